@@ -1,0 +1,93 @@
+"""carto-notes: an example third-party plugin. Each markdown file in a folder becomes events.
+
+One `note` event per `#`/`##` section of each `.md` file, in the milestones log
+(`milestone: "note"`), so that notes are searchable beside the agents' own events. The event id
+is stable: a hash of the file's path and the section's heading and text, so re-reading an
+unchanged note adds nothing and an edited section is a new version.
+
+Install it beside carto-core (`pip install -e examples/notes`), then:
+
+    carto ingest notes --root ~/notes
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from carto_core import hookimpl
+from carto_core.logs import order_row
+from carto_core.sources import Emit, ReadBatch, Source, Stream
+from carto_core.timeparse import format_timestamp
+
+from datetime import datetime, timezone
+
+
+class NotesSource(Source):
+    name = "notes"
+    provider = "notes"
+    description = "markdown notes (one event per section) from --root folders"
+
+    def discover(self):
+        roots = self.options.get("roots") or [os.environ.get("CARTO_NOTES_DIR", "~/notes")]
+        for root in roots:
+            base = Path(root).expanduser()
+            if base.is_file() and base.suffix == ".md":
+                yield Stream(key=str(base.resolve()), path=base, size=base.stat().st_size)
+                continue
+            for path in sorted(base.rglob("*.md")) if base.is_dir() else ():
+                yield Stream(key=str(path.resolve()), path=path, size=path.stat().st_size)
+
+    def read(self, stream: Stream, checkpoint: dict | None) -> ReadBatch:
+        path = stream.path
+        raw = path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        batch = ReadBatch(checkpoint={"sha256": digest})
+        if checkpoint and checkpoint.get("sha256") == digest:
+            return batch  # unchanged since last read
+        text = raw.decode("utf-8", errors="replace")
+        if "\ufffd" in text:
+            batch.skipped["invalid_utf8_bytes"] += text.count("\ufffd")
+        moment = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
+        project = path.parent.name
+        for heading, body in _sections(text):
+            summary = " ".join(f"{heading}: {body}".split())[:500]
+            if not body.strip():
+                batch.skipped["empty_section"] += 1
+                continue
+            event_id = "note-" + hashlib.sha256(
+                f"{stream.key}\n{heading}\n{body}".encode()).hexdigest()[:16]
+            batch.units += 1
+            batch.rows.append(Emit("milestones", order_row("milestones", {
+                "event_id": event_id,
+                "timestamp": format_timestamp(moment),
+                "milestone": "note",
+                "provider": "notes",
+                "description": summary,
+                "session_id": "",
+                "transcript_path": str(path),
+                "project": project,
+                "cwd": str(path.parent),
+                "event": "Note",
+                "salience": 0.5,
+            })))
+        return batch
+
+
+def _sections(text: str):
+    heading, lines = "", []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            if heading or any(l.strip() for l in lines):
+                yield heading, "\n".join(lines)
+            heading, lines = line.lstrip("#").strip(), []
+        else:
+            lines.append(line)
+    if heading or any(l.strip() for l in lines):
+        yield heading, "\n".join(lines)
+
+
+@hookimpl
+def carto_register_sources(register):
+    register(NotesSource)

@@ -1,0 +1,1 @@
+"""carto_git: a carto plugin (entry point group `carto`). Registrations are added as features land."""

@@ -1,0 +1,1 @@
+"""carto_rankers: a carto plugin (entry point group `carto`). Registrations are added as features land."""

@@ -1,0 +1,5 @@
+import sys
+
+from carto_core.entry import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Core's own plugins: registered through the same hooks as any third party's."""

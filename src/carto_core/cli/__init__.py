@@ -1,0 +1,78 @@
+"""The `carto` command line: one click command per module, loaded only when called.
+
+Core commands are listed in `CORE_COMMANDS` and imported lazily, so `carto search` pays for the
+search module and nothing else; plugin commands arrive through `carto_register_commands` and are
+built only when a name is not a core command or when the full list is needed (`--help`).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from carto_core import __version__
+
+#: command name -> "module:attribute" (one command per module).
+CORE_COMMANDS: dict[str, str] = {
+    "plugins": "carto_core.cli.plugins_cmd:plugins",
+    "config": "carto_core.cli.config_cmd:config",
+    "doctor": "carto_core.cli.doctor_cmd:doctor",
+    "demo": "carto_core.cli.demo_cmd:demo",
+    "ingest": "carto_core.cli.ingest_cmd:ingest",
+}
+
+
+class CartoGroup(click.Group):
+    """A group whose core commands load on demand and whose plugins load once."""
+
+    _plugins_loaded = False
+
+    def _load_plugins(self) -> None:
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        from carto_core.registry import get_registries
+
+        registries = get_registries()
+        core_objects = {name: self.get_command(None, name) for name in CORE_COMMANDS}
+        registries.register_commands(self)
+        # Core names win: a plugin command that took a core name is put back and reported.
+        for name, command in core_objects.items():
+            if self.commands.get(name) is not command:
+                self.commands[name] = command
+                registries.problems.append(
+                    f"plugin command {name!r} refused: the name belongs to a core command"
+                )
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load_plugins()
+        return sorted(set(CORE_COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name in self.commands:
+            return self.commands[name]
+        target = CORE_COMMANDS.get(name)
+        if target is not None:
+            module_name, attribute = target.split(":")
+            command = getattr(importlib.import_module(module_name), attribute)
+            self.add_command(command, name)
+            return command
+        self._load_plugins()
+        return self.commands.get(name)
+
+
+@click.group(cls=CartoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="carto")
+def cli() -> None:
+    """carto: a memory of their own work for AI coding agents.
+
+    Hooks in Claude Code and Codex (and adapters for Hermes and git history) append what agents
+    do to JSONL logs in a home folder; these commands read them. Every data command takes
+    --json and exits 0 (ok), 1 (error), 2 (usage), 3 (ran fine, found nothing).
+
+    \b
+    Start with:  carto demo          a tour on sample data in a temporary home
+                 carto doctor        what your home holds and what is wrong with it
+                 carto plugins       installed providers, rankers and verbs
+    """

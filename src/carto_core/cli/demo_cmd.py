@@ -1,0 +1,69 @@
+"""`carto demo`: a tour of carto on sample data in a temporary home."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import click
+
+from carto_core.exitcodes import ExitCode
+
+#: The tour: (title, argv). Steps whose command is not installed are skipped with a note.
+TOUR: list[tuple[str, list[str]]] = [
+    ("what the home holds", ["doctor"]),
+    ("ranked recall", ["search", "discount codes cart", "--all", "--limit", "5"]),
+    ("facts: a census with sample ids", ["facts", "census", "--top", "5", "--sample", "2"]),
+    ("who is working on what, and where they collide", ["standup", "--since", "6h"]),
+]
+
+
+@click.command()
+@click.option("--keep", is_flag=True, help="Keep the demo home and print its path.")
+def demo(keep: bool) -> None:
+    """Build a sample home in a temporary folder and show carto on it.
+
+    Runs a search, a facts census and a standup against three scripted agent sessions on two
+    projects. Nothing outside the temporary folder is read or written.
+    """
+    from carto_core.cli import cli
+    from carto_core.sample import build_sample_home
+
+    root = tempfile.mkdtemp(prefix="carto-demo-")
+    saved = {key: os.environ.get(key) for key in ("CARTO_HOME", "CARTO_SESSION_ID",
+             "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID", "CODEX_SESSION_ID")}
+    failures = 0
+    try:
+        build_sample_home(root)
+        os.environ["CARTO_HOME"] = root
+        for key in saved:
+            if key != "CARTO_HOME":
+                os.environ.pop(key, None)
+        click.echo(f"carto demo: sample home in {root}\n")
+        for title, argv in TOUR:
+            click.secho(f"$ carto {' '.join(argv)}    # {title}", bold=True)
+            if cli.get_command(click.Context(cli), argv[0]) is None:
+                click.echo(f"  (`carto {argv[0]}` is not installed here; skipped)\n")
+                continue
+            try:
+                cli.main(args=argv, prog_name="carto", standalone_mode=False)
+            except SystemExit as exc:
+                if exc.code not in (0, None, ExitCode.NOT_FOUND):
+                    failures += 1
+            except click.ClickException as exc:
+                exc.show()
+                failures += 1
+            click.echo()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        if keep:
+            click.echo(f"demo home kept at {root}  (CARTO_HOME={root} carto search ...)")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    if failures:
+        raise SystemExit(int(ExitCode.ERROR))

@@ -1,0 +1,144 @@
+"""`carto doctor`: what the home holds and what is wrong, each problem with its fix."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, json_option
+from carto_core.exitcodes import ExitCode
+
+
+def _log_health(path, label: str) -> dict:
+    from carto_core.reader import ReadReport, iter_lines
+    from carto_core.timeparse import format_timestamp, parse_timestamp
+
+    report = ReadReport(str(path))
+    newest = None
+    undated = 0
+    for line in iter_lines(path, report):
+        moment = parse_timestamp(line.row.get("timestamp"))
+        if moment is None:
+            undated += 1
+        elif newest is None or moment > newest:
+            newest = moment
+    return {
+        "log": label,
+        "path": str(path),
+        "exists": path.exists(),
+        "bytes": path.stat().st_size if path.exists() else 0,
+        "rows": report.rows,
+        "malformed": report.malformed,
+        "problems": dict(report.problems),
+        "problem_lines": report.examples,
+        "undated": undated,
+        "newest_timestamp": format_timestamp(newest) if newest else None,
+        "messages": report.messages(),
+    }
+
+
+def doctor_document() -> dict:
+    from carto_core.config import ConfigError, load_config
+    from carto_core.home import Home, current_home
+    from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS
+    from carto_core.project import ProjectRegistry, RegistryError
+    from carto_core.registry import get_registries
+
+    problems: list[dict] = []
+    try:
+        cfg = load_config()
+        home = cfg.home
+    except ConfigError as exc:
+        problems.append({"problem": str(exc), "fix": "correct the TOML syntax or remove the file"})
+        home = current_home()
+    home = Home(home.root)
+    logs = []
+    if not home.root.is_dir():
+        problems.append({
+            "problem": f"home {home.root} does not exist",
+            "fix": "run `carto ingest <source>` or install a provider's hooks "
+                   "(`carto install claude`); or point CARTO_HOME at an existing home",
+        })
+    for label, name in {**SEARCHED_LOGS, **SIDE_LOGS}.items():
+        health = _log_health(home.root / name, label)
+        logs.append(health)
+        if health["malformed"]:
+            problems.append({
+                "problem": f"{name}: {health['malformed']} unreadable lines "
+                           f"({', '.join(f'{k} {v}' for k, v in health['problems'].items())})",
+                "fix": "the rows around them are intact; inspect the listed line numbers "
+                       "and remove or repair them (a torn last line is a write that crashed)",
+            })
+        elif health["problems"]:
+            problems.append({
+                "problem": f"{name}: rows kept with problems "
+                           f"({', '.join(f'{k} {v}' for k, v in health['problems'].items())})",
+                "fix": "no action needed to search them; a writer that omits event_id "
+                       "or writes non-UTF-8 bytes should be fixed",
+            })
+    searched_rows = sum(h["rows"] for h in logs if h["log"] in SEARCHED_LOGS)
+    if home.root.is_dir() and searched_rows == 0:
+        problems.append({
+            "problem": "the home holds no events yet",
+            "fix": "run `carto ingest claude` (or codex, git, ...) to backfill, "
+                   "or `carto demo` to see carto on sample data",
+        })
+    registries = get_registries()
+    plugins = []
+    for name, info in sorted(registries.plugins.items()):
+        plugins.append({"name": name, "version": info.version, "error": info.error,
+                        "blocked": info.blocked})
+        if info.error:
+            problems.append({
+                "problem": f"plugin {name!r} failed to load: {info.error}",
+                "fix": f"reinstall its distribution ({info.distribution}) or block it with "
+                       f"CARTO_DISABLE_PLUGINS={name}",
+            })
+    for problem in registries.problems:
+        problems.append({"problem": problem, "fix": "uninstall or rename one of the two plugins"})
+    try:
+        registry = ProjectRegistry.load()
+        families = {"path": registry.path, "families": len(registry.aliases)}
+    except RegistryError as exc:
+        families = {"path": None, "families": 0}
+        problems.append({"problem": str(exc), "fix": 'write {"aliases": {"family": ["repo"]}}'})
+    return {
+        "home": str(home.root),
+        "logs": logs,
+        "events": searched_rows,
+        "plugins": plugins,
+        "project_registry": families,
+        "problems": problems,
+        "ok": not problems,
+    }
+
+
+@click.command()
+@json_option
+def doctor(as_json: bool) -> None:
+    """Check the home: every log's rows, bad lines and newest event; plugins; fixes.
+
+    Exits 0 when nothing is wrong and 1 when a problem was found (each comes with its fix).
+    """
+    document = doctor_document()
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"home: {document['home']}")
+        for log in document["logs"]:
+            if not log["exists"]:
+                click.echo(f"  {log['log']:15} (absent)")
+                continue
+            bad = f", {log['malformed']} unreadable" if log["malformed"] else ""
+            newest = log["newest_timestamp"] or "-"
+            click.echo(f"  {log['log']:15} {log['rows']:>9} rows{bad}  newest {newest}")
+            for message in log["messages"]:
+                click.echo(f"      {message}")
+        failed = [p for p in document["plugins"] if p["error"]]
+        click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")
+        if document["problems"]:
+            click.echo("problems:")
+            for item in document["problems"]:
+                click.echo(f"  - {item['problem']}\n    fix: {item['fix']}")
+        else:
+            click.echo("no problems found")
+    raise SystemExit(int(ExitCode.OK if document["ok"] else ExitCode.ERROR))

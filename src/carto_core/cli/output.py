@@ -1,0 +1,54 @@
+"""Shared output helpers: JSON to stdout, diagnostics to stderr, exits from the enum."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import click
+import orjson
+
+from carto_core.exitcodes import ExitCode
+
+
+def _default(value):
+    from datetime import datetime
+    from pathlib import Path
+
+    if isinstance(value, datetime):
+        from carto_core.timeparse import format_timestamp
+
+        return format_timestamp(value)
+    if isinstance(value, (Path, set, frozenset, tuple)):
+        return str(value) if isinstance(value, Path) else list(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def dumps(document: object, *, pretty: bool = True) -> bytes:
+    option = orjson.OPT_INDENT_2 if pretty else 0
+    return orjson.dumps(document, default=_default, option=option | orjson.OPT_NON_STR_KEYS)
+
+
+def emit_json(document: object, *, pretty: bool = True) -> None:
+    """Write one JSON document to stdout (one document per command: agents parse it whole)."""
+    sys.stdout.buffer.write(dumps(document, pretty=pretty) + b"\n")
+    sys.stdout.flush()
+
+
+def warn(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
+    """Print `carto: <message>` to stderr and exit with `code`."""
+    click.echo(f"carto: {message}", err=True)
+    raise SystemExit(int(code))
+
+
+def usage_error(message: str) -> NoReturn:
+    fail(message, ExitCode.USAGE)
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON document on stdout instead of text."
+)

@@ -1,0 +1,55 @@
+"""`carto plugins`: what is installed, what each plugin registered, what failed to load."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, json_option
+
+
+def plugins_document() -> dict:
+    from carto_core.cli import cli
+    from carto_core.registry import get_registries
+
+    registries = get_registries()
+    cli.list_commands(click.Context(cli))  # builds plugin commands so they are attributed
+    plugins = []
+    for name, info in sorted(registries.plugins.items()):
+        plugins.append({
+            "name": name,
+            "distribution": info.distribution,
+            "version": info.version,
+            "module": info.module,
+            "builtin": info.builtin,
+            "status": "blocked" if info.blocked else ("error" if info.error else "loaded"),
+            "error": info.error,
+            "hooks": info.hooks,
+            "registered": {kind: sorted(names) for kind, names in sorted(info.registered.items())},
+        })
+    return {"plugins": plugins, "problems": registries.problems}
+
+
+@click.command()
+@json_option
+def plugins(as_json: bool) -> None:
+    """List installed plugins: version, hooks implemented, names registered.
+
+    A plugin that failed to import is listed with its error; the rest keep working. Block a
+    plugin with CARTO_DISABLE_PLUGINS=name1,name2.
+    """
+    document = plugins_document()
+    if as_json:
+        emit_json(document)
+        return
+    for plugin in document["plugins"]:
+        version = plugin["version"] or "?"
+        origin = "built-in" if plugin["builtin"] else (plugin["distribution"] or "?")
+        click.echo(f"{plugin['name']} {version} ({origin}) [{plugin['status']}]")
+        if plugin["error"]:
+            click.echo(f"    error: {plugin['error']}")
+        for kind, names in plugin["registered"].items():
+            click.echo(f"    {kind}: {', '.join(names)}")
+        if plugin["hooks"]:
+            click.echo(f"    hooks: {', '.join(plugin['hooks'])}")
+    for problem in document["problems"]:
+        click.echo(f"problem: {problem}")

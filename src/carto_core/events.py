@@ -1,0 +1,149 @@
+"""The normalized view of one log row: `Event`.
+
+Rows in the logs disagree on key names (`session` vs `session_id`, milestones without `type`,
+prompts without `summary`); `Event.from_row` applies upstream's fallback chains once so that no
+lens has to. The original row rides along untouched in `Event.row`, so writing an event back
+reproduces its line byte for byte, unknown keys and key order included.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import attrs
+import cattrs
+
+from carto_core.timeparse import format_timestamp, parse_timestamp
+
+_UNRESOLVED = frozenset({"", "unknown"})
+
+
+def is_resolved(value: object) -> bool:
+    """True when a value names something: not None, not "", not "unknown" (any case/spacing).
+
+    Absence is spelled three ways in the logs; nothing may group or key on any of them (the
+    "phantom unknown session" bug upstream fixed).
+    """
+    if value is None:
+        return False
+    if isinstance(value, str):
+        return value.strip().lower() not in _UNRESOLVED
+    return True
+
+
+# Fallback chains (DESIGN section 4).
+TYPE_CHAIN = ("type", "event", "milestone")
+SESSION_CHAIN = ("session_id", "session", "sessionId")
+TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
+
+
+def first_resolved(row: dict, chain: tuple[str, ...]) -> Any:
+    """The first value along `chain` that is resolved, else None."""
+    for key in chain:
+        value = row.get(key)
+        if is_resolved(value):
+            return value
+    return None
+
+
+def single_line(text: str) -> str:
+    """Collapse every line break and tab to one space: summaries are single-line."""
+    if "\n" not in text and "\r" not in text and "\t" not in text:
+        return text
+    return " ".join(text.replace("\r", " ").replace("\t", " ").split("\n"))
+
+
+def _as_str(value: object) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
+def _salience(value: object) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+@attrs.frozen(kw_only=True)
+class Event:
+    """One event as every lens sees it; `row` is the line as it was read."""
+
+    event_id: str
+    timestamp: datetime | None
+    source: str
+    type: str = ""
+    provider: str = ""
+    session_id: str = ""
+    project: str = ""
+    cwd: str = ""
+    summary: str = ""
+    transcript_path: str = ""
+    salience: float | None = None
+    parent_event_id: str = ""
+    related_ids: tuple[str, ...] = ()
+    row: dict = attrs.field(factory=dict, eq=False, hash=False)
+
+    @classmethod
+    def from_row(cls, row: dict, source: str, *, fallback_id: str = "") -> "Event":
+        """Normalize one parsed row of the log labelled `source`.
+
+        `fallback_id` names a row that has no usable event_id (upstream keyed such rows by
+        `milestone`, else by position).
+        """
+        event_id = row.get("event_id")
+        if not is_resolved(event_id) or not isinstance(event_id, str):
+            event_id = fallback_id or _as_str(row.get("milestone"))
+        etype = first_resolved(row, TYPE_CHAIN)
+        if etype is None and event_id.startswith("git-"):
+            etype = "git_commit"
+        related = row.get("related_ids")
+        return cls(
+            event_id=event_id,
+            timestamp=parse_timestamp(row.get("timestamp")),
+            source=source,
+            type=_as_str(etype),
+            provider=_as_str(row.get("provider")),
+            session_id=_as_str(first_resolved(row, SESSION_CHAIN)),
+            project=_as_str(row.get("project")),
+            cwd=_as_str(row.get("cwd")),
+            summary=single_line(_as_str(first_resolved(row, TEXT_CHAIN))),
+            transcript_path=_as_str(row.get("transcript_path")),
+            salience=_salience(row.get("salience")),
+            parent_event_id=_as_str(row.get("parent_event_id")),
+            related_ids=tuple(str(x) for x in related) if isinstance(related, list) else (),
+            row=row,
+        )
+
+    @property
+    def has_project(self) -> bool:
+        return is_resolved(self.project)
+
+    @property
+    def has_session(self) -> bool:
+        return is_resolved(self.session_id)
+
+
+def make_converter() -> cattrs.Converter:
+    """A converter for Event and other records: datetimes as upstream ISO strings."""
+    converter = cattrs.Converter()
+    converter.register_unstructure_hook(
+        datetime, lambda moment: format_timestamp(moment) if moment else None
+    )
+    converter.register_structure_hook(datetime, lambda value, _: parse_timestamp(value))
+    converter.register_structure_hook(
+        datetime | None, lambda value, _: parse_timestamp(value) if value is not None else None
+    )
+    converter.register_structure_hook(dict, lambda value, _: dict(value))
+    return converter
+
+
+converter = make_converter()

@@ -1,0 +1,139 @@
+"""Reading logs: rows with their byte positions, and every bad line counted and explained.
+
+A torn last line (no newline yet, a writer may be mid-row), a line that is not JSON, a JSON
+value that is not an object, a row without an event_id and bytes that are not UTF-8 are all
+counted in a `ReadReport` with line numbers; none is skipped silently, and a row with a minor
+problem (bad UTF-8, no event_id) is still returned. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from carto_core.jsonl import loads_line
+
+BOUNDARY_BYTES = 4096
+
+# Problems after which the line still yields a row, and those that drop the line.
+KEPT_PROBLEMS = ("invalid_utf8", "missing_event_id")
+DROPPED_PROBLEMS = ("malformed_json", "not_an_object", "torn_line")
+
+PROBLEM_TEXT = {
+    "invalid_utf8": "bytes that are not UTF-8 (replaced by U+FFFD, row kept)",
+    "missing_event_id": "a row without event_id (kept, keyed by position)",
+    "malformed_json": "a line that is not JSON (skipped)",
+    "not_an_object": "a JSON value that is not an object (skipped)",
+    "torn_line": "a last line without its newline (a write in progress or a crash; not read)",
+}
+
+
+@dataclass
+class ReadReport:
+    """What reading one log found."""
+
+    path: str
+    rows: int = 0
+    lines: int = 0
+    problems: Counter = field(default_factory=Counter)
+    #: Up to 5 example line numbers per problem kind, 1-based.
+    examples: dict = field(default_factory=dict)
+    end_offset: int = 0
+    newest_timestamp: object = None
+
+    def note(self, kind: str, lineno: int) -> None:
+        self.problems[kind] += 1
+        examples = self.examples.setdefault(kind, [])
+        if len(examples) < 5:
+            examples.append(lineno)
+
+    @property
+    def malformed(self) -> int:
+        return sum(self.problems[kind] for kind in DROPPED_PROBLEMS)
+
+    def messages(self) -> list[str]:
+        out = []
+        for kind, count in sorted(self.problems.items()):
+            lines = ", ".join(str(n) for n in self.examples.get(kind, []))
+            out.append(f"{self.path}: {count} x {PROBLEM_TEXT.get(kind, kind)} (lines {lines})")
+        return out
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row read from a log: the parsed object and where its bytes lie."""
+
+    row: dict
+    offset: int
+    end: int
+    lineno: int
+    problem: str | None = None
+
+
+def iter_lines(
+    path: os.PathLike | str,
+    report: ReadReport | None = None,
+    *,
+    start: int = 0,
+    start_lineno: int = 0,
+    data: bytes | None = None,
+) -> Iterator[Line]:
+    """Yield every row of a log from byte `start`, recording problems in `report`.
+
+    Only complete lines are consumed; `report.end_offset` ends after the last newline read.
+    `data` may pass the file's bytes already read (from `start`).
+    """
+    path = os.fspath(path)
+    report = report if report is not None else ReadReport(path)
+    if data is None:
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(start)
+                data = handle.read()
+        except FileNotFoundError:
+            report.end_offset = start
+            return
+    position = 0
+    lineno = start_lineno
+    size = len(data)
+    while position < size:
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            if data[position:].strip():
+                report.note("torn_line", lineno + 1)
+            break
+        lineno += 1
+        raw = data[position:newline]
+        line_start = start + position
+        position = newline + 1
+        report.lines += 1
+        if not raw.strip():
+            continue
+        value, problem = loads_line(raw)
+        if problem == "malformed_json":
+            report.note(problem, lineno)
+            continue
+        if not isinstance(value, dict):
+            report.note("not_an_object", lineno)
+            continue
+        if problem:
+            report.note(problem, lineno)
+        event_id = value.get("event_id")
+        if not isinstance(event_id, str) or not event_id.strip():
+            report.note("missing_event_id", lineno)
+            problem = problem or "missing_event_id"
+        report.rows += 1
+        yield Line(value, line_start, start + position, lineno, problem)
+    report.end_offset = start + position
+
+
+def boundary_hash(path: os.PathLike | str, offset: int) -> str:
+    """SHA-1 of up to 4096 bytes before `offset`: detects a log rewritten under a cursor."""
+    begin = max(0, offset - BOUNDARY_BYTES)
+    with open(path, "rb") as handle:
+        handle.seek(begin)
+        chunk = handle.read(offset - begin)
+    return hashlib.sha1(chunk).hexdigest()

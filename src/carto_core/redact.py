@@ -1,0 +1,106 @@
+"""Redaction of credential shapes before any row is written. Stdlib only (hook path).
+
+Every string in a row (nested ones too) passes through the same pattern list. Plugins add
+patterns with `add_pattern` from their `carto_register_writers` hook, or users with
+`[redact] patterns = [...]` in the config file. A match is replaced by `[REDACTED:<kind>]`, so
+that a reader sees that something was there and what shape it had, never the value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# (kind, pattern). Patterns keep any leading key (`password=`) and replace only the secret.
+_BUILTIN: list[tuple[str, str]] = [
+    ("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)"),
+    ("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
+    ("anthropic-key", r"\bsk-ant-[A-Za-z0-9_\-]{16,}"),
+    ("openai-key", r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_\-]{20,}"),
+    ("slack-token", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"),
+    ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("google-api-key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    ("stripe-key", r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}"),
+    ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("jwt", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    ("bearer", r"(?i)(?<=\bbearer )[A-Za-z0-9._~+/\-]{8,}=*"),
+    ("basic-auth-url", r"(?<=://)[^/\s:@]+:[^/\s@]+(?=@)"),
+    (
+        "secret-assignment",
+        r"(?i)(?<=\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|"
+        r"secret[_-]?key|client[_-]?secret|auth[_-]?token)[\"']?\s{0,3}[=:]\s{0,3}[\"']?)"
+        r"[^\s\"'&,;]{4,}",
+    ),
+]
+
+
+class Redactor:
+    """An ordered set of credential patterns applied to every string of a row."""
+
+    def __init__(self, patterns: Iterable[tuple[str, str]] = ()):
+        self._patterns: list[tuple[str, re.Pattern]] = []
+        for kind, pattern in patterns:
+            self.add_pattern(kind, pattern)
+
+    def add_pattern(self, kind: str, pattern: str) -> None:
+        self._patterns.append((kind, re.compile(pattern)))
+
+    @property
+    def kinds(self) -> list[str]:
+        return [kind for kind, _ in self._patterns]
+
+    def text(self, value: str) -> str:
+        for kind, pattern in self._patterns:
+            if pattern.search(value):
+                value = pattern.sub(f"[REDACTED:{kind}]", value)
+        return value
+
+    def value(self, value):
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {key: self.value(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self.value(item) for item in value]
+        return value
+
+    def row(self, row: dict) -> dict:
+        """A copy of `row` with every credential shape replaced; keys and order unchanged."""
+        return self.value(row)
+
+
+_default: Redactor | None = None
+
+
+def default_redactor() -> Redactor:
+    """The process-wide redactor: built-in patterns plus the config file's."""
+    global _default
+    if _default is None:
+        _default = Redactor(_BUILTIN)
+        for index, pattern in enumerate(_config_patterns()):
+            _default.add_pattern(f"config-{index + 1}", pattern)
+    return _default
+
+
+def add_pattern(kind: str, pattern: str) -> None:
+    """Extend the process-wide redactor (for plugins)."""
+    default_redactor().add_pattern(kind, pattern)
+
+
+def redact_row(row: dict) -> dict:
+    return default_redactor().row(row)
+
+
+def _config_patterns() -> list[str]:
+    from carto_core.home import config_file
+
+    path = config_file()
+    if not path.is_file():
+        return []
+    import tomllib
+
+    try:
+        patterns = tomllib.loads(path.read_text("utf-8")).get("redact", {}).get("patterns", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [p for p in patterns if isinstance(p, str)]

@@ -1,0 +1,97 @@
+"""Base classes for what plugins register: sources and writers, and the records they exchange.
+
+Rankers, decay policies, fact verbs and embedders have their base classes beside the engines
+that call them (`carto_core.search`, `carto_core.facts`, `carto_core.semantic`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+import attrs
+
+
+@attrs.frozen
+class Emit:
+    """One row for one log: `log` is a label of `carto_core.logs.SEARCHED_LOGS` (or a side log)."""
+
+    log: str
+    row: dict
+
+
+@attrs.frozen
+class Stream:
+    """One readable unit of a source (a transcript file, a database, a repository).
+
+    `key` is stable across runs (it keys the checkpoint); `path` is shown to people.
+    """
+
+    key: str
+    path: Path | None = None
+    size: int | None = None
+    meta: dict = attrs.field(factory=dict, eq=False, hash=False)
+
+
+@attrs.define
+class ReadBatch:
+    """What `Source.read` returns for one stream."""
+
+    rows: list[Emit] = attrs.field(factory=list)
+    #: The checkpoint to resume from next time (JSON-serialisable); None leaves it unchanged.
+    checkpoint: dict | None = None
+    #: Units read (messages, lines, commits): feeds the progress bar and throughput figures.
+    units: int = 0
+    #: What was skipped, by reason (`broken_line`, `unknown_type:foo`, ...).
+    skipped: Counter = attrs.field(factory=Counter)
+    #: Human-readable notes about this stream (shown by `carto ingest -v`).
+    messages: list[str] = attrs.field(factory=list)
+
+
+class Source:
+    """A provider adapter. Subclass, set `name` and `provider`, implement capture and/or read."""
+
+    name: ClassVar[str] = ""
+    provider: ClassVar[str] = "unknown"
+    #: One line for `carto plugins` and `carto ingest --help`.
+    description: ClassVar[str] = ""
+
+    def __init__(self, options: dict | None = None):
+        self.options = dict(options or {})
+
+    def capture(self, event_name: str, payload: dict) -> list[Emit]:
+        """Rows for one live hook payload (see hookspecs.carto_register_sources)."""
+        raise NotImplementedError(f"source {self.name!r} has no live capture")
+
+    def discover(self) -> Iterable[Stream]:
+        """Streams this source can read, using `self.options` (roots, filters)."""
+        raise NotImplementedError(f"source {self.name!r} has no backfill")
+
+    def read(self, stream: Stream, checkpoint: dict | None) -> ReadBatch:
+        """Read one stream from `checkpoint` (None = from the start)."""
+        raise NotImplementedError(f"source {self.name!r} has no backfill")
+
+    @classmethod
+    def can_capture(cls) -> bool:
+        return cls.capture is not Source.capture
+
+    @classmethod
+    def can_backfill(cls) -> bool:
+        return cls.read is not Source.read
+
+
+class Writer:
+    """A sink for redacted rows. Subclass, set `name`, implement `write`."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    #: True for the source of truth (the JSONL logs); a failing primary writer fails the batch.
+    primary: ClassVar[bool] = False
+
+    def enabled(self, config) -> bool:
+        return True
+
+    def write(self, home, log: str, rows: list[dict]) -> int:
+        raise NotImplementedError

@@ -1,0 +1,131 @@
+"""Timestamps as they occur in the logs, and the WHEN grammar of `--since/--before`.
+
+Logs hold ISO strings with `Z`, with milliseconds, with offsets (about 2 % of a real corpus), and
+epoch numbers in seconds or milliseconds. All of them compare as instants: everything parsed here
+is an aware UTC datetime. A value that is none of these parses to None; callers drop such rows
+whenever a time window is active.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+UTC = timezone.utc
+
+# Years outside this range are almost always a unit mix-up (ms read as s or the reverse).
+_MIN_YEAR, _MAX_YEAR = 1990, 2200
+
+
+def parse_timestamp(value: object) -> datetime | None:
+    """Parse one log timestamp into an aware UTC datetime, or None when it is unusable."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return _from_epoch(float(value))
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text:
+        return None
+    if text[0].isdigit() and text.replace(".", "", 1).isdigit():
+        # A bare number: epoch seconds or milliseconds written as a string. A four-digit year
+        # with nothing after it is not a number of seconds anyone meant.
+        if len(text) > 4:
+            return _from_epoch(float(text))
+        return None
+    return _from_iso(text)
+
+
+def _from_epoch(number: float) -> datetime | None:
+    if number != number or number <= 0:  # NaN or non-positive
+        return None
+    seconds = number / 1000.0 if number > 1e12 else number
+    try:
+        result = datetime.fromtimestamp(seconds, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return result if _MIN_YEAR <= result.year <= _MAX_YEAR else None
+
+
+def _from_iso(text: str) -> datetime | None:
+    candidate = text
+    if candidate.endswith(("Z", "z")):
+        candidate = candidate[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(candidate)
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        # Upstream writers always mean UTC; a naive value is a truncated UTC stamp.
+        parsed = parsed.replace(tzinfo=UTC)
+    parsed = parsed.astimezone(UTC)
+    return parsed if _MIN_YEAR <= parsed.year <= _MAX_YEAR else None
+
+
+def format_timestamp(moment: datetime) -> str:
+    """The canonical upstream form: `YYYY-MM-DDTHH:MM:SSZ` in UTC."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class WhenError(ValueError):
+    """A WHEN expression that the grammar does not accept."""
+
+
+WHEN_HELP = (
+    "today, yesterday, last night, this morning, this afternoon, this evening, tonight, "
+    "this hour, this week, last week, this month, last month, "
+    "<n>m|h|d|w|mo|y (ago), or YYYY-MM-DD[THH:MM[:SS]]"
+)
+
+_RELATIVE = re.compile(r"^(\d+)\s*(mo|m|h|d|w|y)$")
+_UNIT = {
+    "m": timedelta(minutes=1),
+    "h": timedelta(hours=1),
+    "d": timedelta(days=1),
+    "w": timedelta(weeks=1),
+    "mo": timedelta(days=30),
+    "y": timedelta(days=365),
+}
+
+
+def parse_when(expression: str, *, now: datetime | None = None) -> datetime:
+    """Resolve the upstream WHEN grammar to an aware instant.
+
+    Named days and times are local wall-clock times (as upstream's `parse_time_arg`); relative
+    spans count back from now; absolute dates are local. Raises WhenError naming the grammar.
+    """
+    local_now = (now or utcnow()).astimezone()
+    text = " ".join(expression.strip().lower().split())
+    midnight = local_now.replace(hour=0, minute=0, second=0, microsecond=0)
+    named = {
+        "today": midnight,
+        "this day": midnight,
+        "yesterday": midnight - timedelta(days=1),
+        "last night": midnight - timedelta(days=1),
+        "this morning": midnight.replace(hour=6),
+        "this afternoon": midnight.replace(hour=12),
+        "this evening": midnight.replace(hour=18),
+        "tonight": midnight.replace(hour=21),
+        "this hour": local_now.replace(minute=0, second=0, microsecond=0),
+        "this week": midnight - timedelta(days=midnight.weekday()),
+        "last week": midnight - timedelta(days=midnight.weekday() + 7),
+        "this month": midnight.replace(day=1),
+        "last month": (midnight.replace(day=1) - timedelta(days=1)).replace(day=1),
+    }
+    if text in named:
+        return named[text].astimezone(UTC)
+    match = _RELATIVE.match(text)
+    if match:
+        return (local_now - int(match.group(1)) * _UNIT[match.group(2)]).astimezone(UTC)
+    try:
+        parsed = datetime.fromisoformat(expression.strip())
+    except ValueError:
+        raise WhenError(f"cannot read {expression!r} as a time; accepted: {WHEN_HELP}") from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=local_now.tzinfo)
+    return parsed.astimezone(UTC)
