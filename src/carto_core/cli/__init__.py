@@ -20,6 +20,7 @@ CORE_COMMANDS: dict[str, str] = {
     "doctor": "carto_core.cli.doctor_cmd:doctor",
     "demo": "carto_core.cli.demo_cmd:demo",
     "ingest": "carto_core.cli.ingest_cmd:ingest",
+    "install": "carto_core.cli.install_cmd:install",
 }
 
 

@@ -1,0 +1,43 @@
+"""Test isolation for the whole workspace: no test sees a real home, config or live session.
+
+Every test runs with HOME, XDG folders and CARTO_HOME inside its own temporary folder, the four
+session variables unset (delta serving would otherwise hide results) and telemetry landing in
+that temporary home.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+SESSION_VARS = (
+    "CARTO_SESSION_ID", "CARTOGRAPHER_SESSION_ID", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID",
+    "CODEX_SESSION_ID", "CODEX_THREAD_ID", "CODEX_HOME",
+)
+LEAKY_VARS = (
+    "CARTOGRAPHER_DEV_DIR", "CARTO_CONFIG", "CARTO_PROJECT_REGISTRY", "CARTOGRAPHER_PROJECT_REGISTRY",
+    "CARTO_DISABLE_PLUGINS", "CARTO_RANKERS", "CARTO_DECAY", "CARTO_EMBEDDER", "CARTO_QDRANT_URL",
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory, monkeypatch):
+    base = tmp_path_factory.mktemp("env")
+    fake_home = base / "user"
+    fake_home.mkdir()
+    monkeypatch.setenv("HOME", str(fake_home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / ".local" / "share"))
+    monkeypatch.setenv("CARTO_HOME", str(base / "carto-home"))
+    monkeypatch.setenv("TMPDIR_BASE", str(base / "tmp"))
+    for var in SESSION_VARS + LEAKY_VARS:
+        monkeypatch.delenv(var, raising=False)
+    from carto_core import redact, registry
+
+    registry.set_registries(None)
+    redact._default = None
+    yield
+    registry.set_registries(None)
+    redact._default = None
+    os.environ.pop("CARTO_HOME", None)
