@@ -1,0 +1,198 @@
+import json
+import sys
+import types
+from importlib import metadata
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core import hookimpl
+from carto_core.registry import (DuplicateNameError, NamedRegistry, Registries, UnknownNameError,
+                                 build_plugin_manager, set_registries)
+from carto_core.sources import Source
+
+
+class Alpha(Source):
+    name = "alpha"
+
+
+class AlphaAgain(Source):
+    name = "alpha"
+
+
+class Beta(Source):
+    name = "beta"
+
+
+def test_named_registry_rejects_duplicates_and_sorts():
+    registry = NamedRegistry("source")
+    registry.register(Beta, "p1")
+    registry.register(Alpha, "p1")
+    with pytest.raises(DuplicateNameError, match="already registered by plugin 'p1'"):
+        registry.register(AlphaAgain, "p2")
+    assert registry.names() == ["alpha", "beta"]
+    assert registry.get("alpha") is Alpha
+    with pytest.raises(UnknownNameError, match="accepted: alpha, beta"):
+        registry.get("gamma")
+
+
+def _plugin(*classes):
+    module = types.SimpleNamespace()
+
+    @hookimpl
+    def carto_register_sources(register):
+        for cls in classes:
+            register(cls)
+
+    module.carto_register_sources = carto_register_sources
+    return module
+
+
+def test_duplicate_from_a_second_plugin_is_reported_first_stays():
+    pm, infos = build_plugin_manager(entry_points=False, extra={"one": _plugin(Alpha), "two": _plugin(AlphaAgain, Beta)})
+    registries = Registries(pm, infos)
+    assert registries.sources.get("alpha") is Alpha
+    assert registries.sources.plugin_of("alpha") == "one"
+    assert "beta" in registries.sources
+    assert any("'alpha' from plugin 'two' rejected" in p for p in registries.problems)
+    assert infos["two"].registered == {"source": ["beta"]}
+
+
+class _FakeEntryPoint:
+    def __init__(self, name, value, loader):
+        self.name, self.value, self._loader = name, value, loader
+        self.dist = types.SimpleNamespace(name=f"carto-{name}", version="9.9")
+
+    def load(self):
+        return self._loader()
+
+
+def _boom():
+    raise ImportError("No module named 'missing_dependency'")
+
+
+def test_plugin_that_fails_to_import_is_listed_and_cli_still_works(monkeypatch):
+    fake = [_FakeEntryPoint("broken", "carto_broken", _boom),
+            _FakeEntryPoint("good", "carto_good", lambda: _plugin(Beta))]
+    real = metadata.entry_points
+
+    def entry_points(**kw):
+        return fake if kw.get("group") == "carto" else real(**kw)
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    set_registries(None)
+    from carto_core.cli import cli
+
+    result = CliRunner().invoke(cli, ["plugins", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    by_name = {p["name"]: p for p in doc["plugins"]}
+    assert by_name["broken"]["status"] == "error"
+    assert "missing_dependency" in by_name["broken"]["error"]
+    assert by_name["good"]["registered"] == {"source": ["beta"]}
+    assert by_name["core-writers"]["registered"] == {"writer": ["jsonl"]}
+
+
+def test_disable_plugins_blocks_by_name(monkeypatch):
+    monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "notes, core-writers")
+    pm, infos = build_plugin_manager()
+    registries = Registries(pm, infos)
+    assert infos["notes"].blocked and infos["core-writers"].blocked
+    assert "notes" not in registries.sources
+    assert "jsonl" not in registries.writers
+
+
+def test_plugins_json_lists_builtins_workspace_plugins_and_the_example():
+    result = CliRunner().invoke(__import__("carto_core.cli", fromlist=["cli"]).cli, ["plugins", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    names = {p["name"] for p in doc["plugins"]}
+    assert {"core-writers", "rankers", "claude", "codex", "git", "hermes", "notes"} <= names
+    by_name = {p["name"]: p for p in doc["plugins"]}
+    assert by_name["notes"]["distribution"] == "carto-notes"
+    assert by_name["notes"]["registered"]["source"] == ["notes"]
+    assert "carto_register_sources" in by_name["notes"]["hooks"]
+    assert all(p["status"] == "loaded" for p in doc["plugins"])
+
+
+def test_a_plugin_command_cannot_take_a_core_name():
+    import click
+
+    @click.command(name="doctor")
+    def fake_doctor():
+        click.echo("hijacked")
+
+    plugin = types.SimpleNamespace()
+
+    @hookimpl
+    def carto_register_commands(cli):
+        cli.add_command(fake_doctor)
+
+    plugin.carto_register_commands = carto_register_commands
+    pm, infos = build_plugin_manager(entry_points=False, extra={"hijack": plugin})
+    set_registries(Registries(pm, infos))
+    from carto_core.cli import CartoGroup, cli
+
+    group = CartoGroup(name="carto", commands={})
+    group.list_commands(click.Context(group))
+    assert group.commands["doctor"] is not fake_doctor
+    from carto_core.registry import get_registries
+
+    assert any("'doctor' refused" in p for p in get_registries().problems)
+
+
+HOOK_TO_REGISTRY = {
+    "carto_register_sources": "sources",
+    "carto_register_writers": "writers",
+    "carto_register_rankers": "rankers",
+    "carto_register_decay_policies": "decay_policies",
+    "carto_register_fact_verbs": "fact_verbs",
+    "carto_register_embedders": "embedders",
+}
+
+
+@pytest.mark.parametrize("hook,attr", sorted(HOOK_TO_REGISTRY.items()))
+def test_each_registration_hook_fills_its_own_registry(hook, attr):
+    thing = type("Thing", (), {"name": f"probe-{attr}"})
+    plugin = types.SimpleNamespace()
+
+    def impl(register):
+        register(thing)
+
+    setattr(plugin, hook, hookimpl(impl))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"probe": plugin})
+    registries = Registries(pm, infos)
+    for other_hook, other_attr in HOOK_TO_REGISTRY.items():
+        registry = getattr(registries, other_attr)
+        assert (f"probe-{attr}" in registry) is (other_attr == attr), other_hook
+    assert getattr(registries, attr).plugin_of(f"probe-{attr}") == "probe"
+    assert hook in infos["probe"].hooks
+
+
+def test_carto_register_commands_adds_a_command_attributed_to_its_plugin():
+    import click
+
+    @click.command(name="hello-probe")
+    def hello():
+        click.echo("hello from a plugin")
+
+    plugin = types.SimpleNamespace(carto_register_commands=hookimpl(lambda cli: cli.add_command(hello)))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"probe": plugin})
+    set_registries(Registries(pm, infos))
+    from carto_core.cli import CartoGroup
+
+    group = CartoGroup(name="carto")
+    result = CliRunner().invoke(group, ["hello-probe"])
+    assert result.exit_code == 0 and "hello from a plugin" in result.output
+    assert infos["probe"].registered["command"] == ["hello-probe"]
+
+
+def test_a_hook_that_raises_does_not_break_the_others():
+    def bad(register):
+        raise RuntimeError("plugin bug")
+
+    plugin = types.SimpleNamespace(carto_register_sources=hookimpl(bad))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"buggy": plugin, "good": _plugin(Beta)})
+    registries = Registries(pm, infos)
+    assert "beta" in registries.sources
+    assert any("buggy" in p and "plugin bug" in p for p in registries.problems)
