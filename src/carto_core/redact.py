@@ -27,11 +27,25 @@ _BUILTIN: list[tuple[str, str]] = [
     ("basic-auth-url", r"(?<=://)[^/\s:@]+:[^/\s@]+(?=@)"),
     (
         "secret-assignment",
-        r"(?i)(?<=\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|"
-        r"secret[_-]?key|client[_-]?secret|auth[_-]?token)[\"']?\s{0,3}[=:]\s{0,3}[\"']?)"
-        r"[^\s\"'&,;]{4,}",
+        # Python's re has no variable-width look-behind: the key stays via the `secret` group.
+        r"(?i)\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|"
+        r"secret[_-]?key|client[_-]?secret|auth[_-]?token)[\"']?\s{0,3}[=:]\s{0,3}[\"']?"
+        r"(?P<secret>[^\s\"'&,;]{4,})",
     ),
 ]
+
+
+def _replacement(kind: str, pattern: re.Pattern):
+    """Replace the whole match, or only its `secret` group when the pattern names one."""
+    marker = f"[REDACTED:{kind}]"
+    if "secret" not in pattern.groupindex:
+        return marker
+
+    def replace(match: re.Match) -> str:
+        whole, start = match.group(0), match.start()
+        return whole[: match.start("secret") - start] + marker + whole[match.end("secret") - start:]
+
+    return replace
 
 
 class Redactor:
@@ -52,7 +66,7 @@ class Redactor:
     def text(self, value: str) -> str:
         for kind, pattern in self._patterns:
             if pattern.search(value):
-                value = pattern.sub(f"[REDACTED:{kind}]", value)
+                value = pattern.sub(_replacement(kind, pattern), value)
         return value
 
     def value(self, value):
