@@ -51,13 +51,18 @@ class NotesSource(Source):
             batch.skipped["invalid_utf8_bytes"] += text.count("\ufffd")
         moment = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
         project = path.parent.name
+        occurrences: dict[tuple[str, str], int] = {}
         for heading, body in _sections(text):
             summary = " ".join(f"{heading}: {body}".split())[:500]
             if not body.strip():
                 batch.skipped["empty_section"] += 1
                 continue
+            # The same section twice in one file (a repeated "## Standup") is two events; the
+            # first keeps the plain hash so ids written before this rule stay valid.
+            seen = occurrences[(heading, body)] = occurrences.get((heading, body), 0) + 1
+            suffix = f"\n#{seen}" if seen > 1 else ""
             event_id = "note-" + hashlib.sha256(
-                f"{stream.key}\n{heading}\n{body}".encode()).hexdigest()[:16]
+                f"{stream.key}\n{heading}\n{body}{suffix}".encode()).hexdigest()[:16]
             batch.units += 1
             batch.rows.append(Emit("milestones", order_row("milestones", {
                 "event_id": event_id,
