@@ -1,0 +1,77 @@
+"""`carto doctor --json` on a home written in upstream's exact row shapes."""
+
+import json
+
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+
+# Rows in the shapes of reference/cartographer.md 1.5-1.8, as upstream's hooks write them.
+UPSTREAM = {
+    "tool-use-log.jsonl": [
+        '{"event_id":"evt-a1b2c3d4e5f6","timestamp":"2026-09-08T14:03:05Z","type":"tool_bash","provider":"claude","tool":"Bash","summary":"Ran: npm test ","project":"fixrepo","cwd":"/w/fixrepo","session":"sess-claude-1","transcript_path":"/t/sess-claude-1.jsonl","diff_shape":null,"salience":0.2}',
+        '{"event_id":"evt-b1b2c3d4e5f6","timestamp":"2026-09-08T14:04:05Z","type":"git_commit","provider":"claude","tool":"Bash","summary":"[feature] Commit 0123456789abcdef0123456789abcdef01234567: feat(app): log two | files: src/app.js","project":"fixrepo","cwd":"/w/fixrepo","session":"sess-claude-1","transcript_path":"/t/sess-claude-1.jsonl","diff_shape":{"files_new":0,"files_modified":1,"files_deleted":0,"lines_added":1,"lines_removed":1,"quadrant":"surgical","commit_type":"feat"},"salience":0.7,"commit_type":"feature","commit_action":"commit","parent_event_id":"evt-a1b2c3d4e5f6"}',
+    ],
+    "changelog.jsonl": [
+        '{"event_id":"evt-a1b2c3d4e5f6","timestamp":"2026-09-08T14:03:05Z","type":"tool_bash","provider":"claude","session_id":"sess-claude-1","project":"fixrepo","cwd":"/w/fixrepo","summary":"Ran: npm test ","transcript_path":"/t/sess-claude-1.jsonl","diff_shape":null,"related_ids":[],"salience":0.2}',
+        '{"event_id":"evt-c1b2c3d4e5f6","timestamp":"2026-09-08T14:05:05.123Z","type":"milestone_session_end_clear","provider":"claude","session_id":"sess-claude-1","project":"fixrepo","cwd":"/w/fixrepo","deeplink":"claude-history://session/%2Ft%2Fsess-claude-1.jsonl","summary":"Session ended (clear) [main, 0 dirty, 3 events]","transcript_path":"/t/sess-claude-1.jsonl","transcript_verified":true,"related_ids":[],"salience":0.5}',
+        '{"event_id":"git-0123456","timestamp":"2026-09-07T10:00:00+02:00","type":"git_commit","project":"fixrepo","summary":"Commit 0123456: older work | files: a.js","commit_hash":"0123456789abcdef","author":"Dev","url":"https://github.com/o/fixrepo/commit/0123456789abcdef","files_changed":1,"related_ids":[]}',
+    ],
+    "session-milestones.jsonl": [
+        '{"event_id":"evt-c1b2c3d4e5f6","timestamp":"2026-09-08T14:05:05Z","milestone":"session_end_clear","provider":"claude","description":"Session ended (clear)","session_id":"sess-claude-1","transcript_path":"/t/sess-claude-1.jsonl","transcript_verified":true,"deeplink":"claude-history://session/%2Ft%2Fsess-claude-1.jsonl","project":"fixrepo","cwd":"/w/fixrepo","event":"SessionEnd","git_branch":"main","git_dirty_files":0,"recent_commits":"0123456 feat(app): log two","session_event_count":3,"salience":0.5}',
+    ],
+    "research-log.jsonl": [
+        '{"event_id":"evt-d1b2c3d4e5f6","timestamp":1788876185,"type":"fetch","url":"https://arxiv.org/abs/1234","prompt":"summarize","category":"research","project":"fixrepo","cwd":"/w/fixrepo","session":"sess-claude-1","transcript_path":"/t/s.jsonl","salience":0.7}',
+        '{"event_id":"evt-e1b2c3d4e5f6","timestamp":1788876185000,"type":"search_result","url":"https://docs.python.org","title":"Docs","query":"python","category":"docs","related_ids":["evt-x"],"parent_event_id":"evt-x","salience":0.3}',
+    ],
+    "prompt-history.jsonl": [
+        '{"event_id":"evt-0a1b2c3d4e5f","timestamp":"2026-09-08T13:00:00Z","type":"prompt","provider":"claude","summary":"fix the flaky test","project":"fixrepo","cwd":"/w/fixrepo","session_id":"sess-claude-1","salience":0.6}',
+    ],
+}
+
+
+def _build(home):
+    home.mkdir(parents=True, exist_ok=True)
+    for name, lines in UPSTREAM.items():
+        (home / name).write_text("".join(line + "\n" for line in lines))
+
+
+def test_doctor_reports_every_log_and_its_row_count(tmp_path, monkeypatch):
+    home = tmp_path / "cartographer"
+    _build(home)
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    result = CliRunner().invoke(cli, ["doctor", "--json"])
+    doc = json.loads(result.output)
+    logs = {log["log"]: log for log in doc["logs"]}
+    expected = {"tool-use": 2, "changelog": 3, "milestones": 1, "research": 2, "prompts": 1, "turns": 0}
+    assert {label: logs[label]["rows"] for label in expected} == expected
+    assert logs["changelog"]["newest_timestamp"] == "2026-09-08T14:05:05Z"
+    # epoch seconds and milliseconds are read as instants
+    assert logs["research"]["newest_timestamp"] == "2026-09-08T14:03:05Z"
+    assert all(logs[label]["malformed"] == 0 for label in expected)
+    assert doc["events"] == sum(expected.values())
+    assert result.exit_code == 0, doc["problems"]
+    assert doc["ok"] is True
+
+
+def test_doctor_reports_bad_lines_with_a_fix_and_exit_1(tmp_path, monkeypatch):
+    home = tmp_path / "h"
+    _build(home)
+    with open(home / "changelog.jsonl", "ab") as handle:
+        handle.write(b"garbage\n{\"summary\":\"no id\"}\n{\"event_id\":\"e\",\"s\":\"\xff\"}\n{\"event_id\":\"torn")
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    result = CliRunner().invoke(cli, ["doctor", "--json"])
+    doc = json.loads(result.output)
+    changelog = next(log for log in doc["logs"] if log["log"] == "changelog")
+    assert changelog["rows"] == 5  # three good + the id-less row + the non-UTF-8 row, both kept
+    assert changelog["problems"] == {"malformed_json": 1, "missing_event_id": 1, "invalid_utf8": 1, "torn_line": 1}
+    assert changelog["malformed"] == 2
+    assert result.exit_code == 1
+    assert any("changelog.jsonl" in p["problem"] and p["fix"] for p in doc["problems"])
+
+
+def test_doctor_text_on_an_empty_home_says_how_to_start(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "nowhere"))
+    result = CliRunner().invoke(cli, ["doctor"])
+    assert result.exit_code == 1
+    assert "does not exist" in result.output and "carto ingest" in result.output

@@ -1,0 +1,71 @@
+"""The shared backfill runner, driven by the example notes source."""
+
+import json
+
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+from carto_core.home import Home
+from carto_core.ingest import run_ingest
+from carto_core.reader import iter_lines
+from carto_core.sources import Emit, ReadBatch, Source, Stream
+
+
+def _notes(root):
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "ideas.md").write_text("# Caching\nUse an LRU for the price lookups.\n\n## Later\nShard by tenant.\n")
+    (root / "ops.md").write_text("# Deploys\nBlue/green with token=abcd1234secret in the notes\n")
+
+
+def test_ingest_notes_is_idempotent_and_redacts(tmp_path, monkeypatch):
+    home = Home(tmp_path / "home")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    _notes(tmp_path / "notes")
+    runner = CliRunner()
+    first = runner.invoke(cli, ["ingest", "notes", "--root", str(tmp_path / "notes"), "--json"])
+    assert first.exit_code == 0, first.output
+    doc = json.loads(first.output)
+    rows = [line.row for line in iter_lines(home.log("milestones"))]
+    assert doc["rows_written"] == len(rows) == 3
+    assert all(row["milestone"] == "note" for row in rows)
+    assert "abcd1234secret" not in home.log("milestones").read_text()
+    again = json.loads(runner.invoke(cli, ["ingest", "notes", "--root", str(tmp_path / "notes"), "--json"]).output)
+    assert again["rows_written"] == 0
+    # a lost checkpoint still writes nothing twice: ids already in the log are skipped
+    (home.state / "checkpoints" / "notes.json").unlink()
+    third = json.loads(runner.invoke(cli, ["ingest", "notes", "--root", str(tmp_path / "notes"), "--json"]).output)
+    assert third["rows_written"] == 0 and third["already_present"] == 3
+    assert len(list(iter_lines(home.log("milestones")))) == 3
+
+
+def test_dry_run_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "home"))
+    _notes(tmp_path / "notes")
+    result = CliRunner().invoke(cli, ["ingest", "notes", "--root", str(tmp_path / "notes"), "--dry-run", "--json"])
+    assert json.loads(result.output)["rows_written"] == 3
+    assert not (tmp_path / "home" / "session-milestones.jsonl").exists()
+
+
+def test_no_streams_is_exit_3(tmp_path):
+    result = CliRunner().invoke(cli, ["ingest", "notes", "--root", str(tmp_path / "empty")])
+    assert result.exit_code == 3
+
+
+class Flaky(Source):
+    name = "flaky"
+
+    def read(self, stream, checkpoint):
+        if stream.key == "bad":
+            raise ValueError("corrupt input")
+        return ReadBatch(rows=[Emit("changelog", {"event_id": f"evt-{stream.key}", "summary": "s"})],
+                         checkpoint={"done": True}, units=1)
+
+
+def test_a_failing_stream_is_reported_and_the_others_land(tmp_path):
+    home = Home(tmp_path)
+    streams = [Stream("a"), Stream("bad"), Stream("c")]
+    summary = run_ingest(Flaky(), home, streams=streams)
+    assert [line.row["event_id"] for line in iter_lines(home.log("changelog"))] == ["evt-a", "evt-c"]
+    assert summary.errors == ["bad: ValueError: corrupt input"]
+    checkpoints = json.loads((home.state / "checkpoints" / "flaky.json").read_text())
+    assert set(checkpoints) == {"a", "c"}
