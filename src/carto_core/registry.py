@@ -32,6 +32,7 @@ ENTRY_POINT_GROUP = "carto"
 #: Core's own plugins, registered after the entry points (name -> module).
 BUILTINS: dict[str, str] = {
     "core-writers": "carto_core.builtins.writers",
+    "core-facts": "carto_core.builtins.facts",
 }
 
 #: Registration hooks and the registry each one fills.

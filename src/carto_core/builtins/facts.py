@@ -1,0 +1,45 @@
+"""Core's fact verbs: census, tempo, delta (contract v1), registered like any plugin's."""
+
+from __future__ import annotations
+
+from carto_core import hookimpl
+
+
+class CensusVerb:
+    name = "census"
+    description = "buckets by project, type, source and provider with sample ids; commits; span"
+    needs_corpus = True
+
+    def run(self, corpus, request) -> dict:
+        from carto_core.facts.census import census
+
+        return census(request.context["columns"], corpus, request)
+
+
+class TempoVerb:
+    name = "tempo"
+    description = "per-project daily counts; the last complete day scored against its baseline"
+    needs_corpus = True
+
+    def run(self, corpus, request) -> dict:
+        from carto_core.facts.tempo import tempo
+
+        return tempo(request.context["columns"], corpus, request)
+
+
+class DeltaVerb:
+    name = "delta"
+    description = "rows appended since a cursor (byte positions + boundary hashes)"
+    needs_corpus = False
+
+    def run(self, corpus, request) -> dict:
+        from carto_core.facts.delta import delta
+
+        return delta(request.context["home"], request.context["corpus_root"], request)
+
+
+@hookimpl
+def carto_register_fact_verbs(register):
+    register(CensusVerb)
+    register(TempoVerb)
+    register(DeltaVerb)

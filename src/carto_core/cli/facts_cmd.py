@@ -1,0 +1,178 @@
+"""`carto facts VERB`: deterministic counts over the home's events (contract v1)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from datetime import datetime, timezone
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option
+
+VERB_HELP = "census | tempo | delta (or a verb a plugin registered)"
+
+
+def _call_id() -> str:
+    return f"facts-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+
+
+def _read_cursor_file(path: str) -> str:
+    """A cursor file holds `{cursor, corpus_root, verb, call_id, written_at}`; a bare token is
+    accepted too. A missing file means a baseline call (a scheduled job's first run)."""
+    try:
+        text = open(path, encoding="utf-8").read().strip()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        fail(f"cannot read cursor file {path}: {exc}")
+    if text.startswith("{"):
+        try:
+            return str(json.loads(text).get("cursor") or "")
+        except ValueError:
+            fail(f"cursor file {path} is not JSON and not a bare cursor", 2)
+    return text
+
+
+def _write_cursor_file(path: str, envelope: dict) -> None:
+    document = {
+        "cursor": envelope["facts"]["cursor"],
+        "corpus_root": envelope["corpus_root"],
+        "verb": envelope["verb"],
+        "call_id": envelope["call_id"],
+        "written_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    temporary = f"{path}.tmp-{os.getpid()}"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+        handle.write("\n")
+    os.replace(temporary, path)
+
+
+def _bucket_line(buckets: list[dict]) -> str:
+    return ", ".join(f"{b['name']}({b['count']})" for b in buckets) or "-"
+
+
+def render_text(envelope: dict) -> str:
+    facts, verb = envelope["facts"], envelope["verb"]
+    window = envelope["window"]
+    scope = []
+    if window.get("since") or window.get("before"):
+        scope.append(f"window {window.get('since') or '…'} .. {window.get('before') or 'now'}")
+    if envelope.get("project"):
+        scope.append(f"project ~ {envelope['project']}")
+    head = f"=== facts {verb}" + (f" ({'; '.join(scope)})" if scope else "") + " ==="
+    lines = [head]
+    if verb == "census":
+        un = facts["unattributed"]
+        lines.append(
+            f"{facts['events']} events · {facts['sessions']['resolved']} sessions"
+            f" (+{un['session']} rows with no session) · span {facts['span']['oldest'] or '-'}"
+            f" .. {facts['span']['newest'] or '-'}"
+        )
+        if window.get("since") or window.get("before"):
+            lines.append(f"windowed out {facts['windowed_out']} · undated dropped {facts['undated_dropped']}")
+        lines.append("unattributed: " + ", ".join(f"{k} {v}" for k, v in un.items()))
+        for key in ("by_project", "by_type", "by_source", "by_provider"):
+            lines.append(f"{key[3:]}:")
+            for bucket in facts[key]:
+                ids = bucket.get("event_ids")
+                lines.append(f"  {bucket['count']:>7}  {bucket['name']}" + (f"   [{', '.join(ids)}]" if ids else ""))
+        if facts["commits"]:
+            lines.append(f"commits ({len(facts['commits'])}):")
+            for commit in facts["commits"][:20]:
+                lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary'][:100]}")
+            if len(facts["commits"]) > 20:
+                lines.append(f"  … {len(facts['commits']) - 20} more (--json for all)")
+        lines.append("verify any id: carto search --get ID[,ID...]")
+    elif verb == "tempo":
+        lines.append(f"undated dropped {facts['undated_dropped']}")
+        for entry in facts["projects"]:
+            z = entry["z"]
+            verdict = f"z {z:+.2f}" if z is not None else entry["z_status"].replace("_", " ")
+            mean = entry["baseline_mean"]
+            lines.append(
+                f"  {entry['project']:<28} total {entry['total']:>6} · scored {entry['scored_day'] or '-'}"
+                f" = {entry['scored_count']} vs mean {mean if mean is not None else '-'}"
+                f" over {entry['baseline_days']} d · {verdict}"
+                + (f" · today so far {entry['partial_day']['count']}" if entry["partial_day"] else "")
+            )
+    elif verb == "delta":
+        if facts["baseline"]:
+            lines.append("baseline recorded: nothing is reported as new on a first call.")
+        else:
+            lines.append(f"{facts['returned']} new events ({facts['read']} rows read)")
+            for source, reason in facts["stale"].items():
+                lines.append(f"  STALE {source}: {reason} (no events from it; re-baselined)")
+            for source, count in facts["pending"].items():
+                lines.append(f"  pending {source}: {count} more (run again with the new cursor)")
+            for event in facts["events"][:50]:
+                lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['type'] or '-'}  {event['summary'][:90]}")
+        lines.append(f"cursor: {facts['cursor']}")
+    else:
+        lines.append(json.dumps(facts, indent=2))
+    return "\n".join(lines)
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  carto facts census --since 24h --top 5          what happened in the last day, counted
+  carto facts census --project webshop --json     one project, one JSON document
+  carto facts tempo --since 14d                   is yesterday unusual for each project?
+  carto facts delta --cursor-file ~/.pulse.cursor what arrived since the last run
+  carto search --get ID,ID                        check any sample id a count carries
+
+Exit codes: 0 ok, 2 the request is wrong (400), 4 it names another corpus or contract
+version (409), 1 engine failure."""
+)
+@click.argument("verb", metavar="VERB")
+@click.option("--project", default="", help="Project scope: case-insensitive substring, `a|b` for several, a family name widens.")
+@click.option("--since", default="", help="Window start (WHEN: 24h, 7d, yesterday, 2026-09-01...). Not for delta.")
+@click.option("--before", default="", help="Window end (WHEN). Not for delta.")
+@click.option("--top", type=int, default=None, help="Buckets per dimension (projects for tempo), 1..200, default 20.")
+@click.option("--sample", type=int, default=None, help="Sample event_ids per bucket, 0..10, default 3.")
+@click.option("--budget", type=int, default=None, help="delta page size, 1..2000, default 200.")
+@click.option("--cursor", default="", help="delta: the cursor a previous delta returned.")
+@click.option("--cursor-file", type=click.Path(dir_okay=False), default=None,
+              help="delta: read the cursor from this file (missing = baseline) and store the new one "
+                   "there after the answer is printed.")
+@click.option("--call-id", default="", help="Echoed in the answer (default facts-<time>-<pid>).")
+@click.option("--purpose", default="facts", show_default=True, help="[A-Za-z0-9_-], up to 64 chars.")
+@click.option("--corpus-root", default="", help="Refuse (exit 4) unless the home is this folder.")
+@json_option
+def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file, call_id,
+          purpose, corpus_root, as_json) -> None:
+    """Count what is true in the home: census, tempo, delta (VERB).
+
+    Facts answer "what happened" with counts, and every count carries sample event_ids you can
+    fetch back; they never rank and never write anything. census buckets events by project,
+    type, source and provider and lists commits; tempo gives each project's daily counts and
+    scores the last complete UTC day against its baseline (z with z_status); delta returns the
+    rows appended since a cursor, and a first call without one records a baseline.
+    """
+    from carto_core.facts import FactsError, run_facts
+    from carto_core.home import current_home
+
+    if cursor_file and not cursor:
+        cursor = _read_cursor_file(cursor_file)
+    request: dict = {"contract_version": 1, "verb": verb, "call_id": call_id or _call_id(),
+                     "project": project, "since": since, "before": before, "purpose": purpose,
+                     "corpus_root": corpus_root, "cursor": cursor}
+    for name, value in (("top", top), ("sample", sample), ("budget", budget)):
+        if value is not None:
+            request[name] = value
+    home = current_home()
+    try:
+        envelope = run_facts(request, home)
+    except FactsError as exc:
+        fail(exc.message, exc.exit_code)
+    if as_json:
+        emit_json(envelope)
+    else:
+        click.echo(render_text(envelope))
+    if cursor_file and verb == "delta":
+        # Written only after the answer was rendered: advancing first would lose the events
+        # for good if printing failed.
+        _write_cursor_file(cursor_file, envelope)

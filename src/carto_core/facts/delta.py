@@ -1,0 +1,236 @@
+"""`delta`: what was appended to the logs since the caller last looked.
+
+Arrival order lives in the append-only logs, not in event timestamps (backfills append rows
+dated months back), so delta reads log tails from byte positions. Contract v1 (reference
+section 4):
+
+- No cursor is a **baseline**: positions are recorded, zero events are returned.
+- Each log's position is `{offset, boundary}`: the offset ends a complete line; the boundary is
+  the SHA-1 of up to 4096 bytes before it (`""` at offset 0). A log shorter than its offset is
+  `stale: truncated`, one whose boundary no longer matches is `stale: rewritten`; a stale log
+  contributes no events and is re-baselined at its end. Never a confident wrong diff.
+- Logs are drained round-robin, one row at a time, until `budget` rows are taken; the cursor
+  advances only past consumed lines and the rest is reported in `pending`. Blank and malformed
+  lines are consumed without being returned (they would wedge the cursor otherwise); a torn
+  last line (no newline yet) is not consumed.
+- Project scope applies after reading: filtered rows are consumed too (`read` vs `returned`).
+- Events are the raw rows (no fold by event_id, no alias normalisation).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+
+from carto_core.events import TYPE_CHAIN, first_resolved, is_resolved
+from carto_core.facts.contract import Position, decode_cursor, encode_cursor
+from carto_core.home import Home
+from carto_core.jsonl import loads_line
+from carto_core.logs import SEARCHED_LOGS
+from carto_core.project import ProjectScope
+from carto_core.reader import boundary_hash
+
+SUMMARY_MAX = 300
+
+
+def _boundary(path, offset: int) -> str:
+    if offset <= 0:
+        return ""
+    try:
+        return boundary_hash(path, offset)
+    except OSError:
+        return ""  # unreadable: compares unequal to any stored boundary (loud, not silent)
+
+
+def _complete_end(path) -> int:
+    """Offset just after the last newline of a file (0 when missing or without one)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            position = size
+            while position > 0:
+                step = min(65536, position)
+                position -= step
+                handle.seek(position)
+                chunk = handle.read(step)
+                newline = chunk.rfind(b"\n")
+                if newline >= 0:
+                    return position + newline + 1
+            return 0
+    except OSError:
+        return 0
+
+
+def log_positions(home: Home) -> dict[str, Position]:
+    """The current end of every searched log (after its last complete line)."""
+    out = {}
+    for label in SEARCHED_LOGS:
+        path = home.log(label)
+        end = _complete_end(path)
+        out[label] = Position(end, _boundary(path, end))
+    return out
+
+
+def _queue(path, start: int) -> tuple[deque, int]:
+    """(rows, size): a queue of (line end offset, row or None) from `start`, complete lines only."""
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        data = handle.read()
+    queue: deque = deque()
+    position = 0
+    while True:
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            break
+        raw = data[position:newline]
+        position = newline + 1
+        row = None
+        if raw.strip():
+            value, problem = loads_line(raw)
+            if problem != "malformed_json" and isinstance(value, dict):
+                row = value
+        queue.append((start + position, row))
+    return queue, start + len(data)
+
+
+def read_appended(home: Home, positions: dict[str, Position], budget: int):
+    """Read up to `budget` rows appended after `positions`.
+
+    Returns (rows as (source, row) pairs, new positions, stale {source: reason},
+    pending {source: count}).
+    """
+    queues: dict[str, deque] = {}
+    next_pos: dict[str, Position] = {}
+    stale: dict[str, str] = {}
+    for label in SEARCHED_LOGS:
+        path = home.log(label)
+        prior = positions.get(label, Position(0, ""))
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = None
+        if size is None:
+            # A missing log is position zero, not stale (nothing was ever read from it, or it
+            # was never created); a log that vanished under a cursor was truncated to nothing.
+            if prior.offset > 0:
+                stale[label] = "truncated"
+            next_pos[label] = Position(0, "")
+            continue
+        if size < prior.offset:
+            stale[label] = "truncated"
+            end = _complete_end(path)
+            next_pos[label] = Position(end, _boundary(path, end))
+            continue
+        if _boundary(path, prior.offset) != prior.boundary:
+            stale[label] = "rewritten"
+            end = _complete_end(path)
+            next_pos[label] = Position(end, _boundary(path, end))
+            continue
+        queues[label], _ = _queue(path, prior.offset)
+        next_pos[label] = prior
+    taken: list[tuple[str, dict]] = []
+    consumed: dict[str, int] = {}
+
+    def drop_blanks(label: str) -> None:
+        queue = queues[label]
+        while queue and queue[0][1] is None:
+            consumed[label] = queue.popleft()[0]
+
+    active = [label for label in queues]
+    for label in active:
+        drop_blanks(label)
+    while len(taken) < budget:
+        progressed = False
+        for label in active:
+            if len(taken) >= budget:
+                break
+            queue = queues[label]
+            if not queue:
+                continue
+            end, row = queue.popleft()
+            consumed[label] = end
+            taken.append((label, row))
+            progressed = True
+            drop_blanks(label)
+        if not progressed:
+            break
+    pending = {}
+    for label in active:
+        left = sum(1 for _, row in queues[label] if row is not None)
+        if left:
+            pending[label] = left
+        if label in consumed:
+            end = consumed[label]
+            next_pos[label] = Position(end, _boundary(home.log(label), end))
+    return taken, next_pos, stale, pending
+
+
+def _event(source: str, row: dict) -> dict:
+    event_id = row.get("event_id")
+    project = row.get("project")
+    timestamp = row.get("timestamp")
+    summary = next((row[k] for k in ("summary", "description", "note") if is_resolved(row.get(k))), "")
+    return {
+        "event_id": event_id if is_resolved(event_id) else None,
+        "source": source,
+        "timestamp": timestamp if is_resolved(timestamp) else None,
+        "project": project if is_resolved(project) else None,
+        "type": first_resolved(row, TYPE_CHAIN),
+        "session_id": first_resolved(row, ("session_id", "session")),
+        "summary": str(summary)[:SUMMARY_MAX],
+    }
+
+
+def _summary(events: list[dict], top: int, sample: int) -> dict:
+    out = {}
+    for key, field in (("by_source", "source"), ("by_project", "project"), ("by_type", "type")):
+        counts: dict[str, int] = {}
+        ids: dict[str, list[str]] = {}
+        for event in events:
+            name = event[field]
+            if not is_resolved(name):
+                continue
+            name = str(name)
+            counts[name] = counts.get(name, 0) + 1
+            if sample > 0 and event["event_id"]:
+                sampled = ids.setdefault(name, [])
+                if len(sampled) < sample:
+                    sampled.append(event["event_id"])
+        rows = []
+        for name, count in sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))[:top]:
+            bucket: dict = {"name": name, "count": count}
+            if sample > 0:
+                bucket["event_ids"] = ids.get(name, [])
+            rows.append(bucket)
+        out[key] = rows
+    return out
+
+
+def delta(home: Home, corpus_root: str, request) -> dict:
+    if not request.cursor:
+        return {
+            "cursor": encode_cursor(corpus_root, log_positions(home)),
+            "baseline": True,
+            "events": [],
+            "returned": 0,
+            "pending": {},
+            "stale": {},
+            "summary": {"by_source": [], "by_project": [], "by_type": []},
+        }
+    positions = decode_cursor(request.cursor, corpus_root, SEARCHED_LOGS)
+    rows, next_pos, stale, pending = read_appended(home, positions, request.budget)
+    events = [_event(source, row) for source, row in rows]
+    if request.project:
+        scope = ProjectScope.parse(request.project)
+        events = [event for event in events if scope.matches(event["project"])]
+    return {
+        "cursor": encode_cursor(corpus_root, next_pos),
+        "baseline": False,
+        "stale": stale,
+        "pending": pending,
+        "returned": len(events),
+        "read": len(rows),
+        "summary": _summary(events, request.top, request.sample),
+        "events": events,
+    }

@@ -1,0 +1,117 @@
+"""The one facts engine: `run_facts(request, home) -> envelope`.
+
+The CLI (`carto facts`), the web server and the MCP server all call this function; none of them
+re-implements a check. It validates the request against contract v1 (raising `FactsError` with
+status 400 or 409), runs the named verb from the `fact_verbs` registry and wraps its facts in the
+upstream envelope. It never writes anything: no telemetry, no state, no log.
+
+Verbs are classes registered through `carto_register_fact_verbs`; each has a `name`, a
+`needs_corpus` flag (delta reads log tails and does not need the corpus loaded) and
+`run(corpus, request) -> dict`, where `request` is a `FactsRequest` whose `context` holds the
+`home`, the columnar view (`columns`, when the corpus is loaded) and `now`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from datetime import datetime
+
+from carto_core.facts.contract import (
+    CONTRACT_VERSION,
+    FactsError,
+    FactsRequest,
+    normalize_request,
+    same_corpus,
+)
+from carto_core.home import Home
+from carto_core.logs import SEARCHED_LOGS
+
+BACKEND = "carto"
+
+
+def corpus_root_of(home: Home) -> str:
+    """The corpus root a home reports (and that cursors are issued for)."""
+    return os.path.abspath(str(home.root))
+
+
+def index_generation(home: Home) -> str:
+    """A fingerprint of the logs' current state (size, mtime, inode of each): two answers with
+    the same generation were computed over the same bytes."""
+    digest = hashlib.sha1()
+    for label in SEARCHED_LOGS:
+        try:
+            st = os.stat(home.log(label))
+            digest.update(f"{label}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino};".encode())
+        except OSError:
+            digest.update(f"{label}:-;".encode())
+    return digest.hexdigest()[:16]
+
+
+def fact_verbs() -> dict[str, type]:
+    from carto_core.registry import get_registries
+
+    return dict(get_registries().fact_verbs.items())
+
+
+def run_facts(
+    raw_request: object,
+    home: Home,
+    corpus=None,
+    *,
+    now: datetime | None = None,
+    verbs: dict[str, type] | None = None,
+) -> dict:
+    """Validate and answer one facts request against `home`.
+
+    `corpus` may pass a corpus already loaded (a server keeps one warm; its columnar view is
+    cached on it); otherwise it is loaded when the verb needs it. Raises FactsError.
+    """
+    started = time.perf_counter()
+    verbs = verbs if verbs is not None else fact_verbs()
+    request: FactsRequest = normalize_request(raw_request, list(verbs), now=now)
+    root = corpus_root_of(home)
+    if request.corpus_root and not same_corpus(request.corpus_root, root):
+        raise FactsError(f"this service indexes {root}, not {request.corpus_root}", 409)
+    verb = verbs[request.verb]()
+    request.context.update(home=home, now=now, corpus_root=root)
+    if getattr(verb, "needs_corpus", True) and corpus is None:
+        from carto_core.corpus import load_corpus
+
+        corpus = load_corpus(home)
+    scan_started = time.perf_counter()
+    if corpus is not None and getattr(verb, "needs_corpus", True):
+        from carto_core.facts.columns import columns_for
+
+        request.context["columns"] = columns_for(corpus)
+    facts = verb.run(corpus, request)
+    scan_ms = (time.perf_counter() - scan_started) * 1000
+    return {
+        "contract_version": CONTRACT_VERSION,
+        "backend": BACKEND,
+        "verb": request.verb,
+        "call_id": request.call_id,
+        "corpus_root": root,
+        "index_generation": index_generation(home),
+        "corpus_events": len(corpus) if corpus is not None else None,
+        "indexed_docs": len(corpus) if corpus is not None else None,
+        "window": {"since": request.since or None, "before": request.before or None},
+        "project": request.project or None,
+        "facts": facts,
+        "stages_ms": {"scan": round(scan_ms, 2),
+                      "total": round((time.perf_counter() - started) * 1000, 2)},
+    }
+
+
+def health(home: Home, corpus=None) -> dict:
+    """`GET /api/facts/health` body."""
+    return {
+        "status": "ok",
+        "contract_version": CONTRACT_VERSION,
+        "backend": BACKEND,
+        "corpus_root": corpus_root_of(home),
+        "verbs": sorted(fact_verbs()),
+        "events": len(corpus) if corpus is not None else None,
+        "index_generation": index_generation(home),
+    }
