@@ -1,0 +1,226 @@
+"""Output budgets: every MCP answer fits in `max_chars` characters and says what it cut.
+
+An answer is a JSON document (the same document the CLI prints with `--json`). One list in it
+is *paged*: the tool names it (search `results`, get `records`, ...); the page holds as many of
+its items as fit, and `page.next_cursor` continues from the first item left out. Everything else
+(the envelope: facets, counts, windows) is kept whole when it fits; when it does not, its
+longest lists are halved and its longest strings shortened until it does, and `page.trimmed`
+says which paths lost how many items. Nothing is cut silently: `page.cut` is true whenever the
+text is not the whole answer.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from carto_core.cli.output import dumps as _dumps
+
+#: Sized for an agent's context: about 3k tokens, a fraction of what Claude Code accepts from a
+#: tool (it warns past 10k tokens) so several calls fit in one turn.
+DEFAULT_MAX_CHARS = 12_000
+MIN_MAX_CHARS = 1_000
+MAX_MAX_CHARS = 200_000
+_MIN_STRING = 40
+_CUT_MARK = "…"
+
+
+def dumps(document: object) -> str:
+    return _dumps(document, pretty=False).decode("utf-8")
+
+
+@dataclass
+class Page:
+    document: dict
+    text: str
+    next_offset: int | None
+    cut: bool
+
+
+def _get(doc: dict, path: str):
+    node = doc
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _with(doc: dict, path: str | None, value) -> dict:
+    """A shallow copy of `doc` with `path` set to `value`; the dicts along the path are copied."""
+    out = dict(doc)
+    if not path:
+        return out
+    parts = path.split(".")
+    node = out
+    for part in parts[:-1]:
+        node[part] = dict(node[part])
+        node = node[part]
+    node[parts[-1]] = value
+    return out
+
+
+def _lists(node, path: str = ""):
+    """(path, parent, key, list) for every list of two or more items under node."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if isinstance(value, list) and len(value) > 1:
+                yield sub, node, key, value
+            yield from _lists(value, sub)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _lists(value, f"{path}[{index}]")
+
+
+def _shorten_strings(node, limit: int) -> int:
+    """Shorten every string longer than `limit` in place; return how many were shortened."""
+    count = 0
+    if isinstance(node, dict):
+        items = node.items()
+    elif isinstance(node, list):
+        items = enumerate(node)
+    else:
+        return 0
+    for key, value in list(items):
+        if isinstance(value, str) and len(value) > limit:
+            node[key] = value[:limit] + _CUT_MARK
+            count += 1
+        else:
+            count += _shorten_strings(value, limit)
+    return count
+
+
+def _longest_string(node) -> int:
+    if isinstance(node, str):
+        return len(node)
+    values = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    return max((_longest_string(v) for v in values), default=0)
+
+
+def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = "") -> object:
+    """Make `node` fit by halving its biggest lists, then shortening strings; record the cuts.
+
+    `trimmed` is updated as cuts happen (and before a fit is checked), because `fits` may render
+    it: the record of what was cut is part of the answer and takes room too.
+    """
+    node = copy.deepcopy(node)
+    while not fits(node):
+        candidates = sorted(_lists(node), key=lambda c: len(dumps(c[3])), reverse=True)
+        if not candidates:
+            break
+        path, parent, key, value = candidates[0]
+        keep = len(value) // 2
+        path = f"{prefix}{path}"
+        trimmed[path] = trimmed.get(path, 0) + len(value) - keep
+        parent[key] = value[:keep]
+    if not fits(node):
+        # Shorten strings to the longest common limit that fits (binary search), so an answer
+        # loses as little text as it must.
+        longest = _longest_string(node)
+        before = trimmed.get("strings_shortened", 0)
+        # Reserve the digits of the count while searching; the real count is set after.
+        trimmed["strings_shortened"] = before + 99999
+        low, high, best = _MIN_STRING, longest, None
+        while low <= high:
+            mid = (low + high) // 2
+            trial = copy.deepcopy(node)
+            shortened = _shorten_strings(trial, mid)
+            if fits(trial):
+                best, low = (trial, shortened), mid + 1
+            else:
+                high = mid - 1
+        if best is None:
+            best = (node, _shorten_strings(node, _MIN_STRING))
+        node = best[0]
+        if before + best[1]:
+            trimmed["strings_shortened"] = before + best[1]
+        else:
+            del trimmed["strings_shortened"]
+    return node
+
+
+def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
+             cursor_for: Callable[[int], str]) -> Page:
+    """The page of `document` starting at item `offset` of `list_path`, within `max_chars`.
+
+    `cursor_for(next_offset)` mints the cursor for the next page. At least one item is returned
+    whenever one remains, shortened if it alone is too big, so paging always makes progress.
+    """
+    max_chars = max(MIN_MAX_CHARS, int(max_chars))
+    items = _get(document, list_path) if list_path else None
+    if not isinstance(items, list):
+        items, list_path = None, None
+    total = len(items) if items is not None else 0
+    offset = max(0, min(offset, total))
+    remaining = items[offset:] if items is not None else []
+
+    envelope = _with(document, list_path, [])
+    # A cursor is about this long whatever the offset; reserve room for it up front.
+    sample_cursor = cursor_for(total) if remaining else None
+    trimmed: dict[str, int] = {}
+
+    def meta(returned: int, next_cursor: str | None) -> dict:
+        cut = bool(next_cursor) or bool(trimmed) or offset > 0
+        info = {"offset": offset, "returned": returned, "total": total, "cut": cut,
+                "next_cursor": next_cursor, "max_chars": max_chars}
+        if trimmed:
+            info["trimmed"] = dict(trimmed)
+        if next_cursor:
+            info["note"] = (f"{total - offset - returned} more item(s) of {list_path!r}: call again "
+                            "with this next_cursor to continue")
+        return info
+
+    def build(env: dict, page_items: list, next_cursor: str | None) -> dict:
+        doc = _with(env, list_path, page_items)
+        doc["page"] = meta(len(page_items), next_cursor)
+        return doc
+
+    def render(env: dict, page_items: list, next_cursor: str | None) -> str:
+        return dumps(build(env, page_items, next_cursor))
+
+    # 1. The envelope must leave room for at least the first item (or fit alone if none).
+    first = remaining[:1]
+    reserve_cursor = sample_cursor if len(remaining) > 1 else None
+    envelope = shrink(envelope, lambda env: len(render(env, [], reserve_cursor)) + (
+        len(dumps(first[0])) + 1 if first and len(dumps(first[0])) < max_chars // 2 else 0
+    ) <= max_chars, trimmed)
+
+    # 2. Greedy fill with the items' own sizes, then correct against the real rendering.
+    base = len(render(envelope, [], sample_cursor))
+    used, count = base, 0
+    for item in remaining:
+        size = len(dumps(item)) + 1
+        if used + size > max_chars:
+            break
+        used += size
+        count += 1
+    count = max(count, 1 if remaining else 0)
+    while True:
+        page_items = remaining[:count]
+        next_offset = offset + count if offset + count < total else None
+        cursor = cursor_for(next_offset) if next_offset is not None else None
+        text = render(envelope, page_items, cursor)
+        if len(text) <= max_chars or count <= 1:
+            break
+        count -= 1
+
+    # 3. One item that alone is too big is shortened rather than skipped.
+    if len(text) > max_chars and remaining:
+        item = shrink(remaining[0], lambda it: len(render(envelope, [it], cursor)) <= max_chars,
+                      trimmed, prefix=f"{list_path}[{offset}].")
+        page_items = [item]
+        text = render(envelope, page_items, cursor)
+
+    # 4. Last resort: the answer cannot be made to fit; say so in a document that does.
+    if len(text) > max_chars:
+        fallback = {"page": {"offset": offset, "returned": 0, "total": total, "cut": True,
+                             "next_cursor": None, "max_chars": max_chars,
+                             "note": "the answer does not fit in max_chars even after trimming; "
+                                     "raise max_chars or narrow the request"}}
+        text = dumps(fallback)
+        return Page(fallback, text, None, True)
+
+    doc = build(envelope, page_items, cursor)
+    return Page(doc, text, next_offset, doc["page"]["cut"])
