@@ -1,0 +1,180 @@
+"""The opt-in SessionStart note: what a new session in this checkout should know first.
+
+Called by the SessionStart hooks (stdlib only, no subprocess)::
+
+    from carto_core.lenses.start_note import start_note
+
+    note = start_note(home, session_id, cwd)   # str | None; print it when not None
+
+Off unless `CARTO_START_NOTE=1` (upstream's `CARTOGRAPHER_FOCUS_ON_START=1` also turns it on).
+The note holds the project's newest `session_wrapup` (its description and unresolved threads),
+the checkout's state (branch and HEAD, read from `.git` files) and live peers (other sessions
+with events in this project in the last 20 minutes). It is shown only when something changed
+since it was last shown for this project: a fingerprint of its content is kept in
+`<home>/.carto/start-note.json` (state, not telemetry). Never raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import datetime, timedelta, timezone
+
+from carto_core.project import find_git, project_for
+from carto_core.timeparse import parse_timestamp
+
+LIVE_MINUTES = 20
+TAIL_BYTES = 2 * 1024 * 1024
+STATE_FILE = "start-note.json"
+
+
+def enabled(env: dict | None = None) -> bool:
+    env = os.environ if env is None else env
+    return any(env.get(var, "").strip().lower() in ("1", "true", "yes", "on")
+               for var in ("CARTO_START_NOTE", "CARTOGRAPHER_FOCUS_ON_START"))
+
+
+def _tail_rows(path, limit: int = TAIL_BYTES) -> list[dict]:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            start = max(0, size - limit)
+            handle.seek(start)
+            data = handle.read()
+    except OSError:
+        return []
+    if start > 0:
+        data = data[data.find(b"\n") + 1:]
+    rows = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows
+
+
+def _head(cwd: str) -> tuple[str, str]:
+    info = find_git(cwd)
+    if info is None:
+        return "", ""
+    head = info.head()
+    branch = info.branch()
+    sha = head
+    if head.startswith("ref: "):
+        ref = head[5:].strip()
+        sha = ""
+        for base in (info.git_dir, info.common_dir):
+            try:
+                sha = (base / ref).read_text("utf-8").strip()
+                break
+            except OSError:
+                continue
+        if not sha:
+            try:
+                for line in (info.common_dir / "packed-refs").read_text("utf-8").splitlines():
+                    if line.endswith(" " + ref):
+                        sha = line.split(" ", 1)[0]
+                        break
+            except OSError:
+                pass
+    return branch, sha[:8]
+
+
+def build_start_note(home, session_id: str, cwd: str, now: datetime | None = None) -> dict | None:
+    """The note's content as a document (None when there is nothing to say)."""
+    now = now or datetime.now(timezone.utc)
+    project = project_for(cwd)
+    if not project:
+        return None
+    lowered = project.lower()
+    wrapup = None
+    for row in reversed(_tail_rows(home.log("milestones"))):
+        if row.get("milestone") == "session_wrapup" and str(row.get("project") or "").lower() == lowered:
+            wrapup = row
+            break
+    cutoff = now - timedelta(minutes=LIVE_MINUTES)
+    peers: dict[str, dict] = {}
+    for row in _tail_rows(home.log("changelog")):
+        sid = row.get("session_id") or row.get("session")
+        if not isinstance(sid, str) or not sid.strip() or sid.lower() == "unknown" or sid == session_id:
+            continue
+        if str(row.get("project") or "").lower() != lowered:
+            continue
+        moment = parse_timestamp(row.get("timestamp"))
+        if moment is None or moment < cutoff:
+            continue
+        peer = peers.setdefault(sid, {"session_id": sid, "provider": row.get("provider") or "",
+                                      "last": moment, "events": 0})
+        peer["events"] += 1
+        peer["last"] = max(peer["last"], moment)
+    branch, sha = _head(cwd)
+    if wrapup is None and not peers:
+        return None
+    return {
+        "project": project,
+        "checkout": {"branch": branch, "head": sha},
+        "wrapup": None if wrapup is None else {
+            "event_id": wrapup.get("event_id"),
+            "timestamp": wrapup.get("timestamp"),
+            "session_id": wrapup.get("session_id"),
+            "description": wrapup.get("description") or "",
+            "unresolved": [str(x) for x in (wrapup.get("unresolved") or []) if x],
+        },
+        "live_peers": sorted(
+            ({"session_id": p["session_id"], "provider": p["provider"], "events": p["events"],
+              "minutes_ago": int((now - p["last"]).total_seconds() // 60)} for p in peers.values()),
+            key=lambda p: p["minutes_ago"]),
+    }
+
+
+def render(document: dict) -> str:
+    lines = [f"carto: {document['project']}"
+             + (f" on {document['checkout']['branch'] or 'detached'}@{document['checkout']['head']}"
+                if document["checkout"]["head"] else "")]
+    wrapup = document.get("wrapup")
+    if wrapup:
+        lines.append(f"  last wrapup ({wrapup['timestamp']}, {str(wrapup['session_id'])[:8]}): {wrapup['description']}")
+        for item in wrapup["unresolved"][:5]:
+            lines.append(f"  unresolved: {item}")
+    for peer in document["live_peers"][:5]:
+        lines.append(f"  live peer {peer['session_id'][:8]} ({peer['provider'] or '?'}): "
+                     f"{peer['events']} events, last {peer['minutes_ago']}m ago")
+    return "\n".join(lines)
+
+
+def start_note(home, session_id: str, cwd: str, now: datetime | None = None,
+               env: dict | None = None) -> str | None:
+    """The note to print at SessionStart, or None (off, nothing to say, or unchanged)."""
+    try:
+        if not enabled(env):
+            return None
+        document = build_start_note(home, session_id, cwd, now)
+        if document is None:
+            return None
+        # Liveness ages change every minute; fingerprint what a reader would act on.
+        stable = {**document, "live_peers": sorted(p["session_id"] for p in document["live_peers"])}
+        fingerprint = hashlib.sha1(json.dumps(stable, sort_keys=True).encode()).hexdigest()
+        state_path = home.state / STATE_FILE
+        try:
+            state = json.loads(state_path.read_text("utf-8"))
+            if not isinstance(state, dict):
+                state = {}
+        except (OSError, ValueError):
+            state = {}
+        if state.get(document["project"]) == fingerprint:
+            return None
+        state[document["project"]] = fingerprint
+        os.makedirs(home.state, exist_ok=True)
+        temporary = state_path.with_name(f"{STATE_FILE}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(state), "utf-8")
+        os.replace(temporary, state_path)
+        return render(document)
+    except Exception:
+        return None
