@@ -21,6 +21,7 @@ CORE_COMMANDS: dict[str, str] = {
     "demo": "carto_core.cli.demo_cmd:demo",
     "ingest": "carto_core.cli.ingest_cmd:ingest",
     "install": "carto_core.cli.install_cmd:install",
+    "serve": "carto_core.cli.serve_cmd:serve",
     "facts": "carto_core.cli.facts_cmd:facts",
 }
 

@@ -1,0 +1,85 @@
+"""`carto serve`: the explorer web app and its JSON API on 127.0.0.1."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.exitcodes import ExitCode
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=2526, show_default=True,
+              help="TCP port on 127.0.0.1 (0 picks a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Loopback address to bind; anything else is refused.")
+@click.option("--poll", type=click.FloatRange(0.05, 60), default=1.0, show_default=True,
+              help="Seconds between checks of the logs for appended or rewritten rows.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              default="warning", show_default=True)
+def serve(port: int, host: str, poll: float, open_browser: bool, log_level: str) -> None:
+    """Run the explorer: a web page and a JSON API over your home, on 127.0.0.1 only.
+
+    The corpus and the search index stay warm in memory and follow the logs as hooks append
+    to them (a rewritten log is reloaded). The page has search with facets, a timeline of
+    sessions, session views with transcripts, the standup with contention, and census and
+    tempo charts. The API (recall, facts, sessions, events, projects, transcript, a stream of
+    new events) is described at /api/openapi.json. Every route refuses a non-loopback Host,
+    a foreign Origin and a cross-site fetch.
+
+    \b
+    Examples:
+      carto serve                 # http://127.0.0.1:2526/
+      carto serve --port 0        # any free port; the URL is printed
+      curl -s localhost:2526/api/health
+      curl -s -X POST localhost:2526/api/recall -d '{"query": "discount codes"}'
+
+    Needs the `serve` extra: pip install 'carto-core[serve]'.
+    """
+    from carto_core.cli.output import fail
+
+    if host not in LOOPBACK:
+        fail(f"refusing to listen on {host!r}: carto serve binds loopback only "
+             f"({', '.join(LOOPBACK)})", ExitCode.USAGE)
+    try:
+        import uvicorn  # noqa: F401
+
+        from carto_core.serve.app import create_app
+    except ImportError as exc:
+        fail(f"carto serve needs the serve extra ({exc.name} is missing): "
+             "pip install 'carto-core[serve]'", ExitCode.UNAVAILABLE)
+    import socket
+
+    from carto_core.config import load_config
+
+    config = load_config()
+    home = config.home
+    if not home.root.is_dir():
+        fail(f"no carto home at {home.root} (try `carto demo --keep`, then CARTO_HOME=...)",
+             ExitCode.NOT_FOUND)
+    family = socket.AF_INET6 if host == "::1" else socket.AF_INET
+    bind_host = "127.0.0.1" if host == "localhost" else host
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((bind_host, port))
+    except OSError as exc:
+        fail(f"cannot listen on {bind_host}:{port}: {exc.strerror}", ExitCode.UNAVAILABLE)
+    sock.listen(128)
+    actual = sock.getsockname()[1]
+    shown = f"[{bind_host}]" if family == socket.AF_INET6 else bind_host
+    url = f"http://{shown}:{actual}/"
+    click.echo(f"carto: loading {home.root} ...", err=True)
+    app = create_app(home, poll_seconds=poll, warm_search=True)
+    events = len(app.state.carto.live.corpus)
+    click.echo(f"carto serve: {url}  ({events} events; Ctrl-C stops)", err=True)
+    click.echo(url)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False,
+                                           lifespan="on", timeout_graceful_shutdown=2))
+    server.run(sockets=[sock])

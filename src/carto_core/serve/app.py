@@ -1,0 +1,484 @@
+"""The explorer's ASGI app: the JSON API, the event stream and the page, behind the guard.
+
+`create_app(home)` builds a Starlette app over a warm `LiveCorpus`. Every route is declared in
+`ENDPOINTS` (method, path, parameters, body schema) so that validation, the OpenAPI document and
+the guard tests all enumerate the same list. Handlers never write to the home: the API serves
+no telemetry (the search command is its only writer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from carto_core import __version__
+from carto_core.cli.output import dumps
+from carto_core.home import Home
+from carto_core.serve import views
+from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
+from carto_core.serve.guard import LoopbackGuard
+from carto_core.serve.live import Change, LiveCorpus
+from carto_core.serve.spec import ApiError, Endpoint, Param, openapi_document, parse_params
+from carto_core.serve.transcript import roots_list, transcript_answer
+from carto_core.timeparse import WhenError, parse_when
+from carto_core.transcripts import TranscriptRoots
+
+log = logging.getLogger("carto.serve")
+
+STATIC = Path(__file__).parent / "static"
+#: Largest JSON body accepted (upstream: 1 MB for facts).
+BODY_MAX = 1 << 20
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$"
+
+
+class JSONBytes(Response):
+    media_type = "application/json"
+
+    def render(self, content) -> bytes:
+        return dumps(content, pretty=False)
+
+
+# --------------------------------------------------------------------------- state
+
+
+class Hub:
+    """Subscribers of the event stream; changes are fanned out to bounded queues."""
+
+    def __init__(self, size: int = 1000):
+        self.size = size
+        self.queues: set[asyncio.Queue] = set()
+
+    def subscribe(self) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue(self.size)
+        self.queues.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None:
+        self.queues.discard(queue)
+
+    def publish(self, change: Change) -> None:
+        for queue in list(self.queues):
+            try:
+                queue.put_nowait(change)
+            except asyncio.QueueFull:
+                # A reader that fell this far behind is told to reload instead.
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    while True:
+                        queue.get_nowait()
+                queue.put_nowait(Change(reloaded=["lagged"]))
+
+
+@dataclass
+class ServeState:
+    home: Home
+    live: LiveCorpus
+    engines: Engines
+    roots: TranscriptRoots
+    poll_seconds: float = 1.0
+    heartbeat_seconds: float = 15.0
+    #: Close a stream after this many seconds (None: never). Tests and fuzzing bound it.
+    stream_lifetime: float | None = None
+    hub: Hub = field(default_factory=Hub)
+    started: float = field(default_factory=time.time)
+
+    @property
+    def corpus_root(self) -> str:
+        return os.path.abspath(str(self.home.root))
+
+
+# --------------------------------------------------------------------------- endpoints
+
+ENDPOINTS: list[Endpoint] = []
+
+
+def endpoint(method: str, path: str, summary: str, *, params=(), body=None, responses=(200,),
+             media_type="application/json", tags=(), description=""):
+    def register(handler):
+        ENDPOINTS.append(Endpoint(method, path, handler, summary, description, tuple(params),
+                                  body, tuple(responses), media_type, tuple(tags)))
+        return handler
+
+    return register
+
+
+P_PROJECT = Param("project", "string", "Project scope: case-insensitive substring, `a|b` for "
+                  "several", max_length=2048)
+
+
+@endpoint("GET", "/api/health", "Server and corpus status", tags=("status",))
+async def health(state: ServeState, request: Request, args: dict):
+    live = state.live
+    status = live.log_status()
+    return {
+        "status": "ok",
+        "version": __version__,
+        "corpus_root": state.corpus_root,
+        "events": len(live.corpus),
+        "duplicates": live.corpus.duplicates,
+        "index_generation": live.generation,
+        "reloads": live.reloads,
+        "files": {label: info["exists"] for label, info in status.items()},
+        "logs": status,
+        "search": state.engines.search_status(),
+        "transcript_roots": roots_list(state.roots),
+        "uptime_s": round(time.time() - state.started, 1),
+    }
+
+
+RECALL_BODY = {
+    "type": "object",
+    "required": ["query"],
+    "properties": {
+        "contract_version": {"type": "integer", "enum": [RECALL_CONTRACT_VERSION]},
+        "call_id": {"type": "string", "maxLength": 160},
+        "query": {"type": "string", "minLength": 1, "maxLength": 2048},
+        "project": {"type": "string", "maxLength": 2048},
+        "since": {"type": "string", "maxLength": 128},
+        "before": {"type": "string", "maxLength": 128},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 15},
+        "purpose": {"type": "string", "maxLength": 64, "pattern": "^[A-Za-z0-9_-]*$"},
+        "session_id": {"type": "string", "maxLength": 200},
+        "provider": {"type": "string", "maxLength": 64},
+        "corpus_root": {"type": "string", "maxLength": 4096},
+        "excluded_event_ids": {"type": "array", "maxItems": 500,
+                               "items": {"type": "string", "maxLength": 200}},
+    },
+}
+
+
+async def _json_body(request: Request) -> object:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > BODY_MAX:
+        raise ApiError(413, "BODY_TOO_LARGE", f"the body is larger than {BODY_MAX} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > BODY_MAX:
+            raise ApiError(413, "BODY_TOO_LARGE", f"the body is larger than {BODY_MAX} bytes")
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise ApiError(400, "BODY_NOT_JSON", "the body must be one JSON object") from None
+
+
+def _string_field(body: dict, name: str, limit: int, default: str = "") -> str:
+    value = body.get(name, default)
+    if value is None:
+        return default
+    if not isinstance(value, str) or len(value) > limit or "\x00" in value:
+        raise ApiError(400, "RECALL_INVALID", f"{name} must be a string of at most {limit} characters")
+    return value
+
+
+def validate_recall(body: object, corpus_root: str) -> dict:
+    import re
+
+    if not isinstance(body, dict):
+        raise ApiError(400, "RECALL_INVALID", "the body must be a JSON object")
+    version = body.get("contract_version", RECALL_CONTRACT_VERSION)
+    if version != RECALL_CONTRACT_VERSION or isinstance(version, bool):
+        raise ApiError(409, "CONTRACT_MISMATCH",
+                       f"this server speaks recall contract {RECALL_CONTRACT_VERSION}")
+    out = {name: _string_field(body, name, limit) for name, limit in (
+        ("call_id", 160), ("project", 2048), ("since", 128), ("before", 128), ("purpose", 64),
+        ("session_id", 200), ("provider", 64), ("corpus_root", 4096))}
+    out["query"] = _string_field(body, "query", 2048).strip()
+    if not out["query"]:
+        raise ApiError(400, "RECALL_INVALID", "query is required")
+    if out["purpose"] and not re.fullmatch(r"[A-Za-z0-9_-]+", out["purpose"]):
+        raise ApiError(400, "RECALL_INVALID", "purpose must match [A-Za-z0-9_-]")
+    limit = body.get("limit", 15)
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 200:
+        raise ApiError(400, "RECALL_INVALID", "limit must be an integer from 1 to 200")
+    out["limit"] = limit
+    excluded = body.get("excluded_event_ids", [])
+    if not isinstance(excluded, list) or len(excluded) > 500 or not all(
+            isinstance(x, str) and len(x) <= 200 for x in excluded):
+        raise ApiError(400, "RECALL_INVALID", "excluded_event_ids must be at most 500 strings")
+    out["excluded_event_ids"] = excluded
+    if out["corpus_root"] and os.path.abspath(out["corpus_root"]) != corpus_root:
+        raise ApiError(409, "CORPUS_MISMATCH", f"this server indexes {corpus_root}")
+    for name in ("since", "before"):
+        out[f"{name}_at"] = None
+        if out[name]:
+            try:
+                out[f"{name}_at"] = parse_when(out[name])
+            except (WhenError, ValueError, OverflowError) as exc:
+                raise ApiError(400, "RECALL_INVALID", f"{name}: {exc}") from None
+    return out
+
+
+@endpoint("POST", "/api/recall", "Ranked recall (the search contract v1)", body=RECALL_BODY,
+          responses=(200, 400, 404, 409, 413, 503), tags=("recall",),
+          description="Runs the same `run_search` as `carto search` on the warm engine. "
+                      "Results carry `sources` (the ladders each came from); `stages_ms` "
+                      "times each stage. The API never writes telemetry.")
+async def recall(state: ServeState, request: Request, args: dict):
+    body = validate_recall(await _json_body(request), state.corpus_root)
+    return state.engines.recall(body, corpus_root=state.corpus_root)
+
+
+@endpoint("GET", "/api/recall/health", "Recall engine status", tags=("recall",))
+async def recall_health(state: ServeState, request: Request, args: dict):
+    live = state.live
+    newest = max((e.timestamp for e in live.newest_first()[:1] if e.timestamp), default=None)
+    return {"status": "ok", "contract_version": RECALL_CONTRACT_VERSION, "backend": "carto",
+            "events": len(live.corpus), "index_generation": live.generation,
+            "newest_event": newest, "search": state.engines.search_status()}
+
+
+FACTS_BODY = {
+    "type": "object",
+    "required": ["verb"],
+    "properties": {
+        "contract_version": {"type": "integer", "enum": [1]},
+        "verb": {"type": "string", "enum": ["census", "tempo", "delta"]},
+        "call_id": {"type": "string", "maxLength": 160},
+        "project": {"type": "string", "maxLength": 2048},
+        "since": {"type": "string", "maxLength": 128},
+        "before": {"type": "string", "maxLength": 128},
+        "top": {"type": "integer", "minimum": 1, "maximum": 200},
+        "sample": {"type": "integer", "minimum": 0, "maximum": 10},
+        "budget": {"type": "integer", "minimum": 1, "maximum": 2000},
+        "purpose": {"type": "string", "maxLength": 64},
+        "corpus_root": {"type": "string", "maxLength": 4096},
+        "cursor": {"type": "string", "maxLength": 65536},
+    },
+}
+
+
+@endpoint("POST", "/api/facts", "Deterministic facts (contract v1: census, tempo, delta)",
+          body=FACTS_BODY, responses=(200, 400, 409, 413, 503), tags=("facts",))
+async def facts(state: ServeState, request: Request, args: dict):
+    return state.engines.facts(await _json_body(request))
+
+
+@endpoint("GET", "/api/facts/health", "Facts engine status", responses=(200, 503),
+          tags=("facts",))
+async def facts_health(state: ServeState, request: Request, args: dict):
+    return state.engines.facts_health()
+
+
+@endpoint("GET", "/api/standup", "Who is working on what, and where sessions collide",
+          params=(Param("since", "string", "Window (WHEN grammar, e.g. 6h, 2d)", default="6h",
+                        max_length=128), P_PROJECT),
+          responses=(200, 400, 503), tags=("lenses",))
+async def standup(state: ServeState, request: Request, args: dict):
+    try:
+        parse_when(args["since"])
+    except (WhenError, ValueError, OverflowError) as exc:
+        raise ApiError(400, "PARAM_INVALID", f"since: {exc}") from None
+    return state.engines.standup(since=args["since"], project=args["project"])
+
+
+@endpoint("GET", "/api/events", "Events, newest first, paged",
+          params=(Param("limit", "integer", "Page size", default=50, minimum=1, maximum=500),
+                  Param("offset", "integer", "Events to skip", default=0, minimum=0,
+                        maximum=10_000_000),
+                  P_PROJECT,
+                  Param("session_id", "string", "Only this session", max_length=200),
+                  Param("type", "string", "Only types starting with this", max_length=200),
+                  Param("all", "boolean", "Include low-signal events (subagent lifecycle, "
+                        "bridge pings)", default=False)),
+          responses=(200, 400), tags=("corpus",))
+async def events(state: ServeState, request: Request, args: dict):
+    return views.page_events(state.live, limit=args["limit"], offset=args["offset"],
+                             project=args["project"], session_id=args["session_id"],
+                             type_prefix=args["type"], all_events=args["all"])
+
+
+@endpoint("GET", "/api/events/{event_id}", "One event with its full log row",
+          params=(Param("event_id", "string", "The event id", required=True, max_length=200,
+                        location="path"),),
+          responses=(200, 404), tags=("corpus",))
+async def event_get(state: ServeState, request: Request, args: dict):
+    event = state.live.corpus.get(args["event_id"])
+    if event is None:
+        raise ApiError(404, "EVENT_NOT_FOUND", "no event with that id")
+    return views.event_dict(event, state.live, row=True)
+
+
+@endpoint("GET", "/api/sessions", "Sessions active in the last days, newest first",
+          params=(Param("days", "integer", "Look back this many days", default=7, minimum=1,
+                        maximum=3650),
+                  P_PROJECT,
+                  Param("provider", "string", "Only this agent (claude, codex, hermes, ...)",
+                        max_length=64),
+                  Param("limit", "integer", "At most this many", default=200, minimum=1,
+                        maximum=2000)),
+          responses=(200, 400), tags=("corpus",))
+async def sessions(state: ServeState, request: Request, args: dict):
+    return views.list_sessions(state.live, days=args["days"], project=args["project"],
+                               provider=args["provider"], limit=args["limit"])
+
+
+@endpoint("GET", "/api/sessions/{session_id}",
+          "One session: its events, commits, files, transcript turns and wrapup",
+          params=(Param("session_id", "string", "The session id", required=True,
+                        max_length=200, location="path"),),
+          responses=(200, 404), tags=("corpus",))
+async def session_get(state: ServeState, request: Request, args: dict):
+    detail = views.session_detail(state.live, args["session_id"])
+    if detail is None:
+        raise ApiError(404, "SESSION_NOT_FOUND", "no events carry that session id")
+    return detail
+
+
+@endpoint("GET", "/api/projects", "Projects with their event counts", tags=("corpus",))
+async def projects(state: ServeState, request: Request, args: dict):
+    return views.list_projects(state.live)
+
+
+@endpoint("GET", "/api/transcript", "A transcript's messages (confined to the transcript roots)",
+          params=(Param("path", "string", "The recorded transcript path (absolute)",
+                        max_length=4096),
+                  Param("session_id", "string", "Find the transcript by session id",
+                        max_length=200),
+                  Param("offset", "integer", "Messages to skip", default=0, minimum=0,
+                        maximum=10_000_000),
+                  Param("limit", "integer", "Messages to return", default=200, minimum=1,
+                        maximum=2000)),
+          responses=(200, 400, 403, 404, 422, 503), tags=("transcripts",))
+async def transcript(state: ServeState, request: Request, args: dict):
+    return transcript_answer(args["path"], args["session_id"], state.roots, args["offset"],
+                             args["limit"])
+
+
+@endpoint("GET", "/api/stream", "Server-sent events: each new event as `data: <json>`",
+          params=(Param("all", "boolean", "Include low-signal events", default=False),
+                  P_PROJECT),
+          media_type="text/event-stream", tags=("corpus",),
+          description="A `reload` event says a log was rewritten (re-fetch views); a comment "
+                      "line is a heartbeat.")
+async def stream(state: ServeState, request: Request, args: dict):
+    queue = state.hub.subscribe()
+    live = state.live
+
+    async def produce():
+        deadline = (time.monotonic() + state.stream_lifetime
+                    if state.stream_lifetime is not None else None)
+        try:
+            yield f": carto stream, generation {live.generation}\n\n"
+            while True:
+                wait = state.heartbeat_seconds
+                if deadline is not None:
+                    wait = min(wait, deadline - time.monotonic())
+                    if wait <= 0:
+                        return
+                try:
+                    change = await asyncio.wait_for(queue.get(), timeout=wait)
+                except asyncio.TimeoutError:
+                    yield ":\n\n"
+                    continue
+                if change.reloaded:
+                    payload = json.dumps({"logs": change.reloaded, "generation": live.generation})
+                    yield f"event: reload\ndata: {payload}\n\n"
+                for event in change.added:
+                    if (not args["all"] and not views.is_high_signal(event)) or \
+                            not views.project_matches(args["project"], event.project):
+                        continue
+                    data = dumps(views.event_dict(event, live), pretty=False).decode()
+                    yield f"id: {live.generation}\ndata: {data}\n\n"
+        finally:
+            state.hub.unsubscribe(queue)
+
+    return StreamingResponse(produce(), media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+
+@endpoint("GET", "/api/openapi.json", "This document", tags=("status",))
+async def openapi(state: ServeState, request: Request, args: dict):
+    return openapi_document(ENDPOINTS, __version__)
+
+
+# --------------------------------------------------------------------------- wiring
+
+
+def _route(state: ServeState, ep: Endpoint) -> Route:
+    async def call(request: Request) -> Response:
+        try:
+            state.live.refresh()
+            args = parse_params(ep, dict(request.query_params), dict(request.path_params))
+            result = await ep.handler(state, request, args)
+        except ApiError as exc:
+            return JSONBytes(exc.as_dict(), status_code=exc.status)
+        except Exception:  # noqa: BLE001 - a server answers, it does not die
+            log.exception("error in %s %s", ep.method, ep.path)
+            return JSONBytes({"error": "internal error (see the server log)", "code": "INTERNAL",
+                              "status": 500}, status_code=500)
+        if isinstance(result, Response):
+            return result
+        return JSONBytes(result)
+
+    call.__name__ = ep.operation_id
+    return Route(ep.path, call, methods=[ep.method])
+
+
+def create_app(
+    home: Home,
+    *,
+    transcript_roots: TranscriptRoots | None = None,
+    poll_seconds: float = 1.0,
+    stream_lifetime: float | None = None,
+    heartbeat_seconds: float = 15.0,
+    warm_search: bool = False,
+) -> Starlette:
+    """The explorer app over `home`. `warm_search` builds the search engine at start-up."""
+    live = LiveCorpus(home)
+    state = ServeState(home=home, live=live, engines=Engines(live),
+                       roots=transcript_roots or TranscriptRoots.default(),
+                       poll_seconds=poll_seconds, stream_lifetime=stream_lifetime,
+                       heartbeat_seconds=heartbeat_seconds)
+    live.listeners.append(state.hub.publish)
+    if warm_search:
+        with contextlib.suppress(ApiError):
+            state.engines.search_engine()
+
+    async def follow() -> None:
+        while True:
+            await asyncio.sleep(state.poll_seconds)
+            try:
+                live.refresh()
+            except Exception:  # noqa: BLE001 - keep following; the next tick retries
+                log.exception("refreshing the corpus failed")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(follow())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+    routes = [_route(state, ep) for ep in ENDPOINTS]
+    routes.append(Route("/", page, methods=["GET"]))
+    routes.append(Mount("/static", app=StaticFiles(directory=STATIC), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.carto = state
+
+    async def not_found(request: Request, exc) -> Response:
+        status = getattr(exc, "status_code", 404)
+        return JSONBytes({"error": str(getattr(exc, "detail", "not found")), "code": "HTTP",
+                          "status": status}, status_code=status)
+
+    app.add_exception_handler(404, not_found)
+    app.add_exception_handler(405, not_found)
+    app.add_middleware(LoopbackGuard)
+    return app

@@ -1,0 +1,115 @@
+"""The engines behind the explorer's recall, facts and standup routes: the same functions the
+CLI calls (`carto_core.search.run_search`, `carto_core.facts.engine.run_facts`, the standup
+lens), never a copy. Each is imported on first use; a missing engine answers 503 with the
+reason instead of failing the server.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from datetime import datetime
+
+from carto_core.serve.live import LiveCorpus
+from carto_core.serve.spec import ApiError
+
+RECALL_CONTRACT_VERSION = 1
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ApiError(503, "ENGINE_UNAVAILABLE", f"{name} is not available: {exc}") from None
+
+
+class Engines:
+    def __init__(self, live: LiveCorpus):
+        self.live = live
+        self._search_engine = None
+
+    # -- recall ----------------------------------------------------------------------------
+
+    def search_engine(self):
+        """The warm search engine (corpus columns + keyword index), built once."""
+        if self._search_engine is None:
+            search = _module("carto_core.search")
+            self._search_engine = search.SearchEngine(self.live.home)
+        return self._search_engine
+
+    def search_status(self) -> dict:
+        try:
+            _module("carto_core.search")
+        except ApiError as exc:
+            return {"available": False, "reason": exc.message}
+        return {"available": True, "warm": self._search_engine is not None}
+
+    def recall(self, body: dict, *, corpus_root: str) -> dict:
+        started = time.perf_counter()
+        search = _module("carto_core.search")
+        request = search.SearchRequest(
+            query=body["query"],
+            project=body.get("project") or None,
+            since=body.get("since_at"),
+            before=body.get("before_at"),
+            limit=body["limit"] + len(body["excluded_event_ids"]),
+            session_id=None,  # the API never does delta serving: callers pass excluded ids
+            all=True,
+        )
+        engine = self.search_engine()
+        refresh = getattr(engine, "refresh", None)
+        if callable(refresh):
+            refresh()
+        try:
+            result = search.run_search(request, engine=engine)
+        except search.SearchUsageError as exc:
+            raise ApiError(400, "RECALL_INVALID", str(exc)) from None
+        except search.EmptyHomeError as exc:
+            raise ApiError(404, "EMPTY_HOME", str(exc)) from None
+        document = result.to_dict()
+        excluded = set(body["excluded_event_ids"])
+        results = [hit for hit in document.get("results", []) if hit.get("event_id") not in excluded]
+        excluded_count = len(document.get("results", [])) - len(results)
+        results = results[: body["limit"]]
+        stages = dict(document.get("stages_ms") or {})
+        stages["total"] = round((time.perf_counter() - started) * 1000, 3)
+        return {
+            "contract_version": RECALL_CONTRACT_VERSION,
+            "backend": "carto",
+            "call_id": body.get("call_id") or "",
+            "corpus_root": corpus_root,
+            "index_generation": document.get("index_generation", ""),
+            "query": body["query"],
+            "results": results,
+            "facets": document.get("facets", {}),
+            "ladders": document.get("ladders", []),
+            "contributing": document.get("contributing", []),
+            "semantic_status": document.get("semantic_status", ""),
+            "decay": document.get("decay", ""),
+            "meta": {"eligible_count": document.get("total", len(results)),
+                     "excluded_count": excluded_count},
+            "stages_ms": stages,
+        }
+
+    # -- facts -----------------------------------------------------------------------------
+
+    def facts(self, body: object, *, now: datetime | None = None) -> dict:
+        engine = _module("carto_core.facts.engine")
+        contract = _module("carto_core.facts.contract")
+        try:
+            return engine.run_facts(body, self.live.home, self.live.corpus, now=now)
+        except contract.FactsError as exc:
+            raise ApiError(exc.status, "FACTS_REFUSED", str(exc)) from None
+
+    def facts_health(self) -> dict:
+        engine = _module("carto_core.facts.engine")
+        return engine.health(self.live.home, self.live.corpus)
+
+    # -- standup ---------------------------------------------------------------------------
+
+    def standup(self, *, since: str, project: str | None) -> dict:
+        lens = _module("carto_core.lenses.standup")
+        build = getattr(lens, "build_standup", None) or getattr(lens, "standup", None)
+        if build is None:
+            raise ApiError(503, "ENGINE_UNAVAILABLE", "the standup lens has no entry point")
+        return build(self.live.home, since=since, project=project, corpus=self.live.corpus)

@@ -1,0 +1,226 @@
+"""The warm corpus of `carto serve`: loaded once, then kept current as the logs change.
+
+Every searched log is watched by its inode, size, mtime and the offset read up to. A log that
+grew is read from that offset (only complete lines: a torn tail waits for its newline); a log
+that shrank, was replaced (new inode, the rewrite path's rename) or whose bytes before the
+offset changed (`reader.boundary_hash`) is reloaded from scratch, so no stale row survives a
+rewrite. Checking is a few `stat` calls, cheap enough to run before every request as well as on
+the follower's timer; the server is single-threaded (asyncio), so no lock is needed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from carto_core.corpus import Corpus, load_corpus
+from carto_core.events import Event
+from carto_core.home import Home
+from carto_core.logs import SEARCHED_LOGS
+from carto_core.reader import ReadReport, boundary_hash, iter_lines
+
+
+@dataclass
+class LogState:
+    """Where reading one log stopped, and how to tell whether the bytes before it changed."""
+
+    path: str
+    inode: int | None = None
+    size: int = 0
+    mtime_ns: int = 0
+    offset: int = 0
+    lines: int = 0
+    boundary: str = ""
+    torn_tail: bool = False
+
+    @property
+    def exists(self) -> bool:
+        return self.inode is not None
+
+
+@dataclass
+class Change:
+    """What one refresh found."""
+
+    added: list[Event] = field(default_factory=list)
+    reloaded: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.reloaded)
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+class LiveCorpus:
+    """A `Corpus` that follows its logs. `generation` grows with every change."""
+
+    def __init__(self, home: Home, labels: list[str] | None = None):
+        self.home = home
+        self.labels = list(labels) if labels is not None else list(SEARCHED_LOGS)
+        self.generation = 0
+        self.reloads = 0
+        self.listeners: list[Callable[[Change], None]] = []
+        self._cache: dict[str, tuple[int, object]] = {}
+        self._load()
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        # Stat before reading: if the file changes while it is read, the next check sees a
+        # difference and catches up (appends) or reloads (rewrite) rather than missing it.
+        stats = {label: _stat(str(self.home.log(label))) for label in self.labels}
+        self.corpus: Corpus = load_corpus(self.home, self.labels)
+        self.index: dict[str, int] = {e.event_id: i for i, e in enumerate(self.corpus.events)}
+        self.states: dict[str, LogState] = {}
+        for label in self.labels:
+            path = str(self.home.log(label))
+            report = self.corpus.reports[label]
+            self.states[label] = self._state_after(path, stats[label], report.end_offset,
+                                                   report.lines, "torn_line" in report.problems)
+        self.generation += 1
+        self._cache.clear()
+
+    @staticmethod
+    def _state_after(path: str, st: os.stat_result | None, offset: int, lines: int,
+                     torn: bool) -> LogState:
+        if st is None:
+            return LogState(path)
+        boundary = boundary_hash(path, offset) if offset else ""
+        return LogState(path, st.st_ino, st.st_size, st.st_mtime_ns, offset, lines, boundary, torn)
+
+    # -- following -------------------------------------------------------------------------
+
+    def refresh(self) -> Change:
+        """Pick up appended rows; reload everything when a log was rewritten."""
+        change = Change()
+        rewritten = []
+        for label in self.labels:
+            state = self.states[label]
+            st = _stat(state.path)
+            if st is None:
+                if state.exists:
+                    rewritten.append(label)  # deleted: its rows must go
+                continue
+            if not state.exists:
+                state.inode, state.size, state.mtime_ns = st.st_ino, 0, 0
+                if st.st_size == 0:
+                    state.size, state.mtime_ns = st.st_size, st.st_mtime_ns
+                    continue
+            elif st.st_ino != state.inode or st.st_size < state.offset:
+                rewritten.append(label)
+                continue
+            if st.st_size == state.size and st.st_mtime_ns == state.mtime_ns:
+                continue
+            if state.offset and boundary_hash(state.path, state.offset) != state.boundary:
+                rewritten.append(label)
+                continue
+            self._read_appended(label, state, st, change)
+        if rewritten:
+            self._load()
+            self.reloads += 1
+            change.reloaded = rewritten
+            change.added = []
+        elif change.added:
+            self.generation += 1
+            self._cache.clear()
+        if change:
+            for listener in list(self.listeners):
+                listener(change)
+        return change
+
+    def _read_appended(self, label: str, state: LogState, st: os.stat_result,
+                       change: Change) -> None:
+        scratch = ReadReport(state.path)
+        with open(state.path, "rb") as handle:
+            handle.seek(state.offset)
+            data = handle.read()
+        for line in iter_lines(state.path, scratch, start=state.offset,
+                               start_lineno=state.lines, data=data):
+            event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
+            if self._fold(event, label):
+                change.added.append(event)
+        report = self.corpus.reports[label]
+        report.rows += scratch.rows
+        report.lines += scratch.lines
+        for kind, count in scratch.problems.items():
+            if kind == "torn_line":
+                continue  # a torn tail is a state of the file now, not a row lost
+            report.problems[kind] += count
+            report.examples.setdefault(kind, []).extend(scratch.examples.get(kind, []))
+            report.examples[kind] = report.examples[kind][:5]
+        report.end_offset = scratch.end_offset
+        state.torn_tail = "torn_line" in scratch.problems
+        state.lines += scratch.lines
+        if scratch.end_offset != state.offset:
+            state.offset = scratch.end_offset
+            state.boundary = boundary_hash(state.path, state.offset)
+        # Remember the size actually read, not st_size: a write that landed after the stat
+        # is seen next time.
+        state.size = st.st_size
+        state.mtime_ns = st.st_mtime_ns
+
+    def _fold(self, event: Event, label: str) -> bool:
+        """Add one appended event under the corpus's fold rule; True when it is new."""
+        corpus = self.corpus
+        seen = corpus.sources.get(event.event_id)
+        if seen is None:
+            corpus.sources[event.event_id] = [label]
+            corpus.by_id[event.event_id] = event
+            self.index[event.event_id] = len(corpus.events)
+            corpus.events.append(event)
+            return True
+        corpus.duplicates += 1
+        if label not in seen:
+            seen.append(label)
+            # A domain row wins over its changelog copy (as in `load_corpus`).
+            if seen[0] == "changelog" and label != "changelog":
+                seen.remove(label)
+                seen.insert(0, label)
+                corpus.by_id[event.event_id] = event
+                # A new list object: caches keyed on the list (the facts columns) rebuild.
+                corpus.events = list(corpus.events)
+                corpus.events[self.index[event.event_id]] = event
+        return False
+
+    # -- derived views, cached per generation ----------------------------------------------
+
+    def cached(self, key: str, build: Callable[[], object]) -> object:
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == self.generation:
+            return hit[1]
+        value = build()
+        self._cache[key] = (self.generation, value)
+        return value
+
+    def newest_first(self) -> list[Event]:
+        """Events sorted newest first; undated events last (stable by log order)."""
+
+        def build():
+            dated = [e for e in self.corpus.events if e.timestamp is not None]
+            undated = [e for e in self.corpus.events if e.timestamp is None]
+            dated.sort(key=lambda e: e.timestamp, reverse=True)
+            return dated + undated
+
+        return self.cached("newest_first", build)  # type: ignore[return-value]
+
+    def log_status(self) -> dict:
+        out = {}
+        for label in self.labels:
+            state = self.states[label]
+            report = self.corpus.reports.get(label)
+            out[label] = {
+                "exists": state.exists,
+                "bytes_read": state.offset,
+                "rows": report.rows if report else 0,
+                "problems": dict(report.problems) if report else {},
+                "torn_tail": state.torn_tail,
+            }
+        return out
+
+

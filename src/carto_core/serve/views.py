@@ -1,0 +1,212 @@
+"""Read-only views over the warm corpus for the explorer: events, sessions, projects.
+
+Pure functions of a `LiveCorpus` (cached per generation where they scan everything). Ranking,
+facts and lenses are not here: those come from their engines (`engines.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+
+from carto_core.events import Event, is_resolved
+from carto_core.serve.live import LiveCorpus
+from carto_core.timeparse import format_timestamp, utcnow
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+#: Link schemes the page may turn into a clickable link (the page checks again).
+SAFE_LINK = re.compile(r"^(https?://|mailto:|#)", re.IGNORECASE)
+
+
+def is_high_signal(event: Event) -> bool:
+    """Upstream's explorer filter: subagent lifecycle milestones and bridge pings are noise."""
+    etype = event.type
+    if etype.startswith(("milestone_agent_", "agent_")) or "bridge_ping" in etype:
+        return False
+    milestone = event.row.get("milestone")
+    return not (isinstance(milestone, str) and milestone.startswith("agent_"))
+
+
+def safe_link(value: object) -> str | None:
+    """A link from the corpus when its scheme is allowed (http, https, mailto, #), else None."""
+    if isinstance(value, str) and SAFE_LINK.match(value.strip()) and len(value) <= 4096:
+        return value.strip()
+    return None
+
+
+def event_dict(event: Event, live: LiveCorpus, *, row: bool = False) -> dict:
+    out = {
+        "event_id": event.event_id,
+        "timestamp": format_timestamp(event.timestamp) if event.timestamp else None,
+        "source": event.source,
+        "sources": live.corpus.sources.get(event.event_id, [event.source]),
+        "type": event.type,
+        "provider": event.provider,
+        "session_id": event.session_id,
+        "project": event.project,
+        "summary": event.summary,
+        "transcript_path": event.transcript_path,
+        "salience": event.salience,
+        "parent_event_id": event.parent_event_id,
+        "url": safe_link(event.row.get("url")),
+    }
+    if row:
+        out["row"] = event.row
+    return out
+
+
+def project_matches(spec: str | None, project: str) -> bool:
+    """Case-insensitive substring, `a|b` alternatives (the explorer's project filter)."""
+    if not spec:
+        return True
+    low = project.lower()
+    return any(part.strip().lower() in low for part in spec.split("|") if part.strip())
+
+
+def page_events(live: LiveCorpus, *, limit: int, offset: int, project: str | None,
+                session_id: str | None, type_prefix: str | None, all_events: bool) -> dict:
+    events = live.newest_first()
+    selected = [
+        e for e in events
+        if (all_events or is_high_signal(e))
+        and project_matches(project, e.project)
+        and (not session_id or e.session_id == session_id)
+        and (not type_prefix or e.type.startswith(type_prefix))
+    ]
+    page = selected[offset: offset + limit]
+    return {"events": [event_dict(e, live) for e in page], "total": len(selected),
+            "offset": offset, "limit": limit, "index_generation": live.generation}
+
+
+_MODIFIED = re.compile(r"^Modified: (.*?)( \(via bash\))?$")
+
+
+def edited_paths(event: Event) -> list[str]:
+    """Files an edit event names (`Modified: <path>`, `Modified: a,b` for apply_patch)."""
+    if event.type != "tool_file_edit":
+        return []
+    match = _MODIFIED.match(event.summary)
+    if not match:
+        return []
+    text = match.group(1).strip()
+    return [p.strip() for p in text.split(",") if p.strip()] if "," in text else [text]
+
+
+def _session_groups(live: LiveCorpus) -> dict[str, list[Event]]:
+    def build():
+        groups: dict[str, list[Event]] = {}
+        for event in live.corpus.events:
+            if event.has_session:
+                groups.setdefault(event.session_id, []).append(event)
+        return groups
+
+    return live.cached("session_groups", build)  # type: ignore[return-value]
+
+
+def _sessions(live: LiveCorpus) -> dict[str, dict]:
+    def build():
+        out = {}
+        for sid, events in _session_groups(live).items():
+            dated = [e.timestamp for e in events if e.timestamp is not None]
+            projects = Counter(e.project for e in events if e.has_project)
+            providers = Counter(e.provider for e in events if is_resolved(e.provider))
+            transcript = next((e.transcript_path for e in reversed(events)
+                               if is_resolved(e.transcript_path)), "")
+            out[sid] = {
+                "session_id": sid,
+                "project": projects.most_common(1)[0][0] if projects else "",
+                "projects": [name for name, _ in projects.most_common()],
+                "provider": providers.most_common(1)[0][0] if providers else "",
+                "started": min(dated) if dated else None,
+                "ended": max(dated) if dated else None,
+                "events": len(events),
+                "commits": sum(1 for e in events if e.type.startswith("git_commit")),
+                "edits": sum(1 for e in events if e.type == "tool_file_edit"),
+                "prompts": sum(1 for e in events if e.source == "prompts"),
+                "turns": sum(1 for e in events if e.source == "turns"),
+                "wrapup": any(e.row.get("milestone") == "session_wrapup" for e in events),
+                "transcript_path": transcript,
+            }
+        return out
+
+    return live.cached("sessions", build)  # type: ignore[return-value]
+
+
+def _session_out(summary: dict) -> dict:
+    out = dict(summary)
+    for key in ("started", "ended"):
+        out[key] = format_timestamp(out[key]) if out[key] else None
+    return out
+
+
+def list_sessions(live: LiveCorpus, *, days: int, project: str | None, provider: str | None,
+                  limit: int, now: datetime | None = None) -> dict:
+    cutoff = (now or utcnow()) - timedelta(days=days)
+    rows = [
+        s for s in _sessions(live).values()
+        if s["ended"] is not None and s["ended"] >= cutoff
+        and (not project or any(project_matches(project, p) for p in s["projects"] or [""]))
+        and (not provider or s["provider"] == provider)
+    ]
+    rows.sort(key=lambda s: s["ended"], reverse=True)
+    return {"sessions": [_session_out(s) for s in rows[:limit]], "total": len(rows),
+            "days": days, "index_generation": live.generation}
+
+
+def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
+    summary = _sessions(live).get(session_id)
+    if summary is None:
+        return None
+    events = sorted(_session_groups(live).get(session_id, []),
+                    key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    files: Counter = Counter()
+    last_touch: dict[str, str] = {}
+    for event in events:
+        for path in edited_paths(event):
+            files[path] += 1
+            if event.timestamp:
+                last_touch[path] = format_timestamp(event.timestamp)
+    turns = sorted((e for e in events if e.source == "turns"),
+                   key=lambda e: (e.row.get("turn_idx") if isinstance(e.row.get("turn_idx"), int)
+                                  else 0))
+    wrapups = [e for e in events if e.row.get("milestone") == "session_wrapup"]
+    return {
+        "session": _session_out(summary),
+        "events": [event_dict(e, live) for e in events],
+        "commits": [event_dict(e, live) for e in events if e.type.startswith("git_")],
+        "files": [{"path": p, "touches": n, "last_touched": last_touch.get(p)}
+                  for p, n in files.most_common()],
+        "turns": [{**event_dict(e, live), "turn_idx": e.row.get("turn_idx")} for e in turns],
+        "wrapup": [{
+            "event_id": e.event_id, "description": e.summary,
+            "decisions": _strings(e.row.get("decisions")),
+            "unresolved": _strings(e.row.get("unresolved")),
+            "key_insight": e.row.get("key_insight") if isinstance(e.row.get("key_insight"), str)
+            else "",
+        } for e in wrapups],
+        "index_generation": live.generation,
+    }
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def list_projects(live: LiveCorpus) -> dict:
+    def build():
+        counts: Counter = Counter()
+        newest: dict[str, datetime] = {}
+        for event in live.corpus.events:
+            if not event.has_project:
+                continue
+            counts[event.project] += 1
+            if event.timestamp and (event.project not in newest
+                                    or event.timestamp > newest[event.project]):
+                newest[event.project] = event.timestamp
+        return [{"name": name, "events": n,
+                 "newest": format_timestamp(newest[name]) if name in newest else None}
+                for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+    return {"projects": live.cached("projects", build), "index_generation": live.generation}
