@@ -1,25 +1,51 @@
 """The lean live-hook dispatcher: `carto hook <provider> <EventName>` with the payload on stdin.
 
 Always exits 0 and never writes to stdout except a note meant for the agent; every problem goes
-to `<home>/.carto/hook.log`. Stdlib only on this path.
+to `<home>/.carto/hook.log` (one line each). Stdlib only on this path: no click, no pluggy, no
+attrs, and no scan of every installed distribution on a normal call.
+
+How a provider is found without importing any plugin by name: a provider ships an entry point
+in the group ``carto.capture`` whose name is the provider and whose value is
+``module:function``::
+
+    [project.entry-points."carto.capture"]
+    claude = "carto_claude.capture:handle"
+
+``handle(event_name, payload, home)`` returns a :class:`carto_core.capture.Outcome` (rows to
+append, optional text for the agent, problems for hook.log) or None. The dispatcher redacts and
+appends the rows itself.
+
+Reading entry points scans every ``*.dist-info`` on ``sys.path``, which costs more than this
+path's budget, so the resolved map is cached in ``<home>/.carto/hook-dispatch.json`` together
+with a fingerprint of the ``sys.path`` folders (their mtimes change whenever a distribution is
+installed, upgraded or removed). The first call after an install rebuilds the map; no CLI run
+is needed first, and a removed or changed plugin is seen on the next call.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
-import traceback
+
+ENTRY_POINT_GROUP = "carto.capture"
+CACHE_NAME = "hook-dispatch.json"
+CACHE_VERSION = 1
 
 
-def log_problem(message: str) -> None:
+def log_problem(message: str, home=None) -> None:
     """Append one line to `<home>/.carto/hook.log`; never raises."""
     try:
-        from carto_core.home import current_home
-        from carto_core.timeparse import format_timestamp, utcnow
+        if home is None:
+            from carto_core.home import current_home
 
-        state = current_home().state
+            home = current_home()
+        import time
+
+        state = home.state
         os.makedirs(state, exist_ok=True)
-        line = f"{format_timestamp(utcnow())} {message}".replace("\n", " ") + "\n"
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        line = f"{stamp} {message}".replace("\r", " ").replace("\n", " ")[:4000] + "\n"
         fd = os.open(state / "hook.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, line.encode("utf-8", "replace"))
@@ -29,15 +55,125 @@ def log_problem(message: str) -> None:
         pass
 
 
-def main(args: list[str]) -> int:
+def path_fingerprint() -> list:
+    """(folder, mtime_ns) for every existing sys.path folder: changes when distributions do."""
+    out = []
+    for entry in sys.path:
+        if not entry:
+            continue
+        try:
+            out.append([entry, os.stat(entry).st_mtime_ns])
+        except OSError:
+            continue
+    return out
+
+
+def scan_entry_points() -> dict[str, str]:
+    """provider -> "module:function" from the `carto.capture` group (the slow, exact way)."""
+    from importlib import metadata
+
+    found: dict[str, str] = {}
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, entry.value)
+    return found
+
+
+def dispatch_map(home) -> dict[str, str]:
+    """The provider map, from the cache when the sys.path fingerprint still matches."""
+    cache = home.state / CACHE_NAME
+    fingerprint = path_fingerprint()
     try:
+        with open(cache, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if data.get("version") == CACHE_VERSION and data.get("fingerprint") == fingerprint:
+            providers = data.get("providers")
+            if isinstance(providers, dict):
+                return providers
+    except (OSError, ValueError, AttributeError):
+        pass
+    providers = scan_entry_points()
+    try:
+        os.makedirs(home.state, exist_ok=True)
+        tmp = cache.with_name(f"{CACHE_NAME}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump({"version": CACHE_VERSION, "fingerprint": fingerprint, "providers": providers}, handle)
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return providers
+
+
+def _disabled(provider: str) -> bool:
+    blocked = os.environ.get("CARTO_DISABLE_PLUGINS", "")
+    return provider in {name.strip() for name in blocked.split(",") if name.strip()}
+
+
+def _read_stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
+def load_handler(target: str):
+    import importlib
+
+    module_name, _, attribute = target.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute or "handle")
+
+
+def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
+    """Dispatch one payload; returns text for stdout (or None). Raises only on internal bugs."""
+    if _disabled(provider):
+        return None
+    if not raw.strip():
+        log_problem(f"{provider} {event_name}: empty stdin, nothing captured", home)
+        return None
+    try:
+        payload = json.loads(raw)
+    except ValueError as exc:
+        log_problem(f"{provider} {event_name}: stdin is not JSON ({exc}), nothing captured", home)
+        return None
+    if not isinstance(payload, dict):
+        log_problem(f"{provider} {event_name}: payload is a JSON {type(payload).__name__}, not an object", home)
+        return None
+    target = dispatch_map(home).get(provider)
+    if target is None:
+        log_problem(f"no live capture installed for provider {provider!r} (event {event_name})", home)
+        return None
+    handler = load_handler(target)
+    outcome = handler(event_name, payload, home)
+    if outcome is None:
+        return None
+    from carto_core.capture import write_outcome
+
+    for problem in outcome.problems:
+        log_problem(f"{provider} {event_name}: {problem}", home)
+    write_outcome(home, outcome)
+    return outcome.output
+
+
+def main(args: list[str]) -> int:
+    home = None
+    try:
+        from carto_core.home import current_home
+
+        home = current_home()
         if len(args) < 2:
-            log_problem(f"usage: carto hook <provider> <EventName>; got {args!r}")
+            log_problem(f"usage: carto hook <provider> <EventName>; got {args!r}", home)
+            _read_stdin()
             return 0
         provider, event_name = args[0], args[1]
-        log_problem(f"no live capture installed for provider {provider!r} (event {event_name})")
-    except Exception:
-        log_problem("hook dispatcher failed: " + traceback.format_exc(limit=3))
+        output = run(provider, event_name, _read_stdin(), home)
+        if output:
+            sys.stdout.write(output if output.endswith("\n") else output + "\n")
+            sys.stdout.flush()
+    except Exception as exc:
+        import traceback
+
+        log_problem(f"hook dispatcher failed: {type(exc).__name__}: {exc} | "
+                    + " / ".join(traceback.format_exc(limit=4).splitlines()[-6:]), home)
     return 0
 
 

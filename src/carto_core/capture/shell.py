@@ -1,0 +1,358 @@
+"""What a shell command line says, read as text: summaries, noise, shell writes, commits, pushes.
+
+Provider-neutral (Claude's Bash tool, Codex's shell tool) and stdlib only: it runs inside
+`carto hook` on every shell call. Nothing here executes the command or spawns a process.
+
+The rules follow upstream's `log-tool-use.sh` golden fixture (reference/cartographer.md 1.5):
+
+- the summary reads a 500-byte cut of the command, then cuts *that* at 200 bytes; a cut that
+  lands inside a UTF-8 character leaves U+FFFD, and line breaks become spaces (the trailing
+  break that `echo` added upstream survives as a trailing space);
+- a command is noise when every shell segment (split on `&&`, `||`, `;` and line breaks, not on
+  pipes) starts with `ls`, `cat`, `echo`, `pwd`, `cd`, `which`, `wc`, `head` or `tail`;
+- a shell write is a `cat >`/`cat >>` redirection, `tee [-a] FILE`, `sed -i ... FILE` or a
+  Python `open(path, 'w'|'a')` (a path bound to a variable is looked up in the script);
+- commit detection reads the command with heredoc bodies and comments removed, and only its
+  first 20,000 bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+READ_CUT = 500  # bytes of the command a summary is taken from
+SUMMARY_CUT = 200  # bytes of that a "Ran:" summary keeps
+COMMIT_SCAN_CUT = 20_000  # bytes of the heredoc-stripped command scanned for commits
+
+NOISE_COMMANDS = frozenset({"ls", "cat", "echo", "pwd", "cd", "which", "wc", "head", "tail"})
+NOISE_PATH_PARTS = ("/node_modules/", "/.git/")
+NOISE_FILE_NAMES = frozenset({"package-lock.json", "yarn.lock", "pnpm-lock.yaml"})
+
+
+def cut_bytes(raw: bytes, limit: int) -> bytes:
+    return raw[:limit]
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+def flatten(text: str) -> str:
+    """Line breaks and tabs to spaces: every summary is one line."""
+    return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+
+
+def _read_form(command: str) -> bytes:
+    """The command as upstream's hook read it: 500 bytes, trailing breaks gone, one added."""
+    raw = command.encode("utf-8", "surrogatepass")[:READ_CUT].rstrip(b"\n")
+    return raw + b"\n"
+
+
+def ran_summary(command: str) -> str:
+    """`Ran: <command>` cut at 200 bytes of a 500-byte read."""
+    return "Ran: " + flatten(_decode(_read_form(command)[:SUMMARY_CUT]))
+
+
+def pushed_summary(command: str) -> str:
+    """`Pushed: <command>` (the 500-byte read, not cut further)."""
+    return "Pushed: " + flatten(_decode(_read_form(command)))
+
+
+def one_line(text: str, limit: int = SUMMARY_CUT) -> str:
+    """Any text as a single line cut at `limit` bytes (U+FFFD where a character was cut)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) > limit:
+        text = _decode(raw[:limit])
+    return flatten(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Heredocs, comments, continuations, segments
+
+_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+
+
+def split_heredocs(command: str) -> tuple[str, list[str]]:
+    """Return (the command without heredoc bodies, the bodies). `<<<` here-strings stay."""
+    lines = command.split("\n")
+    kept: list[str] = []
+    bodies: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        kept.append(line)
+        index += 1
+        pending = [
+            (m.group(1) == "-", m.group(3))
+            for m in _HEREDOC.finditer(line)
+            if not line[max(0, m.start() - 1):m.start()] == "<"  # `<<<` is a here-string
+        ]
+        for strip_tabs, delimiter in pending:
+            body: list[str] = []
+            while index < len(lines):
+                candidate = lines[index]
+                index += 1
+                if (candidate.lstrip("\t") if strip_tabs else candidate) == delimiter:
+                    break
+                body.append(candidate)
+            bodies.append("\n".join(body))
+    return "\n".join(kept), bodies
+
+
+def strip_comments(text: str) -> str:
+    """Drop shell comments: a `#` that starts a word, outside quotes, to the end of its line."""
+    out: list[str] = []
+    quote = ""
+    index = 0
+    length = len(text)
+    while index < length:
+        char = text[index]
+        if quote:
+            out.append(char)
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"' and index + 1 < length:
+                out.append(text[index + 1])
+                index += 1
+        elif char in "'\"":
+            quote = char
+            out.append(char)
+        elif char == "\\" and index + 1 < length:
+            out.append(char)
+            out.append(text[index + 1])
+            index += 1
+        elif char == "#" and (index == 0 or text[index - 1] in " \t\n;&|("):
+            newline = text.find("\n", index)
+            if newline < 0:
+                break
+            index = newline
+            continue
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out)
+
+
+_SEGMENT_SPLIT = re.compile(r"&&|\|\||;|\n")
+
+
+def segments(command: str) -> list[str]:
+    """Shell segments (heredoc bodies, comments and line continuations removed)."""
+    text, _ = split_heredocs(command)
+    text = strip_comments(text.replace("\\\n", " "))
+    return [part.strip() for part in _SEGMENT_SPLIT.split(text) if part.strip()]
+
+
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+
+
+def _first_word(segment: str) -> str:
+    for word in segment.split():
+        if _ENV_ASSIGNMENT.match(word):
+            continue
+        return word.rsplit("/", 1)[-1]
+    return ""
+
+
+def is_noise_command(command: str) -> bool:
+    """True when every segment of the command is a read-only noise command."""
+    parts = segments(command)
+    if not parts:
+        return False
+    return all(_first_word(part) in NOISE_COMMANDS for part in parts)
+
+
+def is_scratch_path(path: str) -> bool:
+    """A loose file in a temp root (`/tmp/x.txt`), not a project under a temp folder."""
+    parent = os.path.dirname(path.rstrip("/"))
+    roots = {"/tmp", "/var/tmp", "/private/tmp"}
+    tmpdir = os.environ.get("TMPDIR")
+    if tmpdir:
+        roots.add(tmpdir.rstrip("/") or "/")
+    return parent in roots
+
+
+def is_noise_path(path: str) -> bool:
+    """Paths whose edits are not worth a row: dependencies, git internals, lock files, scratch."""
+    if not path:
+        return True
+    if path.startswith("/dev/"):
+        return True
+    if any(part in path for part in NOISE_PATH_PARTS) or path.startswith(("node_modules/", ".git/")):
+        return True
+    if os.path.basename(path) in NOISE_FILE_NAMES:
+        return True
+    return is_scratch_path(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shell writes
+
+_PATH = r"""(?:'([^']+)'|"([^"$`]+)"|([^\s'"`;&|<>()$]+))"""
+_CAT_WRITE = re.compile(r"\bcat\b[^\n;&|]*?(?<![0-9&])>>?\s*" + _PATH)
+_TEE = re.compile(r"\btee\b((?:\s+-{1,2}[A-Za-z-]+)*)\s+" + _PATH)
+_SED_INPLACE = re.compile(r"\bsed\s+(?:[^\n;&|]*?\s)?(?:-i\S*|--in-place\S*)(?:\s|$)")
+_PY_OPEN_LITERAL = re.compile(r"""\bopen\(\s*(['"])([^'"\n]+)\1\s*,\s*(?:mode\s*=\s*)?['"][wax]""")
+_PY_OPEN_VARIABLE = re.compile(r"""\bopen\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*(?:mode\s*=\s*)?['"][wax]""")
+
+
+def _path_of(match: re.Match, first_group: int) -> str:
+    return next((g for g in match.groups()[first_group:first_group + 3] if g), "")
+
+
+def _sed_target(segment: str) -> str:
+    import shlex
+
+    try:
+        words = shlex.split(segment, comments=False, posix=True)
+    except ValueError:
+        words = segment.split()
+    # `sed -i '' 's/a/b/' FILE` (BSD) or `sed -i 's/a/b/' FILE`: the file is the last word.
+    if len(words) >= 3 and not words[-1].startswith("-"):
+        return words[-1]
+    return ""
+
+
+def shell_writes(command: str) -> list[str]:
+    """Files a shell command writes, as written in the command (relative paths stay relative).
+
+    Reads the whole command (not the 500-byte cut), heredoc bodies included, since a Python
+    heredoc's `open(...)` sits in the body.
+    """
+    found: list[str] = []
+
+    def add(path: str) -> None:
+        path = path.strip()
+        if path and path not in found and not path.startswith("/dev/") and path != "-":
+            found.append(path)
+
+    head, bodies = split_heredocs(command)
+    head_text = strip_comments(head.replace("\\\n", " "))
+    for match in _CAT_WRITE.finditer(head_text):
+        add(_path_of(match, 0))
+    for match in _TEE.finditer(head_text):
+        add(_path_of(match, 1))
+    for part in _SEGMENT_SPLIT.split(head_text):
+        for piece in part.split("|"):
+            if _SED_INPLACE.search(piece):
+                target = _sed_target(piece.strip())
+                if target:
+                    add(target)
+    for text in [head_text, *bodies]:
+        for match in _PY_OPEN_LITERAL.finditer(text):
+            add(match.group(2))
+        for match in _PY_OPEN_VARIABLE.finditer(text):
+            name = match.group(1)
+            binding = re.search(r"\b" + re.escape(name) + r"\s*=\s*(['\"])([^'\"\n]+)\1", text)
+            if binding:
+                add(binding.group(2))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Commits and pushes
+
+_GIT_VERB = re.compile(
+    r"\bgit\b((?:\s+(?:-[Cc]\s+(?:'[^']*'|\"[^\"]*\"|\S+)|--?[A-Za-z][\w-]*(?:=\S+)?))*)"
+    r"\s+(commit|merge|cherry-pick|revert|am|pull|push)\b"
+)
+_DASH_C = re.compile(r"-C\s+(?:'([^']*)'|\"([^\"]*)\"|(\S+))")
+_CD = re.compile(r"(?:^|[;&|\n(]\s*)cd\s+(?:'([^']*)'|\"([^\"]*)\"|([^\s;&|)]+))")
+_MESSAGE = re.compile(r"(?:-m|--message)(?:\s+|=)(?:'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|(\S+))")
+
+COMMIT_VERBS = frozenset({"commit", "merge", "cherry-pick", "revert", "am", "pull"})
+
+
+class GitCall:
+    """One `git <verb>` found in a command: the verb, the repo it names and the message."""
+
+    __slots__ = ("verb", "repo", "literal", "message")
+
+    def __init__(self, verb: str, repo: str, literal: bool, message: str):
+        self.verb = verb
+        self.repo = repo  # an absolute folder, or "" when the command names none
+        self.literal = literal  # False when the folder was named through a variable
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"GitCall({self.verb!r}, {self.repo!r}, literal={self.literal}, message={self.message!r})"
+
+
+def commit_scan_text(command: str) -> str:
+    """The text commit detection reads: heredoc bodies and comments gone, 20,000 bytes."""
+    head, _ = split_heredocs(command)
+    raw = head.encode("utf-8", "surrogatepass")[:COMMIT_SCAN_CUT]
+    return strip_comments(_decode(raw).replace("\\\n", " "))
+
+
+def _resolve(folder: str, base: str) -> tuple[str, bool]:
+    if any(mark in folder for mark in ("$", "`")):
+        return "", False
+    folder = os.path.expanduser(folder)
+    if not os.path.isabs(folder):
+        folder = os.path.join(base or os.getcwd(), folder)
+    return os.path.normpath(folder), True
+
+
+def git_calls(command: str, cwd: str) -> list[GitCall]:
+    """Every `git commit|merge|cherry-pick|revert|am|pull|push` in the command, in order.
+
+    The repo of each is its `-C DIR`, else the last literal `cd DIR` before it, else `cwd`.
+    A folder named through a variable (`-C "$W"`) cannot be read from the text: the cwd stands
+    in and the call is marked not literal (callers then require a subject match).
+    """
+    text = commit_scan_text(command)
+    calls: list[GitCall] = []
+    for match in _GIT_VERB.finditer(text):
+        verb = match.group(2)
+        options = match.group(1) or ""
+        base = cwd
+        literal = True
+        for cd in _CD.finditer(text, 0, match.start() + 1):
+            folder = next((g for g in cd.groups() if g is not None), "")
+            resolved, ok = _resolve(folder, base)
+            if ok:
+                base = resolved
+            else:
+                literal = False
+        repo = base
+        dash_c = _DASH_C.search(options)
+        if dash_c:
+            folder = next((g for g in dash_c.groups() if g is not None), "")
+            resolved, ok = _resolve(folder, base)
+            repo, literal = (resolved, True) if ok else (cwd, False)
+        segment_end = min(
+            (i for i in (text.find(sep, match.end()) for sep in ("&&", "||", ";", "\n")) if i >= 0),
+            default=len(text),
+        )
+        message_match = _MESSAGE.search(text, match.end(), segment_end)
+        message = ""
+        if message_match:
+            message = next((g for g in message_match.groups() if g is not None), "")
+        calls.append(GitCall(verb, repo, literal, message))
+    return calls
+
+
+def mentions_commit(calls: list[GitCall]) -> bool:
+    return any(call.verb in COMMIT_VERBS for call in calls)
+
+
+def mentions_push(calls: list[GitCall]) -> bool:
+    return any(call.verb == "push" for call in calls)
+
+
+# ---------------------------------------------------------------------------------------------
+# apply_patch
+
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update) File:\s*(.+?)\s*$", re.MULTILINE)
+
+
+def apply_patch_paths(patch: str) -> list[str]:
+    """Files an `apply_patch` body adds or updates, in order, as written."""
+    paths: list[str] = []
+    for match in _PATCH_FILE.finditer(patch or ""):
+        path = match.group(1)
+        if path not in paths:
+            paths.append(path)
+    return paths
