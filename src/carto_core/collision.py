@@ -127,8 +127,9 @@ def contention_key(path: str) -> str:
     return key
 
 
-def _tail_lines(path: str, needle: bytes, cutoff: datetime) -> list[bytes]:
-    """Lines of the file's tail that contain `needle`, reading enough to reach `cutoff`."""
+def tail_lines(path: str, needle: bytes | None, cutoff: datetime) -> list[bytes]:
+    """Lines of the file's tail (containing `needle`, when given), reading enough to reach
+    `cutoff`: a read whose oldest row is still inside the window grows (x4, up to 64 MB)."""
     try:
         size = os.path.getsize(path)
     except OSError:
@@ -144,6 +145,8 @@ def _tail_lines(path: str, needle: bytes, cutoff: datetime) -> list[bytes]:
             if start == 0 or want >= TAIL_MAX or _oldest_before(data, cutoff):
                 break
             want *= 4
+    if needle is None:
+        return [line for line in data.split(b"\n") if line.strip()]
     return [line for line in data.split(b"\n") if needle in line]
 
 
@@ -175,7 +178,7 @@ def peer_touches(home, session_id: str, file_path: str, *, now: datetime | None 
     if not needle:
         return []
     found = []
-    for line in _tail_lines(str(home.log("changelog")), needle, cutoff):
+    for line in tail_lines(str(home.log("changelog")), needle, cutoff):
         try:
             row = json.loads(line)
         except ValueError:

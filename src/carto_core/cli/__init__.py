@@ -23,6 +23,7 @@ CORE_COMMANDS: dict[str, str] = {
     "install": "carto_core.cli.install_cmd:install",
     "serve": "carto_core.cli.serve_cmd:serve",
     "facts": "carto_core.cli.facts_cmd:facts",
+    "standup": "carto_core.cli.standup_cmd:standup",
 }
 
 
@@ -63,6 +64,29 @@ class CartoGroup(click.Group):
             return command
         self._load_plugins()
         return self.commands.get(name)
+
+
+class PluginGroup(click.Group):
+    """A core group that plugins extend (`ingest`, `install`).
+
+    The root loads plugins only for names it does not know, so a plugin's subcommand under a
+    core group would never be seen; this group asks the root to load them before a lookup.
+    """
+
+    def load_root_plugins(self, ctx: click.Context | None) -> None:
+        root = ctx.find_root().command if ctx is not None else None
+        load = getattr(root, "_load_plugins", None)
+        if callable(load):
+            load()
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self.load_root_plugins(ctx)
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands:
+            self.load_root_plugins(ctx)
+        return super().get_command(ctx, name)
 
 
 @click.group(cls=CartoGroup, context_settings={"help_option_names": ["-h", "--help"]})

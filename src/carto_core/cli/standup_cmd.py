@@ -1,0 +1,57 @@
+"""`carto standup`: sessions active in a window, where they collide, what went unlogged."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  carto standup                        the last 6 hours, every project
+  carto standup --since 2h --project webshop
+  carto standup --commit a41c2d9       which session made this commit?
+  carto standup --commit "round line totals" --json
+
+Sessions marked ● had an event within --live (default 20m); that is recency, not proof the
+agent is running. CONTENTION lists projects and files two sessions both touched, with worktree
+paths collapsed onto the main checkout. Read-only."""
+)
+@click.option("--since", default="6h", show_default=True, help="Window: 30m, 6h, 2d, yesterday, ...")
+@click.option("--project", default=None, help="Only this project (substring, `a|b`, family name).")
+@click.option("--commit", "commit", default=None, metavar="SHA|SUBJECT",
+              help="Name the session that made a commit (sha prefix or subject words).")
+@click.option("--live", default="20m", show_default=True, help="An event this recent marks a session ●.")
+@click.option("--me", default=None, help="Your session id (default: from the session variables).")
+@click.option("--no-git", is_flag=True, help="Skip UNCLAIMED (which runs `git status` per repository).")
+@json_option
+def standup(since, project, commit, live, me, no_git, as_json) -> None:
+    """Who is working on what, and where they collide."""
+    from carto_core.home import current_home
+    from carto_core.lenses import standup as lens
+    from carto_core.timeparse import WhenError
+
+    home = current_home()
+    if commit:
+        found = lens.find_commit(home, commit)
+        if found is None:
+            if as_json:
+                emit_json({"commit": None, "query": commit})
+            fail(f"no logged commit matches {commit!r}", ExitCode.NOT_FOUND)
+        if as_json:
+            emit_json({"commit": found, "query": commit})
+        else:
+            click.echo(lens.render_commit(found))
+        return
+    try:
+        doc = lens.standup(home, since=since, project=project, live=live, me=me,
+                           scan_unclaimed=not no_git)
+    except WhenError as exc:
+        usage_error(str(exc))
+    if as_json:
+        emit_json(doc)
+    else:
+        click.echo(lens.render_standup(doc))

@@ -1,0 +1,401 @@
+"""`carto standup`: who is working on what right now, and where they collide.
+
+Reads the changelog tail in the window (it is the union of every hook's rows) and folds it by
+resolved session id (reference section 5.1). Sections:
+
+- sessions: provider, projects, idle time, span, events, commits and pushes, liveness (`●` when
+  the last event is within `--live`, never a claim that the agent is running);
+- CONTENTION: projects two sessions both touched (folder names that are no project excluded) and
+  files two sessions both edited or committed, worktree paths collapsed onto the main checkout
+  (`carto_core.collision.contention_key`, the same rule the PreToolUse note uses);
+- SILENT: Codex rollouts written in the window by sessions that logged no event (hooks untrusted
+  or not installed);
+- UNCLAIMED: tracked files changed in the window that no logged session edited;
+- NOT COUNTED: edit rows whose paths could not be placed, rows without a session, worktrees that
+  could not be mapped.
+
+`standup(...)` returns the JSON document; the click command renders it. Read-only.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+
+from carto_core.collision import COMMIT_RE, contention_key, event_files, tail_lines
+from carto_core.events import Event, is_resolved
+from carto_core.jsonl import loads_line
+from carto_core.project import find_git, is_project_name
+from carto_core.session import current_session_id
+from carto_core.timeparse import format_timestamp, parse_when
+
+MAX_UNCLAIMED = 50
+
+
+def _ms(delta: timedelta) -> int:
+    return int(delta.total_seconds() * 1000)
+
+
+def window_rows(home, since: datetime, now: datetime) -> list[Event]:
+    """Changelog events with since <= time <= now (undated rows dropped: a window is active)."""
+    out = []
+    for line in tail_lines(str(home.log("changelog")), None, since):
+        row, problem = loads_line(line)
+        if problem == "malformed_json" or not isinstance(row, dict):
+            continue
+        event = Event.from_row(row, "changelog")
+        if event.timestamp is None or event.timestamp < since or event.timestamp > now + timedelta(minutes=5):
+            continue
+        out.append(event)
+    out.sort(key=lambda e: e.timestamp)
+    return out
+
+
+def commit_of(event: Event) -> dict | None:
+    if event.type != "git_commit":
+        return None
+    match = COMMIT_RE.search(event.summary or "")
+    sha = (event.row.get("commit_hash") or (match.group(1) if match else "")) if event.row else ""
+    subject = match.group(2).strip() if match else ""
+    return {"sha": sha, "subject": subject, "type": event.row.get("commit_type") or "",
+            "project": event.project if event.has_project else None,
+            "event_id": event.event_id, "timestamp": format_timestamp(event.timestamp)}
+
+
+def short_ids(ids: list[str]) -> dict[str, str]:
+    """8-character ids, lengthened where two share a prefix."""
+    out = {}
+    for sid in ids:
+        length = 8
+        while length < len(sid) and any(o != sid and o.startswith(sid[:length]) for o in ids):
+            length += 4
+        out[sid] = sid[:length]
+    return out
+
+
+def _silent_codex(logged: set[str], since: datetime) -> list[dict]:
+    from carto_core.transcripts import TranscriptRoots, codex_rollouts, session_id_from_path
+
+    out = []
+    try:
+        roots = TranscriptRoots.default().codex
+        for path in codex_rollouts(roots):
+            try:
+                written = datetime.fromtimestamp(os.path.getmtime(path), tz=timezone.utc)
+            except OSError:
+                continue
+            if written < since:
+                continue
+            sid = session_id_from_path(path)
+            if sid and sid not in logged:
+                out.append({"id": sid, "transcript_written": format_timestamp(written),
+                            "transcript_path": str(path)})
+    except OSError:
+        pass
+    out.sort(key=lambda item: item["transcript_written"], reverse=True)
+    return out
+
+
+def _git(repo: str, *args: str) -> list[str]:
+    try:
+        done = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
+                              timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return done.stdout.splitlines() if done.returncode == 0 else []
+
+
+def _unclaimed(repos: set[str], claimed: set[str], bash_rows: list[Event], since: datetime,
+               shorts: dict[str, str]) -> list[dict]:
+    out = []
+    for repo in sorted(repos):
+        for line in _git(repo, "status", "--porcelain=v1", "-uno", "-z")[:1]:
+            for entry in line.split("\0"):
+                if len(entry) < 4:
+                    continue
+                relative = entry[3:]
+                path = os.path.join(repo, relative)
+                try:
+                    changed = datetime.fromtimestamp(os.path.getmtime(path), tz=timezone.utc)
+                except OSError:
+                    continue
+                if changed < since or contention_key(path) in claimed:
+                    continue
+                named = sorted({shorts.get(e.session_id, e.session_id[:8]) for e in bash_rows
+                                if relative in (e.summary or "") and e.has_session})
+                out.append({"path": relative, "repo": repo, "changed": format_timestamp(changed),
+                            "named_in_command": named, "mentioned_by": []})
+    out.sort(key=lambda item: item["changed"], reverse=True)
+    return out[:MAX_UNCLAIMED]
+
+
+def standup(home, *, since: str = "6h", project: str | None = None, live: str = "20m",
+            me: str | None = None, now: datetime | None = None, scan_unclaimed: bool = True,
+            scan_silent: bool = True) -> dict:
+    """The standup document (reference 5.1 JSON shape)."""
+    now = now or datetime.now(timezone.utc)
+    start = parse_when(since, now=now)
+    live_cut = parse_when(live, now=now)
+    self_id = me or current_session_id()
+    from carto_core.project import ProjectScope
+
+    scope = ProjectScope.parse(project) if project else None
+    events = window_rows(home, start, now)
+    if scope is not None:
+        events = [e for e in events if scope.matches(e.project)]
+    sessions: dict[str, dict] = {}
+    unattributed = 0
+    edits_unresolved = 0
+    files: dict[str, dict] = {}
+    projects: dict[str, set] = {}
+    repos: set[str] = set()
+    claimed: set[str] = set()
+    unmapped: set[str] = set()
+    bash_rows: list[Event] = []
+    for event in events:
+        if event.cwd:
+            info = find_git(event.cwd) if os.path.isdir(event.cwd) else None
+            if info is not None:
+                repos.add(str(info.main_worktree))
+        if not event.has_session:
+            unattributed += 1
+            continue
+        sid = event.session_id
+        entry = sessions.setdefault(sid, {
+            "id": sid, "provider": event.provider or "unknown", "is_self": sid == self_id,
+            "first": event.timestamp, "last": event.timestamp, "events": 0, "projects": Counter(),
+            "types": Counter(), "edits_unresolved": 0, "commits": [], "pushes": 0})
+        entry["events"] += 1
+        entry["last"] = max(entry["last"], event.timestamp)
+        entry["first"] = min(entry["first"], event.timestamp)
+        if event.provider and entry["provider"] == "unknown":
+            entry["provider"] = event.provider
+        if event.has_project:
+            entry["projects"][event.project] += 1
+            if is_project_name(event.project):
+                projects.setdefault(event.project, set()).add(sid)
+        entry["types"][event.type or "unknown"] += 1
+        if event.type == "git_push":
+            entry["pushes"] += 1
+        if event.type == "tool_bash":
+            bash_rows.append(event)
+        commit = commit_of(event)
+        if commit:
+            entry["commits"].append({k: commit[k] for k in ("sha", "subject", "type", "project")})
+        if event.type in ("tool_file_edit", "git_commit"):
+            paths = event_files(event.type, event.summary, event.cwd)
+            if event.type == "tool_file_edit" and not paths:
+                entry["edits_unresolved"] += 1
+                edits_unresolved += 1
+            for path in paths:
+                key = contention_key(path)
+                claimed.add(key)
+                if "/.codex/worktrees/" in key:
+                    unmapped.add(key.split("/.codex/worktrees/", 1)[1].split("/", 2)[0])
+                slot = files.setdefault(key, {"sessions": {}, "paths": set(), "last": event.timestamp})
+                slot["sessions"][sid] = max(slot["sessions"].get(sid, event.timestamp), event.timestamp)
+                slot["paths"].add(path)
+                slot["last"] = max(slot["last"], event.timestamp)
+    shorts = short_ids(sorted(sessions))
+    roster = []
+    for sid, entry in sorted(sessions.items(), key=lambda item: item[1]["last"], reverse=True):
+        roster.append({
+            "id": sid,
+            "short": shorts[sid],
+            "provider": entry["provider"],
+            "is_self": entry["is_self"],
+            "live": entry["last"] >= live_cut,
+            "last_active": format_timestamp(entry["last"]),
+            "idle_ms": _ms(now - entry["last"]),
+            "span_ms": _ms(entry["last"] - entry["first"]),
+            "events": entry["events"],
+            "projects": [name for name, _ in entry["projects"].most_common()],
+            "types": dict(entry["types"].most_common()),
+            "edits_unresolved": entry["edits_unresolved"],
+            "commits": entry["commits"][::-1],
+            "pushes": entry["pushes"],
+        })
+    contention_projects = [
+        {"project": name, "sessions": sorted(sids)}
+        for name, sids in sorted(projects.items()) if len(sids) > 1
+    ]
+    contention_files = []
+    for key, slot in sorted(files.items(), key=lambda item: item[1]["last"], reverse=True):
+        if len(slot["sessions"]) < 2:
+            continue
+        contention_files.append({
+            "path": key,
+            "paths": sorted(slot["paths"]),
+            "worktree_split": len(slot["paths"]) > 1,
+            "sessions": [sid for sid, _ in sorted(slot["sessions"].items(), key=lambda kv: kv[1], reverse=True)],
+            "last_touched": format_timestamp(slot["last"]),
+        })
+    silent = _silent_codex(set(sessions), start) if scan_silent else []
+    unclaimed = _unclaimed(repos, claimed, bash_rows, start, shorts) if scan_unclaimed else []
+    return {
+        "window": {"since": format_timestamp(start), "until": format_timestamp(now), "spec": since,
+                   "project": project or None},
+        "generated": format_timestamp(now),
+        "self": self_id or None,
+        "unattributed_events": unattributed,
+        "edits_unresolved": edits_unresolved,
+        "worktrees_unmapped": len(unmapped),
+        "sessions": roster,
+        "contention": {"projects": contention_projects, "files": contention_files},
+        "silent": {"codex_sessions_without_events": silent, "codex_hook_trust": None},
+        "unclaimed_changes": unclaimed,
+    }
+
+
+def _age(ms: int) -> str:
+    minutes = round(ms / 60000)
+    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def render_standup(doc: dict, cwd: str | None = None) -> str:
+    cwd = cwd or os.getcwd()
+    shorts = {s["id"]: s["short"] for s in doc["sessions"]}
+    head = f"STANDUP — last {doc['window']['spec']}"
+    if doc["window"]["project"]:
+        head += f" · {doc['window']['project']}"
+    lines = [f"{head}   {len(doc['sessions'])} sessions"]
+    me = next((s for s in doc["sessions"] if s["is_self"]), None)
+    if me:
+        lines.append(f"you are {me['short']} · {', '.join(me['projects']) or '-'}")
+    for s in doc["sessions"]:
+        mark = "●" if s["live"] else "○"
+        lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {s['provider']} "
+                     f"{' + '.join(s['projects']) or '-'}")
+        detail = f"    {_age(s['idle_ms'])} idle · {_age(s['span_ms'])} span · {s['events']} events"
+        detail += f" · {len(s['commits'])} commits" if s["commits"] else ""
+        detail += f" · {s['pushes']} push{'es' if s['pushes'] != 1 else ''}" if s["pushes"] else ""
+        lines.append(detail)
+        for commit in s["commits"][:3]:
+            lines.append(f"    {commit['sha'][:8]}  {commit['subject']}")
+    contention = doc["contention"]
+    if not contention["projects"] and not contention["files"]:
+        lines.append("CONTENTION — none. No shared project or file across these sessions.")
+    else:
+        lines.append("CONTENTION")
+        for item in contention["projects"]:
+            lines.append(f"  {item['project']} — {len(item['sessions'])} sessions: "
+                         + ", ".join(shorts.get(s, s[:8]) for s in item["sessions"]))
+        if contention["files"]:
+            lines.append(f"  Same file, different sessions ({len(contention['files'])}):")
+            for item in contention["files"]:
+                try:
+                    shown = os.path.relpath(item["path"], cwd)
+                    shown = item["path"] if shown.startswith("..") else shown
+                except ValueError:
+                    shown = item["path"]
+                split = "   [same file, separate worktrees]" if item["worktree_split"] else ""
+                lines.append(f"    {shown}{split}")
+                age = _age(_ms(datetime.fromisoformat(doc["generated"].replace("Z", "+00:00"))
+                               - datetime.fromisoformat(item["last_touched"].replace("Z", "+00:00"))))
+                lines.append("      " + " · ".join(shorts.get(s, s[:8]) for s in item["sessions"])
+                             + f"   last touched {age} ago")
+    silent = doc["silent"]["codex_sessions_without_events"]
+    if silent:
+        lines.append("SILENT — activity the event log did not record")
+        for item in silent[:10]:
+            lines.append(f"  codex  {item['id'][:8]}  transcript written {item['transcript_written']} · 0 events logged")
+        lines.append("  Codex hooks may be untrusted: approve them with /hooks in the Codex CLI.")
+    if doc["unclaimed_changes"]:
+        lines.append("UNCLAIMED — tracked files changed in the window that no logged session edited")
+        for item in doc["unclaimed_changes"][:15]:
+            named = f" · named in a command logged by {', '.join(item['named_in_command'])}" if item["named_in_command"] else ""
+            lines.append(f"  {item['path']}   changed {item['changed']} ({os.path.basename(item['repo'])}){named}")
+    notes = []
+    if doc["edits_unresolved"]:
+        notes.append(f"{doc['edits_unresolved']} edit candidates did not resolve to a file path")
+    if doc["unattributed_events"]:
+        notes.append(f"{doc['unattributed_events']} events carry no resolvable session id")
+    if doc["worktrees_unmapped"]:
+        notes.append(f"{doc['worktrees_unmapped']} Codex worktrees could not be mapped")
+    if notes:
+        lines.append("NOT COUNTED — " + "; ".join(notes) + ".")
+    return "\n".join(lines)
+
+
+def find_commit(home, query: str, *, now: datetime | None = None) -> dict | None:
+    """`--commit SHA|subject`: the logged commit matching a sha prefix (or a subject substring)
+    and the session that made it, else None.
+
+    Uses `carto_core.attribution` when installed (the git plugin's attribution, which also knows
+    commits that only git has); otherwise scans the logged commits itself.
+    """
+    now = now or datetime.now(timezone.utc)
+    try:
+        from carto_core import attribution  # helper module of the git attribution work
+    except ImportError:
+        attribution = None
+    if attribution is not None and hasattr(attribution, "attribute"):
+        try:
+            found = attribution.attribute(home, query)
+        except Exception:
+            found = None
+        if found:
+            return found if isinstance(found, dict) else getattr(found, "as_dict", lambda: None)()
+    from carto_core.reader import iter_lines
+
+    needle = query.strip().lower()
+    if not needle:
+        return None
+    is_sha = all(c in "0123456789abcdef" for c in needle) and len(needle) >= 6
+    hits: list[Event] = []
+    for label in ("changelog", "tool-use"):
+        for line in iter_lines(home.log(label)):
+            row = line.row
+            if "ommit" not in str(row.get("summary", "")) and row.get("type") != "git_commit":
+                continue
+            event = Event.from_row(row, label)
+            commit = commit_of(event)
+            if not commit:
+                continue
+            if is_sha and (commit["sha"].lower().startswith(needle) or needle.startswith(commit["sha"].lower()[:7])):
+                hits.append(event)
+            elif not is_sha and needle in commit["subject"].lower():
+                hits.append(event)
+    if not hits:
+        return None
+    # Prefer a row that names its session (the hook's) over a backfilled one, then the newest.
+    hits.sort(key=lambda e: (e.has_session, e.timestamp or datetime.min.replace(tzinfo=timezone.utc)), reverse=True)
+    event = hits[0]
+    commit = commit_of(event)
+    files = event_files("git_commit", event.summary, event.cwd)
+    same_session = []
+    if event.has_session:
+        for line in iter_lines(home.log("changelog")):
+            row = line.row
+            if row.get("type") == "git_commit" and (row.get("session_id") or row.get("session")) == event.session_id:
+                same_session.append(row.get("event_id"))
+    return {
+        "sha": commit["sha"],
+        "subject": commit["subject"],
+        "session_id": event.session_id if event.has_session else None,
+        "provider": event.provider or None,
+        "attribution": "recorded" if event.has_session else "not recorded, backfilled from git",
+        "project": commit["project"],
+        "timestamp": commit["timestamp"],
+        "age_ms": _ms(now - event.timestamp) if event.timestamp else None,
+        "event_id": event.event_id,
+        "files": files,
+        "session_commits": len(same_session),
+    }
+
+
+def render_commit(found: dict) -> str:
+    lines = [f"{found['sha'][:12]}  {found['subject']}"]
+    if found["session_id"]:
+        lines.append(f"  session {found['session_id']} ({found['provider'] or 'unknown'})")
+    else:
+        lines.append("  not recorded — backfilled from git history")
+    age = f" · {_age(found['age_ms'])} ago" if found.get("age_ms") is not None else ""
+    lines.append(f"  {found['project'] or '-'} · {found['timestamp']}{age} · {found['event_id']}")
+    if found["files"]:
+        lines.append("  files: " + ", ".join(found["files"][:10]))
+    if found["session_id"]:
+        lines.append(f"  context: {found['session_commits']} commits from this session")
+    return "\n".join(lines)
