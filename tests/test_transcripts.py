@@ -12,8 +12,8 @@ from carto_core.transcripts import (
     find_session, guess_provider, resolve_transcript, session_id_from_path,
 )
 
-FIXTURES = Path("/work/shared/fixtures")
-CODEX = FIXTURES / "codex" / "claude-code-log"
+# The Codex samples (provenance in that folder's SOURCES.md).
+CODEX = Path(__file__).parents[1] / "plugins" / "codex" / "tests" / "fixtures" / "claude-code-log"
 ARCHIVED_SID = "55555555-5555-4555-8555-555555555555"
 LIVE = "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
 

@@ -23,6 +23,7 @@ CORE_COMMANDS: dict[str, str] = {
     "install": "carto_core.cli.install_cmd:install",
     "serve": "carto_core.cli.serve_cmd:serve",
     "facts": "carto_core.cli.facts_cmd:facts",
+    "mcp": "carto_core.cli.mcp_cmd:mcp",
     "standup": "carto_core.cli.standup_cmd:standup",
 }
 

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import click
 
+from carto_core.cli import PluginGroup
 from carto_core.cli.output import emit_json, fail
 from carto_core.exitcodes import ExitCode
 
 
-class IngestGroup(click.Group):
+class IngestGroup(PluginGroup):
     """Subcommands are plugin-provided ingest commands, else a generic one per source."""
 
     def list_commands(self, ctx):
         from carto_core.registry import get_registries
 
+        self.load_root_plugins(ctx)
         names = set(self.commands)
         names.update(n for n, cls in get_registries().sources.items() if cls.can_backfill())
         return sorted(names)
 
     def get_command(self, ctx, name):
+        if name not in self.commands:
+            self.load_root_plugins(ctx)  # a plugin's own `ingest NAME` wins over the generic one
         if name in self.commands:
             return self.commands[name]
         from carto_core.registry import get_registries

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from carto_core.cli import PluginGroup
 
-@click.group()
+
+@click.group(cls=PluginGroup)
 def install() -> None:
     """Install carto's hooks (or MCP server) into an agent's configuration.
 

@@ -1,0 +1,28 @@
+"""The Codex plugin's hook implementations (entry point `codex` in the group `carto`)."""
+
+from __future__ import annotations
+
+from carto_core import hookimpl
+
+
+@hookimpl
+def carto_register_sources(register):
+    from carto_codex.source import CodexRolloutSource
+
+    register(CodexRolloutSource)
+
+
+@hookimpl
+def carto_register_commands(cli):
+    from carto_codex.cli import ingest_codex
+
+    ingest = cli.get_command(None, "ingest")
+    if ingest is not None:
+        ingest.add_command(ingest_codex)
+    try:
+        from carto_codex.cli import install_codex
+    except ImportError:  # the installer lands with live capture
+        return
+    install = cli.get_command(None, "install")
+    if install is not None:
+        install.add_command(install_codex)

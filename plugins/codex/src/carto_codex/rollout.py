@@ -1,0 +1,382 @@
+"""Codex rollouts into turns (`turn-codex-<sid>-<idx>`, the upstream turn shape).
+
+A rollout (`reference/formats.md` section 2) interleaves two logs: `response_item` (what the
+model saw) and `event_msg` (what the UI showed). The human prompt occurs in both; we take it from
+`event_msg/user_message` and fall back to `response_item` user messages only in files that have
+no `user_message` events (older writers). Scaffolding that Codex injects as user messages
+(environment context, AGENTS.md, permission and user instructions) never starts a turn.
+
+A turn is a human prompt and everything up to the next one: the assistant's messages (the
+`response_item` copies, else the `event_msg/agent_message` ones) and the tool calls with a
+clipped view of their output. Reasoning is never rendered (it is encrypted or a summary of what
+follows anyway).
+
+A sub-agent's rollout (`session_meta.payload.source.subagent.thread_spawn`) begins by replaying
+lines of its parent; those lines are dropped (they are the parent's turns) when they equal a line
+of the parent's rollout or are older than the child's own `session_meta`. Its turns carry the
+parent's id in `parent_session`.
+
+Unknown record types are skipped and counted (`unknown_type:<t>`); a line that is not JSON is
+counted (`broken_line`); a last line without its newline is a rollout still being written or
+cut short (`torn_line`): it is not read, and the turn it belongs to waits for the next run.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from carto_codex.patch import patch_paths
+
+SCAFFOLDING_PREFIXES = (
+    "<environment_context>",
+    "# AGENTS.md instructions for",
+    "<INSTRUCTIONS>",
+    "<permissions instructions>",
+    "<user_instructions>",
+)
+
+#: Record kinds of a rollout line; anything else is skipped and counted.
+KNOWN_TYPES = frozenset({
+    "session_meta", "turn_context", "response_item", "event_msg", "compacted", "world_state",
+    "inter_agent_communication", "inter_agent_communication_metadata",
+})
+#: `event_msg` kinds that close a turn (both spellings occur, by version).
+TURN_END_EVENTS = frozenset({"turn_complete", "task_complete", "turn_aborted"})
+TOOL_CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call",
+                        "tool_search_call", "image_generation_call"})
+TOOL_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
+#: Argument keys whose values say what a tool call did (upstream harvests similar keys).
+HARVESTED_ARGS = ("cmd", "command", "query", "url", "path", "file_path", "pattern", "message",
+                  "prompt", "task_name", "description", "plan")
+
+TURN_BODY_MAX = 50_000
+TOOL_TEXT_MAX = 300
+OUTPUT_TEXT_MAX = 200
+SETTLE_SECONDS = 600
+
+
+def is_scaffolding(text: str) -> bool:
+    return text.lstrip().startswith(SCAFFOLDING_PREFIXES)
+
+
+def content_text(content: object) -> str:
+    """Text of a message's content: a string, or blocks with `text`."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [b.get("text") for b in content if isinstance(b, dict)]
+        return " ".join(p for p in parts if isinstance(p, str) and p)
+    return ""
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_call(payload: dict) -> tuple[str, str]:
+    """(tool name, what it did) for one tool-call item."""
+    kind = payload.get("type")
+    name = payload.get("name") if isinstance(payload.get("name"), str) else str(kind)
+    if kind == "custom_tool_call":
+        text = payload.get("input") if isinstance(payload.get("input"), str) else ""
+        if name == "apply_patch":
+            return name, ", ".join(patch_paths(text))
+        return name, text
+    if kind == "local_shell_call":
+        action = payload.get("action") if isinstance(payload.get("action"), dict) else {}
+        command = action.get("command")
+        return "shell", " ".join(command) if isinstance(command, list) else str(command or "")
+    if kind == "web_search_call":
+        action = payload.get("action") if isinstance(payload.get("action"), dict) else {}
+        return "web_search", str(action.get("query") or "")
+    arguments = payload.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            return name, arguments
+    if not isinstance(arguments, dict):
+        return name, ""
+    if name == "apply_patch" or "*** Begin Patch" in str(arguments.get("input", "")):
+        from carto_codex.patch import patch_text
+
+        return name, ", ".join(patch_paths(patch_text(arguments)))
+    parts = []
+    for key in HARVESTED_ARGS:
+        value = arguments.get(key)
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        if isinstance(value, str) and value:
+            parts.append(value)
+    return name, " ".join(parts)
+
+
+def call_workdir(payload: dict) -> str:
+    """The working directory a tool call names (`workdir` argument), "" when none."""
+    if payload.get("type") == "local_shell_call":
+        action = payload.get("action") if isinstance(payload.get("action"), dict) else {}
+        value = action.get("working_directory")
+        return value if isinstance(value, str) else ""
+    arguments = payload.get("arguments")
+    if isinstance(arguments, str) and "workdir" in arguments:
+        try:
+            arguments = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            return ""
+    if isinstance(arguments, dict):
+        value = arguments.get("workdir")
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+@dataclass
+class Turn:
+    offset: int  # byte offset of the line that starts the turn
+    timestamp: object
+    prompt: str
+    item_texts: list[str] = field(default_factory=list)
+    event_texts: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    closed: bool = False
+
+    def body(self, limit: int = TURN_BODY_MAX) -> str:
+        texts = self.item_texts or self.event_texts
+        body = " ".join(self.prompt.split())
+        if texts:
+            body += " " + " ".join(" ".join(t.split()) for t in texts)
+        if self.tools:
+            body += " [tools: " + "; ".join(self.tools) + "]"
+        return body if len(body) <= limit else body[: limit - 1] + "…"
+
+
+@dataclass
+class SessionState:
+    """What a rollout's opening lines said; kept in the checkpoint to resume mid-file."""
+
+    session: str = ""
+    parent: str = ""
+    cwd: str = ""
+    project: str = ""
+    meta_timestamp: str = ""
+    user_events: bool = False
+    replay_done: bool = True
+    next_idx: int = 1
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SessionState":
+        state = cls()
+        for key, value in data.items():
+            if hasattr(state, key) and type(value) is type(getattr(state, key)):
+                setattr(state, key, value)
+        return state
+
+
+@dataclass
+class ParseResult:
+    state: SessionState
+    turns: list[Turn]
+    #: Byte offset just past the last complete line read.
+    end: int
+    lines: int = 0
+    skipped: Counter = field(default_factory=Counter)
+    torn: bool = False
+    workdirs: Counter = field(default_factory=Counter)
+
+
+def _subagent_parent(meta: dict) -> str:
+    """The parent thread of a sub-agent's rollout, "" for a top-level thread."""
+    source = meta.get("source")
+    if isinstance(source, dict):
+        sub = source.get("subagent")
+        spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+        if isinstance(spawn, dict) and isinstance(spawn.get("parent_thread_id"), str):
+            return spawn["parent_thread_id"]
+    value = meta.get("parent_thread_id")  # newer writers put it on the meta itself
+    return value if isinstance(value, str) else ""
+
+
+def parse_rollout(
+    data: bytes,
+    *,
+    start: int = 0,
+    state: SessionState | None = None,
+    parent_lines: frozenset[bytes] | set[bytes] = frozenset(),
+) -> ParseResult:
+    """Parse rollout bytes (`data` begins at file offset `start`) into turns.
+
+    `state` is None for a read from the beginning; `parent_lines` are the raw lines of a
+    sub-agent's parent rollout (to drop the lines the child replays).
+    """
+    fresh = state is None
+    state = SessionState() if state is None else state
+    result = ParseResult(state=state, turns=[], end=start)
+    records: list[tuple[int, bytes, dict]] = []
+    position = 0
+    size = len(data)
+    loads = orjson.loads
+    while position < size:
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            if data[position:].strip():
+                result.torn = True
+                result.skipped["torn_line"] += 1
+            break
+        raw = data[position:newline]
+        offset = start + position
+        position = newline + 1
+        if not raw.strip():
+            continue
+        result.lines += 1
+        try:
+            obj = loads(raw)
+        except orjson.JSONDecodeError:
+            # Bytes that are not UTF-8 cost only themselves (U+FFFD), not the whole line.
+            obj = _loads_lossy(raw)
+            if obj is None:
+                result.skipped["broken_line"] += 1
+                continue
+            result.skipped["invalid_utf8_replaced"] += 1
+        if not isinstance(obj, dict):
+            result.skipped["broken_line"] += 1
+            continue
+        if obj.get("type") == "event_msg" and _kind(obj) == "user_message":
+            state.user_events = True
+        records.append((offset, raw, obj))
+    result.end = start + position
+
+    current: Turn | None = None
+    saw_meta = not fresh
+    for offset, raw, obj in records:
+        kind = obj.get("type")
+        payload = obj.get("payload")
+        payload = payload if isinstance(payload, dict) else {}
+        if kind == "session_meta":
+            if not saw_meta:
+                saw_meta = True
+                _read_meta(state, payload, obj)
+            else:
+                result.skipped["extra_session_meta"] += 1
+            continue
+        if not state.replay_done:
+            if raw.strip() in parent_lines or _older(obj.get("timestamp"), state.meta_timestamp):
+                result.skipped["replayed_parent_line"] += 1
+                continue
+            state.replay_done = True
+        if kind not in KNOWN_TYPES:
+            result.skipped[f"unknown_type:{kind}"] += 1
+            continue
+        if kind == "event_msg":
+            sub = payload.get("type")
+            if sub == "user_message":
+                text = payload.get("message") if isinstance(payload.get("message"), str) else ""
+                if not text.strip() or is_scaffolding(text):
+                    result.skipped["scaffolding" if text.strip() else "empty_prompt"] += 1
+                    continue
+                current = Turn(offset, obj.get("timestamp"), text)
+                result.turns.append(current)
+            elif sub == "agent_message" and current is not None:
+                text = payload.get("message")
+                if isinstance(text, str) and text.strip():
+                    current.event_texts.append(text)
+            elif sub in TURN_END_EVENTS and current is not None:
+                current.closed = True
+        elif kind == "response_item":
+            sub = payload.get("type")
+            if sub == "message":
+                role = payload.get("role")
+                text = content_text(payload.get("content") if "content" in payload else payload.get("text"))
+                if role == "user":
+                    if is_scaffolding(text):
+                        result.skipped["scaffolding"] += 1
+                    elif not state.user_events and text.strip():
+                        current = Turn(offset, obj.get("timestamp"), text)
+                        result.turns.append(current)
+                elif role == "assistant" and current is not None and text.strip():
+                    current.item_texts.append(text)
+            elif sub in TOOL_CALLS:
+                workdir = call_workdir(payload)
+                if workdir:
+                    result.workdirs[workdir] += 1
+                if current is not None:
+                    name, what = describe_call(payload)
+                    current.tools.append(_clip(f"{name} {what}".strip(), TOOL_TEXT_MAX))
+            elif sub in TOOL_OUTPUTS and current is not None:
+                output = payload.get("output")
+                text = output if isinstance(output, str) else content_text(output)
+                if text.strip() and current.tools:
+                    current.tools[-1] += " -> " + _clip(text, OUTPUT_TEXT_MAX)
+    if not saw_meta:
+        result.skipped["no_session_meta"] += 1
+    return result
+
+
+def _loads_lossy(raw: bytes) -> object:
+    try:
+        raw.decode("utf-8")
+        return None  # valid UTF-8, so the JSON itself is broken
+    except UnicodeDecodeError:
+        pass
+    try:
+        return orjson.loads(raw.decode("utf-8", errors="replace"))
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _kind(obj: dict) -> object:
+    payload = obj.get("payload")
+    return payload.get("type") if isinstance(payload, dict) else None
+
+
+def _read_meta(state: SessionState, payload: dict, obj: dict) -> None:
+    sid = payload.get("id") or payload.get("session_id")
+    if isinstance(sid, str) and sid.strip():
+        state.session = sid.strip()
+    if isinstance(payload.get("cwd"), str):
+        state.cwd = payload["cwd"]
+    stamp = payload.get("timestamp") or obj.get("timestamp")
+    state.meta_timestamp = stamp if isinstance(stamp, str) else ""
+    state.parent = _subagent_parent(payload)
+    state.replay_done = not state.parent
+
+
+def _older(stamp: object, reference: str) -> bool:
+    """True when `stamp` is an instant before `reference` (both ISO strings)."""
+    if not isinstance(stamp, str) or not reference:
+        return False
+    from carto_core.timeparse import parse_timestamp
+
+    a, b = parse_timestamp(stamp), parse_timestamp(reference)
+    return a is not None and b is not None and a < b
+
+
+def infer_project(cwd: str, workdirs: Counter) -> str:
+    """session_meta.cwd's project, else the most frequent tool workdir's, else "unknown"."""
+    from carto_core.project import project_for
+
+    name = project_for(cwd) if cwd else ""
+    if name:
+        return name
+    for workdir, _ in workdirs.most_common():
+        name = project_for(workdir)
+        if name:
+            return name
+    return "unknown"
+
+
+def settled(path: Path, settle_seconds: float, now: float | None = None) -> bool:
+    """A rollout untouched for `settle_seconds` is finished: its last turn can be written."""
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return False
+    return (now if now is not None else time.time()) - mtime >= settle_seconds

@@ -1,0 +1,302 @@
+"""Codex backfill: samples against an independent scan, idempotence, resume, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.cli import cli
+from carto_core.home import Home
+from carto_core.ingest import run_ingest
+from carto_core.logs import SHAPES
+from carto_core.reader import iter_lines
+
+from carto_codex.rollout import parse_rollout
+from carto_codex.source import CodexRolloutSource
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _codex_rollouts import (assistant_item, line, meta, turn_complete, user_event,  # noqa: E402
+                             user_item, write_rollout)
+
+# Written here independently of the parser: formats.md section 2.2 and 2.5.
+DOCUMENTED_KINDS = {"session_meta", "turn_context", "response_item", "event_msg", "compacted",
+                    "world_state", "inter_agent_communication", "inter_agent_communication_metadata"}
+SCAFFOLDS = ("<environment_context>", "# AGENTS.md instructions for", "<INSTRUCTIONS>",
+             "<permissions instructions>", "<user_instructions>")
+
+
+def independent_scan(root: Path) -> tuple[dict[str, int], Counter, dict[str, str]]:
+    """Prompts per session, unknown kinds, parent of each child: a plain reading of the files."""
+    files = sorted(root.rglob("rollout-*.jsonl"))
+    raw_lines = {f: [l for l in f.read_text("utf-8").splitlines() if l.strip()] for f in files}
+    sid_of = {}
+    parent_of = {}
+    for f, lines in raw_lines.items():
+        first = json.loads(lines[0])["payload"]
+        sid_of[f] = first["id"]
+        source = first.get("source")
+        if isinstance(source, dict):
+            parent_of[first["id"]] = source["subagent"]["thread_spawn"]["parent_thread_id"]
+    file_of = {sid: f for f, sid in sid_of.items()}
+    prompts: dict[str, int] = {}
+    unknown: Counter = Counter()
+    for f, lines in raw_lines.items():
+        sid = sid_of[f]
+        replayed = set(raw_lines[file_of[parent_of[sid]]]) if sid in parent_of else set()
+        count = 0
+        for text in lines[1:]:
+            if text in replayed:
+                continue
+            row = json.loads(text)
+            if row["type"] not in DOCUMENTED_KINDS:
+                unknown[row["type"]] += 1
+            payload = row.get("payload", {})
+            if row["type"] == "event_msg" and payload.get("type") == "user_message":
+                if not payload["message"].lstrip().startswith(SCAFFOLDS):
+                    count += 1
+        prompts[sid] = count
+    return prompts, unknown, parent_of
+
+
+def turns_of(home: Home) -> list[dict]:
+    return [l.row for l in iter_lines(home.log("turns"))]
+
+
+def ingest(home: Home, roots, **options):
+    return run_ingest(CodexRolloutSource({"roots": [str(r) for r in roots], **options}), home)
+
+
+def test_every_sample_ingests_with_counts_equal_to_an_independent_scan(codex_home, tmp_path):
+    home = Home(tmp_path / "home")
+    summary = ingest(home, [codex_home], settle_seconds=0)
+    prompts, unknown, parent_of = independent_scan(codex_home)
+    rows = turns_of(home)
+    assert Counter(r["session"] for r in rows) == Counter({s: n for s, n in prompts.items() if n})
+    assert sum(prompts.values()) == len(rows) == summary.written["turns"] == 4
+    assert {k.removeprefix("unknown_type:"): v for k, v in summary.skipped.items()
+            if k.startswith("unknown_type:")} == dict(unknown)
+    assert summary.streams == len(list(codex_home.rglob("rollout-*.jsonl")))
+    for row in rows:
+        assert row["event_id"] == f"turn-codex-{row['session']}-{row['turn_idx']}"
+        assert list(row)[:len(SHAPES["turns"])] == list(SHAPES["turns"])
+        assert row["provider"] == "codex" and row["type"] == "transcript"
+        assert row["project"] == "synthetic-project"
+        assert Path(row["transcript_path"]).is_file()
+        assert row.get("parent_session") == parent_of.get(row["session"])
+        assert "SYNTHETIC_ENCRYPTED_CONTENT" not in row["summary"]
+    first = next(r for r in rows if r["session"].startswith("1111"))
+    # The prompt once (its response_item mirror is not a second turn), the answer, the tools.
+    assert first["summary"].count("List the synthetic files.") == 1
+    assert "apply_patch gamma.txt" in first["summary"] and "exec_command find" in first["summary"]
+    child = next(r for r in rows if r["session"].startswith("3333"))
+    assert "Spawn a synthetic researcher" not in child["summary"]  # the replayed parent prompt
+    assert summary.skipped["replayed_parent_line"] == 2
+
+
+def test_rerun_is_idempotent_even_without_checkpoints(codex_home, tmp_path):
+    home = Home(tmp_path / "home")
+    ingest(home, [codex_home], settle_seconds=0)
+    before = home.log("turns").read_bytes()
+    again = ingest(home, [codex_home], settle_seconds=0)
+    assert (again.units, again.rows_written) == (0, 0)  # every rollout skipped by checkpoint
+    (home.state / "checkpoints" / "codex.json").unlink()
+    lost = ingest(home, [codex_home], settle_seconds=0)
+    assert lost.rows_written == 0 and lost.already_present == 4
+    assert home.log("turns").read_bytes() == before
+
+
+def test_archiving_a_read_rollout_rereads_nothing(codex_home, tmp_path):
+    home = Home(tmp_path / "home")
+    ingest(home, [codex_home], settle_seconds=0)
+    live = next((codex_home / "sessions").rglob("*11111111*.jsonl"))
+    live.rename(codex_home / "archived_sessions" / live.name)  # rename keeps size and mtime
+    again = ingest(home, [codex_home], settle_seconds=0)
+    assert (again.units, again.rows_written, again.already_present) == (0, 0, 0)
+
+
+def test_scaffolding_never_starts_a_turn_in_either_prompt_source(tmp_path):
+    scaffolds = ["<environment_context>\n  <cwd>/x</cwd>\n</environment_context>",
+                 "# AGENTS.md instructions for /x\n\nBe nice.", "<user_instructions>u</user_instructions>",
+                 "<permissions instructions>p</permissions instructions>"]
+    root = tmp_path / "codex"
+    # Older writer: prompts only as response_item user messages.
+    write_rollout(root, "aaaaaaaa-0000-4000-8000-000000000001", [
+        meta("aaaaaaaa-0000-4000-8000-000000000001", str(tmp_path / "proj")),
+        *[user_item(s) for s in scaffolds], user_item("fix the parser"), assistant_item("done"),
+    ])
+    # Current writer: response_item mirror and event_msg for the same prompt.
+    write_rollout(root, "aaaaaaaa-0000-4000-8000-000000000002", [
+        meta("aaaaaaaa-0000-4000-8000-000000000002", str(tmp_path / "proj")),
+        *[user_item(s) for s in scaffolds], user_event("first"), user_item("first"),
+        assistant_item("a1"), user_event(scaffolds[0]), user_event("second"), user_item("second"),
+    ])
+    home = Home(tmp_path / "home")
+    summary = ingest(home, [root], settle_seconds=0)
+    rows = {r["event_id"]: r["summary"] for r in turns_of(home)}
+    assert rows == {
+        "turn-codex-aaaaaaaa-0000-4000-8000-000000000001-1": "fix the parser done",
+        "turn-codex-aaaaaaaa-0000-4000-8000-000000000002-1": "first a1",
+        "turn-codex-aaaaaaaa-0000-4000-8000-000000000002-2": "second",
+    }
+    assert summary.skipped["scaffolding"] == 4 + 4 + 1
+
+
+def test_a_live_rollout_holds_its_last_turn_until_closed_and_resumes(tmp_path):
+    sid = "bbbbbbbb-0000-4000-8000-000000000001"
+    root = tmp_path / "codex"
+    lines = [meta(sid, str(tmp_path / "proj")), user_event("one"), assistant_item("r1"),
+             user_event("two"), assistant_item("r2 partial")]
+    path = write_rollout(root, sid, lines, old=False)
+    home = Home(tmp_path / "home")
+    first = ingest(home, [root])  # default settle: a fresh file is still being written
+    assert [r["summary"] for r in turns_of(home)] == ["one r1"]
+    assert first.skipped["turn_in_progress"] == 1
+    with open(path, "a") as handle:
+        handle.write(assistant_item("r2 rest") + "\n" + turn_complete() + "\n")
+        handle.write(user_event("three") + "\n" + assistant_item("r3") + "\n" + turn_complete() + "\n")
+    second = ingest(home, [root])
+    assert [(r["turn_idx"], r["summary"]) for r in turns_of(home)] == [
+        (1, "one r1"), (2, "two r2 partial r2 rest"), (3, "three r3")]
+    assert second.already_present == 0  # resumed at turn two, nothing read twice
+
+
+def test_truncated_rollout_via_cli_writes_only_whole_turns(tmp_path):
+    sid = "cccccccc-0000-4000-8000-000000000001"
+    root = tmp_path / "codex"
+    path = write_rollout(root, sid, [meta(sid, str(tmp_path / "proj")), user_event("whole"),
+                                     assistant_item("fine"), user_event("cut")])
+    full = path.read_bytes()
+    path.write_bytes(full + assistant_item("never fin").encode()[:25])  # no newline: torn
+    result = CliRunner().invoke(cli, ["ingest", "codex", "--root", str(root), "--settle", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["skipped"]["torn_line"] == 1 and document["rows_written"] == 1
+    assert "cut short" in result.stderr
+    home = Home(os.environ["CARTO_HOME"])
+    assert [r["summary"] for r in turns_of(home)] == ["whole fine"]
+    # Once the writer finishes the line, the held-back turn is written, and only it.
+    path.write_bytes(full + assistant_item("never finished").encode() + b"\n")
+    again = CliRunner().invoke(cli, ["ingest", "codex", "--root", str(root), "--settle", "0", "--json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["rows_written"] == 1
+    assert [r["summary"] for r in turns_of(home)] == ["whole fine", "cut never finished"]
+
+
+def test_a_file_that_is_not_a_rollout_is_an_error_and_writes_nothing(tmp_path):
+    root = tmp_path / "codex"
+    root.mkdir()
+    (root / "rollout-notes.jsonl").write_text("not json at all\n{\"a\": 1}\n")
+    result = CliRunner().invoke(cli, ["ingest", "codex", "--root", str(root), "--settle", "0"])
+    assert result.exit_code == 1
+    assert "not a Codex rollout" in result.stderr
+    assert not Home(os.environ["CARTO_HOME"]).log("turns").exists()
+
+
+def test_no_rollouts_exits_3_and_bad_since_exits_2(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert CliRunner().invoke(cli, ["ingest", "codex", "--root", str(empty)]).exit_code == 3
+    bad = CliRunner().invoke(cli, ["ingest", "codex", "--root", str(empty), "--since", "someday"])
+    assert bad.exit_code == 2 and "--since" in bad.stderr
+
+
+def test_since_skips_rollouts_not_modified_since(codex_home, tmp_path):
+    for path in codex_home.rglob("rollout-*.jsonl"):
+        os.utime(path, (0 + 86_400 * 365 * 30, 86_400 * 365 * 30))  # year 2000
+    fresh = next(codex_home.rglob("*55555555*.jsonl"))
+    os.utime(fresh, None)
+    summary = ingest(Home(tmp_path / "h"), [codex_home], settle_seconds=0,
+                     since=__import__("carto_core.timeparse", fromlist=["x"]).parse_when("1d"))
+    assert summary.streams == 1 and summary.written["turns"] == 1
+
+
+def _git(*args, cwd):
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null",
+           "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def test_project_inference_cwd_then_workdir_then_unknown(tmp_path):
+    repo = tmp_path / "shop"
+    repo.mkdir()
+    _git("init", "-q", cwd=repo)
+    _git("commit", "-q", "--allow-empty", "-m", "init", cwd=repo)
+    _git("worktree", "add", "-q", str(tmp_path / "wt" / "feature"), cwd=repo)
+    root = tmp_path / "codex"
+    home_dir = os.path.expanduser("~")
+
+    def call(workdir):
+        return line("response_item", {"type": "function_call", "name": "exec_command",
+                                      "arguments": json.dumps({"cmd": "ls", "workdir": workdir}),
+                                      "call_id": "c"})
+
+    cases = {
+        "dddddddd-0000-4000-8000-000000000001": ([meta("dddddddd-0000-4000-8000-000000000001", str(tmp_path / "wt" / "feature"))], "shop"),
+        "dddddddd-0000-4000-8000-000000000002": ([meta("dddddddd-0000-4000-8000-000000000002", home_dir),
+                                                  user_event("x"), call(str(repo)), call(str(repo)), call("/srv/other")], "shop"),
+        "dddddddd-0000-4000-8000-000000000003": ([meta("dddddddd-0000-4000-8000-000000000003", "/")], "unknown"),
+    }
+    for sid, (lines, _) in cases.items():
+        write_rollout(root, sid, [*lines, user_event("go")])
+    home = Home(tmp_path / "home")
+    ingest(home, [root], settle_seconds=0)
+    projects = {r["session"]: r["project"] for r in turns_of(home)}
+    assert projects == {sid: expected for sid, (_, expected) in cases.items()}
+
+
+def test_child_replay_dropped_by_time_when_parent_rollout_is_gone(codex_home, tmp_path):
+    parent = next(codex_home.rglob("*22222222*.jsonl"))
+    parent.unlink()
+    home = Home(tmp_path / "home")
+    summary = ingest(home, [codex_home], settle_seconds=0)
+    child = [r for r in turns_of(home) if r["session"].startswith("3333")]
+    assert [r["summary"] for r in child] == ["Inspect fixtures. The fixtures are fully synthetic."]
+    assert summary.skipped["replayed_parent_line"] == 2
+
+
+texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30)
+prompt_kinds = st.lists(st.tuples(st.sampled_from(["prompt", "scaffold", "answer", "unknown"]), texts),
+                        max_size=25)
+
+
+@settings(max_examples=60, deadline=None)
+@given(prompt_kinds)
+def test_turns_equal_real_prompts_in_any_interleaving(items):
+    sid = "eeeeeeee-0000-4000-8000-000000000001"
+    lines = [meta(sid, "/nowhere/p")]
+    expected = 0
+    unknown = 0
+    for kind, text in items:
+        if kind == "prompt" and text.strip() and not text.lstrip().startswith(SCAFFOLDS):
+            lines.append(user_event(text))
+            expected += 1
+        elif kind == "scaffold":
+            lines.append(user_event("<environment_context>" + text))
+            lines.append(user_item("# AGENTS.md instructions for " + text))
+        elif kind == "answer":
+            lines.append(assistant_item(text))
+        elif kind == "unknown":
+            lines.append(line("future_" + str(len(text)), {"x": text}))
+            unknown += 1
+    result = parse_rollout("".join(l + "\n" for l in lines).encode())
+    assert len(result.turns) == expected
+    assert sum(v for k, v in result.skipped.items() if k.startswith("unknown_type:")) == unknown
+    assert result.state.session == sid
+
+
+def test_package_root_stays_import_light():
+    # The live hook imports carto_codex.capture on every tool call: the package root must not
+    # pull in pluggy, click or orjson.
+    code = ("import sys, carto_codex; heavy = {'pluggy', 'click', 'orjson', 'attrs'} & set(sys.modules);"
+            " print(sorted(heavy))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
