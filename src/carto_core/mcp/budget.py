@@ -61,17 +61,17 @@ def _with(doc: dict, path: str | None, value) -> dict:
     return out
 
 
-def _lists(node, path: str = ""):
-    """(path, parent, key, list) for every list of two or more items under node."""
+def _lists(node, path: str = "", least: int = 2):
+    """(path, parent, key, list) for every list of at least `least` items under node."""
     if isinstance(node, dict):
         for key, value in node.items():
             sub = f"{path}.{key}" if path else str(key)
-            if isinstance(value, list) and len(value) > 1:
+            if isinstance(value, list) and len(value) >= least:
                 yield sub, node, key, value
-            yield from _lists(value, sub)
+            yield from _lists(value, sub, least)
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            yield from _lists(value, f"{path}[{index}]")
+            yield from _lists(value, f"{path}[{index}]", least)
 
 
 def _shorten_strings(node, limit: int) -> int:
@@ -99,6 +99,18 @@ def _longest_string(node) -> int:
     return max((_longest_string(v) for v in values), default=0)
 
 
+def _halve_lists(node, fits, trimmed: dict, prefix: str, least: int) -> None:
+    while not fits(node):
+        candidates = sorted(_lists(node, least=least), key=lambda c: len(dumps(c[3])), reverse=True)
+        if not candidates:
+            return
+        path, parent, key, value = candidates[0]
+        keep = len(value) // 2
+        path = f"{prefix}{path}"
+        trimmed[path] = trimmed.get(path, 0) + len(value) - keep
+        parent[key] = value[:keep]
+
+
 def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = "") -> object:
     """Make `node` fit by halving its biggest lists, then shortening strings; record the cuts.
 
@@ -106,15 +118,7 @@ def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = ""
     it: the record of what was cut is part of the answer and takes room too.
     """
     node = copy.deepcopy(node)
-    while not fits(node):
-        candidates = sorted(_lists(node), key=lambda c: len(dumps(c[3])), reverse=True)
-        if not candidates:
-            break
-        path, parent, key, value = candidates[0]
-        keep = len(value) // 2
-        path = f"{prefix}{path}"
-        trimmed[path] = trimmed.get(path, 0) + len(value) - keep
-        parent[key] = value[:keep]
+    _halve_lists(node, fits, trimmed, prefix, least=2)
     if not fits(node):
         # Shorten strings to the longest common limit that fits (binary search), so an answer
         # loses as little text as it must.
@@ -138,11 +142,13 @@ def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = ""
             trimmed["strings_shortened"] = before + best[1]
         else:
             del trimmed["strings_shortened"]
+    # Last: empty the lists that still hold one item, biggest first.
+    _halve_lists(node, fits, trimmed, prefix, least=1)
     return node
 
 
 def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
-             cursor_for: Callable[[int], str]) -> Page:
+             cursor_for: Callable[[int], str], notes: dict | None = None) -> Page:
     """The page of `document` starting at item `offset` of `list_path`, within `max_chars`.
 
     `cursor_for(next_offset)` mints the cursor for the next page. At least one item is returned
@@ -167,6 +173,8 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
                 "next_cursor": next_cursor, "max_chars": max_chars}
         if trimmed:
             info["trimmed"] = dict(trimmed)
+        if notes:
+            info.update(notes)
         if next_cursor:
             info["note"] = (f"{total - offset - returned} more item(s) of {list_path!r}: call again "
                             "with this next_cursor to continue")

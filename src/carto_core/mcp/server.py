@@ -1,0 +1,375 @@
+"""The `carto mcp` server: tools over stdio on the official MCP Python SDK (low-level `Server`).
+
+`CartoMcp` is the state one server keeps warm for its whole life: the home, a `SearchEngine`
+(keyword index in memory, refreshed per call when the logs grow), the facts corpus (reloaded
+when the logs' generation changes), the cursor key and a small cache of recent answers so that
+paging does not recompute. `CartoMcp.call(name, arguments)` is the whole protocol-free
+behaviour (validation, budget, paging, errors); `build_server` wraps it in the SDK and
+`run_stdio` serves it. Tool calls run in a worker thread, one at a time, so the event loop
+keeps answering pings while a day digest reads git.
+
+Errors: an unknown tool is a JSON-RPC error (-32602, data.code "unknown_tool", with the tool
+names); everything the caller got wrong inside a known tool (types, bounds, a tampered cursor,
+an id that does not exist) is a tool result with isError true and a structured `error`
+document, so the agent can read it and retry; an engine failure is the same with code
+"internal" and status 500. None of them stops the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import threading
+import traceback
+import uuid
+from collections import OrderedDict
+
+from carto_core import __version__
+from carto_core.home import Home
+from carto_core.mcp.budget import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS, dumps, paginate
+from carto_core.mcp.cursor import CursorCodec, CursorError, load_key
+from carto_core.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolError, ToolSpec
+
+SERVER_NAME = "carto"
+PAGE_CACHE = 32
+INSTRUCTIONS = (
+    "carto is a memory of agents' own work: every commit, edit, command, prompt, fetch and "
+    "transcript turn of past sessions (Claude Code, Codex, Hermes, git). Use `orient` when you "
+    "enter a project, `search` to recall how something was done or decided, `get` to read an "
+    "event in full, `facts` for exact counts, `standup` and `collision` before touching files "
+    "other sessions may be editing, and `wrapup` at the end of a session. Every answer is "
+    "bounded: when page.cut is true, page.next_cursor continues it."
+)
+
+
+def max_chars_setting(env: dict | None = None, config=None) -> int:
+    """`CARTO_MCP_MAX_CHARS`, else config `[mcp] max_chars`, else the default; clamped."""
+    env = os.environ if env is None else env
+    raw = env.get("CARTO_MCP_MAX_CHARS")
+    if raw is None and config is not None:
+        raw = config.get("mcp.max_chars")
+    try:
+        value = int(raw) if raw not in (None, "") else DEFAULT_MAX_CHARS
+    except (TypeError, ValueError):
+        value = DEFAULT_MAX_CHARS
+    return max(MIN_MAX_CHARS, min(MAX_MAX_CHARS, value))
+
+
+class CartoMcp:
+    """Everything a carto MCP server holds; protocol-free, so tests and benchmarks can call it."""
+
+    def __init__(self, home: Home, *, max_chars: int = DEFAULT_MAX_CHARS, env: dict | None = None):
+        self.home = home
+        self.max_chars = max_chars
+        self.env = dict(os.environ if env is None else env)
+        self.codec = CursorCodec(load_key(home.state))
+        self._pages: OrderedDict[str, dict] = OrderedDict()
+        self._lock = threading.Lock()
+        self._engine = None
+        self._facts_corpus: tuple[str, object] | None = None
+        self._validators: dict[str, object] = {}
+
+    # --- protocol-free entry point -----------------------------------------------------------
+
+    def call(self, name: str, arguments: dict | None, meta: dict | None = None) -> dict:
+        """Run one tool call; return the page document (it carries `page`). Raises ToolError."""
+        spec = TOOLS_BY_NAME[name]
+        args = dict(arguments or {})
+        self._validate(spec, args)
+        max_chars = int(args.pop("max_chars", None) or self.max_chars)
+        cursor = args.pop("cursor", None)
+        with self._lock:
+            notes = {}
+            if cursor is not None:
+                try:
+                    payload = self.codec.decode(cursor, tool=name)
+                    args, offset, set_id = dict(payload["a"]), int(payload["o"]), str(payload["s"])
+                except CursorError as exc:
+                    raise ToolError("bad_cursor", str(exc)) from None
+                except (KeyError, TypeError, ValueError):
+                    raise ToolError("bad_cursor", "cursor payload is incomplete") from None
+                document = self._pages.get(set_id)
+                if document is None:
+                    # The answer left the cache (or the server restarted): compute it again. A
+                    # replay never re-serves: no delta serving, no telemetry.
+                    document = self._run(spec, {**args, "_replay": True}, meta)
+                    self._remember(set_id, document)
+                    if self._digest(spec, args, document) != payload.get("d"):
+                        notes["changed"] = ("the answer changed since the first page (new events "
+                                            "arrived); items may repeat or be missed")
+                else:
+                    self._pages.move_to_end(set_id)
+            else:
+                offset, set_id = 0, uuid.uuid4().hex[:16]
+                document = self._run(spec, args, meta)
+                self._remember(set_id, document)
+            digest = self._digest(spec, args, document)
+            page = paginate(
+                document, spec.paged_list(args), offset, max_chars,
+                lambda o: self.codec.encode({"t": name, "a": args, "o": o, "s": set_id, "d": digest}),
+                notes=notes,
+            )
+        return page.document
+
+    def _remember(self, set_id: str, document: dict) -> None:
+        self._pages[set_id] = document
+        while len(self._pages) > PAGE_CACHE:
+            self._pages.popitem(last=False)
+
+    @staticmethod
+    def _digest(spec: ToolSpec, args: dict, document: dict) -> str:
+        from carto_core.mcp.budget import _get
+
+        path = spec.paged_list(args)
+        items = _get(document, path) if path else None
+        return hashlib.sha1(dumps(items).encode()).hexdigest()[:12]
+
+    def _validate(self, spec: ToolSpec, args: dict) -> None:
+        validator = self._validators.get(spec.name)
+        if validator is None:
+            from jsonschema import Draft202012Validator
+
+            validator = Draft202012Validator(spec.input_schema)
+            self._validators[spec.name] = validator
+        schema = spec.input_schema
+        if "cursor" in args:
+            # With a cursor, the other arguments come from it: only check the ones given.
+            schema = {**schema, "required": []}
+            from jsonschema import Draft202012Validator
+
+            validator = Draft202012Validator(schema)
+        errors = sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+        if errors:
+            problems = []
+            for error in errors[:5]:
+                where = ".".join(str(p) for p in error.absolute_path) or "arguments"
+                problems.append(f"{where}: {error.message}")
+            raise ToolError("invalid_arguments", "; ".join(problems),
+                            accepted=sorted(schema["properties"]))
+
+    def _run(self, spec: ToolSpec, args: dict, meta: dict | None) -> dict:
+        args = dict(args)
+        if meta and not args.get("session_id"):
+            for key in ("session_id", "carto/session_id"):
+                value = meta.get(key)
+                if isinstance(value, str) and value:
+                    args["_meta_session"] = value
+                    break
+        return spec.run(self, args)
+
+    # --- what the tools call -----------------------------------------------------------------
+
+    def session_for(self, args: dict) -> str:
+        """The caller's session: the argument, the request's _meta, else the server's env."""
+        from carto_core.session import current_session_id
+
+        return args.get("session_id") or args.get("_meta_session") or current_session_id(self.env)
+
+    def provider(self) -> str:
+        from carto_core.session import detect_provider
+
+        return detect_provider(self.env)
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from carto_core.search.engine import SearchEngine
+
+            self._engine = SearchEngine(self.home)
+        return self._engine
+
+    def warm(self) -> None:
+        """Open the search index now, so the first call does not pay for it."""
+        try:
+            self.engine.ensure_loaded()
+        except Exception:  # noqa: BLE001 - a cold engine still answers later, or says why
+            traceback.print_exc(file=sys.stderr)
+
+    def _when(self, args: dict, key: str):
+        value = args.get(key)
+        if not value:
+            return None
+        from carto_core.timeparse import WhenError, parse_when
+
+        try:
+            return parse_when(value)
+        except WhenError as exc:
+            raise ToolError("invalid_arguments", f"{key}: {exc}") from None
+
+    def search(self, args: dict) -> dict:
+        from carto_core.search.api import SearchError, SearchRequest, run_search
+        from carto_core.search.telemetry import Telemetry
+
+        replay = args.get("_replay", False)
+        session = self.session_for(args)
+        request = SearchRequest(
+            query=args["query"], project=args.get("project") or None,
+            since=self._when(args, "since"), before=self._when(args, "before"),
+            limit=args.get("limit", 15), rankers=args.get("ranker") or None,
+            decay=args.get("decay") or None, session_id=session or None,
+            all=bool(args.get("all")) or replay,
+        )
+        telemetry = None if replay else Telemetry(
+            self.home, session_id=session, provider=self.provider(), purpose="mcp", backend="mcp")
+        try:
+            result = run_search(request, engine=self.engine, telemetry=telemetry)
+        except SearchError as exc:
+            raise _search_error(exc) from None
+        return result.to_dict()
+
+    def get(self, ids: list[str]) -> dict:
+        raise ToolError("unavailable", "get is not available in this build", 503)
+
+    def thread(self, event_id: str) -> dict:
+        raise ToolError("unavailable", "thread is not available in this build", 503)
+
+    def orient(self, args: dict) -> dict:
+        raise ToolError("unavailable", "orient is not available in this build", 503)
+
+    def facts(self, args: dict) -> dict:
+        from carto_core.facts import FactsError, index_generation, run_facts
+
+        request = {"contract_version": 1, "verb": args["verb"], "purpose": "mcp",
+                   "call_id": args.get("call_id") or f"mcp-{uuid.uuid4().hex[:12]}"}
+        for key in ("project", "since", "before", "top", "sample", "budget"):
+            if key in args:
+                request[key] = args[key]
+        if args.get("facts_cursor"):
+            request["cursor"] = args["facts_cursor"]
+        corpus = None
+        if args["verb"] != "delta":
+            generation = index_generation(self.home)
+            if self._facts_corpus is None or self._facts_corpus[0] != generation:
+                from carto_core.corpus import load_corpus
+
+                self._facts_corpus = (generation, load_corpus(self.home))
+            corpus = self._facts_corpus[1]
+        try:
+            return run_facts(request, self.home, corpus)
+        except FactsError as exc:
+            raise ToolError("conflict" if exc.status == 409 else "invalid_arguments",
+                            exc.message, exc.status) from None
+
+    def lens(self, name: str, args: dict) -> dict:
+        raise ToolError("unavailable", f"{name} is not available in this build", 503)
+
+    def collision(self, args: dict) -> dict:
+        from carto_core.collision import WINDOW_MINUTES, collision_note, peer_touches
+
+        path = os.path.abspath(args["path"])
+        session = self.session_for(args)
+        window = args.get("window_minutes", WINDOW_MINUTES)
+        touches = peer_touches(self.home, session, path, window_minutes=window)
+        return {
+            "path": path, "session_id": session or None, "window_minutes": window,
+            "note": collision_note(self.home, session, path, window_minutes=window),
+            "touches": touches,
+        }
+
+
+def _search_error(exc) -> ToolError:
+    from carto_core.exitcodes import ExitCode
+
+    code = getattr(exc, "code", ExitCode.ERROR)
+    if code == ExitCode.USAGE:
+        return ToolError("invalid_arguments", str(exc), 400)
+    if code == ExitCode.NOT_FOUND:
+        return ToolError("not_found", str(exc), 404)
+    return ToolError("search_failed", str(exc), 500)
+
+
+# --- the SDK wrapper ----------------------------------------------------------------------------
+
+
+def _tool_objects():
+    import mcp_types as types
+
+    return [
+        types.Tool(
+            name=spec.name, title=spec.title, description=spec.description,
+            input_schema=spec.input_schema,
+            annotations=types.ToolAnnotations(
+                title=spec.title, read_only_hint=spec.read_only,
+                destructive_hint=False, idempotent_hint=spec.idempotent, open_world_hint=False),
+        )
+        for spec in TOOLS
+    ]
+
+
+def build_server(state: CartoMcp):
+    """The SDK `Server` answering tools/list and tools/call from `state`."""
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    tools = _tool_objects()
+    call_lock = anyio.Lock()
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx, params):
+        name = params.name
+        if name not in TOOLS_BY_NAME:
+            raise MCPError(types.INVALID_PARAMS, f"unknown tool {name!r}; tools: {', '.join(TOOLS_BY_NAME)}",
+                           {"code": "unknown_tool", "tools": list(TOOLS_BY_NAME)})
+        meta = None
+        raw_meta = getattr(params, "meta", None)
+        if raw_meta is not None:
+            meta = raw_meta if isinstance(raw_meta, dict) else raw_meta.model_dump(by_alias=True, exclude_none=True)
+        try:
+            async with call_lock:
+                document = await anyio.to_thread.run_sync(state.call, name, params.arguments, meta)
+        except ToolError as exc:
+            return _error_result(exc.as_dict(name))
+        except Exception as exc:  # noqa: BLE001 - an engine failure must not stop the server
+            traceback.print_exc(file=sys.stderr)
+            return _error_result({"error": {"code": "internal", "status": 500, "tool": name,
+                                            "message": f"{type(exc).__name__}: {exc}"}})
+        text = dumps(document)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    structured_content=document)
+
+    def _error_result(document: dict):
+        return types.CallToolResult(content=[types.TextContent(type="text", text=dumps(document))],
+                                    structured_content=document, is_error=True)
+
+    return Server(SERVER_NAME, version=__version__, title="carto",
+                  description="A memory of agents' own work: recall, facts and lenses.",
+                  instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def run_stdio(state: CartoMcp, *, warm: bool = True) -> None:
+    """Serve `state` over stdin/stdout until the client closes the pipe."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(state)
+
+    async def main() -> None:
+        async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tg:
+            if warm:
+                # Load the index beside the handshake, not before it: agents time out slow
+                # starts (Codex waits 10 s), and a call that comes first simply waits for it.
+                tg.start_soon(anyio.to_thread.run_sync, state.warm)
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+    anyio.run(main)
+
+
+def tool_catalogue() -> list[dict]:
+    """Name, title, description and input schema of every tool (for `carto mcp --list-tools`)."""
+    return [{"name": s.name, "title": s.title, "description": s.description,
+             "read_only": s.read_only, "writes": s.writes or None, "input_schema": s.input_schema} for s in TOOLS]
+
+
+def state_for(home: Home | None = None, *, max_chars: int | None = None) -> CartoMcp:
+    from carto_core.config import load_config
+
+    config = load_config()
+    home = home or config.home
+    return CartoMcp(home if isinstance(home, Home) else Home(home),
+                    max_chars=max_chars or max_chars_setting(config=config))

@@ -1,0 +1,331 @@
+"""The MCP tool catalogue: names, JSON schemas, and the one lens call behind each tool.
+
+Every tool answers with the document the matching CLI command prints with `--json` (so an agent
+that learned one learns the other), cut to the output budget by `budget.paginate` along the list
+named by `list_path`. No tool ranks, counts or folds by itself: search, get, thread and orient
+call `carto_core.search`; facts calls `carto_core.facts.run_facts`; standup, digest and wrapup
+call `carto_core.lenses`; collision calls `carto_core.collision`. Only `wrapup` writes (the
+milestone); only `search` writes telemetry (served rows under the caller's session); facts and
+the lenses write nothing.
+
+A tool refuses bad input with `ToolError(code, message, status)`: the server turns it into a
+tool result with `isError: true` and `structuredContent.error = {code, status, message, tool}`
+(400 the caller asked wrongly, 404 an id that does not exist, 409 another corpus, 503 a lens
+that is not installed), and keeps running.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from carto_core.mcp.server import CartoMcp
+
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,200}$"
+_ID_RE = re.compile(ID_PATTERN)
+
+
+class ToolError(Exception):
+    """A refused call: `code` is a stable word, `status` the HTTP-like class (400/404/409/503)."""
+
+    def __init__(self, code: str, message: str, status: int = 400, **data: Any):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.data = data
+
+    def as_dict(self, tool: str) -> dict:
+        return {"error": {"code": self.code, "status": self.status, "message": self.message,
+                          "tool": tool, **self.data}}
+
+
+@dataclass
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    properties: dict
+    run: Callable[["CartoMcp", dict], dict]
+    #: Which list of the answer is paged (a dotted path), or a function of the arguments.
+    list_path: str | Callable[[dict], str | None] | None = None
+    required: list[str] = field(default_factory=list)
+    read_only: bool = True
+    idempotent: bool = True
+    #: What a non-read-only tool writes (said in the catalogue).
+    writes: str = ""
+    #: Extra JSON-schema keywords at the root (anyOf, ...).
+    extra_schema: dict = field(default_factory=dict)
+
+    def paged_list(self, args: dict) -> str | None:
+        return self.list_path(args) if callable(self.list_path) else self.list_path
+
+    @property
+    def input_schema(self) -> dict:
+        schema = {"type": "object", "properties": {**self.properties, **COMMON}, "additionalProperties": False}
+        if self.required:
+            schema["required"] = list(self.required)
+        schema.update(self.extra_schema)
+        return schema
+
+
+#: Arguments every tool takes: the budget and the page cursor.
+COMMON = {
+    "max_chars": {"type": "integer", "minimum": 1000, "maximum": 200000,
+                  "description": "Most characters this answer may use (default: the server's, "
+                                 "12000 unless configured). Longer answers are paged."},
+    "cursor": {"type": "string", "maxLength": 16384,
+               "description": "page.next_cursor of a previous answer of this tool: continue it. "
+                              "The other arguments are taken from the cursor."},
+}
+
+_WHEN = ("WHEN grammar: 24h, 7d, 2w, 3mo, today, yesterday, this week, last month, "
+         "YYYY-MM-DD[THH:MM:SS] (local).")
+_PROJECT = {"type": "string", "maxLength": 2048,
+            "description": "Project scope: case-insensitive substring, `a|b` for several; a family "
+                           "name from the project registry widens it."}
+_SINCE = {"type": "string", "maxLength": 128, "description": "Window start. " + _WHEN}
+_BEFORE = {"type": "string", "maxLength": 128, "description": "Window end. " + _WHEN}
+_SESSION = {"type": "string", "pattern": r"^[A-Za-z0-9._:-]{1,200}$",
+            "description": "Your session id (for delta serving and telemetry); default: the "
+                           "server's environment (CLAUDE_CODE_SESSION_ID, CODEX_SESSION_ID, ...)."}
+
+
+def _ids(value) -> list[str]:
+    ids = [part.strip() for part in value.split(",")] if isinstance(value, str) else list(value)
+    ids = [i for i in ids if i]
+    if not ids:
+        raise ToolError("invalid_arguments", "ids: give at least one event id")
+    bad = [i for i in ids if not _ID_RE.match(i)]
+    if bad:
+        raise ToolError("invalid_arguments", f"ids: not an event id (allowed [A-Za-z0-9_-]): {bad[:5]}")
+    return ids
+
+
+# --- tool bodies --------------------------------------------------------------------------------
+
+
+def _search(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.search(args)
+
+
+def _get(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.get(_ids(args["ids"]))
+
+
+def _thread(mcp: "CartoMcp", args: dict) -> dict:
+    event_id = args["event_id"]
+    if not _ID_RE.match(event_id):
+        raise ToolError("invalid_arguments", f"event_id: not an event id: {event_id[:80]!r}")
+    return mcp.thread(event_id)
+
+
+def _orient(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.orient(args)
+
+
+def _facts(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.facts(args)
+
+
+def _standup(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.lens("standup", args)
+
+
+def _digest(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.lens("digest", args)
+
+
+def _wrapup(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.lens("wrapup", args)
+
+
+def _collision(mcp: "CartoMcp", args: dict) -> dict:
+    return mcp.collision(args)
+
+
+def _facts_list(args: dict) -> str | None:
+    return {"census": "facts.commits", "tempo": "facts.projects", "delta": "facts.events"}.get(
+        args.get("verb", ""))
+
+
+def _digest_list(args: dict) -> str | None:
+    return "projects" if args.get("kind") == "day" else "commits"
+
+
+TOOLS: list[ToolSpec] = [
+    ToolSpec(
+        name="search",
+        run=_search,
+        title="Search your past work",
+        description=(
+            "Ranked recall over everything agents did (commits, edits, commands, prompts, research, "
+            "transcript turns): BM25 (+ semantic when available), RRF fusion, decay. Results carry "
+            "event_id (fetch one with `get`, follow a commit chain with `thread`), timestamp, "
+            "sources, type, project, summary, score, session_id, transcript_path. Results already "
+            "shown to your session are hidden unless all=true (delta serving). Answers are the "
+            "`carto search --json` document."
+        ),
+        properties={
+            "query": {"type": "string", "minLength": 1, "maxLength": 2000,
+                      "description": "What to look for (words; ids and paths work too)."},
+            "project": _PROJECT,
+            "since": _SINCE,
+            "before": _BEFORE,
+            "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 15,
+                      "description": "Results to return (default 15)."},
+            "ranker": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+$"},
+                       "maxItems": 8,
+                       "description": "Ladder rankers by name (default: config, i.e. bm25)."},
+            "decay": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+$",
+                      "description": "Decay policy by name: none, exp, gated-exp (default)."},
+            "all": {"type": "boolean", "default": False,
+                    "description": "Show results your session was already served."},
+            "session_id": _SESSION,
+        },
+        required=["query"],
+        list_path="results",
+        read_only=False,
+        idempotent=False,
+        writes="search telemetry (served rows), never the event logs",
+    ),
+    ToolSpec(
+        name="get",
+        run=_get,
+        title="Fetch events by id",
+        description=("Fetch full records by event_id (ids from search, facts samples, standup...). "
+                     "An id that does not exist is an error (code not_found) naming it. Answers "
+                     "are the `carto search --get IDS --json` document."),
+        properties={"ids": {"anyOf": [
+            {"type": "array", "items": {"type": "string", "pattern": ID_PATTERN}, "minItems": 1, "maxItems": 100},
+            {"type": "string", "minLength": 1, "maxLength": 20000}],
+            "description": "Event ids: a list, or one string separated by commas."}},
+        required=["ids"],
+        list_path="records",
+    ),
+    ToolSpec(
+        name="thread",
+        run=_thread,
+        title="Follow a commit thread",
+        description=("The arc of an event: its ancestors through parent_event_id and every "
+                     "descendant (a chain of commits, a session's follow-ups). Answers are the "
+                     "`carto search --thread ID --json` document."),
+        properties={"event_id": {"type": "string", "pattern": ID_PATTERN}},
+        required=["event_id"],
+        list_path="events",
+    ),
+    ToolSpec(
+        name="orient",
+        run=_orient,
+        title="Orient on a project",
+        description=("No query needed: a project's (or family's) newest wrapups with their open "
+                     "threads, milestones, commits and busiest files, newest first. Start here in "
+                     "an unfamiliar repository. Answers are `carto search --project P --json`."),
+        properties={"project": {**_PROJECT, "minLength": 1}, "since": _SINCE, "before": _BEFORE,
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 15}},
+        required=["project"],
+        list_path="results",
+    ),
+    ToolSpec(
+        name="facts",
+        run=_facts,
+        title="Count what is true",
+        description=(
+            "Deterministic counts (contract v1), never ranked, never written: census (events by "
+            "project, type, source, provider with sample event_ids, commits, span), tempo (daily "
+            "counts per project, the last complete UTC day scored as z), delta (rows appended since "
+            "facts.cursor; the first call without one records a baseline). Every sample id can be "
+            "fetched with `get`. delta: facts.cursor moves past every event of the answer, so page "
+            "through next_cursor before using it. Answers are `carto facts VERB --json`."
+        ),
+        properties={
+            "verb": {"type": "string", "enum": ["census", "tempo", "delta"]},
+            "project": _PROJECT, "since": _SINCE, "before": _BEFORE,
+            "top": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Buckets per dimension (default 20)."},
+            "sample": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Sample ids per bucket (default 3)."},
+            "budget": {"type": "integer", "minimum": 1, "maximum": 2000, "description": "delta page size (default 200)."},
+            "facts_cursor": {"type": "string", "maxLength": 65536,
+                             "description": "delta: the facts.cursor a previous delta returned."},
+            "call_id": {"type": "string", "maxLength": 160},
+        },
+        required=["verb"],
+        list_path=_facts_list,
+    ),
+    ToolSpec(
+        name="standup",
+        run=_standup,
+        title="Who is working on what",
+        description=("Sessions active in the window with projects, idle time, commits and pushes; "
+                     "CONTENTION (projects and files two sessions both touched, worktrees collapsed "
+                     "to the main checkout), SILENT and UNCLAIMED. Answers are `carto standup --json`."),
+        properties={
+            "since": {**_SINCE, "description": "Window (default 6h). " + _WHEN},
+            "project": _PROJECT,
+            "commit": {"type": "string", "maxLength": 200, "description": "A sha or subject substring: who made this commit?"},
+            "session_id": _SESSION,
+        },
+        list_path="sessions",
+    ),
+    ToolSpec(
+        name="digest",
+        run=_digest,
+        title="Digest a session or a day",
+        description=("kind=session: one session's span, projects, activity counts, commits, files, "
+                     "recall (default: your session). kind=day: a local day grouped by project, "
+                     "commits checked against git (schema carto.day-digest/1). Answers are "
+                     "`carto digest session|day --json`."),
+        properties={
+            "kind": {"type": "string", "enum": ["session", "day"]},
+            "session_id": _SESSION,
+            "day": {"type": "string", "maxLength": 32, "description": "today, yesterday or YYYY-MM-DD (kind=day)."},
+            "projects": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 50,
+                         "description": "kind=day: only these projects (others are counted, not named)."},
+        },
+        required=["kind"],
+        list_path=_digest_list,
+    ),
+    ToolSpec(
+        name="wrapup",
+        run=_wrapup,
+        title="Write this session's wrapup milestone",
+        description=("Writes the session_wrapup milestone for a session (default: yours), built "
+                     "from its events: description, decisions, unresolved threads, key_insight and "
+                     "digest scalars; your own decisions/unresolved/key_insight are added. The only "
+                     "tool that writes to the event logs. Answers with the receipt "
+                     "(`carto wrapup --json`)."),
+        properties={
+            "session_id": _SESSION,
+            "description": {"type": "string", "maxLength": 2000},
+            "decisions": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50},
+            "unresolved": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50},
+            "key_insight": {"type": "string", "maxLength": 2000},
+            "dry_run": {"type": "boolean", "default": False, "description": "Build the milestone, write nothing."},
+        },
+        list_path=None,
+        read_only=False,
+        idempotent=False,
+        writes="the session_wrapup milestone",
+    ),
+    ToolSpec(
+        name="collision",
+        run=_collision,
+        title="Did a peer touch this file?",
+        description=("Before editing a file: did another session edit or commit it in the last "
+                     "window_minutes (default 45)? Worktree paths collapse to the main checkout. "
+                     "Answers {path, note (one line or null), touches:[{session_id, provider, "
+                     "timestamp, path, event_id, type}]}."),
+        properties={
+            "path": {"type": "string", "minLength": 1, "maxLength": 4096,
+                     "description": "The file (absolute, or relative to the server's cwd)."},
+            "session_id": _SESSION,
+            "window_minutes": {"type": "integer", "minimum": 1, "maximum": 1440, "default": 45},
+        },
+        required=["path"],
+        list_path="touches",
+    ),
+]
+
+TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
