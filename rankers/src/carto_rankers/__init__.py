@@ -1,1 +1,29 @@
-"""carto_rankers: a carto plugin (entry point group `carto`). Registrations are added as features land."""
+"""carto_rankers: the BM25 keyword ladder, RRF fusion and the decay policies of `carto search`.
+
+Everything registers by name through carto's hooks and is swappable from the command line
+(`--ranker`, `--decay`) or the config file (`search.rankers`, `search.fusion`, `search.decay`).
+Module tops stay light (no numpy): the CLI loads every plugin on start, and only a search needs
+the arrays.
+"""
+
+from __future__ import annotations
+
+from carto_core import hookimpl
+from carto_rankers.bm25 import BM25Ranker
+from carto_rankers.decay import ExpDecay, GatedExpDecay, NoDecay
+from carto_rankers.rrf import RRFFusion
+
+__all__ = ["BM25Ranker", "ExpDecay", "GatedExpDecay", "NoDecay", "RRFFusion"]
+
+
+@hookimpl
+def carto_register_rankers(register):
+    register(BM25Ranker)
+    register(RRFFusion)
+
+
+@hookimpl
+def carto_register_decay_policies(register):
+    register(NoDecay)
+    register(ExpDecay)
+    register(GatedExpDecay)

@@ -1,0 +1,77 @@
+"""Decay policies: how age and reuse reshape fused scores (they run after the 10 % trim).
+
+- `none`: scores as fused.
+- `exp`: upstream's activation: `exp(-lambda * hours since max(event time, last access))`,
+  lambda 0.001/h (half-life about 29 days), times the reuse boost
+  `min(2, 1 + w * sum 1/sqrt(max(0.02, days since access)))`, w 0.3 (result_fetched accesses
+  do not count). Events without a time do not decay.
+- `gated-exp` (default): `exp`, except that when 1..LOOKUP_MAX (10) in-scope documents hold
+  every query token, the query is a lookup of a known item: those documents skip decay and are
+  lifted x LIFT (3). Vague queries (many full matches) decay as under `exp`, so recent work
+  still leads; specific ones find old events. Knobs: CARTO_DECAY_LAMBDA, CARTO_REUSE_WEIGHT,
+  CARTO_DECAY_LOOKUP_MAX, CARTO_DECAY_LIFT (CARTOGRAPHER_* spellings accepted).
+"""
+
+from __future__ import annotations
+
+import math
+
+from carto_core.search.api import DecayContext, DecayPolicy, Fused
+
+
+def _reuse(fused: Fused, context: DecayContext, event_id: str) -> float:
+    accesses = context.accesses.get(event_id)
+    if not accesses:
+        return 1.0
+    fused.reuse_count = len(accesses)
+    from carto_core.search.pipeline import reuse_boost
+
+    return reuse_boost(context.now, accesses, context.reuse_weight)
+
+
+class NoDecay(DecayPolicy):
+    name = "none"
+    description = "no decay, no reuse boost: scores as fused"
+
+    def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
+        return candidates
+
+
+class ExpDecay(DecayPolicy):
+    name = "exp"
+    description = "exp(-0.001/h since last use) x reuse boost (upstream's activation)"
+
+    def gate(self, candidates: list[Fused], context: DecayContext) -> bool:
+        return False
+
+    def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
+        ids = context.engine.event_ids
+        gated = self.gate(candidates, context)
+        lam = context.lambda_per_hour
+        now = context.now
+        for fused in candidates:
+            event_id = ids[fused.index]
+            boost = _reuse(fused, context, event_id)
+            accesses = context.accesses.get(event_id)
+            if gated and fused.holds_all_tokens:
+                fused.gated = True
+                fused.decay = 1.0
+                fused.boost = boost * context.lift
+            else:
+                last = fused.timestamp
+                if accesses:
+                    last = max(accesses) if last is None else max(last, max(accesses))
+                fused.decay = 1.0 if last is None else math.exp(-lam * max(0.0, now - last) / 3600.0)
+                fused.boost = boost
+            fused.score = fused.fused_score * fused.decay * fused.boost
+        return candidates
+
+
+class GatedExpDecay(ExpDecay):
+    name = "gated-exp"
+    description = ("exp, but a lookup (1..10 documents hold every query token) skips decay "
+                   "for those documents and lifts them x3")
+
+    def gate(self, candidates: list[Fused], context: DecayContext) -> bool:
+        count = context.all_token_matches
+        return count is not None and 1 <= count <= context.lookup_max

@@ -1,0 +1,69 @@
+"""`carto index`: build or refresh the derived search indexes of the home."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+
+@click.command("index")
+@click.option("--rebuild", is_flag=True, help="Rebuild from the logs instead of picking up appended rows.")
+@click.option("--step", "steps", multiple=True, metavar="NAME",
+              help="Run only this step (repeatable): keyword, or a step a ranker adds (semantic).")
+@json_option
+def index(rebuild: bool, steps: tuple[str, ...], as_json: bool) -> None:
+    """Build or refresh the search indexes under <home>/.carto/.
+
+    The keyword index (BM25 postings and document columns) is built on first search anyway and
+    picks up appended rows by itself; run this after a large backfill, to fold appended rows
+    into the persisted index, or with --rebuild after editing logs by hand. Rankers add their
+    own steps (the semantic ladder embeds new events).
+
+    \b
+    Examples:
+      carto index                 # refresh every index
+      carto index --rebuild       # throw the indexes away and rebuild from the logs
+      carto index --step keyword --json
+    """
+    from carto_core.home import current_home
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.indexing import index_steps
+
+    home = current_home()
+    engine = SearchEngine(home)
+    selected = index_steps(engine, list(steps) or None)
+    known = [s.name for s in index_steps(engine)]
+    unknown = [name for name in steps if name not in known]
+    if unknown:
+        usage_error(f"unknown index step {unknown[0]!r}; accepted: {', '.join(known)}")
+    reports = []
+    failed = False
+    from rich.progress import Progress
+
+    with Progress(transient=True, disable=as_json) as bar:
+        for step in selected:
+            task = bar.add_task(f"index: {step.name}", total=None)
+
+            def progress(done, total=None, _task=task):
+                bar.update(_task, description=f"index: {step.name} ({done})")
+
+            try:
+                reports.append(step.run(engine, rebuild=rebuild, progress=progress))
+            except Exception as exc:  # report and go on with the other steps
+                failed = True
+                reports.append({"step": step.name, "outcome": "error", "error": f"{type(exc).__name__}: {exc}"})
+            bar.remove_task(task)
+    if as_json:
+        emit_json({"home": str(home.root), "steps": reports})
+    else:
+        for report in reports:
+            if report.get("outcome") == "error":
+                click.echo(f"{report['step']}: error: {report['error']}", err=True)
+                continue
+            details = ", ".join(f"{k} {v}" for k, v in report.items()
+                                if k not in ("step", "outcome", "problems", "generation"))
+            click.echo(f"{report['step']}: {report['outcome']} ({details})")
+    if failed:
+        fail("some index steps failed (see above)", ExitCode.ERROR)

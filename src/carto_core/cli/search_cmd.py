@@ -1,0 +1,340 @@
+"""`carto search`: ranked recall over the home's logs (the agents' main tool).
+
+The ranking itself lives in `carto_core.search` (`run_search`); this module parses flags, prints,
+and is the one writer of search telemetry (served-log, access ledger, search-calls, the
+delta-serving list, knowledge gaps).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+_ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
+PURPOSES = ("manual", "remember", "focus", "feed", "eval", "audit")
+
+
+def _ids(value: str, flag: str) -> list[str]:
+    ids = [part.strip() for part in value.split(",") if part.strip()]
+    bad = [i for i in ids if not _ID_OK.match(i)]
+    if not ids or bad:
+        usage_error(f"{flag} takes comma-separated event ids of [A-Za-z0-9_.:-]; got {value!r}")
+    return ids
+
+
+def _when(value: str | None, flag: str):
+    if value is None:
+        return None
+    from carto_core.timeparse import WhenError, parse_when
+
+    try:
+        return parse_when(value)
+    except WhenError as exc:
+        usage_error(f"{flag}: {exc}")
+
+
+@click.command("search")
+@click.argument("query", required=False, default="")
+@click.option("--project", "-p", metavar="NAME", help="Scope to a project or family (substring, case-insensitive; `a|b` for several). Alone: orient on the project.")
+@click.option("--since", metavar="WHEN", help="Only events at or after WHEN (today, yesterday, 3d, 2w, last week, 2026-01-31, ...).")
+@click.option("--before", metavar="WHEN", help="Only events at or before WHEN.")
+@click.option("--limit", "-n", type=int, default=15, show_default=True, help="How many results to show.")
+@click.option("--ranker", "rankers", multiple=True, metavar="NAME", help="Ladder ranker to fuse (repeatable; default from config: bm25).")
+@click.option("--decay", metavar="NAME", help="Decay policy: none, exp, gated-exp (default from config).")
+@click.option("--fusion", metavar="NAME", help="Fusion method (default rrf).")
+@click.option("--semantic/--no-semantic", default=None, help="Force the semantic ladder on (report why it is unavailable) or leave it out.")
+@click.option("--all", "show_all", is_flag=True, help="No delta serving: show results this session was already served.")
+@click.option("--reset-served", is_flag=True, help="Forget what this session was served, then search (if a query is given).")
+@click.option("--get", "get_ids", metavar="IDS", help="Print the full records of these event ids (comma-separated).")
+@click.option("--touch", "touch_ids", metavar="IDS", help="Record that these results were used (reuse boost).")
+@click.option("--thread", "thread_id", metavar="ID", help="Show the work arc of an event (parent_event_id chain).")
+@click.option("--purpose", type=click.Choice(PURPOSES), default=None, help="Why this search runs (telemetry; default manual, or CARTO_PURPOSE).")
+@click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
+@json_option
+def search(query, project, since, before, limit, rankers, decay, fusion, semantic, show_all,
+           reset_served, get_ids, touch_ids, thread_id, purpose, call_id, as_json):
+    """Ranked recall: find events by keywords, newest work first unless you look something up.
+
+    Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
+    weighted by salience, trimmed at 10 % of the top score and then decayed by age (gated-exp:
+    a query whose terms all occur in 1..10 events is a lookup and skips decay). Within one
+    agent session, results already shown are hidden (delta serving); --all shows them.
+
+    \b
+    Examples:
+      carto search "discount codes cart"
+      carto search "terraform state lock" --since 30d --project infra
+      carto search "rounding" --ranker bm25 --decay exp --json
+      carto search --project webshop           # orient: wrapups, open threads, commits, files
+      carto search --get evt-1a2b3c4d5e6f       # full record
+      carto search --touch evt-1a2b3c4d5e6f     # this result helped (boosts it later)
+      carto search --thread evt-1a2b3c4d5e6f    # the work arc around an event
+
+    Exit codes: 0 results, 3 nothing found (or an empty home), 2 bad input.
+    """
+    import os
+
+    from carto_core.home import current_home
+    from carto_core.session import current_session_id, detect_provider
+
+    home = current_home()
+    session_id = current_session_id()
+    provider = detect_provider()
+    purpose = purpose or os.environ.get("CARTO_PURPOSE") or os.environ.get("CARTOGRAPHER_PURPOSE") or "manual"
+    if purpose not in PURPOSES:
+        usage_error(f"purpose {purpose!r} unknown; accepted: {', '.join(PURPOSES)}")
+    if call_id is not None and not _ID_OK.match(call_id):
+        usage_error("--call-id takes [A-Za-z0-9_.:-] characters")
+    if limit is not None and limit < 1:
+        usage_error("--limit must be a whole number of at least 1")
+    from carto_core.search.telemetry import Telemetry
+
+    telemetry = Telemetry(home, session_id, provider, purpose)
+    if call_id:
+        telemetry.call_id, telemetry.call_id_given = call_id, True
+
+    if reset_served:
+        from carto_core.search.telemetry import reset_served as reset
+
+        removed = reset(home, session_id) if session_id else False
+        note = ("(served list reset for this session)" if removed else
+                "(nothing to reset: no session id or nothing served yet)")
+        if not (query or get_ids or touch_ids or thread_id or project):
+            if as_json:
+                emit_json({"reset_served": removed, "session_id": session_id or None})
+            else:
+                click.echo(note)
+            return
+        click.echo(note, err=True)
+    if touch_ids:
+        ids = _ids(touch_ids, "--touch")
+        count = telemetry.record_access(ids, "result_used")
+        if as_json:
+            emit_json({"touched": ids, "recorded": count})
+        else:
+            click.echo(f"(recorded {count} reuse access(es))")
+        return
+    if get_ids:
+        return _get(home, _ids(get_ids, "--get"), telemetry, as_json)
+    if thread_id:
+        return _thread(home, _ids(thread_id, "--thread")[0], as_json)
+
+    since_dt, before_dt = _when(since, "--since"), _when(before, "--before")
+    if not query.strip():
+        if project:
+            from carto_core.search.orient import orient_cmd
+
+            return orient_cmd(home, project, since_dt, before_dt, limit, as_json)
+        usage_error("give a QUERY, or --project NAME to orient on a project, or one of "
+                    "--get/--touch/--thread IDS (see carto search --help)")
+
+    from carto_core.search.api import SearchError, SearchRequest, run_search
+
+    request = SearchRequest(
+        query=query, project=project, since=since_dt, before=before_dt, limit=limit,
+        rankers=list(rankers) or None, fusion=fusion, decay=decay, semantic=semantic,
+        session_id=session_id, all=show_all)
+    try:
+        result = run_search(request, home=home, telemetry=telemetry)
+    except SearchError as exc:
+        fail(str(exc), exc.code)
+    except Exception as exc:  # project registry, config errors: name them
+        from carto_core.config import ConfigError
+        from carto_core.project import RegistryError
+
+        if isinstance(exc, (ConfigError, RegistryError)):
+            usage_error(str(exc))
+        raise
+    if not result.results and result.unknown_entities:
+        _record_gap(home, query, project, result.unknown_entities, telemetry)
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        _print_text(result, project)
+    if not result.results:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+# --------------------------------------------------------------------------- text output
+
+
+def _print_text(result, project) -> None:
+    out = []
+    out.append(f'=== Searching for: "{result.query}" ===')
+    if project:
+        out.append(f"=== Project filter: {project} ===")
+    out.append("")
+    hybrid = any(l.ranker != "bm25" and l.contributed for l in result.ladders)
+    if hybrid:
+        out.append("(hybrid: keyword + " + ", ".join(sorted({l.ranker for l in result.ladders if l.ranker != 'bm25' and l.contributed})) + ")")
+    if result.semantic_status not in ("ok", "not installed", "ok: no candidates"):
+        out.append(f"(semantic: {result.semantic_status})")
+    facets = result.facets
+    if facets:
+        out.append(f"--- Facets ({result.total} results) ---")
+
+        def line(name, counts, more=0):
+            text = ", ".join(f"{k}({v})" for k, v in counts.items())
+            if more:
+                text += f", +{more} more"
+            out.append(f"  {name:<9} {text}")
+
+        line("projects:", facets.get("projects", {}), facets.get("projects_more", 0))
+        line("types:", facets.get("types", {}), facets.get("types_more", 0))
+        line("sources:", facets.get("sources", {}))
+        if facets.get("span"):
+            out.append(f"  span:     {facets['span'][0]} to {facets['span'][1]}")
+        line("months:", facets.get("months", {}))
+        line("days:", facets.get("days", {}))
+        out.append("---")
+        out.append("")
+    for hit in result.results:
+        used = f" (used x{hit.reuse_count})" if hit.reuse_count else ""
+        lookup = " (lookup: no decay)" if hit.gated else ""
+        out.append(f"[{hit.timestamp or '?'}] [{'+'.join(hit.sources)}] {hit.event_id}{used}{lookup}")
+        summary = hit.summary if len(hit.summary) <= 200 else hit.summary[:200] + "..."
+        out.append(f"  {summary}")
+        if hit.project:
+            out.append(f"  project: {hit.project}")
+        if hit.transcript_path:
+            out.append(f"  transcript: {hit.transcript_path}")
+        if hit.session_id:
+            out.append(f"  session: {hit.session_id}  provider: {hit.provider or '?'}")
+        out.append("")
+    if result.suppressed:
+        out.append(f"(delta serving: {result.suppressed} already-shown results suppressed; --all to see)")
+    if not result.results:
+        out.append("No results found. Try fewer or other words, a wider --since, or --all.")
+        if result.unknown_entities:
+            out.append(f"(no results - flagged {len(result.unknown_entities)} unknown entities "
+                       f"for next-session capture: {', '.join(result.unknown_entities)})")
+    if result.call_id:
+        out.append(f"(call_id: {result.call_id}; carry to --get/--touch)")
+    out.append("=== Done ===")
+    text = "\n".join(out)
+    chars = len(text)
+    text += f"\n(~{chars / 4 / 1000:.1f}K tokens · ~{chars / 4 / 2000:.1f}%/200K)"
+    click.echo(text)
+
+
+# --------------------------------------------------------------------------- --get / --thread
+
+
+def _get(home, ids, telemetry, as_json) -> None:
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.pipeline import has_logs
+    from carto_core.search.telemetry import read_served
+
+    engine = SearchEngine(home)
+    found: dict[str, dict] = {}
+    if has_logs(engine):
+        engine.refresh()
+        for event_id in ids:
+            index = engine.index_of(event_id)
+            if index is not None:
+                found[event_id] = engine.row(index)
+    missing = [i for i in ids if i not in found]
+    served = set(read_served(home, telemetry.session_id)) if telemetry.session_id else set()
+    fetched_served = [i for i in found if i in served]
+    if fetched_served:
+        telemetry.record_access(fetched_served, "result_fetched")
+    if as_json:
+        emit_json({"found": found, "missing": missing})
+    else:
+        import json
+
+        for event_id in ids:
+            click.echo(f"=== {event_id} ===")
+            if event_id in found:
+                click.echo(json.dumps(found[event_id], indent=2, ensure_ascii=False))
+            else:
+                click.echo(f"(no event with that id in {home.root}/*.jsonl - it may have aged "
+                           "out, live only in a vector index as a transcript turn, or not exist)")
+        click.echo(f"({len(found)} fetched, {len(missing)} missing)")
+    if not found:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _thread(home, event_id, as_json) -> None:
+    from carto_core.reader import iter_lines
+
+    rows: dict[str, dict] = {}
+    children: dict[str, list[str]] = {}
+    for line in iter_lines(home.log("changelog")):
+        eid = line.row.get("event_id")
+        if not isinstance(eid, str) or eid in rows:
+            continue
+        rows[eid] = line.row
+        parent = line.row.get("parent_event_id")
+        if isinstance(parent, str) and parent:
+            children.setdefault(parent, []).append(eid)
+    if event_id not in rows:
+        if as_json:
+            emit_json({"event_id": event_id, "thread": [], "found": False})
+        else:
+            click.echo(f"(no changelog event {event_id})")
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+    chain = []
+    current, guard = event_id, set()
+    while current in rows and current not in guard:
+        guard.add(current)
+        chain.append(current)
+        parent = rows[current].get("parent_event_id")
+        current = parent if isinstance(parent, str) else ""
+    chain.reverse()
+    queue = list(children.get(event_id, []))
+    seen = set(chain)
+    descendants = []
+    while queue:
+        child = queue.pop(0)
+        if child in seen:
+            continue
+        seen.add(child)
+        descendants.append(child)
+        queue.extend(children.get(child, []))
+    arc = chain + descendants
+    if as_json:
+        emit_json({"event_id": event_id, "found": True, "thread": [rows[i] for i in arc]})
+        return
+    click.echo(f"=== Thread for: {event_id} ===")
+    for eid in arc:
+        row = rows[eid]
+        mark = "★" if eid == event_id else "|"
+        click.echo(f"{mark}  [{row.get('timestamp', '?')}] [{row.get('type', '?')}] {eid}")
+        click.echo(f"   {str(row.get('summary', ''))[:240]}")
+        if row.get("project"):
+            click.echo(f"   project: {row['project']}")
+        if row.get("parent_event_id"):
+            click.echo(f"   parent: {row['parent_event_id']}")
+    click.echo(f"(arc length: {len(arc)} events)")
+
+
+def _record_gap(home, query, project, entities, telemetry) -> None:
+    """Knowledge gaps: a row in knowledge-gaps.jsonl and its changelog copy (upstream 1.8)."""
+    import os
+    import secrets
+
+    from carto_core.appendlog import append_rows
+    from carto_core.logs import order_row
+    from carto_core.timeparse import format_timestamp, utcnow
+
+    ts = format_timestamp(utcnow())
+    eid = "evt-" + "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(12))
+    cwd = os.getcwd()
+    append_rows(home.log("knowledge-gaps"), [{
+        "event_id": eid, "timestamp": ts, "type": "knowledge_gap", "query": query,
+        "unknown_entities": entities, "project_filter": project or "", "cwd": cwd,
+        "session": telemetry.session_id or None, "salience": 0.6}])
+    from carto_core.project import project_for
+
+    append_rows(home.log("changelog"), [order_row("changelog", {
+        "event_id": eid, "timestamp": ts, "type": "knowledge_gap", "provider": telemetry.provider,
+        "session_id": telemetry.session_id or None, "project": project_for(cwd), "cwd": cwd,
+        "summary": f"Knowledge gap: '{query}' returned no results; unknown: {', '.join(entities)}",
+        "related_ids": [], "salience": 0.6})])
+    print(f"(recorded knowledge gap: {', '.join(entities)})", file=sys.stderr)

@@ -1,0 +1,440 @@
+"""The search engine's public surface: records, base classes, and the one `run_search`.
+
+Every front door - `carto search`, the explorer (`carto serve`), the MCP server, `carto eval` -
+calls :func:`run_search` with a :class:`SearchRequest`; there is no second copy of ranking
+anywhere. A long-running caller keeps a warm :class:`~carto_core.search.engine.SearchEngine`
+(corpus columns + keyword index in memory, refreshed when the logs grow) and passes it in::
+
+    from carto_core.search import SearchEngine, SearchRequest, run_search
+
+    engine = SearchEngine(home)                       # once
+    result = run_search(SearchRequest(query="discount codes"), engine=engine)
+    result.to_dict()                                  # the `--json` document
+
+Pipeline (DESIGN section 5): scope (window, project family, served ids) -> ladders (each cut to
+depth 500 *after* scope, with corpus-wide statistics) -> fusion (rrf) x salience -> 10 % trim ->
+decay policy (default gated-exp) -> limit. Telemetry (served-log, access ledger, search-calls)
+is written only when the caller passes a :class:`~carto_core.search.telemetry.Telemetry`.
+
+Plugins extend it through two hooks:
+
+- ``carto_register_rankers``: a :class:`Ranker` (``kind = "ladder"``) returns :class:`Ladder`
+  objects over the engine's document indices; a :class:`Fusion` (``kind = "fusion"``) combines
+  ladders. A ranker registered under the name ``semantic`` is the semantic ladder: it joins
+  fusion whenever it is available (``--semantic/--no-semantic`` toggles it) and reports
+  ``(False, reason)`` from :meth:`Ranker.status` when it cannot answer - keyword results are
+  never held back by it. A ranker may contribute :class:`IndexStep` objects that
+  ``carto index`` runs after the keyword step.
+- ``carto_register_decay_policies``: a :class:`DecayPolicy` reshapes fused scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from carto_core.exitcodes import ExitCode
+
+if TYPE_CHECKING:  # numpy and the engine load only when a search runs
+    import numpy as np
+
+    from carto_core.project import ProjectScope
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.telemetry import Telemetry
+
+#: Every ladder is cut to this many candidates, after the scope is applied.
+DEPTH = 500
+#: Reciprocal-rank-fusion constant.
+RRF_K = 60
+#: Results under this fraction of the top fused score are dropped, before any decay.
+TRIM = 0.10
+#: Salience clamp and default (upstream).
+SALIENCE_MIN, SALIENCE_MAX, SALIENCE_DEFAULT = 0.05, 1.0, 0.5
+#: Name under which the semantic ladder registers (helper plugins: `carto_register_rankers`).
+SEMANTIC = "semantic"
+
+
+class SearchError(Exception):
+    """A search that cannot run; `code` is the exit code the CLI uses."""
+
+    code: ExitCode = ExitCode.ERROR
+
+    def __init__(self, message: str, code: ExitCode | None = None):
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class SearchUsageError(SearchError):
+    """The request is wrong (unknown ranker or decay, bad limit, no query): exit 2 / HTTP 400."""
+
+    code = ExitCode.USAGE
+
+
+class EmptyHomeError(SearchError):
+    """The home holds no searched logs: exit 3 with how to ingest."""
+
+    code = ExitCode.NOT_FOUND
+
+
+# --------------------------------------------------------------------------- query and scope
+
+
+@dataclass(frozen=True)
+class Query:
+    """The query as rankers see it: raw text and its distinct tokens in order."""
+
+    text: str
+    tokens: tuple[str, ...]
+
+
+@dataclass
+class Scope:
+    """What a search may return, resolved against the engine's documents *before* any ladder
+    is cut to depth. Rankers must honour it and must not let it change corpus statistics.
+
+    ``mask`` is a boolean array over document indices (None: every live document).
+    ``project_values`` are the exact project values present in the corpus that the project
+    scope matches (for stores that filter by exact value, e.g. Qdrant). ``served_ids`` are
+    the event ids delta serving hides. ``since``/``before`` are aware datetimes or None.
+    """
+
+    mask: "np.ndarray | None" = None
+    since: datetime | None = None
+    before: datetime | None = None
+    project: "ProjectScope | None" = None
+    project_values: tuple[str, ...] = ()
+    served_ids: frozenset[str] = frozenset()
+    size: int = 0
+
+    @property
+    def is_restricted(self) -> bool:
+        return self.mask is not None
+
+    def allows(self, index: int) -> bool:
+        return self.mask is None or bool(self.mask[index])
+
+
+# --------------------------------------------------------------------------- ladders
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One entry of a ladder: a document index of the engine, its score, the gate flag."""
+
+    index: int
+    score: float
+    holds_all_tokens: bool = False
+
+
+@dataclass
+class Ladder:
+    """Ordered candidates (best first) from one ranker, within the scope, at most depth long.
+
+    Arrays rather than objects: a ladder of 500 is built and fused on every query.
+    ``all_token_matches`` is how many in-scope documents hold every query token (None when
+    the ranker cannot tell); the gated decay policy reads it.
+    """
+
+    name: str
+    indices: "np.ndarray"
+    scores: "np.ndarray"
+    holds_all: "np.ndarray | None" = None
+    ranker: str = ""
+    all_token_matches: int | None = None
+    #: In-scope matches that delta serving hid (served ids); feeds the "suppressed" note.
+    hidden: int = 0
+
+    def __len__(self) -> int:
+        return int(len(self.indices))
+
+    def candidates(self) -> Iterator[Candidate]:
+        holds = self.holds_all
+        for position in range(len(self.indices)):
+            yield Candidate(
+                int(self.indices[position]),
+                float(self.scores[position]),
+                bool(holds[position]) if holds is not None else False,
+            )
+
+    @classmethod
+    def from_event_ids(
+        cls,
+        name: str,
+        event_ids: list[str],
+        scores: list[float],
+        engine: "SearchEngine",
+        *,
+        scope: Scope | None = None,
+        depth: int = DEPTH,
+        ranker: str = "",
+    ) -> "Ladder":
+        """Build a ladder from event ids (a vector store keyed by id): ids the corpus does not
+        hold, or the scope excludes, are dropped; order is kept; cut to `depth`."""
+        import numpy as np
+
+        keep_idx: list[int] = []
+        keep_score: list[float] = []
+        for event_id, score in zip(event_ids, scores):
+            index = engine.index_of(event_id)
+            if index is None or (scope is not None and not scope.allows(index)):
+                continue
+            keep_idx.append(index)
+            keep_score.append(float(score))
+            if len(keep_idx) >= depth:
+                break
+        return cls(name, np.asarray(keep_idx, dtype=np.int64), np.asarray(keep_score),
+                   None, ranker or name)
+
+
+@dataclass
+class LadderReport:
+    """What one ranker did for a search (in `SearchResult.ladders`)."""
+
+    name: str
+    ranker: str
+    status: str  # "ok", "unavailable", "error"
+    reason: str = ""
+    candidates: int = 0
+    contributed: int = 0  # results in the returned page that came from this ladder
+    ms: float = 0.0
+
+
+# --------------------------------------------------------------------------- fused candidates
+
+
+@dataclass
+class Fused:
+    """One event after fusion; decay policies rewrite `score` and fill the decay fields."""
+
+    index: int
+    score: float
+    sources: list[str] = field(default_factory=list)
+    ranks: dict[str, int] = field(default_factory=dict)
+    holds_all_tokens: bool = False
+    salience: float = SALIENCE_DEFAULT
+    #: Event time as epoch seconds, None when the row has no usable time.
+    timestamp: float | None = None
+    fused_score: float = 0.0
+    decay: float = 1.0
+    boost: float = 1.0
+    reuse_count: int = 0
+    gated: bool = False
+
+
+@dataclass
+class DecayContext:
+    """What a decay policy may read: the clock, the query, the access ledger, the gate count."""
+
+    now: float  # epoch seconds
+    query: Query
+    #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
+    accesses: dict[str, list[float]]
+    #: Documents (in scope) holding every query token; None when no ladder could tell.
+    all_token_matches: int | None
+    engine: "SearchEngine"
+    lambda_per_hour: float = 0.001
+    reuse_weight: float = 0.3
+    lookup_max: int = 10
+    lift: float = 3.0
+
+
+# --------------------------------------------------------------------------- plugin bases
+
+
+class IndexStep:
+    """One step of `carto index`: builds or refreshes a derived index of the home."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+
+    def run(self, engine: "SearchEngine", *, rebuild: bool = False, progress=None) -> dict:
+        """Do the work; return a JSON-able summary (counts, seconds). `progress(done, total)`
+        may be called to drive a progress bar."""
+        raise NotImplementedError
+
+
+class Ranker:
+    """A ladder producer. Subclasses set `name` and implement `rank`.
+
+    One instance per engine: a ranker may keep warm state on `self` (loaded vectors) and
+    should check freshness against `engine.generation` in `rank`.
+    """
+
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = "ladder"
+    description: ClassVar[str] = ""
+
+    def status(self, engine: "SearchEngine") -> tuple[bool, str]:
+        """(available, reason when not). Called before `rank`; must be cheap."""
+        return True, ""
+
+    def rank(self, query: Query, scope: Scope, engine: "SearchEngine", *,
+             depth: int = DEPTH) -> list[Ladder]:
+        """Ladders (one or several buckets) for the query, within `scope`, each <= depth."""
+        raise NotImplementedError
+
+    def index_steps(self) -> list[IndexStep]:
+        """Steps `carto index` runs for this ranker (a semantic ranker embeds here)."""
+        return []
+
+
+class Fusion:
+    """Combines ladders into one ranking. Subclasses set `name` and implement `fuse`."""
+
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = "fusion"
+    description: ClassVar[str] = ""
+
+    def fuse(self, ladders: list[Ladder], engine: "SearchEngine") -> list[Fused]:
+        raise NotImplementedError
+
+
+class DecayPolicy:
+    """Reshapes fused scores for age and reuse. Subclasses set `name`, implement `apply`."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+
+    def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- request / result
+
+
+@dataclass
+class SearchRequest:
+    """One search. `None` means "from the config file, else the default"."""
+
+    query: str = ""
+    project: str | None = None
+    since: datetime | None = None
+    before: datetime | None = None
+    limit: int = 15
+    #: Ladder rankers by name (default: config `search.rankers`, i.e. ["bm25"]).
+    rankers: list[str] | None = None
+    fusion: str | None = None
+    decay: str | None = None
+    #: True: require the semantic ladder's attempt; False: leave it out; None: when available.
+    semantic: bool | None = None
+    #: Session whose already-served ids are hidden (delta serving); None/"" = no delta serving.
+    session_id: str | None = None
+    #: Show everything (no delta serving).
+    all: bool = False
+    #: Clock for decay and windows (tests, eval); None = now.
+    now: datetime | None = None
+    depth: int = DEPTH
+    #: Also return each result's full log row under "row".
+    include_rows: bool = False
+    #: Facets over the top min(n, 500) fused results.
+    facets: bool = True
+
+
+@dataclass
+class SearchHit:
+    event_id: str
+    timestamp: str | None
+    sources: list[str]
+    type: str
+    project: str
+    summary: str
+    score: float
+    session_id: str
+    transcript_path: str
+    provider: str = ""
+    salience: float = SALIENCE_DEFAULT
+    rank: int = 0
+    holds_all_tokens: bool = False
+    reuse_count: int = 0
+    gated: bool = False
+    row: dict | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "event_id": self.event_id, "timestamp": self.timestamp, "sources": self.sources,
+            "type": self.type, "project": self.project, "summary": self.summary,
+            "score": round(self.score, 8), "session_id": self.session_id,
+            "transcript_path": self.transcript_path, "provider": self.provider,
+            "salience": self.salience, "rank": self.rank,
+            "holds_all_tokens": self.holds_all_tokens, "reuse_count": self.reuse_count,
+            "decay_gated": self.gated,
+        }
+        if self.row is not None:
+            out["row"] = self.row
+        return out
+
+
+@dataclass
+class SearchResult:
+    query: str
+    results: list[SearchHit]
+    #: Fused results after trim (before the limit).
+    total: int
+    facets: dict
+    ladders: list[LadderReport]
+    stages_ms: dict[str, float]
+    semantic_status: str
+    decay: str
+    fusion: str
+    #: Results hidden by delta serving.
+    suppressed: int = 0
+    session_id: str = ""
+    project: str | None = None
+    since: str | None = None
+    before: str | None = None
+    index_generation: str = ""
+    call_id: str = ""
+    #: Unknown id- or path-shaped tokens of a query that found nothing (knowledge gaps).
+    unknown_entities: list[str] = field(default_factory=list)
+
+    @property
+    def contributing(self) -> list[str]:
+        """Ladders with at least one result in the returned page."""
+        return [ladder.name for ladder in self.ladders if ladder.contributed]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "project": self.project,
+            "since": self.since,
+            "before": self.before,
+            "results": [hit.to_dict() for hit in self.results],
+            "total": self.total,
+            "facets": self.facets,
+            "contributing_ladders": self.contributing,
+            "ladders": [vars(ladder) for ladder in self.ladders],
+            "semantic_status": self.semantic_status,
+            "fusion": self.fusion,
+            "decay": self.decay,
+            "delta_serving": {"session_id": self.session_id or None, "suppressed": self.suppressed},
+            "unknown_entities": self.unknown_entities,
+            "index_generation": self.index_generation,
+            "call_id": self.call_id or None,
+            "stages_ms": self.stages_ms,
+        }
+
+
+def run_search(
+    request: SearchRequest,
+    *,
+    home=None,
+    engine: "SearchEngine | None" = None,
+    telemetry: "Telemetry | None" = None,
+) -> SearchResult:
+    """Run one search. Give a warm `engine` (servers) or a `home` (a cold engine is opened
+    and refreshed); with neither, the current home. `telemetry` records served rows and the
+    search-call row for its session; without it nothing is written."""
+    from carto_core.search.pipeline import execute
+
+    if engine is None:
+        from carto_core.search.engine import SearchEngine
+
+        if home is None:
+            from carto_core.home import current_home
+
+            home = current_home()
+        engine = SearchEngine(home)
+    return execute(request, engine, telemetry)

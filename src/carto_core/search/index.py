@@ -1,0 +1,654 @@
+"""The persisted keyword index: document columns and posting lists in numpy arrays.
+
+Layout under `<home>/.carto/search/`::
+
+    CURRENT                 name of the live generation folder (swapped atomically)
+    gen-<id>/meta.json      version, per-log read state (inode, end offset, line count,
+                            boundary hash), string tables, counts of bad lines
+    gen-<id>/ids.txt        event ids, one per document, in document order
+    gen-<id>/*.npy          columns (time, project/type/session codes, own log, logs-seen
+                            bitmask, salience, row location, length) and the postings (CSR:
+                            sorted term hashes, offsets, doc indices, term frequencies)
+
+Documents are the event_id-deduplicated rows of the six searched logs (a domain log's row wins
+over its changelog copy, as in `corpus.load_corpus`). Columns are loaded memory-mapped, so
+opening the index costs a few milliseconds instead of parsing every JSONL line; a query touches
+only its own terms' postings.
+
+Freshness: on open, each log is compared with the state the index was built from. Rows appended
+since (the file grew, and the 4 KiB before the old end are unchanged) are read and indexed into
+an in-memory *tail* segment; once the tail is large it is folded into the main segment and
+persisted. A log that was rewritten (new inode, shorter, or different bytes before the old
+end) makes a full rebuild. The index is a cache: deleting the folder loses nothing.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import shutil
+import time
+import uuid
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from carto_core.home import Home
+from carto_core.logs import SEARCHED_LOGS
+from carto_core.reader import BOUNDARY_BYTES, ReadReport
+from carto_core.search.tokens import row_text, term_hash, tokenize
+
+VERSION = 1
+#: Log labels by code (the order of SEARCHED_LOGS); a document's own log is one of these.
+LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
+LOG_CODE = {label: code for code, label in enumerate(LOG_LABELS)}
+CHANGELOG = LOG_CODE["changelog"]
+#: Domain logs first, the changelog last: a domain row wins the fold (upstream `_source`).
+BUILD_ORDER: tuple[str, ...] = tuple(l for l in LOG_LABELS if l != "changelog") + ("changelog",)
+#: Fold the tail into the main segment once it holds this many documents (or 2 % of main).
+FOLD_MIN = 2000
+FOLD_FRACTION = 0.02
+
+_UNRESOLVED = frozenset({"", "unknown"})
+_TYPE_CHAIN = ("type", "event", "milestone")
+_SESSION_CHAIN = ("session_id", "session", "sessionId")
+
+_COLUMNS = {
+    "ts": np.float64, "project": np.int32, "type": np.int32, "session": np.int32,
+    "source": np.int8, "seen": np.uint8, "salience": np.float32, "loc_off": np.int64,
+    "loc_len": np.int32, "doclen": np.int32, "alive": np.bool_,
+}
+
+
+def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
+    for key in chain:
+        value = row.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str):
+            if value.strip().lower() not in _UNRESOLVED:
+                return value
+        else:
+            return str(value)
+    return ""
+
+
+def _salience(value) -> float:
+    if isinstance(value, bool) or value is None:
+        return float("nan")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return float("nan")
+    return float("nan")
+
+
+def _epoch(value) -> float:
+    from carto_core.timeparse import parse_timestamp
+
+    if isinstance(value, str) and len(value) == 20 and value[19] == "Z" and value[10] == "T":
+        # The canonical upstream form: skip the general parser (most rows look like this).
+        try:
+            from datetime import datetime, timezone
+
+            return datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(
+                tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            pass
+    moment = parse_timestamp(value)
+    return moment.timestamp() if moment is not None else float("nan")
+
+
+# --------------------------------------------------------------------------- segments
+
+
+@dataclass
+class Segment:
+    """Posting lists in CSR form: `terms` (sorted uint64 hashes), `offsets` (len V+1),
+    `docs` (int32 document indices, increasing within a term), `tfs` (uint16)."""
+
+    terms: np.ndarray
+    offsets: np.ndarray
+    docs: np.ndarray
+    tfs: np.ndarray
+
+    @classmethod
+    def empty(cls) -> "Segment":
+        return cls(np.zeros(0, np.uint64), np.zeros(1, np.int64), np.zeros(0, np.int32),
+                   np.zeros(0, np.uint16))
+
+    @classmethod
+    def from_postings(cls, term_ids: np.ndarray, docs: np.ndarray, tfs: np.ndarray,
+                      hashes: np.ndarray) -> "Segment":
+        """Build from parallel posting arrays; `hashes[term_id]` is each term's hash."""
+        if len(docs) == 0:
+            return cls.empty()
+        keys = hashes[term_ids]
+        order = np.lexsort((docs, keys))
+        keys = keys[order]
+        uniq, starts = np.unique(keys, return_index=True)
+        offsets = np.empty(len(uniq) + 1, np.int64)
+        offsets[:-1] = starts
+        offsets[-1] = len(keys)
+        return cls(uniq.astype(np.uint64), offsets, docs[order].astype(np.int32),
+                   np.minimum(tfs[order], 65535).astype(np.uint16))
+
+    def lookup(self, h: np.uint64) -> tuple[int, int]:
+        """(start, end) of a term's postings; (0, 0) when absent."""
+        terms = self.terms
+        i = int(terms.searchsorted(h))
+        if i < len(terms) and terms[i] == h:
+            return int(self.offsets[i]), int(self.offsets[i + 1])
+        return 0, 0
+
+    def expanded_terms(self) -> np.ndarray:
+        return np.repeat(self.terms, np.diff(self.offsets))
+
+    def __len__(self) -> int:
+        return int(len(self.docs))
+
+
+# --------------------------------------------------------------------------- builder
+
+
+class _Builder:
+    """Accumulates documents and postings while logs are read (a full build or a tail)."""
+
+    def __init__(self, index: "KeywordIndex | None" = None, first_doc: int = 0):
+        self.first_doc = first_doc
+        self.cols: dict[str, array] = {
+            "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
+            "source": array("b"), "seen": array("B"), "salience": array("f"),
+            "loc_off": array("q"), "loc_len": array("i"), "doclen": array("i"),
+        }
+        self.ids: list[str] = []
+        self.strings: dict[str, list[str]] = (
+            {k: list(v) for k, v in index.strings.items()} if index is not None
+            else {"projects": [""], "types": [""], "sessions": [""]})
+        self._codes = {k: {s: i for i, s in enumerate(v)} for k, v in self.strings.items()}
+        self.vocab: dict[str, int] = {}
+        self.p_term = array("i")
+        self.p_doc = array("i")
+        self.p_tf = array("i")
+        #: event_id -> document index for documents this builder made.
+        self.own: dict[str, int] = {}
+        #: Updates to documents that already exist: index -> extra log bitmask.
+        self.seen_updates: dict[int, int] = {}
+        #: Existing documents replaced by a domain row that arrived after its changelog copy.
+        self.killed: list[int] = []
+
+    def _code(self, table: str, value: str) -> int:
+        codes = self._codes[table]
+        code = codes.get(value)
+        if code is None:
+            code = codes[value] = len(self.strings[table])
+            self.strings[table].append(value)
+        return code
+
+    def add(self, label: str, row: dict, offset: int, length: int, lineno: int,
+            lookup) -> None:
+        event_id = row.get("event_id")
+        if not isinstance(event_id, str) or event_id.strip().lower() in _UNRESOLVED:
+            event_id = f"{label}-{lineno}"
+        code = LOG_CODE[label]
+        bit = 1 << code
+        existing = self.own.get(event_id)
+        if existing is not None:
+            self.cols["seen"][existing - self.first_doc] |= bit
+            return
+        if lookup is not None:
+            found = lookup(event_id)
+            if found is not None:
+                index, own_source = found
+                if own_source == CHANGELOG and code != CHANGELOG:
+                    # The domain row arrived after its changelog copy: it wins; the old
+                    # document is retired and this row becomes the event.
+                    self.killed.append(index)
+                    bit |= 1 << CHANGELOG
+                else:
+                    self.seen_updates[index] = self.seen_updates.get(index, 0) | bit
+                    return
+        doc = self.first_doc + len(self.ids)
+        self.own[event_id] = doc
+        self.ids.append(event_id)
+        etype = _resolved_str(row, _TYPE_CHAIN)
+        if not etype and event_id.startswith("git-"):
+            etype = "git_commit"
+        project = row.get("project")
+        cols = self.cols
+        cols["ts"].append(_epoch(row.get("timestamp")))
+        cols["project"].append(self._code("projects", project if isinstance(project, str) else ""))
+        cols["type"].append(self._code("types", etype))
+        cols["session"].append(self._code("sessions", _resolved_str(row, _SESSION_CHAIN)))
+        cols["source"].append(code)
+        cols["seen"].append(bit)
+        cols["salience"].append(_salience(row.get("salience")))
+        cols["loc_off"].append(offset)
+        cols["loc_len"].append(length)
+        tokens = tokenize(row_text(row))
+        cols["doclen"].append(len(tokens))
+        counts: dict[str, int] = {}
+        for token in tokens:
+            counts[token] = counts.get(token, 0) + 1
+        vocab = self.vocab
+        p_term, p_doc, p_tf = self.p_term, self.p_doc, self.p_tf
+        for token, tf in counts.items():
+            tid = vocab.get(token)
+            if tid is None:
+                tid = vocab[token] = len(vocab)
+            p_term.append(tid)
+            p_doc.append(doc)
+            p_tf.append(tf)
+
+    def segment(self) -> Segment:
+        hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
+        return Segment.from_postings(
+            np.frombuffer(self.p_term, np.int32), np.frombuffer(self.p_doc, np.int32),
+            np.frombuffer(self.p_tf, np.int32), hashes)
+
+    def columns(self) -> dict[str, np.ndarray]:
+        out = {name: np.frombuffer(values, _COLUMNS[name]).copy() if len(values) else
+               np.zeros(0, _COLUMNS[name]) for name, values in self.cols.items()}
+        out["alive"] = np.ones(len(self.ids), np.bool_)
+        return out
+
+
+def _read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
+    """Yield (row, offset, length, lineno) for complete lines from `start`; orjson for speed,
+    the stdlib decoder (U+FFFD) for lines that are not valid UTF-8."""
+    import orjson
+
+    from carto_core.jsonl import loads_line
+
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            data = handle.read()
+    except FileNotFoundError:
+        report.end_offset = start
+        return
+    position, lineno, size = 0, start_lineno, len(data)
+    loads = orjson.loads
+    while position < size:
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            if data[position:].strip():
+                report.note("torn_line", lineno + 1)
+            break
+        lineno += 1
+        raw = data[position:newline]
+        line_start = start + position
+        position = newline + 1
+        report.lines += 1
+        if not raw or raw.isspace():
+            continue
+        try:
+            value = loads(raw)
+        except orjson.JSONDecodeError:
+            value, problem = loads_line(raw)
+            if problem == "malformed_json":
+                report.note(problem, lineno)
+                continue
+            if problem:
+                report.note(problem, lineno)
+        if not isinstance(value, dict):
+            report.note("not_an_object", lineno)
+            continue
+        event_id = value.get("event_id")
+        if not isinstance(event_id, str) or not event_id.strip():
+            report.note("missing_event_id", lineno)
+        report.rows += 1
+        yield value, line_start, newline - (line_start - start), lineno
+    report.end_offset = start + position
+    report.lines = lineno - start_lineno  # lines consumed, blank ones included
+
+
+def _boundary(path: Path, offset: int) -> str:
+    import hashlib
+
+    if offset <= 0:
+        return ""
+    begin = max(0, offset - BOUNDARY_BYTES)
+    with open(path, "rb") as handle:
+        handle.seek(begin)
+        return hashlib.sha1(handle.read(offset - begin)).hexdigest()
+
+
+def _log_state(path: Path, end: int, lines: int) -> dict:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return {"exists": False, "inode": 0, "dev": 0, "end": 0, "lines": 0, "hash": ""}
+    return {"exists": True, "inode": st.st_ino, "dev": st.st_dev, "end": end, "lines": lines,
+            "hash": _boundary(path, end)}
+
+
+# --------------------------------------------------------------------------- the index
+
+
+@dataclass
+class KeywordIndex:
+    """Documents + postings of one home, as loaded (main segment) plus the unsaved tail."""
+
+    home: Home
+    ids: list[str]
+    cols: dict[str, np.ndarray]
+    strings: dict[str, list[str]]
+    segments: list[Segment]
+    logs: dict[str, dict]
+    generation: str
+    problems: dict[str, dict] = field(default_factory=dict)
+    #: Documents indexed since the last persisted generation (the tail).
+    tail_docs: int = 0
+    _id_map: dict[str, int] | None = None
+    _df_cache: dict[int, int] = field(default_factory=dict)
+    n_alive: int = 0
+    avgdl: float = 0.0
+
+    # ---- opening
+
+    @staticmethod
+    def folder(home: Home) -> Path:
+        return home.state / "search"
+
+    @classmethod
+    def open(cls, home: Home, *, refresh: bool = True, persist: bool = True,
+             progress=None) -> "KeywordIndex":
+        """Load the persisted index (building it when missing, stale or of another version)
+        and pick up appended rows. `persist=False` never writes (a read-only home)."""
+        index = cls.load(home)
+        if index is None:
+            return cls.build(home, persist=persist, progress=progress)
+        if refresh:
+            outcome = index.refresh()
+            if outcome == "rebuild":
+                return cls.build(home, persist=persist, progress=progress)
+            if persist and index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index.ids)):
+                index.fold()
+                index.save()
+        return index
+
+    @classmethod
+    def load(cls, home: Home) -> "KeywordIndex | None":
+        base = cls.folder(home)
+        try:
+            current = (base / "CURRENT").read_text("utf-8").strip()
+            folder = base / current
+            meta = json.loads((folder / "meta.json").read_text("utf-8"))
+            if meta.get("version") != VERSION:
+                return None
+            ids_text = (folder / "ids.txt").read_text("utf-8")
+            ids = ids_text.split("\n") if ids_text else []
+            cols = {name: np.load(folder / f"col_{name}.npy", mmap_mode="r") for name in _COLUMNS}
+            # Columns that refresh may modify in place are loaded into memory (small).
+            cols["seen"] = np.array(cols["seen"])
+            cols["alive"] = np.array(cols["alive"])
+            seg = Segment(*(np.load(folder / f"post_{n}.npy", mmap_mode="r")
+                            for n in ("terms", "offsets", "docs", "tfs")))
+        except (OSError, ValueError, KeyError):
+            return None
+        if len(ids) != len(cols["ts"]):
+            return None
+        index = cls(home, ids, cols, meta["strings"], [seg], meta["logs"], current,
+                    meta.get("problems", {}))
+        index._stats()
+        return index
+
+    @classmethod
+    def build(cls, home: Home, *, persist: bool = True, progress=None) -> "KeywordIndex":
+        """Read every searched log and build the index from scratch."""
+        builder = _Builder()
+        logs: dict[str, dict] = {}
+        problems: dict[str, dict] = {}
+        collecting = gc.isenabled()
+        gc.disable()  # millions of small objects and none of them cyclic
+        try:
+            for label in BUILD_ORDER:
+                path = home.log(label)
+                report = ReadReport(str(path))
+                for row, offset, length, lineno in _read_log(path, 0, 0, report):
+                    builder.add(label, row, offset, length, lineno, None)
+                logs[label] = _log_state(path, report.end_offset, report.lines)
+                if report.problems:
+                    problems[label] = {"counts": dict(report.problems), "examples": report.examples}
+                if progress:
+                    progress(label, len(builder.ids))
+            segment = builder.segment()
+            cols = builder.columns()
+        finally:
+            if collecting:
+                gc.enable()
+        index = cls(home, builder.ids, cols, builder.strings, [segment], logs,
+                    "", problems)
+        index._stats()
+        if persist:
+            index.save()
+        return index
+
+    # ---- freshness
+
+    def _stats(self) -> None:
+        alive = self.cols["alive"]
+        self.n_alive = int(alive.sum())
+        dl = self.cols["doclen"]
+        self.avgdl = float(dl[alive].mean()) if self.n_alive else 0.0
+        self._df_cache = {}
+        self._id_map = None
+
+    def stale_logs(self) -> dict[str, str]:
+        """label -> "grown" | "rewritten" for logs that differ from the indexed state."""
+        out = {}
+        for label in LOG_LABELS:
+            state = self.logs.get(label) or {"exists": False, "end": 0, "lines": 0}
+            path = self.home.log(label)
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                if state.get("exists") and state.get("end", 0) > 0:
+                    out[label] = "rewritten"
+                continue
+            end = state.get("end", 0)
+            if not state.get("exists") or end == 0:
+                if st.st_size > 0:
+                    out[label] = "grown"
+                continue
+            if (st.st_ino, st.st_dev) != (state["inode"], state["dev"]) or st.st_size < end:
+                out[label] = "rewritten"
+            elif _boundary(path, end) != state["hash"]:
+                out[label] = "rewritten"
+            elif st.st_size > end:
+                out[label] = "grown"
+        return out
+
+    def refresh(self) -> str:
+        """Index rows appended since the last read. Returns "fresh", "grown" or "rebuild"
+        (a log was rewritten: the caller rebuilds)."""
+        stale = self.stale_logs()
+        if not stale:
+            return "fresh"
+        if "rewritten" in stale.values():
+            return "rebuild"
+        first = len(self.ids)
+        builder = _Builder(self, first_doc=first)
+        sources = self.cols["source"]
+
+        def lookup(event_id: str):
+            index = self.index_of(event_id)
+            return None if index is None else (index, int(sources[index]))
+
+        for label in BUILD_ORDER:
+            if label not in stale:
+                continue
+            state = self.logs.get(label) or {}
+            path = self.home.log(label)
+            report = ReadReport(str(path))
+            start, start_lines = state.get("end", 0), state.get("lines", 0)
+            for row, offset, length, lineno in _read_log(path, start, start_lines, report):
+                builder.add(label, row, offset, length, lineno, lookup)
+            self.logs[label] = _log_state(path, report.end_offset, start_lines + report.lines)
+            if report.problems:
+                known = self.problems.setdefault(label, {"counts": {}, "examples": {}})
+                for kind, count in report.problems.items():
+                    known["counts"][kind] = known["counts"].get(kind, 0) + count
+        self._apply(builder)
+        return "grown"
+
+    def _apply(self, builder: _Builder) -> None:
+        seen = self.cols["seen"]
+        for index, bits in builder.seen_updates.items():
+            seen[index] |= bits
+        if builder.killed:
+            self.cols["alive"][builder.killed] = False
+        if builder.ids:
+            new = builder.columns()
+            self.cols = {name: np.concatenate([np.asarray(self.cols[name]), new[name]])
+                         for name in _COLUMNS}
+            self.ids.extend(builder.ids)
+            self.strings = builder.strings
+            tail = builder.segment()
+            if len(self.segments) > 1:
+                # Tail on tail: merge the two small segments (the main one stays mapped).
+                tail = _merge([self.segments[1], tail])
+                self.segments[1] = tail
+            else:
+                self.segments.append(tail)
+            self.tail_docs += len(builder.ids)
+        self._stats()
+        self.generation = self.generation.split("+")[0] + f"+{len(self.ids)}"
+
+    def fold(self) -> None:
+        """Merge the tail into the main segment and drop retired documents."""
+        alive = np.asarray(self.cols["alive"])
+        segment = _merge(self.segments)
+        if not alive.all():
+            remap = np.cumsum(alive) - 1
+            keep = alive[segment.docs]
+            terms = segment.expanded_terms()[keep]
+            docs = remap[segment.docs[keep]].astype(np.int32)
+            tfs = segment.tfs[keep]
+            uniq, starts = np.unique(terms, return_index=True)
+            offsets = np.append(starts, len(terms)).astype(np.int64)
+            segment = Segment(uniq, offsets, docs, tfs)
+            self.cols = {name: np.asarray(col)[alive] for name, col in self.cols.items()}
+            self.ids = [event_id for event_id, ok in zip(self.ids, alive) if ok]
+        else:
+            self.cols = {name: np.asarray(col) for name, col in self.cols.items()}
+        self.segments = [segment]
+        self.tail_docs = 0
+        self._stats()
+
+    # ---- persistence
+
+    def save(self) -> str:
+        """Write a new generation folder (main segment = everything) and swap CURRENT."""
+        if len(self.segments) > 1 or not np.asarray(self.cols["alive"]).all():
+            self.fold()
+        base = self.folder(self.home)
+        base.mkdir(parents=True, exist_ok=True)
+        generation = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        folder = base / (generation + ".tmp")
+        folder.mkdir()
+        for name in _COLUMNS:
+            np.save(folder / f"col_{name}.npy", np.ascontiguousarray(self.cols[name]))
+        seg = self.segments[0]
+        for name in ("terms", "offsets", "docs", "tfs"):
+            np.save(folder / f"post_{name}.npy", np.ascontiguousarray(getattr(seg, name)))
+        (folder / "ids.txt").write_text("\n".join(self.ids), "utf-8")
+        meta = {"version": VERSION, "documents": len(self.ids), "logs": self.logs,
+                "strings": self.strings, "problems": self.problems,
+                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        (folder / "meta.json").write_text(json.dumps(meta), "utf-8")
+        os.rename(folder, base / generation)
+        pointer = base / f"CURRENT.{os.getpid()}.tmp"
+        pointer.write_text(generation, "utf-8")
+        os.replace(pointer, base / "CURRENT")
+        previous = self.generation.split("+")[0]
+        self.generation = generation
+        self._prune(base, keep={generation, previous})
+        return generation
+
+    @staticmethod
+    def _prune(base: Path, keep: set[str]) -> None:
+        # Older generations go; the one just replaced stays for readers that still map it
+        # (on POSIX a mapped file survives unlinking anyway).
+        for entry in base.iterdir():
+            if entry.is_dir() and entry.name not in keep and entry.name.startswith("gen-"):
+                if entry.name.endswith(".tmp") and time.time() - entry.stat().st_mtime < 600:
+                    continue  # another process may be writing it right now
+                shutil.rmtree(entry, ignore_errors=True)
+
+    # ---- lookups
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def index_of(self, event_id: str) -> int | None:
+        if self._id_map is None:
+            alive = self.cols["alive"]
+            ids = self.ids
+            mapping = dict(zip(ids, range(len(ids))))
+            if not alive.all():
+                for index in np.flatnonzero(~np.asarray(alive)):
+                    # a retired document's id points at its replacement (added later)
+                    if mapping.get(ids[index]) == index:
+                        del mapping[ids[index]]
+            self._id_map = mapping
+        return self._id_map.get(event_id)
+
+    def postings(self, token: str) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(docs, tfs) slices of every segment for a token."""
+        h = np.uint64(term_hash(token))
+        out = []
+        for seg in self.segments:
+            start, end = seg.lookup(h)
+            if end > start:
+                out.append((seg.docs[start:end], seg.tfs[start:end]))
+        return out
+
+    def df(self, token: str) -> int:
+        return sum(len(d) for d, _ in self.postings(token))
+
+    def row(self, index: int) -> dict:
+        """The log row a document was read from (read back from its log by offset)."""
+        import orjson
+
+        label = LOG_LABELS[int(self.cols["source"][index])]
+        offset, length = int(self.cols["loc_off"][index]), int(self.cols["loc_len"][index])
+        with open(self.home.log(label), "rb") as handle:
+            handle.seek(offset)
+            raw = handle.read(length)
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            from carto_core.jsonl import loads_line
+
+            value, _ = loads_line(raw)
+            return value if isinstance(value, dict) else {}
+
+    def seen_labels(self, index: int) -> list[str]:
+        """Every log the event occurs in, its own log first."""
+        own = int(self.cols["source"][index])
+        bits = int(self.cols["seen"][index])
+        return [LOG_LABELS[own]] + [l for c, l in enumerate(LOG_LABELS) if c != own and bits >> c & 1]
+
+
+def _merge(segments: list[Segment]) -> Segment:
+    segments = [s for s in segments if len(s)]
+    if not segments:
+        return Segment.empty()
+    if len(segments) == 1:
+        return segments[0]
+    terms = np.concatenate([s.expanded_terms() for s in segments])
+    docs = np.concatenate([np.asarray(s.docs) for s in segments])
+    tfs = np.concatenate([np.asarray(s.tfs) for s in segments])
+    order = np.lexsort((docs, terms))
+    terms, docs, tfs = terms[order], docs[order], tfs[order]
+    uniq, starts = np.unique(terms, return_index=True)
+    offsets = np.append(starts, len(terms)).astype(np.int64)
+    return Segment(uniq, offsets, docs.astype(np.int32), tfs)

@@ -1,0 +1,334 @@
+"""The one search pipeline behind `run_search` (DESIGN section 5).
+
+scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim -> decay -> page.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+from collections import Counter
+from datetime import datetime, timezone
+
+import numpy as np
+
+from carto_core.search.api import (
+    SALIENCE_DEFAULT,
+    SEMANTIC,
+    TRIM,
+    DecayContext,
+    EmptyHomeError,
+    Fused,
+    Ladder,
+    LadderReport,
+    Query,
+    SearchHit,
+    SearchRequest,
+    SearchResult,
+    SearchUsageError,
+)
+from carto_core.search.tokens import query_tokens
+
+FACET_WINDOW = 500
+_TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
+
+
+def _env_float(names: tuple[str, ...], default: float) -> float:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            try:
+                return float(value)
+            except ValueError:
+                raise SearchUsageError(f"{name}={value!r} is not a number") from None
+    return default
+
+
+def decay_parameters() -> dict:
+    """Decay knobs from the environment (upstream names accepted)."""
+    return {
+        "lambda_per_hour": _env_float(("CARTO_DECAY_LAMBDA", "CARTOGRAPHER_DECAY_LAMBDA"), 0.001),
+        "reuse_weight": _env_float(("CARTO_REUSE_WEIGHT", "CARTOGRAPHER_REUSE_WEIGHT"), 0.3),
+        "lookup_max": int(_env_float(("CARTO_DECAY_LOOKUP_MAX", "CARTOGRAPHER_DECAY_LOOKUP_MAX"), 10)),
+        "lift": _env_float(("CARTO_DECAY_LIFT", "CARTOGRAPHER_DECAY_LIFT"), 3.0),
+    }
+
+
+def resolve_names(request: SearchRequest, engine) -> tuple[list[str], str, str]:
+    """(ladder ranker names, fusion name, decay name), validated against the registries."""
+    from carto_core.config import load_config
+
+    need_config = request.rankers is None or request.fusion is None or request.decay is None
+    config = load_config() if need_config else None
+    rankers = list(request.rankers) if request.rankers else list(config.get("search.rankers"))
+    fusion = request.fusion or str(config.get("search.fusion"))
+    decay = request.decay or str(config.get("search.decay"))
+    registry = engine.registries.rankers
+    ladders = [n for n, cls in registry.items() if getattr(cls, "kind", "ladder") == "ladder"]
+    fusions = [n for n, cls in registry.items() if getattr(cls, "kind", "ladder") == "fusion"]
+    for name in rankers:
+        if name not in ladders:
+            raise SearchUsageError(
+                f"unknown ranker {name!r}; accepted: {', '.join(ladders) or '(none installed)'}")
+    if fusion not in fusions:
+        raise SearchUsageError(
+            f"unknown fusion {fusion!r}; accepted: {', '.join(fusions) or '(none installed)'}")
+    policies = engine.registries.decay_policies.names()
+    if decay not in policies:
+        raise SearchUsageError(
+            f"unknown decay policy {decay!r}; accepted: {', '.join(policies) or '(none installed)'}")
+    rankers = list(dict.fromkeys(rankers))
+    if request.semantic is False:
+        rankers = [n for n in rankers if n != SEMANTIC]
+    elif SEMANTIC not in rankers and (SEMANTIC in ladders or request.semantic):
+        rankers.append(SEMANTIC)
+    return rankers, fusion, decay
+
+
+def has_logs(engine) -> bool:
+    return any(path.is_file() and path.stat().st_size > 0
+               for path in engine.home.searched_logs().values())
+
+
+def _iso(epoch: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
+
+
+def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
+    started = time.time()
+    clock = time.perf_counter()
+    stages: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        stages[name] = round((now - clock) * 1000, 3)
+        clock = now
+
+    if request.limit is None or request.limit < 1:
+        raise SearchUsageError("--limit must be a whole number of at least 1")
+    query = Query(request.query or "", query_tokens(request.query or ""))
+    if not query.tokens:
+        raise SearchUsageError(
+            "give a query with at least one letter or digit (or --project NAME alone to orient "
+            "on a project)")
+    rankers, fusion_name, decay_name = resolve_names(request, engine)
+    if not has_logs(engine):
+        raise EmptyHomeError(
+            f"no searched logs in {engine.home.root}; record some with `carto install` (live "
+            "hooks) or backfill history with `carto ingest`")
+    lap("resolve")
+    if engine.auto_refresh:
+        engine.refresh()
+    else:
+        engine.ensure_loaded()
+    lap("load")
+
+    project_scope = None
+    if request.project:
+        from carto_core.project import ProjectScope
+
+        project_scope = ProjectScope.parse(request.project)
+    served: frozenset[str] = frozenset()
+    session_id = request.session_id or ""
+    if session_id and not request.all:
+        from carto_core.search.telemetry import read_served
+
+        served = frozenset(read_served(engine.home, session_id))
+    scope = engine.scope(since=request.since, before=request.before, project=project_scope,
+                         served_ids=served)
+    lap("scope")
+
+    ladders: list[Ladder] = []
+    reports: list[LadderReport] = []
+    semantic_status = "not installed"
+    hidden = 0
+    for name in rankers:
+        t0 = time.perf_counter()
+        try:
+            ranker = engine.ranker(name)
+            ok, reason = ranker.status(engine)
+        except Exception as exc:  # a broken plugin must not cost the keyword results
+            ok, reason, ranker = False, f"{type(exc).__name__}: {exc}", None
+        if not ok:
+            reports.append(LadderReport(name, name, "unavailable", reason))
+            if name == SEMANTIC:
+                semantic_status = f"unavailable: {reason}"
+            continue
+        try:
+            produced = ranker.rank(query, scope, engine, depth=request.depth)
+        except Exception as exc:
+            reports.append(LadderReport(name, name, "error", f"{type(exc).__name__}: {exc}"))
+            if name == SEMANTIC:
+                semantic_status = f"error: {exc}"
+            continue
+        ms = round((time.perf_counter() - t0) * 1000, 3)
+        for ladder in produced:
+            ladder.ranker = ladder.ranker or name
+            ladders.append(ladder)
+            hidden += getattr(ladder, "hidden", 0)
+            reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
+        if name == SEMANTIC:
+            semantic_status = "ok" if produced else "ok: no candidates"
+    lap("ladders")
+    if request.semantic and SEMANTIC not in engine.registries.rankers:
+        semantic_status = "unavailable: no semantic ranker is installed"
+
+    fused = engine.ranker(fusion_name).fuse(ladders, engine)
+    lap("fusion")
+    fused.sort(key=lambda f: f.score, reverse=True)
+    if fused:
+        floor = fused[0].score * TRIM
+        fused = [f for f in fused if f.score >= floor]
+    lap("trim")
+
+    now_dt = request.now or datetime.now(timezone.utc)
+    gate_counts = [l.all_token_matches for l in ladders if l.all_token_matches is not None]
+    params = decay_parameters()
+    context = DecayContext(
+        now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
+        all_token_matches=max(gate_counts) if gate_counts else None, engine=engine, **params)
+    fused = engine.decay_policy(decay_name).apply(fused, context)
+    fused.sort(key=lambda f: (-f.score, f.index))
+    lap("decay")
+
+    page = fused[: request.limit]
+    hits = [_hit(engine, f, rank, request.include_rows) for rank, f in enumerate(page, 1)]
+    for report in reports:
+        report.contributed = sum(1 for f in page if report.name in f.sources)
+    facets = _facets(engine, fused[:FACET_WINDOW]) if request.facets else {}
+    unknown = _unknown_entities(engine, request.query) if not hits else []
+    lap("render")
+
+    result = SearchResult(
+        query=request.query, results=hits, total=len(fused), facets=facets, ladders=reports,
+        stages_ms=stages, semantic_status=semantic_status, decay=decay_name, fusion=fusion_name,
+        suppressed=hidden, session_id=session_id, project=request.project,
+        since=_iso(request.since.timestamp()) if request.since else None,
+        before=_iso(request.before.timestamp()) if request.before else None,
+        index_generation=engine.generation,
+        call_id=telemetry.call_id if telemetry is not None else "",
+        unknown_entities=unknown,
+    )
+    if telemetry is not None:
+        telemetry.record_search(request, result, started, time.time())
+    return result
+
+
+def salience_of(value: float) -> float:
+    if value != value or value == 0:  # NaN (missing) or 0: upstream's default
+        return SALIENCE_DEFAULT
+    return min(1.0, max(0.05, float(value)))
+
+
+def _summary(row: dict) -> str:
+    from carto_core.events import single_line
+
+    for key in _TEXT_CHAIN:
+        value = row.get(key)
+        if value is None:
+            continue
+        text = value if isinstance(value, str) else str(value)
+        if text.strip().lower() not in ("", "unknown"):
+            return single_line(text)
+    return ""
+
+
+def _hit(engine, f: Fused, rank: int, include_row: bool) -> SearchHit:
+    index = engine.index
+    row = index.row(f.index)
+    ts = row.get("timestamp")
+    if not isinstance(ts, str):
+        ts = _iso(f.timestamp) if f.timestamp is not None else None
+    project = row.get("project")
+    return SearchHit(
+        event_id=index.ids[f.index],
+        timestamp=ts,
+        sources=list(f.sources),
+        type=index.strings["types"][int(index.cols["type"][f.index])],
+        project=project if isinstance(project, str) else "",
+        summary=_summary(row),
+        score=float(f.score),
+        session_id=index.strings["sessions"][int(index.cols["session"][f.index])],
+        transcript_path=str(row.get("transcript_path") or ""),
+        provider=str(row.get("provider") or ""),
+        salience=round(f.salience, 4),
+        rank=rank,
+        holds_all_tokens=f.holds_all_tokens,
+        reuse_count=f.reuse_count,
+        gated=f.gated,
+        row=row if include_row else None,
+    )
+
+
+def _top(counter: Counter, n: int) -> dict:
+    return dict(counter.most_common(n))
+
+
+def _facets(engine, fused: list[Fused]) -> dict:
+    if not fused:
+        return {}
+    index = engine.index
+    positions = np.fromiter((f.index for f in fused), np.int64, len(fused))
+    projects = index.strings["projects"]
+    types = index.strings["types"]
+    pc = Counter(projects[c] for c in np.asarray(index.cols["project"])[positions].tolist())
+    pc.pop("", None)
+    tc = Counter(types[c] for c in np.asarray(index.cols["type"])[positions].tolist())
+    tc.pop("", None)
+    sc: Counter = Counter()
+    for f in fused:
+        sc.update(f.sources)
+    stamps = [f.timestamp for f in fused if f.timestamp is not None]
+    months: Counter = Counter()
+    days: Counter = Counter()
+    for stamp in stamps:
+        day = _iso(stamp)[:10]
+        days[day] += 1
+        months[day[:7]] += 1
+    return {
+        "window": len(fused),
+        "projects": _top(pc, 8), "projects_more": max(0, len(pc) - 8),
+        "types": _top(tc, 8), "types_more": max(0, len(tc) - 8),
+        "sources": _top(sc, 10),
+        "span": [_iso(min(stamps))[:10], _iso(max(stamps))[:10]] if stamps else None,
+        "months": dict(sorted(months.items(), reverse=True)[:6]),
+        "months_older": max(0, len(months) - 6),
+        "days": dict(sorted(days.items(), reverse=True)[:7]),
+    }
+
+
+_ID_SHAPED = re.compile(r"^(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+$")
+_PATH_SHAPED = re.compile(r"^[\w./~-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)+$")
+
+
+def _unknown_entities(engine, text: str) -> list[str]:
+    """Id- or path-shaped tokens of the query that no log holds (phantom detection)."""
+    from carto_core.search.tokens import tokenize
+
+    out = []
+    for raw in text.split():
+        word = raw.strip("'\"`,;:()[]{}<>")
+        if not word:
+            continue
+        if _ID_SHAPED.match(word):
+            if engine.index_of(word) is None:
+                out.append(word)
+        elif _PATH_SHAPED.match(word) and not _VERSION.match(word) and not word.lower().endswith(".md"):
+            if any(engine.index.df(token) == 0 for token in tokenize(word)):
+                out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def hours_since(now: float, then: float) -> float:
+    return max(0.0, (now - then) / 3600.0)
+
+
+def reuse_boost(now: float, accesses: list[float], weight: float) -> float:
+    if not accesses or weight <= 0:
+        return 1.0
+    total = sum(1.0 / math.sqrt(max(0.02, (now - t) / 86400.0)) for t in accesses)
+    return min(2.0, 1.0 + weight * total)

@@ -1,0 +1,206 @@
+"""Search telemetry: the delta-serving list, served-log rows, access-ledger rows, search calls.
+
+One writer: `carto search` (and the MCP server when it passes the caller's session). The engine,
+the explorer, facts and lenses never write here.
+
+Delta-serving list: `<home>/.carto/served/<session>.txt`, the last 200 unique ids served to that
+session, oldest first. Upstream kept it in `$TMPDIR_BASE/cartographer-served/`; carto keeps it
+in the home because served ids are ids *of that home* (two homes searched from one session must
+not hide each other's results), because /tmp is shared by every user of the machine, and because
+the home is where tests already point everything. `CARTO_SERVED_DIR` overrides the folder.
+
+Row shapes follow upstream (reference section 3.7). Paths honour `CARTO_SERVED_LOG` /
+`CARTOGRAPHER_SERVED_LOG`, `CARTO_ACCESS_LEDGER` / `CARTOGRAPHER_ACCESS_LEDGER`,
+`CARTO_SEARCH_CALL_LOG` / `CARTOGRAPHER_SEARCH_CALL_LOG`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from carto_core.appendlog import append_rows
+from carto_core.home import Home
+from carto_core.session import safe_session_id
+
+SERVED_KEEP = 200
+ENDORSING_SOURCES_EXCLUDED = frozenset({"result_fetched"})
+
+
+def _env_path(names: tuple[str, ...], default: Path) -> Path:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return Path(value).expanduser()
+    return default
+
+
+def served_log_path(home: Home) -> Path:
+    return _env_path(("CARTO_SERVED_LOG", "CARTOGRAPHER_SERVED_LOG"), home.log("served"))
+
+
+def access_ledger_path(home: Home) -> Path:
+    return _env_path(("CARTO_ACCESS_LEDGER", "CARTOGRAPHER_ACCESS_LEDGER"), home.log("access"))
+
+
+def search_calls_path(home: Home) -> Path:
+    return _env_path(("CARTO_SEARCH_CALL_LOG", "CARTOGRAPHER_SEARCH_CALL_LOG"),
+                     home.state / "search-calls.jsonl")
+
+
+def served_dir(home: Home) -> Path:
+    return _env_path(("CARTO_SERVED_DIR",), home.state / "served")
+
+
+def served_list_path(home: Home, session_id: str) -> Path | None:
+    if not session_id or not safe_session_id(session_id):
+        return None
+    return served_dir(home) / f"{session_id}.txt"
+
+
+def read_served(home: Home, session_id: str) -> list[str]:
+    """Ids already served to the session (last 200 unique, oldest first)."""
+    path = served_list_path(home, session_id)
+    if path is None:
+        return []
+    try:
+        lines = path.read_text("utf-8").split("\n")
+    except FileNotFoundError:
+        return []
+    return [line for line in lines if line]
+
+
+def add_served(home: Home, session_id: str, event_ids: list[str]) -> None:
+    path = served_list_path(home, session_id)
+    if path is None or not event_ids:
+        return
+    ordered = list(dict.fromkeys(read_served(home, session_id)))
+    for event_id in event_ids:
+        if event_id in ordered:
+            ordered.remove(event_id)
+        ordered.append(event_id)
+    ordered = ordered[-SERVED_KEEP:]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text("\n".join(ordered) + "\n", "utf-8")
+    os.replace(tmp, path)
+
+
+def reset_served(home: Home, session_id: str) -> bool:
+    path = served_list_path(home, session_id)
+    if path is None:
+        return False
+    try:
+        path.unlink()
+        return True
+    except FileNotFoundError:
+        return False
+
+
+def read_accesses(path: Path) -> dict[str, list[float]]:
+    """event_id -> epoch seconds of every endorsing access (result_fetched rows excluded;
+    result_used and legacy rows without a source count)."""
+    from carto_core.reader import iter_lines
+    from carto_core.timeparse import parse_timestamp
+
+    out: dict[str, list[float]] = {}
+    for line in iter_lines(path):
+        row = line.row
+        if row.get("source") in ENDORSING_SOURCES_EXCLUDED:
+            continue
+        event_id = row.get("event_id")
+        moment = parse_timestamp(row.get("timestamp"))
+        if isinstance(event_id, str) and moment is not None:
+            out.setdefault(event_id, []).append(moment.timestamp())
+    return out
+
+
+def _iso(epoch: float | None = None) -> str:
+    moment = time.gmtime(epoch if epoch is not None else time.time())
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", moment)
+
+
+def new_call_id() -> str:
+    return f"call-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{os.getpid()}"
+
+
+def last_served_call(home: Home, session_id: str, event_id: str) -> str | None:
+    """The call_id of the latest served row for an id in this session (tail 2000 rows)."""
+    from carto_core.reader import iter_lines
+
+    path = served_log_path(home)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    start = max(0, size - 2000 * 400)
+    found = None
+    rows = iter_lines(path, start=start)
+    for line in rows:
+        row = line.row
+        if row.get("event_id") == event_id and row.get("session_id") == session_id:
+            found = row.get("call_id") or found
+    return found
+
+
+@dataclass
+class Telemetry:
+    """Who is searching: passed to `run_search` by the callers that record telemetry."""
+
+    home: Home
+    session_id: str = ""
+    provider: str = "unknown"
+    purpose: str = "manual"
+    call_id: str = field(default_factory=new_call_id)
+    #: True when the caller named the call (`--call-id`): access rows then carry it as is.
+    call_id_given: bool = False
+    backend: str = "cli"
+
+    def record_search(self, request, result, started: float, finished: float) -> None:
+        """Served-log rows (one per shown result), the served list, the search-call row."""
+        served_rows = [
+            {"timestamp": _iso(finished), "call_id": self.call_id, "purpose": self.purpose,
+             "session_id": self.session_id or None, "provider": self.provider,
+             "query": request.query, "event_id": hit.event_id, "rank": hit.rank,
+             "source": "+".join(hit.sources), "project": hit.project}
+            for hit in result.results
+        ]
+        if served_rows:
+            append_rows(served_log_path(self.home), served_rows)
+        if self.session_id and not request.all:
+            add_served(self.home, self.session_id, [hit.event_id for hit in result.results])
+        elapsed = round((finished - started) * 1000, 3)
+        call = {
+            "timestamp": _iso(finished), "request_started_at": _iso(started),
+            "results_served_at": _iso(finished), "request_started_ms": int(started * 1000),
+            "results_served_ms": int(finished * 1000), "call_id": self.call_id,
+            "requested_backend": self.backend, "selected_backend": self.backend,
+            "transport": "process", "purpose": self.purpose,
+            "session_id": self.session_id or None, "provider": self.provider,
+            "query": request.query, "project": request.project,
+            "since": result.since, "before": result.before,
+            "result_count": len(result.results), "elapsed_ms": elapsed,
+            "stages_ms": result.stages_ms, "index_generation": result.index_generation,
+            "semantic_status": result.semantic_status, "fallback_reason": None,
+        }
+        append_rows(search_calls_path(self.home), [call])
+
+    def record_access(self, event_ids: list[str], source: str) -> int:
+        """Access-ledger rows: `result_used` (--touch) or `result_fetched` (--get)."""
+        if not event_ids:
+            return 0
+        kind = "touch" if source == "result_used" else "get"
+        batch = f"{kind}-{_iso()}-{os.getpid()}"
+        rows = []
+        for ordinal, event_id in enumerate(event_ids, 1):
+            row = {"event_id": event_id, "timestamp": _iso(), "session_id": self.session_id or None,
+                   "provider": self.provider, "purpose": self.purpose, "source": source,
+                   "access_batch_id": batch, "access_ordinal": ordinal}
+            call_id = self.call_id if self.call_id_given else (
+                last_served_call(self.home, self.session_id, event_id) if self.session_id else None)
+            if call_id:
+                row["call_id"] = call_id
+            rows.append(row)
+        return append_rows(access_ledger_path(self.home), rows)
