@@ -1,1 +1,125 @@
-"""carto plugin: embedders and the `semantic` ladder ranker (filled in below as they land)."""
+"""carto plugin `semantic`: the embedders (`lsa`, `http`) and the `semantic` ladder ranker.
+
+Its own entry point (`[project.entry-points.carto] semantic = ...`) so that it can be blocked
+alone (`CARTO_DISABLE_PLUGINS=semantic`) and so that loading it stays cheap: this module
+imports no numpy, scikit-learn or qdrant_client; the classes import them when used.
+
+The ranker joins `carto search` fusion whenever the semantic ladder is available (see
+`carto_core.semantic.searcher` for what "available" means) and pushes the scope into the
+vector store: exact project values and the time window filter before the top-k is cut.
+`carto index` runs its index step (embed new events).
+"""
+
+from __future__ import annotations
+
+from carto_core import hookimpl
+from carto_core.search.api import DEPTH, IndexStep, Ladder, Ranker
+from carto_core.semantic.embedder import Embedder
+
+
+class LsaEntry(Embedder):
+    """Registry entry for `lsa`: builds a `carto_rankers.embedders.lsa.LsaEmbedder` (the module
+    imports numpy, which plugin loading must not pay for)."""
+
+    name = "lsa"
+    description = "TF-IDF + truncated SVD fitted on this home's corpus (offline; the default)"
+    needs_fit = True
+
+    def __new__(cls, home, options=None):
+        from carto_rankers.embedders.lsa import LsaEmbedder
+
+        return LsaEmbedder(home, options)
+
+
+class HttpEntry(Embedder):
+    """Registry entry for `http`: builds a `carto_rankers.embedders.http_embedder.HttpEmbedder`."""
+
+    name = "http"
+    description = "an OpenAI-compatible /v1/embeddings or Ollama /api/embed server"
+
+    def __new__(cls, home, options=None):
+        from carto_rankers.embedders.http_embedder import HttpEmbedder
+
+        return HttpEmbedder(home, options)
+
+
+class SemanticIndexStep(IndexStep):
+    name = "semantic"
+    description = "embed new events into the vector store (<home>/.carto/vectors/ or Qdrant)"
+
+    def __init__(self, ranker: "SemanticRanker | None" = None):
+        self.ranker = ranker
+
+    def run(self, engine, *, rebuild: bool = False, progress=None, refit: bool = False,
+            force: bool = False) -> dict:
+        """Embed what the store lacks. `rebuild` re-embeds everything (and refits lsa)."""
+        from carto_core.semantic.indexer import run_index
+
+        report = run_index(engine.home, reembed=rebuild, refit=refit or rebuild, force=force,
+                           progress=progress, registries=engine.registries)
+        if self.ranker is not None:
+            self.ranker.reset()
+        out = {"step": self.name, **report.to_dict()}
+        return out
+
+
+class SemanticRanker(Ranker):
+    name = "semantic"
+    kind = "ladder"
+    description = "cosine similarity of embedded events (embedder: [semantic] embedder)"
+
+    def __init__(self):
+        self._searcher = None
+        self._home_root = None
+
+    def reset(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+        self._searcher = None
+
+    def searcher(self, engine):
+        from carto_core.semantic.searcher import SemanticSearcher
+
+        root = str(engine.home.root)
+        if self._searcher is None or self._home_root != root:
+            self.reset()
+            self._searcher = SemanticSearcher(engine.home, registries=engine.registries)
+            self._home_root = root
+        return self._searcher
+
+    def status(self, engine) -> tuple[bool, str]:
+        status = self.searcher(engine).status(refresh=True)
+        return status.available, ("" if status.available else status.label())
+
+    def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
+        from carto_core.semantic.searcher import SemanticFailure
+
+        searcher = self.searcher(engine)
+        projects = list(scope.project_values) if scope.project is not None else None
+        # Served ids and other mask-only exclusions are dropped after the store answers:
+        # ask for enough to still fill the ladder.
+        limit = depth + len(scope.served_ids) + 50
+        try:
+            hits = searcher.search(query.text, limit=limit, projects=projects,
+                                   since=scope.since, before=scope.before)
+        except SemanticFailure as exc:
+            raise RuntimeError(exc.status.label()) from None
+        floor = searcher.settings.min_score
+        hits = [h for h in hits if h.score >= floor]
+        return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],
+                                      [h.score for h in hits], engine, scope=scope,
+                                      depth=depth, ranker=self.name)]
+
+    def index_steps(self) -> list[IndexStep]:
+        return [SemanticIndexStep(self)]
+
+
+@hookimpl
+def carto_register_embedders(register):
+    register(LsaEntry)
+    register(HttpEntry)
+
+
+@hookimpl
+def carto_register_rankers(register):
+    register(SemanticRanker)

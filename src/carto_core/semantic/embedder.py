@@ -1,0 +1,90 @@
+"""The base class of embedders (registered through `carto_register_embedders`) and their errors.
+
+An embedder turns text into float vectors and names the model that made them: `model_tag`.
+Every stored vector carries that tag and a query is only ever scored against vectors of the
+selected embedder's tag, so vectors of another model (an older fit, another server model) are
+never compared with a query they do not belong to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from carto_core.home import Home
+
+
+class EmbedderError(Exception):
+    """An embedder that answered wrongly (a malformed reply, a vector of the wrong size)."""
+
+    #: `index-errors.jsonl` stage (upstream's names).
+    stage = "embedding_failed"
+
+
+class EmbedderUnavailable(EmbedderError):
+    """An embedder that cannot answer now: a server down or too slow, a model not fitted yet.
+    `fix` names the command or setting that makes it available."""
+
+    stage = "embedder_unavailable"
+
+    def __init__(self, message: str, fix: str = ""):
+        super().__init__(message)
+        self.fix = fix
+
+
+class Embedder:
+    """Subclass, set `name`, implement `model_tag`, `embed_documents` and `embed_query`.
+
+    Constructed with the home (an embedder fitted on the corpus keeps its model under
+    `home.state`) and its options (`[semantic.<name>]` in the config file, env overrides).
+    Construction must be cheap and must not fail: problems surface from `check()` and the
+    embed methods as :class:`EmbedderUnavailable`.
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    #: True when the model is fitted on the home's corpus (`fit`) before it can embed.
+    needs_fit: ClassVar[bool] = False
+
+    def __init__(self, home: "Home", options: dict | None = None):
+        self.home = home
+        self.options = dict(options or {})
+
+    @property
+    def model_tag(self) -> str:
+        """The tag stored with every vector this embedder makes (raises EmbedderUnavailable
+        when it cannot be known yet, e.g. a model not fitted)."""
+        raise NotImplementedError
+
+    def check(self) -> None:
+        """Raise EmbedderUnavailable when the embedder cannot answer; cheap (no network)."""
+
+    def is_fitted(self) -> bool:
+        return True
+
+    def fit(self, texts: Sequence[str]) -> None:
+        """Fit the model on the corpus' document texts (only when `needs_fit`)."""
+        raise NotImplementedError(f"embedder {self.name!r} is not fitted on a corpus")
+
+    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+        """A float32 array (len(texts), dim)."""
+        raise NotImplementedError
+
+    def embed_query(self, text: str) -> "np.ndarray":
+        """A float32 vector (dim,) for a search query (query prefixes applied here)."""
+        raise NotImplementedError
+
+
+def create_embedder(name: str, home: "Home", settings=None, registries=None) -> Embedder:
+    """The registered embedder `name`, built with its options. Raises
+    `carto_core.registry.UnknownNameError` listing the installed names."""
+    if registries is None:
+        from carto_core.registry import get_registries
+
+        registries = get_registries()
+    cls = registries.embedders.get(name)
+    options = settings.options_for(name) if settings is not None else {}
+    return cls(home, options)

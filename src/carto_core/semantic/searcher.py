@@ -1,0 +1,150 @@
+"""`SemanticSearcher`: the semantic ladder's status and its scoped query, for rankers.
+
+Status is one of three states, and says why when it is not available:
+
+- ``disabled``: switched off (`CARTO_SEMANTIC=0`, `[semantic] enabled = false`, or the caller
+  asked for keyword only);
+- ``unavailable``: an embedder not installed, not fitted, down or slow; a store that refuses or
+  is locked; no vectors of the current model (with the count of vectors of other models and the
+  command that re-embeds them); a dimension mismatch;
+- ``available``: vectors of the current model exist and the pieces answered.
+
+A search never waits on this ladder beyond the embedder's timeout, and its failures never take
+the keyword ladders down: the caller reports the reason and fuses what it has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable, create_embedder
+from carto_core.semantic.settings import SemanticSettings
+from carto_core.semantic.store import DimensionMismatch, Hit, StoreError, VectorStore, open_store
+
+if TYPE_CHECKING:
+    from carto_core.home import Home
+
+
+@dataclass
+class SemanticStatus:
+    state: str  # "available", "unavailable", "disabled"
+    reason: str = ""
+    fix: str = ""
+    embedder: str = ""
+    model: str = ""
+    store: str = ""
+    vectors: int = 0
+    other_models: dict | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.state == "available"
+
+    def label(self) -> str:
+        """The one-line form search JSON carries: `available`, `disabled`, or
+        `unavailable: <reason> (fix: <command>)`."""
+        if self.state == "available" or not self.reason:
+            return self.state
+        return f"{self.state}: {self.reason}" + (f" (fix: {self.fix})" if self.fix else "")
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in vars(self).items()}
+
+
+class SemanticFailure(Exception):
+    """A semantic query that could not run; `status` says why."""
+
+    def __init__(self, status: SemanticStatus):
+        super().__init__(status.label())
+        self.status = status
+
+
+class SemanticSearcher:
+    """Embedder + store for one home. Keep one per process (a server keeps it warm)."""
+
+    def __init__(self, home: "Home", settings: SemanticSettings | None = None, registries=None):
+        self.home = home
+        self.settings = settings or SemanticSettings.load()
+        self._registries = registries
+        self._embedder: Embedder | None = None
+        self._store: VectorStore | None = None
+        self._status: SemanticStatus | None = None
+
+    def _unavailable(self, reason: str, fix: str = "", **extra) -> SemanticStatus:
+        return SemanticStatus("unavailable", reason, fix, embedder=self.settings.embedder, **extra)
+
+    def status(self, *, refresh: bool = False) -> SemanticStatus:
+        if self._status is not None and not refresh:
+            return self._status
+        self._status = self._compute_status()
+        return self._status
+
+    def _compute_status(self) -> SemanticStatus:
+        settings = self.settings
+        if not settings.enabled:
+            return SemanticStatus("disabled", "switched off by CARTO_SEMANTIC=0 or [semantic] "
+                                  "enabled = false", embedder=settings.embedder)
+        try:
+            embedder = self._embedder or create_embedder(settings.embedder, self.home, settings,
+                                                         self._registries)
+        except LookupError as exc:
+            return self._unavailable(str(exc), "pip install carto-rankers")
+        self._embedder = embedder
+        try:
+            embedder.check()
+            model = embedder.model_tag
+        except EmbedderUnavailable as exc:
+            return self._unavailable(str(exc), exc.fix)
+        try:
+            store = self._store or open_store(self.home, settings)
+            self._store = store
+            models = store.models()
+        except StoreError as exc:
+            return self._unavailable(str(exc), getattr(exc, "fix", ""), model=model)
+        others = {tag: info.count for tag, info in models.items() if tag != model}
+        mine = models.get(model)
+        if mine is None or mine.count == 0:
+            if others:
+                total = sum(others.values())
+                names = ", ".join(sorted(others))
+                return self._unavailable(
+                    f"the embedder's model is {model} but the {store.kind} store holds {total} "
+                    f"vectors of another model ({names}), never scored against it",
+                    "carto index", model=model, store=store.describe(), other_models=others)
+            return self._unavailable(f"no vectors of model {model} yet", "carto index",
+                                     model=model, store=store.describe())
+        return SemanticStatus("available", embedder=settings.embedder, model=model,
+                              store=store.describe(), vectors=mine.count,
+                              other_models=others or None)
+
+    def search(self, query: str, *, limit: int = 500, projects=None,
+               since: datetime | None = None, before: datetime | None = None) -> list[Hit]:
+        """Hits best first; raises SemanticFailure (with the reason) when the ladder cannot
+        answer. `projects` are exact project values (None: no project filter)."""
+        status = self.status()
+        if not status.available:
+            raise SemanticFailure(status)
+        assert self._embedder is not None and self._store is not None
+        try:
+            vector = self._embedder.embed_query(query)
+            return self._store.search(status.model, vector, limit=limit, projects=projects,
+                                      since=since, before=before)
+        except EmbedderUnavailable as exc:
+            failed = self._unavailable(str(exc), exc.fix, model=status.model, store=status.store)
+        except EmbedderError as exc:
+            failed = self._unavailable(f"the embedder failed: {exc}", "", model=status.model)
+        except DimensionMismatch as exc:
+            failed = self._unavailable(f"dimension mismatch: {exc}", exc.fix, model=status.model,
+                                       store=status.store)
+        except StoreError as exc:
+            failed = self._unavailable(str(exc), getattr(exc, "fix", ""), model=status.model,
+                                       store=status.store)
+        self._status = failed
+        raise SemanticFailure(failed)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None

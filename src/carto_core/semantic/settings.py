@@ -1,0 +1,127 @@
+"""What the configuration selects for the semantic ladder, with where each value came from.
+
+Config file (`[semantic]`), then environment overrides::
+
+    [semantic]
+    enabled = true            # CARTO_SEMANTIC=0 disables the ladder
+    embedder = "lsa"          # CARTO_EMBEDDER; "http" for an embedding server
+    novelty_gate = 0.85       # CARTO_NOVELTY_GATE; "off" disables; never applied to turns
+    qdrant_url = ""           # CARTO_QDRANT_URL (+ CARTO_QDRANT_API_KEY): use a Qdrant server
+    qdrant_path = ""          # CARTO_QDRANT_PATH: qdrant-client local mode in this folder
+    collection = "carto"      # CARTO_QDRANT_COLLECTION
+    min_score = 0.3           # CARTO_SEMANTIC_MIN_SCORE: weaker hits do not join the ladder
+
+    [semantic.lsa]
+    dims = 256                # SVD components
+    fit_sample = 50000        # documents the model is fitted on (evenly spaced sample)
+
+    [semantic.http]
+    url = "http://127.0.0.1:8890/v1/embeddings"   # CARTO_EMBED_URL; `/api/embed` = Ollama
+    model = "mxbai-embed-large"                    # CARTO_EMBED_MODEL
+    query_prefix = "Represent this sentence for retrieval: "   # CARTO_EMBED_QUERY_PREFIX
+    timeout = 2.0                                  # CARTO_EMBED_TIMEOUT (seconds)
+    api_key = ""                                   # CARTO_EMBED_API_KEY
+
+With neither `qdrant_url` nor `qdrant_path`, vectors live in the embedded store under
+`<home>/.carto/vectors/`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+#: Upstream's PE_GATE_REJECT: a new document this close to an existing one is not indexed.
+DEFAULT_GATE = 0.85
+#: Past this many new documents a run is a backfill and the gate is not applied (its cost is
+#: one exact search per document against the whole store; upstream's backfills ran ungated).
+DEFAULT_GATE_MAX = 1000
+DEFAULT_COLLECTION = "carto"
+DEFAULT_MIN_SCORE = 0.3
+
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _gate(value: object) -> float | None:
+    if value is None:
+        return DEFAULT_GATE
+    if isinstance(value, str):
+        if value.strip().lower() in _FALSE | {"", "none"}:
+            return None
+        value = float(value)
+    number = float(value)  # type: ignore[arg-type]
+    return None if number >= 1.0 else number
+
+
+@dataclass
+class SemanticSettings:
+    enabled: bool = True
+    embedder: str = "lsa"
+    novelty_gate: float | None = DEFAULT_GATE
+    gate_max: int = DEFAULT_GATE_MAX
+    qdrant_url: str = ""
+    qdrant_api_key: str = ""
+    qdrant_path: str = ""
+    collection: str = DEFAULT_COLLECTION
+    #: Hits under this cosine do not join the ladder (upstream's API: score_threshold 0.3).
+    min_score: float = DEFAULT_MIN_SCORE
+    #: Options for each embedder by name (`[semantic.<name>]` plus env overrides).
+    embedder_options: dict[str, dict] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def store_kind(self) -> str:
+        return "qdrant" if (self.qdrant_url or self.qdrant_path) else "embedded"
+
+    def options_for(self, name: str) -> dict:
+        return dict(self.embedder_options.get(name, {}))
+
+    @classmethod
+    def load(cls, config=None, env: dict | None = None) -> "SemanticSettings":
+        """Resolve from a `carto_core.config.Config` (loaded when None) and the environment."""
+        if config is None:
+            from carto_core.config import load_config
+
+            config = load_config(env)
+        env = dict(os.environ if env is None else env)
+        section = config.section("semantic")
+        settings = cls()
+        origins = settings.origins
+
+        def pick(key: str, var: str | None, default):
+            if var and env.get(var) not in (None, ""):
+                origins[key] = var
+                return env[var]
+            if key in section:
+                origins[key] = "config file"
+                return section[key]
+            origins[key] = "default"
+            return default
+
+        enabled = pick("enabled", "CARTO_SEMANTIC", True)
+        settings.enabled = not (isinstance(enabled, str) and enabled.strip().lower() in _FALSE) and enabled is not False
+        settings.embedder = str(config.get("semantic.embedder") or "lsa")
+        origins["embedder"] = config.lookup("semantic.embedder")[1]
+        settings.novelty_gate = _gate(pick("novelty_gate", "CARTO_NOVELTY_GATE", DEFAULT_GATE))
+        settings.gate_max = int(pick("gate_max", "CARTO_NOVELTY_GATE_MAX", DEFAULT_GATE_MAX))
+        settings.qdrant_url = str(pick("qdrant_url", "CARTO_QDRANT_URL", "") or "")
+        settings.qdrant_api_key = str(pick("qdrant_api_key", "CARTO_QDRANT_API_KEY", "") or "")
+        settings.qdrant_path = str(pick("qdrant_path", "CARTO_QDRANT_PATH", "") or "")
+        settings.collection = str(pick("collection", "CARTO_QDRANT_COLLECTION", DEFAULT_COLLECTION))
+        settings.min_score = float(pick("min_score", "CARTO_SEMANTIC_MIN_SCORE", DEFAULT_MIN_SCORE))
+        options: dict[str, dict] = {}
+        for name, value in section.items():
+            if isinstance(value, dict):
+                options[name] = dict(value)
+        http = options.setdefault("http", {})
+        for key, var in (("url", "CARTO_EMBED_URL"), ("model", "CARTO_EMBED_MODEL"),
+                         ("query_prefix", "CARTO_EMBED_QUERY_PREFIX"),
+                         ("timeout", "CARTO_EMBED_TIMEOUT"), ("api_key", "CARTO_EMBED_API_KEY")):
+            if env.get(var) not in (None, ""):
+                http[key] = env[var]
+        lsa = options.setdefault("lsa", {})
+        for key, var in (("dims", "CARTO_LSA_DIMS"), ("fit_sample", "CARTO_LSA_FIT_SAMPLE")):
+            if env.get(var) not in (None, ""):
+                lsa[key] = env[var]
+        settings.embedder_options = options
+        return settings

@@ -1,0 +1,144 @@
+"""The vector-store interface every store implements, its records and its errors.
+
+One contract (tests/semantic/test_store_contract.py runs it against every store):
+
+- `upsert(model, records)` stores vectors under a model tag; a record whose event_id is
+  already stored for that model replaces it (one vector per (model, event_id)).
+- `search(model, vector, limit=, projects=, since=, before=)` returns hits best first by
+  cosine similarity, scoring only vectors of `model`, with the project filter (exact values)
+  and the time window applied *before* the top `limit` is cut. Rows without a timestamp are
+  dropped whenever a window is active.
+- a vector whose dimension differs from what the store holds for the model raises
+  :class:`DimensionMismatch`; a store that cannot be reached raises :class:`StoreUnavailable`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from carto_core.home import Home
+    from carto_core.semantic.settings import SemanticSettings
+
+
+class StoreError(Exception):
+    """A vector store failure. `stage` is the `index-errors.jsonl` stage name."""
+
+    stage = "store_failed"
+    fix = ""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or opened (Qdrant refusing, a locked local folder)."""
+
+    stage = "qdrant_unavailable"
+
+    def __init__(self, message: str, fix: str = ""):
+        super().__init__(message)
+        self.fix = fix
+
+
+class DimensionMismatch(StoreError):
+    """A vector whose size differs from the stored vectors of its model (or collection)."""
+
+    stage = "dimension_mismatch"
+
+    def __init__(self, message: str, fix: str = "carto index --reembed"):
+        super().__init__(message)
+        self.fix = fix
+
+
+@dataclass
+class VectorRecord:
+    """One vector to store: the event it embeds, its filter columns and display payload."""
+
+    event_id: str
+    vector: "np.ndarray | Sequence[float]"
+    project: str = ""
+    timestamp: datetime | None = None
+    #: Extra payload (upstream's Qdrant payload fields: source, summary, session, ...).
+    payload: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Hit:
+    event_id: str
+    score: float
+
+
+@dataclass
+class ModelInfo:
+    model: str
+    count: int
+    dim: int
+
+
+class VectorStore:
+    """Subclasses set `kind` and implement every method below."""
+
+    kind: ClassVar[str] = ""
+
+    def describe(self) -> str:
+        """Where the vectors are, for status lines."""
+        return self.kind
+
+    def upsert(self, model: str, records: Sequence[VectorRecord]) -> int:
+        raise NotImplementedError
+
+    def search(self, model: str, vector, *, limit: int = 500, projects: Sequence[str] | None = None,
+               since: datetime | None = None, before: datetime | None = None) -> list[Hit]:
+        raise NotImplementedError
+
+    def ids(self, model: str) -> set[str]:
+        """Event ids stored for `model`."""
+        raise NotImplementedError
+
+    def models(self) -> dict[str, ModelInfo]:
+        """Every model tag present, with its vector count and dimension."""
+        raise NotImplementedError
+
+    def projects(self, model: str) -> list[str]:
+        """The exact project values present among `model`'s vectors."""
+        raise NotImplementedError
+
+    def drop_model(self, model: str) -> int:
+        """Delete every vector of `model`; returns how many went."""
+        raise NotImplementedError
+
+    def clear(self) -> None:
+        """Delete every vector of every model (a re-embed starts from nothing)."""
+        for model in list(self.models()):
+            self.drop_model(model)
+
+    def compact(self) -> None:
+        """Merge what incremental writes left scattered (no-op where nothing to do)."""
+
+    def close(self) -> None:
+        pass
+
+
+def resolve_projects(scope, values: Sequence[str]) -> list[str]:
+    """The exact project values among `values` that a `ProjectScope` (substring, families)
+    matches: stores filter by exact value (upstream: a `should` of matches)."""
+    return sorted(v for v in set(values) if v and scope.matches(v))
+
+
+def open_store(home: "Home", settings: "SemanticSettings") -> VectorStore:
+    """The configured store. Qdrant (and qdrant_client) only when configured."""
+    if settings.store_kind == "qdrant":
+        from carto_core.semantic.qdrant import QdrantStore
+
+        return QdrantStore(url=settings.qdrant_url or None, api_key=settings.qdrant_api_key or None,
+                           path=settings.qdrant_path or None, collection=settings.collection)
+    from carto_core.semantic.embedded import EmbeddedStore
+
+    return EmbeddedStore(vectors_dir(home))
+
+
+def vectors_dir(home: "Home"):
+    return home.state / "vectors"
