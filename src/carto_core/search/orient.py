@@ -1,0 +1,124 @@
+"""`carto search --project NAME` with no query: orient on a project or family.
+
+Newest first: the latest wrapups and the threads they left open, other milestones, commits, and
+the files edited most often. Built from the keyword index's columns (no full log parse): only
+the rows shown, plus up to `EDIT_WINDOW` newest edit rows for the file counts, are read back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+
+EDIT_WINDOW = 2000
+_MODIFIED = re.compile(r"^Modified: (.+?)(?: \(via bash\))?$")
+
+
+def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) -> dict:
+    """The orientation document for a project scope (a `ProjectScope`)."""
+    from carto_core.search.index import LOG_CODE
+
+    engine.refresh() if engine.auto_refresh else engine.ensure_loaded()
+    scope = engine.scope(since=since, before=before, project=project_scope)
+    index = engine.index
+    n = len(index)
+    mask = scope.mask if scope.mask is not None else np.ones(n, np.bool_)
+    docs = np.flatnonzero(mask)
+    ts = np.asarray(index.cols["ts"])[docs]
+    order = np.argsort(-np.nan_to_num(ts, nan=-np.inf), kind="stable")
+    docs = docs[order]
+    types = index.strings["types"]
+    type_col = np.asarray(index.cols["type"])[docs]
+    source_col = np.asarray(index.cols["source"])[docs]
+
+    def item(position: int) -> dict:
+        row = index.row(position)
+        from carto_core.search.pipeline import _summary
+
+        return {"event_id": index.ids[position], "timestamp": row.get("timestamp"),
+                "type": types[int(index.cols["type"][position])], "project": row.get("project"),
+                "summary": _summary(row), "session_id": index.strings["sessions"][int(index.cols["session"][position])]}
+
+    milestone_docs = docs[source_col == LOG_CODE["milestones"]]
+    wrapups, milestones, open_threads = [], [], []
+    for position in milestone_docs[:200].tolist():
+        row = index.row(position)
+        if row.get("milestone") == "session_wrapup":
+            if len(wrapups) < limit:
+                wrapups.append(item(position))
+                for text in row.get("unresolved") or []:
+                    if isinstance(text, str) and len(open_threads) < 3 * limit:
+                        open_threads.append({"text": text, "from": index.ids[position],
+                                             "timestamp": row.get("timestamp")})
+        elif len(milestones) < limit:
+            milestones.append(item(position))
+        if len(wrapups) >= limit and len(milestones) >= limit:
+            break
+    commit_code = [c for c, t in enumerate(types) if t == "git_commit"]
+    commits = [item(p) for p in docs[np.isin(type_col, commit_code)][:limit].tolist()]
+    edit_code = [c for c, t in enumerate(types) if t == "tool_file_edit"]
+    files: Counter = Counter()
+    newest: dict[str, str] = {}
+    for position in docs[np.isin(type_col, edit_code)][:EDIT_WINDOW].tolist():
+        row = index.row(position)
+        match = _MODIFIED.match(str(row.get("summary") or ""))
+        if not match:
+            continue
+        for path in match.group(1).split(","):
+            path = path.strip()
+            if path:
+                files[path] += 1
+                newest.setdefault(path, row.get("timestamp"))
+    busiest = [{"path": p, "edits": c, "last": newest[p]} for p, c in files.most_common(limit)]
+    return {
+        "project": project_scope.names[0] if project_scope.names else "",
+        "matched_projects": list(scope.project_values),
+        "events": int(len(docs)),
+        "wrapups": wrapups, "open_threads": open_threads, "milestones": milestones,
+        "commits": commits, "busiest_files": busiest,
+    }
+
+
+def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool) -> None:
+    """The CLI face of `orient` (exit 3 when the project has no events)."""
+    import click
+
+    from carto_core.cli.output import emit_json, fail, usage_error
+    from carto_core.exitcodes import ExitCode
+    from carto_core.project import ProjectScope, RegistryError
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.pipeline import has_logs
+
+    try:
+        scope = ProjectScope.parse(spec)
+    except RegistryError as exc:
+        usage_error(str(exc))
+    engine = SearchEngine(home)
+    if not has_logs(engine):
+        fail(f"no searched logs in {home.root}; record some with `carto install` or backfill "
+             "with `carto ingest`", ExitCode.NOT_FOUND)
+    document = orient(engine, scope, since=since, before=before, limit=min(limit, 10))
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"=== Project: {spec} ({', '.join(document['matched_projects']) or 'no match'}; "
+                   f"{document['events']} events) ===")
+        sections = (("Latest wrapups", "wrapups"), ("Other milestones", "milestones"),
+                    ("Commits", "commits"))
+        for title, key in sections:
+            if document[key]:
+                click.echo(f"\n--- {title} ---")
+                for entry in document[key]:
+                    click.echo(f"[{entry['timestamp']}] {entry['event_id']}  {entry['summary'][:160]}")
+        if document["open_threads"]:
+            click.echo("\n--- Open threads (unresolved in wrapups) ---")
+            for entry in document["open_threads"]:
+                click.echo(f"- {entry['text']}  (from {entry['from']}, {entry['timestamp']})")
+        if document["busiest_files"]:
+            click.echo("\n--- Busiest files ---")
+            for entry in document["busiest_files"]:
+                click.echo(f"{entry['edits']:>4} edits  {entry['path']}  (last {entry['last']})")
+    if not document["events"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
