@@ -1,0 +1,126 @@
+"""standup and the edit-collision note on a real repository with a real linked worktree."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.appendlog import append_rows
+from carto_core.cli import cli
+from carto_core.collision import collision_note
+from carto_core.home import Home
+from carto_core.lenses.standup import find_commit, standup
+from carto_core.logs import order_row
+
+NOW = datetime.now(timezone.utc).replace(microsecond=0)
+A, B, C = "aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002", "cccc3333-0000-4000-8000-000000000003"
+
+
+def git(*args, cwd):
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def world(tmp_path):
+    repo = tmp_path / "shop"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "cart.py").write_text("total = 0\n")
+    (repo / "README.md").write_text("shop\n")
+    git("init", "-q", "-b", "main", cwd=repo)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "add", ".", cwd=repo)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init", cwd=repo)
+    worktree = tmp_path / "shop-rounding"
+    git("worktree", "add", "-q", str(worktree), "-b", "rounding", cwd=repo)
+    other = tmp_path / "infra"
+    other.mkdir()
+    home = Home(tmp_path / "home")
+
+    def row(minutes, sid, etype, summary, cwd, cwd_field=None, **extra):
+        ts = (NOW - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return order_row("changelog", {"event_id": f"evt-{sid[:4]}{minutes:04d}{etype[:4]}", "timestamp": ts,
+                                       "type": etype, "provider": "codex" if sid == B else "claude",
+                                       "session_id": sid, "project": cwd.name.split("-")[0],
+                                       "cwd": str(cwd) if cwd_field is None else cwd_field, "summary": summary, "related_ids": [], **extra})
+
+    rows = [
+        row(90, A, "tool_file_edit", f"Modified: {repo}/src/cart.py", repo),
+        row(80, A, "git_commit", f"[feature] Commit {'a1' * 20}: feat(cart): discount codes | files: src/cart.py", repo,
+            commit_type="feature"),
+        row(30, B, "tool_file_edit", f"Modified: {worktree}/src/cart.py", worktree),
+        row(25, B, "tool_bash", "Ran: pytest", worktree),
+        row(20, C, "tool_file_edit", f"Modified: {other}/main.tf", other),
+        row(10, C, "tool_file_edit", "Modified: relative.txt", other, cwd_field=""),
+        row(5, "unknown", "tool_bash", "Ran: ls -la", other),
+    ]
+    append_rows(home.log("changelog"), rows)
+    return {"home": home, "repo": repo, "worktree": worktree}
+
+
+def test_three_sessions_two_checkouts_show_contention(world):
+    doc = standup(world["home"], since="6h", now=NOW, me=C)
+    assert [s["id"] for s in doc["sessions"]] == [C, B, A]  # most recent first
+    by = {s["id"]: s for s in doc["sessions"]}
+    assert by[C]["is_self"] and by[A]["commits"][0]["subject"] == "feat(cart): discount codes"
+    assert by[B]["provider"] == "codex" and by[C]["edits_unresolved"] == 1
+    assert doc["contention"]["projects"] == [{"project": "shop", "sessions": sorted([A, B])}]
+    files = doc["contention"]["files"]
+    assert len(files) == 1
+    assert files[0]["path"] == str(world["repo"] / "src" / "cart.py")
+    assert files[0]["worktree_split"] is True
+    assert set(files[0]["paths"]) == {str(world["repo"] / "src/cart.py"), str(world["worktree"] / "src/cart.py")}
+    assert files[0]["sessions"] == [B, A]
+    assert doc["unattributed_events"] == 1
+
+
+def test_unclaimed_lists_a_tracked_change_no_session_logged(world):
+    (world["repo"] / "README.md").write_text("changed by hand\n")
+    doc = standup(world["home"], since="6h", now=datetime.now(timezone.utc), me=C)
+    paths = [u["path"] for u in doc["unclaimed_changes"]]
+    assert paths == ["README.md"]  # cart.py is unchanged on disk; README changed and unlogged
+
+
+def test_standup_text_and_json_from_the_cli(world):
+    runner = CliRunner()
+    env = {"CARTO_HOME": str(world["home"].root)}
+    text = runner.invoke(cli, ["standup", "--since", "6h", "--no-git"], env=env)
+    assert text.exit_code == 0, text.output
+    assert "CONTENTION" in text.stdout and "[same file, separate worktrees]" in text.stdout
+    assert "bbbb2222 · aaaa1111" in text.stdout
+    data = json.loads(runner.invoke(cli, ["standup", "--json", "--no-git"], env=env).stdout)
+    assert data["contention"]["files"][0]["worktree_split"] is True
+
+
+def test_commit_names_the_session_that_made_it(world):
+    found = find_commit(world["home"], "a1a1a1a")
+    assert found["session_id"] == A and found["attribution"] == "recorded"
+    assert found["files"] == [str(world["repo"] / "src" / "cart.py")]
+    by_subject = find_commit(world["home"], "discount codes")
+    assert by_subject["sha"] == "a1" * 20
+    append_rows(world["home"].log("changelog"), [{"event_id": "git-b2b2b2b", "timestamp": "2026-01-01T00:00:00Z",
+                                                  "type": "git_commit", "project": "shop",
+                                                  "summary": "Commit b2b2b2b: chore: bump | files: x"}])
+    backfilled = find_commit(world["home"], "b2b2b2b")
+    assert backfilled["session_id"] is None
+    assert backfilled["attribution"] == "not recorded, backfilled from git"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["standup", "--commit", "a1a1a1a"], env={"CARTO_HOME": str(world["home"].root)})
+    assert result.exit_code == 0 and f"session {A} (claude)" in result.stdout
+    missing = runner.invoke(cli, ["standup", "--commit", "ffffff0"], env={"CARTO_HOME": str(world["home"].root)})
+    assert missing.exit_code == 3
+
+
+def test_collision_note_from_the_other_checkout(world):
+    home, repo, worktree = world["home"], world["repo"], world["worktree"]
+    # C editing the main checkout's file: B edited it 30 minutes ago from the worktree.
+    note = collision_note(home, C, str(repo / "src" / "cart.py"), now=NOW)
+    assert note is not None and "bbbb2222" in note and "another checkout" in note
+    # B itself gets A's commit? No: A's commit is 80 minutes old, past the 45-minute window.
+    assert collision_note(home, B, str(worktree / "src" / "cart.py"), now=NOW) is None
+    # A file nobody else touched: nothing.
+    assert collision_note(home, A, str(repo / "README.md"), now=NOW) is None
+    # Within a wider window A's commit of the same file is a collision for B.
+    assert "aaaa1111" in collision_note(home, B, str(worktree / "src" / "cart.py"), now=NOW, window_minutes=120)
