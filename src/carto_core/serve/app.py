@@ -444,7 +444,8 @@ def create_app(
     live.listeners.append(state.hub.publish)
     if warm_search:
         with contextlib.suppress(ApiError):
-            state.engines.search_engine()
+            engine = state.engines.search_engine()
+            getattr(engine, "ensure_loaded", lambda: None)()
 
     async def follow() -> None:
         while True:

@@ -109,7 +109,4 @@ class Engines:
 
     def standup(self, *, since: str, project: str | None) -> dict:
         lens = _module("carto_core.lenses.standup")
-        build = getattr(lens, "build_standup", None) or getattr(lens, "standup", None)
-        if build is None:
-            raise ApiError(503, "ENGINE_UNAVAILABLE", "the standup lens has no entry point")
-        return build(self.live.home, since=since, project=project, corpus=self.live.corpus)
+        return lens.standup(self.live.home, since=since, project=project)

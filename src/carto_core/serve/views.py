@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 
+from carto_core.collision import edit_paths
 from carto_core.events import Event, is_resolved
 from carto_core.serve.live import LiveCorpus
 from carto_core.timeparse import format_timestamp, utcnow
@@ -80,18 +81,11 @@ def page_events(live: LiveCorpus, *, limit: int, offset: int, project: str | Non
             "offset": offset, "limit": limit, "index_generation": live.generation}
 
 
-_MODIFIED = re.compile(r"^Modified: (.*?)( \(via bash\))?$")
-
-
 def edited_paths(event: Event) -> list[str]:
-    """Files an edit event names (`Modified: <path>`, `Modified: a,b` for apply_patch)."""
+    """Files an edit event names, by the hooks' one parser (`collision.edit_paths`)."""
     if event.type != "tool_file_edit":
         return []
-    match = _MODIFIED.match(event.summary)
-    if not match:
-        return []
-    text = match.group(1).strip()
-    return [p.strip() for p in text.split(",") if p.strip()] if "," in text else [text]
+    return edit_paths(event.summary, event.cwd)
 
 
 def _session_groups(live: LiveCorpus) -> dict[str, list[Event]]:
