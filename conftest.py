@@ -41,3 +41,15 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     registry.set_registries(None)
     redact._default = None
     os.environ.pop("CARTO_HOME", None)
+
+
+@pytest.fixture(scope="session")
+def shared_fixtures():
+    """`shared/fixtures/` (real transcripts written by other projects), beside the checkout."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "shared" / "fixtures", Path("/work/shared/fixtures")):
+        if candidate.is_dir():
+            return candidate
+    pytest.fail("shared/fixtures not found beside the checkout; CI lays it at ../shared")
