@@ -227,22 +227,10 @@ def _print_text(result, project) -> None:
 
 def _get(home, ids, telemetry, as_json) -> None:
     from carto_core.search.engine import SearchEngine
-    from carto_core.search.pipeline import has_logs
-    from carto_core.search.telemetry import read_served
+    from carto_core.search.fetch import fetch_records
 
-    engine = SearchEngine(home)
-    found: dict[str, dict] = {}
-    if has_logs(engine):
-        engine.refresh()
-        for event_id in ids:
-            index = engine.index_of(event_id)
-            if index is not None:
-                found[event_id] = engine.row(index)
-    missing = [i for i in ids if i not in found]
-    served = set(read_served(home, telemetry.session_id)) if telemetry.session_id else set()
-    fetched_served = [i for i in found if i in served]
-    if fetched_served:
-        telemetry.record_access(fetched_served, "result_fetched")
+    document = fetch_records(SearchEngine(home), ids, telemetry)
+    found, missing = document["found"], document["missing"]
     if as_json:
         emit_json({"found": found, "missing": missing})
     else:
@@ -261,46 +249,20 @@ def _get(home, ids, telemetry, as_json) -> None:
 
 
 def _thread(home, event_id, as_json) -> None:
-    from carto_core.reader import iter_lines
+    from carto_core.search.fetch import thread_document
 
-    rows: dict[str, dict] = {}
-    children: dict[str, list[str]] = {}
-    for line in iter_lines(home.log("changelog")):
-        eid = line.row.get("event_id")
-        if not isinstance(eid, str) or eid in rows:
-            continue
-        rows[eid] = line.row
-        parent = line.row.get("parent_event_id")
-        if isinstance(parent, str) and parent:
-            children.setdefault(parent, []).append(eid)
-    if event_id not in rows:
+    document = thread_document(home, event_id)
+    if not document["found"]:
         if as_json:
-            emit_json({"event_id": event_id, "thread": [], "found": False})
+            emit_json(document)
         else:
             click.echo(f"(no changelog event {event_id})")
         raise SystemExit(int(ExitCode.NOT_FOUND))
-    chain = []
-    current, guard = event_id, set()
-    while current in rows and current not in guard:
-        guard.add(current)
-        chain.append(current)
-        parent = rows[current].get("parent_event_id")
-        current = parent if isinstance(parent, str) else ""
-    chain.reverse()
-    queue = list(children.get(event_id, []))
-    seen = set(chain)
-    descendants = []
-    while queue:
-        child = queue.pop(0)
-        if child in seen:
-            continue
-        seen.add(child)
-        descendants.append(child)
-        queue.extend(children.get(child, []))
-    arc = chain + descendants
     if as_json:
-        emit_json({"event_id": event_id, "found": True, "thread": [rows[i] for i in arc]})
+        emit_json(document)
         return
+    rows = {row["event_id"]: row for row in document["thread"]}
+    arc = list(rows)
     click.echo(f"=== Thread for: {event_id} ===")
     for eid in arc:
         row = rows[eid]

@@ -1,0 +1,69 @@
+"""Fetching events by id and following their threads: the library behind `carto search --get`
+and `--thread`, shared by the CLI and the MCP server (moved out of `cli/search_cmd.py` so that
+both front doors run the same code)."""
+
+from __future__ import annotations
+
+
+def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
+    """`{"found": {id: row}, "missing": [ids]}` for `ids`, in the order asked.
+
+    With `telemetry`, ids that its session was served are logged to the access ledger as
+    `result_fetched` (never-served ids are not logged; upstream 3.7).
+    """
+    from carto_core.search.pipeline import has_logs
+    from carto_core.search.telemetry import read_served
+
+    found: dict[str, dict] = {}
+    if has_logs(engine):
+        engine.refresh()
+        for event_id in ids:
+            index = engine.index_of(event_id)
+            if index is not None:
+                found[event_id] = engine.row(index)
+    missing = [i for i in ids if i not in found]
+    if telemetry is not None and telemetry.session_id:
+        served = set(read_served(engine.home, telemetry.session_id))
+        fetched_served = [i for i in found if i in served]
+        if fetched_served:
+            telemetry.record_access(fetched_served, "result_fetched")
+    return {"found": found, "missing": missing}
+
+
+def thread_document(home, event_id: str) -> dict:
+    """The work arc of a changelog event: its ancestors through `parent_event_id` (oldest
+    first), the event, then its descendants breadth-first.
+    `{"event_id", "found", "thread": [rows]}`; found is False when the id is not in the changelog."""
+    from carto_core.reader import iter_lines
+
+    rows: dict[str, dict] = {}
+    children: dict[str, list[str]] = {}
+    for line in iter_lines(home.log("changelog")):
+        eid = line.row.get("event_id")
+        if not isinstance(eid, str) or eid in rows:
+            continue
+        rows[eid] = line.row
+        parent = line.row.get("parent_event_id")
+        if isinstance(parent, str) and parent:
+            children.setdefault(parent, []).append(eid)
+    if event_id not in rows:
+        return {"event_id": event_id, "thread": [], "found": False}
+    chain = []
+    current, guard = event_id, set()
+    while current in rows and current not in guard:
+        guard.add(current)
+        chain.append(current)
+        parent = rows[current].get("parent_event_id")
+        current = parent if isinstance(parent, str) else ""
+    chain.reverse()
+    queue = list(children.get(event_id, []))
+    seen = set(chain)
+    descendants = []
+    while queue:
+        child = queue.pop(0)
+        if child in seen:
+            continue
+        seen.add(child)
+        descendants.append(child)
+        queue.extend(children.get(child, []))
+    return {"event_id": event_id, "found": True, "thread": [rows[i] for i in chain + descendants]}
