@@ -1,0 +1,179 @@
+"""Claude Code live capture: `carto hook claude <EventName>` lands here (entry point group
+`carto.capture`, name `claude`).
+
+Maps each Claude Code hook event (reference/formats.md 1.8) onto the provider-neutral builders
+of `carto_core.capture` (reference/cartographer.md 1.4-1.8):
+
+| event | rows |
+|---|---|
+| PostToolUse Bash | new commits (`git_commit`, reflog when `duration_ms` is set), shell writes, `Pushed:`/`Ran:` unless noise |
+| PostToolUse Edit/Write/MultiEdit/NotebookEdit/apply_patch | `tool_file_edit` `Modified: <path>` |
+| PostToolUse WebFetch, `mcp__*fetch*`, `mcp__*open*` | research `fetch` + changelog `research_fetch` |
+| PostToolUse WebSearch, `mcp__*search*` | research `search` + changelog `research_search` + `search_result` rows |
+| PostToolUseFailure Bash | only the commits the failed call made |
+| PreToolUse Edit/Write/MultiEdit/NotebookEdit | no row; prints the edit-collision note when a peer touched the file |
+| SessionStart | no row; starts the detached transcript catch-up; prints the opt-in start note |
+| PreCompact | milestone `compaction_<trigger>` |
+| PostCompact | changelog `derived_compaction_summary` |
+| SubagentStop | milestone `agent_<type>` for Explore, Plan, general-purpose |
+| SessionEnd | milestone `session_end_<reason>` (dropped when the transcript is gone and the session has no events) |
+| Stop, anything else | nothing |
+
+Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from carto_core.capture import (
+    MILESTONE_AGENT_TYPES,
+    Context,
+    Outcome,
+    capture_compact_summary,
+    capture_fetch,
+    capture_file_edit,
+    capture_milestone,
+    capture_patch,
+    capture_search,
+    capture_shell,
+    compaction_description,
+)
+
+PROVIDER = "claude"
+FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+_MCP_SEARCH = re.compile(r"^mcp__.*search.*", re.IGNORECASE)
+_MCP_FETCH = re.compile(r"^mcp__.*(fetch|open).*", re.IGNORECASE)
+
+#: Events that need a session id to write anything.
+_ROW_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "PreCompact", "PostCompact",
+                         "SubagentStop", "SessionEnd"})
+
+
+def _str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _file_path(tool: str, tool_input: dict) -> str:
+    key = "notebook_path" if tool == "NotebookEdit" else "file_path"
+    return _str(tool_input.get(key)) or _str(tool_input.get("file_path")) or _str(tool_input.get("path"))
+
+
+def _patch_text(tool_input: dict) -> str:
+    for key in ("patch", "input", "command"):
+        value = tool_input.get(key)
+        if isinstance(value, list):
+            value = "\n".join(str(v) for v in value)
+        if isinstance(value, str) and "*** " in value:
+            return value
+    return ""
+
+
+def handle(event_name: str, payload: dict, home) -> Outcome:
+    out = Outcome()
+    ctx = Context(home, PROVIDER, event_name, payload)
+    if event_name in _ROW_EVENTS and not ctx.session:
+        out.problems.append("payload has no session_id; nothing captured")
+        return out
+    if event_name in ("PostToolUse", "PostToolUseFailure"):
+        _tool_event(ctx, out, failed=event_name == "PostToolUseFailure")
+    elif event_name == "PreToolUse":
+        _pre_tool_use(ctx, out)
+    elif event_name == "SessionStart":
+        _session_start(ctx, out)
+    elif event_name == "PreCompact":
+        trigger = _str(payload.get("trigger")) or "auto"
+        capture_milestone(ctx, out, milestone=f"compaction_{trigger}", description=compaction_description(trigger))
+    elif event_name == "PostCompact":
+        trigger = _str(payload.get("trigger")) or "auto"
+        summary = _str(payload.get("compact_summary"))
+        if not summary:
+            out.problems.append("PostCompact payload has no compact_summary; nothing captured")
+        else:
+            capture_compact_summary(ctx, out, trigger=trigger, summary=summary)
+    elif event_name == "SubagentStop":
+        agent_type = _str(payload.get("agent_type"))
+        if agent_type in MILESTONE_AGENT_TYPES:
+            capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed")
+    elif event_name == "SessionEnd":
+        reason = _str(payload.get("reason")) or "other"
+        capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
+                          drop_when_unverified_and_empty=True)
+    # Stop: Claude Code's Stop writes nothing (upstream); prompts come from history.jsonl.
+    return out
+
+
+def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
+    payload = ctx.payload
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool, str) or not tool:
+        out.problems.append("payload has no tool_name; nothing captured")
+        return
+    if not isinstance(tool_input, dict):
+        out.problems.append(f"{tool}: payload has no tool_input object; nothing captured")
+        return
+    if tool == "Bash":
+        duration = payload.get("duration_ms")
+        capture_shell(ctx, out, tool=tool, command=_str(tool_input.get("command")), failed=failed,
+                      duration_ms=duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None)
+        return
+    if failed:
+        return  # a failed edit or fetch changed nothing worth a row
+    if tool in FILE_TOOLS:
+        path = _file_path(tool, tool_input)
+        if path:
+            capture_file_edit(ctx, out, tool=tool, paths=[path])
+    elif tool == "apply_patch":
+        capture_patch(ctx, out, tool=tool, patch=_patch_text(tool_input))
+    elif tool == "WebSearch" or _MCP_SEARCH.match(tool):
+        query = _str(tool_input.get("query")) or _str(tool_input.get("q")) or _str(tool_input.get("search_query"))
+        capture_search(ctx, out, query=query, response=payload.get("tool_response"))
+    elif tool in ("WebFetch", "web__run") or _MCP_FETCH.match(tool):
+        url = _str(tool_input.get("url")) or _str(tool_input.get("uri")) or _str(tool_input.get("href"))
+        capture_fetch(ctx, out, url=url, prompt=_str(tool_input.get("prompt")))
+
+
+def _context_output(event_name: str, text: str) -> str:
+    """Hook stdout Claude Code adds to the model's context (formats.md 1.8)."""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}},
+                      ensure_ascii=False)
+
+
+def _pre_tool_use(ctx: Context, out: Outcome) -> None:
+    tool = ctx.payload.get("tool_name")
+    tool_input = ctx.payload.get("tool_input")
+    if tool not in FILE_TOOLS or not isinstance(tool_input, dict) or not ctx.session:
+        return
+    path = _file_path(tool, tool_input)
+    if not path:
+        return
+    try:
+        from carto_core.collision import collision_note
+    except ImportError:
+        return
+    note = collision_note(ctx.home, ctx.session, path)
+    if note:
+        out.output = _context_output("PreToolUse", note)
+
+
+def _session_start(ctx: Context, out: Outcome) -> None:
+    if ctx.transcript and not os.path.exists(ctx.transcript):
+        out.problems.append(f"transcript_path {ctx.transcript} does not exist (yet)")
+    try:
+        from carto_claude.catchup import maybe_start
+
+        problem = maybe_start(ctx.home)
+        if problem:
+            out.problems.append(problem)
+    except Exception as exc:  # a catch-up that cannot start never blocks the session
+        out.problems.append(f"catch-up not started: {type(exc).__name__}: {exc}")
+    try:
+        from carto_core.lenses.start_note import start_note
+    except ImportError:
+        return
+    note = start_note(ctx.home, ctx.session, ctx.cwd)
+    if note:
+        out.output = _context_output("SessionStart", note)

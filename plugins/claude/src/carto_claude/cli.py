@@ -1,0 +1,117 @@
+"""`carto ingest claude` and `carto install claude`."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, fail
+from carto_core.exitcodes import ExitCode
+
+
+@click.command(
+    name="claude",
+    epilog="""\b
+Examples:
+  carto ingest claude                        every transcript under ~/.claude/projects + history.jsonl
+  carto ingest claude --since-days 7         only transcripts changed in the last week
+  carto ingest claude --root ~/old/projects  another transcript folder (no history unless --history)
+  carto ingest claude --dry-run --json       count what would be written, write nothing
+
+Turns go to turns.jsonl (turn-<session>-<n>), prompts to prompt-history.jsonl. Re-runs are
+idempotent: per-file byte checkpoints skip what was read, and rows whose event_id a log
+already holds are not written again.""",
+)
+@click.option("--root", "roots", multiple=True, type=click.Path(), help="Transcript folder (repeatable); default ~/.claude/projects or $CARTO_CLAUDE_PROJECTS.")
+@click.option("--history", type=click.Path(), default=None, help="history.jsonl to project into prompt-history.jsonl (default ~/.claude/history.jsonl; 'none' skips it).")
+@click.option("--since-days", type=float, default=None, help="Only transcripts modified in the last N days.")
+@click.option("--dry-run", is_flag=True, help="Read and count, write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document.")
+def ingest_claude(roots, history, since_days, dry_run, as_json):
+    """Backfill Claude Code transcripts (turns) and prompt history into the carto logs."""
+    from carto_claude.transcripts import ClaudeSource
+    from carto_core.cli.ingest_cmd import report_summary, run_with_progress
+    from carto_core.config import load_config
+
+    config = load_config()
+    options = dict(config.section("sources").get("claude", {}) or {})
+    if roots:
+        options["roots"] = list(roots)
+    if history is not None:
+        options["history"] = "" if history.lower() == "none" else history
+    if since_days is not None:
+        options["since_days"] = since_days
+    source = ClaudeSource(options)
+    try:
+        summary = run_with_progress(source, config.home, dry_run=dry_run, as_json=as_json)
+    except (OSError, ValueError) as exc:
+        fail(f"ingest claude: {exc}")
+    report_summary(summary, as_json=as_json)
+
+
+@click.command(
+    name="claude",
+    epilog="""\b
+Examples:
+  carto install claude --print     show the hooks that would be added, change nothing
+  carto install claude             add carto's hooks to ~/.claude/settings.json
+  carto install claude --project   add them to ./.claude/settings.json instead
+  carto install claude --mcp       also register the `carto mcp` server with Claude Code
+
+Alternatively load carto as a Claude Code plugin (hooks + /carto:remember, standup, wrapup,
+trustmap skills): `claude --plugin-dir "$(carto install claude --plugin-dir)"`.""",
+)
+@click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")
+@click.option("--project", is_flag=True, help="Use ./.claude/settings.json (this project only).")
+@click.option("--print", "dry_run", is_flag=True, help="Show the change without writing it.")
+@click.option("--mcp", is_flag=True, help="Also register the carto MCP server (needs the MCP extra).")
+@click.option("--plugin-dir", "plugin_dir", is_flag=True, help="Print the Claude Code plugin folder shipped with carto and exit.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON document.")
+def install_claude(settings_path, project, dry_run, mcp, plugin_dir, as_json):
+    """Wire carto's live-capture hooks into Claude Code, never clobbering existing settings."""
+    from pathlib import Path
+
+    from carto_claude import install as installer
+
+    if plugin_dir:
+        click.echo(str(installer.PLUGIN_DIR))
+        return
+    path = Path(settings_path).expanduser() if settings_path else installer.default_settings_path(project)
+    try:
+        result = installer.install(path, dry_run=dry_run)
+    except installer.InstallError as exc:
+        fail(str(exc), ExitCode.CONFLICT)
+    if mcp:
+        try:
+            from carto_core.mcp.install import InstallError as McpError
+            from carto_core.mcp.install import install_mcp
+        except ImportError:
+            result["mcp"] = {"error": "the MCP extra is not installed: pip install 'carto-core[mcp]'"}
+        else:
+            try:
+                result["mcp"] = {"changes": install_mcp("claude", dry_run=dry_run,
+                                                        scope="project" if project else "user")}
+            except McpError as exc:
+                result["mcp"] = {"error": str(exc)}
+    if as_json:
+        emit_json(result)
+    else:
+        verb = "would add" if dry_run else "added"
+        if result["changes"]:
+            click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
+            for line in result["changes"]:
+                click.echo(f"  {line}")
+            if result["backup"]:
+                click.echo(f"  backup: {result['backup']}")
+        else:
+            click.echo(f"{result['settings']}: carto's hooks are already installed; nothing to change")
+        if dry_run and result["changes"]:
+            click.echo("nothing written (--print)")
+        mcp_result = result.get("mcp")
+        if mcp_result:
+            if "error" in mcp_result:
+                click.echo(f"mcp: {mcp_result['error']}", err=True)
+            for line in mcp_result.get("changes", []):
+                click.echo(f"mcp: {line}")
+        click.echo(f"plugin folder (alternative to settings hooks): {result['plugin_dir']}")
+    if mcp and "error" in (result.get("mcp") or {}):
+        raise SystemExit(int(ExitCode.UNAVAILABLE))
