@@ -156,13 +156,23 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     """
     max_chars = max(MIN_MAX_CHARS, int(max_chars))
     items = _get(document, list_path) if list_path else None
-    if not isinstance(items, list):
+    # A mapping (get's `found`: id -> record) pages by its entries, in order.
+    as_dict = isinstance(items, dict)
+    if as_dict:
+        items = list(items.items())
+    elif not isinstance(items, list):
         items, list_path = None, None
+
+    def container(page_items: list):
+        return dict(page_items) if as_dict else page_items
+
+    def item_size(item) -> int:
+        return len(dumps(dict([item]) if as_dict else item)) + 1
     total = len(items) if items is not None else 0
     offset = max(0, min(offset, total))
     remaining = items[offset:] if items is not None else []
 
-    envelope = _with(document, list_path, [])
+    envelope = _with(document, list_path, container([]))
     # A cursor is about this long whatever the offset; reserve room for it up front.
     sample_cursor = cursor_for(total) if remaining else None
     trimmed: dict[str, int] = {}
@@ -181,7 +191,7 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
         return info
 
     def build(env: dict, page_items: list, next_cursor: str | None) -> dict:
-        doc = _with(env, list_path, page_items)
+        doc = _with(env, list_path, container(page_items))
         doc["page"] = meta(len(page_items), next_cursor)
         return doc
 
@@ -192,14 +202,14 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     first = remaining[:1]
     reserve_cursor = sample_cursor if len(remaining) > 1 else None
     envelope = shrink(envelope, lambda env: len(render(env, [], reserve_cursor)) + (
-        len(dumps(first[0])) + 1 if first and len(dumps(first[0])) < max_chars // 2 else 0
+        item_size(first[0]) if first and item_size(first[0]) < max_chars // 2 else 0
     ) <= max_chars, trimmed)
 
     # 2. Greedy fill with the items' own sizes, then correct against the real rendering.
     base = len(render(envelope, [], sample_cursor))
     used, count = base, 0
     for item in remaining:
-        size = len(dumps(item)) + 1
+        size = item_size(item)
         if used + size > max_chars:
             break
         used += size
@@ -216,9 +226,15 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
 
     # 3. One item that alone is too big is shortened rather than skipped.
     if len(text) > max_chars and remaining:
-        item = shrink(remaining[0], lambda it: len(render(envelope, [it], cursor)) <= max_chars,
-                      trimmed, prefix=f"{list_path}[{offset}].")
-        page_items = [item]
+        if as_dict:
+            key, value = remaining[0]
+            value = shrink(value, lambda v: len(render(envelope, [(key, v)], cursor)) <= max_chars,
+                           trimmed, prefix=f"{list_path}.{key}.")
+            page_items = [(key, value)]
+        else:
+            item = shrink(remaining[0], lambda it: len(render(envelope, [it], cursor)) <= max_chars,
+                          trimmed, prefix=f"{list_path}[{offset}].")
+            page_items = [item]
         text = render(envelope, page_items, cursor)
 
     # 4. Last resort: the answer cannot be made to fit; say so in a document that does.

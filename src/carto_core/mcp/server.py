@@ -199,7 +199,6 @@ class CartoMcp:
 
     def search(self, args: dict) -> dict:
         from carto_core.search.api import SearchError, SearchRequest, run_search
-        from carto_core.search.telemetry import Telemetry
 
         replay = args.get("_replay", False)
         session = self.session_for(args)
@@ -210,22 +209,71 @@ class CartoMcp:
             decay=args.get("decay") or None, session_id=session or None,
             all=bool(args.get("all")) or replay,
         )
-        telemetry = None if replay else Telemetry(
-            self.home, session_id=session, provider=self.provider(), purpose="mcp", backend="mcp")
+        telemetry = None if replay else self.telemetry(args)
         try:
             result = run_search(request, engine=self.engine, telemetry=telemetry)
         except SearchError as exc:
             raise _search_error(exc) from None
         return result.to_dict()
 
-    def get(self, ids: list[str]) -> dict:
-        raise ToolError("unavailable", "get is not available in this build", 503)
+    def telemetry(self, args: dict):
+        """Telemetry for the caller's session (search's served rows, get's access rows)."""
+        from carto_core.search.telemetry import Telemetry
+
+        return Telemetry(self.home, session_id=self.session_for(args), provider=self.provider(),
+                         purpose=args.get("purpose") or "manual", backend="mcp")
+
+    def get(self, args: dict, ids: list[str]) -> dict:
+        from carto_core.search.fetch import fetch_records
+
+        telemetry = None if args.get("_replay") else self.telemetry(args)
+        document = fetch_records(self.engine, ids, telemetry)
+        if not document["found"]:
+            raise ToolError("not_found", f"no event with id(s) {', '.join(ids[:10])} in "
+                            f"{self.home.root} (aged out, only in a vector index, or never existed)",
+                            404, missing=document["missing"])
+        return document
 
     def thread(self, event_id: str) -> dict:
-        raise ToolError("unavailable", "thread is not available in this build", 503)
+        from carto_core.search.fetch import thread_document
+
+        document = thread_document(self.home, event_id)
+        if not document["found"]:
+            raise ToolError("not_found", f"no changelog event {event_id}", 404)
+        return document
 
     def orient(self, args: dict) -> dict:
-        raise ToolError("unavailable", "orient is not available in this build", 503)
+        from carto_core.project import ProjectScope, RegistryError
+        from carto_core.search.orient import orient
+        from carto_core.search.pipeline import has_logs
+
+        try:
+            scope = ProjectScope.parse(args["project"])
+        except RegistryError as exc:
+            raise ToolError("invalid_arguments", str(exc)) from None
+        if not has_logs(self.engine):
+            raise ToolError("not_found", f"no searched logs in {self.home.root}; record some with "
+                            "`carto install` or backfill with `carto ingest`", 404)
+        # The same call `carto search --project P` makes (its --limit is capped at 10 there too).
+        return orient(self.engine, scope, since=self._when(args, "since"),
+                      before=self._when(args, "before"), limit=min(args.get("limit", 15), 10))
+
+    def standup(self, args: dict) -> dict:
+        from carto_core.lenses import standup as lens
+        from carto_core.timeparse import WhenError
+
+        if args.get("commit"):
+            found = lens.find_commit(self.home, args["commit"])
+            if found is None:
+                raise ToolError("not_found", f"no logged commit matches {args['commit']!r}", 404)
+            return {"commit": found, "query": args["commit"]}
+        try:
+            return lens.standup(self.home, since=args.get("since") or "6h",
+                                project=args.get("project") or None, live=args.get("live") or "20m",
+                                me=self.session_for(args) or None,
+                                scan_unclaimed=not args.get("no_git", False))
+        except WhenError as exc:
+            raise ToolError("invalid_arguments", str(exc)) from None
 
     def facts(self, args: dict) -> dict:
         from carto_core.facts import FactsError, index_generation, run_facts

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from carto_core.mcp.server import CartoMcp
 
+from carto_core.cli.search_cmd import PURPOSES
+
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,200}$"
 _ID_RE = re.compile(ID_PATTERN)
 
@@ -113,7 +115,7 @@ def _search(mcp: "CartoMcp", args: dict) -> dict:
 
 
 def _get(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.get(_ids(args["ids"]))
+    return mcp.get(args, _ids(args["ids"]))
 
 
 def _thread(mcp: "CartoMcp", args: dict) -> dict:
@@ -132,7 +134,7 @@ def _facts(mcp: "CartoMcp", args: dict) -> dict:
 
 
 def _standup(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.lens("standup", args)
+    return mcp.standup(args)
 
 
 def _digest(mcp: "CartoMcp", args: dict) -> dict:
@@ -184,6 +186,8 @@ TOOLS: list[ToolSpec] = [
                       "description": "Decay policy by name: none, exp, gated-exp (default)."},
             "all": {"type": "boolean", "default": False,
                     "description": "Show results your session was already served."},
+            "purpose": {"type": "string", "enum": list(PURPOSES), "default": "manual",
+                        "description": "Why this search runs (telemetry), as `carto search --purpose`."},
             "session_id": _SESSION,
         },
         required=["query"],
@@ -196,15 +200,16 @@ TOOLS: list[ToolSpec] = [
         name="get",
         run=_get,
         title="Fetch events by id",
-        description=("Fetch full records by event_id (ids from search, facts samples, standup...). "
-                     "An id that does not exist is an error (code not_found) naming it. Answers "
-                     "are the `carto search --get IDS --json` document."),
+        description=("Fetch full records by event_id (ids from search, facts samples, standup...): "
+                     "{found: {id: row}, missing: [ids]}. When none of the ids exists the answer is "
+                     "an error (code not_found) naming them. Answers are the "
+                     "`carto search --get IDS --json` document."),
         properties={"ids": {"anyOf": [
             {"type": "array", "items": {"type": "string", "pattern": ID_PATTERN}, "minItems": 1, "maxItems": 100},
             {"type": "string", "minLength": 1, "maxLength": 20000}],
             "description": "Event ids: a list, or one string separated by commas."}},
         required=["ids"],
-        list_path="records",
+        list_path="found",
     ),
     ToolSpec(
         name="thread",
@@ -215,7 +220,7 @@ TOOLS: list[ToolSpec] = [
                      "`carto search --thread ID --json` document."),
         properties={"event_id": {"type": "string", "pattern": ID_PATTERN}},
         required=["event_id"],
-        list_path="events",
+        list_path="thread",
     ),
     ToolSpec(
         name="orient",
@@ -225,9 +230,10 @@ TOOLS: list[ToolSpec] = [
                      "threads, milestones, commits and busiest files, newest first. Start here in "
                      "an unfamiliar repository. Answers are `carto search --project P --json`."),
         properties={"project": {**_PROJECT, "minLength": 1}, "since": _SINCE, "before": _BEFORE,
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 15}},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 10,
+                              "description": "Entries per section (at most 10)."}},
         required=["project"],
-        list_path="results",
+        list_path="commits",
     ),
     ToolSpec(
         name="facts",
@@ -265,6 +271,8 @@ TOOLS: list[ToolSpec] = [
             "since": {**_SINCE, "description": "Window (default 6h). " + _WHEN},
             "project": _PROJECT,
             "commit": {"type": "string", "maxLength": 200, "description": "A sha or subject substring: who made this commit?"},
+            "live": {"type": "string", "maxLength": 32, "description": "An event this recent marks a session live (default 20m)."},
+            "no_git": {"type": "boolean", "default": False, "description": "Skip UNCLAIMED (it runs git status per repository)."},
             "session_id": _SESSION,
         },
         list_path="sessions",
