@@ -99,10 +99,8 @@ def _text_of(content: object) -> str:
                     parts.append(block["text"])
                 elif kind == "tool_use":
                     parts.append(f"[tool call: {block.get('name', '?')}]")
-                elif kind == "tool_result":
-                    parts.append("[tool result]")
-                elif kind == "thinking":
-                    continue
+                # tool results and thinking are not messages a person wrote or read
+
         return "\n".join(p for p in parts if p)
     return ""
 
