@@ -28,6 +28,7 @@ CORE_COMMANDS: dict[str, str] = {
     "facts": "carto_core.cli.facts_cmd:facts",
     "mcp": "carto_core.cli.mcp_cmd:mcp",
     "standup": "carto_core.cli.standup_cmd:standup",
+    "new-plugin": "carto_core.cli.new_plugin_cmd:new_plugin",
 }
 
 

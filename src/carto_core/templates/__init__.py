@@ -1,0 +1,1 @@
+"""Templates `carto new-plugin` copies (package data; files end in `.tmpl`)."""

@@ -1,0 +1,167 @@
+"""The contract suite itself: it passes a good source and fails each kind of broken one."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+SOURCES = textwrap.dedent('''
+    import json, random, socket
+
+    import pytest
+
+    from carto_core.logs import order_row
+    from carto_core.sources import Emit, ReadBatch, Source, Stream
+    from carto_core.testing import SourceContract
+
+    pytest_plugins = ["carto_core.testing"]
+
+    ITEMS = ["alpha", "beta", "gamma"]
+
+
+    class Good(Source):
+        name = provider = "good"
+        multiline = False
+        stamp = "2026-09-21T10:00:00Z"
+
+        def discover(self):
+            yield Stream(key="only")
+
+        def event_id(self, index, start):
+            return f"good-{index}"
+
+        def summary(self, text):
+            return text + ("\\nsecond line" if self.multiline else "")
+
+        def row(self, index, text, start):
+            return order_row("changelog", {"event_id": self.event_id(index, start),
+                                           "timestamp": self.stamp, "type": "t",
+                                           "provider": self.provider,
+                                           "summary": self.summary(text)})
+
+        def read(self, stream, checkpoint):
+            start = (checkpoint or {}).get("n", 0)
+            batch = ReadBatch(checkpoint={"n": len(ITEMS)})
+            for index, text in enumerate(ITEMS[start:], start=start):
+                batch.rows.append(Emit("changelog", self.row(index, text, start)))
+                batch.units += 1
+            if self.options.get("garbage"):
+                batch.skipped["malformed_line"] += 2
+            return batch
+
+
+    class RandomIds(Good):
+        def event_id(self, index, start):
+            return f"r-{random.random()}"
+
+
+    class MultiLine(Good):
+        multiline = True
+
+
+    class BadTime(Good):
+        stamp = "yesterday-ish"
+
+
+    class WrongOrder(Good):
+        def row(self, index, text, start):
+            return {"timestamp": self.stamp, "event_id": f"w-{index}", "summary": text}
+
+
+    class OffByOne(Good):
+        def read(self, stream, checkpoint):
+            batch = super().read(stream, checkpoint)
+            batch.checkpoint = {"n": len(ITEMS) - 1}  # resumes one item too early
+            return batch
+
+        def event_id(self, index, start):
+            return f"o-{start}-{index - start}"  # ids relative to where the read started
+
+
+    class Phones(Good):
+        def read(self, stream, checkpoint):
+            try:
+                socket.create_connection(("example.com", 80), timeout=0.1)
+            except Exception:
+                pass  # swallowed: the guard must still notice
+            return super().read(stream, checkpoint)
+
+
+    class RaisesOnGarbage(Good):
+        def read(self, stream, checkpoint):
+            if self.options.get("garbage"):
+                raise ValueError("boom")
+            return super().read(stream, checkpoint)
+
+
+    class SilentOnGarbage(Good):
+        def read(self, stream, checkpoint):
+            batch = super().read(stream, checkpoint)
+            batch.skipped.clear()
+            return batch
+
+
+    def contract_for(cls):
+        class Contract(SourceContract):
+            @pytest.fixture
+            def source(self):
+                return cls({})
+
+            @pytest.fixture
+            def garbage_source(self):
+                return cls({"garbage": True})
+        Contract.__name__ = f"Test{cls.__name__}"
+        return Contract
+
+
+    for _cls in (Good, RandomIds, MultiLine, BadTime, WrongOrder, OffByOne, Phones,
+                 RaisesOnGarbage, SilentOnGarbage):
+        globals()[f"Test{_cls.__name__}"] = contract_for(_cls)
+''')
+
+ALL = {
+    "test_contract_fixtures_yield_rows", "test_contract_rows_follow_the_row_rules",
+    "test_contract_ids_unique_and_stable", "test_contract_checkpointed_reread_adds_nothing",
+    "test_contract_ingest_twice_writes_once", "test_contract_garbage_is_skipped_and_counted",
+    "test_contract_reads_without_network",
+}
+
+
+def run_suite(pytester) -> dict[str, dict[str, set[str]]]:
+    """Failed and passed test names per class, from one inline run of the suite above."""
+    pytester.makepyfile(test_sources=SOURCES)
+    reprec = pytester.inline_run("-p", "no:cacheprovider")
+    failed: dict[str, set[str]] = {}
+    passed: dict[str, set[str]] = {}
+    for report in reprec.getreports("pytest_runtest_logreport"):
+        cls, test = report.nodeid.split("::")[1:3]
+        if report.failed:
+            failed.setdefault(cls, set()).add(test)
+        elif report.passed and report.when == "call":
+            passed.setdefault(cls, set()).add(test)
+    return {"failed": failed, "passed": passed}
+
+
+def test_each_broken_source_fails_exactly_its_rule(pytester):
+    got = run_suite(pytester)
+    failed = got["failed"]
+    assert "TestGood" not in failed and got["passed"]["TestGood"] == ALL
+    assert failed["TestRandomIds"] == {"test_contract_ids_unique_and_stable",
+                                       "test_contract_ingest_twice_writes_once"}
+    assert failed["TestMultiLine"] == {"test_contract_rows_follow_the_row_rules",
+                                       "test_contract_garbage_is_skipped_and_counted"}
+    assert failed["TestBadTime"] == {"test_contract_rows_follow_the_row_rules",
+                                     "test_contract_garbage_is_skipped_and_counted"}
+    assert failed["TestWrongOrder"] == {"test_contract_rows_follow_the_row_rules",
+                                        "test_contract_garbage_is_skipped_and_counted"}
+    assert failed["TestOffByOne"] == {"test_contract_checkpointed_reread_adds_nothing",
+                                      "test_contract_ingest_twice_writes_once"}
+    # the network guard fails every test that read (the guard's teardown check) even though
+    # the source swallowed the exception
+    assert "test_contract_reads_without_network" in failed["TestPhones"]
+    assert failed["TestPhones"] == ALL
+    assert failed["TestRaisesOnGarbage"] == {"test_contract_garbage_is_skipped_and_counted"}
+    assert failed["TestSilentOnGarbage"] == {"test_contract_garbage_is_skipped_and_counted"}

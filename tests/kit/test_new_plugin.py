@@ -1,0 +1,106 @@
+"""`carto new-plugin`: the generated package installs, registers and passes the contract suite."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+from carto_core.cli.new_plugin_cmd import names_for, template_files
+from carto_core.exitcodes import ExitCode
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pip(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_generated_plugin_installs_and_passes_its_contract_suite(tmp_path):
+    result = CliRunner().invoke(cli, ["new-plugin", "field-notes", "--dir", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    package = Path(doc["path"])
+    assert doc["module"] == "carto_field_notes" and doc["class_name"] == "FieldNotesSource"
+    assert sorted(doc["files"]) == ["README.md", "pyproject.toml",
+                                    "src/carto_field_notes/__init__.py",
+                                    "src/carto_field_notes/source.py", "tests/test_contract.py"]
+    # a real, non-editable install into a target folder (no network: no deps, no isolation)
+    target = tmp_path / "site"
+    installed = pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+                    "--target", str(target), str(package))
+    assert installed.returncode == 0, installed.stderr
+    assert (target / "carto_field_notes" / "source.py").is_file()
+    # the generated package's own tests run against the installed copy, not its src folder
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                           cwd=package, env=env, capture_output=True, text=True, timeout=300)
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "8 passed" in tests.stdout
+    # carto itself finds it through the entry point and ingests with it
+    listing = subprocess.run([sys.executable, "-m", "carto_core", "plugins", "--json"],
+                             env=env, capture_output=True, text=True, timeout=120)
+    assert listing.returncode == 0, listing.stderr
+    assert "field-notes" in listing.stdout and "carto-field-notes" in listing.stdout
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.jsonl").write_text(
+        '{"timestamp": "2026-09-21T10:00:00Z", "text": "hello"}\nnot json\n', "utf-8")
+    ingest = subprocess.run([sys.executable, "-m", "carto_core", "ingest", "field-notes",
+                             "--root", str(data), "--json"],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert ingest.returncode == 0, ingest.stderr
+    summary = json.loads(ingest.stdout)
+    assert summary["written"] == {"changelog": 1} and summary["skipped"] == {"malformed_json": 1}
+    home = Path(os.environ["CARTO_HOME"])
+    [row] = [json.loads(line) for line in (home / "changelog.jsonl").read_text().splitlines()]
+    assert row["provider"] == "field-notes" and row["summary"] == "hello"
+
+
+@pytest.mark.parametrize("name", ["Bad", "9lives", "two--dashes", "trailing-", "under_score", ""])
+def test_bad_names_are_usage_errors(tmp_path, name):
+    result = CliRunner().invoke(cli, ["new-plugin", name, "--dir", str(tmp_path)])
+    assert result.exit_code == ExitCode.USAGE
+    assert "not a plugin name" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_folder_is_a_conflict_unless_forced(tmp_path):
+    folder = tmp_path / "carto-journal"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("mine", "utf-8")
+    result = CliRunner().invoke(cli, ["new-plugin", "journal", "--dir", str(tmp_path)])
+    assert result.exit_code == ExitCode.CONFLICT and "--force" in result.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["keep.txt"]
+    forced = CliRunner().invoke(cli, ["new-plugin", "journal", "--dir", str(tmp_path), "--force"])
+    assert forced.exit_code == 0
+    assert (folder / "src" / "carto_journal" / "source.py").is_file()
+    assert (folder / "keep.txt").read_text() == "mine"
+
+
+def test_every_placeholder_is_filled():
+    values = names_for("x-y")
+    for relative, text in template_files():
+        for key in values:
+            text = text.replace("{{" + key + "}}", values[key])
+        assert "{{" not in text, relative
+
+
+@pytest.mark.slow
+def test_templates_ship_in_the_core_wheel(tmp_path):
+    built = pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+                "-w", str(tmp_path), str(ROOT))
+    assert built.returncode == 0, built.stderr
+    [wheel] = tmp_path.glob("carto_core-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {f"carto_core/templates/source_plugin/{relative}" for relative, _ in template_files()}
+    assert expected <= names, expected - names
+    assert "carto_core/testing.py" in names
