@@ -236,7 +236,10 @@ class TranscriptReader:
         with open(self.path, "rb") as handle:
             handle.seek(offset)
             data = handle.read()
-        end = data.rfind(b"\n") + 1  # a last line without its newline is still being written
+        quiet = self.now - stat.st_mtime >= self.settle_seconds
+        # A last line without its newline is still being written, unless the file has been
+        # quiet long enough for it to be the final (unterminated) line.
+        end = len(data) if quiet else data.rfind(b"\n") + 1
         is_agent_file = self.path.name.startswith("agent-")
         default_thread = f"agent:{self.agent_id or self.path.stem[6:]}" if is_agent_file else "main"
         if not session:
@@ -246,7 +249,9 @@ class TranscriptReader:
         message_ids: set = set()
         position = 0
         while position < end:
-            newline = data.index(b"\n", position)
+            newline = data.find(b"\n", position, end)
+            if newline < 0:
+                newline = end
             raw = data[position:newline]
             line_start = offset + position
             position = newline + 1
@@ -310,7 +315,7 @@ class TranscriptReader:
                 turn.cwd = line["cwd"]
             message_id = message.get("id") if kind == "assistant" else None
             turn.add(line_texts(line), self.body_max, key=message_id)
-        settled = self.now - stat.st_mtime >= self.settle_seconds and end == len(data)
+        settled = quiet
         rewind = offset + end
         if settled:
             closed.extend(open_turns.values())
