@@ -48,6 +48,11 @@ SHAPES: dict[str, tuple[str, ...]] = {
         "transcript_path", "diff_shape", "related_ids", "salience", "commit_type",
         "commit_action", "parent_event_id",
     ),
+    # A commit backfilled from git history (reference 6.5): no session, provider or salience.
+    "changelog-git": (
+        "event_id", "timestamp", "type", "project", "summary", "commit_hash", "author", "url",
+        "files_changed", "related_ids",
+    ),
     "changelog-milestone": (
         "event_id", "timestamp", "type", "provider", "session_id", "project", "cwd", "deeplink",
         "summary", "transcript_path", "transcript_verified", "related_ids", "salience",

@@ -62,7 +62,7 @@ from carto_core.timeparse import parse_timestamp
 
 #: Shapes a row of each log may follow (the changelog holds two: events and milestone copies).
 LOG_SHAPES: dict[str, tuple[str, ...]] = {
-    "changelog": ("changelog", "changelog-milestone"),
+    "changelog": ("changelog", "changelog-milestone", "changelog-git"),
     "research": ("research",),
     "milestones": ("milestones",),
     "tool-use": ("tool-use",),

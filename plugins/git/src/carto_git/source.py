@@ -1,0 +1,138 @@
+"""The `git` source: commits as upstream's `git-<sha7>` changelog rows (reference 6.5).
+
+Options (from `carto ingest git` or `[sources.git]` in the config file):
+
+- `repos`: paths inside repositories (a worktree counts as its main repository);
+- `roots`: folders whose children are repositories (upstream walked `$DEV/*/.git`);
+- `since`: passed to `git log --since` (git's own date grammar: `2026-01-01`, `2.weeks`);
+- `authors`: owner regexes, OR-ed (`git log --author`); None reads every author;
+- `limit`: at most this many commits per repository (default 500, as upstream);
+- `files`: list changed files (default true);
+- `home`: the carto home, whose changelog and tool-use log are scanned so that a commit the
+  hooks already logged (its full hash in a summary) is not logged twice.
+
+No checkpoint: one `git log` per repository is cheap, and the dedup above plus the runner's
+event-id dedup make re-runs write nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from carto_core.logs import order_row
+from carto_core.reader import iter_lines
+from carto_core.sources import Emit, ReadBatch, Source, Stream
+
+from carto_git.gitlog import (
+    DEFAULT_LIMIT, Repository, commit_url, commit_url_base, has_commits, open_repository,
+    read_commits, remote_url, repositories_under,
+)
+
+FILES_IN_SUMMARY = 20
+_HASH = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
+#: Logs whose rows may already hold a commit (hook-written `git_commit` rows and their copies).
+DEDUP_LOGS = ("changelog", "tool-use")
+
+
+def known_commit_hashes(home) -> set[str]:
+    """Full commit hashes already named in the home's logs (summaries or `commit_hash`)."""
+    found: set[str] = set()
+    if home is None:
+        return found
+    for label in DEDUP_LOGS:
+        for line in iter_lines(home.log(label)):
+            row = line.row
+            value = row.get("commit_hash")
+            if isinstance(value, str):
+                found.add(value.lower())
+            summary = row.get("summary")
+            if isinstance(summary, str) and "ommit" in summary:
+                found.update(_HASH.findall(summary.lower()))
+    return found
+
+
+def commit_row(repo: Repository, commit, url_base: str | None) -> dict:
+    sha7 = commit.sha[:7]
+    summary = f"Commit {sha7}: {commit.subject}"
+    if commit.files:
+        shown = commit.files[:FILES_IN_SUMMARY]
+        summary += " | files: " + ",".join(shown) + (",…" if len(commit.files) > len(shown) else "")
+    return order_row("changelog-git", {
+        "event_id": f"git-{sha7}",
+        "timestamp": commit.author_date,
+        "type": "git_commit",
+        "project": repo.project,
+        "summary": " ".join(summary.split()),
+        "commit_hash": commit.sha,
+        "author": commit.author,
+        "url": commit_url(url_base, commit.sha),
+        "files_changed": len(commit.files),
+        "related_ids": [],
+    })
+
+
+class GitSource(Source):
+    name = "git"
+    provider = "git"
+    description = "git commit history as git-<sha7> changelog rows (one git log per repository)"
+
+    def __init__(self, options: dict | None = None):
+        super().__init__(options)
+        self.home = self.options.get("home")
+        self.authors = self.options.get("authors")
+        self.since = self.options.get("since")
+        self.limit = self.options.get("limit", DEFAULT_LIMIT)
+        self.files = bool(self.options.get("files", True))
+        #: Notes for people: empty repositories, limits reached, paths that are no repository.
+        self.notes: list[str] = []
+        self._known: set[str] | None = None
+
+    def repositories(self) -> list[Repository]:
+        """Every distinct repository the options name, in the order given."""
+        paths: list[str] = [os.fspath(p) for p in self.options.get("repos") or ()]
+        for root in self.options.get("roots") or ():
+            paths.extend(str(p) for p in repositories_under(Path(root).expanduser()))
+        if not paths:
+            paths = [os.getcwd()]
+        seen: dict[str, Repository] = {}
+        for path in paths:
+            repo = open_repository(Path(path).expanduser())
+            if repo is None:
+                self.notes.append(f"{path}: not a git repository (skipped)")
+                continue
+            seen.setdefault(repo.key, repo)
+        return list(seen.values())
+
+    def discover(self):
+        for repo in self.repositories():
+            yield Stream(key=f"repo:{repo.key}", path=Path(repo.info.main_worktree), meta={"repo": repo})
+
+    def read(self, stream: Stream, checkpoint: dict | None) -> ReadBatch:
+        repo: Repository = stream.meta.get("repo") or open_repository(stream.path)
+        batch = ReadBatch()
+        if not has_commits(repo):
+            note = f"{repo.given}: repository has no commits yet"
+            batch.messages.append(note)
+            self.notes.append(note)
+            batch.skipped["empty_repository"] += 1
+            return batch
+        commits = read_commits(repo, since=self.since, authors=self.authors, limit=self.limit,
+                               files=self.files)
+        batch.units = len(commits)
+        if self.limit and len(commits) >= int(self.limit):
+            note = f"{repo.given}: stopped at --limit {self.limit} commits (older ones not read)"
+            batch.messages.append(note)
+            self.notes.append(note)
+        if self._known is None:
+            self._known = known_commit_hashes(self.home)
+        base = commit_url_base(remote_url(repo))
+        # The home's hashes are read once per run and never grown here: a re-read of the same
+        # stream must give the same rows (the runner's event-id dedup keeps re-runs idempotent).
+        for commit in reversed(commits):  # oldest first: the log reads in time order
+            if commit.sha.lower() in self._known:
+                batch.skipped["already_logged"] += 1
+                continue
+            batch.rows.append(Emit("changelog", commit_row(repo, commit, base)))
+        return batch
