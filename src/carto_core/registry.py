@@ -20,7 +20,6 @@ import importlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Generic, TypeVar
 
 import pluggy
@@ -183,6 +182,8 @@ def build_plugin_manager(
     for name in blocked:
         pm.set_blocked(name)
     if entry_points:
+        from importlib import metadata  # 20 ms: only a full load pays for it (search caches)
+
         for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
             dist = getattr(ep, "dist", None)
             info = PluginInfo(

@@ -45,14 +45,14 @@ class ExpDecay(DecayPolicy):
         return False
 
     def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
-        ids = context.engine.event_ids
+        event_id_of = context.engine.index.event_id
         gated = self.gate(candidates, context)
         lam = context.lambda_per_hour
         now = context.now
         for fused in candidates:
-            event_id = ids[fused.index]
+            event_id = event_id_of(fused.index) if context.accesses else ""
             boost = _reuse(fused, context, event_id)
-            accesses = context.accesses.get(event_id)
+            accesses = context.accesses.get(event_id) if event_id else None
             if gated and fused.holds_all_tokens:
                 fused.gated = True
                 fused.decay = 1.0

@@ -107,9 +107,9 @@ class SearchEngine:
     @property
     def registries(self):
         if self._registries is None:
-            from carto_core.registry import get_registries
+            from carto_core.search.plugins import search_registries
 
-            self._registries = get_registries()
+            self._registries = search_registries()
         return self._registries
 
     def ranker(self, name: str):

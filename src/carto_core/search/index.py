@@ -337,7 +337,7 @@ class KeywordIndex:
     """Documents + postings of one home, as loaded (main segment) plus the unsaved tail."""
 
     home: Home
-    ids: list[str]
+    _ids: list[str] | None
     cols: dict[str, np.ndarray]
     strings: dict[str, list[str]]
     segments: list[Segment]
@@ -350,6 +350,49 @@ class KeywordIndex:
     _df_cache: dict[int, int] = field(default_factory=dict)
     n_alive: int = 0
     avgdl: float = 0.0
+    #: Lazily read event ids: (bytes of ids.bin, offsets) until the full list is needed.
+    _ids_blob: tuple | None = None
+    #: Persisted id lookup (crc32 of each id, sorted, and the documents in that order), so
+    #: that `index_of` needs neither the id list nor a dict of 200k entries.
+    _id_hash: tuple | None = None
+    _main_docs: int = 0
+    _tail_map: dict = field(default_factory=dict)
+    _tail_ids: list = field(default_factory=list)
+
+    def _index_of_hashed(self, event_id: str) -> int | None:
+        import zlib
+
+        found = self._tail_map.get(event_id)
+        if found is not None:
+            return found
+        hashes, docs = self._id_hash
+        h = zlib.crc32(event_id.encode("utf-8"))
+        lo = int(hashes.searchsorted(h, "left"))
+        hi = int(hashes.searchsorted(h, "right"))
+        alive = self.cols["alive"]
+        for position in range(lo, hi):
+            doc = int(docs[position])
+            if self.event_id(doc) == event_id and alive[doc]:
+                return doc
+        return None
+
+    @property
+    def ids(self) -> list[str]:
+        """Every document's event id (read on first use: most searches need only a page)."""
+        if self._ids is None:
+            data, _ = self._ids_blob
+            text = bytes(data[:-1]).decode("utf-8") if len(data) else ""
+            self._ids = (text.split("\n") if text else []) + self._tail_ids
+            self._tail_ids = []
+        return self._ids
+
+    def event_id(self, index: int) -> str:
+        if self._ids is not None:
+            return self._ids[index]
+        if index >= self._main_docs:
+            return self._tail_ids[index - self._main_docs]
+        data, offsets = self._ids_blob
+        return bytes(data[int(offsets[index]):int(offsets[index + 1]) - 1]).decode("utf-8")
 
     # ---- opening
 
@@ -369,7 +412,7 @@ class KeywordIndex:
             outcome = index.refresh()
             if outcome == "rebuild":
                 return cls.build(home, persist=persist, progress=progress)
-            if persist and index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index.ids)):
+            if persist and index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index)):
                 index.fold()
                 index.save()
         return index
@@ -383,8 +426,8 @@ class KeywordIndex:
             meta = json.loads((folder / "meta.json").read_text("utf-8"))
             if meta.get("version") != VERSION:
                 return None
-            ids_text = (folder / "ids.txt").read_text("utf-8")
-            ids = ids_text.split("\n") if ids_text else []
+            id_offsets = np.load(folder / "ids_off.npy", mmap_mode="r")
+            id_data = np.memmap(folder / "ids.bin", np.uint8, "r") if id_offsets[-1] else b""
             cols = {name: np.load(folder / f"col_{name}.npy", mmap_mode="r") for name in _COLUMNS}
             # Columns that refresh may modify in place are loaded into memory (small).
             cols["seen"] = np.array(cols["seen"])
@@ -393,10 +436,14 @@ class KeywordIndex:
                             for n in ("terms", "offsets", "docs", "tfs")))
         except (OSError, ValueError, KeyError):
             return None
-        if len(ids) != len(cols["ts"]):
+        if len(id_offsets) != len(cols["ts"]) + 1:
             return None
-        index = cls(home, ids, cols, meta["strings"], [seg], meta["logs"], current,
+        index = cls(home, None, cols, meta["strings"], [seg], meta["logs"], current,
                     meta.get("problems", {}))
+        index._ids_blob = (id_data, id_offsets)
+        index._id_hash = (np.load(folder / "ids_hash.npy", mmap_mode="r"),
+                          np.load(folder / "ids_hash_doc.npy", mmap_mode="r"))
+        index._main_docs = len(index)
         index._stats()
         return index
 
@@ -474,7 +521,7 @@ class KeywordIndex:
             return "fresh"
         if "rewritten" in stale.values():
             return "rebuild"
-        first = len(self.ids)
+        first = len(self)
         builder = _Builder(self, first_doc=first)
         sources = self.cols["source"]
 
@@ -509,7 +556,13 @@ class KeywordIndex:
             new = builder.columns()
             self.cols = {name: np.concatenate([np.asarray(self.cols[name]), new[name]])
                          for name in _COLUMNS}
-            self.ids.extend(builder.ids)
+            if self._id_hash is not None and self._id_map is None:
+                # keep the hashed lookup: new ids go to the small tail map
+                self._tail_map.update(builder.own)
+            if self._ids is None:
+                self._tail_ids.extend(builder.ids)
+            else:
+                self._ids.extend(builder.ids)
             self.strings = builder.strings
             tail = builder.segment()
             if len(self.segments) > 1:
@@ -536,11 +589,12 @@ class KeywordIndex:
             offsets = np.append(starts, len(terms)).astype(np.int64)
             segment = Segment(uniq, offsets, docs, tfs)
             self.cols = {name: np.asarray(col)[alive] for name, col in self.cols.items()}
-            self.ids = [event_id for event_id, ok in zip(self.ids, alive) if ok]
+            self._ids = [event_id for event_id, ok in zip(self.ids, alive) if ok]
         else:
             self.cols = {name: np.asarray(col) for name, col in self.cols.items()}
         self.segments = [segment]
         self.tail_docs = 0
+        self._id_hash, self._tail_map, self._main_docs = None, {}, 0
         self._stats()
 
     # ---- persistence
@@ -559,7 +613,18 @@ class KeywordIndex:
         seg = self.segments[0]
         for name in ("terms", "offsets", "docs", "tfs"):
             np.save(folder / f"post_{name}.npy", np.ascontiguousarray(getattr(seg, name)))
-        (folder / "ids.txt").write_text("\n".join(self.ids), "utf-8")
+        encoded = [(event_id + "\n").encode("utf-8") for event_id in self.ids]
+        offsets = np.zeros(len(encoded) + 1, np.int64)
+        if encoded:
+            np.cumsum([len(e) for e in encoded], out=offsets[1:])
+        np.save(folder / "ids_off.npy", offsets)
+        import zlib
+
+        crc = np.fromiter((zlib.crc32(e[:-1]) for e in encoded), np.uint32, len(encoded))
+        order = np.argsort(crc, kind="stable")
+        np.save(folder / "ids_hash.npy", crc[order])
+        np.save(folder / "ids_hash_doc.npy", order.astype(np.int32))
+        (folder / "ids.bin").write_bytes(b"".join(encoded))
         meta = {"version": VERSION, "documents": len(self.ids), "logs": self.logs,
                 "strings": self.strings, "problems": self.problems,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -586,9 +651,11 @@ class KeywordIndex:
     # ---- lookups
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return int(len(self.cols["ts"]))
 
     def index_of(self, event_id: str) -> int | None:
+        if self._id_hash is not None and self._id_map is None:
+            return self._index_of_hashed(event_id)
         if self._id_map is None:
             alive = self.cols["alive"]
             ids = self.ids

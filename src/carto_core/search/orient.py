@@ -37,7 +37,7 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
         row = index.row(position)
         from carto_core.search.pipeline import _summary
 
-        return {"event_id": index.ids[position], "timestamp": row.get("timestamp"),
+        return {"event_id": index.event_id(position), "timestamp": row.get("timestamp"),
                 "type": types[int(index.cols["type"][position])], "project": row.get("project"),
                 "summary": _summary(row), "session_id": index.strings["sessions"][int(index.cols["session"][position])]}
 
@@ -50,7 +50,7 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
                 wrapups.append(item(position))
                 for text in row.get("unresolved") or []:
                     if isinstance(text, str) and len(open_threads) < 3 * limit:
-                        open_threads.append({"text": text, "from": index.ids[position],
+                        open_threads.append({"text": text, "from": index.event_id(position),
                                              "timestamp": row.get("timestamp")})
         elif len(milestones) < limit:
             milestones.append(item(position))

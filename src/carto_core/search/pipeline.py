@@ -224,15 +224,15 @@ def salience_of(value: float) -> float:
 
 
 def _summary(row: dict) -> str:
-    from carto_core.events import single_line
-
     for key in _TEXT_CHAIN:
         value = row.get(key)
         if value is None:
             continue
         text = value if isinstance(value, str) else str(value)
         if text.strip().lower() not in ("", "unknown"):
-            return single_line(text)
+            if "\n" in text or "\r" in text or "\t" in text:
+                text = " ".join(text.replace("\r", " ").replace("\t", " ").split("\n"))
+            return text
     return ""
 
 
@@ -244,7 +244,7 @@ def _hit(engine, f: Fused, rank: int, include_row: bool) -> SearchHit:
         ts = _iso(f.timestamp) if f.timestamp is not None else None
     project = row.get("project")
     return SearchHit(
-        event_id=index.ids[f.index],
+        event_id=index.event_id(f.index),
         timestamp=ts,
         sources=list(f.sources),
         type=index.strings["types"][int(index.cols["type"][f.index])],

@@ -1,0 +1,147 @@
+"""BM25 against a brute-force reference, RRF arithmetic, and the decay policies."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.appendlog import append_rows
+from carto_core.home import Home
+from carto_core.search.api import DecayContext, Fused, Ladder, Query
+from carto_core.search.engine import SearchEngine
+from carto_core.search.tokens import query_tokens, row_text, tokenize
+from carto_rankers.bm25 import BM25Ranker
+from carto_rankers.decay import ExpDecay, GatedExpDecay, NoDecay
+from carto_rankers.rrf import RRFFusion
+
+NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+WORDS = ["cart", "coupon", "deploy", "cache", "retry", "lock", "state", "zeta"]
+
+
+def _home(tmp_path, docs):
+    """docs: list of (log label, text, age_hours)."""
+    home = Home(tmp_path / "h")
+    for i, (label, text, age) in enumerate(docs):
+        append_rows(home.log(label), [{"event_id": f"evt-{i:012d}",
+                    "timestamp": (NOW - timedelta(hours=age)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "summary": text, "project": "p"}])
+    return home
+
+
+def _reference(home, query):
+    """Textbook BM25 over every document (idf clamped at 0; k1 1.2, b 0.75)."""
+    docs = {}
+    for label, name in (("tool-use", "tool-use-log.jsonl"), ("prompts", "prompt-history.jsonl")):
+        path = home.root / name
+        if path.exists():
+            for line in path.read_text().splitlines():
+                row = json.loads(line)
+                docs[row["event_id"]] = tokenize(row_text(row))
+    n = len(docs)
+    avgdl = sum(map(len, docs.values())) / n
+    scores = {}
+    for eid, toks in docs.items():
+        score = 0.0
+        for term in query_tokens(query):
+            df = sum(1 for t in docs.values() if term in t)
+            tf = toks.count(term)
+            if not df or not tf:
+                continue
+            idf = max(0.0, math.log((n - df + 0.5) / (df + 0.5)))
+            score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len(toks) / avgdl))
+        if score > 0:
+            scores[eid] = score
+    return scores
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["tool-use", "prompts"]),
+                          st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join),
+                          st.floats(0, 5000)), min_size=3, max_size=25),
+       st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join))
+def test_bm25_matches_the_reference(tmp_path_factory, docs, query):
+    home = _home(tmp_path_factory.mktemp("bm25"), docs)
+    engine = SearchEngine(home, persist=False)
+    ranker = BM25Ranker()
+    ladders = ranker.rank(Query(query, query_tokens(query)), engine.scope(), engine)
+    got = {engine.index.event_id(int(i)): float(s) for l in ladders for i, s in zip(l.indices, l.scores)}
+    want = _reference(home, query)
+    assert set(got) == set(want)
+    for eid, score in want.items():
+        assert got[eid] == pytest.approx(score, rel=1e-9)
+    for ladder in ladders:  # one ladder per log, ranked within itself
+        assert list(ladder.scores) == sorted(ladder.scores, reverse=True)
+        labels = {engine.source_label(int(i)) for i in ladder.indices}
+        assert labels == {ladder.name}
+
+
+def test_window_keeps_idf_and_scores(tmp_path):
+    docs = [("tool-use", "cache retry lock", age) for age in (1, 10, 100, 1000)]
+    docs += [("tool-use", "zeta", 5)] * 6
+    home = _home(tmp_path, docs)
+    engine = SearchEngine(home, persist=False)
+    query = Query("cache retry", ("cache", "retry"))
+    full = BM25Ranker().rank(query, engine.scope(), engine)[0]
+    since = NOW - timedelta(hours=50)
+    windowed = BM25Ranker().rank(query, engine.scope(since=since), engine)[0]
+    full_scores = dict(zip(full.indices.tolist(), full.scores.tolist()))
+    assert len(windowed) == 2 and len(full) == 4
+    for index, score in zip(windowed.indices.tolist(), windowed.scores.tolist()):
+        assert score == full_scores[index]  # same idf, same avgdl: the window only filters
+
+
+def test_rrf_sums_reciprocal_ranks_times_salience(tmp_path):
+    home = _home(tmp_path, [("tool-use", "a", 1), ("tool-use", "b", 1), ("tool-use", "c", 1)])
+    engine = SearchEngine(home, persist=False)
+    a = Ladder("x", np.array([0, 1]), np.array([2.0, 1.0]))
+    b = Ladder("y", np.array([1, 2, 1]), np.array([3.0, 2.0, 1.0]))  # a repeat counts once
+    fused = {f.index: f for f in RRFFusion().fuse([a, b], engine)}
+    assert fused[1].score == pytest.approx(0.5 * (1 / 62 + 1 / 61))  # no salience: 0.5
+    assert fused[0].score == pytest.approx(0.5 / 61)
+    assert fused[2].score == pytest.approx(0.5 / 62)
+    assert fused[1].sources == ["x", "y"] and fused[1].ranks == {"x": 2, "y": 1}
+
+
+def _ctx(engine, matches, accesses=None):
+    return DecayContext(now=NOW.timestamp(), query=Query("q", ("q",)), accesses=accesses or {},
+                        all_token_matches=matches, engine=engine)
+
+
+def _fused(index, hours_old, holds):
+    return Fused(index=index, score=0.01, fused_score=0.01, holds_all_tokens=holds,
+                 timestamp=NOW.timestamp() - hours_old * 3600)
+
+
+def test_decay_policies(tmp_path):
+    home = _home(tmp_path, [("tool-use", "a", 1), ("tool-use", "b", 1)])
+    engine = SearchEngine(home, persist=False)
+    old = 24 * 200
+    exp = ExpDecay().apply([_fused(0, old, True), _fused(1, 1, False)], _ctx(engine, 1))
+    assert exp[0].score == pytest.approx(0.01 * math.exp(-0.001 * old))
+    assert exp[1].score == pytest.approx(0.01 * math.exp(-0.001))
+    gated = GatedExpDecay().apply([_fused(0, old, True), _fused(1, 1, False)], _ctx(engine, 1))
+    assert gated[0].gated and gated[0].score == pytest.approx(0.03)
+    assert not gated[1].gated
+    # Many full matches: a vague query, no gate.
+    vague = GatedExpDecay().apply([_fused(0, old, True)], _ctx(engine, 11))
+    assert not vague[0].gated and vague[0].score < 0.001
+    none = NoDecay().apply([_fused(0, old, True)], _ctx(engine, 1))
+    assert none[0].score == 0.01
+
+
+def test_reuse_boost_and_last_access(tmp_path):
+    home = _home(tmp_path, [("tool-use", "a", 1)])
+    engine = SearchEngine(home, persist=False)
+    eid = engine.index.event_id(0)
+    accessed = NOW.timestamp() - 86400  # one day ago
+    out = ExpDecay().apply([_fused(0, 24 * 100, False)], _ctx(engine, None, {eid: [accessed]}))[0]
+    assert out.reuse_count == 1
+    assert out.boost == pytest.approx(1.3)
+    # last use = the access, not the 100-day-old event
+    assert out.decay == pytest.approx(math.exp(-0.001 * 24))

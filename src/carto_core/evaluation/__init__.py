@@ -1,0 +1,1 @@
+"""Evaluation of carto's ranking: generated homes, the age-curve harness, labelled cases."""
