@@ -29,6 +29,10 @@ CORE_COMMANDS: dict[str, str] = {
     "mcp": "carto_core.cli.mcp_cmd:mcp",
     "standup": "carto_core.cli.standup_cmd:standup",
     "new-plugin": "carto_core.cli.new_plugin_cmd:new_plugin",
+    "digest": "carto_core.cli.digest_cmd:digest",
+    "wrapup": "carto_core.cli.wrapup_cmd:wrapup",
+    "trustmap": "carto_core.cli.trustmap_cmd:trustmap",
+    "profile": "carto_core.cli.profile_cmd:profile",
 }
 
 

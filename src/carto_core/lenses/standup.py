@@ -25,7 +25,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 from carto_core.collision import COMMIT_RE, contention_key, event_files, tail_lines
-from carto_core.events import Event, is_resolved
+from carto_core.events import Event
 from carto_core.jsonl import loads_line
 from carto_core.project import find_git, is_project_name
 from carto_core.session import current_session_id
@@ -319,71 +319,13 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def find_commit(home, query: str, *, now: datetime | None = None) -> dict | None:
-    """`--commit SHA|subject`: the logged commit matching a sha prefix (or a subject substring)
-    and the session that made it, else None.
+def find_commit(home, query: str) -> dict | None:
+    """`--commit SHA|subject`: the logged commit matching a hash prefix or a subject fragment
+    and the session that made it ("not recorded, backfilled from git" for commits only the git
+    backfill knows), else None. One attribution rule for every lens: `carto_core.attribution`."""
+    from carto_core.attribution import attribute
 
-    Uses `carto_core.attribution` when installed (the git plugin's attribution, which also knows
-    commits that only git has); otherwise scans the logged commits itself.
-    """
-    now = now or datetime.now(timezone.utc)
-    try:
-        from carto_core import attribution  # helper module of the git attribution work
-    except ImportError:
-        attribution = None
-    if attribution is not None and hasattr(attribution, "attribute"):
-        try:
-            found = attribution.attribute(home, query)
-        except Exception:
-            found = None
-        if found:
-            return found if isinstance(found, dict) else getattr(found, "as_dict", lambda: None)()
-    from carto_core.reader import iter_lines
-
-    needle = query.strip().lower()
-    if not needle:
-        return None
-    is_sha = all(c in "0123456789abcdef" for c in needle) and len(needle) >= 6
-    hits: list[Event] = []
-    for label in ("changelog", "tool-use"):
-        for line in iter_lines(home.log(label)):
-            row = line.row
-            if "ommit" not in str(row.get("summary", "")) and row.get("type") != "git_commit":
-                continue
-            event = Event.from_row(row, label)
-            commit = commit_of(event)
-            if not commit:
-                continue
-            if is_sha and (commit["sha"].lower().startswith(needle) or needle.startswith(commit["sha"].lower()[:7])):
-                hits.append(event)
-            elif not is_sha and needle in commit["subject"].lower():
-                hits.append(event)
-    if not hits:
-        return None
-    # Prefer a row that names its session (the hook's) over a backfilled one, then the newest.
-    hits.sort(key=lambda e: (e.has_session, e.timestamp or datetime.min.replace(tzinfo=timezone.utc)), reverse=True)
-    event = hits[0]
-    commit = commit_of(event)
-    files = event_files("git_commit", event.summary, event.cwd)
-    same_session = []
-    if event.has_session:
-        for line in iter_lines(home.log("changelog")):
-            row = line.row
-            if row.get("type") == "git_commit" and (row.get("session_id") or row.get("session")) == event.session_id:
-                same_session.append(row.get("event_id"))
-    return {
-        "sha": commit["sha"],
-        "subject": commit["subject"],
-        "session_id": event.session_id if event.has_session else None,
-        "provider": event.provider or None,
-        "attribution": "recorded" if event.has_session else "not recorded, backfilled from git",
-        "project": commit["project"],
-        "timestamp": commit["timestamp"],
-        "age_ms": _ms(now - event.timestamp) if event.timestamp else None,
-        "event_id": event.event_id,
-        "files": files,
-        "session_commits": len(same_session),
-    }
+    return attribute(home, query)
 
 
 def render_commit(found: dict) -> str:

@@ -1,0 +1,93 @@
+"""`carto digest session|day`: what one session did; what one day held (schema carto.day-digest/1)."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+
+@click.group(epilog="""\b
+Examples:
+  carto digest session                       the current agent session (from the session variables)
+  carto digest session --session 5a1e0000-... --json
+  carto digest day yesterday --projects webshop,infra --json
+  carto digest day 2026-09-07 --no-git""")
+def digest() -> None:
+    """Digests: one session, or one local day with every logged commit checked against git."""
+
+
+@digest.command("session")
+@click.option("--session", "session_id", default=None, help="Session id (default: the current session).")
+@click.option("--commits", default=6, show_default=True, help="Commits to list.")
+@click.option("--files", default=5, show_default=True, help="Files to list.")
+@json_option
+def session_cmd(session_id, commits, files, as_json) -> None:
+    """What one session did: span, projects, activity, commits, files, research hosts."""
+    from carto_core.home import current_home
+    from carto_core.lenses.digest import DigestError, session_digest
+    from carto_core.session import current_session_id
+
+    session_id = session_id or current_session_id()
+    if not session_id:
+        usage_error("no session id: pass --session SID (or run inside an agent session)")
+    try:
+        doc = session_digest(current_home(), session_id, commits=commits, files=files)
+    except DigestError as exc:
+        fail(str(exc))
+    if not doc["event_count"]:
+        fail(f"session {session_id} has no events", ExitCode.ERROR)
+    if as_json:
+        emit_json(doc)
+        return
+    c = doc["counts"]
+    click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events")
+    click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} ({doc['duration_minutes']} min)")
+    click.echo(f"projects {', '.join(doc['projects']) or '-'}")
+    click.echo(f"activity {c['edits']} edits · {c['bash']} bash · {c['searches']} searches · "
+               f"{c['fetches']} fetches · {c['compactions']} compactions · {c['subagents']} subagents")
+    click.echo(f"commits  {c['commits']} " + " ".join(f"{t}×{n}" for t, n in doc["commit_types"].items()))
+    for commit in doc["commits"]:
+        click.echo(f"  {commit['timestamp']}  {commit['sha'][:8]}  {commit['subject'][:70]}")
+    click.echo("files    " + ", ".join(f"{f['path']} ×{f['touches']}" for f in doc["files"])
+               + (f" (+{doc['files_unresolved']} unresolved)" if doc["files_unresolved"] else ""))
+    if doc["research_hosts"]:
+        click.echo("research " + ", ".join(doc["research_hosts"]))
+
+
+@digest.command("day")
+@click.argument("day", default="today")
+@click.option("--projects", default=None, help="Comma-separated scope; out-of-scope work is counted, never named.")
+@click.option("--no-git", is_flag=True, help="Do not check commits against git (they stay unverified).")
+@click.option("--md", "as_md", is_flag=True, help="Markdown instead of plain text.")
+@json_option
+def day_cmd(day, projects, no_git, as_md, as_json) -> None:
+    """One local day (today, yesterday, YYYY-MM-DD), grouped by project."""
+    from carto_core.home import current_home
+    from carto_core.lenses.digest import DigestError, day_digest
+
+    scope = [p.strip() for p in projects.split(",") if p.strip()] if projects else None
+    try:
+        doc = day_digest(current_home(), day, projects=scope, no_git=no_git)
+    except DigestError as exc:
+        fail(str(exc), ExitCode.USAGE if "cannot read day" in str(exc) else ExitCode.ERROR)
+    if as_json:
+        emit_json(doc)
+        return
+    t = doc["totals"]
+    head = "# " if as_md else ""
+    click.echo(f"{head}Day {doc['day']} ({doc['tz_abbrev']}){'' if doc['complete'] else ' so far'}: "
+               f"{t['events']} events, {t['sessions']} sessions, {t['projects']} projects, "
+               f"{t['active_minutes']} active minutes")
+    click.echo(f"commits: {t['commits_logged']} logged · {t['commits_landed']} landed · {t['commits_moved']} moved · "
+               f"{t['commits_rewritten']} rewritten · {t['commits_missing']} missing · "
+               f"{t['commits_unverified']} unverified · {t['commits_git_only']} git-only")
+    for project in doc["projects"]:
+        click.echo(f"\n{'## ' if as_md else ''}{project['name']}: {project['events']} events, "
+                   f"{project['active_minutes']} min, {len(project['sessions'])} sessions")
+        for commit in project["commits"]:
+            extra = f" -> {commit['landed_as'][:8]}" if commit.get("landed_as") else ""
+            click.echo(f"{'- ' if as_md else '  '}[{commit['status']}{extra}] {commit['sha'][:8]} {commit['subject'][:70]}")
+        for commit in project["git_only_commits"]:
+            click.echo(f"{'- ' if as_md else '  '}[git-only] {commit['sha'][:8]} {commit['subject'][:70]}")

@@ -1,0 +1,36 @@
+"""`carto profile`: rebuild `<home>/.carto/profile.md` from the logs."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, json_option
+
+
+@click.command(epilog="""\b
+Examples:
+  carto profile                 rebuild .carto/profile.md (4000 characters at most)
+  carto profile --no-write      print it instead
+  carto profile --budget 2000 --window 30d --json""")
+@click.option("--budget", default=4000, show_default=True, help="Character budget; sections trimmed from the tail.")
+@click.option("--window", default="90d", show_default=True, help="How far back to look.")
+@click.option("--no-write", is_flag=True, help="Print, do not write.")
+@click.option("--out", default=None, help="Write here instead of <home>/.carto/profile.md.")
+@json_option
+def profile(budget, window, no_write, out, as_json) -> None:
+    """A derived profile: active projects, durable decisions, work shape, cadence."""
+    from carto_core.home import current_home
+    from carto_core.lenses.profile import build_profile, write_profile
+
+    home = current_home()
+    doc = build_profile(home, window=window, budget=budget)
+    if not no_write:
+        doc["path"] = write_profile(home, doc, out)
+    if as_json:
+        emit_json(doc)
+    elif no_write:
+        click.echo(doc["markdown"])
+    else:
+        click.echo(f"wrote {doc['path']} ({doc['chars']}/{doc['budget']} chars; sections: {', '.join(doc['sections'])})")
+    for warning in doc["warnings"]:
+        click.echo(f"note: {warning}", err=True)

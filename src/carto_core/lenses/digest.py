@@ -1,0 +1,276 @@
+"""Session and day digests (reference 5.3): what one session did, what one day held.
+
+`session_digest(home, session_id)` folds the changelog rows of one session (the changelog is
+the union of every hook's rows). `day_digest(home, day)` folds every event of one local day,
+deduplicated by event_id, grouped by project, and checks each logged commit against git:
+`landed` (reachable from a ref), `moved` (no ref reaches the sha, but a commit with the same
+subject landed that day: `landed_as`; an amend or a rebase), `rewritten` (the sha exists, no ref
+reaches it and nothing replaced it), `missing` (git does not know it and nothing replaced it), `unverified` (no repository found, or `no_git`), plus `git_only`
+commits of the day that no session logged. Schema `carto.day-digest/1`. Both return JSON
+documents; the `carto digest` commands render them. Read-only.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+from urllib.parse import urlparse
+
+from carto_core.collision import COMMIT_RE, event_files
+from carto_core.corpus import load_corpus
+from carto_core.events import Event, is_resolved
+from carto_core.jsonl import loads_line
+from carto_core.project import find_git
+from carto_core.timeparse import format_timestamp
+
+SCHEMA = "carto.day-digest/1"
+OUTSIDE = "outside any repo"
+
+
+class DigestError(ValueError):
+    """A digest that cannot be built (no session id, no changelog)."""
+
+
+def _commit(event: Event) -> dict | None:
+    if event.type != "git_commit":
+        return None
+    match = COMMIT_RE.search(event.summary or "")
+    shape = event.row.get("diff_shape") if isinstance(event.row.get("diff_shape"), dict) else {}
+    return {
+        "event_id": event.event_id,
+        "timestamp": format_timestamp(event.timestamp) if event.timestamp else None,
+        "sha": event.row.get("commit_hash") or (match.group(1) if match else ""),
+        "subject": match.group(2).strip() if match else event.summary,
+        "type": event.row.get("commit_type") or "other",
+        "quadrant": shape.get("quadrant"),
+        "added": shape.get("lines_added"),
+        "removed": shape.get("lines_removed"),
+        "project": event.project if event.has_project else None,
+        "cwd": event.cwd,
+        "session_id": event.session_id or None,
+    }
+
+
+def _session_events(home, session_id: str) -> list[Event]:
+    needle = session_id.encode()
+    out = []
+    try:
+        with open(home.log("changelog"), "rb") as handle:
+            for raw in handle:
+                if needle not in raw:
+                    continue
+                row, problem = loads_line(raw.rstrip(b"\n"))
+                if problem == "malformed_json" or not isinstance(row, dict):
+                    continue
+                event = Event.from_row(row, "changelog")
+                if event.session_id == session_id:
+                    out.append(event)
+    except FileNotFoundError:
+        raise DigestError(f"no changelog in {home.root}") from None
+    out.sort(key=lambda e: e.timestamp or datetime.min.replace(tzinfo=timezone.utc))
+    return out
+
+
+def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -> dict:
+    if not is_resolved(session_id):
+        raise DigestError("no session id: pass --session or run inside an agent session")
+    events = _session_events(home, session_id)
+    dated = [e.timestamp for e in events if e.timestamp]
+    types = Counter(e.type for e in events)
+    commit_rows = [c for c in (_commit(e) for e in events) if c]
+    touched: Counter = Counter()
+    unresolved = 0
+    for event in events:
+        if event.type == "tool_file_edit":
+            paths = event_files(event.type, event.summary, event.cwd)
+            unresolved += not paths
+            touched.update(paths)
+    hosts = Counter(urlparse(e.summary.split(": ", 1)[-1]).hostname for e in events
+                    if e.type == "research_fetch" and "://" in e.summary)
+    hosts.pop(None, None)
+    repos = sorted({str(info.main_worktree) for info in
+                    (find_git(e.cwd) for e in events if e.cwd and os.path.isdir(e.cwd)) if info})
+    return {
+        "session_id": session_id,
+        "provider": next((e.provider for e in events if is_resolved(e.provider)), None),
+        "event_count": len(events),
+        "started_at": format_timestamp(min(dated)) if dated else None,
+        "ended_at": format_timestamp(max(dated)) if dated else None,
+        "duration_minutes": round((max(dated) - min(dated)).total_seconds() / 60) if dated else 0,
+        "projects": [p for p, _ in Counter(e.project for e in events if e.has_project).most_common()],
+        "counts": {
+            "edits": types["tool_file_edit"], "bash": types["tool_bash"],
+            "searches": types["research_search"], "fetches": types["research_fetch"],
+            "compactions": sum(n for t, n in types.items() if t.startswith("milestone_compaction")),
+            "subagents": sum(n for t, n in types.items() if t.startswith("milestone_agent_")),
+            "pushes": types["git_push"], "commits": len(commit_rows),
+        },
+        "commits": commit_rows[-commits:][::-1],
+        "commit_types": dict(Counter(c["type"] for c in commit_rows).most_common()),
+        "commit_shapes": dict(Counter(c["quadrant"] for c in commit_rows if c["quadrant"]).most_common()),
+        "files": [{"path": p, "touches": n} for p, n in touched.most_common(files)],
+        "files_unresolved": unresolved,
+        "research_hosts": [h for h, _ in hosts.most_common(10)],
+        "searches": types["research_search"],
+        "compactions": sum(n for t, n in types.items() if t.startswith("milestone_compaction")),
+        "subagents": sum(n for t, n in types.items() if t.startswith("milestone_agent_")),
+        "recall": None,  # served/used joins belong to the search telemetry owner
+        "repos": repos,
+    }
+
+
+def _git(repo: str, *args: str) -> tuple[int, str]:
+    try:
+        done = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, timeout=15)
+    except (OSError, subprocess.SubprocessError):
+        return 1, ""
+    return done.returncode, done.stdout
+
+
+def _verify(commit: dict, repo: str | None, day_commits: dict[str, list[tuple[str, str]]]) -> dict:
+    if repo is None or not commit["sha"]:
+        return {"status": "unverified"}
+    code, _ = _git(repo, "cat-file", "-e", f"{commit['sha']}^{{commit}}")
+    if code == 0:
+        _, refs = _git(repo, "for-each-ref", "--contains", commit["sha"], "--format=%(refname)")
+        if refs.strip():
+            return {"status": "landed"}
+    # Unreachable or unknown: an amend or rebase that landed under another sha is "moved".
+    for sha, subject in day_commits.get(repo, []):
+        if subject == commit["subject"] and not sha.startswith(commit["sha"]):
+            return {"status": "moved", "landed_as": sha}
+    return {"status": "rewritten" if code == 0 else "missing"}
+
+
+def day_bounds(day: str, now: datetime | None = None) -> tuple[datetime, datetime, str]:
+    """Local-midnight bounds of `today`, `yesterday` or `YYYY-MM-DD` (DST-correct)."""
+    local_now = (now or datetime.now(timezone.utc)).astimezone()
+    if day in ("", "today"):
+        date = local_now.date()
+    elif day == "yesterday":
+        date = (local_now - timedelta(days=1)).date()
+    else:
+        try:
+            date = datetime.strptime(day, "%Y-%m-%d").date()
+        except ValueError:
+            raise DigestError(f"cannot read day {day!r}; use today, yesterday or YYYY-MM-DD") from None
+    start = datetime(date.year, date.month, date.day).astimezone()
+    end = (datetime(date.year, date.month, date.day) + timedelta(days=1)).astimezone()
+    return start, end, date.isoformat()
+
+
+def day_digest(home, day: str = "today", *, projects: list[str] | None = None, no_git: bool = False,
+               now: datetime | None = None) -> dict:
+    if not home.log("changelog").exists():
+        raise DigestError(f"no changelog in {home.root}: an outage, not a quiet day")
+    now = now or datetime.now(timezone.utc)
+    start, end, name = day_bounds(day, now)
+    corpus = load_corpus(home)
+    undated = sum(1 for e in corpus.events if e.timestamp is None)
+    events = [e for e in corpus.events if e.timestamp is not None and start <= e.timestamp < end]
+    out_events, out_projects = 0, set()
+    if projects:
+        lowered = [p.lower() for p in projects]
+        kept = []
+        for e in events:
+            if e.has_project and any(p in e.project.lower() for p in lowered):
+                kept.append(e)
+            else:
+                out_events += 1
+                out_projects.add(e.project)
+        events = kept
+    groups: dict[str, list[Event]] = {}
+    for e in events:
+        groups.setdefault(e.project if e.has_project else OUTSIDE, []).append(e)
+    bins = {int(e.timestamp.timestamp() // 300) for e in events}
+    hours = [0] * 24
+    for e in events:
+        hours[e.timestamp.astimezone().hour] += 1
+    totals = Counter()
+    project_docs = []
+    for project, group in sorted(groups.items(), key=lambda kv: (kv[0] == OUTSIDE, -len(kv[1]), kv[0])):
+        repo = None
+        for e in group:
+            if e.cwd and os.path.isdir(e.cwd):
+                info = find_git(e.cwd)
+                if info is not None:
+                    repo = str(info.main_worktree)
+                    break
+        day_commits: dict[str, list[tuple[str, str]]] = {}
+        if repo and not no_git:
+            _, text = _git(repo, "log", "--all", f"--since={start.isoformat()}", f"--until={end.isoformat()}",
+                           "--format=%H%x09%s")
+            day_commits[repo] = [tuple(line.split("\t", 1)) for line in text.splitlines() if "\t" in line]
+        commits = []
+        for e in group:
+            commit = _commit(e)
+            if not commit:
+                continue
+            commit.update(_verify(commit, None if no_git else repo, day_commits))
+            commits.append(commit)
+            totals[f"commits_{commit['status']}"] += 1
+        logged = {c["sha"] for c in commits if c["sha"]}
+        landed_as = {c.get("landed_as") for c in commits}
+        git_only = [{"sha": sha, "subject": subject} for sha, subject in day_commits.get(repo, [])
+                    if not any(sha.startswith(s) or s.startswith(sha[:7]) for s in logged) and sha not in landed_as]
+        files = Counter()
+        unresolved = 0
+        for e in group:
+            if e.type == "tool_file_edit":
+                paths = event_files(e.type, e.summary, e.cwd)
+                unresolved += not paths
+                files.update(paths)
+        project_bins = {int(e.timestamp.timestamp() // 300) for e in group}
+        project_docs.append({
+            "name": project,
+            "kind": "pseudo" if project == OUTSIDE else "project",
+            "members": [project] if project != OUTSIDE else [],
+            "events": len(group),
+            "event_ids": [e.event_id for e in group[:5]],
+            "active_minutes": 5 * len(project_bins),
+            "sessions": sorted({e.session_id for e in group if e.has_session}),
+            "commits": commits,
+            "git_only_commits": git_only,
+            "pushes": sum(1 for e in group if e.type == "git_push"),
+            "files": [{"path": p, "touches": n} for p, n in files.most_common(20)],
+            "files_unresolved": unresolved,
+            "investigations": sum(1 for e in group if e.type == "investigation"),
+            "investigation_outcomes": sum(1 for e in group if e.type == "investigation_outcome"),
+            "repo": repo,
+        })
+        totals["commits_logged"] += len(commits)
+        totals["commits_git_only"] += len(git_only)
+        totals["pushes"] += project_docs[-1]["pushes"]
+    newest = max((e.timestamp for e in corpus.events if e.timestamp), default=None)
+    local = start.astimezone()
+    return {
+        "schema": SCHEMA,
+        "generated_at": format_timestamp(now),
+        "day": name,
+        "tz": str(local.tzinfo),
+        "tz_abbrev": local.strftime("%Z"),
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "complete": now >= end,
+        "log_newest": format_timestamp(newest) if newest else None,
+        "scope": {"projects": projects or None,
+                  "out_of_scope": {"events": out_events, "projects": len(out_projects)}, "denied": 0},
+        "totals": {
+            "events": len(events),
+            "sessions": len({e.session_id for e in events if e.has_session}),
+            "projects": len([g for g in groups if g != OUTSIDE]),
+            **{key: totals[key] for key in (
+                "commits_logged", "commits_landed", "commits_moved", "commits_rewritten",
+                "commits_missing", "commits_unverified", "commits_git_only", "pushes")},
+            "active_minutes": 5 * len(bins),
+        },
+        "agents": dict(Counter(e.provider for e in events if is_resolved(e.provider)).most_common()),
+        "hours": hours,
+        "unattributed": {"project": sum(1 for e in events if not e.has_project),
+                         "session": sum(1 for e in events if not e.has_session)},
+        "duplicates_dropped": corpus.duplicates,
+        "undated_dropped": undated,
+        "projects": project_docs,
+    }

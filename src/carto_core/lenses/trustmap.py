@@ -1,0 +1,140 @@
+"""`carto trustmap`: identifiers an agent's work relies on, derived from the logs (ref 5.4).
+
+Identifiers only, never arguments: hosts (research URLs and curl/wget targets, shape-checked and
+classified loopback / lan / public / malformed), command-line tools (the leading word of each
+shell segment, minus shell builtins and coreutils, that resolves on PATH and was used at least
+`min_hits` times), source-control orgs (from `git remote -v` of the projects' repositories),
+cloud buckets (`s3://`, `gs://`, `az://`, `r2://`), package registries (`--registry`,
+`--index-url`, `--extra-index-url`). Each entry says whether the user's Claude Code settings
+already mention it (`covered`), which is the diff the trust map exists for.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections import Counter
+from datetime import datetime, timezone
+from urllib.parse import urlparse
+
+from carto_core.corpus import load_corpus
+from carto_core.project import find_git
+
+BUILTINS = frozenset(
+    "cd ls cat echo pwd which wc head tail grep sed awk sort uniq cut tr xargs find mkdir rm cp mv "
+    "touch chmod chown ln env export set unset source test true false if then else fi for do done "
+    "while case esac exit sleep date printf read tee diff less more file stat du df ps kill time "
+    "sudo nohup bash sh zsh python python3 node".split()
+)
+_HOST = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$")
+_URL = re.compile(r"https?://[^\s'\"<>|]+")
+_BUCKET = re.compile(r"\b(s3|gs|az|r2)://([a-z0-9][a-z0-9._-]{1,62})")
+_REGISTRY = re.compile(r"--(?:registry|index-url|extra-index-url)[= ]+(\S+)")
+_ORG = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org)[:/]([A-Za-z0-9_.-]+)/")
+
+
+def classify_host(host: str) -> str:
+    host = host.lower().rstrip(".")
+    if host in ("localhost",) or host.endswith(".localhost"):
+        return "loopback"
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        if not _HOST.match(host) or "." not in host:
+            return "malformed"
+        if host.endswith((".local", ".internal", ".lan", ".home.arpa")):
+            return "lan"
+        return "public"
+    if address.is_loopback:
+        return "loopback"
+    return "lan" if address.is_private or address.is_link_local else "public"
+
+
+def _commands(summary: str) -> list[str]:
+    if not summary.startswith("Ran: "):
+        return []
+    out = []
+    for segment in re.split(r"&&|\|\||;|\|", summary[5:]):
+        words = segment.strip().split()
+        while words and ("=" in words[0] and not words[0].startswith("-")):
+            words = words[1:]  # VAR=value prefixes
+        if words:
+            out.append(os.path.basename(words[0]))
+    return out
+
+
+def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
+             settings_path: str | None = None, now: datetime | None = None) -> dict:
+    from carto_core.timeparse import parse_when
+
+    now = now or datetime.now(timezone.utc)
+    since = parse_when(window, now=now)
+    corpus = load_corpus(home, ["changelog", "research", "tool-use"])
+    hosts, clis, buckets, registries = Counter(), Counter(), Counter(), Counter()
+    project_weight: Counter = Counter()
+    cwd_of: dict[str, str] = {}
+    for event in corpus.events:
+        if event.timestamp is None or event.timestamp < since:
+            continue
+        row = event.row
+        texts = [event.summary or ""]
+        if isinstance(row.get("url"), str):
+            texts.append(row["url"])
+        for text in texts:
+            for url in _URL.findall(text):
+                host = urlparse(url).hostname
+                if host:
+                    hosts[host.lower()] += 1
+            for kind, name in _BUCKET.findall(text):
+                buckets[f"{kind}://{name}"] += 1
+            for value in _REGISTRY.findall(text):
+                registries[value.strip("'\"")] += 1
+        for command in _commands(event.summary or ""):
+            if command not in BUILTINS and re.match(r"^[A-Za-z0-9._+-]+$", command):
+                clis[command] += 1
+        if event.type in ("git_commit", "git_push") and event.has_project:
+            project_weight[event.project] += 1
+            if event.cwd:
+                cwd_of.setdefault(event.project, event.cwd)
+    orgs = Counter()
+    for project, _ in project_weight.most_common(cap):
+        cwd = cwd_of.get(project)
+        info = find_git(cwd) if cwd and os.path.isdir(cwd) else None
+        if info is None:
+            continue
+        try:
+            text = subprocess.run(["git", "-C", str(info.main_worktree), "remote", "-v"],
+                                  capture_output=True, text=True, timeout=5).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for org in set(_ORG.findall(text)):
+            orgs[org] += 1
+    settings_path = settings_path or os.environ.get("CARTOGRAPHER_SETTINGS") or os.path.join(
+        os.path.expanduser("~"), ".claude", "settings.json")
+    try:
+        settings_text = open(settings_path, encoding="utf-8").read()
+        json.loads(settings_text)
+    except (OSError, ValueError):
+        settings_text = ""
+
+    def entries(counter: Counter, **extra) -> list[dict]:
+        return [{"id": name, "hits": n, "covered": bool(settings_text) and name in settings_text,
+                 **{k: f(name) for k, f in extra.items()}}
+                for name, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+    resolved_clis = Counter({c: n for c, n in clis.items() if n >= min_hits and shutil.which(c)})
+    return {
+        "window": window,
+        "settings": settings_path if settings_text else None,
+        "hosts": entries(hosts, kind=classify_host),
+        "clis": entries(resolved_clis),
+        "clis_unresolved": sorted(c for c, n in clis.items() if n >= min_hits and c not in resolved_clis),
+        "orgs": entries(orgs),
+        "buckets": entries(buckets),
+        "registries": entries(registries),
+        "sensitive_paths": [str(home.root), str(home.state)],
+    }

@@ -1,0 +1,103 @@
+"""`carto wrapup`: the `session_wrapup` milestone, built from the session's events.
+
+No language model is needed: the description, decisions, unresolved threads and key insight are
+derived from what the session logged (commits are decisions that landed; files edited after the
+session's last commit, and edits never committed, are unresolved; the most-touched file is where
+the work concentrated). Each can be overridden by the caller (`--description`, `--decision`,
+`--unresolved`, `--insight`), which is how an agent adds its own judgement. The row is written in
+upstream's shape (reference 1.8) to session-milestones.jsonl with a changelog copy, once: its
+event_id is stable for (session, last event), so a repeated wrapup reports `already_present`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from datetime import datetime, timezone
+
+from carto_core.appendlog import append_rows
+from carto_core.collision import contention_key, event_files
+from carto_core.lenses.digest import DigestError, _session_events, session_digest
+from carto_core.logs import order_row
+from carto_core.reader import iter_lines
+from carto_core.timeparse import format_timestamp
+
+
+def build_wrapup(home, session_id: str, *, description: str | None = None,
+                 decisions: list[str] | None = None, unresolved: list[str] | None = None,
+                 key_insight: str | None = None, now: datetime | None = None) -> dict:
+    """The milestone row (not written)."""
+    now = now or datetime.now(timezone.utc)
+    digest = session_digest(home, session_id)
+    if not digest["event_count"]:
+        raise DigestError(f"session {session_id} has no events in {home.root}")
+    # A wrapup's own changelog copy is not work: leaving it out keeps the id stable, so a second
+    # wrapup of an unchanged session is recognised as already present.
+    events = [e for e in _session_events(home, session_id) if e.type != "milestone_session_wrapup"]
+    last_commit_at = max((e.timestamp for e in events if e.type == "git_commit" and e.timestamp), default=None)
+    committed: set[str] = set()
+    for e in events:
+        if e.type == "git_commit":
+            committed.update(contention_key(p) for p in event_files(e.type, e.summary, e.cwd))
+    edited = Counter()
+    pending = []
+    for e in events:
+        if e.type != "tool_file_edit":
+            continue
+        for path in event_files(e.type, e.summary, e.cwd):
+            edited[path] += 1
+            late = last_commit_at is None or (e.timestamp and e.timestamp > last_commit_at)
+            if (contention_key(path) not in committed or late) and path not in pending:
+                pending.append(path)
+    auto_decisions = [f"{c['subject']} ({c['sha'][:7]})" for c in digest["commits"][::-1]]
+    auto_unresolved = [f"uncommitted edits: {os.path.basename(p)}" for p in pending[:5]]
+    projects = ", ".join(digest["projects"]) or "no project"
+    auto_description = (
+        f"{digest['event_count']} events on {projects} over {digest['duration_minutes']} min: "
+        f"{digest['counts']['commits']} commits, {digest['counts']['edits']} edits"
+        + (f", {len(pending)} files left uncommitted" if pending else "")
+    )
+    insight = key_insight
+    if insight is None and edited:
+        path, touches = edited.most_common(1)[0]
+        insight = f"work concentrated in {os.path.basename(path)} ({touches} edits)"
+    last = events[-1]
+    event_id = "evt-" + hashlib.sha256(f"wrapup|{session_id}|{last.event_id}".encode()).hexdigest()[:12]
+    return order_row("milestones", {
+        "event_id": event_id,
+        "timestamp": format_timestamp(now),
+        "milestone": "session_wrapup",
+        "provider": digest["provider"] or "unknown",
+        "description": (description or auto_description).replace("\n", " "),
+        "session_id": session_id,
+        "transcript_path": last.transcript_path,
+        "deeplink": "",
+        "project": digest["projects"][0] if digest["projects"] else "",
+        "cwd": last.cwd,
+        "event": "Wrapup",
+        "git_branch": "",
+        "salience": 0.9,
+        "digest": {k: digest[k] for k in ("duration_minutes", "event_count", "projects", "commit_types",
+                                          "commit_shapes")} | {"files_touched": len(edited), "recall": None},
+        "decisions": decisions if decisions is not None else auto_decisions,
+        "unresolved": unresolved if unresolved is not None else auto_unresolved,
+        "key_insight": insight or "",
+    })
+
+
+def write_wrapup(home, row: dict) -> dict:
+    """Append the row (and its changelog copy) unless its id is already logged; a receipt."""
+    for line in iter_lines(home.log("milestones")):
+        if line.row.get("event_id") == row["event_id"]:
+            return {"log_outcome": "already_present", "event_id": row["event_id"]}
+    append_rows(home.log("milestones"), [row])
+    append_rows(home.log("changelog"), [order_row("changelog-milestone", {
+        "event_id": row["event_id"], "timestamp": row["timestamp"], "type": "milestone_session_wrapup",
+        "provider": row["provider"], "session_id": row["session_id"], "project": row["project"],
+        "cwd": row["cwd"], "deeplink": row["deeplink"],
+        "summary": f"{row['description']} [{row['digest']['event_count']} events]",
+        "transcript_path": row["transcript_path"], "transcript_verified": False, "related_ids": [],
+        "salience": row["salience"]})])
+    return {"log_outcome": "written", "event_id": row["event_id"], "index": {"outcome": "not_indexed",
+            "stage": "log", "point_id": None}}

@@ -1,0 +1,160 @@
+"""Digests, wrapup, trustmap, profile and the SessionStart note on the sample home and on a
+real repository (commit verification against git)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from datetime import datetime, timezone
+
+from click.testing import CliRunner
+
+from carto_core.appendlog import append_rows
+from carto_core.cli import cli
+from carto_core.lenses.digest import day_digest, session_digest
+from carto_core.lenses.profile import build_profile
+from carto_core.lenses.start_note import start_note
+from carto_core.lenses.trustmap import classify_host, trustmap
+from carto_core.lenses.wrapup import build_wrapup, write_wrapup
+from carto_core.reader import iter_lines
+from carto_core.sample import SESSIONS, build_sample_home
+
+
+def test_session_digest_counts_match_the_sessions_rows(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    doc = session_digest(home, SESSIONS["a"])
+    rows = [line.row for line in iter_lines(home.log("changelog")) if line.row.get("session_id") == SESSIONS["a"]]
+    assert doc["event_count"] == len(rows)
+    assert doc["counts"]["commits"] == sum(r["type"] == "git_commit" for r in rows)
+    assert doc["counts"]["edits"] == sum(r["type"] == "tool_file_edit" for r in rows)
+    assert doc["commits"][0]["sha"].startswith("a41c2d9")
+
+
+def _git(*args, cwd):
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd,
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_day_digest_verifies_commits_against_git(tmp_path):
+    repo = tmp_path / "shop"
+    repo.mkdir()
+    _git("init", "-q", "-b", "main", cwd=repo)
+    (repo / "a.txt").write_text("1")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-q", "-m", "feat: landed one", cwd=repo)
+    landed = _git("rev-parse", "HEAD", cwd=repo)
+    (repo / "a.txt").write_text("2")
+    _git("commit", "-qam", "fix: will be amended", cwd=repo)
+    old = _git("rev-parse", "HEAD", cwd=repo)
+    (repo / "a.txt").write_text("2b")
+    _git("commit", "-qa", "--amend", "-m", "fix: will be amended", cwd=repo)
+    amended = _git("rev-parse", "HEAD", cwd=repo)
+    (repo / "d.txt").write_text("dropped")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-q", "-m", "wip: dropped by a reset", cwd=repo)
+    dropped = _git("rev-parse", "HEAD", cwd=repo)
+    _git("reset", "-q", "--hard", "HEAD~1", cwd=repo)
+    (repo / "b.txt").write_text("3")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-q", "-m", "chore: rebased elsewhere", cwd=repo)
+    rebased = _git("rev-parse", "HEAD", cwd=repo)
+    (repo / "c.txt").write_text("4")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-q", "-m", "docs: nobody logged this", cwd=repo)
+    git_only = _git("rev-parse", "HEAD", cwd=repo)
+    home = build_sample_home(tmp_path / "h")
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def commit_row(i, sha, subject):
+        return {"event_id": f"evt-day{i}", "timestamp": now, "type": "git_commit", "provider": "claude",
+                "session_id": "s-day", "project": "shop", "cwd": str(repo),
+                "summary": f"[x] Commit {sha}: {subject} | files: a.txt"}
+
+    append_rows(home.log("changelog"), [
+        commit_row(1, landed, "feat: landed one"),
+        commit_row(2, old, "fix: will be amended"),
+        commit_row(3, "deadbeef" * 5, "feat: never existed"),
+        commit_row(4, "cafebabe" * 5, "chore: rebased elsewhere"),
+        commit_row(5, dropped, "wip: dropped by a reset"),
+    ])
+    doc = day_digest(home, "today")
+    assert doc["schema"] == "carto.day-digest/1"
+    shop = next(p for p in doc["projects"] if p["name"] == "shop")
+    status = {c["sha"]: c for c in shop["commits"]}
+    assert status[landed]["status"] == "landed"
+    assert status[old]["status"] == "moved" and status[old]["landed_as"] == amended
+    assert status[dropped]["status"] == "rewritten"  # the object exists, no ref reaches it
+    assert status["deadbeef" * 5]["status"] == "missing"
+    assert status["cafebabe" * 5]["status"] == "moved"
+    assert status["cafebabe" * 5]["landed_as"] == rebased
+    assert [c["sha"] for c in shop["git_only_commits"]] == [git_only]
+    totals = doc["totals"]
+    assert (totals["commits_landed"], totals["commits_rewritten"], totals["commits_missing"],
+            totals["commits_moved"], totals["commits_git_only"]) == (1, 1, 1, 2, 1)
+    # The sample home's own commits today have no repository on disk: unverified, not "missing".
+    webshop = next(p for p in doc["projects"] if p["name"] == "webshop")
+    assert {c["status"] for c in webshop["commits"]} == {"unverified"}
+    assert totals["commits_logged"] == 5 + len(webshop["commits"])
+
+
+def test_wrapup_writes_once_and_derives_from_events(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    row = build_wrapup(home, SESSIONS["b"])
+    assert row["milestone"] == "session_wrapup" and list(row)[:4] == ["event_id", "timestamp", "milestone", "provider"]
+    assert row["decisions"] == ["fix(cart): round line totals with Decimal quantize (c0ffee1)"]
+    # cart.py was committed (the worktree path collapses onto the committed file); the test file was not.
+    assert row["unresolved"] == ["uncommitted edits: test_cart.py"]
+    assert write_wrapup(home, row)["log_outcome"] == "written"
+    again = build_wrapup(home, SESSIONS["b"])
+    assert again["event_id"] == row["event_id"]
+    assert write_wrapup(home, again)["log_outcome"] == "already_present"
+    ids = [l.row["event_id"] for l in iter_lines(home.log("milestones"))]
+    assert ids.count(row["event_id"]) == 1
+
+
+def test_trustmap_identifiers_and_shape_checks(tmp_path, monkeypatch):
+    assert classify_host("localhost") == "loopback" and classify_host("127.0.0.1") == "loopback"
+    assert classify_host("10.0.0.5") == "lan" and classify_host("db.internal") == "lan"
+    assert classify_host("docs.python.org") == "public" and classify_host("bad_host!") == "malformed"
+    home = build_sample_home(tmp_path / "h")
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"autoMode": {"environment": ["docs.python.org"]}}))
+    append_rows(home.log("changelog"), [
+        {"event_id": f"evt-tm{i}", "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+         "type": "tool_bash", "summary": "Ran: git status && aws s3 cp s3://my-bucket/x . --profile secret-arg"}
+        for i in range(3)])
+    doc = trustmap(home, settings_path=str(settings), min_hits=3)
+    hosts = {h["id"]: h for h in doc["hosts"]}
+    assert hosts["docs.python.org"]["covered"] is True
+    assert hosts["developer.hashicorp.com"]["covered"] is False
+    assert [b["id"] for b in doc["buckets"]] == ["s3://my-bucket"]
+    assert "git" in [c["id"] for c in doc["clis"]]  # on PATH, used 3 times
+    assert "secret-arg" not in json.dumps(doc)  # identifiers only, never arguments
+
+
+def test_profile_fits_its_budget_and_names_decisions(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    doc = build_profile(home, window="365d")
+    assert "apply discounts before tax" in doc["markdown"]
+    assert doc["chars"] == len(doc["markdown"]) <= 4000
+    small = build_profile(home, window="365d", budget=300)
+    assert small["chars"] <= 300 and small["warnings"]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["profile", "--window", "365d"], env={"CARTO_HOME": str(home.root)})
+    assert result.exit_code == 0
+    assert (home.state / "profile.md").read_text() == doc["markdown"]
+
+
+def test_start_note_is_opt_in_and_shown_only_when_changed(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    cwd = tmp_path / "webshop"
+    cwd.mkdir()
+    assert start_note(home, SESSIONS["c"], str(cwd), env={}) is None  # off by default
+    env = {"CARTO_START_NOTE": "1"}
+    note = start_note(home, SESSIONS["c"], str(cwd), env=env)
+    assert "Discount codes landed in the cart" in note and "bundles and coupons stacking" in note
+    assert start_note(home, SESSIONS["c"], str(cwd), env=env) is None  # unchanged: silent
+    build_wrapup_row = build_wrapup(home, SESSIONS["b"])
+    write_wrapup(home, build_wrapup_row)
+    changed = start_note(home, SESSIONS["c"], str(cwd), env=env)
+    assert changed is not None and "test_cart.py" in changed
