@@ -2,7 +2,7 @@
 
 Registers the `hermes` source and the `carto ingest hermes` command. Heavy work stays inside the
 command and the source's methods: importing this module costs only the registrations.
-See docs/hermes.md.
+See docs/providers/hermes.md.
 """
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ def load_policy(explicit: str | None = None, env: dict | None = None) -> Policy:
         raise PolicyError(
             "no Hermes policy file; the adapter never runs without one (there is no default "
             f"policy). Looked in:\n  {places}\n"
-            "Create one (docs/hermes.md has a commented example) or pass --config PATH."
+            "Create one (docs/providers/hermes.md has a commented example) or pass --config PATH."
         )
     try:
         text = path.read_text("utf-8")
