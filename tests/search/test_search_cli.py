@@ -1,0 +1,246 @@
+"""`carto search` end to end: composition, scope, delta serving, telemetry, exit codes."""
+
+from __future__ import annotations
+
+import json
+import types
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+from carto_core.search import SearchRequest, run_search
+from carto_core.search.engine import SearchEngine
+
+from .conftest import NOW, padding
+
+
+def carto(*args, env=None):
+    result = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    return result
+
+
+@pytest.fixture
+def home_env(writer, monkeypatch):
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    return writer
+
+
+def _json(result):
+    assert result.output.strip(), result.output
+    return json.loads(result.output)
+
+
+def test_window_bounded_target_past_depth_is_found(home_env):
+    w = home_env
+    # 600 short, recent documents outrank the long, old target for "needle".
+    for i in range(600):
+        w.tool(f"Ran: needle step{i}", age_hours=1 + i / 100, changelog_copy=False)
+    target = w.tool("Ran: needle " + " ".join(f"word{i}" for i in range(40)), age_hours=24 * 40,
+                    changelog_copy=False)
+    padding(w, 700)
+    engine = SearchEngine(w.home)
+    unwindowed = run_search(SearchRequest(query="needle", limit=1000, decay="none", semantic=False),
+                            engine=engine)
+    ladder = {l.name: l for l in unwindowed.ladders}["tool-use"]
+    assert ladder.candidates == 500  # cut to depth ...
+    assert target not in [h.event_id for h in unwindowed.results]  # ... and the target fell off
+    since = NOW.replace(year=2026, month=4, day=1)
+    windowed = run_search(SearchRequest(query="needle", since=since, before=NOW.replace(month=5, day=1),
+                                        decay="none", semantic=False, limit=5), engine=engine)
+    assert [h.event_id for h in windowed.results] == [target]
+    assert windowed.contributing == ["tool-use"]
+
+
+def test_json_document_shape_and_composition(home_env):
+    w = home_env
+    tool = w.tool("Ran: deploy the frobnicator service")
+    prompt = w.prompt("please deploy frobnicator to staging")
+    padding(w, 6)
+    out = _json(carto("search", "frobnicator deploy", "--json", "--no-semantic"))
+    ids = [r["event_id"] for r in out["results"]]
+    assert sorted(ids) == sorted([tool, prompt])
+    by_id = {r["event_id"]: r for r in out["results"]}
+    assert by_id[tool]["sources"] == ["tool-use"] and by_id[prompt]["sources"] == ["prompts"]
+    assert sorted(out["contributing_ladders"]) == ["prompts", "tool-use"]
+    for key in ("event_id", "timestamp", "sources", "type", "project", "summary", "score",
+                "session_id", "transcript_path"):
+        assert key in out["results"][0]
+    assert by_id[tool]["session_id"] == "s1" and by_id[tool]["type"] == "tool_bash"
+    assert set(out["stages_ms"]) >= {"load", "scope", "ladders", "fusion", "trim", "decay"}
+    assert out["facets"]["projects"] == {"proj": 2}
+    assert out["semantic_status"] != "ok"
+
+
+def test_get_fetches_back_and_missing_is_reported(home_env):
+    eid = home_env.tool("Ran: fetchable thing")
+    out = _json(carto("search", "--get", f"{eid},evt-doesnotexist", "--json"))
+    assert out["found"][eid]["event_id"] == eid and out["found"][eid]["summary"] == "Ran: fetchable thing"
+    assert out["missing"] == ["evt-doesnotexist"]
+    assert carto("search", "--get", "evt-doesnotexist").exit_code == 3
+
+
+def test_delta_serving_hides_and_all_shows(home_env, monkeypatch):
+    w = home_env
+    ids = {w.tool(f"Ran: widget number{i}", age_hours=i + 1) for i in range(4)}
+    padding(w, 8)
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "sess-delta-1")
+    first = _json(carto("search", "widget", "--limit", "2", "--json", "--no-semantic"))
+    shown = {r["event_id"] for r in first["results"]}
+    assert len(shown) == 2
+    second = _json(carto("search", "widget", "--json", "--no-semantic"))
+    assert {r["event_id"] for r in second["results"]} == ids - shown
+    assert second["delta_serving"]["suppressed"] == 2
+    everything = _json(carto("search", "widget", "--all", "--json", "--no-semantic"))
+    assert {r["event_id"] for r in everything["results"]} == ids
+    served_file = w.home.state / "served" / "sess-delta-1.txt"
+    assert set(served_file.read_text().split()) == ids  # first call's two + second call's two
+    third = carto("search", "widget", "--no-semantic")
+    assert third.exit_code == 3
+    assert "(delta serving: 4 already-shown results suppressed; --all to see)" in third.output
+    carto("search", "--reset-served")
+    assert not served_file.exists()
+
+
+def test_telemetry_rows_come_from_the_command_only(home_env, monkeypatch):
+    w = home_env
+    eid = w.tool("Ran: telemetry probe")
+    padding(w, 4)
+    run_search(SearchRequest(query="telemetry probe", semantic=False), home=w.home)
+    assert not w.home.log("served").exists()  # the engine alone writes nothing
+    assert not (w.home.state / "search-calls.jsonl").exists()
+    monkeypatch.setenv("CARTO_SESSION_ID", "sess-tel")
+    out = _json(carto("search", "telemetry probe", "--json", "--no-semantic", "--purpose", "eval"))
+    served = [json.loads(l) for l in w.home.log("served").read_text().splitlines()]
+    assert [r["event_id"] for r in served] == [r["event_id"] for r in out["results"]] == [eid]
+    assert served[0]["session_id"] == "sess-tel" and served[0]["purpose"] == "eval"
+    assert served[0]["call_id"] == out["call_id"]
+    calls = [json.loads(l) for l in (w.home.state / "search-calls.jsonl").read_text().splitlines()]
+    assert len(calls) == 1 and calls[0]["result_count"] == 1 and calls[0]["call_id"] == out["call_id"]
+    carto("search", "--get", f"{eid},evt-neverserved")
+    carto("search", "--touch", eid)
+    ledger = [json.loads(l) for l in w.home.log("access").read_text().splitlines()]
+    assert [(r["event_id"], r["source"]) for r in ledger] == [(eid, "result_fetched"), (eid, "result_used")]
+    assert ledger[0]["call_id"] == out["call_id"]  # carried from the served row
+    # Only result_used counts for the reuse boost.
+    again = _json(carto("search", "telemetry probe", "--all", "--json", "--no-semantic"))
+    assert again["results"][0]["reuse_count"] == 1
+
+
+@pytest.mark.parametrize("args, needle", [
+    ((), "QUERY"),
+    (("x", "--since", "someday"), "today"),
+    (("x", "--ranker", "nope"), "bm25"),
+    (("x", "--decay", "nope"), "gated-exp"),
+    (("x", "--limit", "0"), "at least 1"),
+])
+def test_bad_input_exits_2_naming_accepted_values(home_env, args, needle):
+    home_env.tool("Ran: x")
+    result = CliRunner().invoke(cli, ["search", *args])
+    assert result.exit_code == 2
+    assert needle in result.output
+
+
+def test_empty_home_exits_3_with_how_to_ingest(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "nothing"))
+    result = CliRunner().invoke(cli, ["search", "anything"])
+    assert result.exit_code == 3 and "carto ingest" in result.output
+
+
+def test_unknown_entities_become_knowledge_gaps(home_env):
+    home_env.tool("Ran: something")
+    padding(home_env, 3)
+    result = carto("search", "where is evt-abcdef123456 in zorkmid.py", "--no-semantic")
+    assert result.exit_code == 3
+    gaps = [json.loads(l) for l in home_env.home.log("knowledge-gaps").read_text().splitlines()]
+    assert gaps[0]["unknown_entities"] == ["evt-abcdef123456", "zorkmid.py"]
+    assert "flagged 2 unknown entities" in result.output
+
+
+def test_sample_home_demo_query(tmp_path, monkeypatch):
+    from carto_core.sample import build_sample_home
+
+    build_sample_home(tmp_path / "demo")
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "demo"))
+    result = carto("search", "discount codes cart", "--all", "--limit", "5", "--json")
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    assert 1 <= len(out["results"]) <= 5
+    top = out["results"][0]["summary"].lower()
+    assert all(word in top for word in ("discount", "codes", "cart"))
+
+
+def _registries_with(*plugins):
+    import carto_rankers
+
+    from carto_core.registry import Registries, build_plugin_manager
+
+    extra = {"rankers": carto_rankers}
+    extra.update({f"fake{i}": p for i, p in enumerate(plugins)})
+    pm, infos = build_plugin_manager(entry_points=False, extra=extra)
+    return Registries(pm, infos)
+
+
+def test_a_registered_ladder_joins_fusion_and_an_unavailable_semantic_does_not_break(home_env):
+    from carto_core import hookimpl
+    from carto_core.search.api import Ladder, Ranker
+
+    w = home_env
+    pinned = w.tool("Ran: nothing in common with the query")
+    match = w.tool("Ran: gizmo alignment")
+    padding(w, 5)
+
+    class Pinned(Ranker):
+        name = "pinned"
+
+        def rank(self, query, scope, engine, *, depth=500):
+            return [Ladder.from_event_ids("pinned", [pinned], [1.0], engine, scope=scope)]
+
+    class BrokenSemantic(Ranker):
+        name = "semantic"
+
+        def status(self, engine):
+            return False, "no vectors for this home"
+
+    plugin = types.SimpleNamespace(carto_register_rankers=hookimpl(
+        lambda register: (register(Pinned), register(BrokenSemantic))))
+    registries = _registries_with(plugin)
+    engine = SearchEngine(w.home, registries=registries)
+    result = run_search(SearchRequest(query="gizmo", rankers=["bm25", "pinned"]), engine=engine)
+    assert {h.event_id: h.sources for h in result.results} == {match: ["tool-use"], pinned: ["pinned"]}
+    assert sorted(result.contributing) == ["pinned", "tool-use"]
+    assert result.semantic_status == "unavailable: no vectors for this home"
+    off = run_search(SearchRequest(query="gizmo", semantic=False), engine=engine)
+    assert [l.name for l in off.ladders] == ["tool-use"]
+
+
+def test_gated_decay_finds_old_lookups_and_keeps_vague_queries_recent(home_env):
+    w = home_env
+    old = w.tool("Ran: migrate quokka ledger schema", age_hours=24 * 300)
+    for i in range(30):
+        w.tool(f"Ran: ledger update batch{i}", age_hours=1 + i)
+    padding(w, 40)
+    engine = SearchEngine(w.home)
+    lookup = dict(query="quokka ledger schema", now=NOW, semantic=False, limit=5)
+    gated = run_search(SearchRequest(decay="gated-exp", **lookup), engine=engine)
+    assert gated.results[0].event_id == old and gated.results[0].gated
+    plain = run_search(SearchRequest(decay="exp", **lookup), engine=engine)
+    assert old not in [h.event_id for h in plain.results[:1]]
+    vague = run_search(SearchRequest(query="ledger", decay="gated-exp", now=NOW, semantic=False,
+                                     limit=3), engine=engine)
+    assert not any(h.gated for h in vague.results)
+    assert old not in [h.event_id for h in vague.results]
+
+
+def test_project_orientation(home_env):
+    w = home_env
+    w.tool("[feature] Commit abc: feat: one", etype="git_commit", project="webshop")
+    w.tool("[fix] Commit def: fix: two", etype="git_commit", project="webshop")
+    w.tool("Modified: /work/webshop/src/cart.py", etype="tool_file_edit", project="webshop")
+    w.tool("Modified: /work/webshop/src/cart.py", etype="tool_file_edit", project="webshop")
+    w.tool("[fix] Commit 999: other project", etype="git_commit", project="infra")
+    out = _json(carto("search", "--project", "webshop", "--json"))
+    assert out["matched_projects"] == ["webshop"] and out["events"] == 4
+    assert len(out["commits"]) == 2
+    assert out["busiest_files"] == [{"path": "/work/webshop/src/cart.py", "edits": 2,
+                                     "last": out["busiest_files"][0]["last"]}]
