@@ -98,6 +98,10 @@ class BM25Ranker(Ranker):
                                   s[order], h[order], self.name, all_matches, 0))
         if ladders:
             ladders[0].hidden = hidden
+        elif hidden:
+            # Everything that matched was served already: an empty ladder carries the count.
+            ladders.append(Ladder(self.name, np.zeros(0, np.int64), np.zeros(0), None, self.name,
+                                  all_matches, hidden))
         return ladders
 
 

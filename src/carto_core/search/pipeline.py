@@ -167,8 +167,10 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         ms = round((time.perf_counter() - t0) * 1000, 3)
         for ladder in produced:
             ladder.ranker = ladder.ranker or name
+            hidden += ladder.hidden
+            if not len(ladder):
+                continue  # nothing to fuse (it may only carry the delta-serving count)
             ladders.append(ladder)
-            hidden += getattr(ladder, "hidden", 0)
             reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
         if name == SEMANTIC:
             semantic_status = "ok" if produced else "ok: no candidates"
