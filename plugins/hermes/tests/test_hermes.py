@@ -327,3 +327,26 @@ def test_policy_defaults_and_hermes_home_from_env(monkeypatch, tmp_path, hermes_
     policy = load_policy(str(path))
     assert policy.hermes_home == hermes_home.root and policy.min_user_prompts == 2
     assert os.fspath(policy.path) == os.fspath(path)
+
+
+def test_source_without_a_policy_refuses(tmp_path):
+    from carto_hermes.policy import PolicyError
+
+    with pytest.raises(PolicyError, match="no Hermes policy file"):
+        HermesSource({})
+    inline = HermesSource({"policy": {"hermes_home": str(tmp_path), "min_user_prompts": 1}})
+    assert inline.policy.min_user_prompts == 1 and inline.policy.hermes_home == tmp_path
+
+
+def test_since_days_and_profile_options(hermes_home, make_policy):
+    for profile in ("default", "work"):
+        db = hermes_home.db(profile)
+        db.session(f"old-{profile}", started=T0, ended=T0 + 60)
+        db.conversation(f"old-{profile}", [("a", "b"), ("c", "d")], start=T0)
+        db.session(f"new-{profile}", started=NOW - 3 * 86400, ended=NOW - 3 * 86400 + 60)
+        db.conversation(f"new-{profile}", [("a", "b"), ("c", "d")], start=NOW - 3 * 86400)
+    rows, skipped, _ = read(make_policy(), _since_days=7)
+    assert {r["session_id"] for r in rows["milestones"]} == {"new-default", "new-work"}
+    assert skipped == Counter(older_than_since=2)
+    rows, _, _ = read(make_policy(), _profiles=["work"])
+    assert {r["session_id"] for r in rows["milestones"]} == {"old-work", "new-work"}

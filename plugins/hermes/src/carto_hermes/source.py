@@ -56,7 +56,7 @@ from carto_core.sources import Emit, ReadBatch, Source, Stream
 from carto_core.timeparse import format_timestamp
 
 from carto_hermes.db import Schema, open_readonly, probe, translate
-from carto_hermes.policy import Policy, policy_from_dict
+from carto_hermes.policy import Policy, load_policy, policy_from_dict
 
 PROVIDER = "hermes"
 TURN_MAX = 1200
@@ -239,10 +239,11 @@ class HermesSource(Source):
     def __init__(self, options: dict | None = None):
         super().__init__(options)
         policy = self.options.get("policy")
-        if policy is None:
-            # Options from `[sources.hermes]` in config.toml or a test: the policy keys inline.
-            inline = {k: v for k, v in self.options.items() if not k.startswith("_")}
-            policy = policy_from_dict(inline)
+        if isinstance(policy, dict):
+            policy = policy_from_dict(policy)  # the policy's keys given inline (tests, embedding)
+        elif policy is None:
+            # No policy handed in: the policy file is required, as for the command.
+            policy = load_policy(self.options.get("config"))
         self.policy: Policy = policy
         self.only: str | None = self.options.get("_only")
         self.profiles: list[str] | None = self.options.get("_profiles")
