@@ -161,7 +161,9 @@ def openapi_document(endpoints: list[Endpoint], version: str) -> dict:
         if ep.body is not None:
             operation["requestBody"] = {"required": True,
                                         "content": {"application/json": {"schema": ep.body}}}
-        for status in sorted({*ep.responses, 403}):
+        # Every route can be refused by the guard; any declared input can be wrong.
+        statuses = {*ep.responses, 403} | ({400} if ep.params or ep.body is not None else set())
+        for status in sorted(statuses):
             if status == 200:
                 content = {ep.media_type: {"schema": {"type": "string"}
                                            if ep.media_type != "application/json"
