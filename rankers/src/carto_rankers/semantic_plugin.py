@@ -89,7 +89,7 @@ class SemanticRanker(Ranker):
 
     def status(self, engine) -> tuple[bool, str]:
         status = self.searcher(engine).status(refresh=True)
-        return status.available, ("" if status.available else status.label())
+        return status.available, ("" if status.available else status.explain())
 
     def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
         from carto_core.semantic.searcher import SemanticFailure
@@ -103,7 +103,7 @@ class SemanticRanker(Ranker):
             hits = searcher.search(query.text, limit=limit, projects=projects,
                                    since=scope.since, before=scope.before)
         except SemanticFailure as exc:
-            raise RuntimeError(exc.status.label()) from None
+            raise RuntimeError(exc.status.explain()) from None
         floor = searcher.settings.min_score
         hits = [h for h in hits if h.score >= floor]
         return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],

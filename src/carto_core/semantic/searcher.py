@@ -49,6 +49,13 @@ class SemanticStatus:
             return self.state
         return f"{self.state}: {self.reason}" + (f" (fix: {self.fix})" if self.fix else "")
 
+    def explain(self) -> str:
+        """The reason with its fix, without the state (callers prefix their own): `disabled
+        (...)` for a switched-off ladder, else `<reason> (fix: <command>)`."""
+        if self.state == "disabled":
+            return f"disabled ({self.reason})" if self.reason else "disabled"
+        return self.reason + (f" (fix: {self.fix})" if self.fix else "")
+
     def to_dict(self) -> dict:
         return {k: v for k, v in vars(self).items()}
 

@@ -1,0 +1,111 @@
+"""The embedded store beyond the contract: lock-free readers, atomic swaps, crash leftovers."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from carto_core.semantic.embedded import MANIFEST, EmbeddedStore
+from carto_core.semantic.store import StoreError, VectorRecord
+
+from .test_store_contract import brute_force, make_records
+
+
+def test_reader_is_not_blocked_by_a_writer_holding_the_lock(tmp_path):
+    writer = EmbeddedStore(tmp_path / "v")
+    records = make_records(50)
+    writer.upsert("m1", records)
+    reader = EmbeddedStore(tmp_path / "v")
+    answers = []
+    with writer._write_lock():  # a writer mid-write
+        thread = threading.Thread(
+            target=lambda: answers.append(reader.search("m1", records[1].vector, limit=3)))
+        thread.start()
+        thread.join(10)
+        finished = not thread.is_alive()
+    assert finished, "a reader waited for the writer's lock"
+    assert answers[0][0].event_id == records[1].event_id
+
+
+def test_readers_see_whole_generations_while_a_writer_swaps(tmp_path):
+    root = tmp_path / "v"
+    base = make_records(40)
+    EmbeddedStore(root).upsert("m1", base)
+    extra = [VectorRecord(f"new-{i}", r.vector, project=r.project, timestamp=r.timestamp)
+             for i, r in enumerate(make_records(200, seed=11))]
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def write():
+        store = EmbeddedStore(root)
+        try:
+            for start in range(0, len(extra), 10):
+                store.upsert("m1", extra[start:start + 10])
+                if start % 50 == 0:
+                    store.compact()  # removes the segments a reader may still be mapping
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            errors.append(exc)
+        finally:
+            stop.set()
+
+    reader = EmbeddedStore(root)
+    sizes = []
+    thread = threading.Thread(target=write)
+    thread.start()
+    while not stop.is_set():
+        hits = reader.search("m1", base[0].vector, limit=1000)
+        ids = [h.event_id for h in hits]
+        assert len(ids) == len(set(ids))
+        # Every generation holds all base rows plus a whole number of 10-row batches.
+        assert {r.event_id for r in base} <= set(ids)
+        assert (len(ids) - len(base)) % 10 == 0
+        sizes.append(len(ids))
+    thread.join()
+    assert not errors
+    assert sizes and sizes == sorted(sizes)
+    final = reader.search("m1", base[0].vector, limit=1000)
+    assert len(final) == len(base) + len(extra)
+
+
+def test_leftovers_of_a_crashed_writer_change_nothing(tmp_path):
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    records = make_records(30)
+    store.upsert("m1", records)
+    before = store.search("m1", records[0].vector, limit=5)
+    # A writer that died mid-way: a half-written segment folder and a temporary manifest.
+    (root / ".seg-000099-dead00.tmp").mkdir()
+    (root / ".seg-000099-dead00.tmp" / "vectors.npy").write_bytes(b"\x93NUMPY torn")
+    (root / f".{MANIFEST}.123.abc").write_text('{"format": 1, "segm', "utf-8")
+    fresh = EmbeddedStore(root)
+    assert fresh.search("m1", records[0].vector, limit=5) == before
+    # The next write goes through and the data stays exact.
+    fresh.upsert("m1", [VectorRecord("late", np.ones(12), project="infra")])
+    assert len(fresh.ids("m1")) == 31
+    expected = brute_force(records, records[0].vector, limit=5)
+    assert [h.event_id for h in fresh.search("m1", records[0].vector, limit=5)] == [e for _, e in expected]
+
+
+def test_a_corrupt_manifest_is_an_error_that_says_what_to_do(tmp_path):
+    root = tmp_path / "v"
+    EmbeddedStore(root).upsert("m1", make_records(5))
+    (root / MANIFEST).write_text("{not json", "utf-8")
+    with pytest.raises(StoreError, match="carto index"):
+        EmbeddedStore(root).search("m1", np.ones(12), limit=3)
+
+
+def test_files_are_memory_mapped_float32_with_the_model_tag(tmp_path):
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    store.upsert("lsa-8-abc", make_records(20))
+    manifest = json.loads((root / MANIFEST).read_text())
+    (entry,) = manifest["segments"]
+    assert entry["model"] == "lsa-8-abc" and entry["count"] == 20 and entry["dim"] == 12
+    vectors = np.load(root / entry["name"] / "vectors.npy", mmap_mode="r")
+    assert vectors.dtype == np.float32 and vectors.shape == (20, 12)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    store.search("lsa-8-abc", np.ones(12), limit=3)
+    assert isinstance(store._snapshot()[0].vectors, np.memmap)

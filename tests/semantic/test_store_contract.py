@@ -1,0 +1,189 @@
+"""One contract, every store: the embedded store and Qdrant (qdrant-client local mode).
+
+Each expectation is checked against an independent brute-force answer computed in the test with
+numpy over the same vectors, so a store that filtered after cutting the top-k, scored another
+model's vectors or kept two vectors for one id would fail here.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from carto_core.semantic.store import DimensionMismatch, VectorRecord, resolve_projects
+from carto_core.project import ProjectScope
+
+from .conftest import NOW
+
+PROJECTS = ["webshop", "webshop-admin", "infra", "docs-site"]
+
+
+@pytest.fixture(params=["embedded", "qdrant-local"])
+def store(request, tmp_path):
+    if request.param == "embedded":
+        from carto_core.semantic.embedded import EmbeddedStore
+
+        made = EmbeddedStore(tmp_path / "vectors")
+    else:
+        pytest.importorskip("qdrant_client")
+        from carto_core.semantic.qdrant import QdrantStore
+
+        made = QdrantStore(path=str(tmp_path / "qdrant"), collection="contract")
+    yield made
+    made.close()
+
+
+def make_records(n=120, dim=12, seed=3, model_shift=0.0):
+    rng = np.random.default_rng(seed)
+    records = []
+    for i in range(n):
+        ts = None if i % 17 == 5 else NOW - timedelta(hours=i)
+        records.append(VectorRecord(f"evt-{i:04d}", rng.normal(size=dim) + model_shift,
+                                    project=PROJECTS[i % len(PROJECTS)], timestamp=ts,
+                                    payload={"summary": f"doc {i}"}))
+    return records
+
+
+def brute_force(records, query, *, limit, keep=lambda r: True):
+    """The exact answer: cosine over the records that pass `keep`, best first."""
+    q = np.asarray(query, dtype=np.float64)
+    q = q / np.linalg.norm(q)
+    scored = []
+    for r in records:
+        if not keep(r):
+            continue
+        v = np.asarray(r.vector, dtype=np.float64)
+        scored.append((float(v @ q / np.linalg.norm(v)), r.event_id))
+    scored.sort(key=lambda pair: -pair[0])
+    return scored[:limit]
+
+
+def assert_same(hits, expected):
+    assert [h.event_id for h in hits] == [e for _, e in expected]
+    assert np.allclose([h.score for h in hits], [s for s, _ in expected], atol=1e-4)
+
+
+def test_nearest_first_and_exact_scores(store):
+    records = make_records()
+    assert store.upsert("m1", records) == len(records)
+    query = records[7].vector
+    hits = store.search("m1", query, limit=10)
+    assert hits[0].event_id == "evt-0007" and hits[0].score == pytest.approx(1.0, abs=1e-5)
+    assert_same(hits, brute_force(records, query, limit=10))
+
+
+def test_project_filter_applies_before_top_k(store):
+    records = make_records()
+    store.upsert("m1", records)
+    query = records[0].vector  # a webshop vector: the global top-5 is mostly other projects
+    wanted = ["infra"]
+    hits = store.search("m1", query, limit=5, projects=wanted)
+    expected = brute_force(records, query, limit=5, keep=lambda r: r.project in wanted)
+    assert len(hits) == 5  # filtering after a global top-5 would leave fewer
+    assert_same(hits, expected)
+
+
+def test_project_values_are_exact_and_resolved_from_scope(store):
+    records = make_records()
+    store.upsert("m1", records)
+    # "webshop" as a scope is a substring: it matches webshop and webshop-admin; the store
+    # receives the exact values present and filters by them.
+    values = resolve_projects(ProjectScope(["webshop"]), store.projects("m1"))
+    assert values == ["webshop", "webshop-admin"]
+    hits = store.search("m1", records[2].vector, limit=200, projects=values)
+    counted = sum(1 for r in records if r.project in values)
+    assert len(hits) == counted
+    assert {h.event_id for h in hits} == {r.event_id for r in records if r.project in values}
+    assert store.search("m1", records[2].vector, limit=10, projects=[]) == []
+
+
+def test_time_window_before_top_k_and_rows_without_time(store):
+    records = make_records()
+    store.upsert("m1", records)
+    since, before = NOW - timedelta(hours=60), NOW - timedelta(hours=20)
+
+    def inside(r):
+        return r.timestamp is not None and since <= r.timestamp < before
+
+    hits = store.search("m1", records[30].vector, limit=8, since=since, before=before)
+    assert_same(hits, brute_force(records, records[30].vector, limit=8, keep=inside))
+    # Without a window, rows without a timestamp are scored too.
+    undated = [r for r in records if r.timestamp is None]
+    everything = store.search("m1", undated[0].vector, limit=len(records))
+    assert len(everything) == len(records)
+    assert everything[0].event_id == undated[0].event_id
+    # With only `before`, an undated row is still out.
+    only_before = store.search("m1", undated[0].vector, limit=len(records), before=before)
+    assert undated[0].event_id not in {h.event_id for h in only_before}
+    assert len(only_before) == sum(1 for r in records if r.timestamp is not None and r.timestamp < before)
+
+
+def test_filters_combine(store):
+    records = make_records()
+    store.upsert("m1", records)
+    since = NOW - timedelta(hours=80)
+
+    def keep(r):
+        return r.project == "docs-site" and r.timestamp is not None and r.timestamp >= since
+
+    hits = store.search("m1", records[3].vector, limit=50, projects=["docs-site"], since=since)
+    assert_same(hits, brute_force(records, records[3].vector, limit=50, keep=keep))
+
+
+def test_other_models_are_never_scored(store):
+    first = make_records(40)
+    second = [VectorRecord(f"other-{i}", r.vector, project=r.project, timestamp=r.timestamp)
+              for i, r in enumerate(make_records(40, seed=9))]
+    store.upsert("m1", first)
+    store.upsert("m2", second)
+    hits = store.search("m1", second[0].vector, limit=100)
+    assert {h.event_id for h in hits} == {r.event_id for r in first}
+    models = store.models()
+    assert {tag: info.count for tag, info in models.items()} == {"m1": 40, "m2": 40}
+    assert store.ids("m2") == {r.event_id for r in second}
+
+
+def test_upsert_replaces_a_vector_by_event_id(store):
+    records = make_records(30)
+    store.upsert("m1", records)
+    moved = VectorRecord("evt-0004", -np.asarray(records[4].vector), project="infra",
+                         timestamp=NOW)
+    store.upsert("m1", [moved])
+    hits = store.search("m1", moved.vector, limit=30)
+    assert [h.event_id for h in hits].count("evt-0004") == 1
+    assert hits[0].event_id == "evt-0004" and hits[0].score == pytest.approx(1.0, abs=1e-5)
+    assert len(store.ids("m1")) == 30
+    assert store.search("m1", moved.vector, limit=1, projects=["infra"])[0].event_id == "evt-0004"
+
+
+def test_dimension_mismatch_on_write_and_on_query(store):
+    store.upsert("m1", make_records(10, dim=12))
+    with pytest.raises(DimensionMismatch):
+        store.upsert("m1", make_records(3, dim=8, seed=5))
+    with pytest.raises(DimensionMismatch):
+        store.search("m1", np.ones(8), limit=3)
+    # Nothing was lost by the refused write.
+    assert len(store.ids("m1")) == 10
+
+
+def test_drop_model_and_clear(store):
+    store.upsert("m1", make_records(10))
+    store.upsert("m2", [VectorRecord("x", np.ones(12), project="infra")])
+    assert store.drop_model("m2") == 1
+    assert set(store.models()) == {"m1"}
+    assert store.search("m2", np.ones(12), limit=5) == []
+    store.clear()
+    assert store.models() == {}
+    assert store.search("m1", np.ones(12), limit=5) == []
+
+
+def test_many_small_writes_then_compact(store):
+    records = make_records(60)
+    for start in range(0, 60, 7):
+        store.upsert("m1", records[start:start + 7])
+    store.compact()
+    query = records[11].vector
+    assert_same(store.search("m1", query, limit=15), brute_force(records, query, limit=15))
+    assert len(store.ids("m1")) == 60
