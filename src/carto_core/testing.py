@@ -60,15 +60,11 @@ from carto_core.reader import iter_lines
 from carto_core.sources import Emit, ReadBatch, Source, Stream
 from carto_core.timeparse import parse_timestamp
 
-#: Shapes a row of each log may follow (the changelog holds two: events and milestone copies).
-LOG_SHAPES: dict[str, tuple[str, ...]] = {
-    "changelog": ("changelog", "changelog-milestone", "changelog-git"),
-    "research": ("research",),
-    "milestones": ("milestones",),
-    "tool-use": ("tool-use",),
-    "prompts": ("prompts",),
-    "turns": ("turns",),
-}
+
+def shapes_of(log: str) -> tuple[str, ...]:
+    """Shapes a row of `log` may follow: `log` itself and its variants in `carto_core.logs`
+    (`changelog-milestone`, `changelog-git`: the changelog holds several kinds of row)."""
+    return tuple(shape for shape in SHAPES if shape == log or shape.startswith(log + "-"))
 
 
 class NetworkAttempt(AssertionError):
@@ -180,9 +176,9 @@ def row_problems(emit: Emit, source: Source) -> list[str]:
     else:
         if line.count(b"\n") != 1:
             problems.append(f"{where}: does not encode to exactly one line")
-    if emit.log in LOG_SHAPES:
+    if shapes_of(emit.log):
         keys = list(row)
-        orders = [list(order_row(shape, row, keep_none=frozenset(row))) for shape in LOG_SHAPES[emit.log]]
+        orders = [list(order_row(shape, row, keep_none=frozenset(row))) for shape in shapes_of(emit.log)]
         if keys not in orders:
             problems.append(
                 f"{where}: key order {keys} is not the {emit.log} order {orders[0]} "
