@@ -350,3 +350,5 @@ def test_since_days_and_profile_options(hermes_home, make_policy):
     assert skipped == Counter(older_than_since=2)
     rows, _, _ = read(make_policy(), _profiles=["work"])
     assert {r["session_id"] for r in rows["milestones"]} == {"old-work", "new-work"}
+    # --profile narrows the policy's list, never widens it
+    assert read(make_policy(profiles=["work"]), _profiles=["default"])[0] == {}

@@ -270,9 +270,11 @@ class HermesSource(Source):
                     continue
                 if (folder / "state.db").is_file():
                     found.append((folder.name, folder / "state.db"))
-        wanted = [*(self.policy.profiles or []), *(self.profiles or [])]
-        if self.policy.profiles is not None or self.profiles:
-            found = [(p, path) for p, path in found if p in wanted]
+        # The policy's list bounds what is read; --profile can only narrow it further.
+        if self.policy.profiles is not None:
+            found = [(p, path) for p, path in found if p in self.policy.profiles]
+        if self.profiles:
+            found = [(p, path) for p, path in found if p in self.profiles]
         return [(p, path) for p, path in found if ".openclaw" not in path.resolve().parts]
 
     def artifact_files(self) -> list[tuple[int, Path]]:
