@@ -1,11 +1,126 @@
-"""`carto eval`: the age-curve known-item harness and recency cases (filled in below)."""
+"""`carto eval`: compare rankers and decay policies on a home, in one run."""
 
 from __future__ import annotations
 
 import click
 
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+DEFAULT_DECAYS = ("none", "exp", "gated-exp")
+
 
 @click.command("eval")
-def eval_command() -> None:
-    """Evaluate rankers and decay policies on a home (in progress: see issue 3)."""
-    raise SystemExit(1)
+@click.option("--decay", "decays", multiple=True, metavar="NAME",
+              help="Decay policy to compare (repeatable; default: none, exp, gated-exp).")
+@click.option("--rankers", "ranker_sets", multiple=True, metavar="A[,B]",
+              help="A set of ladder rankers to fuse, comma-separated (repeatable; default: bm25).")
+@click.option("--cases", "cases_file", type=click.Path(exists=True, dir_okay=False),
+              help="Labelled cases (JSONL, see docs/ranking.md) instead of sampling them.")
+@click.option("--write-cases", type=click.Path(dir_okay=False), help="Save the sampled cases here.")
+@click.option("--per-bucket", type=click.IntRange(1), default=50, show_default=True,
+              help="Known-item cases per age bucket (<7d, 7-30d, 30-90d, 90d+).")
+@click.option("--recency", type=click.IntRange(0), default=30, show_default=True,
+              help="Recency cases (vague queries whose newest match must stay in the top 10).")
+@click.option("--max-matches", type=click.IntRange(1), default=10, show_default=True,
+              help="Drop known-item queries that more events than this hold in full.")
+@click.option("--seed", type=int, default=11, show_default=True)
+@click.option("--generate", "generate_dir", type=click.Path(file_okay=False),
+              help="First write a generated home (a year of sessions) into this folder and evaluate it.")
+@click.option("--events", type=click.IntRange(100), default=20000, show_default=True,
+              help="Events to generate with --generate.")
+@json_option
+def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recency, max_matches,
+                 seed, generate_dir, events, as_json) -> None:
+    """Evaluate ranking on a home: the age-curve known-item harness plus recency cases.
+
+    Samples events per age bucket, searches for each with its 3-4 most distinctive terms and
+    reports success@1, success@10 and MRR per bucket; recency cases check that vague queries
+    still put the newest matching event in the top 10. Every combination of --rankers and
+    --decay runs on the same cases. No telemetry is written and delta serving is off.
+
+    \b
+    Examples:
+      carto eval                                    # none vs exp vs gated-exp on your home
+      carto eval --generate /tmp/year --events 20000
+      carto eval --decay exp --decay gated-exp --rankers bm25 --rankers bm25,semantic
+      carto eval --cases my-cases.jsonl --json
+    """
+    from carto_core.evaluation import agecurve
+    from carto_core.home import current_home
+    from carto_core.search.api import SearchError
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.pipeline import has_logs
+
+    if generate_dir:
+        from carto_core.evaluation.generate import generate_home
+        from carto_core.home import Home
+
+        stats = generate_home(generate_dir, events, seed=seed)
+        home = Home(generate_dir)
+        if not as_json:
+            click.echo(f"generated {stats['events']} events over {stats['days']} days in {generate_dir}", err=True)
+    else:
+        home = current_home()
+    engine = SearchEngine(home)
+    if not has_logs(engine):
+        fail(f"no searched logs in {home.root}; backfill with `carto ingest` or use --generate DIR",
+             ExitCode.NOT_FOUND)
+    now = agecurve.now_utc()
+    decays = list(decays) or list(DEFAULT_DECAYS)
+    sets = [[n.strip() for n in s.split(",") if n.strip()] for s in ranker_sets] or [["bm25"]]
+    known_rankers = engine.registries.rankers.names()
+    known_decays = engine.registries.decay_policies.names()
+    for name in decays:
+        if name not in known_decays:
+            usage_error(f"unknown decay policy {name!r}; accepted: {', '.join(known_decays)}")
+    for group in sets:
+        for name in group:
+            if name not in known_rankers:
+                usage_error(f"unknown ranker {name!r}; accepted: {', '.join(known_rankers)}")
+    engine.refresh()
+    if cases_file:
+        try:
+            cases = agecurve.read_cases(cases_file)
+        except (ValueError, TypeError) as exc:
+            usage_error(f"--cases: {exc}")
+        stats = {"cases_file": cases_file, "known_item": len(cases)}
+    else:
+        cases, stats = agecurve.build_cases(engine, now=now, per_bucket=per_bucket,
+                                            recency=recency, max_matches=max_matches, seed=seed)
+    if write_cases:
+        agecurve.write_cases(write_cases, cases)
+    if not cases:
+        fail("no cases could be sampled from this home (too few events with text?)", ExitCode.NOT_FOUND)
+    configs = [(group, decay) for group in sets for decay in decays]
+    try:
+        reports = agecurve.evaluate(engine, cases, configs, now=now)
+    except SearchError as exc:
+        fail(str(exc), exc.code)
+    if as_json:
+        emit_json({"home": str(home.root), "documents": len(engine.index), "sampling": stats,
+                   "configs": [vars(r) for r in reports]})
+        return
+    click.echo(f"home {home.root}: {len(engine.index)} events; {stats.get('known_item', 0)} known-item "
+               f"cases, {stats.get('recency', 0)} recency cases"
+               + (f" (dropped {stats['dropped_too_many_matches']} non-specific queries)"
+                  if "dropped_too_many_matches" in stats else ""))
+    click.echo(render_table(reports))
+
+
+def render_table(reports) -> str:
+    """A markdown table: one row per config, success@10 (and MRR) per bucket, recency."""
+    from carto_core.evaluation.agecurve import BUCKETS
+
+    names = [b[0] for b in BUCKETS if any(b[0] in r.buckets for r in reports)]
+    head = "| rankers | decay | " + " | ".join(f"{n} s@1 / s@10 / MRR" for n in names) + " | recency kept@10 |"
+    lines = [head, "|" + "---|" * (3 + len(names))]
+    for r in reports:
+        cells = []
+        for n in names:
+            b = r.buckets.get(n)
+            cells.append(f"{b['success@1']:.2f} / {b['success@10']:.2f} / {b['mrr']:.2f} (n={b['n']})" if b else "-")
+        rec = r.recency.get("kept_in_top10")
+        rec_text = f"{rec:.2f} (n={r.recency['n']})" if rec is not None else "-"
+        lines.append(f"| {','.join(r.rankers)} | {r.decay} | " + " | ".join(cells) + f" | {rec_text} |")
+    return "\n".join(lines)

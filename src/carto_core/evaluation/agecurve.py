@@ -1,0 +1,218 @@
+"""The age-curve known-item harness and recency cases (reference section 3.9, carto's own).
+
+Known-item cases: events sampled per age bucket (<7d, 7-30d, 30-90d, 90d+); the query is the 3-4
+highest-IDF terms of the event's own text (its summary chain; never its event_id, and no long
+digit-bearing tokens such as hashes, which would make the lookup trivial); queries that more than
+`max_matches` events hold in full are dropped (they are not lookups of one item). Success@1,
+success@10 and MRR@10 per bucket.
+
+Recency cases: vague topic queries (two terms that many recent and old events share); the truth
+is the newest event holding every term, which must stay in the top 10. They keep "never decay"
+from winning the table.
+
+Labelled cases file (JSONL, one case per line; `carto eval --cases FILE`, `--write-cases FILE`)::
+
+    {"id": "ki-90d+-017", "kind": "known-item", "query": "quokka ledger schema",
+     "expect": ["evt-3k2j4h5g6f7d"], "k": 10, "bucket": "90d+",
+     "project": null, "since": null, "before": null}
+
+`kind` is `known-item` or `recency` (only labels the table); `expect` lists event ids of which
+any one in the top `k` is a success; `project`, `since`, `before` (WHEN grammar) scope the search.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+BUCKETS: tuple[tuple[str, float, float], ...] = (
+    ("<7d", 0, 7), ("7-30d", 7, 30), ("30-90d", 30, 90), ("90d+", 90, float("inf")),
+)
+_TEXT_KEYS = ("summary", "description", "prompt", "url", "query", "milestone")
+_HASHY = re.compile(r"\d")
+
+
+@dataclass
+class Case:
+    id: str
+    kind: str
+    query: str
+    expect: list[str]
+    k: int = 10
+    bucket: str = ""
+    project: str | None = None
+    since: str | None = None
+    before: str | None = None
+
+
+@dataclass
+class Outcome:
+    case: Case
+    rank: int | None  # 1-based rank of the first expected id in the top k, None when absent
+
+
+@dataclass
+class ConfigReport:
+    rankers: list[str]
+    decay: str
+    buckets: dict = field(default_factory=dict)
+    recency: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def _all_matches(index, tokens) -> np.ndarray:
+    docs = None
+    for token in tokens:
+        plist = index.postings(token)
+        found = np.concatenate([d for d, _ in plist]) if plist else np.zeros(0, np.int32)
+        docs = found if docs is None else np.intersect1d(docs, found, assume_unique=True)
+        if not len(docs):
+            break
+    alive = np.asarray(index.cols["alive"])
+    return docs[alive[docs]] if docs is not None and len(docs) else np.zeros(0, np.int64)
+
+
+def _text(row: dict) -> str:
+    return " ".join(str(row[k]) for k in _TEXT_KEYS if isinstance(row.get(k), str))
+
+
+def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 30,
+                max_matches: int = 10, seed: int = 11) -> tuple[list[Case], dict]:
+    """Sample known-item and recency cases from the engine's home. Returns (cases, stats)."""
+    from carto_core.search.tokens import tokenize
+
+    rng = random.Random(seed)
+    engine.ensure_loaded()
+    index = engine.index
+    ts = np.asarray(index.cols["ts"])
+    alive = np.asarray(index.cols["alive"])
+    age_days = (now.timestamp() - ts) / 86400.0
+    big_n = index.n_alive
+    stats = {"dropped_too_many_matches": 0, "dropped_too_few_terms": 0}
+    cases: list[Case] = []
+    for name, low, high in BUCKETS:
+        pool = np.flatnonzero(alive & (age_days >= low) & (age_days < high))
+        order = list(pool)
+        rng.shuffle(order)
+        made = 0
+        for doc in order:
+            if made >= per_bucket:
+                break
+            tokens = [t for t in dict.fromkeys(tokenize(_text(index.row(int(doc)))))
+                      if not (len(t) >= 7 and _HASHY.search(t))]
+            if len(tokens) < 3:
+                stats["dropped_too_few_terms"] += 1
+                continue
+            by_idf = sorted(tokens, key=lambda t: (index.df(t), t))
+            terms = by_idf[:4] if len(by_idf) >= 4 else by_idf[:3]
+            if len(_all_matches(index, terms)) > max_matches:
+                stats["dropped_too_many_matches"] += 1
+                continue
+            made += 1
+            cases.append(Case(f"ki-{name}-{made:03d}", "known-item", " ".join(terms),
+                              [index.event_id(int(doc))], 10, name))
+    # Recency: vague two-term queries taken from recent events, many full matches.
+    recent = np.flatnonzero(alive & (age_days < 7))
+    order = list(recent)
+    rng.shuffle(order)
+    made, tried = 0, 0
+    for doc in order:
+        if made >= recency or tried > recency * 40:
+            break
+        tried += 1
+        tokens = [t for t in dict.fromkeys(tokenize(_text(index.row(int(doc))))) if not _HASHY.search(t)]
+        mid = [t for t in tokens if 0.002 * big_n <= index.df(t) <= 0.05 * big_n]
+        if len(mid) < 2:
+            continue
+        terms = rng.sample(mid, 2)
+        matches = _all_matches(index, terms)
+        if len(matches) <= 3 * max_matches:
+            continue
+        newest = int(matches[np.nanargmax(ts[matches])])
+        made += 1
+        cases.append(Case(f"rc-{made:03d}", "recency", " ".join(terms), [index.event_id(newest)],
+                          10, "recency"))
+    stats["known_item"] = sum(1 for c in cases if c.kind == "known-item")
+    stats["recency"] = made
+    return cases, stats
+
+
+def run_cases(engine, cases: list[Case], rankers: list[str], decay: str, *,
+              now: datetime) -> list[Outcome]:
+    from carto_core.search.api import SEMANTIC, SearchRequest, run_search
+    from carto_core.timeparse import parse_when
+
+    outcomes = []
+    for case in cases:
+        request = SearchRequest(
+            query=case.query, project=case.project, limit=case.k, rankers=rankers, decay=decay,
+            semantic=SEMANTIC in rankers, all=True, now=now, facets=False,
+            since=parse_when(case.since, now=now) if case.since else None,
+            before=parse_when(case.before, now=now) if case.before else None)
+        result = run_search(request, engine=engine)
+        ids = [hit.event_id for hit in result.results]
+        rank = next((position for position, eid in enumerate(ids, 1) if eid in case.expect), None)
+        outcomes.append(Outcome(case, rank))
+    return outcomes
+
+
+def summarize(outcomes: list[Outcome]) -> tuple[dict, dict]:
+    buckets: dict[str, dict] = {}
+    for name in [b[0] for b in BUCKETS] + sorted({o.case.bucket for o in outcomes} - {b[0] for b in BUCKETS} - {"recency"}):
+        rows = [o for o in outcomes if o.case.kind != "recency" and o.case.bucket == name]
+        if not rows:
+            continue
+        n = len(rows)
+        buckets[name] = {
+            "n": n,
+            "success@1": round(sum(1 for o in rows if o.rank == 1) / n, 3),
+            "success@10": round(sum(1 for o in rows if o.rank is not None and o.rank <= 10) / n, 3),
+            "mrr": round(sum(1.0 / o.rank for o in rows if o.rank) / n, 3),
+        }
+    rec = [o for o in outcomes if o.case.kind == "recency"]
+    recency = {"n": len(rec),
+               "kept_in_top10": round(sum(1 for o in rec if o.rank and o.rank <= 10) / len(rec), 3) if rec else None,
+               "lost": [o.case.id for o in rec if not (o.rank and o.rank <= 10)]}
+    return buckets, recency
+
+
+def evaluate(engine, cases: list[Case], configs: list[tuple[list[str], str]], *,
+             now: datetime) -> list[ConfigReport]:
+    reports = []
+    for rankers, decay in configs:
+        t0 = time.perf_counter()
+        outcomes = run_cases(engine, cases, rankers, decay, now=now)
+        buckets, recency = summarize(outcomes)
+        reports.append(ConfigReport(rankers, decay, buckets, recency,
+                                    round(time.perf_counter() - t0, 2)))
+    return reports
+
+
+def read_cases(path: Path) -> list[Case]:
+    cases = []
+    for lineno, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        if not isinstance(data.get("query"), str) or not isinstance(data.get("expect"), list):
+            raise ValueError(f"{path}:{lineno}: a case needs a string `query` and a list `expect`")
+        known = {f: data[f] for f in Case.__dataclass_fields__ if f in data}
+        known.setdefault("id", f"case-{lineno}")
+        known.setdefault("kind", "known-item")
+        cases.append(Case(**known))
+    return cases
+
+
+def write_cases(path: Path, cases: list[Case]) -> None:
+    Path(path).write_text("".join(json.dumps(asdict(c)) + "\n" for c in cases), "utf-8")
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
