@@ -24,7 +24,7 @@ characters (default 12000, or CARTO_MCP_MAX_CHARS, or [mcp] max_chars in config.
 longer one is paged: page.cut is true and page.next_cursor continues it.
 Needs the MCP SDK: pip install 'carto-core[mcp]'."""
 )
-@click.option("--max-chars", type=click.IntRange(1000, 200000), default=None,
+@click.option("--max-chars", type=click.IntRange(2000, 200000), default=None,
               help="Most characters one answer may use (default 12000).")
 @click.option("--list-tools", is_flag=True, help="Print the tool catalogue and exit.")
 @click.option("--json", "as_json", is_flag=True, help="With --list-tools: one JSON document.")

@@ -20,7 +20,7 @@ from carto_core.cli.output import dumps as _dumps
 #: Sized for an agent's context: about 3k tokens, a fraction of what Claude Code accepts from a
 #: tool (it warns past 10k tokens) so several calls fit in one turn.
 DEFAULT_MAX_CHARS = 12_000
-MIN_MAX_CHARS = 1_000
+MIN_MAX_CHARS = 2_000
 MAX_MAX_CHARS = 200_000
 _MIN_STRING = 40
 _CUT_MARK = "…"
@@ -58,6 +58,14 @@ def _with(doc: dict, path: str | None, value) -> dict:
         node[part] = dict(node[part])
         node = node[part]
     node[parts[-1]] = value
+    return out
+
+
+def _scalars_along(doc: dict, path: str) -> dict:
+    """The scalar members of `doc` and of each object on the way to `path`, and the path."""
+    head, _, rest = path.partition(".")
+    out = {k: v for k, v in doc.items() if not isinstance(v, (dict, list))}
+    out[head] = _scalars_along(doc[head], rest) if rest else doc[head]
     return out
 
 
@@ -173,6 +181,10 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     remaining = items[offset:] if items is not None else []
 
     envelope = _with(document, list_path, container([]))
+    if offset > 0 and list_path:
+        # A continuation page carries the list and the envelope's scalars (query, totals...);
+        # the envelope's own lists and objects (facets, ladders) were on the first page.
+        envelope = _scalars_along(envelope, list_path)
     # A cursor is about this long whatever the offset; reserve room for it up front.
     sample_cursor = cursor_for(total) if remaining else None
     trimmed: dict[str, int] = {}
@@ -181,6 +193,8 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
         cut = bool(next_cursor) or bool(trimmed) or offset > 0
         info = {"offset": offset, "returned": returned, "total": total, "cut": cut,
                 "next_cursor": next_cursor, "max_chars": max_chars}
+        if offset > 0 and list_path:
+            info["continued"] = "objects and lists outside the paged list are on the first page"
         if trimmed:
             info["trimmed"] = dict(trimmed)
         if notes:

@@ -77,7 +77,7 @@ class CartoMcp:
         spec = TOOLS_BY_NAME[name]
         args = dict(arguments or {})
         self._validate(spec, args)
-        max_chars = int(args.pop("max_chars", None) or self.max_chars)
+        max_chars = args.pop("max_chars", None)
         cursor = args.pop("cursor", None)
         with self._lock:
             notes = {}
@@ -85,6 +85,8 @@ class CartoMcp:
                 try:
                     payload = self.codec.decode(cursor, tool=name)
                     args, offset, set_id = dict(payload["a"]), int(payload["o"]), str(payload["s"])
+                    # Pages keep the budget of the first call unless this call names one.
+                    max_chars = max_chars or int(payload.get("m") or self.max_chars)
                 except CursorError as exc:
                     raise ToolError("bad_cursor", str(exc)) from None
                 except (KeyError, TypeError, ValueError):
@@ -104,10 +106,12 @@ class CartoMcp:
                 offset, set_id = 0, uuid.uuid4().hex[:16]
                 document = self._run(spec, args, meta)
                 self._remember(set_id, document)
+            max_chars = int(max_chars or self.max_chars)
             digest = self._digest(spec, args, document)
             page = paginate(
                 document, spec.paged_list(args), offset, max_chars,
-                lambda o: self.codec.encode({"t": name, "a": args, "o": o, "s": set_id, "d": digest}),
+                lambda o: self.codec.encode({"t": name, "a": args, "o": o, "s": set_id, "d": digest,
+                                             "m": max_chars}),
                 notes=notes,
             )
         return page.document
@@ -123,6 +127,12 @@ class CartoMcp:
 
         path = spec.paged_list(args)
         items = _get(document, path) if path else None
+        # Identity, not content: a replayed search has the same results with scores decayed by
+        # the seconds in between, which is not a change worth a warning.
+        if isinstance(items, dict):
+            items = list(items)
+        elif isinstance(items, list) and all(isinstance(i, dict) and "event_id" in i for i in items):
+            items = [i["event_id"] for i in items]
         return hashlib.sha1(dumps(items).encode()).hexdigest()[:12]
 
     def _validate(self, spec: ToolSpec, args: dict) -> None:
@@ -349,6 +359,7 @@ def build_server(state: CartoMcp):
     """The SDK `Server` answering tools/list and tools/call from `state`."""
     import anyio
     import mcp_types as types
+    import orjson
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPError
 
@@ -377,8 +388,10 @@ def build_server(state: CartoMcp):
             return _error_result({"error": {"code": "internal", "status": 500, "tool": name,
                                             "message": f"{type(exc).__name__}: {exc}"}})
         text = dumps(document)
+        # The structured copy is parsed back from the text so that both say the same thing
+        # (datetimes and paths are rendered once, by carto's serializer, not by pydantic's).
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                    structured_content=document)
+                                    structured_content=orjson.loads(text))
 
     def _error_result(document: dict):
         return types.CallToolResult(content=[types.TextContent(type="text", text=dumps(document))],

@@ -76,7 +76,7 @@ class ToolSpec:
 
 #: Arguments every tool takes: the budget and the page cursor.
 COMMON = {
-    "max_chars": {"type": "integer", "minimum": 1000, "maximum": 200000,
+    "max_chars": {"type": "integer", "minimum": 2000, "maximum": 200000,
                   "description": "Most characters this answer may use (default: the server's, "
                                  "12000 unless configured). Longer answers are paged."},
     "cursor": {"type": "string", "maxLength": 16384,

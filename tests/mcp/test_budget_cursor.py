@@ -1,0 +1,118 @@
+"""Budgets and cursors without the protocol: every page fits, pages add up, cursors verify."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.mcp.budget import MIN_MAX_CHARS, paginate
+from carto_core.mcp.cursor import CursorCodec, CursorError, load_key
+
+CODEC = CursorCodec(b"k" * 32)
+
+item = st.fixed_dictionaries({
+    "event_id": st.from_regex(r"evt-[0-9a-f]{12}", fullmatch=True),
+    "summary": st.text(max_size=3000),
+    "tags": st.lists(st.text(max_size=20), max_size=5),
+})
+document = st.fixed_dictionaries({
+    "query": st.text(max_size=200),
+    "facets": st.dictionaries(st.text(min_size=1, max_size=10), st.integers(-10**9, 10**9), max_size=30),
+    "results": st.lists(item, max_size=40),
+})
+
+
+def pages(doc, path, max_chars):
+    offset, out = 0, []
+    for _ in range(1000):
+        page = paginate(doc, path, offset, max_chars, lambda o: CODEC.encode({"t": "x", "o": o}))
+        out.append(page)
+        if page.next_offset is None:
+            return out
+        assert page.next_offset > offset  # progress on every page
+        offset = page.next_offset
+    raise AssertionError("paging did not end")
+
+
+@settings(max_examples=60, deadline=None)
+@given(document, st.integers(min_value=MIN_MAX_CHARS, max_value=20000))
+def test_every_page_fits_and_the_pages_add_up(doc, max_chars):
+    all_pages = pages(doc, "results", max_chars)
+    ids = []
+    for page in all_pages:
+        assert len(page.text) <= max_chars
+        assert json.loads(page.text) == json.loads(json.dumps(page.document))
+        ids += [r["event_id"] for r in page.document.get("results", [])]
+        meta = page.document["page"]
+        assert meta["total"] == len(doc["results"])
+        if page is not all_pages[-1]:
+            assert meta["cut"] and meta["next_cursor"]
+    if all("trimmed" not in p.document["page"] for p in all_pages):
+        # Nothing was shortened or dropped: the pages hold exactly the original list, in order.
+        assert ids == [r["event_id"] for r in doc["results"]]
+        assert [r for p in all_pages for r in p.document["results"]] == doc["results"]
+
+
+def test_small_answer_is_whole_and_not_cut():
+    doc = {"results": [{"event_id": "evt-1", "summary": "a"}], "total": 1}
+    page = paginate(doc, "results", 0, 12000, lambda o: "unused")
+    assert page.document == {**doc, "page": {"offset": 0, "returned": 1, "total": 1, "cut": False,
+                                              "next_cursor": None, "max_chars": 12000}}
+
+
+def test_a_single_oversized_item_is_shortened_and_said_so():
+    doc = {"results": [{"event_id": "evt-1", "summary": "x" * 50000}]}
+    page = paginate(doc, "results", 0, 2000, lambda o: "c")
+    assert len(page.text) <= 2000
+    assert page.document["results"][0]["event_id"] == "evt-1"
+    assert page.document["results"][0]["summary"].endswith("…")
+    assert page.document["page"]["cut"] and page.document["page"]["trimmed"] == {"strings_shortened": 1}
+
+
+def test_an_oversized_envelope_says_which_lists_it_cut():
+    doc = {"facets": {"projects": [{"name": f"p{i}", "count": i} for i in range(500)]},
+           "results": [{"event_id": "evt-1"}]}
+    page = paginate(doc, "results", 0, 3000, lambda o: "c")
+    kept = len(page.document["facets"]["projects"])
+    assert len(page.text) <= 3000 and page.document["results"] == [{"event_id": "evt-1"}]
+    assert page.document["page"]["trimmed"]["facets.projects"] == 500 - kept
+
+
+def test_mapping_pages_by_entries():
+    doc = {"found": {f"evt-{i}": {"summary": "y" * 300} for i in range(30)}, "missing": ["evt-x"]}
+    seen = []
+    for page in pages(doc, "found", 2000):
+        if page.document["page"]["offset"] == 0:
+            assert page.document["missing"] == ["evt-x"]
+        else:  # continuation pages carry the paged mapping and the scalars only
+            assert "missing" not in page.document and page.document["page"]["continued"]
+        seen += list(page.document["found"])
+    assert seen == list(doc["found"])
+
+
+def test_cursor_round_trip_and_tampering():
+    cursor = CODEC.encode({"t": "search", "a": {"query": "q"}, "o": 15})
+    assert CODEC.decode(cursor, tool="search")["o"] == 15
+    body, tag = cursor.split(".")
+    payload = json.loads(__import__("base64").urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    payload["o"] = 0
+    forged_body = __import__("base64").urlsafe_b64encode(
+        json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()).rstrip(b"=").decode()
+    for bad in (f"{forged_body}.{tag}", cursor[:-2] + ("AA" if cursor[-2:] != "AA" else "BB"),
+                "nodot", "", body + "."):
+        with pytest.raises(CursorError):
+            CODEC.decode(bad, tool="search")
+    with pytest.raises(CursorError, match="belongs to tool 'search'"):
+        CODEC.decode(cursor, tool="get")
+    with pytest.raises(CursorError, match="another carto home"):
+        CursorCodec(b"z" * 32).decode(cursor)
+
+
+def test_cursor_key_is_per_home_and_private(tmp_path):
+    key = load_key(tmp_path / "a" / ".carto")
+    assert load_key(tmp_path / "a" / ".carto") == key  # stable across restarts
+    assert load_key(tmp_path / "b" / ".carto") != key
+    assert (tmp_path / "a" / ".carto" / "mcp-cursor.key").stat().st_mode & 0o777 == 0o600

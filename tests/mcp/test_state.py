@@ -1,0 +1,80 @@
+"""The protocol-free server state: budget settings, replayed pages, the catalogue."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from carto_core.appendlog import append_rows
+from carto_core.home import Home
+from carto_core.mcp.budget import DEFAULT_MAX_CHARS
+from carto_core.mcp.server import CartoMcp, max_chars_setting, state_for, tool_catalogue
+from carto_core.mcp.tools import TOOLS, ToolError
+from carto_core.sample import build_sample_home
+
+
+def test_max_chars_from_env_then_config_then_default(tmp_path, monkeypatch):
+    from carto_core.config import load_config
+
+    assert max_chars_setting(env={}) == DEFAULT_MAX_CHARS
+    assert max_chars_setting(env={"CARTO_MCP_MAX_CHARS": "5000"}) == 5000
+    assert max_chars_setting(env={"CARTO_MCP_MAX_CHARS": "10"}) == 2000  # clamped, not refused
+    config = tmp_path / "config.toml"
+    config.write_text("[mcp]\nmax_chars = 7000\n")
+    monkeypatch.setenv("CARTO_CONFIG", str(config))
+    assert max_chars_setting(env={}, config=load_config()) == 7000
+    assert state_for().max_chars == 7000
+    monkeypatch.setenv("CARTO_MCP_MAX_CHARS", "9000")
+    assert state_for().max_chars == 9000
+
+
+def test_replayed_page_after_restart_says_when_the_answer_changed(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    query = "rounding decimal cart discount terraform tax coupon"
+    first = CartoMcp(home).call("search", {"query": query, "max_chars": 2500, "limit": 15})
+    cursor = first["page"]["next_cursor"]
+    # A new server (empty page cache) replays the search; nothing changed yet.
+    same = CartoMcp(home).call("search", {"cursor": cursor})
+    assert "changed" not in same["page"] and same["page"]["offset"] == first["page"]["returned"]
+    # An event that ranks first arrives; the replayed answer is a different list and says so.
+    append_rows(home.log("changelog"), [{
+        "event_id": "evt-arrived00001", "timestamp": first["results"][0]["timestamp"],
+        "type": "tool_bash", "provider": "claude", "session_id": "s-late", "project": "webshop",
+        "summary": f"Ran: {query} {query}", "salience": 1.0}])
+    changed = CartoMcp(home).call("search", {"cursor": cursor})
+    assert "changed" in changed["page"]
+
+
+def test_a_replay_never_writes_telemetry(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    state = CartoMcp(home)
+    first = state.call("search", {"query": "rounding decimal cart discount terraform tax coupon",
+                                  "max_chars": 2500, "session_id": "s1"})
+    served = home.log("served").read_text().splitlines()
+    assert len(served) == first["page"]["total"]  # the whole result was served by the call
+    CartoMcp(home).call("search", {"cursor": first["page"]["next_cursor"]})
+    assert home.log("served").read_text().splitlines() == served
+
+
+def test_unknown_tool_never_reaches_a_lens_and_bounds_are_checked(tmp_path):
+    home = build_sample_home(tmp_path / "h")
+    state = CartoMcp(home)
+    with pytest.raises(KeyError):
+        state.call("nope", {})  # the SDK wrapper turns this into -32602 before it gets here
+    with pytest.raises(ToolError) as bad:
+        state.call("facts", {"verb": "census", "top": 0})
+    assert bad.value.code == "invalid_arguments" and "top" in bad.value.message
+
+
+def test_catalogue_is_documented_and_every_tool_pages_or_says_it_does_not():
+    names = [tool["name"] for tool in tool_catalogue()]
+    assert names == ["search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision"]
+    for spec in TOOLS:
+        schema = spec.input_schema
+        assert schema["additionalProperties"] is False
+        for name, prop in schema["properties"].items():
+            assert "type" in prop or "anyOf" in prop or "enum" in prop, (spec.name, name)
+        json.dumps(schema)
+    writers = [spec.name for spec in TOOLS if not spec.read_only]
+    assert writers == ["search", "wrapup"]
