@@ -8,29 +8,18 @@ Codex's freeform `apply_patch` tool takes a patch in its own envelope::
     *** Update File: src/app.py
     *** Move to: src/main.py
     @@ ...
-    *** Delete File: old.txt
     *** End Patch
 
-Upstream logs such an edit as `Modified: a,b` with the paths in patch order, each once.
+Upstream logs such an edit as `Modified: a,b` with the added and updated paths in patch order,
+each once; the parser is core's (`carto_core.capture.shell.apply_patch_paths`). This module
+only finds the patch text in the shapes Codex payloads and function-call arguments carry it.
 """
 
 from __future__ import annotations
 
-import re
+from carto_core.capture.shell import apply_patch_paths as patch_paths  # the one parser (upstream: Add/Update headers)
 
-_HEADER = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.M)
-
-
-def patch_paths(patch: object) -> list[str]:
-    """File paths named by the patch's headers, in order, without repeats."""
-    if not isinstance(patch, str):
-        return []
-    out: list[str] = []
-    for match in _HEADER.finditer(patch):
-        path = match.group(1) or match.group(2)
-        if path and path not in out:
-            out.append(path)
-    return out
+__all__ = ["patch_paths", "patch_text"]
 
 
 def patch_text(tool_input: object) -> str:

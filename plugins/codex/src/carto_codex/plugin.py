@@ -19,10 +19,8 @@ def carto_register_commands(cli):
     ingest = cli.get_command(None, "ingest")
     if ingest is not None:
         ingest.add_command(ingest_codex)
-    try:
-        from carto_codex.cli import install_codex
-    except ImportError:  # the installer lands with live capture
-        return
+    from carto_codex.cli import install_codex
+
     install = cli.get_command(None, "install")
     if install is not None:
         install.add_command(install_codex)

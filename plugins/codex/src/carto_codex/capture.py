@@ -1,0 +1,172 @@
+"""Codex live capture: `carto hook codex <EventName>` lands here (entry point group
+`carto.capture`, name `codex`).
+
+Codex sends the same hook shapes as Claude Code (reference/formats.md 2.9) and these rows are
+Claude's rows, built by the same provider-neutral builders (`carto_core.capture`), stamped
+`provider: "codex"`. Where Codex differs:
+
+| event | rows |
+|---|---|
+| PostToolUse Bash/shell/exec_command | new commits read from **HEAD** (Codex payloads carry no `duration_ms`, so no reflog window), shell writes, `Pushed:`/`Ran:` unless noise |
+| PostToolUse apply_patch | one `tool_file_edit` row `Modified: a,b` (paths from the patch headers) |
+| PostToolUse WebFetch/WebSearch, `mcp__*fetch*`/`open`/`search` | research rows, as Claude |
+| PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
+| Stop | milestone `turn_stop` ("Codex turn completed"); Claude's Stop writes nothing |
+| PreCompact / PostCompact / SubagentStop | as Claude |
+| SessionStart, UserPromptSubmit, anything else | nothing (prompts are in the rollout, indexed by `carto ingest codex`) |
+
+Codex has no SessionEnd and no PostToolUseFailure. Its `transcript_path` may be null: for
+milestones the rollout is then looked up by session id (`carto_core.transcripts`).
+
+Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from carto_core.capture import (
+    MILESTONE_AGENT_TYPES,
+    Context,
+    Outcome,
+    capture_compact_summary,
+    capture_fetch,
+    capture_file_edit,
+    capture_milestone,
+    capture_patch,
+    capture_search,
+    capture_shell,
+    compaction_description,
+)
+
+from carto_codex.patch import patch_paths, patch_text
+
+PROVIDER = "codex"
+SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell", "container.exec"})
+FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+_MCP_SEARCH = re.compile(r"^mcp__.*search.*", re.IGNORECASE)
+_MCP_FETCH = re.compile(r"^mcp__.*(fetch|open).*", re.IGNORECASE)
+TURN_STOP_DESCRIPTION = "Codex turn completed"
+
+#: Events that need a session id to write anything.
+_ROW_EVENTS = frozenset({"PostToolUse", "PreCompact", "PostCompact", "SubagentStop", "Stop"})
+#: Events whose milestone row says whether the transcript exists (worth a lookup when null).
+_MILESTONE_EVENTS = frozenset({"PreCompact", "SubagentStop", "Stop"})
+
+
+def _str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def shell_command(tool_input: dict) -> str:
+    """The command line of a shell call: `command` as a string, or an argv list joined
+    (`["bash", "-lc", "git commit -m x"]` becomes its script)."""
+    command = tool_input.get("command")
+    if command is None:
+        command = tool_input.get("cmd")
+    if isinstance(command, list):
+        parts = [str(p) for p in command]
+        if len(parts) >= 3 and parts[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and parts[1] in ("-lc", "-c"):
+            return parts[2]
+        return " ".join(parts)
+    return _str(command)
+
+
+def handle(event_name: str, payload: dict, home) -> Outcome:
+    out = Outcome()
+    if event_name in _MILESTONE_EVENTS and not _str(payload.get("transcript_path")):
+        payload = {**payload, "transcript_path": _find_rollout(_str(payload.get("session_id")))}
+    ctx = Context(home, PROVIDER, event_name, payload)
+    if event_name in _ROW_EVENTS and not ctx.session:
+        out.problems.append("payload has no session_id; nothing captured")
+        return out
+    if event_name == "PostToolUse":
+        _tool_event(ctx, out)
+    elif event_name == "PreToolUse":
+        _pre_tool_use(ctx, out)
+    elif event_name == "Stop":
+        capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
+    elif event_name == "PreCompact":
+        trigger = _str(payload.get("trigger")) or "auto"
+        capture_milestone(ctx, out, milestone=f"compaction_{trigger}", description=compaction_description(trigger))
+    elif event_name == "PostCompact":
+        summary = _str(payload.get("compact_summary"))
+        if summary:
+            capture_compact_summary(ctx, out, trigger=_str(payload.get("trigger")) or "auto", summary=summary)
+    elif event_name == "SubagentStop":
+        agent_type = _str(payload.get("agent_type"))
+        if agent_type in MILESTONE_AGENT_TYPES:
+            capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed")
+    return out
+
+
+def _find_rollout(session: str) -> str:
+    if not session:
+        return ""
+    try:
+        from carto_core.transcripts import find_session
+
+        found = find_session(session, provider="codex")
+    except Exception:
+        return ""
+    return str(found) if found is not None else ""
+
+
+def _tool_event(ctx: Context, out: Outcome) -> None:
+    payload = ctx.payload
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool, str) or not tool:
+        out.problems.append("payload has no tool_name; nothing captured")
+        return
+    if isinstance(tool_input, str) and tool == "apply_patch":
+        tool_input = {"input": tool_input}
+    if not isinstance(tool_input, dict):
+        out.problems.append(f"{tool}: payload has no tool_input object; nothing captured")
+        return
+    if tool in SHELL_TOOLS:
+        command = shell_command(tool_input)
+        if "*** Begin Patch" in command and "apply_patch" in command:
+            capture_patch(ctx, out, tool="apply_patch", patch=patch_text({"command": command}) or command)
+            return
+        # No duration_ms on Codex payloads: capture_shell reads a fresh, unlogged HEAD commit.
+        capture_shell(ctx, out, tool=tool, command=command, failed=False, duration_ms=None)
+    elif tool == "apply_patch":
+        capture_patch(ctx, out, tool=tool, patch=patch_text(tool_input))
+    elif tool in FILE_TOOLS:
+        path = _str(tool_input.get("file_path")) or _str(tool_input.get("path"))
+        if path:
+            capture_file_edit(ctx, out, tool=tool, paths=[path])
+    elif tool == "WebSearch" or _MCP_SEARCH.match(tool):
+        query = _str(tool_input.get("query")) or _str(tool_input.get("q")) or _str(tool_input.get("search_query"))
+        capture_search(ctx, out, query=query, response=payload.get("tool_response"))
+    elif tool in ("WebFetch", "web__run") or _MCP_FETCH.match(tool):
+        url = _str(tool_input.get("url")) or _str(tool_input.get("uri")) or _str(tool_input.get("href"))
+        capture_fetch(ctx, out, url=url, prompt=_str(tool_input.get("prompt")))
+
+
+def _pre_tool_use(ctx: Context, out: Outcome) -> None:
+    tool = ctx.payload.get("tool_name")
+    tool_input = ctx.payload.get("tool_input")
+    if not ctx.session:
+        return
+    if tool == "apply_patch":
+        paths = patch_paths(patch_text(tool_input if not isinstance(tool_input, str) else {"input": tool_input}))
+    elif tool in FILE_TOOLS and isinstance(tool_input, dict):
+        paths = [p for p in (_str(tool_input.get("file_path")) or _str(tool_input.get("path")),) if p]
+    else:
+        return
+    try:
+        from carto_core.collision import collision_note
+    except ImportError:
+        return
+    import os
+
+    for path in paths:
+        absolute = path if os.path.isabs(path) or not ctx.cwd else os.path.join(ctx.cwd, path)
+        note = collision_note(ctx.home, ctx.session, absolute)
+        if note:
+            out.output = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                            "additionalContext": note}}, ensure_ascii=False)
+            return

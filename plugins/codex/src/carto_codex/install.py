@@ -1,0 +1,41 @@
+"""`carto install codex`: carto's hooks merged into a Codex `hooks.json`, never clobbering.
+
+The handlers are `codex-hooks.json` beside this module: the Claude plugin's `hooks.json` minus
+the events Codex never fires (PostToolUseFailure, SessionEnd), each running
+`carto hook codex <Event>` (a test fails if the two drift). The merge, backup and atomic write
+are core's (`carto_core.capture.hooksfile`), shared with `carto install claude`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from carto_core.capture.hooksfile import InstallError, install_hooks  # noqa: F401
+
+HOOKS_FILE = Path(__file__).resolve().parent / "codex-hooks.json"
+#: Events Codex does not fire (reference/formats.md 2.9), left out of codex-hooks.json.
+NOT_FIRED_BY_CODEX = ("PostToolUseFailure", "SessionEnd")
+
+TRUST_NOTE = ("Codex runs a command hook only once you trust it: start Codex and review the new "
+              "hooks with /hooks. Releases before hooks were on by default also need "
+              "`[features] codex_hooks = true` in config.toml.")
+
+
+def carto_hooks() -> dict:
+    return json.loads(HOOKS_FILE.read_text("utf-8"))["hooks"]
+
+
+def default_hooks_path(project: bool = False, env: dict | None = None) -> Path:
+    env = os.environ if env is None else env
+    if project:
+        return Path.cwd() / ".codex" / "hooks.json"
+    base = env.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
+    return Path(base) / "hooks.json"
+
+
+def install(path: Path, *, dry_run: bool = False) -> dict:
+    """Merge carto's Codex hooks into the hooks file at `path`; returns what changed."""
+    result = install_hooks(path, carto_hooks(), dry_run=dry_run)
+    return {**result, "hooks": {"hooks": carto_hooks()} if dry_run else None, "note": TRUST_NOTE}
