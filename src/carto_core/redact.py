@@ -35,6 +35,27 @@ _BUILTIN: list[tuple[str, str]] = [
 ]
 
 
+# Lower-case substrings at least one of which any match of a built-in pattern contains.
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    pattern: needles
+    for (kind, pattern), needles in zip(_BUILTIN, [
+        ("-----begin",),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        ("sk-ant-",),
+        ("sk-",),
+        ("xox",),
+        ("akia", "asia"),
+        ("aiza",),
+        ("k_live_", "k_test_"),
+        ("npm_",),
+        ("eyj",),
+        ("bearer ",),
+        ("://",),
+        ("passw", "pwd", "secret", "token", "api", "access"),
+    ])
+}
+
+
 def _replacement(kind: str, pattern: re.Pattern):
     """Replace the whole match, or only its `secret` group when the pattern names one."""
     marker = f"[REDACTED:{kind}]"
@@ -52,21 +73,44 @@ class Redactor:
     """An ordered set of credential patterns applied to every string of a row."""
 
     def __init__(self, patterns: Iterable[tuple[str, str]] = ()):
-        self._patterns: list[tuple[str, re.Pattern]] = []
+        self._patterns: list[tuple[str, re.Pattern, tuple[str, ...] | None]] = []
+        self._scan: re.Pattern | None = None
+        self._scan_for: int | None = None
         for kind, pattern in patterns:
             self.add_pattern(kind, pattern)
 
     def add_pattern(self, kind: str, pattern: str) -> None:
-        self._patterns.append((kind, re.compile(pattern)))
+        self._patterns.append((kind, re.compile(pattern), _NEEDLES.get(pattern)))
 
     @property
     def kinds(self) -> list[str]:
-        return [kind for kind, _ in self._patterns]
+        return [kind for kind, _, _ in self._patterns]
+
+    def _needle_scan(self) -> re.Pattern | None:
+        """One regex over every needle, or None when some pattern has no needles."""
+        if self._scan_for != len(self._patterns):
+            needles = [n for _, _, group in self._patterns for n in (group or ())]
+            complete = all(group for _, _, group in self._patterns)
+            self._scan = re.compile("|".join(map(re.escape, needles))) if complete and needles else None
+            self._scan_for = len(self._patterns)
+        return self._scan
 
     def text(self, value: str) -> str:
-        for kind, pattern in self._patterns:
+        scan = self._needle_scan()
+        if scan is not None and not scan.search(value.lower()):
+            return value  # the common case: no pattern's needle occurs at all
+        lowered = None
+        for kind, pattern, needles in self._patterns:
+            if needles is not None:
+                # A built-in pattern cannot match text that lacks all of its literal needles;
+                # checking them first skips most regex scans of long bodies (backfill speed).
+                if lowered is None:
+                    lowered = value.lower()
+                if not any(needle in lowered for needle in needles):
+                    continue
             if pattern.search(value):
                 value = pattern.sub(_replacement(kind, pattern), value)
+                lowered = None
         return value
 
     def value(self, value):

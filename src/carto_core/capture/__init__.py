@@ -19,7 +19,6 @@ Usage from a provider module::
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -489,6 +488,8 @@ def capture_compact_summary(ctx: Context, out: Outcome, *, trigger: str, summary
     """PostCompact: a changelog-only `derived_compaction_summary` row with a content-hash id."""
     if not summary or not summary.strip():
         return None
+    import hashlib
+
     from carto_core.redact import default_redactor
 
     limit = limit or int(os.environ.get("CARTO_COMPACT_SUMMARY_MAX", "8000") or 8000)

@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover
     from json import loads as _loads
 
 CHECKPOINT_VERSION = 1
-DEFAULT_BODY_MAX = 4000
+DEFAULT_BODY_MAX = 2000
 DEFAULT_SETTLE_SECONDS = 600
 TOOL_RESULT_CHARS = 300
 
