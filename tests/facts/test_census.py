@@ -206,3 +206,21 @@ def test_facts_write_nothing(messy_home):
     assert after == before  # no telemetry file, no state folder, no log touched
     assert not (messy_home.root / "served-log.jsonl").exists()
     assert not (messy_home.root / "access-ledger.jsonl").exists()
+
+
+def test_every_sample_id_fetches_back_with_carto_search_get(messy_home):
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    facts = census(messy_home, sample=3)
+    ids = sorted({i for key in ("by_project", "by_type", "by_source", "by_provider")
+                  for b in facts[key] for i in b["event_ids"]}
+                 | {c["event_id"] for c in facts["commits"] if c["event_id"]})
+    assert len(ids) > 20
+    result = CliRunner().invoke(cli, ["search", "x", "--get", ",".join(ids), "--json"],
+                                env={"CARTO_HOME": str(messy_home.root)})
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["missing"] == []
+    assert sorted(document["found"]) == ids
