@@ -39,7 +39,9 @@ the logs are not written twice).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -214,19 +216,26 @@ class SessionResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _under(path: str, root: Path) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _resolved(path: str) -> Path | None:
+    # Tool-call paths repeat within and across sessions; resolve each distinct one once.
     try:
-        return Path(path).resolve().is_relative_to(root.resolve())
+        return Path(path).resolve()
     except (OSError, ValueError):
-        return False
+        return None
+
+
+def _under(path: str, root: Path) -> bool:
+    resolved, base = _resolved(str(path)), _resolved(str(root))
+    return resolved is not None and base is not None and resolved.is_relative_to(base)
 
 
 def _first_segment(path: str, root: Path) -> str:
-    try:
-        relative = Path(path).resolve().relative_to(root.resolve())
-    except (OSError, ValueError):
+    resolved, base = _resolved(str(path)), _resolved(str(root))
+    if resolved is None or base is None or not resolved.is_relative_to(base):
         return ""
-    return relative.parts[0] if relative.parts else ""
+    parts = resolved.relative_to(base).parts
+    return parts[0] if parts else ""
 
 
 class HermesSource(Source):
@@ -354,32 +363,42 @@ class HermesSource(Source):
 
     def _sessions(self, conn, schema: Schema, stream: Stream, done: dict, *,
                   only_session: str | None = None):
-        columns = schema.session_columns()
+        """Sessions with their message rows, in one ordered pass over `messages`.
+
+        One scan instead of a query per session: Hermes's own index on messages.session_id is
+        not guaranteed on every schema, and without it a query per session is quadratic.
+        """
         where, params = "", ()
         if only_session is not None:
             where, params = " WHERE id = ?", (only_session,)
-        aggregates = {
-            row[0]: row[1:] for row in conn.execute(
-                "SELECT session_id, MAX(id), MAX(timestamp), "
-                "SUM(CASE WHEN role = 'user' THEN 1 ELSE 0 END), "
-                "SUM(CASE WHEN role = 'tool' THEN 1 ELSE 0 END) "
-                "FROM messages" + (" WHERE session_id = ?" if only_session is not None else "")
-                + " GROUP BY session_id", params)
+        columns = schema.session_columns()
+        sessions = {
+            str(values[0]): dict(zip(columns, values)) for values in conn.execute(
+                f"SELECT {', '.join(columns)} FROM sessions{where} ORDER BY id", params)
         }
-        sessions = conn.execute(
-            f"SELECT {', '.join(columns)} FROM sessions{where} ORDER BY started_at, id", params
-        ).fetchall()
-        for values in sessions:
-            meta = dict(zip(columns, values))
-            yield self._session(conn, schema, stream, meta, aggregates.get(meta["id"]),
-                                done.get(str(meta["id"])))
+        message_columns = schema.message_columns()
+        cursor = conn.execute(
+            f"SELECT {', '.join(message_columns)} FROM messages"
+            + (" WHERE session_id = ?" if only_session is not None else "")
+            + " ORDER BY session_id, id", params)
+        for sid, group in itertools.groupby(cursor, key=lambda values: str(values[1])):
+            rows = [dict(zip(message_columns, values)) for values in group]
+            meta = sessions.pop(sid, None)
+            if meta is None:
+                yield SessionResult(session_id=sid, skipped="orphan_messages")
+                continue
+            yield self._session(stream, meta, rows, done.get(sid))
+        for sid, meta in sessions.items():  # sessions without any message
+            yield self._session(stream, meta, [], done.get(sid))
 
-    def _session(self, conn, schema: Schema, stream: Stream, meta: dict, aggregate, previous):
+    def _session(self, stream: Stream, meta: dict, message_rows: list[dict], previous):
         sid = str(meta["id"])
         result = SessionResult(session_id=sid)
-        last_id, last_ts, n_user, n_tool = aggregate or (None, None, 0, 0)
-        n_user, n_tool = int(n_user or 0), int(n_tool or 0)
-        last_ts = _as_float(last_ts)
+        last_id = max((row["id"] for row in message_rows), default=None)
+        last_ts = max((t for t in (_as_float(row.get("timestamp")) for row in message_rows)
+                       if t is not None), default=None)
+        n_user = sum(1 for row in message_rows if row.get("role") == "user")
+        n_tool = sum(1 for row in message_rows if row.get("role") == "tool")
         ended = _as_float(meta.get("ended_at"))
         now = self.now()
         result.settled = ended is not None or (
@@ -408,7 +427,7 @@ class HermesSource(Source):
             result.skipped = "single_shot"
             result.checkpoint = {"last_id": last_id, "settled": result.settled, "turn_upto": 0}
             return result
-        messages, notes = self._messages(conn, schema, sid)
+        messages, notes = self._messages(message_rows)
         result.notes.extend(notes)
         project, reason = self.attribute(meta, job_id, messages)
         result.project, result.project_reason = project, reason
@@ -438,11 +457,8 @@ class HermesSource(Source):
         result.checkpoint = {"last_id": last_id, "settled": result.settled, "turn_upto": turn_upto}
         return result
 
-    def _messages(self, conn, schema: Schema, sid: str) -> tuple[list[Message], list[str]]:
-        columns = schema.message_columns()
+    def _messages(self, rows: list[dict]) -> tuple[list[Message], list[str]]:
         notes: list[str] = []
-        rows = [dict(zip(columns, values)) for values in conn.execute(
-            f"SELECT {', '.join(columns)} FROM messages WHERE session_id = ? ORDER BY id", (sid,))]
         compacted_texts: set[tuple[str, str]] = set()
         decoded: list[tuple[dict, str]] = []
         for row in rows:
