@@ -1,0 +1,209 @@
+"""`carto serve` under load: recall at N events (default 200,000), warm, several concurrent
+clients on loopback, next to the same queries in-process (the floor) and through the cold CLI
+(`carto search --json`, a new process per query: what an agent pays without the server).
+
+Bounded in count and time: C clients x R requests each (default 4 x 100), stopped after
+--max-seconds whatever happens. Latency is measured by the clients (full HTTP round trip,
+JSON parsed); the server's own `stages_ms.total` is reported beside it.
+
+    .venv/bin/python benchmarks/serve/bench_recall_load.py              # 200k events
+    .venv/bin/python benchmarks/serve/bench_recall_load.py --events 20000 --clients 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import httpx
+
+from carto_core.appendlog import append_lines
+from carto_core.home import Home
+from carto_core.jsonl import dumps_row
+
+NOW = datetime.now(timezone.utc)
+WORDS = ("cart checkout coupon discount tax invoice refund payment stripe webhook retry queue "
+         "worker cache redis postgres migration index schema vacuum deploy staging terraform "
+         "kubernetes helm ingress cert rotate token oauth login session cookie csrf cors header "
+         "parser lexer token grammar ast render template layout css grid flex button modal "
+         "dialog focus keyboard aria contrast theme dark light chart svg axis legend tooltip "
+         "sparkline tempo census delta cursor offset boundary hash rewrite spool lock flock "
+         "append torn line utf8 redact secret bearer aws slack github pytest hypothesis fixture "
+         "benchmark median p95 latency throughput loopback uvicorn starlette asgi sse stream "
+         "heartbeat reload follow inode mtime decimal quantize rounding currency bundle").split()
+
+
+def words(rng: random.Random, k: int) -> str:
+    # Zipf-ish: early words are common, late ones rare, as in real logs.
+    return " ".join(WORDS[min(int(rng.paretovariate(1.1)) - 1, len(WORDS) - 1)] if rng.random() < .6
+                    else rng.choice(WORDS) for _ in range(k))
+
+
+def build(root: str, n: int, seed: int = 7) -> Home:
+    rng = random.Random(seed)
+    home = Home(root)
+    projects = [f"proj-{i}" for i in range(40)]
+    batches: dict[str, list[bytes]] = {}
+    for i in range(n):
+        moment = NOW - timedelta(seconds=rng.randrange(0, 86400 * 180))
+        project = rng.choice(projects)
+        kind = rng.choices(["bash", "edit", "commit", "fetch", "prompt", "turn"],
+                           weights=[30, 25, 8, 7, 10, 20])[0]
+        common = {"event_id": f"evt-{i:012d}", "timestamp": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "provider": rng.choice(["claude", "codex"]), "project": project,
+                  "cwd": f"/work/{project}"}
+        sid = f"s-{rng.randrange(4000)}"
+        if kind == "bash":
+            label, row = "tool-use", {**common, "type": "tool_bash", "session": sid,
+                                      "summary": f"Ran: pytest tests/test_{words(rng, 1)}.py -k {words(rng, 2)}",
+                                      "salience": 0.2}
+        elif kind == "edit":
+            label, row = "tool-use", {**common, "type": "tool_file_edit", "session": sid,
+                                      "summary": f"Modified: /work/{project}/src/{words(rng, 1)}_{words(rng, 1)}.py",
+                                      "salience": 0.4}
+        elif kind == "commit":
+            label, row = "changelog", {**common, "type": "git_commit", "session_id": sid,
+                                       "summary": f"[fix] Commit {i:040x}: fix({words(rng, 1)}): {words(rng, 6)}",
+                                       "salience": 0.7}
+        elif kind == "fetch":
+            label, row = "research", {**common, "type": "fetch", "session": sid,
+                                      "url": f"https://docs.example.org/{words(rng, 1)}",
+                                      "prompt": words(rng, 6), "salience": 0.5}
+        elif kind == "prompt":
+            label, row = "prompts", {**common, "type": "prompt", "session_id": sid,
+                                     "summary": words(rng, 12), "salience": 0.6}
+        else:
+            label, row = "turns", {**common, "type": "transcript", "session": sid,
+                                   "summary": words(rng, 40), "turn_idx": rng.randrange(1, 50)}
+        batches.setdefault(label, []).append(dumps_row(row))
+    for label, lines in batches.items():
+        append_lines(home.log(label), lines)
+    return home
+
+
+def queries(count: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(rng.sample(WORDS, rng.choice([1, 2, 2, 3]))) for _ in range(count)]
+
+
+def pct(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(p * (len(ordered) - 1))))]
+
+
+def summary(samples: list[float]) -> dict:
+    return {"n": len(samples), "p50_ms": round(statistics.median(samples), 2),
+            "p95_ms": round(pct(samples, 0.95), 2), "max_ms": round(max(samples), 2)}
+
+
+async def load(url: str, qs: list[str], clients: int, per_client: int, max_seconds: float):
+    latencies: list[float] = []
+    server_ms: list[float] = []
+    errors = 0
+    deadline = time.monotonic() + max_seconds
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    # TCP_NODELAY as browsers and curl set it (httpx does not by default).
+    transport = httpx.AsyncHTTPTransport(limits=limits, socket_options=[
+        (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as client:
+        async def one(worker: int):
+            nonlocal errors
+            for i in range(per_client):
+                if time.monotonic() > deadline:
+                    return
+                q = qs[(worker * per_client + i) % len(qs)]
+                start = time.perf_counter()
+                response = await client.post("/api/recall", json={"query": q, "limit": 15})
+                body = response.json()
+                elapsed = (time.perf_counter() - start) * 1000
+                if response.status_code != 200:
+                    errors += 1
+                    continue
+                latencies.append(elapsed)
+                server_ms.append(body["stages_ms"]["total"])
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one(w) for w in range(clients)))
+        wall = time.perf_counter() - started
+    return latencies, server_ms, errors, wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=200_000)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--requests", type=int, default=100, help="per client")
+    parser.add_argument("--max-seconds", type=float, default=120)
+    parser.add_argument("--cli-runs", type=int, default=5)
+    args = parser.parse_args()
+
+    root = tempfile.mkdtemp(prefix="carto-bench-serve-")
+    t0 = time.perf_counter()
+    home = build(root, args.events)
+    print(f"built {args.events} events in {time.perf_counter() - t0:.1f}s at {root}", file=sys.stderr)
+    env = {**os.environ, "CARTO_HOME": root}
+    carto = str(Path(sys.executable).with_name("carto"))
+    qs = queries(200)
+
+    t0 = time.perf_counter()
+    server = subprocess.Popen([carto, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = server.stdout.readline().strip()
+        if not url.startswith("http://127.0.0.1:"):
+            raise SystemExit(f"carto serve did not start: {url!r}")
+        startup = time.perf_counter() - t0
+        print(f"server ready at {url} in {startup:.1f}s", file=sys.stderr)
+        # Warm-up: the first queries fault in pages and caches; not measured.
+        asyncio.run(load(url, qs[:20], 1, 20, 60))
+        lat, srv, errors, wall = asyncio.run(load(url, qs, args.clients, args.requests,
+                                                  args.max_seconds))
+        single, single_srv, _, _ = asyncio.run(load(url, qs, 1, 50, 60))
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    # Floor: the same engine in-process, no HTTP.
+    from carto_core.search import SearchEngine, SearchRequest, run_search
+
+    engine = SearchEngine(home)
+    for q in qs[:20]:
+        run_search(SearchRequest(query=q, all=True), engine=engine)
+    floor = []
+    for q in qs[:100]:
+        start = time.perf_counter()
+        run_search(SearchRequest(query=q, all=True), engine=engine)
+        floor.append((time.perf_counter() - start) * 1000)
+
+    cli = []
+    for q in qs[: args.cli_runs]:
+        start = time.perf_counter()
+        subprocess.run([carto, "search", q, "--json", "--all"], env=env, capture_output=True,
+                       check=False)
+        cli.append((time.perf_counter() - start) * 1000)
+
+    report = {
+        "events": args.events, "clients": args.clients, "requests_per_client": args.requests,
+        "startup_s": round(startup, 2), "errors": errors,
+        "throughput_rps": round(len(lat) / wall, 1),
+        "http_concurrent": summary(lat), "server_stage_total_concurrent": summary(srv),
+        "http_single_client": summary(single), "server_stage_total_single": summary(single_srv),
+        "in_process_floor": summary(floor), "cold_cli_peer": summary(cli),
+        "ratio_cold_cli_over_http_p50": round(statistics.median(cli) / statistics.median(lat), 1),
+    }
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
