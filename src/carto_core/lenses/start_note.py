@@ -61,30 +61,13 @@ def _tail_rows(path, limit: int = TAIL_BYTES) -> list[dict]:
 
 
 def _head(cwd: str) -> tuple[str, str]:
+    """(branch, short HEAD sha) from `.git` files; ("", "") outside a repository."""
+    from carto_core.capture.gitstate import head_sha
+
     info = find_git(cwd)
     if info is None:
         return "", ""
-    head = info.head()
-    branch = info.branch()
-    sha = head
-    if head.startswith("ref: "):
-        ref = head[5:].strip()
-        sha = ""
-        for base in (info.git_dir, info.common_dir):
-            try:
-                sha = (base / ref).read_text("utf-8").strip()
-                break
-            except OSError:
-                continue
-        if not sha:
-            try:
-                for line in (info.common_dir / "packed-refs").read_text("utf-8").splitlines():
-                    if line.endswith(" " + ref):
-                        sha = line.split(" ", 1)[0]
-                        break
-            except OSError:
-                pass
-    return branch, sha[:8]
+    return info.branch(), head_sha(info)[:8]
 
 
 def build_start_note(home, session_id: str, cwd: str, now: datetime | None = None) -> dict | None:
