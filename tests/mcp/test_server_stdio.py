@@ -333,3 +333,53 @@ def test_facts_delta_through_mcp_matches_the_cli(home):
     code, cli_doc = cli_json("facts", "delta", "--cursor", cursor, "--call-id", "same")
     assert [e["event_id"] for e in mcp_doc["facts"]["events"]] == new_ids
     assert scrub(without_page(mcp_doc)) == scrub(cli_doc)
+
+
+def test_digests_and_wrapup_match_the_cli_and_only_wrapup_writes(home):
+    session_a = SESSIONS["a"]
+
+    async def body(session):
+        out = {"before": snapshot(home)}
+        for key, name, arguments in (
+            ("session", "digest", {"kind": "session", "session_id": session_a}),
+            ("day", "digest", {"kind": "day", "day": "today", "no_git": True}),
+            ("dry", "wrapup", {"session_id": session_a, "dry_run": True,
+                               "decisions": ["apply discounts before tax"]}),
+        ):
+            result = await session.call_tool(name, arguments)
+            assert not result.is_error, result.content[0].text
+            out[key] = result.structured_content
+        out["after_reads"] = snapshot(home)
+        # The CLI's answers for the same calls, before anything is written.
+        out["cli_session"] = cli_json("digest", "session", "--session", session_a)
+        out["cli_day"] = cli_json("digest", "day", "today", "--no-git")
+        out["cli_dry"] = cli_json("wrapup", "--session", session_a, "--dry-run", "--decision",
+                                  "apply discounts before tax")
+        written = await session.call_tool("wrapup", {"session_id": session_a, "unresolved": ["coupon stacking"]})
+        out["written"] = written.structured_content
+        out["no_session"] = error_of(await session.call_tool("digest", {"kind": "session"}))
+        out["empty_session"] = error_of(await session.call_tool("digest", {"kind": "session", "session_id": "nobody"}))
+        out["bad_day"] = error_of(await session.call_tool("digest", {"kind": "day", "day": "someday"}))
+        return out
+
+    out = conversation(body, None, "--no-warm")
+    assert out["after_reads"] == out["before"]  # digests and a dry-run wrapup wrote nothing
+    code, cli_session = out["cli_session"]
+    assert code == 0 and scrub(without_page(out["session"])) == scrub(cli_session)
+    assert out["session"]["event_count"] == cli_session["event_count"] > 0
+    code, cli_day = out["cli_day"]
+    assert code == 0 and scrub(without_page(out["day"])) == scrub(cli_day)
+    code, cli_dry = out["cli_dry"]
+    assert code == 0 and scrub(without_page(out["dry"])) == scrub(cli_dry)
+    receipt = out["written"]["receipt"]
+    assert receipt["log_outcome"] == "written"
+    milestones = [json.loads(line) for line in (home / "session-milestones.jsonl").read_text().splitlines()]
+    mine = [m for m in milestones if m["event_id"] == receipt["event_id"]]
+    assert len(mine) == 1 and mine[0]["milestone"] == "session_wrapup" and mine[0]["unresolved"] == ["coupon stacking"]
+    # The CLI, asked for the same wrapup, finds it already written (same id, nothing appended).
+    code, again = cli_json("wrapup", "--session", session_a, "--unresolved", "coupon stacking")
+    assert again["receipt"] == {"log_outcome": "already_present", "event_id": receipt["event_id"]}
+
+    assert out["no_session"]["code"] == "invalid_arguments"
+    assert out["empty_session"]["code"] == "not_found" and out["empty_session"]["status"] == 404
+    assert out["bad_day"]["code"] == "invalid_arguments" and "someday" in out["bad_day"]["message"]

@@ -309,8 +309,45 @@ class CartoMcp:
             raise ToolError("conflict" if exc.status == 409 else "invalid_arguments",
                             exc.message, exc.status) from None
 
-    def lens(self, name: str, args: dict) -> dict:
-        raise ToolError("unavailable", f"{name} is not available in this build", 503)
+    def _session_required(self, args: dict) -> str:
+        session = self.session_for(args)
+        if not session:
+            raise ToolError("invalid_arguments", "no session id: pass session_id (the server's "
+                            "environment names none)")
+        return session
+
+    def digest(self, args: dict) -> dict:
+        from carto_core.lenses.digest import DigestError, day_digest, session_digest
+
+        try:
+            if args["kind"] == "day":
+                return day_digest(self.home, args.get("day") or "today",
+                                  projects=args.get("projects") or None,
+                                  no_git=bool(args.get("no_git")))
+            session = self._session_required(args)
+            document = session_digest(self.home, session, commits=args.get("commits", 6),
+                                      files=args.get("files", 5))
+        except DigestError as exc:
+            raise _digest_error(exc) from None
+        if not document["event_count"]:
+            raise ToolError("not_found", f"session {session} has no events", 404)
+        return document
+
+    def wrapup(self, args: dict) -> dict:
+        from carto_core.lenses.digest import DigestError
+        from carto_core.lenses.wrapup import build_wrapup, write_wrapup
+
+        session = self._session_required(args)
+        try:
+            row = build_wrapup(self.home, session, description=args.get("description"),
+                               decisions=args.get("decisions") or None,
+                               unresolved=args.get("unresolved") or None,
+                               key_insight=args.get("key_insight"))
+        except DigestError as exc:
+            raise _digest_error(exc) from None
+        receipt = ({"log_outcome": "dry_run", "event_id": row["event_id"]} if args.get("dry_run")
+                   else write_wrapup(self.home, row))
+        return {"receipt": receipt, "row": row}
 
     def collision(self, args: dict) -> dict:
         from carto_core.collision import WINDOW_MINUTES, collision_note, peer_touches
@@ -324,6 +361,15 @@ class CartoMcp:
             "note": collision_note(self.home, session, path, window_minutes=window),
             "touches": touches,
         }
+
+
+def _digest_error(exc) -> ToolError:
+    message = str(exc)
+    if "no changelog" in message:
+        return ToolError("unavailable", message, 503)
+    if "has no events" in message:
+        return ToolError("not_found", message, 404)
+    return ToolError("invalid_arguments", message, 400)
 
 
 def _search_error(exc) -> ToolError:

@@ -138,11 +138,11 @@ def _standup(mcp: "CartoMcp", args: dict) -> dict:
 
 
 def _digest(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.lens("digest", args)
+    return mcp.digest(args)
 
 
 def _wrapup(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.lens("wrapup", args)
+    return mcp.wrapup(args)
 
 
 def _collision(mcp: "CartoMcp", args: dict) -> dict:
@@ -291,6 +291,12 @@ TOOLS: list[ToolSpec] = [
             "day": {"type": "string", "maxLength": 32, "description": "today, yesterday or YYYY-MM-DD (kind=day)."},
             "projects": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 50,
                          "description": "kind=day: only these projects (others are counted, not named)."},
+            "no_git": {"type": "boolean", "default": False,
+                       "description": "kind=day: do not check commits against git (they stay unverified)."},
+            "commits": {"type": "integer", "minimum": 0, "maximum": 200, "default": 6,
+                        "description": "kind=session: commits to list."},
+            "files": {"type": "integer", "minimum": 0, "maximum": 200, "default": 5,
+                      "description": "kind=session: files to list."},
         },
         required=["kind"],
         list_path=_digest_list,
