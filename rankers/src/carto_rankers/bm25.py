@@ -54,10 +54,16 @@ class BM25Ranker(Ranker):
                 tf = tfs.astype(np.float64)
                 norm = k1 * (1.0 - b) + (k1 * b / avgdl) * doclen[docs]
                 scores[docs] += idf * (k1 + 1.0) * tf / (tf + norm)
-        if touched:
-            touched_docs = np.unique(np.concatenate(touched)) if len(touched) > 1 else np.asarray(touched[0])
-        else:
+        total = sum(len(t) for t in touched)
+        if not total:
             touched_docs = np.zeros(0, np.int64)
+        elif len(touched) == 1:
+            touched_docs = np.asarray(touched[0], np.int64)
+        elif total * 8 > n_docs:
+            # Long posting lists: one linear pass over the counts beats sorting them.
+            touched_docs = np.flatnonzero(counts)
+        else:
+            touched_docs = np.unique(np.concatenate(touched))
         return scores, counts, touched_docs
 
     def rank(self, query: Query, scope: Scope, engine, *, depth: int = DEPTH) -> list[Ladder]:

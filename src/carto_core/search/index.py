@@ -428,11 +428,14 @@ class KeywordIndex:
                 return None
             id_offsets = np.load(folder / "ids_off.npy", mmap_mode="r")
             id_data = np.memmap(folder / "ids.bin", np.uint8, "r") if id_offsets[-1] else b""
-            cols = {name: np.load(folder / f"col_{name}.npy", mmap_mode="r") for name in _COLUMNS}
+            # np.asarray: plain ndarray views of the maps (memmap's subclass dispatch is slow
+            # on the small fancy-indexing operations a query does).
+            cols = {name: np.asarray(np.load(folder / f"col_{name}.npy", mmap_mode="r"))
+                    for name in _COLUMNS}
             # Columns that refresh may modify in place are loaded into memory (small).
             cols["seen"] = np.array(cols["seen"])
             cols["alive"] = np.array(cols["alive"])
-            seg = Segment(*(np.load(folder / f"post_{n}.npy", mmap_mode="r")
+            seg = Segment(*(np.asarray(np.load(folder / f"post_{n}.npy", mmap_mode="r"))
                             for n in ("terms", "offsets", "docs", "tfs")))
         except (OSError, ValueError, KeyError):
             return None

@@ -1,0 +1,235 @@
+"""Search benchmark: carto's keyword ladder and cold CLI, side by side with bm25s and tantivy.
+
+For each size (events), in one run and on the same generated corpus and queries:
+
+- carto: index build time (`carto index --rebuild` in a child process, with its peak RSS);
+  in-process keyword ladder (BM25Ranker.rank over the whole scope) median and p95; in-process
+  `run_search` median; cold `carto search QUERY` process median end to end (and its peak RSS);
+- bm25s (numpy backend) and tantivy (in RAM): build time, query median and p95 (top 50),
+  fed the same documents tokenized the same way (carto's tokenizer; tantivy gets the tokens
+  joined by spaces so it cannot turn `load_events` into a phrase query).
+
+Usage (from the repository root; peers from benchmarks/requirements.txt):
+
+    .venv/bin/pip install -r benchmarks/requirements.txt
+    .venv/bin/python benchmarks/search/bench_search.py --sizes 10000 50000 200000
+
+Results print as a markdown table and are written to benchmarks/search/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+CARTO = str(Path(PY).with_name("carto"))
+
+
+def pct(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def ms(values):
+    return {"median_ms": round(statistics.median(values) * 1000, 3),
+            "p95_ms": round(pct(values, 0.95) * 1000, 3)}
+
+
+def child_env(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.endswith("SESSION_ID") and k not in ("CODEX_THREAD_ID", "CODEX_HOME")}
+    env["CARTO_HOME"] = str(home)
+    return env
+
+
+def timed_child(argv, env) -> tuple[float, int]:
+    """(wall seconds, peak RSS in MB) of one child process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, _, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    return wall, usage.ru_maxrss // 1024
+
+
+def make_queries(engine, n: int, seed: int = 5) -> list[str]:
+    from carto_core.search.tokens import row_text, tokenize
+
+    rng = random.Random(seed)
+    index = engine.index
+    out = []
+    while len(out) < n:
+        doc = rng.randrange(len(index))
+        tokens = [t for t in dict.fromkeys(tokenize(row_text(index.row(doc)))) if len(t) > 2]
+        if not tokens:
+            continue
+        out.append(" ".join(rng.sample(tokens, min(len(tokens), rng.randint(1, 4)))))
+    return out
+
+
+def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> dict:
+    from carto_core.evaluation.generate import generate_home
+    from carto_core.home import Home
+    from carto_core.search.api import Query, SearchRequest, run_search
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.tokens import query_tokens, row_text, tokenize
+    from carto_rankers.bm25 import BM25Ranker
+
+    home_dir = workdir / f"home-{events}"
+    if not (home_dir / "changelog.jsonl").exists():
+        generate_home(home_dir, events, seed=1)
+    size_mb = sum(p.stat().st_size for p in home_dir.glob("*.jsonl")) / 1e6
+    env = child_env(home_dir)
+    out: dict = {"events": events, "jsonl_mb": round(size_mb, 1)}
+
+    # carto: build in a child (peak RSS of the build), then warm in-process.
+    wall, rss = timed_child([CARTO, "index", "--rebuild", "--step", "keyword"], env)
+    out["carto_build_s"], out["carto_build_rss_mb"] = round(wall, 2), rss
+    engine = SearchEngine(Home(home_dir), auto_refresh=False)
+    engine.ensure_loaded()
+    index = engine.index
+    out["postings"] = int(len(index.segments[0]))
+    queries = make_queries(engine, n_queries)
+    ranker = BM25Ranker()
+    scope = engine.scope()
+    parsed = [Query(q, query_tokens(q)) for q in queries]
+    for q in parsed[:20]:
+        ranker.rank(q, scope, engine)  # warm caches
+    times = []
+    for q in parsed:
+        t0 = time.perf_counter()
+        ranker.rank(q, scope, engine)
+        times.append(time.perf_counter() - t0)
+    out["carto_ladder"] = ms(times)
+    times = []
+    for q in queries[:100]:
+        t0 = time.perf_counter()
+        run_search(SearchRequest(query=q, semantic=False, all=True, limit=10), engine=engine)
+        times.append(time.perf_counter() - t0)
+    out["carto_run_search"] = ms(times)
+
+    # cold CLI, whole process (the index is already persisted and fresh)
+    walls, rsses = [], []
+    for q in queries[:cold_runs]:
+        wall, rss = timed_child([CARTO, "search", q, "--limit", "10"], env)
+        walls.append(wall)
+        rsses.append(rss)
+    out["carto_cold_cli"] = ms(walls)
+    out["carto_cold_cli_rss_mb"] = max(rsses)
+    walls = []
+    for q in queries[:cold_runs]:
+        wall, _ = timed_child([CARTO, "search", q, "--limit", "10", "--no-semantic"], env)
+        walls.append(wall)
+    out["carto_cold_cli_no_semantic"] = ms(walls)
+
+    # the same documents for the peers
+    docs = [tokenize(row_text(index.row(i))) for i in range(len(index))]
+    qtok = [list(query_tokens(q)) for q in queries]
+    try:
+        import bm25s
+
+        t0 = time.perf_counter()
+        retriever = bm25s.BM25(k1=1.2, b=0.75)
+        retriever.index(docs, show_progress=False)
+        out["bm25s_build_s"] = round(time.perf_counter() - t0, 2)
+        times = []
+        for q in qtok:
+            t0 = time.perf_counter()
+            try:
+                retriever.retrieve([q], k=50, show_progress=False)
+            except (ValueError, KeyError):
+                pass  # a query of only unknown tokens
+            times.append(time.perf_counter() - t0)
+        out["bm25s"] = ms(times)
+        out["bm25s_version"] = bm25s.__version__
+    except ImportError:
+        out["bm25s"] = None
+    try:
+        import tantivy
+
+        t0 = time.perf_counter()
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", stored=False)
+        schema = builder.build()
+        tindex = tantivy.Index(schema)
+        writer = tindex.writer(heap_size=256_000_000, num_threads=1)
+        for tokens in docs:
+            writer.add_document(tantivy.Document(text=" ".join(tokens)))
+        writer.commit()
+        writer.wait_merging_threads()
+        tindex.reload()
+        searcher = tindex.searcher()
+        out["tantivy_build_s"] = round(time.perf_counter() - t0, 2)
+        parsed_t = [tindex.parse_query(" ".join(q), ["text"]) for q in qtok]
+        times = []
+        for q in parsed_t:
+            t0 = time.perf_counter()
+            searcher.search(q, 50).hits
+            times.append(time.perf_counter() - t0)
+        out["tantivy"] = ms(times)
+        from importlib.metadata import version
+
+        out["tantivy_version"] = version("tantivy")
+    except ImportError:
+        out["tantivy"] = None
+    for peer in ("tantivy", "bm25s"):
+        if out.get(peer):
+            out[f"ladder_vs_{peer}"] = round(out["carto_ladder"]["median_ms"] / out[peer]["median_ms"], 2)
+    return out
+
+
+def table(rows) -> str:
+    lines = ["| events | JSONL MB | carto build s (RSS MB) | carto ladder median / p95 ms | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | ladder / bm25s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        t = r.get("tantivy") or {}
+        b = r.get("bm25s") or {}
+        lines.append(
+            f"| {r['events']:,} | {r['jsonl_mb']} | {r['carto_build_s']} ({r['carto_build_rss_mb']}) | "
+            f"{r['carto_ladder']['median_ms']} / {r['carto_ladder']['p95_ms']} | "
+            f"{r['carto_run_search']['median_ms']} | {r['carto_cold_cli']['median_ms']} ({r['carto_cold_cli_rss_mb']}) | "
+            f"{r['carto_cold_cli_no_semantic']['median_ms']} | "
+            f"{t.get('median_ms', '-')} / {t.get('p95_ms', '-')} ({r.get('tantivy_build_s', '-')}) | "
+            f"{b.get('median_ms', '-')} / {b.get('p95_ms', '-')} ({r.get('bm25s_build_s', '-')}) | "
+            f"{r.get('ladder_vs_tantivy', '-')}x | {r.get('ladder_vs_bm25s', '-')}x |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10000, 50000, 200000])
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--cold-runs", type=int, default=15)
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "search" / "results.json")
+    args = parser.parse_args()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="carto-bench-search-"))
+    os.environ.setdefault("XDG_CACHE_HOME", str(workdir / "cache"))
+    rows = []
+    for size in args.sizes:
+        row = bench_size(size, workdir, args.queries, args.cold_runs)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    import numpy
+
+    meta = {"python": platform.python_version(), "numpy": numpy.__version__,
+            "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
+            "command": " ".join([Path(PY).name] + sys.argv)}
+    args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+    print(table(rows))
+    print(json.dumps(meta))
+
+
+if __name__ == "__main__":
+    main()
