@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 #: Folder names that never name a project (upstream `scripts/non-projects.js`).
@@ -21,14 +20,23 @@ NON_PROJECT_NAMES = frozenset(
 )
 
 
-@dataclass(frozen=True)
 class GitInfo:
-    """What the `.git` files say about a folder."""
+    """What the `.git` files say about a folder.
 
-    worktree: Path  # the working tree containing the folder
-    git_dir: Path  # this worktree's git dir (`.git`, or `.git/worktrees/<name>`)
-    common_dir: Path  # the shared git dir of the repository
-    main_worktree: Path  # the main checkout (parent of the common dir)
+    A plain class, not a dataclass: `dataclasses` imports `inspect`, which alone costs the
+    live hook ~15 ms.
+    """
+
+    __slots__ = ("worktree", "git_dir", "common_dir", "main_worktree")
+
+    def __init__(self, worktree: Path, git_dir: Path, common_dir: Path, main_worktree: Path):
+        self.worktree = worktree  # the working tree containing the folder
+        self.git_dir = git_dir  # this worktree's git dir (`.git`, or `.git/worktrees/<name>`)
+        self.common_dir = common_dir  # the shared git dir of the repository
+        self.main_worktree = main_worktree  # the main checkout (parent of the common dir)
+
+    def __repr__(self) -> str:
+        return f"GitInfo(worktree={str(self.worktree)!r}, main={str(self.main_worktree)!r})"
 
     @property
     def is_linked_worktree(self) -> bool:
@@ -130,12 +138,12 @@ class RegistryError(ValueError):
     """A project registry that exists but cannot be read; never silently ignored."""
 
 
-@dataclass(frozen=True)
 class ProjectRegistry:
     """Families of projects: `{"aliases": {"family": ["repo-a", "repo-b"]}}`."""
 
-    aliases: dict
-    path: str | None = None
+    def __init__(self, aliases: dict, path: str | None = None):
+        self.aliases = aliases
+        self.path = path
 
     @classmethod
     def load(cls, env: dict | None = None) -> "ProjectRegistry":
