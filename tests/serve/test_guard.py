@@ -38,6 +38,8 @@ def app_requests(app) -> list[tuple[str, str]]:
             out.append(("GET", route.path + "/app.js"))
         else:  # a new kind of route must be taught to this test, not skipped
             raise AssertionError(f"route kind not enumerated: {route!r}")
+    # A path no route serves is guarded too (a 404 must not answer a foreign page either).
+    out.append(("GET", "/no-such-route"))
     return out
 
 

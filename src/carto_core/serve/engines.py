@@ -56,12 +56,9 @@ class Engines:
             session_id=None,  # the API never does delta serving: callers pass excluded ids
             all=True,
         )
-        engine = self.search_engine()
-        refresh = getattr(engine, "refresh", None)
-        if callable(refresh):
-            refresh()
         try:
-            result = search.run_search(request, engine=engine)
+            # The engine refreshes itself from the logs before each query (auto_refresh).
+            result = search.run_search(request, engine=self.search_engine())
         except search.SearchUsageError as exc:
             raise ApiError(400, "RECALL_INVALID", str(exc)) from None
         except search.EmptyHomeError as exc:
