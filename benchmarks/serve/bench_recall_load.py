@@ -139,6 +139,16 @@ async def load(url: str, qs: list[str], clients: int, per_client: int, max_secon
     return latencies, server_ms, errors, wall
 
 
+def rss_of(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=200_000)
@@ -170,6 +180,7 @@ def main() -> None:
         lat, srv, errors, wall = asyncio.run(load(url, qs, args.clients, args.requests,
                                                   args.max_seconds))
         single, single_srv, _, _ = asyncio.run(load(url, qs, 1, 50, 60))
+        rss_mb = rss_of(server.pid)
     finally:
         server.terminate()
         server.wait(10)
@@ -195,7 +206,7 @@ def main() -> None:
 
     report = {
         "events": args.events, "clients": args.clients, "requests_per_client": args.requests,
-        "startup_s": round(startup, 2), "errors": errors,
+        "startup_s": round(startup, 2), "server_rss_mb": rss_mb, "errors": errors,
         "throughput_rps": round(len(lat) / wall, 1),
         "http_concurrent": summary(lat), "server_stage_total_concurrent": summary(srv),
         "http_single_client": summary(single), "server_stage_total_single": summary(single_srv),

@@ -110,3 +110,22 @@ def test_stream_sends_new_events(client, home):
             if line.startswith("data: ")]
     assert [d["event_id"] for d in data] == ["evt-sse-1"]  # low-signal agent row filtered
     assert data[0]["summary"] == "streamed row"
+
+
+def test_stream_says_reload_after_a_rewrite(client, home):
+    path = home.log("prompts")
+
+    def rewrite_later():
+        time.sleep(0.3)
+        lines = path.read_text().splitlines(keepends=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text("".join(lines[1:]))
+        os.replace(tmp, path)
+
+    thread = threading.Thread(target=rewrite_later)
+    thread.start()
+    response = client.get("/api/stream")
+    thread.join()
+    assert "event: reload" in response.text
+    reload_data = response.text.split("event: reload\ndata: ", 1)[1].split("\n", 1)[0]
+    assert json.loads(reload_data)["logs"] == ["prompts"]
