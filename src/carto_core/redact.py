@@ -73,34 +73,47 @@ class Redactor:
     """An ordered set of credential patterns applied to every string of a row."""
 
     def __init__(self, patterns: Iterable[tuple[str, str]] = ()):
-        self._patterns: list[tuple[str, re.Pattern, tuple[str, ...] | None]] = []
+        self._patterns: list[tuple[str, re.Pattern | str, tuple[str, ...] | None]] = []
         self._scan: re.Pattern | None = None
         self._scan_for: int | None = None
+        self._needles: tuple[str, ...] | None = None
         for kind, pattern in patterns:
             self.add_pattern(kind, pattern)
 
     def add_pattern(self, kind: str, pattern: str) -> None:
-        self._patterns.append((kind, re.compile(pattern), _NEEDLES.get(pattern)))
+        needles = _NEEDLES.get(pattern)
+        # Built-ins (known needles) compile on first use: the live hook rarely needs any.
+        self._patterns.append((kind, pattern if needles else re.compile(pattern), needles))
 
     @property
     def kinds(self) -> list[str]:
         return [kind for kind, _, _ in self._patterns]
 
-    def _needle_scan(self) -> re.Pattern | None:
-        """One regex over every needle, or None when some pattern has no needles."""
+    def _all_needles(self) -> tuple[str, ...] | None:
+        """Every needle, or None when some pattern has none (then every pattern runs)."""
         if self._scan_for != len(self._patterns):
-            needles = [n for _, _, group in self._patterns for n in (group or ())]
             complete = all(group for _, _, group in self._patterns)
-            self._scan = re.compile("|".join(map(re.escape, needles))) if complete and needles else None
+            self._needles = tuple(n for _, _, g in self._patterns for n in (g or ())) if complete else None
+            self._scan = None
             self._scan_for = len(self._patterns)
-        return self._scan
+        return self._needles
+
+    def _may_match(self, value: str) -> bool:
+        needles = self._all_needles()
+        if needles is None:
+            return True
+        lowered = value.lower()
+        if len(value) < 512:
+            return any(needle in lowered for needle in needles)
+        if self._scan is None:
+            self._scan = re.compile("|".join(map(re.escape, needles)))
+        return self._scan.search(lowered) is not None
 
     def text(self, value: str) -> str:
-        scan = self._needle_scan()
-        if scan is not None and not scan.search(value.lower()):
+        if not self._may_match(value):
             return value  # the common case: no pattern's needle occurs at all
         lowered = None
-        for kind, pattern, needles in self._patterns:
+        for index, (kind, pattern, needles) in enumerate(self._patterns):
             if needles is not None:
                 # A built-in pattern cannot match text that lacks all of its literal needles;
                 # checking them first skips most regex scans of long bodies (backfill speed).
@@ -108,6 +121,9 @@ class Redactor:
                     lowered = value.lower()
                 if not any(needle in lowered for needle in needles):
                     continue
+            if isinstance(pattern, str):
+                pattern = re.compile(pattern)
+                self._patterns[index] = (kind, pattern, needles)
             if pattern.search(value):
                 value = pattern.sub(_replacement(kind, pattern), value)
                 lowered = None

@@ -25,6 +25,22 @@ READ_CUT = 500  # bytes of the command a summary is taken from
 SUMMARY_CUT = 200  # bytes of that a "Ran:" summary keeps
 COMMIT_SCAN_CUT = 20_000  # bytes of the heredoc-stripped command scanned for commits
 
+class _Lazy:
+    """A regex compiled on first use: the hook imports this module on every call, and most
+    calls need only a few of its patterns."""
+
+    __slots__ = ("args", "compiled")
+
+    def __init__(self, *args):
+        self.args = args
+        self.compiled = None
+
+    def __getattr__(self, name):
+        if self.compiled is None:
+            self.compiled = re.compile(*self.args)
+        return getattr(self.compiled, name)
+
+
 NOISE_COMMANDS = frozenset({"ls", "cat", "echo", "pwd", "cd", "which", "wc", "head", "tail"})
 NOISE_PATH_PARTS = ("/node_modules/", "/.git/")
 NOISE_FILE_NAMES = frozenset({"package-lock.json", "yarn.lock", "pnpm-lock.yaml"})
@@ -70,11 +86,13 @@ def one_line(text: str, limit: int = SUMMARY_CUT) -> str:
 # ---------------------------------------------------------------------------------------------
 # Heredocs, comments, continuations, segments
 
-_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+_HEREDOC = _Lazy(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
 def split_heredocs(command: str) -> tuple[str, list[str]]:
     """Return (the command without heredoc bodies, the bodies). `<<<` here-strings stay."""
+    if "<<" not in command:
+        return command, []
     lines = command.split("\n")
     kept: list[str] = []
     bodies: list[str] = []
@@ -134,7 +152,7 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
-_SEGMENT_SPLIT = re.compile(r"&&|\|\||;|\n")
+_SEGMENT_SPLIT = _Lazy(r"&&|\|\||;|\n")
 
 
 def segments(command: str) -> list[str]:
@@ -144,7 +162,7 @@ def segments(command: str) -> list[str]:
     return [part.strip() for part in _SEGMENT_SPLIT.split(text) if part.strip()]
 
 
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_ENV_ASSIGNMENT = _Lazy(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
 
 def _first_word(segment: str) -> str:
@@ -190,11 +208,11 @@ def is_noise_path(path: str) -> bool:
 # Shell writes
 
 _PATH = r"""(?:'([^']+)'|"([^"$`]+)"|([^\s'"`;&|<>()$]+))"""
-_CAT_WRITE = re.compile(r"\bcat\b[^\n;&|]*?(?<![0-9&])>>?\s*" + _PATH)
-_TEE = re.compile(r"\btee\b((?:\s+-{1,2}[A-Za-z-]+)*)\s+" + _PATH)
-_SED_INPLACE = re.compile(r"\bsed\s+(?:[^\n;&|]*?\s)?(?:-i\S*|--in-place\S*)(?:\s|$)")
-_PY_OPEN_LITERAL = re.compile(r"""\bopen\(\s*(['"])([^'"\n]+)\1\s*,\s*(?:mode\s*=\s*)?['"][wax]""")
-_PY_OPEN_VARIABLE = re.compile(r"""\bopen\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*(?:mode\s*=\s*)?['"][wax]""")
+_CAT_WRITE = _Lazy(r"\bcat\b[^\n;&|]*?(?<![0-9&])>>?\s*" + _PATH)
+_TEE = _Lazy(r"\btee\b((?:\s+-{1,2}[A-Za-z-]+)*)\s+" + _PATH)
+_SED_INPLACE = _Lazy(r"\bsed\s+(?:[^\n;&|]*?\s)?(?:-i\S*|--in-place\S*)(?:\s|$)")
+_PY_OPEN_LITERAL = _Lazy(r"""\bopen\(\s*(['"])([^'"\n]+)\1\s*,\s*(?:mode\s*=\s*)?['"][wax]""")
+_PY_OPEN_VARIABLE = _Lazy(r"""\bopen\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*(?:mode\s*=\s*)?['"][wax]""")
 
 
 def _path_of(match: re.Match, first_group: int) -> str:
@@ -229,17 +247,22 @@ def shell_writes(command: str) -> list[str]:
 
     head, bodies = split_heredocs(command)
     head_text = strip_comments(head.replace("\\\n", " "))
-    for match in _CAT_WRITE.finditer(head_text):
-        add(_path_of(match, 0))
-    for match in _TEE.finditer(head_text):
-        add(_path_of(match, 1))
-    for part in _SEGMENT_SPLIT.split(head_text):
-        for piece in part.split("|"):
-            if _SED_INPLACE.search(piece):
-                target = _sed_target(piece.strip())
-                if target:
-                    add(target)
+    if "cat" in head_text and ">" in head_text:
+        for match in _CAT_WRITE.finditer(head_text):
+            add(_path_of(match, 0))
+    if "tee" in head_text:
+        for match in _TEE.finditer(head_text):
+            add(_path_of(match, 1))
+    if "sed" in head_text:
+        for part in _SEGMENT_SPLIT.split(head_text):
+            for piece in part.split("|"):
+                if _SED_INPLACE.search(piece):
+                    target = _sed_target(piece.strip())
+                    if target:
+                        add(target)
     for text in [head_text, *bodies]:
+        if "open(" not in text:
+            continue
         for match in _PY_OPEN_LITERAL.finditer(text):
             add(match.group(2))
         for match in _PY_OPEN_VARIABLE.finditer(text):
@@ -253,13 +276,13 @@ def shell_writes(command: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Commits and pushes
 
-_GIT_VERB = re.compile(
+_GIT_VERB = _Lazy(
     r"\bgit\b((?:\s+(?:-[Cc]\s+(?:'[^']*'|\"[^\"]*\"|\S+)|--?[A-Za-z][\w-]*(?:=\S+)?))*)"
     r"\s+(commit|merge|cherry-pick|revert|am|pull|push)\b"
 )
-_DASH_C = re.compile(r"-C\s+(?:'([^']*)'|\"([^\"]*)\"|(\S+))")
-_CD = re.compile(r"(?:^|[;&|\n(]\s*)cd\s+(?:'([^']*)'|\"([^\"]*)\"|([^\s;&|)]+))")
-_MESSAGE = re.compile(r"(?:-m|--message)(?:\s+|=)(?:'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|(\S+))")
+_DASH_C = _Lazy(r"-C\s+(?:'([^']*)'|\"([^\"]*)\"|(\S+))")
+_CD = _Lazy(r"(?:^|[;&|\n(]\s*)cd\s+(?:'([^']*)'|\"([^\"]*)\"|([^\s;&|)]+))")
+_MESSAGE = _Lazy(r"(?:-m|--message)(?:\s+|=)(?:'([^']*)'|\"((?:[^\"\\]|\\.)*)\"|(\S+))")
 
 COMMIT_VERBS = frozenset({"commit", "merge", "cherry-pick", "revert", "am", "pull"})
 
@@ -302,6 +325,8 @@ def git_calls(command: str, cwd: str) -> list[GitCall]:
     A folder named through a variable (`-C "$W"`) cannot be read from the text: the cwd stands
     in and the call is marked not literal (callers then require a subject match).
     """
+    if "git" not in command:
+        return []
     text = commit_scan_text(command)
     calls: list[GitCall] = []
     for match in _GIT_VERB.finditer(text):
@@ -345,7 +370,7 @@ def mentions_push(calls: list[GitCall]) -> bool:
 # ---------------------------------------------------------------------------------------------
 # apply_patch
 
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update) File:\s*(.+?)\s*$", re.MULTILINE)
+_PATCH_FILE = _Lazy(r"^\*\*\* (?:Add|Update) File:\s*(.+?)\s*$", re.MULTILINE)
 
 
 def apply_patch_paths(patch: str) -> list[str]:

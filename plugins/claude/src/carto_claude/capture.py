@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 
 from carto_core.capture import (
     MILESTONE_AGENT_TYPES,
@@ -44,8 +43,15 @@ from carto_core.capture import (
 
 PROVIDER = "claude"
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-_MCP_SEARCH = re.compile(r"^mcp__.*search.*", re.IGNORECASE)
-_MCP_FETCH = re.compile(r"^mcp__.*(fetch|open).*", re.IGNORECASE)
+
+
+def _mcp_search(tool: str) -> bool:
+    """`mcp__.*search.*` (the hooks.json matcher), without a regex on the hot path."""
+    return tool.startswith("mcp__") and "search" in tool.lower()
+
+
+def _mcp_fetch(tool: str) -> bool:
+    return tool.startswith("mcp__") and ("fetch" in tool.lower() or "open" in tool.lower())
 
 #: Events that need a session id to write anything.
 _ROW_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "PreCompact", "PostCompact",
@@ -128,10 +134,10 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
             capture_file_edit(ctx, out, tool=tool, paths=[path])
     elif tool == "apply_patch":
         capture_patch(ctx, out, tool=tool, patch=_patch_text(tool_input))
-    elif tool == "WebSearch" or _MCP_SEARCH.match(tool):
+    elif tool == "WebSearch" or _mcp_search(tool):
         query = _str(tool_input.get("query")) or _str(tool_input.get("q")) or _str(tool_input.get("search_query"))
         capture_search(ctx, out, query=query, response=payload.get("tool_response"))
-    elif tool in ("WebFetch", "web__run") or _MCP_FETCH.match(tool):
+    elif tool in ("WebFetch", "web__run") or _mcp_fetch(tool):
         url = _str(tool_input.get("url")) or _str(tool_input.get("uri")) or _str(tool_input.get("href"))
         capture_fetch(ctx, out, url=url, prompt=_str(tool_input.get("prompt")))
 
