@@ -155,15 +155,26 @@ class Registries:
 
     def register_commands(self, cli) -> None:
         for impl in self.pm.hook.carto_register_commands.get_hookimpls():
-            before = set(cli.commands)
+            before = _command_paths(cli)
             try:
                 impl.function(cli=cli)
             except Exception as exc:
                 self.problems.append(f"plugin {impl.plugin_name!r} failed adding commands: {exc!r}")
                 continue
-            added = sorted(set(cli.commands) - before)
+            # Subcommands added under core groups count too (`ingest hermes`, `install claude`).
+            added = sorted(_command_paths(cli) - before)
             if added:
                 self.plugins[impl.plugin_name].registered.setdefault("command", []).extend(added)
+
+
+def _command_paths(group, prefix: str = "") -> set[str]:
+    """Names of the commands already built in a click group, subgroups as `group sub`."""
+    paths = set()
+    for name, command in getattr(group, "commands", {}).items():
+        paths.add(prefix + name)
+        if hasattr(command, "commands"):
+            paths |= _command_paths(command, prefix + name + " ")
+    return paths
 
 
 def blocked_names(env: dict | None = None) -> set[str]:
