@@ -19,6 +19,7 @@ from carto_core.home import Home
 from carto_core.ingest import run_ingest
 from carto_core.logs import SHAPES
 from carto_core.reader import iter_lines
+from carto_core.timeparse import parse_when
 
 from carto_codex.rollout import parse_rollout
 from carto_codex.source import CodexRolloutSource
@@ -210,11 +211,10 @@ def test_no_rollouts_exits_3_and_bad_since_exits_2(tmp_path):
 
 def test_since_skips_rollouts_not_modified_since(codex_home, tmp_path):
     for path in codex_home.rglob("rollout-*.jsonl"):
-        os.utime(path, (0 + 86_400 * 365 * 30, 86_400 * 365 * 30))  # year 2000
+        os.utime(path, (946_684_800, 946_684_800))  # 2000-01-01
     fresh = next(codex_home.rglob("*55555555*.jsonl"))
     os.utime(fresh, None)
-    summary = ingest(Home(tmp_path / "h"), [codex_home], settle_seconds=0,
-                     since=__import__("carto_core.timeparse", fromlist=["x"]).parse_when("1d"))
+    summary = ingest(Home(tmp_path / "h"), [codex_home], settle_seconds=0, since=parse_when("1d"))
     assert summary.streams == 1 and summary.written["turns"] == 1
 
 
@@ -300,3 +300,29 @@ def test_package_root_stays_import_light():
             " print(sorted(heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_since_from_the_config_file_uses_the_when_grammar(codex_home, tmp_path, monkeypatch):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[sources.codex]\nsince = "1d"\nsettle_seconds = 0\nroots = ["{codex_home}"]\n')
+    monkeypatch.setenv("CARTO_CONFIG", str(config))
+    for path in codex_home.rglob("rollout-*.jsonl"):
+        os.utime(path, (946_684_800, 946_684_800))  # 2000-01-01
+    os.utime(next(codex_home.rglob("*55555555*.jsonl")), None)
+    result = CliRunner().invoke(cli, ["ingest", "codex", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["streams"] == 1
+
+
+def test_bytes_that_are_not_utf8_cost_only_themselves(tmp_path):
+    sid = "abababab-0000-4000-8000-000000000001"
+    root = tmp_path / "codex"
+    path = write_rollout(root, sid, [meta(sid, "/x/p")])
+    with open(path, "ab") as handle:
+        handle.write(b'{"timestamp":"2026-02-01T10:00:01Z","type":"event_msg","payload":'
+                     b'{"type":"user_message","message":"caf\xe9 order"}}\n')
+    os.utime(path, (946_684_800, 946_684_800))
+    home = Home(tmp_path / "home")
+    summary = ingest(home, [root])
+    assert [r["summary"] for r in turns_of(home)] == ["caf\ufffd order"]
+    assert summary.skipped["invalid_utf8_replaced"] == 1

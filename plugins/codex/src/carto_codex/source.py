@@ -41,7 +41,12 @@ class CodexRolloutSource(Source):
         self.roots: tuple[Path, ...] = (
             tuple(Path(r).expanduser() for r in roots) if roots else TranscriptRoots.default().codex
         )
-        self.since: datetime | None = self.options.get("since")
+        since = self.options.get("since")
+        if isinstance(since, str) and since.strip():  # from the config file: the WHEN grammar
+            from carto_core.timeparse import parse_when
+
+            since = parse_when(since)
+        self.since: datetime | None = since if isinstance(since, datetime) else None
         self.settle_seconds = float(self.options.get("settle_seconds", SETTLE_SECONDS))
         self.body_max = int(self.options.get("body_max", TURN_BODY_MAX))
         #: (path, message) notes for people: torn rollouts, files that are not rollouts.
