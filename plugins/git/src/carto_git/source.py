@@ -113,11 +113,14 @@ class GitSource(Source):
         repo: Repository = stream.meta.get("repo") or open_repository(stream.path)
         batch = ReadBatch()
         if not has_commits(repo):
-            note = f"{repo.given}: repository has no commits yet"
-            batch.messages.append(note)
-            self.notes.append(note)
-            batch.skipped["empty_repository"] += 1
-            return batch
+            # An unborn HEAD and no refs: git log would fail ("does not have any commits yet").
+            # (A reftable repository keeps no refs/ files: it is read, not judged, below.)
+            if not (Path(repo.info.common_dir) / "reftable").is_dir():
+                note = f"{repo.given}: repository has no commits yet"
+                batch.messages.append(note)
+                self.notes.append(note)
+                batch.skipped["empty_repository"] += 1
+                return batch
         commits = read_commits(repo, since=self.since, authors=self.authors, limit=self.limit,
                                files=self.files)
         batch.units = len(commits)
