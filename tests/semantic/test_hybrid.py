@@ -168,15 +168,22 @@ def test_embedder_down_or_slow_keyword_results_still_come_back(
     append_rows(home.log("prompts"), [append])
     report = run_index(home)
     assert report.outcome == "unavailable" and why in report.reason and report.backoff_until
+    assert run_index(home).outcome == "backing_off"
     errors = [line.row for line in iter_lines(home.state_file(ERRORS_FILE))]
     assert errors[-1]["stage"] == "embedder_unavailable"
     after = log_bytes(home)
     assert {k: v for k, v in after.items() if k != "prompt-history.jsonl"} == {
         k: v for k, v in before.items() if k != "prompt-history.jsonl"}
     assert after["prompt-history.jsonl"].startswith(before["prompt-history.jsonl"])
-    # Once the embedder is back, the late row is embedded.
+    # Once the embedder is back, `carto index --force` (what the status names) embeds the late
+    # row without waiting for the back-off.
     monkeypatch.setenv("CARTO_EMBED_URL", good.url)
-    assert run_index(home, force=True).embedded == 1
+    env = {**os.environ, "CARTO_HOME": str(home.root)}
+    carto = os.path.join(os.path.dirname(sys.executable), "carto")
+    done = subprocess.run([carto, "index", "--step", "semantic", "--force", "--json"],
+                          capture_output=True, text=True, env=env)
+    (step,) = json.loads(done.stdout)["steps"]
+    assert (step["outcome"], step["embedded"]) == ("ok", 1)
 
 
 def test_qdrant_refusing_keyword_results_still_come_back(paraphrase_home, monkeypatch):
@@ -227,9 +234,14 @@ def test_dimension_mismatch_says_how_to_reembed(paraphrase_home, monkeypatch, em
     result = search(home, "login credentials")
     assert answer(result) == baseline
     assert "dimension mismatch" in result.semantic_status
-    assert "carto index --reembed" in result.semantic_status
-    report = run_index(home, reembed=True)
-    assert report.outcome == "ok" and report.embedded == len(rows)
+    assert "(fix: carto index --step semantic --rebuild)" in result.semantic_status
+    # The command the status names fixes it.
+    env = {**os.environ, "CARTO_HOME": str(home.root)}
+    carto = os.path.join(os.path.dirname(sys.executable), "carto")
+    done = subprocess.run([carto, "index", "--step", "semantic", "--rebuild", "--json"],
+                          capture_output=True, text=True, env=env)
+    (step,) = json.loads(done.stdout)["steps"]
+    assert step["outcome"] == "ok" and step["embedded"] == len(rows)
     assert search(home, "login credentials").semantic_status == "ok"
 
 

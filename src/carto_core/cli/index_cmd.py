@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
@@ -12,8 +14,10 @@ from carto_core.exitcodes import ExitCode
 @click.option("--rebuild", is_flag=True, help="Rebuild from the logs instead of picking up appended rows.")
 @click.option("--step", "steps", multiple=True, metavar="NAME",
               help="Run only this step (repeatable): keyword, or a step a ranker adds (semantic).")
+@click.option("--force", is_flag=True,
+              help="Retry now a step backing off after a failure (the semantic step waits 1 min to 1 h).")
 @json_option
-def index(rebuild: bool, steps: tuple[str, ...], as_json: bool) -> None:
+def index(rebuild: bool, steps: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Build or refresh the search indexes under <home>/.carto/.
 
     The keyword index (BM25 postings and document columns) is built on first search anyway and
@@ -26,6 +30,7 @@ def index(rebuild: bool, steps: tuple[str, ...], as_json: bool) -> None:
       carto index                 # refresh every index
       carto index --rebuild       # throw the indexes away and rebuild from the logs
       carto index --step keyword --json
+      carto index --step semantic --force   # retry the embedder now, not after the back-off
     """
     from carto_core.home import current_home
     from carto_core.search.engine import SearchEngine
@@ -47,10 +52,13 @@ def index(rebuild: bool, steps: tuple[str, ...], as_json: bool) -> None:
             task = bar.add_task(f"index: {step.name}", total=None)
 
             def progress(done, total=None, _task=task):
-                bar.update(_task, description=f"index: {step.name} ({done})")
+                bar.update(_task, completed=done, total=total,
+                           description=f"index: {step.name} ({done})")
 
+            # Only steps that take `force` get it (the semantic step's back-off).
+            extra = {"force": True} if force and "force" in inspect.signature(step.run).parameters else {}
             try:
-                reports.append(step.run(engine, rebuild=rebuild, progress=progress))
+                reports.append(step.run(engine, rebuild=rebuild, progress=progress, **extra))
             except Exception as exc:  # report and go on with the other steps
                 failed = True
                 reports.append({"step": step.name, "outcome": "error", "error": f"{type(exc).__name__}: {exc}"})

@@ -4,7 +4,7 @@ Incremental and resumable by construction: the store is asked which event ids it
 for the current model, and only the others are embedded, in batches that are each committed
 before the next starts. An interrupted run keeps every committed batch; the next run picks up
 the rest. The logs stay the truth: vectors are derived and can be rebuilt at any time
-(`--reembed`).
+(`carto index --rebuild`).
 
 - The `lsa` embedder is fitted on the corpus on the first run (or with `refit=True`); every fit
   has its own model tag, so a refit re-embeds everything under the new tag, and vectors of other

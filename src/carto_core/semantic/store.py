@@ -48,7 +48,7 @@ class DimensionMismatch(StoreError):
 
     stage = "dimension_mismatch"
 
-    def __init__(self, message: str, fix: str = "carto index --reembed"):
+    def __init__(self, message: str, fix: str = "carto index --step semantic --rebuild"):
         super().__init__(message)
         self.fix = fix
 
