@@ -78,3 +78,60 @@ def test_catalogue_is_documented_and_every_tool_pages_or_says_it_does_not():
         json.dumps(schema)
     writers = [spec.name for spec in TOOLS if not spec.read_only]
     assert writers == ["search", "wrapup"]
+
+
+def test_an_engine_failure_is_an_internal_error_result_and_the_next_call_works(tmp_path, monkeypatch):
+    import anyio
+    from mcp import Client
+
+    from carto_core.mcp.server import build_server
+
+    home = build_sample_home(tmp_path / "h")
+    state = CartoMcp(home)
+    calls = {"n": 0}
+    real = CartoMcp.facts
+
+    def flaky(self, args):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("disk on fire")
+        return real(self, args)
+
+    monkeypatch.setattr(CartoMcp, "facts", flaky)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            first = await client.call_tool("facts", {"verb": "census"})
+            second = await client.call_tool("facts", {"verb": "census"})
+            return first, second
+
+    first, second = anyio.run(main)
+    assert first.is_error and first.structured_content["error"]["code"] == "internal"
+    assert first.structured_content["error"]["status"] == 500
+    assert "disk on fire" in first.structured_content["error"]["message"]
+    assert not second.is_error and second.structured_content["facts"]["events"] == 22
+
+
+def test_the_requests_meta_can_name_the_session(tmp_path):
+    import anyio
+    from mcp import Client
+
+    from carto_core.mcp.server import build_server
+
+    home = build_sample_home(tmp_path / "h")
+
+    async def main():
+        async with Client(build_server(CartoMcp(home, env={}))) as client:
+            named = await client.call_tool("search", {"query": "rounding decimal"},
+                                           meta={"session_id": "sess-in-meta"})
+            junk = await client.call_tool("search", {"query": "terraform"},
+                                          meta={"session_id": "../../etc/passwd"})
+            return named, junk
+
+    named, junk = anyio.run(main)
+    assert not named.is_error and not junk.is_error
+    rows = [json.loads(line) for line in home.log("served").read_text().splitlines()]
+    ids = [r["event_id"] for r in named.structured_content["results"]]
+    assert [r["event_id"] for r in rows if r["session_id"] == "sess-in-meta"] == ids != []
+    # A _meta session that is not a session id is ignored (no env either: no session).
+    assert {r["session_id"] for r in rows if r["query"] == "terraform"} == {None}

@@ -38,7 +38,8 @@ class Page:
     cut: bool
 
 
-def _get(doc: dict, path: str):
+def get_path(doc: dict, path: str):
+    """The value at a dotted path of nested objects, or None."""
     node = doc
     for part in path.split("."):
         if not isinstance(node, dict) or part not in node:
@@ -163,7 +164,7 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     whenever one remains, shortened if it alone is too big, so paging always makes progress.
     """
     max_chars = max(MIN_MAX_CHARS, int(max_chars))
-    items = _get(document, list_path) if list_path else None
+    items = get_path(document, list_path) if list_path else None
     # A mapping (get's `found`: id -> record) pages by its entries, in order.
     as_dict = isinstance(items, dict)
     if as_dict:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import threading
 import traceback
@@ -27,11 +28,19 @@ from collections import OrderedDict
 
 from carto_core import __version__
 from carto_core.home import Home
-from carto_core.mcp.budget import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS, dumps, paginate
+from carto_core.mcp.budget import (
+    DEFAULT_MAX_CHARS,
+    MAX_MAX_CHARS,
+    MIN_MAX_CHARS,
+    dumps,
+    get_path,
+    paginate,
+)
 from carto_core.mcp.cursor import CursorCodec, CursorError, load_key
 from carto_core.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolError, ToolSpec
 
 SERVER_NAME = "carto"
+_SESSION_RE = re.compile(r"^[A-Za-z0-9._:-]{1,200}$")  # the schema's session_id pattern
 PAGE_CACHE = 32
 INSTRUCTIONS = (
     "carto is a memory of agents' own work: every commit, edit, command, prompt, fetch and "
@@ -68,7 +77,7 @@ class CartoMcp:
         self._lock = threading.Lock()
         self._engine = None
         self._facts_corpus: tuple[str, object] | None = None
-        self._validators: dict[str, object] = {}
+        self._validators: dict[tuple[str, bool], object] = {}
 
     # --- protocol-free entry point -----------------------------------------------------------
 
@@ -123,10 +132,8 @@ class CartoMcp:
 
     @staticmethod
     def _digest(spec: ToolSpec, args: dict, document: dict) -> str:
-        from carto_core.mcp.budget import _get
-
         path = spec.paged_list(args)
-        items = _get(document, path) if path else None
+        items = get_path(document, path) if path else None
         # Identity, not content: a replayed search has the same results with scores decayed by
         # the seconds in between, which is not a change worth a warning.
         if isinstance(items, dict):
@@ -136,19 +143,15 @@ class CartoMcp:
         return hashlib.sha1(dumps(items).encode()).hexdigest()[:12]
 
     def _validate(self, spec: ToolSpec, args: dict) -> None:
-        validator = self._validators.get(spec.name)
+        # With a cursor the other arguments come from it: only the ones given are checked.
+        key = (spec.name, "cursor" in args)
+        validator = self._validators.get(key)
         if validator is None:
             from jsonschema import Draft202012Validator
 
-            validator = Draft202012Validator(spec.input_schema)
-            self._validators[spec.name] = validator
-        schema = spec.input_schema
-        if "cursor" in args:
-            # With a cursor, the other arguments come from it: only check the ones given.
-            schema = {**schema, "required": []}
-            from jsonschema import Draft202012Validator
-
-            validator = Draft202012Validator(schema)
+            schema = spec.input_schema
+            validator = Draft202012Validator({**schema, "required": []} if key[1] else schema)
+            self._validators[key] = validator
         errors = sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
             problems = []
@@ -156,14 +159,14 @@ class CartoMcp:
                 where = ".".join(str(p) for p in error.absolute_path) or "arguments"
                 problems.append(f"{where}: {error.message}")
             raise ToolError("invalid_arguments", "; ".join(problems),
-                            accepted=sorted(schema["properties"]))
+                            accepted=sorted(spec.input_schema["properties"]))
 
     def _run(self, spec: ToolSpec, args: dict, meta: dict | None) -> dict:
         args = dict(args)
         if meta and not args.get("session_id"):
             for key in ("session_id", "carto/session_id"):
                 value = meta.get(key)
-                if isinstance(value, str) and value:
+                if isinstance(value, str) and _SESSION_RE.match(value):
                     args["_meta_session"] = value
                     break
         return spec.run(self, args)
