@@ -244,3 +244,18 @@ def test_project_orientation(home_env):
     assert len(out["commits"]) == 2
     assert out["busiest_files"] == [{"path": "/work/webshop/src/cart.py", "edits": 2,
                                      "last": out["busiest_files"][0]["last"]}]
+
+
+def test_index_command_builds_and_refreshes(home_env):
+    w = home_env
+    w.tool("Ran: indexed once")
+    first = _json(carto("index", "--step", "keyword", "--json"))
+    step = first["steps"][0]
+    assert step["step"] == "keyword" and step["documents"] == 1
+    w.tool("Ran: appended later")
+    second = _json(carto("index", "--step", "keyword", "--json"))["steps"][0]
+    assert second["outcome"] == "updated" and second["documents"] == 2
+    rebuilt = _json(carto("index", "--rebuild", "--step", "keyword", "--json"))["steps"][0]
+    assert rebuilt["outcome"] == "rebuilt" and rebuilt["documents"] == 2
+    bad = CliRunner().invoke(cli, ["index", "--step", "nope"])
+    assert bad.exit_code == 2 and "keyword" in bad.output

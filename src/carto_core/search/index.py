@@ -468,7 +468,7 @@ class KeywordIndex:
                 if report.problems:
                     problems[label] = {"counts": dict(report.problems), "examples": report.examples}
                 if progress:
-                    progress(label, len(builder.ids))
+                    progress(len(builder.ids), None)
             segment = builder.segment()
             cols = builder.columns()
         finally:
@@ -647,8 +647,12 @@ class KeywordIndex:
         # (on POSIX a mapped file survives unlinking anyway).
         for entry in base.iterdir():
             if entry.is_dir() and entry.name not in keep and entry.name.startswith("gen-"):
-                if entry.name.endswith(".tmp") and time.time() - entry.stat().st_mtime < 600:
-                    continue  # another process may be writing it right now
+                try:
+                    age = time.time() - entry.stat().st_mtime
+                except FileNotFoundError:
+                    continue
+                if age < (600 if entry.name.endswith(".tmp") else 60):
+                    continue  # another process may be writing it, or about to point CURRENT at it
                 shutil.rmtree(entry, ignore_errors=True)
 
     # ---- lookups

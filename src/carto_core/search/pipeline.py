@@ -155,7 +155,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         if not ok:
             reports.append(LadderReport(name, name, "unavailable", reason))
             if name == SEMANTIC:
-                semantic_status = f"unavailable: {reason}"
+                semantic_status = reason if reason.startswith("unavailable") else f"unavailable: {reason}"
             continue
         try:
             produced = ranker.rank(query, scope, engine, depth=request.depth)
