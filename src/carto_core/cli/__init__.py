@@ -70,10 +70,6 @@ class CartoGroup(click.Group):
             module_name, attribute = target.split(":")
             command = getattr(importlib.import_module(module_name), attribute)
             self.add_command(command, name)
-            if isinstance(command, click.Group):
-                # Plugins add subcommands to core groups (`install claude`, `ingest codex`):
-                # a group is only complete once they have registered.
-                self._load_plugins()
             return command
         self._load_plugins()
         return self.commands.get(name)
