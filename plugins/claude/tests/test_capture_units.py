@@ -13,7 +13,8 @@ from carto_core.redact import _BUILTIN, Redactor, _replacement
 
 PIECES = ["ghp_" + "a" * 24, "sk-ant-" + "b" * 20, "AKIA" + "C" * 16, "password=hunter22", "Bearer abcdefghij",
           "https://u:pw@host/x", "token: zzzzzz", "eyJabcdefghij.eyJabcdefghij.abcdefghij", "npm_" + "d" * 36,
-          "plain words", "api key", "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----"]
+          "plain words", "api key", "PassWord : 'secretvalue'", "Token=abcdef", "İstanbul token=xyz12",
+          "API_KEY: \"qwerty123\"", "auth-token=zzzz9", "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----"]
 
 
 def brute_force(text: str) -> str:
