@@ -78,16 +78,10 @@ def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
 
 
 def _salience(value) -> float:
-    if isinstance(value, bool) or value is None:
-        return float("nan")
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return float("nan")
-    return float("nan")
+    from carto_core.events import _salience as normalize  # one rule for every reader
+
+    number = normalize(value)
+    return float("nan") if number is None else number
 
 
 _DAY_EPOCH: dict[str, float] = {}
@@ -265,54 +259,25 @@ class _Builder:
         return out
 
 
-def _read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
-    """Yield (row, offset, length, lineno) for complete lines from `start`; orjson for speed,
-    the stdlib decoder (U+FFFD) for lines that are not valid UTF-8."""
+def _fast_loads(raw: bytes):
+    """`jsonl.loads_line` with orjson first (3x faster on clean lines); the stdlib path
+    (U+FFFD for bad UTF-8, the same problem names) for anything orjson refuses."""
     import orjson
 
-    from carto_core.jsonl import loads_line
-
     try:
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            data = handle.read()
-    except FileNotFoundError:
-        report.end_offset = start
-        return
-    position, lineno, size = 0, start_lineno, len(data)
-    loads = orjson.loads
-    while position < size:
-        newline = data.find(b"\n", position)
-        if newline < 0:
-            if data[position:].strip():
-                report.note("torn_line", lineno + 1)
-            break
-        lineno += 1
-        raw = data[position:newline]
-        line_start = start + position
-        position = newline + 1
-        report.lines += 1
-        if not raw or raw.isspace():
-            continue
-        try:
-            value = loads(raw)
-        except orjson.JSONDecodeError:
-            value, problem = loads_line(raw)
-            if problem == "malformed_json":
-                report.note(problem, lineno)
-                continue
-            if problem:
-                report.note(problem, lineno)
-        if not isinstance(value, dict):
-            report.note("not_an_object", lineno)
-            continue
-        event_id = value.get("event_id")
-        if not isinstance(event_id, str) or not event_id.strip():
-            report.note("missing_event_id", lineno)
-        report.rows += 1
-        yield value, line_start, newline - (line_start - start), lineno
-    report.end_offset = start + position
-    report.lines = lineno - start_lineno  # lines consumed, blank ones included
+        return orjson.loads(raw), None
+    except orjson.JSONDecodeError:
+        from carto_core.jsonl import loads_line
+
+        return loads_line(raw)
+
+
+def _read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
+    """Yield (row, offset, length, lineno) for complete lines from `start`."""
+    from carto_core.reader import iter_lines
+
+    for line in iter_lines(path, report, start=start, start_lineno=start_lineno, loads=_fast_loads):
+        yield line.row, line.offset, line.end - line.offset - 1, line.lineno
 
 
 def _boundary(path: Path, offset: int) -> str:
