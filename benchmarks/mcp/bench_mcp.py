@@ -8,7 +8,9 @@ serving, telemetry on in both):
   round trip of `tools/call search` (request out, JSON answer parsed back) median and p95;
 - `carto search QUERY --json` as a cold process per query (what an agent without MCP does):
   median and p95 end to end;
-- in-process `run_search` on a warm engine (the floor both front doors sit on): median.
+- in-process `run_search` on a warm engine (the floor both front doors sit on), and the
+  server's own `CartoMcp.call("search")` (validation, search with telemetry, budget; no
+  transport): medians.
 
 Usage (from the repository root):
 
@@ -93,6 +95,18 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
         times.append(time.perf_counter() - t0)
     out["in_process_run_search"] = ms(times)
     del engine
+    # The server's own work per call (validation, search with telemetry, budget), no transport.
+    from carto_core.mcp.server import CartoMcp
+
+    state = CartoMcp(Home(home_dir), env=child_env(home_dir))
+    state.warm()
+    times = []
+    for q in queries:
+        t0 = time.perf_counter()
+        state.call("search", {"query": q, "limit": 10, "all": True})
+        times.append(time.perf_counter() - t0)
+    out["in_process_mcp_call"] = ms(times)
+    del state
 
     out["mcp"] = mcp_round_trips(home_dir, queries, warmup=10)
 
@@ -108,12 +122,13 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
 
 def table(rows) -> str:
     lines = ["| events | MCP round trip p50 / p95 | CLI cold process p50 / p95 | CLI/MCP (p50) | "
-             "in-process run_search p50 | MCP spawn→ready |",
-             "|---:|---:|---:|---:|---:|---:|"]
+             "server call, no transport p50 | in-process run_search p50 | MCP spawn→ready |",
+             "|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         m, c = r["mcp"]["round_trip"], r["cli_cold_process"]
         lines.append(f"| {r['events']:,} | {m['median_ms']:.1f} / {m['p95_ms']:.1f} ms | "
                      f"{c['median_ms']:.0f} / {c['p95_ms']:.0f} ms | {r['ratio_cli_over_mcp_p50']}x | "
+                     f"{r['in_process_mcp_call']['median_ms']:.1f} ms | "
                      f"{r['in_process_run_search']['median_ms']:.1f} ms | {r['mcp']['ready_s']:.2f} s |")
     return "\n".join(lines)
 

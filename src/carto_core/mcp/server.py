@@ -37,7 +37,7 @@ from carto_core.mcp.budget import (
     paginate,
 )
 from carto_core.mcp.cursor import CursorCodec, CursorError, load_key
-from carto_core.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolError, ToolSpec
+from carto_core.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolError, ToolSpec, parse_ids
 
 SERVER_NAME = "carto"
 _SESSION_RE = re.compile(r"^[A-Za-z0-9._:-]{1,200}$")  # the schema's session_id pattern
@@ -169,7 +169,7 @@ class CartoMcp:
                 if isinstance(value, str) and _SESSION_RE.match(value):
                     args["_meta_session"] = value
                     break
-        return spec.run(self, args)
+        return getattr(self, spec.name)(args)
 
     # --- what the tools call -----------------------------------------------------------------
 
@@ -236,9 +236,10 @@ class CartoMcp:
         return Telemetry(self.home, session_id=self.session_for(args), provider=self.provider(),
                          purpose=args.get("purpose") or "manual", backend="mcp")
 
-    def get(self, args: dict, ids: list[str]) -> dict:
+    def get(self, args: dict) -> dict:
         from carto_core.search.fetch import fetch_records
 
+        ids = parse_ids(args["ids"])
         telemetry = None if args.get("_replay") else self.telemetry(args)
         document = fetch_records(self.engine, ids, telemetry)
         if not document["found"]:
@@ -247,9 +248,10 @@ class CartoMcp:
                             404, missing=document["missing"])
         return document
 
-    def thread(self, event_id: str) -> dict:
+    def thread(self, args: dict) -> dict:
         from carto_core.search.fetch import thread_document
 
+        event_id = args["event_id"]  # the schema checked its shape
         document = thread_document(self.home, event_id)
         if not document["found"]:
             raise ToolError("not_found", f"no changelog event {event_id}", 404)

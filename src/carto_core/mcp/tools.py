@@ -19,10 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from carto_core.mcp.server import CartoMcp
+from typing import Any
 
 from carto_core.cli.search_cmd import PURPOSES
 
@@ -47,11 +44,12 @@ class ToolError(Exception):
 
 @dataclass
 class ToolSpec:
+    """One tool. Its body is the `CartoMcp` method of the same name, called with the arguments."""
+
     name: str
     title: str
     description: str
     properties: dict
-    run: Callable[["CartoMcp", dict], dict]
     #: Which list of the answer is paged (a dotted path), or a function of the arguments.
     list_path: str | Callable[[dict], str | None] | None = None
     required: list[str] = field(default_factory=list)
@@ -59,8 +57,6 @@ class ToolSpec:
     idempotent: bool = True
     #: What a non-read-only tool writes (said in the catalogue).
     writes: str = ""
-    #: Extra JSON-schema keywords at the root (anyOf, ...).
-    extra_schema: dict = field(default_factory=dict)
 
     def paged_list(self, args: dict) -> str | None:
         return self.list_path(args) if callable(self.list_path) else self.list_path
@@ -70,7 +66,6 @@ class ToolSpec:
         schema = {"type": "object", "properties": {**self.properties, **COMMON}, "additionalProperties": False}
         if self.required:
             schema["required"] = list(self.required)
-        schema.update(self.extra_schema)
         return schema
 
 
@@ -96,7 +91,8 @@ _SESSION = {"type": "string", "pattern": r"^[A-Za-z0-9._:-]{1,200}$",
                            "server's environment (CLAUDE_CODE_SESSION_ID, CODEX_SESSION_ID, ...)."}
 
 
-def _ids(value) -> list[str]:
+def parse_ids(value) -> list[str]:
+    """Event ids from a list or one comma-separated string, each checked."""
     ids = [part.strip() for part in value.split(",")] if isinstance(value, str) else list(value)
     ids = [i for i in ids if i]
     if not ids:
@@ -105,48 +101,6 @@ def _ids(value) -> list[str]:
     if bad:
         raise ToolError("invalid_arguments", f"ids: not an event id (allowed [A-Za-z0-9_-]): {bad[:5]}")
     return ids
-
-
-# --- tool bodies --------------------------------------------------------------------------------
-
-
-def _search(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.search(args)
-
-
-def _get(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.get(args, _ids(args["ids"]))
-
-
-def _thread(mcp: "CartoMcp", args: dict) -> dict:
-    event_id = args["event_id"]
-    if not _ID_RE.match(event_id):
-        raise ToolError("invalid_arguments", f"event_id: not an event id: {event_id[:80]!r}")
-    return mcp.thread(event_id)
-
-
-def _orient(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.orient(args)
-
-
-def _facts(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.facts(args)
-
-
-def _standup(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.standup(args)
-
-
-def _digest(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.digest(args)
-
-
-def _wrapup(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.wrapup(args)
-
-
-def _collision(mcp: "CartoMcp", args: dict) -> dict:
-    return mcp.collision(args)
 
 
 def _facts_list(args: dict) -> str | None:
@@ -161,7 +115,6 @@ def _digest_list(args: dict) -> str | None:
 TOOLS: list[ToolSpec] = [
     ToolSpec(
         name="search",
-        run=_search,
         title="Search your past work",
         description=(
             "Ranked recall over everything agents did (commits, edits, commands, prompts, research, "
@@ -198,7 +151,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="get",
-        run=_get,
         title="Fetch events by id",
         description=("Fetch full records by event_id (ids from search, facts samples, standup...): "
                      "{found: {id: row}, missing: [ids]}. When none of the ids exists the answer is "
@@ -213,7 +165,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="thread",
-        run=_thread,
         title="Follow a commit thread",
         description=("The arc of an event: its ancestors through parent_event_id and every "
                      "descendant (a chain of commits, a session's follow-ups). Answers are the "
@@ -224,7 +175,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="orient",
-        run=_orient,
         title="Orient on a project",
         description=("No query needed: a project's (or family's) newest wrapups with their open "
                      "threads, milestones, commits and busiest files, newest first. Start here in "
@@ -237,7 +187,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="facts",
-        run=_facts,
         title="Count what is true",
         description=(
             "Deterministic counts (contract v1), never ranked, never written: census (events by "
@@ -262,7 +211,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="standup",
-        run=_standup,
         title="Who is working on what",
         description=("Sessions active in the window with projects, idle time, commits and pushes; "
                      "CONTENTION (projects and files two sessions both touched, worktrees collapsed "
@@ -279,7 +227,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="digest",
-        run=_digest,
         title="Digest a session or a day",
         description=("kind=session: one session's span, projects, activity counts, commits, files, "
                      "recall (default: your session). kind=day: a local day grouped by project, "
@@ -303,7 +250,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="wrapup",
-        run=_wrapup,
         title="Write this session's wrapup milestone",
         description=("Writes the session_wrapup milestone for a session (default: yours), built "
                      "from its events: description, decisions, unresolved threads, key_insight and "
@@ -325,7 +271,6 @@ TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         name="collision",
-        run=_collision,
         title="Did a peer touch this file?",
         description=("Before editing a file: did another session edit or commit it in the last "
                      "window_minutes (default 45)? Worktree paths collapse to the main checkout. "
