@@ -135,3 +135,20 @@ def test_the_requests_meta_can_name_the_session(tmp_path):
     assert [r["event_id"] for r in rows if r["session_id"] == "sess-in-meta"] == ids != []
     # A _meta session that is not a session id is ignored (no env either: no session).
     assert {r["session_id"] for r in rows if r["query"] == "terraform"} == {None}
+
+
+def test_cli_lists_the_catalogue_and_says_when_the_sdk_is_missing(monkeypatch):
+    import sys
+
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    result = CliRunner().invoke(cli, ["mcp", "--list-tools", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == json.loads(json.dumps({"tools": tool_catalogue()}))
+    text = CliRunner().invoke(cli, ["mcp", "--list-tools"]).stdout
+    assert "wrapup" in text and "[writes the session_wrapup milestone]" in text
+    monkeypatch.setitem(sys.modules, "mcp", None)  # as if carto-core[mcp] were not installed
+    missing = CliRunner().invoke(cli, ["mcp"])
+    assert missing.exit_code == 75 and "carto-core[mcp]" in missing.stderr
