@@ -2,12 +2,17 @@
 clients on loopback, next to the same queries in-process (the floor) and through the cold CLI
 (`carto search --json`, a new process per query: what an agent pays without the server).
 
+The home is `carto_core.evaluation.generate.generate_home` (seed 1, the corpus of the search and
+MCP benchmarks) and the queries are drawn from it by the search benchmark's `make_queries`.
 Bounded in count and time: C clients x R requests each (default 4 x 100), stopped after
---max-seconds whatever happens. Latency is measured by the clients (full HTTP round trip,
-JSON parsed); the server's own `stages_ms.total` is reported beside it.
+--max-seconds whatever happens. Latency is measured by the clients (full HTTP round trip with
+TCP_NODELAY, JSON parsed); the server's own `stages_ms.total` is reported beside it. The server
+runs as `carto serve --port 0` in its own process.
 
     .venv/bin/python benchmarks/serve/bench_recall_load.py              # 200k events
     .venv/bin/python benchmarks/serve/bench_recall_load.py --events 20000 --clients 2
+
+Results print as JSON and are written to benchmarks/serve/results.json.
 """
 
 from __future__ import annotations
@@ -16,86 +21,23 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import httpx
 
-from carto_core.appendlog import append_lines
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "search"))
 
-NOW = datetime.now(timezone.utc)
-WORDS = ("cart checkout coupon discount tax invoice refund payment stripe webhook retry queue "
-         "worker cache redis postgres migration index schema vacuum deploy staging terraform "
-         "kubernetes helm ingress cert rotate token oauth login session cookie csrf cors header "
-         "parser lexer token grammar ast render template layout css grid flex button modal "
-         "dialog focus keyboard aria contrast theme dark light chart svg axis legend tooltip "
-         "sparkline tempo census delta cursor offset boundary hash rewrite spool lock flock "
-         "append torn line utf8 redact secret bearer aws slack github pytest hypothesis fixture "
-         "benchmark median p95 latency throughput loopback uvicorn starlette asgi sse stream "
-         "heartbeat reload follow inode mtime decimal quantize rounding currency bundle").split()
+from bench_search import CARTO, child_env, make_queries  # noqa: E402
 
-
-def words(rng: random.Random, k: int) -> str:
-    # Zipf-ish: early words are common, late ones rare, as in real logs.
-    return " ".join(WORDS[min(int(rng.paretovariate(1.1)) - 1, len(WORDS) - 1)] if rng.random() < .6
-                    else rng.choice(WORDS) for _ in range(k))
-
-
-def build(root: str, n: int, seed: int = 7) -> Home:
-    rng = random.Random(seed)
-    home = Home(root)
-    projects = [f"proj-{i}" for i in range(40)]
-    batches: dict[str, list[bytes]] = {}
-    for i in range(n):
-        moment = NOW - timedelta(seconds=rng.randrange(0, 86400 * 180))
-        project = rng.choice(projects)
-        kind = rng.choices(["bash", "edit", "commit", "fetch", "prompt", "turn"],
-                           weights=[30, 25, 8, 7, 10, 20])[0]
-        common = {"event_id": f"evt-{i:012d}", "timestamp": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                  "provider": rng.choice(["claude", "codex"]), "project": project,
-                  "cwd": f"/work/{project}"}
-        sid = f"s-{rng.randrange(4000)}"
-        if kind == "bash":
-            label, row = "tool-use", {**common, "type": "tool_bash", "session": sid,
-                                      "summary": f"Ran: pytest tests/test_{words(rng, 1)}.py -k {words(rng, 2)}",
-                                      "salience": 0.2}
-        elif kind == "edit":
-            label, row = "tool-use", {**common, "type": "tool_file_edit", "session": sid,
-                                      "summary": f"Modified: /work/{project}/src/{words(rng, 1)}_{words(rng, 1)}.py",
-                                      "salience": 0.4}
-        elif kind == "commit":
-            label, row = "changelog", {**common, "type": "git_commit", "session_id": sid,
-                                       "summary": f"[fix] Commit {i:040x}: fix({words(rng, 1)}): {words(rng, 6)}",
-                                       "salience": 0.7}
-        elif kind == "fetch":
-            label, row = "research", {**common, "type": "fetch", "session": sid,
-                                      "url": f"https://docs.example.org/{words(rng, 1)}",
-                                      "prompt": words(rng, 6), "salience": 0.5}
-        elif kind == "prompt":
-            label, row = "prompts", {**common, "type": "prompt", "session_id": sid,
-                                     "summary": words(rng, 12), "salience": 0.6}
-        else:
-            label, row = "turns", {**common, "type": "transcript", "session": sid,
-                                   "summary": words(rng, 40), "turn_idx": rng.randrange(1, 50)}
-        batches.setdefault(label, []).append(dumps_row(row))
-    for label, lines in batches.items():
-        append_lines(home.log(label), lines)
-    return home
-
-
-def queries(count: int, seed: int = 11) -> list[str]:
-    rng = random.Random(seed)
-    return [" ".join(rng.sample(WORDS, rng.choice([1, 2, 2, 3]))) for _ in range(count)]
-
+from carto_core.evaluation.generate import generate_home  # noqa: E402
+from carto_core.home import Home  # noqa: E402
 
 def pct(samples: list[float], p: float) -> float:
     ordered = sorted(samples)
@@ -160,11 +102,17 @@ def main() -> None:
 
     root = tempfile.mkdtemp(prefix="carto-bench-serve-")
     t0 = time.perf_counter()
-    home = build(root, args.events)
-    print(f"built {args.events} events in {time.perf_counter() - t0:.1f}s at {root}", file=sys.stderr)
-    env = {**os.environ, "CARTO_HOME": root}
-    carto = str(Path(sys.executable).with_name("carto"))
-    qs = queries(200)
+    generate_home(root, args.events, seed=1)
+    home = Home(root)
+    print(f"generated {args.events} events in {time.perf_counter() - t0:.1f}s at {root}",
+          file=sys.stderr)
+    env = child_env(Path(root))
+    carto = CARTO
+    from carto_core.search import SearchEngine, SearchRequest, run_search
+
+    engine = SearchEngine(home)
+    engine.ensure_loaded()  # builds and persists the keyword index the server will open
+    qs = make_queries(engine, 200)
 
     t0 = time.perf_counter()
     server = subprocess.Popen([carto, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
@@ -185,10 +133,7 @@ def main() -> None:
         server.terminate()
         server.wait(10)
 
-    # Floor: the same engine in-process, no HTTP.
-    from carto_core.search import SearchEngine, SearchRequest, run_search
-
-    engine = SearchEngine(home)
+    # Floor: the same engine in-process, no HTTP (measured after the server stopped).
     for q in qs[:20]:
         run_search(SearchRequest(query=q, all=True), engine=engine)
     floor = []
@@ -214,6 +159,7 @@ def main() -> None:
         "ratio_cold_cli_over_http_p50": round(statistics.median(cli) / statistics.median(lat), 1),
     }
     print(json.dumps(report, indent=2))
+    (Path(__file__).parent / "results.json").write_text(json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":
