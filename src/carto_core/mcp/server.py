@@ -223,10 +223,15 @@ class CartoMcp:
             all=bool(args.get("all")) or replay,
         )
         telemetry = None if replay else self.telemetry(args)
+        from carto_core.config import ConfigError
+        from carto_core.project import RegistryError
+
         try:
             result = run_search(request, engine=self.engine, telemetry=telemetry)
         except SearchError as exc:
             raise _search_error(exc) from None
+        except (ConfigError, RegistryError) as exc:  # as the CLI: the caller's setup, named
+            raise ToolError("invalid_arguments", str(exc)) from None
         return result.to_dict()
 
     def telemetry(self, args: dict):
