@@ -115,19 +115,22 @@ class Redactor:
             self._scan_for = len(self._patterns)
         return self._needles
 
-    def _may_match(self, value: str) -> bool:
+    def _present(self, value: str) -> frozenset[str] | None:
+        """The needles that occur in `value` (lower-cased); None when every pattern must run."""
         needles = self._all_needles()
         if needles is None:
-            return True
+            return None
         lowered = value.lower()
-        if len(value) < 512:
-            return any(needle in lowered for needle in needles)
-        if self._scan is None:
-            self._scan = re.compile("|".join(map(re.escape, needles)))
-        return self._scan.search(lowered) is not None
+        if len(value) >= 512:
+            if self._scan is None:
+                self._scan = re.compile("|".join(map(re.escape, needles)))
+            if self._scan.search(lowered) is None:
+                return frozenset()
+        return frozenset(needle for needle in needles if needle in lowered)
 
     def text(self, value: str) -> str:
-        if not self._may_match(value):
+        present = self._present(value)
+        if present is not None and not present:
             return value  # the common case: no pattern's needle occurs at all
         lowered = None
         for index, (kind, pattern, needles) in enumerate(self._patterns):
@@ -136,7 +139,9 @@ class Redactor:
                 # checking them first skips most regex scans of long bodies (backfill speed).
                 if lowered is None:
                     lowered = value.lower()
-                if not any(needle in lowered for needle in needles):
+                if present is not None and not present.intersection(needles):
+                    continue
+                if present is None and not any(needle in lowered for needle in needles):
                     continue
             if isinstance(pattern, str):
                 pattern = re.compile(pattern)
@@ -147,6 +152,7 @@ class Redactor:
             if pattern.search(value):
                 value = pattern.sub(_replacement(kind, pattern), value)
                 lowered = None
+                present = self._present(value)  # the marker text may hold other needles
         return value
 
     def value(self, value):

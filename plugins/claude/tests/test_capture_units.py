@@ -30,6 +30,8 @@ def brute_force(text: str) -> str:
 def test_needle_prefilter_never_changes_what_is_redacted(parts):
     text = " ".join(parts)
     assert Redactor(_BUILTIN).text(text) == brute_force(text)
+    long = ("filler " * 80).join(parts) + " tail"  # past 512 characters: the scan path
+    assert Redactor(_BUILTIN).text(long) == brute_force(long)
 
 
 @settings(max_examples=150, deadline=None)

@@ -21,6 +21,7 @@ therefore never writes a half turn, and ids are stable (readers fold duplicates 
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import time
@@ -57,7 +58,6 @@ SCAFFOLDING_PREFIXES = (
     "<user-prompt-submit-hook>", "<task-notification>",
 )
 _TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9_-]*>")
-_SPACE = re.compile(r"\s+")
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query",
                "description", "prompt", "subagent_type")
 
@@ -125,7 +125,9 @@ def is_human_prompt(line: dict) -> bool:
 
 
 def _flat(text: str) -> str:
-    return _SPACE.sub(" ", _TAG.sub(" ", text)).strip()
+    if "<" in text:
+        text = _TAG.sub(" ", text)
+    return " ".join(text.split())
 
 
 def _tool_result_text(block: dict) -> str:
@@ -219,6 +221,17 @@ class TranscriptReader:
         return f"turn-{session}-agent-{thread[6:]}-"
 
     def read(self, checkpoint: dict | None) -> ReadBatch:
+        # Parsing makes many short-lived dicts and no cycles: the collector's passes over
+        # everything alive (the runner's id sets, earlier rows) only cost time here.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._read(checkpoint)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _read(self, checkpoint: dict | None) -> ReadBatch:
         batch = ReadBatch()
         skipped: Counter = batch.skipped
         try:
