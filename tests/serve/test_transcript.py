@@ -25,7 +25,7 @@ def independent_message_count(path) -> int:
 def test_recorded_path_inside_roots_is_served(client, roots):
     path = claude_file(roots)
     body = client.get("/api/transcript", params={"path": str(path)}).json()
-    assert body["path_status"] == "recorded"
+    assert body["path_status"] == "recorded" and body["provider"] == "claude"
     assert body["total"] == independent_message_count(path) == 3
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
     # Text is returned verbatim; the page, not the API, keeps it inert.

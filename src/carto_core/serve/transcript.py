@@ -50,6 +50,14 @@ def inside_roots(path: str | os.PathLike, roots: TranscriptRoots) -> bool:
     return False
 
 
+def provider_of(path: Path, roots: TranscriptRoots) -> str:
+    """`claude` or `codex` by the root the file lies in, else by its name."""
+    for provider, folders in (("claude", roots.claude), ("codex", roots.codex)):
+        if folders and inside_roots(path, TranscriptRoots(**{provider: folders})):
+            return provider
+    return guess_provider(path) or ""
+
+
 def _forbidden(message: str) -> ApiError:
     return ApiError(403, "TRANSCRIPT_FORBIDDEN", message)
 
@@ -160,5 +168,5 @@ def transcript_answer(path: str | None, session_id: str | None, roots: Transcrip
     messages, total = read_messages(found, offset, limit)
     if total == 0:
         raise ApiError(422, "TRANSCRIPT_NO_MESSAGES", "the transcript holds no readable messages")
-    return {"path": str(found), "path_status": status, "provider": guess_provider(found) or "",
+    return {"path": str(found), "path_status": status, "provider": provider_of(found, roots),
             "messages": messages, "total": total, "offset": offset, "limit": limit}
