@@ -5,7 +5,7 @@ lines (a prompt, assistant replies streamed over several lines sharing a message
 blocks, tool_result lines with output, bookkeeping lines), plus a subagent file per tenth
 session. Then runs `run_ingest` with the `claude` source into an empty temporary home in a
 fresh process and reports messages/s (messages = user lines + distinct assistant message ids,
-the source's own `units`), turns written, wall time and the process's peak RSS. A second run
+the source's own `units`), turns written, wall time and the process's peak RSS. The floor is a bare `orjson.loads` of every line in the same run. A second run
 over the same tree (everything checkpointed) shows the cost of an idle catch-up.
 
 Reproduce:  .venv/bin/python benchmarks/backfill/bench_backfill.py [--messages 200000]
@@ -34,6 +34,20 @@ wall = time.perf_counter() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 print(json.dumps({"units": summary.units, "streams": summary.streams, "written": dict(summary.written),
                   "already": summary.already_present, "seconds": wall, "peak_rss_mb": peak}))
+"""
+
+FLOOR = r"""
+import json, sys, time
+from pathlib import Path
+import orjson
+start = time.perf_counter()
+lines = 0
+for path in sorted(Path(sys.argv[1]).rglob("*.jsonl")):
+    for raw in path.read_bytes().split(b"\n"):
+        if raw:
+            orjson.loads(raw)
+            lines += 1
+print(json.dumps({"lines": lines, "seconds": time.perf_counter() - start}))
 """
 
 WORDS = ("parser token index search ranker decay commit branch test fixture session turn "
@@ -103,14 +117,19 @@ def main() -> int:
         root = tmp / "projects"
         write_tree(root, args.messages)
         size = sum(p.stat().st_size for p in root.rglob("*.jsonl"))
+        floor = json.loads(subprocess.run([sys.executable, "-c", FLOOR, str(root)], capture_output=True,
+                                          text=True, check=True).stdout)
+        print(f"floor (orjson.loads of every line, nothing else): {floor['lines']} lines in "
+              f"{floor['seconds']:.2f} s")
         for label in ("first run", "re-run (all checkpointed)"):
             done = subprocess.run([sys.executable, "-c", CHILD, str(root), str(tmp / "home")],
                                   capture_output=True, text=True, check=True)
             result = json.loads(done.stdout)
             rate = result["units"] / result["seconds"] if result["units"] else 0.0
+            ratio = f" ({result['seconds'] / floor['seconds']:.1f}x the parse floor)" if result["units"] else ""
             print(f"{label}: {result['streams']} files, {size / 1e6:.1f} MB, {result['units']} messages "
                   f"in {result['seconds']:.2f} s = {rate:,.0f} messages/s; written {result['written']}; "
-                  f"peak RSS {result['peak_rss_mb']:.0f} MB")
+                  f"peak RSS {result['peak_rss_mb']:.0f} MB{ratio}")
     return 0
 
 
