@@ -107,5 +107,8 @@ def test_files_are_memory_mapped_float32_with_the_model_tag(tmp_path):
     vectors = np.load(root / entry["name"] / "vectors.npy", mmap_mode="r")
     assert vectors.dtype == np.float32 and vectors.shape == (20, 12)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    # Rows are sorted by project code: the project filter reads contiguous slices.
+    codes = np.load(root / entry["name"] / "project.npy")
+    assert (np.diff(codes) >= 0).all() and len(set(codes.tolist())) == 4
     store.search("lsa-8-abc", np.ones(12), limit=3)
     assert isinstance(store._snapshot()[0].vectors, np.memmap)

@@ -6,7 +6,7 @@ Layout under `<home>/.carto/vectors/`::
     seg-000007-1a2b3c/        one immutable segment (all rows of one model)
         vectors.npy           float32 (count, dim), rows L2-normalised (dot = cosine)
         ids.npy               event ids, fixed-width UTF-8 bytes
-        project.npy           int32 code into projects.json per row
+        project.npy           int32 code into projects.json per row (rows sorted by it)
         projects.json         the distinct project values of the segment
         ts.npy                int64 epoch milliseconds, MISSING_TS when the row has no time
     .lock                     writers only (flock); readers never take it
@@ -17,8 +17,9 @@ swaps the manifest atomically (`os.replace`). A reader holding an older manifest
 mapped arrays (POSIX keeps unlinked files alive); one that opens a segment a writer has just
 removed re-reads the manifest and tries again.
 
-Search masks the columns (model partition, project codes via a lookup table, time range)
-first, gathers only the rows that pass, and takes the exact top-k of one mat-vec: filters are
+Rows of a segment are sorted by project, so a project filter is one contiguous slice per
+matching project (a view, nothing copied); the time window narrows each slice to the rows in
+range, which are gathered. The exact top-k is cut from one mat-vec over what passed: filters are
 applied before top-k, never after it.
 """
 
@@ -108,25 +109,40 @@ class Segment:
     def id_list(self) -> list[str]:
         return [bytes(x).decode("utf-8", "replace") for x in self.ids]
 
-    def mask(self, projects: Sequence[str] | None, since: int | None, before: int | None):
-        """Boolean row mask for the filters, or None when there is no filter."""
-        mask = None
-        if projects is not None:
+    def blocks(self, projects: Sequence[str] | None, since: int | None, before: int | None):
+        """The rows passing the filters as (lo, hi, offsets) over contiguous slices: a sorted
+        segment gives one slice per wanted project and the time window becomes offsets
+        (relative to lo) within it; offsets None = the whole slice."""
+        if projects is None:
+            spans = [(0, self.count)]
+        else:
             wanted = set(projects)
-            lut = np.fromiter((p in wanted for p in self.projects), dtype=bool,
-                              count=len(self.projects))
-            if not lut.any():
-                return np.zeros(self.count, dtype=bool)
-            mask = lut[self.project]
-        if since is not None or before is not None:
-            ts = self.ts
-            window = ts != MISSING_TS
-            if since is not None:
-                window &= ts >= since
-            if before is not None:
-                window &= ts < before
-            mask = window if mask is None else (mask & window)
-        return mask
+            codes = [code for code, value in enumerate(self.projects) if value in wanted]
+            if not codes:
+                return []
+            # Rows are sorted by project code (written so): one slice per project.
+            column = self.project
+            spans = [(int(np.searchsorted(column, code, "left")),
+                      int(np.searchsorted(column, code, "right"))) for code in codes]
+        out = []
+        for lo, hi in spans:
+            if hi <= lo:
+                continue
+            if since is None and before is None:
+                out.append((lo, hi, None))
+            else:
+                out.append((lo, hi, self._window(since, before, lo, hi)))
+        return out
+
+    def _window(self, since, before, lo: int, hi: int) -> np.ndarray:
+        """Offsets (relative to `lo`) of the rows of [lo, hi) inside the time window."""
+        ts = self.ts[lo:hi]
+        keep = ts != MISSING_TS
+        if since is not None:
+            keep &= ts >= since
+        if before is not None:
+            keep &= ts < before
+        return np.flatnonzero(keep)
 
     def columns(self) -> dict:
         """Every column as an in-memory array (for rewrites and merges)."""
@@ -206,20 +222,22 @@ class EmbeddedStore(VectorStore):
         before_ms = _millis(before) if before is not None else None
         parts_scores, parts_rows, parts_seg = [], [], []
         for number, segment in enumerate(segments):
-            mask = segment.mask(projects, since_ms, before_ms)
-            if mask is None:
-                scores = segment.vectors @ query
-                rows = None
-            else:
-                rows = np.flatnonzero(mask)
-                if rows.size == 0:
-                    continue
-                scores = segment.vectors[rows] @ query
-            k = min(limit, scores.shape[0])
-            top = np.argpartition(-scores, k - 1)[:k] if k < scores.shape[0] else np.arange(k)
-            parts_scores.append(scores[top])
-            parts_rows.append(rows[top] if rows is not None else top)
-            parts_seg.append(np.full(k, number, dtype=np.int32))
+            for lo, hi, offsets in segment.blocks(projects, since_ms, before_ms):
+                if offsets is None:
+                    block = segment.vectors[lo:hi]  # a view: no copy
+                else:
+                    if offsets.size == 0:
+                        continue
+                    block = segment.vectors[lo + offsets]
+                # einsum, not BLAS: a mat-vec this size is memory-bound, and BLAS threads
+                # waking on a busy 2-core machine cost milliseconds (measured: 8 ms vs 0.03 ms
+                # for 2k rows).
+                scores = np.einsum("ij,j->i", block, query)
+                k = min(limit, scores.shape[0])
+                top = np.argpartition(-scores, k - 1)[:k] if k < scores.shape[0] else np.arange(k)
+                parts_scores.append(scores[top])
+                parts_rows.append(lo + (top if offsets is None else offsets[top]))
+                parts_seg.append(np.full(k, number, dtype=np.int32))
         if not parts_scores:
             return []
         scores = np.concatenate(parts_scores)
@@ -276,11 +294,13 @@ class EmbeddedStore(VectorStore):
         tmp.mkdir(parents=True)
         distinct = sorted(set(projects))
         code = {value: number for number, value in enumerate(distinct)}
-        _save(tmp / "vectors.npy", np.ascontiguousarray(vectors, dtype=np.float32))
-        _save(tmp / "ids.npy", ids)
-        _save(tmp / "project.npy", np.fromiter((code[p] for p in projects), dtype=np.int32,
-                                               count=len(projects)))
-        _save(tmp / "ts.npy", np.asarray(ts, dtype=np.int64))
+        codes = np.fromiter((code[p] for p in projects), dtype=np.int32, count=len(projects))
+        # Rows sorted by project: a project filter reads one contiguous slice per project.
+        order = np.argsort(codes, kind="stable")
+        _save(tmp / "vectors.npy", np.ascontiguousarray(np.asarray(vectors, dtype=np.float32)[order]))
+        _save(tmp / "ids.npy", np.asarray(ids)[order])
+        _save(tmp / "project.npy", codes[order])
+        _save(tmp / "ts.npy", np.asarray(ts, dtype=np.int64)[order])
         (tmp / "projects.json").write_text(json.dumps(distinct), "utf-8")
         _fsync_dir(tmp)
         os.rename(tmp, self.root / name)
