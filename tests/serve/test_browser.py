@@ -14,6 +14,7 @@ import shutil
 
 import httpx
 import pytest
+from playwright import sync_api
 
 from carto_core.appendlog import append_rows
 from carto_core.sample import SESSIONS, build_sample_home
@@ -21,7 +22,6 @@ from carto_core.serve.app import create_app
 
 from .conftest import LiveServer, write_transcript
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
 
 CHROMIUM = os.environ.get("CARTO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

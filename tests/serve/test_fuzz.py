@@ -8,14 +8,12 @@ on every machine. Operations are read from the document, so a new route is fuzze
 from __future__ import annotations
 
 import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import status_code_conformance
 
-schemathesis = pytest.importorskip("schemathesis")
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import status_code_conformance  # noqa: E402
-
-from carto_core.serve.app import ENDPOINTS, create_app  # noqa: E402
+from carto_core.serve.app import ENDPOINTS, create_app
 
 EXAMPLES_PER_OPERATION = 25
 # schemathesis leaves out the document it was loaded from.
