@@ -129,3 +129,24 @@ def test_stream_says_reload_after_a_rewrite(client, home):
     assert "event: reload" in response.text
     reload_data = response.text.split("event: reload\ndata: ", 1)[1].split("\n", 1)[0]
     assert json.loads(reload_data)["logs"] == ["prompts"]
+
+
+def test_frozen_corpus_still_follows_and_frees(home):
+    import gc
+    import weakref
+
+    live = LiveCorpus(home, freeze=True)
+    try:
+        old = live.corpus
+        probe = weakref.ref(old)
+        append_rows(home.log("tool-use"), [row("evt-frozen")])
+        assert [e.event_id for e in live.refresh().added] == ["evt-frozen"]
+        path = home.log("prompts")
+        path.write_text("".join(path.read_text().splitlines(keepends=True)[1:]))
+        os.utime(path, ns=(1, 1))
+        assert live.refresh().reloaded == ["prompts"]
+        del old
+        # The replaced corpus is freed by reference counting although it was frozen.
+        assert probe() is None
+    finally:
+        gc.unfreeze()

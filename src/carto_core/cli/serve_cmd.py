@@ -74,7 +74,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, log_level: str)
     shown = f"[{bind_host}]" if family == socket.AF_INET6 else bind_host
     url = f"http://{shown}:{actual}/"
     click.echo(f"carto: loading {home.root} ...", err=True)
-    app = create_app(home, poll_seconds=poll, warm_search=True)
+    app = create_app(home, poll_seconds=poll, warm_search=True, freeze_heap=True)
     events = len(app.state.carto.live.corpus)
     click.echo(f"carto serve: {url}  ({events} events; Ctrl-C stops)", err=True)
     click.echo(url)

@@ -434,9 +434,11 @@ def create_app(
     stream_lifetime: float | None = None,
     heartbeat_seconds: float = 15.0,
     warm_search: bool = False,
+    freeze_heap: bool = False,
 ) -> Starlette:
-    """The explorer app over `home`. `warm_search` builds the search engine at start-up."""
-    live = LiveCorpus(home)
+    """The explorer app over `home`. `warm_search` builds the search engine at start-up;
+    `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`)."""
+    live = LiveCorpus(home, freeze=freeze_heap)
     state = ServeState(home=home, live=live, engines=Engines(live),
                        roots=transcript_roots or TranscriptRoots.default(),
                        poll_seconds=poll_seconds, stream_lifetime=stream_lifetime,
@@ -446,6 +448,10 @@ def create_app(
         with contextlib.suppress(ApiError):
             engine = state.engines.search_engine()
             getattr(engine, "ensure_loaded", lambda: None)()
+    if freeze_heap:
+        import gc
+
+        gc.freeze()  # the engine's index too
 
     async def follow() -> None:
         while True:

@@ -10,6 +10,7 @@ the follower's timer; the server is single-threaded (asyncio), so no lock is nee
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,7 +61,12 @@ def _stat(path: str) -> os.stat_result | None:
 class LiveCorpus:
     """A `Corpus` that follows its logs. `generation` grows with every change."""
 
-    def __init__(self, home: Home, labels: list[str] | None = None):
+    def __init__(self, home: Home, labels: list[str] | None = None, *, freeze: bool = False):
+        """`freeze`: after each (re)load, move every live object out of the cyclic garbage
+        collector's reach (`gc.freeze`). A full collection over a 200k-event corpus takes about
+        a third of a second, paid by whichever request triggers it; the corpus holds no cycles,
+        so reference counting still frees it after a reload. For a long-running server only."""
+        self.freeze = freeze
         self.home = home
         self.labels = list(labels) if labels is not None else list(SEARCHED_LOGS)
         self.generation = 0
@@ -85,6 +91,8 @@ class LiveCorpus:
                                                    report.lines, "torn_line" in report.problems)
         self.generation += 1
         self._cache.clear()
+        if self.freeze:
+            gc.freeze()
 
     @staticmethod
     def _state_after(path: str, st: os.stat_result | None, offset: int, lines: int,
