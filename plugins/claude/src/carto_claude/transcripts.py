@@ -491,6 +491,21 @@ class ClaudeSource(Source):
         super().__init__(options)
         self._transcripts: dict[str, str] | None = None
 
+    # live capture ----------------------------------------------------------------------------
+    def capture(self, event_name: str, payload: dict) -> list[Emit]:
+        """The rows `carto hook claude <event_name>` would append (not written here).
+
+        `carto hook` itself calls `carto_claude.capture.handle` directly (no registry on the
+        hot path); this is the same capture for in-process callers and the contract suite.
+        Side effects are the hook's: commits are marked logged, SessionStart may start the
+        catch-up.
+        """
+        from carto_claude.capture import handle
+        from carto_core.home import current_home
+
+        outcome = handle(event_name, payload, current_home())
+        return [Emit(log, row) for log, row in outcome.rows]
+
     # options -------------------------------------------------------------------------------
     @property
     def roots(self) -> list[Path]:
