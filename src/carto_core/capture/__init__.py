@@ -332,28 +332,31 @@ def _research_row(fields: dict) -> dict:
     return order_row("research", fields)
 
 
+def _research_pair(ctx: Context, out: Outcome, *, kind: str, fields: dict, summary: str, salience: float) -> str:
+    """A research-log row (`fetch`/`search` plus `fields`) and its changelog envelope."""
+    event_id = new_event_id()
+    parent = ctx.parent()
+    out.add("research", _research_row({
+        "event_id": event_id, "timestamp": ctx.timestamp, "type": kind, "provider": ctx.provider, **fields,
+        "project": ctx.project, "cwd": ctx.cwd, "session": ctx.session, "transcript_path": ctx.transcript,
+        "salience": salience, "parent_event_id": parent,
+    }))
+    out.add("changelog", order_row("changelog", {
+        "event_id": event_id, "timestamp": ctx.timestamp, "type": f"research_{kind}", "provider": ctx.provider,
+        "session_id": ctx.session, "project": ctx.project, "cwd": ctx.cwd, "summary": _shell.flatten(summary),
+        "transcript_path": ctx.transcript, "related_ids": [], "salience": salience, "parent_event_id": parent,
+    }))
+    ctx.chained(event_id)
+    return event_id
+
+
 def capture_fetch(ctx: Context, out: Outcome, *, url: str, prompt: str = "") -> str | None:
     """A fetch: research-log `fetch` row + changelog `research_fetch` (`Fetched: <url>`)."""
     if not url:
         return None
-    event_id = new_event_id()
-    parent = ctx.parent()
     category = _research.categorize_url(url)
-    salience = _research.FETCH_SALIENCE.get(category, 0.4)
-    out.add("research", _research_row({
-        "event_id": event_id, "timestamp": ctx.timestamp, "type": "fetch", "provider": ctx.provider,
-        "url": url, "prompt": prompt, "category": category, "project": ctx.project, "cwd": ctx.cwd,
-        "session": ctx.session, "transcript_path": ctx.transcript, "salience": salience,
-        "parent_event_id": parent,
-    }))
-    out.add("changelog", order_row("changelog", {
-        "event_id": event_id, "timestamp": ctx.timestamp, "type": "research_fetch", "provider": ctx.provider,
-        "session_id": ctx.session, "project": ctx.project, "cwd": ctx.cwd,
-        "summary": _shell.flatten("Fetched: " + url), "transcript_path": ctx.transcript, "related_ids": [],
-        "salience": salience, "parent_event_id": parent,
-    }))
-    ctx.chained(event_id)
-    return event_id
+    return _research_pair(ctx, out, kind="fetch", fields={"url": url, "prompt": prompt, "category": category},
+                          summary="Fetched: " + url, salience=_research.FETCH_SALIENCE.get(category, 0.4))
 
 
 def capture_search(ctx: Context, out: Outcome, *, query: str, response: object = None) -> str | None:
@@ -361,21 +364,8 @@ def capture_search(ctx: Context, out: Outcome, *, query: str, response: object =
     research-log-only `search_result` per result URL, parented to the search."""
     if not query:
         return None
-    event_id = new_event_id()
-    parent = ctx.parent()
-    salience = _research.SEARCH_SALIENCE
-    out.add("research", _research_row({
-        "event_id": event_id, "timestamp": ctx.timestamp, "type": "search", "provider": ctx.provider,
-        "query": query, "project": ctx.project, "cwd": ctx.cwd, "session": ctx.session,
-        "transcript_path": ctx.transcript, "salience": salience, "parent_event_id": parent,
-    }))
-    out.add("changelog", order_row("changelog", {
-        "event_id": event_id, "timestamp": ctx.timestamp, "type": "research_search", "provider": ctx.provider,
-        "session_id": ctx.session, "project": ctx.project, "cwd": ctx.cwd,
-        "summary": _shell.flatten("Search: " + query), "transcript_path": ctx.transcript, "related_ids": [],
-        "salience": salience, "parent_event_id": parent,
-    }))
-    ctx.chained(event_id)
+    event_id = _research_pair(ctx, out, kind="search", fields={"query": query}, summary="Search: " + query,
+                              salience=_research.SEARCH_SALIENCE)
     for url, title in _research.search_results(response):
         row = _research_row({
             "event_id": new_event_id(), "timestamp": ctx.timestamp, "type": "search_result",
