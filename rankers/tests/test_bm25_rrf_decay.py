@@ -74,7 +74,7 @@ def test_bm25_matches_the_reference(tmp_path_factory, docs, query):
     want = _reference(home, query)
     assert set(got) == set(want)
     for eid, score in want.items():
-        assert got[eid] == pytest.approx(score, rel=1e-9)
+        assert got[eid] == pytest.approx(score, rel=1e-5)  # float32 scores
     for ladder in ladders:  # one ladder per log, ranked within itself
         assert list(ladder.scores) == sorted(ladder.scores, reverse=True)
         labels = {engine.source_label(int(i)) for i in ladder.indices}

@@ -26,9 +26,12 @@ class BM25Ranker(Ranker):
         return label if self.name == "bm25" else f"{self.name}:{label}"
 
     def score(self, query: Query, engine):
-        """(scores, counts, touched docs) over every document: BM25 score and how many
-        distinct query tokens each document holds; `touched` lists the documents that hold
-        at least one token."""
+        """(candidates, scores, counts): every document holding at least one query token,
+        increasing, with its BM25 score and how many distinct query tokens it holds.
+
+        Three paths, same numbers: one posting list is its own answer; a few short lists are
+        merged by sorting their union; long lists are scattered into dense per-document arrays
+        (cheaper than sorting once the postings are a sizeable share of the corpus)."""
         import numpy as np
 
         index = engine.index
@@ -36,35 +39,42 @@ class BM25Ranker(Ranker):
         big_n = index.n_alive
         avgdl = index.avgdl or 1.0
         k1, b = self.k1, self.b
-        scores = np.zeros(n_docs, np.float64)
-        counts = np.zeros(n_docs, np.uint8)
-        doclen = index.cols["doclen"]
-        touched = []
-        for token in query.tokens:
+        c1 = np.float32(k1 * (1.0 - b))
+        c2 = np.float32(k1 * b / avgdl)
+        k1p1 = np.float32(k1 + 1.0)
+        parts: list[tuple] = []  # (docs, weights, token number)
+        for number, token in enumerate(query.tokens):
             plists = index.postings(token)
-            df = sum(len(docs) for docs, _ in plists)
+            df = sum(len(p[0]) for p in plists)
             if not df:
                 continue
             idf = math.log((big_n - df + 0.5) / (df + 0.5)) if big_n else 0.0
-            for docs, tfs in plists:
-                counts[docs] += 1
-                touched.append(docs)
-                if idf <= 0:
-                    continue
-                tf = tfs.astype(np.float64)
-                norm = k1 * (1.0 - b) + (k1 * b / avgdl) * doclen[docs]
-                scores[docs] += idf * (k1 + 1.0) * tf / (tf + norm)
-        total = sum(len(t) for t in touched)
-        if not total:
-            touched_docs = np.zeros(0, np.int64)
-        elif len(touched) == 1:
-            touched_docs = np.asarray(touched[0], np.int64)
-        elif total * 8 > n_docs:
-            # Long posting lists: one linear pass over the counts beats sorting them.
-            touched_docs = np.flatnonzero(counts)
-        else:
-            touched_docs = np.unique(np.concatenate(touched))
-        return scores, counts, touched_docs
+            for docs, tfs, dls in plists:
+                if idf > 0:
+                    tf = tfs.astype(np.float32)
+                    weights = np.float32(idf) * k1p1 * tf / (tf + (c1 + c2 * dls))
+                else:
+                    weights = np.zeros(len(docs), np.float32)
+                parts.append((docs, weights, number))
+        if not parts:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32), np.zeros(0, np.uint8)
+        if len(parts) == 1:
+            docs, weights, _ = parts[0]
+            return np.asarray(docs, np.int64), weights, np.ones(len(docs), np.uint8)
+        total = sum(len(p[0]) for p in parts)
+        if total * 16 < n_docs:
+            all_docs = np.concatenate([p[0] for p in parts])
+            cand, inverse = np.unique(all_docs, return_inverse=True)
+            scores = np.bincount(inverse, np.concatenate([p[1] for p in parts]), len(cand))
+            counts = np.bincount(inverse, minlength=len(cand))
+            return cand.astype(np.int64), scores.astype(np.float32), counts
+        scores = np.zeros(n_docs, np.float32)
+        counts = np.zeros(n_docs, np.uint8)
+        for docs, weights, _ in parts:
+            counts[docs] += 1
+            scores[docs] += weights
+        cand = np.flatnonzero(counts)
+        return cand, scores[cand], counts[cand]
 
     def rank(self, query: Query, scope: Scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
         import numpy as np
@@ -72,36 +82,35 @@ class BM25Ranker(Ranker):
         from carto_core.search.index import LOG_LABELS
 
         index = engine.index
-        scores, counts, cand = self.score(query, engine)
+        cand, cand_scores, counts = self.score(query, engine)
         if not len(cand):
             return []
         ntok = len(query.tokens)
+        hidden = 0
         if scope.mask is not None:
             allowed = scope.mask[cand]
             if scope.served_ids:
-                # How many served documents would have matched (for the "suppressed" note).
-                hidden = _served_matches(engine, scope, scores)
-            else:
-                hidden = 0
-            cand = cand[allowed]
-        else:
-            hidden = 0
-        holds = counts[cand] == ntok
+                hidden = _served_matches(engine, scope, cand[cand_scores > 0])
+            cand, cand_scores, counts = cand[allowed], cand_scores[allowed], counts[allowed]
+        holds = counts == ntok
         all_matches = int(holds.sum())
-        cand_scores = scores[cand]
         positive = cand_scores > 0
         cand, cand_scores, holds = cand[positive], cand_scores[positive], holds[positive]
         sources = np.asarray(index.cols["source"])[cand]
         ladders = []
-        for code in np.unique(sources).tolist():
-            sel = sources == code
-            docs, s, h = cand[sel], cand_scores[sel], holds[sel]
+        present = np.bincount(sources, minlength=len(LOG_LABELS))  # O(n), no sort
+        for code in np.flatnonzero(present).tolist():
+            if present[code] == len(cand):
+                docs, s, h = cand, cand_scores, holds
+            else:
+                sel = sources == code
+                docs, s, h = cand[sel], cand_scores[sel], holds[sel]
             if len(docs) > depth:
                 keep = np.argpartition(-s, depth - 1)[:depth]
                 docs, s, h = docs[keep], s[keep], h[keep]
             order = np.lexsort((docs, -s))
-            ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs[order].astype(np.int64),
-                                  s[order], h[order], self.name, all_matches, 0))
+            ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs[order],
+                                  s[order].astype(np.float64), h[order], self.name, all_matches, 0))
         if ladders:
             ladders[0].hidden = hidden
         elif hidden:
@@ -111,10 +120,10 @@ class BM25Ranker(Ranker):
         return ladders
 
 
-def _served_matches(engine, scope: Scope, scores) -> int:
-    count = 0
-    for event_id in scope.served_ids:
-        position = engine.index_of(event_id)
-        if position is not None and scores[position] > 0:
-            count += 1
-    return count
+def _served_matches(engine, scope: Scope, matched) -> int:
+    """How many served documents hold a positive score (delta serving hid them)."""
+    import numpy as np
+
+    positions = [engine.index_of(e) for e in scope.served_ids]
+    positions = np.asarray([p for p in positions if p is not None], np.int64)
+    return int(np.isin(positions, matched).sum()) if len(positions) else 0

@@ -71,7 +71,7 @@ def _all_matches(index, tokens) -> np.ndarray:
     docs = None
     for token in tokens:
         plist = index.postings(token)
-        found = np.concatenate([d for d, _ in plist]) if plist else np.zeros(0, np.int32)
+        found = np.concatenate([p[0] for p in plist]) if plist else np.zeros(0, np.int32)
         docs = found if docs is None else np.intersect1d(docs, found, assume_unique=True)
         if not len(docs):
             break
