@@ -12,7 +12,6 @@ it. A file that is not a JSON object is refused.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 # The merge itself is provider-neutral (carto install codex uses it too).
@@ -27,11 +26,11 @@ def carto_hooks() -> dict:
 
 
 def default_settings_path(project: bool = False, env: dict | None = None) -> Path:
-    env = os.environ if env is None else env
     if project:
         return Path.cwd() / ".claude" / "settings.json"
-    base = env.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
-    return Path(base) / "settings.json"
+    from carto_claude.transcripts import claude_dir
+
+    return claude_dir(env) / "settings.json"
 
 
 def install(path: Path, *, dry_run: bool = False) -> dict:

@@ -62,20 +62,22 @@ _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url"
                "description", "prompt", "subagent_type")
 
 
-def _claude_dir(env) -> Path:
+def claude_dir(env: dict | None = None) -> Path:
+    """`$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
+    env = os.environ if env is None else env
     return Path(env.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude"))
 
 
 def default_projects_root(env: dict | None = None) -> Path:
     env = os.environ if env is None else env
     explicit = env.get("CARTO_CLAUDE_PROJECTS") or env.get("CARTOGRAPHER_CLAUDE_TRANSCRIPTS_DIR")
-    return Path(explicit).expanduser() if explicit else _claude_dir(env) / "projects"
+    return Path(explicit).expanduser() if explicit else claude_dir(env) / "projects"
 
 
 def default_history(env: dict | None = None) -> Path:
     env = os.environ if env is None else env
     explicit = env.get("CARTO_CLAUDE_HISTORY") or env.get("CARTOGRAPHER_CLAUDE_HISTORY")
-    return Path(explicit).expanduser() if explicit else _claude_dir(env) / "history.jsonl"
+    return Path(explicit).expanduser() if explicit else claude_dir(env) / "history.jsonl"
 
 
 # ---------------------------------------------------------------------------------------------
