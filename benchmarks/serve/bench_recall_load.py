@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import http.client
 import json
-import os
 import socket
 import statistics
 import subprocess

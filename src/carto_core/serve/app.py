@@ -13,13 +13,14 @@ import contextlib
 import json
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -183,8 +184,6 @@ def _string_field(body: dict, name: str, limit: int, default: str = "") -> str:
 
 
 def validate_recall(body: object, corpus_root: str) -> dict:
-    import re
-
     if not isinstance(body, dict):
         raise ApiError(400, "RECALL_INVALID", "the body must be a JSON object")
     version = body.get("contract_version", RECALL_CONTRACT_VERSION)

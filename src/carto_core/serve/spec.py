@@ -8,6 +8,7 @@ same bounds, so a fuzzer reading the document explores what the server really ac
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -58,8 +59,6 @@ class Param:
         return out
 
     def parse(self, raw: str | None) -> object:
-        import re
-
         if raw is None or (raw == "" and self.type != "string"):
             if self.required:
                 raise ApiError(400, "PARAM_REQUIRED", f"{self.name} is required")
