@@ -205,7 +205,7 @@ class LadderReport:
 # --------------------------------------------------------------------------- fused candidates
 
 
-@dataclass
+@dataclass(slots=True)
 class Fused:
     """One event after fusion; decay policies rewrite `score` and fill the decay fields."""
 

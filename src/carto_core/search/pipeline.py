@@ -15,7 +15,6 @@ from datetime import datetime, timezone
 import numpy as np
 
 from carto_core.search.api import (
-    SALIENCE_DEFAULT,
     SEMANTIC,
     TRIM,
     DecayContext,
@@ -219,12 +218,6 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     return result
 
 
-def salience_of(value: float) -> float:
-    if value != value or value == 0:  # NaN (missing) or 0: upstream's default
-        return SALIENCE_DEFAULT
-    return min(1.0, max(0.05, float(value)))
-
-
 def _summary(row: dict) -> str:
     for key in _TEXT_CHAIN:
         value = row.get(key)
@@ -286,10 +279,10 @@ def _facets(engine, fused: list[Fused]) -> dict:
     stamps = [f.timestamp for f in fused if f.timestamp is not None]
     months: Counter = Counter()
     days: Counter = Counter()
-    for stamp in stamps:
-        day = _iso(stamp)[:10]
-        days[day] += 1
-        months[day[:7]] += 1
+    for day_number, count in Counter(int(stamp // 86400) for stamp in stamps).items():
+        day = _iso(day_number * 86400)[:10]  # one strftime per distinct day
+        days[day] += count
+        months[day[:7]] += count
     return {
         "window": len(fused),
         "projects": _top(pc, 8), "projects_more": max(0, len(pc) - 8),
