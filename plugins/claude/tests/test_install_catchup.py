@@ -96,6 +96,8 @@ def test_session_start_spawns_a_detached_catch_up_once_per_cooldown(tmp_path, mo
     assert (home.state / catchup.LAST_FILE).stat().st_mtime == stamp
     # The detached child records its run; wait for it (bounded), never for the hook.
     deadline = time.time() + 60
-    while time.time() < deadline and not (home.state / catchup.RUN_LOG).exists():
+    run_log = home.state / catchup.RUN_LOG
+    # The file appears (O_CREAT) a moment before its line is written: wait for a whole line.
+    while time.time() < deadline and not (run_log.exists() and run_log.read_text().endswith("\n")):
         time.sleep(0.2)
     assert json.loads((home.state / catchup.RUN_LOG).read_text().splitlines()[-1])["outcome"] == "done"
