@@ -183,13 +183,43 @@ def part_build(args, home_root: Path) -> dict:
         embedder.embed_documents(subset[start:start + 512])
     ours_embed = len(subset) / (time.perf_counter() - t0)
     incremental = run_index(home, settings=settings, corpus=loaded)
-    return {"events": args.events, "write_home_s": round(build_s, 1), "load_corpus_s": round(load_s, 2),
+    ladder = ranker_timings(args, home)
+    return {"semantic_ladder_in_process": ladder,"events": args.events, "write_home_s": round(build_s, 1), "load_corpus_s": round(load_s, 2),
             "index_from_nothing_s": round(index_s, 1),
             "index_docs_per_s": round(report.embedded / index_s),
             "embedded": report.embedded, "model": report.model,
             "sklearn_fit_same_sample_s": round(sk_fit_s, 1),
             "embed_docs_per_s_ours": round(ours_embed), "embed_docs_per_s_sklearn_peer": round(sk_embed),
             "second_run_s": round(incremental.seconds, 2), "second_run_embedded": incremental.embedded}
+
+
+def ranker_timings(args, home) -> dict:
+    """The `semantic` ranker as the search pipeline calls it (lsa query embedding with numpy,
+    store search with the project pushed down, ladder over engine indices), warm engine."""
+    from carto_core.project import ProjectScope
+    from carto_core.search.api import Query
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.tokens import query_tokens
+
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    ranker = engine.ranker("semantic")
+    assert ranker.status(engine) == (True, ""), ranker.status(engine)
+    names = corpus.projects()
+    qs = corpus.queries(args.repeat)
+    out = {}
+    for label, project in (("median_project", names[30]), ("largest_project", names[0]), ("no_filter", None)):
+        scope = engine.scope(project=ProjectScope([project]) if project else None)
+        queries = [Query(q, tuple(query_tokens(q))) for q in qs]
+        lengths = []
+
+        def run(i):
+            (ladder,) = ranker.rank(queries[i], scope, engine)
+            lengths.append(len(ladder))
+
+        out[label] = {**stats(timed(run, len(queries))), "in_scope": scope.size,
+                      "mean_ladder_len": round(sum(lengths) / len(lengths), 1)}
+    return out
 
 
 def part_cli(args, home_root: Path) -> dict:

@@ -142,6 +142,7 @@ def test_other_models_are_never_scored(store):
     assert {h.event_id for h in hits} == {r.event_id for r in first}
     models = store.models()
     assert {tag: info.count for tag, info in models.items()} == {"m1": 40, "m2": 40}
+    assert (store.count("m1"), store.count("m2"), store.count("m3")) == (40, 40, 0)
     assert store.ids("m2") == {r.event_id for r in second}
 
 

@@ -221,11 +221,14 @@ class QdrantStore(VectorStore):
                     break
         return {tag: ModelInfo(tag, count, dim) for tag, count in counts.items()}
 
-    def drop_model(self, model):
+    def count(self, model):
         if self._collection_dim() is None:
             return 0
-        count = self._call("count", self.client.count, self.collection,
-                           count_filter=self._filter(model), exact=True).count
+        return int(self._call("count", self.client.count, self.collection,
+                              count_filter=self._filter(model), exact=True).count)
+
+    def drop_model(self, model):
+        count = self.count(model)
         if count:
             self._call("delete", self.client.delete, self.collection,
                        points_selector=self._m.FilterSelector(filter=self._filter(model)),

@@ -107,12 +107,14 @@ class SemanticSearcher:
         try:
             store = self._store or open_store(self.home, settings)
             self._store = store
-            models = store.models()
+            count = store.count(model)
+            # Only a store without vectors of this model is asked about the others (listing
+            # every model may scan a local Qdrant collection).
+            models = store.models() if count == 0 else {}
         except StoreError as exc:
             return self._unavailable(str(exc), getattr(exc, "fix", ""), model=model)
         others = {tag: info.count for tag, info in models.items() if tag != model}
-        mine = models.get(model)
-        if mine is None or mine.count == 0:
+        if count == 0:
             if others:
                 total = sum(others.values())
                 names = ", ".join(sorted(others))
@@ -123,8 +125,7 @@ class SemanticSearcher:
             return self._unavailable(f"no vectors of model {model} yet", "carto index",
                                      model=model, store=store.describe())
         return SemanticStatus("available", embedder=settings.embedder, model=model,
-                              store=store.describe(), vectors=mine.count,
-                              other_models=others or None)
+                              store=store.describe(), vectors=count)
 
     def search(self, query: str, *, limit: int = 500, projects=None,
                since: datetime | None = None, before: datetime | None = None) -> list[Hit]:

@@ -102,6 +102,11 @@ class VectorStore:
         """Every model tag present, with its vector count and dimension."""
         raise NotImplementedError
 
+    def count(self, model: str) -> int:
+        """How many vectors `model` has (cheap: status calls it on every search)."""
+        info = self.models().get(model)
+        return info.count if info else 0
+
     def projects(self, model: str) -> list[str]:
         """The exact project values present among `model`'s vectors."""
         raise NotImplementedError
