@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from carto_core.events import Event
 from carto_core.home import Home
 from carto_core.logs import SEARCHED_LOGS
+from carto_core.jsonl import fast_loads_line
 from carto_core.reader import ReadReport, iter_lines
 
 
@@ -39,7 +40,7 @@ class Corpus:
 def read_log_events(home: Home, label: str, report: ReadReport | None = None) -> Iterable[Event]:
     path = home.log(label)
     report = report if report is not None else ReadReport(str(path))
-    for line in iter_lines(path, report):
+    for line in iter_lines(path, report, loads=fast_loads_line):
         yield Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
 
 

@@ -38,6 +38,17 @@ SESSION_CHAIN = ("session_id", "session", "sessionId")
 TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
 
 
+def _resolved(value: object) -> bool:
+    """`is_resolved`, with a shortcut for the common case of a plain, longer string."""
+    if value is None:
+        return False
+    if value.__class__ is str:
+        if len(value) > 7 and not value[0].isspace() and not value[-1].isspace():
+            return True  # longer than "unknown" and not padded: cannot be a sentinel
+        return value.strip().lower() not in _UNRESOLVED
+    return True
+
+
 def first_resolved(row: dict, chain: tuple[str, ...]) -> Any:
     """The first value along `chain` that is resolved, else None."""
     for key in chain:
@@ -57,7 +68,7 @@ def single_line(text: str) -> str:
 def _as_str(value: object) -> str:
     if value is None:
         return ""
-    return value if isinstance(value, str) else str(value)
+    return value if value.__class__ is str else str(value)
 
 
 def _salience(value: object) -> float | None:
@@ -97,29 +108,51 @@ class Event:
         """Normalize one parsed row of the log labelled `source`.
 
         `fallback_id` names a row that has no usable event_id (upstream keyed such rows by
-        `milestone`, else by position).
+        `milestone`, else by position). This runs once per row of every bulk load, so the
+        fallback chains are unrolled here rather than looped (`first_resolved` is the readable
+        form of the same rule).
         """
-        event_id = row.get("event_id")
-        if not is_resolved(event_id) or not isinstance(event_id, str):
-            event_id = fallback_id or _as_str(row.get("milestone"))
-        etype = first_resolved(row, TYPE_CHAIN)
-        if etype is None and event_id.startswith("git-"):
-            etype = "git_commit"
-        related = row.get("related_ids")
+        get = row.get
+        event_id = get("event_id")
+        if event_id.__class__ is not str or not _resolved(event_id):
+            event_id = fallback_id or _as_str(get("milestone"))
+        etype = get("type")
+        if not _resolved(etype):
+            etype = get("event")
+            if not _resolved(etype):
+                etype = get("milestone")
+                if not _resolved(etype):
+                    etype = "git_commit" if event_id.startswith("git-") else ""
+        session = get("session_id")
+        if not _resolved(session):
+            session = get("session")
+            if not _resolved(session):
+                session = get("sessionId")
+                if not _resolved(session):
+                    session = ""
+        text = None
+        for key in TEXT_CHAIN:
+            text = get(key)
+            if _resolved(text):
+                break
+        else:
+            text = ""
+        related = get("related_ids")
+        salience = get("salience")
         return cls(
             event_id=event_id,
-            timestamp=parse_timestamp(row.get("timestamp")),
+            timestamp=parse_timestamp(get("timestamp")),
             source=source,
-            type=_as_str(etype),
-            provider=_as_str(row.get("provider")),
-            session_id=_as_str(first_resolved(row, SESSION_CHAIN)),
-            project=_as_str(row.get("project")),
-            cwd=_as_str(row.get("cwd")),
-            summary=single_line(_as_str(first_resolved(row, TEXT_CHAIN))),
-            transcript_path=_as_str(row.get("transcript_path")),
-            salience=_salience(row.get("salience")),
-            parent_event_id=_as_str(row.get("parent_event_id")),
-            related_ids=tuple(str(x) for x in related) if isinstance(related, list) else (),
+            type=etype if etype.__class__ is str else _as_str(etype),
+            provider=_as_str(get("provider")),
+            session_id=session if session.__class__ is str else _as_str(session),
+            project=_as_str(get("project")),
+            cwd=_as_str(get("cwd")),
+            summary=single_line(text if text.__class__ is str else _as_str(text)),
+            transcript_path=_as_str(get("transcript_path")),
+            salience=salience if salience.__class__ is float else _salience(salience),
+            parent_event_id=_as_str(get("parent_event_id")),
+            related_ids=tuple(str(x) for x in related) if related.__class__ is list and related else (),
             row=row,
         )
 

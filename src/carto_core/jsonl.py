@@ -32,3 +32,15 @@ def loads_line(raw: bytes) -> tuple[object, str | None]:
         return json.loads(text), problem
     except ValueError:
         return None, "malformed_json"
+
+
+def fast_loads_line(raw: bytes) -> tuple[object, str | None]:
+    """`loads_line` with orjson first (about 3x faster on clean lines) for bulk loads; anything
+    orjson refuses takes the stdlib path, so problems are named the same way. Not for the hook
+    path (importing orjson there costs more than it saves on one row)."""
+    import orjson
+
+    try:
+        return orjson.loads(raw), None
+    except orjson.JSONDecodeError:
+        return loads_line(raw)

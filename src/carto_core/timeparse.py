@@ -49,13 +49,16 @@ def _from_epoch(number: float) -> datetime | None:
 
 
 def _from_iso(text: str) -> datetime | None:
-    candidate = text
-    if candidate.endswith(("Z", "z")):
-        candidate = candidate[:-1] + "+00:00"
     try:
-        parsed = datetime.fromisoformat(candidate)
+        # Python 3.11's fromisoformat reads `Z`, fractions and offsets itself.
+        parsed = datetime.fromisoformat(text)
     except ValueError:
-        return None
+        if not text.endswith("z"):
+            return None
+        try:
+            parsed = datetime.fromisoformat(text[:-1] + "+00:00")
+        except ValueError:
+            return None
     if parsed.tzinfo is None:
         # Upstream writers always mean UTC; a naive value is a truncated UTC stamp.
         parsed = parsed.replace(tzinfo=UTC)
