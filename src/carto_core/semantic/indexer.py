@@ -1,9 +1,9 @@
 """`run_index`: embed the home's events into the configured vector store.
 
 Incremental and resumable by construction: the store is asked which event ids it already holds
-for the current model, and only the others are embedded, in batches that are each committed
-before the next starts. An interrupted run keeps every committed batch; the next run picks up
-the rest. The logs stay the truth: vectors are derived and can be rebuilt at any time
+for the current model, and only the others are embedded (batches of 512) and committed to the
+store every 16k vectors, at the end, and before stopping on a failure. An interrupted run keeps
+every committed vector; the next run picks up the rest. The logs stay the truth: vectors are derived and can be rebuilt at any time
 (`carto index --rebuild`).
 
 - The `lsa` embedder is fitted on the corpus on the first run (or with `refit=True`); every fit
@@ -157,6 +157,7 @@ def run_index(
     force: bool = False,
     limit: int | None = None,
     batch_size: int = 512,
+    commit_every: int = 16384,
     progress: Callable[[int, int], None] | None = None,
     registries=None,
     now: datetime | None = None,
@@ -240,11 +241,23 @@ def run_index(
         if progress:
             progress(0, len(todo))
         done = 0
+        pending: list[VectorRecord] = []
+
+        def commit() -> None:
+            # Embedding runs in small batches (progress, bounded memory); the store takes them
+            # in large ones: each embedded-store write is a new segment, and fewer, larger
+            # segments cost less to write and to search.
+            if pending:
+                store.upsert(report.model, pending)
+                report.embedded += len(pending)
+                pending.clear()
+
         for start in range(0, len(todo), batch_size):
             batch = todo[start:start + batch_size]
             try:
                 vectors = embedder.embed_documents([t for _, t in batch])
             except EmbedderUnavailable as exc:
+                commit()  # what was embedded before the failure is kept
                 error(exc.stage, str(exc))
                 report.failed += len(todo) - done
                 report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
@@ -270,14 +283,16 @@ def run_index(
                             "nearest": hits[0].event_id, "model": report.model})
                         continue
                 records.append(_record(event, text, vector))
-            store.upsert(report.model, records)
+            pending.extend(records)
             if rejects:
                 append_rows(home.state_file(REJECTS_FILE), rejects)
-            report.embedded += len(records)
             report.gated += len(rejects)
             done += len(batch)
+            if len(pending) >= commit_every:
+                commit()
             if progress:
                 progress(done, len(todo))
+        commit()
         store.compact()
         if report.failed == 0 and limit is None:
             for model, info in store.models().items():
