@@ -50,17 +50,16 @@ class SemanticIndexStep(IndexStep):
     def __init__(self, ranker: "SemanticRanker | None" = None):
         self.ranker = ranker
 
-    def run(self, engine, *, rebuild: bool = False, progress=None, refit: bool = False,
-            force: bool = False) -> dict:
-        """Embed what the store lacks. `rebuild` re-embeds everything (and refits lsa)."""
+    def run(self, engine, *, rebuild: bool = False, progress=None, force: bool = False) -> dict:
+        """Embed what the store lacks. `rebuild` refits lsa, clears the store and re-embeds
+        everything; `force` ignores a back-off."""
         from carto_core.semantic.indexer import run_index
 
-        report = run_index(engine.home, reembed=rebuild, refit=refit or rebuild, force=force,
+        report = run_index(engine.home, reembed=rebuild, refit=rebuild, force=force,
                            progress=progress, registries=engine.registries)
         if self.ranker is not None:
             self.ranker.reset()
-        out = {"step": self.name, **report.to_dict()}
-        return out
+        return {"step": self.name, **report.to_dict()}
 
 
 class SemanticRanker(Ranker):

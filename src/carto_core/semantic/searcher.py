@@ -56,9 +56,6 @@ class SemanticStatus:
             return f"disabled ({self.reason})" if self.reason else "disabled"
         return self.reason + (f" (fix: {self.fix})" if self.fix else "")
 
-    def to_dict(self) -> dict:
-        return {k: v for k, v in vars(self).items()}
-
 
 class SemanticFailure(Exception):
     """A semantic query that could not run; `status` says why."""

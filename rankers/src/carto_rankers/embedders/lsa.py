@@ -136,9 +136,6 @@ class LsaEmbedder(Embedder):
     def model_tag(self) -> str:
         return self._current().tag
 
-    def info(self) -> dict:
-        return dict(self._current().meta)
-
     # ------------------------------------------------------------------ fitting
 
     def fit(self, texts: Sequence[str]) -> str:
