@@ -25,6 +25,7 @@ import time
 
 from carto_core.capture import research as _research
 from carto_core.capture import shell as _shell
+from carto_core.capture.tail import read_last_line
 from carto_core.logs import order_row
 
 #: A changelog row this recent (seconds) and of the same session is the next row's parent.
@@ -64,28 +65,6 @@ def tool_use_enabled() -> bool:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
-
-
-def read_last_line(path: os.PathLike | str, max_bytes: int = 1 << 20) -> bytes:
-    """The last complete line of a file (without its newline), b"" when there is none."""
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            chunk = 8192
-            while True:
-                start = max(0, size - chunk)
-                handle.seek(start)
-                data = handle.read(size - start)
-                body = data[:-1] if data.endswith(b"\n") else data
-                cut = body.rfind(b"\n")
-                if cut >= 0:
-                    return body[cut + 1:]
-                if start == 0 or chunk >= max_bytes:
-                    return body if start == 0 else b""
-                chunk *= 4
-    except OSError:
-        return b""
 
 
 class Outcome:
@@ -506,6 +485,83 @@ def capture_compact_summary(ctx: Context, out: Outcome, *, trigger: str, summary
     out.add("changelog", row)
     ctx.chained(event_id)
     return event_id
+
+
+# ---------------------------------------------------------------------------------------------
+# Event mapping every provider shares (Claude Code and Codex send the same payload shapes)
+
+
+def is_mcp_search(tool: str) -> bool:
+    """`mcp__.*search.*` (the hooks-file matcher), without a regex on the hot path."""
+    return tool.startswith("mcp__") and "search" in tool.lower()
+
+
+def is_mcp_fetch(tool: str) -> bool:
+    """`mcp__.*(fetch|open).*`."""
+    if not tool.startswith("mcp__"):
+        return False
+    lowered = tool.lower()
+    return "fetch" in lowered or "open" in lowered
+
+
+def capture_web_tool(ctx: Context, out: Outcome, *, tool: str, tool_input: dict) -> bool:
+    """WebSearch / `mcp__*search*` and WebFetch / `web__run` / `mcp__*fetch|open*` calls onto
+    `capture_search` / `capture_fetch`; False when `tool` is neither (the caller goes on)."""
+    if tool == "WebSearch" or is_mcp_search(tool):
+        query = _text(tool_input.get("query")) or _text(tool_input.get("q")) or _text(tool_input.get("search_query"))
+        capture_search(ctx, out, query=query, response=ctx.payload.get("tool_response"))
+        return True
+    if tool in ("WebFetch", "web__run") or is_mcp_fetch(tool):
+        url = _text(tool_input.get("url")) or _text(tool_input.get("uri")) or _text(tool_input.get("href"))
+        capture_fetch(ctx, out, url=url, prompt=_text(tool_input.get("prompt")))
+        return True
+    return False
+
+
+def capture_agent_event(ctx: Context, out: Outcome, *, quiet_without_summary: bool = False) -> bool:
+    """PreCompact, PostCompact and SubagentStop, the same for every provider; False for any
+    other event. A PostCompact without `compact_summary` is a hook.log problem unless
+    `quiet_without_summary` (Codex's PostCompact schema has no summary field)."""
+    event_name, payload = ctx.event_name, ctx.payload
+    if event_name == "PreCompact":
+        trigger = _text(payload.get("trigger")) or "auto"
+        capture_milestone(ctx, out, milestone=f"compaction_{trigger}", description=compaction_description(trigger))
+    elif event_name == "PostCompact":
+        summary = _text(payload.get("compact_summary"))
+        if summary:
+            capture_compact_summary(ctx, out, trigger=_text(payload.get("trigger")) or "auto", summary=summary)
+        elif not quiet_without_summary:
+            out.problems.append("PostCompact payload has no compact_summary; nothing captured")
+    elif event_name == "SubagentStop":
+        agent_type = _text(payload.get("agent_type"))
+        if agent_type in MILESTONE_AGENT_TYPES:
+            capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed")
+    else:
+        return False
+    return True
+
+
+def context_output(event_name: str, text: str) -> str:
+    """Hook stdout the agent adds to the model's context (Claude Code and Codex alike)."""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}},
+                      ensure_ascii=False)
+
+
+def edit_collision_output(ctx: Context, out: Outcome, paths: list[str]) -> None:
+    """PreToolUse of an edit: the collision note for the first of `paths` (relative ones are
+    the cwd's) that another live session touched, as `out.output`."""
+    if not ctx.session or not paths:
+        return
+    try:
+        from carto_core.collision import collision_note
+    except ImportError:
+        return
+    for path in paths:
+        absolute = path if os.path.isabs(path) or not ctx.cwd else os.path.join(ctx.cwd, path)
+        note = collision_note(ctx.home, ctx.session, absolute)
+        if note:
+            out.output = context_output(ctx.event_name, note)
+            return
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,11 +9,11 @@ Milestones (compaction, subagent stop, session end) are rare and may run `git st
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path
 
+from carto_core.capture.tail import read_tail
 from carto_core.project import GitInfo, find_git
 
 #: How far back a Codex-shaped call (no duration) may find an unlogged HEAD commit.
@@ -48,18 +48,7 @@ class ReflogEntry:
 
 def read_reflog(info: GitInfo, tail_bytes: int = _REFLOG_TAIL_BYTES) -> list[ReflogEntry]:
     """The HEAD reflog entries that made commits (oldest first), from the file's tail."""
-    path = info.git_dir / "logs" / "HEAD"
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            start = max(0, size - tail_bytes)
-            handle.seek(start)
-            data = handle.read()
-    except OSError:
-        return []
-    if start:
-        data = data[data.find(b"\n") + 1:]
+    data = read_tail(info.git_dir / "logs" / "HEAD", tail_bytes)
     entries: list[ReflogEntry] = []
     for raw in data.split(b"\n"):
         if not raw:

@@ -24,34 +24,23 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 
 from __future__ import annotations
 
-import json
 import os
 
 from carto_core.capture import (
-    MILESTONE_AGENT_TYPES,
     Context,
     Outcome,
-    capture_compact_summary,
-    capture_fetch,
+    capture_agent_event,
     capture_file_edit,
     capture_milestone,
     capture_patch,
-    capture_search,
     capture_shell,
-    compaction_description,
+    capture_web_tool,
+    context_output,
+    edit_collision_output,
 )
 
 PROVIDER = "claude"
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-
-
-def _mcp_search(tool: str) -> bool:
-    """`mcp__.*search.*` (the hooks.json matcher), without a regex on the hot path."""
-    return tool.startswith("mcp__") and "search" in tool.lower()
-
-
-def _mcp_fetch(tool: str) -> bool:
-    return tool.startswith("mcp__") and ("fetch" in tool.lower() or "open" in tool.lower())
 
 #: Events that need a session id to write anything.
 _ROW_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "PreCompact", "PostCompact",
@@ -86,28 +75,19 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     if event_name in ("PostToolUse", "PostToolUseFailure"):
         _tool_event(ctx, out, failed=event_name == "PostToolUseFailure")
     elif event_name == "PreToolUse":
-        _pre_tool_use(ctx, out)
+        tool, tool_input = payload.get("tool_name"), payload.get("tool_input")
+        if tool in FILE_TOOLS and isinstance(tool_input, dict):
+            edit_collision_output(ctx, out, [p for p in (_file_path(tool, tool_input),) if p])
     elif event_name == "SessionStart":
         _session_start(ctx, out)
-    elif event_name == "PreCompact":
-        trigger = _str(payload.get("trigger")) or "auto"
-        capture_milestone(ctx, out, milestone=f"compaction_{trigger}", description=compaction_description(trigger))
-    elif event_name == "PostCompact":
-        trigger = _str(payload.get("trigger")) or "auto"
-        summary = _str(payload.get("compact_summary"))
-        if not summary:
-            out.problems.append("PostCompact payload has no compact_summary; nothing captured")
-        else:
-            capture_compact_summary(ctx, out, trigger=trigger, summary=summary)
-    elif event_name == "SubagentStop":
-        agent_type = _str(payload.get("agent_type"))
-        if agent_type in MILESTONE_AGENT_TYPES:
-            capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed")
     elif event_name == "SessionEnd":
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
-    # Stop: Claude Code's Stop writes nothing (upstream); prompts come from history.jsonl.
+    else:
+        # PreCompact, PostCompact, SubagentStop as every provider; Stop writes nothing (upstream:
+        # prompts come from history.jsonl).
+        capture_agent_event(ctx, out)
     return out
 
 
@@ -134,35 +114,8 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
             capture_file_edit(ctx, out, tool=tool, paths=[path])
     elif tool == "apply_patch":
         capture_patch(ctx, out, tool=tool, patch=_patch_text(tool_input))
-    elif tool == "WebSearch" or _mcp_search(tool):
-        query = _str(tool_input.get("query")) or _str(tool_input.get("q")) or _str(tool_input.get("search_query"))
-        capture_search(ctx, out, query=query, response=payload.get("tool_response"))
-    elif tool in ("WebFetch", "web__run") or _mcp_fetch(tool):
-        url = _str(tool_input.get("url")) or _str(tool_input.get("uri")) or _str(tool_input.get("href"))
-        capture_fetch(ctx, out, url=url, prompt=_str(tool_input.get("prompt")))
-
-
-def _context_output(event_name: str, text: str) -> str:
-    """Hook stdout Claude Code adds to the model's context (formats.md 1.8)."""
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}},
-                      ensure_ascii=False)
-
-
-def _pre_tool_use(ctx: Context, out: Outcome) -> None:
-    tool = ctx.payload.get("tool_name")
-    tool_input = ctx.payload.get("tool_input")
-    if tool not in FILE_TOOLS or not isinstance(tool_input, dict) or not ctx.session:
-        return
-    path = _file_path(tool, tool_input)
-    if not path:
-        return
-    try:
-        from carto_core.collision import collision_note
-    except ImportError:
-        return
-    note = collision_note(ctx.home, ctx.session, path)
-    if note:
-        out.output = _context_output("PreToolUse", note)
+    else:
+        capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
 
 def _session_start(ctx: Context, out: Outcome) -> None:
@@ -182,4 +135,4 @@ def _session_start(ctx: Context, out: Outcome) -> None:
         return
     note = start_note(ctx.home, ctx.session, ctx.cwd)
     if note:
-        out.output = _context_output("SessionStart", note)
+        out.output = context_output("SessionStart", note)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, fail
-from carto_core.exitcodes import ExitCode
+from carto_core.capture.installer import install_options
+from carto_core.cli.output import fail
 
 
 @click.command(
@@ -61,57 +61,20 @@ Alternatively load carto as a Claude Code plugin (hooks + /carto:remember, stand
 trustmap skills): `claude --plugin-dir "$(carto install claude --plugin-dir)"`.""",
 )
 @click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")
-@click.option("--project", is_flag=True, help="Use ./.claude/settings.json (this project only).")
-@click.option("--print", "dry_run", is_flag=True, help="Show the change without writing it.")
-@click.option("--mcp", is_flag=True, help="Also register the carto MCP server (needs the MCP extra).")
 @click.option("--plugin-dir", "plugin_dir", is_flag=True, help="Print the Claude Code plugin folder shipped with carto and exit.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON document.")
-def install_claude(settings_path, project, dry_run, mcp, plugin_dir, as_json):
+@install_options(project_help="Use ./.claude/settings.json (this project only).",
+                 mcp_help="Also register the carto MCP server (needs the MCP extra).")
+def install_claude(settings_path, plugin_dir, project, dry_run, mcp, as_json):
     """Wire carto's live-capture hooks into Claude Code, never clobbering existing settings."""
     from pathlib import Path
 
     from carto_claude import install as installer
+    from carto_core.capture.installer import run_install
 
     if plugin_dir:
         click.echo(str(installer.PLUGIN_DIR))
         return
     path = Path(settings_path).expanduser() if settings_path else installer.default_settings_path(project)
-    try:
-        result = installer.install(path, dry_run=dry_run)
-    except installer.InstallError as exc:
-        fail(str(exc), ExitCode.CONFLICT)
-    if mcp:
-        try:
-            from carto_core.mcp.install import InstallError as McpError
-            from carto_core.mcp.install import install_mcp
-        except ImportError:
-            result["mcp"] = {"error": "the MCP extra is not installed: pip install 'carto-core[mcp]'"}
-        else:
-            try:
-                result["mcp"] = {"changes": install_mcp("claude", dry_run=dry_run,
-                                                        scope="project" if project else "user")}
-            except McpError as exc:
-                result["mcp"] = {"error": str(exc)}
-    if as_json:
-        emit_json(result)
-    else:
-        verb = "would add" if dry_run else "added"
-        if result["changes"]:
-            click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
-            for line in result["changes"]:
-                click.echo(f"  {line}")
-            if result["backup"]:
-                click.echo(f"  backup: {result['backup']}")
-        else:
-            click.echo(f"{result['settings']}: carto's hooks are already installed; nothing to change")
-        if dry_run and result["changes"]:
-            click.echo("nothing written (--print)")
-        mcp_result = result.get("mcp")
-        if mcp_result:
-            if "error" in mcp_result:
-                click.echo(f"mcp: {mcp_result['error']}", err=True)
-            for line in mcp_result.get("changes", []):
-                click.echo(f"mcp: {line}")
-        click.echo(f"plugin folder (alternative to settings hooks): {result['plugin_dir']}")
-    if mcp and "error" in (result.get("mcp") or {}):
-        raise SystemExit(int(ExitCode.UNAVAILABLE))
+    run_install("claude", lambda: installer.install(path, dry_run=dry_run), dry_run=dry_run, mcp=mcp,
+                as_json=as_json, mcp_options={"scope": "project" if project else "user"},
+                trailer=(f"plugin folder (alternative to settings hooks): {installer.PLUGIN_DIR}",))

@@ -18,11 +18,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
+    from carto_core.capture.plugin import add_commands
     from carto_claude.cli import ingest_claude, install_claude
 
-    ingest = cli.get_command(None, "ingest")
-    if ingest is not None:
-        ingest.add_command(ingest_claude)
-    install = cli.get_command(None, "install")
-    if install is not None:
-        install.add_command(install_claude)
+    add_commands(cli, ingest=ingest_claude, install=install_claude)

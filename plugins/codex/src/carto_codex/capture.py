@@ -23,21 +23,16 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 
 from __future__ import annotations
 
-import json
-import re
-
 from carto_core.capture import (
-    MILESTONE_AGENT_TYPES,
     Context,
     Outcome,
-    capture_compact_summary,
-    capture_fetch,
+    capture_agent_event,
     capture_file_edit,
     capture_milestone,
     capture_patch,
-    capture_search,
     capture_shell,
-    compaction_description,
+    capture_web_tool,
+    edit_collision_output,
 )
 
 from carto_codex.patch import patch_paths, patch_text
@@ -45,8 +40,6 @@ from carto_codex.patch import patch_paths, patch_text
 PROVIDER = "codex"
 SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell", "container.exec"})
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-_MCP_SEARCH = re.compile(r"^mcp__.*search.*", re.IGNORECASE)
-_MCP_FETCH = re.compile(r"^mcp__.*(fetch|open).*", re.IGNORECASE)
 TURN_STOP_DESCRIPTION = "Codex turn completed"
 
 #: Events that need a session id to write anything.
@@ -87,17 +80,9 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         _pre_tool_use(ctx, out)
     elif event_name == "Stop":
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
-    elif event_name == "PreCompact":
-        trigger = _str(payload.get("trigger")) or "auto"
-        capture_milestone(ctx, out, milestone=f"compaction_{trigger}", description=compaction_description(trigger))
-    elif event_name == "PostCompact":
-        summary = _str(payload.get("compact_summary"))
-        if summary:
-            capture_compact_summary(ctx, out, trigger=_str(payload.get("trigger")) or "auto", summary=summary)
-    elif event_name == "SubagentStop":
-        agent_type = _str(payload.get("agent_type"))
-        if agent_type in MILESTONE_AGENT_TYPES:
-            capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed")
+    else:
+        # PreCompact, PostCompact, SubagentStop as Claude (Codex's PostCompact may carry no summary).
+        capture_agent_event(ctx, out, quiet_without_summary=True)
     return out
 
 
@@ -138,35 +123,17 @@ def _tool_event(ctx: Context, out: Outcome) -> None:
         path = _str(tool_input.get("file_path")) or _str(tool_input.get("path"))
         if path:
             capture_file_edit(ctx, out, tool=tool, paths=[path])
-    elif tool == "WebSearch" or _MCP_SEARCH.match(tool):
-        query = _str(tool_input.get("query")) or _str(tool_input.get("q")) or _str(tool_input.get("search_query"))
-        capture_search(ctx, out, query=query, response=payload.get("tool_response"))
-    elif tool in ("WebFetch", "web__run") or _MCP_FETCH.match(tool):
-        url = _str(tool_input.get("url")) or _str(tool_input.get("uri")) or _str(tool_input.get("href"))
-        capture_fetch(ctx, out, url=url, prompt=_str(tool_input.get("prompt")))
+    else:
+        capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
 
 def _pre_tool_use(ctx: Context, out: Outcome) -> None:
     tool = ctx.payload.get("tool_name")
     tool_input = ctx.payload.get("tool_input")
-    if not ctx.session:
-        return
     if tool == "apply_patch":
         paths = patch_paths(patch_text(tool_input if not isinstance(tool_input, str) else {"input": tool_input}))
     elif tool in FILE_TOOLS and isinstance(tool_input, dict):
         paths = [p for p in (_str(tool_input.get("file_path")) or _str(tool_input.get("path")),) if p]
     else:
         return
-    try:
-        from carto_core.collision import collision_note
-    except ImportError:
-        return
-    import os
-
-    for path in paths:
-        absolute = path if os.path.isabs(path) or not ctx.cwd else os.path.join(ctx.cwd, path)
-        note = collision_note(ctx.home, ctx.session, absolute)
-        if note:
-            out.output = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                                            "additionalContext": note}}, ensure_ascii=False)
-            return
+    edit_collision_output(ctx, out, paths)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from carto_core.capture.installer import install_options
 
 
 @click.command(name="codex")
@@ -72,10 +73,8 @@ def ingest_codex(roots, since, settle_seconds, dry_run, as_json):
 @click.command(name="codex")
 @click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
               help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
-@click.option("--project", is_flag=True, help="Use ./.codex/hooks.json (this repository only).")
-@click.option("--print", "dry_run", is_flag=True, help="Show the change without writing it.")
-@click.option("--mcp", is_flag=True, help="Also register the carto MCP server in Codex's config.toml.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON document.")
+@install_options(project_help="Use ./.codex/hooks.json (this repository only).",
+                 mcp_help="Also register the carto MCP server in Codex's config.toml.")
 def install_codex(hooks_path, project, dry_run, mcp, as_json):
     """Wire carto's live-capture hooks into Codex, never clobbering existing hooks.
 
@@ -94,47 +93,10 @@ def install_codex(hooks_path, project, dry_run, mcp, as_json):
     """
     from pathlib import Path
 
-    from carto_core.cli.output import emit_json, fail
-    from carto_core.exitcodes import ExitCode
+    from carto_core.capture.installer import run_install
 
     from carto_codex import install as installer
 
     path = Path(hooks_path).expanduser() if hooks_path else installer.default_hooks_path(project)
-    try:
-        result = installer.install(path, dry_run=dry_run)
-    except installer.InstallError as exc:
-        fail(str(exc), ExitCode.CONFLICT)
-    if mcp:
-        try:
-            from carto_core.mcp.install import InstallError as McpError
-            from carto_core.mcp.install import install_mcp
-        except ImportError:
-            result["mcp"] = {"error": "MCP support is not installed: pip install 'carto-core[mcp]'"}
-        else:
-            try:
-                result["mcp"] = {"changes": install_mcp("codex", dry_run=dry_run)}
-            except McpError as exc:
-                result["mcp"] = {"error": str(exc)}
-    if as_json:
-        emit_json(result)
-    else:
-        verb = "would add" if dry_run else "added"
-        if result["changes"]:
-            click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
-            for line in result["changes"]:
-                click.echo(f"  {line}")
-            if result["backup"]:
-                click.echo(f"  backup: {result['backup']}")
-            if dry_run:
-                click.echo("nothing written (--print)")
-            else:
-                click.echo(result["note"])
-        else:
-            click.echo(f"{result['settings']}: carto's hooks are already installed; nothing to change")
-        mcp_result = result.get("mcp") or {}
-        if "error" in mcp_result:
-            click.echo(f"mcp: {mcp_result['error']}", err=True)
-        for line in mcp_result.get("changes", []):
-            click.echo(f"mcp: {line}")
-    if mcp and "error" in (result.get("mcp") or {}):
-        raise SystemExit(int(ExitCode.UNAVAILABLE))
+    run_install("codex", lambda: installer.install(path, dry_run=dry_run), dry_run=dry_run, mcp=mcp,
+                as_json=as_json)

@@ -1,18 +1,18 @@
-"""`carto install codex`: carto's hooks merged into a Codex `hooks.json`, never clobbering.
+"""Where carto's Codex hooks come from and where they go (`carto install codex`).
 
 The handlers are `codex-hooks.json` beside this module: the Claude plugin's `hooks.json` minus
 the events Codex never fires (PostToolUseFailure, SessionEnd), each running
-`carto hook codex <Event>` (a test fails if the two drift). The merge, backup and atomic write
-are core's (`carto_core.capture.hooksfile`), shared with `carto install claude`.
+`carto hook codex <Event>` (a test fails if the two drift). The merge, backup, atomic write,
+`--mcp` and the report are core's (`carto_core.capture.installer`), shared with
+`carto install claude`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
-from carto_core.capture.hooksfile import InstallError, install_hooks  # noqa: F401
+from carto_core.capture.installer import install_result, load_hooks
 
 HOOKS_FILE = Path(__file__).resolve().parent / "codex-hooks.json"
 #: Events Codex does not fire (reference/formats.md 2.9), left out of codex-hooks.json.
@@ -24,7 +24,7 @@ TRUST_NOTE = ("Codex runs a command hook only once you trust it: start Codex and
 
 
 def carto_hooks() -> dict:
-    return json.loads(HOOKS_FILE.read_text("utf-8"))["hooks"]
+    return load_hooks(HOOKS_FILE)
 
 
 def default_hooks_path(project: bool = False, env: dict | None = None) -> Path:
@@ -36,6 +36,6 @@ def default_hooks_path(project: bool = False, env: dict | None = None) -> Path:
 
 
 def install(path: Path, *, dry_run: bool = False) -> dict:
-    """Merge carto's Codex hooks into the hooks file at `path`; returns what changed."""
-    result = install_hooks(path, carto_hooks(), dry_run=dry_run)
-    return {**result, "hooks": {"hooks": carto_hooks()} if dry_run else None, "note": TRUST_NOTE}
+    """Merge carto's Codex hooks into the hooks file at `path` (in-process callers); returns what
+    changed. Raises `carto_core.capture.hooksfile.InstallError`."""
+    return install_result(path, carto_hooks(), dry_run=dry_run, extra={"note": TRUST_NOTE})

@@ -14,13 +14,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
-    from carto_codex.cli import ingest_codex
+    from carto_core.capture.plugin import add_commands
+    from carto_codex.cli import ingest_codex, install_codex
 
-    ingest = cli.get_command(None, "ingest")
-    if ingest is not None:
-        ingest.add_command(ingest_codex)
-    from carto_codex.cli import install_codex
-
-    install = cli.get_command(None, "install")
-    if install is not None:
-        install.add_command(install_codex)
+    add_commands(cli, ingest=ingest_codex, install=install_codex)

@@ -14,8 +14,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
+    from carto_core.capture.plugin import add_commands
     from carto_git.cli import ingest_git
 
-    ingest = cli.get_command(None, "ingest")
-    if ingest is not None:
-        ingest.add_command(ingest_git)
+    add_commands(cli, ingest=ingest_git)

@@ -1,0 +1,129 @@
+"""`carto install <agent>`: the half every agent shares (click options, the hooks merge, the
+`--mcp` delegation, the result printed as text or JSON, the exit codes).
+
+A provider plugin keeps only what is its own: where its hooks file lives, which hooks it adds
+(its shipped hooks file) and any extra facts for the result::
+
+    @click.command(name="codex")
+    @click.option("--hooks-file", "hooks_path", ...)
+    @install_options(mcp_help="Also register the carto MCP server in Codex's config.toml.")
+    def install_codex(hooks_path, project, dry_run, mcp, as_json):
+        path = ... or default_hooks_path(project)
+        run_install("codex", lambda: install_result(path, carto_hooks(), dry_run=dry_run,
+                                                    extra={"note": TRUST_NOTE}),
+                    dry_run=dry_run, mcp=mcp, as_json=as_json)
+
+Loaded only by the CLI (it imports click), never on the hook path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from carto_core.capture.hooksfile import InstallError, install_hooks
+
+MCP_MISSING = "the MCP extra is not installed: pip install 'carto-core[mcp]'"
+
+
+def load_hooks(path: Path) -> dict:
+    """The `hooks` object of a shipped hooks file (`{"hooks": {Event: [groups]}}`)."""
+    return json.loads(Path(path).read_text("utf-8"))["hooks"]
+
+
+def install_options(*, project_help: str, mcp_help: str):
+    """`--project`, `--print`, `--mcp` and `--json`, the options every `carto install <agent>`
+    takes (the hooks-file option is the provider's own)."""
+
+    def decorate(command):
+        for option in reversed((
+            click.option("--project", is_flag=True, help=project_help),
+            click.option("--print", "dry_run", is_flag=True, help="Show the change without writing it."),
+            click.option("--mcp", is_flag=True, help=mcp_help),
+            click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON document."),
+        )):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def install_result(path: Path, hooks: dict, *, dry_run: bool = False, extra: dict | None = None) -> dict:
+    """Merge `hooks` into the file at `path` (`hooksfile.install_hooks`); on a dry run the
+    result also carries the hooks that would be added. Raises InstallError."""
+    result = install_hooks(path, hooks, dry_run=dry_run)
+    return {**result, **(extra or {}), "hooks": {"hooks": hooks} if dry_run else None}
+
+
+def add_mcp(result: dict, agent: str, *, dry_run: bool, **options) -> None:
+    """`--mcp`: register `carto mcp` with the agent (`carto_core.mcp.install.install_mcp`);
+    sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`."""
+    try:
+        from carto_core.mcp.install import InstallError as McpError
+        from carto_core.mcp.install import install_mcp
+    except ImportError:
+        result["mcp"] = {"error": MCP_MISSING}
+        return
+    try:
+        result["mcp"] = {"changes": install_mcp(agent, dry_run=dry_run, **options)}
+    except McpError as exc:
+        result["mcp"] = {"error": str(exc)}
+
+
+def print_result(result: dict, *, dry_run: bool, trailer: tuple[str, ...] = ()) -> None:
+    """The text report: what was (or would be) added, the backup, `note` after a real write,
+    the MCP lines, then `trailer` lines."""
+    if result["changes"]:
+        verb = "would add" if dry_run else "added"
+        click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
+        for line in result["changes"]:
+            click.echo(f"  {line}")
+        if result["backup"]:
+            click.echo(f"  backup: {result['backup']}")
+        if dry_run:
+            click.echo("nothing written (--print)")
+        elif result.get("note"):
+            click.echo(result["note"])
+    else:
+        click.echo(f"{result['settings']}: carto's hooks are already installed; nothing to change")
+    mcp_result = result.get("mcp") or {}
+    if "error" in mcp_result:
+        click.echo(f"mcp: {mcp_result['error']}", err=True)
+    for line in mcp_result.get("changes", []):
+        click.echo(f"mcp: {line}")
+    for line in trailer:
+        click.echo(line)
+
+
+def run_install(
+    agent: str,
+    install: Callable[[], dict],
+    *,
+    dry_run: bool,
+    mcp: bool,
+    as_json: bool,
+    mcp_options: dict | None = None,
+    trailer: tuple[str, ...] = (),
+) -> dict:
+    """The whole command: `install()` (the provider's merge, usually `install_result`), `--mcp`,
+    the report; exit 4 when the hooks file cannot be merged into, 75 when `--mcp` was asked and
+    could not be done. Returns the result otherwise."""
+    from carto_core.cli.output import emit_json, fail
+    from carto_core.exitcodes import ExitCode
+
+    try:
+        result = install()
+    except InstallError as exc:
+        fail(str(exc), ExitCode.CONFLICT)
+    if mcp:
+        add_mcp(result, agent, dry_run=dry_run, **(mcp_options or {}))
+    if as_json:
+        emit_json(result)
+    else:
+        print_result(result, dry_run=dry_run, trailer=trailer)
+    if mcp and "error" in result["mcp"]:
+        raise SystemExit(int(ExitCode.UNAVAILABLE))
+    return result
