@@ -9,10 +9,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from carto_claude import catchup
+from carto_claude.capture import CATCH_UP_SOURCE
 from carto_claude.install import PLUGIN_DIR, carto_hooks
+from carto_core.capture import catchup
 from carto_core.cli import cli
 from carto_core.home import Home
+
+LAST_FILE, LOCK_FILE, RUN_LOG = catchup.state_files("claude")
 
 
 def test_plugin_folder_is_complete():
@@ -71,17 +74,17 @@ def test_catch_up_respects_cooldown_and_lock(tmp_path, monkeypatch):
     os.utime(projects / "s.jsonl", (old, old))
     monkeypatch.setenv("CARTO_CLAUDE_PROJECTS", str(tmp_path / "projects"))
     monkeypatch.setenv("CARTO_CLAUDE_HISTORY", str(tmp_path / "none.jsonl"))
-    assert catchup.due(home)
-    result = catchup.run(home)
+    assert catchup.due(home, "claude")
+    result = catchup.run(home, "claude", CATCH_UP_SOURCE)
     assert result["outcome"] == "done" and result["written"] == {"turns": 1}
     # A second run while the lock is held does nothing.
     import fcntl
 
-    with open(home.state / catchup.LOCK_FILE, "a+") as held:
+    with open(home.state / LOCK_FILE, "a+") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        assert catchup.run(home) == {"outcome": "locked"}
+        assert catchup.run(home, "claude", CATCH_UP_SOURCE) == {"outcome": "locked"}
     monkeypatch.setenv("CARTO_CATCHUP", "0")
-    assert catchup.maybe_start(home) is None and not (home.state / catchup.LAST_FILE).exists()
+    assert catchup.maybe_start(home, "claude", CATCH_UP_SOURCE) is None and not (home.state / LAST_FILE).exists()
 
 
 def test_session_start_spawns_a_detached_catch_up_once_per_cooldown(tmp_path, monkeypatch):
@@ -89,15 +92,15 @@ def test_session_start_spawns_a_detached_catch_up_once_per_cooldown(tmp_path, mo
     monkeypatch.setenv("CARTO_CLAUDE_PROJECTS", str(tmp_path / "projects"))
     monkeypatch.setenv("CARTO_CLAUDE_HISTORY", str(tmp_path / "none.jsonl"))
     monkeypatch.setenv("CARTO_CATCHUP", "1")
-    assert catchup.maybe_start(home) is None
-    stamp = (home.state / catchup.LAST_FILE).stat().st_mtime
-    assert not catchup.due(home)
-    assert catchup.maybe_start(home) is None  # within the cooldown: nothing spawned
-    assert (home.state / catchup.LAST_FILE).stat().st_mtime == stamp
+    assert catchup.maybe_start(home, "claude", CATCH_UP_SOURCE) is None
+    stamp = (home.state / LAST_FILE).stat().st_mtime
+    assert not catchup.due(home, "claude")
+    assert catchup.maybe_start(home, "claude", CATCH_UP_SOURCE) is None  # within the cooldown: nothing spawned
+    assert (home.state / LAST_FILE).stat().st_mtime == stamp
     # The detached child records its run; wait for it (bounded), never for the hook.
     deadline = time.time() + 60
-    run_log = home.state / catchup.RUN_LOG
+    run_log = home.state / RUN_LOG
     # The file appears (O_CREAT) a moment before its line is written: wait for a whole line.
     while time.time() < deadline and not (run_log.exists() and run_log.read_text().endswith("\n")):
         time.sleep(0.2)
-    assert json.loads((home.state / catchup.RUN_LOG).read_text().splitlines()[-1])["outcome"] == "done"
+    assert json.loads((home.state / RUN_LOG).read_text().splitlines()[-1])["outcome"] == "done"

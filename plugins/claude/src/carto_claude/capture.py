@@ -41,6 +41,8 @@ from carto_core.capture import (
 
 PROVIDER = "claude"
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+#: What the SessionStart catch-up ingests (`carto_core.capture.catchup`).
+CATCH_UP_SOURCE = "carto_claude.transcripts:catch_up_source"
 
 #: Events that need a session id to write anything.
 _ROW_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "PreCompact", "PostCompact",
@@ -121,14 +123,9 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
 def _session_start(ctx: Context, out: Outcome) -> None:
     if ctx.transcript and not os.path.exists(ctx.transcript):
         out.problems.append(f"transcript_path {ctx.transcript} does not exist (yet)")
-    try:
-        from carto_claude.catchup import maybe_start
+    from carto_core.capture.catchup import start_catch_up
 
-        problem = maybe_start(ctx.home)
-        if problem:
-            out.problems.append(problem)
-    except Exception as exc:  # a catch-up that cannot start never blocks the session
-        out.problems.append(f"catch-up not started: {type(exc).__name__}: {exc}")
+    start_catch_up(ctx, out, CATCH_UP_SOURCE)
     try:
         from carto_core.lenses.start_note import start_note
     except ImportError:

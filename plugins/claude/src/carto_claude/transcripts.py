@@ -594,3 +594,9 @@ def _subagent_identity(path: Path) -> tuple[str, str]:
         if index >= 1:
             parent_session = parts[index - 1]
     return agent_id, parent_session
+
+
+def catch_up_source(days: float) -> ClaudeSource:
+    """The SessionStart catch-up's source (`carto_core.capture.catchup`): transcripts changed in
+    the last `days` days, plus the prompt history."""
+    return ClaudeSource({"since_days": days})

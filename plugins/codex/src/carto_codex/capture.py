@@ -13,7 +13,8 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
 | Stop | milestone `turn_stop` ("Codex turn completed"); Claude's Stop writes nothing |
 | PreCompact / PostCompact / SubagentStop | as Claude |
-| SessionStart, UserPromptSubmit, anything else | nothing (prompts are in the rollout, indexed by `carto ingest codex`) |
+| SessionStart | no row; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
+| UserPromptSubmit, anything else | nothing (prompts are in the rollout, indexed by `carto ingest codex`) |
 
 Codex has no SessionEnd and no PostToolUseFailure. Its `transcript_path` may be null: for
 milestones the rollout is then looked up by session id (`carto_core.transcripts`).
@@ -41,6 +42,8 @@ PROVIDER = "codex"
 SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell", "container.exec"})
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 TURN_STOP_DESCRIPTION = "Codex turn completed"
+#: What the SessionStart catch-up ingests (`carto_core.capture.catchup`).
+CATCH_UP_SOURCE = "carto_codex.source:catch_up_source"
 
 #: Events that need a session id to write anything.
 _ROW_EVENTS = frozenset({"PostToolUse", "PreCompact", "PostCompact", "SubagentStop", "Stop"})
@@ -78,6 +81,10 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         _tool_event(ctx, out)
     elif event_name == "PreToolUse":
         _pre_tool_use(ctx, out)
+    elif event_name == "SessionStart":
+        from carto_core.capture.catchup import start_catch_up
+
+        start_catch_up(ctx, out, CATCH_UP_SOURCE)
     elif event_name == "Stop":
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
     else:

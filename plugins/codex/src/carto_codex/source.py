@@ -154,3 +154,11 @@ class CodexRolloutSource(Source):
             self._parents[parent] = lines
         return self._parents[parent]
 
+
+
+def catch_up_source(days: float) -> CodexRolloutSource:
+    """The SessionStart catch-up's source (`carto_core.capture.catchup`): rollouts changed in the
+    last `days` days."""
+    from datetime import timedelta, timezone
+
+    return CodexRolloutSource({"since": datetime.now(timezone.utc) - timedelta(days=days)})

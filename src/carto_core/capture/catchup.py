@@ -1,0 +1,150 @@
+"""The SessionStart catch-up: a detached ingest of a provider's recently changed transcripts.
+
+A provider's SessionStart hook calls ``start_catch_up(ctx, out, "pkg.module:factory")``, where
+``factory(days: float) -> Source`` builds the provider's backfill source limited to what
+changed in the last `days` days (Claude: transcripts and prompt history; Codex: rollouts).
+
+``maybe_start(home, provider, factory)`` costs one ``stat`` when the cooldown has not passed;
+otherwise it claims the slot (rewrites ``<home>/.carto/<provider>-catch-up.last``) and spawns
+``python -m carto_core.capture.catchup --home H --provider P --source F`` in a new session with
+its standard streams closed, and returns at once: the hook never waits for it.
+
+The child takes an exclusive ``flock`` on ``<home>/.carto/<provider>-catch-up.lock`` (a second
+catch-up of the same provider exits at once; a crashed one releases the lock with its process),
+runs the checkpointed ingest runner over ``factory(CARTO_CATCHUP_DAYS)`` (7 days), appends a
+one-line result to ``<home>/.carto/<provider>-catch-up.jsonl`` and exits. An alarm
+(``CARTO_CATCHUP_TIMEOUT``, 600 s) ends it if it ever runs long, so it never outlives its work.
+
+Environment: ``CARTO_CATCHUP=0`` turns it off for every provider;
+``CARTO_CATCHUP_INTERVAL_SECONDS`` (900) is the cooldown, per provider.
+
+Stdlib only until the child runs: the hook imports this module on SessionStart.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+
+def state_files(provider: str) -> tuple[str, str, str]:
+    """(cooldown stamp, lock, run log) file names under `<home>/.carto/` for `provider`."""
+    return (f"{provider}-catch-up.last", f"{provider}-catch-up.lock", f"{provider}-catch-up.jsonl")
+
+
+def _int_env(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+
+
+def enabled() -> bool:
+    return os.environ.get("CARTO_CATCHUP", "1").strip().lower() not in {"0", "false", "no", "off"}
+
+
+def due(home, provider: str, now: float | None = None) -> bool:
+    """True when the provider's last catch-up started at least the cooldown ago (or never)."""
+    now = time.time() if now is None else now
+    try:
+        last = os.stat(home.state / state_files(provider)[0]).st_mtime
+    except OSError:
+        return True
+    return now - last >= _int_env("CARTO_CATCHUP_INTERVAL_SECONDS", 900)
+
+
+def maybe_start(home, provider: str, factory: str) -> str | None:
+    """Start a detached catch-up when enabled and due; returns a problem line or None."""
+    if not enabled() or not due(home, provider):
+        return None
+    os.makedirs(home.state, exist_ok=True)
+    with open(home.state / state_files(provider)[0], "w", encoding="utf-8") as handle:
+        handle.write(str(int(time.time())))
+    import subprocess
+
+    env = dict(os.environ)
+    env["CARTO_HOME"] = str(home.root)
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "carto_core.capture.catchup", "--home", str(home.root),
+             "--provider", provider, "--source", factory],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True, env=env, cwd=str(home.state),
+        )
+    except OSError as exc:
+        return f"could not start the {provider} catch-up: {exc}"
+    return None
+
+
+def start_catch_up(ctx, out, factory: str) -> None:
+    """SessionStart: `maybe_start` for `ctx.provider`; whatever goes wrong becomes a hook.log
+    problem on `out`, never an exception (a catch-up that cannot start never blocks a session)."""
+    try:
+        problem = maybe_start(ctx.home, ctx.provider, factory)
+    except Exception as exc:
+        problem = f"catch-up not started: {type(exc).__name__}: {exc}"
+    if problem:
+        out.problems.append(problem)
+
+
+def _load(factory: str):
+    import importlib
+
+    module_name, _, attribute = factory.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def run(home, provider: str, factory: str, *, days: float | None = None) -> dict:
+    """One catch-up run under the provider's lock; returns the summary (or why it did not run)."""
+    import fcntl
+    import json
+
+    _, lock_name, log_name = state_files(provider)
+    os.makedirs(home.state, exist_ok=True)
+    lock = open(home.state / lock_name, "a+")
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return {"outcome": "locked"}
+        from carto_core.appendlog import append_rows
+        from carto_core.ingest import run_ingest
+
+        days = float(os.environ.get("CARTO_CATCHUP_DAYS", "7") or 7) if days is None else days
+        summary = run_ingest(_load(factory)(days), home)
+        result = {"outcome": "done", **summary.as_dict()}
+        append_rows(home.state / log_name, [{
+            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            **{k: result[k] for k in ("outcome", "streams", "units", "rows_written", "seconds")},
+        }])
+        return json.loads(json.dumps(result, default=str))
+    finally:
+        lock.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    from carto_core.home import Home, current_home
+
+    def value(flag: str) -> str:
+        return args[args.index(flag) + 1] if flag in args and args.index(flag) + 1 < len(args) else ""
+
+    home = Home(value("--home")) if value("--home") else current_home()
+    provider, factory = value("--provider"), value("--source")
+    try:
+        if not provider or not factory:
+            raise ValueError(f"usage: --home H --provider P --source module:function; got {args!r}")
+        import signal
+
+        signal.alarm(_int_env("CARTO_CATCHUP_TIMEOUT", 600))
+        run(home, provider, factory)
+    except Exception as exc:  # never leave a traceback on a closed stderr; say it in hook.log
+        from carto_core.hookpath import log_problem
+
+        log_problem(f"{provider or '?'} catch-up failed: {type(exc).__name__}: {exc}", home)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
