@@ -12,7 +12,7 @@ with hatchling (in-process, the backend pip would call), then checks:
 - that its declared dependencies are enough: the wheel and carto-core's are unpacked into a fresh
   folder (a wheel unpacked is an installed purelib), the third-party distributions its
   `Requires-Dist` closure names are linked beside them, and a Python without site-packages
-  (`-I -S`) imports each entry-point module and lists the plugins (`carto plugins --json`).
+  (`-S`) imports each entry-point module and lists the plugins (`carto plugins --json`).
 """
 
 from __future__ import annotations
