@@ -104,3 +104,21 @@ def test_session_start_spawns_a_detached_catch_up_once_per_cooldown(tmp_path, mo
     while time.time() < deadline and not (run_log.exists() and run_log.read_text().endswith("\n")):
         time.sleep(0.2)
     assert json.loads((home.state / RUN_LOG).read_text().splitlines()[-1])["outcome"] == "done"
+
+
+def test_install_mcp_delegation_follows_the_scope(tmp_path, monkeypatch):
+    """--mcp goes through core's installer: user scope is ~/.claude.json, --project the
+    project's .mcp.json (printed only here, nothing written)."""
+    monkeypatch.chdir(tmp_path)
+    settings = tmp_path / "settings.json"
+    runner = CliRunner()
+    done = runner.invoke(cli, ["install", "claude", "--settings", str(settings), "--mcp", "--json"])
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.output)
+    claude_json = Path(os.environ["HOME"]) / ".claude.json"
+    assert document["mcp"]["changes"] and str(claude_json) in " ".join(document["mcp"]["changes"])
+    assert json.loads(claude_json.read_text())["mcpServers"]["carto"]["args"] == ["mcp"]
+    printed = runner.invoke(cli, ["install", "claude", "--project", "--settings", str(settings), "--mcp", "--print"])
+    assert printed.exit_code == 0, printed.output
+    assert "mcp: " in printed.output and ".mcp.json" in printed.output
+    assert not (tmp_path / ".mcp.json").exists()
