@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from carto_core.capture.installer import install_options
 
 
