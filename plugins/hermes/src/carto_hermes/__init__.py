@@ -19,8 +19,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
+    from carto_core.capture.plugin import add_commands
     from carto_hermes.cli import hermes_command
 
-    ingest = cli.get_command(None, "ingest")
-    if ingest is not None:
-        ingest.add_command(hermes_command)
+    add_commands(cli, ingest=hermes_command)
