@@ -196,14 +196,18 @@ def test_span_and_commits_are_newest_first(messy_home):
     assert when(facts["span"]["oldest"]) <= when(facts["span"]["newest"])
 
 
-def test_facts_write_nothing(messy_home):
-    before = {p: os.stat(p).st_mtime_ns for p in messy_home.root.rglob("*")}
+def test_facts_write_no_log_or_telemetry_row(messy_home):
+    """Facts never write a log row or a telemetry row; the only thing they may write is their
+    own derived cache under `.carto/facts/`."""
+    logs = {p: (os.stat(p).st_mtime_ns, p.read_bytes()) for p in messy_home.root.glob("*.jsonl")}
     for verb in ("census", "tempo"):
         run_facts({"contract_version": 1, "verb": verb, "call_id": "t", "since": "30d"}, messy_home, now=NOW)
     delta = run_facts({"contract_version": 1, "verb": "delta", "call_id": "t"}, messy_home)
     run_facts({"contract_version": 1, "verb": "delta", "call_id": "t", "cursor": delta["facts"]["cursor"]}, messy_home)
-    after = {p: os.stat(p).st_mtime_ns for p in messy_home.root.rglob("*")}
-    assert after == before  # no telemetry file, no state folder, no log touched
+    assert {p: (os.stat(p).st_mtime_ns, p.read_bytes()) for p in messy_home.root.glob("*.jsonl")} == logs
+    written = sorted(str(p.relative_to(messy_home.root)) for p in messy_home.root.rglob("*")
+                     if p.is_file() and p not in logs)
+    assert written == [".carto/facts/columns.bin"]
     assert not (messy_home.root / "served-log.jsonl").exists()
     assert not (messy_home.root / "access-ledger.jsonl").exists()
 

@@ -9,6 +9,7 @@ class CensusVerb:
     name = "census"
     description = "buckets by project, type, source and provider with sample ids; commits; span"
     needs_corpus = True
+    columns_only = True
 
     def run(self, corpus, request) -> dict:
         from carto_core.facts.census import census
@@ -20,6 +21,7 @@ class TempoVerb:
     name = "tempo"
     description = "per-project daily counts; the last complete day scored against its baseline"
     needs_corpus = True
+    columns_only = True
 
     def run(self, corpus, request) -> dict:
         from carto_core.facts.tempo import tempo

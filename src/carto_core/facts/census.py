@@ -23,7 +23,7 @@ COMMIT_SUMMARY_MAX = 300
 _GIT = re.compile(r"^git_")
 
 
-def buckets(dim, event_ids: list[str], counts: dict[int, int], top: int, sample: int,
+def buckets(dim, cols: Columns, counts: dict[int, int], top: int, sample: int,
             lo: int, hi: int, keep=None) -> list[dict]:
     """Named buckets of one dimension: count desc, name asc, cut at `top`, with samples."""
     named = [(dim.names[ident], count) for ident, count in counts.items() if ident and count]
@@ -32,18 +32,19 @@ def buckets(dim, event_ids: list[str], counts: dict[int, int], top: int, sample:
     for name, count in named[:top]:
         bucket: dict = {"name": name, "count": count}
         if sample > 0:
-            positions = dim.sample_in(dim.ids[name], lo, hi, sample, keep)
-            bucket["event_ids"] = [event_ids[p] for p in positions]
+            positions = dim.newest_in(dim.ids[name], lo, hi, sample, keep)
+            bucket["event_ids"] = [cols.event_id(p) for p in positions]
         out.append(bucket)
     return out
 
 
 def census(cols: Columns, corpus, request) -> dict:
-    windowed = request.windowed
-    if windowed:
+    """`corpus` is unused: everything, commits included, comes from the columns (which may
+    have been read from the persisted cache with no corpus loaded)."""
+    if request.windowed:
         lo, hi = cols.window(request.since_at, request.before_at)
         windowed_out = cols.n_dated - (hi - lo)
-        undated_dropped = cols.n - cols.n_dated
+        undated_dropped = cols.n_undated
     else:
         lo, hi = 0, cols.n
         windowed_out = undated_dropped = 0
@@ -56,7 +57,7 @@ def census(cols: Columns, corpus, request) -> dict:
         unresolved = {name: dim.count_in(0, lo, hi) for name, dim in dims.items()}
         total = hi - lo
         selected = None
-        id_missing = total - sum(cols.has_id[lo:hi])
+        id_missing = total - cols.has_id.count(1, lo, hi)
     else:
         project = dims["project"]
         mask = bytearray(len(project.names))
@@ -73,16 +74,17 @@ def census(cols: Columns, corpus, request) -> dict:
             unresolved[name] = tally.pop(0, 0)
             counts[name] = tally
         id_missing = total - sum(map(cols.has_id.__getitem__, selected))
-    # Span: positions are newest first, so the first and last selected dated positions.
+    # Span: positions are oldest first and undated ones come before every dated one.
+    u = cols.n_undated
     if selected is None:
-        first, last = lo, min(hi, cols.n_dated) - 1
+        first, last = max(lo, u), hi - 1
     else:
-        cut = bisect_left(selected, cols.n_dated)  # selected is ascending
-        first, last = (selected[0], selected[cut - 1]) if cut else (0, -1)
+        cut = bisect_left(selected, u)  # selected is ascending
+        first, last = (selected[cut], selected[-1]) if cut < len(selected) else (0, -1)
     span = {"oldest": None, "newest": None}
-    if last >= first and first < cols.n_dated:
-        span = {"oldest": format_timestamp(cols.timestamp_at(last)),
-                "newest": format_timestamp(cols.timestamp_at(first))}
+    if last >= first >= u:
+        span = {"oldest": format_timestamp(cols.timestamp_at(first)),
+                "newest": format_timestamp(cols.timestamp_at(last))}
     facts = {
         "events": total,
         "windowed_out": windowed_out,
@@ -99,12 +101,12 @@ def census(cols: Columns, corpus, request) -> dict:
     }
     for key, name in (("by_project", "project"), ("by_type", "type"), ("by_source", "source"),
                       ("by_provider", "provider")):
-        facts[key] = buckets(dims[name], cols.event_ids, counts[name], request.top, request.sample, lo, hi, keep)
-    facts["commits"] = _commits(cols, corpus, lo, hi, keep)
+        facts[key] = buckets(dims[name], cols, counts[name], request.top, request.sample, lo, hi, keep)
+    facts["commits"] = _commits(cols, lo, hi, keep)
     return facts
 
 
-def _commits(cols: Columns, corpus, lo: int, hi: int, keep) -> list[dict]:
+def _commits(cols: Columns, lo: int, hi: int, keep) -> list[dict]:
     """Every event whose type starts with `git_`, newest first, at most 200."""
     etype = cols.dims["type"]
     positions: list[int] = []
@@ -113,16 +115,16 @@ def _commits(cols: Columns, corpus, lo: int, hi: int, keep) -> list[dict]:
             plist = etype.postings[ident]
             window = plist[bisect_left(plist, lo):bisect_left(plist, hi)]
             positions.extend(window if keep is None else compress(window, map(keep, window)))
-    positions.sort()
+    positions.sort(reverse=True)
     out = []
+    project = cols.dims["project"]
     for position in positions[:COMMITS_MAX]:
-        event = corpus.events[cols.order[position]]
-        project = cols.dims["project"].names[cols.dims["project"].col[position]]
+        event = cols.event_at(position)
         raw_ts = event.row.get("timestamp") if event.row else None
         summary = event.summary or ""
         out.append({
             "event_id": event.event_id if cols.has_id[position] else None,
-            "project": project,
+            "project": project.names[project.col[position]],
             "type": event.type,
             "timestamp": raw_ts if isinstance(raw_ts, str) and raw_ts else (
                 format_timestamp(event.timestamp) if event.timestamp else None),

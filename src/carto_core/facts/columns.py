@@ -1,14 +1,25 @@
-"""A columnar view of a corpus for the facts folds, built once per loaded corpus.
+"""A columnar view of a corpus for the facts folds: built once per loaded corpus, or read back
+from the persisted cache (`facts/store.py`) without loading the corpus at all.
 
-A census over 200k events must cost well under 50 ms in-process; a per-event Python loop alone
-costs more than that. So the corpus is turned, once, into columns of small integers (interned
-project, type, source, provider and session ids; 0 always means "unresolved") laid out in one
-order: dated events newest first, then undated events. In that order a time window is one
-contiguous range found by bisection, and each value's *postings* (its positions, ascending) turn
-"how many of value v fall in the window" into two bisections. Samples are the first positions of
-a value's postings inside the range that carry a real event_id: the newest checkable ids.
+A census over 200k events must cost well under 50 ms; a per-event Python loop alone costs more.
+So events become columns of small integers (interned project, type, source, provider and session
+ids; 0 always means "unresolved") laid out in one order, **oldest first**:
 
-The folds themselves live in `census.py` and `tempo.py`; nothing here knows the contract.
+    positions [0, n_undated)      undated events, in reverse load order
+    positions [n_undated, n)      dated events, by time ascending; ties in reverse load order
+
+Read backwards, this is "newest first, ties in load order, undated last in load order", the
+order samples and commits are reported in. Oldest first because the common change to a home
+is a hook appending rows newer than everything: those extend every column at its end, and a
+refresh rebuilds only the suffix from the first position that moved (`rebuild_suffix`).
+
+A time window is one contiguous range found by bisection; each value's *postings* (its
+positions, ascending) turn "how many of value v fall in the window" into two bisections.
+Samples are the last positions of a value's postings inside the range that carry a real
+event_id: the newest checkable ids.
+
+Only the standard library (`array`, `bisect`): the cold CLI must not pay numpy's import, which
+costs more than the whole fold. The folds themselves live in `census.py` and `tempo.py`.
 """
 
 from __future__ import annotations
@@ -16,31 +27,38 @@ from __future__ import annotations
 import gc
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, timezone
-from itertools import compress, islice
 
 from carto_core.events import Event, is_resolved
 
-DIMENSIONS = ("project", "type", "source", "provider", "session")
+#: Dimension name -> the Event attribute it interns.
+DIMENSIONS = {"project": "project", "type": "type", "source": "source", "provider": "provider",
+              "session": "session_id"}
 _DAY = 86400
+
+
+def real_id(event: Event) -> bool:
+    """The event carries its row's own event_id (the corpus keys id-less rows by position, and
+    such a key never fetches back, so it is counted but never sampled)."""
+    return is_resolved(event.row.get("event_id") if event.row else event.event_id)
 
 
 class Dimension:
     """One interned column: `names[i]` is the value of id i (`names[0]` is None, unresolved)."""
 
-    def __init__(self, name: str, n: int):
+    def __init__(self, name: str, names: list | None = None):
         self.name = name
-        self.names: list[str | None] = [None]
-        self.ids: dict[str, int] = {}
-        self.col = array("i", bytes(4 * n))
-        self.postings: list[array] = [array("i")]
+        self.names: list[str | None] = [None] + list(names or [])
+        self.ids: dict[str, int] = {value: ident for ident, value in enumerate(self.names) if ident}
+        self.col = array("i")
+        self.postings: list[array] = [array("i") for _ in self.names]
         #: Postings restricted to events with a real event_id (what a sample may show).
-        self.id_postings: list[array] = [array("i")]
+        self.id_postings: list[array] = [array("i") for _ in self.names]
 
-    def intern(self, value: str | None) -> int:
-        if value is None:
+    def intern(self, value) -> int:
+        """The id of a value (0 for an unresolved one), adding it on first sight."""
+        if not is_resolved(value):
             return 0
         ident = self.ids.get(value)
         if ident is None:
@@ -54,80 +72,249 @@ class Dimension:
         plist = self.postings[ident]
         return bisect_left(plist, hi) - bisect_left(plist, lo)
 
-    def sample_in(self, ident: int, lo: int, hi: int, k: int,
+    def newest_in(self, ident: int, lo: int, hi: int, k: int,
                   keep: Callable[[int], int] | None = None) -> list[int]:
         """Up to k positions of value `ident` with a real event_id inside [lo, hi) (and for
-        which `keep(position)` is true, when given), first (newest) first."""
+        which `keep(position)` is true, when given), newest first."""
         if k <= 0:
             return []
         plist = self.id_postings[ident]
         start = bisect_left(plist, lo)
-        end = bisect_left(plist, hi)
-        window = plist[start:end]
-        if keep is None:
-            return list(window[:k])
-        return list(islice(compress(window, map(keep, window)), k))
+        index = bisect_left(plist, hi) - 1
+        out: list[int] = []
+        while index >= start and len(out) < k:
+            position = plist[index]
+            if keep is None or keep(position):
+                out.append(position)
+            index -= 1
+        return out
+
+    def truncate(self, cut: int) -> None:
+        """Forget every position >= cut."""
+        del self.col[cut:]
+        for lists in (self.postings, self.id_postings):
+            for plist in lists:
+                if plist and plist[-1] >= cut:
+                    del plist[bisect_left(plist, cut):]
+
+
+class Records:
+    """Events waiting to be placed: parallel lists, values already interned."""
+
+    __slots__ = ("ts", "lkey", "length", "has_id", "codes", "ids")
+
+    def __init__(self):
+        self.ts: list[float | None] = []
+        #: Load-order key: smaller = earlier in `corpus.load_corpus` order (the fold's winner).
+        self.lkey: list[int] = []
+        #: Byte length of the row (0 when the event lives in memory).
+        self.length: list[int] = []
+        self.has_id: list[int] = []
+        self.codes: dict[str, list[int]] = {name: [] for name in DIMENSIONS}
+        self.ids: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, ts, lkey: int, length: int, has_id: int, codes: dict[str, int], event_id: str) -> None:
+        self.ts.append(ts)
+        self.lkey.append(lkey)
+        self.length.append(length)
+        self.has_id.append(has_id)
+        for name, column in self.codes.items():
+            column.append(codes[name])
+        self.ids.append(event_id)
 
 
 class Columns:
-    """The corpus as columns; positions index every list here, `order[p]` the corpus event."""
+    """The corpus as columns; positions index every column, `event_at(p)` gives the Event."""
 
-    def __init__(self, events: list[Event]):
-        n = len(events)
-        dated = [(e.timestamp.timestamp(), i) for i, e in enumerate(events) if e.timestamp is not None]
-        # Newest first; ties keep load order (a stable sort on the negated time).
-        dated.sort(key=lambda pair: -pair[0])
-        dated_set = len(dated)
-        undated = [i for i, e in enumerate(events) if e.timestamp is None]
-        self.n = n
-        self.n_dated = dated_set
-        self.order = array("i", [i for _, i in dated] + undated)
-        self.epoch = array("d", [t for t, _ in dated])
-        #: Negated times, ascending: bisect finds window edges.
-        self._neg = array("d", [-t for t, _ in dated])
-        self.day = array("i", [int(t // _DAY) for t, _ in dated])
-        ordered = [events[i] for i in self.order]
-        self.event_ids: list[str] = [e.event_id for e in ordered]
-        # A real id: the row's own event_id (the corpus keys id-less rows by position).
-        self.has_id = bytearray(
-            1 if is_resolved(e.row.get("event_id") if e.row else e.event_id) else 0 for e in ordered
-        )
-        self.dims = {}
-        for name, attribute in (("project", "project"), ("type", "type"), ("source", "source"),
-                                ("provider", "provider"), ("session", "session_id")):
-            self.dims[name] = self._column(name, [getattr(e, attribute) for e in ordered])
+    def __init__(self, names: dict[str, list] | None = None):
+        names = names or {}
+        self.n = 0
+        self.n_undated = 0
+        #: Dated positions only: `epoch[p - n_undated]`, ascending.
+        self.epoch = array("d")
+        self.day = array("i")
+        self.lkey = array("q")
+        self.length = array("i")
+        self.has_id = bytearray()
+        self.dims = {name: Dimension(name, names.get(name)) for name in DIMENSIONS}
+        #: Event ids: `ids_blob[ids_off[p]:ids_off[p + 1] - 1]` (each id ends with a newline;
+        #: the blob starts with one, so `\nID\n` finds an id with one bytes search).
+        self.ids_blob = bytearray(b"\n")
+        self.ids_off = array("q", [1])
+        #: Rows that repeated an event_id already seen (folded away), and rows read in all.
+        self.duplicates = 0
+        self.rows = 0
+        #: position -> Event (in memory: the corpus; from the cache: the row read back).
+        self.resolver: Callable[[int], Event] | None = None
 
-    def _column(self, name: str, values: list) -> Dimension:
-        """Intern one column with C-speed passes: map each distinct value once, then group
-        positions by id with one stable sort (positions stay ascending within an id)."""
-        dim = Dimension(name, 0)
-        idmap = {value: (dim.intern(value) if is_resolved(value) else 0) for value in dict.fromkeys(values)}
-        col = list(map(idmap.__getitem__, values))
-        dim.col = array("i", col)
-        by_id = sorted(range(len(col)), key=col.__getitem__)
-        counts = Counter(col)
-        has_id = self.has_id
-        offset = 0
-        for ident in range(len(dim.names)):
-            size = counts.get(ident, 0)
-            chunk = by_id[offset:offset + size]
-            offset += size
-            dim.postings[ident] = array("i", chunk)
-            dim.id_postings[ident] = array("i", compress(chunk, map(has_id.__getitem__, chunk)))
-        return dim
+    @property
+    def n_dated(self) -> int:
+        return self.n - self.n_undated
 
-    # -- windows ------------------------------------------------------------------------------
+    # -- building ---------------------------------------------------------------------------
+
+    def intern_event(self, event: Event) -> dict[str, int]:
+        return {name: self.dims[name].intern(getattr(event, attribute))
+                for name, attribute in DIMENSIONS.items()}
+
+    def place(self, records: Records) -> None:
+        """Lay records out after the current last position (the caller guarantees they all
+        belong there: a full build, or a suffix rebuilt by `rebuild_suffix`)."""
+        ts, lkey = records.ts, records.lkey
+        indices = sorted(range(len(records)), key=lkey.__getitem__, reverse=True)
+        undated = [i for i in indices if ts[i] is None]
+        dated = [i for i in indices if ts[i] is not None]
+        dated.sort(key=ts.__getitem__)  # stable: ties stay in reverse load order
+        if undated and self.n_dated:
+            raise ValueError("undated events can only be placed before every dated one")
+        self._append(records, undated, dated=False)
+        self._append(records, dated, dated=True)
+
+    def _append(self, records: Records, order: list[int], *, dated: bool) -> None:
+        if not order:
+            return
+        start = self.n
+        positions = range(start, start + len(order))
+        if dated:
+            stamps = [records.ts[i] for i in order]
+            self.epoch.extend(stamps)
+            self.day.extend([int(t // _DAY) for t in stamps])
+        else:
+            self.n_undated += len(order)
+        self.lkey.extend([records.lkey[i] for i in order])
+        self.length.extend([records.length[i] for i in order])
+        has_id = bytes(records.has_id[i] for i in order)
+        self.has_id.extend(has_id)
+        for name, dim in self.dims.items():
+            codes = records.codes[name]
+            column = [codes[i] for i in order]
+            dim.col.extend(column)
+            postings, id_postings = dim.postings, dim.id_postings
+            for position, code, real in zip(positions, column, has_id):
+                postings[code].append(position)
+                if real:
+                    id_postings[code].append(position)
+        encoded = [(records.ids[i] + "\n").encode("utf-8", "surrogatepass") for i in order]
+        offset = self.ids_off[-1]
+        offsets = []
+        for chunk in encoded:
+            offset += len(chunk)
+            offsets.append(offset)
+        self.ids_blob += b"".join(encoded)
+        self.ids_off.extend(offsets)
+        self.n += len(order)
+
+    def records_from(self, cut: int, skip: set[int] = frozenset()) -> Records:
+        """The events at positions >= cut (except `skip`) as records, to be placed again."""
+        out = Records()
+        u = self.n_undated
+        for position in range(cut, self.n):
+            if position in skip:
+                continue
+            out.add(self.epoch[position - u] if position >= u else None, self.lkey[position],
+                    self.length[position], self.has_id[position],
+                    {name: dim.col[position] for name, dim in self.dims.items()},
+                    self.event_id(position))
+        return out
+
+    def truncate(self, cut: int) -> None:
+        """Forget every position >= cut."""
+        u = self.n_undated
+        if cut < u:
+            self.n_undated = cut
+        del self.epoch[max(0, cut - u):]
+        del self.day[max(0, cut - u):]
+        del self.lkey[cut:]
+        del self.length[cut:]
+        del self.has_id[cut:]
+        for dim in self.dims.values():
+            dim.truncate(cut)
+        del self.ids_blob[self.ids_off[cut]:]
+        del self.ids_off[cut + 1:]
+        self.n = cut
+
+    def insertion_point(self, ts: float | None) -> int:
+        """The first position a new event with time `ts` could take (ties included)."""
+        if ts is None:
+            return 0
+        return self.n_undated + bisect_left(self.epoch, ts)
+
+    def rebuild_suffix(self, new: Records, killed: set[int]) -> int:
+        """Merge new events in and drop `killed` positions, re-laying out only the positions
+        from the first one that changes. Returns that cut (n when nothing moved)."""
+        cut = min([self.insertion_point(t) for t in new.ts] + list(killed) + [self.n])
+        if cut < self.n_undated:
+            # An undated event moves: undated positions come first, so everything is re-laid.
+            cut = 0
+        moved = self.records_from(cut, killed)
+        for i in range(len(new)):
+            moved.add(new.ts[i], new.lkey[i], new.length[i], new.has_id[i],
+                      {name: new.codes[name][i] for name in DIMENSIONS}, new.ids[i])
+        self.truncate(cut)
+        self.place(moved)
+        return cut
+
+    # -- reading ----------------------------------------------------------------------------
 
     def window(self, since: datetime | None, before: datetime | None) -> tuple[int, int]:
         """The range [lo, hi) of dated positions with since <= time <= before."""
-        lo = 0 if before is None else bisect_left(self._neg, -before.timestamp())
-        hi = self.n_dated if since is None else bisect_right(self._neg, -since.timestamp())
+        u = self.n_undated
+        lo = u if since is None else u + bisect_left(self.epoch, since.timestamp())
+        hi = self.n if before is None else u + bisect_right(self.epoch, before.timestamp())
+        return lo, max(lo, hi)
+
+    def half_open(self, start: datetime, end: datetime) -> tuple[int, int]:
+        """Dated positions with start <= time < end (a day)."""
+        u = self.n_undated
+        lo = u + bisect_left(self.epoch, start.timestamp())
+        hi = u + bisect_left(self.epoch, end.timestamp())
         return lo, max(lo, hi)
 
     def timestamp_at(self, position: int) -> datetime | None:
-        if position >= self.n_dated:
+        if position < self.n_undated:
             return None
-        return datetime.fromtimestamp(self.epoch[position], tz=timezone.utc)
+        return datetime.fromtimestamp(self.epoch[position - self.n_undated], tz=timezone.utc)
+
+    def event_id(self, position: int) -> str:
+        off = self.ids_off
+        return self.ids_blob[off[position]:off[position + 1] - 1].decode("utf-8", "surrogatepass")
+
+    def find(self, event_id: str) -> int | None:
+        """The position of an event id (a bytes search over the id blob: for a few lookups;
+        `id_map` for many)."""
+        needle = b"\n" + event_id.encode("utf-8", "surrogatepass") + b"\n"
+        blob, start = self.ids_blob, 0
+        while True:
+            found = blob.find(needle, start)
+            if found < 0:
+                return None
+            position = bisect_right(self.ids_off, found + 1) - 1
+            if self.ids_off[position] == found + 1 and self.event_id(position) == event_id:
+                return position
+            start = found + 1
+
+    def id_map(self) -> dict[str, int]:
+        return {self.event_id(p): p for p in range(self.n)}
+
+    def event_at(self, position: int) -> Event:
+        return self.resolver(position)
+
+
+def build_from_events(events: list[Event]) -> Columns:
+    """Columns of events given in load order (what `corpus.load_corpus` returns)."""
+    cols = Columns()
+    records = Records()
+    for index, event in enumerate(events):
+        stamp = event.timestamp
+        records.add(stamp.timestamp() if stamp is not None else None, index, 0,
+                    1 if real_id(event) else 0, cols.intern_event(event), event.event_id)
+    cols.place(records)
+    lkey = cols.lkey
+    cols.resolver = lambda position: events[lkey[position]]
+    return cols
 
 
 def columns_for(corpus) -> Columns:
@@ -141,10 +328,12 @@ def columns_for(corpus) -> Columns:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        built = Columns(corpus.events)
+        built = build_from_events(corpus.events)
     finally:
         if collecting:
             gc.enable()
+    built.duplicates = corpus.duplicates
+    built.rows = len(corpus.events) + corpus.duplicates
     try:
         corpus._facts_columns = (key, built)
     except AttributeError:  # a corpus type that refuses attributes: rebuild each time

@@ -3,7 +3,12 @@
 The CLI (`carto facts`), the web server and the MCP server all call this function; none of them
 re-implements a check. It validates the request against contract v1 (raising `FactsError` with
 status 400 or 409), runs the named verb from the `fact_verbs` registry and wraps its facts in the
-upstream envelope. It never writes anything: no telemetry, no state, no log.
+upstream envelope. It never writes a log row or a telemetry row; the one thing it may write is
+its own cache, `<home>/.carto/facts/columns.bin` (derived state, see `facts/store.py`).
+
+Columns come from, in this order: the corpus the caller passed (a warm server), else the
+persisted cache (verbs with `columns_only = True`: census and tempo), else a corpus loaded now
+(a plugin verb that needs Event objects, or `CARTO_FACTS_CACHE=0`).
 
 Verbs are classes registered through `carto_register_fact_verbs`; each has a `name`, a
 `needs_corpus` flag (delta reads log tails and does not need the corpus loaded) and
@@ -62,11 +67,14 @@ def run_facts(
     *,
     now: datetime | None = None,
     verbs: dict[str, type] | None = None,
+    on_cache=None,
 ) -> dict:
     """Validate and answer one facts request against `home`.
 
     `corpus` may pass a corpus already loaded (a server keeps one warm; its columnar view is
-    cached on it); otherwise it is loaded when the verb needs it. Raises FactsError.
+    cached on it); otherwise columns come from the persisted cache when the verb needs nothing
+    else, or the corpus is loaded. `on_cache(opened)` is called with what opening the cache did
+    (`store.Opened`: state built/rebuilt/appended/fresh, ms). Raises FactsError.
     """
     started = time.perf_counter()
     verbs = verbs if verbs is not None else fact_verbs()
@@ -76,17 +84,33 @@ def run_facts(
         raise FactsError(f"this service indexes {root}, not {request.corpus_root}", 409)
     verb = verbs[request.verb]()
     request.context.update(home=home, now=now, corpus_root=root)
-    if getattr(verb, "needs_corpus", True) and corpus is None:
-        from carto_core.corpus import load_corpus
+    needs = getattr(verb, "needs_corpus", True)
+    columns = None
+    stages: dict[str, float] = {}
+    if needs and corpus is None:
+        from carto_core.facts.store import cache_enabled, open_columns
 
-        corpus = load_corpus(home)
+        load_started = time.perf_counter()
+        if getattr(verb, "columns_only", False) and cache_enabled():
+            opened = open_columns(home)
+            columns = opened.columns
+            if on_cache is not None:
+                on_cache(opened)
+        else:
+            from carto_core.corpus import load_corpus
+
+            corpus = load_corpus(home)
+        stages["load"] = round((time.perf_counter() - load_started) * 1000, 2)
     scan_started = time.perf_counter()
-    if corpus is not None and getattr(verb, "needs_corpus", True):
+    if needs and columns is None and corpus is not None:
         from carto_core.facts.columns import columns_for
 
-        request.context["columns"] = columns_for(corpus)
+        columns = columns_for(corpus)
+    if columns is not None:
+        request.context["columns"] = columns
     facts = verb.run(corpus, request)
     scan_ms = (time.perf_counter() - scan_started) * 1000
+    size = columns.n if columns is not None else (len(corpus) if corpus is not None else None)
     return {
         "contract_version": CONTRACT_VERSION,
         "backend": BACKEND,
@@ -94,12 +118,12 @@ def run_facts(
         "call_id": request.call_id,
         "corpus_root": root,
         "index_generation": index_generation(home),
-        "corpus_events": len(corpus) if corpus is not None else None,
-        "indexed_docs": len(corpus) if corpus is not None else None,
+        "corpus_events": size,
+        "indexed_docs": size,
         "window": {"since": request.since or None, "before": request.before or None},
         "project": request.project or None,
         "facts": facts,
-        "stages_ms": {"scan": round(scan_ms, 2),
+        "stages_ms": {**stages, "scan": round(scan_ms, 2),
                       "total": round((time.perf_counter() - started) * 1000, 2)},
     }
 

@@ -49,7 +49,8 @@ def tempo(cols: Columns, corpus, request) -> dict:
     lo, hi = cols.window(request.since_at, request.before_at)
     scope = ProjectScope.parse(request.project) if request.project else None
     project = cols.dims["project"]
-    pcol, days = project.col[lo:hi], cols.day[lo:hi]
+    u = cols.n_undated
+    pcol, days = project.col[lo:hi], cols.day[lo - u:hi - u]
     tally = Counter(zip(pcol, days))
     per_project: dict[int, dict[int, int]] = {}
     for (ident, day), count in tally.items():
@@ -82,4 +83,4 @@ def tempo(cols: Columns, corpus, request) -> dict:
         entry.update(zscore(scored[1] if scored else 0, baseline))
         series.append(entry)
     series.sort(key=lambda item: (-item["total"], item["project"]))
-    return {"undated_dropped": cols.n - cols.n_dated, "projects": series[: request.top]}
+    return {"undated_dropped": cols.n_undated, "projects": series[: request.top]}

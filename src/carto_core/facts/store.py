@@ -1,0 +1,394 @@
+"""The persisted facts columns: `<home>/.carto/facts/columns.bin`, so a one-shot
+`carto facts census` reads a file instead of loading every event.
+
+What is stored is exactly the in-memory `Columns` (facts/columns.py): the oldest-first layout,
+per-position load key (log and byte offset of the row that won the fold) and row length, the
+interned columns with their postings, event ids, and the string tables, plus the state of every
+log it was built from (inode, device, rewrite generation from `carto_core.rewrite.generation`,
+the offset after the last complete line consumed, the line count there, and SHA-1 fingerprints
+of up to 4096 bytes at the start of the log and before that offset).
+
+On open each log is compared with its state (`log_status`):
+
+- unchanged: nothing to read;
+- grown (same inode and generation, not shorter, same fingerprints): the rows after the last
+  consumed offset are folded in (`reader.iter_lines(start=...)`) by the same rule as
+  `corpus.load_corpus` (domain logs before the changelog; the row that comes first in that
+  order wins its event_id; every later row with that id is a duplicate), and only the layout
+  suffix from the first position that moves is re-laid (`Columns.rebuild_suffix`): a hook's
+  rows are newer than everything and extend the columns at their end;
+- rewritten, truncated, replaced, vanished, or a cache of another version or byte order:
+  the cache is not used; everything is rebuilt from the logs.
+
+After a build or an append the file is rewritten (a temporary file renamed over it, so a reader
+sees the old file or the new one, whole). Failing to write (a read-only home) only costs the
+next call the same work. The cache is state, derived and deletable; building it never writes
+to a log or a telemetry file.
+
+Only the standard library on this path: arrays are `array.array` bytes, read in one pass.
+Why not reuse the search index's persisted columns (`<home>/.carto/search/`)? They lack the
+provider column and the real-id flag, keep a non-string project in another form than `Event`
+does, and building them tokenizes every row (several times the cost of this fold); keeping the
+facts on their own file also leaves the search index's format free to change.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import os
+import sys
+import time
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from carto_core.events import Event
+from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
+from carto_core.home import Home
+from carto_core.jsonl import fast_loads_line, loads_line
+from carto_core.logs import SEARCHED_LOGS
+from carto_core.reader import BOUNDARY_BYTES, ReadReport, boundary_hash, iter_lines
+from carto_core.rewrite import generation
+
+VERSION = 1
+MAGIC = b"CARTOFACTS\n"
+#: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
+LOAD_ORDER: tuple[str, ...] = tuple(l for l in SEARCHED_LOGS if l != "changelog") + ("changelog",)
+RANK = {label: rank for rank, label in enumerate(LOAD_ORDER)}
+_SHIFT = 40  # lkey = rank << 40 | byte offset: logs up to 1 TiB
+#: Above this many appended rows, ids are looked up in a dict instead of the id blob.
+_DICT_LOOKUPS = 16
+ENV_SWITCH = "CARTO_FACTS_CACHE"
+
+
+def cache_enabled(env=None) -> bool:
+    """`CARTO_FACTS_CACHE=0` (or off/no/false) turns the persisted columns off: every call
+    loads the corpus, as before the cache existed."""
+    value = (env if env is not None else os.environ).get(ENV_SWITCH, "")
+    return value.strip().lower() not in ("0", "off", "no", "false")
+
+
+def cache_path(home: Home) -> Path:
+    return home.state / "facts" / "columns.bin"
+
+
+def lkey_of(label: str, offset: int) -> int:
+    return RANK[label] << _SHIFT | offset
+
+
+def split_lkey(lkey: int) -> tuple[str, int]:
+    return LOAD_ORDER[lkey >> _SHIFT], lkey & ((1 << _SHIFT) - 1)
+
+
+def _head_hash(path: Path, end: int) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha1(handle.read(min(end, BOUNDARY_BYTES))).hexdigest()
+
+
+def identity(path: Path) -> dict:
+    """Which file a log is (taken *before* reading it: a rewrite that lands while it is read
+    then leaves a state that no longer matches, and the next open rebuilds)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return {"exists": False}
+    return {"exists": True, "inode": st.st_ino, "dev": st.st_dev, "generation": generation(path)}
+
+
+def log_state(path: Path, end: int, lines: int, before: dict) -> dict:
+    """What a log looked like when `end` bytes (`lines` complete lines) of it were consumed;
+    `before` is its `identity` taken before the read."""
+    if not before.get("exists"):
+        if end == 0:
+            return {"exists": False, "end": 0, "lines": 0}
+        # Created while it was read: rows were consumed from a file whose identity is unknown;
+        # an impossible inode makes the next open rebuild rather than guess.
+        before = {"exists": True, "inode": -1, "dev": -1, "generation": -1}
+    try:
+        head = _head_hash(path, end) if end else ""
+        boundary = boundary_hash(path, end) if end else ""
+    except OSError:
+        head = boundary = "unreadable"  # vanished while read: matches nothing, next open rebuilds
+    return {**before, "end": end, "lines": lines, "head": head, "boundary": boundary}
+
+
+def log_status(path: Path, state: dict | None) -> str:
+    """"fresh", "grown" or "stale" (rewritten, truncated, replaced or vanished)."""
+    state = state or {"exists": False, "end": 0}
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "stale" if state.get("end", 0) > 0 else "fresh"
+    end = state.get("end", 0)
+    if not state.get("exists") or end == 0:
+        # Nothing consumed yet: reading from 0 is a full read of this log whatever happened.
+        return "grown" if st.st_size > 0 else "fresh"
+    if (st.st_ino, st.st_dev) != (state.get("inode"), state.get("dev")) or st.st_size < end:
+        return "stale"
+    if generation(path) != state.get("generation"):
+        return "stale"
+    if _head_hash(path, end) != state.get("head") or boundary_hash(path, end) != state.get("boundary"):
+        return "stale"
+    return "grown" if st.st_size > end else "fresh"
+
+
+@dataclass
+class Opened:
+    """What `open_columns` did: `state` is built, rebuilt, appended, fresh or memory (not
+    persisted: the cache could not be written); `ms` the time it took; `rows` read from logs."""
+
+    columns: Columns
+    state: str
+    ms: float
+    rows_read: int = 0
+    reasons: dict = field(default_factory=dict)
+    saved: bool = False
+
+
+# --------------------------------------------------------------------------- folding rows
+
+
+def _read(home: Home, label: str, start: int, start_lineno: int):
+    """(report, lines) of one log from byte `start` (complete lines only)."""
+    path = home.log(label)
+    report = ReadReport(str(path))
+    return report, iter_lines(path, report, start=start, start_lineno=start_lineno,
+                              loads=fast_loads_line)
+
+
+def build(home: Home) -> tuple[Columns, dict]:
+    """Columns and log states from scratch (the fold of `corpus.load_corpus`)."""
+    cols = Columns()
+    records = Records()
+    seen: set[str] = set()
+    states: dict[str, dict] = {}
+    rows = 0
+    for label in LOAD_ORDER:
+        before = identity(home.log(label))
+        report, lines = _read(home, label, 0, 0)
+        for line in lines:
+            rows += 1
+            event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
+            if event.event_id in seen:
+                continue
+            seen.add(event.event_id)
+            stamp = event.timestamp
+            records.add(stamp.timestamp() if stamp is not None else None,
+                        lkey_of(label, line.offset), line.end - line.offset,
+                        1 if real_id(event) else 0, cols.intern_event(event), event.event_id)
+        states[label] = log_state(home.log(label), report.end_offset, report.lines, before)
+    cols.place(records)
+    cols.rows = rows
+    cols.duplicates = rows - len(records)
+    return cols, states
+
+
+def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> int:
+    """Fold the rows appended to the `grown` logs into `cols` (in place); returns rows read."""
+    new = Records()
+    own: dict[str, int] = {}  # event_id -> index in `new`
+    killed: set[int] = set()
+    lookup = None
+    rows = 0
+    for label in LOAD_ORDER:
+        if label not in grown:
+            continue
+        state = states.get(label) or {}
+        start, start_lines = state.get("end", 0), state.get("lines", 0)
+        before = identity(home.log(label))
+        report, lines = _read(home, label, start, start_lines)
+        for line in lines:
+            rows += 1
+            if lookup is None and rows > _DICT_LOOKUPS:
+                lookup = cols.id_map().get
+            event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
+            event_id = event.event_id
+            lkey = lkey_of(label, line.offset)
+            if event_id in own:
+                continue  # read later in load order than the row that holds the id
+            position = lookup(event_id) if lookup is not None else cols.find(event_id)
+            if position is not None and position not in killed:
+                if cols.lkey[position] < lkey:
+                    continue  # the stored row comes first in load order: it keeps the id
+                killed.add(position)  # a domain row arrived after its changelog copy: it wins
+            own[event_id] = len(new)
+            stamp = event.timestamp
+            new.add(stamp.timestamp() if stamp is not None else None, lkey,
+                    line.end - line.offset, 1 if real_id(event) else 0, cols.intern_event(event),
+                    event_id)
+        states[label] = log_state(home.log(label), report.end_offset, start_lines + report.lines,
+                                  before)
+    if len(new) or killed:
+        cols.rebuild_suffix(new, killed)
+    cols.rows += rows
+    cols.duplicates = cols.rows - cols.n
+    return rows
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def _arrays(cols: Columns) -> list[tuple[str, object]]:
+    out: list[tuple[str, object]] = [
+        ("epoch", cols.epoch), ("day", cols.day), ("lkey", cols.lkey), ("length", cols.length),
+        ("has_id", cols.has_id), ("ids_off", cols.ids_off), ("ids_blob", cols.ids_blob)]
+    for name, dim in cols.dims.items():
+        out.append((f"{name}.col", dim.col))
+        for kind in ("postings", "id_postings"):
+            lists = getattr(dim, kind)
+            offsets = array("q", [0])
+            total = 0
+            for plist in lists:
+                total += len(plist)
+                offsets.append(total)
+            out.append((f"{name}.{kind}.off", offsets))
+            out.append((f"{name}.{kind}", b"".join(plist.tobytes() for plist in lists)))
+    return out
+
+
+def save(home: Home, cols: Columns, states: dict, build_ms: float) -> Path:
+    path = cache_path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = _arrays(cols)
+    blobs = [bytes(value) if isinstance(value, (bytes, bytearray)) else value.tobytes()
+             for _, value in arrays]
+    header = {
+        "version": VERSION, "byteorder": sys.byteorder, "n": cols.n, "n_undated": cols.n_undated,
+        "rows": cols.rows, "duplicates": cols.duplicates, "logs": states,
+        "names": {name: dim.names[1:] for name, dim in cols.dims.items()},
+        "arrays": [[name, len(blob)] for (name, _), blob in zip(arrays, blobs)],
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "build_ms": round(build_ms, 1),
+    }
+    encoded = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(temporary, "wb") as handle:
+        handle.write(MAGIC + len(encoded).to_bytes(8, "little") + encoded)
+        for blob in blobs:
+            handle.write(blob)
+    os.replace(temporary, path)
+    return path
+
+
+def _typed(code: str, data) -> array:
+    out = array(code)
+    out.frombytes(data)
+    return out
+
+
+def load(home: Home) -> tuple[Columns, dict] | None:
+    """The cached columns and the log states they were built from; None when there is no
+    usable cache (missing, damaged, another version or byte order)."""
+    try:
+        with open(cache_path(home), "rb") as handle:
+            data = handle.read()
+        if not data.startswith(MAGIC):
+            return None
+        at = len(MAGIC)
+        size = int.from_bytes(data[at:at + 8], "little")
+        header = json.loads(data[at + 8:at + 8 + size])
+        if header.get("version") != VERSION or header.get("byteorder") != sys.byteorder:
+            return None
+        view = memoryview(data)
+        offset = at + 8 + size
+        parts: dict[str, memoryview] = {}
+        for name, length in header["arrays"]:
+            parts[name] = view[offset:offset + length]
+            offset += length
+        if offset != len(data):
+            return None
+        cols = Columns(header["names"])
+        cols.n, cols.n_undated = header["n"], header["n_undated"]
+        cols.rows, cols.duplicates = header["rows"], header["duplicates"]
+        cols.epoch = _typed("d", parts["epoch"])
+        cols.day = _typed("i", parts["day"])
+        cols.lkey = _typed("q", parts["lkey"])
+        cols.length = _typed("i", parts["length"])
+        cols.has_id = bytearray(parts["has_id"])
+        cols.ids_off = _typed("q", parts["ids_off"])
+        cols.ids_blob = bytearray(parts["ids_blob"])
+        for name, dim in cols.dims.items():
+            dim.col = _typed("i", parts[f"{name}.col"])
+            for kind in ("postings", "id_postings"):
+                offsets = _typed("q", parts[f"{name}.{kind}.off"])
+                flat = parts[f"{name}.{kind}"]
+                setattr(dim, kind, [_typed("i", flat[4 * offsets[i]:4 * offsets[i + 1]])
+                                    for i in range(len(offsets) - 1)])
+        if (len(cols.lkey) != cols.n or len(cols.epoch) != cols.n - cols.n_undated
+                or len(cols.ids_off) != cols.n + 1
+                or any(len(dim.col) != cols.n or len(dim.postings) != len(dim.names)
+                       for dim in cols.dims.values())):
+            return None
+        return cols, header["logs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+# --------------------------------------------------------------------------- rows back
+
+
+def row_reader(home: Home, cols: Columns):
+    """position -> Event, reading the row back from its log by (offset, length)."""
+    handles: dict[str, object] = {}
+
+    def resolve(position: int) -> Event:
+        label, offset = split_lkey(cols.lkey[position])
+        handle = handles.get(label)
+        if handle is None:
+            handle = handles[label] = open(home.log(label), "rb")
+        handle.seek(offset)
+        raw = handle.read(cols.length[position]).rstrip(b"\n")
+        value, problem = fast_loads_line(raw)
+        if problem == "malformed_json" or not isinstance(value, dict):
+            value, _ = loads_line(raw)
+        row = value if isinstance(value, dict) else {}
+        return Event.from_row(row, label, fallback_id=cols.event_id(position))
+
+    return resolve
+
+
+def open_columns(home: Home, *, persist: bool = True) -> Opened:
+    """The facts columns of `home`, from the cache when it is current, else built (or brought
+    up to date) and saved. Never writes anything but `<home>/.carto/facts/columns.bin`."""
+    started = time.perf_counter()
+    collecting = gc.isenabled()
+    gc.disable()  # bulk arrays and small objects, none cyclic
+    try:
+        loaded = load(home)
+        reasons: dict[str, str] = {}
+        rows = 0
+        if loaded is None:
+            state = "built" if not cache_path(home).exists() else "rebuilt"
+            if state == "rebuilt":
+                reasons["cache"] = "unreadable or another version"
+            cols, states = build(home)
+            rows = cols.rows
+        else:
+            cols, states = loaded
+            status = {label: log_status(home.log(label), states.get(label)) for label in LOAD_ORDER}
+            stale = [label for label, value in status.items() if value == "stale"]
+            grown = [label for label, value in status.items() if value == "grown"]
+            if stale:
+                state = "rebuilt"
+                reasons = {label: "rewritten or truncated" for label in stale}
+                cols, states = build(home)
+                rows = cols.rows
+            elif grown:
+                state = "appended"
+                rows = append(home, cols, states, grown)
+            else:
+                state = "fresh"
+    finally:
+        if collecting:
+            gc.enable()
+    cols.resolver = row_reader(home, cols)
+    ms = (time.perf_counter() - started) * 1000
+    opened = Opened(cols, state, ms, rows, reasons)
+    if state != "fresh" and persist:
+        try:
+            save(home, cols, states, ms)
+            opened.saved = True
+        except OSError:
+            opened.state = state + " (not saved: the home's state folder is not writable)"
+    return opened

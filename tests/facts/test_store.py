@@ -1,0 +1,236 @@
+"""The persisted facts columns answer exactly what the in-memory fold answers, after any mix of
+appends, duplicates across logs, torn last lines, rewrites and truncations; a stale cache is
+never used; appends are folded in incrementally (not by a silent rebuild)."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from carto_core.corpus import load_corpus
+from carto_core.facts import run_facts
+from carto_core.facts.store import cache_path, load, open_columns
+from carto_core.home import Home
+from carto_core.jsonl import dumps_row
+from carto_core.logs import SEARCHED_LOGS
+from carto_core.rewrite import rewrite_log
+
+NOW = datetime(2026, 9, 8, 15, 30, tzinfo=timezone.utc)
+LABELS = list(SEARCHED_LOGS)
+REQUESTS = [
+    {"verb": "census"},
+    {"verb": "census", "since": "3d", "top": 3, "sample": 2},
+    {"verb": "census", "since": "10d", "before": "1d", "project": "shop|infra"},
+    {"verb": "tempo", "since": "8d"},
+    {"verb": "tempo", "project": "shop"},
+]
+
+stamps = st.one_of(
+    st.integers(0, 60 * 24 * 9).map(lambda m: (NOW - timedelta(minutes=m)).strftime("%Y-%m-%dT%H:%M:%SZ")),
+    st.sampled_from(["2026-09-07T10:00:00Z", "2026-09-07T10:00:00Z", None, "not a time",
+                     int((NOW - timedelta(days=2)).timestamp() * 1000),
+                     "2026-09-06T03:00:00-07:00"]),
+)
+absent = st.sampled_from([None, "", "unknown", " Unknown "])
+rows = st.fixed_dictionaries({
+    # A small id pool: the same id lands in several logs (changelog copies, replays).
+    "event_id": st.one_of(st.integers(0, 40).map(lambda i: f"evt-{i:04d}"), absent),
+    "timestamp": stamps,
+    "type": st.one_of(st.sampled_from(["tool_bash", "tool_file_edit", "git_commit", "git_push", "prompt"]), absent),
+    "provider": st.one_of(st.sampled_from(["claude", "codex"]), absent),
+    "session_id": st.one_of(st.sampled_from(["s-1", "s-2", "s-3"]), absent),
+    "project": st.one_of(st.sampled_from(["webshop", "infra", "Shop-Docs", "carto"]), absent),
+    "summary": st.sampled_from(["did x", "Commit abcdef1: fix | files: a.py", "line\nbreak"]),
+})
+ops = st.one_of(
+    st.tuples(st.just("append"), st.sampled_from(LABELS), st.lists(rows, min_size=1, max_size=8)),
+    st.tuples(st.just("torn"), st.sampled_from(LABELS), rows),
+    st.tuples(st.just("garbage"), st.sampled_from(LABELS), st.just(None)),
+    st.tuples(st.just("rewrite"), st.sampled_from(LABELS), st.booleans()),
+    st.tuples(st.just("truncate"), st.sampled_from(LABELS), st.floats(0, 1)),
+)
+
+
+def apply(home: Home, op, torn: dict) -> str:
+    """Apply one operation; returns what the cache should do about it."""
+    kind, label, arg = op
+    path = home.log(label)
+    if kind in ("append", "torn", "garbage") and label in torn:
+        with open(path, "ab") as handle:  # the writer finishes its torn row first
+            handle.write(torn.pop(label))
+    if kind == "append":
+        with open(path, "ab") as handle:
+            for row in arg:
+                handle.write(dumps_row({k: v for k, v in row.items() if v is not None}))
+        return "appended"
+    if kind == "torn":
+        data = dumps_row(arg)
+        with open(path, "ab") as handle:
+            handle.write(data[: len(data) // 2])
+        torn[label] = data[len(data) // 2:]
+        return "appended"
+    if kind == "garbage":
+        with open(path, "ab") as handle:
+            handle.write(b"{not json\n\n[1,2]\n")
+        return "appended"
+    torn.pop(label, None)
+    if not path.exists() or path.stat().st_size == 0:
+        return "any"
+    if kind == "rewrite":
+        # Through the sanctioned path: new inode, generation bumped. Dropping or reordering rows.
+        rewrite_log(path, (lambda rows: list(rows)[::-1]) if arg else (lambda rows: list(rows)[1:]))
+        return "rebuilt"
+    size = path.stat().st_size
+    with open(path, "r+b") as handle:
+        handle.truncate(int(size * arg) if int(size * arg) < size else size - 1)
+    return "rebuilt"
+
+
+def answers(home: Home, corpus=None) -> list[dict]:
+    out = []
+    for fields in REQUESTS:
+        request = {"contract_version": 1, "call_id": "t", **fields}
+        envelope = run_facts(request, home, corpus, now=NOW)
+        out.append({"facts": envelope["facts"], "events": envelope["corpus_events"]})
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.lists(st.tuples(st.sampled_from(LABELS), st.lists(rows, min_size=1, max_size=6)), max_size=4),
+       steps=st.lists(ops, min_size=1, max_size=7))
+def test_cached_columns_equal_the_in_memory_fold(tmp_path_factory, seed, steps):
+    home = Home(tmp_path_factory.mktemp("home"))
+    torn: dict = {}
+    for label, batch in seed:
+        apply(home, ("append", label, batch), torn)
+    states = []
+    for step in [None] + steps:
+        consumed = step is not None and (load(home)[1].get(step[1]) or {}).get("end", 0) > 0
+        expected_state = "any" if step is None else apply(home, step, torn)
+        if expected_state == "rebuilt" and not consumed:
+            expected_state = "any"  # nothing of that log was read yet: a read from 0 is whole
+        corpus = load_corpus(home)
+        opened = open_columns(home)
+        states.append(opened.state)
+        if expected_state == "rebuilt":
+            assert opened.state in ("rebuilt", "built"), (step, opened.state)
+        elif expected_state == "appended" and step is not None:
+            assert opened.state in ("appended", "fresh"), (step, opened.state)
+        cols = opened.columns
+        assert cols.n == len(corpus.events)
+        assert cols.duplicates == corpus.duplicates
+        assert answers(home) == answers(home, corpus), step
+        # Every id the cache holds reads back to the same event as the corpus holds.
+        for position in range(cols.n):
+            event = cols.event_at(position)
+            assert event == corpus.get(cols.event_id(position))
+
+
+def _home(tmp_path) -> Home:
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    for i, label in enumerate(LABELS):
+        with open(home.log(label), "wb") as handle:
+            for j in range(30):
+                handle.write(dumps_row({"event_id": f"evt-{label}-{j}", "timestamp":
+                                        (NOW - timedelta(hours=j + i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                        "type": "tool_bash", "project": "webshop", "session_id": f"s-{j % 4}"}))
+    return home
+
+
+def _census(home):
+    return run_facts({"contract_version": 1, "verb": "census", "call_id": "t"}, home, now=NOW)["facts"]
+
+
+def test_a_stale_cache_is_never_used(tmp_path):
+    """Edits that keep the log's size: a same-size replacement (new inode, no generation bump),
+    an in-place edit of the first line (same inode, same size, same tail) and a rewrite through
+    the sanctioned path each make the cache rebuild, and the answer follows the new bytes."""
+    home = _home(tmp_path)
+    assert open_columns(home).state == "built"
+    assert open_columns(home).state == "fresh"
+    path = home.log("tool-use")
+    original = path.read_bytes()
+
+    # 1. same size, new inode (an editor's save-as-rename)
+    changed = original.replace(b'"project":"webshop"', b'"project":"webshoq"', 1)
+    assert len(changed) == len(original)
+    temporary = path.with_name("tmp.jsonl")
+    temporary.write_bytes(changed)
+    os.replace(temporary, path)
+    opened = open_columns(home)
+    assert opened.state == "rebuilt" and opened.reasons == {"tool-use": "rewritten or truncated"}
+    assert {b["name"]: b["count"] for b in _census(home)["by_project"]} == {"webshop": 179, "webshoq": 1}
+
+    # 2. same inode, same size, first line edited in place
+    with open(path, "r+b") as handle:
+        handle.write(original[:len(original)])
+    assert open_columns(home).state == "rebuilt"
+    assert {b["name"]: b["count"] for b in _census(home)["by_project"]} == {"webshop": 180}
+
+    # 3. the sanctioned rewrite: same rows, new inode, generation bumped
+    rewrite_log(path, lambda rows: list(rows))
+    assert open_columns(home).state == "rebuilt"
+
+
+def test_appends_are_folded_from_the_last_offset(tmp_path):
+    home = _home(tmp_path)
+    open_columns(home)
+    before = json.loads(json.dumps(_census(home)))
+    with open(home.log("prompts"), "ab") as handle:
+        handle.write(dumps_row({"event_id": "evt-new-1", "timestamp": "2026-09-08T15:00:00Z",
+                                "type": "prompt", "project": "infra", "session_id": "s-9"}))
+        handle.write(dumps_row({"event_id": "evt-prompts-3", "timestamp": "2026-09-08T15:00:00Z",
+                                "type": "prompt", "project": "infra"}))  # a replay: duplicate
+        handle.write(b'{"event_id":"evt-torn"')  # a writer mid-row
+    opened = open_columns(home)
+    assert (opened.state, opened.rows_read) == ("appended", 2)
+    after = _census(home)
+    assert after["events"] == before["events"] + 1
+    assert {b["name"]: b["count"] for b in after["by_project"]} == {"webshop": 180, "infra": 1}
+    assert opened.columns.duplicates == 1
+    # The torn row is not consumed: once finished it is read, once.
+    with open(home.log("prompts"), "ab") as handle:
+        handle.write(b',"timestamp":"2026-09-08T15:01:00Z","project":"infra"}\n')
+    opened = open_columns(home)
+    assert (opened.state, opened.rows_read) == ("appended", 1)
+    assert _census(home)["by_project"][1] == {"name": "infra", "count": 2,
+                                               "event_ids": ["evt-torn", "evt-new-1"]}
+    assert open_columns(home).state == "fresh"
+
+
+def test_a_domain_row_after_its_changelog_copy_wins_incrementally(tmp_path):
+    home = _home(tmp_path)
+    with open(home.log("changelog"), "ab") as handle:
+        handle.write(dumps_row({"event_id": "evt-late", "timestamp": "2026-09-01T00:00:00Z",
+                                "type": "tool_bash", "provider": "claude", "project": "webshop"}))
+    open_columns(home)
+    with open(home.log("tool-use"), "ab") as handle:
+        handle.write(dumps_row({"event_id": "evt-late", "timestamp": "2026-09-01T00:00:00Z",
+                                "type": "tool_bash", "provider": "codex", "project": "webshop"}))
+    opened = open_columns(home)
+    assert opened.state == "appended"
+    facts = _census(home)
+    assert {b["name"]: b["count"] for b in facts["by_provider"]} == {"codex": 1}
+    assert load_corpus(home).get("evt-late").provider == "codex"
+
+
+def test_a_damaged_cache_file_is_rebuilt_not_trusted(tmp_path):
+    home = _home(tmp_path)
+    open_columns(home)
+    path = cache_path(home)
+    path.write_bytes(path.read_bytes()[:-10])
+    opened = open_columns(home)
+    assert opened.state == "rebuilt" and opened.columns.n == 180
+
+
+def test_cache_off_loads_the_corpus(tmp_path, monkeypatch):
+    home = _home(tmp_path)
+    monkeypatch.setenv("CARTO_FACTS_CACHE", "0")
+    seen = []
+    facts = run_facts({"contract_version": 1, "verb": "census", "call_id": "t"}, home, now=NOW,
+                      on_cache=seen.append)["facts"]
+    assert facts["events"] == 180 and seen == [] and not cache_path(home).exists()
