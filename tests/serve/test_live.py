@@ -93,11 +93,21 @@ def test_api_sees_appends_without_restart(client, home):
     assert [h["event_id"] for h in hits] == ["evt-api-2"]
 
 
+def _wait_for_subscriber(hub, timeout=10.0):
+    """Change the logs only once the stream has subscribed: on a loaded machine the request can
+    start later than any fixed delay, and a change that lands before it is (rightly) missed."""
+    deadline = time.monotonic() + timeout
+    while not hub.queues and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def test_stream_sends_new_events(client, home):
     """The follower (not a request) picks the append up and the stream delivers it."""
 
+    hub = client.app.state.carto.hub
+
     def append_later():
-        time.sleep(0.3)
+        _wait_for_subscriber(hub)
         append_rows(home.log("tool-use"), [row("evt-sse-1", summary="streamed row"),
                                            row("evt-sse-agent", type="milestone_agent_stop")])
 
@@ -114,9 +124,10 @@ def test_stream_sends_new_events(client, home):
 
 def test_stream_says_reload_after_a_rewrite(client, home):
     path = home.log("prompts")
+    hub = client.app.state.carto.hub
 
     def rewrite_later():
-        time.sleep(0.3)
+        _wait_for_subscriber(hub)
         lines = path.read_text().splitlines(keepends=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text("".join(lines[1:]))
