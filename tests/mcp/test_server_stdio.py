@@ -16,7 +16,7 @@ import anyio
 import pytest
 from click.testing import CliRunner
 
-pytest.importorskip("mcp", reason="carto-core[mcp] extra")  # the extra is in requirements-dev.txt
+import mcp  # noqa: F401,E402  (carto-core[mcp] is in requirements-dev.txt: a missing SDK fails, never skips)
 
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402

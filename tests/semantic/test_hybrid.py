@@ -187,7 +187,7 @@ def test_embedder_down_or_slow_keyword_results_still_come_back(
 
 
 def test_qdrant_refusing_keyword_results_still_come_back(paraphrase_home, monkeypatch):
-    pytest.importorskip("qdrant_client")
+    import qdrant_client  # noqa: F401  (installed by requirements-dev.txt; never skipped)
     home, rows, _ = paraphrase_home
     run_index(home)  # the lsa fit (and embedded vectors, which Qdrant does not see)
     baseline = {q: keyword_only(home, q) for q in PROBES}
@@ -206,7 +206,7 @@ def test_qdrant_refusing_keyword_results_still_come_back(paraphrase_home, monkey
 
 
 def test_qdrant_local_folder_locked_by_another_client(paraphrase_home, monkeypatch, tmp_path):
-    pytest.importorskip("qdrant_client")
+    import qdrant_client  # noqa: F401  (installed by requirements-dev.txt; never skipped)
     from carto_core.semantic.qdrant import LOCAL_MODE_FIX, QdrantStore
 
     home, _, _ = paraphrase_home

@@ -173,7 +173,7 @@ def test_events_without_text_are_counted_not_embedded(paraphrase_home):
 
 
 def test_payload_carries_upstream_fields(paraphrase_home, tmp_path, monkeypatch):
-    pytest.importorskip("qdrant_client")
+    import qdrant_client  # noqa: F401  (installed by requirements-dev.txt; never skipped)
     home, rows, _ = paraphrase_home
     monkeypatch.setenv("CARTO_QDRANT_PATH", str(tmp_path / "q"))
     report = run_index(home)

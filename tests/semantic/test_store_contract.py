@@ -27,7 +27,7 @@ def store(request, tmp_path):
 
         made = EmbeddedStore(tmp_path / "vectors")
     else:
-        pytest.importorskip("qdrant_client")
+        import qdrant_client  # noqa: F401  (installed by requirements-dev.txt; never skipped)
         from carto_core.semantic.qdrant import QdrantStore
 
         made = QdrantStore(path=str(tmp_path / "qdrant"), collection="contract")
