@@ -66,6 +66,23 @@ def test_persisted_index_reloads_identically(writer):
     assert loaded.df("cache") == 30
 
 
+def test_batch_positions_agree_with_single_lookups(writer):
+    """`positions` (one vectorised pass, the semantic ladder's mapping) gives what `index_of`
+    gives id by id: on a loaded index, with a tail of appended rows, and on an in-memory one."""
+    ids = [writer.tool(f"Ran: step{i} build") for i in range(40)]
+    built = KeywordIndex.build(writer.home)
+    ids += [writer.tool("Ran: appended later")]
+    loaded = KeywordIndex.open(writer.home)
+    assert loaded.tail_docs == 1
+    asked = ids[::-1] + ["evt-missing", ids[3], ""]
+    for index in (loaded, built):
+        got = index.positions(asked).tolist()
+        want = [-1 if index.index_of(e) is None else index.index_of(e) for e in asked]
+        assert got == want
+    assert loaded.positions(asked).tolist()[: len(ids)] == list(range(len(ids)))[::-1]
+    assert built.positions(ids[-1:]).tolist() == [-1]  # built before the row was appended
+
+
 def test_appended_rows_join_without_a_rebuild(writer):
     writer.tool("Ran: alpha")
     index = KeywordIndex.open(writer.home)

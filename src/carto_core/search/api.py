@@ -175,17 +175,12 @@ class Ladder:
         hold, or the scope excludes, are dropped; order is kept; cut to `depth`."""
         import numpy as np
 
-        keep_idx: list[int] = []
-        keep_score: list[float] = []
-        for event_id, score in zip(event_ids, scores):
-            index = engine.index_of(event_id)
-            if index is None or (scope is not None and not scope.allows(index)):
-                continue
-            keep_idx.append(index)
-            keep_score.append(float(score))
-            if len(keep_idx) >= depth:
-                break
-        return cls(name, np.asarray(keep_idx, dtype=np.int64), np.asarray(keep_score),
+        positions = engine.index_positions(list(event_ids))  # one vectorised lookup
+        keep = positions >= 0
+        if scope is not None and scope.mask is not None:
+            keep[keep] = scope.mask[positions[keep]]
+        chosen = np.flatnonzero(keep)[:depth]
+        return cls(name, positions[chosen], np.asarray(scores, dtype=np.float64)[chosen],
                    None, ranker or name)
 
 

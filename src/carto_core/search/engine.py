@@ -93,6 +93,10 @@ class SearchEngine:
     def index_of(self, event_id: str) -> int | None:
         return self.index.index_of(event_id)
 
+    def index_positions(self, event_ids: list[str]) -> np.ndarray:
+        """Document indices of many ids at once (-1 where the corpus lacks one)."""
+        return self.index.positions(event_ids)
+
     def row(self, index: int) -> dict:
         return self.index.row(index)
 
@@ -154,8 +158,9 @@ class SearchEngine:
             mask = in_project if mask is None else mask & in_project
         served = frozenset(served_ids)
         if served:
-            positions = [i for i in (index.index_of(e) for e in served) if i is not None]
-            if positions:
+            positions = index.positions(list(served))
+            positions = positions[positions >= 0]
+            if len(positions):
                 mask = alive.copy() if mask is None else mask
                 mask[positions] = False
         size = int(mask.sum()) if mask is not None else len(index)
