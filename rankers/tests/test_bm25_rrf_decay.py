@@ -145,3 +145,70 @@ def test_reuse_boost_and_last_access(tmp_path):
     assert out.boost == pytest.approx(1.3)
     # last use = the access, not the 100-day-old event
     assert out.decay == pytest.approx(math.exp(-0.001 * 24))
+
+
+def _reference_ladders(home, engine, query, depth, allowed=lambda eid: True):
+    """Per log: the textbook scores of every matching in-scope document, best first, ties by
+    document index, cut to depth (computed from the logs, not from the index's postings)."""
+    docs = {}
+    for name, label in (("tool-use-log.jsonl", "tool-use"), ("prompt-history.jsonl", "prompts"),
+                        ("research-log.jsonl", "research")):
+        path = home.root / name
+        if path.exists():
+            for line in path.read_text().splitlines():
+                row = json.loads(line)
+                docs[row["event_id"]] = (label, tokenize(row_text(row)))
+    n = len(docs)
+    avgdl = sum(len(t) for _, t in docs.values()) / n
+    df = {term: sum(1 for _, t in docs.values() if term in t) for term in query_tokens(query)}
+    buckets: dict[str, list] = {}
+    for eid, (label, toks) in docs.items():
+        score = 0.0
+        for term in query_tokens(query):
+            tf = toks.count(term)
+            if tf and df[term]:
+                idf = max(0.0, math.log((n - df[term] + 0.5) / (df[term] + 0.5)))
+                score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len(toks) / avgdl))
+        if score > 0 and allowed(eid):
+            buckets.setdefault(label, []).append((-round(score, 6), engine.index_of(eid), score))
+    return {label: sorted(entries)[:depth] for label, entries in buckets.items()}
+
+
+@pytest.mark.parametrize("query", ["cart", "cart coupon", "quux cart", "quux zeta cart",
+                                   "lock state retry cart", "zeta coupon deploy",
+                                   "cache missingword"])
+@pytest.mark.parametrize("depth", [15, 1000])
+def test_pruned_ladders_equal_the_exhaustive_top_depth(tmp_path, query, depth):
+    """At a depth far below the match count (and one above it), with a common term (the pruned path), a tail
+    segment and a window: each log's ladder is exactly the reference's top `depth`, equal
+    scores ordered by document index."""
+    import random
+
+    rng = random.Random(7)
+    weights = [6, 6, 6, 5, 5, 4, 3, 1]  # "cart" in about a third of the documents, "zeta" in few
+    docs = []
+    for i in range(900):
+        words = rng.choices(WORDS, weights, k=rng.randint(1, 5)) + (["quux"] if i % 60 == 7 else [])
+        docs.append((rng.choice(["tool-use", "prompts", "research"]), " ".join(words), i))
+    home = _home(tmp_path, docs[:700])
+    engine = SearchEngine(home, persist=False)
+    engine.ensure_loaded()
+    for i, (label, text, age) in enumerate(docs[700:], 700):  # rows appended: a tail segment
+        append_rows(home.log(label), [{"event_id": f"evt-{i:012d}", "summary": text,
+                    "timestamp": (NOW - timedelta(hours=age)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    "project": "p"}])
+    assert engine.refresh() == "grown" and len(engine.index.segments) == 2
+    # "quux" is rare enough for the pruned path (its documents are the candidates, "cart"'s
+    # other documents are taken from cart's weights alone)
+    assert 0 < engine.index.df("quux") * 16 < len(engine.index) < engine.index.df("cart") * 16
+    assert engine.index.df("cart") * 2 < len(engine.index)  # a positive idf
+    since = NOW - timedelta(hours=600)
+    for scope, allowed in ((engine.scope(), lambda eid: True),
+                           (engine.scope(since=since), lambda eid: int(eid[4:]) <= 600)):
+        ladders = BM25Ranker().rank(Query(query, query_tokens(query)), scope, engine, depth=depth)
+        want = _reference_ladders(home, engine, query, depth, allowed)
+        assert {l.name for l in ladders} == set(want)
+        for ladder in ladders:
+            expect = want[ladder.name]
+            assert ladder.indices.tolist() == [doc for _, doc, _ in expect]
+            assert ladder.scores.tolist() == pytest.approx([s for _, _, s in expect], rel=1e-5)

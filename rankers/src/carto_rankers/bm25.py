@@ -25,105 +25,284 @@ class BM25Ranker(Ranker):
         # sources read `tool-use+semantic` as upstream's did; other keyword rankers prefix.
         return label if self.name == "bm25" else f"{self.name}:{label}"
 
-    def score(self, query: Query, engine):
-        """(candidates, scores, counts): every document holding at least one query token,
-        increasing, with its BM25 score and how many distinct query tokens it holds.
+    def _terms(self, query: Query, index) -> tuple[list[_Term], bool]:
+        """The query's terms that occur (postings of every segment joined; a tail segment's
+        documents all come after the main one's, so the join stays sorted), and whether every
+        query token occurs."""
+        import numpy as np
 
-        Three paths, same numbers: one posting list is its own answer; a few short lists are
-        merged by sorting their union; long lists are scattered into dense per-document arrays
-        (cheaper than sorting once the postings are a sizeable share of the corpus)."""
+        big_n = index.n_alive
+        terms = []
+        every = True
+        for token in query.tokens:
+            plists = index.postings(token)
+            if not plists:
+                every = False
+                continue
+            if len(plists) == 1:
+                docs, tfs, dls = plists[0]
+            else:
+                docs, tfs, dls = (np.concatenate([p[k] for p in plists]) for k in range(3))
+            df = len(docs)
+            idf = math.log((big_n - df + 0.5) / (df + 0.5)) if big_n else 0.0
+            terms.append(_Term(docs, tfs, dls, idf))
+        return terms, every
+
+    def _weights(self, term: "_Term", index, tfs=None, dls=None):
+        import numpy as np
+
+        k1, b = self.k1, self.b
+        avgdl = index.avgdl or 1.0
+        tf = (term.tfs if tfs is None else tfs).astype(np.float32)
+        dl = term.dls if dls is None else dls
+        norm = np.float32(k1 * (1.0 - b)) + np.float32(k1 * b / avgdl) * dl
+        return np.float32(term.idf) * np.float32(k1 + 1.0) * tf / (tf + norm)
+
+    def score(self, query: Query, engine):
+        """(candidates, scores): every document with a positive BM25 score, increasing.
+        Exhaustive (every posting of every term); `rank` gets the same ladders without
+        scoring most postings of the query's longest list."""
         import numpy as np
 
         index = engine.index
-        n_docs = len(index)
-        big_n = index.n_alive
-        avgdl = index.avgdl or 1.0
-        k1, b = self.k1, self.b
-        c1 = np.float32(k1 * (1.0 - b))
-        c2 = np.float32(k1 * b / avgdl)
-        k1p1 = np.float32(k1 + 1.0)
-        parts: list[tuple] = []  # (docs, weights, token number)
-        for number, token in enumerate(query.tokens):
-            plists = index.postings(token)
-            df = sum(len(p[0]) for p in plists)
-            if not df:
-                continue
-            idf = math.log((big_n - df + 0.5) / (df + 0.5)) if big_n else 0.0
-            for docs, tfs, dls in plists:
-                if idf > 0:
-                    tf = tfs.astype(np.float32)
-                    weights = np.float32(idf) * k1p1 * tf / (tf + (c1 + c2 * dls))
-                else:
-                    weights = np.zeros(len(docs), np.float32)
-                parts.append((docs, weights, number))
-        if not parts:
-            return np.zeros(0, np.int64), np.zeros(0, np.float32), np.zeros(0, np.uint8)
-        if len(parts) == 1:
-            docs, weights, _ = parts[0]
-            return np.asarray(docs, np.int64), weights, np.ones(len(docs), np.uint8)
-        total = sum(len(p[0]) for p in parts)
-        if total * 16 < n_docs:
-            all_docs = np.concatenate([p[0] for p in parts])
-            cand, inverse = np.unique(all_docs, return_inverse=True)
-            scores = np.bincount(inverse, np.concatenate([p[1] for p in parts]), len(cand))
-            counts = np.bincount(inverse, minlength=len(cand))
-            return cand.astype(np.int64), scores.astype(np.float32), counts
-        scores = np.zeros(n_docs, np.float32)
-        counts = np.zeros(n_docs, np.uint8)
-        for docs, weights, _ in parts:
-            counts[docs] += 1
-            scores[docs] += weights
-        cand = np.flatnonzero(counts)
-        return cand, scores[cand], counts[cand]
+        terms = [t for t in self._terms(query, index)[0] if t.idf > 0]
+        if not terms:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        scores = np.zeros(len(index), np.float32)
+        for term in terms:
+            scores[term.docs] += self._weights(term, index)
+        cand = np.flatnonzero(scores > 0)
+        return cand, scores[cand]
 
     def rank(self, query: Query, scope: Scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
+        """One ladder per source log, each the top `depth` in-scope documents by score (ties:
+        lower document index first).
+
+        The query's longest posting list L (the common term) is never scattered: every other
+        term's documents form the candidate set C, scored exactly (L's weight looked up by
+        binary search for C's members only); a document outside C holds no query term but
+        L's, so its score *is* its L weight, and each log's best of those are picked by a
+        partition over L's weights. C is small for the queries that used to cost the most
+        (rare terms plus one common one); when C is itself large, every list is scattered
+        into one dense array."""
         import numpy as np
 
         from carto_core.search.index import LOG_LABELS
 
         index = engine.index
-        cand, cand_scores, counts = self.score(query, engine)
-        if not len(cand):
-            return []
-        ntok = len(query.tokens)
-        hidden = 0
-        if scope.mask is not None:
-            allowed = scope.mask[cand]
-            if scope.served_ids:
-                hidden = _served_matches(engine, scope, cand[cand_scores > 0])
-            cand, cand_scores, counts = cand[allowed], cand_scores[allowed], counts[allowed]
-        holds = counts == ntok
-        all_matches = int(holds.sum())
-        positive = cand_scores > 0
-        cand, cand_scores, holds = cand[positive], cand_scores[positive], holds[positive]
-        sources = np.asarray(index.cols["source"])[cand]
-        ladders = []
-        present = np.bincount(sources, minlength=len(LOG_LABELS))  # O(n), no sort
-        for code in np.flatnonzero(present).tolist():
-            if present[code] == len(cand):
-                docs, s, h = cand, cand_scores, holds
+        n_docs = len(index)
+        terms, every = self._terms(query, index)
+        positive = sorted((t for t in terms if t.idf > 0), key=lambda t: len(t.docs))
+        mask = scope.mask
+        hidden = _served_matches(engine, scope, positive) if scope.served_ids else 0
+        if not positive:
+            return _empty(self.name, 0, hidden)
+        holders = _holders(terms, n_docs) if every else np.zeros(0, np.int64)
+        all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
+
+        longest, rest = positive[-1], positive[:-1]
+        rest_total = sum(len(t.docs) for t in rest)
+        out_docs = out_scores = None
+        if rest_total * 16 >= n_docs:
+            # Several long lists: one dense array beats sorting a large union.
+            dense = np.zeros(n_docs, np.float32)
+            for term in positive:
+                dense[term.docs] += self._weights(term, index)
+            cand = np.flatnonzero(dense > 0)  # a bool scan: much cheaper than a float one
+            cand_scores = dense[cand]
+        else:
+            if len(rest) == 1:
+                cand = np.asarray(rest[0].docs, np.int64)
+                cand_scores = self._weights(rest[0], index)
+            elif rest:
+                all_docs = np.concatenate([t.docs for t in rest])
+                cand, inverse = np.unique(all_docs, return_inverse=True)
+                weights = np.concatenate([self._weights(t, index) for t in rest])
+                cand_scores = np.bincount(inverse, weights, len(cand)).astype(np.float32)
             else:
-                sel = sources == code
-                docs, s, h = cand[sel], cand_scores[sel], holds[sel]
-            if len(docs) > depth:
-                keep = np.argpartition(-s, depth - 1)[:depth]
-                docs, s, h = docs[keep], s[keep], h[keep]
-            order = np.lexsort((docs, -s))
-            ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs[order],
-                                  s[order].astype(np.float64), h[order], self.name, all_matches, 0))
-        if ladders:
-            ladders[0].hidden = hidden
-        elif hidden:
-            # Everything that matched was served already: an empty ladder carries the count.
-            ladders.append(Ladder(self.name, np.zeros(0, np.int64), np.zeros(0), None, self.name,
-                                  all_matches, hidden))
+                cand, cand_scores = np.zeros(0, np.int64), np.zeros(0, np.float32)
+            l_docs = longest.docs
+            # Weights of L's documents outside C; a zero marks one that is in C or out of scope.
+            out_scores = self._weights(longest, index)
+            if len(cand):
+                pos = l_docs.searchsorted(cand)
+                np.minimum(pos, len(l_docs) - 1, out=pos)
+                hit = l_docs[pos] == cand
+                found = pos[hit]
+                cand_scores[hit] += out_scores[found]  # a fresh array (weights or bincount)
+                out_scores[found] = 0
+            if mask is not None:
+                out_scores[~mask[l_docs]] = 0
+            out_docs = l_docs
+        if mask is not None and len(cand):
+            keep = mask[cand]
+            cand, cand_scores = cand[keep], cand_scores[keep]
+
+        runs = _source_runs(index)
+        ladders = []
+        for code, starts, ends in runs:
+            docs, s = _top(*_slices(cand, cand_scores, starts, ends), depth)
+            if out_docs is not None:
+                more, more_s = _top(*_slices(out_docs, out_scores, starts, ends), depth)
+                if len(more):
+                    docs, s = np.concatenate([docs, more]), np.concatenate([s, more_s])
+            if not len(docs):
+                continue
+            docs, s = _top(docs, s, depth, ordered=True)
+            ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
+                                  s.astype(np.float64), _member(holders, docs), self.name,
+                                  all_matches, 0))
+        if not ladders:
+            return _empty(self.name, all_matches, hidden)
+        ladders[0].hidden = hidden
         return ladders
 
 
-def _served_matches(engine, scope: Scope, matched) -> int:
+class _Term:
+    __slots__ = ("docs", "tfs", "dls", "idf")
+
+    def __init__(self, docs, tfs, dls, idf: float):
+        self.docs, self.tfs, self.dls, self.idf = docs, tfs, dls, idf
+
+
+def _empty(name: str, all_matches: int, hidden: int) -> list[Ladder]:
+    """No ladder, or - when delta serving hid every match - an empty one carrying the count."""
+    import numpy as np
+
+    if not hidden:
+        return []
+    return [Ladder(name, np.zeros(0, np.int64), np.zeros(0), None, name, all_matches, hidden)]
+
+
+def _source_runs(index) -> list[tuple[int, "np.ndarray", "np.ndarray"]]:
+    """(log code, run starts, run ends) per log: each log's documents as ranges of document
+    indices. A full build numbers documents log by log, so each log is one range and a
+    sorted posting list splits into its logs by binary search instead of a scan per log;
+    appended rows add a few ranges. Cached per document count."""
+    import numpy as np
+
+    source = index.cols["source"]
+    cached = getattr(index, "_bm25_runs", None)
+    if cached is not None and cached[0] is source:
+        return cached[1]
+    n = len(source)
+    if n:
+        change = np.flatnonzero(source[1:] != source[:-1]) + 1
+        starts = np.concatenate([[0], change]).astype(np.int64)
+        ends = np.concatenate([change, [n]]).astype(np.int64)
+        codes = np.asarray(source)[starts]
+    else:
+        starts = ends = codes = np.zeros(0, np.int64)
+    runs = [(int(code), starts[codes == code], ends[codes == code])
+            for code in np.unique(codes).tolist()]
+    index._bm25_runs = (source, runs)
+    return runs
+
+
+def _slices(docs, scores, starts, ends):
+    """The part of an increasing document array (and its scores) inside the given ranges."""
+    import numpy as np
+
+    lo = docs.searchsorted(starts)
+    hi = docs.searchsorted(ends)
+    if len(lo) == 1:
+        return docs[lo[0]:hi[0]], scores[lo[0]:hi[0]]
+    if len(lo) > 64:  # many small ranges: one mask is cheaper than many slices
+        sel = np.zeros(len(docs), np.bool_)
+        for a, b in zip(lo.tolist(), hi.tolist()):
+            sel[a:b] = True
+        return docs[sel], scores[sel]
+    parts = [(a, b) for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
+    return (np.concatenate([docs[a:b] for a, b in parts] or [docs[:0]]),
+            np.concatenate([scores[a:b] for a, b in parts] or [scores[:0]]))
+
+
+def _order_keys(docs, scores):
+    """int64 keys that sort like (score, -document): the bits of a positive float32 order
+    like its value, the document takes the low half. All distinct, so a partition cannot
+    split ties arbitrarily (and does not crawl, as it does on the many equal scores of one
+    common term)."""
+    import numpy as np
+
+    bits = np.asarray(scores, np.float32).view(np.int32).astype(np.int64)
+    return (bits << 32) | (0x7FFFFFFF - np.asarray(docs, np.int64))
+
+
+def _top(docs, scores, depth, *, ordered: bool = False):
+    """The `depth` best of the positive scores, the lower document first among equal scores
+    (best first when `ordered`). A long list is first cut at a threshold estimated from a
+    sample (kept only when at least `depth` pass it), so the exact partition runs on about
+    twice `depth` entries instead of tens of thousands."""
+    import numpy as np
+
+    n = len(scores)
+    if n > 8 * depth:
+        step = n // (4 * depth)
+        sample = np.sort(scores[::step])
+        want = -(-2 * depth // step)  # ~2 x depth entries expected at or above the cut
+        cut = sample[max(0, len(sample) - want)]
+        sel = np.flatnonzero(scores >= cut) if cut > 0 else np.zeros(0, np.int64)
+        if len(sel) < depth:
+            sel = np.flatnonzero(scores > 0)
+        docs, scores = docs[sel], scores[sel]
+        n = len(scores)
+    elif n and not ordered:
+        positive = scores > 0
+        if not positive.all():
+            docs, scores = docs[positive], scores[positive]
+            n = len(scores)
+    if n <= depth and not ordered:
+        return docs, scores
+    keys = _order_keys(docs, scores)
+    if n > depth:
+        keep = np.argpartition(keys, n - depth)[n - depth:]
+        docs, scores, keys = docs[keep], scores[keep], keys[keep]
+    if ordered:
+        order = np.argsort(keys)[::-1]
+        docs, scores = docs[order], scores[order]
+    return docs, scores
+
+
+def _holders(terms: list[_Term], n_docs: int):
+    """Documents holding every given term (increasing): the shortest list, narrowed by each
+    other list (binary search while the survivors are few, a marked array otherwise)."""
+    import numpy as np
+
+    ordered = sorted(terms, key=lambda t: len(t.docs))
+    held = np.asarray(ordered[0].docs, np.int64)
+    for term in ordered[1:]:
+        if not len(held):
+            break
+        docs = term.docs
+        if len(held) * 8 > len(docs):
+            marks = np.zeros(n_docs, np.bool_)
+            marks[docs] = True
+            held = held[marks[held]]
+        else:
+            held = held[_member(docs, held)]
+    return held
+
+
+def _member(sorted_docs, docs):
+    """For each of `docs`, whether it is in the increasing array `sorted_docs`."""
+    import numpy as np
+
+    if not len(sorted_docs) or not len(docs):
+        return np.zeros(len(docs), np.bool_)
+    pos = sorted_docs.searchsorted(docs)
+    np.minimum(pos, len(sorted_docs) - 1, out=pos)
+    return sorted_docs[pos] == docs
+
+
+def _served_matches(engine, scope: Scope, positive: list[_Term]) -> int:
     """How many served documents hold a positive score (delta serving hid them)."""
     import numpy as np
 
-    positions = [engine.index_of(e) for e in scope.served_ids]
-    positions = np.asarray([p for p in positions if p is not None], np.int64)
-    return int(np.isin(positions, matched).sum()) if len(positions) else 0
+    positions = engine.index_positions(list(scope.served_ids))
+    positions = np.sort(positions[positions >= 0])
+    if not len(positions) or not positive:
+        return 0
+    scored = np.zeros(len(positions), np.bool_)
+    for term in positive:
+        scored |= _member(term.docs, positions)
+    return int(scored.sum())
