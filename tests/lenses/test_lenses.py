@@ -7,11 +7,12 @@ import json
 import subprocess
 from datetime import datetime, timezone
 
+import pytest
 from click.testing import CliRunner
 
 from carto_core.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.lenses.digest import day_digest, session_digest
+from carto_core.lenses.digest import DigestError, day_digest, session_digest
 from carto_core.lenses.profile import build_profile
 from carto_core.lenses.start_note import start_note
 from carto_core.lenses.trustmap import classify_host, trustmap
@@ -35,7 +36,7 @@ def _git(*args, cwd):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def test_day_digest_verifies_commits_against_git(tmp_path):
+def test_day_digest_verifies_commits_against_git(tmp_path, monkeypatch):
     repo = tmp_path / "shop"
     repo.mkdir()
     _git("init", "-q", "-b", "main", cwd=repo)
@@ -62,6 +63,16 @@ def test_day_digest_verifies_commits_against_git(tmp_path):
     _git("add", ".", cwd=repo)
     _git("commit", "-q", "-m", "docs: nobody logged this", cwd=repo)
     git_only = _git("rev-parse", "HEAD", cwd=repo)
+    # Git-only lists the owner's commits only: git user.name ("t" here) plus the agent author.
+    _git("config", "user.name", "t", cwd=repo)
+    (repo / "e.txt").write_text("5")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-q", "--author", "Claude <noreply@anthropic.com>", "-m", "feat: the agent's own", cwd=repo)
+    agent_only = _git("rev-parse", "HEAD", cwd=repo)
+    (repo / "f.txt").write_text("6")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-q", "--author", "Mallory <m@example.org>", "-m", "chore: a colleague's", cwd=repo)
+    colleague = _git("rev-parse", "HEAD", cwd=repo)
     home = build_sample_home(tmp_path / "h")
     now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -87,14 +98,34 @@ def test_day_digest_verifies_commits_against_git(tmp_path):
     assert status["deadbeef" * 5]["status"] == "missing"
     assert status["cafebabe" * 5]["status"] == "moved"
     assert status["cafebabe" * 5]["landed_as"] == rebased
-    assert [c["sha"] for c in shop["git_only_commits"]] == [git_only]
+    assert sorted(c["sha"] for c in shop["git_only_commits"]) == sorted([git_only, agent_only])
+    assert colleague not in {c["sha"] for c in shop["git_only_commits"]}
     totals = doc["totals"]
     assert (totals["commits_landed"], totals["commits_rewritten"], totals["commits_missing"],
-            totals["commits_moved"], totals["commits_git_only"]) == (1, 1, 1, 2, 1)
+            totals["commits_moved"], totals["commits_git_only"]) == (1, 1, 1, 2, 2)
     # The sample home's own commits today have no repository on disk: unverified, not "missing".
     webshop = next(p for p in doc["projects"] if p["name"] == "webshop")
     assert {c["status"] for c in webshop["commits"]} == {"unverified"}
     assert totals["commits_logged"] == 5 + len(webshop["commits"])
+
+    # An explicit owner list replaces git user.name (the agent author stays); an empty one
+    # fails closed rather than counting every author.
+    monkeypatch.setenv("CARTO_PROFILE_AUTHORS", "Mallory")
+    shop = next(p for p in day_digest(home, "today")["projects"] if p["name"] == "shop")
+    assert sorted(c["sha"] for c in shop["git_only_commits"]) == sorted([agent_only, colleague])
+    monkeypatch.setenv("CARTO_PROFILE_AUTHORS", " , ")
+    with pytest.raises(DigestError, match="names nobody"):
+        day_digest(home, "today")
+    monkeypatch.delenv("CARTO_PROFILE_AUTHORS")
+
+    # --deny-regex: denied work is dropped before grouping, counted, never named.
+    denied = day_digest(home, "today", deny_regex=r"^sho")
+    assert "shop" not in {p["name"] for p in denied["projects"]}
+    assert denied["scope"]["denied"] == 5  # the five commit rows of project shop
+    assert denied["totals"]["events"] == doc["totals"]["events"] - 5
+    assert str(repo) not in json.dumps(denied) and '"shop"' not in json.dumps(denied)
+    with pytest.raises(DigestError, match="deny-regex"):
+        day_digest(home, "today", deny_regex="(")
 
 
 def test_wrapup_writes_once_and_derives_from_events(tmp_path):
@@ -158,3 +189,46 @@ def test_start_note_is_opt_in_and_shown_only_when_changed(tmp_path):
     write_wrapup(home, build_wrapup_row)
     changed = start_note(home, SESSIONS["c"], str(cwd), env=env)
     assert changed is not None and "test_cart.py" in changed
+
+
+def test_session_digest_recall_joins_the_search_telemetry(tmp_path):
+    """calls -> served -> marked used, from the three telemetry files written by real
+    `carto search` runs; the digest itself writes none of them."""
+    home = build_sample_home(tmp_path / "h")
+    sid = SESSIONS["a"]
+    runner = CliRunner()
+    env = {"CARTO_HOME": str(home.root), "CLAUDE_SESSION_ID": sid, "CARTO_SESSION_ID": sid}
+    # In one test process every call would get the same default call id (time + pid): name them.
+    first = json.loads(runner.invoke(cli, ["search", "webshop", "--json", "--limit", "4", "--call-id", "c1"],
+                                     env=env).stdout)
+    second = json.loads(runner.invoke(cli, ["search", "rounding", "--json", "--limit", "3", "--all",
+                                            "--call-id", "c2"], env=env).stdout)
+    empty = runner.invoke(cli, ["search", "zzzqqqxxnothing", "--json", "--call-id", "c3"], env=env)
+    served = [r["event_id"] for r in first["results"]] + [r["event_id"] for r in second["results"]]
+    assert served, "the sample home must serve something"
+    used = served[0]
+    assert runner.invoke(cli, ["search", "--touch", used], env=env).exit_code == 0
+    # --get logs `result_fetched` for ids this session's served list holds (not --all calls).
+    looked_up = first["results"][-1]["event_id"]
+    assert looked_up != used
+    assert runner.invoke(cli, ["search", "--get", looked_up], env=env).exit_code == 0
+    # Another session's telemetry must not count.
+    other = {**env, "CLAUDE_SESSION_ID": SESSIONS["b"], "CARTO_SESSION_ID": SESSIONS["b"]}
+    runner.invoke(cli, ["search", "cart", "--json", "--call-id", "c4"], env=other)
+    calls_file = home.root / ".carto" / "search-calls.jsonl"
+    rows = [json.loads(line) for line in calls_file.read_text().splitlines()]
+    mine = [r for r in rows if r["session_id"] == sid]
+    assert len(mine) == 3 and empty.exit_code in (0, 3)
+    telemetry = {p: p.read_bytes() for p in (calls_file, home.root / "served-log.jsonl",
+                                              home.root / "access-ledger.jsonl")}
+
+    recall = session_digest(home, sid)["recall"]
+    assert recall["calls"] == 3
+    assert recall["served"] == len(served)
+    assert recall["served_unique"] == len(set(served))
+    assert recall["used"] == 1 and recall["fetched"] == 1
+    assert recall["used_pct"] == round(100 / len(set(served)), 1)
+    assert recall["calls_with_use"] == 1
+    assert {p: p.read_bytes() for p in telemetry} == telemetry  # read-only
+
+    assert session_digest(home, SESSIONS["c"])["recall"]["calls"] == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from datetime import datetime, timedelta, timezone
 
@@ -124,3 +125,53 @@ def test_collision_note_from_the_other_checkout(world):
     assert collision_note(home, A, str(repo / "README.md"), now=NOW) is None
     # Within a wider window A's commit of the same file is a collision for B.
     assert "aaaa1111" in collision_note(home, B, str(worktree / "src" / "cart.py"), now=NOW, window_minutes=120)
+
+
+D = "dddd4444-0000-4000-8000-000000000004"
+
+
+def _rollout(codex_home, sid, text):
+    folder = codex_home / "sessions" / "2026" / "09" / "08"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"rollout-2026-09-08T10-00-00-{sid}.jsonl"
+    path.write_text(text)
+    return path
+
+
+def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_path, monkeypatch):
+    codex_home = tmp_path / "codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    (world["repo"] / "README.md").write_text("changed by a silent codex session\n")
+    # D logged nothing but its transcript names README.md three times; B (logged) once.
+    _rollout(codex_home, D, '{"cmd":"sed -i s/x/y/ README.md"}\n{"out":"README.md"}\n{"patch":"README.md"}\n')
+    _rollout(codex_home, B, '{"cmd":"cat README.md"}\n')
+    now = datetime.now(timezone.utc)
+
+    doc = standup(world["home"], since="6h", now=now, me=C)
+    assert [s["id"] for s in doc["silent"]["codex_sessions_without_events"]] == [D]
+    trust = doc["silent"]["codex_hook_trust"]
+    assert trust["state"] == "not_installed" and trust["trust_known"] is False
+    assert "carto install codex" in trust["reason"]
+    (readme,) = [u for u in doc["unclaimed_changes"] if u["path"] == "README.md"]
+    assert [(m["id"], m["mentions"], m["unlogged"]) for m in readme["mentioned_by"]] == [(D, 3, True), (B, 1, False)]
+
+    (codex_home / "hooks.json").write_text(json.dumps({"hooks": {"PostToolUse": [{"hooks": [
+        {"type": "command", "command": "carto hook codex PostToolUse"}]}]}}))
+    trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
+    assert trust["state"] == "suspected_untrusted" and trust["silent_sessions"] == [D]
+    assert trust["hook_files"] == [str(codex_home / "hooks.json")] and "/hooks" in trust["reason"]
+
+    (codex_home / "config.toml").write_text("[features]\nhooks = false\n")
+    trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
+    assert trust["state"] == "disabled" and trust["disabled_by"] == [str(codex_home / "config.toml")]
+
+    (codex_home / "config.toml").write_text("[features]\nhooks = true\n")
+    old = (now - timedelta(days=1)).timestamp()
+    for path in (codex_home / "sessions").rglob("*.jsonl"):
+        os.utime(path, (old, old))  # no rollout in the window: nothing is silent
+    doc = standup(world["home"], since="6h", now=now, me=C)
+    trust = doc["silent"]["codex_hook_trust"]
+    assert trust["state"] == "unknown" and trust["trust_known"] is False and "cannot read" in trust["reason"]
+    assert doc["silent"]["codex_sessions_without_events"] == []
+    text = CliRunner().invoke(cli, ["standup", "--since", "6h"], env={"CARTO_HOME": str(world["home"].root)})
+    assert text.exit_code == 0

@@ -13,7 +13,8 @@ Examples:
   carto digest session                       the current agent session (from the session variables)
   carto digest session --session 5a1e0000-... --json
   carto digest day yesterday --projects webshop,infra --json
-  carto digest day 2026-09-07 --no-git""")
+  carto digest day 2026-09-07 --no-git
+  carto digest day --projects webshop --deny-regex 'client-|private' --json""")
 def digest() -> None:
     """Digests: one session, or one local day with every logged commit checked against git."""
 
@@ -54,24 +55,37 @@ def session_cmd(session_id, commits, files, as_json) -> None:
                + (f" (+{doc['files_unresolved']} unresolved)" if doc["files_unresolved"] else ""))
     if doc["research_hosts"]:
         click.echo("research " + ", ".join(doc["research_hosts"]))
+    r = doc["recall"]
+    if r["calls"] or r["served"]:
+        click.echo(f"recall   {r['calls']} calls → {r['served']} served ({r['served_unique']} ids) · "
+                   + (f"{r['used_pct']}% marked used" if r["used_pct"] is not None else "none marked used")
+                   + (f" · {r['fetched']} fetched" if r["fetched"] else ""))
 
 
 @digest.command("day")
 @click.argument("day", default="today")
 @click.option("--projects", default=None, help="Comma-separated scope; out-of-scope work is counted, never named.")
+@click.option("--deny-regex", default=None, metavar="RE",
+              help="Drop events whose project or cwd matches RE before anything is grouped; "
+                   "they are counted in scope.denied, never named.")
 @click.option("--no-git", is_flag=True, help="Do not check commits against git (they stay unverified).")
 @click.option("--md", "as_md", is_flag=True, help="Markdown instead of plain text.")
 @json_option
-def day_cmd(day, projects, no_git, as_md, as_json) -> None:
-    """One local day (today, yesterday, YYYY-MM-DD), grouped by project."""
+def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
+    """One local day (today, yesterday, YYYY-MM-DD), grouped by project.
+
+    Every logged commit is checked against git (landed, moved, rewritten, missing,
+    unverified); git-only lists the owner's commits nobody logged. Owners:
+    $CARTO_PROFILE_AUTHORS (comma-separated), else git's user.name; plus the agent author
+    Claude either way."""
     from carto_core.home import current_home
     from carto_core.lenses.digest import DigestError, day_digest
 
     scope = [p.strip() for p in projects.split(",") if p.strip()] if projects else None
     try:
-        doc = day_digest(current_home(), day, projects=scope, no_git=no_git)
+        doc = day_digest(current_home(), day, projects=scope, no_git=no_git, deny_regex=deny_regex)
     except DigestError as exc:
-        fail(str(exc), ExitCode.USAGE if "cannot read day" in str(exc) else ExitCode.ERROR)
+        fail(str(exc), ExitCode.USAGE if exc.usage else ExitCode.ERROR)
     if as_json:
         emit_json(doc)
         return

@@ -146,7 +146,9 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     """Count what is true in the home: census, tempo, delta (VERB).
 
     Facts answer "what happened" with counts, and every count carries sample event_ids you can
-    fetch back; they never rank and never write anything. census buckets events by project,
+    fetch back; they never rank and never write a log or telemetry row. census and tempo keep
+    their columns in <home>/.carto/facts/columns.bin (built on first use, then brought up to
+    date from where each log was last read; CARTO_FACTS_CACHE=0 turns it off). census buckets events by project,
     type, source and provider and lists commits; tempo gives each project's daily counts and
     scores the last complete UTC day against its baseline (z with z_status); delta returns the
     rows appended since a cursor, and a first call without one records a baseline.
@@ -163,8 +165,18 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
         if value is not None:
             request[name] = value
     home = current_home()
+
+    def cache_note(opened) -> None:
+        # The one slow call is the first (or the one after a rewrite): say what it cost.
+        if opened.state.startswith(("built", "rebuilt")):
+            reasons = "; ".join(f"{k}: {v}" for k, v in opened.reasons.items())
+            click.echo(f"facts: columns cache {opened.state.split(' ')[0]} in {opened.ms / 1000:.1f} s "
+                       f"({opened.columns.n:,} events, {opened.rows_read:,} rows read"
+                       f"{'; ' + reasons if reasons else ''}); later calls read it"
+                       + ("" if opened.saved else " (not saved: state folder not writable)"), err=True)
+
     try:
-        envelope = run_facts(request, home)
+        envelope = run_facts(request, home, on_cache=cache_note)
     except FactsError as exc:
         fail(exc.message, exc.exit_code)
     if as_json:

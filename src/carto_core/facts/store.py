@@ -392,3 +392,14 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
         except OSError:
             opened.state = state + " (not saved: the home's state folder is not writable)"
     return opened
+
+
+def facts_columns(home: Home) -> Columns:
+    """The facts columns of a home for any reader (lenses too): the persisted cache, or, with
+    `CARTO_FACTS_CACHE=0`, columns built over a corpus loaded now."""
+    if cache_enabled():
+        return open_columns(home).columns
+    from carto_core.corpus import load_corpus
+    from carto_core.facts.columns import columns_for
+
+    return columns_for(load_corpus(home))

@@ -13,14 +13,15 @@ documents; the `carto digest` commands render them. Read-only.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
 from carto_core.collision import COMMIT_RE, event_files
-from carto_core.corpus import load_corpus
 from carto_core.events import Event, is_resolved
+from carto_core.facts.store import facts_columns
 from carto_core.jsonl import loads_line
 from carto_core.project import find_git
 from carto_core.timeparse import format_timestamp
@@ -30,7 +31,12 @@ OUTSIDE = "outside any repo"
 
 
 class DigestError(ValueError):
-    """A digest that cannot be built (no session id, no changelog)."""
+    """A digest that cannot be built (no session id, no changelog: `usage` False, exit 1; a
+    bad day, regex or owner list: `usage` True, exit 2)."""
+
+    def __init__(self, message: str, *, usage: bool = False):
+        super().__init__(message)
+        self.usage = usage
 
 
 def _commit(event: Event) -> dict | None:
@@ -71,6 +77,77 @@ def _session_events(home, session_id: str) -> list[Event]:
         raise DigestError(f"no changelog in {home.root}") from None
     out.sort(key=lambda e: e.timestamp or datetime.min.replace(tzinfo=timezone.utc))
     return out
+
+
+def _session_rows(path, session_id: str):
+    """Rows of a telemetry file whose session_id is this session (lines that do not even
+    contain the id's bytes are not parsed)."""
+    needle = session_id.encode()
+    try:
+        handle = open(path, "rb")
+    except OSError:
+        return
+    with handle:
+        for raw in handle:
+            if needle not in raw or not raw.endswith(b"\n"):
+                continue  # not this session, or a row still being written
+            row, problem = loads_line(raw.rstrip(b"\n"))
+            if problem != "malformed_json" and isinstance(row, dict) and row.get("session_id") == session_id:
+                yield row
+
+
+def recall(home, session_id: str) -> dict:
+    """What search gave this session and what it used (reference 5.3 "calls -> served ->
+    marked used %"), read-only from the search telemetry: `.carto/search-calls.jsonl` (one row
+    per call), `served-log.jsonl` (one row per result shown) and `access-ledger.jsonl`.
+
+    `used` counts served ids the session marked used (`result_used`, and legacy rows without a
+    source); `result_fetched` (`--get`) is a lookup, not an endorsement, and is reported apart.
+    `used_pct` is used / distinct ids served; `calls_with_use` counts calls that served at least
+    one id later marked used (upstream's "exact recall success")."""
+    from carto_core.search.telemetry import (
+        ENDORSING_SOURCES_EXCLUDED,
+        access_ledger_path,
+        search_calls_path,
+        served_log_path,
+    )
+
+    paths = {"search_calls": search_calls_path(home), "served": served_log_path(home),
+             "access": access_ledger_path(home)}
+    calls: set[str] = set()
+    for row in _session_rows(paths["search_calls"], session_id):
+        calls.add(str(row.get("call_id") or f"call@{row.get('timestamp')}"))
+    served_rows = 0
+    served_by_call: dict[str, set[str]] = {}
+    for row in _session_rows(paths["served"], session_id):
+        event_id = row.get("event_id")
+        if not isinstance(event_id, str):
+            continue
+        served_rows += 1
+        call = str(row.get("call_id") or "")
+        if call:
+            calls.add(call)
+        served_by_call.setdefault(call, set()).add(event_id)
+    served_ids = set().union(*served_by_call.values()) if served_by_call else set()
+    used: set[str] = set()
+    fetched: set[str] = set()
+    for row in _session_rows(paths["access"], session_id):
+        event_id = row.get("event_id")
+        if not isinstance(event_id, str):
+            continue
+        (fetched if row.get("source") in ENDORSING_SOURCES_EXCLUDED else used).add(event_id)
+    used_served = used & served_ids
+    return {
+        "calls": len(calls),
+        "served": served_rows,
+        "served_unique": len(served_ids),
+        "used": len(used_served),
+        "used_pct": round(100 * len(used_served) / len(served_ids), 1) if served_ids else None,
+        "used_not_served": len(used - served_ids),
+        "fetched": len(fetched),
+        "calls_with_use": sum(1 for ids in served_by_call.values() if ids & used),
+        "telemetry": {name: str(path) for name, path in paths.items() if path.exists()},
+    }
 
 
 def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -> dict:
@@ -116,7 +193,7 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -
         "searches": types["research_search"],
         "compactions": sum(n for t, n in types.items() if t.startswith("milestone_compaction")),
         "subagents": sum(n for t, n in types.items() if t.startswith("milestone_agent_")),
-        "recall": None,  # served/used joins belong to the search telemetry owner
+        "recall": recall(home, session_id),
         "repos": repos,
     }
 
@@ -155,21 +232,75 @@ def day_bounds(day: str, now: datetime | None = None) -> tuple[datetime, datetim
         try:
             date = datetime.strptime(day, "%Y-%m-%d").date()
         except ValueError:
-            raise DigestError(f"cannot read day {day!r}; use today, yesterday or YYYY-MM-DD") from None
+            raise DigestError(f"cannot read day {day!r}; use today, yesterday or YYYY-MM-DD",
+                              usage=True) from None
     start = datetime(date.year, date.month, date.day).astimezone()
     end = (datetime(date.year, date.month, date.day) + timedelta(days=1)).astimezone()
     return start, end, date.isoformat()
 
 
+#: The agent author whose commits count as the owner's (upstream adds "Claude").
+AGENT_AUTHORS = ("Claude",)
+OWNER_VARIABLES = ("CARTO_PROFILE_AUTHORS", "CARTOGRAPHER_PROFILE_AUTHORS")
+
+
+def owners(repo: str | None = None, env=None) -> tuple[list[str], str]:
+    """(owner names, where they came from) for the git-only filter (reference 5.3/5.5):
+    `$CARTO_PROFILE_AUTHORS` (upstream's `$CARTOGRAPHER_PROFILE_AUTHORS` too), comma-separated,
+    else git's `user.name`; either way plus the agent author "Claude". A variable that is set
+    but names nobody fails closed (DigestError) instead of widening to every author."""
+    env = os.environ if env is None else env
+    for variable in OWNER_VARIABLES:
+        if variable in env:
+            names = [name.strip() for name in env[variable].split(",") if name.strip()]
+            if not names:
+                raise DigestError(f"{variable} is set but names nobody; unset it or name an owner",
+                                  usage=True)
+            return names + [a for a in AGENT_AUTHORS if a not in names], variable
+    _, name = _git(repo, "config", "user.name") if repo else (1, "")
+    name = name.strip()
+    return ([name] if name else []) + list(AGENT_AUTHORS), "git user.name" if name else "agent authors only"
+
+
+def _is_owner(author: str, email: str, names: list[str]) -> bool:
+    """An owner name matches like git's --author: a case-insensitive search in `name <email>`
+    (a name that is not a valid regex is matched literally)."""
+    text = f"{author} <{email}>"
+    for name in names:
+        try:
+            if re.search(name, text, re.IGNORECASE):
+                return True
+        except re.error:
+            if name.lower() in text.lower():
+                return True
+    return False
+
+
 def day_digest(home, day: str = "today", *, projects: list[str] | None = None, no_git: bool = False,
-               now: datetime | None = None) -> dict:
+               deny_regex: str | None = None, now: datetime | None = None) -> dict:
     if not home.log("changelog").exists():
         raise DigestError(f"no changelog in {home.root}: an outage, not a quiet day")
+    deny = None
+    if deny_regex:
+        try:
+            deny = re.compile(deny_regex)
+        except re.error as exc:
+            raise DigestError(f"cannot read --deny-regex {deny_regex!r}: {exc}", usage=True) from None
     now = now or datetime.now(timezone.utc)
     start, end, name = day_bounds(day, now)
-    corpus = load_corpus(home)
-    undated = sum(1 for e in corpus.events if e.timestamp is None)
-    events = [e for e in corpus.events if e.timestamp is not None and start <= e.timestamp < end]
+    # The facts columns (persisted: no corpus load) give the day's positions; only the day's
+    # events are read back, in the corpus's load order so that the digest is the same as over
+    # a loaded corpus.
+    cols = facts_columns(home)
+    lo, hi = cols.half_open(start, end)
+    events = [cols.event_at(p) for p in sorted(range(lo, hi), key=cols.lkey.__getitem__)]
+    denied = 0
+    if deny is not None:
+        # Denied work (a private project, a client's folder) is dropped before anything is
+        # grouped or named, and only counted: its project name or its cwd matches.
+        kept = [e for e in events if not (deny.search(e.project or "") or deny.search(e.cwd or ""))]
+        denied = len(events) - len(kept)
+        events = kept
     out_events, out_projects = 0, set()
     if projects:
         lowered = [p.lower() for p in projects]
@@ -190,6 +321,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         hours[e.timestamp.astimezone().hour] += 1
     totals = Counter()
     project_docs = []
+    owner_names: dict[str, list[str]] = {}
     for project, group in sorted(groups.items(), key=lambda kv: (kv[0] == OUTSIDE, -len(kv[1]), kv[0])):
         repo = None
         for e in group:
@@ -199,10 +331,22 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
                     repo = str(info.main_worktree)
                     break
         day_commits: dict[str, list[tuple[str, str]]] = {}
+        owned: set[str] = set()
         if repo and not no_git:
             _, text = _git(repo, "log", "--all", f"--since={start.isoformat()}", f"--until={end.isoformat()}",
-                           "--format=%H%x09%s")
-            day_commits[repo] = [tuple(line.split("\t", 1)) for line in text.splitlines() if "\t" in line]
+                           "--format=%H%x09%an%x09%ae%x09%s")
+            names = owner_names.get(repo)
+            if names is None:
+                names = owner_names[repo] = owners(repo)[0]
+            day_commits[repo] = []
+            for line in text.splitlines():
+                parts = line.split("\t", 3)
+                if len(parts) != 4:
+                    continue
+                sha, author, email, subject = parts
+                day_commits[repo].append((sha, subject))
+                if _is_owner(author, email, names):
+                    owned.add(sha)
         commits = []
         for e in group:
             commit = _commit(e)
@@ -213,8 +357,11 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
             totals[f"commits_{commit['status']}"] += 1
         logged = {c["sha"] for c in commits if c["sha"]}
         landed_as = {c.get("landed_as") for c in commits}
+        # Git-only: the owner's commits of the day that no session logged (another author's
+        # commits in a shared repository are not this person's unlogged work).
         git_only = [{"sha": sha, "subject": subject} for sha, subject in day_commits.get(repo, [])
-                    if not any(sha.startswith(s) or s.startswith(sha[:7]) for s in logged) and sha not in landed_as]
+                    if sha in owned and sha not in landed_as
+                    and not any(sha.startswith(s) or s.startswith(sha[:7]) for s in logged)]
         files = Counter()
         unresolved = 0
         for e in group:
@@ -243,7 +390,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         totals["commits_logged"] += len(commits)
         totals["commits_git_only"] += len(git_only)
         totals["pushes"] += project_docs[-1]["pushes"]
-    newest = max((e.timestamp for e in corpus.events if e.timestamp), default=None)
+    newest = cols.timestamp_at(cols.n - 1) if cols.n_dated else None
     local = start.astimezone()
     return {
         "schema": SCHEMA,
@@ -256,7 +403,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         "complete": now >= end,
         "log_newest": format_timestamp(newest) if newest else None,
         "scope": {"projects": projects or None,
-                  "out_of_scope": {"events": out_events, "projects": len(out_projects)}, "denied": 0},
+                  "out_of_scope": {"events": out_events, "projects": len(out_projects)}, "denied": denied},
         "totals": {
             "events": len(events),
             "sessions": len({e.session_id for e in events if e.has_session}),
@@ -270,7 +417,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         "hours": hours,
         "unattributed": {"project": sum(1 for e in events if not e.has_project),
                          "session": sum(1 for e in events if not e.has_session)},
-        "duplicates_dropped": corpus.duplicates,
-        "undated_dropped": undated,
+        "duplicates_dropped": cols.duplicates,
+        "undated_dropped": cols.n_undated,
         "projects": project_docs,
     }

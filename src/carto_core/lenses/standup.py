@@ -9,8 +9,11 @@ resolved session id (reference section 5.1). Sections:
   files two sessions both edited or committed, worktree paths collapsed onto the main checkout
   (`carto_core.collision.contention_key`, the same rule the PreToolUse note uses);
 - SILENT: Codex rollouts written in the window by sessions that logged no event (hooks untrusted
-  or not installed);
-- UNCLAIMED: tracked files changed in the window that no logged session edited;
+  or not installed), and `codex_hook_trust`: what local files say about carto's Codex hooks
+  (configured where, turned off by `[features]`, the silent-session symptom); the trust itself
+  is recorded by Codex where carto cannot read it, so it is reported as not known, with why;
+- UNCLAIMED: tracked files changed in the window that no logged session edited, each with the
+  Codex sessions whose transcripts of the window name it (`mentioned_by`: mentions, unlogged);
 - NOT COUNTED: edit rows whose paths could not be placed, rows without a session, worktrees that
   could not be mapped.
 
@@ -23,6 +26,7 @@ import os
 import subprocess
 from collections import Counter
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 from carto_core.collision import COMMIT_RE, contention_key, event_files, tail_lines
 from carto_core.events import Event
@@ -75,26 +79,111 @@ def short_ids(ids: list[str]) -> dict[str, str]:
     return out
 
 
-def _silent_codex(logged: set[str], since: datetime) -> list[dict]:
+def _codex_rollouts_since(since: datetime) -> list[dict]:
+    """Codex rollouts written in the window: [{id, transcript_written, transcript_path}]."""
     from carto_core.transcripts import TranscriptRoots, codex_rollouts, session_id_from_path
 
     out = []
     try:
-        roots = TranscriptRoots.default().codex
-        for path in codex_rollouts(roots):
+        for path in codex_rollouts(TranscriptRoots.default().codex):
             try:
                 written = datetime.fromtimestamp(os.path.getmtime(path), tz=timezone.utc)
             except OSError:
                 continue
-            if written < since:
-                continue
             sid = session_id_from_path(path)
-            if sid and sid not in logged:
+            if written >= since and sid:
                 out.append({"id": sid, "transcript_written": format_timestamp(written),
                             "transcript_path": str(path)})
     except OSError:
         pass
     out.sort(key=lambda item: item["transcript_written"], reverse=True)
+    return out
+
+
+def _silent_codex(logged: set[str], rollouts: list[dict]) -> list[dict]:
+    return [item for item in rollouts if item["id"] not in logged]
+
+
+CODEX_HOOK_MARK = "carto hook codex"
+
+
+def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
+    """What local files say about Codex running carto's hooks (never null).
+
+    Codex skips a non-managed hook it has not trusted, silently, and keeps that trust per hook
+    file and hash; where it records it is not documented (reference formats.md 2.9), so the
+    trust itself is never claimed here (`trust_known: false`). What can be read: whether a carto
+    hook is configured (`hooks.json` / `config.toml` of each Codex home and of the repositories
+    in the window), whether `[features]` turns hooks off, and whether Codex sessions wrote
+    transcripts in the window without logging an event (the symptom of untrusted hooks).
+    """
+    import tomllib
+
+    from carto_core.transcripts import TranscriptRoots
+
+    homes = list(TranscriptRoots.default(env).codex)
+    places = homes + [Path(repo) / ".codex" for repo in sorted(repos)]
+    hook_files: list[str] = []
+    disabled: list[str] = []
+    for base in places:
+        for name in ("hooks.json", "config.toml"):
+            path = Path(base) / name
+            try:
+                text = path.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+            if CODEX_HOOK_MARK in text:
+                hook_files.append(str(path))
+            if name == "config.toml":
+                try:
+                    features = tomllib.loads(text).get("features") or {}
+                except (tomllib.TOMLDecodeError, AttributeError):
+                    features = {}
+                if isinstance(features, dict) and (features.get("hooks") is False
+                                                   or features.get("codex_hooks") is False):
+                    disabled.append(str(path))
+    silent_ids = [item["id"] for item in silent]
+    if not hook_files:
+        state = "not_installed"
+        reason = ("no carto hook in " + ", ".join(str(Path(p) / "hooks.json") for p in places)
+                  + " (or config.toml): run `carto install codex`")
+    elif disabled:
+        state = "disabled"
+        reason = "hooks are turned off by [features] in " + ", ".join(disabled)
+    elif silent_ids:
+        state = "suspected_untrusted"
+        reason = (f"carto hooks are configured, yet {len(silent_ids)} Codex session(s) wrote a "
+                  "transcript in the window and logged no event; Codex skips hooks it has not "
+                  "trusted without a word: approve them with /hooks in the Codex CLI")
+    else:
+        state = "unknown"
+        reason = ("carto hooks are configured and no Codex session in the window was silent; "
+                  "Codex records hook trust itself, in a place carto cannot read "
+                  "(undocumented), so trust is not claimed")
+    return {"state": state, "trust_known": False, "reason": reason, "hook_files": hook_files,
+            "disabled_by": disabled, "silent_sessions": silent_ids}
+
+
+def _mentions(paths: list[str], rollouts: list[dict], logged: set[str]) -> dict[str, list[dict]]:
+    """path -> Codex sessions whose rollout (written in the window) names it, most first."""
+    out: dict[str, list[dict]] = {path: [] for path in paths}
+    if not paths:
+        return out
+    needles = {path: path.encode("utf-8") for path in paths}
+    for item in rollouts:
+        try:
+            with open(item["transcript_path"], "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        for path, needle in needles.items():
+            count = data.count(needle)
+            if count:
+                out[path].append({"id": item["id"], "provider": "codex", "mentions": count,
+                                  "unlogged": item["id"] not in logged,
+                                  "transcript_written": item["transcript_written"]})
+    for entries in out.values():
+        entries.sort(key=lambda entry: (-entry["mentions"], entry["id"]))
     return out
 
 
@@ -108,7 +197,7 @@ def _git(repo: str, *args: str) -> list[str]:
 
 
 def _unclaimed(repos: set[str], claimed: set[str], bash_rows: list[Event], since: datetime,
-               shorts: dict[str, str]) -> list[dict]:
+               shorts: dict[str, str], rollouts: list[dict], logged: set[str]) -> list[dict]:
     out = []
     for repo in sorted(repos):
         for line in _git(repo, "status", "--porcelain=v1", "-uno", "-z")[:1]:
@@ -128,7 +217,13 @@ def _unclaimed(repos: set[str], claimed: set[str], bash_rows: list[Event], since
                 out.append({"path": relative, "repo": repo, "changed": format_timestamp(changed),
                             "named_in_command": named, "mentioned_by": []})
     out.sort(key=lambda item: item["changed"], reverse=True)
-    return out[:MAX_UNCLAIMED]
+    out = out[:MAX_UNCLAIMED]
+    # Who talked about the file without logging an edit: Codex transcripts of the window that
+    # name its path (a session whose hooks did not run still leaves its transcript).
+    mentions = _mentions(sorted({item["path"] for item in out}), rollouts, logged)
+    for item in out:
+        item["mentioned_by"] = mentions[item["path"]]
+    return out
 
 
 def standup(home, *, since: str = "6h", project: str | None = None, live: str = "20m",
@@ -232,8 +327,13 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             "sessions": [sid for sid, _ in sorted(slot["sessions"].items(), key=lambda kv: kv[1], reverse=True)],
             "last_touched": format_timestamp(slot["last"]),
         })
-    silent = _silent_codex(set(sessions), start) if scan_silent else []
-    unclaimed = _unclaimed(repos, claimed, bash_rows, start, shorts) if scan_unclaimed else []
+    rollouts = _codex_rollouts_since(start) if (scan_silent or scan_unclaimed) else []
+    silent = _silent_codex(set(sessions), rollouts) if scan_silent else []
+    trust = (codex_hook_trust(silent, repos) if scan_silent else
+             {"state": "not_checked", "trust_known": False, "reason": "silent scan turned off",
+              "hook_files": [], "disabled_by": [], "silent_sessions": []})
+    unclaimed = (_unclaimed(repos, claimed, bash_rows, start, shorts, rollouts, set(sessions))
+                 if scan_unclaimed else [])
     return {
         "window": {"since": format_timestamp(start), "until": format_timestamp(now), "spec": since,
                    "project": project or None},
@@ -244,7 +344,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
         "worktrees_unmapped": len(unmapped),
         "sessions": roster,
         "contention": {"projects": contention_projects, "files": contention_files},
-        "silent": {"codex_sessions_without_events": silent, "codex_hook_trust": None},
+        "silent": {"codex_sessions_without_events": silent, "codex_hook_trust": trust},
         "unclaimed_changes": unclaimed,
     }
 
@@ -301,11 +401,17 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         lines.append("SILENT — activity the event log did not record")
         for item in silent[:10]:
             lines.append(f"  codex  {item['id'][:8]}  transcript written {item['transcript_written']} · 0 events logged")
-        lines.append("  Codex hooks may be untrusted: approve them with /hooks in the Codex CLI.")
+        trust = doc["silent"].get("codex_hook_trust") or {}
+        lines.append(f"  Codex hooks {trust.get('state', 'unknown').replace('_', ' ')}: "
+                     f"{trust.get('reason', 'approve them with /hooks in the Codex CLI')}.")
     if doc["unclaimed_changes"]:
         lines.append("UNCLAIMED — tracked files changed in the window that no logged session edited")
         for item in doc["unclaimed_changes"][:15]:
             named = f" · named in a command logged by {', '.join(item['named_in_command'])}" if item["named_in_command"] else ""
+            for who in item.get("mentioned_by", [])[:2]:
+                named += (f" | mentioned by codex {who['id'][:8]}"
+                          + (" (no events logged)" if who["unlogged"] else "")
+                          + f" ({who['mentions']}×, transcript {who['transcript_written']})")
             lines.append(f"  {item['path']}   changed {item['changed']} ({os.path.basename(item['repo'])}){named}")
     notes = []
     if doc["edits_unresolved"]:
