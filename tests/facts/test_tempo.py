@@ -53,3 +53,27 @@ def test_scoring_z_and_statuses(tmp_path):
     assert [p["project"] for p in facts["projects"]] == ["busy", "flat", "new"]  # total desc
     assert [p["project"] for p in tempo(home, since="10d", top=1)["projects"]] == ["busy"]
     assert [p["project"] for p in tempo(home, since="10d", project="fla")["projects"]] == ["flat"]
+
+
+def test_day_counts_equal_an_independent_scan(tmp_path):
+    """Both counting paths (bisection per day for busy projects, one pass for sparse ones)
+    against a plain per-event tally of the loaded corpus."""
+    from collections import Counter
+
+    from carto_core.corpus import load_corpus
+    from carto_core.events import is_resolved
+    from tests.facts.conftest import NOW as MESSY_NOW, build_messy_home
+
+    home = build_messy_home(tmp_path / "h", n=900)
+    append_rows(home.log("changelog"), rows("sparse", {3: 1, 9: 2}))  # fewer events than days
+    events = load_corpus(home).events
+    for since in ("30d", "5d"):
+        start = MESSY_NOW - timedelta(days=int(since[:-1]))
+        expected = Counter((e.project, e.timestamp.strftime("%Y-%m-%d")) for e in events
+                           if e.timestamp and is_resolved(e.project) and start <= e.timestamp <= MESSY_NOW)
+        facts = run_facts({"contract_version": 1, "verb": "tempo", "call_id": "t", "since": since},
+                          home, now=MESSY_NOW)["facts"]
+        got = Counter({(p["project"], d["day"]): d["count"] for p in facts["projects"]
+                       for d in p["days"] if d["count"]})
+        assert got == expected, since
+        assert {p["project"] for p in facts["projects"]} >= {"webshop", "carto"}

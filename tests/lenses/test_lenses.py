@@ -232,3 +232,15 @@ def test_session_digest_recall_joins_the_search_telemetry(tmp_path):
     assert {p: p.read_bytes() for p in telemetry} == telemetry  # read-only
 
     assert session_digest(home, SESSIONS["c"])["recall"]["calls"] == 0
+
+
+def test_day_digest_from_the_cached_columns_equals_the_loaded_corpus(tmp_path, monkeypatch):
+    from tests.facts.conftest import NOW, build_messy_home
+
+    home = build_messy_home(tmp_path / "h", n=600)
+    with_cache = [day_digest(home, day, no_git=True, now=NOW) for day in ("2026-09-07", "2026-09-01")]
+    assert (home.root / ".carto" / "facts" / "columns.bin").exists()
+    monkeypatch.setenv("CARTO_FACTS_CACHE", "0")
+    loaded = [day_digest(home, day, no_git=True, now=NOW) for day in ("2026-09-07", "2026-09-01")]
+    assert with_cache == loaded
+    assert with_cache[0]["totals"]["events"] > 10 and with_cache[0]["duplicates_dropped"] > 0

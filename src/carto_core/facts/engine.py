@@ -55,9 +55,11 @@ def index_generation(home: Home) -> str:
 
 
 def fact_verbs() -> dict[str, type]:
-    from carto_core.registry import get_registries
+    """Every registered verb. A cold process imports only the plugins that register verbs
+    (the hook map `carto search` keeps, `search.plugins.registries_for`), not every plugin."""
+    from carto_core.search.plugins import registries_for
 
-    return dict(get_registries().fact_verbs.items())
+    return dict(registries_for(("carto_register_fact_verbs",)).fact_verbs.items())
 
 
 def run_facts(

@@ -15,7 +15,9 @@ at most 366 days.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import Counter
+from functools import lru_cache
 from datetime import datetime, timedelta, timezone
 
 from carto_core.facts.columns import Columns
@@ -26,6 +28,7 @@ MIN_BASELINE_DAYS = 3
 _DAY = 86400
 
 
+@lru_cache(maxsize=4096)
 def _day_name(day: int) -> str:
     return (datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(days=day)).strftime("%Y-%m-%d")
 
@@ -43,22 +46,52 @@ def zscore(value: int, baseline: list[int]) -> dict:
             "z": round((value - mean) / sd, 2), "z_status": "ok"}
 
 
+def _per_project_days(cols: Columns, lo: int, hi: int, scope) -> dict[int, dict[int, int]]:
+    """project id -> {UTC day: events} over positions [lo, hi).
+
+    Dated positions are in time order, so each day is one contiguous run of positions; its
+    edges are found by bisection on the day column. A project's count on a day is then two
+    bisections of its postings, or, for a project with fewer events than there are days, one
+    pass over its own positions: either way no Python loop over every event."""
+    project = cols.dims["project"]
+    u = cols.n_undated
+    day = cols.day
+    edges: list[tuple[int, int]] = []  # (day, first position of the day's run)
+    position = lo
+    while position < hi:
+        current = day[position - u]
+        edges.append((current, position))
+        position = u + bisect_left(day, current + 1, position - u, hi - u)
+    bounds = [start for _, start in edges] + [hi]
+    out: dict[int, dict[int, int]] = {}
+    for ident in range(1, len(project.names)):
+        if scope is not None and not scope.matches(project.names[ident]):
+            continue
+        plist = project.postings[ident]
+        start, end = bisect_left(plist, lo), bisect_left(plist, hi)
+        if start == end:
+            continue
+        if end - start < len(edges):
+            observed = Counter(day[p - u] for p in plist[start:end])
+        else:
+            observed = {}
+            cursor = start
+            for (current, _), upper in zip(edges, bounds[1:]):
+                following = bisect_left(plist, upper, cursor, end)
+                if following > cursor:
+                    observed[current] = following - cursor
+                cursor = following
+        out[ident] = dict(observed)
+    return out
+
+
 def tempo(cols: Columns, corpus, request) -> dict:
     now: datetime = request.context.get("now") or datetime.now(timezone.utc)
     today = int(now.timestamp() // _DAY)
     lo, hi = cols.window(request.since_at, request.before_at)
     scope = ProjectScope.parse(request.project) if request.project else None
     project = cols.dims["project"]
-    u = cols.n_undated
-    pcol, days = project.col[lo:hi], cols.day[lo - u:hi - u]
-    tally = Counter(zip(pcol, days))
-    per_project: dict[int, dict[int, int]] = {}
-    for (ident, day), count in tally.items():
-        if ident == 0:
-            continue
-        if scope is not None and not scope.matches(project.names[ident]):
-            continue
-        per_project.setdefault(ident, {})[day] = count
+    per_project = _per_project_days(cols, lo, hi, scope)
     start_bound = None if request.since_at is None else int(request.since_at.timestamp() // _DAY)
     end_day = today if request.before_at is None else min(today, int(request.before_at.timestamp() // _DAY))
     series = []

@@ -67,7 +67,7 @@ def _record(registries) -> None:
         pass  # a read-only cache folder only costs speed
 
 
-def _load_cached():
+def _load_cached(hooks: tuple[str, ...] = RANKING_HOOKS):
     try:
         record = json.loads(_cache_path().read_text("utf-8"))
     except (OSError, ValueError):
@@ -86,7 +86,7 @@ def _load_cached():
     pm.add_hookspecs(hookspecs)
     infos = {}
     for plugin in plugins:
-        if not any(hook in RANKING_HOOKS for hook in plugin["hooks"]):
+        if not any(hook in hooks for hook in plugin["hooks"]):
             continue
         try:
             module = importlib.import_module(plugin["module"])
@@ -109,6 +109,21 @@ def search_registries():
     if registry._cached is not None:
         return registry._cached
     cached = _load_cached()
+    if cached is not None:
+        return cached
+    full = registry.get_registries()
+    _record(full)
+    return full
+
+
+def registries_for(hooks: tuple[str, ...]):
+    """`search_registries` for other cold paths: registries holding at least every plugin that
+    implements one of `hooks` (facts use it for `carto_register_fact_verbs`)."""
+    from carto_core import registry
+
+    if registry._cached is not None:
+        return registry._cached
+    cached = _load_cached(hooks)
     if cached is not None:
         return cached
     full = registry.get_registries()
