@@ -69,7 +69,8 @@ def test_json_document_shape_and_composition(home_env):
     assert by_id[tool]["session_id"] == "s1" and by_id[tool]["type"] == "tool_bash"
     assert set(out["stages_ms"]) >= {"load", "scope", "ladders", "fusion", "trim", "decay"}
     assert out["facets"]["projects"] == {"proj": 2}
-    assert out["semantic_status"] != "ok"
+    assert out["semantic_status"] == "disabled"  # --no-semantic
+    assert out["semantic"]["state"] == "disabled" and "--no-semantic" in out["semantic"]["reason"]
 
 
 def test_get_fetches_back_and_missing_is_reported(home_env):
@@ -209,9 +210,12 @@ def test_a_registered_ladder_joins_fusion_and_an_unavailable_semantic_does_not_b
     result = run_search(SearchRequest(query="gizmo", rankers=["bm25", "pinned"]), engine=engine)
     assert {h.event_id: h.sources for h in result.results} == {match: ["tool-use"], pinned: ["pinned"]}
     assert sorted(result.contributing) == ["pinned", "tool-use"]
-    assert result.semantic_status == "unavailable: no vectors for this home"
+    assert result.semantic_status == "unavailable"
+    assert result.semantic.to_dict() == {"state": "unavailable", "reason": "no vectors for this home",
+                                         "fix": ""}
     off = run_search(SearchRequest(query="gizmo", semantic=False), engine=engine)
     assert [l.name for l in off.ladders] == ["tool-use"]
+    assert off.semantic_status == "disabled"
 
 
 def test_gated_decay_finds_old_lookups_and_keeps_vague_queries_recent(home_env):

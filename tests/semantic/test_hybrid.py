@@ -50,7 +50,7 @@ def test_paraphrase_targets_are_found_by_hybrid_and_not_by_bm25(paraphrase_home)
         assert target not in {h.event_id for h in bm25.results}
         assert bm25.results, "BM25 answers the query with other documents"
         hybrid = search(home, query)
-        assert hybrid.semantic_status == "ok"
+        assert hybrid.semantic_status == "available"
         ids = [h.event_id for h in hybrid.results]
         assert target in ids, (query, ids)
         found_by_semantic += 1
@@ -72,6 +72,10 @@ def test_keyword_answers_identical_when_the_semantic_ladder_is_off(paraphrase_ho
         result = search(home, q)
         assert answer(result) == baseline[q]
         assert "semantic" not in [l.name for l in result.ladders]
+        assert result.semantic.state == "unavailable"
+        assert result.semantic_status == "unavailable"
+        assert result.semantic.label() == ("unavailable: no semantic ranker is installed "
+                                           "(fix: pip install carto-rankers)")
     monkeypatch.delenv("CARTO_DISABLE_PLUGINS")
     set_registries(None)
     # Switched off by the environment: the ranker reports disabled and is left out.
@@ -79,7 +83,12 @@ def test_keyword_answers_identical_when_the_semantic_ladder_is_off(paraphrase_ho
     for q in PROBES:
         result = search(home, q)
         assert answer(result) == baseline[q]
-        assert "disabled" in result.semantic_status
+        assert result.semantic_status == "disabled"
+        assert "CARTO_SEMANTIC" in result.semantic.reason
+    monkeypatch.delenv("CARTO_SEMANTIC")
+    for q in PROBES[:2]:  # asked for keyword only
+        result = search(home, q, semantic=False)
+        assert result.semantic_status == "disabled" and "--no-semantic" in result.semantic.reason
 
 
 def test_scope_is_pushed_into_the_store_before_top_k(paraphrase_home, monkeypatch):
@@ -150,7 +159,7 @@ def test_embedder_down_or_slow_keyword_results_still_come_back(
     good = embedding_server("ok")
     use_http(monkeypatch, good.url)
     assert run_index(home).embedded == len(rows)
-    assert search(home, "login credentials").semantic_status == "ok"
+    assert search(home, "login credentials").semantic_status == "available"
     baseline = {q: keyword_only(home, q) for q in PROBES}
     bad_url = (f"http://127.0.0.1:{closed_port()}/v1/embeddings" if mode == "down"
                else embedding_server(mode).url)
@@ -159,7 +168,7 @@ def test_embedder_down_or_slow_keyword_results_still_come_back(
     for q in PROBES[:3]:
         result = search(home, q)
         assert answer(result) == baseline[q]
-        assert why in result.semantic_status
+        assert result.semantic_status == "unavailable" and why in result.semantic.reason
         assert [l.status for l in result.ladders if l.name == "semantic"] == ["error"]
     # The indexer logs the failure, backs off and loses nothing.
     append = {"event_id": "evt-late", "timestamp": "2026-11-02T10:00:00Z", "summary": "late row"}
@@ -196,8 +205,8 @@ def test_qdrant_refusing_keyword_results_still_come_back(paraphrase_home, monkey
     for q in PROBES[:3]:
         result = search(home, q)
         assert answer(result) == baseline[q]
-        assert result.semantic_status.startswith("unavailable: ")
-        assert "refused" in result.semantic_status and "CARTO_QDRANT_URL" in result.semantic_status
+        assert result.semantic_status == "unavailable"
+        assert "refused" in result.semantic.reason and "CARTO_QDRANT_URL" in result.semantic.fix
     report = run_index(home)
     assert report.outcome == "unavailable" and "refused" in report.reason
     errors = [line.row for line in iter_lines(home.state_file(ERRORS_FILE))]
@@ -216,12 +225,12 @@ def test_qdrant_local_folder_locked_by_another_client(paraphrase_home, monkeypat
     holder = QdrantStore(path=str(folder))  # another process' client, as far as the lock goes
     try:
         result = search(home, "login credentials")
-        assert result.semantic_status.startswith("unavailable: ")
-        assert LOCAL_MODE_FIX in result.semantic_status
+        assert result.semantic_status == "unavailable"
+        assert LOCAL_MODE_FIX in result.semantic.label()
         assert answer(result) == keyword_only(home, "login credentials")
     finally:
         holder.close()
-    assert search(home, "login credentials").semantic_status == "ok"
+    assert search(home, "login credentials").semantic_status == "available"
 
 
 def test_dimension_mismatch_says_how_to_reembed(paraphrase_home, monkeypatch, embedding_server):
@@ -233,8 +242,8 @@ def test_dimension_mismatch_says_how_to_reembed(paraphrase_home, monkeypatch, em
     monkeypatch.setenv("CARTO_EMBED_URL", embedding_server("ok", dim=8).url)
     result = search(home, "login credentials")
     assert answer(result) == baseline
-    assert "dimension mismatch" in result.semantic_status
-    assert "(fix: carto index --step semantic --rebuild)" in result.semantic_status
+    assert result.semantic_status == "unavailable" and "dimension mismatch" in result.semantic.reason
+    assert result.semantic.fix == "carto index --step semantic --rebuild"
     # The command the status names fixes it.
     env = {**os.environ, "CARTO_HOME": str(home.root)}
     carto = os.path.join(os.path.dirname(sys.executable), "carto")
@@ -242,7 +251,7 @@ def test_dimension_mismatch_says_how_to_reembed(paraphrase_home, monkeypatch, em
                           capture_output=True, text=True, env=env)
     (step,) = json.loads(done.stdout)["steps"]
     assert step["outcome"] == "ok" and step["embedded"] == len(rows)
-    assert search(home, "login credentials").semantic_status == "ok"
+    assert search(home, "login credentials").semantic_status == "available"
 
 
 def test_model_change_reported_with_the_command(paraphrase_home):
@@ -256,9 +265,9 @@ def test_model_change_reported_with_the_command(paraphrase_home):
         [r["summary"] for r in rows] + ["entirely different words"] * 3)
     result = search(home, "login credentials")
     assert answer(result) == baseline
-    assert "another model" in result.semantic_status and "(fix: carto index)" in result.semantic_status
+    assert "another model" in result.semantic.reason and result.semantic.fix == "carto index"
     run_index(home)
-    assert search(home, "login credentials").semantic_status == "ok"
+    assert search(home, "login credentials").semantic_status == "available"
 
 
 def test_default_search_path_never_imports_qdrant_or_sklearn(paraphrase_home):
@@ -275,7 +284,7 @@ def test_default_search_path_never_imports_qdrant_or_sklearn(paraphrase_home):
     env = {**os.environ, "CARTO_HOME": str(home.root)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True)
-    assert out.stdout.split() == ["ok", "False", "False"]
+    assert out.stdout.split() == ["available", "False", "False"]
 
 
 def test_cli_search_and_index_json(paraphrase_home):
@@ -290,7 +299,8 @@ def test_cli_search_and_index_json(paraphrase_home):
     out = subprocess.run([carto, "search", query, "--json", "--limit", "15"], capture_output=True,
                          text=True, env=env)
     document = json.loads(out.stdout)
-    assert document["semantic_status"] == "ok"
+    assert document["semantic_status"] == "available"
+    assert document["semantic"] == {"state": "available", "reason": "", "fix": ""}
     assert target in [r["event_id"] for r in document["results"]]
     off = subprocess.run([carto, "search", query, "--json", "--limit", "15", "--no-semantic"],
                          capture_output=True, text=True, env=env)

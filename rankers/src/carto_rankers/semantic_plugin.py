@@ -13,7 +13,14 @@ vector store: exact project values and the time window filter before the top-k i
 from __future__ import annotations
 
 from carto_core import hookimpl
-from carto_core.search.api import DEPTH, IndexStep, Ladder, Ranker
+from carto_core.search.api import (
+    DEPTH,
+    IndexStep,
+    Ladder,
+    LadderUnavailable,
+    Ranker,
+    SemanticState,
+)
 from carto_core.semantic.embedder import Embedder
 
 
@@ -90,6 +97,10 @@ class SemanticRanker(Ranker):
         status = self.searcher(engine).status(refresh=True)
         return status.available, ("" if status.available else status.explain())
 
+    def availability(self, engine) -> SemanticState:
+        status = self.searcher(engine).status(refresh=True)
+        return SemanticState(status.state, status.reason, status.fix)
+
     def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
         from carto_core.semantic.searcher import SemanticFailure
 
@@ -102,7 +113,8 @@ class SemanticRanker(Ranker):
             hits = searcher.search(query.text, limit=limit, projects=projects,
                                    since=scope.since, before=scope.before)
         except SemanticFailure as exc:
-            raise RuntimeError(exc.status.explain()) from None
+            status = exc.status
+            raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix)) from None
         floor = searcher.settings.min_score
         hits = [h for h in hits if h.score >= floor]
         return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],

@@ -164,6 +164,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, semanti
 
 
 def _print_text(result, project) -> None:
+    from carto_core.search.pipeline import NO_SEMANTIC_RANKER
     out = []
     out.append(f'=== Searching for: "{result.query}" ===')
     if project:
@@ -172,8 +173,8 @@ def _print_text(result, project) -> None:
     hybrid = any(l.ranker != "bm25" and l.contributed for l in result.ladders)
     if hybrid:
         out.append("(hybrid: keyword + " + ", ".join(sorted({l.ranker for l in result.ladders if l.ranker != 'bm25' and l.contributed})) + ")")
-    if result.semantic_status not in ("ok", "not installed", "ok: no candidates"):
-        out.append(f"(semantic: {result.semantic_status})")
+    if result.semantic.state == "unavailable" and result.semantic.reason != NO_SEMANTIC_RANKER:
+        out.append(f"(semantic: {result.semantic.label()})")  # a missing plugin is no news
     facets = result.facets
     if facets:
         out.append(f"--- Facets ({result.total} results) ---")

@@ -185,6 +185,36 @@ class Ladder:
 
 
 @dataclass
+class SemanticState:
+    """What the semantic ladder did for a search: ``available`` (it ran), ``unavailable``
+    (with the reason and, when there is one, the command that fixes it) or ``disabled``
+    (`--no-semantic`, `CARTO_SEMANTIC=0`, `[semantic] enabled = false`)."""
+
+    state: str = "unavailable"
+    reason: str = ""
+    fix: str = ""
+
+    def label(self) -> str:
+        """The one-line `semantic_status`: `available`, `disabled`, or
+        `unavailable: <reason> (fix: <command>)`; its first word is always the state."""
+        if self.state != "unavailable" or not self.reason:
+            return self.state
+        return f"unavailable: {self.reason}" + (f" (fix: {self.fix})" if self.fix else "")
+
+    def to_dict(self) -> dict[str, str]:
+        return {"state": self.state, "reason": self.reason, "fix": self.fix}
+
+
+class LadderUnavailable(Exception):
+    """Raised by `Ranker.rank` when the ladder turns out unable to answer (an embedder that
+    timed out, a dimension mismatch): the search goes on without it and reports `state`."""
+
+    def __init__(self, state: SemanticState):
+        super().__init__(state.label())
+        self.state = state
+
+
+@dataclass
 class LadderReport:
     """What one ranker did for a search (in `SearchResult.ladders`)."""
 
@@ -265,6 +295,12 @@ class Ranker:
     def status(self, engine: "SearchEngine") -> tuple[bool, str]:
         """(available, reason when not). Called before `rank`; must be cheap."""
         return True, ""
+
+    def availability(self, engine: "SearchEngine") -> SemanticState:
+        """`status` as a state with reason and fix (a ranker that can be switched off
+        overrides this to say ``disabled``)."""
+        ok, reason = self.status(engine)
+        return SemanticState("available") if ok else SemanticState("unavailable", reason)
 
     def rank(self, query: Query, scope: Scope, engine: "SearchEngine", *,
              depth: int = DEPTH) -> list[Ladder]:
@@ -371,7 +407,7 @@ class SearchResult:
     facets: dict
     ladders: list[LadderReport]
     stages_ms: dict[str, float]
-    semantic_status: str
+    semantic: SemanticState
     decay: str
     fusion: str
     #: Results hidden by delta serving.
@@ -384,6 +420,11 @@ class SearchResult:
     call_id: str = ""
     #: Unknown id- or path-shaped tokens of a query that found nothing (knowledge gaps).
     unknown_entities: list[str] = field(default_factory=list)
+
+    @property
+    def semantic_status(self) -> str:
+        """`available`, `unavailable` or `disabled` (the reason and fix: `semantic`)."""
+        return self.semantic.state
 
     @property
     def contributing(self) -> list[str]:
@@ -402,6 +443,7 @@ class SearchResult:
             "contributing_ladders": self.contributing,
             "ladders": [vars(ladder) for ladder in self.ladders],
             "semantic_status": self.semantic_status,
+            "semantic": self.semantic.to_dict(),
             "fusion": self.fusion,
             "decay": self.decay,
             "delta_serving": {"session_id": self.session_id or None, "suppressed": self.suppressed},

@@ -22,11 +22,13 @@ from carto_core.search.api import (
     Fused,
     Ladder,
     LadderReport,
+    LadderUnavailable,
     Query,
     SearchHit,
     SearchRequest,
     SearchResult,
     SearchUsageError,
+    SemanticState,
 )
 from carto_core.search.tokens import query_tokens
 
@@ -86,6 +88,21 @@ def resolve_names(request: SearchRequest, engine) -> tuple[list[str], str, str]:
     return rankers, fusion, decay
 
 
+_OFF = frozenset({"0", "false", "no", "off"})
+NO_SEMANTIC_RANKER = "no semantic ranker is installed"
+
+
+def _semantic_default(request: SearchRequest, engine) -> SemanticState:
+    """The semantic state before (or without) the semantic ranker's own answer."""
+    if request.semantic is False:
+        return SemanticState("disabled", "--no-semantic: keyword ladders only")
+    if os.environ.get("CARTO_SEMANTIC", "").strip().lower() in _OFF:
+        return SemanticState("disabled", "switched off by CARTO_SEMANTIC=0")
+    if SEMANTIC not in engine.registries.rankers:
+        return SemanticState("unavailable", NO_SEMANTIC_RANKER, "pip install carto-rankers")
+    return SemanticState("unavailable", "the semantic ranker was not run")
+
+
 def has_logs(engine) -> bool:
     return any(path.is_file() and path.stat().st_size > 0
                for path in engine.home.searched_logs().values())
@@ -142,26 +159,35 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     ladders: list[Ladder] = []
     reports: list[LadderReport] = []
-    semantic_status = "not installed"
+    semantic = _semantic_default(request, engine)
     hidden = 0
     for name in rankers:
         t0 = time.perf_counter()
+        if name == SEMANTIC and semantic.state == "unavailable" and semantic.fix:
+            reports.append(LadderReport(name, name, "unavailable", semantic.reason))
+            continue  # asked for with --semantic, but no semantic ranker is installed
         try:
             ranker = engine.ranker(name)
-            ok, reason = ranker.status(engine)
+            state = ranker.availability(engine)
         except Exception as exc:  # a broken plugin must not cost the keyword results
-            ok, reason, ranker = False, f"{type(exc).__name__}: {exc}", None
-        if not ok:
+            state, ranker = SemanticState("unavailable", f"{type(exc).__name__}: {exc}"), None
+        if state.state != "available":
+            reason = state.reason if state.state != "disabled" else f"disabled ({state.reason})"
             reports.append(LadderReport(name, name, "unavailable", reason))
             if name == SEMANTIC:
-                semantic_status = reason if reason.startswith("unavailable") else f"unavailable: {reason}"
+                semantic = state
             continue
         try:
             produced = ranker.rank(query, scope, engine, depth=request.depth)
+        except LadderUnavailable as exc:
+            reports.append(LadderReport(name, name, "error", exc.state.label()))
+            if name == SEMANTIC:
+                semantic = exc.state
+            continue
         except Exception as exc:
             reports.append(LadderReport(name, name, "error", f"{type(exc).__name__}: {exc}"))
             if name == SEMANTIC:
-                semantic_status = f"error: {exc}"
+                semantic = SemanticState("unavailable", f"the query failed: {type(exc).__name__}: {exc}")
             continue
         ms = round((time.perf_counter() - t0) * 1000, 3)
         for ladder in produced:
@@ -172,10 +198,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             ladders.append(ladder)
             reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
         if name == SEMANTIC:
-            semantic_status = "ok" if produced else "ok: no candidates"
+            semantic = SemanticState("available")
     lap("ladders")
-    if request.semantic and SEMANTIC not in engine.registries.rankers:
-        semantic_status = "unavailable: no semantic ranker is installed"
 
     fused = engine.ranker(fusion_name).fuse(ladders, engine)
     lap("fusion")
@@ -205,7 +229,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     result = SearchResult(
         query=request.query, results=hits, total=len(fused), facets=facets, ladders=reports,
-        stages_ms=stages, semantic_status=semantic_status, decay=decay_name, fusion=fusion_name,
+        stages_ms=stages, semantic=semantic, decay=decay_name, fusion=fusion_name,
         suppressed=hidden, session_id=session_id, project=request.project,
         since=_iso(request.since.timestamp()) if request.since else None,
         before=_iso(request.before.timestamp()) if request.before else None,

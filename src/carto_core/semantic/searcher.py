@@ -43,8 +43,8 @@ class SemanticStatus:
         return self.state == "available"
 
     def label(self) -> str:
-        """The one-line form search JSON carries: `available`, `disabled`, or
-        `unavailable: <reason> (fix: <command>)`."""
+        """One line for messages: `available`, `disabled`, or `unavailable: <reason> (fix:
+        <command>)` (search JSON carries the state and the parts apart)."""
         if self.state == "available" or not self.reason:
             return self.state
         return f"{self.state}: {self.reason}" + (f" (fix: {self.fix})" if self.fix else "")

@@ -82,6 +82,7 @@ class Engines:
             "ladders": document.get("ladders", []),
             "contributing": document.get("contributing", []),
             "semantic_status": document.get("semantic_status", ""),
+            "semantic": document.get("semantic", {}),
             "decay": document.get("decay", ""),
             "meta": {"eligible_count": document.get("total", len(results)),
                      "excluded_count": excluded_count},

@@ -143,7 +143,7 @@ function renderResults(container, data, current) {
     ...(data.ladders || []).map((l) => el("span", { class: `badge${l.name === "semantic" ? " semantic" : ""}`,
       title: `${l.ranker || l.name}: ${l.status}${l.reason ? " (" + l.reason + ")" : ""}, ${l.contributed} in page`,
       text: `${l.name} ${l.contributed}` })),
-    data.semantic_status ? ` · semantic: ${data.semantic_status}` : "");
+    data.semantic_status ? ` · semantic: ${data.semantic_status}${data.semantic && data.semantic.reason ? " (" + data.semantic.reason + ")" : ""}` : "");
   const facets = el("aside", { class: "facets", "aria-label": "Facets" });
   const facetData = data.facets || {};
   for (const [name, key, param] of [["Projects", "projects", "project"], ["Types", "types", null], ["Sources", "sources", null], ["Providers", "providers", null]]) {
