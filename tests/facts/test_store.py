@@ -100,8 +100,18 @@ def answers(home: Home, corpus=None) -> list[dict]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.lists(st.tuples(st.sampled_from(LABELS), st.lists(rows, min_size=1, max_size=6)), max_size=4),
-       steps=st.lists(ops, min_size=1, max_size=7))
-def test_cached_columns_equal_the_in_memory_fold(tmp_path_factory, seed, steps):
+       steps=st.lists(ops, min_size=1, max_size=7), save_after=st.sampled_from([1, 256]))
+def test_cached_columns_equal_the_in_memory_fold(tmp_path_factory, seed, steps, save_after):
+    from carto_core.facts import store
+
+    default, store.SAVE_AFTER_ROWS = store.SAVE_AFTER_ROWS, save_after  # saved appends, or not
+    try:
+        _equal_after_every_step(tmp_path_factory, seed, steps)
+    finally:
+        store.SAVE_AFTER_ROWS = default
+
+
+def _equal_after_every_step(tmp_path_factory, seed, steps):
     home = Home(tmp_path_factory.mktemp("home"))
     torn: dict = {}
     for label, batch in seed:
@@ -176,7 +186,10 @@ def test_a_stale_cache_is_never_used(tmp_path):
     assert open_columns(home).state == "rebuilt"
 
 
-def test_appends_are_folded_from_the_last_offset(tmp_path):
+def test_appends_are_folded_from_the_last_offset(tmp_path, monkeypatch):
+    from carto_core.facts import store
+
+    monkeypatch.setattr(store, "SAVE_AFTER_ROWS", 1)  # save every append (default: 256 rows)
     home = _home(tmp_path)
     open_columns(home)
     before = json.loads(json.dumps(_census(home)))
@@ -234,3 +247,29 @@ def test_cache_off_loads_the_corpus(tmp_path, monkeypatch):
     facts = run_facts({"contract_version": 1, "verb": "census", "call_id": "t"}, home, now=NOW,
                       on_cache=seen.append)["facts"]
     assert facts["events"] == 180 and seen == [] and not cache_path(home).exists()
+
+
+def test_small_appends_are_answered_but_saved_only_once_they_add_up(tmp_path, monkeypatch):
+    from carto_core.facts import store
+
+    monkeypatch.setattr(store, "SAVE_AFTER_ROWS", 4)
+    home = _home(tmp_path)
+    open_columns(home)
+    written = cache_path(home).read_bytes()
+
+    def hook_rows(k, start):
+        with open(home.log("changelog"), "ab") as handle:
+            for i in range(start, start + k):
+                handle.write(dumps_row({"event_id": f"evt-hook-{i}", "timestamp": "2026-09-08T15:29:00Z",
+                                        "type": "tool_bash", "project": "infra", "session_id": "s-1"}))
+
+    hook_rows(2, 0)
+    for _ in range(2):  # read again from the saved offset each time, file untouched
+        opened = open_columns(home)
+        assert (opened.state, opened.rows_read, opened.saved) == ("appended", 2, False)
+        assert _census(home)["events"] == 182
+    assert cache_path(home).read_bytes() == written
+    hook_rows(2, 2)
+    opened = open_columns(home)
+    assert (opened.state, opened.rows_read, opened.saved) == ("appended", 4, True)
+    assert open_columns(home).state == "fresh" and _census(home)["events"] == 184

@@ -61,6 +61,10 @@ _SHIFT = 40  # lkey = rank << 40 | byte offset: logs up to 1 TiB
 #: Above this many appended rows, ids are looked up in a dict instead of the id blob.
 _DICT_LOOKUPS = 16
 ENV_SWITCH = "CARTO_FACTS_CACHE"
+#: An append is saved once this many rows were read since the file was written, or this many
+#: positions had to be re-laid (a backfill of old rows): below that, redoing it is cheaper.
+SAVE_AFTER_ROWS = 256
+SAVE_AFTER_RELAID = 20000
 
 
 def cache_enabled(env=None) -> bool:
@@ -185,8 +189,9 @@ def build(home: Home) -> tuple[Columns, dict]:
     return cols, states
 
 
-def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> int:
-    """Fold the rows appended to the `grown` logs into `cols` (in place); returns rows read."""
+def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> tuple[int, int]:
+    """Fold the rows appended to the `grown` logs into `cols` (in place); returns (rows read,
+    positions re-laid)."""
     new = Records()
     own: dict[str, int] = {}  # event_id -> index in `new`
     killed: set[int] = set()
@@ -220,11 +225,12 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> int:
                     event_id)
         states[label] = log_state(home.log(label), report.end_offset, start_lines + report.lines,
                                   before)
+    relaid = 0
     if len(new) or killed:
-        cols.rebuild_suffix(new, killed)
+        relaid = cols.n + len(new) - len(killed) - cols.rebuild_suffix(new, killed)
     cols.rows += rows
     cols.duplicates = cols.rows - cols.n
-    return rows
+    return rows, relaid
 
 
 # --------------------------------------------------------------------------- the file
@@ -358,6 +364,7 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
         loaded = load(home)
         reasons: dict[str, str] = {}
         rows = 0
+        worth_saving = True
         if loaded is None:
             state = "built" if not cache_path(home).exists() else "rebuilt"
             if state == "rebuilt":
@@ -376,7 +383,10 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
                 rows = cols.rows
             elif grown:
                 state = "appended"
-                rows = append(home, cols, states, grown)
+                rows, relaid = append(home, cols, states, grown)
+                # Rewriting the file costs ~45 ms at 200k events; folding a few hook rows in
+                # again costs less, so small appends stay unsaved until they add up.
+                worth_saving = rows >= SAVE_AFTER_ROWS or relaid >= SAVE_AFTER_RELAID
             else:
                 state = "fresh"
     finally:
@@ -385,7 +395,7 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
     cols.resolver = row_reader(home, cols)
     ms = (time.perf_counter() - started) * 1000
     opened = Opened(cols, state, ms, rows, reasons)
-    if state != "fresh" and persist:
+    if state != "fresh" and persist and worth_saving:
         try:
             save(home, cols, states, ms)
             opened.saved = True
