@@ -263,3 +263,26 @@ def test_index_command_builds_and_refreshes(home_env):
     assert rebuilt["outcome"] == "rebuilt" and rebuilt["documents"] == 2
     bad = CliRunner().invoke(cli, ["index", "--step", "nope"])
     assert bad.exit_code == 2 and "keyword" in bad.output
+
+
+def test_mcp_search_records_knowledge_gaps_under_the_callers_session(home_env):
+    """The MCP search tool and `carto search` share one gap writer (the telemetry): same rows,
+    the caller's session; a replayed page records nothing again."""
+    from carto_core.mcp.server import CartoMcp
+
+    home_env.tool("Ran: something")
+    padding(home_env, 3)
+    state = CartoMcp(home_env.home)
+    query = "where is evt-abcdef123456 in zorkmid.py"
+    document = state.call("search", {"query": query, "session_id": "s-mcp", "all": True})
+    assert document["results"] == [] and document["unknown_entities"] == ["evt-abcdef123456",
+                                                                          "zorkmid.py"]
+    gaps = [json.loads(l) for l in home_env.home.log("knowledge-gaps").read_text().splitlines()]
+    assert [(g["query"], g["unknown_entities"], g["session"]) for g in gaps] == [
+        (query, ["evt-abcdef123456", "zorkmid.py"], "s-mcp")]
+    copies = [json.loads(l) for l in home_env.home.log("changelog").read_text().splitlines()
+              if '"knowledge_gap"' in l]
+    assert [(c["event_id"], c["session_id"]) for c in copies] == [(gaps[0]["event_id"], "s-mcp")]
+    # The same search found something: no gap.
+    state.call("search", {"query": "something", "session_id": "s-mcp", "all": True})
+    assert len(home_env.home.log("knowledge-gaps").read_text().splitlines()) == 1

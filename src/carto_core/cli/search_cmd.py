@@ -1,8 +1,8 @@
 """`carto search`: ranked recall over the home's logs (the agents' main tool).
 
 The ranking itself lives in `carto_core.search` (`run_search`); this module parses flags, prints,
-and is the one writer of search telemetry (served-log, access ledger, search-calls, the
-delta-serving list, knowledge gaps).
+and passes the caller's `Telemetry` (served-log, access ledger, search-calls, the delta-serving
+list, knowledge gaps: `carto_core.search.telemetry`, shared with the MCP search tool).
 """
 
 from __future__ import annotations
@@ -150,8 +150,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, semanti
         if isinstance(exc, (ConfigError, RegistryError)):
             usage_error(str(exc))
         raise
-    if not result.results and result.unknown_entities:
-        _record_gap(home, query, project, result.unknown_entities, telemetry)
+    if not result.results and result.unknown_entities:  # recorded by the telemetry
+        print(f"(recorded knowledge gap: {', '.join(result.unknown_entities)})", file=sys.stderr)
     if as_json:
         emit_json(result.to_dict())
     else:
@@ -275,29 +275,3 @@ def _thread(home, event_id, as_json) -> None:
         if row.get("parent_event_id"):
             click.echo(f"   parent: {row['parent_event_id']}")
     click.echo(f"(arc length: {len(arc)} events)")
-
-
-def _record_gap(home, query, project, entities, telemetry) -> None:
-    """Knowledge gaps: a row in knowledge-gaps.jsonl and its changelog copy (upstream 1.8)."""
-    import os
-    import secrets
-
-    from carto_core.appendlog import append_rows
-    from carto_core.logs import order_row
-    from carto_core.timeparse import format_timestamp, utcnow
-
-    ts = format_timestamp(utcnow())
-    eid = "evt-" + "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(12))
-    cwd = os.getcwd()
-    append_rows(home.log("knowledge-gaps"), [{
-        "event_id": eid, "timestamp": ts, "type": "knowledge_gap", "query": query,
-        "unknown_entities": entities, "project_filter": project or "", "cwd": cwd,
-        "session": telemetry.session_id or None, "salience": 0.6}])
-    from carto_core.project import project_for
-
-    append_rows(home.log("changelog"), [order_row("changelog", {
-        "event_id": eid, "timestamp": ts, "type": "knowledge_gap", "provider": telemetry.provider,
-        "session_id": telemetry.session_id or None, "project": project_for(cwd), "cwd": cwd,
-        "summary": f"Knowledge gap: '{query}' returned no results; unknown: {', '.join(entities)}",
-        "related_ids": [], "salience": 0.6})])
-    print(f"(recorded knowledge gap: {', '.join(entities)})", file=sys.stderr)

@@ -5,8 +5,9 @@ that learned one learns the other), cut to the output budget by `budget.paginate
 named by `list_path`. No tool ranks, counts or folds by itself: search, get, thread and orient
 call `carto_core.search`; facts calls `carto_core.facts.run_facts`; standup, digest and wrapup
 call `carto_core.lenses`; collision calls `carto_core.collision`. Only `wrapup` writes (the
-milestone); only `search` writes telemetry (served rows under the caller's session); facts and
-the lenses write nothing.
+milestone); only `search` writes telemetry (served rows under the caller's session, and a
+knowledge gap when it finds nothing for unknown ids or paths, as `carto search` does); facts
+and the lenses write nothing.
 
 A tool refuses bad input with `ToolError(code, message, status)`: the server turns it into a
 tool result with `isError: true` and `structuredContent.error = {code, status, message, tool}`
@@ -147,7 +148,8 @@ TOOLS: list[ToolSpec] = [
         list_path="results",
         read_only=False,
         idempotent=False,
-        writes="search telemetry (served rows), never the event logs",
+        writes=("search telemetry (served rows); a knowledge-gap row and its changelog copy when "
+                "nothing is found for unknown ids or paths"),
     ),
     ToolSpec(
         name="get",

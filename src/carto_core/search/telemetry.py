@@ -1,4 +1,5 @@
-"""Search telemetry: the delta-serving list, served-log rows, access-ledger rows, search calls.
+"""Search telemetry: the delta-serving list, served-log rows, access-ledger rows, search calls,
+knowledge gaps.
 
 One writer: `carto search` (and the MCP server when it passes the caller's session). The engine,
 the explorer, facts and lenses never write here.
@@ -186,6 +187,36 @@ class Telemetry:
             "semantic_status": result.semantic_status, "fallback_reason": None,
         }
         append_rows(search_calls_path(self.home), [call])
+        if not result.results and result.unknown_entities:
+            self.record_gap(request.query, request.project, result.unknown_entities)
+
+    def record_gap(self, query: str, project: str | None, entities: list[str],
+                   cwd: str | None = None) -> str:
+        """A knowledge gap (upstream 1.8): a search found nothing and named ids or paths no
+        log holds. One row in knowledge-gaps.jsonl and its changelog copy, under this caller's
+        session and provider, so the next session can capture what was missing. Returns the
+        gap's event id."""
+        import secrets
+
+        from carto_core.logs import order_row
+        from carto_core.project import project_for
+        from carto_core.timeparse import format_timestamp, utcnow
+
+        ts = format_timestamp(utcnow())
+        alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+        event_id = "evt-" + "".join(secrets.choice(alphabet) for _ in range(12))
+        cwd = cwd or os.getcwd()
+        append_rows(self.home.log("knowledge-gaps"), [{
+            "event_id": event_id, "timestamp": ts, "type": "knowledge_gap", "query": query,
+            "unknown_entities": list(entities), "project_filter": project or "", "cwd": cwd,
+            "session": self.session_id or None, "salience": 0.6}])
+        append_rows(self.home.log("changelog"), [order_row("changelog", {
+            "event_id": event_id, "timestamp": ts, "type": "knowledge_gap",
+            "provider": self.provider, "session_id": self.session_id or None,
+            "project": project_for(cwd), "cwd": cwd,
+            "summary": f"Knowledge gap: '{query}' returned no results; unknown: {', '.join(entities)}",
+            "related_ids": [], "salience": 0.6})])
+        return event_id
 
     def record_access(self, event_ids: list[str], source: str) -> int:
         """Access-ledger rows: `result_used` (--touch) or `result_fetched` (--get)."""
