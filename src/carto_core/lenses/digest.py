@@ -59,41 +59,50 @@ def _commit(event: Event) -> dict | None:
     }
 
 
+def _lines_with(data: bytes, needle: bytes):
+    """Every line of `data` that contains `needle` (found by bytes search, so lines without it
+    cost nothing: a session's rows are a small share of a large changelog)."""
+    position = data.find(needle)
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        end = data.find(b"\n", position)
+        if end < 0:
+            end = len(data)
+        yield data[start:end]
+        position = data.find(needle, end)
+
+
 def _session_events(home, session_id: str) -> list[Event]:
-    needle = session_id.encode()
-    out = []
     try:
         with open(home.log("changelog"), "rb") as handle:
-            for raw in handle:
-                if needle not in raw:
-                    continue
-                row, problem = loads_line(raw.rstrip(b"\n"))
-                if problem == "malformed_json" or not isinstance(row, dict):
-                    continue
-                event = Event.from_row(row, "changelog")
-                if event.session_id == session_id:
-                    out.append(event)
+            data = handle.read()
     except FileNotFoundError:
         raise DigestError(f"no changelog in {home.root}") from None
+    out = []
+    for raw in _lines_with(data, session_id.encode()):
+        row, problem = loads_line(raw)
+        if problem == "malformed_json" or not isinstance(row, dict):
+            continue
+        event = Event.from_row(row, "changelog")
+        if event.session_id == session_id:
+            out.append(event)
     out.sort(key=lambda e: e.timestamp or datetime.min.replace(tzinfo=timezone.utc))
     return out
 
 
 def _session_rows(path, session_id: str):
-    """Rows of a telemetry file whose session_id is this session (lines that do not even
-    contain the id's bytes are not parsed)."""
-    needle = session_id.encode()
+    """Rows of a telemetry file whose session_id is this session (lines that do not contain
+    the id's bytes are never parsed; a last line still being written is left alone)."""
     try:
-        handle = open(path, "rb")
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return
-    with handle:
-        for raw in handle:
-            if needle not in raw or not raw.endswith(b"\n"):
-                continue  # not this session, or a row still being written
-            row, problem = loads_line(raw.rstrip(b"\n"))
-            if problem != "malformed_json" and isinstance(row, dict) and row.get("session_id") == session_id:
-                yield row
+    data = data[:data.rfind(b"\n") + 1]
+    for raw in _lines_with(data, session_id.encode()):
+        row, problem = loads_line(raw)
+        if problem != "malformed_json" and isinstance(row, dict) and row.get("session_id") == session_id:
+            yield row
 
 
 def recall(home, session_id: str) -> dict:
