@@ -20,8 +20,9 @@ On open each log is compared with its state (`log_status`):
 - rewritten, truncated, replaced, vanished, or a cache of another version or byte order:
   the cache is not used; everything is rebuilt from the logs.
 
-After a build or an append the file is rewritten (a temporary file renamed over it, so a reader
-sees the old file or the new one, whole). Failing to write (a read-only home) only costs the
+After a build, and once appended rows add up (`SAVE_AFTER_ROWS`, `SAVE_AFTER_RELAID`), the file
+is rewritten (a temporary file renamed over it, so a reader sees the old file or the new one,
+whole); smaller appends are folded in again by each call, which is cheaper than the rewrite. Failing to write (a read-only home) only costs the
 next call the same work. The cache is state, derived and deletable; building it never writes
 to a log or a telemetry file.
 
