@@ -23,7 +23,6 @@ Environment overrides: `CARTO_HOME`, `CARTO_RANKERS` (comma-separated), `CARTO_D
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,6 +87,8 @@ def load_config(env: dict | None = None) -> Config:
     data: dict = {}
     exists = path.is_file()
     if exists:
+        import tomllib  # only when there is a file to parse (a cold search often has none)
+
         try:
             data = tomllib.loads(path.read_text("utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:

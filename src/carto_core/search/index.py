@@ -27,9 +27,7 @@ from __future__ import annotations
 import gc
 import json
 import os
-import shutil
 import time
-import uuid
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
@@ -39,7 +37,7 @@ import numpy as np
 
 from carto_core.home import Home
 from carto_core.logs import SEARCHED_LOGS
-from carto_core.reader import BOUNDARY_BYTES, ReadReport
+from carto_core.reader import ReadReport, boundary_hash
 from carto_core.search.tokens import row_text, term_hash, tokenize
 
 VERSION = 2
@@ -284,14 +282,7 @@ def _read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
 
 
 def _boundary(path: Path, offset: int) -> str:
-    import hashlib
-
-    if offset <= 0:
-        return ""
-    begin = max(0, offset - BOUNDARY_BYTES)
-    with open(path, "rb") as handle:
-        handle.seek(begin)
-        return hashlib.sha1(handle.read(offset - begin)).hexdigest()
+    return boundary_hash(path, offset) if offset > 0 else ""
 
 
 def _log_state(path: Path, end: int, lines: int) -> dict:
@@ -588,6 +579,8 @@ class KeywordIndex:
         """Write a new generation folder (main segment = everything) and swap CURRENT."""
         if len(self.segments) > 1 or not np.asarray(self.cols["alive"]).all():
             self.fold()
+        import uuid  # here, not at import: a search that only reads never pays for it
+
         base = self.folder(self.home)
         base.mkdir(parents=True, exist_ok=True)
         generation = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
@@ -627,6 +620,8 @@ class KeywordIndex:
     def _prune(base: Path, keep: set[str]) -> None:
         # Older generations go; the one just replaced stays for readers that still map it
         # (on POSIX a mapped file survives unlinking anyway).
+        import shutil
+
         for entry in base.iterdir():
             if entry.is_dir() and entry.name not in keep and entry.name.startswith("gen-"):
                 try:

@@ -8,9 +8,13 @@ Stdlib only; a term's id on disk is a stable 64-bit hash (blake2b), because Pyth
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
+
+try:  # the C module itself: `hashlib` would first load OpenSSL (~4 ms of a cold search)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -52,4 +56,4 @@ def row_text(row: dict) -> str:
 
 def term_hash(term: str) -> int:
     """Stable unsigned 64-bit id of a term."""
-    return int.from_bytes(hashlib.blake2b(term.encode("ascii"), digest_size=8).digest(), "little")
+    return int.from_bytes(blake2b(term.encode("ascii"), digest_size=8).digest(), "little")

@@ -19,12 +19,9 @@ fit are never scored against a newer model's query, and `carto index` re-embeds 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import secrets
-import shutil
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -169,6 +166,10 @@ class LsaEmbedder(Embedder):
         terms_array = np.array([t.encode("ascii") for t in terms])
         idf = vectorizer.idf_.astype(np.float32)[columns]
         projection = np.ascontiguousarray(svd.components_.T[columns], dtype=np.float32)
+        import hashlib
+        import secrets
+        import shutil
+
         digest = hashlib.sha256(terms_array.tobytes() + projection.tobytes()).hexdigest()[:10]
         tag = f"lsa-{dims}-{digest}"
         meta = {"tag": tag, "dims": dims, "documents": int(matrix.shape[0]),
