@@ -195,6 +195,8 @@ class LsaEmbedder(Embedder):
 
     def _prune(self, keep: set[str]) -> None:
         """Remove older fits (their vectors are re-embedded by `carto index`)."""
+        import shutil
+
         for child in self.folder.iterdir():
             if child.is_dir() and not child.name.startswith(".") and child.name not in keep:
                 shutil.rmtree(child, ignore_errors=True)
