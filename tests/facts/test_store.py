@@ -273,3 +273,37 @@ def test_small_appends_are_answered_but_saved_only_once_they_add_up(tmp_path, mo
     opened = open_columns(home)
     assert (opened.state, opened.rows_read, opened.saved) == ("appended", 4, True)
     assert open_columns(home).state == "fresh" and _census(home)["events"] == 184
+
+
+def test_a_large_append_with_many_duplicates_matches_the_fold(tmp_path, monkeypatch):
+    """A backfill-sized append (bulk id-index update) with more duplicate hits than the index
+    scans for (load key -> position dict), a replacement and old timestamps (re-laid layout)."""
+    from carto_core.facts import store
+
+    monkeypatch.setattr(store, "SAVE_AFTER_ROWS", 1)
+    home = _home(tmp_path)
+    with open(home.log("changelog"), "ab") as handle:
+        handle.write(dumps_row({"event_id": "evt-copy", "timestamp": "2026-08-01T00:00:00Z",
+                                "type": "tool_bash", "provider": "claude", "project": "infra"}))
+    open_columns(home)
+    with open(home.log("turns"), "ab") as handle:
+        for i in range(1500):
+            handle.write(dumps_row({"event_id": f"evt-back-{i}", "timestamp":
+                                    (NOW - timedelta(days=40, minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                    "type": "transcript", "project": f"p{i % 7}", "session": f"s-{i % 5}"}))
+        for j in range(30):  # replays of rows already folded
+            handle.write(dumps_row({"event_id": f"evt-tool-use-{j}", "timestamp": "2026-09-01T00:00:00Z",
+                                    "project": "dup"}))
+        handle.write(dumps_row({"event_id": "evt-copy", "timestamp": "2026-08-01T00:00:00Z",
+                                "type": "transcript", "provider": "codex", "project": "infra"}))
+    opened = open_columns(home)
+    assert opened.state == "appended" and opened.rows_read == 1531
+    corpus = load_corpus(home)
+    assert opened.columns.duplicates == corpus.duplicates == 31
+    assert answers(home) == answers(home, corpus)
+    reopened = open_columns(home)  # the saved file (and its id index) read back
+    assert reopened.state == "fresh"
+    index = store.load(home)[2]
+    assert len(index.hashes) == len(corpus)
+    assert index.position(reopened.columns, "evt-copy") is not None
+    assert reopened.columns.event_at(index.position(reopened.columns, "evt-copy")).provider == "codex"

@@ -140,8 +140,7 @@ class Columns:
         self.length = array("i")
         self.has_id = bytearray()
         self.dims = {name: Dimension(name, names.get(name)) for name in DIMENSIONS}
-        #: Event ids: `ids_blob[ids_off[p]:ids_off[p + 1] - 1]` (each id ends with a newline;
-        #: the blob starts with one, so `\nID\n` finds an id with one bytes search).
+        #: Event ids: `ids_blob[ids_off[p]:ids_off[p + 1] - 1]` (each id ends with a newline).
         self.ids_blob = bytearray(b"\n")
         self.ids_off = array("q", [1])
         #: Rows that repeated an event_id already seen (folded away), and rows read in all.
@@ -281,23 +280,6 @@ class Columns:
     def event_id(self, position: int) -> str:
         off = self.ids_off
         return self.ids_blob[off[position]:off[position + 1] - 1].decode("utf-8", "surrogatepass")
-
-    def find(self, event_id: str) -> int | None:
-        """The position of an event id (a bytes search over the id blob: for a few lookups;
-        `id_map` for many)."""
-        needle = b"\n" + event_id.encode("utf-8", "surrogatepass") + b"\n"
-        blob, start = self.ids_blob, 0
-        while True:
-            found = blob.find(needle, start)
-            if found < 0:
-                return None
-            position = bisect_right(self.ids_off, found + 1) - 1
-            if self.ids_off[position] == found + 1 and self.event_id(position) == event_id:
-                return position
-            start = found + 1
-
-    def id_map(self) -> dict[str, int]:
-        return {self.event_id(p): p for p in range(self.n)}
 
     def event_at(self, position: int) -> Event:
         return self.resolver(position)

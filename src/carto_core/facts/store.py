@@ -41,7 +41,9 @@ import json
 import os
 import sys
 import time
+import zlib
 from array import array
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,14 +55,12 @@ from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import BOUNDARY_BYTES, ReadReport, boundary_hash, iter_lines
 from carto_core.rewrite import generation
 
-VERSION = 1
+VERSION = 2
 MAGIC = b"CARTOFACTS\n"
 #: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
 LOAD_ORDER: tuple[str, ...] = tuple(l for l in SEARCHED_LOGS if l != "changelog") + ("changelog",)
 RANK = {label: rank for rank, label in enumerate(LOAD_ORDER)}
 _SHIFT = 40  # lkey = rank << 40 | byte offset: logs up to 1 TiB
-#: Above this many appended rows, ids are looked up in a dict instead of the id blob.
-_DICT_LOOKUPS = 16
 ENV_SWITCH = "CARTO_FACTS_CACHE"
 #: An append is saved once this many rows were read since the file was written, or this many
 #: positions had to be re-laid (a backfill of old rows): below that, redoing it is cheaper.
@@ -152,6 +152,74 @@ class Opened:
     saved: bool = False
 
 
+# --------------------------------------------------------------------------- the id index
+
+
+def _crc(event_id: str) -> int:
+    return zlib.crc32(event_id.encode("utf-8", "surrogatepass"))
+
+
+class IdIndex:
+    """event_id -> position for the fold of appended rows, persisted with the columns.
+
+    Sorted CRC-32s of every id with, in parallel, the event's load key: a load key names the
+    row that won the fold, so it does not change when positions are re-laid (only a replaced
+    event's does). A lookup is a bisection; a hit is confirmed against the stored id."""
+
+    #: Beyond this many hits in one append, load key -> position is a dict, not a scan.
+    SCANS = 16
+
+    def __init__(self, hashes: array, lkeys: array):
+        self.hashes, self.lkeys = hashes, lkeys
+        self._position: dict[int, int] | None = None
+        self._scans = 0
+
+    @classmethod
+    def build(cls, ids: list[str], lkeys: list[int]) -> "IdIndex":
+        pairs = sorted(zip(map(_crc, ids), lkeys))
+        return cls(array("I", [h for h, _ in pairs]), array("q", [k for _, k in pairs]))
+
+    def position(self, cols: Columns, event_id: str) -> int | None:
+        h = _crc(event_id)
+        i = bisect_left(self.hashes, h)
+        while i < len(self.hashes) and self.hashes[i] == h:
+            position = self._position_of(cols, self.lkeys[i])
+            if position is not None and cols.event_id(position) == event_id:
+                return position
+            i += 1
+        return None
+
+    def _position_of(self, cols: Columns, lkey: int) -> int | None:
+        if self._position is None:
+            self._scans += 1
+            if self._scans <= self.SCANS:
+                try:
+                    return cols.lkey.index(lkey)  # one C-speed scan
+                except ValueError:
+                    return None
+            self._position = dict(zip(cols.lkey, range(cols.n)))
+        return self._position.get(lkey)
+
+    def update(self, added: list[tuple[str, int]], removed: set[int]) -> None:
+        """Add (id, load key) pairs and drop the entries of removed load keys."""
+        if removed:
+            keep = [(h, k) for h, k in zip(self.hashes, self.lkeys) if k not in removed]
+            self.hashes = array("I", [h for h, _ in keep])
+            self.lkeys = array("q", [k for _, k in keep])
+        if len(added) > 1000:
+            pairs = sorted(list(zip(self.hashes, self.lkeys)) + [(_crc(i), k) for i, k in added])
+            self.hashes = array("I", [h for h, _ in pairs])
+            self.lkeys = array("q", [k for _, k in pairs])
+        else:
+            for event_id, lkey in added:
+                h = _crc(event_id)
+                i = bisect_right(self.hashes, h)
+                self.hashes.insert(i, h)
+                self.lkeys.insert(i, lkey)
+        self._position = None
+        self._scans = 0
+
+
 # --------------------------------------------------------------------------- folding rows
 
 
@@ -163,8 +231,8 @@ def _read(home: Home, label: str, start: int, start_lineno: int):
                               loads=fast_loads_line)
 
 
-def build(home: Home) -> tuple[Columns, dict]:
-    """Columns and log states from scratch (the fold of `corpus.load_corpus`)."""
+def build(home: Home) -> tuple[Columns, dict, IdIndex]:
+    """Columns, log states and id index from scratch (the fold of `corpus.load_corpus`)."""
     cols = Columns()
     records = Records()
     seen: set[str] = set()
@@ -184,19 +252,19 @@ def build(home: Home) -> tuple[Columns, dict]:
                         lkey_of(label, line.offset), line.end - line.offset,
                         1 if real_id(event) else 0, cols.intern_event(event), event.event_id)
         states[label] = log_state(home.log(label), report.end_offset, report.lines, before)
+    index = IdIndex.build(records.ids, records.lkey)
     cols.place(records)
     cols.rows = rows
     cols.duplicates = rows - len(records)
-    return cols, states
+    return cols, states, index
 
 
-def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> tuple[int, int]:
+def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdIndex) -> tuple[int, int]:
     """Fold the rows appended to the `grown` logs into `cols` (in place); returns (rows read,
     positions re-laid)."""
     new = Records()
     own: dict[str, int] = {}  # event_id -> index in `new`
     killed: set[int] = set()
-    lookup = None
     rows = 0
     for label in LOAD_ORDER:
         if label not in grown:
@@ -207,14 +275,12 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> tuple[i
         report, lines = _read(home, label, start, start_lines)
         for line in lines:
             rows += 1
-            if lookup is None and rows > _DICT_LOOKUPS:
-                lookup = cols.id_map().get
             event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
             event_id = event.event_id
             lkey = lkey_of(label, line.offset)
             if event_id in own:
                 continue  # read later in load order than the row that holds the id
-            position = lookup(event_id) if lookup is not None else cols.find(event_id)
+            position = index.position(cols, event_id)
             if position is not None and position not in killed:
                 if cols.lkey[position] < lkey:
                     continue  # the stored row comes first in load order: it keeps the id
@@ -228,6 +294,7 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> tuple[i
                                   before)
     relaid = 0
     if len(new) or killed:
+        index.update(list(zip(new.ids, new.lkey)), {cols.lkey[p] for p in killed})
         relaid = cols.n + len(new) - len(killed) - cols.rebuild_suffix(new, killed)
     cols.rows += rows
     cols.duplicates = cols.rows - cols.n
@@ -237,8 +304,8 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str]) -> tuple[i
 # --------------------------------------------------------------------------- the file
 
 
-def _arrays(cols: Columns) -> list[tuple[str, object]]:
-    out: list[tuple[str, object]] = [
+def _arrays(cols: Columns, index: IdIndex) -> list[tuple[str, object]]:
+    out: list[tuple[str, object]] = [("id_hash", index.hashes), ("id_hash_lkey", index.lkeys),
         ("epoch", cols.epoch), ("day", cols.day), ("lkey", cols.lkey), ("length", cols.length),
         ("has_id", cols.has_id), ("ids_off", cols.ids_off), ("ids_blob", cols.ids_blob)]
     for name, dim in cols.dims.items():
@@ -255,10 +322,10 @@ def _arrays(cols: Columns) -> list[tuple[str, object]]:
     return out
 
 
-def save(home: Home, cols: Columns, states: dict, build_ms: float) -> Path:
+def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: float) -> Path:
     path = cache_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = _arrays(cols)
+    arrays = _arrays(cols, index)
     blobs = [bytes(value) if isinstance(value, (bytes, bytearray)) else value.tobytes()
              for _, value in arrays]
     header = {
@@ -284,9 +351,9 @@ def _typed(code: str, data) -> array:
     return out
 
 
-def load(home: Home) -> tuple[Columns, dict] | None:
-    """The cached columns and the log states they were built from; None when there is no
-    usable cache (missing, damaged, another version or byte order)."""
+def load(home: Home) -> tuple[Columns, dict, IdIndex] | None:
+    """The cached columns, the log states they were built from and the id index; None when
+    there is no usable cache (missing, damaged, another version or byte order)."""
     try:
         with open(cache_path(home), "rb") as handle:
             data = handle.read()
@@ -322,12 +389,13 @@ def load(home: Home) -> tuple[Columns, dict] | None:
                 flat = parts[f"{name}.{kind}"]
                 setattr(dim, kind, [_typed("i", flat[4 * offsets[i]:4 * offsets[i + 1]])
                                     for i in range(len(offsets) - 1)])
-        if (len(cols.lkey) != cols.n or len(cols.epoch) != cols.n - cols.n_undated
+        index = IdIndex(_typed("I", parts["id_hash"]), _typed("q", parts["id_hash_lkey"]))
+        if (len(cols.lkey) != cols.n or len(index.hashes) != cols.n or len(index.lkeys) != cols.n or len(cols.epoch) != cols.n - cols.n_undated
                 or len(cols.ids_off) != cols.n + 1
                 or any(len(dim.col) != cols.n or len(dim.postings) != len(dim.names)
                        for dim in cols.dims.values())):
             return None
-        return cols, header["logs"]
+        return cols, header["logs"], index
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -370,21 +438,21 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
             state = "built" if not cache_path(home).exists() else "rebuilt"
             if state == "rebuilt":
                 reasons["cache"] = "unreadable or another version"
-            cols, states = build(home)
+            cols, states, index = build(home)
             rows = cols.rows
         else:
-            cols, states = loaded
+            cols, states, index = loaded
             status = {label: log_status(home.log(label), states.get(label)) for label in LOAD_ORDER}
             stale = [label for label, value in status.items() if value == "stale"]
             grown = [label for label, value in status.items() if value == "grown"]
             if stale:
                 state = "rebuilt"
                 reasons = {label: "rewritten or truncated" for label in stale}
-                cols, states = build(home)
+                cols, states, index = build(home)
                 rows = cols.rows
             elif grown:
                 state = "appended"
-                rows, relaid = append(home, cols, states, grown)
+                rows, relaid = append(home, cols, states, grown, index)
                 # Rewriting the file costs ~45 ms at 200k events; folding a few hook rows in
                 # again costs less, so small appends stay unsaved until they add up.
                 worth_saving = rows >= SAVE_AFTER_ROWS or relaid >= SAVE_AFTER_RELAID
@@ -398,7 +466,7 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
     opened = Opened(cols, state, ms, rows, reasons)
     if state != "fresh" and persist and worth_saving:
         try:
-            save(home, cols, states, ms)
+            save(home, cols, states, index, ms)
             opened.saved = True
         except OSError:
             opened.state = state + " (not saved: the home's state folder is not writable)"
