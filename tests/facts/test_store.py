@@ -307,3 +307,28 @@ def test_a_large_append_with_many_duplicates_matches_the_fold(tmp_path, monkeypa
     assert len(index.hashes) == len(corpus)
     assert index.position(reopened.columns, "evt-copy") is not None
     assert reopened.columns.event_at(index.position(reopened.columns, "evt-copy")).provider == "codex"
+
+
+def test_cli_reports_the_build_once_and_a_read_only_home_still_answers(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+    from carto_core.facts import store
+
+    home = _home(tmp_path)
+    env = {"CARTO_HOME": str(home.root)}
+    first = CliRunner().invoke(cli, ["facts", "census", "--json"], env=env)
+    assert first.exit_code == 0 and "facts: columns cache built in" in first.stderr
+    assert "180 events, 180 rows read" in first.stderr
+    second = CliRunner().invoke(cli, ["facts", "census", "--json"], env=env)
+    assert second.exit_code == 0 and second.stderr == ""
+    assert json.loads(second.stdout)["facts"] == json.loads(first.stdout)["facts"]
+
+    def refuse(*args, **kwargs):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(store, "save", refuse)
+    cache_path(home).unlink()
+    opened = open_columns(home)
+    assert opened.state.startswith("built (not saved") and not opened.saved
+    assert _census(home)["events"] == 180 and not cache_path(home).exists()
