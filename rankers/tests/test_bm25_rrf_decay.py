@@ -108,6 +108,20 @@ def test_rrf_sums_reciprocal_ranks_times_salience(tmp_path):
     assert fused[1].sources == ["x", "y"] and fused[1].ranks == {"x": 2, "y": 1}
 
 
+def test_rrf_leaves_out_what_the_trim_drops(tmp_path):
+    """Fusion builds no record under 10 % of the top fused score (the pipeline's trim)."""
+    home = Home(tmp_path / "h")
+    append_rows(home.log("tool-use"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": "2026-05-01T00:00:00Z", "summary": "s",
+         "salience": sal} for i, sal in enumerate((1.0, 0.05, 0.2))])
+    engine = SearchEngine(home, persist=False)
+    fused = RRFFusion().fuse([Ladder("x", np.array([0, 1, 2]), np.array([3.0, 2.0, 1.0]))], engine)
+    # 1/61 top; 0.05/62 is under a tenth of it, 0.2/63 is not
+    assert [(f.index, f.sources, f.ranks) for f in fused] == [(0, ["x"], {"x": 1}),
+                                                               (2, ["x"], {"x": 3})]
+    assert fused[1].score == pytest.approx(0.2 / 63)
+
+
 def _ctx(engine, matches, accesses=None):
     return DecayContext(now=NOW.timestamp(), query=Query("q", ("q",)), accesses=accesses or {},
                         all_token_matches=matches, engine=engine)

@@ -1,6 +1,7 @@
 """Reciprocal rank fusion: `sum over ladders of 1 / (k + rank)`, k = 60, rank 1-based, one
 contribution per (ladder, event); then multiplied once by the event's salience (clamped to
-0.05..1, default 0.5 when missing or 0), as upstream's API does."""
+0.05..1, default 0.5 when missing or 0), as upstream's API does. Events under the pipeline's
+trim (10 % of the top fused score) are left out here already, so no record is built for them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from carto_core.search.api import (
     SALIENCE_DEFAULT,
     SALIENCE_MAX,
     SALIENCE_MIN,
+    TRIM,
     Fused,
     Fusion,
     Ladder,
@@ -39,7 +41,8 @@ class RRFFusion(Fusion):
             holds.append(np.asarray(flags)[first] if flags is not None else np.zeros(len(first), bool))
             spans.append((ladder.name, ranks))
         all_idx = np.concatenate(firsts)
-        uniq, inverse = np.unique(all_idx, return_inverse=True)
+        # first_slot: where each event first occurs (ladder order), for its first source
+        uniq, first_slot, inverse = np.unique(all_idx, return_index=True, return_inverse=True)
         rrf = np.bincount(inverse, np.concatenate(contribs), len(uniq))
         held = np.bincount(inverse, np.concatenate(holds).astype(np.float64), len(uniq)) > 0
         cols = engine.index.cols
@@ -47,16 +50,31 @@ class RRFFusion(Fusion):
         salience = np.where(np.isnan(salience) | (salience == 0), SALIENCE_DEFAULT,
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
         score = rrf * salience
+        # Drop what the pipeline's trim (below TRIM x the top fused score) would drop anyway,
+        # before any object is built: most of a query's cost was building Fused records.
+        keep = score >= score.max() * TRIM
+        # Most events come from one ladder: their sources/ranks are built in the same pass;
+        # the few in several ladders get the rest appended ladder by ladder below.
+        names = [name for name, _ in spans]
+        all_ranks = np.concatenate([ranks for _, ranks in spans])
+        which = np.repeat(np.arange(len(spans)), [len(ranks) for _, ranks in spans])
         stamps = np.asarray(cols["ts"])[uniq]
-        out = [Fused(index=i, score=sc, fused_score=sc, holds_all_tokens=h, salience=sa,
-                     timestamp=None if t != t else t, sources=[], ranks={})
-               for i, sc, h, sa, t in zip(uniq.tolist(), score.tolist(), held.tolist(),
-                                          salience.tolist(), stamps.tolist())]
-        position = 0
-        for name, ranks in spans:
-            for slot, rank in zip(inverse[position:position + len(ranks)].tolist(), ranks.tolist()):
-                fused = out[slot]
-                fused.sources.append(name)
-                fused.ranks[name] = rank
-            position += len(ranks)
+        chosen = np.flatnonzero(keep)
+        f_slot = first_slot[chosen]
+        out = [Fused(i, sc, [names[w]], {names[w]: r}, h, sa, None if t != t else t, sc)
+               for i, sc, h, sa, t, w, r in zip(
+                   uniq[chosen].tolist(), score[chosen].tolist(), held[chosen].tolist(),
+                   salience[chosen].tolist(), stamps[chosen].tolist(),
+                   which[f_slot].tolist(), all_ranks[f_slot].tolist())]
+        if len(inverse) > len(uniq):
+            position_of = np.full(len(uniq), -1, np.int64)
+            position_of[chosen] = np.arange(len(chosen))
+            is_first = np.zeros(len(inverse), np.bool_)
+            is_first[first_slot] = True
+            later = np.flatnonzero(~is_first & keep[inverse])
+            for position, w, rank in zip(position_of[inverse[later]].tolist(),
+                                         which[later].tolist(), all_ranks[later].tolist()):
+                fused = out[position]
+                fused.sources.append(names[w])
+                fused.ranks[names[w]] = rank
         return out

@@ -706,20 +706,31 @@ class KeywordIndex:
 
     def row(self, index: int) -> dict:
         """The log row a document was read from (read back from its log by offset)."""
+        return self.rows([index])[0]
+
+    def rows(self, indices: list[int]) -> list[dict]:
+        """`row` of several documents, each log opened once (a result page reads ten)."""
         import orjson
 
-        label = LOG_LABELS[int(self.cols["source"][index])]
-        offset, length = int(self.cols["loc_off"][index]), int(self.cols["loc_len"][index])
-        with open(self.home.log(label), "rb") as handle:
-            handle.seek(offset)
-            raw = handle.read(length)
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            from carto_core.jsonl import loads_line
+        cols = self.cols
+        out: list[dict] = [{} for _ in indices]
+        by_log: dict[int, list[int]] = {}
+        for position, index in enumerate(indices):
+            by_log.setdefault(int(cols["source"][index]), []).append(position)
+        for code, positions in by_log.items():
+            with open(self.home.log(LOG_LABELS[code]), "rb") as handle:
+                for position in positions:
+                    index = indices[position]
+                    handle.seek(int(cols["loc_off"][index]))
+                    raw = handle.read(int(cols["loc_len"][index]))
+                    try:
+                        value = orjson.loads(raw)
+                    except orjson.JSONDecodeError:
+                        from carto_core.jsonl import loads_line
 
-            value, _ = loads_line(raw)
-            return value if isinstance(value, dict) else {}
+                        value, _ = loads_line(raw)
+                    out[position] = value if isinstance(value, dict) else {}
+        return out
 
     def seen_labels(self, index: int) -> list[str]:
         """Every log the event occurs in, its own log first."""

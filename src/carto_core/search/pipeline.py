@@ -10,6 +10,7 @@ import os
 import re
 import time
 from collections import Counter
+from operator import attrgetter
 from datetime import datetime, timezone
 
 import numpy as np
@@ -203,9 +204,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     fused = engine.ranker(fusion_name).fuse(ladders, engine)
     lap("fusion")
-    fused.sort(key=lambda f: f.score, reverse=True)
     if fused:
-        floor = fused[0].score * TRIM
+        floor = max(f.score for f in fused) * TRIM
         fused = [f for f in fused if f.score >= floor]
     lap("trim")
 
@@ -216,11 +216,16 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
         all_token_matches=max(gate_counts) if gate_counts else None, engine=engine, **params)
     fused = engine.decay_policy(decay_name).apply(fused, context)
-    fused.sort(key=lambda f: (-f.score, f.index))
+    # Best first, the lower document first among equal scores: two sorts on C-level keys
+    # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
+    fused.sort(key=attrgetter("index"))
+    fused.sort(key=attrgetter("score"), reverse=True)
     lap("decay")
 
     page = fused[: request.limit]
-    hits = [_hit(engine, f, rank, request.include_rows) for rank, f in enumerate(page, 1)]
+    rows = engine.index.rows([f.index for f in page])
+    hits = [_hit(engine, f, row, rank, request.include_rows)
+            for rank, (f, row) in enumerate(zip(page, rows), 1)]
     for report in reports:
         report.contributed = sum(1 for f in page if report.name in f.sources)
     facets = _facets(engine, fused[:FACET_WINDOW]) if request.facets else {}
@@ -255,9 +260,8 @@ def _summary(row: dict) -> str:
     return ""
 
 
-def _hit(engine, f: Fused, rank: int, include_row: bool) -> SearchHit:
+def _hit(engine, f: Fused, row: dict, rank: int, include_row: bool) -> SearchHit:
     index = engine.index
-    row = index.row(f.index)
     ts = row.get("timestamp")
     if not isinstance(ts, str):
         ts = _iso(f.timestamp) if f.timestamp is not None else None
@@ -297,9 +301,7 @@ def _facets(engine, fused: list[Fused]) -> dict:
     pc.pop("", None)
     tc = Counter(types[c] for c in np.asarray(index.cols["type"])[positions].tolist())
     tc.pop("", None)
-    sc: Counter = Counter()
-    for f in fused:
-        sc.update(f.sources)
+    sc = Counter([source for f in fused for source in f.sources])  # one count, not 500 updates
     stamps = [f.timestamp for f in fused if f.timestamp is not None]
     months: Counter = Counter()
     days: Counter = Counter()
