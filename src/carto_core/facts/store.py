@@ -36,7 +36,6 @@ facts on their own file also leaves the search index's format free to change.
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import os
 import sys
@@ -88,8 +87,8 @@ def split_lkey(lkey: int) -> tuple[str, int]:
 
 
 def _head_hash(path: Path, end: int) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.sha1(handle.read(min(end, BOUNDARY_BYTES))).hexdigest()
+    """SHA-1 of the first 4096 bytes (or fewer, up to `end`): `boundary_hash` at that offset."""
+    return boundary_hash(path, min(end, BOUNDARY_BYTES))
 
 
 def identity(path: Path) -> dict:
