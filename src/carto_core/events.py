@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Any
 
 import attrs
-import cattrs
 
 from carto_core.timeparse import format_timestamp, parse_timestamp
 
@@ -165,8 +164,10 @@ class Event:
         return is_resolved(self.session_id)
 
 
-def make_converter() -> cattrs.Converter:
+def make_converter() -> "cattrs.Converter":
     """A converter for Event and other records: datetimes as upstream ISO strings."""
+    import cattrs  # here, not at import: ~10 ms that no cold CLI path needs
+
     converter = cattrs.Converter()
     converter.register_unstructure_hook(
         datetime, lambda moment: format_timestamp(moment) if moment else None
@@ -179,4 +180,11 @@ def make_converter() -> cattrs.Converter:
     return converter
 
 
-converter = make_converter()
+def __getattr__(name: str):
+    # `converter` is built on first use (PEP 562): importing cattrs costs every cold command
+    # ~10 ms, and only record (un)structuring needs it.
+    if name == "converter":
+        global converter
+        converter = make_converter()
+        return converter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
