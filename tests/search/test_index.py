@@ -122,6 +122,21 @@ def test_rewritten_log_forces_a_rebuild(writer):
     assert rebuilt.df("two") == 1 and rebuilt.index_of(rebuilt.ids[0]) == 0
 
 
+def test_in_place_rewrite_is_caught_after_a_fresh_check(writer):
+    """A fresh check is remembered by (inode, size, mtime); bytes changed in place (same size,
+    a later mtime) are still a rewrite."""
+    writer.tool("Ran: alpha one")
+    index = KeywordIndex.open(writer.home)
+    assert index.stale_logs() == {} and index.stale_logs() == {}  # the second from memory
+    path = writer.home.log("tool-use")
+    data = path.read_bytes()
+    with open(path, "r+b") as handle:
+        handle.write(data.replace(b"alpha", b"gamma"))
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert index.stale_logs() == {"tool-use": "rewritten"}
+
+
 def test_torn_last_line_waits_for_its_newline(writer):
     writer.tool("Ran: complete")
     path = writer.home.log("prompts")

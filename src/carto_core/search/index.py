@@ -323,6 +323,9 @@ class KeywordIndex:
     _main_docs: int = 0
     _tail_map: dict = field(default_factory=dict)
     _tail_ids: list = field(default_factory=list)
+    #: label -> (inode, size, mtime_ns, indexed end) of a log last found fresh: while the file
+    #: is untouched, the next freshness check needs no read.
+    _verified: dict = field(default_factory=dict)
 
     def _index_of_hashed(self, event_id: str) -> int | None:
         import zlib
@@ -483,10 +486,16 @@ class KeywordIndex:
                 continue
             if (st.st_ino, st.st_dev) != (state["inode"], state["dev"]) or st.st_size < end:
                 out[label] = "rewritten"
-            elif _boundary(path, end) != state["hash"]:
+                continue
+            seen = (st.st_ino, st.st_size, st.st_mtime_ns, end)
+            if self._verified.get(label) == seen:
+                continue  # not written since its boundary was last checked (a server's query)
+            if _boundary(path, end) != state["hash"]:
                 out[label] = "rewritten"
             elif st.st_size > end:
                 out[label] = "grown"
+            else:
+                self._verified[label] = seen
         return out
 
     def refresh(self) -> str:

@@ -98,13 +98,11 @@ class Segment:
         self.dim = int(entry["dim"])
         self.count = int(entry["count"])
         self.vectors = np.load(folder / "vectors.npy", mmap_mode="r")
-        self.ids = np.load(folder / "ids.npy", mmap_mode="r")
+        # np.asarray: a plain view of the map (memmap's subclass makes each item access slow)
+        self.ids = np.asarray(np.load(folder / "ids.npy", mmap_mode="r"))
         self.project = np.load(folder / "project.npy", mmap_mode="r")
         self.ts = np.load(folder / "ts.npy", mmap_mode="r")
         self.projects: list[str] = json.loads((folder / "projects.json").read_text("utf-8"))
-
-    def id_at(self, row: int) -> str:
-        return bytes(self.ids[row]).decode("utf-8", "replace")
 
     def id_list(self) -> list[str]:
         return [bytes(x).decode("utf-8", "replace") for x in self.ids]
@@ -244,7 +242,13 @@ class EmbeddedStore(VectorStore):
         rows = np.concatenate(parts_rows)
         segs = np.concatenate(parts_seg)
         order = np.argsort(-scores, kind="stable")[:limit]
-        return [Hit(segments[segs[i]].id_at(int(rows[i])), float(scores[i])) for i in order]
+        rows, segs, scores = rows[order], segs[order], scores[order]
+        ids = np.empty(len(order), dtype=object)
+        for number in sorted(set(segs.tolist())):  # one gather per segment, not one per hit
+            mine = segs == number
+            ids[mine] = segments[number].ids[rows[mine]].tolist()
+        return [Hit(raw.decode("utf-8", "replace"), score)
+                for raw, score in zip(ids.tolist(), scores.tolist())]
 
     def ids(self, model):
         out: set[str] = set()
