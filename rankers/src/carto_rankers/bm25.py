@@ -106,7 +106,8 @@ class BM25Ranker(Ranker):
         if rest_total * 16 >= n_docs:
             # Several long lists: one dense array beats sorting a large union.
             dense = np.zeros(n_docs, np.float32)
-            for term in positive:
+            dense[positive[-1].docs] = self._weights(positive[-1], index)  # a store, not an add
+            for term in positive[:-1]:
                 dense[term.docs] += self._weights(term, index)
             cand = np.flatnonzero(dense > 0)  # a bool scan: much cheaper than a float one
             cand_scores = dense[cand]
