@@ -3,7 +3,8 @@
 For each size (events), in one run and on the same generated corpus and queries:
 
 - carto: index build time (`carto index --rebuild` in a child process, with its peak RSS);
-  in-process keyword ladder (BM25Ranker.rank over the whole scope) median and p95; in-process
+  in-process keyword ladder (BM25Ranker.rank over the whole scope) median and p95, and whether
+  every ladder equals the exhaustive reference (all postings scored, top 500 per log); in-process
   `run_search` median; cold `carto search QUERY` process median end to end (and its peak RSS);
 - bm25s (numpy backend) and tantivy (in RAM): build time, query median and p95 (top 50),
   fed the same documents tokenized the same way (carto's tokenizer; tantivy gets the tokens
@@ -81,6 +82,25 @@ def make_queries(engine, n: int, seed: int = 5) -> list[str]:
     return out
 
 
+def _exact(ranker, query, scope, engine) -> bool:
+    """The ladders equal the exhaustive reference: every positive-scoring document scored
+    (`BM25Ranker.score`), each log's top 500 by score, ties by document index."""
+    import numpy as np
+
+    from carto_core.search.index import LOG_LABELS
+
+    cand, scores = ranker.score(query, engine)
+    source = np.asarray(engine.index.cols["source"])[cand]
+    want = {}
+    for code in sorted(set(source.tolist())):
+        sel = source == code
+        docs, s = cand[sel], scores[sel]
+        order = np.lexsort((docs, -s))[:500]
+        want[LOG_LABELS[code]] = docs[order].tolist()
+    got = {l.name: l.indices.tolist() for l in ranker.rank(query, scope, engine)}
+    return got == want
+
+
 def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> dict:
     from carto_core.evaluation.generate import generate_home
     from carto_core.home import Home
@@ -94,7 +114,8 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
         generate_home(home_dir, events, seed=1)
     size_mb = sum(p.stat().st_size for p in home_dir.glob("*.jsonl")) / 1e6
     env = child_env(home_dir)
-    out: dict = {"events": events, "jsonl_mb": round(size_mb, 1)}
+    out: dict = {"events": events, "jsonl_mb": round(size_mb, 1),
+                 "load_average_at_start": round(os.getloadavg()[0], 2)}
 
     # carto: build in a child (peak RSS of the build), then warm in-process.
     wall, rss = timed_child([CARTO, "index", "--rebuild", "--step", "keyword"], env)
@@ -115,6 +136,7 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
         ranker.rank(q, scope, engine)
         times.append(time.perf_counter() - t0)
     out["carto_ladder"] = ms(times)
+    out["carto_ladder_exact"] = all(_exact(ranker, q, scope, engine) for q in parsed)
     times = []
     for q in queries[:100]:
         t0 = time.perf_counter()
@@ -190,6 +212,7 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
         out["tantivy_version"] = version("tantivy")
     except ImportError:
         out["tantivy"] = None
+    out["load_average_at_end"] = round(os.getloadavg()[0], 2)
     for peer in ("tantivy", "bm25s"):
         if out.get(peer):
             out[f"ladder_vs_{peer}"] = round(out["carto_ladder"]["median_ms"] / out[peer]["median_ms"], 2)
@@ -197,19 +220,20 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
 
 
 def table(rows) -> str:
-    lines = ["| events | JSONL MB | carto build s (RSS MB) | carto ladder median / p95 ms | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | ladder / bm25s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| events | JSONL MB | carto build s (RSS MB) | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | ladder / bm25s | load avg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         t = r.get("tantivy") or {}
         b = r.get("bm25s") or {}
         lines.append(
             f"| {r['events']:,} | {r['jsonl_mb']} | {r['carto_build_s']} ({r['carto_build_rss_mb']}) | "
-            f"{r['carto_ladder']['median_ms']} / {r['carto_ladder']['p95_ms']} | "
+            f"{r['carto_ladder']['median_ms']} / {r['carto_ladder']['p95_ms']} ({r['carto_ladder_exact']}) | "
             f"{r['carto_run_search']['median_ms']} | {r['carto_cold_cli']['median_ms']} ({r['carto_cold_cli_rss_mb']}) | "
             f"{r['carto_cold_cli_no_semantic']['median_ms']} | {r['floor_import_numpy_click']['median_ms']} | "
             f"{t.get('median_ms', '-')} / {t.get('p95_ms', '-')} ({r.get('tantivy_build_s', '-')}) | "
             f"{b.get('median_ms', '-')} / {b.get('p95_ms', '-')} ({r.get('bm25s_build_s', '-')}) | "
-            f"{r.get('ladder_vs_tantivy', '-')}x | {r.get('ladder_vs_bm25s', '-')}x |")
+            f"{r.get('ladder_vs_tantivy', '-')}x | {r.get('ladder_vs_bm25s', '-')}x | "
+            f"{r['load_average_at_start']}-{r['load_average_at_end']} |")
     return "\n".join(lines)
 
 
