@@ -18,7 +18,28 @@ def main(argv: list[str] | None = None) -> int:
         return hook_main(args[1:])
     from carto_core.cli import cli
 
-    return cli.main(args=args, prog_name="carto")
+    if argv is not None or not args or args[0] != "search":
+        return cli.main(args=args, prog_name="carto")
+    # A one-shot `carto search` (the agents' hot path) skips the interpreter's teardown of
+    # numpy, the mapped index and every module (~15-20 ms of a ~170 ms run): output is
+    # flushed and atexit handlers run, then the process ends.
+    try:
+        cli.main(args=args, prog_name="carto")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, (int, type(None))):
+            print(exc.code, file=sys.stderr)
+    import atexit
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):
+        code = code or 1
+    atexit._run_exitfuncs()
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -48,14 +48,14 @@ class BM25Ranker(Ranker):
             terms.append(_Term(docs, tfs, dls, idf))
         return terms, every
 
-    def _weights(self, term: "_Term", index, tfs=None, dls=None):
+    def _weights(self, term: "_Term", index):
+        """float32 BM25 weight of each of the term's postings."""
         import numpy as np
 
         k1, b = self.k1, self.b
         avgdl = index.avgdl or 1.0
-        tf = (term.tfs if tfs is None else tfs).astype(np.float32)
-        dl = term.dls if dls is None else dls
-        norm = np.float32(k1 * (1.0 - b)) + np.float32(k1 * b / avgdl) * dl
+        tf = term.tfs.astype(np.float32)
+        norm = np.float32(k1 * (1.0 - b)) + np.float32(k1 * b / avgdl) * term.dls
         return np.float32(term.idf) * np.float32(k1 + 1.0) * tf / (tf + norm)
 
     def score(self, query: Query, engine):
@@ -81,10 +81,12 @@ class BM25Ranker(Ranker):
         The query's longest posting list L (the common term) is never scattered: every other
         term's documents form the candidate set C, scored exactly (L's weight looked up by
         binary search for C's members only); a document outside C holds no query term but
-        L's, so its score *is* its L weight, and each log's best of those are picked by a
-        partition over L's weights. C is small for the queries that used to cost the most
-        (rare terms plus one common one); when C is itself large, every list is scattered
-        into one dense array."""
+        L's, so its score *is* its L weight, and each log's best of those are picked from L's
+        weights (a cut estimated on a sample, then an exact partition of what passes it). C
+        is small for the queries that used to cost the most (rare terms plus one common one);
+        when C is itself large (two or more long lists), every list is added into one dense
+        array. Terms with idf 0 are never scored: they only count for the gate (documents
+        holding every token, found by intersecting the lists)."""
         import numpy as np
 
         from carto_core.search.index import LOG_LABELS
