@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.events import Event
-from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
+from carto_core.facts.columns import Columns, Records, real_id
 from carto_core.home import Home
 from carto_core.jsonl import fast_loads_line, loads_line
 from carto_core.logs import SEARCHED_LOGS
