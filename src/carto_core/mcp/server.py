@@ -76,7 +76,6 @@ class CartoMcp:
         self._pages: OrderedDict[str, dict] = OrderedDict()
         self._lock = threading.Lock()
         self._engine = None
-        self._facts_corpus: tuple[str, object] | None = None
         self._validators: dict[tuple[str, bool], object] = {}
 
     # --- protocol-free entry point -----------------------------------------------------------
@@ -296,7 +295,7 @@ class CartoMcp:
             raise ToolError("invalid_arguments", str(exc)) from None
 
     def facts(self, args: dict) -> dict:
-        from carto_core.facts import FactsError, index_generation, run_facts
+        from carto_core.facts import FactsError, run_facts
 
         request = {"contract_version": 1, "verb": args["verb"], "purpose": "mcp",
                    "call_id": args.get("call_id") or f"mcp-{uuid.uuid4().hex[:12]}"}
@@ -305,16 +304,10 @@ class CartoMcp:
                 request[key] = args[key]
         if args.get("facts_cursor"):
             request["cursor"] = args["facts_cursor"]
-        corpus = None
-        if args["verb"] != "delta":
-            generation = index_generation(self.home)
-            if self._facts_corpus is None or self._facts_corpus[0] != generation:
-                from carto_core.corpus import load_corpus
-
-                self._facts_corpus = (generation, load_corpus(self.home))
-            corpus = self._facts_corpus[1]
+        # No warm corpus: the facts columns cache folds appended rows in incrementally, where a
+        # corpus held here would be reloaded whole (seconds at 200k) on every hook's append.
         try:
-            return run_facts(request, self.home, corpus)
+            return run_facts(request, self.home)
         except FactsError as exc:
             raise ToolError("conflict" if exc.status == 409 else "invalid_arguments",
                             exc.message, exc.status) from None
