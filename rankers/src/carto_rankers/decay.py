@@ -50,9 +50,17 @@ class ExpDecay(DecayPolicy):
         lam = context.lambda_per_hour
         now = context.now
         exp = math.exp
-        if not context.accesses and not gated:
-            # The common case (no ledger, not a lookup): age alone, without per-event lookups.
-            for fused in candidates:  # same arithmetic as below, so the same scores to the bit
+        if not context.accesses:
+            # No ledger (the common case): age and the gate alone, no per-event lookups; the
+            # same arithmetic as below, so the same scores to the bit.
+            lift = context.lift
+            for fused in candidates:
+                if gated and fused.holds_all_tokens:
+                    fused.gated = True
+                    fused.decay = 1.0
+                    fused.boost = lift
+                    fused.score = fused.fused_score * 1.0 * lift
+                    continue
                 last = fused.timestamp
                 fused.decay = decay = 1.0 if last is None else exp(-lam * max(0.0, now - last) / 3600.0)
                 fused.boost = 1.0

@@ -164,7 +164,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     hidden = 0
     for name in rankers:
         t0 = time.perf_counter()
-        if name == SEMANTIC and semantic.state == "unavailable" and semantic.fix:
+        if name == SEMANTIC and semantic.reason == NO_SEMANTIC_RANKER:
             reports.append(LadderReport(name, name, "unavailable", semantic.reason))
             continue  # asked for with --semantic, but no semantic ranker is installed
         try:
