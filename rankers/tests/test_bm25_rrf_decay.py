@@ -16,7 +16,7 @@ from carto_core.home import Home
 from carto_core.search.api import DecayContext, Fused, Ladder, Query
 from carto_core.search.engine import SearchEngine
 from carto_core.search.tokens import query_tokens, row_text, tokenize
-from carto_rankers.bm25 import BM25Ranker
+from carto_rankers.bm25 import DENSE_SHARE, BM25Ranker
 from carto_rankers.decay import ExpDecay, GatedExpDecay, NoDecay
 from carto_rankers.rrf import RRFFusion
 
@@ -202,7 +202,7 @@ def test_pruned_ladders_equal_the_exhaustive_top_depth(tmp_path, query, depth):
     weights = [6, 6, 6, 5, 5, 4, 3, 1]  # "cart" in about a third of the documents, "zeta" in few
     docs = []
     for i in range(900):
-        words = rng.choices(WORDS, weights, k=rng.randint(1, 5)) + (["quux"] if i % 60 == 7 else [])
+        words = rng.choices(WORDS, weights, k=rng.randint(1, 5)) + (["quux", "cart"] if i % 100 == 7 else [])
         docs.append((rng.choice(["tool-use", "prompts", "research"]), " ".join(words), i))
     home = _home(tmp_path, docs[:700])
     engine = SearchEngine(home, persist=False)
@@ -214,7 +214,8 @@ def test_pruned_ladders_equal_the_exhaustive_top_depth(tmp_path, query, depth):
     assert engine.refresh() == "grown" and len(engine.index.segments) == 2
     # "quux" is rare enough for the pruned path (its documents are the candidates, "cart"'s
     # other documents are taken from cart's weights alone)
-    assert 0 < engine.index.df("quux") * 16 < len(engine.index) < engine.index.df("cart") * 16
+    assert 0 < engine.index.df("quux") * DENSE_SHARE < len(engine.index)
+    assert engine.index.df("cart") * DENSE_SHARE > len(engine.index)
     assert engine.index.df("cart") * 2 < len(engine.index)  # a positive idf
     since = NOW - timedelta(hours=600)
     for scope, allowed in ((engine.scope(), lambda eid: True),
