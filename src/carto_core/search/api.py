@@ -195,7 +195,7 @@ class SemanticState:
     fix: str = ""
 
     def label(self) -> str:
-        """The one-line `semantic_status`: `available`, `disabled`, or
+        """One line for people (text output, messages): `available`, `disabled`, or
         `unavailable: <reason> (fix: <command>)`; its first word is always the state."""
         if self.state != "unavailable" or not self.reason:
             return self.state
