@@ -227,3 +227,46 @@ def test_pruned_ladders_equal_the_exhaustive_top_depth(tmp_path, query, depth):
             expect = want[ladder.name]
             assert ladder.indices.tolist() == [doc for _, doc, _ in expect]
             assert ladder.scores.tolist() == pytest.approx([s for _, _, s in expect], rel=1e-5)
+
+
+MORE_WORDS = WORDS + ["alpha", "beta", "gamma", "delta", "omega", "sigma", "theta", "quux"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["tool-use", "prompts", "research"]),
+                          st.lists(st.sampled_from(MORE_WORDS), min_size=1, max_size=4)
+                          .map(" ".join)), min_size=2, max_size=40),
+       st.lists(st.sampled_from(MORE_WORDS), min_size=1, max_size=4).map(" ".join),
+       st.integers(1, 12), st.booleans(), st.sampled_from([0, 10**9]))
+def test_every_path_equals_the_reference(tmp_path_factory, docs, query, depth, windowed, share):
+    """Random corpora (half indexed, half appended as a tail), depths that cut, with and
+    without a window; `share` forces the pruned path (0) or, given a second positive term, the
+    dense one (10**9)."""
+    from unittest import mock
+
+    import carto_rankers.bm25 as bm25
+
+    rows = [(label, text, float(i * 7 % 50)) for i, (label, text) in enumerate(docs)]
+    half = len(rows) // 2
+    home = _home(tmp_path_factory.mktemp("paths"), rows[:half])
+    engine = SearchEngine(home, persist=False)
+    if half:
+        engine.ensure_loaded()
+    for i, (label, text, age) in enumerate(rows[half:], half):
+        append_rows(home.log(label), [{"event_id": f"evt-{i:012d}", "summary": text, "project": "p",
+                    "timestamp": (NOW - timedelta(hours=age)).strftime("%Y-%m-%dT%H:%M:%SZ")}])
+    engine.refresh()
+    ages = {f"evt-{i:012d}": age for i, (_, _, age) in enumerate(rows)}
+    if windowed:
+        scope = engine.scope(since=NOW - timedelta(hours=24))
+        allowed = lambda eid: ages[eid] <= 24  # noqa: E731
+    else:
+        scope, allowed = engine.scope(), (lambda eid: True)
+    with mock.patch.object(bm25, "DENSE_SHARE", share):
+        ladders = BM25Ranker().rank(Query(query, query_tokens(query)), scope, engine, depth=depth)
+    want = _reference_ladders(home, engine, query, depth, allowed)
+    assert {l.name for l in ladders} == set(want)
+    for ladder in ladders:
+        expect = want[ladder.name]
+        assert ladder.indices.tolist() == [doc for _, doc, _ in expect]
+        assert ladder.scores.tolist() == pytest.approx([s for _, _, s in expect], rel=1e-5)
