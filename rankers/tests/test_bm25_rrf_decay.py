@@ -188,6 +188,15 @@ def _reference_ladders(home, engine, query, depth, allowed=lambda eid: True):
     return {label: sorted(entries)[:depth] for label, entries in buckets.items()}
 
 
+def _same_as_reference(ladders, want) -> None:
+    """The same logs, documents in the same order, the same scores (float32 vs float64)."""
+    assert {l.name for l in ladders} == set(want)
+    for ladder in ladders:
+        expect = want[ladder.name]
+        assert ladder.indices.tolist() == [doc for _, doc, _ in expect]
+        assert ladder.scores.tolist() == pytest.approx([s for _, _, s in expect], rel=1e-5)
+
+
 @pytest.mark.parametrize("query", ["cart", "cart coupon", "quux cart", "quux zeta cart",
                                    "lock state retry cart", "zeta coupon deploy",
                                    "cache missingword"])
@@ -221,12 +230,7 @@ def test_pruned_ladders_equal_the_exhaustive_top_depth(tmp_path, query, depth):
     for scope, allowed in ((engine.scope(), lambda eid: True),
                            (engine.scope(since=since), lambda eid: int(eid[4:]) <= 600)):
         ladders = BM25Ranker().rank(Query(query, query_tokens(query)), scope, engine, depth=depth)
-        want = _reference_ladders(home, engine, query, depth, allowed)
-        assert {l.name for l in ladders} == set(want)
-        for ladder in ladders:
-            expect = want[ladder.name]
-            assert ladder.indices.tolist() == [doc for _, doc, _ in expect]
-            assert ladder.scores.tolist() == pytest.approx([s for _, _, s in expect], rel=1e-5)
+        _same_as_reference(ladders, _reference_ladders(home, engine, query, depth, allowed))
 
 
 MORE_WORDS = WORDS + ["alpha", "beta", "gamma", "delta", "omega", "sigma", "theta", "quux"]
@@ -264,9 +268,4 @@ def test_every_path_equals_the_reference(tmp_path_factory, docs, query, depth, w
         scope, allowed = engine.scope(), (lambda eid: True)
     with mock.patch.object(bm25, "DENSE_SHARE", share):
         ladders = BM25Ranker().rank(Query(query, query_tokens(query)), scope, engine, depth=depth)
-    want = _reference_ladders(home, engine, query, depth, allowed)
-    assert {l.name for l in ladders} == set(want)
-    for ladder in ladders:
-        expect = want[ladder.name]
-        assert ladder.indices.tolist() == [doc for _, doc, _ in expect]
-        assert ladder.scores.tolist() == pytest.approx([s for _, _, s in expect], rel=1e-5)
+    _same_as_reference(ladders, _reference_ladders(home, engine, query, depth, allowed))
