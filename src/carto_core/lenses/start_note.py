@@ -21,6 +21,7 @@ import json
 import os
 from datetime import datetime, timedelta, timezone
 
+from carto_core.capture.tail import read_tail
 from carto_core.project import find_git, project_for
 from carto_core.timeparse import parse_timestamp
 
@@ -36,17 +37,7 @@ def enabled(env: dict | None = None) -> bool:
 
 
 def _tail_rows(path, limit: int = TAIL_BYTES) -> list[dict]:
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            start = max(0, size - limit)
-            handle.seek(start)
-            data = handle.read()
-    except OSError:
-        return []
-    if start > 0:
-        data = data[data.find(b"\n") + 1:]
+    data = read_tail(path, limit)
     rows = []
     for line in data.split(b"\n"):
         if not line.strip():
