@@ -85,7 +85,7 @@ def iter_lines(
 
     Only complete lines are consumed; `report.end_offset` ends after the last newline read.
     `data` may pass the file's bytes already read (from `start`). `loads` decodes one line
-    (same contract as `jsonl.loads_line`); the search index passes a faster one.
+    (same contract as `jsonl.loads_line`); bulk readers pass `jsonl.fast_loads_line`.
     """
     path = os.fspath(path)
     report = report if report is not None else ReadReport(path)

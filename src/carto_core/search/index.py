@@ -260,24 +260,13 @@ class _Builder:
         return out
 
 
-def _fast_loads(raw: bytes):
-    """`jsonl.loads_line` with orjson first (3x faster on clean lines); the stdlib path
-    (U+FFFD for bad UTF-8, the same problem names) for anything orjson refuses."""
-    import orjson
-
-    try:
-        return orjson.loads(raw), None
-    except orjson.JSONDecodeError:
-        from carto_core.jsonl import loads_line
-
-        return loads_line(raw)
-
-
 def _read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
     """Yield (row, offset, length, lineno) for complete lines from `start`."""
+    from carto_core.jsonl import fast_loads_line
     from carto_core.reader import iter_lines
 
-    for line in iter_lines(path, report, start=start, start_lineno=start_lineno, loads=_fast_loads):
+    for line in iter_lines(path, report, start=start, start_lineno=start_lineno,
+                           loads=fast_loads_line):
         yield line.row, line.offset, line.end - line.offset - 1, line.lineno
 
 
