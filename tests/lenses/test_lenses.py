@@ -4,6 +4,7 @@ real repository (commit verification against git)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from datetime import datetime, timezone
 
@@ -76,8 +77,8 @@ def test_day_digest_verifies_commits_against_git(tmp_path, monkeypatch):
     home = build_sample_home(tmp_path / "h")
     now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
-    def commit_row(i, sha, subject):
-        return {"event_id": f"evt-day{i}", "timestamp": now, "type": "git_commit", "provider": "claude",
+    def commit_row(i, sha, subject, timestamp=now):
+        return {"event_id": f"evt-day{i}", "timestamp": timestamp, "type": "git_commit", "provider": "claude",
                 "session_id": "s-day", "project": "shop", "cwd": str(repo),
                 "summary": f"[x] Commit {sha}: {subject} | files: a.txt"}
 
@@ -85,7 +86,10 @@ def test_day_digest_verifies_commits_against_git(tmp_path, monkeypatch):
         commit_row(1, landed, "feat: landed one"),
         commit_row(2, old, "fix: will be amended"),
         commit_row(3, "deadbeef" * 5, "feat: never existed"),
-        commit_row(4, "cafebabe" * 5, "chore: rebased elsewhere"),
+        # Unknown to git: the row's stamp stands in for the author time (a backfilled row
+        # carries git's %aI), so it matches the commit that landed with the same subject.
+        commit_row(4, "cafebabe" * 5, "chore: rebased elsewhere",
+                   _git("log", "-1", "--format=%aI", rebased, cwd=repo)),
         commit_row(5, dropped, "wip: dropped by a reset"),
     ])
     doc = day_digest(home, "today")
@@ -244,3 +248,55 @@ def test_day_digest_from_the_cached_columns_equals_the_loaded_corpus(tmp_path, m
     loaded = [day_digest(home, day, no_git=True, now=NOW) for day in ("2026-09-07", "2026-09-01")]
     assert with_cache == loaded
     assert with_cache[0]["totals"]["events"] > 10 and with_cache[0]["duplicates_dropped"] > 0
+
+
+def test_day_digest_moved_needs_the_same_author_time_not_only_the_subject(tmp_path):
+    """Two commits share the subject "fix: typo"; only the amended one replaced the logged sha.
+    A subject-only match picks the newest same-subject commit (git log order), which is the
+    unrelated one; upstream matches author time AND subject (reference 5.3)."""
+    repo = tmp_path / "shop"
+    repo.mkdir()
+    _git("init", "-q", "-b", "main", cwd=repo)
+    _git("config", "user.name", "t", cwd=repo)  # the owner, for git-only
+    base = int(datetime.now(timezone.utc).timestamp())
+    # Both commits stay inside today (local) whatever the hour: a few seconds apart, in the past.
+    t_amended, t_other = base - 20, base - 10
+
+    def commit(message, at, *extra):
+        env = {"GIT_AUTHOR_DATE": f"@{at} +0000", "GIT_COMMITTER_DATE": f"@{at} +0000"}
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", *extra,
+                        "-m", message], cwd=repo, check=True, capture_output=True,
+                       env={**os.environ, **env})
+        return _git("rev-parse", "HEAD", cwd=repo)
+
+    (repo / "a.txt").write_text("1")
+    _git("add", ".", cwd=repo)
+    logged = commit("fix: typo", t_amended)
+    (repo / "a.txt").write_text("1b")
+    _git("add", ".", cwd=repo)
+    # --amend keeps the author time (t_amended) and gives the commit a new sha.
+    amended = commit("fix: typo", t_amended, "--amend")
+    (repo / "b.txt").write_text("2")
+    _git("add", ".", cwd=repo)
+    other = commit("fix: typo", t_other)  # newer, same subject, a different commit
+    assert len({logged, amended, other}) == 3
+    assert _git("log", "--format=%H", cwd=repo).splitlines()[0] == other
+
+    home = build_sample_home(tmp_path / "h")
+    stamp = datetime.fromtimestamp(t_amended + 3, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    append_rows(home.log("changelog"), [
+        {"event_id": "evt-typo1", "timestamp": stamp, "type": "git_commit", "provider": "claude",
+         "session_id": "s-typo", "project": "shop", "cwd": str(repo),
+         "summary": f"[x] Commit {logged}: fix: typo | files: a.txt"},
+        # Unknown to git, same subject, stamped at neither commit's author time: not "moved".
+        {"event_id": "evt-typo2", "timestamp": stamp, "type": "git_commit", "provider": "claude",
+         "session_id": "s-typo", "project": "shop", "cwd": str(repo),
+         "summary": f"[x] Commit {'ab' * 20}: fix: typo | files: a.txt"},
+    ])
+    shop = next(p for p in day_digest(home, "today")["projects"] if p["name"] == "shop")
+    status = {c["sha"]: c for c in shop["commits"]}
+    assert status[logged]["status"] == "moved"
+    assert status[logged]["landed_as"] == amended
+    assert status["ab" * 20]["status"] == "missing" and "landed_as" not in status["ab" * 20]
+    # The unrelated same-subject commit was nobody's replacement: git-only (owner "t").
+    assert {c["sha"] for c in shop["git_only_commits"]} == {other}

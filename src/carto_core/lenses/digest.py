@@ -4,7 +4,7 @@
 the union of every hook's rows). `day_digest(home, day)` folds every event of one local day,
 deduplicated by event_id, grouped by project, and checks each logged commit against git:
 `landed` (reachable from a ref), `moved` (no ref reaches the sha, but a commit with the same
-subject landed that day: `landed_as`; an amend or a rebase), `rewritten` (the sha exists, no ref
+author time and subject landed that day: `landed_as`; an amend or a rebase), `rewritten` (the sha exists, no ref
 reaches it and nothing replaced it), `missing` (git does not know it and nothing replaced it), `unverified` (no repository found, or `no_git`), plus `git_only`
 commits of the day that no session logged. Schema `carto.day-digest/1`. Both return JSON
 documents; the `carto digest` commands render them. Read-only.
@@ -215,7 +215,8 @@ def _git(repo: str, *args: str) -> tuple[int, str]:
     return done.returncode, done.stdout
 
 
-def _verify(commit: dict, repo: str | None, day_commits: dict[str, list[tuple[str, str]]]) -> dict:
+def _verify(commit: dict, repo: str | None, day_commits: dict[str, list[tuple[str, int, str]]],
+            logged_at: datetime | None) -> dict:
     if repo is None or not commit["sha"]:
         return {"status": "unverified"}
     code, _ = _git(repo, "cat-file", "-e", f"{commit['sha']}^{{commit}}")
@@ -224,9 +225,22 @@ def _verify(commit: dict, repo: str | None, day_commits: dict[str, list[tuple[st
         if refs.strip():
             return {"status": "landed"}
     # Unreachable or unknown: an amend or rebase that landed under another sha is "moved".
-    for sha, subject in day_commits.get(repo, []):
-        if subject == commit["subject"] and not sha.startswith(commit["sha"]):
-            return {"status": "moved", "landed_as": sha}
+    # Upstream's rule (reference 5.3): same author time AND subject, since a subject alone
+    # ("fix: typo") is often reused by an unrelated commit the same day. An amend or a rebase
+    # keeps the author time. It is git's own when git still has the object; otherwise the
+    # row's timestamp stands in, to the second (a backfilled row is stamped with git's %aI; a
+    # hook row's later stamp will not match, and the commit stays "missing", not a guess).
+    author_time = None
+    if code == 0:
+        _, text = _git(repo, "show", "-s", "--format=%at", commit["sha"])
+        author_time = int(text.strip()) if text.strip().isdigit() else None
+    elif logged_at is not None:
+        author_time = int(logged_at.timestamp())
+    if author_time is not None:
+        for sha, landed_time, subject in day_commits.get(repo, []):
+            if (landed_time == author_time and subject == commit["subject"]
+                    and not sha.startswith(commit["sha"])):
+                return {"status": "moved", "landed_as": sha}
     return {"status": "rewritten" if code == 0 else "missing"}
 
 
@@ -339,21 +353,21 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
                 if info is not None:
                     repo = str(info.main_worktree)
                     break
-        day_commits: dict[str, list[tuple[str, str]]] = {}
+        day_commits: dict[str, list[tuple[str, int, str]]] = {}
         owned: set[str] = set()
         if repo and not no_git:
             _, text = _git(repo, "log", "--all", f"--since={start.isoformat()}", f"--until={end.isoformat()}",
-                           "--format=%H%x09%an%x09%ae%x09%s")
+                           "--format=%H%x09%at%x09%an%x09%ae%x09%s")
             names = owner_names.get(repo)
             if names is None:
                 names = owner_names[repo] = owners(repo)[0]
             day_commits[repo] = []
             for line in text.splitlines():
-                parts = line.split("\t", 3)
-                if len(parts) != 4:
+                parts = line.split("\t", 4)
+                if len(parts) != 5 or not parts[1].isdigit():
                     continue
-                sha, author, email, subject = parts
-                day_commits[repo].append((sha, subject))
+                sha, at, author, email, subject = parts
+                day_commits[repo].append((sha, int(at), subject))
                 if _is_owner(author, email, names):
                     owned.add(sha)
         commits = []
@@ -361,14 +375,14 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
             commit = _commit(e)
             if not commit:
                 continue
-            commit.update(_verify(commit, None if no_git else repo, day_commits))
+            commit.update(_verify(commit, None if no_git else repo, day_commits, e.timestamp))
             commits.append(commit)
             totals[f"commits_{commit['status']}"] += 1
         logged = {c["sha"] for c in commits if c["sha"]}
         landed_as = {c.get("landed_as") for c in commits}
         # Git-only: the owner's commits of the day that no session logged (another author's
         # commits in a shared repository are not this person's unlogged work).
-        git_only = [{"sha": sha, "subject": subject} for sha, subject in day_commits.get(repo, [])
+        git_only = [{"sha": sha, "subject": subject} for sha, _, subject in day_commits.get(repo, [])
                     if sha in owned and sha not in landed_as
                     and not any(sha.startswith(s) or s.startswith(sha[:7]) for s in logged)]
         files = Counter()
