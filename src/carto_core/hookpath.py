@@ -108,6 +108,13 @@ def _disabled(provider: str) -> bool:
     return provider in {name.strip() for name in blocked.split(",") if name.strip()}
 
 
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _read_stdin() -> bytes:
     try:
         return sys.stdin.buffer.read()
@@ -154,7 +161,27 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
     return outcome.output
 
 
+HELP = """\
+Usage: carto hook PROVIDER EVENT   (the agent's hook payload, a JSON object, on stdin)
+
+  The live-capture entry point agents' hooks call: reads one hook payload on stdin, appends
+  rows to the home's logs and always exits 0, so a hook can never break the agent. Problems go
+  to <home>/.carto/hook.log (one line each), never to stdout; stdout carries only text meant
+  for the agent. `carto install claude` / `carto install codex` wire it up (docs/capture.md).
+
+Examples:
+  echo '{"session_id": "s1", "cwd": "/src/app", "tool_name": "Bash",
+         "tool_input": {"command": "make test"}}' | carto hook claude PostToolUse
+  tail ~/.local/share/carto/.carto/hook.log      what calls could not capture, and why
+"""
+
+
 def main(args: list[str]) -> int:
+    # Help and a bare call at a terminal answer a person instead of waiting for a payload on
+    # stdin that will never come; agents always pass both names and pipe the payload.
+    if any(arg in ("-h", "--help") for arg in args[:2]):
+        sys.stdout.write(HELP)
+        return 0
     home = None
     try:
         from carto_core.home import current_home
@@ -162,7 +189,11 @@ def main(args: list[str]) -> int:
         home = current_home()
         if len(args) < 2:
             log_problem(f"usage: carto hook <provider> <EventName>; got {args!r}", home)
-            _read_stdin()
+            if _stdin_is_terminal():
+                sys.stderr.write("carto hook: usage: carto hook PROVIDER EVENT < payload.json "
+                                 "(see carto hook --help)\n")
+            else:
+                _read_stdin()
             return 0
         provider, event_name = args[0], args[1]
         output = run(provider, event_name, _read_stdin(), home)

@@ -21,6 +21,7 @@ CORE_COMMANDS: dict[str, str] = {
     "demo": "carto_core.cli.demo_cmd:demo",
     "ingest": "carto_core.cli.ingest_cmd:ingest",
     "install": "carto_core.cli.install_cmd:install",
+    "hook": "carto_core.cli.hook_cmd:hook",
     "search": "carto_core.cli.search_cmd:search",
     "index": "carto_core.cli.index_cmd:index",
     "eval": "carto_core.cli.eval_cmd:eval_command",

@@ -1,0 +1,65 @@
+"""What a new user trips over first: help that answers, errors that say what to do."""
+
+import io
+
+from click.testing import CliRunner
+
+from carto_core import hookpath
+from carto_core.cli import cli
+from carto_core.exitcodes import ExitCode
+
+
+class _NoRead(io.StringIO):
+    """A stdin that fails the test if the hook waits for a payload."""
+
+    buffer = None
+
+    def __init__(self, tty: bool):
+        super().__init__()
+        self._tty = tty
+
+    def isatty(self):
+        return self._tty
+
+    def read(self, *args):  # pragma: no cover - reached only when the bug is back
+        raise AssertionError("carto hook read stdin")
+
+
+def test_hook_help_answers_without_reading_stdin(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", _NoRead(tty=False))
+    for args in (["--help"], ["-h"], ["claude", "--help"]):
+        assert hookpath.main(args) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Usage: carto hook PROVIDER EVENT") and "Examples:" in out
+
+
+def test_bare_hook_at_a_terminal_says_usage_on_stderr(monkeypatch, capsys):
+    stdin = _NoRead(tty=True)
+    stdin.buffer = stdin  # a read through .buffer would hit _NoRead.read and fail
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert hookpath.main([]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "carto hook PROVIDER EVENT" in captured.err
+
+
+def test_hook_is_listed_in_top_level_help_and_reaches_the_dispatcher():
+    listing = CliRunner().invoke(cli, ["--help"])
+    assert listing.exit_code == 0
+    assert any(line.split()[:1] == ["hook"] for line in listing.output.splitlines())
+    result = CliRunner().invoke(cli, ["hook", "--help"])
+    assert result.exit_code == 0 and result.output == hookpath.HELP
+
+
+def test_ingest_that_finds_nothing_says_so_on_stderr(tmp_path):
+    result = CliRunner().invoke(cli, ["ingest", "claude", "--root", str(tmp_path / "nowhere"),
+                                      "--history", "none", "--json"])
+    assert result.exit_code == ExitCode.NOT_FOUND
+    assert "found nothing to read" in result.stderr and "--root" in result.stderr
+    assert result.stdout.lstrip().startswith("{")  # stdout stays one JSON document
+
+
+def test_facts_bad_window_names_the_accepted_grammar():
+    for flag in ("--since", "--before"):
+        result = CliRunner().invoke(cli, ["facts", "census", flag, "the dawn of time"])
+        assert result.exit_code == ExitCode.USAGE
+        assert "cannot parse" in result.stderr and "accepted: today, yesterday" in result.stderr
