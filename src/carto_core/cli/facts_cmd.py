@@ -178,7 +178,13 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     try:
         envelope = run_facts(request, home, on_cache=cache_note)
     except FactsError as exc:
-        fail(exc.message, exc.exit_code)
+        message = exc.message
+        if message.startswith(("cannot parse since", "cannot parse before")):
+            # The contract keeps upstream's wording; a person at the CLI also needs the grammar.
+            from carto_core.timeparse import WHEN_HELP
+
+            message += f"; accepted: {WHEN_HELP}"
+        fail(message, exc.exit_code)
     if as_json:
         emit_json(envelope)
     else:

@@ -71,6 +71,10 @@ def report_summary(summary, *, as_json: bool) -> None:
     if summary.errors and not summary.rows_written and not summary.already_present:
         raise SystemExit(int(ExitCode.ERROR))
     if summary.streams == 0:
+        # Said on stderr so a wrong --root is not mistaken for "already up to date".
+        click.echo(f"carto: ingest {summary.source}: found nothing to read where it looked "
+                   f"(check --root; `carto ingest {summary.source} --help` names the default)",
+                   err=True)
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
