@@ -2,6 +2,7 @@
 
 import io
 
+import click
 from click.testing import CliRunner
 
 from carto_core import hookpath
@@ -63,3 +64,23 @@ def test_facts_bad_window_names_the_accepted_grammar():
         result = CliRunner().invoke(cli, ["facts", "census", flag, "the dawn of time"])
         assert result.exit_code == ExitCode.USAGE
         assert "cannot parse" in result.stderr and "accepted: today, yesterday" in result.stderr
+
+
+def test_every_core_command_help_shows_examples():
+    from carto_core.cli import CORE_COMMANDS
+
+    missing = []
+    for name in sorted(CORE_COMMANDS):
+        command = cli.get_command(None, name)
+        if isinstance(command, click.Group):
+            continue  # groups list their subcommands; each subcommand teaches itself
+        result = CliRunner().invoke(cli, [name, "--help"])
+        if result.exit_code != 0 or "Examples:" not in result.output:
+            missing.append(name)
+    assert missing == []
+
+
+def test_generic_ingest_help_shows_examples_for_its_source():
+    result = CliRunner().invoke(cli, ["ingest", "notes", "--help"])
+    assert result.exit_code == 0
+    assert "Examples:" in result.output and "carto ingest notes --root PATH --dry-run" in result.output

@@ -106,7 +106,8 @@ def cli() -> None:
 
     Hooks in Claude Code and Codex (and adapters for Hermes and git history) append what agents
     do to JSONL logs in a home folder; these commands read them. Every data command takes
-    --json and exits 0 (ok), 1 (error), 2 (usage), 3 (ran fine, found nothing).
+    --json and exits 0 (ok), 1 (error), 2 (usage), 3 (ran fine, found nothing), 4 (conflict),
+    75 (unavailable, retry later); docs/cli.md has the details.
 
     \b
     Start with:  carto demo          a tour on sample data in a temporary home

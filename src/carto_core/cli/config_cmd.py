@@ -8,7 +8,15 @@ from carto_core.cli.output import emit_json, fail, json_option
 from carto_core.config import DEFAULTS, ConfigError, load_config
 
 
-@click.command()
+@click.command(
+    epilog="""\b
+Examples:
+  carto config                              which home, which config file, and why
+  carto config --json | jq -r .home         the home folder, for scripts
+  CARTO_HOME=/tmp/h carto config            see an override take effect
+
+Exit codes: 0 ok, 1 the config file cannot be read."""
+)
 @json_option
 def config(as_json: bool) -> None:
     """Show the resolved configuration and where each value came from.

@@ -19,7 +19,12 @@ TOUR: list[tuple[str, list[str]]] = [
 ]
 
 
-@click.command()
+@click.command(
+    epilog="""\b
+Examples:
+  carto demo           the tour; the temporary home is removed afterwards
+  carto demo --keep    keep the home: CARTO_HOME=<printed path> carto search cart"""
+)
 @click.option("--keep", is_flag=True, help="Keep the demo home and print its path.")
 def demo(keep: bool) -> None:
     """Build a sample home in a temporary folder and show carto on it.

@@ -112,7 +112,13 @@ def doctor_document() -> dict:
     }
 
 
-@click.command()
+@click.command(
+    epilog="""\b
+Examples:
+  carto doctor                                  each log, each plugin, each problem with its fix
+  carto doctor --json | jq '.problems[].fix'    only the fixes
+  carto doctor || echo "something to fix"       exit 1 when a problem was found"""
+)
 @json_option
 def doctor(as_json: bool) -> None:
     """Check the home: every log's rows, bad lines and newest event; plugins; fixes.

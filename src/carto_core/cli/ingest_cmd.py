@@ -81,7 +81,11 @@ def report_summary(summary, *, as_json: bool) -> None:
 def generic_ingest_command(name: str, source_cls) -> click.Command:
     @click.command(name=name, help=f"Backfill from {name}: {source_cls.description or ''}\n\n"
                    "Re-runs are idempotent: checkpoints skip what was read, and rows whose "
-                   "event_id a log already holds are not written again.")
+                   "event_id a log already holds are not written again.",
+                   epilog=f"\b\nExamples:\n  carto ingest {name} --root PATH --dry-run   read and count, write nothing"
+                   f"\n  carto ingest {name} --root PATH             write the rows"
+                   f"\n  carto ingest {name} --json                  one JSON summary on stdout"
+                   "\n\nExit codes: 0 ok; 1 every stream failed to read; 3 found nothing to read.")
     @click.option("--root", "roots", multiple=True, type=click.Path(), help="Where to look (repeatable); default per source.")
     @click.option("--dry-run", is_flag=True, help="Read and count, write nothing.")
     @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")

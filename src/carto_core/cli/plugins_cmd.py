@@ -29,7 +29,13 @@ def plugins_document() -> dict:
     return {"plugins": plugins, "problems": registries.problems}
 
 
-@click.command()
+@click.command(
+    epilog="""\b
+Examples:
+  carto plugins                                     every plugin and what it registered
+  carto plugins --json | jq '.plugins[] | select(.status != "loaded")'    what failed
+  CARTO_DISABLE_PLUGINS=hermes carto plugins        run without one plugin"""
+)
 @json_option
 def plugins(as_json: bool) -> None:
     """List installed plugins: version, hooks implemented, names registered.
