@@ -84,3 +84,21 @@ def test_generic_ingest_help_shows_examples_for_its_source():
     result = CliRunner().invoke(cli, ["ingest", "notes", "--help"])
     assert result.exit_code == 0
     assert "Examples:" in result.output and "carto ingest notes --root PATH --dry-run" in result.output
+
+
+def test_cli_doc_lists_every_command_with_a_link_to_its_page():
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    text = (docs / "cli.md").read_text()
+    listing = CliRunner().invoke(cli, ["--help"]).output
+    names = [line.split()[0] for line in listing.split("Commands:", 1)[1].splitlines() if line.strip()]
+    assert "search" in names and "hook" in names
+    for name in names:
+        rows = [line for line in text.splitlines() if line.startswith(f"| `carto {name}")]
+        assert rows, f"docs/cli.md has no row for carto {name}"
+        links = re.findall(r"\]\(([^)#]+)", rows[0])
+        assert links, f"docs/cli.md: carto {name} links to no page"
+        for link in links:
+            assert (docs / link).exists(), f"docs/cli.md: carto {name} links to missing {link}"
