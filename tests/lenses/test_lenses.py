@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from click.testing import CliRunner
@@ -300,3 +300,89 @@ def test_day_digest_moved_needs_the_same_author_time_not_only_the_subject(tmp_pa
     assert status["ab" * 20]["status"] == "missing" and "landed_as" not in status["ab" * 20]
     # The unrelated same-subject commit was nobody's replacement: git-only (owner "t").
     assert {c["sha"] for c in shop["git_only_commits"]} == {other}
+
+
+def _profile_over_corpus(home, window, now):
+    """The profile's sections folded the pre-cache way, over a loaded corpus (an independent
+    scan: every event in load order, rows in memory)."""
+    from collections import Counter
+
+    from carto_core.corpus import load_corpus
+    from carto_core.project import is_project_name
+    from carto_core.timeparse import parse_when
+
+    since = parse_when(window, now=now)
+    events = [e for e in load_corpus(home).events if e.timestamp and e.timestamp >= since]
+    projects, commit_types, quadrants, hours, weekend, decisions = {}, Counter(), Counter(), Counter(), 0, []
+    for e in events:
+        if e.has_project and is_project_name(e.project):
+            p = projects.setdefault(e.project, {"events": 0, "commits": 0, "last": e.timestamp})
+            p["events"] += 1
+            p["last"] = max(p["last"], e.timestamp)
+            p["commits"] += e.type == "git_commit"
+        if e.type == "git_commit":
+            commit_types[e.row.get("commit_type") or "other"] += 1
+            shape = e.row.get("diff_shape")
+            if isinstance(shape, dict) and shape.get("quadrant"):
+                quadrants[shape["quadrant"]] += 1
+        local = e.timestamp.astimezone()
+        hours[local.hour] += 1
+        weekend += local.weekday() >= 5
+        if e.row.get("milestone") == "session_wrapup":
+            decisions += [f"{d} ({e.project or '-'}, {local.date()})" for d in e.row.get("decisions") or []]
+            if e.row.get("key_insight"):
+                decisions.append(f"insight: {e.row['key_insight']} ({e.project or '-'})")
+    top = sorted(projects.items(), key=lambda kv: (-kv[1]["events"], kv[0]))[:8]
+    return {
+        "events": len(events),
+        "surface": [f"- {n}: last seen {p['last'].astimezone().date()}, {p['events']} events, {p['commits']} commits"
+                    for n, p in top],
+        "decisions": [f"- {d}" for d in decisions[-12:][::-1]],
+        "types": ", ".join(f"{t} {n}" for t, n in commit_types.most_common()) or "none",
+        "quadrants": ", ".join(f"{q} {n}" for q, n in quadrants.most_common()) or "none",
+        "peak": ", ".join(f"{h:02d}:00" for h, _ in hours.most_common(3)) or "-",
+        "weekend": round(100 * weekend / len(events)) if events else 0,
+        "sessions": len({e.session_id for e in events if e.has_session}),
+    }
+
+
+@pytest.mark.parametrize("cache", ["1", "0"])
+def test_profile_from_the_facts_columns_equals_the_corpus_fold(tmp_path, monkeypatch, cache):
+    """The profile reads the facts columns (rows back only for commits and wrapups); every
+    line it prints equals the fold over a loaded corpus, on a generated home with wrapups,
+    commits and duplicated ids across logs, with the persisted cache and without it."""
+    from carto_core.evaluation.generate import generate_home
+    from carto_core.home import Home
+
+    monkeypatch.setenv("CARTO_FACTS_CACHE", cache)
+    now = datetime(2026, 9, 8, 12, tzinfo=timezone.utc)
+    generate_home(tmp_path / "g", 4000, days=120, now=now, seed=3)
+    home = Home(tmp_path / "g")
+    # Wrapups with decisions (the generator writes none): one in the milestones log with its
+    # changelog copy (same id: the domain row wins the fold), one in the changelog only, and
+    # one that only names "session_wrapup" in its summary (not a wrapup).
+    def wrapup(i, days_ago, decisions, insight=None):
+        return {"event_id": f"evt-wrap{i}", "timestamp": (now - timedelta(days=days_ago)).strftime(
+                    "%Y-%m-%dT%H:%M:%SZ"), "milestone": "session_wrapup", "provider": "claude",
+                "session_id": f"s-wrap{i}", "project": "shop", "event": "Wrapup",
+                "decisions": decisions, **({"key_insight": insight} if insight else {})}
+    append_rows(home.log("milestones"), [wrapup(1, 10, ["use Decimal", "drop floats"], "money is exact")])
+    append_rows(home.log("changelog"), [
+        wrapup(1, 10, ["a changelog copy that loses the fold"]),
+        wrapup(2, 40, ["split the cart module"]),
+        {"event_id": "evt-wrap3", "timestamp": (now - timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+         "type": "tool_bash", "summary": "Ran: grep session_wrapup logs", "project": "shop"},
+    ])
+    for window in ("90d", "30d"):
+        ref = _profile_over_corpus(home, window, now)
+        assert ref["decisions"] and ref["events"] > 500  # the home exercises every section
+        doc = build_profile(home, window=window, budget=100_000, now=now)
+        text = doc["markdown"]
+        assert f"_Derived from {ref['events']} events over {window};" in text
+        for line in ref["surface"] + ref["decisions"]:
+            assert line in text.splitlines()
+        section = text.split("## Durable decisions\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert section == ref["decisions"]
+        assert f"- commit types: {ref['types']}" in text and f"- diff quadrants: {ref['quadrants']}" in text
+        assert f"- peak hours (local): {ref['peak']}" in text
+        assert f"- weekend share: {ref['weekend']}%" in text and f"- sessions: {ref['sessions']}" in text

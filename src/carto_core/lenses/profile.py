@@ -4,6 +4,9 @@ Sections in priority order, trimmed from the tail to fit the character budget (d
 Active surface (top projects: last seen, events, commits), Durable decisions (wrapup
 `decisions[]` and `key_insight`), Work shape (commit types, diff quadrants), Cadence (peak hours
 in local time, weekend share, sessions). Never hand-edited: it is rebuilt from the logs.
+
+Read from the facts columns (`carto_core.facts.store`), not a loaded corpus: only commits and
+wrapup milestones are read back from their logs (docs/lenses.md, "Cost").
 """
 
 from __future__ import annotations
@@ -12,42 +15,103 @@ import os
 from collections import Counter
 from datetime import datetime, timezone
 
-from carto_core.corpus import load_corpus
+from carto_core.facts.store import LOAD_ORDER, cache_enabled, facts_columns, lkey_of
 from carto_core.project import is_project_name
 from carto_core.timeparse import parse_when
 
 BUDGET = 4000
 
 
+def _wrapup_lines(home) -> dict[str, set[int]]:
+    """Per log, the byte offsets of lines that mention `session_wrapup`: the only rows besides
+    commits whose fields the profile reads (a bytes search; no other line is parsed)."""
+    found: dict[str, set[int]] = {}
+    for label in LOAD_ORDER:
+        try:
+            with open(home.log(label), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        offsets = found.setdefault(label, set())
+        position = data.find(b"session_wrapup")
+        while position >= 0:
+            start = data.rfind(b"\n", 0, position) + 1
+            offsets.add(start)
+            end = data.find(b"\n", position)
+            if end < 0:
+                break
+            position = data.find(b"session_wrapup", end)
+    return found
+
+
 def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datetime | None = None) -> dict:
     now = now or datetime.now(timezone.utc)
     since = parse_when(window, now=now)
-    corpus = load_corpus(home)
-    events = [e for e in corpus.events if e.timestamp and e.timestamp >= since]
+    # The facts columns (persisted: no corpus load) hold what most sections need: time,
+    # project, type, session. Only commits and wrapup milestones are read back from their
+    # logs. Positions are visited in the corpus's load order, so every tie (most_common) and
+    # the order of decisions is the same as over a loaded corpus.
+    cols = facts_columns(home)
+    lo, hi = cols.window(since, None)
+    u = cols.n_undated
+    epoch, lkey = cols.epoch, cols.lkey
+    project_dim, type_dim, session_dim = cols.dims["project"], cols.dims["type"], cols.dims["session"]
+    project_names, type_names = project_dim.names, type_dim.names
+    project_ok = [is_project_name(name) for name in project_names]
+    commit_code = type_dim.ids.get("git_commit", -1)
+    # Persisted columns key a position by (log, byte offset); columns over a loaded corpus
+    # (CARTO_FACTS_CACHE=0) by load index, and there every row is in memory anyway.
+    persisted = cache_enabled()
+    wrapup_keys = {lkey_of(label, offset) for label, offsets in _wrapup_lines(home).items()
+                   for offset in offsets} if persisted else set()
+    local_of: dict[int, tuple[int, bool]] = {}  # 15-minute bucket -> local hour, weekend
     projects: dict[str, dict] = {}
     commit_types, quadrants, hours = Counter(), Counter(), Counter()
     weekend = 0
     decisions: list[str] = []
-    for e in events:
-        if e.has_project and is_project_name(e.project):
-            p = projects.setdefault(e.project, {"events": 0, "commits": 0, "last": e.timestamp})
+    positions = sorted(range(lo, hi), key=lkey.__getitem__)
+    pcol, tcol = project_dim.col, type_dim.col
+    for position in positions:
+        stamp = epoch[position - u]
+        project = pcol[position]
+        etype = tcol[position]
+        if project and project_ok[project]:
+            name = project_names[project]
+            p = projects.get(name)
+            if p is None:
+                p = projects[name] = {"events": 0, "commits": 0, "last": stamp}
             p["events"] += 1
-            p["last"] = max(p["last"], e.timestamp)
-            if e.type == "git_commit":
+            if stamp > p["last"]:
+                p["last"] = stamp
+            if etype == commit_code:
                 p["commits"] += 1
-        if e.type == "git_commit":
-            commit_types[e.row.get("commit_type") or "other"] += 1
-            shape = e.row.get("diff_shape")
+        bucket = int(stamp // 900)  # local offsets change on 15-minute boundaries at most
+        local = local_of.get(bucket)
+        if local is None:
+            moment = datetime.fromtimestamp(stamp, tz=timezone.utc).astimezone()
+            local = local_of[bucket] = (moment.hour, moment.weekday() >= 5)
+        hours[local[0]] += 1
+        weekend += local[1]
+        is_wrapup = lkey[position] in wrapup_keys if persisted else True
+        if etype != commit_code and not is_wrapup:
+            continue
+        event = cols.event_at(position)
+        if etype == commit_code:
+            commit_types[event.row.get("commit_type") or "other"] += 1
+            shape = event.row.get("diff_shape")
             if isinstance(shape, dict) and shape.get("quadrant"):
                 quadrants[shape["quadrant"]] += 1
-        local = e.timestamp.astimezone()
-        hours[local.hour] += 1
-        weekend += local.weekday() >= 5
-        if e.row.get("milestone") == "session_wrapup":
-            for item in e.row.get("decisions") or []:
-                decisions.append(f"{item} ({e.project or '-'}, {local.date()})")
-            if e.row.get("key_insight"):
-                decisions.append(f"insight: {e.row['key_insight']} ({e.project or '-'})")
+        if is_wrapup and event.row.get("milestone") == "session_wrapup":
+            day = event.timestamp.astimezone().date()
+            for item in event.row.get("decisions") or []:
+                decisions.append(f"{item} ({event.project or '-'}, {day})")
+            if event.row.get("key_insight"):
+                decisions.append(f"insight: {event.row['key_insight']} ({event.project or '-'})")
+    for p in projects.values():
+        p["last"] = datetime.fromtimestamp(p["last"], tz=timezone.utc)
+    n_events = hi - lo
+    sessions = {session_dim.col[position] for position in range(lo, hi)}
+    sessions.discard(0)
     sections = []
     top = sorted(projects.items(), key=lambda kv: (-kv[1]["events"], kv[0]))[:8]
     sections.append(("Active surface", [
@@ -60,12 +124,12 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     peak = ", ".join(f"{h:02d}:00" for h, _ in hours.most_common(3)) or "-"
     sections.append(("Cadence", [
         f"- peak hours (local): {peak}",
-        f"- weekend share: {round(100 * weekend / len(events)) if events else 0}%",
-        f"- sessions: {len({e.session_id for e in events if e.has_session})}"]))
+        f"- weekend share: {round(100 * weekend / n_events) if n_events else 0}%",
+        f"- sessions: {len(sessions)}"]))
     warnings = []
-    if len(events) < 50:
-        warnings.append(f"thin coverage: {len(events)} events in {window}")
-    header = f"# carto profile\n\n_Derived from {len(events)} events over {window}; rebuilt by `carto profile`, never edit by hand._\n"
+    if n_events < 50:
+        warnings.append(f"thin coverage: {n_events} events in {window}")
+    header = f"# carto profile\n\n_Derived from {n_events} events over {window}; rebuilt by `carto profile`, never edit by hand._\n"
     text = header
     kept = []
     for title, lines in sections:
