@@ -14,7 +14,7 @@ from carto_core.appendlog import append_rows
 from carto_core.cli import cli
 from carto_core.collision import collision_note
 from carto_core.home import Home
-from carto_core.lenses.standup import find_commit, standup
+from carto_core.lenses.standup import find_commit, found_nothing, standup
 from carto_core.logs import order_row
 
 NOW = datetime.now(timezone.utc).replace(microsecond=0)
@@ -175,3 +175,24 @@ def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_pat
     assert doc["silent"]["codex_sessions_without_events"] == []
     text = CliRunner().invoke(cli, ["standup", "--since", "6h"], env={"CARTO_HOME": str(world["home"].root)})
     assert text.exit_code == 0
+
+
+def test_an_empty_window_exits_3_and_json_still_prints_its_document(world):
+    """Nothing in the window is "ran fine, found nothing" (docs/cli.md: exit 3); --json still
+    prints the whole document, with an empty roster, and the reason goes to stderr."""
+    runner = CliRunner()
+    env = {"CARTO_HOME": str(world["home"].root)}
+    # The fixture's newest row is 5 minutes old: a 2-minute window holds nothing.
+    empty = runner.invoke(cli, ["standup", "--since", "2m", "--json", "--no-git"], env=env)
+    assert empty.exit_code == 3, empty.output
+    doc = json.loads(empty.stdout)
+    assert doc["sessions"] == [] and doc["unattributed_events"] == 0 and doc["unclaimed_changes"] == []
+    assert doc["window"]["spec"] == "2m" and "nothing in the window" in empty.stderr
+    text = runner.invoke(cli, ["standup", "--since", "2m", "--no-git"], env=env)
+    assert text.exit_code == 3 and "STANDUP" in text.stdout and "nothing in the window" in text.stderr
+    # An event without a session is still something found (the roster is empty).
+    doc = standup(world["home"], since="7m", now=NOW, scan_unclaimed=False)
+    assert doc["sessions"] == [] and doc["unattributed_events"] == 1 and not found_nothing(doc)
+    assert found_nothing(standup(world["home"], since="2m", now=NOW, scan_unclaimed=False))
+    # A window with sessions stays exit 0.
+    assert runner.invoke(cli, ["standup", "--since", "6h", "--json", "--no-git"], env=env).exit_code == 0

@@ -18,7 +18,11 @@ Examples:
 
 Sessions marked ● had an event within --live (default 20m); that is recency, not proof the
 agent is running. CONTENTION lists projects and files two sessions both touched, with worktree
-paths collapsed onto the main checkout. Read-only."""
+paths collapsed onto the main checkout. Read-only.
+
+Exit codes: 0 something to report, 2 a bad --since/--live, 3 nothing in the window (no
+session, no event, no silent Codex session, no unclaimed change; --json still prints its
+document) or no logged commit matches --commit."""
 )
 @click.option("--since", default="6h", show_default=True, help="Window: 30m, 6h, 2d, yesterday, ...")
 @click.option("--project", default=None, help="Only this project (substring, `a|b`, family name).")
@@ -55,3 +59,8 @@ def standup(since, project, commit, live, me, no_git, as_json) -> None:
         emit_json(doc)
     else:
         click.echo(lens.render_standup(doc))
+    if lens.found_nothing(doc):
+        # The report is printed (an empty roster is still a valid document); the exit code
+        # tells a script that the window held nothing.
+        fail(f"nothing in the window ({since}{', project ' + project if project else ''}): "
+             "no session, no unclaimed change", ExitCode.NOT_FOUND)

@@ -349,6 +349,15 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     }
 
 
+def found_nothing(doc: dict) -> bool:
+    """The window holds nothing to report: no session, no event without one, no silent Codex
+    session, no unclaimed change. `carto standup` then exits 3 (docs/cli.md: "ran fine but
+    found nothing"), after printing its (empty) report; upstream (reference 5.1) names no
+    exit code for it."""
+    return not (doc["sessions"] or doc["unattributed_events"]
+                or doc["silent"]["codex_sessions_without_events"] or doc["unclaimed_changes"])
+
+
 def _age(ms: int) -> str:
     minutes = round(ms / 60000)
     return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
