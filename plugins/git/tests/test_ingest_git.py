@@ -222,3 +222,16 @@ class TestGitContract(SourceContract):
         empty.mkdir()
         git(empty, "init", "-q")
         return GitSource({"repos": [str(empty)], "authors": None})
+
+
+def test_no_user_name_and_no_agent_commit_says_how_to_widen_the_owners(tmp_path):
+    repo = tmp_path / "solo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "a.txt")
+    git(repo, "commit", "-q", "-m", "human work", author="Dana")
+    result = run("--repo", str(repo))
+    assert result.exit_code == 3, result.output
+    assert "--all-authors" in result.stderr and "user.name" in result.stderr
+    assert not home().log("changelog").exists()

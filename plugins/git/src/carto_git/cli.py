@@ -151,4 +151,9 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
     if summary.errors and not summary.rows_written and not already:
         raise SystemExit(int(ExitCode.ERROR))
     if summary.units == 0 and not summary.errors:
+        if origin == "agent authors only":
+            # No git user.name: only agent-authored commits qualified. Say how to widen it rather
+            # than leave a silent "0 commits" that looks like an empty history.
+            warn("carto: no commit matched the owners; git has no user.name here, so only agent "
+                 "commits count - pass --author NAME (repeatable) or --all-authors")
         raise SystemExit(int(ExitCode.NOT_FOUND))
