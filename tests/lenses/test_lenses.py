@@ -386,3 +386,42 @@ def test_profile_from_the_facts_columns_equals_the_corpus_fold(tmp_path, monkeyp
         assert f"- commit types: {ref['types']}" in text and f"- diff quadrants: {ref['quadrants']}" in text
         assert f"- peak hours (local): {ref['peak']}" in text
         assert f"- weekend share: {ref['weekend']}%" in text and f"- sessions: {ref['sessions']}" in text
+
+
+def test_trustmap_from_marker_rows_equals_the_corpus_fold(tmp_path, monkeypatch):
+    """`trustmap` normalizes only rows whose line can name an identifier; its document equals
+    the one built over `load_corpus(home, LOGS)` (every row normalized), on a generated home
+    plus rows that test the fold: a marker-less row that wins its id over a later copy with a
+    URL, an id-less row, a commit known only by its `git-` id, an escaped-slash URL."""
+    from carto_core.corpus import load_corpus
+    from carto_core.evaluation.generate import generate_home
+    from carto_core.home import Home
+    from carto_core.lenses import trustmap as module
+
+    now = datetime(2026, 9, 8, 12, tzinfo=timezone.utc)
+    generate_home(tmp_path / "g", 3000, days=60, now=now, seed=5)
+    home = Home(tmp_path / "g")
+    stamp = (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    append_rows(home.log("tool-use"), [
+        {"event_id": "evt-shadow", "timestamp": stamp, "type": "tool_bash", "summary": "plain words"}])
+    append_rows(home.log("changelog"), [
+        {"event_id": "evt-shadow", "timestamp": stamp, "type": "tool_bash",
+         "summary": "Ran: curl https://shadowed.example.com/x"},
+        {"timestamp": stamp, "type": "tool_bash", "summary": "Ran: curl https://idless.example.org/"},
+        {"event_id": "git-abc1234", "timestamp": stamp, "project": "shop", "cwd": str(tmp_path),
+         "summary": "Commit abc1234: x"},
+    ])
+    with open(home.log("research"), "ab") as handle:
+        handle.write(b'{"event_id":"evt-esc","timestamp":"' + stamp.encode()
+                     + b'","type":"research_fetch","url":"https:\\/\\/escaped.example.net\\/p"}\n')
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"permissions": {"allow": ["WebFetch(domain:escaped.example.net)"]}}))
+    new = trustmap(home, window="365d", min_hits=1, settings_path=str(settings), now=now)
+    monkeypatch.setattr(module, "_candidate_events",
+                        lambda h: load_corpus(h, ["changelog", "research", "tool-use"]).events)
+    old = trustmap(home, window="365d", min_hits=1, settings_path=str(settings), now=now)
+    assert new == old
+    hosts = {entry["id"] for entry in new["hosts"]}
+    assert "idless.example.org" in hosts and "escaped.example.net" in hosts
+    assert "shadowed.example.com" not in hosts  # the tool-use row won the fold
+    assert len(new["hosts"]) > 5 and (new["clis"] or new["clis_unresolved"])

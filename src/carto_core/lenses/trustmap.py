@@ -7,6 +7,9 @@ shell segment, minus shell builtins and coreutils, that resolves on PATH and was
 cloud buckets (`s3://`, `gs://`, `az://`, `r2://`), package registries (`--registry`,
 `--index-url`, `--extra-index-url`). Each entry says whether the user's Claude Code settings
 already mention it (`covered`), which is the diff the trust map exists for.
+
+Only rows whose line can name an identifier are normalized (`_candidate_events`); the fold
+by event_id is that of `corpus.load_corpus(home, LOGS)`.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from collections import Counter
 from datetime import datetime, timezone
 from urllib.parse import urlparse
 
-from carto_core.corpus import load_corpus
+from carto_core.events import Event, is_resolved
+from carto_core.jsonl import fast_loads_line
 from carto_core.project import find_git
+from carto_core.reader import iter_lines
 
 BUILTINS = frozenset(
     "cd ls cat echo pwd which wc head tail grep sed awk sort uniq cut tr xargs find mkdir rm cp mv "
@@ -67,17 +72,53 @@ def _commands(summary: str) -> list[str]:
     return out
 
 
+#: The logs the trust map reads (upstream: changelog, tool-use and research), in fold order.
+LOGS = ("research", "tool-use", "changelog")
+#: A row can add an identifier only if its line holds one of these bytes: a URL or bucket
+#: (`://`, or `:\/\/` from a writer that escapes slashes), a command (`Ran:`), a registry
+#: flag, or a commit or push (its type, or a `git-` event id that makes it one).
+_MARKERS = re.compile(rb'://|:\\/\\/|Ran:|--registry|--index-url|--extra-index-url|git_commit|git_push|"git-')
+
+
+def _candidate_events(home):
+    """The events of the three logs, folded by event_id as `corpus.load_corpus(home, LOGS)`
+    folds them (the first row of an id wins), but only rows whose line holds a marker are
+    normalized in full: the others cannot add an identifier and are reduced to the fields
+    that decide their id (which still wins the fold over a later copy)."""
+    seen: set[str] = set()
+    for label in LOGS:
+        path = home.log(label)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            continue
+        for line in iter_lines(path, data=data, loads=fast_loads_line):
+            raw = data[line.offset:line.end]
+            fallback = f"{label}-{line.lineno}"
+            if _MARKERS.search(raw) is None:
+                # Its id only, by `Event.from_row`'s rule (a fallback id is always given here,
+                # so `milestone` never names it).
+                event_id = line.row.get("event_id")
+                seen.add(event_id if event_id.__class__ is str and is_resolved(event_id) else fallback)
+                continue
+            event = Event.from_row(line.row, label, fallback_id=fallback)
+            if event.event_id in seen:
+                continue
+            seen.add(event.event_id)
+            yield event
+
+
 def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
              settings_path: str | None = None, now: datetime | None = None) -> dict:
     from carto_core.timeparse import parse_when
 
     now = now or datetime.now(timezone.utc)
     since = parse_when(window, now=now)
-    corpus = load_corpus(home, ["changelog", "research", "tool-use"])
     hosts, clis, buckets, registries = Counter(), Counter(), Counter(), Counter()
     project_weight: Counter = Counter()
     cwd_of: dict[str, str] = {}
-    for event in corpus.events:
+    for event in _candidate_events(home):
         if event.timestamp is None or event.timestamp < since:
             continue
         row = event.row
