@@ -84,12 +84,17 @@ def carto_register_writers(register):
 def carto_register_rankers(register):
     """Register rankers (ladder producers) and fusions for ``carto search``.
 
-    :param register: ``register(ranker_class)``. The class sets a unique ``name`` and a
-        ``kind``: ``"ladder"`` for a ranker that returns ordered candidates for a query over a
-        scoped corpus, or ``"fusion"`` for a method that combines ladders into one ranking.
+    :param register: ``register(ranker_class)``. The class subclasses
+        :class:`carto_core.search.api.Ranker` (``kind = "ladder"``: ``rank(query, scope, engine,
+        depth=500) -> list[Ladder]``, ``status(engine) -> (available, reason)``, optional
+        ``index_steps()`` for ``carto index``) or :class:`carto_core.search.api.Fusion`
+        (``kind = "fusion"``: ``fuse(ladders, engine) -> list[Fused]``), with a unique ``name``.
 
     Ladders are selected by name (``carto search --ranker NAME``, repeatable; ``search.rankers``
-    in the config file); exactly one fusion is used (``search.fusion``, default ``rrf``).
+    in the config file); exactly one fusion is used (``search.fusion``, default ``rrf``). A
+    ranker registered as ``semantic`` is the semantic ladder: it joins fusion whenever its
+    ``status`` says it is available (``--semantic/--no-semantic``), and when it is not, keyword
+    results still come back with the reason in ``semantic_status``.
     Each ladder answers with ordered candidates, each carrying an event index, a score and
     whether it holds every query token (the decay gate reads that flag). The scope (time window,
     project, already-served ids) is applied by core *before* a ladder is cut to its depth; a
@@ -108,8 +113,10 @@ def carto_register_rankers(register):
 def carto_register_decay_policies(register):
     """Register decay policies: how age and reuse reshape fused scores.
 
-    :param register: ``register(policy_class)``. The class sets a unique ``name`` and
-        implements ``apply(candidates, context)`` returning candidates with final scores.
+    :param register: ``register(policy_class)``. The class subclasses
+        :class:`carto_core.search.api.DecayPolicy`, sets a unique ``name`` and implements
+        ``apply(candidates, context) -> candidates`` with final scores (``context`` carries the
+        clock, the query's gate count and the access ledger).
 
     Exactly one policy runs per search, chosen by name (``--decay NAME``, ``search.decay`` in the
     config file; default ``gated-exp``). The policy runs after fusion and after the 10 % trim.
@@ -127,7 +134,10 @@ def carto_register_fact_verbs(register):
     """Register fact verbs: deterministic folds over the corpus (``carto facts VERB``).
 
     :param register: ``register(verb_class)``. The class sets a unique ``name`` and implements
-        ``run(corpus, request) -> dict`` returning the verb's ``facts`` object.
+        ``run(corpus, request) -> dict`` returning the verb's ``facts`` object. Class flags tell
+        the engine what to load: ``needs_corpus = False`` (the verb reads logs itself, as
+        ``delta`` does) and ``columns_only = True`` (the persisted columns cache suffices, as for
+        ``census`` and ``tempo``; see ``carto_core.facts.store``).
 
     Facts answer "what is true" with counts that carry sample event_ids; a verb never ranks and
     never writes telemetry. Verbs are selected by name.
@@ -144,9 +154,11 @@ def carto_register_fact_verbs(register):
 def carto_register_embedders(register):
     """Register embedders for the semantic ladder.
 
-    :param register: ``register(embedder_class)``. The class sets a unique ``name`` and
-        implements ``model_tag`` (a string every stored vector carries), ``embed_documents(texts)``
-        and ``embed_query(text)`` returning float vectors.
+    :param register: ``register(embedder_class)``. The class subclasses
+        :class:`carto_core.semantic.embedder.Embedder`, sets a unique ``name`` and implements
+        ``model_tag`` (a string every stored vector carries), ``embed_documents(texts)`` and
+        ``embed_query(text)`` returning float vectors (and ``fit`` when it learns from the corpus,
+        as ``lsa`` does). A query embedding must not import heavy libraries.
 
     One embedder is used, by name (``semantic.embedder`` in the config file; default ``lsa``).
     Vectors whose model tag differs from the selected embedder's are never scored.
