@@ -62,10 +62,17 @@ class HermesDB:
         self.path = path
         self.schema = schema
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
+        # Closed explicitly, like every other write here: `with connect()` only commits, and the
+        # byte-identical check of the read-only tests needs the writer's WAL checkpointed and
+        # closed at a known moment, not whenever the connection object goes away.
+        conn = self._connect()
+        try:
             if wal:
                 conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(CURRENT if schema == "current" else OLD)
+            conn.commit()
+        finally:
+            conn.close()
         self.columns = {
             table: {row[1] for row in self._query(f"PRAGMA table_info({table})")}
             for table in ("sessions", "messages")
