@@ -352,3 +352,25 @@ def test_since_days_and_profile_options(hermes_home, make_policy):
     assert {r["session_id"] for r in rows["milestones"]} == {"old-work", "new-work"}
     # --profile narrows the policy's list, never widens it
     assert read(make_policy(profiles=["work"]), _profiles=["default"])[0] == {}
+
+
+def test_the_fixture_leaves_no_connection_for_the_collector(tmp_path):
+    """A leaked writer connection would checkpoint the WAL into state.db whenever the garbage
+    collector reached it, changing the file under the byte-identical read-only checks."""
+    import gc
+    import hashlib
+
+    from carto_hermes.fixtures import HermesDB
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        db = HermesDB(tmp_path / "state.db")
+        db.session("s1")
+        before = hashlib.sha256((tmp_path / "state.db").read_bytes()).hexdigest()
+        gc.collect()
+        after = hashlib.sha256((tmp_path / "state.db").read_bytes()).hexdigest()
+    finally:
+        if collecting:
+            gc.enable()
+    assert after == before

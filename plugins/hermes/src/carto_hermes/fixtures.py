@@ -62,9 +62,10 @@ class HermesDB:
         self.path = path
         self.schema = schema
         path.parent.mkdir(parents=True, exist_ok=True)
-        # Closed explicitly, like every other write here: `with connect()` only commits, and the
-        # byte-identical check of the read-only tests needs the writer's WAL checkpointed and
-        # closed at a known moment, not whenever the connection object goes away.
+        # Closed explicitly: `with connect()` only commits, and a sqlite3 connection sits in a
+        # reference cycle, so it is closed by the garbage collector at a random later moment -
+        # checkpointing the WAL into state.db then, which once changed the file under a test that
+        # checks a read-only run leaves it byte-identical.
         conn = self._connect()
         try:
             if wal:
