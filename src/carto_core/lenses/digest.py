@@ -39,6 +39,18 @@ class DigestError(ValueError):
         self.usage = usage
 
 
+
+def _edited_files(events) -> tuple[Counter, int]:
+    """Files the edits among `events` touched (times each), and edits naming no file."""
+    touched: Counter = Counter()
+    unresolved = 0
+    for event in events:
+        if event.type == "tool_file_edit":
+            paths = event_files(event.type, event.summary, event.cwd)
+            unresolved += not paths
+            touched.update(paths)
+    return touched, unresolved
+
 def _commit(event: Event) -> dict | None:
     if event.type != "git_commit":
         return None
@@ -166,13 +178,7 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -
     dated = [e.timestamp for e in events if e.timestamp]
     types = Counter(e.type for e in events)
     commit_rows = [c for c in (_commit(e) for e in events) if c]
-    touched: Counter = Counter()
-    unresolved = 0
-    for event in events:
-        if event.type == "tool_file_edit":
-            paths = event_files(event.type, event.summary, event.cwd)
-            unresolved += not paths
-            touched.update(paths)
+    touched, unresolved = _edited_files(events)
     hosts = Counter(urlparse(e.summary.split(": ", 1)[-1]).hostname for e in events
                     if e.type == "research_fetch" and "://" in e.summary)
     hosts.pop(None, None)
@@ -385,13 +391,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         git_only = [{"sha": sha, "subject": subject} for sha, _, subject in day_commits.get(repo, [])
                     if sha in owned and sha not in landed_as
                     and not any(sha.startswith(s) or s.startswith(sha[:7]) for s in logged)]
-        files = Counter()
-        unresolved = 0
-        for e in group:
-            if e.type == "tool_file_edit":
-                paths = event_files(e.type, e.summary, e.cwd)
-                unresolved += not paths
-                files.update(paths)
+        files, unresolved = _edited_files(group)
         project_bins = {int(e.timestamp.timestamp() // 300) for e in group}
         project_docs.append({
             "name": project,
