@@ -58,6 +58,19 @@ def default_config_path(agent: str, scope: str = "user", project_dir: Path | Non
     raise InstallError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
 
 
+
+def _commit_change(changes: list[str], servers, name: str, path, dry_run: bool, text: str) -> list[str]:
+    """The shared end of every edit: name the entries kept, back up, write (unless a dry run)."""
+    others = sorted(k for k in servers if k != name) if isinstance(servers, dict) else []
+    if others:
+        changes.append(f"  kept {len(others)} other server(s): {', '.join(others)}")
+    backup = _backup(path, dry_run)
+    if backup:
+        changes.append(f"  backup: {backup}")
+    if not dry_run:
+        _write_atomic(path, text)
+    return changes
+
 def _backup(path: Path, dry_run: bool) -> str | None:
     if not path.exists():
         return None
@@ -129,15 +142,8 @@ def _install_claude(path: Path, scope: str, project_dir: Path | None, name: str,
         changes = [f"{verb} mcpServers.{name} in {where}: {json.dumps(entry)}"]
         if current is not None:
             changes.append(f"  (was: {json.dumps(current)})")
-    others = sorted(k for k in (servers or {}) if k != name)
-    if others:
-        changes.append(f"  kept {len(others)} other server(s): {', '.join(others)}")
-    backup = _backup(path, dry_run)
-    if backup:
-        changes.append(f"  backup: {backup}")
-    if not dry_run:
-        _write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return changes
+    return _commit_change(changes, servers, name, path, dry_run,
+                          json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 # --- Codex (TOML, edited as text) ---------------------------------------------------------------
@@ -262,15 +268,7 @@ def _install_codex(path: Path, name: str, command: list[str] | None, env: dict |
         changes = [f"{verb} [mcp_servers.{name}] in {path}: command = {command[0]!r}, args = {command[1:]!r}"]
         if current is not None:
             changes.append(f"  (was: {json.dumps(current)})")
-    others = sorted(k for k in servers if k != name) if isinstance(servers, dict) else []
-    if others:
-        changes.append(f"  kept {len(others)} other server(s): {', '.join(others)}")
-    backup = _backup(path, dry_run)
-    if backup:
-        changes.append(f"  backup: {backup}")
-    if not dry_run:
-        _write_atomic(path, new_text)
-    return changes
+    return _commit_change(changes, servers, name, path, dry_run, new_text)
 
 
 # --- the API for `carto install claude|codex --mcp` ---------------------------------------------
