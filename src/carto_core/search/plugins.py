@@ -18,6 +18,8 @@ import os
 import sys
 from pathlib import Path
 
+from carto_core.hookpath import path_fingerprint
+
 RANKING_HOOKS = ("carto_register_rankers", "carto_register_decay_policies")
 VERSION = 1
 
@@ -38,7 +40,7 @@ def _environment_key() -> dict:
     return {
         "version": VERSION,
         "prefix": sys.prefix,
-        "paths": {p: _mtime(p) for p in sys.path if p and os.path.isdir(p)},
+        "paths": path_fingerprint(),  # the hook dispatcher's own test for changed distributions
         "disabled": os.environ.get("CARTO_DISABLE_PLUGINS", ""),
     }
 
