@@ -8,7 +8,7 @@ import json
 import os
 from datetime import datetime, timedelta, timezone
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from carto_core.corpus import load_corpus
 from carto_core.facts import run_facts
@@ -99,6 +99,10 @@ def answers(home: Home, corpus=None) -> list[dict]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Found by CI: a cut that removes only part of a torn row the cache never consumed is no rewrite.
+@example(seed=[("prompts", [{"event_id": "evt-0001", "timestamp": "2026-09-07T10:00:00Z", "type": "prompt", "provider": "claude", "session_id": "s-1", "project": "webshop", "summary": "did x"}])],
+         steps=[("torn", "prompts", {"event_id": "evt-0002", "timestamp": "2026-09-07T10:00:00Z", "type": "prompt", "provider": "claude", "session_id": "s-1", "project": "webshop", "summary": "did x"}), ("truncate", "prompts", 1.0)],
+         save_after=1)
 @given(seed=st.lists(st.tuples(st.sampled_from(LABELS), st.lists(rows, min_size=1, max_size=6)), max_size=4),
        steps=st.lists(ops, min_size=1, max_size=7), save_after=st.sampled_from([1, 256]))
 def test_cached_columns_equal_the_in_memory_fold(tmp_path_factory, seed, steps, save_after):
@@ -118,10 +122,15 @@ def _equal_after_every_step(tmp_path_factory, seed, steps):
         apply(home, ("append", label, batch), torn)
     states = []
     for step in [None] + steps:
-        consumed = step is not None and (load(home)[1].get(step[1]) or {}).get("end", 0) > 0
+        consumed_end = 0 if step is None else (load(home)[1].get(step[1]) or {}).get("end", 0)
         expected_state = "any" if step is None else apply(home, step, torn)
-        if expected_state == "rebuilt" and not consumed:
+        if expected_state == "rebuilt" and not consumed_end:
             expected_state = "any"  # nothing of that log was read yet: a read from 0 is whole
+        if (expected_state == "rebuilt" and step[0] == "truncate"
+                and home.log(step[1]).stat().st_size >= consumed_end):
+            # Only bytes past what the cache consumed went (the tail of a torn row): nothing it
+            # read changed, so resuming is right; the answers below must still agree.
+            expected_state = "any"
         corpus = load_corpus(home)
         opened = open_columns(home)
         states.append(opened.state)
