@@ -10,6 +10,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+# On CI the property tests explore a fixed set of examples (hypothesis' advice for CI): a run is
+# reproducible, and new counterexamples are hunted in development runs, which stay random.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 SESSION_VARS = (
     "CARTO_SESSION_ID", "CARTOGRAPHER_SESSION_ID", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID",
