@@ -11,7 +11,7 @@ in the group ``carto.capture`` whose name is the provider and whose value is
     [project.entry-points."carto.capture"]
     claude = "carto_claude.capture:handle"
 
-``handle(event_name, payload, home)`` returns a :class:`carto_core.capture.Outcome` (rows to
+``handle(event_name, payload, home)`` returns a :class:`carto_core.capture.context.Outcome` (rows to
 append, optional text for the agent, problems for hook.log) or None. The dispatcher redacts and
 appends the rows itself.
 
@@ -153,7 +153,7 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
     outcome = handler(event_name, payload, home)
     if outcome is None:
         return None
-    from carto_core.capture import write_outcome
+    from carto_core.capture.context import write_outcome
 
     for problem in outcome.problems:
         log_problem(f"{provider} {event_name}: {problem}", home)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core.capture.tail import read_last_line, read_tail
+from carto_core.capture.context import read_last_line
+from carto_core.capture.tail import read_tail
 
 LINE = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"."))
 

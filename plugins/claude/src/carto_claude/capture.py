@@ -26,18 +26,9 @@ from __future__ import annotations
 
 import os
 
-from carto_core.capture import (
-    Context,
-    Outcome,
-    capture_agent_event,
-    capture_file_edit,
-    capture_milestone,
-    capture_patch,
-    capture_shell,
-    capture_web_tool,
-    context_output,
-    edit_collision_output,
-)
+# PostToolUse (most calls) needs only these; rarer events import their builders where used.
+from carto_core.capture.context import Context, Outcome
+from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell
 
 PROVIDER = "claude"
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
@@ -79,16 +70,22 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     elif event_name == "PreToolUse":
         tool, tool_input = payload.get("tool_name"), payload.get("tool_input")
         if tool in FILE_TOOLS and isinstance(tool_input, dict):
+            from carto_core.capture.output import edit_collision_output
+
             edit_collision_output(ctx, out, [p for p in (_file_path(tool, tool_input),) if p])
     elif event_name == "SessionStart":
         _session_start(ctx, out)
     elif event_name == "SessionEnd":
+        from carto_core.capture.milestones import capture_milestone
+
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
     else:
         # PreCompact, PostCompact, SubagentStop as every provider; Stop writes nothing (upstream:
         # prompts come from history.jsonl).
+        from carto_core.capture.milestones import capture_agent_event
+
         capture_agent_event(ctx, out)
     return out
 
@@ -117,6 +114,8 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
     elif tool == "apply_patch":
         capture_patch(ctx, out, tool=tool, patch=_patch_text(tool_input))
     else:
+        from carto_core.capture.webtools import capture_web_tool
+
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
 
@@ -132,4 +131,6 @@ def _session_start(ctx: Context, out: Outcome) -> None:
         return
     note = start_note(ctx.home, ctx.session, ctx.cwd)
     if note:
+        from carto_core.capture.output import context_output
+
         out.output = context_output("SessionStart", note)

@@ -24,17 +24,9 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 
 from __future__ import annotations
 
-from carto_core.capture import (
-    Context,
-    Outcome,
-    capture_agent_event,
-    capture_file_edit,
-    capture_milestone,
-    capture_patch,
-    capture_shell,
-    capture_web_tool,
-    edit_collision_output,
-)
+# PostToolUse (most calls) needs only these; rarer events import their builders where used.
+from carto_core.capture.context import Context, Outcome
+from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell
 
 from carto_codex.patch import patch_paths, patch_text
 
@@ -86,9 +78,13 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 
         start_catch_up(ctx, out, CATCH_UP_SOURCE)
     elif event_name == "Stop":
+        from carto_core.capture.milestones import capture_milestone
+
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
     else:
         # PreCompact, PostCompact, SubagentStop as Claude (Codex's PostCompact may carry no summary).
+        from carto_core.capture.milestones import capture_agent_event
+
         capture_agent_event(ctx, out, quiet_without_summary=True)
     return out
 
@@ -131,6 +127,8 @@ def _tool_event(ctx: Context, out: Outcome) -> None:
         if path:
             capture_file_edit(ctx, out, tool=tool, paths=[path])
     else:
+        from carto_core.capture.webtools import capture_web_tool
+
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
 
@@ -143,4 +141,6 @@ def _pre_tool_use(ctx: Context, out: Outcome) -> None:
         paths = [p for p in (_str(tool_input.get("file_path")) or _str(tool_input.get("path")),) if p]
     else:
         return
+    from carto_core.capture.output import edit_collision_output
+
     edit_collision_output(ctx, out, paths)
