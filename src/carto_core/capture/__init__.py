@@ -14,7 +14,7 @@ rows with their changelog copies, research rows with URL categories.
 - `output`: text for the agent (context output, the edit-collision note).
 - helpers: `shell` (command parsing), `research` (URL categories), `gitstate` (repository
   state, subprocess), `tail` (reading a log's last lines), `catchup` (SessionStart backfill),
-  `hooksfile` (agents' hook settings), `plugin` (the built-in registrations).
+  `plugin` (the built-in registrations). Installing hooks into an agent is `carto_core.install`.
 
 Stdlib only and import-light: this runs on every tool call of an agent, so this `__init__`
 imports nothing, and a provider imports at module level only what its PostToolUse path needs

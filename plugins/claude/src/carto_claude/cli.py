@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.capture.installer import install_options
+from carto_core.install.agent import install_options
 from carto_core.cli.output import fail
 
 
@@ -69,7 +69,7 @@ def install_claude(settings_path, plugin_dir, project, dry_run, mcp, as_json):
     from pathlib import Path
 
     from carto_claude import install as installer
-    from carto_core.capture.installer import run_install
+    from carto_core.install.agent import run_install
 
     if plugin_dir:
         click.echo(str(installer.PLUGIN_DIR))

@@ -3,7 +3,7 @@
 The hooks are the plugin's own `claude_plugin/hooks/hooks.json` (one source of truth for the
 plugin folder and for `carto install claude`). Merging them into a settings file without
 clobbering anything, the backup, `--mcp` and the report are core's
-(`carto_core.capture.installer`, `carto_core.capture.hooksfile`), shared with
+(`carto_core.install.agent`, `carto_core.install.hooksfile`), shared with
 `carto install codex`.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from carto_core.capture.installer import install_result, load_hooks
+from carto_core.install.agent import install_result, load_hooks
 
 PLUGIN_DIR = Path(__file__).resolve().parent / "claude_plugin"
 HOOKS_FILE = PLUGIN_DIR / "hooks" / "hooks.json"
@@ -31,5 +31,5 @@ def default_settings_path(project: bool = False, env: dict | None = None) -> Pat
 
 def install(path: Path, *, dry_run: bool = False) -> dict:
     """Merge carto's hooks into the settings file at `path` (in-process callers); returns what
-    changed. Raises `carto_core.capture.hooksfile.InstallError`."""
+    changed. Raises `carto_core.install.hooksfile.InstallError`."""
     return install_result(path, carto_hooks(), dry_run=dry_run, extra={"plugin_dir": str(PLUGIN_DIR)})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.capture.installer import install_options
+from carto_core.install.agent import install_options
 
 
 @click.command(name="codex")
@@ -94,7 +94,7 @@ def install_codex(hooks_path, project, dry_run, mcp, as_json):
     """
     from pathlib import Path
 
-    from carto_core.capture.installer import run_install
+    from carto_core.install.agent import run_install
 
     from carto_codex import install as installer
 

@@ -3,7 +3,7 @@
 The handlers are `codex-hooks.json` beside this module: the Claude plugin's `hooks.json` minus
 the events Codex never fires (PostToolUseFailure, SessionEnd), each running
 `carto hook codex <Event>` (a test fails if the two drift). The merge, backup, atomic write,
-`--mcp` and the report are core's (`carto_core.capture.installer`), shared with
+`--mcp` and the report are core's (`carto_core.install.agent`), shared with
 `carto install claude`.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from carto_core.capture.installer import install_result, load_hooks
+from carto_core.install.agent import install_result, load_hooks
 
 HOOKS_FILE = Path(__file__).resolve().parent / "codex-hooks.json"
 #: Events Codex does not fire (reference/formats.md 2.9), left out of codex-hooks.json.
@@ -37,5 +37,5 @@ def default_hooks_path(project: bool = False, env: dict | None = None) -> Path:
 
 def install(path: Path, *, dry_run: bool = False) -> dict:
     """Merge carto's Codex hooks into the hooks file at `path` (in-process callers); returns what
-    changed. Raises `carto_core.capture.hooksfile.InstallError`."""
+    changed. Raises `carto_core.install.hooksfile.InstallError`."""
     return install_result(path, carto_hooks(), dry_run=dry_run, extra={"note": TRUST_NOTE})

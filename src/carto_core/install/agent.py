@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from carto_core.capture.hooksfile import InstallError, install_hooks
+from carto_core.install.hooksfile import InstallError, install_hooks
 
 MCP_MISSING = "the MCP extra is not installed: pip install 'carto-core[mcp]'"
 
