@@ -127,7 +127,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, semanti
     since_dt, before_dt = _when(since, "--since"), _when(before, "--before")
     if not query.strip():
         if project:
-            from carto_core.search.orient import orient_cmd
+            from carto_core.cli.search_orient import orient_cmd
 
             return orient_cmd(home, project, since_dt, before_dt, limit, as_json)
         usage_error("give a QUERY, or --project NAME to orient on a project, or one of "

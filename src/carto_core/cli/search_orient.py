@@ -1,0 +1,50 @@
+"""`carto search --project NAME` with no query: the orientation document as text or JSON.
+
+The document itself is `carto_core.search.orient.orient`; this is only its command-line face.
+"""
+
+from __future__ import annotations
+
+
+def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool) -> None:
+    """The CLI face of `orient` (exit 3 when the project has no events)."""
+    import click
+
+    from carto_core.cli.output import emit_json, fail, usage_error
+    from carto_core.exitcodes import ExitCode
+    from carto_core.project import ProjectScope, RegistryError
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.orient import orient
+    from carto_core.search.pipeline import has_logs
+
+    try:
+        scope = ProjectScope.parse(spec)
+    except RegistryError as exc:
+        usage_error(str(exc))
+    engine = SearchEngine(home)
+    if not has_logs(engine):
+        fail(f"no searched logs in {home.root}; record some with `carto install` or backfill "
+             "with `carto ingest`", ExitCode.NOT_FOUND)
+    document = orient(engine, scope, since=since, before=before, limit=min(limit, 10))
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"=== Project: {spec} ({', '.join(document['matched_projects']) or 'no match'}; "
+                   f"{document['events']} events) ===")
+        sections = (("Latest wrapups", "wrapups"), ("Other milestones", "milestones"),
+                    ("Commits", "commits"))
+        for title, key in sections:
+            if document[key]:
+                click.echo(f"\n--- {title} ---")
+                for entry in document[key]:
+                    click.echo(f"[{entry['timestamp']}] {entry['event_id']}  {entry['summary'][:160]}")
+        if document["open_threads"]:
+            click.echo("\n--- Open threads (unresolved in wrapups) ---")
+            for entry in document["open_threads"]:
+                click.echo(f"- {entry['text']}  (from {entry['from']}, {entry['timestamp']})")
+        if document["busiest_files"]:
+            click.echo("\n--- Busiest files ---")
+            for entry in document["busiest_files"]:
+                click.echo(f"{entry['edits']:>4} edits  {entry['path']}  (last {entry['last']})")
+    if not document["events"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
