@@ -48,6 +48,9 @@ BOOKKEEPING_TYPES = frozenset({
     "system", "summary", "attachment", "file-history-snapshot", "queue-operation", "ai-title",
     "custom-title", "agent-name", "last-prompt", "permission-mode", "mode", "progress", "pr-link",
     "agent-setting", "file-history-delta", "tag",
+    # Claude Code 2.1.3xx: request records, cost and tool-set state (no conversation in them;
+    # the request records repeat what the user/assistant lines already hold).
+    "atis-latch", "api-request-shape", "api-request-blob", "api-request", "tools-used", "cost-state",
 })
 
 #: User text that the harness injected rather than the human typed.

@@ -24,6 +24,7 @@ cut short (`torn_line`): it is not read, and the turn it belongs to waits for th
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -45,6 +46,8 @@ SCAFFOLDING_PREFIXES = (
 KNOWN_TYPES = frozenset({
     "session_meta", "turn_context", "response_item", "event_msg", "compacted", "world_state",
     "inter_agent_communication", "inter_agent_communication_metadata",
+    # 0.169: per-response token usage (no conversation in it).
+    "token_usage_record",
 })
 #: `event_msg` kinds that close a turn (both spellings occur, by version).
 TURN_END_EVENTS = frozenset({"turn_complete", "task_complete", "turn_aborted"})
@@ -73,6 +76,34 @@ def content_text(content: object) -> str:
         parts = [b.get("text") for b in content if isinstance(b, dict)]
         return " ".join(p for p in parts if isinstance(p, str) and p)
     return ""
+
+
+#: The header Codex's unified exec puts before a tool's output ("Chunk ID: 9f2c1a", "Wall time:
+#: 0.0000 seconds", "Process exited with code 0", "Original token count: 22", "Output:"; an
+#: apply_patch run through exec_command nests its own "Exit code: 0 / Wall time / Output:").
+_OUTPUT_HEADER_LINE = re.compile(
+    r"(?:Chunk ID|Wall time|Process exited with code|Process running with session ID|"
+    r"Original token count|Exit code|Total output lines)\b[^\n]*\n|Output:\n")
+_EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:)\s*(-?\d+)")
+
+
+def strip_output_header(text: str) -> str:
+    """A tool output without Codex's exec header (it filled most of what a turn kept); a
+    non-zero exit code survives as `(exit N)`."""
+    position = 0
+    code = None
+    while True:
+        match = _OUTPUT_HEADER_LINE.match(text, position)
+        if match is None:
+            break
+        found = _EXIT_CODE.match(match.group(0))
+        if found:
+            code = int(found.group(1))
+        position = match.end()
+    if not position:
+        return text
+    body = text[position:]
+    return f"(exit {code}) {body}" if code else body
 
 
 def _clip(text: str, limit: int) -> str:
@@ -312,7 +343,7 @@ def parse_rollout(
                     current.tools.append(_clip(f"{name} {what}".strip(), TOOL_TEXT_MAX))
             elif sub in TOOL_OUTPUTS and current is not None:
                 output = payload.get("output")
-                text = output if isinstance(output, str) else content_text(output)
+                text = strip_output_header(output if isinstance(output, str) else content_text(output))
                 if text.strip() and current.tools:
                     current.tools[-1] += " -> " + _clip(text, OUTPUT_TEXT_MAX)
     if not saw_meta:
