@@ -45,7 +45,6 @@ def tool_use_enabled() -> bool:
     return os.environ.get("CARTO_CAPTURE_TOOL_USE", "1").strip().lower() not in {"0", "false", "no", "off"}
 
 
-
 def as_text(value: object) -> str:
     """`value` when it is a string, else "" (payload fields arrive as any JSON type)."""
     return value if isinstance(value, str) else ""

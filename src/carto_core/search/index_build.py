@@ -1,0 +1,379 @@
+"""Building the keyword index: documents and postings from the searched logs, either from
+scratch (`IndexBuilding.build`) or from the rows appended since the indexed state (`refresh`,
+into a tail segment that `fold` merges into the main one).
+
+Documents are the event_id-deduplicated rows of the six searched logs (a domain log's row wins
+over its changelog copy, as in `corpus.load_corpus`). Freshness: each log is compared with the
+state the index was built from; rows appended since (the file grew, and the 4 KiB before the
+old end are unchanged) are read into the tail; a log that was rewritten (new inode, shorter, or
+different bytes before the old end) makes the caller rebuild.
+
+`IndexBuilding` is a part of `KeywordIndex` (carto_core.search.index), which carries the fields.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from array import array
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from carto_core.home import Home
+from carto_core.logs import SEARCHED_LOGS
+from carto_core.reader import ReadReport, boundary_hash
+from carto_core.search.postings import Segment, merge_segments
+from carto_core.search.tokens import row_text, term_hash, tokenize
+
+#: Log labels by code (the order of SEARCHED_LOGS); a document's own log is one of these.
+LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
+LOG_CODE = {label: code for code, label in enumerate(LOG_LABELS)}
+CHANGELOG = LOG_CODE["changelog"]
+#: Domain logs first, the changelog last: a domain row wins the fold (upstream `_source`).
+BUILD_ORDER: tuple[str, ...] = tuple(l for l in LOG_LABELS if l != "changelog") + ("changelog",)
+#: Fold the tail into the main segment once it holds this many documents (or 2 % of main).
+
+_UNRESOLVED = frozenset({"", "unknown"})
+_TYPE_CHAIN = ("type", "event", "milestone")
+_SESSION_CHAIN = ("session_id", "session", "sessionId")
+
+COLUMNS = {
+    "ts": np.float64, "project": np.int32, "type": np.int32, "session": np.int32,
+    "source": np.int8, "seen": np.uint8, "salience": np.float32, "loc_off": np.int64,
+    "loc_len": np.int32, "doclen": np.int32, "alive": np.bool_,
+}
+
+
+def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
+    for key in chain:
+        value = row.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str):
+            if value.strip().lower() not in _UNRESOLVED:
+                return value
+        else:
+            return str(value)
+    return ""
+
+
+def _salience(value) -> float:
+    from carto_core.events import _salience as normalize  # one rule for every reader
+
+    number = normalize(value)
+    return float("nan") if number is None else number
+
+
+_DAY_EPOCH: dict[str, float] = {}
+
+
+def _epoch(value) -> float:
+    from carto_core.timeparse import parse_timestamp
+
+    if isinstance(value, str) and len(value) == 20 and value[19] == "Z" and value[10] == "T":
+        # The canonical upstream form (most rows): the day's epoch from a cache plus the clock.
+        day = _DAY_EPOCH.get(value[:10])
+        if day is None:
+            moment = parse_timestamp(value[:10] + "T00:00:00Z")
+            day = _DAY_EPOCH[value[:10]] = moment.timestamp() if moment else float("nan")
+        try:
+            return day + int(value[11:13]) * 3600 + int(value[14:16]) * 60 + int(value[17:19])
+        except ValueError:
+            pass
+    moment = parse_timestamp(value)
+    return moment.timestamp() if moment is not None else float("nan")
+
+
+class _Vocab(dict):
+    """term -> id, assigning the next id on first sight."""
+
+    def __missing__(self, term: str) -> int:
+        tid = self[term] = len(self)
+        return tid
+
+
+class DocumentBuilder:
+    """Accumulates documents and postings while logs are read (a full build or a tail; a
+    tail starts from `index`'s string tables)."""
+
+    def __init__(self, index=None, first_doc: int = 0):
+        self.first_doc = first_doc
+        self.cols: dict[str, array] = {
+            "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
+            "source": array("b"), "seen": array("B"), "salience": array("f"),
+            "loc_off": array("q"), "loc_len": array("i"), "doclen": array("i"),
+        }
+        self.ids: list[str] = []
+        self.strings: dict[str, list[str]] = (
+            {k: list(v) for k, v in index.strings.items()} if index is not None
+            else {"projects": [""], "types": [""], "sessions": [""]})
+        self._codes = {k: {s: i for i, s in enumerate(v)} for k, v in self.strings.items()}
+        self.vocab: dict[str, int] = _Vocab()
+        self.p_term = array("i")
+        self.p_doc = array("i")
+        self.p_tf = array("i")
+        #: event_id -> document index for documents this builder made.
+        self.own: dict[str, int] = {}
+        #: Updates to documents that already exist: index -> extra log bitmask.
+        self.seen_updates: dict[int, int] = {}
+        #: Existing documents replaced by a domain row that arrived after its changelog copy.
+        self.killed: list[int] = []
+
+    def _code(self, table: str, value: str) -> int:
+        codes = self._codes[table]
+        code = codes.get(value)
+        if code is None:
+            code = codes[value] = len(self.strings[table])
+            self.strings[table].append(value)
+        return code
+
+    def add(self, label: str, row: dict, offset: int, length: int, lineno: int,
+            lookup) -> None:
+        event_id = row.get("event_id")
+        if not isinstance(event_id, str) or event_id.strip().lower() in _UNRESOLVED:
+            event_id = f"{label}-{lineno}"
+        code = LOG_CODE[label]
+        bit = 1 << code
+        existing = self.own.get(event_id)
+        if existing is not None:
+            self.cols["seen"][existing - self.first_doc] |= bit
+            return
+        if lookup is not None:
+            found = lookup(event_id)
+            if found is not None:
+                index, own_source = found
+                if own_source == CHANGELOG and code != CHANGELOG:
+                    # The domain row arrived after its changelog copy: it wins; the old
+                    # document is retired and this row becomes the event.
+                    self.killed.append(index)
+                    bit |= 1 << CHANGELOG
+                else:
+                    self.seen_updates[index] = self.seen_updates.get(index, 0) | bit
+                    return
+        doc = self.first_doc + len(self.ids)
+        self.own[event_id] = doc
+        self.ids.append(event_id)
+        etype = _resolved_str(row, _TYPE_CHAIN)
+        if not etype and event_id.startswith("git-"):
+            etype = "git_commit"
+        project = row.get("project")
+        cols = self.cols
+        cols["ts"].append(_epoch(row.get("timestamp")))
+        cols["project"].append(self._code("projects", project if isinstance(project, str) else ""))
+        cols["type"].append(self._code("types", etype))
+        cols["session"].append(self._code("sessions", _resolved_str(row, _SESSION_CHAIN)))
+        cols["source"].append(code)
+        cols["seen"].append(bit)
+        cols["salience"].append(_salience(row.get("salience")))
+        cols["loc_off"].append(offset)
+        cols["loc_len"].append(length)
+        tokens = tokenize(row_text(row))
+        cols["doclen"].append(len(tokens))
+        counts = Counter(tokens)
+        vocab = self.vocab
+        self.p_term.extend([vocab[token] for token in counts])
+        self.p_doc.extend([doc] * len(counts))
+        self.p_tf.extend(counts.values())
+
+    def segment(self) -> Segment:
+        hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
+        return Segment.from_postings(
+            np.frombuffer(self.p_term, np.int32), np.frombuffer(self.p_doc, np.int32),
+            np.frombuffer(self.p_tf, np.int32), hashes)
+
+    def columns(self) -> dict[str, np.ndarray]:
+        out = {name: np.frombuffer(values, COLUMNS[name]).copy() if len(values) else
+               np.zeros(0, COLUMNS[name]) for name, values in self.cols.items()}
+        out["alive"] = np.ones(len(self.ids), np.bool_)
+        return out
+
+
+def read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
+    """Yield (row, offset, length, lineno) for complete lines from `start`."""
+    from carto_core.jsonl import fast_loads_line
+    from carto_core.reader import iter_lines
+
+    for line in iter_lines(path, report, start=start, start_lineno=start_lineno,
+                           loads=fast_loads_line):
+        yield line.row, line.offset, line.end - line.offset - 1, line.lineno
+
+
+def boundary_at(path: Path, offset: int) -> str:
+    return boundary_hash(path, offset) if offset > 0 else ""
+
+
+def log_state(path: Path, end: int, lines: int) -> dict:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return {"exists": False, "inode": 0, "dev": 0, "end": 0, "lines": 0, "hash": ""}
+    return {"exists": True, "inode": st.st_ino, "dev": st.st_dev, "end": end, "lines": lines,
+            "hash": boundary_at(path, end)}
+
+
+class IndexBuilding:
+    """Full builds, freshness checks and the tail of a `KeywordIndex`."""
+
+    @classmethod
+    def build(cls, home: Home, *, persist: bool = True, progress=None):
+        """Read every searched log and build the index (a `cls`, the KeywordIndex) from scratch."""
+        builder = DocumentBuilder()
+        logs: dict[str, dict] = {}
+        problems: dict[str, dict] = {}
+        collecting = gc.isenabled()
+        gc.disable()  # millions of small objects and none of them cyclic
+        try:
+            for label in BUILD_ORDER:
+                path = home.log(label)
+                report = ReadReport(str(path))
+                for row, offset, length, lineno in read_log(path, 0, 0, report):
+                    builder.add(label, row, offset, length, lineno, None)
+                logs[label] = log_state(path, report.end_offset, report.lines)
+                if report.problems:
+                    problems[label] = {"counts": dict(report.problems), "examples": report.examples}
+                if progress:
+                    progress(len(builder.ids), None)
+            segment = builder.segment()
+            cols = builder.columns()
+        finally:
+            if collecting:
+                gc.enable()
+        index = cls(home, builder.ids, cols, builder.strings, [segment], logs,
+                    "", problems)
+        index._stats()
+        if persist:
+            index.save()
+        return index
+
+    def _lengths(self) -> None:
+        """Fill each segment's per-posting document lengths (after a build, merge or tail)."""
+        doclen = np.asarray(self.cols["doclen"], np.float32)
+        for seg in self.segments:
+            if seg.dls is None or len(seg.dls) != len(seg.docs):
+                seg.dls = doclen[seg.docs]
+
+    def _stats(self) -> None:
+        self._lengths()
+        alive = self.cols["alive"]
+        self.n_alive = int(alive.sum())
+        dl = self.cols["doclen"]
+        self.avgdl = float(dl[alive].mean()) if self.n_alive else 0.0
+        self._df_cache = {}
+        self._id_map = None
+
+    def stale_logs(self) -> dict[str, str]:
+        """label -> "grown" | "rewritten" for logs that differ from the indexed state."""
+        out = {}
+        for label in LOG_LABELS:
+            state = self.logs.get(label) or {"exists": False, "end": 0, "lines": 0}
+            path = self.home.log(label)
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                if state.get("exists") and state.get("end", 0) > 0:
+                    out[label] = "rewritten"
+                continue
+            end = state.get("end", 0)
+            if not state.get("exists") or end == 0:
+                if st.st_size > 0:
+                    out[label] = "grown"
+                continue
+            if (st.st_ino, st.st_dev) != (state["inode"], state["dev"]) or st.st_size < end:
+                out[label] = "rewritten"
+                continue
+            seen = (st.st_ino, st.st_size, st.st_mtime_ns, end)
+            if self._verified.get(label) == seen:
+                continue  # not written since its boundary was last checked (a server's query)
+            if boundary_at(path, end) != state["hash"]:
+                out[label] = "rewritten"
+            elif st.st_size > end:
+                out[label] = "grown"
+            else:
+                self._verified[label] = seen
+        return out
+
+    def refresh(self) -> str:
+        """Index rows appended since the last read. Returns "fresh", "grown" or "rebuild"
+        (a log was rewritten: the caller rebuilds)."""
+        stale = self.stale_logs()
+        if not stale:
+            return "fresh"
+        if "rewritten" in stale.values():
+            return "rebuild"
+        first = len(self)
+        builder = DocumentBuilder(self, first_doc=first)
+        sources = self.cols["source"]
+
+        def lookup(event_id: str):
+            index = self.index_of(event_id)
+            return None if index is None else (index, int(sources[index]))
+
+        for label in BUILD_ORDER:
+            if label not in stale:
+                continue
+            state = self.logs.get(label) or {}
+            path = self.home.log(label)
+            report = ReadReport(str(path))
+            start, start_lines = state.get("end", 0), state.get("lines", 0)
+            for row, offset, length, lineno in read_log(path, start, start_lines, report):
+                builder.add(label, row, offset, length, lineno, lookup)
+            self.logs[label] = log_state(path, report.end_offset, start_lines + report.lines)
+            if report.problems:
+                known = self.problems.setdefault(label, {"counts": {}, "examples": {}})
+                for kind, count in report.problems.items():
+                    known["counts"][kind] = known["counts"].get(kind, 0) + count
+        self._apply(builder)
+        return "grown"
+
+    def _apply(self, builder: DocumentBuilder) -> None:
+        seen = self.cols["seen"]
+        for index, bits in builder.seen_updates.items():
+            seen[index] |= bits
+        if builder.killed:
+            self.cols["alive"][builder.killed] = False
+        if builder.ids:
+            new = builder.columns()
+            self.cols = {name: np.concatenate([np.asarray(self.cols[name]), new[name]])
+                         for name in COLUMNS}
+            if self._id_hash is not None and self._id_map is None:
+                # keep the hashed lookup: new ids go to the small tail map
+                self._tail_map.update(builder.own)
+            if self._ids is None:
+                self._tail_ids.extend(builder.ids)
+            else:
+                self._ids.extend(builder.ids)
+            self.strings = builder.strings
+            tail = builder.segment()
+            if len(self.segments) > 1:
+                # Tail on tail: merge the two small segments (the main one stays mapped).
+                tail = merge_segments([self.segments[1], tail])
+                self.segments[1] = tail
+            else:
+                self.segments.append(tail)
+            self.tail_docs += len(builder.ids)
+        self._stats()
+        self.generation = self.generation.split("+")[0] + f"+{len(self.ids)}"
+
+    def fold(self) -> None:
+        """Merge the tail into the main segment and drop retired documents."""
+        alive = np.asarray(self.cols["alive"])
+        segment = merge_segments(self.segments)
+        if not alive.all():
+            remap = np.cumsum(alive) - 1
+            keep = alive[segment.docs]
+            terms = segment.expanded_terms()[keep]
+            docs = remap[segment.docs[keep]].astype(np.int32)
+            tfs = segment.tfs[keep]
+            uniq, starts = np.unique(terms, return_index=True)
+            offsets = np.append(starts, len(terms)).astype(np.int64)
+            segment = Segment(uniq, offsets, docs, tfs)
+            self.cols = {name: np.asarray(col)[alive] for name, col in self.cols.items()}
+            self._ids = [event_id for event_id, ok in zip(self.ids, alive) if ok]
+        else:
+            self.cols = {name: np.asarray(col) for name, col in self.cols.items()}
+        self.segments = [segment]
+        self.tail_docs = 0
+        self._id_hash, self._tail_map, self._main_docs = None, {}, 0
+        self._stats()

@@ -1,0 +1,133 @@
+"""The keyword index's generation store under `<home>/.carto/search/`::
+
+    CURRENT                 name of the live generation folder (swapped atomically)
+    gen-<id>/meta.json      version, per-log read state (inode, end offset, line count,
+                            boundary hash), string tables, counts of bad lines
+    gen-<id>/ids.bin        event ids, one per line, in document order (+ ids_off.npy offsets,
+                            ids_hash*.npy: crc32 of each id, sorted, for lookups)
+    gen-<id>/*.npy          columns (time, project/type/session codes, own log, logs-seen
+                            bitmask, salience, row location, length) and the postings (CSR:
+                            sorted term hashes, offsets, doc indices, term frequencies, lengths)
+
+`save` writes a new generation and swaps CURRENT, `load` maps the current one (columns are
+memory-mapped, so opening costs a few milliseconds instead of parsing every JSONL line), `_prune`
+removes old generations no reader may still be pointing at. The index is a cache: deleting the
+folder loses nothing.
+
+`GenerationStore` is a part of `KeywordIndex` (carto_core.search.index), which carries the fields.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from carto_core.home import Home
+from carto_core.search.index_build import COLUMNS
+from carto_core.search.postings import Segment
+
+VERSION = 2
+
+
+class GenerationStore:
+    """Persisting and loading a `KeywordIndex` as generation folders."""
+
+    @staticmethod
+    def folder(home: Home) -> Path:
+        return home.state / "search"
+
+    @classmethod
+    def load(cls, home: Home):
+        """The current generation as a `cls` (the KeywordIndex), None when there is none or it
+        is of another version or unreadable."""
+        base = cls.folder(home)
+        try:
+            current = (base / "CURRENT").read_text("utf-8").strip()
+            folder = base / current
+            meta = json.loads((folder / "meta.json").read_text("utf-8"))
+            if meta.get("version") != VERSION:
+                return None
+            id_offsets = np.load(folder / "ids_off.npy", mmap_mode="r")
+            id_data = np.memmap(folder / "ids.bin", np.uint8, "r") if id_offsets[-1] else b""
+            # np.asarray: plain ndarray views of the maps (memmap's subclass dispatch is slow
+            # on the small fancy-indexing operations a query does).
+            cols = {name: np.asarray(np.load(folder / f"col_{name}.npy", mmap_mode="r"))
+                    for name in COLUMNS}
+            # Columns that refresh may modify in place are loaded into memory (small).
+            cols["seen"] = np.array(cols["seen"])
+            cols["alive"] = np.array(cols["alive"])
+            seg = Segment(*(np.asarray(np.load(folder / f"post_{n}.npy", mmap_mode="r"))
+                            for n in ("terms", "offsets", "docs", "tfs", "dls")))
+        except (OSError, ValueError, KeyError):
+            return None
+        if len(id_offsets) != len(cols["ts"]) + 1:
+            return None
+        index = cls(home, None, cols, meta["strings"], [seg], meta["logs"], current,
+                    meta.get("problems", {}))
+        index._ids_blob = (id_data, id_offsets)
+        index._id_hash = (np.load(folder / "ids_hash.npy", mmap_mode="r"),
+                          np.load(folder / "ids_hash_doc.npy", mmap_mode="r"))
+        index._main_docs = len(index)
+        index._stats()
+        return index
+
+    def save(self) -> str:
+        """Write a new generation folder (main segment = everything) and swap CURRENT."""
+        if len(self.segments) > 1 or not np.asarray(self.cols["alive"]).all():
+            self.fold()
+        import uuid  # here, not at import: a search that only reads never pays for it
+
+        base = self.folder(self.home)
+        base.mkdir(parents=True, exist_ok=True)
+        generation = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        folder = base / (generation + ".tmp")
+        folder.mkdir()
+        for name in COLUMNS:
+            np.save(folder / f"col_{name}.npy", np.ascontiguousarray(self.cols[name]))
+        seg = self.segments[0]
+        for name in ("terms", "offsets", "docs", "tfs", "dls"):
+            np.save(folder / f"post_{name}.npy", np.ascontiguousarray(getattr(seg, name)))
+        encoded = [(event_id + "\n").encode("utf-8") for event_id in self.ids]
+        offsets = np.zeros(len(encoded) + 1, np.int64)
+        if encoded:
+            np.cumsum([len(e) for e in encoded], out=offsets[1:])
+        np.save(folder / "ids_off.npy", offsets)
+        import zlib
+
+        crc = np.fromiter((zlib.crc32(e[:-1]) for e in encoded), np.uint32, len(encoded))
+        order = np.argsort(crc, kind="stable")
+        np.save(folder / "ids_hash.npy", crc[order])
+        np.save(folder / "ids_hash_doc.npy", order.astype(np.int32))
+        (folder / "ids.bin").write_bytes(b"".join(encoded))
+        meta = {"version": VERSION, "documents": len(self.ids), "logs": self.logs,
+                "strings": self.strings, "problems": self.problems,
+                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        (folder / "meta.json").write_text(json.dumps(meta), "utf-8")
+        os.rename(folder, base / generation)
+        pointer = base / f"CURRENT.{os.getpid()}.tmp"
+        pointer.write_text(generation, "utf-8")
+        os.replace(pointer, base / "CURRENT")
+        previous = self.generation.split("+")[0]
+        self.generation = generation
+        self._prune(base, keep={generation, previous})
+        return generation
+
+    @staticmethod
+    def _prune(base: Path, keep: set[str]) -> None:
+        # Older generations go; the one just replaced stays for readers that still map it
+        # (on POSIX a mapped file survives unlinking anyway).
+        import shutil
+
+        for entry in base.iterdir():
+            if entry.is_dir() and entry.name not in keep and entry.name.startswith("gen-"):
+                try:
+                    age = time.time() - entry.stat().st_mtime
+                except FileNotFoundError:
+                    continue
+                if age < (600 if entry.name.endswith(".tmp") else 60):
+                    continue  # another process may be writing it, or about to point CURRENT at it
+                shutil.rmtree(entry, ignore_errors=True)

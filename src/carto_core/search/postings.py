@@ -1,0 +1,75 @@
+"""Posting lists in CSR form (`Segment`) and merging segments: the keyword index's inverted
+file, numpy arrays only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Segment:
+    """Posting lists in CSR form: `terms` (sorted uint64 hashes), `offsets` (len V+1),
+    `docs` (int32 document indices, increasing within a term), `tfs` (uint16), and `dls`
+    (float32 length of each posting's document: contiguous next to its tf, so scoring a term
+    reads two slices instead of gathering lengths from all over the corpus)."""
+
+    terms: np.ndarray
+    offsets: np.ndarray
+    docs: np.ndarray
+    tfs: np.ndarray
+    dls: np.ndarray | None = None
+
+    @classmethod
+    def empty(cls) -> "Segment":
+        return cls(np.zeros(0, np.uint64), np.zeros(1, np.int64), np.zeros(0, np.int32),
+                   np.zeros(0, np.uint16))
+
+    @classmethod
+    def from_postings(cls, term_ids: np.ndarray, docs: np.ndarray, tfs: np.ndarray,
+                      hashes: np.ndarray) -> "Segment":
+        """Build from parallel posting arrays; `hashes[term_id]` is each term's hash."""
+        if len(docs) == 0:
+            return cls.empty()
+        keys = hashes[term_ids]
+        order = np.lexsort((docs, keys))
+        keys = keys[order]
+        uniq, starts = np.unique(keys, return_index=True)
+        offsets = np.empty(len(uniq) + 1, np.int64)
+        offsets[:-1] = starts
+        offsets[-1] = len(keys)
+        return cls(uniq.astype(np.uint64), offsets, docs[order].astype(np.int32),
+                   np.minimum(tfs[order], 65535).astype(np.uint16))
+
+    def lookup(self, h: np.uint64) -> tuple[int, int]:
+        """(start, end) of a term's postings; (0, 0) when absent."""
+        terms = self.terms
+        i = int(terms.searchsorted(h))
+        if i < len(terms) and terms[i] == h:
+            return int(self.offsets[i]), int(self.offsets[i + 1])
+        return 0, 0
+
+    def expanded_terms(self) -> np.ndarray:
+        return np.repeat(self.terms, np.diff(self.offsets))
+
+    def __len__(self) -> int:
+        return int(len(self.docs))
+
+
+def merge_segments(segments: list[Segment]) -> Segment:
+    """One segment holding the postings of all of `segments` (empty ones skipped)."""
+    segments = [s for s in segments if len(s)]
+    if not segments:
+        return Segment.empty()
+    if len(segments) == 1:
+        return segments[0]
+    terms = np.concatenate([s.expanded_terms() for s in segments])
+    docs = np.concatenate([np.asarray(s.docs) for s in segments])
+    tfs = np.concatenate([np.asarray(s.tfs) for s in segments])
+    order = np.lexsort((docs, terms))
+    terms, docs, tfs = terms[order], docs[order], tfs[order]
+    uniq, starts = np.unique(terms, return_index=True)
+    offsets = np.append(starts, len(terms)).astype(np.int64)
+    return Segment(uniq, offsets, docs.astype(np.int32), tfs)
