@@ -13,7 +13,8 @@ from hypothesis import given, strategies as st
 from carto_core.logs import SHAPES
 from carto_hermes.fixtures import T0, call
 from carto_hermes.policy import load_policy
-from carto_hermes.source import STRUCTURED_PREFIXES, HermesSource, LineFilter, decode_content
+from carto_hermes.content import STRUCTURED_PREFIXES, LineFilter, decode_content
+from carto_hermes.source import HermesSource
 
 
 NOW = T0 + 30 * 86400  # long after every fixture session: all settled unless said otherwise
