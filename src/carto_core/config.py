@@ -9,6 +9,7 @@ File: `$CARTO_CONFIG`, else `$XDG_CONFIG_HOME/carto/config.toml`. Example::
     rankers = ["bm25"]        # ladders fused by `carto search` (plus semantic when available)
     fusion = "rrf"
     decay = "gated-exp"
+    analyzer = "english"      # terms of the keyword index (a change rebuilds it)
 
     [semantic]
     embedder = "lsa"
@@ -17,7 +18,7 @@ File: `$CARTO_CONFIG`, else `$XDG_CONFIG_HOME/carto/config.toml`. Example::
     patterns = ["corp-[0-9]{6}"]
 
 Environment overrides: `CARTO_HOME`, `CARTO_RANKERS` (comma-separated), `CARTO_DECAY`,
-`CARTO_EMBEDDER`.
+`CARTO_ANALYZER`, `CARTO_EMBEDDER`.
 """
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ DEFAULTS: dict[str, object] = {
     "search.rankers": ["bm25"],
     "search.fusion": "rrf",
     "search.decay": "gated-exp",
+    "search.analyzer": "english",
     "semantic.embedder": "lsa",
 }
 
 ENV_OVERRIDES: dict[str, str] = {
     "search.rankers": "CARTO_RANKERS",
     "search.decay": "CARTO_DECAY",
+    "search.analyzer": "CARTO_ANALYZER",
     "semantic.embedder": "CARTO_EMBEDDER",
 }
 

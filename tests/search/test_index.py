@@ -63,7 +63,7 @@ def test_persisted_index_reloads_identically(writer):
     for i in (0, 7, 29):
         assert loaded.index_of(built.ids[i]) == i
     assert loaded.index_of("evt-missing") is None
-    assert loaded.df("cache") == 30
+    assert loaded.df("build") == 30
 
 
 def test_batch_positions_agree_with_single_lookups(writer):

@@ -26,7 +26,7 @@ TOPICS = {
     "deploy": (["deploy", "release", "production"], ["ship", "rollout", "prod"]),
     "crash": (["crash", "exception", "traceback"], ["panic", "error", "stacktrace"]),
     "docs": (["docs", "documentation", "readme"], ["guide", "manual", "tutorial"]),
-    "cache": (["cache", "memoize", "redis"], ["caching", "memo", "memcached"]),
+    "cache": (["cache", "memoize", "redis"], ["lru", "memo", "memcached"]),  # not "caching": it stems to "cache"
     "billing": (["payment", "invoice", "billing"], ["checkout", "charge", "stripe"]),
 }
 FILLER = ["fix", "update", "module", "handler", "config", "check", "service", "worker"]

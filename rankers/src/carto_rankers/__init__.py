@@ -9,17 +9,26 @@ the arrays.
 from __future__ import annotations
 
 from carto_core import hookimpl
-from carto_rankers.bm25 import BM25Ranker
+from carto_core.search.tokens import UpstreamAnalyzer
+from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
+from carto_rankers.bm25 import BM25Ranker, UpstreamBM25Ranker
 from carto_rankers.decay import ExpDecay, GatedExpDecay, NoDecay
 from carto_rankers.rrf import RRFFusion
 
-__all__ = ["BM25Ranker", "ExpDecay", "GatedExpDecay", "NoDecay", "RRFFusion"]
+__all__ = ["BM25Ranker", "EnglishAnalyzer", "ExpDecay", "GatedExpDecay", "NoDecay", "RRFFusion",
+           "UnicodeAnalyzer", "UpstreamBM25Ranker"]
 
 
 @hookimpl
 def carto_register_rankers(register):
     register(BM25Ranker)
+    register(UpstreamBM25Ranker)
     register(RRFFusion)
+    # Analyzers ride on the rankers' hook (kind "analyzer"): a search loads them with the
+    # rankers, and the keyword index asks for one by name.
+    register(UpstreamAnalyzer)
+    register(UnicodeAnalyzer)
+    register(EnglishAnalyzer)
 
 
 @hookimpl

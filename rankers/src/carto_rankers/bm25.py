@@ -1,8 +1,11 @@
 """The BM25 keyword ladder over the engine's persisted posting lists.
 
-k1 1.2, b 0.75; idf `ln((N - df + .5) / (df + .5))` clamped at 0 (a term in more than about
-half the documents adds nothing); N, df and the average length are those of the whole
-event_id-deduplicated corpus, never of the scope. Scores are computed for the query's postings
+k1 1.2, b 0.75; idf `ln(1 + (N - df + .5) / (df + .5))` (Lucene's: never zero, so on a home
+of two events the word they share still finds both and each one's own word finds it; the
+`bm25-upstream` ranker keeps upstream's `ln((N - df + .5) / (df + .5))` clamped at 0, under
+which a term in half the documents or more adds nothing); N, df and the average length are
+those of the whole event_id-deduplicated corpus, never of the scope. A `prefix*` query term is
+the union of the indexed terms starting with it (tf summed per document, df of the union). Scores are computed for the query's postings
 only, the scope mask is applied, and the result is bucketed per source log: one ladder per log,
 each ranked within itself and cut to depth (upstream's API fuses one keyword ladder per log).
 """
@@ -23,6 +26,15 @@ class BM25Ranker(Ranker):
     description = "Okapi BM25 over summaries (k1 1.2, b 0.75), one ladder per source log"
     k1 = 1.2
     b = 0.75
+    #: Upstream's idf, clamped at 0 (the `bm25-upstream` ranker).
+    clamped_idf = False
+
+    def idf(self, df: int, big_n: int) -> float:
+        if not big_n:
+            return 0.0
+        if self.clamped_idf:
+            return math.log((big_n - df + 0.5) / (df + 0.5))
+        return math.log1p((big_n - df + 0.5) / (df + 0.5))
 
     def ladder_name(self, label: str) -> str:
         # The default keyword ranker's ladders are named after their logs, so a result's
@@ -32,24 +44,37 @@ class BM25Ranker(Ranker):
     def _terms(self, query: Query, index) -> tuple[list[_Term], bool]:
         """The query's terms that occur (postings of every segment joined; a tail segment's
         documents all come after the main one's, so the join stays sorted), and whether every
-        query token occurs."""
+        query token occurs. A prefix is one term: the union of its expansions' postings."""
         import numpy as np
 
         big_n = index.n_alive
         terms = []
         every = True
+        self.missing = []
         for token in query.tokens:
             plists = index.postings(token)
             if not plists:
                 every = False
+                self.missing.append(token)
                 continue
             if len(plists) == 1:
                 docs, tfs, dls = plists[0]
             else:
                 docs, tfs, dls = (np.concatenate([p[k] for p in plists]) for k in range(3))
-            df = len(docs)
-            idf = math.log((big_n - df + 0.5) / (df + 0.5)) if big_n else 0.0
-            terms.append(_Term(docs, tfs, dls, idf))
+            terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n)))
+        for prefix in query.prefixes:
+            plists = [p for word in index.prefix_terms(prefix) for p in index.postings(word)]
+            if not plists:
+                every = False
+                self.missing.append(prefix + "*")
+                continue
+            docs = np.concatenate([p[0] for p in plists])
+            docs, inverse = np.unique(docs, return_inverse=True)
+            tfs = np.bincount(inverse, np.concatenate([p[1] for p in plists]).astype(np.float64),
+                              len(docs)).astype(np.float32)
+            dls = np.zeros(len(docs), np.float32)
+            dls[inverse] = np.concatenate([p[2] for p in plists])
+            terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n)))
         return terms, every
 
     def _weights(self, term: "_Term", index):
@@ -102,7 +127,13 @@ class BM25Ranker(Ranker):
         mask = scope.mask
         hidden = _served_matches(engine, scope, positive) if scope.served_ids else 0
         if not positive:
-            return _empty(self.name, 0, hidden)
+            if terms:
+                reason = ("every query term is in half the documents or more (idf 0 under "
+                          "upstream's clamp)")
+            else:
+                reason = "no indexed document holds " + " or ".join(
+                    repr(t) for t in self.missing or query.tokens)
+            return _empty(self.name, 0, hidden, reason)
         holders = _holders(terms, n_docs) if every else np.zeros(0, np.int64)
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
@@ -165,9 +196,19 @@ class BM25Ranker(Ranker):
                                   s.astype(np.float64), _member(holders, docs), self.name,
                                   all_matches, 0))
         if not ladders:
-            return _empty(self.name, all_matches, hidden)
+            if hidden:
+                reason = f"delta serving hid every match ({hidden}; --all shows them)"
+            else:
+                reason = "every match is outside the scope (window, project)"
+            return _empty(self.name, all_matches, hidden, reason)
         ladders[0].hidden = hidden
         return ladders
+
+
+class UpstreamBM25Ranker(BM25Ranker):
+    name = "bm25-upstream"
+    description = "BM25 with upstream's idf, clamped at 0 (kept for comparison)"
+    clamped_idf = True
 
 
 class _Term:
@@ -177,13 +218,12 @@ class _Term:
         self.docs, self.tfs, self.dls, self.idf = docs, tfs, dls, idf
 
 
-def _empty(name: str, all_matches: int, hidden: int) -> list[Ladder]:
-    """No ladder, or - when delta serving hid every match - an empty one carrying the count."""
+def _empty(name: str, all_matches: int, hidden: int, reason: str) -> list[Ladder]:
+    """An empty ladder carrying why it is empty (and the count delta serving hid)."""
     import numpy as np
 
-    if not hidden:
-        return []
-    return [Ladder(name, np.zeros(0, np.int64), np.zeros(0), None, name, all_matches, hidden)]
+    return [Ladder(name, np.zeros(0, np.int64), np.zeros(0), None, name, all_matches, hidden,
+                   reason)]
 
 
 def _source_runs(index) -> list[tuple[int, "np.ndarray", "np.ndarray"]]:

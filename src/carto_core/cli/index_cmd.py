@@ -16,8 +16,11 @@ from carto_core.exitcodes import ExitCode
               help="Run only this step (repeatable): keyword, or a step a ranker adds (semantic).")
 @click.option("--force", is_flag=True,
               help="Retry now a step backing off after a failure (the semantic step waits 1 min to 1 h).")
+@click.option("--analyzer", metavar="NAME",
+              help="Analyzer of the keyword index (english, unicode, upstream; default from config).")
 @json_option
-def index(rebuild: bool, steps: tuple[str, ...], force: bool, as_json: bool) -> None:
+def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | None,
+          as_json: bool) -> None:
     """Build or refresh the search indexes under <home>/.carto/.
 
     The keyword index (BM25 postings and document columns) is built on first search anyway and
@@ -36,8 +39,14 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, as_json: bool) -> 
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps
 
+    from carto_core.search.api import SearchUsageError
+
     home = current_home()
-    engine = SearchEngine(home)
+    engine = SearchEngine(home, analyzer=analyzer)
+    try:
+        engine.analyzer  # noqa: B018 - an unknown name is a usage error before any work
+    except SearchUsageError as exc:
+        usage_error(str(exc))
     selected = index_steps(engine, list(steps) or None)
     known = [s.name for s in index_steps(engine)]
     unknown = [name for name in steps if name not in known]

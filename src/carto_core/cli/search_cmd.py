@@ -47,6 +47,7 @@ def _when(value: str | None, flag: str):
 @click.option("--ranker", "rankers", multiple=True, metavar="NAME", help="Ladder ranker to fuse (repeatable; default from config: bm25).")
 @click.option("--decay", metavar="NAME", help="Decay policy: none, exp, gated-exp (default from config).")
 @click.option("--fusion", metavar="NAME", help="Fusion method (default rrf).")
+@click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index: english, unicode, upstream (default from config; another one than the index's rebuilds it).")
 @click.option("--semantic/--no-semantic", default=None, help="Force the semantic ladder on (report why it is unavailable) or leave it out.")
 @click.option("--all", "show_all", is_flag=True, help="No delta serving: show results this session was already served.")
 @click.option("--reset-served", is_flag=True, help="Forget what this session was served, then search (if a query is given).")
@@ -56,8 +57,8 @@ def _when(value: str | None, flag: str):
 @click.option("--purpose", type=click.Choice(PURPOSES), default=None, help="Why this search runs (telemetry; default manual, or CARTO_PURPOSE).")
 @click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
 @json_option
-def search(query, project, since, before, limit, rankers, decay, fusion, semantic, show_all,
-           reset_served, get_ids, touch_ids, thread_id, purpose, call_id, as_json):
+def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
+           show_all, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
 
     Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
@@ -70,6 +71,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, semanti
       carto search "discount codes cart"
       carto search "terraform state lock" --since 30d --project infra
       carto search "rounding" --ranker bm25 --decay exp --json
+      carto search "deploy*"                    # every word starting with deploy
+      carto search "сервер" --analyzer unicode  # another analyzer (rebuilds the index)
       carto search --project webshop           # orient: wrapups, open threads, commits, files
       carto search --get evt-1a2b3c4d5e6f       # full record
       carto search --touch evt-1a2b3c4d5e6f     # this result helped (boosts it later)
@@ -134,13 +137,15 @@ def search(query, project, since, before, limit, rankers, decay, fusion, semanti
                     "--get/--touch/--thread IDS (see carto search --help)")
 
     from carto_core.search.api import SearchError, SearchRequest, run_search
+    from carto_core.search.engine import SearchEngine
 
     request = SearchRequest(
         query=query, project=project, since=since_dt, before=before_dt, limit=limit,
         rankers=list(rankers) or None, fusion=fusion, decay=decay, semantic=semantic,
         session_id=session_id, all=show_all)
     try:
-        result = run_search(request, home=home, telemetry=telemetry)
+        result = run_search(request, engine=SearchEngine(home, analyzer=analyzer),
+                            telemetry=telemetry)
     except SearchError as exc:
         fail(str(exc), exc.code)
     except Exception as exc:  # project registry, config errors: name them

@@ -84,10 +84,13 @@ class EmptyHomeError(SearchError):
 
 @dataclass(frozen=True)
 class Query:
-    """The query as rankers see it: raw text and its distinct tokens in order."""
+    """The query as rankers see it: raw text, its distinct terms in order (the index's
+    analyzer made them), and `prefixes` (`deploy*` -> "deploy": every indexed term that
+    starts with it counts as one term)."""
 
     text: str
     tokens: tuple[str, ...]
+    prefixes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -146,6 +149,8 @@ class Ladder:
     all_token_matches: int | None = None
     #: In-scope matches that delta serving hid (served ids); feeds the "suppressed" note.
     hidden: int = 0
+    #: Why an empty ladder is empty (reported in `ladders` of the --json document).
+    reason: str = ""
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -220,7 +225,7 @@ class LadderReport:
 
     name: str
     ranker: str
-    status: str  # "ok", "unavailable", "error"
+    status: str  # "ok", "empty" (nothing matched: `reason` says why), "unavailable", "error"
     reason: str = ""
     candidates: int = 0
     contributed: int = 0  # results in the returned page that came from this ladder

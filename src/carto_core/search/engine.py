@@ -27,8 +27,10 @@ class SearchEngine:
     """
 
     def __init__(self, home: Home | str, *, registries=None, persist: bool = True,
-                 auto_refresh: bool = True):
+                 auto_refresh: bool = True, analyzer: str | None = None):
         self.home = home if isinstance(home, Home) else Home(home)
+        self._analyzer_name = analyzer
+        self._analyzer = None
         self.persist = persist
         self.auto_refresh = auto_refresh
         self._registries = registries
@@ -40,11 +42,29 @@ class SearchEngine:
     # ---- documents
 
     @property
+    def analyzer(self):
+        """The analyzer of this engine's index (`analyzer=` name, else the configured one)."""
+        if self._analyzer is None:
+            from carto_core.registry import UnknownNameError
+            from carto_core.search.analysis import resolve_analyzer
+            from carto_core.search.api import SearchUsageError
+
+            try:
+                self._analyzer = resolve_analyzer(self._analyzer_name, self.registries)
+            except UnknownNameError as exc:
+                raise SearchUsageError(str(exc)) from None
+        return self._analyzer
+
+    def _open(self, progress=None) -> KeywordIndex:
+        return KeywordIndex.open(self.home, persist=self.persist, analyzer=self.analyzer,
+                                 progress=progress)
+
+    @property
     def index(self) -> KeywordIndex:
         if self._index is None:
             with self._lock:
                 if self._index is None:
-                    self._index = KeywordIndex.open(self.home, persist=self.persist)
+                    self._index = self._open()
         return self._index
 
     def ensure_loaded(self) -> None:
@@ -56,17 +76,19 @@ class SearchEngine:
         "opened", "fresh", "grown" or "rebuilt"."""
         with self._lock:
             if self._index is None:
-                self._index = KeywordIndex.open(self.home, persist=self.persist)
+                self._index = self._open()
                 return "opened"
             outcome = self._index.refresh()
             if outcome == "rebuild":
-                self._index = KeywordIndex.build(self.home, persist=self.persist)
+                self._index = KeywordIndex.build(self.home, persist=self.persist,
+                                                 analyzer=self.analyzer)
                 return "rebuilt"
             return outcome
 
     def rebuild(self, progress=None) -> KeywordIndex:
         with self._lock:
-            self._index = KeywordIndex.build(self.home, persist=self.persist, progress=progress)
+            self._index = KeywordIndex.build(self.home, persist=self.persist, progress=progress,
+                                             analyzer=self.analyzer)
             return self._index
 
     @property

@@ -21,7 +21,7 @@ from carto_core.home import Home
 from carto_core.search.index_build import BUILD_ORDER, CHANGELOG, LOG_CODE, LOG_LABELS, IndexBuilding
 from carto_core.search.index_store import VERSION, GenerationStore
 from carto_core.search.postings import Segment
-from carto_core.search.tokens import term_hash
+from carto_core.search.tokens import Analyzer, term_hash
 
 __all__ = ["BUILD_ORDER", "CHANGELOG", "FOLD_FRACTION", "FOLD_MIN", "LOG_CODE", "LOG_LABELS",
            "VERSION", "KeywordIndex", "Segment"]
@@ -29,6 +29,8 @@ __all__ = ["BUILD_ORDER", "CHANGELOG", "FOLD_FRACTION", "FOLD_MIN", "LOG_CODE", 
 #: Fold the tail into the main segment once it holds this many documents (or 2 % of main).
 FOLD_MIN = 2000
 FOLD_FRACTION = 0.02
+#: A `prefix*` query term stands for at most this many indexed terms (the most frequent).
+PREFIX_EXPANSIONS = 128
 
 
 @dataclass
@@ -60,6 +62,8 @@ class KeywordIndex(IndexBuilding, GenerationStore):
     #: label -> (inode, size, mtime_ns, indexed end) of a log last found fresh: while the file
     #: is untouched, the next freshness check needs no read.
     _verified: dict = field(default_factory=dict)
+    #: The analyzer that made the terms (its signature is recorded with the index).
+    analyzer: Analyzer | None = None
 
     def _index_of_hashed(self, event_id: str) -> int | None:
         import zlib
@@ -100,16 +104,20 @@ class KeywordIndex(IndexBuilding, GenerationStore):
 
     @classmethod
     def open(cls, home: Home, *, refresh: bool = True, persist: bool = True,
-             progress=None) -> "KeywordIndex":
-        """Load the persisted index (building it when missing, stale or of another version)
-        and pick up appended rows. `persist=False` never writes (a read-only home)."""
-        index = cls.load(home)
+             progress=None, analyzer: Analyzer | None = None) -> "KeywordIndex":
+        """Load the persisted index (building it when missing, stale, of another version or
+        made by another analyzer) and pick up appended rows. `persist=False` never writes (a
+        read-only home)."""
+        from carto_core.search.index_build import default_analyzer
+
+        analyzer = analyzer or default_analyzer()
+        index = cls.load(home, analyzer=analyzer)
         if index is None:
-            return cls.build(home, persist=persist, progress=progress)
+            return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
         if refresh:
             outcome = index.refresh()
             if outcome == "rebuild":
-                return cls.build(home, persist=persist, progress=progress)
+                return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
             if persist and index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index)):
                 index.fold()
                 index.save()
@@ -183,6 +191,22 @@ class KeywordIndex(IndexBuilding, GenerationStore):
             if end > start:
                 out.append((seg.docs[start:end], seg.tfs[start:end], seg.dls[start:end]))
         return out
+
+    def prefix_terms(self, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
+        """Indexed terms starting with `prefix` (every segment), the most frequent `limit`."""
+        import bisect
+
+        found: set[str] = set()
+        for seg in self.segments:
+            words = seg.sorted_words()
+            start = bisect.bisect_left(words, prefix)
+            for word in words[start:]:
+                if not word.startswith(prefix):
+                    break
+                found.add(word)
+        if len(found) > limit:
+            found = set(sorted(found, key=lambda w: (-self.df(w), w))[:limit])
+        return sorted(found)
 
     def df(self, token: str) -> int:
         return sum(len(p[0]) for p in self.postings(token))

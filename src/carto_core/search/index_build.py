@@ -25,7 +25,7 @@ from carto_core.home import Home
 from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import ReadReport, boundary_hash
 from carto_core.search.postings import Segment, merge_segments
-from carto_core.search.tokens import row_text, term_hash, tokenize
+from carto_core.search.tokens import Analyzer, row_text, term_hash
 
 #: Log labels by code (the order of SEARCHED_LOGS); a document's own log is one of these.
 LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
@@ -98,8 +98,11 @@ class DocumentBuilder:
     """Accumulates documents and postings while logs are read (a full build or a tail; a
     tail starts from `index`'s string tables)."""
 
-    def __init__(self, index=None, first_doc: int = 0):
+    def __init__(self, index=None, first_doc: int = 0, analyzer: Analyzer | None = None):
         self.first_doc = first_doc
+        #: The analyzer: a pure function of the row's text (a streaming build calls it per row).
+        self.analyzer = analyzer or (index.analyzer if index is not None else None) \
+            or default_analyzer()
         self.cols: dict[str, array] = {
             "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
             "source": array("b"), "seen": array("B"), "salience": array("f"),
@@ -169,7 +172,7 @@ class DocumentBuilder:
         cols["salience"].append(_salience(row.get("salience")))
         cols["loc_off"].append(offset)
         cols["loc_len"].append(length)
-        tokens = tokenize(row_text(row))
+        tokens = self.analyzer.terms(row_text(row))
         cols["doclen"].append(len(tokens))
         counts = Counter(tokens)
         vocab = self.vocab
@@ -179,15 +182,23 @@ class DocumentBuilder:
 
     def segment(self) -> Segment:
         hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
-        return Segment.from_postings(
+        segment = Segment.from_postings(
             np.frombuffer(self.p_term, np.int32), np.frombuffer(self.p_doc, np.int32),
             np.frombuffer(self.p_tf, np.int32), hashes)
+        segment.words = sorted(self.vocab)
+        return segment
 
     def columns(self) -> dict[str, np.ndarray]:
         out = {name: np.frombuffer(values, COLUMNS[name]).copy() if len(values) else
                np.zeros(0, COLUMNS[name]) for name, values in self.cols.items()}
         out["alive"] = np.ones(len(self.ids), np.bool_)
         return out
+
+
+def default_analyzer() -> Analyzer:
+    from carto_core.search.analysis import resolve_analyzer
+
+    return resolve_analyzer()
 
 
 def read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
@@ -217,9 +228,10 @@ class IndexBuilding:
     """Full builds, freshness checks and the tail of a `KeywordIndex`."""
 
     @classmethod
-    def build(cls, home: Home, *, persist: bool = True, progress=None):
+    def build(cls, home: Home, *, persist: bool = True, progress=None,
+              analyzer: Analyzer | None = None):
         """Read every searched log and build the index (a `cls`, the KeywordIndex) from scratch."""
-        builder = DocumentBuilder()
+        builder = DocumentBuilder(analyzer=analyzer)
         logs: dict[str, dict] = {}
         problems: dict[str, dict] = {}
         collecting = gc.isenabled()
@@ -241,7 +253,7 @@ class IndexBuilding:
             if collecting:
                 gc.enable()
         index = cls(home, builder.ids, cols, builder.strings, [segment], logs,
-                    "", problems)
+                    "", problems, analyzer=builder.analyzer)
         index._stats()
         if persist:
             index.save()
@@ -368,7 +380,7 @@ class IndexBuilding:
             tfs = segment.tfs[keep]
             uniq, starts = np.unique(terms, return_index=True)
             offsets = np.append(starts, len(terms)).astype(np.int64)
-            segment = Segment(uniq, offsets, docs, tfs)
+            segment = Segment(uniq, offsets, docs, tfs, words=segment.words)
             self.cols = {name: np.asarray(col)[alive] for name, col in self.cols.items()}
             self._ids = [event_id for event_id, ok in zip(self.ids, alive) if ok]
         else:

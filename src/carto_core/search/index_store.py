@@ -5,6 +5,7 @@
                             boundary hash), string tables, counts of bad lines
     gen-<id>/ids.bin        event ids, one per line, in document order (+ ids_off.npy offsets,
                             ids_hash*.npy: crc32 of each id, sorted, for lookups)
+    gen-<id>/vocab.txt      the terms, sorted, one per line (`prefix*` queries)
     gen-<id>/*.npy          columns (time, project/type/session codes, own log, logs-seen
                             bitmask, salience, row location, length) and the postings (CSR:
                             sorted term hashes, offsets, doc indices, term frequencies, lengths)
@@ -30,7 +31,7 @@ from carto_core.home import Home
 from carto_core.search.index_build import COLUMNS
 from carto_core.search.postings import Segment
 
-VERSION = 2
+VERSION = 3  # 3: the analyzer's signature (another analyzer rebuilds) and vocab.txt (prefixes)
 
 
 class GenerationStore:
@@ -41,15 +42,19 @@ class GenerationStore:
         return home.state / "search"
 
     @classmethod
-    def load(cls, home: Home):
+    def load(cls, home: Home, *, analyzer=None):
         """The current generation as a `cls` (the KeywordIndex), None when there is none or it
-        is of another version or unreadable."""
+        is of another version, made by another analyzer than `analyzer` (default: the
+        configured one), or unreadable."""
+        from carto_core.search.index_build import default_analyzer
+
+        analyzer = analyzer or default_analyzer()
         base = cls.folder(home)
         try:
             current = (base / "CURRENT").read_text("utf-8").strip()
             folder = base / current
             meta = json.loads((folder / "meta.json").read_text("utf-8"))
-            if meta.get("version") != VERSION:
+            if meta.get("version") != VERSION or meta.get("analyzer") != analyzer.signature:
                 return None
             id_offsets = np.load(folder / "ids_off.npy", mmap_mode="r")
             id_data = np.memmap(folder / "ids.bin", np.uint8, "r") if id_offsets[-1] else b""
@@ -66,8 +71,9 @@ class GenerationStore:
             return None
         if len(id_offsets) != len(cols["ts"]) + 1:
             return None
+        seg.words = folder / "vocab.txt"
         index = cls(home, None, cols, meta["strings"], [seg], meta["logs"], current,
-                    meta.get("problems", {}))
+                    meta.get("problems", {}), analyzer=analyzer)
         index._ids_blob = (id_data, id_offsets)
         index._id_hash = (np.load(folder / "ids_hash.npy", mmap_mode="r"),
                           np.load(folder / "ids_hash_doc.npy", mmap_mode="r"))
@@ -103,7 +109,9 @@ class GenerationStore:
         np.save(folder / "ids_hash.npy", crc[order])
         np.save(folder / "ids_hash_doc.npy", order.astype(np.int32))
         (folder / "ids.bin").write_bytes(b"".join(encoded))
-        meta = {"version": VERSION, "documents": len(self.ids), "logs": self.logs,
+        (folder / "vocab.txt").write_text("\n".join(seg.sorted_words()), "utf-8")
+        meta = {"version": VERSION, "analyzer": self.analyzer.signature,
+                "documents": len(self.ids), "logs": self.logs,
                 "strings": self.strings, "problems": self.problems,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         (folder / "meta.json").write_text(json.dumps(meta), "utf-8")

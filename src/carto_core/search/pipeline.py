@@ -31,7 +31,6 @@ from carto_core.search.api import (
     SearchUsageError,
     SemanticState,
 )
-from carto_core.search.tokens import query_tokens
 
 FACET_WINDOW = 500
 _TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
@@ -126,12 +125,13 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     if request.limit is None or request.limit < 1:
         raise SearchUsageError("--limit must be a whole number of at least 1")
-    query = Query(request.query or "", query_tokens(request.query or ""))
-    if not query.tokens:
-        raise SearchUsageError(
-            "give a query with at least one letter or digit (or --project NAME alone to orient "
-            "on a project)")
     rankers, fusion_name, decay_name = resolve_names(request, engine)
+    analyzed = engine.analyzer.query(request.query or "")
+    query = Query(request.query or "", analyzed.terms, analyzed.prefixes)
+    if not query.tokens and not query.prefixes:
+        raise SearchUsageError(
+            "give a query with at least one word (or --project NAME alone to orient on a "
+            "project)")
     if not has_logs(engine):
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
@@ -191,11 +191,17 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                 semantic = SemanticState("unavailable", f"the query failed: {type(exc).__name__}: {exc}")
             continue
         ms = round((time.perf_counter() - t0) * 1000, 3)
+        if not produced:
+            reports.append(LadderReport(name, name, "empty", "the ranker found no candidate",
+                                        ms=ms))
         for ladder in produced:
             ladder.ranker = ladder.ranker or name
             hidden += ladder.hidden
             if not len(ladder):
-                continue  # nothing to fuse (it may only carry the delta-serving count)
+                # nothing to fuse; say why (and it may carry the delta-serving count)
+                reports.append(LadderReport(ladder.name, name, "empty",
+                                            ladder.reason or "no candidate", 0, 0, ms))
+                continue
             ladders.append(ladder)
             reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
         if name == SEMANTIC:
@@ -328,8 +334,7 @@ _VERSION = re.compile(r"^v?\d+(?:\.\d+)+$")
 
 def _unknown_entities(engine, text: str) -> list[str]:
     """Id- or path-shaped tokens of the query that no log holds (phantom detection)."""
-    from carto_core.search.tokens import tokenize
-
+    tokenize = engine.analyzer.terms
     out = []
     for raw in text.split():
         word = raw.strip("'\"`,;:()[]{}<>")

@@ -5,6 +5,7 @@ file, numpy arrays only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -21,6 +22,8 @@ class Segment:
     docs: np.ndarray
     tfs: np.ndarray
     dls: np.ndarray | None = None
+    #: The terms themselves, sorted (prefix queries): a list, or a path read on first use.
+    words: "list[str] | Path | None" = None
 
     @classmethod
     def empty(cls) -> "Segment":
@@ -51,6 +54,15 @@ class Segment:
             return int(self.offsets[i]), int(self.offsets[i + 1])
         return 0, 0
 
+    def sorted_words(self) -> list[str]:
+        if isinstance(self.words, Path):
+            try:
+                text = self.words.read_text("utf-8")
+            except OSError:
+                text = ""
+            self.words = text.split("\n") if text else []
+        return self.words or []
+
     def expanded_terms(self) -> np.ndarray:
         return np.repeat(self.terms, np.diff(self.offsets))
 
@@ -72,4 +84,5 @@ def merge_segments(segments: list[Segment]) -> Segment:
     terms, docs, tfs = terms[order], docs[order], tfs[order]
     uniq, starts = np.unique(terms, return_index=True)
     offsets = np.append(starts, len(terms)).astype(np.int64)
-    return Segment(uniq, offsets, docs.astype(np.int32), tfs)
+    words = sorted(set().union(*(s.sorted_words() for s in segments)))
+    return Segment(uniq, offsets, docs.astype(np.int32), tfs, words=words)

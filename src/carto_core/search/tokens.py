@@ -1,6 +1,15 @@
-"""Tokens for the keyword index and BM25: lowercase, split on `[^a-z0-9]+` (upstream's awk and
-JS agree on this). Accented letters fold to their base letter first (upstream's JS NFD step), so
-`café` matches `cafe`; other non-ASCII text separates tokens.
+"""Text to index terms: the `Analyzer` base and upstream's analyzer, `upstream`.
+
+An analyzer is a pure function of a row's text (no state but caches), so a streaming or
+incremental build can call it on each row alone. It is chosen by name (`--analyzer`,
+`search.analyzer`, `CARTO_ANALYZER`); analyzers register through `carto_register_rankers`
+with `kind = "analyzer"` (carto-rankers holds `unicode` and `english`), and the keyword index
+records the analyzer's `signature`, so choosing another one rebuilds the index instead of
+scoring its terms against postings made by a different analyzer.
+
+`upstream` is upstream's awk/JS rule: lowercase, split on `[^a-z0-9]+`, accented Latin letters
+folded to their base letter first (upstream's JS NFD step), every other script a separator. It
+is kept as a named option for comparison; it cannot find a word in Cyrillic, Japanese, Arabic...
 
 Stdlib only; a term's id on disk is a stable 64-bit hash (blake2b), because Python's own
 `hash()` changes per process.
@@ -10,6 +19,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
+from typing import ClassVar
 
 try:  # the C module itself: `hashlib` would first load OpenSSL (~4 ms of a cold search)
     from _blake2 import blake2b
@@ -17,6 +28,10 @@ except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b
 
 _TOKEN = re.compile(r"[a-z0-9]+")
+#: A query word ending in `*` asks for every indexed term that starts with it.
+_PREFIX = re.compile(r"([^\W_]\w*)\*", re.UNICODE)
+#: Shorter prefixes would expand to most of the vocabulary.
+PREFIX_MIN = 2
 
 #: Row fields whose text is indexed, in upstream's order (awk: summary, description, prompt,
 #: url, query, event_id, milestone; JS adds title). `cwd` is left out: it repeats the project
@@ -24,6 +39,52 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 DOC_FIELDS: tuple[str, ...] = (
     "summary", "description", "prompt", "url", "query", "title", "milestone", "event_id",
 )
+
+
+@dataclass(frozen=True)
+class AnalyzedQuery:
+    """A query as the index sees it: distinct terms in first-seen order, and prefixes
+    (`deploy*` -> "deploy") that expand to every indexed term starting with them."""
+
+    terms: tuple[str, ...]
+    prefixes: tuple[str, ...] = ()
+
+
+class Analyzer:
+    """Subclass, set `name` (and bump `version` whenever the terms of some text change) and
+    implement `terms`. `query` applies the same analysis to a query, plus `word*` prefixes;
+    an analyzer with a stop list drops its words from queries there."""
+
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = "analyzer"
+    version: ClassVar[int] = 1
+    description: ClassVar[str] = ""
+
+    @property
+    def signature(self) -> str:
+        """What the index records: a different signature means different terms."""
+        return f"{self.name}/{self.version}"
+
+    def terms(self, text: str) -> list[str]:
+        """Every index term of `text`, in order, repeats kept."""
+        raise NotImplementedError
+
+    def prefix_term(self, word: str) -> str:
+        """How a `word*` prefix is matched against indexed terms (folded, never stemmed)."""
+        return word.lower()
+
+    def query(self, text: str) -> AnalyzedQuery:
+        prefixes = []
+        for match in _PREFIX.finditer(text):
+            prefix = self.prefix_term(match.group(1))
+            if len(prefix) >= PREFIX_MIN:
+                prefixes.append(prefix)
+        rest = _PREFIX.sub(" ", text) if prefixes else text
+        terms = tuple(dict.fromkeys(self.query_terms(rest)))
+        return AnalyzedQuery(terms, tuple(dict.fromkeys(prefixes)))
+
+    def query_terms(self, text: str) -> list[str]:
+        return self.terms(text)
 
 
 def fold(text: str) -> str:
@@ -35,13 +96,24 @@ def fold(text: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    """Every token of `text`, in order, repeats kept."""
+    """upstream's tokens of `text`, in order, repeats kept."""
     return _TOKEN.findall(fold(text))
 
 
 def query_tokens(text: str) -> tuple[str, ...]:
-    """Distinct tokens of a query, in first-seen order."""
+    """Distinct upstream tokens of a query, in first-seen order."""
     return tuple(dict.fromkeys(tokenize(text)))
+
+
+class UpstreamAnalyzer(Analyzer):
+    name = "upstream"
+    description = "upstream's tokens: lowercase [a-z0-9]+ after folding accents (no other script)"
+
+    def terms(self, text: str) -> list[str]:
+        return tokenize(text)
+
+    def prefix_term(self, word: str) -> str:
+        return "".join(tokenize(word))
 
 
 def row_text(row: dict) -> str:
@@ -55,5 +127,5 @@ def row_text(row: dict) -> str:
 
 
 def term_hash(term: str) -> int:
-    """Stable unsigned 64-bit id of a term."""
-    return int.from_bytes(blake2b(term.encode("ascii"), digest_size=8).digest(), "little")
+    """Stable unsigned 64-bit id of a term (UTF-8; ASCII terms hash as they always did)."""
+    return int.from_bytes(blake2b(term.encode("utf-8"), digest_size=8).digest(), "little")

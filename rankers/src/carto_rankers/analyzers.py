@@ -1,0 +1,192 @@
+"""Analyzers for the keyword index: `unicode` and `english` (the `Analyzer` base and upstream's
+`upstream` live in carto_core.search.tokens).
+
+`unicode`: words of every script (`\\w` runs), NFKC-normalised, case-folded; accents folded on
+Latin, Greek and Cyrillic letters and Arabic vowel marks dropped (never the marks that spell a
+word: Japanese dakuten, Devanagari vowel signs); Chinese, Japanese and Korean runs become
+overlapping character bigrams plus single characters (a query uses the bigrams when it has
+two characters or more, so a one-character query still finds its row); identifiers are kept
+whole *and* split: `batch_batch_lock` -> batch_batch_lock, batch, batch, lock; `parseConfig`
+-> parseconfig, parse, config; `src/cart/tax.py` -> src, cart, tax.py, tax, py; a hyphen is
+folded out of the whole (`de-stress` -> destress, de, stress) and an apostrophe dropped.
+
+`english`: `unicode`, then Snowball stemming (PyStemmer: English for Latin script, Russian for
+Cyrillic, Arabic for Arabic; "Researching" -> research, "camped" -> camp), and a stop list of
+question and function words left out of *queries* (never of the index, and never a query's
+only words): "what did I say about the deploy" asks about "say" and "deploy".
+
+Both are pure functions of the text; a memo of analysed raw tokens makes repeats cheap.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from carto_core.search.tokens import Analyzer
+
+#: A raw token: word characters joined by single connectors (paths, dotted names, hyphens).
+_W = (r"[\w\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
+      r"\u06d6-\u06ed\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u3099\u309a]")
+#: Combining marks that spell a word (Devanagari vowel signs, Thai vowels) are word characters.
+_RAW = re.compile(f"{_W}+(?:['\u2019\\-./:]{_W}+)*")
+_CONNECTOR = re.compile(r"['\u2019\-.:_]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_CJK = re.compile(
+    "([\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]+)")
+#: carto's event ids are one term each (`evt-1a2b3c4d5e6f`, `turn-<session>-3`): split, their
+#: common first part would make a query naming an unknown id match every row.
+_EVENT_ID = re.compile(r"(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+")
+#: Longer tokens are hashes, blobs, base64: kept whole, never split.
+LONG = 64
+_MEMO_MAX = 400_000
+
+#: Question and function words dropped from queries (`english`), checked before stemming.
+QUERY_STOP = frozenset("""
+a about after all am an and any are as at be been before being but by can could did do does
+doing done for from had has have having he her here hers him his how i if in into is it its
+just me mine my myself of on or our ours over she should so some than that the their theirs
+them then there these they this those to too us was we were what when where which while who
+whom whose why will with would you your yours yourself ever
+""".split())
+
+
+def _fold(text: str) -> str:
+    """NFKC, then accents off Latin/Greek/Cyrillic letters and Arabic vowel marks dropped;
+    other combining marks are part of their letter and stay. Case is kept (camelCase)."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    decomposed = unicodedata.normalize("NFD", text)
+    out = []
+    base = 0
+    for ch in decomposed:
+        if unicodedata.combining(ch):
+            code = ord(ch)
+            if base < 0x0530 or 0x064B <= code <= 0x065F or code == 0x0670:
+                continue
+        else:
+            base = ord(ch)
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def _bigrams(run: str, unigrams: bool) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    grams = [run[i:i + 2] for i in range(len(run) - 1)]
+    return list(run) + grams if unigrams else grams
+
+
+class UnicodeAnalyzer(Analyzer):
+    name = "unicode"
+    version = 1
+    description = ("words of every script, case and accent folded, CJK bigrams, identifiers "
+                   "whole and split, hyphens folded")
+    stem = False
+    stop = frozenset()
+
+    def __init__(self):
+        self._memo: dict[str, tuple[str, ...]] = {}
+        self._query_memo: dict[str, tuple[str, ...]] = {}
+        self._stemmers: dict[str, object] = {}
+
+    # ---- one word
+
+    def _stem(self, word: str) -> str:
+        return word
+
+    def _plain(self, word: str) -> str:
+        """A lowercase word with no connectors: stemmed when it is letters only."""
+        return self._stem(word) if self.stem and word.isalpha() else word
+
+    def _expand(self, raw: str, cjk_unigrams: bool) -> tuple[str, ...]:
+        if raw.isascii() and raw.isalnum() and (raw.islower() or not _HUMP.search(raw)):
+            return (self._plain(raw.lower()),)  # the common case: one plain word
+        if _CJK.search(raw):
+            out: list[str] = []
+            for piece in _CJK.split(raw):
+                if not piece:
+                    continue
+                if _CJK.fullmatch(piece):
+                    out.extend(_bigrams(piece, cjk_unigrams))
+                else:
+                    out.extend(self._expand(piece, cjk_unigrams))
+            return tuple(out)
+        if len(raw) > LONG or _EVENT_ID.fullmatch(raw):
+            return (raw.casefold(),)
+        out = []
+        for segment in raw.split("/"):
+            if not segment:
+                continue
+            if not _CONNECTOR.search(segment) and not _HUMP.search(segment):
+                out.append(self._plain(segment.casefold()))
+                continue
+            whole = segment.casefold().replace("-", "").replace("'", "").replace("\u2019", "")
+            whole = whole.strip(".:_")
+            parts = []
+            for chunk in _CONNECTOR.split(segment):
+                if not chunk:
+                    continue
+                pieces = (_CAMEL.findall(chunk) if chunk.isascii() and _HUMP.search(chunk)
+                          else [chunk])
+                parts.extend(p.casefold() for p in pieces or [chunk])
+            if "'" in segment or "\u2019" in segment:
+                parts = []  # don't -> dont; user's -> users (stemmed: user); no "t" or "s" parts
+            if whole:
+                out.append(self._plain(whole) if whole.isalpha() else whole)
+            for part in parts:
+                if part != whole and (len(part) > 1 or part.isdigit()):
+                    out.append(self._plain(part))
+        return tuple(out)
+
+    # ---- the analyzer
+
+    def terms(self, text: str) -> list[str]:
+        memo = self._memo
+        out: list[str] = []
+        for raw in _RAW.findall(_fold(text)):
+            got = memo.get(raw)
+            if got is None:
+                if len(memo) > _MEMO_MAX:
+                    memo.clear()
+                got = memo[raw] = self._expand(raw, True)
+            out.extend(got)
+        return out
+
+    def query_terms(self, text: str) -> list[str]:
+        raws = _RAW.findall(_fold(text))
+        if self.stop:
+            kept = [r for r in raws if r.casefold() not in self.stop]
+            raws = kept or raws
+        out: list[str] = []
+        for raw in raws:
+            out.extend(self._expand(raw, False))
+        return out
+
+    def prefix_term(self, word: str) -> str:
+        return _fold(word).casefold()
+
+
+class EnglishAnalyzer(UnicodeAnalyzer):
+    name = "english"
+    version = 1
+    description = ("unicode + Snowball stemming (English; Russian for Cyrillic, Arabic for "
+                   "Arabic script) + question words left out of queries")
+    stem = True
+    stop = QUERY_STOP
+
+    def _stem(self, word: str) -> str:
+        first = ord(word[0])
+        language = ("english" if first < 0x0250 else "russian" if 0x0400 <= first < 0x0530
+                    else "arabic" if 0x0600 <= first < 0x0700 else None)
+        if language is None:
+            return word
+        stemmer = self._stemmers.get(language)
+        if stemmer is None:
+            import Stemmer  # PyStemmer: the C Snowball stemmers
+
+            stemmer = self._stemmers[language] = Stemmer.Stemmer(language)
+        return stemmer.stemWord(word)

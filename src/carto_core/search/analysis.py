@@ -1,0 +1,50 @@
+"""Which analyzer makes the keyword index's terms: `--analyzer`, else `search.analyzer` in the
+config file (`CARTO_ANALYZER`), else the default.
+
+Analyzers are registered by plugins through `carto_register_rankers` with `kind = "analyzer"`
+(carto-rankers: `unicode`, `english`, and upstream's `upstream`); core's own `upstream` answers
+when no plugin registered it (a carto-core alone).
+"""
+
+from __future__ import annotations
+
+from carto_core.search.tokens import Analyzer, UpstreamAnalyzer
+
+DEFAULT_ANALYZER = "english"
+
+_instances: dict[str, Analyzer] = {}
+
+
+def analyzer_names(registries) -> list[str]:
+    names = [n for n, cls in registries.rankers.items() if getattr(cls, "kind", "") == "analyzer"]
+    return sorted(set(names) | {UpstreamAnalyzer.name})
+
+
+def configured_name() -> str:
+    from carto_core.config import load_config
+
+    return str(load_config().get("search.analyzer") or DEFAULT_ANALYZER)
+
+
+def resolve_analyzer(name: str | None = None, registries=None) -> Analyzer:
+    """The analyzer named `name` (None: the configured one), one instance per process (its
+    memo of analysed words is then shared). Raises `UnknownNameError` listing the names."""
+    name = name or configured_name()
+    found = _instances.get(name)
+    if found is not None:
+        return found
+    if registries is None:
+        from carto_core.search.plugins import search_registries
+
+        registries = search_registries()
+    cls = registries.rankers.get(name) if name in registries.rankers else None
+    if cls is None or getattr(cls, "kind", "") != "analyzer":
+        if name == UpstreamAnalyzer.name:
+            cls = UpstreamAnalyzer
+        else:
+            from carto_core.registry import UnknownNameError
+
+            raise UnknownNameError(
+                f"unknown analyzer {name!r}; accepted: {', '.join(analyzer_names(registries))}")
+    instance = _instances[name] = cls()
+    return instance
