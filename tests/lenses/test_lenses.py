@@ -418,7 +418,7 @@ def test_trustmap_from_marker_rows_equals_the_corpus_fold(tmp_path, monkeypatch)
     settings.write_text(json.dumps({"permissions": {"allow": ["WebFetch(domain:escaped.example.net)"]}}))
     new = trustmap(home, window="365d", min_hits=1, settings_path=str(settings), now=now)
     monkeypatch.setattr(module, "_candidate_events",
-                        lambda h: load_corpus(h, ["changelog", "research", "tool-use"]).events)
+                        lambda h, sessions=None: load_corpus(h, ["changelog", "research", "tool-use"]).events)
     old = trustmap(home, window="365d", min_hits=1, settings_path=str(settings), now=now)
     assert new == old
     hosts = {entry["id"] for entry in new["hosts"]}

@@ -56,3 +56,35 @@ def test_an_ingest_of_the_client_files_reports_nothing_unknown(projects, tmp_pat
     summary = run_ingest(ClaudeSource({"roots": [str(projects)]}), Home(tmp_path / "home"))
     assert not summary.errors
     assert not [k for k in summary.skipped if k.startswith("unknown_type")], summary.skipped
+
+
+def test_turn_records_the_commit_and_the_shell_edit_the_client_reported(projects):
+    """`echo hello > a.txt && git add a.txt && git commit -m "feat: add a"`: the client's
+    `bashEditDiff.changedFiles` names a.txt (no heuristic knows `echo >`), its `gitOperation`
+    the commit 995f281."""
+    row = _read(projects, INJECT).rows[0].row
+    bash, write, pytest_call = row["tools"]
+    assert bash["name"] == "Bash" and bash["edits"] == ["/home/dev/repo/a.txt"]
+    assert bash["commit"] == {"sha": "995f281", "subject": "feat: add a", "branch": "main", "kind": "committed"}
+    assert write["edits"] == ["/home/dev/repo/test_b.py"]
+    assert pytest_call["input"] == "pytest -q || true" and "edits" not in pytest_call
+    assert row["cwd"] == "/home/dev/repo"
+
+
+def test_injected_context_is_recorded_not_read_as_words(projects):
+    raw = (CLIENT / f"{INJECT}.jsonl").read_text()
+    assert "REMEMBER-XYZ" in raw  # the inject hook's additionalContext, as the client stored it
+    row = _read(projects, INJECT).rows[0].row
+    assert "REMEMBER-XYZ" not in row["summary"]
+    assert row["injected"] == [{"hook": "UserPromptSubmit", "chars": len("REMEMBER-XYZ")}]
+    assert "injected" not in _read(projects, EXTRA).rows[0].row
+
+
+def test_a_failed_call_keeps_its_commit_and_loses_nothing_else(projects):
+    """`git commit -am "fix: readme title" && exit 3`: an error result (a plain string, no
+    gitOperation); the commit it printed is still the session's."""
+    read, edit, bash = _read(projects, EXTRA).rows[0].row["tools"]
+    assert read["name"] == "Read" and "edits" not in read
+    assert edit["edits"] == ["/home/dev/repo/README.md"]
+    assert bash["failed"] is True
+    assert bash["commit"] == {"sha": "396cba8", "subject": "fix: readme title", "branch": "main"}

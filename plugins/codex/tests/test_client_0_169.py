@@ -91,3 +91,24 @@ def test_any_header_sequence_leaves_exactly_the_output(header, body):
     if body.startswith(_HEADER_KEYS):
         body = "x" + body
     assert strip_output_header("".join(header) + body) == body
+
+
+def test_apply_patch_through_exec_command_is_an_edit_of_the_turn():
+    """With no apply_patch tool offered, Codex sends the patch through `exec_command` and fires
+    no hook for it: the ingested turn is the only record of the edit."""
+    (turn,) = parse_rollout(rollout(EXEC_PATCH).read_bytes()).turns
+    shell, patch = turn.calls.entries
+    assert patch["name"] == "exec_command" and patch["input"].startswith("apply_patch <<'EOF'")
+    assert patch["edits"] == ["/home/dev/repo/b.txt"]  # item_completed's FileChange path
+    assert shell["commit"] == {"sha": "eb66598", "subject": "feat: add b", "branch": "main"}
+
+
+def test_the_freeform_patch_tool_and_the_ingested_row(codex_root, tmp_path):
+    home = Home(tmp_path / "home")
+    run_ingest(CodexRolloutSource({"roots": [str(codex_root)]}), home)
+    rows = {json.loads(l)["session"]: json.loads(l) for l in (home.root / "turns.jsonl").read_text().splitlines()}
+    row = rows[PATCH_TOOL]
+    assert row["cwd"] == "/home/dev/repo"
+    assert [(t["name"], t.get("edits"), t.get("commit", {}).get("sha")) for t in row["tools"]] == [
+        ("exec_command", None, "d56b83f"), ("apply_patch", ["/home/dev/repo/b.txt"], None)]
+    assert rows[EXEC_PATCH]["tools"][1]["edits"] == ["/home/dev/repo/b.txt"]

@@ -43,7 +43,8 @@ def session_cmd(session_id, commits, files, as_json) -> None:
         emit_json(doc)
         return
     c = doc["counts"]
-    click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events")
+    click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events"
+               + (f" (from {doc['turns']} transcript turns: no hook rows)" if doc["evidence"] == "turns" else ""))
     click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} ({doc['duration_minutes']} min)")
     click.echo(f"projects {', '.join(doc['projects']) or '-'}")
     click.echo(f"activity {c['edits']} edits · {c['bash']} bash · {c['searches']} searches · "
@@ -105,3 +106,9 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
             click.echo(f"{'- ' if as_md else '  '}[{commit['status']}{extra}] {commit['sha'][:8]} {commit['subject'][:70]}")
         for commit in project["git_only_commits"]:
             click.echo(f"{'- ' if as_md else '  '}[git-only] {commit['sha'][:8]} {commit['subject'][:70]}")
+        if project["files"]:
+            click.echo(f"{'- ' if as_md else '  '}files: "
+                       + ", ".join(f"{f['path']} ×{f['touches']}" for f in project["files"][:8]))
+    if doc["from_turns"]["sessions"]:
+        click.echo(f"\n(read from the transcript turns of {len(doc['from_turns']['sessions'])} session(s) "
+                   "that logged no hook row)")

@@ -9,7 +9,7 @@ from carto_core.cli.output import emit_json, json_option
 
 @click.command(epilog="""\b
 Examples:
-  carto trustmap                      hosts, CLIs, orgs, buckets, registries of the last year
+  carto trustmap                      hosts, CLIs, orgs, buckets, registries, MCP servers of the last year
   carto trustmap --window 30d --min 5 --json
 Entries marked + are not yet mentioned in ~/.claude/settings.json (CARTOGRAPHER_SETTINGS).
 Identifiers only: no command arguments are ever printed.""")
@@ -27,7 +27,7 @@ def trustmap(window, min_hits, cap, settings, as_json) -> None:
     if as_json:
         emit_json(doc)
         return
-    for key in ("hosts", "clis", "orgs", "buckets", "registries"):
+    for key in ("hosts", "clis", "orgs", "buckets", "registries", "mcp_servers"):
         click.echo(f"{key}:")
         for entry in doc[key][:30]:
             kind = f" ({entry['kind']})" if "kind" in entry else ""

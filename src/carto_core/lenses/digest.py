@@ -85,12 +85,19 @@ def _lines_with(data: bytes, needle: bytes):
 
 
 def _session_events(home, session_id: str) -> list[Event]:
-    try:
+    """The session's changelog rows; when none of them is a hook row (a backfilled home, a
+    Codex session whose hooks did not run), its turns and what their tool calls stand for
+    (`lenses.turnwork`)."""
+    from carto_core.lenses.turnwork import hooked_sessions, session_turns, with_turn_work
+
+    has_changelog = home.log("changelog").exists()
+    if not has_changelog and not home.log("turns").exists():
+        raise DigestError(f"no changelog and no turns in {home.root}")
+    out = []
+    data = b""
+    if has_changelog:
         with open(home.log("changelog"), "rb") as handle:
             data = handle.read()
-    except FileNotFoundError:
-        raise DigestError(f"no changelog in {home.root}") from None
-    out = []
     for raw in _lines_with(data, session_id.encode()):
         row, problem = loads_line(raw)
         if problem == "malformed_json" or not isinstance(row, dict):
@@ -98,6 +105,8 @@ def _session_events(home, session_id: str) -> list[Event]:
         event = Event.from_row(row, "changelog")
         if event.session_id == session_id:
             out.append(event)
+    if session_id not in hooked_sessions(out):
+        out = with_turn_work(out, session_turns(home, session_id))
     out.sort(key=lambda e: e.timestamp or datetime.min.replace(tzinfo=timezone.utc))
     return out
 
@@ -175,6 +184,9 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -
     if not is_resolved(session_id):
         raise DigestError("no session id: pass --session or run inside an agent session")
     events = _session_events(home, session_id)
+    from carto_core.lenses.turnwork import hooked_sessions
+
+    turns = sum(1 for e in events if e.source == "turns" and e.type == "transcript")
     dated = [e.timestamp for e in events if e.timestamp]
     types = Counter(e.type for e in events)
     commit_rows = [c for c in (_commit(e) for e in events) if c]
@@ -188,6 +200,10 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -
         "session_id": session_id,
         "provider": next((e.provider for e in events if is_resolved(e.provider)), None),
         "event_count": len(events),
+        # Where the activity below comes from: the hook rows, or (none logged) the session's
+        # transcript turns and the calls they record.
+        "evidence": ("hooks" if session_id in hooked_sessions(events) else "turns" if turns else None),
+        "turns": turns,
         "started_at": format_timestamp(min(dated)) if dated else None,
         "ended_at": format_timestamp(max(dated)) if dated else None,
         "duration_minutes": round((max(dated) - min(dated)).total_seconds() / 60) if dated else 0,
@@ -307,8 +323,10 @@ def _is_owner(author: str, email: str, names: list[str]) -> bool:
 
 def day_digest(home, day: str = "today", *, projects: list[str] | None = None, no_git: bool = False,
                deny_regex: str | None = None, now: datetime | None = None) -> dict:
-    if not home.log("changelog").exists():
-        raise DigestError(f"no changelog in {home.root}: an outage, not a quiet day")
+    # No changelog is an outage of the hooks, unless the home holds turns (built by backfill,
+    # or hooks not installed yet): then the day is read from them.
+    if not home.log("changelog").exists() and not home.log("turns").exists():
+        raise DigestError(f"no changelog and no turns in {home.root}: an outage, not a quiet day")
     deny = None
     if deny_regex:
         try:
@@ -344,6 +362,23 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
     groups: dict[str, list[Event]] = {}
     for e in events:
         groups.setdefault(e.project if e.has_project else OUTSIDE, []).append(e)
+    # Commits, pushes and files of sessions that logged no hook row that day come from what
+    # their turns record (lenses.turnwork); the counts of events stay those of the logs' rows.
+    from carto_core.lenses.turnwork import hooked_sessions
+    from carto_core.turnactivity import derived_events
+
+    hooked = hooked_sessions(events)
+    turn_sessions: set[str] = set()
+    work: dict[str, list[Event]] = {}
+    for project, group in groups.items():
+        extra = []
+        for e in group:
+            if e.source == "turns" and e.has_session and e.session_id not in hooked:
+                derived = derived_events(e)
+                if derived:
+                    turn_sessions.add(e.session_id)
+                extra.extend(derived)
+        work[project] = group + extra
     bins = {int(e.timestamp.timestamp() // 300) for e in events}
     hours = [0] * 24
     for e in events:
@@ -377,7 +412,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
                 if _is_owner(author, email, names):
                     owned.add(sha)
         commits = []
-        for e in group:
+        for e in work[project]:
             commit = _commit(e)
             if not commit:
                 continue
@@ -391,7 +426,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         git_only = [{"sha": sha, "subject": subject} for sha, _, subject in day_commits.get(repo, [])
                     if sha in owned and sha not in landed_as
                     and not any(sha.startswith(s) or s.startswith(sha[:7]) for s in logged)]
-        files, unresolved = _edited_files(group)
+        files, unresolved = _edited_files(work[project])
         project_bins = {int(e.timestamp.timestamp() // 300) for e in group}
         project_docs.append({
             "name": project,
@@ -403,7 +438,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
             "sessions": sorted({e.session_id for e in group if e.has_session}),
             "commits": commits,
             "git_only_commits": git_only,
-            "pushes": sum(1 for e in group if e.type == "git_push"),
+            "pushes": sum(1 for e in work[project] if e.type == "git_push"),
             "files": [{"path": p, "touches": n} for p, n in files.most_common(20)],
             "files_unresolved": unresolved,
             "investigations": sum(1 for e in group if e.type == "investigation"),
@@ -440,6 +475,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         "hours": hours,
         "unattributed": {"project": sum(1 for e in events if not e.has_project),
                          "session": sum(1 for e in events if not e.has_session)},
+        "from_turns": {"sessions": sorted(turn_sessions)},
         "duplicates_dropped": cols.duplicates,
         "undated_dropped": cols.n_undated,
         "projects": project_docs,

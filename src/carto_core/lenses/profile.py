@@ -16,7 +16,9 @@ from collections import Counter
 from datetime import datetime, timezone
 
 from carto_core.facts.store import LOAD_ORDER, cache_enabled, facts_columns, lkey_of
+from carto_core.collision import COMMIT_RE
 from carto_core.project import is_project_name
+from carto_core.turnactivity import derived_events
 from carto_core.timeparse import parse_when
 
 BUDGET = 4000
@@ -44,6 +46,34 @@ def _wrapup_lines(home) -> dict[str, set[int]]:
     return found
 
 
+def _tool_turn_lines(home) -> set[int]:
+    """Load keys of the turns whose row records tool calls (a bytes search: only those turn
+    rows are read back)."""
+    found: set[int] = set()
+    try:
+        with open(home.log("turns"), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return found
+    position = data.find(b'"tools":[')
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        found.add(lkey_of("turns", start))
+        end = data.find(b"\n", position)
+        if end < 0:
+            break
+        position = data.find(b'"tools":[', end)
+    return found
+
+
+def _tool_family(name: str) -> str:
+    """A tool's name as the profile counts it: MCP tools by server (`mcp__github__x` ->
+    `mcp:github`)."""
+    if name.startswith("mcp__"):
+        return "mcp:" + name[5:].split("__", 1)[0]
+    return name
+
+
 def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datetime | None = None) -> dict:
     now = now or datetime.now(timezone.utc)
     since = parse_when(window, now=now)
@@ -59,6 +89,7 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     project_names, type_names = project_dim.names, type_dim.names
     project_ok = [is_project_name(name) for name in project_names]
     commit_code = type_dim.ids.get("git_commit", -1)
+    turn_code = type_dim.ids.get("transcript", -1)
     # Persisted columns key a position by (log, byte offset); columns over a loaded corpus
     # (CARTO_FACTS_CACHE=0) by load index, and there every row is in memory anyway.
     persisted = cache_enabled()
@@ -69,6 +100,10 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     commit_types, quadrants, hours = Counter(), Counter(), Counter()
     weekend = 0
     decisions: list[str] = []
+    hook_shas: set[str] = set()
+    turn_commits: list[tuple[str, str, str]] = []  # (sha, project, commit type) that turns record
+    tools: Counter = Counter()
+    turns_with_tools = _tool_turn_lines(home) if persisted else None
     positions = sorted(range(lo, hi), key=lkey.__getitem__)
     pcol, tcol = project_dim.col, type_dim.col
     for position in positions:
@@ -93,10 +128,27 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
         hours[local[0]] += 1
         weekend += local[1]
         is_wrapup = lkey[position] in wrapup_keys if persisted else True
+        if etype == turn_code:
+            # A transcript turn: the tool calls it records, and the commits it saw (kept apart
+            # until the hook commits are known, so a commit both logged is counted once).
+            if turns_with_tools is not None and lkey[position] not in turns_with_tools:
+                continue
+            event = cols.event_at(position)
+            for entry in event.row.get("tools") or ():
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                    tools[_tool_family(entry["name"])] += 1
+            for derived in derived_events(event):
+                if derived.type == "git_commit":
+                    turn_commits.append((derived.row["commit_hash"], event.project if project and project_ok[project] else "",
+                                         derived.row.get("commit_type") or "other"))
+            continue
         if etype != commit_code and not is_wrapup:
             continue
         event = cols.event_at(position)
         if etype == commit_code:
+            sha = event.row.get("commit_hash") or (COMMIT_RE.search(event.summary or "") or [None, ""])[1]
+            if sha:
+                hook_shas.add(sha)
             commit_types[event.row.get("commit_type") or "other"] += 1
             shape = event.row.get("diff_shape")
             if isinstance(shape, dict) and shape.get("quadrant"):
@@ -107,6 +159,13 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
                 decisions.append(f"{item} ({event.project or '-'}, {day})")
             if event.row.get("key_insight"):
                 decisions.append(f"insight: {event.row['key_insight']} ({event.project or '-'})")
+    for sha, name, commit_type in turn_commits:
+        if any(sha.startswith(other[:7]) or other.startswith(sha) for other in hook_shas):
+            continue
+        hook_shas.add(sha)
+        commit_types[commit_type] += 1
+        if name in projects:
+            projects[name]["commits"] += 1
     for p in projects.values():
         p["last"] = datetime.fromtimestamp(p["last"], tz=timezone.utc)
     n_events = hi - lo
@@ -120,7 +179,8 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     sections.append(("Durable decisions", [f"- {d}" for d in decisions[-12:][::-1]]))
     sections.append(("Work shape", [
         "- commit types: " + (", ".join(f"{t} {n}" for t, n in commit_types.most_common()) or "none"),
-        "- diff quadrants: " + (", ".join(f"{q} {n}" for q, n in quadrants.most_common()) or "none")]))
+        "- diff quadrants: " + (", ".join(f"{q} {n}" for q, n in quadrants.most_common()) or "none"),
+        "- tool calls (transcripts): " + (", ".join(f"{t} {n}" for t, n in tools.most_common(12)) or "none")]))
     peak = ", ".join(f"{h:02d}:00" for h, _ in hours.most_common(3)) or "-"
     sections.append(("Cadence", [
         f"- peak hours (local): {peak}",

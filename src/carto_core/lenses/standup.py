@@ -238,6 +238,13 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
 
     scope = ProjectScope.parse(project) if project else None
     events = window_rows(home, start, now)
+    # Sessions that logged no hook row in the window (a backfilled home; Codex with untrusted
+    # hooks) are read from their turns: the turn and what its tool calls stand for.
+    from carto_core.lenses.turnwork import hooked_sessions, window_turns, with_turn_work
+
+    hooked = hooked_sessions(events)
+    events = with_turn_work(events, window_turns(home, start, now + timedelta(minutes=5)), hooked=hooked)
+    events.sort(key=lambda e: e.timestamp)
     if scope is not None:
         events = [e for e in events if scope.matches(e.project)]
     sessions: dict[str, dict] = {}
@@ -261,7 +268,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
         entry = sessions.setdefault(sid, {
             "id": sid, "provider": event.provider or "unknown", "is_self": sid == self_id,
             "first": event.timestamp, "last": event.timestamp, "events": 0, "projects": Counter(),
-            "types": Counter(), "edits_unresolved": 0, "commits": [], "pushes": 0})
+            "types": Counter(), "edits_unresolved": 0, "commits": [], "pushes": 0, "turns": 0})
         entry["events"] += 1
         entry["last"] = max(entry["last"], event.timestamp)
         entry["first"] = min(entry["first"], event.timestamp)
@@ -274,6 +281,8 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
         entry["types"][event.type or "unknown"] += 1
         if event.type == "git_push":
             entry["pushes"] += 1
+        if event.source == "turns" and event.type == "transcript":
+            entry["turns"] += 1
         if event.type == "tool_bash":
             bash_rows.append(event)
         commit = commit_of(event)
@@ -306,11 +315,13 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             "idle_ms": _ms(now - entry["last"]),
             "span_ms": _ms(entry["last"] - entry["first"]),
             "events": entry["events"],
+            "turns": entry["turns"],
             "projects": [name for name, _ in entry["projects"].most_common()],
             "types": dict(entry["types"].most_common()),
             "edits_unresolved": entry["edits_unresolved"],
             "commits": entry["commits"][::-1],
             "pushes": entry["pushes"],
+            "evidence": "hooks" if sid in hooked else "turns",
         })
     contention_projects = [
         {"project": name, "sessions": sorted(sids)}
@@ -328,11 +339,13 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             "last_touched": format_timestamp(slot["last"]),
         })
     rollouts = _codex_rollouts_since(start) if (scan_silent or scan_unclaimed) else []
-    silent = _silent_codex(set(sessions), rollouts) if scan_silent else []
+    # Silent = no hook row: a Codex session whose turns were ingested is still one whose hooks
+    # did not run.
+    silent = _silent_codex(hooked, rollouts) if scan_silent else []
     trust = (codex_hook_trust(silent, repos) if scan_silent else
              {"state": "not_checked", "trust_known": False, "reason": "silent scan turned off",
               "hook_files": [], "disabled_by": [], "silent_sessions": []})
-    unclaimed = (_unclaimed(repos, claimed, bash_rows, start, shorts, rollouts, set(sessions))
+    unclaimed = (_unclaimed(repos, claimed, bash_rows, start, shorts, rollouts, hooked)
                  if scan_unclaimed else [])
     return {
         "window": {"since": format_timestamp(start), "until": format_timestamp(now), "spec": since,
@@ -380,6 +393,8 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         detail = f"    {_age(s['idle_ms'])} idle · {_age(s['span_ms'])} span · {s['events']} events"
         detail += f" · {len(s['commits'])} commits" if s["commits"] else ""
         detail += f" · {s['pushes']} push{'es' if s['pushes'] != 1 else ''}" if s["pushes"] else ""
+        if s.get("evidence") == "turns":
+            detail += f" · from {s['turns']} transcript turn{'s' if s['turns'] != 1 else ''} (no hook rows)"
         lines.append(detail)
         for commit in s["commits"][:3]:
             lines.append(f"    {commit['sha'][:8]}  {commit['subject']}")

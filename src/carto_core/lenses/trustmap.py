@@ -80,11 +80,12 @@ LOGS = ("research", "tool-use", "changelog")
 _MARKERS = re.compile(rb'://|:\\/\\/|Ran:|--registry|--index-url|--extra-index-url|git_commit|git_push|"git-')
 
 
-def _candidate_events(home):
+def _candidate_events(home, sessions: set | None = None):
     """The events of the three logs, folded by event_id as `corpus.load_corpus(home, LOGS)`
     folds them (the first row of an id wins), but only rows whose line holds a marker are
     normalized in full: the others cannot add an identifier and are reduced to the fields
-    that decide their id (which still wins the fold over a later copy)."""
+    that decide their id (which still wins the fold over a later copy). `sessions`, when
+    given, collects the session of every row (the sessions that logged hook rows)."""
     seen: set[str] = set()
     for label in LOGS:
         path = home.log(label)
@@ -96,6 +97,10 @@ def _candidate_events(home):
         for line in iter_lines(path, data=data, loads=fast_loads_line):
             raw = data[line.offset:line.end]
             fallback = f"{label}-{line.lineno}"
+            if sessions is not None:
+                sid = line.row.get("session_id") or line.row.get("session")
+                if sid.__class__ is str and is_resolved(sid):
+                    sessions.add(sid)
             if _MARKERS.search(raw) is None:
                 # Its id only, by `Event.from_row`'s rule (a fallback id is always given here,
                 # so `milestone` never names it).
@@ -109,6 +114,46 @@ def _candidate_events(home):
             yield event
 
 
+def _lines_holding(path, needle: bytes):
+    """Parsed rows of the lines of `path` that contain `needle` (the others are not parsed)."""
+    from carto_core.jsonl import loads_line
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return
+    data = data[: data.rfind(b"\n") + 1]
+    position = data.find(needle)
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        end = data.find(b"\n", position)
+        row, problem = loads_line(data[start:end])
+        if problem != "malformed_json" and isinstance(row, dict):
+            yield row
+        position = data.find(needle, end)
+
+
+def _transcript_events(home, hooked: set[str], mcp: Counter, since: datetime):
+    """What the ingested history adds: the events the turns' tool calls stand for, for
+    sessions that logged no hook row (`lenses.turnwork`), and prompts that name a URL. Every
+    turn's MCP calls count by server (hooks log only MCP fetch and search calls)."""
+    from carto_core.turnactivity import derived_events
+
+    for row in _lines_holding(home.log("turns"), b'"tools":['):
+        event = Event.from_row(row, "turns")
+        if event.timestamp is None or event.timestamp < since:
+            continue
+        for entry in row.get("tools") or ():
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if isinstance(name, str) and name.startswith("mcp__") and "__" in name[5:]:
+                mcp[name[5:].split("__", 1)[0]] += 1
+        if event.has_session and event.session_id not in hooked:
+            yield from derived_events(event)
+    for row in _lines_holding(home.log("prompts"), b"://"):
+        yield Event.from_row(row, "prompts")
+
+
 def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
              settings_path: str | None = None, now: datetime | None = None) -> dict:
     from carto_core.timeparse import parse_when
@@ -118,7 +163,14 @@ def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
     hosts, clis, buckets, registries = Counter(), Counter(), Counter(), Counter()
     project_weight: Counter = Counter()
     cwd_of: dict[str, str] = {}
-    for event in _candidate_events(home):
+    hooked: set[str] = set()
+    mcp: Counter = Counter()
+
+    def events():
+        yield from _candidate_events(home, hooked)
+        yield from _transcript_events(home, hooked, mcp, since)
+
+    for event in events():
         if event.timestamp is None or event.timestamp < since:
             continue
         row = event.row
@@ -177,5 +229,6 @@ def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
         "orgs": entries(orgs),
         "buckets": entries(buckets),
         "registries": entries(registries),
+        "mcp_servers": entries(mcp),
         "sensitive_paths": [str(home.root), str(home.state)],
     }

@@ -37,9 +37,15 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     events = [e for e in _session_events(home, session_id) if e.type != "milestone_session_wrapup"]
     last_commit_at = max((e.timestamp for e in events if e.type == "git_commit" and e.timestamp), default=None)
     committed: set[str] = set()
+    # A commit whose files no row names (one a transcript recorded: the client names the sha,
+    # not the files) asks git; when git cannot tell, the edits made up to it count as in it.
+    unknown_until = None
     for e in events:
         if e.type == "git_commit":
-            committed.update(contention_key(p) for p in event_files(e.type, e.summary, e.cwd))
+            files = event_files(e.type, e.summary, e.cwd) or _files_from_git(e)
+            committed.update(contention_key(p) for p in files)
+            if not files and e.timestamp and (unknown_until is None or e.timestamp > unknown_until):
+                unknown_until = e.timestamp
     edited = Counter()
     pending = []
     for e in events:
@@ -48,7 +54,9 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         for path in event_files(e.type, e.summary, e.cwd):
             edited[path] += 1
             late = last_commit_at is None or (e.timestamp and e.timestamp > last_commit_at)
-            if (contention_key(path) not in committed or late) and path not in pending:
+            covered = contention_key(path) in committed or (
+                unknown_until is not None and e.timestamp is not None and e.timestamp <= unknown_until)
+            if (not covered or late) and path not in pending:
                 pending.append(path)
     auto_decisions = [f"{c['subject']} ({c['sha'][:7]})" for c in digest["commits"][::-1]]
     auto_unresolved = [f"uncommitted edits: {os.path.basename(p)}" for p in pending[:5]]
@@ -84,6 +92,20 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         "unresolved": unresolved if unresolved is not None else auto_unresolved,
         "key_insight": insight or "",
     })
+
+
+def _files_from_git(event) -> list[str]:
+    """The files of a logged commit as git knows them (absolute), [] without the repository."""
+    sha = event.row.get("commit_hash") if isinstance(event.row, dict) else None
+    if not isinstance(sha, str) or not sha or not event.cwd or not os.path.isdir(event.cwd):
+        return []
+    from carto_core.capture.gitstate import commit_details
+    from carto_core.project import find_git
+
+    info = find_git(event.cwd)
+    if info is None:
+        return []
+    return [os.path.join(str(info.worktree), path) for path in commit_details(info.worktree, sha).files]
 
 
 def write_wrapup(home, row: dict) -> dict:

@@ -32,6 +32,8 @@ from carto_core.logs import order_row
 from carto_core.project import project_for
 from carto_core.sources import Emit, ReadBatch, Source, Stream
 
+from carto_claude.turn_tools import TurnTools
+
 try:  # orjson is a core dependency; fall back for a bare interpreter
     from orjson import loads as _loads
 except ImportError:  # pragma: no cover
@@ -176,7 +178,7 @@ def line_texts(line: dict) -> list[str]:
 
 
 class _Turn:
-    __slots__ = ("thread", "idx", "start", "timestamp", "cwd", "parts", "size", "seen")
+    __slots__ = ("thread", "idx", "start", "timestamp", "cwd", "parts", "size", "seen", "tools")
 
     def __init__(self, thread: str, idx: int, start: int, timestamp: str, cwd: str):
         self.thread, self.idx, self.start = thread, idx, start
@@ -184,6 +186,7 @@ class _Turn:
         self.parts: list[str] = []
         self.size = 0
         self.seen: set = set()
+        self.tools = TurnTools()
 
     def add(self, texts: list[str], limit: int, key: object = None) -> None:
         for text in texts:
@@ -288,6 +291,10 @@ class TranscriptReader:
             if kind not in CONVERSATION_TYPES:
                 if kind not in BOOKKEEPING_TYPES:
                     skipped[f"unknown_type:{kind}"] += 1
+                elif kind == "attachment":  # a hook's injected context: recorded, never words
+                    thread = default_thread if is_agent_file else ("side" if line.get("isSidechain") else "main")
+                    if thread in open_turns:
+                        open_turns[thread].tools.attachment_line(line)
                 continue
             message = line.get("message")
             if not isinstance(message, dict):
@@ -331,6 +338,10 @@ class TranscriptReader:
                 turn.cwd = line["cwd"]
             message_id = message.get("id") if kind == "assistant" else None
             turn.add(line_texts(line), self.body_max, key=message_id)
+            if kind == "assistant":
+                turn.tools.assistant_line(line, turn.cwd)
+            else:
+                turn.tools.user_line(line, turn.cwd)
         settled = quiet
         rewind = offset + end
         if settled:
@@ -367,6 +378,9 @@ class TranscriptReader:
         }
         if turn.thread != "main":
             fields["agent_id"] = turn.thread[6:] if turn.thread.startswith("agent:") else "sidechain"
+        if turn.cwd:
+            fields["cwd"] = turn.cwd
+        fields.update(turn.tools.fields())  # tool calls, edits, commits, injected context
         return order_row("turns", fields)
 
 

@@ -32,6 +32,9 @@ from pathlib import Path
 
 import orjson
 
+from carto_core.capture import shell
+from carto_core.turnactivity import ToolLog, commit_from_output, set_edits
+
 from carto_codex.patch import patch_paths
 
 SCAFFOLDING_PREFIXES = (
@@ -87,9 +90,8 @@ _OUTPUT_HEADER_LINE = re.compile(
 _EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:)\s*(-?\d+)")
 
 
-def strip_output_header(text: str) -> str:
-    """A tool output without Codex's exec header (it filled most of what a turn kept); a
-    non-zero exit code survives as `(exit N)`."""
+def split_output_header(text: str) -> tuple[int | None, str]:
+    """(exit code the header names, or None; the output after Codex's exec header)."""
     position = 0
     code = None
     while True:
@@ -100,9 +102,13 @@ def strip_output_header(text: str) -> str:
         if found:
             code = int(found.group(1))
         position = match.end()
-    if not position:
-        return text
-    body = text[position:]
+    return code, text[position:]
+
+
+def strip_output_header(text: str) -> str:
+    """A tool output without Codex's exec header (it filled most of what a turn kept); a
+    non-zero exit code survives as `(exit N)`."""
+    code, body = split_output_header(text)
     return f"(exit {code}) {body}" if code else body
 
 
@@ -176,6 +182,9 @@ class Turn:
     event_texts: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     closed: bool = False
+    #: The row's structured `tools` field (carto_core.turnactivity): calls, edits, commits.
+    calls: ToolLog = field(default_factory=ToolLog)
+    commit_calls: set = field(default_factory=set)  # call ids whose command ran a commit verb
 
     def body(self, limit: int = TURN_BODY_MAX) -> str:
         texts = self.item_texts or self.event_texts
@@ -321,6 +330,8 @@ def parse_rollout(
                     current.event_texts.append(text)
             elif sub in TURN_END_EVENTS and current is not None:
                 current.closed = True
+            elif sub == "item_completed" and current is not None:
+                _completed_item(current, payload.get("item"))
         elif kind == "response_item":
             sub = payload.get("type")
             if sub == "message":
@@ -341,14 +352,88 @@ def parse_rollout(
                 if current is not None:
                     name, what = describe_call(payload)
                     current.tools.append(_clip(f"{name} {what}".strip(), TOOL_TEXT_MAX))
+                    _record_call(current, payload, name, obj.get("timestamp"), workdir or state.cwd)
             elif sub in TOOL_OUTPUTS and current is not None:
                 output = payload.get("output")
-                text = strip_output_header(output if isinstance(output, str) else content_text(output))
+                code, text = split_output_header(output if isinstance(output, str) else content_text(output))
+                _record_output(current, payload.get("call_id"), code, text, state.cwd)
+                text = f"(exit {code}) {text}" if code else text
                 if text.strip() and current.tools:
                     current.tools[-1] += " -> " + _clip(text, OUTPUT_TEXT_MAX)
     if not saw_meta:
         result.skipped["no_session_meta"] += 1
     return result
+
+
+def _call_text(payload: dict) -> str:
+    """The whole text a call ran: a shell command or a patch (not clipped)."""
+    if payload.get("type") == "custom_tool_call":
+        return payload.get("input") if isinstance(payload.get("input"), str) else ""
+    if payload.get("type") == "local_shell_call":
+        action = payload.get("action") if isinstance(payload.get("action"), dict) else {}
+        command = action.get("command")
+        return " ".join(command) if isinstance(command, list) else str(command or "")
+    arguments = payload.get("arguments")
+    if isinstance(arguments, str):
+        try:
+            arguments = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            return arguments
+    if not isinstance(arguments, dict):
+        return ""
+    for key in ("cmd", "command", "input", "patch"):
+        value = arguments.get(key)
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _record_call(turn: Turn, payload: dict, name: str, at: object, cwd: str) -> None:
+    """A tool call on the turn's `tools` field: its edits as far as the call itself says
+    (a patch's paths, an `apply_patch` heredoc sent through `exec_command`, which fires no
+    hook, a shell write), refined by its output and `item_completed` later."""
+    text = _call_text(payload)
+    entry = turn.calls.call(payload.get("call_id"), name, text or describe_call(payload)[1], at)
+    if entry is None:
+        return
+    if "*** Begin Patch" in text:
+        set_edits(entry, patch_paths(text), cwd)
+    elif text:
+        set_edits(entry, shell.shell_writes(text), cwd)
+        if shell.mentions_commit(shell.git_calls(text, cwd)) and isinstance(payload.get("call_id"), str):
+            turn.commit_calls.add(payload["call_id"])
+
+
+def _record_output(turn: Turn, call_id: object, code: int | None, text: str, cwd: str) -> None:
+    entry = turn.calls.get(call_id)
+    if entry is None:
+        return
+    if call_id in turn.commit_calls:
+        commit = commit_from_output(text)
+        if commit:
+            entry["commit"] = commit
+    if code:
+        entry["failed"] = True
+        entry.pop("edits", None)
+
+
+def _completed_item(turn: Turn, item: object) -> None:
+    """`event_msg/item_completed` (0.169): a FileChange names the absolute paths a patch
+    changed; a failed file change or command edited nothing."""
+    if not isinstance(item, dict):
+        return
+    entry = turn.calls.get(item.get("id"))
+    if entry is None:
+        return
+    if item.get("type") == "FileChange" and isinstance(item.get("changes"), dict):
+        set_edits(entry, list(item["changes"]))
+    failed = item.get("status") == "failed" or (
+        isinstance(item.get("exit_code"), int) and not isinstance(item.get("exit_code"), bool) and item["exit_code"] != 0)
+    if failed:
+        entry["failed"] = True
+        entry.pop("edits", None)
 
 
 def _loads_lossy(raw: bytes) -> object:

@@ -139,6 +139,9 @@ class CodexRolloutSource(Source):
         }
         if state.parent:
             fields["parent_session"] = state.parent
+        if state.cwd:
+            fields["cwd"] = state.cwd
+        fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.turnactivity)
         return order_row("turns", fields)
 
     def _parent_lines(self, parent: str) -> frozenset[bytes]:

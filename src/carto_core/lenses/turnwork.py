@@ -1,0 +1,78 @@
+"""Turns for the lenses: the turns of a window or of one session, and the work they stand for.
+
+A home built by backfill holds turns (`turns.jsonl`) and prompts, and no hook row. The lenses
+read a session's hook rows when it has any, else its turns plus the events their `tools`
+stand for (`carto_core.turnactivity.derived_events`): one rule, so that a tool call seen by a
+hook and again in the transcript is counted once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from carto_core.events import Event
+from carto_core.jsonl import loads_line
+from carto_core.turnactivity import derived_events
+
+#: Logs that hooks (and carto's own milestones) write; prompts and turns come from ingest.
+HOOK_LOGS = frozenset({"changelog", "research", "milestones", "tool-use"})
+#: Rows a lens writes itself: they do not make a session "hooked".
+OWN_TYPES = frozenset({"milestone_session_wrapup"})
+
+
+def hooked_sessions(events) -> set[str]:
+    """Sessions that logged a hook row among `events`."""
+    return {e.session_id for e in events
+            if e.source in HOOK_LOGS and e.has_session and e.type not in OWN_TYPES}
+
+
+def with_turn_work(events, turns, *, hooked: set[str] | None = None) -> list[Event]:
+    """`events` plus, for each turn of a session that logged no hook row, the turn itself and
+    the events its tool calls stand for."""
+    hooked = hooked_sessions(events) if hooked is None else hooked
+    out = list(events)
+    for turn in turns:
+        if turn.has_session and turn.session_id not in hooked:
+            out.append(turn)
+            out.extend(derived_events(turn))
+    return out
+
+
+def window_turns(home, since: datetime, until: datetime) -> list[Event]:
+    """Turn events with since <= time <= until, oldest first (the facts columns find them:
+    turns are appended in ingest order, not in time order, so no tail read would do)."""
+    if not home.log("turns").exists():
+        return []
+    from carto_core.facts.store import facts_columns
+
+    cols = facts_columns(home)
+    lo, hi = cols.window(since, until)
+    code = cols.dims["type"].ids.get("transcript")
+    if code is None:
+        return []
+    tcol = cols.dims["type"].col
+    out = [cols.event_at(p) for p in range(lo, hi) if tcol[p] == code]
+    return [e for e in out if e.source == "turns"]
+
+
+def session_turns(home, session_id: str) -> list[Event]:
+    """The turns of one session (lines holding its id are the only ones parsed)."""
+    try:
+        with open(home.log("turns"), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return []
+    data = data[: data.rfind(b"\n") + 1]
+    needle = session_id.encode()
+    out: dict[str, Event] = {}
+    position = data.find(needle)
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        end = data.find(b"\n", position)
+        row, problem = loads_line(data[start:end])
+        if problem != "malformed_json" and isinstance(row, dict):
+            event = Event.from_row(row, "turns")
+            if event.session_id == session_id:
+                out[event.event_id] = event  # the newest row of an id wins (a turn rewritten as it grew)
+        position = data.find(needle, end)
+    return list(out.values())
