@@ -1,0 +1,264 @@
+"""Scale benchmark: every build, no-op and append of a home at 200k, 1M and 3M events.
+
+For each size, on a home from `corpus.py` (generated once under --workdir and kept), each step
+is the installed `carto` console script as a new process, measured with `os.wait4` (wall
+seconds and the child's peak RSS), the load average read before and after it:
+
+- first builds from nothing: `carto index --step keyword` (the keyword index), `carto facts
+  census --json` (the facts columns cache), `carto index --step semantic` (lsa fit + vectors);
+- no-op rebuilds, nothing new: each of those again, and `carto index` (every step);
+- cold search: `carto search QUERY --json --all --limit 10`, median of --queries queries
+  taken from the corpus (hybrid when the semantic ladder is up);
+- append: 1,000 new events appended to the logs as hooks would (timed in this process), then
+  one cold `carto search` for a token only an appended event holds, which must find it; then
+  `carto facts census` and `carto index` folding the append in;
+- the size of each cache folder under `<home>/.carto/` against the logs' bytes.
+
+Results merge into benchmarks/scale/results.json (one entry per size) and print as a table.
+
+    .venv/bin/python benchmarks/scale/bench_scale.py --sizes 200000 --workdir /tmp/scale
+    .venv/bin/python benchmarks/scale/bench_scale.py --sizes 1000000 --workdir /tmp/scale
+    .venv/bin/python benchmarks/scale/bench_scale.py --table    # print what results.json holds
+
+`--jobs N` is passed to the builds as CARTO_JOBS (their worker limit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus  # noqa: E402
+
+from carto_core.logs import SEARCHED_LOGS  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results.json"
+CARTO = str(Path(sys.executable).with_name("carto"))
+
+
+def load() -> str:
+    return "%.2f" % os.getloadavg()[0]
+
+
+def child_env(home: Path, sandbox: Path, jobs: int | None) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if not k.endswith("SESSION_ID") and k not in ("CODEX_THREAD_ID", "CODEX_HOME")}
+    env.update(CARTO_HOME=str(home), HOME=str(sandbox), XDG_CONFIG_HOME=str(sandbox / "config"),
+               XDG_DATA_HOME=str(sandbox / "data"), XDG_CACHE_HOME=str(sandbox / "cache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached
+    if jobs:
+        env["CARTO_JOBS"] = str(jobs)
+    return env
+
+
+def measured(argv: list[str], env: dict, *, check: bool = True) -> dict:
+    """One child process: wall seconds, its own peak RSS (`os.wait4` returns the rusage of
+    exactly that child), load average before and after, stdout and the end of stderr."""
+    sandbox = Path(env["HOME"])
+    before = load()
+    with open(sandbox / "step.out", "wb") as out, open(sandbox / "step.err", "wb") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = code = os.waitstatus_to_exitcode(status)
+    stderr = (sandbox / "step.err").read_text("utf-8", "replace")[-3000:]
+    if check and code not in (0, 3):
+        raise SystemExit(f"{' '.join(argv)} exited {code}: {stderr}")
+    return {"wall_s": round(wall, 3), "rss_mb": round(usage.ru_maxrss / 1024, 1),
+            "load": f"{before}-{load()}", "code": code,
+            "stdout": (sandbox / "step.out").read_text("utf-8", "replace"), "stderr": stderr}
+
+
+def du(path: Path) -> int:
+    if not path.exists():
+        return 0
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def log_bytes(home: Path) -> int:
+    return sum(du(home / name) for name in SEARCHED_LOGS.values())
+
+
+def queries(home: Path, n: int, seed: int = 5) -> list[str]:
+    """Queries of 1-3 words taken from random rows of the turns and tool-use logs."""
+    import re
+
+    rng = random.Random(seed)
+    out: list[str] = []
+    for name, wanted in (("turns.jsonl", n // 2), ("tool-use-log.jsonl", n - n // 2)):
+        path = home / name
+        size = path.stat().st_size
+        got = 0
+        with open(path, "rb") as handle:
+            while got < wanted:
+                handle.seek(rng.randrange(max(1, size - 20000)))
+                handle.readline()  # to the next line start
+                try:
+                    row = json.loads(handle.readline() or b"{}")
+                except ValueError:
+                    continue
+                words = re.findall(r"[a-z]{4,}", str(row.get("summary", "")))
+                if len(words) >= 3:
+                    out.append(" ".join(rng.sample(words, rng.choice((1, 2, 2, 3)))))
+                    got += 1
+    return out
+
+
+def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep: bool) -> dict:
+    home = workdir / f"h{size}"
+    info_path = home / "generated.json"
+    info = json.loads(info_path.read_text()) if info_path.exists() else {}
+    if info.get("events") != size or info.get("appended"):
+        print(f"generating {size:,} events under {home} ...", file=sys.stderr)
+        shutil.rmtree(home, ignore_errors=True)
+        t0 = time.perf_counter()
+        info = corpus.generate(home, size, progress=True)
+        print(f"  generated in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    shutil.rmtree(home / ".carto", ignore_errors=True)
+    sandbox = workdir / f"sandbox-{size}"
+    shutil.rmtree(sandbox, ignore_errors=True)
+    sandbox.mkdir(parents=True)
+    env = child_env(home, sandbox, jobs)
+    result: dict = {"events": size, "log_bytes": log_bytes(home), "rows": info.get("rows"),
+                    "python": platform.python_version(), "jobs": jobs,
+                    "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "steps": {}}
+    steps = result["steps"]
+
+    def step(name: str, argv: list[str], **kw) -> dict:
+        print(f"  {name} ...", file=sys.stderr, end="", flush=True)
+        got = measured(argv, env, **kw)
+        print(f" {got['wall_s']:.2f} s, {got['rss_mb']:.0f} MB (load {got['load']})",
+              file=sys.stderr)
+        steps[name] = {k: v for k, v in got.items() if k not in ("stdout", "stderr")}
+        return got
+
+    step("keyword_first", [CARTO, "index", "--step", "keyword", "--json"])
+    step("facts_first", [CARTO, "facts", "census", "--json"])
+    semantic = step("semantic_first", [CARTO, "index", "--step", "semantic", "--json"])
+    try:
+        report = json.loads(semantic["stdout"])["steps"][0]
+        steps["semantic_first"]["outcome"] = report.get("outcome")
+        steps["semantic_first"]["embedded"] = report.get("embedded")
+    except (ValueError, KeyError, IndexError):
+        pass
+    step("keyword_noop", [CARTO, "index", "--step", "keyword", "--json"])
+    step("facts_noop", [CARTO, "facts", "census", "--json"])
+    step("semantic_noop", [CARTO, "index", "--step", "semantic", "--json"])
+    step("index_noop", [CARTO, "index", "--json"])
+
+    caches = {name: du(home / ".carto" / name) for name in ("search", "facts", "vectors", "embedders")}
+    result["cache_bytes"] = caches
+    result["cache_ratio"] = {name: round(b / result["log_bytes"], 3) for name, b in caches.items()}
+    result["cache_ratio"]["total"] = round(sum(caches.values()) / result["log_bytes"], 3)
+
+    walls, rsss = [], []
+    for q in queries(home, n_queries):
+        got = measured([CARTO, "search", q, "--json", "--all", "--limit", "10"], env)
+        walls.append(got["wall_s"])
+        rsss.append(got["rss_mb"])
+        status = json.loads(got["stdout"]).get("semantic_status")
+    result["search_cold"] = {"median_s": round(statistics.median(walls), 3),
+                             "max_s": round(max(walls), 3), "rss_mb": max(rsss),
+                             "n": len(walls), "semantic_status": str(status)[:60], "load": load()}
+    print(f"  cold search median {result['search_cold']['median_s']:.3f} s", file=sys.stderr)
+
+    # Append 1,000 events as hooks would, then one cold search that must find one of them.
+    t0 = time.perf_counter()
+    corpus.append(home, 1000, seed=size + 1)
+    append_s = time.perf_counter() - t0
+    info["appended"] = True
+    info_path.write_text(json.dumps(info))
+    probe = None
+    with open(home / "tool-use-log.jsonl", "rb") as handle:
+        handle.seek(max(0, (home / "tool-use-log.jsonl").stat().st_size - 4000))
+        tail = handle.read().splitlines()[1:]
+        probe = json.loads(tail[-1])["event_id"]
+    token = probe.split("-", 1)[1]
+    got = step("append_search", [CARTO, "search", token, "--json", "--all", "--limit", "10"])
+    found = [r["event_id"] for r in json.loads(got["stdout"]).get("results", [])]
+    steps["append_search"]["append_s"] = round(append_s, 3)
+    steps["append_search"]["found"] = probe in found
+    steps["append_search"]["total_s"] = round(append_s + got["wall_s"], 3)
+    step("append_facts", [CARTO, "facts", "census", "--json"])
+    step("append_index", [CARTO, "index", "--json"])
+    step("index_noop_after_append", [CARTO, "index", "--json"])
+    result["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+    if not keep:
+        shutil.rmtree(home / ".carto", ignore_errors=True)
+    return result
+
+
+ROWS = (
+    ("keyword_first", "first keyword build (`carto index --step keyword`)"),
+    ("facts_first", "first facts build (`carto facts census`)"),
+    ("semantic_first", "first semantic build (`carto index --step semantic`)"),
+    ("keyword_noop", "keyword no-op"),
+    ("facts_noop", "facts census, cache fresh"),
+    ("semantic_noop", "semantic no-op"),
+    ("index_noop", "`carto index`, nothing new (all steps)"),
+    ("append_search", "append 1,000 events, then a cold search finding one (search part)"),
+    ("append_facts", "facts census after the append"),
+    ("append_index", "`carto index` after the append"),
+)
+
+
+def table(results: dict) -> str:
+    sizes = sorted(results, key=int)
+    head = "| step | " + " | ".join(f"{int(s):,} events" for s in sizes) + " |"
+    lines = [head, "|---|" + "---|" * len(sizes)]
+    for key, label in ROWS:
+        cells = []
+        for s in sizes:
+            got = results[s]["steps"].get(key)
+            if not got:
+                cells.append("-")
+                continue
+            cell = f"{got['wall_s']:.2f} s, {got['rss_mb']:.0f} MB"
+            if key == "append_search":
+                cell += f" (+{got['append_s']:.2f} s append; found {got['found']})"
+            cells.append(cell + f" (load {got['load']})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("| cold search median (`carto search Q --json --all`) | " + " | ".join(
+        f"{results[s]['search_cold']['median_s'] * 1000:.0f} ms, {results[s]['search_cold']['rss_mb']:.0f} MB"
+        for s in sizes) + " |")
+    for name in ("search", "facts", "vectors", "embedders", "total"):
+        lines.append(f"| cache `{name}` / logs | " + " | ".join(
+            f"{results[s]['cache_ratio'][name]:.3f}" for s in sizes) + " |")
+    lines.append("| logs | " + " | ".join(f"{results[s]['log_bytes'] / 1e6:.0f} MB" for s in sizes) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[200_000])
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/scale"))
+    parser.add_argument("--queries", type=int, default=15)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--keep", action="store_true", help="keep <home>/.carto after the run")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--table", action="store_true", help="only print the stored results")
+    args = parser.parse_args()
+    results = json.loads(args.results.read_text()) if args.results.exists() else {}
+    for size in [] if args.table else args.sizes:
+        print(f"size {size:,} (load {load()})", file=sys.stderr)
+        results[str(size)] = bench_size(size, args.workdir, args.queries, args.jobs, args.keep)
+        args.results.write_text(json.dumps(results, indent=1) + "\n")
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()
