@@ -83,6 +83,29 @@ def _salience(value: object) -> float | None:
     return None
 
 
+def fold_fields(row: dict, event_id: str) -> tuple[str, str, str, str]:
+    """(type, provider, session_id, project) of a row exactly as `Event.from_row` normalises
+    them, without building the Event: bulk builds that keep only these (the facts columns)
+    call it once per row. `event_id` is the id the row is folded under."""
+    get = row.get
+    etype = get("type")
+    if not _resolved(etype):
+        etype = get("event")
+        if not _resolved(etype):
+            etype = get("milestone")
+            if not _resolved(etype):
+                etype = "git_commit" if event_id.startswith("git-") else ""
+    session = get("session_id")
+    if not _resolved(session):
+        session = get("session")
+        if not _resolved(session):
+            session = get("sessionId")
+            if not _resolved(session):
+                session = ""
+    return (etype if etype.__class__ is str else _as_str(etype), _as_str(get("provider")),
+            session if session.__class__ is str else _as_str(session), _as_str(get("project")))
+
+
 @attrs.frozen(kw_only=True)
 class Event:
     """One event as every lens sees it; `row` is the line as it was read."""

@@ -17,6 +17,10 @@ SEARCHED_LOGS: dict[str, str] = {
     "turns": "turns.jsonl",
 }
 
+#: The order logs are folded in: domain logs first, the changelog last, so that a domain row
+#: wins its event_id over the changelog copy (upstream: the domain log wins `_source`).
+FOLD_ORDER: tuple[str, ...] = tuple(l for l in SEARCHED_LOGS if l != "changelog") + ("changelog",)
+
 #: Telemetry and side logs in the home folder: written, never searched.
 SIDE_LOGS: dict[str, str] = {
     "served": "served-log.jsonl",

@@ -72,6 +72,22 @@ class Line:
     problem: str | None = None
 
 
+#: Bytes read from a log at a time: memory stays this size whatever the log's size.
+READ_BLOCK = 4 << 20
+
+
+def _blocks(path: str, start: int, block: int) -> Iterator[bytes]:
+    """The file's bytes from `start` in blocks of about `block` bytes (FileNotFoundError when
+    it does not exist)."""
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        while True:
+            data = handle.read(block)
+            if not data:
+                return
+            yield data
+
+
 def iter_lines(
     path: os.PathLike | str,
     report: ReadReport | None = None,
@@ -80,55 +96,63 @@ def iter_lines(
     start_lineno: int = 0,
     data: bytes | None = None,
     loads=loads_line,
+    block: int = READ_BLOCK,
 ) -> Iterator[Line]:
     """Yield every row of a log from byte `start`, recording problems in `report`.
 
     Only complete lines are consumed; `report.end_offset` ends after the last newline read.
-    `data` may pass the file's bytes already read (from `start`). `loads` decodes one line
-    (same contract as `jsonl.loads_line`); bulk readers pass `jsonl.fast_loads_line`.
+    `data` may pass the file's bytes already read (from `start`); otherwise the file is read
+    in blocks of `block` bytes, so a log of any size costs one block of memory (a line longer
+    than a block is carried over whole). `loads` decodes one line (same contract as
+    `jsonl.loads_line`); bulk readers pass `jsonl.fast_loads_line`.
     """
     path = os.fspath(path)
     report = report if report is not None else ReadReport(path)
-    if data is None:
-        try:
-            with open(path, "rb") as handle:
-                handle.seek(start)
-                data = handle.read()
-        except FileNotFoundError:
-            report.end_offset = start
-            return
-    position = 0
+    blocks = iter((data,)) if data is not None else _blocks(path, start, max(1, block))
+    base = start  # file offset of `buffer[0]`
+    buffer = b""
     lineno = start_lineno
-    size = len(data)
-    while position < size:
-        newline = data.find(b"\n", position)
-        if newline < 0:
-            if data[position:].strip():
-                report.note("torn_line", lineno + 1)
-            break
-        lineno += 1
-        raw = data[position:newline]
-        line_start = start + position
-        position = newline + 1
-        report.lines += 1
-        if not raw.strip():
-            continue
-        value, problem = loads(raw)
-        if problem == "malformed_json":
-            report.note(problem, lineno)
-            continue
-        if not isinstance(value, dict):
-            report.note("not_an_object", lineno)
-            continue
-        if problem:
-            report.note(problem, lineno)
-        event_id = value.get("event_id")
-        if not isinstance(event_id, str) or not event_id.strip():
-            report.note("missing_event_id", lineno)
-            problem = problem or "missing_event_id"
-        report.rows += 1
-        yield Line(value, line_start, start + position, lineno, problem)
-    report.end_offset = start + position
+    try:
+        for chunk in blocks:
+            buffer = buffer + chunk if buffer else chunk
+            position = 0
+            size = len(buffer)
+            while position < size:
+                newline = buffer.find(b"\n", position)
+                if newline < 0:
+                    break
+                lineno += 1
+                raw = buffer[position:newline]
+                line_start = base + position
+                position = newline + 1
+                report.lines += 1
+                if not raw.strip():
+                    continue
+                value, problem = loads(raw)
+                if problem == "malformed_json":
+                    report.note(problem, lineno)
+                    continue
+                if not isinstance(value, dict):
+                    report.note("not_an_object", lineno)
+                    continue
+                if problem:
+                    report.note(problem, lineno)
+                event_id = value.get("event_id")
+                if not isinstance(event_id, str) or not event_id.strip():
+                    report.note("missing_event_id", lineno)
+                    problem = problem or "missing_event_id"
+                report.rows += 1
+                report.end_offset = base + position
+                yield Line(value, line_start, base + position, lineno, problem)
+            base += position
+            buffer = buffer[position:]
+            report.end_offset = base
+    except FileNotFoundError:
+        report.end_offset = start
+        return
+    if buffer.strip():
+        report.note("torn_line", lineno + 1)
+    report.end_offset = base
 
 
 def boundary_hash(path: os.PathLike | str, offset: int) -> str:

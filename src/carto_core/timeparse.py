@@ -66,6 +66,30 @@ def _from_iso(text: str) -> datetime | None:
     return parsed if _MIN_YEAR <= parsed.year <= _MAX_YEAR else None
 
 
+_DAY_SECONDS: dict[str, float | None] = {}
+
+
+def epoch_seconds(value: object) -> float | None:
+    """`parse_timestamp(value).timestamp()` (None when unusable), for bulk builds: the
+    canonical upstream form `YYYY-MM-DDTHH:MM:SSZ` (most rows) is the day's epoch, parsed
+    once per day, plus the clock."""
+    if value.__class__ is str and len(value) == 20 and value[19] == "Z" and value[10] == "T" \
+            and value[13] == ":" and value[16] == ":":
+        clock = value[11:13] + value[14:16] + value[17:19]
+        if clock.isascii() and clock.isdigit():
+            hours, minutes, seconds = int(clock[:2]), int(clock[2:4]), int(clock[4:])
+            if hours < 24 and minutes < 60 and seconds < 60:
+                date = value[:10]
+                if date in _DAY_SECONDS:
+                    day = _DAY_SECONDS[date]
+                else:
+                    moment = parse_timestamp(date + "T00:00:00Z")
+                    day = _DAY_SECONDS[date] = moment.timestamp() if moment is not None else None
+                return None if day is None else day + hours * 3600 + minutes * 60 + seconds
+    moment = parse_timestamp(value)
+    return moment.timestamp() if moment is not None else None
+
+
 def format_timestamp(moment: datetime) -> str:
     """The canonical upstream form: `YYYY-MM-DDTHH:MM:SSZ` in UTC."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

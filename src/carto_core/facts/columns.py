@@ -53,19 +53,21 @@ class Dimension:
         self.ids: dict[str, int] = {value: ident for ident, value in enumerate(self.names) if ident}
         self.col = array("i")
         self.postings: list[array] = [array("i") for _ in self.names]
-        #: Postings restricted to events with a real event_id (what a sample may show).
-        self.id_postings: list[array] = [array("i") for _ in self.names]
+        #: Per position, 1 when the event carries a real event_id (what a sample may show);
+        #: the owning `Columns` shares its `has_id` here.
+        self.has_id: bytearray = bytearray()
 
     def intern(self, value) -> int:
         """The id of a value (0 for an unresolved one), adding it on first sight."""
+        ident = self.ids.get(value)
+        if ident is not None:
+            return ident
         if not is_resolved(value):
             return 0
-        ident = self.ids.get(value)
         if ident is None:
             ident = self.ids[value] = len(self.names)
             self.names.append(value)
             self.postings.append(array("i"))
-            self.id_postings.append(array("i"))
         return ident
 
     def count_in(self, ident: int, lo: int, hi: int) -> int:
@@ -78,13 +80,14 @@ class Dimension:
         which `keep(position)` is true, when given), newest first."""
         if k <= 0:
             return []
-        plist = self.id_postings[ident]
+        plist = self.postings[ident]
+        has_id = self.has_id
         start = bisect_left(plist, lo)
         index = bisect_left(plist, hi) - 1
         out: list[int] = []
         while index >= start and len(out) < k:
             position = plist[index]
-            if keep is None or keep(position):
+            if has_id[position] and (keep is None or keep(position)):
                 out.append(position)
             index -= 1
         return out
@@ -92,10 +95,9 @@ class Dimension:
     def truncate(self, cut: int) -> None:
         """Forget every position >= cut."""
         del self.col[cut:]
-        for lists in (self.postings, self.id_postings):
-            for plist in lists:
-                if plist and plist[-1] >= cut:
-                    del plist[bisect_left(plist, cut):]
+        for plist in self.postings:
+            if plist and plist[-1] >= cut:
+                del plist[bisect_left(plist, cut):]
 
 
 class Records:
@@ -111,6 +113,7 @@ class Records:
         self.length: list[int] = []
         self.has_id: list[int] = []
         self.codes: dict[str, list[int]] = {name: [] for name in DIMENSIONS}
+        #: The event ids of new events (re-placed ones carry ""): the id index learns them.
         self.ids: list[str] = []
 
     def __len__(self) -> int:
@@ -138,16 +141,20 @@ class Columns:
         self.day = array("i")
         self.lkey = array("q")
         self.length = array("i")
-        self.has_id = bytearray()
         self.dims = {name: Dimension(name, names.get(name)) for name in DIMENSIONS}
-        #: Event ids: `ids_blob[ids_off[p]:ids_off[p + 1] - 1]` (each id ends with a newline).
-        self.ids_blob = bytearray(b"\n")
-        self.ids_off = array("q", [1])
+        self.has_id = bytearray()
+        #: position -> event_id. Ids are not kept in the columns: the cache reads them back
+        #: from the row (`lkey`, `length`); columns over a corpus ask the event.
+        self.id_of: Callable[[int], str] | None = None
+        #: load key -> event id of the events whose row has no usable event_id of its own
+        #: (named by position, `<log>-<line>`: a read-back cannot tell the line number).
+        self.fallback: dict[int, str] = {}
         #: Rows that repeated an event_id already seen (folded away), and rows read in all.
         self.duplicates = 0
         self.rows = 0
         #: position -> Event (in memory: the corpus; from the cache: the row read back).
         self.resolver: Callable[[int], Event] | None = None
+        self.share_has_id()
 
     @property
     def n_dated(self) -> int:
@@ -185,25 +192,14 @@ class Columns:
             self.n_undated += len(order)
         self.lkey.extend([records.lkey[i] for i in order])
         self.length.extend([records.length[i] for i in order])
-        has_id = bytes(records.has_id[i] for i in order)
-        self.has_id.extend(has_id)
+        self.has_id.extend(bytes(records.has_id[i] for i in order))
         for name, dim in self.dims.items():
             codes = records.codes[name]
             column = [codes[i] for i in order]
             dim.col.extend(column)
-            postings, id_postings = dim.postings, dim.id_postings
-            for position, code, real in zip(positions, column, has_id):
+            postings = dim.postings
+            for position, code in zip(positions, column):
                 postings[code].append(position)
-                if real:
-                    id_postings[code].append(position)
-        encoded = [(records.ids[i] + "\n").encode("utf-8", "surrogatepass") for i in order]
-        offset = self.ids_off[-1]
-        offsets = []
-        for chunk in encoded:
-            offset += len(chunk)
-            offsets.append(offset)
-        self.ids_blob += b"".join(encoded)
-        self.ids_off.extend(offsets)
         self.n += len(order)
 
     def records_from(self, cut: int, skip: set[int] = frozenset()) -> Records:
@@ -215,8 +211,7 @@ class Columns:
                 continue
             out.add(self.epoch[position - u] if position >= u else None, self.lkey[position],
                     self.length[position], self.has_id[position],
-                    {name: dim.col[position] for name, dim in self.dims.items()},
-                    self.event_id(position))
+                    {name: dim.col[position] for name, dim in self.dims.items()}, "")
         return out
 
     def truncate(self, cut: int) -> None:
@@ -231,8 +226,6 @@ class Columns:
         del self.has_id[cut:]
         for dim in self.dims.values():
             dim.truncate(cut)
-        del self.ids_blob[self.ids_off[cut]:]
-        del self.ids_off[cut + 1:]
         self.n = cut
 
     def insertion_point(self, ts: float | None) -> int:
@@ -278,8 +271,12 @@ class Columns:
         return datetime.fromtimestamp(self.epoch[position - self.n_undated], tz=timezone.utc)
 
     def event_id(self, position: int) -> str:
-        off = self.ids_off
-        return self.ids_blob[off[position]:off[position + 1] - 1].decode("utf-8", "surrogatepass")
+        return self.id_of(position)
+
+    def share_has_id(self) -> None:
+        """Point every dimension at `has_id` (after it is replaced, e.g. by a load)."""
+        for dim in self.dims.values():
+            dim.has_id = self.has_id
 
     def event_at(self, position: int) -> Event:
         return self.resolver(position)
@@ -296,6 +293,7 @@ def build_from_events(events: list[Event]) -> Columns:
     cols.place(records)
     lkey = cols.lkey
     cols.resolver = lambda position: events[lkey[position]]
+    cols.id_of = lambda position: events[lkey[position]].event_id
     return cols
 
 

@@ -3,10 +3,15 @@
 
 What is stored is exactly the in-memory `Columns` (facts/columns.py): the oldest-first layout,
 per-position load key (log and byte offset of the row that won the fold) and row length, the
-interned columns with their postings, event ids, and the string tables, plus the state of every
-log it was built from (inode, device, rewrite generation from `carto_core.rewrite.generation`,
-the offset after the last complete line consumed, the line count there, and SHA-1 fingerprints
-of up to 4096 bytes at the start of the log and before that offset).
+interned columns with their postings and the string tables (event ids are read back from the
+rows; those of id-less rows, `<log>-<line>`, are in the header), plus the state of every log it
+was built from (`carto_core.logstate`: inode, device, rewrite generation, the offset after the
+last complete line consumed, the line count there, and SHA-1 fingerprints of up to 4096 bytes at
+the start of the log and before that offset).
+
+A build streams the logs chunk by chunk (`carto_core.logstream.Fold`) and keeps only a few
+numbers per new event; the layout is one numpy sort at the end (numpy is imported by builds
+only: the cold fresh path stays stdlib).
 
 On open each log is compared with its state (`log_status`):
 
@@ -26,7 +31,8 @@ whole); smaller appends are folded in again by each call, which is cheaper than 
 next call the same work. The cache is state, derived and deletable; building it never writes
 to a log or a telemetry file.
 
-Only the standard library on this path: arrays are `array.array` bytes, read in one pass.
+Only the standard library on the read path: arrays are `array.array` bytes, read straight
+into their arrays.
 Why not reuse the search index's persisted columns (`<home>/.carto/search/`)? They lack the
 provider column and the real-id flag, keep a non-string project in another form than `Event`
 does, and building them tokenizes every row (several times the cost of this fold); keeping the
@@ -46,18 +52,19 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.events import Event
-from carto_core.facts.columns import Columns, Records, real_id
+from carto_core.events import Event, fold_fields, is_resolved
+from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
 from carto_core.home import Home
 from carto_core.jsonl import fast_loads_line, loads_line
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.reader import BOUNDARY_BYTES, ReadReport, boundary_hash, iter_lines
-from carto_core.rewrite import generation
+from carto_core.logs import FOLD_ORDER
+from carto_core.logstate import identity, log_state, log_status
+from carto_core.reader import ReadReport, iter_lines
+from carto_core.timeparse import epoch_seconds
 
-VERSION = 2
+VERSION = 3
 MAGIC = b"CARTOFACTS\n"
 #: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
-LOAD_ORDER: tuple[str, ...] = tuple(l for l in SEARCHED_LOGS if l != "changelog") + ("changelog",)
+LOAD_ORDER: tuple[str, ...] = FOLD_ORDER
 RANK = {label: rank for rank, label in enumerate(LOAD_ORDER)}
 _SHIFT = 40  # lkey = rank << 40 | byte offset: logs up to 1 TiB
 ENV_SWITCH = "CARTO_FACTS_CACHE"
@@ -84,58 +91,6 @@ def lkey_of(label: str, offset: int) -> int:
 
 def split_lkey(lkey: int) -> tuple[str, int]:
     return LOAD_ORDER[lkey >> _SHIFT], lkey & ((1 << _SHIFT) - 1)
-
-
-def _head_hash(path: Path, end: int) -> str:
-    """SHA-1 of the first 4096 bytes (or fewer, up to `end`): `boundary_hash` at that offset."""
-    return boundary_hash(path, min(end, BOUNDARY_BYTES))
-
-
-def identity(path: Path) -> dict:
-    """Which file a log is (taken *before* reading it: a rewrite that lands while it is read
-    then leaves a state that no longer matches, and the next open rebuilds)."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return {"exists": False}
-    return {"exists": True, "inode": st.st_ino, "dev": st.st_dev, "generation": generation(path)}
-
-
-def log_state(path: Path, end: int, lines: int, before: dict) -> dict:
-    """What a log looked like when `end` bytes (`lines` complete lines) of it were consumed;
-    `before` is its `identity` taken before the read."""
-    if not before.get("exists"):
-        if end == 0:
-            return {"exists": False, "end": 0, "lines": 0}
-        # Created while it was read: rows were consumed from a file whose identity is unknown;
-        # an impossible inode makes the next open rebuild rather than guess.
-        before = {"exists": True, "inode": -1, "dev": -1, "generation": -1}
-    try:
-        head = _head_hash(path, end) if end else ""
-        boundary = boundary_hash(path, end) if end else ""
-    except OSError:
-        head = boundary = "unreadable"  # vanished while read: matches nothing, next open rebuilds
-    return {**before, "end": end, "lines": lines, "head": head, "boundary": boundary}
-
-
-def log_status(path: Path, state: dict | None) -> str:
-    """"fresh", "grown" or "stale" (rewritten, truncated, replaced or vanished)."""
-    state = state or {"exists": False, "end": 0}
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return "stale" if state.get("end", 0) > 0 else "fresh"
-    end = state.get("end", 0)
-    if not state.get("exists") or end == 0:
-        # Nothing consumed yet: reading from 0 is a full read of this log whatever happened.
-        return "grown" if st.st_size > 0 else "fresh"
-    if (st.st_ino, st.st_dev) != (state.get("inode"), state.get("dev")) or st.st_size < end:
-        return "stale"
-    if generation(path) != state.get("generation"):
-        return "stale"
-    if _head_hash(path, end) != state.get("head") or boundary_hash(path, end) != state.get("boundary"):
-        return "stale"
-    return "grown" if st.st_size > end else "fresh"
 
 
 @dataclass
@@ -206,9 +161,16 @@ class IdIndex:
             self.hashes = array("I", [h for h, _ in keep])
             self.lkeys = array("q", [k for _, k in keep])
         if len(added) > 1000:
-            pairs = sorted(list(zip(self.hashes, self.lkeys)) + [(_crc(i), k) for i, k in added])
-            self.hashes = array("I", [h for h, _ in pairs])
-            self.lkeys = array("q", [k for _, k in pairs])
+            # Many rows (a backfill): one vectorised merge beats thousands of array inserts.
+            import numpy as np
+
+            hashes = np.concatenate([np.frombuffer(self.hashes, np.uint32),
+                                     np.fromiter((_crc(i) for i, _ in added), np.uint32, len(added))])
+            lkeys = np.concatenate([np.frombuffer(self.lkeys, np.int64),
+                                    np.fromiter((k for _, k in added), np.int64, len(added))])
+            order = np.lexsort((lkeys, hashes))
+            self.hashes = _typed("I", hashes[order].tobytes())
+            self.lkeys = _typed("q", lkeys[order].tobytes())
         else:
             for event_id, lkey in added:
                 h = _crc(event_id)
@@ -230,31 +192,93 @@ def _read(home: Home, label: str, start: int, start_lineno: int):
                               loads=fast_loads_line)
 
 
+def _own_id(row: dict) -> bool:
+    """The row names its event with its own event_id (else the fold keys it by position)."""
+    event_id = row.get("event_id")
+    return event_id.__class__ is str and is_resolved(event_id)
+
+
 def build(home: Home) -> tuple[Columns, dict, IdIndex]:
-    """Columns, log states and id index from scratch (the fold of `corpus.load_corpus`)."""
+    """Columns, log states and id index from scratch (the fold of `corpus.load_corpus`),
+    streamed: the logs are read chunk by chunk (`logstream.Fold`), each new event keeps a few
+    numbers in compact arrays, and the layout is one numpy sort at the end (memory: about 45
+    bytes an event, not the corpus)."""
+    import numpy as np
+
+    from carto_core.logstream import Fold
+
     cols = Columns()
-    records = Records()
-    seen: set[str] = set()
+    nan = float("nan")
+    ts, lkeys, lengths, has_id = array("d"), array("q"), array("i"), bytearray()
+    codes = {name: array("i") for name in DIMENSIONS}
+    crcs = array("I")
+    fields = ("type", "provider", "session", "project")  # the order of `fold_fields`
+    interns = [cols.dims[name].intern for name in fields]
+    columns = [codes[name] for name in fields]
+    fallback: dict[int, str] = {}
     states: dict[str, dict] = {}
+    fold = Fold()
     rows = 0
     for label in LOAD_ORDER:
-        before = identity(home.log(label))
-        report, lines = _read(home, label, 0, 0)
-        for line in lines:
-            rows += 1
-            event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
-            if event.event_id in seen:
-                continue
-            seen.add(event.event_id)
-            stamp = event.timestamp
-            records.add(stamp.timestamp() if stamp is not None else None,
-                        lkey_of(label, line.offset), line.end - line.offset,
-                        1 if real_id(event) else 0, cols.intern_event(event), event.event_id)
-        states[label] = log_state(home.log(label), report.end_offset, report.lines, before)
-    index = IdIndex.build(records.ids, records.lkey)
-    cols.place(records)
+        path = home.log(label)
+        before = identity(path)
+        report = ReadReport(str(path))
+        rank = RANK[label] << _SHIFT
+        source = cols.dims["source"].intern(label)
+        for chunk in fold.chunks(path, label, report=report):
+            rows += len(chunk)
+            lines, ids = chunk.lines, chunk.ids
+            for i in np.flatnonzero(chunk.new).tolist():
+                line = lines[i]
+                row, event_id = line.row, ids[i]
+                # Event.from_row's normalisation of what the facts keep, without the Event.
+                stamp = epoch_seconds(row.get("timestamp"))
+                ts.append(nan if stamp is None else stamp)
+                lkey = rank | line.offset
+                lkeys.append(lkey)
+                lengths.append(line.end - line.offset)
+                own = _own_id(row)
+                has_id.append(1 if (is_resolved(row.get("event_id")) if row else True) else 0)
+                for intern, column, value in zip(interns, columns, fold_fields(row, event_id)):
+                    column.append(intern(value))
+                codes["source"].append(source)
+                crcs.append(_crc(event_id))
+                if not own:
+                    fallback[lkey] = event_id
+        states[label] = log_state(path, report.end_offset, report.lines, before)
+    n = len(lkeys)
+    stamps = np.frombuffer(ts, np.float64) if n else np.zeros(0)
+    keys = np.frombuffer(lkeys, np.int64) if n else np.zeros(0, np.int64)
+    # Oldest first: undated in reverse load order, then dated by time, ties in reverse load
+    # order (the layout `Columns.place` makes; numbers grow with the load key).
+    dated = ~np.isnan(stamps)
+    undated = np.flatnonzero(~dated)[::-1]
+    when = np.flatnonzero(dated)
+    when = when[np.lexsort((-keys[when], stamps[when]))]
+    order = np.concatenate([undated, when])
+    cols.n, cols.n_undated = n, len(undated)
+    placed = stamps[when]
+    cols.epoch = _typed("d", placed.tobytes())
+    cols.day = _typed("i", np.floor_divide(placed, 86400).astype(np.int32).tobytes())
+    cols.lkey = _typed("q", keys[order].tobytes())
+    cols.length = _typed("i", np.frombuffer(lengths, np.int32)[order].tobytes() if n else b"")
+    cols.has_id = bytearray(np.frombuffer(bytes(has_id), np.uint8)[order].tobytes())
+    cols.share_has_id()
+    del ts, lkeys, lengths, has_id, stamps, placed
+    for name, dim in cols.dims.items():
+        column = np.frombuffer(codes.pop(name), np.int32)[order] if n else np.zeros(0, np.int32)
+        dim.col = _typed("i", column.tobytes())
+        positions = np.argsort(column, kind="stable").astype(np.int32)
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(column, minlength=len(dim.names)))])
+        flat = positions.tobytes()
+        dim.postings = [_typed("i", flat[4 * bounds[i]:4 * bounds[i + 1]])
+                        for i in range(len(dim.names))]
+    hashes = np.frombuffer(crcs, np.uint32) if n else np.zeros(0, np.uint32)
+    by_hash = np.lexsort((keys, hashes))
+    index = IdIndex(_typed("I", hashes[by_hash].tobytes()), _typed("q", keys[by_hash].tobytes()))
+    cols.fallback = fallback
     cols.rows = rows
-    cols.duplicates = rows - len(records)
+    cols.duplicates = rows - n
     return cols, states, index
 
 
@@ -285,6 +309,8 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
                     continue  # the stored row comes first in load order: it keeps the id
                 killed.add(position)  # a domain row arrived after its changelog copy: it wins
             own[event_id] = len(new)
+            if not _own_id(line.row):
+                cols.fallback[lkey] = event_id
             stamp = event.timestamp
             new.add(stamp.timestamp() if stamp is not None else None, lkey,
                     line.end - line.offset, 1 if real_id(event) else 0, cols.intern_event(event),
@@ -293,7 +319,10 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
                                   before)
     relaid = 0
     if len(new) or killed:
-        index.update(list(zip(new.ids, new.lkey)), {cols.lkey[p] for p in killed})
+        gone = {cols.lkey[p] for p in killed}
+        for lkey in gone:
+            cols.fallback.pop(lkey, None)
+        index.update(list(zip(new.ids, new.lkey)), gone)
         relaid = cols.n + len(new) - len(killed) - cols.rebuild_suffix(new, killed)
     cols.rows += rows
     cols.duplicates = cols.rows - cols.n
@@ -306,18 +335,16 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
 def _arrays(cols: Columns, index: IdIndex) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = [("id_hash", index.hashes), ("id_hash_lkey", index.lkeys),
         ("epoch", cols.epoch), ("day", cols.day), ("lkey", cols.lkey), ("length", cols.length),
-        ("has_id", cols.has_id), ("ids_off", cols.ids_off), ("ids_blob", cols.ids_blob)]
+        ("has_id", cols.has_id)]
     for name, dim in cols.dims.items():
         out.append((f"{name}.col", dim.col))
-        for kind in ("postings", "id_postings"):
-            lists = getattr(dim, kind)
-            offsets = array("q", [0])
-            total = 0
-            for plist in lists:
-                total += len(plist)
-                offsets.append(total)
-            out.append((f"{name}.{kind}.off", offsets))
-            out.append((f"{name}.{kind}", b"".join(plist.tobytes() for plist in lists)))
+        offsets = array("q", [0])
+        total = 0
+        for plist in dim.postings:
+            total += len(plist)
+            offsets.append(total)
+        out.append((f"{name}.postings.off", offsets))
+        out.append((f"{name}.postings", b"".join(plist.tobytes() for plist in dim.postings)))
     return out
 
 
@@ -325,12 +352,13 @@ def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: floa
     path = cache_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = _arrays(cols, index)
-    blobs = [bytes(value) if isinstance(value, (bytes, bytearray)) else value.tobytes()
+    blobs = [value if isinstance(value, (bytes, bytearray)) else value.tobytes()
              for _, value in arrays]
     header = {
         "version": VERSION, "byteorder": sys.byteorder, "n": cols.n, "n_undated": cols.n_undated,
         "rows": cols.rows, "duplicates": cols.duplicates, "logs": states,
         "names": {name: dim.names[1:] for name, dim in cols.dims.items()},
+        "fallback": sorted(cols.fallback.items()),
         "arrays": [[name, len(blob)] for (name, _), blob in zip(arrays, blobs)],
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "build_ms": round(build_ms, 1),
     }
@@ -350,52 +378,57 @@ def _typed(code: str, data) -> array:
     return out
 
 
+_CODES = {"id_hash": "I", "id_hash_lkey": "q", "epoch": "d", "day": "i", "lkey": "q",
+          "length": "i", "col": "i", "postings.off": "q", "postings": "i"}
+
+
 def load(home: Home) -> tuple[Columns, dict, IdIndex] | None:
     """The cached columns, the log states they were built from and the id index; None when
-    there is no usable cache (missing, damaged, another version or byte order)."""
+    there is no usable cache (missing, damaged, another version or byte order). Each array is
+    read straight into its `array` (no second copy of the file in memory)."""
     try:
         with open(cache_path(home), "rb") as handle:
-            data = handle.read()
-        if not data.startswith(MAGIC):
-            return None
-        at = len(MAGIC)
-        size = int.from_bytes(data[at:at + 8], "little")
-        header = json.loads(data[at + 8:at + 8 + size])
-        if header.get("version") != VERSION or header.get("byteorder") != sys.byteorder:
-            return None
-        view = memoryview(data)
-        offset = at + 8 + size
-        parts: dict[str, memoryview] = {}
-        for name, length in header["arrays"]:
-            parts[name] = view[offset:offset + length]
-            offset += length
-        if offset != len(data):
-            return None
+            if handle.read(len(MAGIC)) != MAGIC:
+                return None
+            size = int.from_bytes(handle.read(8), "little")
+            header = json.loads(handle.read(size))
+            if header.get("version") != VERSION or header.get("byteorder") != sys.byteorder:
+                return None
+            parts: dict[str, object] = {}
+            for name, length in header["arrays"]:
+                if name == "has_id":
+                    parts[name] = bytearray(handle.read(length))
+                    if len(parts[name]) != length:
+                        return None
+                    continue
+                out = array(_CODES[name.split(".", 1)[1] if "." in name else name])
+                if length % out.itemsize:
+                    return None
+                out.fromfile(handle, length // out.itemsize)  # EOFError when short
+                parts[name] = out
+            if handle.read(1):
+                return None
         cols = Columns(header["names"])
         cols.n, cols.n_undated = header["n"], header["n_undated"]
         cols.rows, cols.duplicates = header["rows"], header["duplicates"]
-        cols.epoch = _typed("d", parts["epoch"])
-        cols.day = _typed("i", parts["day"])
-        cols.lkey = _typed("q", parts["lkey"])
-        cols.length = _typed("i", parts["length"])
-        cols.has_id = bytearray(parts["has_id"])
-        cols.ids_off = _typed("q", parts["ids_off"])
-        cols.ids_blob = bytearray(parts["ids_blob"])
+        cols.epoch, cols.day = parts["epoch"], parts["day"]
+        cols.lkey, cols.length = parts["lkey"], parts["length"]
+        cols.has_id = parts["has_id"]
+        cols.share_has_id()
+        cols.fallback = {int(lkey): event_id for lkey, event_id in header.get("fallback", [])}
         for name, dim in cols.dims.items():
-            dim.col = _typed("i", parts[f"{name}.col"])
-            for kind in ("postings", "id_postings"):
-                offsets = _typed("q", parts[f"{name}.{kind}.off"])
-                flat = parts[f"{name}.{kind}"]
-                setattr(dim, kind, [_typed("i", flat[4 * offsets[i]:4 * offsets[i + 1]])
-                                    for i in range(len(offsets) - 1)])
-        index = IdIndex(_typed("I", parts["id_hash"]), _typed("q", parts["id_hash_lkey"]))
-        if (len(cols.lkey) != cols.n or len(index.hashes) != cols.n or len(index.lkeys) != cols.n or len(cols.epoch) != cols.n - cols.n_undated
-                or len(cols.ids_off) != cols.n + 1
+            dim.col = parts[f"{name}.col"]
+            offsets, flat = parts[f"{name}.postings.off"], parts[f"{name}.postings"]
+            dim.postings = [flat[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
+            del parts[f"{name}.postings"], flat
+        index = IdIndex(parts["id_hash"], parts["id_hash_lkey"])
+        if (len(cols.lkey) != cols.n or len(index.hashes) != cols.n or len(index.lkeys) != cols.n
+                or len(cols.epoch) != cols.n - cols.n_undated or len(cols.has_id) != cols.n
                 or any(len(dim.col) != cols.n or len(dim.postings) != len(dim.names)
                        for dim in cols.dims.values())):
             return None
         return cols, header["logs"], index
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, EOFError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -403,10 +436,11 @@ def load(home: Home) -> tuple[Columns, dict, IdIndex] | None:
 
 
 def row_reader(home: Home, cols: Columns):
-    """position -> Event, reading the row back from its log by (offset, length)."""
+    """Point `cols` at the logs: `cols.resolver` (position -> Event) and `cols.id_of`
+    (position -> event_id) read the row back by (offset, length); returns the resolver."""
     handles: dict[str, object] = {}
 
-    def resolve(position: int) -> Event:
+    def row(position: int) -> tuple[str, dict]:
         label, offset = split_lkey(cols.lkey[position])
         handle = handles.get(label)
         if handle is None:
@@ -416,9 +450,20 @@ def row_reader(home: Home, cols: Columns):
         value, problem = fast_loads_line(raw)
         if problem == "malformed_json" or not isinstance(value, dict):
             value, _ = loads_line(raw)
-        row = value if isinstance(value, dict) else {}
-        return Event.from_row(row, label, fallback_id=cols.event_id(position))
+        return label, value if isinstance(value, dict) else {}
 
+    def resolve(position: int) -> Event:
+        label, value = row(position)
+        return Event.from_row(value, label, fallback_id=cols.fallback.get(cols.lkey[position], ""))
+
+    def id_of(position: int) -> str:
+        named = cols.fallback.get(cols.lkey[position])
+        if named is not None:
+            return named
+        value = row(position)[1].get("event_id")
+        return value if value.__class__ is str else ""
+
+    cols.resolver, cols.id_of = resolve, id_of
     return resolve
 
 
@@ -441,6 +486,7 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
             rows = cols.rows
         else:
             cols, states, index = loaded
+            row_reader(home, cols)  # the id index confirms a hit against the row's own id
             status = {label: log_status(home.log(label), states.get(label)) for label in LOAD_ORDER}
             stale = [label for label, value in status.items() if value == "stale"]
             grown = [label for label, value in status.items() if value == "grown"]
@@ -460,7 +506,7 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
     finally:
         if collecting:
             gc.enable()
-    cols.resolver = row_reader(home, cols)
+    row_reader(home, cols)
     ms = (time.perf_counter() - started) * 1000
     opened = Opened(cols, state, ms, rows, reasons)
     if state != "fresh" and persist and worth_saving:
