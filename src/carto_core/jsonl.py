@@ -7,13 +7,38 @@ dict's order. `dumps_row` is the one encoder every writer uses so that bytes agr
 from __future__ import annotations
 
 import json
+import re
 
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A JSON escape of a UTF-16 surrogate: only lines holding one can decode to a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def replace_surrogates(text: str) -> str:
+    """Lone UTF-16 surrogates (a JavaScript agent's cut emoji, an undecodable file name) -> U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def scrub_surrogates(value):
+    """`value` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return replace_surrogates(value) if _SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub_surrogates(v) for v in value]
+    return value
 
 
 def dumps_row(row: dict) -> bytes:
-    """One row as the bytes of one line, newline included."""
-    return (_encoder.encode(row) + "\n").encode("utf-8")
+    """One row as the bytes of one line, newline included. A lone surrogate anywhere in the row
+    becomes U+FFFD (UTF-8 cannot encode one; losing the whole row for it would be worse)."""
+    text = _encoder.encode(row) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return replace_surrogates(text).encode("utf-8")
 
 
 def loads_line(raw: bytes) -> tuple[object, str | None]:
@@ -29,9 +54,14 @@ def loads_line(raw: bytes) -> tuple[object, str | None]:
         text = raw.decode("utf-8", errors="replace")
         problem = "invalid_utf8"
     try:
-        return json.loads(text), problem
+        value = json.loads(text)
     except ValueError:
         return None, "malformed_json"
+    if _SURROGATE_ESCAPE.search(raw):
+        scrubbed = scrub_surrogates(value)
+        if scrubbed != value:
+            return scrubbed, problem or "lone_surrogate"
+    return value, problem
 
 
 def fast_loads_line(raw: bytes) -> tuple[object, str | None]:

@@ -14,20 +14,53 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from carto_core.jsonl import loads_line
+from carto_core.rewrite_journal import settle
 
 BOUNDARY_BYTES = 4096
 
 # Problems after which the line still yields a row, and those that drop the line.
-KEPT_PROBLEMS = ("invalid_utf8", "missing_event_id")
-DROPPED_PROBLEMS = ("malformed_json", "not_an_object", "torn_line")
+KEPT_PROBLEMS = ("invalid_utf8", "lone_surrogate", "missing_event_id", "glued_row")
+DROPPED_PROBLEMS = ("malformed_json", "not_an_object", "torn_line", "torn_row")
 
 PROBLEM_TEXT = {
     "invalid_utf8": "bytes that are not UTF-8 (replaced by U+FFFD, row kept)",
+    "lone_surrogate": "a lone UTF-16 surrogate escape (replaced by U+FFFD, row kept)",
     "missing_event_id": "a row without event_id (kept, keyed by position)",
+    "glued_row": ("a row glued to the torn row before it (the row is read; "
+                  "`carto repair torn-rows` splits the line)"),
     "malformed_json": "a line that is not JSON (skipped)",
     "not_an_object": "a JSON value that is not an object (skipped)",
     "torn_line": "a last line without its newline (a write in progress or a crash; not read)",
+    "torn_row": ("a row cut short by a crash or a full disk, sealed by the next append "
+                 "(skipped; `carto repair torn-rows` restores it from a copy)"),
 }
+
+
+def split_glued(raw: bytes) -> tuple[int, dict] | None:
+    """(where the row starts, the row) for a line that is a torn row's piece followed by a
+    whole row, else None. The leftmost `{"` from which the rest of the line is one JSON object
+    wins, so a glued row's nested objects are never taken for a row of their own."""
+    position = raw.find(b'{"', 1)
+    while position > 0:
+        value, problem = loads_line(raw[position:])
+        if problem != "malformed_json" and isinstance(value, dict):
+            return position, value
+        position = raw.find(b'{"', position + 1)
+    return None
+
+
+def looks_torn(raw: bytes) -> bool:
+    """A line that is the start of a JSON object cut short (the decoder ran out of text)."""
+    import json
+
+    text = raw.decode("utf-8", "replace").rstrip()
+    if not text.startswith("{"):
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(text) - 1 or exc.msg.startswith("Unterminated string")
+    return False
 
 
 @dataclass
@@ -108,6 +141,8 @@ def iter_lines(
     """
     path = os.fspath(path)
     report = report if report is not None else ReadReport(path)
+    if data is None:
+        settle(path)  # a rewrite that died is finished (or rolled back) before reading
     blocks = iter((data,)) if data is not None else _blocks(path, start, max(1, block))
     base = start  # file offset of `buffer[0]`
     buffer = b""
@@ -130,8 +165,13 @@ def iter_lines(
                     continue
                 value, problem = loads(raw)
                 if problem == "malformed_json":
-                    report.note(problem, lineno)
-                    continue
+                    glued = split_glued(raw)
+                    if glued is None:
+                        report.note("torn_row" if looks_torn(raw) else problem, lineno)
+                        continue
+                    cut, value = glued
+                    line_start += cut
+                    problem = "glued_row"
                 if not isinstance(value, dict):
                     report.note("not_an_object", lineno)
                     continue

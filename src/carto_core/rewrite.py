@@ -1,114 +1,170 @@
-"""Rewriting a log in place without losing rows appended meanwhile.
+"""Rewriting a log in place without losing rows appended meanwhile, even if the rewriter dies.
 
-The one sanctioned way to change existing lines (migrations, pruning, id backfill):
+The one sanctioned way to change existing lines (repairs, migrations, pruning, redaction):
 
 1. lock: an exclusive `flock` on `<home>/.carto/locks/<file>.lock` keeps rewriters apart
-   (appenders never take it: hooks must not block);
-2. spool: read the log up to its current end and write the transformed rows to a temporary file
-   beside it, fsync, and rename it over the log;
-3. the old inode is the spool for whatever appenders wrote after step 2 began: after the swap,
-   copy its tail (from the offset read in step 2) onto the new file. Appenders that wrote into
-   the old inode after that copy notice the swap themselves and write again (`appendlog.py`);
-4. generation: bump `<home>/.carto/generations.json` for the log so that caches and cursors
-   built on the old bytes know to rebuild.
+   (appenders never take it: hooks must not block); a rewrite that died before is finished or
+   rolled back first, and the temporary copies dead rewriters left are removed;
+2. spool: read the log up to its current end (`read_upto`) and write the transformed rows to
+   `.<file>.rewrite-<pid>` beside it, fsynced;
+3. journal: write `.<file>.rewrite-intent` (durably), then hard-link the log's inode as
+   `.<file>.rewrite-journal`, so the old inode outlives the swap under a name;
+4. swap: rename the copy over the log;
+5. tail: copy the old inode's whole lines after `read_upto` (rows appended since the read) onto
+   the new file. Appenders that wrote into the old inode after that notice the swap themselves
+   and write again (`appendlog.py`);
+6. generation: bump `<home>/.carto/generations.json` so caches and cursors built on the old
+   bytes rebuild; then remove the journal and the intent.
 
-Rows may end up twice (at-least-once); readers fold duplicates by event_id.
+A kill at any point loses nothing: before step 4 the log is untouched (the next writer or reader
+rolls back); after it, the journal still holds the tail (the next one finishes step 5-6). See
+`rewrite_journal.py`. Rows may end up twice (at-least-once); readers fold duplicates by event_id.
 """
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.appendlog import append_lines
 from carto_core.jsonl import dumps_row
 from carto_core.reader import ReadReport, iter_lines
+from carto_core.rewrite_journal import (
+    bump_generation,
+    clean_temporaries,
+    complete_lines,
+    fsync_folder,
+    generation,
+    intent_path,
+    journal_path,
+    open_lock,
+    recover_locked,
+    temporary_path,
+    write_intent,
+)
+
+__all__ = ["RewriteResult", "Transform", "generation", "rewrite_log", "rewrite_lines"]
 
 Transform = Callable[[Iterable[dict]], Iterable[dict]]
+#: Lines in, lines out: `(raw line, parsed row or None)` -> bytes to write (each ending in a
+#: newline). For repairs that must see and fix the lines that do not parse.
+LineTransform = Callable[[list[tuple[bytes, dict | None]]], Iterable[bytes]]
 
 
-def _generations_path(log_path: Path) -> Path:
-    return log_path.parent / ".carto" / "generations.json"
+@dataclass
+class RewriteResult:
+    """What one rewrite read, wrote and cleaned up."""
+
+    report: ReadReport
+    read_upto: int = 0
+    tail_lines: int = 0
+    #: What the rewrite found left by a dead one ("rolled back", "finished", ...), if anything.
+    recovered: str | None = None
+    removed_temporaries: list[str] = field(default_factory=list)
 
 
-def generation(log_path: os.PathLike | str) -> int:
-    """How many times this log has been rewritten (0 for never)."""
-    path = _generations_path(Path(log_path))
-    try:
-        return int(json.loads(path.read_text("utf-8")).get(Path(log_path).name, 0))
-    except (OSError, ValueError, AttributeError):
-        return 0
-
-
-def _bump_generation(log_path: Path) -> int:
-    path = _generations_path(log_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        data = json.loads(path.read_text("utf-8"))
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
-    data[log_path.name] = int(data.get(log_path.name, 0)) + 1
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, sort_keys=True), "utf-8")
-    os.replace(tmp, path)
-    return data[log_path.name]
+def _reach(phase: str) -> None:
+    """A named point of the rewrite; tests replace this to kill the rewriter there."""
 
 
 def rewrite_log(log_path: os.PathLike | str, transform: Transform) -> ReadReport:
     """Rewrite a log through `transform` (rows in, rows out); returns what was read.
 
-    Bad lines are carried over verbatim: a rewrite never destroys what it could not parse.
+    Bad lines are carried over verbatim, before the rows: a rewrite never destroys what it
+    could not parse.
     """
+
+    def by_rows(lines: list[tuple[bytes, dict | None]]) -> Iterable[bytes]:
+        for raw, row in lines:
+            if row is None:
+                yield raw
+        for row in transform(row for _, row in lines if row is not None):
+            yield dumps_row(row)
+
+    return rewrite_lines(log_path, by_rows).report
+
+
+def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> RewriteResult:
+    """Rewrite a log line by line: `transform` gets every line of the log (whole lines and a
+    last line without its newline, each with its parsed row or None) and returns the new
+    lines. The crash-safe sequence of the module docstring."""
     log_path = Path(log_path)
-    lock_dir = log_path.parent / ".carto" / "locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    with open(lock_dir / (log_path.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        old_fd = os.open(log_path, os.O_RDONLY | os.O_CREAT, 0o644)
+    lock = open_lock(log_path, blocking=True)
+    try:
+        recovered = recover_locked(log_path)
+        removed = clean_temporaries(log_path)
+        old_fd = os.open(log_path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         try:
-            data = b""
+            chunks = []
             while chunk := os.read(old_fd, 1 << 20):
-                data += chunk
+                chunks.append(chunk)
+            data = b"".join(chunks)
             read_upto = len(data)
             report = ReadReport(str(log_path))
-            lines = list(iter_lines(log_path, report, data=data))
-            kept_bytes = _unparsed_lines(data, {line.offset for line in lines})
-            tmp = log_path.with_name(f".{log_path.name}.rewrite-{os.getpid()}")
+            parsed = {line.offset: line.row for line in iter_lines(log_path, report, data=data)}
+            report.end_offset = read_upto
+            _reach("read")
+            tmp = temporary_path(log_path)
             with open(tmp, "wb") as out:
-                for raw in kept_bytes:
-                    out.write(raw)
-                for row in transform(line.row for line in lines):
-                    out.write(dumps_row(row))
+                for raw in transform(list(_lines_with_rows(data, parsed))):
+                    out.write(raw if raw.endswith(b"\n") else raw + b"\n")
                 out.flush()
                 os.fsync(out.fileno())
+            _reach("spooled")
+            write_intent(log_path, {"read_upto": read_upto, "temporary": os.path.basename(tmp),
+                                    "pid": os.getpid()})
+            _reach("intent")
+            journaled = _link_journal(log_path)
+            _reach("journal")
             os.replace(tmp, log_path)
+            fsync_folder(str(log_path.parent))
+            _reach("swapped")
             # Whatever appenders put into the old inode since we read it.
             os.lseek(old_fd, read_upto, os.SEEK_SET)
-            tail = b""
+            chunks = []
             while chunk := os.read(old_fd, 1 << 20):
-                tail += chunk
+                chunks.append(chunk)
+            tail = complete_lines(b"".join(chunks))
             if tail:
-                append_lines(log_path, [line + b"\n" for line in tail.split(b"\n") if line])
+                from carto_core.appendlog import append_lines
+
+                append_lines(log_path, tail, settle=False)
+            _reach("tail")
         finally:
             os.close(old_fd)
-        _bump_generation(log_path)
-        return report
+        bump_generation(log_path)
+        _reach("generation")
+        if journaled:
+            os.unlink(journal_path(log_path))
+        os.unlink(intent_path(log_path))
+        fsync_folder(str(log_path.parent))
+        return RewriteResult(report, read_upto, len(tail), recovered, removed)
+    finally:
+        os.close(lock)
 
 
-def _unparsed_lines(data: bytes, parsed_offsets: set[int]) -> list[bytes]:
-    """Complete lines that did not parse into a row (kept verbatim) and a torn tail."""
-    out = []
+def _link_journal(log_path: Path) -> bool:
+    """Give the old inode a second name; False where the filesystem has no hard links (the
+    rewrite still works, but a kill between swap and tail copy could then lose that tail)."""
+    journal = journal_path(log_path)
+    try:
+        os.unlink(journal)
+    except FileNotFoundError:
+        pass
+    try:
+        os.link(log_path, journal)
+    except OSError:
+        return False
+    return True
+
+
+def _lines_with_rows(data: bytes, parsed: dict[int, dict]) -> Iterable[tuple[bytes, dict | None]]:
     position = 0
     while position < len(data):
         newline = data.find(b"\n", position)
         end = len(data) if newline < 0 else newline + 1
         raw = data[position:end]
-        if position not in parsed_offsets and raw.strip():
-            out.append(raw if raw.endswith(b"\n") else raw + b"\n")
+        if raw.strip():
+            yield raw, parsed.get(position)
         position = end
-    return out
