@@ -25,6 +25,7 @@ SESSION_VARS = (
 LEAKY_VARS = (
     "CARTOGRAPHER_DEV_DIR", "CARTO_CONFIG", "CARTO_PROJECT_REGISTRY", "CARTOGRAPHER_PROJECT_REGISTRY",
     "CARTO_DISABLE_PLUGINS", "CARTO_RANKERS", "CARTO_DECAY", "CARTO_EMBEDDER", "CARTO_QDRANT_URL",
+    "CARTO_HOOK_TIMEOUT", "CARTO_SPILL_MAX_BYTES",
 )
 
 
@@ -38,6 +39,9 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / ".local" / "share"))
     monkeypatch.setenv("CARTO_HOME", str(base / "carto-home"))
     monkeypatch.setenv("TMPDIR_BASE", str(base / "tmp"))
+    # A hook whose home refuses a row spills it outside the home (carto_core.spill): never
+    # into the machine's shared /tmp folder from a test.
+    monkeypatch.setenv("CARTO_SPILL_DIR", str(base / "spill"))
     for var in SESSION_VARS + LEAKY_VARS:
         monkeypatch.delenv(var, raising=False)
     from carto_core import redact, registry

@@ -34,7 +34,8 @@ CACHE_VERSION = 1
 
 
 def log_problem(message: str, home=None) -> None:
-    """Append one line to `<home>/.carto/hook.log`; never raises."""
+    """Append one line to `<home>/.carto/hook.log`; never raises. When the home refuses it (full,
+    read-only), the line goes to a bounded `hook.log` beside the spill file (`carto_core.spill`)."""
     try:
         if home is None:
             from carto_core.home import current_home
@@ -42,17 +43,38 @@ def log_problem(message: str, home=None) -> None:
             home = current_home()
         import time
 
-        state = home.state
-        os.makedirs(state, exist_ok=True)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = f"{stamp} {message}".replace("\r", " ").replace("\n", " ")[:4000] + "\n"
-        fd = os.open(state / "hook.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line.encode("utf-8", "replace"))
-        finally:
-            os.close(fd)
+        data = line.encode("utf-8", "replace")
     except Exception:
-        pass
+        return
+    try:
+        state = home.state
+        os.makedirs(state, exist_ok=True)
+        _append_line(state / "hook.log", data)
+    except Exception:
+        try:
+            from carto_core.spill import spill_path
+
+            path = spill_path(home.root)
+            if path is not None:
+                log = path[: -len(".jsonl")] + ".hook.log"
+                try:
+                    if os.stat(log).st_size > 64 * 1024:
+                        return
+                except OSError:
+                    pass
+                _append_line(log, data)
+        except Exception:
+            pass
+
+
+def _append_line(path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 def path_fingerprint() -> list:
@@ -138,7 +160,7 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
         log_problem(f"{provider} {event_name}: empty stdin, nothing captured", home)
         return None
     try:
-        payload = json.loads(raw)
+        payload = parse_payload(raw)
     except ValueError as exc:
         log_problem(f"{provider} {event_name}: stdin is not JSON ({exc}), nothing captured", home)
         return None
@@ -155,10 +177,40 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
         return None
     from carto_core.capture.context import write_outcome
 
-    for problem in outcome.problems:
-        log_problem(f"{provider} {event_name}: {problem}", home)
-    write_outcome(home, outcome)
+    try:
+        write_outcome(home, outcome)
+    finally:
+        for problem in outcome.problems:
+            log_problem(f"{provider} {event_name}: {problem}", home)
     return outcome.output
+
+
+def parse_payload(raw: bytes) -> object:
+    """The payload, never lost to its encoding: bytes that are not UTF-8 become U+FFFD, and so
+    does a lone UTF-16 surrogate (a JavaScript agent's cut emoji, sent as a `\\ud83d` escape)
+    in any string, keys included. Raises ValueError for text that is not JSON."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    payload = json.loads(text)
+    if "\\u" in text:
+        from carto_core.jsonl import scrub_surrogates
+
+        payload = scrub_surrogates(payload)
+    return payload
+
+
+def _arm_cap(args: list[str], where: dict) -> None:
+    """The whole call (home lookup, stdin, capture, writes) runs under the wall-clock cap."""
+    from carto_core import hookcap
+
+    seconds = hookcap.cap_seconds()
+    names = " ".join(args[:2]) or "(no provider)"
+
+    def fired() -> None:
+        log_problem(f"{names}: stopped by the hook's {seconds:g} s wall-clock cap "
+                    "(CARTO_HOOK_TIMEOUT); rows not yet written are lost, the agent went on",
+                    where.get("home"))
+
+    hookcap.arm(seconds, fired)
 
 
 HELP = """\
@@ -183,10 +235,12 @@ def main(args: list[str]) -> int:
         sys.stdout.write(HELP)
         return 0
     home = None
+    where: dict = {}
     try:
+        _arm_cap(args, where)
         from carto_core.home import current_home
 
-        home = current_home()
+        home = where["home"] = current_home()
         if len(args) < 2:
             log_problem(f"usage: carto hook <provider> <EventName>; got {args!r}", home)
             if _stdin_is_terminal():
@@ -205,6 +259,10 @@ def main(args: list[str]) -> int:
 
         log_problem(f"hook dispatcher failed: {type(exc).__name__}: {exc} | "
                     + " / ".join(traceback.format_exc(limit=4).splitlines()[-6:]), home)
+    finally:
+        from carto_core import hookcap
+
+        hookcap.disarm()
     return 0
 
 

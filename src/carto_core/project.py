@@ -13,6 +13,11 @@ import json
 import os
 from pathlib import Path
 
+from carto_core.safeio import read_text
+
+#: `.git` files (HEAD, a worktree's `.git`, `commondir`) are one short line; read no more.
+_GIT_FILE_LIMIT = 4096
+
 #: Folder names that never name a project (upstream `scripts/non-projects.js`).
 NON_PROJECT_NAMES = frozenset(
     {"", "/", "?", "unknown", "tmp", "temp", "documents", "dev", "home", "root", "users",
@@ -45,8 +50,8 @@ class GitInfo:
     def head(self) -> str:
         """Contents of HEAD: `ref: refs/heads/x` or a sha."""
         try:
-            return (self.git_dir / "HEAD").read_text("utf-8").strip()
-        except OSError:
+            return read_text(self.git_dir / "HEAD", limit=_GIT_FILE_LIMIT).strip()
+        except (OSError, ValueError):
             return ""
 
     def branch(self) -> str:
@@ -68,7 +73,7 @@ def find_git(start: os.PathLike | str) -> GitInfo | None:
                 common = _common_dir(dotgit)
                 return GitInfo(folder, dotgit, common, _main_worktree(common, folder))
             if dotgit.is_file():
-                text = dotgit.read_text("utf-8").strip()
+                text = read_text(dotgit, limit=_GIT_FILE_LIMIT).strip()
                 if not text.startswith("gitdir:"):
                     return None
                 git_dir = Path(text[len("gitdir:"):].strip())
@@ -76,15 +81,15 @@ def find_git(start: os.PathLike | str) -> GitInfo | None:
                     git_dir = (folder / git_dir).resolve()
                 common = _common_dir(git_dir)
                 return GitInfo(folder, git_dir, common, _main_worktree(common, folder))
-        except OSError:
+        except (OSError, ValueError):
             return None
     return None
 
 
 def _common_dir(git_dir: Path) -> Path:
     try:
-        text = (git_dir / "commondir").read_text("utf-8").strip()
-    except OSError:
+        text = read_text(git_dir / "commondir", limit=_GIT_FILE_LIMIT).strip()
+    except (OSError, ValueError):
         return git_dir
     common = Path(text)
     return common if common.is_absolute() else (git_dir / common).resolve()

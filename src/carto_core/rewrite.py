@@ -44,7 +44,7 @@ from carto_core.rewrite_journal import (
     write_intent,
 )
 
-__all__ = ["RewriteResult", "Transform", "generation", "rewrite_log", "rewrite_lines"]
+__all__ = ["LineTransform", "RewriteResult", "Transform", "generation", "parse_lines", "rewrite_lines", "rewrite_log"]
 
 Transform = Callable[[Iterable[dict]], Iterable[dict]]
 #: Lines in, lines out: `(raw line, parsed row or None)` -> bytes to write (each ending in a
@@ -101,13 +101,11 @@ def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> Rewr
                 chunks.append(chunk)
             data = b"".join(chunks)
             read_upto = len(data)
-            report = ReadReport(str(log_path))
-            parsed = {line.offset: line.row for line in iter_lines(log_path, report, data=data)}
-            report.end_offset = read_upto
+            lines, report = parse_lines(log_path, data)
             _reach("read")
             tmp = temporary_path(log_path)
             with open(tmp, "wb") as out:
-                for raw in transform(list(_lines_with_rows(data, parsed))):
+                for raw in transform(lines):
                     out.write(raw if raw.endswith(b"\n") else raw + b"\n")
                 out.flush()
                 os.fsync(out.fileno())
@@ -159,12 +157,20 @@ def _link_journal(log_path: Path) -> bool:
     return True
 
 
-def _lines_with_rows(data: bytes, parsed: dict[int, dict]) -> Iterable[tuple[bytes, dict | None]]:
+def parse_lines(path: os.PathLike | str, data: bytes) -> tuple[list[tuple[bytes, dict | None]], ReadReport]:
+    """Every non-blank line of a log's bytes (a last line without its newline included), each
+    with its row, or None when the line does not parse as one row (a glued line is None too:
+    it is not one row), and the read report."""
+    report = ReadReport(os.fspath(path))
+    parsed = {line.offset: line.row for line in iter_lines(path, report, data=data)}
+    report.end_offset = len(data)
+    lines = []
     position = 0
     while position < len(data):
         newline = data.find(b"\n", position)
         end = len(data) if newline < 0 else newline + 1
         raw = data[position:end]
         if raw.strip():
-            yield raw, parsed.get(position)
+            lines.append((raw, parsed.get(position)))
         position = end
+    return lines, report

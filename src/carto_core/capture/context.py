@@ -163,17 +163,31 @@ class Context:
 
 
 def write_outcome(home, outcome: Outcome) -> int:
-    """Redact every row and append it to its log: one `os.write` per row, logs in first-use order."""
+    """Redact every row and append it to its log: one `os.write` per row, logs in first-use
+    order. Rows a full or unwritable home refuses go to the spill file (`carto_core.spill`),
+    flushed by the next call that can write; what happened is added to `outcome.problems`."""
     if not outcome.rows:
         return 0
-    from carto_core.appendlog import append_lines
     from carto_core.jsonl import dumps_row
     from carto_core.redact import redact_row
+    from carto_core.spill import land
 
     by_log: dict[str, list[bytes]] = {}
     for log, row in outcome.rows:
         by_log.setdefault(log, []).append(dumps_row(redact_row(row)))
     written = 0
+    sealed: list[str] = []
     for log, lines in by_log.items():
-        written += append_lines(home.log(log), lines)
+        result = land(home.root, home.log(log), lines, on_seal=sealed.append)
+        written += result["written"]
+        if result.get("error") is not None:
+            outcome.problems.append(
+                f"{log}: the home refused {len(lines) - result['written']} row(s) "
+                f"({result['error'].strerror or result['error']}); {result['spilled']} kept in the "
+                f"spill file, {result['dropped']} dropped (spill full)")
+        if result.get("flushed"):
+            outcome.problems.append(f"{log}: {result['flushed']} spilled row(s) flushed into the home")
+    for path in sealed:
+        outcome.problems.append(f"{path} ended in a torn row; sealed it with a newline before "
+                                "appending (carto repair torn-rows settles it)")
     return written

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from carto_core.capture.tail import read_tail
 from carto_core.project import GitInfo, find_git
+from carto_core.safeio import is_regular, open_regular, read_text
 
 #: How far back a Codex-shaped call (no duration) may find an unlogged HEAD commit.
 HEAD_FRESH_SECONDS = 600
@@ -76,8 +77,9 @@ def read_reflog(info: GitInfo, tail_bytes: int = _REFLOG_TAIL_BYTES) -> list[Ref
 
 def _packed_ref(common_dir: Path, ref: str) -> str:
     try:
-        with open(common_dir / "packed-refs", encoding="utf-8") as handle:
-            for line in handle:
+        with open_regular(common_dir / "packed-refs") as handle:
+            for raw in handle:
+                line = raw.decode("utf-8", "replace")
                 if line.endswith(" " + ref + "\n") or line.rstrip("\n").endswith(" " + ref):
                     return line.split(" ", 1)[0]
     except OSError:
@@ -93,7 +95,7 @@ def head_sha(info: GitInfo) -> str:
     ref = head[5:].strip()
     for base in (info.git_dir, info.common_dir):
         try:
-            value = (base / ref).read_text("utf-8").strip()
+            value = read_text(base / ref, errors="replace", limit=4096).strip()
             if value:
                 return value
         except OSError:
@@ -115,7 +117,7 @@ class SeenCommits:
     def _load(self) -> set[str]:
         if self._shas is None:
             try:
-                self._shas = set(self.path.read_text("utf-8").split())
+                self._shas = set(read_text(self.path, errors="replace").split())
             except OSError:
                 self._shas = set()
         return self._shas
@@ -203,10 +205,16 @@ def repo_info(folder: str) -> GitInfo | None:
 
 
 def _git(repo: Path, *args: str) -> str:
+    # git reads HEAD to recognise a repository: a HEAD that is a FIFO or a device would hang it.
+    info = find_git(repo)
+    if info is None or not is_regular(info.git_dir / "HEAD"):
+        return ""
+    from carto_core.hookcap import remaining
+
     try:
         done = subprocess.run(
             ["git", "-C", str(repo), "-c", "core.quotePath=false", *args],
-            capture_output=True, timeout=10, stdin=subprocess.DEVNULL,
+            capture_output=True, timeout=remaining(10), stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
         return ""

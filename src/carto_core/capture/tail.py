@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 
+from carto_core.safeio import open_regular
+
 
 def read_tail(path: os.PathLike | str, limit: int) -> bytes:
     """The complete lines among the last `limit` bytes of the file (the first line is dropped
     when the window starts inside it); b"" when the file is missing or unreadable."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
             start = max(0, size - limit)

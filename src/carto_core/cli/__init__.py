@@ -34,6 +34,7 @@ CORE_COMMANDS: dict[str, str] = {
     "wrapup": "carto_core.cli.wrapup_cmd:wrapup",
     "trustmap": "carto_core.cli.trustmap_cmd:trustmap",
     "profile": "carto_core.cli.profile_cmd:profile",
+    "repair": "carto_core.cli.repair_cmd:repair",
 }
 
 

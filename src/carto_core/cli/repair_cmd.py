@@ -1,0 +1,96 @@
+"""`carto repair`: the group of repairs, and what its commands share (flags, output, exits).
+
+Every repair is dry by default (it reads and counts), `--write` applies it through the safe
+rewrite path, `--json` prints one counts document. Subcommands load on demand from
+`REPAIR_COMMANDS` (one module each under cli/); the repairs themselves live in
+`carto_core.repair`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option
+from carto_core.exitcodes import ExitCode
+
+#: subcommand -> "module:attribute".
+REPAIR_COMMANDS: dict[str, str] = {
+    "torn-rows": "carto_core.cli.repair_torn_rows:torn_rows",
+}
+
+
+class RepairGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(REPAIR_COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands and name in REPAIR_COMMANDS:
+            module_name, attribute = REPAIR_COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+        return self.commands.get(name)
+
+
+@click.group(cls=RepairGroup)
+def repair() -> None:
+    """Repair a home's logs: torn rows, rows without a session, stale transcript paths.
+
+    Every repair is a dry run unless --write: it reads the logs and says what it found and
+    what --write would change. With --write the logs are rewritten through carto's crash-safe
+    rewrite path: rows hooks append meanwhile are kept, and a repair killed half way is
+    finished or rolled back by the next carto command that touches the log.
+
+    \b
+    Examples:
+      carto repair torn-rows                 what is torn, and what could be restored
+      carto repair torn-rows --write --json  restore it; print the counts document
+      carto repair orphan-sessions --write   give sessionless rows their one matching session
+    \b
+    Exit codes: 0 found something (and fixed it with --write), 3 nothing to repair,
+    1 the home could not be read or written, 2 bad flags.
+    """
+
+
+write_option = click.option(
+    "--write", is_flag=True,
+    help="Apply the repair (default: a dry run that only counts what it would change).")
+
+
+def repair_options(command):
+    """`--write` and `--json`, the flags every repair takes."""
+    return write_option(json_option(command))
+
+
+def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:
+    """Print the document (or its text form) and exit: 3 when nothing was found."""
+    if as_json:
+        emit_json(document)
+    else:
+        found, fixed, would = document.get(found_key, 0), document["fixed"], document["would_fix"]
+        for label, counts in document["logs"].items():
+            parts = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+            if parts:
+                click.echo(f"{label}: {parts}")
+        if document["dry_run"]:
+            tail = f"; --write would fix {would}" if would else "; nothing --write could fix"
+            click.echo(f"{found} {what} found{tail} (dry run: nothing written)")
+        else:
+            click.echo(f"{found} {what} found, {fixed} fixed")
+        for example in document.get("examples", [])[:5]:
+            click.echo("  " + " ".join(f"{k}={v}" for k, v in example.items()), err=True)
+    found_any = document.get(found_key, 0) or document["fixed"] or document["would_fix"]
+    raise SystemExit(int(ExitCode.OK if found_any else ExitCode.NOT_FOUND))
+
+
+def run(repair_object, *, write: bool, as_json: bool, what: str) -> None:
+    """Run one repair on the current home and finish; a home that cannot be read or written is
+    one line and exit 1 (the fault layer names the problem)."""
+    from carto_core.config import load_config
+    from carto_core.repair import run_repair
+
+    home = load_config().home
+    if not home.root.is_dir():
+        fail(f"home {home.root} does not exist (nothing to repair)", ExitCode.NOT_FOUND)
+    document = run_repair(repair_object, home, write=write)
+    finish(document, as_json, found_key=repair_object.found_key, what=what)

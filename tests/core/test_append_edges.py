@@ -1,0 +1,203 @@
+"""Appends that never lose a row: after a torn last line, with lone surrogates, on a full or
+read-only home (faults injected into `os.write` / `os.open`: no root, no real full disk)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core import appendlog, spill
+from carto_core.appendlog import append_lines, append_rows
+from carto_core.jsonl import dumps_row, loads_line, replace_surrogates
+from carto_core.reader import ReadReport, iter_lines
+
+
+def read(path):
+    report = ReadReport(str(path))
+    return [line.row for line in iter_lines(path, report)], report
+
+
+# --- torn last line --------------------------------------------------------------------------
+
+
+def test_append_after_a_torn_last_line_starts_a_line_of_its_own(tmp_path):
+    path = tmp_path / "changelog.jsonl"
+    path.write_bytes(b'{"event_id":"a"}\n{"event_id":"torn","summary":"cut he')
+    sealed = []
+    append_lines(path, [dumps_row({"event_id": "b"})], on_seal=sealed.append)
+    assert path.read_bytes() == b'{"event_id":"a"}\n{"event_id":"torn","summary":"cut he\n{"event_id":"b"}\n'
+    rows, report = read(path)
+    assert [r["event_id"] for r in rows] == ["a", "b"]
+    assert report.problems == {"torn_row": 1}  # counted (doctor shows it), never silent
+    assert sealed == [str(path)]
+
+
+def test_append_to_a_clean_or_empty_log_adds_no_blank_line(tmp_path):
+    path = tmp_path / "x.jsonl"
+    append_rows(path, [{"event_id": "a"}])
+    append_rows(path, [{"event_id": "b"}])
+    assert path.read_bytes() == b'{"event_id":"a"}\n{"event_id":"b"}\n'
+
+
+def test_reader_reads_a_row_an_older_appender_glued_to_a_torn_one(tmp_path):
+    path = tmp_path / "changelog.jsonl"
+    path.write_bytes(b'{"event_id":"torn","summ{"event_id":"b","nested":{"k":1}}\n')
+    rows, report = read(path)
+    assert rows == [{"event_id": "b", "nested": {"k": 1}}]
+    assert report.problems == {"glued_row": 1}
+
+
+def test_the_retry_after_a_swap_writes_the_row_to_the_new_file(tmp_path, monkeypatch):
+    """The file is replaced between the appender's write and its check (a rewrite that read
+    before the write and copies no tail): the row must be written again to the new file."""
+    path = tmp_path / "changelog.jsonl"
+    path.write_bytes(b'{"event_id":"old"}\n')
+    real_write = os.write
+    swapped = []
+
+    def write_then_swap(fd, data):
+        done = real_write(fd, data)
+        if not swapped and b'"new"' in data:
+            swapped.append(True)
+            replacement = tmp_path / "replacement"
+            replacement.write_bytes(b'{"event_id":"old"}\n')
+            os.replace(replacement, path)
+        return done
+
+    with monkeypatch.context() as patch:
+        patch.setattr(appendlog.os, "write", write_then_swap)
+        assert append_rows(path, [{"event_id": "new"}]) == 1
+    assert [r["event_id"] for r in read(path)[0]] == ["old", "new"]
+
+
+# --- lone surrogates -------------------------------------------------------------------------
+
+
+def test_dumps_row_replaces_lone_surrogates_instead_of_failing():
+    line = dumps_row({"event_id": "e", "cwd": "/src/caf\udce9", "summary": "cut \ud83d emoji", "\udc80k": 1})
+    assert json.loads(line) == {"event_id": "e", "cwd": "/src/caf\ufffd", "summary": "cut \ufffd emoji",
+                                "\ufffdk": 1}
+    assert line.decode("utf-8")  # valid UTF-8
+
+
+def test_a_lone_surrogate_escape_in_a_log_is_read_as_replacement_and_serialisable(tmp_path):
+    path = tmp_path / "changelog.jsonl"
+    path.write_bytes(b'{"event_id":"e","summary":"cut \\ud83d here","pair":"\\ud83d\\ude00"}\n')
+    rows, report = read(path)
+    assert rows == [{"event_id": "e", "summary": "cut \ufffd here", "pair": "\U0001f600"}]
+    assert report.problems == {"lone_surrogate": 1}
+    orjson.dumps(rows[0])  # what `search --json` does: raised on a lone surrogate before
+    value, problem = loads_line(b'{"a":"\\ud83d\\ude00"}')
+    assert (value, problem) == ({"a": "\U0001f600"}, None)  # a real pair is no problem
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.text(max_size=5), st.text(alphabet=st.characters(min_codepoint=0xD7F0,
+                                                                              max_codepoint=0xE010),
+                                                       max_size=6), min_size=1, max_size=4))
+def test_any_row_with_surrogates_encodes_to_one_valid_line(row):
+    original = {"event_id": "e", **row}
+    line = dumps_row(original)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    # Every surrogate became U+FFFD and nothing else changed (keys that became equal: the last
+    # one wins, as a JSON decoder does).
+    assert json.loads(line) == {replace_surrogates(k): replace_surrogates(v) for k, v in original.items()}
+
+
+# --- full or read-only home: the spill file --------------------------------------------------
+
+
+def _refuse_writes_under(monkeypatch, folder, code):
+    """`os.write` into any file under `folder` fails with `code` (a full disk, a quota)."""
+    real_write = os.write
+    folder = os.fspath(folder)
+
+    def write(fd, data):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            target = ""
+        if target.startswith(folder + os.sep):
+            raise OSError(code, os.strerror(code))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+def test_rows_a_full_home_refuses_are_spilled_and_flushed_by_the_next_write(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    log = home / "changelog.jsonl"
+    append_rows(log, [{"event_id": "before"}])
+    with monkeypatch.context() as patch:
+        _refuse_writes_under(patch, home, errno.ENOSPC)
+        result = spill.land(home, log, [dumps_row({"event_id": "s1"}), dumps_row({"event_id": "s2"})])
+    assert (result["written"], result["spilled"], result["dropped"]) == (0, 2, 0)
+    assert result["error"].errno == errno.ENOSPC
+    assert [r["event_id"] for r in read(log)[0]] == ["before"]
+    spilled = spill.spill_path(home)
+    assert os.path.exists(spilled) and os.path.dirname(spilled) == os.environ["CARTO_SPILL_DIR"]
+    assert not spilled.startswith(str(home))
+    after = spill.land(home, log, [dumps_row({"event_id": "next"})])
+    assert (after["written"], after["flushed"]) == (1, 2)
+    assert [r["event_id"] for r in read(log)[0]] == ["before", "next", "s1", "s2"]
+    assert not os.path.exists(spilled)
+    assert [n for n in os.listdir(os.environ["CARTO_SPILL_DIR"]) if ".flush-" in n] == []
+
+
+def test_a_row_refused_half_way_through_a_batch_spills_only_the_rest(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    log = home / "changelog.jsonl"
+    real_write = os.write
+    calls = []
+
+    def second_write_fails(fd, data):
+        calls.append(data)
+        if len(calls) == 2:
+            raise OSError(errno.EDQUOT, "quota")
+        return real_write(fd, data)
+
+    with monkeypatch.context() as patch:  # (monkeypatch.undo would also undo the conftest's env)
+        patch.setattr(appendlog.os, "write", second_write_fails)
+        result = spill.land(home, log, [dumps_row({"event_id": f"r{i}"}) for i in range(3)])
+    assert (result["written"], result["spilled"]) == (1, 2)
+    spill.flush(home)
+    assert [r["event_id"] for r in read(log)[0]] == ["r0", "r1", "r2"]
+
+
+def test_the_spill_file_is_bounded(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("CARTO_SPILL_MAX_BYTES", "300")  # an entry is ~150 bytes here
+    with monkeypatch.context() as patch:
+        _refuse_writes_under(patch, home, errno.EROFS)
+        result = spill.land(home, home / "changelog.jsonl",
+                            [dumps_row({"event_id": f"r{i}", "pad": "x" * 60}) for i in range(5)])
+    assert result["written"] == 0 and result["spilled"] + result["dropped"] == 5
+    assert 1 <= result["spilled"] < 5
+    assert os.path.getsize(spill.spill_path(home)) <= 300
+
+
+def test_a_spill_entry_never_writes_outside_its_home(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    path = spill.spill_path(home)
+    with open(path, "w") as handle:
+        handle.write(json.dumps({"home": str(home), "log": "../escape.jsonl", "line": "{}"}) + "\n")
+        handle.write(json.dumps({"home": "/elsewhere", "log": "changelog.jsonl", "line": "{}"}) + "\n")
+        handle.write('{"home": "cut by a cra')
+    assert spill.flush(home) == (0, 0)
+    assert not (tmp_path / "escape.jsonl").exists() and not (home / "changelog.jsonl").exists()
+
+
+def test_errors_that_are_not_the_homes_fault_still_raise(tmp_path, monkeypatch):
+    def broken(fd, data):
+        raise OSError(errno.EBADF, "bad descriptor")
+
+    monkeypatch.setattr(appendlog.os, "write", broken)
+    with pytest.raises(OSError):
+        spill.land(tmp_path, tmp_path / "changelog.jsonl", [dumps_row({"event_id": "x"})])

@@ -1,0 +1,139 @@
+"""`carto repair torn-rows`: glued rows split, torn rows settled by copies, nothing destroyed,
+and a row another process appends while the repair runs survives it."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+
+from click.testing import CliRunner
+
+from carto_core.appendlog import append_rows
+from carto_core.cli import cli
+from carto_core.home import Home
+from carto_core.jsonl import dumps_row
+from carto_core.logs import order_row
+from carto_core.reader import ReadReport, iter_lines
+from carto_core.repair import run_repair
+from carto_core.repair.torn import TornRows
+
+CTX = multiprocessing.get_context("fork")
+
+
+def tool_pair(event_id: str, summary: str) -> tuple[dict, dict]:
+    """A tool-use row and its changelog copy, as `capture.tooluse.tool_use_pair` builds them."""
+    common = {"event_id": event_id, "timestamp": "2026-03-01T10:00:00Z", "type": "tool_bash",
+              "provider": "claude", "summary": summary, "project": "shop", "cwd": "/src/shop",
+              "transcript_path": "/t/s1.jsonl", "diff_shape": None, "salience": 0.2,
+              "parent_event_id": None}
+    keep = frozenset({"diff_shape"})
+    tool = order_row("tool-use", {**common, "tool": "Bash", "session": "s1"}, keep_none=keep)
+    change = order_row("changelog", {**common, "session_id": "s1", "related_ids": []}, keep_none=keep)
+    return tool, change
+
+
+def ids_and_report(path):
+    report = ReadReport(str(path))
+    return [line.row["event_id"] for line in iter_lines(path, report)], report
+
+
+def test_glued_row_is_split_onto_its_own_line(tmp_path):
+    home = Home(tmp_path)
+    path = home.log("changelog")
+    path.write_bytes(b'{"event_id":"a"}\n{"event_id":"b","summ{"event_id":"c","summary":"glued"}\n')
+    _, before = ids_and_report(path)
+    assert before.problems == {"glued_row": 1}
+    doc = run_repair(TornRows(), home, write=True)
+    assert (doc["torn"], doc["glued"], doc["unsettled"], doc["fixed"]) == (1, 1, 1, 1)
+    assert path.read_bytes() == (b'{"event_id":"a"}\n{"event_id":"b","summ\n'
+                                 b'{"event_id":"c","summary":"glued"}\n')
+    ids, after = ids_and_report(path)
+    assert ids == ["a", "c"] and after.problems == {"torn_row": 1}
+
+
+def test_torn_changelog_copy_is_rebuilt_byte_for_byte_from_the_tool_use_row(tmp_path):
+    home = Home(tmp_path)
+    tool, change = tool_pair("evt-aaaaaaaaaaaa", "Ran: make test")
+    other_tool, other_change = tool_pair("evt-bbbbbbbbbbbb", "Ran: ls")
+    append_rows(home.log("tool-use"), [tool, other_tool])
+    whole = dumps_row(change)
+    home.log("changelog").write_bytes(whole[:40] + b"\n" + dumps_row(other_change))
+    dry = run_repair(TornRows(), home)
+    assert (dry["torn"], dry["restored"], dry["fixed"], dry["would_fix"]) == (1, 1, 0, 1)
+    assert home.log("changelog").read_bytes().startswith(whole[:40] + b"\n")  # dry: untouched
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["restored"], done["fixed"]) == (1, 1)
+    assert home.log("changelog").read_bytes() == whole + dumps_row(other_change)
+
+
+def test_piece_that_no_copy_rebuilds_exactly_is_kept(tmp_path):
+    home = Home(tmp_path)
+    tool, change = tool_pair("evt-aaaaaaaaaaaa", "Ran: make test")
+    append_rows(home.log("tool-use"), [dict(tool, summary="Ran: something else")])
+    torn = dumps_row(change)[:-30]  # past the summary, which differs from the copy's
+    home.log("changelog").write_bytes(torn + b"\n")
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["torn"], done["unsettled"], done["restored"], done["fixed"]) == (1, 1, 0, 0)
+    assert home.log("changelog").read_bytes() == torn + b"\n"
+
+
+def test_piece_whose_whole_row_was_written_again_is_dropped(tmp_path):
+    home = Home(tmp_path)
+    row = dumps_row({"event_id": "evt-x", "summary": "spilled, then flushed"})
+    home.log("tool-use").write_bytes(row[:20] + b"\n" + b'{"event_id":"y"}\n' + row)
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["torn"], done["duplicates"], done["fixed"]) == (1, 1, 1)
+    assert home.log("tool-use").read_bytes() == b'{"event_id":"y"}\n' + row
+
+
+def test_nul_runs_a_crash_left_are_removed_and_garbage_is_kept(tmp_path):
+    home = Home(tmp_path)
+    home.log("changelog").write_bytes(b'{"event_id":"a"}\n\x00\x00\x00\x00\nnot json at all\n')
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["nul_runs"], done["torn"], done["fixed"]) == (1, 0, 1)
+    assert home.log("changelog").read_bytes() == b'{"event_id":"a"}\nnot json at all\n'
+
+
+def _append_from_another_process(path, row):
+    child = CTX.Process(target=append_rows, args=(str(path), [row]))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+
+
+def test_row_appended_by_another_process_during_the_repair_survives(tmp_path, monkeypatch):
+    home = Home(tmp_path)
+    path = home.log("changelog")
+    path.write_bytes(b'{"event_id":"a"}\n{"event_id":"b","x{"event_id":"c"}\n')
+    repair = TornRows()
+    real_fix = repair.fix
+    passes = []
+
+    def fix(label, lines, tally):
+        passes.append(label)
+        if label == "changelog" and passes.count("changelog") == 2:  # the write pass, locked
+            _append_from_another_process(path, {"event_id": "during"})
+        return real_fix(label, lines, tally)
+
+    monkeypatch.setattr(repair, "fix", fix)
+    doc = run_repair(repair, home, write=True)
+    assert doc["fixed"] == 1
+    ids, report = ids_and_report(path)
+    assert sorted(ids) == ["a", "c", "during"]
+    assert report.problems == {"torn_row": 1}
+    assert not [n for n in os.listdir(tmp_path) if ".rewrite-" in n]
+
+
+def test_cli_dry_run_json_and_exit_codes(tmp_path):
+    env = {"CARTO_HOME": str(tmp_path)}
+    Home(tmp_path).log("changelog").write_bytes(b'{"event_id":"a"}\n{"event_id":"b","x{"event_id":"c"}\n')
+    result = CliRunner().invoke(cli, ["repair", "torn-rows", "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert (doc["dry_run"], doc["torn"], doc["glued"], doc["fixed"], doc["would_fix"]) == (True, 1, 1, 0, 1)
+    result = CliRunner().invoke(cli, ["repair", "torn-rows", "--write"], env=env)
+    assert result.exit_code == 0 and "1 fixed" in result.stdout
+    Home(tmp_path).log("changelog").write_bytes(b'{"event_id":"a"}\n')
+    result = CliRunner().invoke(cli, ["repair", "torn-rows"], env=env)
+    assert result.exit_code == 3 and "0 torn rows found" in result.stdout
