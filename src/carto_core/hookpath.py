@@ -11,15 +11,14 @@ in the group ``carto.capture`` whose name is the provider and whose value is
     [project.entry-points."carto.capture"]
     claude = "carto_claude.capture:handle"
 
-``handle(event_name, payload, home)`` returns a :class:`carto_core.capture.context.Outcome` (rows to
-append, optional text for the agent, problems for hook.log) or None. The dispatcher redacts and
+``handle(event_name, payload, home)`` returns a :class:`carto_core.capture.context.Outcome`
+(rows to append, optional text for the agent, problems for hook.log) or None; docs/capture.md
+is the contract, ``carto_core.testing.CaptureContract`` its test. The dispatcher redacts and
 appends the rows itself.
 
-Reading entry points scans every ``*.dist-info`` on ``sys.path``, which costs more than this
-path's budget, so the resolved map is cached in ``<home>/.carto/hook-dispatch.json`` together
-with a fingerprint of the ``sys.path`` folders (their mtimes change whenever a distribution is
-installed, upgraded or removed). The first call after an install rebuilds the map; no CLI run
-is needed first, and a removed or changed plugin is seen on the next call.
+The handler is found through ``carto_core.registry.capture_target``: the plugin table every
+path shares, cached per environment and rebuilt (without pluggy) on the first call after a
+distribution was installed, upgraded or removed, with the same block list as the CLI.
 """
 
 from __future__ import annotations
@@ -27,10 +26,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-
-ENTRY_POINT_GROUP = "carto.capture"
-CACHE_NAME = "hook-dispatch.json"
-CACHE_VERSION = 1
 
 
 def log_problem(message: str, home=None) -> None:
@@ -77,59 +72,6 @@ def _append_line(path, data: bytes) -> None:
         os.close(fd)
 
 
-def path_fingerprint() -> list:
-    """(folder, mtime_ns) for every existing sys.path folder: changes when distributions do."""
-    out = []
-    for entry in sys.path:
-        if not entry:
-            continue
-        try:
-            out.append([entry, os.stat(entry).st_mtime_ns])
-        except OSError:
-            continue
-    return out
-
-
-def scan_entry_points() -> dict[str, str]:
-    """provider -> "module:function" from the `carto.capture` group (the slow, exact way)."""
-    from importlib import metadata
-
-    found: dict[str, str] = {}
-    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(entry.name, entry.value)
-    return found
-
-
-def dispatch_map(home) -> dict[str, str]:
-    """The provider map, from the cache when the sys.path fingerprint still matches."""
-    cache = home.state / CACHE_NAME
-    fingerprint = path_fingerprint()
-    try:
-        with open(cache, encoding="utf-8") as handle:
-            data = json.load(handle)
-        if data.get("version") == CACHE_VERSION and data.get("fingerprint") == fingerprint:
-            providers = data.get("providers")
-            if isinstance(providers, dict):
-                return providers
-    except (OSError, ValueError, AttributeError):
-        pass
-    providers = scan_entry_points()
-    try:
-        os.makedirs(home.state, exist_ok=True)
-        tmp = cache.with_name(f"{CACHE_NAME}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump({"version": CACHE_VERSION, "fingerprint": fingerprint, "providers": providers}, handle)
-        os.replace(tmp, cache)
-    except OSError:
-        pass
-    return providers
-
-
-def _disabled(provider: str) -> bool:
-    blocked = os.environ.get("CARTO_DISABLE_PLUGINS", "")
-    return provider in {name.strip() for name in blocked.split(",") if name.strip()}
-
-
 def _stdin_is_terminal() -> bool:
     try:
         return sys.stdin.isatty()
@@ -154,8 +96,11 @@ def load_handler(target: str):
 
 def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
     """Dispatch one payload; returns text for stdout (or None). Raises only on internal bugs."""
-    if _disabled(provider):
-        return None
+    from carto_core.registry import capture_target
+
+    target, why_not = capture_target(provider)
+    if target is None and why_not is None:
+        return None  # disabled on purpose (CARTO_DISABLE_PLUGINS): nothing worth a hook.log line
     if not raw.strip():
         log_problem(f"{provider} {event_name}: empty stdin, nothing captured", home)
         return None
@@ -167,9 +112,8 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
     if not isinstance(payload, dict):
         log_problem(f"{provider} {event_name}: payload is a JSON {type(payload).__name__}, not an object", home)
         return None
-    target = dispatch_map(home).get(provider)
     if target is None:
-        log_problem(f"no live capture installed for provider {provider!r} (event {event_name})", home)
+        log_problem(f"{why_not} (event {event_name})", home)
         return None
     handler = load_handler(target)
     outcome = handler(event_name, payload, home)

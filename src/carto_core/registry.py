@@ -1,32 +1,50 @@
-"""Plugin loading and the named registries.
+"""Plugin loading and the named registries: the one loader every path uses.
 
-One explicit loading sequence (after tox's `plugin/manager.py`):
+Two entry-point groups describe a plugin distribution:
+
+- ``carto``: the module (or object) with the plugin's pluggy hook implementations (sources,
+  writers, rankers, decay policies, fact verbs, embedders, commands);
+- ``carto.capture``: ``provider = "module:function"``, the live-capture handler ``carto hook
+  PROVIDER EVENT`` runs (docs/capture.md). It is read without pluggy: the hook path is
+  stdlib-only.
+
+Reading entry points scans every installed distribution (20 ms and more), so one *plugin table*
+is cached per Python environment in ``$XDG_CACHE_HOME/carto/plugins-<env>.json``: both groups'
+entry points with their distributions, keyed on the installed distributions (the interpreter
+prefix and the mtimes of the ``sys.path`` folders, which change whenever a distribution is
+installed, upgraded or removed), plus, per plugin, which hooks it implements (recorded after it
+was loaded once, trusted while its module file is unchanged). Every path reads that table: the
+CLI, ``carto hook`` (``capture_target``, no pluggy), search, facts, ``carto serve`` and ``carto
+mcp`` (``get_registries(hooks=...)``, which imports only the plugins implementing those hooks).
+
+The loading sequence (after tox's ``plugin/manager.py``), the same for a full or a partial load:
 
 1. add the hookspecs;
-2. block every name in `CARTO_DISABLE_PLUGINS` (comma-separated);
-3. load each entry point of the group `carto`, one at a time: a plugin that fails to import is
-   recorded with its error (`carto plugins`, `carto doctor`) and the CLI goes on without it;
-4. register core's built-ins (`BUILTINS`), which are plugins like any other;
-5. `check_pending()`: an implementation of a hook that does not exist is an error.
+2. block every name in ``CARTO_DISABLE_PLUGINS`` (comma-separated; it blocks a plugin's live
+   capture too);
+3. load each ``carto`` entry point, one at a time, in name order: a second entry point under a
+   name already taken is refused, a plugin that fails to import is recorded with its error
+   (``carto plugins``, ``carto doctor``) and the rest go on without it;
+4. register core's built-ins (``BUILTINS``), which are plugins like any other;
+5. ``check_pending()``: an implementation of a hook that does not exist is an error.
 
 Registries are built by calling each plugin's registration hooks one plugin at a time so that
 every name is attributed to the plugin that registered it. A name registered twice is rejected:
 the first registration stays and the clash is recorded as a problem.
+
+Import-light on purpose (stdlib ``json``/``os``/``sys`` only at module level): the hook
+dispatcher imports this module; pluggy is imported only when a plugin manager is built.
 """
 
 from __future__ import annotations
 
-import importlib
+import json
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Generic, TypeVar
-
-import pluggy
-
-from carto_core import HOOK_NAMESPACE, hookspecs
+import sys
 
 ENTRY_POINT_GROUP = "carto"
+CAPTURE_GROUP = "carto.capture"
+TABLE_VERSION = 1
 
 #: Core's own plugins, registered after the entry points (name -> module).
 BUILTINS: dict[str, str] = {
@@ -44,7 +62,10 @@ REGISTRATION_HOOKS: dict[str, str] = {
     "carto_register_embedders": "embedders",
 }
 
-T = TypeVar("T")
+#: What a search needs (rankers, fusions, decay policies) and what facts need.
+RANKING_HOOKS = ("carto_register_rankers", "carto_register_decay_policies")
+FACT_HOOKS = ("carto_register_fact_verbs",)
+EMBEDDER_HOOKS = ("carto_register_embedders",)
 
 
 class DuplicateNameError(ValueError):
@@ -55,7 +76,7 @@ class UnknownNameError(LookupError):
     """A name that no registered class has; the message lists the accepted names."""
 
 
-class NamedRegistry(Generic[T]):
+class NamedRegistry:
     """Classes of one kind by unique name, with the plugin that registered each."""
 
     def __init__(self, kind: str):
@@ -88,7 +109,7 @@ class NamedRegistry(Generic[T]):
     def names(self) -> list[str]:
         return sorted(self._items)
 
-    def items(self) -> Iterator[tuple[str, type]]:
+    def items(self):
         for name in self.names():
             yield name, self._items[name][0]
 
@@ -99,23 +120,211 @@ class NamedRegistry(Generic[T]):
         return len(self._items)
 
 
-@dataclass
 class PluginInfo:
-    name: str
-    distribution: str | None = None
-    version: str | None = None
-    module: str | None = None
-    builtin: bool = False
-    error: str | None = None
-    blocked: bool = False
-    hooks: list[str] = field(default_factory=list)
-    registered: dict[str, list[str]] = field(default_factory=dict)
+    """One plugin as `carto plugins` lists it: where it comes from and what it did."""
+
+    def __init__(self, name: str, distribution: str | None = None, version: str | None = None,
+                 module: str | None = None, builtin: bool = False, error: str | None = None,
+                 blocked: bool = False, hooks: list[str] | None = None,
+                 registered: dict[str, list[str]] | None = None,
+                 capture: dict[str, str] | None = None):
+        self.name = name
+        self.distribution = distribution
+        self.version = version
+        self.module = module
+        self.builtin = builtin
+        self.error = error
+        self.blocked = blocked
+        self.hooks = hooks if hooks is not None else []
+        self.registered = registered if registered is not None else {}
+        #: provider -> "module:function" of the live capture its distribution ships.
+        self.capture = capture if capture is not None else {}
+
+    def __repr__(self) -> str:
+        return f"PluginInfo({self.name!r}, {self.distribution!r}, error={self.error!r})"
+
+
+# --------------------------------------------------------------------------- the plugin table
+
+
+def blocked_names(env: dict | None = None) -> set[str]:
+    """`CARTO_DISABLE_PLUGINS`, split: plugin names (and live-capture provider names)."""
+    env = os.environ if env is None else env
+    return {name.strip() for name in env.get("CARTO_DISABLE_PLUGINS", "").split(",") if name.strip()}
+
+
+def distributions_key() -> dict:
+    """What the installed distributions depend on: the interpreter prefix and (folder, mtime_ns)
+    of every existing `sys.path` folder (installing, upgrading or removing a distribution
+    touches its folder)."""
+    paths = []
+    for entry in sys.path:
+        if not entry:
+            continue
+        try:
+            paths.append([entry, os.stat(entry).st_mtime_ns])
+        except OSError:
+            continue
+    return {"version": TABLE_VERSION, "prefix": sys.prefix, "paths": paths}
+
+
+def table_path() -> str:
+    """`$XDG_CACHE_HOME/carto/plugins-<env>.json`, one file per interpreter prefix."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    digest = 2166136261  # FNV-1a of the prefix: stable across processes, no hashlib import
+    for byte in sys.prefix.encode("utf-8", "surrogateescape"):
+        digest = ((digest ^ byte) * 16777619) & 0xFFFFFFFF
+    return os.path.join(base, "carto", f"plugins-{digest:08x}.json")
+
+
+#: The table this process scanned or read, and (scanned only) the entry points themselves.
+_table: dict | None = None
+_loaded_entry_points: dict[str, object] = {}
+
+
+def scan_entry_points() -> dict:
+    """Both groups' entry points, read from the installed distributions (the slow, exact way).
+
+    A second `carto` entry point under a name already taken, and a second capture handler for a
+    provider, are kept as refusals (`taken_by`) so that every path reports the same clash."""
+    from importlib import metadata
+
+    global _loaded_entry_points
+    plugins: list[dict] = []
+    loaders: dict[str, object] = {}
+    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        dist = getattr(ep, "dist", None)
+        record = {"name": ep.name, "value": ep.value,
+                  "distribution": dist.name if dist else None, "version": dist.version if dist else None}
+        if ep.name in loaders:
+            record["taken_by"] = next(p["distribution"] for p in plugins if p["name"] == ep.name)
+        else:
+            loaders[ep.name] = ep
+        plugins.append(record)
+    capture: list[dict] = []
+    seen: set[str] = set()
+    for ep in sorted(metadata.entry_points(group=CAPTURE_GROUP),
+                     key=lambda e: (e.name, getattr(getattr(e, "dist", None), "name", "") or "")):
+        dist = getattr(ep, "dist", None)
+        record = {"provider": ep.name, "target": ep.value, "distribution": dist.name if dist else None}
+        if ep.name in seen:
+            record["taken_by"] = next(c["distribution"] for c in capture if c["provider"] == ep.name)
+        seen.add(ep.name)
+        capture.append(record)
+    _loaded_entry_points = loaders
+    return {"plugins": plugins, "capture": capture, "hooks": {}}
+
+
+def _write_table(table: dict) -> None:
+    path = table_path()
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(table, handle)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache folder only costs speed
+
+
+def plugin_table(*, refresh: bool = False) -> dict:
+    """The plugin table of this environment: from the cache while the installed distributions
+    are unchanged, else scanned and cached again."""
+    global _table
+    key = distributions_key()
+    if _table is not None and not refresh and _table.get("key") == key:
+        return _table
+    if not refresh:
+        try:
+            with open(table_path(), encoding="utf-8") as handle:
+                cached = json.load(handle)
+            if isinstance(cached, dict) and cached.get("key") == key:
+                _table = cached
+                return cached
+        except (OSError, ValueError):
+            pass
+    table = {"key": key, **scan_entry_points()}
+    _write_table(table)
+    _table = table
+    return table
+
+
+def capture_target(provider: str, env: dict | None = None) -> tuple[str | None, str | None]:
+    """("module:function", None) of `provider`'s live capture; (None, None) when it is disabled
+    (`CARTO_DISABLE_PLUGINS` names the provider or its distribution's plugin); (None, why) when
+    none is installed.
+
+    Stdlib only: `carto hook` calls this on every tool call. A second distribution's handler for
+    the same provider is refused, as a second plugin of the same name is."""
+    blocked = blocked_names(env)
+    if provider in blocked:
+        return None, None
+    table = plugin_table()
+    for record in table.get("capture", []):
+        if record.get("provider") != provider or record.get("taken_by"):
+            continue
+        distribution = record.get("distribution")
+        for plugin in table.get("plugins", []):
+            if plugin.get("distribution") == distribution and plugin.get("name") in blocked:
+                return None, None
+        return record.get("target"), None
+    return None, f"no live capture installed for provider {provider!r}"
+
+
+def _file_mtime(path: str | None) -> int:
+    try:
+        return os.stat(path).st_mtime_ns if path else -1
+    except OSError:
+        return -1
+
+
+def _known_hooks(table: dict, name: str) -> list[str] | None:
+    """The hooks plugin `name` implemented when it was last loaded, if its file is unchanged."""
+    record = table.get("hooks", {}).get(name)
+    if not record or _file_mtime(record.get("file")) != record.get("mtime"):
+        return None
+    return record.get("hooks")
+
+
+def _record_hooks(table: dict, infos: dict[str, PluginInfo]) -> None:
+    """Remember which hooks each loaded module plugin implements (for partial loads)."""
+    changed = False
+    for info in infos.values():
+        if info.builtin or info.blocked or info.error or not info.module:
+            continue
+        module = sys.modules.get(info.module.split(":")[0])
+        path = getattr(module, "__file__", None)
+        if not path:
+            continue  # an object plugin (tests): nothing to key a record on
+        record = {"file": path, "mtime": _file_mtime(path), "hooks": sorted(info.hooks)}
+        if table.setdefault("hooks", {}).get(info.name) != record:
+            table["hooks"][info.name] = record
+            changed = True
+    if changed:
+        _write_table(table)
+
+
+def _load_entry_point(record: dict):
+    """The object a `carto` entry point names (`module` or `module:attr`)."""
+    ep = _loaded_entry_points.get(record["name"])
+    if ep is not None and getattr(ep, "value", None) == record["value"]:
+        return ep.load()
+    import importlib
+
+    module_name, _, attribute = record["value"].partition(":")
+    target = importlib.import_module(module_name.strip())
+    for part in filter(None, attribute.strip().split(".")):
+        target = getattr(target, part)
+    return target
+
+
+# --------------------------------------------------------------------------- pluggy
 
 
 class Registries:
-    """The loaded plugin manager plus every named registry, built once per process."""
+    """The loaded plugin manager plus every named registry."""
 
-    def __init__(self, pm: pluggy.PluginManager, plugins: dict[str, PluginInfo]):
+    def __init__(self, pm, plugins: dict[str, PluginInfo]):
         self.pm = pm
         self.plugins = plugins
         self.problems: list[str] = []
@@ -177,43 +386,54 @@ def _command_paths(group, prefix: str = "") -> set[str]:
     return paths
 
 
-def blocked_names(env: dict | None = None) -> set[str]:
-    env = os.environ if env is None else env
-    return {name.strip() for name in env.get("CARTO_DISABLE_PLUGINS", "").split(",") if name.strip()}
-
-
 def build_plugin_manager(
-    env: dict | None = None, *, entry_points: bool = True, extra: dict | None = None
-) -> tuple[pluggy.PluginManager, dict[str, PluginInfo]]:
-    """Run the loading sequence. `extra` registers objects by name (tests)."""
+    env: dict | None = None, *, entry_points: bool = True, extra: dict | None = None,
+    hooks: tuple[str, ...] | None = None,
+):
+    """Run the loading sequence; returns (plugin manager, PluginInfo by name).
+
+    `hooks` makes a partial load: only the entry points known to implement one of those hooks
+    (or not known yet) are imported. `extra` registers objects by name (tests)."""
+    import pluggy
+
+    from carto_core import HOOK_NAMESPACE, hookspecs
+
     pm = pluggy.PluginManager(HOOK_NAMESPACE)
     pm.add_hookspecs(hookspecs)
     infos: dict[str, PluginInfo] = {}
     blocked = blocked_names(env)
     for name in blocked:
         pm.set_blocked(name)
-    if entry_points:
-        from importlib import metadata  # 20 ms: only a full load pays for it (search caches)
-
-        for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-            dist = getattr(ep, "dist", None)
-            info = PluginInfo(
-                name=ep.name,
-                distribution=dist.name if dist else None,
-                version=dist.version if dist else None,
-                module=ep.value,
-            )
-            infos[ep.name] = info
-            if ep.name in blocked:
+    table = plugin_table() if entry_points else None
+    if table is not None:
+        capture_by_dist: dict[str | None, dict[str, str]] = {}
+        for record in table.get("capture", []):
+            if not record.get("taken_by"):
+                capture_by_dist.setdefault(record.get("distribution"), {})[record["provider"]] = record["target"]
+        for record in table.get("plugins", []):
+            name = record["name"]
+            info = PluginInfo(name=name, distribution=record.get("distribution"),
+                              version=record.get("version"), module=record["value"],
+                              capture=capture_by_dist.get(record.get("distribution"), {}))
+            if record.get("taken_by"):
+                info.error = (f"entry point name {name!r} is already taken by another plugin "
+                              f"(distribution {record['taken_by']})")
+                infos[f"{name} ({record.get('distribution')})"] = info
+                continue
+            if hooks is not None:
+                known = _known_hooks(table, name)
+                if known is not None and not set(known) & set(hooks):
+                    continue  # not needed for this load
+            infos[name] = info
+            if name in blocked:
                 info.blocked = True
                 continue
-            if ep.name in (n for n, _ in pm.list_name_plugin()):
-                info.error = f"entry point name {ep.name!r} is already taken by another plugin"
-                continue
             try:
-                pm.register(ep.load(), name=ep.name)
+                pm.register(_load_entry_point(record), name=name)
             except Exception as exc:  # any import-time failure of a third-party plugin
                 info.error = f"{type(exc).__name__}: {exc}"
+    import importlib
+
     from carto_core import __version__
 
     for name, module in BUILTINS.items():
@@ -231,19 +451,49 @@ def build_plugin_manager(
     return pm, infos
 
 
+def load_registries(env: dict | None = None, *, hooks: tuple[str, ...] | None = None,
+                    extra: dict | None = None, entry_points: bool = True) -> Registries:
+    """Build registries through the loading sequence and remember each loaded plugin's hooks."""
+    pm, infos = build_plugin_manager(env, entry_points=entry_points, extra=extra, hooks=hooks)
+    registries = Registries(pm, infos)
+    if entry_points and _table is not None:
+        for record in _table.get("capture", []):
+            if record.get("taken_by"):
+                registries.problems.append(
+                    f"live capture {record['provider']!r} from distribution {record.get('distribution')!r} "
+                    f"refused: already provided by {record['taken_by']!r}")
+        _record_hooks(_table, infos)
+    return registries
+
+
 _cached: Registries | None = None
+_partial: dict[tuple[str, ...], Registries] = {}
 
 
-def get_registries(*, refresh: bool = False) -> Registries:
-    """The process-wide registries (built on first use)."""
+def get_registries(*, refresh: bool = False, hooks: tuple[str, ...] | None = None) -> Registries:
+    """The process-wide registries, built on first use.
+
+    With `hooks`, registries holding at least every plugin that implements one of them (a cold
+    `carto search` needs rankers and decay policies, not every provider's parsers); a process
+    that already built the full registries (a server, a test that installed its own) gets
+    those."""
     global _cached
-    if _cached is None or refresh:
-        pm, infos = build_plugin_manager()
-        _cached = Registries(pm, infos)
+    if _cached is not None and not refresh:
+        return _cached
+    if hooks is not None and not refresh:
+        key = tuple(sorted(hooks))
+        if key not in _partial:
+            _partial[key] = load_registries(hooks=key)
+        return _partial[key]
+    _cached = load_registries()
     return _cached
 
 
 def set_registries(registries: Registries | None) -> None:
-    """Install registries for this process (tests use this with `extra` plugins)."""
-    global _cached
+    """Install registries for this process (tests use this with `extra` plugins); None forgets
+    every registry built so far, full or partial."""
+    global _cached, _table, _loaded_entry_points
     _cached = registries
+    _partial.clear()
+    if registries is None:
+        _table, _loaded_entry_points = None, {}

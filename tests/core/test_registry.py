@@ -196,3 +196,145 @@ def test_a_hook_that_raises_does_not_break_the_others():
     registries = Registries(pm, infos)
     assert "beta" in registries.sources
     assert any("buggy" in p and "plugin bug" in p for p in registries.problems)
+
+
+# --------------------------------------------------------------------------- the plugin table
+
+
+def _read_table():
+    from carto_core import registry
+
+    return json.loads(open(registry.table_path(), encoding="utf-8").read())
+
+
+def _write_table(table):
+    from carto_core import registry
+
+    with open(registry.table_path(), "w", encoding="utf-8") as handle:
+        json.dump(table, handle)
+
+
+def test_the_plugin_table_is_cached_and_follows_the_installed_distributions():
+    from carto_core import registry
+
+    assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
+    table = _read_table()
+    assert {"claude", "codex"} <= {c["provider"] for c in table["capture"]}
+    assert {"claude", "codex", "git", "hermes", "notes", "rankers"} <= {p["name"] for p in table["plugins"]}
+    # Trusted while the distributions are unchanged: a doctored target is believed ...
+    for record in table["capture"]:
+        if record["provider"] == "claude":
+            record["target"] = "nowhere:handle"
+    _write_table(table)
+    set_registries(None)  # forget the copy this process holds
+    assert registry.capture_target("claude") == ("nowhere:handle", None)
+    # ... and a changed distribution set (another key) makes the next call scan again.
+    table["key"]["paths"] = [["/some/old/site-packages", 1]]
+    _write_table(table)
+    set_registries(None)
+    assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
+    assert registry.capture_target("nosuch") == (None, "no live capture installed for provider 'nosuch'")
+
+
+def test_the_block_list_silences_a_capture_by_its_name_or_its_plugins(monkeypatch):
+    from carto_core import registry
+
+    table = {"key": registry.distributions_key(), "hooks": {},
+             "plugins": [{"name": "journal", "value": "carto_journal", "distribution": "carto-journal",
+                          "version": "1"}],
+             "capture": [{"provider": "jot", "target": "carto_journal.capture:handle",
+                          "distribution": "carto-journal"}]}
+    import os
+
+    os.makedirs(os.path.dirname(registry.table_path()), exist_ok=True)
+    _write_table(table)
+    set_registries(None)
+    assert registry.capture_target("jot") == ("carto_journal.capture:handle", None)
+    monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "jot")
+    assert registry.capture_target("jot") == (None, None)
+    monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "journal")  # the plugin of the same distribution
+    assert registry.capture_target("jot") == (None, None)
+
+
+class _FakeCapture:
+    def __init__(self, name, value, dist):
+        self.name, self.value = name, value
+        self.dist = types.SimpleNamespace(name=dist, version="1.0")
+
+
+def test_a_second_capture_for_a_provider_is_refused_and_reported(monkeypatch):
+    from carto_core import registry
+
+    fakes = [_FakeCapture("claude", "impostor.capture:handle", "zz-impostor"),
+             _FakeCapture("claude", "carto_claude.capture:handle", "carto-claude")]
+    real = metadata.entry_points
+
+    def entry_points(**kw):
+        return fakes if kw.get("group") == "carto.capture" else real(**kw)
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    set_registries(None)
+    registry.plugin_table(refresh=True)
+    # Distribution name order decides, as for `carto` entry points; the other is reported.
+    assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
+    registries = registry.get_registries()
+    assert any("zz-impostor" in p and "claude" in p for p in registries.problems), registries.problems
+    assert registries.plugins["claude"].capture == {"claude": "carto_claude.capture:handle"}
+
+
+def _run(code: str, env: dict) -> str:
+    import os
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+PARTIAL = """
+import json, sys
+from carto_core.registry import RANKING_HOOKS, get_registries
+registries = get_registries(hooks=RANKING_HOOKS)
+print(json.dumps({"plugins": sorted(registries.plugins), "rankers": registries.rankers.names(),
+                  "decay": registries.decay_policies.names(),
+                  "imported": sorted(m for m in ("carto_claude.plugin", "carto_hermes", "carto_git.plugin",
+                                                 "carto_rankers") if m in sys.modules)}))
+"""
+
+
+def test_a_partial_load_imports_only_the_plugins_a_search_needs_and_obeys_the_block_list(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first = json.loads(_run(PARTIAL, env))  # nothing recorded yet: every plugin is imported once
+    assert "claude" in first["plugins"] and "bm25" in first["rankers"]
+    second = json.loads(_run(PARTIAL, env))  # recorded: only what implements a ranking hook
+    assert second["imported"] == ["carto_rankers"], second
+    assert second["rankers"] == first["rankers"] and second["decay"] == first["decay"]
+    assert "claude" not in second["plugins"]
+    blocked = json.loads(_run(PARTIAL, {**env, "CARTO_DISABLE_PLUGINS": "rankers"}))
+    assert "bm25" not in blocked["rankers"] and "semantic" in blocked["rankers"]
+
+
+def test_a_partial_load_checks_pending_hooks_like_a_full_one():
+    import pluggy
+
+    plugin = types.SimpleNamespace(carto_register_nothing=hookimpl(lambda register: None))
+    from carto_core.registry import RANKING_HOOKS, load_registries
+
+    for hooks in (None, RANKING_HOOKS):
+        with pytest.raises(pluggy.PluginValidationError, match="carto_register_nothing"):
+            load_registries(hooks=hooks, extra={"typo": plugin})
+
+
+def test_the_hook_dispatcher_rebuilds_the_table_without_pluggy(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cold-cache"), "CARTO_HOME": str(tmp_path / "home"),
+           "CARTO_CATCHUP": "0"}
+    code = ("import sys, io, json\n"
+            "sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps({'session_id': 's', 'cwd': '/x', "
+            "'tool_name': 'Bash', 'tool_input': {'command': 'make test'}}).encode()))\n"
+            "from carto_core.hookpath import main\n"
+            "main(['claude', 'PostToolUse'])\n"
+            "print(sorted(m for m in ('pluggy', 'click', 'attrs') if m in sys.modules))")
+    assert _run(code, env) == "[]"
+    assert (tmp_path / "home" / "tool-use-log.jsonl").is_file()
+    assert list((tmp_path / "cold-cache" / "carto").glob("plugins-*.json"))

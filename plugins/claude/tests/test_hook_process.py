@@ -1,5 +1,5 @@
 """`carto hook claude ...` as a whole process: bad input, exit codes, stdout, hook.log, the
-dispatch cache, and the collision note on PreToolUse."""
+block list, and the collision note on PreToolUse (the plugin table it reads: tests/core/test_registry.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from carto_core import hookpath
-from carto_core.home import Home
 
 CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 
@@ -77,21 +74,6 @@ def test_a_good_bash_payload_writes_one_pair_and_prints_nothing(tmp_path):
     assert logs_written(home) == ["changelog.jsonl", "tool-use-log.jsonl"]
     rows = [json.loads(line) for line in (home / "tool-use-log.jsonl").read_text().splitlines()]
     assert [(r["type"], r["summary"], r["provider"]) for r in rows] == [("tool_bash", "Ran: make test ", "claude")]
-
-
-def test_dispatch_cache_is_built_without_a_cli_run_and_follows_sys_path(tmp_path, monkeypatch):
-    home = Home(tmp_path)
-    providers = hookpath.dispatch_map(home)
-    assert providers["claude"] == "carto_claude.capture:handle"
-    cache = json.loads((tmp_path / ".carto" / hookpath.CACHE_NAME).read_text())
-    assert cache["providers"] == providers
-    # A stale fingerprint (a distribution was installed or removed) forces a rescan.
-    cache["providers"] = {"claude": "nowhere:handle"}
-    (tmp_path / ".carto" / hookpath.CACHE_NAME).write_text(json.dumps(cache))
-    assert hookpath.dispatch_map(home)["claude"] == "nowhere:handle"  # fingerprint unchanged: trusted
-    cache["fingerprint"] = [["/some/old/site-packages", 1]]
-    (tmp_path / ".carto" / hookpath.CACHE_NAME).write_text(json.dumps(cache))
-    assert hookpath.dispatch_map(home)["claude"] == "carto_claude.capture:handle"
 
 
 def test_disabled_plugin_captures_nothing(tmp_path):

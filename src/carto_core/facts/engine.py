@@ -56,10 +56,10 @@ def index_generation(home: Home) -> str:
 
 def fact_verbs() -> dict[str, type]:
     """Every registered verb. A cold process imports only the plugins that register verbs
-    (the hook map `carto search` keeps, `search.plugins.registries_for`), not every plugin."""
-    from carto_core.search.plugins import registries_for
+    (`registry.get_registries(hooks=FACT_HOOKS)`), not every plugin."""
+    from carto_core.registry import FACT_HOOKS, get_registries
 
-    return dict(registries_for(("carto_register_fact_verbs",)).fact_verbs.items())
+    return dict(get_registries(hooks=FACT_HOOKS).fact_verbs.items())
 
 
 def run_facts(

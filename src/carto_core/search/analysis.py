@@ -34,9 +34,9 @@ def resolve_analyzer(name: str | None = None, registries=None) -> Analyzer:
     if found is not None:
         return found
     if registries is None:
-        from carto_core.search.plugins import search_registries
+        from carto_core.registry import RANKING_HOOKS, get_registries
 
-        registries = search_registries()
+        registries = get_registries(hooks=RANKING_HOOKS)
     cls = registries.rankers.get(name) if name in registries.rankers else None
     if cls is None or getattr(cls, "kind", "") != "analyzer":
         if name == UpstreamAnalyzer.name:

@@ -133,9 +133,9 @@ class SearchEngine:
     @property
     def registries(self):
         if self._registries is None:
-            from carto_core.search.plugins import search_registries
+            from carto_core.registry import RANKING_HOOKS, get_registries
 
-            self._registries = search_registries()
+            self._registries = get_registries(hooks=RANKING_HOOKS)
         return self._registries
 
     def ranker(self, name: str):

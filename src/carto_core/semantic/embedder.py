@@ -82,9 +82,9 @@ def create_embedder(name: str, home: "Home", settings=None, registries=None) -> 
     """The registered embedder `name`, built with its options. Raises
     `carto_core.registry.UnknownNameError` listing the installed names."""
     if registries is None:
-        from carto_core.registry import get_registries
+        from carto_core.registry import EMBEDDER_HOOKS, get_registries
 
-        registries = get_registries()
+        registries = get_registries(hooks=EMBEDDER_HOOKS)
     cls = registries.embedders.get(name)
     options = settings.options_for(name) if settings is not None else {}
     return cls(home, options)
