@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -205,7 +206,11 @@ def test_install_merges_never_clobbers_and_is_idempotent(tmp_path):
     written = json.loads(path.read_text())
     assert written["other"] == 1 and written["hooks"]["PostToolUse"][0] == mine
     commands = {h["command"] for groups in written["hooks"].values() for g in groups for h in g["hooks"]}
-    assert commands == {"my-linter"} | {f"carto hook codex {e}" for e in installer.carto_hooks()}
+    # Each carto command starts with the absolute launcher of this carto (the agent's PATH may
+    # not hold the venv), then `hook codex <Event>`.
+    launcher = shlex.join(document["launcher"])
+    assert os.path.isabs(document["launcher"][0])
+    assert commands == {"my-linter"} | {f"{launcher} hook codex {e}" for e in installer.carto_hooks()}
     assert len(document["changes"]) == sum(len(g["hooks"]) for gs in installer.carto_hooks().values() for g in gs)
     assert Path(document["backup"]).read_text() == json.dumps({"hooks": {"PostToolUse": [mine]}, "other": 1})
     again = CliRunner().invoke(cli, ["install", "codex", "--hooks-file", str(path)])

@@ -1,5 +1,6 @@
-"""`carto install <agent>`: the half every agent shares (click options, the hooks merge, the
-`--mcp` delegation, the result printed as text or JSON, the exit codes).
+"""`carto install <agent>` and `carto uninstall <agent>`: the half every agent shares (click
+options, the hooks merge and removal, the `--mcp` delegation, the result printed as text or JSON,
+the exit codes).
 
 A provider plugin keeps only what is its own: where its hooks file lives, which hooks it adds
 (its shipped hooks file) and any extra facts for the result::
@@ -13,6 +14,7 @@ A provider plugin keeps only what is its own: where its hooks file lives, which 
                                                     extra={"note": TRUST_NOTE}),
                     dry_run=dry_run, mcp=mcp, as_json=as_json)
 
+`uninstall_result(path, provider)` with `run_install(..., removing=True)` is the way back.
 Loaded only by the CLI (it imports click), never on the hook path.
 """
 
@@ -24,7 +26,8 @@ from pathlib import Path
 
 import click
 
-from carto_core.install.hooksfile import InstallError, install_hooks
+from carto_core.install.hooksfile import InstallError, install_hooks, render, uninstall_hooks
+from carto_core.install.launcher import launcher
 
 MCP_MISSING = "the MCP extra is not installed: pip install 'carto-core[mcp]'"
 
@@ -36,7 +39,7 @@ def load_hooks(path: Path) -> dict:
 
 def install_options(*, project_help: str, mcp_help: str):
     """`--project`, `--print`, `--mcp` and `--json`, the options every `carto install <agent>`
-    takes (the hooks-file option is the provider's own)."""
+    and `carto uninstall <agent>` takes (the hooks-file option is the provider's own)."""
 
     def decorate(command):
         for option in reversed((
@@ -52,32 +55,43 @@ def install_options(*, project_help: str, mcp_help: str):
 
 
 def install_result(path: Path, hooks: dict, *, dry_run: bool = False, extra: dict | None = None) -> dict:
-    """Merge `hooks` into the file at `path` (`hooksfile.install_hooks`); on a dry run the
-    result also carries the hooks that would be added. Raises InstallError."""
-    result = install_hooks(path, hooks, dry_run=dry_run)
-    return {**result, **(extra or {}), "hooks": {"hooks": hooks} if dry_run else None}
+    """Merge the shipped `hooks` into the file at `path` (`hooksfile.install_hooks`), each
+    command starting with this carto's absolute launcher (`install.launcher`) so the agent runs
+    it from any environment; on a dry run the result also carries the hooks that would be added.
+    Raises InstallError."""
+    argv = launcher()
+    rendered = render(hooks, argv)
+    result = install_hooks(path, rendered, dry_run=dry_run)
+    return {**result, **(extra or {}), "launcher": argv, "hooks": {"hooks": rendered} if dry_run else None}
 
 
-def add_mcp(result: dict, agent: str, *, dry_run: bool, **options) -> None:
-    """`--mcp`: register `carto mcp` with the agent (`carto_core.mcp.install.install_mcp`);
-    sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`."""
+def uninstall_result(path: Path, provider: str, *, dry_run: bool = False) -> dict:
+    """Remove `provider`'s carto handlers from the file at `path` (`hooksfile.uninstall_hooks`).
+    Raises InstallError."""
+    return uninstall_hooks(path, provider, dry_run=dry_run)
+
+
+def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **options) -> None:
+    """`--mcp`: register (or with `remove`, unregister) `carto mcp` with the agent
+    (`carto_core.mcp.install`); sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`."""
     try:
         from carto_core.mcp.install import InstallError as McpError
-        from carto_core.mcp.install import install_mcp
+        from carto_core.mcp.install import install_mcp, uninstall_mcp
     except ImportError:
         result["mcp"] = {"error": MCP_MISSING}
         return
     try:
-        result["mcp"] = {"changes": install_mcp(agent, dry_run=dry_run, **options)}
+        change = uninstall_mcp if remove else install_mcp
+        result["mcp"] = {"changes": change(agent, dry_run=dry_run, **options)}
     except McpError as exc:
         result["mcp"] = {"error": str(exc)}
 
 
-def print_result(result: dict, *, dry_run: bool, trailer: tuple[str, ...] = ()) -> None:
-    """The text report: what was (or would be) added, the backup, `note` after a real write,
-    the MCP lines, then `trailer` lines."""
+def print_result(result: dict, *, dry_run: bool, trailer: tuple[str, ...] = (), removing: bool = False) -> None:
+    """The text report: what was (or would be) changed, the backup, `note`, the MCP lines, then
+    `trailer` lines."""
     if result["changes"]:
-        verb = "would add" if dry_run else "added"
+        verb = ("would remove" if dry_run else "removed") if removing else ("would change" if dry_run else "changed")
         click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
         for line in result["changes"]:
             click.echo(f"  {line}")
@@ -85,10 +99,14 @@ def print_result(result: dict, *, dry_run: bool, trailer: tuple[str, ...] = ()) 
             click.echo(f"  backup: {result['backup']}")
         if dry_run:
             click.echo("nothing written (--print)")
-        elif result.get("note"):
-            click.echo(result["note"])
+    elif removing:
+        click.echo(f"{result['settings']}: no carto hooks there; nothing to change")
     else:
         click.echo(f"{result['settings']}: carto's hooks are already installed; nothing to change")
+    for line in result.get("extra_changes") or ():
+        click.echo(line)
+    if result.get("note"):
+        click.echo(result["note"])
     mcp_result = result.get("mcp") or {}
     if "error" in mcp_result:
         click.echo(f"mcp: {mcp_result['error']}", err=True)
@@ -107,10 +125,12 @@ def run_install(
     as_json: bool,
     mcp_options: dict | None = None,
     trailer: tuple[str, ...] = (),
+    removing: bool = False,
 ) -> dict:
-    """The whole command: `install()` (the provider's merge, usually `install_result`), `--mcp`,
-    the report; exit 4 when the hooks file cannot be merged into, 75 when `--mcp` was asked and
-    could not be done. Returns the result otherwise."""
+    """The whole command: `install()` (the provider's merge, usually `install_result`; or its
+    removal, `uninstall_result`, with `removing`), `--mcp`, the report; exit 4 when the hooks
+    file cannot be changed, 75 when `--mcp` was asked and could not be done. Returns the result
+    otherwise."""
     from carto_core.cli.output import emit_json, fail
     from carto_core.exitcodes import ExitCode
 
@@ -119,11 +139,11 @@ def run_install(
     except InstallError as exc:
         fail(str(exc), ExitCode.CONFLICT)
     if mcp:
-        add_mcp(result, agent, dry_run=dry_run, **(mcp_options or {}))
+        add_mcp(result, agent, dry_run=dry_run, remove=removing, **(mcp_options or {}))
     if as_json:
         emit_json(result)
     else:
-        print_result(result, dry_run=dry_run, trailer=trailer)
+        print_result(result, dry_run=dry_run, trailer=trailer, removing=removing)
     if mcp and "error" in result["mcp"]:
         raise SystemExit(int(ExitCode.UNAVAILABLE))
     return result

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import sys
 import tomllib
-from datetime import datetime, timezone
 from pathlib import Path
+
+from carto_core.install.configedit import backup, write_atomic
+from carto_core.install.launcher import launcher
+from carto_core.tomltext import append_block, table_span, toml_string
 
 AGENTS = ("claude", "codex")
 CLAUDE_SCOPES = ("user", "local", "project")
@@ -35,15 +36,9 @@ class InstallError(RuntimeError):
 
 
 def server_command() -> list[str]:
-    """argv that starts this carto's MCP server: the `carto` script beside this Python if there
-    is one (the agent's PATH may not hold the venv), else `python -m carto_core mcp`."""
-    script = Path(sys.executable).with_name("carto")
-    if script.exists():
-        return [str(script), "mcp"]
-    found = shutil.which("carto")
-    if found:
-        return [str(Path(found).resolve()), "mcp"]
-    return [sys.executable, "-m", "carto_core", "mcp"]
+    """argv that starts this carto's MCP server from any environment (the agent's PATH may not
+    hold the venv): `carto_core.install.launcher.launcher()` then `mcp`."""
+    return [*launcher(), "mcp"]
 
 
 def default_config_path(agent: str, scope: str = "user", project_dir: Path | None = None) -> Path:
@@ -64,32 +59,12 @@ def _commit_change(changes: list[str], servers, name: str, path, dry_run: bool, 
     others = sorted(k for k in servers if k != name) if isinstance(servers, dict) else []
     if others:
         changes.append(f"  kept {len(others)} other server(s): {', '.join(others)}")
-    backup = _backup(path, dry_run)
-    if backup:
-        changes.append(f"  backup: {backup}")
+    saved = backup(path, dry_run)
+    if saved:
+        changes.append(f"  backup: {saved}")
     if not dry_run:
-        _write_atomic(path, text)
+        write_atomic(path, text)
     return changes
-
-def _backup(path: Path, dry_run: bool) -> str | None:
-    if not path.exists():
-        return None
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-    backup = path.with_name(f"{path.name}.carto-backup-{stamp}")
-    if not dry_run:
-        shutil.copy2(path, backup)
-    return str(backup)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.carto-tmp-{os.getpid()}")
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o600
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
-
 
 # --- Claude Code (JSON) -------------------------------------------------------------------------
 
@@ -148,66 +123,15 @@ def _install_claude(path: Path, scope: str, project_dir: Path | None, name: str,
 
 # --- Codex (TOML, edited as text) ---------------------------------------------------------------
 
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-
-
-def _header_parts(inner: str) -> list[str]:
-    """Split a TOML table header's dotted key (bare or quoted parts)."""
-    parts, buf, quote = [], "", None
-    for char in inner:
-        if quote:
-            if char == quote:
-                quote = None
-            else:
-                buf += char
-        elif char in "\"'":
-            quote = char
-        elif char == ".":
-            parts.append(buf.strip())
-            buf = ""
-        else:
-            buf += char
-    parts.append(buf.strip())
-    return parts
-
-
-def _toml_string(value: str) -> str:
-    # A JSON string literal is a valid TOML basic string for every character JSON escapes.
-    return json.dumps(value, ensure_ascii=False)
-
-
 def codex_block(name: str, command: list[str], env: dict | None = None) -> str:
     lines = [f"[mcp_servers.{name}]",
-             f"command = {_toml_string(command[0])}",
-             "args = [" + ", ".join(_toml_string(a) for a in command[1:]) + "]"]
+             f"command = {toml_string(command[0])}",
+             "args = [" + ", ".join(toml_string(a) for a in command[1:]) + "]"]
     if env:
         lines.append("")
         lines.append(f"[mcp_servers.{name}.env]")
-        lines.extend(f"{_toml_string(k)} = {_toml_string(str(v))}" for k, v in env.items())
+        lines.extend(f"{toml_string(k)} = {toml_string(str(v))}" for k, v in env.items())
     return "\n".join(lines) + "\n"
-
-
-def _codex_span(lines: list[str], name: str) -> tuple[int, int] | None:
-    """[start, end) of the lines of the table `mcp_servers.<name>` and its sub-tables."""
-    start = end = None
-    for index, line in enumerate(lines):
-        match = _HEADER.match(line)
-        if not match:
-            continue
-        parts = _header_parts(match.group(1))
-        ours = parts[:2] == ["mcp_servers", name]
-        if start is None and ours:
-            start = index
-        elif start is not None and not ours:
-            end = index
-            break
-    if start is None:
-        return None
-    end = len(lines) if end is None else end
-    # Leave the blank lines and comments that precede the next table with that table.
-    while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
-        end -= 1
-    return start, end
 
 
 def _install_codex(path: Path, name: str, command: list[str] | None, env: dict | None,
@@ -220,7 +144,7 @@ def _install_codex(path: Path, name: str, command: list[str] | None, env: dict |
     servers = before.get("mcp_servers", {})
     current = servers.get(name) if isinstance(servers, dict) else None
     lines = text.splitlines(keepends=True)
-    span = _codex_span(lines, name)
+    span = table_span(lines, ["mcp_servers", name])
     if current is not None and span is None:
         raise InstallError(f"{path} defines mcp_servers.{name} inline or with dotted keys; edit "
                            "that entry by hand (carto only rewrites a [mcp_servers." + name + "] table)")
@@ -240,10 +164,9 @@ def _install_codex(path: Path, name: str, command: list[str] | None, env: dict |
         new_lines = lines[:start] + ([block] if block else []) + lines[stop:]
         if block and stop < len(lines) and lines[stop].strip():
             new_lines.insert(start + 1, "\n")
+        new_text = "".join(new_lines)
     else:
-        prefix = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-        new_lines = lines + [prefix + block]
-    new_text = "".join(new_lines)
+        new_text = append_block(text, block)
     try:
         after = tomllib.loads(new_text)
     except tomllib.TOMLDecodeError as exc:  # pragma: no cover - a bug here must not write
