@@ -12,6 +12,12 @@ import os
 import pytest
 from hypothesis import settings
 
+#: Set by `.ci/run`: a test whose browser or real client binary is missing fails instead of
+#: skipping (the one skip the suite allows, on a machine without the binary).
+REQUIRE_BINARIES = "CARTO_REQUIRE_BINARIES"
+#: what is missing -> the one line that says how to install it (printed once, at the end).
+_missing_binaries: dict[str, str] = {}
+
 # On CI the property tests explore a fixed set of examples (hypothesis' advice for CI): a run is
 # reproducible, and new counterexamples are hunted in development runs, which stay random.
 settings.register_profile("ci", derandomize=True)
@@ -52,6 +58,29 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     registry.set_registries(None)
     redact._default = None
     os.environ.pop("CARTO_HOME", None)
+
+
+@pytest.fixture(scope="session")
+def require_binary():
+    """`require_binary(path, what=..., install=...)` returns `path` when it is an executable file;
+    otherwise skips the test with one line naming what to install, or fails it when
+    CARTO_REQUIRE_BINARIES is set (CI)."""
+
+    def require(path, *, what: str, install: str) -> str:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return str(path)
+        line = f"{what} not found ({path or 'not on PATH'}): install {install}"
+        if os.environ.get(REQUIRE_BINARIES):
+            pytest.fail(f"{line} ({REQUIRE_BINARIES} is set: this run requires it)", pytrace=False)
+        _missing_binaries[what] = line
+        pytest.skip(line)
+
+    return require
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in _missing_binaries.values():
+        terminalreporter.write_line(f"skipped: {line}")
 
 
 @pytest.fixture(scope="session")
