@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.capture.hooksfile import hook_identity
+from carto_core.install.hooksfile import hook_identity
 
 from .clients import binary
 from .mocks import AnthropicMock, OpenAIMock
@@ -135,6 +135,19 @@ class Run:
                 if hook_identity(match.group("command")):
                     ran[(match.group("event"), int(match.group("status")))] += 1
         return ran
+
+    def diagnosis(self) -> str:
+        """What to print when an assertion about the session fails: the client's exit, carto's
+        hook runs and hook.log, and the client's own lines about hooks that failed or timed out."""
+        lines = [f"{self.client} exit {self.rc} after {self.seconds:.1f} s; events fired: {dict(self.events_fired())}"]
+        if self.client == "claude":
+            lines.append(f"carto handlers run: {dict(self.carto_hooks_run())}")
+            for path in sorted(self.logs.glob("claude-debug*.log")):
+                lines += [line[:300] for line in path.read_text("utf-8", "replace").splitlines()
+                          if "hook" in line.lower() and re.search(r"timed? ?out|cancel|error|fail", line, re.I)][:20]
+        lines += [f"hook.log: {line[:300]}" for line in self.hook_log()[-10:]]
+        lines.append(f"stderr: {self.stderr[-1500:]}")
+        return "\n".join(lines)
 
     def main_requests(self) -> list[dict]:
         return [r for r in self.requests if r.get("kind") == "main"]

@@ -13,8 +13,8 @@ import pytest
 
 from carto_claude.install import carto_hooks as claude_hooks
 from carto_codex.install import carto_hooks as codex_hooks
-from carto_core.capture.hooksfile import carto_handlers, load_settings
-from carto_core.hookprobe import run_hook_command
+from carto_core.install.hooksfile import carto_handlers, load_settings
+from carto_core.install.probe import run_hook_command
 
 from .harness import resume_claude_session
 from .scripts import CLAUDE_EVERY_EVENT, CODEX_MAIN
@@ -66,8 +66,8 @@ def test_claude_runs_carto_for_every_installed_event(claude_run):
     run, compacted = claude_run
     ran = compacted.carto_hooks_run()
     failed = {event for event, status in ran if status != 0}
-    assert failed == set(), ran
-    assert set(claude_hooks()) <= {event for event, _ in ran}, (sorted(claude_hooks()), ran)
+    assert failed == set(), compacted.diagnosis()
+    assert set(claude_hooks()) <= {event for event, _ in ran}, (sorted(claude_hooks()), compacted.diagnosis())
 
 
 def test_claude_events_write_their_rows(claude_run):
@@ -77,16 +77,17 @@ def test_claude_events_write_their_rows(claude_run):
     types = {r.get("type") for r in changelog}
     milestones = {r.get("milestone") for r in run.rows("milestones") if r.get("session_id") == sid}
     # PostToolUse (Bash commit, Write), PostToolUseFailure (the commit made before `exit 3`).
-    assert "git_commit" in types and "tool_file_edit" in types, types
+    why = run.diagnosis()
+    assert "git_commit" in types and "tool_file_edit" in types, (types, why)
     commits = [r["summary"] for r in changelog if r["type"] == "git_commit"]
-    assert any("docs: notes" in s for s in commits), commits
+    assert any("docs: notes" in s for s in commits), (commits, why)
     assert any(s.startswith("Modified: ") and s.endswith("notes.md") for s in
-               (r["summary"] for r in changelog if r["type"] == "tool_file_edit")), changelog
+               (r["summary"] for r in changelog if r["type"] == "tool_file_edit")), (changelog, why)
     # SubagentStop, PreCompact, SessionEnd milestones; PostCompact's summary.
-    assert {"agent_general-purpose", "compaction_manual", "session_end_other"} <= milestones, milestones
-    assert "derived_compaction_summary" in types, types
+    assert {"agent_general-purpose", "compaction_manual", "session_end_other"} <= milestones, (milestones, why)
+    assert "derived_compaction_summary" in types, (types, why)
     # PreToolUse: carto's note about the peer's edit reached the model.
-    assert note_reached_model(run), "no collision note in any request after the Write"
+    assert note_reached_model(run), f"no collision note in any request after the Write\n{why}"
 
 
 @pytest.fixture(scope="module")
@@ -104,23 +105,24 @@ CODEX_UNREACHED = {"PreCompact", "PostCompact", "SubagentStop"}
 def test_codex_fires_every_installed_event_it_reaches(codex_run):
     fired = codex_run.events_fired()
     reached = set(codex_hooks()) - CODEX_UNREACHED
-    assert reached <= set(fired), (sorted(reached), fired)
+    assert reached <= set(fired), (sorted(reached), codex_run.diagnosis())
 
 
 def test_codex_events_write_their_rows(codex_run):
     run = codex_run
     sid = session_of(run)
+    why = run.diagnosis()
     changelog = [r for r in run.rows("changelog") if r.get("session_id") == sid]
     types = {r.get("type") for r in changelog}
-    assert "git_commit" in types, types                       # PostToolUse Bash
+    assert "git_commit" in types, (types, why)                # PostToolUse Bash
     assert any(r["summary"].startswith("Modified: ") and "b.txt" in r["summary"]
-               for r in changelog if r["type"] == "tool_file_edit"), changelog  # PostToolUse apply_patch
+               for r in changelog if r["type"] == "tool_file_edit"), (changelog, why)  # apply_patch
     tool_rows = [r for r in run.rows("tool-use") if r.get("session") == sid]  # Cartographer's key
-    assert len(tool_rows) >= 2, tool_rows
+    assert len(tool_rows) >= 2, (tool_rows, why)
     milestones = {r.get("milestone") for r in run.rows("milestones") if r.get("session_id") == sid}
-    assert milestones, "Stop wrote no milestone"                # Stop
+    assert milestones, f"Stop wrote no milestone\n{why}"       # Stop
     assert (run.carto_home / ".carto" / "codex-catch-up.last").exists()  # SessionStart's catch-up
-    assert note_reached_model(run), "PreToolUse: no collision note reached the model"
+    assert note_reached_model(run), f"PreToolUse: no collision note reached the model\n{why}"
 
 
 def test_hooks_fire_only_because_the_installed_command_is_absolute(codex_run):
