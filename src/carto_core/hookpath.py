@@ -39,6 +39,12 @@ def log_problem(message: str, home=None) -> None:
         import time
 
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        try:
+            from carto_core.redact import redact_text
+
+            message = redact_text(message)  # problems quote payloads; before the cut
+        except Exception:
+            message = "(a problem whose text could not be redacted; not logged)"
         line = f"{stamp} {message}".replace("\r", " ").replace("\n", " ")[:4000] + "\n"
         data = line.encode("utf-8", "replace")
     except Exception:

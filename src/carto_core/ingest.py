@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from carto_core.home import Home
 from carto_core.reader import iter_lines
-from carto_core.redact import redact_row
+from carto_core.redact import redact_row, redacted
 from carto_core.sources import ReadBatch, Source, Stream
 
 
@@ -134,9 +134,9 @@ def _log_writer_failure(home: Home, writer, exc: Exception) -> None:
     from carto_core.appendlog import append_rows
     from carto_core.timeparse import format_timestamp, utcnow
 
-    append_rows(home.state / "writer-errors.jsonl", [
+    append_rows(home.state / "writer-errors.jsonl", redacted([
         {"timestamp": format_timestamp(utcnow()), "writer": writer.name, "error": repr(exc)}
-    ])
+    ]))
 
 
 ProgressCallback = Callable[[Stream, ReadBatch], None]

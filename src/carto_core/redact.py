@@ -262,8 +262,10 @@ def _check_keyed(match, text, *, flag: bool):
     if _value_refused(value, key, quoted, following) or (flag and value.startswith("-")):
         return False
     opening = text[key_start - 1:key_start]
-    if quoted and opening in ("'", '"', "`") and text[match.start("q")] == opening \
-            and opening not in text[match.end("suffix"):match.start("q")]:
+    q_at = match.start("q")
+    if quoted and opening in ("'", '"', "`") and text[q_at] == opening \
+            and opening not in text[match.end("suffix"):q_at] \
+            and (text[q_at - 1:q_at] == "\\") == (text[key_start - 2:key_start - 1] == "\\"):
         return False  # `prompt='Password: ', x=1`: that quote closes the string the key is in
     if text[max(0, key_start - 2):key_start] == "${" or (quoted and value[:1].isspace()):
         return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
@@ -607,6 +609,22 @@ def redact_row(row: dict) -> dict:
 
 def redact_text(text: str) -> str:
     return default_redactor().text(text)
+
+
+def clip(text: str, limit: int, tail: str = "") -> str:
+    """`text` cut to `limit` characters (`tail` marking the cut), redacted before the cut when
+    one happens: half a credential is too short for its rule and would be kept."""
+    if len(text) <= limit:
+        return text
+    text = redact_text(text)
+    return text if len(text) <= limit else text[: limit - len(tail)] + tail
+
+
+def redacted(rows: Iterable[dict]) -> list[dict]:
+    """Rows as a writer may store them: for writers outside the hook and ingest paths
+    (telemetry, wrapups, error logs), which append with `appendlog.append_rows` directly."""
+    redactor = default_redactor()
+    return [redactor.row(row) for row in rows]
 
 
 def _config_patterns() -> list[str]:

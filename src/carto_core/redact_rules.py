@@ -44,7 +44,7 @@ KEYWORDS = (
 )
 KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
-_SEP = r"(?:\\?[\"'])?[ \t]{0,3}(?P<sep>=>|:=|[:=])(?![=:/])[ \t]{0,3}"
+_SEP = r"(?:\\?[\"'])?[ \t]{0,3}(?P<sep>=>|:=|[:=]|%3[ad])(?![=:/])[ \t]{0,3}"
 _START = r"(?<![A-Za-z0-9])"
 # A token rule matches one run of token characters (no spaces): it runs only when one of its
 # needles occurs in the text's long runs (`carto_core.redact.LONG_RUN`), a much shorter string.

@@ -143,3 +143,24 @@ def test_redaction_is_idempotent(parts):
     # `carto repair redact` runs the redactor over rows that are already redacted.
     once = Redactor().text(" ".join(parts))
     assert Redactor().text(once) == once
+
+
+def test_a_cut_never_keeps_half_a_credential():
+    from carto_core.capture.shell import ran_summary
+    from carto_core.redact import clip
+
+    token = "ghp_" + "Q7" * 18
+    command = "echo " + "x" * 170 + " " + token  # the 200-byte cut falls inside the token
+    assert "ghp_Q7" not in ran_summary(command)
+    assert clip("y" * 90 + " " + token, 100, "…") == "y" * 90 + " [REDACTE…"
+    assert clip("short text", 100) == "short text"
+
+
+def test_hook_log_lines_are_redacted(tmp_path):
+    from carto_core.home import Home
+    from carto_core.hookpath import log_problem
+
+    home = Home(tmp_path / "home")
+    log_problem("claude PostToolUse: transcript_path /x?token=Zq8Trv31kLmP does not exist", home)
+    text = (home.state / "hook.log").read_text()
+    assert "Zq8Trv31kLmP" not in text and "token=[REDACTED:secret-assignment]" in text

@@ -59,9 +59,17 @@ def flatten(text: str) -> str:
     return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
 
 
+def _redacted(text: str) -> str:
+    # Before any cut: a credential cut in half is too short for its rule and would be kept.
+    from carto_core.redact import redact_text
+
+    return redact_text(text)
+
+
 def _read_form(command: str) -> bytes:
-    """The command as upstream's hook read it: 500 bytes, trailing breaks gone, one added."""
-    raw = command.encode("utf-8", "surrogatepass")[:READ_CUT].rstrip(b"\n")
+    """The command as upstream's hook read it: 500 bytes, trailing breaks gone, one added
+    (redacted first)."""
+    raw = _redacted(command).encode("utf-8", "surrogatepass")[:READ_CUT].rstrip(b"\n")
     return raw + b"\n"
 
 
@@ -77,7 +85,7 @@ def pushed_summary(command: str) -> str:
 
 def one_line(text: str, limit: int = SUMMARY_CUT) -> str:
     """Any text as a single line cut at `limit` bytes (U+FFFD where a character was cut)."""
-    raw = text.encode("utf-8", "surrogatepass")
+    raw = _redacted(text).encode("utf-8", "surrogatepass")
     if len(raw) > limit:
         text = _decode(raw[:limit])
     return flatten(text)

@@ -17,6 +17,7 @@ from collections import Counter
 from datetime import datetime, timezone
 
 from carto_core.appendlog import append_rows
+from carto_core.redact import redacted
 from carto_core.collision import contention_key, event_files
 from carto_core.lenses.digest import DigestError, _session_events, session_digest
 from carto_core.logs import order_row
@@ -113,6 +114,7 @@ def write_wrapup(home, row: dict) -> dict:
     for line in iter_lines(home.log("milestones")):
         if line.row.get("event_id") == row["event_id"]:
             return {"log_outcome": "already_present", "event_id": row["event_id"]}
+    row = redacted([row])[0]  # decisions and insights are typed by people and agents
     append_rows(home.log("milestones"), [row])
     append_rows(home.log("changelog"), [order_row("changelog-milestone", {
         "event_id": row["event_id"], "timestamp": row["timestamp"], "type": "milestone_session_wrapup",

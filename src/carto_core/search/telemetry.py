@@ -24,6 +24,7 @@ from pathlib import Path
 
 from carto_core.appendlog import append_rows
 from carto_core.home import Home
+from carto_core.redact import redacted
 from carto_core.session import safe_session_id
 
 SERVED_KEEP = 200
@@ -169,7 +170,7 @@ class Telemetry:
             for hit in result.results
         ]
         if served_rows:
-            append_rows(served_log_path(self.home), served_rows)
+            append_rows(served_log_path(self.home), redacted(served_rows))
         if self.session_id and not request.all:
             add_served(self.home, self.session_id, [hit.event_id for hit in result.results])
         elapsed = round((finished - started) * 1000, 3)
@@ -186,7 +187,7 @@ class Telemetry:
             "stages_ms": result.stages_ms, "index_generation": result.index_generation,
             "semantic_status": result.semantic_status, "fallback_reason": None,
         }
-        append_rows(search_calls_path(self.home), [call])
+        append_rows(search_calls_path(self.home), redacted([call]))
         if not result.results and result.unknown_entities:
             self.record_gap(request.query, request.project, result.unknown_entities)
 
@@ -206,16 +207,16 @@ class Telemetry:
         alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
         event_id = "evt-" + "".join(secrets.choice(alphabet) for _ in range(12))
         cwd = cwd or os.getcwd()
-        append_rows(self.home.log("knowledge-gaps"), [{
+        append_rows(self.home.log("knowledge-gaps"), redacted([{
             "event_id": event_id, "timestamp": ts, "type": "knowledge_gap", "query": query,
             "unknown_entities": list(entities), "project_filter": project or "", "cwd": cwd,
-            "session": self.session_id or None, "salience": 0.6}])
-        append_rows(self.home.log("changelog"), [order_row("changelog", {
+            "session": self.session_id or None, "salience": 0.6}]))
+        append_rows(self.home.log("changelog"), redacted([order_row("changelog", {
             "event_id": event_id, "timestamp": ts, "type": "knowledge_gap",
             "provider": self.provider, "session_id": self.session_id or None,
             "project": project_for(cwd), "cwd": cwd,
             "summary": f"Knowledge gap: '{query}' returned no results; unknown: {', '.join(entities)}",
-            "related_ids": [], "salience": 0.6})])
+            "related_ids": [], "salience": 0.6})]))
         return event_id
 
     def record_access(self, event_ids: list[str], source: str) -> int:

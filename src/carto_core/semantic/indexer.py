@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from carto_core.appendlog import append_rows
+from carto_core.redact import redacted
 from carto_core.home import Home
 from carto_core.reader import iter_lines
 from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder
@@ -171,9 +172,9 @@ def run_index(
     errors_path = home.state_file(ERRORS_FILE)
 
     def error(stage: str, message: str, event_id: str | None = None, outcome: str = "failed"):
-        append_rows(errors_path, [{"timestamp": format_timestamp(utcnow()), "event_id": event_id,
-                                   "stage": stage, "outcome": outcome, "error": message,
-                                   "model": report.model or None}])
+        append_rows(errors_path, redacted([{"timestamp": format_timestamp(utcnow()), "event_id": event_id,
+                                            "stage": stage, "outcome": outcome, "error": message,
+                                            "model": report.model or None}]))
 
     def finish(outcome: str = "ok", reason: str = "", fix: str = "") -> IndexReport:
         report.outcome, report.reason, report.fix = outcome, reason, fix

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from carto_core.logs import order_row
 from carto_core.project import project_for
+from carto_core.redact import clip, redact_text
 from carto_core.sources import Emit, ReadBatch, Source, Stream
 
 from carto_claude.turn_tools import TurnTools
@@ -131,7 +132,8 @@ def is_human_prompt(line: dict) -> bool:
 
 def _flat(text: str) -> str:
     if "<" in text:
-        text = _TAG.sub(" ", text)
+        # Redacted before the tags go: `<password>x</password>` names what `x` is.
+        text = _TAG.sub(" ", redact_text(text))
     return " ".join(text.split())
 
 
@@ -139,7 +141,7 @@ def _tool_result_text(block: dict) -> str:
     content = block.get("content")
     if isinstance(content, list):
         content = " ".join(b.get("text", "") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
-    return content[:TOOL_RESULT_CHARS] if isinstance(content, str) else ""
+    return clip(content, TOOL_RESULT_CHARS) if isinstance(content, str) else ""
 
 
 def line_texts(line: dict) -> list[str]:
@@ -363,8 +365,7 @@ class TranscriptReader:
 
     def _row(self, session: str, turn: _Turn) -> dict:
         body = _flat(" ".join(turn.parts))
-        if len(body) > self.body_max:
-            body = body[: self.body_max]
+        body = clip(body, self.body_max)
         fields = {
             "event_id": f"{self._thread_prefix(session, turn.thread)}{turn.idx}",
             "timestamp": turn.timestamp,

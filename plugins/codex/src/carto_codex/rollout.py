@@ -33,6 +33,7 @@ from pathlib import Path
 import orjson
 
 from carto_core.capture import shell
+from carto_core.redact import clip
 from carto_core.turnactivity import ToolLog, commit_from_output, set_edits
 
 from carto_codex.patch import patch_paths
@@ -113,8 +114,7 @@ def strip_output_header(text: str) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(" ".join(text.split()), limit, "…")
 
 
 def describe_call(payload: dict) -> tuple[str, str]:
@@ -193,7 +193,7 @@ class Turn:
             body += " " + " ".join(" ".join(t.split()) for t in texts)
         if self.tools:
             body += " [tools: " + "; ".join(self.tools) + "]"
-        return body if len(body) <= limit else body[: limit - 1] + "…"
+        return clip(body, limit, "…")
 
 
 @dataclass
