@@ -133,7 +133,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("twilio-key", _START + r"SK[0-9a-f]{32}" + _END, ("sk",), T),
     ("mailgun-key", r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])", ("key-",), T),
     # --- generic shapes ------------------------------------------------------------------
-    ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", ("eyj",), T),
+    # The signature is optional: an unsigned token, or one cut short, still carries its claims.
+    ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
     ("url-password",
      r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>]*:(?P<secret>[^\s/?#'\"`<>]+)@(?=[^\s/?#@'\"`<>]+(?:[/?#\s'\"`<>]|$))",
      ("://",), {"lower": True, "check": "placeholder"}),

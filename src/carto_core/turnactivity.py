@@ -42,8 +42,9 @@ _COMMIT_LINE = re.compile(
 
 
 def clip(text: str, limit: int = INPUT_CUT) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    from carto_core.redact import clip as redacted_clip  # redacted before the cut
+
+    return redacted_clip(" ".join(text.split()), limit, "…")
 
 
 def commit_from_output(text: object) -> dict | None:

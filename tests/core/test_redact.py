@@ -164,3 +164,8 @@ def test_hook_log_lines_are_redacted(tmp_path):
     log_problem("claude PostToolUse: transcript_path /x?token=Zq8Trv31kLmP does not exist", home)
     text = (home.state / "hook.log").read_text()
     assert "Zq8Trv31kLmP" not in text and "token=[REDACTED:secret-assignment]" in text
+
+
+def test_a_jwt_cut_before_its_signature_is_still_a_jwt():
+    head, claims = "eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiIxMjM0NTY3ODkwIiwicm9sZSI6ImFkbWluIn0"
+    assert Redactor().text(f"token {head}.{claims}") == "token [REDACTED:jwt]"
