@@ -7,12 +7,12 @@ File: `$CARTO_CONFIG`, else `$XDG_CONFIG_HOME/carto/config.toml`. Example::
 
     [search]
     rankers = ["bm25"]        # ladders fused by `carto search` (plus semantic when available)
-    fusion = "rrf"
-    decay = "gated-exp"
+    fusion = "rrf-prior"
+    decay = "gated-prior"
     analyzer = "english"      # terms of the keyword index (a change rebuilds it)
 
     [semantic]
-    embedder = "lsa"
+    embedder = "wordllama"
 
     [redact]
     patterns = ["corp-[0-9]{6}"]
@@ -31,10 +31,10 @@ from carto_core.home import Home, config_file, resolve_home
 
 DEFAULTS: dict[str, object] = {
     "search.rankers": ["bm25"],
-    "search.fusion": "rrf",
-    "search.decay": "gated-exp",
+    "search.fusion": "rrf-prior",
+    "search.decay": "gated-prior",
     "search.analyzer": "english",
-    "semantic.embedder": "lsa",
+    "semantic.embedder": "wordllama",
 }
 
 ENV_OVERRIDES: dict[str, str] = {

@@ -39,7 +39,7 @@ def test_config_json_shows_home_and_selections(tmp_path, monkeypatch):
     assert doc["config_file_exists"] is True
     assert doc["settings"]["search.decay"] == {"value": "exp", "origin": "config file"}
     assert doc["settings"]["search.rankers"] == {"value": ["bm25", "other"], "origin": "CARTO_RANKERS"}
-    assert doc["settings"]["semantic.embedder"] == {"value": "lsa", "origin": "default"}
+    assert doc["settings"]["semantic.embedder"] == {"value": "wordllama", "origin": "default"}
 
 
 def test_broken_config_file_is_a_clear_error(tmp_path, monkeypatch):

@@ -51,7 +51,7 @@ def test_eval_command_table_and_cases_roundtrip(tmp_path):
                               str(cases_file), "--json"])
     assert out.exit_code == 0, out.output
     doc = json.loads(out.output)
-    assert [c["decay"] for c in doc["configs"]] == ["none", "exp", "gated-exp"]
+    assert [c["decay"] for c in doc["configs"]] == ["none", "exp", "gated-exp", "gated-prior"]
     written = agecurve.read_cases(cases_file)
     assert sum(b["n"] for b in doc["configs"][0]["buckets"].values()) == sum(
         1 for c in written if c.kind == "known-item")

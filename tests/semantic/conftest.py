@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import socket
 import threading
 import time
 from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -69,6 +71,13 @@ def paraphrase_home(tmp_path, monkeypatch):
     append_rows(home.log("prompts"), rows)
     monkeypatch.setenv("CARTO_HOME", str(home.root))
     monkeypatch.setenv("CARTO_LSA_DIMS", "8")
+    # These tests are about the fitted LSA model and an ungated semantic ladder: the lsa
+    # embedder and upstream's rrf (the default rrf-prior leaves the semantic ladder out when
+    # documents hold every query term, as the background rows here do; docs/ranking.md).
+    monkeypatch.setenv("CARTO_EMBEDDER", "lsa")
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[search]\nfusion = "rrf"\ndecay = "gated-exp"\n', "utf-8")
     return home, rows, cases
 
 

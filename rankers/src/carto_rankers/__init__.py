@@ -12,8 +12,8 @@ from carto_core import hookimpl
 from carto_core.search.tokens import UpstreamAnalyzer
 from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
 from carto_rankers.bm25 import BM25Ranker, UpstreamBM25Ranker
-from carto_rankers.decay import ExpDecay, GatedExpDecay, NoDecay
-from carto_rankers.rrf import RRFFusion
+from carto_rankers.decay import ExpDecay, GatedExpDecay, GatedPriorDecay, NoDecay
+from carto_rankers.rrf import RRFFusion, RRFPriorFusion
 
 __all__ = ["BM25Ranker", "EnglishAnalyzer", "ExpDecay", "GatedExpDecay", "NoDecay", "RRFFusion",
            "UnicodeAnalyzer", "UpstreamBM25Ranker"]
@@ -24,6 +24,7 @@ def carto_register_rankers(register):
     register(BM25Ranker)
     register(UpstreamBM25Ranker)
     register(RRFFusion)
+    register(RRFPriorFusion)
     # Analyzers ride on the rankers' hook (kind "analyzer"): a search loads them with the
     # rankers, and the keyword index asks for one by name.
     register(UpstreamAnalyzer)
@@ -36,3 +37,4 @@ def carto_register_decay_policies(register):
     register(NoDecay)
     register(ExpDecay)
     register(GatedExpDecay)
+    register(GatedPriorDecay)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 from carto_core.search.api import DecayContext, DecayPolicy, Fused
 
@@ -92,3 +93,45 @@ class GatedExpDecay(ExpDecay):
     def gate(self, candidates: list[Fused], context: DecayContext) -> bool:
         count = context.all_token_matches
         return count is not None and 1 <= count <= context.lookup_max
+
+
+#: Words of a query that asks for the latest state of something ("where do I live now").
+LATEST = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most recent|these days|"
+                    r"anymore|at the moment|right now)\b", re.IGNORECASE)
+
+
+class GatedPriorDecay(ExpDecay):
+    name = "gated-prior"
+    description = ("lookups skip decay (x3) as in gated-exp; a vague query's full matches are "
+                   "lifted x3 and everything decays fast (the newest match wins); any other query "
+                   "gets a bounded recency prior (an old memory keeps at least half its score; "
+                   "a quarter when the query asks for the latest state)")
+
+    def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
+        count = context.all_token_matches
+        lookup = count is not None and 1 <= count <= context.lookup_max
+        vague = count is not None and count > context.lookup_max
+        now = context.now
+        beta = context.prior_beta
+        if LATEST.search(context.query.text):
+            beta = 3.0 * beta  # "where do I live now": the newest of the answers, older still found
+        lam = context.vague_lambda if vague else context.lambda_per_hour
+        event_id_of = context.engine.index.event_id
+        for fused in candidates:
+            boost = 1.0
+            last = fused.timestamp
+            if context.accesses:
+                event_id = event_id_of(fused.index)
+                boost = _reuse(fused, context, event_id)
+                accesses = context.accesses.get(event_id)
+                if accesses:
+                    last = max(accesses) if last is None else max(last, max(accesses))
+            lifted = (lookup or vague) and fused.holds_all_tokens
+            if lookup and lifted:
+                fused.gated, fused.decay = True, 1.0
+            else:
+                recency = 1.0 if last is None else math.exp(-lam * max(0.0, now - last) / 3600.0)
+                fused.decay = recency if vague else (1.0 + beta * recency) / (1.0 + beta)
+            fused.boost = boost * (context.lift if lifted else 1.0)
+            fused.score = fused.fused_score * fused.decay * fused.boost
+        return candidates

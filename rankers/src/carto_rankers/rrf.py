@@ -8,6 +8,7 @@ from __future__ import annotations
 from carto_core.search.api import (
     RRF_K,
     SALIENCE_DEFAULT,
+    SEMANTIC,
     SALIENCE_MAX,
     SALIENCE_MIN,
     TRIM,
@@ -17,15 +18,51 @@ from carto_core.search.api import (
 )
 
 
+def semantic_weight(default: float) -> float:
+    """The semantic ladder's weight in fusion (CARTO_SEMANTIC_WEIGHT overrides)."""
+    import os
+
+    try:
+        return float(os.environ.get("CARTO_SEMANTIC_WEIGHT") or default)
+    except ValueError:
+        return default
+
+
 class RRFFusion(Fusion):
     name = "rrf"
     description = "reciprocal rank fusion (k 60) x salience"
     k = RRF_K
+    #: 0: multiply by salience itself (upstream: a 0.2 tool row weighs a fifth of a 1.0
+    #: wrapup); a > 0: by the bounded prior (1 + a * salience) / (1 + a).
+    prior = 0.0
+    #: The semantic ladder's share of fusion (keyword ladders: 1).
+    semantic_share = 1.0
+    #: Leave the semantic ladder out when some document holds every query term (a lookup or
+    #: a vague topic): the keyword side then knows the answer, and nearest neighbours only
+    #: bring in generic rows (measured: docs/ranking.md).
+    semantic_gate = False
+
+    def ladder_weight(self, ladder: Ladder) -> float:
+        if ladder.ranker == SEMANTIC or ladder.name == SEMANTIC:
+            return semantic_weight(self.semantic_share)
+        return 1.0
+
+    def gated(self, ladders: list[Ladder]) -> list[Ladder]:
+        if not self.semantic_gate:
+            return ladders
+        if any((l.all_token_matches or 0) > 0 for l in ladders if l.ranker != SEMANTIC):
+            return [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC]
+        return ladders
+
+    def weigh(self, salience):
+        if not self.prior:
+            return salience
+        return (1.0 + self.prior * salience) / (1.0 + self.prior)
 
     def fuse(self, ladders: list[Ladder], engine) -> list[Fused]:
         import numpy as np
 
-        ladders = [ladder for ladder in ladders if len(ladder)]
+        ladders = self.gated([ladder for ladder in ladders if len(ladder)])
         if not ladders:
             return []
         firsts, contribs, holds, spans = [], [], [], []
@@ -36,7 +73,7 @@ class RRFFusion(Fusion):
             first.sort()
             ranks = first + 1
             firsts.append(indices[first])
-            contribs.append(1.0 / (self.k + ranks))
+            contribs.append(self.ladder_weight(ladder) / (self.k + ranks))
             flags = ladder.holds_all
             holds.append(np.asarray(flags)[first] if flags is not None else np.zeros(len(first), bool))
             spans.append((ladder.name, ranks))
@@ -49,7 +86,7 @@ class RRFFusion(Fusion):
         salience = np.asarray(cols["salience"], np.float64)[uniq]
         salience = np.where(np.isnan(salience) | (salience == 0), SALIENCE_DEFAULT,
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
-        score = rrf * salience
+        score = rrf * self.weigh(salience)
         # Drop what the pipeline's trim (below TRIM x the top fused score) would drop anyway,
         # before any object is built: most of a query's cost was building Fused records.
         keep = score >= score.max() * TRIM
@@ -78,3 +115,13 @@ class RRFFusion(Fusion):
                 fused.sources.append(names[w])
                 fused.ranks[names[w]] = rank
         return out
+
+
+class RRFPriorFusion(RRFFusion):
+    name = "rrf-prior"
+    description = ("reciprocal rank fusion (k 60) x a salience prior (1 + salience) / 2 (salience "
+                   "breaks ties instead of outweighing rank); the semantic ladder weighs 0.25 and "
+                   "joins only when no document holds every query term")
+    prior = 1.0
+    semantic_share = 0.25
+    semantic_gate = True

@@ -50,6 +50,19 @@ class HttpEntry(Embedder):
         return HttpEmbedder(home, options)
 
 
+class WordLlamaEntry(Embedder):
+    """Registry entry for `wordllama`: builds a
+    `carto_rankers.embedders.wordllama_embedder.WordLlamaEmbedder`."""
+
+    name = "wordllama"
+    description = "wordllama l2_supercat 256-d static embeddings, shipped in its wheel (offline, no fit)"
+
+    def __new__(cls, home, options=None):
+        from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
+
+        return WordLlamaEmbedder(home, options)
+
+
 class SemanticIndexStep(IndexStep):
     name = "semantic"
     description = "embed new events into the vector store (<home>/.carto/vectors/ or Qdrant)"
@@ -129,6 +142,7 @@ class SemanticRanker(Ranker):
 def carto_register_embedders(register):
     register(LsaEntry)
     register(HttpEntry)
+    register(WordLlamaEntry)
 
 
 @hookimpl

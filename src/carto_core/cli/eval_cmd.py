@@ -7,7 +7,7 @@ import click
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
 from carto_core.exitcodes import ExitCode
 
-DEFAULT_DECAYS = ("none", "exp", "gated-exp")
+DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")
 
 
 @click.command("eval")
@@ -29,20 +29,29 @@ DEFAULT_DECAYS = ("none", "exp", "gated-exp")
               help="First write a generated home (a year of sessions) into this folder and evaluate it.")
 @click.option("--events", type=click.IntRange(100), default=20000, show_default=True,
               help="Events to generate with --generate.")
+@click.option("--dialogues", type=click.Choice(["a", "b"]), default=None,
+              help="With --generate: also write generated multi-session dialogues (variant a or b) "
+                   "and add their conversational-recall questions.")
+@click.option("--fusion", "fusions", multiple=True, metavar="NAME",
+              help="Fusion to compare (repeatable; default: the configured one).")
+@click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index (default: configured).")
 @json_option
 def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recency, max_matches,
-                 seed, generate_dir, events, as_json) -> None:
+                 seed, generate_dir, events, dialogues, fusions, analyzer, as_json) -> None:
     """Evaluate ranking on a home: the age-curve known-item harness plus recency cases.
 
     Samples events per age bucket, searches for each with its 3-4 most distinctive terms and
     reports success@1, success@10 and MRR per bucket; recency cases check that vague queries
-    still put the newest matching event in the top 10. Every combination of --rankers and
-    --decay runs on the same cases. No telemetry is written and delta serving is off.
+    still put the newest matching event in the top 10. Conversational cases (--dialogues, or
+    `"kind": "conversational"` in --cases) report hit@1/5/10, recall@10 and MRR per category.
+    Every combination of --rankers, --fusion and --decay runs on the same cases. No telemetry
+    is written and delta serving is off.
 
     \b
     Examples:
       carto eval                                    # none vs exp vs gated-exp on your home
       carto eval --generate /tmp/year --events 20000
+      carto eval --generate /tmp/talk --events 6000 --dialogues a --decay gated-prior
       carto eval --decay exp --decay gated-exp --rankers bm25 --rankers bm25,semantic
       carto eval --cases my-cases.jsonl --json
     """
@@ -58,11 +67,18 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
 
         stats = generate_home(generate_dir, events, seed=seed)
         home = Home(generate_dir)
+        dialogue_cases = []
+        if dialogues:
+            from carto_core.evaluation.dialogues import generate_dialogues
+
+            dialogue_cases, _ = generate_dialogues(generate_dir, variant=dialogues, seed=seed)
         if not as_json:
             click.echo(f"generated {stats['events']} events over {stats['days']} days in {generate_dir}", err=True)
     else:
         home = current_home()
-    engine = SearchEngine(home)
+    if dialogues and not generate_dir:
+        usage_error("--dialogues needs --generate DIR (it writes into a generated home)")
+    engine = SearchEngine(home, analyzer=analyzer)
     if not has_logs(engine):
         fail(f"no searched logs in {home.root}; backfill with `carto ingest` or use --generate DIR",
              ExitCode.NOT_FOUND)
@@ -88,11 +104,15 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
     else:
         cases, stats = agecurve.build_cases(engine, now=now, per_bucket=per_bucket,
                                             recency=recency, max_matches=max_matches, seed=seed)
+        if generate_dir and dialogue_cases:
+            cases += dialogue_cases
+            stats["conversational"] = len(dialogue_cases)
     if write_cases:
         agecurve.write_cases(write_cases, cases)
     if not cases:
         fail("no cases could be sampled from this home (too few events with text?)", ExitCode.NOT_FOUND)
-    configs = [(group, decay) for group in sets for decay in decays]
+    configs = [(group, decay, fusion) for group in sets for decay in decays
+               for fusion in (fusions or [None])]
     try:
         reports = agecurve.evaluate(engine, cases, configs, now=now)
     except SearchError as exc:
@@ -106,6 +126,9 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
                + (f" (dropped {stats['dropped_too_many_matches']} non-specific queries)"
                   if "dropped_too_many_matches" in stats else ""))
     click.echo(render_table(reports))
+    if any(r.conversational for r in reports):
+        click.echo("")
+        click.echo(render_conversational(reports))
 
 
 def render_table(reports) -> str:
@@ -123,4 +146,19 @@ def render_table(reports) -> str:
         rec = r.recency.get("kept_in_top10")
         rec_text = f"{rec:.2f} (n={r.recency['n']})" if rec is not None else "-"
         lines.append(f"| {','.join(r.rankers)} | {r.decay} | " + " | ".join(cells) + f" | {rec_text} |")
+    return "\n".join(lines)
+
+
+def render_conversational(reports) -> str:
+    """A markdown table: one row per config, hit@1 / hit@10 / recall@10 / MRR per category."""
+    cats = list(dict.fromkeys(c for r in reports for c in r.conversational))
+    head = "| rankers | decay | " + " | ".join(f"{c} h@1 / h@10 / R@10 / MRR" for c in cats) + " |"
+    lines = [head, "|" + "---|" * (2 + len(cats))]
+    for r in reports:
+        cells = []
+        for c in cats:
+            m = r.conversational.get(c)
+            cells.append(f"{m['hit@1']:.2f} / {m['hit@10']:.2f} / {m['recall@10']:.2f} / "
+                         f"{m['mrr']:.2f} (n={m['n']})" if m else "-")
+        lines.append(f"| {','.join(r.rankers)} | {r.decay} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -16,8 +16,10 @@ Labelled cases file (JSONL, one case per line; `carto eval --cases FILE`, `--wri
      "expect": ["evt-3k2j4h5g6f7d"], "k": 10, "bucket": "90d+",
      "project": null, "since": null, "before": null}
 
-`kind` is `known-item` or `recency` (only labels the table); `expect` lists event ids of which
-any one in the top `k` is a success; `project`, `since`, `before` (WHEN grammar) scope the search.
+`kind` is `known-item`, `recency` or `conversational` (a question about a dialogue; its
+`bucket` is the category: single, temporal, multi-hop, open; see `evaluation.dialogues`);
+`expect` lists event ids of which any one in the top `k` is a success (a hit) and all of which
+recall@10 looks for; `project`, `since`, `before` (WHEN grammar) scope the search.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class Case:
 class Outcome:
     case: Case
     rank: int | None  # 1-based rank of the first expected id in the top k, None when absent
+    #: How many of the expected ids are in the top 10 (recall@10 of a multi-evidence case).
+    found10: int = 0
 
 
 @dataclass
@@ -65,6 +69,9 @@ class ConfigReport:
     buckets: dict = field(default_factory=dict)
     recency: dict = field(default_factory=dict)
     seconds: float = 0.0
+    #: category -> hit@1/5/10, recall@10, MRR (conversational cases), plus "all".
+    conversational: dict = field(default_factory=dict)
+    analyzer: str = ""
 
 
 def _all_matches(index, tokens) -> np.ndarray:
@@ -83,14 +90,29 @@ def _text(row: dict) -> str:
     return " ".join(str(row[k]) for k in _TEXT_KEYS if isinstance(row.get(k), str))
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(analyzer, text: str) -> dict[str, tuple[str, ...]]:
+    """Distinct surface words of `text` (what a person would type) -> the index terms the
+    engine's analyzer makes of each; words that make no term are left out."""
+    out: dict[str, tuple[str, ...]] = {}
+    for word in dict.fromkeys(w.lower() for w in _WORD.findall(text)):
+        terms = tuple(analyzer.terms(word))
+        if terms:
+            out[word] = terms
+    return out
+
+
 def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 30,
                 max_matches: int = 10, seed: int = 11) -> tuple[list[Case], dict]:
-    """Sample known-item and recency cases from the engine's home. Returns (cases, stats)."""
-    from carto_core.search.tokens import tokenize
-
+    """Sample known-item and recency cases from the engine's home. Returns (cases, stats).
+    Queries are surface words of the event's text; their rarity is that of the terms the
+    engine's analyzer makes of them."""
     rng = random.Random(seed)
     engine.ensure_loaded()
     index = engine.index
+    analyzer = engine.analyzer
     ts = np.asarray(index.cols["ts"])
     alive = np.asarray(index.cols["alive"])
     age_days = (now.timestamp() - ts) / 86400.0
@@ -105,18 +127,20 @@ def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 3
         for doc in order:
             if made >= per_bucket:
                 break
-            tokens = [t for t in dict.fromkeys(tokenize(_text(index.row(int(doc)))))
-                      if not (len(t) >= 7 and _HASHY.search(t))]
-            if len(tokens) < 3:
+            words = {w: t for w, t in _words(analyzer, _text(index.row(int(doc)))).items()
+                     if not (len(w) >= 7 and _HASHY.search(w))}
+            if len(words) < 3:
                 stats["dropped_too_few_terms"] += 1
                 continue
-            by_idf = sorted(tokens, key=lambda t: (index.df(t), t))
-            terms = by_idf[:4] if len(by_idf) >= 4 else by_idf[:3]
+            rarity = {w: max(index.df(t) for t in terms) for w, terms in words.items()}
+            by_idf = sorted(words, key=lambda w: (rarity[w], w))
+            chosen = by_idf[:4] if len(by_idf) >= 4 else by_idf[:3]
+            terms = list(dict.fromkeys(t for w in chosen for t in words[w]))
             if len(_all_matches(index, terms)) > max_matches:
                 stats["dropped_too_many_matches"] += 1
                 continue
             made += 1
-            cases.append(Case(f"ki-{name}-{made:03d}", "known-item", " ".join(terms),
+            cases.append(Case(f"ki-{name}-{made:03d}", "known-item", " ".join(chosen),
                               [index.event_id(int(doc))], 10, name))
     # Recency: vague two-term queries taken from recent events, many full matches.
     recent = np.flatnonzero(alive & (age_days < 7))
@@ -127,17 +151,19 @@ def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 3
         if made >= recency or tried > recency * 40:
             break
         tried += 1
-        tokens = [t for t in dict.fromkeys(tokenize(_text(index.row(int(doc))))) if not _HASHY.search(t)]
-        mid = [t for t in tokens if 0.002 * big_n <= index.df(t) <= 0.05 * big_n]
+        words = {w: t for w, t in _words(analyzer, _text(index.row(int(doc)))).items()
+                 if not _HASHY.search(w) and len(t) == 1}
+        mid = [w for w, t in words.items() if 0.002 * big_n <= index.df(t[0]) <= 0.05 * big_n]
         if len(mid) < 2:
             continue
-        terms = rng.sample(mid, 2)
+        chosen = rng.sample(mid, 2)
+        terms = [words[w][0] for w in chosen]
         matches = _all_matches(index, terms)
         if len(matches) <= 3 * max_matches:
             continue
         newest = int(matches[np.nanargmax(ts[matches])])
         made += 1
-        cases.append(Case(f"rc-{made:03d}", "recency", " ".join(terms), [index.event_id(newest)],
+        cases.append(Case(f"rc-{made:03d}", "recency", " ".join(chosen), [index.event_id(newest)],
                           10, "recency"))
     stats["known_item"] = sum(1 for c in cases if c.kind == "known-item")
     stats["recency"] = made
@@ -145,28 +171,49 @@ def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 3
 
 
 def run_cases(engine, cases: list[Case], rankers: list[str], decay: str, *,
-              now: datetime) -> list[Outcome]:
+              now: datetime, fusion: str | None = None) -> list[Outcome]:
     from carto_core.search.api import SEMANTIC, SearchRequest, run_search
     from carto_core.timeparse import parse_when
 
     outcomes = []
     for case in cases:
         request = SearchRequest(
-            query=case.query, project=case.project, limit=case.k, rankers=rankers, decay=decay,
+            query=case.query, project=case.project, limit=max(case.k, 10), rankers=rankers,
+            decay=decay, fusion=fusion,
             semantic=SEMANTIC in rankers, all=True, now=now, facets=False,
             since=parse_when(case.since, now=now) if case.since else None,
             before=parse_when(case.before, now=now) if case.before else None)
         result = run_search(request, engine=engine)
         ids = [hit.event_id for hit in result.results]
         rank = next((position for position, eid in enumerate(ids, 1) if eid in case.expect), None)
-        outcomes.append(Outcome(case, rank))
+        outcomes.append(Outcome(case, rank, len(set(ids[:10]) & set(case.expect))))
     return outcomes
+
+
+def conversational_table(outcomes: list[Outcome]) -> dict:
+    """category -> n, hit@1, hit@5, hit@10, recall@10, mrr (and the same over "all")."""
+    rows = [o for o in outcomes if o.case.kind == "conversational"]
+    out = {}
+    groups = {c: [o for o in rows if o.case.bucket == c] for c in dict.fromkeys(o.case.bucket for o in rows)}
+    if rows:
+        groups["all"] = rows
+    for name, group in groups.items():
+        n = len(group)
+        out[name] = {
+            "n": n,
+            **{f"hit@{k}": round(sum(1 for o in group if o.rank and o.rank <= k) / n, 3)
+               for k in (1, 5, 10)},
+            "recall@10": round(sum(o.found10 / len(o.case.expect) for o in group) / n, 3),
+            "mrr": round(sum(1.0 / o.rank for o in group if o.rank) / n, 3),
+        }
+    return out
 
 
 def summarize(outcomes: list[Outcome]) -> tuple[dict, dict]:
     buckets: dict[str, dict] = {}
-    for name in [b[0] for b in BUCKETS] + sorted({o.case.bucket for o in outcomes} - {b[0] for b in BUCKETS} - {"recency"}):
-        rows = [o for o in outcomes if o.case.kind != "recency" and o.case.bucket == name]
+    known = [o for o in outcomes if o.case.kind not in ("recency", "conversational")]
+    for name in [b[0] for b in BUCKETS] + sorted({o.case.bucket for o in known} - {b[0] for b in BUCKETS} - {"recency"}):
+        rows = [o for o in known if o.case.bucket == name]
         if not rows:
             continue
         n = len(rows)
@@ -179,19 +226,25 @@ def summarize(outcomes: list[Outcome]) -> tuple[dict, dict]:
     rec = [o for o in outcomes if o.case.kind == "recency"]
     recency = {"n": len(rec),
                "kept_in_top10": round(sum(1 for o in rec if o.rank and o.rank <= 10) / len(rec), 3) if rec else None,
+               "success@1": round(sum(1 for o in rec if o.rank == 1) / len(rec), 3) if rec else None,
                "lost": [o.case.id for o in rec if not (o.rank and o.rank <= 10)]}
     return buckets, recency
 
 
-def evaluate(engine, cases: list[Case], configs: list[tuple[list[str], str]], *,
+def evaluate(engine, cases: list[Case], configs: list[tuple], *,
              now: datetime) -> list[ConfigReport]:
+    """configs: (rankers, decay) or (rankers, decay, fusion) tuples, each run on every case."""
     reports = []
-    for rankers, decay in configs:
+    for config in configs:
+        rankers, decay = config[0], config[1]
+        fusion = config[2] if len(config) > 2 else None
         t0 = time.perf_counter()
-        outcomes = run_cases(engine, cases, rankers, decay, now=now)
+        outcomes = run_cases(engine, cases, rankers, decay, now=now, fusion=fusion)
         buckets, recency = summarize(outcomes)
         reports.append(ConfigReport(rankers, decay, buckets, recency,
-                                    round(time.perf_counter() - t0, 2)))
+                                    round(time.perf_counter() - t0, 2),
+                                    conversational_table(outcomes),
+                                    engine.analyzer.name))
     return reports
 
 

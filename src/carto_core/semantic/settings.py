@@ -4,7 +4,7 @@ Config file (`[semantic]`), then environment overrides::
 
     [semantic]
     enabled = true            # CARTO_SEMANTIC=0 disables the ladder
-    embedder = "lsa"          # CARTO_EMBEDDER; "http" for an embedding server
+    embedder = "wordllama"    # CARTO_EMBEDDER; "lsa" (fitted on the home), "http" (a server)
     novelty_gate = 0.85       # CARTO_NOVELTY_GATE; "off" disables; never applied to turns
     qdrant_url = ""           # CARTO_QDRANT_URL (+ CARTO_QDRANT_API_KEY): use a Qdrant server
     qdrant_path = ""          # CARTO_QDRANT_PATH: qdrant-client local mode in this folder
@@ -56,7 +56,7 @@ def _gate(value: object) -> float | None:
 @dataclass
 class SemanticSettings:
     enabled: bool = True
-    embedder: str = "lsa"
+    embedder: str = "wordllama"
     novelty_gate: float | None = DEFAULT_GATE
     gate_max: int = DEFAULT_GATE_MAX
     qdrant_url: str = ""
@@ -100,7 +100,7 @@ class SemanticSettings:
 
         enabled = pick("enabled", "CARTO_SEMANTIC", True)
         settings.enabled = not (isinstance(enabled, str) and enabled.strip().lower() in _FALSE) and enabled is not False
-        settings.embedder = str(config.get("semantic.embedder") or "lsa")
+        settings.embedder = str(config.get("semantic.embedder") or "wordllama")
         origins["embedder"] = config.lookup("semantic.embedder")[1]
         settings.novelty_gate = _gate(pick("novelty_gate", "CARTO_NOVELTY_GATE", DEFAULT_GATE))
         settings.gate_max = int(pick("gate_max", "CARTO_NOVELTY_GATE_MAX", DEFAULT_GATE_MAX))

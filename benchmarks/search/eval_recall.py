@@ -1,0 +1,128 @@
+"""The recall table of docs/ranking.md: analyzers x decay x fusion x embedder on every set.
+
+Sets (generated, deterministic, with one fixed clock):
+
+- `year`: a generated year of coding work (20,000 events, seed 11): known-item cases per age
+  bucket (the harness of `carto eval`, queries sampled with upstream's tokens, as wave 1 did)
+  and recency cases;
+- `dlg-a`: dialogues variant a (one row per utterance) x 3 seeds among 6,000 coding events;
+- `dlg-b`: dialogues variant b (carto turn rows, other phrasings) x 3 seeds, no coding work.
+
+Usage (repository root):
+
+    .venv/bin/python benchmarks/search/eval_recall.py --out /tmp/recall-eval
+    .venv/bin/python benchmarks/search/eval_recall.py --analyzers english --decays gated-prior \\
+        --fusions rrf-prior --embedders none,wordllama
+
+Each (analyzer, embedder) builds the home's indexes once (the semantic step is `carto index`'s);
+every (rankers, fusion, decay) then runs on the same cases. Results: a markdown table on stdout
+and JSON in <out>/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def build_sets(out: Path) -> dict:
+    from carto_core.evaluation import agecurve
+    from carto_core.evaluation.dialogues import generate_dialogues
+    from carto_core.evaluation.generate import generate_home
+    from carto_core.home import Home
+    from carto_core.search.engine import SearchEngine
+
+    sets = {}
+    year = out / "year"
+    if not (year / "cases.jsonl").exists():
+        generate_home(year, 20000, seed=11, now=NOW)
+        engine = SearchEngine(Home(year), persist=False, analyzer="upstream")
+        cases, _ = agecurve.build_cases(engine, now=NOW, per_bucket=50, recency=30, seed=11)
+        agecurve.write_cases(year / "cases.jsonl", cases)
+    sets["year"] = [year]
+    for variant, background in (("a", 6000), ("b", 0)):
+        homes = []
+        for seed in (1, 2, 3):  # one person per home: a seed's facts never answer another's
+            root = out / f"dlg-{variant}-{seed}"
+            if not (root / "cases.jsonl").exists():
+                if background:
+                    generate_home(root, background, seed=20 + seed, now=NOW)
+                cases, _ = generate_dialogues(root, variant=variant, seed=seed, now=NOW)
+                agecurve.write_cases(root / "cases.jsonl", cases)
+            homes.append(root)
+        sets[f"dlg-{variant}"] = homes
+    return sets
+
+
+def summarize(set_name: str, report) -> dict:
+    if set_name == "year":
+        cells = {name: b["success@10"] for name, b in report.buckets.items()}
+        cells.update({f"{name} s@1": b["success@1"] for name, b in report.buckets.items()})
+        cells["recency s@10"] = report.recency.get("kept_in_top10")
+        cells["recency s@1"] = report.recency.get("success@1")
+        return cells
+    return {f"{cat} {metric}": values[metric] for cat, values in report.conversational.items()
+            for metric in ("hit@1", "hit@10", "recall@10", "mrr")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="/tmp/recall-eval")
+    parser.add_argument("--sets", default="year,dlg-a,dlg-b")
+    parser.add_argument("--analyzers", default="upstream,unicode,english")
+    parser.add_argument("--decays", default="none,exp,gated-exp,gated-prior")
+    parser.add_argument("--fusions", default="rrf,rrf-prior")
+    parser.add_argument("--embedders", default="none", help="none, lsa, wordllama (comma-separated)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+    from carto_core.evaluation import agecurve
+    from carto_core.home import Home
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.indexing import index_steps
+
+    out = Path(args.out)
+    sets = build_sets(out)
+    results = []
+    started = time.time()
+    for set_name in args.sets.split(","):
+        for analyzer in args.analyzers.split(","):
+            for embedder in args.embedders.split(","):
+                os.environ["CARTO_EMBEDDER"] = embedder if embedder != "none" else "lsa"
+                configs = [(fusion, decay) for fusion in args.fusions.split(",")
+                           for decay in args.decays.split(",")]
+                outcomes = {config: [] for config in configs}
+                for root in sets[set_name]:
+                    cases = agecurve.read_cases(root / "cases.jsonl")
+                    engine = SearchEngine(Home(root), persist=True, analyzer=analyzer,
+                                          auto_refresh=False)
+                    engine.ensure_loaded()
+                    rankers = ["bm25-upstream" if analyzer == "upstream" else "bm25"]
+                    if embedder != "none":
+                        for step in index_steps(engine, ["semantic"]):
+                            step.run(engine)
+                        rankers = rankers + ["semantic"]
+                    for fusion, decay in configs:
+                        outcomes[(fusion, decay)] += agecurve.run_cases(
+                            engine, cases, rankers, decay, now=NOW, fusion=fusion)
+                for (fusion, decay), got in outcomes.items():
+                    buckets, recency = agecurve.summarize(got)
+                    report = agecurve.ConfigReport([], decay, buckets, recency, 0.0,
+                                                   agecurve.conversational_table(got), analyzer)
+                    row = {"set": set_name, "analyzer": analyzer, "embedder": embedder,
+                           "fusion": fusion, "decay": decay, **summarize(set_name, report)}
+                    results.append(row)
+                    print(json.dumps(row), flush=True)
+    (out / "results.json").write_text(json.dumps(results, indent=1))
+    print(f"# {len(results)} rows in {time.time() - started:.0f} s; load {os.getloadavg()}",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""gated-prior decay, rrf-prior fusion (salience prior, semantic weight and gate)."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from carto_core.appendlog import append_rows
+from carto_core.home import Home
+from carto_core.search.api import DecayContext, Fused, Ladder, Query
+from carto_core.search.engine import SearchEngine
+from carto_rankers.decay import GatedPriorDecay
+from carto_rankers.rrf import RRFFusion, RRFPriorFusion
+
+NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def engine(tmp_path):
+    home = Home(tmp_path / "h")
+    append_rows(home.log("tool-use"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+         "summary": f"row {i}", "salience": sal} for i, sal in enumerate((1.0, 0.2, 0.5, 0.05))])
+    return SearchEngine(home, persist=False)
+
+
+def _ctx(engine, matches, text="q"):
+    return DecayContext(now=NOW.timestamp(), query=Query(text, ("q",)), accesses={},
+                        all_token_matches=matches, engine=engine)
+
+
+def _fused(index, hours_old, holds=False):
+    return Fused(index=index, score=0.01, fused_score=0.01, holds_all_tokens=holds,
+                 timestamp=NOW.timestamp() - hours_old * 3600)
+
+
+def test_a_question_in_own_words_keeps_at_least_half_of_an_old_memory(engine):
+    """No document holds every term: a bounded prior (1 + exp(-0.001 h)) / 2, never below
+    half, where exp buried a 200-day-old event at 0.008."""
+    old, new = _fused(0, 24 * 200), _fused(1, 1)
+    GatedPriorDecay().apply([old, new], _ctx(engine, 0))
+    assert old.score == pytest.approx(0.01 * (1 + math.exp(-0.001 * 24 * 200)) / 2)
+    assert old.score > 0.005 and new.score > old.score  # recency still breaks ties
+
+
+def test_asking_for_the_latest_state_weighs_recency_more(engine):
+    plain = _fused(0, 24 * 60)
+    latest = _fused(0, 24 * 60)
+    GatedPriorDecay().apply([plain], _ctx(engine, 0, "where does my sister live"))
+    GatedPriorDecay().apply([latest], _ctx(engine, 0, "where does my sister live now"))
+    r = math.exp(-0.001 * 24 * 60)
+    assert latest.score == pytest.approx(0.01 * (1 + 3 * r) / 4)
+    assert plain.score == pytest.approx(0.01 * (1 + r) / 2)
+
+
+def test_lookups_skip_decay_and_are_lifted(engine):
+    old = _fused(0, 24 * 300, holds=True)
+    partial = _fused(1, 24 * 300)
+    GatedPriorDecay().apply([old, partial], _ctx(engine, 3))
+    assert old.gated and old.score == pytest.approx(0.03)
+    assert not partial.gated and partial.score < 0.01
+
+
+def test_a_vague_query_puts_its_newest_full_match_first(engine):
+    """More than 10 full matches: the matches are lifted x3 and everything decays at
+    0.2/h, so the newest match wins over a better-ranked older one and over newer partials."""
+    newest = Fused(index=0, score=0.01, fused_score=0.01, holds_all_tokens=True,
+                   timestamp=NOW.timestamp() - 1 * 3600)
+    older = Fused(index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+                  timestamp=NOW.timestamp() - 6 * 3600)
+    partial = Fused(index=2, score=0.02, fused_score=0.02, holds_all_tokens=False,
+                    timestamp=NOW.timestamp() - 0.5 * 3600)
+    GatedPriorDecay().apply([newest, older, partial], _ctx(engine, 40))
+    assert newest.score == pytest.approx(0.01 * 3 * math.exp(-0.2))
+    assert newest.score > older.score and newest.score > partial.score
+    assert not newest.gated
+
+
+def test_rrf_prior_weighs_salience_as_a_bounded_prior(engine):
+    ladder = Ladder("x", np.array([0, 1]), np.array([2.0, 1.0]))
+    plain = {f.index: f.score for f in RRFFusion().fuse([ladder], engine)}
+    prior = {f.index: f.score for f in RRFPriorFusion().fuse([ladder], engine)}
+    assert plain[1] == pytest.approx(0.2 / 62)  # upstream: x salience
+    assert prior[1] == pytest.approx((1 + 0.2) / 2 / 62)
+    assert prior[0] == pytest.approx(1.0 / 61)
+
+
+def test_rrf_prior_gates_and_weighs_the_semantic_ladder(engine):
+    keyword = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25", all_token_matches=0)
+    semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic")
+    fused = {f.index: f for f in RRFPriorFusion().fuse([keyword, semantic], engine)}
+    assert fused[2].score == pytest.approx(0.25 / 61 * (1 + 0.5) / 2)
+    assert fused[0].score == pytest.approx((1 / 61 + 0.25 / 62) * (1 + 1.0) / 2)
+    # a document holds every term: the keyword side answers alone
+    keyword.all_token_matches = 1
+    fused = RRFPriorFusion().fuse([keyword, semantic], engine)
+    assert [f.index for f in fused] == [0] and fused[0].sources == ["tool-use"]
+    # upstream's rrf keeps the semantic ladder at full weight, ungated
+    assert {f.index for f in RRFFusion().fuse([keyword, semantic], engine)} == {0, 2}

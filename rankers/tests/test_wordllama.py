@@ -1,0 +1,101 @@
+"""The wordllama embedder: offline (no socket is ever opened), the query path's BPE and
+memory-mapped weights give wordllama's own vectors, and a query imports neither wordllama nor
+tokenizers."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.home import Home
+from carto_rankers.embedders import wordllama_embedder as wl
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any connection attempt fails the test (and is recorded)."""
+    attempts = []
+
+    def refuse(self, address, *args, **kwargs):
+        attempts.append(address)
+        raise AssertionError(f"network touched: {address}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: refuse(None, a))
+    # huggingface_hub, if it were reached, honours these as well
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return attempts
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory):
+    return wl.WordLlamaEmbedder(Home(tmp_path_factory.mktemp("wl")))
+
+
+TEXTS = ["What pet did my family adopt?", "東京に住んでいます", "deploy_the-service now!!  double",
+         "", "Ünïcödé ë 🎉 emoji", "a", "batch_batch_lock parseConfig src/cart/tax.py"]
+
+
+def test_loads_from_the_wheel_without_the_network(embedder, no_network, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.cache/wordllama to fall back on
+    fresh = wl.WordLlamaEmbedder(Home(tmp_path / "home"))
+    fresh.check()
+    docs = fresh.embed_documents(TEXTS)
+    query = np.stack([fresh.embed_query(t) for t in TEXTS])
+    assert docs.shape == (len(TEXTS), 256) and docs.dtype == np.float32
+    assert no_network == []
+    np.testing.assert_allclose(query, docs, atol=1e-6)
+    assert not docs[3].any()  # the empty text: a zero vector, not NaN
+    norms = np.linalg.norm(np.delete(docs, 3, axis=0), axis=1)
+    np.testing.assert_allclose(norms, 1.0, rtol=1e-5)
+    # wordllama's own embed (its package loader, cache_dir at the package, no download)
+    reference = fresh.fast_model().embed([t for t in TEXTS if t], norm=True)
+    np.testing.assert_allclose(np.delete(docs, 3, axis=0), reference, atol=1e-5)
+    assert (tmp_path / "home" / ".carto" / "embedders" / "wordllama").is_dir()
+
+
+def test_vectors_mean_something(embedder):
+    q = embedder.embed_query("my dog")
+    near, far = embedder.embed_documents(["we adopted a puppy", "quarterly tax filing deadline"])
+    assert float(q @ near) > float(q @ far)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+       | st.text(alphabet="abcdefgh XYZ_-./:東京é🎉0123", max_size=60))
+def test_the_query_bpe_equals_the_tokenizer(embedder, text):
+    fast = embedder.fast_model().tokenizer
+    assert embedder.bpe().ids(text) == fast.encode(text, add_special_tokens=False).ids
+
+
+def test_a_query_imports_neither_wordllama_nor_tokenizers(tmp_path):
+    code = (
+        "import sys, json\n"
+        "from carto_core.home import Home\n"
+        "from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder\n"
+        f"e = WordLlamaEmbedder(Home({str(tmp_path)!r}))\n"
+        "e.embed_query('warm the tables')\n"  # first query writes the hashed tables
+        "v = e.embed_query('which pet did we adopt')\n"
+        "print(json.dumps([len(v), sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('wordllama', 'tokenizers', 'safetensors', 'requests', 'pydantic'))]))\n")
+    # the tables are written by the first query of a home; a fresh process then reads them
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    dims, heavy = json.loads(out.stdout)
+    assert dims == 256 and heavy == []
+
+
+def test_a_missing_package_is_unavailable_with_the_fix(monkeypatch, tmp_path):
+    from carto_core.semantic.embedder import EmbedderUnavailable
+
+    monkeypatch.setattr(wl, "package_folder", lambda: None)
+    with pytest.raises(EmbedderUnavailable) as caught:
+        wl.WordLlamaEmbedder(Home(tmp_path)).check()
+    assert "pip install" in caught.value.fix

@@ -1,0 +1,100 @@
+"""The conversational-recall set and its metrics (hit@1/5/10, recall@10, MRR per category)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+from carto_core.evaluation import agecurve, dialogues
+from carto_core.evaluation.agecurve import Case, Outcome, conversational_table
+
+NOW = datetime(2026, 12, 1, tzinfo=timezone.utc)
+
+
+def _rows(root):
+    return [json.loads(line) for line in (root / "turns.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("variant", ["a", "b"])
+def test_cases_point_at_real_turns_and_cover_every_category(tmp_path, variant):
+    cases, stats = dialogues.generate_dialogues(tmp_path / variant, variant=variant, seed=4, now=NOW)
+    rows = {r["event_id"]: r for r in _rows(tmp_path / variant)}
+    assert {c.bucket for c in cases} == set(dialogues.CATEGORIES)
+    assert stats["turn_rows"] == len(rows)
+    for case in cases:
+        assert case.kind == "conversational" and case.expect
+        assert all(e in rows for e in case.expect)
+        assert all(r["event_id"].startswith("turn-") for r in rows.values())
+        ages = [(NOW - datetime.fromisoformat(rows[e]["timestamp"].replace("Z", "+00:00"))).days
+                for e in case.expect]
+        assert min(ages) >= 3  # asked days to months later
+    by = {c.bucket: [c for c in cases if c.bucket == b] for b in dialogues.CATEGORIES for c in cases if c.bucket == b}
+    assert all(len(c.expect) == 2 for c in by["multi-hop"])
+    assert all(2 <= len(c.expect) <= 4 for c in by["open"])
+    assert all(len(c.expect) == 1 for c in by["single"] + by["temporal"])
+
+
+def test_temporal_cases_expect_the_newer_state(tmp_path):
+    cases, _ = dialogues.generate_dialogues(tmp_path, variant="a", seed=2, now=NOW)
+    rows = {r["event_id"]: r for r in _rows(tmp_path)}
+    for case in (c for c in cases if c.bucket == "temporal"):
+        (target,) = case.expect
+        topic = next(t for t in dialogues.TOPICS if case.query in t.latest)
+        values = [v for v in topic.values if v in rows[target]["summary"]]
+        assert values, (case.query, rows[target]["summary"])
+        older = [r for r in rows.values() if any(v in r["summary"] for v in topic.values)
+                 and r["event_id"] != target]
+        assert older and all(r["timestamp"] < rows[target]["timestamp"] for r in older)
+
+
+def test_variants_share_no_phrasing_and_row_shape(tmp_path):
+    a_cases, _ = dialogues.generate_dialogues(tmp_path / "a", variant="a", seed=1, now=NOW)
+    b_cases, _ = dialogues.generate_dialogues(tmp_path / "b", variant="b", seed=1, now=NOW)
+    topical = ("single", "temporal")
+    a_questions = {c.query for c in a_cases if c.bucket in topical}
+    b_questions = {c.query for c in b_cases if c.bucket in topical}
+    assert a_questions and b_questions and not a_questions & b_questions
+    # a: one utterance a row; b: the exchange in one row
+    assert not any(r["summary"].startswith("User:") for r in _rows(tmp_path / "a"))
+    assert all(r["summary"].startswith("User:") for r in _rows(tmp_path / "b"))
+    # deterministic for a (variant, seed)
+    again, _ = dialogues.generate_dialogues(tmp_path / "a2", variant="a", seed=1, now=NOW)
+    assert [(c.query, c.expect) for c in again] == [(c.query, c.expect) for c in a_cases]
+
+
+def test_conversational_metrics_are_computed_per_category():
+    def case(cat, n_expect):
+        return Case(f"c-{cat}", "conversational", "q", [f"e{i}" for i in range(n_expect)], 10, cat)
+
+    outcomes = [Outcome(case("single", 1), 1, 1), Outcome(case("single", 1), 7, 1),
+                Outcome(case("single", 1), None, 0), Outcome(case("multi-hop", 2), 3, 1),
+                Outcome(Case("k", "known-item", "q", ["x"]), 1, 1)]
+    table = conversational_table(outcomes)
+    assert set(table) == {"single", "multi-hop", "all"}
+    single = table["single"]
+    assert single == {"n": 3, "hit@1": 0.333, "hit@5": 0.333, "hit@10": 0.667,
+                      "recall@10": 0.667, "mrr": round((1 + 1 / 7) / 3, 3)}
+    assert table["multi-hop"]["recall@10"] == 0.5 and table["multi-hop"]["hit@5"] == 1.0
+    assert table["all"]["n"] == 4
+
+
+def test_eval_reports_the_conversational_table(tmp_path, monkeypatch):
+    out = tmp_path / "g"
+    result = CliRunner().invoke(cli, ["eval", "--generate", str(out), "--events", "400",
+                                      "--dialogues", "b", "--decay", "gated-prior",
+                                      "--per-bucket", "2", "--recency", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    (config,) = document["configs"]
+    conv = config["conversational"]
+    assert set(conv) == set(dialogues.CATEGORIES) | {"all"}
+    assert conv["all"]["n"] == document["sampling"]["conversational"]
+    assert {"hit@1", "hit@5", "hit@10", "recall@10", "mrr"} <= set(conv["single"])
+    text = CliRunner().invoke(cli, ["eval", "--cases", str(tmp_path / "none.jsonl")])
+    assert text.exit_code == 2
+    usage = CliRunner().invoke(cli, ["eval", "--dialogues", "a"])
+    assert usage.exit_code == 2 and "--generate" in usage.output
