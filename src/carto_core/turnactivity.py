@@ -47,15 +47,18 @@ def clip(text: str, limit: int = INPUT_CUT) -> str:
     return redacted_clip(" ".join(text.split()), limit, "…")
 
 
-def commit_from_output(text: object) -> dict | None:
-    """The commit a shell call's output announces (`[branch sha] subject`), else None."""
+def announced_commits(text: object) -> list[dict]:
+    """Every commit a shell call's output announces (`[branch sha] subject` lines), in order."""
     if not isinstance(text, str) or "] " not in text:
-        return None
-    match = _COMMIT_LINE.search(text)
-    if match is None:
-        return None
-    return {"sha": match.group("sha"), "subject": match.group("subject").strip(),
-            "branch": match.group("branch").strip()}
+        return []
+    return [{"sha": m.group("sha"), "subject": m.group("subject").strip(), "branch": m.group("branch").strip()}
+            for m in _COMMIT_LINE.finditer(text)]
+
+
+def commit_from_output(text: object) -> dict | None:
+    """The first commit a shell call's output announces, else None."""
+    found = announced_commits(text)
+    return found[0] if found else None
 
 
 def absolute(path: str, cwd: str) -> str:

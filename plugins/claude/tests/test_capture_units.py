@@ -55,3 +55,25 @@ def test_git_calls_find_repo_from_dash_c_cd_and_variables():
     assert (calls[0].repo, calls[0].literal) == ("/base", False)
     assert shell.git_calls("echo '# git commit'", "/b")[0].verb == "commit"  # quoted, not a comment
     assert shell.git_calls("# git commit -m x", "/b") == []
+
+
+_WORD = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,19}", fullmatch=True)
+
+
+@given(_WORD, _WORD, st.sampled_from([">", ">>", "2>", "&>", ">|"]))
+def test_an_output_redirection_names_its_file(command, target, arrow):
+    assert shell.redirect_targets(f"{command} {arrow} {target}") == [target]
+    assert target in shell.shell_writes(f"{command} {arrow}{target} && git add -A")
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="'\n\\"), max_size=40))
+def test_a_quoted_arrow_is_no_redirection(inside):
+    assert shell.redirect_targets(f"echo '{inside}'") == []
+
+
+def test_redirections_that_write_no_file():
+    assert shell.shell_writes("make >/dev/null 2>&1") == []
+    assert shell.shell_writes("echo x >&2; echo y 1>&2") == []
+    assert shell.shell_writes('echo x > "$OUT"') == []
+    assert shell.shell_writes("diff <(a) >(b)") == []
+    assert shell.shell_writes("python3 - <<'PY'\nprint(1 > 0)\nPY") == []  # a heredoc body is no shell

@@ -22,7 +22,7 @@ def test_plugin_folder_is_complete():
     manifest = json.loads((PLUGIN_DIR / ".claude-plugin" / "plugin.json").read_text())
     assert manifest["name"] == "carto"
     hooks = carto_hooks()
-    assert set(hooks) == {"SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PreCompact",
+    assert set(hooks) == {"SessionStart", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PreCompact",
                           "PostCompact", "SubagentStop", "SessionEnd", "Stop"}
     for groups in hooks.values():
         for group in groups:

@@ -109,6 +109,7 @@ def test_the_freeform_patch_tool_and_the_ingested_row(codex_root, tmp_path):
     rows = {json.loads(l)["session"]: json.loads(l) for l in (home.root / "turns.jsonl").read_text().splitlines()}
     row = rows[PATCH_TOOL]
     assert row["cwd"] == "/home/dev/repo"
+    # `echo hi > b.txt && git add b.txt && git commit ...`: the redirection writes b.txt.
     assert [(t["name"], t.get("edits"), t.get("commit", {}).get("sha")) for t in row["tools"]] == [
-        ("exec_command", None, "d56b83f"), ("apply_patch", ["/home/dev/repo/b.txt"], None)]
+        ("exec_command", ["/home/dev/repo/b.txt"], "d56b83f"), ("apply_patch", ["/home/dev/repo/b.txt"], None)]
     assert rows[EXEC_PATCH]["tools"][1]["edits"] == ["/home/dev/repo/b.txt"]

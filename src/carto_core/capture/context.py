@@ -101,11 +101,15 @@ class Context:
         self.session = as_text(payload.get("session_id"))
         self.cwd = as_text(payload.get("cwd"))
         self.transcript = as_text(payload.get("transcript_path"))
+        #: The client's id of the tool call (recorded on its rows: PostToolBatch skips calls
+        #: whose rows exist).
+        self.tool_use_id = as_text(payload.get("tool_use_id")) or None
         self.now = time.time() if now is None else now
         self.timestamp = format_utc(self.now)
         self._project: str | None = None
         self._parent: str | None = None
         self._parent_read = False
+        self._start: float | None | bool = False
 
     @property
     def project(self) -> str:
@@ -124,6 +128,19 @@ class Context:
             if info is not None:
                 return info.main_worktree.name
         return self.project
+
+    def call_id_field(self) -> dict:
+        """`{"tool_use_id": ...}` for a tool call's rows (nothing when the payload names none)."""
+        return {"tool_use_id": self.tool_use_id} if self.tool_use_id else {}
+
+    def session_start(self) -> float | None:
+        """When the session began (epoch s): the first timestamp of its transcript (Claude's
+        first line is written at the first prompt, Codex's `session_meta` when the thread
+        starts), None when the transcript cannot be read. Commit detection never claims a
+        commit older than this."""
+        if self._start is False:
+            self._start = _first_timestamp(self.transcript) if self.transcript else None
+        return self._start
 
     def parent(self) -> str | None:
         """upstream `find_parent_event_id`: the changelog's last row, same session, <= 60 s old."""
@@ -156,10 +173,30 @@ class Context:
         age = int(self.now) - int(moment.timestamp())
         return event_id if 0 <= age <= PARENT_WINDOW_SECONDS else None
 
-    def chained(self, event_id: str) -> None:
+    def chained(self, event_id: str | None) -> None:
         """A changelog row was just emitted: it is the next row's parent."""
         self._parent_read = True
         self._parent = event_id if self.session else None
+
+
+def _first_timestamp(path: str, lines: int = 5, max_bytes: int = 1 << 20) -> float | None:
+    """The top-level `timestamp` of the first of `lines` lines of a JSONL file that has one."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes)
+    except OSError:
+        return None
+    from carto_core.timeparse import parse_timestamp
+
+    for raw in data.split(b"\n")[:lines]:
+        try:
+            row = json.loads(raw)
+        except ValueError:
+            continue
+        moment = parse_timestamp(row.get("timestamp")) if isinstance(row, dict) else None
+        if moment is not None:
+            return moment.timestamp()
+    return None
 
 
 def write_outcome(home, outcome: Outcome) -> int:

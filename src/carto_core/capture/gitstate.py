@@ -167,10 +167,30 @@ def commits_from_reflog(
     return found
 
 
+def commit_named(info: GitInfo, sha: str) -> NewCommit | None:
+    """The commit a client named (`gitOperation.commit.sha`, a `[branch sha]` output line: often
+    a 7-hex prefix) in this repository, None when it has no such commit: the reflog's entry
+    (full sha, action, subject), else HEAD, else `git rev-parse` (one call, for a commit
+    neither names)."""
+    if not re.fullmatch(r"[0-9a-f]{4,64}", sha or ""):
+        return None
+    for entry in reversed(read_reflog(info)):
+        if entry.new.startswith(sha):
+            return NewCommit(entry.new, entry.action, entry.subject, info.worktree)
+    full = head_sha(info)
+    if not full.startswith(sha):
+        full = _git(info.worktree, "rev-parse", "--verify", "--quiet", sha + "^{commit}").strip()
+    if not re.fullmatch(r"[0-9a-f]{40,64}", full):
+        return None
+    return NewCommit(full, None, "", info.worktree)
+
+
 def commit_from_head(
-    info: GitInfo, now: float, seen: SeenCommits, *, command: str, need_subject: bool
+    info: GitInfo, now: float, seen: SeenCommits, *, command: str, need_subject: bool,
+    not_before: int | None = None,
 ) -> list[NewCommit]:
-    """HEAD's commit when it is unlogged and fresh (Codex-shaped calls carry no duration)."""
+    """HEAD's commit when it is unlogged and fresh (Codex-shaped calls carry no duration) and,
+    with `not_before` (epoch s: the session's first event), not older than the session."""
     sha = head_sha(info)
     if not sha or sha in seen:
         return []
@@ -189,7 +209,7 @@ def commit_from_head(
             when = int(stamp)
         except ValueError:
             return []
-    if now - when > HEAD_FRESH_SECONDS:
+    if now - when > HEAD_FRESH_SECONDS or (not_before is not None and when < not_before):
         return []
     if need_subject and not _subject_matches(subject, command):
         return []

@@ -240,11 +240,39 @@ def _sed_target(segment: str) -> str:
     return ""
 
 
+_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+
+
+def redirect_targets(text: str) -> list[str]:
+    """Files an output redirection writes (`echo hi > a.txt`, `cmd 2>> err.log`, `&> out`), read
+    with shell quoting so that a `>` inside quotes is no redirection; `>&2` and `/dev/...` are
+    not files. A line the lexer cannot read (an unclosed quote) names none."""
+    import shlex
+
+    found: list[str] = []
+    for line in text.split("\n"):
+        if ">" not in line:
+            continue
+        try:
+            words = list(shlex.shlex(line, posix=True, punctuation_chars=True))
+        except ValueError:
+            continue
+        for position, word in enumerate(words[:-1]):
+            if word in _REDIRECTS:
+                target = words[position + 1]
+                # `> "$OUT"`: a variable names no file the row could place.
+                if target and not set(target) <= set("();<>|&") and not target.startswith("&") \
+                        and "$" not in target and "`" not in target:
+                    found.append(target)
+    return found
+
+
 def shell_writes(command: str) -> list[str]:
     """Files a shell command writes, as written in the command (relative paths stay relative).
 
     Reads the whole command (not the 500-byte cut), heredoc bodies included, since a Python
-    heredoc's `open(...)` sits in the body.
+    heredoc's `open(...)` sits in the body. Output redirections count (`echo hello > a.txt`;
+    upstream knew only `cat >`, `tee`, `sed -i` and `open`), outside heredoc bodies.
     """
     found: list[str] = []
 
@@ -258,6 +286,9 @@ def shell_writes(command: str) -> list[str]:
     if "cat" in head_text and ">" in head_text:
         for match in _CAT_WRITE.finditer(head_text):
             add(_path_of(match, 0))
+    if ">" in head_text:
+        for target in redirect_targets(head_text):
+            add(target)
     if "tee" in head_text:
         for match in _TEE.finditer(head_text):
             add(_path_of(match, 1))

@@ -35,6 +35,7 @@ def tool_use_pair(
         "transcript_path": ctx.transcript, "diff_shape": diff_shape, "salience": salience,
         "commit_type": commit_type, "commit_action": commit_action, "parent_event_id": parent,
     }
+    common.update(ctx.call_id_field())
     keep = frozenset({"diff_shape"})
     out.add("tool-use", order_row("tool-use", {**common, "tool": tool, "session": ctx.session}, keep_none=keep))
     out.add("changelog", order_row("changelog", {**common, "session_id": ctx.session, "related_ids": []}, keep_none=keep))
@@ -78,23 +79,31 @@ def capture_shell(
     command: str,
     failed: bool = False,
     duration_ms: float | None = None,
+    reported_commits: list[str] | None = None,
+    changed_files: list[str] | None = None,
 ) -> int:
     """Rows for one shell call: new commits, shell writes, then `Pushed:`/`Ran:` unless noise.
 
-    A failed call writes only the commits it made. `duration_ms` (Claude's payloads carry it)
-    selects reflog mode: commits the reflog recorded during the call; without it (Codex) an
-    unlogged, fresh HEAD commit counts.
+    A failed call writes only the commits it made. Commits are the ones the client reported
+    (`reported_commits`: shas, full or short, from Claude Code's `gitOperation` or the
+    `[branch sha] subject` lines of the output) when it reported any; else `duration_ms`
+    (Claude's payloads carry it) selects reflog mode, commits the reflog recorded during the
+    call, and without it (Codex) an unlogged, fresh HEAD commit counts; neither ever claims a
+    commit older than the session's first event (`Context.session_start`). Writes are the
+    client's `changed_files` (Claude Code's `bashEditDiff.changedFiles`) when given, else what
+    the shell-write heuristic finds in the command.
     """
     if not tool_use_enabled() or not isinstance(command, str) or not command.strip():
         return 0
     before = len(out.rows)
     calls = _shell.git_calls(command, ctx.cwd)
     committed = 0
-    if _shell.mentions_commit(calls):
-        committed = capture_commits(ctx, out, tool=tool, command=command, calls=calls, duration_ms=duration_ms)
+    if reported_commits or _shell.mentions_commit(calls):
+        committed = capture_commits(ctx, out, tool=tool, command=command, calls=calls, duration_ms=duration_ms,
+                                    reported=reported_commits or None)
     if failed:
         return len(out.rows) - before
-    writes = _shell.shell_writes(command)
+    writes = _shell.shell_writes(command) if changed_files is None else [p for p in changed_files if p]
     written = capture_file_edit(ctx, out, tool=tool, paths=writes, via_bash=True) if writes else 0
     if committed or written:
         return len(out.rows) - before
@@ -109,12 +118,29 @@ def capture_shell(
     return len(out.rows) - before
 
 
-def capture_commits(ctx: Context, out: Outcome, *, tool: str, command: str, calls, duration_ms: float | None) -> int:
-    """One `git_commit` row per new commit, oldest first, chained by parent_event_id."""
+def capture_commits(ctx: Context, out: Outcome, *, tool: str, command: str, calls, duration_ms: float | None,
+                    reported: list[str] | None = None) -> int:
+    """One `git_commit` row per new commit, oldest first, chained by parent_event_id: the
+    commits the client `reported` (looked up in the repositories the command names, then the
+    cwd's), else the reflog/HEAD heuristics, floored at the session's first event."""
     from carto_core.capture import gitstate
 
     seen = gitstate.SeenCommits(ctx.home.state)
     found: list = []
+    repos = [call.repo for call in calls if call.verb in _shell.COMMIT_VERBS] + [ctx.cwd]
+    named = False
+    for sha in reported or ():
+        for repo in dict.fromkeys(r for r in repos if r):
+            info = gitstate.repo_info(repo)
+            commit = gitstate.commit_named(info, sha) if info is not None else None
+            if commit is not None:
+                named = True
+                if commit.sha not in seen and all(commit.sha != other.sha for other, _ in found):
+                    found.append((commit, info.main_worktree.name))
+                break
+    if named:
+        calls = []  # the client said which commits the call made: no heuristic adds one
+    floor = ctx.session_start() if calls else None
     done: set[tuple[str, bool]] = set()
     for call in calls:
         if call.verb not in _shell.COMMIT_VERBS:
@@ -128,9 +154,12 @@ def capture_commits(ctx: Context, out: Outcome, *, tool: str, command: str, call
             continue
         if isinstance(duration_ms, (int, float)) and not isinstance(duration_ms, bool):
             since = ctx.now - float(duration_ms) / 1000.0 - gitstate.REFLOG_SLACK_SECONDS
+            if floor is not None:
+                since = max(since, float(int(floor)))  # reflog times are whole seconds
             new = gitstate.commits_from_reflog(info, since, seen, command=command, need_subject=not call.literal)
         else:
-            new = gitstate.commit_from_head(info, ctx.now, seen, command=command, need_subject=not call.literal)
+            new = gitstate.commit_from_head(info, ctx.now, seen, command=command, need_subject=not call.literal,
+                                            not_before=int(floor) if floor is not None else None)
         for commit in new:
             if all(commit.sha != other.sha for other, _ in found):
                 found.append((commit, info.main_worktree.name))
@@ -153,3 +182,34 @@ def capture_commits(ctx: Context, out: Outcome, *, tool: str, command: str, call
             commit_action=commit.action,
         )
     return len(found)
+
+
+def reported_commits(command: str, cwd: str, output: object = None, operation: object = None) -> list[str]:
+    """Shas of the commits the client says a shell call made: Claude Code's
+    `gitOperation.commit.sha` (2.1.3xx), and, when the command runs a commit verb, the
+    `[branch sha] subject` lines git printed in its output (a failed call's too)."""
+    from carto_core.turnactivity import announced_commits
+
+    shas: list[str] = []
+    commit = operation.get("commit") if isinstance(operation, dict) else None
+    if isinstance(commit, dict) and isinstance(commit.get("sha"), str) and commit["sha"].strip():
+        shas.append(commit["sha"].strip())
+    if isinstance(output, str) and "] " in output and _shell.mentions_commit(_shell.git_calls(command, cwd)):
+        for found in announced_commits(output):
+            if not any(found["sha"].startswith(s) or s.startswith(found["sha"]) for s in shas):
+                shas.append(found["sha"])
+    return shas
+
+
+#: How much of the changelog's end PostToolBatch searches for the rows of its calls.
+BATCH_TAIL_BYTES = 4 * 1024 * 1024
+
+
+def recorded_tool_calls(home, ids: list[str]) -> set[str]:
+    """The tool_use_ids among `ids` that rows near the changelog's end already name."""
+    if not ids:
+        return set()
+    from carto_core.capture.tail import read_tail
+
+    data = read_tail(home.log("changelog"), BATCH_TAIL_BYTES)
+    return {i for i in ids if b'"tool_use_id":"' + i.encode("utf-8", "replace") + b'"' in data}

@@ -22,12 +22,13 @@ def _research_pair(ctx: Context, out: Outcome, *, kind: str, fields: dict, summa
     out.add("research", _research_row({
         "event_id": event_id, "timestamp": ctx.timestamp, "type": kind, "provider": ctx.provider, **fields,
         "project": ctx.project, "cwd": ctx.cwd, "session": ctx.session, "transcript_path": ctx.transcript,
-        "salience": salience, "parent_event_id": parent,
+        "salience": salience, "parent_event_id": parent, **ctx.call_id_field(),
     }))
     out.add("changelog", order_row("changelog", {
         "event_id": event_id, "timestamp": ctx.timestamp, "type": f"research_{kind}", "provider": ctx.provider,
         "session_id": ctx.session, "project": ctx.project, "cwd": ctx.cwd, "summary": _shell.flatten(summary),
         "transcript_path": ctx.transcript, "related_ids": [], "salience": salience, "parent_event_id": parent,
+        **ctx.call_id_field(),
     }))
     ctx.chained(event_id)
     return event_id

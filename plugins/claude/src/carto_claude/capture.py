@@ -6,13 +6,14 @@ of `carto_core.capture` (reference/cartographer.md 1.4-1.8):
 
 | event | rows |
 |---|---|
-| PostToolUse Bash | new commits (`git_commit`, reflog when `duration_ms` is set), shell writes, `Pushed:`/`Ran:` unless noise |
+| PostToolUse Bash | new commits (`git_commit`: the one `tool_response.gitOperation` names, else the output's `[branch sha]` lines, else the reflog when `duration_ms` is set), shell writes (`bashEditDiff.changedFiles`, else the heuristic), `Pushed:`/`Ran:` unless noise |
 | PostToolUse Edit/Write/MultiEdit/NotebookEdit/apply_patch | `tool_file_edit` `Modified: <path>` |
 | PostToolUse WebFetch, `mcp__*fetch*`, `mcp__*open*` | research `fetch` + changelog `research_fetch` |
 | PostToolUse WebSearch, `mcp__*search*` | research `search` + changelog `research_search` + `search_result` rows |
-| PostToolUseFailure Bash | only the commits the failed call made |
+| PostToolUseFailure Bash | only the commits the failed call made (named by the `error` output's `[branch sha]` lines, else the reflog) |
+| PostToolBatch | the rows of each call in `tool_calls` that no PostToolUse row names (by `tool_use_id`): a backstop for a PostToolUse hook that did not run |
 | PreToolUse Edit/Write/MultiEdit/NotebookEdit | no row; prints the edit-collision note when a peer touched the file |
-| SessionStart | no row; starts the detached transcript catch-up; prints the opt-in start note |
+| SessionStart | no row; starts the detached transcript catch-up; prints the opt-in start note (the transcript does not exist yet: not a problem) |
 | PreCompact | milestone `compaction_<trigger>` |
 | PostCompact | changelog `derived_compaction_summary` |
 | SubagentStop | milestone `agent_<type>` for Explore, Plan, general-purpose |
@@ -24,11 +25,15 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 
 from __future__ import annotations
 
-import os
-
 # PostToolUse (most calls) needs only these; rarer events import their builders where used.
 from carto_core.capture.context import Context, Outcome
-from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell
+from carto_core.capture.tooluse import (
+    capture_file_edit,
+    capture_patch,
+    capture_shell,
+    recorded_tool_calls,
+    reported_commits,
+)
 
 PROVIDER = "claude"
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
@@ -36,7 +41,7 @@ FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 CATCH_UP_SOURCE = "carto_claude.transcripts:catch_up_source"
 
 #: Events that need a session id to write anything.
-_ROW_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "PreCompact", "PostCompact",
+_ROW_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch", "PreCompact", "PostCompact",
                          "SubagentStop", "SessionEnd"})
 
 
@@ -67,6 +72,8 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         return out
     if event_name in ("PostToolUse", "PostToolUseFailure"):
         _tool_event(ctx, out, failed=event_name == "PostToolUseFailure")
+    elif event_name == "PostToolBatch":
+        _tool_batch(ctx, out)
     elif event_name == "PreToolUse":
         tool, tool_input = payload.get("tool_name"), payload.get("tool_input")
         if tool in FILE_TOOLS and isinstance(tool_input, dict):
@@ -102,8 +109,17 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
         return
     if tool == "Bash":
         duration = payload.get("duration_ms")
-        capture_shell(ctx, out, tool=tool, command=_str(tool_input.get("command")), failed=failed,
-                      duration_ms=duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None)
+        command = _str(tool_input.get("command"))
+        response = payload.get("tool_response")
+        facts = response if isinstance(response, dict) else {}
+        # What Claude Code says the call did (2.1.3xx): the commit it made, the files it changed.
+        output = facts.get("stdout") if facts else (response if isinstance(response, str) else payload.get("error"))
+        diff = facts.get("bashEditDiff")
+        changed = diff.get("changedFiles") if isinstance(diff, dict) else None
+        capture_shell(ctx, out, tool=tool, command=command, failed=failed,
+                      duration_ms=duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None,
+                      reported_commits=reported_commits(command, ctx.cwd, output, facts.get("gitOperation")),
+                      changed_files=[p for p in changed if isinstance(p, str)] if isinstance(changed, list) else None)
         return
     if failed:
         return  # a failed edit or fetch changed nothing worth a row
@@ -119,9 +135,29 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
 
+def _tool_batch(ctx: Context, out: Outcome) -> None:
+    """PostToolBatch: once per batch of tool calls, with every call's input and (text) output.
+    A call whose PostToolUse rows exist is done; the others (a PostToolUse hook that timed out,
+    crashed or was not installed) are captured here, from what the batch says."""
+    calls = [c for c in ctx.payload.get("tool_calls") or () if isinstance(c, dict)]
+    ids = [c["tool_use_id"] for c in calls if isinstance(c.get("tool_use_id"), str) and c["tool_use_id"]]
+    recorded = recorded_tool_calls(ctx.home, ids)
+    for call in calls:
+        if call.get("tool_use_id") in recorded:
+            continue
+        payload = {**ctx.payload, "hook_event_name": "PostToolUse", "tool_name": call.get("tool_name"),
+                   "tool_input": call.get("tool_input"), "tool_use_id": call.get("tool_use_id"),
+                   "tool_response": call.get("tool_response")}
+        payload.pop("tool_calls", None)
+        sub = Context(ctx.home, PROVIDER, "PostToolUse", payload, now=ctx.now)
+        sub.chained(ctx.parent())  # rows of one batch chain to each other, as one call's do
+        _tool_event(sub, out, failed=False)
+        ctx.chained(sub.parent())
+
+
 def _session_start(ctx: Context, out: Outcome) -> None:
-    if ctx.transcript and not os.path.exists(ctx.transcript):
-        out.problems.append(f"transcript_path {ctx.transcript} does not exist (yet)")
+    # The client fires SessionStart before it writes the transcript, so a missing file is the
+    # normal case, not a problem worth a hook.log line.
     from carto_core.capture.catchup import start_catch_up
 
     start_catch_up(ctx, out, CATCH_UP_SOURCE)

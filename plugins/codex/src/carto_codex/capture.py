@@ -7,17 +7,19 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 
 | event | rows |
 |---|---|
-| PostToolUse Bash/shell/exec_command | new commits read from **HEAD** (Codex payloads carry no `duration_ms`, so no reflog window), shell writes, `Pushed:`/`Ran:` unless noise |
+| PostToolUse Bash/shell/exec_command | new commits: the ones the output's `[branch sha] subject` lines name, else read from **HEAD** (Codex payloads carry no `duration_ms`, so no reflog window; never older than the session), shell writes, `Pushed:`/`Ran:` unless noise |
 | PostToolUse apply_patch | one `tool_file_edit` row `Modified: a,b` (paths from the patch headers) |
 | PostToolUse WebFetch/WebSearch, `mcp__*fetch*`/`open`/`search` | research rows, as Claude |
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
 | Stop | milestone `turn_stop` ("Codex turn completed"); Claude's Stop writes nothing |
 | PreCompact / PostCompact / SubagentStop | as Claude |
 | SessionStart | no row; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
-| UserPromptSubmit, anything else | nothing (prompts are in the rollout, indexed by `carto ingest codex`) |
+| UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
+| SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's |
+| anything else | nothing |
 
-Codex has no SessionEnd and no PostToolUseFailure. Its `transcript_path` may be null: for
-milestones the rollout is then looked up by session id (`carto_core.transcripts`).
+Codex has no PostToolUseFailure. Its `transcript_path` may be null: for milestones the rollout
+is then looked up by session id (`carto_core.transcripts`).
 
 Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 """
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 # PostToolUse (most calls) needs only these; rarer events import their builders where used.
 from carto_core.capture.context import Context, Outcome
-from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell
+from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell, reported_commits
 
 from carto_codex.patch import patch_paths, patch_text
 
@@ -38,9 +40,10 @@ TURN_STOP_DESCRIPTION = "Codex turn completed"
 CATCH_UP_SOURCE = "carto_codex.source:catch_up_source"
 
 #: Events that need a session id to write anything.
-_ROW_EVENTS = frozenset({"PostToolUse", "PreCompact", "PostCompact", "SubagentStop", "Stop"})
+_ROW_EVENTS = frozenset({"PostToolUse", "PreCompact", "PostCompact", "SubagentStop", "Stop", "SessionEnd",
+                         "UserPromptSubmit"})
 #: Events whose milestone row says whether the transcript exists (worth a lookup when null).
-_MILESTONE_EVENTS = frozenset({"PreCompact", "SubagentStop", "Stop"})
+_MILESTONE_EVENTS = frozenset({"PreCompact", "SubagentStop", "Stop", "SessionEnd"})
 
 
 def _str(value: object) -> str:
@@ -81,6 +84,14 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         from carto_core.capture.milestones import capture_milestone
 
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
+    elif event_name == "SessionEnd":
+        from carto_core.capture.milestones import capture_milestone
+
+        reason = _str(payload.get("reason")) or "other"
+        capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
+                          drop_when_unverified_and_empty=True)
+    elif event_name == "UserPromptSubmit":
+        _prompt(ctx, out)
     else:
         # PreCompact, PostCompact, SubagentStop as Claude (Codex's PostCompact may carry no summary).
         from carto_core.capture.milestones import capture_agent_event
@@ -118,8 +129,12 @@ def _tool_event(ctx: Context, out: Outcome) -> None:
         if "*** Begin Patch" in command and "apply_patch" in command:
             capture_patch(ctx, out, tool="apply_patch", patch=patch_text({"command": command}) or command)
             return
-        # No duration_ms on Codex payloads: capture_shell reads a fresh, unlogged HEAD commit.
-        capture_shell(ctx, out, tool=tool, command=command, failed=False, duration_ms=None)
+        # No duration_ms on Codex payloads: the commits git printed, else a fresh, unlogged HEAD commit.
+        response = payload.get("tool_response")
+        output = response if isinstance(response, str) else (
+            _str(response.get("output")) or _str(response.get("stdout")) if isinstance(response, dict) else "")
+        capture_shell(ctx, out, tool=tool, command=command, failed=False, duration_ms=None,
+                      reported_commits=reported_commits(command, ctx.cwd, output))
     elif tool == "apply_patch":
         capture_patch(ctx, out, tool=tool, patch=patch_text(tool_input))
     elif tool in FILE_TOOLS:
@@ -130,6 +145,28 @@ def _tool_event(ctx: Context, out: Outcome) -> None:
         from carto_core.capture.webtools import capture_web_tool
 
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
+
+
+def _prompt(ctx: Context, out: Outcome) -> None:
+    """UserPromptSubmit: the prompt as a prompt-history row (upstream's prompt shape), so it is
+    found before the rollout is ingested; its id is stable per (session, turn), so a repeated
+    hook call folds."""
+    import hashlib
+
+    from carto_core.capture.context import SALIENCE
+    from carto_core.capture.shell import flatten
+    from carto_core.logs import order_row
+
+    prompt = " ".join(_str(ctx.payload.get("prompt")).split())
+    if not prompt:
+        return
+    turn = _str(ctx.payload.get("turn_id")) or ctx.timestamp
+    digest = hashlib.sha256(f"codex-prompt|{ctx.session}|{turn}".encode()).hexdigest()[:12]
+    out.add("prompts", order_row("prompts", {
+        "event_id": f"evt-{digest}", "timestamp": ctx.timestamp, "type": "prompt", "provider": PROVIDER,
+        "summary": flatten(prompt), "project": ctx.project or None, "cwd": ctx.cwd or None,
+        "session_id": ctx.session, "transcript_path": ctx.transcript or None, "salience": SALIENCE["prompt"],
+    }))
 
 
 def _pre_tool_use(ctx: Context, out: Outcome) -> None:

@@ -1,7 +1,8 @@
 """Where carto's Codex hooks come from and where they go (`carto install codex`).
 
 The handlers are `codex-hooks.json` beside this module: the Claude plugin's `hooks.json` minus
-the events Codex never fires (PostToolUseFailure, SessionEnd), each running
+the events Codex never fires (PostToolUseFailure, PostToolBatch), plus the Codex-only
+UserPromptSubmit, each running
 `carto hook codex <Event>` (a test fails if the two drift). The merge, backup, atomic write,
 `--mcp` and the report are core's (`carto_core.install.agent`), shared with
 `carto install claude`.
@@ -15,8 +16,11 @@ from pathlib import Path
 from carto_core.install.agent import install_result, load_hooks
 
 HOOKS_FILE = Path(__file__).resolve().parent / "codex-hooks.json"
-#: Events Codex does not fire (reference/formats.md 2.9), left out of codex-hooks.json.
-NOT_FIRED_BY_CODEX = ("PostToolUseFailure", "SessionEnd")
+#: Events Codex does not fire, left out of codex-hooks.json (reference/formats.md 2.9 lists no
+#: SessionEnd, yet Codex 0.169.0 fires it, reason "other": it is installed).
+NOT_FIRED_BY_CODEX = ("PostToolUseFailure", "PostToolBatch")
+#: Events only Codex's hooks file has: the prompt, which Claude's history.jsonl brings instead.
+CODEX_ONLY = ("UserPromptSubmit",)
 
 TRUST_NOTE = ("Codex runs a command hook only once you trust it: start Codex and review the new "
               "hooks with /hooks. Releases before hooks were on by default also need "
