@@ -77,3 +77,5 @@ def test_redirections_that_write_no_file():
     assert shell.shell_writes('echo x > "$OUT"') == []
     assert shell.shell_writes("diff <(a) >(b)") == []
     assert shell.shell_writes("python3 - <<'PY'\nprint(1 > 0)\nPY") == []  # a heredoc body is no shell
+    # Markup pasted into a command is no shell: its "targets" would be text (here a password).
+    assert shell.shell_writes("echo <cfg><password>7FIoGeahvfHffK</password></cfg>") == []

@@ -241,6 +241,11 @@ def _sed_target(segment: str) -> str:
 
 
 _REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+#: The operators a shell line can hold; a line with another run of punctuation (`><` in XML or
+#: HTML pasted into a command) is no shell the heuristic reads: its "targets" would be text.
+_OPERATORS = _REDIRECTS | frozenset({";", "&&", "||", "|", "&", "|&", "<", "<<", "<<-", "<<<", "<>", ">&", "<&",
+                                     "(", ")", ";;", "<(", ">(", "$("})
+_PUNCTUATION = frozenset("();<>|&")
 
 
 def redirect_targets(text: str) -> list[str]:
@@ -257,11 +262,13 @@ def redirect_targets(text: str) -> list[str]:
             words = list(shlex.shlex(line, posix=True, punctuation_chars=True))
         except ValueError:
             continue
+        if any(set(word) <= _PUNCTUATION and word not in _OPERATORS for word in words):
+            continue
         for position, word in enumerate(words[:-1]):
             if word in _REDIRECTS:
                 target = words[position + 1]
                 # `> "$OUT"`: a variable names no file the row could place.
-                if target and not set(target) <= set("();<>|&") and not target.startswith("&") \
+                if target and not set(target) <= _PUNCTUATION and not target.startswith("&") \
                         and "$" not in target and "`" not in target:
                     found.append(target)
     return found
