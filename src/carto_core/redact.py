@@ -369,8 +369,9 @@ class Rule:
             self._compiled = re.compile(self.source)
         return self._compiled
 
-    def apply(self, value: str, lowered: str) -> tuple[str, list[str]]:
-        """`value` with every accepted match replaced, and the kinds replaced (in order)."""
+    def apply(self, value: str, lowered: str, sink: list[str] | None = None) -> tuple[str, list[str]]:
+        """`value` with every accepted match replaced, and the kinds replaced (in order);
+        `sink` collects the replaced texts (for scanning caches built from them)."""
         if self.lower:
             if len(lowered) == len(value):
                 pattern, target = self.compiled(), lowered
@@ -409,6 +410,8 @@ class Rule:
             pieces.append(value[last:start])
             pieces.append(f"{MARKER}{kind}]")
             kinds.append(kind)
+            if sink is not None:
+                sink.append(value[start:end])
             last = end
         if not pieces:
             return value, kinds
@@ -470,7 +473,7 @@ class Redactor:
             self._indexed_for = len(self._rules)
         return self._token_needles, self._text_needles, self._always
 
-    def scan(self, value: str) -> tuple[str, list[str]]:
+    def scan(self, value: str, sink: list[str] | None = None) -> tuple[str, list[str]]:
         """The redacted text and the kinds found in it (one entry per replacement)."""
         if len(value) < _MIN_TEXT:
             return value, []
@@ -494,7 +497,7 @@ class Redactor:
             rules = self._rules
         found: list[str] = []
         for rule in rules:
-            out, kinds = rule.apply(value, lowered)
+            out, kinds = rule.apply(value, lowered, sink)
             if kinds:
                 found.extend(kinds)
                 value = out
@@ -504,17 +507,18 @@ class Redactor:
     def text(self, value: str) -> str:
         return self.scan(value)[0]
 
-    def value(self, value, found: list[str] | None = None):
-        """A copy of `value` (any JSON shape) with every credential replaced."""
+    def value(self, value, found: list[str] | None = None, sink: list[str] | None = None):
+        """A copy of `value` (any JSON shape) with every credential replaced; `found` collects
+        the kinds replaced, `sink` the texts."""
         if isinstance(value, str):
-            out, kinds = self.scan(value)
+            out, kinds = self.scan(value, sink)
             if found is not None:
                 found.extend(kinds)
             return out
         if isinstance(value, dict):
             out = {}
             for key, item in value.items():
-                new_key = self.value(key, found) if isinstance(key, str) else key
+                new_key = self.value(key, found, sink) if isinstance(key, str) else key
                 if new_key in out and new_key != key:
                     new_key = f"{new_key} #{len(out)}"  # two redacted keys must not collide
                 if isinstance(item, str) and isinstance(key, str):
@@ -523,11 +527,13 @@ class Redactor:
                         out[new_key] = _redact_under_key(kind, item)
                         if found is not None:
                             found.append(kind)
+                        if sink is not None:
+                            sink.append(item)
                         continue
-                out[new_key] = self.value(item, found)
+                out[new_key] = self.value(item, found, sink)
             return out
         if isinstance(value, list):
-            return [self.value(item, found) for item in value]
+            return [self.value(item, found, sink) for item in value]
         return value
 
     def row(self, row: dict) -> dict:

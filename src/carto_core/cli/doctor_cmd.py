@@ -117,14 +117,20 @@ def doctor_document() -> dict:
 Examples:
   carto doctor                                  each log, each plugin, each problem with its fix
   carto doctor --json | jq '.problems[].fix'    only the fixes
-  carto doctor || echo "something to fix"       exit 1 when a problem was found"""
+  carto doctor || echo "something to fix"       exit 1 when a problem was found
+  carto doctor --secrets                        credentials stored in the home, per log and kind"""
 )
+@click.option("--secrets", is_flag=True,
+              help="Scan every log, state log and cache for stored credentials (counts per log "
+                   "and kind, never the values); `carto repair redact --write` replaces them.")
 @json_option
-def doctor(as_json: bool) -> None:
+def doctor(secrets: bool, as_json: bool) -> None:
     """Check the home: every log's rows, bad lines and newest event; plugins; fixes.
 
     Exits 0 when nothing is wrong and 1 when a problem was found (each comes with its fix).
     """
+    if secrets:
+        _secrets_report(as_json)
     document = doctor_document()
     if as_json:
         emit_json(document)
@@ -148,3 +154,38 @@ def doctor(as_json: bool) -> None:
         else:
             click.echo("no problems found")
     raise SystemExit(int(ExitCode.OK if document["ok"] else ExitCode.ERROR))
+
+
+def _secrets_report(as_json: bool) -> None:
+    """`carto doctor --secrets`: the dry run of `carto repair redact`, as a health check."""
+    from carto_core.config import load_config
+    from carto_core.repair.redact import redact_home
+
+    home = load_config().home
+    document = redact_home(home, write=False) if home.root.is_dir() else {
+        "home": str(home.root), "secrets": 0, "rows": 0, "logs": {}, "caches": {"holding": [], "removed": []}}
+    report = {
+        "home": str(home.root), "secrets": document["secrets"], "rows": document["rows"],
+        "logs": {label: {k: v for k, v in counts.items() if k not in ("fixed", "would_fix")}
+                 for label, counts in document["logs"].items() if counts.get("secrets")},
+        "caches_holding": document["caches"]["holding"],
+        "examples": document.get("examples", []),
+        "fix": "carto repair redact --write" if document["secrets"] else None,
+        "ok": not document["secrets"],
+    }
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(f"home: {report['home']}")
+        for label, counts in report["logs"].items():
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k not in ("secrets", "rows"))
+            unit = "lines" if label.startswith(".carto/") else "rows"
+            click.echo(f"  {label}: {counts['secrets']} credentials in {counts['rows']} {unit} ({kinds})")
+        for name in report["caches_holding"]:
+            click.echo(f"  cache holding a credential: {name}")
+        if report["secrets"]:
+            click.echo(f"{report['secrets']} stored credentials in {report['rows']} rows; "
+                       "fix: carto repair redact --write")
+        else:
+            click.echo("no stored credentials found")
+    raise SystemExit(int(ExitCode.OK if report["ok"] else ExitCode.ERROR))

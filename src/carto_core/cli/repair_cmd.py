@@ -18,6 +18,7 @@ from carto_core.exitcodes import ExitCode
 #: subcommand -> "module:attribute".
 REPAIR_COMMANDS: dict[str, str] = {
     "torn-rows": "carto_core.cli.repair_torn_rows:torn_rows",
+    "redact": "carto_core.cli.repair_redact:redact",
 }
 
 

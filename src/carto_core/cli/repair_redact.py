@@ -1,0 +1,46 @@
+"""`carto repair redact`: replace the credentials already stored in a home."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.repair_cmd import finish, repair_options
+
+
+@click.command("redact")
+@repair_options
+def redact(write: bool, as_json: bool) -> None:
+    """Replace credentials stored in the logs, state logs and caches by [REDACTED:<kind>].
+
+    Rows written before carto redacted them (upstream's logs, an older carto that knew fewer
+    shapes) still hold keys and passwords. This runs every row, every line of .carto/hook.log
+    and the other state logs through the redactor; a dry run counts what it would replace,
+    per log and kind, and names the cache files holding a piece of a credential. --write
+    rewrites what changed through the crash-safe rewrite path (rows hooks append meanwhile
+    are kept) and removes the derived caches (keyword index, facts columns, LSA vocabulary,
+    vectors, profile), which rebuild from the redacted logs (`carto index`). No credential is
+    ever printed.
+
+    \b
+    Examples:
+      carto repair redact                   count, per log and kind; change nothing
+      carto repair redact --write           redact, drop the caches built from the old text
+      carto repair redact --json            {"secrets": 3, "rows": 2, "fixed": 0, "would_fix": 2, ...}
+      carto doctor --secrets                the same scan, as a health check
+    """
+    from carto_core.config import load_config
+    from carto_core.exitcodes import ExitCode
+    from carto_core.cli.output import fail
+    from carto_core.repair.redact import redact_home
+
+    home = load_config().home
+    if not home.root.is_dir():
+        fail(f"home {home.root} does not exist (nothing to repair)", ExitCode.NOT_FOUND)
+    document = redact_home(home, write=write)
+    if not as_json:
+        caches = document["caches"]
+        for name in caches["holding"]:
+            click.echo(f"cache holding a credential: {name}")
+        for name in caches["removed"]:
+            click.echo(f"removed cache (rebuilds on next use): {name}")
+    finish(document, as_json, found_key="secrets", what="credentials")

@@ -1,0 +1,154 @@
+"""`carto repair redact` and `carto doctor --secrets`: find, and with --write replace, the
+credentials already stored in a home (upstream's rows were never redacted; older carto versions
+knew fewer shapes).
+
+Three places hold text a credential can sit in:
+
+- the logs (searched and side logs): every row goes through the redactor; a row that changes
+  is rewritten through the crash-safe rewrite path (`carto_core.rewrite`), so rows hooks append
+  meanwhile are kept; a line that does not parse is redacted as text, never dropped;
+- the state logs under `.carto/` (`hook.log`, `search-calls.jsonl`, error logs): the same;
+- the derived caches (keyword index, facts columns, LSA vocabulary, vectors, profile): built
+  from the logs, so they hold what the logs held. A dry run names the cache files that hold a
+  piece of a credential it found; `--write` removes the caches (every one rebuilds from the
+  redacted logs on next use: `carto index` or the next search).
+
+Nothing here ever prints or returns a credential: documents carry counts by log and kind, and
+examples name rows by event id.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+from carto_core.home import Home
+from carto_core.jsonl import dumps_row
+from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS
+from carto_core.redact import default_redactor
+from carto_core.repair.base import Line, Repair, Tally, read_lines
+from carto_core.rewrite import rewrite_lines
+
+#: Caches under `.carto/` built from the logs' text; removed by `--write` (they rebuild).
+DERIVED_CACHES = ("search", "facts", "embedders", "vectors", "profile.md")
+#: How many pieces of found credentials the cache check looks for, and the largest file read.
+MAX_FRAGMENTS = 64
+MAX_CACHE_FILE = 64 << 20
+
+
+class RedactSecrets(Repair):
+    """Rows and lines holding a credential shape, replaced by `[REDACTED:<kind>]`."""
+
+    name = "redact"
+    found_key = "secrets"
+    count_keys = ("rows",)
+    labels = tuple(SEARCHED_LOGS) + tuple(SIDE_LOGS)
+
+    def __init__(self) -> None:
+        self.redactor = default_redactor()
+        self.pieces: list[str] = []  # the texts replaced (memory only: for the cache check)
+
+    def fix(self, label: str, lines: list[Line], tally: Tally) -> list[bytes]:
+        return [self.fix_line(raw, row, tally) for raw, row in lines]
+
+    def fix_line(self, raw: bytes, row: dict | None, tally: Tally) -> bytes:
+        kinds: list[str] = []
+        if row is None:
+            # Not one row (torn, glued, text in a text log): redact it as text.
+            text = raw.decode("utf-8", "surrogateescape")
+            body = text.rstrip("\n")
+            new, kinds = self.redactor.scan(body, self.pieces)
+            out = (new + text[len(body):]).encode("utf-8", "surrogateescape")
+            where = None
+        else:
+            new_row = self.redactor.value(row, kinds, self.pieces)
+            out = dumps_row(new_row) if kinds else raw
+            where = row.get("event_id")
+        if not kinds:
+            return raw
+        tally.add("rows")
+        tally.add("secrets", len(kinds))
+        tally.add("fixed")
+        for kind, n in Counter(kinds).items():
+            tally.add(kind, n)
+        if len(tally.examples) < 20:
+            tally.example(event_id=where or "(unparsed line)", kinds=",".join(sorted(set(kinds))))
+        return out
+
+
+def state_logs(home: Home) -> list[Path]:
+    """The text logs under `.carto/` that writers append to."""
+    if not home.state.is_dir():
+        return []
+    return sorted(p for p in home.state.iterdir() if p.is_file() and p.suffix in (".jsonl", ".log"))
+
+
+def redact_home(home: Home, *, write: bool = False) -> dict:
+    """Scan (and with `write`, redact) every log, state log and cache of `home`; the document
+    of `run_repair` plus the state logs under `logs` and a `caches` section."""
+    from carto_core.repair import run_repair
+
+    repair = RedactSecrets()
+    document = run_repair(repair, home, write=write)
+    for path in state_logs(home):
+        label = f".carto/{path.name}"
+        tally = Tally()
+        repair.fix(label, read_lines(path), tally)
+        fixable = tally.counts.get("fixed", 0)
+        if write and fixable:
+            tally = Tally()
+            rewrite_lines(path, lambda lines, tally=tally: repair.fix(label, lines, tally))
+            document["fixed"] += tally.counts.get("fixed", 0)
+        elif fixable:
+            document["would_fix"] += fixable
+        counts = {k: v for k, v in tally.counts.items() if k != "fixed"}
+        if counts:
+            document["logs"][label] = {**counts, "fixed": tally.counts.get("fixed", 0) if write else 0,
+                                       "would_fix": 0 if write else fixable}
+            for key, value in counts.items():
+                document[key] = document.get(key, 0) + value
+            document["examples"].extend({"log": label, **e} for e in tally.examples[:5])
+    document["caches"] = _caches(home, repair.pieces, remove=write and bool(document["secrets"]))
+    return document
+
+
+def fragments(pieces: list[str]) -> list[bytes]:
+    """Distinctive lower-cased pieces of found credentials (what a tokenizer would keep)."""
+    found: dict[bytes, None] = {}
+    for piece in pieces:
+        for run in re.findall(r"[A-Za-z0-9]{10,}", piece):
+            found[run[:12].lower().encode()] = None
+    return sorted(found, key=len, reverse=True)[:MAX_FRAGMENTS]
+
+
+def _caches(home: Home, pieces: list[str], *, remove: bool) -> dict:
+    """Which files under `.carto/` hold a piece of a found credential; the caches removed."""
+    needles = fragments(pieces)
+    encoded = [(n, n.decode().encode("utf-32-le")) for n in needles]
+    holding: list[str] = []
+    logs = set(state_logs(home))  # reported (and redacted) as logs, not caches
+    if needles and home.state.is_dir():
+        for path in sorted(p for p in home.state.rglob("*") if p.is_file() and p not in logs):
+            try:
+                if path.stat().st_size > MAX_CACHE_FILE:
+                    continue
+                data = path.read_bytes().lower()
+            except OSError:
+                continue
+            if any(a in data or b in data for a, b in encoded):
+                holding.append(str(path.relative_to(home.root)))
+    removed: list[str] = []
+    if remove:
+        for name in DERIVED_CACHES:
+            target = home.state / name
+            if target.is_dir():
+                shutil.rmtree(target, ignore_errors=True)
+            elif target.exists():
+                os.unlink(target)
+            else:
+                continue
+            removed.append(f".carto/{name}")
+    return {"holding": holding, "removed": removed}
