@@ -7,8 +7,11 @@ For each size (events), in one run and on the same generated corpus and queries:
   every ladder equals the exhaustive reference (all postings scored, top 500 per log); in-process
   `run_search` median; cold `carto search QUERY` process median end to end (and its peak RSS);
 - bm25s (numpy backend) and tantivy (in RAM): build time, query median and p95 (top 50),
-  fed the same documents tokenized the same way (carto's tokenizer; tantivy gets the tokens
-  joined by spaces so it cannot turn `load_events` into a phrase query).
+  fed the same documents tokenized the same way (the terms of carto's default analyzer; tantivy
+  gets the terms joined by spaces so it cannot turn `load_events` into a phrase query).
+- the index build is also run with `--analyzer upstream` (wave 1's tokens) in the same run: the
+  default analyzer's build as a ratio to it; then `carto index --step semantic` (the default
+  embedder, wordllama) is timed, so the cold CLI runs with the semantic ladder answering.
 
 Usage (from the repository root; peers from benchmarks/requirements.txt):
 
@@ -68,7 +71,7 @@ def timed_child(argv, env) -> tuple[float, int]:
 
 
 def make_queries(engine, n: int, seed: int = 5) -> list[str]:
-    from carto_core.search.tokens import row_text, tokenize
+    from carto_core.search.tokens import row_text, tokenize  # surface words, as people type
 
     rng = random.Random(seed)
     index = engine.index
@@ -106,7 +109,7 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
     from carto_core.home import Home
     from carto_core.search.api import Query, SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
-    from carto_core.search.tokens import query_tokens, row_text, tokenize
+    from carto_core.search.tokens import row_text
     from carto_rankers.bm25 import BM25Ranker
 
     home_dir = workdir / f"home-{events}"
@@ -118,8 +121,14 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
                  "load_average_at_start": round(os.getloadavg()[0], 2)}
 
     # carto: build in a child (peak RSS of the build), then warm in-process.
+    wall, rss = timed_child([CARTO, "index", "--rebuild", "--step", "keyword", "--analyzer",
+                             "upstream"], env)
+    out["carto_build_upstream_analyzer_s"], out["carto_build_upstream_rss_mb"] = round(wall, 2), rss
     wall, rss = timed_child([CARTO, "index", "--rebuild", "--step", "keyword"], env)
     out["carto_build_s"], out["carto_build_rss_mb"] = round(wall, 2), rss
+    out["build_vs_upstream_analyzer"] = round(out["carto_build_s"] / out["carto_build_upstream_analyzer_s"], 2)
+    wall, rss = timed_child([CARTO, "index", "--step", "semantic"], env)
+    out["carto_semantic_index_s"], out["carto_semantic_index_rss_mb"] = round(wall, 2), rss
     engine = SearchEngine(Home(home_dir), auto_refresh=False)
     engine.ensure_loaded()
     index = engine.index
@@ -127,7 +136,9 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
     queries = make_queries(engine, n_queries)
     ranker = BM25Ranker()
     scope = engine.scope()
-    parsed = [Query(q, query_tokens(q)) for q in queries]
+    analyzer = engine.analyzer
+    out["analyzer"] = analyzer.signature
+    parsed = [Query(q, analyzer.query(q).terms, analyzer.query(q).prefixes) for q in queries]
     for q in parsed[:20]:
         ranker.rank(q, scope, engine)  # warm caches
     times = []
@@ -164,8 +175,8 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
     out["carto_cold_cli_no_semantic"] = ms(plain)
 
     # the same documents for the peers
-    docs = [tokenize(row_text(index.row(i))) for i in range(len(index))]
-    qtok = [list(query_tokens(q)) for q in queries]
+    docs = [analyzer.terms(row_text(index.row(i))) for i in range(len(index))]
+    qtok = [list(analyzer.query(q).terms) for q in queries]
     try:
         import bm25s
 
@@ -221,13 +232,14 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
 
 
 def table(rows) -> str:
-    lines = ["| events | JSONL MB | carto build s (RSS MB) | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | ladder / bm25s | load avg |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| events | JSONL MB | carto build s (RSS MB) | build, upstream analyzer s (ratio) | semantic index s | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | ladder / bm25s | load avg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         t = r.get("tantivy") or {}
         b = r.get("bm25s") or {}
         lines.append(
             f"| {r['events']:,} | {r['jsonl_mb']} | {r['carto_build_s']} ({r['carto_build_rss_mb']}) | "
+            f"{r['carto_build_upstream_analyzer_s']} ({r['build_vs_upstream_analyzer']}x) | {r['carto_semantic_index_s']} | "
             f"{r['carto_ladder']['median_ms']} / {r['carto_ladder']['p95_ms']} ({r['carto_ladder_exact']}) | "
             f"{r['carto_run_search']['median_ms']} | {r['carto_cold_cli']['median_ms']} ({r['carto_cold_cli_rss_mb']}) | "
             f"{r['carto_cold_cli_no_semantic']['median_ms']} | {r['floor_import_numpy_click']['median_ms']} | "

@@ -92,8 +92,8 @@ def test_rrf_prior_gates_and_weighs_the_semantic_ladder(engine):
     keyword = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25", all_token_matches=0)
     semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic")
     fused = {f.index: f for f in RRFPriorFusion().fuse([keyword, semantic], engine)}
-    assert fused[2].score == pytest.approx(0.25 / 61 * (1 + 0.5) / 2)
-    assert fused[0].score == pytest.approx((1 / 61 + 0.25 / 62) * (1 + 1.0) / 2)
+    assert fused[2].score == pytest.approx(0.5 / 61 * (1 + 0.5) / 2)
+    assert fused[0].score == pytest.approx((1 / 61 + 0.5 / 62) * (1 + 1.0) / 2)
     # a document holds every term: the keyword side answers alone
     keyword.all_token_matches = 1
     fused = RRFPriorFusion().fuse([keyword, semantic], engine)

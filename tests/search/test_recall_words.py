@@ -30,11 +30,13 @@ def ids(document) -> list[str]:
 def test_two_event_home_finds_each_by_its_own_word_and_both_by_the_shared_one(home_env):
     """Upstream's clamped idf scores a word in half the documents at 0: on a home of two
     events the shared word found nothing, and each one's own word (df 1 of N 2) neither."""
-    first = home_env.prompt("deploy the quokka service")
-    second = home_env.prompt("deploy the wallaby service")
-    assert search("quokka")[1] and ids(search("quokka")[1]) == [first]
+    first = home_env.prompt("deploy the quokka service", session="s-a")
+    second = home_env.prompt("deploy the wallaby service", session="s-b")
+    assert ids(search("quokka")[1]) == [first]
     assert ids(search("wallaby")[1]) == [second]
     assert set(ids(search("deploy")[1])) == {first, second}
+    third = home_env.prompt("restart the numbat worker", session="s-b")
+    assert ids(search("numbat")[1]) == [third] and ids(search("wallaby")[1]) == [second]
     # the upstream pair, kept for comparison, shows the bug this fixes
     code, document = search("deploy", "--ranker", "bm25-upstream", "--analyzer", "upstream")
     assert code == 3 and ids(document) == []
@@ -52,20 +54,21 @@ def test_a_word_of_any_script_finds_its_row(home_env, word, text):
     target = home_env.prompt(text)
     home_env.prompt("restarted the api server after the update")
     code, document = search(word)
-    assert code == 0 and ids(document) == [target]
+    assert code == 0 and ids(document)[0] == target  # (the next prompt of the session may
+    # follow: it holds this one as context)
 
 
 def test_a_one_character_cjk_query_finds_its_row(home_env):
     target = home_env.prompt("猫が好きです")
     home_env.prompt("犬を飼っています")
-    assert ids(search("猫")[1]) == [target]
+    assert ids(search("猫")[1])[0] == target
 
 
 def test_prefix_query_finds_longer_words(home_env):
     target = home_env.prompt("the deployment pipeline failed at the lint step")
     home_env.prompt("unrelated note about lunch")
-    assert ids(search("deploy*")[1]) == [target]
-    assert ids(search("pipe*")[1]) == [target]
+    assert ids(search("deploy*")[1])[0] == target
+    assert ids(search("pipe*")[1])[0] == target
     code, document = search("zzq*")
     assert code == 3
     (ladder,) = [l for l in document["ladders"] if l["ranker"] == "bm25"]
@@ -75,8 +78,8 @@ def test_prefix_query_finds_longer_words(home_env):
 def test_stems_and_hyphens_fold(home_env):
     researching = home_env.prompt("Researching the camping permits")
     destress = home_env.prompt("a de-stress walk after the release")
-    assert ids(search("research camped")[1]) == [researching]
-    assert ids(search("destress")[1]) == [destress]
+    assert ids(search("research camped")[1])[0] == researching
+    assert ids(search("destress")[1])[0] == destress
 
 
 def test_an_identifier_beats_rows_holding_its_parts(home_env):
@@ -95,7 +98,7 @@ def test_question_words_are_left_out_of_queries(home_env):
     for i in range(4):
         home_env.prompt(f"what did I do when where {i}")
     code, document = search("what did I do with the quokka cluster")
-    assert code == 0 and ids(document)[0] == target and len(ids(document)) == 1
+    assert code == 0 and ids(document)[0] == target
 
 
 def test_a_ladder_outside_the_scope_says_so(home_env):
@@ -112,7 +115,7 @@ def test_the_index_records_its_analyzer_and_another_one_rebuilds_it(home_env):
 
     target = home_env.prompt("перезапустил сервер")
     home_env.prompt("plain english words")
-    assert ids(search("сервер")[1]) == [target]
+    assert ids(search("сервер")[1])[0] == target
     home = Home(home_env.home.root)
     folder = KeywordIndex.folder(home)
     meta = json.loads((folder / (folder / "CURRENT").read_text().strip() / "meta.json").read_text())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from carto_core.search.api import DEPTH, Ladder, Query, Ranker, Scope
+from carto_core.search.index_build import TF_SCALE
 
 #: The other terms' postings past 1/DENSE_SHARE of the corpus: one dense score array instead
 #: of a sorted candidate union (measured at 200k: about even at 1/16 to 1/128, 1/64 kept).
@@ -74,7 +75,9 @@ class BM25Ranker(Ranker):
                               len(docs)).astype(np.float32)
             dls = np.zeros(len(docs), np.float32)
             dls[inverse] = np.concatenate([p[2] for p in plists])
-            terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n)))
+            owned = np.bincount(inverse, np.concatenate([p[1] for p in plists]) >= TF_SCALE,
+                                len(docs)) > 0
+            terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n), docs[owned]))
         return terms, every
 
     def _weights(self, term: "_Term", index):
@@ -83,7 +86,7 @@ class BM25Ranker(Ranker):
 
         k1, b = self.k1, self.b
         avgdl = index.avgdl or 1.0
-        tf = term.tfs.astype(np.float32)
+        tf = term.tfs.astype(np.float32) * np.float32(1.0 / TF_SCALE)
         norm = np.float32(k1 * (1.0 - b)) + np.float32(k1 * b / avgdl) * term.dls
         return np.float32(term.idf) * np.float32(k1 + 1.0) * tf / (tf + norm)
 
@@ -212,10 +215,18 @@ class UpstreamBM25Ranker(BM25Ranker):
 
 
 class _Term:
-    __slots__ = ("docs", "tfs", "dls", "idf")
+    __slots__ = ("docs", "tfs", "dls", "idf", "_own")
 
-    def __init__(self, docs, tfs, dls, idf: float):
+    def __init__(self, docs, tfs, dls, idf: float, own=None):
         self.docs, self.tfs, self.dls, self.idf = docs, tfs, dls, idf
+        self._own = own
+
+    @property
+    def own(self):
+        """Documents whose own text holds the term (a posting of context alone does not)."""
+        if self._own is None:
+            self._own = self.docs[self.tfs >= TF_SCALE]
+        return self._own
 
 
 def _empty(name: str, all_matches: int, hidden: int, reason: str) -> list[Ladder]:
@@ -342,12 +353,12 @@ def _holders(terms: list[_Term], n_docs: int):
     other list (binary search while the survivors are few, a marked array otherwise)."""
     import numpy as np
 
-    ordered = sorted(terms, key=lambda t: len(t.docs))
-    held = np.asarray(ordered[0].docs, np.int64)
+    ordered = sorted(terms, key=lambda t: len(t.own))
+    held = np.asarray(ordered[0].own, np.int64)
     for term in ordered[1:]:
         if not len(held):
             break
-        docs = term.docs
+        docs = term.own
         if len(held) * 8 > len(docs):
             marks = np.zeros(n_docs, np.bool_)
             marks[docs] = True

@@ -120,8 +120,8 @@ class RRFFusion(Fusion):
 class RRFPriorFusion(RRFFusion):
     name = "rrf-prior"
     description = ("reciprocal rank fusion (k 60) x a salience prior (1 + salience) / 2 (salience "
-                   "breaks ties instead of outweighing rank); the semantic ladder weighs 0.25 and "
+                   "breaks ties instead of outweighing rank); the semantic ladder weighs 0.5 and "
                    "joins only when no document holds every query term")
     prior = 1.0
-    semantic_share = 0.25
+    semantic_share = 0.5
     semantic_gate = True

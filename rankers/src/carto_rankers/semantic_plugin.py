@@ -129,6 +129,8 @@ class SemanticRanker(Ranker):
             status = exc.status
             raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix)) from None
         floor = searcher.settings.min_score
+        if floor is None:
+            floor = getattr(searcher.embedder, "min_score", 0.3)
         hits = [h for h in hits if h.score >= floor]
         return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],
                                       [h.score for h in hits], engine, scope=scope,

@@ -77,8 +77,7 @@ class ConfigReport:
 def _all_matches(index, tokens) -> np.ndarray:
     docs = None
     for token in tokens:
-        plist = index.postings(token)
-        found = np.concatenate([p[0] for p in plist]) if plist else np.zeros(0, np.int32)
+        found = index.own_docs(token)
         docs = found if docs is None else np.intersect1d(docs, found, assume_unique=True)
         if not len(docs):
             break

@@ -64,6 +64,8 @@ class KeywordIndex(IndexBuilding, GenerationStore):
     _verified: dict = field(default_factory=dict)
     #: The analyzer that made the terms (its signature is recorded with the index).
     analyzer: Analyzer | None = None
+    #: Terms of the previous row indexed as session context (0: none; index_build).
+    context: int = 0
 
     def _index_of_hashed(self, event_id: str) -> int | None:
         import zlib
@@ -108,10 +110,12 @@ class KeywordIndex(IndexBuilding, GenerationStore):
         """Load the persisted index (building it when missing, stale, of another version or
         made by another analyzer) and pick up appended rows. `persist=False` never writes (a
         read-only home)."""
-        from carto_core.search.index_build import default_analyzer
+        from carto_core.search.index_build import context_terms, default_analyzer
 
         analyzer = analyzer or default_analyzer()
         index = cls.load(home, analyzer=analyzer)
+        if index is not None and index.context != context_terms():
+            index = None  # another context setting: other postings
         if index is None:
             return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
         if refresh:
@@ -207,6 +211,13 @@ class KeywordIndex(IndexBuilding, GenerationStore):
         if len(found) > limit:
             found = set(sorted(found, key=lambda w: (-self.df(w), w))[:limit])
         return sorted(found)
+
+    def own_docs(self, token: str) -> np.ndarray:
+        """Documents whose own text holds `token` (not only their session context)."""
+        from carto_core.search.index_build import TF_SCALE
+
+        parts = [docs[tfs >= TF_SCALE] for docs, tfs, _ in self.postings(token)]
+        return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
     def df(self, token: str) -> int:
         return sum(len(p[0]) for p in self.postings(token))

@@ -8,6 +8,14 @@ state the index was built from; rows appended since (the file grew, and the 4 Ki
 old end are unchanged) are read into the tail; a log that was rewritten (new inode, shorter, or
 different bytes before the old end) makes the caller rebuild.
 
+Session context (BM25F-style, off unless CARTO_CONTEXT_TERMS=N): a conversational row (a turn
+or a prompt) also indexes the first N terms of the row before it in the same session and log,
+at a quarter of the weight of its own text, so an answer is found through the question that
+preceded it. A
+posting's tf is stored as `own * TF_SCALE + context` (context capped at TF_SCALE - 1), so the
+scored tf is `tf / TF_SCALE` = own + context / 4 and a document *holds* a term (the lookup gate)
+only when its own text does (`tf >= TF_SCALE`); `doclen` is kept in the same unit.
+
 `IndexBuilding` is a part of `KeywordIndex` (carto_core.search.index), which carries the fields.
 """
 
@@ -34,6 +42,40 @@ CHANGELOG = LOG_CODE["changelog"]
 #: Domain logs first, the changelog last: a domain row wins the fold (upstream `_source`).
 BUILD_ORDER: tuple[str, ...] = tuple(l for l in LOG_LABELS if l != "changelog") + ("changelog",)
 #: Fold the tail into the main segment once it holds this many documents (or 2 % of main).
+
+#: Context weight 1 / TF_SCALE; the logs whose rows get the row before them as context.
+TF_SCALE = 4
+CONTEXT_LOGS = frozenset({LOG_CODE["turns"], LOG_CODE["prompts"]})
+
+
+#: Off by default: measured, 8 to 48 context terms at a quarter weight cost conversational
+#: hit@1 on both dialogue variants (docs/ranking.md): neighbours that merely share a word with
+#: the query take top-10 places from the evidence. CARTO_CONTEXT_TERMS=N turns it on.
+DEFAULT_CONTEXT_TERMS = 0
+
+
+def context_terms() -> int:
+    """Terms of the previous row indexed as context (CARTO_CONTEXT_TERMS, 0 = none)."""
+    try:
+        return max(0, int(os.environ.get("CARTO_CONTEXT_TERMS", DEFAULT_CONTEXT_TERMS)))
+    except ValueError:
+        return DEFAULT_CONTEXT_TERMS
+
+
+def context_part(analyzer, row: dict, tokens: list[str], limit: int) -> list[str]:
+    """The terms a row lends the next one as context: its text's, without its event id (an id
+    must find its own row alone), at most `limit`. The id is the last DOC_FIELD a turn or a
+    prompt has, so its terms end `tokens`."""
+    event_id = row.get("event_id")
+    if isinstance(event_id, str) and event_id:
+        if row.get("milestone"):
+            from carto_core.search.tokens import row_text
+
+            tokens = analyzer.terms(row_text({k: v for k, v in row.items() if k != "event_id"}))
+        else:
+            tokens = tokens[:len(tokens) - len(analyzer.terms(event_id))]
+    return tokens[:limit]
+
 
 _UNRESOLVED = frozenset({"", "unknown"})
 _TYPE_CHAIN = ("type", "event", "milestone")
@@ -98,8 +140,14 @@ class DocumentBuilder:
     """Accumulates documents and postings while logs are read (a full build or a tail; a
     tail starts from `index`'s string tables)."""
 
-    def __init__(self, index=None, first_doc: int = 0, analyzer: Analyzer | None = None):
+    def __init__(self, index=None, first_doc: int = 0, analyzer: Analyzer | None = None,
+                 context_lookup=None):
         self.first_doc = first_doc
+        self.context = index.context if index is not None else context_terms()
+        #: (log code, session) -> the last row's terms (the next row's context).
+        self.previous: dict[tuple[int, str], list[str]] = {}
+        #: (log code, session) -> terms of the indexed row before the first one read here.
+        self.context_lookup = context_lookup
         #: The analyzer: a pure function of the row's text (a streaming build calls it per row).
         self.analyzer = analyzer or (index.analyzer if index is not None else None) \
             or default_analyzer()
@@ -173,12 +221,30 @@ class DocumentBuilder:
         cols["loc_off"].append(offset)
         cols["loc_len"].append(length)
         tokens = self.analyzer.terms(row_text(row))
-        cols["doclen"].append(len(tokens))
         counts = Counter(tokens)
+        context = None
+        if self.context and code in CONTEXT_LOGS:
+            session = _resolved_str(row, _SESSION_CHAIN)
+            if session:
+                key = (code, session)
+                context = self.previous.get(key)
+                if context is None and self.context_lookup is not None:
+                    context = self.context_lookup(code, session)
+                self.previous[key] = context_part(self.analyzer, row, tokens, self.context)
         vocab = self.vocab
+        if context:
+            scaled = {term: n * TF_SCALE for term, n in counts.items()}
+            for term, n in Counter(context).items():
+                scaled[term] = scaled.get(term, 0) + min(n, TF_SCALE - 1)
+            cols["doclen"].append(len(tokens) * TF_SCALE + len(context))
+            self.p_term.extend([vocab[token] for token in scaled])
+            self.p_doc.extend([doc] * len(scaled))
+            self.p_tf.extend(scaled.values())
+            return
+        cols["doclen"].append(len(tokens) * TF_SCALE)
         self.p_term.extend([vocab[token] for token in counts])
         self.p_doc.extend([doc] * len(counts))
-        self.p_tf.extend(counts.values())
+        self.p_tf.extend([n * TF_SCALE for n in counts.values()])
 
     def segment(self) -> Segment:
         hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
@@ -232,6 +298,7 @@ class IndexBuilding:
               analyzer: Analyzer | None = None):
         """Read every searched log and build the index (a `cls`, the KeywordIndex) from scratch."""
         builder = DocumentBuilder(analyzer=analyzer)
+        context = builder.context
         logs: dict[str, dict] = {}
         problems: dict[str, dict] = {}
         collecting = gc.isenabled()
@@ -253,7 +320,7 @@ class IndexBuilding:
             if collecting:
                 gc.enable()
         index = cls(home, builder.ids, cols, builder.strings, [segment], logs,
-                    "", problems, analyzer=builder.analyzer)
+                    "", problems, analyzer=builder.analyzer, context=context)
         index._stats()
         if persist:
             index.save()
@@ -261,7 +328,7 @@ class IndexBuilding:
 
     def _lengths(self) -> None:
         """Fill each segment's per-posting document lengths (after a build, merge or tail)."""
-        doclen = np.asarray(self.cols["doclen"], np.float32)
+        doclen = np.asarray(self.cols["doclen"], np.float32) / np.float32(TF_SCALE)
         for seg in self.segments:
             if seg.dls is None or len(seg.dls) != len(seg.docs):
                 seg.dls = doclen[seg.docs]
@@ -271,7 +338,7 @@ class IndexBuilding:
         alive = self.cols["alive"]
         self.n_alive = int(alive.sum())
         dl = self.cols["doclen"]
-        self.avgdl = float(dl[alive].mean()) if self.n_alive else 0.0
+        self.avgdl = float(dl[alive].mean()) / TF_SCALE if self.n_alive else 0.0
         self._df_cache = {}
         self._id_map = None
 
@@ -315,7 +382,7 @@ class IndexBuilding:
         if "rewritten" in stale.values():
             return "rebuild"
         first = len(self)
-        builder = DocumentBuilder(self, first_doc=first)
+        builder = DocumentBuilder(self, first_doc=first, context_lookup=self._last_terms)
         sources = self.cols["source"]
 
         def lookup(event_id: str):
@@ -338,6 +405,24 @@ class IndexBuilding:
                     known["counts"][kind] = known["counts"].get(kind, 0) + count
         self._apply(builder)
         return "grown"
+
+    def _last_terms(self, code: int, session: str) -> list[str] | None:
+        """The terms of the last indexed row of a session in a log (a tail's first row of
+        that session takes them as its context)."""
+        sessions = self.strings["sessions"]
+        try:
+            scode = sessions.index(session)
+        except ValueError:
+            return None
+        cols = self.cols
+        hits = np.flatnonzero((np.asarray(cols["session"]) == scode)
+                              & (np.asarray(cols["source"]) == code) & np.asarray(cols["alive"]))
+        if not len(hits):
+            return None
+        from carto_core.search.tokens import row_text
+
+        row = self.row(int(hits[-1]))
+        return context_part(self.analyzer, row, self.analyzer.terms(row_text(row)), self.context)
 
     def _apply(self, builder: DocumentBuilder) -> None:
         seen = self.cols["seen"]

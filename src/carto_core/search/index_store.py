@@ -31,7 +31,7 @@ from carto_core.home import Home
 from carto_core.search.index_build import COLUMNS
 from carto_core.search.postings import Segment
 
-VERSION = 3  # 3: the analyzer's signature (another analyzer rebuilds) and vocab.txt (prefixes)
+VERSION = 4  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units
 
 
 class GenerationStore:
@@ -73,7 +73,7 @@ class GenerationStore:
             return None
         seg.words = folder / "vocab.txt"
         index = cls(home, None, cols, meta["strings"], [seg], meta["logs"], current,
-                    meta.get("problems", {}), analyzer=analyzer)
+                    meta.get("problems", {}), analyzer=analyzer, context=int(meta.get("context", 0)))
         index._ids_blob = (id_data, id_offsets)
         index._id_hash = (np.load(folder / "ids_hash.npy", mmap_mode="r"),
                           np.load(folder / "ids_hash_doc.npy", mmap_mode="r"))
@@ -110,7 +110,7 @@ class GenerationStore:
         np.save(folder / "ids_hash_doc.npy", order.astype(np.int32))
         (folder / "ids.bin").write_bytes(b"".join(encoded))
         (folder / "vocab.txt").write_text("\n".join(seg.sorted_words()), "utf-8")
-        meta = {"version": VERSION, "analyzer": self.analyzer.signature,
+        meta = {"version": VERSION, "analyzer": self.analyzer.signature, "context": self.context,
                 "documents": len(self.ids), "logs": self.logs,
                 "strings": self.strings, "problems": self.problems,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

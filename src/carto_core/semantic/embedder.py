@@ -48,6 +48,9 @@ class Embedder:
     description: ClassVar[str] = ""
     #: True when the model is fitted on the home's corpus (`fit`) before it can embed.
     needs_fit: ClassVar[bool] = False
+    #: Hits under this cosine do not join the ladder unless `[semantic] min_score` (or
+    #: CARTO_SEMANTIC_MIN_SCORE) says otherwise: each model's scale differs.
+    min_score: ClassVar[float] = 0.3
 
     def __init__(self, home: "Home", options: dict | None = None):
         self.home = home

@@ -85,6 +85,11 @@ class SemanticSearcher:
         self._status = self._compute_status()
         return self._status
 
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder in use, once the status has been computed."""
+        return self._embedder
+
     def _compute_status(self) -> SemanticStatus:
         settings = self.settings
         if not settings.enabled:

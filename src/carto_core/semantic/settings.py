@@ -9,7 +9,8 @@ Config file (`[semantic]`), then environment overrides::
     qdrant_url = ""           # CARTO_QDRANT_URL (+ CARTO_QDRANT_API_KEY): use a Qdrant server
     qdrant_path = ""          # CARTO_QDRANT_PATH: qdrant-client local mode in this folder
     collection = "carto"      # CARTO_QDRANT_COLLECTION
-    min_score = 0.3           # CARTO_SEMANTIC_MIN_SCORE: weaker hits do not join the ladder
+    min_score = 0.1           # CARTO_SEMANTIC_MIN_SCORE: weaker hits do not join the ladder
+                              # (default: the embedder's own; wordllama 0.1, lsa 0.3)
 
     [semantic.lsa]
     dims = 256                # SVD components
@@ -37,7 +38,6 @@ DEFAULT_GATE = 0.85
 #: one exact search per document against the whole store; upstream's backfills ran ungated).
 DEFAULT_GATE_MAX = 1000
 DEFAULT_COLLECTION = "carto"
-DEFAULT_MIN_SCORE = 0.3
 
 _FALSE = {"0", "false", "no", "off"}
 
@@ -64,7 +64,8 @@ class SemanticSettings:
     qdrant_path: str = ""
     collection: str = DEFAULT_COLLECTION
     #: Hits under this cosine do not join the ladder (upstream's API: score_threshold 0.3).
-    min_score: float = DEFAULT_MIN_SCORE
+    #: None: the embedder's own `min_score`.
+    min_score: float | None = None
     #: Options for each embedder by name (`[semantic.<name>]` plus env overrides).
     embedder_options: dict[str, dict] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
@@ -108,7 +109,8 @@ class SemanticSettings:
         settings.qdrant_api_key = str(pick("qdrant_api_key", "CARTO_QDRANT_API_KEY", "") or "")
         settings.qdrant_path = str(pick("qdrant_path", "CARTO_QDRANT_PATH", "") or "")
         settings.collection = str(pick("collection", "CARTO_QDRANT_COLLECTION", DEFAULT_COLLECTION))
-        settings.min_score = float(pick("min_score", "CARTO_SEMANTIC_MIN_SCORE", DEFAULT_MIN_SCORE))
+        floor = pick("min_score", "CARTO_SEMANTIC_MIN_SCORE", None)
+        settings.min_score = None if floor in (None, "") else float(floor)
         options: dict[str, dict] = {}
         for name, value in section.items():
             if isinstance(value, dict):
