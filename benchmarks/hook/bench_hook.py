@@ -2,7 +2,10 @@
 
 Runs, interleaved in one session, (a) a bare `python -c pass` (the interpreter floor),
 (b) the installed `carto` console script with a `Ran:` Bash payload in a git repository, and
-(c) the same with a `git status` noise payload (no row). Reports medians, the ratio to the bare
+(c) the same with a `git status` noise payload (no row), (d) a command whose output redirection
+writes a file (`Modified:` row: the redirect reader runs), (e) Claude's `PostToolBatch` for a
+call PostToolUse already recorded (no row: the changelog tail is searched for its
+tool_use_id). Reports medians, the ratio to the bare
 interpreter, and how many child processes the hook started (counted by an audit hook on
 `subprocess.Popen`, `os.posix_spawn`, `os.fork` and `os.exec`, in a separate instrumented run).
 
@@ -67,18 +70,27 @@ def main() -> int:
         noise = json.dumps({**base, "tool_input": {"command": "git status"},
                             "tool_response": {"stdout": "", "stderr": "", "interrupted": False}}).encode()
         noise = json.dumps({**base, "tool_input": {"command": f"cd {repo} && ls -la"}}).encode()
+        redirect = json.dumps({**base, "tool_use_id": "toolu_2", "tool_input": {"command": "npm test > test.log 2>&1"},
+                               "tool_response": {"stdout": "", "stderr": "", "interrupted": False}}).encode()
+        batch = json.dumps({**base, "hook_event_name": "PostToolBatch", "tool_calls": [
+            {"tool_name": "Bash", "tool_input": {"command": "npm test -- --grep parser"}, "tool_use_id": "toolu_1",
+             "tool_response": "ok"}]}).encode()
         hook = [str(CARTO), "hook", "claude", "PostToolUse"]
+        batch_hook = [str(CARTO), "hook", "claude", "PostToolBatch"]
         bare = [str(PYTHON), "-c", "pass"]
         for _ in range(3):  # warm the page cache and build the dispatch cache
             timed(hook, ran, env)
             timed(bare, b"", env)
         samples: dict[str, list[float]] = {"bare python -c pass": [], "hook Bash (Ran: row)": [],
-                                           "hook Bash (noise, no row)": []}
+                                           "hook Bash (noise, no row)": [], "hook Bash (redirect, Modified:)": [],
+                                           "hook PostToolBatch (recorded)": []}
         for _ in range(args.runs):
             samples["bare python -c pass"].append(timed(bare, b"", env))
             samples["hook Bash (Ran: row)"].append(timed(hook, ran, env))
             samples["hook Bash (noise, no row)"].append(timed(hook, noise, env))
-        rows = sum(1 for _ in open(home / "tool-use-log.jsonl"))
+            samples["hook Bash (redirect, Modified:)"].append(timed(hook, redirect, env))
+            samples["hook PostToolBatch (recorded)"].append(timed(batch_hook, batch, env))
+        rows = sum(1 for line in open(home / "tool-use-log.jsonl") if '"summary":"Ran:' in line)
         probe = subprocess.run([str(PYTHON), "-c", COUNT_CHILDREN], input=ran, capture_output=True, env=env)
         children = probe.stderr.decode().strip().splitlines()[-1]
     floor = statistics.median(samples["bare python -c pass"])
