@@ -31,21 +31,17 @@ hookspec = pluggy.HookspecMarker("carto")
 
 @hookspec
 def carto_register_sources(register):
-    """Register provider sources: where events come from.
+    """Register provider sources: where backfilled events come from.
 
     :param register: ``register(source_class)``. The class subclasses
         :class:`carto_core.sources.Source` and sets ``name`` (unique, ``[a-z0-9-]+``, used by
         ``carto ingest NAME`` and in checkpoints) and ``provider`` (stamped on its rows).
 
-    A source implements either or both halves:
-
-    - live capture: ``capture(event_name, payload) -> list[Emit]`` turns one agent hook payload
-      (already parsed JSON) into rows for the named logs. It runs inside ``carto hook`` on every
-      tool call: no heavy imports, no subprocess, never raise (the dispatcher catches and logs).
-    - backfill: ``discover(options) -> Iterable[Stream]`` lists what can be read (files,
-      databases), and ``read(stream, checkpoint) -> ReadBatch`` reads one stream from its
-      checkpoint, returning rows, the new checkpoint (JSON-serialisable, opaque to core) and
-      counts of what was skipped and why. Re-reading from the returned checkpoint adds nothing.
+    A source is the backfill half: ``discover`` lists what can be read and ``read`` reads one
+    stream from its checkpoint (the methods, their arguments and what they return are
+    documented on :class:`carto_core.sources.Source`). Live capture is not a source method: it
+    is the ``carto.capture`` entry point that ``carto hook`` runs without pluggy, documented once
+    in docs/capture.md ("The capture contract").
 
     Every source is offered to ``carto ingest``; all installed sources contribute.
     The contract suite in ``carto_core.testing`` checks a source against its own fixtures.

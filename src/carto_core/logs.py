@@ -73,6 +73,12 @@ SHAPES: dict[str, tuple[str, ...]] = {
         "category", "project", "cwd", "session", "transcript_path", "related_ids", "salience",
         "parent_event_id",
     ),
+    # A search's result row: upstream writes parent_event_id before salience here (1.7).
+    "research-result": (
+        "event_id", "timestamp", "type", "provider", "url", "title", "query", "prompt",
+        "category", "project", "cwd", "session", "transcript_path", "related_ids",
+        "parent_event_id", "salience",
+    ),
     "prompts": (
         "event_id", "timestamp", "type", "provider", "summary", "project", "cwd", "session_id",
         "transcript_path", "salience",

@@ -6,6 +6,7 @@ that call them (`carto_core.search`, `carto_core.facts`, `carto_core.semantic`).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -51,7 +52,13 @@ class ReadBatch:
 
 
 class Source:
-    """A provider adapter. Subclass, set `name` and `provider`, implement capture and/or read."""
+    """A provider's backfill adapter. Subclass, set `name` and `provider`, implement `discover`
+    and `read`; run it against `carto_core.testing.SourceContract`.
+
+    Live capture is not a method here: `carto hook` runs a stdlib-only handler declared by the
+    `carto.capture` entry point (docs/capture.md), since a Source's module may import anything
+    (attrs, a database driver) and is found through pluggy, neither of which the hook path may
+    load."""
 
     name: ClassVar[str] = ""
     provider: ClassVar[str] = "unknown"
@@ -61,21 +68,26 @@ class Source:
     def __init__(self, options: dict | None = None):
         self.options = dict(options or {})
 
-    def capture(self, event_name: str, payload: dict) -> list[Emit]:
-        """Rows for one live hook payload (see hookspecs.carto_register_sources)."""
-        raise NotImplementedError(f"source {self.name!r} has no live capture")
+    def given_roots(self) -> list[Path]:
+        """The folders or files the `roots` option names (`carto ingest NAME --root`, repeatable,
+        or `roots` under `[sources.NAME]` in the config file; `root` and a single path are
+        accepted too), `~` expanded; [] when none was given."""
+        given = self.options.get("roots") or self.options.get("root")
+        if isinstance(given, (str, os.PathLike)):
+            given = [given]
+        return [Path(os.fspath(r)).expanduser() for r in given or ()]
+
+    def root_paths(self, default: Iterable = ()) -> list[Path]:
+        """`given_roots()`, else `default` (expanded the same way): where `discover` looks."""
+        return self.given_roots() or [Path(os.fspath(r)).expanduser() for r in default]
 
     def discover(self) -> Iterable[Stream]:
-        """Streams this source can read, using `self.options` (roots, filters)."""
+        """Streams this source can read, using `self.options` (`root_paths()`, filters)."""
         raise NotImplementedError(f"source {self.name!r} has no backfill")
 
     def read(self, stream: Stream, checkpoint: dict | None) -> ReadBatch:
         """Read one stream from `checkpoint` (None = from the start)."""
         raise NotImplementedError(f"source {self.name!r} has no backfill")
-
-    @classmethod
-    def can_capture(cls) -> bool:
-        return cls.capture is not Source.capture
 
     @classmethod
     def can_backfill(cls) -> bool:

@@ -28,16 +28,40 @@ lenses rely on:
   one line of compact JSON;
 - rows go to a known log with that log's key order (`carto_core.logs.order_row`); a `provider`
   field, when present, is the source's;
-- re-reading a stream from the checkpoint it returned adds no new event id, the checkpoint is
-  JSON, and a second `run_ingest` into the same home writes nothing; the first wrote every id,
-  and each fetches back from the logs;
-- garbage input does not raise: it is skipped and counted in `ReadBatch.skipped`;
+- every row's session key is its log's (`session_id` in the changelog, milestones and prompt
+  history, `session` in the tool-use, research and turns logs; `carto_core.logs.SESSION_KEY`);
+- two reads of the same bytes give the same rows, every field included (a timestamp taken from
+  the clock, a random id or a dict in set order fail: the second read waits for the clock's
+  next second when a row holds anything that looks like the present time);
+- re-reading an unchanged stream from the checkpoint it returned yields no row at all (a source
+  that re-emits everything and leaves dedup to the runner fails), every stream that gave rows
+  returns a checkpoint (unless the class sets `checkpoints = False`), the checkpoint is JSON, and a second `run_ingest` into the same home
+  writes nothing; the first wrote every id, and each fetches back from the logs;
+- garbage input does not raise: it is skipped and counted in `ReadBatch.skipped`; a row that
+  carries U+FFFD (bytes that were not UTF-8, decoded with replacement) is counted too, under a
+  key that says so (`invalid_utf8`; put undecodable bytes in the garbage fixtures);
 - no network: every test runs with sockets guarded; an attempt to resolve a name or connect to
   anything but a Unix socket fails the test (even if the source swallowed the error).
 
 Class attributes tune it: `min_rows` (default 1), `garbage_min_skipped` (default 1).
 The fixtures the plugin provides can be used on their own: `carto_no_network` (the socket
 guard, with `.attempts`) and `carto_contract_home` (an empty carto home in `tmp_path`).
+
+`CaptureContract` does the same for a provider's live capture, the `carto.capture` entry point
+that `carto hook PROVIDER EVENT` runs (docs/capture.md)::
+
+    class TestNotesCapture(CaptureContract):
+        provider = "notes"
+
+        @pytest.fixture
+        def payloads(self):
+            return [("PostToolUse", {"session_id": "s1", "cwd": "/src/app", "text": "hello"})]
+
+It checks that the installed entry point resolves to `handle(event_name, payload, home)`; that
+the payloads give rows (at least `min_rows`) that pass the row rules above; that `carto hook`
+writes them into a home; that hostile payloads (`HOSTILE_PAYLOADS`, plus a `hostile_payloads`
+fixture of your own) and hostile stdin never raise; and that a real `carto hook` process for
+each payload imports none of `HEAVY_MODULES` (click, pluggy, attrs, numpy, ...).
 
 PYTEST_DONT_REWRITE: test modules import this before pytest reads their `pytest_plugins`, too
 late for assertion rewriting; every assertion here carries its own message instead.
@@ -47,6 +71,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -55,7 +80,7 @@ import pytest
 from carto_core.events import TEXT_CHAIN, first_resolved
 from carto_core.home import Home
 from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, SHAPES, order_row
+from carto_core.logs import SEARCHED_LOGS, SESSION_KEY, SHAPES, order_row
 from carto_core.reader import iter_lines
 from carto_core.sources import Emit, ReadBatch, Source, Stream
 from carto_core.timeparse import parse_timestamp
@@ -146,8 +171,13 @@ def read_all(source: Source) -> SourceRead:
     return result
 
 
-def row_problems(emit: Emit, source: Source) -> list[str]:
-    """Everything wrong with one emitted row under the contract (empty when it is fine)."""
+#: Every spelling of the session key a row may use; only its log's own is allowed.
+SESSION_SPELLINGS = ("session_id", "session", "sessionId")
+
+
+def row_problems(emit: Emit, source: Source | str) -> list[str]:
+    """Everything wrong with one emitted row under the contract (empty when it is fine);
+    `source` is the Source (or the provider name) whose `provider` rows must carry."""
     problems: list[str] = []
     row = emit.row
     where = f"{emit.log} row {row.get('event_id')!r}"
@@ -184,10 +214,61 @@ def row_problems(emit: Emit, source: Source) -> list[str]:
                 f"{where}: key order {keys} is not the {emit.log} order {orders[0]} "
                 "(build rows with carto_core.logs.order_row)"
             )
+    own_key = SESSION_KEY.get(emit.log)
+    for key in SESSION_SPELLINGS:
+        if own_key and key != own_key and key in row:
+            problems.append(f"{where}: the {emit.log} log keys sessions on {own_key!r}, "
+                            f"not {key!r} (carto_core.logs.SESSION_KEY)")
+    expected = source if isinstance(source, str) else source.provider
     provider = row.get("provider")
-    if provider is not None and provider != source.provider:
-        problems.append(f"{where}: provider {provider!r} but the source says {source.provider!r}")
+    if provider is not None and provider != expected:
+        problems.append(f"{where}: provider {provider!r} but the source says {expected!r}")
     return problems
+
+
+def replaced_characters(value) -> int:
+    """How many U+FFFD (the mark of bytes decoded with replacement) a row holds, keys included."""
+    if isinstance(value, str):
+        return value.count("\ufffd")
+    if isinstance(value, dict):
+        return sum(replaced_characters(k) + replaced_characters(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(replaced_characters(v) for v in value)
+    return 0
+
+
+def _names_decoding(key: str) -> bool:
+    """A skipped-count key that says bytes did not decode (`invalid_utf8`, `invalid_utf8_bytes`,
+    `undecodable`, ...)."""
+    key = key.lower().replace("-", "")
+    return "utf8" in key or "decod" in key
+
+
+def looks_like_now(value, now: float | None = None) -> bool:
+    """Whether a row holds something a clock could have written: a date string of today
+    (UTC, +-1 day) or a number of epoch seconds or milliseconds within two days of now."""
+    now = time.time() if now is None else now
+    days = {time.strftime("%Y-%m-%d", time.gmtime(now + shift)) for shift in (-86400, 0, 86400)}
+
+    def walk(item) -> bool:
+        if isinstance(item, bool):
+            return False
+        if isinstance(item, str):
+            return any(day in item for day in days)
+        if isinstance(item, (int, float)):
+            return abs(item - now) < 2 * 86400 or abs(item / 1000.0 - now) < 2 * 86400
+        if isinstance(item, dict):
+            return any(walk(k) or walk(v) for k, v in item.items())
+        if isinstance(item, (list, tuple)):
+            return any(walk(v) for v in item)
+        return False
+
+    return walk(value)
+
+
+def wait_for_the_next_second() -> None:
+    """Sleep until the wall clock's second changes (a clock-stamped row then differs)."""
+    time.sleep(1.0 - time.time() % 1.0 + 0.02)
 
 
 class SourceContract:
@@ -197,6 +278,9 @@ class SourceContract:
     min_rows: int = 1
     #: The garbage fixtures must be counted as at least this many skipped units.
     garbage_min_skipped: int = 1
+    #: False for a source that keeps no checkpoint on purpose (every read is a full read and
+    #: the runner's event-id dedup keeps re-runs idempotent, as carto-git does).
+    checkpoints: bool = True
 
     @pytest.fixture(autouse=True)
     def _carto_network_guard(self, carto_no_network):
@@ -229,17 +313,34 @@ class SourceContract:
         second = read_all(source).ids()
         assert second == first, "a second read from scratch gave other event ids (or another order)"
 
+    def test_contract_same_bytes_give_the_same_rows(self, source):
+        first = read_all(source)
+        if looks_like_now([emit.row for emit in first.emits]):
+            wait_for_the_next_second()  # a clock-stamped field must then differ
+        second = read_all(source)
+        rows = [(e.log, dumps_row(e.row)) for e in first.emits]
+        again = [(e.log, dumps_row(e.row)) for e in second.emits]
+        changed = [f"{log}: {a.decode()[:160]} != {b.decode()[:160]}"
+                   for (log, a), (_, b) in zip(rows, again) if a != b]
+        assert not changed and len(rows) == len(again), (
+            "a second read of the same bytes gave other rows (a field from the clock, a random "
+            "value, an unordered collection?):\n" + "\n".join(changed[:5])
+            + (f"\n{len(rows)} rows, then {len(again)}" if len(rows) != len(again) else ""))
+
     def test_contract_checkpointed_reread_adds_nothing(self, source):
         for stream, batch in read_all(source).reads:
-            seen = {emit.row.get("event_id") for emit in batch.rows}
             checkpoint = batch.checkpoint
             if checkpoint is None:
+                assert not batch.rows or not self.checkpoints, (
+                    f"{stream.key}: gave {len(batch.rows)} rows but no checkpoint, so every run "
+                    "reads it all again (set `checkpoints = False` if that is the design)")
                 continue
             checkpoint = json.loads(json.dumps(checkpoint))  # must survive the checkpoint file
             again = source.read(stream, checkpoint)
-            new = [emit.row.get("event_id") for emit in again.rows
-                   if emit.row.get("event_id") not in seen]
-            assert not new, f"{stream.key}: re-read from its checkpoint added {new[:10]}"
+            ids = [emit.row.get("event_id") for emit in again.rows]
+            assert not again.rows, (
+                f"{stream.key}: re-read from its own checkpoint, unchanged, yielded {len(ids)} "
+                f"rows ({ids[:5]}); a read must resume where the checkpoint says")
 
     def test_contract_ingest_twice_writes_once(self, source, carto_contract_home):
         from carto_core.builtins.writers import JsonlWriter
@@ -268,6 +369,154 @@ class SourceContract:
         problems = [p for emit in got.emits for p in row_problems(emit, garbage_source)]
         assert not problems, "\n".join(problems[:20])
 
+    def test_contract_undecodable_bytes_are_counted(self, garbage_source):
+        for stream, batch in read_all(garbage_source).reads:
+            replaced = sum(replaced_characters(emit.row) for emit in batch.rows)
+            if replaced:
+                counted = sum(n for key, n in batch.skipped.items() if _names_decoding(key))
+                assert counted >= 1, (
+                    f"{stream.key}: {replaced} U+FFFD in the rows (bytes that were not UTF-8, "
+                    "decoded with replacement) but ReadBatch.skipped counts no invalid_utf8 "
+                    f"(got {dict(batch.skipped)})")
+
     def test_contract_reads_without_network(self, source, carto_no_network):
         read_all(source)
         assert carto_no_network.attempts == []
+
+
+# --------------------------------------------------------------------------- live capture
+
+#: Modules a `carto hook` process must not import (the hook path is stdlib-only: DESIGN 7).
+HEAVY_MODULES = ("click", "pluggy", "attrs", "cattrs", "orjson", "numpy", "scipy", "sklearn",
+                 "qdrant_client", "httpx", "requests")
+
+#: Payloads no capture may raise on: wrong types, missing keys, odd text, deep nesting.
+HOSTILE_PAYLOADS: tuple[dict, ...] = (
+    {},
+    {"session_id": 5, "cwd": ["x"], "text": {"a": 1}},
+    {"session_id": None, "cwd": None, "transcript_path": 7, "tool_name": None},
+    {"session_id": "s-hostile", "cwd": "relative/dir", "tool_name": 12, "tool_input": "make"},
+    {"session_id": "s-hostile", "cwd": "/nonexistent/dir", "tool_name": "Bash",
+     "tool_input": {"command": ["git", "commit", 3]}, "tool_response": [None]},
+    {"session_id": "s-hostile\nsecond line", "cwd": "/tmp\x00", "text": "line one\nline two\r"},
+    {"session_id": "s-hostile", "cwd": "/", "text": "x" * 200_000},
+    {"session_id": "s-hostile", "cwd": "/", "text": "\ufffd bytes \u202e that were odd \U0001f600"},
+    {"session_id": "s-hostile", "cwd": "/", "text": [[[[[[[[[[["deep"]]]]]]]]]]]},
+)
+#: Stdin no `carto hook` may raise on (the dispatcher logs each as a problem).
+HOSTILE_STDIN: tuple[bytes, ...] = (b"", b"   ", b"{not json", b"[1, 2]", b'"text"', b"\xff\xfe{}",
+                                    b'{"session_id": "\\ud83d", "text": "\\udc00"}')
+
+_HOOK_PROCESS = """
+import io, json, sys
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[3].encode("utf-8")))
+from carto_core.entry import main
+main(["hook", sys.argv[1], sys.argv[2]])
+heavy = [name for name in json.loads(sys.argv[4]) if name in sys.modules]
+sys.stdout.write("\\n" + json.dumps({"heavy": heavy}) + "\\n")
+"""
+
+
+class CaptureContract:
+    """Subclass in a test module, set `provider` and give a `payloads` fixture (see module)."""
+
+    #: The name `carto hook PROVIDER EVENT` takes (the `carto.capture` entry point's name).
+    provider: str = ""
+    #: The payloads together must give at least this many rows.
+    min_rows: int = 1
+
+    @pytest.fixture(autouse=True)
+    def _carto_capture_guard(self, carto_no_network, monkeypatch):
+        monkeypatch.setenv("CARTO_CATCHUP", "0")  # no SessionStart child process under test
+        yield
+        assert not carto_no_network.attempts, f"network used: {carto_no_network.attempts}"
+
+    @pytest.fixture
+    def payloads(self):  # pragma: no cover - the subclass provides it
+        pytest.fail("CaptureContract needs a `payloads` fixture: [(event name, payload), ...]")
+
+    @pytest.fixture
+    def hostile_payloads(self) -> list:
+        """Extra (event name, payload) pairs of your own that must not raise."""
+        return []
+
+    def handler(self):
+        from carto_core.hookpath import load_handler
+        from carto_core.registry import capture_target
+
+        assert self.provider, "CaptureContract needs `provider`, the name `carto hook` takes"
+        target, why_not = capture_target(self.provider)
+        assert target, (f"`carto hook {self.provider}` finds no handler ({why_not or 'disabled'}): "
+                        "declare the `carto.capture` entry point and install the package")
+        return load_handler(target)
+
+    def test_capture_is_installed_for_carto_hook(self):
+        import inspect
+
+        handler = self.handler()
+        parameters = list(inspect.signature(handler).parameters)
+        assert parameters[:3] == ["event_name", "payload", "home"], (
+            f"the capture handler takes {parameters}; the contract is "
+            "handle(event_name, payload, home) -> Outcome | None (docs/capture.md)")
+
+    def test_capture_rows_follow_the_row_rules(self, payloads, carto_contract_home):
+        from carto_core.capture.context import Outcome
+
+        handler, rows, problems = self.handler(), 0, []
+        for event_name, payload in payloads:
+            outcome = handler(event_name, payload, carto_contract_home)
+            assert outcome is None or isinstance(outcome, Outcome), (
+                f"{event_name}: the handler returned {type(outcome).__name__}, not an Outcome")
+            for log, row in (outcome.rows if outcome else []):
+                rows += 1
+                problems.extend(row_problems(Emit(log, row), self.provider))
+        assert rows >= self.min_rows, f"the payloads gave {rows} rows; expected >= {self.min_rows}"
+        assert not problems, "\n".join(problems[:20])
+
+    def test_capture_through_carto_hook_writes_the_rows(self, payloads, carto_contract_home):
+        from carto_core.hookpath import run
+
+        for event_name, payload in payloads:
+            run(self.provider, event_name, json.dumps(payload).encode("utf-8"), carto_contract_home)
+        written = [line.row for log in SEARCHED_LOGS
+                   for line in iter_lines(carto_contract_home.log(log))]
+        assert len(written) >= self.min_rows, (
+            f"`carto hook {self.provider}` wrote {len(written)} rows for the payloads")
+        assert all(row.get("provider") in (None, self.provider) for row in written)
+
+    def test_capture_survives_hostile_payloads(self, payloads, hostile_payloads, carto_contract_home):
+        from carto_core.hookpath import run
+
+        handler = self.handler()
+        events = sorted({event for event, _ in payloads}
+                        | {"PostToolUse", "PreToolUse", "SessionStart", "Stop", "NoSuchEvent"})
+        pairs = [(event, payload) for event in events for payload in HOSTILE_PAYLOADS]
+        problems = []
+        for event_name, payload in pairs + list(hostile_payloads):
+            try:
+                outcome = handler(event_name, payload, carto_contract_home)
+            except Exception as exc:  # the contract: a hook never raises
+                raise AssertionError(f"{event_name} {str(payload)[:120]}: raised {exc!r}") from exc
+            for log, row in (outcome.rows if outcome else []):
+                problems.extend(row_problems(Emit(log, row), self.provider))
+        for raw in HOSTILE_STDIN:
+            run(self.provider, "PostToolUse", raw, carto_contract_home)
+        assert not problems, "\n".join(problems[:20])
+
+    def test_capture_path_imports_neither_click_nor_pluggy(self, payloads, tmp_path):
+        import os
+        import subprocess
+        import sys
+
+        for number, (event_name, payload) in enumerate(payloads):
+            home = tmp_path / f"hook-home-{number}"
+            env = {**os.environ, "CARTO_HOME": str(home), "CARTO_CATCHUP": "0"}
+            done = subprocess.run(
+                [sys.executable, "-c", _HOOK_PROCESS, self.provider, event_name,
+                 json.dumps(payload), json.dumps(HEAVY_MODULES)],
+                capture_output=True, text=True, env=env, timeout=120)
+            assert done.returncode == 0, done.stderr
+            report = json.loads(done.stdout.strip().splitlines()[-1])
+            assert report["heavy"] == [], (
+                f"`carto hook {self.provider} {event_name}` imported {report['heavy']}: the hook "
+                "path is stdlib-only (import heavy libraries in the backfill source, not in capture)")

@@ -113,6 +113,9 @@ def test_plugins_json_lists_builtins_workspace_plugins_and_the_example():
     assert by_name["notes"]["registered"]["source"] == ["notes"]
     assert "carto_register_sources" in by_name["notes"]["hooks"]
     assert all(p["status"] == "loaded" for p in doc["plugins"])
+    # live capture, from the same table the hook dispatcher reads
+    assert by_name["claude"]["capture"] == {"claude": "carto_claude.capture:handle"}
+    assert by_name["notes"]["capture"] == {}
 
 
 def test_a_plugin_command_cannot_take_a_core_name():

@@ -1,4 +1,5 @@
-"""The contract suite itself: it passes a good source and fails each kind of broken one."""
+"""The contract suite itself: it passes a good source and fails each kind of broken one
+(one deliberately broken source per rule)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 pytest_plugins = ["pytester"]
 
 SOURCES = textwrap.dedent('''
-    import json, random, socket
+    import json, random, socket, time
 
     import pytest
 
@@ -104,6 +105,51 @@ SOURCES = textwrap.dedent('''
             return batch
 
 
+    class IgnoresCheckpoint(Good):
+        """Re-emits everything on every read and leaves dedup to the runner."""
+        def read(self, stream, checkpoint):
+            return super().read(stream, None)
+
+
+    class NoCheckpoint(Good):
+        def read(self, stream, checkpoint):
+            batch = super().read(stream, checkpoint)
+            batch.checkpoint = None
+            return batch
+
+
+    class ClockStamps(Good):
+        """Takes its timestamps from the clock instead of the bytes it reads."""
+        def row(self, index, text, start):
+            row = super().row(index, text, start)
+            row["timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            return row
+
+
+    class WrongSessionKey(Good):
+        """Writes `session_id` into the tool-use log, which keys sessions on `session`."""
+        def row(self, index, text, start):
+            return order_row("tool-use", {"event_id": self.event_id(index, start),
+                                          "timestamp": self.stamp, "type": "tool_bash",
+                                          "provider": self.provider, "summary": text,
+                                          "session_id": "s-1"})
+
+        def read(self, stream, checkpoint):
+            batch = super().read(stream, checkpoint)
+            batch.rows = [Emit("tool-use", emit.row) for emit in batch.rows]
+            return batch
+
+
+    class ReplacesBadBytes(Good):
+        """Decodes undecodable bytes with replacement characters and counts nothing of it."""
+        def read(self, stream, checkpoint):
+            batch = super().read(stream, checkpoint)
+            if self.options.get("garbage"):
+                raw = b"caf\\xe9 au lait"
+                batch.rows.append(Emit("changelog", self.row(9, raw.decode("utf-8", "replace"), 0)))
+            return batch
+
+
     def contract_for(cls):
         class Contract(SourceContract):
             @pytest.fixture
@@ -118,7 +164,8 @@ SOURCES = textwrap.dedent('''
 
 
     for _cls in (Good, RandomIds, MultiLine, BadTime, WrongOrder, OffByOne, Phones,
-                 RaisesOnGarbage, SilentOnGarbage):
+                 RaisesOnGarbage, SilentOnGarbage, IgnoresCheckpoint, NoCheckpoint, ClockStamps,
+                 WrongSessionKey, ReplacesBadBytes):
         globals()[f"Test{_cls.__name__}"] = contract_for(_cls)
 ''')
 
@@ -126,7 +173,8 @@ ALL = {
     "test_contract_fixtures_yield_rows", "test_contract_rows_follow_the_row_rules",
     "test_contract_ids_unique_and_stable", "test_contract_checkpointed_reread_adds_nothing",
     "test_contract_ingest_twice_writes_once", "test_contract_garbage_is_skipped_and_counted",
-    "test_contract_reads_without_network",
+    "test_contract_reads_without_network", "test_contract_same_bytes_give_the_same_rows",
+    "test_contract_undecodable_bytes_are_counted",
 }
 
 
@@ -150,7 +198,8 @@ def test_each_broken_source_fails_exactly_its_rule(pytester):
     failed = got["failed"]
     assert "TestGood" not in failed and got["passed"]["TestGood"] == ALL
     assert failed["TestRandomIds"] == {"test_contract_ids_unique_and_stable",
-                                       "test_contract_ingest_twice_writes_once"}
+                                       "test_contract_ingest_twice_writes_once",
+                                       "test_contract_same_bytes_give_the_same_rows"}
     assert failed["TestMultiLine"] == {"test_contract_rows_follow_the_row_rules",
                                        "test_contract_garbage_is_skipped_and_counted"}
     assert failed["TestBadTime"] == {"test_contract_rows_follow_the_row_rules",
@@ -163,5 +212,13 @@ def test_each_broken_source_fails_exactly_its_rule(pytester):
     # the source swallowed the exception
     assert "test_contract_reads_without_network" in failed["TestPhones"]
     assert failed["TestPhones"] == ALL
-    assert failed["TestRaisesOnGarbage"] == {"test_contract_garbage_is_skipped_and_counted"}
+    assert failed["TestRaisesOnGarbage"] == {"test_contract_garbage_is_skipped_and_counted",
+                                             "test_contract_undecodable_bytes_are_counted"}
     assert failed["TestSilentOnGarbage"] == {"test_contract_garbage_is_skipped_and_counted"}
+    # the rules added for issue 19, each on the source that breaks only it
+    assert failed["TestIgnoresCheckpoint"] == {"test_contract_checkpointed_reread_adds_nothing"}
+    assert failed["TestNoCheckpoint"] == {"test_contract_checkpointed_reread_adds_nothing"}
+    assert failed["TestClockStamps"] == {"test_contract_same_bytes_give_the_same_rows"}
+    assert failed["TestWrongSessionKey"] == {"test_contract_rows_follow_the_row_rules",
+                                             "test_contract_garbage_is_skipped_and_counted"}
+    assert failed["TestReplacesBadBytes"] == {"test_contract_undecodable_bytes_are_counted"}

@@ -24,6 +24,11 @@ def pip(*args, cwd=None):
                           capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
+def run_tests(package: Path, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider"],
+                          cwd=package, env=env, capture_output=True, text=True, timeout=300)
+
+
 def test_generated_plugin_installs_and_passes_its_contract_suite(tmp_path):
     result = CliRunner().invoke(cli, ["new-plugin", "field-notes", "--dir", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
@@ -32,7 +37,10 @@ def test_generated_plugin_installs_and_passes_its_contract_suite(tmp_path):
     assert doc["module"] == "carto_field_notes" and doc["class_name"] == "FieldNotesSource"
     assert sorted(doc["files"]) == ["README.md", "pyproject.toml",
                                     "src/carto_field_notes/__init__.py",
-                                    "src/carto_field_notes/source.py", "tests/test_contract.py"]
+                                    "src/carto_field_notes/capture.py",
+                                    "src/carto_field_notes/plugin.py",
+                                    "src/carto_field_notes/source.py",
+                                    "tests/test_capture.py", "tests/test_contract.py"]
     # a real, non-editable install into a target folder (no network: no deps, no isolation)
     target = tmp_path / "site"
     installed = pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
@@ -41,10 +49,10 @@ def test_generated_plugin_installs_and_passes_its_contract_suite(tmp_path):
     assert (target / "carto_field_notes" / "source.py").is_file()
     # the generated package's own tests run against the installed copy, not its src folder
     env = {**os.environ, "PYTHONPATH": str(target)}
-    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-                           cwd=package, env=env, capture_output=True, text=True, timeout=300)
+    tests = run_tests(package, env)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "8 passed" in tests.stdout
+    # 9 source-contract rules + the entry-point check + 5 capture-contract rules
+    assert "15 passed" in tests.stdout, tests.stdout
     # carto itself finds it through the entry point and ingests with it
     listing = subprocess.run([sys.executable, "-m", "carto_core", "plugins", "--json"],
                              env=env, capture_output=True, text=True, timeout=120)
@@ -63,6 +71,31 @@ def test_generated_plugin_installs_and_passes_its_contract_suite(tmp_path):
     home = Path(os.environ["CARTO_HOME"])
     [row] = [json.loads(line) for line in (home / "changelog.jsonl").read_text().splitlines()]
     assert row["provider"] == "field-notes" and row["summary"] == "hello"
+    # live capture: `carto hook field-notes PostToolUse` writes the template's row
+    payload = {"session_id": "s-42", "cwd": str(tmp_path), "text": "captured\nlive"}
+    hooked = subprocess.run([sys.executable, "-m", "carto_core", "hook", "field-notes", "PostToolUse"],
+                            input=json.dumps(payload), env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert hooked.returncode == 0 and hooked.stdout == "", hooked.stderr
+    rows = [json.loads(line) for line in (home / "changelog.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 and not (home / ".carto" / "hook.log").exists()
+    live = rows[-1]
+    assert (live["provider"], live["session_id"], live["summary"], live["type"]) == (
+        "field-notes", "s-42", "captured live", "field_notes_entry")
+    # the same package with its checkpoint handling removed fails its own contract tests
+    source = package / "src" / "carto_field_notes" / "source.py"
+    text = source.read_text("utf-8")
+    resume = 'start = int((checkpoint or {}).get("offset", 0))'
+    assert resume in text
+    source.write_text(text.replace(resume, "start = 0  # checkpoint ignored"), "utf-8")
+    broken = tmp_path / "site-broken"
+    assert pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+               "--target", str(broken), str(package)).returncode == 0
+    failing = run_tests(package, {**os.environ, "PYTHONPATH": str(broken)})
+    assert failing.returncode == 1
+    assert "FAILED tests/test_contract.py::TestFieldNotesSourceContract::" \
+           "test_contract_checkpointed_reread_adds_nothing" in failing.stdout, failing.stdout
+    assert "1 failed, 14 passed" in failing.stdout, failing.stdout
 
 
 @pytest.mark.parametrize("name", ["Bad", "9lives", "two--dashes", "trailing-", "under_score", ""])

@@ -100,16 +100,3 @@ def test_pre_tool_use_prints_the_collision_note_as_additional_context(tmp_path):
     # The same session editing its own file gets no note.
     again = hook(home, "PreToolUse", json.dumps({**peer, "hook_event_name": "PreToolUse"}).encode())
     assert again.stdout == b""
-
-
-def test_the_registered_source_captures_the_same_rows(tmp_path, monkeypatch):
-    from carto_claude.transcripts import ClaudeSource
-    from carto_core.registry import get_registries
-
-    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "home"))
-    source_cls = get_registries().sources.get("claude")
-    assert source_cls is ClaudeSource and source_cls.can_capture() and source_cls.can_backfill()
-    emits = source_cls().capture("PostToolUse", {"session_id": "s", "cwd": str(tmp_path), "tool_name": "WebFetch",
-                                                 "tool_input": {"url": "https://arxiv.org/abs/1"}})
-    assert [(e.log, e.row["type"]) for e in emits] == [("research", "fetch"), ("changelog", "research_fetch")]
-    assert not (tmp_path / "home" / "changelog.jsonl").exists()  # capture returns rows, writes none

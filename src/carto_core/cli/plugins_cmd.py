@@ -25,6 +25,7 @@ def plugins_document() -> dict:
             "error": info.error,
             "hooks": info.hooks,
             "registered": {kind: sorted(names) for kind, names in sorted(info.registered.items())},
+            "capture": dict(sorted(info.capture.items())),
         })
     return {"plugins": plugins, "problems": registries.problems}
 
@@ -38,7 +39,7 @@ Examples:
 )
 @json_option
 def plugins(as_json: bool) -> None:
-    """List installed plugins: version, hooks implemented, names registered.
+    """List installed plugins: version, hooks implemented, names registered, live capture.
 
     A plugin that failed to import is listed with its error; the rest keep working. Block a
     plugin with CARTO_DISABLE_PLUGINS=name1,name2.
@@ -55,6 +56,8 @@ def plugins(as_json: bool) -> None:
             click.echo(f"    error: {plugin['error']}")
         for kind, names in plugin["registered"].items():
             click.echo(f"    {kind}: {', '.join(names)}")
+        for provider, target in plugin["capture"].items():
+            click.echo(f"    live capture: carto hook {provider} ... -> {target}")
         if plugin["hooks"]:
             click.echo(f"    hooks: {', '.join(plugin['hooks'])}")
     for problem in document["problems"]:

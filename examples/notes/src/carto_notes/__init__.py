@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 
 from carto_core import hookimpl
 from carto_core.logs import order_row
@@ -30,9 +29,7 @@ class NotesSource(Source):
     description = "markdown notes (one event per section) from --root folders"
 
     def discover(self):
-        roots = self.options.get("roots") or [os.environ.get("CARTO_NOTES_DIR", "~/notes")]
-        for root in roots:
-            base = Path(root).expanduser()
+        for base in self.root_paths(default=[os.environ.get("CARTO_NOTES_DIR", "~/notes")]):
             if base.is_file() and base.suffix == ".md":
                 yield Stream(key=str(base.resolve()), path=base, size=base.stat().st_size)
                 continue

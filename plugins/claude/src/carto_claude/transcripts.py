@@ -509,28 +509,10 @@ class ClaudeSource(Source):
         super().__init__(options)
         self._transcripts: dict[str, str] | None = None
 
-    # live capture ----------------------------------------------------------------------------
-    def capture(self, event_name: str, payload: dict) -> list[Emit]:
-        """The rows `carto hook claude <event_name>` would append (not written here).
-
-        `carto hook` itself calls `carto_claude.capture.handle` directly (no registry on the
-        hot path); this is the same capture for in-process callers and the contract suite.
-        Side effects are the hook's: commits are marked logged, SessionStart may start the
-        catch-up.
-        """
-        from carto_claude.capture import handle
-        from carto_core.home import current_home
-
-        outcome = handle(event_name, payload, current_home())
-        return [Emit(log, row) for log, row in outcome.rows]
-
     # options -------------------------------------------------------------------------------
     @property
     def roots(self) -> list[Path]:
-        roots = self.options.get("roots") or self.options.get("root")
-        if isinstance(roots, (str, os.PathLike)):
-            roots = [roots]
-        return [Path(r).expanduser() for r in roots] if roots else [default_projects_root()]
+        return self.root_paths(default=[default_projects_root()])
 
     @property
     def history(self) -> Path | None:
@@ -538,7 +520,7 @@ class ClaudeSource(Source):
         if value is False or value == "":
             return None
         if value is True or value is None:
-            if self.options.get("roots") or self.options.get("root"):
+            if self.given_roots():
                 return None  # explicit roots read only what they name
             return default_history()
         return Path(value).expanduser()

@@ -37,10 +37,7 @@ class CodexRolloutSource(Source):
 
     def __init__(self, options: dict | None = None):
         super().__init__(options)
-        roots = self.options.get("roots")
-        self.roots: tuple[Path, ...] = (
-            tuple(Path(r).expanduser() for r in roots) if roots else TranscriptRoots.default().codex
-        )
+        self.roots: tuple[Path, ...] = tuple(self.given_roots()) or TranscriptRoots.default().codex
         since = self.options.get("since")
         if isinstance(since, str) and since.strip():  # from the config file: the WHEN grammar
             from carto_core.timeparse import parse_when

@@ -92,8 +92,8 @@ class GitSource(Source):
     def repositories(self) -> list[Repository]:
         """Every distinct repository the options name, in the order given."""
         paths: list[str] = [os.fspath(p) for p in self.options.get("repos") or ()]
-        for root in self.options.get("roots") or ():
-            paths.extend(str(p) for p in repositories_under(Path(root).expanduser()))
+        for root in self.given_roots():
+            paths.extend(str(p) for p in repositories_under(root))
         if not paths:
             paths = [os.getcwd()]
         seen: dict[str, Repository] = {}
