@@ -74,3 +74,16 @@ def fast_loads_line(raw: bytes) -> tuple[object, str | None]:
         return orjson.loads(raw), None
     except orjson.JSONDecodeError:
         return loads_line(raw)
+
+
+def lines_containing(data: bytes, needle: bytes):
+    """Every line of `data` that contains `needle` (found by bytes search, so lines without it
+    cost nothing: a session's rows are a small share of a large log)."""
+    position = data.find(needle)
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        end = data.find(b"\n", position)
+        if end < 0:
+            end = len(data)
+        yield data[start:end]
+        position = data.find(needle, end)

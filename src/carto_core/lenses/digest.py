@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 from carto_core.collision import COMMIT_RE, event_files
 from carto_core.events import Event, is_resolved
 from carto_core.facts.store import facts_columns
-from carto_core.jsonl import loads_line
+from carto_core.jsonl import lines_containing, loads_line
 from carto_core.project import find_git
 from carto_core.timeparse import format_timestamp
 
@@ -71,19 +71,6 @@ def _commit(event: Event) -> dict | None:
     }
 
 
-def _lines_with(data: bytes, needle: bytes):
-    """Every line of `data` that contains `needle` (found by bytes search, so lines without it
-    cost nothing: a session's rows are a small share of a large changelog)."""
-    position = data.find(needle)
-    while position >= 0:
-        start = data.rfind(b"\n", 0, position) + 1
-        end = data.find(b"\n", position)
-        if end < 0:
-            end = len(data)
-        yield data[start:end]
-        position = data.find(needle, end)
-
-
 def _session_events(home, session_id: str) -> list[Event]:
     """The session's changelog rows; when none of them is a hook row (a backfilled home, a
     Codex session whose hooks did not run), its turns and what their tool calls stand for
@@ -98,7 +85,7 @@ def _session_events(home, session_id: str) -> list[Event]:
     if has_changelog:
         with open(home.log("changelog"), "rb") as handle:
             data = handle.read()
-    for raw in _lines_with(data, session_id.encode()):
+    for raw in lines_containing(data, session_id.encode()):
         row, problem = loads_line(raw)
         if problem == "malformed_json" or not isinstance(row, dict):
             continue
@@ -120,7 +107,7 @@ def _session_rows(path, session_id: str):
     except OSError:
         return
     data = data[:data.rfind(b"\n") + 1]
-    for raw in _lines_with(data, session_id.encode()):
+    for raw in lines_containing(data, session_id.encode()):
         row, problem = loads_line(raw)
         if problem != "malformed_json" and isinstance(row, dict) and row.get("session_id") == session_id:
             yield row

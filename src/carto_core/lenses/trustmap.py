@@ -116,22 +116,17 @@ def _candidate_events(home, sessions: set | None = None):
 
 def _lines_holding(path, needle: bytes):
     """Parsed rows of the lines of `path` that contain `needle` (the others are not parsed)."""
-    from carto_core.jsonl import loads_line
+    from carto_core.jsonl import lines_containing, loads_line
 
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
         return
-    data = data[: data.rfind(b"\n") + 1]
-    position = data.find(needle)
-    while position >= 0:
-        start = data.rfind(b"\n", 0, position) + 1
-        end = data.find(b"\n", position)
-        row, problem = loads_line(data[start:end])
+    for raw in lines_containing(data[: data.rfind(b"\n") + 1], needle):
+        row, problem = loads_line(raw)
         if problem != "malformed_json" and isinstance(row, dict):
             yield row
-        position = data.find(needle, end)
 
 
 def _transcript_events(home, hooked: set[str], mcp: Counter, since: datetime):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from carto_core.events import Event
-from carto_core.jsonl import loads_line
+from carto_core.jsonl import lines_containing, loads_line
 from carto_core.turnactivity import derived_events
 
 #: Logs that hooks (and carto's own milestones) write; prompts and turns come from ingest.
@@ -62,17 +62,11 @@ def session_turns(home, session_id: str) -> list[Event]:
             data = handle.read()
     except OSError:
         return []
-    data = data[: data.rfind(b"\n") + 1]
-    needle = session_id.encode()
     out: dict[str, Event] = {}
-    position = data.find(needle)
-    while position >= 0:
-        start = data.rfind(b"\n", 0, position) + 1
-        end = data.find(b"\n", position)
-        row, problem = loads_line(data[start:end])
+    for raw in lines_containing(data[: data.rfind(b"\n") + 1], session_id.encode()):
+        row, problem = loads_line(raw)
         if problem != "malformed_json" and isinstance(row, dict):
             event = Event.from_row(row, "turns")
             if event.session_id == session_id:
                 out[event.event_id] = event  # the newest row of an id wins (a turn rewritten as it grew)
-        position = data.find(needle, end)
     return list(out.values())
