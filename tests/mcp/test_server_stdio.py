@@ -26,7 +26,7 @@ from carto_core.sample import SESSIONS, build_sample_home  # noqa: E402
 
 TOOL_NAMES = {"search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision"}
 # Keys that differ between two runs of the same call by construction (timing, call names).
-VOLATILE = {"stages_ms", "call_id", "ms", "generated", "index_generation", "age_ms", "idle_ms"}
+VOLATILE = {"stages_ms", "call_id", "ms", "generated", "generated_at", "index_generation", "age_ms", "idle_ms"}
 
 
 @pytest.fixture

@@ -454,12 +454,13 @@ def build_server(state: CartoMcp):
 def run_stdio(state: CartoMcp, *, warm: bool = True) -> None:
     """Serve `state` over stdin/stdout until the client closes the pipe."""
     import anyio
-    from mcp.server.stdio import stdio_server
+
+    from carto_core.mcp.stdio import framed_stdio_server
 
     server = build_server(state)
 
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tg:
+        async with framed_stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tg:
             if warm:
                 # Load the index beside the handshake, not before it: agents time out slow
                 # starts (Codex waits 10 s), and a call that comes first simply waits for it.

@@ -1,0 +1,193 @@
+"""The stdio transport of `carto mcp`: newline-delimited JSON-RPC through `framing.Framing`.
+
+Replaces the SDK's `stdio_server` (which drops lines it cannot validate) with the same shape:
+an async context manager yielding the (read, write) streams `Server.run` takes. While it serves,
+fd 0 reads the null device and fd 1 points at stderr, as in the SDK, so a stray `print` or a
+child process cannot corrupt the wire; the wire itself is a private duplicate of each.
+
+Three tasks: the reader (one line at a time: the framing forwards messages to the SDK or
+answers them at once), the SDK's outbound messages (through the framing, which assembles
+batch answers), and one writer that owns stdout (so answers never interleave). A line longer
+than `MAX_LINE` is answered with a parse error and skipped. Nothing a client sends stops the
+server; only the end of stdin does.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from contextlib import asynccontextmanager
+
+from carto_core.mcp.framing import INTERNAL_ERROR, PARSE_ERROR, Framing, encode, error
+
+MAX_LINE = 32 << 20
+
+
+def _claim(fd: int, diversion_flags: int, diversion_path: str | None) -> tuple[int, int | None]:
+    """(private duplicate of `fd`, the original to restore) with `fd` itself diverted."""
+    private = os.dup(fd)
+    try:
+        saved = os.dup(fd)
+        if diversion_path is not None:
+            target = os.open(diversion_path, diversion_flags)
+        else:
+            target = os.dup(2)
+        os.dup2(target, fd)
+        os.close(target)
+        return private, saved
+    except OSError:
+        return private, None
+
+
+def _restore(fd: int, saved: int | None) -> None:
+    if saved is None:
+        return
+    try:
+        os.dup2(saved, fd)
+    finally:
+        os.close(saved)
+
+
+def _read_line(handle) -> bytes | None:
+    """One line (None at the end of input); an over-long line comes back as b"\\0too-long"."""
+    line = handle.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    if len(line) > MAX_LINE and not line.endswith(b"\n"):
+        while True:  # skip the rest of it
+            more = handle.readline(1 << 20)
+            if not more or more.endswith(b"\n"):
+                break
+        return b"\0too-long"
+    return line
+
+
+@asynccontextmanager
+async def framed_stdio_server(stdin=None, stdout=None):
+    """Serve over the process's stdin/stdout (or the given binary file objects)."""
+    import anyio
+    import mcp_types as types
+    from mcp.shared.message import ServerMessageMetadata, SessionMessage
+
+    restore: list[tuple[int, int | None]] = []
+    if stdin is None:
+        private, saved = _claim(0, os.O_RDONLY, os.devnull)
+        restore.append((0, saved))
+        stdin = os.fdopen(private, "rb", buffering=0)
+    if stdout is None:
+        sys.stdout.flush()
+        private, saved = _claim(1, 0, None)
+        restore.append((1, saved))
+        stdout = os.fdopen(private, "wb", buffering=0)
+    framing = Framing()
+    read_writer, read_stream = anyio.create_memory_object_stream(0)
+    write_stream, write_reader = anyio.create_memory_object_stream(0)
+    out_send, out_receive = anyio.create_memory_object_stream(64)
+
+    async def send_line(data: bytes) -> None:
+        await out_send.send(data)
+
+    def metadata_for(message: dict):
+        own = message.get("id")
+        if not framing.framing_id(own):
+            return None
+
+        async def unanswered() -> None:
+            for item in framing.unanswered(own):
+                await send_line(encode(item))
+
+        return ServerMessageMetadata(on_request_unanswered=unanswered)
+
+    async def reader() -> None:
+        async with read_writer:
+            while True:
+                line = await anyio.to_thread.run_sync(_read_line, stdin, abandon_on_cancel=True)
+                if line is None:
+                    break
+                try:
+                    if line == b"\0too-long":
+                        forwards, answers = [], [error(PARSE_ERROR, f"Parse error: a message longer "
+                                                                    f"than {MAX_LINE} bytes")]
+                    else:
+                        forwards, answers = framing.inbound(line)
+                    for answer in answers:
+                        await send_line(encode(answer))
+                    for message in forwards:
+                        try:
+                            parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+                        except Exception as exc:  # noqa: BLE001 - the envelope is checked; be safe
+                            if "id" in message and "method" in message:
+                                await send_line(encode(error(-32602, f"Invalid params: {exc}".splitlines()[0],
+                                                             message["id"])))
+                            continue
+                        await read_writer.send(SessionMessage(parsed, metadata=metadata_for(message)))
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    break
+                except Exception as exc:  # noqa: BLE001 - one bad line must not stop the server
+                    traceback.print_exc(file=sys.stderr)
+                    await send_line(encode(error(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")))
+
+    outbound_done, writer_done = anyio.Event(), anyio.Event()
+
+    async def outbound() -> None:
+        try:
+            await _outbound()
+        finally:
+            outbound_done.set()
+
+    async def _outbound() -> None:
+        async with write_reader:
+            async for session_message in write_reader:
+                message = session_message.message
+                try:
+                    document = message.model_dump(by_alias=True, exclude_unset=True, mode="json")
+                    items = framing.outbound(document)
+                    lines = [encode(item) for item in items]
+                except Exception as exc:  # noqa: BLE001 - answer the request instead of dying
+                    traceback.print_exc(file=sys.stderr)
+                    request_id = getattr(message, "id", None)
+                    if request_id is None:
+                        continue
+                    lines = [encode(item) for item in framing.outbound(
+                        error(INTERNAL_ERROR, f"Internal error: the answer could not be encoded "
+                                              f"({type(exc).__name__})", request_id))]
+                for data in lines:
+                    await send_line(data)
+
+    async def writer() -> None:
+        try:
+            async with out_receive:
+                async for data in out_receive:
+                    await anyio.to_thread.run_sync(_write_all, stdout, data)
+        except (BrokenPipeError, OSError):
+            pass  # the client went away
+        finally:
+            writer_done.set()
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(reader)
+            tg.start_soon(outbound)
+            tg.start_soon(writer)
+            try:
+                yield read_stream, write_stream
+            finally:
+                # The server is done (stdin ended): write what is queued, then stop the reader.
+                await write_stream.aclose()
+                with anyio.move_on_after(5, shield=True):
+                    await outbound_done.wait()
+                    out_send.close()
+                    await writer_done.wait()
+                tg.cancel_scope.cancel()
+    finally:
+        for fd, saved in reversed(restore):
+            _restore(fd, saved)
+
+
+def _write_all(handle, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = handle.write(view)
+        view = view[written:]
+    handle.flush()

@@ -1,0 +1,132 @@
+"""`carto mcp` on the wire: every line a client can send is answered per JSON-RPC 2.0 (before,
+the SDK's transport dropped them and the client waited forever) and the server keeps serving."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carto_core.sample import build_sample_home
+
+PATIENCE = 30  # seconds a loaded machine may take for one answer; "never" is what is tested
+
+
+class Wire:
+    def __init__(self, home: Path):
+        env = {**os.environ, "CARTO_HOME": str(home)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "carto_core", "mcp", "--no-warm"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env)
+        self.buffer = b""
+
+    def send(self, raw: bytes | dict | list) -> None:
+        data = raw if isinstance(raw, bytes) else json.dumps(raw).encode()
+        self.proc.stdin.write(data if data.endswith(b"\n") else data + b"\n")
+        self.proc.stdin.flush()
+
+    def receive(self, timeout: float = PATIENCE):
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buffer:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                raise AssertionError("no answer: the client would wait forever")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise AssertionError("the server stopped")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return json.loads(line)
+
+    def ask(self, raw, timeout: float = PATIENCE):
+        self.send(raw)
+        return self.receive(timeout)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=PATIENCE)
+        finally:
+            self.proc.kill()
+            self.proc.stdout.close()
+
+
+@pytest.fixture
+def wire(tmp_path):
+    home = tmp_path / "home"
+    build_sample_home(home)
+    connection = Wire(home)
+    answer = connection.ask({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                        "clientInfo": {"name": "test", "version": "1"}}})
+    assert answer["id"] == 0 and "result" in answer
+    connection.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    yield connection
+    connection.close()
+
+
+def search(i, query):
+    return {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+            "params": {"name": "search", "arguments": {"query": query}}}
+
+
+CASES = [
+    (b"not json", None, -32700),
+    (b'{"jsonrpc": "2.0", "id": 2, "method": "tools/li', None, -32700),
+    (b"\xff\xfe garbage", None, -32700),
+    (b'{"jsonrpc": "2.0", "id": 4}', 4, -32600),
+    (b'{"jsonrpc": "2.0", "id": 5, "method": 12}', 5, -32600),
+    (b'{"jsonrpc": "1.0", "id": 6, "method": "ping"}', 6, -32600),
+    (b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', None, -32600),
+    (b'{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": "x"}', 8, -32600),
+    (b"[]", None, -32600),
+    (b'{"jsonrpc": "2.0", "id": 10, "method": "no/such/method"}', 10, -32601),
+    (b'{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {}}', 11, -32602),
+    (b'{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": [1, 2]}', 12, -32602),
+    (b'{"jsonrpc": "2.0", "id": 13, "method": "tools/call", "params": '
+     + b'{"a": ' * 100 + b"1" + b"}" * 100 + b"}", 13, -32602),
+    (b'{"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": '
+     + b"[" * 50_000 + b"]" * 50_000 + b"}", None, -32600),
+]
+
+
+def test_every_bad_line_is_answered_and_the_server_keeps_serving(wire):
+    for raw, answer_id, code in CASES:
+        answer = wire.ask(raw)
+        assert answer["jsonrpc"] == "2.0" and answer["id"] == answer_id, raw[:60]
+        assert answer["error"]["code"] == code, (raw[:60], answer)
+    # Still serving: a real call after all of that.
+    answer = wire.ask(search(20, "rounding"))
+    assert answer["id"] == 20 and not answer["result"].get("isError")
+    assert answer["result"]["structuredContent"]["results"]
+
+
+def test_a_lone_surrogate_in_a_query_is_answered(wire):
+    raw = b'{"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": {"name": "search", ' \
+          b'"arguments": {"query": "rounding \\ud83d"}}}'
+    answer = wire.ask(raw)
+    assert answer["id"] == 30 and "result" in answer
+    assert answer["result"]["structuredContent"]["query"] == "rounding \ufffd"
+
+
+def test_batches_get_one_array_and_notifications_get_nothing(wire):
+    wire.send([{"jsonrpc": "2.0", "id": "p", "method": "ping"},
+               {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}},
+               {"jsonrpc": "2.0", "id": 40, "method": "tools/list"},
+               {"jsonrpc": "2.0", "id": 41, "method": "nope"},
+               {"bad": True}])
+    array = wire.receive()
+    assert isinstance(array, list) and len(array) == 4
+    by_id = {a["id"]: a for a in array if a["id"] is not None}
+    assert by_id["p"]["result"] == {}
+    assert {t["name"] for t in by_id[40]["result"]["tools"]} >= {"search", "get", "facts"}
+    assert by_id[41]["error"]["code"] == -32601
+    assert [a["error"]["code"] for a in array if a["id"] is None] == [-32600]
+    # A batch of notifications only is not answered at all: the next answer is the ping's.
+    wire.send([{"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 2}}])
+    assert wire.ask({"jsonrpc": "2.0", "id": 50, "method": "ping"}) == {"jsonrpc": "2.0", "id": 50, "result": {}}
