@@ -38,6 +38,26 @@ CORE_COMMANDS: dict[str, str] = {
 }
 
 
+#: Commands that use an existing home: on a home that does not exist they say so (one line on
+#: stderr) before answering for an empty home, so a moved home is never mistaken for a quiet one.
+#: (search, doctor and repair name it themselves; ingest and install start a home.)
+HOME_COMMANDS = frozenset({"facts", "standup", "digest", "trustmap", "profile", "serve", "mcp",
+                           "wrapup", "index"})
+
+
+def _note_missing_home() -> None:
+    from carto_core.home import current_home
+
+    try:
+        root = current_home().root
+    except Exception:  # noqa: BLE001 - the command reports a broken config itself
+        return
+    if not root.exists():
+        click.echo(f"carto: the home {root} does not exist (nothing recorded there yet, or it "
+                   "moved: set CARTO_HOME or `home` in the config file); answering for an empty home",
+                   err=True)
+
+
 class CartoGroup(click.Group):
     """A group whose core commands load on demand and whose plugins load once."""
 
@@ -63,6 +83,30 @@ class CartoGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._load_plugins()
         return sorted(set(CORE_COMMANDS) | set(self.commands))
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, command, rest = super().resolve_command(ctx, args)
+        if name in HOME_COMMANDS and not {"-h", "--help"} & set(rest):
+            _note_missing_home()
+        return name, command, rest
+
+    def invoke(self, ctx: click.Context):
+        # A home that cannot be written (read-only, full, not ours) or that vanished is the
+        # machine's state, not a bug: one line naming it and exit 1, never a traceback.
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            from carto_core.exitcodes import ExitCode
+            from carto_core.home import current_home
+            from carto_core.homefaults import fault_message
+
+            try:
+                root = current_home().root
+            except Exception:  # noqa: BLE001 - the message must not fail in turn
+                root = None
+            name = f"{ctx.invoked_subcommand}: " if ctx.invoked_subcommand else ""
+            click.echo(f"carto: {name}{fault_message(exc, root)}", err=True)
+            raise SystemExit(int(ExitCode.ERROR)) from None
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name in self.commands:

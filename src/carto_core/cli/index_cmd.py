@@ -42,6 +42,12 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     from carto_core.search.api import SearchUsageError
 
     home = current_home()
+    from carto_core.homefaults import probe_writable
+
+    refused = probe_writable(home.root)
+    if refused:  # every step writes under <home>/.carto: one line instead of one per step
+        fail(f"the home {home.root} is {refused}: carto index writes its indexes there "
+             "(carto search still answers, from the logs)")
     engine = SearchEngine(home, analyzer=analyzer)
     try:
         engine.analyzer  # noqa: B018 - an unknown name is a usage error before any work

@@ -98,7 +98,11 @@ def generic_ingest_command(name: str, source_cls) -> click.Command:
         source = source_cls(options)
         try:
             summary = run_with_progress(source, load_config().home, dry_run=dry_run, as_json=as_json)
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
+            from carto_core.homefaults import fault_message
+
+            fail(f"ingest {name}: {fault_message(exc, load_config().home.root)}")
+        except ValueError as exc:
             fail(f"ingest {name}: {exc}")
         report_summary(summary, as_json=as_json)
 

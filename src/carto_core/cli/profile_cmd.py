@@ -24,6 +24,8 @@ def profile(budget, window, no_write, out, as_json) -> None:
 
     home = current_home()
     doc = build_profile(home, window=window, budget=budget)
+    if not home.root.is_dir():
+        no_write = True  # a home that does not exist is not created by a derived file
     if not no_write:
         doc["path"] = write_profile(home, doc, out)
     if as_json:

@@ -86,6 +86,10 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     from carto_core.session import current_session_id, detect_provider
 
     home = current_home()
+    if not home.root.is_dir():
+        fail(f"the home {home.root} does not exist: nothing recorded there yet (or it moved: set "
+             "CARTO_HOME); record with `carto install` (live hooks) or backfill with `carto ingest`",
+             ExitCode.NOT_FOUND)
     session_id = current_session_id()
     provider = detect_provider()
     purpose = purpose or os.environ.get("CARTO_PURPOSE") or os.environ.get("CARTOGRAPHER_PURPOSE") or "manual"
@@ -95,10 +99,18 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         usage_error("--call-id takes [A-Za-z0-9_.:-] characters")
     if limit is not None and limit < 1:
         usage_error("--limit must be a whole number of at least 1")
+    from carto_core.homefaults import probe_writable
     from carto_core.search.telemetry import Telemetry
 
-    telemetry = Telemetry(home, session_id, provider, purpose)
-    if call_id:
+    # A home that cannot be written still answers, from the logs: no index cache, no telemetry.
+    read_only = probe_writable(home.root)
+    if read_only and (reset_served or touch_ids):
+        fail(f"the home {home.root} is {read_only}: --reset-served and --touch record telemetry "
+             "there and cannot run")
+    if read_only:
+        _say_read_only(home, read_only)
+    telemetry = None if read_only else Telemetry(home, session_id, provider, purpose)
+    if call_id and telemetry is not None:
         telemetry.call_id, telemetry.call_id_given = call_id, True
 
     if reset_served:
@@ -123,7 +135,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             click.echo(f"(recorded {count} reuse access(es))")
         return
     if get_ids:
-        return _get(home, _ids(get_ids, "--get"), telemetry, as_json)
+        return _get(home, _ids(get_ids, "--get"), telemetry, as_json, read_only)
     if thread_id:
         return _thread(home, _ids(thread_id, "--thread")[0], as_json)
 
@@ -132,7 +144,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         if project:
             from carto_core.cli.search_orient import orient_cmd
 
-            return orient_cmd(home, project, since_dt, before_dt, limit, as_json)
+            return orient_cmd(home, project, since_dt, before_dt, limit, as_json, read_only)
         usage_error("give a QUERY, or --project NAME to orient on a project, or one of "
                     "--get/--touch/--thread IDS (see carto search --help)")
 
@@ -144,8 +156,21 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         rankers=list(rankers) or None, fusion=fusion, decay=decay, semantic=semantic,
         session_id=session_id, all=show_all)
     try:
-        result = run_search(request, engine=SearchEngine(home, analyzer=analyzer),
-                            telemetry=telemetry)
+        try:
+            result = run_search(request, engine=SearchEngine(home, analyzer=analyzer,
+                                                             persist=not read_only),
+                                telemetry=telemetry)
+        except OSError as exc:
+            from carto_core.homefaults import FULL, NOT_PERMITTED, READ_ONLY, why
+
+            if read_only or exc.errno not in READ_ONLY | NOT_PERMITTED | FULL:
+                raise
+            # The probe passed but a write failed (a disk that filled up meanwhile): again,
+            # writing nothing.
+            read_only = why(exc)
+            _say_read_only(home, read_only)
+            result = run_search(request, engine=SearchEngine(home, analyzer=analyzer, persist=False),
+                                telemetry=None)
     except SearchError as exc:
         fail(str(exc), exc.code)
     except Exception as exc:  # project registry, config errors: name them
@@ -158,11 +183,25 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     if not result.results and result.unknown_entities:  # recorded by the telemetry
         print(f"(recorded knowledge gap: {', '.join(result.unknown_entities)})", file=sys.stderr)
     if as_json:
-        emit_json(result.to_dict())
+        document = result.to_dict()
+        if read_only:
+            document["read_only_home"] = _read_only_note(home, read_only)
+        emit_json(document)
     else:
         _print_text(result, project)
     if not result.results:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _read_only_note(home, why: str) -> dict:
+    return {"home": str(home.root), "why": why,
+            "skipped": ["keyword index cache (built in memory for this call)", "telemetry"]}
+
+
+def _say_read_only(home, why: str) -> None:
+    print(f"carto: the home {home.root} is {why}: answering from the logs without writing the "
+          "index cache or telemetry (slower; delta serving and reuse records are off)",
+          file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- text output
@@ -231,14 +270,17 @@ def _print_text(result, project) -> None:
 # --------------------------------------------------------------------------- --get / --thread
 
 
-def _get(home, ids, telemetry, as_json) -> None:
+def _get(home, ids, telemetry, as_json, read_only=None) -> None:
     from carto_core.search.engine import SearchEngine
     from carto_core.search.fetch import fetch_records
 
-    document = fetch_records(SearchEngine(home), ids, telemetry)
+    document = fetch_records(SearchEngine(home, persist=not read_only), ids, telemetry)
     found, missing = document["found"], document["missing"]
     if as_json:
-        emit_json({"found": found, "missing": missing})
+        answer = {"found": found, "missing": missing}
+        if read_only:
+            answer["read_only_home"] = _read_only_note(home, read_only)
+        emit_json(answer)
     else:
         import json
 

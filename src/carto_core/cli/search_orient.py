@@ -6,8 +6,9 @@ The document itself is `carto_core.search.orient.orient`; this is only its comma
 from __future__ import annotations
 
 
-def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool) -> None:
-    """The CLI face of `orient` (exit 3 when the project has no events)."""
+def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_only: str | None = None) -> None:
+    """The CLI face of `orient` (exit 3 when the project has no events). `read_only` (why the
+    home cannot be written) keeps the index in memory and says so in the JSON."""
     import click
 
     from carto_core.cli.output import emit_json, fail, usage_error
@@ -21,12 +22,15 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool) -> Non
         scope = ProjectScope.parse(spec)
     except RegistryError as exc:
         usage_error(str(exc))
-    engine = SearchEngine(home)
+    engine = SearchEngine(home, persist=not read_only)
     if not has_logs(engine):
         fail(f"no searched logs in {home.root}; record some with `carto install` or backfill "
              "with `carto ingest`", ExitCode.NOT_FOUND)
     document = orient(engine, scope, since=since, before=before, limit=min(limit, 10))
     if as_json:
+        if read_only:
+            document["read_only_home"] = {"home": str(home.root), "why": read_only,
+                                          "skipped": ["keyword index cache (built in memory for this call)"]}
         emit_json(document)
     else:
         click.echo(f"=== Project: {spec} ({', '.join(document['matched_projects']) or 'no match'}; "

@@ -509,7 +509,9 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
     row_reader(home, cols)
     ms = (time.perf_counter() - started) * 1000
     opened = Opened(cols, state, ms, rows, reasons)
-    if state != "fresh" and persist and worth_saving:
+    # A home that does not exist is not created by a reader (a moved or unmounted home would
+    # otherwise come back as an empty folder).
+    if state != "fresh" and persist and worth_saving and home.root.is_dir():
         try:
             save(home, cols, states, index, ms)
             opened.saved = True
