@@ -106,6 +106,19 @@ def fold_fields(row: dict, event_id: str) -> tuple[str, str, str, str]:
             session if session.__class__ is str else _as_str(session), _as_str(get("project")))
 
 
+def fold_summary(row: dict) -> str:
+    """The `summary` `Event.from_row` gives a row (first resolved field of TEXT_CHAIN, on one
+    line), without building the Event (bulk builds that keep only the text)."""
+    get = row.get
+    for key in TEXT_CHAIN:
+        text = get(key)
+        if _resolved(text):
+            break
+    else:
+        return ""
+    return single_line(text if text.__class__ is str else _as_str(text))
+
+
 @attrs.frozen(kw_only=True)
 class Event:
     """One event as every lens sees it; `row` is the line as it was read."""

@@ -45,3 +45,17 @@ def test_the_day_cache_does_not_leak_between_clock_values():
     assert epoch_seconds("2025-03-04T00:00:00Z") == datetime(2025, 3, 4, tzinfo=timezone.utc).timestamp()
     assert epoch_seconds("2025-03-04T23:59:59Z") == datetime(2025, 3, 4, 23, 59, 59, tzinfo=timezone.utc).timestamp()
     assert epoch_seconds("2025-03-04T24:00:00Z") is None  # not a clock time: parse says so too
+
+
+_TEXT_ROWS = st.fixed_dictionaries({}, optional={
+    key: st.one_of(_VALUES, st.text(alphabet="ab \t\n\r", max_size=8), st.text(max_size=1300))
+    for key in ("event_id", "summary", "description", "prompt", "url", "query", "milestone", "project")})
+
+
+@settings(max_examples=400, deadline=None)
+@given(row=_TEXT_ROWS, fallback=st.sampled_from(["prompts-3", "ab"]))
+def test_row_document_text_is_the_events_document_text(row, fallback):
+    from carto_core.semantic.text import document_text, row_document_text
+
+    event = Event.from_row(row, "prompts", fallback_id=fallback)
+    assert row_document_text(row, event.event_id) == document_text(event)

@@ -7,8 +7,10 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from carto_core.semantic.embedded import MANIFEST, EmbeddedStore
+from carto_core.semantic.embedded import MANIFEST, EmbeddedStore, scores, to_float16
 from carto_core.semantic.store import StoreError, VectorRecord
 
 from .test_store_contract import brute_force, make_records
@@ -97,7 +99,7 @@ def test_a_corrupt_manifest_is_an_error_that_says_what_to_do(tmp_path):
         EmbeddedStore(root).search("m1", np.ones(12), limit=3)
 
 
-def test_files_are_memory_mapped_float32_with_the_model_tag(tmp_path):
+def test_files_are_memory_mapped_float16_with_the_model_tag(tmp_path):
     root = tmp_path / "v"
     store = EmbeddedStore(root)
     store.upsert("lsa-8-abc", make_records(20))
@@ -105,10 +107,68 @@ def test_files_are_memory_mapped_float32_with_the_model_tag(tmp_path):
     (entry,) = manifest["segments"]
     assert entry["model"] == "lsa-8-abc" and entry["count"] == 20 and entry["dim"] == 12
     vectors = np.load(root / entry["name"] / "vectors.npy", mmap_mode="r")
-    assert vectors.dtype == np.float32 and vectors.shape == (20, 12)
-    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert vectors.dtype == np.float16 and vectors.shape == (20, 12)
+    assert np.allclose(np.linalg.norm(vectors.astype(np.float32), axis=1), 1.0, atol=2e-3)
     # Rows are sorted by project code: the project filter reads contiguous slices.
     codes = np.load(root / entry["name"] / "project.npy")
     assert (np.diff(codes) >= 0).all() and len(set(codes.tolist())) == 4
     store.search("lsa-8-abc", np.ones(12), limit=3)
     assert isinstance(store._snapshot()[0].vectors, np.memmap)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1, 1, width=32), min_size=3, max_size=3 * 40).filter(lambda v: len(v) % 3 == 0),
+       st.lists(st.floats(-1, 1, width=32), min_size=3, max_size=3))
+def test_float16_rows_are_decoded_exactly_into_float32_scores(values, query):
+    rows = to_float16(np.array(values, np.float32).reshape(-1, 3))
+    rows[0, 0] = np.float16(-0.0)
+    q = np.array(query, np.float32)
+    expected = np.einsum("ij,j->i", rows.astype(np.float32), q)
+    assert np.array_equal(scores(rows, q), expected)
+    tiny = np.abs(rows.astype(np.float32))
+    assert not ((tiny > 0) & (tiny < 6.1e-05)).any()  # nothing subnormal is stored
+
+
+def test_format_1_float32_segments_are_still_read_and_merged(tmp_path, monkeypatch):
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    records = make_records(30)
+    store.upsert("m", records[:20])
+    (entry,) = json.loads((root / MANIFEST).read_text())["segments"]
+    folder = root / entry["name"]
+    old = np.load(folder / "vectors.npy").astype(np.float32)  # as format 1 wrote them
+    np.save(folder / "vectors.npy", old)
+    (folder / "idhash.npy").unlink()
+    (folder / "idrow.npy").unlink()
+    manifest = json.loads((root / MANIFEST).read_text())
+    manifest["format"] = 1
+    (root / MANIFEST).write_text(json.dumps(manifest))
+    fresh = EmbeddedStore(root)
+    assert fresh.has("m", ["evt-0003", "evt-0025"]).tolist() == [True, False]
+    hit = fresh.search("m", records[3].vector, limit=1)[0]
+    assert hit.event_id == "evt-0003" and hit.score == pytest.approx(1.0, abs=1e-3)
+    fresh.upsert("m", records[20:])
+    fresh.compact()
+    (merged,) = json.loads((root / MANIFEST).read_text())["segments"]
+    assert merged["count"] == 30
+    assert np.load(root / merged["name"] / "vectors.npy", mmap_mode="r").dtype == np.float16
+
+
+def test_compaction_merges_small_segments_and_leaves_full_ones(tmp_path, monkeypatch):
+    import carto_core.semantic.embedded as embedded
+
+    monkeypatch.setattr(embedded, "SEGMENT_ROWS", 8)
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    records = make_records(30)
+    store.upsert("m", records[:19])  # written as 8 + 8 + 3
+    full = {e["name"] for e in json.loads((root / MANIFEST).read_text())["segments"]
+            if e["count"] == 8}
+    for start in range(19, 30, 2):
+        store.upsert("m", records[start:start + 2])
+    store.compact()
+    segments = json.loads((root / MANIFEST).read_text())["segments"]
+    assert full <= {e["name"] for e in segments}  # never rewritten
+    assert all(e["count"] <= 8 for e in segments) and sum(e["count"] for e in segments) == 30
+    assert len([e for e in segments if e["count"] < 8]) <= 2
+    assert store.ids("m") == {r.event_id for r in records}

@@ -18,9 +18,12 @@ from carto_core.exitcodes import ExitCode
               help="Retry now a step backing off after a failure (the semantic step waits 1 min to 1 h).")
 @click.option("--analyzer", metavar="NAME",
               help="Analyzer of the keyword index (english, unicode, upstream; default from config).")
+@click.option("--jobs", type=click.IntRange(min=1), metavar="N",
+              help="Use at most N cores (worker processes, BLAS threads); default: the cores "
+                   "the machine has to spare (CARTO_JOBS).")
 @json_option
 def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | None,
-          as_json: bool) -> None:
+          jobs: int | None, as_json: bool) -> None:
     """Build or refresh the search indexes under <home>/.carto/.
 
     The keyword index (BM25 postings and document columns) is built on first search anyway and
@@ -34,7 +37,14 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
       carto index --rebuild       # throw the indexes away and rebuild from the logs
       carto index --step keyword --json
       carto index --step semantic --force   # retry the embedder now, not after the back-off
+      carto index --jobs 1        # one core: leave the rest of a busy machine alone
     """
+    if jobs is not None:
+        import os
+
+        from carto_core.parallel import ENV
+
+        os.environ[ENV] = str(jobs)  # read by every build step (carto_core.parallel.jobs)
     from carto_core.home import current_home
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps

@@ -2,10 +2,15 @@
 
 Layout under `<home>/.carto/vectors/`::
 
-    manifest.json             {"format": 1, "serial": N, "segments": [{name, model, dim, count}]}
+    manifest.json             {"format": 2, "serial": N, "segments": [{name, model, dim, count}]}
     seg-000007-1a2b3c/        one immutable segment (all rows of one model)
-        vectors.npy           float32 (count, dim), rows L2-normalised (dot = cosine)
+        vectors.npy           float16 (count, dim), rows L2-normalised (dot = cosine); format 1
+                              segments (float32) are still read
         ids.npy               event ids, fixed-width UTF-8 bytes
+        idhash.npy            sorted 64-bit hashes of the ids, and idrow.npy the row of each:
+                              "is this id stored?" without reading every id
+        digest.npy            64-bit hash of the text each vector embeds (0: not known), so a
+                              rewritten row whose text changed is embedded again
         project.npy           int32 code into projects.json per row (rows sorted by it)
         projects.json         the distinct project values of the segment
         ts.npy                int64 epoch milliseconds, MISSING_TS when the row has no time
@@ -21,6 +26,14 @@ Rows of a segment are sorted by project, so a project filter is one contiguous s
 matching project (a view, nothing copied); the time window narrows each slice to the rows in
 range, which are gathered. The exact top-k is cut from one mat-vec over what passed: filters are
 applied before top-k, never after it.
+
+Vectors are stored as float16 (half the bytes of float32: the store was 1.4x the size of the
+logs) and scored in float32: a block of rows is decoded exactly into float32 by integer
+operations (numpy's own float16 cast runs at a quarter of the speed of the dot product here) and
+the dot product runs in float32, so every candidate's score is the float32 cosine of its
+float16 vector (within 1e-4 of the float32 vector's; recall measured in docs/performance.md).
+Segments hold at most `SEGMENT_ROWS` rows; compaction merges small segments, never full ones, so
+an append rewrites what it added, not the store.
 """
 
 from __future__ import annotations
@@ -47,17 +60,27 @@ from carto_core.semantic.store import (
 )
 
 MANIFEST = "manifest.json"
-FORMAT = 1
+FORMAT = 2
+READABLE_FORMATS = (1, 2)
 MISSING_TS = np.iinfo(np.int64).min
 #: More segments than this for one model and a write merges them (the indexer also calls
 #: `compact()` at the end of a run).
 MAX_SEGMENTS = 32
+#: Rows of a full segment (32 MB of 256-dim float16): compaction leaves full ones alone.
+SEGMENT_ROWS = 65536
+#: float16 values this small are stored as 0 (below float16's normal range; the error is below
+#: float16's own rounding of the larger components), so decoding needs no subnormal case.
+_F16_TINY = np.float16(6.104e-05)
+#: Rows decoded from float16 at a time (bounded scratch memory, cache-sized).
+_DECODE_ROWS = 4096
 
 
-def _millis(moment: datetime | None) -> int:
+def _millis(moment: datetime | float | None) -> int:
+    """Epoch milliseconds of a datetime or of epoch seconds (the indexer's bulk path)."""
     if moment is None:
         return int(MISSING_TS)
-    return int(moment.timestamp() * 1000)
+    seconds = moment if isinstance(moment, (int, float)) else moment.timestamp()
+    return int(seconds * 1000)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -78,6 +101,47 @@ def _save(path: Path, array: np.ndarray) -> None:
         np.save(handle, array, allow_pickle=False)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def id_hashes(ids: np.ndarray) -> np.ndarray:
+    """Stable 64-bit hash of each id (fixed-width bytes as stored in ids.npy)."""
+    try:  # the C module: `hashlib` would load OpenSSL first
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover
+        from hashlib import blake2b
+    return np.fromiter((int.from_bytes(blake2b(bytes(i), digest_size=8).digest(), "little")
+                        for i in ids.tolist()), np.uint64, len(ids))
+
+
+def to_float16(vectors: np.ndarray) -> np.ndarray:
+    """Unit rows as stored: float16, with values below float16's normal range set to 0."""
+    out = np.asarray(vectors, dtype=np.float32).astype(np.float16)
+    out[np.abs(out) < _F16_TINY] = 0
+    return out
+
+
+def scores(block: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """float32 dot product of each row of `block` (float32, or float16 as stored) with `query`.
+
+    float16 rows are decoded exactly in blocks by integer operations: the 16 bits sign-extended
+    to 32 and shifted left by 13 put the exponent and mantissa in float32's places, and clearing
+    bits 28-30 (where a negative value's sign extension lands) leaves the float32 whose value is
+    the float16's times 2**-112 (every stored value is 0 or normal, see `to_float16`); the query
+    carries the 2**112."""
+    if block.dtype != np.float16:
+        return np.einsum("ij,j->i", block, query)
+    raw = block.view(np.int16)
+    scaled = (np.asarray(query, np.float32) * np.float32(2.0 ** 112)).astype(np.float32)
+    out = np.empty(len(raw), np.float32)
+    scratch = np.empty((min(len(raw), _DECODE_ROWS), raw.shape[1]), np.int32)
+    for start in range(0, len(raw), _DECODE_ROWS):
+        part = raw[start:start + _DECODE_ROWS]
+        work = scratch[:len(part)]
+        np.copyto(work, part)
+        np.left_shift(work, 13, out=work)
+        np.bitwise_and(work, np.int32(-0x70000001), out=work)  # 0x8FFFFFFF
+        np.einsum("ij,j->i", work.view(np.float32), scaled, out=out[start:start + len(part)])
+    return out
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:
@@ -103,6 +167,36 @@ class Segment:
         self.project = np.load(folder / "project.npy", mmap_mode="r")
         self.ts = np.load(folder / "ts.npy", mmap_mode="r")
         self.projects: list[str] = json.loads((folder / "projects.json").read_text("utf-8"))
+        self._hash_index: tuple[np.ndarray, np.ndarray] | None = None
+        try:
+            self.digests = np.load(folder / "digest.npy", mmap_mode="r")
+        except FileNotFoundError:  # format 1: no digests (0 = not known)
+            self.digests = np.zeros(self.count, np.uint64)
+
+    def rows_of(self, ids: np.ndarray) -> np.ndarray:
+        """The row of each id (fixed-width bytes), -1 where the segment does not hold it."""
+        if self._hash_index is None:
+            try:
+                self._hash_index = (np.load(self.folder / "idhash.npy", mmap_mode="r"),
+                                    np.load(self.folder / "idrow.npy", mmap_mode="r"))
+            except FileNotFoundError:  # a format-1 segment: hash its ids once
+                hashes = id_hashes(self.ids)
+                order = np.argsort(hashes, kind="stable")
+                self._hash_index = (hashes[order], order.astype(np.int32))
+        hashes, rows = self._hash_index
+        out = np.full(len(ids), -1, np.int64)
+        if not len(ids) or not len(hashes):
+            return out
+        wanted = id_hashes(ids)
+        lo = np.searchsorted(hashes, wanted, "left")
+        hi = np.searchsorted(hashes, wanted, "right")
+        for i in np.flatnonzero(hi > lo).tolist():
+            for slot in range(int(lo[i]), int(hi[i])):  # more than one only on a collision
+                row = int(rows[slot])
+                if self.ids[row] == ids[i]:
+                    out[i] = row
+                    break
+        return out
 
     def id_list(self) -> list[str]:
         return [bytes(x).decode("utf-8", "replace") for x in self.ids]
@@ -147,12 +241,13 @@ class Segment:
         return {
             "vectors": np.asarray(self.vectors), "ids": np.asarray(self.ids),
             "projects": [self.projects[c] for c in np.asarray(self.project)],
-            "ts": np.asarray(self.ts),
+            "ts": np.asarray(self.ts), "digests": np.asarray(self.digests),
         }
 
 
 class EmbeddedStore(VectorStore):
     kind = "embedded"
+    stores_payload = False
 
     def __init__(self, root: os.PathLike | str):
         self.root = Path(root)
@@ -179,7 +274,7 @@ class EmbeddedStore(VectorStore):
         except ValueError as exc:
             raise StoreError(f"{self.root / MANIFEST} is not valid JSON ({exc}); "
                              "delete the vectors folder and run `carto index`") from None
-        if data.get("format") != FORMAT:
+        if data.get("format") not in READABLE_FORMATS:
             raise StoreError(f"{self.root / MANIFEST} has format {data.get('format')!r}, "
                              f"this carto reads {FORMAT}")
         return data
@@ -230,25 +325,81 @@ class EmbeddedStore(VectorStore):
                 # einsum, not BLAS: a mat-vec this size is memory-bound, and BLAS threads
                 # waking on a busy 2-core machine cost milliseconds (measured: 8 ms vs 0.03 ms
                 # for 2k rows).
-                scores = np.einsum("ij,j->i", block, query)
-                k = min(limit, scores.shape[0])
-                top = np.argpartition(-scores, k - 1)[:k] if k < scores.shape[0] else np.arange(k)
-                parts_scores.append(scores[top])
+                got = scores(block, query)
+                k = min(limit, got.shape[0])
+                top = np.argpartition(-got, k - 1)[:k] if k < got.shape[0] else np.arange(k)
+                parts_scores.append(got[top])
                 parts_rows.append(lo + (top if offsets is None else offsets[top]))
                 parts_seg.append(np.full(k, number, dtype=np.int32))
         if not parts_scores:
             return []
-        scores = np.concatenate(parts_scores)
+        best = np.concatenate(parts_scores)
         rows = np.concatenate(parts_rows)
         segs = np.concatenate(parts_seg)
-        order = np.argsort(-scores, kind="stable")[:limit]
-        rows, segs, scores = rows[order], segs[order], scores[order]
+        order = np.argsort(-best, kind="stable")[:limit]
+        rows, segs, best = rows[order], segs[order], best[order]
         ids = np.empty(len(order), dtype=object)
         for number in sorted(set(segs.tolist())):  # one gather per segment, not one per hit
             mine = segs == number
             ids[mine] = segments[number].ids[rows[mine]].tolist()
         return [Hit(raw.decode("utf-8", "replace"), score)
-                for raw, score in zip(ids.tolist(), scores.tolist())]
+                for raw, score in zip(ids.tolist(), best.tolist())]
+
+    def has(self, model, event_ids, digests=None):
+        wanted = np.array([e.encode("utf-8") for e in event_ids]) if len(event_ids) else np.zeros(0, "S1")
+        present = np.zeros(len(event_ids), np.bool_)
+        for segment in self._model_segments(model):
+            if not len(wanted):
+                break
+            rows = segment.rows_of(wanted)
+            held = rows >= 0
+            if digests is not None and held.any():
+                stored = np.asarray(segment.digests)[rows[held]]
+                asked = np.asarray(digests, np.uint64)[held]
+                held[held] = (stored == 0) | (asked == 0) | (stored == asked)
+            present |= held
+        return present
+
+    def id_batches(self, model):
+        for segment in self._model_segments(model):
+            yield segment.id_list()
+
+    def delete(self, model, event_ids):
+        if not len(event_ids):
+            return 0
+        ids = np.array([e.encode("utf-8") for e in event_ids])
+        gone = 0
+        with self._write_lock():
+            manifest = self._read_manifest()
+            kept, removed = [], []
+            for entry in manifest["segments"]:
+                if entry["model"] != model:
+                    kept.append(entry)
+                    continue
+                segment = Segment(self.root / entry["name"], entry)
+                rows = segment.rows_of(ids)
+                rows = rows[rows >= 0]
+                if not len(rows):
+                    kept.append(entry)
+                    continue
+                removed.append(entry["name"])
+                gone += len(rows)
+                if len(rows) < segment.count:
+                    kept.append(self._rewrite_without(manifest, segment, rows))
+            if removed:
+                manifest["segments"] = kept
+                self._write_manifest(manifest)
+                self._remove(removed)
+        return gone
+
+    def _rewrite_without(self, manifest: dict, segment: "Segment", rows: np.ndarray) -> dict:
+        keep = np.ones(segment.count, np.bool_)
+        keep[rows] = False
+        columns = segment.columns()
+        return self._write_segment(
+            manifest, segment.model, columns["vectors"][keep], columns["ids"][keep],
+            [p for p, k in zip(columns["projects"], keep) if k], columns["ts"][keep],
+            columns["digests"][keep])
 
     def ids(self, model):
         out: set[str] = set()
@@ -291,7 +442,8 @@ class EmbeddedStore(VectorStore):
         _fsync_dir(self.root)
 
     def _write_segment(self, manifest: dict, model: str, vectors: np.ndarray, ids: np.ndarray,
-                       projects: list[str], ts: np.ndarray) -> dict:
+                       projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None) -> dict:
+        """Write one segment (rows unit length already; float32 or float16)."""
         manifest["serial"] = int(manifest.get("serial", 0)) + 1
         name = f"seg-{manifest['serial']:06d}-{secrets.token_hex(3)}"
         tmp = self.root / f".{name}.tmp"
@@ -301,10 +453,19 @@ class EmbeddedStore(VectorStore):
         codes = np.fromiter((code[p] for p in projects), dtype=np.int32, count=len(projects))
         # Rows sorted by project: a project filter reads one contiguous slice per project.
         order = np.argsort(codes, kind="stable")
-        _save(tmp / "vectors.npy", np.ascontiguousarray(np.asarray(vectors, dtype=np.float32)[order]))
-        _save(tmp / "ids.npy", np.asarray(ids)[order])
+        stored = vectors if vectors.dtype == np.float16 else to_float16(vectors)
+        _save(tmp / "vectors.npy", np.ascontiguousarray(stored[order]))
+        del stored
+        ids = np.asarray(ids)[order]
+        _save(tmp / "ids.npy", ids)
+        hashes = id_hashes(ids)
+        by_hash = np.argsort(hashes, kind="stable")
+        _save(tmp / "idhash.npy", hashes[by_hash])
+        _save(tmp / "idrow.npy", by_hash.astype(np.int32))
         _save(tmp / "project.npy", codes[order])
         _save(tmp / "ts.npy", np.asarray(ts, dtype=np.int64)[order])
+        digests = np.zeros(len(ids), np.uint64) if digests is None else np.asarray(digests, np.uint64)
+        _save(tmp / "digest.npy", digests[order])
         (tmp / "projects.json").write_text(json.dumps(distinct), "utf-8")
         _fsync_dir(tmp)
         os.rename(tmp, self.root / name)
@@ -328,9 +489,27 @@ class EmbeddedStore(VectorStore):
                                  dtype=np.float32)
         except ValueError:
             raise DimensionMismatch(f"vectors of model {model!r} in one batch differ in size") from None
+        return self.upsert_arrays(model, [r.event_id for r in records], vectors,
+                                  [r.project or "" for r in records],
+                                  [r.timestamp for r in records],
+                                  digests=[r.digest for r in records])
+
+    def upsert_arrays(self, model, event_ids, vectors, projects, timestamps, payloads=None,
+                      digests=None):
+        """`upsert` from columns (no record objects; the indexer's bulk path). Ids must be
+        distinct; payloads are not stored by this store. float16 rows are taken as stored
+        rows, unit length already (`to_float16(normalise(v))`); anything else is normalised."""
+        if not len(event_ids):
+            return 0
+        vectors = np.asarray(vectors)
+        if vectors.dtype != np.float16:
+            vectors = normalise(vectors)
         if vectors.ndim != 2 or vectors.shape[1] == 0:
             raise DimensionMismatch(f"vectors of model {model!r} have no dimensions")
-        ids = np.array([r.event_id.encode("utf-8") for r in records])
+        ids = np.array([e.encode("utf-8") for e in event_ids])
+        ts = np.array([_millis(t) for t in timestamps], dtype=np.int64)
+        sums = (np.zeros(len(ids), np.uint64) if digests is None
+                else np.array([int(d) for d in digests], dtype=np.uint64))
         with self._write_lock():
             manifest = self._read_manifest()
             mine = [e for e in manifest["segments"] if e["model"] == model]
@@ -345,57 +524,68 @@ class EmbeddedStore(VectorStore):
                     kept.append(entry)
                     continue
                 segment = Segment(self.root / entry["name"], entry)
-                stale = np.isin(np.asarray(segment.ids), ids)
-                if not stale.any():
+                stale = segment.rows_of(ids)
+                stale = stale[stale >= 0]
+                if not len(stale):
                     kept.append(entry)
                     continue
                 # Copy-on-write: the segment without the rows this batch replaces.
                 removed.append(entry["name"])
-                if stale.all():
-                    continue
-                columns = segment.columns()
-                keep = ~stale
-                kept.append(self._write_segment(
-                    manifest, model, columns["vectors"][keep], columns["ids"][keep],
-                    [p for p, k in zip(columns["projects"], keep) if k], columns["ts"][keep]))
-            kept.append(self._write_segment(
-                manifest, model, normalise(vectors), ids, [r.project or "" for r in records],
-                np.array([_millis(r.timestamp) for r in records], dtype=np.int64)))
+                if len(stale) < segment.count:
+                    kept.append(self._rewrite_without(manifest, segment, stale))
+            for start in range(0, len(ids), SEGMENT_ROWS):
+                part = slice(start, start + SEGMENT_ROWS)
+                kept.append(self._write_segment(manifest, model, vectors[part],
+                                                ids[part], list(projects[part]), ts[part],
+                                                sums[part]))
             manifest["segments"] = kept
             self._write_manifest(manifest)
             self._remove(removed)
             if sum(1 for e in kept if e["model"] == model) > MAX_SEGMENTS:
                 self._compact_locked()
-        return len(records)
+        return len(ids)
 
     def compact(self) -> None:
         with self._write_lock():
             self._compact_locked()
 
     def _compact_locked(self) -> None:
+        """Merge each model's segments smaller than SEGMENT_ROWS into as few as fit, a group of
+        at most SEGMENT_ROWS rows at a time (bounded memory); full segments stay as they are."""
         manifest = self._read_manifest()
-        by_model: dict[str, list[dict]] = {}
+        small: dict[str, list[dict]] = {}
         for entry in manifest["segments"]:
-            by_model.setdefault(entry["model"], []).append(entry)
-        if all(len(entries) <= 1 for entries in by_model.values()):
+            if int(entry["count"]) < SEGMENT_ROWS:
+                small.setdefault(entry["model"], []).append(entry)
+        groups: list[list[dict]] = []
+        for entries in small.values():
+            entries.sort(key=lambda e: int(e["count"]))
+            group: list[dict] = []
+            rows = 0
+            for entry in entries:
+                if group and rows + int(entry["count"]) > SEGMENT_ROWS:
+                    groups.append(group)
+                    group, rows = [], 0
+                group.append(entry)
+                rows += int(entry["count"])
+            groups.append(group)
+        groups = [g for g in groups if len(g) > 1]
+        if not groups:
             return
-        kept: list[dict] = []
-        removed: list[str] = []
-        for model, entries in by_model.items():
-            if len(entries) == 1:
-                kept.extend(entries)
-                continue
-            columns = [Segment(self.root / e["name"], e).columns() for e in entries]
+        merged = {e["name"] for g in groups for e in g}
+        kept = [e for e in manifest["segments"] if e["name"] not in merged]
+        for group in groups:
+            columns = [Segment(self.root / e["name"], e).columns() for e in group]
             kept.append(self._write_segment(
-                manifest, model,
+                manifest, group[0]["model"],
                 np.concatenate([c["vectors"] for c in columns]),
                 np.concatenate([c["ids"] for c in columns]),
                 [p for c in columns for p in c["projects"]],
-                np.concatenate([c["ts"] for c in columns])))
-            removed.extend(e["name"] for e in entries)
+                np.concatenate([c["ts"] for c in columns]),
+                np.concatenate([c["digests"] for c in columns])))
         manifest["segments"] = kept
         self._write_manifest(manifest)
-        self._remove(removed)
+        self._remove(sorted(merged))
 
     def drop_model(self, model):
         with self._write_lock():

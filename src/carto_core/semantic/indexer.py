@@ -1,13 +1,25 @@
 """`run_index`: embed the home's events into the configured vector store.
 
-Incremental and resumable by construction: the store is asked which event ids it already holds
-for the current model, and only the others are embedded (batches of 512) and committed to the
-store every 16k vectors, at the end, and before stopping on a failure. An interrupted run keeps
-every committed vector; the next run picks up the rest. The logs stay the truth: vectors are derived and can be rebuilt at any time
-(`carto index --rebuild`).
+Streaming, incremental and resumable:
 
-- The `lsa` embedder is fitted on the corpus on the first run (or with `refit=True`); every fit
-  has its own model tag, so a refit re-embeds everything under the new tag, and vectors of other
+- the logs are read chunk by chunk and folded by event_id (`carto_core.logstream`), never
+  loaded whole; events are embedded in batches of 512 and committed to the store every 64k
+  vectors, at the end, and before stopping on a failure;
+- a run that embedded everything records how far it read each log (`logstate`: offset, line
+  count, boundary hashes) with the model and the store in `<home>/.carto/semantic-index.json`.
+  The next run compares the logs with it: nothing new costs that comparison and nothing else;
+  appended rows are read from the recorded offsets (the tail only); a rewritten or truncated
+  log is read again whole, and only its events the store lacks are embedded (a rewrite that
+  changed a few rows embeds those, not the home). Another model, another store, a store that
+  lost vectors, `--rebuild`, or a run that failed or stopped early: every log is read, and
+  the store is asked which ids it holds;
+- an interrupted run keeps every committed vector; the next run picks up the rest. The logs
+  stay the truth: vectors are derived and can be rebuilt at any time (`carto index --rebuild`).
+
+- The `lsa` embedder is fitted on the first run (or with `refit=True`) on a uniform sample of at
+  most `fit_sample` document texts drawn while streaming (reservoir sampling, seeded: the same
+  logs give the same fit), so fitting memory does not grow with the home; every fit has its own
+  model tag, so a refit re-embeds everything under the new tag, and vectors of other
   models are dropped only after a run that left nothing unembedded and failed nowhere.
 - The novelty gate (upstream's prediction-error gate, default 0.85): a new document whose
   nearest stored vector of the same model is closer than the threshold is not indexed and is
@@ -28,9 +40,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
+import numpy as np
+
 from carto_core.appendlog import append_rows
 from carto_core.redact import redacted
 from carto_core.home import Home
+from carto_core.logs import FOLD_ORDER
+from carto_core.logstate import identity, log_state, log_status
 from carto_core.reader import iter_lines
 from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder
 from carto_core.semantic.settings import SemanticSettings
@@ -41,12 +57,18 @@ from carto_core.semantic.store import (
     VectorRecord,
     open_store,
 )
-from carto_core.semantic.text import document_text
-from carto_core.timeparse import format_timestamp, parse_timestamp, utcnow
+from carto_core.semantic.text import document_text, row_document_text, text_digest
+from carto_core.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
 
 ERRORS_FILE = "index-errors.jsonl"
 REJECTS_FILE = "index-rejects.jsonl"
 BACKOFF_FILE = "index-backoff.json"
+STATE_FILE = "semantic-index.json"
+STATE_VERSION = 1
+#: Vectors per store write (one embedded-store segment: 32 MB of 256-dim float16).
+COMMIT_EVERY = 65536
+#: Texts a fit draws when the embedder does not say (lsa says `fit_sample`).
+DEFAULT_FIT_SAMPLE = 50_000
 BACKOFF_BASE = 60.0
 BACKOFF_MAX = 3600.0
 #: Logs whose documents the novelty gate never drops (turns: every turn is a document of its
@@ -70,6 +92,8 @@ class IndexReport:
     gate: float | None = None
     gate_active: bool = False
     dropped_models: dict = field(default_factory=dict)
+    #: Vectors deleted because their event is in no log any more (after a truncation).
+    removed: int = 0
     #: "ok", "disabled", "backing_off", "unavailable", "dimension_mismatch", "error"
     outcome: str = "ok"
     reason: str = ""
@@ -148,6 +172,207 @@ def read_rejected(home: Home, model: str) -> set[str]:
     return out
 
 
+# --------------------------------------------------------------------------- what was read
+
+
+def _state_path(home: Home):
+    return home.state_file(STATE_FILE)
+
+
+def read_state(home: Home) -> dict:
+    try:
+        state = json.loads(_state_path(home).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) and state.get("version") == STATE_VERSION else {}
+
+
+def _write_state(home: Home, state: dict) -> None:
+    import os
+
+    path = _state_path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(state), "utf-8")
+    os.replace(tmp, path)
+
+
+def forget_state(home: Home) -> None:
+    _state_path(home).unlink(missing_ok=True)
+
+
+@dataclass
+class _Plan:
+    """Which bytes of which logs a run reads: label -> (start offset, start line)."""
+
+    starts: dict[str, tuple[int, int]]
+    tail: bool  # only the rows appended since a complete run are read
+    reasons: dict = field(default_factory=dict)
+
+
+def _plan(home: Home, previous: dict, model: str, store, reembed: bool) -> _Plan:
+    """Read the tails of grown logs after a complete run of the same model and store; read
+    every log otherwise (a log rewritten or truncated included: the store is then asked which
+    ids it holds, so only what the rewrite changed or added is embedded, and the counts stay
+    exact)."""
+    full = _Plan({label: (0, 0) for label in FOLD_ORDER}, tail=False)
+    if reembed or not previous:
+        return full
+    if previous.get("model") != model or previous.get("store") != store.describe():
+        full.reasons["state"] = "another model or store"
+        return full
+    if store.count(model) != previous.get("vectors"):
+        full.reasons["state"] = "the store's vectors changed since the last run"
+        return full
+    starts: dict[str, tuple[int, int]] = {}
+    for label in FOLD_ORDER:
+        recorded = (previous.get("logs") or {}).get(label)
+        status = log_status(home.log(label), recorded)
+        if status == "stale":
+            full.reasons[label] = "rewritten or truncated"
+            return full
+        if status == "grown":
+            starts[label] = (recorded.get("end", 0), recorded.get("lines", 0)) if recorded else (0, 0)
+    return _Plan(starts, tail=True)
+
+
+# --------------------------------------------------------------------------- the events
+
+
+class _Doc:
+    """What the indexer needs of an event: its id, log and row; the `Event` is built only for
+    a store that keeps payloads (Qdrant), not for every row of a bulk build."""
+
+    __slots__ = ("event_id", "source", "row", "_event")
+
+    def __init__(self, event_id: str, source: str, row: dict, event=None):
+        self.event_id, self.source, self.row, self._event = event_id, source, row, event
+
+    @classmethod
+    def of(cls, event) -> "_Doc":
+        return cls(event.event_id, event.source, event.row, event)
+
+    @property
+    def event(self):
+        if self._event is None:
+            from carto_core.events import Event
+
+            self._event = Event.from_row(self.row, self.source, fallback_id=self.event_id)
+        return self._event
+
+    @property
+    def project(self) -> str:
+        if self._event is not None:
+            return self._event.project
+        value = self.row.get("project")
+        return "" if value is None else value if value.__class__ is str else str(value)
+
+    @property
+    def timestamp(self):
+        """Epoch seconds (None when unusable), or the Event's datetime once it is built."""
+        if self._event is not None:
+            return self._event.timestamp
+        return epoch_seconds(self.row.get("timestamp"))
+
+
+def _fold_events(home: Home, starts: dict[str, tuple[int, int]], states: dict | None = None,
+                 fold=None):
+    """(doc, text) of every event first seen in the given byte ranges, in fold order; events
+    without text come with text "". `states` receives each log's state after it was read;
+    `fold` (a `logstream.Fold`) keeps every id seen."""
+    from carto_core.logstream import Fold
+    from carto_core.reader import ReadReport
+
+    fold = fold if fold is not None else Fold()
+    for label in FOLD_ORDER:
+        if label not in starts:
+            continue
+        path = home.log(label)
+        before = identity(path)
+        start, lineno = starts[label]
+        report = ReadReport(str(path))
+        for chunk in fold.chunks(path, label, start=start, start_lineno=lineno, report=report):
+            lines, ids = chunk.lines, chunk.ids
+            for i in np.flatnonzero(chunk.new).tolist():
+                row = lines[i].row
+                yield _Doc(ids[i], label, row), row_document_text(row, ids[i])
+        if states is not None:
+            states[label] = log_state(path, report.end_offset, lineno + report.lines, before)
+
+
+def _sample_lines(home: Home, size: int, seed: int = 0) -> list[str]:
+    """Texts of a uniform sample of at most `size` rows of every log, for a fit: lines are
+    sampled as bytes (reservoir sampling, seeded) and only the sampled ones are decoded, so
+    the sample costs a scan for newlines, not a parse of the home. Ids met twice in the sample
+    (a changelog copy of a sampled row) count once; a row and its copy that are not both
+    drawn weigh a text twice, which a fit sample tolerates."""
+    import random
+
+    from carto_core.jsonl import fast_loads_line
+    from carto_core.logstream import event_key
+    from carto_core.reader import READ_BLOCK
+
+    rng = random.Random(seed)
+    sample: list[tuple[str, int, bytes]] = []
+    seen = 0
+    for label in FOLD_ORDER:
+        try:
+            handle = open(home.log(label), "rb")
+        except FileNotFoundError:
+            continue
+        with handle:
+            rest = b""
+            lineno = 0
+            while block := handle.read(READ_BLOCK):
+                lines = (rest + block).split(b"\n")
+                rest = lines.pop()
+                for raw in lines:
+                    lineno += 1
+                    if not raw:
+                        continue
+                    seen += 1
+                    if len(sample) < size:
+                        sample.append((label, lineno, raw))
+                    else:
+                        slot = rng.randrange(seen)
+                        if slot < size:
+                            sample[slot] = (label, lineno, raw)
+    texts: list[str] = []
+    taken: set[str] = set()
+    for label, lineno, raw in sample:
+        row, problem = fast_loads_line(raw)
+        if problem == "malformed_json" or not isinstance(row, dict):
+            continue
+        event_id = event_key(row, label, lineno)
+        if event_id in taken:
+            continue
+        taken.add(event_id)
+        text = row_document_text(row, event_id)
+        if text:
+            texts.append(text)
+    return texts
+
+
+def _sample_texts(docs, size: int, seed: int = 0) -> list[str]:
+    """A uniform sample of at most `size` texts of (doc, text) pairs (reservoir sampling)."""
+    import random
+
+    rng = random.Random(seed)
+    sample: list[str] = []
+    seen = 0
+    for _doc, text in docs:
+        if not text:
+            continue
+        seen += 1
+        if len(sample) < size:
+            sample.append(text)
+        else:
+            slot = rng.randrange(seen)
+            if slot < size:
+                sample[slot] = text
+    return sample
+
+
 def run_index(
     home: Home,
     *,
@@ -158,13 +383,14 @@ def run_index(
     force: bool = False,
     limit: int | None = None,
     batch_size: int = 512,
-    commit_every: int = 16384,
-    progress: Callable[[int, int], None] | None = None,
+    commit_every: int = COMMIT_EVERY,
+    progress: Callable[[int, int | None], None] | None = None,
     registries=None,
     now: datetime | None = None,
 ) -> IndexReport:
     """Embed what the store lacks; see the module docstring. Never raises for a service
-    failure: the report says what happened and what fixes it."""
+    failure: the report says what happened and what fixes it. `corpus` (a loaded corpus, for
+    tests and small tools) replaces reading the logs; such a run records no state."""
     started = time.perf_counter()
     settings = settings or SemanticSettings.load()
     report = IndexReport(embedder=settings.embedder, gate=settings.novelty_gate)
@@ -190,18 +416,11 @@ def run_index(
         report.backoff_until = format_timestamp(until)
         return finish("backing_off", f"backing off after a failure until {report.backoff_until} "
                       f"({backoff.read().get('reason', '')})", "carto index --force")
-    if corpus is None:
-        from carto_core.corpus import load_corpus
 
-        corpus = load_corpus(home)
-    report.corpus = len(corpus.events)
-    docs = []
-    for event in corpus.events:
-        text = document_text(event)
-        if text:
-            docs.append((event, text))
-        else:
-            report.no_text += 1
+    def events_of(starts, states=None, fold=None):
+        if corpus is not None:
+            return ((_Doc.of(event), document_text(event)) for event in corpus.events)
+        return _fold_events(home, starts, states, fold)
 
     try:
         embedder = create_embedder(settings.embedder, home, settings, registries)
@@ -209,10 +428,14 @@ def run_index(
         return finish("unavailable", str(exc), "pip install carto-rankers")
     try:
         if embedder.needs_fit and (refit or not embedder.is_fitted()):
-            if not docs:
+            size = int(getattr(embedder, "fit_sample", 0) or DEFAULT_FIT_SAMPLE)
+            texts = (_sample_texts(events_of({}), size) if corpus is not None
+                     else _sample_lines(home, size))
+            if not texts:
                 return finish("unavailable", "nothing to fit the lsa model on: the home has no "
                               "events with text", "carto ingest")
-            report.fitted = embedder.fit([text for _, text in docs])
+            report.fitted = embedder.fit(texts)
+            del texts
         embedder.check()
         report.model = embedder.model_tag
     except EmbedderUnavailable as exc:
@@ -224,81 +447,105 @@ def run_index(
         store = open_store(home, settings)
         report.store = store.describe()
         if reembed:
+            forget_state(home)
             store.clear()
-        present = store.ids(report.model)
+        previous = {} if corpus is not None else read_state(home)
+        plan = _plan(home, previous, report.model, store, reembed or report.fitted != "")
+        if plan.tail and not plan.starts:
+            # Nothing new since a complete run: the state says it all.
+            report.corpus = int(previous.get("events", 0))
+            report.no_text = int(previous.get("no_text", 0))
+            report.already = report.corpus - report.no_text
+            store.close()
+            backoff.clear()
+            return finish()
+        check_store = store.count(report.model) > 0
     except StoreError as exc:
         error(exc.stage, str(exc))
         report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
         return finish("unavailable", str(exc), getattr(exc, "fix", ""))
+
+    states: dict[str, dict] = {}
+    base_events = int(previous.get("events", 0)) if plan.tail else 0
+    base_no_text = int(previous.get("no_text", 0)) if plan.tail else 0
     try:
         rejected = read_rejected(home, report.model)
-        todo = [(e, t) for e, t in docs if e.event_id not in present and e.event_id not in rejected]
-        report.already = len(docs) - len(todo)
-        if limit is not None:
-            todo = todo[:limit]
-        report.todo = len(todo)
-        report.gate_active = bool(settings.novelty_gate is not None and present
-                                  and len(todo) <= settings.gate_max)
+        pending = _Pending(store, report, commit_every)
+        from carto_core.logstream import Fold
+
+        fold = Fold()
+        candidates = _candidates(events_of(plan.starts, states, fold), store, report, rejected,
+                                 check_store, batch_size, limit, count_present=not plan.tail)
+        # The novelty gate judges small increments only: a run that brings more than
+        # `gate_max` new documents is a backfill and runs ungated (upstream's backfills did).
+        head: list = []
+        if settings.novelty_gate is not None and check_store:
+            for item in candidates:
+                head.append(item)
+                if len(head) > settings.gate_max:
+                    break
+            report.gate_active = len(head) <= settings.gate_max
+        stream = _chain(head, candidates)
         if progress:
-            progress(0, len(todo))
+            progress(0, len(head) if report.gate_active else None)
         done = 0
-        pending: list[VectorRecord] = []
-
-        def commit() -> None:
-            # Embedding runs in small batches (progress, bounded memory); the store takes them
-            # in large ones: each embedded-store write is a new segment, and fewer, larger
-            # segments cost less to write and to search.
-            if pending:
-                store.upsert(report.model, pending)
-                report.embedded += len(pending)
-                pending.clear()
-
-        for start in range(0, len(todo), batch_size):
-            batch = todo[start:start + batch_size]
+        for batch in _batches(stream, batch_size):
             try:
-                vectors = embedder.embed_documents([t for _, t in batch])
+                vectors = embedder.embed_documents([t for _, t, _ in batch])
             except EmbedderUnavailable as exc:
-                commit()  # what was embedded before the failure is kept
+                pending.commit()  # what was embedded before the failure is kept
                 error(exc.stage, str(exc))
-                report.failed += len(todo) - done
+                report.failed += len(batch) + sum(1 for _ in stream)
                 report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
                 return finish("unavailable", str(exc), exc.fix)
             except EmbedderError as exc:
-                for event, _ in batch:
-                    error(exc.stage, str(exc), event.event_id)
+                for doc, _, _ in batch:
+                    error(exc.stage, str(exc), doc.event_id)
                 report.failed += len(batch)
                 done += len(batch)
                 if progress:
-                    progress(done, len(todo))
+                    progress(done, None)
                 continue
-            records = []
             rejects = []
-            for (event, text), vector in zip(batch, vectors):
-                if report.gate_active and event.source not in GATE_EXEMPT:
+            keep = []
+            for row, ((doc, text, digest), vector) in enumerate(zip(batch, vectors)):
+                if report.gate_active and doc.source not in GATE_EXEMPT:
                     hits = store.search(report.model, vector, limit=1)
                     if hits and hits[0].score > settings.novelty_gate:
                         rejects.append({
-                            "timestamp": format_timestamp(utcnow()), "event_id": event.event_id,
-                            "outcome": "gate_rejected", "source": _row_source(event),
+                            "timestamp": format_timestamp(utcnow()), "event_id": doc.event_id,
+                            "outcome": "gate_rejected", "source": _row_source(doc),
                             "score": round(hits[0].score, 4), "threshold": settings.novelty_gate,
                             "nearest": hits[0].event_id, "model": report.model})
                         continue
-                records.append(_record(event, text, vector))
-            pending.extend(records)
+                keep.append(row)
+            pending.add([batch[i][0] for i in keep], [batch[i][1] for i in keep],
+                        np.asarray(vectors)[keep], [batch[i][2] for i in keep])
             if rejects:
                 append_rows(home.state_file(REJECTS_FILE), rejects)
             report.gated += len(rejects)
             done += len(batch)
-            if len(pending) >= commit_every:
-                commit()
             if progress:
-                progress(done, len(todo))
-        commit()
+                progress(done, len(head) if report.gate_active else None)
+        pending.commit()
+        complete = report.failed == 0 and limit is None
+        if complete and check_store and not plan.tail and corpus is None:
+            report.removed = _sweep(store, report.model, fold)
         store.compact()
-        if report.failed == 0 and limit is None:
+        if complete:
             for model, info in store.models().items():
                 if model != report.model:
                     report.dropped_models[model] = store.drop_model(model)
+        report.corpus += base_events
+        report.no_text += base_no_text
+        report.already = report.corpus - report.no_text - report.todo
+        if complete and corpus is None:
+            logs = dict(previous.get("logs") or {}) if plan.tail else {}
+            logs.update(states)
+            _write_state(home, {"version": STATE_VERSION, "model": report.model,
+                                "store": report.store, "logs": logs, "events": report.corpus,
+                                "no_text": report.no_text, "vectors": store.count(report.model),
+                                "written_at": format_timestamp(utcnow())})
     except DimensionMismatch as exc:
         error(exc.stage, str(exc))
         report.failed += report.todo - report.embedded - report.gated
@@ -316,3 +563,126 @@ def run_index(
         store.close()
     backoff.clear()
     return finish()
+
+
+def _chain(head: list, rest):
+    yield from head
+    yield from rest
+
+
+def _batches(items, size: int):
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _candidates(events, store, report: IndexReport, rejected: set[str], check_store: bool,
+                batch_size: int, limit: int | None, *, count_present: bool = True):
+    """(event, text) of the events to embed: with text, not in the store for the model, not
+    rejected by the gate before; counts every event into `report` on the way (corpus, no_text,
+    todo). The store is asked about a batch of ids at a time. A tail run does not count events
+    the store already holds (a row repeating an event of an earlier run is no new event)."""
+    wanted = 0
+    for batch in _batches(events, batch_size * 4):
+        texted = []
+        for event, text in batch:
+            report.corpus += 1
+            if text:
+                texted.append((event, text))
+            else:
+                report.no_text += 1
+        digests = {event.event_id: text_digest(text) for event, text in texted}
+        if check_store and texted:
+            # Held with the same text: nothing to do; a row whose text changed (rewritten, or
+            # a turn written again as it grew) is embedded again. A tail run sees only new
+            # rows, not the one that won an id before: a changelog row there never wins over
+            # it (domain logs fold first), so it is only asked about (digest 0).
+            present = store.has(report.model, [event.event_id for event, _ in texted],
+                                [0 if not count_present and event.source == "changelog"
+                                 else digests[event.event_id] for event, _ in texted])
+            if not count_present:
+                report.corpus -= int(present.sum())
+            texted = [pair for pair, held in zip(texted, present.tolist()) if not held]
+        for event, text in texted:
+            if event.event_id in rejected:
+                continue
+            if limit is not None and wanted >= limit:
+                continue  # still counted above: the report says what a full run would do
+            wanted += 1
+            report.todo += 1
+            yield event, text, digests.get(event.event_id, 0)
+
+
+def _sweep(store, model: str, fold) -> int:
+    """Delete the vectors of events no longer in any log (a truncated or rewritten log lost
+    them): every stored id is looked up in the ids this run's full read folded."""
+    from carto_core.eventids import fingerprints
+
+    gone: list[str] = []
+    for ids in store.id_batches(model):
+        if ids:
+            found = fold.table.find(*fingerprints(ids))
+            gone.extend(i for i, number in zip(ids, found.tolist()) if number < 0)
+    return store.delete(model, gone) if gone else 0
+
+
+class _Pending:
+    """Vectors waiting for the store, committed every `commit_every` (one store segment).
+    For a store of float16 rows (the embedded one) each batch is normalised and narrowed on
+    arrival, so a commit holds 64k float16 rows (32 MB at 256 dimensions), not float32 copies."""
+
+    def __init__(self, store, report: IndexReport, commit_every: int):
+        self.store, self.report, self.commit_every = store, report, commit_every
+        self.payloads = store.stores_payload
+        self.narrow = getattr(store, "kind", "") == "embedded"
+        self.clear()
+
+    def clear(self) -> None:
+        self.ids: list[str] = []
+        self.vectors: list = []
+        self.projects: list[str] = []
+        self.times: list = []
+        self.payload: list[dict] = []
+        self.digests: list[int] = []
+
+    def add(self, docs: list, texts: list[str], vectors, digests: list[int]) -> None:
+        """One embedded batch (rows the gate let through)."""
+        if not docs:
+            return
+        vectors = np.asarray(vectors, np.float32)
+        if self.narrow:
+            from carto_core.semantic.embedded import normalise, to_float16
+
+            vectors = to_float16(normalise(vectors))
+        self.vectors.append(vectors)
+        for doc, text, vector, digest in zip(docs, texts, vectors, digests):
+            self.ids.append(doc.event_id)
+            self.digests.append(digest)
+            if self.payloads:
+                record = _record(doc.event, text, vector)
+                self.projects.append(record.project)
+                self.times.append(record.timestamp)
+                self.payload.append(record.payload)
+            else:
+                self.projects.append(doc.project or "")
+                self.times.append(doc.timestamp)
+        if len(self.ids) >= self.commit_every:
+            self.commit()
+
+    def commit(self) -> None:
+        # Embedding runs in small batches (progress, bounded memory); the store takes them
+        # in large ones: each embedded-store write is a new segment, and fewer, larger
+        # segments cost less to write and to search.
+        if not self.ids:
+            return
+        vectors = np.concatenate(self.vectors)
+        self.vectors = []
+        self.store.upsert_arrays(self.report.model, self.ids, vectors, self.projects, self.times,
+                                 self.payload if self.payloads else None, self.digests)
+        self.report.embedded += len(self.ids)
+        self.clear()

@@ -151,6 +151,8 @@ class QdrantStore(VectorStore):
                 "event_id": record.event_id, "project": record.project or "",
                 "model": model,
             })
+            if record.digest:
+                payload["digest"] = str(record.digest)
             if record.timestamp is not None:
                 payload["timestamp"] = format_timestamp(record.timestamp)
             points.append(self._m.PointStruct(id=point_id(record.event_id),
@@ -193,6 +195,47 @@ class QdrantStore(VectorStore):
 
     def ids(self, model):
         return {str(p.get("event_id")) for p in self._scroll(model, ["event_id"])}
+
+    def has(self, model, event_ids, digests=None):
+        """Points fetched by id (one point per event id), not a scroll of the collection."""
+        import numpy as np
+
+        present = np.zeros(len(event_ids), np.bool_)
+        if not event_ids or self._collection_dim() is None:
+            return present
+        wanted = {point_id(e): i for i, e in enumerate(event_ids)}
+        points = self._call("retrieve", self.client.retrieve, self.collection,
+                            ids=list(wanted), with_payload=["event_id", "model", "digest"],
+                            with_vectors=False)
+        for point in points:
+            payload = point.payload or {}
+            i = wanted.get(point.id)
+            if i is None or payload.get("model") != model or payload.get("event_id") != event_ids[i]:
+                continue
+            stored = payload.get("digest")
+            present[i] = (digests is None or not stored or not int(digests[i])
+                          or stored == str(int(digests[i])))
+        return present
+
+    def id_batches(self, model):
+        batch: list[str] = []
+        for payload in self._scroll(model, ["event_id"]):
+            batch.append(str(payload.get("event_id")))
+            if len(batch) >= 1000:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    def delete(self, model, event_ids):
+        if not len(event_ids) or self._collection_dim() is None:
+            return 0
+        held = self.has(model, list(event_ids))
+        doomed = [point_id(e) for e, ok in zip(event_ids, held.tolist()) if ok]
+        if doomed:
+            self._call("delete", self.client.delete, self.collection,
+                       points_selector=self._m.PointIdsList(points=doomed), wait=True)
+        return len(doomed)
 
     def projects(self, model):
         return sorted({str(p.get("project")) for p in self._scroll(model, ["project"])

@@ -5,7 +5,7 @@ One contract (tests/semantic/test_store_contract.py runs it against every store)
 - `upsert(model, records)` stores vectors under a model tag; a record whose event_id is
   already stored for that model replaces it (one vector per (model, event_id)).
 - `search(model, vector, limit=, projects=, since=, before=)` returns hits best first by
-  cosine similarity, scoring only vectors of `model`, with the project filter (exact values)
+  cosine similarity (within 2e-4 of the exact cosine: a store may keep float16 vectors), scoring only vectors of `model`, with the project filter (exact values)
   and the time window applied *before* the top `limit` is cut. Rows without a timestamp are
   dropped whenever a window is active.
 - a vector whose dimension differs from what the store holds for the model raises
@@ -63,6 +63,8 @@ class VectorRecord:
     timestamp: datetime | None = None
     #: Extra payload (upstream's Qdrant payload fields: source, summary, session, ...).
     payload: dict = field(default_factory=dict)
+    #: `text.text_digest` of the text the vector embeds (0: not known).
+    digest: int = 0
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class VectorStore:
     """Subclasses set `kind` and implement every method below."""
 
     kind: ClassVar[str] = ""
+    #: False for a store that keeps no payload (the indexer then builds none).
+    stores_payload: ClassVar[bool] = True
 
     def describe(self) -> str:
         """Where the vectors are, for status lines."""
@@ -92,6 +96,33 @@ class VectorStore:
 
     def search(self, model: str, vector, *, limit: int = 500, projects: Sequence[str] | None = None,
                since: datetime | None = None, before: datetime | None = None) -> list[Hit]:
+        raise NotImplementedError
+
+    def upsert_arrays(self, model: str, event_ids: Sequence[str], vectors, projects: Sequence[str],
+                      timestamps: Sequence[datetime | None], payloads: Sequence[dict] | None = None,
+                      digests: Sequence[int] | None = None) -> int:
+        """`upsert` from columns (distinct ids); stores override it to skip the records."""
+        payloads = payloads if payloads is not None else [{}] * len(event_ids)
+        digests = digests if digests is not None else [0] * len(event_ids)
+        return self.upsert(model, [VectorRecord(e, v, project=p, timestamp=t, payload=d, digest=g)
+                                   for e, v, p, t, d, g in zip(event_ids, vectors, projects,
+                                                               timestamps, payloads, digests)])
+
+    def has(self, model: str, event_ids: Sequence[str], digests: Sequence[int] | None = None) -> "np.ndarray":
+        """Which of `event_ids` hold a vector of `model` (a bool array); with `digests`, only
+        those whose vector embeds that text (a digest of 0, asked or stored, matches). Stores
+        override it with a lookup that does not list every id."""
+        import numpy as np
+
+        present = self.ids(model)
+        return np.fromiter((e in present for e in event_ids), np.bool_, len(event_ids))
+
+    def id_batches(self, model: str):
+        """Every stored id of `model`, in lists (a store's segments or pages)."""
+        yield sorted(self.ids(model))
+
+    def delete(self, model: str, event_ids: Sequence[str]) -> int:
+        """Delete the vectors of these ids under `model`; returns how many went."""
         raise NotImplementedError
 
     def ids(self, model: str) -> set[str]:

@@ -159,7 +159,12 @@ class LsaEmbedder(Embedder):
                 f"cannot fit lsa on {matrix.shape[0]} documents and {matrix.shape[1]} terms: "
                 "the corpus is too small", fix="carto ingest")
         svd = TruncatedSVD(n_components=dims, algorithm="randomized", n_iter=5, random_state=0)
-        svd.fit(matrix)
+        # As many BLAS threads as the machine has cores to spare (CARTO_JOBS / --jobs): on a
+        # busy machine spinning threads make the SVD several times slower, not faster.
+        from carto_core.parallel import blas_threads, jobs
+
+        with blas_threads(jobs()):
+            svd.fit(matrix)
         vocabulary = vectorizer.vocabulary_
         terms = sorted(vocabulary)
         columns = np.array([vocabulary[t] for t in terms], dtype=np.int64)
