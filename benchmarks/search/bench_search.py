@@ -100,7 +100,8 @@ def _exact(ranker, query, scope, engine) -> bool:
         docs, s = cand[sel], scores[sel]
         order = np.lexsort((docs, -s))[:500]
         want[LOG_LABELS[code]] = docs[order].tolist()
-    got = {l.name: l.indices.tolist() for l in ranker.rank(query, scope, engine)}
+    # an empty ladder only carries why it is empty (no candidates to compare)
+    got = {l.name: l.indices.tolist() for l in ranker.rank(query, scope, engine) if len(l)}
     return got == want
 
 

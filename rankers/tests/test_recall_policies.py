@@ -37,13 +37,13 @@ def _fused(index, hours_old, holds=False):
                  timestamp=NOW.timestamp() - hours_old * 3600)
 
 
-def test_a_question_in_own_words_keeps_at_least_half_of_an_old_memory(engine):
-    """No document holds every term: a bounded prior (1 + exp(-0.001 h)) / 2, never below
-    half, where exp buried a 200-day-old event at 0.008."""
+def test_a_question_in_own_words_keeps_most_of_an_old_memory(engine):
+    """No document holds every term: a bounded prior (1 + 0.5 exp(-0.001 h)) / 1.5, never
+    below two thirds, where exp buried a 200-day-old event at 0.008."""
     old, new = _fused(0, 24 * 200), _fused(1, 1)
     GatedPriorDecay().apply([old, new], _ctx(engine, 0))
-    assert old.score == pytest.approx(0.01 * (1 + math.exp(-0.001 * 24 * 200)) / 2)
-    assert old.score > 0.005 and new.score > old.score  # recency still breaks ties
+    assert old.score == pytest.approx(0.01 * (1 + 0.5 * math.exp(-0.001 * 24 * 200)) / 1.5)
+    assert old.score > 0.01 * 2 / 3 and new.score > old.score  # recency still breaks ties
 
 
 def test_asking_for_the_latest_state_weighs_recency_more(engine):
@@ -52,8 +52,8 @@ def test_asking_for_the_latest_state_weighs_recency_more(engine):
     GatedPriorDecay().apply([plain], _ctx(engine, 0, "where does my sister live"))
     GatedPriorDecay().apply([latest], _ctx(engine, 0, "where does my sister live now"))
     r = math.exp(-0.001 * 24 * 60)
-    assert latest.score == pytest.approx(0.01 * (1 + 3 * r) / 4)
-    assert plain.score == pytest.approx(0.01 * (1 + r) / 2)
+    assert latest.score == pytest.approx(0.01 * (1 + 1.5 * r) / 2.5)
+    assert plain.score == pytest.approx(0.01 * (1 + 0.5 * r) / 1.5)
 
 
 def test_lookups_skip_decay_and_are_lifted(engine):

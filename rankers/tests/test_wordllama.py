@@ -84,12 +84,20 @@ def test_a_query_imports_neither_wordllama_nor_tokenizers(tmp_path):
         "e.embed_query('warm the tables')\n"  # first query writes the hashed tables
         "v = e.embed_query('which pet did we adopt')\n"
         "print(json.dumps([len(v), sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('wordllama', 'tokenizers', 'safetensors', 'requests', 'pydantic'))]))\n")
+        "('wordllama', 'tokenizers', 'safetensors', 'requests', 'pydantic')"
+        " or m == 'importlib.metadata')]))\n")
     # the tables are written by the first query of a home; a fresh process then reads them
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     dims, heavy = json.loads(out.stdout)
     assert dims == 256 and heavy == []
+
+
+def test_the_version_is_read_without_importlib_metadata():
+    from importlib import metadata
+
+    wl._VERSION.clear()
+    assert wl.package_version() == metadata.version("wordllama")
 
 
 def test_a_missing_package_is_unavailable_with_the_fix(monkeypatch, tmp_path):

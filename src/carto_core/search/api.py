@@ -270,7 +270,7 @@ class DecayContext:
     lookup_max: int = 10
     lift: float = 3.0
     #: gated-prior: an old memory keeps at least 1 / (1 + prior_beta) of its score.
-    prior_beta: float = 1.0
+    prior_beta: float = 0.5
     #: gated-prior: the decay rate of vague queries and of queries asking for the latest state.
     vague_lambda: float = 0.2
 

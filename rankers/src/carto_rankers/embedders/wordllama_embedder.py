@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.search.tokens import term_hash
 from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
 
 CONFIG = "l2_supercat"
@@ -40,8 +41,14 @@ TOKENIZER = f"tokenizers/{CONFIG}_tokenizer_config.json"
 SPACE = "\u2581"
 
 
+_FOLDER: list = []
+_VERSION: list = []
+
+
 def package_folder() -> Path | None:
     """The installed wordllama folder, found without importing the package."""
+    if _FOLDER:
+        return _FOLDER[0]
     import importlib.util
 
     try:
@@ -50,16 +57,35 @@ def package_folder() -> Path | None:
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(list(spec.submodule_search_locations)[0])
+    _FOLDER.append(Path(list(spec.submodule_search_locations)[0]))
+    return _FOLDER[0]
 
 
 def package_version() -> str:
-    from importlib import metadata
+    """wordllama's version, read from its `_version.py` (importlib.metadata costs a cold
+    query 40-250 ms on this machine; the package itself far more)."""
+    if _VERSION:
+        return _VERSION[0]
+    import re
 
-    try:
-        return metadata.version("wordllama")
-    except metadata.PackageNotFoundError:
-        return "?"
+    folder = package_folder()
+    found = None
+    if folder is not None:
+        try:
+            found = re.search(r"""^__version__\s*=\s*(?:version\s*=\s*)?['"]([^'"]+)['"]""",
+                              (folder / "_version.py").read_text("utf-8"), re.MULTILINE)
+        except OSError:
+            found = None
+    if found:
+        _VERSION.append(found.group(1))
+    else:
+        from importlib import metadata
+
+        try:
+            _VERSION.append(metadata.version("wordllama"))
+        except metadata.PackageNotFoundError:
+            return "?"
+    return _VERSION[0]
 
 
 def load_weights(path: Path) -> np.ndarray:
@@ -126,8 +152,6 @@ def read_tables(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], int]]
 
 
 def _h(text: str) -> int:
-    from carto_core.search.tokens import term_hash
-
     return term_hash(text)
 
 
