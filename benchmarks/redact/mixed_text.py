@@ -1,6 +1,7 @@
 """A deterministic "mixed text" body for the redaction benchmarks: what an agent's tool calls
-carry (shell output, source code, JSON, prose, paths, hashes), cut from files in this
-repository and the shared fixtures, so the figures do not depend on a synthetic word list."""
+carry (shell output, source code, JSON, prose, paths, hashes), cut from the shared fixtures and
+from this repository's code and docs as they were at a pinned revision (`REVISION`, read with
+`git show`), so the figures depend neither on a synthetic word list nor on today's tree."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT.parent.parent / "shared" / "fixtures"
+#: The tree the code and docs lines come from (before the issue-14 redactor).
+REVISION = "6433455"
 
 
 def _fixture_strings() -> list[str]:
@@ -42,12 +45,18 @@ def _collect(value, found: list[str]) -> None:
 
 def pieces() -> list[str]:
     """Realistic strings: fixture transcript strings plus lines of carto's own code and docs."""
+    import subprocess
+
     out = _fixture_strings()
-    for pattern in ("src/carto_core/**/*.py", "docs/*.md"):
-        for path in sorted(ROOT.glob(pattern)):
-            if "redact" in path.name:
-                continue  # the rule table itself is all secret words
-            out.extend(line for line in path.read_text("utf-8").splitlines() if len(line) >= 20)
+    names = subprocess.run(["git", "ls-tree", "-r", "--name-only", REVISION], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    for name in names:
+        if not (name.startswith("src/carto_core/") and name.endswith(".py") or
+                name.startswith("docs/") and name.endswith(".md")) or "redact" in name:
+            continue  # (the old rule table is all secret words)
+        text = subprocess.run(["git", "show", f"{REVISION}:{name}"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout
+        out.extend(line for line in text.splitlines() if len(line) >= 20)
     return out
 
 

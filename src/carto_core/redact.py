@@ -23,6 +23,9 @@ from carto_core.redact_rules import KEYWORDS, RULES
 MARKER = "[REDACTED:"
 _MARKER_SPAN = re.compile(r"\[REDACTED:[\w.-]+\]")
 
+# Short strings are memoized (up to this many characters, this many entries).
+_MEMO_LENGTH = 256
+_MEMO_SIZE = 8192
 # Strings shorter than this hold no complete credential shape (`pwd=ab12c9` is 10); secrets in
 # shorter dict values are caught through their key.
 _MIN_TEXT = 8
@@ -333,6 +336,54 @@ def _at_line_start(text: str, position: int) -> bool:
     return not before or before[-1] in "\n\r{[,;(-#" or before.endswith(("\\n", "\\r"))
 
 
+# --- starts: where the first match of a key-name rule can begin (-1: nowhere) -------------
+# Each is a superset test: it may accept a place the rule then refuses, never the reverse.
+
+_STEMS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
+_STEM_BACK = 20  # the longest key word reaches this far before its stem (`shared_access_key`)
+_AFTER_ASSIGNMENT = re.compile(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,3}(?:[:=]|%3[ad])")
+_AFTER_FLAG = re.compile(r"[\w-]{0,64}(?:=|[ \t])")
+
+
+def _first_stem(lowered: str, accept) -> int:
+    """Where the first key word followed by what `accept` wants may begin, or -1."""
+    best = -1
+    for stem in _STEMS:
+        at = lowered.find(stem)
+        while at >= 0 and (best < 0 or at < best):
+            if accept(lowered, stem, at, at + len(stem)):
+                best = at
+                break
+            at = lowered.find(stem, at + 1)
+    return -1 if best < 0 else max(0, best - _STEM_BACK)
+
+
+def _assignment_after(text: str, stem: str, at: int, end: int) -> bool:
+    return _AFTER_ASSIGNMENT.match(text, end) is not None
+
+
+def _flag_around(text: str, stem: str, at: int, end: int) -> bool:
+    # A flag's key word follows a dash: right before the stem, or (`--api-key`) before the
+    # compound's first part, which only `key` has.
+    dashed = text[at - 1:at] == "-" or (stem == "key" and "-" in text[max(0, at - 16):at])
+    return dashed and _AFTER_FLAG.match(text, end) is not None
+
+
+def start_assignment(lowered: str) -> int:
+    return _first_stem(lowered, _assignment_after)
+
+
+def start_flag(lowered: str) -> int:
+    return _first_stem(lowered, _flag_around) if "-" in lowered else -1
+
+
+def start_tag(lowered: str) -> int:
+    return 0 if "</" in lowered else -1
+
+
+STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
+
+
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
@@ -343,24 +394,30 @@ CHECKS: dict[str, Check] = {
 # --- the engine ----------------------------------------------------------------------------
 
 
-# The runs of token characters a token rule's match must lie in; shorter runs hold no provider
-# token (the shortest, an AWS key id, is 20 characters).
-LONG_RUN = re.compile(r"[a-z0-9_.~+/=-]{20,}")
+# A token rule's match is a run of token characters of 20 or more (the shortest provider token,
+# an AWS key id, is 20): it lies inside a whitespace-separated word at least that long, and
+# `str.split` finds those words at C speed (a regex for the runs costs twice as much).
+LONG_WORD = 20
+
+
+def long_words(lowered: str) -> str:
+    return " ".join(word for word in lowered.split() if len(word) >= LONG_WORD)
 
 
 class Rule:
     """One pattern: compiled on first use, run only when one of its needles occurs."""
 
-    __slots__ = ("kind", "source", "needles", "lower", "token", "check", "_compiled", "_folded")
+    __slots__ = ("kind", "source", "needles", "lower", "token", "check", "start", "_compiled", "_folded")
 
     def __init__(self, kind: str, pattern: str, needles: tuple[str, ...] = (), *, lower: bool = False,
-                 token: bool = False, check: str | Check | None = None):
+                 token: bool = False, check: str | Check | None = None, start: str | None = None):
         self.kind = kind
         self.source = pattern
         self.needles = tuple(needles)
         self.lower = lower
         self.token = token and bool(needles)
         self.check = CHECKS[check] if isinstance(check, str) else check
+        self.start = STARTS[start] if start else None
         self._compiled: re.Pattern | None = None
         self._folded: re.Pattern | None = None
 
@@ -381,6 +438,11 @@ class Rule:
                 pattern, target = self._folded, value
         else:
             pattern, target = self.compiled(), value
+        begin = 0
+        if self.start is not None and target is lowered:
+            begin = self.start(lowered)
+            if begin < 0:
+                return value, []
         has_secret = "secret" in pattern.groupindex
         # Earlier replacements must stay whole: a match reaching into one is not a secret
         # (`https://[REDACTED:github-token]@host` has a `:` inside the marker).
@@ -388,7 +450,7 @@ class Rule:
         pieces: list[str] = []
         kinds: list[str] = []
         last = 0
-        for match in pattern.finditer(target):
+        for match in pattern.finditer(target, begin):
             kind = self.kind
             start, end = match.span("secret") if has_secret else match.span()
             if start < 0:
@@ -421,7 +483,7 @@ class Rule:
 
 BUILTIN_RULES: tuple[Rule, ...] = tuple(
     Rule(kind, pattern, needles, lower=options.get("lower", False), token=options.get("token", False),
-         check=options.get("check"))
+         check=options.get("check"), start=options.get("start"))
     for kind, pattern, needles, options in RULES
 )
 
@@ -435,6 +497,7 @@ class Redactor:
         use_builtin = builtin if builtin is not None else patterns is None
         self._rules: list[Rule] = list(BUILTIN_RULES) if use_builtin else []
         self._prefilter = prefilter
+        self._memo: dict[str, tuple[str, list[str], tuple[str, ...]]] = {}
         self._indexed_for = -1
         self._token_gate: re.Pattern | None = None
         for kind, pattern in patterns or ():
@@ -444,6 +507,7 @@ class Redactor:
         rule = Rule(kind, pattern)
         rule.compiled()  # a bad user pattern fails here, where it is added
         self._rules.append(rule)
+        self._memo.clear()
 
     @property
     def kinds(self) -> list[str]:
@@ -477,15 +541,31 @@ class Redactor:
         """The redacted text and the kinds found in it (one entry per replacement)."""
         if len(value) < _MIN_TEXT:
             return value, []
+        if len(value) <= _MEMO_LENGTH:
+            # Rows repeat their short strings (timestamps, paths, ids, tool names): remember
+            # what each came out as (bounded; the rules are fixed once patterns are added).
+            memo = self._memo.get(value)
+            if memo is None:
+                pieces: list[str] = []
+                memo = (*self._scan(value, pieces), tuple(pieces))
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.clear()
+                self._memo[value] = memo
+            if sink is not None:
+                sink.extend(memo[2])
+            return memo[0], list(memo[1])
+        return self._scan(value, sink)
+
+    def _scan(self, value: str, sink: list[str] | None) -> tuple[str, list[str]]:
         lowered = value.lower()
         if self._prefilter:
             # Needles are literal: a rule cannot match text that holds none of them. Token rules
             # look only in the long runs (few, short); the others in the whole lowered text.
             token_needles, text_needles, always = self._index()
             candidates = set(always)
-            runs = LONG_RUN.findall(lowered) if self._token_gate is not None else ()
+            runs = long_words(lowered) if self._token_gate is not None and len(lowered) >= LONG_WORD else ""
             if runs:
-                for needle in set(self._token_gate.findall(" ".join(runs))):
+                for needle in set(self._token_gate.findall(runs)):
                     candidates.update(token_needles[needle])
             for needle, positions in text_needles:
                 if needle in lowered:
@@ -551,13 +631,21 @@ _KEY_NAME = re.compile(KEYWORDS, re.IGNORECASE)
 _KEY_HINTS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
 
+_HINTED: dict[str, bool] = {}  # key name -> holds a key word (row keys repeat: cache them)
+
+
 def secret_key_kind(key: str, value: str) -> str | None:
     """The kind to redact `value` as when it is stored under dict key `key`, or None."""
     if len(key) > 80 or len(value) < 3:
         return None
-    lowered = key.lower()
-    if not any(hint in lowered for hint in _KEY_HINTS):
+    hinted = _HINTED.get(key)
+    if hinted is None:
+        hinted = any(hint in key.lower() for hint in _KEY_HINTS)
+        if len(_HINTED) < 4096:
+            _HINTED[key] = hinted
+    if not hinted:
         return None
+    lowered = key.lower()
     if lowered in ("authorization", "proxy-authorization"):
         scheme, _, credentials = value.strip().partition(" ")
         credentials = credentials.strip() if credentials else scheme
