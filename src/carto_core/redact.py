@@ -18,10 +18,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+from carto_core.lazyre import Lazy
 from carto_core.redact_rules import KEYWORDS, RULES
 
 MARKER = "[REDACTED:"
-_MARKER_SPAN = re.compile(r"\[REDACTED:[\w.-]+\]")
+_MARKER_SPAN = Lazy(r"\[REDACTED:[\w.-]+\]")
 
 # Short strings are memoized (up to this many characters, this many entries).
 _MEMO_LENGTH = 256
@@ -38,13 +39,13 @@ str string int integer bool boolean bytes number float any object dict list arra
 secretstr secretbytes redacted hidden masked omitted removed unknown void self this env
 await async new yield typeof function lambda require import not and or return
 """.split())
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
     r"|\*+|x+|X+|\.+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here)$",
     re.IGNORECASE,
 )
-_DOTTED_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
-_TYPE_NAME = re.compile(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*$")
+_DOTTED_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_TYPE_NAME = Lazy(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*$")
 _SYMBOLS = frozenset("!@#$%^&*+=/~?:._-")
 
 # Name parts around a secret keyword that say the value is not the secret itself (after
@@ -65,7 +66,7 @@ unk sep cls mask special stop start end forgot reset show hide toggle has is no 
 require requires validate verify check sync count need needs
 """.split())
 _WEAK_KEYWORDS = ("pass", "pwd", "auth", "creds")
-_WORD_SPLIT = re.compile(r"[_.\-\s]+|(?<=[a-z0-9])(?=[A-Z])")
+_WORD_SPLIT = Lazy(r"[_.\-\s]+|(?<=[a-z0-9])(?=[A-Z])")
 
 _KNOWN_SCHEMES = frozenset("""
 basic bearer digest token apikey api-key api_key ssws negotiate ntlm oauth hoba mutual vapid dpop gnap
@@ -204,8 +205,8 @@ def _key_refused(keyword: str, keyword_start: int, key: str, key_start: int, tex
     return bool(head_words) and head_words[-1] in _PREFIX_REJECT
 
 
-_FORMAT_FIELD = re.compile(r"\{\d*\}|\{[a-z_]+\}|%[sdr]|%\(\w+\)")
-_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
+_FORMAT_FIELD = Lazy(r"\{\d*\}|\{[a-z_]+\}|%[sdr]|%\(\w+\)")
+_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*$")
 _SECRET_WORDS = ("pass", "pwd", "token", "secret", "key", "cred", "auth")
 
 
@@ -341,8 +342,8 @@ def _at_line_start(text: str, position: int) -> bool:
 
 _STEMS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 _STEM_BACK = 20  # the longest key word reaches this far before its stem (`shared_access_key`)
-_AFTER_ASSIGNMENT = re.compile(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,3}(?:[:=]|%3[ad])")
-_AFTER_FLAG = re.compile(r"[\w-]{0,64}(?:=|[ \t])")
+_AFTER_ASSIGNMENT = Lazy(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,3}(?:[:=]|%3[ad])")
+_AFTER_FLAG = Lazy(r"[\w-]{0,64}(?:=|[ \t])")
 
 
 def _first_stem(lowered: str, accept) -> int:
@@ -627,7 +628,7 @@ class Redactor:
         return Counter(found)
 
 
-_KEY_NAME = re.compile(KEYWORDS, re.IGNORECASE)
+_KEY_NAME = Lazy(KEYWORDS, re.IGNORECASE)
 _KEY_HINTS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
 

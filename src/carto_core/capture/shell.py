@@ -21,25 +21,11 @@ from __future__ import annotations
 import os
 import re
 
+from carto_core.lazyre import Lazy as _Lazy
+
 READ_CUT = 500  # bytes of the command a summary is taken from
 SUMMARY_CUT = 200  # bytes of that a "Ran:" summary keeps
 COMMIT_SCAN_CUT = 20_000  # bytes of the heredoc-stripped command scanned for commits
-
-class _Lazy:
-    """A regex compiled on first use: the hook imports this module on every call, and most
-    calls need only a few of its patterns."""
-
-    __slots__ = ("args", "compiled")
-
-    def __init__(self, *args):
-        self.args = args
-        self.compiled = None
-
-    def __getattr__(self, name):
-        if self.compiled is None:
-            self.compiled = re.compile(*self.args)
-        return getattr(self.compiled, name)
-
 
 NOISE_COMMANDS = frozenset({"ls", "cat", "echo", "pwd", "cd", "which", "wc", "head", "tail"})
 NOISE_PATH_PARTS = ("/node_modules/", "/.git/")
