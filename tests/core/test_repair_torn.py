@@ -4,7 +4,6 @@ and a row another process appends while the repair runs survives it."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 
 from click.testing import CliRunner
@@ -17,9 +16,6 @@ from carto_core.logs import order_row
 from carto_core.reader import ReadReport, iter_lines
 from carto_core.repair import run_repair
 from carto_core.repair.torn import TornRows
-
-CTX = multiprocessing.get_context("fork")
-
 
 def tool_pair(event_id: str, summary: str) -> tuple[dict, dict]:
     """A tool-use row and its changelog copy, as `capture.tooluse.tool_use_pair` builds them."""
@@ -95,30 +91,14 @@ def test_nul_runs_a_crash_left_are_removed_and_garbage_is_kept(tmp_path):
     assert home.log("changelog").read_bytes() == b'{"event_id":"a"}\nnot json at all\n'
 
 
-def _append_from_another_process(path, row):
-    child = CTX.Process(target=append_rows, args=(str(path), [row]))
-    child.start()
-    child.join(30)
-    assert child.exitcode == 0
-
-
-def test_row_appended_by_another_process_during_the_repair_survives(tmp_path, monkeypatch):
+def test_row_appended_by_another_process_during_the_repair_survives(tmp_path, during_write):
     home = Home(tmp_path)
     path = home.log("changelog")
     path.write_bytes(b'{"event_id":"a"}\n{"event_id":"b","x{"event_id":"c"}\n')
     repair = TornRows()
-    real_fix = repair.fix
-    passes = []
-
-    def fix(label, lines, tally):
-        passes.append(label)
-        if label == "changelog" and passes.count("changelog") == 2:  # the write pass, locked
-            _append_from_another_process(path, {"event_id": "during"})
-        return real_fix(label, lines, tally)
-
-    monkeypatch.setattr(repair, "fix", fix)
+    passes = during_write(repair, "changelog", path, {"event_id": "during"})
     doc = run_repair(repair, home, write=True)
-    assert doc["fixed"] == 1
+    assert passes.count("changelog") == 2 and doc["fixed"] == 1
     ids, report = ids_and_report(path)
     assert sorted(ids) == ["a", "c", "during"]
     assert report.problems == {"torn_row": 1}

@@ -18,6 +18,8 @@ from carto_core.exitcodes import ExitCode
 #: subcommand -> "module:attribute".
 REPAIR_COMMANDS: dict[str, str] = {
     "torn-rows": "carto_core.cli.repair_torn_rows:torn_rows",
+    "orphan-sessions": "carto_core.cli.repair_orphan_sessions:orphan_sessions",
+    "transcript-paths": "carto_core.cli.repair_transcript_paths:transcript_paths",
     "redact": "carto_core.cli.repair_redact:redact",
 }
 
@@ -35,7 +37,7 @@ class RepairGroup(click.Group):
 
 @click.group(cls=RepairGroup)
 def repair() -> None:
-    """Repair a home's logs: torn rows, rows without a session, stale transcript paths.
+    """Repair a home's logs: torn rows, sessionless rows, stale transcript paths, credentials.
 
     Every repair is a dry run unless --write: it reads the logs and says what it found and
     what --write would change. With --write the logs are rewritten through carto's crash-safe
