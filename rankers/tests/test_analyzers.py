@@ -1,0 +1,59 @@
+"""Properties of the analyzers: any text finds itself, terms are clean, and the rules the
+recall issue names (scripts, stems, identifiers, hyphens, prefixes, question words)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.search.tokens import UpstreamAnalyzer
+from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
+
+ANALYZERS = [EnglishAnalyzer(), UnicodeAnalyzer(), UpstreamAnalyzer()]
+TEXT = (st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=80)
+        | st.text(alphabet="abcXYZ_-./:'é東京猫がسلامмир 0123*", max_size=80))
+
+
+@pytest.mark.parametrize("analyzer", ANALYZERS, ids=lambda a: a.name)
+@settings(max_examples=200, deadline=None)
+@given(text=TEXT)
+def test_a_text_finds_itself(analyzer, text):
+    """Every term of a query is a term of the same text indexed: whatever someone pastes
+    from a row, the row holds every query term (the lookup gate depends on it)."""
+    index_terms = analyzer.terms(text)
+    query = analyzer.query(text)
+    assert set(query.terms) <= set(index_terms)
+    assert all(t and not any(c.isspace() for c in t) for t in index_terms)
+    assert analyzer.terms(text) == index_terms  # deterministic (the memo changes nothing)
+
+
+@pytest.mark.parametrize("text,terms", [
+    ("Researching camped deployments", ["research", "camp", "deploy"]),
+    ("batch_batch_lock", ["batch_batch_lock", "batch", "batch", "lock"]),
+    ("parseConfig", ["parseconfig", "pars", "config"]),
+    ("src/cart/tax.py", ["src", "cart", "tax.py", "tax", "py"]),
+    ("de-stress", ["destress", "de", "stress"]),
+    ("evt-1a2b3c4d5e6f", ["evt-1a2b3c4d5e6f"]),
+    ("Привет серверы", ["привет", "сервер"]),
+    ("東京へ", ["東", "京", "へ", "東京", "京へ"]),
+    ("café", ["cafe"]),
+])
+def test_english_terms(text, terms):
+    assert EnglishAnalyzer().terms(text) == terms
+
+
+def test_queries_drop_question_words_unless_nothing_else_is_left():
+    english = EnglishAnalyzer()
+    assert english.query("What did I say about the deployment?").terms == ("say", "deploy")
+    assert english.query("what is it").terms == ("what", "is", "it")
+    assert english.query("deploy* the cart").prefixes == ("deploy",)
+    assert english.query("東京").terms == ("東京",)  # bigrams only: the row has them
+
+
+def test_upstream_is_wave_ones_tokens():
+    from carto_core.search.tokens import tokenize
+
+    text = "Ran: pytest tests/test_cart.py::test_discount Ünïcode 東京"
+    assert UpstreamAnalyzer().terms(text) == tokenize(text) == [
+        "ran", "pytest", "tests", "test", "cart", "py", "test", "discount", "unicode"]
