@@ -244,13 +244,15 @@ class DocumentBuilder:
         cols["doclen"].append(len(tokens) * TF_SCALE)
         self.p_term.extend([vocab[token] for token in counts])
         self.p_doc.extend([doc] * len(counts))
-        self.p_tf.extend([n * TF_SCALE for n in counts.values()])
+        # without context every tf is scaled at the end, in one numpy multiply
+        self.p_tf.extend([n * TF_SCALE for n in counts.values()] if self.context else counts.values())
 
     def segment(self) -> Segment:
         hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
+        tfs = np.frombuffer(self.p_tf, np.int32)
         segment = Segment.from_postings(
             np.frombuffer(self.p_term, np.int32), np.frombuffer(self.p_doc, np.int32),
-            np.frombuffer(self.p_tf, np.int32), hashes)
+            tfs if self.context else tfs * TF_SCALE, hashes)
         segment.words = sorted(self.vocab)
         return segment
 
