@@ -62,6 +62,19 @@ REGISTRATION_HOOKS: dict[str, str] = {
     "carto_register_embedders": "embedders",
 }
 
+#: The base classes a registry accepts, by dotted name (checked along each class's MRO, so no
+#: base module is imported to load plugins). They are the hookspecs' annotations; a meta-test
+#: (tests/core/test_hookspecs_meta.py) fails when the two disagree.
+REGISTRY_BASES: dict[str, tuple[str, ...]] = {
+    "sources": ("carto_core.sources.Source",),
+    "writers": ("carto_core.sources.Writer",),
+    "rankers": ("carto_core.search.api.Ranker", "carto_core.search.api.Fusion",
+                "carto_core.search.tokens.Analyzer"),
+    "decay_policies": ("carto_core.search.api.DecayPolicy",),
+    "fact_verbs": ("carto_core.facts.verb.FactVerb",),
+    "embedders": ("carto_core.semantic.embedder.Embedder",),
+}
+
 #: What a search needs (rankers, fusions, decay policies) and what facts need.
 RANKING_HOOKS = ("carto_register_rankers", "carto_register_decay_policies")
 FACT_HOOKS = ("carto_register_fact_verbs",)
@@ -77,16 +90,23 @@ class UnknownNameError(LookupError):
 
 
 class NamedRegistry:
-    """Classes of one kind by unique name, with the plugin that registered each."""
+    """Classes of one kind by unique name, with the plugin that registered each; with `bases`
+    (dotted names), only subclasses of one of them."""
 
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, bases: tuple[str, ...] = ()):
         self.kind = kind
+        self.bases = bases
         self._items: dict[str, tuple[type, str]] = {}
 
     def register(self, cls: type, plugin: str = "?") -> type:
         name = getattr(cls, "name", None)
         if not isinstance(name, str) or not name:
             raise ValueError(f"{self.kind}: {cls!r} from {plugin} has no `name`")
+        if self.bases and not any(f"{c.__module__}.{c.__qualname__}" in self.bases
+                                  for c in getattr(cls, "__mro__", ())):
+            raise ValueError(f"{self.kind} {name!r} from plugin {plugin!r} rejected: "
+                             f"{cls.__module__}.{cls.__qualname__} subclasses none of "
+                             f"{', '.join(self.bases)}")
         if name in self._items:
             other = self._items[name][1]
             raise DuplicateNameError(
@@ -328,18 +348,22 @@ class Registries:
         self.pm = pm
         self.plugins = plugins
         self.problems: list[str] = []
-        self.sources: NamedRegistry = NamedRegistry("source")
-        self.writers: NamedRegistry = NamedRegistry("writer")
-        self.rankers: NamedRegistry = NamedRegistry("ranker")
-        self.decay_policies: NamedRegistry = NamedRegistry("decay policy")
-        self.fact_verbs: NamedRegistry = NamedRegistry("fact verb")
-        self.embedders: NamedRegistry = NamedRegistry("embedder")
+        self.sources = NamedRegistry("source", REGISTRY_BASES["sources"])
+        self.writers = NamedRegistry("writer", REGISTRY_BASES["writers"])
+        self.rankers = NamedRegistry("ranker", REGISTRY_BASES["rankers"])
+        self.decay_policies = NamedRegistry("decay policy", REGISTRY_BASES["decay_policies"])
+        self.fact_verbs = NamedRegistry("fact verb", REGISTRY_BASES["fact_verbs"])
+        self.embedders = NamedRegistry("embedder", REGISTRY_BASES["embedders"])
         for plugin_name, plugin in pm.list_name_plugin():
             info = plugins.get(plugin_name)
             if info is not None:
                 info.hooks = sorted(
                     caller.name for caller in pm.get_hookcallers(plugin) or ()
                 )
+                if not info.hooks and not info.builtin:
+                    self.problems.append(
+                        f"plugin {plugin_name!r} ({info.module}) implements no carto hook: its "
+                        "entry point names the wrong module, or the distribution needs reinstalling")
         for hook_name, attr in REGISTRATION_HOOKS.items():
             registry = getattr(self, attr)
             for impl in getattr(pm.hook, hook_name).get_hookimpls():

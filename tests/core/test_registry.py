@@ -154,9 +154,16 @@ HOOK_TO_REGISTRY = {
 }
 
 
+def _base(attr):
+    from carto_core.registry import REGISTRY_BASES
+
+    module, _, name = REGISTRY_BASES[attr][0].rpartition(".")
+    return getattr(__import__(module, fromlist=[name]), name)
+
+
 @pytest.mark.parametrize("hook,attr", sorted(HOOK_TO_REGISTRY.items()))
 def test_each_registration_hook_fills_its_own_registry(hook, attr):
-    thing = type("Thing", (), {"name": f"probe-{attr}"})
+    thing = type("Thing", (_base(attr),), {"name": f"probe-{attr}"})
     plugin = types.SimpleNamespace()
 
     def impl(register):
@@ -188,6 +195,28 @@ def test_carto_register_commands_adds_a_command_attributed_to_its_plugin():
     result = CliRunner().invoke(group, ["hello-probe"])
     assert result.exit_code == 0 and "hello from a plugin" in result.output
     assert infos["probe"].registered["command"] == ["hello-probe"]
+
+
+def test_a_class_outside_its_registry_base_is_refused_and_reported():
+    class Impostor:  # quacks like a source, is not one
+        name = "impostor"
+
+        def discover(self):
+            return []
+
+    pm, infos = build_plugin_manager(entry_points=False, extra={"odd": _plugin(Impostor, Beta)})
+    registries = Registries(pm, infos)
+    assert "impostor" not in registries.sources and "beta" in registries.sources
+    assert any("'impostor' from plugin 'odd' rejected" in p and "carto_core.sources.Source" in p
+               for p in registries.problems), registries.problems
+    assert infos["odd"].registered == {"source": ["beta"]}
+
+
+def test_a_plugin_that_implements_no_hook_is_reported():
+    """An entry point naming the wrong module (or stale metadata) registers nothing, loudly."""
+    pm, infos = build_plugin_manager(entry_points=False, extra={"empty": types.SimpleNamespace()})
+    registries = Registries(pm, infos)
+    assert any("'empty'" in p and "implements no carto hook" in p for p in registries.problems)
 
 
 def test_a_hook_that_raises_does_not_break_the_others():

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from carto_core import hookimpl
+from carto_core.facts.verb import FactVerb
 
 
-class CensusVerb:
+class CensusVerb(FactVerb):
     name = "census"
     description = "buckets by project, type, source and provider with sample ids; commits; span"
     needs_corpus = True
@@ -17,7 +18,7 @@ class CensusVerb:
         return census(request.context["columns"], corpus, request)
 
 
-class TempoVerb:
+class TempoVerb(FactVerb):
     name = "tempo"
     description = "per-project daily counts; the last complete day scored against its baseline"
     needs_corpus = True
@@ -29,7 +30,7 @@ class TempoVerb:
         return tempo(request.context["columns"], corpus, request)
 
 
-class DeltaVerb:
+class DeltaVerb(FactVerb):
     name = "delta"
     description = "rows appended since a cursor (byte positions + boundary hashes)"
     needs_corpus = False

@@ -13,8 +13,9 @@ rows with their changelog copies, research rows with URL categories.
 - `milestones`: milestone rows, the PostCompact summary, the agent events every provider shares.
 - `output`: text for the agent (context output, the edit-collision note).
 - helpers: `shell` (command parsing), `research` (URL categories), `gitstate` (repository
-  state, subprocess), `tail` (reading a log's last lines), `catchup` (SessionStart backfill),
-  `plugin` (the built-in registrations). Installing hooks into an agent is `carto_core.install`.
+  state, subprocess), `tail` (reading a log's last lines), `catchup` (SessionStart backfill).
+  Installing hooks into an agent is `carto_core.install`; hanging a plugin's commands under
+  core's groups, `carto_core.cli.plugin_commands`.
 
 Stdlib only and import-light: this runs on every tool call of an agent, so this `__init__`
 imports nothing, and a provider imports at module level only what its PostToolUse path needs

@@ -8,23 +8,28 @@ One engine for every front door (CLI, web server, MCP)::
                           "since": "24h", "top": 5}, home)
     # FactsError(message, status=400|409) on a refused request; .exit_code for the CLI
 
-Verbs (`census`, `tempo`, `delta`) are registered through `carto_register_fact_verbs` by
-`carto_core.builtins.facts`. See docs/facts.md.
+Verbs (`census`, `tempo`, `delta`) subclass `carto_core.facts.verb.FactVerb` and are registered
+through `carto_register_fact_verbs` by `carto_core.builtins.facts`. See docs/facts.md.
 """
 
-from carto_core.facts.contract import (
-    CONTRACT_VERSION,
-    FactsError,
-    FactsRequest,
-    Position,
-    decode_cursor,
-    encode_cursor,
-    normalize_request,
-)
-from carto_core.facts.engine import corpus_root_of, health, index_generation, run_facts
+# The names below load on first use (PEP 562): importing a submodule (the FactVerb base, which
+# every CLI start registers through core's built-in verbs) must not pay for the engine.
+_EXPORTS = {
+    "CONTRACT_VERSION": "contract", "FactsError": "contract", "FactsRequest": "contract",
+    "Position": "contract", "decode_cursor": "contract", "encode_cursor": "contract",
+    "normalize_request": "contract", "run_facts": "engine", "health": "engine",
+    "corpus_root_of": "engine", "index_generation": "engine", "FactVerb": "verb",
+}
 
-__all__ = [
-    "CONTRACT_VERSION", "FactsError", "FactsRequest", "Position", "decode_cursor",
-    "encode_cursor", "normalize_request", "run_facts", "health", "corpus_root_of",
-    "index_generation",
-]
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'carto_core.facts' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"carto_core.facts.{module}"), name)
+    globals()[name] = value
+    return value

@@ -1,4 +1,4 @@
-"""What a provider plugin's pluggy hooks share.
+"""What a provider plugin's `carto_register_commands` shares: its subcommands under core's groups.
 
     @hookimpl
     def carto_register_commands(cli):
