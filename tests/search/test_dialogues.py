@@ -98,3 +98,22 @@ def test_eval_reports_the_conversational_table(tmp_path, monkeypatch):
     assert text.exit_code == 2
     usage = CliRunner().invoke(cli, ["eval", "--dialogues", "a"])
     assert usage.exit_code == 2 and "--generate" in usage.output
+
+
+def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
+    """"I'll" is one indexed word: its surface piece "ll" has df 0, so a chit-chat row that
+    dozens of sessions repeat looked like a specific lookup (and every decay 'missed' it)."""
+    from carto_core.evaluation.generate import generate_home
+    from carto_core.home import Home
+    from carto_core.search.engine import SearchEngine
+
+    generate_home(tmp_path / "g", 600, seed=3, now=NOW)
+    dialogues.generate_dialogues(tmp_path / "g", variant="a", seed=1, now=NOW)
+    engine = SearchEngine(Home(tmp_path / "g"))
+    cases, _ = agecurve.build_cases(engine, now=NOW, per_bucket=20, recency=0, max_matches=10)
+    index = engine.index
+    for case in cases:
+        terms = engine.analyzer.query(case.query).terms
+        holders = agecurve._all_matches(index, list(terms))
+        assert 1 <= len(holders) <= 10, (case.query, len(holders))
+        assert index.index_of(case.expect[0]) in holders.tolist()

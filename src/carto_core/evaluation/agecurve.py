@@ -94,11 +94,17 @@ _WORD = re.compile(r"[^\W_]+")
 
 def _words(analyzer, text: str) -> dict[str, tuple[str, ...]]:
     """Distinct surface words of `text` (what a person would type) -> the index terms the
-    engine's analyzer makes of each; words that make no term are left out."""
+    engine's analyzer makes of each. A word whose terms the text's own terms do not hold is
+    left out ("ll" of "I'll", which the analyzer indexes as one word): its df would be 0, it
+    would look rare, and a generic row would pass for a specific lookup."""
+    own = set(analyzer.terms(text))
+    stop = getattr(analyzer, "stop", ())  # words a query leaves out: never a lookup's word
     out: dict[str, tuple[str, ...]] = {}
     for word in dict.fromkeys(w.lower() for w in _WORD.findall(text)):
+        if word in stop:
+            continue
         terms = tuple(analyzer.terms(word))
-        if terms:
+        if terms and own.issuperset(terms):
             out[word] = terms
     return out
 
