@@ -49,17 +49,27 @@ def split_glued(raw: bytes) -> tuple[int, dict] | None:
     return None
 
 
-def looks_torn(raw: bytes) -> bool:
-    """A line that is the start of a JSON object cut short (the decoder ran out of text)."""
-    import json
+_LITERALS = ("null", "true", "false")
 
-    text = raw.decode("utf-8", "replace").rstrip()
+
+def looks_torn(raw: bytes) -> bool:
+    """A line that is the start of a JSON object cut short: the decoder ran out of text, inside
+    a string, an escape, a number or a literal (`nu` of null), or before what must follow."""
+    import json
+    import re
+
+    text = raw.decode("utf-8", "replace").rstrip("\r\n")
     if not text.startswith("{"):
         return False
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
-        return exc.pos >= len(text) - 1 or exc.msg.startswith("Unterminated string")
+        rest = text[exc.pos:]
+        return (exc.pos >= len(text) - 1 and not rest.strip(" \t").startswith(("}", "]"))
+                or exc.msg.startswith("Unterminated string")
+                or (exc.msg.startswith("Invalid \\uXXXX escape") and len(text) - exc.pos <= 6)
+                or any(literal.startswith(rest) for literal in _LITERALS)
+                or re.fullmatch(r"-?\d*\.?\d*(?:[eE][+-]?\d*)?", rest) is not None)
     return False
 
 

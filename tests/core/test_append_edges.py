@@ -201,3 +201,26 @@ def test_errors_that_are_not_the_homes_fault_still_raise(tmp_path, monkeypatch):
     monkeypatch.setattr(appendlog.os, "write", broken)
     with pytest.raises(OSError):
         spill.land(tmp_path, tmp_path / "changelog.jsonl", [dumps_row({"event_id": "x"})])
+
+
+# --- what counts as a torn row ---------------------------------------------------------------
+
+row_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), row_values, min_size=1, max_size=6), st.data())
+def test_every_cut_of_a_row_is_a_torn_row_and_garbage_is_not(row, data):
+    from carto_core.reader import looks_torn
+
+    line = dumps_row({"event_id": "evt-x", **row})[:-1]
+    cut = data.draw(st.integers(min_value=1, max_value=len(line) - 1))
+    assert looks_torn(line[:cut]), line[:cut]  # a strict prefix of an object is never whole JSON
+    assert not looks_torn(line)
+    for garbage in (b"{not json", b'{"a":1}}', b'{"a" 1}', b'{"a":1,]', b"[1,2", b'{"a":x}', b"plain text"):
+        assert not looks_torn(garbage)
