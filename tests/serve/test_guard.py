@@ -19,6 +19,10 @@ FORGERIES = {
     "rebinding host": ({"host": "127.0.0.1.nip.io:8000"}, "host_not_loopback"),
     "host with userinfo": ({"host": "127.0.0.1@evil.example"}, "host_not_loopback"),
     "foreign origin": ({"origin": "http://evil.example"}, "origin_foreign"),
+    # The port matches this server's (8000): only the host check can refuse it (mutation
+    # testing found the host check could go with the suite passing).
+    "foreign origin, same port": ({"origin": "http://evil.example:8000"}, "origin_foreign"),
+    "loopback origin, same port, not http": ({"origin": "ftp://127.0.0.1:8000"}, "origin_foreign"),
     "null origin": ({"origin": "null"}, "origin_foreign"),
     "loopback origin, other port": ({"origin": "http://127.0.0.1:9999"}, "origin_foreign"),
     "cross-site fetch": ({"sec-fetch-site": "cross-site"}, "cross_site_fetch"),
@@ -105,6 +109,20 @@ def test_loopback_hosts_pass(host):
     port = host.rsplit(":", 1)[1] if host.count(":") == 1 or host.endswith("]:2526") else "80"
     assert check_request({"host": host, "origin": f"http://localhost:{port}",
                           "sec-fetch-site": "same-origin"}) is None
+
+
+@pytest.mark.parametrize("headers, rule", [
+    ({"host": "127.0.0.1:8000", "origin": "http://evil.example:8000"}, "origin_foreign"),
+    ({"host": "127.0.0.1", "origin": "http://evil.example"}, "origin_foreign"),  # both port 80
+    ({"host": "localhost:443", "origin": "https://evil.example"}, "origin_foreign"),
+    ({"host": "127.0.0.1:8000", "origin": "ws://127.0.0.1:8000"}, "origin_foreign"),
+    ({"host": "127.0.0.1:443", "origin": "https://127.0.0.1"}, None),  # https's default port
+    ({"host": "127.0.0.1:80", "origin": "http://localhost"}, None),
+    ({"host": "127.0.0.1:443", "origin": "http://127.0.0.1"}, "origin_foreign"),  # 80, not 443
+    ({"host": "127.0.0.1:8000", "origin": "http://[::1]:8000"}, None),
+])
+def test_the_origin_must_be_this_servers_host_kind_and_port(headers, rule):
+    assert check_request(headers) == rule
 
 
 def test_missing_host_is_refused():
