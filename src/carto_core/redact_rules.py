@@ -59,7 +59,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("private-key",
      r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY"
      r"(?: BLOCK)?-----|[\s\S]*)", ("private key",), {}),
-    ("private-key", r"(?m)Private-Lines:[ \t]*\d+[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-f]+|$)",
+    ("private-key", r"Private-Lines:[ \t]*\d+[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-f]+|\Z)",
      ("private-lines:",), {}),
     ("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", ("age-secret-key-1",), T),
     # --- cloud providers -----------------------------------------------------------------

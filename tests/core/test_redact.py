@@ -169,3 +169,113 @@ def test_hook_log_lines_are_redacted(tmp_path):
 def test_a_jwt_cut_before_its_signature_is_still_a_jwt():
     head, claims = "eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiIxMjM0NTY3ODkwIiwicm9sZSI6ImFkbWluIn0"
     assert Redactor().text(f"token {head}.{claims}") == "token [REDACTED:jwt]"
+
+
+# --- tests that make the rules and their guards load-bearing (mutation testing) -----------
+
+
+def test_every_builtin_rule_is_load_bearing_on_the_corpus():
+    """Removing any one rule leaves some corpus credential unredacted or relabelled: no rule
+    is dead weight, and a rule that stops matching (a mutated prefix, a broken regex) fails."""
+    from carto_core.redact import BUILTIN_RULES
+
+    texts = [p["text"] for p in POSITIVES]
+    full = [Redactor().text(t) for t in texts]
+    for index, rule in enumerate(BUILTIN_RULES):
+        without = Redactor(builtin=False)
+        without._rules = [r for i, r in enumerate(BUILTIN_RULES) if i != index]
+        assert any(without.text(t) != f for t, f in zip(texts, full)), (rule.kind, rule.source[:60])
+
+
+# One made-up token per alternative of every multi-prefix rule (the AWS `ASIA` mutant of issue
+# 14 survived because only `AKIA` was tested).
+PREFIXES = [
+    *[("github-token", f"gh{c}_" + "Ab3" * 12) for c in "pousr"], ("github-token", "github_pat_11AB" + "c4" * 20),
+    *[("gitlab-token", f"{p}-" + "Xy7_" * 6) for p in ("glpat", "gldt", "glrt", "glptt", "glft", "glimt", "glagent",
+                                                         "gloas", "glsoat", "glffct", "glcbt", "glwt")],
+    ("gitlab-token", "GR1348941" + "aB9" * 8),
+    *[("slack-token", f"xox{c}-1234567890-" + "Qw8" * 5) for c in "abposre"], ("slack-token", "xapp-1-A0B1C2D3E4F5-99"),
+    *[("stripe-key", f"{p}_{e}_" + "Zx5" * 8) for p in ("sk", "rk") for e in ("live", "test", "prod")],
+    ("stripe-key", "whsec_" + "Mn4" * 8),
+    *[("vercel-token", f"vc{c}_" + "Lk2" * 9) for c in "pirak"],
+    *[("digitalocean-token", f"do{c}_v1_" + "a1" * 32) for c in "opr"],
+    *[("shopify-token", f"shp{p}_" + "0f" * 16) for p in ("at", "ca", "pa", "ss")],
+    ("atlassian-token", "ATATT3xFfGF0" + "Tg6_" * 14), ("atlassian-token", "ATBB" + "Hj3" * 10),
+    ("sentry-token", "sntrys_" + "eyJ0" * 12), ("sentry-token", "sntryu_" + "9c" * 32),
+    ("supabase-key", "sbp_" + "4e" * 20), ("supabase-key", "sbp_oauth_" + "4e" * 20), ("supabase-key", "sb_secret_" + "Pq7" * 8),
+    ("linear-key", "lin_api_" + "Rs3" * 12), ("linear-key", "lin_oauth_" + "b7" * 32),
+    ("huggingface-token", "hf_" + "Vw2" * 11), ("huggingface-token", "api_org_" + "Vw2" * 11),
+    ("grafana-token", "glsa_" + "Ab1" * 10 + "Cd_" + "0a1b2c3d"), ("grafana-token", "glc_" + "eyJv" * 10),
+    ("google-oauth-token", "ya29.a0" + "Fg5" * 10), ("google-oauth-token", "1//0" + "gH6" * 12),
+    ("google-client-secret", "GOCSPX-" + "Jk8" * 9), ("google-api-key", "AIza" + "Sy" + "Tu9" * 11),
+    ("dockerhub-token", "dckr_pat_" + "Op1" * 9), ("dockerhub-token", "dckr_oat_" + "Op1" * 9),
+    ("vault-token", "hvs." + "Cx4" * 31), ("vault-token", "hvb." + "Cx4" * 31),
+    ("newrelic-key", "NRAK-" + "ABC123" * 5), ("newrelic-key", "NRII-" + "ABC123" * 5), ("newrelic-key", "NRJS-" + "abc123" * 4),
+    ("planetscale-token", "pscale_oauth_" + "Zz9" * 12), ("planetscale-token", "pscale_pw_" + "Zz9" * 12),
+    ("square-token", "sq0csp-" + "Bn7" * 8), ("fly-token", "fm2_" + "Qa1" * 40),
+    *[("doppler-token", f"dp.{p}." + "Rt5" * 14) for p in ("pt", "st", "sa", "ct", "scim", "audit")],
+]
+
+
+@pytest.mark.parametrize("kind,token", PREFIXES, ids=lambda v: v if len(v) < 24 else v[:16])
+def test_every_prefix_of_every_provider_rule(kind, token):
+    assert Redactor().text(f"use {token} now") == f"use [REDACTED:{kind}] now"
+
+
+def test_thresholds_of_the_secret_named_key_path():
+    r = Redactor()
+    assert r.row({"password": "abc"}) == {"password": "[REDACTED:password]"}
+    assert r.row({"password": "ab"}) == {"password": "ab"}  # too short to be one
+    long_key = "x" * 72 + "_password"  # 81 characters: a sentence, not a key name
+    assert r.row({long_key: "hunter22"}) == {long_key: "hunter22"}
+    assert r.row({"x" * 71 + "_password": "hunter22"}) == {"x" * 71 + "_password": "[REDACTED:password]"}
+    assert r.row({"db_pass": "plainword"}) == {"db_pass": "plainword"}  # weak key: must look made
+    assert r.row({"db_pass": "pl4inword"}) == {"db_pass": "[REDACTED:password]"}
+    assert r.row({"api_token": "12345"}) == {"api_token": "12345"}  # a count, not a password
+    assert r.row({"pin_password": "12345"}) == {"pin_password": "[REDACTED:password]"}
+    assert r.row({"AccountKey": "Zm9vYmFyYmF6cXV4"}) == {"AccountKey": "[REDACTED:azure-key]"}
+    assert r.row({"Authorization": "Digest a=1"}) == {"Authorization": "Digest [REDACTED:authorization]"}
+    assert r.row({"Authorization": "Bearer"}) == {"Authorization": "Bearer"}
+    assert r.row({"authorization": "$TOKEN"}) == {"authorization": "$TOKEN"}
+    assert r.row({"token": ["x", {"api_key": "Qw3rty99"}]}) == {"token": ["x", {"api_key": "[REDACTED:secret-assignment]"}]}
+
+
+def test_found_and_sink_collect_from_keys_values_and_lists():
+    r = Redactor()
+    found, sink = [], []
+    key = "ghp_" + "Kk7" * 12
+    out = r.value({key: [{"password": "hunter22"}, "token=Zz9Yy8Xx7"]}, found, sink)
+    assert list(out) == ["[REDACTED:github-token]"]
+    assert sorted(found) == ["github-token", "password", "secret-assignment"]
+    assert sorted(sink) == sorted([key, "hunter22", "Zz9Yy8Xx7"])
+
+
+def test_colliding_redacted_keys_get_distinct_names():
+    out = redact_row({"ghp_" + "a1" * 18: 1, "ghp_" + "b2" * 18: 2})
+    assert list(out) == ["[REDACTED:github-token]", "[REDACTED:github-token] #1"]
+
+
+def test_guards_of_the_context_rules():
+    r = Redactor()
+    # curl -u only in an HTTP client's command line
+    assert r.text("curl -u admin:S3cretPw https://x") == "curl -u admin:[REDACTED:basic-auth] https://x"
+    assert r.text("docker run -u app:Grp5ecret img") == "docker run -u app:Grp5ecret img"
+    assert r.text("wget --user=bob:Pa55word9 x") == "wget --user=bob:[REDACTED:basic-auth] x"
+    # Basic: only base64 that decodes to user:password
+    assert r.text("x Basic dXNlcjpwYXNzd29yZA== y") == "x Basic [REDACTED:basic-auth] y"
+    assert r.text("x Basic QmFzaWNVc2FnZUd1aWRl y") == "x Basic QmFzaWNVc2FnZUd1aWRl y"  # no colon inside
+    # XML: the tag names the secret, not its file or its length
+    assert r.text("<password>Hunter22</password>") == "<password>[REDACTED:password]</password>"
+    assert r.text("<apiToken>Qq9Ww8</apiToken>") == "<apiToken>[REDACTED:secret-assignment]</apiToken>"
+    assert r.text("<password_file>/run/pw</password_file>") == "<password_file>/run/pw</password_file>"
+    assert r.text("<token>true</token>") == "<token>true</token>"
+    # a user-only URL token needs entropy and a digit
+    assert r.text("https://" + "a" * 24 + "@host/x") == "https://" + "a" * 24 + "@host/x"
+    assert r.text("https://Ab3dE5gH7jK9mN1pQ3sT@host/x") == "https://[REDACTED:url-token]@host/x"
+
+
+def test_entropy_is_shannons():
+    from carto_core.redact import entropy
+
+    assert entropy("") == 0.0 and entropy("aaaa") == 0.0
+    assert entropy("ab") == pytest.approx(1.0) and entropy("abcd") == pytest.approx(2.0)
