@@ -89,6 +89,17 @@ class Source:
         """Read one stream from `checkpoint` (None = from the start)."""
         raise NotImplementedError(f"source {self.name!r} has no backfill")
 
+    def hook_files(self) -> list[Path]:
+        """Files where an agent may keep this source's live-capture hooks (the ones `carto
+        install` writes); `carto doctor` runs every carto handler it finds there the way the
+        agent does. None by default."""
+        return []
+
+    def hook_problems(self, path: Path, settings: dict) -> list[dict]:
+        """What is wrong with the installed hooks file at `path` beyond whether each handler
+        fires (Codex: handlers it will skip as untrusted), as `{problem, fix}` items."""
+        return []
+
     @classmethod
     def can_backfill(cls) -> bool:
         return cls.read is not Source.read

@@ -36,8 +36,9 @@ def header_parts(line: str) -> list[str] | None:
 
 
 def toml_string(value: str) -> str:
-    """A TOML basic string: a JSON string literal is one for every character JSON escapes."""
-    return json.dumps(value, ensure_ascii=False)
+    """A TOML basic string: a JSON string literal, plus DEL escaped (TOML forbids it raw, JSON
+    does not escape it)."""
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def table_span(lines: list[str], key: list[str]) -> tuple[int, int] | None:

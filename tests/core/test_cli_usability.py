@@ -59,7 +59,8 @@ def test_ingest_that_finds_nothing_says_so_on_stderr(tmp_path):
     assert result.stdout.lstrip().startswith("{")  # stdout stays one JSON document
 
 
-def test_facts_bad_window_names_the_accepted_grammar():
+def test_facts_bad_window_names_the_accepted_grammar(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path))  # a home that exists (a missing one exits 3 first)
     for flag in ("--since", "--before"):
         result = CliRunner().invoke(cli, ["facts", "census", flag, "the dawn of time"])
         assert result.exit_code == ExitCode.USAGE

@@ -40,7 +40,10 @@ def test_doctor_reports_every_log_and_its_row_count(tmp_path, monkeypatch):
     home = tmp_path / "cartographer"
     _build(home)
     monkeypatch.setenv("CARTO_HOME", str(home))
-    result = CliRunner().invoke(cli, ["doctor", "--json"])
+    monkeypatch.chdir(tmp_path)
+    # No hooks installed is a problem of its own (tests/install/test_doctor_hooks.py).
+    assert CliRunner().invoke(cli, ["install", "claude"]).exit_code == 0
+    result = CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"])
     doc = json.loads(result.output)
     logs = {log["log"]: log for log in doc["logs"]}
     expected = {"tool-use": 2, "changelog": 3, "milestones": 1, "research": 2, "prompts": 1, "turns": 0}
@@ -72,6 +75,7 @@ def test_doctor_reports_bad_lines_with_a_fix_and_exit_1(tmp_path, monkeypatch):
 
 def test_doctor_text_on_an_empty_home_says_how_to_start(tmp_path, monkeypatch):
     monkeypatch.setenv("CARTO_HOME", str(tmp_path / "nowhere"))
-    result = CliRunner().invoke(cli, ["doctor"])
-    assert result.exit_code == 1
+    result = CliRunner().invoke(cli, ["doctor", "--no-probe"])
+    assert result.exit_code == 3  # no home: ran fine, found nothing (docs/cli.md)
     assert "does not exist" in result.output and "carto ingest" in result.output
+    assert not (tmp_path / "nowhere").exists()

@@ -112,7 +112,12 @@ def test_cursor_round_trip_and_tampering():
 
 
 def test_cursor_key_is_per_home_and_private(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
     key = load_key(tmp_path / "a" / ".carto")
     assert load_key(tmp_path / "a" / ".carto") == key  # stable across restarts
     assert load_key(tmp_path / "b" / ".carto") != key
     assert (tmp_path / "a" / ".carto" / "mcp-cursor.key").stat().st_mode & 0o777 == 0o600
+    # A home that does not exist is not created for a key (no accidental homes).
+    assert len(load_key(tmp_path / "missing" / ".carto")) == 32
+    assert not (tmp_path / "missing").exists()

@@ -21,6 +21,7 @@ CORE_COMMANDS: dict[str, str] = {
     "demo": "carto_core.cli.demo_cmd:demo",
     "ingest": "carto_core.cli.ingest_cmd:ingest",
     "install": "carto_core.cli.install_cmd:install",
+    "uninstall": "carto_core.cli.uninstall_cmd:uninstall",
     "hook": "carto_core.cli.hook_cmd:hook",
     "search": "carto_core.cli.search_cmd:search",
     "index": "carto_core.cli.index_cmd:index",
@@ -113,8 +114,10 @@ class CartoGroup(click.Group):
             return self.commands[name]
         target = CORE_COMMANDS.get(name)
         if target is not None:
+            from carto_core.cli.homeguard import guard
+
             module_name, attribute = target.split(":")
-            command = getattr(importlib.import_module(module_name), attribute)
+            command = guard(name, getattr(importlib.import_module(module_name), attribute))
             self.add_command(command, name)
             return command
         self._load_plugins()
@@ -122,7 +125,7 @@ class CartoGroup(click.Group):
 
 
 class PluginGroup(click.Group):
-    """A core group that plugins extend (`ingest`, `install`).
+    """A core group that plugins extend (`ingest`, `install`, `uninstall`).
 
     The root loads plugins only for names it does not know, so a plugin's subcommand under a
     core group would never be seen; this group asks the root to load them before a lookup.

@@ -36,7 +36,7 @@ def _log_health(path, label: str) -> dict:
     }
 
 
-def doctor_document() -> dict:
+def doctor_document(*, probe_hooks: bool = True) -> dict:
     from carto_core.config import ConfigError, load_config
     from carto_core.home import Home, current_home
     from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS
@@ -53,11 +53,10 @@ def doctor_document() -> dict:
     home = Home(home.root)
     logs = []
     if not home.root.is_dir():
-        problems.append({
-            "problem": f"home {home.root} does not exist",
-            "fix": "run `carto ingest <source>` or install a provider's hooks "
-                   "(`carto install claude`); or point CARTO_HOME at an existing home",
-        })
+        from carto_core.cli.homeguard import HOW_TO_MAKE_ONE
+
+        problems.append({"problem": f"no carto home at {home.root} (nothing has been recorded there)",
+                         "fix": HOW_TO_MAKE_ONE})
     for label, name in {**SEARCHED_LOGS, **SIDE_LOGS}.items():
         health = _log_health(home.root / name, label)
         logs.append(health)
@@ -95,6 +94,10 @@ def doctor_document() -> dict:
             })
     for problem in registries.problems:
         problems.append({"problem": problem, "fix": "uninstall or rename one of the two plugins"})
+    from carto_core.install.checks import hook_report
+
+    hooks = hook_report(registries, run_probes=probe_hooks)
+    problems.extend(hooks["problems"])
     try:
         registry = ProjectRegistry.load()
         families = {"path": registry.path, "families": len(registry.aliases)}
@@ -103,7 +106,9 @@ def doctor_document() -> dict:
         problems.append({"problem": str(exc), "fix": 'write {"aliases": {"family": ["repo"]}}'})
     return {
         "home": str(home.root),
+        "home_exists": home.root.is_dir(),
         "logs": logs,
+        "hooks": {key: hooks[key] for key in ("files", "checked", "probes")},
         "events": searched_rows,
         "plugins": plugins,
         "project_registry": families,
@@ -115,27 +120,36 @@ def doctor_document() -> dict:
 @click.command(
     epilog="""\b
 Examples:
-  carto doctor                                  each log, each plugin, each problem with its fix
+  carto doctor                                  each log, each hook, each plugin, each problem with its fix
   carto doctor --json | jq '.problems[].fix'    only the fixes
+  carto doctor --no-probe                       list the installed hooks without running them
   carto doctor || echo "something to fix"       exit 1 when a problem was found
   carto doctor --secrets                        credentials stored in the home, per log and kind"""
 )
 @click.option("--secrets", is_flag=True,
               help="Scan every log, state log and cache for stored credentials (counts per log "
                    "and kind, never the values); `carto repair redact --write` replaces them.")
+@click.option("--no-probe", "no_probe", is_flag=True,
+              help="Do not run the installed hook commands (they run against a scratch home).")
 @json_option
-def doctor(secrets: bool, as_json: bool) -> None:
-    """Check the home: every log's rows, bad lines and newest event; plugins; fixes.
+def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
+    """Check the home: every log's rows, bad lines and newest event; the agents' hooks; plugins.
 
-    Exits 0 when nothing is wrong and 1 when a problem was found (each comes with its fix).
+    Each installed carto hook runs the way the agent runs it (/bin/sh -c, PATH=/usr/bin:/bin,
+    HOME, no virtual environment) with a probe payload against a scratch home, and is reported
+    as firing or silent with the reason and the fix; no hooks installed at all, and Codex hooks
+    Codex will skip as untrusted, are problems too.
+
+    Exits 0 when nothing is wrong, 1 when a problem was found (each comes with its fix), 3 when
+    the home does not exist (after the report).
     """
     if secrets:
         _secrets_report(as_json)
-    document = doctor_document()
+    document = doctor_document(probe_hooks=not no_probe)
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"home: {document['home']}")
+        click.echo(f"home: {document['home']}" + ("" if document["home_exists"] else "  (does not exist)"))
         for log in document["logs"]:
             if not log["exists"]:
                 click.echo(f"  {log['log']:15} (absent)")
@@ -145,6 +159,7 @@ def doctor(secrets: bool, as_json: bool) -> None:
             click.echo(f"  {log['log']:15} {log['rows']:>9} rows{bad}  newest {newest}")
             for message in log["messages"]:
                 click.echo(f"      {message}")
+        _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")
         if document["problems"]:
@@ -153,6 +168,11 @@ def doctor(secrets: bool, as_json: bool) -> None:
                 click.echo(f"  - {item['problem']}\n    fix: {item['fix']}")
         else:
             click.echo("no problems found")
+    if not document["home_exists"]:
+        from carto_core.cli.homeguard import missing_home_message
+
+        click.echo(f"carto: {missing_home_message(document['home'])}", err=True)
+        raise SystemExit(int(ExitCode.NOT_FOUND))
     raise SystemExit(int(ExitCode.OK if document["ok"] else ExitCode.ERROR))
 
 
@@ -189,3 +209,18 @@ def _secrets_report(as_json: bool) -> None:
         else:
             click.echo("no stored credentials found")
     raise SystemExit(int(ExitCode.OK if report["ok"] else ExitCode.ERROR))
+
+
+def _echo_hooks(hooks: dict) -> None:
+    if not hooks["files"]:
+        click.echo("hooks: none installed")
+        return
+    click.echo("hooks:")
+    for item in hooks["files"]:
+        probes = [p for p in hooks["probes"] if p["provider"] == item["provider"]]
+        firing = sum(1 for p in probes if p["fires"])
+        verdict = (f": {len(probes)} command(s), {firing} fire" if probes else " (not run: --no-probe)")
+        click.echo(f"  {item['provider']:8} {item['path']}  {item['handlers']} handler(s){verdict}")
+        for result in probes:
+            if not result["fires"]:
+                click.echo(f"      {result['event']}: silent: {result['reason']}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 def add_commands(cli, **commands) -> None:
-    """Put each command under core's group of that name (`ingest`, `install`); a group this
+    """Put each command under core's group of that name (`ingest`, `install`, `uninstall`); a group this
     carto lacks is passed over (an older or trimmed core)."""
     for group_name, command in commands.items():
         group = cli.get_command(None, group_name)

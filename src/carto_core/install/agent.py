@@ -87,9 +87,9 @@ def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **
         result["mcp"] = {"error": str(exc)}
 
 
-def print_result(result: dict, *, dry_run: bool, trailer: tuple[str, ...] = (), removing: bool = False) -> None:
+def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = False) -> None:
     """The text report: what was (or would be) changed, the backup, `note`, the MCP lines, then
-    `trailer` lines."""
+    `trailer` lines (or `trailer(result)`'s, when it is a function)."""
     if result["changes"]:
         verb = ("would remove" if dry_run else "removed") if removing else ("would change" if dry_run else "changed")
         click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
@@ -103,16 +103,15 @@ def print_result(result: dict, *, dry_run: bool, trailer: tuple[str, ...] = (), 
         click.echo(f"{result['settings']}: no carto hooks there; nothing to change")
     else:
         click.echo(f"{result['settings']}: carto's hooks are already installed; nothing to change")
-    for line in result.get("extra_changes") or ():
-        click.echo(line)
-    if result.get("note"):
+    trusted = result.get("trust") or {}
+    if result.get("note") and (result["changes"] or not trusted or "error" in trusted):
         click.echo(result["note"])
     mcp_result = result.get("mcp") or {}
     if "error" in mcp_result:
         click.echo(f"mcp: {mcp_result['error']}", err=True)
     for line in mcp_result.get("changes", []):
         click.echo(f"mcp: {line}")
-    for line in trailer:
+    for line in trailer(result) if callable(trailer) else trailer:
         click.echo(line)
 
 
@@ -124,7 +123,7 @@ def run_install(
     mcp: bool,
     as_json: bool,
     mcp_options: dict | None = None,
-    trailer: tuple[str, ...] = (),
+    trailer=(),
     removing: bool = False,
 ) -> dict:
     """The whole command: `install()` (the provider's merge, usually `install_result`; or its

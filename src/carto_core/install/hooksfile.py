@@ -75,19 +75,43 @@ def _handlers(group: object) -> list:
     return group["hooks"]
 
 
-def _find(groups: list, matcher: str | None, identity: tuple[str, str]) -> dict | None:
+def _find(groups: list, identity: tuple[str, str], claimed: set, matcher: object = ...) -> tuple:
+    """(group, handler) of the first unclaimed carto handler with `identity`: in a group with
+    `matcher` when one is given, else in a group that holds nothing but carto's handlers."""
     for group in groups:
-        if not isinstance(group, dict) or (group.get("matcher") or "") != (matcher or ""):
+        handlers = _handlers(group)
+        if matcher is not ...:
+            if (group.get("matcher") or "") != (matcher or ""):
+                continue
+        elif not handlers or not all(isinstance(h, dict) and hook_identity(h.get("command")) for h in handlers):
             continue
-        for handler in _handlers(group):
-            if isinstance(handler, dict) and hook_identity(handler.get("command")) == identity:
-                return handler
-    return None
+        for handler in handlers:
+            if isinstance(handler, dict) and id(handler) not in claimed \
+                    and hook_identity(handler.get("command")) == identity:
+                return group, handler
+    return None, None
+
+
+def _set_matcher(group: dict, matcher: str | None) -> None:
+    hooks = group.pop("hooks")
+    group.pop("matcher", None)
+    if matcher:
+        group["matcher"] = matcher
+    group["hooks"] = hooks
 
 
 def merge_hooks(settings: dict, hooks: dict) -> list[str]:
-    """Add or repair carto's handlers in `settings` in place; one line per change."""
+    """Add or repair carto's handlers in `settings` in place; one line per change.
+
+    Each shipped handler takes over one carto handler of the same provider and event: first one
+    in a group with the same matcher, else one in a group of carto's own handlers (an older
+    carto's matcher: the group is rewritten in place, never duplicated); only then is a new group
+    appended. Carto handlers nothing took over (a user's own group running carto) keep their
+    place and get the new launcher.
+    """
     changes: list[str] = []
+    claimed: set[int] = set()
+    launchers: dict[tuple[str, str], str] = {}
     for event, groups in hooks.items():
         target = _groups(settings, event, create=True)
         for group in groups:
@@ -95,16 +119,35 @@ def merge_hooks(settings: dict, hooks: dict) -> list[str]:
             where = f"  (matcher {matcher})" if matcher else ""
             missing = []
             for handler in group["hooks"]:
-                found = _find(target, matcher, hook_identity(handler["command"]))
+                identity = hook_identity(handler["command"])
+                launchers[identity] = handler["command"]
+                home, found = _find(target, identity, claimed, matcher)
+                if found is None:
+                    home, found = _find(target, identity, claimed)
                 if found is None:
                     missing.append(handler)
-                elif found != handler:
+                    continue
+                claimed.add(id(found))
+                if (home.get("matcher") or None) != (matcher or None):
+                    changes.append(f"hooks.{event}: ~ matcher {home.get('matcher')!r} -> {matcher!r} "
+                                   f"for {handler['command']}")
+                    _set_matcher(home, matcher)
+                if found != handler:
                     changes.append(f"hooks.{event}: ~ {found.get('command')} -> {handler['command']}{where}")
                     found.clear()
                     found.update(handler)
             if missing:
                 target.append({"matcher": matcher, "hooks": missing} if matcher else {"hooks": missing})
+                claimed.update(id(h) for h in missing)
                 changes += [f"hooks.{event}: + {h['command']}{where}" for h in missing]
+    providers = {provider for provider, _ in launchers}
+    for provider in providers:
+        for item in carto_handlers(settings, provider):
+            handler = item["handler"]
+            new = launchers.get(hook_identity(handler["command"]))
+            if id(handler) not in claimed and new and handler["command"] != new:
+                changes.append(f"hooks.{item['event']}: ~ {handler['command']} -> {new}  (a group of yours)")
+                handler["command"] = new
     return changes
 
 
@@ -192,11 +235,28 @@ def install_hooks(path: Path, hooks: dict, *, dry_run: bool = False) -> dict:
     return _commit(path, settings, merge_hooks(settings, hooks), dry_run)
 
 
+def _positions(settings: dict) -> dict[int, tuple[str, int, int]]:
+    """id(handler) -> (event, group index, handler index) for every handler object."""
+    out = {}
+    hooks = settings.get("hooks")
+    for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+        for group_index, group in enumerate(groups if isinstance(groups, list) else ()):
+            for index, handler in enumerate(_handlers(group)):
+                out[id(handler)] = (event, group_index, index)
+    return out
+
+
 def uninstall_hooks(path: Path, provider: str, *, dry_run: bool = False) -> dict:
     """Remove carto's `provider` handlers from the JSON file at `path`; returns
-    `{settings, changes, written, backup, removed}` (`removed`: the handlers' positions before
-    the change, as `carto_handlers` gives them). A missing file changes nothing."""
+    `{settings, changes, written, backup, removed, moved}`: `removed` the handlers' positions
+    before the change (as `carto_handlers` gives them), `moved` the other handlers whose
+    position changed (`{event, from: (group, index), to: (group, index)}`; Codex keys its trust by
+    position). A missing file changes nothing."""
     settings = load_settings(path)
     removed = carto_handlers(settings, provider)
+    before = _positions(settings)
     result = _commit(path, settings, remove_hooks(settings, provider), dry_run)
-    return {**result, "removed": removed}
+    moved = [{"event": event, "from": before[ident][1:], "to": (group, index)}
+             for ident, (event, group, index) in _positions(settings).items()
+             if ident in before and before[ident][1:] != (group, index)]
+    return {**result, "removed": removed, "moved": moved}

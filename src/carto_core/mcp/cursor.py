@@ -37,7 +37,8 @@ def _unb64(text: str) -> bytes:
 
 
 def load_key(state_dir: Path) -> bytes:
-    """The cursor key of a home, created on first use; a per-process key if the home is read-only.
+    """The cursor key of a home, created on first use; a per-process key if the home is read-only
+    or does not exist.
 
     A read-only home still pages (within one server's lifetime); its cursors just do not survive
     a restart.
@@ -51,7 +52,9 @@ def load_key(state_dir: Path) -> bytes:
         pass
     key = secrets.token_bytes(32)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # Not parents=True: a home that does not exist yet is not made here (no accidental homes);
+        # the key is then per-process, as for a read-only home.
+        path.parent.mkdir(exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="ascii") as handle:
             handle.write(key.hex() + "\n")

@@ -78,3 +78,31 @@ def install_claude(settings_path, plugin_dir, project, dry_run, mcp, as_json):
     run_install("claude", lambda: installer.install(path, dry_run=dry_run), dry_run=dry_run, mcp=mcp,
                 as_json=as_json, mcp_options={"scope": "project" if project else "user"},
                 trailer=(f"plugin folder (alternative to settings hooks): {installer.PLUGIN_DIR}",))
+
+
+@click.command(
+    name="claude",
+    epilog="""\b
+Examples:
+  carto uninstall claude --print     show what would be removed, change nothing
+  carto uninstall claude             remove carto's hooks from ~/.claude/settings.json
+  carto uninstall claude --project   ... from ./.claude/settings.json
+  carto uninstall claude --mcp       ... and the `carto mcp` server entry
+
+Exit codes: 0 ok (also when nothing was installed); 4 a settings file carto cannot change safely.""",
+)
+@click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")
+@install_options(project_help="Use ./.claude/settings.json (this project only).",
+                 mcp_help="Also remove the carto MCP server entry.")
+def uninstall_claude(settings_path, project, dry_run, mcp, as_json):
+    """Remove exactly what `carto install claude` added: carto's handlers (under any launcher),
+    and the groups and events they leave empty; everything else stays. The file is backed up
+    before it changes; running it again changes nothing."""
+    from pathlib import Path
+
+    from carto_claude import install as installer
+    from carto_core.install.agent import run_install, uninstall_result
+
+    path = Path(settings_path).expanduser() if settings_path else installer.default_settings_path(project)
+    run_install("claude", lambda: uninstall_result(path, "claude", dry_run=dry_run), dry_run=dry_run, mcp=mcp,
+                as_json=as_json, mcp_options={"scope": "project" if project else "user"}, removing=True)

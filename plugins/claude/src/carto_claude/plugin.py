@@ -19,6 +19,6 @@ def carto_register_sources(register):
 @hookimpl
 def carto_register_commands(cli):
     from carto_core.cli.plugin_commands import add_commands
-    from carto_claude.cli import ingest_claude, install_claude
+    from carto_claude.cli import ingest_claude, install_claude, uninstall_claude
 
-    add_commands(cli, ingest=ingest_claude, install=install_claude)
+    add_commands(cli, ingest=ingest_claude, install=install_claude, uninstall=uninstall_claude)

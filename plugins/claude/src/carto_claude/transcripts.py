@@ -509,6 +509,15 @@ class ClaudeSource(Source):
         super().__init__(options)
         self._transcripts: dict[str, str] | None = None
 
+    # installed hooks ---------------------------------------------------------------------
+    def hook_files(self) -> list[Path]:
+        """The user's settings, then this project's shared and local ones (what `carto doctor`
+        checks; `carto install claude [--project]` writes the first two)."""
+        from carto_claude.install import default_settings_path
+
+        project = Path.cwd() / ".claude"
+        return [default_settings_path(), project / "settings.json", project / "settings.local.json"]
+
     # options -------------------------------------------------------------------------------
     @property
     def roots(self) -> list[Path]:

@@ -74,23 +74,32 @@ def ingest_codex(roots, since, settle_seconds, dry_run, as_json):
 @click.command(name="codex")
 @click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
               help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
+@click.option("--trust", "trust", is_flag=True,
+              help="Also record Codex's trust for carto's own handlers in config.toml (what /hooks "
+                   "does), after printing each; never done without this flag.")
 @install_options(project_help="Use ./.codex/hooks.json (this repository only).",
                  mcp_help="Also register the carto MCP server in Codex's config.toml.")
-def install_codex(hooks_path, project, dry_run, mcp, as_json):
+def install_codex(hooks_path, trust, project, dry_run, mcp, as_json):
     """Wire carto's live-capture hooks into Codex, never clobbering existing hooks.
 
-    Adds, per event Codex fires, a handler running `carto hook codex <Event>` unless one with
-    the same command and matcher is there already; an existing file is backed up first.
+    Adds, per event carto captures, a handler running `<this carto> hook codex <Event>` (the
+    absolute launcher, so Codex finds it from any environment); a carto handler already there
+    is brought up to date in place. An existing file is backed up first.
+
+    Codex runs a hook only once it is trusted, and `codex exec` skips untrusted ones silently:
+    approve them in `codex` under /hooks, or pass --trust.
 
     \b
     Examples:
       carto install codex --print     show what would be added, change nothing
       carto install codex             add carto's hooks to ~/.codex/hooks.json
+      carto install codex --trust     ... and trust carto's handlers (headless use: codex exec)
       carto install codex --project   add them to ./.codex/hooks.json instead
       carto install codex --mcp       also register `carto mcp` with Codex
 
-    Exit codes: 0 ok (also when already installed); 4 the hooks file is not a JSON object
-    carto can merge into; 75 --mcp asked but the MCP support is not installed.
+    Exit codes: 0 ok (also when already installed); 4 the hooks file (or, with --trust,
+    config.toml) is not a file carto can merge into; 75 --mcp asked but the MCP support is not
+    installed.
     """
     from pathlib import Path
 
@@ -99,5 +108,74 @@ def install_codex(hooks_path, project, dry_run, mcp, as_json):
     from carto_codex import install as installer
 
     path = Path(hooks_path).expanduser() if hooks_path else installer.default_hooks_path(project)
-    run_install("codex", lambda: installer.install(path, dry_run=dry_run), dry_run=dry_run, mcp=mcp,
-                as_json=as_json)
+    if trust and not as_json and not dry_run:
+        # Say what will be trusted before anything is written.
+        preview = installer.trust_handlers(path, dry_run=True)
+        if preview.get("changes"):
+            click.echo(f"carto will trust these handlers of {path} in {preview['config']}:")
+            for line in preview["changes"]:
+                click.echo(f"  {line}")
+    result = run_install("codex", lambda: installer.install(path, dry_run=dry_run, trust=trust),
+                         dry_run=dry_run, mcp=mcp, as_json=as_json, trailer=_trust_lines)
+    _exit_on_trust_error(result)
+
+
+def _trust_lines(result: dict) -> list[str]:
+    trusted = result.get("trust")
+    if not trusted:
+        return []
+    if "error" in trusted:
+        return [f"trust: {trusted['error']}"]
+    uninstalling = "removed" in result
+    changes = trusted["changes"]
+    if not changes:
+        return [] if uninstalling else [f"trust: carto's handlers are already trusted in {trusted['config']}"]
+    if trusted.get("written"):
+        # install --trust printed each handler before writing; say only that it is done.
+        body = changes if uninstalling else [c for c in changes if not c.startswith("trust ")]
+        lines = [f"trust: {trusted['config']} updated ({len(changes)} change(s))"]
+    else:
+        body = changes
+        lines = [f"trust: would change {trusted['config']}"]
+    lines += [f"  {line}" for line in body]
+    if trusted.get("backup") and trusted.get("written"):
+        lines.append(f"  backup: {trusted['backup']}")
+    return lines
+
+
+def _exit_on_trust_error(result: dict) -> None:
+    from carto_core.exitcodes import ExitCode
+
+    if "error" in (result.get("trust") or {}):
+        raise SystemExit(int(ExitCode.CONFLICT))
+
+
+@click.command(name="codex")
+@click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
+              help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
+@install_options(project_help="Use ./.codex/hooks.json (this repository only).",
+                 mcp_help="Also remove the carto MCP server from Codex's config.toml.")
+def uninstall_codex(hooks_path, project, dry_run, mcp, as_json):
+    """Remove exactly what `carto install codex` added: carto's handlers in hooks.json (and the
+    groups and events they leave empty) and their trust entries in config.toml. The user's own
+    hooks stay, and so does their trust (moved to their new positions when a carto group before
+    them went). Files are backed up before they change; running it again changes nothing.
+
+    \b
+    Examples:
+      carto uninstall codex --print   show what would be removed
+      carto uninstall codex           remove carto's hooks from ~/.codex/hooks.json
+      carto uninstall codex --mcp     ... and the carto MCP server
+
+    Exit codes: 0 ok (also when nothing was installed); 4 a file carto cannot change safely.
+    """
+    from pathlib import Path
+
+    from carto_core.install.agent import run_install
+
+    from carto_codex import install as installer
+
+    path = Path(hooks_path).expanduser() if hooks_path else installer.default_hooks_path(project)
+    result = run_install("codex", lambda: installer.uninstall(path, dry_run=dry_run), dry_run=dry_run,
+                         mcp=mcp, as_json=as_json, removing=True, trailer=_trust_lines)
+    _exit_on_trust_error(result)

@@ -15,6 +15,6 @@ def carto_register_sources(register):
 @hookimpl
 def carto_register_commands(cli):
     from carto_core.cli.plugin_commands import add_commands
-    from carto_codex.cli import ingest_codex, install_codex
+    from carto_codex.cli import ingest_codex, install_codex, uninstall_codex
 
-    add_commands(cli, ingest=ingest_codex, install=install_codex)
+    add_commands(cli, ingest=ingest_codex, install=install_codex, uninstall=uninstall_codex)

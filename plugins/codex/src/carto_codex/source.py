@@ -50,6 +50,46 @@ class CodexRolloutSource(Source):
         self.notes: list[str] = []
         self._parents: dict[str, frozenset[bytes]] = {}
 
+    def hook_files(self) -> list[Path]:
+        """$CODEX_HOME/hooks.json, then this project's ./.codex/hooks.json."""
+        from carto_codex.install import default_hooks_path
+
+        return [default_hooks_path(), default_hooks_path(project=True)]
+
+    def hook_problems(self, path: Path, settings: dict) -> list[dict]:
+        """Codex skips hooks the user has not trusted (silently under `codex exec`): each carto
+        handler of `path` that is untrusted, modified since it was trusted, or disabled; and a
+        config that turns hooks off."""
+        from carto_codex import trust
+
+        config_file = trust.config_path()
+        try:
+            _, config = trust.load_config(config_file)
+        except trust.TrustError as exc:
+            return [{"problem": str(exc), "fix": "fix config.toml; Codex cannot read it either"}]
+        problems = []
+        off = trust.feature_problem(config)
+        if off:
+            problems.append({"problem": f"codex: {off} ({config_file})",
+                             "fix": "remove that line (hooks are on by default), or set it to true"})
+        by_status: dict[str, list[dict]] = {}
+        for entry in trust.review(path, settings, config):
+            by_status.setdefault(entry["status"], []).append(entry)
+        fix = ("carto install codex --trust (records trust for carto's handlers only), or run "
+               "`codex` in a terminal and approve them under /hooks")
+        for status, what in (("untrusted", "never trusted"), ("modified", "changed since they were trusted")):
+            entries = by_status.get(status, [])
+            if entries:
+                events = ", ".join(sorted({e["event"] for e in entries}))
+                problems.append({"problem": f"codex: {len(entries)} carto hook(s) in {path} {what} "
+                                            f"({events}); Codex skips them, `codex exec` without a word",
+                                 "fix": fix})
+        if by_status.get("disabled"):
+            events = ", ".join(sorted({e["event"] for e in by_status["disabled"]}))
+            problems.append({"problem": f"codex: carto hook(s) in {path} disabled in {config_file} ({events})",
+                             "fix": "enable them in `codex` under /hooks (carto never re-enables what you turned off)"})
+        return problems
+
     def discover(self):
         seen: set[str] = set()
         cutoff = self.since.timestamp() if self.since is not None else None

@@ -1,0 +1,80 @@
+"""No accidental homes: a command that only reads a home refuses a home that does not exist.
+
+A mistyped `CARTO_HOME=/tmp/typo carto facts census` used to answer "0 events" and create the
+folder (which `carto serve` then served). Only capture (`carto hook`), `carto ingest` and `carto
+install` may create a home; every command in `HOME_READERS` exits 3 (ran fine, found nothing)
+with one line on stderr naming the path and how to make a home, before it opens anything.
+
+The check runs when the command is invoked, after click has parsed its arguments, so
+`carto search --help` still answers on a machine with no home. `HOME_FREE` lists the commands
+that do not read the user's home or are allowed to create it; a test fails when a command
+`carto --help` lists is in neither set.
+"""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.exitcodes import ExitCode
+
+#: command -> predicate on the parsed parameters: the command reads the user's home (None: always).
+HOME_READERS: dict[str, object] = {
+    "digest": None, "facts": None, "index": None, "profile": None, "repair": None, "search": None,
+    "serve": None, "standup": None, "trustmap": None, "wrapup": None,
+    # `carto eval --generate DIR` builds and evaluates a home of its own.
+    "eval": lambda params: not params.get("generate_dir"),
+}
+#: Commands that never read the user's home, or may create it, or judge it themselves:
+#: `doctor` reports a missing home among its checks (and exits 3); `mcp` is started by the agent
+#: before anything was recorded and answers each tool call with the missing home instead of
+#: failing to start; `config` says where the home would be.
+HOME_FREE = frozenset({"config", "demo", "doctor", "hook", "ingest", "install", "mcp", "new-plugin",
+                       "plugins", "uninstall"})
+
+
+HOW_TO_MAKE_ONE = ("make one with `carto install claude` or `carto install codex` (live capture from "
+                   "now on) or `carto ingest claude` (backfill the transcripts on disk); or point "
+                   "CARTO_HOME at an existing home (`carto config` shows how the home was chosen)")
+
+
+def missing_home_message(root) -> str:
+    return f"no carto home at {root}: nothing has been recorded there; {HOW_TO_MAKE_ONE}."
+
+
+def require_home() -> None:
+    """Exit 3 with `missing_home_message` when the resolved home is not a folder. A config
+    file that cannot be read is left to the command (it reports it)."""
+    from carto_core.config import ConfigError, load_config
+
+    try:
+        root = load_config().home.root
+    except ConfigError:
+        return
+    if not root.is_dir():
+        click.echo(f"carto: {missing_home_message(root)}", err=True)
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _asks_help(ctx: click.Context) -> bool:
+    pending = ctx._protected_args if hasattr(ctx, "_protected_args") else ctx.protected_args
+    words = [*pending, *ctx.args]
+    return any(word in ("-h", "--help") for word in words)
+
+
+def guard(name: str, command: click.Command) -> click.Command:
+    """Make `command` (a core command or group named `name`) require an existing home when
+    `HOME_READERS` says it reads one."""
+    if name not in HOME_READERS or getattr(command, "_carto_home_guard", False):
+        return command
+    reads = HOME_READERS[name]
+    original = command.invoke
+
+    def invoke(ctx: click.Context):
+        # A group runs before its subcommand parses, so `carto facts census --help` must pass.
+        if not (isinstance(command, click.Group) and _asks_help(ctx)) and (reads is None or reads(ctx.params)):
+            require_home()
+        return original(ctx)
+
+    command.invoke = invoke
+    command._carto_home_guard = True
+    return command
