@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.cli.homeguard import HOME_FREE, HOME_READERS
+from carto_core.cli.homeguard import HOME_FREE, HOME_READERS, SELF_GUARDED
 
 #: The smallest invocation of each reader that gets past argument parsing.
 READER_ARGS = {
@@ -37,9 +37,14 @@ def listed_commands() -> set[str]:
 def test_every_listed_command_is_classified():
     listed = listed_commands()
     assert "search" in listed and "uninstall" in listed
-    unclassified = listed - set(HOME_READERS) - HOME_FREE
+    unclassified = listed - set(HOME_READERS) - SELF_GUARDED - HOME_FREE
     assert unclassified == set(), f"classify these in carto_core.cli.homeguard: {sorted(unclassified)}"
-    assert set(READER_ARGS) == set(HOME_READERS)
+    assert set(READER_ARGS) == set(HOME_READERS) | SELF_GUARDED - {"doctor"}
+
+
+def test_eval_says_a_usage_error_before_the_missing_home(typo):
+    done = CliRunner().invoke(cli, ["eval", "--dialogues", "a"])
+    assert done.exit_code == 2 and not typo.exists()
 
 
 @pytest.fixture
@@ -49,7 +54,7 @@ def typo(tmp_path, monkeypatch):
     return home
 
 
-@pytest.mark.parametrize("name", sorted(HOME_READERS))
+@pytest.mark.parametrize("name", sorted(READER_ARGS))
 def test_a_reader_on_a_missing_home_exits_3_and_creates_nothing(typo, name):
     done = CliRunner().invoke(cli, READER_ARGS[name])
     assert done.exit_code == 3, (name, done.output)
@@ -58,7 +63,7 @@ def test_a_reader_on_a_missing_home_exits_3_and_creates_nothing(typo, name):
     assert not typo.exists()
 
 
-@pytest.mark.parametrize("name", sorted(HOME_READERS))
+@pytest.mark.parametrize("name", sorted(READER_ARGS))
 def test_help_answers_without_a_home(typo, name):
     done = CliRunner().invoke(cli, [*READER_ARGS[name][:2 if name in ("facts", "digest", "repair") else 1], "--help"])
     assert done.exit_code == 0 and "Usage" in done.output, done.output

@@ -78,6 +78,10 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
         home = current_home()
     if dialogues and not generate_dir:
         usage_error("--dialogues needs --generate DIR (it writes into a generated home)")
+    if not generate_dir:
+        from carto_core.cli.homeguard import require_home
+
+        require_home()  # after the usage checks: a wrong request is said first
     engine = SearchEngine(home, analyzer=analyzer)
     if not has_logs(engine):
         fail(f"no searched logs in {home.root}; backfill with `carto ingest` or use --generate DIR",

@@ -6,9 +6,9 @@ install` may create a home; every command in `HOME_READERS` exits 3 (ran fine, f
 with one line on stderr naming the path and how to make a home, before it opens anything.
 
 The check runs when the command is invoked, after click has parsed its arguments, so
-`carto search --help` still answers on a machine with no home. `HOME_FREE` lists the commands
-that do not read the user's home or are allowed to create it; a test fails when a command
-`carto --help` lists is in neither set.
+`carto search --help` still answers on a machine with no home. `SELF_GUARDED` readers check for
+themselves; `HOME_FREE` lists the commands that do not read the user's home or are allowed to
+create it; a test fails when a command `carto --help` lists is in none of the three.
 """
 
 from __future__ import annotations
@@ -18,17 +18,19 @@ import click
 from carto_core.exitcodes import ExitCode
 
 #: command -> predicate on the parsed parameters: the command reads the user's home (None: always).
+#: The check runs before the command's body.
 HOME_READERS: dict[str, object] = {
     "digest": None, "facts": None, "index": None, "profile": None, "repair": None, "search": None,
     "serve": None, "standup": None, "trustmap": None, "wrapup": None,
-    # `carto eval --generate DIR` builds and evaluates a home of its own.
-    "eval": lambda params: not params.get("generate_dir"),
 }
-#: Commands that never read the user's home, or may create it, or judge it themselves:
-#: `doctor` reports a missing home among its checks (and exits 3); `mcp` is started by the agent
-#: before anything was recorded and answers each tool call with the missing home instead of
-#: failing to start; `config` says where the home would be.
-HOME_FREE = frozenset({"config", "demo", "doctor", "hook", "ingest", "install", "mcp", "new-plugin",
+#: Readers that call `require_home` themselves, after their own usage checks: `eval` (not with
+#: --generate, which builds a home of its own); `doctor` reports the missing home among its
+#: checks and then exits 3.
+SELF_GUARDED = frozenset({"doctor", "eval"})
+#: Commands that never read the user's home or may create it: `mcp` is started by the agent
+#: before anything was recorded, so it starts anyway (and creates nothing); `config` says where
+#: the home would be.
+HOME_FREE = frozenset({"config", "demo", "hook", "ingest", "install", "mcp", "new-plugin",
                        "plugins", "uninstall"})
 
 
