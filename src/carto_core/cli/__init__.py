@@ -39,11 +39,11 @@ CORE_COMMANDS: dict[str, str] = {
 }
 
 
-#: Commands that use an existing home: on a home that does not exist they say so (one line on
-#: stderr) before answering for an empty home, so a moved home is never mistaken for a quiet one.
-#: (search, doctor and repair name it themselves; ingest and install start a home.)
-HOME_COMMANDS = frozenset({"facts", "standup", "digest", "trustmap", "profile", "serve", "mcp",
-                           "wrapup", "index"})
+#: Commands that use an existing home but start without one: on a home that does not exist they
+#: say so (one line on stderr) before answering for an empty home, so a moved home is never
+#: mistaken for a quiet one. Only `mcp` (the agent starts it before anything is recorded): every
+#: command that reads a home refuses a missing one with exit 3 (`carto_core.cli.homeguard`).
+HOME_COMMANDS = frozenset({"mcp"})
 
 
 def _note_missing_home() -> None:

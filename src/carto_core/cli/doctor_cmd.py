@@ -55,7 +55,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     if not home.root.is_dir():
         from carto_core.cli.homeguard import HOW_TO_MAKE_ONE
 
-        problems.append({"problem": f"no carto home at {home.root} (nothing has been recorded there)",
+        problems.append({"problem": f"no carto home at {home.root} (the folder does not exist: nothing has been recorded there)",
                          "fix": HOW_TO_MAKE_ONE})
     for label, name in {**SEARCHED_LOGS, **SIDE_LOGS}.items():
         health = _log_health(home.root / name, label)

@@ -40,7 +40,7 @@ HOW_TO_MAKE_ONE = ("make one with `carto install claude` or `carto install codex
 
 
 def missing_home_message(root) -> str:
-    return f"no carto home at {root}: nothing has been recorded there; {HOW_TO_MAKE_ONE}."
+    return f"no carto home at {root} (the folder does not exist: nothing has been recorded there); {HOW_TO_MAKE_ONE}."
 
 
 def require_home() -> None:
