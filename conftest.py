@@ -50,6 +50,8 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("CARTO_SPILL_DIR", str(base / "spill"))
     for var in SESSION_VARS + LEAKY_VARS:
         monkeypatch.delenv(var, raising=False)
+    # The semantic keep-up is a detached child: a test that wants it turns it on itself.
+    monkeypatch.setenv("CARTO_KEEPUP", "0")
     from carto_core import redact, registry
 
     registry.set_registries(None)

@@ -1,8 +1,10 @@
 """Loading a home's searched logs into events, folded by event_id.
 
-The changelog holds a copy of most domain rows under the same event_id; folding keeps one event
-per id (the domain log's row wins, the other logs are listed in `sources`). Reports of every log
-travel with the corpus so that no bad line goes unmentioned.
+The changelog holds a copy of most domain rows under the same event_id, and a live turn is
+written again as it grows; folding keeps one event per id by the rule of `carto_core.fold`
+(within a log the newest row wins, across logs the domain row wins over the changelog copy;
+the event sits where its winning row was read). The other logs are listed in `sources`. Reports
+of every log travel with the corpus so that no bad line goes unmentioned.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from carto_core.events import Event
+from carto_core.fold import LOAD_ORDER, takes_over
 from carto_core.home import Home
 from carto_core.logs import SEARCHED_LOGS
 from carto_core.jsonl import fast_loads_line
@@ -20,7 +23,8 @@ from carto_core.reader import ReadReport, iter_lines
 
 @dataclass
 class Corpus:
-    """Every event of a home, one per event_id, newest rows of a duplicate merged."""
+    """Every event of a home, one per event_id (`carto_core.fold`), in the order their winning
+    rows were read."""
 
     events: list[Event]
     #: event_id -> labels of every log the id occurs in (first = the event's own source).
@@ -47,11 +51,10 @@ def read_log_events(home: Home, label: str, report: ReadReport | None = None) ->
 def load_corpus(home: Home, labels: Iterable[str] | None = None) -> Corpus:
     """Read the searched logs (all of them by default) and fold by event_id."""
     labels = list(labels) if labels is not None else list(SEARCHED_LOGS)
-    # Domain logs before the changelog so that a domain row wins the fold (upstream: domain log
-    # wins `_source`); the changelog comes after them.
-    ordered = [label for label in labels if label != "changelog"] + (
-        ["changelog"] if "changelog" in labels else []
-    )
+    # Domain logs before the changelog: a domain row is then read before its changelog copy
+    # (upstream: domain log wins `_source`), and the event keeps the domain row's place.
+    ordered = [label for label in LOAD_ORDER if label in labels]
+    ordered += [label for label in labels if label not in ordered]
     reports: dict[str, ReadReport] = {}
     by_id: dict[str, Event] = {}
     sources: dict[str, list[str]] = {}
@@ -68,7 +71,16 @@ def load_corpus(home: Home, labels: Iterable[str] | None = None) -> Corpus:
                     by_id[event.event_id] = event
                 else:
                     duplicates += 1
-                    if label not in seen:
+                    if takes_over(seen[0], label):
+                        # A newer row of the same log (a turn that grew): it is the event now,
+                        # in its own place.
+                        del by_id[event.event_id]
+                        by_id[event.event_id] = event
+                        if label != seen[0]:
+                            if label in seen:
+                                seen.remove(label)
+                            seen.insert(0, label)
+                    elif label not in seen:
                         seen.append(label)
     finally:
         if collecting:

@@ -49,6 +49,38 @@ class ReadBatch:
     skipped: Counter = attrs.field(factory=Counter)
     #: Human-readable notes about this stream (shown by `carto ingest -v`).
     messages: list[str] = attrs.field(factory=list)
+    #: Rows written as revisions that a later read will replace (open turns of a transcript
+    #: still being written), and when they become final if nothing more is written (epoch
+    #: seconds). The ingest summary reports both.
+    open_rows: int = 0
+    open_until: float | None = None
+
+
+def since_cutoff(options: dict, now: float | None = None) -> float | None:
+    """Epoch seconds of a source's `since` option: an aware datetime, a WHEN string (from the
+    config file; `carto_core.timeparse.parse_when`), or the older `since_days` number; None for
+    no limit. Streams last modified before it are not opened."""
+    import time
+    from datetime import datetime
+
+    since = options.get("since")
+    if isinstance(since, str) and since.strip():
+        from carto_core.timeparse import parse_when
+
+        since = parse_when(since)
+    if isinstance(since, datetime):
+        return since.timestamp()
+    days = options.get("since_days")
+    if days not in (None, "", 0):
+        return (time.time() if now is None else now) - float(days) * 86400
+    return None
+
+
+def settle_option(options: dict, default: float) -> float:
+    """A transcript source's `settle_seconds` option (how long a transcript must be quiet, by
+    its mtime or its own newest timestamp, to be finished: `carto_core.settle`)."""
+    value = options.get("settle_seconds")
+    return default if value is None else float(value)
 
 
 class Source:
@@ -64,6 +96,10 @@ class Source:
     provider: ClassVar[str] = "unknown"
     #: One line for `carto plugins` and `carto ingest --help`.
     description: ClassVar[str] = ""
+    #: Logs whose rows this source may write again under the same event_id with newer content
+    #: (turns of a transcript still being written); `carto_core.ingest` then compares content,
+    #: not only ids, and readers keep the newest row (`carto_core.fold`).
+    revisable_logs: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: dict | None = None):
         self.options = dict(options or {})

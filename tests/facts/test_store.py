@@ -206,21 +206,22 @@ def test_appends_are_folded_from_the_last_offset(tmp_path, monkeypatch):
         handle.write(dumps_row({"event_id": "evt-new-1", "timestamp": "2026-09-08T15:00:00Z",
                                 "type": "prompt", "project": "infra", "session_id": "s-9"}))
         handle.write(dumps_row({"event_id": "evt-prompts-3", "timestamp": "2026-09-08T15:00:00Z",
-                                "type": "prompt", "project": "infra"}))  # a replay: duplicate
+                                "type": "prompt", "project": "infra"}))  # a newer row of an id
         handle.write(b'{"event_id":"evt-torn"')  # a writer mid-row
     opened = open_columns(home)
     assert (opened.state, opened.rows_read) == ("appended", 2)
     after = _census(home)
     assert after["events"] == before["events"] + 1
-    assert {b["name"]: b["count"] for b in after["by_project"]} == {"webshop": 180, "infra": 1}
+    # Within a log the newest row of an id wins (carto_core.fold): evt-prompts-3 moved to infra.
+    assert {b["name"]: b["count"] for b in after["by_project"]} == {"webshop": 179, "infra": 2}
     assert opened.columns.duplicates == 1
     # The torn row is not consumed: once finished it is read, once.
     with open(home.log("prompts"), "ab") as handle:
         handle.write(b',"timestamp":"2026-09-08T15:01:00Z","project":"infra"}\n')
     opened = open_columns(home)
     assert (opened.state, opened.rows_read) == ("appended", 1)
-    assert _census(home)["by_project"][1] == {"name": "infra", "count": 2,
-                                               "event_ids": ["evt-torn", "evt-new-1"]}
+    assert _census(home)["by_project"][1] == {"name": "infra", "count": 3,
+                                               "event_ids": ["evt-torn", "evt-new-1", "evt-prompts-3"]}
     assert open_columns(home).state == "fresh"
 
 

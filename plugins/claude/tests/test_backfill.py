@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_claude.transcripts import ClaudeSource, project_prompt, stable_event_id
+from carto_core.corpus import load_corpus
 from carto_core.home import Home
 from carto_core.ingest import run_ingest
 
@@ -158,34 +159,68 @@ def test_rerun_is_idempotent_and_appended_lines_resume_from_the_checkpoint(tmp_p
     root = tmp_path / "projects" / "-proj"
     root.mkdir(parents=True)
     path = root / "sess-a.jsonl"
+    start = time.time() - 60  # a live session: its own timestamps are fresh
 
     def line(kind: str, text: str, n: int) -> str:
         message = {"role": kind, "content": [{"type": "text", "text": text}]}
         if kind == "assistant":
             message["id"] = f"msg_{n}"
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + n)) + "Z"
         return json.dumps({"type": kind, "uuid": f"u{n}", "sessionId": "sess-a", "cwd": "/w/proj",
-                           "timestamp": f"2026-01-01T00:00:{n:02d}Z", "message": message}) + "\n"
+                           "timestamp": stamp, "message": message}) + "\n"
+
+    def ingest():
+        return run_ingest(ClaudeSource({"roots": [str(tmp_path / "projects")], "settle_seconds": 3600}), home)
 
     path.write_text(line("user", "first question", 1) + line("assistant", "first answer", 2)
                     + line("user", "second question", 3) + line("assistant", "partial", 4))
     home = Home(tmp_path / "home")
-    source = ClaudeSource({"roots": [str(tmp_path / "projects")], "settle_seconds": 3600})
-    first = run_ingest(source, home)
-    assert first.written["turns"] == 1  # the open second turn waits for its end
-    again = run_ingest(ClaudeSource({"roots": [str(tmp_path / "projects")], "settle_seconds": 3600}), home)
-    assert again.rows_written == 0
+    first = ingest()
+    # The open second turn is written as it stands, marked open, and said so.
+    assert first.written["turns"] == 2 and first.open_rows == 1 and first.revised == 0
+    assert first.open_until == pytest.approx(time.time() + 3600, abs=120)
+    again = ingest()
+    assert again.rows_written == 0 and again.already_present == 1  # re-read the open turn only
     with open(path, "a") as handle:
         handle.write(line("assistant", "rest of the answer", 5) + line("user", "third", 6))
-    third = run_ingest(ClaudeSource({"roots": [str(tmp_path / "projects")], "settle_seconds": 3600}), home)
-    assert third.written["turns"] == 1
+    third = ingest()
+    # The second turn, grown and closed by the third prompt, is written again; the third is open.
+    assert third.written["turns"] == 2 and third.revised == 1 and third.open_rows == 1
     old = time.time() - 7200
     os.utime(path, (old, old))
-    last = run_ingest(ClaudeSource({"roots": [str(tmp_path / "projects")], "settle_seconds": 3600}), home)
-    assert last.written["turns"] == 1
+    last = ingest()
+    assert last.written["turns"] == 1 and last.open_rows == 0  # the third, closed: quiet file
     rows = [json.loads(l) for l in (home.root / "turns.jsonl").read_text().splitlines()]
-    assert [r["event_id"] for r in rows] == ["turn-sess-a-1", "turn-sess-a-2", "turn-sess-a-3"]
-    assert "partial" in rows[1]["summary"] and "rest of the answer" in rows[1]["summary"]
-    assert rows[1]["project"] == "proj" and rows[1]["timestamp"] == "2026-01-01T00:00:03Z"
+    assert [r["event_id"] for r in rows] == ["turn-sess-a-1", "turn-sess-a-2", "turn-sess-a-2",
+                                             "turn-sess-a-3", "turn-sess-a-3"]
+    assert [r.get("open") for r in rows] == [None, True, None, True, None]
+    assert rows[1]["summary"] == "second question partial"
+    assert "partial" in rows[2]["summary"] and "rest of the answer" in rows[2]["summary"]
+    assert rows[2]["project"] == "proj" and rows[2]["timestamp"] == rows[1]["timestamp"]
+    corpus = load_corpus(home)
+    turns = [e for e in corpus.events if e.source == "turns"]
+    assert [e.event_id for e in turns] == ["turn-sess-a-1", "turn-sess-a-2", "turn-sess-a-3"]
+    assert "rest of the answer" in corpus.get("turn-sess-a-2").summary
+    assert "open" not in corpus.get("turn-sess-a-3").row
+    assert ingest().rows_written == 0  # finished and unchanged: nothing read
+
+
+def test_old_timestamps_finish_a_transcript_copied_just_now(tmp_path):
+    """A copy made now has a fresh mtime; its own timestamps say it is over."""
+    root = tmp_path / "projects" / "-proj"
+    root.mkdir(parents=True)
+    path = root / "sess-b.jsonl"
+    rows = [{"type": "user", "uuid": "u1", "sessionId": "sess-b", "cwd": "/w/proj",
+             "timestamp": "2025-03-01T10:00:00Z", "message": {"role": "user", "content": "only question"}},
+            {"type": "assistant", "uuid": "u2", "sessionId": "sess-b", "timestamp": "2025-03-01T10:00:05Z",
+             "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "only answer"}]}},
+            {"type": "last-prompt", "sessionId": "sess-b"}]  # bookkeeping without a timestamp
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    home = Home(tmp_path / "home")
+    summary = run_ingest(ClaudeSource({"roots": [str(tmp_path / "projects")]}), home)
+    assert summary.written["turns"] == 1 and summary.open_rows == 0
+    (row,) = [json.loads(l) for l in (home.root / "turns.jsonl").read_text().splitlines()]
+    assert "open" not in row and row["summary"] == "only question only answer"
 
 
 # --- prompt history ------------------------------------------------------------------------

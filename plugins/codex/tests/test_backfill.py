@@ -151,23 +151,40 @@ def test_scaffolding_never_starts_a_turn_in_either_prompt_source(tmp_path):
     assert summary.skipped["scaffolding"] == 4 + 4 + 1
 
 
-def test_a_live_rollout_holds_its_last_turn_until_closed_and_resumes(tmp_path):
+def test_a_live_rollout_writes_its_open_last_turn_and_rewrites_it_when_closed(tmp_path):
     sid = "bbbbbbbb-0000-4000-8000-000000000001"
     root = tmp_path / "codex"
-    lines = [meta(sid, str(tmp_path / "proj")), user_event("one"), assistant_item("r1"),
-             user_event("two"), assistant_item("r2 partial")]
+    now = fresh_stamp()  # a live session: fresh file, fresh records
+    lines = [meta(sid, str(tmp_path / "proj"), now), user_event("one", now), assistant_item("r1", now),
+             user_event("two", now), assistant_item("r2 partial", now)]
     path = write_rollout(root, sid, lines, old=False)
     home = Home(tmp_path / "home")
     first = ingest(home, [root])  # default settle: a fresh file is still being written
-    assert [r["summary"] for r in turns_of(home)] == ["one r1"]
-    assert first.skipped["turn_in_progress"] == 1
+    assert [(r["summary"], r.get("open")) for r in turns_of(home)] == [
+        ("one r1", None), ("two r2 partial", True)]
+    assert first.open_rows == 1 and first.open_until is not None
+    assert ingest(home, [root]).rows_written == 0  # unchanged: the open turn is not repeated
     with open(path, "a") as handle:
         handle.write(assistant_item("r2 rest") + "\n" + turn_complete() + "\n")
         handle.write(user_event("three") + "\n" + assistant_item("r3") + "\n" + turn_complete() + "\n")
     second = ingest(home, [root])
-    assert [(r["turn_idx"], r["summary"]) for r in turns_of(home)] == [
-        (1, "one r1"), (2, "two r2 partial r2 rest"), (3, "three r3")]
-    assert second.already_present == 0  # resumed at turn two, nothing read twice
+    assert [(r["turn_idx"], r["summary"], r.get("open")) for r in turns_of(home)] == [
+        (1, "one r1", None), (2, "two r2 partial", True), (2, "two r2 partial r2 rest", None),
+        (3, "three r3", None)]
+    # Resumed at turn two (nothing before it read twice); turn two written again, closed.
+    assert second.already_present == 0 and second.revised == 1 and second.open_rows == 0
+    from carto_core.corpus import load_corpus
+
+    corpus = load_corpus(home)
+    assert [(e.event_id, e.summary) for e in corpus.events] == [
+        (f"turn-codex-{sid}-1", "one r1"), (f"turn-codex-{sid}-2", "two r2 partial r2 rest"),
+        (f"turn-codex-{sid}-3", "three r3")]
+
+
+def fresh_stamp() -> str:
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
 
 
 def test_truncated_rollout_via_cli_writes_only_whole_turns(tmp_path):
@@ -180,15 +197,19 @@ def test_truncated_rollout_via_cli_writes_only_whole_turns(tmp_path):
     result = CliRunner().invoke(cli, ["ingest", "codex", "--root", str(root), "--settle", "0", "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    assert document["skipped"]["torn_line"] == 1 and document["rows_written"] == 1
+    # The torn line is not read; its turn is written as it stands, open (a torn rollout is
+    # not finished, whatever --settle says).
+    assert document["skipped"]["torn_line"] == 1 and document["rows_written"] == 2
+    assert document["open_turns"] == 1
     assert "cut short" in result.stderr
     home = Home(os.environ["CARTO_HOME"])
-    assert [r["summary"] for r in turns_of(home)] == ["whole fine"]
-    # Once the writer finishes the line, the held-back turn is written, and only it.
+    assert [(r["summary"], r.get("open")) for r in turns_of(home)] == [("whole fine", None), ("cut", True)]
+    # Once the writer finishes the line, that turn is written again (closed), and only it.
     path.write_bytes(full + assistant_item("never finished").encode() + b"\n")
     again = CliRunner().invoke(cli, ["ingest", "codex", "--root", str(root), "--settle", "0", "--json"])
-    assert again.exit_code == 0 and json.loads(again.stdout)["rows_written"] == 1
-    assert [r["summary"] for r in turns_of(home)] == ["whole fine", "cut never finished"]
+    assert again.exit_code == 0
+    assert (json.loads(again.stdout)["rows_written"], json.loads(again.stdout)["revised"]) == (1, 1)
+    assert [r["summary"] for r in turns_of(home)] == ["whole fine", "cut", "cut never finished"]
 
 
 def test_a_file_that_is_not_a_rollout_is_an_error_and_writes_nothing(tmp_path):

@@ -27,6 +27,8 @@ import os
 import sys
 import time
 
+from carto_core.capture import detached
+
 
 def state_files(provider: str) -> tuple[str, str, str]:
     """(cooldown stamp, lock, run log) file names under `<home>/.carto/` for `provider`."""
@@ -46,35 +48,17 @@ def enabled() -> bool:
 
 def due(home, provider: str, now: float | None = None) -> bool:
     """True when the provider's last catch-up started at least the cooldown ago (or never)."""
-    now = time.time() if now is None else now
-    try:
-        last = os.stat(home.state / state_files(provider)[0]).st_mtime
-    except OSError:
-        return True
-    return now - last >= _int_env("CARTO_CATCHUP_INTERVAL_SECONDS", 900)
+    return detached.due(home, state_files(provider)[0], _int_env("CARTO_CATCHUP_INTERVAL_SECONDS", 900), now)
 
 
 def maybe_start(home, provider: str, factory: str) -> str | None:
     """Start a detached catch-up when enabled and due; returns a problem line or None."""
     if not enabled() or not due(home, provider):
         return None
-    os.makedirs(home.state, exist_ok=True)
-    with open(home.state / state_files(provider)[0], "w", encoding="utf-8") as handle:
-        handle.write(str(int(time.time())))
-    import subprocess
-
-    env = dict(os.environ)
-    env["CARTO_HOME"] = str(home.root)
-    try:
-        subprocess.Popen(
-            [sys.executable, "-m", "carto_core.capture.catchup", "--home", str(home.root),
-             "--provider", provider, "--source", factory],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True, env=env, cwd=str(home.state),
-        )
-    except OSError as exc:
-        return f"could not start the {provider} catch-up: {exc}"
-    return None
+    detached.claim(home, state_files(provider)[0])
+    problem = detached.spawn(home, "carto_core.capture.catchup",
+                             ["--home", str(home.root), "--provider", provider, "--source", factory])
+    return problem and f"could not start the {provider} catch-up: {problem}"
 
 
 def start_catch_up(ctx, out, factory: str) -> None:
@@ -97,16 +81,11 @@ def _load(factory: str):
 
 def run(home, provider: str, factory: str, *, days: float | None = None) -> dict:
     """One catch-up run under the provider's lock; returns the summary (or why it did not run)."""
-    import fcntl
     import json
 
     _, lock_name, log_name = state_files(provider)
-    os.makedirs(home.state, exist_ok=True)
-    lock = open(home.state / lock_name, "a+")
-    try:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+    with detached.exclusive(home, lock_name) as held:
+        if not held:
             return {"outcome": "locked"}
         from carto_core.appendlog import append_rows
         from carto_core.ingest import run_ingest
@@ -118,9 +97,20 @@ def run(home, provider: str, factory: str, *, days: float | None = None) -> dict
             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             **{k: result[k] for k in ("outcome", "streams", "units", "rows_written", "seconds")},
         }])
+        if summary.rows_written:
+            keep_up(home)
         return json.loads(json.dumps(result, default=str))
-    finally:
-        lock.close()
+
+
+def keep_up(home) -> None:
+    """After a catch-up wrote rows, the semantic ladder catches up too (its own detached,
+    locked, rate-limited job)."""
+    try:
+        from carto_core.semantic.keepup import maybe_start as start_keep_up
+
+        start_keep_up(home)
+    except Exception:
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:

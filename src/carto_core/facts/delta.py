@@ -14,7 +14,10 @@ section 4):
   lines are consumed without being returned (they would wedge the cursor otherwise); a torn
   last line (no newline yet) is not consumed.
 - Project scope applies after reading: filtered rows are consumed too (`read` vs `returned`).
-- Events are the raw rows (no fold by event_id, no alias normalisation).
+- Events are the raw rows (no alias normalisation), folded only where `carto_core.fold` folds
+  rows of one log: within a page, a row of the same log and event_id as an earlier one (a live
+  turn written again as it grew) replaces it, in its own place; a page after it shows the event
+  again when it changed again. A hook row and its changelog copy both appear, as upstream.
 """
 
 from __future__ import annotations
@@ -207,6 +210,19 @@ def _summary(events: list[dict], top: int, sample: int) -> dict:
     return out
 
 
+def fold_page(events: list[dict]) -> list[dict]:
+    """A page's events with each (log, event_id) once: the newest row, in its own place (the
+    within-one-log half of `carto_core.fold`; rows of other logs are kept, as upstream)."""
+    last: dict[tuple[str, str], int] = {}
+    for position, event in enumerate(events):
+        if event["event_id"]:
+            last[(event["source"], event["event_id"])] = position
+    if len(last) == sum(1 for e in events if e["event_id"]):
+        return events
+    return [event for position, event in enumerate(events)
+            if not event["event_id"] or last[(event["source"], event["event_id"])] == position]
+
+
 def delta(home: Home, corpus_root: str, request) -> dict:
     if not request.cursor:
         return {
@@ -220,7 +236,7 @@ def delta(home: Home, corpus_root: str, request) -> dict:
         }
     positions = decode_cursor(request.cursor, corpus_root, SEARCHED_LOGS)
     rows, next_pos, stale, pending = read_appended(home, positions, request.budget)
-    events = [_event(source, row) for source, row in rows]
+    events = fold_page([_event(source, row) for source, row in rows])
     if request.project:
         scope = ProjectScope.parse(request.project)
         events = [event for event in events if scope.matches(event["project"])]

@@ -18,10 +18,11 @@ On open each log is compared with its state (`log_status`):
 - unchanged: nothing to read;
 - grown (same inode and generation, not shorter, same fingerprints): the rows after the last
   consumed offset are folded in (`reader.iter_lines(start=...)`) by the same rule as
-  `corpus.load_corpus` (domain logs before the changelog; the row that comes first in that
-  order wins its event_id; every later row with that id is a duplicate), and only the layout
-  suffix from the first position that moves is re-laid (`Columns.rebuild_suffix`): a hook's
-  rows are newer than everything and extend the columns at their end;
+  `corpus.load_corpus` (`carto_core.fold`: within a log the newest row wins its event_id, a
+  domain row wins over its changelog copy; the event takes its winning row's load key), and
+  only the layout suffix from the first position that moves is re-laid
+  (`Columns.rebuild_suffix`): a hook's rows are newer than everything and extend the columns at
+  their end;
 - rewritten, truncated, replaced, vanished, or a cache of another version or byte order:
   the cache is not used; everything is rebuilt from the logs.
 
@@ -54,6 +55,7 @@ from pathlib import Path
 
 from carto_core.events import Event, fold_fields, is_resolved
 from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
+from carto_core.fold import takes_over
 from carto_core.home import Home
 from carto_core.jsonl import fast_loads_line, loads_line
 from carto_core.logs import FOLD_ORDER
@@ -217,7 +219,16 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     columns = [codes[name] for name in fields]
     fallback: dict[int, str] = {}
     states: dict[str, dict] = {}
-    fold = Fold()
+
+    def newer_row(held: int, label: str, line) -> bool:
+        # `held` numbers an entry of the arrays below, or a row of the chunk being numbered
+        # (not appended yet: the same log, a newer row).
+        if held >= len(lkeys):
+            return True
+        return takes_over(LOAD_ORDER[lkeys[held] >> _SHIFT], label)
+
+    fold = Fold(takes_over=newer_row)
+    retired: list[int] = []
     rows = 0
     for label in LOAD_ORDER:
         path = home.log(label)
@@ -227,6 +238,7 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
         source = cols.dims["source"].intern(label)
         for chunk in fold.chunks(path, label, report=report):
             rows += len(chunk)
+            retired.extend(chunk.retired)
             lines, ids = chunk.lines, chunk.ids
             for i in np.flatnonzero(chunk.new).tolist():
                 line = lines[i]
@@ -246,6 +258,19 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
                 if not own:
                     fallback[lkey] = event_id
         states[label] = log_state(path, report.end_offset, report.lines, before)
+    if retired:
+        # Events a newer row took over (a live turn that grew): their entries go.
+        keep = np.ones(len(lkeys), np.bool_)
+        keep[np.asarray(retired, np.int64)] = False
+        for lkey in np.frombuffer(lkeys, np.int64)[~keep].tolist():
+            fallback.pop(lkey, None)
+        ts = array("d", np.frombuffer(ts, np.float64)[keep].tobytes())
+        lkeys = array("q", np.frombuffer(lkeys, np.int64)[keep].tobytes())
+        lengths = array("i", np.frombuffer(lengths, np.int32)[keep].tobytes())
+        has_id = bytearray(np.frombuffer(bytes(has_id), np.uint8)[keep].tobytes())
+        crcs = array("I", np.frombuffer(crcs, np.uint32)[keep].tobytes())
+        for name in DIMENSIONS:
+            codes[name] = array("i", np.frombuffer(codes[name], np.int32)[keep].tobytes())
     n = len(lkeys)
     stamps = np.frombuffer(ts, np.float64) if n else np.zeros(0)
     keys = np.frombuffer(lkeys, np.int64) if n else np.zeros(0, np.int64)
@@ -282,11 +307,22 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     return cols, states, index
 
 
+def _without(records: Records, dead: set[int]) -> Records:
+    """`records` minus the entries at the indices in `dead` (rows a newer row replaced)."""
+    out = Records()
+    for i in range(len(records)):
+        if i not in dead:
+            out.add(records.ts[i], records.lkey[i], records.length[i], records.has_id[i],
+                    {name: column[i] for name, column in records.codes.items()}, records.ids[i])
+    return out
+
+
 def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdIndex) -> tuple[int, int]:
     """Fold the rows appended to the `grown` logs into `cols` (in place); returns (rows read,
     positions re-laid)."""
     new = Records()
-    own: dict[str, int] = {}  # event_id -> index in `new`
+    own: dict[str, tuple[int, str]] = {}  # event_id -> (index in `new`, log of that row)
+    dead: set[int] = set()  # indices in `new` that a newer row replaced
     killed: set[int] = set()
     rows = 0
     for label in LOAD_ORDER:
@@ -301,14 +337,19 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
             event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
             event_id = event.event_id
             lkey = lkey_of(label, line.offset)
-            if event_id in own:
-                continue  # read later in load order than the row that holds the id
-            position = index.position(cols, event_id)
-            if position is not None and position not in killed:
-                if cols.lkey[position] < lkey:
-                    continue  # the stored row comes first in load order: it keeps the id
-                killed.add(position)  # a domain row arrived after its changelog copy: it wins
-            own[event_id] = len(new)
+            mine = own.get(event_id)
+            if mine is not None:
+                if not takes_over(mine[1], label):
+                    continue  # the row read earlier in this append keeps the id
+                dead.add(mine[0])
+            else:
+                position = index.position(cols, event_id)
+                if position is not None and position not in killed:
+                    if not takes_over(split_lkey(cols.lkey[position])[0], label):
+                        continue  # the stored row keeps the id
+                    # A newer row of the same log, or a domain row after its changelog copy.
+                    killed.add(position)
+            own[event_id] = (len(new), label)
             if not _own_id(line.row):
                 cols.fallback[lkey] = event_id
             stamp = event.timestamp
@@ -317,6 +358,8 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
                     event_id)
         states[label] = log_state(home.log(label), report.end_offset, start_lines + report.lines,
                                   before)
+    if dead:  # (an id-less row is keyed by its line: never replaced, never in `fallback` here)
+        new = _without(new, dead)
     relaid = 0
     if len(new) or killed:
         gone = {cols.lkey[p] for p in killed}

@@ -187,13 +187,23 @@ class KeywordIndex(IndexBuilding, GenerationStore):
         return self._id_map.get(event_id)
 
     def postings(self, token: str) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(docs, tfs, dls) slices of every segment for a token."""
+        """(docs, tfs, dls) slices of every segment for a token, live documents only: a
+        document a newer row of its event replaced (a live turn that grew, until the tail is
+        folded) has neither a document frequency nor a score."""
         h = np.uint64(term_hash(token))
         out = []
+        alive = None if self.n_alive == len(self) else self.cols["alive"]
         for seg in self.segments:
             start, end = seg.lookup(h)
             if end > start:
-                out.append((seg.docs[start:end], seg.tfs[start:end], seg.dls[start:end]))
+                docs, tfs, dls = seg.docs[start:end], seg.tfs[start:end], seg.dls[start:end]
+                if alive is not None:
+                    keep = alive[docs]
+                    if not keep.all():
+                        docs, tfs, dls = docs[keep], tfs[keep], dls[keep]
+                        if not len(docs):
+                            continue
+                out.append((docs, tfs, dls))
         return out
 
     def prefix_terms(self, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:

@@ -2,8 +2,10 @@
 scratch (`IndexBuilding.build`) or from the rows appended since the indexed state (`refresh`,
 into a tail segment that `fold` merges into the main one).
 
-Documents are the event_id-deduplicated rows of the six searched logs (a domain log's row wins
-over its changelog copy, as in `corpus.load_corpus`). Freshness: each log is compared with the
+Documents are the event_id-deduplicated rows of the six searched logs, folded by the rule of
+`carto_core.fold` as in `corpus.load_corpus` (within a log the newest row wins: an older
+document of the id is retired and the new row becomes the event; a domain row wins over its
+changelog copy). Freshness: each log is compared with the
 state the index was built from; rows appended since (the file grew, and the 4 KiB before the
 old end are unchanged) are read into the tail; a log that was rewritten (new inode, shorter, or
 different bytes before the old end) makes the caller rebuild.
@@ -29,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.fold import LOAD_ORDER, takes_over
 from carto_core.home import Home
 from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import ReadReport, boundary_hash
@@ -40,7 +43,7 @@ LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
 LOG_CODE = {label: code for code, label in enumerate(LOG_LABELS)}
 CHANGELOG = LOG_CODE["changelog"]
 #: Domain logs first, the changelog last: a domain row wins the fold (upstream `_source`).
-BUILD_ORDER: tuple[str, ...] = tuple(l for l in LOG_LABELS if l != "changelog") + ("changelog",)
+BUILD_ORDER: tuple[str, ...] = LOAD_ORDER
 #: Fold the tail into the main segment once it holds this many documents (or 2 % of main).
 
 #: Context weight 1 / TF_SCALE; the logs whose rows get the row before them as context.
@@ -169,8 +172,11 @@ class DocumentBuilder:
         self.own: dict[str, int] = {}
         #: Updates to documents that already exist: index -> extra log bitmask.
         self.seen_updates: dict[int, int] = {}
-        #: Existing documents replaced by a domain row that arrived after its changelog copy.
+        #: Existing documents replaced by a newer row (`carto_core.fold`): a domain row after
+        #: its changelog copy, or a newer row of the same log (a turn that grew).
         self.killed: list[int] = []
+        #: Documents this builder made and then replaced by a newer row of their id.
+        self.own_killed: list[int] = []
 
     def _code(self, table: str, value: str) -> int:
         codes = self._codes[table]
@@ -189,17 +195,22 @@ class DocumentBuilder:
         bit = 1 << code
         existing = self.own.get(event_id)
         if existing is not None:
-            self.cols["seen"][existing - self.first_doc] |= bit
-            return
-        if lookup is not None:
+            local = existing - self.first_doc
+            if not takes_over(LOG_LABELS[self.cols["source"][local]], label):
+                self.cols["seen"][local] |= bit
+                return
+            # A newer row of the same log (or a domain row after its changelog copy): the
+            # document this builder made is retired and this row becomes the event.
+            self.own_killed.append(existing)
+            bit |= self.cols["seen"][local]
+        elif lookup is not None:
             found = lookup(event_id)
             if found is not None:
-                index, own_source = found
-                if own_source == CHANGELOG and code != CHANGELOG:
-                    # The domain row arrived after its changelog copy: it wins; the old
-                    # document is retired and this row becomes the event.
+                index, own_source, seen_bits = found
+                if takes_over(LOG_LABELS[own_source], label):
+                    # The old document is retired and this row becomes the event.
                     self.killed.append(index)
-                    bit |= 1 << CHANGELOG
+                    bit |= seen_bits | self.seen_updates.pop(index, 0)
                 else:
                     self.seen_updates[index] = self.seen_updates.get(index, 0) | bit
                     return
@@ -260,6 +271,8 @@ class DocumentBuilder:
         out = {name: np.frombuffer(values, COLUMNS[name]).copy() if len(values) else
                np.zeros(0, COLUMNS[name]) for name, values in self.cols.items()}
         out["alive"] = np.ones(len(self.ids), np.bool_)
+        if self.own_killed:
+            out["alive"][np.asarray(self.own_killed, np.int64) - self.first_doc] = False
         return out
 
 
@@ -387,9 +400,11 @@ class IndexBuilding:
         builder = DocumentBuilder(self, first_doc=first, context_lookup=self._last_terms)
         sources = self.cols["source"]
 
+        seen_bits = self.cols["seen"]
+
         def lookup(event_id: str):
             index = self.index_of(event_id)
-            return None if index is None else (index, int(sources[index]))
+            return None if index is None else (index, int(sources[index]), int(seen_bits[index]))
 
         for label in BUILD_ORDER:
             if label not in stale:

@@ -384,12 +384,16 @@ async def stream(state: ServeState, request: Request, args: dict):
                 if change.reloaded:
                     payload = json.dumps({"logs": change.reloaded, "generation": live.generation})
                     yield f"event: reload\ndata: {payload}\n\n"
-                for event in change.added:
-                    if (not args["all"] and not views.is_high_signal(event)) or \
-                            not views.project_matches(args["project"], event.project):
-                        continue
-                    data = dumps(views.event_dict(event, live), pretty=False).decode()
-                    yield f"id: {live.generation}\ndata: {data}\n\n"
+                for kind, events in (("", change.added), ("update", change.updated)):
+                    for event in events:
+                        if (not args["all"] and not views.is_high_signal(event)) or \
+                                not views.project_matches(args["project"], event.project):
+                            continue
+                        data = dumps(views.event_dict(event, live), pretty=False).decode()
+                        # A replaced event (a live turn that grew) is its own event type, so
+                        # that a follower does not count it as a new one.
+                        named = f"event: {kind}\n" if kind else ""
+                        yield f"id: {live.generation}\n{named}data: {data}\n\n"
         finally:
             state.hub.unsubscribe(queue)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from carto_core.corpus import Corpus, load_corpus
 from carto_core.events import Event
+from carto_core.fold import takes_over
 from carto_core.home import Home
 from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import ReadReport, boundary_hash, iter_lines
@@ -45,10 +46,12 @@ class Change:
     """What one refresh found."""
 
     added: list[Event] = field(default_factory=list)
+    #: Events a newer row replaced (a live turn that grew), with that row's content.
+    updated: list[Event] = field(default_factory=list)
     reloaded: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.reloaded)
+        return bool(self.added or self.updated or self.reloaded)
 
 
 def _stat(path: str) -> os.stat_result | None:
@@ -133,8 +136,8 @@ class LiveCorpus:
             self._load()
             self.reloads += 1
             change.reloaded = rewritten
-            change.added = []
-        elif change.added:
+            change.added, change.updated = [], []
+        elif change.added or change.updated:
             self.generation += 1
             self._cache.clear()
         if change:
@@ -151,8 +154,17 @@ class LiveCorpus:
         for line in iter_lines(state.path, scratch, start=state.offset,
                                start_lineno=state.lines, data=data):
             event = Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
-            if self._fold(event, label):
+            outcome = self._fold(event, label)
+            if outcome == "new":
                 change.added.append(event)
+            elif outcome == "replace":
+                # Once per event and refresh, with its newest row; new in this refresh: new.
+                fresh = [e for e in change.added if e.event_id != event.event_id]
+                if len(fresh) < len(change.added):
+                    change.added = fresh + [event]
+                else:
+                    change.updated = [e for e in change.updated if e.event_id != event.event_id]
+                    change.updated.append(event)
         report = self.corpus.reports[label]
         report.rows += scratch.rows
         report.lines += scratch.lines
@@ -173,8 +185,9 @@ class LiveCorpus:
         state.size = st.st_size
         state.mtime_ns = st.st_mtime_ns
 
-    def _fold(self, event: Event, label: str) -> bool:
-        """Add one appended event under the corpus's fold rule; True when it is new."""
+    def _fold(self, event: Event, label: str) -> str:
+        """Add one appended event under the corpus's fold rule (`carto_core.fold`): "new",
+        "replace" (a newer row is the event now) or "duplicate" (nothing changed)."""
         corpus = self.corpus
         seen = corpus.sources.get(event.event_id)
         if seen is None:
@@ -182,19 +195,28 @@ class LiveCorpus:
             corpus.by_id[event.event_id] = event
             self.index[event.event_id] = len(corpus.events)
             corpus.events.append(event)
-            return True
+            return "new"
         corpus.duplicates += 1
-        if label not in seen:
-            seen.append(label)
-            # A domain row wins over its changelog copy (as in `load_corpus`).
-            if seen[0] == "changelog" and label != "changelog":
+        if not takes_over(seen[0], label):
+            if label not in seen:
+                seen.append(label)
+            return "duplicate"
+        if label != seen[0]:
+            if label in seen:
                 seen.remove(label)
-                seen.insert(0, label)
-                corpus.by_id[event.event_id] = event
-                # A new list object: caches keyed on the list (the facts columns) rebuild.
-                corpus.events = list(corpus.events)
-                corpus.events[self.index[event.event_id]] = event
-        return False
+            seen.insert(0, label)
+        # The newer row is the event now, in its own place (as `load_corpus` folds): the end.
+        position = self.index.pop(event.event_id)
+        del corpus.by_id[event.event_id]
+        corpus.by_id[event.event_id] = event
+        # A new list object: caches keyed on the list (the facts columns) rebuild.
+        events = list(corpus.events)
+        del events[position]
+        events.append(event)
+        corpus.events = events
+        for index in range(position, len(events)):
+            self.index[events[index].event_id] = index
+        return "replace"
 
     # -- derived views, cached per generation ----------------------------------------------
 

@@ -16,9 +16,10 @@ of `carto_core.capture` (reference/cartographer.md 1.4-1.8):
 | SessionStart | no row; starts the detached transcript catch-up; prints the opt-in start note (the transcript does not exist yet: not a problem) |
 | PreCompact | milestone `compaction_<trigger>` |
 | PostCompact | changelog `derived_compaction_summary` |
-| SubagentStop | milestone `agent_<type>` for Explore, Plan, general-purpose |
-| SessionEnd | milestone `session_end_<reason>` (dropped when the transcript is gone and the session has no events) |
-| Stop, anything else | nothing |
+| Stop | the live transcript's new and grown turns (`carto_core.capture.live`; the open one marked `"open": true`, the payload's `last_assistant_message` kept as its answer); starts the semantic keep-up |
+| SubagentStop | milestone `agent_<type>` for Explore, Plan, general-purpose; the subagent's transcript (`agent_transcript_path`) as Stop |
+| SessionEnd | milestone `session_end_<reason>` (dropped when the transcript is gone and the session has no events); the transcript's last turns; starts the semantic keep-up |
+| anything else | nothing |
 
 Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 """
@@ -82,19 +83,40 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
             edit_collision_output(ctx, out, [p for p in (_file_path(tool, tool_input),) if p])
     elif event_name == "SessionStart":
         _session_start(ctx, out)
+    elif event_name == "Stop":
+        _live_transcript(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")))
     elif event_name == "SessionEnd":
         from carto_core.capture.milestones import capture_milestone
 
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
+        if ctx.transcript and os.path.exists(ctx.transcript):
+            _live_transcript(ctx, out, ctx.transcript)
     else:
-        # PreCompact, PostCompact, SubagentStop as every provider; Stop writes nothing (upstream:
-        # prompts come from history.jsonl).
+        # PreCompact, PostCompact, SubagentStop as every provider.
         from carto_core.capture.milestones import capture_agent_event
 
         capture_agent_event(ctx, out)
+        if event_name == "SubagentStop" and _str(payload.get("agent_transcript_path")):
+            _live_transcript(ctx, out, _str(payload.get("agent_transcript_path")),
+                             answer=_str(payload.get("last_assistant_message")), keep_up=False)
     return out
+
+
+def _live_transcript(ctx: Context, out: Outcome, path: str, *, answer: str = "",
+                     keep_up: bool = True) -> None:
+    """Stop, SubagentStop, SessionEnd: the transcript's new and grown turns, written now."""
+    from carto_core.capture.live import capture_transcript
+
+    from carto_claude.live import READER, SOURCE, stream_key
+
+    capture_transcript(ctx, out, source=SOURCE, key=stream_key(path), path=path, reader=READER,
+                       answer=answer)
+    if keep_up:
+        from carto_core.semantic.keepup import start_keep_up
+
+        start_keep_up(ctx, out)
 
 
 def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:

@@ -11,7 +11,7 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PostToolUse apply_patch | one `tool_file_edit` row `Modified: a,b` (paths from the patch headers) |
 | PostToolUse WebFetch/WebSearch, `mcp__*fetch*`/`open`/`search` | research rows, as Claude |
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
-| Stop | milestone `turn_stop` ("Codex turn completed"); Claude's Stop writes nothing |
+| Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer); starts the semantic keep-up |
 | PreCompact / PostCompact / SubagentStop | as Claude |
 | SessionStart | no row; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
@@ -98,6 +98,18 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 
         capture_agent_event(ctx, out, quiet_without_summary=True)
     return out
+
+
+def _live_rollout(ctx: Context, out: Outcome, path: str, *, answer: str = "") -> None:
+    """Stop: the rollout's new and grown turns, written now; then the semantic keep-up."""
+    from carto_core.capture.live import capture_transcript
+    from carto_core.semantic.keepup import start_keep_up
+
+    from carto_codex.live import READER, SOURCE, stream_key
+
+    capture_transcript(ctx, out, source=SOURCE, key=stream_key(path) if path else "", path=path,
+                       reader=READER, answer=answer)
+    start_keep_up(ctx, out)
 
 
 def _find_rollout(session: str) -> str:

@@ -19,18 +19,20 @@ parent's id in `parent_session`.
 Unknown record types are skipped and counted (`unknown_type:<t>`); a line that is not JSON is
 counted (`broken_line`); a last line without its newline is a rollout still being written or
 cut short (`torn_line`): it is not read, and the turn it belongs to waits for the next run.
+
+Stdlib only (the Stop hook parses the live rollout with it): the decoder is a parameter, and
+the backfill passes orjson's.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import orjson
 
 from carto_core.capture import shell
 from carto_core.redact import clip
@@ -136,8 +138,8 @@ def describe_call(payload: dict) -> tuple[str, str]:
     arguments = payload.get("arguments")
     if isinstance(arguments, str):
         try:
-            arguments = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
+            arguments = json.loads(arguments)
+        except ValueError:
             return name, arguments
     if not isinstance(arguments, dict):
         return name, ""
@@ -164,8 +166,8 @@ def call_workdir(payload: dict) -> str:
     arguments = payload.get("arguments")
     if isinstance(arguments, str) and "workdir" in arguments:
         try:
-            arguments = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
+            arguments = json.loads(arguments)
+        except ValueError:
             return ""
     if isinstance(arguments, dict):
         value = arguments.get("workdir")
@@ -185,12 +187,17 @@ class Turn:
     #: The row's structured `tools` field (carto_core.turnactivity): calls, edits, commits.
     calls: ToolLog = field(default_factory=ToolLog)
     commit_calls: set = field(default_factory=set)  # call ids whose command ran a commit verb
+    #: The Stop payload's final answer, when the rollout does not hold it (yet).
+    answer: str = ""
 
     def body(self, limit: int = TURN_BODY_MAX) -> str:
         texts = self.item_texts or self.event_texts
         body = " ".join(self.prompt.split())
         if texts:
             body += " " + " ".join(" ".join(t.split()) for t in texts)
+        answer = " ".join(self.answer.split())
+        if answer and answer not in body:
+            body += " " + answer
         if self.tools:
             body += " [tools: " + "; ".join(self.tools) + "]"
         return clip(body, limit, "…")
@@ -231,6 +238,8 @@ class ParseResult:
     skipped: Counter = field(default_factory=Counter)
     torn: bool = False
     workdirs: Counter = field(default_factory=Counter)
+    #: The `timestamp` of the newest record read (raw), for the settle rule.
+    newest_stamp: object = None
 
 
 def _subagent_parent(meta: dict) -> str:
@@ -251,11 +260,13 @@ def parse_rollout(
     start: int = 0,
     state: SessionState | None = None,
     parent_lines: frozenset[bytes] | set[bytes] = frozenset(),
+    loads=json.loads,
 ) -> ParseResult:
     """Parse rollout bytes (`data` begins at file offset `start`) into turns.
 
     `state` is None for a read from the beginning; `parent_lines` are the raw lines of a
-    sub-agent's parent rollout (to drop the lines the child replays).
+    sub-agent's parent rollout (to drop the lines the child replays); `loads` decodes a line
+    (raising ValueError on bad JSON: json's and orjson's both do).
     """
     fresh = state is None
     state = SessionState() if state is None else state
@@ -263,7 +274,6 @@ def parse_rollout(
     records: list[tuple[int, bytes, dict]] = []
     position = 0
     size = len(data)
-    loads = orjson.loads
     while position < size:
         newline = data.find(b"\n", position)
         if newline < 0:
@@ -279,9 +289,9 @@ def parse_rollout(
         result.lines += 1
         try:
             obj = loads(raw)
-        except orjson.JSONDecodeError:
+        except ValueError:
             # Bytes that are not UTF-8 cost only themselves (U+FFFD), not the whole line.
-            obj = _loads_lossy(raw)
+            obj = _loads_lossy(raw, loads)
             if obj is None:
                 result.skipped["broken_line"] += 1
                 continue
@@ -291,6 +301,8 @@ def parse_rollout(
             continue
         if obj.get("type") == "event_msg" and _kind(obj) == "user_message":
             state.user_events = True
+        if obj.get("timestamp") is not None:
+            result.newest_stamp = obj["timestamp"]
         records.append((offset, raw, obj))
     result.end = start + position
 
@@ -376,8 +388,8 @@ def _call_text(payload: dict) -> str:
     arguments = payload.get("arguments")
     if isinstance(arguments, str):
         try:
-            arguments = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
+            arguments = json.loads(arguments)
+        except ValueError:
             return arguments
     if not isinstance(arguments, dict):
         return ""
@@ -436,15 +448,15 @@ def _completed_item(turn: Turn, item: object) -> None:
         entry.pop("edits", None)
 
 
-def _loads_lossy(raw: bytes) -> object:
+def _loads_lossy(raw: bytes, loads=json.loads) -> object:
     try:
         raw.decode("utf-8")
         return None  # valid UTF-8, so the JSON itself is broken
     except UnicodeDecodeError:
         pass
     try:
-        return orjson.loads(raw.decode("utf-8", errors="replace"))
-    except orjson.JSONDecodeError:
+        return loads(raw.decode("utf-8", errors="replace"))
+    except ValueError:
         return None
 
 
@@ -489,10 +501,181 @@ def infer_project(cwd: str, workdirs: Counter) -> str:
     return "unknown"
 
 
-def settled(path: Path, settle_seconds: float, now: float | None = None) -> bool:
-    """A rollout untouched for `settle_seconds` is finished: its last turn can be written."""
+def settled(path: Path, settle_seconds: float, now: float | None = None,
+            last_stamp: float | None = None) -> bool:
+    """A rollout untouched for `settle_seconds`, or whose newest record is that old (a copy
+    made now of an old rollout), is finished: its last turn is final (`carto_core.settle`)."""
+    from carto_core.settle import is_finished
+
     try:
         mtime = os.stat(path).st_mtime
     except OSError:
         return False
-    return (now if now is not None else time.time()) - mtime >= settle_seconds
+    return is_finished(mtime, last_stamp, settle_seconds, now if now is not None else time.time())
+
+
+# ---------------------------------------------------------------------------------------------
+# One read of one rollout from its checkpoint (the backfill source and the Stop hook)
+
+CHECKPOINT_VERSION = 1
+
+
+class RolloutRead:
+    """Rows, checkpoint and counts of one read (plain data: the backfill wraps it in a
+    `ReadBatch`, the Stop hook writes the rows itself)."""
+
+    __slots__ = ("rows", "checkpoint", "units", "skipped", "messages", "open_rows", "open_until",
+                 "unchanged")
+
+    def __init__(self):
+        self.rows: list[dict] = []
+        self.checkpoint: dict | None = None
+        self.units = 0
+        self.skipped: Counter = Counter()
+        self.messages: list[str] = []
+        self.open_rows = 0
+        self.open_until: float | None = None
+        self.unchanged = False
+
+
+def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float = SETTLE_SECONDS,
+                 body_max: int = TURN_BODY_MAX, now: float | None = None, loads=json.loads,
+                 parent_lines=None, handle=None, answer: str = "") -> RolloutRead:
+    """Read a rollout from `checkpoint` into turn rows.
+
+    Checkpoint: `{v, size, mtime_ns, offset, state, last_ts, final}`; `offset` is where the
+    first turn not yet final starts. A turn Codex closed (`turn_complete`) is final; the last
+    turn otherwise is written as it stands, with `"open": true` while the rollout is not
+    finished (`carto_core.settle`), and read again from its start next time.
+    `parent_lines(parent_id)` gives a sub-agent's parent rollout lines (replay filter).
+    `handle` is the rollout already opened (binary), else it is opened here (refusing a FIFO or
+    a device: `carto_core.safeio`). `answer` is the Stop payload's
+    `last_assistant_message`: the newest turn keeps it when the rollout does not hold it yet
+    (kept in the checkpoint for that turn). Raises ValueError for a file that is not a rollout,
+    OSError for one that cannot be read.
+    """
+    from carto_core.safeio import open_regular
+
+    if handle is None:
+        handle = open_regular(path)
+        with handle:
+            return _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads,
+                                 parent_lines, handle, answer)
+    return _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent_lines,
+                         handle, answer)
+
+
+def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent_lines,
+                  handle, answer) -> RolloutRead:
+    from carto_core.fold import OPEN_KEY
+    from carto_core.settle import final_at, is_finished, stamp_epoch
+
+    out = RolloutRead()
+    stat = os.fstat(handle.fileno())
+    if checkpoint and checkpoint.get("v") != CHECKPOINT_VERSION:
+        checkpoint = None
+    if (checkpoint and checkpoint.get("size") == stat.st_size and not answer
+            and checkpoint.get("mtime_ns") == stat.st_mtime_ns and checkpoint.get("final", True)):
+        out.checkpoint, out.unchanged = checkpoint, True
+        return out
+    offset = 0
+    state = None
+    last_ts = checkpoint.get("last_ts") if checkpoint else None
+    if checkpoint and isinstance(checkpoint.get("state"), dict) and 0 < checkpoint.get("offset", 0) <= stat.st_size:
+        offset = int(checkpoint["offset"])
+        state = SessionState.from_dict(checkpoint["state"])
+    handle.seek(offset)
+    data = handle.read()
+    lines: frozenset[bytes] = frozenset()
+    if state is None:
+        peek = parse_rollout(data[: data.find(b"\n") + 1] if b"\n" in data else b"", loads=loads)
+        if peek.state.parent and parent_lines is not None:
+            lines = parent_lines(peek.state.parent)
+    result = parse_rollout(data, start=offset, state=state, parent_lines=lines, loads=loads)
+    state = result.state
+    out.units = result.lines
+    out.skipped.update(result.skipped)
+    if offset == 0:
+        if not state.session:
+            from carto_core.transcripts import session_id_from_path
+
+            state.session = session_id_from_path(path) or ""
+        if not state.session:
+            raise ValueError(
+                "not a Codex rollout: no session_meta with an id and no session id in the "
+                "file name")
+        state.project = infer_project(state.cwd, result.workdirs)
+    if result.newest_stamp is not None:
+        last_ts = stamp_epoch(result.newest_stamp) or last_ts
+    now = time.time() if now is None else now
+    finished = not result.torn and is_finished(stat.st_mtime, last_ts, settle_seconds, now)
+    resume_at = result.end
+    kept = checkpoint.get("answer") if checkpoint and isinstance(checkpoint.get("answer"), dict) else None
+    if answer and result.turns:
+        kept = {"offset": result.turns[-1].offset, "text": answer[:body_max]}
+    for position, turn in enumerate(result.turns):
+        if kept and turn.offset == kept.get("offset"):
+            turn.answer = str(kept.get("text") or "")
+        row = turn_row(path, state, turn, body_max)
+        if position == len(result.turns) - 1 and not turn.closed:
+            # Codex has not closed it: written as it stands, read again from its start (its
+            # number is not used up), so that whatever it still gets is written too.
+            resume_at = turn.offset
+            if not finished:
+                row[OPEN_KEY] = True
+                out.open_rows += 1
+            out.rows.append(row)
+            break
+        out.rows.append(row)
+        state.next_idx += 1
+    if out.open_rows:
+        out.open_until = final_at(stat.st_mtime, last_ts, settle_seconds)
+    if result.torn:
+        out.messages.append(f"{path}: last line is cut short (rollout truncated or still being "
+                            f"written); it is not read, and its turn waits for the next run")
+    out.checkpoint = {
+        "v": CHECKPOINT_VERSION, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+        "offset": resume_at, "state": state.as_dict(), "last_ts": last_ts,
+        "final": not out.open_rows and not result.torn,
+    }
+    if kept and isinstance(kept.get("offset"), int) and kept["offset"] >= resume_at:
+        out.checkpoint["answer"] = kept
+    return out
+
+
+def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict:
+    """The `turns.jsonl` row of a rollout turn (number `state.next_idx`)."""
+    from carto_core.logs import order_row
+
+    fields = {
+        "event_id": f"turn-codex-{state.session}-{state.next_idx}",
+        "timestamp": turn.timestamp if isinstance(turn.timestamp, str) else state.meta_timestamp,
+        "project": state.project or "unknown",
+        "type": "transcript",
+        "provider": "codex",
+        "summary": turn.body(body_max),
+        "transcript_path": str(path),
+        "session": state.session,
+        "turn_idx": state.next_idx,
+    }
+    if state.parent:
+        fields["parent_session"] = state.parent
+    if state.cwd:
+        fields["cwd"] = state.cwd
+    fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.turnactivity)
+    return order_row("turns", fields)
+
+
+def parent_rollout_lines(parent: str, roots=None) -> frozenset[bytes]:
+    """Raw lines of a sub-agent's parent rollout, found by the shared resolver (`roots`: Codex
+    homes; None: the default ones)."""
+    from carto_core.transcripts import TranscriptRoots, find_session
+
+    found = find_session(parent, provider="codex",
+                         roots=TranscriptRoots(codex=tuple(roots)) if roots else None)
+    if found is None:
+        return frozenset()
+    try:
+        return frozenset(line.strip() for line in found.read_bytes().splitlines() if line.strip())
+    except OSError:
+        return frozenset()

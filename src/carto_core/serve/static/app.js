@@ -487,6 +487,7 @@ function follow() {
   source.onopen = render;
   source.onmessage = () => { fresh += 1; render(); };
   source.addEventListener("reload", () => { fresh += 1; render(); });
+  source.addEventListener("update", () => { fresh += 1; render(); });
   source.onerror = () => { live.replaceChildren("○ offline (retrying)"); };
 }
 

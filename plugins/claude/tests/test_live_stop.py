@@ -1,0 +1,214 @@
+"""The Stop hook ingests the live transcript: the open turn is found by `carto search` right
+after Stop, text appended to that turn is found after the next Stop, and bad transcript paths
+cost one hook.log line and nothing else. Run as the agent runs it: `carto hook` processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from carto_core.home import Home
+
+CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
+SID = "7e1f0000-0000-4000-8000-00000000live"
+
+
+def run(home: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    env = {**os.environ, "CARTO_HOME": str(home), "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"}
+    return subprocess.run([*CARTO, *args], input=stdin, capture_output=True, env=env, timeout=60)
+
+
+def stop(home: Path, transcript: Path | str, **extra) -> subprocess.CompletedProcess:
+    payload = {"session_id": SID, "transcript_path": str(transcript), "cwd": "/w/proj",
+               "hook_event_name": "Stop", "stop_hook_active": False, **extra}
+    done = run(home, "hook", "claude", "Stop", stdin=json.dumps(payload).encode())
+    assert done.returncode == 0 and done.stdout == b""
+    return done
+
+
+def search(home: Path, *words: str) -> list[dict]:
+    done = run(home, "search", *words, "--json", "--all", "--no-semantic")
+    assert done.returncode in (0, 3), done.stderr.decode()
+    return json.loads(done.stdout)["results"] if done.stdout.strip() else []
+
+
+class Transcript:
+    """A live Claude Code transcript being written (fresh timestamps)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.n = 0
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def add(self, kind: str, text: str) -> None:
+        self.n += 1
+        message = {"role": kind, "content": [{"type": "text", "text": text}]}
+        if kind == "assistant":
+            message["id"] = f"msg_{self.n}"
+        line = {"type": kind, "uuid": f"u{self.n}", "sessionId": SID, "cwd": "/w/proj",
+                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "message": message}
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(line) + "\n")
+
+
+def turn_rows(home: Path) -> list[dict]:
+    path = home / "turns.jsonl"
+    return [json.loads(l) for l in path.read_text().splitlines()] if path.exists() else []
+
+
+def hook_log(home: Path) -> list[str]:
+    path = home / ".carto" / "hook.log"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_the_open_turn_is_searchable_after_stop_and_grows_with_the_next_stop(tmp_path):
+    home = tmp_path / "home"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "first question about the flamingo parser")
+    t.add("assistant", "first answer")
+    t.add("user", "second question about the walrus cache")
+    t.add("assistant", "looking into the walrus cache now")
+    stop(home, t.path)
+    hits = search(home, "walrus")
+    assert [h["event_id"] for h in hits] == [f"turn-{SID}-2"]
+    assert search(home, "flamingo")[0]["event_id"] == f"turn-{SID}-1"
+    assert [(r["event_id"], r.get("open")) for r in turn_rows(home)] == [
+        (f"turn-{SID}-1", None), (f"turn-{SID}-2", True)]
+
+    t.add("assistant", "the narwhal eviction was the culprit")  # the same turn grows
+    stop(home, t.path)
+    hits = search(home, "narwhal")
+    assert [h["event_id"] for h in hits] == [f"turn-{SID}-2"]
+    assert "narwhal" in hits[0]["summary"] and "walrus" in hits[0]["summary"]
+    # Only the grown turn was appended (the closed first one is not repeated), and a search
+    # for the turn's older words still finds one event, with the latest text.
+    assert [r["event_id"] for r in turn_rows(home)] == [f"turn-{SID}-1", f"turn-{SID}-2", f"turn-{SID}-2"]
+    (walrus,) = search(home, "walrus")
+    assert "narwhal" in walrus["summary"]
+
+    stop(home, t.path)  # nothing changed: nothing written
+    assert len(turn_rows(home)) == 3
+    t.add("user", "third question")  # closes turn 2
+    stop(home, t.path)
+    rows = turn_rows(home)
+    assert [(r["event_id"], r.get("open")) for r in rows[3:]] == [
+        (f"turn-{SID}-2", None), (f"turn-{SID}-3", True)]
+    assert hook_log(home) == []
+
+
+def test_the_final_answer_from_the_stop_payload_is_searchable_before_the_transcript_has_it(tmp_path):
+    home = tmp_path / "home"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "please fix the build")
+    t.add("assistant", "running the tests")
+    stop(home, t.path, last_assistant_message="Done: the zanzibarneedle flag was missing")
+    (hit,) = search(home, "zanzibarneedle")
+    assert hit["event_id"] == f"turn-{SID}-1"
+    # The answer stays with its turn when the next read still does not find it in the file.
+    t.add("assistant", "one more line")
+    stop(home, t.path)
+    assert "zanzibarneedle" in search(home, "zanzibarneedle")[0]["summary"]
+
+
+def test_a_long_turn_keeps_its_final_answer_within_the_body_limit(tmp_path):
+    home = tmp_path / "home"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "refactor everything")
+    for n in range(40):
+        t.add("assistant", f"step {n} " + "filler words " * 20)
+    t.add("assistant", "All done: the quetzal module is split in three")
+    stop(home, t.path)
+    (row,) = turn_rows(home)
+    assert len(row["summary"]) <= 2000
+    assert row["summary"].startswith("refactor everything step 0")
+    assert row["summary"].endswith("All done: the quetzal module is split in three")
+
+
+def _own_by_another_user(path: Path) -> None:
+    if os.geteuid() == 0:
+        os.chown(path, 65534, 65534)
+    else:  # pragma: no cover - a non-root run: a file this user cannot chown; root's own
+        pytest.skip("needs root to make a file another user's")
+
+
+@pytest.mark.parametrize("case", ["missing", "fifo", "folder", "other_user", "no_path"])
+def test_bad_transcript_paths_exit_zero_write_nothing_and_log_one_line(tmp_path, case):
+    home = tmp_path / "home"
+    target = tmp_path / "t.jsonl"
+    expect = {"missing": "does not exist", "fifo": "a FIFO, not a regular file", "folder": "a folder",
+              "other_user": "belongs to another user", "no_path": "no transcript_path"}[case]
+    if case == "fifo":
+        os.mkfifo(target)
+    elif case == "folder":
+        target.mkdir()
+    elif case in ("other_user",):
+        t = Transcript(target)
+        t.add("user", "a secret question")
+        _own_by_another_user(target)
+    started = time.monotonic()
+    stop(home, "" if case == "no_path" else target)
+    assert time.monotonic() - started < 30  # a FIFO must not block the hook
+    assert not (home / "turns.jsonl").exists()
+    lines = hook_log(home)
+    assert len(lines) == 1 and expect in lines[0], lines
+
+
+def test_an_unreadable_transcript_exits_zero_writes_nothing_and_logs_one_line(tmp_path, monkeypatch):
+    """Unreadable as a permission error (as root, a mode of 000 does not stop a read, so the
+    open itself is made to fail the way it does for another user)."""
+    from carto_core import hookpath
+
+    t = Transcript(tmp_path / "t.jsonl")
+    t.add("user", "hello")
+    real_open = os.open
+
+    def refuse(path, flags, *args, **kwargs):
+        if os.fspath(path) == str(t.path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    home = Home(tmp_path / "home")
+    payload = {"session_id": SID, "transcript_path": str(t.path), "cwd": "/w", "hook_event_name": "Stop"}
+    assert hookpath.run("claude", "Stop", json.dumps(payload).encode(), home) is None
+    monkeypatch.setattr(os, "open", real_open)
+    assert not home.log("turns").exists()
+    lines = (home.state / "hook.log").read_text().splitlines()
+    assert len(lines) == 1 and "not readable (permission denied)" in lines[0]
+
+
+def test_ingest_and_the_stop_hook_share_one_checkpoint_and_never_repeat_a_row(tmp_path):
+    from carto_claude.transcripts import ClaudeSource
+    from carto_core.capture import live
+    from carto_core.ingest import run_ingest
+
+    home = tmp_path / "home"
+    projects = tmp_path / "projects"
+    t = Transcript(projects / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "first question")
+    t.add("assistant", "first answer")
+    t.add("user", "second question")
+    stop(home, t.path)
+    assert len(turn_rows(home)) == 2
+    key = f"transcript:{t.path}"
+    before = live.load_state(Home(home), "claude", key)["checkpoint"]
+
+    def ingest():
+        return run_ingest(ClaudeSource({"roots": [str(projects)], "history": False}), Home(home))
+
+    first = ingest()  # the backfill has no checkpoint of its own: it starts from the live one
+    assert (first.rows_written, first.already_present, first.open_rows) == (0, 1, 1)
+    t.add("assistant", "second answer")
+    grown = ingest()
+    assert (grown.rows_written, grown.revised) == (1, 1)
+    after = live.load_state(Home(home), "claude", key)
+    assert after["checkpoint"]["size"] > before["size"]  # the runner moved the live checkpoint
+    stop(home, t.path)  # the hook sees what the runner wrote: nothing to add
+    assert [r["summary"] for r in turn_rows(home)] == [
+        "first question first answer", "second question", "second question second answer"]

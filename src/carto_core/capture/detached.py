@@ -1,0 +1,110 @@
+"""Work a hook starts but never waits for: a cooldown stamp, a child process in a new session,
+and an exclusive lock the child holds while it works. Stdlib only (the hook imports this).
+
+The SessionStart catch-up (`catchup`), the live transcript's hand-off for a large backlog
+(`live`) and the semantic keep-up (`carto_core.semantic.keepup`) share it:
+
+- `due(home, stamp, interval)` costs one `stat` (the stamp's mtime is when the job last
+  started) or one small read when the stamp names a later time to start again (a job that found
+  nothing to do, e.g. the semantic ladder switched off, backs off longer);
+- `spawn(home, module, args)` starts `python -m module args...` in a new session with closed
+  standard streams and returns at once;
+- `exclusive(home, lock)` is the child's `flock` (a second child finds it held and exits; a
+  crashed one releases it with its process), or with `wait=True` blocks until it is free.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import contextmanager
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+
+
+def switched_on(variable: str) -> bool:
+    """False when `variable` is 0/false/no/off (every detached job has such a switch)."""
+    return os.environ.get(variable, "1").strip().lower() not in {"0", "false", "no", "off"}
+
+
+def due(home, stamp: str, interval: float, now: float | None = None) -> bool:
+    """True when the job of `stamp` last started at least `interval` seconds ago (or never),
+    and no later start time was written into the stamp."""
+    now = time.time() if now is None else now
+    path = home.state / stamp
+    try:
+        info = os.stat(path)
+    except OSError:
+        return True
+    if now - info.st_mtime < interval:
+        return False
+    if info.st_size:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(64).split()
+            not_before = float(text[1]) if len(text) > 1 else 0.0
+        except (OSError, ValueError):
+            not_before = 0.0
+        if now < not_before:
+            return False
+    return True
+
+
+def claim(home, stamp: str, *, not_before: float | None = None) -> None:
+    """Record that the job starts now (and, optionally, the earliest next start)."""
+    os.makedirs(home.state, exist_ok=True)
+    text = str(int(time.time())) + (f" {int(not_before)}" if not_before is not None else "")
+    with open(home.state / stamp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def spawn(home, module: str, args: list[str]) -> str | None:
+    """Start `python -m module args` detached; returns a problem line, or None."""
+    import subprocess
+
+    env = dict(os.environ)
+    env["CARTO_HOME"] = str(home.root)
+    try:
+        os.makedirs(home.state, exist_ok=True)
+        subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True, env=env, cwd=str(home.state),
+        )
+    except OSError as exc:
+        return f"could not start {module}: {exc}"
+    return None
+
+
+@contextmanager
+def exclusive(home, lock: str, *, wait: bool = False):
+    """Hold `<home>/.carto/<lock>` exclusively; yields False (at once) when another process
+    holds it and `wait` is false."""
+    import fcntl
+
+    os.makedirs(home.state, exist_ok=True)
+    handle = open(home.state / lock, "a+")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        yield True
+    finally:
+        handle.close()
+
+
+def arguments(args: list[str], *flags: str) -> dict[str, str]:
+    """`--flag value` pairs of a child's command line (the children take no other syntax)."""
+    out = {}
+    for flag in flags:
+        if flag in args and args.index(flag) + 1 < len(args):
+            out[flag] = args[args.index(flag) + 1]
+    return out

@@ -1,0 +1,322 @@
+"""The live transcript, ingested by the agent's own Stop hook: searchable within a turn.
+
+Each Stop (and SubagentStop, SessionEnd) reads the session's transcript from its checkpoint,
+writes the turns it finds, the newest one too while it is still open (`"open": true`), and
+rewrites a turn whenever it grew (readers keep the newest row of an event_id:
+`carto_core.fold`). Stdlib only, no child process on the common path.
+
+Per call the work is bounded: only the bytes since the checkpoint are parsed (the start of the
+last turn of each thread, so the previous turn and the new one: `carto_claude.turns`,
+`carto_codex.rollout`). When more than `CARTO_LIVE_MAX_BYTES` (8 MiB) wait (the first Stop of
+a resumed long session that no backfill has read), the work is handed to a detached child
+(`python -m carto_core.capture.live`), which reads it all under the same lock.
+
+State, under `<home>/.carto/live/`:
+
+- `<source>/<sha1(stream key)>.json`: `{v, key, checkpoint, written}`: the reader's checkpoint
+  and, per event_id the next read will produce again, the CRC-32 of the row last written, so
+  an unchanged turn is not appended again. `carto ingest` (the shared runner) uses and updates
+  this file for a stream that has one, so the two paths never re-read what the other read.
+- `<source>.lock`: held (flock) while a transcript of that source is read and its rows
+  appended, by the hook and by the runner alike, so that rows are appended in the order their
+  transcript states were read (the newest row is the newest state). A hook that finds it busy
+  waits up to `LOCK_WAIT_SECONDS`, then hands the read to the detached child.
+
+Bad input never fails the hook: a transcript path that is missing, unreadable, a FIFO, a device
+or another user's file costs one hook.log line and writes nothing.
+
+A provider's reader is named `"module:function"` (so that the detached child can load it):
+`read(path, handle, checkpoint, *, answer, now) -> result` with `rows`, `checkpoint`,
+`open_rows`, `messages` (`carto_claude.live:read`, `carto_codex.live:read`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import zlib
+from contextlib import contextmanager
+
+from carto_core.capture import detached
+
+LIVE_DIR = "live"
+MAX_BYTES_DEFAULT = 8 << 20
+#: How long a hook waits for a busy lock before it hands the read over (seconds).
+LOCK_WAIT_SECONDS = 0.25
+FORMAT = 1
+
+
+def enabled() -> bool:
+    """`CARTO_LIVE_INGEST=0` turns the Stop-hook ingest off (the backfill still writes turns)."""
+    return detached.switched_on("CARTO_LIVE_INGEST")
+
+
+def max_bytes() -> int:
+    try:
+        return int(os.environ.get("CARTO_LIVE_MAX_BYTES", "") or MAX_BYTES_DEFAULT)
+    except ValueError:
+        return MAX_BYTES_DEFAULT
+
+
+def state_path(home, source: str, key: str):
+    try:  # the C module: `hashlib` would load OpenSSL first (~3 ms of the hook)
+        from _sha1 import sha1
+    except ImportError:  # pragma: no cover
+        from hashlib import sha1
+
+    return home.state / LIVE_DIR / source / (sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".json")
+
+
+def lock_name(source: str) -> str:
+    return f"{LIVE_DIR}/{source}.lock"
+
+
+def load_state(home, source: str, key: str) -> dict | None:
+    """The live state of a stream, or None when it was never ingested live."""
+    try:
+        with open(state_path(home, source, key), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("v") != FORMAT or data.get("key") != key:
+        return None
+    return data
+
+
+def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[dict],
+               written: dict[str, int]) -> None:
+    """Record the checkpoint and the digests of the rows the next read produces again (the
+    last row of each thread: the turns from the checkpoint on)."""
+    last: dict[str, str] = {}
+    for row in rows:
+        event_id = row.get("event_id")
+        if isinstance(event_id, str):
+            last[str(row.get("agent_id") or "main")] = event_id
+    keep = {event_id: written[event_id] for event_id in last.values() if event_id in written}
+    path = state_path(home, source, key)
+    os.makedirs(path.parent, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump({"v": FORMAT, "key": key, "checkpoint": checkpoint, "written": keep}, handle)
+    os.replace(tmp, path)
+
+
+def drop_state(home, source: str, key: str) -> None:
+    try:
+        os.unlink(state_path(home, source, key))
+    except OSError:
+        pass
+
+
+def encoded(row: dict) -> tuple[bytes, int]:
+    """A row redacted and encoded as the logs hold it, with the CRC-32 of that line (newline
+    excluded): `carto_core.ingest.row_digest` of the same row is the same number."""
+    from carto_core.jsonl import dumps_row
+    from carto_core.redact import redact_row
+
+    line = dumps_row(redact_row(row))
+    return line, zlib.crc32(line[:-1])
+
+
+def _seed_checkpoint(home, source: str, key: str) -> dict | None:
+    """The backfill's checkpoint of a stream never ingested live (the first Stop of a session
+    a backfill already read): read from the runner's store once."""
+    path = home.state / "checkpoints" / f"{source}.json"
+    try:
+        if os.stat(path).st_size > 32 << 20:
+            return None  # parsing it would cost more than re-reading the transcript
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else None
+
+
+def source_options(source: str) -> dict:
+    """`[sources.<source>]` of the config file (body_max, settle_seconds, ...), read without
+    `carto_core.config` (its dataclasses cost the hook more than this): the live path must
+    make the rows the backfill makes, or each would rewrite the other's."""
+    from carto_core.home import config_file
+
+    path = config_file()
+    try:
+        if not path.is_file():
+            return {}
+        import tomllib
+
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    sources = data.get("sources")
+    value = sources.get(source) if isinstance(sources, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+class ForeignFile(OSError):
+    """A transcript path naming another user's file: a hook never reads it."""
+
+
+def open_own_transcript(path: str):
+    """(binary file, stat) of a payload's transcript: a regular file (`carto_core.safeio`:
+    never blocks on a FIFO or device) owned by this user. Raises OSError otherwise."""
+    from carto_core.safeio import open_regular
+
+    handle = open_regular(path)
+    info = os.fstat(handle.fileno())
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        handle.close()
+        raise ForeignFile(f"belongs to another user (uid {info.st_uid}), never read")
+    return handle, info
+
+
+def _why(exc: OSError) -> str:
+    if isinstance(exc, ForeignFile):
+        return str(exc)
+    if isinstance(exc, FileNotFoundError):
+        return "does not exist"
+    if isinstance(exc, PermissionError):
+        return "is not readable (permission denied)"
+    return exc.strerror or str(exc)
+
+
+def _load_reader(target: str):
+    import importlib
+
+    module_name, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+class Job:
+    """One transcript to ingest: which source and stream it is, and how to read it."""
+
+    __slots__ = ("source", "key", "path", "reader", "answer")
+
+    def __init__(self, source: str, key: str, path: str, reader: str, answer: str = ""):
+        self.source, self.key, self.path, self.reader, self.answer = source, key, path, reader, answer
+
+    def args(self) -> list[str]:
+        return ["--source", self.source, "--key", self.key, "--path", self.path, "--reader", self.reader]
+
+
+def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_SECONDS,
+           now: float | None = None) -> dict:
+    """Read `job`'s transcript from its checkpoint and append its new or grown turns.
+
+    Returns `{outcome, rows, open, problem?}`: outcome `written` (rows may be 0: nothing
+    changed), `refused` (bad path: `problem` says why), `handed_off` (too much to read here, or
+    the lock stayed busy: a detached child does it), or `failed`."""
+    try:
+        handle, info = open_own_transcript(job.path)
+    except OSError as exc:
+        return {"outcome": "refused", "rows": 0, "open": 0,
+                "problem": f"transcript_path {job.path}: {_why(exc)}; the live transcript is not ingested"}
+    with handle:
+        with _lock(home, job.source, wait) as held:
+            if not held:
+                return _hand_off(home, job, "the live-ingest lock stayed busy")
+            state = load_state(home, job.source, job.key)
+            checkpoint = state.get("checkpoint") if state else _seed_checkpoint(home, job.source, job.key)
+            offset = checkpoint.get("offset", 0) if isinstance(checkpoint, dict) else 0
+            if not isinstance(offset, int) or not 0 <= offset <= info.st_size:
+                offset = 0
+            if limit is not None and info.st_size - offset > limit:
+                return _hand_off(home, job, f"{info.st_size - offset} bytes to read since the checkpoint")
+            read = _load_reader(job.reader)(job.path, handle, checkpoint, answer=job.answer, now=now)
+            written = dict(state.get("written", {})) if state else {}
+            lines: list[bytes] = []
+            for row in read.rows:
+                line, digest = encoded(row)
+                if written.get(row.get("event_id")) == digest:
+                    continue  # this very row is the newest already
+                lines.append(line)
+                written[row["event_id"]] = digest
+            if lines:
+                from carto_core.appendlog import append_lines
+
+                append_lines(home.log("turns"), lines)
+            save_state(home, job.source, job.key, read.checkpoint, read.rows, written)
+    result = {"outcome": "written", "rows": len(lines), "open": read.open_rows}
+    if read.messages:
+        result["notes"] = list(read.messages)
+    return result
+
+
+def source_lock(home, source: str):
+    """The source's live lock, waited for (the ingest runner takes it per live stream)."""
+    return _lock(home, source, None)
+
+
+@contextmanager
+def _lock(home, source: str, wait: float | None):
+    """The source's live lock, polled for up to `wait` seconds (None: block until free)."""
+    os.makedirs(home.state / LIVE_DIR, exist_ok=True)
+    if wait is None:
+        with detached.exclusive(home, lock_name(source), wait=True) as held:
+            yield held
+        return
+    deadline = time.monotonic() + wait
+    while True:
+        with detached.exclusive(home, lock_name(source)) as held:
+            if held or time.monotonic() >= deadline:
+                yield held
+                return
+        time.sleep(0.01)
+
+
+def _hand_off(home, job: Job, why: str) -> dict:
+    problem = detached.spawn(home, "carto_core.capture.live", ["--home", str(home.root), *job.args()])
+    result = {"outcome": "handed_off", "rows": 0, "open": 0, "reason": why}
+    if problem:
+        result["problem"] = f"{why}, and {problem}"
+    return result
+
+
+def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: str,
+                       answer: str = "") -> None:
+    """A hook's live ingest of `path`: problems go to `out.problems` (hook.log), never raise."""
+    if not enabled():
+        return
+    if not path:
+        out.problems.append(f"{ctx.event_name}: payload names no transcript_path; the live "
+                            "transcript is not ingested")
+        return
+    try:
+        result = ingest(ctx.home, Job(source, key, path, reader, answer), limit=max_bytes())
+    except Exception as exc:  # a reader bug must not fail the hook; the backfill re-reads it
+        out.problems.append(f"live ingest of {path} failed: {type(exc).__name__}: {exc}")
+        return
+    if result.get("problem"):
+        out.problems.append(result["problem"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The detached hand-off: `python -m carto_core.capture.live --home H --source S --key K
+    --path P --reader module:function` reads the whole backlog, waiting for the lock."""
+    args = sys.argv[1:] if argv is None else argv
+    from carto_core.home import Home, current_home
+
+    given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader")
+    home = Home(given["--home"]) if given.get("--home") else current_home()
+    try:
+        missing = [f for f in ("--source", "--key", "--path", "--reader") if not given.get(f)]
+        if missing:
+            raise ValueError(f"missing {', '.join(missing)}; got {args!r}")
+        import signal
+
+        signal.alarm(int(os.environ.get("CARTO_CATCHUP_TIMEOUT", "600") or 600))
+        job = Job(given["--source"], given["--key"], given["--path"], given["--reader"])
+        result = ingest(home, job, limit=None, wait=None)
+        if result.get("problem"):
+            raise RuntimeError(result["problem"])
+    except Exception as exc:  # a closed stderr: say it in hook.log
+        from carto_core.hookpath import log_problem
+
+        log_problem(f"live ingest hand-off failed: {type(exc).__name__}: {exc}", home)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
