@@ -68,3 +68,22 @@ class Fold:
             self.held[event_id] = label
             return self.REPLACE
         return self.DUPLICATE
+
+
+class NumberedLogs:
+    """The rule for `carto_core.logstream.Fold(takes_over=...)`, which numbers events as they
+    first appear: remembers which log each number's row came from (`record` after each chunk,
+    for its new rows in order) and answers `takes_over(number, label, line)` by the rule (a
+    number not recorded yet is a row of the chunk being numbered: the same log)."""
+
+    __slots__ = ("labels",)
+
+    def __init__(self):
+        self.labels: list[str] = []
+
+    def record(self, label: str, count: int) -> None:
+        self.labels.extend([label] * count)
+
+    def takes_over(self, held: int, label: str, line=None) -> bool:
+        held_label = self.labels[held] if 0 <= held < len(self.labels) else label
+        return takes_over(held_label, label)

@@ -53,6 +53,8 @@ class IngestSummary:
     open_until: float | None = None
     #: Rows written again because they changed (a grown open turn).
     revised: int = 0
+    #: The semantic keep-up after the run: "started", a problem line, or None (not started).
+    keep_up: str | None = None
 
     @property
     def rows_written(self) -> int:
@@ -71,9 +73,11 @@ class IngestSummary:
         if self.errors:
             text += f", {len(self.errors)} errors"
         if self.open_rows:
-            text += (f"; {self.open_rows} {'turn' if self.open_rows == 1 else 'turns'} still open "
-                     f"(written as they stand, rewritten as they grow; final once their "
-                     f"transcript is quiet, by {_clock(self.open_until)} at the latest)")
+            one = self.open_rows == 1
+            text += (f"; {self.open_rows} {'turn' if one else 'turns'} still open (written as "
+                     f"{'it stands' if one else 'they stand'}, rewritten as {'it grows' if one else 'they grow'}; "
+                     f"final once {'its transcript is' if one else 'their transcripts are'} quiet, "
+                     f"by {_clock(self.open_until)} if nothing more is written)")
         return text
 
     def as_dict(self) -> dict:
@@ -92,6 +96,7 @@ class IngestSummary:
             "revised": self.revised,
             "open_turns": self.open_rows,
             "open_until": _clock(self.open_until) if self.open_until is not None else None,
+            "semantic_keep_up": self.keep_up,
         }
 
 

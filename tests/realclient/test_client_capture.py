@@ -37,6 +37,13 @@ def unknown_types(summary: dict) -> list[str]:
     return sorted(k for k in summary.get("skipped", {}) if k.startswith("unknown_type"))
 
 
+def session_turns(run) -> list[dict]:
+    """The session's turns, one per event_id, its newest row (the Stop hook writes a turn while
+    it is open, and again as it grows: carto_core.fold)."""
+    newest = {r["event_id"]: r for r in run.rows("turns") if r.get("session") == session_of(run)}
+    return list(newest.values())
+
+
 def settle(run) -> None:
     """Make the session's transcript look finished (ingest writes a file's last turn once it has
     been quiet for the settle time)."""
@@ -83,7 +90,7 @@ def test_claude_transcript_has_no_unknown_line_types_and_its_turn_records_the_wo
     settle(run)
     summary = run.carto_json("ingest", "claude")
     assert summary["written"].get("turns") == 1 and unknown_types(summary) == [], summary
-    (turn,) = [r for r in run.rows("turns") if r.get("session") == session_of(run)]
+    (turn,) = session_turns(run)
     bash = turn["tools"][0]
     assert bash["commit"]["sha"] == made_in_session(run)[0][:7], turn["tools"]
     assert bash["edits"] == [f"{claude_run.repo}/a.txt"], turn["tools"]
@@ -135,7 +142,7 @@ def test_codex_rollout_has_no_unknown_record_types(codex_run, tmp_path):
     settle(run)
     summary = run.carto_json("ingest", "codex")
     assert unknown_types(summary) == [], summary
-    (turn,) = [r for r in run.rows("turns") if r.get("session") == session_of(run)]
+    (turn,) = session_turns(run)
     assert "Chunk ID" not in turn["summary"] and "Wall time" not in turn["summary"], turn["summary"]
 
 
@@ -148,7 +155,7 @@ def test_codex_apply_patch_through_exec_command_is_recorded_by_the_turn(codex_se
     settle(run)
     summary = run.carto_json("ingest", "codex")
     assert unknown_types(summary) == [], summary
-    (turn,) = [r for r in run.rows("turns") if r.get("session") == session_of(run)]
+    (turn,) = session_turns(run)
     patch = next(t for t in turn["tools"] if "apply_patch" in t["input"])
     assert patch["name"] == "exec_command" and patch["edits"] == [f"{codex_run_repo(run)}/b.txt"], turn["tools"]
 

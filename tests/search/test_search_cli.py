@@ -212,7 +212,7 @@ def test_a_registered_ladder_joins_fusion_and_an_unavailable_semantic_does_not_b
     assert sorted(result.contributing) == ["pinned", "tool-use"]
     assert result.semantic_status == "unavailable"
     assert result.semantic.to_dict() == {"state": "unavailable", "reason": "no vectors for this home",
-                                         "fix": ""}
+                                         "fix": "", "not_embedded": None}
     off = run_search(SearchRequest(query="gizmo", semantic=False), engine=engine)
     assert [l.name for l in off.ladders] == ["tool-use"]
     assert off.semantic_status == "disabled"

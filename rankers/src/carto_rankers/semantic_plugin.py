@@ -112,7 +112,12 @@ class SemanticRanker(Ranker):
 
     def availability(self, engine) -> SemanticState:
         status = self.searcher(engine).status(refresh=True)
-        return SemanticState(status.state, status.reason, status.fix)
+        pending = None
+        if status.model:  # the embedder answers: count what its model still lacks
+            from carto_core.semantic.indexer import not_embedded
+
+            pending = not_embedded(engine.home, status.model, engine.index.n_alive, status.vectors)
+        return SemanticState(status.state, status.reason, status.fix, not_embedded=pending)
 
     def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
         from carto_core.semantic.searcher import SemanticFailure

@@ -56,7 +56,60 @@ def run_with_progress(source, home, *, dry_run: bool, as_json: bool, streams=Non
             units += batch.units
             progress.update(task, advance=1, units=units)
 
-        return run_ingest(source, home, streams=stream_list, dry_run=dry_run, progress=advance)
+        summary = run_ingest(source, home, streams=stream_list, dry_run=dry_run, progress=advance)
+    if summary.rows_written and not dry_run:
+        # New rows reach the semantic ladder without anyone running `carto index`.
+        from carto_core.semantic.keepup import maybe_start
+
+        try:
+            summary.keep_up = maybe_start(home, force=True)
+        except Exception as exc:
+            summary.keep_up = f"semantic keep-up not started: {type(exc).__name__}: {exc}"
+    return summary
+
+
+SETTLE_HELP = ("A transcript is finished (its last turn final) once quiet this long, by its file's "
+               "mtime or by its own newest timestamp (default 600; a copy of an old transcript is "
+               "finished at once). Earlier, its newest turn is written marked open and rewritten "
+               "as it grows.")
+
+
+def window_options(settle_help: str = SETTLE_HELP, since_help: str = "transcripts modified"):
+    """`--since WHEN`, `--settle SECONDS` and the older `--since-days N` of every transcript
+    source (`carto ingest claude | codex | hermes`): one spelling for one idea."""
+
+    def decorate(command):
+        command = click.option(
+            "--since-days", "since_days", type=click.FloatRange(min=0), default=None, metavar="N",
+            help="Older spelling of --since Nd.")(command)
+        command = click.option(
+            "--settle", "settle_seconds", type=click.FloatRange(min=0), default=None,
+            metavar="SECONDS", help=settle_help)(command)
+        return click.option(
+            "--since", "since", metavar="WHEN", default=None,
+            help=f"Only {since_help} since WHEN (24h, 7d, yesterday, 2026-01-02, ...).")(command)
+
+    return decorate
+
+
+def window_values(since: str | None, since_days: float | None, settle_seconds: float | None) -> dict:
+    """The source options of `window_options` (usage errors for a bad WHEN or both spellings)."""
+    from carto_core.cli.output import usage_error
+    from carto_core.timeparse import WhenError, parse_when
+
+    options: dict = {}
+    if since and since_days is not None:
+        usage_error("give --since or --since-days, not both")
+    if since:
+        try:
+            options["since"] = parse_when(since)
+        except WhenError as exc:
+            usage_error(f"--since: {exc}")
+    elif since_days is not None:
+        options["since_days"] = since_days
+    if settle_seconds is not None:
+        options["settle_seconds"] = settle_seconds
+    return options
 
 
 def report_summary(summary, *, as_json: bool) -> None:
@@ -64,6 +117,11 @@ def report_summary(summary, *, as_json: bool) -> None:
         emit_json(summary.as_dict())
     else:
         click.echo(summary.line())
+        if summary.keep_up == "started":
+            click.echo("  semantic ladder: embedding the new rows in the background "
+                       "(`carto search --json` says how many are left: semantic.not_embedded)")
+        elif summary.keep_up:
+            click.echo(f"  {summary.keep_up}", err=True)
         for reason, count in sorted(summary.skipped.items()):
             click.echo(f"  skipped {count} x {reason}")
         for error in summary.errors:

@@ -211,12 +211,16 @@ def _summary(events: list[dict], top: int, sample: int) -> dict:
 
 
 def fold_page(events: list[dict]) -> list[dict]:
-    """A page's events with each (log, event_id) once: the newest row, in its own place (the
-    within-one-log half of `carto_core.fold`; rows of other logs are kept, as upstream)."""
+    """A page's events with each (log, event_id) once, by the within-one-log half of
+    `carto_core.fold` (the newest row, in its own place); rows of other logs are kept, as
+    upstream."""
+    from carto_core.fold import takes_over
+
     last: dict[tuple[str, str], int] = {}
     for position, event in enumerate(events):
-        if event["event_id"]:
-            last[(event["source"], event["event_id"])] = position
+        key = (event["source"], event["event_id"])
+        if event["event_id"] and (key not in last or takes_over(event["source"], event["source"])):
+            last[key] = position
     if len(last) == sum(1 for e in events if e["event_id"]):
         return events
     return [event for position, event in enumerate(events)

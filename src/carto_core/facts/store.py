@@ -223,9 +223,8 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     def newer_row(held: int, label: str, line) -> bool:
         # `held` numbers an entry of the arrays below, or a row of the chunk being numbered
         # (not appended yet: the same log, a newer row).
-        if held >= len(lkeys):
-            return True
-        return takes_over(LOAD_ORDER[lkeys[held] >> _SHIFT], label)
+        held_label = label if held >= len(lkeys) else LOAD_ORDER[lkeys[held] >> _SHIFT]
+        return takes_over(held_label, label)
 
     fold = Fold(takes_over=newer_row)
     retired: list[int] = []

@@ -198,6 +198,9 @@ class SemanticState:
     state: str = "unavailable"
     reason: str = ""
     fix: str = ""
+    #: Events of the corpus with no vector of the embedder's model yet (None: not known, e.g.
+    #: the ladder is off): what the keep-up job still has to embed.
+    not_embedded: int | None = None
 
     def label(self) -> str:
         """One line for people (text output, messages): `available`, `disabled`, or
@@ -206,8 +209,9 @@ class SemanticState:
             return self.state
         return f"unavailable: {self.reason}" + (f" (fix: {self.fix})" if self.fix else "")
 
-    def to_dict(self) -> dict[str, str]:
-        return {"state": self.state, "reason": self.reason, "fix": self.fix}
+    def to_dict(self) -> dict[str, str | int | None]:
+        return {"state": self.state, "reason": self.reason, "fix": self.fix,
+                "not_embedded": self.not_embedded}
 
 
 class LadderUnavailable(Exception):

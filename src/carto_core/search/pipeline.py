@@ -207,7 +207,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             ladders.append(ladder)
             reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
         if name == SEMANTIC:
-            semantic = SemanticState("available")
+            semantic = SemanticState("available", not_embedded=state.not_embedded)
     lap("ladders")
 
     fused = engine.ranker(fusion_name).fuse(ladders, engine)

@@ -163,6 +163,15 @@ class Backoff:
         self.path.unlink(missing_ok=True)
 
 
+def not_embedded(home: Home, model: str, events: int, vectors: int) -> int:
+    """How many of `events` (the corpus size) have no vector of `model` yet: the events less
+    the vectors less what can never be embedded (no text, as the last complete run counted, and
+    the ids the gate rejected). `carto search --json` reports it (semantic.not_embedded)."""
+    state = read_state(home)
+    no_text = int(state.get("no_text", 0)) if state.get("model") == model else 0
+    return max(0, events - vectors - no_text - len(read_rejected(home, model)))
+
+
 def read_rejected(home: Home, model: str) -> set[str]:
     """Ids the gate already rejected under `model` (not offered to the gate again)."""
     out: set[str] = set()
@@ -283,7 +292,11 @@ def _fold_events(home: Home, starts: dict[str, tuple[int, int]], states: dict | 
     from carto_core.logstream import Fold
     from carto_core.reader import ReadReport
 
+    from carto_core.fold import NumberedLogs
+
+    numbered = NumberedLogs()  # the fold rule: a newer row of the same log takes its event over
     fold = fold if fold is not None else Fold()
+    fold.takes_over = numbered.takes_over
     for label in FOLD_ORDER:
         if label not in starts:
             continue
@@ -293,7 +306,14 @@ def _fold_events(home: Home, starts: dict[str, tuple[int, int]], states: dict | 
         report = ReadReport(str(path))
         for chunk in fold.chunks(path, label, start=start, start_lineno=lineno, report=report):
             lines, ids = chunk.lines, chunk.ids
-            for i in np.flatnonzero(chunk.new).tolist():
+            new = np.flatnonzero(chunk.new).tolist()
+            numbered.record(label, len(new))
+            # A row a later row of this chunk took over is not embedded (its text is not the
+            # event's); one taken over by a later chunk was, and its vector is replaced then.
+            gone = set(chunk.retired)
+            for i in new:
+                if int(chunk.numbers[i]) in gone:
+                    continue
                 row = lines[i].row
                 yield _Doc(ids[i], label, row), row_document_text(row, ids[i])
         if states is not None:

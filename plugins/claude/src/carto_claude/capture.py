@@ -91,7 +91,9 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
-        if ctx.transcript and os.path.exists(ctx.transcript):
+        from carto_core.safeio import is_regular
+
+        if ctx.transcript and is_regular(ctx.transcript):  # gone with its session: nothing to add
             _live_transcript(ctx, out, ctx.transcript)
     else:
         # PreCompact, PostCompact, SubagentStop as every provider.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.install.agent import install_options
+from carto_core.cli.ingest_cmd import window_options, window_values
 from carto_core.cli.output import fail
 
 
@@ -13,20 +14,23 @@ from carto_core.cli.output import fail
     epilog="""\b
 Examples:
   carto ingest claude                        every transcript under ~/.claude/projects + history.jsonl
-  carto ingest claude --since-days 7         only transcripts changed in the last week
+  carto ingest claude --since 7d             only transcripts changed in the last week
+  carto ingest claude --settle 0             every turn final now (the newest too)
   carto ingest claude --root ~/old/projects  another transcript folder (no history unless --history)
   carto ingest claude --dry-run --json       count what would be written, write nothing
 
 Turns go to turns.jsonl (turn-<session>-<n>), prompts to prompt-history.jsonl. Re-runs are
 idempotent: per-file byte checkpoints skip what was read, and rows whose event_id a log
-already holds are not written again.""",
+already holds are not written again - except a turn that grew: a transcript still being written
+has its newest turn written marked "open" and rewritten as it grows (the summary says how many
+are open and when they are final).""",
 )
 @click.option("--root", "roots", multiple=True, type=click.Path(), help="Transcript folder (repeatable); default ~/.claude/projects or $CARTO_CLAUDE_PROJECTS.")
 @click.option("--history", type=click.Path(), default=None, help="history.jsonl to project into prompt-history.jsonl (default ~/.claude/history.jsonl; 'none' skips it).")
-@click.option("--since-days", type=float, default=None, help="Only transcripts modified in the last N days.")
+@window_options()
 @click.option("--dry-run", is_flag=True, help="Read and count, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document.")
-def ingest_claude(roots, history, since_days, dry_run, as_json):
+def ingest_claude(roots, history, since, since_days, settle_seconds, dry_run, as_json):
     """Backfill Claude Code transcripts (turns) and prompt history into the carto logs."""
     from carto_claude.transcripts import ClaudeSource
     from carto_core.cli.ingest_cmd import report_summary, run_with_progress
@@ -38,8 +42,7 @@ def ingest_claude(roots, history, since_days, dry_run, as_json):
         options["roots"] = list(roots)
     if history is not None:
         options["history"] = "" if history.lower() == "none" else history
-    if since_days is not None:
-        options["since_days"] = since_days
+    options.update(window_values(since, since_days, settle_seconds))
     source = ClaudeSource(options)
     try:
         summary = run_with_progress(source, config.home, dry_run=dry_run, as_json=as_json)

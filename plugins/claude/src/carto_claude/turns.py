@@ -45,6 +45,7 @@ from pathlib import Path
 from carto_core.fold import OPEN_KEY
 from carto_core.logs import order_row
 from carto_core.project import project_for
+from carto_core.redact import clip, redact_text
 from carto_core.settle import DEFAULT_SETTLE_SECONDS as _SETTLE, final_at, is_finished, stamp_epoch
 
 from carto_claude.turn_tools import TurnTools
@@ -145,7 +146,8 @@ def is_human_prompt(line: dict) -> bool:
 
 def _flat(text: str) -> str:
     if "<" in text:
-        text = _TAG.sub(" ", text)
+        # Redacted before the tags go: `<password>x</password>` names what `x` is.
+        text = _TAG.sub(" ", redact_text(text))
     return " ".join(text.split())
 
 
@@ -153,7 +155,7 @@ def _tool_result_text(block: dict) -> str:
     content = block.get("content")
     if isinstance(content, list):
         content = " ".join(b.get("text", "") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
-    return content[:TOOL_RESULT_CHARS] if isinstance(content, str) else ""
+    return clip(content, TOOL_RESULT_CHARS) if isinstance(content, str) else ""
 
 
 def line_texts(line: dict) -> list[str]:
@@ -236,12 +238,11 @@ def compose_body(parts: list[str], answer: str, body_max: int) -> str:
     body = _flat(" ".join(parts))
     answer = _flat(answer)
     if not answer or answer in body[:body_max]:
-        return body[:body_max]
+        return clip(body, body_max)  # (every cut is redacted first: half a credential is kept)
     if answer not in body and len(body) + 1 + len(answer) <= body_max:
         return f"{body} {answer}" if body else answer
-    room = max(1, int(body_max * ANSWER_SHARE))
-    tail = answer if len(answer) <= room else answer[: room - 1] + "…"
-    head = body[: max(0, body_max - len(tail) - 3)].rstrip()
+    tail = clip(answer, max(1, int(body_max * ANSWER_SHARE)), "…")
+    head = clip(body, max(0, body_max - len(tail) - 3)).rstrip()
     return f"{head} … {tail}" if head else tail
 
 

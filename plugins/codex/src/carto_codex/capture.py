@@ -15,7 +15,7 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PreCompact / PostCompact / SubagentStop | as Claude |
 | SessionStart | no row; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
-| SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's |
+| SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's; the rollout's last turns, as Stop |
 | anything else | nothing |
 
 Codex has no PostToolUseFailure. Its `transcript_path` may be null: for milestones the rollout
@@ -25,6 +25,8 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 """
 
 from __future__ import annotations
+
+import os
 
 # PostToolUse (most calls) needs only these; rarer events import their builders where used.
 from carto_core.capture.context import Context, Outcome
@@ -84,12 +86,15 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         from carto_core.capture.milestones import capture_milestone
 
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
+        _live_rollout(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")))
     elif event_name == "SessionEnd":
         from carto_core.capture.milestones import capture_milestone
 
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
+        if ctx.transcript and os.path.exists(ctx.transcript):
+            _live_rollout(ctx, out, ctx.transcript)  # the rollout's last lines, final
     elif event_name == "UserPromptSubmit":
         _prompt(ctx, out)
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from carto_core.cli.ingest_cmd import window_options, window_values
 from carto_core.install.agent import install_options
 
 
@@ -11,14 +12,10 @@ from carto_core.install.agent import install_options
 @click.option("--root", "roots", multiple=True, type=click.Path(),
               help="A Codex home, a folder of rollouts or one rollout (repeatable). "
                    "Default: $CODEX_HOME, else ~/.codex.")
-@click.option("--since", "since", metavar="WHEN",
-              help="Only rollouts modified since WHEN (today, 7d, 2026-01-02, ...).")
-@click.option("--settle", "settle_seconds", type=float, default=None, metavar="SECONDS",
-              help="A rollout untouched this long is finished and its last turn is written "
-                   "(default 600). Codex's own turn_complete closes a turn at once.")
+@window_options()
 @click.option("--dry-run", is_flag=True, help="Read and count, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document.")
-def ingest_codex(roots, since, settle_seconds, dry_run, as_json):
+def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
     """Backfill Codex rollouts into turns.jsonl (`turn-codex-<sid>-<idx>`).
 
     Reads ~/.codex/sessions/YYYY/MM/DD/ and the flat ~/.codex/archived_sessions/. Scaffolding
@@ -36,9 +33,8 @@ def ingest_codex(roots, since, settle_seconds, dry_run, as_json):
     Exit codes: 0 ok; 1 every rollout failed to read; 2 bad option; 3 no rollout found.
     """
     from carto_core.cli.ingest_cmd import report_summary, run_with_progress
-    from carto_core.cli.output import fail, usage_error, warn
+    from carto_core.cli.output import fail, warn
     from carto_core.config import ConfigError, load_config
-    from carto_core.timeparse import WhenError, parse_when
 
     from carto_codex.source import CodexRolloutSource
 
@@ -49,15 +45,7 @@ def ingest_codex(roots, since, settle_seconds, dry_run, as_json):
     options = dict(config.section("sources").get("codex", {}) or {})
     if roots:
         options["roots"] = list(roots)
-    if since:
-        try:
-            options["since"] = parse_when(since)
-        except WhenError as exc:
-            usage_error(f"--since: {exc}")
-    if settle_seconds is not None:
-        if settle_seconds < 0:
-            usage_error("--settle must be 0 or more seconds")
-        options["settle_seconds"] = settle_seconds
+    options.update(window_values(since, since_days, settle_seconds))
     source = CodexRolloutSource(options)
     try:
         summary = run_with_progress(source, config.home, dry_run=dry_run, as_json=as_json)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from carto_core.cli.ingest_cmd import window_options, window_values
 from carto_core.cli.output import emit_json, fail
 from carto_core.exitcodes import ExitCode
 
@@ -48,12 +49,14 @@ class _Prefetched:
 @click.option("--show", "show_session", metavar="SESSION",
               help="Explain one session: filters, project attribution, rows it yields.")
 @click.option("--profile", "profiles", multiple=True, help="Only this Hermes profile (repeatable).")
-@click.option("--since-days", type=click.FloatRange(min=0), help="Only sessions active in the last N days.")
+@window_options(settle_help="A session is settled (its last turn written) once ended, or once its "
+                            "last message is this old (default: the policy's settle_seconds, 3600).",
+                since_help="sessions active")
 @click.option("--full", is_flag=True, help="Ignore checkpoints (rows already in the logs are still not repeated).")
 @click.option("--only", type=click.Choice(["sessions", "artifacts"]), help="Read only sessions or only artifacts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
-def hermes_command(config_path, print_config_path, write, show_session, profiles, since_days,
-                   full, only, as_json):
+def hermes_command(config_path, print_config_path, write, show_session, profiles, since,
+                   since_days, settle_seconds, full, only, as_json):
     """Backfill Hermes Agent sessions (state.db, read-only) and artifacts into the logs.
 
     Needs a policy file, hermes.json: which channels count, the projects, what is private. It
@@ -71,8 +74,17 @@ def hermes_command(config_path, print_config_path, write, show_session, profiles
             if found is None:
                 click.echo(f"(no policy file yet; searched: {', '.join(map(str, looked))})", err=True)
         return
+    window = window_values(since, since_days, settle_seconds)
+    if "since" in window:
+        import time
+
+        since_days = max(0.0, (time.time() - window["since"].timestamp()) / 86400)
     try:
         policy = load_policy(config_path)
+        if settle_seconds is not None:
+            import dataclasses
+
+            policy = dataclasses.replace(policy, settle_seconds=int(settle_seconds))
         _run(policy, write=write, show_session=show_session, profiles=list(profiles),
              since_days=since_days, full=full, only=only, as_json=as_json)
     except HermesError as exc:
