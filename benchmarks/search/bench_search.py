@@ -108,7 +108,7 @@ def _exact(ranker, query, scope, engine) -> bool:
 def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> dict:
     from carto_core.evaluation.generate import generate_home
     from carto_core.home import Home
-    from carto_core.search.api import Query, SearchRequest, run_search
+    from carto_core.search import Query, SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
     from carto_core.search.tokens import row_text
     from carto_rankers.bm25 import BM25Ranker

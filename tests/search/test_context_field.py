@@ -9,7 +9,7 @@ import pytest
 from carto_core.appendlog import append_rows
 from carto_core.home import Home
 from carto_core.logs import order_row
-from carto_core.search.api import SearchRequest, run_search
+from carto_core.search import SearchRequest, run_search
 from carto_core.search.engine import SearchEngine
 from carto_core.search.index import KeywordIndex
 from carto_core.search.index_build import TF_SCALE

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 
 from carto_core.registry import set_registries
-from carto_core.search.api import SearchRequest, run_search
+from carto_core.search import SearchRequest, run_search
 from carto_core.search.tokens import query_tokens
 from carto_rankers.analyzers import EnglishAnalyzer
 from carto_core.semantic.indexer import ERRORS_FILE, run_index
@@ -278,7 +278,7 @@ def test_default_search_path_never_imports_qdrant_or_sklearn(paraphrase_home):
     code = (
         "import sys\n"
         "from datetime import datetime, timezone\n"
-        "from carto_core.search.api import SearchRequest, run_search\n"
+        "from carto_core.search import SearchRequest, run_search\n"
         "r = run_search(SearchRequest(query='login credentials'))\n"
         "print(r.semantic_status, 'qdrant_client' in sys.modules,"
         " any(m.startswith('sklearn') for m in sys.modules))\n"

@@ -15,7 +15,7 @@ from carto_core.reader import iter_lines
 from carto_core.semantic.indexer import ERRORS_FILE, REJECTS_FILE, Backoff, run_index
 from carto_core.semantic.searcher import SemanticSearcher
 from carto_core.semantic.settings import SemanticSettings
-from carto_core.semantic.store import open_store
+from carto_core.semantic.stores import open_store
 from carto_core.semantic.text import document_text
 
 from .conftest import NOW, paraphrase_rows

@@ -148,7 +148,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         usage_error("give a QUERY, or --project NAME to orient on a project, or one of "
                     "--get/--touch/--thread IDS (see carto search --help)")
 
-    from carto_core.search.api import SearchError, SearchRequest, run_search
+    from carto_core.search import SearchError, SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
 
     request = SearchRequest(

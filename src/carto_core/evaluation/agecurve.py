@@ -177,7 +177,7 @@ def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 3
 
 def run_cases(engine, cases: list[Case], rankers: list[str], decay: str, *,
               now: datetime, fusion: str | None = None) -> list[Outcome]:
-    from carto_core.search.api import SEMANTIC, SearchRequest, run_search
+    from carto_core.search import SEMANTIC, SearchRequest, run_search
     from carto_core.timeparse import parse_when
 
     outcomes = []

@@ -210,7 +210,7 @@ class CartoMcp:
             raise ToolError("invalid_arguments", f"{key}: {exc}") from None
 
     def search(self, args: dict) -> dict:
-        from carto_core.search.api import SearchError, SearchRequest, run_search
+        from carto_core.search import SearchError, SearchRequest, run_search
 
         replay = args.get("_replay", False)
         session = self.session_for(args)

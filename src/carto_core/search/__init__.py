@@ -30,11 +30,14 @@ from carto_core.search.api import (  # noqa: F401  (light: no numpy at import)
     SearchRequest,
     SearchResult,
     SearchUsageError,
-    run_search,
 )
 
 
 def __getattr__(name):
+    if name == "run_search":  # the pipeline needs numpy: loaded when a search runs
+        from carto_core.search.pipeline import run_search
+
+        return run_search
     if name in ("SearchEngine", "warm_engine"):
         from carto_core.search import engine
 

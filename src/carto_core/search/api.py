@@ -1,7 +1,8 @@
-"""The search engine's public surface: records, base classes, and the one `run_search`.
+"""The search engine's public surface: records and base classes (`run_search`, the one entry
+point, is `carto_core.search.pipeline.run_search`, also importable from `carto_core.search`).
 
 Every front door - `carto search`, the explorer (`carto serve`), the MCP server, `carto eval` -
-calls :func:`run_search` with a :class:`SearchRequest`; there is no second copy of ranking
+calls `run_search` with a :class:`SearchRequest`; there is no second copy of ranking
 anywhere. A long-running caller keeps a warm :class:`~carto_core.search.engine.SearchEngine`
 (corpus columns + keyword index in memory, refreshed when the logs grow) and passes it in::
 
@@ -42,7 +43,6 @@ if TYPE_CHECKING:  # numpy and the engine load only when a search runs
 
     from carto_core.project import ProjectScope
     from carto_core.search.engine import SearchEngine
-    from carto_core.search.telemetry import Telemetry
 
 #: Every ladder is cut to this many candidates, after the scope is applied.
 DEPTH = 500
@@ -465,26 +465,3 @@ class SearchResult:
             "call_id": self.call_id or None,
             "stages_ms": self.stages_ms,
         }
-
-
-def run_search(
-    request: SearchRequest,
-    *,
-    home=None,
-    engine: "SearchEngine | None" = None,
-    telemetry: "Telemetry | None" = None,
-) -> SearchResult:
-    """Run one search. Give a warm `engine` (servers) or a `home` (a cold engine is opened
-    and refreshed); with neither, the current home. `telemetry` records served rows and the
-    search-call row for its session; without it nothing is written."""
-    from carto_core.search.pipeline import execute
-
-    if engine is None:
-        from carto_core.search.engine import SearchEngine
-
-        if home is None:
-            from carto_core.home import current_home
-
-            home = current_home()
-        engine = SearchEngine(home)
-    return execute(request, engine, telemetry)

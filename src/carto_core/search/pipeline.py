@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from operator import attrgetter
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,10 @@ from carto_core.search.api import (
     SearchUsageError,
     SemanticState,
 )
+
+if TYPE_CHECKING:
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.telemetry import Telemetry
 
 FACET_WINDOW = 500
 _TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
@@ -360,3 +365,24 @@ def reuse_boost(now: float, accesses: list[float], weight: float) -> float:
         return 1.0
     total = sum(1.0 / math.sqrt(max(0.02, (now - t) / 86400.0)) for t in accesses)
     return min(2.0, 1.0 + weight * total)
+
+
+def run_search(
+    request: SearchRequest,
+    *,
+    home=None,
+    engine: "SearchEngine | None" = None,
+    telemetry: "Telemetry | None" = None,
+) -> SearchResult:
+    """Run one search. Give a warm `engine` (servers) or a `home` (a cold engine is opened
+    and refreshed); with neither, the current home. `telemetry` records served rows and the
+    search-call row for its session; without it nothing is written."""
+    if engine is None:
+        from carto_core.search.engine import SearchEngine
+
+        if home is None:
+            from carto_core.home import current_home
+
+            home = current_home()
+        engine = SearchEngine(home)
+    return execute(request, engine, telemetry)

@@ -9,7 +9,8 @@ Pieces (docs/semantic.md walks through them):
 
 - :mod:`.settings`  - what the config file and environment select (embedder, store, gate).
 - :mod:`.embedder`  - the :class:`~.embedder.Embedder` base class plugins subclass.
-- :mod:`.store`     - the :class:`~.store.VectorStore` interface, records, errors, `open_store`.
+- :mod:`.store`     - the :class:`~.store.VectorStore` interface, records, errors.
+- :mod:`.stores`    - `open_store`: the configured store.
 - :mod:`.embedded`  - the default store: exact cosine over memory-mapped float32 arrays.
 - :mod:`.qdrant`    - the same interface over a Qdrant server or qdrant-client local mode.
 - :mod:`.indexer`   - `run_index`: incremental, resumable embedding of the home's events.

@@ -55,8 +55,8 @@ from carto_core.semantic.store import (
     StoreError,
     StoreUnavailable,
     VectorRecord,
-    open_store,
 )
+from carto_core.semantic.stores import open_store
 from carto_core.semantic.text import document_text, row_document_text, text_digest
 from carto_core.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
 

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable, create_embedder
 from carto_core.semantic.settings import SemanticSettings
-from carto_core.semantic.store import DimensionMismatch, Hit, StoreError, VectorStore, open_store
+from carto_core.semantic.store import DimensionMismatch, Hit, StoreError, VectorStore
+from carto_core.semantic.stores import open_store
 
 if TYPE_CHECKING:
     from carto_core.home import Home

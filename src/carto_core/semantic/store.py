@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from carto_core.home import Home
-    from carto_core.semantic.settings import SemanticSettings
 
 
 class StoreError(Exception):
@@ -162,18 +161,6 @@ def resolve_projects(scope, values: Sequence[str]) -> list[str]:
     """The exact project values among `values` that a `ProjectScope` (substring, families)
     matches: stores filter by exact value (upstream: a `should` of matches)."""
     return sorted(v for v in set(values) if v and scope.matches(v))
-
-
-def open_store(home: "Home", settings: "SemanticSettings") -> VectorStore:
-    """The configured store. Qdrant (and qdrant_client) only when configured."""
-    if settings.store_kind == "qdrant":
-        from carto_core.semantic.qdrant import QdrantStore
-
-        return QdrantStore(url=settings.qdrant_url or None, api_key=settings.qdrant_api_key or None,
-                           path=settings.qdrant_path or None, collection=settings.collection)
-    from carto_core.semantic.embedded import EmbeddedStore
-
-    return EmbeddedStore(vectors_dir(home))
 
 
 def vectors_dir(home: "Home"):
