@@ -205,6 +205,8 @@ HOOK_PATH_EXEMPT = {
     "carto_core.capture.catchup:main": "the catch-up child's entry point",
     "carto_core.turnactivity:derived_events": "used by lenses over turns, never by capture",
     "carto_core.jsonl:fast_loads_line": "readers' parser (orjson); the hook path only writes rows",
+    "carto_core.semantic.keepup:run": "runs in the detached keep-up child (python -m), not the hook",
+    "carto_core.semantic.keepup:main": "the keep-up child's entry point",
 }
 
 #: Where `carto hook` starts: the dispatcher and every provider's capture module.

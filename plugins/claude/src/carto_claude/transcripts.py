@@ -169,10 +169,10 @@ class ClaudeSource(Source):
     def hook_files(self) -> list[Path]:
         """The user's settings, then this project's shared and local ones (what `carto doctor`
         checks; `carto install claude [--project]` writes the first two)."""
-        from carto_claude.install import default_settings_path
-
+        # the user's file is install.default_settings_path(); spelled out here so that the
+        # source does not import the installer (which imports this module: a cycle)
         project = Path.cwd() / ".claude"
-        return [default_settings_path(), project / "settings.json", project / "settings.local.json"]
+        return [claude_dir() / "settings.json", project / "settings.json", project / "settings.local.json"]
 
     # options -------------------------------------------------------------------------------
     @property
