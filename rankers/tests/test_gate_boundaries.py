@@ -10,7 +10,8 @@ import pytest
 
 from carto_core.appendlog import append_rows
 from carto_core.home import Home
-from carto_core.search.api import DecayContext, Fused, Query, SearchRequest, run_search
+from carto_core.search import run_search
+from carto_core.search.api import DecayContext, Fused, Query, SearchRequest
 from carto_core.search.engine import SearchEngine
 from carto_rankers.decay import GatedExpDecay, GatedPriorDecay
 
