@@ -123,8 +123,7 @@ class KeywordIndex(IndexBuilding, GenerationStore):
             if outcome == "rebuild":
                 return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
             if persist and index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index)):
-                index.fold()
-                index.save()
+                index.save()  # the tail merged into a new generation
         return index
 
     # ---- lookups

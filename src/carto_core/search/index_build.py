@@ -111,24 +111,12 @@ def _salience(value) -> float:
     return float("nan") if number is None else number
 
 
-_DAY_EPOCH: dict[str, float] = {}
-
-
 def _epoch(value) -> float:
-    from carto_core.timeparse import parse_timestamp
+    """Epoch seconds of a row's timestamp (NaN when unusable): `timeparse.epoch_seconds`."""
+    from carto_core.timeparse import epoch_seconds
 
-    if isinstance(value, str) and len(value) == 20 and value[19] == "Z" and value[10] == "T":
-        # The canonical upstream form (most rows): the day's epoch from a cache plus the clock.
-        day = _DAY_EPOCH.get(value[:10])
-        if day is None:
-            moment = parse_timestamp(value[:10] + "T00:00:00Z")
-            day = _DAY_EPOCH[value[:10]] = moment.timestamp() if moment else float("nan")
-        try:
-            return day + int(value[11:13]) * 3600 + int(value[14:16]) * 60 + int(value[17:19])
-        except ValueError:
-            pass
-    moment = parse_timestamp(value)
-    return moment.timestamp() if moment is not None else float("nan")
+    seconds = epoch_seconds(value)
+    return float("nan") if seconds is None else seconds
 
 
 class _Vocab(dict):
@@ -145,7 +133,6 @@ class DocumentBuilder:
 
     def __init__(self, index=None, first_doc: int = 0, analyzer: Analyzer | None = None,
                  context_lookup=None):
-        self.first_doc = first_doc
         self.context = index.context if index is not None else context_terms()
         #: (log code, session) -> the last row's terms (the next row's context).
         self.previous: dict[tuple[int, str], list[str]] = {}
@@ -154,16 +141,22 @@ class DocumentBuilder:
         #: The analyzer: a pure function of the row's text (a streaming build calls it per row).
         self.analyzer = analyzer or (index.analyzer if index is not None else None) \
             or default_analyzer()
+        self.strings: dict[str, list[str]] = (
+            {k: list(v) for k, v in index.strings.items()} if index is not None
+            else {"projects": [""], "types": [""], "sessions": [""]})
+        self._codes = {k: {s: i for i, s in enumerate(v)} for k, v in self.strings.items()}
+        self.reset(first_doc)
+
+    def reset(self, first_doc: int) -> None:
+        """Forget the documents and postings gathered (a streamed build wrote them out); the
+        string tables and each session's context carry on."""
+        self.first_doc = first_doc
         self.cols: dict[str, array] = {
             "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
             "source": array("b"), "seen": array("B"), "salience": array("f"),
             "loc_off": array("q"), "loc_len": array("i"), "doclen": array("i"),
         }
         self.ids: list[str] = []
-        self.strings: dict[str, list[str]] = (
-            {k: list(v) for k, v in index.strings.items()} if index is not None
-            else {"projects": [""], "types": [""], "sessions": [""]})
-        self._codes = {k: {s: i for i, s in enumerate(v)} for k, v in self.strings.items()}
         self.vocab: dict[str, int] = _Vocab()
         self.p_term = array("i")
         self.p_doc = array("i")
@@ -216,6 +209,14 @@ class DocumentBuilder:
                     return
         doc = self.first_doc + len(self.ids)
         self.own[event_id] = doc
+        self.add_document(label, row, offset, length, event_id, bit)
+
+    def add_document(self, label: str, row: dict, offset: int, length: int, event_id: str,
+                     bit: int) -> None:
+        """Index `row` as the next document (the fold already decided it is a new event):
+        its columns, its postings (with its session context), its id."""
+        code = LOG_CODE[label]
+        doc = self.first_doc + len(self.ids)
         self.ids.append(event_id)
         etype = _resolved_str(row, _TYPE_CHAIN)
         if not etype and event_id.startswith("git-"):
@@ -311,7 +312,20 @@ class IndexBuilding:
     @classmethod
     def build(cls, home: Home, *, persist: bool = True, progress=None,
               analyzer: Analyzer | None = None):
-        """Read every searched log and build the index (a `cls`, the KeywordIndex) from scratch."""
+        """Read every searched log and build the index (a `cls`, the KeywordIndex) from
+        scratch: streamed into a new generation (`index_stream`, bounded memory), or, for a
+        home that may not be written (`persist=False`), in memory."""
+        if persist:
+            from carto_core.search.index_stream import stream_build
+
+            return stream_build(cls, home, analyzer=analyzer or default_analyzer(),
+                                progress=progress)
+        return cls.build_in_memory(home, progress=progress, analyzer=analyzer)
+
+    @classmethod
+    def build_in_memory(cls, home: Home, *, progress=None, analyzer: Analyzer | None = None,
+                        persist: bool = False):
+        """The one-shot build: every document and posting in memory, then one segment."""
         builder = DocumentBuilder(analyzer=analyzer)
         context = builder.context
         logs: dict[str, dict] = {}
@@ -416,10 +430,20 @@ class IndexBuilding:
             for row, offset, length, lineno in read_log(path, start, start_lines, report):
                 builder.add(label, row, offset, length, lineno, lookup)
             self.logs[label] = log_state(path, report.end_offset, start_lines + report.lines)
+            known = self.problems.get(label)
+            if known is not None:
+                # A torn last line was not consumed: this read saw it again (complete now, or
+                # still torn and counted again), so the old count goes.
+                known["counts"].pop("torn_line", None)
+                known["examples"].pop("torn_line", None)
             if report.problems:
                 known = self.problems.setdefault(label, {"counts": {}, "examples": {}})
                 for kind, count in report.problems.items():
                     known["counts"][kind] = known["counts"].get(kind, 0) + count
+                    examples = known["examples"].setdefault(kind, [])
+                    examples.extend(report.examples.get(kind, [])[:max(0, 5 - len(examples))])
+            if known is not None and not known["counts"]:
+                del self.problems[label]
         self._apply(builder)
         return "grown"
 

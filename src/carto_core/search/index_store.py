@@ -21,7 +21,6 @@ folder loses nothing.
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -82,47 +81,43 @@ class GenerationStore:
         return index
 
     def save(self) -> str:
-        """Write a new generation folder (main segment = everything) and swap CURRENT."""
-        if len(self.segments) > 1 or not np.asarray(self.cols["alive"]).all():
-            self.fold()
-        import uuid  # here, not at import: a search that only reads never pays for it
+        """Write a new generation folder (one segment: the main one, its tail, retired
+        documents dropped) and swap CURRENT; the index then reads that generation. Streamed
+        (`index_write`): the postings merge range by range of the term-hash space and the ids
+        go out block by block, so saving a large index with a small tail costs a bounded
+        amount of memory, not a copy of the index."""
+        from carto_core.search.index_build import TF_SCALE
+        from carto_core.search.index_write import IdWriter, merge_runs, new_generation, publish
 
         base = self.folder(self.home)
-        base.mkdir(parents=True, exist_ok=True)
-        generation = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
-        folder = base / (generation + ".tmp")
-        folder.mkdir()
-        for name in COLUMNS:
-            np.save(folder / f"col_{name}.npy", np.ascontiguousarray(self.cols[name]))
-        seg = self.segments[0]
-        for name in ("terms", "offsets", "docs", "tfs", "dls"):
-            np.save(folder / f"post_{name}.npy", np.ascontiguousarray(getattr(seg, name)))
-        encoded = [(event_id + "\n").encode("utf-8") for event_id in self.ids]
-        offsets = np.zeros(len(encoded) + 1, np.int64)
-        if encoded:
-            np.cumsum([len(e) for e in encoded], out=offsets[1:])
-        np.save(folder / "ids_off.npy", offsets)
-        import zlib
-
-        crc = np.fromiter((zlib.crc32(e[:-1]) for e in encoded), np.uint32, len(encoded))
-        order = np.argsort(crc, kind="stable")
-        np.save(folder / "ids_hash.npy", crc[order])
-        np.save(folder / "ids_hash_doc.npy", order.astype(np.int32))
-        (folder / "ids.bin").write_bytes(b"".join(encoded))
-        (folder / "vocab.txt").write_text("\n".join(seg.sorted_words()), "utf-8")
+        name, folder = new_generation(base)
+        alive = np.asarray(self.cols["alive"])
+        everything = bool(alive.all())
+        for column in COLUMNS:
+            values = np.asarray(self.cols[column])
+            np.save(folder / f"col_{column}.npy",
+                    np.ascontiguousarray(values if everything else values[alive]))
+        merge_runs(folder, self.segments, np.asarray(self.cols["doclen"]), TF_SCALE,
+                   None if everything else alive)
+        ids = IdWriter(folder)
+        block = 1 << 16
+        for start in range(0, len(self), block):
+            stop = min(len(self), start + block)
+            keep = range(start, stop) if everything else np.flatnonzero(alive[start:stop]) + start
+            ids.write(self.event_id(int(doc)) for doc in keep)
+        ids.close()
         meta = {"version": VERSION, "analyzer": self.analyzer.signature, "context": self.context,
-                "documents": len(self.ids), "logs": self.logs,
+                "documents": int(alive.sum()), "logs": self.logs,
                 "strings": self.strings, "problems": self.problems,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        (folder / "meta.json").write_text(json.dumps(meta), "utf-8")
-        os.rename(folder, base / generation)
-        pointer = base / f"CURRENT.{os.getpid()}.tmp"
-        pointer.write_text(generation, "utf-8")
-        os.replace(pointer, base / "CURRENT")
+        publish(base, name, folder, meta)
         previous = self.generation.split("+")[0]
-        self.generation = generation
-        self._prune(base, keep={generation, previous})
-        return generation
+        self._prune(base, keep={name, previous})
+        saved = type(self).load(self.home, analyzer=self.analyzer)
+        if saved is None:  # pragma: no cover - what was just written does not read back
+            raise OSError(f"{base / name}: the generation just written cannot be read")
+        self.__dict__.update(saved.__dict__)
+        return name
 
     @staticmethod
     def _prune(base: Path, keep: set[str]) -> None:

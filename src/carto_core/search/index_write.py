@@ -1,0 +1,205 @@
+"""Writing a keyword-index generation from parts that never have to be in memory at once.
+
+A streamed build (`index_stream`) and the fold of a large tail both end here: columns arrive in
+blocks and go straight to their `.npy` files (`NpyWriter`, the header patched with the final
+length), event ids go to `ids.bin` as they come, and the posting lists of several sorted
+*runs* (segments whose documents follow one another: a build's chunks, or the main segment and
+its tail) are merged by ranges of the term-hash space: each range takes its slice of every run
+(the runs are sorted by hash, so a slice is a binary search away), concatenates them in run
+order, which keeps each term's documents increasing, and stable-sorts by hash. A range holds
+about `RANGE_POSTINGS` postings whatever the size of the index, so the merge's memory is
+bounded; a retired document's postings are dropped and the others renumbered on the way.
+The layout written is `index_store`'s, byte for byte what `GenerationStore.save` writes.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import time
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from carto_core.search.postings import Segment
+
+#: Postings merged at a time (about 70 MB of scratch arrays).
+RANGE_POSTINGS = 1_000_000
+
+
+class NpyWriter:
+    """A 1-d `.npy` file written block by block; `close` writes the final length."""
+
+    _SHAPE_WIDTH = 20
+
+    def __init__(self, path: Path, dtype):
+        self.path, self.dtype, self.count = path, np.dtype(dtype), 0
+        self.handle = open(path, "wb")
+        self.handle.write(self._header(0))
+
+    def _header(self, count: int) -> bytes:
+        shape = f"({count},)".rjust(self._SHAPE_WIDTH + 3)
+        text = f"{{'descr': {self.dtype.descr[0][1]!r}, 'fortran_order': False, 'shape': {shape}, }}"
+        # magic + version 1.0 + 2-byte length + text, padded with spaces to a multiple of 64
+        size = 10 + len(text) + 1
+        text += " " * ((64 - size % 64) % 64) + "\n"
+        return b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text.encode("latin1")
+
+    def write(self, values) -> None:
+        values = np.ascontiguousarray(values, dtype=self.dtype)
+        self.handle.write(values.tobytes())
+        self.count += len(values)
+
+    def close(self) -> None:
+        self.handle.seek(0)
+        self.handle.write(self._header(self.count))
+        self.handle.close()
+
+
+def merged_words(sources: Iterable) -> Iterator[str]:
+    """The distinct words of several sorted word lists (lists, or files of one word a line)."""
+    def read(source):
+        if isinstance(source, (str, Path)):
+            with open(source, encoding="utf-8") as handle:
+                for line in handle:
+                    word = line.rstrip("\n")
+                    if word:
+                        yield word
+        else:
+            yield from source
+
+    last = None
+    for word in heapq.merge(*(read(s) for s in sources)):
+        if word != last:
+            yield word
+            last = word
+
+
+def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: int,
+               alive: np.ndarray | None = None) -> int:
+    """Write post_{terms,offsets,docs,tfs,dls}.npy and vocab.txt in `folder` from `runs`
+    (document numbers of run i all below those of run i+1). `alive` (None: all) drops retired
+    documents and renumbers the rest. Returns the number of postings written."""
+    runs = [run for run in runs if len(run)]
+    total = sum(len(run) for run in runs)
+    remap = None
+    if alive is not None and not alive.all():
+        remap = (np.cumsum(alive) - 1).astype(np.int32)
+    ranges = max(1, -(-total // RANGE_POSTINGS))
+    bounds = [int(k * (1 << 64) // ranges) for k in range(ranges)] + [1 << 64]
+    writers = {name: NpyWriter(folder / f"post_{name}.npy", dtype) for name, dtype in (
+        ("terms", np.uint64), ("offsets", np.int64), ("docs", np.int32), ("tfs", np.uint16),
+        ("dls", np.float32))}
+    written = 0
+    scale = np.float32(tf_scale)
+    for k in range(ranges):
+        lo, hi = np.uint64(bounds[k]), bounds[k + 1]
+        parts_terms, parts_docs, parts_tfs = [], [], []
+        for run in runs:
+            terms = run.terms
+            a = int(terms.searchsorted(lo, "left"))
+            b = len(terms) if hi >= 1 << 64 else int(terms.searchsorted(np.uint64(hi), "left"))
+            if b <= a:
+                continue
+            offsets = np.asarray(run.offsets[a:b + 1])
+            parts_terms.append(np.repeat(np.asarray(terms[a:b]), np.diff(offsets)))
+            parts_docs.append(np.asarray(run.docs[offsets[0]:offsets[-1]]))
+            parts_tfs.append(np.asarray(run.tfs[offsets[0]:offsets[-1]]))
+        if not parts_terms:
+            continue
+        terms = np.concatenate(parts_terms)
+        docs = np.concatenate(parts_docs)
+        tfs = np.concatenate(parts_tfs)
+        del parts_terms, parts_docs, parts_tfs
+        if len(runs) > 1:
+            order = np.argsort(terms, kind="stable")  # run order kept: documents increase
+            terms, docs, tfs = terms[order], docs[order], tfs[order]
+            del order
+        if remap is not None:
+            keep = alive[docs]
+            terms, docs, tfs = terms[keep], docs[keep], tfs[keep]
+        dls = doclen[docs].astype(np.float32) / scale
+        if remap is not None:
+            docs = remap[docs]
+        uniq, starts = np.unique(terms, return_index=True)
+        writers["terms"].write(uniq)
+        writers["offsets"].write(starts.astype(np.int64) + written)
+        writers["docs"].write(docs)
+        writers["tfs"].write(tfs)
+        writers["dls"].write(dls)
+        written += len(docs)
+    writers["offsets"].write(np.array([written], np.int64))
+    for writer in writers.values():
+        writer.close()
+    with open(folder / "vocab.txt", "w", encoding="utf-8") as handle:
+        first = True
+        for word in merged_words(run.words if run.words is not None else [] for run in runs):
+            handle.write(word if first else "\n" + word)
+            first = False
+    return written
+
+
+class IdWriter:
+    """ids.bin, ids_off.npy and the sorted CRC-32 lookup (ids_hash*.npy), ids given in
+    document order, a block at a time."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.blob = open(folder / "ids.bin", "wb")
+        self.offsets = NpyWriter(folder / "ids_off.npy", np.int64)
+        self.offsets.write(np.zeros(1, np.int64))
+        self.end = 0
+        self.crcs: list[np.ndarray] = []
+
+    def write(self, ids: Iterable[str]) -> None:
+        encoded = [(event_id + "\n").encode("utf-8") for event_id in ids]
+        if not encoded:
+            return
+        self.blob.write(b"".join(encoded))
+        ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded))) + self.end
+        self.offsets.write(ends)
+        self.end = int(ends[-1])
+        self.crcs.append(np.fromiter((zlib.crc32(e[:-1]) for e in encoded), np.uint32, len(encoded)))
+
+    def write_encoded(self, blob: bytes, ends: np.ndarray) -> None:
+        """Ids already as ids.bin bytes, `ends` their end offsets within `blob`."""
+        if not len(ends):
+            return
+        self.blob.write(blob)
+        self.offsets.write(np.asarray(ends, np.int64) + self.end)
+        starts = np.concatenate([[0], np.asarray(ends[:-1], np.int64)])
+        view = memoryview(blob)
+        self.crcs.append(np.fromiter((zlib.crc32(view[s:e - 1]) for s, e in zip(starts.tolist(),
+                                      np.asarray(ends).tolist())), np.uint32, len(ends)))
+        self.end += int(ends[-1])
+
+    def close(self) -> None:
+        self.blob.close()
+        self.offsets.close()
+        crc = np.concatenate(self.crcs) if self.crcs else np.zeros(0, np.uint32)
+        order = np.argsort(crc, kind="stable")
+        np.save(self.folder / "ids_hash.npy", crc[order])
+        np.save(self.folder / "ids_hash_doc.npy", order.astype(np.int32))
+
+
+def new_generation(base: Path) -> tuple[str, Path]:
+    """A fresh generation name and its temporary folder under `base`."""
+    import uuid
+
+    base.mkdir(parents=True, exist_ok=True)
+    name = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    folder = base / (name + ".tmp")
+    folder.mkdir()
+    return name, folder
+
+
+def publish(base: Path, name: str, folder: Path, meta: dict) -> None:
+    """Write meta.json, move the folder into place and point CURRENT at it."""
+    (folder / "meta.json").write_text(json.dumps(meta), "utf-8")
+    os.rename(folder, base / name)
+    pointer = base / f"CURRENT.{os.getpid()}.tmp"
+    pointer.write_text(name, "utf-8")
+    os.replace(pointer, base / "CURRENT")

@@ -1,0 +1,160 @@
+"""The streamed keyword build equals the one-shot build, whatever the chunk and run sizes, on
+a corpus many chunks long; an index saved after appends equals one built fresh."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.appendlog import append_rows
+from carto_core.home import Home
+from carto_core.search.index import KeywordIndex
+from carto_core.search.index_build import COLUMNS, default_analyzer
+from carto_core.search.index_stream import stream_build
+
+WORDS = ["cart", "coupon", "deploy", "schema", "lag", "café", "naïve", "東京", "build", "index",
+         "retry", "Crash", "stack-trace", "load_events", "v2.1", "prod", "alembic"]
+
+
+def write_corpus(root, seed: int, events: int = 240) -> Home:
+    """Every log, changelog copies, repeated ids, id-less rows, bad lines, a torn tail."""
+    rng = random.Random(seed)
+    home = Home(root)
+    home.root.mkdir(parents=True, exist_ok=True)
+    rows: dict[str, list] = {label: [] for label in ("tool-use", "research", "milestones",
+                                                    "prompts", "turns", "changelog")}
+    for n in range(events):
+        label = rng.choice(["tool-use", "tool-use", "prompts", "turns", "research", "milestones"])
+        session = f"s{rng.randrange(6)}"
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
+        row = {"event_id": f"evt-{seed}-{n}", "timestamp": f"2026-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T10:00:0{rng.randint(0, 9)}Z",
+               "type": rng.choice(["tool_bash", "prompt", "transcript", ""]), "summary": text,
+               "project": rng.choice(["alpha", "beta", "", "unknown"]),
+               "session" if label in ("tool-use", "research", "turns") else "session_id": session,
+               "salience": rng.choice([0.2, 0.5, None, "0.9"])}
+        if label == "milestones":
+            row = {**row, "milestone": "session_wrapup", "description": text}
+            del row["summary"]
+        if rng.random() < 0.05:
+            del row["event_id"]  # keyed by position
+        rows[label].append(row)
+        if label != "prompts" and rng.random() < 0.6:
+            rows["changelog"].append({**row, "summary": "copy " + text})  # same id: folded
+        if rng.random() < 0.05 and "event_id" in row:
+            rows[rng.choice(["tool-use", "changelog"])].append(row)  # the id again
+    rows["changelog"].extend({"event_id": f"git-{seed}-{k}", "summary": f"commit {rng.choice(WORDS)}",
+                              "timestamp": "2026-05-05T10:00:00Z"} for k in range(20))
+    for label, items in rows.items():
+        append_rows(home.log(label), items)
+    with open(home.log("tool-use"), "ab") as handle:
+        handle.write(b'{"event_id": "broken\n[1, 2]\n{"event_id":"torn","summ')
+    return home
+
+
+def snapshot(index) -> dict:
+    seg = index.segments[0]
+    return {
+        "ids": list(index.ids),
+        "cols": {name: [None if v != v else v for v in np.asarray(index.cols[name]).tolist()]
+                 for name in COLUMNS},  # NaN (no time, no salience) compares as None
+        "terms": np.asarray(seg.terms).tolist(), "offsets": np.asarray(seg.offsets).tolist(),
+        "docs": np.asarray(seg.docs).tolist(), "tfs": np.asarray(seg.tfs).tolist(),
+        "dls": np.asarray(seg.dls).tolist(), "words": list(seg.sorted_words()),
+        "strings": index.strings, "problems": json.loads(json.dumps(index.problems)),
+        "logs": index.logs,
+    }
+
+
+def canonical(index) -> dict:
+    """The index by event id, blind to document order (an incremental index numbers appended
+    documents after the others; a fresh build numbers them in fold order)."""
+    ids = list(index.ids)
+    alive = np.asarray(index.cols["alive"])
+    tables = {"project": "projects", "type": "types", "session": "sessions"}  # codes by first sight
+
+    def value(column, doc):
+        v = np.asarray(index.cols[column])[doc].item()
+        if column in tables:
+            return index.strings[tables[column]][v]
+        return None if v != v else v
+
+    cols = {ids[d]: tuple(value(c, d) for c in COLUMNS if c != "alive")
+            for d in range(len(ids)) if alive[d]}
+    postings = set()
+    for seg in index.segments:
+        terms = np.repeat(np.asarray(seg.terms), np.diff(np.asarray(seg.offsets)))
+        for term, doc, tf, dl in zip(terms.tolist(), np.asarray(seg.docs).tolist(),
+                                     np.asarray(seg.tfs).tolist(), np.asarray(seg.dls).tolist()):
+            if alive[doc]:
+                postings.add((term, ids[doc], tf, dl))
+    words = sorted(set().union(*(seg.sorted_words() for seg in index.segments)))
+    return {"cols": cols, "postings": postings, "words": words,
+            "strings": {k: sorted(v) for k, v in index.strings.items()},
+            "problems": json.loads(json.dumps(index.problems))}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return write_corpus(tmp_path_factory.mktemp("corpus"), seed=3)
+
+
+@pytest.fixture(scope="module")
+def one_shot(corpus):
+    return snapshot(KeywordIndex.build_in_memory(corpus))
+
+
+@settings(max_examples=25, deadline=None, print_blob=False)
+@given(rows=st.integers(1, 90), run_postings=st.integers(1, 700), ranges=st.integers(1, 400))
+def test_a_streamed_build_equals_the_one_shot_build(corpus, one_shot, rows, run_postings, ranges,
+                                                    monkeypatch_module):
+    monkeypatch_module.setattr("carto_core.search.index_write.RANGE_POSTINGS", ranges)
+    index = stream_build(KeywordIndex, corpus, analyzer=default_analyzer(), rows=rows,
+                         run_postings=run_postings)
+    assert len(index.ids) > 200 and rows < len(index.ids)  # many chunks, many runs
+    assert snapshot(index) == one_shot
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def test_with_session_context_too(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARTO_CONTEXT_TERMS", "3")
+    home = write_corpus(tmp_path / "h", seed=5)
+    one = snapshot(KeywordIndex.build_in_memory(home))
+    streamed = stream_build(KeywordIndex, home, analyzer=default_analyzer(), rows=7, run_postings=50)
+    assert snapshot(streamed) == one and streamed.context == 3
+
+
+def test_saving_after_appends_equals_a_fresh_build(tmp_path, monkeypatch):
+    home = write_corpus(tmp_path / "h", seed=8)
+    monkeypatch.setattr("carto_core.search.index_write.RANGE_POSTINGS", 37)
+    KeywordIndex.build(home)
+    extra = write_corpus(tmp_path / "more", seed=9, events=60)
+    for label in ("tool-use", "prompts", "turns", "changelog"):
+        data = extra.log(label).read_bytes().split(b'{"event_id": "broken')[0]
+        with open(home.log(label), "ab") as handle:
+            if label == "tool-use":
+                handle.write(b'ed"}\n')  # completes the torn line: a row of its own
+            handle.write(data)
+    # A changelog copy first, its domain row later: the domain row takes the event over.
+    append_rows(home.log("changelog"), [{"event_id": "evt-late", "summary": "early copy"}])
+    index = KeywordIndex.open(home)
+    append_rows(home.log("research"), [{"event_id": "evt-late", "summary": "the real row", "type": "fetch"}])
+    index = KeywordIndex.open(home)
+    assert index.tail_docs and len(index.segments) == 2
+    before = canonical(index)
+    index.save()
+    assert len(index.segments) == 1 and index.tail_docs == 0
+    fresh = KeywordIndex.build_in_memory(home)
+    assert canonical(index) == before == canonical(fresh)
+    assert index.logs == fresh.logs
+    reloaded = KeywordIndex.load(home)
+    assert snapshot(reloaded) == snapshot(index)
