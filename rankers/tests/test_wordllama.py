@@ -107,3 +107,11 @@ def test_a_missing_package_is_unavailable_with_the_fix(monkeypatch, tmp_path):
     with pytest.raises(EmbedderUnavailable) as caught:
         wl.WordLlamaEmbedder(Home(tmp_path)).check()
     assert "pip install" in caught.value.fix
+
+
+def test_a_batch_embeds_without_padding_what_the_padded_tokenizer_gives(embedder):
+    texts = ["short", "", "a much longer text about schema migrations and lag " * 20,
+             "日本語のテキスト", "x" * 5000]
+    padded = embedder.fast_model().tokenizer.encode_batch(texts, add_special_tokens=False)
+    expected = embedder._pool([[i for i, m in zip(e.ids, e.attention_mask) if m] for e in padded])
+    assert np.array_equal(embedder.embed_documents(texts), expected)

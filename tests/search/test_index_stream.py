@@ -158,3 +158,72 @@ def test_saving_after_appends_equals_a_fresh_build(tmp_path, monkeypatch):
     assert index.logs == fresh.logs
     reloaded = KeywordIndex.load(home)
     assert snapshot(reloaded) == snapshot(index)
+
+
+def _mutate(home: Home, op: str, rng: random.Random) -> None:
+    from carto_core.rewrite import rewrite_log
+
+    label = rng.choice(["tool-use", "prompts", "turns", "changelog"])
+    path = home.log(label)
+    if op == "append":
+        n = rng.randrange(10_000)
+        append_rows(path, [{"event_id": f"evt-new{n}", "summary": f"fresh {rng.choice(WORDS)}",
+                            "timestamp": "2026-07-01T10:00:00Z", "session": "s1"},
+                           {"summary": "no id at all", "timestamp": "2026-07-01T10:00:01Z"}])
+    elif op == "edit":  # one row's text changes, one row goes, through the rewrite path
+        def transform(rows):
+            for i, row in enumerate(rows):
+                if i == 2:
+                    continue
+                if i == 0:
+                    row = {**row, "summary": f"rewritten {rng.choice(WORDS)}"}
+                yield row
+        rewrite_log(path, transform)
+    elif op == "same":  # rewritten byte for byte: every document stays
+        rewrite_log(path, lambda rows: rows)
+    elif op == "truncate":  # the last rows cut off in place
+        lines = path.read_bytes().splitlines(keepends=True)
+        with open(path, "r+b") as handle:
+            handle.truncate(len(b"".join(lines[: max(1, len(lines) - 4)])))
+
+
+@settings(max_examples=20, deadline=None, print_blob=False)
+@given(ops=st.lists(st.sampled_from(["append", "edit", "same", "truncate"]), min_size=1, max_size=5),
+       seed=st.integers(0, 1000))
+def test_after_appends_rewrites_and_truncations_the_index_equals_a_fresh_build(
+        tmp_path_factory, ops, seed):
+    rng = random.Random(seed)
+    home = write_corpus(tmp_path_factory.mktemp("rw"), seed=seed % 7, events=120)
+    KeywordIndex.build(home)
+    rebuilt = patched = 0
+    for op in ops:
+        _mutate(home, op, rng)
+        index = KeywordIndex.load(home)
+        outcome = index.refresh()
+        if outcome == "rebuild":  # allowed only when a vanished row's id lives on elsewhere
+            rebuilt += 1
+            index = KeywordIndex.build(home)
+        else:
+            patched += outcome == "patched" or index.patched
+            index.save()
+        assert canonical(index) == canonical(KeywordIndex.build_in_memory(home))
+    assert rebuilt <= sum(op in ("edit", "truncate") for op in ops)
+
+
+def test_a_rewrite_is_patched_in_not_rebuilt(tmp_path, monkeypatch):
+    from carto_core.rewrite import rewrite_log
+
+    home = write_corpus(tmp_path / "h", seed=4)
+    KeywordIndex.build(home)
+
+    def no_rebuild(*args, **kwargs):
+        raise AssertionError("rebuilt")
+
+    monkeypatch.setattr("carto_core.search.index_stream.stream_build", no_rebuild)
+    monkeypatch.setattr(KeywordIndex, "build_in_memory", classmethod(no_rebuild))
+    rewrite_log(home.log("turns"), lambda rows: ({**r, "summary": r.get("summary", "") + " zebra"}
+                                                 if i == 3 else r for i, r in enumerate(rows)))
+    index = KeywordIndex.open(home)
+    assert index.df("zebra") == 1 and not index.patched  # saved: a new generation
+    monkeypatch.undo()
+    assert canonical(index) == canonical(KeywordIndex.build_in_memory(home))

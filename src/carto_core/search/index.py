@@ -66,6 +66,8 @@ class KeywordIndex(IndexBuilding, GenerationStore):
     analyzer: Analyzer | None = None
     #: Terms of the previous row indexed as session context (0: none; index_build).
     context: int = 0
+    #: A rewritten log was patched in (`patch_rewritten`) since the generation was loaded.
+    patched: bool = False
 
     def _index_of_hashed(self, event_id: str) -> int | None:
         import zlib
@@ -122,7 +124,8 @@ class KeywordIndex(IndexBuilding, GenerationStore):
             outcome = index.refresh()
             if outcome == "rebuild":
                 return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
-            if persist and index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index)):
+            if persist and (index.patched
+                            or index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index))):
                 index.save()  # the tail merged into a new generation
         return index
 

@@ -87,8 +87,24 @@ _SESSION_CHAIN = ("session_id", "session", "sessionId")
 COLUMNS = {
     "ts": np.float64, "project": np.int32, "type": np.int32, "session": np.int32,
     "source": np.int8, "seen": np.uint8, "salience": np.float32, "loc_off": np.int64,
-    "loc_len": np.int32, "doclen": np.int32, "alive": np.bool_,
+    "loc_len": np.int32, "doclen": np.int32, "digest": np.uint64, "alive": np.bool_,
 }
+
+
+def row_digest(row: dict) -> int:
+    """64-bit digest of a row as parsed: a rewritten log's row with the same digest indexes
+    exactly as before (same text, same columns), so only its location is updated."""
+    import orjson
+
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover
+        from hashlib import blake2b
+    try:
+        data = orjson.dumps(row)
+    except TypeError:  # a value orjson refuses (a lone surrogate): compare its repr
+        data = repr(row).encode("utf-8", "surrogatepass")
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
 
 
 def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
@@ -155,6 +171,7 @@ class DocumentBuilder:
             "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
             "source": array("b"), "seen": array("B"), "salience": array("f"),
             "loc_off": array("q"), "loc_len": array("i"), "doclen": array("i"),
+            "digest": array("Q"),
         }
         self.ids: list[str] = []
         self.vocab: dict[str, int] = _Vocab()
@@ -232,6 +249,7 @@ class DocumentBuilder:
         cols["salience"].append(_salience(row.get("salience")))
         cols["loc_off"].append(offset)
         cols["loc_len"].append(length)
+        cols["digest"].append(row_digest(row))
         tokens = self.analyzer.terms(row_text(row))
         counts = Counter(tokens)
         context = None
@@ -408,8 +426,13 @@ class IndexBuilding:
         stale = self.stale_logs()
         if not stale:
             return "fresh"
-        if "rewritten" in stale.values():
-            return "rebuild"
+        rewritten = [label for label in BUILD_ORDER if stale.get(label) == "rewritten"]
+        if rewritten:
+            if not self.patch_rewritten(rewritten):
+                return "rebuild"
+            stale = {label: why for label, why in stale.items() if why != "rewritten"}
+            if not stale:
+                return "patched"
         first = len(self)
         builder = DocumentBuilder(self, first_doc=first, context_lookup=self._last_terms)
         sources = self.cols["source"]
@@ -446,6 +469,75 @@ class IndexBuilding:
                 del self.problems[label]
         self._apply(builder)
         return "grown"
+
+    def patch_rewritten(self, labels: list[str]) -> bool:
+        """Bring the index up to date with logs that were rewritten (the rewrite path, a
+        repair, a redaction) without a rebuild: each is read again whole; a row whose digest
+        is its document's keeps the document (only its location moves), a changed row replaces
+        its document, a new row is a new document, a document whose row is gone is retired,
+        and the log's bit in every `seen` mask is recomputed. Returns False (rebuild instead)
+        when the answer depends on more than that log: session context is on (a changed row
+        changes the next one's), a log is gone, or a vanished row's id lives on in another
+        log (its row there would become the event)."""
+        from carto_core.logstream import Fold
+
+        if self.context or any(not self.home.log(label).exists() for label in labels):
+            return False
+        cols = self.cols
+        for name in ("loc_off", "loc_len", "seen", "alive"):
+            cols[name] = np.array(cols[name])  # written in place below (mapped ones are read-only)
+        builder = DocumentBuilder(self, first_doc=len(self))
+        for label in labels:
+            code = LOG_CODE[label]
+            bit = 1 << code
+            n = len(self)
+            source = np.asarray(cols["source"])
+            digest = np.asarray(cols["digest"])
+            alive = cols["alive"]
+            held = np.zeros(n, np.bool_)  # documents this read found a row for
+            path = self.home.log(label)
+            report = ReadReport(str(path))
+            fold = Fold()  # the first row of an id in this log counts, as in a build
+            for chunk in fold.chunks(path, label, report=report):
+                firsts = np.flatnonzero(chunk.new)
+                docs = self.positions([chunk.ids[i] for i in firsts])
+                for i, doc in zip(firsts.tolist(), docs.tolist()):
+                    line = chunk.lines[i]
+                    length = line.end - line.offset - 1
+                    if 0 <= doc < n:
+                        if source[doc] == code and row_digest(line.row) == digest[doc]:
+                            cols["loc_off"][doc], cols["loc_len"][doc] = line.offset, length
+                            held[doc] = True
+                            continue
+                        if source[doc] != code and not (source[doc] == CHANGELOG and code != CHANGELOG):
+                            held[doc] = True  # a copy of another log's event
+                            continue
+                        # Changed, or a domain row taking over its changelog copy's event.
+                        others = int(cols["seen"][doc]) & ~bit
+                        alive[doc] = False
+                        builder.killed.append(doc)
+                        builder.add_document(label, line.row, line.offset, length,
+                                             chunk.ids[i], bit | others)
+                    else:
+                        builder.add_document(label, line.row, line.offset, length,
+                                             chunk.ids[i], bit)
+            own = (source == code) & alive
+            gone = np.flatnonzero(own & ~held)
+            if len(gone) and (cols["seen"][gone] & ~np.uint8(bit)).any():
+                return False
+            alive[gone] = False
+            seen = cols["seen"]
+            elsewhere = (source != code) & alive
+            seen[elsewhere & ~held] &= np.uint8(~bit & 0xFF)
+            seen[elsewhere & held] |= np.uint8(bit)
+            self.logs[label] = log_state(path, report.end_offset, report.lines)
+            self.problems.pop(label, None)
+            if report.problems:
+                self.problems[label] = {"counts": dict(report.problems), "examples": report.examples}
+        builder.killed = []  # retired above already
+        self._apply(builder)
+        self.patched = True
+        return True
 
     def _last_terms(self, code: int, session: str) -> list[str] | None:
         """The terms of the last indexed row of a session in a log (a tail's first row of

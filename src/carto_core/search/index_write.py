@@ -95,6 +95,7 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
         ("dls", np.float32))}
     written = 0
     scale = np.float32(tf_scale)
+    kept_terms: list[np.ndarray] = []  # with retired documents, some words may lose every posting
     for k in range(ranges):
         lo, hi = np.uint64(bounds[k]), bounds[k + 1]
         parts_terms, parts_docs, parts_tfs = [], [], []
@@ -125,6 +126,8 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
         if remap is not None:
             docs = remap[docs]
         uniq, starts = np.unique(terms, return_index=True)
+        if remap is not None:
+            kept_terms.append(uniq)
         writers["terms"].write(uniq)
         writers["offsets"].write(starts.astype(np.int64) + written)
         writers["docs"].write(docs)
@@ -134,12 +137,23 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
     writers["offsets"].write(np.array([written], np.int64))
     for writer in writers.values():
         writer.close()
+    words = merged_words(run.words if run.words is not None else [] for run in runs)
+    if remap is not None:
+        from carto_core.search.tokens import term_hash
+
+        live = np.concatenate(kept_terms) if kept_terms else np.zeros(0, np.uint64)
+        words = (w for w in words if _holds(live, term_hash(w)))
     with open(folder / "vocab.txt", "w", encoding="utf-8") as handle:
         first = True
-        for word in merged_words(run.words if run.words is not None else [] for run in runs):
+        for word in words:
             handle.write(word if first else "\n" + word)
             first = False
     return written
+
+
+def _holds(sorted_terms: np.ndarray, h: int) -> bool:
+    i = int(sorted_terms.searchsorted(np.uint64(h)))
+    return i < len(sorted_terms) and int(sorted_terms[i]) == h
 
 
 class IdWriter:

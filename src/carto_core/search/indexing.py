@@ -24,7 +24,7 @@ class KeywordIndexStep(IndexStep):
         else:
             outcome = engine.refresh()
             index = engine.index
-            if index.tail_docs or len(index.segments) > 1:
+            if index.tail_docs or len(index.segments) > 1 or index.patched:
                 index.save()  # fold appended rows into the persisted segment
                 outcome = "updated"
         return {
