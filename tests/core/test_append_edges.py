@@ -224,3 +224,74 @@ def test_every_cut_of_a_row_is_a_torn_row_and_garbage_is_not(row, data):
     assert not looks_torn(line)
     for garbage in (b"{not json", b'{"a":1}}', b'{"a" 1}', b'{"a":1,]', b"[1,2", b'{"a":x}', b"plain text"):
         assert not looks_torn(garbage)
+
+
+# --- edges mutation testing found untested ---------------------------------------------------
+
+
+def test_a_one_byte_torn_log_is_sealed_too(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b"{")
+    append_rows(path, [{"event_id": "a"}])
+    assert path.read_bytes() == b'{\n{"event_id":"a"}\n'
+
+
+def test_an_appender_alone_finishes_a_rewrite_that_died_after_its_swap(tmp_path):
+    """No reader in between: the append itself must settle the dead rewrite (the journal's
+    rows are in the file's bytes afterwards)."""
+    from carto_core import rewrite_journal
+
+    path = tmp_path / "changelog.jsonl"
+    append_rows(path, [{"event_id": "e0"}])
+    os.link(path, rewrite_journal.journal_path(path))
+    read_upto = path.stat().st_size
+    with open(path, "ab") as handle:
+        handle.write(dumps_row({"event_id": "late"}))  # only in the old inode
+    rewrite_journal.write_intent(path, {"read_upto": read_upto, "temporary": "x"})
+    replacement = tmp_path / "new"
+    replacement.write_bytes(dumps_row({"event_id": "e0", "rewritten": True}))
+    os.replace(replacement, path)
+    append_rows(path, [{"event_id": "next"}])
+    assert path.read_bytes() == (dumps_row({"event_id": "e0", "rewritten": True}) + dumps_row({"event_id": "late"})
+                                 + dumps_row({"event_id": "next"}))
+    assert not os.path.exists(rewrite_journal.intent_path(path))
+
+
+def test_an_appender_gives_up_after_eight_swaps_in_a_row(tmp_path, monkeypatch):
+    path = tmp_path / "changelog.jsonl"
+    real_write = os.write
+    writes = []
+
+    def write_then_swap(fd, data):
+        done = real_write(fd, data)
+        if b'"x"' in data:
+            writes.append(1)
+            replacement = tmp_path / "r"
+            replacement.write_bytes(b"")
+            os.replace(replacement, path)
+        return done
+
+    with monkeypatch.context() as patch:
+        patch.setattr(appendlog.os, "write", write_then_swap)
+        with pytest.raises(OSError, match="kept being replaced"):
+            append_rows(path, [{"event_id": "x"}])
+    assert len(writes) == 8
+
+
+def test_a_short_write_is_a_full_disk_and_its_row_is_spilled(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    real_write = os.write
+
+    def short(fd, data):  # on the home's disk only: the spill folder is elsewhere
+        if os.readlink(f"/proc/self/fd/{fd}").startswith(str(home)):
+            return real_write(fd, data[: len(data) // 2])
+        return real_write(fd, data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(appendlog.os, "write", short)
+        with pytest.raises(appendlog.AppendError) as caught:
+            append_rows(home / "changelog.jsonl", [{"event_id": "x", "pad": "y" * 40}])
+        assert caught.value.errno == errno.ENOSPC and "short write" in caught.value.strerror
+        assert caught.value.written == 0
+        result = spill.land(home, home / "changelog.jsonl", [dumps_row({"event_id": "z"})])
+    assert result["spilled"] == 1 and result["error"].errno == errno.ENOSPC

@@ -125,5 +125,30 @@ def test_the_origin_must_be_this_servers_host_kind_and_port(headers, rule):
     assert check_request(headers) == rule
 
 
+def test_every_security_header_is_sent_as_declared(client):
+    """Each header and each CSP directive (mutation testing changed several, unnoticed)."""
+    headers = client.get("/").headers
+    csp = [part.strip() for part in headers["content-security-policy"].split(";")]
+    for directive in ("default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
+                      "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"):
+        assert directive in csp, directive
+    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["cross-origin-resource-policy"] == "same-origin"
+    assert headers["cross-origin-opener-policy"] == "same-origin"
+
+
+@pytest.mark.parametrize("site, rule", [("none", None), ("same-origin", None), ("None", None),
+                                        ("cross-site", "cross_site_fetch"), ("same-site", "cross_site_fetch")])
+def test_a_typed_address_and_a_same_origin_fetch_pass(site, rule):
+    assert check_request({"host": "127.0.0.1:8000", "sec-fetch-site": site}) == rule
+
+
+@pytest.mark.parametrize("host", ["localhost/evil", "localhost?x=1", "localhost#x", "local host",
+                                  "localhost\\evil", "127.0.0.1\tx", "user@localhost"])
+def test_a_host_with_url_syntax_in_it_is_refused(host):
+    assert split_host(host) is None
+    assert check_request({"host": host}) == "host_not_loopback"
+
+
 def test_missing_host_is_refused():
     assert check_request({}) == "host_missing"
