@@ -63,6 +63,7 @@ def timed(cmd: list[str], stdin: bytes, env: dict) -> float:
 
 
 def in_process(old_dir: Path) -> dict[str, float]:
+    """Both redactors alone, alternated run by run (a loaded machine then slows both alike)."""
     sys.path.insert(0, str(old_dir))
     import carto_redact_before as old
 
@@ -70,20 +71,23 @@ def in_process(old_dir: Path) -> dict[str, float]:
 
     text, smalls = mixed_text(), short_strings()
     redactors = {"old": old.Redactor(old._BUILTIN), "new": Redactor()}
-    out = {}
-    for name, redactor in redactors.items():
+    big: dict[str, list[float]] = {name: [] for name in redactors}
+    small: dict[str, list[float]] = {name: [] for name in redactors}
+    for redactor in redactors.values():
         redactor.text(text)
-        big, small = [], []
-        for _ in range(30):
+    for _ in range(30):
+        for name, redactor in redactors.items():
             start = time.perf_counter()
             redactor.text(text)
-            big.append((time.perf_counter() - start) * 1000)
+            big[name].append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
             for item in smalls:
                 redactor.text(item)
-            small.append((time.perf_counter() - start) * 1e6 / len(smalls))
-        out[f"{name} redactor, 20 KB text (ms)"] = statistics.median(big)
-        out[f"{name} redactor, per short string (us)"] = statistics.median(small)
+            small[name].append((time.perf_counter() - start) * 1e6 / len(smalls))
+    out = {}
+    for name in redactors:
+        out[f"{name} redactor, 20 KB text (ms)"] = statistics.median(big[name])
+        out[f"{name} redactor, per short string (us)"] = statistics.median(small[name])
     return out
 
 

@@ -279,3 +279,47 @@ def test_entropy_is_shannons():
 
     assert entropy("") == 0.0 and entropy("aaaa") == 0.0
     assert entropy("ab") == pytest.approx(1.0) and entropy("abcd") == pytest.approx(2.0)
+
+
+def test_guard_edges_found_by_mutation_testing():
+    r = Redactor()
+    # the HTTP client must be on the same line as -u (a real or a JSON-escaped line break)
+    assert r.text("curl https://x\ndocker run -u app:Grp5ecret img") == "curl https://x\ndocker run -u app:Grp5ecret img"
+    assert r.text("curl https://x\\ndocker run -u app:Grp5ecret img") == "curl https://x\\ndocker run -u app:Grp5ecret img"
+    assert r.text("echo go\ncurl -u ops:Grp5ecret x") == "echo go\ncurl -u ops:[REDACTED:basic-auth] x"
+    # Basic credentials whose base64 lost its padding still decode
+    assert r.text("x Basic dXNlcjpwYXNzMQ y") == "x Basic [REDACTED:basic-auth] y"
+    # a namespaced tag is judged by its local name
+    assert r.text("<d:password_file>/etc/pw</d:password_file>") == "<d:password_file>/etc/pw</d:password_file>"
+    assert r.text("<d:password>Hunter22</d:password>") == "<d:password>[REDACTED:password]</d:password>"
+    # the URL-user token threshold is 3 bits a character, inclusive
+    assert r.text("https://" + "abcd1234" * 3 + "@host/x") == "https://[REDACTED:url-token]@host/x"
+    assert r.text("https://" + "abc1" * 6 + "@host/x") == "https://" + "abc1" * 6 + "@host/x"
+
+
+def test_authorization_parameters_end_at_the_line_and_code_is_not_a_credential():
+    r = Redactor()
+    digest = 'Authorization: Digest username="u", response="a1b2c3d4"'
+    assert r.text(digest + "\r\nHost: x") == "Authorization: Digest [REDACTED:authorization]\r\nHost: x"
+    assert r.text('{"h": "' + digest.replace('"', '\\"') + '\\nHost: x"}') == \
+        '{"h": "Authorization: Digest [REDACTED:authorization]\\nHost: x"}'
+    assert r.text(digest + "\\r\\nHost: x") == "Authorization: Digest [REDACTED:authorization]\\r\\nHost: x"
+    assert r.text("authorization = self.headers.get('authorization')") == \
+        "authorization = self.headers.get('authorization')"
+    assert r.text("authorization = request_headers_authorization") == "authorization = request_headers_authorization"
+    assert r.text("Authorization: BEARER zz9yy8xx7ww6") == "Authorization: BEARER [REDACTED:bearer]"
+    assert r.text("Authorization: Custom-Scheme Zq8TrvX31kLmPw09") == \
+        "Authorization: Custom-Scheme [REDACTED:authorization]"
+    assert r.text("Authorization: the user must log in first") == "Authorization: the user must log in first"
+
+
+def test_a_clipped_text_is_not_scanned_twice_but_is_still_redacted(monkeypatch):
+    from carto_core import redact as module
+
+    token = "ghp_" + "Q7" * 18
+    clipped = module.clip("z " * 600 + token + " tail " * 400, 2000)  # past the memo's 256
+    assert "[REDACTED:github-token]" in clipped and token not in clipped
+    calls = []
+    monkeypatch.setattr(module.Redactor, "_scan", lambda self, value, sink: calls.append(value) or (value, []))
+    assert redact_row({"summary": clipped}) == {"summary": clipped} and calls == []
+    assert Redactor().text(clipped) == clipped and calls == [clipped]  # another redactor scans
