@@ -90,7 +90,9 @@ def probe(provider: str, event: str, command: str, *, timeout: float = 15) -> di
     `{provider, event, command, fires, reason, fix}` (reason/fix None when it fires)."""
     result = {"provider": provider, "event": event, "command": command, "fires": False,
               "reason": None, "fix": None}
-    with tempfile.TemporaryDirectory(prefix="carto-probe-") as scratch:
+    # ignore_cleanup_errors: a child the hook detached despite the switches below must not turn
+    # the clean-up of the scratch home into the doctor's crash.
+    with tempfile.TemporaryDirectory(prefix="carto-probe-", ignore_cleanup_errors=True) as scratch:
         root = Path(scratch)
         home, work = root / "home", root / "work"
         home.mkdir()
@@ -98,9 +100,10 @@ def probe(provider: str, event: str, command: str, *, timeout: float = 15) -> di
         session = PROBE_SESSION_PREFIX + uuid.uuid4().hex[:12]
         payload = probe_payload(event, session, work)
         try:
-            # The catch-up a SessionStart starts would outlive the scratch home.
+            # The detached children a hook may start (SessionStart's catch-up, Stop's semantic
+            # keep-up) would outlive the scratch home: carto's own switches turn them off.
             done = run_hook_command(command, payload, home, timeout=timeout, cwd=work,
-                                    extra_env={"CARTO_CATCHUP": "0"})
+                                    extra_env={"CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"})
         except subprocess.TimeoutExpired:
             result.update(reason=f"did not finish within {timeout:g} s",
                           fix="a hook must return at once; run the command by hand to see where it waits")
