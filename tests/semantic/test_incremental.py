@@ -125,3 +125,22 @@ def test_incremental_after_appends_rewrites_truncations_equals_a_fresh_build(tmp
         assert stored(fresh) == (model, incremental)
         again = run_index(home)
         assert (again.corpus, again.no_text) == (report.corpus, report.no_text)
+
+
+def test_a_turn_written_again_as_it_grew_is_one_vector_of_its_newest_text(paraphrase_home, monkeypatch):
+    home, rows, _ = paraphrase_home
+    monkeypatch.setenv("CARTO_NOVELTY_GATE", "off")
+    turn = {"event_id": "turn-s7-1", "timestamp": "2026-11-02T10:00:00Z", "type": "transcript",
+            "summary": "schema migration", "session": "s7", "turn_idx": 1, "open": True}
+    append_rows(home.log("turns"), [turn, {**turn, "summary": "schema migration rollout prod"},
+                                    {**turn, "summary": "schema migration rollout prod ship", "open": False}])
+    report = run_index(home)
+    assert report.corpus == len(rows) + 1 and report.embedded == len(rows) + 1
+    model, vectors = stored(home)
+    from carto_core.semantic.text import text_digest
+    assert vectors["turn-s7-1"][1] == text_digest("schema migration rollout prod ship")
+    # It grows once more after the run: the tail replaces the vector, nothing is added.
+    append_rows(home.log("turns"), [{**turn, "summary": "schema migration rollout prod ship lag"}])
+    again = run_index(home)
+    assert (again.embedded, again.corpus) == (1, len(rows) + 1)
+    assert stored(home)[1]["turn-s7-1"][1] == text_digest("schema migration rollout prod ship lag")

@@ -107,6 +107,21 @@ class KeywordIndex(IndexBuilding, GenerationStore):
     # ---- opening
 
     @classmethod
+    def build(cls, home: Home, *, persist: bool = True, progress=None,
+              analyzer: Analyzer | None = None) -> "KeywordIndex":
+        """Read every searched log and build the index from scratch: streamed into a new
+        generation (`index_stream`, bounded memory), or, for a home that may not be written
+        (`persist=False`), in memory (`IndexBuilding.build_in_memory`)."""
+        from carto_core.search.index_build import default_analyzer
+
+        if persist:
+            from carto_core.search.index_stream import stream_build
+
+            return stream_build(cls, home, analyzer=analyzer or default_analyzer(),
+                                progress=progress)
+        return cls.build_in_memory(home, progress=progress, analyzer=analyzer)
+
+    @classmethod
     def open(cls, home: Home, *, refresh: bool = True, persist: bool = True,
              progress=None, analyzer: Analyzer | None = None) -> "KeywordIndex":
         """Load the persisted index (building it when missing, stale, of another version or

@@ -328,19 +328,6 @@ class IndexBuilding:
     """Full builds, freshness checks and the tail of a `KeywordIndex`."""
 
     @classmethod
-    def build(cls, home: Home, *, persist: bool = True, progress=None,
-              analyzer: Analyzer | None = None):
-        """Read every searched log and build the index (a `cls`, the KeywordIndex) from
-        scratch: streamed into a new generation (`index_stream`, bounded memory), or, for a
-        home that may not be written (`persist=False`), in memory."""
-        if persist:
-            from carto_core.search.index_stream import stream_build
-
-            return stream_build(cls, home, analyzer=analyzer or default_analyzer(),
-                                progress=progress)
-        return cls.build_in_memory(home, progress=progress, analyzer=analyzer)
-
-    @classmethod
     def build_in_memory(cls, home: Home, *, progress=None, analyzer: Analyzer | None = None,
                         persist: bool = False):
         """The one-shot build: every document and posting in memory, then one segment."""
@@ -478,7 +465,8 @@ class IndexBuilding:
         and the log's bit in every `seen` mask is recomputed. Returns False (rebuild instead)
         when the answer depends on more than that log: session context is on (a changed row
         changes the next one's), a log is gone, or a vanished row's id lives on in another
-        log (its row there would become the event)."""
+        log (its row there would become the event), or an id repeats within the log (its
+        newest row wins, which one pass over rows already placed cannot settle)."""
         from carto_core.logstream import Fold
 
         if self.context or any(not self.home.log(label).exists() for label in labels):
@@ -497,8 +485,12 @@ class IndexBuilding:
             held = np.zeros(n, np.bool_)  # documents this read found a row for
             path = self.home.log(label)
             report = ReadReport(str(path))
-            fold = Fold()  # the first row of an id in this log counts, as in a build
+            fold = Fold()  # ids this read has seen
             for chunk in fold.chunks(path, label, report=report):
+                if not chunk.new.all():
+                    # An id twice in one log: its newest row wins (carto_core.fold), which this
+                    # single pass cannot settle for rows it already placed: rebuild.
+                    return False
                 firsts = np.flatnonzero(chunk.new)
                 docs = self.positions([chunk.ids[i] for i in firsts])
                 for i, doc in zip(firsts.tolist(), docs.tolist()):

@@ -1,8 +1,9 @@
 """The keyword index built by streaming the logs: memory bounded whatever their size.
 
-The logs are read in 4 MiB blocks and folded by event_id chunk by chunk (`logstream.Fold`, the
-fold of `corpus.load_corpus`: domain logs first, the changelog last, the first row of an id
-wins and later ones add their log to its `seen` mask). Each new row goes through the same
+The logs are read in 4 MiB blocks and folded by event_id chunk by chunk (`logstream.Fold` with
+the rule of `carto_core.fold`, as `corpus.load_corpus`: within a log the newest row of an id
+wins and the older document is retired; across logs the domain row wins over its changelog
+copy, which adds its log to the event's `seen` mask). Each new row goes through the same
 `DocumentBuilder.add_document` a one-shot build uses (the analyzer is called per row, a pure
 function of its text), and whenever the builder holds `RUN_POSTINGS` postings its documents
 are written out: the columns appended to their `.npy` files, the ids to `ids.bin`, the
@@ -22,11 +23,12 @@ from array import array
 
 import numpy as np
 
+from carto_core.fold import takes_over
 from carto_core.home import Home
 from carto_core.logstream import CHUNK_ROWS, Fold
 from carto_core.reader import ReadReport
 from carto_core.search.index_build import (
-    BUILD_ORDER, COLUMNS, LOG_CODE, TF_SCALE, DocumentBuilder, log_state,
+    BUILD_ORDER, COLUMNS, LOG_CODE, LOG_LABELS, TF_SCALE, DocumentBuilder, log_state,
 )
 from carto_core.search.index_write import IdWriter, NpyWriter, merge_runs, new_generation, publish
 from carto_core.search.postings import Segment
@@ -51,8 +53,22 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
     name, folder = new_generation(base)
     run_limit = run_postings or RUN_POSTINGS
     builder = DocumentBuilder(analyzer=analyzer)
-    fold = Fold()
     seen = bytearray()
+    source = bytearray()  # each written document's log code (the fold rule asks it)
+
+    def newer_row(held: int, label: str, line) -> bool:
+        # `held` numbers a written document, one of the builder's, or a row of the chunk
+        # being numbered (not added yet: the same log).
+        first = builder.first_doc
+        if held < first:
+            code = source[held]
+        elif held - first < len(builder.ids):
+            code = builder.cols["source"][held - first]
+        else:
+            return True
+        return takes_over(LOG_LABELS[code], label)
+
+    fold = Fold(takes_over=newer_row)
     doclen = array("i")
     retired: set[int] = set()
     writers = {column: NpyWriter(folder / f"col_{column}.npy", COLUMNS[column])
@@ -69,6 +85,7 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
         for column, writer in writers.items():
             writer.write(cols[column])
         seen.extend(cols["seen"].tobytes())
+        source.extend(cols["source"].astype(np.uint8).tobytes())
         doclen.frombytes(cols["doclen"].astype(np.int32).tobytes())
         ids.write(builder.ids)
         runs.append(_write_run(folder / "runs" / str(len(runs)), builder.segment()))
@@ -83,11 +100,17 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
             bit = 1 << LOG_CODE[label]
             for chunk in fold.chunks(path, label, report=report, rows=rows or CHUNK_ROWS):
                 news, numbers, chunk_ids = chunk.new.tolist(), chunk.numbers.tolist(), chunk.ids
+                replaced = chunk.replaced
                 run_seen = builder.cols["seen"]
                 for i, line in enumerate(chunk.lines):
                     if news[i]:
+                        mask = bit
+                        old = replaced.get(numbers[i])
+                        if old is not None:  # a newer row took the event over: its logs carry on
+                            first = builder.first_doc
+                            mask |= seen[old] if old < first else run_seen[old - first]
                         builder.add_document(label, line.row, line.offset,
-                                             line.end - line.offset - 1, chunk_ids[i], bit)
+                                             line.end - line.offset - 1, chunk_ids[i], mask)
                         continue
                     doc = numbers[i]
                     if doc >= builder.first_doc:

@@ -252,10 +252,11 @@ class _Doc:
     """What the indexer needs of an event: its id, log and row; the `Event` is built only for
     a store that keeps payloads (Qdrant), not for every row of a bulk build."""
 
-    __slots__ = ("event_id", "source", "row", "_event")
+    __slots__ = ("event_id", "source", "row", "_event", "replaces")
 
     def __init__(self, event_id: str, source: str, row: dict, event=None):
         self.event_id, self.source, self.row, self._event = event_id, source, row, event
+        self.replaces = False  # a newer row of an event already met in this run
 
     @classmethod
     def of(cls, event) -> "_Doc":
@@ -312,10 +313,15 @@ def _fold_events(home: Home, starts: dict[str, tuple[int, int]], states: dict | 
             # event's); one taken over by a later chunk was, and its vector is replaced then.
             gone = set(chunk.retired)
             for i in new:
-                if int(chunk.numbers[i]) in gone:
+                number = int(chunk.numbers[i])
+                if number in gone:
                     continue
                 row = lines[i].row
-                yield _Doc(ids[i], label, row), row_document_text(row, ids[i])
+                doc = _Doc(ids[i], label, row)
+                # The newer row of an event this run met before: counted once, embedded anew.
+                earlier = chunk.replaced.get(number)
+                doc.replaces = earlier is not None and earlier not in gone
+                yield doc, row_document_text(row, ids[i])
         if states is not None:
             states[label] = log_state(path, report.end_offset, lineno + report.lines, before)
 
@@ -611,10 +617,11 @@ def _candidates(events, store, report: IndexReport, rejected: set[str], check_st
     for batch in _batches(events, batch_size * 4):
         texted = []
         for event, text in batch:
-            report.corpus += 1
+            again = event.replaces
+            report.corpus += 0 if again else 1
             if text:
                 texted.append((event, text))
-            else:
+            elif not again:
                 report.no_text += 1
         digests = {event.event_id: text_digest(text) for event, text in texted}
         if check_store and texted:
@@ -625,8 +632,9 @@ def _candidates(events, store, report: IndexReport, rejected: set[str], check_st
             present = store.has(report.model, [event.event_id for event, _ in texted],
                                 [0 if not count_present and event.source == "changelog"
                                  else digests[event.event_id] for event, _ in texted])
-            if not count_present:
-                report.corpus -= int(present.sum())
+            if not count_present:  # held already, with whatever text: no new event
+                counted = [e.event_id for e, _ in texted if not e.replaces]
+                report.corpus -= int(store.has(report.model, counted).sum())
             texted = [pair for pair, held in zip(texted, present.tolist()) if not held]
         for event, text in texted:
             if event.event_id in rejected:
@@ -669,6 +677,8 @@ class _Pending:
         self.times: list = []
         self.payload: list[dict] = []
         self.digests: list[int] = []
+        self.where: dict[str, int] = {}  # id -> its entry (a newer row replaces it)
+        self.dropped: set[int] = set()
 
     def add(self, docs: list, texts: list[str], vectors, digests: list[int]) -> None:
         """One embedded batch (rows the gate let through)."""
@@ -681,6 +691,10 @@ class _Pending:
             vectors = to_float16(normalise(vectors))
         self.vectors.append(vectors)
         for doc, text, vector, digest in zip(docs, texts, vectors, digests):
+            earlier = self.where.get(doc.event_id)
+            if earlier is not None:  # a newer row of an event still pending: it replaces it
+                self.dropped.add(earlier)
+            self.where[doc.event_id] = len(self.ids)
             self.ids.append(doc.event_id)
             self.digests.append(digest)
             if self.payloads:
@@ -702,7 +716,15 @@ class _Pending:
             return
         vectors = np.concatenate(self.vectors)
         self.vectors = []
-        self.store.upsert_arrays(self.report.model, self.ids, vectors, self.projects, self.times,
-                                 self.payload if self.payloads else None, self.digests)
-        self.report.embedded += len(self.ids)
+        ids, projects, times, payload, digests = (self.ids, self.projects, self.times,
+                                                  self.payload, self.digests)
+        if self.dropped:
+            keep = [i for i in range(len(ids)) if i not in self.dropped]
+            vectors = vectors[keep]
+            ids, projects, times, digests = ([values[i] for i in keep] for values in
+                                             (ids, projects, times, digests))
+            payload = [payload[i] for i in keep] if self.payloads else payload
+        self.store.upsert_arrays(self.report.model, ids, vectors, projects, times,
+                                 payload if self.payloads else None, digests)
+        self.report.embedded += len(ids)
         self.clear()
