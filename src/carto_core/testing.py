@@ -271,7 +271,16 @@ def wait_for_the_next_second() -> None:
     time.sleep(1.0 - time.time() % 1.0 + 0.02)
 
 
-class SourceContract:
+class NetworkGuarded:
+    """Every test of a contract class runs with sockets guarded and fails on any attempt."""
+
+    @pytest.fixture(autouse=True)
+    def _carto_network_guard(self, carto_no_network):
+        yield
+        assert not carto_no_network.attempts, f"network used: {carto_no_network.attempts}"
+
+
+class SourceContract(NetworkGuarded):
     """Subclass in a test module, provide `source` and `garbage_source` fixtures (see module)."""
 
     #: The good fixtures must yield at least this many rows.
@@ -281,11 +290,6 @@ class SourceContract:
     #: False for a source that keeps no checkpoint on purpose (every read is a full read and
     #: the runner's event-id dedup keeps re-runs idempotent, as carto-git does).
     checkpoints: bool = True
-
-    @pytest.fixture(autouse=True)
-    def _carto_network_guard(self, carto_no_network):
-        yield
-        assert not carto_no_network.attempts, f"network used: {carto_no_network.attempts}"
 
     @pytest.fixture
     def source(self):  # pragma: no cover - the subclass provides it
@@ -417,7 +421,7 @@ sys.stdout.write("\\n" + json.dumps({"heavy": heavy}) + "\\n")
 """
 
 
-class CaptureContract:
+class CaptureContract(NetworkGuarded):
     """Subclass in a test module, set `provider` and give a `payloads` fixture (see module)."""
 
     #: The name `carto hook PROVIDER EVENT` takes (the `carto.capture` entry point's name).
@@ -426,10 +430,9 @@ class CaptureContract:
     min_rows: int = 1
 
     @pytest.fixture(autouse=True)
-    def _carto_capture_guard(self, carto_no_network, monkeypatch):
+    def _carto_no_children(self, monkeypatch):
         monkeypatch.setenv("CARTO_CATCHUP", "0")  # no SessionStart child process under test
-        yield
-        assert not carto_no_network.attempts, f"network used: {carto_no_network.attempts}"
+        monkeypatch.setenv("CARTO_KEEPUP", "0")  # nor a semantic keep-up from Stop
 
     @pytest.fixture
     def payloads(self):  # pragma: no cover - the subclass provides it

@@ -109,7 +109,7 @@ ALL = {"test_capture_is_installed_for_carto_hook", "test_capture_rows_follow_the
        "test_capture_path_imports_neither_click_nor_pluggy"}
 
 
-def test_each_broken_capture_fails_exactly_its_rule(pytester, monkeypatch):
+def test_each_broken_capture_fails_exactly_its_rule(pytester, monkeypatch, outcomes):
     site = pytester.path / "site"
     site.mkdir()
     (site / "fakecap.py").write_text(HANDLERS, "utf-8")
@@ -121,14 +121,7 @@ def test_each_broken_capture_fails_exactly_its_rule(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(site))  # ... and the `carto hook` processes it starts
     pytester.makepyfile(test_capture=TESTS)
     reprec = pytester.inline_run("-p", "no:cacheprovider")
-    failed: dict[str, set[str]] = {}
-    passed: dict[str, set[str]] = {}
-    for report in reprec.getreports("pytest_runtest_logreport"):
-        cls, test = report.nodeid.split("::")[1:3]
-        if report.failed:
-            failed.setdefault(cls, set()).add(test)
-        elif report.passed and report.when == "call":
-            passed.setdefault(cls, set()).add(test)
+    failed, passed = outcomes(reprec)
     assert "TestGood" not in failed and passed["TestGood"] == ALL, failed.get("TestGood")
     assert failed["TestRaises"] == {"test_capture_survives_hostile_payloads"}
     assert failed["TestHeavy"] == {"test_capture_path_imports_neither_click_nor_pluggy"}

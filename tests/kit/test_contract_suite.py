@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import textwrap
 
-import pytest
-
 pytest_plugins = ["pytester"]
 
 SOURCES = textwrap.dedent('''
@@ -178,23 +176,16 @@ ALL = {
 }
 
 
-def run_suite(pytester) -> dict[str, dict[str, set[str]]]:
+def run_suite(pytester, outcomes) -> dict[str, dict[str, set[str]]]:
     """Failed and passed test names per class, from one inline run of the suite above."""
     pytester.makepyfile(test_sources=SOURCES)
     reprec = pytester.inline_run("-p", "no:cacheprovider")
-    failed: dict[str, set[str]] = {}
-    passed: dict[str, set[str]] = {}
-    for report in reprec.getreports("pytest_runtest_logreport"):
-        cls, test = report.nodeid.split("::")[1:3]
-        if report.failed:
-            failed.setdefault(cls, set()).add(test)
-        elif report.passed and report.when == "call":
-            passed.setdefault(cls, set()).add(test)
+    failed, passed = outcomes(reprec)
     return {"failed": failed, "passed": passed}
 
 
-def test_each_broken_source_fails_exactly_its_rule(pytester):
-    got = run_suite(pytester)
+def test_each_broken_source_fails_exactly_its_rule(pytester, outcomes):
+    got = run_suite(pytester, outcomes)
     failed = got["failed"]
     assert "TestGood" not in failed and got["passed"]["TestGood"] == ALL
     assert failed["TestRandomIds"] == {"test_contract_ids_unique_and_stable",
