@@ -53,6 +53,33 @@ def test_queries_drop_question_words_unless_nothing_else_is_left():
     assert english.query("東京").terms == ("東京",)  # bigrams only: the row has them
 
 
+def test_asking_for_the_latest_state_is_not_a_topic_word():
+    """"now" stems to the "now" of nowe.py and matches "I changed my diet again, now vegan":
+    the decay policy reads the recency words from the query text, the terms leave them out."""
+    english = EnglishAnalyzer()
+    assert english.query("What sport do I do now?").terms == ("sport",)
+    assert english.query("which assignment do I have currently").terms == ("assign",)
+    assert english.query("what am I reading these days").terms == ("read",)
+    assert english.query("latest deploy").terms == ("deploy",)
+    assert english.query("now").terms == ("now",)  # nothing else left: kept
+    assert UnicodeAnalyzer().query("latest deploy").terms == ("latest", "deploy")
+
+
+def test_a_question_and_its_content_words():
+    english = EnglishAnalyzer()
+    assert english.content_query("What did I give back to the person next door?") == \
+        "give back person next door"
+    assert english.content_query("What sport do I do now?") == "sport"
+    assert english.content_query("what is it") == "what is it"
+    for text in ("What sport do I do now?", "did we book the flights", "garden plans?",
+                 "  Where does my sister live"):
+        assert english.query(text).question, text
+    for text in ("quokka ledger schema", "deploy pipeline", "the deploy pipeline", "whatever"):
+        assert not english.query(text).question, text
+    assert not UnicodeAnalyzer().query("what sport do I do?").question
+    assert UpstreamAnalyzer().content_query("What sport?") == "What sport?"
+
+
 def test_upstream_is_wave_ones_tokens():
     from carto_core.search.tokens import tokenize
 

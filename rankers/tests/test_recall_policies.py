@@ -100,3 +100,50 @@ def test_rrf_prior_gates_and_weighs_the_semantic_ladder(engine):
     assert [f.index for f in fused] == [0] and fused[0].sources == ["tool-use"]
     # upstream's rrf keeps the semantic ladder at full weight, ungated
     assert {f.index for f in RRFFusion().fuse([keyword, semantic], engine)} == {0, 2}
+
+
+def test_a_question_lets_the_semantic_ladder_join_when_a_row_holds_its_words(engine):
+    """"What is in my garden now?" -> "garden": the one row holding it ("Garden centres are
+    crowded") is not the answer; a gate meant for lookups left the question one result."""
+    keyword = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25", all_token_matches=1)
+    semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic")
+    question = Query("what is in my garden now?", ("garden",), (), True)
+    listed = Query("garden", ("garden",))
+    asked = RRFPriorFusion().fuse([keyword, semantic], engine, query=question)
+    assert {f.index for f in asked} == {0, 2}
+    assert [f.index for f in RRFPriorFusion().fuse([keyword, semantic], engine, query=listed)] == [0]
+
+
+def test_rrf_prior_weighs_a_keyword_match_by_its_share_of_the_query(engine):
+    """Each log's ladder puts its own best partial match first: a row holding one rare-ish
+    word of the question is weighed by that word's share of the query's idf."""
+    full = Ladder("turns", np.array([0]), np.array([5.0]), ranker="bm25",
+                  coverage=np.array([1.0]))
+    partial = Ladder("tool-use", np.array([1, 2]), np.array([2.0, 1.0]), ranker="bm25",
+                     coverage=np.array([0.25, 0.5]))
+    fused = {f.index: f.score for f in RRFPriorFusion().fuse([full, partial], engine)}
+    assert fused[0] == pytest.approx(1 / 61 * (1 + 1.0) / 2)
+    assert fused[1] == pytest.approx(0.25 / 61 * (1 + 0.2) / 2)
+    assert fused[2] == pytest.approx(0.5 / 62 * (1 + 0.5) / 2)
+    # upstream's rrf: rank alone
+    plain = {f.index: f.score for f in RRFFusion().fuse([full, partial], engine)}
+    assert plain[1] == pytest.approx(0.2 / 61)
+
+
+def test_bm25_reports_each_candidates_share_of_the_query(tmp_path):
+    from carto_rankers.bm25 import BM25Ranker
+
+    home = Home(tmp_path / "c")
+    stamp = (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    texts = ["quokka ledger", "ledger one", "ledger two", "ledger three", "unrelated words"]
+    append_rows(home.log("tool-use"), [{"event_id": f"evt-{i:012d}", "timestamp": stamp,
+                                        "summary": t} for i, t in enumerate(texts)])
+    engine = SearchEngine(home, persist=False)
+    query = Query("quokka ledger", engine.analyzer.query("quokka ledger").terms)
+    ranker = BM25Ranker()
+    (ladder,) = ranker.rank(query, engine.scope(), engine)
+    big_n = engine.index.n_alive
+    idf_q, idf_l = ranker.idf(1, big_n), ranker.idf(4, big_n)
+    share = dict(zip(ladder.indices.tolist(), ladder.coverage.tolist()))
+    assert share[0] == pytest.approx(1.0)
+    assert share[1] == share[2] == share[3] == pytest.approx(idf_l / (idf_q + idf_l))

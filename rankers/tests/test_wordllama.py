@@ -115,3 +115,34 @@ def test_a_batch_embeds_without_padding_what_the_padded_tokenizer_gives(embedder
     padded = embedder.fast_model().tokenizer.encode_batch(texts, add_special_tokens=False)
     expected = embedder._pool([[i for i, m in zip(e.ids, e.attention_mask) if m] for e in padded])
     assert np.array_equal(embedder.embed_documents(texts), expected)
+
+
+def test_the_query_is_embedded_without_its_question_words(tmp_path, monkeypatch):
+    """A mean of static word vectors is pulled towards every row that also says "what do I
+    ...": wordllama embeds the query's content words (the analyzer's), the ladder the rest."""
+    from carto_core.appendlog import append_rows
+    from carto_core.search import SearchRequest, run_search
+    from carto_core.semantic.indexer import run_index
+
+    home = Home(tmp_path / "h")
+    append_rows(home.log("turns"), [
+        {"event_id": f"turn-s-{i}", "timestamp": f"2026-05-0{i}T10:00:00Z", "type": "transcript",
+         "summary": text, "session": "s", "turn_idx": i}
+        for i, text in enumerate(["I play football with the club.", "Garden centres are busy.",
+                                  "What do I do now? Thanks, that's helpful."], 1)])
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    monkeypatch.setenv("CARTO_EMBEDDER", "wordllama")
+    assert run_index(home).outcome == "ok"
+    seen = []
+    original = wl.WordLlamaEmbedder.embed_query
+    monkeypatch.setattr(wl.WordLlamaEmbedder, "embed_query",
+                        lambda self, text: seen.append(text) or original(self, text))
+    result = run_search(SearchRequest(query="What sport do I do now?", limit=5), home=home)
+    assert result.semantic_status == "available"
+    assert seen == ["sport"]
+    assert result.results[0].event_id == "turn-s-1"
+    # the whole question: the chit-chat row that also says "what do I do now" wins
+    monkeypatch.setattr(wl.WordLlamaEmbedder, "content_query", False)
+    whole = run_search(SearchRequest(query="What sport do I do now?", limit=5), home=home)
+    assert seen[-1] == "What sport do I do now?"
+    assert whole.results[0].event_id == "turn-s-3"

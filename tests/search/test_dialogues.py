@@ -117,3 +117,51 @@ def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
         holders = agecurve._all_matches(index, list(terms))
         assert 1 <= len(holders) <= 10, (case.query, len(holders))
         assert index.index_of(case.expect[0]) in holders.tolist()
+
+
+@pytest.mark.parametrize("variant", ["a", "b"])
+def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
+    """ask[j] paraphrases tell[j]: the set once drew them apart, so "What is our honeymoon
+    destination?" expected "The family holiday this year is Kyoto" (no answer to find)."""
+    cases, _ = dialogues.generate_dialogues(tmp_path, variant=variant, seed=3, now=NOW)
+    rows = {r["event_id"]: r for r in _rows(tmp_path)}
+    checked = 0
+    for case in (c for c in cases if c.bucket == "single"):
+        topic = next((t for t in dialogues.TOPICS if case.query in t.ask), None)
+        if topic is None:
+            continue  # an advice question: its evidence is the assistant's reply
+        j = topic.ask.index(case.query)
+        told = rows[case.expect[0]]["summary"]
+        before, _, after = topic.tell[j].partition("{v}")
+        assert before.strip() in told and after.strip() in told, (case.query, told)
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("variant", ["a", "b"])
+def test_multi_hop_questions_are_told_apart_by_the_first_hop(tmp_path, variant):
+    """Two stories of one shape per home: the same question twice had two right answers and
+    each case counted only its own."""
+    cases, _ = dialogues.generate_dialogues(tmp_path, variant=variant, seed=5, now=NOW)
+    rows = {r["event_id"]: r for r in _rows(tmp_path)}
+    hops = [c for c in cases if c.bucket == "multi-hop"]
+    assert len({c.query for c in hops}) == len(hops) == 2 * len(dialogues.HOPS)
+    for case in hops:
+        first = rows[case.expect[0]]["summary"]
+        shape = next(h for h in dialogues.HOPS if h[2].split("{x}")[0] in case.query)
+        thing = next(x for x in shape[4] if shape[2].format(x=x) == case.query)
+        assert thing in first
+
+
+def test_a_change_names_what_it_replaces(tmp_path):
+    """"I quit that and started fencing" months after, in another session, had nothing for
+    "that" to refer to."""
+    assert not any("that" in c.split() or "those" in c.split()
+                   for t in dialogues.TOPICS for c in t.change)
+    cases, _ = dialogues.generate_dialogues(tmp_path, variant="a", seed=2, now=NOW)
+    rows = {r["event_id"]: r for r in _rows(tmp_path)}
+    for case in (c for c in cases if c.bucket == "temporal"):
+        text = rows[case.expect[0]]["summary"]
+        topic = next(t for t in dialogues.TOPICS if case.query in t.latest)
+        if text.startswith(("I quit ", "I pulled out")):
+            assert sum(v in text for v in topic.values) == 2, text

@@ -55,6 +55,20 @@ them then there these they this those to too us was we were what when where whic
 whom whose why will with would you your yours yourself ever
 """.split())
 
+#: Words and phrases of a query that ask for the *latest* state ("what do I drive now"): the
+#: decay policy reads them from the query text (a stronger recency prior); as keywords they
+#: only match unrelated rows ("now" stems to the "now" of "nowe.py", "I changed my diet
+#: again, now vegan"), so `english` leaves them out of a query's terms too.
+RECENCY = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most recent(?:ly)?|"
+                     r"recently|lately|these days|anymore|at the moment|right now)\b",
+                     re.IGNORECASE)
+
+#: A question in one's own words: it ends in a question mark or opens with a question word
+#: or an auxiliary ("what sport do I do now", "did we book the flights").
+QUESTION = re.compile(r"\?\s*$|^\W*(?:what|which|where|when|who|whom|whose|why|how|did|do|does|"
+                      r"is|are|was|were|have|has|had|can|could|should|would|will|remind me|"
+                      r"tell me)\b", re.IGNORECASE)
+
 
 def _fold(text: str) -> str:
     """NFKC, then accents off Latin/Greek/Cyrillic letters and Arabic vowel marks dropped;
@@ -168,14 +182,26 @@ class UnicodeAnalyzer(Analyzer):
         return list(chain.from_iterable(map(self._memo.__getitem__, raws)))
 
     def query_terms(self, text: str) -> list[str]:
-        raws = _RAW.findall(_fold(text))
-        if self.stop:
-            kept = [r for r in raws if r.casefold() not in self.stop]
-            raws = kept or raws
         out: list[str] = []
-        for raw in raws:
+        for raw in self.content_words(text):
             out.extend(self._expand(raw, False))
         return out
+
+    def content_words(self, text: str) -> list[str]:
+        """The raw words of a query that carry its topic: without the stop list's words and
+        the recency phrases (when the analyzer has a stop list), unless nothing else is left."""
+        raws = _RAW.findall(_fold(text))
+        if self.stop:
+            kept = [r for r in _RAW.findall(_fold(RECENCY.sub(" ", text)))
+                    if r.casefold() not in self.stop]
+            raws = kept or raws
+        return raws
+
+    def content_query(self, text: str) -> str:
+        return " ".join(self.content_words(text))
+
+    def is_question(self, text: str) -> bool:
+        return bool(self.stop) and bool(QUESTION.search(text))
 
     def prefix_term(self, word: str) -> str:
         return _fold(word).casefold()

@@ -197,7 +197,7 @@ class BM25Ranker(Ranker):
             docs, s = _top(docs, s, depth, ordered=True)
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
                                   s.astype(np.float64), _member(holders, docs), self.name,
-                                  all_matches, 0))
+                                  all_matches, 0, coverage=_coverage(positive, docs)))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"
@@ -366,6 +366,19 @@ def _holders(terms: list[_Term], n_docs: int):
         else:
             held = held[_member(docs, held)]
     return held
+
+
+def _coverage(terms: list[_Term], docs):
+    """Per document, the share of the query's idf mass (its scored terms) that it holds."""
+    import numpy as np
+
+    total = sum(t.idf for t in terms)
+    if len(terms) == 1 or not total:
+        return np.ones(len(docs))
+    held = np.zeros(len(docs))
+    for term in terms:
+        held += term.idf * _member(term.docs, docs)
+    return held / total
 
 
 def _member(sorted_docs, docs):

@@ -15,9 +15,9 @@
 from __future__ import annotations
 
 import math
-import re
 
 from carto_core.search.api import DecayContext, DecayPolicy, Fused
+from carto_rankers.analyzers import RECENCY
 
 
 def _reuse(fused: Fused, context: DecayContext, event_id: str) -> float:
@@ -96,8 +96,7 @@ class GatedExpDecay(ExpDecay):
 
 
 #: Words of a query that asks for the latest state of something ("where do I live now").
-LATEST = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most recent|these days|"
-                    r"anymore|at the moment|right now)\b", re.IGNORECASE)
+LATEST = RECENCY
 
 
 class GatedPriorDecay(ExpDecay):

@@ -15,6 +15,7 @@ from carto_core.search.api import (
     Fused,
     Fusion,
     Ladder,
+    Query,
 )
 
 
@@ -41,14 +42,20 @@ class RRFFusion(Fusion):
     #: a vague topic): the keyword side then knows the answer, and nearest neighbours only
     #: bring in generic rows (measured: docs/ranking.md).
     semantic_gate = False
+    #: > 0: a keyword contribution is multiplied by coverage ** power, the share of the
+    #: query's idf mass the document holds. Each log's ladder puts *its* best partial match
+    #: at rank 1, so a tool row holding one word of a five-word question ("Ran: terraform
+    #: plan") weighed as much as the full match of another log; with coverage it weighs its
+    #: share. A lookup's targets hold every term (coverage 1): unchanged.
+    coverage_power = 0.0
 
     def ladder_weight(self, ladder: Ladder) -> float:
         if ladder.ranker == SEMANTIC or ladder.name == SEMANTIC:
             return semantic_weight(self.semantic_share)
         return 1.0
 
-    def gated(self, ladders: list[Ladder]) -> list[Ladder]:
-        if not self.semantic_gate:
+    def gated(self, ladders: list[Ladder], query: Query | None = None) -> list[Ladder]:
+        if not self.semantic_gate or (query is not None and query.question):
             return ladders
         if any((l.all_token_matches or 0) > 0 for l in ladders if l.ranker != SEMANTIC):
             return [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC]
@@ -59,10 +66,10 @@ class RRFFusion(Fusion):
             return salience
         return (1.0 + self.prior * salience) / (1.0 + self.prior)
 
-    def fuse(self, ladders: list[Ladder], engine) -> list[Fused]:
+    def fuse(self, ladders: list[Ladder], engine, query: Query | None = None) -> list[Fused]:
         import numpy as np
 
-        ladders = self.gated([ladder for ladder in ladders if len(ladder)])
+        ladders = self.gated([ladder for ladder in ladders if len(ladder)], query)
         if not ladders:
             return []
         firsts, contribs, holds, spans = [], [], [], []
@@ -73,7 +80,10 @@ class RRFFusion(Fusion):
             first.sort()
             ranks = first + 1
             firsts.append(indices[first])
-            contribs.append(self.ladder_weight(ladder) / (self.k + ranks))
+            weight = self.ladder_weight(ladder) / (self.k + ranks)
+            if self.coverage_power and ladder.coverage is not None:
+                weight = weight * np.asarray(ladder.coverage, np.float64)[first] ** self.coverage_power
+            contribs.append(weight)
             flags = ladder.holds_all
             holds.append(np.asarray(flags)[first] if flags is not None else np.zeros(len(first), bool))
             spans.append((ladder.name, ranks))
@@ -119,9 +129,12 @@ class RRFFusion(Fusion):
 
 class RRFPriorFusion(RRFFusion):
     name = "rrf-prior"
-    description = ("reciprocal rank fusion (k 60) x a salience prior (1 + salience) / 2 (salience "
-                   "breaks ties instead of outweighing rank); the semantic ladder weighs 0.5 and "
-                   "joins only when no document holds every query term")
+    description = ("reciprocal rank fusion (k 60), each keyword contribution weighed by the share "
+                   "of the query the document holds, x a salience prior (1 + salience) / 2 "
+                   "(salience breaks ties instead of outweighing rank); the semantic ladder weighs "
+                   "0.5 and joins a question always, other queries only when no document holds "
+                   "every query term")
     prior = 1.0
     semantic_share = 0.5
     semantic_gate = True
+    coverage_power = 1.0

@@ -127,8 +127,11 @@ class SemanticRanker(Ranker):
         # Served ids and other mask-only exclusions are dropped after the store answers:
         # ask for enough to still fill the ladder.
         limit = depth + len(scope.served_ids) + 50
+        text = query.text
+        if searcher.status().available and getattr(searcher.embedder, "content_query", False):
+            text = engine.analyzer.content_query(text)
         try:
-            hits = searcher.search(query.text, limit=limit, projects=projects,
+            hits = searcher.search(text, limit=limit, projects=projects,
                                    since=scope.since, before=scope.before)
         except SemanticFailure as exc:
             status = exc.status

@@ -147,7 +147,7 @@ TOPICS: list[Topic] = [
            "What did I take up to stay fit?", "What is my weekend exercise?"],
           ["My knees ache after long runs.", "The gym membership fees went up again.",
            "Stretching before exercise really helps."],
-          ["I quit that and started {v}.", "Switched sports, now it's {v}."],
+          ["I quit {old} and started {v}.", "Switched sports, now it's {v}."],
           ["What sport do I do now?", "Which activity am I doing for exercise currently?"]),
     Topic("diet", ["vegetarian", "vegan", "pescatarian", "gluten-free", "low-carb", "dairy-free"],
           ["I've decided to go {v} from now on.", "Since January I've been eating {v}.",
@@ -177,23 +177,23 @@ TOPICS: list[Topic] = [
            "What am I growing in the raised beds?", "What does the allotment have this year?"],
           ["Slugs ate half my seedlings.", "It has not rained in weeks, the soil is dry.",
            "Garden centres are crowded on Saturdays."],
-          ["I pulled those out and put in {v}.", "The beds are planted with {v} now."],
+          ["I pulled out the {old} and put in {v}.", "The beds are planted with {v} now."],
           ["What is in my garden now?", "Which plants am I growing currently?"]),
 ]
 
 # Coreferent pairs for multi-hop questions: the first tells who/what, the second a detail.
 HOPS = [
     ("My colleague {p} recommended a podcast about {x}.", "The podcast {p} mentioned turned out to be hosted by a retired astronaut.",
-     "Who hosts the podcast my coworker suggested?", ["Priya", "Tomasz", "Aiko", "Mateo", "Ingrid"],
+     "Who hosts the podcast on {x} my coworker suggested?", ["Priya", "Tomasz", "Aiko", "Mateo", "Ingrid"],
      ["space history", "urban planning", "ancient Rome", "jazz records", "mushroom foraging"]),
     ("My neighbour {p} lent me a drill for the {x}.", "I returned the drill to {p} with a bottle of wine as thanks.",
-     "What did I give back to the person next door, and with what?", ["Oskar", "Dana", "Felipe", "Noor", "Bram"],
+     "What did I give back to the person next door after the {x} job, and with what?", ["Oskar", "Dana", "Felipe", "Noor", "Bram"],
      ["bookshelf", "kitchen cabinets", "curtain rails", "bike rack", "garden shed"]),
     ("My friend {p} is getting married in {x}.", "For {p}'s wedding I bought a linen suit.",
-     "What am I wearing to my friend's ceremony?", ["Lucia", "Kwame", "Sven", "Mei", "Rafael"],
+     "What am I wearing to my friend's ceremony in {x}?", ["Lucia", "Kwame", "Sven", "Mei", "Rafael"],
      ["June", "the Azores", "a vineyard", "September", "a castle"]),
     ("{p} from the climbing gym invited me to a {x} trip.", "The trip with {p} got cancelled because of a storm warning.",
-     "Why didn't the outing with my gym buddy happen?", ["Jonas", "Ama", "Hiro", "Elena", "Finn"],
+     "Why didn't the {x} outing with my gym buddy happen?", ["Jonas", "Ama", "Hiro", "Elena", "Finn"],
      ["canyoning", "sea kayaking", "via ferrata", "caving", "glacier"]),
 ]
 
@@ -320,15 +320,20 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
         n += 1
         if t_index % 2 == 0:
             key = f"s{n}"
-            place(rng.choice(plans), [("user", rng.choice(tell).format(v=values[0])), reply()], key)
-            pending.append((f"conv-single-{n:03d}", "single", [key], rng.choice(ask)))
+            # ask[j] paraphrases tell[j]: a question about another telling ("where is the
+            # family holiday" for "our honeymoon destination is Kyoto") has no answer
+            j = rng.randrange(len(tell))
+            place(rng.choice(plans), [("user", tell[j].format(v=values[0])), reply()], key)
+            pending.append((f"conv-single-{n:03d}", "single", [key], ask[j]))
             continue
         # temporal: an old state, then a newer one; the question asks for the latest
         first, second = sorted(rng.sample(plans, 2), key=lambda p: p.when)
         old_key, new_key = f"t{n}-old", f"t{n}-new"
         place(first, [("user", rng.choice(tell).format(v=values[1])), reply()], old_key)
-        place(second, [("user", rng.choice(_split(topic.change, variant)).format(v=values[2])),
-                       reply()], new_key)
+        # a change names what it replaces when it refers to it ("I quit bouldering and ..."):
+        # the old state was told in another session, weeks earlier
+        place(second, [("user", rng.choice(_split(topic.change, variant)).format(
+            v=values[2], old=values[1])), reply()], new_key)
         pending.append((f"conv-temporal-{n:03d}", "temporal", [new_key],
                         rng.choice(_split(topic.latest, variant))))
     for ask_text, answer, question in _split(ADVICE, variant):
@@ -337,14 +342,16 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
         place(rng.choice(plans), [("user", ask_text), ("assistant", answer)], key, which=1)
         pending.append((f"conv-single-{n:03d}", "single", [key], question))
     for first_t, second_t, question, people, things in HOPS:
-        for _ in range(2):
+        # two stories of the same shape per home, told apart by the detail of the first
+        # hop that the question names (the same question twice would have two answers)
+        for person, thing in zip(rng.sample(people, 2), rng.sample(things, 2)):
             n += 1
-            person, thing = rng.choice(people), rng.choice(things)
             a_plan, b_plan = sorted(rng.sample(plans, 2), key=lambda p: p.when)
             ka, kb = f"h{n}-a", f"h{n}-b"
             place(a_plan, [("user", first_t.format(p=person, x=thing)), reply()], ka)
             place(b_plan, [("user", second_t.format(p=person, x=thing)), reply()], kb)
-            pending.append((f"conv-multi-hop-{n:03d}", "multi-hop", [ka, kb], question))
+            pending.append((f"conv-multi-hop-{n:03d}", "multi-hop", [ka, kb],
+                            question.format(x=thing)))
     for theme, lines, question in OPEN:
         n += 1
         chosen = rng.sample(lines, rng.randint(2, 4))

@@ -91,6 +91,9 @@ class Query:
     text: str
     tokens: tuple[str, ...]
     prefixes: tuple[str, ...] = ()
+    #: The analyzer read it as a question in one's own words ("what sport do I do now?"):
+    #: its words are not the answer's words, so the semantic ladder always joins.
+    question: bool = False
 
 
 @dataclass
@@ -151,6 +154,9 @@ class Ladder:
     hidden: int = 0
     #: Why an empty ladder is empty (reported in `ladders` of the --json document).
     reason: str = ""
+    #: Per candidate, the share (0..1] of the query it matches (a keyword ranker: the idf
+    #: mass of the query terms the document holds); None: the ranker cannot tell.
+    coverage: "np.ndarray | None" = None
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -332,7 +338,9 @@ class Fusion:
     kind: ClassVar[str] = "fusion"
     description: ClassVar[str] = ""
 
-    def fuse(self, ladders: list[Ladder], engine: "SearchEngine") -> list[Fused]:
+    def fuse(self, ladders: list[Ladder], engine: "SearchEngine",
+             query: Query | None = None) -> list[Fused]:
+        """`query` (the analysed query, when the pipeline has one) may steer the fusion."""
         raise NotImplementedError
 
 

@@ -134,7 +134,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         raise SearchUsageError("--limit must be a whole number of at least 1")
     rankers, fusion_name, decay_name = resolve_names(request, engine)
     analyzed = engine.analyzer.query(request.query or "")
-    query = Query(request.query or "", analyzed.terms, analyzed.prefixes)
+    query = Query(request.query or "", analyzed.terms, analyzed.prefixes, analyzed.question)
     if not query.tokens and not query.prefixes:
         raise SearchUsageError(
             "give a query with at least one word (or --project NAME alone to orient on a "
@@ -215,7 +215,11 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             semantic = SemanticState("available", not_embedded=state.not_embedded)
     lap("ladders")
 
-    fused = engine.ranker(fusion_name).fuse(ladders, engine)
+    fusion = engine.ranker(fusion_name)
+    if _takes_query(fusion):
+        fused = fusion.fuse(ladders, engine, query=query)
+    else:  # a fusion written before `fuse` was given the query
+        fused = fusion.fuse(ladders, engine)
     lap("fusion")
     if fused:
         floor = max(f.score for f in fused) * TRIM
@@ -258,6 +262,11 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
     return result
+
+
+def _takes_query(fusion) -> bool:
+    code = getattr(type(fusion).fuse, "__code__", None)
+    return code is not None and "query" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
 
 def _summary(row: dict) -> str:

@@ -48,6 +48,8 @@ class AnalyzedQuery:
 
     terms: tuple[str, ...]
     prefixes: tuple[str, ...] = ()
+    #: A question in one's own words ("what did I ...?"), not a list of remembered words.
+    question: bool = False
 
 
 class Analyzer:
@@ -81,10 +83,20 @@ class Analyzer:
                 prefixes.append(prefix)
         rest = _PREFIX.sub(" ", text) if prefixes else text
         terms = tuple(dict.fromkeys(self.query_terms(rest)))
-        return AnalyzedQuery(terms, tuple(dict.fromkeys(prefixes)))
+        return AnalyzedQuery(terms, tuple(dict.fromkeys(prefixes)), self.is_question(text))
+
+    def is_question(self, text: str) -> bool:
+        """Whether the query is a question in one's own words (the analyzer knows the
+        language's question words); False unless an analyzer says otherwise."""
+        return False
 
     def query_terms(self, text: str) -> list[str]:
         return self.terms(text)
+
+    def content_query(self, text: str) -> str:
+        """The words of a query that carry its topic, as text (an embedder that averages word
+        vectors gets them without "what did I ... now"); the query itself by default."""
+        return text
 
 
 def fold(text: str) -> str:

@@ -51,6 +51,10 @@ class Embedder:
     #: Hits under this cosine do not join the ladder unless `[semantic] min_score` (or
     #: CARTO_SEMANTIC_MIN_SCORE) says otherwise: each model's scale differs.
     min_score: ClassVar[float] = 0.3
+    #: True: the query is embedded without its question and function words (the analyzer's
+    #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
+    #: that also says "what did I ...". A model that reads the sentence keeps it whole.
+    content_query: ClassVar[bool] = False
 
     def __init__(self, home: "Home", options: dict | None = None):
         self.home = home
