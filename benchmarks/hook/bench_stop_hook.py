@@ -35,18 +35,10 @@ from pathlib import Path
 PYTHON = Path(sys.executable)
 CARTO = PYTHON.parent / "carto"
 
-COUNT_CHILDREN = r"""
-import sys
-spawned = []
-def audit(event, args):
-    if event in ("subprocess.Popen", "os.posix_spawn", "os.fork", "os.exec", "os.spawn", "os.system"):
-        spawned.append(event)
-sys.addaudithook(audit)
-from carto_core.entry import main
-sys.argv = ["carto", "hook", "claude", "Stop"]
-main()
-sys.stderr.write("CHILDREN=%d %s\n" % (len(spawned), ",".join(spawned)))
-"""
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_hook import COUNT_CHILDREN as _COUNT_POST, timed  # noqa: E402  (same floor, same probe)
+
+COUNT_CHILDREN = _COUNT_POST.replace('"PostToolUse"', '"Stop"')
 
 
 class Transcript:
@@ -93,12 +85,6 @@ class Transcript:
         return json.dumps({"session_id": self.session, "transcript_path": str(self.path), "cwd": "/src/shop",
                            "hook_event_name": "Stop", "stop_hook_active": False,
                            "last_assistant_message": f"Done with turn {self.n}."}).encode()
-
-
-def timed(cmd: list[str], stdin: bytes, env: dict) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    return (time.perf_counter() - start) * 1000.0
 
 
 def p95(values: list[float]) -> float:

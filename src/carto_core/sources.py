@@ -56,6 +56,14 @@ class ReadBatch:
     open_until: float | None = None
 
 
+def batch_of(read, log: str = "turns") -> ReadBatch:
+    """The `ReadBatch` of a transcript parser's read (`carto_core.turnread.TurnRead`: plain
+    data, so that the Stop hook's path never imports attrs)."""
+    return ReadBatch(rows=[Emit(log, row) for row in read.rows], checkpoint=read.checkpoint,
+                     units=read.units, skipped=read.skipped, messages=read.messages,
+                     open_rows=read.open_rows, open_until=read.open_until)
+
+
 def since_cutoff(options: dict, now: float | None = None) -> float | None:
     """Epoch seconds of a source's `since` option: an aware datetime, a WHEN string (from the
     config file; `carto_core.timeparse.parse_when`), or the older `since_days` number; None for

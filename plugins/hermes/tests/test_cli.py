@@ -230,3 +230,30 @@ def test_connection_refuses_writes(populated):
             conn.execute("DELETE FROM messages")
     finally:
         conn.close()
+
+
+def test_since_when_since_days_and_settle_as_every_transcript_source(populated, make_policy):
+    populated.db().session("s3", cwd=str(populated.root), ended=None)  # still running
+    populated.db().conversation("s3", [("an open question", "thinking"), ("and another", "so far")])
+    """The same window flags as `ingest claude|codex` (issue 13): --since WHEN and its older
+    spelling --since-days agree; --settle overrides the policy's settle_seconds."""
+    policy = make_policy(sources=["desktop"])
+    age_days = (__import__("time").time() - T0) / 86400
+
+    def dry(*flags):
+        result = run("--config", str(policy), "--json", *flags)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    everything = dry()
+    assert everything["written"]["turns"] == 4  # s3's last message is months old: settled
+    recent = f"{max(1, int(age_days) - 1)}d"  # a window that ends after the session
+    newer = dry("--since", recent)
+    older = dry("--since-days", recent[:-1])
+    assert newer["written"] == older["written"] == {}
+    assert newer["skipped"] == older["skipped"] and newer["skipped"].get("older_than_since")
+    wide = dry("--since", f"{int(age_days) + 2}d")
+    assert wide["written"] == everything["written"]
+    # A settle longer than the session's age: its last turn is not final yet, so held back.
+    unsettled = dry("--settle", str(int((age_days + 30) * 86400)))
+    assert unsettled["written"]["turns"] == everything["written"]["turns"] - 1  # s3's last turn

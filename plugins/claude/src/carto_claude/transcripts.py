@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from carto_core.logs import order_row
-from carto_core.sources import Emit, ReadBatch, Source, Stream, settle_option, since_cutoff
+from carto_core.sources import Emit, ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
 
 from carto_claude.turns import (  # noqa: F401  (re-exported: the parser's public names)
     BOOKKEEPING_TYPES,
@@ -243,10 +243,7 @@ class ClaudeSource(Source):
             settle_seconds=settle_option(self.options, DEFAULT_SETTLE_SECONDS),
             agent_id=agent_id, parent_session=parent_session, loads=_loads,
         )
-        read = reader.read(checkpoint)
-        return ReadBatch(rows=[Emit("turns", row) for row in read.rows], checkpoint=read.checkpoint,
-                         units=read.units, skipped=read.skipped, messages=read.messages,
-                         open_rows=read.open_rows, open_until=read.open_until)
+        return batch_of(reader.read(checkpoint))
 
 
 def catch_up_source(days: float) -> ClaudeSource:

@@ -47,6 +47,7 @@ from carto_core.logs import order_row
 from carto_core.project import project_for
 from carto_core.redact import clip, redact_text
 from carto_core.settle import DEFAULT_SETTLE_SECONDS as _SETTLE, final_at, is_finished, stamp_epoch
+from carto_core.turnread import TurnRead
 
 from carto_claude.turn_tools import TurnTools
 
@@ -238,32 +239,12 @@ def compose_body(parts: list[str], answer: str, body_max: int) -> str:
     body = _flat(" ".join(parts))
     answer = _flat(answer)
     if not answer or answer in body[:body_max]:
-        return clip(body, body_max)  # (every cut is redacted first: half a credential is kept)
+        return clip(body, body_max)  # clip redacts before it cuts (half a credential is kept)
     if answer not in body and len(body) + 1 + len(answer) <= body_max:
         return f"{body} {answer}" if body else answer
     tail = clip(answer, max(1, int(body_max * ANSWER_SHARE)), "…")
     head = clip(body, max(0, body_max - len(tail) - 3)).rstrip()
     return f"{head} … {tail}" if head else tail
-
-
-class TurnRead:
-    """What one read of a transcript produced (plain data: the backfill wraps it in a
-    `ReadBatch`, the Stop hook writes the rows itself)."""
-
-    __slots__ = ("rows", "checkpoint", "units", "skipped", "messages", "open_rows", "open_until",
-                 "unchanged")
-
-    def __init__(self):
-        self.rows: list[dict] = []
-        self.checkpoint: dict | None = None
-        self.units = 0
-        self.skipped: Counter = Counter()
-        self.messages: list[str] = []
-        #: Rows written as open turns, and when they become final if nothing is appended.
-        self.open_rows = 0
-        self.open_until: float | None = None
-        #: The file had not changed since a finished read: nothing was read.
-        self.unchanged = False
 
 
 def usable_checkpoint(checkpoint: object) -> dict | None:
@@ -342,7 +323,7 @@ class TranscriptReader:
         state = usable_checkpoint(checkpoint)
         if (state and state.get("final") and state.get("size") == stat.st_size
                 and state.get("mtime_ns") == stat.st_mtime_ns and not self.last_answer):
-            result.checkpoint, result.unchanged = state, True
+            result.checkpoint = state  # finished and untouched since: nothing to read
             return result
         offset = int(state.get("offset", 0)) if state else 0
         next_idx: dict[str, int] = dict(state.get("threads", {})) if state else {}

@@ -520,27 +520,9 @@ def settled(path: Path, settle_seconds: float, now: float | None = None,
 CHECKPOINT_VERSION = 1
 
 
-class RolloutRead:
-    """Rows, checkpoint and counts of one read (plain data: the backfill wraps it in a
-    `ReadBatch`, the Stop hook writes the rows itself)."""
-
-    __slots__ = ("rows", "checkpoint", "units", "skipped", "messages", "open_rows", "open_until",
-                 "unchanged")
-
-    def __init__(self):
-        self.rows: list[dict] = []
-        self.checkpoint: dict | None = None
-        self.units = 0
-        self.skipped: Counter = Counter()
-        self.messages: list[str] = []
-        self.open_rows = 0
-        self.open_until: float | None = None
-        self.unchanged = False
-
-
 def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float = SETTLE_SECONDS,
                  body_max: int = TURN_BODY_MAX, now: float | None = None, loads=json.loads,
-                 parent_lines=None, handle=None, answer: str = "") -> RolloutRead:
+                 parent_lines=None, handle=None, answer: str = ""):
     """Read a rollout from `checkpoint` into turn rows.
 
     Checkpoint: `{v, size, mtime_ns, offset, state, last_ts, final}`; `offset` is where the
@@ -566,17 +548,18 @@ def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float =
 
 
 def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent_lines,
-                  handle, answer) -> RolloutRead:
+                  handle, answer):
     from carto_core.fold import OPEN_KEY
     from carto_core.settle import final_at, is_finished, stamp_epoch
+    from carto_core.turnread import TurnRead
 
-    out = RolloutRead()
+    out = TurnRead()
     stat = os.fstat(handle.fileno())
     if checkpoint and checkpoint.get("v") != CHECKPOINT_VERSION:
         checkpoint = None
     if (checkpoint and checkpoint.get("size") == stat.st_size and not answer
             and checkpoint.get("mtime_ns") == stat.st_mtime_ns and checkpoint.get("final", True)):
-        out.checkpoint, out.unchanged = checkpoint, True
+        out.checkpoint = checkpoint  # finished and untouched since: nothing to read
         return out
     offset = 0
     state = None

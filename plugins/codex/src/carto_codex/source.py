@@ -23,7 +23,7 @@ from pathlib import Path
 
 import orjson
 
-from carto_core.sources import Emit, ReadBatch, Source, Stream, settle_option, since_cutoff
+from carto_core.sources import ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
 from carto_core.transcripts import TranscriptRoots, codex_rollouts
 
 from carto_codex.rollout import (  # noqa: F401  (CHECKPOINT_VERSION: re-exported)
@@ -109,9 +109,7 @@ class CodexRolloutSource(Source):
                             body_max=self.body_max, loads=orjson.loads,
                             parent_lines=self._parent_lines)
         self.notes.extend(read.messages)
-        return ReadBatch(rows=[Emit("turns", row) for row in read.rows], checkpoint=read.checkpoint,
-                         units=read.units, skipped=read.skipped, messages=read.messages,
-                         open_rows=read.open_rows, open_until=read.open_until)
+        return batch_of(read)
 
     def _parent_lines(self, parent: str) -> frozenset[bytes]:
         """Raw lines of a sub-agent's parent rollout (found by the shared resolver)."""
