@@ -109,6 +109,26 @@ def test_keyword_index_tail_and_facts_cache_append(tmp_path):
     assert cols.event_at(position).summary == TEXTS[2]
 
 
+def test_keyword_index_patch_after_a_rewrite_and_a_streamed_build(tmp_path):
+    """A rewritten log is patched into the index (not rebuilt) and a build is streamed: both
+    keep the newest row of a log's id, as the one-shot build does."""
+    from carto_core.rewrite import rewrite_log
+    from carto_core.search.index import KeywordIndex
+
+    home = Home(tmp_path)
+    base(home)
+    write_revisions(home, (0, 1))
+    KeywordIndex.build(home)  # streamed (persisted)
+    assert [h["summary"] for h in search(home, "albatross")] == [TEXTS[1]]
+    write_revisions(home, (2,))
+    rewrite_log(home.log("turns"), lambda rows: rows)  # byte for byte: a patch, not a rebuild
+    index = KeywordIndex.open(home)
+    assert index.patched or index.generation  # opened without a rebuild error
+    hits = search(home, "albatross")
+    assert [(h["event_id"], h["summary"]) for h in hits] == [(TURN, TEXTS[2])]
+    assert [h["event_id"] for h in search(home, "bittern")] == [TURN]
+
+
 def test_facts_without_the_cache_and_standup(tmp_path, monkeypatch):
     home = Home(tmp_path)
     base(home)

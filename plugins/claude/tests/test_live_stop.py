@@ -212,3 +212,41 @@ def test_ingest_and_the_stop_hook_share_one_checkpoint_and_never_repeat_a_row(tm
     stop(home, t.path)  # the hook sees what the runner wrote: nothing to add
     assert [r["summary"] for r in turn_rows(home)] == [
         "first question first answer", "second question", "second question second answer"]
+
+
+def test_a_large_backlog_or_a_busy_lock_is_handed_to_a_detached_child(tmp_path):
+    """More than CARTO_LIVE_MAX_BYTES to read (no checkpoint) is not parsed by the hook: a
+    detached child reads it all, and keeps the payload's final answer."""
+    from carto_core.capture import detached, live
+
+    home = tmp_path / "home"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    for n in range(20):
+        t.add("user", f"question {n} " + "padding " * 20)
+        t.add("assistant", f"answer {n}")
+    env = {**os.environ, "CARTO_HOME": str(home), "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0",
+           "CARTO_LIVE_MAX_BYTES": "2000"}
+    payload = {"session_id": SID, "transcript_path": str(t.path), "cwd": "/w/proj",
+               "hook_event_name": "Stop", "last_assistant_message": "the pangolin answer"}
+    started = time.monotonic()
+    done = subprocess.run([*CARTO, "hook", "claude", "Stop"], input=json.dumps(payload).encode(),
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout == b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(turn_rows(home)) < 20:
+        time.sleep(0.1)
+    rows = turn_rows(home)
+    assert [r["turn_idx"] for r in rows] == list(range(1, 21))
+    assert rows[-1]["open"] is True and rows[-1]["summary"].endswith("the pangolin answer")
+    assert hook_log(home) == []
+    # A busy lock: the hook waits a quarter of a second, then hands over; the child waits.
+    t.add("assistant", "one more line about the armadillo")
+    with detached.exclusive(Home(home), live.lock_name("claude")) as held:
+        assert held
+        stop(home, t.path)
+        time.sleep(1.0)
+        assert len(turn_rows(home)) == 20  # nothing written while the lock is held
+    while time.monotonic() < deadline and len(turn_rows(home)) < 21:
+        time.sleep(0.1)
+    assert "armadillo" in turn_rows(home)[-1]["summary"]
+    assert time.monotonic() - started < 60

@@ -46,6 +46,8 @@ MAX_BYTES_DEFAULT = 8 << 20
 #: How long a hook waits for a busy lock before it hands the read over (seconds).
 LOCK_WAIT_SECONDS = 0.25
 FORMAT = 1
+#: Characters of the Stop payload's answer handed to the detached child on its command line.
+ANSWER_ARG_MAX = 16000
 
 
 def enabled() -> bool:
@@ -198,7 +200,8 @@ class Job:
         self.source, self.key, self.path, self.reader, self.answer = source, key, path, reader, answer
 
     def args(self) -> list[str]:
-        return ["--source", self.source, "--key", self.key, "--path", self.path, "--reader", self.reader]
+        out = ["--source", self.source, "--key", self.key, "--path", self.path, "--reader", self.reader]
+        return out + (["--answer", self.answer[:ANSWER_ARG_MAX]] if self.answer else [])
 
 
 def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_SECONDS,
@@ -206,8 +209,8 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
     """Read `job`'s transcript from its checkpoint and append its new or grown turns.
 
     Returns `{outcome, rows, open, problem?}`: outcome `written` (rows may be 0: nothing
-    changed), `refused` (bad path: `problem` says why), `handed_off` (too much to read here, or
-    the lock stayed busy: a detached child does it), or `failed`."""
+    changed), `refused` (bad path: `problem` says why) or `handed_off` (too much to read here,
+    or the lock stayed busy: a detached child does it, the payload's answer passed along)."""
     try:
         handle, info = open_own_transcript(job.path)
     except OSError as exc:
@@ -298,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     from carto_core.home import Home, current_home
 
-    given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader")
+    given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader", "--answer")
     home = Home(given["--home"]) if given.get("--home") else current_home()
     try:
         missing = [f for f in ("--source", "--key", "--path", "--reader") if not given.get(f)]
@@ -307,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         import signal
 
         signal.alarm(int(os.environ.get("CARTO_CATCHUP_TIMEOUT", "600") or 600))
-        job = Job(given["--source"], given["--key"], given["--path"], given["--reader"])
+        job = Job(given["--source"], given["--key"], given["--path"], given["--reader"],
+                  given.get("--answer", ""))
         result = ingest(home, job, limit=None, wait=None)
         if result.get("problem"):
             raise RuntimeError(result["problem"])
