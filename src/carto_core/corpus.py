@@ -33,9 +33,6 @@ class Corpus:
     #: Rows that repeated an event_id already seen (folded away).
     duplicates: int = 0
     by_id: dict[str, Event] = field(default_factory=dict)
-    #: Ids whose event is a newer row of the same log than their first (a live turn that grew):
-    #: derived data made from an older row (a vector) may be stale for them.
-    revised: set[str] = field(default_factory=set)
 
     def get(self, event_id: str) -> Event | None:
         return self.by_id.get(event_id)
@@ -62,7 +59,6 @@ def load_corpus(home: Home, labels: Iterable[str] | None = None) -> Corpus:
     by_id: dict[str, Event] = {}
     sources: dict[str, list[str]] = {}
     duplicates = 0
-    revised: set[str] = set()
     collecting = gc.isenabled()
     gc.disable()  # a bulk load of small objects: the collector only costs time here
     try:
@@ -84,13 +80,10 @@ def load_corpus(home: Home, labels: Iterable[str] | None = None) -> Corpus:
                             if label in seen:
                                 seen.remove(label)
                             seen.insert(0, label)
-                        else:
-                            revised.add(event.event_id)
                     elif label not in seen:
                         seen.append(label)
     finally:
         if collecting:
             gc.enable()
     events = list(by_id.values())
-    return Corpus(events=events, sources=sources, reports=reports, duplicates=duplicates, by_id=by_id,
-                  revised=revised)
+    return Corpus(events=events, sources=sources, reports=reports, duplicates=duplicates, by_id=by_id)
