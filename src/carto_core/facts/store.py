@@ -23,8 +23,9 @@ On open each log is compared with its state (`log_status`):
   only the layout suffix from the first position that moves is re-laid
   (`Columns.rebuild_suffix`): a hook's rows are newer than everything and extend the columns at
   their end;
-- rewritten, truncated, replaced, vanished, or a cache of another version or byte order:
-  the cache is not used; everything is rebuilt from the logs.
+- rewritten, truncated or replaced: that log alone is read again and patched in (`patch`);
+  vanished, an event such a log owned that it no longer holds, or a cache of another version or
+  byte order: everything is rebuilt from the logs.
 
 After a build, and once appended rows add up (`SAVE_AFTER_ROWS`, `SAVE_AFTER_RELAID`), the file
 is rewritten (a temporary file renamed over it, so a reader sees the old file or the new one,
@@ -205,20 +206,35 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     streamed: the logs are read chunk by chunk (`logstream.Fold`), each new event keeps a few
     numbers in compact arrays, and the layout is one numpy sort at the end (memory: about 45
     bytes an event, not the corpus)."""
+    return _build(home, Columns(), LOAD_ORDER)
+
+
+def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict, IdIndex]:
+    """Fold the logs `labels` (in load order) into `cols` and lay everything out. `kept`
+    (a patch) brings events of logs not read again: (arrays, lookup, rows, states)."""
     import numpy as np
 
     from carto_core.logstream import Fold
 
-    cols = Columns()
     nan = float("nan")
     ts, lkeys, lengths, has_id = array("d"), array("q"), array("i"), bytearray()
     codes = {name: array("i") for name in DIMENSIONS}
     crcs = array("I")
+    if kept is not None:
+        arrays, lookup, rows, states = kept
+        ts.frombytes(arrays["ts"].tobytes())
+        lkeys.frombytes(arrays["lkey"].tobytes())
+        lengths.frombytes(arrays["length"].tobytes())
+        has_id.extend(arrays["has_id"].tobytes())
+        crcs.frombytes(arrays["crc"].tobytes())
+        for name in DIMENSIONS:
+            codes[name].frombytes(arrays[name].tobytes())
+    else:
+        lookup, rows, states = None, 0, {}
     fields = ("type", "provider", "session", "project")  # the order of `fold_fields`
     interns = [cols.dims[name].intern for name in fields]
     columns = [codes[name] for name in fields]
-    fallback: dict[int, str] = {}
-    states: dict[str, dict] = {}
+    fallback: dict[int, str] = dict(cols.fallback)
 
     def newer_row(held: int, label: str, line) -> bool:
         # `held` numbers an entry of the arrays below, or a row of the chunk being numbered
@@ -226,10 +242,9 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
         held_label = label if held >= len(lkeys) else LOAD_ORDER[lkeys[held] >> _SHIFT]
         return takes_over(held_label, label)
 
-    fold = Fold(takes_over=newer_row)
+    fold = Fold(len(lkeys), takes_over=newer_row, lookup=lookup)
     retired: list[int] = []
-    rows = 0
-    for label in LOAD_ORDER:
+    for label in labels:
         path = home.log(label)
         before = identity(path)
         report = ReadReport(str(path))
@@ -256,7 +271,8 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
                 crcs.append(_crc(event_id))
                 if not own:
                     fallback[lkey] = event_id
-        states[label] = log_state(path, report.end_offset, report.lines, before)
+        states[label] = {**log_state(path, report.end_offset, report.lines, before),
+                         "rows": report.rows}
     if retired:
         # Events a newer row took over (a live turn that grew): their entries go.
         keep = np.ones(len(lkeys), np.bool_)
@@ -276,7 +292,8 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     # Oldest first: undated in reverse load order, then dated by time, ties in reverse load
     # order (the layout `Columns.place` makes; numbers grow with the load key).
     dated = ~np.isnan(stamps)
-    undated = np.flatnonzero(~dated)[::-1]
+    undated = np.flatnonzero(~dated)
+    undated = undated[np.argsort(-keys[undated], kind="stable")]
     when = np.flatnonzero(dated)
     when = when[np.lexsort((-keys[when], stamps[when]))]
     order = np.concatenate([undated, when])
@@ -304,6 +321,76 @@ def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     cols.rows = rows
     cols.duplicates = rows - n
     return cols, states, index
+
+
+def patch(home: Home, cols: Columns, states: dict, index: IdIndex,
+          stale: list[str]) -> tuple[Columns, dict, IdIndex] | None:
+    """The columns after the `stale` logs were rewritten or truncated, reading only those logs
+    again: the events they owned are dropped, they are folded in again (an id another log's
+    event holds is a duplicate or takes it over, by the rule of `carto_core.fold`) and all is
+    laid out again from the columns. None (build instead) when only a full read can tell: a
+    cache without per-log row counts, a log gone, or an event a stale log owned that it no
+    longer holds (a copy of it in a later log would be the event now)."""
+    import numpy as np
+
+    if any(not home.log(label).exists() or "rows" not in (states.get(label) or {})
+           for label in stale):
+        return None
+    n = cols.n
+    lkey = np.frombuffer(cols.lkey, np.int64) if n else np.zeros(0, np.int64)
+    stale_ranks = {RANK[label] for label in stale}
+    drop = np.isin(lkey >> _SHIFT, sorted(stale_ranks))
+    pair_lkeys = np.frombuffer(index.lkeys, np.int64) if n else np.zeros(0, np.int64)
+    pair_crcs = np.frombuffer(index.hashes, np.uint32) if n else np.zeros(0, np.uint32)
+    by_lkey = np.argsort(pair_lkeys)
+    crc = pair_crcs[by_lkey][np.searchsorted(pair_lkeys[by_lkey], lkey)] if n else pair_crcs
+    owned_before = crc[drop]
+    keep = np.flatnonzero(~drop)
+    stamps = np.full(n, np.nan)
+    stamps[cols.n_undated:] = np.frombuffer(cols.epoch, np.float64) if cols.n_dated else []
+    arrays = {"ts": stamps[keep], "lkey": lkey[keep], "crc": crc[keep].astype(np.uint32),
+              "length": np.frombuffer(cols.length, np.int32)[keep] if n else np.zeros(0, np.int32),
+              "has_id": np.frombuffer(bytes(cols.has_id), np.uint8)[keep]}
+    for name, dim in cols.dims.items():
+        arrays[name] = np.frombuffer(dim.col, np.int32)[keep] if n else np.zeros(0, np.int32)
+
+    def lookup(ids: list[str]) -> np.ndarray:
+        """The kept event holding each id (its number in `arrays`), -1 for none."""
+        out = np.full(len(ids), -1, np.int64)
+        for i, event_id in enumerate(ids):
+            position = index.position(cols, event_id)
+            if position is not None and (cols.lkey[position] >> _SHIFT) not in stale_ranks:
+                out[i] = int(np.searchsorted(keep, position))
+        return out
+
+    fresh = Columns({name: dim.names[1:] for name, dim in cols.dims.items()})
+    fresh.fallback = {k: v for k, v in cols.fallback.items() if (k >> _SHIFT) not in stale_ranks}
+    rows = cols.rows - sum(int(states[label]["rows"]) for label in stale)
+    kept_states = {label: state for label, state in states.items() if label not in stale}
+    new_cols, new_states, new_index = _build(
+        home, fresh, [label for label in LOAD_ORDER if label in stale],
+        kept=(arrays, lookup, rows, kept_states))
+    after_lkeys = np.frombuffer(new_index.lkeys, np.int64) if new_cols.n else np.zeros(0, np.int64)
+    owned_after = np.frombuffer(new_index.hashes, np.uint32)[
+        np.isin(after_lkeys >> _SHIFT, sorted(stale_ranks))] if new_cols.n else owned_before[:0]
+    if not _covers(owned_after, owned_before):
+        return None  # an event a rewritten log owned is gone from it
+    return new_cols, new_states, new_index
+
+
+def _covers(after, before) -> bool:
+    """Every value of `before` occurs in `after` at least as often (multisets of CRCs: an id
+    back in its log comes back with its CRC)."""
+    import numpy as np
+
+    if not len(before):
+        return True
+    values, wanted = np.unique(before, return_counts=True)
+    have, counts = np.unique(after, return_counts=True)
+    slot = np.minimum(np.searchsorted(have, values), max(len(have) - 1, 0))
+    if not len(have):
+        return False
+    return bool(((have[slot] == values) & (counts[slot] >= wanted)).all())
 
 
 def _without(records: Records, dead: set[int]) -> Records:
@@ -355,8 +442,11 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
             new.add(stamp.timestamp() if stamp is not None else None, lkey,
                     line.end - line.offset, 1 if real_id(event) else 0, cols.intern_event(event),
                     event_id)
+        rows_before = int(state.get("rows", 0)) if "rows" in state else None
         states[label] = log_state(home.log(label), report.end_offset, start_lines + report.lines,
                                   before)
+        if rows_before is not None:
+            states[label]["rows"] = rows_before + report.rows
     if dead:  # (an id-less row is keyed by its line: never replaced, never in `fallback` here)
         new = _without(new, dead)
     relaid = 0
@@ -533,10 +623,19 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
             stale = [label for label, value in status.items() if value == "stale"]
             grown = [label for label, value in status.items() if value == "grown"]
             if stale:
-                state = "rebuilt"
                 reasons = {label: "rewritten or truncated" for label in stale}
-                cols, states, index = build(home)
-                rows = cols.rows
+                patched = patch(home, cols, states, index, stale)
+                if patched is not None:
+                    state = "patched"
+                    cols, states, index = patched
+                    rows = sum(int(states[label]["rows"]) for label in stale)
+                    if grown:  # appended to a log that was not rewritten: fold those in too
+                        row_reader(home, cols)
+                        rows += append(home, cols, states, grown, index)[0]
+                else:
+                    state = "rebuilt"
+                    cols, states, index = build(home)
+                    rows = cols.rows
             elif grown:
                 state = "appended"
                 rows, relaid = append(home, cols, states, grown, index)
