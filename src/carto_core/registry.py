@@ -254,16 +254,18 @@ def plugin_table(*, refresh: bool = False) -> dict:
     key = distributions_key()
     if _table is not None and not refresh and _table.get("key") == key:
         return _table
-    if not refresh:
-        try:
-            with open(table_path(), encoding="utf-8") as handle:
-                cached = json.load(handle)
-            if isinstance(cached, dict) and cached.get("key") == key:
-                _table = cached
-                return cached
-        except (OSError, ValueError):
-            pass
+    cached = None
+    try:
+        with open(table_path(), encoding="utf-8") as handle:
+            cached = json.load(handle)
+    except (OSError, ValueError):
+        pass
+    if not refresh and isinstance(cached, dict) and cached.get("key") == key:
+        _table = cached
+        return cached
     table = {"key": key, **scan_entry_points()}
+    if isinstance(cached, dict):
+        _carry_classes(cached, table)
     _write_table(table)
     _table = table
     return table
@@ -487,7 +489,114 @@ def load_registries(env: dict | None = None, *, hooks: tuple[str, ...] | None = 
                     f"live capture {record['provider']!r} from distribution {record.get('distribution')!r} "
                     f"refused: already provided by {record['taken_by']!r}")
         _record_hooks(_table, infos)
+        _record_classes(_table, registries)
     return registries
+
+
+def _carry_classes(old: dict, new: dict) -> None:
+    """Keep the class records (`_record_classes`) of plugins a rescan finds unchanged (same
+    name, distribution and version): a rescan only means *some* `sys.path` folder changed."""
+    versions = {(p.get("name"), p.get("distribution"), p.get("version")) for p in new.get("plugins", [])}
+    plugins = {p.get("name"): (p.get("name"), p.get("distribution"), p.get("version"))
+               for p in old.get("plugins", [])}
+    builtin = {name for name in BUILTINS}
+    kept: dict = {}
+    for kind, records in (old.get("classes") or {}).items():
+        if not isinstance(records, dict):
+            continue
+        for name, record in records.items():
+            plugin = record.get("plugin") if isinstance(record, dict) else None
+            if plugin in builtin or plugins.get(plugin) in versions:
+                kept.setdefault(kind, {})[name] = record
+    if kept:
+        new["classes"] = kept
+
+
+#: Registries whose classes the hook path may need by name (`class_target`).
+_LIGHT_KINDS = ("rankers", "decay_policies")
+
+
+def _record_classes(table: dict, registries: "Registries") -> None:
+    """Remember where each registered ranker, analyzer, fusion and decay policy lives
+    (`module:qualname` and its plugin), so that a stdlib-only caller can import one class by
+    name without pluggy (`class_target`). Merged: a partial load keeps what a fuller one saw."""
+    known = table.setdefault("classes", {})
+    changed = False
+    for attr in _LIGHT_KINDS:
+        registry = getattr(registries, attr)
+        records = known.setdefault(attr, {})
+        for name, cls in registry.items():
+            record = {"target": f"{cls.__module__}:{cls.__qualname__}",
+                      "plugin": registry.plugin_of(name)}
+            if records.get(name) != record:
+                records[name] = record
+                changed = True
+    if changed:
+        _write_table(table)
+
+
+def class_target(kind: str, name: str, env: dict | None = None) -> str | None:
+    """`module:qualname` of the class registered as `name` in registry `kind` (`rankers`:
+    rankers, fusions and analyzers; `decay_policies`), as recorded the last time the
+    registries were built in this environment; None when unknown or its plugin is blocked.
+
+    Stdlib only, like `capture_target`: the UserPromptSubmit recall resolves the configured
+    analyzer, ranker, fusion and decay policy with it."""
+    table = plugin_table()
+    record = (table.get("classes", {}).get(kind) or {}).get(name)
+    if not isinstance(record, dict) or not record.get("target"):
+        return None
+    if record.get("plugin") in blocked_names(env):
+        return None
+    return record["target"]
+
+
+def load_class(target: str):
+    """The class a `module:qualname` target names, its module loaded *without* running the
+    package `__init__` above it when that package is not imported yet: a plugin package's
+    `__init__` registers its hooks (pluggy) and may import numpy, which the hook path must not
+    pay for an analyzer or a decay policy that needs neither. The module is loaded from its
+    file and entered in `sys.modules` under its own name; its own absolute imports work as
+    usual (a module that imports relatively from its package cannot be loaded this way).
+    Raises ImportError or AttributeError when the target is gone."""
+    import importlib
+
+    module_name, _, qualname = target.partition(":")
+    module = sys.modules.get(module_name)
+    if module is None:
+        top, _, rest = module_name.partition(".")
+        if not rest or top in sys.modules:
+            module = importlib.import_module(module_name)
+        else:
+            module = _load_module_file(module_name)
+    value = module
+    for part in qualname.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _load_module_file(module_name: str):
+    import importlib.util
+
+    top, *parts = module_name.split(".")
+    spec = importlib.util.find_spec(top)  # locates the package; does not execute it
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"no package {top!r} for {module_name!r}")
+    for location in spec.submodule_search_locations:
+        path = os.path.join(location, *parts[:-1], parts[-1] + ".py")
+        if os.path.isfile(path):
+            break
+    else:
+        raise ImportError(f"no module file for {module_name!r}")
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module
 
 
 _cached: Registries | None = None

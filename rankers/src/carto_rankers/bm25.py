@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from carto_core.search.api import DEPTH, Ladder, Query, Ranker, Scope
-from carto_core.search.index_build import TF_SCALE
+from carto_core.search.index_view import TF_SCALE  # stdlib: importing this module costs no numpy
 
 #: The other terms' postings past 1/DENSE_SHARE of the corpus: one dense score array instead
 #: of a sorted candidate union (measured at 200k: about even at 1/16 to 1/128, 1/64 kept).

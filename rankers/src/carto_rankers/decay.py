@@ -25,7 +25,7 @@ def _reuse(fused: Fused, context: DecayContext, event_id: str) -> float:
     if not accesses:
         return 1.0
     fused.reuse_count = len(accesses)
-    from carto_core.search.pipeline import reuse_boost
+    from carto_core.search.decay_knobs import reuse_boost
 
     return reuse_boost(context.now, accesses, context.reuse_weight)
 

@@ -5,7 +5,6 @@ scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim ->
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import time
@@ -36,32 +35,10 @@ from carto_core.search.api import (
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
     from carto_core.search.telemetry import Telemetry
+from carto_core.search.decay_knobs import decay_parameters, hours_since, reuse_boost  # noqa: F401
 
 FACET_WINDOW = 500
 _TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
-
-
-def _env_float(names: tuple[str, ...], default: float) -> float:
-    for name in names:
-        value = os.environ.get(name)
-        if value:
-            try:
-                return float(value)
-            except ValueError:
-                raise SearchUsageError(f"{name}={value!r} is not a number") from None
-    return default
-
-
-def decay_parameters() -> dict:
-    """Decay knobs from the environment (upstream names accepted)."""
-    return {
-        "lambda_per_hour": _env_float(("CARTO_DECAY_LAMBDA", "CARTOGRAPHER_DECAY_LAMBDA"), 0.001),
-        "reuse_weight": _env_float(("CARTO_REUSE_WEIGHT", "CARTOGRAPHER_REUSE_WEIGHT"), 0.3),
-        "lookup_max": int(_env_float(("CARTO_DECAY_LOOKUP_MAX", "CARTOGRAPHER_DECAY_LOOKUP_MAX"), 10)),
-        "lift": _env_float(("CARTO_DECAY_LIFT", "CARTOGRAPHER_DECAY_LIFT"), 3.0),
-        "prior_beta": _env_float(("CARTO_DECAY_PRIOR_BETA",), 0.5),
-        "vague_lambda": _env_float(("CARTO_DECAY_VAGUE_LAMBDA",), 0.2),
-    }
 
 
 def resolve_names(request: SearchRequest, engine) -> tuple[list[str], str, str]:
@@ -363,17 +340,6 @@ def _unknown_entities(engine, text: str) -> list[str]:
             if any(engine.index.df(token) == 0 for token in tokenize(word)):
                 out.append(word)
     return list(dict.fromkeys(out))
-
-
-def hours_since(now: float, then: float) -> float:
-    return max(0.0, (now - then) / 3600.0)
-
-
-def reuse_boost(now: float, accesses: list[float], weight: float) -> float:
-    if not accesses or weight <= 0:
-        return 1.0
-    total = sum(1.0 / math.sqrt(max(0.02, (now - t) / 86400.0)) for t in accesses)
-    return min(2.0, 1.0 + weight * total)
 
 
 def run_search(

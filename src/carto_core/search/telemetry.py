@@ -191,6 +191,29 @@ class Telemetry:
         if not result.results and result.unknown_entities:
             self.record_gap(request.query, request.project, result.unknown_entities)
 
+    def record_served(self, query: str, hits: list[dict], *, started: float,
+                      stages_ms: dict | None = None) -> None:
+        """What a caller outside `run_search` showed (the UserPromptSubmit recall): served-log
+        rows for `hits` ({event_id, source, project}), the session's served list and the
+        search-call row, all under this telemetry's purpose."""
+        finished = time.time()
+        rows = [{"timestamp": _iso(finished), "call_id": self.call_id, "purpose": self.purpose,
+                 "session_id": self.session_id or None, "provider": self.provider, "query": query,
+                 "event_id": hit["event_id"], "rank": rank, "source": hit.get("source") or "",
+                 "project": hit.get("project") or ""}
+                for rank, hit in enumerate(hits, 1)]
+        if rows:
+            append_rows(served_log_path(self.home), redacted(rows))
+        if self.session_id and hits:
+            add_served(self.home, self.session_id, [hit["event_id"] for hit in hits])
+        elapsed = round((time.perf_counter() - started) * 1000, 3)
+        append_rows(search_calls_path(self.home), redacted([{
+            "timestamp": _iso(finished), "call_id": self.call_id,
+            "requested_backend": self.backend, "selected_backend": self.backend,
+            "transport": "hook", "purpose": self.purpose, "session_id": self.session_id or None,
+            "provider": self.provider, "query": query, "result_count": len(hits),
+            "elapsed_ms": elapsed, "stages_ms": stages_ms or {}}]))
+
     def record_gap(self, query: str, project: str | None, entities: list[str],
                    cwd: str | None = None) -> str:
         """A knowledge gap (upstream 1.8): a search found nothing and named ids or paths no

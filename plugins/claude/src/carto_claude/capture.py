@@ -14,6 +14,7 @@ of `carto_core.capture` (reference/cartographer.md 1.4-1.8):
 | PostToolBatch | the rows of each call in `tool_calls` that no PostToolUse row names (by `tool_use_id`): a backstop for a PostToolUse hook that did not run |
 | PreToolUse Edit/Write/MultiEdit/NotebookEdit | no row; prints the edit-collision note when a peer touched the file |
 | SessionStart | no row; starts the detached transcript catch-up; prints the opt-in start note (the transcript does not exist yet: not a problem) |
+| UserPromptSubmit (installed by `carto install claude --recall`) | no row (prompts come from history.jsonl); prints prompt-time recall as `additionalContext` (`carto_core.recall.prompt`) |
 | PreCompact | milestone `compaction_<trigger>` |
 | PostCompact | changelog `derived_compaction_summary` |
 | Stop | the live transcript's new and grown turns (`carto_core.capture.live`; the open one marked `"open": true`, the payload's `last_assistant_message` kept as its answer); starts the semantic keep-up |
@@ -85,6 +86,8 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         _session_start(ctx, out)
     elif event_name == "Stop":
         _live_transcript(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")))
+    elif event_name == "UserPromptSubmit":
+        _prompt_submit(ctx, out)
     elif event_name == "SessionEnd":
         from carto_core.capture.milestones import capture_milestone
 
@@ -177,6 +180,18 @@ def _tool_batch(ctx: Context, out: Outcome) -> None:
         sub.chained(ctx.parent())  # rows of one batch chain to each other, as one call's do
         _tool_event(sub, out, failed=False)
         ctx.chained(sub.parent())
+
+
+def _prompt_submit(ctx: Context, out: Outcome) -> None:
+    """No row (the prompt comes from history.jsonl); prompt-time recall when it is on (the
+    handler is installed by `carto install claude --recall`)."""
+    from carto_core.recall.prompt import prompt_recall
+
+    text = prompt_recall(ctx, out)
+    if text:
+        from carto_core.capture.output import context_output
+
+        out.output = context_output("UserPromptSubmit", text)
 
 
 def _session_start(ctx: Context, out: Outcome) -> None:

@@ -16,6 +16,8 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | SessionStart | no row; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
 | SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's; the rollout's last turns, as Stop |
+| UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested; prompt-time recall as `additionalContext` when `[recall] prompt = true` or `CARTO_PROMPT_RECALL=1` (`carto_core.recall.prompt`) |
+| SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's |
 | anything else | nothing |
 
 Codex has no PostToolUseFailure. Its `transcript_path` may be null: for milestones the rollout
@@ -97,6 +99,13 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
             _live_rollout(ctx, out, ctx.transcript)  # the rollout's last lines, final
     elif event_name == "UserPromptSubmit":
         _prompt(ctx, out)
+        from carto_core.recall.prompt import prompt_recall
+
+        text = prompt_recall(ctx, out)
+        if text:
+            from carto_core.capture.output import context_output
+
+            out.output = context_output("UserPromptSubmit", text)
     else:
         # PreCompact, PostCompact, SubagentStop as Claude (Codex's PostCompact may carry no summary).
         from carto_core.capture.milestones import capture_agent_event

@@ -1,0 +1,114 @@
+"""The UserPromptSubmit recall, as the providers' capture handlers call it::
+
+    from carto_core.recall.prompt import prompt_recall
+
+    text = prompt_recall(ctx, out)   # str | None: the additionalContext, or nothing
+
+Silent (None) when recall is off (`settings.enabled`), the payload has no prompt or session,
+the home has no usable keyword index, the index is stale beyond its tail (a log was rewritten,
+or more was appended than a search would hold unsaved: the detached index catch-up is started,
+`refresh`), the configured engine cannot run without numpy, or nothing clears the gate.
+Otherwise the shown ids are added to the session's served list (so the next prompt, and
+`carto search` in the same session, do not repeat them) and recorded in the search telemetry
+with purpose `prompt_recall`. Problems become hook.log lines on `out`; nothing here raises.
+
+Stdlib only (`carto_core.search.lite` over `IndexView`): it runs inside the agent's prompt
+hook, whose budget is three PostToolUse hooks (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import time
+
+from carto_core.recall import settings
+
+#: Appended bytes a search would still hold in its unsaved tail (index.FOLD_MIN rows of ~1 KB,
+#: or 2 % of the indexed bytes); more makes the index stale for the hook.
+TAIL_BYTES_MIN = 2 * 1024 * 1024
+TAIL_SHARE = 0.02
+
+
+def prompt_recall(ctx, out) -> str | None:
+    try:
+        return _recall(ctx, out)
+    except Exception as exc:  # never the agent's problem
+        out.problems.append(f"prompt recall failed: {type(exc).__name__}: {exc}")
+        return None
+
+
+def _recall(ctx, out) -> str | None:
+    if not settings.enabled(ctx.provider):
+        return None
+    prompt = ctx.payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip() or not ctx.session:
+        return None
+    prompt = prompt[: settings.MAX_PROMPT_CHARS]
+    started = time.perf_counter()
+    from carto_core.search.index_view import IndexView
+
+    view = IndexView.open(ctx.home)
+    if view is None:
+        _stale(ctx, out, "no keyword index")
+        return None
+    state, appended = view.freshness()
+    if state == "stale" or appended > max(TAIL_BYTES_MIN, TAIL_SHARE * view.indexed_bytes()):
+        _stale(ctx, out, f"keyword index {state} ({appended} bytes appended since it was saved)")
+        return None
+    from carto_core.search import lite
+
+    try:
+        components = lite.resolve_components()
+    except lite.LiteUnavailable as exc:
+        out.problems.append(f"prompt recall: {exc}")
+        return None
+    if not components.rankers:
+        return None
+    if view.meta.get("analyzer") != components.analyzer.signature:
+        _stale(ctx, out, "keyword index made by another analyzer")
+        return None
+    from carto_core.recall.find import find
+    from carto_core.search.telemetry import access_ledger_path, read_accesses, read_served
+
+    served = read_served(ctx.home, ctx.session)
+    accesses = read_accesses(access_ledger_path(ctx.home))
+    found = find(view, components, prompt, session_id=ctx.session, served_ids=served,
+                 now=ctx.now, limit=settings.MAX_SNIPPETS, accesses=accesses)
+    items = []
+    for result in found.results:
+        row = result.row
+        ts = view.cols["ts"][result.doc]
+        items.append({"event_id": result.event_id, "row": row, "terms": result.held,
+                      "ts": None if ts != ts else ts, "project": row.get("project")
+                      if isinstance(row.get("project"), str) else view.string("projects", result.doc),
+                      "source": _sources(view, result.doc), "score": result.score})
+    from carto_core.recall.snippet import render
+
+    text, count = render(items, components.analyzer, ctx.now) if items else ("", 0)
+    shown = items[:count]
+    _record(ctx, found, shown, started)
+    return text or None
+
+
+def _sources(view, doc: int) -> str:
+    from carto_core.search.index_view import LOG_LABELS
+
+    own = view.cols["source"][doc]
+    bits = view.cols["seen"][doc]
+    return "+".join([LOG_LABELS[own]] + [l for c, l in enumerate(LOG_LABELS) if c != own and bits >> c & 1])
+
+
+def _record(ctx, found, shown: list[dict], started: float) -> None:
+    from carto_core.search.telemetry import Telemetry
+
+    telemetry = Telemetry(ctx.home, session_id=ctx.session, provider=ctx.provider,
+                          purpose="prompt_recall", backend="hook")
+    telemetry.record_served(" ".join(term for term, _ in found.key_terms), shown, started=started,
+                            stages_ms={"search": found.ms})
+
+
+def _stale(ctx, out, why: str) -> None:
+    from carto_core.recall.refresh import start_refresh
+
+    problem = start_refresh(ctx.home)
+    if problem:
+        out.problems.append(f"prompt recall silent ({why}); {problem}")

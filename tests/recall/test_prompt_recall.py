@@ -1,0 +1,135 @@
+"""Prompt-time recall through the real hook process (`carto hook <provider> UserPromptSubmit`)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from .conftest import COMMIT_ID, WORK_ID, build_index, context_of, prompt_payload, run_hook, write_home
+
+QUESTION = "how did we fix the coupon stacking bug in checkout?"
+
+
+def served_rows(home):
+    path = home / "served-log.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_a_prompt_about_another_sessions_work_gets_that_work_within_the_budget(recall_home):
+    done = run_hook(recall_home, "claude", prompt_payload("new-session", QUESTION))
+    assert done.returncode == 0, done.stderr
+    context = context_of(done)
+    assert context is not None
+    assert len(context) <= 1200
+    snippets = [line for line in context.splitlines() if line.startswith("- [")]
+    assert 1 <= len(snippets) <= 3
+    assert any(WORK_ID in line or COMMIT_ID in line for line in snippets)
+    for line in snippets:  # each names its event id, its age and its project
+        event_id, age, project = line[3:line.index("]")].split(" · ")
+        assert event_id.startswith("evt-") and age.endswith("ago") and project == "webshop"
+    # Telemetry: served rows with purpose prompt_recall, and the ids enter the served list.
+    rows = served_rows(recall_home)
+    assert {r["purpose"] for r in rows} == {"prompt_recall"}
+    assert {r["event_id"] for r in rows} == {line[3:line.index(" · ")] for line in snippets}
+    assert all(r["session_id"] == "new-session" for r in rows)
+    calls = [json.loads(line) for line in (recall_home / ".carto" / "search-calls.jsonl").read_text().splitlines()]
+    assert calls[-1]["purpose"] == "prompt_recall" and calls[-1]["result_count"] == len(snippets)
+    # Anything already served to the session is not served again.
+    again = run_hook(recall_home, "claude", prompt_payload("new-session", QUESTION))
+    assert again.returncode == 0
+    repeated = context_of(again)
+    assert repeated is None or not any(r["event_id"] in repeated for r in rows)
+
+
+def test_the_session_that_did_the_work_gets_nothing_from_itself(recall_home):
+    done = run_hook(recall_home, "claude", prompt_payload("work-session", QUESTION))
+    assert done.returncode == 0
+    assert done.stdout == b""
+    assert served_rows(recall_home) == []
+
+
+@pytest.mark.parametrize("prompt", ["hello there", "run the tests", "thanks, looks good",
+                                    "what is the capital of mongolia?", "continue"])
+def test_generic_and_unrelated_prompts_print_nothing(recall_home, prompt):
+    done = run_hook(recall_home, "claude", prompt_payload("new-session", prompt))
+    assert done.returncode == 0
+    assert done.stdout == b""
+
+
+def test_a_missing_index_prints_nothing_exits_0_and_the_catch_up_builds_it(tmp_path):
+    home = tmp_path / "home"
+    write_home(home)  # logs but no index
+    build_index(tmp_path / "elsewhere")  # the plugin table knows the classes; this home has no index
+    assert not (home / ".carto" / "search").exists()
+    done = run_hook(home, "claude", prompt_payload("new-session", QUESTION))
+    assert done.returncode == 0 and done.stdout == b""
+    deadline = time.time() + 90
+    while time.time() < deadline and not (home / ".carto" / "search" / "CURRENT").exists():
+        time.sleep(0.2)
+    assert (home / ".carto" / "search" / "CURRENT").exists(), "the detached refresh built no index"
+    deadline = time.time() + 30
+    while time.time() < deadline and (home / ".carto" / "recall-refresh.lock").exists():
+        try:
+            import fcntl
+
+            with open(home / ".carto" / "recall-refresh.lock") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            time.sleep(0.2)
+    assert context_of(run_hook(home, "claude", prompt_payload("new-session", QUESTION)))
+
+
+def test_a_stale_index_is_silent(recall_home):
+    log = recall_home / "changelog.jsonl"
+    rows = log.read_text().splitlines()
+    log.write_text("\n".join(rows[1:]) + "\n")  # rewritten under the index: its offsets lie
+    done = run_hook(recall_home, "claude", prompt_payload("new-session", QUESTION))
+    assert done.returncode == 0 and done.stdout == b""
+    assert any("keyword index stale" in line for line in
+               (recall_home / ".carto" / "hook.log").read_text().splitlines())
+
+
+@pytest.mark.parametrize("payload", [
+    {"session_id": "s", "cwd": "/x", "prompt": "coupon stacking " * 700_000},   # ~11 MB
+    {"session_id": "s", "cwd": "/x", "prompt": "\ud83d coupon \udc00 stacking checkout"},
+    {"session_id": "s", "cwd": "/x", "prompt": ["not", "text"]},
+    {"session_id": "s", "cwd": "/x"},
+])
+def test_hostile_prompts_exit_0_within_the_cap(recall_home, payload):
+    started = time.monotonic()
+    done = run_hook(recall_home, "claude", payload, env={"CARTO_HOOK_TIMEOUT": "8"})
+    assert done.returncode == 0
+    log = (recall_home / ".carto" / "hook.log")
+    assert "wall-clock cap" not in (log.read_text() if log.exists() else "")
+    assert time.monotonic() - started < 60  # the subprocess guard, not a timing claim
+    if done.stdout:
+        assert len(context_of(done)) <= 1200
+
+
+def test_binary_stdin_exits_0(recall_home):
+    raw = b'{"session_id": "s", "cwd": "/x", "prompt": "coupon \xff\xfe stacking \x00 checkout"}'
+    done = run_hook(recall_home, "claude", raw)
+    assert done.returncode == 0
+
+
+def test_recall_can_be_switched_off_and_codex_needs_it_switched_on(recall_home, tmp_path):
+    payload = prompt_payload("new-session", QUESTION)
+    off = run_hook(recall_home, "claude", payload, env={"CARTO_PROMPT_RECALL": "0"})
+    assert off.returncode == 0 and off.stdout == b""
+    config = tmp_path / "config.toml"
+    config.write_text("[recall]\nprompt = false\n")
+    assert run_hook(recall_home, "claude", payload, env={"CARTO_CONFIG": str(config)}).stdout == b""
+    # Codex: its UserPromptSubmit handler always runs (it captures the prompt); recall is off
+    # unless asked for.
+    codex = {**payload, "session_id": "codex-session", "turn_id": "t1"}
+    quiet = run_hook(recall_home, "codex", codex)
+    assert quiet.returncode == 0 and quiet.stdout == b""
+    prompts = (recall_home / "prompt-history.jsonl").read_text().splitlines()
+    assert json.loads(prompts[-1])["summary"] == QUESTION  # the prompt row is still written
+    config.write_text("[recall]\nprompt = true\n")
+    loud = run_hook(recall_home, "codex", {**codex, "turn_id": "t2"}, env={"CARTO_CONFIG": str(config)})
+    assert loud.returncode == 0
+    assert WORK_ID in context_of(loud) or COMMIT_ID in context_of(loud)

@@ -1,0 +1,155 @@
+"""The stdlib search (`carto_core.search.lite` over `IndexView`) is `run_search`'s keyword search:
+same documents, same order; and the index view reads exactly what `KeywordIndex` wrote."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+import pytest
+
+from carto_core.evaluation.generate import generate_home
+from carto_core.home import Home
+from carto_core.search import SearchRequest, run_search
+from carto_core.search.engine import SearchEngine
+from carto_core.search.index_view import IndexView
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def _plugin_table():
+    """Each test has its own HOME, so its own plugin table: fill it as any CLI call would."""
+    from carto_core.registry import RANKING_HOOKS, get_registries
+
+    get_registries(hooks=RANKING_HOOKS)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lite") / "home"
+    generate_home(root, 4000, seed=3, now=NOW)
+    home = Home(root)
+    engine = SearchEngine(home, auto_refresh=False)
+    engine.ensure_loaded()
+    return home, engine
+
+
+def test_the_format_constants_are_the_writers(generated):
+    from carto_core.search import api, index_build, index_store, lite
+    from carto_core.search import index_view
+
+    assert index_view.FORMAT_VERSION == index_store.VERSION
+    assert index_view.TF_SCALE == index_build.TF_SCALE
+    assert index_view.COLUMNS == tuple(index_build.COLUMNS)
+    assert index_view.LOG_LABELS == index_build.LOG_LABELS
+    assert (lite.DEPTH, lite.RRF_K, lite.TRIM) == (api.DEPTH, api.RRF_K, api.TRIM)
+    assert (lite.SALIENCE_MIN, lite.SALIENCE_MAX, lite.SALIENCE_DEFAULT) == (
+        api.SALIENCE_MIN, api.SALIENCE_MAX, api.SALIENCE_DEFAULT)
+
+
+def test_the_view_reads_every_posting_column_and_id_as_written(generated):
+    home, engine = generated
+    index = engine.index
+    view = IndexView.open(home)
+    assert view is not None and len(view) == len(index)
+    assert view.stats() == (index.n_alive, pytest.approx(index.avgdl))
+    from carto_core.search.tokens import term_hash
+
+    words = index.segments[0].sorted_words()
+    for word in random.Random(1).sample(words, 300):
+        mine = view.postings(term_hash(word))
+        (docs, tfs, dls), = index.postings(word)
+        assert list(mine[0]) == docs.tolist() and list(mine[1]) == tfs.tolist()
+        assert list(mine[2]) == dls.tolist()
+    assert view.postings(term_hash("zz-no-such-term-zz")) is None
+    for doc in random.Random(2).sample(range(len(index)), 200):
+        assert view.event_id(doc) == index.event_id(doc)
+        assert view.index_of(index.event_id(doc)) == index.index_of(index.event_id(doc))
+        assert view.row(doc) == index.row(doc)
+        for name in ("project", "session", "source", "loc_off", "loc_len", "doclen", "alive"):
+            assert view.cols[name][doc] == index.cols[name][doc]
+    assert view.freshness() == ("fresh", 0)
+
+
+def test_a_grown_log_is_a_tail_and_a_rewritten_one_is_stale(tmp_path):
+    root = tmp_path / "home"
+    generate_home(root, 300, seed=4, now=NOW)
+    home = Home(root)
+    SearchEngine(home).ensure_loaded()
+    view = IndexView.open(home)
+    with open(home.log("changelog"), "a") as handle:
+        handle.write(json.dumps({"event_id": "evt-appended0001", "summary": "late"}) + "\n")
+    state, appended = view.freshness()
+    assert state == "tail" and appended > 0
+    lines = home.log("changelog").read_text().splitlines()
+    home.log("changelog").write_text("\n".join(lines[1:]) + "\n")
+    assert view.freshness()[0] == "stale"
+
+
+def _queries(home, n: int) -> list[str]:
+    prompts = [json.loads(line)["summary"] for line in open(home.log("prompts"))]
+    rng = random.Random(5)
+    out = rng.sample(prompts, n // 2)
+    turns = [json.loads(line)["summary"] for line in open(home.log("turns"))]
+    out += [" ".join(rng.sample(t.split(), min(3, len(t.split())))) for t in rng.sample(turns, n // 2)]
+    return out
+
+
+def test_the_lite_search_orders_as_run_search_does(generated):
+    from carto_core.search import lite
+
+    home, engine = generated
+    view = IndexView.open(home)
+    components = lite.resolve_components()
+    now = NOW.timestamp()
+    compared = 0
+    for query in _queries(home, 40):
+        if not lite.query_terms(components, query):
+            continue
+        mine = lite.search(view, components, query, now=now)
+        theirs = run_search(SearchRequest(query=query, semantic=False, limit=10, now=NOW,
+                                          facets=False), engine=engine)
+        assert [view.event_id(f.index) for f in mine.ranked[:10]] == [h.event_id for h in theirs.results], query
+        assert [round(f.score, 6) for f in mine.ranked[:10]] == [round(h.score, 6) for h in theirs.results]
+        compared += 1
+    assert compared >= 30
+
+
+def test_scope_leaves_out_a_session_and_served_ids_but_keeps_corpus_statistics(generated):
+    from carto_core.search import lite
+
+    home, engine = generated
+    view = IndexView.open(home)
+    components = lite.resolve_components()
+    query = _queries(home, 2)[0]
+    full = lite.search(view, components, query, now=NOW.timestamp())
+    top = full.ranked[0].index
+    session = view.string("sessions", top)
+    scoped = lite.search(view, components, query, now=NOW.timestamp(),
+                         exclude_sessions=frozenset({session}), served_ids=[view.event_id(full.ranked[1].index)])
+    kept = {f.index for f in scoped.ranked}
+    assert top not in kept and full.ranked[1].index not in kept
+    assert all(view.string("sessions", doc) != session for doc in kept)
+    assert [t.idf for t in scoped.terms] == [t.idf for t in full.terms]
+
+
+def test_importing_the_stdlib_search_and_the_configured_classes_pulls_no_heavy_module(generated):
+    home, _ = generated
+    code = (
+        "import sys\n"
+        "from carto_core.home import Home\n"
+        "from carto_core.search.index_view import IndexView\n"
+        "from carto_core.search import lite\n"
+        f"view = IndexView.open(Home({str(home.root)!r}))\n"
+        "components = lite.resolve_components()\n"
+        "lite.search(view, components, 'fix the parser cache')\n"
+        "print(sorted(m for m in ('numpy', 'pluggy', 'click', 'attrs', 'cattrs', 'orjson', 'carto_rankers')"
+        " if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"  # carto_rankers' __init__ (pluggy, numpy) is never run
