@@ -59,15 +59,18 @@ Examples:
   carto install claude             add carto's hooks to ~/.claude/settings.json
   carto install claude --project   add them to ./.claude/settings.json instead
   carto install claude --mcp       also register the `carto mcp` server with Claude Code
+  carto install claude --recall    also answer each prompt with what earlier sessions did
 
 Alternatively load carto as a Claude Code plugin (hooks + /carto:remember, standup, wrapup,
 trustmap skills): `claude --plugin-dir "$(carto install claude --plugin-dir)"`.""",
 )
 @click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")
 @click.option("--plugin-dir", "plugin_dir", is_flag=True, help="Print the Claude Code plugin folder shipped with carto and exit.")
+@click.option("--recall", is_flag=True, help="Also add the UserPromptSubmit handler that answers each prompt with "
+              "at most 3 snippets of earlier sessions' work (prompt-time recall, docs/recall.md).")
 @install_options(project_help="Use ./.claude/settings.json (this project only).",
                  mcp_help="Also register the carto MCP server (needs the MCP extra).")
-def install_claude(settings_path, plugin_dir, project, dry_run, mcp, as_json):
+def install_claude(settings_path, plugin_dir, recall, project, dry_run, mcp, as_json):
     """Wire carto's live-capture hooks into Claude Code, never clobbering existing settings."""
     from pathlib import Path
 
@@ -78,7 +81,7 @@ def install_claude(settings_path, plugin_dir, project, dry_run, mcp, as_json):
         click.echo(str(installer.PLUGIN_DIR))
         return
     path = Path(settings_path).expanduser() if settings_path else installer.default_settings_path(project)
-    run_install("claude", lambda: installer.install(path, dry_run=dry_run), dry_run=dry_run, mcp=mcp,
+    run_install("claude", lambda: installer.install(path, dry_run=dry_run, recall=recall), dry_run=dry_run, mcp=mcp,
                 as_json=as_json, mcp_options={"scope": "project" if project else "user"},
                 trailer=(f"plugin folder (alternative to settings hooks): {installer.PLUGIN_DIR}",))
 

@@ -65,9 +65,11 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
 @click.option("--trust", "trust", is_flag=True,
               help="Also record Codex's trust for carto's own handlers in config.toml (what /hooks "
                    "does), after printing each; never done without this flag.")
+@click.option("--recall", is_flag=True, help="Also turn prompt-time recall on (`[recall] prompt = true` in carto's "
+              "config file): each prompt is answered with at most 3 snippets of earlier sessions' work.")
 @install_options(project_help="Use ./.codex/hooks.json (this repository only).",
                  mcp_help="Also register the carto MCP server in Codex's config.toml.")
-def install_codex(hooks_path, trust, project, dry_run, mcp, as_json):
+def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
     """Wire carto's live-capture hooks into Codex, never clobbering existing hooks.
 
     Adds, per event carto captures, a handler running `<this carto> hook codex <Event>` (the
@@ -84,9 +86,10 @@ def install_codex(hooks_path, trust, project, dry_run, mcp, as_json):
       carto install codex --trust     ... and trust carto's handlers (headless use: codex exec)
       carto install codex --project   add them to ./.codex/hooks.json instead
       carto install codex --mcp       also register `carto mcp` with Codex
+      carto install codex --recall    also answer each prompt with what earlier sessions did
 
     Exit codes: 0 ok (also when already installed); 4 the hooks file (or, with --trust,
-    config.toml) is not a file carto can merge into; 75 --mcp asked but the MCP support is not
+    config.toml; with --recall, carto's config file) is not a file carto can merge into; 75 --mcp asked but the MCP support is not
     installed.
     """
     from pathlib import Path
@@ -103,8 +106,26 @@ def install_codex(hooks_path, trust, project, dry_run, mcp, as_json):
             click.echo(f"carto will trust these handlers of {path} in {preview['config']}:")
             for line in preview["changes"]:
                 click.echo(f"  {line}")
-    result = run_install("codex", lambda: installer.install(path, dry_run=dry_run, trust=trust),
-                         dry_run=dry_run, mcp=mcp, as_json=as_json, trailer=_trust_lines)
+
+    def install():
+        from carto_core.install.hooksfile import InstallError
+        from carto_core.recall.configure import ConfigEditError, enable_prompt_recall
+
+        try:
+            if recall:
+                enable_prompt_recall(dry_run=True)  # refuse before the hooks file changes
+            result = installer.install(path, dry_run=dry_run, trust=trust)
+            changes = enable_prompt_recall(dry_run=dry_run) if recall else []
+        except ConfigEditError as exc:
+            raise InstallError(str(exc)) from None
+        if recall:
+            result["recall"] = True
+            result["extra_changes"] = [*(result.get("extra_changes") or []), *changes] or [
+                "prompt-time recall is already on ([recall] prompt = true)"]
+        return result
+
+    result = run_install("codex", install, dry_run=dry_run, mcp=mcp, as_json=as_json,
+                         trailer=_trust_lines)
     _exit_on_trust_error(result)
 
 
