@@ -36,6 +36,8 @@ CORE_COMMANDS: dict[str, str] = {
     "trustmap": "carto_core.cli.trustmap_cmd:trustmap",
     "profile": "carto_core.cli.profile_cmd:profile",
     "repair": "carto_core.cli.repair_cmd:repair",
+    "sessions": "carto_core.cli.sessions_cmd:sessions",
+    "session": "carto_core.cli.sessions_cmd:session",
 }
 
 

@@ -20,7 +20,7 @@ def digest() -> None:
 
 
 @digest.command("session")
-@click.option("--session", "session_id", default=None, help="Session id (default: the current session).")
+@click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session).")
 @click.option("--commits", default=6, show_default=True, help="Commits to list.")
 @click.option("--files", default=5, show_default=True, help="Files to list.")
 @json_option
@@ -30,6 +30,10 @@ def session_cmd(session_id, commits, files, as_json) -> None:
     from carto_core.lenses.digest import DigestError, session_digest
     from carto_core.session import current_session_id
 
+    if session_id:
+        from carto_core.cli.session_arg import resolve_or_exit
+
+        session_id = resolve_or_exit(current_home(), session_id)
     session_id = session_id or current_session_id()
     if not session_id:
         usage_error("no session id: pass --session SID (or run inside an agent session)")

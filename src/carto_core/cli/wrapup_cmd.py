@@ -11,29 +11,47 @@ from carto_core.cli.output import emit_json, fail, json_option, usage_error
 Examples:
   carto wrapup                                   derive everything from the current session
   carto wrapup --decision "apply discounts before tax" --unresolved "coupon stacking"
-  carto wrapup --session 5a1e... --dry-run --json
+  carto wrapup --session 5a1e --dry-run --json    a session by a unique id prefix
+  carto wrapup --pending                         ended sessions with work and no wrapup
+  carto wrapup --pending --project webshop --json
 
 Decisions default to the session's commits, unresolved threads to files edited and not
 committed, the key insight to where the edits concentrated. Running it twice for the same
-session state writes nothing the second time (log_outcome: already_present).""")
-@click.option("--session", "session_id", default=None, help="Session id (default: the current session).")
+session state writes nothing the second time (log_outcome: already_present).
+
+--pending lists sessions that ended (a SessionEnd, or quiet for CARTO_WRAPUP_STALE_HOURS, 2)
+with a commit or at least CARTO_WRAPUP_MIN_EVENTS (10) events over CARTO_WRAPUP_MIN_MINUTES (5)
+minutes, and no wrapup: newest first, each with the command that wraps it up (exit 3: none).
+An ambiguous --session prefix lists the sessions it matches and exits 2.""")
+@click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session).")
+@click.option("--pending", is_flag=True, help="List ended sessions with work and no wrapup; write nothing.")
+@click.option("--project", default=None, help="With --pending: only this project (case-insensitive substring).")
 @click.option("--description", default=None, help="One-line synthesis (default: derived).")
 @click.option("--decision", "decisions", multiple=True, help="A decision (repeatable; replaces the derived ones).")
 @click.option("--unresolved", "unresolved", multiple=True, help="An open thread (repeatable).")
 @click.option("--insight", default=None, help="The key insight (default: derived).")
 @click.option("--dry-run", is_flag=True, help="Print the row; write nothing.")
 @json_option
-def wrapup(session_id, description, decisions, unresolved, insight, dry_run, as_json) -> None:
+def wrapup(session_id, pending, project, description, decisions, unresolved, insight, dry_run, as_json) -> None:
     """Record what this session decided and left open, as a session_wrapup milestone."""
     from carto_core.home import current_home
     from carto_core.lenses.digest import DigestError
     from carto_core.lenses.wrapup import build_wrapup, write_wrapup
     from carto_core.session import current_session_id
 
+    home = current_home()
+    if pending:
+        _pending(home, project, as_json)
+        return
+    if project:
+        usage_error("--project goes with --pending")
+    if session_id:
+        from carto_core.cli.session_arg import resolve_or_exit
+
+        session_id = resolve_or_exit(home, session_id)
     session_id = session_id or current_session_id()
     if not session_id:
         usage_error("no session id: pass --session SID (or run inside an agent session)")
-    home = current_home()
     try:
         row = build_wrapup(home, session_id, description=description,
                            decisions=list(decisions) or None, unresolved=list(unresolved) or None,
@@ -52,3 +70,35 @@ def wrapup(session_id, description, decisions, unresolved, insight, dry_run, as_
         click.echo(f"  open:    {item}")
     if row["key_insight"]:
         click.echo(f"  insight: {row['key_insight']}")
+
+
+def _pending(home, project, as_json) -> None:
+    from carto_core.exitcodes import ExitCode
+    from carto_core.lenses.sessions import pending, thresholds
+    from carto_core.serve.live import LiveCorpus
+    from carto_core.serve.views import project_matches, session_summaries
+    from carto_core.session import current_session_id
+    from carto_core.timeparse import format_timestamp, utcnow
+
+    now = utcnow()
+    matcher = (lambda name: project_matches(project, name)) if project else None
+    rows = pending(session_summaries(LiveCorpus(home)), now, project=matcher,
+                   exclude=current_session_id())
+    out = [{"session_id": r["session_id"], "project": r["project"], "provider": r["provider"],
+            "started": format_timestamp(r["started"]) if r["started"] else None,
+            "ended": format_timestamp(r["ended"]), "ended_by": r["ended_by"], "minutes": r["minutes"],
+            "events": r["events"], "turns": r["turns"], "commits": r["commits"], "edits": r["edits"],
+            "command": f"carto wrapup --session {r['session_id']}"} for r in rows]
+    if as_json:
+        emit_json({"pending": out, "total": len(out), "project": project, "thresholds": thresholds(),
+                   "generated_at": format_timestamp(now)})
+    else:
+        for r in out:
+            how = "SessionEnd" if r["ended_by"] == "session_end" else "quiet"
+            click.echo(f"{r['session_id'][:8]}  {r['project'] or '-':18.18} {r['provider'] or '?':7.7} ended "
+                       f"{r['ended']} ({how})  {r['events']} events, {r['commits']} commits, {r['edits']} edits"
+                       f"  ->  carto wrapup --session {r['session_id'][:8]}")
+        if not out:
+            click.echo("no ended session is waiting for a wrapup", err=True)
+    if not out:
+        raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -8,8 +8,9 @@ Called by the SessionStart hooks (stdlib only, no subprocess)::
 
 Off unless `CARTO_START_NOTE=1` (upstream's `CARTOGRAPHER_FOCUS_ON_START=1` also turns it on).
 The note holds the project's newest `session_wrapup` (its description and unresolved threads),
-the checkout's state (branch and HEAD, read from `.git` files) and live peers (other sessions
-with events in this project in the last 20 minutes). It is shown only when something changed
+the checkout's state (branch and HEAD, read from `.git` files), live peers (other sessions
+with events in this project in the last 20 minutes) and how many of the project's sessions in
+the changelog's tail ended without a wrapup (`lenses.sessions.pending`, `carto wrapup --pending`). It is shown only when something changed
 since it was last shown for this project: a fingerprint of its content is kept in
 `<home>/.carto/start-note.json` (state, not telemetry). Never raises.
 """
@@ -75,7 +76,9 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
             break
     cutoff = now - timedelta(minutes=LIVE_MINUTES)
     peers: dict[str, dict] = {}
-    for row in _tail_rows(home.log("changelog")):
+    changelog = _tail_rows(home.log("changelog"))
+    waiting = pending_wrapups(changelog, lowered, session_id, now)
+    for row in changelog:
         sid = row.get("session_id") or row.get("session")
         if not isinstance(sid, str) or not sid.strip() or sid.lower() == "unknown" or sid == session_id:
             continue
@@ -89,7 +92,7 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
         peer["events"] += 1
         peer["last"] = max(peer["last"], moment)
     branch, sha = _head(cwd)
-    if wrapup is None and not peers:
+    if wrapup is None and not peers and not waiting:
         return None
     return {
         "project": project,
@@ -105,7 +108,37 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
             ({"session_id": p["session_id"], "provider": p["provider"], "events": p["events"],
               "minutes_ago": int((now - p["last"]).total_seconds() // 60)} for p in peers.values()),
             key=lambda p: p["minutes_ago"]),
+        "pending_wrapups": waiting,
     }
+
+
+def pending_wrapups(rows: list[dict], project: str, session_id: str, now: datetime) -> int:
+    """How many sessions of `project` in these changelog rows ended without a wrapup and with
+    work in them (`lenses.sessions.pending`; the changelog's tail holds a milestone's copy)."""
+    from carto_core.lenses.sessions import pending
+
+    sessions: dict[str, dict] = {}
+    for row in rows:
+        sid = row.get("session_id") or row.get("session")
+        if not isinstance(sid, str) or not sid.strip() or sid.lower() == "unknown":
+            continue
+        moment = parse_timestamp(row.get("timestamp"))
+        kind = str(row.get("type") or "")
+        entry = sessions.setdefault(sid, {"session_id": sid, "projects": [], "started": moment,
+                                          "ended": moment, "events": 0, "commits": 0,
+                                          "wrapup": False, "session_end": False})
+        name = str(row.get("project") or "")
+        if name and name not in entry["projects"]:
+            entry["projects"].append(name)
+        if moment is not None:
+            entry["started"] = min(filter(None, (entry["started"], moment)))
+            entry["ended"] = max(filter(None, (entry["ended"], moment)))
+        entry["events"] += 1
+        entry["commits"] += kind.startswith("git_commit")
+        entry["wrapup"] |= kind == "milestone_session_wrapup"
+        entry["session_end"] |= kind.startswith("milestone_session_end")
+    return len(pending(sessions.values(), now, project=lambda name: name.lower() == project,
+                       exclude=session_id))
 
 
 def render(document: dict) -> str:
@@ -117,6 +150,10 @@ def render(document: dict) -> str:
         lines.append(f"  last wrapup ({wrapup['timestamp']}, {str(wrapup['session_id'])[:8]}): {wrapup['description']}")
         for item in wrapup["unresolved"][:5]:
             lines.append(f"  unresolved: {item}")
+    if document.get("pending_wrapups"):
+        count = document["pending_wrapups"]
+        lines.append(f"  {count} ended session{'s' if count != 1 else ''} of this project without a "
+                     "wrapup (carto wrapup --pending)")
     for peer in document["live_peers"][:5]:
         lines.append(f"  live peer {peer['session_id'][:8]} ({peer['provider'] or '?'}): "
                      f"{peer['events']} events, last {peer['minutes_ago']}m ago")

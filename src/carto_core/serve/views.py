@@ -121,11 +121,32 @@ def _sessions(live: LiveCorpus) -> dict[str, dict]:
                 "prompts": sum(1 for e in events if e.source == "prompts"),
                 "turns": sum(1 for e in events if e.source == "turns"),
                 "wrapup": any(e.row.get("milestone") == "session_wrapup" for e in events),
+                "session_end": any(_is_session_end(e) for e in events),
                 "transcript_path": transcript,
             }
         return out
 
     return live.cached("sessions", build)  # type: ignore[return-value]
+
+
+def _is_session_end(event: Event) -> bool:
+    milestone = event.row.get("milestone")
+    return (isinstance(milestone, str) and milestone.startswith("session_end")) or \
+        event.type.startswith("milestone_session_end")
+
+
+def session_summaries(live: LiveCorpus) -> list[dict]:
+    """One summary per session (id, project(s), provider, started, ended as datetimes, events,
+    commits, edits, prompts, turns, wrapup, session_end, transcript_path)."""
+    return list(_sessions(live).values())
+
+
+def find_sessions(live: LiveCorpus, prefix: str) -> list[str]:
+    """Session ids equal to `prefix` (that one alone) or starting with it, sorted."""
+    sessions = _sessions(live)
+    if prefix in sessions:
+        return [prefix]
+    return sorted(sid for sid in sessions if sid.startswith(prefix))
 
 
 def _session_out(summary: dict) -> dict:
@@ -135,12 +156,14 @@ def _session_out(summary: dict) -> dict:
     return out
 
 
-def list_sessions(live: LiveCorpus, *, days: int, project: str | None, provider: str | None,
-                  limit: int, now: datetime | None = None) -> dict:
-    cutoff = (now or utcnow()) - timedelta(days=days)
+def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, provider: str | None,
+                  limit: int, now: datetime | None = None, since: datetime | None = None) -> dict:
+    """Sessions active since `since` (else the last `days` days; neither: all), newest first."""
+    cutoff = since if since is not None else (
+        (now or utcnow()) - timedelta(days=days) if days is not None else None)
     rows = [
         s for s in _sessions(live).values()
-        if s["ended"] is not None and s["ended"] >= cutoff
+        if s["ended"] is not None and (cutoff is None or s["ended"] >= cutoff)
         and (not project or any(project_matches(project, p) for p in s["projects"] or [""]))
         and (not provider or s["provider"] == provider)
     ]

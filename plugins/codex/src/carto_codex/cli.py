@@ -119,13 +119,11 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
         except ConfigEditError as exc:
             raise InstallError(str(exc)) from None
         if recall:
-            result["recall"] = True
-            result["extra_changes"] = [*(result.get("extra_changes") or []), *changes] or [
-                "prompt-time recall is already on ([recall] prompt = true)"]
+            result["recall"] = changes or ["prompt-time recall is already on ([recall] prompt = true)"]
         return result
 
     result = run_install("codex", install, dry_run=dry_run, mcp=mcp, as_json=as_json,
-                         trailer=_trust_lines)
+                         trailer=lambda done: [*(done.get("recall") or []), *_trust_lines(done)])
     _exit_on_trust_error(result)
 
 

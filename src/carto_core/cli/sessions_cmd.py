@@ -1,0 +1,137 @@
+"""`carto sessions` and `carto session ID-OR-PREFIX`: sessions from the command line, from the
+same views the explorer's `/api/sessions` routes serve (`carto_core.serve.views`)."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+
+def _live():
+    from carto_core.home import current_home
+    from carto_core.serve.live import LiveCorpus
+
+    return LiveCorpus(current_home())
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@click.command(epilog="""\b
+Examples:
+  carto sessions                          every session, newest first (50)
+  carto sessions --since 2d --project webshop
+  carto sessions --provider codex --json | jq -r '.sessions[].session_id'
+  carto session 5a1e                      one session by a unique id prefix
+
+Columns: id (first 8), project, provider, start and end (UTC), events, turns, commits,
+edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session matched.""")
+@click.option("--since", default=None, help="Only sessions active since WHEN (2h, 7d, yesterday, 2026-09-01).")
+@click.option("--project", default=None, help="Project (case-insensitive substring; a|b for either).")
+@click.option("--provider", default=None, help="claude, codex, hermes, git, ...")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
+@json_option
+def sessions(since, project, provider, limit, as_json) -> None:
+    """List sessions, newest first: id, project, provider, span, events, turns, commits, edits, wrapup."""
+    from carto_core.serve.views import list_sessions
+    from carto_core.timeparse import parse_when
+
+    moment = None
+    if since:
+        try:
+            moment = parse_when(since)
+        except ValueError as exc:
+            usage_error(f"--since: {exc}")
+    document = list_sessions(_live(), days=None, since=moment, project=project, provider=provider,
+                             limit=limit)
+    document.pop("days", None)
+    document["since"] = since
+    if as_json:
+        emit_json(document)
+    else:
+        rows = document["sessions"]
+        if rows:
+            click.echo(f"{'id':8}  {'project':18} {'provider':8} {'start':20} {'end':20} "
+                       f"{'events':>6} {'turns':>5} {'commits':>7} {'edits':>5}  wrapup")
+        for s in rows:
+            click.echo(f"{s['session_id'][:8]:8}  {_short(s['project'] or '-', 18):18} "
+                       f"{(s['provider'] or '?')[:8]:8} {s['started'] or '-':20} {s['ended'] or '-':20} "
+                       f"{s['events']:>6} {s['turns']:>5} {s['commits']:>7} {s['edits']:>5}  "
+                       f"{'yes' if s['wrapup'] else '-'}")
+        if document["total"] > len(rows):
+            click.echo(f"({document['total'] - len(rows)} more: --limit)")
+    if not document["sessions"]:
+        if not as_json:
+            click.echo("no session matched", err=True)
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+@click.command(epilog="""\b
+Examples:
+  carto session 5a1e0000                  its events in order, turns, commits, files, wrapup
+  carto session 5a1e --json | jq '.files'
+
+An id prefix is enough when one session has it; when several do, they are listed and the
+exit code is 2. Exit codes: 0 ok, 2 ambiguous prefix, 3 no such session.""")
+@click.argument("session_id")
+@click.option("--events", "max_events", default=200, show_default=True, type=click.IntRange(min=0),
+              help="Events to print in text output (JSON has them all).")
+@json_option
+def session(session_id, max_events, as_json) -> None:
+    """One session: its events in order, its turns, commits and files, its wrapup."""
+    from carto_core.serve.views import find_sessions, session_detail
+
+    live = _live()
+    matches = find_sessions(live, session_id.strip())
+    if not matches:
+        fail(f"no session id starts with {session_id!r}", ExitCode.NOT_FOUND)
+    if len(matches) > 1:
+        from carto_core.serve.views import session_summaries
+
+        by_id = {s["session_id"]: s for s in session_summaries(live)}
+        if as_json:
+            emit_json({"error": "ambiguous", "prefix": session_id, "candidates": [
+                {"session_id": m, "project": by_id[m]["project"], "provider": by_id[m]["provider"],
+                 "ended": by_id[m]["ended"], "events": by_id[m]["events"]} for m in matches]})
+        else:
+            click.echo(f"carto: {len(matches)} sessions start with {session_id!r}; give more of the id:", err=True)
+            for m in matches:
+                s = by_id[m]
+                click.echo(f"  {m}  {s['project'] or '-'}  {s['provider'] or '?'}  ended "
+                           f"{s['ended']:%Y-%m-%dT%H:%M:%SZ}  {s['events']} events", err=True)
+        raise SystemExit(int(ExitCode.USAGE))
+    detail = session_detail(live, matches[0])
+    if as_json:
+        emit_json(detail)
+        return
+    s = detail["session"]
+    click.echo(f"session  {s['session_id']} · {s['provider'] or '?'} · {s['project'] or 'no project'}")
+    click.echo(f"span     {s['started']} .. {s['ended']} · {s['events']} events, {s['turns']} turns, "
+               f"{s['commits']} commits, {s['edits']} edits")
+    if s.get("transcript_path"):
+        click.echo(f"transcript {s['transcript_path']}")
+    for wrapup in detail["wrapup"]:
+        click.echo(f"wrapup   {wrapup['event_id']}: {_short(wrapup['description'], 100)}")
+        for item in wrapup["decisions"]:
+            click.echo(f"  decided: {_short(item, 100)}")
+        for item in wrapup["unresolved"]:
+            click.echo(f"  open:    {_short(item, 100)}")
+        if wrapup["key_insight"]:
+            click.echo(f"  insight: {_short(wrapup['key_insight'], 100)}")
+    if detail["commits"]:
+        click.echo("commits")
+        for commit in detail["commits"]:
+            click.echo(f"  {commit['timestamp'] or '-':20} {_short(commit['summary'], 90)}")
+    if detail["files"]:
+        click.echo("files    " + ", ".join(f"{f['path']} ×{f['touches']}" for f in detail["files"][:10])
+                   + (f" (+{len(detail['files']) - 10} more)" if len(detail["files"]) > 10 else ""))
+    click.echo(f"events ({len(detail['events'])})")
+    for event in detail["events"][:max_events]:
+        click.echo(f"  {event['timestamp'] or '-':20} {event['event_id'][:24]:24} {event['type'][:18]:18} "
+                   f"{_short(event['summary'], 70)}")
+    if len(detail["events"]) > max_events:
+        click.echo(f"  ... {len(detail['events']) - max_events} more (--events N, or --json)")

@@ -1,0 +1,119 @@
+"""Sessions by id prefix, and which ended sessions still lack a wrapup.
+
+- `resolve_session(home, "5a1e")` -> the full session id a prefix names (an exact id always
+  wins); `SessionNotFound` when no row of the searched logs carries one, `AmbiguousSession` (its
+  `candidates`) when several do. It reads the logs' bytes for `"session_id":"<prefix`-shaped
+  keys (every spelling: `session_id`, `session`, `sessionId`) and parses nothing else, so
+  `carto wrapup --session` and `carto digest session --session` can take a prefix without
+  loading the corpus.
+- `pending(summaries, now)` -> the sessions that ended, by a `session_end_*` milestone or by
+  being quiet for `CARTO_WRAPUP_STALE_HOURS` (2), with enough work in them (a commit, or at
+  least `CARTO_WRAPUP_MIN_EVENTS` (10) events over `CARTO_WRAPUP_MIN_MINUTES` (5) minutes) and no
+  `session_wrapup` milestone: newest first. `summaries` are per-session dicts (the explorer's
+  session summaries, `serve.views.session_summaries`, or the SessionStart note's from the logs'
+  tails); upstream's knobs `CARTOGRAPHER_WRAPUP_*` are read too.
+
+Stdlib only (the SessionStart note counts pending sessions on the hook path).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timedelta
+
+from carto_core.logs import SEARCHED_LOGS
+
+
+class SessionLookupError(LookupError):
+    """A session id prefix that names no session, or several."""
+
+
+class SessionNotFound(SessionLookupError):
+    pass
+
+
+class AmbiguousSession(SessionLookupError):
+    def __init__(self, prefix: str, candidates: list[str]):
+        super().__init__(f"session prefix {prefix!r} matches {len(candidates)} sessions")
+        self.prefix = prefix
+        self.candidates = candidates
+
+
+_KEY = rb'"(?:session_id|session|sessionId)"\s*:\s*"'
+
+
+def session_ids_with_prefix(home, prefix: str, logs=None) -> list[str]:
+    """Every session id that starts with `prefix` in the searched logs (sorted)."""
+    pattern = re.compile(_KEY + re.escape(prefix.encode("utf-8")) + rb'([^"\\]{0,200})"')
+    found: set[str] = set()
+    for label in logs or SEARCHED_LOGS:
+        try:
+            with open(home.log(label), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        for match in pattern.finditer(data):
+            found.add(prefix + match.group(1).decode("utf-8", "replace"))
+    found.discard("")
+    return sorted(s for s in found if s.strip().lower() != "unknown")
+
+
+def resolve_session(home, prefix: str) -> str:
+    prefix = prefix.strip()
+    if not prefix:
+        raise SessionNotFound("no session id given")
+    found = session_ids_with_prefix(home, prefix)
+    if prefix in found:
+        return prefix
+    if not found:
+        raise SessionNotFound(f"no session id starts with {prefix!r} in {home.root}")
+    if len(found) > 1:
+        raise AmbiguousSession(prefix, found)
+    return found[0]
+
+
+def _knob(names: tuple[str, ...], default: float) -> float:
+    for name in names:
+        try:
+            return float(os.environ[name])
+        except (KeyError, ValueError):
+            continue
+    return default
+
+
+def thresholds() -> dict:
+    return {
+        "stale_hours": _knob(("CARTO_WRAPUP_STALE_HOURS", "CARTOGRAPHER_WRAPUP_STALE_HOURS"), 2.0),
+        "min_events": int(_knob(("CARTO_WRAPUP_MIN_EVENTS", "CARTOGRAPHER_WRAPUP_MIN_EVENTS"), 10)),
+        "min_minutes": _knob(("CARTO_WRAPUP_MIN_MINUTES", "CARTOGRAPHER_WRAPUP_MIN_MINUTES"), 5.0),
+    }
+
+
+def pending(summaries, now: datetime, *, project=None, exclude: str = "") -> list[dict]:
+    """The summaries of ended, substantial sessions without a wrapup, newest first, each with
+    `ended_by` ("session_end" or "quiet") added. `project`: a callable(project name) -> bool."""
+    knobs = thresholds()
+    quiet_before = now - timedelta(hours=knobs["stale_hours"])
+    out = []
+    for summary in summaries:
+        if summary.get("wrapup") or summary.get("session_id") == exclude:
+            continue
+        ended, started = summary.get("ended"), summary.get("started")
+        if ended is None:
+            continue
+        if project is not None and not any(project(p) for p in summary.get("projects") or [summary.get("project") or ""]):
+            continue
+        if summary.get("session_end"):
+            ended_by = "session_end"
+        elif ended <= quiet_before:
+            ended_by = "quiet"
+        else:
+            continue  # still live, as far as anyone can tell
+        minutes = (ended - started).total_seconds() / 60 if started else 0.0
+        substantial = summary.get("commits", 0) > 0 or (
+            summary.get("events", 0) >= knobs["min_events"] and minutes >= knobs["min_minutes"])
+        if substantial:
+            out.append({**summary, "ended_by": ended_by, "minutes": round(minutes)})
+    out.sort(key=lambda s: s["ended"], reverse=True)
+    return out
