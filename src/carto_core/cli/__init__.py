@@ -38,6 +38,7 @@ CORE_COMMANDS: dict[str, str] = {
     "repair": "carto_core.cli.repair_cmd:repair",
     "sessions": "carto_core.cli.sessions_cmd:sessions",
     "session": "carto_core.cli.sessions_cmd:session",
+    "memory": "carto_core.cli.memory_cmd:memory",
 }
 
 

@@ -1,0 +1,179 @@
+"""`carto memory`: a project's curated MEMORY.md (`carto_core.lenses.memory`), printed or
+written where Claude Code's auto-memory for the project lives."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.exitcodes import ExitCode
+
+_PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')
+_CWD = re.compile(rb'"cwd"\s*:\s*"([^"\\]{1,1000})"')
+
+
+def _projects(home) -> Counter:
+    from carto_core.logs import SEARCHED_LOGS
+
+    counts: Counter = Counter()
+    for label in SEARCHED_LOGS:
+        try:
+            data = home.log(label).read_bytes()
+        except OSError:
+            continue
+        counts.update(m.group(1).decode("utf-8", "replace") for m in _PROJECT.finditer(data))
+    counts.pop("", None)
+    counts.pop("unknown", None)
+    return counts
+
+
+def _resolve_project(home, wanted: str | None) -> str:
+    known = _projects(home)
+    if wanted is None:
+        from carto_core.project import project_for
+
+        name = project_for(os.getcwd())
+        if not name:
+            usage_error("the current folder names no project: pass --project NAME")
+        return next((p for p in known if p.lower() == name.lower()), name)
+    exact = [p for p in known if p.lower() == wanted.lower()]
+    if exact:
+        return max(exact, key=lambda p: known[p])
+    partial = sorted((p for p in known if wanted.lower() in p.lower()), key=lambda p: -known[p])
+    if len(partial) == 1:
+        return partial[0]
+    if not partial:
+        fail(f"no project named like {wanted!r} in {home.root}", ExitCode.NOT_FOUND)
+    usage_error(f"{wanted!r} matches {len(partial)} projects: {', '.join(partial[:12])}; name one")
+
+
+def _project_root(home, project: str, from_cwd: bool) -> Path:
+    """The folder Claude Code runs in for the project: the repository (worktree) holding the
+    current folder, or, for `--project`, the one most of the project's rows were logged in."""
+    from carto_core.project import find_git
+
+    if from_cwd:
+        cwd = os.getcwd()
+    else:
+        counts: Counter = Counter()
+        for label in ("changelog", "turns", "prompts"):
+            try:
+                data = home.log(label).read_bytes()
+            except OSError:
+                continue
+            needle = f'"project":"{project}"'.encode()
+            for line in data.split(b"\n"):
+                if needle in line:
+                    match = _CWD.search(line)
+                    if match:
+                        counts[match.group(1).decode("utf-8", "replace")] += 1
+        if not counts:
+            fail(f"no row of {project!r} records a working folder: pass --file PATH", ExitCode.NOT_FOUND)
+        cwd = counts.most_common(1)[0][0]
+    info = find_git(cwd) if os.path.isdir(cwd) else None
+    return Path(info.worktree) if info is not None else Path(cwd)
+
+
+def auto_memory_file(root: Path, env: dict | None = None) -> Path:
+    """`<Claude projects>/<encoded root>/memory/MEMORY.md`: Claude Code names a project's
+    folder by its absolute path with every non-alphanumeric character as `-` (longer than 200
+    characters: cut, and a hash of its own appended: only an existing folder can tell it)."""
+    from carto_core.transcripts import TranscriptRoots
+
+    projects = TranscriptRoots.default(env).claude[0]
+    name = re.sub(r"[^A-Za-z0-9]", "-", str(root))
+    if len(name) > 200:
+        found = sorted(p for p in projects.glob(name[:200] + "*") if p.is_dir()) if projects.is_dir() else []
+        if len(found) != 1:
+            fail(f"{root}: Claude Code's folder for so long a path cannot be derived; pass --file PATH",
+                 ExitCode.NOT_FOUND)
+        return found[0] / "memory" / "MEMORY.md"
+    return projects / name / "memory" / "MEMORY.md"
+
+
+@click.command(epilog="""\b
+Examples:
+  carto memory                         this project's memory, printed (nothing written)
+  carto memory --project webshop --json
+  carto memory --write                 into ~/.claude/projects/<this folder>/memory/MEMORY.md
+  carto memory --write --file notes/MEMORY.md
+
+From wrapups (decisions, open threads, key insights), repeated failures in transcripts and what
+fixed them, commit conventions and standing preferences in prompts: newest and most-reused
+first, every line ending with the event ids it comes from, at most 200 lines and 25 KB in all
+(Claude Code loads the first 200 lines). --write keeps everything outside carto's marked
+section, prints the diff first and writes nothing when nothing changed.
+Exit codes: 0 ok, 2 an ambiguous --project, 3 nothing recorded for the project.""")
+@click.option("--project", default=None, help="Project name (default: the current folder's).")
+@click.option("--print", "print_only", is_flag=True, help="Print the memory (the default).")
+@click.option("--write", "write", is_flag=True, help="Write it into Claude Code's auto-memory MEMORY.md for the project.")
+@click.option("--file", "file_path", type=click.Path(dir_okay=False), default=None,
+              help="With --write: this MEMORY.md instead of Claude Code's.")
+@json_option
+def memory(project, print_only, write, file_path, as_json) -> None:
+    """Curate a project's MEMORY.md from what carto recorded."""
+    from carto_core.home import current_home
+    from carto_core.lenses.memory import MAX_BYTES, MAX_LINES, build_memory, merge, render
+
+    if print_only and write:
+        usage_error("--print and --write: choose one")
+    if file_path and not write:
+        usage_error("--file goes with --write")
+    home = current_home()
+    name = _resolve_project(home, project)
+    built = build_memory(home, name)
+    if not any(built.sources.values()) and not any(built.sections.values()):
+        fail(f"nothing recorded for project {name!r} in {home.root}", ExitCode.NOT_FOUND)
+    if not write:
+        section = render(built)
+        if as_json:
+            emit_json({**built.to_dict(), "markdown": section})
+        else:
+            click.echo(section, nl=False)
+        return
+    target = Path(file_path).expanduser() if file_path else auto_memory_file(
+        _project_root(home, name, from_cwd=project is None))
+    try:
+        existing = target.read_text("utf-8") if target.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {target}: {exc}")
+    from carto_core.lenses.memory import BEGIN, END
+
+    outside = existing
+    if BEGIN in existing and END in existing:
+        start, end = existing.find(BEGIN), existing.find(END) + len(END)
+        outside = existing[:start] + existing[end:]
+    room_lines = MAX_LINES - len(outside.splitlines()) - 1
+    room_bytes = MAX_BYTES - len(outside.encode("utf-8")) - 2
+    if room_lines < 6 or room_bytes < 512:
+        fail(f"{target} already holds {len(outside.splitlines())} lines outside carto's section: no room "
+             f"within Claude Code's {MAX_LINES} lines", ExitCode.CONFLICT)
+    new = merge(existing, render(built, max_lines=room_lines, max_bytes=room_bytes))
+    if new == existing:
+        if as_json:
+            emit_json({"file": str(target), "changed": False, "project": name})
+        else:
+            click.echo(f"{target}: unchanged")
+        return
+    import difflib
+
+    diff = "".join(difflib.unified_diff(existing.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        fromfile=f"{target} (now)", tofile=f"{target} (carto)"))
+    from carto_core.install.configedit import write_atomic
+
+    if not as_json:
+        click.echo(diff, nl=not diff.endswith("\n"))
+    try:
+        write_atomic(target, new)
+    except OSError as exc:
+        fail(f"cannot write {target}: {exc.strerror or exc}")
+    if as_json:
+        emit_json({"file": str(target), "changed": True, "project": name, "diff": diff,
+                   "lines": len(new.splitlines()), "bytes": len(new.encode("utf-8"))})
+    else:
+        click.echo(f"{target}: written ({len(new.splitlines())} lines, {len(new.encode('utf-8'))} bytes)")

@@ -1,0 +1,365 @@
+"""A project's curated memory, for the `MEMORY.md` Claude Code loads at session start.
+
+`build_memory(home, project)` folds the logs into sections, each line a fact carto can show
+the evidence for (its event ids, kept on the line as an HTML comment):
+
+- **Standing preferences**, from prompts: sentences that tell the agent how to work ("always",
+  "never", "don't", "prefer", "make sure", "from now on", "instead of", ...), not questions;
+  the same sentence in several prompts is one line with every prompt's id.
+- **Decisions**, **open threads** and **key insights**, from `session_wrapup` milestones (an
+  open thread that a later wrapup decided, word for word, is dropped).
+- **Repeated failures and their fixes**, from the tool calls transcript turns record
+  (`turnactivity`): a command that failed at least twice, in how many sessions, and what the
+  session did next (the next commit in that session, or the same command passing again).
+- **Conventions seen in commits**: the share of Conventional Commits subjects, their types and
+  scopes (hook commit rows, and the commits of sessions known only from their transcripts).
+
+Each section is newest and most-reused first (reuse: endorsing accesses in the access ledger,
+`carto search --touch`; then time); `render` keeps the whole file within `MAX_LINES` (200:
+Claude Code loads the first 200 lines of a project's MEMORY.md) and `MAX_BYTES` (25 KB), trimming
+the oldest lines of the longest sections first. Deterministic for a given home (no clock in the
+output), so writing it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+MAX_LINES = 200
+MAX_BYTES = 25 * 1024
+BEGIN = "<!-- carto:memory begin (written by `carto memory --write`; edit outside these markers, this part is rewritten) -->"
+END = "<!-- carto:memory end -->"
+#: Section caps before the budget trims further (most useful first).
+CAPS = {"preferences": 25, "decisions": 40, "threads": 20, "insights": 20, "failures": 15,
+        "conventions": 6}
+TITLES = {"preferences": "Standing preferences (from prompts)", "decisions": "Decisions (from wrapups)",
+          "threads": "Open threads (from wrapups)", "insights": "Key insights (from wrapups)",
+          "failures": "Repeated failures and their fixes (from transcripts)",
+          "conventions": "Conventions seen in commits"}
+
+_PREFERENCE = re.compile(
+    r"\b(always|never|don'?t|do not|please (?:use|avoid|keep|run|don'?t)|prefer|make sure|from now on|"
+    r"instead of|stop (?:using|doing|adding)|avoid|no more|must not|should always)\b", re.I)
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_CONVENTIONAL = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<scope>[^)]+)\))?(?P<bang>!)?: \S")
+MAX_IDS = 5
+
+
+@dataclass
+class Item:
+    text: str
+    ids: list[str]
+    ts: float = 0.0
+    reuse: int = 0
+    detail: str = ""
+
+    def line(self) -> str:
+        ids = self.ids[:MAX_IDS]
+        more = f" +{len(self.ids) - MAX_IDS}" if len(self.ids) > MAX_IDS else ""
+        body = " ".join(self.text.split())
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"- {body}{detail} <!-- {', '.join(ids)}{more} -->"
+
+
+@dataclass
+class Memory:
+    project: str
+    sections: dict[str, list[Item]] = field(default_factory=dict)
+    sources: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"project": self.project, "sources": self.sources,
+                "sections": {name: [{"text": i.text, "detail": i.detail, "event_ids": i.ids,
+                                     "reuse": i.reuse} for i in items]
+                             for name, items in self.sections.items()}}
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _day(ts: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d", time.gmtime(ts)) if ts else "undated"
+
+
+def _rows(home, label: str, project: str):
+    """(row, Event) of a log's rows whose project is `project` (case-insensitive); lines that
+    do not hold the name's bytes are never parsed."""
+    from carto_core.events import Event
+    from carto_core.jsonl import loads_line
+
+    try:
+        with open(home.log(label), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return
+    lowered = data.lower()
+    needle = project.lower().encode("utf-8")
+    position = lowered.find(needle)
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        end = data.find(b"\n", position)
+        end = len(data) if end < 0 else end
+        position = lowered.find(needle, end)
+        row, problem = loads_line(data[start:end])
+        if problem == "malformed_json" or not isinstance(row, dict):
+            continue
+        value = row.get("project")
+        if isinstance(value, str) and value.lower() == project.lower():
+            yield row, Event.from_row(row, label)
+
+
+def _ts(event) -> float:
+    return event.timestamp.timestamp() if event.timestamp else 0.0
+
+
+def build_memory(home, project: str) -> Memory:
+    from carto_core.search.telemetry import access_ledger_path, read_accesses
+
+    accesses = read_accesses(access_ledger_path(home))
+
+    def reuse(ids) -> int:
+        return sum(len(accesses.get(i, ())) for i in ids)
+
+    memory = Memory(project)
+    memory.sections = {name: [] for name in TITLES}
+    _wrapups(home, project, memory)
+    turns = [event for _, event in _rows(home, "turns", project)]
+    commits = _commits(home, project, turns, memory)
+    _failures(turns, commits, memory)
+    _preferences(home, project, memory)
+    for name, items in memory.sections.items():
+        for item in items:
+            item.reuse = reuse(item.ids)
+        items.sort(key=lambda i: (-min(i.reuse, 3), -i.ts, i.text))
+        del items[CAPS[name]:]
+    return memory
+
+
+def _wrapups(home, project: str, memory: Memory) -> None:
+    decisions: dict[str, Item] = {}
+    threads: dict[str, Item] = {}
+    insights: dict[str, Item] = {}
+    count = 0
+    for row, event in _rows(home, "milestones", project):
+        if row.get("milestone") != "session_wrapup":
+            continue
+        count += 1
+        ts = _ts(event)
+        for bucket, values in ((decisions, row.get("decisions")), (threads, row.get("unresolved")),
+                               (insights, [row.get("key_insight")])):
+            for value in values if isinstance(values, list) else []:
+                if not isinstance(value, str) or not value.strip():
+                    continue
+                key = _norm(value)
+                item = bucket.get(key)
+                if item is None:
+                    bucket[key] = Item(value.strip(), [event.event_id], ts)
+                else:
+                    if event.event_id not in item.ids:
+                        item.ids.append(event.event_id)
+                    item.ts = max(item.ts, ts)
+    for key, item in list(threads.items()):
+        decided = decisions.get(key)
+        if decided is not None and decided.ts >= item.ts:
+            del threads[key]  # a later wrapup decided it
+    for item in decisions.values():
+        item.detail = _day(item.ts)
+    for item in threads.values():
+        item.detail = f"open since {_day(item.ts)}"
+    memory.sections["decisions"] = list(decisions.values())
+    memory.sections["threads"] = list(threads.values())
+    memory.sections["insights"] = list(insights.values())
+    memory.sources["wrapups"] = count
+
+
+def _commits(home, project: str, turns, memory: Memory) -> list:
+    """Commit events of the project: hook rows, plus those of sessions known only by turns."""
+    from carto_core.lenses.digest import _commit
+    from carto_core.lenses.turnwork import hooked_sessions
+    from carto_core.turnactivity import derived_events
+
+    hooked_events = [event for _, event in _rows(home, "changelog", project)]
+    commits = [e for e in hooked_events if e.type == "git_commit"]
+    hooked = hooked_sessions(hooked_events)
+    for turn in turns:
+        if turn.session_id not in hooked:
+            commits += [e for e in derived_events(turn) if e.type == "git_commit"]
+    seen: set[str] = set()
+    unique = []
+    for event in sorted(commits, key=_ts):
+        info = _commit(event)
+        sha = (info or {}).get("sha") or event.event_id
+        if sha in seen:
+            continue
+        seen.add(sha)
+        unique.append((event, info))
+    memory.sources["commits"] = len(unique)
+    if not unique:
+        return unique
+    types: Counter = Counter()
+    scopes: Counter = Counter()
+    ids_by: dict[str, list] = defaultdict(list)
+    conventional = 0
+    for event, info in unique:
+        match = _CONVENTIONAL.match((info or {}).get("subject") or "")
+        cite = event.parent_event_id if "#" in event.event_id else event.event_id
+        if match:
+            conventional += 1
+            types[match["type"]] += 1
+            ids_by["type:" + match["type"]].append((_ts(event), cite))
+            if match["scope"]:
+                scopes[match["scope"]] += 1
+                ids_by["scope:" + match["scope"]].append((_ts(event), cite))
+        ids_by["all"].append((_ts(event), cite))
+
+    def newest(key: str) -> tuple[float, list[str]]:
+        cited = sorted(ids_by[key], reverse=True)
+        return (cited[0][0] if cited else 0.0), list(dict.fromkeys(i for _, i in cited))
+
+    items = []
+    share = conventional / len(unique)
+    ts, ids = newest("all")
+    if share >= 0.5:
+        mix = ", ".join(f"{t} {n}" for t, n in types.most_common(6))
+        items.append(Item(f"Commit subjects follow Conventional Commits `type(scope): subject` "
+                          f"({conventional} of {len(unique)}: {mix})", ids, ts))
+    else:
+        items.append(Item(f"Commit subjects are mostly free-form ({conventional} of {len(unique)} "
+                          "follow Conventional Commits)", ids, ts))
+    if scopes:
+        top = scopes.most_common(8)
+        ts, ids = newest("scope:" + top[0][0])
+        for scope, _ in top[1:]:
+            ids += [i for i in newest("scope:" + scope)[1] if i not in ids][:1]
+        items.append(Item("Commit scopes in use: " + ", ".join(f"`{s}` ({n})" for s, n in top), ids, ts))
+    memory.sections["conventions"] = items
+    return unique
+
+
+def _command_key(text: str) -> str:
+    words = text.split()
+    if not words:
+        return ""
+    key = words[:3] if words[0] in ("npm", "uv", "cargo", "go", "python", "python3", "make", "git", "pnpm", "yarn") else words[:2]
+    return " ".join(key)[:60]
+
+
+def _failures(turns, commits, memory: Memory) -> None:
+    """Commands that failed at least twice, with what followed each failure in its session."""
+    from carto_core.turnactivity import SHELL_TOOLS
+
+    failures: dict[str, list] = defaultdict(list)   # key -> [(ts, session, turn id)]
+    passes: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for turn in turns:
+        tools = turn.row.get("tools") if isinstance(turn.row, dict) else None
+        for entry in tools if isinstance(tools, list) else []:
+            if not isinstance(entry, dict) or entry.get("name") not in SHELL_TOOLS:
+                continue
+            key = _command_key(entry.get("input") if isinstance(entry.get("input"), str) else "")
+            if not key:
+                continue
+            ts = _ts(turn)
+            if entry.get("failed") is True:
+                failures[key].append((ts, turn.session_id, turn.event_id))
+            else:
+                passes[(key, turn.session_id)].append(ts)
+    by_session: dict[str, list] = defaultdict(list)
+    for event, info in commits:
+        by_session[event.session_id].append((_ts(event), (info or {}).get("subject") or event.summary,
+                                             event.parent_event_id if "#" in event.event_id else event.event_id))
+    items = []
+    for key, seen in failures.items():
+        if len(seen) < 2:
+            continue
+        seen.sort()
+        last_ts, session, turn_id = seen[-1]
+        ids = list(dict.fromkeys(t for _, _, t in reversed(seen)))
+        fix = next(((ts, subject, cite) for ts, subject, cite in sorted(by_session.get(session, []))
+                    if ts >= last_ts), None)
+        sessions = len({s for _, s, _ in seen})
+        where = f"{len(seen)}× in {sessions} session{'s' if sessions != 1 else ''}"
+        if fix is not None:
+            detail = f"{where}; then committed: {fix[1][:120]}"
+            ids.insert(0, fix[2])
+        elif any(ts >= last_ts for ts in passes.get((key, session), [])):
+            detail = f"{where}; it passed again later in that session"
+        else:
+            detail = f"{where}; no fix recorded"
+        items.append(Item(f"`{key}` failed", ids, last_ts, detail=detail))
+    memory.sections["failures"] = items
+
+
+def _preferences(home, project: str, memory: Memory) -> None:
+    found: dict[str, Item] = {}
+    prompts = 0
+    for row, event in _rows(home, "prompts", project):
+        prompts += 1
+        text = row.get("summary") or row.get("prompt") or row.get("display") or ""
+        if not isinstance(text, str) or not _PREFERENCE.search(text):
+            continue
+        for match in _SENTENCE.finditer(text[:4000]):
+            sentence = " ".join(match.group(0).split())
+            if len(sentence) < 12 or len(sentence) > 240 or sentence.endswith("?") \
+                    or not _PREFERENCE.search(sentence):
+                continue
+            key = _norm(sentence)
+            item = found.get(key)
+            ts = _ts(event)
+            if item is None:
+                found[key] = Item(sentence, [event.event_id], ts)
+            else:
+                if event.event_id not in item.ids:
+                    item.ids.append(event.event_id)
+                item.ts = max(item.ts, ts)
+    for item in found.values():
+        if len(item.ids) > 1:
+            item.detail = f"{len(item.ids)} prompts"
+    memory.sections["preferences"] = sorted(found.values(), key=lambda i: (-len(i.ids), -i.ts))
+    memory.sources["prompts"] = prompts
+
+
+def render(memory: Memory, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES) -> str:
+    """carto's marked section (markers included), within `max_lines` and `max_bytes`."""
+    sections = {name: list(items) for name, items in memory.sections.items() if items}
+
+    def text() -> str:
+        lines = [BEGIN, f"# {memory.project}: what carto remembers",
+                 "Each line ends with the event ids it comes from (`carto search --get ID`)."]
+        for name, items in sections.items():
+            if items:
+                lines += ["", f"## {TITLES[name]}"] + [item.line() for item in items]
+        if len(lines) == 3:
+            lines.append("(nothing recorded for this project yet: wrapups, commits, prompts and "
+                         "transcripts fill this in)")
+        return "\n".join(lines + [END]) + "\n"
+
+    out = text()
+    while len(out.splitlines()) > max_lines or len(out.encode("utf-8")) > max_bytes:
+        longest = max(sections, key=lambda n: len(sections[n]), default=None)
+        if longest is None or not sections[longest]:
+            break
+        sections[longest].pop()  # its oldest, least reused line
+        if not sections[longest]:
+            del sections[longest]
+        out = text()
+    return out
+
+
+def merge(existing: str, section: str) -> str:
+    """`existing` MEMORY.md text with carto's marked section replaced (or appended after what
+    a person wrote), everything outside the markers kept byte for byte."""
+    start = existing.find(BEGIN)
+    end = existing.find(END, start if start >= 0 else 0)
+    if start >= 0 and end >= 0:
+        tail = existing[end + len(END):]
+        if tail.startswith("\n"):
+            tail = tail[1:]
+        return existing[:start] + section + tail
+    if not existing:
+        return section
+    return existing + ("" if existing.endswith("\n") else "\n") + "\n" + section
