@@ -133,3 +133,21 @@ def test_recall_can_be_switched_off_and_codex_needs_it_switched_on(recall_home, 
     loud = run_hook(recall_home, "codex", {**codex, "turn_id": "t2"}, env={"CARTO_CONFIG": str(config)})
     assert loud.returncode == 0
     assert WORK_ID in context_of(loud) or COMMIT_ID in context_of(loud)
+
+
+def test_the_session_start_catch_up_saves_the_index_when_recall_is_on(tmp_path, monkeypatch):
+    from carto_core.capture import catchup
+    from carto_core.home import Home
+
+    root = tmp_path / "home"
+    write_home(root)
+    build_index(tmp_path / "elsewhere")  # the plugin table knows the classes
+    home = Home(root)
+    monkeypatch.setenv("CARTO_PROMPT_RECALL", "0")
+    off = catchup.run(home, "claude", "carto_claude.transcripts:catch_up_source")
+    assert "keyword_index" not in off and not (root / ".carto" / "search").exists()
+    monkeypatch.setenv("CARTO_PROMPT_RECALL", "1")
+    on = catchup.run(home, "claude", "carto_claude.transcripts:catch_up_source")
+    assert on["keyword_index"]["outcome"] == "done"
+    done = run_hook(root, "claude", prompt_payload("new-session", QUESTION))
+    assert context_of(done) and (WORK_ID in context_of(done) or COMMIT_ID in context_of(done))

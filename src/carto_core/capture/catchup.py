@@ -11,8 +11,9 @@ its standard streams closed, and returns at once: the hook never waits for it.
 
 The child takes an exclusive ``flock`` on ``<home>/.carto/<provider>-catch-up.lock`` (a second
 catch-up of the same provider exits at once; a crashed one releases the lock with its process),
-runs the checkpointed ingest runner over ``factory(CARTO_CATCHUP_DAYS)`` (7 days), appends a
-one-line result to ``<home>/.carto/<provider>-catch-up.jsonl`` and exits. An alarm
+runs the checkpointed ingest runner over ``factory(CARTO_CATCHUP_DAYS)`` (7 days), saves the
+keyword index when prompt-time recall is on for the provider (`carto_core.recall.refresh`: the
+prompt hook reads only a saved index), appends a one-line result to ``<home>/.carto/<provider>-catch-up.jsonl`` and exits. An alarm
 (``CARTO_CATCHUP_TIMEOUT``, 600 s) ends it if it ever runs long, so it never outlives its work.
 
 Environment: ``CARTO_CATCHUP=0`` turns it off for every provider;
@@ -99,6 +100,14 @@ def run(home, provider: str, factory: str, *, days: float | None = None) -> dict
         }])
         if summary.rows_written:
             keep_up(home)
+        from carto_core.recall.settings import enabled as recall_enabled
+
+        if recall_enabled(provider):
+            # Prompt recall reads the saved keyword index and never builds one: save it now,
+            # with what was just ingested, so the session's prompts find the earlier ones.
+            from carto_core.recall.refresh import refresh_index
+
+            result["keyword_index"] = refresh_index(home)
         return json.loads(json.dumps(result, default=str))
 
 
