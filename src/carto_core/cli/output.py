@@ -52,3 +52,19 @@ def usage_error(message: str) -> NoReturn:
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON document on stdout instead of text."
 )
+
+
+def echo_wrapup_items(decisions, unresolved, insight, width: int | None = None) -> None:
+    """A wrapup's decisions, open threads and key insight, one indented line each (cut to
+    `width` characters when given): `carto wrapup` and `carto session` print them alike."""
+
+    def cut(text: str) -> str:
+        text = " ".join(str(text).split()) if width else str(text)
+        return text if not width or len(text) <= width else text[: width - 1] + "…"
+
+    for item in decisions:
+        click.echo(f"  decided: {cut(item)}")
+    for item in unresolved:
+        click.echo(f"  open:    {cut(item)}")
+    if insight:
+        click.echo(f"  insight: {cut(insight)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.cli.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.exitcodes import ExitCode
 
 
@@ -116,12 +116,7 @@ def session(session_id, max_events, as_json) -> None:
         click.echo(f"transcript {s['transcript_path']}")
     for wrapup in detail["wrapup"]:
         click.echo(f"wrapup   {wrapup['event_id']}: {_short(wrapup['description'], 100)}")
-        for item in wrapup["decisions"]:
-            click.echo(f"  decided: {_short(item, 100)}")
-        for item in wrapup["unresolved"]:
-            click.echo(f"  open:    {_short(item, 100)}")
-        if wrapup["key_insight"]:
-            click.echo(f"  insight: {_short(wrapup['key_insight'], 100)}")
+        echo_wrapup_items(wrapup["decisions"], wrapup["unresolved"], wrapup["key_insight"], width=100)
     if detail["commits"]:
         click.echo("commits")
         for commit in detail["commits"]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.cli.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 
 
 @click.command(epilog="""\b
@@ -64,12 +64,7 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
         return
     click.echo(f"wrapup {receipt['log_outcome']}: {row['event_id']}")
     click.echo(f"  {row['description']}")
-    for item in row["decisions"]:
-        click.echo(f"  decided: {item}")
-    for item in row["unresolved"]:
-        click.echo(f"  open:    {item}")
-    if row["key_insight"]:
-        click.echo(f"  insight: {row['key_insight']}")
+    echo_wrapup_items(row["decisions"], row["unresolved"], row["key_insight"])
 
 
 def _pending(home, project, as_json) -> None:
