@@ -19,7 +19,8 @@ READER_ARGS = {
     "digest": ["digest", "day"], "eval": ["eval"], "facts": ["facts", "census"], "index": ["index"],
     "profile": ["profile"], "repair": ["repair", "torn-rows"], "search": ["search", "discount codes"],
     "serve": ["serve", "--port", "0"], "standup": ["standup"], "trustmap": ["trustmap"],
-    "wrapup": ["wrapup", "--session", "s1"],
+    "wrapup": ["wrapup", "--session", "s1"], "sessions": ["sessions"], "session": ["session", "s1"],
+    "memory": ["memory", "--project", "p"],
 }
 
 

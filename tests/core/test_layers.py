@@ -207,6 +207,13 @@ HOOK_PATH_EXEMPT = {
     "carto_core.jsonl:fast_loads_line": "readers' parser (orjson); the hook path only writes rows",
     "carto_core.semantic.keepup:run": "runs in the detached keep-up child (python -m), not the hook",
     "carto_core.semantic.keepup:main": "the keep-up child's entry point",
+    "carto_core.recall.refresh:refresh_index": "runs in the detached index refresh child (python -m) "
+                                               "and in the catch-up child, not the hook",
+    "carto_core.recall.refresh:main": "the index refresh child's entry point",
+    "carto_core.search:__getattr__": "the package's lazy names (run_search, SearchEngine, ...: numpy); "
+                                     "the prompt recall imports carto_core.search.lite, never those",
+    "carto_core.search.api:from_event_ids": "a vector store's ladder; the prompt recall imports the "
+                                            "api's records (Fused, DecayContext), never this",
 }
 
 #: Where `carto hook` starts: the dispatcher and every provider's capture module.

@@ -109,7 +109,7 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
 
     def install():
         from carto_core.install.hooksfile import InstallError
-        from carto_core.recall.configure import ConfigEditError, enable_prompt_recall
+        from carto_core.install.recall_config import ConfigEditError, enable_prompt_recall
 
         try:
             if recall:
