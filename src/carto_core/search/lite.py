@@ -23,10 +23,9 @@ in `LiteResult.skipped`. Rows appended since the index was saved (its tail) are 
 
 from __future__ import annotations
 
-import math
 import time
 
-from carto_core.search.index_view import TF_SCALE, IndexView
+from carto_core.search.index_view import LOG_LABELS, TF_SCALE, IndexView
 
 DEPTH = 500
 #: The pipeline's constants (carto_core.search.api); equal, a test checks it.
@@ -200,8 +199,6 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
         for doc, score in scores.items():
             if score > 0 and in_scope(doc):
                 by_log.setdefault(source[doc], []).append((-score, doc))
-        from carto_core.search.index_view import LOG_LABELS
-
         for code in sorted(by_log):
             top = sorted(by_log[code])[:DEPTH]
             indices = [doc for _, doc in top]
@@ -288,6 +285,3 @@ def _fuse(fusion, ladders: list[_Ladder], view: IndexView) -> list[tuple]:
     floor = max(score for _, score, *_ in out) * TRIM
     return [entry for entry in out if entry[1] >= floor]
 
-
-def idf_mass(terms: list[TermStats]) -> float:
-    return math.fsum(t.idf for t in terms if t.idf > 0)
