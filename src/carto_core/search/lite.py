@@ -12,8 +12,10 @@ module only replaces the numpy arithmetic the ranker and the fusion do, step for
    log's ladder is cut to depth 500 (ties: the lower document first), one ladder per log named
    by the ranker's `ladder_name`; the gate count is the number of in-scope documents whose own
    text holds every term;
-3. fusion: the fusion's `k`, `ladder_weight` and salience prior (`weigh`), one contribution per
-   (ladder, event), then the pipeline's trim (`TRIM` of the top score);
+3. fusion: the fusion's `k`, `ladder_weight`, `gated` (told the query), each keyword
+   contribution weighed by the candidate's share of the query's idf mass (`coverage_power`)
+   and the salience prior (`weigh`), one contribution per (ladder, event), then the
+   pipeline's trim (`TRIM` of the top score);
 4. decay: the decay policy's own `apply`, with the pipeline's knobs and the access ledger.
 
 `tests/search/test_lite.py` checks the order against `run_search` (keyword ladders only).
@@ -99,12 +101,14 @@ def resolve_components(config=None) -> Components:
 class _Ladder:
     """What a fusion's `ladder_weight`/`gated` read of a ladder."""
 
-    __slots__ = ("name", "ranker", "indices", "scores", "holds", "all_token_matches")
+    __slots__ = ("name", "ranker", "indices", "scores", "holds", "all_token_matches", "coverage")
 
-    def __init__(self, name, ranker, indices, scores, holds, all_token_matches):
+    def __init__(self, name, ranker, indices, scores, holds, all_token_matches, coverage):
         self.name, self.ranker = name, ranker
         self.indices, self.scores, self.holds = indices, scores, holds
         self.all_token_matches = all_token_matches
+        #: Per candidate, the share of the query's (positive) idf mass it holds.
+        self.coverage = coverage
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -162,8 +166,9 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
 
     started = time.perf_counter()
     now = time.time() if now is None else now
+    analyzed = components.analyzer.query(text)
     if terms is None:
-        terms = query_terms(components, text)
+        terms = list(analyzed.terms)
     n_alive, avgdl = view.stats()
     alive = view.cols["alive"]
     sessions = view.strings["sessions"]
@@ -195,6 +200,8 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
         holders = _holders(stats) if stats and not missing else set()
         all_matches = sum(1 for doc in holders if in_scope(doc))
         scores = _bm25(stats, ranker.k1, ranker.b, avgdl)
+        positive = [t for t in stats if t.idf > 0]
+        mass = sum(t.idf for t in positive)
         by_log: dict[int, list[tuple[float, int]]] = {}
         for doc, score in scores.items():
             if score > 0 and in_scope(doc):
@@ -204,9 +211,9 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
             indices = [doc for _, doc in top]
             ladders.append(_Ladder(ranker.ladder_name(LOG_LABELS[code]), ranker.name, indices,
                                    [-s for s, _ in top], [doc in holders for doc in indices],
-                                   all_matches))
-    fused = _fuse(components.fusion, ladders, view)
-    query = Query(text, tuple(terms))
+                                   all_matches, _coverage(positive, mass, indices)))
+    query = Query(text, tuple(terms), (), bool(getattr(analyzed, "question", False)))
+    fused = _fuse(components.fusion, ladders, view, query)
     context = DecayContext(now=now, query=query, accesses=accesses or {},
                            all_token_matches=all_matches if ladders else None,
                            engine=_Engine(view), **decay_parameters())
@@ -231,6 +238,24 @@ def _holders(stats: list[TermStats]) -> set[int]:
     return held
 
 
+def _coverage(positive: list[TermStats], mass: float, docs: list[int]) -> list[float]:
+    """Per document, the share of the query's idf mass (its positive-idf terms) it holds, as
+    the BM25 ladder reports it (any posting counts, context included)."""
+    if len(positive) == 1 or not mass:
+        return [1.0] * len(docs)
+    import bisect
+
+    out = []
+    for doc in docs:
+        held = 0.0
+        for term in positive:
+            i = bisect.bisect_left(term.docs, doc)
+            if i < len(term.docs) and term.docs[i] == doc:
+                held += term.idf
+        out.append(held / mass)
+    return out
+
+
 def _bm25(stats: list[TermStats], k1: float, b: float, avgdl: float) -> dict[int, float]:
     """doc -> BM25 score over every posting of the terms (idf <= 0 terms add nothing)."""
     scores: dict[int, float] = {}
@@ -247,26 +272,35 @@ def _bm25(stats: list[TermStats], k1: float, b: float, avgdl: float) -> dict[int
     return scores
 
 
-def _fuse(fusion, ladders: list[_Ladder], view: IndexView) -> list[tuple]:
+def _fuse(fusion, ladders: list[_Ladder], view: IndexView, query) -> list[tuple]:
     """(doc, score, ladder, rank, holds, salience, ts) after fusion and the trim, as the
-    fusion's `fuse` computes them (its `k`, `ladder_weight`, `gated` and `weigh`)."""
+    fusion's `fuse` computes them (its `k`, `ladder_weight`, `gated`, `coverage_power` and
+    `weigh`)."""
+    import inspect
+
     ladders = [ladder for ladder in ladders if len(ladder)]
     if hasattr(fusion, "gated"):
-        ladders = fusion.gated(ladders)
+        takes_query = "query" in inspect.signature(fusion.gated).parameters
+        ladders = fusion.gated(ladders, query) if takes_query else fusion.gated(ladders)
     if not ladders:
         return []
     k = getattr(fusion, "k", RRF_K)
+    power = getattr(fusion, "coverage_power", 0.0)
     totals: dict[int, float] = {}
     first: dict[int, tuple[str, int, bool]] = {}
     held: dict[int, bool] = {}
     for ladder in ladders:
         weight = fusion.ladder_weight(ladder) if hasattr(fusion, "ladder_weight") else 1.0
         seen = set()
+        cover = ladder.coverage if power else None
         for rank, (doc, holds) in enumerate(zip(ladder.indices, ladder.holds), 1):
             if doc in seen:
                 continue
             seen.add(doc)
-            totals[doc] = totals.get(doc, 0.0) + weight / (k + rank)
+            contribution = weight / (k + rank)
+            if cover is not None:
+                contribution *= cover[rank - 1] ** power
+            totals[doc] = totals.get(doc, 0.0) + contribution
             held[doc] = held.get(doc, False) or holds
             first.setdefault(doc, (ladder.name, rank, holds))
     salience_col = view.cols["salience"]
