@@ -16,6 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from carto_core.sample import SESSIONS, build_sample_home
+
+from .browserkit import ARGS, CHROMIUM, VIEWPORT
 from carto_core.serve.app import create_app
 from carto_core.transcripts import TranscriptRoots
 
@@ -93,3 +95,29 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser(require_binary):
+    """Debian's chromium under Playwright, one per test module (a start costs about a second)."""
+    from playwright import sync_api
+
+    require_binary(CHROMIUM, what="the browser tests' chromium",
+                   install="Debian's chromium package (apt-get install chromium; .ci/system-packages)")
+    with sync_api.sync_playwright() as playwright:
+        # Playwright gives the browser a fresh, empty profile of its own.
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page at 1400x1000 that fails the test on any uncaught script error."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == [], errors

@@ -3,33 +3,22 @@ driven by Playwright, against `carto serve`'s app on 127.0.0.1 under uvicorn. Wi
 PATH (or CARTO_CHROMIUM) the tests skip with one line naming the package; CI
 (CARTO_REQUIRE_BINARIES, set by .ci/run) fails them instead.
 
-One server and one browser for the module (a browser start costs about a second). Each test
-checks what the page shows against the API's own answer, and screenshots are checked not to be
-blank by counting distinct pixel colours (decoded by the browser itself: no imaging library).
+One server and one browser for the module (the fixtures and screenshot checks are shared with
+the other browser modules: conftest.py, browserkit.py). Each test checks what the page shows
+against the API's own answer.
 """
 
 from __future__ import annotations
 
-import base64
-import os
-import shutil
-
-import httpx
 import pytest
-from playwright import sync_api
 
 from carto_core.appendlog import append_rows
 from carto_core.sample import SESSIONS, build_sample_home
 from carto_core.serve.app import create_app
 
+from .browserkit import api, assert_not_blank, distinct_colours
 from .conftest import LiveServer, write_transcript
 
-
-# Only what the PATH (or CARTO_CHROMIUM) names: a machine without the package skips these tests.
-CHROMIUM = os.environ.get("CARTO_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage"]
 
 XSS_SUMMARY = '<img src=x onerror="window.__pwned=1"> zanzibar <script>window.__pwned=2</script>'
 
@@ -53,69 +42,6 @@ def server(tmp_path_factory):
     with LiveServer(app) as live:
         live.home = home
         yield live
-
-
-@pytest.fixture(scope="module")
-def browser(require_binary):
-    require_binary(CHROMIUM, what="the browser tests' chromium",
-                   install="Debian's chromium package (apt-get install chromium; .ci/system-packages)")
-    with sync_api.sync_playwright() as playwright:
-        # Playwright gives the browser a fresh, empty profile of its own.
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == [], errors
-
-
-def distinct_colours(page, png: bytes) -> int:
-    """Distinct RGBA colours of a PNG, decoded by drawing it on a canvas in a blank page."""
-    blank = page.context.new_page()
-    try:
-        return blank.evaluate(
-            """async (data) => {
-                const img = new Image();
-                img.src = "data:image/png;base64," + data;
-                await img.decode();
-                const canvas = document.createElement("canvas");
-                canvas.width = img.width; canvas.height = img.height;
-                const ctx = canvas.getContext("2d");
-                ctx.drawImage(img, 0, 0);
-                const pixels = ctx.getImageData(0, 0, img.width, img.height).data;
-                const seen = new Set();
-                for (let i = 0; i < pixels.length; i += 4 * 7) {
-                    seen.add((pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3]);
-                }
-                return seen.size;
-            }""",
-            base64.b64encode(png).decode(),
-        )
-    finally:
-        blank.close()
-
-
-def assert_not_blank(page, tmp_path, name: str) -> None:
-    png = page.screenshot(full_page=True)
-    (tmp_path / f"{name}.png").write_bytes(png)
-    colours = distinct_colours(page, png)
-    # A blank or single-panel page has a handful of colours; text, badges and charts many.
-    assert colours >= 20, f"{name}: only {colours} colours in the screenshot"
-
-
-def api(server, path, body=None):
-    url = server.url.rstrip("/") + path
-    response = httpx.post(url, json=body) if body is not None else httpx.get(url)
-    response.raise_for_status()
-    return response.json()
 
 
 def test_blank_check_can_fail(page):

@@ -316,11 +316,15 @@ async def event_get(state: ServeState, request: Request, args: dict):
                   Param("provider", "string", "Only this agent (claude, codex, hermes, ...)",
                         max_length=64),
                   Param("limit", "integer", "At most this many", default=200, minimum=1,
-                        maximum=2000)),
+                        maximum=2000),
+                  Param("bursts", "boolean", "Also each session's bursts of activity: [first, "
+                        "last, events] of runs of events less than 30 minutes apart",
+                        default=False)),
           responses=(200, 400), tags=("corpus",))
 async def sessions(state: ServeState, request: Request, args: dict):
     return views.list_sessions(state.live, days=args["days"], project=args["project"],
-                               provider=args["provider"], limit=args["limit"])
+                               provider=args["provider"], limit=args["limit"],
+                               with_bursts=args["bursts"])
 
 
 @endpoint("GET", "/api/sessions/{session_id}",

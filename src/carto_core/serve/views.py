@@ -16,6 +16,11 @@ from carto_core.serve.live import LiveCorpus
 from carto_core.timeparse import format_timestamp, utcnow
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+#: Events of a session closer than this belong to one burst of activity (the timeline draws
+#: bursts, not one bar from the first event to the last).
+BURST_GAP = timedelta(minutes=30)
+#: At most this many bursts a session (the gap widens until they fit).
+BURSTS_MAX = 200
 
 #: Link schemes the page may turn into a clickable link (the page checks again).
 SAFE_LINK = re.compile(r"^(https?://|mailto:|#)", re.IGNORECASE)
@@ -123,6 +128,7 @@ def _sessions(live: LiveCorpus) -> dict[str, dict]:
                 "wrapup": any(e.row.get("milestone") == "session_wrapup" for e in events),
                 "session_end": any(_is_session_end(e) for e in events),
                 "transcript_path": transcript,
+                "bursts": bursts(dated),
             }
         return out
 
@@ -149,15 +155,36 @@ def find_sessions(live: LiveCorpus, prefix: str) -> list[str]:
     return sorted(sid for sid in sessions if sid.startswith(prefix))
 
 
-def _session_out(summary: dict) -> dict:
+def bursts(stamps: list[datetime], gap: timedelta = BURST_GAP) -> list[tuple[datetime, datetime, int]]:
+    """(first, last, events) of each run of `stamps` whose neighbours are at most `gap` apart,
+    in time order; at most BURSTS_MAX runs (the gap doubles until they fit)."""
+    ordered = sorted(stamps)
+    while True:
+        out: list[list] = []
+        for stamp in ordered:
+            if out and stamp - out[-1][1] <= gap:
+                out[-1][1] = stamp
+                out[-1][2] += 1
+            else:
+                out.append([stamp, stamp, 1])
+        if len(out) <= BURSTS_MAX:
+            return [tuple(run) for run in out]
+        gap *= 2
+
+
+def _session_out(summary: dict, *, with_bursts: bool = False) -> dict:
     out = dict(summary)
     for key in ("started", "ended"):
         out[key] = format_timestamp(out[key]) if out[key] else None
+    runs = out.pop("bursts", [])
+    if with_bursts:
+        out["bursts"] = [[format_timestamp(a), format_timestamp(b), n] for a, b, n in runs]
     return out
 
 
 def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, provider: str | None,
-                  limit: int, now: datetime | None = None, since: datetime | None = None) -> dict:
+                  limit: int, now: datetime | None = None, since: datetime | None = None,
+                  with_bursts: bool = False) -> dict:
     """Sessions active since `since` (else the last `days` days; neither: all), newest first."""
     cutoff = since if since is not None else (
         (now or utcnow()) - timedelta(days=days) if days is not None else None)
@@ -168,7 +195,8 @@ def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, pr
         and (not provider or s["provider"] == provider)
     ]
     rows.sort(key=lambda s: s["ended"], reverse=True)
-    return {"sessions": [_session_out(s) for s in rows[:limit]], "total": len(rows),
+    return {"sessions": [_session_out(s, with_bursts=with_bursts) for s in rows[:limit]],
+            "total": len(rows),
             "days": days, "index_generation": live.generation}
 
 

@@ -1,0 +1,108 @@
+// Activity: census (bar charts by project, type, agent, log) and tempo (events per day).
+
+import { api, choice, el, failure, fmtTime, show, svg } from "./dom.js";
+
+export async function viewActivity(params) {
+  const since = params.get("since") || "";
+  const select = choice("activity-since", "Window", (v) => `since ${v}`,
+    [["", "all time"], ["7d", "last 7 days"], ["30d", "last 30 days"], ["90d", "last 90 days"]], since,
+    (value) => { location.hash = `#/activity${value ? "?since=" + encodeURIComponent(value) : ""}`; });
+  const census = el("section", { id: "census", "aria-label": "Census" }, el("p", { class: "muted", text: "Loading census…" }));
+  const tempo = el("section", { id: "tempo", "aria-label": "Tempo" }, el("p", { class: "muted", text: "Loading tempo…" }));
+  show(el("h1", { text: "Activity" }), el("p", {}, "Census and tempo of the record: ", select), census, tempo);
+  const scope = since ? { since } : {};
+  const callId = `explorer-${Date.now()}`;
+  api("/api/facts", { contract_version: 1, call_id: callId, verb: "census", top: 12, sample: 1, ...scope })
+    .then((data) => census.replaceChildren(...renderCensus(data.facts)))
+    .catch((error) => census.replaceChildren(failure(error)));
+  api("/api/facts", { contract_version: 1, call_id: callId, verb: "tempo", top: 8, ...scope })
+    .then((data) => tempo.replaceChildren(...renderTempo(data.facts)))
+    .catch((error) => tempo.replaceChildren(failure(error)));
+}
+
+function barChart(title, buckets, id) {
+  const rows = buckets.slice(0, 12);
+  const max = Math.max(1, ...rows.map((b) => b.count));
+  const labelW = 120, plotW = 170, rowH = 20;
+  const chart = svg("svg", { viewBox: `0 0 ${labelW + plotW + 60} ${rows.length * rowH + 8}`, width: "100%", role: "img", "aria-label": `${title}: ${rows.map((b) => `${b.name} ${b.count}`).join(", ")}`, id });
+  rows.forEach((b, i) => {
+    const y = 4 + i * rowH;
+    chart.append(svg("text", { x: labelW - 6, y: y + 13, "text-anchor": "end", text: b.name.length > 22 ? b.name.slice(0, 21) + "…" : b.name }));
+    chart.append(svg("rect", { class: `bar${i % 2 ? " alt" : ""}`, x: labelW, y: y + 2, width: Math.max(2, (b.count / max) * plotW), height: rowH - 6, rx: 2 },
+      svg("title", { text: `${b.name}: ${b.count}` })));
+    chart.append(svg("text", { x: labelW + (b.count / max) * plotW + 6, y: y + 13, text: b.count }));
+  });
+  return el("figure", { class: "chart" }, el("figcaption", { text: title }), chart);
+}
+
+function renderCensus(facts) {
+  const out = [el("h2", { text: `Census · ${facts.events} events` }),
+    el("p", { class: "muted", text: `${facts.span && facts.span.oldest ? fmtTime(facts.span.oldest) + " → " + fmtTime(facts.span.newest) : ""} · ${facts.sessions ? facts.sessions.resolved : "?"} sessions` })];
+  const charts = el("div", { class: "charts" });
+  for (const [title, key] of [["By project", "by_project"], ["By type", "by_type"], ["By agent", "by_provider"], ["By log", "by_source"]]) {
+    if (Array.isArray(facts[key]) && facts[key].length) charts.append(barChart(title, facts[key], `census-${key}`));
+  }
+  out.push(charts);
+  return out;
+}
+
+//: A series longer than this many days is drawn by week, so that bars stay readable.
+const DAILY_MAX = 62;
+const BAR_MAX = 22;
+
+// The whole series the API gave (up to 366 days), by day or, when long, by week ending on the
+// series' last day: every event the caption counts is in a bar.
+export function tempoBuckets(days) {
+  if (days.length <= DAILY_MAX) return days.map((d) => ({ label: d.day, count: d.count, complete: d.complete }));
+  const out = [];
+  for (let end = days.length; end > 0; end -= 7) {
+    const week = days.slice(Math.max(0, end - 7), end);
+    out.unshift({ label: `week of ${week[0].day}`, count: week.reduce((a, d) => a + d.count, 0),
+      complete: week.every((d) => d.complete) });
+  }
+  return out;
+}
+
+function zText(p) {
+  if (p.z_status === "ok") return `z ${p.z > 0 ? "+" : ""}${p.z} (${p.scored_day}: ${p.scored_count} vs mean ${p.baseline_mean} over ${p.baseline_days} d)`;
+  if (p.z_status === "insufficient_history") return `not scored: ${p.baseline_days} complete day${p.baseline_days === 1 ? "" : "s"} of history (3 needed)`;
+  if (p.z_status === "zero_variance") return `not scored: a flat baseline (mean ${p.baseline_mean})`;
+  return (p.z_status || "").replace(/_/g, " ");
+}
+
+function renderTempo(facts) {
+  const series = facts.projects || [];
+  const out = [el("h2", { text: "Tempo · events per day" })];
+  if (!series.length) { out.push(el("p", { class: "muted", text: "No dated, project-attributed events." })); return out; }
+  const charts = el("div", { class: "charts" });
+  for (const p of series) {
+    const buckets = tempoBuckets(p.days || []);
+    const max = Math.max(1, ...buckets.map((d) => d.count));
+    const w = 360, h = 90, left = 5, room = w - 10;
+    const step = room / Math.max(buckets.length, 1);
+    const barW = Math.max(1, Math.min(BAR_MAX, step - 2));
+    // Few buckets: drawn from the right edge (today), not stretched across the chart.
+    const start = left + room - step * buckets.length;
+    const drawn = buckets.reduce((a, d) => a + d.count, 0);
+    const chart = svg("svg", { viewBox: `0 0 ${w} ${h + 16}`, width: "100%", role: "img", class: "tempo-chart",
+      "data-total": drawn, "aria-label": `${p.project}: ${buckets.map((d) => `${d.label} ${d.count}`).join(", ")}` });
+    chart.append(svg("text", { class: "muted-text", x: left, y: 10, text: `max ${max}` }));
+    buckets.forEach((d, i) => {
+      const bh = d.count ? Math.max(2, (d.count / max) * (h - 14)) : 0;
+      const x = start + i * step + (step - barW) / 2;
+      chart.append(svg("rect", { class: `bar${d.complete ? "" : " partial"}`, x, y: h - bh, width: barW, height: bh, "data-count": d.count },
+        svg("title", { text: `${d.label}: ${d.count}${d.complete ? "" : " (includes today: not scored)"}` })));
+    });
+    chart.append(svg("line", { class: "axis", x1: 0, x2: w, y1: h + 0.5, y2: h + 0.5, stroke: "currentColor" }));
+    if (buckets.length) {
+      chart.append(svg("text", { x: Math.max(left, start), y: h + 13, text: buckets[0].label.replace("week of ", "") }));
+      if (buckets.length > 1) chart.append(svg("text", { x: w - 5, y: h + 13, "text-anchor": "end", text: buckets[buckets.length - 1].label.replace("week of ", "") }));
+    }
+    const by = buckets.length < (p.days || []).length ? " · by week" : "";
+    charts.append(el("figure", { class: "chart" },
+      el("figcaption", {}, el("strong", { text: p.project }), ` · ${p.total} events over ${(p.days || []).length} day${(p.days || []).length === 1 ? "" : "s"}${by}`,
+        el("div", { class: "muted z", text: zText(p) })), chart));
+  }
+  out.push(charts);
+  return out;
+}

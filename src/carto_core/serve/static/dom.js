@@ -1,0 +1,108 @@
+// Shared helpers of the explorer's views: node builders, the API client, formatting.
+//
+// Safety rule for every module of the page: corpus text reaches the page through textContent
+// (the `el` helper) and SVG <text> nodes only, never innerHTML; links taken from the corpus
+// pass `safeHref` (http, https, mailto, #). The server's Content-Security-Policy forbids inline
+// script as a second line of defence.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "href") { const safe = safeHref(value); if (safe) node.setAttribute("href", safe); }
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key === "href") { const safe = safeHref(value); if (safe) node.setAttribute("href", safe); }
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) if (child) node.append(child);
+  return node;
+}
+
+// Links from the corpus: only these schemes become clickable.
+export function safeHref(value) {
+  if (typeof value !== "string") return null;
+  const text = value.trim();
+  if (text.startsWith("#")) return text;
+  if (/^(https?:\/\/|mailto:)/i.test(text)) {
+    try { const url = new URL(text); return ["http:", "https:", "mailto:"].includes(url.protocol) ? url.href : null; }
+    catch { return null; }
+  }
+  return null;
+}
+
+export async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const message = data && data.error ? data.error : `HTTP ${response.status}`;
+    const error = new Error(message); error.status = response.status; error.code = data && data.code; throw error;
+  }
+  return data;
+}
+
+export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
+export const short = (id) => (id || "").slice(0, 8);
+export const sessionHref = (sid) => `#/session/${encodeURIComponent(sid)}`;
+export const query = (params) => {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== "" && value !== null && value !== undefined) out.set(key, value);
+  return out.toString();
+};
+
+export function ago(iso) {
+  if (!iso) return "";
+  const minutes = Math.round((Date.now() - Date.parse(iso)) / 60000);
+  if (minutes < 60) return `${minutes}m ago`;
+  if (minutes < 60 * 48) return `${Math.round(minutes / 60)}h ago`;
+  return `${Math.round(minutes / 1440)}d ago`;
+}
+
+export function span(ms) {
+  const hours = ms / 3600000;
+  if (hours < 1) return `${Math.max(1, Math.round(ms / 60000))} min`;
+  if (hours < 48) return `${Math.round(hours)} h`;
+  return `${Math.round(hours / 24)} d`;
+}
+
+const main = () => document.getElementById("main");
+
+export function show(...nodes) {
+  main().replaceChildren(...nodes);
+}
+
+export function failure(error) {
+  return el("p", { class: "error", role: "alert", text: `Could not load: ${error.message}` });
+}
+
+// A <select> of preset choices that also shows a value outside the presets (a URL typed by
+// hand, a link from elsewhere) instead of silently showing the first option.
+export function choice(id, ariaLabel, label, presets, current, onchange) {
+  const options = presets.slice();
+  if (current !== "" && current !== null && !options.some(([value]) => String(value) === String(current))) {
+    options.push([current, label(current)]);
+  }
+  const select = el("select", { id, "aria-label": ariaLabel, onchange: () => onchange(select.value) },
+    ...options.map(([value, text]) => el("option", { value, text, selected: String(value) === String(current) })));
+  return select;
+}

@@ -1,0 +1,95 @@
+// Search: the recall contract's results with their ladders, facets that filter on click.
+
+import { api, el, failure, fmtTime, safeHref, sessionHref, short, show } from "./dom.js";
+
+export let lastResults = [];
+
+export async function viewSearch(params) {
+  const q = params.get("q") || "";
+  const project = params.get("project") || "";
+  const since = params.get("since") || "";
+  const input = el("input", { type: "search", id: "q", name: "q", value: q, "aria-label": "Search the record",
+    placeholder: "Search what agents did: commits, edits, prompts, research…", autocomplete: "off" });
+  const sinceSelect = el("select", { id: "since", "aria-label": "Time window" },
+    ...[["", "any time"], ["24h", "last 24 hours"], ["7d", "last 7 days"], ["30d", "last 30 days"], ["1y", "last year"]]
+      .map(([value, label]) => el("option", { value, text: label, selected: value === since })));
+  const projectSelect = el("select", { id: "project", "aria-label": "Project" }, el("option", { value: "", text: "all projects" }));
+  const form = el("form", { class: "search", role: "search", onsubmit: (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    if (input.value.trim()) next.set("q", input.value.trim());
+    if (projectSelect.value) next.set("project", projectSelect.value);
+    if (sinceSelect.value) next.set("since", sinceSelect.value);
+    location.hash = `#/search?${next}`;
+  } }, input, projectSelect, sinceSelect, el("button", { type: "submit", text: "Search" }));
+  const results = el("section", { id: "results", "aria-label": "Results" });
+  show(el("h1", { text: "Search" }), form, results);
+  api("/api/projects").then((data) => {
+    for (const p of data.projects) projectSelect.append(el("option", { value: p.name, text: `${p.name} (${p.events})`, selected: p.name === project }));
+  }).catch(() => {});
+  if (!q) {
+    // No focus on load: the `/` shortcut focuses the box (a focused box would take the slash
+    // as text).
+    results.append(el("p", { class: "muted", text: "Type a query and press Enter (/ jumps here). Results show the ladders (keyword logs, semantic) each one came from." }));
+    return;
+  }
+  results.append(el("p", { class: "muted", text: "Searching…" }));
+  try {
+    const body = { contract_version: 1, query: q, limit: 30 };
+    if (project) body.project = project;
+    if (since) body.since = since;
+    const data = await api("/api/recall", body);
+    renderResults(results, data, { q, project, since });
+  } catch (error) {
+    results.replaceChildren(failure(error));
+  }
+}
+
+function renderResults(container, data, current) {
+  lastResults = data.results;
+  const stages = data.stages_ms || {};
+  const stats = el("p", { class: "stats", id: "search-stats" },
+    `${data.results.length} of ${data.meta.eligible_count} results · ${Math.round(stages.total || 0)} ms · ladders: `,
+    ...(data.ladders || []).map((l) => el("span", { class: `badge${l.name === "semantic" ? " semantic" : ""}`,
+      title: `${l.ranker || l.name}: ${l.status}${l.reason ? " (" + l.reason + ")" : ""}, ${l.contributed} in page`,
+      text: `${l.name} ${l.contributed}` })),
+    data.semantic_status ? ` · semantic: ${data.semantic_status}${data.semantic && data.semantic.reason ? " (" + data.semantic.reason + ")" : ""}` : "");
+  const facets = el("aside", { class: "facets", "aria-label": "Facets" });
+  const facetData = data.facets || {};
+  for (const [name, key, param] of [["Projects", "projects", "project"], ["Types", "types", null], ["Sources", "sources", null], ["Providers", "providers", null]]) {
+    const buckets = normaliseFacet(facetData[key]);
+    if (!buckets.length) continue;
+    facets.append(el("h3", { text: name }), el("ul", {}, ...buckets.slice(0, 8).map(([label, count]) =>
+      el("li", {}, param ? el("button", { type: "button", "aria-pressed": String(current[param] === label), onclick: () => {
+        const next = new URLSearchParams({ q: current.q });
+        if (current[param] !== label) next.set(param, label);
+        if (current.since) next.set("since", current.since);
+        location.hash = `#/search?${next}`;
+      } }, label, el("span", { class: "facet-count", text: count })) : el("span", {}, label, el("span", { class: "facet-count", text: ` ${count}` }))))));
+  }
+  const list = el("ol", { class: "results", id: "result-list" });
+  for (const hit of data.results) {
+    const link = safeHref(hit.url || (hit.row && hit.row.url));
+    list.append(el("li", { class: "result", "data-event-id": hit.event_id },
+      el("div", { class: "meta" },
+        el("span", { text: fmtTime(hit.timestamp) }),
+        el("span", {}, ...(hit.sources || []).map((s) => el("span", { class: `badge${s === "semantic" ? " semantic" : ""}`, title: "ladder", text: s }))),
+        el("span", { text: hit.type }),
+        el("span", { text: hit.project || "no project" }),
+        el("span", { text: hit.provider })),
+      el("div", { class: "summary", text: hit.summary }),
+      el("div", { class: "meta" },
+        hit.session_id ? el("a", { href: sessionHref(hit.session_id), class: "open-session", text: `session ${short(hit.session_id)}` }) : null,
+        link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: link }) : null,
+        el("span", { class: "muted", text: hit.event_id }))));
+  }
+  if (!data.results.length) list.append(el("li", { class: "muted", text: "No results. Try fewer words, or widen the time window." }));
+  container.replaceChildren(stats, el("div", { class: "layout" }, facets, list));
+}
+
+function normaliseFacet(value) {
+  if (!value) return [];
+  if (Array.isArray(value)) return value.map((b) => Array.isArray(b) ? b : [b.name ?? b.value ?? "", b.count ?? 0]);
+  if (typeof value === "object") return Object.entries(value).sort((a, b) => b[1] - a[1]);
+  return [];
+}

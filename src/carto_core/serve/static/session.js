@@ -1,0 +1,63 @@
+// Session: its wrapup, commits, files, turns, events, and the transcript on demand.
+
+import { api, el, failure, fmtTime, safeHref, short, show } from "./dom.js";
+
+export async function viewSession(sid) {
+  show(el("h1", { text: `Session ${short(sid)}` }), el("p", { class: "muted", text: "Loading…" }));
+  let data;
+  try { data = await api(`/api/sessions/${encodeURIComponent(sid)}`); }
+  catch (error) { show(el("h1", { text: `Session ${short(sid)}` }), failure(error)); return; }
+  const s = data.session;
+  const transcriptBox = el("section", { id: "transcript", "aria-label": "Transcript" });
+  const nodes = [
+    el("h1", { id: "session-title", text: `Session ${short(s.session_id)} · ${s.project || "no project"}` }),
+    el("dl", { class: "kv" },
+      el("dt", { text: "session" }), el("dd", { text: s.session_id }),
+      el("dt", { text: "agent" }), el("dd", { text: s.provider }),
+      el("dt", { text: "projects" }), el("dd", { text: s.projects.join(", ") }),
+      el("dt", { text: "span" }), el("dd", { text: `${fmtTime(s.started)} → ${fmtTime(s.ended)}` }),
+      el("dt", { text: "events" }), el("dd", { text: `${s.events} (${s.commits} commits, ${s.edits} edits, ${s.prompts} prompts, ${s.turns} turns)` }),
+      el("dt", { text: "transcript" }), el("dd", { text: s.transcript_path || "not recorded" })),
+  ];
+  for (const w of data.wrapup) {
+    nodes.push(el("h2", { text: "Wrapup" }), el("p", { text: w.description }));
+    if (w.key_insight) nodes.push(el("p", {}, el("strong", { text: "Key insight: " }), w.key_insight));
+    if (w.decisions.length) nodes.push(el("h3", { text: "Decisions" }), el("ul", {}, ...w.decisions.map((d) => el("li", { text: d }))));
+    if (w.unresolved.length) nodes.push(el("h3", { text: "Unresolved" }), el("ul", {}, ...w.unresolved.map((d) => el("li", { text: d }))));
+  }
+  nodes.push(el("h2", { text: `Commits (${data.commits.length})` }),
+    data.commits.length ? el("ul", { id: "session-commits" }, ...data.commits.map((c) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(c.timestamp)} ` }), c.summary)))
+      : el("p", { class: "muted", text: "No commits." }));
+  nodes.push(el("h2", { text: `Files (${data.files.length})` }),
+    data.files.length ? el("table", { id: "session-files" }, el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Touches" }), el("th", { text: "Last" }))),
+      el("tbody", {}, ...data.files.map((f) => el("tr", {}, el("td", { class: "summary", text: f.path }), el("td", { text: f.touches }), el("td", { text: fmtTime(f.last_touched) })))))
+      : el("p", { class: "muted", text: "No file edits recorded." }));
+  nodes.push(el("h2", { text: `Transcript turns (${data.turns.length})` }),
+    data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), t.summary)))
+      : el("p", { class: "muted", text: "No turns indexed for this session." }));
+  nodes.push(el("button", { type: "button", id: "load-transcript", onclick: () => loadTranscript(s, transcriptBox), text: "Read the transcript" }), transcriptBox);
+  nodes.push(el("h2", { text: `Events (${data.events.length})` }),
+    el("table", { id: "session-events" },
+      el("thead", {}, el("tr", {}, ...["Time", "Type", "Source", "Summary"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, ...data.events.map((e) => {
+        const link = safeHref(e.url);
+        return el("tr", {}, el("td", { text: fmtTime(e.timestamp) }), el("td", { text: e.type }), el("td", { text: e.sources.join("+") }),
+          el("td", { class: "summary" }, e.summary, link ? el("span", {}, " ", el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: "open" })) : null));
+      }))));
+  show(...nodes);
+  document.getElementById("session-title").focus?.();
+}
+
+async function loadTranscript(s, box) {
+  box.replaceChildren(el("p", { class: "muted", text: "Reading the transcript…" }));
+  const query = new URLSearchParams({ session_id: s.session_id, limit: "200" });
+  if (s.transcript_path) query.set("path", s.transcript_path);
+  try {
+    const data = await api(`/api/transcript?${query}`);
+    box.replaceChildren(el("p", { class: "muted", text: `${data.total} messages · ${data.path} (${data.path_status})` }),
+      el("ol", { class: "messages" }, ...data.messages.map((m) => el("li", { class: m.role },
+        el("div", { class: "muted", text: `${m.role} · ${fmtTime(m.timestamp)}${m.truncated ? " · cut" : ""}` }), el("pre", { text: m.text })))));
+  } catch (error) {
+    box.replaceChildren(el("p", { class: "error", text: `Transcript unavailable: ${error.message}` }));
+  }
+}
