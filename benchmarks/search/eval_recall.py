@@ -6,7 +6,9 @@ Sets (generated, deterministic, with one fixed clock):
   bucket (the harness of `carto eval`, queries sampled with upstream's tokens, as wave 1 did)
   and recency cases;
 - `dlg-a`: dialogues variant a (one row per utterance) x 3 seeds among 6,000 coding events;
-- `dlg-b`: dialogues variant b (carto turn rows, other phrasings) x 3 seeds, no coding work.
+- `dlg-b`: dialogues variant b (carto turn rows, other phrasings) x 3 seeds, no coding work;
+- `dlg-c`: dialogues variant c (written apart: other topics, lengths and session layouts) x 3
+  seeds among 2,000 coding events: the check that defaults chosen on a and b hold.
 
 Usage (repository root):
 
@@ -47,7 +49,7 @@ def build_sets(out: Path) -> dict:
         cases, _ = agecurve.build_cases(engine, now=NOW, per_bucket=50, recency=30, seed=11)
         agecurve.write_cases(year / "cases.jsonl", cases)
     sets["year"] = [year]
-    for variant, background in (("a", 6000), ("b", 0)):
+    for variant, background in (("a", 6000), ("b", 0), ("c", 2000)):
         homes = []
         for seed in (1, 2, 3):  # one person per home: a seed's facts never answer another's
             root = out / f"dlg-{variant}-{seed}"
@@ -75,7 +77,7 @@ def summarize(set_name: str, report) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="/tmp/recall-eval")
-    parser.add_argument("--sets", default="year,dlg-a,dlg-b")
+    parser.add_argument("--sets", default="year,dlg-a,dlg-b,dlg-c")
     parser.add_argument("--analyzers", default="upstream,unicode,english")
     parser.add_argument("--decays", default="none,exp,gated-exp,gated-prior")
     parser.add_argument("--fusions", default="rrf,rrf-prior")

@@ -38,12 +38,12 @@ def _fused(index, hours_old, holds=False):
 
 
 def test_a_question_in_own_words_keeps_most_of_an_old_memory(engine):
-    """No document holds every term: a bounded prior (1 + 0.5 exp(-0.001 h)) / 1.5, never
-    below two thirds, where exp buried a 200-day-old event at 0.008."""
+    """No document holds every term: a bounded prior (1 + 0.25 exp(-0.001 h)) / 1.25, never
+    below four fifths, where exp buried a 200-day-old event at 0.008."""
     old, new = _fused(0, 24 * 200), _fused(1, 1)
     GatedPriorDecay().apply([old, new], _ctx(engine, 0))
-    assert old.score == pytest.approx(0.01 * (1 + 0.5 * math.exp(-0.001 * 24 * 200)) / 1.5)
-    assert old.score > 0.01 * 2 / 3 and new.score > old.score  # recency still breaks ties
+    assert old.score == pytest.approx(0.01 * (1 + 0.25 * math.exp(-0.001 * 24 * 200)) / 1.25)
+    assert old.score > 0.01 * 4 / 5 and new.score > old.score  # recency still breaks ties
 
 
 def test_asking_for_the_latest_state_weighs_recency_more(engine):
@@ -52,8 +52,8 @@ def test_asking_for_the_latest_state_weighs_recency_more(engine):
     GatedPriorDecay().apply([plain], _ctx(engine, 0, "where does my sister live"))
     GatedPriorDecay().apply([latest], _ctx(engine, 0, "where does my sister live now"))
     r = math.exp(-0.001 * 24 * 60)
-    assert latest.score == pytest.approx(0.01 * (1 + 1.5 * r) / 2.5)
-    assert plain.score == pytest.approx(0.01 * (1 + 0.5 * r) / 1.5)
+    assert latest.score == pytest.approx(0.01 * (1 + 0.75 * r) / 1.75)
+    assert plain.score == pytest.approx(0.01 * (1 + 0.25 * r) / 1.25)
 
 
 def test_lookups_skip_decay_and_are_lifted(engine):
@@ -147,3 +147,25 @@ def test_bm25_reports_each_candidates_share_of_the_query(tmp_path):
     share = dict(zip(ladder.indices.tolist(), ladder.coverage.tolist()))
     assert share[0] == pytest.approx(1.0)
     assert share[1] == share[2] == share[3] == pytest.approx(idf_l / (idf_q + idf_l))
+
+
+def test_a_query_word_no_row_holds_still_counts_in_the_share(tmp_path):
+    """"What bedtime plan ...": no row holds "bedtime", so a row holding "plan" holds a small
+    share of the question, not all of what is left of it."""
+    from carto_rankers.bm25 import BM25Ranker
+
+    home = Home(tmp_path / "c")
+    stamp = (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    texts = ["quokka ledger", "ledger one", "ledger two", "ledger three", "unrelated words"]
+    append_rows(home.log("tool-use"), [{"event_id": f"evt-{i:012d}", "timestamp": stamp,
+                                        "summary": t} for i, t in enumerate(texts)])
+    engine = SearchEngine(home, persist=False)
+    text = "quokka ledger zebra"
+    query = Query(text, engine.analyzer.query(text).terms)
+    ranker = BM25Ranker()
+    (ladder,) = ranker.rank(query, engine.scope(), engine)
+    big_n = engine.index.n_alive
+    idf_q, idf_l, idf_z = ranker.idf(1, big_n), ranker.idf(4, big_n), ranker.idf(0, big_n)
+    share = dict(zip(ladder.indices.tolist(), ladder.coverage.tolist()))
+    assert share[0] == pytest.approx((idf_q + idf_l) / (idf_q + idf_l + idf_z))
+    assert share[1] == pytest.approx(idf_l / (idf_q + idf_l + idf_z))

@@ -182,6 +182,10 @@ class BM25Ranker(Ranker):
             cand, cand_scores = cand[keep], cand_scores[keep]
 
         runs = _source_runs(index)
+        # A query word no document holds is still part of the query: its idf counts in the
+        # whole ("bedtime" in no row: "plan" alone is not 2/5 of "what bedtime plan did you
+        # recommend for my little one").
+        unheld = len(self.missing) * self.idf(0, index.n_alive)
         ladders = []
         for code, starts, ends in runs:
             if dense is not None:
@@ -197,7 +201,7 @@ class BM25Ranker(Ranker):
             docs, s = _top(docs, s, depth, ordered=True)
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
                                   s.astype(np.float64), _member(holders, docs), self.name,
-                                  all_matches, 0, coverage=_coverage(positive, docs)))
+                                  all_matches, 0, coverage=_coverage(positive, docs, unheld)))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"
@@ -368,12 +372,13 @@ def _holders(terms: list[_Term], n_docs: int):
     return held
 
 
-def _coverage(terms: list[_Term], docs):
-    """Per document, the share of the query's idf mass (its scored terms) that it holds."""
+def _coverage(terms: list[_Term], docs, unheld: float = 0.0):
+    """Per document, the share of the query's idf mass (its scored terms, plus `unheld`: the
+    idf of the query words no document holds) that it holds."""
     import numpy as np
 
-    total = sum(t.idf for t in terms)
-    if len(terms) == 1 or not total:
+    total = sum(t.idf for t in terms) + unheld
+    if (len(terms) == 1 and not unheld) or not total:
         return np.ones(len(docs))
     held = np.zeros(len(docs))
     for term in terms:

@@ -103,7 +103,7 @@ class GatedPriorDecay(ExpDecay):
     name = "gated-prior"
     description = ("lookups skip decay (x3) as in gated-exp; a vague query's full matches are "
                    "lifted x3 and everything decays fast (the newest match wins); any other query "
-                   "gets a bounded recency prior (an old memory keeps at least 2/3 of its score; "
+                   "gets a bounded recency prior (an old memory keeps at least 4/5 of its score; "
                    "0.4 when the query asks for the latest state)")
 
     def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:

@@ -29,9 +29,9 @@ DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")
               help="First write a generated home (a year of sessions) into this folder and evaluate it.")
 @click.option("--events", type=click.IntRange(100), default=20000, show_default=True,
               help="Events to generate with --generate.")
-@click.option("--dialogues", type=click.Choice(["a", "b"]), default=None,
-              help="With --generate: also write generated multi-session dialogues (variant a or b) "
-                   "and add their conversational-recall questions.")
+@click.option("--dialogues", type=click.Choice(["a", "b", "c"]), default=None,
+              help="With --generate: also write generated multi-session dialogues (variant a, b "
+                   "or c) and add their conversational-recall questions.")
 @click.option("--fusion", "fusions", multiple=True, metavar="NAME",
               help="Fusion to compare (repeatable; default: the configured one).")
 @click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index (default: configured).")

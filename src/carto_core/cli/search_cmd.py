@@ -50,6 +50,7 @@ def _when(value: str | None, flag: str):
 @click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index: english, unicode, upstream (default from config; another one than the index's rebuilds it).")
 @click.option("--semantic/--no-semantic", default=None, help="Force the semantic ladder on (report why it is unavailable) or leave it out.")
 @click.option("--all", "show_all", is_flag=True, help="No delta serving: show results this session was already served.")
+@click.option("--no-collapse", "no_collapse", is_flag=True, help="Show every copy of a repeated text (by default copies are folded into the best-ranked one: its `duplicates`).")
 @click.option("--reset-served", is_flag=True, help="Forget what this session was served, then search (if a query is given).")
 @click.option("--get", "get_ids", metavar="IDS", help="Print the full records of these event ids (comma-separated).")
 @click.option("--touch", "touch_ids", metavar="IDS", help="Record that these results were used (reuse boost).")
@@ -58,7 +59,7 @@ def _when(value: str | None, flag: str):
 @click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
 @json_option
 def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
-           show_all, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, as_json):
+           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
 
     Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
@@ -154,7 +155,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     request = SearchRequest(
         query=query, project=project, since=since_dt, before=before_dt, limit=limit,
         rankers=list(rankers) or None, fusion=fusion, decay=decay, semantic=semantic,
-        session_id=session_id, all=show_all)
+        session_id=session_id, all=show_all, collapse=not no_collapse)
     try:
         try:
             result = run_search(request, engine=SearchEngine(home, analyzer=analyzer,
@@ -241,7 +242,8 @@ def _print_text(result, project) -> None:
     for hit in result.results:
         used = f" (used x{hit.reuse_count})" if hit.reuse_count else ""
         lookup = " (lookup: no decay)" if hit.gated else ""
-        out.append(f"[{hit.timestamp or '?'}] [{'+'.join(hit.sources)}] {hit.event_id}{used}{lookup}")
+        copies = f" (+{hit.duplicates} identical)" if hit.duplicates else ""
+        out.append(f"[{hit.timestamp or '?'}] [{'+'.join(hit.sources)}] {hit.event_id}{used}{lookup}{copies}")
         summary = hit.summary if len(hit.summary) <= 200 else hit.summary[:200] + "..."
         out.append(f"  {summary}")
         if hit.project:

@@ -16,9 +16,12 @@ Categories (as in long-term conversational memory benchmarks):
   (hit: either one in the top k; recall@10: the share of both found).
 - `open`: an open question whose evidence is every turn on a theme (two to four).
 
-Two variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
-work) and `b` (carto's own turn shape, the person's message and the reply in one row, other
-templates and names, no coding background). A default chosen on one is checked on the other.
+Three variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
+work), `b` (carto's own turn shape, the person's message and the reply in one row, other
+templates and names, no coding background) and `c` (`evaluation.dialogue_c`: written apart,
+other topics and questions, longer messages and replies, many one-exchange sessions and a few
+long ones over 400 days, rows joined as the Claude transcript reader joins them). Defaults are
+chosen on `a` and `b` and checked on `c`.
 Deterministic for a (variant, seed).
 """
 
@@ -251,6 +254,33 @@ ADVICE = [
 ]
 
 
+VARIANTS = ("a", "b", "c")
+
+
+@dataclass
+class _Vocabulary:
+    topics: list
+    advice: list
+    hops: list
+    open: list
+    chat: list
+    replies: list
+    split: bool              # a and b share the lists, each taking half of every phrasing
+    filler: list             # small talk around a fact (c)
+    lengths: tuple = ()      # exchanges of chit-chat per session (c); a and b: 2 to 6
+    sessions: int = 160
+    days: int = 240
+
+
+def _vocabulary(variant: str) -> _Vocabulary:
+    if variant == "c":
+        from carto_core.evaluation import dialogue_c as c
+
+        return _Vocabulary(c.TOPICS, c.ADVICE, c.HOPS, c.OPEN, c.CHAT, c.REPLIES, False, c.FILLER,
+                           (1, 1, 1, 1, 2, 2, 3, 5, 12, 24), sessions=110, days=400)
+    return _Vocabulary(TOPICS, ADVICE, HOPS, OPEN, CHAT, REPLIES, True, [])
+
+
 def _split(items: list, variant: str) -> list:
     half = [x for i, x in enumerate(items) if i % 2 == (0 if variant == "a" else 1)]
     return half or items
@@ -264,15 +294,19 @@ class _Planned:
 
 
 def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
-                       sessions: int = 160, days: int = 240, now: datetime | None = None,
+                       sessions: int | None = None, days: int | None = None,
+                       now: datetime | None = None,
                        coding_events: int = 0) -> tuple[list, dict]:
     """Write the dialogues into `root/turns.jsonl` (appending; with `coding_events`, a
     generated year of coding work is written first) and return (cases, stats); cases are
     `agecurve.Case` objects with `kind` "conversational" and `bucket` the category."""
     from carto_core.evaluation.agecurve import Case
 
-    if variant not in ("a", "b"):
-        raise ValueError("variant is 'a' or 'b'")
+    if variant not in VARIANTS:
+        raise ValueError("variant is 'a', 'b' or 'c'")
+    vocab = _vocabulary(variant)
+    sessions = sessions or vocab.sessions
+    days = days or vocab.days
     rng = random.Random(f"{variant}-{seed}")
     now = now or utcnow()
     root = Path(root)
@@ -287,9 +321,11 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
                       [], {}) for _ in range(sessions)]
     plans.sort(key=lambda p: p.when)
     for plan in plans:
-        for _ in range(rng.randint(2, 6)):
-            plan.texts.append(("user", rng.choice(CHAT)))
-            plan.texts.append(("assistant", rng.choice(REPLIES)))
+        # c: many one-exchange sessions and a few long ones; a and b: 2 to 6 exchanges
+        length = rng.choice(vocab.lengths) if vocab.lengths else rng.randint(2, 6)
+        for _ in range(length):
+            plan.texts.append(("user", rng.choice(vocab.chat)))
+            plan.texts.append(("assistant", rng.choice(vocab.replies)))
     pending: list[tuple[str, str, list[str], str]] = []  # (case id, category, keys, question)
     evidence: dict[str, None] = {}
 
@@ -304,9 +340,20 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
             evidence[key] = None
 
     def reply() -> tuple[str, str]:
-        return ("assistant", rng.choice(REPLIES))
+        return ("assistant", rng.choice(vocab.replies))
 
-    topics = TOPICS[:]
+    def said(text: str) -> tuple[str, str]:
+        """The person's message telling `text` (c: between sentences of small talk)."""
+        if vocab.filler:
+            before = rng.sample(vocab.filler, rng.randint(0, 2))
+            after = rng.sample([f for f in vocab.filler if f not in before], rng.randint(0, 1))
+            text = " ".join([*before, text, *after])
+        return ("user", text)
+
+    def split(items: list) -> list:
+        return _split(items, variant) if vocab.split else items
+
+    topics = vocab.topics[:]
     rng.shuffle(topics)
     n = 0
     # single and temporal facts, each topic one or the other (a question about a topic must
@@ -314,7 +361,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
     for t_index, topic in enumerate(topics):
         values = topic.values[:]
         rng.shuffle(values)
-        tell, ask = _split(topic.tell, variant), _split(topic.ask, variant)
+        tell, ask = split(topic.tell), split(topic.ask)
         for mention in topic.mention:  # distractors on the topic, in random sessions
             place(rng.choice(plans), [("user", mention), reply()], None)
         n += 1
@@ -323,46 +370,46 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
             # ask[j] paraphrases tell[j]: a question about another telling ("where is the
             # family holiday" for "our honeymoon destination is Kyoto") has no answer
             j = rng.randrange(len(tell))
-            place(rng.choice(plans), [("user", tell[j].format(v=values[0])), reply()], key)
+            place(rng.choice(plans), [said(tell[j].format(v=values[0])), reply()], key)
             pending.append((f"conv-single-{n:03d}", "single", [key], ask[j]))
             continue
         # temporal: an old state, then a newer one; the question asks for the latest
         first, second = sorted(rng.sample(plans, 2), key=lambda p: p.when)
         old_key, new_key = f"t{n}-old", f"t{n}-new"
-        place(first, [("user", rng.choice(tell).format(v=values[1])), reply()], old_key)
+        place(first, [said(rng.choice(tell).format(v=values[1])), reply()], old_key)
         # a change names what it replaces when it refers to it ("I quit bouldering and ..."):
         # the old state was told in another session, weeks earlier
-        place(second, [("user", rng.choice(_split(topic.change, variant)).format(
+        place(second, [said(rng.choice(split(topic.change)).format(
             v=values[2], old=values[1])), reply()], new_key)
         pending.append((f"conv-temporal-{n:03d}", "temporal", [new_key],
-                        rng.choice(_split(topic.latest, variant))))
-    for ask_text, answer, question in _split(ADVICE, variant):
+                        rng.choice(split(topic.latest))))
+    for ask_text, answer, question in split(vocab.advice):
         n += 1
         key = f"r{n}"
         place(rng.choice(plans), [("user", ask_text), ("assistant", answer)], key, which=1)
         pending.append((f"conv-single-{n:03d}", "single", [key], question))
-    for first_t, second_t, question, people, things in HOPS:
+    for first_t, second_t, question, people, things in vocab.hops:
         # two stories of the same shape per home, told apart by the detail of the first
         # hop that the question names (the same question twice would have two answers)
         for person, thing in zip(rng.sample(people, 2), rng.sample(things, 2)):
             n += 1
             a_plan, b_plan = sorted(rng.sample(plans, 2), key=lambda p: p.when)
             ka, kb = f"h{n}-a", f"h{n}-b"
-            place(a_plan, [("user", first_t.format(p=person, x=thing)), reply()], ka)
-            place(b_plan, [("user", second_t.format(p=person, x=thing)), reply()], kb)
+            place(a_plan, [said(first_t.format(p=person, x=thing)), reply()], ka)
+            place(b_plan, [said(second_t.format(p=person, x=thing)), reply()], kb)
             pending.append((f"conv-multi-hop-{n:03d}", "multi-hop", [ka, kb],
                             question.format(x=thing)))
-    for theme, lines, question in OPEN:
+    for theme, lines, question in vocab.open:
         n += 1
         chosen = rng.sample(lines, rng.randint(2, 4))
         keys = []
         for i, line in enumerate(chosen):
             key = f"o{n}-{i}"
             keys.append(key)
-            place(rng.choice(plans), [("user", line), reply()], key)
+            place(rng.choice(plans), [said(line), reply()], key)
         pending.append((f"conv-open-{n:03d}", "open", keys, question))
 
-    # write rows: variant a one row per utterance, variant b one row per exchange
+    # write rows: variant a one row per utterance, b and c one row per exchange
     key_to_id: dict[str, str] = {}
     rows = []
     for s_index, plan in enumerate(plans):
@@ -379,6 +426,8 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
             if variant == "a":
                 speaker, text = chunk[0]
                 summary = text
+            elif variant == "c":  # as the Claude transcript reader composes a turn
+                summary = " ".join(t for _, t in chunk)
             else:
                 summary = " ".join(f"{'User' if s == 'user' else 'Assistant'}: {t}" for s, t in chunk)
             for offset in range(len(chunk)):

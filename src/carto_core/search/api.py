@@ -280,7 +280,7 @@ class DecayContext:
     lookup_max: int = 10
     lift: float = 3.0
     #: gated-prior: an old memory keeps at least 1 / (1 + prior_beta) of its score.
-    prior_beta: float = 0.5
+    prior_beta: float = 0.25
     #: gated-prior: the decay rate of vague queries and of queries asking for the latest state.
     vague_lambda: float = 0.2
 
@@ -383,6 +383,8 @@ class SearchRequest:
     include_rows: bool = False
     #: Facets over the top min(n, 500) fused results.
     facets: bool = True
+    #: Fold results whose text is identical into the best-ranked one (its `duplicates`).
+    collapse: bool = True
 
 
 @dataclass
@@ -403,6 +405,8 @@ class SearchHit:
     reuse_count: int = 0
     gated: bool = False
     row: dict | None = None
+    #: Lower-ranked results with the same text folded into this one (SearchRequest.collapse).
+    duplicates: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -412,7 +416,7 @@ class SearchHit:
             "transcript_path": self.transcript_path, "provider": self.provider,
             "salience": self.salience, "rank": self.rank,
             "holds_all_tokens": self.holds_all_tokens, "reuse_count": self.reuse_count,
-            "decay_gated": self.gated,
+            "decay_gated": self.gated, "duplicates": self.duplicates,
         }
         if self.row is not None:
             out["row"] = self.row

@@ -29,7 +29,7 @@ def decay_parameters() -> dict:
         "reuse_weight": _env_float(("CARTO_REUSE_WEIGHT", "CARTOGRAPHER_REUSE_WEIGHT"), 0.3),
         "lookup_max": int(_env_float(("CARTO_DECAY_LOOKUP_MAX", "CARTOGRAPHER_DECAY_LOOKUP_MAX"), 10)),
         "lift": _env_float(("CARTO_DECAY_LIFT", "CARTOGRAPHER_DECAY_LIFT"), 3.0),
-        "prior_beta": _env_float(("CARTO_DECAY_PRIOR_BETA",), 0.5),
+        "prior_beta": _env_float(("CARTO_DECAY_PRIOR_BETA",), 0.25),
         "vague_lambda": _env_float(("CARTO_DECAY_VAGUE_LAMBDA",), 0.2),
     }
 

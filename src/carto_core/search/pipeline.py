@@ -216,10 +216,15 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     fused.sort(key=attrgetter("score"), reverse=True)
     lap("decay")
 
-    page = fused[: request.limit]
-    rows = engine.index.rows([f.index for f in page])
+    if request.collapse:
+        page, rows, folded = _collapse(engine, fused, request.limit)
+    else:
+        page = fused[: request.limit]
+        rows, folded = engine.index.rows([f.index for f in page]), [0] * len(page)
     hits = [_hit(engine, f, row, rank, request.include_rows)
             for rank, (f, row) in enumerate(zip(page, rows), 1)]
+    for hit, count in zip(hits, folded):
+        hit.duplicates = count
     for report in reports:
         report.contributed = sum(1 for f in page if report.name in f.sources)
     facets = _facets(engine, fused[:FACET_WINDOW]) if request.facets else {}
@@ -239,6 +244,37 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
     return result
+
+
+def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list[dict], list[int]]:
+    """The page, with rows whose text repeats a better-ranked one's folded into it: ten copies
+    of one chit-chat line ("Morning! Coffee first...") held the ten places of a question
+    whose answer ranked 46th. Rows are read a batch at a time: exactly `limit` when nothing
+    repeats (the page costs what it did), then twice what is still missing."""
+    page: list[Fused] = []
+    rows: list[dict] = []
+    folded: list[int] = []
+    first_of: dict[str, int] = {}
+    start, want = 0, limit
+    while len(page) < limit and start < len(fused):
+        batch = fused[start:start + want]
+        start += len(batch)
+        for f, row in zip(batch, engine.index.rows([f.index for f in batch])):
+            # a lookup's matches stay apart: each may be the one item the query names
+            text = "" if f.gated else _summary(row)
+            at = first_of.get(text) if text else None
+            if at is not None:
+                folded[at] += 1
+                continue
+            if text:
+                first_of[text] = len(page)
+            page.append(f)
+            rows.append(row)
+            folded.append(0)
+            if len(page) == limit:
+                break
+        want = 2 * (limit - len(page))
+    return page, rows, folded
 
 
 def _takes_query(fusion) -> bool:
