@@ -8,7 +8,7 @@ space, as the Claude transcript reader composes them (no "User:" labels).
 
 from __future__ import annotations
 
-from carto_core.evaluation.dialogues import Topic
+from carto_core.evaluation.topic import Topic
 
 TOPICS: list[Topic] = [
     Topic("bike", ["a steel touring bicycle", "a folding Brompton", "a cargo bike with a child seat",

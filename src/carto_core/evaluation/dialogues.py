@@ -32,25 +32,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from carto_core.evaluation.topic import Topic
 from carto_core.jsonl import dumps_row
 from carto_core.logs import order_row
 from carto_core.timeparse import format_timestamp, utcnow
 
 CATEGORIES = ("single", "temporal", "multi-hop", "open")
-
-
-@dataclass
-class Topic:
-    """One kind of fact. Phrasings are split between the variants: even indices go to `a`,
-    odd ones to `b`, so the two sets never share a template."""
-
-    name: str
-    values: list[str]
-    tell: list[str]        # the person tells the fact: {v}
-    ask: list[str]         # a question asking for it (paraphrased, no {v})
-    mention: list[str]     # the topic without the answer (distractors)
-    change: list[str]      # the fact changes (temporal): {v}
-    latest: list[str]      # asks for the current state
 
 
 TOPICS: list[Topic] = [
