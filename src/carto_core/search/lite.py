@@ -201,7 +201,9 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
         all_matches = sum(1 for doc in holders if in_scope(doc))
         scores = _bm25(stats, ranker.k1, ranker.b, avgdl)
         positive = [t for t in stats if t.idf > 0]
-        mass = sum(t.idf for t in positive)
+        # a query word no document holds still counts in the whole, as BM25Ranker counts it
+        unheld = len(missing) * ranker.idf(0, n_alive)
+        mass = sum(t.idf for t in positive) + unheld
         by_log: dict[int, list[tuple[float, int]]] = {}
         for doc, score in scores.items():
             if score > 0 and in_scope(doc):
@@ -211,7 +213,7 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
             indices = [doc for _, doc in top]
             ladders.append(_Ladder(ranker.ladder_name(LOG_LABELS[code]), ranker.name, indices,
                                    [-s for s, _ in top], [doc in holders for doc in indices],
-                                   all_matches, _coverage(positive, mass, indices)))
+                                   all_matches, _coverage(positive, mass, indices, unheld)))
     query = Query(text, tuple(terms), (), bool(getattr(analyzed, "question", False)))
     fused = _fuse(components.fusion, ladders, view, query)
     context = DecayContext(now=now, query=query, accesses=accesses or {},
@@ -238,10 +240,12 @@ def _holders(stats: list[TermStats]) -> set[int]:
     return held
 
 
-def _coverage(positive: list[TermStats], mass: float, docs: list[int]) -> list[float]:
-    """Per document, the share of the query's idf mass (its positive-idf terms) it holds, as
-    the BM25 ladder reports it (any posting counts, context included)."""
-    if len(positive) == 1 or not mass:
+def _coverage(positive: list[TermStats], mass: float, docs: list[int],
+              unheld: float = 0.0) -> list[float]:
+    """Per document, the share of the query's idf mass (its positive-idf terms and `unheld`,
+    the idf of the words no document holds) it holds, as the BM25 ladder reports it (any
+    posting counts, context included)."""
+    if (len(positive) == 1 and not unheld) or not mass:
         return [1.0] * len(docs)
     import bisect
 
