@@ -120,6 +120,9 @@ def test_loopback_hosts_pass(host):
     ({"host": "127.0.0.1:80", "origin": "http://localhost"}, None),
     ({"host": "127.0.0.1:443", "origin": "http://127.0.0.1"}, "origin_foreign"),  # 80, not 443
     ({"host": "127.0.0.1:8000", "origin": "http://[::1]:8000"}, None),
+    # origins urlsplit cannot read (a port out of range, a broken IPv6 literal) are foreign
+    ({"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:99999"}, "origin_foreign"),
+    ({"host": "127.0.0.1:8000", "origin": "http://[::1:8000"}, "origin_foreign"),
 ])
 def test_the_origin_must_be_this_servers_host_kind_and_port(headers, rule):
     assert check_request(headers) == rule
