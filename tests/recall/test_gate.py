@@ -9,13 +9,14 @@ from carto_core.recall.snippet import render, window
 from carto_core.search.tokens import term_hash
 
 
-def test_the_gate_is_two_terms_a_margin_of_one_and_a_half_and_half_the_idf():
+def test_the_gate_is_two_terms_and_a_margin_of_one_and_a_half_with_coverage_off():
     gate = Gate()
     two = ["a", "b"]
-    assert gate.clears(1.5, 0.5, two)
-    assert not gate.clears(1.49, 0.5, two)       # MARGIN
-    assert not gate.clears(1.5, 0.49, two)       # COVERAGE
+    assert gate.clears(1.5, 0.0, two)            # COVERAGE off: measured to buy nothing
+    assert not gate.clears(1.49, 1.0, two)       # MARGIN
     assert not gate.clears(50.0, 1.0, ["a"])     # MIN_TERMS: one word, however rare
+    assert Gate(coverage=0.5).clears(1.5, 0.5, two) and not Gate(coverage=0.5).clears(1.5, 0.49, two)
+    assert gate.follow == 0.8                    # FOLLOW: its effect is measured in test_prompt_recall_eval
 
 
 class _View:
