@@ -49,9 +49,9 @@ def user_shell(env_dir: Path, home: Path) -> dict:
     return {"PATH": f"{env_dir / 'bin'}:{AGENT_PATH}", "HOME": str(home), "LANG": "C.UTF-8"}
 
 
-def install(carto: Path, agent: str, home: Path) -> dict:
-    done = subprocess.run([str(carto), "install", agent, "--json"], env=user_shell(carto.parent.parent, home),
-                          capture_output=True, text=True, timeout=120)
+def install(carto: Path, agent: str, home: Path, *, argv: list[str] | None = None) -> dict:
+    done = subprocess.run([*(argv or [str(carto)]), "install", agent, "--json"],
+                          env=user_shell(carto.parent.parent, home), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -119,3 +119,21 @@ def test_installed_hooks_fire_from_a_bare_environment_and_after_a_move(tmp_path,
     rows, done = fire_and_find(home, agent, cwd, "sess-after-repair-0003")
     assert done.returncode == 0 and rows, (done.returncode, done.stderr)
     assert installed_command(home, agent, "PostToolUse").startswith(str(tmp_path / "moved" / ".venv2" / "bin" / "carto"))
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_the_moved_environment_itself_repairs_its_hooks(tmp_path, user, agent):
+    """The environment folder itself moves (`mv`). Its `bin/carto` still names the old interpreter
+    in its first line, so it cannot run, but the moved `bin/python` can: `python -m carto_core
+    install` from there must not write that stale script as the launcher."""
+    home, cwd = user
+    install(make_env(tmp_path / "project" / ".venv"), agent, home)
+    shutil.move(tmp_path / "project", tmp_path / "moved")
+    moved = tmp_path / "moved" / ".venv" / "bin"
+    stale = subprocess.run(["/bin/sh", "-c", f"{moved / 'carto'} --version"], capture_output=True,
+                           env=user_shell(moved.parent, home))
+    assert stale.returncode == 127  # the script pip wrote is broken by the move, as in real life
+    again = install(moved / "carto", agent, home, argv=[str(moved / "python"), "-m", "carto_core"])
+    assert again["launcher"] == [str(moved / "python"), "-m", "carto_core"], again["launcher"]
+    rows, done = fire_and_find(home, agent, cwd, "sess-moved-itself-0004")
+    assert done.returncode == 0 and [row for row in rows if row["type"] == "tool_file_edit"], (done.returncode, done.stderr)

@@ -53,6 +53,23 @@ def test_launcher_prefers_the_running_script_then_the_one_beside_python(tmp_path
     assert launcher(argv0=str(script), executable="/nowhere/python")[1:] == ["-m", "carto_core"]
 
 
+@pytest.mark.parametrize("head", ["#!{python}\n", "#!{python} -E\n",
+                                  "#!/bin/sh\n'''exec' \"{python}\" \"$0\" \"$@\"\n' '''\n"])
+def test_a_script_whose_interpreter_is_gone_is_not_a_launcher(tmp_path, head):
+    """What a moved environment's `bin/carto` looks like: pip's first line (or its sh trampoline
+    for long paths) still names the interpreter at the old place."""
+    python = tmp_path / "bin" / "python"
+    script = python.with_name("carto")
+    script.parent.mkdir()
+    script.write_text(head.format(python=tmp_path / "old place" / "python") + "import carto_core\n")
+    script.chmod(0o755)
+    assert launcher(argv0="/x/__main__.py", executable=str(python)) == [str(python), "-m", "carto_core"]
+    assert launcher(argv0=str(script), executable=str(python)) == [str(python), "-m", "carto_core"]
+    python.symlink_to(sys.executable)
+    script.write_text(head.format(python=python) + "import carto_core\n")
+    assert launcher(argv0="/x/__main__.py", executable=str(python)) == [str(script)]
+
+
 def test_render_puts_the_launcher_in_front_and_quotes_it():
     rendered = render(carto_hooks(), ["/my env/bin/carto"])
     commands = [h["command"] for groups in rendered.values() for g in groups for h in g["hooks"]]

@@ -12,12 +12,15 @@ absolute launcher, chosen in this order:
 A console script names its interpreter in its first line, so the launcher keeps working from any
 PATH; when the environment moves, running `carto install ...` again from the new place writes
 the new launcher over the old one (hooksfile recognises carto's handlers under any launcher).
-Stdlib only.
+A moved environment's own `bin/carto` still names the old interpreter (pip writes it absolute),
+so a script whose interpreter is gone is not a launcher: `python -m carto_core install ...` run
+from the moved environment writes `<python> -m carto_core`. Stdlib only.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -25,8 +28,35 @@ from pathlib import Path
 SCRIPT_NAMES = ("carto",)
 
 
+#: pip's form for an interpreter path too long (or with spaces) for a `#!` line: a /bin/sh
+#: trampoline whose second line is `'''exec' "/abs/python" "$0" "$@"`.
+_TRAMPOLINE = re.compile(r"""^'''exec' "([^"]+)" """)
+
+
+def _interpreter(path: Path) -> str | None:
+    """The program a script's first line runs (pip's sh trampoline looked through), or None."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1024).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    if not head or not head[0].startswith("#!"):
+        return None
+    words = head[0][2:].split()
+    if not words:
+        return None
+    if words[0] == "/bin/sh" and len(head) > 1 and (match := _TRAMPOLINE.match(head[1])):
+        return match.group(1)
+    return words[0]
+
+
 def _runnable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
+    """An executable file whose interpreter (when it names one) is there: a moved environment's
+    script still names the old one."""
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        return False
+    interpreter = _interpreter(path)
+    return interpreter is None or (os.path.isfile(interpreter) and os.access(interpreter, os.X_OK))
 
 
 def launcher(argv0: str | None = None, executable: str | None = None) -> list[str]:
