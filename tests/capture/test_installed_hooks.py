@@ -80,6 +80,9 @@ def fire_and_find(home: Path, agent: str, cwd: Path, session: str) -> list[dict]
     changelog = home / ".local" / "share" / "carto" / "changelog.jsonl"
     rows = [json.loads(line) for line in changelog.read_text().splitlines()] if changelog.exists() else []
     found = [row for row in rows if row.get("session") == session or row.get("session_id") == session]
+    # What the hook said about itself, for an assertion's message (carto's hooks exit 0 always).
+    log = home / ".local" / "share" / "carto" / ".carto" / "hook.log"
+    done.hook_log = log.read_text()[-2000:] if log.exists() else ""
     return found, done
 
 
@@ -117,7 +120,7 @@ def test_installed_hooks_fire_from_a_bare_environment_and_after_a_move(tmp_path,
     assert again["changes"] and all(" ~ " in line for line in again["changes"]), again["changes"]
     assert len(again["changes"]) == len(result["changes"])
     rows, done = fire_and_find(home, agent, cwd, "sess-after-repair-0003")
-    assert done.returncode == 0 and rows, (done.returncode, done.stderr)
+    assert done.returncode == 0 and rows, (done.returncode, done.stderr, done.hook_log)
     assert installed_command(home, agent, "PostToolUse").startswith(str(tmp_path / "moved" / ".venv2" / "bin" / "carto"))
 
 
@@ -136,4 +139,5 @@ def test_the_moved_environment_itself_repairs_its_hooks(tmp_path, user, agent):
     again = install(moved / "carto", agent, home, argv=[str(moved / "python"), "-m", "carto_core"])
     assert again["launcher"] == [str(moved / "python"), "-m", "carto_core"], again["launcher"]
     rows, done = fire_and_find(home, agent, cwd, "sess-moved-itself-0004")
-    assert done.returncode == 0 and [row for row in rows if row["type"] == "tool_file_edit"], (done.returncode, done.stderr)
+    assert done.returncode == 0 and [row for row in rows if row["type"] == "tool_file_edit"], (done.returncode, done.stderr,
+                                                                             done.hook_log)
