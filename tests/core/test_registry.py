@@ -331,7 +331,9 @@ registries = get_registries(hooks=RANKING_HOOKS)
 print(json.dumps({"plugins": sorted(registries.plugins), "rankers": registries.rankers.names(),
                   "decay": registries.decay_policies.names(),
                   "imported": sorted(m for m in ("carto_claude.plugin", "carto_hermes", "carto_git.plugin",
-                                                 "carto_rankers") if m in sys.modules)}))
+                                                 "carto_rankers", "carto_core.builtins.writers",
+                                                 "carto_core.builtins.facts", "attrs")
+                                     if m in sys.modules)}))
 """
 
 
@@ -340,11 +342,32 @@ def test_a_partial_load_imports_only_the_plugins_a_search_needs_and_obeys_the_bl
     first = json.loads(_run(PARTIAL, env))  # nothing recorded yet: every plugin is imported once
     assert "claude" in first["plugins"] and "bm25" in first["rankers"]
     second = json.loads(_run(PARTIAL, env))  # recorded: only what implements a ranking hook
+    # nor the built-in writers and fact verbs (the writers' base class brought attrs)
     assert second["imported"] == ["carto_rankers"], second
     assert second["rankers"] == first["rankers"] and second["decay"] == first["decay"]
-    assert "claude" not in second["plugins"]
+    assert "claude" not in second["plugins"] and "core-writers" not in second["plugins"]
     blocked = json.loads(_run(PARTIAL, {**env, "CARTO_DISABLE_PLUGINS": "rankers"}))
     assert "bm25" not in blocked["rankers"] and "semantic" in blocked["rankers"]
+
+
+def test_each_builtin_declares_the_hooks_its_module_implements():
+    import importlib
+
+    from carto_core import hookspecs
+    from carto_core.registry import BUILTIN_HOOKS, BUILTINS
+
+    assert set(BUILTIN_HOOKS) == set(BUILTINS)
+    specs = {name for name in dir(hookspecs) if name.startswith("carto_")}
+    for name, module in BUILTINS.items():
+        implemented = {attr for attr in dir(importlib.import_module(module)) if attr in specs}
+        assert set(BUILTIN_HOOKS[name]) == implemented, name
+
+
+def test_a_full_load_still_has_the_builtins():
+    from carto_core.registry import load_registries
+
+    registries = load_registries(entry_points=False)
+    assert "jsonl" in registries.writers.names() and "census" in registries.fact_verbs.names()
 
 
 def test_a_partial_load_checks_pending_hooks_like_a_full_one():

@@ -289,6 +289,35 @@ def test_default_search_path_never_imports_qdrant_or_sklearn(paraphrase_home):
     assert out.stdout.split() == ["available", "False", "False"]
 
 
+COLD_SEARCH = """
+import json, sys
+from carto_core.entry import main
+try:
+    main(["search", "login credentials", "--json"])
+except SystemExit:
+    pass
+watch = ("attrs", "shutil", "secrets", "importlib.metadata", "carto_core.sources",
+         "carto_core.builtins.writers", "carto_core.builtins.facts", "carto_core.semantic.indexer")
+print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def test_a_cold_cli_search_imports_no_writer_indexer_or_plugin_scan(paraphrase_home):
+    """What a cold `carto search` with the semantic ladder answering leaves out: the writers'
+    and fact verbs' built-ins (attrs), the semantic indexer (its read side is
+    semantic.pending), the store's write-only imports (shutil, secrets) and, once the plugin
+    table is recorded, the entry-point scan (importlib.metadata)."""
+    home, _, _ = paraphrase_home
+    run_index(home)
+    env = {**os.environ, "CARTO_HOME": str(home.root)}
+    subprocess.run([sys.executable, "-c", COLD_SEARCH], capture_output=True, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", COLD_SEARCH], capture_output=True, text=True,
+                         env=env, check=True)
+    assert json.loads(out.stdout)["semantic_status"] == "available"
+    modules = next(line for line in out.stderr.splitlines() if line.startswith("MODULES "))
+    assert json.loads(modules[len("MODULES "):]) == []
+
+
 def test_cli_search_and_index_json(paraphrase_home):
     home, rows, cases = paraphrase_home
     env = {**os.environ, "CARTO_HOME": str(home.root)}

@@ -114,7 +114,7 @@ class SemanticRanker(Ranker):
         status = self.searcher(engine).status(refresh=True)
         pending = None
         if status.model:  # the embedder answers: count what its model still lacks
-            from carto_core.semantic.indexer import not_embedded
+            from carto_core.semantic.pending import not_embedded
 
             pending = not_embedded(engine.home, status.model, engine.index.n_alive, status.vectors)
         return SemanticState(status.state, status.reason, status.fix, not_embedded=pending)

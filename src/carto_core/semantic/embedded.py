@@ -41,8 +41,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import secrets
-import shutil
 from collections.abc import Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -433,7 +431,7 @@ class EmbeddedStore(VectorStore):
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     def _write_manifest(self, manifest: dict) -> None:
-        tmp = self.root / f".{MANIFEST}.{os.getpid()}.{secrets.token_hex(3)}"
+        tmp = self.root / f".{MANIFEST}.{os.getpid()}.{os.urandom(3).hex()}"
         with open(tmp, "w", encoding="utf-8") as handle:
             json.dump(manifest, handle, indent=1)
             handle.flush()
@@ -445,7 +443,7 @@ class EmbeddedStore(VectorStore):
                        projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None) -> dict:
         """Write one segment (rows unit length already; float32 or float16)."""
         manifest["serial"] = int(manifest.get("serial", 0)) + 1
-        name = f"seg-{manifest['serial']:06d}-{secrets.token_hex(3)}"
+        name = f"seg-{manifest['serial']:06d}-{os.urandom(3).hex()}"
         tmp = self.root / f".{name}.tmp"
         tmp.mkdir(parents=True)
         distinct = sorted(set(projects))
@@ -473,6 +471,8 @@ class EmbeddedStore(VectorStore):
         return {"name": name, "model": model, "dim": int(vectors.shape[1]), "count": int(len(ids))}
 
     def _remove(self, names: Sequence[str]) -> None:
+        import shutil  # writers only: a search never removes (shutil brings bz2 and lzma)
+
         for name in names:
             shutil.rmtree(self.root / name, ignore_errors=True)
 

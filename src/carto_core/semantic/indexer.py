@@ -47,8 +47,15 @@ from carto_core.redact import redacted
 from carto_core.home import Home
 from carto_core.logs import FOLD_ORDER
 from carto_core.logstate import identity, log_state, log_status
-from carto_core.reader import iter_lines
 from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder
+from carto_core.semantic.pending import (  # noqa: F401  (read side, re-exported)
+    REJECTS_FILE,
+    STATE_FILE,
+    STATE_VERSION,
+    not_embedded,
+    read_rejected,
+    read_state,
+)
 from carto_core.semantic.settings import SemanticSettings
 from carto_core.semantic.store import (
     DimensionMismatch,
@@ -61,10 +68,7 @@ from carto_core.semantic.text import document_text, row_document_text, text_dige
 from carto_core.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
 
 ERRORS_FILE = "index-errors.jsonl"
-REJECTS_FILE = "index-rejects.jsonl"
 BACKOFF_FILE = "index-backoff.json"
-STATE_FILE = "semantic-index.json"
-STATE_VERSION = 1
 #: Vectors per store write (one embedded-store segment: 32 MB of 256-dim float16).
 COMMIT_EVERY = 65536
 #: Texts a fit draws when the embedder does not say (lsa says `fit_sample`).
@@ -163,37 +167,11 @@ class Backoff:
         self.path.unlink(missing_ok=True)
 
 
-def not_embedded(home: Home, model: str, events: int, vectors: int) -> int:
-    """How many of `events` (the corpus size) have no vector of `model` yet: the events less
-    the vectors less what can never be embedded (no text, as the last complete run counted, and
-    the ids the gate rejected). `carto search --json` reports it (semantic.not_embedded)."""
-    state = read_state(home)
-    no_text = int(state.get("no_text", 0)) if state.get("model") == model else 0
-    return max(0, events - vectors - no_text - len(read_rejected(home, model)))
-
-
-def read_rejected(home: Home, model: str) -> set[str]:
-    """Ids the gate already rejected under `model` (not offered to the gate again)."""
-    out: set[str] = set()
-    for line in iter_lines(home.state_file(REJECTS_FILE)):
-        if line.row.get("model") == model and isinstance(line.row.get("event_id"), str):
-            out.add(line.row["event_id"])
-    return out
-
-
 # --------------------------------------------------------------------------- what was read
 
 
 def _state_path(home: Home):
     return home.state_file(STATE_FILE)
-
-
-def read_state(home: Home) -> dict:
-    try:
-        state = json.loads(_state_path(home).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return state if isinstance(state, dict) and state.get("version") == STATE_VERSION else {}
 
 
 def _write_state(home: Home, state: dict) -> None:
