@@ -5,10 +5,15 @@ For each size (events), in one run and on the same generated corpus and queries:
 - carto: index build time (`carto index --rebuild` in a child process, with its peak RSS);
   in-process keyword ladder (BM25Ranker.rank over the whole scope) median and p95, and whether
   every ladder equals the exhaustive reference (all postings scored, top 500 per log); in-process
-  `run_search` median; cold `carto search QUERY` process median end to end (and its peak RSS);
+  `run_search` median; cold `carto search QUERY` process median end to end (and its peak RSS),
+  with and without the semantic ladder, interleaved with the floor `python -c "import numpy,
+  click"`, each as a ratio to the floor in wall time and in CPU time (user + system: on a shared
+  machine it moves far less with the load than the wall time);
 - bm25s (numpy backend) and tantivy (in RAM): build time, query median and p95 (top 50),
   fed the same documents tokenized the same way (the terms of carto's default analyzer; tantivy
   gets the terms joined by spaces so it cannot turn `load_events` into a phrase query).
+- the ladder and tantivy once more, alternating query by query (3 x the queries), so that the
+  load weighs on both alike: `interleaved` median and p95 ratios;
 - the index build is also run with `--analyzer upstream` (wave 1's tokens) in the same run: the
   default analyzer's build as a ratio to it; then `carto index --step semantic` (the default
   embedder, wordllama) is timed, so the cold CLI runs with the semantic ladder answering.
@@ -17,6 +22,8 @@ Usage (from the repository root; peers from benchmarks/requirements.txt):
 
     .venv/bin/pip install -r benchmarks/requirements.txt
     .venv/bin/python benchmarks/search/bench_search.py --sizes 10000 50000 200000
+    .venv/bin/python benchmarks/search/bench_search.py --sizes 200000 --workdir /tmp/srch/bench \
+        --no-builds   # reuse the home's index: cold CLI and ladder only, no timed rebuilds
 
 Results print as a markdown table and are written to benchmarks/search/results.json.
 """
@@ -61,13 +68,14 @@ def child_env(home: Path) -> dict:
     return env
 
 
-def timed_child(argv, env) -> tuple[float, int]:
-    """(wall seconds, peak RSS in MB) of one child process."""
+def timed_child(argv, env) -> tuple[float, int, float]:
+    """(wall seconds, peak RSS in MB, CPU seconds: user + system) of one child process. On a
+    shared machine the CPU time moves far less with the load than the wall time does."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, _, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
-    return wall, usage.ru_maxrss // 1024
+    return wall, usage.ru_maxrss // 1024, usage.ru_utime + usage.ru_stime
 
 
 def make_queries(engine, n: int, seed: int = 5) -> list[str]:
@@ -105,7 +113,7 @@ def _exact(ranker, query, scope, engine) -> bool:
     return got == want
 
 
-def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> dict:
+def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, builds: bool = True) -> dict:
     from carto_core.evaluation.generate import generate_home
     from carto_core.home import Home
     from carto_core.search import Query, SearchRequest, run_search
@@ -122,13 +130,16 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
                  "load_average_at_start": round(os.getloadavg()[0], 2)}
 
     # carto: build in a child (peak RSS of the build), then warm in-process.
-    wall, rss = timed_child([CARTO, "index", "--rebuild", "--step", "keyword", "--analyzer",
-                             "upstream"], env)
-    out["carto_build_upstream_analyzer_s"], out["carto_build_upstream_rss_mb"] = round(wall, 2), rss
-    wall, rss = timed_child([CARTO, "index", "--rebuild", "--step", "keyword"], env)
-    out["carto_build_s"], out["carto_build_rss_mb"] = round(wall, 2), rss
-    out["build_vs_upstream_analyzer"] = round(out["carto_build_s"] / out["carto_build_upstream_analyzer_s"], 2)
-    wall, rss = timed_child([CARTO, "index", "--step", "semantic"], env)
+    if builds:
+        wall, rss, _ = timed_child([CARTO, "index", "--rebuild", "--step", "keyword", "--analyzer",
+                                    "upstream"], env)
+        out["carto_build_upstream_analyzer_s"], out["carto_build_upstream_rss_mb"] = round(wall, 2), rss
+        wall, rss, _ = timed_child([CARTO, "index", "--rebuild", "--step", "keyword"], env)
+        out["carto_build_s"], out["carto_build_rss_mb"] = round(wall, 2), rss
+        out["build_vs_upstream_analyzer"] = round(out["carto_build_s"] / out["carto_build_upstream_analyzer_s"], 2)
+    else:  # --no-builds: the home's index as it is (brought up to date, not timed)
+        timed_child([CARTO, "index", "--step", "keyword"], env)
+    wall, rss, _ = timed_child([CARTO, "index", "--step", "semantic"], env)
     out["carto_semantic_index_s"], out["carto_semantic_index_rss_mb"] = round(wall, 2), rss
     engine = SearchEngine(Home(home_dir), auto_refresh=False)
     engine.ensure_loaded()
@@ -164,16 +175,26 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
     # load (shared with other jobs) weighs on all three alike.
     timed_child([CARTO, "search", queries[0], "--limit", "10"], env)
     floor, walls, rsses, plain = [], [], [], []
+    cpu = {"floor": [], "cli": [], "no_semantic": []}
     for q in queries[:cold_runs]:
-        floor.append(timed_child([PY, "-c", "import numpy, click"], env)[0])
-        wall, rss = timed_child([CARTO, "search", q, "--limit", "10"], env)
+        wall, _, used = timed_child([PY, "-c", "import numpy, click"], env)
+        floor.append(wall)
+        cpu["floor"].append(used)
+        wall, rss, used = timed_child([CARTO, "search", q, "--limit", "10"], env)
         walls.append(wall)
         rsses.append(rss)
-        plain.append(timed_child([CARTO, "search", q, "--limit", "10", "--no-semantic"], env)[0])
+        cpu["cli"].append(used)
+        wall, _, used = timed_child([CARTO, "search", q, "--limit", "10", "--no-semantic"], env)
+        plain.append(wall)
+        cpu["no_semantic"].append(used)
     out["floor_import_numpy_click"] = ms(floor)
     out["carto_cold_cli"] = ms(walls)
     out["carto_cold_cli_rss_mb"] = max(rsses)
     out["carto_cold_cli_no_semantic"] = ms(plain)
+    out["cold_cpu_ms"] = {name: round(statistics.median(v) * 1000, 1) for name, v in cpu.items()}
+    for key, name in (("carto_cold_cli", "cli"), ("carto_cold_cli_no_semantic", "no_semantic")):
+        out[f"{key}_vs_floor"] = round(out[key]["median_ms"] / out["floor_import_numpy_click"]["median_ms"], 2)
+        out[f"{key}_cpu_vs_floor"] = round(statistics.median(cpu[name]) / statistics.median(cpu["floor"]), 2)
 
     # the same documents for the peers
     docs = [analyzer.terms(row_text(index.row(i))) for i in range(len(index))]
@@ -220,6 +241,21 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
             searcher.search(q, 50).hits
             times.append(time.perf_counter() - t0)
         out["tantivy"] = ms(times)
+        # The same queries again, carto's ladder and tantivy alternating query by query, so
+        # that the machine's load (shared with other jobs) weighs on both alike: the p95s
+        # above were taken minutes apart.
+        mine, theirs = [], []
+        for _ in range(3):
+            for q, tq in zip(parsed, parsed_t):
+                t0 = time.perf_counter()
+                ranker.rank(q, scope, engine)
+                mine.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                searcher.search(tq, 50).hits
+                theirs.append(time.perf_counter() - t0)
+        out["interleaved"] = {"carto_ladder": ms(mine), "tantivy": ms(theirs),
+                              "median_ratio": round(statistics.median(mine) / statistics.median(theirs), 2),
+                              "p95_ratio": round(pct(mine, 0.95) / pct(theirs, 0.95), 2)}
         from importlib.metadata import version
 
         out["tantivy_version"] = version("tantivy")
@@ -233,20 +269,24 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> di
 
 
 def table(rows) -> str:
-    lines = ["| events | JSONL MB | carto build s (RSS MB) | build, upstream analyzer s (ratio) | semantic index s | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | ladder / bm25s | load avg |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| events | JSONL MB | carto build s (RSS MB) | build, upstream analyzer s (ratio) | semantic index s | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' | cold CLI / floor, wall (CPU) | --no-semantic / floor, wall (CPU) | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | interleaved with tantivy: ladder / tantivy median (p95) | ladder / bm25s | load avg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         t = r.get("tantivy") or {}
         b = r.get("bm25s") or {}
+        i = r.get("interleaved") or {}
         lines.append(
-            f"| {r['events']:,} | {r['jsonl_mb']} | {r['carto_build_s']} ({r['carto_build_rss_mb']}) | "
-            f"{r['carto_build_upstream_analyzer_s']} ({r['build_vs_upstream_analyzer']}x) | {r['carto_semantic_index_s']} | "
+            f"| {r['events']:,} | {r['jsonl_mb']} | {r.get('carto_build_s', '-')} ({r.get('carto_build_rss_mb', '-')}) | "
+            f"{r.get('carto_build_upstream_analyzer_s', '-')} ({r.get('build_vs_upstream_analyzer', '-')}x) | {r['carto_semantic_index_s']} | "
             f"{r['carto_ladder']['median_ms']} / {r['carto_ladder']['p95_ms']} ({r['carto_ladder_exact']}) | "
             f"{r['carto_run_search']['median_ms']} | {r['carto_cold_cli']['median_ms']} ({r['carto_cold_cli_rss_mb']}) | "
             f"{r['carto_cold_cli_no_semantic']['median_ms']} | {r['floor_import_numpy_click']['median_ms']} | "
+            f"{r['carto_cold_cli_vs_floor']}x ({r['carto_cold_cli_cpu_vs_floor']}x) | "
+            f"{r['carto_cold_cli_no_semantic_vs_floor']}x ({r['carto_cold_cli_no_semantic_cpu_vs_floor']}x) | "
             f"{t.get('median_ms', '-')} / {t.get('p95_ms', '-')} ({r.get('tantivy_build_s', '-')}) | "
             f"{b.get('median_ms', '-')} / {b.get('p95_ms', '-')} ({r.get('bm25s_build_s', '-')}) | "
-            f"{r.get('ladder_vs_tantivy', '-')}x | {r.get('ladder_vs_bm25s', '-')}x | "
+            f"{r.get('ladder_vs_tantivy', '-')}x | {i.get('median_ratio', '-')}x ({i.get('p95_ratio', '-')}x) | "
+            f"{r.get('ladder_vs_bm25s', '-')}x | "
             f"{r['load_average_at_start']}-{r['load_average_at_end']} |")
     return "\n".join(lines)
 
@@ -257,13 +297,15 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--cold-runs", type=int, default=15)
     parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--no-builds", action="store_true",
+                        help="skip the two timed keyword rebuilds (reuse the home's index)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "search" / "results.json")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="carto-bench-search-"))
     os.environ.setdefault("XDG_CACHE_HOME", str(workdir / "cache"))
     rows = []
     for size in args.sizes:
-        row = bench_size(size, workdir, args.queries, args.cold_runs)
+        row = bench_size(size, workdir, args.queries, args.cold_runs, builds=not args.no_builds)
         rows.append(row)
         print(json.dumps(row), flush=True)
     import numpy
