@@ -21,3 +21,25 @@ def test_demo_exits_zero_and_runs_every_step(tmp_path):
     assert "no hooks installed" in result.stdout
     assert "STANDUP" in result.stdout and "=== facts census ===" in result.stdout
     assert "failed: exit" not in result.stderr
+
+
+def test_demo_sets_the_users_carto_settings_aside_and_puts_them_back(tmp_path, monkeypatch):
+    """A user's own config (here broken: every command refuses it, exit 2) or CARTO_* settings
+    (an embedder service that is not running) must not fail the tour; they are back afterwards."""
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    config = tmp_path / "config.toml"
+    config.write_text("home = [\n")
+    monkeypatch.setenv("CARTO_CONFIG", str(config))
+    monkeypatch.setenv("CARTO_EMBEDDER", "http")
+    monkeypatch.setenv("CARTO_QDRANT_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "live-session")
+    monkeypatch.chdir(tmp_path)
+    before = dict(os.environ)
+    result = CliRunner().invoke(cli, ["demo"])
+    assert result.exit_code == 0, result.output[-3000:]
+    assert "failed: exit" not in result.output and "cannot read config file" not in result.output
+    assert "discount" in result.output.lower()
+    assert dict(os.environ) == before

@@ -24,6 +24,11 @@ TOUR: list[tuple[str, list[str], frozenset[int]]] = [
 ]
 
 
+#: Environment variables the demo clears: carto's settings and the agents' session ids.
+_USER_SETTINGS = ("CARTO_", "CARTOGRAPHER_", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID",
+                  "CODEX_SESSION_ID", "CODEX_THREAD_ID")
+
+
 @click.command(
     epilog="""\b
 Examples:
@@ -35,21 +40,25 @@ def demo(keep: bool) -> None:
     """Build a sample home in a temporary folder and show carto on it.
 
     Runs a search, a facts census and a standup against three scripted agent sessions on two
-    projects. Nothing outside the temporary folder is read or written.
+    projects, with carto's defaults (your config file and CARTO_* settings are set aside).
+    Nothing outside the temporary folder is written; doctor reads the agents' hook files.
     """
     from carto_core.cli import cli
     from carto_core.sample import build_sample_home
 
     root = tempfile.mkdtemp(prefix="carto-demo-")
-    saved = {key: os.environ.get(key) for key in ("CARTO_HOME", "CARTO_SESSION_ID",
-             "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID", "CODEX_SESSION_ID")}
+    # The tour runs on defaults: none of the user's carto settings (a config file, rankers, an
+    # embedder service, disabled plugins: a broken or unreachable one would fail the tour) and
+    # no live session (delta serving would hide results). All are put back afterwards.
+    saved = {key: value for key, value in os.environ.items() if key.startswith(_USER_SETTINGS)}
+    saved.update({key: os.environ.get(key) for key in ("CARTO_HOME", "CARTO_CONFIG")})
     failures = 0
     try:
         build_sample_home(root)
-        os.environ["CARTO_HOME"] = root
         for key in saved:
-            if key != "CARTO_HOME":
-                os.environ.pop(key, None)
+            os.environ.pop(key, None)
+        os.environ["CARTO_HOME"] = root
+        os.environ["CARTO_CONFIG"] = os.path.join(root, ".carto", "no-config.toml")
         click.echo(f"carto demo: sample home in {root}\n")
         for title, argv, answers in TOUR:
             click.secho(f"$ carto {' '.join(argv)}    # {title}", bold=True)
