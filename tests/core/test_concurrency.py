@@ -14,12 +14,18 @@ WRITERS, ROWS_EACH = 4, 300
 CTX = multiprocessing.get_context("fork")
 
 
-def _appender(path, writer, naive, start):
+def _appender(path, writer, naive, start, overlapping):
     start.wait()
     payload = "x" * 200  # long enough that a torn write would show
     for i in range(ROWS_EACH):
         if i % 10 == 0:
             time.sleep(0.002)  # spread the appends over several rewrites
+        # A third and two thirds in, wait for a rewrite to have finished meanwhile: on a loaded
+        # machine the rewriter may otherwise not be scheduled before the appends are all done.
+        if i in (ROWS_EACH // 3, 2 * ROWS_EACH // 3):
+            deadline = time.monotonic() + 30
+            while overlapping.value < (1 if i < ROWS_EACH // 2 else 2) and time.monotonic() < deadline:
+                time.sleep(0.005)
         row = {"event_id": f"w{writer}-{i}", "pad": payload}
         if naive:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -52,7 +58,7 @@ def _rewriter(path, naive, start, stop, overlapping):
 
 def _run(path, naive):
     start, stop, overlapping = CTX.Event(), CTX.Event(), CTX.Value("i", 0)
-    appenders = [CTX.Process(target=_appender, args=(path, w, naive, start)) for w in range(WRITERS)]
+    appenders = [CTX.Process(target=_appender, args=(path, w, naive, start, overlapping)) for w in range(WRITERS)]
     rewriter = CTX.Process(target=_rewriter, args=(path, naive, start, stop, overlapping))
     for proc in appenders + [rewriter]:
         proc.start()
