@@ -3,8 +3,11 @@ injects and how often it stays silent, for a sweep of gates, on the conversation
 
 Sets (generated, deterministic, one fixed clock): dialogues variant a (one row per utterance,
 among 6,000 events of coding work) and variant b (carto turn rows, no coding work), seeds 1-3
-to choose the gate and seeds 4-6 held out to check it; every home also gets the generic prompts
-of `carto_core.evaluation.promptrecall.GENERIC_PROMPTS` (all of them should stay silent).
+to choose the gate and seeds 4-6 held out to check it, and variant c (written apart from a and
+b: other topics, lengths and session layouts; among 2,000 coding events) seeds 1-3, the check
+that a gate chosen on a and b holds on text it was not chosen on; every home also gets the
+generic prompts of `carto_core.evaluation.promptrecall.GENERIC_PROMPTS` (all of them should
+stay silent).
 
 Usage (repository root):
 
@@ -26,6 +29,7 @@ from pathlib import Path
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 CHOOSE, HELD_OUT = (1, 2, 3), (4, 5, 6)
+PARTS = ("choose", "held-out", "c")
 
 
 def build_homes(out: Path) -> dict:
@@ -34,8 +38,9 @@ def build_homes(out: Path) -> dict:
     from carto_core.evaluation.generate import generate_home
 
     homes = {}
-    for variant, background in (("a", 6000), ("b", 0)):
-        for seed in CHOOSE + HELD_OUT:
+    for variant, background, seeds in (("a", 6000, CHOOSE + HELD_OUT), ("b", 0, CHOOSE + HELD_OUT),
+                                       ("c", 2000, CHOOSE)):
+        for seed in seeds:
             root = out / f"dlg-{variant}-{seed}"
             if not (root / "cases.jsonl").exists():
                 if background:
@@ -73,11 +78,11 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     homes = build_homes(args.out)
     chosen = gates(args.only)
-    totals = {part: {name: Tally() for name in chosen} for part in ("choose", "held-out")}
+    totals = {part: {name: Tally() for name in chosen} for part in PARTS}
     per_variant = {}
     started = time.time()
     for (variant, seed), (root, cases) in sorted(homes.items()):
-        part = "choose" if seed in CHOOSE else "held-out"
+        part = "c" if variant == "c" else "choose" if seed in CHOOSE else "held-out"
         os.environ["CARTO_HOME"] = str(root)
         result = evaluate_home(root, cases, chosen, now=NOW.timestamp())
         for name, tally in result.items():
@@ -111,7 +116,7 @@ def main(argv=None) -> int:
     if len(chosen) > 1:
         shown += [n for n in sorted(chosen, key=key)[:5] if n not in shown]  # the best, gate aside
     for name in shown:
-        for part in ("choose", "held-out"):
+        for part in PARTS:
             s = doc["gates"][name][part]
             print(f"| {name} | {part} | {s['questions']} | {s['precision']} | {s['silent']} | "
                   f"{s['first_relevant']} | {s['any_relevant']} | {s['generic_silent']} |")

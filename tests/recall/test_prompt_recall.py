@@ -43,6 +43,24 @@ def test_a_prompt_about_another_sessions_work_gets_that_work_within_the_budget(r
     assert repeated is None or not any(r["event_id"] in repeated for r in rows)
 
 
+def test_copies_of_one_text_take_one_place(tmp_path):
+    home = tmp_path / "home"
+    write_home(home)
+    lines = (home / "changelog.jsonl").read_text().splitlines()
+    work = json.loads(next(line for line in lines if WORK_ID in line))
+    with open(home / "changelog.jsonl", "a", encoding="utf-8") as handle:
+        for i in range(3):  # the same edit recorded again by other sessions
+            handle.write(json.dumps({**work, "event_id": f"evt-coupon0copy{i}",
+                                     "session_id": f"copy-{i}"}) + "\n")
+    build_index(home)
+    prompt = "why are discounts applied before tax with one coupon per order?"
+    context = context_of(run_hook(home, "claude", prompt_payload("new-session", prompt)))
+    assert context is not None
+    snippets = [line for line in context.splitlines() if line.startswith("- [")]
+    texts = [line[line.index("] ") + 2:] for line in snippets]
+    assert sum("coupon stacking fixed" in text for text in texts) == 1, context
+
+
 def test_the_session_that_did_the_work_gets_nothing_from_itself(recall_home):
     done = run_hook(recall_home, "claude", prompt_payload("work-session", QUESTION))
     assert done.returncode == 0

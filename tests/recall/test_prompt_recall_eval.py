@@ -1,5 +1,6 @@
 """The measurement behind the prompt-recall gate (docs/ranking.md, "Prompt recall"), small:
-one held-out seed of each dialogue variant, asked as the hook asks. The shipped gate must keep
+one held-out seed of dialogue variants a and b and one of c (written apart from them), asked
+as the hook asks. The shipped gate must keep
 what it injects >= 80 % relevant and every generic prompt silent while still answering; a gate
 without the margin and the two-term rule must not (else the gate is not what buys precision),
 and the follow rule and coverage (off) must each be what they were measured to be."""
@@ -20,9 +21,9 @@ NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory):
     out = {}
-    for variant in ("a", "b"):
+    for variant, seed in (("a", 4), ("b", 4), ("c", 1)):
         root = tmp_path_factory.mktemp(f"dlg-{variant}") / "home"
-        cases, _ = generate_dialogues(root, variant=variant, seed=4, now=NOW)
+        cases, _ = generate_dialogues(root, variant=variant, seed=seed, now=NOW)
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("CARTO_HOME", str(root))
             patch.setenv("CARTO_SEMANTIC", "0")
@@ -33,11 +34,11 @@ def measured(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("variant", ["a", "b"])
+@pytest.mark.parametrize("variant", ["a", "b", "c"])
 def test_the_shipped_gate_injects_relevant_snippets_and_stays_silent_on_generic_prompts(
         measured, variant):
     s = measured[variant]["shipped"].summary()
-    assert s["questions"] == 26 and s["generic"] == 30
+    assert s["questions"] == (21 if variant == "c" else 26) and s["generic"] == 30
     assert s["precision"] >= 0.8
     assert s["generic_silent"] == 1.0
     # precision of a recall that never speaks would be undefined, not high: it must answer
@@ -52,7 +53,7 @@ def test_without_the_margin_and_the_two_term_rule_precision_falls_below_the_bar(
 
 def _both(measured, name) -> dict:
     total = Tally()
-    for variant in ("a", "b"):
+    for variant in ("a", "b", "c"):
         total.add(measured[variant][name])
     return total.summary()
 

@@ -36,6 +36,7 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
          scan: int = 60) -> Found:
     """The results to show for `prompt` (at most `limit`; `scan`: how far down the ranking
     the gate looks)."""
+    from carto_core.recall.snippet import row_text
     from carto_core.search import lite
 
     gate = gate or Gate()
@@ -47,6 +48,7 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
                          served_ids=served_ids, now=now, accesses=accesses)
     asked = set(lite.query_terms(components, prompt))
     out: list[Recalled] = []
+    shown: set[str] = set()
     for fused in result.ranked[:scan]:
         margin, coverage, held = gate.evidence(view, fused.index, result.terms, result.n_docs)
         if out and fused.score < gate.follow * out[0].score:
@@ -56,6 +58,12 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
         row = view.row(fused.index)
         if _echo(components, row, asked):
             continue
+        # as `carto search` folds a repeated text into its best-ranked copy: three copies of
+        # one line would fill the three places
+        text = row_text(row)
+        if text and text in shown:
+            continue
+        shown.add(text)
         out.append(Recalled(fused.index, view.event_id(fused.index), row, fused.score,
                             margin, coverage, [t.term for t in held]))
         if len(out) >= limit:

@@ -16,10 +16,10 @@ e^-MARGIN; a single word cannot clear it, however rare), and they carry at least
 the key terms' idf; a second or third result is shown only when its score is at least `FOLLOW`
 of the first's. Measured: MARGIN 1.0-2.0 give the same answers, 3.0 starts losing right ones,
 below 1.0 a generic prompt speaks (0.5: precision 0.90, 0: 0.89); 1.5 is the middle. FOLLOW
-0.8 keeps a weak second snippet out (without it precision falls from 0.925 to 0.833);
-COVERAGE 0.5 then buys no precision (0.917) and answers about 10 % fewer questions (a
-multi-hop question names two facts and each evidence turn holds the words of one), so it is
-off.
+0.8 keeps a weak second snippet out (without it precision falls from 0.925 to 0.833, and from
+1.0 to 0.58 on dialogue variant c); COVERAGE 0.5 then buys no precision (0.917) and answers
+about 10 % fewer questions (a multi-hop question names two facts and each evidence turn holds
+the words of one), so it is off.
 
 Stdlib only.
 """
