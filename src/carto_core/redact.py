@@ -371,8 +371,21 @@ def _flag_around(text: str, stem: str, at: int, end: int) -> bool:
 _STEM_ASSIGNMENT = Lazy(r"(?:pass|pwd|secret|token|cred|key|auth)" + _AFTER_ASSIGNMENT.args[0])
 
 
+#: How far before its separator a key-name match can begin: the longest stem (6), its name
+#: characters (64), a quote and its backslash, three spaces.
+_SEPARATOR_REACH = 6 + 64 + 2 + 3
+
+
 def start_assignment(lowered: str) -> int:
-    found = _STEM_ASSIGNMENT.search(lowered)
+    # Every match ends in a separator; the regex need not walk the prose before the first.
+    first = -1
+    for separator in ("=", ":", "%3"):
+        at = lowered.find(separator) if first < 0 else lowered.find(separator, 0, first)
+        if at >= 0:
+            first = at
+    if first < 0:
+        return -1
+    found = _STEM_ASSIGNMENT.search(lowered, max(0, first - _SEPARATOR_REACH))
     return -1 if found is None else max(0, found.start() - _STEM_BACK)
 
 
@@ -405,6 +418,21 @@ LONG_WORD = 20
 
 def long_words(lowered: str) -> str:
     return " ".join(word for word in lowered.split() if len(word) >= LONG_WORD)
+
+
+_GATE_CHARACTERS = "=:-"
+#: Below this length a needle's scan costs less than deciding whether to skip it.
+_GATED_LENGTH = 512
+
+
+def _gates_of(needle: str, needles) -> tuple[str, ...]:
+    """What must occur for `needle` to occur, cheaper to look for first: the characters prose
+    rarely has that it holds, and the longest shorter needle it holds."""
+    gates = [c for c in _GATE_CHARACTERS if c in needle and c != needle]
+    held = [other for other in needles if other != needle and other in needle]
+    if held:
+        gates.append(max(held, key=len))
+    return tuple(gates)
 
 
 class Rule:
@@ -502,7 +530,6 @@ class Redactor:
         self._prefilter = prefilter
         self._memo: dict[str, tuple[str, list[str], tuple[str, ...]]] = {}
         self._indexed_for = -1
-        self._token_gate: re.Pattern | None = None
         for kind, pattern in patterns or ():
             self.add_pattern(kind, pattern)
 
@@ -517,8 +544,9 @@ class Redactor:
         return list(dict.fromkeys(rule.kind for rule in self._rules))
 
     def _index(self):
-        """needle -> rule positions, for token rules and for the others; and the rules that
-        have no needles (user patterns), which run on every string."""
+        """The token rules' needles and the other rules' needles, each with the positions of
+        the rules it gates; and the rules that have no needles (user patterns), which run on
+        every string."""
         if self._indexed_for != len(self._rules):
             token: dict[str, list[int]] = {}
             text: dict[str, list[int]] = {}
@@ -528,14 +556,15 @@ class Redactor:
                     always.append(position)
                 for needle in rule.needles:
                     (token if rule.token else text).setdefault(needle, []).append(position)
-            # One overlapping scan finds every token needle in the (short) runs; a needle found
-            # also stands for the needles it contains (`sk-ant-` holds `sk-` and `sk`).
-            closure = {needle: sorted({p for other, ps in token.items() if other in needle for p in ps})
-                       for needle in token}
-            self._token_gate = re.compile("(?=(" + "|".join(
-                map(re.escape, sorted(token, key=len, reverse=True))) + "))") if token else None
-            self._token_needles = closure
-            self._text_needles = tuple(text.items())
+            # `in` on the few long runs, needle by needle, beats one compiled alternation of
+            # the ~95 token needles (which a hook process would also pay ~1 ms to compile).
+            self._token_needles = tuple((needle, tuple(ps)) for needle, ps in token.items())
+            # Needles gating the most rules first: once the key-name rules are candidates,
+            # the other stems that gate only them are not looked for. A needle holding a rarer
+            # character or a shorter needle is looked for only when that one occurs (prose
+            # without `=`, `:` or `-` skips a dozen scans of the whole text).
+            ordered = sorted(text.items(), key=lambda item: -len(item[1]))
+            self._text_needles = tuple((needle, frozenset(ps), _gates_of(needle, text)) for needle, ps in ordered)
             self._always = tuple(always)
             self._indexed_for = len(self._rules)
         return self._token_needles, self._text_needles, self._always
@@ -561,20 +590,48 @@ class Redactor:
             return value, []  # redacted (and cut) by `clip`, with this redactor, a moment ago
         return self._scan(value, sink)
 
+    def candidates(self, lowered: str) -> set[int]:
+        """Positions of the rules that can match `lowered` (a superset: each holds a needle).
+
+        Needles are literal: a rule cannot match text that holds none of them. Token rules
+        look only in the long runs (few, short); the others in the whole lowered text."""
+        token_needles, text_needles, always = self._index()
+        found = set(always)
+        runs = long_words(lowered) if token_needles and len(lowered) >= LONG_WORD else ""
+        if runs:
+            for needle, positions in token_needles:
+                if needle in runs:
+                    found.update(positions)
+        if len(lowered) < _GATED_LENGTH:
+            for needle, positions, _ in text_needles:
+                if needle in lowered:
+                    found |= positions
+            return found
+        seen: dict[str, bool] = {}
+        for needle, positions, gates in text_needles:
+            if positions <= found:
+                continue
+            absent = False
+            for gate in gates:
+                present = seen.get(gate)
+                if present is None:
+                    present = seen[gate] = gate in lowered
+                if not present:
+                    absent = True
+                    break
+            if absent:
+                continue
+            present = seen.get(needle)
+            if present is None:
+                present = seen[needle] = needle in lowered
+            if present:
+                found |= positions
+        return found
+
     def _scan(self, value: str, sink: list[str] | None) -> tuple[str, list[str]]:
         lowered = value.lower()
         if self._prefilter:
-            # Needles are literal: a rule cannot match text that holds none of them. Token rules
-            # look only in the long runs (few, short); the others in the whole lowered text.
-            token_needles, text_needles, always = self._index()
-            candidates = set(always)
-            runs = long_words(lowered) if self._token_gate is not None and len(lowered) >= LONG_WORD else ""
-            if runs:
-                for needle in set(self._token_gate.findall(runs)):
-                    candidates.update(token_needles[needle])
-            for needle, positions in text_needles:
-                if needle in lowered:
-                    candidates.update(positions)
+            candidates = self.candidates(lowered)
             if not candidates:
                 return value, []  # the common case
             rules = [self._rules[position] for position in sorted(candidates)]

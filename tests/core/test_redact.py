@@ -323,3 +323,54 @@ def test_a_clipped_text_is_not_scanned_twice_but_is_still_redacted(monkeypatch):
     monkeypatch.setattr(module.Redactor, "_scan", lambda self, value, sink: calls.append(value) or (value, []))
     assert redact_row({"summary": clipped}) == {"summary": clipped} and calls == []
     assert Redactor().text(clipped) == clipped and calls == [clipped]  # another redactor scans
+
+
+def _every_needle_rule(redactor: Redactor, lowered: str) -> set[int]:
+    """The rules a text can wake, found the slow way: every needle looked for, no gates."""
+    runs = redact.long_words(lowered)
+    found = set()
+    for position, rule in enumerate(redactor._rules):
+        if not rule.needles or any(n in (runs if rule.token else lowered) for n in rule.needles):
+            found.add(position)
+    return found
+
+
+NEEDLES = sorted({n for rule in redact.BUILTIN_RULES for n in rule.needles})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(NEEDLES), st.sampled_from(list("=:- _./~\n")),
+                          st.text(alphabet="abcdefgikmnoprstuwy", max_size=30)), max_size=12),
+       st.sampled_from(["", " ", "x"]), st.booleans())
+def test_the_needle_gates_wake_exactly_the_rules_whose_needles_occur(parts, joiner, long):
+    # Below `_GATED_LENGTH` every needle is looked for; above it, a needle is skipped when a
+    # gate it holds (a rarer character, a shorter needle) is absent. Both must be exact.
+    redactor = Redactor()
+    text = joiner.join(parts)
+    if long:
+        text = ("filler words " * 45) + text  # past _GATED_LENGTH
+    assert (len(text) >= redact._GATED_LENGTH) is long or not long
+    assert redactor.candidates(text) == _every_needle_rule(redactor, text)
+
+
+def test_every_gate_is_held_by_its_needle():
+    _, text_needles, _ = Redactor()._index()
+    gated = {needle: gates for needle, _, gates in text_needles}
+    assert gated["security-token="] == ("=", "-", "token")  # the rarer characters first, then a needle inside
+    assert gated["--http-user"] == ("-", "-u") and gated["bearer"] == ()
+    for needle, gates in gated.items():
+        assert all(gate in needle and gate != needle for gate in gates), needle
+
+
+def test_an_assignment_is_found_however_far_its_separator_is_from_the_key_word():
+    # The scan for a key-name assignment starts _SEPARATOR_REACH before the first separator:
+    # the longest stem, 64 name characters, an escaped quote and three spaces reach exactly it.
+    prose = "many words of prose before it " * 30
+    widest = (prose + "secret" + "a" * 64 + '\\"' + "   " + "= 'Zq8TrvX31kLmPw09'").lower()
+    unbounded = redact._STEM_ASSIGNMENT.search(widest)
+    assert unbounded.start() == len(prose)
+    assert redact.start_assignment(widest) == len(prose) - redact._STEM_BACK
+    assert redact.start_assignment(prose + "no separator anywhere") == -1
+    assert redact.start_assignment("a:b " + prose + "token=x") == len("a:b " + prose) - redact._STEM_BACK
+    far = prose + "db_password   = 'Zq8TrvX31kLmPw09'" + " and more prose" * 3
+    assert Redactor().text(far) == prose + "db_password   = '[REDACTED:password]'" + " and more prose" * 3
