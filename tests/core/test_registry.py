@@ -1,4 +1,5 @@
 import json
+import os
 import sys
 import types
 from importlib import metadata
@@ -393,3 +394,28 @@ def test_the_hook_dispatcher_rebuilds_the_table_without_pluggy(tmp_path):
     assert _run(code, env) == "[]"
     assert (tmp_path / "home" / "tool-use-log.jsonl").is_file()
     assert list((tmp_path / "cold-cache" / "carto").glob("plugins-*.json"))
+
+
+def test_the_main_modules_folder_does_not_key_the_plugin_table(tmp_path, monkeypatch):
+    # `carto` runs with its bin/ first on sys.path, a `python -m` child (the semantic keep-up)
+    # with its working folder: the same distributions, so the same table, unless that folder
+    # holds distributions itself.
+    from carto_core import registry
+
+    script, working, site = tmp_path / "bin", tmp_path / "work", tmp_path / "site"
+    for folder in (script, working, site):
+        folder.mkdir()
+    monkeypatch.setattr(sys, "path", [str(script), str(site), *sys.path[1:]])
+    as_script = registry.distributions_key()
+    assert [str(site), site.stat().st_mtime_ns] in as_script["paths"]
+    assert all(entry != str(script) for entry, _ in as_script["paths"])
+    os.makedirs(os.path.dirname(registry.table_path()), exist_ok=True)
+    registry._write_table({"key": as_script, "hooks": {}, "plugins": [],
+                           "capture": [{"provider": "jot", "target": "jot.capture:handle", "distribution": "jot"}]})
+    set_registries(None)
+    monkeypatch.setattr(sys, "path", [str(working), str(site), *sys.path[2:]])
+    monkeypatch.setattr(registry, "scan_entry_points", lambda: pytest.fail("scanned again"))
+    assert registry.distributions_key() == as_script
+    assert registry.capture_target("jot") == ("jot.capture:handle", None)
+    (working / "jot-1.0.dist-info").mkdir()  # a distribution installed into that folder counts
+    assert [str(working), working.stat().st_mtime_ns] in registry.distributions_key()["paths"]

@@ -188,13 +188,13 @@ def reported_commits(command: str, cwd: str, output: object = None, operation: o
     """Shas of the commits the client says a shell call made: Claude Code's
     `gitOperation.commit.sha` (2.1.3xx), and, when the command runs a commit verb, the
     `[branch sha] subject` lines git printed in its output (a failed call's too)."""
-    from carto_core.turnactivity import announced_commits
-
     shas: list[str] = []
     commit = operation.get("commit") if isinstance(operation, dict) else None
     if isinstance(commit, dict) and isinstance(commit.get("sha"), str) and commit["sha"].strip():
         shas.append(commit["sha"].strip())
     if isinstance(output, str) and "] " in output and _shell.mentions_commit(_shell.git_calls(command, cwd)):
+        from carto_core.turnactivity import announced_commits  # only for a commit's output
+
         for found in announced_commits(output):
             if not any(found["sha"].startswith(s) or s.startswith(found["sha"]) for s in shas):
                 shas.append(found["sha"])
