@@ -28,6 +28,7 @@ from carto_core import __version__
 from carto_core.cli.output import dumps
 from carto_core.home import Home
 from carto_core.serve import views
+from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
 from carto_core.serve.live import Change, LiveCorpus
@@ -357,6 +358,25 @@ async def projects(state: ServeState, request: Request, args: dict):
 async def transcript(state: ServeState, request: Request, args: dict):
     return transcript_answer(args["path"], args["session_id"], state.roots, args["offset"],
                              args["limit"])
+
+
+@endpoint("GET", "/api/transcript/analysis",
+          "A transcript analysed: turns, compactions, tool calls, token attribution, injected "
+          "context", params=(
+              Param("path", "string", "The recorded transcript path (absolute)", max_length=4096),
+              Param("session_id", "string", "Find the transcript by session id", max_length=200),
+              Param("offset", "integer", "Turns to skip", default=0, minimum=0,
+                    maximum=10_000_000),
+              Param("limit", "integer", "Turns to return", default=500, minimum=1,
+                    maximum=5000)),
+          responses=(200, 400, 403, 404, 413, 422, 503), tags=("transcripts",),
+          description="Confined to the transcript roots like `/api/transcript`. Tokens come "
+                      "twice: `reported` (the API's usage, once per message) and `estimated` "
+                      "(characters / 4 per category). Context a hook added is the `injected` "
+                      "category (`carto_recall` when it is carto's prompt-time recall).")
+async def transcript_analysis(state: ServeState, request: Request, args: dict):
+    return analysis_answer(args["path"], args["session_id"], state.roots, args["offset"],
+                           args["limit"])
 
 
 @endpoint("GET", "/api/stream", "Server-sent events: each new event as `data: <json>`",

@@ -135,7 +135,7 @@ STATUS_TEXT = {
     200: "OK", 400: "The request is wrong (the message names the field)",
     403: "Refused by the loopback guard, or a path outside the transcript roots",
     404: "Nothing with that id or path", 409: "Another contract version or corpus",
-    413: "Body too large", 415: "Body is not JSON",
+    413: "Body (or transcript) too large", 415: "Body is not JSON",
     422: "The transcript holds no messages", 503: "The engine behind this route is unavailable",
 }
 

@@ -2,6 +2,7 @@
 // stream; each view lives in its own module (see dom.js for the page's safety rule).
 
 import { viewActivity } from "./activity.js";
+import { viewAnalysis } from "./analysis.js";
 import { api, el } from "./dom.js";
 import { viewSearch } from "./search.js";
 import { viewSession } from "./session.js";
@@ -17,7 +18,7 @@ function parseHash() {
 
 const views = { search: viewSearch, timeline: viewTimeline, standup: viewStandup, activity: viewActivity };
 // Views that take the path after their name (`#/session/<id>`).
-const pathViews = { session: (arg) => viewSession(arg) };
+const pathViews = { session: (arg) => viewSession(arg), analysis: (arg) => viewAnalysis(arg) };
 
 async function route() {
   const { view, arg, params } = parseHash();

@@ -35,6 +35,7 @@ export async function viewSession(sid) {
   nodes.push(el("h2", { text: `Transcript turns (${data.turns.length})` }),
     data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), t.summary)))
       : el("p", { class: "muted", text: "No turns indexed for this session." }));
+  nodes.push(el("p", {}, el("a", { id: "open-analysis", href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "Transcript analysis: turns, compactions, tools, tokens, injected context →" })));
   nodes.push(el("button", { type: "button", id: "load-transcript", onclick: () => loadTranscript(s, transcriptBox), text: "Read the transcript" }), transcriptBox);
   nodes.push(el("h2", { text: `Events (${data.events.length})` }),
     el("table", { id: "session-events" },
