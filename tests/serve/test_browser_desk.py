@@ -1,4 +1,5 @@
-"""The memory-desk views (issue 21) in a real browser at 1400x1000: transcript analysis, ...
+"""The memory-desk views (issue 21) in a real browser at 1400x1000: transcript analysis, the
+desk, a day, a review of a commit and of a file.
 Each test reads what the page shows against the API's own answer, and keeps a screenshot (set
 CARTO_SCREENSHOTS to a folder to look at them)."""
 
@@ -6,13 +7,20 @@ from __future__ import annotations
 
 import pytest
 
+import subprocess
+
+from carto_core.appendlog import append_rows
 from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.timeparse import format_timestamp, utcnow
 from carto_core.serve.app import create_app
 from carto_core.transcripts import TranscriptRoots
 
 from .browserkit import api, assert_not_blank
 from .conftest import LiveServer
 from .test_analysis import claude_lines, write
+from .test_desk import _git
+
+REVIEWED = "review-session-0001"
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +29,20 @@ def server(tmp_path_factory):
     home = build_sample_home(base / "home")
     claude = base / "claude-projects"
     write(claude / "-work-webshop" / f"{SESSIONS['a']}.jsonl", claude_lines())
+    repo = base / "repo"
+    (repo / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "src" / "cart.py").write_text("def total(items):\n    return sum(items)\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "cart: a total")
+    (repo / "src" / "cart.py").write_text("from decimal import Decimal\n\ndef total(items):\n    return sum(Decimal(i) for i in items)\n")
+    sha = _git(repo, "commit", "-qam", "cart: totals in Decimal")
+    now = format_timestamp(utcnow())
+    append_rows(home.log("changelog"), [
+        {"event_id": "evt-rv-1", "timestamp": now, "type": "tool_file_edit", "summary": f"Modified: {repo}/src/cart.py",
+         "project": "repo", "session_id": REVIEWED, "provider": "claude", "cwd": str(repo)},
+        {"event_id": "evt-rv-2", "timestamp": now, "type": "git_commit", "summary": f"Committed: [main {sha[:7]}] cart: totals in Decimal",
+         "commit_hash": sha, "project": "repo", "session_id": REVIEWED, "provider": "claude", "cwd": str(repo)}])
     app = create_app(home, transcript_roots=TranscriptRoots(claude=(claude,), codex=()),
                      poll_seconds=0.2, heartbeat_seconds=1.0)
     with LiveServer(app) as live:
@@ -54,3 +76,59 @@ def test_transcript_analysis_view(page, server, tmp_path):
     meter = page.locator("#analysis-turns .meter > span").first
     assert meter.evaluate("n => n.getBoundingClientRect().width") > 0
     assert_not_blank(page, tmp_path, "analysis")
+
+
+def test_desk_view_filters(page, server, tmp_path):
+    page.goto(server.url + "#/desk?days=30")
+    page.wait_for_selector("#desk-sessions")
+    truth = api(server, "/api/desk?days=30")
+    cards = page.locator("#desk-sessions .desk-card")
+    assert cards.count() == truth["total"]
+    assert [cards.nth(i).get_attribute("data-session") for i in range(cards.count())] == \
+        [s["session_id"] for s in truth["sessions"]]
+    card_a = page.locator(f'.desk-card[data-session="{SESSIONS["a"]}"]')
+    assert "Cart.total() is the single place prices combine" in card_a.inner_text()
+    assert card_a.locator(".badge").all_inner_texts() == ["commits", "edits", "wrapup", "unresolved"]
+    assert_not_blank(page, tmp_path, "desk")
+    # the evidence filter is the API's
+    page.select_option("#desk-evidence", "no_wrapup")
+    page.wait_for_function("() => location.hash.includes('evidence=no_wrapup') && document.body.dataset.ready === 'desk'")
+    page.wait_for_selector("#desk-sessions")
+    want = [s["session_id"] for s in api(server, "/api/desk?days=30&evidence=no_wrapup")["sessions"]]
+    got = page.locator("#desk-sessions .desk-card")
+    assert [got.nth(i).get_attribute("data-session") for i in range(got.count())] == want
+    assert SESSIONS["a"] not in want and want
+
+
+def test_day_view(page, server, tmp_path):
+    day = utcnow().strftime("%Y-%m-%d")
+    page.goto(server.url + f"#/day/{day}")
+    page.wait_for_selector("#day-stats")
+    truth = api(server, f"/api/desk/day?day={day}")
+    assert f"{truth['totals']['events']} events" in page.locator("#day-stats").inner_text()
+    assert page.locator(".day-project").count() == len(truth["projects"])
+    assert page.locator(".hours .hour").count() == 24
+    assert_not_blank(page, tmp_path, "day")
+
+
+def test_review_views(page, server, tmp_path):
+    page.goto(server.url + "#/desk?days=1&project=repo")
+    page.wait_for_selector(f'.desk-card[data-session="{REVIEWED}"]')
+    page.locator(f'.desk-card[data-session="{REVIEWED}"] ul.commits a').first.click()
+    page.wait_for_selector("#review-text")
+    assert page.locator("#review-title").inner_text().endswith("cart: totals in Decimal")
+    assert page.locator("#review-text .add").filter(has_text="from decimal import Decimal").count() == 1
+    assert page.locator("#review-text .del").filter(has_text="return sum(items)").count() == 1
+    assert page.locator("#review-files li").all_inner_texts() == ["M src/cart.py"]
+    # every line of the hunk on its own row, context included (an inline-block layout lost them)
+    assert page.locator("#review-text .line").all_inner_texts()[-5:] == [
+        "+", " def total(items):", "-    return sum(items)", "+    return sum(Decimal(i) for i in items)", " "]
+    assert_not_blank(page, tmp_path, "review-commit")
+    page.goto(server.url + f"#/review/{REVIEWED}?path=src/cart.py")
+    page.wait_for_function("() => document.body.dataset.ready === 'review'")
+    assert "sum(Decimal(i) for i in items)" in page.locator("#review-text").inner_text()
+    # outside the repository: the API's refusal is shown, nothing else
+    page.goto(server.url + f"#/review/{REVIEWED}?path=/etc/passwd")
+    page.wait_for_function("() => document.body.dataset.ready === 'review'")
+    assert "outside the session's repository" in page.locator(".error").inner_text()
+    assert page.locator("#review-text").count() == 0

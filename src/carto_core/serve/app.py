@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from carto_core import __version__
 from carto_core.cli.output import dumps
 from carto_core.home import Home
-from carto_core.serve import views
+from carto_core.serve import desk, views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
@@ -338,6 +338,62 @@ async def session_get(state: ServeState, request: Request, args: dict):
     if detail is None:
         raise ApiError(404, "SESSION_NOT_FOUND", "no events carry that session id")
     return detail
+
+
+P_DAYS = Param("days", "integer", "Look back this many days (1 to 3650; more is a 400)", default=7,
+               minimum=1, maximum=3650)
+
+
+@endpoint("GET", "/api/desk", "The memory desk: sessions of a window with what each left behind",
+          params=(P_DAYS, P_PROJECT,
+                  Param("provider", "string", "Only this agent (claude, codex, hermes, ...)",
+                        max_length=64),
+                  Param("evidence", "string", "Only sessions that left this: commits, edits, "
+                        "wrapup, no_wrapup (none yet), unresolved (a wrapup with open items)",
+                        default="any", enum=desk.EVIDENCE),
+                  Param("limit", "integer", "At most this many sessions", default=200, minimum=1,
+                        maximum=2000)),
+          responses=(200, 400), tags=("desk",),
+          description="Sessions as `/api/sessions` selects them (the code of `carto sessions`), "
+                      "each with its files, commits, wrapup state, unresolved items and key "
+                      "insight (a session without hook rows: what its turns record), plus the "
+                      "files several sessions touched.")
+async def desk_route(state: ServeState, request: Request, args: dict):
+    return desk.desk(state.live, days=args["days"], project=args["project"],
+                     provider=args["provider"], evidence=args["evidence"], limit=args["limit"])
+
+
+@endpoint("GET", "/api/desk/day", "One day: the day digest of `carto digest day`",
+          params=(Param("day", "string", "today, yesterday or YYYY-MM-DD", default="today",
+                        max_length=10, pattern=r"^(today|yesterday|\d{4}-\d{2}-\d{2})$"),
+                  P_PROJECT,
+                  Param("git", "boolean", "Check each logged commit against git", default=True)),
+          responses=(200, 400, 404), tags=("desk",))
+async def desk_day(state: ServeState, request: Request, args: dict):
+    from carto_core.lenses.digest import DigestError, day_digest
+
+    projects = [p for p in (args["project"] or "").split("|") if p.strip()] or None
+    try:
+        return day_digest(state.home, args["day"], projects=projects, no_git=not args["git"])
+    except DigestError as exc:
+        status, code = (400, "PARAM_INVALID") if exc.usage else (404, "NO_LOGS")
+        raise ApiError(status, code, str(exc)) from None
+
+
+@endpoint("GET", "/api/sessions/{session_id}/review",
+          "Review a file or a commit of the session, confined to the session's repository",
+          params=(Param("session_id", "string", "The session id", required=True,
+                        max_length=200, location="path"),
+                  Param("path", "string", "A file of the session's repository (relative to it, "
+                        "or absolute inside it)", max_length=4096),
+                  Param("commit", "string", "A commit (hex): its files and diff (of `path` "
+                        "when given)", max_length=64)),
+          responses=(200, 400, 403, 404, 503), tags=("desk",),
+          description="The repository is the git work tree of the session's recorded folder. "
+                      "A path outside it (after symlinks), with `..` or a NUL is 403 "
+                      "`REVIEW_FORBIDDEN`; answers are cut at 256 KiB (`truncated`).")
+async def session_review(state: ServeState, request: Request, args: dict):
+    return desk.review(state.live, args["session_id"], path=args["path"], commit=args["commit"])
 
 
 @endpoint("GET", "/api/projects", "Projects with their event counts", tags=("corpus",))

@@ -200,12 +200,22 @@ def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, pr
             "days": days, "index_generation": live.generation}
 
 
+def session_summaries_by_id(live: LiveCorpus) -> dict[str, dict]:
+    """session id -> its summary (as `session_summaries`), for the generation."""
+    return _sessions(live)
+
+
+def session_events(live: LiveCorpus, session_id: str) -> list[Event]:
+    """The session's events in time order (undated last)."""
+    return sorted(_session_groups(live).get(session_id, []),
+                  key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+
+
 def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
     summary = _sessions(live).get(session_id)
     if summary is None:
         return None
-    events = sorted(_session_groups(live).get(session_id, []),
-                    key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    events = session_events(live, session_id)
     files: Counter = Counter()
     last_touch: dict[str, str] = {}
     for event in events:
@@ -226,8 +236,8 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
         "turns": [{**event_dict(e, live), "turn_idx": e.row.get("turn_idx")} for e in turns],
         "wrapup": [{
             "event_id": e.event_id, "description": e.summary,
-            "decisions": _strings(e.row.get("decisions")),
-            "unresolved": _strings(e.row.get("unresolved")),
+            "decisions": strings(e.row.get("decisions")),
+            "unresolved": strings(e.row.get("unresolved")),
             "key_insight": e.row.get("key_insight") if isinstance(e.row.get("key_insight"), str)
             else "",
         } for e in wrapups],
@@ -235,7 +245,7 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
     }
 
 
-def _strings(value: object) -> list[str]:
+def strings(value: object) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
