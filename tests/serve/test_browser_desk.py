@@ -11,6 +11,7 @@ import subprocess
 
 from carto_core.appendlog import append_rows
 from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.search.telemetry import access_ledger_path, search_calls_path, served_log_path
 from carto_core.timeparse import format_timestamp, utcnow
 from carto_core.serve.app import create_app
 from carto_core.transcripts import TranscriptRoots
@@ -43,6 +44,18 @@ def server(tmp_path_factory):
          "project": "repo", "session_id": REVIEWED, "provider": "claude", "cwd": str(repo)},
         {"event_id": "evt-rv-2", "timestamp": now, "type": "git_commit", "summary": f"Committed: [main {sha[:7]}] cart: totals in Decimal",
          "commit_hash": sha, "project": "repo", "session_id": REVIEWED, "provider": "claude", "cwd": str(repo)}])
+    import json
+
+    known = [json.loads(line)["event_id"] for line in home.log("changelog").read_text().splitlines()[:2]]
+    served = [*known, "evt-never-there"]
+    append_rows(search_calls_path(home), [{"call_id": "call-b1", "timestamp": now, "query": "discount codes",
+                                           "session_id": SESSIONS["b"], "provider": "codex", "purpose": "manual",
+                                           "elapsed_ms": 41.5, "result_count": 3}])
+    append_rows(served_log_path(home), [{"timestamp": now, "call_id": "call-b1", "session_id": SESSIONS["b"],
+                                         "query": "discount codes", "event_id": eid, "rank": n + 1, "source": "bm25"}
+                                        for n, eid in enumerate(served)])
+    append_rows(access_ledger_path(home), [{"event_id": served[1], "timestamp": now, "session_id": SESSIONS["b"],
+                                            "source": "result_used", "call_id": "call-b1"}])
     app = create_app(home, transcript_roots=TranscriptRoots(claude=(claude,), codex=()),
                      poll_seconds=0.2, heartbeat_seconds=1.0)
     with LiveServer(app) as live:
@@ -132,3 +145,18 @@ def test_review_views(page, server, tmp_path):
     page.wait_for_function("() => document.body.dataset.ready === 'review'")
     assert "outside the session's repository" in page.locator(".error").inner_text()
     assert page.locator("#review-text").count() == 0
+
+
+def test_recall_telemetry_view(page, server, tmp_path):
+    page.goto(server.url + "#/recall")
+    page.wait_for_selector("#recall-calls")
+    truth = api(server, "/api/telemetry")
+    call = page.locator('#recall-calls [data-call="call-b1"]')
+    assert call.locator(".query strong").inner_text() == "discount codes"
+    items = call.locator("ol.served li")
+    assert items.count() == len(truth["calls"][0]["served"]) == 3
+    # the used one is marked, the one the corpus lost says so
+    assert items.nth(1).locator(".badge").first.inner_text() == "used"
+    assert "no longer in the corpus" in items.nth(2).inner_text()
+    assert "1 used" in page.locator("#recall-stats").inner_text()
+    assert_not_blank(page, tmp_path, "recall")

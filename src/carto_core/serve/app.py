@@ -33,6 +33,7 @@ from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
 from carto_core.serve.live import Change, LiveCorpus
 from carto_core.serve.spec import ApiError, Endpoint, Param, openapi_document, parse_params
+from carto_core.serve.telemetry_view import TelemetryReader, telemetry as telemetry_calls
 from carto_core.serve.transcript import roots_list, transcript_answer
 from carto_core.timeparse import WhenError, parse_when
 from carto_core.transcripts import TranscriptRoots
@@ -93,6 +94,7 @@ class ServeState:
     #: Close a stream after this many seconds (None: never). Tests and fuzzing bound it.
     stream_lifetime: float | None = None
     hub: Hub = field(default_factory=Hub)
+    telemetry: TelemetryReader | None = None
     started: float = field(default_factory=time.time)
 
     @property
@@ -396,6 +398,30 @@ async def session_review(state: ServeState, request: Request, args: dict):
     return desk.review(state.live, args["session_id"], path=args["path"], commit=args["commit"])
 
 
+@endpoint("GET", "/api/telemetry",
+          "Recall telemetry: each search call with what it served and what was used",
+          params=(Param("days", "integer", "Calls of the last this many days (1 to 3650)",
+                        default=30, minimum=1, maximum=3650),
+                  Param("session_id", "string", "Only this session's calls", max_length=200),
+                  Param("purpose", "string", "Only this purpose (manual, prompt, mcp, ...)",
+                        max_length=64),
+                  Param("q", "string", "Only calls whose query contains this", max_length=2048),
+                  Param("limit", "integer", "Calls to return", default=50, minimum=1,
+                        maximum=500),
+                  Param("offset", "integer", "Calls to skip", default=0, minimum=0,
+                        maximum=10_000_000)),
+          responses=(200, 400), tags=("recall",),
+          description="Joined from search-calls.jsonl, the served log and the access ledger "
+                      "(read-only). `used` is an endorsing access (`result_used`), `fetched` a "
+                      "`--get` lookup; an access without a call id joins the latest call of "
+                      "its session that served the id before it.")
+async def telemetry_route(state: ServeState, request: Request, args: dict):
+    return telemetry_calls(state.telemetry or TelemetryReader(state.home), state.live,
+                           days=args["days"], session_id=args["session_id"],
+                           purpose=args["purpose"], query=args["q"], limit=args["limit"],
+                           offset=args["offset"])
+
+
 @endpoint("GET", "/api/projects", "Projects with their event counts", tags=("corpus",))
 async def projects(state: ServeState, request: Request, args: dict):
     return views.list_projects(state.live)
@@ -525,7 +551,7 @@ def create_app(
     state = ServeState(home=home, live=live, engines=Engines(live),
                        roots=transcript_roots or TranscriptRoots.default(),
                        poll_seconds=poll_seconds, stream_lifetime=stream_lifetime,
-                       heartbeat_seconds=heartbeat_seconds)
+                       heartbeat_seconds=heartbeat_seconds, telemetry=TelemetryReader(home))
     live.listeners.append(state.hub.publish)
     if warm_search:
         with contextlib.suppress(ApiError):
