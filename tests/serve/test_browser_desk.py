@@ -160,3 +160,27 @@ def test_recall_telemetry_view(page, server, tmp_path):
     assert "no longer in the corpus" in items.nth(2).inner_text()
     assert "1 used" in page.locator("#recall-stats").inner_text()
     assert_not_blank(page, tmp_path, "recall")
+
+
+def test_internals_view(page, server, tmp_path):
+    page.goto(server.url + "#/search?q=discount%20codes")
+    page.wait_for_selector("#open-internals")
+    page.click("#open-internals")
+    page.wait_for_function("() => document.body.dataset.ready === 'internals'")
+    assert page.locator("#internals-results").count() == 1, page.locator("main").inner_text()
+    truth = api(server, "/api/recall", {"query": "discount codes", "limit": 25, "explain": True})
+    rows = page.locator("#internals-results tbody tr")
+    assert [rows.nth(i).get_attribute("data-event") for i in range(rows.count())] == \
+        [h["event_id"] for h in truth["results"]]
+    # one rank column per ladder, each cell the result's rank in that ladder (or a dash)
+    ladders = list(truth["explain"]["ladders"])
+    heads = page.locator("#internals-results thead th").all_inner_texts()
+    assert heads[2:2 + len(ladders)] == [f"rank · {name}" for name in ladders]
+    first = truth["results"][0]
+    cells = rows.nth(0).locator("td").all_inner_texts()
+    assert cells[2:2 + len(ladders)] == [str(first["why"]["ranks"].get(name, "—")) for name in ladders]
+    assert f"{truth['explain']['candidates']} candidates" in page.locator("#internals-call").inner_text()
+    assert page.locator("#internals-stages rect.stage").count() == len(
+        [k for k in truth["stages_ms"] if k != "total"])
+    assert page.locator("#internals-ladders tbody tr").count() == len(truth["ladders"])
+    assert_not_blank(page, tmp_path, "internals")

@@ -383,6 +383,8 @@ class SearchRequest:
     include_rows: bool = False
     #: Facets over the top min(n, 500) fused results.
     facets: bool = True
+    #: Also say why each result ranked where it did (`why` per hit, `explain` per call).
+    explain: bool = False
     #: Fold results whose text is identical into the best-ranked one (its `duplicates`).
     collapse: bool = True
 
@@ -405,6 +407,9 @@ class SearchHit:
     reuse_count: int = 0
     gated: bool = False
     row: dict | None = None
+    #: Why it ranked here (`SearchRequest.explain`): its rank in each ladder, the fused score,
+    #: the decay factor, the boost and whether the lookup gate lifted it.
+    why: dict | None = None
     #: Lower-ranked results with the same text folded into this one (SearchRequest.collapse).
     duplicates: int = 0
 
@@ -420,6 +425,8 @@ class SearchHit:
         }
         if self.row is not None:
             out["row"] = self.row
+        if self.why is not None:
+            out["why"] = self.why
         return out
 
 
@@ -445,6 +452,8 @@ class SearchResult:
     call_id: str = ""
     #: Unknown id- or path-shaped tokens of a query that found nothing (knowledge gaps).
     unknown_entities: list[str] = field(default_factory=list)
+    #: The call's decisions (`SearchRequest.explain`): fusion, trim, gate, decay knobs.
+    explain: dict | None = None
 
     @property
     def semantic_status(self) -> str:
@@ -476,4 +485,5 @@ class SearchResult:
             "index_generation": self.index_generation,
             "call_id": self.call_id or None,
             "stages_ms": self.stages_ms,
+            **({"explain": self.explain} if self.explain is not None else {}),
         }

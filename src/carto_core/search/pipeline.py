@@ -198,6 +198,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     else:  # a fusion written before `fuse` was given the query
         fused = fusion.fuse(ladders, engine)
     lap("fusion")
+    candidates, floor = len(fused), None
     if fused:
         floor = max(f.score for f in fused) * TRIM
         fused = [f for f in fused if f.score >= floor]
@@ -223,6 +224,9 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         rows, folded = engine.index.rows([f.index for f in page]), [0] * len(page)
     hits = [_hit(engine, f, row, rank, request.include_rows)
             for rank, (f, row) in enumerate(zip(page, rows), 1)]
+    if request.explain:
+        for hit, f in zip(hits, page):
+            hit.why = _why(f)
     for hit, count in zip(hits, folded):
         hit.duplicates = count
     for report in reports:
@@ -240,10 +244,40 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         index_generation=engine.generation,
         call_id=telemetry.call_id if telemetry is not None else "",
         unknown_entities=unknown,
+        explain=_explain(fusion_name, decay_name, candidates, floor, len(fused), context, params,
+                         ladders, fused) if request.explain else None,
     )
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
     return result
+
+
+def _why(f: Fused) -> dict:
+    """Why one result ranked where it did: the pieces its final score is the product of."""
+    return {"ranks": dict(f.ranks), "sources": list(f.sources),
+            "fused_score": round(f.fused_score, 8), "decay": round(f.decay, 6),
+            "boost": round(f.boost, 6), "gated": f.gated, "holds_all_tokens": f.holds_all_tokens,
+            "reuse_count": f.reuse_count, "salience": round(f.salience, 4),
+            "score": round(f.score, 8)}
+
+
+def _explain(fusion: str, decay: str, candidates: int, floor: float | None, kept: int,
+             context: DecayContext, params: dict, ladders: list, fused: list) -> dict:
+    """The call's decisions: how many candidates fusion made, what the trim kept, what the
+    lookup gate counted, and the decay policy with its knobs."""
+    matches = context.all_token_matches
+    return {
+        "fusion": fusion,
+        "candidates": candidates,
+        "trim": {"ratio": TRIM, "floor": round(floor, 8) if floor is not None else None,
+                 "kept": kept, "dropped": candidates - kept},
+        # what the policy decided, read off the candidates it marked (policies differ in
+        # their rule; the count and the bound are what they all read)
+        "gate": {"all_token_matches": matches, "lookup_max": params.get("lookup_max"),
+                 "gated": sum(1 for f in fused if f.gated)},
+        "decay": {"policy": decay, **params},
+        "ladders": {ladder.name: len(ladder) for ladder in ladders},
+    }
 
 
 def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list[dict], list[int]]:

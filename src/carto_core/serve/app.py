@@ -158,6 +158,7 @@ RECALL_BODY = {
         "corpus_root": {"type": "string", "maxLength": 4096},
         "excluded_event_ids": {"type": "array", "maxItems": 500,
                                "items": {"type": "string", "maxLength": 200}},
+        "explain": {"type": "boolean", "default": False},
     },
 }
 
@@ -210,6 +211,10 @@ def validate_recall(body: object, corpus_root: str) -> dict:
             isinstance(x, str) and len(x) <= 200 for x in excluded):
         raise ApiError(400, "RECALL_INVALID", "excluded_event_ids must be at most 500 strings")
     out["excluded_event_ids"] = excluded
+    explain = body.get("explain", False)
+    if not isinstance(explain, bool):
+        raise ApiError(400, "RECALL_INVALID", "explain must be true or false")
+    out["explain"] = explain
     if out["corpus_root"] and os.path.abspath(out["corpus_root"]) != corpus_root:
         raise ApiError(409, "CORPUS_MISMATCH", f"this server indexes {corpus_root}")
     for name in ("since", "before"):
@@ -226,7 +231,10 @@ def validate_recall(body: object, corpus_root: str) -> dict:
           responses=(200, 400, 404, 409, 413, 503), tags=("recall",),
           description="Runs the same `run_search` as `carto search` on the warm engine. "
                       "Results carry `sources` (the ladders each came from); `stages_ms` "
-                      "times each stage. The API never writes telemetry.")
+                      "times each stage. With `explain: true` each result carries `why` (its "
+                      "rank in each ladder, fused score, decay, boost, gate) and the answer "
+                      "`explain` (fusion, candidates, trim, gate count, decay knobs). The API "
+                      "never writes telemetry.")
 async def recall(state: ServeState, request: Request, args: dict):
     body = validate_recall(await _json_body(request), state.corpus_root)
     return state.engines.recall(body, corpus_root=state.corpus_root)

@@ -55,6 +55,7 @@ class Engines:
             limit=body["limit"] + len(body["excluded_event_ids"]),
             session_id=None,  # the API never does delta serving: callers pass excluded ids
             all=True,
+            explain=bool(body.get("explain")),
         )
         try:
             # The engine refreshes itself from the logs before each query (auto_refresh).
@@ -87,6 +88,7 @@ class Engines:
             "meta": {"eligible_count": document.get("total", len(results)),
                      "excluded_count": excluded_count},
             "stages_ms": stages,
+            **({"explain": document["explain"]} if "explain" in document else {}),
         }
 
     # -- facts -----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { viewActivity } from "./activity.js";
 import { viewAnalysis } from "./analysis.js";
 import { viewDay, viewDesk, viewReview } from "./desk.js";
 import { api, el } from "./dom.js";
+import { viewInternals } from "./internals.js";
 import { viewRecall } from "./recall.js";
 import { viewSearch } from "./search.js";
 import { viewSession } from "./session.js";
@@ -18,7 +19,7 @@ function parseHash() {
   return { view: parts[0] || "search", arg: parts[1] || "", rest: parts.slice(1), params: new URLSearchParams(query) };
 }
 
-const views = { search: viewSearch, desk: viewDesk, recall: viewRecall, timeline: viewTimeline, standup: viewStandup, activity: viewActivity };
+const views = { search: viewSearch, desk: viewDesk, recall: viewRecall, internals: viewInternals, timeline: viewTimeline, standup: viewStandup, activity: viewActivity };
 // Views that take the path after their name (`#/session/<id>`).
 const pathViews = { session: (arg) => viewSession(arg), analysis: (arg) => viewAnalysis(arg), day: (arg) => viewDay(arg), review: (arg, params) => viewReview(arg, params) };
 
@@ -48,7 +49,7 @@ function moveSelection(step) {
   if (link) link.focus();
 }
 
-const JUMPS = { s: "#/search", d: "#/desk", r: "#/recall", t: "#/timeline", u: "#/standup", a: "#/activity" };
+const JUMPS = { s: "#/search", d: "#/desk", r: "#/recall", i: "#/internals", t: "#/timeline", u: "#/standup", a: "#/activity" };
 
 document.addEventListener("keydown", (event) => {
   const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName);

@@ -1,6 +1,6 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
-import { api, el, failure, fmtTime, safeHref, sessionHref, short, show } from "./dom.js";
+import { api, el, failure, fmtTime, query, safeHref, sessionHref, short, show } from "./dom.js";
 
 export let lastResults = [];
 
@@ -53,7 +53,8 @@ function renderResults(container, data, current) {
     ...(data.ladders || []).map((l) => el("span", { class: `badge${l.name === "semantic" ? " semantic" : ""}`,
       title: `${l.ranker || l.name}: ${l.status}${l.reason ? " (" + l.reason + ")" : ""}, ${l.contributed} in page`,
       text: `${l.name} ${l.contributed}` })),
-    data.semantic_status ? ` · semantic: ${data.semantic_status}${data.semantic && data.semantic.reason ? " (" + data.semantic.reason + ")" : ""}` : "");
+    data.semantic_status ? ` · semantic: ${data.semantic_status}${data.semantic && data.semantic.reason ? " (" + data.semantic.reason + ")" : ""}` : "",
+    " · ", el("a", { id: "open-internals", href: `#/internals?${query({ q: current.q, project: current.project, since: current.since })}`, text: "why this order? (internals)" }));
   const facets = el("aside", { class: "facets", "aria-label": "Facets" });
   const facetData = data.facets || {};
   for (const [name, key, param] of [["Projects", "projects", "project"], ["Types", "types", null], ["Sources", "sources", null], ["Providers", "providers", null]]) {
