@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from carto_core import __version__
 from carto_core.cli.output import dumps
 from carto_core.home import Home
-from carto_core.serve import desk, views
+from carto_core.serve import desk, terms, views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
@@ -428,6 +428,39 @@ async def telemetry_route(state: ServeState, request: Request, args: dict):
                            days=args["days"], session_id=args["session_id"],
                            purpose=args["purpose"], query=args["q"], limit=args["limit"],
                            offset=args["offset"])
+
+
+@endpoint("GET", "/api/terms/complete", "Autocomplete: indexed terms starting with a prefix",
+          params=(Param("prefix", "string", "What was typed (folded as a `word*` query term)",
+                        required=True, max_length=200),
+                  Param("limit", "integer", "At most this many terms", default=10, minimum=1,
+                        maximum=50)),
+          responses=(200, 400, 404, 503), tags=("recall",),
+          description="Terms of the keyword index (the analyzer's terms), most documents first, "
+                      "each with its document frequency.")
+async def terms_complete(state: ServeState, request: Request, args: dict):
+    return _terms_call(terms.complete, state, args["prefix"], args["limit"])
+
+
+@endpoint("GET", "/api/terms/co", "Co-occurring terms: what the documents holding a term also hold",
+          params=(Param("term", "string", "A word (all its index terms must be held)",
+                        required=True, max_length=200),
+                  Param("limit", "integer", "At most this many terms", default=20, minimum=1,
+                        maximum=100)),
+          responses=(200, 400, 404, 503), tags=("recall",),
+          description="From the newest 300 documents whose own text holds the term; each "
+                      "co-term scores together x log(1 + N / df).")
+async def terms_co(state: ServeState, request: Request, args: dict):
+    return _terms_call(terms.co_terms, state, args["term"], args["limit"])
+
+
+def _terms_call(function, state: ServeState, word: str, limit: int) -> dict:
+    from carto_core.search import EmptyHomeError
+
+    try:
+        return function(state.engines.search_engine(), word, limit)
+    except EmptyHomeError as exc:
+        raise ApiError(404, "EMPTY_HOME", str(exc)) from None
 
 
 @endpoint("GET", "/api/projects", "Projects with their event counts", tags=("corpus",))

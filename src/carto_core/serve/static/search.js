@@ -1,6 +1,7 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
 import { api, el, failure, fmtTime, query, safeHref, sessionHref, short, show } from "./dom.js";
+import { attachAutocomplete, coTerms } from "./terms.js";
 
 export let lastResults = [];
 
@@ -21,7 +22,7 @@ export async function viewSearch(params) {
     if (projectSelect.value) next.set("project", projectSelect.value);
     if (sinceSelect.value) next.set("since", sinceSelect.value);
     location.hash = `#/search?${next}`;
-  } }, input, projectSelect, sinceSelect, el("button", { type: "submit", text: "Search" }));
+  } }, input, attachAutocomplete(input), projectSelect, sinceSelect, el("button", { type: "submit", text: "Search" }));
   const results = el("section", { id: "results", "aria-label": "Results" });
   show(el("h1", { text: "Search" }), form, results);
   api("/api/projects").then((data) => {
@@ -40,6 +41,8 @@ export async function viewSearch(params) {
     if (since) body.since = since;
     const data = await api("/api/recall", body);
     renderResults(results, data, { q, project, since });
+    const go = (next) => { location.hash = `#/search?${query({ q: next, project, since })}`; };
+    coTerms(q, go).then((box) => results.insertBefore(box, results.children[1] || null));
   } catch (error) {
     results.replaceChildren(failure(error));
   }

@@ -1,0 +1,43 @@
+// Autocomplete and co-terms from the keyword index: the search box suggests indexed terms for
+// the word being typed (a <datalist>), and the results are followed by the terms that occur
+// with the query's words (chips that add the term to the query).
+
+import { api, el, query } from "./dom.js";
+
+export function attachAutocomplete(input) {
+  const list = el("datalist", { id: "q-terms" });
+  input.setAttribute("list", "q-terms");
+  let timer = null;
+  let asked = "";
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const text = input.value;
+      const match = /(\S+)$/.exec(text);
+      if (!match || match[1].length < 2 || match[1] === asked) return;
+      asked = match[1];
+      const head = text.slice(0, match.index);
+      try {
+        const data = await api(`/api/terms/complete?${query({ prefix: asked, limit: 8 })}`);
+        if (input.value !== text) return; // typed on meanwhile
+        list.replaceChildren(...data.terms.map((t) => el("option", { value: `${head}${t.term}`, label: `${t.df} documents` })));
+        list.dataset.prefix = asked;
+      } catch { /* no suggestions is fine */ }
+    }, 120);
+  });
+  return list;
+}
+
+export async function coTerms(q, go) {
+  const word = q.split(/\s+/).filter((w) => w.length > 1 && !w.endsWith("*")).sort((a, b) => b.length - a.length)[0];
+  const box = el("p", { class: "co-terms", id: "co-terms" });
+  if (!word) return box;
+  try {
+    const data = await api(`/api/terms/co?${query({ term: word, limit: 10 })}`);
+    if (!data.co_terms.length) return box;
+    box.append(el("span", { class: "muted", text: `Often with “${word}” (${data.documents} documents): ` }),
+      ...data.co_terms.map((t) => el("button", { type: "button", class: "chip", title: `together ${t.together} · in ${t.df} documents`,
+        onclick: () => go(`${q} ${t.term}`), text: t.term })));
+  } catch { /* the results stand without */ }
+  return box;
+}

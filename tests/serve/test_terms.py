@@ -1,0 +1,69 @@
+"""Autocomplete and co-terms (`/api/terms/complete`, `/api/terms/co`) against an independent
+reading of what the keyword index holds: the index's own analyzer over every document's text."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from carto_core.appendlog import append_rows
+from carto_core.search.tokens import row_text
+from carto_core.timeparse import format_timestamp, utcnow
+
+
+def _documents(app):
+    engine = app.state.carto.engines.search_engine()
+    engine.refresh()
+    index = engine.index
+    analyzer = index.analyzer
+    rows = index.rows([i for i in range(len(index)) if index.cols["alive"][i]])
+    return index, analyzer, [set(analyzer.terms(row_text(r))) for r in rows]
+
+
+def test_complete_is_the_vocabulary_by_document_frequency(client, app):
+    answer = client.get("/api/terms/complete", params={"prefix": "Dis", "limit": 5}).json()
+    index, analyzer, docs = _documents(app)
+    df = Counter(t for terms in docs for t in terms)
+    want = sorted((t for t in df if t.startswith("dis")), key=lambda t: (-df[t], t))[:5]
+    assert answer["folded"] == "dis"
+    assert [t["term"] for t in answer["terms"]] == want and want
+    assert [t["df"] for t in answer["terms"]] == [df[t] for t in want]
+
+
+def test_complete_sees_a_new_row_at_once(client, home):
+    before = client.get("/api/terms/complete", params={"prefix": "zebrafish"}).json()
+    assert before["terms"] == []
+    append_rows(home.log("changelog"), [{"event_id": "evt-zebra", "timestamp": format_timestamp(utcnow()),
+                                         "type": "tool_bash", "summary": "Ran: zebrafishctl migrate",
+                                         "project": "zoo", "session_id": "s-zoo", "provider": "claude"}])
+    after = client.get("/api/terms/complete", params={"prefix": "zebrafish"}).json()
+    assert [t["term"] for t in after["terms"]] == ["zebrafishctl"] and after["terms"][0]["df"] == 1
+
+
+def test_co_terms_score(client, app):
+    answer = client.get("/api/terms/co", params={"term": "discount", "limit": 50}).json()
+    index, analyzer, docs = _documents(app)
+    holders = [terms for terms in docs if "discount" in terms]
+    assert answer["documents"] == len(holders) and answer["sample"] == len(holders)
+    df = Counter(t for terms in docs for t in terms)
+    # words the analyzer leaves out of a query (its stop list: english's "and", "the") carry no topic
+    stop = analyzer.stop
+    together = Counter(t for terms in holders for t in terms
+                       if t != "discount" and t not in stop and not t.startswith(("evt-", "turn-"))
+                       and not (len(t) >= 12 and all(c in "0123456789abcdef" for c in t)))
+    assert {"and", "the"} <= {t for terms in holders for t in terms}
+    want = sorted(({"term": t, "together": n, "df": df[t],
+                    "score": round(n * math.log(1 + index.n_alive / df[t]), 4)} for t, n in together.items()),
+                  key=lambda x: (-x["score"], x["term"]))
+    assert answer["co_terms"] == want[:50]
+    assert all(t["term"] not in ("discount", "and", "the", "to") for t in answer["co_terms"])
+    assert not any(t["term"].startswith("evt-") for t in answer["co_terms"])
+
+
+def test_terms_bad_input(client):
+    assert client.get("/api/terms/complete").status_code == 400
+    assert client.get("/api/terms/complete", params={"prefix": "   "}).json()["code"] == "PARAM_INVALID"
+    assert client.get("/api/terms/complete", params={"prefix": "a", "limit": 51}).status_code == 400
+    assert client.get("/api/terms/co", params={"term": "   "}).status_code == 400
+    nothing = client.get("/api/terms/co", params={"term": "qwertyuiopasdf"}).json()
+    assert nothing["documents"] == 0 and nothing["co_terms"] == []
