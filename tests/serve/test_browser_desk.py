@@ -202,3 +202,28 @@ def test_autocomplete_and_co_terms(page, server, tmp_path):
     first = truth["co_terms"][0]["term"]
     page.locator("#co-terms .chip").first.click()
     page.wait_for_function(f"() => decodeURIComponent(location.hash).includes('q=discount+{first}') || decodeURIComponent(location.hash).includes('q=discount {first}')")
+
+
+def test_one_session_links_its_files_and_commits_to_review(page, server, tmp_path):
+    page.goto(server.url + f"#/session/{REVIEWED}")
+    page.wait_for_selector("#session-files a.review")
+    assert page.locator("#session-commits a.review").count() == 1
+    assert_not_blank(page, tmp_path, "session")
+    page.locator("#session-files a.review").first.click()
+    page.wait_for_function("() => document.body.dataset.ready === 'review'")
+    assert "sum(Decimal(i) for i in items)" in page.locator("#review-text").inner_text()
+    page.go_back()
+    page.wait_for_selector("#session-commits a.review")
+    page.locator("#session-commits a.review").first.click()
+    page.wait_for_function("() => document.body.dataset.ready === 'review' && !!document.querySelector('#review-files')")
+    assert page.locator("#review-title").inner_text().endswith("cart: totals in Decimal")
+
+
+def test_keys_reach_the_new_views(page, server):
+    page.goto(server.url + "#/search")
+    page.wait_for_function("() => document.body.dataset.ready === 'search'")
+    for key, view in (("d", "desk"), ("r", "recall"), ("i", "internals")):
+        page.keyboard.press("g")
+        page.keyboard.press(key)
+        page.wait_for_function(f"() => document.body.dataset.ready === '{view}'")
+        assert page.evaluate("location.hash").startswith(f"#/{view}")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from carto_core.recall.snippet import HEADER as RECALL_HEADER
 from carto_core.serve.spec import ApiError
-from carto_core.serve.transcript import locate, provider_of
+from carto_core.serve.transcript import locate, open_transcript, provider_of
 from carto_core.transcript_lines import content_texts, is_human_prompt, is_scaffolding
 from carto_core.transcripts import TranscriptRoots
 
@@ -363,11 +363,7 @@ def _codex_line(a: _Analysis, row: dict, seen_prompts: set) -> None:
 def analyze_file(path: Path, provider: str, *, offset: int = 0, limit: int = 500) -> dict:
     a = _Analysis()
     seen_prompts: set[str] = set()
-    try:
-        handle = open(path, "rb")
-    except OSError as exc:
-        raise ApiError(503, "TRANSCRIPT_UNREADABLE", f"cannot read the transcript: {exc.strerror}")
-    with handle:
+    with open_transcript(path) as handle:
         for raw in handle:
             if not raw.strip():
                 continue

@@ -138,14 +138,18 @@ def message_of(row: object) -> dict | None:
             "truncated": cut}
 
 
+def open_transcript(path: Path):
+    """The located transcript opened for reading (binary), or ApiError 503."""
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise ApiError(503, "TRANSCRIPT_UNREADABLE", f"cannot read the transcript: {exc.strerror}")
+
+
 def read_messages(path: Path, offset: int, limit: int) -> tuple[list[dict], int]:
     messages: list[dict] = []
     total = 0
-    try:
-        handle = open(path, "rb")
-    except OSError as exc:
-        raise ApiError(503, "TRANSCRIPT_UNREADABLE", f"cannot read the transcript: {exc.strerror}")
-    with handle:
+    with open_transcript(path) as handle:
         for raw in handle:
             try:
                 row = json.loads(raw)

@@ -2,11 +2,10 @@
 // wrapup, open items), filters by window, project, agent and evidence; one day's digest; and a
 // bounded review of a file or a commit inside the session's repository.
 
-import { api, choice, el, failure, fmtTime, query, sessionHref, short, show } from "./dom.js";
+import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show } from "./dom.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
 const EVIDENCE = [["any", "any evidence"], ["commits", "made commits"], ["edits", "edited files"], ["wrapup", "wrapped up"], ["no_wrapup", "not wrapped up"], ["unresolved", "open items"]];
-const reviewHref = (sid, params) => `#/review/${encodeURIComponent(sid)}?${query(params)}`;
 const dayOf = (iso) => (iso || "").slice(0, 10);
 
 function sessionCard(s) {

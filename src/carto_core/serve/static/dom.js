@@ -64,6 +64,8 @@ export async function api(path, body) {
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 export const short = (id) => (id || "").slice(0, 8);
 export const sessionHref = (sid) => `#/session/${encodeURIComponent(sid)}`;
+// The review of a file or commit of a session (`#/review`, confined to its repository).
+export const reviewHref = (sid, params) => `#/review/${encodeURIComponent(sid)}?${query(params)}`;
 export const query = (params) => {
   const out = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== "" && value !== null && value !== undefined) out.set(key, value);

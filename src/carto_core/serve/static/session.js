@@ -1,6 +1,8 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
-import { api, el, failure, fmtTime, safeHref, short, show } from "./dom.js";
+import { api, el, failure, fmtTime, reviewHref, safeHref, short, show } from "./dom.js";
+
+const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
 
 export async function viewSession(sid) {
   show(el("h1", { text: `Session ${short(sid)}` }), el("p", { class: "muted", text: "Loading…" }));
@@ -26,11 +28,12 @@ export async function viewSession(sid) {
     if (w.unresolved.length) nodes.push(el("h3", { text: "Unresolved" }), el("ul", {}, ...w.unresolved.map((d) => el("li", { text: d }))));
   }
   nodes.push(el("h2", { text: `Commits (${data.commits.length})` }),
-    data.commits.length ? el("ul", { id: "session-commits" }, ...data.commits.map((c) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(c.timestamp)} ` }), c.summary)))
+    data.commits.length ? el("ul", { id: "session-commits" }, ...data.commits.map((c) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(c.timestamp)} ` }), c.summary,
+      commitSha(c) ? el("span", {}, " · ", el("a", { class: "review", href: reviewHref(s.session_id, { commit: commitSha(c) }), text: "review the diff" })) : null)))
       : el("p", { class: "muted", text: "No commits." }));
   nodes.push(el("h2", { text: `Files (${data.files.length})` }),
     data.files.length ? el("table", { id: "session-files" }, el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Touches" }), el("th", { text: "Last" }))),
-      el("tbody", {}, ...data.files.map((f) => el("tr", {}, el("td", { class: "summary", text: f.path }), el("td", { text: f.touches }), el("td", { text: fmtTime(f.last_touched) })))))
+      el("tbody", {}, ...data.files.map((f) => el("tr", {}, el("td", { class: "summary" }, el("a", { class: "review", href: reviewHref(s.session_id, { path: f.path }), text: f.path })), el("td", { text: f.touches }), el("td", { text: fmtTime(f.last_touched) })))))
       : el("p", { class: "muted", text: "No file edits recorded." }));
   nodes.push(el("h2", { text: `Transcript turns (${data.turns.length})` }),
     data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), t.summary)))
