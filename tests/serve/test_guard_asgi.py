@@ -111,3 +111,17 @@ def test_an_answer_gets_each_missing_security_header_once_and_keeps_the_apps_own
         if name != b"x-frame-options":
             assert (name, value) in start["headers"]
     assert len(start["headers"]) == len(own) + len(SECURITY_HEADERS) - 1
+
+
+def test_headers_are_optional_in_asgi_messages_and_scopes():
+    """ASGI lets a response start without `headers` (and a server build a scope without them)."""
+
+    class Bare(Inner):
+        async def __call__(self, scope, receive, send):
+            self.scopes.append(scope)
+            await send({"type": "http.response.start", "status": 204})
+
+    sent, inner = call(http([("host", "127.0.0.1:2526")]), Bare())
+    assert sent[0]["headers"] == SECURITY_HEADERS
+    sent, inner = call({"type": "http", "scheme": "http", "path": "/"})
+    assert inner.scopes == [] and json.loads(sent[1]["body"])["code"] == "host_missing"
