@@ -17,8 +17,16 @@ from carto_core import rewrite
 from carto_core.appendlog import append_rows
 from carto_core.jsonl import dumps_row
 from carto_core.reader import ReadReport, iter_lines
-from carto_core.rewrite import parse_lines, rewrite_lines, rewrite_log
-from carto_core.rewrite_journal import open_lock, temporary_path, write_intent
+from carto_core.rewrite import generation, parse_lines, rewrite_lines, rewrite_log
+from carto_core.rewrite_journal import (
+    generations_path,
+    intent_path,
+    journal_path,
+    open_lock,
+    settle,
+    temporary_path,
+    write_intent,
+)
 
 
 def _upper(lines):
@@ -200,3 +208,34 @@ def test_parse_lines_reads_the_bytes_it_is_given_not_the_file(tmp_path):
     lines, report = parse_lines(tmp_path / "absent.jsonl", data)
     assert lines == [(one, {"event_id": "e1"}), (two, {"event_id": "e2"}), (b'{"event_id": "cut', None)]
     assert report.path == str(tmp_path / "absent.jsonl") and report.end_offset == len(data)
+
+
+def test_the_generation_of_a_log_the_counts_file_does_not_name_is_zero(tmp_path):
+    log, other = tmp_path / "changelog.jsonl", tmp_path / "tool-use-log.jsonl"
+    append_rows(other, [{"event_id": "t1", "summary": "x"}])
+    rewrite_log(other, lambda rows: list(rows))
+    assert generation(other) == 1 and generation(log) == 0
+    generations_path(log).write_text("[1, 2]")  # not a mapping: no count, no exception
+    assert generation(log) == 0
+
+
+def test_an_intent_cut_by_a_crash_is_rolled_back(tmp_path):
+    """A rewriter killed while writing its intent leaves a file that does not parse (nothing
+    was swapped yet): the next reader rolls it back instead of leaving it pending forever."""
+    log = _seed_secrets(tmp_path)
+    with open(intent_path(log), "wb") as handle:
+        handle.write(b'{"read_upto": 12')
+    assert settle(log) == "rolled back"
+    assert not os.path.exists(intent_path(log))
+    assert settle(log) is None
+
+
+def test_a_log_deleted_after_a_dead_rewriters_swap_is_restored_from_the_journal(tmp_path):
+    log = _seed_secrets(tmp_path)
+    _kill_at(log, "swapped")
+    os.unlink(log)
+    assert settle(log) == "restored"
+    ids = [line.row["event_id"] for line in iter_lines(log, ReadReport(str(log)))]
+    assert sorted(ids) == ["e0", "e1", "e2", "e3", "late"]  # the old inode: every row it held
+    assert generation(log) == 1  # caches built on the rewritten bytes must rebuild
+    assert not os.path.exists(intent_path(log)) and not os.path.exists(journal_path(log))
