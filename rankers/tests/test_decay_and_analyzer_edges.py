@@ -1,6 +1,7 @@
 """Paths of the decay policies mutmut 3 changed with the suite still passing (docs/testing.md):
 exp and gated-exp without an access ledger (the common case has its own fast loop), and
-gated-prior with a ledger (reuse boost, the last access as the age) and with an undated row."""
+gated-prior with a ledger (reuse boost, the last access as the age) and with an undated row;
+and the analyzer's typographic apostrophe."""
 
 from __future__ import annotations
 
@@ -49,3 +50,13 @@ def test_gated_prior_with_a_ledger_boosts_reuse_and_ages_from_the_last_access():
 def test_gated_prior_leaves_an_undated_row_at_full_weight():
     (undated,) = GatedPriorDecay().apply([_fused(0, None)], _ctx())
     assert undated.decay == 1.0 and undated.score == 1.0
+
+
+def test_a_typographic_apostrophe_expands_like_a_straight_one():
+    """(analyzers) `user’s-cart` is `user's-cart`: one joined word, no `user`/`cart` parts."""
+    from carto_rankers.analyzers import UnicodeAnalyzer
+
+    analyzer = UnicodeAnalyzer()
+    for word in ("user's-cart", "don't-panic"):
+        curly = word.replace("'", "\u2019")
+        assert analyzer.query(curly).terms == analyzer.query(word).terms == (word.replace("'", "").replace("-", ""),)
