@@ -24,19 +24,23 @@ import re
 import unicodedata
 from itertools import chain
 
+from carto_core.lazyre import Lazy
 from carto_core.search.tokens import Analyzer
 
 #: A raw token: word characters joined by single connectors (paths, dotted names, hyphens).
 _W = (r"[\w\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
       r"\u06d6-\u06ed\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u3099\u309a]")
 #: Combining marks that spell a word (Devanagari vowel signs, Thai vowels) are word characters.
-_RAW = re.compile(f"{_W}+(?:['\u2019\\-./:]{_W}+)*")
+#: This pattern and `_CJK` are compiled on first use: their Unicode ranges cost the regex
+#: compiler ~2 ms of CPU in every cold process (0.5 and 1.5 ms), and ASCII text (most queries
+#: and rows) never needs either.
+_RAW = Lazy(f"{_W}+(?:['\u2019\\-./:]{_W}+)*")
 #: The same for ASCII text (most rows): a small class matches several times faster.
 _RAW_ASCII = re.compile(r"[A-Za-z0-9_]+(?:['\-./:][A-Za-z0-9_]+)*")
 _CONNECTOR = re.compile(r"['\u2019\-.:_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _HUMP = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_CJK = re.compile(
+_CJK = Lazy(
     "([\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
     "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]+)")
 #: carto's event ids are one term each (`evt-1a2b3c4d5e6f`, `turn-<session>-3`): split, their
@@ -90,6 +94,12 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
+def _raw_words(text: str) -> list[str]:
+    """The raw tokens of `text`, folded; ASCII text through the small-class pattern (the same
+    tokens: a test holds them equal)."""
+    return _RAW_ASCII.findall(text) if text.isascii() else _RAW.findall(_fold(text))
+
+
 def _bigrams(run: str, unigrams: bool) -> list[str]:
     if len(run) == 1:
         return [run]
@@ -137,7 +147,7 @@ class UnicodeAnalyzer(Analyzer):
     def _expand(self, raw: str, cjk_unigrams: bool) -> tuple[str, ...]:
         if raw.isascii() and raw.isalnum() and (raw.islower() or not _HUMP.search(raw)):
             return (self._plain(raw.lower()),)  # the common case: one plain word
-        if _CJK.search(raw):
+        if not raw.isascii() and _CJK.search(raw):  # every CJK range is beyond ASCII
             out: list[str] = []
             for piece in _CJK.split(raw):
                 if not piece:
@@ -177,7 +187,7 @@ class UnicodeAnalyzer(Analyzer):
     # ---- the analyzer
 
     def terms(self, text: str) -> list[str]:
-        raws = _RAW_ASCII.findall(text) if text.isascii() else _RAW.findall(_fold(text))
+        raws = _raw_words(text)
         # one C-level pass: the memo computes a missing word itself (`_Memo.__missing__`)
         return list(chain.from_iterable(map(self._memo.__getitem__, raws)))
 
@@ -190,9 +200,9 @@ class UnicodeAnalyzer(Analyzer):
     def content_words(self, text: str) -> list[str]:
         """The raw words of a query that carry its topic: without the stop list's words and
         the recency phrases (when the analyzer has a stop list), unless nothing else is left."""
-        raws = _RAW.findall(_fold(text))
+        raws = _raw_words(text)
         if self.stop:
-            kept = [r for r in _RAW.findall(_fold(RECENCY.sub(" ", text)))
+            kept = [r for r in _raw_words(RECENCY.sub(" ", text))
                     if r.casefold() not in self.stop]
             raws = kept or raws
         return raws
