@@ -130,15 +130,20 @@ def test_rrf_prior_weighs_a_keyword_match_by_its_share_of_the_query(engine):
     assert plain[1] == pytest.approx(0.2 / 61)
 
 
-def test_bm25_reports_each_candidates_share_of_the_query(tmp_path):
-    from carto_rankers.bm25 import BM25Ranker
-
+def _ledger_engine(tmp_path) -> SearchEngine:
+    """Five tool rows: one rare word ("quokka") in one, a common one ("ledger") in four."""
     home = Home(tmp_path / "c")
     stamp = (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
     texts = ["quokka ledger", "ledger one", "ledger two", "ledger three", "unrelated words"]
     append_rows(home.log("tool-use"), [{"event_id": f"evt-{i:012d}", "timestamp": stamp,
                                         "summary": t} for i, t in enumerate(texts)])
-    engine = SearchEngine(home, persist=False)
+    return SearchEngine(home, persist=False)
+
+
+def test_bm25_reports_each_candidates_share_of_the_query(tmp_path):
+    from carto_rankers.bm25 import BM25Ranker
+
+    engine = _ledger_engine(tmp_path)
     query = Query("quokka ledger", engine.analyzer.query("quokka ledger").terms)
     ranker = BM25Ranker()
     (ladder,) = ranker.rank(query, engine.scope(), engine)
@@ -154,12 +159,7 @@ def test_a_query_word_no_row_holds_still_counts_in_the_share(tmp_path):
     share of the question, not all of what is left of it."""
     from carto_rankers.bm25 import BM25Ranker
 
-    home = Home(tmp_path / "c")
-    stamp = (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    texts = ["quokka ledger", "ledger one", "ledger two", "ledger three", "unrelated words"]
-    append_rows(home.log("tool-use"), [{"event_id": f"evt-{i:012d}", "timestamp": stamp,
-                                        "summary": t} for i, t in enumerate(texts)])
-    engine = SearchEngine(home, persist=False)
+    engine = _ledger_engine(tmp_path)
     text = "quokka ledger zebra"
     query = Query(text, engine.analyzer.query(text).terms)
     ranker = BM25Ranker()
