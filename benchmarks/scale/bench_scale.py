@@ -4,13 +4,14 @@ For each size, on a home from `corpus.py` (generated once under --workdir and ke
 is the installed `carto` console script as a new process, measured with `os.wait4` (wall
 seconds and the child's peak RSS), the load average read before and after it:
 
-- first builds from nothing: `carto index --step keyword` (the keyword index), `carto facts
-  census --json` (the facts columns cache), `carto index --step semantic` (lsa fit + vectors);
+- first builds from nothing: `carto index --step keyword` (the keyword index; then, as a peer
+  in the same run, the one-shot in-memory build it replaced), `carto facts census --json` (the
+  facts columns cache), `carto index --step semantic` (the default embedder + vectors);
 - no-op rebuilds, nothing new: each of those again, and `carto index` (every step);
 - cold search: `carto search QUERY --json --all --limit 10`, median of --queries queries
   taken from the corpus (hybrid when the semantic ladder is up);
 - append: 1,000 new events appended to the logs as hooks would (timed in this process), then
-  one cold `carto search` for a token only an appended event holds, which must find it; then
+  one cold `carto search` for the words of an appended row, which must find it; then
   `carto facts census` and `carto index` folding the append in;
 - the size of each cache folder under `<home>/.carto/` against the logs' bytes.
 
@@ -20,7 +21,11 @@ Results merge into benchmarks/scale/results.json (one entry per size) and print 
     .venv/bin/python benchmarks/scale/bench_scale.py --sizes 1000000 --workdir /tmp/scale
     .venv/bin/python benchmarks/scale/bench_scale.py --table    # print what results.json holds
 
-`--jobs N` is passed to the builds as CARTO_JOBS (their worker limit).
+`--jobs N` is passed to the builds as CARTO_JOBS (their worker limit). `--ref-carto PATH` adds
+another checkout's first keyword build on the same logs (wave 1's: its worktree's console
+script); `--no-peers` drops the one-shot build. To keep measuring one commit while the tree
+changes, run from a copy: `git archive HEAD | tar -x -C /tmp/code` and PYTHONPATH set to its
+src folders (they come before the editable install's paths).
 """
 
 from __future__ import annotations
@@ -118,7 +123,8 @@ def queries(home: Path, n: int, seed: int = 5) -> list[str]:
     return out
 
 
-def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep: bool) -> dict:
+def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep: bool,
+               peers: bool = True, ref_carto: str | None = None) -> dict:
     home = workdir / f"h{size}"
     info_path = home / "generated.json"
     info = json.loads(info_path.read_text()) if info_path.exists() else {}
@@ -146,6 +152,22 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep:
         steps[name] = {k: v for k, v in got.items() if k not in ("stdout", "stderr")}
         return got
 
+    if ref_carto:
+        # Peer, same run, same logs: another checkout's first keyword build (wave 1's code:
+        # its own analyzer and one-shot build), in an environment without this run's PYTHONPATH.
+        ref_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+        got = measured([ref_carto, "index", "--rebuild", "--step", "keyword"], ref_env)
+        steps["keyword_first_ref"] = {k: v for k, v in got.items() if k not in ("stdout", "stderr")}
+        print(f"  keyword_first_ref {got['wall_s']:.2f} s, {got['rss_mb']:.0f} MB (load {got['load']})",
+              file=sys.stderr)
+        shutil.rmtree(home / ".carto", ignore_errors=True)
+    if peers:
+        # Peer, same run: the one-shot build (every document and posting in memory, then saved),
+        # what a first keyword build was before the streamed one, same analyzer.
+        step("keyword_first_one_shot", [sys.executable, "-c",
+             "from carto_core.home import current_home; from carto_core.search.index import KeywordIndex; "
+             "KeywordIndex.build_in_memory(current_home()).save()"])
+        shutil.rmtree(home / ".carto", ignore_errors=True)
     step("keyword_first", [CARTO, "index", "--step", "keyword", "--json"])
     step("facts_first", [CARTO, "facts", "census", "--json"])
     semantic = step("semantic_first", [CARTO, "index", "--step", "semantic", "--json"])
@@ -176,20 +198,21 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep:
                              "n": len(walls), "semantic_status": str(status)[:60], "load": load()}
     print(f"  cold search median {result['search_cold']['median_s']:.3f} s", file=sys.stderr)
 
-    # Append 1,000 events as hooks would, then one cold search that must find one of them.
+    # Append 1,000 events as hooks would, then one cold search that must find one of them: the
+    # words of the last appended tool row's summary (a content search through the keyword
+    # ladder; its random words are rare enough that the row ranks in the top 10).
     t0 = time.perf_counter()
     corpus.append(home, 1000, seed=size + 1)
     append_s = time.perf_counter() - t0
     info["appended"] = True
     info_path.write_text(json.dumps(info))
-    probe = None
     with open(home / "tool-use-log.jsonl", "rb") as handle:
         handle.seek(max(0, (home / "tool-use-log.jsonl").stat().st_size - 4000))
-        tail = handle.read().splitlines()[1:]
-        probe = json.loads(tail[-1])["event_id"]
-    token = probe.split("-", 1)[1]
-    got = step("append_search", [CARTO, "search", token, "--json", "--all", "--limit", "10"])
+        row = json.loads(handle.read().splitlines()[-1])
+    probe, words = row["event_id"], str(row.get("summary", ""))
+    got = step("append_search", [CARTO, "search", words, "--json", "--all", "--limit", "10"])
     found = [r["event_id"] for r in json.loads(got["stdout"]).get("results", [])]
+    steps["append_search"]["query"] = words
     steps["append_search"]["append_s"] = round(append_s, 3)
     steps["append_search"]["found"] = probe in found
     steps["append_search"]["total_s"] = round(append_s + got["wall_s"], 3)
@@ -204,6 +227,8 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep:
 
 ROWS = (
     ("keyword_first", "first keyword build (`carto index --step keyword`)"),
+    ("keyword_first_one_shot", "peer: one-shot keyword build in memory, then saved (same run)"),
+    ("keyword_first_ref", "peer: wave 1's first keyword build (`--ref-carto`, same run)"),
     ("facts_first", "first facts build (`carto facts census`)"),
     ("semantic_first", "first semantic build (`carto index --step semantic`)"),
     ("keyword_noop", "keyword no-op"),
@@ -250,12 +275,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--keep", action="store_true", help="keep <home>/.carto after the run")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--no-peers", action="store_true", help="skip the one-shot keyword build")
+    parser.add_argument("--ref-carto", help="another checkout's carto: its first keyword build "
+                        "runs on the same logs as a peer (e.g. wave 1's worktree)")
     parser.add_argument("--table", action="store_true", help="only print the stored results")
     args = parser.parse_args()
     results = json.loads(args.results.read_text()) if args.results.exists() else {}
     for size in [] if args.table else args.sizes:
         print(f"size {size:,} (load {load()})", file=sys.stderr)
-        results[str(size)] = bench_size(size, args.workdir, args.queries, args.jobs, args.keep)
+        results[str(size)] = bench_size(size, args.workdir, args.queries, args.jobs, args.keep,
+                                        not args.no_peers, args.ref_carto)
         args.results.write_text(json.dumps(results, indent=1) + "\n")
     print(table(results))
 
