@@ -172,3 +172,26 @@ def test_compaction_merges_small_segments_and_leaves_full_ones(tmp_path, monkeyp
     assert all(e["count"] <= 8 for e in segments) and sum(e["count"] for e in segments) == 30
     assert len([e for e in segments if e["count"] < 8]) <= 2
     assert store.ids("m") == {r.event_id for r in records}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 6), st.integers(1, 9), st.integers(0, 2**32 - 1),
+       st.booleans())
+def test_best_rows_equals_a_scan_per_query_over_any_part_size(n, queries, part, seed, half):
+    """One pass for a batch (decoded part by part) finds for each query the row and score a
+    scan of `scores` per query finds."""
+    from carto_core.semantic import embedded
+
+    rng = np.random.default_rng(seed)
+    rows = embedded.normalise(rng.normal(size=(n, 5)))
+    rows = embedded.to_float16(rows) if half else rows
+    asked = embedded.normalise(rng.normal(size=(queries, 5)))
+    saved, embedded._DECODE_ROWS = embedded._DECODE_ROWS, part
+    try:
+        best, where = embedded.best_rows(rows, asked)
+    finally:
+        embedded._DECODE_ROWS = saved
+    for i, query in enumerate(asked):
+        each = scores(rows, query)
+        assert best[i] == pytest.approx(float(each.max()), abs=1e-6)
+        assert each[where[i]] == pytest.approx(float(each.max()), abs=1e-6)

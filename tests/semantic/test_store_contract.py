@@ -201,3 +201,23 @@ def test_has_names_exactly_the_stored_ids_of_the_model(store):
     assert store.has("m1", asked).tolist() == [True, True, False, False, False]
     assert store.has("m2", asked).tolist() == [False, False, True, False, False]
     assert store.has("m1", []).tolist() == []
+
+
+def test_nearest_answers_a_batch_as_one_search_per_vector_would(store):
+    """The novelty gate's batch question: each vector's nearest stored vector of the model,
+    across segments, other models never; a zero vector is near nothing (no hit, or Qdrant's
+    score 0, which no gate threshold passes); an empty model has none."""
+    records = make_records(90)
+    for start in range(0, 60, 13):  # several segments
+        store.upsert("m1", records[start:start + 13])
+    store.upsert("m2", records[60:])
+    rng = np.random.default_rng(11)
+    queries = [records[5].vector, rng.normal(size=12), records[70].vector, np.zeros(12),
+               rng.normal(size=12) * 1e-3]
+    got = store.nearest("m1", np.asarray(queries))
+    assert (got[3] is None or got[3].score == 0) and len(got) == len(queries)
+    for hit, query in zip(got[:3] + got[4:], queries[:3] + queries[4:]):
+        (score, event_id), = brute_force(records[:60], query, limit=1)
+        assert hit.event_id == event_id and hit.score == pytest.approx(score, abs=SCORE_TOLERANCE)
+    assert got[0].event_id == "evt-0005" and got[2].event_id != "evt-0070"
+    assert store.nearest("m3", np.asarray(queries)) == [None] * len(queries)

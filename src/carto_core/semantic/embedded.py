@@ -128,9 +128,17 @@ def scores(block: np.ndarray, query: np.ndarray) -> np.ndarray:
     carries the 2**112."""
     if block.dtype != np.float16:
         return np.einsum("ij,j->i", block, query)
-    raw = block.view(np.int16)
     scaled = (np.asarray(query, np.float32) * np.float32(2.0 ** 112)).astype(np.float32)
-    out = np.empty(len(raw), np.float32)
+    out = np.empty(len(block), np.float32)
+    for start, rows in _decoded(block):
+        np.einsum("ij,j->i", rows, scaled, out=out[start:start + len(rows)])
+    return out
+
+
+def _decoded(block: np.ndarray):
+    """(start, rows) over float16 `block` in parts of `_DECODE_ROWS`: rows as float32 of the
+    stored values times 2**-112 (see `scores`), in one reused scratch buffer."""
+    raw = block.view(np.int16)
     scratch = np.empty((min(len(raw), _DECODE_ROWS), raw.shape[1]), np.int32)
     for start in range(0, len(raw), _DECODE_ROWS):
         part = raw[start:start + _DECODE_ROWS]
@@ -138,8 +146,31 @@ def scores(block: np.ndarray, query: np.ndarray) -> np.ndarray:
         np.copyto(work, part)
         np.left_shift(work, 13, out=work)
         np.bitwise_and(work, np.int32(-0x70000001), out=work)  # 0x8FFFFFFF
-        np.einsum("ij,j->i", work.view(np.float32), scaled, out=out[start:start + len(part)])
-    return out
+        yield start, work.view(np.float32)
+
+
+def best_rows(block: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of `queries` (float32, unit rows), the best score against `block` (float32
+    or float16 as stored) and the row holding it: the whole batch in one pass over the block,
+    each part decoded once (a matrix product, not one scan per query)."""
+    queries = np.asarray(queries, np.float32)
+    best = np.full(len(queries), -np.inf, np.float32)
+    where = np.full(len(queries), -1, np.int64)
+    if block.dtype == np.float16:
+        parts = _decoded(block)
+        queries = queries * np.float32(2.0 ** 112)
+    else:
+        parts = ((start, block[start:start + _DECODE_ROWS])
+                 for start in range(0, len(block), _DECODE_ROWS))
+    every = np.arange(len(queries))
+    for start, rows in parts:
+        got = queries @ rows.T  # (queries, rows): the argmax below runs along contiguous rows
+        top = np.argmax(got, axis=1)
+        score = got[every, top]
+        better = score > best
+        best[better] = score[better]
+        where[better] = start + top[better]
+    return best, where
 
 
 def normalise(vectors: np.ndarray) -> np.ndarray:
@@ -342,6 +373,29 @@ class EmbeddedStore(VectorStore):
             ids[mine] = segments[number].ids[rows[mine]].tolist()
         return [Hit(raw.decode("utf-8", "replace"), score)
                 for raw, score in zip(ids.tolist(), best.tolist())]
+
+    def nearest(self, model, vectors):
+        vectors = normalise(np.atleast_2d(np.asarray(vectors, np.float32)))
+        out: list[Hit | None] = [None] * len(vectors)
+        segments = self._model_segments(model)
+        if not segments or not len(vectors):
+            return out
+        if vectors.shape[1] != segments[0].dim:
+            raise DimensionMismatch(
+                f"query vectors have {vectors.shape[1]} dimensions, the stored vectors of model "
+                f"{model!r} have {segments[0].dim}")
+        best = np.full(len(vectors), -np.inf, np.float32)
+        seg = np.full(len(vectors), -1, np.int64)
+        row = np.full(len(vectors), -1, np.int64)
+        for number, segment in enumerate(segments):
+            score, where = best_rows(segment.vectors, vectors)
+            better = score > best
+            best[better], seg[better], row[better] = score[better], number, where[better]
+        zero = ~np.linalg.norm(vectors, axis=1).astype(bool)  # a zero query has no neighbour
+        for i in np.flatnonzero((seg >= 0) & ~zero).tolist():
+            raw = segments[int(seg[i])].ids[int(row[i])]
+            out[i] = Hit(bytes(raw).decode("utf-8", "replace"), float(best[i]))
+        return out
 
     def has(self, model, event_ids, digests=None):
         wanted = np.array([e.encode("utf-8") for e in event_ids]) if len(event_ids) else np.zeros(0, "S1")

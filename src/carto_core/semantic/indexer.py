@@ -512,16 +512,22 @@ def run_index(
                 continue
             rejects = []
             keep = []
-            for row, ((doc, text, digest), vector) in enumerate(zip(batch, vectors)):
-                if report.gate_active and doc.source not in GATE_EXEMPT:
-                    hits = store.search(report.model, vector, limit=1)
-                    if hits and hits[0].score > settings.novelty_gate:
-                        rejects.append({
-                            "timestamp": format_timestamp(utcnow()), "event_id": doc.event_id,
-                            "outcome": "gate_rejected", "source": _row_source(doc),
-                            "score": round(hits[0].score, 4), "threshold": settings.novelty_gate,
-                            "nearest": hits[0].event_id, "model": report.model})
-                        continue
+            # The gate asks the store for the nearest stored vector of every gated row of the
+            # batch at once: one pass over the store per batch, not one per row (a search per
+            # row cost 90 s for 1,000 appended events at 200k vectors).
+            gated = ([row for row, (doc, _, _) in enumerate(batch) if doc.source not in GATE_EXEMPT]
+                     if report.gate_active else [])
+            nearest = dict(zip(gated, store.nearest(report.model, np.asarray(vectors)[gated])
+                               if gated else []))
+            for row, (doc, text, digest) in enumerate(batch):
+                hit = nearest.get(row)
+                if hit is not None and hit.score > settings.novelty_gate:
+                    rejects.append({
+                        "timestamp": format_timestamp(utcnow()), "event_id": doc.event_id,
+                        "outcome": "gate_rejected", "source": _row_source(doc),
+                        "score": round(hit.score, 4), "threshold": settings.novelty_gate,
+                        "nearest": hit.event_id, "model": report.model})
+                    continue
                 keep.append(row)
             pending.add([batch[i][0] for i in keep], [batch[i][1] for i in keep],
                         np.asarray(vectors)[keep], [batch[i][2] for i in keep])

@@ -97,6 +97,16 @@ class VectorStore:
                since: datetime | None = None, before: datetime | None = None) -> list[Hit]:
         raise NotImplementedError
 
+    def nearest(self, model: str, vectors) -> list[Hit | None]:
+        """For each of `vectors`, its nearest stored vector of `model` (None when the store has
+        none): the novelty gate's question for a whole batch. Stores that can answer it in one
+        pass override this one search per vector."""
+        out: list[Hit | None] = []
+        for vector in vectors:
+            hits = self.search(model, vector, limit=1)
+            out.append(hits[0] if hits else None)
+        return out
+
     def upsert_arrays(self, model: str, event_ids: Sequence[str], vectors, projects: Sequence[str],
                       timestamps: Sequence[datetime | None], payloads: Sequence[dict] | None = None,
                       digests: Sequence[int] | None = None) -> int:
