@@ -195,3 +195,27 @@ def test_best_rows_equals_a_scan_per_query_over_any_part_size(n, queries, part, 
         each = scores(rows, query)
         assert best[i] == pytest.approx(float(each.max()), abs=1e-6)
         assert each[where[i]] == pytest.approx(float(each.max()), abs=1e-6)
+
+
+def test_short_and_long_ids_are_written_to_segments_of_their_own_width(tmp_path, monkeypatch):
+    """ids.npy is as wide as a segment's longest id: short ids (`evt-` + 12 hex) are not padded
+    to a turn id's 51 bytes, in a write and after compaction; every id is still found."""
+    from carto_core.semantic import embedded
+
+    monkeypatch.setattr(embedded, "MAX_SEGMENTS", 1000)  # compaction only when asked
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    records = make_records(40)
+    for i, record in enumerate(records):
+        record.event_id = (f"evt-{i:012x}" if i % 4 else
+                           f"turn-codex-{i:08d}-c20f-4000-8000-9249b8d57e6b-{i}")
+    for start in range(0, 40, 10):
+        store.upsert("m", records[start:start + 10])
+    store.compact()
+    widths = sorted(np.load(root / e["name"] / "ids.npy", mmap_mode="r").dtype.itemsize
+                    for e in json.loads((root / MANIFEST).read_text())["segments"])
+    assert widths == [16, max(len(r.event_id) for r in records)]
+    assert store.ids("m") == {r.event_id for r in records}
+    assert store.has("m", [r.event_id for r in records]).all()
+    for record in records[::7]:
+        assert store.search("m", record.vector, limit=1)[0].event_id == record.event_id

@@ -6,7 +6,8 @@ Layout under `<home>/.carto/vectors/`::
     seg-000007-1a2b3c/        one immutable segment (all rows of one model)
         vectors.npy           float16 (count, dim), rows L2-normalised (dot = cosine); format 1
                               segments (float32) are still read
-        ids.npy               event ids, fixed-width UTF-8 bytes
+        ids.npy               event ids, fixed-width UTF-8 bytes (as wide as the segment's
+                              longest id: short and long ids go to segments of their own)
         idhash.npy            sorted 64-bit hashes of the ids, and idrow.npy the row of each:
                               "is this id stored?" without reading every id
         digest.npy            64-bit hash of the text each vector embeds (0: not known), so a
@@ -66,6 +67,11 @@ MISSING_TS = np.iinfo(np.int64).min
 MAX_SEGMENTS = 32
 #: Rows of a full segment (32 MB of 256-dim float16): compaction leaves full ones alone.
 SEGMENT_ROWS = 65536
+#: Ids up to this many bytes are written to segments apart from longer ones: ids.npy is as wide
+#: as a segment's longest id, and most ids are short (`evt-` + 12 hex = 16 bytes) while a
+#: fifth are turn ids of 43-51 bytes; one width for both cost 30 bytes a vector (5 % of the
+#: store, measured on the scale benchmark's generated year).
+SHORT_ID = 24
 #: float16 values this small are stored as 0 (below float16's normal range; the error is below
 #: float16's own rounding of the larger components), so decoding needs no subnormal case.
 _F16_TINY = np.float16(6.104e-05)
@@ -509,6 +515,8 @@ class EmbeddedStore(VectorStore):
         _save(tmp / "vectors.npy", np.ascontiguousarray(stored[order]))
         del stored
         ids = np.asarray(ids)[order]
+        width = max(1, int(np.char.str_len(ids).max())) if len(ids) else 1
+        ids = ids.astype(f"S{width}")  # as wide as its longest id, not the batch's
         _save(tmp / "ids.npy", ids)
         hashes = id_hashes(ids)
         by_hash = np.argsort(hashes, kind="stable")
@@ -522,7 +530,8 @@ class EmbeddedStore(VectorStore):
         _fsync_dir(tmp)
         os.rename(tmp, self.root / name)
         _fsync_dir(self.root)
-        return {"name": name, "model": model, "dim": int(vectors.shape[1]), "count": int(len(ids))}
+        return {"name": name, "model": model, "dim": int(vectors.shape[1]), "count": int(len(ids)),
+                "id_width": width}
 
     def _remove(self, names: Sequence[str]) -> None:
         import shutil  # writers only: a search never removes (shutil brings bz2 and lzma)
@@ -587,11 +596,13 @@ class EmbeddedStore(VectorStore):
                 removed.append(entry["name"])
                 if len(stale) < segment.count:
                     kept.append(self._rewrite_without(manifest, segment, stale))
-            for start in range(0, len(ids), SEGMENT_ROWS):
-                part = slice(start, start + SEGMENT_ROWS)
-                kept.append(self._write_segment(manifest, model, vectors[part],
-                                                ids[part], list(projects[part]), ts[part],
-                                                sums[part]))
+            long = np.char.str_len(ids) > SHORT_ID
+            for rows in (np.flatnonzero(~long), np.flatnonzero(long)):
+                for start in range(0, len(rows), SEGMENT_ROWS):
+                    part = rows[start:start + SEGMENT_ROWS]
+                    kept.append(self._write_segment(
+                        manifest, model, vectors[part], ids[part],
+                        [projects[i] for i in part.tolist()], ts[part], sums[part]))
             manifest["segments"] = kept
             self._write_manifest(manifest)
             self._remove(removed)
@@ -607,10 +618,11 @@ class EmbeddedStore(VectorStore):
         """Merge each model's segments smaller than SEGMENT_ROWS into as few as fit, a group of
         at most SEGMENT_ROWS rows at a time (bounded memory); full segments stay as they are."""
         manifest = self._read_manifest()
-        small: dict[str, list[dict]] = {}
+        small: dict[tuple, list[dict]] = {}
         for entry in manifest["segments"]:
-            if int(entry["count"]) < SEGMENT_ROWS:
-                small.setdefault(entry["model"], []).append(entry)
+            if int(entry["count"]) < SEGMENT_ROWS:  # short and long ids stay apart (SHORT_ID)
+                key = (entry["model"], int(entry.get("id_width", 0)) > SHORT_ID)
+                small.setdefault(key, []).append(entry)
         groups: list[list[dict]] = []
         for entries in small.values():
             entries.sort(key=lambda e: int(e["count"]))
