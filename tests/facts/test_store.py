@@ -8,6 +8,7 @@ import json
 import os
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from carto_core.corpus import load_corpus
@@ -15,6 +16,7 @@ from carto_core.facts import run_facts
 from carto_core.facts.store import cache_path, load, open_columns
 from carto_core.home import Home
 from carto_core.jsonl import dumps_row
+from carto_core.logstream import Fold
 from carto_core.logs import SEARCHED_LOGS
 from carto_core.rewrite import rewrite_log
 
@@ -382,3 +384,35 @@ def test_a_rewritten_log_is_read_again_alone_and_a_lost_event_rebuilds(tmp_path,
     assert (read, opened.state) == (["changelog"], "patched")
     assert opened.columns.duplicates == load_corpus(home).duplicates
     assert answers(home) == answers(home, load_corpus(home))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.lists(st.tuples(st.sampled_from(LABELS), st.lists(rows, min_size=1, max_size=8)),
+                     min_size=1, max_size=6),
+       chunk=st.integers(1, 9))
+def test_a_streamed_build_equals_the_one_shot_fold_over_chunk_sizes(tmp_path_factory, seed, chunk):
+    """The cache is built chunk by chunk (`logstream.Fold`); whatever the chunk size, on logs
+    many chunks long (ids repeated within and across logs), its columns answer as the corpus
+    folded in memory at once does."""
+    home = Home(tmp_path_factory.mktemp("chunks"))
+    for label, batch in seed:
+        apply(home, ("append", label, batch), {})
+    real = Fold.chunks
+    sizes = []
+
+    def small(self, path, label, **kwargs):
+        kwargs["rows"] = chunk
+        for got in real(self, path, label, **kwargs):
+            sizes.append(len(got))
+            yield got
+
+    corpus = load_corpus(home)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Fold, "chunks", small)
+        opened = open_columns(home)
+    assert opened.state == "built" and max(sizes) <= chunk
+    cols = opened.columns
+    assert (cols.n, cols.duplicates) == (len(corpus.events), corpus.duplicates)
+    assert answers(home) == answers(home, corpus)
+    for position in range(cols.n):
+        assert cols.event_at(position) == corpus.get(cols.event_id(position))

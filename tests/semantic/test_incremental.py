@@ -144,3 +144,47 @@ def test_a_turn_written_again_as_it_grew_is_one_vector_of_its_newest_text(paraph
     again = run_index(home)
     assert (again.embedded, again.corpus) == (1, len(rows) + 1)
     assert stored(home)[1]["turn-s7-1"][1] == text_digest("schema migration rollout prod ship lag")
+
+
+@settings(max_examples=8, deadline=None)
+@given(chunk=st.integers(1, 7))
+def test_a_streamed_build_equals_a_one_shot_build_over_chunk_sizes(tmp_path_factory, chunk):
+    """The logs read chunk by chunk (`logstream.Fold`), many chunks long, with changelog copies
+    and a turn written twice across chunks, store what a run over the corpus loaded at once
+    stores: the same ids, vectors and text digests."""
+    from carto_core.corpus import load_corpus
+
+    root = tmp_path_factory.mktemp("chunks")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARTO_LSA_DIMS", "8")
+        patch.setenv("CARTO_NOVELTY_GATE", "off")
+        homes = [Home(root / name) for name in ("streamed", "one-shot")]
+        rows, _ = paraphrase_rows()
+        turn = {"event_id": "turn-s1-1", "timestamp": "2026-11-01T10:00:00Z", "session_id": "s1",
+                "project": "beta", "role": "assistant", "summary": "the cache was cold"}
+        for home in homes:
+            append_rows(home.log("prompts"), rows)
+            append_rows(home.log("changelog"), [{**r, "summary": "a copy"} for r in rows[::3]])
+            append_rows(home.log("turns"), [turn, {**turn, "summary": "memcached lru warmed, then cold"}])
+        patch.setenv("CARTO_HOME", str(homes[0].root))
+        real = Fold.chunks
+        sizes = []
+
+        def small(self, path, label, **kwargs):
+            kwargs["rows"] = chunk
+            for got in real(self, path, label, **kwargs):
+                sizes.append(len(got))
+                yield got
+
+        patch.setattr(Fold, "chunks", small)
+        assert run_index(homes[0]).outcome == "ok"
+        patch.setattr(Fold, "chunks", real)
+        assert max(sizes) <= chunk and len(sizes) > 3
+        if (homes[0].state / "embedders").exists():  # the same fitted lsa model
+            shutil.copytree(homes[0].state / "embedders", homes[1].state / "embedders")
+        patch.setenv("CARTO_HOME", str(homes[1].root))
+        report = run_index(homes[1], corpus=load_corpus(homes[1]))
+        assert report.outcome == "ok" and report.fitted == ""
+        model, streamed = stored(homes[0])
+        assert stored(homes[1]) == (model, streamed)
+        assert len(streamed) == len(rows) + 1
