@@ -257,12 +257,14 @@ def table(results: dict) -> str:
                 cell += f" (+{got['append_s']:.2f} s append; found {got['found']})"
             cells.append(cell + f" (load {got['load']})")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    # A partial run (stopped by hand, transcribed from its log) has no cold search or caches.
     lines.append("| cold search median (`carto search Q --json --all`) | " + " | ".join(
         f"{results[s]['search_cold']['median_s'] * 1000:.0f} ms, {results[s]['search_cold']['rss_mb']:.0f} MB"
-        for s in sizes) + " |")
+        if "search_cold" in results[s] else "-" for s in sizes) + " |")
     for name in ("search", "facts", "vectors", "embedders", "total"):
         lines.append(f"| cache `{name}` / logs | " + " | ".join(
-            f"{results[s]['cache_ratio'][name]:.3f}" for s in sizes) + " |")
+            f"{results[s]['cache_ratio'][name]:.3f}" if "cache_ratio" in results[s] else "-"
+            for s in sizes) + " |")
     lines.append("| logs | " + " | ".join(f"{results[s]['log_bytes'] / 1e6:.0f} MB" for s in sizes) + " |")
     return "\n".join(lines)
 
