@@ -151,6 +151,13 @@ def test_recall_can_be_switched_off_and_codex_needs_it_switched_on(recall_home, 
     loud = run_hook(recall_home, "codex", {**codex, "turn_id": "t2"}, env={"CARTO_CONFIG": str(config)})
     assert loud.returncode == 0
     assert WORK_ID in context_of(loud) or COMMIT_ID in context_of(loud)
+    # the environment wins over the config file, both ways
+    env_on = run_hook(recall_home, "codex", {**codex, "session_id": "codex-3", "turn_id": "t3"},
+                      env={"CARTO_PROMPT_RECALL": "1"})
+    assert context_of(env_on) and (WORK_ID in context_of(env_on) or COMMIT_ID in context_of(env_on))
+    env_off = run_hook(recall_home, "codex", {**codex, "session_id": "codex-4", "turn_id": "t4"},
+                       env={"CARTO_CONFIG": str(config), "CARTO_PROMPT_RECALL": "0"})
+    assert env_off.returncode == 0 and env_off.stdout == b""
 
 
 def test_the_session_start_catch_up_saves_the_index_when_recall_is_on(tmp_path, monkeypatch):
