@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TIERS = ["tests/realclient", "tests/serve/test_browser.py"]
+#: The realclient tier and every browser module (test_browser*.py).
+TIERS = ["tests/realclient", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "serve").glob("test_browser*.py"))]
 #: Tests of the tiers that read recorded data and need no binary (bump.py's reduction and diff).
 NEEDS_NO_BINARY = {"test_payload_shapes_are_keys_per_event_and_per_tool",
                    "test_line_types_name_attachments_and_payload_types",
@@ -46,7 +47,7 @@ def run_tiers(tmp_path: Path, require: bool) -> dict[str, tuple[str, str]]:
 @pytest.mark.parametrize("require", [False, True], ids=["a user's machine", "CI"])
 def test_a_missing_binary_skips_with_one_line_or_fails_under_ci(tmp_path, require):
     outcomes = run_tiers(tmp_path, require)
-    assert len(outcomes) > 30, outcomes  # both tiers were collected
+    assert len(outcomes) > 40, outcomes  # both tiers were collected
     for name in NEEDS_NO_BINARY:
         assert outcomes.pop(name) == ("passed", ""), name
     # A fixture's pytest.fail is an error at setup, a test's own a failure: both fail the run.
