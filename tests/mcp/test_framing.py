@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from carto_core.mcp.framing import (
@@ -176,6 +176,8 @@ def _usable_id(value) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(messages, st.lists(messages, max_size=5)))
+@example([{"jsonrpc": "2.0", "result": None, "method": None, "id": 0},
+          {"jsonrpc": "2.0", "id": 0, "method": "ping"}])
 def test_every_request_is_answered_exactly_once(value):
     """Whatever the line: every well-formed request (usable id) ends with exactly one answer
     carrying its id (from the framing now, or from the SDK, simulated here, through it); a
@@ -195,9 +197,17 @@ def test_every_request_is_answered_exactly_once(value):
     assert len(flat) <= max(1, len(items))
     requests = [m for m in items if isinstance(m, dict) and m.get("jsonrpc") == "2.0"
                 and isinstance(m.get("method"), str) and _usable_id(m.get("id"))]
+    def same_id(a, b):
+        return type(a) is type(b) and a == b
+
     for message in requests:
-        same = sum(1 for m in requests if m["id"] == message["id"])
-        assert sum(1 for a in flat if a["id"] == message["id"]) == same
+        same = sum(1 for m in requests if same_id(m["id"], message["id"]))
+        assert sum(1 for a in flat if same_id(a["id"], message["id"]) and "result" in a) == same
+        # An invalid item of the batch that carries the same id is answered with its error and
+        # that id (the spec's "with the id when it could be read"); no other error may take it.
+        invalid = sum(1 for m in items if isinstance(m, dict) and m not in requests
+                      and same_id(m.get("id"), message["id"]))
+        assert sum(1 for a in flat if same_id(a["id"], message["id"]) and "error" in a) <= invalid
     notifications = [m for m in items if isinstance(m, dict) and m.get("jsonrpc") == "2.0"
                      and isinstance(m.get("method"), str) and "id" not in m
                      and (m.get("params") is None and "params" not in m or isinstance(m.get("params"), (dict, list)))]
