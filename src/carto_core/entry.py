@@ -16,6 +16,13 @@ def main(argv: list[str] | None = None) -> int:
         from carto_core.hookpath import main as hook_main
 
         return hook_main(args[1:])
+    if argv is None and args and args[0] in ("search", "facts"):
+        # A running `carto serve` of this home answers warm (carto_core.warm), else cold.
+        from carto_core.warm import try_warm
+
+        code = try_warm(args)
+        if code is not None:
+            return code
     from carto_core.cli import cli
 
     if argv is not None or not args or args[0] != "search":

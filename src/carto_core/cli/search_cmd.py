@@ -151,6 +151,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
 
     from carto_core.search import SearchError, SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
+    from carto_core.warm import engine_for
 
     request = SearchRequest(
         query=query, project=project, since=since_dt, before=before_dt, limit=limit,
@@ -158,8 +159,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         session_id=session_id, all=show_all, collapse=not no_collapse)
     try:
         try:
-            result = run_search(request, engine=SearchEngine(home, analyzer=analyzer,
-                                                             persist=not read_only),
+            # The warm server's engine when this runs inside `carto serve` (warm.py).
+            result = run_search(request, engine=engine_for(home, analyzer, not read_only),
                                 telemetry=telemetry)
         except OSError as exc:
             from carto_core.homefaults import FULL, NOT_PERMITTED, READ_ONLY, why

@@ -17,9 +17,12 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--poll", type=click.FloatRange(0.05, 60), default=1.0, show_default=True,
               help="Seconds between checks of the logs for appended or rewritten rows.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--warm-cli/--no-warm-cli", default=True, show_default=True,
+              help="Answer `carto search` and `carto facts` of this home over a Unix socket in "
+                   "the home (<home>/.carto/warm.sock): the CLI then skips its cold start.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="warning", show_default=True)
-def serve(port: int, host: str, poll: float, open_browser: bool, log_level: str) -> None:
+def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool, log_level: str) -> None:
     """Run the explorer: a web page and a JSON API over your home, on 127.0.0.1 only.
 
     The corpus and the search index stay warm in memory and follow the logs as hooks append
@@ -74,7 +77,8 @@ def serve(port: int, host: str, poll: float, open_browser: bool, log_level: str)
     shown = f"[{bind_host}]" if family == socket.AF_INET6 else bind_host
     url = f"http://{shown}:{actual}/"
     click.echo(f"carto: loading {home.root} ...", err=True)
-    app = create_app(home, poll_seconds=poll, warm_search=True, freeze_heap=True)
+    app = create_app(home, poll_seconds=poll, warm_search=True, freeze_heap=True,
+                     warm_cli=warm_cli)
     events = len(app.state.carto.live.corpus)
     click.echo(f"carto serve: {url}  ({events} events; Ctrl-C stops)", err=True)
     click.echo(url)

@@ -95,6 +95,8 @@ class ServeState:
     stream_lifetime: float | None = None
     hub: Hub = field(default_factory=Hub)
     telemetry: TelemetryReader | None = None
+    #: The warm CLI socket (`carto_core.warm.WarmSocket`) when one is served.
+    warm: object | None = None
     started: float = field(default_factory=time.time)
 
     @property
@@ -137,6 +139,8 @@ async def health(state: ServeState, request: Request, args: dict):
         "logs": status,
         "search": state.engines.search_status(),
         "transcript_roots": roots_list(state.roots),
+        "warm_cli": ({"socket": state.warm.path, "served": state.warm.served,
+                      "refused": state.warm.refused} if state.warm is not None else None),
         "uptime_s": round(time.time() - state.started, 1),
     }
 
@@ -585,6 +589,7 @@ def create_app(
     heartbeat_seconds: float = 15.0,
     warm_search: bool = False,
     freeze_heap: bool = False,
+    warm_cli: bool = False,
 ) -> Starlette:
     """The explorer app over `home`. `warm_search` builds the search engine at start-up;
     `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`)."""
@@ -614,9 +619,22 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app):
         task = asyncio.create_task(follow())
+        warm = None
+        if warm_cli:
+            from carto_core.serve.warm_socket import WarmSocket
+
+            try:
+                warm = WarmSocket(home, engine=state.engines.search_engine())
+                await warm.start()
+                state.warm = warm
+            except (OSError, ApiError) as exc:
+                log.warning("no warm CLI socket: %s", exc)
+                warm = None
         try:
             yield
         finally:
+            if warm is not None:
+                warm.stop()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
