@@ -29,6 +29,7 @@ from carto_core.capture import live
 from carto_core.home import Home
 from carto_core.jsonl import dumps_row
 from carto_core.reader import iter_lines
+from carto_core.intents import ensure as ensure_intent
 from carto_core.redact import redact_row, redacted
 from carto_core.sources import ReadBatch, Source, Stream
 
@@ -222,7 +223,7 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
     for emit in batch.rows:
         event_id = emit.row.get("event_id")
         ids = known.of(emit.log)
-        row = redact_row(emit.row)
+        row = redact_row(ensure_intent(emit.log, emit.row))
         revisable = emit.log in known.revisable
         if isinstance(event_id, str) and event_id in ids:
             if not revisable:

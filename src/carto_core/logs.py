@@ -108,3 +108,9 @@ def order_row(shape: str, fields: dict, *, keep_none: frozenset[str] = frozenset
         if key not in row and key not in order:
             row[key] = value
     return row
+
+
+#: Logs whose rows are prompts (the row's summary is the prompt) or open with one (a turn):
+#: the rows that carry `prompt_intent` (carto_core.intents). Here, so a writer can tell
+#: whether a batch needs the classifier without importing it.
+PROMPT_LOGS = frozenset({"prompts", "turns"})

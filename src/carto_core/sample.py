@@ -141,8 +141,10 @@ def build_sample_home(root: Path | str, now: datetime | None = None) -> Home:
     home = Home(root)
     home.root.mkdir(parents=True, exist_ok=True)
     by_log: dict[str, list[dict]] = {}
+    from carto_core.intents import ensure
+
     for label, row in sample_rows(now):
-        by_log.setdefault(label, []).append(row)
+        by_log.setdefault(label, []).append(ensure(label, row))
     for label, rows in by_log.items():
         append_rows(home.log(label), rows)
     return home

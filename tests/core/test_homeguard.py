@@ -17,7 +17,8 @@ from carto_core.cli.homeguard import HOME_FREE, HOME_READERS, SELF_GUARDED
 #: The smallest invocation of each reader that gets past argument parsing.
 READER_ARGS = {
     "digest": ["digest", "day"], "eval": ["eval"], "facts": ["facts", "census"], "index": ["index"],
-    "profile": ["profile"], "repair": ["repair", "torn-rows"], "search": ["search", "discount codes"],
+    "profile": ["profile"], "repair": ["repair", "torn-rows"], "report": ["report", "intents"],
+    "search": ["search", "discount codes"],
     "serve": ["serve", "--port", "0"], "standup": ["standup"], "trustmap": ["trustmap"],
     "wrapup": ["wrapup", "--session", "s1"], "sessions": ["sessions"], "session": ["session", "s1"],
     "memory": ["memory", "--project", "p"],

@@ -259,8 +259,10 @@ def test_history_projects_prompts_with_stable_ids(tmp_path):
     assert rows[0]["event_id"] == reference_id("2025-12-13T06:18:49Z", "fix the parser", "sid-live", "/w/proj")
     assert rows[0]["transcript_path"].endswith("sid-live.jsonl")
     assert "transcript_path" not in rows[2]
+    # upstream's keys in upstream's order, then carto's prompt intent (issue 17)
     assert list(rows[0]) == ["event_id", "timestamp", "type", "provider", "summary", "project", "cwd",
-                             "session_id", "transcript_path", "salience"]
+                             "session_id", "transcript_path", "salience", "prompt_intent"]
+    assert [r["prompt_intent"] for r in rows] == ["bug-fixes", "bug-fixes", "other"]
     assert summary.skipped == {"slash_command": 1, "empty": 1, "bad_timestamp": 1, "broken_line": 1}
     # Idempotent even without the checkpoint: ids are content hashes.
     (home.state / "checkpoints" / "claude.json").unlink()

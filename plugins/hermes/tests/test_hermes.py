@@ -55,7 +55,10 @@ def test_turns_lifecycle_and_what_is_never_indexed(hermes_home, make_policy, cor
     assert turns[1]["summary"] == "and now? It passes."
     assert [t["turn_idx"] for t in turns] == [1, 2]
     assert {t["project"] for t in turns} == {"carto"}
-    assert all(list(t) == [k for k in SHAPES["turns"] if k in t] + ["salience"] for t in turns)
+    assert all(list(t) == [k for k in SHAPES["turns"] if k in t] + ["salience", "prompt_intent"]
+               for t in turns)
+    # each turn's intent is its human prompt's, not its reply's (issue 17)
+    assert [t["prompt_intent"] for t in turns] == ["bug-fixes", "other"]
     [life] = rows["milestones"]
     assert life["event_id"] == "hermes-session-s1"
     assert life["milestone"] == "hermes_session" and life["event"] == "HermesSession"

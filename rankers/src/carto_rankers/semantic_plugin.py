@@ -130,9 +130,11 @@ class SemanticRanker(Ranker):
         text = query.text
         if searcher.status().available and getattr(searcher.embedder, "content_query", False):
             text = engine.analyzer.content_query(text)
+        # A prompt-intent scope has no column in the vector stores: its ids go along.
+        ids = scope.ids(engine) if scope.intent is not None else None
         try:
             hits = searcher.search(text, limit=limit, projects=projects,
-                                   since=scope.since, before=scope.before)
+                                   since=scope.since, before=scope.before, ids=ids)
         except SemanticFailure as exc:
             status = exc.status
             raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix)) from None

@@ -217,12 +217,19 @@ def write_outcome(home, outcome: Outcome) -> int:
     if not outcome.rows:
         return 0
     from carto_core.jsonl import dumps_row
+    from carto_core.logs import PROMPT_LOGS
     from carto_core.redact import redact_row
     from carto_core.spill import land
 
+    # the classifier loads only for a batch holding a prompt or a turn (a tool call has none)
+    if any(log in PROMPT_LOGS for log, _ in outcome.rows):
+        from carto_core.intents import ensure
+    else:
+        def ensure(log, row):
+            return row
     by_log: dict[str, list[bytes]] = {}
     for log, row in outcome.rows:
-        by_log.setdefault(log, []).append(dumps_row(redact_row(row)))
+        by_log.setdefault(log, []).append(dumps_row(redact_row(ensure(log, row))))
     written = 0
     sealed: list[str] = []
     for log, lines in by_log.items():

@@ -112,13 +112,15 @@ def drop_state(home, source: str, key: str) -> None:
         pass
 
 
-def encoded(row: dict) -> tuple[bytes, int]:
+def encoded(row: dict, log: str = "turns") -> tuple[bytes, int]:
     """A row redacted and encoded as the logs hold it, with the CRC-32 of that line (newline
-    excluded): `carto_core.ingest.row_digest` of the same row is the same number."""
+    excluded): `carto_core.ingest.row_digest` of the same row is the same number (both writers
+    classify a prompt the row lacks the same way: `carto_core.intents.ensure`)."""
+    from carto_core.intents import ensure
     from carto_core.jsonl import dumps_row
     from carto_core.redact import redact_row
 
-    line = dumps_row(redact_row(row))
+    line = dumps_row(redact_row(ensure(log, row)))
     return line, zlib.crc32(line[:-1])
 
 

@@ -39,6 +39,7 @@ CORE_COMMANDS: dict[str, str] = {
     "sessions": "carto_core.cli.sessions_cmd:sessions",
     "session": "carto_core.cli.sessions_cmd:session",
     "memory": "carto_core.cli.memory_cmd:memory",
+    "report": "carto_core.cli.report_cmd:report",
 }
 
 

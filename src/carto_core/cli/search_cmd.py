@@ -57,9 +57,10 @@ def _when(value: str | None, flag: str):
 @click.option("--thread", "thread_id", metavar="ID", help="Show the work arc of an event (parent_event_id chain).")
 @click.option("--purpose", type=click.Choice(PURPOSES), default=None, help="Why this search runs (telemetry; default manual, or CARTO_PURPOSE).")
 @click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
+@click.option("--intent", metavar="KEY", help="Only prompts and turns whose prompt has this intent, in every ladder (keyword and semantic): feature-design, implementation, bug-fixes, git-commands, deploy-release, run-build-app, code-review-qa, planning-strategy, research, documentation, testing-verification, refactor-cleanup, content-creation, data-analysis, feedback-context, plan-approvals, other.")
 @json_option
 def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
-           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, as_json):
+           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
 
     Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
@@ -78,6 +79,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
       carto search --get evt-1a2b3c4d5e6f       # full record
       carto search --touch evt-1a2b3c4d5e6f     # this result helped (boosts it later)
       carto search --thread evt-1a2b3c4d5e6f    # the work arc around an event
+      carto search "checkout" --intent bug-fixes  # only prompts that asked for a fix
 
     Exit codes: 0 results, 3 nothing found (or an empty home), 2 bad input.
     """
@@ -100,6 +102,11 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         usage_error("--call-id takes [A-Za-z0-9_.:-] characters")
     if limit is not None and limit < 1:
         usage_error("--limit must be a whole number of at least 1")
+    if intent is not None:
+        from carto_core.intents import KEY_SET, unknown_key_message
+
+        if intent not in KEY_SET:
+            usage_error(unknown_key_message(intent))
     from carto_core.homefaults import probe_writable
     from carto_core.search.telemetry import Telemetry
 
@@ -156,7 +163,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     request = SearchRequest(
         query=query, project=project, since=since_dt, before=before_dt, limit=limit,
         rankers=list(rankers) or None, fusion=fusion, decay=decay, semantic=semantic,
-        session_id=session_id, all=show_all, collapse=not no_collapse)
+        session_id=session_id, all=show_all, collapse=not no_collapse, intent=intent)
     try:
         try:
             # The warm server's engine when this runs inside `carto serve` (warm.py).
@@ -233,6 +240,8 @@ def _print_text(result, project) -> None:
 
         line("projects:", facets.get("projects", {}), facets.get("projects_more", 0))
         line("types:", facets.get("types", {}), facets.get("types_more", 0))
+        if facets.get("intents"):
+            line("intents:", facets["intents"])
         line("sources:", facets.get("sources", {}))
         if facets.get("span"):
             out.append(f"  span:     {facets['span'][0]} to {facets['span'][1]}")
@@ -253,6 +262,8 @@ def _print_text(result, project) -> None:
             out.append(f"  transcript: {hit.transcript_path}")
         if hit.session_id:
             out.append(f"  session: {hit.session_id}  provider: {hit.provider or '?'}")
+        if hit.prompt_intent:
+            out.append(f"  intent: {hit.prompt_intent}")
         out.append("")
     if result.suppressed:
         out.append(f"(delta serving: {result.suppressed} already-shown results suppressed; --all to see)")

@@ -114,6 +114,17 @@ class Scope:
     project_values: tuple[str, ...] = ()
     served_ids: frozenset[str] = frozenset()
     size: int = 0
+    #: A prompt-intent key (`carto_core.intents.INTENT_KEYS`): only prompts and turns whose
+    #: prompt has it are in the mask. A store that cannot filter on it is given the ids
+    #: (`Scope.ids(engine)`), so the filter holds in every ladder before its depth cut.
+    intent: str | None = None
+
+    def ids(self, engine) -> list[str]:
+        """The event ids the mask allows (for stores that filter by id: small scopes only). The
+        mask's own method, not numpy's module: the prompt recall imports this module's records."""
+        if self.mask is None:
+            return list(engine.event_ids)
+        return [engine.index.event_id(int(i)) for i in self.mask.nonzero()[0]]
 
     @property
     def is_restricted(self) -> bool:
@@ -387,6 +398,8 @@ class SearchRequest:
     explain: bool = False
     #: Fold results whose text is identical into the best-ranked one (its `duplicates`).
     collapse: bool = True
+    #: Only prompts (and turns) of this prompt intent (`carto_core.intents.INTENT_KEYS`).
+    intent: str | None = None
 
 
 @dataclass
@@ -412,6 +425,8 @@ class SearchHit:
     why: dict | None = None
     #: Lower-ranked results with the same text folded into this one (SearchRequest.collapse).
     duplicates: int = 0
+    #: The prompt's intent (prompts and turns; None for every other row).
+    prompt_intent: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -421,7 +436,7 @@ class SearchHit:
             "transcript_path": self.transcript_path, "provider": self.provider,
             "salience": self.salience, "rank": self.rank,
             "holds_all_tokens": self.holds_all_tokens, "reuse_count": self.reuse_count,
-            "decay_gated": self.gated, "duplicates": self.duplicates,
+            "decay_gated": self.gated, "duplicates": self.duplicates, "prompt_intent": self.prompt_intent,
         }
         if self.row is not None:
             out["row"] = self.row
@@ -454,6 +469,7 @@ class SearchResult:
     unknown_entities: list[str] = field(default_factory=list)
     #: The call's decisions (`SearchRequest.explain`): fusion, trim, gate, decay knobs.
     explain: dict | None = None
+    intent: str | None = None
 
     @property
     def semantic_status(self) -> str:
@@ -471,6 +487,7 @@ class SearchResult:
             "project": self.project,
             "since": self.since,
             "before": self.before,
+            "intent": self.intent,
             "results": [hit.to_dict() for hit in self.results],
             "total": self.total,
             "facets": self.facets,

@@ -156,8 +156,9 @@ class SearchEngine:
     # ---- scope
 
     def scope(self, *, since: datetime | None = None, before: datetime | None = None,
-              project=None, served_ids=frozenset()) -> Scope:
-        """Resolve a window, a project scope and served ids into a document mask."""
+              project=None, served_ids=frozenset(), intent: str | None = None) -> Scope:
+        """Resolve a window, a project scope, a prompt intent and served ids into a document
+        mask."""
         index = self.index
         alive = np.asarray(index.cols["alive"])
         mask = None if alive.all() else alive.copy()
@@ -178,6 +179,11 @@ class SearchEngine:
             hit[codes] = True
             in_project = hit[np.asarray(index.cols["project"])]
             mask = in_project if mask is None else mask & in_project
+        if intent is not None:
+            from carto_core.search.index_build import INTENT_CODE
+
+            in_intent = np.asarray(index.cols["intent"]) == INTENT_CODE[intent]
+            mask = in_intent if mask is None else mask & in_intent
         served = frozenset(served_ids)
         if served:
             positions = index.positions(list(served))
@@ -187,7 +193,7 @@ class SearchEngine:
                 mask[positions] = False
         size = int(mask.sum()) if mask is not None else len(index)
         return Scope(mask=mask, since=since, before=before, project=project,
-                     project_values=values, served_ids=served, size=size)
+                     project_values=values, served_ids=served, size=size, intent=intent)
 
     # ---- access ledger (read for the reuse boost)
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from carto_core.fold import LOAD_ORDER, takes_over
 from carto_core.home import Home
+from carto_core.intents import INTENT_KEYS, PROMPT_LOGS
 from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import ReadReport, boundary_hash
 from carto_core.search.postings import Segment, merge_segments
@@ -49,6 +50,9 @@ BUILD_ORDER: tuple[str, ...] = LOAD_ORDER
 #: Context weight 1 / TF_SCALE; the logs whose rows get the row before them as context.
 TF_SCALE = 4
 CONTEXT_LOGS = frozenset({LOG_CODE["turns"], LOG_CODE["prompts"]})
+#: The logs whose rows are prompts (carto_core.intents.PROMPT_LOGS) and the intent codes.
+PROMPT_CODES = frozenset(LOG_CODE[label] for label in PROMPT_LOGS)
+INTENT_CODE = {key: n for n, key in enumerate(INTENT_KEYS, 1)}
 
 
 #: Off by default: measured, 8 to 48 context terms at a quarter weight cost conversational
@@ -87,7 +91,8 @@ _SESSION_CHAIN = ("session_id", "session", "sessionId")
 COLUMNS = {
     "ts": np.float64, "project": np.int32, "type": np.int32, "session": np.int32,
     "source": np.int8, "seen": np.uint8, "salience": np.float32, "loc_off": np.int64,
-    "loc_len": np.int32, "doclen": np.int32, "digest": np.uint64, "alive": np.bool_,
+    "loc_len": np.int32, "doclen": np.int32, "digest": np.uint64, "intent": np.int8,
+    "alive": np.bool_,
 }
 
 
@@ -171,7 +176,7 @@ class DocumentBuilder:
             "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
             "source": array("b"), "seen": array("B"), "salience": array("f"),
             "loc_off": array("q"), "loc_len": array("i"), "doclen": array("i"),
-            "digest": array("Q"),
+            "digest": array("Q"), "intent": array("b"),
         }
         self.ids: list[str] = []
         self.vocab: dict[str, int] = _Vocab()
@@ -250,6 +255,9 @@ class DocumentBuilder:
         cols["loc_off"].append(offset)
         cols["loc_len"].append(length)
         cols["digest"].append(row_digest(row))
+        # a prompt's stored intent as a code (0: none; INTENT_CODE): `search --intent` masks on it
+        intent = row.get("prompt_intent") if code in PROMPT_CODES else None
+        cols["intent"].append(INTENT_CODE.get(intent, 0) if intent.__class__ is str else 0)
         tokens = self.analyzer.terms(row_text(row))
         counts = Counter(tokens)
         context = None

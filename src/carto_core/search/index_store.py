@@ -30,8 +30,8 @@ from carto_core.home import Home
 from carto_core.search.index_build import COLUMNS
 from carto_core.search.postings import Segment
 
-VERSION = 5  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
-#             5: a digest per document (rewritten logs are patched, not rebuilt)
+VERSION = 6  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
+#             5: a digest per document (rewritten logs are patched, not rebuilt); 6: intent column
 
 
 class GenerationStore:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from carto_core.logs import SEARCHED_LOGS
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 #: A posting's tf is `own * TF_SCALE + context` (index_build); equal to index_build.TF_SCALE.
 TF_SCALE = 4
 #: npy dtype descr -> memoryview format (little-endian, as every index this machine wrote).
@@ -38,7 +38,7 @@ _HEADER = re.compile(rb"'descr':\s*'([^']+)'.*'fortran_order':\s*(True|False).*'
 #: The logs searched, in the index's code order.
 LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
 COLUMNS = ("ts", "project", "type", "session", "source", "seen", "salience", "loc_off",
-           "loc_len", "doclen", "digest", "alive")
+           "loc_len", "doclen", "digest", "intent", "alive")
 
 
 class _Mapped:

@@ -109,6 +109,11 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     if request.limit is None or request.limit < 1:
         raise SearchUsageError("--limit must be a whole number of at least 1")
+    if request.intent is not None:
+        from carto_core.intents import KEY_SET, unknown_key_message
+
+        if request.intent not in KEY_SET:
+            raise SearchUsageError(unknown_key_message(request.intent))
     rankers, fusion_name, decay_name = resolve_names(request, engine)
     analyzed = engine.analyzer.query(request.query or "")
     query = Query(request.query or "", analyzed.terms, analyzed.prefixes, analyzed.question)
@@ -139,7 +144,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
         served = frozenset(read_served(engine.home, session_id))
     scope = engine.scope(since=request.since, before=request.before, project=project_scope,
-                         served_ids=served)
+                         served_ids=served, intent=request.intent)
     lap("scope")
 
     ladders: list[Ladder] = []
@@ -243,7 +248,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         before=_iso(request.before.timestamp()) if request.before else None,
         index_generation=engine.generation,
         call_id=telemetry.call_id if telemetry is not None else "",
-        unknown_entities=unknown,
+        unknown_entities=unknown, intent=request.intent,
         explain=_explain(fusion_name, decay_name, candidates, floor, len(fused), context, params,
                          ladders, fused) if request.explain else None,
     )
@@ -352,7 +357,15 @@ def _hit(engine, f: Fused, row: dict, rank: int, include_row: bool) -> SearchHit
         reuse_count=f.reuse_count,
         gated=f.gated,
         row=row if include_row else None,
+        prompt_intent=_intent_label(index, f.index),
     )
+
+
+def _intent_label(index, position: int) -> str | None:
+    from carto_core.intents import INTENT_KEYS
+
+    code = int(index.cols["intent"][position])
+    return INTENT_KEYS[code - 1] if code else None
 
 
 def _top(counter: Counter, n: int) -> dict:
@@ -371,6 +384,9 @@ def _facets(engine, fused: list[Fused]) -> dict:
     tc = Counter(types[c] for c in np.asarray(index.cols["type"])[positions].tolist())
     tc.pop("", None)
     sc = Counter([source for f in fused for source in f.sources])  # one count, not 500 updates
+    from carto_core.intents import INTENT_KEYS
+
+    ic = Counter(INTENT_KEYS[c - 1] for c in np.asarray(index.cols["intent"])[positions].tolist() if c)
     stamps = [f.timestamp for f in fused if f.timestamp is not None]
     months: Counter = Counter()
     days: Counter = Counter()
@@ -383,6 +399,7 @@ def _facets(engine, fused: list[Fused]) -> dict:
         "projects": _top(pc, 8), "projects_more": max(0, len(pc) - 8),
         "types": _top(tc, 8), "types_more": max(0, len(tc) - 8),
         "sources": _top(sc, 10),
+        "intents": _top(ic, len(INTENT_KEYS)),
         "span": [_iso(min(stamps))[:10], _iso(max(stamps))[:10]] if stamps else None,
         "months": dict(sorted(months.items(), reverse=True)[:6]),
         "months_older": max(0, len(months) - 6),

@@ -261,6 +261,28 @@ class Segment:
                 out.append((lo, hi, self._window(since, before, lo, hi)))
         return out
 
+    def id_blocks(self, wanted: np.ndarray, projects: Sequence[str] | None, since: int | None,
+                  before: int | None):
+        """`blocks` for the rows of the `wanted` ids only: one block (0, count, offsets) of
+        the rows that hold one of them and pass the project and time filters."""
+        rows = self.rows_of(wanted)
+        rows = np.unique(rows[rows >= 0])
+        if not len(rows):
+            return []
+        keep = np.ones(len(rows), np.bool_)
+        if projects is not None:
+            codes = [code for code, value in enumerate(self.projects) if value in set(projects)]
+            keep &= np.isin(np.asarray(self.project)[rows], codes)
+        if since is not None or before is not None:
+            ts = np.asarray(self.ts)[rows]
+            keep &= ts != MISSING_TS
+            if since is not None:
+                keep &= ts >= since
+            if before is not None:
+                keep &= ts < before
+        rows = rows[keep]
+        return [(0, self.count, rows)] if len(rows) else []
+
     def _window(self, since, before, lo: int, hi: int) -> np.ndarray:
         """Offsets (relative to `lo`) of the rows of [lo, hi) inside the time window."""
         ts = self.ts[lo:hi]
@@ -332,7 +354,8 @@ class EmbeddedStore(VectorStore):
     def _model_segments(self, model: str) -> list[Segment]:
         return [s for s in self._snapshot() if s.model == model]
 
-    def search(self, model, vector, *, limit=500, projects=None, since=None, before=None):
+    def search(self, model, vector, *, limit=500, projects=None, since=None, before=None,
+               ids=None):
         segments = self._model_segments(model)
         if not segments or limit <= 0:
             return []
@@ -349,8 +372,13 @@ class EmbeddedStore(VectorStore):
         since_ms = _millis(since) if since is not None else None
         before_ms = _millis(before) if before is not None else None
         parts_scores, parts_rows, parts_seg = [], [], []
+        wanted = None
+        if ids is not None:
+            wanted = np.array([e.encode("utf-8") for e in ids]) if len(ids) else np.zeros(0, "S1")
         for number, segment in enumerate(segments):
-            for lo, hi, offsets in segment.blocks(projects, since_ms, before_ms):
+            blocks = (segment.blocks(projects, since_ms, before_ms) if wanted is None
+                      else segment.id_blocks(wanted, projects, since_ms, before_ms))
+            for lo, hi, offsets in blocks:
                 if offsets is None:
                     block = segment.vectors[lo:hi]  # a view: no copy
                 else:

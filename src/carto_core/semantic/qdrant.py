@@ -120,9 +120,12 @@ class QdrantStore(VectorStore):
 
     # ------------------------------------------------------------------ filters
 
-    def _filter(self, model: str, projects: Sequence[str] | None = None, since=None, before=None):
+    def _filter(self, model: str, projects: Sequence[str] | None = None, since=None, before=None,
+                ids: Sequence[str] | None = None):
         m = self._m
         must = [m.FieldCondition(key="model", match=m.MatchValue(value=model))]
+        if ids is not None:  # point ids of the event ids (a prompt-intent scope)
+            must.append(m.HasIdCondition(has_id=[point_id(e) for e in ids]))
         if projects is not None:
             must.append(m.Filter(should=[
                 m.FieldCondition(key="project", match=m.MatchValue(value=value))
@@ -160,7 +163,8 @@ class QdrantStore(VectorStore):
         self._call("upsert", self.client.upsert, self.collection, points=points, wait=True)
         return len(points)
 
-    def search(self, model, vector, *, limit=500, projects=None, since=None, before=None):
+    def search(self, model, vector, *, limit=500, projects=None, since=None, before=None,
+               ids=None):
         import numpy as np
 
         query = np.asarray(vector, dtype=np.float32).ravel()
@@ -169,12 +173,14 @@ class QdrantStore(VectorStore):
             return []
         if projects is not None and not projects:
             return []
+        if ids is not None and not ids:
+            return []
         if query.shape[0] != dim:
             raise DimensionMismatch(
                 f"query vector has {query.shape[0]} dimensions, {self.describe()} holds {dim}")
         response = self._call(
             "query_points", self.client.query_points, self.collection, query=query.tolist(),
-            query_filter=self._filter(model, projects, since, before), limit=limit,
+            query_filter=self._filter(model, projects, since, before, ids), limit=limit,
             with_payload=["event_id"])
         return [Hit(str((p.payload or {}).get("event_id", "")), float(p.score))
                 for p in response.points]

@@ -131,17 +131,29 @@ class SemanticSearcher:
                               store=store.describe(), vectors=count)
 
     def search(self, query: str, *, limit: int = 500, projects=None,
-               since: datetime | None = None, before: datetime | None = None) -> list[Hit]:
+               since: datetime | None = None, before: datetime | None = None,
+               ids=None) -> list[Hit]:
         """Hits best first; raises SemanticFailure (with the reason) when the ladder cannot
-        answer. `projects` are exact project values (None: no project filter)."""
+        answer. `projects` are exact project values (None: no project filter); `ids` the only
+        event ids wanted (None: any)."""
         status = self.status()
         if not status.available:
             raise SemanticFailure(status)
         assert self._embedder is not None and self._store is not None
         try:
             vector = self._embedder.embed_query(query)
-            return self._store.search(status.model, vector, limit=limit, projects=projects,
-                                      since=since, before=before)
+            if ids is None:
+                return self._store.search(status.model, vector, limit=limit, projects=projects,
+                                          since=since, before=before)
+            import inspect
+
+            if "ids" in inspect.signature(self._store.search).parameters:
+                return self._store.search(status.model, vector, limit=limit, projects=projects,
+                                          since=since, before=before, ids=ids)
+            wanted = set(ids)  # a store without the id filter: ask for more, keep the wanted
+            hits = self._store.search(status.model, vector, limit=limit * 4 + len(wanted),
+                                      projects=projects, since=since, before=before)
+            return [h for h in hits if h.event_id in wanted][:limit]
         except EmbedderUnavailable as exc:
             failed = self._unavailable(str(exc), exc.fix, model=status.model, store=status.store)
         except EmbedderError as exc:

@@ -94,7 +94,12 @@ class VectorStore:
         raise NotImplementedError
 
     def search(self, model: str, vector, *, limit: int = 500, projects: Sequence[str] | None = None,
-               since: datetime | None = None, before: datetime | None = None) -> list[Hit]:
+               since: datetime | None = None, before: datetime | None = None,
+               ids: Sequence[str] | None = None) -> list[Hit]:
+        """The `limit` nearest vectors of `model` within the filters, best first. `ids`, when
+        given, restricts the search to those event ids before the cut (a filter the store has
+        no column for, such as a prompt intent: the keyword index resolves it to ids). A store
+        whose `search` takes no `ids` is asked for more and filtered after (less exact)."""
         raise NotImplementedError
 
     def nearest(self, model: str, vectors) -> list[Hit | None]:

@@ -14,6 +14,7 @@ import re
 import time
 from pathlib import Path
 
+from carto_core.intents import classify
 from carto_core.logs import order_row
 from carto_core.sources import Emit, ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
 
@@ -113,6 +114,7 @@ def project_prompt(row: object, transcripts: dict[str, str]) -> tuple[dict | Non
         "event_id": stable_event_id(identity), "timestamp": timestamp, "type": "prompt",
         "provider": "claude", "summary": summary, "project": project, "cwd": cwd, "session_id": session,
         "transcript_path": transcripts.get(session) if session else None, "salience": 0.6,
+        "prompt_intent": classify(summary),
     }
     return order_row("prompts", fields), None
 

@@ -43,6 +43,7 @@ from collections import Counter
 from pathlib import Path
 
 from carto_core.fold import OPEN_KEY
+from carto_core.intents import classify
 from carto_core.logs import order_row
 from carto_core.project import project_for
 from carto_core.redact import clip, redact_text
@@ -166,7 +167,7 @@ def assistant_text(line: dict) -> str:
 
 class _Turn:
     __slots__ = ("thread", "idx", "start", "timestamp", "cwd", "parts", "size", "seen", "answer",
-                 "tools")
+                 "tools", "prompt")
 
     def __init__(self, thread: str, idx: int, start: int, timestamp: str, cwd: str):
         self.thread, self.idx, self.start = thread, idx, start
@@ -177,6 +178,8 @@ class _Turn:
         #: The last assistant prose of the turn (its final answer so far).
         self.answer = ""
         self.tools = TurnTools()
+        #: The human prompt that opened the turn (its intent is classified from it alone).
+        self.prompt = ""
 
     def add(self, texts: list[str], limit: int, key: object = None) -> None:
         for text in texts:
@@ -372,6 +375,7 @@ class TranscriptReader:
                     cwd = line.get("cwd")
                     open_turns[thread] = _Turn(thread, idx, line_start, stamp if isinstance(stamp, str) else "",
                                                cwd if isinstance(cwd, str) else "")
+                    open_turns[thread].prompt = " ".join(line_texts(line))
                 turn = open_turns.get(thread)
                 if turn is None:
                     skipped["before_first_prompt"] += 1
@@ -444,6 +448,7 @@ class TranscriptReader:
             "transcript_path": str(self.path),
             "session": session,
             "turn_idx": turn.idx,
+            "prompt_intent": classify(turn.prompt),
         }
         if turn.thread != "main":
             fields["agent_id"] = turn.thread[6:] if turn.thread.startswith("agent:") else "sidechain"

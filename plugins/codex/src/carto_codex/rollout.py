@@ -628,6 +628,7 @@ def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent
 
 def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict:
     """The `turns.jsonl` row of a rollout turn (number `state.next_idx`)."""
+    from carto_core.intents import classify
     from carto_core.logs import order_row
 
     fields = {
@@ -640,6 +641,7 @@ def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict
         "transcript_path": str(path),
         "session": state.session,
         "turn_idx": state.next_idx,
+        "prompt_intent": classify(turn.prompt),
     }
     if state.parent:
         fields["parent_session"] = state.parent

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from carto_core.intents import classify
 from carto_core.logs import order_row
 from carto_core.sources import Emit, Stream
 
@@ -222,6 +223,7 @@ class SessionMapper:
                 "session": sid,
                 "turn_idx": index,
                 "salience": SALIENCE["subagent" if subagent else "turn"],
+                "prompt_intent": classify(self._text(turn.prompt.text)),
             })))
             turn_upto = turn.prompt.id
         return rows, turn_upto

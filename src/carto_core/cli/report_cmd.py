@@ -1,0 +1,58 @@
+"""`carto report`: read-only reports over a home (prompt intents, retrieval hit rate, abandoned
+recall). Subcommands load on demand from `REPORT_COMMANDS` (one module each under cli/); the
+folds live in `carto_core.lenses`."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+#: subcommand -> "module:attribute".
+REPORT_COMMANDS: dict[str, str] = {
+    "intents": "carto_core.cli.report_intents:intents",
+    "hit-rate": "carto_core.cli.report_hit_rate:hit_rate",
+    "abandonment": "carto_core.cli.report_abandonment:abandonment",
+}
+
+
+class ReportGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(REPORT_COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands and name in REPORT_COMMANDS:
+            module_name, attribute = REPORT_COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+        return self.commands.get(name)
+
+
+@click.group(cls=ReportGroup)
+def report() -> None:
+    """Reports that read a home and write nothing: intents, hit-rate, abandonment.
+
+    \b
+    Examples:
+      carto report intents                    the 17 prompt intents, counts and samples
+      carto report hit-rate --since 30d       served results that were used, by rank/log/project
+      carto report abandonment --json         recall calls nobody marked, read in the transcript
+    \b
+    Exit codes: 0 a report, 3 nothing to report on, 2 bad flags, 1 an unreadable home.
+    """
+
+
+def when(value: str | None, flag: str):
+    """A `--since`/`--before` value (the WHEN grammar), exit 2 when it does not parse."""
+    if value is None:
+        return None
+    from carto_core.cli.output import usage_error
+    from carto_core.timeparse import WhenError, parse_when
+
+    try:
+        return parse_when(value)
+    except WhenError as exc:
+        usage_error(f"{flag}: {exc}")
+
+
+since_option = click.option("--since", metavar="WHEN", help="Only from WHEN on (today, 7d, 2w, last month, 2026-01-31, ...).")
+before_option = click.option("--before", metavar="WHEN", help="Only up to WHEN.")

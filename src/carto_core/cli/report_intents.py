@@ -1,0 +1,64 @@
+"""`carto report intents`: the prompt-intent distribution with samples per key."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import emit_json, json_option, usage_error
+from carto_core.cli.report_cmd import before_option, since_option, when
+from carto_core.exitcodes import ExitCode
+
+
+@click.command("intents")
+@since_option
+@before_option
+@click.option("--project", "-p", metavar="NAME", help="Only prompts of this project or family (substring).")
+@click.option("--samples", type=int, default=3, show_default=True, help="Prompts shown per key (newest first).")
+@click.option("--log", "log", type=click.Choice(["all", "prompts", "turns"]), default="all", show_default=True,
+              help="Prompt history, the prompts that open turns, or both.")
+@json_option
+def intents(since, before, project, samples, log, as_json):
+    """How the home's prompts divide among the 17 intents, with a few samples per key.
+
+    Every prompt of the prompt history and every transcript turn carries `prompt_intent`
+    (classified when it was written; docs/intents.md has the classifier and its measured
+    precision and recall). Rows written before carto classified prompts are counted as
+    unclassified. Read-only.
+
+    \b
+    Examples:
+      carto report intents
+      carto report intents --since 30d --project webshop --samples 5
+      carto report intents --log prompts --json | jq '.keys[] | {key, count}'
+
+    Exit codes: 0 a report, 3 no prompts in scope, 2 bad flags.
+    """
+    from carto_core.home import current_home
+    from carto_core.lenses.intents_report import intents_report
+
+    if samples < 0:
+        usage_error("--samples must be 0 or more")
+    logs = ("prompts", "turns") if log == "all" else (log,)
+    document = intents_report(current_home(), since=when(since, "--since"),
+                              before=when(before, "--before"), project=project,
+                              samples=samples, logs=logs)
+    if as_json:
+        emit_json(document)
+    else:
+        _print(document)
+    if not document["prompts"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _print(document: dict) -> None:
+    classified = document["classified"]
+    click.echo(f"Prompt intents: {classified} classified prompts"
+               + (f", {document['unclassified']} unclassified" if document["unclassified"] else "")
+               + f" ({', '.join(document['logs'])})")
+    for entry in sorted(document["keys"], key=lambda e: -e["count"]):
+        bar = "#" * round(entry["share"] * 40)
+        click.echo(f"  {entry['key']:<22} {entry['count']:>6}  {entry['share'] * 100:5.1f}%  {bar}")
+        for sample in entry["samples"]:
+            click.echo(f"      {sample['event_id']}  {sample['text'][:100]}")
+    if not document["prompts"]:
+        click.echo("(no prompts in scope: backfill with `carto ingest claude` or `carto ingest codex`)")
