@@ -41,8 +41,21 @@ class DeltaVerb(FactVerb):
         return delta(request.context["home"], request.context["corpus_root"], request)
 
 
+class PulseVerb(FactVerb):
+    name = "pulse"
+    description = "census + commits + tempo + the delta feed in one document (upstream's pulse)"
+    needs_corpus = True
+    columns_only = True
+
+    def run(self, corpus, request) -> dict:
+        from carto_core.facts.pulse import pulse
+
+        return pulse(request.context["columns"], corpus, request)
+
+
 @hookimpl
 def carto_register_fact_verbs(register):
     register(CensusVerb)
     register(TempoVerb)
     register(DeltaVerb)
+    register(PulseVerb)

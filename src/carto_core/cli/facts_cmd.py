@@ -10,7 +10,7 @@ import click
 
 from carto_core.cli.output import emit_json, fail, json_option
 
-VERB_HELP = "census | tempo | delta (or a verb a plugin registered)"
+VERB_HELP = "census | tempo | delta | pulse (or a verb a plugin registered)"
 
 
 def _call_id() -> str:
@@ -51,6 +51,41 @@ def _write_cursor_file(path: str, envelope: dict) -> None:
 
 def _bucket_line(buckets: list[dict]) -> str:
     return ", ".join(f"{b['name']}({b['count']})" for b in buckets) or "-"
+
+
+def _pulse_lines(envelope: dict) -> list[str]:
+    facts = envelope["facts"]
+    counted, window = facts["census"], facts["window"]
+    lines = [f"window since {window['since_at'] or '-'}" + (f" before {window['before_at']}" if window["before_at"] else ""),
+             "", "## What happened (counted)",
+             f"{counted['events']} events · {counted['sessions']['resolved']} sessions · "
+             f"{len(counted['by_project'])} projects · span {counted['span']['oldest'] or '-'} .. {counted['span']['newest'] or '-'}"]
+    for bucket in counted["by_project"]:
+        ids = bucket.get("event_ids") or []
+        lines.append(f"  {bucket['count']:>7}  {bucket['name']}" + (f"   [{', '.join(ids)}]" if ids else ""))
+    if facts["outside_scope"] and facts["outside_scope"]["events"]:
+        out = facts["outside_scope"]
+        lines.append(f"outside the scope: {out['events']} events in {len(out['projects'])} other projects")
+    lines += ["", f"## Commits ({len(facts['commits'])})"]
+    for commit in facts["commits"][:30] or []:
+        lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary'][:90]}")
+    if not facts["commits"]:
+        lines.append("  (no commit in the window and scope)")
+    lines += ["", f"## Tempo (baseline {facts['tempo']['since']})"]
+    for entry in facts["tempo"]["projects"]:
+        z = entry["z"]
+        lines.append(f"  {entry['project']:<28} {entry['scored_day'] or '-'} = {entry['scored_count']}"
+                     f" · {f'z {z:+.2f}' if z is not None else entry['z_status'].replace('_', ' ')}")
+    feed = facts["delta"]
+    lines += ["", "## Since the last pulse (delta)"]
+    if feed["baseline"]:
+        lines.append("  baseline recorded: the next pulse with this cursor lists what arrives from now on")
+    else:
+        lines.append(f"  {feed['returned']} new events")
+        for event in feed["events"][:30]:
+            lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary'][:80]}")
+    lines.append(f"cursor: {facts['cursor']}")
+    return lines
 
 
 def render_text(envelope: dict) -> str:
@@ -97,6 +132,8 @@ def render_text(envelope: dict) -> str:
                 f" over {entry['baseline_days']} d · {verdict}"
                 + (f" · today so far {entry['partial_day']['count']}" if entry["partial_day"] else "")
             )
+    elif verb == "pulse":
+        lines.extend(_pulse_lines(envelope))
     elif verb == "delta":
         if facts["baseline"]:
             lines.append("baseline recorded: nothing is reported as new on a first call.")
@@ -121,6 +158,7 @@ Examples:
   carto facts census --project webshop --json     one project, one JSON document
   carto facts tempo --since 14d                   is yesterday unusual for each project?
   carto facts delta --cursor-file ~/.pulse.cursor what arrived since the last run
+  carto facts pulse --since 24h --cursor-file ~/.pulse.cursor   counted day + what is new
   carto search --get ID,ID                        check any sample id a count carries
 
 Exit codes: 0 ok, 2 the request is wrong (400), 4 it names another corpus or contract
@@ -189,7 +227,7 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
         emit_json(envelope)
     else:
         click.echo(render_text(envelope))
-    if cursor_file and verb == "delta":
+    if cursor_file and verb in ("delta", "pulse"):
         # Written only after the answer was rendered: advancing first would lose the events
         # for good if printing failed.
         _write_cursor_file(cursor_file, envelope)

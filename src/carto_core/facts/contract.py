@@ -73,6 +73,10 @@ class FactsError(ValueError):
         return {"error": self.message, "status": self.status}
 
 
+#: Verbs that read a cursor: delta, and pulse (whose feed is a delta).
+CURSOR_VERBS = frozenset({"delta", "pulse"})
+
+
 @dataclass
 class FactsRequest:
     """A validated request. `since_at`/`before_at` are the resolved window bounds."""
@@ -156,7 +160,7 @@ def normalize_request(raw: object, verbs: list[str], *, now: datetime | None = N
         raise FactsError("purpose contains unsupported characters")
     if verb == "delta" and (values["since"] or values["before"]):
         raise FactsError("delta is bounded by cursor, not by since/before; omit the time window")
-    if verb != "delta" and values["cursor"]:
+    if verb not in CURSOR_VERBS and values["cursor"]:
         raise FactsError(f"cursor is only meaningful for delta, not {verb}")
     bounds: dict[str, datetime | None] = {}
     for name in ("since", "before"):
