@@ -11,24 +11,68 @@ from carto_core.cli.output import emit_json, json_option
 Examples:
   carto trustmap                      hosts, CLIs, orgs, buckets, registries, MCP servers of the last year
   carto trustmap --window 30d --min 5 --json
+  carto trustmap --apply --dry-run      the autoMode.environment change as a diff
+  carto trustmap --apply                back up ~/.claude/settings.json and merge it
 Entries marked + are not yet mentioned in ~/.claude/settings.json (CARTOGRAPHER_SETTINGS).
 Identifiers only: no command arguments are ever printed.""")
 @click.option("--window", default="365d", show_default=True, help="How far back to look.")
 @click.option("--min", "min_hits", default=3, show_default=True, help="Minimum uses for a CLI.")
 @click.option("--cap", default=40, show_default=True, help="Projects whose git remotes are read.")
 @click.option("--settings", default=None, help="Claude Code settings file to diff against.")
+@click.option("--apply", "apply_", is_flag=True, help="Merge the uncovered identifiers into the settings' autoMode.environment: the diff first, a backup, then the merge and a trustmap_update milestone.")
+@click.option("--dry-run", is_flag=True, help="With --apply: show the diff, change nothing.")
 @json_option
-def trustmap(window, min_hits, cap, settings, as_json) -> None:
-    """Derive the trust map: what your agents' work touches, by identifier."""
+def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
+    """Derive the trust map: what your agents' work touches, by identifier.
+
+    With --apply, the identifiers the settings do not mention yet (source-control orgs, LAN
+    hosts, public hosts used --min times, buckets, registries, Kubernetes namespaces and
+    contexts) become autoMode.environment entries of Claude Code's settings: the change is
+    shown as a diff, the file backed up beside itself, merged (an existing list is kept, a new
+    one starts with "$defaults"), and a trustmap_update milestone recorded. --apply again
+    proposes only what is still missing. A settings file that is not valid JSON is refused and
+    nothing changes (exit 4). Exit 3 when there is nothing to apply.
+    """
     from carto_core.home import current_home
     from carto_core.lenses.trustmap import trustmap as build
 
-    doc = build(current_home(), window=window, min_hits=min_hits, cap=cap, settings_path=settings)
+    home = current_home()
+    doc = build(home, window=window, min_hits=min_hits, cap=cap, settings_path=settings)
+    if apply_ or dry_run:
+        return _apply(home, doc, settings, dry_run, min_hits, as_json)
     if as_json:
         emit_json(doc)
         return
-    for key in ("hosts", "clis", "orgs", "buckets", "registries", "mcp_servers"):
+    for key in ("hosts", "clis", "orgs", "buckets", "registries", "mcp_servers", "k8s_namespaces",
+                "k8s_contexts"):
         click.echo(f"{key}:")
         for entry in doc[key][:30]:
             kind = f" ({entry['kind']})" if "kind" in entry else ""
             click.echo(f"  {' ' if entry['covered'] else '+'} {entry['id']}{kind}  ×{entry['hits']}")
+
+
+def _apply(home, doc, settings, dry_run, min_hits, as_json) -> None:
+    from carto_core.cli.output import fail
+    from carto_core.exitcodes import ExitCode
+    from carto_core.install.automode import SettingsRefused, apply_trustmap, settings_path
+
+    path = settings_path(settings)
+    try:
+        result = apply_trustmap(doc, path=path, dry_run=dry_run, min_public_hits=min_hits, home=home)
+    except SettingsRefused as exc:
+        fail(str(exc), ExitCode.CONFLICT)
+    if as_json:
+        emit_json(result)
+    else:
+        if not result["proposed"]:
+            click.echo(f"nothing to apply: every identifier is already in {path}")
+        else:
+            click.echo(result["diff"], nl=False)
+            if result["applied"]:
+                click.echo(f"applied {len(result['proposed'])} entries to {path}"
+                           + (f" (backup: {result['backup']})" if result["backup"] else " (new file)")
+                           + f"; milestone {result['milestone']}")
+            else:
+                click.echo(f"dry run: {len(result['proposed'])} entries would be added; nothing changed")
+    if not result["proposed"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))

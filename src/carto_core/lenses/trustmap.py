@@ -5,7 +5,7 @@ classified loopback / lan / public / malformed), command-line tools (the leading
 shell segment, minus shell builtins and coreutils, that resolves on PATH and was used at least
 `min_hits` times), source-control orgs (from `git remote -v` of the projects' repositories),
 cloud buckets (`s3://`, `gs://`, `az://`, `r2://`), package registries (`--registry`,
-`--index-url`, `--extra-index-url`). Each entry says whether the user's Claude Code settings
+`--index-url`, `--extra-index-url`), Kubernetes namespaces and contexts (`kube_identifiers`). Each entry says whether the user's Claude Code settings
 already mention it (`covered`), which is the diff the trust map exists for.
 
 Only rows whose line can name an identifier are normalized (`_candidate_events`); the fold
@@ -70,6 +70,46 @@ def _commands(summary: str) -> list[str]:
         if words:
             out.append(os.path.basename(words[0]))
     return out
+
+
+_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+_CONTEXT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,252}$")
+_KUBE_TOOLS = frozenset({"kubectl", "helm", "kubectx", "kubens", "k9s", "kustomize", "oc"})
+
+
+def kube_identifiers(summary: str) -> tuple[list[str], list[str]]:
+    """(namespaces, contexts) a logged shell command names: `-n`/`--namespace`, `--context`/
+    `--kube-context`, `config use-context`/`set-context`, `kubectx CTX`, `kubens NS`, for
+    kubectl, helm, oc, kubectx, kubens, k9s (identifiers only, never other arguments)."""
+    if not summary.startswith("Ran: "):
+        return [], []
+    namespaces: list[str] = []
+    contexts: list[str] = []
+    for segment in re.split(r"&&|\|\||;|\|", summary[5:]):
+        words = segment.strip().split()
+        while words and "=" in words[0] and not words[0].startswith("-"):
+            words = words[1:]
+        if not words or os.path.basename(words[0]) not in _KUBE_TOOLS:
+            continue
+        tool = os.path.basename(words[0])
+        args = [w.strip("'\"") for w in words[1:]]
+        for i, word in enumerate(args):
+            following = args[i + 1] if i + 1 < len(args) else ""
+            if word in ("-n", "--namespace") and following:
+                namespaces.append(following)
+            elif word.startswith("--namespace="):
+                namespaces.append(word.split("=", 1)[1])
+            elif word in ("--context", "--kube-context") and following:
+                contexts.append(following)
+            elif word.startswith(("--context=", "--kube-context=")):
+                contexts.append(word.split("=", 1)[1])
+            elif word in ("use-context", "set-context") and i > 0 and args[i - 1] == "config" and following \
+                    and not following.startswith("-"):
+                contexts.append(following)
+        if tool in ("kubectx", "kubens") and args and not args[0].startswith("-") and args[0] != "-":
+            (contexts if tool == "kubectx" else namespaces).append(args[0])
+    return ([n for n in namespaces if _NAMESPACE.match(n)],
+            [c for c in contexts if _CONTEXT.match(c) and c != "--current"])
 
 
 #: The logs the trust map reads (upstream: changelog, tool-use and research), in fold order.
@@ -156,6 +196,7 @@ def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
     now = now or datetime.now(timezone.utc)
     since = parse_when(window, now=now)
     hosts, clis, buckets, registries = Counter(), Counter(), Counter(), Counter()
+    namespaces, contexts = Counter(), Counter()
     project_weight: Counter = Counter()
     cwd_of: dict[str, str] = {}
     hooked: set[str] = set()
@@ -181,6 +222,9 @@ def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
                 buckets[f"{kind}://{name}"] += 1
             for value in _REGISTRY.findall(text):
                 registries[value.strip("'\"")] += 1
+        found_ns, found_ctx = kube_identifiers(event.summary or "")
+        namespaces.update(found_ns)
+        contexts.update(found_ctx)
         for command in _commands(event.summary or ""):
             if command not in BUILTINS and re.match(r"^[A-Za-z0-9._+-]+$", command):
                 clis[command] += 1
@@ -225,5 +269,7 @@ def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
         "buckets": entries(buckets),
         "registries": entries(registries),
         "mcp_servers": entries(mcp),
+        "k8s_namespaces": entries(namespaces),
+        "k8s_contexts": entries(contexts),
         "sensitive_paths": [str(home.root), str(home.state)],
     }
