@@ -65,3 +65,29 @@ def test_built_home_with_an_old_row_and_filters(tmp_path, monkeypatch):
     text = run("report", "intents").output
     assert "unclassified" in text and "bug-fixes" in text
     assert run("report", "intents", "--since", "not a time", ok=(2,)).exit_code == 2
+
+
+def test_repair_intents_classifies_old_rows_and_the_report_then_has_none_unclassified(tmp_path, monkeypatch):
+    import json
+
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "h"))
+    home = build(tmp_path / "h")
+    old = [{"event_id": f"evt-old{n:09d}", "timestamp": "2026-11-20T00:00:00Z", "type": "prompt",
+            "summary": text, "project": "shop"} for n, text in enumerate(["deploy it to prod", "hello"])]
+    with open(home.log("prompts"), "a") as handle:
+        handle.write("".join(json.dumps(r) + "\n" for r in old))
+    before = home.log("prompts").read_bytes()
+    dry = run("repair", "intents", "--json")
+    assert dry["unclassified"] == 2 and dry["would_fix"] == 2 and home.log("prompts").read_bytes() == before
+    unclassified = run("search", "prod", "--intent", "deploy-release", "--json", "--no-semantic", "--all",
+                       ok=(0, 3))
+    assert "evt-old000000000" not in {h["event_id"] for h in unclassified.get("results", [])}
+    done = run("repair", "intents", "--write", "--json")
+    assert done["fixed"] == 2
+    rows = {r["event_id"]: r for r in rows_of(home.log("prompts"))}
+    assert rows["evt-old000000000"]["prompt_intent"] == "deploy-release"
+    assert rows["evt-old000000001"]["prompt_intent"] == "other"
+    assert run("report", "intents", "--json")["unclassified"] == 0
+    hits = run("search", "prod", "--intent", "deploy-release", "--json", "--no-semantic", "--all")["results"]
+    assert "evt-old000000000" in {h["event_id"] for h in hits}
+    assert run("repair", "intents", "--json", ok=(3,))["unclassified"] == 0

@@ -21,6 +21,7 @@ REPAIR_COMMANDS: dict[str, str] = {
     "orphan-sessions": "carto_core.cli.repair_orphan_sessions:orphan_sessions",
     "transcript-paths": "carto_core.cli.repair_transcript_paths:transcript_paths",
     "redact": "carto_core.cli.repair_redact:redact",
+    "intents": "carto_core.cli.repair_intents:intents",
 }
 
 
