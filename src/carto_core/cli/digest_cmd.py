@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
@@ -23,8 +25,9 @@ def digest() -> None:
 @click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session).")
 @click.option("--commits", default=6, show_default=True, help="Commits to list.")
 @click.option("--files", default=5, show_default=True, help="Files to list.")
+@click.option("--no-git", is_flag=True, help="Do not ask git for each repository's branch, dirty and unpushed state.")
 @json_option
-def session_cmd(session_id, commits, files, as_json) -> None:
+def session_cmd(session_id, commits, files, no_git, as_json) -> None:
     """What one session did: span, projects, activity, commits, files, research hosts."""
     from carto_core.home import current_home
     from carto_core.lenses.digest import DigestError, session_digest
@@ -38,7 +41,7 @@ def session_cmd(session_id, commits, files, as_json) -> None:
     if not session_id:
         usage_error("no session id: pass --session SID (or run inside an agent session)")
     try:
-        doc = session_digest(current_home(), session_id, commits=commits, files=files)
+        doc = session_digest(current_home(), session_id, commits=commits, files=files, no_git=no_git)
     except DigestError as exc:
         fail(str(exc))
     if not doc["event_count"]:
@@ -50,6 +53,8 @@ def session_cmd(session_id, commits, files, as_json) -> None:
     click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events"
                + (f" (from {doc['turns']} transcript turns: no hook rows)" if doc["evidence"] == "turns" else ""))
     click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} ({doc['duration_minutes']} min)")
+    if doc["tempo"]["sparkline"]:
+        click.echo(f"tempo    {doc['tempo']['sparkline']}  ({doc['tempo']['bin_minutes']} min a bar)")
     click.echo(f"projects {', '.join(doc['projects']) or '-'}")
     click.echo(f"activity {c['edits']} edits · {c['bash']} bash · {c['searches']} searches · "
                f"{c['fetches']} fetches · {c['compactions']} compactions · {c['subagents']} subagents")
@@ -65,6 +70,11 @@ def session_cmd(session_id, commits, files, as_json) -> None:
         click.echo(f"recall   {r['calls']} calls → {r['served']} served ({r['served_unique']} ids) · "
                    + (f"{r['used_pct']}% marked used" if r["used_pct"] is not None else "none marked used")
                    + (f" · {r['fetched']} fetched" if r["fetched"] else ""))
+    for state in doc["leaving"]:
+        pushed = ("no upstream" if state["unpushed"] is None else
+                  f"{state['unpushed']} unpushed" if state["unpushed"] else "pushed")
+        click.echo(f"leaving  {os.path.basename(state['repo'])}@{state['branch'] or '?'} · "
+                   f"{state['dirty']} dirty · {pushed}")
 
 
 @digest.command("day")

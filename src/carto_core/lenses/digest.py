@@ -167,7 +167,49 @@ def recall(home, session_id: str) -> dict:
     }
 
 
-def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -> dict:
+SPARK = "▁▂▃▄▅▆▇█"
+#: Bins of the session's tempo line (upstream's panel: one sparkline across the span).
+TEMPO_BINS = 24
+#: Repositories described under `leaving` (upstream: at most four).
+LEAVING_MAX = 4
+
+
+def tempo_line(stamps: list[datetime], bins: int = TEMPO_BINS) -> dict:
+    """Events per equal slice of the session's span, and the sparkline of those counts (an
+    empty slice is a space, so a pause shows as a gap)."""
+    if not stamps:
+        return {"bins": [], "bin_minutes": 0, "sparkline": ""}
+    start, end = min(stamps), max(stamps)
+    span = (end - start).total_seconds()
+    count = bins if span > 0 else 1
+    width = span / count if span > 0 else 1.0
+    counts = [0] * count
+    for stamp in stamps:
+        counts[min(count - 1, int((stamp - start).total_seconds() / width))] += 1
+    top = max(counts)
+    line = "".join(" " if n == 0 else SPARK[min(len(SPARK) - 1, (n * len(SPARK) - 1) // top)] for n in counts)
+    return {"bins": counts, "bin_minutes": round(width / 60, 2), "sparkline": line}
+
+
+def repo_state(repo: str) -> dict:
+    """What a session leaves in a repository: branch, dirty files (tracked changes and untracked
+    files, `git status --porcelain`), commits not pushed to the branch's upstream (`@{u}..HEAD`;
+    null without an upstream)."""
+    code, branch = _git(repo, "rev-parse", "--abbrev-ref", "HEAD")
+    _, status = _git(repo, "status", "--porcelain")
+    up_code, upstream = _git(repo, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}")
+    unpushed = None
+    if up_code == 0 and upstream.strip():
+        ahead_code, ahead = _git(repo, "rev-list", "--count", "@{u}..HEAD")
+        unpushed = int(ahead.strip()) if ahead_code == 0 and ahead.strip().isdigit() else None
+    return {"repo": repo, "branch": branch.strip() if code == 0 else None,
+            "dirty": sum(1 for line in status.splitlines() if line.strip()),
+            "upstream": upstream.strip() if up_code == 0 and upstream.strip() else None,
+            "unpushed": unpushed}
+
+
+def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
+                   no_git: bool = False) -> dict:
     if not is_resolved(session_id):
         raise DigestError("no session id: pass --session or run inside an agent session")
     events = _session_events(home, session_id)
@@ -213,6 +255,9 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5) -
         "subagents": sum(n for t, n in types.items() if t.startswith("milestone_agent_")),
         "recall": recall(home, session_id),
         "repos": repos,
+        "tempo": tempo_line(dated),
+        # each repository's state as the session leaves it (git asked now, not at the time)
+        "leaving": [] if no_git else [repo_state(repo) for repo in repos[:LEAVING_MAX]],
     }
 
 
