@@ -11,9 +11,13 @@ from carto_core import hookimpl
 
 @hookimpl
 def carto_register_sources(register):
+    from carto_claude.desktop import ClaudeDesktopSource
+    from carto_claude.memory import ClaudeMemorySource
     from carto_claude.transcripts import ClaudeSource
 
     register(ClaudeSource)
+    register(ClaudeMemorySource)
+    register(ClaudeDesktopSource)
 
 
 @hookimpl

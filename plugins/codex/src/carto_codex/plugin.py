@@ -7,9 +7,11 @@ from carto_core import hookimpl
 
 @hookimpl
 def carto_register_sources(register):
+    from carto_codex.memory import CodexMemorySource
     from carto_codex.source import CodexRolloutSource
 
     register(CodexRolloutSource)
+    register(CodexMemorySource)
 
 
 @hookimpl
