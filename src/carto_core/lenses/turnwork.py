@@ -16,8 +16,9 @@ from carto_core.turnactivity import derived_events
 
 #: Logs that hooks (and carto's own milestones) write; prompts and turns come from ingest.
 HOOK_LOGS = frozenset({"changelog", "research", "milestones", "tool-use"})
-#: Rows a lens writes itself: they do not make a session "hooked".
-OWN_TYPES = frozenset({"milestone_session_wrapup"})
+#: Changelog rows no hook wrote (a lens's own, the desktop app's session metadata, which names
+#: the Claude Code session it ran): they do not make a session "hooked".
+OWN_TYPES = frozenset({"milestone_session_wrapup", "desktop_session"})
 
 
 def hooked_sessions(events) -> set[str]:
