@@ -36,6 +36,11 @@ def app_dir(base: Path, *, title="Fix the albatross checkout", prompt="the check
     (cowork / f"local_{COWORK}.json").write_text(json.dumps({
         "sessionId": f"local_{COWORK}", "title": "Quarterly cormorant report",
         "userSelectedFolders": ["/Users/me/Reports"], "createdAt": 1790001000000}))
+    # a Cowork session's own folder (what it worked on): never a session file, whatever its names
+    work = cowork / f"local_{COWORK}"
+    work.mkdir()
+    (work / "cowork_settings.json").write_text(json.dumps({"model": "claude-opus"}))
+    (work / "local_export.json").write_text(json.dumps({"sessionId": "local_export", "title": "an upload"}))
     return root
 
 

@@ -112,8 +112,11 @@ class ClaudeDesktopSource(Source):
         batch = ReadBatch()
         seen = dict(checkpoint.get("files", {})) if isinstance(checkpoint, dict) and \
             checkpoint.get("version") == CHECKPOINT_VERSION else {}
+        # session files sit in <account>/<workspace>/ (a level more tolerated); a Cowork
+        # session's own folder local_<uuid>/ holds what it worked on, never a session file
         files = sorted(p for p in root.rglob("*.json") if p.name.startswith(("local_", "deleted_"))
-                       and len(p.relative_to(root).parts) <= 4)
+                       and len(p.relative_to(root).parts) <= 4
+                       and not any(part.startswith("local_") for part in p.relative_to(root).parts[:-1]))
         # a tombstone wins over the session file it deletes (the app may leave both)
         tombstoned = {p.stem[len("deleted_"):] for p in files if p.name.startswith("deleted_")}
         for path in files:
