@@ -68,3 +68,16 @@ def echo_wrapup_items(decisions, unresolved, insight, width: int | None = None) 
         click.echo(f"  open:    {cut(item)}")
     if insight:
         click.echo(f"  insight: {cut(insight)}")
+
+
+def when_value(value: str | None, flag: str):
+    """A `--since`/`--before` value in the WHEN grammar (carto_core.timeparse), or None; exit 2
+    naming the flag when it does not parse."""
+    if value is None:
+        return None
+    from carto_core.timeparse import WhenError, parse_when
+
+    try:
+        return parse_when(value)
+    except WhenError as exc:
+        usage_error(f"{flag}: {exc}")

@@ -41,17 +41,6 @@ def report() -> None:
     """
 
 
-def when(value: str | None, flag: str):
-    """A `--since`/`--before` value (the WHEN grammar), exit 2 when it does not parse."""
-    if value is None:
-        return None
-    from carto_core.cli.output import usage_error
-    from carto_core.timeparse import WhenError, parse_when
-
-    try:
-        return parse_when(value)
-    except WhenError as exc:
-        usage_error(f"{flag}: {exc}")
 
 
 since_option = click.option("--since", metavar="WHEN", help="Only from WHEN on (today, 7d, 2w, last month, 2026-01-31, ...).")

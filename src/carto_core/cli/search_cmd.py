@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.cli.output import emit_json, fail, json_option, usage_error, when_value
 from carto_core.exitcodes import ExitCode
 
 _ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
@@ -25,17 +25,6 @@ def _ids(value: str, flag: str) -> list[str]:
     if not ids or bad:
         usage_error(f"{flag} takes comma-separated event ids of [A-Za-z0-9_.:-]; got {value!r}")
     return ids
-
-
-def _when(value: str | None, flag: str):
-    if value is None:
-        return None
-    from carto_core.timeparse import WhenError, parse_when
-
-    try:
-        return parse_when(value)
-    except WhenError as exc:
-        usage_error(f"{flag}: {exc}")
 
 
 @click.command("search")
@@ -147,7 +136,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     if thread_id:
         return _thread(home, _ids(thread_id, "--thread")[0], as_json)
 
-    since_dt, before_dt = _when(since, "--since"), _when(before, "--before")
+    since_dt, before_dt = when_value(since, "--since"), when_value(before, "--before")
     if not query.strip():
         if project:
             from carto_core.cli.search_orient import orient_cmd

@@ -94,7 +94,9 @@ class ClaudeDesktopSource(Source):
 
     name = "claude-desktop"
     provider = "claude"
-    description = "Claude desktop app sessions (claude-code-sessions/, local-agent-mode-sessions/) -> titles and prompts"
+    description = ("Claude desktop app sessions (claude-code-sessions/, local-agent-mode-sessions/ in "
+                   "~/Library/Application Support/Claude, %APPDATA%\\Claude or ~/.config/Claude) "
+                   "-> titles and prompts")
     revisable_logs = frozenset({"changelog", "prompts"})
 
     def discover(self):
