@@ -59,7 +59,9 @@ def test_builders_return_how_many_row_pairs_they_added(tmp_path):
     assert capture_file_edit(ctx, out, tool="Edit", paths=["a.py", "node_modules/x.js", "b.py"]) == 2
     assert capture_patch(ctx, out, tool="apply_patch", patch="no file headers here") == 0
     assert capture_shell(ctx, out, tool="Bash", command="make test") == 2  # its tool-use + changelog rows
-    assert len(out.rows) == 1 + 2 * 2 + 2
+    assert capture_shell(ctx, out, tool="Bash", command="echo hi > notes.md") == 2  # the write's pair
+    assert capture_shell(ctx, out, tool="Bash", command="make test", failed=True) == 0
+    assert len(out.rows) == 1 + 2 * 2 + 2 + 2
 
 
 def test_an_edit_in_another_repository_is_that_repositorys_project(tmp_path):
