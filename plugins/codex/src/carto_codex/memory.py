@@ -57,22 +57,19 @@ class CodexMemorySource(Source):
                              text=text, kind=kind, project=_project(text), line=line,
                              carto_section=whole.carto, invalid_utf8=whole.invalid))
 
-        registry = root / "MEMORY.md"
-        text = read_text(registry) if registry.is_file() else None
-        if text is not None:
-            parts = sections(text, r"^# Task Group:\s*(.+)$")
+        # The registry is cut by task group, the overview by section; a file without its
+        # headings is one entry.
+        for file_name, heading, kind in (("MEMORY.md", r"^# Task Group:\s*(.+)$", "registry"),
+                                         ("memory_summary.md", r"^## (.+)$", "overview")):
+            path = root / file_name
+            text = read_text(path) if path.is_file() else None
+            if text is None:
+                continue
+            parts = sections(text, heading)
             for name, body, line in parts:
-                add(registry, name, body, "registry", line, text)
+                add(path, name, body, kind, line, text)
             if not parts:
-                add(registry, "", str(text), "registry", 1, text)
-        overview = root / "memory_summary.md"
-        text = read_text(overview) if overview.is_file() else None
-        if text is not None:
-            parts = sections(text, r"^## (.+)$")
-            for name, body, line in parts:
-                add(overview, name, body, "overview", line, text)
-            if not parts:
-                add(overview, "", str(text), "overview", 1, text)
+                add(path, "", str(text), kind, 1, text)
         rollouts = root / "rollout_summaries"
         if rollouts.is_dir():
             for path in sorted(rollouts.glob("*.md")):
