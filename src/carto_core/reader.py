@@ -73,6 +73,24 @@ def looks_torn(raw: bytes) -> bool:
     return False
 
 
+_ROW_START = b'{"event_id":"'
+
+
+def split_torn(raw: bytes) -> list[bytes] | None:
+    """The torn rows of a line made of several, one straight after another, split where each
+    row starts; None when it is not. Such a line is what writers that died mid-row leave when
+    none sealed the piece before it with a newline (writers older than sealing appends, other
+    tools: carto's own appenders always seal first). A key of a JSON string is escaped, so
+    `{"event_id":"` in a line's raw bytes starts an object."""
+    starts = [0]
+    while (position := raw.find(_ROW_START, starts[-1] + 1)) > 0:
+        starts.append(position)
+    if len(starts) < 2 or not raw.startswith(_ROW_START):
+        return None
+    parts = [raw[a:b] for a, b in zip(starts, [*starts[1:], len(raw)])]
+    return parts if all(looks_torn(part) for part in parts) else None
+
+
 @dataclass
 class ReadReport:
     """What reading one log found."""
@@ -177,7 +195,8 @@ def iter_lines(
                 if problem == "malformed_json":
                     glued = split_glued(raw)
                     if glued is None:
-                        report.note("torn_row" if looks_torn(raw) else problem, lineno)
+                        torn = looks_torn(raw) or split_torn(raw) is not None
+                        report.note("torn_row" if torn else problem, lineno)
                         continue
                     cut, value = glued
                     line_start += cut

@@ -11,8 +11,9 @@ The one sanctioned way to change existing lines (repairs, migrations, pruning, r
    `.<file>.rewrite-journal`, so the old inode outlives the swap under a name;
 4. swap: rename the copy over the log;
 5. tail: copy the old inode's whole lines after `read_upto` (rows appended since the read) onto
-   the new file. Appenders that wrote into the old inode after that notice the swap themselves
-   and write again (`appendlog.py`);
+   the new file; a row the read caught half written is copied whole (`appended_since`).
+   Appenders that wrote into the old inode after that notice the swap themselves and write
+   again (`appendlog.py`);
 6. generation: bump `<home>/.carto/generations.json` so caches and cursors built on the old
    bytes rebuild; then remove the journal and the intent.
 
@@ -31,9 +32,9 @@ from pathlib import Path
 from carto_core.jsonl import dumps_row
 from carto_core.reader import ReadReport, iter_lines
 from carto_core.rewrite_journal import (
+    appended_since,
     bump_generation,
     clean_temporaries,
-    complete_lines,
     fsync_folder,
     generation,
     intent_path,
@@ -110,8 +111,11 @@ def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> Rewr
                 out.flush()
                 os.fsync(out.fileno())
             _reach("spooled")
-            write_intent(log_path, {"read_upto": read_upto, "temporary": os.path.basename(tmp),
-                                    "pid": os.getpid()})
+            # Where the last line read starts: when it had no newline, its writer may have
+            # been mid-row (see `appended_since`), and the tail copy starts there.
+            piece_at = data.rfind(b"\n") + 1
+            write_intent(log_path, {"read_upto": read_upto, "piece_at": piece_at,
+                                    "temporary": os.path.basename(tmp), "pid": os.getpid()})
             _reach("intent")
             journaled = _link_journal(log_path)
             _reach("journal")
@@ -119,11 +123,11 @@ def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> Rewr
             fsync_folder(str(log_path.parent))
             _reach("swapped")
             # Whatever appenders put into the old inode since we read it.
-            os.lseek(old_fd, read_upto, os.SEEK_SET)
+            os.lseek(old_fd, piece_at, os.SEEK_SET)
             chunks = []
             while chunk := os.read(old_fd, 1 << 20):
                 chunks.append(chunk)
-            tail = complete_lines(b"".join(chunks))
+            tail = appended_since(b"".join(chunks), read_upto - piece_at)
             if tail:
                 from carto_core.appendlog import append_lines
 

@@ -3,8 +3,9 @@
 `rewrite.rewrite_log` leaves three kinds of files beside a log while it works:
 
 - `.<log>.rewrite-<pid>`: the new content being spooled (a temporary copy);
-- `.<log>.rewrite-intent`: what the rewrite is doing (`read_upto`, the temporary copy's name),
-  written and fsynced before anything is swapped;
+- `.<log>.rewrite-intent`: what the rewrite is doing (`read_upto`; `piece_at`, where the last
+  line it read starts when that line had no newline yet; the temporary copy's name), written
+  and fsynced before anything is swapped;
 - `.<log>.rewrite-journal`: a hard link to the log's old inode, made before the swap, so that
   rows appended to the old inode between the read and the swap stay reachable if the rewriter
   dies before copying them onto the new file.
@@ -132,6 +133,21 @@ def complete_lines(data: bytes) -> list[bytes]:
     return [line + b"\n" for line in data[:cut].split(b"\n") if line.strip()]
 
 
+def appended_since(data: bytes, read: int) -> list[bytes]:
+    """The whole lines an old inode got after a rewrite read it. `data` is the old inode's bytes
+    from the start of the last line the read saw (`piece_at`; the read's end when it ended at a
+    newline), `read` how many of them the read saw.
+
+    A read can end inside a row: one `os.write` of a line is atomic against other appends, not
+    against a reader (Linux makes a buffered write visible page by page). When the bytes after
+    the read continue that line instead of starting one (an appender seals a torn line with a
+    newline first), the row was being written, is whole now, and is copied whole: copying from
+    the read's end would make its cut-off end a line of its own, which is not JSON."""
+    if 0 < read < len(data) and data[read:read + 1] != b"\n":
+        return complete_lines(data)
+    return complete_lines(data[read:])
+
+
 def settle(log_path: os.PathLike | str) -> str | None:
     """Finish or roll back a dead rewrite of this log. Never waits and never raises.
 
@@ -189,9 +205,11 @@ def recover_locked(log_path: os.PathLike | str) -> str | None:
         return "restored"
     read_upto = (intent or {}).get("read_upto")
     read_upto = read_upto if isinstance(read_upto, int) and read_upto >= 0 else 0
+    piece_at = (intent or {}).get("piece_at")
+    piece_at = piece_at if isinstance(piece_at, int) and 0 <= piece_at <= read_upto else read_upto
     with open(journal, "rb") as handle:
-        handle.seek(read_upto)
-        tail = complete_lines(handle.read())
+        handle.seek(piece_at)
+        tail = appended_since(handle.read(), read_upto - piece_at)
     if tail:
         with open(log_path, "rb") as handle:
             present = set(handle.read().splitlines(keepends=True))

@@ -9,7 +9,7 @@ import os
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from carto_core import appendlog, spill
@@ -224,6 +224,23 @@ def test_every_cut_of_a_row_is_a_torn_row_and_garbage_is_not(row, data):
     assert not looks_torn(line)
     for garbage in (b"{not json", b'{"a":1}}', b'{"a" 1}', b'{"a":1,]', b"[1,2", b'{"a":x}', b"plain text"):
         assert not looks_torn(garbage)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), row_values, min_size=1, max_size=6),
+       st.dictionaries(st.text(max_size=8), row_values, min_size=1, max_size=6), st.data())
+def test_torn_rows_one_after_another_split_where_each_starts(first, second, data):
+    from carto_core.reader import split_torn
+
+    start = b'{"event_id":"'
+    pieces = []
+    for event_id, row in (("evt-a", first), ("evt-b", second)):
+        line = dumps_row({"event_id": event_id, **row})[:-1]
+        assume(line.startswith(start) and line.find(start, 1) < 0)  # no nested row start
+        pieces.append(line[:data.draw(st.integers(min_value=len(start), max_value=len(line) - 1))])
+    assert split_torn(pieces[0] + pieces[1]) == pieces
+    assert split_torn(pieces[0]) is None  # one torn row is not several
+    assert split_torn(pieces[0] + dumps_row({"event_id": "evt-c"})[:-1]) is None  # a glued row
 
 
 # --- edges mutation testing found untested ---------------------------------------------------

@@ -83,6 +83,57 @@ def test_piece_whose_whole_row_was_written_again_is_dropped(tmp_path):
     assert home.log("tool-use").read_bytes() == b'{"event_id":"y"}\n' + row
 
 
+def _two_torn_pieces_then_a_sealed_row(home):
+    """What the soak once left: two rows torn one straight after the other (the first piece
+    never sealed), then a row an appender sealed them with."""
+    first, _ = tool_pair("evt-aaaaaaaaaaaa", "Ran: make target-w6-4")
+    second, _ = tool_pair("evt-bbbbbbbbbbbb", "Ran: make target-w4-17")
+    after, _ = tool_pair("evt-cccccccccccc", "Ran: make target-w1-3")
+    path = home.log("tool-use")
+    append_rows(path, [first, second])
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    os.write(fd, dumps_row(first)[:230])  # cut inside the cwd string, as in the soak
+    os.write(fd, dumps_row(second)[:200])
+    os.close(fd)
+    append_rows(path, [after])
+    return path, first, second, after
+
+
+def test_torn_pieces_one_after_another_are_read_as_torn_and_each_settled(tmp_path):
+    home = Home(tmp_path)
+    path, first, second, after = _two_torn_pieces_then_a_sealed_row(home)
+    _, before = ids_and_report(path)
+    assert before.problems == {"torn_row": 1}  # was malformed_json: not seen as torn at all
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["torn"], done["duplicates"], done["unsettled"], done["fixed"]) == (2, 2, 0, 2)
+    assert path.read_bytes() == dumps_row(first) + dumps_row(second) + dumps_row(after)
+
+
+def test_of_torn_pieces_one_after_another_the_one_without_a_copy_is_kept(tmp_path):
+    home = Home(tmp_path)
+    path, first, second, after = _two_torn_pieces_then_a_sealed_row(home)
+    # the first row's whole line is gone (its writer never finished it): its piece stays
+    path.write_bytes(path.read_bytes().replace(dumps_row(first), b"", 1))
+    piece = dumps_row(first)[:230]
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["torn"], done["duplicates"], done["unsettled"], done["fixed"]) == (2, 1, 1, 1)
+    assert path.read_bytes() == dumps_row(second) + piece + b"\n" + dumps_row(after)
+    ids, report = ids_and_report(path)
+    assert ids == ["evt-bbbbbbbbbbbb", "evt-cccccccccccc"] and report.problems == {"torn_row": 1}
+
+
+def test_a_torn_piece_holding_a_nested_row_start_is_settled_whole(tmp_path):
+    """`{"event_id":"` inside a row (a nested object's first key) is not taken for a second
+    torn row when the whole piece has its copy."""
+    home = Home(tmp_path)
+    row = dumps_row({"event_id": "evt-x", "input": {"event_id": "nested", "n": 1}, "summary": "s"})
+    path = home.log("tool-use")
+    path.write_bytes(row + row[:row.index(b'"n"')] + b"\n")
+    done = run_repair(TornRows(), home, write=True)
+    assert (done["torn"], done["duplicates"], done["unsettled"]) == (1, 1, 0)
+    assert path.read_bytes() == row
+
+
 def test_nul_runs_a_crash_left_are_removed_and_garbage_is_kept(tmp_path):
     home = Home(tmp_path)
     home.log("changelog").write_bytes(b'{"event_id":"a"}\n\x00\x00\x00\x00\nnot json at all\n')

@@ -196,3 +196,96 @@ def test_rewrite_lines_sees_and_fixes_bad_lines(tmp_path):
                     (b'{"event_id":"c","x":', False)]
     assert path.read_bytes() == b'{"event_id":"a"}\n{"event_id":"b"}\n'
     assert result.read_upto == len(b'{"event_id":"a"}\nnot json\n{"event_id":"b"}\n{"event_id":"c","x":')
+
+
+# A read can end inside a row: one os.write of a line is atomic against other appends but not
+# against a reader (Linux makes a buffered write visible page by page, so a row crossing a page
+# boundary is seen half written). The soak once left the cut-off end of such a row as a line of
+# its own (malformed_json). These tests stop the write half way, as the reader saw it.
+
+_MIDWAY = {"event_id": "mid", "summary": "a row being written while the rewrite reads"}
+
+
+def _half_written(path):
+    """The first half of a row an appender is writing (visible to a reader) and the rest."""
+    line = dumps_row(_MIDWAY)
+    cut = len(line) // 2
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(fd, line[:cut])
+    finally:
+        os.close(fd)
+    return line[cut:]
+
+
+def _whole_rows_only(lines):
+    return [raw for raw, row in lines if row is not None]
+
+
+def test_a_row_the_read_caught_half_written_is_copied_whole(tmp_path, monkeypatch):
+    path = _seed(tmp_path, 3)
+    rest = _half_written(path)
+
+    def reach(name):
+        if name == "read":  # the write completes; its appender checked before the swap
+            _raw_append_bytes(path, rest)
+
+    monkeypatch.setattr(rewrite, "_reach", reach)
+    result = rewrite.rewrite_lines(path, _whole_rows_only)  # it sees the half row: no row
+    ids, report = _ids(path)
+    assert ids == ["e0", "e1", "e2", "mid"]
+    assert dict(report.problems) == {}  # before: the row's second half was a line (malformed_json)
+    assert result.tail_lines == 1
+
+
+def _complete_then_die(path, phase):
+    rest = _half_written(path)
+
+    def reach(name):
+        if name == "intent":
+            _raw_append_bytes(path, rest)
+        if name == phase:
+            os._exit(9)
+
+    rewrite._reach = reach
+    rewrite.rewrite_lines(path, _whole_rows_only)
+
+
+@pytest.mark.parametrize("next_run", ["reader", "appender", "rewriter"])
+def test_a_dead_rewrite_finished_later_copies_a_half_read_row_whole(tmp_path, next_run):
+    path = _seed(tmp_path, 3)
+    assert _run_child(_complete_then_die, path, "swapped") == 9
+    if next_run == "appender":
+        append_rows(path, [{"event_id": "next"}])
+    elif next_run == "rewriter":
+        rewrite_log(path, lambda rows: list(rows))
+    ids, report = _ids(path)
+    assert [i for i in ids if i != "next"] == ["e0", "e1", "e2", "mid"]
+    assert dict(report.problems) == {}
+    assert _leftovers(tmp_path) == [] or next_run != "rewriter"
+
+
+def test_a_torn_piece_sealed_after_the_read_is_not_copied_back(tmp_path, monkeypatch):
+    """A piece its writer left (it died): the next appender seals it with a newline first, so
+    the bytes after the read start a line; the rewrite dropped the piece and it stays dropped."""
+    path = _seed(tmp_path, 2)
+    _half_written(path)  # and its writer died
+
+    def reach(name):
+        if name == "read":
+            append_rows(path, [{"event_id": "after"}])
+
+    monkeypatch.setattr(rewrite, "_reach", reach)
+    rewrite.rewrite_lines(path, _whole_rows_only)
+    ids, report = _ids(path)
+    assert ids == ["e0", "e1", "after"]
+    assert dict(report.problems) == {}
+    assert path.read_bytes().count(b'"mid"') == 0
+
+
+def _raw_append_bytes(path, data):
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)

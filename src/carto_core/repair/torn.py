@@ -14,6 +14,10 @@ A torn piece itself is settled by copies:
 - otherwise the piece stays as it is (`unsettled`): a repair never destroys what it cannot
   rebuild byte for byte.
 
+A line of several torn pieces one after another (writers that died mid-row with nothing sealing
+the piece before: writers older than sealing appends, other tools) is split where each row
+starts (`reader.split_torn`) and each piece settled on its own.
+
 Runs of NUL bytes (what a crash leaves in a file's last block on some filesystems) are removed.
 """
 
@@ -24,7 +28,7 @@ import re
 from carto_core.home import Home
 from carto_core.jsonl import dumps_row
 from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS, order_row
-from carto_core.reader import looks_torn, split_glued
+from carto_core.reader import looks_torn, split_glued, split_torn
 from carto_core.repair.base import Line, Repair, Tally, read_lines
 
 _EVENT_ID = re.compile(rb'^\{"event_id":"((?:[^"\\]|\\.)*)"')
@@ -109,32 +113,59 @@ class TornRows(Repair):
                 out.extend(self._settle(label, piece, whole, tally))
                 out.append(rest)
                 continue
-            if looks_torn(body):
+            if looks_torn(body) or split_torn(body) is not None:
                 out.extend(self._settle(label, body, whole, tally))
             else:
                 out.append(body + b"\n")  # not a torn row (garbage, another tool's line): kept
         return out
 
     def _settle(self, label: str, piece: bytes, whole: "_WholeLines", tally: Tally) -> list[bytes]:
-        tally.add("torn")
         if not piece.strip():
+            tally.add("torn")
             return []
-        match = _EVENT_ID.match(piece)
-        event_id = match.group(1).decode("utf-8", "replace") if match else None
+        copy = self._copy_of(label, piece, whole)
+        if copy is None and (parts := split_torn(piece)):
+            # Several torn rows one after another: settled one by one when any of them can be.
+            copies = [self._copy_of(label, part, whole) for part in parts]
+            if any(found is not None for found in copies):
+                out: list[bytes] = []
+                for part, found in zip(parts, copies):
+                    out.extend(self._settled(label, part, found, tally))
+                return out
+        return self._settled(label, piece, copy, tally)
+
+    def _copy_of(self, label: str, piece: bytes, whole: "_WholeLines") -> tuple[bytes, str] | None:
+        """What settles a torn piece: `(b"", label)` when a whole line of this log starts with it
+        (a duplicate), `(rebuilt line, the log it was rebuilt from)`, or None."""
+        event_id = self._event_id(piece)
         if any(line.startswith(piece) for line in whole.candidates(event_id)):
-            tally.add("duplicates")
-            tally.add("fixed")
-            tally.example(what="duplicate", event_id=event_id)
-            return []
+            return b"", label
         for source, row in self.copies(event_id) if event_id else []:
             if source == label:
                 continue
             rebuilt = _rebuild(label, source, row)
             if rebuilt is not None and dumps_row(rebuilt).startswith(piece):
-                tally.add("restored")
-                tally.add("fixed")
-                tally.example(what="restored", event_id=event_id, copy_in=source)
-                return [dumps_row(rebuilt)]
+                return dumps_row(rebuilt), source
+        return None
+
+    @staticmethod
+    def _event_id(piece: bytes) -> str | None:
+        match = _EVENT_ID.match(piece)
+        return match.group(1).decode("utf-8", "replace") if match else None
+
+    def _settled(self, label: str, piece: bytes, copy: tuple[bytes, str] | None, tally: Tally) -> list[bytes]:
+        tally.add("torn")
+        event_id = self._event_id(piece)
+        if copy is not None and not copy[0]:
+            tally.add("duplicates")
+            tally.add("fixed")
+            tally.example(what="duplicate", event_id=event_id)
+            return []
+        if copy is not None:
+            tally.add("restored")
+            tally.add("fixed")
+            tally.example(what="restored", event_id=event_id, copy_in=copy[1])
+            return [copy[0]]
         tally.add("unsettled")
         tally.example(what="unsettled", event_id=event_id, at=piece[:60].decode("utf-8", "replace"))
         return [piece + b"\n"]
