@@ -34,19 +34,12 @@ PARTS = ("choose", "held-out", "c")
 
 def build_homes(out: Path) -> dict:
     from carto_core.evaluation import agecurve
-    from carto_core.evaluation.dialogues import generate_dialogues
-    from carto_core.evaluation.generate import generate_home
+    from carto_core.evaluation.dialogues import dialogue_home
 
     homes = {}
-    for variant, background, seeds in (("a", 6000, CHOOSE + HELD_OUT), ("b", 0, CHOOSE + HELD_OUT),
-                                       ("c", 2000, CHOOSE)):
+    for variant, seeds in (("a", CHOOSE + HELD_OUT), ("b", CHOOSE + HELD_OUT), ("c", CHOOSE)):
         for seed in seeds:
-            root = out / f"dlg-{variant}-{seed}"
-            if not (root / "cases.jsonl").exists():
-                if background:
-                    generate_home(root, background, seed=20 + seed, now=NOW)
-                cases, _ = generate_dialogues(root, variant=variant, seed=seed, now=NOW)
-                agecurve.write_cases(root / "cases.jsonl", cases)
+            root = dialogue_home(out / f"dlg-{variant}-{seed}", variant=variant, seed=seed, now=NOW)
             homes[(variant, seed)] = (root, agecurve.read_cases(root / "cases.jsonl"))
     return homes
 

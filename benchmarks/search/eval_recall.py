@@ -36,7 +36,7 @@ NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
 def build_sets(out: Path) -> dict:
     from carto_core.evaluation import agecurve
-    from carto_core.evaluation.dialogues import generate_dialogues
+    from carto_core.evaluation.dialogues import BACKGROUND, dialogue_home
     from carto_core.evaluation.generate import generate_home
     from carto_core.home import Home
     from carto_core.search.engine import SearchEngine
@@ -49,17 +49,10 @@ def build_sets(out: Path) -> dict:
         cases, _ = agecurve.build_cases(engine, now=NOW, per_bucket=50, recency=30, seed=11)
         agecurve.write_cases(year / "cases.jsonl", cases)
     sets["year"] = [year]
-    for variant, background in (("a", 6000), ("b", 0), ("c", 2000)):
-        homes = []
-        for seed in (1, 2, 3):  # one person per home: a seed's facts never answer another's
-            root = out / f"dlg-{variant}-{seed}"
-            if not (root / "cases.jsonl").exists():
-                if background:
-                    generate_home(root, background, seed=20 + seed, now=NOW)
-                cases, _ = generate_dialogues(root, variant=variant, seed=seed, now=NOW)
-                agecurve.write_cases(root / "cases.jsonl", cases)
-            homes.append(root)
-        sets[f"dlg-{variant}"] = homes
+    for variant in BACKGROUND:
+        # one person per home: a seed's facts never answer another's
+        sets[f"dlg-{variant}"] = [dialogue_home(out / f"dlg-{variant}-{seed}", variant=variant,
+                                                seed=seed, now=NOW) for seed in (1, 2, 3)]
     return sets
 
 

@@ -435,3 +435,23 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
              "cases": {c: sum(1 for x in cases if x.bucket == c) for c in CATEGORIES},
              "coding_events": coding_events}
     return cases, stats
+
+
+#: Background events under each variant's dialogues in the measured sets: a's among many
+#: unrelated rows, b's alone, c's among some (docs/ranking.md).
+BACKGROUND = {"a": 6000, "b": 0, "c": 2000}
+
+
+def dialogue_home(root: Path | str, *, variant: str, seed: int, now: datetime) -> Path:
+    """The measured sets' home of one variant and seed under `root`: its background events and
+    dialogues, with the cases in `cases.jsonl`; made once, reused when `cases.jsonl` exists."""
+    from carto_core.evaluation import agecurve
+    from carto_core.evaluation.generate import generate_home
+
+    root = Path(root)
+    if not (root / "cases.jsonl").exists():
+        if BACKGROUND[variant]:
+            generate_home(root, BACKGROUND[variant], seed=20 + seed, now=now)
+        cases, _ = generate_dialogues(root, variant=variant, seed=seed, now=now)
+        agecurve.write_cases(root / "cases.jsonl", cases)
+    return root
