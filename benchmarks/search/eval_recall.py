@@ -8,7 +8,10 @@ Sets (generated, deterministic, with one fixed clock):
 - `dlg-a`: dialogues variant a (one row per utterance) x 3 seeds among 6,000 coding events;
 - `dlg-b`: dialogues variant b (carto turn rows, other phrasings) x 3 seeds, no coding work;
 - `dlg-c`: dialogues variant c (written apart: other topics, lengths and session layouts) x 3
-  seeds among 2,000 coding events: the check that defaults chosen on a and b hold.
+  seeds among 2,000 coding events: the check that defaults chosen on a and b hold;
+- `dlg-d`: dialogues variant d (written apart again: other topics, questions that mostly share
+  no word with their answer, one row per utterance, mid-length sessions) x 3 seeds among 4,000
+  coding events: the second check set.
 
 Usage (repository root):
 
@@ -70,7 +73,7 @@ def summarize(set_name: str, report) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="/tmp/recall-eval")
-    parser.add_argument("--sets", default="year,dlg-a,dlg-b,dlg-c")
+    parser.add_argument("--sets", default="year,dlg-a,dlg-b,dlg-c,dlg-d")
     parser.add_argument("--analyzers", default="upstream,unicode,english")
     parser.add_argument("--decays", default="none,exp,gated-exp,gated-prior")
     parser.add_argument("--fusions", default="rrf,rrf-prior")

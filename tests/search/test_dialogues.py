@@ -19,7 +19,7 @@ def _rows(root):
     return [json.loads(line) for line in (root / "turns.jsonl").read_text().splitlines()]
 
 
-@pytest.mark.parametrize("variant", ["a", "b"])
+@pytest.mark.parametrize("variant", ["a", "b", "c", "d"])
 def test_cases_point_at_real_turns_and_cover_every_category(tmp_path, variant):
     cases, stats = dialogues.generate_dialogues(tmp_path / variant, variant=variant, seed=4, now=NOW)
     rows = {r["event_id"]: r for r in _rows(tmp_path / variant)}
@@ -119,7 +119,7 @@ def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
         assert index.index_of(case.expect[0]) in holders.tolist()
 
 
-@pytest.mark.parametrize("variant", ["a", "b"])
+@pytest.mark.parametrize("variant", ["a", "b", "c", "d"])
 def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     """ask[j] paraphrases tell[j]: the set once drew them apart, so "What is our honeymoon
     destination?" expected "The family holiday this year is Kyoto" (no answer to find)."""
@@ -127,7 +127,8 @@ def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     rows = {r["event_id"]: r for r in _rows(tmp_path)}
     checked = 0
     for case in (c for c in cases if c.bucket == "single"):
-        topic = next((t for t in dialogues.TOPICS if case.query in t.ask), None)
+        topic = next((t for t in dialogues._vocabulary(variant).topics if case.query in t.ask),
+                     None)
         if topic is None:
             continue  # an advice question: its evidence is the assistant's reply
         j = topic.ask.index(case.query)
@@ -135,7 +136,31 @@ def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
         before, _, after = topic.tell[j].partition("{v}")
         assert before.strip() in told and after.strip() in told, (case.query, told)
         checked += 1
-    assert checked >= 5
+    assert checked >= (5 if variant in "ab" else 3)
+
+
+def test_the_second_check_set_d_shares_nothing_with_the_others(tmp_path):
+    """d checks a default nobody tuned on: no question, topic value or chit-chat line of a, b
+    or c, and one row per utterance (an advice answer is a row of its own, apart from the
+    question before it)."""
+    from carto_core.evaluation import dialogue_d
+
+    made = {v: dialogues.generate_dialogues(tmp_path / v, variant=v, seed=1, now=NOW)[0]
+            for v in "abcd"}
+    d_questions = {c.query for c in made["d"]}
+    for other in "abc":
+        assert not d_questions & {c.query for c in made[other]}
+        vocab = dialogues._vocabulary(other)
+        assert not ({v for t in dialogue_d.TOPICS for v in t.values}
+                    & {v for t in vocab.topics for v in t.values})
+        assert not set(dialogue_d.CHAT) & set(vocab.chat)
+    rows = {r["event_id"]: r for r in _rows(tmp_path / "d")}
+    answers = {answer for _, answer, _ in dialogue_d.ADVICE}
+    advice = [c for c in made["d"] if c.query in {q for _, _, q in dialogue_d.ADVICE}]
+    assert len(advice) == len(dialogue_d.ADVICE)
+    assert all(rows[c.expect[0]]["summary"] in answers for c in advice)
+    assert not any(r["summary"].startswith("User:") for r in rows.values())
+    assert set(dialogues.BACKGROUND) == set(dialogues.VARIANTS)
 
 
 @pytest.mark.parametrize("variant", ["a", "b"])

@@ -16,12 +16,14 @@ Categories (as in long-term conversational memory benchmarks):
   (hit: either one in the top k; recall@10: the share of both found).
 - `open`: an open question whose evidence is every turn on a theme (two to four).
 
-Three variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
+Four variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
 work), `b` (carto's own turn shape, the person's message and the reply in one row, other
-templates and names, no coding background) and `c` (`evaluation.dialogue_c`: written apart,
+templates and names, no coding background), `c` (`evaluation.dialogue_c`: written apart,
 other topics and questions, longer messages and replies, many one-exchange sessions and a few
-long ones over 400 days, rows joined as the Claude transcript reader joins them). Defaults are
-chosen on `a` and `b` and checked on `c`.
+long ones over 400 days, rows joined as the Claude transcript reader joins them) and `d`
+(`evaluation.dialogue_d`: written apart again, questions that mostly share no word with their
+answer, utterance rows, mid-length sessions over 300 days). Defaults are chosen on `a` and `b`
+and checked on `c` and `d`.
 Deterministic for a (variant, seed).
 """
 
@@ -241,7 +243,7 @@ ADVICE = [
 ]
 
 
-VARIANTS = ("a", "b", "c")
+VARIANTS = ("a", "b", "c", "d")
 
 
 @dataclass
@@ -254,9 +256,11 @@ class _Vocabulary:
     replies: list
     split: bool              # a and b share the lists, each taking half of every phrasing
     filler: list             # small talk around a fact (c)
-    lengths: tuple = ()      # exchanges of chit-chat per session (c); a and b: 2 to 6
+    lengths: tuple = ()      # exchanges of chit-chat per session (c, d); a and b: 2 to 6
     sessions: int = 160
     days: int = 240
+    rows: str = "utterance"  # a, d: one row per utterance; b: "User:" labels; c: joined
+    filler_after: bool = True  # c: small talk after the fact too; d: only before it
 
 
 def _vocabulary(variant: str) -> _Vocabulary:
@@ -264,8 +268,14 @@ def _vocabulary(variant: str) -> _Vocabulary:
         from carto_core.evaluation import dialogue_c as c
 
         return _Vocabulary(c.TOPICS, c.ADVICE, c.HOPS, c.OPEN, c.CHAT, c.REPLIES, False, c.FILLER,
-                           (1, 1, 1, 1, 2, 2, 3, 5, 12, 24), sessions=110, days=400)
-    return _Vocabulary(TOPICS, ADVICE, HOPS, OPEN, CHAT, REPLIES, True, [])
+                           (1, 1, 1, 1, 2, 2, 3, 5, 12, 24), sessions=110, days=400, rows="joined")
+    if variant == "d":
+        from carto_core.evaluation import dialogue_d as d
+
+        return _Vocabulary(d.TOPICS, d.ADVICE, d.HOPS, d.OPEN, d.CHAT, d.REPLIES, False, d.FILLER,
+                           (2, 3, 4, 5, 6, 7, 8), sessions=140, days=300, filler_after=False)
+    return _Vocabulary(TOPICS, ADVICE, HOPS, OPEN, CHAT, REPLIES, True, [],
+                       rows="utterance" if variant == "a" else "labelled")
 
 
 def _split(items: list, variant: str) -> list:
@@ -290,7 +300,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
     from carto_core.evaluation.agecurve import Case
 
     if variant not in VARIANTS:
-        raise ValueError("variant is 'a', 'b' or 'c'")
+        raise ValueError("variant is 'a', 'b', 'c' or 'd'")
     vocab = _vocabulary(variant)
     sessions = sessions or vocab.sessions
     days = days or vocab.days
@@ -333,7 +343,8 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
         """The person's message telling `text` (c: between sentences of small talk)."""
         if vocab.filler:
             before = rng.sample(vocab.filler, rng.randint(0, 2))
-            after = rng.sample([f for f in vocab.filler if f not in before], rng.randint(0, 1))
+            after = rng.sample([f for f in vocab.filler if f not in before],
+                               rng.randint(0, 1 if vocab.filler_after else 0))
             text = " ".join([*before, text, *after])
         return ("user", text)
 
@@ -404,16 +415,16 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
         moment = plan.when
         tpath = f"/home/dev/.claude/projects/-home-dev-notes/{sid}.jsonl"
         turn = 0
-        step = 1 if variant == "a" else 2
+        step = 1 if vocab.rows == "utterance" else 2
         for position in range(0, len(plan.texts), step):
             chunk = plan.texts[position:position + step]
             turn += 1
             moment = moment + timedelta(seconds=rng.randint(20, 300))
             eid = f"turn-{sid}-{turn}"
-            if variant == "a":
+            if vocab.rows == "utterance":
                 speaker, text = chunk[0]
                 summary = text
-            elif variant == "c":  # as the Claude transcript reader composes a turn
+            elif vocab.rows == "joined":  # as the Claude transcript reader composes a turn
                 summary = " ".join(t for _, t in chunk)
             else:
                 summary = " ".join(f"{'User' if s == 'user' else 'Assistant'}: {t}" for s, t in chunk)
@@ -439,7 +450,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
 
 #: Background events under each variant's dialogues in the measured sets: a's among many
 #: unrelated rows, b's alone, c's among some (docs/ranking.md).
-BACKGROUND = {"a": 6000, "b": 0, "c": 2000}
+BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000}
 
 
 def dialogue_home(root: Path | str, *, variant: str, seed: int, now: datetime) -> Path:

@@ -1,0 +1,183 @@
+"""Variant `d` of the dialogue set: a second check set, written apart from `a`, `b` and `c`
+(its own topics, people, questions, chit-chat and replies), so that a default chosen on `a`
+and `b` can be checked on two sets nobody tuned on. Questions are asked the way people ask an
+assistant to remember ("what have I been...", "which ... did ...") and mostly share no word
+with the message that answers them; sessions are mid-length (2 to 8 exchanges) over 300 days;
+rows are one utterance each, as in `a`, among 4,000 coding events.
+"""
+
+from __future__ import annotations
+
+from carto_core.evaluation.topic import Topic
+
+TOPICS: list[Topic] = [
+    Topic("tea", ["jasmine green tea", "rooibos", "lapsang souchong", "masala chai", "genmaicha",
+                  "peppermint tisane"],
+          ["I've switched to drinking {v} in the afternoons.",
+           "A colleague gave me a tin of {v} and now I'm hooked.",
+           "These days the kettle is always on for {v}."],
+          ["What do I have in my cup after lunch?",
+           "What did my coworker's gift get me into?",
+           "What is always brewing in my kitchen?"],
+          ["Caffeine after four keeps me awake.", "Our kettle has terrible limescale.",
+           "I never know how long to steep things."],
+          ["I went off {old}; it's {v} now.", "My afternoon mug holds {v} these days."],
+          ["Which hot drink am I into currently?", "What do I sip in the afternoon lately?"]),
+    Topic("show", ["Severance", "The Bear", "Slow Horses", "Shogun", "Derry Girls",
+                   "Only Murders in the Building"],
+          ["We binge-watched {v} over the long weekend.",
+           "My partner got me hooked on {v}.",
+           "I'm rationing one episode of {v} per night."],
+          ["Which series did we race through during the bank holiday?",
+           "What programme did my other half get me addicted to?",
+           "What am I allowing myself a single instalment of each evening?"],
+          ["There are too many streaming services.", "Spoilers are everywhere online.",
+           "We argue over the remote every night."],
+          ["We gave up on {old} and started {v}.", "Our evening viewing is {v} at the moment."],
+          ["What are we watching on TV lately?", "Which programme is our current evening pick?"]),
+    Topic("injury", ["a sprained ankle", "a torn calf muscle", "tennis elbow", "a fractured wrist",
+                     "a slipped disc", "a broken toe"],
+          ["The clinic diagnosed {v} after I tripped on the stairs.",
+           "I've been limping around with {v} all week.",
+           "Physio says {v} will take six weeks to heal."],
+          ["What did the clinic find after my stumble?",
+           "What has been making me hobble?",
+           "What needs a month and a half of recovery?"],
+          ["Waiting rooms are always freezing.", "I hate taking painkillers.",
+           "The stairs at work are a hazard."],
+          ["That healed, but now I have {v}.", "Different problem now: {v}."],
+          ["What am I recovering from lately?", "Which injury is bothering me currently?"]),
+    Topic("school", ["Riverside Primary", "St Anne's", "the Montessori on Park Lane",
+                     "Hillcrest Academy", "the forest school", "Greenfield Juniors"],
+          ["Our daughter got a place at {v} for September.",
+           "We toured {v} and enrolled our son there.",
+           "The kids start at {v} after the holidays."],
+          ["Which school accepted our girl?",
+           "Where did we sign our boy up after the visit?",
+           "Where are the children going once the break is over?"],
+          ["School runs in the rain are chaos.", "Packed lunches are a daily battle.",
+           "Parents' evening is next week."],
+          ["We moved the kids to {v}.", "After a rough term we switched to {v}."],
+          ["Which school do the kids attend now?", "Where are our children enrolled currently?"]),
+    Topic("game", ["Baldur's Gate 3", "Stardew Valley", "Hades", "Tears of the Kingdom",
+                   "Elden Ring", "Balatro"],
+          ["I sank forty hours into {v} this month.",
+           "My evenings belong to {v} lately.",
+           "I preordered {v} and played it all night."],
+          ["What have I spent forty hours playing?",
+           "What has been eating my nights?",
+           "What did I reserve in advance and stay up with?"],
+          ["My controller's stick keeps drifting.", "Gaming prices are ridiculous now.",
+           "I should really sleep more."],
+          ["I put {old} down and picked up {v}.", "New obsession on the console: {v}."],
+          ["Which video game occupies me currently?", "What am I gaming on lately?"]),
+    Topic("furniture", ["a green velvet sofa", "an oak dining table", "a standing desk",
+                        "a king-size bed", "a reading armchair", "a walnut bookcase"],
+          ["The delivery van brought {v} today.",
+           "We splurged on {v} in the January sales.",
+           "I assembled {v} by myself, no leftover screws."],
+          ["What got dropped off by the van?",
+           "What did we blow money on during the winter discounts?",
+           "What did I put together on my own?"],
+          ["Flat-pack instructions are a nightmare.", "Our living room feels cramped.",
+           "Second-hand shops have great finds."],
+          ["We got rid of {old} and bought {v}.", "The newest piece in the flat is {v}."],
+          ["What is the latest thing we furnished the home with?",
+           "Which item of furniture arrived most recently?"]),
+    Topic("craft", ["embroidery", "woodturning", "bookbinding", "candle making", "stained glass",
+                    "origami"],
+          ["I've picked up {v} as a way to unwind.",
+           "A weekend workshop got me into {v}.",
+           "The spare room is now my {v} corner."],
+          ["What do I do to relax?",
+           "What did the weekend session get me started on?",
+           "What is the spare bedroom used for now?"],
+          ["Craft supplies cost a fortune.", "I never finish what I start.",
+           "Handmade gifts mean more, I think."],
+          ["I stopped {old} and took up {v}.", "My hands-on hobby is {v} these days."],
+          ["Which craft am I doing currently?", "What hobby fills my evenings lately?"]),
+    Topic("commute", ["the 7:40 ferry", "an electric scooter", "the night bus", "car-sharing with Dev",
+                      "tram line 4", "walking along the canal"],
+          ["I get to the office by {v} now.",
+           "My new way into work is {v}.",
+           "Since the strike I've been relying on {v}."],
+          ["How do I reach my workplace?",
+           "What is my route to the job?",
+           "What have I depended on since the walkout?"],
+          ["Rush hour is unbearable.", "Season tickets went up again.",
+           "I read on the way in when I can."],
+          ["I dropped {old}; I travel by {v}.", "Work journeys are {v} nowadays."],
+          ["How do I travel to work lately?", "What is my current way of getting in?"]),
+]
+
+#: (ask, the assistant's answer (the evidence), the later question about the answer)
+ADVICE = [
+    ("My sourdough keeps coming out flat, what am I doing wrong?",
+     "Your starter is probably underactive: feed it twice a day for three days and bake when it "
+     "has doubled.",
+     "Why did you think my loaves weren't rising?"),
+    ("How can I stop my glasses fogging up in winter?",
+     "Wash the lenses with a drop of washing-up liquid and let them air dry; the thin film keeps "
+     "condensation off.",
+     "What trick did you give me for steamy spectacles?"),
+    ("What's a good first houseplant for someone who forgets to water?",
+     "Go for a ponytail palm: it stores water in its trunk and copes with a month of neglect.",
+     "Which indoor greenery did you pick for a forgetful owner?"),
+    ("Any tips for a long-haul flight with a baby?",
+     "Book the bulkhead bassinet seat, feed during take-off and landing, and pack a spare outfit "
+     "for both of you.",
+     "How did you say to handle flying far with an infant?"),
+]
+
+#: (first hop: who and a detail, second hop: the answer, the question naming the detail,
+#: people, details)
+HOPS = [
+    ("My old flatmate {p} just started a job in {x}.",
+     "{p} says the new office has a rooftop garden and free lunches.",
+     "What perks does my former housemate's workplace in {x} have?",
+     ["Ines", "Dmitri", "Chidi", "Harriet", "Yusuf"],
+     ["Berlin", "Singapore", "Dublin", "Nairobi", "Toronto"]),
+    ("I'm house-sitting for {p} while they're in {x}.",
+     "{p}'s cat knocked a vase off the windowsill on day two.",
+     "What broke while I minded the place of the friend away in {x}?",
+     ["Beatriz", "Olu", "Magnus", "Keiko", "Stefan"],
+     ["Mexico", "Crete", "Norway", "Vietnam", "Peru"]),
+    ("{p} from the running club is training for the {x} marathon.",
+     "{p} crossed the line in three hours twelve, a personal best.",
+     "How fast did my club mate finish in {x}?",
+     ["Moira", "Anil", "Rosa", "Tobias", "Femi"],
+     ["Berlin", "Boston", "London", "Chicago", "Valencia"]),
+]
+
+#: (theme, evidence lines, the open question)
+OPEN = [
+    ("house", ["The boiler finally got serviced.", "We repainted the hallway a soft sage.",
+               "The leaky kitchen tap is fixed at last.", "I cleared out the loft over the weekend."],
+     "What jobs around the house have I mentioned?"),
+    ("friends", ["Had dinner with my university mates for the first time in years.",
+                 "Sam and I went to the cinema on Tuesday.",
+                 "I helped Joanna move flats on Saturday.",
+                 "Our group chat is planning a camping weekend."],
+     "What have I been up to with my social circle?"),
+    ("career", ["My performance review went better than I expected.",
+                "The new intern is shadowing me this month.",
+                "We got a new CTO and everything is reorganised.",
+                "I presented our roadmap to the whole department."],
+     "What has been happening in my professional life?"),
+]
+
+CHAT = ["Hey, quick one.", "Can you proofread this paragraph for me?",
+        "What's a good stretch for a stiff neck?", "Remind me how to boil an egg properly.",
+        "Write me a two-line poem about Tuesdays.", "Is it rude to leave a group chat?",
+        "Convert 250 ml to ounces please.", "What should I name my sourdough starter?",
+        "Brainstorm a title for my slide deck.", "Summarise this article in one line.",
+        "How long does a passport renewal take?", "Suggest a board game for two."]
+REPLIES = ["Here's what I'd suggest, step by step, with an alternative at the end in case the "
+           "first option doesn't suit you.",
+           "Done. I changed only what was needed and kept your tone.",
+           "Good question. It depends a little on your situation, but the usual answer is below.",
+           "Sure. Here are a few options, from the simplest to the most elaborate.",
+           "No problem at all. Let me know if you want me to go further."]
+#: Small talk before a fact (the fact ends the person's message).
+FILLER = ["Oh, by the way.", "Random update.", "Before I forget.", "So, news.",
+          "Not that you asked, but."]
