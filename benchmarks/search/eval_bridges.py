@@ -1,5 +1,7 @@
 """What was tried to bridge a question and an evidence turn that share no word (docs/ranking.md,
-"Bridging the vocabulary"): measured here, none of it adopted.
+"Bridging the vocabulary"): measured here; `answers` became step 6 of the pipeline
+(`search.answers`), the rest was not adopted. Run `pooling` and `expansion` on a pipeline with
+step 6 and they measure on top of it; docs/ranking.md's figures for them are from before it.
 
 Two probes over eval_recall.py's homes (run that first; it builds them and their indexes):
 
@@ -19,12 +21,19 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
   with a stem of the query), searched by bm25 alone; a document's expansion rank r adds
   w * 61 / (60 + r) to its default score divided by the default's top score (so the
   expansion's first result is worth w of the default's first), w 0.15 / 0.3 / 0.6 (`w0` is the
-  default's own order).
+  default's own order);
+- `answers`: the default search, then each of its top 10 that is a turn ending in a question
+  mark lends the next turn of its session `share` of its score (the row keeps the higher of
+  that and its own), for share 0.5 / 0.8 / 1.0, and the same lent from every top-10 turn
+  (`any.5`, `any.8`): in a home of one row per utterance the answer is the row after the
+  question. (The pipeline's own step 6 is switched off for this probe; `default` is the
+  pipeline without it.)
 
 Usage (repository root):
 
     .venv/bin/python benchmarks/search/eval_bridges.py pooling /tmp/recall-eval dlg-a,dlg-b,dlg-d
     .venv/bin/python benchmarks/search/eval_bridges.py expansion /tmp/recall-eval dlg-a,dlg-b,dlg-d
+    .venv/bin/python benchmarks/search/eval_bridges.py answers /tmp/recall-eval dlg-a,dlg-b,dlg-d
 """
 
 from __future__ import annotations
@@ -215,9 +224,49 @@ def expansion(roots: list[Path], threshold: float, per_word: int) -> dict:
     return {"expanded questions": expanded, **{name: [t["hit@1"], t["hit@10"]] for name, t in table.items()}}
 
 
+def answers(roots: list[Path]) -> dict:
+    from carto_core.evaluation import agecurve
+    from carto_core.search import SearchRequest, answers as step6, run_search
+
+    os.environ["CARTO_EMBEDDER"] = "wordllama"
+    step6.SHARE = 0.0  # the pipeline's own lending off: this probe lends, on the page it shows
+    configs = {"default": (0.0, True), "q.5": (0.5, True), "q.8": (0.8, True),
+               "q1.0": (1.0, True), "any.5": (0.5, False), "any.8": (0.8, False)}
+    outcomes: dict[str, list] = {name: [] for name in configs}
+    for root in roots:
+        engine = _engine(root)
+        turn_at, turns = {}, {}
+        for doc in range(len(engine.index.ids)):
+            row = engine.row(doc)
+            if row and str(row.get("event_id")).startswith("turn-"):
+                turn_at[(row.get("session"), row.get("turn_idx"))] = row["event_id"]
+                turns[row["event_id"]] = row
+        for case in agecurve.read_cases(root / "cases.jsonl"):
+            request = SearchRequest(query=case.query, limit=100, rankers=["bm25", "semantic"],
+                                    decay="gated-prior", fusion="rrf-prior", semantic=True,
+                                    all=True, now=NOW, facets=False)
+            base = [(h.event_id, h.score) for h in run_search(request, engine=engine).results]
+            for name, (share, questions_only) in configs.items():
+                score = dict(base)
+                for eid, value in base[:10] if share else []:
+                    row = turns.get(eid)
+                    if row is None or not isinstance(row.get("turn_idx"), int):
+                        continue
+                    if questions_only and not str(row.get("summary", "")).rstrip().endswith("?"):
+                        continue
+                    after = turn_at.get((row.get("session"), row["turn_idx"] + 1))
+                    if after:
+                        score[after] = max(score.get(after, 0.0), share * value)
+                top = [eid for eid, _ in sorted(score.items(), key=lambda kv: -kv[1])][:10]
+                rank = next((p for p, eid in enumerate(top, 1) if eid in case.expect), None)
+                outcomes[name].append(agecurve.Outcome(case, rank, len(set(top) & set(case.expect))))
+    table = {name: agecurve.conversational_table(got)["all"] for name, got in outcomes.items()}
+    return {name: [t["hit@1"], t["hit@10"]] for name, t in table.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("probe", choices=["pooling", "expansion"])
+    parser.add_argument("probe", choices=["pooling", "expansion", "answers"])
     parser.add_argument("out", help="eval_recall.py's --out folder")
     parser.add_argument("sets", help="comma-separated, e.g. dlg-a,dlg-b,dlg-d")
     parser.add_argument("--threshold", type=float, default=0.5)
@@ -227,6 +276,7 @@ def main() -> None:
     for name in args.sets.split(","):
         roots = sorted(Path(args.out).glob(f"{name}-[0-9]"))
         result = (pooling(roots) if args.probe == "pooling"
+                  else answers(roots) if args.probe == "answers"
                   else expansion(roots, args.threshold, args.per_word))
         print(json.dumps({"set": name, "probe": args.probe, **result}), flush=True)
     print(f"# load {os.getloadavg()}", file=sys.stderr)

@@ -20,7 +20,8 @@ module only replaces the numpy arithmetic the ranker and the fusion do, step for
 
 `tests/search/test_lite.py` checks the order against `run_search` (keyword ladders only).
 Rankers that are not BM25 (the semantic ladder: an embedder and numpy) are left out and named
-in `LiteResult.skipped`. Rows appended since the index was saved (its tail) are not seen.
+in `LiteResult.skipped`. Rows appended since the index was saved (its tail) are not seen, and
+the pipeline's lift of the turn after a found question (`search.answers`) is not done here.
 """
 
 from __future__ import annotations

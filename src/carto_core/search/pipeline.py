@@ -32,6 +32,8 @@ from carto_core.search.api import (
     SemanticState,
 )
 
+from carto_core.search.answers import lend_answers
+
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
     from carto_core.search.telemetry import Telemetry
@@ -220,6 +222,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
     fused.sort(key=attrgetter("index"))
     fused.sort(key=attrgetter("score"), reverse=True)
+    if query.question and fused:
+        fused = lend_answers(engine, fused, scope)
     lap("decay")
 
     if request.collapse:

@@ -1,0 +1,90 @@
+"""The turn after a found question: where a conversation is logged one utterance a row, the
+answer to a question is the next row of its session, and it shares the question's words, not
+the query's ("Which indoor greenery did you pick for a forgetful owner?" finds "What's a good
+first houseplant for someone who forgets to water?", and the answer is the reply after it).
+
+A question's ranking lends the turn right after it a share of its score: of the first
+`WINDOW` results of a question query, each conversational turn whose text ends in a question
+mark gives the next turn of its session (same log, next in time, in scope) `SHARE` of its
+score, unless that turn already scores higher. Measured (docs/ranking.md, "Bridging the
+vocabulary"): dialogue set d 0.52 -> 0.60 hit@10, a and b unchanged, hit@1 unchanged on all
+three; a turn row that holds the message and its reply in one (what carto's own readers write)
+ends in a question mark only when the reply asks one, and then the next turn is its answer.
+The stdlib prompt-time recall (`search.lite`) does not do this step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from carto_core.search.api import Fused
+
+#: How many of the best results may lend, and the share of its score a question lends.
+WINDOW = 10
+SHARE = 0.8
+#: Rows read to find the window's distinct texts (copies of chit-chat fold on the page).
+READ = 3 * WINDOW
+#: The logs whose rows are turns of a conversation.
+TURN_LOGS = ("turns",)
+
+
+def _asks(row: dict | None) -> bool:
+    text = row.get("summary") if row else None
+    return isinstance(text, str) and text.rstrip().endswith("?")
+
+
+def lend_answers(engine, fused: list[Fused], scope) -> list[Fused]:
+    """`fused` (best first) with the turn after each found question raised to `SHARE` of the
+    question's score; re-sorted when anything moved. Nothing read beyond the window's rows."""
+    from carto_core.search.index import LOG_CODE
+
+    codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+    cols = engine.index.cols
+    source, session, ts = cols["source"], cols["session"], cols["ts"]
+    # the window is the first WINDOW results as the page shows them: copies of one text (the
+    # page folds them) count once, so ten copies of one chit-chat question lend at most once
+    ahead = fused[:READ]
+    head, seen = [], set()
+    for f, row in zip(ahead, engine.index.rows([f.index for f in ahead])):
+        text = row.get("summary") if row else None
+        if text in seen:
+            continue
+        seen.add(text)
+        if int(source[f.index]) in codes:
+            head.append((f, row))
+        if len(seen) == WINDOW:
+            break
+    if not head:
+        return fused
+    by_index = {f.index: f for f in fused}
+    mask = scope.mask if scope is not None else None
+    alive = cols["alive"]
+    moved = False
+    for f, row in head:
+        if not _asks(row) or not row.get("session"):
+            continue  # a row of no session has no next turn
+        doc = f.index
+        same = np.flatnonzero((session == session[doc]) & (source == source[doc]) & alive
+                              & (ts > ts[doc]))
+        if mask is not None:
+            same = same[mask[same]]
+        if not len(same):
+            continue
+        after = int(same[np.argmin(ts[same])])
+        lent = SHARE * f.score
+        if lent <= 0:
+            continue
+        target = by_index.get(after)
+        if target is None:
+            target = Fused(after, lent, sources=["answer"], timestamp=float(ts[after]))
+            fused.append(target)
+            by_index[after] = target
+            moved = True
+        elif target.score < lent:
+            target.score = lent
+            target.sources = [*target.sources, "answer"]
+            moved = True
+    if moved:
+        fused.sort(key=lambda x: x.index)
+        fused.sort(key=lambda x: x.score, reverse=True)
+    return fused

@@ -1,0 +1,89 @@
+"""The turn after a found question (search.answers): in a home of one row per utterance the
+answer to a question is the next row of its session, and shares none of the query's words."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from carto_core.home import Home
+from carto_core.search import SearchRequest, run_search
+from carto_core.search import answers
+from carto_core.search.engine import SearchEngine
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+ASK = "What's a good first houseplant for someone who forgets to water?"
+ANSWER = "Go for a ponytail palm: it stores water in its trunk and copes with neglect."
+
+
+def _home(tmp_path, sessions: dict[str, list[tuple[int, str]]]) -> tuple[Home, dict]:
+    """turns.jsonl of `sessions` (session -> [(minutes before NOW, text)]); ids by text."""
+    rows, by_text = [], {}
+    for sid, turns in sessions.items():
+        for n, (minutes, text) in enumerate(turns, 1):
+            eid = f"turn-{sid}-{n}"
+            by_text[text] = eid
+            stamp = (NOW - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            rows.append({"event_id": eid, "timestamp": stamp, "project": "notes",
+                         "type": "transcript", "provider": "claude", "summary": text,
+                         "session": sid, "turn_idx": n})
+    rows.sort(key=lambda r: r["timestamp"])
+    (tmp_path / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    filler = [(9000 + i, f"Unrelated note number {i} about the weather and trains.") for i in range(30)]
+    (tmp_path / "turns.jsonl").open("a").write("".join(
+        json.dumps({"event_id": f"turn-zz-{i}", "timestamp": (NOW - timedelta(minutes=m)).strftime(
+            "%Y-%m-%dT%H:%M:%SZ"), "project": "notes", "type": "transcript",
+            "summary": text, "session": "zz", "turn_idx": i}) + "\n" for i, (m, text) in enumerate(filler)))
+    return Home(tmp_path), by_text
+
+
+def _ids(home, query, **kw) -> list[str]:
+    request = SearchRequest(query=query, semantic=False, limit=10, now=NOW, all=True, **kw)
+    return [h.event_id for h in run_search(request, engine=SearchEngine(home)).results]
+
+
+def test_a_found_question_brings_the_turn_after_it(tmp_path):
+    home, by = _home(tmp_path, {"s1": [(600, ASK), (599, ANSWER), (598, "Thanks!")]})
+    found = _ids(home, "Which houseplant suits someone forgetful?")
+    assert found[:2] == [by[ASK], by[ANSWER]]
+    assert by["Thanks!"] not in found  # the answer lends nothing on: it asks nothing
+
+
+def test_only_a_question_lends_and_only_to_a_question_query(tmp_path, monkeypatch):
+    home, by = _home(tmp_path, {"s1": [(600, "I love houseplants, even when I forget them."),
+                                       (599, ANSWER)],
+                                "s2": [(500, ASK), (499, "Cacti, obviously.")]})
+    found = _ids(home, "Which houseplant suits someone forgetful?")
+    assert by[ANSWER] not in found  # its row before does not ask
+    assert found.index(by["Cacti, obviously."]) == found.index(by[ASK]) + 1
+    # a lookup (no question) is left as the ladders ranked it
+    assert by["Cacti, obviously."] not in _ids(home, "houseplant forgets")
+    monkeypatch.setattr(answers, "SHARE", 0.0)
+    assert by["Cacti, obviously."] not in _ids(home, "Which houseplant suits someone forgetful?")
+
+
+def test_the_next_turn_is_of_the_same_session_and_in_scope(tmp_path):
+    home, by = _home(tmp_path, {"s1": [(600, ASK), (100, ANSWER)],
+                                "s2": [(300, "A cactus in the window?")]})
+    found = _ids(home, "Which houseplant suits someone forgetful?")
+    assert found[:2] == [by[ASK], by[ANSWER]]  # next in time within s1, not s2's later row
+    windowed = _ids(home, "Which houseplant suits someone forgetful?",
+                    before=NOW - timedelta(minutes=200))
+    assert by[ASK] in windowed and by[ANSWER] not in windowed
+
+
+def test_the_lent_score_is_a_share_of_the_question_s(tmp_path):
+    home, by = _home(tmp_path, {"s1": [(600, ASK), (599, ANSWER)]})
+    request = SearchRequest(query="Which houseplant suits someone forgetful?", semantic=False,
+                            limit=10, now=NOW, all=True)
+    hits = {h.event_id: h for h in run_search(request, engine=SearchEngine(home)).results}
+    assert hits[by[ANSWER]].score == pytest.approx(answers.SHARE * hits[by[ASK]].score)
+    assert "answer" in hits[by[ANSWER]].sources
+
+
+def test_the_measured_window_and_share():
+    """docs/ranking.md ("Bridging the vocabulary"): 0.5 lent too little to reach the top 10 of
+    set d, 0.8 took five more answers and moved no question of a or b."""
+    assert (answers.WINDOW, answers.SHARE) == (10, 0.8)
