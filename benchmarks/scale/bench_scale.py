@@ -13,17 +13,36 @@ seconds and the child's peak RSS), the load average read before and after it:
 - append: 1,000 new events appended to the logs as hooks would (timed in this process), then
   one cold `carto search` for the words of an appended row, which must find it; then
   `carto facts census` and `carto index` folding the append in;
-- the size of each cache folder under `<home>/.carto/` against the logs' bytes.
+- the size of each cache folder under `<home>/.carto/` against the logs' bytes;
+- the floor of a no-op: `python -c "import numpy, click"` in the same minutes.
 
-Results merge into benchmarks/scale/results.json (one entry per size) and print as a table.
+Results merge into benchmarks/scale/results.json (one entry per size; a run of some phases
+replaces only their cells) and print as a table, with the growth ratios 1M/200k and 3M/1M of
+wall, CPU and peak RSS of every step measured at both sizes. CPU seconds (the child's user +
+system time from `os.wait4`) are what to compare on a loaded machine; walls are the load's.
+
+`--phases` runs only some of them (comma-separated, in this order whatever the order given):
+
+    peers     the one-shot keyword build, and --ref-carto's first build (same logs)
+    keyword   first keyword build           facts     first facts build
+    semantic  first semantic build          noop      the four no-ops + the import floor
+    search    cold search median            caches    cache sizes against the logs
+    append    1,000 events appended, then search / facts / index (changes the logs: the next
+              run generates the home again)
+
+A build phase first deletes only its own cache; a later phase finds the caches it needs
+already built (the home's `.carto` is kept between runs unless --clean) or builds them
+unmeasured first ("prepared"). So after a full run, re-measuring what changed is e.g.
+`--phases semantic,noop`.
 
     .venv/bin/python benchmarks/scale/bench_scale.py --sizes 200000 --workdir /tmp/scale
-    .venv/bin/python benchmarks/scale/bench_scale.py --sizes 1000000 --workdir /tmp/scale
+    .venv/bin/python benchmarks/scale/bench_scale.py --sizes 1000000 --workdir /tmp/scale \
+        --phases semantic,noop
     .venv/bin/python benchmarks/scale/bench_scale.py --table    # print what results.json holds
 
 `--jobs N` is passed to the builds as CARTO_JOBS (their worker limit). `--ref-carto PATH` adds
 another checkout's first keyword build on the same logs (wave 1's: its worktree's console
-script); `--no-peers` drops the one-shot build. To keep measuring one commit while the tree
+script); `--no-peers` drops the peers phase. To keep measuring one commit while the tree
 changes, run from a copy: `git archive HEAD | tar -x -C /tmp/code` and PYTHONPATH set to its
 src folders (they come before the editable install's paths).
 """
@@ -68,8 +87,9 @@ def child_env(home: Path, sandbox: Path, jobs: int | None) -> dict:
 
 
 def measured(argv: list[str], env: dict, *, check: bool = True) -> dict:
-    """One child process: wall seconds, its own peak RSS (`os.wait4` returns the rusage of
-    exactly that child), load average before and after, stdout and the end of stderr."""
+    """One child process: wall and CPU seconds, its own peak RSS (`os.wait4` returns the
+    rusage of exactly that child), load average before and after, stdout and the end of
+    stderr."""
     sandbox = Path(env["HOME"])
     before = load()
     with open(sandbox / "step.out", "wb") as out, open(sandbox / "step.err", "wb") as err:
@@ -81,8 +101,8 @@ def measured(argv: list[str], env: dict, *, check: bool = True) -> dict:
     stderr = (sandbox / "step.err").read_text("utf-8", "replace")[-3000:]
     if check and code not in (0, 3):
         raise SystemExit(f"{' '.join(argv)} exited {code}: {stderr}")
-    return {"wall_s": round(wall, 3), "rss_mb": round(usage.ru_maxrss / 1024, 1),
-            "load": f"{before}-{load()}", "code": code,
+    return {"wall_s": round(wall, 3), "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
+            "rss_mb": round(usage.ru_maxrss / 1024, 1), "load": f"{before}-{load()}", "code": code,
             "stdout": (sandbox / "step.out").read_text("utf-8", "replace"), "stderr": stderr}
 
 
@@ -123,8 +143,35 @@ def queries(home: Path, n: int, seed: int = 5) -> list[str]:
     return out
 
 
-def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep: bool,
-               peers: bool = True, ref_carto: str | None = None) -> dict:
+PHASES = ("peers", "keyword", "facts", "semantic", "noop", "search", "caches", "append")
+#: What each build phase leaves under <home>/.carto/ (deleted before it is measured).
+CACHES = {"keyword": ("search",), "facts": ("facts",),
+          "semantic": ("vectors", "semantic-index.json", "index-rejects.jsonl",
+                       "index-errors.jsonl", "index-backoff.json")}
+BUILDS = {"keyword": ("keyword_first", ["index", "--step", "keyword", "--json"]),
+          "facts": ("facts_first", ["facts", "census", "--json"]),
+          "semantic": ("semantic_first", ["index", "--step", "semantic", "--json"])}
+
+
+def built(home: Path, phase: str) -> bool:
+    state = home / ".carto"
+    return {"keyword": (state / "search").is_dir() and any((state / "search").iterdir()),
+            "facts": (state / "facts" / "columns.bin").exists(),
+            "semantic": (state / "semantic-index.json").exists()}[phase]
+
+
+def forget(home: Path, phase: str) -> None:
+    for name in CACHES[phase]:
+        path = home / ".carto" / name
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, clean: bool,
+               phases: tuple[str, ...] = PHASES, ref_carto: str | None = None,
+               previous: dict | None = None) -> dict:
     home = workdir / f"h{size}"
     info_path = home / "generated.json"
     info = json.loads(info_path.read_text()) if info_path.exists() else {}
@@ -134,93 +181,130 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, keep:
         t0 = time.perf_counter()
         info = corpus.generate(home, size, progress=True)
         print(f"  generated in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    shutil.rmtree(home / ".carto", ignore_errors=True)
+    if all(p in phases for p in BUILDS):
+        shutil.rmtree(home / ".carto", ignore_errors=True)  # a full run starts from nothing
     sandbox = workdir / f"sandbox-{size}"
     shutil.rmtree(sandbox, ignore_errors=True)
     sandbox.mkdir(parents=True)
     env = child_env(home, sandbox, jobs)
-    result: dict = {"events": size, "log_bytes": log_bytes(home), "rows": info.get("rows"),
-                    "python": platform.python_version(), "jobs": jobs,
-                    "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "steps": {}}
-    steps = result["steps"]
+    # A run of some phases keeps the other cells of an earlier run of this size.
+    result: dict = dict(previous or {})
+    result.update({"events": size, "log_bytes": log_bytes(home), "rows": info.get("rows"),
+                   "python": platform.python_version(), "jobs": jobs,
+                   "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "phases": list(phases)})
+    steps = result.setdefault("steps", {})
 
     def step(name: str, argv: list[str], **kw) -> dict:
         print(f"  {name} ...", file=sys.stderr, end="", flush=True)
         got = measured(argv, env, **kw)
-        print(f" {got['wall_s']:.2f} s, {got['rss_mb']:.0f} MB (load {got['load']})",
-              file=sys.stderr)
+        print(f" {got['wall_s']:.2f} s, {got['cpu_s']:.2f} s CPU, {got['rss_mb']:.0f} MB "
+              f"(load {got['load']})", file=sys.stderr)
         steps[name] = {k: v for k, v in got.items() if k not in ("stdout", "stderr")}
         return got
 
-    if ref_carto:
-        # Peer, same run, same logs: another checkout's first keyword build (wave 1's code:
-        # its own analyzer and one-shot build), in an environment without this run's PYTHONPATH.
-        ref_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
-        got = measured([ref_carto, "index", "--rebuild", "--step", "keyword"], ref_env)
-        steps["keyword_first_ref"] = {k: v for k, v in got.items() if k not in ("stdout", "stderr")}
-        print(f"  keyword_first_ref {got['wall_s']:.2f} s, {got['rss_mb']:.0f} MB (load {got['load']})",
-              file=sys.stderr)
-        shutil.rmtree(home / ".carto", ignore_errors=True)
-    if peers:
-        # Peer, same run: the one-shot build (every document and posting in memory, then saved),
-        # what a first keyword build was before the streamed one, same analyzer.
+    def prepare(phase: str) -> None:
+        """A cache a later phase needs, built unmeasured when it is missing."""
+        if not built(home, phase):
+            print(f"  preparing {phase} (not measured) ...", file=sys.stderr, flush=True)
+            measured([CARTO, *BUILDS[phase][1]], env)
+
+    if "peers" in phases:
+        if ref_carto:
+            # Peer, same run, same logs: another checkout's first keyword build (wave 1's code:
+            # its own analyzer and one-shot build), in an environment without this run's
+            # PYTHONPATH.
+            forget(home, "keyword")
+            ref_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+            got = measured([ref_carto, "index", "--rebuild", "--step", "keyword"], ref_env)
+            steps["keyword_first_ref"] = {k: v for k, v in got.items()
+                                          if k not in ("stdout", "stderr")}
+            print(f"  keyword_first_ref {got['wall_s']:.2f} s, {got['cpu_s']:.2f} s CPU, "
+                  f"{got['rss_mb']:.0f} MB (load {got['load']})", file=sys.stderr)
+        # Peer, same run: the one-shot build (every document and posting in memory, then
+        # saved), what a first keyword build was before the streamed one, same analyzer.
+        forget(home, "keyword")
         step("keyword_first_one_shot", [sys.executable, "-c",
              "from carto_core.home import current_home; from carto_core.search.index import KeywordIndex; "
              "KeywordIndex.build_in_memory(current_home()).save()"])
-        shutil.rmtree(home / ".carto", ignore_errors=True)
-    step("keyword_first", [CARTO, "index", "--step", "keyword", "--json"])
-    step("facts_first", [CARTO, "facts", "census", "--json"])
-    semantic = step("semantic_first", [CARTO, "index", "--step", "semantic", "--json"])
-    try:
-        report = json.loads(semantic["stdout"])["steps"][0]
-        steps["semantic_first"]["outcome"] = report.get("outcome")
-        steps["semantic_first"]["embedded"] = report.get("embedded")
-    except (ValueError, KeyError, IndexError):
-        pass
-    step("keyword_noop", [CARTO, "index", "--step", "keyword", "--json"])
-    step("facts_noop", [CARTO, "facts", "census", "--json"])
-    step("semantic_noop", [CARTO, "index", "--step", "semantic", "--json"])
-    step("index_noop", [CARTO, "index", "--json"])
+        forget(home, "keyword")  # another analyzer's or build's index is no first build's
+    for phase, (name, argv) in BUILDS.items():
+        if phase not in phases:
+            continue
+        forget(home, phase)
+        got = step(name, [CARTO, *argv])
+        if phase == "semantic":
+            try:
+                report = json.loads(got["stdout"])["steps"][0]
+                steps[name]["outcome"] = report.get("outcome")
+                steps[name]["embedded"] = report.get("embedded")
+            except (ValueError, KeyError, IndexError):
+                pass
+    if "noop" in phases:
+        for phase in BUILDS:
+            prepare(phase)
+        step("keyword_noop", [CARTO, "index", "--step", "keyword", "--json"])
+        step("facts_noop", [CARTO, "facts", "census", "--json"])
+        step("semantic_noop", [CARTO, "index", "--step", "semantic", "--json"])
+        step("index_noop", [CARTO, "index", "--json"])
+        step("index_noop_text", [CARTO, "index"])
+        # The floor of any no-op of a numpy CLI, in the same minutes.
+        step("floor_numpy_click", [sys.executable, "-c", "import numpy, click"])
 
-    caches = {name: du(home / ".carto" / name) for name in ("search", "facts", "vectors", "embedders")}
-    result["cache_bytes"] = caches
-    result["cache_ratio"] = {name: round(b / result["log_bytes"], 3) for name, b in caches.items()}
-    result["cache_ratio"]["total"] = round(sum(caches.values()) / result["log_bytes"], 3)
+    if "caches" in phases:
+        for phase in BUILDS:
+            prepare(phase)
+        caches = {name: du(home / ".carto" / name)
+                  for name in ("search", "facts", "vectors", "embedders")}
+        result["cache_bytes"] = caches
+        result["cache_ratio"] = {name: round(b / result["log_bytes"], 3)
+                                 for name, b in caches.items()}
+        result["cache_ratio"]["total"] = round(sum(caches.values()) / result["log_bytes"], 3)
+        print(f"  caches / logs {result['cache_ratio']}", file=sys.stderr)
 
-    walls, rsss = [], []
-    for q in queries(home, n_queries):
-        got = measured([CARTO, "search", q, "--json", "--all", "--limit", "10"], env)
-        walls.append(got["wall_s"])
-        rsss.append(got["rss_mb"])
-        status = json.loads(got["stdout"]).get("semantic_status")
-    result["search_cold"] = {"median_s": round(statistics.median(walls), 3),
-                             "max_s": round(max(walls), 3), "rss_mb": max(rsss),
-                             "n": len(walls), "semantic_status": str(status)[:60], "load": load()}
-    print(f"  cold search median {result['search_cold']['median_s']:.3f} s", file=sys.stderr)
+    if "search" in phases:
+        for phase in ("keyword", "semantic"):
+            prepare(phase)
+        walls, cpus, rsss = [], [], []
+        status = None
+        for q in queries(home, n_queries):
+            got = measured([CARTO, "search", q, "--json", "--all", "--limit", "10"], env)
+            walls.append(got["wall_s"])
+            cpus.append(got["cpu_s"])
+            rsss.append(got["rss_mb"])
+            status = json.loads(got["stdout"]).get("semantic_status")
+        result["search_cold"] = {"median_s": round(statistics.median(walls), 3),
+                                 "cpu_median_s": round(statistics.median(cpus), 3),
+                                 "max_s": round(max(walls), 3), "rss_mb": max(rsss),
+                                 "n": len(walls), "semantic_status": str(status)[:60],
+                                 "load": load()}
+        print(f"  cold search median {result['search_cold']['median_s']:.3f} s", file=sys.stderr)
 
-    # Append 1,000 events as hooks would, then one cold search that must find one of them: the
-    # words of the last appended tool row's summary (a content search through the keyword
-    # ladder; its random words are rare enough that the row ranks in the top 10).
-    t0 = time.perf_counter()
-    corpus.append(home, 1000, seed=size + 1)
-    append_s = time.perf_counter() - t0
-    info["appended"] = True
-    info_path.write_text(json.dumps(info))
-    with open(home / "tool-use-log.jsonl", "rb") as handle:
-        handle.seek(max(0, (home / "tool-use-log.jsonl").stat().st_size - 4000))
-        row = json.loads(handle.read().splitlines()[-1])
-    probe, words = row["event_id"], str(row.get("summary", ""))
-    got = step("append_search", [CARTO, "search", words, "--json", "--all", "--limit", "10"])
-    found = [r["event_id"] for r in json.loads(got["stdout"]).get("results", [])]
-    steps["append_search"]["query"] = words
-    steps["append_search"]["append_s"] = round(append_s, 3)
-    steps["append_search"]["found"] = probe in found
-    steps["append_search"]["total_s"] = round(append_s + got["wall_s"], 3)
-    step("append_facts", [CARTO, "facts", "census", "--json"])
-    step("append_index", [CARTO, "index", "--json"])
-    step("index_noop_after_append", [CARTO, "index", "--json"])
+    if "append" in phases:
+        for phase in BUILDS:
+            prepare(phase)
+        # Append 1,000 events as hooks would, then one cold search that must find one of them:
+        # the words of the last appended tool row's summary (a content search through the
+        # keyword ladder; its random words are rare enough that the row ranks in the top 10).
+        t0 = time.perf_counter()
+        corpus.append(home, 1000, seed=size + 1)
+        append_s = time.perf_counter() - t0
+        info["appended"] = True
+        info_path.write_text(json.dumps(info))
+        with open(home / "tool-use-log.jsonl", "rb") as handle:
+            handle.seek(max(0, (home / "tool-use-log.jsonl").stat().st_size - 4000))
+            row = json.loads(handle.read().splitlines()[-1])
+        probe, words = row["event_id"], str(row.get("summary", ""))
+        got = step("append_search", [CARTO, "search", words, "--json", "--all", "--limit", "10"])
+        found = [r["event_id"] for r in json.loads(got["stdout"]).get("results", [])]
+        steps["append_search"]["query"] = words
+        steps["append_search"]["append_s"] = round(append_s, 3)
+        steps["append_search"]["found"] = probe in found
+        steps["append_search"]["total_s"] = round(append_s + got["wall_s"], 3)
+        step("append_facts", [CARTO, "facts", "census", "--json"])
+        step("append_index", [CARTO, "index", "--json"])
+        step("index_noop_after_append", [CARTO, "index", "--json"])
     result["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S")
-    if not keep:
+    if clean:
         shutil.rmtree(home / ".carto", ignore_errors=True)
     return result
 
@@ -234,11 +318,22 @@ ROWS = (
     ("keyword_noop", "keyword no-op"),
     ("facts_noop", "facts census, cache fresh"),
     ("semantic_noop", "semantic no-op"),
-    ("index_noop", "`carto index`, nothing new (all steps)"),
+    ("index_noop", "`carto index --json`, nothing new (all steps)"),
+    ("index_noop_text", "`carto index`, nothing new (all steps, text)"),
+    ("floor_numpy_click", "floor: `python -c \"import numpy, click\"` (same run)"),
     ("append_search", "append 1,000 events, then a cold search finding one (search part)"),
     ("append_facts", "facts census after the append"),
     ("append_index", "`carto index` after the append"),
+    ("index_noop_after_append", "`carto index`, nothing new after the append"),
 )
+
+
+def _cell(got: dict, key: str) -> str:
+    cpu = f" ({got['cpu_s']:.2f} s CPU)" if "cpu_s" in got else ""
+    cell = f"{got['wall_s']:.2f} s{cpu}, {got['rss_mb']:.0f} MB"
+    if key == "append_search":
+        cell += f" (+{got['append_s']:.2f} s append; found {got['found']})"
+    return cell + f" (load {got['load']})"
 
 
 def table(results: dict) -> str:
@@ -246,16 +341,10 @@ def table(results: dict) -> str:
     head = "| step | " + " | ".join(f"{int(s):,} events" for s in sizes) + " |"
     lines = [head, "|---|" + "---|" * len(sizes)]
     for key, label in ROWS:
-        cells = []
-        for s in sizes:
-            got = results[s]["steps"].get(key)
-            if not got:
-                cells.append("-")
-                continue
-            cell = f"{got['wall_s']:.2f} s, {got['rss_mb']:.0f} MB"
-            if key == "append_search":
-                cell += f" (+{got['append_s']:.2f} s append; found {got['found']})"
-            cells.append(cell + f" (load {got['load']})")
+        if not any(key in results[s]["steps"] for s in sizes):
+            continue
+        cells = [_cell(results[s]["steps"][key], key) if key in results[s]["steps"] else "-"
+                 for s in sizes]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     # A partial run (stopped by hand, transcribed from its log) has no cold search or caches.
     lines.append("| cold search median (`carto search Q --json --all`) | " + " | ".join(
@@ -269,26 +358,78 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+#: The growth ratios the issue asks for: (larger, smaller) sizes.
+GROWTH = ((1_000_000, 200_000), (3_000_000, 1_000_000))
+
+
+def _ratio(big: dict, small: dict, field: str) -> str:
+    if field not in big or field not in small or not small[field]:
+        return "-"
+    return f"{big[field] / small[field]:.2f}x"
+
+
+def growth(results: dict) -> str:
+    """Per step measured at both sizes of a pair: wall, CPU and peak RSS of the larger over
+    the smaller (a linear cost is the ratio of the events: 5x, 3x)."""
+    pairs = [(big, small) for big, small in GROWTH
+             if str(big) in results and str(small) in results]
+    if not pairs:
+        return ""
+    head = "| growth: wall / CPU / peak RSS | " + " | ".join(
+        f"{big // 1000:,}k / {small // 1000:,}k ({big // small}x the events)"
+        for big, small in pairs) + " |"
+    lines = [head.replace("1,000k", "1M").replace("3,000k", "3M"), "|---|" + "---|" * len(pairs)]
+    for key, label in ROWS:
+        cells = []
+        for big, small in pairs:
+            b, s = results[str(big)]["steps"].get(key), results[str(small)]["steps"].get(key)
+            cells.append(" / ".join(_ratio(b, s, f) for f in ("wall_s", "cpu_s", "rss_mb"))
+                         if b and s else "-")
+        if any(c != "-" for c in cells):
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    cells = []
+    for big, small in pairs:
+        b, s = results[str(big)].get("search_cold"), results[str(small)].get("search_cold")
+        cells.append(" / ".join(_ratio(b, s, f) for f in ("median_s", "cpu_median_s", "rss_mb"))
+                     if b and s else "-")
+    lines.append("| cold search median | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[200_000])
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/scale"))
+    parser.add_argument("--phases", default=",".join(PHASES),
+                        help=f"comma-separated, of: {', '.join(PHASES)} (default: all)")
     parser.add_argument("--queries", type=int, default=15)
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--keep", action="store_true", help="keep <home>/.carto after the run")
+    parser.add_argument("--clean", action="store_true",
+                        help="delete <home>/.carto after the run (kept by default, for --phases)")
     parser.add_argument("--results", type=Path, default=RESULTS)
-    parser.add_argument("--no-peers", action="store_true", help="skip the one-shot keyword build")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peers phase")
     parser.add_argument("--ref-carto", help="another checkout's carto: its first keyword build "
                         "runs on the same logs as a peer (e.g. wave 1's worktree)")
     parser.add_argument("--table", action="store_true", help="only print the stored results")
     args = parser.parse_args()
+    wanted = {p.strip() for p in args.phases.split(",") if p.strip()}
+    unknown = wanted - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phase {sorted(unknown)[0]!r}; accepted: {', '.join(PHASES)}")
+    if args.no_peers:
+        wanted.discard("peers")
+    phases = tuple(p for p in PHASES if p in wanted)
     results = json.loads(args.results.read_text()) if args.results.exists() else {}
     for size in [] if args.table else args.sizes:
-        print(f"size {size:,} (load {load()})", file=sys.stderr)
-        results[str(size)] = bench_size(size, args.workdir, args.queries, args.jobs, args.keep,
-                                        not args.no_peers, args.ref_carto)
+        print(f"size {size:,} (load {load()}), phases {','.join(phases)}", file=sys.stderr)
+        results[str(size)] = bench_size(size, args.workdir, args.queries, args.jobs, args.clean,
+                                        phases, args.ref_carto, results.get(str(size)))
         args.results.write_text(json.dumps(results, indent=1) + "\n")
     print(table(results))
+    lines = growth(results)
+    if lines:
+        print()
+        print(lines)
 
 
 if __name__ == "__main__":
