@@ -273,6 +273,9 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
                     fallback[lkey] = event_id
         states[label] = {**log_state(path, report.end_offset, report.lines, before),
                          "rows": report.rows}
+    # The fold's id table (20 bytes an event, more while its runs merge) is not needed by the
+    # layout: gone before it, not held through its peak.
+    del fold, newer_row
     if retired:
         # Events a newer row took over (a live turn that grew): their entries go.
         keep = np.ones(len(lkeys), np.bool_)
@@ -290,33 +293,47 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     stamps = np.frombuffer(ts, np.float64) if n else np.zeros(0)
     keys = np.frombuffer(lkeys, np.int64) if n else np.zeros(0, np.int64)
     # Oldest first: undated in reverse load order, then dated by time, ties in reverse load
-    # order (the layout `Columns.place` makes; numbers grow with the load key).
+    # order (the layout `Columns.place` makes; numbers grow with the load key). Memory: the
+    # arrays above and `order`; each output column is made from its input and the input
+    # dropped before the next (`_column`), so the layout's peak is a few bytes an event over
+    # what it keeps, not a copy of everything.
     dated = ~np.isnan(stamps)
     undated = np.flatnonzero(~dated)
     undated = undated[np.argsort(-keys[undated], kind="stable")]
     when = np.flatnonzero(dated)
+    del dated
     when = when[np.lexsort((-keys[when], stamps[when]))]
-    order = np.concatenate([undated, when])
     cols.n, cols.n_undated = n, len(undated)
     placed = stamps[when]
-    cols.epoch = _typed("d", placed.tobytes())
-    cols.day = _typed("i", np.floor_divide(placed, 86400).astype(np.int32).tobytes())
-    cols.lkey = _typed("q", keys[order].tobytes())
-    cols.length = _typed("i", np.frombuffer(lengths, np.int32)[order].tobytes() if n else b"")
-    cols.has_id = bytearray(np.frombuffer(bytes(has_id), np.uint8)[order].tobytes())
+    cols.epoch = _column("d", placed)
+    cols.day = _column("i", np.floor_divide(placed, 86400).astype(np.int32))
+    del placed, stamps, ts
+    order = np.concatenate([undated, when]).astype(np.int32 if n < 2 ** 31 else np.int64)
+    del undated, when
+    cols.length = _column("i", np.frombuffer(lengths, np.int32)[order] if n else None)
+    del lengths
+    cols.has_id = bytearray(_column("B", np.frombuffer(has_id, np.uint8)[order] if n else None))
+    del has_id
     cols.share_has_id()
-    del ts, lkeys, lengths, has_id, stamps, placed
     for name, dim in cols.dims.items():
         column = np.frombuffer(codes.pop(name), np.int32)[order] if n else np.zeros(0, np.int32)
-        dim.col = _typed("i", column.tobytes())
+        dim.col = _column("i", column)
         positions = np.argsort(column, kind="stable").astype(np.int32)
-        bounds = np.concatenate([[0], np.cumsum(np.bincount(column, minlength=len(dim.names)))])
-        flat = positions.tobytes()
-        dim.postings = [_typed("i", flat[4 * bounds[i]:4 * bounds[i + 1]])
-                        for i in range(len(dim.names))]
+        counts = np.bincount(column, minlength=len(dim.names)).tolist()
+        del column
+        flat = memoryview(positions).cast("B")
+        dim.postings = []
+        at = 0
+        for count in counts:
+            dim.postings.append(_typed("i", flat[4 * at:4 * (at + count)]))
+            at += count
+        del flat, positions
     hashes = np.frombuffer(crcs, np.uint32) if n else np.zeros(0, np.uint32)
     by_hash = np.lexsort((keys, hashes))
-    index = IdIndex(_typed("I", hashes[by_hash].tobytes()), _typed("q", keys[by_hash].tobytes()))
+    index = IdIndex(_column("I", hashes[by_hash]), _column("q", keys[by_hash]))
+    del hashes, crcs, by_hash
+    cols.lkey = _column("q", keys[order])
+    del keys, lkeys, order
     cols.fallback = fallback
     cols.rows = rows
     cols.duplicates = rows - n
@@ -464,42 +481,50 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
 # --------------------------------------------------------------------------- the file
 
 
-def _arrays(cols: Columns, index: IdIndex) -> list[tuple[str, object]]:
-    out: list[tuple[str, object]] = [("id_hash", index.hashes), ("id_hash_lkey", index.lkeys),
-        ("epoch", cols.epoch), ("day", cols.day), ("lkey", cols.lkey), ("length", cols.length),
-        ("has_id", cols.has_id)]
+def _arrays(cols: Columns, index: IdIndex) -> list[tuple[str, list]]:
+    """(name, parts) of every array in file order: a file array is its parts one after the
+    other (a dimension's postings are its lists of positions), written as they are."""
+    out: list[tuple[str, list]] = [(name, [value]) for name, value in (
+        ("id_hash", index.hashes), ("id_hash_lkey", index.lkeys), ("epoch", cols.epoch),
+        ("day", cols.day), ("lkey", cols.lkey), ("length", cols.length), ("has_id", cols.has_id))]
     for name, dim in cols.dims.items():
-        out.append((f"{name}.col", dim.col))
+        out.append((f"{name}.col", [dim.col]))
         offsets = array("q", [0])
         total = 0
         for plist in dim.postings:
             total += len(plist)
             offsets.append(total)
-        out.append((f"{name}.postings.off", offsets))
-        out.append((f"{name}.postings", b"".join(plist.tobytes() for plist in dim.postings)))
+        out.append((f"{name}.postings.off", [offsets]))
+        out.append((f"{name}.postings", list(dim.postings)))
     return out
 
 
+def _nbytes(part) -> int:
+    return len(part) * getattr(part, "itemsize", 1)
+
+
 def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: float) -> Path:
+    """Write the cache file (a temporary renamed over it). Every array goes to the file from
+    its own buffer: a `tobytes` copy of each (what this did) held a second copy of the whole
+    cache at once, the peak of a first build at 3M events."""
     path = cache_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = _arrays(cols, index)
-    blobs = [value if isinstance(value, (bytes, bytearray)) else value.tobytes()
-             for _, value in arrays]
     header = {
         "version": VERSION, "byteorder": sys.byteorder, "n": cols.n, "n_undated": cols.n_undated,
         "rows": cols.rows, "duplicates": cols.duplicates, "logs": states,
         "names": {name: dim.names[1:] for name, dim in cols.dims.items()},
         "fallback": sorted(cols.fallback.items()),
-        "arrays": [[name, len(blob)] for (name, _), blob in zip(arrays, blobs)],
+        "arrays": [[name, sum(map(_nbytes, parts))] for name, parts in arrays],
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "build_ms": round(build_ms, 1),
     }
     encoded = json.dumps(header, separators=(",", ":")).encode("utf-8")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(temporary, "wb") as handle:
         handle.write(MAGIC + len(encoded).to_bytes(8, "little") + encoded)
-        for blob in blobs:
-            handle.write(blob)
+        for _, parts in arrays:
+            for part in parts:
+                handle.write(part)
     os.replace(temporary, path)
     return path
 
@@ -507,6 +532,17 @@ def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: floa
 def _typed(code: str, data) -> array:
     out = array(code)
     out.frombytes(data)
+    return out
+
+
+def _column(code: str, values) -> array:
+    """A numpy array (of `code`'s item size) as an `array`, copied once, not through a
+    `tobytes` copy. Builds only: numpy is not imported on the read path."""
+    import numpy as np
+
+    out = array(code)
+    if values is not None and len(values):
+        out.frombytes(memoryview(np.ascontiguousarray(values)).cast("B"))
     return out
 
 
