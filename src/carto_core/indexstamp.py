@@ -18,9 +18,9 @@ The fingerprint (stdlib only, a few dozen `stat` calls and two 4 KiB reads per l
 - the caches' files (`search/CURRENT` and the generation it names, `semantic-index.json`, the
   vector store's manifest, the back-off and the keep-up lock): inode, size, mtime;
 - the configuration: the config file's path and stat, every `CARTO_*` variable;
-- the code: carto's version, `sys.path` (but its first entry, the script's folder), the stat of every site-packages folder (an install or
-  upgrade changes it) and of every source file of carto_core and carto_rankers (a checkout
-  that changed a format).
+- the code: Python's and carto's versions, the stat of the environment's site-packages
+  folders (an install, upgrade or removal changes them), where carto_core and carto_rankers
+  are and the stat of every source file of theirs (a checkout that changed a format).
 
 Anything else (`--rebuild`, `--force`, `--analyzer`, a Qdrant store, whose vectors live
 elsewhere) runs the steps. A stamp that does not match is simply not used; the next no-op run
@@ -85,6 +85,13 @@ def _package_folder(name: str) -> str | None:
     return locations[0] if locations else None
 
 
+def _site_packages() -> list[str]:
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return [paths["purelib"], paths["platlib"]]
+
+
 def _environment() -> dict:
     from carto_core import __version__
     from carto_core.home import config_file
@@ -94,10 +101,11 @@ def _environment() -> dict:
         "carto": __version__,
         "env": sorted((k, v) for k, v in os.environ.items() if k.startswith("CARTO_")),
         "config": [str(config), _stat(config)],
-        # sys.path[0] is the script's folder (or "" for -c): not where carto comes from.
-        "sys_path": sys.path[1:],
-        "site": [[p, _stat(Path(p))] for p in sys.path if p.endswith("-packages")],
-        "code": [_tree(_package_folder(name)) for name in ("carto_core", "carto_rankers")],
+        "python": sys.version,
+        # An install, upgrade or removal changes the environment's site-packages folder.
+        "site": [[p, _stat(Path(p))] for p in sorted(set(_site_packages()))],
+        "code": [[folder, _tree(folder)] for folder in
+                 map(_package_folder, ("carto_core", "carto_rankers"))],
     }
 
 
