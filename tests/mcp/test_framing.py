@@ -178,6 +178,7 @@ def _usable_id(value) -> bool:
 @given(st.one_of(messages, st.lists(messages, max_size=5)))
 @example([{"jsonrpc": "2.0", "result": None, "method": None, "id": 0},
           {"jsonrpc": "2.0", "id": 0, "method": "ping"}])
+@example({"jsonrpc": "2.0", "id": 0, "method": "ping", "params": None})
 def test_every_request_is_answered_exactly_once(value):
     """Whatever the line: every well-formed request (usable id) ends with exactly one answer
     carrying its id (from the framing now, or from the SDK, simulated here, through it); a
@@ -195,8 +196,11 @@ def test_every_request_is_answered_exactly_once(value):
         assert len(answers) <= 1 and all(isinstance(a, dict) for a in answers)
     flat = [a for answer in answers for a in (answer if isinstance(answer, list) else [answer])]
     assert len(flat) <= max(1, len(items))
+    # well formed: "params", when present, is an object or an array (a null one is an
+    # Invalid Request, answered with an error and the id)
     requests = [m for m in items if isinstance(m, dict) and m.get("jsonrpc") == "2.0"
-                and isinstance(m.get("method"), str) and _usable_id(m.get("id"))]
+                and isinstance(m.get("method"), str) and _usable_id(m.get("id"))
+                and ("params" not in m or isinstance(m["params"], (dict, list)))]
     def same_id(a, b):
         return type(a) is type(b) and a == b
 
