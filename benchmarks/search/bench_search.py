@@ -115,7 +115,8 @@ def _exact(ranker, query, scope, engine) -> bool:
     return got == want
 
 
-def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, builds: bool = True) -> dict:
+def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, builds: bool = True,
+               exact_vectors: bool = False) -> dict:
     from carto_core.evaluation.generate import generate_home
     from carto_core.home import Home
     from carto_core.search import Query, SearchRequest, run_search
@@ -178,6 +179,9 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
     timed_child([CARTO, "search", queries[0], "--limit", "10"], env)
     floor, walls, rsses, plain = [], [], [], []
     cpu = {"floor": [], "cli": [], "no_semantic": []}
+    exact_env, exact_walls = dict(env, CARTO_VECTOR_PROBE="1"), []
+    if exact_vectors:
+        cpu["cli_exact_vectors"] = []
     for q in queries[:cold_runs]:
         wall, _, used = timed_child([PY, "-c", "import numpy, click"], env)
         floor.append(wall)
@@ -189,10 +193,18 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
         wall, _, used = timed_child([CARTO, "search", q, "--limit", "10", "--no-semantic"], env)
         plain.append(wall)
         cpu["no_semantic"].append(used)
+        if exact_vectors:  # every vector list read: the exact scan, in the same loop
+            wall, _, used = timed_child([CARTO, "search", q, "--limit", "10"], exact_env)
+            exact_walls.append(wall)
+            cpu["cli_exact_vectors"].append(used)
     out["floor_import_numpy_click"] = ms(floor)
     out["carto_cold_cli"] = ms(walls)
     out["carto_cold_cli_rss_mb"] = max(rsses)
     out["carto_cold_cli_no_semantic"] = ms(plain)
+    if exact_vectors:
+        out["carto_cold_cli_exact_vectors"] = ms(exact_walls)
+        out["carto_cold_cli_exact_vectors_cpu_vs_floor"] = round(
+            statistics.median(cpu["cli_exact_vectors"]) / statistics.median(cpu["floor"]), 2)
     out["cold_cpu_ms"] = {name: round(statistics.median(v) * 1000, 1) for name, v in cpu.items()}
     for key, name in (("carto_cold_cli", "cli"), ("carto_cold_cli_no_semantic", "no_semantic")):
         out[f"{key}_vs_floor"] = round(out[key]["median_ms"] / out["floor_import_numpy_click"]["median_ms"], 2)
@@ -307,13 +319,17 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--no-builds", action="store_true",
                         help="skip the two timed keyword rebuilds (reuse the home's index)")
+    parser.add_argument("--exact-vectors-too", action="store_true",
+                        help="also time the cold CLI reading every vector list "
+                             "(CARTO_VECTOR_PROBE=1), interleaved with the others")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "search" / "results.json")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="carto-bench-search-"))
     os.environ.setdefault("XDG_CACHE_HOME", str(workdir / "cache"))
     rows = []
     for size in args.sizes:
-        row = bench_size(size, workdir, args.queries, args.cold_runs, builds=not args.no_builds)
+        row = bench_size(size, workdir, args.queries, args.cold_runs, builds=not args.no_builds,
+                         exact_vectors=args.exact_vectors_too)
         rows.append(row)
         print(json.dumps(row), flush=True)
     import numpy

@@ -25,8 +25,11 @@ removed re-reads the manifest and tries again.
 
 Rows of a segment are sorted by project, so a project filter is one contiguous slice per
 matching project (a view, nothing copied); the time window narrows each slice to the rows in
-range, which are gathered. The exact top-k is cut from one mat-vec over what passed: filters are
-applied before top-k, never after it.
+range, which are gathered. The top-k is cut from one mat-vec over what passed: filters are
+applied before top-k, never after it. A segment of `ivf.MIN_ROWS` rows or more is written with
+inverted lists (`ivf`): rows grouped by list, then by project, so a query scores the contiguous
+slices of the lists nearest to it (centroids.npy, listbounds.npy); smaller segments, and
+filters that leave few rows, are scanned exactly.
 
 Vectors are stored as float16 (half the bytes of float32: the store was 1.4x the size of the
 logs) and scored in float32: a block of rows is decoded exactly into float32 by integer
@@ -49,6 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.semantic import ivf
 from carto_core.semantic.store import (
     DimensionMismatch,
     Hit,
@@ -179,6 +183,16 @@ def best_rows(block: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.nd
     return best, where
 
 
+def lists_of(block: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """The list of each row of float16 `block` (as stored): its nearest centroid."""
+    out = np.empty(len(block), np.int32)
+    # The decoded rows carry a 2**-112 factor (see `scores`): the centroids carry the 2**112.
+    scaled = (np.asarray(centroids, np.float32) * np.float32(2.0 ** 112)).T
+    for start, rows in _decoded(block):
+        out[start:start + len(rows)] = np.argmax(rows @ scaled, axis=1)
+    return out
+
+
 def normalise(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (zero rows stay zero: they score 0 against anything)."""
     vectors = np.asarray(vectors, dtype=np.float32)
@@ -202,6 +216,12 @@ class Segment:
         self.project = np.load(folder / "project.npy", mmap_mode="r")
         self.ts = np.load(folder / "ts.npy", mmap_mode="r")
         self.projects: list[str] = json.loads((folder / "projects.json").read_text("utf-8"))
+        # Inverted lists (`ivf`): rows grouped by list, then by project inside a list;
+        # bounds[l * P + c] is the first row of list l and project code c (P projects).
+        self.lists = int(entry.get("lists", 0))
+        if self.lists:
+            self.centroids = np.load(folder / "centroids.npy")
+            self.bounds = np.load(folder / "listbounds.npy")
         self._hash_index: tuple[np.ndarray, np.ndarray] | None = None
         try:
             self.digests = np.load(folder / "digest.npy", mmap_mode="r")
@@ -237,10 +257,15 @@ class Segment:
     def id_list(self) -> list[str]:
         return [bytes(x).decode("utf-8", "replace") for x in self.ids]
 
-    def blocks(self, projects: Sequence[str] | None, since: int | None, before: int | None):
+    def blocks(self, projects: Sequence[str] | None, since: int | None, before: int | None,
+               query: np.ndarray | None = None):
         """The rows passing the filters as (lo, hi, offsets) over contiguous slices: a sorted
         segment gives one slice per wanted project and the time window becomes offsets
-        (relative to lo) within it; offsets None = the whole slice."""
+        (relative to lo) within it; offsets None = the whole slice. A segment with lists and
+        a `query` gives the slices of the lists the query probes, unless the filters leave
+        fewer than `ivf.EXACT_BELOW` rows: then every row that passed."""
+        if self.lists:
+            return self._list_blocks(projects, since, before, query)
         if projects is None:
             spans = [(0, self.count)]
         else:
@@ -261,6 +286,43 @@ class Segment:
             else:
                 out.append((lo, hi, self._window(since, before, lo, hi)))
         return out
+
+    def _list_blocks(self, projects, since, before, query):
+        width = len(self.projects)
+        codes = (list(range(width)) if projects is None else
+                 [code for code, value in enumerate(self.projects) if value in set(projects)])
+        if not codes:
+            return []
+        bounds = self.bounds
+
+        def spans(lists) -> list[tuple[int, int]]:
+            out: list[tuple[int, int]] = []
+            for number in lists.tolist():
+                base = number * width
+                parts = ([(int(bounds[base]), int(bounds[base + width]))] if len(codes) == width
+                         else [(int(bounds[base + c]), int(bounds[base + c + 1])) for c in codes])
+                for lo, hi in parts:
+                    if hi <= lo:
+                        continue
+                    if out and out[-1][1] == lo:  # neighbouring slices read as one
+                        out[-1] = (out[-1][0], hi)
+                    else:
+                        out.append((lo, hi))
+            return out
+
+        def windowed(parts):
+            if since is None and before is None:
+                return [(lo, hi, None) for lo, hi in parts]
+            return [(lo, hi, self._window(since, before, lo, hi)) for lo, hi in parts]
+
+        every = windowed(spans(np.arange(self.lists)))
+        share = ivf.probe_share()
+        if query is None or share >= 1.0:
+            return every
+        passed = sum(hi - lo if offsets is None else len(offsets) for lo, hi, offsets in every)
+        if passed < ivf.EXACT_BELOW:
+            return every
+        return windowed(spans(ivf.probed(self.centroids, query, share)))
 
     def id_blocks(self, wanted: np.ndarray, projects: Sequence[str] | None, since: int | None,
                   before: int | None):
@@ -377,7 +439,7 @@ class EmbeddedStore(VectorStore):
         if ids is not None:
             wanted = np.array([e.encode("utf-8") for e in ids]) if len(ids) else np.zeros(0, "S1")
         for number, segment in enumerate(segments):
-            blocks = (segment.blocks(projects, since_ms, before_ms) if wanted is None
+            blocks = (segment.blocks(projects, since_ms, before_ms, query) if wanted is None
                       else segment.id_blocks(wanted, projects, since_ms, before_ms))
             for lo, hi, offsets in blocks:
                 if offsets is None:
@@ -488,7 +550,7 @@ class EmbeddedStore(VectorStore):
         return self._write_segment(
             manifest, segment.model, columns["vectors"][keep], columns["ids"][keep],
             [p for p, k in zip(columns["projects"], keep) if k], columns["ts"][keep],
-            columns["digests"][keep])
+            columns["digests"][keep], centroids=segment.centroids if segment.lists else None)
 
     def ids(self, model):
         out: set[str] = set()
@@ -531,8 +593,11 @@ class EmbeddedStore(VectorStore):
         _fsync_dir(self.root)
 
     def _write_segment(self, manifest: dict, model: str, vectors: np.ndarray, ids: np.ndarray,
-                       projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None) -> dict:
-        """Write one segment (rows unit length already; float32 or float16)."""
+                       projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None,
+                       centroids: np.ndarray | None = None) -> dict:
+        """Write one segment (rows unit length already; float32 or float16). A segment of
+        `ivf.MIN_ROWS` rows or more gets inverted lists: `centroids` when given (a rewrite
+        of a segment without some of its rows keeps its lists), else trained on its rows."""
         manifest["serial"] = int(manifest.get("serial", 0)) + 1
         name = f"seg-{manifest['serial']:06d}-{os.urandom(3).hex()}"
         tmp = self.root / f".{name}.tmp"
@@ -540,9 +605,22 @@ class EmbeddedStore(VectorStore):
         distinct = sorted(set(projects))
         code = {value: number for number, value in enumerate(distinct)}
         codes = np.fromiter((code[p] for p in projects), dtype=np.int32, count=len(projects))
-        # Rows sorted by project: a project filter reads one contiguous slice per project.
-        order = np.argsort(codes, kind="stable")
         stored = vectors if vectors.dtype == np.float16 else to_float16(vectors)
+        lists = ivf.list_count(len(stored))
+        if lists:
+            if centroids is None or len(centroids) != lists:
+                centroids = ivf.train(stored[ivf.sample_rows(len(stored))].astype(np.float32), lists)
+            row_list = lists_of(stored, centroids)
+            # Rows grouped by list, by project inside a list: a probe reads one slice per
+            # list (per wanted project under a project filter).
+            order = np.lexsort((codes, row_list))
+            keys = row_list[order].astype(np.int64) * len(distinct) + codes[order]
+            _save(tmp / "centroids.npy", np.asarray(centroids, np.float32))
+            _save(tmp / "listbounds.npy", np.searchsorted(
+                keys, np.arange(lists * len(distinct) + 1), "left").astype(np.int64))
+        else:
+            # Rows sorted by project: a project filter reads one contiguous slice per project.
+            order = np.argsort(codes, kind="stable")
         _save(tmp / "vectors.npy", np.ascontiguousarray(stored[order]))
         del stored
         ids = np.asarray(ids)[order]
@@ -561,8 +639,11 @@ class EmbeddedStore(VectorStore):
         _fsync_dir(tmp)
         os.rename(tmp, self.root / name)
         _fsync_dir(self.root)
-        return {"name": name, "model": model, "dim": int(vectors.shape[1]), "count": int(len(ids)),
-                "id_width": width}
+        entry = {"name": name, "model": model, "dim": int(vectors.shape[1]),
+                 "count": int(len(ids)), "id_width": width}
+        if lists:
+            entry["lists"] = lists
+        return entry
 
     def _remove(self, names: Sequence[str]) -> None:
         import shutil  # writers only: a search never removes (shutil brings bz2 and lzma)
