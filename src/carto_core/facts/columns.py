@@ -35,7 +35,6 @@ from carto_core.events import Event, is_resolved
 #: Dimension name -> the Event attribute it interns.
 DIMENSIONS = {"project": "project", "type": "type", "source": "source", "provider": "provider",
               "session": "session_id"}
-_DAY = 86400
 
 
 def real_id(event: Event) -> bool:
@@ -138,7 +137,6 @@ class Columns:
         self.n_undated = 0
         #: Dated positions only: `epoch[p - n_undated]`, ascending.
         self.epoch = array("d")
-        self.day = array("i")
         self.lkey = array("q")
         self.length = array("i")
         self.dims = {name: Dimension(name, names.get(name)) for name in DIMENSIONS}
@@ -187,7 +185,6 @@ class Columns:
         if dated:
             stamps = [records.ts[i] for i in order]
             self.epoch.extend(stamps)
-            self.day.extend([int(t // _DAY) for t in stamps])
         else:
             self.n_undated += len(order)
         self.lkey.extend([records.lkey[i] for i in order])
@@ -220,7 +217,6 @@ class Columns:
         if cut < u:
             self.n_undated = cut
         del self.epoch[max(0, cut - u):]
-        del self.day[max(0, cut - u):]
         del self.lkey[cut:]
         del self.length[cut:]
         del self.has_id[cut:]

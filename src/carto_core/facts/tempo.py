@@ -50,18 +50,22 @@ def _per_project_days(cols: Columns, lo: int, hi: int, scope) -> dict[int, dict[
     """project id -> {UTC day: events} over positions [lo, hi).
 
     Dated positions are in time order, so each day is one contiguous run of positions; its
-    edges are found by bisection on the day column. A project's count on a day is then two
+    edges are found by bisection on the time column (by day). A project's count on a day is then two
     bisections of its postings, or, for a project with fewer events than there are days, one
     pass over its own positions: either way no Python loop over every event."""
     project = cols.dims["project"]
     u = cols.n_undated
-    day = cols.day
+    epoch = cols.epoch
+
+    def day(t: float) -> int:
+        return int(t // _DAY)  # what numpy's floor_divide gives, so any stored day column too
+
     edges: list[tuple[int, int]] = []  # (day, first position of the day's run)
     position = lo
     while position < hi:
-        current = day[position - u]
+        current = day(epoch[position - u])
         edges.append((current, position))
-        position = u + bisect_left(day, current + 1, position - u, hi - u)
+        position = u + bisect_left(epoch, current + 1, position - u, hi - u, key=day)
     bounds = [start for _, start in edges] + [hi]
     out: dict[int, dict[int, int]] = {}
     for ident in range(1, len(project.names)):
@@ -72,7 +76,7 @@ def _per_project_days(cols: Columns, lo: int, hi: int, scope) -> dict[int, dict[
         if start == end:
             continue
         if end - start < len(edges):
-            observed = Counter(day[p - u] for p in plist[start:end])
+            observed = Counter(day(epoch[p - u]) for p in plist[start:end])
         else:
             observed = {}
             cursor = start
