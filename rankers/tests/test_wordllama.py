@@ -146,31 +146,3 @@ def test_the_query_is_embedded_without_its_question_words(tmp_path, monkeypatch)
     whole = run_search(SearchRequest(query="What sport do I do now?", limit=5), home=home)
     assert seen[-1] == "What sport do I do now?"
     assert whole.results[0].event_id == "turn-s-3"
-
-
-def _pool_one_by_one(table, id_lists):
-    """The pool as a loop over texts (what `_pool` was): the reference its vectors equal."""
-    out = np.zeros((len(id_lists), table.shape[1]), np.float32)
-    for row, ids in enumerate(id_lists):
-        if len(ids):
-            vector = np.asarray(table[np.minimum(np.asarray(ids), len(table) - 1)],
-                                np.float32).mean(axis=0)
-            norm = float(np.linalg.norm(vector))
-            out[row] = vector / norm if norm else vector
-    return out
-
-
-@settings(max_examples=40, deadline=None)
-@given(lists=st.lists(st.lists(st.integers(0, 40000), max_size=300), max_size=30),
-       group=st.sampled_from([1, 7, 64, 1 << 15]))
-def test_the_grouped_pool_equals_a_loop_over_texts_bit_for_bit(embedder, lists, group):
-    """Groups of any token budget (one text per group, a text longer than the budget, empty
-    texts, ids past the table's end) give the loop's vectors exactly."""
-    old = wl.POOL_TOKENS
-    wl.POOL_TOKENS = group
-    try:
-        got = embedder._pool(lists)
-    finally:
-        wl.POOL_TOKENS = old
-    assert got.dtype == np.float32 and got.shape == (len(lists), wl.DIMS)
-    assert np.array_equal(got, _pool_one_by_one(embedder.weights(), lists))

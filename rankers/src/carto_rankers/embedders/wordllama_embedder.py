@@ -39,9 +39,6 @@ DIMS = 256
 WEIGHTS = f"weights/{CONFIG}_{DIMS}.safetensors"
 TOKENIZER = f"tokenizers/{CONFIG}_tokenizer_config.json"
 SPACE = "\u2581"
-#: Tokens pooled at once (their float32 rows: 8 MB at 256 dimensions; 32k tokens added 40 MB
-#: to a first build's peak RSS for no measurable gain).
-POOL_TOKENS = 1 << 13
 
 
 _FOLDER: list = []
@@ -277,35 +274,14 @@ class WordLlamaEmbedder(Embedder):
     # ---- embedding
 
     def _pool(self, id_lists: Sequence[Sequence[int]]) -> np.ndarray:
-        """The mean of each text's token rows, normalised. The rows of a group of texts are
-        gathered from the memory-mapped table in one fancy index and converted to float32
-        once; each text's rows are then summed by one `sum(axis=0)` of its slice (the
-        pairwise sum `mean(axis=0)` makes, so the vectors are a per-text loop's bit for bit,
-        tested; `np.add.reduceat` adds in another order and differs in the last bits). The
-        loop it replaces paid a memmap item access, a conversion and a mean per text: 40 % of
-        a first build's CPU. A group holds at most `POOL_TOKENS` tokens, so a batch of long
-        turns stays bounded."""
         table = self.weights()
         out = np.zeros((len(id_lists), table.shape[1]), np.float32)
-        last = len(table) - 1
-        lengths = np.fromiter(map(len, id_lists), np.int64, len(id_lists))
-        texts = np.flatnonzero(lengths)
-        start = 0
-        while start < len(texts):
-            # As many texts as fit in POOL_TOKENS (at least one, however long).
-            budget = np.cumsum(lengths[texts[start:]])
-            stop = start + max(1, int(np.searchsorted(budget, POOL_TOKENS, "right")))
-            group = texts[start:stop]
-            ids = np.minimum(np.concatenate([np.asarray(id_lists[i], np.int64) for i in group]),
-                             last)
-            rows = np.asarray(table[ids], np.float32)
-            at = 0
-            for row, count in zip(group.tolist(), lengths[group].tolist()):
-                vector = rows[at:at + count].sum(axis=0) / count
-                at += count
-                norm = float(np.sqrt(vector.dot(vector)))  # what np.linalg.norm computes
+        for row, ids in enumerate(id_lists):
+            if len(ids):
+                vector = np.asarray(table[np.minimum(np.asarray(ids), len(table) - 1)],
+                                    np.float32).mean(axis=0)
+                norm = float(np.linalg.norm(vector))
                 out[row] = vector / norm if norm else vector
-            start = stop
         return out
 
     def _batch_tokenizer(self):
