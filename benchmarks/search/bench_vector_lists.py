@@ -15,6 +15,7 @@ as `bench_search.py` samples them; each is embedded by the home's embedder.
 
     python benchmarks/search/bench_vector_lists.py --workdir W HOME [HOME ...]
         [--shares 0.3,0.5,0.6,0.75,0.85,1] [--min-rows 32768] [--exact-below 8192] [--cold-runs 11]
+        [--copies 5]          # the home's vectors five times over: a 1M store from a 200k home
 """
 
 from __future__ import annotations
@@ -60,12 +61,26 @@ def queries_of(home: Path, n: int) -> list[str]:
     return out
 
 
-def copy_store(source, target, model: str) -> None:
-    for segment in source._model_segments(model):
-        c = segment.columns()
-        ts = [None if t == np.iinfo(np.int64).min else t / 1000.0 for t in c["ts"].tolist()]
-        target.upsert_arrays(model, [bytes(i).decode("utf-8") for i in c["ids"]], c["vectors"],
-                             c["projects"], ts, digests=c["digests"].tolist())
+def copy_store(source, target, model: str, copies: int = 1) -> None:
+    """`source`'s vectors written into `target` by its own writer (lists included), then
+    compacted as `carto index` does; copies 2.. under their own ids, each row nudged by
+    N(0, 0.02) noise and re-normalised (a larger store of the same kind of vectors)."""
+    from carto_core.semantic.embedded import normalise, to_float16
+
+    rng = np.random.default_rng(7)
+    for copy in range(copies):
+        for segment in source._model_segments(model):
+            c = segment.columns()
+            ts = [None if t == np.iinfo(np.int64).min else t / 1000.0 for t in c["ts"].tolist()]
+            ids = [bytes(i).decode("utf-8") for i in c["ids"]]
+            vectors = c["vectors"]
+            if copy:
+                ids = [f"c{copy}-{i}" for i in ids]
+                vectors = to_float16(normalise(vectors.astype(np.float32) + rng.normal(
+                    scale=0.02, size=vectors.shape).astype(np.float32)))
+            target.upsert_arrays(model, ids, vectors, c["projects"], ts,
+                                 digests=c["digests"].tolist())
+    target.compact()
 
 
 def recall(store, model, queries, shares, k):
@@ -95,6 +110,8 @@ def main() -> None:
                         help="scan a segment whole when a filter leaves fewer rows (0: never)")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--cold-runs", type=int, default=11)
+    parser.add_argument("--copies", type=int, default=1,
+                        help="write each home's vectors this many times (5 x 200k: a 1M store)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     from carto_core.home import Home
@@ -118,7 +135,8 @@ def main() -> None:
         target = args.workdir / home.name
         if not (target / "manifest.json").exists():
             t0 = time.process_time()
-            copy_store(EmbeddedStore(home / ".carto" / "vectors"), EmbeddedStore(target), status.model)
+            copy_store(EmbeddedStore(home / ".carto" / "vectors"), EmbeddedStore(target), status.model,
+                       args.copies)
             print(f"{home.name}: store written with lists in {time.process_time() - t0:.1f} s CPU", flush=True)
         store = EmbeddedStore(target)
         segments = store._model_segments(status.model)
