@@ -175,11 +175,14 @@ def test_a_selective_filter_scans_every_row_that_passed(tmp_path, small_lists, m
 
 
 def test_a_rewrite_without_some_rows_keeps_the_lists(tmp_path, small_lists):
-    store, vectors, ids, *_ = write(tmp_path / "v", 200, 6)
+    store, vectors, ids, *_ = write(tmp_path / "v", 192, 6)  # 12 lists
     before = store._snapshot()[0].centroids.copy()
-    assert store.delete("m", ids[:5]) == 5
+    assert store.delete("m", ids[:5]) == 5  # 187 rows would get 11 lists if trained again
     (segment,) = store._snapshot()
-    assert segment.count == 195 and np.array_equal(segment.centroids, before)
+    assert segment.count == 187 and segment.lists == 12
+    assert np.array_equal(segment.centroids, before)
+    entry = json.loads((tmp_path / "v" / MANIFEST).read_text())["segments"][0]
+    assert entry["lists"] == 12
 
 
 def test_probe_share_from_the_environment(monkeypatch):

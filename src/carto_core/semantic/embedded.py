@@ -608,8 +608,9 @@ class EmbeddedStore(VectorStore):
         stored = vectors if vectors.dtype == np.float16 else to_float16(vectors)
         lists = ivf.list_count(len(stored))
         if lists:
-            if centroids is None or len(centroids) != lists:
+            if centroids is None:
                 centroids = ivf.train(stored[ivf.sample_rows(len(stored))].astype(np.float32), lists)
+            lists = len(centroids)  # a rewrite keeps its lists, even a few rows smaller
             row_list = lists_of(stored, centroids)
             # Rows grouped by list, by project inside a list: a probe reads one slice per
             # list (per wanted project under a project filter).
