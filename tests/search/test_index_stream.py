@@ -118,10 +118,13 @@ def one_shot(corpus):
 
 
 @settings(max_examples=25, deadline=None, print_blob=False)
-@given(rows=st.integers(1, 90), run_postings=st.integers(1, 700), ranges=st.integers(1, 400))
+@given(rows=st.integers(1, 90), run_postings=st.integers(1, 700), ranges=st.integers(1, 400),
+       blocks=st.integers(1, 300))
 def test_a_streamed_build_equals_the_one_shot_build(corpus, one_shot, rows, run_postings, ranges,
-                                                    monkeypatch_module):
+                                                    blocks, monkeypatch_module):
     monkeypatch_module.setattr("carto_core.search.index_write.RANGE_POSTINGS", ranges)
+    # the retired documents are dropped from the written columns and ids `blocks` at a time
+    monkeypatch_module.setattr("carto_core.search.index_write.BLOCK_VALUES", blocks)
     index = stream_build(KeywordIndex, corpus, analyzer=default_analyzer(), rows=rows,
                          run_postings=run_postings)
     assert len(index.ids) > 200 and rows < len(index.ids)  # many chunks, many runs

@@ -12,7 +12,8 @@
 
 `save` writes a new generation and swaps CURRENT, `load` maps the current one (columns are
 memory-mapped, so opening costs a few milliseconds instead of parsing every JSONL line), `_prune`
-removes old generations no reader may still be pointing at. The index is a cache: deleting the
+removes the generation just superseded (and older ones): a reader holding it keeps its mapped
+files, so the index takes its own size on disk at rest, not twice that. The index is a cache: deleting the
 folder loses nothing.
 
 `GenerationStore` is a part of `KeywordIndex` (carto_core.search.index), which carries the fields.
@@ -30,6 +31,8 @@ from carto_core.home import Home
 from carto_core.search.index_build import COLUMNS
 from carto_core.search.postings import Segment
 
+#: Times `load` tries when the generation it opens is replaced and removed meanwhile.
+_OPEN_TRIES = 3
 VERSION = 6  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
 #             5: a digest per document (rewritten logs are patched, not rebuilt); 6: intent column
 
@@ -50,8 +53,30 @@ class GenerationStore:
 
         analyzer = analyzer or default_analyzer()
         base = cls.folder(home)
+        for _ in range(_OPEN_TRIES):
+            try:
+                current = (base / "CURRENT").read_text("utf-8").strip()
+            except OSError:
+                return None
+            index = cls._load_generation(home, base, current, analyzer)
+            if index is not None:
+                return index
+            try:
+                moved = (base / "CURRENT").read_text("utf-8").strip() != current
+            except OSError:
+                return None
+            if not moved:
+                return None
+            # A writer published a newer generation while this one was being opened and
+            # removed the one it superseded: open the new one.
+        return None
+
+    @classmethod
+    def _load_generation(cls, home: Home, base: Path, current: str, analyzer):
+        """The generation folder `current` as a `cls`, None when unusable or gone."""
+        from carto_core.search.postings import map_words
+
         try:
-            current = (base / "CURRENT").read_text("utf-8").strip()
             folder = base / current
             meta = json.loads((folder / "meta.json").read_text("utf-8"))
             if meta.get("version") != VERSION or meta.get("analyzer") != analyzer.signature:
@@ -67,16 +92,18 @@ class GenerationStore:
             cols["alive"] = np.array(cols["alive"])
             seg = Segment(*(np.asarray(np.load(folder / f"post_{n}.npy", mmap_mode="r"))
                             for n in ("terms", "offsets", "docs", "tfs", "dls")))
+            # Mapped now, not read on first use: a newer generation removes this folder.
+            seg.words = map_words(folder / "vocab.txt")
+            id_hash = (np.load(folder / "ids_hash.npy", mmap_mode="r"),
+                       np.load(folder / "ids_hash_doc.npy", mmap_mode="r"))
         except (OSError, ValueError, KeyError):
             return None
         if len(id_offsets) != len(cols["ts"]) + 1:
             return None
-        seg.words = folder / "vocab.txt"
         index = cls(home, None, cols, meta["strings"], [seg], meta["logs"], current,
                     meta.get("problems", {}), analyzer=analyzer, context=int(meta.get("context", 0)))
         index._ids_blob = (id_data, id_offsets)
-        index._id_hash = (np.load(folder / "ids_hash.npy", mmap_mode="r"),
-                          np.load(folder / "ids_hash_doc.npy", mmap_mode="r"))
+        index._id_hash = id_hash
         index._main_docs = len(index)
         index._stats()
         return index
@@ -111,9 +138,7 @@ class GenerationStore:
                 "documents": int(alive.sum()), "logs": self.logs,
                 "strings": self.strings, "problems": self.problems,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        publish(base, name, folder, meta)
-        previous = self.generation.split("+")[0]
-        self._prune(base, keep={name, previous})
+        self._prune(base, keep=name, superseded=publish(base, name, folder, meta))
         saved = type(self).load(self.home, analyzer=self.analyzer)
         if saved is None:  # pragma: no cover - what was just written does not read back
             raise OSError(f"{base / name}: the generation just written cannot be read")
@@ -121,17 +146,28 @@ class GenerationStore:
         return name
 
     @staticmethod
-    def _prune(base: Path, keep: set[str]) -> None:
-        # Older generations go; the one just replaced stays for readers that still map it
-        # (on POSIX a mapped file survives unlinking anyway).
+    def _prune(base: Path, keep: str, superseded: str = "") -> None:
+        """Remove the generation CURRENT named before `keep` replaced it (`superseded`) and
+        any other old one. A reader that has one open keeps it: every file of a generation is
+        mapped when it is opened, and POSIX keeps an unlinked file's mapped pages; a reader
+        opening it at that very moment finds CURRENT moved and opens the new one (`load`).
+        Young folders stay: another process may be writing one (.tmp), or have just moved
+        one into place and be about to point CURRENT at it."""
         import shutil
 
+        try:
+            current = (base / "CURRENT").read_text("utf-8").strip()
+        except OSError:
+            current = keep
         for entry in base.iterdir():
-            if entry.is_dir() and entry.name not in keep and entry.name.startswith("gen-"):
+            name = entry.name
+            if not entry.is_dir() or not name.startswith("gen-") or name in (keep, current):
+                continue
+            if name != superseded:
                 try:
                     age = time.time() - entry.stat().st_mtime
                 except FileNotFoundError:
                     continue
-                if age < (600 if entry.name.endswith(".tmp") else 60):
-                    continue  # another process may be writing it, or about to point CURRENT at it
-                shutil.rmtree(entry, ignore_errors=True)
+                if age < (600 if name.endswith(".tmp") else 60):
+                    continue
+            shutil.rmtree(entry, ignore_errors=True)

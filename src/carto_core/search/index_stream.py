@@ -17,6 +17,7 @@ terms, and one run.
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import time
 from array import array
@@ -25,7 +26,7 @@ import numpy as np
 
 from carto_core.fold import takes_over
 from carto_core.home import Home
-from carto_core.logstream import CHUNK_ROWS, Fold
+from carto_core.logstream import Fold
 from carto_core.reader import ReadReport
 from carto_core.search.index_build import (
     BUILD_ORDER, COLUMNS, LOG_CODE, LOG_LABELS, TF_SCALE, DocumentBuilder, log_state,
@@ -33,9 +34,14 @@ from carto_core.search.index_build import (
 from carto_core.search.index_write import IdWriter, NpyWriter, merge_runs, new_generation, publish
 from carto_core.search.postings import Segment
 
-#: Postings a run holds before it is written (about 20 MB of builder arrays; sorting a run
-#: takes about 5x that for a moment).
-RUN_POSTINGS = 1_500_000
+#: Postings a run holds before it is written (about 6 MB of builder arrays; sorting a run
+#: takes about 5x that for a moment). Measured at 1M events (docs/performance.md, "Keyword
+#: build memory"): 1.5M postings a run, 16k-row chunks and a 400k-word analyzer memo peaked
+#: at 530 MB; 500k, 4k rows and 100k words at about half that, for the same CPU time.
+RUN_POSTINGS = 500_000
+#: Rows folded at a time: a chunk's parsed rows are alive together (about 100 B a row plus
+#: its text).
+CHUNK_ROWS = 4096
 _STREAMED = [name for name in COLUMNS if name not in ("seen", "doclen", "alive")]
 
 
@@ -46,10 +52,6 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
     from carto_core.search.index_store import VERSION
 
     base = cls.folder(home)
-    try:
-        previous = (base / "CURRENT").read_text("utf-8").strip()
-    except OSError:
-        previous = ""
     name, folder = new_generation(base)
     run_limit = run_postings or RUN_POSTINGS
     builder = DocumentBuilder(analyzer=analyzer)
@@ -149,8 +151,7 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
     meta = {"version": VERSION, "analyzer": analyzer.signature, "context": builder.context,
             "documents": int(alive.sum()), "logs": logs, "strings": builder.strings,
             "problems": problems, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    publish(base, name, folder, meta)
-    cls._prune(base, keep={name, previous})
+    cls._prune(base, keep=name, superseded=publish(base, name, folder, meta))
     return cls.load(home, analyzer=analyzer)
 
 
@@ -166,13 +167,38 @@ def _write_run(folder, segment: Segment) -> Segment:
 
 
 def _drop_retired(folder, alive: np.ndarray) -> None:
-    """Columns and ids without the documents a later row took over (postings already are)."""
+    """Columns and ids without the documents a later row took over (postings already are),
+    a block at a time: neither a whole column nor the id list is ever in memory."""
+    from carto_core.search.index_write import npy_blocks
+
     for column in COLUMNS:
-        values = np.load(folder / f"col_{column}.npy")
-        np.save(folder / f"col_{column}.npy", values[alive])
-    offsets = np.load(folder / "ids_off.npy")
-    blob = (folder / "ids.bin").read_bytes()
-    kept = [blob[offsets[i]:offsets[i + 1] - 1].decode("utf-8") for i in np.flatnonzero(alive)]
+        path = folder / f"col_{column}.npy"
+        kept = folder / f"col_{column}.kept"
+        writer, start = NpyWriter(kept, COLUMNS[column]), 0
+        for values in npy_blocks(path):
+            writer.write(values[alive[start:start + len(values)]])
+            start += len(values)
+        writer.close()
+        os.replace(kept, path)
+    os.replace(folder / "ids.bin", folder / "ids.bin.old")
+    os.replace(folder / "ids_off.npy", folder / "ids_off.old")
     writer = IdWriter(folder)
-    writer.write(kept)
+    with open(folder / "ids.bin.old", "rb") as blob:
+        first = 0  # the document the block starts at
+        last_end = 0
+        leading = True
+        for ends in npy_blocks(folder / "ids_off.old"):
+            if leading:
+                ends, leading = ends[1:], False  # the offsets start with a 0
+            if not len(ends):
+                continue
+            starts = np.concatenate([[last_end], ends[:-1]])
+            data = np.frombuffer(blob.read(int(ends[-1] - last_end)), np.uint8)
+            keep = alive[first:first + len(ends)]
+            lengths = (ends - starts)[keep]
+            writer.write_encoded(data[np.repeat(keep, ends - starts)].tobytes(), np.cumsum(lengths))
+            first += len(ends)
+            last_end = int(ends[-1])
     writer.close()
+    os.remove(folder / "ids.bin.old")
+    os.remove(folder / "ids_off.old")

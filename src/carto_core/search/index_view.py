@@ -116,9 +116,19 @@ class IndexView:
     def open(cls, home, *, analyzer_signature: str | None = None, context: int | None = None):
         """The current generation, or None (no index, another version, another analyzer than
         `analyzer_signature` or another context setting than `context` when given, unreadable)."""
-        folder = cls.folder_of(home)
-        if folder is None:
-            return None
+        for _ in range(3):
+            folder = cls.folder_of(home)
+            if folder is None:
+                return None
+            view = cls._open_folder(home, folder, analyzer_signature, context)
+            if view is not None or cls.folder_of(home) == folder:
+                return view
+            # CURRENT moved while this generation was opened (a writer replaced and removed
+            # it, index_store._prune): open the new one.
+        return None
+
+    @classmethod
+    def _open_folder(cls, home, folder: Path, analyzer_signature: str | None, context: int | None):
         try:
             meta = json.loads((folder / "meta.json").read_text("utf-8"))
             if meta.get("version") != FORMAT_VERSION:

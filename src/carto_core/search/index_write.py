@@ -24,10 +24,50 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.search.postings import Segment
+from carto_core.search.postings import Segment, iter_words
 
 #: Postings merged at a time (about 70 MB of scratch arrays).
 RANGE_POSTINGS = 1_000_000
+#: Values read at a time when a written file is filtered (`npy_blocks`).
+BLOCK_VALUES = 1 << 18
+
+
+def npy_blocks(path: Path, block: int | None = None) -> Iterator[np.ndarray]:
+    """The values of a 1-d `.npy` file, `block` at a time, read rather than mapped: a mapped
+    file's pages count in the process's RSS for as long as the mapping lives."""
+    block = block or BLOCK_VALUES
+    with open(path, "rb") as handle:
+        version = np.lib.format.read_magic(handle)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, _, dtype = read_header(handle)
+        left = int(shape[0]) if shape else 0
+        while left > 0:
+            values = np.fromfile(handle, dtype, min(block, left))
+            if not len(values):
+                raise ValueError(f"{path}: shorter than its header says")
+            left -= len(values)
+            yield values
+
+
+def drop_pages(*arrays) -> None:
+    """Let go of the pages this process has touched in memory-mapped arrays (read-only maps:
+    the kernel drops them from the process, they stay in the page cache and come back on the
+    next touch). A merge that walks a large mapped index range by range calls it after each
+    range, so its RSS holds one range, not the whole index. Plain arrays are left alone."""
+    import mmap
+
+    for array in arrays:
+        node, hops = array, 0
+        while node is not None and hops < 8:
+            if isinstance(node, mmap.mmap):
+                try:
+                    node.madvise(mmap.MADV_DONTNEED)
+                except (AttributeError, OSError, ValueError):  # closed, or not Linux
+                    pass
+                break
+            node = getattr(node, "_mmap", None) or getattr(node, "base", None)
+            hops += 1
 
 
 class NpyWriter:
@@ -60,19 +100,9 @@ class NpyWriter:
 
 
 def merged_words(sources: Iterable) -> Iterator[str]:
-    """The distinct words of several sorted word lists (lists, or files of one word a line)."""
-    def read(source):
-        if isinstance(source, (str, Path)):
-            with open(source, encoding="utf-8") as handle:
-                for line in handle:
-                    word = line.rstrip("\n")
-                    if word:
-                        yield word
-        else:
-            yield from source
-
+    """The distinct words of several sorted word lists (`postings.iter_words` sources)."""
     last = None
-    for word in heapq.merge(*(read(s) for s in sources)):
+    for word in heapq.merge(*(iter_words(s) for s in sources)):
         if word != last:
             yield word
             last = word
@@ -134,6 +164,9 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
         writers["tfs"].write(tfs)
         writers["dls"].write(dls)
         written += len(docs)
+        del terms, docs, tfs, dls, uniq, starts
+        for run in runs:
+            drop_pages(run.terms, run.offsets, run.docs, run.tfs)
     writers["offsets"].write(np.array([written], np.int64))
     for writer in writers.values():
         writer.close()
@@ -210,10 +243,16 @@ def new_generation(base: Path) -> tuple[str, Path]:
     return name, folder
 
 
-def publish(base: Path, name: str, folder: Path, meta: dict) -> None:
-    """Write meta.json, move the folder into place and point CURRENT at it."""
+def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
+    """Write meta.json, move the folder into place and point CURRENT at it. Returns the
+    generation CURRENT named before ("" for none): superseded now."""
     (folder / "meta.json").write_text(json.dumps(meta), "utf-8")
     os.rename(folder, base / name)
+    try:
+        previous = (base / "CURRENT").read_text("utf-8").strip()
+    except OSError:
+        previous = ""
     pointer = base / f"CURRENT.{os.getpid()}.tmp"
     pointer.write_text(name, "utf-8")
     os.replace(pointer, base / "CURRENT")
+    return previous if previous != name else ""

@@ -4,6 +4,8 @@ file, numpy arrays only.
 
 from __future__ import annotations
 
+import mmap
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,8 +24,9 @@ class Segment:
     docs: np.ndarray
     tfs: np.ndarray
     dls: np.ndarray | None = None
-    #: The terms themselves, sorted (prefix queries): a list, or a path read on first use.
-    words: "list[str] | Path | None" = None
+    #: The terms themselves, sorted (prefix queries): a list, a path read on first use, or a
+    #: file mapped when the generation was opened (it outlives the file's removal).
+    words: "list[str] | Path | mmap.mmap | None" = None
 
     @classmethod
     def empty(cls) -> "Segment":
@@ -55,7 +58,9 @@ class Segment:
         return 0, 0
 
     def sorted_words(self) -> list[str]:
-        if isinstance(self.words, Path):
+        if isinstance(self.words, mmap.mmap):
+            self.words = list(iter_words(self.words))
+        elif isinstance(self.words, Path):
             try:
                 text = self.words.read_text("utf-8")
             except OSError:
@@ -68,6 +73,36 @@ class Segment:
 
     def __len__(self) -> int:
         return int(len(self.docs))
+
+
+def map_words(path: Path) -> "mmap.mmap | list[str]":
+    """A vocabulary file (one word a line) mapped: a reader keeps it even once a newer
+    generation has removed the file (POSIX keeps an unlinked file's mapped pages)."""
+    with open(path, "rb") as handle:
+        if not handle.seek(0, 2):
+            return []
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def iter_words(source) -> Iterator[str]:
+    """The words of a sorted word list, in order, one at a time: a list, a file of one word a
+    line, or such a file mapped (`map_words`)."""
+    if isinstance(source, mmap.mmap):
+        start, end = 0, len(source)
+        while start < end:
+            stop = source.find(b"\n", start)
+            stop = end if stop < 0 else stop
+            if stop > start:
+                yield source[start:stop].decode("utf-8")
+            start = stop + 1
+    elif isinstance(source, (str, Path)):
+        with open(source, encoding="utf-8") as handle:
+            for line in handle:
+                word = line.rstrip("\n")
+                if word:
+                    yield word
+    else:
+        yield from source or ()
 
 
 def merge_segments(segments: list[Segment]) -> Segment:
