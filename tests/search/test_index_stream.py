@@ -241,3 +241,19 @@ def test_a_rewrite_is_patched_in_not_rebuilt(tmp_path, monkeypatch):
     assert index.df("zebra") == 1 and not index.patched  # saved: a new generation
     monkeypatch.undo()
     assert canonical(index) == canonical(KeywordIndex.build_in_memory(home))
+
+
+def test_indexing_a_tail_reads_only_the_tail(tmp_path):
+    """Appended rows are indexed without decoding the id list of every indexed document (a
+    cold search after 1,000 appends at 1M events spent 0.4 s on it): ids stay read lazily, and
+    a tail row repeating an indexed id still finds its document through the hashed lookup."""
+    home = write_corpus(tmp_path / "h", seed=11)
+    KeywordIndex.build(home)
+    append_rows(home.log("tool-use"), [{"event_id": "evt-tail-1", "summary": "zebra crossing"}])
+    append_rows(home.log("changelog"), [{"event_id": "evt-11-0", "summary": "copy zebra"}])
+    index = KeywordIndex.open(home)
+    assert index.tail_docs == 1 and index._ids is None  # nothing decoded every id
+    assert index.positions(["evt-tail-1"]).tolist() == [len(index) - 1]
+    doc = int(index.positions(["evt-11-0"])[0])
+    assert 0 <= doc < len(index) - 1
+    assert "changelog" in index.seen_labels(doc)[1:]  # the copy marked its event, no new document

@@ -76,7 +76,9 @@ class KeywordIndex(IndexBuilding, GenerationStore):
         if found is not None:
             return found
         hashes, docs = self._id_hash
-        h = zlib.crc32(event_id.encode("utf-8"))
+        # a numpy scalar: with a Python int numpy converts the whole table first (O(n) a
+        # lookup: 1,000 appended rows took 3.7 s of a cold search at 1M events)
+        h = np.uint32(zlib.crc32(event_id.encode("utf-8")))
         lo = int(hashes.searchsorted(h, "left"))
         hi = int(hashes.searchsorted(h, "right"))
         alive = self.cols["alive"]
