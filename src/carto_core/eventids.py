@@ -1,13 +1,15 @@
 """Event ids -> event numbers for builds that stream millions of rows, in 20 bytes an id.
 
 A dict of a million ids costs over 150 MB; this table keeps, per id, a 96-bit fingerprint
-(Python's 64-bit string hash and a CRC-32 of the UTF-8 bytes) and the number, in sorted numpy
-runs. Two distinct ids collide only if both hashes agree: about n^2 / 2^97 for n ids (1e-16 at
+(Python's 64-bit string hash and a CRC-32 of the UTF-8 bytes) and the number (int32), 16 bytes
+in all, in sorted numpy runs. Two distinct ids collide only if both hashes agree: about n^2 / 2^97 for n ids (1e-16 at
 three million), so the table is used as exact. Python's string hash changes per process, so a
 table lives in one process and is never persisted.
 
 Runs: `add` appends a sorted run; runs are merged into the main one when they add up to an
-eighth of it, so a build of n ids sorts O(n log n) in all and a lookup bisects a few runs.
+eighth of it (the small runs sorted together, then inserted into the main run: no sort of the
+whole table, and at most about 24 bytes an id alive while it merges), so a lookup bisects a
+few runs.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import zlib
 
 import numpy as np
 
-_EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.uint32), np.zeros(0, np.int64))
+#: Event numbers are below 2**31 (an index holds int32 document numbers): 16 bytes an id.
+_EMPTY = (np.zeros(0, np.int64), np.zeros(0, np.uint32), np.zeros(0, np.int32))
 
 
 def fingerprints(ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -67,7 +70,7 @@ class EventIds:
         if not len(keys):
             return
         order = np.argsort(keys, kind="stable")
-        self._runs.append((keys[order], checks[order], np.asarray(numbers, np.int64)[order]))
+        self._runs.append((keys[order], checks[order], np.asarray(numbers, np.int32)[order]))
         self._pending += len(keys)
         if self._pending >= max(self.MERGE_MIN, len(self._runs[0][0]) // 8):
             self._merge()
@@ -85,10 +88,16 @@ class EventIds:
                         run_numbers[p] = numbers[i]
 
     def _merge(self) -> None:
-        keys = np.concatenate([run[0] for run in self._runs])
-        checks = np.concatenate([run[1] for run in self._runs])
-        numbers = np.concatenate([run[2] for run in self._runs])
-        self._runs = []  # let the old runs go before sorting
-        order = np.argsort(keys, kind="stable")
-        self._runs = [(keys[order], checks[order], numbers[order])]
+        main, runs = list(self._runs[0]), self._runs[1:]
+        self._runs = []
+        parts = [np.concatenate([run[k] for run in runs]) for k in range(3)]
+        del runs
+        order = np.argsort(parts[0], kind="stable")
+        parts = [part[order] for part in parts]
+        at = main[0].searchsorted(parts[0], "right")
+        merged = []
+        for k in range(3):  # one column at a time: the old one goes as its merge is made
+            merged.append(np.insert(main[k], at, parts[k]))
+            main[k] = parts[k] = None
+        self._runs = [tuple(merged)]
         self._pending = 0

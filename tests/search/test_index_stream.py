@@ -257,3 +257,24 @@ def test_indexing_a_tail_reads_only_the_tail(tmp_path):
     doc = int(index.positions(["evt-11-0"])[0])
     assert 0 <= doc < len(index) - 1
     assert "changelog" in index.seen_labels(doc)[1:]  # the copy marked its event, no new document
+
+
+def test_a_word_only_a_retired_document_held_leaves_the_vocabulary(tmp_path, monkeypatch):
+    """A live turn rewritten as it grows: its first row's words are not the event's any more.
+    The streamed build drops them from vocab.txt (a `prefix*` query must not expand to them),
+    as saving the one-shot build does, whatever the block the words are checked in."""
+    monkeypatch.setattr("carto_core.search.index_write.RANGE_POSTINGS", 3)
+    home = write_corpus(tmp_path / "h", seed=12)
+    append_rows(home.log("turns"), [{"event_id": "evt-open", "summary": "ephemeralword draft"},
+                                    {"event_id": "evt-open", "summary": "final answer draft"}])
+    from carto_core.search import index_write
+
+    real = index_write._live_words
+    monkeypatch.setattr(index_write, "_live_words",
+                        lambda words, live: real(words, live, block=7))
+    streamed = stream_build(KeywordIndex, home, analyzer=default_analyzer(), rows=16,
+                            run_postings=50)
+    words = streamed.segments[0].sorted_words()
+    assert "draft" in words and "final" in words and "ephemeralword" not in words
+    assert streamed.prefix_terms("ephemeral") == []
+    assert snapshot(streamed) == one_shot_saved(home)

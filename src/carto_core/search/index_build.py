@@ -30,7 +30,9 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import orjson
 
+from carto_core.events import _salience as normalize_salience
 from carto_core.fold import LOAD_ORDER, takes_over
 from carto_core.home import Home
 from carto_core.intents import INTENT_KEYS, PROMPT_LOGS
@@ -38,6 +40,12 @@ from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import ReadReport, boundary_hash
 from carto_core.search.postings import Segment, merge_segments
 from carto_core.search.tokens import Analyzer, row_text, term_hash
+from carto_core.timeparse import epoch_seconds
+
+try:  # per row of a build: the C function, without hashlib's constructor lookup
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
 
 #: Log labels by code (the order of SEARCHED_LOGS); a document's own log is one of these.
 LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
@@ -99,12 +107,6 @@ COLUMNS = {
 def row_digest(row: dict) -> int:
     """64-bit digest of a row as parsed: a rewritten log's row with the same digest indexes
     exactly as before (same text, same columns), so only its location is updated."""
-    import orjson
-
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover
-        from hashlib import blake2b
     try:
         data = orjson.dumps(row)
     except TypeError:  # a value orjson refuses (a lone surrogate): compare its repr
@@ -126,16 +128,12 @@ def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
 
 
 def _salience(value) -> float:
-    from carto_core.events import _salience as normalize  # one rule for every reader
-
-    number = normalize(value)
+    number = normalize_salience(value)  # one rule for every reader
     return float("nan") if number is None else number
 
 
 def _epoch(value) -> float:
     """Epoch seconds of a row's timestamp (NaN when unusable): `timeparse.epoch_seconds`."""
-    from carto_core.timeparse import epoch_seconds
-
     seconds = epoch_seconds(value)
     return float("nan") if seconds is None else seconds
 

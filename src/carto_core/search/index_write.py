@@ -172,10 +172,8 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
         writer.close()
     words = merged_words(run.words if run.words is not None else [] for run in runs)
     if remap is not None:
-        from carto_core.search.tokens import term_hash
-
         live = np.concatenate(kept_terms) if kept_terms else np.zeros(0, np.uint64)
-        words = (w for w in words if _holds(live, term_hash(w)))
+        words = _live_words(words, live)
     with open(folder / "vocab.txt", "w", encoding="utf-8") as handle:
         first = True
         for word in words:
@@ -184,9 +182,19 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
     return written
 
 
-def _holds(sorted_terms: np.ndarray, h: int) -> bool:
-    i = int(sorted_terms.searchsorted(np.uint64(h)))
-    return i < len(sorted_terms) and int(sorted_terms[i]) == h
+def _live_words(words: Iterator[str], live: np.ndarray, block: int = 1 << 16) -> Iterator[str]:
+    """The words whose hash is in `live` (sorted), checked a block at a time (one vectorised
+    search a block, not one numpy call a word: 3 s of a 200k build's profile)."""
+    from itertools import islice
+
+    from carto_core.search.tokens import term_hash
+
+    while batch := list(islice(words, block)):
+        if not len(live):
+            return
+        hashes = np.fromiter(map(term_hash, batch), np.uint64, len(batch))
+        at = np.minimum(live.searchsorted(hashes), len(live) - 1)
+        yield from (word for word, ok in zip(batch, (live[at] == hashes).tolist()) if ok)
 
 
 class IdWriter:
