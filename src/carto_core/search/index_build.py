@@ -32,7 +32,6 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from carto_core.events import _salience as normalize_salience
 from carto_core.fold import LOAD_ORDER, takes_over
 from carto_core.home import Home
 from carto_core.intents import INTENT_KEYS, PROMPT_LOGS
@@ -128,7 +127,10 @@ def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
 
 
 def _salience(value) -> float:
-    number = normalize_salience(value)  # one rule for every reader
+    # imported here: carto_core.events imports attrs, which a cold search never needs
+    from carto_core.events import _salience as normalize  # one rule for every reader
+
+    number = normalize(value)
     return float("nan") if number is None else number
 
 
