@@ -10,7 +10,7 @@ are written out: the columns appended to their `.npy` files, the ids to `ids.bin
 postings as a sorted *run* (a CSR segment) on disk. At the end the runs are merged range by
 range of the term-hash space (`index_write.merge_runs`) into the generation's postings and
 vocabulary, and the generation is published. What stays in memory is per document a few bytes
-(the `seen` mask, the length, the id table's 20-byte fingerprint), per session its context
+(the `seen` mask, the length, the id table's 16-byte entry), per session its context
 terms, and one run.
 """
 
