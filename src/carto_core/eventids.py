@@ -1,10 +1,10 @@
-"""Event ids -> event numbers for builds that stream millions of rows, in 20 bytes an id.
+"""Event ids -> event numbers for builds that stream millions of rows, in 16 bytes an id.
 
 A dict of a million ids costs over 150 MB; this table keeps, per id, a 96-bit fingerprint
 (Python's 64-bit string hash and a CRC-32 of the UTF-8 bytes) and the number (int32), 16 bytes
-in all, in sorted numpy runs. Two distinct ids collide only if both hashes agree: about n^2 / 2^97 for n ids (1e-16 at
-three million), so the table is used as exact. Python's string hash changes per process, so a
-table lives in one process and is never persisted.
+in all, in sorted numpy runs. Two distinct ids collide only if both hashes agree: about
+n^2 / 2^97 for n ids (1e-16 at three million), so the table is used as exact. Python's string
+hash changes per process, so a table lives in one process and is never persisted.
 
 Runs: `add` appends a sorted run; runs are merged into the main one when they add up to an
 eighth of it (the small runs sorted together, then inserted into the main run: no sort of the

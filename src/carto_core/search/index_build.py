@@ -584,7 +584,8 @@ class IndexBuilding:
                 self.segments.append(tail)
             self.tail_docs += len(builder.ids)
         self._stats()
-        self.generation = self.generation.split("+")[0] + f"+{len(self)}"  # not self.ids: decodes every id
+        # len(self), not len(self.ids): that decodes every indexed id
+        self.generation = self.generation.split("+")[0] + f"+{len(self)}"
 
     def fold(self) -> None:
         """Merge the tail into the main segment and drop retired documents."""

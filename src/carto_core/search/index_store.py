@@ -13,8 +13,8 @@
 `save` writes a new generation and swaps CURRENT, `load` maps the current one (columns are
 memory-mapped, so opening costs a few milliseconds instead of parsing every JSONL line), `_prune`
 removes the generation just superseded (and older ones): a reader holding it keeps its mapped
-files, so the index takes its own size on disk at rest, not twice that. The index is a cache: deleting the
-folder loses nothing.
+files, so the index takes its own size on disk at rest, not twice that. The index is a cache:
+deleting the folder loses nothing.
 
 `GenerationStore` is a part of `KeywordIndex` (carto_core.search.index), which carries the fields.
 """
