@@ -15,6 +15,7 @@ from carto_core.mcp.framing import (
     MAX_DEPTH,
     PARSE_ERROR,
     Framing,
+    depth,
     encode,
 )
 
@@ -179,6 +180,7 @@ def _usable_id(value) -> bool:
 @example([{"jsonrpc": "2.0", "result": None, "method": None, "id": 0},
           {"jsonrpc": "2.0", "id": 0, "method": "ping"}])
 @example({"jsonrpc": "2.0", "id": 0, "method": "ping", "params": None})
+@example({"jsonrpc": "2.0", "id": 0, "method": "ping", "params": []})
 def test_every_request_is_answered_exactly_once(value):
     """Whatever the line: every well-formed request (usable id) ends with exactly one answer
     carrying its id (from the framing now, or from the SDK, simulated here, through it); a
@@ -196,11 +198,13 @@ def test_every_request_is_answered_exactly_once(value):
         assert len(answers) <= 1 and all(isinstance(a, dict) for a in answers)
     flat = [a for answer in answers for a in (answer if isinstance(answer, list) else [answer])]
     assert len(flat) <= max(1, len(items))
-    # well formed: "params", when present, is an object or an array (a null one is an
-    # Invalid Request, answered with an error and the id)
+    # owed a result: "params", when present, is an object no deeper than MAX_DEPTH (a null
+    # one is an Invalid Request; an array, MCP's params being by name, or a deeper object is
+    # Invalid params: each answered with an error and the id)
     requests = [m for m in items if isinstance(m, dict) and m.get("jsonrpc") == "2.0"
                 and isinstance(m.get("method"), str) and _usable_id(m.get("id"))
-                and ("params" not in m or isinstance(m["params"], (dict, list)))]
+                and ("params" not in m or isinstance(m["params"], dict)
+                     and depth(m["params"]) <= MAX_DEPTH)]
     def same_id(a, b):
         return type(a) is type(b) and a == b
 
