@@ -119,6 +119,7 @@ def main() -> None:
     from carto_core.semantic.embedded import EmbeddedStore
     from carto_core.semantic.searcher import SemanticSearcher
 
+    ivf.ENABLED = True  # the copies are written with lists (CARTO_VECTOR_LISTS=1)
     if args.min_rows is not None:
         ivf.MIN_ROWS = args.min_rows
     if args.exact_below is not None:

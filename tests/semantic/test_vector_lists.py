@@ -22,6 +22,7 @@ BASE = 1_700_000_000
 @pytest.fixture
 def small_lists(monkeypatch):
     """Lists on segments of 64 rows and more, 16 rows a list, no exact fallback unless asked."""
+    monkeypatch.setattr(ivf, "ENABLED", True)
     monkeypatch.setattr(ivf, "MIN_ROWS", 64)
     monkeypatch.setattr(ivf, "ROWS_PER_LIST", 16)
     monkeypatch.setattr(ivf, "SAMPLE_ROWS", 128)
@@ -97,8 +98,8 @@ def test_probing_every_list_is_the_exact_scan(n, seed, limit, wanted, window):
     under project and time filters."""
     import tempfile
 
-    saved = (ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE)
-    ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = 64, 16, 0, 1.0
+    saved = (ivf.ENABLED, ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE)
+    ivf.ENABLED, ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = True, 64, 16, 0, 1.0
     try:
         with tempfile.TemporaryDirectory() as tmp:
             store, vectors, ids, projects, stamps, rng = write(tmp, n, seed)
@@ -117,7 +118,7 @@ def test_probing_every_list_is_the_exact_scan(n, seed, limit, wanted, window):
             kth = min(want.values())
             assert all(i in want or abs(s - kth) < 1e-6 for i, s in got.items())  # ties only
     finally:
-        ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = saved
+        ivf.ENABLED, ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = saved
 
 
 @settings(max_examples=12, deadline=None)
@@ -128,8 +129,8 @@ def test_a_partial_probe_scores_exactly_and_never_breaks_a_filter(n, seed, share
     lies in a probed list; what the probed lists hold that passes is all there (in order)."""
     import tempfile
 
-    saved = (ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE)
-    ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = 64, 16, 0, share
+    saved = (ivf.ENABLED, ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE)
+    ivf.ENABLED, ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = True, 64, 16, 0, share
     try:
         with tempfile.TemporaryDirectory() as tmp:
             store, vectors, ids, projects, stamps, rng = write(tmp, n, seed)
@@ -157,7 +158,7 @@ def test_a_partial_probe_scores_exactly_and_never_breaks_a_filter(n, seed, share
                 assert hit.score == pytest.approx(float(got[ids.index(hit.event_id)]), abs=1e-6)
             assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     finally:
-        ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = saved
+        ivf.ENABLED, ivf.MIN_ROWS, ivf.ROWS_PER_LIST, ivf.EXACT_BELOW, ivf.PROBE = saved
 
 
 def test_a_selective_filter_scans_every_row_that_passed(tmp_path, small_lists, monkeypatch):
@@ -183,6 +184,14 @@ def test_a_rewrite_without_some_rows_keeps_the_lists(tmp_path, small_lists):
     assert np.array_equal(segment.centroids, before)
     entry = json.loads((tmp_path / "v" / MANIFEST).read_text())["segments"][0]
     assert entry["lists"] == 12
+
+
+def test_lists_are_off_unless_asked(tmp_path, monkeypatch):
+    monkeypatch.setattr(ivf, "MIN_ROWS", 64)
+    monkeypatch.setattr(ivf, "ENABLED", False)
+    write(tmp_path / "v", 200, 1)
+    (entry,) = json.loads((tmp_path / "v" / MANIFEST).read_text())["segments"]
+    assert "lists" not in entry and ivf.list_count(10**6) == 0
 
 
 def test_probe_share_from_the_environment(monkeypatch):

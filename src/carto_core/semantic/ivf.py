@@ -19,6 +19,9 @@ import os
 
 import numpy as np
 
+#: Off unless CARTO_VECTOR_LISTS=1: training doubled the first semantic build's CPU and put
+#: its peak RSS over 500 MB (docs/performance.md, Scale), for 2-9 ms of a cold search.
+ENABLED = os.environ.get("CARTO_VECTOR_LISTS", "") == "1"
 #: Segments with fewer rows are scanned whole: below this the scan costs less than the
 #: probe's bookkeeping, and their lists would be trained on too few rows.
 MIN_ROWS = 32768
@@ -37,7 +40,7 @@ SEED = 0
 
 def list_count(rows: int) -> int:
     """Lists of a segment of `rows` rows (0: no index, scanned whole)."""
-    return 0 if rows < MIN_ROWS else max(2, rows // ROWS_PER_LIST)
+    return 0 if not ENABLED or rows < MIN_ROWS else max(2, rows // ROWS_PER_LIST)
 
 
 def train(sample: np.ndarray, lists: int) -> np.ndarray:
