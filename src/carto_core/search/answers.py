@@ -59,15 +59,19 @@ def lend_answers(engine, fused: list[Fused], scope) -> list[Fused]:
     by_index = {f.index: f for f in fused}
     mask = scope.mask if scope is not None else None
     alive = cols["alive"]
+    # a row of no session has no next turn
+    asking = [f for f, row in head if _asks(row) and row.get("session")]
+    if not asking:
+        return fused
+    # one pass over the columns for every asking turn's session, not one per turn
+    pool = np.flatnonzero(np.isin(session, session[[f.index for f in asking]]) & alive)
+    if mask is not None:
+        pool = pool[mask[pool]]
     moved = False
-    for f, row in head:
-        if not _asks(row) or not row.get("session"):
-            continue  # a row of no session has no next turn
+    for f in asking:
         doc = f.index
-        same = np.flatnonzero((session == session[doc]) & (source == source[doc]) & alive
-                              & (ts > ts[doc]))
-        if mask is not None:
-            same = same[mask[same]]
+        same = pool[(session[pool] == session[doc]) & (source[pool] == source[doc])
+                    & (ts[pool] > ts[doc])]
         if not len(same):
             continue
         after = int(same[np.argmin(ts[same])])
