@@ -1,6 +1,7 @@
 """What was tried to bridge a question and an evidence turn that share no word (docs/ranking.md,
-"Bridging the vocabulary"): measured here; `answers` became step 6 of the pipeline
-(`search.answers`), the rest was not adopted. Run `pooling` and `expansion` on a pipeline with
+"Bridging the vocabulary" and "Centred queries"): measured here; `answers` became step 6 of
+the pipeline (`search.answers`) and `qcenter1` the semantic ladder's centred query
+(`SemanticSearcher.search`'s `centre`), the rest was not adopted. Run `pooling` and `expansion` on a pipeline with
 step 6 and they measure on top of it; docs/ranking.md's figures for them are from before it.
 
 Two probes over eval_recall.py's homes (run that first; it builds them and their indexes):
@@ -14,7 +15,9 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
   the previous (and next) turn's of its session), `prf.3` (the query's vector plus 0.3 of the
   mean of its top 3 documents: pseudo-relevance feedback), `sentmax` / `sentmix` (each sentence
   of a document its own vector; the document scores its best sentence, or the mean of that and
-  its whole text's score);
+  its whole text's score), `qcenter.5` / `qcenter1` (the query minus 0.5 / 1 x the home's mean
+  document vector), `abtt0` / `abtt2` / `abtt4` (all-but-the-top: both sides centred on the
+  mean, 0 / 2 / 4 principal directions removed, re-normalised); `POOLING_ONLY=a,b` runs those;
 - `expansion`: the default search (`english`, bm25 + semantic, `rrf-prior`, `gated-prior`) with
   a ladder of query-expansion words added: for each content word of the question, the home's
   words whose wordllama vector is closest (cosine >= `--threshold`, at most `--per-word`, none
@@ -28,12 +31,23 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
   (`any.5`, `any.8`): in a home of one row per utterance the answer is the row after the
   question. (The pipeline's own step 6 is switched off for this probe; `default` is the
   pipeline without it.)
+- `rm3`: pseudo-relevance feedback on the keyword ladder: the keyword search's first k
+  distinct texts vote for their terms, the best 8 searched by bm25 as an added ladder (as in
+  `expansion`);
+- `sessions`: per-session aggregation: the default's first 50 results vote for their sessions,
+  the turns of the best sessions are lent a share of their session's best score;
+- `supersede`: a later turn naming what a found turn told (one of its rare words) is lent a
+  share of its score, for latest-state questions or every question.
+
+The last three run the default pipeline as it is (with centred queries when run on a tree
+that has them; docs/ranking.md's figures for them are from before).
 
 Usage (repository root):
 
     .venv/bin/python benchmarks/search/eval_bridges.py pooling /tmp/recall-eval dlg-a,dlg-b,dlg-d
     .venv/bin/python benchmarks/search/eval_bridges.py expansion /tmp/recall-eval dlg-a,dlg-b,dlg-d
     .venv/bin/python benchmarks/search/eval_bridges.py answers /tmp/recall-eval dlg-a,dlg-b,dlg-d
+    .venv/bin/python benchmarks/search/eval_bridges.py rm3 /tmp/recall-eval dlg-a,dlg-b,dlg-d
 """
 
 from __future__ import annotations
@@ -89,7 +103,9 @@ def pooling(roots: list[Path]) -> dict:
     found: Counter = Counter()
     cases_n = 0
     names = ["mean", "sif", "content", "noproj", "prev.3", "prev.5", "both.3", "prf.3",
-             "sentmax", "sentmix"]
+             "sentmax", "sentmix", "qcenter.5", "qcenter1", "abtt0", "abtt2", "abtt4"]
+    if os.environ.get("POOLING_ONLY"):
+        names = os.environ["POOLING_ONLY"].split(",")
     for root in roots:
         engine = _engine(root)
         analyzer = engine.analyzer
@@ -141,6 +157,24 @@ def pooling(roots: list[Path]) -> dict:
                 if name.startswith("both"):
                     docs[nxt >= 0] += share * base_docs[nxt[nxt >= 0]]
                 docs /= np.linalg.norm(docs, axis=1, keepdims=True)
+            if name.startswith("qcenter"):
+                # the query minus a share of the home's mean document vector: a document close
+                # to every query (the centroid's direction) loses what it wins from all of them
+                qs = qs - float(name[7:]) * base_docs.mean(0)
+                qs /= np.linalg.norm(qs, axis=1, keepdims=True)
+            elif name.startswith("abtt"):
+                # all-but-the-top (Mu & Viswanath 2018): centre both sides on the home's mean
+                # and remove the top D principal directions, then re-normalise
+                centre = base_docs.mean(0)
+                docs, qs = base_docs - centre, base_queries - centre
+                top_d = int(name[4:])
+                if top_d:
+                    _, _, vt = np.linalg.svd(docs[:20000], full_matrices=False)
+                    pcs = vt[:top_d]
+                    docs = docs - (docs @ pcs.T) @ pcs
+                    qs = qs - (qs @ pcs.T) @ pcs
+                docs = docs / np.maximum(np.linalg.norm(docs, axis=1, keepdims=True), 1e-9)
+                qs = qs / np.maximum(np.linalg.norm(qs, axis=1, keepdims=True), 1e-9)
             scores = qs @ docs.T
             if name.startswith("sent"):
                 # each sentence its own vector; a document scores its best sentence (sentmax)
@@ -264,9 +298,193 @@ def answers(roots: list[Path]) -> dict:
     return {name: [t["hit@1"], t["hit@10"]] for name, t in table.items()}
 
 
+def _outcome(agecurve, case, score: dict):
+    top = [eid for eid, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))][:10]
+    rank = next((p for p, eid in enumerate(top, 1) if eid in case.expect), None)
+    return agecurve.Outcome(case, rank, len(set(top) & set(case.expect)))
+
+
+def _table(outcomes: dict) -> dict:
+    from carto_core.evaluation import agecurve
+
+    out = {}
+    for name, got in outcomes.items():
+        t = agecurve.conversational_table(got)
+        out[name] = {"all": [t["all"]["hit@1"], t["all"]["hit@5"], t["all"]["hit@10"],
+                             t["all"]["mrr"]],
+                     **{cat: [v["hit@1"], v["hit@10"]] for cat, v in t.items() if cat != "all"}}
+    return out
+
+
+def _ranked(engine, query, rankers, limit=100):
+    from carto_core.search import SearchRequest, run_search
+
+    request = SearchRequest(query=query, limit=limit, rankers=rankers, decay="gated-prior",
+                            fusion="rrf-prior", semantic="semantic" in rankers, all=True,
+                            now=NOW, facets=False)
+    return run_search(request, engine=engine).results
+
+
+def rm3(roots: list[Path]) -> dict:
+    """Pseudo-relevance feedback on the keyword ladder (RM3-like): the keyword-only search's
+    first `k` distinct texts vote for their terms, P(w|d) = tf / len weighed by the text's
+    score share and by idf; the best `m` terms not in the query are searched by bm25 alone
+    and added as in `expansion` (w of the default's first result for the first)."""
+    import math
+
+    from carto_core.evaluation import agecurve
+    from carto_core.search.api import Query
+
+    os.environ["CARTO_EMBEDDER"] = "wordllama"
+    configs = {"default": (0, 0, 0.0)}
+    for k in (3, 5):
+        for w in (0.15, 0.3, 0.6):
+            configs[f"k{k}.m8.w{w}"] = (k, 8, w)
+    outcomes: dict[str, list] = {name: [] for name in configs}
+    for root in roots:
+        engine = _engine(root)
+        analyzer, index = engine.analyzer, engine.index
+        n_docs = len(index)
+        bm25 = engine.ranker("bm25")
+        scope = engine.scope()
+        for case in agecurve.read_cases(root / "cases.jsonl"):
+            base = [(h.event_id, h.score) for h in _ranked(engine, case.query, ["bm25", "semantic"])]
+            keyword = _ranked(engine, case.query, ["bm25"], limit=30)
+            own = set(analyzer.query(case.query).terms)
+            top_score = base[0][1] if base else 1.0
+            cache = {}
+            for name, (k, m, w) in configs.items():
+                score: Counter = Counter({eid: v / top_score for eid, v in base})
+                if w and keyword:
+                    if (k, m) not in cache:
+                        votes: Counter = Counter()
+                        seen = set()
+                        best = keyword[0].score or 1.0
+                        for hit in keyword:
+                            if hit.summary in seen:
+                                continue
+                            seen.add(hit.summary)
+                            terms = analyzer.terms(hit.summary)
+                            for term, tf in Counter(terms).items():
+                                if term in own or len(term) < 3 or term.isdigit():
+                                    continue
+                                df = index.df(term)
+                                idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+                                votes[term] += (hit.score / best) * tf / len(terms) * idf
+                            if len(seen) == k:
+                                break
+                        extra = tuple(t for t, _ in votes.most_common(m))
+                        more = []
+                        if extra:
+                            for ladder in bm25.rank(Query(" ".join(extra), extra), scope, engine,
+                                                    depth=100):
+                                more = [index.event_id(d) for d in ladder.indices.tolist()]
+                                break
+                        cache[(k, m)] = more
+                    for r, eid in enumerate(cache[(k, m)], 1):
+                        score[eid] += w * 61 / (60 + r)
+                outcomes[name].append(_outcome(agecurve, case, score))
+    return _table(outcomes)
+
+
+def sessions(roots: list[Path]) -> dict:
+    """Per-session aggregation: the default's first 50 results vote for their sessions (sum
+    of scores of their turns); every turn of the best `s` sessions is lent `share` of its
+    session's best score (keeping the higher of that and its own)."""
+    from carto_core.evaluation import agecurve
+    from carto_core.search.index import LOG_CODE
+
+    os.environ["CARTO_EMBEDDER"] = "wordllama"
+    configs = {"default": (0, 0.0)}
+    for s in (1, 3):
+        for share in (0.3, 0.5, 0.8):
+            configs[f"s{s}.{share}"] = (s, share)
+    outcomes: dict[str, list] = {name: [] for name in configs}
+    for root in roots:
+        engine = _engine(root)
+        index = engine.index
+        session, source = np.asarray(index.cols["session"]), np.asarray(index.cols["source"])
+        turns = source == LOG_CODE["turns"]
+        for case in agecurve.read_cases(root / "cases.jsonl"):
+            hits = _ranked(engine, case.query, ["bm25", "semantic"])
+            base = [(h.event_id, h.score) for h in hits]
+            top_score = base[0][1] if base else 1.0
+            votes: Counter = Counter()
+            best: dict = {}
+            for eid, value in base[:50]:
+                doc = index.index_of(eid)
+                if doc is None or not turns[doc]:
+                    continue
+                code = int(session[doc])
+                votes[code] += value / top_score
+                best[code] = max(best.get(code, 0.0), value / top_score)
+            for name, (s, share) in configs.items():
+                score = {eid: v / top_score for eid, v in base}
+                for code, _ in votes.most_common(s):
+                    for doc in np.flatnonzero((session == code) & turns).tolist():
+                        eid = index.event_id(doc)
+                        score[eid] = max(score.get(eid, 0.0), share * best[code])
+                outcomes[name].append(_outcome(agecurve, case, score))
+    return _table(outcomes)
+
+
+def supersede(roots: list[Path]) -> dict:
+    """A later turn naming what a found turn told: of the first 10 distinct turns the default
+    finds, each lends `share` of its score to the later turns of the home (any session) that
+    hold one of its rare words (df <= `dfmax`, not a query word): "I quit judo and started
+    rowing" names the "judo" of the older telling a question finds. `latest`: only for
+    queries asking for the latest state (the RECENCY words); `all`: every question."""
+    from carto_core.evaluation import agecurve
+    from carto_core.search.index import LOG_CODE
+    from carto_rankers.analyzers import RECENCY
+
+    os.environ["CARTO_EMBEDDER"] = "wordllama"
+    configs = {"default": None}
+    for which in ("latest", "all"):
+        for dfmax in (5, 20):
+            for share in (0.8, 1.0, 1.1):
+                configs[f"{which}.df{dfmax}.{share}"] = (which, dfmax, share)
+    outcomes: dict[str, list] = {name: [] for name in configs}
+    for root in roots:
+        engine = _engine(root)
+        analyzer, index = engine.analyzer, engine.index
+        source, ts = np.asarray(index.cols["source"]), np.asarray(index.cols["ts"])
+        turn_code = LOG_CODE["turns"]
+        for case in agecurve.read_cases(root / "cases.jsonl"):
+            hits = _ranked(engine, case.query, ["bm25", "semantic"])
+            base = [(h.event_id, h.score) for h in hits]
+            top_score = base[0][1] if base else 1.0
+            own = set(analyzer.query(case.query).terms)
+            head, seen = [], set()
+            for h in hits:
+                doc = index.index_of(h.event_id)
+                if h.summary in seen or doc is None:
+                    continue
+                seen.add(h.summary)
+                if int(source[doc]) == turn_code:
+                    head.append((doc, h.score / top_score, h.summary))
+                if len(seen) == 10:
+                    break
+            latest = bool(RECENCY.search(case.query))
+            for name, config in configs.items():
+                score = {eid: v / top_score for eid, v in base}
+                if config is not None and (config[0] == "all" or latest):
+                    _, dfmax, share = config
+                    for doc, value, text in head:
+                        for term in set(analyzer.terms(text)) - own:
+                            if len(term) < 3 or index.df(term) > dfmax:
+                                continue
+                            for later in index.own_docs(term).tolist():
+                                if int(source[later]) == turn_code and ts[later] > ts[doc]:
+                                    eid = index.event_id(later)
+                                    score[eid] = max(score.get(eid, 0.0), share * value)
+                outcomes[name].append(_outcome(agecurve, case, score))
+    return _table(outcomes)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("probe", choices=["pooling", "expansion", "answers"])
+    parser.add_argument("probe", choices=["pooling", "expansion", "answers", "rm3", "sessions", "supersede"])
     parser.add_argument("out", help="eval_recall.py's --out folder")
     parser.add_argument("sets", help="comma-separated, e.g. dlg-a,dlg-b,dlg-d")
     parser.add_argument("--threshold", type=float, default=0.5)
@@ -277,6 +495,9 @@ def main() -> None:
         roots = sorted(Path(args.out).glob(f"{name}-[0-9]"))
         result = (pooling(roots) if args.probe == "pooling"
                   else answers(roots) if args.probe == "answers"
+                  else rm3(roots) if args.probe == "rm3"
+                  else sessions(roots) if args.probe == "sessions"
+                  else supersede(roots) if args.probe == "supersede"
                   else expansion(roots, args.threshold, args.per_word))
         print(json.dumps({"set": name, "probe": args.probe, **result}), flush=True)
     print(f"# load {os.getloadavg()}", file=sys.stderr)

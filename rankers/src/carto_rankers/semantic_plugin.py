@@ -132,16 +132,23 @@ class SemanticRanker(Ranker):
             text = engine.analyzer.content_query(text)
         # A prompt-intent scope has no column in the vector stores: its ids go along.
         ids = scope.ids(engine) if scope.intent is not None else None
+        centre = searcher.settings.centre
+        if centre is None:
+            centre = getattr(searcher.embedder, "centre", 0.0)
         try:
             hits = searcher.search(text, limit=limit, projects=projects,
-                                   since=scope.since, before=scope.before, ids=ids)
+                                   since=scope.since, before=scope.before, ids=ids,
+                                   centre=centre)
         except SemanticFailure as exc:
             status = exc.status
             raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix)) from None
         floor = searcher.settings.min_score
-        if floor is None:
+        if floor is None and not getattr(searcher, "centred", False):
+            # the model's floor is a cosine; a centred score is not one (its zero is the
+            # home's average row), so a centred ladder is bounded by its depth alone
             floor = getattr(searcher.embedder, "min_score", 0.3)
-        hits = [h for h in hits if h.score >= floor]
+        if floor is not None:
+            hits = [h for h in hits if h.score >= floor]
         return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],
                                       [h.score for h in hits], engine, scope=scope,
                                       depth=depth, ranker=self.name)]

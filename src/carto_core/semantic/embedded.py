@@ -81,6 +81,10 @@ SHORT_ID = 24
 _F16_TINY = np.float16(6.104e-05)
 #: Rows decoded from float16 at a time (bounded scratch memory, cache-sized).
 _DECODE_ROWS = 4096
+#: A segment's sum of rows, and the rows read to estimate it where a segment lacks the file
+#: (written before it existed): centred queries (`Segment.row_sum`).
+ROW_SUM = "rowsum.npy"
+CENTROID_SAMPLE = 4096
 
 
 def _millis(moment: datetime | float | None) -> int:
@@ -183,6 +187,17 @@ def best_rows(block: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.nd
     return best, where
 
 
+def row_sum(block: np.ndarray) -> np.ndarray:
+    """The float64 sum of the rows of `block` (float32, or float16 as stored: decoded by
+    integer operations as `scores` does; numpy's own float16 conversion is ten times slower)."""
+    if block.dtype != np.float16:
+        return np.asarray(block, np.float64).sum(0)
+    total = np.zeros(block.shape[1], np.float64)
+    for _, rows in _decoded(block):
+        total += rows.sum(0, dtype=np.float64)
+    return total * 2.0 ** 112
+
+
 def lists_of(block: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     """The list of each row of float16 `block` (as stored): its nearest centroid."""
     out = np.empty(len(block), np.int32)
@@ -223,10 +238,27 @@ class Segment:
             self.centroids = np.load(folder / "centroids.npy")
             self.bounds = np.load(folder / "listbounds.npy")
         self._hash_index: tuple[np.ndarray, np.ndarray] | None = None
+        self._row_sum: np.ndarray | None = None
         try:
             self.digests = np.load(folder / "digest.npy", mmap_mode="r")
         except FileNotFoundError:  # format 1: no digests (0 = not known)
             self.digests = np.zeros(self.count, np.uint64)
+
+    def row_sum(self) -> np.ndarray:
+        """The sum of the segment's rows (float64, for centred queries): `rowsum.npy`, written
+        with the segment. A segment written before it existed is estimated from at most
+        `CENTROID_SAMPLE` evenly spaced rows scaled to the count (the mean of a few thousand
+        unit rows is within about a thousandth of the exact one in each coordinate), never
+        written back: readers do not write. Memoised: a segment never changes."""
+        if self._row_sum is None:
+            try:
+                self._row_sum = np.load(self.folder / ROW_SUM)
+            except FileNotFoundError:
+                step = max(1, -(-self.count // CENTROID_SAMPLE))
+                sample = self.vectors[::step]
+                self._row_sum = (row_sum(sample) * (self.count / len(sample)) if len(sample)
+                                 else np.zeros(self.dim))
+        return self._row_sum
 
     def rows_of(self, ids: np.ndarray, wanted: np.ndarray | None = None) -> np.ndarray:
         """The row of each id (fixed-width bytes), -1 where the segment does not hold it.
@@ -471,6 +503,13 @@ class EmbeddedStore(VectorStore):
         return [Hit(raw.decode("utf-8", "replace"), score)
                 for raw, score in zip(ids.tolist(), best.tolist())]
 
+    def centroid(self, model):
+        segments = self._model_segments(model)
+        total = sum(segment.count for segment in segments)
+        if not total:
+            return None
+        return sum(segment.row_sum() for segment in segments) / total
+
     def nearest(self, model, vectors):
         vectors = normalise(np.atleast_2d(np.asarray(vectors, np.float32)))
         out: list[Hit | None] = [None] * len(vectors)
@@ -623,6 +662,7 @@ class EmbeddedStore(VectorStore):
             # Rows sorted by project: a project filter reads one contiguous slice per project.
             order = np.argsort(codes, kind="stable")
         _save(tmp / "vectors.npy", np.ascontiguousarray(stored[order]))
+        _save(tmp / ROW_SUM, row_sum(stored))  # what a centred query takes the mean from
         del stored
         ids = np.asarray(ids)[order]
         width = max(1, int(np.char.str_len(ids).max())) if len(ids) else 1

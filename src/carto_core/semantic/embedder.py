@@ -51,6 +51,11 @@ class Embedder:
     #: Hits under this cosine do not join the ladder unless `[semantic] min_score` (or
     #: CARTO_SEMANTIC_MIN_SCORE) says otherwise: each model's scale differs.
     min_score: ClassVar[float] = 0.3
+    #: Share of the home's mean document vector taken off each query vector (centred queries,
+    #: see `SemanticSearcher.search`): a model whose vectors all lean one way (static word
+    #: vectors do) otherwise ranks first the rows that are close to every query. 0: as is.
+    #: A centred score is not a cosine: the ladder then applies no `min_score` of the model's.
+    centre: ClassVar[float] = 0.0
     #: True: the query is embedded without its question and function words (the analyzer's
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
     #: that also says "what did I ...". A model that reads the sentence keeps it whole.

@@ -76,6 +76,8 @@ class SemanticSearcher:
         self._embedder: Embedder | None = None
         self._store: VectorStore | None = None
         self._status: SemanticStatus | None = None
+        #: Whether the last search's query was centred (the store had a centroid).
+        self.centred = False
 
     def _unavailable(self, reason: str, fix: str = "", **extra) -> SemanticStatus:
         return SemanticStatus("unavailable", reason, fix, embedder=self.settings.embedder, **extra)
@@ -132,16 +134,27 @@ class SemanticSearcher:
 
     def search(self, query: str, *, limit: int = 500, projects=None,
                since: datetime | None = None, before: datetime | None = None,
-               ids=None) -> list[Hit]:
+               ids=None, centre: float = 0.0) -> list[Hit]:
         """Hits best first; raises SemanticFailure (with the reason) when the ladder cannot
         answer. `projects` are exact project values (None: no project filter); `ids` the only
-        event ids wanted (None: any)."""
+        event ids wanted (None: any).
+
+        `centre` > 0: the query is centred (`centred` says whether it was), its unit vector
+        minus `centre` times the mean of the model's stored vectors (`VectorStore.centroid`),
+        so a row scores q.d - centre * m.d (over the centred query's norm): what it shares
+        with this query beyond what every row shares with the home's average. Static word vectors all lean one way, and without it
+        the rows nearest that common direction (generic replies, code rows of rare words) top
+        every question (docs/ranking.md, "Centred queries"). A store without a centroid
+        scores the query as it is."""
         status = self.status()
         if not status.available:
             raise SemanticFailure(status)
         assert self._embedder is not None and self._store is not None
         try:
             vector = self._embedder.embed_query(query)
+            self.centred = False
+            if centre:
+                vector = self._centred(status.model, vector, centre)
             if ids is None:
                 return self._store.search(status.model, vector, limit=limit, projects=projects,
                                           since=since, before=before)
@@ -166,6 +179,17 @@ class SemanticSearcher:
                                        store=status.store)
         self._status = failed
         raise SemanticFailure(failed)
+
+    def _centred(self, model: str, vector, centre: float):
+        import numpy as np
+
+        mean = self._store.centroid(model)
+        vector = np.asarray(vector, np.float32).ravel()
+        norm = float(np.linalg.norm(vector))
+        if mean is None or norm == 0.0 or mean.shape != vector.shape:
+            return vector  # the store cannot say, or the dimension check is the store's
+        self.centred = True
+        return vector / norm - np.float32(centre) * np.asarray(mean, np.float32)
 
     def close(self) -> None:
         if self._store is not None:

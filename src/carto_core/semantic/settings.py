@@ -11,6 +11,8 @@ Config file (`[semantic]`), then environment overrides::
     collection = "carto"      # CARTO_QDRANT_COLLECTION
     min_score = 0.1           # CARTO_SEMANTIC_MIN_SCORE: weaker hits do not join the ladder
                               # (default: the embedder's own; wordllama 0.1, lsa 0.3)
+    centre = 1.0              # CARTO_SEMANTIC_CENTRE: share of the home's mean vector taken off
+                              # the query (default: the embedder's own; wordllama 1, others 0)
 
     [semantic.lsa]
     dims = 256                # SVD components
@@ -66,6 +68,9 @@ class SemanticSettings:
     #: Hits under this cosine do not join the ladder (upstream's API: score_threshold 0.3).
     #: None: the embedder's own `min_score`.
     min_score: float | None = None
+    #: Share of the home's mean document vector taken off the query vector (centred queries,
+    #: `SemanticSearcher.search`). None: the embedder's own `centre`.
+    centre: float | None = None
     #: Options for each embedder by name (`[semantic.<name>]` plus env overrides).
     embedder_options: dict[str, dict] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
@@ -111,6 +116,8 @@ class SemanticSettings:
         settings.collection = str(pick("collection", "CARTO_QDRANT_COLLECTION", DEFAULT_COLLECTION))
         floor = pick("min_score", "CARTO_SEMANTIC_MIN_SCORE", None)
         settings.min_score = None if floor in (None, "") else float(floor)
+        centre = pick("centre", "CARTO_SEMANTIC_CENTRE", None)
+        settings.centre = None if centre in (None, "") else float(centre)
         options: dict[str, dict] = {}
         for name, value in section.items():
             if isinstance(value, dict):

@@ -147,6 +147,12 @@ class VectorStore:
         """Every model tag present, with its vector count and dimension."""
         raise NotImplementedError
 
+    def centroid(self, model: str) -> "np.ndarray | None":
+        """The mean of `model`'s stored vectors (float32, not normalised), or None when the
+        store cannot say cheaply: the semantic ladder then scores the query as it is (see
+        `SemanticSearcher.search`'s `centre`)."""
+        return None
+
     def count(self, model: str) -> int:
         """How many vectors `model` has (cheap: status calls it on every search)."""
         info = self.models().get(model)
