@@ -19,10 +19,8 @@ and `facts` are run, a request is at most 1 MiB and read within 2 s.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
-import socket
 import sys
 
 SOCKET_NAME = "warm.sock"
@@ -68,7 +66,7 @@ def fingerprints(home) -> dict[str, list]:
 # --------------------------------------------------------------------------- client
 
 
-def _recv_all(sock: socket.socket, limit: int) -> bytes:
+def _recv_all(sock, limit: int) -> bytes:
     chunks, size = [], 0
     while True:
         chunk = sock.recv(1 << 16)
@@ -91,6 +89,11 @@ def try_warm(args: list[str]) -> int | None:
         path = socket_path(home)
         if not os.path.exists(path):
             return None
+        # Imported only when a server's socket is there: a cold search pays for neither
+        # (socket brings selectors and array; ~2 ms of the cold run).
+        import base64
+        import socket
+
         request = json.dumps({"v": 1, "argv": args, "cwd": os.getcwd(), "home": str(home.root),
                               "env": {k: os.environ[k] for k in FORWARDED_ENV + ENGINE_ENV
                                       if k in os.environ},
@@ -105,6 +108,8 @@ def try_warm(args: list[str]) -> int | None:
         return None
     if not isinstance(answer, dict) or answer.get("status") != "ok":
         return None
+    import base64
+
     sys.stdout.buffer.write(base64.b64decode(answer["stdout"]))
     sys.stderr.buffer.write(base64.b64decode(answer["stderr"]))
     sys.stdout.flush()

@@ -32,11 +32,11 @@ Plugins extend it through two hooks:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from carto_core.exitcodes import ExitCode
+from carto_core.records import FrozenRecord, Record
 
 if TYPE_CHECKING:  # numpy and the engine load only when a search runs
     import numpy as np
@@ -54,6 +54,11 @@ TRIM = 0.10
 SALIENCE_MIN, SALIENCE_MAX, SALIENCE_DEFAULT = 0.05, 1.0, 0.5
 #: Name under which the semantic ladder registers (helper plugins: `carto_register_rankers`).
 SEMANTIC = "semantic"
+
+# The records below are plain classes (carto_core.records), not dataclasses: generating a
+# dataclass' methods costs every cold `carto search` ~0.5 ms per class. Each `__init__` keeps
+# the field order, defaults and keywords the dataclass had; `_fields` lists them.
+_NEW: Any = object()  # "a new empty list/dict" (a dataclass' default_factory)
 
 
 class SearchError(Exception):
@@ -82,22 +87,29 @@ class EmptyHomeError(SearchError):
 # --------------------------------------------------------------------------- query and scope
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(FrozenRecord):
     """The query as rankers see it: raw text, its distinct terms in order (the index's
     analyzer made them), and `prefixes` (`deploy*` -> "deploy": every indexed term that
-    starts with it counts as one term)."""
+    starts with it counts as one term). Frozen, hashable."""
 
+    __slots__ = _fields = ("text", "tokens", "prefixes", "question")
     text: str
     tokens: tuple[str, ...]
-    prefixes: tuple[str, ...] = ()
+    prefixes: tuple[str, ...]
     #: The analyzer read it as a question in one's own words ("what sport do I do now?"):
     #: its words are not the answer's words, so the semantic ladder always joins.
-    question: bool = False
+    question: bool
+
+    def __init__(self, text: str, tokens: tuple[str, ...], prefixes: tuple[str, ...] = (),
+                 question: bool = False):
+        setattr_ = object.__setattr__
+        setattr_(self, "text", text)
+        setattr_(self, "tokens", tokens)
+        setattr_(self, "prefixes", prefixes)
+        setattr_(self, "question", question)
 
 
-@dataclass
-class Scope:
+class Scope(Record):
     """What a search may return, resolved against the engine's documents *before* any ladder
     is cut to depth. Rankers must honour it and must not let it change corpus statistics.
 
@@ -107,17 +119,32 @@ class Scope:
     the event ids delta serving hides. ``since``/``before`` are aware datetimes or None.
     """
 
-    mask: "np.ndarray | None" = None
-    since: datetime | None = None
-    before: datetime | None = None
-    project: "ProjectScope | None" = None
-    project_values: tuple[str, ...] = ()
-    served_ids: frozenset[str] = frozenset()
-    size: int = 0
+    _fields = ("mask", "since", "before", "project", "project_values", "served_ids", "size",
+               "intent")
+    mask: "np.ndarray | None"
+    since: datetime | None
+    before: datetime | None
+    project: "ProjectScope | None"
+    project_values: tuple[str, ...]
+    served_ids: frozenset[str]
+    size: int
     #: A prompt-intent key (`carto_core.intents.INTENT_KEYS`): only prompts and turns whose
     #: prompt has it are in the mask. A store that cannot filter on it is given the ids
     #: (`Scope.ids(engine)`), so the filter holds in every ladder before its depth cut.
-    intent: str | None = None
+    intent: str | None
+
+    def __init__(self, mask: "np.ndarray | None" = None, since: datetime | None = None,
+                 before: datetime | None = None, project: "ProjectScope | None" = None,
+                 project_values: tuple[str, ...] = (), served_ids: frozenset[str] = frozenset(),
+                 size: int = 0, intent: str | None = None):
+        self.mask = mask
+        self.since = since
+        self.before = before
+        self.project = project
+        self.project_values = project_values
+        self.served_ids = served_ids
+        self.size = size
+        self.intent = intent
 
     def ids(self, engine) -> list[str]:
         """The event ids the mask allows (for stores that filter by id: small scopes only). The
@@ -137,17 +164,22 @@ class Scope:
 # --------------------------------------------------------------------------- ladders
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(FrozenRecord):
     """One entry of a ladder: a document index of the engine, its score, the gate flag."""
 
+    __slots__ = _fields = ("index", "score", "holds_all_tokens")
     index: int
     score: float
-    holds_all_tokens: bool = False
+    holds_all_tokens: bool
+
+    def __init__(self, index: int, score: float, holds_all_tokens: bool = False):
+        setattr_ = object.__setattr__
+        setattr_(self, "index", index)
+        setattr_(self, "score", score)
+        setattr_(self, "holds_all_tokens", holds_all_tokens)
 
 
-@dataclass
-class Ladder:
+class Ladder(Record):
     """Ordered candidates (best first) from one ranker, within the scope, at most depth long.
 
     Arrays rather than objects: a ladder of 500 is built and fused on every query.
@@ -155,19 +187,35 @@ class Ladder:
     the ranker cannot tell); the gated decay policy reads it.
     """
 
+    _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
+               "reason", "coverage")
     name: str
     indices: "np.ndarray"
     scores: "np.ndarray"
-    holds_all: "np.ndarray | None" = None
-    ranker: str = ""
-    all_token_matches: int | None = None
+    holds_all: "np.ndarray | None"
+    ranker: str
+    all_token_matches: int | None
     #: In-scope matches that delta serving hid (served ids); feeds the "suppressed" note.
-    hidden: int = 0
+    hidden: int
     #: Why an empty ladder is empty (reported in `ladders` of the --json document).
-    reason: str = ""
+    reason: str
     #: Per candidate, the share (0..1] of the query it matches (a keyword ranker: the idf
     #: mass of the query terms the document holds); None: the ranker cannot tell.
-    coverage: "np.ndarray | None" = None
+    coverage: "np.ndarray | None"
+
+    def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
+                 holds_all: "np.ndarray | None" = None, ranker: str = "",
+                 all_token_matches: int | None = None, hidden: int = 0, reason: str = "",
+                 coverage: "np.ndarray | None" = None):
+        self.name = name
+        self.indices = indices
+        self.scores = scores
+        self.holds_all = holds_all
+        self.ranker = ranker
+        self.all_token_matches = all_token_matches
+        self.hidden = hidden
+        self.reason = reason
+        self.coverage = coverage
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -206,18 +254,25 @@ class Ladder:
                    None, ranker or name)
 
 
-@dataclass
-class SemanticState:
+class SemanticState(Record):
     """What the semantic ladder did for a search: ``available`` (it ran), ``unavailable``
     (with the reason and, when there is one, the command that fixes it) or ``disabled``
     (`--no-semantic`, `CARTO_SEMANTIC=0`, `[semantic] enabled = false`)."""
 
-    state: str = "unavailable"
-    reason: str = ""
-    fix: str = ""
+    _fields = ("state", "reason", "fix", "not_embedded")
+    state: str
+    reason: str
+    fix: str
     #: Events of the corpus with no vector of the embedder's model yet (None: not known, e.g.
     #: the ladder is off): what the keep-up job still has to embed.
-    not_embedded: int | None = None
+    not_embedded: int | None
+
+    def __init__(self, state: str = "unavailable", reason: str = "", fix: str = "",
+                 not_embedded: int | None = None):
+        self.state = state
+        self.reason = reason
+        self.fix = fix
+        self.not_embedded = not_embedded
 
     def label(self) -> str:
         """One line for people (text output, messages): `available`, `disabled`, or
@@ -240,45 +295,77 @@ class LadderUnavailable(Exception):
         self.state = state
 
 
-@dataclass
-class LadderReport:
-    """What one ranker did for a search (in `SearchResult.ladders`)."""
+class LadderReport(Record):
+    """What one ranker did for a search (in `SearchResult.ladders`; `vars()` of it is its
+    --json entry, so `__init__` sets the fields in their order)."""
 
+    _fields = ("name", "ranker", "status", "reason", "candidates", "contributed", "ms")
     name: str
     ranker: str
     status: str  # "ok", "empty" (nothing matched: `reason` says why), "unavailable", "error"
-    reason: str = ""
-    candidates: int = 0
-    contributed: int = 0  # results in the returned page that came from this ladder
-    ms: float = 0.0
+    reason: str
+    candidates: int
+    contributed: int  # results in the returned page that came from this ladder
+    ms: float
+
+    def __init__(self, name: str, ranker: str, status: str, reason: str = "",
+                 candidates: int = 0, contributed: int = 0, ms: float = 0.0):
+        self.name = name
+        self.ranker = ranker
+        self.status = status
+        self.reason = reason
+        self.candidates = candidates
+        self.contributed = contributed
+        self.ms = ms
 
 
 # --------------------------------------------------------------------------- fused candidates
 
 
-@dataclass(slots=True)
-class Fused:
-    """One event after fusion; decay policies rewrite `score` and fill the decay fields."""
+class Fused(Record):
+    """One event after fusion; decay policies rewrite `score` and fill the decay fields.
+    `sources` and `ranks` default to a new list and dict."""
 
+    __slots__ = _fields = ("index", "score", "sources", "ranks", "holds_all_tokens", "salience",
+                           "timestamp", "fused_score", "decay", "boost", "reuse_count", "gated")
     index: int
     score: float
-    sources: list[str] = field(default_factory=list)
-    ranks: dict[str, int] = field(default_factory=dict)
-    holds_all_tokens: bool = False
-    salience: float = SALIENCE_DEFAULT
+    sources: list[str]
+    ranks: dict[str, int]
+    holds_all_tokens: bool
+    salience: float
     #: Event time as epoch seconds, None when the row has no usable time.
-    timestamp: float | None = None
-    fused_score: float = 0.0
-    decay: float = 1.0
-    boost: float = 1.0
-    reuse_count: int = 0
-    gated: bool = False
+    timestamp: float | None
+    fused_score: float
+    decay: float
+    boost: float
+    reuse_count: int
+    gated: bool
+
+    def __init__(self, index: int, score: float, sources: list[str] = _NEW,
+                 ranks: dict[str, int] = _NEW, holds_all_tokens: bool = False,
+                 salience: float = SALIENCE_DEFAULT, timestamp: float | None = None,
+                 fused_score: float = 0.0, decay: float = 1.0, boost: float = 1.0,
+                 reuse_count: int = 0, gated: bool = False):
+        self.index = index
+        self.score = score
+        self.sources = [] if sources is _NEW else sources
+        self.ranks = {} if ranks is _NEW else ranks
+        self.holds_all_tokens = holds_all_tokens
+        self.salience = salience
+        self.timestamp = timestamp
+        self.fused_score = fused_score
+        self.decay = decay
+        self.boost = boost
+        self.reuse_count = reuse_count
+        self.gated = gated
 
 
-@dataclass
-class DecayContext:
+class DecayContext(Record):
     """What a decay policy may read: the clock, the query, the access ledger, the gate count."""
 
+    _fields = ("now", "query", "accesses", "all_token_matches", "engine", "lambda_per_hour",
+               "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda")
     now: float  # epoch seconds
     query: Query
     #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
@@ -286,14 +373,30 @@ class DecayContext:
     #: Documents (in scope) holding every query token; None when no ladder could tell.
     all_token_matches: int | None
     engine: "SearchEngine"
-    lambda_per_hour: float = 0.001
-    reuse_weight: float = 0.3
-    lookup_max: int = 10
-    lift: float = 3.0
+    lambda_per_hour: float
+    reuse_weight: float
+    lookup_max: int
+    lift: float
     #: gated-prior: an old memory keeps at least 1 / (1 + prior_beta) of its score.
-    prior_beta: float = 0.25
+    prior_beta: float
     #: gated-prior: the decay rate of vague queries and of queries asking for the latest state.
-    vague_lambda: float = 0.2
+    vague_lambda: float
+
+    def __init__(self, now: float, query: Query, accesses: dict[str, list[float]],
+                 all_token_matches: int | None, engine: "SearchEngine",
+                 lambda_per_hour: float = 0.001, reuse_weight: float = 0.3, lookup_max: int = 10,
+                 lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2):
+        self.now = now
+        self.query = query
+        self.accesses = accesses
+        self.all_token_matches = all_token_matches
+        self.engine = engine
+        self.lambda_per_hour = lambda_per_hour
+        self.reuse_weight = reuse_weight
+        self.lookup_max = lookup_max
+        self.lift = lift
+        self.prior_beta = prior_beta
+        self.vague_lambda = vague_lambda
 
 
 # --------------------------------------------------------------------------- plugin bases
@@ -368,42 +471,76 @@ class DecayPolicy:
 # --------------------------------------------------------------------------- request / result
 
 
-@dataclass
-class SearchRequest:
+class SearchRequest(Record):
     """One search. `None` means "from the config file, else the default"."""
 
-    query: str = ""
-    project: str | None = None
-    since: datetime | None = None
-    before: datetime | None = None
-    limit: int = 15
+    _fields = ("query", "project", "since", "before", "limit", "rankers", "fusion", "decay",
+               "semantic", "session_id", "all", "now", "depth", "include_rows", "facets",
+               "explain", "collapse", "intent")
+    query: str
+    project: str | None
+    since: datetime | None
+    before: datetime | None
+    limit: int
     #: Ladder rankers by name (default: config `search.rankers`, i.e. ["bm25"]).
-    rankers: list[str] | None = None
-    fusion: str | None = None
-    decay: str | None = None
+    rankers: list[str] | None
+    fusion: str | None
+    decay: str | None
     #: True: require the semantic ladder's attempt; False: leave it out; None: when available.
-    semantic: bool | None = None
+    semantic: bool | None
     #: Session whose already-served ids are hidden (delta serving); None/"" = no delta serving.
-    session_id: str | None = None
+    session_id: str | None
     #: Show everything (no delta serving).
-    all: bool = False
+    all: bool
     #: Clock for decay and windows (tests, eval); None = now.
-    now: datetime | None = None
-    depth: int = DEPTH
+    now: datetime | None
+    depth: int
     #: Also return each result's full log row under "row".
-    include_rows: bool = False
+    include_rows: bool
     #: Facets over the top min(n, 500) fused results.
-    facets: bool = True
+    facets: bool
     #: Also say why each result ranked where it did (`why` per hit, `explain` per call).
-    explain: bool = False
+    explain: bool
     #: Fold results whose text is identical into the best-ranked one (its `duplicates`).
-    collapse: bool = True
+    collapse: bool
     #: Only prompts (and turns) of this prompt intent (`carto_core.intents.INTENT_KEYS`).
-    intent: str | None = None
+    intent: str | None
+
+    def __init__(self, query: str = "", project: str | None = None,
+                 since: datetime | None = None, before: datetime | None = None,
+                 limit: int = 15, rankers: list[str] | None = None, fusion: str | None = None,
+                 decay: str | None = None, semantic: bool | None = None,
+                 session_id: str | None = None, all: bool = False,
+                 now: datetime | None = None, depth: int = DEPTH, include_rows: bool = False,
+                 facets: bool = True, explain: bool = False, collapse: bool = True,
+                 intent: str | None = None):
+        self.query = query
+        self.project = project
+        self.since = since
+        self.before = before
+        self.limit = limit
+        self.rankers = rankers
+        self.fusion = fusion
+        self.decay = decay
+        self.semantic = semantic
+        self.session_id = session_id
+        self.all = all
+        self.now = now
+        self.depth = depth
+        self.include_rows = include_rows
+        self.facets = facets
+        self.explain = explain
+        self.collapse = collapse
+        self.intent = intent
 
 
-@dataclass
-class SearchHit:
+class SearchHit(Record):
+    """One result of a search (`to_dict`: its entry in the --json document's `results`)."""
+
+    _fields = ("event_id", "timestamp", "sources", "type", "project", "summary", "score",
+               "session_id", "transcript_path", "provider", "salience", "rank",
+               "holds_all_tokens", "reuse_count", "gated", "row", "why", "duplicates",
+               "prompt_intent")
     event_id: str
     timestamp: str | None
     sources: list[str]
@@ -413,20 +550,46 @@ class SearchHit:
     score: float
     session_id: str
     transcript_path: str
-    provider: str = ""
-    salience: float = SALIENCE_DEFAULT
-    rank: int = 0
-    holds_all_tokens: bool = False
-    reuse_count: int = 0
-    gated: bool = False
-    row: dict | None = None
+    provider: str
+    salience: float
+    rank: int
+    holds_all_tokens: bool
+    reuse_count: int
+    gated: bool
+    row: dict | None
     #: Why it ranked here (`SearchRequest.explain`): its rank in each ladder, the fused score,
     #: the decay factor, the boost and whether the lookup gate lifted it.
-    why: dict | None = None
+    why: dict | None
     #: Lower-ranked results with the same text folded into this one (SearchRequest.collapse).
-    duplicates: int = 0
+    duplicates: int
     #: The prompt's intent (prompts and turns; None for every other row).
-    prompt_intent: str | None = None
+    prompt_intent: str | None
+
+    def __init__(self, event_id: str, timestamp: str | None, sources: list[str], type: str,
+                 project: str, summary: str, score: float, session_id: str,
+                 transcript_path: str, provider: str = "", salience: float = SALIENCE_DEFAULT,
+                 rank: int = 0, holds_all_tokens: bool = False, reuse_count: int = 0,
+                 gated: bool = False, row: dict | None = None, why: dict | None = None,
+                 duplicates: int = 0, prompt_intent: str | None = None):
+        self.event_id = event_id
+        self.timestamp = timestamp
+        self.sources = sources
+        self.type = type
+        self.project = project
+        self.summary = summary
+        self.score = score
+        self.session_id = session_id
+        self.transcript_path = transcript_path
+        self.provider = provider
+        self.salience = salience
+        self.rank = rank
+        self.holds_all_tokens = holds_all_tokens
+        self.reuse_count = reuse_count
+        self.gated = gated
+        self.row = row
+        self.why = why
+        self.duplicates = duplicates
+        self.prompt_intent = prompt_intent
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -445,8 +608,12 @@ class SearchHit:
         return out
 
 
-@dataclass
-class SearchResult:
+class SearchResult(Record):
+    """What `run_search` returns (`to_dict`: the --json document)."""
+
+    _fields = ("query", "results", "total", "facets", "ladders", "stages_ms", "semantic",
+               "decay", "fusion", "suppressed", "session_id", "project", "since", "before",
+               "index_generation", "call_id", "unknown_entities", "explain", "intent")
     query: str
     results: list[SearchHit]
     #: Fused results after trim (before the limit).
@@ -458,18 +625,45 @@ class SearchResult:
     decay: str
     fusion: str
     #: Results hidden by delta serving.
-    suppressed: int = 0
-    session_id: str = ""
-    project: str | None = None
-    since: str | None = None
-    before: str | None = None
-    index_generation: str = ""
-    call_id: str = ""
+    suppressed: int
+    session_id: str
+    project: str | None
+    since: str | None
+    before: str | None
+    index_generation: str
+    call_id: str
     #: Unknown id- or path-shaped tokens of a query that found nothing (knowledge gaps).
-    unknown_entities: list[str] = field(default_factory=list)
+    unknown_entities: list[str]
     #: The call's decisions (`SearchRequest.explain`): fusion, trim, gate, decay knobs.
-    explain: dict | None = None
-    intent: str | None = None
+    explain: dict | None
+    intent: str | None
+
+    def __init__(self, query: str, results: list[SearchHit], total: int, facets: dict,
+                 ladders: list[LadderReport], stages_ms: dict[str, float],
+                 semantic: SemanticState, decay: str, fusion: str, suppressed: int = 0,
+                 session_id: str = "", project: str | None = None, since: str | None = None,
+                 before: str | None = None, index_generation: str = "", call_id: str = "",
+                 unknown_entities: list[str] = _NEW, explain: dict | None = None,
+                 intent: str | None = None):
+        self.query = query
+        self.results = results
+        self.total = total
+        self.facets = facets
+        self.ladders = ladders
+        self.stages_ms = stages_ms
+        self.semantic = semantic
+        self.decay = decay
+        self.fusion = fusion
+        self.suppressed = suppressed
+        self.session_id = session_id
+        self.project = project
+        self.since = since
+        self.before = before
+        self.index_generation = index_generation
+        self.call_id = call_id
+        self.unknown_entities = [] if unknown_entities is _NEW else unknown_entities
+        self.explain = explain
+        self.intent = intent
 
     @property
     def semantic_status(self) -> str:
