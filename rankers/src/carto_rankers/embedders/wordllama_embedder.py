@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.npymap import map_npy
 from carto_core.search.tokens import term_hash
 from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
 
@@ -163,7 +164,7 @@ class HashedTables:
     FILES = ("vocab_hash", "vocab_id", "merge_hash", "merge_rank")
 
     def __init__(self, folder: Path):
-        self.arrays = {n: np.load(folder / f"{n}.npy", mmap_mode="r") for n in self.FILES}
+        self.arrays = {n: map_npy(folder / f"{n}.npy") for n in self.FILES}
         self._memo: dict[str, int | None] = {}
 
     @classmethod

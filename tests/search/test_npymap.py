@@ -1,0 +1,63 @@
+"""`map_npy` answers what `np.load(path, mmap_mode="r")` does, as a read-only plain ndarray,
+for every array numpy saves (its fast header path or, for the rest, np.load itself)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from carto_core import npymap
+from carto_core.npymap import map_npy
+
+DTYPES = st.sampled_from(["<i8", "<i4", "<u8", "<u4", "<f2", "<f4", "<f8", "|b1", "|u1", ">i4",
+                          "|S3", "<U2"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(dtype=DTYPES, shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+       data=st.data())
+def test_map_npy_equals_np_load(tmp_path_factory, dtype, shape, data):
+    array = data.draw(hnp.arrays(np.dtype(dtype), shape))
+    path = tmp_path_factory.mktemp("npy") / "a.npy"
+    np.save(path, array)
+    mapped, loaded = map_npy(path), np.load(path, mmap_mode="r")
+    assert type(mapped) is np.ndarray
+    assert mapped.dtype == loaded.dtype and mapped.shape == loaded.shape
+    assert np.array_equal(mapped, loaded, equal_nan=mapped.dtype.kind == "f")
+    assert not mapped.flags.writeable
+
+
+def test_the_fast_path_reads_the_headers_numpy_writes(tmp_path, monkeypatch):
+    """The plain columns of the index never reach np.load (else the saving is gone)."""
+    def refuse(path):
+        raise AssertionError(f"fell back for {path}")
+
+    monkeypatch.setattr(npymap, "_fallback", refuse)
+    for i, array in enumerate([np.arange(200_000, dtype=np.int64), np.zeros(0, np.uint32),
+                               np.ones((3, 256), np.float16), np.array(2.5),
+                               np.array([b"ab", b"c"])]):
+        np.save(tmp_path / f"{i}.npy", array)
+        assert np.array_equal(map_npy(tmp_path / f"{i}.npy"), array)
+
+
+@pytest.mark.parametrize("array", [np.zeros(3, dtype=[("a", "<i4"), ("b", "<f8")]),
+                                   np.asfortranarray(np.arange(6).reshape(2, 3))],
+                         ids=["structured", "fortran"])
+def test_other_layouts_go_to_np_load(tmp_path, array):
+    np.save(tmp_path / "a.npy", array)
+    mapped = map_npy(tmp_path / "a.npy")
+    assert mapped.dtype == array.dtype and np.array_equal(mapped, array)
+
+
+def test_a_truncated_file_is_refused(tmp_path):
+    np.save(tmp_path / "a.npy", np.arange(1000))
+    data = (tmp_path / "a.npy").read_bytes()
+    (tmp_path / "a.npy").write_bytes(data[:-8])
+    with pytest.raises(ValueError):
+        map_npy(tmp_path / "a.npy")
+    (tmp_path / "b.npy").write_bytes(b"not numpy at all")
+    with pytest.raises(ValueError):
+        map_npy(tmp_path / "b.npy")
