@@ -1,0 +1,59 @@
+"""What a cold `carto search` run through the console script (the warm client first, then the
+click command) leaves out of its process: each module here was cut from the cold path
+(docs/performance.md, "Cold path") and comes back only by a change that costs every search."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+#: The warm client's transport (imported only when a `carto serve` socket exists).
+NOT_IMPORTED = ("socket", "selectors", "base64")
+
+COLD = """
+import atexit, json, sys
+watch = json.loads(sys.argv.pop(1))
+# entry.main ends a one-shot search with os._exit after the atexit handlers run.
+atexit.register(lambda: print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)),
+                              file=sys.stderr))
+sys.argv[0] = "carto"
+from carto_core.entry import main
+sys.exit(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def small_home(tmp_path_factory):
+    from carto_core.evaluation.generate import generate_home
+
+    root = tmp_path_factory.mktemp("cold") / "home"
+    generate_home(root, 300, seed=3)
+    env = {**os.environ, "CARTO_HOME": str(root), "CARTO_SEMANTIC": "0"}
+    carto = os.path.join(os.path.dirname(sys.executable), "carto")
+    subprocess.run([carto, "index", "--step", "keyword"], env=env, check=True, capture_output=True)
+    return root, env
+
+
+def cold_modules(env, watch, *args) -> tuple[list[str], dict]:
+    out = subprocess.run([sys.executable, "-c", COLD, json.dumps(list(watch)), "search", *args],
+                         capture_output=True, text=True, env=env)
+    line = next(l for l in out.stderr.splitlines() if l.startswith("MODULES "))
+    return json.loads(line[len("MODULES "):]), json.loads(out.stdout)
+
+
+def test_a_cold_search_imports_none_of_the_cut_modules(small_home):
+    _, env = small_home
+    found, document = cold_modules(env, NOT_IMPORTED, "commit", "--json", "--limit", "3")
+    assert document["results"], "the search must answer for the check to mean anything"
+    assert found == []
+
+
+def test_the_watch_itself_sees_a_module_that_is_imported(small_home):
+    """The check can fail: numpy and click are in every cold search."""
+    _, env = small_home
+    found, _ = cold_modules(env, ("numpy", "click", "socket"), "commit", "--json")
+    assert found == ["click", "numpy"]
