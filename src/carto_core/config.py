@@ -24,10 +24,10 @@ Environment overrides: `CARTO_HOME`, `CARTO_RANKERS` (comma-separated), `CARTO_D
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.home import Home, config_file, resolve_home
+from carto_core.records import NEW, Record
 
 DEFAULTS: dict[str, object] = {
     "search.rankers": ["bm25"],
@@ -49,14 +49,28 @@ class ConfigError(ValueError):
     """A config file that exists but cannot be read."""
 
 
-@dataclass
-class Config:
+class Config(Record):
+    """The config file as read (`data`), the environment it is read with, and the home.
+    A plain record (carto_core.records: no dataclass to generate on every cold search)."""
+
+    _fields = ("path", "exists", "data", "env", "home", "home_origin")
+    _factories = {"env": dict}
+    _norepr = ("env",)
     path: Path
     exists: bool
     data: dict
-    env: dict = field(repr=False, default_factory=dict)
-    home: Home = None  # type: ignore[assignment]
-    home_origin: str = ""
+    env: dict
+    home: Home
+    home_origin: str
+
+    def __init__(self, path: Path, exists: bool, data: dict, env: dict = NEW,
+                 home: Home = None, home_origin: str = ""):  # type: ignore[assignment]
+        self.path = path
+        self.exists = exists
+        self.data = data
+        self.env = {} if env is NEW else env
+        self.home = home
+        self.home_origin = home_origin
 
     def get(self, dotted: str, default: object = None) -> object:
         return self.lookup(dotted, default)[0]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from carto_core.jsonl import loads_line
+from carto_core.records import NEW, FrozenRecord, Record
 from carto_core.rewrite_journal import settle
 
 BOUNDARY_BYTES = 4096
@@ -91,18 +91,30 @@ def split_torn(raw: bytes) -> list[bytes] | None:
     return parts if all(looks_torn(part) for part in parts) else None
 
 
-@dataclass
-class ReadReport:
-    """What reading one log found."""
+class ReadReport(Record):
+    """What reading one log found. A plain record (carto_core.records: no dataclass to
+    generate on every cold search)."""
 
+    _fields = ("path", "rows", "lines", "problems", "examples", "end_offset", "newest_timestamp")
+    _factories = {"problems": Counter, "examples": dict}
     path: str
-    rows: int = 0
-    lines: int = 0
-    problems: Counter = field(default_factory=Counter)
+    rows: int
+    lines: int
+    problems: Counter
     #: Up to 5 example line numbers per problem kind, 1-based.
-    examples: dict = field(default_factory=dict)
-    end_offset: int = 0
-    newest_timestamp: object = None
+    examples: dict
+    end_offset: int
+    newest_timestamp: object
+
+    def __init__(self, path: str, rows: int = 0, lines: int = 0, problems: Counter = NEW,
+                 examples: dict = NEW, end_offset: int = 0, newest_timestamp: object = None):
+        self.path = path
+        self.rows = rows
+        self.lines = lines
+        self.problems = Counter() if problems is NEW else problems
+        self.examples = {} if examples is NEW else examples
+        self.end_offset = end_offset
+        self.newest_timestamp = newest_timestamp
 
     def note(self, kind: str, lineno: int) -> None:
         self.problems[kind] += 1
@@ -122,15 +134,23 @@ class ReadReport:
         return out
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(FrozenRecord):
     """One row read from a log: the parsed object and where its bytes lie."""
 
+    __slots__ = _fields = ("row", "offset", "end", "lineno", "problem")
     row: dict
     offset: int
     end: int
     lineno: int
-    problem: str | None = None
+    problem: str | None
+
+    def __init__(self, row: dict, offset: int, end: int, lineno: int, problem: str | None = None):
+        setattr_ = object.__setattr__
+        setattr_(self, "row", row)
+        setattr_(self, "offset", offset)
+        setattr_(self, "end", end)
+        setattr_(self, "lineno", lineno)
+        setattr_(self, "problem", problem)
 
 
 #: Bytes read from a log at a time: memory stays this size whatever the log's size.

@@ -12,7 +12,11 @@ from its `__init__`), except that `dataclasses.fields`/`replace`/`asdict` do not
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
+
+#: The default of a field that was a dataclass' `default_factory`: `__init__` makes a new value
+#: (`_factories` names the factory of each such field, for the test that compares).
+NEW: Any = object()
 
 
 class Record:
@@ -22,12 +26,17 @@ class Record:
     __slots__ = ()
     #: The field names, in `__init__` order.
     _fields: ClassVar[tuple[str, ...]] = ()
+    #: Fields whose default (`NEW`) is a new value made by the factory named here.
+    _factories: ClassVar[dict[str, Any]] = {}
+    #: Fields `repr` leaves out (a dataclass field with `repr=False`).
+    _norepr: ClassVar[tuple[str, ...]] = ()
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in self._fields)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields
+                          if name not in self._norepr)
         return f"{type(self).__qualname__}({inner})"
 
     def __eq__(self, other):

@@ -10,25 +10,29 @@ import inspect
 
 import pytest
 
-from carto_core.records import FrozenRecord, Record
-from carto_core.search import api
+from carto_core import config, reader
+from carto_core.records import NEW, FrozenRecord, Record
+from carto_core.search import api, telemetry, tokens
 
 RECORDS = [api.Query, api.Scope, api.Candidate, api.Ladder, api.SemanticState, api.LadderReport,
-           api.Fused, api.DecayContext, api.SearchRequest, api.SearchHit, api.SearchResult]
+           api.Fused, api.DecayContext, api.SearchRequest, api.SearchHit, api.SearchResult,
+           tokens.AnalyzedQuery, config.Config, telemetry.Telemetry, reader.ReadReport,
+           reader.Line]
 
 
 def _twin(cls):
-    """The dataclass `cls` stands for, from its `__init__`: a default of `api._NEW` is a
-    default factory (a list or a dict, by the annotation)."""
+    """The dataclass `cls` stands for, from its `__init__`: a default of `NEW` is the default
+    factory `_factories` names; `_norepr` fields are `repr=False`."""
     spec = []
     for name, param in list(inspect.signature(cls.__init__).parameters.items())[1:]:
         if param.default is inspect.Parameter.empty:
-            spec.append((name, object))
-        elif param.default is api._NEW:
-            factory = dict if str(param.annotation).startswith("dict") else list
-            spec.append((name, object, dataclasses.field(default_factory=factory)))
+            spec.append((name, object, dataclasses.field(repr=name not in cls._norepr)))
+        elif param.default is NEW:
+            spec.append((name, object, dataclasses.field(default_factory=cls._factories[name],
+                                                         repr=name not in cls._norepr)))
         else:
-            spec.append((name, object, dataclasses.field(default=param.default)))
+            spec.append((name, object, dataclasses.field(default=param.default,
+                                                         repr=name not in cls._norepr)))
     return dataclasses.make_dataclass(cls.__name__, spec, frozen=issubclass(cls, FrozenRecord))
 
 
@@ -41,8 +45,13 @@ def _required(cls, salt: int) -> dict:
 def test_a_record_is_its_dataclass(cls):
     twin = _twin(cls)
     assert cls._fields == tuple(f.name for f in dataclasses.fields(twin))
+    assert set(cls._factories) <= set(cls._fields) and set(cls._norepr) <= set(cls._fields)
     required = _required(cls, 1)
-    mine, theirs = cls(**required), twin(**required)
+    # a factory's value (a call id made from the clock) is given, to compare the rest
+    made = {name: getattr(twin(**required), name) for name in cls._factories}
+    for name, value in made.items():
+        assert type(getattr(cls(**required), name)) is type(value), name
+    mine, theirs = cls(**required, **made), twin(**required, **made)
     for name in cls._fields:
         assert getattr(mine, name) == getattr(theirs, name), name
     # repr: the dataclass' text but for the class' qualified name
@@ -55,9 +64,9 @@ def test_a_record_is_its_dataclass(cls):
     assert cls(**required) != cls(**_required(cls, 2)) or not required
     assert (mine == theirs) is False
     # a default factory gives every instance its own container
-    for name in cls._fields:
-        if isinstance(getattr(mine, name), (list, dict)):
-            assert getattr(cls(**required), name) is not getattr(mine, name)
+    for name in cls._factories:
+        if isinstance(made[name], (list, dict)):
+            assert getattr(cls(**required), name) is not getattr(cls(**required), name)
     if issubclass(cls, FrozenRecord):
         assert hash(cls(**required)) == hash(cls(**required))
         with pytest.raises(dataclasses.FrozenInstanceError):

@@ -36,7 +36,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from carto_core.exitcodes import ExitCode
-from carto_core.records import FrozenRecord, Record
+from carto_core.records import NEW, FrozenRecord, Record
 
 if TYPE_CHECKING:  # numpy and the engine load only when a search runs
     import numpy as np
@@ -58,7 +58,6 @@ SEMANTIC = "semantic"
 # The records below are plain classes (carto_core.records), not dataclasses: generating a
 # dataclass' methods costs every cold `carto search` ~0.5 ms per class. Each `__init__` keeps
 # the field order, defaults and keywords the dataclass had; `_fields` lists them.
-_NEW: Any = object()  # "a new empty list/dict" (a dataclass' default_factory)
 
 
 class SearchError(Exception):
@@ -328,6 +327,7 @@ class Fused(Record):
 
     __slots__ = _fields = ("index", "score", "sources", "ranks", "holds_all_tokens", "salience",
                            "timestamp", "fused_score", "decay", "boost", "reuse_count", "gated")
+    _factories = {"sources": list, "ranks": dict}
     index: int
     score: float
     sources: list[str]
@@ -342,15 +342,15 @@ class Fused(Record):
     reuse_count: int
     gated: bool
 
-    def __init__(self, index: int, score: float, sources: list[str] = _NEW,
-                 ranks: dict[str, int] = _NEW, holds_all_tokens: bool = False,
+    def __init__(self, index: int, score: float, sources: list[str] = NEW,
+                 ranks: dict[str, int] = NEW, holds_all_tokens: bool = False,
                  salience: float = SALIENCE_DEFAULT, timestamp: float | None = None,
                  fused_score: float = 0.0, decay: float = 1.0, boost: float = 1.0,
                  reuse_count: int = 0, gated: bool = False):
         self.index = index
         self.score = score
-        self.sources = [] if sources is _NEW else sources
-        self.ranks = {} if ranks is _NEW else ranks
+        self.sources = [] if sources is NEW else sources
+        self.ranks = {} if ranks is NEW else ranks
         self.holds_all_tokens = holds_all_tokens
         self.salience = salience
         self.timestamp = timestamp
@@ -614,6 +614,7 @@ class SearchResult(Record):
     _fields = ("query", "results", "total", "facets", "ladders", "stages_ms", "semantic",
                "decay", "fusion", "suppressed", "session_id", "project", "since", "before",
                "index_generation", "call_id", "unknown_entities", "explain", "intent")
+    _factories = {"unknown_entities": list}
     query: str
     results: list[SearchHit]
     #: Fused results after trim (before the limit).
@@ -643,7 +644,7 @@ class SearchResult(Record):
                  semantic: SemanticState, decay: str, fusion: str, suppressed: int = 0,
                  session_id: str = "", project: str | None = None, since: str | None = None,
                  before: str | None = None, index_generation: str = "", call_id: str = "",
-                 unknown_entities: list[str] = _NEW, explain: dict | None = None,
+                 unknown_entities: list[str] = NEW, explain: dict | None = None,
                  intent: str | None = None):
         self.query = query
         self.results = results
@@ -661,7 +662,7 @@ class SearchResult(Record):
         self.before = before
         self.index_generation = index_generation
         self.call_id = call_id
-        self.unknown_entities = [] if unknown_entities is _NEW else unknown_entities
+        self.unknown_entities = [] if unknown_entities is NEW else unknown_entities
         self.explain = explain
         self.intent = intent
 

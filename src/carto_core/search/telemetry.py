@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.appendlog import append_rows
 from carto_core.home import Home
+from carto_core.records import NEW, Record
 from carto_core.redact import redacted
 from carto_core.session import safe_session_id
 
@@ -147,18 +147,31 @@ def last_served_call(home: Home, session_id: str, event_id: str) -> str | None:
     return found
 
 
-@dataclass
-class Telemetry:
-    """Who is searching: passed to `run_search` by the callers that record telemetry."""
+class Telemetry(Record):
+    """Who is searching: passed to `run_search` by the callers that record telemetry. A plain
+    record (carto_core.records: no dataclass to generate on every cold search)."""
 
+    _fields = ("home", "session_id", "provider", "purpose", "call_id", "call_id_given", "backend")
+    _factories = {"call_id": new_call_id}
     home: Home
-    session_id: str = ""
-    provider: str = "unknown"
-    purpose: str = "manual"
-    call_id: str = field(default_factory=new_call_id)
+    session_id: str
+    provider: str
+    purpose: str
+    call_id: str
     #: True when the caller named the call (`--call-id`): access rows then carry it as is.
-    call_id_given: bool = False
-    backend: str = "cli"
+    call_id_given: bool
+    backend: str
+
+    def __init__(self, home: Home, session_id: str = "", provider: str = "unknown",
+                 purpose: str = "manual", call_id: str = NEW, call_id_given: bool = False,
+                 backend: str = "cli"):
+        self.home = home
+        self.session_id = session_id
+        self.provider = provider
+        self.purpose = purpose
+        self.call_id = new_call_id() if call_id is NEW else call_id
+        self.call_id_given = call_id_given
+        self.backend = backend
 
     def record_search(self, request, result, started: float, finished: float) -> None:
         """Served-log rows (one per shown result), the served list, the search-call row."""

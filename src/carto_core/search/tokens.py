@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import ClassVar
+
+from carto_core.records import FrozenRecord
 
 try:  # the C module itself: `hashlib` would first load OpenSSL (~4 ms of a cold search)
     from _blake2 import blake2b
@@ -41,15 +42,23 @@ DOC_FIELDS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class AnalyzedQuery:
+class AnalyzedQuery(FrozenRecord):
     """A query as the index sees it: distinct terms in first-seen order, and prefixes
-    (`deploy*` -> "deploy") that expand to every indexed term starting with them."""
+    (`deploy*` -> "deploy") that expand to every indexed term starting with them. A plain
+    frozen record (carto_core.records: no dataclass to generate on every cold search)."""
 
+    __slots__ = _fields = ("terms", "prefixes", "question")
     terms: tuple[str, ...]
-    prefixes: tuple[str, ...] = ()
+    prefixes: tuple[str, ...]
     #: A question in one's own words ("what did I ...?"), not a list of remembered words.
-    question: bool = False
+    question: bool
+
+    def __init__(self, terms: tuple[str, ...], prefixes: tuple[str, ...] = (),
+                 question: bool = False):
+        setattr_ = object.__setattr__
+        setattr_(self, "terms", terms)
+        setattr_(self, "prefixes", prefixes)
+        setattr_(self, "question", question)
 
 
 class Analyzer:
