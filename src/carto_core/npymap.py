@@ -5,7 +5,7 @@
 slows the small fancy-indexing a query does). A cold `carto search` opens ~25 of them (the
 keyword index's columns and postings, the query tokenizer's tables). `map_npy` reads the
 header of the plain files numpy writes (a little-endian or native dtype string, C order, a
-shape tuple) with one regular expression and maps the data with `mmap`; anything else (a
+shape tuple, padded before the shape when the index's `NpyWriter` streamed it) with one regular expression and maps the data with `mmap`; anything else (a
 structured or object dtype, Fortran order, an unknown format version) goes to `np.load`, so
 the answer is the same array either way (tests/search/test_npymap.py).
 """
@@ -20,7 +20,7 @@ import numpy as np
 
 _MAGIC = b"\x93NUMPY"
 _HEADER = re.compile(
-    r"""\{'descr': '([<>|=]?[a-zA-Z]\d*)', 'fortran_order': False, 'shape': \(((?:\d+, ?)*\d*)\), *\}\s*\Z""")
+    r"""\{'descr': '([<>|=]?[a-zA-Z]\d*)', 'fortran_order': False, 'shape': *\(((?:\d+, ?)*\d*)\), *\}\s*\Z""")
 
 
 def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:

@@ -41,6 +41,14 @@ def test_the_fast_path_reads_the_headers_numpy_writes(tmp_path, monkeypatch):
                                np.array([b"ab", b"c"])]):
         np.save(tmp_path / f"{i}.npy", array)
         assert np.array_equal(map_npy(tmp_path / f"{i}.npy"), array)
+    # the keyword index's streamed files (index_write.NpyWriter) pad the shape to patch it
+    from carto_core.search.index_write import NpyWriter
+
+    writer = NpyWriter(tmp_path / "grown.npy", np.int64)
+    writer.write(np.arange(7))
+    writer.close()
+    assert b"'shape':  " in (tmp_path / "grown.npy").read_bytes()[:128]
+    assert map_npy(tmp_path / "grown.npy").tolist() == list(range(7))
 
 
 @pytest.mark.parametrize("array", [np.zeros(3, dtype=[("a", "<i4"), ("b", "<f8")]),
