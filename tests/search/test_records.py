@@ -12,12 +12,12 @@ import pytest
 
 from carto_core import config, reader
 from carto_core.records import NEW, FrozenRecord, Record
-from carto_core.search import api, telemetry, tokens
+from carto_core.search import api, index, telemetry, tokens
 
 RECORDS = [api.Query, api.Scope, api.Candidate, api.Ladder, api.SemanticState, api.LadderReport,
            api.Fused, api.DecayContext, api.SearchRequest, api.SearchHit, api.SearchResult,
            tokens.AnalyzedQuery, config.Config, telemetry.Telemetry, reader.ReadReport,
-           reader.Line]
+           reader.Line, index.KeywordIndex]
 
 
 def _twin(cls):

@@ -13,11 +13,10 @@ persisted. The index is a cache: deleting its folder loses nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from carto_core.home import Home
+from carto_core.records import NEW, Record
 from carto_core.search.index_build import BUILD_ORDER, CHANGELOG, LOG_CODE, LOG_LABELS, IndexBuilding
 from carto_core.search.index_store import VERSION, GenerationStore
 from carto_core.search.postings import Segment
@@ -33,10 +32,16 @@ FOLD_FRACTION = 0.02
 PREFIX_EXPANSIONS = 128
 
 
-@dataclass
-class KeywordIndex(IndexBuilding, GenerationStore):
-    """Documents + postings of one home, as loaded (main segment) plus the unsaved tail."""
+class KeywordIndex(Record, IndexBuilding, GenerationStore):
+    """Documents + postings of one home, as loaded (main segment) plus the unsaved tail. A
+    plain record (carto_core.records: no dataclass to generate on every cold search)."""
 
+    _fields = ("home", "_ids", "cols", "strings", "segments", "logs", "generation", "problems",
+               "tail_docs", "_id_map", "_df_cache", "n_alive", "avgdl", "_ids_blob", "_id_hash",
+               "_main_docs", "_tail_map", "_tail_ids", "_verified", "analyzer", "context",
+               "patched")
+    _factories = {"problems": dict, "_df_cache": dict, "_tail_map": dict, "_tail_ids": list,
+                  "_verified": dict}
     home: Home
     _ids: list[str] | None
     cols: dict[str, np.ndarray]
@@ -44,30 +49,61 @@ class KeywordIndex(IndexBuilding, GenerationStore):
     segments: list[Segment]
     logs: dict[str, dict]
     generation: str
-    problems: dict[str, dict] = field(default_factory=dict)
+    problems: dict[str, dict]
     #: Documents indexed since the last persisted generation (the tail).
-    tail_docs: int = 0
-    _id_map: dict[str, int] | None = None
-    _df_cache: dict[int, int] = field(default_factory=dict)
-    n_alive: int = 0
-    avgdl: float = 0.0
+    tail_docs: int
+    _id_map: dict[str, int] | None
+    _df_cache: dict[int, int]
+    n_alive: int
+    avgdl: float
     #: Lazily read event ids: (bytes of ids.bin, offsets) until the full list is needed.
-    _ids_blob: tuple | None = None
+    _ids_blob: tuple | None
     #: Persisted id lookup (crc32 of each id, sorted, and the documents in that order), so
     #: that `index_of` needs neither the id list nor a dict of 200k entries.
-    _id_hash: tuple | None = None
-    _main_docs: int = 0
-    _tail_map: dict = field(default_factory=dict)
-    _tail_ids: list = field(default_factory=list)
+    _id_hash: tuple | None
+    _main_docs: int
+    _tail_map: dict
+    _tail_ids: list
     #: label -> (inode, size, mtime_ns, indexed end) of a log last found fresh: while the file
     #: is untouched, the next freshness check needs no read.
-    _verified: dict = field(default_factory=dict)
+    _verified: dict
     #: The analyzer that made the terms (its signature is recorded with the index).
-    analyzer: Analyzer | None = None
+    analyzer: Analyzer | None
     #: Terms of the previous row indexed as session context (0: none; index_build).
-    context: int = 0
+    context: int
     #: A rewritten log was patched in (`patch_rewritten`) since the generation was loaded.
-    patched: bool = False
+    patched: bool
+
+    def __init__(self, home: Home, _ids: list[str] | None, cols: dict[str, np.ndarray],
+                 strings: dict[str, list[str]], segments: list[Segment], logs: dict[str, dict],
+                 generation: str, problems: dict[str, dict] = NEW, tail_docs: int = 0,
+                 _id_map: dict[str, int] | None = None, _df_cache: dict[int, int] = NEW,
+                 n_alive: int = 0, avgdl: float = 0.0, _ids_blob: tuple | None = None,
+                 _id_hash: tuple | None = None, _main_docs: int = 0, _tail_map: dict = NEW,
+                 _tail_ids: list = NEW, _verified: dict = NEW, analyzer: Analyzer | None = None,
+                 context: int = 0, patched: bool = False):
+        self.home = home
+        self._ids = _ids
+        self.cols = cols
+        self.strings = strings
+        self.segments = segments
+        self.logs = logs
+        self.generation = generation
+        self.problems = {} if problems is NEW else problems
+        self.tail_docs = tail_docs
+        self._id_map = _id_map
+        self._df_cache = {} if _df_cache is NEW else _df_cache
+        self.n_alive = n_alive
+        self.avgdl = avgdl
+        self._ids_blob = _ids_blob
+        self._id_hash = _id_hash
+        self._main_docs = _main_docs
+        self._tail_map = {} if _tail_map is NEW else _tail_map
+        self._tail_ids = [] if _tail_ids is NEW else _tail_ids
+        self._verified = {} if _verified is NEW else _verified
+        self.analyzer = analyzer
+        self.context = context
+        self.patched = patched
 
     def _index_of_hashed(self, event_id: str) -> int | None:
         import zlib
