@@ -8,7 +8,10 @@ user; `CARTO_SPILL_DIR` moves it), one `{"home", "log", "line"}` entry per row, 
 `CARTO_SPILL_MAX_BYTES` (default 1 MiB; rows beyond are dropped and counted in hook.log). The
 next hook call whose append succeeds flushes it: the file is claimed by renaming it (only one
 flusher wins), every entry is appended to its log (in order, the row's bytes unchanged), and the
-claimed file is removed; rows that fail again go back to the spill file.
+claimed file is removed; rows that fail again go back to the spill file. A claimed file whose
+flusher died (killed by the hook's wall-clock cap, or a failed put-back) is adopted by the next
+flush and appended whole: rows the dead flusher had already appended appear twice, none is lost.
+`carto doctor` lists what waits (`pending`); `carto repair spill --write` flushes it by hand.
 
 Stdlib only (the hook path imports this): on a normal call it costs one `stat`.
 """
@@ -35,19 +38,21 @@ def max_bytes() -> int:
         return DEFAULT_MAX_BYTES
 
 
-def spill_folder() -> str | None:
-    """The user's private spill folder, created on first use; None when it is not safe (owned
-    by someone else, a symlink, or not creatable)."""
+def spill_folder(*, create: bool = True) -> str | None:
+    """The user's private spill folder, created on first use (unless `create` is false: a
+    reader's look); None when it is not safe (owned by someone else, a symlink, or not
+    creatable) or, not created, absent."""
     folder = os.environ.get("CARTO_SPILL_DIR")
     if not folder:
         base = os.environ.get("TMPDIR") or "/tmp"
         folder = os.path.join(base, f"carto-spill-{os.getuid()}")
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
+    if create:
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
     try:
         st = os.lstat(folder)
     except OSError:
@@ -100,19 +105,100 @@ def spill(home_root: os.PathLike | str, log_path: os.PathLike | str, lines: list
     return len(entries), len(lines) - len(entries)
 
 
-def flush(home_root: os.PathLike | str) -> tuple[int, int]:
-    """Append what the spill file holds to the home's logs. Returns (flushed, left).
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists (not ours to signal) or cannot be told: leave its claim alone
+    return True
 
-    Never raises; costs one `stat` when there is nothing to flush.
+
+def _claims(path: str) -> list[tuple[str, int]]:
+    """The claimed copies of the spill file `path` (`<path>.flush-<pid>`), with their pids."""
+    folder, name = os.path.split(path)
+    prefix = name + ".flush-"
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    out = []
+    for entry in names:
+        if entry.startswith(prefix) and entry[len(prefix):].isdigit():
+            out.append((os.path.join(folder, entry), int(entry[len(prefix):])))
+    return sorted(out)
+
+
+def _orphans(path: str) -> list[str]:
+    """Claimed copies whose flusher is gone (a claim of this very pid is a dead process's
+    whose pid came round again: nothing in this process is flushing)."""
+    me = os.getpid()
+    return [claim for claim, pid in _claims(path)
+            if (pid == me and claim not in _HELD) or (pid != me and not _alive(pid))]
+
+
+#: Claims this process keeps because their put-back failed: a later flush in the same process
+#: must not append them again (the next process adopts them).
+_HELD: set[str] = set()
+_SCANNED: set[str] = set()
+
+
+def pending(home_root: os.PathLike | str) -> list[dict]:
+    """What waits to be appended to the home: the spill file and every claimed copy of it,
+    each `{"path", "entries", "bytes", "claimed_by"}` (`claimed_by`: the pid of the flusher
+    holding it, None for the spill file itself; `orphaned` when that flusher is gone).
+    Reads only: never creates the spill folder."""
+    folder = spill_folder(create=False)
+    path = spill_path(home_root, folder) if folder else None
+    if path is None:
+        return []
+    found = []
+    for name, pid in [(path, None), *_claims(path)]:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        found.append({"path": name, "entries": data.count(b"\n") + (not data.endswith(b"\n") and bool(data)),
+                      "bytes": len(data), "claimed_by": pid,
+                      "orphaned": pid is not None and name in _orphans(path)})
+    return found
+
+
+def flush(home_root: os.PathLike | str) -> tuple[int, int]:
+    """Append what the spill file (and any claimed copy a dead flusher left) holds to the
+    home's logs. Returns (flushed, left).
+
+    Never raises; costs a `stat` when there is nothing to flush (and, on a process' first call,
+    a listing of the small private spill folder).
     """
     path = spill_path(home_root)
-    if path is None or not os.path.exists(path):
+    if path is None:
+        return 0, 0
+    # the folder is listed once a process (a hook lands several logs): a claim only dies with
+    # its process, and this one's own kept claims are in _HELD
+    orphans = [] if path in _SCANNED else _orphans(path)
+    _SCANNED.add(path)
+    if not orphans and not os.path.exists(path):
         return 0, 0
     claimed = f"{path}.flush-{os.getpid()}"
-    try:
-        os.rename(path, claimed)
-    except OSError:
-        return 0, 0  # another hook is flushing it
+    flushed = left = 0
+    # the orphans first: they are older than what the spill file holds now
+    for source in [*orphans, path]:
+        try:
+            if source != claimed and (claimed in _HELD or os.path.exists(claimed)):
+                continue  # our claim is still held (its put-back failed): never overwrite it
+            if source != claimed:
+                os.rename(source, claimed)
+        except OSError:
+            continue  # another flusher took it
+        done, kept = _flush_claimed(home_root, path, claimed)
+        flushed, left = flushed + done, left + kept
+    return flushed, left
+
+
+def _flush_claimed(home_root, path: str, claimed: str) -> tuple[int, int]:
     try:
         with open(claimed, "rb") as handle:
             data = handle.read()
@@ -144,7 +230,8 @@ def flush(home_root: os.PathLike | str) -> tuple[int, int]:
         try:
             append_lines(path, leftover, settle=False)
         except OSError:
-            return flushed, len(leftover)  # keep the claimed file: the next flush has it
+            _HELD.add(claimed)
+            return flushed, len(leftover)  # keep the claimed file: the next process adopts it
     try:
         os.unlink(claimed)
     except OSError:

@@ -194,6 +194,87 @@ def test_a_spill_entry_never_writes_outside_its_home(tmp_path):
     assert not (tmp_path / "escape.jsonl").exists() and not (home / "changelog.jsonl").exists()
 
 
+def _spill_entries(home, *event_ids):
+    return "".join(json.dumps({"home": os.path.abspath(home), "log": "changelog.jsonl",
+                               "line": dumps_row({"event_id": e}).decode().rstrip("\n")}) + "\n"
+                   for e in event_ids)
+
+
+def _dead_pid() -> int:
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_claim_whose_flusher_died_is_adopted_by_the_next_flush(tmp_path):
+    """A flusher killed between its claim and its unlink (the hook's wall-clock cap) used to
+    leave `<spill>.flush-<pid>` for ever: its rows were never appended."""
+    home = tmp_path / "home"
+    home.mkdir()
+    path = spill.spill_path(home)
+    with open(f"{path}.flush-{_dead_pid()}", "w") as handle:
+        handle.write(_spill_entries(home, "orphan1", "orphan2"))
+    with open(path, "w") as handle:
+        handle.write(_spill_entries(home, "newer"))
+    assert spill.flush(home) == (3, 0)
+    assert [r["event_id"] for r in read(home / "changelog.jsonl")[0]] == ["orphan1", "orphan2", "newer"]
+    assert [n for n in os.listdir(os.path.dirname(path)) if ".flush-" in n or n == os.path.basename(path)] == []
+
+
+def test_a_live_flushers_claim_is_left_alone(tmp_path):
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    home.mkdir()
+    path = spill.spill_path(home)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        claim = f"{path}.flush-{child.pid}"
+        with open(claim, "w") as handle:
+            handle.write(_spill_entries(home, "theirs"))
+        assert spill.flush(home) == (0, 0)
+        assert os.path.exists(claim) and not (home / "changelog.jsonl").exists()
+        assert [(e["entries"], e["claimed_by"], e["orphaned"]) for e in spill.pending(home)] == [(1, child.pid, False)]
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_stale_claim_with_this_pid_is_flushed_not_overwritten(tmp_path):
+    """A dead process whose pid came round again to this one: claiming the spill file used to
+    rename it over that claim, and the claim's rows were gone."""
+    home = tmp_path / "home"
+    home.mkdir()
+    path = spill.spill_path(home)
+    with open(f"{path}.flush-{os.getpid()}", "w") as handle:
+        handle.write(_spill_entries(home, "stale"))
+    with open(path, "w") as handle:
+        handle.write(_spill_entries(home, "fresh"))
+    assert spill.flush(home) == (2, 0)
+    assert [r["event_id"] for r in read(home / "changelog.jsonl")[0]] == ["stale", "fresh"]
+
+
+def test_pending_counts_what_waits_and_creates_nothing(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("CARTO_SPILL_DIR", str(tmp_path / "not-yet"))
+    assert spill.pending(home) == [] and not (tmp_path / "not-yet").exists()
+    monkeypatch.setenv("CARTO_SPILL_DIR", str(tmp_path / "spill"))
+    (tmp_path / "spill").mkdir(mode=0o700)
+    path = spill.spill_path(home)
+    with open(path, "w") as handle:
+        handle.write(_spill_entries(home, "a", "b") + '{"home": "cut by a cra')
+    dead = _dead_pid()
+    with open(f"{path}.flush-{dead}", "w") as handle:
+        handle.write(_spill_entries(home, "c"))
+    got = [(e["path"], e["entries"], e["claimed_by"], e["orphaned"]) for e in spill.pending(home)]
+    assert got == [(path, 3, None, False), (f"{path}.flush-{dead}", 1, dead, True)]
+
+
 def test_errors_that_are_not_the_homes_fault_still_raise(tmp_path, monkeypatch):
     def broken(fd, data):
         raise OSError(errno.EBADF, "bad descriptor")

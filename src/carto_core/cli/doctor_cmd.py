@@ -81,6 +81,18 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             "fix": "run `carto ingest claude` (or codex, git, ...) to backfill, "
                    "or `carto demo` to see carto on sample data",
         })
+    from carto_core.spill import pending
+
+    spilled = pending(home.root)
+    waiting = sum(item["entries"] for item in spilled)
+    if waiting:
+        problems.append({
+            "problem": f"{waiting} rows the home refused (a full disk, a quota, a read-only or "
+                       f"unwritable folder) wait in {len(spilled)} spill file(s): "
+                       + ", ".join(item["path"] for item in spilled),
+            "fix": "free space or make the home writable; the next hook that writes appends them, "
+                   "or run `carto repair spill --write`",
+        })
     registries = get_registries()
     plugins = []
     for name, info in sorted(registries.plugins.items()):
@@ -110,6 +122,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "logs": logs,
         "hooks": {key: hooks[key] for key in ("files", "checked", "probes")},
         "events": searched_rows,
+        "spill": spilled,
         "plugins": plugins,
         "project_registry": families,
         "problems": problems,
@@ -133,7 +146,8 @@ Examples:
               help="Do not run the installed hook commands (they run against a scratch home).")
 @json_option
 def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
-    """Check the home: every log's rows, bad lines and newest event; the agents' hooks; plugins.
+    """Check the home: every log's rows, bad lines and newest event; rows waiting in the hook's
+    spill file; the agents' hooks; plugins.
 
     Each installed carto hook runs the way the agent runs it (/bin/sh -c, PATH=/usr/bin:/bin,
     HOME, no virtual environment) with a probe payload against a scratch home, and is reported
@@ -159,6 +173,9 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
             click.echo(f"  {log['log']:15} {log['rows']:>9} rows{bad}  newest {newest}")
             for message in log["messages"]:
                 click.echo(f"      {message}")
+        for item in document["spill"]:
+            held = f" (claimed by pid {item['claimed_by']}{', gone' if item['orphaned'] else ''})" if item["claimed_by"] else ""
+            click.echo(f"  spill           {item['entries']:>9} rows waiting  {item['path']}{held}")
         _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")

@@ -22,6 +22,7 @@ REPAIR_COMMANDS: dict[str, str] = {
     "transcript-paths": "carto_core.cli.repair_transcript_paths:transcript_paths",
     "redact": "carto_core.cli.repair_redact:redact",
     "intents": "carto_core.cli.repair_intents:intents",
+    "spill": "carto_core.cli.repair_spill:spill",
 }
 
 
@@ -38,7 +39,8 @@ class RepairGroup(click.Group):
 
 @click.group(cls=RepairGroup)
 def repair() -> None:
-    """Repair a home's logs: torn rows, sessionless rows, stale transcript paths, credentials.
+    """Repair a home's logs: torn rows, sessionless rows, stale transcript paths, credentials,
+    rows a full home refused (the spill file).
 
     Every repair is a dry run unless --write: it reads the logs and says what it found and
     what --write would change. With --write the logs are rewritten through carto's crash-safe

@@ -1,0 +1,45 @@
+"""`carto repair spill`: append the rows a full or unwritable home refused, by hand."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.cli.output import fail
+from carto_core.cli.repair_cmd import finish, repair_options
+from carto_core.exitcodes import ExitCode
+
+
+@click.command("spill")
+@repair_options
+def spill(write: bool, as_json: bool) -> None:
+    """Append the rows waiting in the hook's spill file to the home's logs.
+
+    A hook whose home refuses a row (a full disk, a quota, a read-only or unwritable folder)
+    keeps it in a spill file outside the home ($TMPDIR/carto-spill-<uid>/, or CARTO_SPILL_DIR)
+    and the next hook that can write appends it. This does the same now, without waiting for a
+    hook: the spill file, and any copy a flusher that died had claimed, are appended in order,
+    bytes unchanged. A claim a live flusher holds is left to it. Rows that fail again stay.
+
+    \b
+    Examples:
+      carto repair spill                 how many rows wait, and where
+      carto repair spill --write --json  append them; print the counts document
+    """
+    from carto_core.config import load_config
+    from carto_core import spill as spill_file
+
+    home = load_config().home
+    if not home.root.is_dir():
+        fail(f"home {home.root} does not exist (nothing to repair)", ExitCode.NOT_FOUND)
+    waiting = spill_file.pending(home.root)
+    count = sum(item["entries"] for item in waiting)
+    movable = sum(item["entries"] for item in waiting if not item["claimed_by"] or item["orphaned"])
+    fixed = left = 0
+    if write and movable:
+        fixed, left = spill_file.flush(home.root)
+    document = {"repair": "spill", "home": str(home.root), "dry_run": not write,
+                "spilled": count, "held_by_live_flusher": count - movable, "left": left,
+                "fixed": fixed, "would_fix": 0 if write else movable,
+                "logs": {item["path"]: {"entries": item["entries"]} for item in waiting},
+                "examples": []}
+    finish(document, as_json, found_key="spilled", what="spilled rows")
