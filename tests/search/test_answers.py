@@ -83,7 +83,40 @@ def test_the_lent_score_is_a_share_of_the_question_s(tmp_path):
     assert "answer" in hits[by[ANSWER]].sources
 
 
+def test_a_question_put_to_the_assistant_ranks_the_reply_above_its_question(tmp_path):
+    home, by = _home(tmp_path, {"s1": [(600, ASK), (599, ANSWER), (598, "Thanks!")]})
+    query = "Which houseplant did you suggest for someone forgetful?"
+    request = SearchRequest(query=query, semantic=False, limit=10, now=NOW, all=True)
+    hits = run_search(request, engine=SearchEngine(home)).results
+    assert [h.event_id for h in hits[:2]] == [by[ANSWER], by[ASK]]
+    assert hits[0].score == pytest.approx(answers.SHARE_ASKED * hits[1].score)
+    # asked of oneself, the question keeps its place and the reply follows it
+    assert _ids(home, "Which houseplant did I want for someone forgetful?")[:2] == [by[ASK], by[ANSWER]]
+
+
+def test_a_row_holding_a_reply_that_asks_keeps_its_place_above_the_next_turn(tmp_path):
+    """A message and its reply in one row (carto's own turn rows) ends in a question mark when
+    the reply asks one; the next turn answers the assistant, not the query: lent 0.8 only."""
+    both = ("What's a good first houseplant for someone who forgets to water? "
+            "Go for a ponytail palm: it copes with neglect. Want me to list a few more?")
+    home, by = _home(tmp_path, {"s1": [(600, both), (599, "Yes please, and cheap ones.")]})
+    found = _ids(home, "Which houseplant did you suggest for someone forgetful?")
+    assert found[:2] == [by[both], by["Yes please, and cheap ones."]]
+
+
+def test_which_questions_are_put_to_the_assistant():
+    from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
+
+    english = EnglishAnalyzer()
+    assert english.asks_the_assistant("What did you suggest for the potluck?")
+    assert english.asks_the_assistant("Which tent was your advice?")
+    assert not english.asks_the_assistant("What did I bring to the potluck?")
+    assert not english.asks_the_assistant("youtube upload script")  # a word, not a question
+    assert not UnicodeAnalyzer().asks_the_assistant("What did you suggest?")  # no stop list
+
+
 def test_the_measured_window_and_share():
     """docs/ranking.md ("Bridging the vocabulary"): 0.5 lent too little to reach the top 10 of
-    set d, 0.8 took five more answers and moved no question of a or b."""
-    assert (answers.WINDOW, answers.SHARE) == (10, 0.8)
+    set d, 0.8 took five more answers and moved no question of a or b; a question put to the
+    assistant lends just above itself ("The reply to a question put to the assistant")."""
+    assert (answers.WINDOW, answers.SHARE, answers.SHARE_ASKED) == (10, 0.8, 1.05)

@@ -135,21 +135,26 @@ def test_a_centred_query_finds_the_evidence_the_rows_near_every_query_hid(tmp_pa
     q_c = query - m
     assert centred[0].score == pytest.approx(float(q_c @ np.eye(8)[1] / np.linalg.norm(q_c)),
                                              abs=2e-3)
+    # a cosine floor on that scale: a row at cosine 0.1 and the average closeness to the mean
+    assert searcher.floor_for(0.1) == pytest.approx((0.1 - float(m @ m)) / np.linalg.norm(q_c),
+                                                    rel=1e-5)
+    searcher.search("q", limit=5)
+    assert searcher.floor_for(0.1) == 0.1  # an uncentred query: the cosine itself
 
 
-def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_drops_the_cosine_floor(
+def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translates_its_floor(
         tmp_path, monkeypatch):
     """The ranker's wiring: `[semantic] centre` (CARTO_SEMANTIC_CENTRE) wins over the
-    embedder's own share; a centred ladder applies no model floor (its scores are not
-    cosines: here the evidence scores below wordllama's 0.1 and still joins), unless the
-    store could not centre it."""
+    embedder's own share; a centred ladder's floor is the model's cosine floor on the centred
+    scale (`floor_for`: here the evidence scores below wordllama's 0.1 and still joins),
+    the cosine itself when the store could not centre the query."""
     from carto_core.home import Home
     from carto_core.search.api import Query
     from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
     from carto_rankers.semantic_plugin import SemanticRanker
 
     assert WordLlamaEmbedder.centre == 1.0
-    seen = []
+    seen, floors = [], []
 
     class FakeSearcher:
         settings = SemanticSettings()
@@ -159,6 +164,10 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_drops_th
             return type("S", (), {"available": False})()
 
         centred = False
+
+        def floor_for(self, cosine):
+            floors.append(cosine)
+            return cosine - 0.2 if self.centred else cosine
 
         def search(self, text, *, limit, projects, since, before, ids, centre):
             seen.append(centre)
@@ -180,7 +189,7 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_drops_th
     scope = type("Scope", (), {"project": None, "project_values": (), "served_ids": (),
                                "intent": None, "since": None, "before": None})()
     ranker.rank(Query("what sport", ("sport",)), scope, engine=None)
-    assert seen == [1.0] and kept[-1] == ["evt-a", "evt-b", "evt-c"]
+    assert seen == [1.0] and floors == [0.1] and kept[-1] == ["evt-a", "evt-b"]
     FakeSearcher.can_centre = False  # a store without a centroid (Qdrant): cosines, floored
     ranker.rank(Query("what sport", ("sport",)), scope, engine=None)
     assert seen[-1] == 1.0 and kept[-1] == ["evt-a"]

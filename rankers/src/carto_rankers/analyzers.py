@@ -75,6 +75,10 @@ QUESTION = re.compile(r"\?\s*$|^\W*(?:what|which|where|when|who|whom|whose|why|h
                       r"is|are|was|were|have|has|had|can|could|should|would|will|remind me|"
                       r"tell me)\b", re.IGNORECASE)
 
+#: A question put to the assistant ("what did you suggest for ...", "your advice on ..."): it
+#: asks for what the assistant said, not for what the person asked.
+ASKS_THE_ASSISTANT = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
+
 
 def _fold(text: str) -> str:
     """NFKC, then accents off Latin/Greek/Cyrillic letters and Arabic vowel marks dropped;
@@ -214,6 +218,9 @@ class UnicodeAnalyzer(Analyzer):
 
     def is_question(self, text: str) -> bool:
         return bool(self.stop) and bool(QUESTION.search(text))
+
+    def asks_the_assistant(self, text: str) -> bool:
+        return self.is_question(text) and bool(ASKS_THE_ASSISTANT.search(text))
 
     def prefix_term(self, word: str) -> str:
         return _fold(word).casefold()

@@ -143,12 +143,11 @@ class SemanticRanker(Ranker):
             status = exc.status
             raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix)) from None
         floor = searcher.settings.min_score
-        if floor is None and not getattr(searcher, "centred", False):
-            # the model's floor is a cosine; a centred score is not one (its zero is the
-            # home's average row), so a centred ladder is bounded by its depth alone
+        if floor is None:
             floor = getattr(searcher.embedder, "min_score", 0.3)
-        if floor is not None:
-            hits = [h for h in hits if h.score >= floor]
+        # the floor is a cosine; a centred query's scores are on another scale
+        floor = searcher.floor_for(floor)
+        hits = [h for h in hits if h.score >= floor]
         return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],
                                       [h.score for h in hits], engine, scope=scope,
                                       depth=depth, ranker=self.name)]

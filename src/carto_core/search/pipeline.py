@@ -223,7 +223,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     fused.sort(key=attrgetter("index"))
     fused.sort(key=attrgetter("score"), reverse=True)
     if query.question and fused:
-        fused = lend_answers(engine, fused, scope)
+        fused = lend_answers(engine, fused, scope, query.text)
     lap("decay")
 
     if request.collapse:

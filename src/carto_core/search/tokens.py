@@ -99,6 +99,12 @@ class Analyzer:
         language's question words); False unless an analyzer says otherwise."""
         return False
 
+    def asks_the_assistant(self, text: str) -> bool:
+        """Whether a question is put to the assistant ("what did you suggest?"): it asks for
+        the assistant's reply (`search.answers` ranks the reply above the question); False
+        unless an analyzer knows its language's "you"."""
+        return False
+
     def query_terms(self, text: str) -> list[str]:
         return self.terms(text)
 

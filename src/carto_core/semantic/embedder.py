@@ -54,7 +54,7 @@ class Embedder:
     #: Share of the home's mean document vector taken off each query vector (centred queries,
     #: see `SemanticSearcher.search`): a model whose vectors all lean one way (static word
     #: vectors do) otherwise ranks first the rows that are close to every query. 0: as is.
-    #: A centred score is not a cosine: the ladder then applies no `min_score` of the model's.
+    #: A centred score is not a cosine: `min_score` is translated to its scale (`floor_for`).
     centre: ClassVar[float] = 0.0
     #: True: the query is embedded without its question and function words (the analyzer's
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row

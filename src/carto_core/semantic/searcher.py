@@ -76,8 +76,10 @@ class SemanticSearcher:
         self._embedder: Embedder | None = None
         self._store: VectorStore | None = None
         self._status: SemanticStatus | None = None
-        #: Whether the last search's query was centred (the store had a centroid).
+        #: Whether the last search's query was centred (the store had a centroid), and the
+        #: (shift, norm) that turn a cosine into that query's centred scale (`floor_for`).
         self.centred = False
+        self._scale = (0.0, 1.0)
 
     def _unavailable(self, reason: str, fix: str = "", **extra) -> SemanticStatus:
         return SemanticStatus("unavailable", reason, fix, embedder=self.settings.embedder, **extra)
@@ -188,8 +190,22 @@ class SemanticSearcher:
         norm = float(np.linalg.norm(vector))
         if mean is None or norm == 0.0 or mean.shape != vector.shape:
             return vector  # the store cannot say, or the dimension check is the store's
+        mean = np.asarray(mean, np.float32)
+        centred = vector / norm - np.float32(centre) * mean
         self.centred = True
-        return vector / norm - np.float32(centre) * np.asarray(mean, np.float32)
+        self._scale = (centre * float(mean @ mean), float(np.linalg.norm(centred)) or 1.0)
+        return centred
+
+    def floor_for(self, cosine: float) -> float:
+        """A cosine floor on the last search's scale: as it is for a query as embedded; for a
+        centred one, the centred score of a row with that cosine and the home's average
+        closeness to the mean (m.d averages |m|^2 over the rows), (cosine - centre |m|^2) /
+        |q - centre m|. A model's floor keeps meaning what it meant: a query about nothing
+        in the home still finds few rows, not the whole depth."""
+        if not self.centred:
+            return cosine
+        shift, norm = self._scale
+        return (cosine - shift) / norm
 
     def close(self) -> None:
         if self._store is not None:
