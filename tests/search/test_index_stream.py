@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carto_core import parallel
 from carto_core.appendlog import append_rows
 from carto_core.home import Home
 from carto_core.search.index import KeywordIndex
@@ -278,3 +279,67 @@ def test_a_word_only_a_retired_document_held_leaves_the_vocabulary(tmp_path, mon
     assert "draft" in words and "final" in words and "ephemeralword" not in words
     assert streamed.prefix_terms("ephemeral") == []
     assert snapshot(streamed) == one_shot_saved(home)
+
+
+def generation_files(home: Home) -> dict[str, bytes]:
+    """Every file of the published generation, by name (the build time and the logs' inodes
+    left out of meta)."""
+    base = KeywordIndex.folder(home)
+    folder = base / (base / "CURRENT").read_text("utf-8").strip()
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            if path.name == "meta.json":
+                meta = json.loads(data)
+                meta.pop("built_at")
+                for state in meta["logs"].values():  # another home's files: other inodes
+                    state.pop("inode")
+                data = json.dumps(meta, sort_keys=True).encode()
+            out[str(path.relative_to(folder))] = data
+    return out
+
+
+@pytest.fixture(scope="module")
+def serial_files(tmp_path_factory):
+    home = write_corpus(tmp_path_factory.mktemp("serial"), seed=3)
+    stream_build(KeywordIndex, home, analyzer=default_analyzer(), jobs=1, min_bytes=0)
+    return generation_files(home)
+
+
+@settings(max_examples=6, deadline=None, print_blob=False)
+@given(rows=st.integers(1, 120), run_postings=st.integers(1, 900), jobs=st.integers(2, 3))
+def test_a_build_in_worker_processes_is_the_serial_build_byte_for_byte(
+        tmp_path_factory, serial_files, rows, run_postings, jobs, monkeypatch_module):
+    monkeypatch_module.setattr("carto_core.parallel.cores", lambda: 4)
+    used = []
+    real = parallel.ordered_pool
+    monkeypatch_module.setattr("carto_core.search.index_stream.ordered_pool",
+                               lambda workers, *a: used.append(workers) or real(workers, *a))
+    home = write_corpus(tmp_path_factory.mktemp("parallel"), seed=3)
+    stream_build(KeywordIndex, home, analyzer=default_analyzer(), rows=rows,
+                 run_postings=run_postings, jobs=jobs, min_bytes=0)
+    assert used == [jobs]  # the rows really went to `jobs` worker processes
+    # chunk and run sizes change how the work is cut, never the index: files equal the
+    # serial build's (default sizes), which equals the one-shot build (the test above)
+    assert generation_files(home) == serial_files
+
+
+def test_a_build_uses_no_more_workers_than_cores_and_none_for_a_small_home(
+        tmp_path, monkeypatch):
+    from carto_core.search.index_stream import _workers
+
+    home = write_corpus(tmp_path / "h", seed=2, events=40)
+    analyzer = default_analyzer()
+    monkeypatch.setattr("carto_core.parallel.cores", lambda: 2)
+    assert _workers(home, analyzer, 0, 8, 0) == 2  # the cores cap the flag
+    assert _workers(home, analyzer, 0, 1, 0) == 1
+    assert _workers(home, analyzer, 0, 2, 10 << 20) == 1  # logs under min_bytes: this process
+    assert _workers(home, analyzer, 3, 2, 0) == 1  # session context: rows in order, here
+    monkeypatch.setenv("CARTO_JOBS", "2")
+    assert _workers(home, analyzer, 0, None, 0) == 2
+
+    class Local(type(analyzer)):  # a class a fresh interpreter cannot import
+        pass
+
+    assert _workers(home, Local(), 0, 2, 0) == 1

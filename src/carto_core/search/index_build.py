@@ -126,10 +126,18 @@ def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
     return ""
 
 
-def _salience(value) -> float:
-    # imported here: carto_core.events imports attrs, which a cold search never needs
-    from carto_core.events import _salience as normalize  # one rule for every reader
+_normalize_salience = None
 
+
+def _salience(value) -> float:
+    global _normalize_salience
+    normalize = _normalize_salience
+    if normalize is None:
+        # imported on first use: carto_core.events imports attrs, which a cold search never
+        # needs (and a per-row import statement costs a build ~3 % of its time)
+        from carto_core.events import _salience as normalize  # one rule for every reader
+
+        _normalize_salience = normalize
     number = normalize(value)
     return float("nan") if number is None else number
 
@@ -146,6 +154,63 @@ class _Vocab(dict):
     def __missing__(self, term: str) -> int:
         tid = self[term] = len(self)
         return tid
+
+
+def analyze_rows(analyzer: Analyzer, code: int, rows: list[dict], ids: list[str]) -> tuple:
+    """What `DocumentBuilder.add_document` computes for each of `rows` (new documents of the
+    log `code`, event ids `ids`) without session context, as arrays a worker process sends
+    back whole: the per-row columns, the row's string values, and the postings with term ids
+    local to these rows (`words` in first-sight order, so the builder numbering them in that
+    order numbers every term as a row-by-row build would). A pure function of its input."""
+    n = len(rows)
+    ts, salience = array("d"), array("f")
+    digest, intent, doclen = array("Q"), array("b"), array("i")
+    # string values as numbers local to these rows (first-sight order, as the terms)
+    projects, types, sessions = _Vocab(), _Vocab(), _Vocab()
+    project_of, type_of, session_of = array("i"), array("i"), array("i")
+    local: dict[str, int] = _Vocab()
+    p_local, p_tf, p_count = array("i"), array("i"), array("i")
+    prompt = code in PROMPT_CODES
+    terms = analyzer.terms
+    for row, event_id in zip(rows, ids):
+        etype = _resolved_str(row, _TYPE_CHAIN)
+        if not etype and event_id.startswith("git-"):
+            etype = "git_commit"
+        project = row.get("project")
+        ts.append(_epoch(row.get("timestamp")))
+        project_of.append(projects[project if isinstance(project, str) else ""])
+        type_of.append(types[etype])
+        session_of.append(sessions[_resolved_str(row, _SESSION_CHAIN)])
+        salience.append(_salience(row.get("salience")))
+        digest.append(row_digest(row))
+        value = row.get("prompt_intent") if prompt else None
+        intent.append(INTENT_CODE.get(value, 0) if value.__class__ is str else 0)
+        tokens = terms(row_text(row))
+        counts = Counter(tokens)
+        doclen.append(len(tokens) * TF_SCALE)
+        p_local.extend([local[token] for token in counts])
+        p_tf.extend(counts.values())
+        p_count.append(len(counts))
+    assert len(ts) == n
+    words = list(local)
+    memo = _HASHES
+    if len(memo) > _HASHES_MAX:
+        memo.clear()
+    hashes = array("Q", [memo[word] for word in words])
+    return (ts, salience, digest, intent, doclen, (list(projects), project_of),
+            (list(types), type_of), (list(sessions), session_of), words, hashes,
+            p_local, p_tf, p_count)
+
+
+class _HashMemo(dict):
+    def __missing__(self, term: str) -> int:
+        value = self[term] = term_hash(term)
+        return value
+
+
+#: term -> its 64-bit hash, across the batches of a build (a word recurs in most of them).
+_HASHES = _HashMemo()
+_HASHES_MAX = 200_000
 
 
 class DocumentBuilder:
@@ -183,6 +248,8 @@ class DocumentBuilder:
         self.p_term = array("i")
         self.p_doc = array("i")
         self.p_tf = array("i")
+        #: Each term's hash by term number, when every term came through `add_analyzed`.
+        self.term_hashes = array("Q")
         #: event_id -> document index for documents this builder made.
         self.own: dict[str, int] = {}
         #: Updates to documents that already exist: index -> extra log bitmask.
@@ -285,8 +352,54 @@ class DocumentBuilder:
         # without context every tf is scaled at the end, in one numpy multiply
         self.p_tf.extend([n * TF_SCALE for n in counts.values()] if self.context else counts.values())
 
+    def add_analyzed(self, code: int, analyzed: tuple, ids: list[str], offsets: list[int],
+                     lengths: list[int], masks: list[int]) -> None:
+        """Add the documents `analyze_rows` made of new rows of the log `code` (their ids,
+        line locations and `seen` masks from the fold): the same columns, postings and term
+        numbers as `add_document` row by row, a batch at a time (no session context)."""
+        assert not self.context, "session context needs the rows in order (add_document)"
+        (ts, salience, digest, intent, doclen, projects, types, sessions, words, hashes,
+         p_local, p_tf, p_count) = analyzed
+        n = len(ids)
+        if not n:
+            return
+        doc = self.first_doc + len(self.ids)
+        self.ids.extend(ids)
+        cols = self.cols
+        code_of = self._code
+        cols["ts"].extend(ts)
+        for column, table, (values, local_codes) in (
+                ("project", "projects", projects), ("type", "types", types),
+                ("session", "sessions", sessions)):
+            codes = np.fromiter([code_of(table, value) for value in values], np.int32,
+                                len(values))
+            cols[column].frombytes(codes[np.frombuffer(local_codes, np.int32)].tobytes())
+        cols["source"].frombytes(bytes([code]) * n)
+        cols["seen"].extend(masks)
+        cols["salience"].extend(salience)
+        cols["loc_off"].extend(offsets)
+        cols["loc_len"].extend(lengths)
+        cols["digest"].extend(digest)
+        cols["intent"].extend(intent)
+        cols["doclen"].extend(doclen)
+        vocab = self.vocab
+        # the batch's words in first-sight order: new ones get the next global numbers
+        known = len(vocab)
+        numbers = np.fromiter([vocab[word] for word in words], np.int32, len(words))
+        if len(self.term_hashes) == known:  # the hash of every term numbered so far
+            fresh = numbers >= known  # in order: numbered known, known + 1, ...
+            self.term_hashes.frombytes(np.frombuffer(hashes, np.uint64)[fresh].tobytes())
+        self.p_term.frombytes(numbers[np.frombuffer(p_local, np.int32)].tobytes())
+        self.p_doc.frombytes(np.repeat(np.arange(doc, doc + n, dtype=np.int32),
+                                       np.frombuffer(p_count, np.int32)).tobytes())
+        self.p_tf.extend(p_tf)
+
     def segment(self) -> Segment:
-        hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
+        if len(self.term_hashes) == len(self.vocab):
+            hashes = np.frombuffer(self.term_hashes, np.uint64) if self.vocab else \
+                np.zeros(0, np.uint64)
+        else:
+            hashes = np.fromiter((term_hash(t) for t in self.vocab), np.uint64, len(self.vocab))
         tfs = np.frombuffer(self.p_tf, np.int32)
         segment = Segment.from_postings(
             np.frombuffer(self.p_term, np.int32), np.frombuffer(self.p_doc, np.int32),

@@ -18,20 +18,26 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import shutil
 import time
 from array import array
+from collections import deque
+from functools import partial
 
 import numpy as np
 
+from carto_core import parallel
 from carto_core.fold import takes_over
 from carto_core.home import Home
 from carto_core.logstream import Fold
 from carto_core.reader import ReadReport
 from carto_core.search.index_build import (
-    BUILD_ORDER, COLUMNS, LOG_CODE, LOG_LABELS, TF_SCALE, DocumentBuilder, log_state,
+    BUILD_ORDER, COLUMNS, LOG_CODE, LOG_LABELS, TF_SCALE, DocumentBuilder, analyze_rows,
+    log_state,
 )
 from carto_core.search.index_write import IdWriter, NpyWriter, merge_runs, new_generation, publish
+from carto_core.parallel import ordered_pool
 from carto_core.search.postings import Segment
 
 #: Postings a run holds before it is written (about 6 MB of builder arrays; sorting a run
@@ -45,30 +51,40 @@ CHUNK_ROWS = 4096
 _STREAMED = [name for name in COLUMNS if name not in ("seen", "doclen", "alive")]
 
 
+#: Below this many bytes of logs a build runs in this process whatever `jobs()` allows:
+#: starting worker interpreters costs more than they save on a small home.
+PARALLEL_MIN_BYTES = 32 << 20
+
+
 def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None = None,
-                 run_postings: int | None = None):
+                 run_postings: int | None = None, jobs: int | None = None,
+                 min_bytes: int | None = None):
     """Build and publish a generation of `cls` (the KeywordIndex) from every log; returns it
-    opened from disk. `rows` and `run_postings` override the chunk and run sizes (tests)."""
+    opened from disk. `rows` and `run_postings` override the chunk and run sizes (tests);
+    `jobs` (else CARTO_JOBS, else the spare cores: `carto_core.parallel.jobs`) and
+    `min_bytes` (else PARALLEL_MIN_BYTES) decide how many worker processes analyze rows.
+
+    The fold (which row is an event's, its `seen` mask) runs here in log order; each chunk's
+    new rows go to `analyze_rows` (in a worker, or here with one job) and come back in
+    submission order to `DocumentBuilder.add_analyzed`, so the generation is byte for byte
+    the same whatever the number of workers. With session context on, rows are added one by
+    one here (a row's context is the previous row's terms)."""
     from carto_core.search.index_store import VERSION
 
     base = cls.folder(home)
     name, folder = new_generation(base)
     run_limit = run_postings or RUN_POSTINGS
     builder = DocumentBuilder(analyzer=analyzer)
-    seen = bytearray()
-    source = bytearray()  # each written document's log code (the fold rule asks it)
+    workers = _workers(home, analyzer, builder.context, jobs, min_bytes)
+    seen = bytearray()  # every document's `seen` mask, kept up to date by the fold
+    source = bytearray()  # every document's log code (the fold rule asks it)
 
     def newer_row(held: int, label: str, line) -> bool:
-        # `held` numbers a written document, one of the builder's, or a row of the chunk
-        # being numbered (not added yet: the same log).
-        first = builder.first_doc
-        if held < first:
-            code = source[held]
-        elif held - first < len(builder.ids):
-            code = builder.cols["source"][held - first]
-        else:
-            return True
-        return takes_over(LOG_LABELS[code], label)
+        # `held` numbers a folded document, or a row of the chunk being numbered (not
+        # counted yet: the same log)
+        if held < len(source):
+            return takes_over(LOG_LABELS[source[held]], label)
+        return True
 
     fold = Fold(takes_over=newer_row)
     doclen = array("i")
@@ -86,48 +102,73 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
         cols = builder.columns()
         for column, writer in writers.items():
             writer.write(cols[column])
-        seen.extend(cols["seen"].tobytes())
-        source.extend(cols["source"].astype(np.uint8).tobytes())
         doclen.frombytes(cols["doclen"].astype(np.int32).tobytes())
         ids.write(builder.ids)
         runs.append(_write_run(folder / "runs" / str(len(runs)), builder.segment()))
         builder.reset(first_doc=len(doclen))
 
+    pending: deque = deque()  # (result handle, what add_analyzed needs besides it), in order
+
+    def apply_oldest() -> None:
+        handle, (code, chunk_ids, offsets, lengths, masks) = pending.popleft()
+        builder.add_analyzed(code, handle.get(), chunk_ids, offsets, lengths, masks)
+        if len(builder.p_doc) >= run_limit:
+            flush()
+
     collecting = gc.isenabled()
     gc.disable()  # many small objects, none cyclic
     try:
-        for label in BUILD_ORDER:
-            path = home.log(label)
-            report = ReadReport(str(path))
-            bit = 1 << LOG_CODE[label]
-            for chunk in fold.chunks(path, label, report=report, rows=rows or CHUNK_ROWS):
-                news, numbers, chunk_ids = chunk.new.tolist(), chunk.numbers.tolist(), chunk.ids
-                replaced = chunk.replaced
-                run_seen = builder.cols["seen"]
-                for i, line in enumerate(chunk.lines):
-                    if news[i]:
-                        mask = bit
-                        old = replaced.get(numbers[i])
-                        if old is not None:  # a newer row took the event over: its logs carry on
-                            first = builder.first_doc
-                            mask |= seen[old] if old < first else run_seen[old - first]
-                        builder.add_document(label, line.row, line.offset,
-                                             line.end - line.offset - 1, chunk_ids[i], mask)
-                        continue
-                    doc = numbers[i]
-                    if doc >= builder.first_doc:
-                        run_seen[doc - builder.first_doc] |= bit
+        with ordered_pool(workers, _start_worker, (type(analyzer), analyzer.signature)) as pool:
+            task = _analyze if workers > 1 else partial(analyze_rows, analyzer)
+            window = 2 * workers
+            for label in BUILD_ORDER:
+                path = home.log(label)
+                report = ReadReport(str(path))
+                code = LOG_CODE[label]
+                bit = 1 << code
+                for chunk in fold.chunks(path, label, report=report, rows=rows or CHUNK_ROWS):
+                    lines, chunk_ids, replaced = chunk.lines, chunk.ids, chunk.replaced
+                    firsts = np.flatnonzero(chunk.new).tolist()
+                    if replaced:
+                        masks = []
+                        for number in chunk.numbers[firsts].tolist():
+                            old = replaced.get(number)
+                            # a newer row took the event over: the logs of its row carry on
+                            masks.append(bit if old is None else bit | seen[old])
+                            seen.append(masks[-1])  # a later row of the chunk may take it over
                     else:
-                        seen[doc] |= bit
-                retired.update(chunk.retired)
-                if len(builder.p_doc) >= run_limit:
-                    flush()
-                    run_seen = builder.cols["seen"]
-            logs[label] = log_state(path, report.end_offset, report.lines)
-            if report.problems:
-                problems[label] = {"counts": dict(report.problems), "examples": report.examples}
-            if progress:
-                progress(len(doclen) + len(builder.ids), None)
+                        masks = [bit] * len(firsts)
+                        seen.extend(bytes(masks))
+                    again = chunk.numbers[~chunk.new]
+                    if len(again):  # rows of events folded already: their log joins `seen`
+                        view = np.frombuffer(seen, np.uint8)
+                        np.bitwise_or.at(view, again, np.uint8(bit))
+                        del view  # (a bytearray with a view cannot grow)
+                    new_lines = [lines[i] for i in firsts]
+                    new_rows = [line.row for line in new_lines]
+                    new_ids = [chunk_ids[i] for i in firsts]
+                    offsets = [line.offset for line in new_lines]
+                    lengths = [line.end - line.offset - 1 for line in new_lines]
+                    source.extend(bytes([code]) * len(new_rows))
+                    retired.update(chunk.retired)
+                    if builder.context:
+                        for row, event_id, offset, length, mask in zip(
+                                new_rows, new_ids, offsets, lengths, masks):
+                            builder.add_document(label, row, offset, length, event_id, mask)
+                        if len(builder.p_doc) >= run_limit:
+                            flush()
+                        continue
+                    pending.append((pool.submit(task, code, new_rows, new_ids),
+                                    (code, new_ids, offsets, lengths, masks)))
+                    while len(pending) > window:
+                        apply_oldest()
+                logs[label] = log_state(path, report.end_offset, report.lines)
+                if report.problems:
+                    problems[label] = {"counts": dict(report.problems), "examples": report.examples}
+                if progress:
+                    progress(len(seen), None)
+            while pending:
+                apply_oldest()
         flush()
     finally:
         if collecting:
@@ -153,6 +194,44 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
             "problems": problems, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cls._prune(base, keep=name, superseded=publish(base, name, folder, meta))
     return cls.load(home, analyzer=analyzer)
+
+
+def _workers(home: Home, analyzer, context: int, jobs: int | None,
+             min_bytes: int | None) -> int:
+    """Worker processes for this build: one (this process) with session context on, for a
+    small home, or for an analyzer a fresh process cannot make by its class; else
+    `parallel.jobs(jobs)`."""
+    if context:
+        return 1
+    size = 0
+    for label in BUILD_ORDER:
+        try:
+            size += os.stat(home.log(label)).st_size
+        except OSError:
+            pass
+    if size < (PARALLEL_MIN_BYTES if min_bytes is None else min_bytes):
+        return 1
+    try:
+        pickle.dumps(type(analyzer))
+    except Exception:  # a class defined where a fresh interpreter cannot import it
+        return 1
+    return parallel.jobs(jobs)
+
+
+_WORKER_ANALYZER = None
+
+
+def _start_worker(cls, signature: str) -> None:
+    global _WORKER_ANALYZER
+    analyzer = cls()
+    if analyzer.signature != signature:
+        raise RuntimeError(f"a worker's analyzer is {analyzer.signature}, not {signature}")
+    _WORKER_ANALYZER = analyzer
+    gc.disable()  # as in the parent: many small objects, none cyclic
+
+
+def _analyze(code: int, rows: list[dict], ids: list[str]) -> tuple:
+    return analyze_rows(_WORKER_ANALYZER, code, rows, ids)
 
 
 def _write_run(folder, segment: Segment) -> Segment:
