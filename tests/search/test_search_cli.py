@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import types
 
 import pytest
@@ -258,9 +259,16 @@ def test_index_command_builds_and_refreshes(home_env):
     first = _json(carto("index", "--step", "keyword", "--json"))
     step = first["steps"][0]
     assert step["step"] == "keyword" and step["documents"] == 1
+    assert step["outcome"] == "built"  # opening it built it: not "opened"
     w.tool("Ran: appended later")
     second = _json(carto("index", "--step", "keyword", "--json"))["steps"][0]
     assert second["outcome"] == "updated" and second["documents"] == 2
+    log = w.home.log("tool-use")
+    rewritten = log.with_name("rewritten.tmp")  # a rewrite as carto's own: a new file
+    rewritten.write_bytes(log.read_bytes().replace(b"appended later", b"appended LATER"))
+    os.replace(rewritten, log)
+    patched = _json(carto("index", "--step", "keyword", "--json"))["steps"][0]
+    assert patched["outcome"] == "patched" and patched["documents"] == 2  # not "opened"
     rebuilt = _json(carto("index", "--rebuild", "--step", "keyword", "--json"))["steps"][0]
     assert rebuilt["outcome"] == "rebuilt" and rebuilt["documents"] == 2
     bad = CliRunner().invoke(cli, ["index", "--step", "nope"])

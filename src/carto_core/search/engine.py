@@ -73,11 +73,11 @@ class SearchEngine:
 
     def refresh(self) -> str:
         """Pick up appended rows (or rebuild after a rewrite). Returns what happened:
-        "opened", "fresh", "grown" or "rebuilt"."""
+        "opened" (a fresh index opened), "built", "fresh", "grown", "patched" or "rebuilt"."""
         with self._lock:
             if self._index is None:
                 self._index = self._open()
-                return "opened"
+                return self._index.opening  # what opening it took: a build, a patch...
             outcome = self._index.refresh()
             if outcome == "rebuild":
                 self._index = KeywordIndex.build(self.home, persist=self.persist,

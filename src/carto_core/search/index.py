@@ -73,6 +73,10 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
     context: int
     #: A rewritten log was patched in (`patch_rewritten`) since the generation was loaded.
     patched: bool
+    #: What `open` did to hand this index out (a class default, not a field): "opened" (it
+    #: was fresh), "built" (none was usable), "rebuilt" (a rewrite it could not patch),
+    #: "grown" or "patched".
+    opening = "opened"
 
     def __init__(self, home: Home, _ids: list[str] | None, cols: dict[str, np.ndarray],
                  strings: dict[str, list[str]], segments: list[Segment], logs: dict[str, dict],
@@ -172,14 +176,19 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         if index is not None and index.context != context_terms():
             index = None  # another context setting: other postings
         if index is None:
-            return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
+            built = cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
+            built.opening = "built"
+            return built
         if refresh:
             outcome = index.refresh()
             if outcome == "rebuild":
-                return cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
+                built = cls.build(home, persist=persist, progress=progress, analyzer=analyzer)
+                built.opening = "rebuilt"
+                return built
             if persist and (index.patched
                             or index.tail_docs >= max(FOLD_MIN, FOLD_FRACTION * len(index))):
                 index.save()  # the tail merged into a new generation
+            index.opening = "opened" if outcome == "fresh" else outcome  # (save resets it)
         return index
 
     # ---- lookups
