@@ -69,3 +69,20 @@ def test_a_truncated_file_is_refused(tmp_path):
     (tmp_path / "b.npy").write_bytes(b"not numpy at all")
     with pytest.raises(ValueError):
         map_npy(tmp_path / "b.npy")
+
+
+def test_opening_the_keyword_index_reads_no_file_through_np_load(tmp_path, monkeypatch):
+    """The cold open maps every column and posting file with map_npy (a fallback to np.load
+    here means a writer changed its header and the open lost its saving)."""
+    from carto_core.evaluation.generate import generate_home
+    from carto_core.home import Home
+    from carto_core.search.index import KeywordIndex
+
+    generate_home(tmp_path / "home", 200, seed=2)
+    home = Home(tmp_path / "home")
+    built = KeywordIndex.open(home)  # builds and saves a generation
+    monkeypatch.setattr(npymap, "_fallback", lambda path: pytest.fail(f"np.load for {path}"))
+    monkeypatch.setattr(np, "load", lambda *a, **k: pytest.fail("np.load called"))
+    opened = KeywordIndex.open(home)
+    assert opened.generation == built.generation and len(opened) == len(built) > 0
+    assert opened.df(opened.analyzer.terms("commit")[0]) >= 0
