@@ -1,0 +1,184 @@
+"""Cold `carto search`: this tree against another revision, interleaved, and their output.
+
+Two measurements of a change to the cold path (docs/performance.md, "Cold path"):
+
+- `--runs N` (default 15): per round, the floor (`python -c "import numpy, click"`), then a cold
+  `carto search QUERY --limit 10 [EXTRA]` of each variant (order alternating), on the same home;
+  the median wall and CPU (user + system) of each, and their ratios to the floor. `base` runs
+  the revision `--base` (exported with `git archive`, put first on PYTHONPATH), `new` this
+  tree (the venv's editable install). Each variant has its own plugin-table cache
+  (XDG_CACHE_HOME): the table is keyed on `sys.path`, which PYTHONPATH changes, and a shared
+  one would make both variants rescan every installed distribution on every run.
+- `--check`: the `--json` (and text) output of a fixed set of commands, both variants, byte
+  for byte, with the timings (`ms`, `stages_ms`) and call ids masked and the clock fixed
+  (decay and `--since` read it).
+
+    python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15
+    python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15 --extra=--no-semantic
+    python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --check
+
+The home must be indexed already (`carto index`); a search writes its telemetry there, so use a
+copy of a shared home.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+SOURCES = ["src", "rankers/src", "plugins/claude/src", "plugins/codex/src", "plugins/git/src",
+           "plugins/hermes/src", "examples/notes/src"]
+QUERIES = ["faster wiheza can", "ran terraform", "cikodi mypy", "mehiboli", "fepobu dojazo work",
+           "kulive", "wabibos evt", "muvebes guard files", "lilo turn", "src modified fepobu cli",
+           "hubepas ran", "gizekus popocite evt", "lowifuda zamu", "dev sawikus", "sql tidi",
+           "evt vojava fobuwuer", "zeniloer subole", "dezi", "sopopazu vukike salana",
+           "why losibu waduhes when", "deploy lock", "commit fix tests"]
+CHECKS = [["--json"], ["--json", "--no-semantic"], []]
+EXTRA_CHECKS = [("deploy*", ["--json"]), ("ran terraform", ["--decay", "none", "--json"]),
+                ("src modified", ["--project", "fepobu", "--json"]), ("kulive", ["--since", "30d", "--json"]),
+                ("zzzzqqqq", ["--json"]), ("mehiboli", ["--ranker", "bm25", "--fusion", "rrf", "--json"]),
+                ("dezi", ["--no-collapse", "--json"]), ("python evt", ["--intent", "bug-fixes", "--json"]),
+                ("evt", ["--json", "--limit", "3"])]
+_MASK = [(re.compile(r'("(?:ms|resolve|load|scope|ladders|fusion|trim|decay|render)": )[0-9.]+'), r"\1X"),
+         (re.compile(r"call-[0-9T]+-[0-9]+"), "call-X")]
+#: Imported first by the --check children: the clock the search reads is fixed.
+FIXED_CLOCK = '''
+import datetime as _dt, sys, importlib.abc, importlib.machinery
+class _Fixed(_dt.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        base = _dt.datetime(2026, 12, 1, 17, 0, 0, tzinfo=_dt.timezone.utc)
+        return base if tz is None else base.astimezone(tz)
+class _Hook(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name not in ("carto_core.search.pipeline", "carto_core.timeparse"):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        run = spec.loader.exec_module
+        def exec_module(module):
+            run(module)
+            if name.endswith("pipeline"):
+                module.datetime = _Fixed
+            else:
+                module.utcnow = lambda: _Fixed.now(_dt.timezone.utc)
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, _Hook())
+'''
+
+
+def export(rev: str, into: Path) -> str:
+    """PYTHONPATH of revision `rev` exported under `into`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return ":".join(str(into / s) for s in SOURCES)
+
+
+def environments(home: str, base_path: str, scratch: Path) -> dict[str, dict]:
+    clean = {k: v for k, v in os.environ.items()
+             if not k.endswith("SESSION_ID") and k not in
+             ("CODEX_THREAD_ID", "CODEX_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    clean["CARTO_HOME"] = home
+    out = {}
+    for name in ("base", "new"):
+        env = dict(clean, XDG_CACHE_HOME=str(scratch / f"cache-{name}"))
+        if name == "base":
+            env["PYTHONPATH"] = base_path
+        out[name] = env
+    return out
+
+
+def timed(argv, env) -> tuple[float, float]:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+
+
+def bench(envs: dict[str, dict], runs: int, extra: list[str]) -> dict:
+    carto = str(BIN / "carto")
+    floor_env = envs["new"]
+    for env in envs.values():  # bytecode and the plugin table, as any second use
+        timed([carto, "search", QUERIES[0], "--limit", "10", *extra], env)
+    samples = {name: ([], []) for name in ("floor", *envs)}
+    load = [round(os.getloadavg()[0], 2)]
+    for i in range(runs):
+        query = QUERIES[i % len(QUERIES)]
+        wall, cpu = timed([str(BIN / "python"), "-c", "import numpy, click"], floor_env)
+        samples["floor"][0].append(wall)
+        samples["floor"][1].append(cpu)
+        order = list(envs.items()) if i % 2 == 0 else list(envs.items())[::-1]
+        for name, env in order:
+            wall, cpu = timed([carto, "search", query, "--limit", "10", *extra], env)
+            samples[name][0].append(wall)
+            samples[name][1].append(cpu)
+    load.append(round(os.getloadavg()[0], 2))
+    floor_wall = statistics.median(samples["floor"][0])
+    floor_cpu = statistics.median(samples["floor"][1])
+    out = {"runs": runs, "extra": extra, "load_average": load}
+    for name, (walls, cpus) in samples.items():
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        out[name] = {"wall_ms": round(wall * 1000, 1), "cpu_ms": round(cpu * 1000, 1),
+                     "wall_vs_floor": round(wall / floor_wall, 2),
+                     "cpu_vs_floor": round(cpu / floor_cpu, 2)}
+    return out
+
+
+def outputs(env: dict, scratch: Path) -> bytes:
+    clock = scratch / "clock"
+    clock.mkdir(exist_ok=True)
+    (clock / "sitecustomize.py").write_text(FIXED_CLOCK)
+    env = dict(env, PYTHONPATH=":".join(filter(None, [str(clock), env.get("PYTHONPATH", "")])))
+    carto = str(BIN / "carto")
+    commands = [[q, *flags] for q in QUERIES for flags in CHECKS]
+    commands += [[q, *flags] for q, flags in EXTRA_CHECKS]
+    chunks = []
+    for command in commands:
+        done = subprocess.run([carto, "search", command[0], "--limit", "10", *command[1:]],
+                              capture_output=True, env=env)
+        text = (done.stdout + done.stderr).decode("utf-8", "replace")
+        for pattern, repl in _MASK:
+            text = pattern.sub(repl, text)
+        chunks.append(f"### {command!r} rc={done.returncode}\n{text}".encode())
+    return b"".join(chunks)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--home", required=True, help="an indexed home (a copy: searches write telemetry)")
+    parser.add_argument("--base", required=True, help="the git revision to compare with")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--extra", default="", help="more `carto search` flags, e.g. --no-semantic")
+    parser.add_argument("--check", action="store_true", help="compare the outputs instead of timing")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cold-ab-") as tmp:
+        scratch = Path(tmp)
+        (scratch / "base").mkdir()
+        envs = environments(args.home, export(args.base, scratch / "base"), scratch)
+        if args.check:
+            base, new = outputs(envs["base"], scratch), outputs(envs["new"], scratch)
+            same = base == new
+            print(json.dumps({"commands": base.count(b"### "), "identical": same,
+                              "bytes": [len(base), len(new)]}))
+            if not same:
+                for a, b in zip(base.split(b"### "), new.split(b"### ")):
+                    if a != b:
+                        print("first difference:", a[:400].decode(), "---", b[:400].decode(), sep="\n")
+                        break
+            return 0 if same else 1
+        print(json.dumps(bench(envs, args.runs, args.extra.split()), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
