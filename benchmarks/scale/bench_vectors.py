@@ -1,16 +1,20 @@
-"""float16 vectors against float32: what storing the semantic ladder's vectors in half the bytes
-costs in recall, measured on the conversational recall set (`carto_core.evaluation.dialogues`:
-generated multi-session dialogues whose cases name the turns that answer them).
+"""int8 vectors against float32: what storing the semantic ladder's vectors as int8 offsets from
+the model's centre (a scale a row: a quarter of float32's bytes) costs in recall, measured on
+the conversational recall set (`carto_core.evaluation.dialogues`: generated multi-session
+dialogues whose cases name the turns that answer them).
 
 One home (the dialogues, variant a, on top of a generated year of coding events), indexed with
-the default embedder into the embedded store (float16). A float32 twin of the store is then
+the default embedder into the embedded store (int8 rows). A float32 twin of the store is then
 written: every stored id embedded again with the same embedder, rows unit length, saved as
-format-1 float32 segments (which the store still reads). The same cases run against both, in
-the same process:
+format-1 float32 segments (which the store still reads, scoring them exactly). The same cases
+run against both, in the same process:
 
-- the semantic ladder alone (`rankers=["semantic"]`, no decay): recall@10 and hit@10;
+- the semantic ladder alone (`rankers=["semantic"]`, no decay): recall@10 and hit@10, with no
+  filter, with a project filter (each case's own project) and with a time window (the newest
+  half of the home): filters are applied before the top-k in both stores;
 - keyword and semantic ladders fused (`bm25,semantic`, no decay): the same;
-- the overlap of the two stores' semantic top-10 per query, and the largest score difference.
+- the overlap of the two stores' semantic top-10 per query (the ladder's own top 10, by id),
+  and the largest score difference of an id both return.
 
     .venv/bin/python benchmarks/scale/bench_vectors.py --workdir /tmp/scale/vectors
 """
@@ -25,6 +29,17 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+
+def filters(cases, projects, since):
+    """(label, case number -> search filters): none, a project of the store (in turn), the
+    newest half of the home's time, and both."""
+    def project(i):
+        return {"projects": [projects[i % len(projects)]]}
+
+    return [("unfiltered", lambda i: {}), ("project", project),
+            ("window", lambda i: {"since": since}),
+            ("project+window", lambda i: {**project(i), "since": since})]
 
 
 def main() -> None:
@@ -81,25 +96,33 @@ def main() -> None:
     results: dict = {"model": report.model, "vectors": report.embedded, "cases": len(cases),
                      "dialogue_turns": stats}
     ladders: dict[str, list] = {}
-    for name in ("float16", "float32"):
+    for name in ("int8", "float32"):
         if name == "float32":
-            shutil.move(str(half), str(args.workdir / "vectors-f16"))
+            shutil.move(str(half), str(args.workdir / "vectors-int8"))
             shutil.copytree(full, half)
         engine = SearchEngine(home)
         semantic = run_cases(engine, cases, ["semantic"], "none", now=now)
         hybrid = run_cases(engine, cases, ["bm25", "semantic"], "none", now=now)
         searcher = SemanticSearcher(home)
-        ladders[name] = [searcher.search(c.query, limit=10) for c in cases]
+        if name == "int8":  # the same filters for both stores
+            projects = searcher.status() and searcher._store.projects(searcher.status().model)
+            since = now - (now - min(e.timestamp for e in load_corpus(home).events)) / 2
+        for label, scope in filters(cases, projects, since):
+            ladders.setdefault(label, {})[name] = [
+                searcher.search(c.query, limit=10, **scope(i)) for i, c in enumerate(cases)]
         results[name] = {"semantic": conversational_table(semantic)["all"],
                          "bm25+semantic": conversational_table(hybrid)["all"],
                          "store_bytes": sum(p.stat().st_size for p in half.rglob("*") if p.is_file())}
-    overlap = [len({h.event_id for h in a} & {h.event_id for h in b}) / max(1, len(b))
-               for a, b in zip(ladders["float16"], ladders["float32"])]
-    diffs = [abs(x.score - y.score) for a, b in zip(ladders["float16"], ladders["float32"])
-             for x, y in zip(a, b) if x.event_id == y.event_id]
-    results["top10_overlap_mean"] = round(float(np.mean(overlap)), 4)
-    results["top10_identical"] = round(float(np.mean([o == 1.0 for o in overlap])), 4)
-    results["max_score_diff_same_id"] = float(max(diffs)) if diffs else 0.0
+    for label, pair in ladders.items():
+        overlap, diffs = [], []
+        for a, b in zip(pair["int8"], pair["float32"]):
+            theirs = {h.event_id: h.score for h in b}
+            overlap.append(len(set(theirs) & {h.event_id for h in a}) / max(1, len(b)))
+            diffs.extend(abs(h.score - theirs[h.event_id]) for h in a if h.event_id in theirs)
+        results[f"top10_{label}"] = {
+            "overlap_mean": round(float(np.mean(overlap)), 4),
+            "identical": round(float(np.mean([o == 1.0 for o in overlap])), 4),
+            "max_score_diff_same_id": float(max(diffs)) if diffs else 0.0}
     print(json.dumps(results, indent=1))
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from carto_core.semantic import embedded
-from carto_core.semantic.embedded import EmbeddedStore, to_float16
+from carto_core.semantic.embedded import EmbeddedStore
 from carto_core.semantic.searcher import SemanticSearcher
 from carto_core.semantic.settings import SemanticSettings
 from carto_core.semantic.store import VectorRecord, VectorStore
@@ -23,9 +23,13 @@ def _unit(v):
     return v / np.linalg.norm(v)
 
 
-def _stored(records) -> np.ndarray:
-    """The rows as the embedded store keeps them (unit length, float16)."""
-    return to_float16(np.stack([_unit(r.vector) for r in records])).astype(np.float64)
+def _stored(records, first=None) -> np.ndarray:
+    """The rows as the embedded store keeps them, in float64: unit rows as int8 around the
+    model's centre (the mean of its first write, `first`: these records when not given)."""
+    centre = np.stack([_unit(r.vector) for r in (first or records)]).mean(0, dtype=np.float32)
+    codes, scale = embedded.quantize(np.stack([_unit(r.vector) for r in records]), centre)
+    return (codes.astype(np.float64) * scale.astype(np.float64)[:, None]
+            + centre.astype(np.float64))
 
 
 def test_centroid_is_the_mean_of_every_stored_row_across_segments(tmp_path):
@@ -37,11 +41,11 @@ def test_centroid_is_the_mean_of_every_stored_row_across_segments(tmp_path):
     store.upsert(MODEL, first)
     store.upsert(MODEL, second)
     assert len(store._model_segments(MODEL)) == 2
-    expected = _stored(first + second).mean(0)
+    expected = _stored(first + second, first).mean(0)
     # weighted by rows, not the mean of the two segments' means
     assert np.allclose(store.centroid(MODEL), expected, atol=1e-6)
-    assert not np.allclose(store.centroid(MODEL), (_stored(first).mean(0) + _stored(second).mean(0)) / 2,
-                           atol=1e-3)
+    assert not np.allclose(store.centroid(MODEL),
+                           (_stored(first).mean(0) + _stored(second, first).mean(0)) / 2, atol=1e-3)
     assert store.centroid("other-model") is None
 
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carto_core.semantic import embedded
 from carto_core.semantic.embedded import MANIFEST, EmbeddedStore, scores, to_float16
 from carto_core.semantic.store import StoreError, VectorRecord
 
@@ -99,16 +100,30 @@ def test_a_corrupt_manifest_is_an_error_that_says_what_to_do(tmp_path):
         EmbeddedStore(root).search("m1", np.ones(12), limit=3)
 
 
-def test_files_are_memory_mapped_float16_with_the_model_tag(tmp_path):
+def test_files_are_memory_mapped_int8_around_the_centre_with_the_model_tag(tmp_path):
+    records = make_records(20)
     root = tmp_path / "v"
     store = EmbeddedStore(root)
-    store.upsert("lsa-8-abc", make_records(20))
+    store.upsert("lsa-8-abc", records)
     manifest = json.loads((root / MANIFEST).read_text())
+    assert manifest["format"] == 3
     (entry,) = manifest["segments"]
     assert entry["model"] == "lsa-8-abc" and entry["count"] == 20 and entry["dim"] == 12
-    vectors = np.load(root / entry["name"] / "vectors.npy", mmap_mode="r")
-    assert vectors.dtype == np.float16 and vectors.shape == (20, 12)
-    assert np.allclose(np.linalg.norm(vectors.astype(np.float32), axis=1), 1.0, atol=2e-3)
+    assert entry["rows"] == "int8"
+    folder = root / entry["name"]
+    codes = np.load(folder / "vectors.npy", mmap_mode="r")
+    scale = np.load(folder / "scale.npy")
+    centre = np.load(folder / "centre.npy")
+    assert codes.dtype == np.int8 and codes.shape == (20, 12)
+    assert scale.dtype == np.float32 and scale.shape == (20,) and centre.shape == (12,)
+    # The centre is the mean of the model's first rows; each row uses its full code range.
+    unit = embedded.normalise(np.array([r.vector for r in records], np.float32))
+    assert np.allclose(centre, unit.mean(axis=0), atol=1e-6)
+    assert (np.abs(np.asarray(codes)).max(axis=1) == 127).all()
+    ids = [bytes(i).decode() for i in np.load(folder / "ids.npy")]
+    rows = embedded.dequantize(codes, scale, centre)
+    expected = unit[[int(i.split("-")[1]) for i in ids]]
+    assert np.abs(rows - expected).max() <= scale.max() / 2 + 1e-6  # rounded to nearest
     # Rows are sorted by project code: the project filter reads contiguous slices.
     codes = np.load(root / entry["name"] / "project.npy")
     assert (np.diff(codes) >= 0).all() and len(set(codes.tolist())) == 4
@@ -129,29 +144,91 @@ def test_float16_rows_are_decoded_exactly_into_float32_scores(values, query):
     assert not ((tiny > 0) & (tiny < 6.1e-05)).any()  # nothing subnormal is stored
 
 
-def test_format_1_float32_segments_are_still_read_and_merged(tmp_path, monkeypatch):
+def _as_old_format(root, version: int, unit: np.ndarray) -> None:
+    """Turn the store's one segment into a format-`version` one: float32 (1) or float16 (2)
+    unit rows from `unit` (by the row's id), no scale or centre; format 1 had no id hashes."""
+    (entry,) = json.loads((root / MANIFEST).read_text())["segments"]
+    folder = root / entry["name"]
+    ids = [int(bytes(i).decode().split("-")[1]) for i in np.load(folder / "ids.npy")]
+    rows = unit[ids]
+    np.save(folder / "vectors.npy", rows if version == 1 else to_float16(rows))
+    for name in ("scale.npy", "centre.npy") + (("idhash.npy", "idrow.npy") if version == 1 else ()):
+        (folder / name).unlink()
+    manifest = json.loads((root / MANIFEST).read_text())
+    manifest["format"] = version
+    del manifest["segments"][0]["rows"]
+    (root / MANIFEST).write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_old_float_segments_are_still_read_and_rewritten_as_int8(tmp_path, version):
+    """A store of an older format (float32 or float16 rows, no scale or centre) answers
+    searches by scoring its rows as they are, and compaction rewrites it as int8."""
     root = tmp_path / "v"
     store = EmbeddedStore(root)
     records = make_records(30)
+    unit = embedded.normalise(np.array([r.vector for r in records], np.float32))
     store.upsert("m", records[:20])
-    (entry,) = json.loads((root / MANIFEST).read_text())["segments"]
-    folder = root / entry["name"]
-    old = np.load(folder / "vectors.npy").astype(np.float32)  # as format 1 wrote them
-    np.save(folder / "vectors.npy", old)
-    (folder / "idhash.npy").unlink()
-    (folder / "idrow.npy").unlink()
-    manifest = json.loads((root / MANIFEST).read_text())
-    manifest["format"] = 1
-    (root / MANIFEST).write_text(json.dumps(manifest))
+    _as_old_format(root, version, unit)
     fresh = EmbeddedStore(root)
     assert fresh.has("m", ["evt-0003", "evt-0025"]).tolist() == [True, False]
-    hit = fresh.search("m", records[3].vector, limit=1)[0]
-    assert hit.event_id == "evt-0003" and hit.score == pytest.approx(1.0, abs=1e-3)
-    fresh.upsert("m", records[20:])
+    (segment,) = fresh._snapshot()
+    assert not segment.quantized
+    for query in (records[3].vector, records[11].vector + records[4].vector):
+        q = embedded.normalise(np.asarray(query, np.float32)[None])[0]
+        exact = unit[:20] @ q
+        hits = fresh.search("m", query, limit=3)
+        assert [h.event_id for h in hits] == [f"evt-{i:04d}" for i in np.argsort(-exact)[:3]]
+        assert [h.score for h in hits] == pytest.approx(np.sort(exact)[::-1][:3], abs=1e-3)
+    fresh.upsert("m", records[20:])  # int8 rows, around their own centre (the old rows have none)
     fresh.compact()
     (merged,) = json.loads((root / MANIFEST).read_text())["segments"]
-    assert merged["count"] == 30
-    assert np.load(root / merged["name"] / "vectors.npy", mmap_mode="r").dtype == np.float16
+    assert merged["count"] == 30 and merged["rows"] == "int8"
+    assert np.load(root / merged["name"] / "vectors.npy", mmap_mode="r").dtype == np.int8
+    after = EmbeddedStore(root)
+    for i in (3, 25):
+        hit = after.search("m", records[i].vector, limit=1)[0]
+        assert hit.event_id == f"evt-{i:04d}" and hit.score == pytest.approx(1.0, abs=8e-3)
+
+
+def _codes(root, entries) -> dict:
+    out = {}
+    for e in entries:
+        folder = root / e["name"]
+        for i, row, sc in zip(np.load(folder / "ids.npy"), np.load(folder / "vectors.npy"),
+                              np.load(folder / "scale.npy")):
+            out[bytes(i)] = (row.tobytes(), float(sc))
+    return out
+
+
+def test_compaction_upgrades_a_full_old_segment_and_copies_int8_rows_as_they_are(tmp_path, monkeypatch):
+    """A full float16 segment is rewritten as int8 by compaction (a full int8 one never is),
+    around the model's one centre; int8 rows merged from small segments keep their codes and
+    scales byte for byte (quantized once, not at every merge)."""
+    monkeypatch.setattr(embedded, "SEGMENT_ROWS", 20)
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    records = make_records(30)
+    unit = embedded.normalise(np.array([r.vector for r in records], np.float32))
+    store.upsert("m", records[:20])
+    _as_old_format(root, 2, unit)  # full (20 rows) and float16
+    store.upsert("m", records[20:25])
+    store.upsert("m", records[25:30])  # around the centre of the rows of the write before
+    before = json.loads((root / MANIFEST).read_text())["segments"]
+    small = _codes(root, [e for e in before if e.get("rows") == "int8"])
+    store.compact()
+    after = json.loads((root / MANIFEST).read_text())["segments"]
+    assert all(e.get("rows") == "int8" for e in after) and sorted(e["count"] for e in after) == [10, 20]
+    assert {e["name"] for e in after}.isdisjoint(e["name"] for e in before)
+    centres = [np.load(root / e["name"] / "centre.npy") for e in after]
+    assert np.array_equal(centres[0], centres[1])  # one centre for the model
+    merged = _codes(root, [e for e in after if e["count"] == 10])
+    assert merged == small
+    store.compact()
+    assert json.loads((root / MANIFEST).read_text())["segments"] == after  # nothing left to do
+    for i in (3, 22, 28):
+        hit = store.search("m", records[i].vector, limit=1)[0]
+        assert hit.event_id == f"evt-{i:04d}" and hit.score == pytest.approx(1.0, abs=8e-3)
 
 
 def test_compaction_merges_small_segments_and_leaves_full_ones(tmp_path, monkeypatch):
@@ -176,23 +253,28 @@ def test_compaction_merges_small_segments_and_leaves_full_ones(tmp_path, monkeyp
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 60), st.integers(1, 6), st.integers(1, 9), st.integers(0, 2**32 - 1),
-       st.booleans())
-def test_best_rows_equals_a_scan_per_query_over_any_part_size(n, queries, part, seed, half):
-    """One pass for a batch (decoded part by part) finds for each query the row and score a
-    scan of `scores` per query finds."""
-    from carto_core.semantic import embedded
-
+       st.sampled_from(["float32", "float16", "int8"]))
+def test_best_rows_equals_a_scan_per_query_over_any_part_size(n, queries, part, seed, kind):
+    """One pass for a batch (decoded or cast part by part) finds for each query the row and
+    score a scan of `scores` (`int8_scores` for int8 rows) per query finds."""
     rng = np.random.default_rng(seed)
     rows = embedded.normalise(rng.normal(size=(n, 5)))
-    rows = embedded.to_float16(rows) if half else rows
+    extra: tuple = ()
+    if kind == "float16":
+        rows = embedded.to_float16(rows)
+    elif kind == "int8":
+        centre = embedded.normalise(rng.normal(size=(1, 5)))[0] * rng.uniform(0, 0.8)
+        codes, scale = embedded.quantize(rows, centre)
+        rows, extra = codes, (scale, centre)
     asked = embedded.normalise(rng.normal(size=(queries, 5)))
-    saved, embedded._DECODE_ROWS = embedded._DECODE_ROWS, part
+    saved = embedded._DECODE_ROWS, embedded._CAST_ROWS
+    embedded._DECODE_ROWS = embedded._CAST_ROWS = part
     try:
-        best, where = embedded.best_rows(rows, asked)
+        best, where = embedded.best_rows(rows, asked, *extra)
     finally:
-        embedded._DECODE_ROWS = saved
+        embedded._DECODE_ROWS, embedded._CAST_ROWS = saved
     for i, query in enumerate(asked):
-        each = scores(rows, query)
+        each = embedded.int8_scores(rows, *extra, query) if extra else scores(rows, query)
         assert best[i] == pytest.approx(float(each.max()), abs=1e-6)
         assert each[where[i]] == pytest.approx(float(each.max()), abs=1e-6)
 
@@ -219,3 +301,22 @@ def test_short_and_long_ids_are_written_to_segments_of_their_own_width(tmp_path,
     assert store.has("m", [r.event_id for r in records]).all()
     for record in records[::7]:
         assert store.search("m", record.vector, limit=1)[0].event_id == record.event_id
+
+
+def test_one_write_of_short_and_long_ids_shares_one_centre(tmp_path):
+    """A model's first write split into segments (short and long ids) quantizes every part
+    around one centre, the mean of the whole batch; later writes keep it."""
+    root = tmp_path / "v"
+    store = EmbeddedStore(root)
+    records = make_records(40)
+    for i, record in enumerate(records):
+        if i % 2:
+            record.event_id = f"turn-codex-{i:08d}-c20f-4000-8000-9249b8d57e6b-{i}"
+    store.upsert("m", records[:30])
+    store.upsert("m", records[30:])
+    entries = json.loads((root / MANIFEST).read_text())["segments"]
+    assert len(entries) == 4
+    centres = [np.load(root / e["name"] / "centre.npy") for e in entries]
+    unit = embedded.normalise(np.array([r.vector for r in records[:30]], np.float32))
+    assert np.allclose(centres[0], unit.mean(axis=0), atol=1e-6)
+    assert all(np.array_equal(c, centres[0]) for c in centres)

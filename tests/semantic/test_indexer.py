@@ -19,6 +19,7 @@ from carto_core.semantic.stores import open_store
 from carto_core.semantic.text import document_text
 
 from .conftest import NOW, paraphrase_rows
+from .test_store_contract import SCORE_TOLERANCE
 
 
 def stored_ids(home):
@@ -121,7 +122,21 @@ def test_novelty_gate_rejects_near_duplicates_but_never_turns(paraphrase_home):
     rejects = rows_of(home.state_file(REJECTS_FILE))
     assert sorted(r["event_id"] for r in rejects) == ["evt-dup0", "evt-dup1"]
     assert all(r["outcome"] == "gate_rejected" and r["score"] > 0.85 and r["threshold"] == 0.85
-               and r["nearest"] == rows[0]["event_id"] for r in rejects)
+               for r in rejects)
+    # The nearest is the row of the same text, or one as near up to the store's int8 rounding
+    # (8 LSA dimensions put a topic's rows within 1e-2 of each other).
+    from carto_core.semantic.embedder import create_embedder
+    from carto_core.semantic.settings import SemanticSettings
+
+    embedder = create_embedder("lsa", home, SemanticSettings.load())
+    unit = lambda v: np.asarray(v) / np.linalg.norm(v)  # noqa: E731
+    events = {e.event_id: e for e in load_corpus(home).events}
+    dup = unit(embedder.embed_documents([document_text(events["evt-dup0"])])[0])
+    exact = {row["event_id"]: float(unit(v) @ dup) for row, v in zip(rows, embedder.embed_documents(
+        [document_text(events[row["event_id"]]) for row in rows]))}
+    for r in rejects:
+        assert exact[r["nearest"]] == pytest.approx(1.0, abs=2 * SCORE_TOLERANCE)
+        assert r["score"] == pytest.approx(exact[r["nearest"]], abs=SCORE_TOLERANCE)
     assert "turn-s9-1" in stored_ids(home)[0]
     # Rejected ids are not offered again; switching the gate off indexes them.
     assert run_index(home).todo == 0

@@ -3,8 +3,10 @@
 Each expectation is checked against an independent brute-force answer computed in the test with
 numpy over the same vectors, so a store that filtered after cutting the top-k, scored another
 model's vectors or kept two vectors for one id would fail here. Scores agree with the exact
-cosine within `SCORE_TOLERANCE`: a store may keep its vectors as float16 (the embedded one
-does), whose rounding moves a cosine by up to about 1e-4.
+cosine within `SCORE_TOLERANCE`: a store may keep its vectors quantized (the embedded one
+keeps int8 offsets from a centre, one scale a row), whose rounding moves a cosine by at most
+scale/2 * |q|_1: under 3e-3 for 256-dimension rows, up to about 8e-3 for the 12-dimension
+random rows here. Rows whose exact scores lie that close may trade places; nothing else may.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from carto_core.project import ProjectScope
 from .conftest import NOW
 
 PROJECTS = ["webshop", "webshop-admin", "infra", "docs-site"]
-SCORE_TOLERANCE = 2e-4
+SCORE_TOLERANCE = 8e-3
 
 
 @pytest.fixture(params=["embedded", "qdrant-local"])
@@ -64,8 +66,18 @@ def brute_force(records, query, *, limit, keep=lambda r: True):
 
 
 def assert_same(hits, expected):
-    assert [h.event_id for h in hits] == [e for _, e in expected]
+    """The brute-force answer, up to rounding: as many hits; at each rank the score within
+    `SCORE_TOLERANCE` of the exact one; and where the ids differ, only rows whose exact scores
+    are within twice that of each other (a near tie) traded places."""
+    assert len(hits) == len(expected)
     assert np.allclose([h.score for h in hits], [s for s, _ in expected], atol=SCORE_TOLERANCE)
+    exact = {e: s for s, e in expected}
+    cut = expected[-1][0] if expected else 0.0
+    for hit, (score, event_id) in zip(hits, expected):
+        if hit.event_id != event_id:
+            theirs = exact.get(hit.event_id, cut)  # a row from beyond the cut ties with the cut
+            assert abs(theirs - score) <= 2 * SCORE_TOLERANCE, (hit, event_id, score)
+    assert len({h.event_id for h in hits}) == len(hits)
 
 
 def test_nearest_first_and_exact_scores(store):

@@ -44,9 +44,10 @@ def write(root, n, seed, dim=6):
 
 
 def exact(vectors, ids, projects, stamps, query, limit, wanted=None, since=None, before=None):
-    """Brute force over float16 rows as stored, scored as the store scores them."""
-    rows = embedded.to_float16(vectors)
-    got = embedded.scores(rows, embedded.normalise(query[None])[0])
+    """Brute force over int8 rows as stored (around the rows' mean: the model's first
+    write), scored as the store scores them."""
+    codes, scale, centre = embedded.stored_rows(vectors, None, None, None)
+    got = embedded.int8_scores(codes, scale, centre, embedded.normalise(query[None])[0])
     keep = [i for i in range(len(ids))
             if (wanted is None or projects[i] in wanted)
             and (since is None or stamps[i] >= since) and (before is None or stamps[i] < before)]
@@ -70,7 +71,7 @@ def test_rows_are_grouped_by_list_then_project_and_each_row_is_in_its_nearest_li
     store, *_ = write(tmp_path / "v", 200, 2)
     (segment,) = store._snapshot()
     width = len(segment.projects)
-    rows = segment.vectors.astype(np.float32)
+    rows = segment.float_rows()
     nearest = np.argmax(rows @ segment.centroids.T, axis=1)
     codes = np.asarray(segment.project)
     assert segment.bounds[0] == 0 and segment.bounds[-1] == 200

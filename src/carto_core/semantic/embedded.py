@@ -2,10 +2,14 @@
 
 Layout under `<home>/.carto/vectors/`::
 
-    manifest.json             {"format": 2, "serial": N, "segments": [{name, model, dim, count}]}
+    manifest.json             {"format": 3, "serial": N, "segments": [{name, model, dim, count}]}
     seg-000007-1a2b3c/        one immutable segment (all rows of one model)
-        vectors.npy           float16 (count, dim), rows L2-normalised (dot = cosine); format 1
-                              segments (float32) are still read
+        vectors.npy           int8 (count, dim): each unit row's offset from the model's centre,
+                              divided by the row's own scale (format 3); format 2 segments
+                              (float16 unit rows) and format 1 (float32) are still read
+        scale.npy             float32 (count,): the row's scale (its largest offset / 127)
+        centre.npy            float32 (dim,): the model's centre (the mean of the first rows
+                              the store was given), the same file in every segment of a model
         ids.npy               event ids, fixed-width UTF-8 bytes (as wide as the segment's
                               longest id: short and long ids go to segments of their own)
         idhash.npy            sorted 64-bit hashes of the ids, and idrow.npy the row of each:
@@ -31,11 +35,17 @@ inverted lists (`ivf`): rows grouped by list, then by project, so a query scores
 slices of the lists nearest to it (centroids.npy, listbounds.npy); smaller segments, and
 filters that leave few rows, are scanned exactly.
 
-Vectors are stored as float16 (half the bytes of float32: the store was 1.4x the size of the
-logs) and scored in float32: a block of rows is decoded exactly into float32 by integer
-operations (numpy's own float16 cast runs at a quarter of the speed of the dot product here) and
-the dot product runs in float32, so every candidate's score is the float32 cosine of its
-float16 vector (within 1e-4 of the float32 vector's; recall measured in docs/performance.md).
+Vectors are stored as int8 offsets from the model's centre, one scale a row (260 bytes a
+256-dimension row: half of float16's 512, a quarter of float32's), and scored in float32: the
+score of row r against unit query q is `centre.q + scale[r] * (codes[r] . q)`, a block of codes
+cast to float32 and multiplied by BLAS. Centring spends the 8 bits on what tells rows apart
+(wordllama's rows share a mean of norm 0.55). The score is within 3e-3 of the float32 cosine
+(standard deviation 4e-4); recall against the exact float32 scan is measured in
+docs/performance.md ("Vector rows as int8"). A whole-store scan reads half the bytes of float16
+(a cold search faults in half the pages). A row's codes and scale do not depend on the segment
+it is in, so a rewrite or a compaction copies them as they are: rows are quantized once.
+float16 segments of format 2 are scored as before (decoded exactly, see `scores`), and
+compaction rewrites them as int8.
 Segments hold at most `SEGMENT_ROWS` rows; compaction merges small segments, never full ones, so
 an append rewrites what it added, not the store.
 """
@@ -63,8 +73,8 @@ from carto_core.semantic.store import (
 )
 
 MANIFEST = "manifest.json"
-FORMAT = 2
-READABLE_FORMATS = (1, 2)
+FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)
 MISSING_TS = np.iinfo(np.int64).min
 #: More segments than this for one model and a write merges them (the indexer also calls
 #: `compact()` at the end of a run).
@@ -85,6 +95,13 @@ _DECODE_ROWS = 4096
 #: (written before it existed): centred queries (`Segment.row_sum`).
 ROW_SUM = "rowsum.npy"
 CENTROID_SAMPLE = 4096
+#: int8 rows cast to float32 and multiplied at a time. Small enough that OpenBLAS runs the
+#: mat-vec on the calling thread: at 4,096 rows it woke its threads and a 200k-row scan took
+#: 87-220 ms of CPU instead of 10 ms (measured on this 2-core machine, docs/performance.md).
+_CAST_ROWS = 1024
+#: The largest int8 code: codes are symmetric (-127..127), so a row's scale is its largest
+#: offset from the centre / 127.
+_QMAX = 127
 
 
 def _millis(moment: datetime | float | None) -> int:
@@ -132,6 +149,71 @@ def to_float16(vectors: np.ndarray) -> np.ndarray:
     return out
 
 
+def quantize(rows: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int8 codes and float32 scales of unit `rows` (float32 or float16) around `centre`:
+    `rows ~= centre + scale[:, None] * codes`, rounded to nearest; a block at a time (bounded
+    scratch memory)."""
+    centre = np.asarray(centre, np.float32)
+    codes = np.empty(rows.shape, np.int8)
+    scale = np.empty(len(rows), np.float32)
+    for start in range(0, len(rows), _DECODE_ROWS):
+        part = np.asarray(rows[start:start + _DECODE_ROWS], np.float32) - centre
+        peak = np.abs(part).max(axis=1) if part.shape[1] else np.zeros(len(part), np.float32)
+        step = peak / np.float32(_QMAX)
+        part /= np.where(step > 0, step, np.float32(1.0))[:, None]
+        np.rint(part, out=part)
+        codes[start:start + len(part)] = part
+        scale[start:start + len(part)] = step
+    return codes, scale
+
+
+def dequantize(codes: np.ndarray, scale: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """float32 rows of int8 `codes` (the inverse of `quantize`, up to its rounding)."""
+    return (np.asarray(codes, np.float32) * np.asarray(scale, np.float32)[:, None]
+            + np.asarray(centre, np.float32))
+
+
+def stored_rows(vectors: np.ndarray, scale: np.ndarray | None, centre: np.ndarray | None,
+                target: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(codes, scale, centre) of rows to write around the model's centre `target`: int8 rows
+    already around it are kept as they are (never quantized twice); anything else (unit rows
+    in float32 or float16, or int8 around another centre) is quantized around `target`, or,
+    for a model's first rows (`target` None), around their own mean."""
+    if vectors.dtype == np.int8:
+        if target is None or np.array_equal(target, centre):
+            return vectors, scale, centre
+        vectors = dequantize(vectors, scale, centre)
+    if target is None:
+        target = (np.mean(vectors, axis=0, dtype=np.float32) if len(vectors)
+                  else np.zeros(vectors.shape[1], np.float32))
+    codes, scale = quantize(vectors, target)
+    return codes, scale, np.asarray(target, np.float32)
+
+
+def _cast(block: np.ndarray, size: int | None = None):
+    """(start, rows) over int8 `block` as float32, `size` rows at a time (`_CAST_ROWS` by
+    default), in one reused scratch buffer."""
+    size = size or _CAST_ROWS
+    scratch = np.empty((min(len(block), size), block.shape[1]), np.float32)
+    for start in range(0, len(block), size):
+        part = block[start:start + size]
+        work = scratch[:len(part)]
+        np.copyto(work, part)
+        yield start, work
+
+
+def int8_scores(codes: np.ndarray, scale: np.ndarray, centre: np.ndarray,
+                query: np.ndarray) -> np.ndarray:
+    """float32 scores of int8 rows against `query`: `centre.q + scale * (codes . q)`."""
+    query = np.asarray(query, np.float32)
+    out = np.empty(len(codes), np.float32)
+    for start, rows in _cast(codes):
+        np.dot(rows, query, out=out[start:start + len(rows)])
+    out *= scale
+    out += np.float32(np.dot(np.asarray(centre, np.float32), query))
+    return out
+
+
 def scores(block: np.ndarray, query: np.ndarray) -> np.ndarray:
     """float32 dot product of each row of `block` (float32, or float16 as stored) with `query`.
 
@@ -163,14 +245,26 @@ def _decoded(block: np.ndarray):
         yield start, work.view(np.float32)
 
 
-def best_rows(block: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def best_rows(block: np.ndarray, queries: np.ndarray, scale: np.ndarray | None = None,
+              centre: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """For each row of `queries` (float32, unit rows), the best score against `block` (float32
-    or float16 as stored) and the row holding it: the whole batch in one pass over the block,
-    each part decoded once (a matrix product, not one scan per query)."""
+    or float16 as stored, or int8 codes with their `scale` and `centre`) and the row holding
+    it: the whole batch in one pass over the block, each part decoded once (a matrix product,
+    not one scan per query)."""
     queries = np.asarray(queries, np.float32)
     best = np.full(len(queries), -np.inf, np.float32)
     where = np.full(len(queries), -1, np.int64)
-    if block.dtype == np.float16:
+    base = None
+    if block.dtype == np.int8:
+        # Each part's rows are scaled as they are cast (a part is smaller than a batch's
+        # scores of it); centre.q is the same for every row of a query, so it is added to
+        # the best score only, after the argmax.
+        # Parts of `_DECODE_ROWS`, not `_CAST_ROWS`: a batch is a matrix product, and its
+        # per-call cost (BLAS threads) is paid once per part (1,024-row parts cost 3x the CPU).
+        parts = ((start, np.multiply(rows, scale[start:start + len(rows), None], out=rows))
+                 for start, rows in _cast(block, _DECODE_ROWS))
+        base = queries @ np.asarray(centre, np.float32)
+    elif block.dtype == np.float16:
         parts = _decoded(block)
         queries = queries * np.float32(2.0 ** 112)
     else:
@@ -184,12 +278,21 @@ def best_rows(block: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.nd
         better = score > best
         best[better] = score[better]
         where[better] = start + top[better]
+    if base is not None:
+        best[where >= 0] += base[where >= 0]
     return best, where
 
 
-def row_sum(block: np.ndarray) -> np.ndarray:
-    """The float64 sum of the rows of `block` (float32, or float16 as stored: decoded by
-    integer operations as `scores` does; numpy's own float16 conversion is ten times slower)."""
+def row_sum(block: np.ndarray, scale: np.ndarray | None = None,
+            centre: np.ndarray | None = None) -> np.ndarray:
+    """The float64 sum of the rows of `block` (float32; float16 as stored: decoded by integer
+    operations as `scores` does, numpy's own float16 conversion is ten times slower; or int8
+    codes with their `scale` and `centre`: count * centre + scale . codes)."""
+    if block.dtype == np.int8:
+        total = len(block) * np.asarray(centre, np.float64)
+        for start, rows in _cast(block):
+            total += np.asarray(scale[start:start + len(rows)], np.float64) @ rows
+        return total
     if block.dtype != np.float16:
         return np.asarray(block, np.float64).sum(0)
     total = np.zeros(block.shape[1], np.float64)
@@ -198,8 +301,13 @@ def row_sum(block: np.ndarray) -> np.ndarray:
     return total * 2.0 ** 112
 
 
-def lists_of(block: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """The list of each row of float16 `block` (as stored): its nearest centroid."""
+def lists_of(block: np.ndarray, centroids: np.ndarray, scale: np.ndarray | None = None,
+             centre: np.ndarray | None = None) -> np.ndarray:
+    """The list of each row of float16 `block` (as stored), or of int8 codes with their
+    `scale` and `centre`: its nearest centroid."""
+    if block.dtype == np.int8:
+        return best_rows(np.asarray(centroids, np.float32),
+                         dequantize(block, scale, centre))[1].astype(np.int32)
     out = np.empty(len(block), np.int32)
     # The decoded rows carry a 2**-112 factor (see `scores`): the centroids carry the 2**112.
     scaled = (np.asarray(centroids, np.float32) * np.float32(2.0 ** 112)).T
@@ -226,6 +334,11 @@ class Segment:
         self.dim = int(entry["dim"])
         self.count = int(entry["count"])
         self.vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+        # Format 3: int8 codes around the model's centre, a scale a row (see the module doc).
+        self.quantized = self.vectors.dtype == np.int8
+        if self.quantized:
+            self.scale = np.load(folder / "scale.npy", mmap_mode="r")
+            self.centre = np.load(folder / "centre.npy")
         # np.asarray: a plain view of the map (memmap's subclass makes each item access slow)
         self.ids = np.asarray(np.load(folder / "ids.npy", mmap_mode="r"))
         self.project = np.load(folder / "project.npy", mmap_mode="r")
@@ -256,8 +369,10 @@ class Segment:
             except FileNotFoundError:
                 step = max(1, -(-self.count // CENTROID_SAMPLE))
                 sample = self.vectors[::step]
-                self._row_sum = (row_sum(sample) * (self.count / len(sample)) if len(sample)
-                                 else np.zeros(self.dim))
+                scale = self.scale[::step] if self.quantized else None
+                centre = self.centre if self.quantized else None
+                self._row_sum = (row_sum(sample, scale, centre) * (self.count / len(sample))
+                                 if len(sample) else np.zeros(self.dim))
         return self._row_sum
 
     def rows_of(self, ids: np.ndarray, wanted: np.ndarray | None = None) -> np.ndarray:
@@ -285,6 +400,25 @@ class Segment:
                     out[i] = row
                     break
         return out
+
+    def scores(self, query: np.ndarray, lo: int, hi: int, offsets: np.ndarray | None) -> np.ndarray:
+        """float32 scores against unit `query` of rows [lo, hi), or of `lo + offsets`."""
+        rows = slice(lo, hi) if offsets is None else lo + offsets
+        # A slice is a view of the map (no copy); offsets gather only the rows that passed.
+        if not self.quantized:
+            return scores(self.vectors[rows], query)
+        return int8_scores(self.vectors[rows], self.scale[rows], self.centre, query)
+
+    def best_rows(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.quantized:
+            return best_rows(self.vectors, queries, self.scale, self.centre)
+        return best_rows(self.vectors, queries)
+
+    def float_rows(self) -> np.ndarray:
+        """Every row as float32 (approximately the unit rows it was given)."""
+        if self.quantized:
+            return dequantize(self.vectors, self.scale, self.centre)
+        return np.asarray(self.vectors, np.float32)
 
     def id_list(self) -> list[str]:
         return [bytes(x).decode("utf-8", "replace") for x in self.ids]
@@ -394,6 +528,8 @@ class Segment:
             "vectors": np.asarray(self.vectors), "ids": np.asarray(self.ids),
             "projects": [self.projects[c] for c in np.asarray(self.project)],
             "ts": np.asarray(self.ts), "digests": np.asarray(self.digests),
+            "scale": np.asarray(self.scale) if self.quantized else None,
+            "centre": self.centre if self.quantized else None,
         }
 
 
@@ -474,16 +610,9 @@ class EmbeddedStore(VectorStore):
             blocks = (segment.blocks(projects, since_ms, before_ms, query) if wanted is None
                       else segment.id_blocks(wanted, projects, since_ms, before_ms))
             for lo, hi, offsets in blocks:
-                if offsets is None:
-                    block = segment.vectors[lo:hi]  # a view: no copy
-                else:
-                    if offsets.size == 0:
-                        continue
-                    block = segment.vectors[lo + offsets]
-                # einsum, not BLAS: a mat-vec this size is memory-bound, and BLAS threads
-                # waking on a busy 2-core machine cost milliseconds (measured: 8 ms vs 0.03 ms
-                # for 2k rows).
-                got = scores(block, query)
+                if offsets is not None and offsets.size == 0:
+                    continue
+                got = segment.scores(query, lo, hi, offsets)
                 k = min(limit, got.shape[0])
                 top = np.argpartition(-got, k - 1)[:k] if k < got.shape[0] else np.arange(k)
                 parts_scores.append(got[top])
@@ -524,7 +653,7 @@ class EmbeddedStore(VectorStore):
         seg = np.full(len(vectors), -1, np.int64)
         row = np.full(len(vectors), -1, np.int64)
         for number, segment in enumerate(segments):
-            score, where = best_rows(segment.vectors, vectors)
+            score, where = segment.best_rows(vectors)
             better = score > best
             best[better], seg[better], row[better] = score[better], number, where[better]
         zero = ~np.linalg.norm(vectors, axis=1).astype(bool)  # a zero query has no neighbour
@@ -582,14 +711,17 @@ class EmbeddedStore(VectorStore):
                 self._remove(removed)
         return gone
 
-    def _rewrite_without(self, manifest: dict, segment: "Segment", rows: np.ndarray) -> dict:
+    def _rewrite_without(self, manifest: dict, segment: "Segment", rows: np.ndarray,
+                         target: np.ndarray | None = None) -> dict:
         keep = np.ones(segment.count, np.bool_)
         keep[rows] = False
         columns = segment.columns()
+        scale = columns["scale"][keep] if columns["scale"] is not None else None
         return self._write_segment(
             manifest, segment.model, columns["vectors"][keep], columns["ids"][keep],
             [p for p, k in zip(columns["projects"], keep) if k], columns["ts"][keep],
-            columns["digests"][keep], centroids=segment.centroids if segment.lists else None)
+            columns["digests"][keep], centroids=segment.centroids if segment.lists else None,
+            scale=scale, centre=columns["centre"], target=target)
 
     def ids(self, model):
         out: set[str] = set()
@@ -623,6 +755,9 @@ class EmbeddedStore(VectorStore):
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     def _write_manifest(self, manifest: dict) -> None:
+        # This writer's segments are int8 (format 3); older segments it keeps are read by
+        # format 3 readers, and a carto that reads only format 2 refuses the store clearly.
+        manifest["format"] = FORMAT
         tmp = self.root / f".{MANIFEST}.{os.getpid()}.{os.urandom(3).hex()}"
         with open(tmp, "w", encoding="utf-8") as handle:
             json.dump(manifest, handle, indent=1)
@@ -631,12 +766,29 @@ class EmbeddedStore(VectorStore):
         os.replace(tmp, self.root / MANIFEST)
         _fsync_dir(self.root)
 
+    def _model_centre(self, manifest: dict, model: str) -> np.ndarray | None:
+        """The centre the model's int8 rows are stored around (None: no int8 segment yet)."""
+        for entry in manifest["segments"]:
+            if entry["model"] == model and entry.get("rows") == "int8":
+                try:
+                    return np.load(self.root / entry["name"] / "centre.npy")
+                except FileNotFoundError:
+                    continue
+        return None
+
     def _write_segment(self, manifest: dict, model: str, vectors: np.ndarray, ids: np.ndarray,
                        projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None,
-                       centroids: np.ndarray | None = None) -> dict:
-        """Write one segment (rows unit length already; float32 or float16). A segment of
-        `ivf.MIN_ROWS` rows or more gets inverted lists: `centroids` when given (a rewrite
-        of a segment without some of its rows keeps its lists), else trained on its rows."""
+                       centroids: np.ndarray | None = None, scale: np.ndarray | None = None,
+                       centre: np.ndarray | None = None, target: np.ndarray | None = None) -> dict:
+        """Write one segment: unit rows (float32 or float16), or int8 codes with their `scale`
+        and `centre` (a rewrite or a merge), stored as int8 around the model's centre. A
+        segment of `ivf.MIN_ROWS` rows or more gets inverted lists: `centroids` when given (a
+        rewrite of a segment without some of its rows keeps its lists), else trained on its
+        rows. `target`: the model's centre, when the caller knows it (else read from the
+        manifest)."""
+        if target is None:
+            target = self._model_centre(manifest, model)
+        stored, scale, centre = stored_rows(vectors, scale, centre, target)
         manifest["serial"] = int(manifest.get("serial", 0)) + 1
         name = f"seg-{manifest['serial']:06d}-{os.urandom(3).hex()}"
         tmp = self.root / f".{name}.tmp"
@@ -644,13 +796,13 @@ class EmbeddedStore(VectorStore):
         distinct = sorted(set(projects))
         code = {value: number for number, value in enumerate(distinct)}
         codes = np.fromiter((code[p] for p in projects), dtype=np.int32, count=len(projects))
-        stored = vectors if vectors.dtype == np.float16 else to_float16(vectors)
         lists = ivf.list_count(len(stored))
         if lists:
             if centroids is None:
-                centroids = ivf.train(stored[ivf.sample_rows(len(stored))].astype(np.float32), lists)
+                sample = ivf.sample_rows(len(stored))
+                centroids = ivf.train(dequantize(stored[sample], scale[sample], centre), lists)
             lists = len(centroids)  # a rewrite keeps its lists, even a few rows smaller
-            row_list = lists_of(stored, centroids)
+            row_list = lists_of(stored, centroids, scale, centre)
             # Rows grouped by list, by project inside a list: a probe reads one slice per
             # list (per wanted project under a project filter).
             order = np.lexsort((codes, row_list))
@@ -662,7 +814,10 @@ class EmbeddedStore(VectorStore):
             # Rows sorted by project: a project filter reads one contiguous slice per project.
             order = np.argsort(codes, kind="stable")
         _save(tmp / "vectors.npy", np.ascontiguousarray(stored[order]))
-        _save(tmp / ROW_SUM, row_sum(stored))  # what a centred query takes the mean from
+        _save(tmp / "scale.npy", np.asarray(scale, np.float32)[order])
+        _save(tmp / "centre.npy", np.asarray(centre, np.float32))
+        # what a centred query takes the mean from
+        _save(tmp / ROW_SUM, row_sum(stored, scale, centre))
         del stored
         ids = np.asarray(ids)[order]
         width = max(1, int(np.char.str_len(ids).max())) if len(ids) else 1
@@ -681,7 +836,7 @@ class EmbeddedStore(VectorStore):
         os.rename(tmp, self.root / name)
         _fsync_dir(self.root)
         entry = {"name": name, "model": model, "dim": int(vectors.shape[1]),
-                 "count": int(len(ids)), "id_width": width}
+                 "count": int(len(ids)), "id_width": width, "rows": "int8"}
         if lists:
             entry["lists"] = lists
         return entry
@@ -739,6 +894,11 @@ class EmbeddedStore(VectorStore):
             # every earlier one, so per segment this was O(store) per commit (7 % of a 1M
             # first build's CPU, growing with the store).
             wanted = id_hashes(ids)
+            # One centre for every segment of the model: the one it has, or for its first
+            # rows the mean of this whole batch (every part of it, and any rewrite, use it).
+            target = self._model_centre(manifest, model)
+            if target is None:
+                target = np.mean(vectors, axis=0, dtype=np.float32)
             for entry in manifest["segments"]:
                 if entry["model"] != model:
                     kept.append(entry)
@@ -752,14 +912,15 @@ class EmbeddedStore(VectorStore):
                 # Copy-on-write: the segment without the rows this batch replaces.
                 removed.append(entry["name"])
                 if len(stale) < segment.count:
-                    kept.append(self._rewrite_without(manifest, segment, stale))
+                    kept.append(self._rewrite_without(manifest, segment, stale, target))
             long = np.char.str_len(ids) > SHORT_ID
             for rows in (np.flatnonzero(~long), np.flatnonzero(long)):
                 for start in range(0, len(rows), SEGMENT_ROWS):
                     part = rows[start:start + SEGMENT_ROWS]
                     kept.append(self._write_segment(
                         manifest, model, vectors[part], ids[part],
-                        [projects[i] for i in part.tolist()], ts[part], sums[part]))
+                        [projects[i] for i in part.tolist()], ts[part], sums[part],
+                        target=target))
             manifest["segments"] = kept
             self._write_manifest(manifest)
             self._remove(removed)
@@ -773,13 +934,18 @@ class EmbeddedStore(VectorStore):
 
     def _compact_locked(self) -> None:
         """Merge each model's segments smaller than SEGMENT_ROWS into as few as fit, a group of
-        at most SEGMENT_ROWS rows at a time (bounded memory); full segments stay as they are."""
+        at most SEGMENT_ROWS rows at a time (bounded memory); full int8 segments stay as they
+        are. Segments of an older format (float16 or float32 rows) are rewritten as int8, a
+        segment at a time: `carto index` upgrades an old store as it goes."""
         manifest = self._read_manifest()
         small: dict[tuple, list[dict]] = {}
+        legacy: list[list[dict]] = []
         for entry in manifest["segments"]:
             if int(entry["count"]) < SEGMENT_ROWS:  # short and long ids stay apart (SHORT_ID)
                 key = (entry["model"], int(entry.get("id_width", 0)) > SHORT_ID)
                 small.setdefault(key, []).append(entry)
+            elif entry.get("rows") != "int8":
+                legacy.append([entry])  # a full float16/float32 segment: rewritten as int8
         groups: list[list[dict]] = []
         for entries in small.values():
             entries.sort(key=lambda e: int(e["count"]))
@@ -792,20 +958,33 @@ class EmbeddedStore(VectorStore):
                 group.append(entry)
                 rows += int(entry["count"])
             groups.append(group)
-        groups = [g for g in groups if len(g) > 1]
+        # A small segment alone is left as it is, unless its rows are not int8 yet.
+        groups = [g for g in groups if len(g) > 1 or g[0].get("rows") != "int8"] + legacy
         if not groups:
             return
         merged = {e["name"] for g in groups for e in g}
         kept = [e for e in manifest["segments"] if e["name"] not in merged]
+        centres: dict[str, np.ndarray] = {}
         for group in groups:
-            columns = [Segment(self.root / e["name"], e).columns() for e in group]
+            model = group[0]["model"]
+            target = centres.get(model)
+            if target is None:
+                target = self._model_centre(manifest, model)
+            parts = []
+            for entry in group:
+                c = Segment(self.root / entry["name"], entry).columns()
+                parts.append((c, stored_rows(c["vectors"], c["scale"], c["centre"], target)))
+                target = parts[-1][1][2]  # a model's first int8 rows set its centre
+            centres[model] = target
             kept.append(self._write_segment(
-                manifest, group[0]["model"],
-                np.concatenate([c["vectors"] for c in columns]),
-                np.concatenate([c["ids"] for c in columns]),
-                [p for c in columns for p in c["projects"]],
-                np.concatenate([c["ts"] for c in columns]),
-                np.concatenate([c["digests"] for c in columns])))
+                manifest, model,
+                np.concatenate([codes for _, (codes, _, _) in parts]),
+                np.concatenate([c["ids"] for c, _ in parts]),
+                [p for c, _ in parts for p in c["projects"]],
+                np.concatenate([c["ts"] for c, _ in parts]),
+                np.concatenate([c["digests"] for c, _ in parts]),
+                scale=np.concatenate([scale for _, (_, scale, _) in parts]),
+                centre=target, target=target))
         manifest["segments"] = kept
         self._write_manifest(manifest)
         self._remove(sorted(merged))
