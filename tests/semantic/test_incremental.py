@@ -205,3 +205,33 @@ def test_a_streamed_build_equals_a_one_shot_build_over_chunk_sizes(tmp_path_fact
         model, streamed = stored(homes[0])
         assert stored(homes[1]) == (model, streamed)
         assert len(streamed) == len(rows) + 1
+
+
+@settings(max_examples=8, deadline=None)
+@given(commit_every=st.integers(1, 9), batch_size=st.integers(1, 5))
+def test_commits_of_any_size_store_what_one_commit_stores(tmp_path_factory, commit_every, batch_size):
+    """The indexer's pending rows live in one reused buffer (`_Pending`): commits smaller than
+    a batch (the buffer grows), larger ones (many batches a commit), and a turn written again
+    while its first row is still pending store the vectors and digests of a single commit."""
+    root = tmp_path_factory.mktemp("commits")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARTO_LSA_DIMS", "8")
+        patch.setenv("CARTO_NOVELTY_GATE", "off")
+        homes = [Home(root / name) for name in ("small", "one")]
+        rows, _ = paraphrase_rows()
+        turn = {"event_id": "turn-s1-1", "timestamp": "2026-11-01T10:00:00Z", "session_id": "s1",
+                "project": "beta", "role": "assistant", "summary": "the cache was cold"}
+        for home in homes:
+            append_rows(home.log("prompts"), rows)
+            append_rows(home.log("changelog"), [{**r, "summary": "a copy"} for r in rows[::3]])
+            append_rows(home.log("turns"), [turn, {**turn, "summary": "memcached lru warmed, then cold"}])
+        patch.setenv("CARTO_HOME", str(homes[0].root))
+        report = run_index(homes[0], commit_every=commit_every, batch_size=batch_size)
+        assert report.outcome == "ok" and report.embedded >= len(rows)
+        if (homes[0].state / "embedders").exists():  # the same fitted lsa model
+            shutil.copytree(homes[0].state / "embedders", homes[1].state / "embedders")
+        patch.setenv("CARTO_HOME", str(homes[1].root))
+        assert run_index(homes[1]).outcome == "ok"
+        model, small = stored(homes[0])
+        assert stored(homes[1]) == (model, small)
+        assert len(small) == len(rows) + 1

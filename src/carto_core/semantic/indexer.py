@@ -42,6 +42,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+from carto_core import heap
 from carto_core.appendlog import append_rows
 from carto_core.redact import redacted
 from carto_core.home import Home
@@ -646,17 +647,20 @@ def _sweep(store, model: str, fold) -> int:
 class _Pending:
     """Vectors waiting for the store, committed every `commit_every` (one store segment).
     For a store of float16 rows (the embedded one) each batch is normalised and narrowed on
-    arrival, so a commit holds 64k float16 rows (32 MB at 256 dimensions), not float32 copies."""
+    arrival, so a commit holds 64k float16 rows (32 MB at 256 dimensions), not float32 copies.
+    The rows go into one buffer allocated once and reused by every commit: a list of batches
+    concatenated at each commit held the commit's rows twice, at the build's peak."""
 
     def __init__(self, store, report: IndexReport, commit_every: int):
         self.store, self.report, self.commit_every = store, report, commit_every
         self.payloads = store.stores_payload
         self.narrow = getattr(store, "kind", "") == "embedded"
+        self.buffer: np.ndarray | None = None
         self.clear()
 
     def clear(self) -> None:
         self.ids: list[str] = []
-        self.vectors: list = []
+        self.filled = 0
         self.projects: list[str] = []
         self.times: list = []
         self.payload: list[dict] = []
@@ -673,7 +677,7 @@ class _Pending:
             from carto_core.semantic.embedded import normalise, to_float16
 
             vectors = to_float16(normalise(vectors))
-        self.vectors.append(vectors)
+        self._keep(vectors)
         for doc, text, vector, digest in zip(docs, texts, vectors, digests):
             earlier = self.where.get(doc.event_id)
             if earlier is not None:  # a newer row of an event still pending: it replaces it
@@ -692,14 +696,34 @@ class _Pending:
         if len(self.ids) >= self.commit_every:
             self.commit()
 
+    def _keep(self, vectors: np.ndarray) -> None:
+        """Copy a batch's rows into the buffer (grown when a commit runs over, or the rows
+        change width or type: the buffer takes what the batch is)."""
+        end = self.filled + len(vectors)
+        buffer = self.buffer
+        if (buffer is None or buffer.dtype != vectors.dtype or buffer.shape[1:] != vectors.shape[1:]
+                or end > len(buffer)):
+            if buffer is not None and (buffer.dtype != vectors.dtype
+                                       or buffer.shape[1:] != vectors.shape[1:]):
+                if self.filled:  # (never within one run: one model, one width)
+                    raise DimensionMismatch("vectors of one run differ in size or type")
+                buffer = None
+            grown = np.empty((max(end, self.commit_every),) + vectors.shape[1:], vectors.dtype)
+            if buffer is not None:
+                grown[:self.filled] = buffer[:self.filled]
+            self.buffer = buffer = grown
+        buffer[self.filled:end] = vectors
+        self.filled = end
+
     def commit(self) -> None:
         # Embedding runs in small batches (progress, bounded memory); the store takes them
         # in large ones: each embedded-store write is a new segment, and fewer, larger
         # segments cost less to write and to search.
         if not self.ids:
             return
-        vectors = np.concatenate(self.vectors)
-        self.vectors = []
+        # The embedded store writes the rows out before it returns: it gets a view of the
+        # buffer; another store may keep what it is given: it gets its own copy.
+        vectors = self.buffer[:self.filled] if self.narrow else self.buffer[:self.filled].copy()
         ids, projects, times, payload, digests = (self.ids, self.projects, self.times,
                                                   self.payload, self.digests)
         if self.dropped:
@@ -712,3 +736,4 @@ class _Pending:
                                  payload if self.payloads else None, digests)
         self.report.embedded += len(ids)
         self.clear()
+        heap.release()  # the commit's lists and the batches' rows and texts freed since the last
