@@ -416,3 +416,20 @@ def test_a_streamed_build_equals_the_one_shot_fold_over_chunk_sizes(tmp_path_fac
     assert answers(home) == answers(home, corpus)
     for position in range(cols.n):
         assert cols.event_at(position) == corpus.get(cols.event_id(position))
+
+
+def test_the_id_index_is_sorted_by_hash_then_load_key_when_hashes_collide(tmp_path, monkeypatch):
+    """The build sorts the id index by CRC, ties by load key (a stable sort of the CRCs when
+    the load keys grow with the position, as a build's do): with CRCs made to collide, the
+    pairs are in that order and every event is still found by its id."""
+    from carto_core.facts import store
+
+    home = _home(tmp_path)
+    monkeypatch.setattr(store, "_crc", lambda event_id: len(event_id) % 3)
+    cols, _, index = store.build(home)
+    pairs = list(zip(index.hashes, index.lkeys))
+    assert len(set(index.hashes)) < len(pairs) and pairs == sorted(pairs)
+    assert sorted(index.lkeys) == sorted(cols.lkey)
+    store.row_reader(home, cols)
+    for position in range(cols.n):
+        assert index.position(cols, cols.event_id(position)) == position

@@ -54,6 +54,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from carto_core import heap
 from carto_core.events import Event, fold_fields, is_resolved
 from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
 from carto_core.fold import takes_over
@@ -219,32 +220,33 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     from carto_core.logstream import Fold
 
     nan = float("nan")
-    ts, lkeys, lengths, has_id = array("d"), array("q"), array("i"), bytearray()
-    codes = {name: array("i") for name in DIMENSIONS}
-    crcs = array("I")
+    # Each column is kept as the exact-size numpy arrays of the chunks read, joined once at
+    # the end: arrays grown row by row (what this did) were reallocated amid each chunk's
+    # freed rows and left the heap holes that grew with the corpus (345 MB at 3M events
+    # for about 180 MB of columns and id table).
+    names = ("ts", "lkey", "length", "has_id", "crc") + tuple(DIMENSIONS)
+    dtypes = {"ts": np.float64, "lkey": np.int64, "length": np.int32, "has_id": np.uint8,
+              "crc": np.uint32, **{name: np.int32 for name in DIMENSIONS}}
+    parts: dict[str, list] = {name: [] for name in names}
+    ranks = bytearray()  # the log (its rank) of every event number: what `newer_row` asks
     if kept is not None:
         arrays, lookup, rows, states = kept
-        ts.frombytes(arrays["ts"].tobytes())
-        lkeys.frombytes(arrays["lkey"].tobytes())
-        lengths.frombytes(arrays["length"].tobytes())
-        has_id.extend(arrays["has_id"].tobytes())
-        crcs.frombytes(arrays["crc"].tobytes())
-        for name in DIMENSIONS:
-            codes[name].frombytes(arrays[name].tobytes())
+        for name in names:
+            parts[name].append(np.asarray(arrays[name], dtypes[name]))
+        ranks.extend((np.asarray(arrays["lkey"], np.int64) >> _SHIFT).astype(np.uint8).tobytes())
     else:
         lookup, rows, states = None, 0, {}
     fields = ("type", "provider", "session", "project")  # the order of `fold_fields`
     interns = [cols.dims[name].intern for name in fields]
-    columns = [codes[name] for name in fields]
     fallback: dict[int, str] = dict(cols.fallback)
 
     def newer_row(held: int, label: str, line) -> bool:
-        # `held` numbers an entry of the arrays below, or a row of the chunk being numbered
-        # (not appended yet: the same log, a newer row).
-        held_label = label if held >= len(lkeys) else LOAD_ORDER[lkeys[held] >> _SHIFT]
+        # `held` numbers an event read before, or a row of the chunk being numbered (not
+        # recorded yet: the same log, a newer row).
+        held_label = label if held >= len(ranks) else LOAD_ORDER[ranks[held]]
         return takes_over(held_label, label)
 
-    fold = Fold(len(lkeys), takes_over=newer_row, lookup=lookup)
+    fold = Fold(len(ranks), takes_over=newer_row, lookup=lookup)
     retired: list[int] = []
     for label in labels:
         path = home.log(label)
@@ -256,6 +258,9 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
             rows += len(chunk)
             retired.extend(chunk.retired)
             lines, ids = chunk.lines, chunk.ids
+            ts, lkeys, lengths, has_id = array("d"), array("q"), array("i"), bytearray()
+            crcs = array("I")
+            columns = [array("i") for _ in fields]
             for i in np.flatnonzero(chunk.new).tolist():
                 line = lines[i]
                 row, event_id = line.row, ids[i]
@@ -269,72 +274,99 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
                 has_id.append(1 if (is_resolved(row.get("event_id")) if row else True) else 0)
                 for intern, column, value in zip(interns, columns, fold_fields(row, event_id)):
                     column.append(intern(value))
-                codes["source"].append(source)
                 crcs.append(_crc(event_id))
                 if not own:
                     fallback[lkey] = event_id
+            count = len(lkeys)
+            ranks.extend(bytes((RANK[label],)) * count)
+            for name, values in zip(("ts", "lkey", "length", "has_id", "crc") + fields,
+                                    [ts, lkeys, lengths, has_id, crcs] + columns):
+                parts[name].append(np.frombuffer(values, dtypes[name]).copy())
+            parts["source"].append(np.full(count, source, np.int32))
         states[label] = {**log_state(path, report.end_offset, report.lines, before),
                          "rows": report.rows}
     # The fold's id table (20 bytes an event, more while its runs merge) is not needed by the
     # layout: gone before it, not held through its peak.
-    del fold, newer_row
+    del fold, newer_row, ranks
+    keep = None
     if retired:
         # Events a newer row took over (a live turn that grew): their entries go.
-        keep = np.ones(len(lkeys), np.bool_)
+        keep = np.ones(sum(map(len, parts["lkey"])), np.bool_)
         keep[np.asarray(retired, np.int64)] = False
-        for lkey in np.frombuffer(lkeys, np.int64)[~keep].tolist():
-            fallback.pop(lkey, None)
-        ts = array("d", np.frombuffer(ts, np.float64)[keep].tobytes())
-        lkeys = array("q", np.frombuffer(lkeys, np.int64)[keep].tobytes())
-        lengths = array("i", np.frombuffer(lengths, np.int32)[keep].tobytes())
-        has_id = bytearray(np.frombuffer(bytes(has_id), np.uint8)[keep].tobytes())
-        crcs = array("I", np.frombuffer(crcs, np.uint32)[keep].tobytes())
-        for name in DIMENSIONS:
-            codes[name] = array("i", np.frombuffer(codes[name], np.int32)[keep].tobytes())
-    n = len(lkeys)
-    stamps = np.frombuffer(ts, np.float64) if n else np.zeros(0)
-    keys = np.frombuffer(lkeys, np.int64) if n else np.zeros(0, np.int64)
+    del retired
+    data: dict[str, np.ndarray] = {}
+    for name in names:  # one column at a time: its chunks go as it is joined
+        chunks = parts.pop(name)
+        if keep is not None:
+            if name == "lkey":
+                joined = np.concatenate(chunks)
+                for lkey in joined[~keep].tolist():  # a retired row's own name goes with it
+                    fallback.pop(lkey, None)
+                del joined
+            at = 0
+            for i, values in enumerate(chunks):  # the kept rows of each chunk, in place
+                chunks[i] = values[keep[at:at + len(values)]]
+                at += len(values)
+        data[name] = np.concatenate(chunks) if chunks else np.zeros(0, dtypes[name])
+        del chunks
+        heap.release()  # the chunks just freed: not under the next column
+    del keep
+    n = len(data["lkey"])
+    stamps, keys = data.pop("ts"), data.pop("lkey")
     # Oldest first: undated in reverse load order, then dated by time, ties in reverse load
     # order (the layout `Columns.place` makes; numbers grow with the load key). Memory: the
-    # arrays above and `order`; each output column is made from its input and the input
-    # dropped before the next (`_column`), so the layout's peak is a few bytes an event over
-    # what it keeps, not a copy of everything.
-    dated = ~np.isnan(stamps)
-    undated = np.flatnonzero(~dated)
-    undated = undated[np.argsort(-keys[undated], kind="stable")]
-    when = np.flatnonzero(dated)
-    del dated
-    when = when[np.lexsort((-keys[when], stamps[when]))]
-    cols.n, cols.n_undated = n, len(undated)
-    placed = stamps[when]
-    cols.epoch = _column("d", placed)
-    del placed, stamps, ts
-    order = np.concatenate([undated, when]).astype(np.int32 if n < 2 ** 31 else np.int64)
-    del undated, when
-    cols.length = _column("i", np.frombuffer(lengths, np.int32)[order] if n else None)
-    del lengths
-    cols.has_id = bytearray(_column("B", np.frombuffer(has_id, np.uint8)[order] if n else None))
-    del has_id
+    # arrays above and `order`; each output column is gathered from its input into its own
+    # array and the input dropped before the next (`_gather`), so the layout's peak is a few
+    # bytes an event over what it keeps, not a copy of everything. A build reads the logs in
+    # load order, so the load keys grow with the position: reverse load order is reverse
+    # position, and one stable sort of the times read backwards (NaN, the undated, sorted
+    # last) is the whole layout, at a third of the lexsort's scratch memory. A patch brings
+    # kept events first, not in that order: the lexsort.
+    ascending = bool((keys[1:] > keys[:-1]).all()) if n > 1 else True
+    order = np.empty(n, np.int32 if n < 2 ** 31 else np.int64)
+    if ascending:
+        backwards = np.argsort(stamps[::-1], kind="stable")
+        np.subtract(n - 1, backwards, out=backwards)  # -> positions
+        undated = int(np.count_nonzero(np.isnan(stamps)))
+        order[:undated] = backwards[n - undated:]
+        order[undated:] = backwards[:n - undated]
+        del backwards
+    else:
+        dated = ~np.isnan(stamps)
+        before = np.flatnonzero(~dated)
+        when = np.flatnonzero(dated)
+        del dated
+        before = before[np.argsort(-keys[before], kind="stable")]
+        when = when[np.lexsort((-keys[when], stamps[when]))]
+        undated = len(before)
+        order[:undated] = before
+        order[undated:] = when
+        del before, when
+    cols.n, cols.n_undated = n, undated
+    cols.epoch = _gather("d", stamps, order[undated:])
+    del stamps
+    cols.length = _gather("i", data.pop("length"), order)
+    cols.has_id = bytearray(_gather("B", data.pop("has_id"), order))
     cols.share_has_id()
     for name, dim in cols.dims.items():
-        column = np.frombuffer(codes.pop(name), np.int32)[order] if n else np.zeros(0, np.int32)
-        dim.col = _column("i", column)
-        positions = np.argsort(column, kind="stable").astype(np.int32)
+        dim.col = _gather("i", data.pop(name), order)
+        column = np.frombuffer(dim.col, np.int32) if n else np.zeros(0, np.int32)
+        positions = np.argsort(column, kind="stable")
         counts = np.bincount(column, minlength=len(dim.names)).tolist()
         del column
-        flat = memoryview(positions).cast("B")
         dim.postings = []
         at = 0
-        for count in counts:
-            dim.postings.append(_typed("i", flat[4 * at:4 * (at + count)]))
+        for count in counts:  # (int32 a list at a time: no int32 copy of all of them)
+            dim.postings.append(_gather("i", positions[at:at + count], None))
             at += count
-        del flat, positions
-    hashes = np.frombuffer(crcs, np.uint32) if n else np.zeros(0, np.uint32)
-    by_hash = np.lexsort((keys, hashes))
-    index = IdIndex(_column("I", hashes[by_hash]), _column("q", keys[by_hash]))
-    del hashes, crcs, by_hash
-    cols.lkey = _column("q", keys[order])
-    del keys, lkeys, order
+        del positions
+    hashes = data.pop("crc")
+    # By hash, ties by load key: with keys in position order, a stable sort of the hashes.
+    by_hash = (np.argsort(hashes, kind="stable") if ascending else np.lexsort((keys, hashes)))
+    index = IdIndex(_gather("I", hashes, by_hash), _gather("q", keys, by_hash))
+    del hashes, by_hash
+    cols.lkey = _gather("q", keys, order)
+    del keys, order
     cols.fallback = fallback
     cols.rows = rows
     cols.duplicates = rows - n
@@ -536,14 +568,20 @@ def _typed(code: str, data) -> array:
     return out
 
 
-def _column(code: str, values) -> array:
-    """A numpy array (of `code`'s item size) as an `array`, copied once, not through a
-    `tobytes` copy. Builds only: numpy is not imported on the read path."""
+def _gather(code: str, values, order) -> array:
+    """`values[order]` (all of `values` when `order` is None) as an `array` of `code`, taken
+    straight into the array's own buffer: no numpy copy of it first. Builds only: numpy is
+    not imported on the read path."""
     import numpy as np
 
-    out = array(code)
-    if values is not None and len(values):
-        out.frombytes(memoryview(np.ascontiguousarray(values)).cast("B"))
+    count = len(values) if order is None else len(order)
+    out = array(code, [0]) * count
+    if count:
+        view = np.frombuffer(out, np.dtype(code))
+        if order is None:
+            view[:] = values
+        else:
+            np.take(values, order, out=view, mode="clip")  # "raise" would buffer `out`
     return out
 
 
