@@ -46,3 +46,23 @@ def test_the_table_answers_as_a_dict_does(steps, merge_min):
                          np.array([c for _, c in probe], np.uint32))
         assert got.tolist() == [model[p] for p in model] + [-1, -1]
         assert len(table) == len(model)
+
+
+@settings(max_examples=60, deadline=None)
+@given(stored=st.lists(st.tuples(st.integers(-200, 200), st.integers(0, 2)), min_size=1, max_size=400,
+                       unique=True),
+       asked=st.lists(st.tuples(st.integers(-220, 220), st.integers(0, 2)), min_size=65, max_size=400),
+       merge_min=st.integers(1, 500))
+def test_a_large_batch_is_found_in_sorted_order_and_answered_in_place(stored, asked, merge_min):
+    """`find` bisects a batch of more than 64 keys in sorted order and puts the answers back
+    in the batch's order: the same numbers as a dict, with keys shared by several ids, keys
+    asked twice and keys absent."""
+    table = EventIds()
+    table.MERGE_MIN = merge_min
+    for start in range(0, len(stored), 97):  # several runs, merged or not
+        part = stored[start:start + 97]
+        table.add(np.array([k for k, _ in part], np.int64), np.array([c for _, c in part], np.uint32),
+                  np.arange(start, start + len(part)))
+    model = {p: n for n, p in enumerate(stored)}
+    found = table.find(np.array([k for k, _ in asked], np.int64), np.array([c for _, c in asked], np.uint32))
+    assert found.tolist() == [model.get(p, -1) for p in asked]
