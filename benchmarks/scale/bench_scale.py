@@ -87,23 +87,80 @@ def child_env(home: Path, sandbox: Path, jobs: int | None) -> dict:
     return env
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _tree(pid: int) -> list[int]:
+    """`pid` and every process under it (/proc/PID/task/TID/children)."""
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as handle:
+                    todo.extend(int(child) for child in handle.read().split())
+        except OSError:
+            continue
+    return out
+
+
+def _tree_rss(pid: int) -> int:
+    total = 0
+    for member in _tree(pid):
+        try:
+            with open(f"/proc/{member}/statm") as handle:
+                total += int(handle.read().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+class TreeSampler:
+    """The peak of the summed RSS of a process and its descendants, sampled every 20 ms:
+    `os.wait4`'s peak is the largest single process of the tree, so a build with worker
+    processes (`--jobs`, CARTO_JOBS) would be counted as its largest worker alone."""
+
+    def __init__(self, pid: int, every: float = 0.02):
+        import threading
+
+        self.pid, self.every, self.peak = pid, every, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, _tree_rss(self.pid))
+            self._stop.wait(self.every)
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return round(self.peak / 2 ** 20, 1)
+
+
 def measured(argv: list[str], env: dict, *, check: bool = True) -> dict:
     """One child process: wall and CPU seconds, its own peak RSS (`os.wait4` returns the
-    rusage of exactly that child), load average before and after, stdout and the end of
-    stderr."""
+    rusage of that child: its peak, or a waited-for descendant's if larger, never a sum),
+    the sampled peak of the summed RSS of its process tree (`tree_rss_mb`: workers
+    included), load average before and after, stdout and the end of stderr."""
     sandbox = Path(env["HOME"])
     before = load()
     with open(sandbox / "step.out", "wb") as out, open(sandbox / "step.err", "wb") as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
+        sampler = TreeSampler(proc.pid) if os.path.isdir(f"/proc/{proc.pid}") else None
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
+        tree = sampler.stop() if sampler is not None else None
     proc.returncode = code = os.waitstatus_to_exitcode(status)
     stderr = (sandbox / "step.err").read_text("utf-8", "replace")[-3000:]
     if check and code not in (0, 3):
         raise SystemExit(f"{' '.join(argv)} exited {code}: {stderr}")
     return {"wall_s": round(wall, 3), "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
-            "rss_mb": round(usage.ru_maxrss / 1024, 1), "load": f"{before}-{load()}", "code": code,
+            "rss_mb": round(usage.ru_maxrss / 1024, 1), "tree_rss_mb": tree,
+            "load": f"{before}-{load()}", "code": code,
             "stdout": (sandbox / "step.out").read_text("utf-8", "replace"), "stderr": stderr}
 
 
@@ -199,7 +256,7 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, clean
         print(f"  {name} ...", file=sys.stderr, end="", flush=True)
         got = measured(argv, env, **kw)
         print(f" {got['wall_s']:.2f} s, {got['cpu_s']:.2f} s CPU, {got['rss_mb']:.0f} MB "
-              f"(load {got['load']})", file=sys.stderr)
+              f"(tree {got['tree_rss_mb'] or 0:.0f} MB, load {got['load']})", file=sys.stderr)
         steps[name] = {k: v for k, v in got.items() if k not in ("stdout", "stderr")}
         return got
 
@@ -335,6 +392,9 @@ ROWS = (
 def _cell(got: dict, key: str) -> str:
     cpu = f" ({got['cpu_s']:.2f} s CPU)" if "cpu_s" in got else ""
     cell = f"{got['wall_s']:.2f} s{cpu}, {got['rss_mb']:.0f} MB"
+    tree = got.get("tree_rss_mb")
+    if tree and tree > got["rss_mb"] * 1.05:  # worker processes: the tree's summed peak
+        cell += f" (tree {tree:.0f} MB)"
     if key == "append_search":
         cell += f" (+{got['append_s']:.2f} s append; found {got['found']})"
     return cell + f" (load {got['load']})"

@@ -23,4 +23,7 @@ def release() -> bool:
             _trim.argtypes = [ctypes.c_size_t]
         except (OSError, AttributeError):
             _trim = False
-    return bool(_trim and _trim(0) or _trim is not False)
+    if not _trim:
+        return False
+    _trim(0)
+    return True
