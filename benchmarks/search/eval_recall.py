@@ -20,8 +20,10 @@ Usage (repository root):
         --fusions rrf-prior --embedders none,wordllama
 
 Each (analyzer, embedder) builds the home's indexes once (the semantic step is `carto index`'s);
-every (rankers, fusion, decay) then runs on the same cases. Results: a markdown table on stdout
-and JSON in <out>/results.json.
+every (rankers, fusion, decay) then runs on the same cases. Results: one JSON row per
+configuration on stdout and in <out>/results.json; `--render A.json B.json ...` prints
+docs/ranking.md's three tables (summary, year, dialogues per category) from such files
+without running anything (the grid and the upstream row are two runs, two files).
 """
 
 from __future__ import annotations
@@ -70,6 +72,65 @@ def summarize(set_name: str, report) -> dict:
             for metric in ("hit@1", "hit@10", "recall@10", "mrr")}
 
 
+_EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
+_DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
+_DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d")
+_BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
+
+
+def render(rows: list[dict]) -> str:
+    """docs/ranking.md's tables from result rows (the default and wave 1's rows labelled)."""
+    def f(x) -> str:
+        return "-" if x is None else f"{x:.2f}"
+
+    by = {(r["set"], r["analyzer"], r["embedder"], r["fusion"], r["decay"]): r for r in rows}
+    configs = sorted({k[1:] for k in by}, key=lambda c: (c[0] != "upstream", _EMBEDDERS.get(c[1], 9),
+                                                        c[2], _DECAYS.get(c[3], 9)))
+
+    def label(c) -> list[str]:
+        if c == ("upstream", "none", "rrf", "gated-exp"):
+            return [*c[:3], "gated-exp (wave 1's default)"]
+        if c == ("english", "wordllama", "rrf-prior", "gated-prior"):
+            return ["**english**", "**wordllama**", "**rrf-prior**", "**gated-prior** (default)"]
+        return list(c)
+
+    def pair(d, a, b) -> str:
+        return f"{f(d.get(a))} / {f(d.get(b))}"
+
+    out = ["| analyzer | embedder | fusion | decay | known-item s@10 <7d / 7-30d / 30-90d / 90d+ "
+           "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
+           "| dlg-d h@1 / h@10 |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for c in configs:
+        y = by.get(("year", *c))
+        cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
+                 if y else ["-", "-"])
+        cells += [pair(by[(s, *c)], "all hit@1", "all hit@10") if (s, *c) in by else "-"
+                  for s in _DIALOGUES]
+        out.append("| " + " | ".join(label(c) + cells) + " |")
+    out += ["", "| analyzer | embedder | fusion | decay | <7d s@10 (s@1) | 7-30d | 30-90d | 90d+ "
+            "| recency s@10 / s@1 |", "|---|---|---|---|---|---|---|---|---|"]
+    for c in configs:
+        y = by.get(("year", *c))
+        if y:
+            out.append("| " + " | ".join([*c, *(f"{f(y.get(b))} ({f(y.get(b + ' s@1'))})"
+                                               for b in _BUCKETS),
+                                          pair(y, "recency s@10", "recency s@1")]) + " |")
+    out += ["", "| set | analyzer | embedder | fusion | decay | single h@1 / h@10 | temporal h@1 / "
+            "h@10 | multi-hop h@1 / h@10 / R@10 | open h@1 / h@10 / R@10 | all h@1 / h@10 / R@10 "
+            "/ MRR |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for s in _DIALOGUES:
+        for c in configs:
+            d = by.get((s, *c))
+            if d:
+                cells = [pair(d, "single hit@1", "single hit@10"),
+                         pair(d, "temporal hit@1", "temporal hit@10"),
+                         " / ".join(f(d.get(f"multi-hop {m}")) for m in ("hit@1", "hit@10", "recall@10")),
+                         " / ".join(f(d.get(f"open {m}")) for m in ("hit@1", "hit@10", "recall@10")),
+                         " / ".join(f(d.get(f"all {m}")) for m in ("hit@1", "hit@10", "recall@10", "mrr"))]
+                out.append("| " + " | ".join([s, *c, *cells]) + " |")
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="/tmp/recall-eval")
@@ -78,7 +139,12 @@ def main() -> None:
     parser.add_argument("--decays", default="none,exp,gated-exp,gated-prior")
     parser.add_argument("--fusions", default="rrf,rrf-prior")
     parser.add_argument("--embedders", default="none", help="none, lsa, wordllama (comma-separated)")
+    parser.add_argument("--render", nargs="+", metavar="RESULTS_JSON",
+                        help="print docs/ranking.md's tables from these results.json files, run nothing")
     args = parser.parse_args()
+    if args.render:
+        print(render([row for path in args.render for row in json.loads(Path(path).read_text())]))
+        return
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
     from carto_core.evaluation import agecurve
     from carto_core.home import Home
