@@ -320,3 +320,30 @@ def test_one_write_of_short_and_long_ids_shares_one_centre(tmp_path):
     unit = embedded.normalise(np.array([r.vector for r in records[:30]], np.float32))
     assert np.allclose(centres[0], unit.mean(axis=0), atol=1e-6)
     assert all(np.array_equal(c, centres[0]) for c in centres)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 9000), dim=st.integers(1, 5), seed=st.integers(0, 2**31 - 1),
+       dtype=st.sampled_from(["int8", "float16", "float32"]))
+def test_rows_written_or_quantized_from_a_selection_are_those_of_the_gathered_rows(
+        tmp_path_factory, n, dim, seed, dtype):
+    """A commit's segment is written from the commit's rows where they are: vectors.npy from a
+    row order in blocks (`_save_rows`) is byte for byte what `np.save` writes for the gathered
+    rows, and `quantize(rows, centre, select)` gives the codes and scales of `rows[select]`,
+    across block boundaries (4,096 rows) and for an empty selection."""
+    from carto_core.semantic.embedded import _save, _save_rows, quantize
+
+    rng = np.random.default_rng(seed)
+    source = (rng.standard_normal((max(n, 1) + 3, dim)) * 40).astype(dtype)
+    rows = rng.permutation(len(source))[:n]
+    folder = tmp_path_factory.mktemp("rows")
+    _save(folder / "whole.npy", source[rows])
+    _save_rows(folder / "blocks.npy", source, rows)
+    assert (folder / "blocks.npy").read_bytes() == (folder / "whole.npy").read_bytes()
+    if dtype != "int8":
+        unit = (source / np.maximum(np.linalg.norm(source.astype(np.float32), axis=1,
+                                                   keepdims=True), 1e-3)).astype(dtype)
+        centre = unit.astype(np.float32).mean(axis=0)
+        codes, scale = quantize(unit, centre, rows)
+        whole_codes, whole_scale = quantize(unit[rows], centre)
+        assert np.array_equal(codes, whole_codes) and np.array_equal(scale, whole_scale)

@@ -132,6 +132,21 @@ def _save(path: Path, array: np.ndarray) -> None:
         os.fsync(handle.fileno())
 
 
+def _save_rows(path: Path, source: np.ndarray, rows: np.ndarray) -> None:
+    """`_save(path, source[rows])` (the same bytes) without holding `source[rows]`: the rows
+    are gathered and written `_DECODE_ROWS` at a time (a segment's rows in project order)."""
+    from numpy.lib import format as npy
+
+    header = {"descr": npy.dtype_to_descr(source.dtype), "fortran_order": False,
+              "shape": (len(rows),) + source.shape[1:]}
+    with open(path, "wb") as handle:
+        npy.write_array_header_1_0(handle, header)
+        for start in range(0, len(rows), _DECODE_ROWS):
+            handle.write(np.ascontiguousarray(source[rows[start:start + _DECODE_ROWS]]).data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
 def id_hashes(ids: np.ndarray) -> np.ndarray:
     """Stable 64-bit hash of each id (fixed-width bytes as stored in ids.npy)."""
     try:  # the C module: `hashlib` would load OpenSSL first
@@ -149,15 +164,20 @@ def to_float16(vectors: np.ndarray) -> np.ndarray:
     return out
 
 
-def quantize(rows: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def quantize(rows: np.ndarray, centre: np.ndarray,
+             select: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """int8 codes and float32 scales of unit `rows` (float32 or float16) around `centre`:
     `rows ~= centre + scale[:, None] * codes`, rounded to nearest; a block at a time (bounded
-    scratch memory)."""
+    scratch memory). `select`: only those rows, in that order (the codes of `rows[select]`,
+    gathered a block at a time: a commit's rows are not copied out first)."""
     centre = np.asarray(centre, np.float32)
-    codes = np.empty(rows.shape, np.int8)
-    scale = np.empty(len(rows), np.float32)
-    for start in range(0, len(rows), _DECODE_ROWS):
-        part = np.asarray(rows[start:start + _DECODE_ROWS], np.float32) - centre
+    count = len(rows) if select is None else len(select)
+    codes = np.empty((count,) + rows.shape[1:], np.int8)
+    scale = np.empty(count, np.float32)
+    for start in range(0, count, _DECODE_ROWS):
+        block = (rows[start:start + _DECODE_ROWS] if select is None
+                 else rows[select[start:start + _DECODE_ROWS]])
+        part = np.asarray(block, np.float32) - centre
         peak = np.abs(part).max(axis=1) if part.shape[1] else np.zeros(len(part), np.float32)
         step = peak / np.float32(_QMAX)
         part /= np.where(step > 0, step, np.float32(1.0))[:, None]
@@ -779,16 +799,25 @@ class EmbeddedStore(VectorStore):
     def _write_segment(self, manifest: dict, model: str, vectors: np.ndarray, ids: np.ndarray,
                        projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None,
                        centroids: np.ndarray | None = None, scale: np.ndarray | None = None,
-                       centre: np.ndarray | None = None, target: np.ndarray | None = None) -> dict:
+                       centre: np.ndarray | None = None, target: np.ndarray | None = None,
+                       rows: np.ndarray | None = None) -> dict:
         """Write one segment: unit rows (float32 or float16), or int8 codes with their `scale`
         and `centre` (a rewrite or a merge), stored as int8 around the model's centre. A
         segment of `ivf.MIN_ROWS` rows or more gets inverted lists: `centroids` when given (a
         rewrite of a segment without some of its rows keeps its lists), else trained on its
         rows. `target`: the model's centre, when the caller knows it (else read from the
-        manifest)."""
+        manifest). `rows`: the segment's rows of unit `vectors` (the other columns are the
+        segment's already): quantized from where they are, not copied out first (a commit's
+        copies were the peak of a first build)."""
         if target is None:
             target = self._model_centre(manifest, model)
-        stored, scale, centre = stored_rows(vectors, scale, centre, target)
+        if rows is not None and (vectors.dtype == np.int8 or target is None):
+            vectors, rows = vectors[rows], None
+        if rows is not None:
+            stored, scale = quantize(vectors, target, rows)
+            centre = np.asarray(target, np.float32)
+        else:
+            stored, scale, centre = stored_rows(vectors, scale, centre, target)
         manifest["serial"] = int(manifest.get("serial", 0)) + 1
         name = f"seg-{manifest['serial']:06d}-{os.urandom(3).hex()}"
         tmp = self.root / f".{name}.tmp"
@@ -813,7 +842,7 @@ class EmbeddedStore(VectorStore):
         else:
             # Rows sorted by project: a project filter reads one contiguous slice per project.
             order = np.argsort(codes, kind="stable")
-        _save(tmp / "vectors.npy", np.ascontiguousarray(stored[order]))
+        _save_rows(tmp / "vectors.npy", stored, order)
         _save(tmp / "scale.npy", np.asarray(scale, np.float32)[order])
         _save(tmp / "centre.npy", np.asarray(centre, np.float32))
         # what a centred query takes the mean from
@@ -918,9 +947,9 @@ class EmbeddedStore(VectorStore):
                 for start in range(0, len(rows), SEGMENT_ROWS):
                     part = rows[start:start + SEGMENT_ROWS]
                     kept.append(self._write_segment(
-                        manifest, model, vectors[part], ids[part],
+                        manifest, model, vectors, ids[part],
                         [projects[i] for i in part.tolist()], ts[part], sums[part],
-                        target=target))
+                        target=target, rows=part))
             manifest["segments"] = kept
             self._write_manifest(manifest)
             self._remove(removed)
