@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import mmap
 import threading
 
 import numpy as np
@@ -124,11 +125,17 @@ def test_files_are_memory_mapped_int8_around_the_centre_with_the_model_tag(tmp_p
     rows = embedded.dequantize(codes, scale, centre)
     expected = unit[[int(i.split("-")[1]) for i in ids]]
     assert np.abs(rows - expected).max() <= scale.max() / 2 + 1e-6  # rounded to nearest
+    store.search("lsa-8-abc", np.ones(12), limit=3)
+    (segment,) = store._snapshot()
+    for column in (segment.vectors, segment.scale, segment.ids, segment.ts):
+        base = column
+        while isinstance(base, np.ndarray) and base.base is not None:
+            base = base.base
+        base = base.obj if isinstance(base, memoryview) else base
+        assert isinstance(base, mmap.mmap) and not column.flags.writeable  # mapped, not read
     # Rows are sorted by project code: the project filter reads contiguous slices.
     codes = np.load(root / entry["name"] / "project.npy")
     assert (np.diff(codes) >= 0).all() and len(set(codes.tolist())) == 4
-    store.search("lsa-8-abc", np.ones(12), limit=3)
-    assert isinstance(store._snapshot()[0].vectors, np.memmap)
 
 
 @settings(max_examples=200, deadline=None)

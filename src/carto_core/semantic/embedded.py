@@ -62,6 +62,7 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.npymap import map_npy
 from carto_core.semantic import ivf
 from carto_core.semantic.store import (
     DimensionMismatch,
@@ -353,16 +354,17 @@ class Segment:
         self.model = entry["model"]
         self.dim = int(entry["dim"])
         self.count = int(entry["count"])
-        self.vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+        self.vectors = map_npy(folder / "vectors.npy")
         # Format 3: int8 codes around the model's centre, a scale a row (see the module doc).
         self.quantized = self.vectors.dtype == np.int8
         if self.quantized:
-            self.scale = np.load(folder / "scale.npy", mmap_mode="r")
-            self.centre = np.load(folder / "centre.npy")
-        # np.asarray: a plain view of the map (memmap's subclass makes each item access slow)
-        self.ids = np.asarray(np.load(folder / "ids.npy", mmap_mode="r"))
-        self.project = np.load(folder / "project.npy", mmap_mode="r")
-        self.ts = np.load(folder / "ts.npy", mmap_mode="r")
+            self.scale = map_npy(folder / "scale.npy")
+            self.centre = map_npy(folder / "centre.npy")
+        # map_npy: plain arrays over the maps, opened in a quarter of np.load's time (a cold
+        # search opens every file of every segment; np.memmap's subclass also slows each item)
+        self.ids = map_npy(folder / "ids.npy")
+        self.project = map_npy(folder / "project.npy")
+        self.ts = map_npy(folder / "ts.npy")
         self.projects: list[str] = json.loads((folder / "projects.json").read_text("utf-8"))
         # Inverted lists (`ivf`): rows grouped by list, then by project inside a list;
         # bounds[l * P + c] is the first row of list l and project code c (P projects).
@@ -373,7 +375,7 @@ class Segment:
         self._hash_index: tuple[np.ndarray, np.ndarray] | None = None
         self._row_sum: np.ndarray | None = None
         try:
-            self.digests = np.load(folder / "digest.npy", mmap_mode="r")
+            self.digests = map_npy(folder / "digest.npy")
         except FileNotFoundError:  # format 1: no digests (0 = not known)
             self.digests = np.zeros(self.count, np.uint64)
 
@@ -385,7 +387,7 @@ class Segment:
         written back: readers do not write. Memoised: a segment never changes."""
         if self._row_sum is None:
             try:
-                self._row_sum = np.load(self.folder / ROW_SUM)
+                self._row_sum = map_npy(self.folder / ROW_SUM)
             except FileNotFoundError:
                 step = max(1, -(-self.count // CENTROID_SAMPLE))
                 sample = self.vectors[::step]
@@ -400,8 +402,8 @@ class Segment:
         `wanted`: `id_hashes(ids)`, when the caller asks every segment about the same ids."""
         if self._hash_index is None:
             try:
-                self._hash_index = (np.load(self.folder / "idhash.npy", mmap_mode="r"),
-                                    np.load(self.folder / "idrow.npy", mmap_mode="r"))
+                self._hash_index = (map_npy(self.folder / "idhash.npy"),
+                                    map_npy(self.folder / "idrow.npy"))
             except FileNotFoundError:  # a format-1 segment: hash its ids once
                 hashes = id_hashes(self.ids)
                 order = np.argsort(hashes, kind="stable")
