@@ -163,6 +163,19 @@ def test_a_turn_written_again_as_it_grew_is_one_vector_of_its_newest_text(paraph
     assert stored(home)[1]["turn-s7-1"].digest == text_digest("schema migration rollout prod ship lag")
 
 
+
+def _same_logs(homes: list[Home]) -> list[dict]:
+    """The same logs in every home: the paraphrase prompts, changelog copies of a third of
+    them and a turn written twice (it grew); returns the prompt rows."""
+    rows, _ = paraphrase_rows()
+    turn = {"event_id": "turn-s1-1", "timestamp": "2026-11-01T10:00:00Z", "session_id": "s1",
+            "project": "beta", "role": "assistant", "summary": "the cache was cold"}
+    for home in homes:
+        append_rows(home.log("prompts"), rows)
+        append_rows(home.log("changelog"), [{**r, "summary": "a copy"} for r in rows[::3]])
+        append_rows(home.log("turns"), [turn, {**turn, "summary": "memcached lru warmed, then cold"}])
+    return rows
+
 @settings(max_examples=8, deadline=None)
 @given(chunk=st.integers(1, 7))
 def test_a_streamed_build_equals_a_one_shot_build_over_chunk_sizes(tmp_path_factory, chunk):
@@ -176,13 +189,7 @@ def test_a_streamed_build_equals_a_one_shot_build_over_chunk_sizes(tmp_path_fact
         patch.setenv("CARTO_LSA_DIMS", "8")
         patch.setenv("CARTO_NOVELTY_GATE", "off")
         homes = [Home(root / name) for name in ("streamed", "one-shot")]
-        rows, _ = paraphrase_rows()
-        turn = {"event_id": "turn-s1-1", "timestamp": "2026-11-01T10:00:00Z", "session_id": "s1",
-                "project": "beta", "role": "assistant", "summary": "the cache was cold"}
-        for home in homes:
-            append_rows(home.log("prompts"), rows)
-            append_rows(home.log("changelog"), [{**r, "summary": "a copy"} for r in rows[::3]])
-            append_rows(home.log("turns"), [turn, {**turn, "summary": "memcached lru warmed, then cold"}])
+        rows = _same_logs(homes)
         patch.setenv("CARTO_HOME", str(homes[0].root))
         real = Fold.chunks
         sizes = []
@@ -218,13 +225,7 @@ def test_commits_of_any_size_store_what_one_commit_stores(tmp_path_factory, comm
         patch.setenv("CARTO_LSA_DIMS", "8")
         patch.setenv("CARTO_NOVELTY_GATE", "off")
         homes = [Home(root / name) for name in ("small", "one")]
-        rows, _ = paraphrase_rows()
-        turn = {"event_id": "turn-s1-1", "timestamp": "2026-11-01T10:00:00Z", "session_id": "s1",
-                "project": "beta", "role": "assistant", "summary": "the cache was cold"}
-        for home in homes:
-            append_rows(home.log("prompts"), rows)
-            append_rows(home.log("changelog"), [{**r, "summary": "a copy"} for r in rows[::3]])
-            append_rows(home.log("turns"), [turn, {**turn, "summary": "memcached lru warmed, then cold"}])
+        rows = _same_logs(homes)
         patch.setenv("CARTO_HOME", str(homes[0].root))
         report = run_index(homes[0], commit_every=commit_every, batch_size=batch_size)
         assert report.outcome == "ok" and report.embedded >= len(rows)
