@@ -47,29 +47,31 @@ class EventIds:
         out = np.full(len(keys), -1, np.int64)
         if not len(keys):
             return out
-        # The keys are bisected in sorted order (then put back in place): in random order
-        # each bisection of a run of millions misses the cache at every step (16k keys into
-        # 3M: 26 ms; sorted 7.9 ms), the one cost of a fold that grew faster than its rows.
-        order = np.argsort(keys, kind="stable") if len(keys) > 64 else None
-        ordered = keys if order is None else keys[order]
+        # the wanted keys in order: numpy's binary search then starts each key where the
+        # previous one ended (a chunk's lookups in a table of millions: about 2x faster)
+        order = np.argsort(keys)
+        wanted = keys[order]
         for run_keys, run_checks, run_numbers in self._runs:
-            if not len(run_keys):
+            size = len(run_keys)
+            if not size:
                 continue
-            lo = run_keys.searchsorted(ordered, "left")
-            hi = run_keys.searchsorted(ordered, "right")
-            if order is not None:
-                lo[order], hi[order] = lo.copy(), hi.copy()
-            hit = np.flatnonzero(hi > lo)
+            lo = run_keys.searchsorted(wanted, "left")
+            at = np.minimum(lo, size - 1)
+            hit = np.flatnonzero((lo < size) & (run_keys[at] == wanted))
             if not len(hit):
                 continue
-            single = hit[(hi[hit] - lo[hit]) == 1]
-            pos = lo[single]
-            ok = run_checks[pos] == checks[single]
-            out[single[ok]] = run_numbers[pos[ok]]
-            for i in hit[(hi[hit] - lo[hit]) > 1]:  # a 64-bit hash shared: compare the CRCs
-                for p in range(lo[i], hi[i]):
-                    if run_checks[p] == checks[i]:
-                        out[i] = run_numbers[p]
+            pos = lo[hit]
+            after = np.minimum(pos + 1, size - 1)
+            shared = (pos + 1 < size) & (run_keys[after] == wanted[hit])
+            single, pos = hit[~shared], pos[~shared]
+            ok = run_checks[pos] == checks[order[single]]
+            out[order[single[ok]]] = run_numbers[pos[ok]]
+            for i in hit[shared]:  # a 64-bit hash shared: compare the CRCs
+                p, key, check = int(lo[i]), wanted[i], checks[order[i]]
+                while p < size and run_keys[p] == key:
+                    if run_checks[p] == check:
+                        out[order[i]] = run_numbers[p]
+                    p += 1
         return out
 
     def add(self, keys: np.ndarray, checks: np.ndarray, numbers: np.ndarray) -> None:
