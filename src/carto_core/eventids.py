@@ -6,10 +6,10 @@ in all, in sorted numpy runs. Two distinct ids collide only if both hashes agree
 n^2 / 2^97 for n ids (1e-16 at three million), so the table is used as exact. Python's string
 hash changes per process, so a table lives in one process and is never persisted.
 
-Runs: `add` appends a sorted run; runs are merged into the main one when they add up to an
-eighth of it (the small runs sorted together, then inserted into the main run: no sort of the
-whole table, and at most about 24 bytes an id alive while it merges), so a lookup bisects a
-few runs.
+Runs: `add` appends a sorted run; small runs are merged with each other as a binary counter
+(about log2 of their count stay), and into the main one when they add up to an eighth of it
+(the small runs sorted together, then inserted into the main run: no sort of the whole table,
+and at most about 24 bytes an id alive while it merges), so a lookup bisects a few runs.
 """
 
 from __future__ import annotations
@@ -83,6 +83,18 @@ class EventIds:
         self._pending += len(keys)
         if self._pending >= max(self.MERGE_MIN, len(self._runs[0][0]) // 8):
             self._merge()
+            return
+        # The small runs as a binary counter: the newest merged into the one before while that
+        # one is no larger, so they stay about log2(pending / chunk) runs. Each of them is
+        # searched on every lookup: with a run per chunk until an eighth of the main run
+        # had come in (up to 91 runs at 3M ids), the fold's lookups grew 9.3x from 1M to 3M
+        # events (docs/performance.md, "Scale").
+        runs = self._runs
+        while len(runs) > 2 and len(runs[-2][0]) <= len(runs[-1][0]):
+            newer, older = runs.pop(), runs.pop()
+            parts = [np.concatenate([older[k], newer[k]]) for k in range(3)]
+            order = np.argsort(parts[0], kind="stable")
+            runs.append(tuple(part[order] for part in parts))
 
     def repoint(self, keys: np.ndarray, checks: np.ndarray, numbers: np.ndarray) -> None:
         """Give fingerprints already in the table new numbers (a newer row took the id over)."""
