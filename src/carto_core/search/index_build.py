@@ -162,7 +162,6 @@ def analyze_rows(analyzer: Analyzer, code: int, rows: list[dict], ids: list[str]
     back whole: the per-row columns, the row's string values, and the postings with term ids
     local to these rows (`words` in first-sight order, so the builder numbering them in that
     order numbers every term as a row-by-row build would). A pure function of its input."""
-    n = len(rows)
     ts, salience = array("d"), array("f")
     digest, intent, doclen = array("Q"), array("b"), array("i")
     # string values as numbers local to these rows (first-sight order, as the terms)
@@ -191,7 +190,6 @@ def analyze_rows(analyzer: Analyzer, code: int, rows: list[dict], ids: list[str]
         p_local.extend([local[token] for token in counts])
         p_tf.extend(counts.values())
         p_count.append(len(counts))
-    assert len(ts) == n
     words = list(local)
     memo = _HASHES
     if len(memo) > _HASHES_MAX:
