@@ -130,11 +130,12 @@ def _claims(path: str) -> list[tuple[str, int]]:
     return sorted(out)
 
 
-def _orphans(path: str) -> list[str]:
-    """Claimed copies whose flusher is gone (a claim of this very pid is a dead process's
-    whose pid came round again: nothing in this process is flushing)."""
+def _orphans(path: str, claims: list[tuple[str, int]] | None = None) -> list[str]:
+    """Claimed copies (`claims`, else the folder's) whose flusher is gone (a claim of this
+    very pid is a dead process's whose pid came round again: nothing in this process is
+    flushing)."""
     me = os.getpid()
-    return [claim for claim, pid in _claims(path)
+    return [claim for claim, pid in (_claims(path) if claims is None else claims)
             if (pid == me and claim not in _HELD) or (pid != me and not _alive(pid))]
 
 
@@ -153,16 +154,18 @@ def pending(home_root: os.PathLike | str) -> list[dict]:
     path = spill_path(home_root, folder) if folder else None
     if path is None:
         return []
+    claims = _claims(path)
+    orphans = set(_orphans(path, claims))  # one listing and one liveness check a claim
     found = []
-    for name, pid in [(path, None), *_claims(path)]:
+    for name, pid in [(path, None), *claims]:
         try:
             with open(name, "rb") as handle:
                 data = handle.read()
         except OSError:
             continue
-        found.append({"path": name, "entries": data.count(b"\n") + (not data.endswith(b"\n") and bool(data)),
-                      "bytes": len(data), "claimed_by": pid,
-                      "orphaned": pid is not None and name in _orphans(path)})
+        # entries as `flush` reads them (one a line; a last line cut by a crash counts)
+        found.append({"path": name, "entries": len(data.splitlines()), "bytes": len(data),
+                      "claimed_by": pid, "orphaned": name in orphans})
     return found
 
 
