@@ -89,14 +89,21 @@ def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:
     raise SystemExit(int(ExitCode.OK if found_any else ExitCode.NOT_FOUND))
 
 
-def run(repair_object, *, write: bool, as_json: bool, what: str) -> None:
-    """Run one repair on the current home and finish; a home that cannot be read or written is
-    one line and exit 1 (the fault layer names the problem)."""
+def repair_home():
+    """The current home; exit 3 with one line when it does not exist (nothing to repair)."""
     from carto_core.config import load_config
-    from carto_core.repair import run_repair
 
     home = load_config().home
     if not home.root.is_dir():
         fail(f"home {home.root} does not exist (nothing to repair)", ExitCode.NOT_FOUND)
+    return home
+
+
+def run(repair_object, *, write: bool, as_json: bool, what: str) -> None:
+    """Run one repair on the current home and finish; a home that cannot be read or written is
+    one line and exit 1 (the fault layer names the problem)."""
+    from carto_core.repair import run_repair
+
+    home = repair_home()
     document = run_repair(repair_object, home, write=write)
     finish(document, as_json, found_key=repair_object.found_key, what=what)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.repair_cmd import finish, repair_options
+from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 
 
 @click.command("redact")
@@ -28,14 +28,9 @@ def redact(write: bool, as_json: bool) -> None:
       carto repair redact --json            {"secrets": 3, "rows": 2, "fixed": 0, "would_fix": 2, ...}
       carto doctor --secrets                the same scan, as a health check
     """
-    from carto_core.config import load_config
-    from carto_core.exitcodes import ExitCode
-    from carto_core.cli.output import fail
     from carto_core.repair.redact import redact_home
 
-    home = load_config().home
-    if not home.root.is_dir():
-        fail(f"home {home.root} does not exist (nothing to repair)", ExitCode.NOT_FOUND)
+    home = repair_home()
     document = redact_home(home, write=write)
     if not as_json:
         caches = document["caches"]

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import fail
-from carto_core.cli.repair_cmd import finish, repair_options
-from carto_core.exitcodes import ExitCode
+from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 
 
 @click.command("spill")
@@ -25,12 +23,9 @@ def spill(write: bool, as_json: bool) -> None:
       carto repair spill                 how many rows wait, and where
       carto repair spill --write --json  append them; print the counts document
     """
-    from carto_core.config import load_config
     from carto_core import spill as spill_file
 
-    home = load_config().home
-    if not home.root.is_dir():
-        fail(f"home {home.root} does not exist (nothing to repair)", ExitCode.NOT_FOUND)
+    home = repair_home()
     waiting = spill_file.pending(home.root)
     count = sum(item["entries"] for item in waiting)
     movable = sum(item["entries"] for item in waiting if not item["claimed_by"] or item["orphaned"])
