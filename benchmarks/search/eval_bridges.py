@@ -37,9 +37,13 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
 - `sessions`: per-session aggregation: the default's first 50 results vote for their sessions,
   the turns of the best sessions are lent a share of their session's best score;
 - `supersede`: a later turn naming what a found turn told (one of its rare words) is lent a
-  share of its score, for latest-state questions or every question.
+  share of its score, for latest-state questions or every question;
+- `neighbours`: the same for latest-state questions, the later turns chosen by meaning: each
+  of the first 10 distinct turns found lends 0.95 / 1.05 of its score to every later turn of
+  the home whose wordllama vector, centred on the mean of the home's turns, is within cosine
+  0.3 / 0.4 / 0.5 / 0.6 of its own.
 
-The last three run the default pipeline as it is (with centred queries when run on a tree
+The last four run the default pipeline as it is (with centred queries when run on a tree
 that has them; docs/ranking.md's figures for them are from before).
 
 Usage (repository root):
@@ -482,9 +486,66 @@ def supersede(roots: list[Path]) -> dict:
     return _table(outcomes)
 
 
+def neighbours(roots: list[Path]) -> dict:
+    """`supersede` for latest-state questions, by meaning instead of a shared word: each of
+    the first 10 distinct turns found lends `share` of its score to the later turns whose
+    centred vector has cosine >= `threshold` with its own."""
+    from carto_core.evaluation import agecurve
+    from carto_core.search.index import LOG_CODE
+    from carto_core.semantic.text import row_document_text
+    from carto_rankers.analyzers import RECENCY
+    from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
+
+    os.environ["CARTO_EMBEDDER"] = "wordllama"
+    configs = {"default": None}
+    for threshold in (0.3, 0.4, 0.5, 0.6):
+        for share in (0.95, 1.05):
+            configs[f"cos{threshold}.{share}"] = (threshold, share)
+    outcomes: dict[str, list] = {name: [] for name in configs}
+    for root in roots:
+        engine = _engine(root)
+        index = engine.index
+        source, ts = np.asarray(index.cols["source"]), np.asarray(index.cols["ts"])
+        turn_code = LOG_CODE["turns"]
+        turns = [d for d in range(len(index.ids)) if int(source[d]) == turn_code]
+        texts = [row_document_text(engine.row(d), index.event_id(d)) or "" for d in turns]
+        vectors = np.asarray(WordLlamaEmbedder(engine.home).embed_documents(texts), np.float32)
+        vectors = vectors - vectors.mean(0)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-9
+        row_of = {d: i for i, d in enumerate(turns)}
+        for case in agecurve.read_cases(root / "cases.jsonl"):
+            hits = _ranked(engine, case.query, ["bm25", "semantic"], limit=500)
+            base = [(h.event_id, h.score) for h in hits]
+            top_score = base[0][1] if base else 1.0
+            head, seen = [], set()
+            for h in hits:
+                doc = index.index_of(h.event_id)
+                if h.summary in seen or doc is None:
+                    continue
+                seen.add(h.summary)
+                if int(source[doc]) == turn_code:
+                    head.append((doc, h.score / top_score))
+                if len(seen) == 10:
+                    break
+            latest = bool(RECENCY.search(case.query))
+            for name, config in configs.items():
+                score = {eid: v / top_score for eid, v in base}
+                if config is not None and latest:
+                    threshold, share = config
+                    for doc, value in head:
+                        close = np.flatnonzero(vectors @ vectors[row_of[doc]] >= threshold)
+                        for later in (turns[j] for j in close.tolist()):
+                            if ts[later] > ts[doc]:
+                                eid = index.event_id(later)
+                                score[eid] = max(score.get(eid, 0.0), share * value)
+                outcomes[name].append(_outcome(agecurve, case, score))
+    return _table(outcomes)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("probe", choices=["pooling", "expansion", "answers", "rm3", "sessions", "supersede"])
+    parser.add_argument("probe", choices=["pooling", "expansion", "answers", "rm3", "sessions",
+                                          "supersede", "neighbours"])
     parser.add_argument("out", help="eval_recall.py's --out folder")
     parser.add_argument("sets", help="comma-separated, e.g. dlg-a,dlg-b,dlg-d")
     parser.add_argument("--threshold", type=float, default=0.5)
@@ -498,6 +559,7 @@ def main() -> None:
                   else rm3(roots) if args.probe == "rm3"
                   else sessions(roots) if args.probe == "sessions"
                   else supersede(roots) if args.probe == "supersede"
+                  else neighbours(roots) if args.probe == "neighbours"
                   else expansion(roots, args.threshold, args.per_word))
         print(json.dumps({"set": name, "probe": args.probe, **result}), flush=True)
     print(f"# load {os.getloadavg()}", file=sys.stderr)

@@ -169,3 +169,59 @@ def test_a_query_word_no_row_holds_still_counts_in_the_share(tmp_path):
     share = dict(zip(ladder.indices.tolist(), ladder.coverage.tolist()))
     assert share[0] == pytest.approx((idf_q + idf_l) / (idf_q + idf_l + idf_z))
     assert share[1] == pytest.approx(idf_l / (idf_q + idf_l + idf_z))
+
+
+def test_a_question_that_does_not_ask_for_the_latest_state_has_no_recency_prior(engine):
+    """"What did you suggest for my loaves?" asks for a memory of any age: a 200-day-old
+    match and an hour-old one of the same fused score stay equal (the prior of 0.25 put the
+    newer a fifth ahead, more than fifteen ranks of a ladder). Asked for the latest state,
+    recency weighs as before; a query that is no question keeps the 0.25 prior."""
+    question = Query("what did you suggest for my loaves?", ("suggest", "loav"), (), True)
+    old, new = _fused(0, 24 * 200), _fused(1, 1)
+    GatedPriorDecay().apply([old, new], DecayContext(
+        now=NOW.timestamp(), query=question, accesses={}, all_token_matches=0, engine=engine))
+    assert old.score == new.score == pytest.approx(0.01)
+    latest = Query("what do I bake now?", ("bake",), (), True)
+    old, new = _fused(0, 24 * 200), _fused(1, 1)
+    GatedPriorDecay().apply([old, new], DecayContext(
+        now=NOW.timestamp(), query=latest, accesses={}, all_token_matches=0, engine=engine))
+    assert old.score == pytest.approx(0.01 * (1 + 0.75 * math.exp(-0.001 * 24 * 200)) / 1.75)
+    assert new.score > old.score
+
+
+def test_the_question_prior_is_a_knob(engine, monkeypatch):
+    from carto_core.search.decay_knobs import QUESTION_BETA, decay_parameters
+
+    assert QUESTION_BETA == 0.0 and decay_parameters()["question_beta"] == 0.0
+    monkeypatch.setenv("CARTO_DECAY_QUESTION_BETA", "0.25")
+    params = decay_parameters()
+    old = _fused(0, 24 * 200)
+    GatedPriorDecay().apply([old], DecayContext(
+        now=NOW.timestamp(), query=Query("what did you suggest?", ("suggest",), (), True),
+        accesses={}, all_token_matches=0, engine=engine, **params))
+    assert old.score == pytest.approx(0.01 * (1 + 0.25 * math.exp(-0.001 * 24 * 200)) / 1.25)
+
+
+def test_the_semantic_ladder_weighs_what_no_keyword_candidate_covers(engine):
+    """The best keyword candidate holds a quarter of the question's idf mass: the semantic
+    ladder weighs 0.5 x (1 + 0.75); it keeps 0.5 when a candidate holds the whole query,
+    reaches 1.0 (a keyword ladder's weight) when no keyword ladder has a candidate, and a
+    keyword ladder that does not tell its coverage is taken to hold the whole query."""
+    semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic")
+    partial = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25",
+                     all_token_matches=0, coverage=np.array([0.25]))
+    fused = {f.index: f.score for f in RRFPriorFusion().fuse([partial, semantic], engine)}
+    assert fused[2] == pytest.approx(0.5 * 1.75 / 61 * (1 + 0.5) / 2)
+    assert fused[0] == pytest.approx((0.25 / 61 + 0.5 * 1.75 / 62) * (1 + 1.0) / 2)
+    full = Ladder("tool-use", np.array([0, 1]), np.array([2.0, 1.0]), ranker="bm25",
+                  all_token_matches=0, coverage=np.array([0.4, 1.0]))
+    fused = {f.index: f.score for f in RRFPriorFusion().fuse([full, semantic], engine)}
+    assert fused[2] == pytest.approx(0.5 / 61 * (1 + 0.5) / 2)
+    alone = {f.index: f.score for f in RRFPriorFusion().fuse([semantic], engine)}
+    assert alone[2] == pytest.approx(1.0 / 61 * (1 + 0.5) / 2)
+    untold = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25", all_token_matches=0)
+    fused = {f.index: f.score for f in RRFPriorFusion().fuse([untold, semantic], engine)}
+    assert fused[2] == pytest.approx(0.5 / 61 * (1 + 0.5) / 2)
+    # upstream's rrf weighs the semantic ladder 1 whatever the keyword side covers
+    plain = {f.index: f.score for f in RRFFusion().fuse([partial, semantic], engine)}
+    assert plain[2] == pytest.approx(1.0 / 61 * 0.5)

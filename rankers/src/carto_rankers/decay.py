@@ -104,7 +104,8 @@ class GatedPriorDecay(ExpDecay):
     description = ("lookups skip decay (x3) as in gated-exp; a vague query's full matches are "
                    "lifted x3 and everything decays fast (the newest match wins); any other query "
                    "gets a bounded recency prior (an old memory keeps at least 4/5 of its score; "
-                   "0.4 when the query asks for the latest state)")
+                   "4/7 when the query asks for the latest state; none for a question in one's "
+                   "own words that does not)")
 
     def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
         count = context.all_token_matches
@@ -114,6 +115,10 @@ class GatedPriorDecay(ExpDecay):
         beta = context.prior_beta
         if LATEST.search(context.query.text):
             beta = 3.0 * beta  # "where do I live now": the newest of the answers, older still found
+        elif context.query.question:
+            # "what did you suggest for my loaves?" asks for a memory of any age: no prior
+            # (rank fusion's scores are flat enough that 0.25 reordered a ladder by date)
+            beta = context.question_beta
         lam = context.vague_lambda if vague else context.lambda_per_hour
         event_id_of = context.engine.index.event_id
         for fused in candidates:

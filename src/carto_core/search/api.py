@@ -365,7 +365,8 @@ class DecayContext(Record):
     """What a decay policy may read: the clock, the query, the access ledger, the gate count."""
 
     _fields = ("now", "query", "accesses", "all_token_matches", "engine", "lambda_per_hour",
-               "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda")
+               "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda",
+               "question_beta")
     now: float  # epoch seconds
     query: Query
     #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
@@ -381,11 +382,14 @@ class DecayContext(Record):
     prior_beta: float
     #: gated-prior: the decay rate of vague queries and of queries asking for the latest state.
     vague_lambda: float
+    #: gated-prior: the prior's beta for a question that does not ask for the latest state.
+    question_beta: float
 
     def __init__(self, now: float, query: Query, accesses: dict[str, list[float]],
                  all_token_matches: int | None, engine: "SearchEngine",
                  lambda_per_hour: float = 0.001, reuse_weight: float = 0.3, lookup_max: int = 10,
-                 lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2):
+                 lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2,
+                 question_beta: float = 0.0):
         self.now = now
         self.query = query
         self.accesses = accesses
@@ -397,6 +401,7 @@ class DecayContext(Record):
         self.lift = lift
         self.prior_beta = prior_beta
         self.vague_lambda = vague_lambda
+        self.question_beta = question_beta
 
 
 # --------------------------------------------------------------------------- plugin bases
