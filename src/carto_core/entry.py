@@ -7,7 +7,31 @@ else goes through the click CLI.
 
 from __future__ import annotations
 
+import os
 import sys
+
+
+#: The variables OpenBLAS reads for its thread count, in its order of precedence.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def one_blas_thread() -> None:
+    """Load numpy with OpenBLAS on one thread, for a one-shot `carto search` or `carto facts`.
+
+    Their BLAS calls are small (the vector scan multiplies 1,024 rows at a time, which OpenBLAS
+    runs on the calling thread anyway), but OpenBLAS starts a pool of threads when numpy loads,
+    and they spin on the other cores for a while: on a 2-core machine that is a core the
+    search's own scan threads want, and on a busy one a core taken from the search itself
+    (docs/performance.md, "One BLAS thread for a one-shot search"). A thread count the user set
+    is kept; the variable is removed again once numpy is loaded, so a process the search
+    starts gets the environment it was given."""
+    if "numpy" in sys.modules or any(name in os.environ for name in BLAS_THREAD_VARIABLES):
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401  (OpenBLAS reads the variable once, as it loads)
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         code = try_warm(args)
         if code is not None:
             return code
+        one_blas_thread()
     from carto_core.cli import cli
 
     if argv is not None or not args or args[0] != "search":
@@ -38,7 +63,6 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(exc.code, (int, type(None))):
             print(exc.code, file=sys.stderr)
     import atexit
-    import os
 
     try:
         sys.stdout.flush()

@@ -100,6 +100,14 @@ CENTROID_SAMPLE = 4096
 #: mat-vec on the calling thread: at 4,096 rows it woke its threads and a 200k-row scan took
 #: 87-220 ms of CPU instead of 10 ms (measured on this 2-core machine, docs/performance.md).
 _CAST_ROWS = 1024
+#: A search scores on more than one thread once this many rows pass its filters (below it a
+#: thread's start costs more than it saves), on at most this many threads.
+_THREADED_ROWS = 32768
+_MAX_SCAN_THREADS = 4
+#: `_kth_best`: scores sampled to find a floor under the k-th best, and how far below the
+#: sample's own k-th the floor is put (in multiples of its expected rank).
+_SAMPLE_ROWS = 4096
+_SAMPLE_SLACK = 3.0
 #: The largest int8 code: codes are symmetric (-127..127), so a row's scale is its largest
 #: offset from the centre / 127.
 _QMAX = 127
@@ -211,11 +219,13 @@ def stored_rows(vectors: np.ndarray, scale: np.ndarray | None, centre: np.ndarra
     return codes, scale, np.asarray(target, np.float32)
 
 
-def _cast(block: np.ndarray, size: int | None = None):
+def _cast(block: np.ndarray, size: int | None = None, scratch: np.ndarray | None = None):
     """(start, rows) over int8 `block` as float32, `size` rows at a time (`_CAST_ROWS` by
-    default), in one reused scratch buffer."""
+    default), in one reused scratch buffer (`scratch`, when it has room for `size` rows of
+    the block's width: a scan passes one per thread rather than fault in a new one per slice)."""
     size = size or _CAST_ROWS
-    scratch = np.empty((min(len(block), size), block.shape[1]), np.float32)
+    if scratch is None or scratch.shape[0] < min(len(block), size) or scratch.shape[1] != block.shape[1]:
+        scratch = np.empty((min(len(block), size), block.shape[1]), np.float32)
     for start in range(0, len(block), size):
         part = block[start:start + size]
         work = scratch[:len(part)]
@@ -224,11 +234,12 @@ def _cast(block: np.ndarray, size: int | None = None):
 
 
 def int8_scores(codes: np.ndarray, scale: np.ndarray, centre: np.ndarray,
-                query: np.ndarray) -> np.ndarray:
-    """float32 scores of int8 rows against `query`: `centre.q + scale * (codes . q)`."""
+                query: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    """float32 scores of int8 rows against `query`: `centre.q + scale * (codes . q)`
+    (`scratch`: see `_cast`)."""
     query = np.asarray(query, np.float32)
     out = np.empty(len(codes), np.float32)
-    for start, rows in _cast(codes):
+    for start, rows in _cast(codes, scratch=scratch):
         np.dot(rows, query, out=out[start:start + len(rows)])
     out *= scale
     out += np.float32(np.dot(np.asarray(centre, np.float32), query))
@@ -345,6 +356,124 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
     return (vectors / norms).astype(np.float32, copy=False)
 
 
+def scan_threads() -> int:
+    """Threads a store search scores with: `CARTO_SCAN_THREADS` when set (at least 1), else the
+    cores this process may run on (at most `_MAX_SCAN_THREADS`) less those the one-minute load
+    average finds busy, counting this process as one of them. A thread on a core another job
+    holds only waits, and while it waits holding the interpreter lock the others wait too: on
+    a busy 2-core machine two threads made a cold search slower, not faster (measured,
+    docs/performance.md "The scan on two threads")."""
+    raw = os.environ.get("CARTO_SCAN_THREADS", "").strip()
+    if raw:
+        try:
+            return max(1, int(raw))
+        except ValueError:
+            pass
+    from carto_core.parallel import cores
+
+    usable = min(cores(), _MAX_SCAN_THREADS)
+    try:
+        busy = int(os.getloadavg()[0])
+    except OSError:  # pragma: no cover - no load average on this system
+        busy = 0
+    return max(1, min(usable, usable + 1 - busy))
+
+
+def _split(tasks, rows_each: int):
+    """`tasks` (number, segment, lo, hi, offsets) cut into pieces of about `rows_each` rows, in
+    the same (segment, row) order; a slice is cut at multiples of `_CAST_ROWS` from its start,
+    so every piece casts and multiplies the very parts the whole slice would (same scores, to
+    the bit)."""
+    step = max(_CAST_ROWS, -(-rows_each // _CAST_ROWS) * _CAST_ROWS)
+    out = []
+    for number, segment, lo, hi, offsets in tasks:
+        if offsets is None:
+            out.extend((number, segment, start, min(start + step, hi), None)
+                       for start in range(lo, hi, step))
+        else:
+            out.extend((number, segment, lo, hi, offsets[start:start + step])
+                       for start in range(0, len(offsets), step))
+    return out
+
+
+def _best_of(task, query: np.ndarray, limit: int, scratch: np.ndarray | None = None):
+    """(scores, rows, segment numbers) of the task's rows that can be in the top `limit`,
+    in row order: every row scoring at least the `limit`-th best, ties included, so which
+    tied row survives never depends on how the rows were cut into tasks."""
+    number, segment, lo, hi, offsets = task
+    got = segment.scores(query, lo, hi, offsets, scratch)
+    if limit < got.shape[0]:
+        top = np.flatnonzero(got >= _kth_best(got, limit))
+    else:
+        top = np.arange(got.shape[0])
+    rows = lo + (top if offsets is None else offsets[top])
+    return got[top], rows, np.full(len(top), number, dtype=np.int32)
+
+
+def _kth_best(got: np.ndarray, k: int) -> float:
+    """The `k`-th largest of `got` (k < len(got)). A selection over every score costs ~0.7 ms
+    per 65k rows; most rows are far below the k-th, so a floor under it is read off an evenly
+    spaced sample (the sample's `_SAMPLE_SLACK` x expected rank: a floor under the true k-th
+    unless the sample is very unlike the rest), the rows above it selected exactly, and the
+    whole selection run only when fewer than `k` rows clear the floor. Exact either way."""
+    n = got.shape[0]
+    if n >= 16 * k and n >= _SAMPLE_ROWS:
+        sample = got[:: n // _SAMPLE_ROWS]
+        rank = min(len(sample) - 1, int(_SAMPLE_SLACK * k * len(sample) / n) + 1)
+        floor = np.partition(sample, len(sample) - 1 - rank)[len(sample) - 1 - rank]
+        above = got[got >= floor]
+        if len(above) >= k:
+            return float(np.partition(above, len(above) - k)[len(above) - k])
+    return float(np.partition(got, n - k)[n - k])
+
+
+def scan(tasks, query: np.ndarray, limit: int):
+    """The best rows of every task (see `_best_of`), in task order. Scored by `scan_threads()`
+    threads once there are `_THREADED_ROWS` rows: casting int8 rows and BLAS's mat-vec release
+    the GIL, so a cold search's scan of 200k rows takes about half the wall time on two cores
+    (docs/performance.md, "The scan on two threads"). A part runs the same arithmetic on any
+    thread, so the answer is the same with any number of threads."""
+    total = sum(hi - lo if offsets is None else len(offsets) for _, _, lo, hi, offsets in tasks)
+    threads = scan_threads() if total >= _THREADED_ROWS else 1
+    width = tasks[0][1].dim
+
+    def scratch() -> np.ndarray:
+        return np.empty((_CAST_ROWS, width), np.float32)
+
+    if threads == 1:
+        mine = scratch()
+        return [_best_of(task, query, limit, mine) for task in tasks]
+    import threading
+
+    pieces = _split(tasks, -(-total // (threads * 4)))
+    out: list = [None] * len(pieces)
+    failed: list[BaseException] = []
+    claim = iter(range(len(pieces)))
+    lock = threading.Lock()
+
+    def work() -> None:
+        mine = scratch()
+        while not failed:
+            with lock:
+                index = next(claim, None)
+            if index is None:
+                return
+            try:
+                out[index] = _best_of(pieces[index], query, limit, mine)
+            except BaseException as exc:  # raised again on the caller's thread
+                failed.append(exc)
+
+    helpers = [threading.Thread(target=work, daemon=True) for _ in range(threads - 1)]
+    for helper in helpers:
+        helper.start()
+    work()
+    for helper in helpers:
+        helper.join()
+    if failed:
+        raise failed[0]
+    return out
+
+
 class Segment:
     """One immutable segment, memory-mapped."""
 
@@ -423,13 +552,15 @@ class Segment:
                     break
         return out
 
-    def scores(self, query: np.ndarray, lo: int, hi: int, offsets: np.ndarray | None) -> np.ndarray:
-        """float32 scores against unit `query` of rows [lo, hi), or of `lo + offsets`."""
+    def scores(self, query: np.ndarray, lo: int, hi: int, offsets: np.ndarray | None,
+               scratch: np.ndarray | None = None) -> np.ndarray:
+        """float32 scores against unit `query` of rows [lo, hi), or of `lo + offsets`
+        (`scratch`: see `_cast`)."""
         rows = slice(lo, hi) if offsets is None else lo + offsets
         # A slice is a view of the map (no copy); offsets gather only the rows that passed.
         if not self.quantized:
             return scores(self.vectors[rows], query)
-        return int8_scores(self.vectors[rows], self.scale[rows], self.centre, query)
+        return int8_scores(self.vectors[rows], self.scale[rows], self.centre, query, scratch)
 
     def best_rows(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if self.quantized:
@@ -624,27 +755,25 @@ class EmbeddedStore(VectorStore):
         query = query / norm
         since_ms = _millis(since) if since is not None else None
         before_ms = _millis(before) if before is not None else None
-        parts_scores, parts_rows, parts_seg = [], [], []
         wanted = None
         if ids is not None:
             wanted = np.array([e.encode("utf-8") for e in ids]) if len(ids) else np.zeros(0, "S1")
+        tasks = []
         for number, segment in enumerate(segments):
             blocks = (segment.blocks(projects, since_ms, before_ms, query) if wanted is None
                       else segment.id_blocks(wanted, projects, since_ms, before_ms))
             for lo, hi, offsets in blocks:
                 if offsets is not None and offsets.size == 0:
                     continue
-                got = segment.scores(query, lo, hi, offsets)
-                k = min(limit, got.shape[0])
-                top = np.argpartition(-got, k - 1)[:k] if k < got.shape[0] else np.arange(k)
-                parts_scores.append(got[top])
-                parts_rows.append(lo + (top if offsets is None else offsets[top]))
-                parts_seg.append(np.full(k, number, dtype=np.int32))
-        if not parts_scores:
+                tasks.append((number, segment, lo, hi, offsets))
+        if not tasks:
             return []
-        best = np.concatenate(parts_scores)
-        rows = np.concatenate(parts_rows)
-        segs = np.concatenate(parts_seg)
+        parts = scan(tasks, query, limit)
+        best = np.concatenate([p[0] for p in parts])
+        rows = np.concatenate([p[1] for p in parts])
+        segs = np.concatenate([p[2] for p in parts])
+        # Parts come in the order the segments' rows were read and the sort is stable: equal
+        # scores keep that order, whatever the threads.
         order = np.argsort(-best, kind="stable")[:limit]
         rows, segs, best = rows[order], segs[order], best[order]
         ids = np.empty(len(order), dtype=object)
