@@ -17,7 +17,10 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
   of a document its own vector; the document scores its best sentence, or the mean of that and
   its whole text's score), `qcenter.5` / `qcenter1` (the query minus 0.5 / 1 x the home's mean
   document vector), `abtt0` / `abtt2` / `abtt4` (all-but-the-top: both sides centred on the
-  mean, 0 / 2 / 4 principal directions removed, re-normalised); `POOLING_ONLY=a,b` runs those;
+  mean, 0 / 2 / 4 principal directions removed, re-normalised), `csls10` / `csls50` (the
+  centred query's score minus half of the row's hubness: the mean centred score of its 10 /
+  50 nearest rows of the home, the rows taken as queries; CSLS, Conneau et al. 2018);
+  `POOLING_ONLY=a,b` runs those;
 - `expansion`: the default search (`english`, bm25 + semantic, `rrf-prior`, `gated-prior`) with
   a ladder of query-expansion words added: for each content word of the question, the home's
   words whose wordllama vector is closest (cosine >= `--threshold`, at most `--per-word`, none
@@ -38,6 +41,10 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
   the turns of the best sessions are lent a share of their session's best score;
 - `supersede`: a later turn naming what a found turn told (one of its rare words) is lent a
   share of its score, for latest-state questions or every question;
+- `hubness`: the default pipeline with the semantic ladder's candidates re-ranked by CSLS
+  (their centred score minus `lam` x their hubness, the mean centred score of their `k`
+  nearest rows of the home, the rows taken as queries; computed offline over every pair of
+  rows), for (lam, k) in (0.25, 10), (0.5, 10), (0.25, 50), (0.5, 50);
 - `neighbours`: the same for latest-state questions, the later turns chosen by meaning: each
   of the first 10 distinct turns found lends 0.95 / 1.05 of its score to every later turn of
   the home whose wordllama vector, centred on the mean of the home's turns, is within cosine
@@ -107,7 +114,8 @@ def pooling(roots: list[Path]) -> dict:
     found: Counter = Counter()
     cases_n = 0
     names = ["mean", "sif", "content", "noproj", "prev.3", "prev.5", "both.3", "prf.3",
-             "sentmax", "sentmix", "qcenter.5", "qcenter1", "abtt0", "abtt2", "abtt4"]
+             "sentmax", "sentmix", "qcenter.5", "qcenter1", "abtt0", "abtt2", "abtt4",
+             "csls10", "csls50"]
     if os.environ.get("POOLING_ONLY"):
         names = os.environ["POOLING_ONLY"].split(",")
     for root in roots:
@@ -179,7 +187,24 @@ def pooling(roots: list[Path]) -> dict:
                     qs = qs - (qs @ pcs.T) @ pcs
                 docs = docs / np.maximum(np.linalg.norm(docs, axis=1, keepdims=True), 1e-9)
                 qs = qs / np.maximum(np.linalg.norm(qs, axis=1, keepdims=True), 1e-9)
-            scores = qs @ docs.T
+            if name.startswith("csls"):
+                # hubness (CSLS, Conneau et al. 2018, on the centred scores): a row close to
+                # many rows of the home (its k nearest, the home's rows taken as queries) is
+                # close to many queries too; it loses half its neighbourhood's mean score
+                centre = base_docs.mean(0)
+                qs = qs - centre
+                qs /= np.linalg.norm(qs, axis=1, keepdims=True)
+                probes = base_docs - centre
+                probes /= np.maximum(np.linalg.norm(probes, axis=1, keepdims=True), 1e-9)
+                k = int(name[4:])
+                hub = np.zeros(len(docs), np.float32)
+                for start in range(0, len(docs), 1024):
+                    block = probes @ docs[start:start + 1024].T  # rows: probes, cols: docs
+                    np.fill_diagonal(block[start:start + 1024], -np.inf)
+                    hub[start:start + 1024] = np.sort(block, axis=0)[-k:].mean(0)
+                scores = qs @ docs.T - hub / 2
+            else:
+                scores = qs @ docs.T
             if name.startswith("sent"):
                 # each sentence its own vector; a document scores its best sentence (sentmax)
                 # or the mean of that and its whole text (sentmix)
@@ -542,10 +567,65 @@ def neighbours(roots: list[Path]) -> dict:
     return _table(outcomes)
 
 
+def _hubness_of(engine, k: int) -> dict[str, float]:
+    """event id -> the mean centred score of its `k` nearest rows (the rows as queries)."""
+    ids, texts, _ = _documents(engine)
+    from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
+
+    docs = np.asarray(WordLlamaEmbedder(engine.home).embed_documents(texts), np.float32)
+    docs /= np.maximum(np.linalg.norm(docs, axis=1, keepdims=True), 1e-9)
+    probes = docs - docs.mean(0)
+    probes /= np.maximum(np.linalg.norm(probes, axis=1, keepdims=True), 1e-9)
+    hub = np.zeros(len(docs), np.float32)
+    for start in range(0, len(docs), 1024):
+        block = probes @ docs[start:start + 1024].T
+        np.fill_diagonal(block[start:start + 1024], -np.inf)  # a row is not its own neighbour
+        hub[start:start + 1024] = np.sort(block, axis=0)[-k:].mean(0)
+    return dict(zip(ids, hub.tolist()))
+
+
+def hubness(roots: list[Path]) -> dict:
+    """The default pipeline, its semantic ladder re-ranked by CSLS (Conneau et al. 2018)."""
+    from carto_core.evaluation import agecurve
+    from carto_core.search.api import Ladder
+    import carto_rankers.semantic_plugin as plugin
+
+    os.environ["CARTO_EMBEDDER"] = "wordllama"
+    table: dict[str, dict[str, float]] = {}
+    setting = {"lam": 0.0}
+    plain_rank = plugin.SemanticRanker.rank
+
+    def rank(self, query, scope, engine, *, depth=500):
+        (ladder,) = plain_rank(self, query, scope, engine, depth=depth)
+        hub = table[str(engine.home.root)]
+        ids = [engine.index.event_id(d) for d in ladder.indices.tolist()]
+        scored = sorted(((float(s) - setting["lam"] * hub.get(e, 0.0), e)
+                         for s, e in zip(ladder.scores.tolist(), ids)), key=lambda x: -x[0])
+        return [Ladder.from_event_ids(self.name, [e for _, e in scored], [s for s, _ in scored],
+                                      engine, scope=scope, depth=depth, ranker=self.name)]
+
+    outcomes: dict[str, list] = {}
+    plugin.SemanticRanker.rank = rank
+    try:
+        for lam, k in ((0.0, 10), (0.25, 10), (0.5, 10), (0.25, 50), (0.5, 50)):
+            name = "default" if not lam else f"lam{lam}.k{k}"
+            setting["lam"] = lam
+            outcomes[name] = []
+            for root in roots:
+                engine = _engine(root)
+                table[str(engine.home.root)] = _hubness_of(engine, k) if lam else {}
+                outcomes[name] += agecurve.run_cases(
+                    engine, agecurve.read_cases(root / "cases.jsonl"), ["bm25", "semantic"],
+                    "gated-prior", now=NOW, fusion="rrf-prior")
+    finally:
+        plugin.SemanticRanker.rank = plain_rank
+    return _table(outcomes)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("probe", choices=["pooling", "expansion", "answers", "rm3", "sessions",
-                                          "supersede", "neighbours"])
+                                          "supersede", "neighbours", "hubness"])
     parser.add_argument("out", help="eval_recall.py's --out folder")
     parser.add_argument("sets", help="comma-separated, e.g. dlg-a,dlg-b,dlg-d")
     parser.add_argument("--threshold", type=float, default=0.5)
@@ -560,6 +640,7 @@ def main() -> None:
                   else sessions(roots) if args.probe == "sessions"
                   else supersede(roots) if args.probe == "supersede"
                   else neighbours(roots) if args.probe == "neighbours"
+                  else hubness(roots) if args.probe == "hubness"
                   else expansion(roots, args.threshold, args.per_word))
         print(json.dumps({"set": name, "probe": args.probe, **result}), flush=True)
     print(f"# load {os.getloadavg()}", file=sys.stderr)
