@@ -203,11 +203,13 @@ def test_the_question_prior_is_a_knob(engine, monkeypatch):
 
 
 def test_the_semantic_ladder_weighs_what_no_keyword_candidate_covers(engine):
-    """The best keyword candidate holds a quarter of the question's idf mass: the semantic
-    ladder weighs 0.5 x (1 + 0.75); it keeps 0.5 when a candidate holds the whole query,
-    reaches 1.0 (a keyword ladder's weight) when no keyword ladder has a candidate, and a
-    keyword ladder that does not tell its coverage is taken to hold the whole query."""
-    semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic")
+    """The best keyword candidate holds a quarter of the question's idf mass: a semantic
+    ladder whose model lifts 1 (wordllama) weighs 0.5 x (1 + 0.75); it keeps 0.5 when a
+    candidate holds the whole query, reaches 1.0 (a keyword ladder's weight) when no keyword
+    ladder has a candidate, and a keyword ladder that does not tell its coverage is taken to
+    hold the whole query. A model that lifts 0 (lsa) keeps 0.5."""
+    semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic",
+                      uncovered_lift=1.0)
     partial = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25",
                      all_token_matches=0, coverage=np.array([0.25]))
     fused = {f.index: f.score for f in RRFPriorFusion().fuse([partial, semantic], engine)}
@@ -225,3 +227,46 @@ def test_the_semantic_ladder_weighs_what_no_keyword_candidate_covers(engine):
     # upstream's rrf weighs the semantic ladder 1 whatever the keyword side covers
     plain = {f.index: f.score for f in RRFFusion().fuse([partial, semantic], engine)}
     assert plain[2] == pytest.approx(1.0 / 61 * 0.5)
+    semantic.uncovered_lift = 0.0
+    fused = {f.index: f.score for f in RRFPriorFusion().fuse([partial, semantic], engine)}
+    assert fused[2] == pytest.approx(0.5 / 61 * (1 + 0.5) / 2)
+
+
+def test_the_semantic_ladder_carries_its_models_lift(engine, monkeypatch):
+    """The semantic ranker sets the ladder's `uncovered_lift` from its embedder: wordllama 1,
+    lsa and the base class 0 (lsa's ladder lost questions when lifted)."""
+    from carto_core.home import Home
+    from carto_core.search.api import Scope
+    from carto_core.semantic.embedder import Embedder
+    from carto_core.semantic.settings import SemanticSettings
+    from carto_core.semantic.store import Hit
+    from carto_rankers.embedders.lsa import LsaEmbedder
+    from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
+    from carto_rankers.semantic_plugin import SemanticRanker
+
+    assert (WordLlamaEmbedder.uncovered_lift, LsaEmbedder.uncovered_lift,
+            Embedder.uncovered_lift) == (1.0, 0.0, 0.0)
+
+    class FakeSearcher:
+        settings = SemanticSettings()
+        centred = False
+
+        def __init__(self, embedder):
+            self.embedder = embedder
+
+        def status(self, refresh=False):
+            return type("S", (), {"available": False})()
+
+        def floor_for(self, cosine):
+            return -1.0
+
+        def search(self, text, **kwargs):
+            return [Hit("evt-000000000002", 0.4), Hit("evt-000000000000", 0.3)]
+
+    scope = Scope(mask=None)
+    for model, lift in ((WordLlamaEmbedder, 1.0), (LsaEmbedder, 0.0)):
+        ranker = SemanticRanker()
+        searcher = FakeSearcher(model(Home(engine.home.root)))
+        monkeypatch.setattr(ranker, "searcher", lambda engine, s=searcher: s)
+        (ladder,) = ranker.rank(Query("what sport", ("sport",)), scope, engine)
+        assert ladder.indices.tolist() == [2, 0] and ladder.uncovered_lift == lift

@@ -187,7 +187,7 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translat
 
     def from_event_ids(name, ids, scores, engine, **kwargs):
         kept.append(list(ids))
-        return ids
+        return type("FakeLadder", (), {})()  # the ranker sets the model's uncovered_lift on it
 
     monkeypatch.setattr("carto_rankers.semantic_plugin.Ladder.from_event_ids", from_event_ids)
     scope = type("Scope", (), {"project": None, "project_values": (), "served_ids": (),

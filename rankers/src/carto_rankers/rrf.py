@@ -48,14 +48,14 @@ class RRFFusion(Fusion):
     #: plan") weighed as much as the full match of another log; with coverage it weighs its
     #: share. A lookup's targets hold every term (coverage 1): unchanged.
     coverage_power = 0.0
-    #: > 0: the semantic ladder's weight grows by this share of itself for the part of the
-    #: query that no keyword candidate holds (1 - the best coverage of any keyword
-    #: candidate): when every keyword match holds one word of five, the semantic ladder is
-    #: the one ranking that read the whole question. At 1 it reaches twice `semantic_share`
-    #: (1.0, a keyword ladder's weight) for a query no keyword candidate covers at all, and
-    #: stays `semantic_share` when some candidate holds every word (docs/ranking.md, "The
-    #: semantic ladder weighs what the keyword side does not cover").
-    semantic_uncovered = 0.0
+    #: True: a semantic ladder's weight grows by its `uncovered_lift` (its embedder's) times
+    #: the part of the query that no keyword candidate holds (1 - the best coverage of any
+    #: keyword candidate): when every keyword match holds one word of five, the semantic
+    #: ladder is the one ranking that read the whole question. wordllama's lift of 1 takes
+    #: `semantic_share` 0.5 to 1.0 (a keyword ladder's weight) for a query no keyword
+    #: candidate covers at all, and leaves it at 0.5 when some candidate holds every word
+    #: (docs/ranking.md, "The semantic ladder weighs what the keyword side does not cover").
+    semantic_uncovered = False
 
     def ladder_weight(self, ladder: Ladder) -> float:
         if ladder.ranker == SEMANTIC or ladder.name == SEMANTIC:
@@ -96,7 +96,7 @@ class RRFFusion(Fusion):
         if not ladders:
             return []
         firsts, contribs, holds, spans = [], [], [], []
-        lift = 1.0 + self.semantic_uncovered * self.uncovered(ladders) if self.semantic_uncovered else 1.0
+        uncovered = self.uncovered(ladders) if self.semantic_uncovered else 0.0
         for ladder in ladders:
             indices = np.asarray(ladder.indices, np.int64)
             # One contribution per (ladder, event): a repeated index keeps its first rank.
@@ -105,8 +105,9 @@ class RRFFusion(Fusion):
             ranks = first + 1
             firsts.append(indices[first])
             weight = self.ladder_weight(ladder) / (self.k + ranks)
-            if lift != 1.0 and (ladder.ranker == SEMANTIC or ladder.name == SEMANTIC):
-                weight = weight * lift
+            if uncovered and ladder.uncovered_lift and (ladder.ranker == SEMANTIC
+                                                        or ladder.name == SEMANTIC):
+                weight = weight * (1.0 + ladder.uncovered_lift * uncovered)
             if self.coverage_power and ladder.coverage is not None:
                 weight = weight * np.asarray(ladder.coverage, np.float64)[first] ** self.coverage_power
             contribs.append(weight)
@@ -158,11 +159,11 @@ class RRFPriorFusion(RRFFusion):
     description = ("reciprocal rank fusion (k 60), each keyword contribution weighed by the share "
                    "of the query the document holds, x a salience prior (1 + salience) / 2 "
                    "(salience breaks ties instead of outweighing rank); the semantic ladder weighs "
-                   "0.5, up to 1 for the share of the query no keyword candidate holds, and joins "
-                   "a question always, other queries only when no document holds every query "
-                   "term")
+                   "0.5 (up to 1 with wordllama, for the share of the query no keyword candidate "
+                   "holds) and joins a question always, other queries only when no document "
+                   "holds every query term")
     prior = 1.0
     semantic_share = 0.5
     semantic_gate = True
     coverage_power = 1.0
-    semantic_uncovered = 1.0
+    semantic_uncovered = True

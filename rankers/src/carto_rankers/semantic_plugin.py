@@ -148,9 +148,12 @@ class SemanticRanker(Ranker):
         # the floor is a cosine; a centred query's scores are on another scale
         floor = searcher.floor_for(floor)
         hits = [h for h in hits if h.score >= floor]
-        return [Ladder.from_event_ids(self.name, [h.event_id for h in hits],
-                                      [h.score for h in hits], engine, scope=scope,
-                                      depth=depth, ranker=self.name)]
+        ladder = Ladder.from_event_ids(self.name, [h.event_id for h in hits],
+                                       [h.score for h in hits], engine, scope=scope,
+                                       depth=depth, ranker=self.name)
+        # how far fusion may trust this model where the keyword side is weak: the model's own
+        ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)
+        return [ladder]
 
     def index_steps(self) -> list[IndexStep]:
         return [SemanticIndexStep(self)]

@@ -187,7 +187,7 @@ class Ladder(Record):
     """
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
-               "reason", "coverage")
+               "reason", "coverage", "uncovered_lift")
     name: str
     indices: "np.ndarray"
     scores: "np.ndarray"
@@ -201,11 +201,14 @@ class Ladder(Record):
     #: Per candidate, the share (0..1] of the query it matches (a keyword ranker: the idf
     #: mass of the query terms the document holds); None: the ranker cannot tell.
     coverage: "np.ndarray | None"
+    #: A semantic ladder: how much more it weighs, per unit of the query's share that no
+    #: keyword candidate holds (the embedder's `uncovered_lift`; `rrf-prior` reads it).
+    uncovered_lift: float
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
                  all_token_matches: int | None = None, hidden: int = 0, reason: str = "",
-                 coverage: "np.ndarray | None" = None):
+                 coverage: "np.ndarray | None" = None, uncovered_lift: float = 0.0):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -215,6 +218,7 @@ class Ladder(Record):
         self.hidden = hidden
         self.reason = reason
         self.coverage = coverage
+        self.uncovered_lift = uncovered_lift
 
     def __len__(self) -> int:
         return int(len(self.indices))

@@ -56,6 +56,11 @@ class Embedder:
     #: vectors do) otherwise ranks first the rows that are close to every query. 0: as is.
     #: A centred score is not a cosine: `min_score` is translated to its scale (`floor_for`).
     centre: ClassVar[float] = 0.0
+    #: How much more the semantic ladder weighs in `rrf-prior` for the share of a query that
+    #: no keyword candidate holds: its weight becomes `w * (1 + uncovered_lift * share)`.
+    #: Worth it only for a model whose ladder beats the keyword side where that side is weak:
+    #: measured for wordllama (1); lsa was worse with it (docs/ranking.md). 0: never lifted.
+    uncovered_lift: ClassVar[float] = 0.0
     #: True: the query is embedded without its question and function words (the analyzer's
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
     #: that also says "what did I ...". A model that reads the sentence keeps it whole.
