@@ -457,6 +457,21 @@ def sessions(roots: list[Path]) -> dict:
     return _table(outcomes)
 
 
+def _found_turns(index, hits, is_turn, top_score: float) -> list[tuple[int, float, str]]:
+    """(document, score / top score, text) of the turns among the first 10 distinct texts."""
+    head, seen = [], set()
+    for h in hits:
+        doc = index.index_of(h.event_id)
+        if h.summary in seen or doc is None:
+            continue
+        seen.add(h.summary)
+        if is_turn[doc]:
+            head.append((doc, h.score / top_score, h.summary))
+        if len(seen) == 10:
+            break
+    return head
+
+
 def supersede(roots: list[Path]) -> dict:
     """A later turn naming what a found turn told: of the first 10 distinct turns the default
     finds, each lends `share` of its score to the later turns of the home (any session) that
@@ -484,16 +499,7 @@ def supersede(roots: list[Path]) -> dict:
             base = [(h.event_id, h.score) for h in hits]
             top_score = base[0][1] if base else 1.0
             own = set(analyzer.query(case.query).terms)
-            head, seen = [], set()
-            for h in hits:
-                doc = index.index_of(h.event_id)
-                if h.summary in seen or doc is None:
-                    continue
-                seen.add(h.summary)
-                if int(source[doc]) == turn_code:
-                    head.append((doc, h.score / top_score, h.summary))
-                if len(seen) == 10:
-                    break
+            head = _found_turns(index, hits, source == turn_code, top_score)
             latest = bool(RECENCY.search(case.query))
             for name, config in configs.items():
                 score = {eid: v / top_score for eid, v in base}
@@ -542,22 +548,13 @@ def neighbours(roots: list[Path]) -> dict:
             hits = _ranked(engine, case.query, ["bm25", "semantic"], limit=500)
             base = [(h.event_id, h.score) for h in hits]
             top_score = base[0][1] if base else 1.0
-            head, seen = [], set()
-            for h in hits:
-                doc = index.index_of(h.event_id)
-                if h.summary in seen or doc is None:
-                    continue
-                seen.add(h.summary)
-                if int(source[doc]) == turn_code:
-                    head.append((doc, h.score / top_score))
-                if len(seen) == 10:
-                    break
+            head = _found_turns(index, hits, source == turn_code, top_score)
             latest = bool(RECENCY.search(case.query))
             for name, config in configs.items():
                 score = {eid: v / top_score for eid, v in base}
                 if config is not None and latest:
                     threshold, share = config
-                    for doc, value in head:
+                    for doc, value, _ in head:
                         close = np.flatnonzero(vectors @ vectors[row_of[doc]] >= threshold)
                         for later in (turns[j] for j in close.tolist()):
                             if ts[later] > ts[doc]:
