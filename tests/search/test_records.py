@@ -12,12 +12,14 @@ import pytest
 
 from carto_core import config, reader
 from carto_core.records import NEW, FrozenRecord, Record
-from carto_core.search import api, index, telemetry, tokens
+from carto_core.search import api, index, postings, telemetry, tokens
+from carto_core.semantic import searcher, settings, store
 
 RECORDS = [api.Query, api.Scope, api.Candidate, api.Ladder, api.SemanticState, api.LadderReport,
            api.Fused, api.DecayContext, api.SearchRequest, api.SearchHit, api.SearchResult,
            tokens.AnalyzedQuery, config.Config, telemetry.Telemetry, reader.ReadReport,
-           reader.Line, index.KeywordIndex]
+           reader.Line, index.KeywordIndex, postings.Segment, settings.SemanticSettings,
+           searcher.SemanticStatus, store.VectorRecord, store.Hit, store.ModelInfo]
 
 
 def _twin(cls):
@@ -93,3 +95,20 @@ def test_records_are_not_dataclasses_any_more():
     back into a dataclass fails here, and should say why in docs/performance.md)."""
     assert [c.__name__ for c in RECORDS if dataclasses.is_dataclass(c)] == []
     assert all(issubclass(c, Record) for c in RECORDS)
+
+
+def test_the_semantic_records_pickle_and_keep_their_defaults():
+    """Segments and vector records cross process boundaries in builds (pickle); the settings'
+    defaults are the documented ones."""
+    import pickle
+
+    hit = store.Hit("evt-1", 0.5)
+    assert pickle.loads(pickle.dumps(hit)) == hit and hash(hit) == hash(store.Hit("evt-1", 0.5))
+    record = store.VectorRecord("evt-1", [0.1, 0.2], project="p")
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert record.payload == {} and record.digest == 0 and record.timestamp is None
+    s = settings.SemanticSettings()
+    assert (s.enabled, s.embedder, s.novelty_gate, s.gate_max, s.collection, s.store_kind) == (
+        True, "wordllama", settings.DEFAULT_GATE, settings.DEFAULT_GATE_MAX,
+        settings.DEFAULT_COLLECTION, "embedded")
+    assert s.embedder_options is not settings.SemanticSettings().embedder_options

@@ -6,27 +6,38 @@ from __future__ import annotations
 
 import mmap
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from carto_core.records import Record
 
-@dataclass
-class Segment:
+
+class Segment(Record):
     """Posting lists in CSR form: `terms` (sorted uint64 hashes), `offsets` (len V+1),
     `docs` (int32 document indices, increasing within a term), `tfs` (uint16), and `dls`
     (float32 length of each posting's document: contiguous next to its tf, so scoring a term
-    reads two slices instead of gathering lengths from all over the corpus)."""
+    reads two slices instead of gathering lengths from all over the corpus). A plain record
+    (carto_core.records: no dataclass to generate on every cold search)."""
 
+    _fields = ("terms", "offsets", "docs", "tfs", "dls", "words")
     terms: np.ndarray
     offsets: np.ndarray
     docs: np.ndarray
     tfs: np.ndarray
-    dls: np.ndarray | None = None
+    dls: np.ndarray | None
     #: The terms themselves, sorted (prefix queries): a list, a path read on first use, or a
     #: file mapped when the generation was opened (it outlives the file's removal).
-    words: "list[str] | Path | mmap.mmap | None" = None
+    words: "list[str] | Path | mmap.mmap | None"
+
+    def __init__(self, terms: np.ndarray, offsets: np.ndarray, docs: np.ndarray, tfs: np.ndarray,
+                 dls: np.ndarray | None = None, words: "list[str] | Path | mmap.mmap | None" = None):
+        self.terms = terms
+        self.offsets = offsets
+        self.docs = docs
+        self.tfs = tfs
+        self.dls = dls
+        self.words = words
 
     @classmethod
     def empty(cls) -> "Segment":

@@ -15,10 +15,10 @@ the keyword ladders down: the caller reports the reason and fuses what it has.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from carto_core.records import Record
 from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable, create_embedder
 from carto_core.semantic.settings import SemanticSettings
 from carto_core.semantic.store import DimensionMismatch, Hit, StoreError, VectorStore
@@ -28,16 +28,31 @@ if TYPE_CHECKING:
     from carto_core.home import Home
 
 
-@dataclass
-class SemanticStatus:
+class SemanticStatus(Record):
+    """Whether the semantic ladder can answer, and why not. A plain record
+    (carto_core.records: no dataclass to generate on every cold search)."""
+
+    _fields = ("state", "reason", "fix", "embedder", "model", "store", "vectors", "other_models")
     state: str  # "available", "unavailable", "disabled"
-    reason: str = ""
-    fix: str = ""
-    embedder: str = ""
-    model: str = ""
-    store: str = ""
-    vectors: int = 0
-    other_models: dict | None = None
+    reason: str
+    fix: str
+    embedder: str
+    model: str
+    store: str
+    vectors: int
+    other_models: dict | None
+
+    def __init__(self, state: str, reason: str = "", fix: str = "", embedder: str = "",
+                 model: str = "", store: str = "", vectors: int = 0,
+                 other_models: dict | None = None):
+        self.state = state
+        self.reason = reason
+        self.fix = fix
+        self.embedder = embedder
+        self.model = model
+        self.store = store
+        self.vectors = vectors
+        self.other_models = other_models
 
     @property
     def available(self) -> bool:

@@ -32,7 +32,8 @@ With neither `qdrant_url` nor `qdrant_path`, vectors live in the embedded store 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+
+from carto_core.records import NEW, Record
 
 #: Upstream's PE_GATE_REJECT: a new document this close to an existing one is not indexed.
 DEFAULT_GATE = 0.85
@@ -55,25 +56,49 @@ def _gate(value: object) -> float | None:
     return None if number >= 1.0 else number
 
 
-@dataclass
-class SemanticSettings:
-    enabled: bool = True
-    embedder: str = "wordllama"
-    novelty_gate: float | None = DEFAULT_GATE
-    gate_max: int = DEFAULT_GATE_MAX
-    qdrant_url: str = ""
-    qdrant_api_key: str = ""
-    qdrant_path: str = ""
-    collection: str = DEFAULT_COLLECTION
+class SemanticSettings(Record):
+    """The `[semantic]` settings, resolved. A plain record (carto_core.records: no dataclass
+    to generate on every cold search)."""
+
+    _fields = ("enabled", "embedder", "novelty_gate", "gate_max", "qdrant_url", "qdrant_api_key",
+               "qdrant_path", "collection", "min_score", "centre", "embedder_options", "origins")
+    _factories = {"embedder_options": dict, "origins": dict}
+    enabled: bool
+    embedder: str
+    novelty_gate: float | None
+    gate_max: int
+    qdrant_url: str
+    qdrant_api_key: str
+    qdrant_path: str
+    collection: str
     #: Hits under this cosine do not join the ladder (upstream's API: score_threshold 0.3).
     #: None: the embedder's own `min_score`.
-    min_score: float | None = None
+    min_score: float | None
     #: Share of the home's mean document vector taken off the query vector (centred queries,
     #: `SemanticSearcher.search`). None: the embedder's own `centre`.
-    centre: float | None = None
+    centre: float | None
     #: Options for each embedder by name (`[semantic.<name>]` plus env overrides).
-    embedder_options: dict[str, dict] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
+    embedder_options: dict[str, dict]
+    origins: dict[str, str]
+
+    def __init__(self, enabled: bool = True, embedder: str = "wordllama",
+                 novelty_gate: float | None = DEFAULT_GATE, gate_max: int = DEFAULT_GATE_MAX,
+                 qdrant_url: str = "", qdrant_api_key: str = "", qdrant_path: str = "",
+                 collection: str = DEFAULT_COLLECTION, min_score: float | None = None,
+                 centre: float | None = None, embedder_options: dict[str, dict] = NEW,
+                 origins: dict[str, str] = NEW):
+        self.enabled = enabled
+        self.embedder = embedder
+        self.novelty_gate = novelty_gate
+        self.gate_max = gate_max
+        self.qdrant_url = qdrant_url
+        self.qdrant_api_key = qdrant_api_key
+        self.qdrant_path = qdrant_path
+        self.collection = collection
+        self.min_score = min_score
+        self.centre = centre
+        self.embedder_options = {} if embedder_options is NEW else embedder_options
+        self.origins = {} if origins is NEW else origins
 
     @property
     def store_kind(self) -> str:

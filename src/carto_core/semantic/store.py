@@ -17,9 +17,10 @@ One contract (tests/semantic/test_store_contract.py runs it against every store)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
+
+from carto_core.records import NEW, FrozenRecord, Record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,31 +55,54 @@ class DimensionMismatch(StoreError):
         self.fix = fix
 
 
-@dataclass
-class VectorRecord:
-    """One vector to store: the event it embeds, its filter columns and display payload."""
+class VectorRecord(Record):
+    """One vector to store: the event it embeds, its filter columns and display payload.
 
+    This module's records are plain records (carto_core.records: no dataclass to generate on
+    every cold search)."""
+
+    _fields = ("event_id", "vector", "project", "timestamp", "payload", "digest")
+    _factories = {"payload": dict}
     event_id: str
     vector: "np.ndarray | Sequence[float]"
-    project: str = ""
-    timestamp: datetime | None = None
+    project: str
+    timestamp: datetime | None
     #: Extra payload (upstream's Qdrant payload fields: source, summary, session, ...).
-    payload: dict = field(default_factory=dict)
+    payload: dict
     #: `text.text_digest` of the text the vector embeds (0: not known).
-    digest: int = 0
+    digest: int
+
+    def __init__(self, event_id: str, vector: "np.ndarray | Sequence[float]", project: str = "",
+                 timestamp: datetime | None = None, payload: dict = NEW, digest: int = 0):
+        self.event_id = event_id
+        self.vector = vector
+        self.project = project
+        self.timestamp = timestamp
+        self.payload = {} if payload is NEW else payload
+        self.digest = digest
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(FrozenRecord):
+    _fields = ("event_id", "score")
     event_id: str
     score: float
 
+    def __init__(self, event_id: str, score: float):
+        setattr_ = object.__setattr__
+        setattr_(self, "event_id", event_id)
+        setattr_(self, "score", score)
 
-@dataclass
-class ModelInfo:
+
+class ModelInfo(Record):
+    _fields = ("model", "count", "dim")
     model: str
     count: int
     dim: int
+
+    def __init__(self, model: str, count: int, dim: int):
+        self.model = model
+        self.count = count
+        self.dim = dim
 
 
 class VectorStore:
