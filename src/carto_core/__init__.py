@@ -10,10 +10,10 @@ HOOK_NAMESPACE = "carto"
 
 
 def __getattr__(name):
-    # `from carto_core import hookimpl` is the documented way for plugins to mark hooks; the
-    # marker lives in pluggy, which the hook path must not import, so resolve it lazily.
+    # `from carto_core import hookimpl` is the documented way for plugins to mark hooks: the
+    # marker sets what pluggy's HookimplMarker(HOOK_NAMESPACE) sets, without importing pluggy.
     if name == "hookimpl":
-        import pluggy
+        from carto_core.markers import hookimpl
 
-        return pluggy.HookimplMarker(HOOK_NAMESPACE)
+        return hookimpl
     raise AttributeError(name)

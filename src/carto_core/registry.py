@@ -433,6 +433,104 @@ def _command_paths(group, prefix: str = "") -> set[str]:
     return paths
 
 
+class _Caller:
+    """What `Registries` reads of a pluggy hook caller: its name and implementations."""
+
+    __slots__ = ("name", "impls")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.impls: list[_Impl] = []
+
+    def get_hookimpls(self) -> list["_Impl"]:
+        return list(self.impls)
+
+
+class _Impl:
+    __slots__ = ("plugin", "plugin_name", "function")
+
+    def __init__(self, plugin, plugin_name: str, function):
+        self.plugin = plugin
+        self.plugin_name = plugin_name
+        self.function = function
+
+
+class _Hooks:
+    def __init__(self, callers: dict[str, _Caller]):
+        self._callers = callers
+
+    def __getattr__(self, name: str) -> _Caller:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._callers.setdefault(name, _Caller(name))
+
+
+#: Every hookspec and the arguments it passes (a test keeps it equal to carto_core.hookspecs).
+HOOK_ARGS: dict[str, tuple[str, ...]] = {**{name: ("register",) for name in REGISTRATION_HOOKS},
+                                         "carto_register_commands": ("cli",)}
+
+
+class LightManager:
+    """The part of a pluggy `PluginManager` that `Registries` reads, built without pluggy.
+
+    A partial load (a cold `carto search`) whose plugins the table already knows registers
+    them here: importing pluggy, building its manager and validating each plugin cost ~4 ms of
+    every search. `build` returns None (the caller then uses pluggy, which reports what is
+    wrong) unless every plugin is a module whose implementations are plain functions marked
+    with `carto_core.hookimpl` and no option, named after a hookspec, taking only its
+    arguments: the cases where pluggy's registration is this loop."""
+
+    def __init__(self):
+        self._plugins: list[tuple[str, object]] = []
+        self._callers: dict[str, _Caller] = {}
+        self._by_plugin: dict[int, list[_Caller]] = {}
+        self.hook = _Hooks(self._callers)
+
+    @classmethod
+    def build(cls, plugins: list[tuple[str, object]]) -> "LightManager | None":
+        import types
+
+        from carto_core.markers import IMPL_ATTR
+
+        manager = cls()
+        for name, plugin in plugins:
+            if not isinstance(plugin, types.ModuleType):
+                return None
+            found: dict[str, object] = {}
+            for attr, value in vars(plugin).items():
+                opts = getattr(value, IMPL_ATTR, None)
+                if opts is None:
+                    continue
+                if not isinstance(value, types.FunctionType) or not isinstance(opts, dict):
+                    return None
+                if any(opts.get(flag) for flag in ("wrapper", "hookwrapper", "optionalhook",
+                                                   "tryfirst", "trylast")):
+                    return None
+                hook = opts.get("specname") or attr
+                code = value.__code__
+                args = code.co_varnames[:code.co_argcount]
+                if (hook not in HOOK_ARGS or hook in found or code.co_kwonlyargcount
+                        or not set(args) <= set(HOOK_ARGS[hook])):
+                    return None
+                found[hook] = value
+            manager._plugins.append((name, plugin))
+            callers = manager._by_plugin[id(plugin)] = []
+            for hook in sorted(found):
+                caller = manager._callers.setdefault(hook, _Caller(hook))
+                caller.impls.append(_Impl(plugin, name, found[hook]))
+                callers.append(caller)
+        return manager
+
+    def list_name_plugin(self) -> list[tuple[str, object]]:
+        return list(self._plugins)
+
+    def get_hookcallers(self, plugin) -> list[_Caller]:
+        return list(self._by_plugin.get(id(plugin), ()))
+
+    def check_pending(self) -> None:
+        """Nothing is pending: `build` took only implementations of existing hookspecs."""
+
+
 def build_plugin_manager(
     env: dict | None = None, *, entry_points: bool = True, extra: dict | None = None,
     hooks: tuple[str, ...] | None = None,
@@ -440,17 +538,17 @@ def build_plugin_manager(
     """Run the loading sequence; returns (plugin manager, PluginInfo by name).
 
     `hooks` makes a partial load: only the entry points known to implement one of those hooks
-    (or not known yet) are imported. `extra` registers objects by name (tests)."""
-    import pluggy
+    (or not known yet) are imported; when each of them is known, nothing is blocked and no
+    `extra` is given, the manager is a `LightManager` (no pluggy) if it can stand for pluggy's.
+    `extra` registers objects by name (tests)."""
+    import importlib
 
-    from carto_core import HOOK_NAMESPACE, hookspecs
+    from carto_core import __version__
 
-    pm = pluggy.PluginManager(HOOK_NAMESPACE)
-    pm.add_hookspecs(hookspecs)
     infos: dict[str, PluginInfo] = {}
     blocked = blocked_names(env)
-    for name in blocked:
-        pm.set_blocked(name)
+    light = hooks is not None and not extra and not blocked
+    loaded: list[tuple[str, object]] = []  # entry points, in name order
     table = plugin_table() if entry_points else None
     if table is not None:
         capture_by_dist: dict[str | None, dict[str, str]] = {}
@@ -467,22 +565,20 @@ def build_plugin_manager(
                               f"(distribution {record['taken_by']})")
                 infos[f"{name} ({record.get('distribution')})"] = info
                 continue
-            if hooks is not None:
-                known = _known_hooks(table, name)
-                if known is not None and not set(known) & set(hooks):
-                    continue  # not needed for this load
+            known = _known_hooks(table, name) if hooks is not None else None
+            if known is not None and not set(known) & set(hooks):
+                continue  # not needed for this load
             infos[name] = info
             if name in blocked:
                 info.blocked = True
                 continue
             try:
-                pm.register(_load_entry_point(record), name=name)
+                loaded.append((name, _load_entry_point(record)))
             except Exception as exc:  # any import-time failure of a third-party plugin
                 info.error = f"{type(exc).__name__}: {exc}"
-    import importlib
-
-    from carto_core import __version__
-
+                continue
+            light = light and known is not None
+    builtins: list[tuple[str, object]] = []
     for name, module in BUILTINS.items():
         if hooks is not None and not set(BUILTIN_HOOKS[name]) & set(hooks):
             continue  # not needed for this load
@@ -492,7 +588,26 @@ def build_plugin_manager(
         if name in blocked:
             info.blocked = True
             continue
-        pm.register(importlib.import_module(module), name=name)
+        builtins.append((name, importlib.import_module(module)))
+    if light:
+        manager = LightManager.build(loaded + builtins)
+        if manager is not None:
+            return manager, infos
+    import pluggy
+
+    from carto_core import HOOK_NAMESPACE, hookspecs
+
+    pm = pluggy.PluginManager(HOOK_NAMESPACE)
+    pm.add_hookspecs(hookspecs)
+    for name in blocked:
+        pm.set_blocked(name)
+    for name, plugin in loaded:
+        try:
+            pm.register(plugin, name=name)
+        except Exception as exc:  # a third-party plugin pluggy refuses
+            infos[name].error = f"{type(exc).__name__}: {exc}"
+    for name, plugin in builtins:
+        pm.register(plugin, name=name)
     for name, obj in (extra or {}).items():
         infos[name] = PluginInfo(name=name, module=repr(obj))
         pm.register(obj, name=name)

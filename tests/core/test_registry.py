@@ -419,3 +419,92 @@ def test_the_main_modules_folder_does_not_key_the_plugin_table(tmp_path, monkeyp
     assert registry.capture_target("jot") == ("jot.capture:handle", None)
     (working / "jot-1.0.dist-info").mkdir()  # a distribution installed into that folder counts
     assert [str(working), working.stat().st_mtime_ns] in registry.distributions_key()["paths"]
+
+
+LIGHT = """
+import json, sys
+from carto_core import registry
+from carto_core.registry import RANKING_HOOKS, FACT_HOOKS, load_registries
+
+def describe(registries):
+    kinds = ("sources", "writers", "rankers", "decay_policies", "fact_verbs", "embedders")
+    return {"manager": type(registries.pm).__name__, "problems": registries.problems,
+            "registries": {k: [(n, cls.__module__ + "." + cls.__qualname__,
+                                getattr(registries, k).plugin_of(n))
+                               for n, cls in getattr(registries, k).items()] for k in kinds},
+            "plugins": {n: [i.hooks, i.registered, i.error, i.blocked, i.builtin]
+                        for n, i in sorted(registries.plugins.items())}}
+
+out = {}
+build = registry.LightManager.__dict__["build"]
+for name, hooks in (("ranking", RANKING_HOOKS), ("facts", FACT_HOOKS)):
+    light = describe(load_registries(hooks=hooks))
+    out[name + "_pluggy_imported"] = "pluggy" in sys.modules
+    registry.LightManager.build = classmethod(lambda cls, plugins: None)  # pluggy's way
+    heavy = describe(load_registries(hooks=hooks))
+    registry.LightManager.build = build
+    out[name] = [light, heavy]
+print(json.dumps(out))
+"""
+
+
+def test_a_known_partial_load_skips_pluggy_and_registers_what_pluggy_registers(tmp_path):
+    """With every needed plugin's hooks in the table, a partial load builds its registries
+    without pluggy (registry.LightManager): the same classes under the same names from the
+    same plugins, the same hooks and problems as pluggy's manager gives."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    _run(PARTIAL, env)  # records which hooks each plugin implements
+    out = json.loads(_run(LIGHT, env))
+    assert out["ranking_pluggy_imported"] is False
+    for name in ("ranking", "facts"):
+        light, heavy = out[name]
+        assert (light["manager"], heavy["manager"]) == ("LightManager", "PluginManager"), name
+        assert light["registries"]["rankers"] or light["registries"]["fact_verbs"]
+        assert {k: v for k, v in light.items() if k != "manager"} == \
+            {k: v for k, v in heavy.items() if k != "manager"}, name
+
+
+def test_the_light_manager_leaves_to_pluggy_what_it_cannot_stand_for():
+    """An object plugin, a marker option, a misnamed or mis-signed implementation: pluggy
+    decides (and reports), the light manager declines."""
+    from carto_core.registry import HOOK_ARGS, LightManager
+
+    def module(**attrs):
+        made = types.ModuleType("p")
+        made.__dict__.update(attrs)
+        return made
+
+    def rankers(register):
+        pass
+
+    assert LightManager.build([("ok", module(carto_register_rankers=hookimpl(rankers)))]) is not None
+    assert LightManager.build([("obj", types.SimpleNamespace(carto_register_rankers=hookimpl(rankers)))]) is None
+    assert LightManager.build([("first", module(carto_register_rankers=hookimpl(tryfirst=True)(lambda register: None)))]) is None
+    assert LightManager.build([("typo", module(carto_register_rankerz=hookimpl(lambda register: None)))]) is None
+    assert LightManager.build([("args", module(carto_register_rankers=hookimpl(lambda register, extra: None)))]) is None
+    named = LightManager.build([("spec", module(other=hookimpl(specname="carto_register_rankers")(rankers)))])
+    assert [i.plugin_name for i in named.hook.carto_register_rankers.get_hookimpls()] == ["spec"]
+    from carto_core import hookspecs
+
+    assert set(HOOK_ARGS) == {n for n in dir(hookspecs) if n.startswith("carto_")}
+    for hook, args in HOOK_ARGS.items():
+        code = getattr(hookspecs, hook).__code__
+        assert code.co_varnames[:code.co_argcount] == args, hook
+
+
+def test_the_marker_sets_what_pluggys_marker_sets():
+    import pluggy
+
+    from carto_core import HOOK_NAMESPACE
+
+    for options in ({}, {"tryfirst": True}, {"specname": "x", "wrapper": True}):
+        def mine():
+            pass
+
+        def theirs():
+            pass
+
+        (hookimpl(**options)(mine) if options else hookimpl(mine))
+        (pluggy.HookimplMarker(HOOK_NAMESPACE)(**options)(theirs) if options
+         else pluggy.HookimplMarker(HOOK_NAMESPACE)(theirs))
+        assert mine.carto_impl == theirs.carto_impl

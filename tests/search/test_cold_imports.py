@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
-#: The warm client's transport (imported only when a `carto serve` socket exists).
-NOT_IMPORTED = ("socket", "selectors", "base64")
+#: The warm client's transport (imported only when a `carto serve` socket exists), and pluggy
+#: (a partial registry load whose plugins the table knows uses registry.LightManager).
+NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.hookspecs")
 
 COLD = """
 import atexit, json, sys

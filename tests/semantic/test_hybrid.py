@@ -303,7 +303,7 @@ try:
     main(["search", "login credentials", "--json"])
 except SystemExit:
     pass
-watch = ("attrs", "shutil", "secrets", "importlib.metadata", "carto_core.sources",
+watch = ("attrs", "shutil", "secrets", "importlib.metadata", "pluggy", "carto_core.sources",
          "carto_core.builtins.writers", "carto_core.builtins.facts", "carto_core.semantic.indexer")
 print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)), file=sys.stderr)
 """
@@ -313,7 +313,7 @@ def test_a_cold_cli_search_imports_no_writer_indexer_or_plugin_scan(paraphrase_h
     """What a cold `carto search` with the semantic ladder answering leaves out: the writers'
     and fact verbs' built-ins (attrs), the semantic indexer (its read side is
     semantic.pending), the store's write-only imports (shutil, secrets) and, once the plugin
-    table is recorded, the entry-point scan (importlib.metadata)."""
+    table is recorded, the entry-point scan (importlib.metadata) and pluggy itself."""
     home, _, _ = paraphrase_home
     run_index(home)
     env = {**os.environ, "CARTO_HOME": str(home.root)}
