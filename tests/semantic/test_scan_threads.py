@@ -110,23 +110,44 @@ def test_kth_best_reads_past_a_sample_that_holds_the_best_rows(monkeypatch):
     assert embedded._kth_best(got, k) == expected
 
 
-def test_scan_threads_follow_the_variable_the_cores_and_the_load(monkeypatch):
-    monkeypatch.setattr("carto_core.parallel.cores", lambda: 8)
+def test_scan_threads_follow_the_variable_the_cores_and_what_else_runs(monkeypatch):
     monkeypatch.delenv("CARTO_SCAN_THREADS", raising=False)
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.0, 0.0))
+    busy = {"now": 0}
+    monkeypatch.setattr(embedded, "_busy_elsewhere", lambda: busy["now"])
+    monkeypatch.setattr("carto_core.parallel.cores", lambda: 8)
     assert embedded.scan_threads() == embedded._MAX_SCAN_THREADS == 4
+    busy["now"] = 5
+    assert embedded.scan_threads() == 3
     monkeypatch.setattr("carto_core.parallel.cores", lambda: 2)
+    busy["now"] = 0
     assert embedded.scan_threads() == 2
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.0, 0.0))  # this search and one more
-    assert embedded.scan_threads() == 2
-    monkeypatch.setattr(os, "getloadavg", lambda: (2.1, 0.0, 0.0))  # another job holds a core
+    busy["now"] = 1  # another job holds the other core
     assert embedded.scan_threads() == 1
-    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 0.0, 0.0))
+    busy["now"] = 9
     assert embedded.scan_threads() == 1
     monkeypatch.setenv("CARTO_SCAN_THREADS", "3")
     assert embedded.scan_threads() == 3
     monkeypatch.setenv("CARTO_SCAN_THREADS", "0")
     assert embedded.scan_threads() == 1
+
+
+def test_busy_elsewhere_reads_the_runnable_count_less_the_caller(monkeypatch, tmp_path):
+    import builtins
+
+    real_open = builtins.open
+    fake = tmp_path / "loadavg"
+
+    def opener(path, *args, **kwargs):
+        return real_open(fake if path == "/proc/loadavg" else path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", opener)
+    fake.write_text("0.52 0.58 0.59 3/412 12345\n")
+    assert embedded._busy_elsewhere() == 2
+    fake.write_text("0.52 0.58 0.59 1/412 12345\n")
+    assert embedded._busy_elsewhere() == 0
+    fake.unlink()  # no such file: the one-minute load average
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.7, 0.0, 0.0))
+    assert embedded._busy_elsewhere() == 2
 
 
 def test_a_failing_piece_raises_on_the_callers_thread(tmp_path, monkeypatch):
