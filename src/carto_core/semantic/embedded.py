@@ -392,19 +392,19 @@ def _busy_elsewhere() -> int:
 
 def _split(tasks, rows_each: int):
     """`tasks` (number, segment, lo, hi, offsets) cut into pieces of about `rows_each` rows, in
-    the same (segment, row) order; a slice is cut at multiples of `_CAST_ROWS` from its start,
-    so every piece casts and multiplies the very parts the whole slice would (same scores, to
-    the bit)."""
+    the same (segment, row) order, with the rank of each piece within its task; a slice is cut
+    at multiples of `_CAST_ROWS` from its start, so every piece casts and multiplies the very
+    parts the whole slice would (same scores, to the bit)."""
     step = max(_CAST_ROWS, -(-rows_each // _CAST_ROWS) * _CAST_ROWS)
-    out = []
+    out, ranks = [], []
     for number, segment, lo, hi, offsets in tasks:
         if offsets is None:
-            out.extend((number, segment, start, min(start + step, hi), None)
-                       for start in range(lo, hi, step))
+            cuts = [(start, min(start + step, hi), None) for start in range(lo, hi, step)]
         else:
-            out.extend((number, segment, lo, hi, offsets[start:start + step])
-                       for start in range(0, len(offsets), step))
-    return out
+            cuts = [(lo, hi, offsets[start:start + step]) for start in range(0, len(offsets), step)]
+        out.extend((number, segment, a, b, c) for a, b, c in cuts)
+        ranks.extend(range(len(cuts)))
+    return out, ranks
 
 
 def _best_of(task, query: np.ndarray, limit: int, scratch: np.ndarray | None = None):
@@ -456,10 +456,13 @@ def scan(tasks, query: np.ndarray, limit: int):
         return [_best_of(task, query, limit, mine) for task in tasks]
     import threading
 
-    pieces = _split(tasks, -(-total // (threads * 4)))
+    pieces, ranks = _split(tasks, -(-total // (threads * 2)))
     out: list = [None] * len(pieces)
     failed: list[BaseException] = []
-    claim = iter(range(len(pieces)))
+    # Threads take the first piece of every segment, then the second ones...: two threads
+    # faulting in pages of the same mapped segment at once wait on each other (a cold scan on
+    # two threads was no faster than on one), two segments at once do not.
+    claim = iter(sorted(range(len(pieces)), key=lambda i: (ranks[i], i)))
     lock = threading.Lock()
 
     def work() -> None:
