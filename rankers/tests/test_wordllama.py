@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,12 +86,27 @@ def test_a_query_imports_neither_wordllama_nor_tokenizers(tmp_path):
         "v = e.embed_query('which pet did we adopt')\n"
         "print(json.dumps([len(v), sorted(m for m in sys.modules if m.split('.')[0] in "
         "('wordllama', 'tokenizers', 'safetensors', 'requests', 'pydantic')"
-        " or m == 'importlib.metadata')]))\n")
+        " or m in ('importlib.metadata', 'importlib.util'))]))\n")
     # the tables are written by the first query of a home; a fresh process then reads them
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     dims, heavy = json.loads(out.stdout)
     assert dims == 256 and heavy == []
+
+
+def test_the_package_folder_is_the_one_importlib_finds(monkeypatch):
+    """Found by the path finder alone; a finder of its own (an editable install) still counts."""
+    import importlib.util
+
+    wl._FOLDER.clear()
+    spec = importlib.util.find_spec("wordllama")
+    assert wl.package_folder() == Path(list(spec.submodule_search_locations)[0])
+    from importlib.machinery import PathFinder
+
+    wl._FOLDER.clear()
+    monkeypatch.setattr(PathFinder, "find_spec", classmethod(lambda cls, name, path=None: None))
+    assert wl.package_folder() == Path(list(spec.submodule_search_locations)[0])
+    wl._FOLDER.clear()
 
 
 def test_the_version_is_read_without_importlib_metadata():

@@ -176,3 +176,36 @@ def test_tail_folds_and_persists(writer, monkeypatch):
     assert folded.generation != first and folded.tail_docs == 0
     assert np.asarray(folded.cols["alive"]).all() and len(folded) == 5
     assert KeywordIndex.load(writer.home).df("folded2") == 1
+
+
+#: Two pairs of ids whose CRC32s are equal (the persisted id hash): found by a search.
+COLLIDING = (("evt-00000008ddf9", "evt-000002008894"), ("evt-00000008ddf8", "evt-000002008895"))
+
+
+def test_batch_positions_on_hash_collisions_retired_rows_and_lookalikes(writer):
+    """The vectorised byte comparison of `positions` (ids whose hash is in the table once)
+    and the slow path (shared hashes, the tail) against the truth: a stored id whose
+    document is alive. Both ids of a shared hash, an id absent but sharing a stored id's hash
+    and length, ids one byte off a stored one, a retired document, the tail's rows."""
+    import zlib
+
+    for pair in COLLIDING:
+        assert zlib.crc32(pair[0].encode()) == zlib.crc32(pair[1].encode())
+    stored = [writer.tool(f"Ran: step{i} build") for i in range(30)]
+    stored += [writer.tool("Ran: twin", event_id=e) for e in (*COLLIDING[0], COLLIDING[1][0])]
+    KeywordIndex.build(writer.home)
+    stored += [writer.tool("Ran: appended later")]
+    index = KeywordIndex.open(writer.home)
+    assert index.tail_docs == 1
+    alive = np.array(index.cols["alive"], dtype=bool)
+    retired = index.index_of(stored[5])
+    alive[retired] = False
+    index.cols["alive"] = alive
+    truth = {index.event_id(d): d for d in range(len(index)) if alive[d]}
+    lookalikes = [stored[0][:-1] + ("x" if stored[0][-1] != "x" else "y"), stored[1] + "0",
+                  stored[2][:-1], COLLIDING[1][1], "evt-missing", "", "évt-ünïcode"]
+    asked = stored[::-1] + lookalikes + stored[:3]
+    got = index.positions(asked).tolist()
+    assert got == [truth.get(e, -1) for e in asked]
+    assert got == [-1 if index.index_of(e) is None else index.index_of(e) for e in asked]
+    assert got[len(stored) - 1 - 5] == -1 and -1 not in got[:len(stored) - 6]

@@ -198,8 +198,10 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
 
     def positions(self, event_ids: list[str]) -> np.ndarray:
         """Document index of each id (-1: not in the corpus, or retired), in one pass: one
-        vectorised binary search over the persisted id hashes and a byte comparison per id,
-        instead of a search and a decode per id (a semantic ladder maps 500 ids a query)."""
+        vectorised binary search over the persisted id hashes, and the ids whose hash is in
+        the table once (all but a collision's) compared with their stored bytes in one
+        gather, instead of a search and a decode per id (a semantic ladder maps ~550 ids a
+        query: ~0.8 ms of Python a cold search in a loop over them)."""
         out = np.full(len(event_ids), -1, np.int64)
         if not event_ids:
             return out
@@ -219,9 +221,30 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         hi = hashes.searchsorted(wanted, "right")
         data, offsets = self._ids_blob
         data, offsets = np.asarray(data), np.asarray(offsets)
-        alive = self.cols["alive"]
+        alive = np.asarray(self.cols["alive"])
         tail = self._tail_map
-        for position, raw in enumerate(encoded):
+        lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
+        # one stored id to compare with: the hash is in the table once, the id not empty
+        # (a row of the tail may override a stored one: those go the slow way)
+        single = (hi - lo == 1) & (lengths > 0)
+        if tail:
+            single &= np.fromiter((e not in tail for e in event_ids), np.bool_, len(event_ids))
+        picked = np.flatnonzero(single)
+        if len(picked):
+            doc = docs[lo[picked]].astype(np.int64)
+            start = offsets[doc].astype(np.int64)
+            size = lengths[picked]
+            fits = offsets[doc + 1].astype(np.int64) - 1 - start == size
+            picked, doc, start, size = picked[fits], doc[fits], start[fits], size[fits]
+            if len(picked):
+                ends = np.cumsum(size)
+                where = np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(start - (ends - size), size)
+                expected = np.frombuffer(b"".join([encoded[i] for i in picked.tolist()]), np.uint8)
+                differs = np.logical_or.reduceat(data[where] != expected, ends - size)
+                same = ~differs & alive[doc].astype(np.bool_)
+                out[picked[same]] = doc[same]
+        for position in np.flatnonzero(~single).tolist():
+            raw = encoded[position]
             if tail:
                 found = tail.get(event_ids[position])
                 if found is not None:
