@@ -21,6 +21,7 @@ watch = json.loads(sys.argv.pop(1))
 # entry.main ends a one-shot search with os._exit after the atexit handlers run.
 atexit.register(lambda: print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)),
                               file=sys.stderr))
+atexit.register(lambda: print("GC " + json.dumps(__import__("gc").isenabled()), file=sys.stderr))
 sys.argv[0] = "carto"
 from carto_core.entry import main
 sys.exit(main())
@@ -39,11 +40,18 @@ def small_home(tmp_path_factory):
     return root, env
 
 
-def cold_modules(env, watch, *args) -> tuple[list[str], dict]:
-    out = subprocess.run([sys.executable, "-c", COLD, json.dumps(list(watch)), "search", *args],
+def cold_run(env, watch, *args) -> tuple[list[str], str, bool]:
+    """(watched modules imported, stdout, whether the cyclic GC was on at the end)."""
+    out = subprocess.run([sys.executable, "-c", COLD, json.dumps(list(watch)), *args],
                          capture_output=True, text=True, env=env)
     line = next(l for l in out.stderr.splitlines() if l.startswith("MODULES "))
-    return json.loads(line[len("MODULES "):]), json.loads(out.stdout)
+    gc_on = next(l for l in out.stderr.splitlines() if l.startswith("GC "))
+    return json.loads(line[len("MODULES "):]), out.stdout, json.loads(gc_on[len("GC "):])
+
+
+def cold_modules(env, watch, *args) -> tuple[list[str], dict]:
+    found, stdout, _ = cold_run(env, watch, "search", *args)
+    return found, json.loads(stdout)
 
 
 def test_a_cold_search_imports_none_of_the_cut_modules(small_home):
@@ -58,3 +66,13 @@ def test_the_watch_itself_sees_a_module_that_is_imported(small_home):
     _, env = small_home
     found, _ = cold_modules(env, ("numpy", "click", "socket"), "commit", "--json")
     assert found == ["click", "numpy"]
+
+
+def test_a_one_shot_search_runs_without_the_cyclic_gc_and_other_commands_with_it(small_home):
+    """The console script's search turns the collector off (entry.main: it walked the
+    imports' objects ~60 times a cold search); any other command keeps it."""
+    _, env = small_home
+    _, stdout, gc_on = cold_run(env, (), "search", "commit", "--json", "--limit", "3")
+    assert json.loads(stdout)["results"] and gc_on is False
+    _, _, gc_on = cold_run(env, (), "facts", "census", "--json")
+    assert gc_on is True
