@@ -481,17 +481,23 @@ class IndexBuilding:
 
     def _lengths(self) -> None:
         """Fill each segment's per-posting document lengths (after a build, merge or tail)."""
-        doclen = np.asarray(self.cols["doclen"], np.float32) / np.float32(TF_SCALE)
+        # (an opened generation's segment has them: no 200k-row division a cold search)
+        doclen = None
         for seg in self.segments:
             if seg.dls is None or len(seg.dls) != len(seg.docs):
+                if doclen is None:
+                    doclen = np.asarray(self.cols["doclen"], np.float32) / np.float32(TF_SCALE)
                 seg.dls = doclen[seg.docs]
 
     def _stats(self) -> None:
         self._lengths()
         alive = self.cols["alive"]
-        self.n_alive = int(alive.sum())
+        self.n_alive = int(np.count_nonzero(alive))
         dl = self.cols["doclen"]
-        self.avgdl = float(dl[alive].mean()) / TF_SCALE if self.n_alive else 0.0
+        # every document alive (an opened generation): the same mean without the masked copy
+        # (integer lengths: the float64 sum is exact, so the same value to the bit)
+        live = dl if self.n_alive == len(alive) else dl[alive]
+        self.avgdl = float(live.mean()) / TF_SCALE if self.n_alive else 0.0
         self._df_cache = {}
         self._id_map = None
 

@@ -9,7 +9,7 @@ import os
 import re
 import time
 from collections import Counter
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -373,7 +373,9 @@ def _intent_label(index, position: int) -> str | None:
 
 
 def _top(counter: Counter, n: int) -> dict:
-    return dict(counter.most_common(n))
+    # most_common(n)'s documented equivalent (ties in first-seen order); most_common(n)
+    # imports heapq, ~0.4 ms of every cold search for a few dozen counts
+    return dict(sorted(counter.items(), key=itemgetter(1), reverse=True)[:n])
 
 
 def _facets(engine, fused: list[Fused]) -> dict:
