@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 import re
 
+from carto_core.lazyre import Lazy
+
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Compiled on first use (~0.4 ms of every process that imports this module, the hook's too):
+#: only a row holding a surrogate escape, or a string that cannot be encoded, needs it.
+_SURROGATE = Lazy("[\ud800-\udfff]")
 #: A JSON escape of a UTF-16 surrogate: only lines holding one can decode to a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 

@@ -23,6 +23,11 @@ watch = json.loads(sys.argv.pop(1))
 atexit.register(lambda: print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)),
                               file=sys.stderr))
 atexit.register(lambda: print("GC " + json.dumps(__import__("gc").isenabled()), file=sys.stderr))
+LAZY = (("carto_core.jsonl", "_SURROGATE"), ("carto_core.search.index_view", "_HEADER"),
+        ("carto_core.search.pipeline", "_ID_SHAPED"), ("carto_core.search.pipeline", "_VERSION"))
+atexit.register(lambda: print("COMPILED " + json.dumps(sorted(
+    m + "." + a for m, a in LAZY if m in sys.modules and getattr(sys.modules[m], a).compiled is not None)),
+    file=sys.stderr))
 sys.argv[0] = "carto"
 from carto_core.entry import main
 sys.exit(main())
@@ -77,3 +82,17 @@ def test_a_one_shot_search_runs_without_the_cyclic_gc_and_other_commands_with_it
     assert json.loads(stdout)["results"] and gc_on is False
     _, _, gc_on = cold_run(env, (), "facts", "census", "--json")
     assert gc_on is True
+
+
+def test_a_cold_search_compiles_none_of_the_patterns_it_does_not_use(small_home):
+    """Patterns compiled on first use (carto_core.lazyre): the surrogate class of jsonl, the
+    lite view's npy header, the phantom-entity shapes of a search that found nothing."""
+    _, env = small_home
+    out = subprocess.run([sys.executable, "-c", COLD, "[]", "search", "commit", "--json"],
+                         capture_output=True, text=True, env=env)
+    line = next(l for l in out.stderr.splitlines() if l.startswith("COMPILED "))
+    assert json.loads(out.stdout)["results"] and json.loads(line[len("COMPILED "):]) == []
+    out = subprocess.run([sys.executable, "-c", COLD, "[]", "search", "evt-zzzznotthere", "--json"],
+                         capture_output=True, text=True, env=env)
+    line = next(l for l in out.stderr.splitlines() if l.startswith("COMPILED "))
+    assert "carto_core.search.pipeline._ID_SHAPED" in json.loads(line[len("COMPILED "):])

@@ -22,10 +22,10 @@ import bisect
 import json
 import mmap
 import os
-import re
 import zlib
 from pathlib import Path
 
+from carto_core.lazyre import Lazy
 from carto_core.logs import SEARCHED_LOGS
 
 FORMAT_VERSION = 6
@@ -34,7 +34,8 @@ TF_SCALE = 4
 #: npy dtype descr -> memoryview format (little-endian, as every index this machine wrote).
 _FORMATS = {"<u8": "Q", "<i8": "q", "<i4": "i", "<u4": "I", "<u2": "H", "<i2": "h", "<f8": "d",
             "<f4": "f", "|b1": "?", "|u1": "B", "|i1": "b", "<f2": "e"}
-_HEADER = re.compile(rb"'descr':\s*'([^']+)'.*'fortran_order':\s*(True|False).*'shape':\s*\((\d*),?\)")
+#: Compiled on first use: a cold `carto search` imports this module for its constants only.
+_HEADER = Lazy(rb"'descr':\s*'([^']+)'.*'fortran_order':\s*(True|False).*'shape':\s*\((\d*),?\)")
 #: The logs searched, in the index's code order.
 LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
 COLUMNS = ("ts", "project", "type", "session", "source", "seen", "salience", "loc_off",

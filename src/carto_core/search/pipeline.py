@@ -6,7 +6,6 @@ scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim ->
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections import Counter
 from operator import attrgetter, itemgetter
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from carto_core.lazyre import Lazy
 from carto_core.search.api import (
     SEMANTIC,
     TRIM,
@@ -413,9 +413,10 @@ def _facets(engine, fused: list[Fused]) -> dict:
     }
 
 
-_ID_SHAPED = re.compile(r"^(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+$")
-_PATH_SHAPED = re.compile(r"^[\w./~-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
-_VERSION = re.compile(r"^v?\d+(?:\.\d+)+$")
+#: Compiled on first use (these three: only a search that found nothing looks for phantoms).
+_ID_SHAPED = Lazy(r"^(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+$")
+_PATH_SHAPED = Lazy(r"^[\w./~-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
+_VERSION = Lazy(r"^v?\d+(?:\.\d+)+$")
 
 
 def _unknown_entities(engine, text: str) -> list[str]:
