@@ -23,6 +23,9 @@ watch = json.loads(sys.argv.pop(1))
 atexit.register(lambda: print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)),
                               file=sys.stderr))
 atexit.register(lambda: print("GC " + json.dumps(__import__("gc").isenabled()), file=sys.stderr))
+atexit.register(lambda: print("DEFERRED " + json.dumps(sorted(
+    m for m in ("ipaddress", "urllib.parse") if type(sys.modules.get(m)).__name__ == "Deferred")),
+    file=sys.stderr))
 LAZY = (("carto_core.jsonl", "_SURROGATE"), ("carto_core.search.index_view", "_HEADER"),
         ("carto_core.search.pipeline", "_ID_SHAPED"), ("carto_core.search.pipeline", "_VERSION"))
 atexit.register(lambda: print("COMPILED " + json.dumps(sorted(
@@ -76,8 +79,13 @@ def test_the_watch_itself_sees_a_module_that_is_imported(small_home):
 
 def test_a_one_shot_search_runs_without_the_cyclic_gc_and_other_commands_with_it(small_home):
     """The console script's search turns the collector off (entry.main: it walked the
-    imports' objects ~60 times a cold search); any other command keeps it."""
+    imports' objects ~60 times a cold search) and never loads what pathlib imports for
+    `as_uri` (carto_core.deferred); any other command keeps both."""
     _, env = small_home
+    out = subprocess.run([sys.executable, "-c", COLD, "[]", "search", "commit", "--json"],
+                         capture_output=True, text=True, env=env)
+    line = next(l for l in out.stderr.splitlines() if l.startswith("DEFERRED "))
+    assert json.loads(line[len("DEFERRED "):]) == ["ipaddress", "urllib.parse"]
     _, stdout, gc_on = cold_run(env, (), "search", "commit", "--json", "--limit", "3")
     assert json.loads(stdout)["results"] and gc_on is False
     _, _, gc_on = cold_run(env, (), "facts", "census", "--json")

@@ -1,0 +1,52 @@
+"""carto_core.deferred: the stand-ins a one-shot search puts in for the modules pathlib imports
+and a search never uses behave as the modules do once used (each check in a fresh process:
+the stand-ins exist only where the real modules were not imported yet)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+USE = r"""
+import json, sys
+from carto_core.deferred import Deferred, defer
+defer()
+import pathlib
+before = {m: type(sys.modules[m]).__name__ for m in ("ipaddress", "urllib.parse")}
+import ipaddress, urllib.parse
+from urllib.parse import urlencode, quote_from_bytes
+out = {
+    "before": before,
+    "uri": pathlib.Path("/tmp/a b").as_uri(),
+    "split": list(urllib.parse.urlsplit("http://[::1]:80/x?q=1")),
+    "encode": urlencode({"a": 1, "b": "c d"}),
+    "quote": quote_from_bytes(b"a b/c"),
+    "v6": isinstance(ipaddress.ip_address("::1"), ipaddress.IPv6Address),
+    "same_class": ipaddress.IPv4Address is sys.modules["ipaddress"].IPv4Address,
+    "package_attr": sys.modules["urllib"].parse is sys.modules["urllib.parse"],
+    "after": {m: type(sys.modules[m]).__name__ for m in ("ipaddress", "urllib.parse")},
+}
+print(json.dumps(out))
+"""
+
+
+def test_a_deferred_module_is_the_module_once_used():
+    done = subprocess.run([sys.executable, "-c", USE], capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    assert out["before"] == {"ipaddress": "Deferred", "urllib.parse": "Deferred"}
+    assert out["uri"] == "file:///tmp/a%20b"
+    assert out["split"] == ["http", "[::1]:80", "/x", "q=1", ""]
+    assert out["encode"] == "a=1&b=c+d" and out["quote"] == "a%20b/c"
+    assert out["v6"] and out["same_class"] and out["package_attr"]
+    assert out["after"] == {"ipaddress": "module", "urllib.parse": "module"}
+
+
+def test_modules_already_imported_are_left_alone():
+    code = ("import sys, urllib.parse, ipaddress\n"
+            "from carto_core.deferred import defer\n"
+            "real = sys.modules['urllib.parse']\n"
+            "defer()\n"
+            "print(sys.modules['urllib.parse'] is real and type(sys.modules['ipaddress']).__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "module"
