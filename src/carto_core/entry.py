@@ -22,7 +22,7 @@ def one_blas_thread() -> None:
     runs on the calling thread anyway), but OpenBLAS starts a pool of threads when numpy loads,
     and they spin on the other cores for a while: on a 2-core machine that is a core the
     search's own scan threads want, and on a busy one a core taken from the search itself
-    (docs/performance.md, "One BLAS thread for a one-shot search"). A thread count the user set
+    (docs/performance.md, "The scan on two threads, one BLAS thread"). A thread count the user set
     is kept; the variable is removed again once numpy is loaded, so a process the search
     starts gets the environment it was given."""
     if "numpy" in sys.modules or any(name in os.environ for name in BLAS_THREAD_VARIABLES):
