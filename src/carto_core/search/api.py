@@ -305,7 +305,9 @@ class LadderReport(Record):
     _fields = ("name", "ranker", "status", "reason", "candidates", "contributed", "ms")
     name: str
     ranker: str
-    status: str  # "ok", "empty" (nothing matched: `reason` says why), "unavailable", "error"
+    #: "ok", "empty" (nothing matched: `reason` says why), "gated" (not run: the fusion would
+    #: drop its ladder for this query, `Fusion.gated`), "unavailable", "error"
+    status: str
     reason: str
     candidates: int
     contributed: int  # results in the returned page that came from this ladder
@@ -465,6 +467,15 @@ class Fusion:
              query: Query | None = None) -> list[Fused]:
         """`query` (the analysed query, when the pipeline has one) may steer the fusion."""
         raise NotImplementedError
+
+    def gated(self, ladders: list[Ladder], query: Query | None = None) -> list[Ladder]:
+        """The ladders of `ladders` this fusion uses for `query`: all of them here. A fusion
+        that gates a ladder out (`rrf` drops the semantic ladder when a document holds every
+        word of a query that is not a question) says so here and applies it in `fuse`. The
+        pipeline asks before it runs each ranker after the first, with an empty ladder of that
+        ranker beside the ladders made so far, and does not run a ranker whose ladder would be
+        dropped (its report says `gated`): what fusion throws away is not computed."""
+        return ladders
 
 
 class DecayPolicy:

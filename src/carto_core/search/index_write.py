@@ -265,7 +265,11 @@ def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
         previous = (base / "CURRENT").read_text("utf-8").strip()
     except OSError:
         previous = ""
-    pointer = base / f"CURRENT.{os.getpid()}.tmp"
+    # Named for this thread, not only this process: a server's threads refresh the index
+    # side by side, and two writing one CURRENT.<pid>.tmp lost the race's rename (FileNotFound).
+    import threading
+
+    pointer = base / f"CURRENT.{os.getpid()}.{threading.get_ident()}.tmp"
     pointer.write_text(name, "utf-8")
     os.replace(pointer, base / "CURRENT")
     return previous if previous != name else ""

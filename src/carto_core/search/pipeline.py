@@ -89,6 +89,26 @@ def _semantic_default(request: SearchRequest, engine) -> SemanticState:
     return SemanticState("unavailable", "the semantic ranker was not run")
 
 
+GATED_REASON = ("not run: the fusion gates this ladder out for this query (a document holds "
+                "every query word)")
+
+
+def _gated_out(fusion, ladders: list[Ladder], name: str, query: Query) -> bool:
+    """Whether `fusion` would drop the ladder of ranker `name` beside `ladders`: asked with an
+    empty ladder of it (`Fusion.gated`; a fusion without `gated` drops nothing). The semantic
+    ladder of a lookup is the case: a cold search then skips the whole vector scan."""
+    gated = getattr(fusion, "gated", None)
+    if gated is None:
+        return False
+    import numpy as np
+
+    probe = Ladder(name, np.zeros(0, np.int64), np.zeros(0, np.float64), ranker=name)
+    code = getattr(gated, "__code__", None)
+    told = code is not None and "query" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    kept = gated(ladders + [probe], query) if told else gated(ladders + [probe])
+    return not any(ladder is probe for ladder in kept)
+
+
 def has_logs(engine) -> bool:
     return any(path.is_file() and path.stat().st_size > 0
                for path in engine.home.searched_logs().values())
@@ -153,6 +173,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     reports: list[LadderReport] = []
     semantic = _semantic_default(request, engine)
     hidden = 0
+    fusion = engine.ranker(fusion_name)
     for name in rankers:
         t0 = time.perf_counter()
         if name == SEMANTIC and semantic.reason == NO_SEMANTIC_RANKER:
@@ -168,6 +189,11 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             reports.append(LadderReport(name, name, "unavailable", reason))
             if name == SEMANTIC:
                 semantic = state
+            continue
+        if ladders and _gated_out(fusion, ladders, name, query):
+            reports.append(LadderReport(name, name, "gated", GATED_REASON))
+            if name == SEMANTIC:
+                semantic = SemanticState("available", not_embedded=state.not_embedded)
             continue
         try:
             produced = ranker.rank(query, scope, engine, depth=request.depth)
@@ -199,7 +225,6 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             semantic = SemanticState("available", not_embedded=state.not_embedded)
     lap("ladders")
 
-    fusion = engine.ranker(fusion_name)
     if _takes_query(fusion):
         fused = fusion.fuse(ladders, engine, query=query)
     else:  # a fusion written before `fuse` was given the query
