@@ -6,7 +6,9 @@ For each size (events), in one run and on the same generated corpus and queries:
   in-process keyword ladder (BM25Ranker.rank over the whole scope) median and p95, and whether
   every ladder equals the exhaustive reference (all postings scored, top 500 per log); in-process
   `run_search` median; cold `carto search QUERY` process median end to end (and its peak RSS),
-  with and without the semantic ladder, interleaved with the floor `python -c "import numpy,
+  with and without the semantic ladder and for the same words asked as a question ("what
+  about W?": the semantic ladder is computed; for the plain words, a lookup, fusion gates it
+  out and the search skips it), interleaved with the floor `python -c "import numpy,
   click"`, each as a ratio to the floor in wall time and in CPU time (user + system: on a shared
   machine it moves far less with the load than the wall time), and to the same floor with
   `OPENBLAS_NUM_THREADS=1` and the cyclic GC off (how a one-shot carto search loads numpy and
@@ -179,8 +181,8 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
     # The floor and both CLI variants are interleaved query by query, so that the machine's
     # load (shared with other jobs) weighs on all three alike.
     timed_child([CARTO, "search", queries[0], "--limit", "10"], env)
-    floor, floor_one, walls, rsses, plain = [], [], [], [], []
-    cpu = {"floor": [], "floor_like_carto": [], "cli": [], "no_semantic": []}
+    floor, floor_one, walls, rsses, plain, asked = [], [], [], [], [], []
+    cpu = {"floor": [], "floor_like_carto": [], "cli": [], "no_semantic": [], "question": []}
     # A one-shot carto search loads numpy with OpenBLAS on one thread and runs without the
     # cyclic GC (carto_core.entry): the same imports done that way are the floor its own
     # process cannot go below, the like-for-like comparison.
@@ -205,6 +207,12 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
         wall, _, used = timed_child([CARTO, "search", q, "--limit", "10", "--no-semantic"], env)
         plain.append(wall)
         cpu["no_semantic"].append(used)
+        # The sampled words are a lookup (their row holds them all), so fusion gates the
+        # semantic ladder out and the search does not compute it; asked as a question, the
+        # same words make the search run the whole vector scan.
+        wall, _, used = timed_child([CARTO, "search", f"what about {q}?", "--limit", "10"], env)
+        asked.append(wall)
+        cpu["question"].append(used)
         if exact_vectors:  # every vector list read: the exact scan, in the same loop
             wall, _, used = timed_child([CARTO, "search", q, "--limit", "10"], exact_env)
             exact_walls.append(wall)
@@ -214,12 +222,14 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
     out["carto_cold_cli"] = ms(walls)
     out["carto_cold_cli_rss_mb"] = max(rsses)
     out["carto_cold_cli_no_semantic"] = ms(plain)
+    out["carto_cold_cli_question"] = ms(asked)
     if exact_vectors:
         out["carto_cold_cli_exact_vectors"] = ms(exact_walls)
         out["carto_cold_cli_exact_vectors_cpu_vs_floor"] = round(
             statistics.median(cpu["cli_exact_vectors"]) / statistics.median(cpu["floor"]), 2)
     out["cold_cpu_ms"] = {name: round(statistics.median(v) * 1000, 1) for name, v in cpu.items()}
-    for key, name in (("carto_cold_cli", "cli"), ("carto_cold_cli_no_semantic", "no_semantic")):
+    for key, name in (("carto_cold_cli", "cli"), ("carto_cold_cli_no_semantic", "no_semantic"),
+                      ("carto_cold_cli_question", "question")):
         out[f"{key}_vs_floor"] = round(out[key]["median_ms"] / out["floor_import_numpy_click"]["median_ms"], 2)
         out[f"{key}_cpu_vs_floor"] = round(statistics.median(cpu[name]) / statistics.median(cpu["floor"]), 2)
         out[f"{key}_vs_floor_like_carto"] = round(
@@ -306,8 +316,8 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
 
 
 def table(rows) -> str:
-    lines = ["| events | JSONL MB | carto build s (RSS MB) | build, upstream analyzer s (ratio) | semantic index s | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' (like carto: one BLAS thread, no cyclic GC) | cold CLI / floor, wall (CPU) [/ like-for-like floor] | --no-semantic / floor, wall (CPU) [/ like-for-like floor] | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | interleaved with tantivy: ladder / tantivy median (p95) | ladder / bm25s | load avg |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| events | JSONL MB | carto build s (RSS MB) | build, upstream analyzer s (ratio) | semantic index s | carto ladder median / p95 ms (exact) | run_search median ms | cold CLI median ms (RSS MB) | cold CLI, --no-semantic | floor: python -c 'import numpy, click' (like carto: one BLAS thread, no cyclic GC) | cold CLI / floor, wall (CPU) [/ like-for-like floor] | --no-semantic / floor, wall (CPU) [/ like-for-like floor] | a question (semantic ladder run) median ms: / floor, wall (CPU) [/ like-for-like floor] | tantivy median / p95 ms (build s) | bm25s median / p95 ms (build s) | ladder / tantivy | interleaved with tantivy: ladder / tantivy median (p95) | ladder / bm25s | load avg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         t = r.get("tantivy") or {}
         b = r.get("bm25s") or {}
@@ -325,6 +335,11 @@ def table(rows) -> str:
             f"{r['carto_cold_cli_no_semantic_vs_floor']}x ({r['carto_cold_cli_no_semantic_cpu_vs_floor']}x) "
             f"[{r.get('carto_cold_cli_no_semantic_vs_floor_like_carto', '-')}x "
             f"({r.get('carto_cold_cli_no_semantic_cpu_vs_floor_like_carto', '-')}x)] | "
+            f"{r.get('carto_cold_cli_question', {}).get('median_ms', '-')}: "
+            f"{r.get('carto_cold_cli_question_vs_floor', '-')}x "
+            f"({r.get('carto_cold_cli_question_cpu_vs_floor', '-')}x) "
+            f"[{r.get('carto_cold_cli_question_vs_floor_like_carto', '-')}x "
+            f"({r.get('carto_cold_cli_question_cpu_vs_floor_like_carto', '-')}x)] | "
             f"{t.get('median_ms', '-')} / {t.get('p95_ms', '-')} ({r.get('tantivy_build_s', '-')}) | "
             f"{b.get('median_ms', '-')} / {b.get('p95_ms', '-')} ({r.get('bm25s_build_s', '-')}) | "
             f"{r.get('ladder_vs_tantivy', '-')}x | {i.get('median_ratio', '-')}x ({i.get('p95_ratio', '-')}x) | "
