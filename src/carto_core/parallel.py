@@ -15,6 +15,9 @@ the order they were submitted, with a bounded number in flight (a build streams 
 the workers and keeps its output byte for byte the serial one's); one worker runs each task
 in this process, with no pool at all.
 
+`runnable_elsewhere()` is how many other threads are runnable at this instant (/proc/loadavg),
+for a decision made in milliseconds: the threads of a search's vector scan.
+
 `blas_threads(n)` caps the OpenBLAS libraries numpy and scipy load at `n` threads for a block
 (what threadpoolctl does, for the two symbols these wheels export; a no-op where /proc or the
 symbols are missing).
@@ -67,6 +70,22 @@ def busy_cores() -> float:
         busy = 0.0
     looked = _looked_busy(LOOK_SECONDS)
     return busy if looked is None else min(busy, looked)
+
+
+def runnable_elsewhere() -> int:
+    """Threads runnable now besides this one: the kernel's count of runnable tasks (the fourth
+    field of /proc/loadavg, which counts the caller) less one; where there is no such file, the
+    one-minute load average. The load average is a minute late: it still counts a job that
+    just ended, and misses one that just began; this is read at once, for a decision made
+    in milliseconds (a search's scan threads), where `busy_cores` looks for 50 ms."""
+    try:
+        with open("/proc/loadavg", "rb") as handle:
+            return max(0, int(handle.read().split()[3].split(b"/")[0]) - 1)
+    except (OSError, ValueError, IndexError):
+        try:
+            return int(os.getloadavg()[0])
+        except OSError:  # pragma: no cover - neither on this system
+            return 0
 
 
 def _cpu_times() -> tuple[int, int] | None:

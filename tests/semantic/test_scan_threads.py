@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carto_core import parallel
 from carto_core.semantic import embedded
 from carto_core.semantic.embedded import EmbeddedStore
 from carto_core.semantic.store import VectorRecord
@@ -113,7 +114,7 @@ def test_kth_best_reads_past_a_sample_that_holds_the_best_rows(monkeypatch):
 def test_scan_threads_follow_the_variable_the_cores_and_what_else_runs(monkeypatch):
     monkeypatch.delenv("CARTO_SCAN_THREADS", raising=False)
     busy = {"now": 0}
-    monkeypatch.setattr(embedded, "_busy_elsewhere", lambda: busy["now"])
+    monkeypatch.setattr("carto_core.parallel.runnable_elsewhere", lambda: busy["now"])
     monkeypatch.setattr("carto_core.parallel.cores", lambda: 8)
     assert embedded.scan_threads() == embedded._MAX_SCAN_THREADS == 4
     busy["now"] = 5
@@ -131,7 +132,7 @@ def test_scan_threads_follow_the_variable_the_cores_and_what_else_runs(monkeypat
     assert embedded.scan_threads() == 1
 
 
-def test_busy_elsewhere_reads_the_runnable_count_less_the_caller(monkeypatch, tmp_path):
+def test_runnable_elsewhere_reads_the_runnable_count_less_the_caller(monkeypatch, tmp_path):
     import builtins
 
     real_open = builtins.open
@@ -142,12 +143,12 @@ def test_busy_elsewhere_reads_the_runnable_count_less_the_caller(monkeypatch, tm
 
     monkeypatch.setattr(builtins, "open", opener)
     fake.write_text("0.52 0.58 0.59 3/412 12345\n")
-    assert embedded._busy_elsewhere() == 2
+    assert parallel.runnable_elsewhere() == 2
     fake.write_text("0.52 0.58 0.59 1/412 12345\n")
-    assert embedded._busy_elsewhere() == 0
+    assert parallel.runnable_elsewhere() == 0
     fake.unlink()  # no such file: the one-minute load average
     monkeypatch.setattr(os, "getloadavg", lambda: (2.7, 0.0, 0.0))
-    assert embedded._busy_elsewhere() == 2
+    assert parallel.runnable_elsewhere() == 2
 
 
 def test_a_failing_piece_raises_on_the_callers_thread(tmp_path, monkeypatch):

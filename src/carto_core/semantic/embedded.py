@@ -359,9 +359,9 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 def scan_threads() -> int:
     """Threads a store search scores with: `CARTO_SCAN_THREADS` when set (at least 1), else the
     cores this process may run on (at most `_MAX_SCAN_THREADS`) less those busy right now with
-    something else (`_busy_elsewhere`). A thread on a core another job holds only waits, and
-    while it waits holding the interpreter lock the others wait too: with one other job on a
-    2-core machine, two threads made a cold search 9 ms slower, not faster (measured,
+    something else (`parallel.runnable_elsewhere`). A thread on a core another job holds only
+    waits, and while it waits holding the interpreter lock the others wait too: with one other
+    job on a 2-core machine, two threads made a cold search 9 ms slower, not faster (measured,
     docs/performance.md "The scan on two threads, one BLAS thread")."""
     raw = os.environ.get("CARTO_SCAN_THREADS", "").strip()
     if raw:
@@ -369,25 +369,10 @@ def scan_threads() -> int:
             return max(1, int(raw))
         except ValueError:
             pass
-    from carto_core.parallel import cores
+    from carto_core.parallel import cores, runnable_elsewhere
 
-    usable = min(cores(), _MAX_SCAN_THREADS)
-    return max(1, min(usable, cores() - _busy_elsewhere()))
-
-
-def _busy_elsewhere() -> int:
-    """Threads runnable now besides this one: the kernel's count of runnable tasks (the fourth
-    field of /proc/loadavg, which counts the caller) less one; where there is no such file, the
-    one-minute load average. The load average is a minute late: it still counts a job that
-    just ended, and misses one that just began."""
-    try:
-        with open("/proc/loadavg", "rb") as handle:
-            return max(0, int(handle.read().split()[3].split(b"/")[0]) - 1)
-    except (OSError, ValueError, IndexError):
-        try:
-            return int(os.getloadavg()[0])
-        except OSError:  # pragma: no cover - neither on this system
-            return 0
+    have = cores()
+    return max(1, min(have, _MAX_SCAN_THREADS, have - runnable_elsewhere()))
 
 
 def _split(tasks, rows_each: int):
