@@ -103,9 +103,7 @@ def _gated_out(fusion, ladders: list[Ladder], name: str, query: Query) -> bool:
     import numpy as np
 
     probe = Ladder(name, np.zeros(0, np.int64), np.zeros(0, np.float64), ranker=name)
-    code = getattr(gated, "__code__", None)
-    told = code is not None and "query" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    kept = gated(ladders + [probe], query) if told else gated(ladders + [probe])
+    kept = gated(ladders + [probe], query) if _takes_query(gated) else gated(ladders + [probe])
     return not any(ladder is probe for ladder in kept)
 
 
@@ -225,7 +223,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             semantic = SemanticState("available", not_embedded=state.not_embedded)
     lap("ladders")
 
-    if _takes_query(fusion):
+    if _takes_query(type(fusion).fuse):
         fused = fusion.fuse(ladders, engine, query=query)
     else:  # a fusion written before `fuse` was given the query
         fused = fusion.fuse(ladders, engine)
@@ -345,8 +343,10 @@ def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list
     return page, rows, folded
 
 
-def _takes_query(fusion) -> bool:
-    code = getattr(type(fusion).fuse, "__code__", None)
+def _takes_query(function) -> bool:
+    """Whether `function` (a fusion's `fuse` or `gated`) has a `query` parameter: one written
+    before the pipeline passed the query is still called without it."""
+    code = getattr(function, "__code__", None)
     return code is not None and "query" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
 
