@@ -49,6 +49,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from carto_core.entry import BLAS_THREAD_VARIABLES
+
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 CARTO = str(Path(PY).with_name("carto"))
@@ -187,7 +189,7 @@ def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, build
     # cyclic GC (carto_core.entry): the same imports done that way are the floor its own
     # process cannot go below, the like-for-like comparison.
     one_env = {k: v for k, v in env.items()
-               if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+               if k not in BLAS_THREAD_VARIABLES}
     one_env["OPENBLAS_NUM_THREADS"] = "1"
     exact_env, exact_walls = dict(env, CARTO_VECTOR_PROBE="1"), []
     if exact_vectors:

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.entry import BLAS_THREAD_VARIABLES
+
 CHILD = r"""
 import sys, time, resource
 import numpy as np
@@ -61,7 +63,7 @@ def main() -> None:
     variants = ({name: (root, None) for name, root in stores.items()} if not args.threads else
                 {f"{name}/t{n}": (root, n) for name, root in stores.items() for n in args.threads})
     base = {k: v for k, v in os.environ.items()
-            if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+            if k not in BLAS_THREAD_VARIABLES}
     base["OPENBLAS_NUM_THREADS"] = "1"
     load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory() as tmp:
