@@ -40,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
         from carto_core.hookpath import main as hook_main
 
         return hook_main(args[1:])
-    if argv is None and args and args[0] == "search":
+    # The console script's own `search`/`facts` (argv None): one command, then the process ends.
+    one_shot = args[0] if argv is None and args and args[0] in ("search", "facts") else None
+    if one_shot == "search":
         # A one-shot search runs without the cyclic garbage collector: in a cold process it
         # walks every object the imports create, again and again (~60 collections, 8-9 ms of
         # CPU at 200k events, 16-18 ms of a cold search with numpy's and click's own), and
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         from carto_core.deferred import defer
 
         defer()
-    if argv is None and args and args[0] in ("search", "facts"):
+    if one_shot:
         # A running `carto serve` of this home answers warm (carto_core.warm), else cold.
         from carto_core.warm import try_warm
 
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         one_blas_thread()
     from carto_core.cli import cli
 
-    if argv is not None or not args or args[0] != "search":
+    if one_shot != "search":
         return cli.main(args=args, prog_name="carto")
     # A one-shot `carto search` (the agents' hot path) skips the interpreter's teardown of
     # numpy, the mapped index and every module (~15-20 ms of a ~170 ms run): output is
