@@ -11,6 +11,8 @@ flusher wins), every entry is appended to its log (in order, the row's bytes unc
 claimed file is removed; rows that fail again go back to the spill file. A claimed file whose
 flusher died (killed by the hook's wall-clock cap, or a failed put-back) is adopted by the next
 flush and appended whole: rows the dead flusher had already appended appear twice, none is lost.
+Two homes whose paths have the same crc share a spill file: a flush appends its own home's
+entries and puts the other home's back for that home's own flush.
 `carto doctor` lists what waits (`pending`); `carto repair spill --write` flushes it by hand.
 
 Stdlib only (the hook path imports this): on a normal call it costs one `stat`.
@@ -212,15 +214,23 @@ def _flush_claimed(home_root, path: str, claimed: str) -> tuple[int, int]:
     root = os.path.abspath(os.fspath(home_root))
     flushed = 0
     leftover: list[bytes] = []
+    # Another home's entries (its path has the same crc, so the same spill file) go back for
+    # its own flush: dropping them lost that home's rows. They never hold this home's rows
+    # back, so they are kept apart from `leftover`, which keeps this home's order.
+    others: list[bytes] = []
     for raw in data.splitlines():
-        if leftover:
-            leftover.append(raw + b"\n")
-            continue
         try:
             entry = json.loads(raw)
+            home = entry.get("home")
+            if home != root and isinstance(home, str) and home.startswith(os.sep):
+                others.append(raw + b"\n")
+                continue
+            if leftover:
+                leftover.append(raw + b"\n")
+                continue
             target = os.path.normpath(os.path.join(root, entry["log"]))
-            if entry.get("home") != root or not target.startswith(root + os.sep):
-                continue  # not this home's (a crc collision) or a path out of it: never written
+            if home != root or not target.startswith(root + os.sep):
+                continue  # a path out of the home: never written
             line = entry["line"].encode("utf-8")
         except (ValueError, KeyError, TypeError, AttributeError):
             continue  # a spill entry cut by a crash: nothing to restore
@@ -229,9 +239,9 @@ def _flush_claimed(home_root, path: str, claimed: str) -> tuple[int, int]:
             flushed += 1
         except OSError:
             leftover.append(raw + b"\n")
-    if leftover:
+    if leftover or others:
         try:
-            append_lines(path, leftover, settle=False)
+            append_lines(path, others + leftover, settle=False)
         except OSError:
             _HELD.add(claimed)
             return flushed, len(leftover)  # keep the claimed file: the next process adopts it

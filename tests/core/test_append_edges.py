@@ -393,3 +393,62 @@ def test_a_short_write_is_a_full_disk_and_its_row_is_spilled(tmp_path, monkeypat
         assert caught.value.written == 0
         result = spill.land(home, home / "changelog.jsonl", [dumps_row({"event_id": "z"})])
     assert result["spilled"] == 1 and result["error"].errno == errno.ENOSPC
+
+
+def _homes_sharing_a_spill_file(base) -> tuple:
+    """Two home folders under `base` whose absolute paths have the same crc32 (so the same
+    spill file name): a birthday search over equal-length names."""
+    import random
+    import zlib
+
+    # (names that differ in a few low bits of a few bytes never collide: crc32 is built to
+    # tell such messages apart, so the names are random over 16 letters and digits)
+    rng = random.Random(0)
+    seen: dict[int, str] = {}
+    prefix = os.path.abspath(base) + os.sep
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+    for _ in range(1 << 21):
+        name = "".join(rng.choices(letters, k=16))
+        crc = zlib.crc32((prefix + name).encode())
+        if crc in seen:
+            return base / seen[crc], base / name
+        seen[crc] = name
+    raise AssertionError("no crc32 collision found")
+
+
+def test_a_home_whose_path_shares_the_spill_file_keeps_its_spilled_rows(tmp_path):
+    """The flush of one home used to drop the entries of another whose path has the same crc
+    (the same spill file) and remove the file: that home's rows were lost."""
+    first, second = _homes_sharing_a_spill_file(tmp_path)
+    assert spill.spill_path(first) == spill.spill_path(second)
+    path = spill.spill_path(first)
+    with open(path, "w") as handle:
+        handle.write(_spill_entries(second, "theirs1") + _spill_entries(first, "mine")
+                     + _spill_entries(second, "theirs2"))
+    assert spill.flush(first) == (1, 0)
+    assert [r["event_id"] for r in read(first / "changelog.jsonl")[0]] == ["mine"]
+    assert not (second / "changelog.jsonl").exists()
+    assert spill.flush(second) == (2, 0)
+    assert [r["event_id"] for r in read(second / "changelog.jsonl")[0]] == ["theirs1", "theirs2"]
+    assert not os.path.exists(path)
+    assert [r["event_id"] for r in read(first / "changelog.jsonl")[0]] == ["mine"]
+
+
+def test_another_homes_entries_do_not_hold_back_this_homes_put_back_rows(tmp_path, monkeypatch):
+    """A row this home cannot take yet keeps its place before this home's later rows; the other
+    home's entries, put back too, come first in the file and are not counted as this home's."""
+    first, second = _homes_sharing_a_spill_file(tmp_path)
+    path = spill.spill_path(first)
+    with open(path, "w") as handle:
+        handle.write(_spill_entries(first, "a1") + _spill_entries(second, "theirs")
+                     + _spill_entries(first, "a2"))
+    with monkeypatch.context() as patch:
+        _refuse_writes_under(patch, first, errno.ENOSPC)
+        assert spill.flush(first) == (0, 2)
+    kept = [json.loads(line) for line in open(path)]
+    assert [(e["home"] == str(second), json.loads(e["line"])["event_id"]) for e in kept] == [
+        (True, "theirs"), (False, "a1"), (False, "a2")]
+    assert spill.flush(first) == (2, 0)
+    assert [r["event_id"] for r in read(first / "changelog.jsonl")[0]] == ["a1", "a2"]
+    assert spill.flush(second) == (1, 0)
+    assert not os.path.exists(path)
