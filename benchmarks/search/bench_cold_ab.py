@@ -2,9 +2,13 @@
 
 Two measurements of a change to the cold path (docs/performance.md, "Cold path"):
 
-- `--runs N` (default 15): per round, the floor (`python -c "import numpy, click"`), then a cold
-  `carto search QUERY --limit 10 [EXTRA]` of each variant (order alternating), on the same home;
-  the median wall and CPU (user + system) of each, and their ratios to the floor. `base` runs
+- `--runs N` (default 15): per round, the floor (`python -c "import numpy, click"`) and the
+  like-for-like floor (the same with one BLAS thread and the collector off, as a one-shot search
+  loads numpy and runs), then a cold `carto search QUERY --limit 10 [EXTRA]` of each variant
+  (order alternating), on the same home; the median wall and CPU (user + system) of each, and
+  their ratios to both floors. The queries cycle through a fixed sample (about half of them
+  lookups, whose semantic ladder is gated out) unless `--query` names the ones to time (given
+  more than once, they alternate), e.g. a question, whose semantic ladder always runs. `base` runs
   the revision `--base` (exported with `git archive`, put first on PYTHONPATH), `new` this
   tree (the venv's editable install). Each variant has its own plugin-table cache
   (XDG_CACHE_HOME): the table is keyed on `sys.path`, which PYTHONPATH changes, and a shared
@@ -15,6 +19,8 @@ Two measurements of a change to the cold path (docs/performance.md, "Cold path")
 
     python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15
     python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15 --extra=--no-semantic
+    python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15 \
+        --query "how did we fix the flaky login test?"
     python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --check
 
 The home must be indexed already (`carto index`); a search writes its telemetry there, so use a
@@ -105,18 +111,26 @@ def timed(argv, env) -> tuple[float, float]:
     return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
 
 
-def bench(envs: dict[str, dict], runs: int, extra: list[str]) -> dict:
+#: The like-for-like floor: numpy on one BLAS thread and no cyclic collector, as
+#: `carto_core.entry` runs a one-shot search.
+LIKE_FLOOR = "import gc; gc.disable(); import numpy, click"
+
+
+def bench(envs: dict[str, dict], runs: int, extra: list[str], queries: list[str]) -> dict:
     carto = str(BIN / "carto")
     floor_env = envs["new"]
+    like_env = dict(floor_env, OPENBLAS_NUM_THREADS="1")
     for env in envs.values():  # bytecode and the plugin table, as any second use
-        timed([carto, "search", QUERIES[0], "--limit", "10", *extra], env)
-    samples = {name: ([], []) for name in ("floor", *envs)}
+        timed([carto, "search", queries[0], "--limit", "10", *extra], env)
+    samples = {name: ([], []) for name in ("floor", "like_floor", *envs)}
     load = [round(os.getloadavg()[0], 2)]
     for i in range(runs):
-        query = QUERIES[i % len(QUERIES)]
-        wall, cpu = timed([str(BIN / "python"), "-c", "import numpy, click"], floor_env)
-        samples["floor"][0].append(wall)
-        samples["floor"][1].append(cpu)
+        query = queries[i % len(queries)]
+        for name, code, env in (("floor", "import numpy, click", floor_env),
+                                ("like_floor", LIKE_FLOOR, like_env)):
+            wall, cpu = timed([str(BIN / "python"), "-c", code], env)
+            samples[name][0].append(wall)
+            samples[name][1].append(cpu)
         order = list(envs.items()) if i % 2 == 0 else list(envs.items())[::-1]
         for name, env in order:
             wall, cpu = timed([carto, "search", query, "--limit", "10", *extra], env)
@@ -125,12 +139,17 @@ def bench(envs: dict[str, dict], runs: int, extra: list[str]) -> dict:
     load.append(round(os.getloadavg()[0], 2))
     floor_wall = statistics.median(samples["floor"][0])
     floor_cpu = statistics.median(samples["floor"][1])
-    out = {"runs": runs, "extra": extra, "load_average": load}
+    like_wall = statistics.median(samples["like_floor"][0])
+    like_cpu = statistics.median(samples["like_floor"][1])
+    out = {"runs": runs, "extra": extra, "queries": queries if queries is not QUERIES else "sample",
+           "load_average": load}
     for name, (walls, cpus) in samples.items():
         wall, cpu = statistics.median(walls), statistics.median(cpus)
         out[name] = {"wall_ms": round(wall * 1000, 1), "cpu_ms": round(cpu * 1000, 1),
                      "wall_vs_floor": round(wall / floor_wall, 2),
-                     "cpu_vs_floor": round(cpu / floor_cpu, 2)}
+                     "cpu_vs_floor": round(cpu / floor_cpu, 2),
+                     "wall_vs_like_floor": round(wall / like_wall, 3),
+                     "cpu_vs_like_floor": round(cpu / like_cpu, 3)}
     return out
 
 
@@ -159,6 +178,8 @@ def main() -> int:
     parser.add_argument("--base", required=True, help="the git revision to compare with")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--extra", default="", help="more `carto search` flags, e.g. --no-semantic")
+    parser.add_argument("--query", action="append", default=[],
+                        help="time this query (repeatable; default: the fixed sample)")
     parser.add_argument("--check", action="store_true", help="compare the outputs instead of timing")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cold-ab-") as tmp:
@@ -176,7 +197,7 @@ def main() -> int:
                         print("first difference:", a[:400].decode(), "---", b[:400].decode(), sep="\n")
                         break
             return 0 if same else 1
-        print(json.dumps(bench(envs, args.runs, args.extra.split()), indent=1))
+        print(json.dumps(bench(envs, args.runs, args.extra.split(), args.query or QUERIES), indent=1))
     return 0
 
 
