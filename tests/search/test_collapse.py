@@ -56,3 +56,87 @@ def test_the_cli_says_how_many_copies_it_folded_and_can_show_them(writer, monkey
     every = CliRunner().invoke(cli, ["search", "planning", "--no-semantic", "--all", "-n", "3",
                                      "--no-collapse", "--json"])
     assert [h["event_id"] for h in json.loads(every.output)["results"]] == copies[:3]
+
+
+class _Rows:
+    """An index stand-in for `_collapse`: row `i`'s summary from `texts`, every read recorded."""
+
+    def __init__(self, texts):
+        self.texts, self.reads = texts, []
+
+    def rows(self, indices):
+        self.reads.append(list(indices))
+        return [{"summary": self.texts[i]} for i in indices]
+
+
+def _reference_fold(texts, order, gated, limit):
+    """The fold read one row at a time: what any batching must give."""
+    page, folded, first_of = [], [], {}
+    for i in order:
+        text = "" if gated[i] else texts[i]
+        if text and text in first_of:
+            folded[first_of[text]] += 1
+            continue
+        if text:
+            first_of[text] = len(page)
+        page.append(i)
+        folded.append(0)
+        if len(page) == limit:
+            break
+    return page, folded
+
+
+def test_the_fold_reads_rows_in_growing_batches_and_gives_the_one_row_at_a_time_page():
+    import random
+    from types import SimpleNamespace
+
+    from carto_core.search.api import Fused
+    from carto_core.search.pipeline import _collapse
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        n = rng.randrange(1, 600)
+        # mostly one repeated line (the semantic ladder's page of ~500 "Session ended" rows)
+        distinct = rng.choice([1, 2, 5, 50, n])
+        texts = [rng.choice(["Session ended", "", *(f"line {k}" for k in range(distinct))])
+                 for _ in range(n)]
+        gated = [rng.random() < 0.05 for _ in range(n)]
+        order = rng.sample(range(n), n)
+        limit = rng.choice([1, 3, 10, 15])
+        index = _Rows(texts)
+        engine = SimpleNamespace(index=index)
+        fused = [Fused(i, 1.0, gated=gated[i]) for i in order]
+        page, rows, folded = _collapse(engine, fused, limit)
+        want_page, want_folded = _reference_fold(texts, order, gated, limit)
+        assert [f.index for f in page] == want_page and folded == want_folded
+        assert rows == [{"summary": texts[i]} for i in want_page]
+        sizes = [len(batch) for batch in index.reads]
+        assert sizes[0] == min(limit, n)  # nothing repeats: exactly the page is read
+        # each batch at least twice the one before (but the last, cut by the candidates)
+        assert all(b >= 2 * a for a, b in zip(sizes, sizes[1:-1]))
+        read = sum(sizes)
+        assert read <= n and [i for batch in index.reads for i in batch] == order[:read]
+
+
+def test_rows_read_back_every_document_in_any_order(writer):
+    import json
+    import random
+
+    ids = [writer.tool(f"Ran: row number {i} with some text", age_hours=1 + i) for i in range(30)]
+    writer.prompt("a prompt about the rows", age_hours=3)
+    engine = SearchEngine(writer.home)
+    engine.ensure_loaded()
+    index = engine.index
+    docs = list(range(len(index)))
+    random.Random(7).shuffle(docs)
+    by_id = {}
+    for label in ("tool-use", "changelog", "prompts"):
+        path = writer.home.log(label)
+        if path.exists():
+            for line in path.read_text("utf-8").splitlines():
+                row = json.loads(line)
+                by_id.setdefault(row["event_id"], row)
+    rows = index.rows(docs)
+    assert [r["event_id"] for r in rows] == [index.event_id(d) for d in docs]
+    assert all(r == by_id[r["event_id"]] for r in rows) and set(ids) <= set(by_id)
+    assert index.rows([]) == [] and index.row(docs[0]) == rows[0]

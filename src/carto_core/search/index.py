@@ -13,6 +13,8 @@ persisted. The index is a cache: deleting its folder loses nothing.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from carto_core.home import Home
@@ -332,12 +334,15 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         by_log: dict[int, list[int]] = {}
         for position, index in enumerate(indices):
             by_log.setdefault(int(cols["source"][index]), []).append(position)
+        offsets, lengths = cols["loc_off"], cols["loc_len"]
         for code, positions in by_log.items():
-            with open(self.home.log(LOG_LABELS[code]), "rb") as handle:
+            # One positioned read a row (`pread`: no seek, and no 8 KB buffer filled for a row
+            # of a few hundred bytes, as a buffered file read would)
+            fd = os.open(self.home.log(LOG_LABELS[code]), os.O_RDONLY)
+            try:
                 for position in positions:
                     index = indices[position]
-                    handle.seek(int(cols["loc_off"][index]))
-                    raw = handle.read(int(cols["loc_len"][index]))
+                    raw = os.pread(fd, int(lengths[index]), int(offsets[index]))
                     try:
                         value = orjson.loads(raw)
                     except orjson.JSONDecodeError:
@@ -345,6 +350,8 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
 
                         value, _ = loads_line(raw)
                     out[position] = value if isinstance(value, dict) else {}
+            finally:
+                os.close(fd)
         return out
 
     def seen_labels(self, index: int) -> list[str]:
