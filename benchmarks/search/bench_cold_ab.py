@@ -181,6 +181,8 @@ def main() -> int:
     parser.add_argument("--query", action="append", default=[],
                         help="time this query (repeatable; default: the fixed sample)")
     parser.add_argument("--check", action="store_true", help="compare the outputs instead of timing")
+    parser.add_argument("--save", metavar="DIR", help="with --check: write both outputs there "
+                        "(base.txt, new.txt) to diff an intended difference")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cold-ab-") as tmp:
         scratch = Path(tmp)
@@ -188,6 +190,10 @@ def main() -> int:
         envs = environments(args.home, export(args.base, scratch / "base"), scratch)
         if args.check:
             base, new = outputs(envs["base"], scratch), outputs(envs["new"], scratch)
+            if args.save:
+                Path(args.save).mkdir(parents=True, exist_ok=True)
+                (Path(args.save) / "base.txt").write_bytes(base)
+                (Path(args.save) / "new.txt").write_bytes(new)
             same = base == new
             print(json.dumps({"commands": base.count(b"### "), "identical": same,
                               "bytes": [len(base), len(new)]}))
