@@ -183,6 +183,10 @@ def _registries_with(*plugins):
     return Registries(pm, infos)
 
 
+def answer_of(result):
+    return [(h.event_id, h.sources) for h in result.results]  # (scores decay with the clock)
+
+
 def test_a_registered_ladder_joins_fusion_and_an_unavailable_semantic_does_not_break(home_env):
     from carto_core import hookimpl
     from carto_core.search.api import Ladder, Ranker
@@ -208,12 +212,17 @@ def test_a_registered_ladder_joins_fusion_and_an_unavailable_semantic_does_not_b
         lambda register: (register(Pinned), register(BrokenSemantic))))
     registries = _registries_with(plugin)
     engine = SearchEngine(w.home, registries=registries)
-    result = run_search(SearchRequest(query="gizmo", rankers=["bm25", "pinned"]), engine=engine)
+    # "gizmo" is a lookup, whose semantic ladder rrf-prior gates out: --semantic asks anyway
+    result = run_search(SearchRequest(query="gizmo", rankers=["bm25", "pinned"], semantic=True),
+                        engine=engine)
     assert {h.event_id: h.sources for h in result.results} == {match: ["tool-use"], pinned: ["pinned"]}
     assert sorted(result.contributing) == ["pinned", "tool-use"]
     assert result.semantic_status == "unavailable"
     assert result.semantic.to_dict() == {"state": "unavailable", "reason": "no vectors for this home",
                                          "fix": "", "not_embedded": None}
+    # without it the gated ladder's ranker is not asked: the same results, its state unchecked
+    unasked = run_search(SearchRequest(query="gizmo", rankers=["bm25", "pinned"]), engine=engine)
+    assert answer_of(unasked) == answer_of(result) and unasked.semantic_status == "unchecked"
     off = run_search(SearchRequest(query="gizmo", semantic=False), engine=engine)
     assert [l.name for l in off.ladders] == ["tool-use"]
     assert off.semantic_status == "disabled"

@@ -259,8 +259,9 @@ class Ladder(Record):
 
 class SemanticState(Record):
     """What the semantic ladder did for a search: ``available`` (it ran), ``unavailable``
-    (with the reason and, when there is one, the command that fixes it) or ``disabled``
-    (`--no-semantic`, `CARTO_SEMANTIC=0`, `[semantic] enabled = false`)."""
+    (with the reason and, when there is one, the command that fixes it), ``disabled``
+    (`--no-semantic`, `CARTO_SEMANTIC=0`, `[semantic] enabled = false`) or ``unchecked`` (the
+    fusion gated its ladder out, so it was neither run nor asked whether it could answer)."""
 
     _fields = ("state", "reason", "fix", "not_embedded")
     state: str
@@ -688,7 +689,8 @@ class SearchResult(Record):
 
     @property
     def semantic_status(self) -> str:
-        """`available`, `unavailable` or `disabled` (the reason and fix: `semantic`)."""
+        """`available`, `unavailable`, `disabled` or `unchecked` (the reason and fix:
+        `semantic`)."""
         return self.semantic.state
 
     @property

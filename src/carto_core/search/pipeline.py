@@ -43,12 +43,14 @@ FACET_WINDOW = 500
 _TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
 
 
-def resolve_names(request: SearchRequest, engine) -> tuple[list[str], str, str]:
-    """(ladder ranker names, fusion name, decay name), validated against the registries."""
-    from carto_core.config import load_config
-
+def resolve_names(request: SearchRequest, engine, config=None) -> tuple[list[str], str, str]:
+    """(ladder ranker names, fusion name, decay name), validated against the registries;
+    `config` (a loaded `Config`) is read when the request leaves a name out."""
     need_config = request.rankers is None or request.fusion is None or request.decay is None
-    config = load_config() if need_config else None
+    if need_config and config is None:
+        from carto_core.config import load_config
+
+        config = load_config()
     rankers = list(request.rankers) if request.rankers else list(config.get("search.rankers"))
     fusion = request.fusion or str(config.get("search.fusion"))
     decay = request.decay or str(config.get("search.decay"))
@@ -78,6 +80,33 @@ _OFF = frozenset({"0", "false", "no", "off"})
 NO_SEMANTIC_RANKER = "no semantic ranker is installed"
 
 
+def _switched_off(config) -> bool:
+    """Whether the semantic ladder is switched off (`CARTO_SEMANTIC=0`, else `[semantic]
+    enabled = false`: the precedence of `SemanticSettings`), read without the semantic modules."""
+    value: object = os.environ.get("CARTO_SEMANTIC", "")
+    if value == "":
+        if config is None:
+            from carto_core.config import load_config
+
+            config = load_config()
+        value = config.section("semantic").get("enabled", True)
+    if isinstance(value, str):
+        return value.strip().lower() in _OFF
+    return value is False
+
+
+def _asks_first(name: str, request: SearchRequest, config) -> bool:
+    """Whether the ranker `name` of a gated ladder is still asked whether it could answer: the
+    semantic ranker of a search that insists on it (`--semantic`: it says why it cannot) or
+    that has it switched off (`disabled`, as any other search of that home says)."""
+    if name != SEMANTIC:
+        return False
+    try:
+        return bool(request.semantic) or _switched_off(config)
+    except Exception:  # an unreadable config file: the ranker's own check reports it
+        return True
+
+
 def _semantic_default(request: SearchRequest, engine) -> SemanticState:
     """The semantic state before (or without) the semantic ranker's own answer."""
     if request.semantic is False:
@@ -91,6 +120,12 @@ def _semantic_default(request: SearchRequest, engine) -> SemanticState:
 
 GATED_REASON = ("not run: the fusion gates this ladder out for this query (a document holds "
                 "every query word)")
+#: `semantic.state` of a search whose semantic ladder was gated out: the ranker was neither
+#: run nor asked whether it could answer (its availability costs ~5 ms of a cold lookup: the
+#: semantic modules' imports, the embedder's check, the store's count, the pending count).
+UNCHECKED = "unchecked"
+UNCHECKED_REASON = ("not checked: the fusion gates the semantic ladder out for this query (a "
+                    "document holds every query word)")
 
 
 def _gated_out(fusion, ladders: list[Ladder], name: str, query: Query) -> bool:
@@ -134,7 +169,12 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
         if request.intent not in KEY_SET:
             raise SearchUsageError(unknown_key_message(request.intent))
-    rankers, fusion_name, decay_name = resolve_names(request, engine)
+    config = None  # loaded when a name is left out, or to see whether semantic is switched off
+    if request.rankers is None or request.fusion is None or request.decay is None:
+        from carto_core.config import load_config
+
+        config = load_config()
+    rankers, fusion_name, decay_name = resolve_names(request, engine, config)
     analyzed = engine.analyzer.query(request.query or "")
     query = Query(request.query or "", analyzed.terms, analyzed.prefixes, analyzed.question)
     if not query.tokens and not query.prefixes:
@@ -177,6 +217,16 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         if name == SEMANTIC and semantic.reason == NO_SEMANTIC_RANKER:
             reports.append(LadderReport(name, name, "unavailable", semantic.reason))
             continue  # asked for with --semantic, but no semantic ranker is installed
+        # A ladder the fusion would drop is not computed, and its ranker is not even asked
+        # whether it could answer (reported `unchecked`), unless the search insists on the
+        # semantic ladder (`--semantic`: say why it cannot answer) or it is switched off (say
+        # `disabled`, as a question's search does).
+        gated = bool(ladders) and _gated_out(fusion, ladders, name, query)
+        if gated and not _asks_first(name, request, config):
+            reports.append(LadderReport(name, name, "gated", GATED_REASON))
+            if name == SEMANTIC:
+                semantic = SemanticState(UNCHECKED, UNCHECKED_REASON)
+            continue
         try:
             ranker = engine.ranker(name)
             state = ranker.availability(engine)
@@ -188,7 +238,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             if name == SEMANTIC:
                 semantic = state
             continue
-        if ladders and _gated_out(fusion, ladders, name, query):
+        if gated:
             reports.append(LadderReport(name, name, "gated", GATED_REASON))
             if name == SEMANTIC:
                 semantic = SemanticState("available", not_embedded=state.not_embedded)
