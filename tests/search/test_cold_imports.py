@@ -24,7 +24,8 @@ atexit.register(lambda: print("MODULES " + json.dumps(sorted(m for m in watch if
                               file=sys.stderr))
 atexit.register(lambda: print("GC " + json.dumps(__import__("gc").isenabled()), file=sys.stderr))
 atexit.register(lambda: print("DEFERRED " + json.dumps(sorted(
-    m for m in ("ipaddress", "urllib.parse") if type(sys.modules.get(m)).__name__ == "Deferred")),
+    m for m in ("fnmatch", "ipaddress", "ntpath", "urllib.parse")
+    if type(sys.modules.get(m)).__name__ == "Deferred")),
     file=sys.stderr))
 LAZY = (("carto_core.jsonl", "_SURROGATE"), ("carto_core.search.index_view", "_HEADER"),
         ("carto_core.search.pipeline", "_ID_SHAPED"), ("carto_core.search.pipeline", "_VERSION"))
@@ -85,7 +86,7 @@ def test_a_one_shot_search_runs_without_the_cyclic_gc_and_other_commands_with_it
     out = subprocess.run([sys.executable, "-c", COLD, "[]", "search", "commit", "--json"],
                          capture_output=True, text=True, env=env)
     line = next(l for l in out.stderr.splitlines() if l.startswith("DEFERRED "))
-    assert json.loads(line[len("DEFERRED "):]) == ["ipaddress", "urllib.parse"]
+    assert json.loads(line[len("DEFERRED "):]) == ["fnmatch", "ipaddress", "ntpath", "urllib.parse"]
     _, stdout, gc_on = cold_run(env, (), "search", "commit", "--json", "--limit", "3")
     assert json.loads(stdout)["results"] and gc_on is False
     _, _, gc_on = cold_run(env, (), "facts", "census", "--json")
