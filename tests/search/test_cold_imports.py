@@ -13,8 +13,10 @@ import pytest
 
 #: The warm client's transport (imported only when a `carto serve` socket exists), and pluggy
 #: (a partial registry load whose plugins the table knows uses registry.LightManager), heapq
-#: (the facets' top counts are sorted, not `most_common(n)`).
-NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.hookspecs", "heapq")
+#: (the facets' top counts are sorted, not `most_common(n)`), and what only an index build
+#: needs (`index_build` imports `array` and `timeparse` on first use).
+NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.hookspecs", "heapq",
+                "array", "carto_core.timeparse")
 
 COLD = """
 import atexit, json, sys

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import gc
 import os
-from array import array
 from collections import Counter
 from pathlib import Path
 
@@ -39,7 +38,6 @@ from carto_core.logs import SEARCHED_LOGS
 from carto_core.reader import ReadReport, boundary_hash
 from carto_core.search.postings import Segment, merge_segments
 from carto_core.search.tokens import Analyzer, row_text, term_hash
-from carto_core.timeparse import epoch_seconds
 
 try:  # per row of a build: the C function, without hashlib's constructor lookup
     from _blake2 import blake2b
@@ -142,6 +140,17 @@ def _salience(value) -> float:
     return float("nan") if number is None else number
 
 
+def epoch_seconds(value):
+    """`timeparse.epoch_seconds`, imported on the first call, which rebinds this name to it: a
+    search opening a fresh index parses no timestamp, and `array` and `timeparse` were ~1.1 ms
+    of its imports (docs/performance.md, "Cold path (wave 6)")."""
+    global epoch_seconds
+    from carto_core.timeparse import epoch_seconds as parse
+
+    epoch_seconds = parse
+    return parse(value)
+
+
 def _epoch(value) -> float:
     """Epoch seconds of a row's timestamp (NaN when unusable): `timeparse.epoch_seconds`."""
     seconds = epoch_seconds(value)
@@ -162,6 +171,8 @@ def analyze_rows(analyzer: Analyzer, code: int, rows: list[dict], ids: list[str]
     back whole: the per-row columns, the row's string values, and the postings with term ids
     local to these rows (`words` in first-sight order, so the builder numbering them in that
     order numbers every term as a row-by-row build would). A pure function of its input."""
+    from array import array  # builds only (see `epoch_seconds`)
+
     ts, salience = array("d"), array("f")
     digest, intent, doclen = array("Q"), array("b"), array("i")
     # string values as numbers local to these rows (first-sight order, as the terms)
@@ -234,6 +245,8 @@ class DocumentBuilder:
     def reset(self, first_doc: int) -> None:
         """Forget the documents and postings gathered (a streamed build wrote them out); the
         string tables and each session's context carry on."""
+        from array import array  # builds only (see `epoch_seconds`)
+
         self.first_doc = first_doc
         self.cols: dict[str, array] = {
             "ts": array("d"), "project": array("i"), "type": array("i"), "session": array("i"),
