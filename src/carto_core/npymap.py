@@ -19,22 +19,29 @@ import re
 import numpy as np
 
 _MAGIC = b"\x93NUMPY"
+_FIRST_READ = 4096
 _HEADER = re.compile(
     r"""\{'descr': '([<>|=]?[a-zA-Z]\d*)', 'fortran_order': False, 'shape': *\(((?:\d+, ?)*\d*)\), *\}\s*\Z""")
 
 
 def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:
     """The array saved in `path`, read-only and memory-mapped (a plain ndarray)."""
-    with open(path, "rb") as handle:
-        head = handle.read(12)
+    # One positioned read of the first 4 KB (a header is ~128 bytes) on a bare descriptor: a
+    # buffered file object read the magic, sought back and read the header again (~15 us of
+    # the ~60 a file, ~55 files a cold semantic search opens).
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        head = os.pread(fd, _FIRST_READ, 0)
         if len(head) < 10 or not head.startswith(_MAGIC) or head[6] not in (1, 2, 3):
             return _fallback(path)
         if head[6] == 1:
             size, start = int.from_bytes(head[8:10], "little"), 10
         else:
             size, start = int.from_bytes(head[8:12], "little"), 12
-        handle.seek(start)
-        found = _HEADER.match(handle.read(size).decode("latin1"))
+        header = head[start:start + size]
+        if len(header) < size:  # a header longer than the first read
+            header = os.pread(fd, size, start)
+        found = _HEADER.match(header.decode("latin1"))
         if found is None:
             return _fallback(path)
         dtype = np.dtype(found.group(1))
@@ -49,7 +56,9 @@ def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:
             empty = np.empty(shape, dtype)
             empty.flags.writeable = False
             return empty
-        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    finally:
+        os.close(fd)
     if len(data) < offset + count * dtype.itemsize:
         raise ValueError(f"{path}: the file is shorter than its header says")
     return np.frombuffer(data, dtype, count, offset).reshape(shape)

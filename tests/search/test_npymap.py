@@ -86,3 +86,30 @@ def test_opening_the_keyword_index_reads_no_file_through_np_load(tmp_path, monke
     opened = KeywordIndex.open(home)
     assert opened.generation == built.generation and len(opened) == len(built) > 0
     assert opened.df(opened.analyzer.terms("commit")[0]) >= 0
+
+
+@pytest.mark.parametrize("first_read", [11, 12, 64, 4096])
+def test_a_header_longer_than_the_first_read_is_read_whole(tmp_path, monkeypatch, first_read):
+    """The header comes with the first positioned read (4 KB) or, when longer, a second one."""
+    monkeypatch.setattr(npymap, "_FIRST_READ", first_read)
+    monkeypatch.setattr(npymap, "_fallback", lambda path: pytest.fail(f"fell back for {path}"))
+    arrays = [np.arange(12, dtype=np.int32).reshape(3, 4), np.array([1.5, np.nan], "<f4"),
+              np.array([b"abc", b"d"])]
+    for i, array in enumerate(arrays):
+        np.save(tmp_path / f"{i}.npy", array)
+        mapped = map_npy(tmp_path / f"{i}.npy")
+        assert mapped.dtype == array.dtype and mapped.shape == array.shape
+        assert np.array_equal(mapped, array, equal_nan=array.dtype.kind == "f")
+
+
+def test_a_version_2_header_padded_past_the_first_read(tmp_path):
+    """numpy reads a 2.0 header of any length (4-byte size); so does map_npy, beyond 4 KB."""
+    array = np.arange(10, dtype=np.int64)
+    header = "{'descr': '<i8', 'fortran_order': False, 'shape': (10,), }"
+    header = (header + " " * (6000 - len(header)) + "\n").encode("latin1")
+    pad = (-(12 + len(header))) % 64
+    header = header[:-1] + b" " * pad + b"\n"
+    raw = b"\x93NUMPY\x02\x00" + len(header).to_bytes(4, "little") + header + array.tobytes()
+    (tmp_path / "long.npy").write_bytes(raw)
+    assert np.array_equal(np.load(tmp_path / "long.npy"), array)
+    assert map_npy(tmp_path / "long.npy").tolist() == array.tolist()
