@@ -13,10 +13,11 @@ import pytest
 
 #: The warm client's transport (imported only when a `carto serve` socket exists), and pluggy
 #: (a partial registry load whose plugins the table knows uses registry.LightManager), heapq
-#: (the facets' top counts are sorted, not `most_common(n)`), and what only an index build
-#: needs (`index_build` imports `array` and `timeparse` on first use).
+#: (the facets' top counts are sorted, not `most_common(n)`), what only an index build needs
+#: (`index_build` imports `array` and `timeparse` on first use), and `bisect` (the lite index
+#: view, which bm25 imports for a constant, binary-searches with it only when used).
 NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.hookspecs", "heapq",
-                "array", "carto_core.timeparse")
+                "array", "carto_core.timeparse", "bisect")
 
 COLD = """
 import atexit, json, sys
