@@ -15,9 +15,10 @@ import pytest
 #: (a partial registry load whose plugins the table knows uses registry.LightManager), heapq
 #: (the facets' top counts are sorted, not `most_common(n)`), what only an index build needs
 #: (`index_build` imports `array` and `timeparse` on first use), and `bisect` (the lite index
-#: view, which bm25 imports for a constant, binary-searches with it only when used).
+#: view, which bm25 imports for a constant, binary-searches with it only when used), and
+#: `unicodedata` (the analyzers fold non-ASCII text only; the query and page here are ASCII).
 NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.hookspecs", "heapq",
-                "array", "carto_core.timeparse", "bisect")
+                "array", "carto_core.timeparse", "bisect", "unicodedata")
 
 COLD = """
 import atexit, json, sys

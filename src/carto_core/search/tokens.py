@@ -18,7 +18,6 @@ Stdlib only; a term's id on disk is a stable 64-bit hash (blake2b), because Pyth
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import ClassVar
 
 from carto_core.records import FrozenRecord
@@ -118,6 +117,8 @@ def fold(text: str) -> str:
     lowered = text.lower()
     if lowered.isascii():
         return lowered
+    import unicodedata  # non-ASCII text only (an extension module: ~0.4 ms of a cold search)
+
     decomposed = unicodedata.normalize("NFD", lowered)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
