@@ -52,7 +52,6 @@ an append rewrites what it added, not the store.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from collections.abc import Sequence
@@ -897,6 +896,8 @@ class EmbeddedStore(VectorStore):
 
     @contextmanager
     def _write_lock(self):
+        import fcntl  # writers only: a search never locks (an extension module, ~0.5 ms)
+
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / ".lock", "a+b") as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
