@@ -9,10 +9,13 @@ Two measurements of a change to the cold path (docs/performance.md, "Cold path")
   their ratios to both floors. The queries cycle through a fixed sample (about half of them
   lookups, whose semantic ladder is gated out) unless `--query` names the ones to time (given
   more than once, they alternate), e.g. a question, whose semantic ladder always runs. `base` runs
-  the revision `--base` (exported with `git archive`, put first on PYTHONPATH), `new` this
-  tree (the venv's editable install). Each variant has its own plugin-table cache
-  (XDG_CACHE_HOME): the table is keyed on `sys.path`, which PYTHONPATH changes, and a shared
-  one would make both variants rescan every installed distribution on every run.
+  the revision `--base` (exported with `git archive`, put first on PYTHONPATH), `new` a copy
+  of this tree (uncommitted changes too) run the same way: PYTHONPATH alone costs a cold
+  search ~15 ms, so compare like with like. `--venv-new` runs `new` from the venv's editable
+  install instead: the real cold search, for its ratio to the floors, not for the saving.
+  Each variant has its own plugin-table cache (XDG_CACHE_HOME): the table is keyed on
+  `sys.path`, which PYTHONPATH changes, and a shared one would make both variants rescan every
+  installed distribution on every run.
 - `--check`: the `--json` (and text) output of a fixed set of commands, both variants, byte
   for byte, with the timings (`ms`, `stages_ms`) and call ids masked and the clock fixed
   (decay and `--since` read it).
@@ -90,7 +93,25 @@ def export(rev: str, into: Path) -> str:
     return ":".join(str(into / s) for s in SOURCES)
 
 
-def environments(home: str, base_path: str, scratch: Path) -> dict[str, dict]:
+def snapshot(into: Path) -> str:
+    """PYTHONPATH of a copy of this tree's sources (as they are, uncommitted changes too)."""
+    import shutil
+
+    for source in SOURCES:
+        shutil.copytree(ROOT / source, into / source,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    return ":".join(str(into / s) for s in SOURCES)
+
+
+def environments(home: str, base_path: str, scratch: Path, new_path: str | None = None) -> dict[str, dict]:
+    """The two variants' environments. `new_path`: `new` runs a copy of this tree through
+    PYTHONPATH, as `base` runs its export, so that both have the same `sys.path`. Without it
+    `new` is the venv's editable install: PYTHONPATH's seven entries ahead of the standard
+    library cost a cold search ~15-17 ms by themselves (every top-level import looks there
+    first; the same code measured 250.5 ms CPU from the venv, 267.6 ms through PYTHONPATH,
+    270.8 ms from an export, 21 rounds, load 1.7), so a `base` through PYTHONPATH against the
+    venv's `new` showed a saving that was not the change's (7.6 ms CPU, the same revision on
+    both sides, 31 rounds, load 2.0)."""
     clean = {k: v for k, v in os.environ.items()
              if not k.endswith("SESSION_ID") and k not in
              ("CODEX_THREAD_ID", "CODEX_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
@@ -100,6 +121,8 @@ def environments(home: str, base_path: str, scratch: Path) -> dict[str, dict]:
         env = dict(clean, XDG_CACHE_HOME=str(scratch / f"cache-{name}"))
         if name == "base":
             env["PYTHONPATH"] = base_path
+        elif new_path:
+            env["PYTHONPATH"] = new_path
         out[name] = env
     return out
 
@@ -181,13 +204,19 @@ def main() -> int:
     parser.add_argument("--query", action="append", default=[],
                         help="time this query (repeatable; default: the fixed sample)")
     parser.add_argument("--check", action="store_true", help="compare the outputs instead of timing")
+    parser.add_argument("--venv-new", action="store_true",
+                        help="run `new` from the venv's editable install (the real cold search, "
+                             "for its ratio to the floor) instead of a copy of this tree through "
+                             "PYTHONPATH like `base` (the fair A/B; PYTHONPATH alone costs ~15 ms)")
     parser.add_argument("--save", metavar="DIR", help="with --check: write both outputs there "
                         "(base.txt, new.txt) to diff an intended difference")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cold-ab-") as tmp:
         scratch = Path(tmp)
         (scratch / "base").mkdir()
-        envs = environments(args.home, export(args.base, scratch / "base"), scratch)
+        (scratch / "new").mkdir()
+        envs = environments(args.home, export(args.base, scratch / "base"), scratch,
+                            None if args.venv_new else snapshot(scratch / "new"))
         if args.check:
             base, new = outputs(envs["base"], scratch), outputs(envs["new"], scratch)
             if args.save:
