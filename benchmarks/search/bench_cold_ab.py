@@ -204,6 +204,8 @@ def main() -> int:
     parser.add_argument("--query", action="append", default=[],
                         help="time this query (repeatable; default: the fixed sample)")
     parser.add_argument("--check", action="store_true", help="compare the outputs instead of timing")
+    parser.add_argument("--new", metavar="REV", help="time revision REV (exported like --base) as "
+                        "`new` instead of this tree: one commit's own saving")
     parser.add_argument("--venv-new", action="store_true",
                         help="run `new` from the venv's editable install (the real cold search, "
                              "for its ratio to the floor) instead of a copy of this tree through "
@@ -215,8 +217,9 @@ def main() -> int:
         scratch = Path(tmp)
         (scratch / "base").mkdir()
         (scratch / "new").mkdir()
-        envs = environments(args.home, export(args.base, scratch / "base"), scratch,
-                            None if args.venv_new else snapshot(scratch / "new"))
+        new_path = (None if args.venv_new else export(args.new, scratch / "new") if args.new
+                    else snapshot(scratch / "new"))
+        envs = environments(args.home, export(args.base, scratch / "base"), scratch, new_path)
         if args.check:
             base, new = outputs(envs["base"], scratch), outputs(envs["new"], scratch)
             if args.save:
