@@ -121,7 +121,7 @@ def _semantic_default(request: SearchRequest, engine) -> SemanticState:
 GATED_REASON = ("not run: the fusion gates this ladder out for this query (a document holds "
                 "every query word)")
 #: `semantic.state` of a search whose semantic ladder was gated out: the ranker was neither
-#: run nor asked whether it could answer (its availability costs ~5 ms of a cold lookup: the
+#: run nor asked whether it could answer (that cost a cold lookup 15-24 ms at 200k events: the
 #: semantic modules' imports, the embedder's check, the store's count, the pending count).
 UNCHECKED = "unchecked"
 UNCHECKED_REASON = ("not checked: the fusion gates the semantic ladder out for this query (a "
@@ -369,7 +369,7 @@ def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list
     repeats (the page costs what it did), then twice what is still missing or twice the batch
     before, whichever is more: a page of the semantic ladder alone can fold ~500 rows into a
     few, and batches of twice the few still missing read them in ~35 rounds, each opening the
-    logs again (~8 ms at 200k events; 6 rounds now)."""
+    logs again (~15 ms of a cold search at 200k events; 7 rounds now)."""
     page: list[Fused] = []
     rows: list[dict] = []
     folded: list[int] = []
