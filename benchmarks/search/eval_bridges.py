@@ -154,6 +154,23 @@ def pooling(roots: list[Path]) -> dict:
         cases = agecurve.read_cases(root / "cases.jsonl")
         queries = [embedder.bpe().ids(analyzer.content_query(c.query)) for c in cases]
         base_docs, base_queries = pool(plain), pool(queries)
+        n_docs = max(1, engine.index.n_alive)
+
+        def idf_query(text):
+            # each content word's sub-word tokens weighed by the word's keyword idf (Lucene's
+            # ln(1 + (N - df + 0.5) / (df + 0.5)), df of its analyzer terms in the home)
+            vector = np.zeros(table.shape[1], np.float64)
+            for word in text.split():
+                token_ids = embedder.bpe().ids(word)
+                terms = analyzer.query_terms(word)
+                if not token_ids or not terms:
+                    continue
+                df = max(engine.index.df(t) for t in terms)
+                idf = float(np.log(1 + (n_docs - df + 0.5) / (df + 0.5)))
+                token_ids = np.minimum(np.asarray(token_ids), len(table) - 1)
+                vector += idf * table[token_ids].sum(0)
+            norm = float(np.linalg.norm(vector))
+            return vector / norm if norm else vector
         for name in names:
             docs, qs = base_docs, base_queries
             if name == "sif":
@@ -169,7 +186,21 @@ def pooling(roots: list[Path]) -> dict:
                 if name.startswith("both"):
                     docs[nxt >= 0] += share * base_docs[nxt[nxt >= 0]]
                 docs /= np.linalg.norm(docs, axis=1, keepdims=True)
-            if name.startswith("qcenter"):
+            if name.startswith("qidf"):
+                # the query's words weighed by their idf in the home (documents as they are),
+                # then centred as the default (qidf1: the whole mean; qidf-w<lam>: whitened)
+                qs = np.array([idf_query(analyzer.content_query(c.query)) for c in cases],
+                              np.float32)
+                if name.startswith("qidf-w"):
+                    centre = base_docs.mean(0).astype(np.float64)
+                    offsets = base_docs.astype(np.float64) - centre
+                    cov = offsets.T @ offsets / len(offsets)
+                    shrunk = cov + float(name[6:]) * np.trace(cov) / len(cov) * np.eye(len(cov))
+                    qs = np.linalg.solve(shrunk, (qs - centre).T).T.astype(np.float32)
+                else:
+                    qs = qs - float(name[4:]) * base_docs.mean(0)
+                qs /= np.maximum(np.linalg.norm(qs, axis=1, keepdims=True), 1e-12)
+            elif name.startswith("qcenter"):
                 # the query minus a share of the home's mean document vector: a document close
                 # to every query (the centroid's direction) loses what it wins from all of them
                 qs = qs - float(name[7:]) * base_docs.mean(0)
@@ -187,7 +218,42 @@ def pooling(roots: list[Path]) -> dict:
                     qs = qs - (qs @ pcs.T) @ pcs
                 docs = docs / np.maximum(np.linalg.norm(docs, axis=1, keepdims=True), 1e-9)
                 qs = qs / np.maximum(np.linalg.norm(qs, axis=1, keepdims=True), 1e-9)
-            if name.startswith("csls"):
+            elif name.startswith(("whiteA", "whiteB", "bwk")):
+                # whitening (Su et al. 2021): m the mean and S the covariance of the home's unit
+                # rows, W = (S + lam tr(S)/dim I)^(-1/2). whiteA: the query side only, the
+                # query (S + ...)^(-1) (q - m) against the raw rows (the same ranking as
+                # (W q').(W d'): q.m is the same for every row); whiteB: rows re-normalised in
+                # the whitened space too ((W q').(W d') / |W d'|). bwk<k>: BERT-whitening's top-k
+                # form, W = U_k diag(s_k^-1/2) (raw rows; bwk<k>n re-normalises them in it).
+                centre = base_docs.mean(0).astype(np.float64)
+                offsets = base_docs.astype(np.float64) - centre
+                cov = offsets.T @ offsets / len(offsets)
+                q0 = base_queries.astype(np.float64) - centre
+                if name.startswith("bwk"):
+                    top_k = int(name[3:].rstrip("n"))
+                    evals, evecs = np.linalg.eigh(cov)
+                    order = np.argsort(evals)[::-1][:top_k]
+                    w = evecs[:, order] / np.sqrt(np.maximum(evals[order], 1e-12))  # (dim, k)
+                    wq, wd = q0 @ w, offsets @ w
+                    if name.endswith("n"):
+                        wd /= np.maximum(np.linalg.norm(wd, axis=1, keepdims=True), 1e-12)
+                    scores = (wq @ wd.T).astype(np.float32)
+                else:
+                    lam = float(name[6:])
+                    dim = cov.shape[0]
+                    shrunk = cov + lam * np.trace(cov) / dim * np.eye(dim)
+                    if name.startswith("whiteA"):
+                        qs_w = np.linalg.solve(shrunk, q0.T).T
+                        scores = (qs_w @ base_docs.T.astype(np.float64)).astype(np.float32)
+                    else:
+                        evals, evecs = np.linalg.eigh(shrunk)
+                        w = evecs / np.sqrt(evals)  # W = V diag(e^-1/2) V^T: rotation dropped
+                        wq, wd = q0 @ w, offsets @ w
+                        wd /= np.maximum(np.linalg.norm(wd, axis=1, keepdims=True), 1e-12)
+                        scores = (wq @ wd.T).astype(np.float32)
+            if name.startswith(("whiteA", "whiteB", "bwk")):
+                pass
+            elif name.startswith("csls"):
                 # hubness (CSLS, Conneau et al. 2018, on the centred scores): a row close to
                 # many rows of the home (its k nearest, the home's rows taken as queries) is
                 # close to many queries too; it loses half its neighbourhood's mean score
