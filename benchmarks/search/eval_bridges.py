@@ -218,6 +218,14 @@ def pooling(roots: list[Path]) -> dict:
                     qs = qs - (qs @ pcs.T) @ pcs
                 docs = docs / np.maximum(np.linalg.norm(docs, axis=1, keepdims=True), 1e-9)
                 qs = qs / np.maximum(np.linalg.norm(qs, axis=1, keepdims=True), 1e-9)
+            elif name.startswith("diagA"):
+                # diagonal whitening: the centred query divided by each coordinate's variance
+                # over the home (plus lam x their mean), rows as they are
+                centre = base_docs.mean(0).astype(np.float64)
+                var = ((base_docs.astype(np.float64) - centre) ** 2).mean(0)
+                shrunk = var + float(name[5:]) * var.mean()
+                qs_w = (base_queries.astype(np.float64) - centre) / shrunk
+                scores = (qs_w @ base_docs.T.astype(np.float64)).astype(np.float32)
             elif name.startswith(("whiteA", "whiteB", "bwk")):
                 # whitening (Su et al. 2021): m the mean and S the covariance of the home's unit
                 # rows, W = (S + lam tr(S)/dim I)^(-1/2). whiteA: the query side only, the
@@ -251,7 +259,7 @@ def pooling(roots: list[Path]) -> dict:
                         wq, wd = q0 @ w, offsets @ w
                         wd /= np.maximum(np.linalg.norm(wd, axis=1, keepdims=True), 1e-12)
                         scores = (wq @ wd.T).astype(np.float32)
-            if name.startswith(("whiteA", "whiteB", "bwk")):
+            if name.startswith(("whiteA", "whiteB", "bwk", "diagA")):
                 pass
             elif name.startswith("csls"):
                 # hubness (CSLS, Conneau et al. 2018, on the centred scores): a row close to
