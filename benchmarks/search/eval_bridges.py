@@ -19,8 +19,15 @@ Two probes over eval_recall.py's homes (run that first; it builds them and their
   document vector), `abtt0` / `abtt2` / `abtt4` (all-but-the-top: both sides centred on the
   mean, 0 / 2 / 4 principal directions removed, re-normalised), `csls10` / `csls50` (the
   centred query's score minus half of the row's hubness: the mean centred score of its 10 /
-  50 nearest rows of the home, the rows taken as queries; CSLS, Conneau et al. 2018);
-  `POOLING_ONLY=a,b` runs those;
+  50 nearest rows of the home, the rows taken as queries; CSLS, Conneau et al. 2018),
+  `whiteA<lam>` (whitening, Su et al. 2021: the query (S + lam tr(S)/dim I)^-1 (q - m), m and
+  S the mean and covariance of the home's rows, against the rows as they are), `whiteB<lam>`
+  (both sides whitened, rows re-normalised in the whitened space), `bwk<k>` / `bwk<k>n`
+  (BERT-whitening's top-k form, W = U_k diag(s_k^-1/2), rows raw / re-normalised), `diagA<lam>`
+  (the centred query divided by each coordinate's variance plus lam x their mean), `qidf0` /
+  `qidf1` / `qidf-w1` (the query's words weighed by their keyword idf in the home; not
+  centred / centred / whitened at lam 1; documents as they are);
+  `POOLING_ONLY=a,b` runs those (docs/ranking.md, "Whitening the semantic space");
 - `expansion`: the default search (`english`, bm25 + semantic, `rrf-prior`, `gated-prior`) with
   a ladder of query-expansion words added: for each content word of the question, the home's
   words whose wordllama vector is closest (cosine >= `--threshold`, at most `--per-word`, none
