@@ -37,6 +37,14 @@ def _git(*args, cwd):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
+def _sample_clock_inside_today() -> datetime:
+    """A clock for the sample home whose commits (one and two hours before it) fall on today's
+    local date: just after midnight the real clock would put them on yesterday."""
+    local = datetime.now().astimezone()
+    midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(local, midnight + timedelta(hours=3)).astimezone(timezone.utc)
+
+
 def test_day_digest_verifies_commits_against_git(tmp_path, monkeypatch):
     repo = tmp_path / "shop"
     repo.mkdir()
@@ -74,7 +82,7 @@ def test_day_digest_verifies_commits_against_git(tmp_path, monkeypatch):
     _git("add", ".", cwd=repo)
     _git("commit", "-q", "--author", "Mallory <m@example.org>", "-m", "chore: a colleague's", cwd=repo)
     colleague = _git("rev-parse", "HEAD", cwd=repo)
-    home = build_sample_home(tmp_path / "h")
+    home = build_sample_home(tmp_path / "h", now=_sample_clock_inside_today())
     now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def commit_row(i, sha, subject, timestamp=now):
