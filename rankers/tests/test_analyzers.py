@@ -138,7 +138,7 @@ def test_the_identifier_patterns_compile_on_first_use_and_then_stand_in_the_modu
         "print(t)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, after, terms = out.stdout.splitlines()
-    assert before == str(["_FirstUse"] * 4)
+    assert before == str(["FirstUse"] * 4)
     assert after == str(["Pattern"] * 4)
     assert terms == str(["parseconfig", "pars", "config", "batch_batch_lock", "batch", "batch",
                          "lock", "src", "cart", "tax.py", "tax", "py", "evt-1a2b3c4d5e6f",

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from itertools import chain
 
-from carto_core.lazyre import Lazy
+from carto_core.lazyre import FirstUse, Lazy
 from carto_core.search.tokens import Analyzer
 
 #: A raw token: word characters joined by single connectors (paths, dotted names, hyphens).
@@ -38,34 +38,18 @@ _RAW = Lazy(f"{_W}+(?:['\u2019\\-./:]{_W}+)*")
 _RAW_ASCII = re.compile(r"[A-Za-z0-9_]+(?:['\-./:][A-Za-z0-9_]+)*")
 
 
-class _FirstUse:
-    """A pattern of this module compiled on first use, which then takes the stand-in's place
-    among the module's globals: no indirection afterwards (a build calls these once per new
-    raw word, hundreds of thousands of times; `lazyre.Lazy`'s lookup a call cost it ~15 %)."""
-
-    __slots__ = ("name", "args")
-
-    def __init__(self, name: str, *args):
-        self.name, self.args = name, args
-
-    def __getattr__(self, attribute):
-        compiled = re.compile(*self.args)
-        globals()[self.name] = compiled
-        return getattr(compiled, attribute)
-
-
 #: These three and `_EVENT_ID` read identifiers (`snake_case`, `camelCase`, dotted paths, ids):
 #: compiled on first use, as a query of lowercase words (most questions) needs none of them
 #: (~0.6 ms of regex compiling in every cold process).
-_CONNECTOR = _FirstUse("_CONNECTOR", r"['\u2019\-.:_]+")
-_CAMEL = _FirstUse("_CAMEL", r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_HUMP = _FirstUse("_HUMP", r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_CONNECTOR = FirstUse(globals(), "_CONNECTOR", r"['\u2019\-.:_]+")
+_CAMEL = FirstUse(globals(), "_CAMEL", r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_HUMP = FirstUse(globals(), "_HUMP", r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _CJK = Lazy(
     "([\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
     "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]+)")
 #: carto's event ids are one term each (`evt-1a2b3c4d5e6f`, `turn-<session>-3`): split, their
 #: common first part would make a query naming an unknown id match every row.
-_EVENT_ID = _FirstUse("_EVENT_ID", r"(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+")
+_EVENT_ID = FirstUse(globals(), "_EVENT_ID", r"(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+")
 #: Longer tokens are hashes, blobs, base64: kept whole, never split.
 LONG = 64
 #: Raw words memoised (about 130 B each with their terms): a streamed 1M-event build's peak
