@@ -43,11 +43,16 @@ FACET_WINDOW = 500
 _TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "event_id", "milestone")
 
 
+def _names_left_out(request: SearchRequest) -> bool:
+    """Whether the request leaves a ranker, fusion or decay name to the config file."""
+    return request.rankers is None or request.fusion is None or request.decay is None
+
+
 def resolve_names(request: SearchRequest, engine, config=None) -> tuple[list[str], str, str]:
     """(ladder ranker names, fusion name, decay name), validated against the registries;
-    `config` (a loaded `Config`) is read when the request leaves a name out."""
-    need_config = request.rankers is None or request.fusion is None or request.decay is None
-    if need_config and config is None:
+    `config` (a loaded `Config`; loaded here when None) is read when the request leaves a name
+    out (`_names_left_out`)."""
+    if config is None and _names_left_out(request):
         from carto_core.config import load_config
 
         config = load_config()
@@ -135,8 +140,6 @@ def _gated_out(fusion, ladders: list[Ladder], name: str, query: Query) -> bool:
     gated = getattr(fusion, "gated", None)
     if gated is None:
         return False
-    import numpy as np
-
     probe = Ladder(name, np.zeros(0, np.int64), np.zeros(0, np.float64), ranker=name)
     kept = gated(ladders + [probe], query) if _takes_query(gated) else gated(ladders + [probe])
     return not any(ladder is probe for ladder in kept)
@@ -170,7 +173,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         if request.intent not in KEY_SET:
             raise SearchUsageError(unknown_key_message(request.intent))
     config = None  # loaded when a name is left out, or to see whether semantic is switched off
-    if request.rankers is None or request.fusion is None or request.decay is None:
+    if _names_left_out(request):
         from carto_core.config import load_config
 
         config = load_config()
