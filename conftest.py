@@ -45,14 +45,15 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / ".local" / "share"))
     monkeypatch.setenv("CARTO_HOME", str(base / "carto-home"))
     monkeypatch.setenv("TMPDIR_BASE", str(base / "tmp"))
-    # A hook whose home refuses a row spills it outside the home (carto_core.spill): never
+    # A hook whose home refuses a row spills it outside the home (carto_core.logio.spill): never
     # into the machine's shared /tmp folder from a test.
     monkeypatch.setenv("CARTO_SPILL_DIR", str(base / "spill"))
     for var in SESSION_VARS + LEAKY_VARS:
         monkeypatch.delenv(var, raising=False)
     # The semantic keep-up is a detached child: a test that wants it turns it on itself.
     monkeypatch.setenv("CARTO_KEEPUP", "0")
-    from carto_core import redact, registry
+    from carto_core.privacy import redact
+    from carto_core.plugin import registry
 
     registry.set_registries(None)
     redact._default = None

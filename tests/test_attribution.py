@@ -6,12 +6,12 @@ import os
 import shutil
 from pathlib import Path
 
-from carto_core.appendlog import append_rows
-from carto_core.attribution import BACKFILLED, RECORDED, UNATTRIBUTED, attribute, attribute_commit
-from carto_core.corpus import load_corpus
-from carto_core.home import Home
-from carto_core.logs import order_row
-from carto_core.transcripts import TranscriptRoots
+from carto_core.logio.appendlog import append_rows
+from carto_core.lenses.attribution import BACKFILLED, RECORDED, UNATTRIBUTED, attribute, attribute_commit
+from carto_core.model.corpus import load_corpus
+from carto_core.logio.home import Home
+from carto_core.logio.logs import order_row
+from carto_core.transcript.resolver import TranscriptRoots
 
 CODEX = Path(__file__).parents[1] / "plugins" / "codex" / "tests" / "fixtures" / "claude-code-log"
 LIVE = "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core.eventids import EventIds
+from carto_core.logio.eventids import EventIds
 
 # (key, check): few keys so that some ids share a 64-bit key and differ in their check
 FINGERPRINTS = st.tuples(st.integers(-3, 40), st.integers(0, 3))

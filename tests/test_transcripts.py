@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.transcripts import (
+from carto_core.transcript.resolver import (
     HOW_ARCHIVE, HOW_HUNT, HOW_MISSING, HOW_RECORDED, TranscriptRoots, codex_rollouts,
     find_session, guess_provider, resolve_transcript, session_id_from_path,
 )

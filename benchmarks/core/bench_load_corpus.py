@@ -1,4 +1,4 @@
-"""Loading a home into events: `carto_core.corpus.load_corpus` at N events (default 200,000),
+"""Loading a home into events: `carto_core.model.corpus.load_corpus` at N events (default 200,000),
 next to the floor of reading every line and decoding it with orjson, same run.
 
 The home is the facts benchmark's generated one (six logs, changelog copies). Median of
@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "facts"))
 from bench_census import build  # noqa: E402
 
-from carto_core.corpus import load_corpus  # noqa: E402
-from carto_core.home import Home  # noqa: E402
-from carto_core.logs import SEARCHED_LOGS  # noqa: E402
+from carto_core.model.corpus import load_corpus  # noqa: E402
+from carto_core.logio.home import Home  # noqa: E402
+from carto_core.logio.logs import SEARCHED_LOGS  # noqa: E402
 
 
 def floor(home: Home) -> int:

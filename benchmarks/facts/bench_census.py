@@ -1,7 +1,7 @@
 """Facts census at scale: the columnar fold vs a per-event loop (upstream's shape), same run.
 
 Builds a home with N events (default 200,000) across the logs, loads it once with
-`carto_core.corpus.load_corpus`, builds the columns once, then times `run_facts` census
+`carto_core.model.corpus.load_corpus`, builds the columns once, then times `run_facts` census
 requests in-process (median and p95 over repeated runs) next to a straightforward per-event
 Python fold computing the same counts (the peer), and checks that both agree.
 
@@ -19,13 +19,13 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 
-from carto_core.appendlog import append_lines
-from carto_core.corpus import load_corpus
-from carto_core.events import is_resolved
+from carto_core.logio.appendlog import append_lines
+from carto_core.model.corpus import load_corpus
+from carto_core.model.events import is_resolved
 from carto_core.facts import run_facts
 from carto_core.facts.columns import columns_for
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
 
 NOW = datetime(2026, 9, 8, 12, tzinfo=timezone.utc)
 

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_census import build  # noqa: E402
 
-from carto_core.jsonl import dumps_row  # noqa: E402
+from carto_core.logio.jsonl import dumps_row  # noqa: E402
 
 CARTO = str(Path(sys.executable).with_name("carto"))
 

@@ -73,7 +73,7 @@ def mcp_round_trips(home: Path, queries: list[str], warmup: int) -> dict:
 
 def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int) -> dict:
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search import SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
 

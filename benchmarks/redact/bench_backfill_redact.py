@@ -4,7 +4,7 @@ Writes `benchmarks/backfill`'s synthetic `~/.claude/projects` tree, then, altern
 run in fresh processes, runs `run_ingest` with the `claude` source into an empty home with:
 
 - `none`: redaction switched off (the floor: the parse, turns and writes alone);
-- `before`: `src/carto_core/redact.py` and `redact_rules.py` at --before, loaded in place of
+- `before`: `src/carto_core/privacy/redact.py` and `redact_rules.py` at --before, loaded in place of
   today's modules;
 - `after`: today's redactor.
 
@@ -41,8 +41,8 @@ mode, old_dir, root, capture = sys.argv[1:5]
 if mode == "before":
     sys.path.insert(0, old_dir)
     import carto_redact_before
-    sys.modules["carto_core.redact"] = carto_redact_before
-import carto_core.redact as redact
+    sys.modules["carto_core.privacy.redact"] = carto_redact_before
+import carto_core.privacy.redact as redact
 if mode == "none":
     redact.Redactor.value = lambda self, value, found=None, sink=None: value
     redact.clip = lambda text, limit, tail="": text if len(text) <= limit else text[: limit - len(tail)] + tail
@@ -54,8 +54,8 @@ if capture != "-":
         return scan(self, value, sink)
     redact.Redactor.scan = recording
 from carto_claude.transcripts import ClaudeSource
-from carto_core.home import Home
-from carto_core.ingest import run_ingest
+from carto_core.logio.home import Home
+from carto_core.model.ingest import run_ingest
 with tempfile.TemporaryDirectory() as home:
     wall, cpu = time.perf_counter(), time.process_time()
     summary = run_ingest(ClaudeSource({"roots": [root], "settle_seconds": 0}), Home(home))
@@ -71,7 +71,7 @@ import json, pickle, statistics, sys, time
 old_dir, texts_path = sys.argv[1:3]
 sys.path.insert(0, old_dir)
 import carto_redact_before as before
-import carto_core.redact as after
+import carto_core.privacy.redact as after
 texts = pickle.load(open(texts_path, "rb"))
 groups = {"long": [t for t in texts if len(t) > 256], "short": [t for t in texts if len(t) <= 256]}
 out = {}
@@ -98,14 +98,14 @@ def old_redactor(folder: Path, revision: str) -> None:
         return subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True,
                               text=True, check=True).stdout
 
-    source = show("src/carto_core/redact.py")
+    source = show("src/carto_core/privacy/redact.py")
     try:
-        rules = show("src/carto_core/redact_rules.py")
+        rules = show("src/carto_core/privacy/rules.py")
     except subprocess.CalledProcessError:
         rules = None
     if rules is not None:
         (folder / "carto_redact_rules_before.py").write_text(rules, "utf-8")
-        source = source.replace("from carto_core.redact_rules import", "from carto_redact_rules_before import")
+        source = source.replace("from carto_core.privacy.rules import", "from carto_redact_rules_before import")
     (folder / "carto_redact_before.py").write_text(source, "utf-8")
 
 

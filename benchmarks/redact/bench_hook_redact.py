@@ -4,7 +4,7 @@ Three variants, interleaved in one session, whole process each:
 
 - `bare python -c pass`: the interpreter floor;
 - `hook, old redactor`: `carto hook claude PostToolUse` with the redactor carto had before
-  (13 patterns; `src/carto_core/redact.py` at --before, loaded in place of today's module, with
+  (13 patterns; `src/carto_core/privacy/redact.py` at --before, loaded in place of today's module, with
   nothing redacted before the summary cut, as then);
 - `hook, new redactor`: the same hook with today's redactor.
 
@@ -50,8 +50,8 @@ if mode == "old":
     old.redact_text = lambda text: text           # the old code redacted only whole rows,
     old.clip = lambda text, limit, tail="": text if len(text) <= limit else text[: limit - len(tail)] + tail
     old.redacted = lambda rows: [old.redact_row(r) for r in rows]
-    sys.modules["carto_core.redact"] = old
-from carto_core.hookpath import main
+    sys.modules["carto_core.privacy.redact"] = old
+from carto_core.capture.hookpath import main
 sys.exit(main(["claude", "PostToolUse"]))
 """
 
@@ -67,7 +67,7 @@ def in_process(old_dir: Path) -> dict[str, float]:
     sys.path.insert(0, str(old_dir))
     import carto_redact_before as old
 
-    from carto_core.redact import Redactor
+    from carto_core.privacy.redact import Redactor
 
     text, smalls = mixed_text(), short_strings()
     redactors = {"old": old.Redactor(old._BUILTIN), "new": Redactor()}
@@ -100,7 +100,7 @@ def main() -> int:
         tmp = Path(tmp)
         old_dir = tmp / "old"
         old_dir.mkdir()
-        source = subprocess.run(["git", "show", f"{args.before}:src/carto_core/redact.py"], cwd=ROOT,
+        source = subprocess.run(["git", "show", f"{args.before}:src/carto_core/privacy/redact.py"], cwd=ROOT,
                                 capture_output=True, text=True, check=True).stdout
         (old_dir / "carto_redact_before.py").write_text(source, "utf-8")
         runner = tmp / "runner.py"

@@ -2,7 +2,7 @@
 
 detect-secrets (PyPI, Apache-2.0) was the library issue 14 suggested evaluating. It is not a
 dependency of carto: install it in a separate environment and point this script at carto's
-source (it needs only the corpus file and, for the comparison, `carto_core.redact`):
+source (it needs only the corpus file and, for the comparison, `carto_core.privacy.redact`):
 
     python3 -m venv /tmp/ds && /tmp/ds/bin/pip install detect-secrets==1.5.0
     /tmp/ds/bin/python benchmarks/redact/compare_detect_secrets.py
@@ -49,7 +49,7 @@ def caught(found: list[str], secret: str) -> bool:
 def main() -> int:
     from detect_secrets.settings import default_settings
 
-    from carto_core.redact import Redactor
+    from carto_core.privacy.redact import Redactor
 
     redactor = Redactor()
     positives, negatives = CORPUS["positives"], CORPUS["negatives"]

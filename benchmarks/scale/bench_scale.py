@@ -65,7 +65,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402
 
-from carto_core.logs import SEARCHED_LOGS  # noqa: E402
+from carto_core.logio.logs import SEARCHED_LOGS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results.json"
@@ -282,7 +282,7 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, clean
         # saved), what a first keyword build was before the streamed one, same analyzer.
         forget(home, "keyword")
         step("keyword_first_one_shot", [sys.executable, "-c",
-             "from carto_core.home import current_home; from carto_core.search.index import KeywordIndex; "
+             "from carto_core.logio.home import current_home; from carto_core.search.index import KeywordIndex; "
              "KeywordIndex.build_in_memory(current_home()).save()"])
         forget(home, "keyword")  # another analyzer's or build's index is no first build's
     for phase, (name, argv) in BUILDS.items():
@@ -304,7 +304,7 @@ def bench_size(size: int, workdir: Path, n_queries: int, jobs: int | None, clean
         step("facts_noop", [CARTO, "facts", "census", "--json"])
         step("semantic_noop", [CARTO, "index", "--step", "semantic", "--json"])
         # The first no-op after a build runs the steps' own no-ops and records the stamp; the
-        # next one answers from it (carto_core.indexstamp).
+        # next one answers from it (carto_core.search.indexstamp).
         step("index_noop", [CARTO, "index", "--json"])
         got = step("index_noop_text", [CARTO, "index"])
         steps["index_noop_text"]["stamp"] = got["stdout"].startswith("nothing new since")

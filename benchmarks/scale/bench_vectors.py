@@ -54,10 +54,10 @@ def main() -> None:
     os.environ.setdefault("CARTO_KEEPUP", "0")
     os.environ["CARTO_NOVELTY_GATE"] = "off"  # every row stored: the twin compares like with like
 
-    from carto_core.corpus import load_corpus
+    from carto_core.model.corpus import load_corpus
     from carto_core.evaluation.agecurve import conversational_table, run_cases
     from carto_core.evaluation.dialogues import generate_dialogues
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
     from carto_core.semantic.embedded import Segment, _save, normalise
     from carto_core.semantic.embedder import create_embedder
@@ -66,7 +66,7 @@ def main() -> None:
     from carto_core.semantic.settings import SemanticSettings
     from carto_core.semantic.store import vectors_dir
     from carto_core.semantic.text import document_text
-    from carto_core.timeparse import utcnow
+    from carto_core.util.timeparse import utcnow
 
     now = utcnow()
     cases, stats = generate_dialogues(root, variant="a", sessions=args.sessions,

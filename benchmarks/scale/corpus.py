@@ -31,9 +31,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from carto_core.evaluation.generate import _Vocab, _word
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, order_row
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS, order_row
+from carto_core.util.timeparse import format_timestamp
 
 _EXTS = ("py", "ts", "js", "go", "rs", "sql", "yaml", "toml", "sh", "md")
 _COMMANDS = ("pytest -q", "npm test", "cargo test", "go test ./...", "make", "ruff check",

@@ -31,8 +31,9 @@ def main() -> None:
     os.environ.setdefault("CARTO_JOBS", "1")
     shutil.rmtree(args.home / ".carto" / "search", ignore_errors=True)
 
-    from carto_core import eventids, logstream
-    from carto_core.home import current_home
+    from carto_core.logio import eventids
+    from carto_core.model import logstream
+    from carto_core.logio.home import current_home
     from carto_core.search import index_build, index_stream
     from carto_core.search.index import KeywordIndex
 

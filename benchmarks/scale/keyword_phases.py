@@ -57,7 +57,7 @@ def main() -> None:
 
     threading.Thread(target=sample, daemon=True).start()
 
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.search import index_stream, index_write
     from carto_core.search.index import KeywordIndex
 

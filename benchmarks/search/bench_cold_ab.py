@@ -70,7 +70,7 @@ class _Fixed(_dt.datetime):
         return base if tz is None else base.astimezone(tz)
 class _Hook(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name not in ("carto_core.search.pipeline", "carto_core.timeparse"):
+        if name not in ("carto_core.search.pipeline", "carto_core.util.timeparse"):
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         run = spec.loader.exec_module

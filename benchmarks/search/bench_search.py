@@ -124,7 +124,7 @@ def _exact(ranker, query, scope, engine) -> bool:
 def bench_size(events: int, workdir: Path, n_queries: int, cold_runs: int, builds: bool = True,
                exact_vectors: bool = False) -> dict:
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search import Query, SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
     from carto_core.search.tokens import row_text

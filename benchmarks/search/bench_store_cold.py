@@ -51,7 +51,7 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_vector_lists import queries_of
 
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.semantic.searcher import SemanticSearcher
 
     searcher = SemanticSearcher(Home(args.home))

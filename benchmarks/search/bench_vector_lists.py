@@ -47,7 +47,7 @@ def queries_of(home: Path, n: int) -> list[str]:
     cases = home / "cases.jsonl"
     if cases.exists():
         return [json.loads(line)["query"] for line in cases.read_text("utf-8").splitlines() if line.strip()]
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
     from carto_core.search.tokens import row_text, tokenize
 
@@ -114,7 +114,7 @@ def main() -> None:
                         help="write each home's vectors this many times (5 x 200k: a 1M store)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.semantic import ivf
     from carto_core.semantic.embedded import EmbeddedStore
     from carto_core.semantic.searcher import SemanticSearcher

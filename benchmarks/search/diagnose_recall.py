@@ -65,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
     from carto_core.evaluation import agecurve
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search import SearchRequest, run_search
     from carto_core.search.api import Query
     from carto_core.search.engine import SearchEngine

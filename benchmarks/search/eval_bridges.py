@@ -87,7 +87,7 @@ SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def _engine(root: Path):
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
 
     engine = SearchEngine(Home(root), persist=True, analyzer="english", auto_refresh=False)

@@ -43,7 +43,7 @@ def build_sets(out: Path) -> dict:
     from carto_core.evaluation import agecurve
     from carto_core.evaluation.dialogues import BACKGROUND, dialogue_home
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
 
     sets = {}
@@ -147,7 +147,7 @@ def main() -> None:
         return
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
     from carto_core.evaluation import agecurve
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps
 

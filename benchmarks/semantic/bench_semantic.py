@@ -140,8 +140,8 @@ def qdrant_local(args, tmp, vectors, project_of, names, stamps, picks, queries) 
 
 
 def part_build(args, home_root: Path) -> dict:
-    from carto_core.corpus import load_corpus
-    from carto_core.home import Home
+    from carto_core.model.corpus import load_corpus
+    from carto_core.logio.home import Home
     from carto_core.semantic.indexer import run_index
     from carto_core.semantic.settings import SemanticSettings
     from carto_core.semantic.text import document_text
@@ -207,7 +207,7 @@ def part_build(args, home_root: Path) -> dict:
 def ranker_timings(args, home) -> dict:
     """The `semantic` ranker as the search pipeline calls it (lsa query embedding with numpy,
     store search with the project pushed down, ladder over engine indices), warm engine."""
-    from carto_core.project import ProjectScope
+    from carto_core.model.project import ProjectScope
     from carto_core.search.api import Query
     from carto_core.search.engine import SearchEngine
     from carto_core.search.tokens import query_tokens

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta, timezone
 
-from carto_core.appendlog import append_lines
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
+from carto_core.logio.appendlog import append_lines
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
 
 NOW = datetime(2026, 9, 8, 12, tzinfo=timezone.utc)
 LABELS = ["changelog", "tool-use", "research", "milestones", "prompts", "turns"]

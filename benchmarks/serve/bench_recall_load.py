@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "search"))
 from bench_search import CARTO, child_env, make_queries  # noqa: E402
 
 from carto_core.evaluation.generate import generate_home  # noqa: E402
-from carto_core.home import Home  # noqa: E402
+from carto_core.logio.home import Home  # noqa: E402
 
 def pct(samples: list[float], p: float) -> float:
     ordered = sorted(samples)

@@ -44,7 +44,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
 
     home_dir = args.workdir / f"home-{args.events}"

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.search.api import DecayContext, Fused, Ladder, Query
 from carto_core.search.engine import SearchEngine
 from carto_core.search.tokens import UpstreamAnalyzer, row_text

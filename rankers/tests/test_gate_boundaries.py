@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.search import run_search
 from carto_core.search.api import DecayContext, Fused, Query, SearchRequest
 from carto_core.search.engine import SearchEngine

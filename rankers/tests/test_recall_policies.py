@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.search.api import DecayContext, Fused, Ladder, Query
 from carto_core.search.engine import SearchEngine
 from carto_rankers.decay import GatedPriorDecay
@@ -235,7 +235,7 @@ def test_the_semantic_ladder_weighs_what_no_keyword_candidate_covers(engine):
 def test_the_semantic_ladder_carries_its_models_lift(engine, monkeypatch):
     """The semantic ranker sets the ladder's `uncovered_lift` from its embedder: wordllama 1,
     lsa and the base class 0 (lsa's ladder lost questions when lifted)."""
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.api import Scope
     from carto_core.semantic.embedder import Embedder
     from carto_core.semantic.settings import SemanticSettings

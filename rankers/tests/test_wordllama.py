@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_rankers.embedders import wordllama_embedder as wl
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_the_query_bpe_equals_the_tokenizer(embedder, text):
 def test_a_query_imports_neither_wordllama_nor_tokenizers(tmp_path):
     code = (
         "import sys, json\n"
-        "from carto_core.home import Home\n"
+        "from carto_core.logio.home import Home\n"
         "from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder\n"
         f"e = WordLlamaEmbedder(Home({str(tmp_path)!r}))\n"
         "e.embed_query('warm the tables')\n"  # first query writes the hashed tables
@@ -136,7 +136,7 @@ def test_a_batch_embeds_without_padding_what_the_padded_tokenizer_gives(embedder
 def test_the_query_is_embedded_without_its_question_words(tmp_path, monkeypatch):
     """A mean of static word vectors is pulled towards every row that also says "what do I
     ...": wordllama embeds the query's content words (the analyzer's), the ladder the rest."""
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
     from carto_core.search import SearchRequest, run_search
     from carto_core.semantic.indexer import run_index
 

@@ -13,7 +13,7 @@ def __getattr__(name):
     # `from carto_core import hookimpl` is the documented way for plugins to mark hooks: the
     # marker sets what pluggy's HookimplMarker(HOOK_NAMESPACE) sets, without importing pluggy.
     if name == "hookimpl":
-        from carto_core.markers import hookimpl
+        from carto_core.plugin.markers import hookimpl
 
         return hookimpl
     raise AttributeError(name)

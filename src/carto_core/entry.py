@@ -1,7 +1,7 @@
 """The `carto` console script.
 
 `carto hook ...` runs on every tool call of an agent, so it never touches click, pluggy or the
-entry-point scan: it goes straight to the lean dispatcher in `carto_core.hookpath`. Everything
+entry-point scan: it goes straight to the lean dispatcher in `carto_core.capture.hookpath`. Everything
 else goes through the click CLI.
 """
 
@@ -37,7 +37,7 @@ def one_blas_thread() -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args and args[0] == "hook":
-        from carto_core.hookpath import main as hook_main
+        from carto_core.capture.hookpath import main as hook_main
 
         return hook_main(args[1:])
     # The console script's own `search`/`facts` (argv None): one command, then the process ends.
@@ -52,12 +52,12 @@ def main(argv: list[str] | None = None) -> int:
 
         gc.disable()
         # ... and without importing what pathlib imports for `Path.as_uri` (~2 ms).
-        from carto_core.deferred import defer
+        from carto_core.util.deferred import defer
 
         defer()
     if one_shot:
-        # A running `carto serve` of this home answers warm (carto_core.warm), else cold.
-        from carto_core.warm import try_warm
+        # A running `carto serve` of this home answers warm (carto_core.serve.warm_client), else cold.
+        from carto_core.serve.warm_client import try_warm
 
         code = try_warm(args)
         if code is not None:

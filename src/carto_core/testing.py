@@ -23,13 +23,13 @@ lenses rely on:
 
 - the good fixtures yield rows (a suite over nothing proves nothing);
 - event ids are non-empty strings, unique within their log, and the same on a second read;
-- every row's timestamp parses (`carto_core.timeparse.parse_timestamp`);
+- every row's timestamp parses (`carto_core.util.timeparse.parse_timestamp`);
 - the text a lens shows (`summary`, else the fallback chain) is a single line, and every row is
   one line of compact JSON;
-- rows go to a known log with that log's key order (`carto_core.logs.order_row`); a `provider`
+- rows go to a known log with that log's key order (`carto_core.logio.logs.order_row`); a `provider`
   field, when present, is the source's;
 - every row's session key is its log's (`session_id` in the changelog, milestones and prompt
-  history, `session` in the tool-use, research and turns logs; `carto_core.logs.SESSION_KEY`);
+  history, `session` in the tool-use, research and turns logs; `carto_core.logio.logs.SESSION_KEY`);
 - two reads of the same bytes give the same rows, every field included (a timestamp taken from
   the clock, a random id or a dict in set order fail: the second read waits for the clock's
   next second when a row holds anything that looks like the present time);
@@ -77,17 +77,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from carto_core.events import TEXT_CHAIN, first_resolved
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, SESSION_KEY, SHAPES, order_row
-from carto_core.reader import iter_lines
-from carto_core.sources import Emit, ReadBatch, Source, Stream
-from carto_core.timeparse import parse_timestamp
+from carto_core.model.events import TEXT_CHAIN, first_resolved
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS, SESSION_KEY, SHAPES, order_row
+from carto_core.logio.reader import iter_lines
+from carto_core.model.sources import Emit, ReadBatch, Source, Stream
+from carto_core.util.timeparse import parse_timestamp
 
 
 def shapes_of(log: str) -> tuple[str, ...]:
-    """Shapes a row of `log` may follow: `log` itself and its variants in `carto_core.logs`
+    """Shapes a row of `log` may follow: `log` itself and its variants in `carto_core.logio.logs`
     (`changelog-milestone`, `changelog-git`: the changelog holds several kinds of row)."""
     return tuple(shape for shape in SHAPES if shape == log or shape.startswith(log + "-"))
 
@@ -212,13 +212,13 @@ def row_problems(emit: Emit, source: Source | str) -> list[str]:
         if keys not in orders:
             problems.append(
                 f"{where}: key order {keys} is not the {emit.log} order {orders[0]} "
-                "(build rows with carto_core.logs.order_row)"
+                "(build rows with carto_core.logio.logs.order_row)"
             )
     own_key = SESSION_KEY.get(emit.log)
     for key in SESSION_SPELLINGS:
         if own_key and key != own_key and key in row:
             problems.append(f"{where}: the {emit.log} log keys sessions on {own_key!r}, "
-                            f"not {key!r} (carto_core.logs.SESSION_KEY)")
+                            f"not {key!r} (carto_core.logio.logs.SESSION_KEY)")
     expected = source if isinstance(source, str) else source.provider
     provider = row.get("provider")
     if provider is not None and provider != expected:
@@ -348,7 +348,7 @@ class SourceContract(NetworkGuarded):
 
     def test_contract_ingest_twice_writes_once(self, source, carto_contract_home):
         from carto_core.builtins.writers import JsonlWriter
-        from carto_core.ingest import run_ingest
+        from carto_core.model.ingest import run_ingest
 
         expected: dict[str, set] = {}
         for log, event_id in read_all(source).ids():
@@ -444,8 +444,8 @@ class CaptureContract(NetworkGuarded):
         return []
 
     def handler(self):
-        from carto_core.hookpath import load_handler
-        from carto_core.registry import capture_target
+        from carto_core.capture.hookpath import load_handler
+        from carto_core.plugin.registry import capture_target
 
         assert self.provider, "CaptureContract needs `provider`, the name `carto hook` takes"
         target, why_not = capture_target(self.provider)
@@ -477,7 +477,7 @@ class CaptureContract(NetworkGuarded):
         assert not problems, "\n".join(problems[:20])
 
     def test_capture_through_carto_hook_writes_the_rows(self, payloads, carto_contract_home):
-        from carto_core.hookpath import run
+        from carto_core.capture.hookpath import run
 
         for event_name, payload in payloads:
             run(self.provider, event_name, json.dumps(payload).encode("utf-8"), carto_contract_home)
@@ -488,7 +488,7 @@ class CaptureContract(NetworkGuarded):
         assert all(row.get("provider") in (None, self.provider) for row in written)
 
     def test_capture_survives_hostile_payloads(self, payloads, hostile_payloads, carto_contract_home):
-        from carto_core.hookpath import run
+        from carto_core.capture.hookpath import run
 
         handler = self.handler()
         events = sorted({event for event, _ in payloads}

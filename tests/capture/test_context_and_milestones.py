@@ -12,11 +12,11 @@ import subprocess
 
 import pytest
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.capture.context import Context, Outcome, tool_use_enabled, write_outcome
 from carto_core.capture.milestones import capture_agent_event, capture_compact_summary, capture_milestone
-from carto_core.home import Home
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.home import Home
+from carto_core.util.timeparse import format_timestamp
 
 NOW = 1_800_000_000.0
 

@@ -8,8 +8,8 @@ import json
 
 from carto_core.capture.context import Context, Outcome
 from carto_core.capture.output import context_output, edit_collision_output
-from carto_core.home import Home
-from carto_core.hookpath import run
+from carto_core.logio.home import Home
+from carto_core.capture.hookpath import run
 
 
 def test_context_output_is_the_clients_additional_context_document():

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from carto_core.capture.context import PARENT_WINDOW_SECONDS, Context, format_utc
-from carto_core.home import Home
+from carto_core.logio.home import Home
 
 NOW = 1_790_000_000.75  # a fraction: the window counts whole seconds, as the rows do
 

@@ -12,7 +12,7 @@ import pytest
 from carto_core.capture.context import Context, Outcome
 from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell, reported_commits
 from carto_core.capture.webtools import capture_web_tool
-from carto_core.home import Home
+from carto_core.logio.home import Home
 
 
 def _ctx(tmp_path, payload=None):

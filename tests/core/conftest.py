@@ -6,7 +6,7 @@ import multiprocessing
 
 import pytest
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 
 CTX = multiprocessing.get_context("fork")
 

@@ -10,10 +10,10 @@ import os
 
 import pytest
 
-from carto_core import appendlog
-from carto_core.appendlog import AppendError, append_lines, append_rows
-from carto_core.jsonl import dumps_row
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.logio import appendlog
+from carto_core.logio.appendlog import AppendError, append_lines, append_rows
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.reader import ReadReport, iter_lines
 
 
 def _ids(path):

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from carto_core import appendlog, spill
-from carto_core.appendlog import append_lines, append_rows
-from carto_core.jsonl import dumps_row, loads_line, replace_surrogates
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.logio import appendlog
+from carto_core.logio import spill
+from carto_core.logio.appendlog import append_lines, append_rows
+from carto_core.logio.jsonl import dumps_row, loads_line, replace_surrogates
+from carto_core.logio.reader import ReadReport, iter_lines
 
 
 def read(path):
@@ -297,7 +298,7 @@ row_values = st.recursive(
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.text(max_size=8), row_values, min_size=1, max_size=6), st.data())
 def test_every_cut_of_a_row_is_a_torn_row_and_garbage_is_not(row, data):
-    from carto_core.reader import looks_torn
+    from carto_core.logio.reader import looks_torn
 
     line = dumps_row({"event_id": "evt-x", **row})[:-1]
     cut = data.draw(st.integers(min_value=1, max_value=len(line) - 1))
@@ -311,7 +312,7 @@ def test_every_cut_of_a_row_is_a_torn_row_and_garbage_is_not(row, data):
 @given(st.dictionaries(st.text(max_size=8), row_values, min_size=1, max_size=6),
        st.dictionaries(st.text(max_size=8), row_values, min_size=1, max_size=6), st.data())
 def test_torn_rows_one_after_another_split_where_each_starts(first, second, data):
-    from carto_core.reader import split_torn
+    from carto_core.logio.reader import split_torn
 
     start = b'{"event_id":"'
     pieces = []
@@ -337,7 +338,7 @@ def test_a_one_byte_torn_log_is_sealed_too(tmp_path):
 def test_an_appender_alone_finishes_a_rewrite_that_died_after_its_swap(tmp_path):
     """No reader in between: the append itself must settle the dead rewrite (the journal's
     rows are in the file's bytes afterwards)."""
-    from carto_core import rewrite_journal
+    from carto_core.logio import rewrite_journal
 
     path = tmp_path / "changelog.jsonl"
     append_rows(path, [{"event_id": "e0"}])

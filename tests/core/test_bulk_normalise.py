@@ -5,8 +5,8 @@ from datetime import datetime, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core.events import Event, fold_fields
-from carto_core.timeparse import epoch_seconds, parse_timestamp
+from carto_core.model.events import Event, fold_fields
+from carto_core.util.timeparse import epoch_seconds, parse_timestamp
 
 _VALUES = st.one_of(st.none(), st.sampled_from(["", "unknown", " Unknown ", "proj", "git-1", "s-1"]),
                     st.text(max_size=12), st.integers(-3, 3), st.booleans(), st.lists(st.integers(), max_size=2))

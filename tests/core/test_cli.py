@@ -5,7 +5,7 @@ from click.testing import CliRunner
 from carto_core import __version__
 from carto_core.cli import cli
 from carto_core.entry import main
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 def test_version():

@@ -5,9 +5,9 @@ import io
 import click
 from click.testing import CliRunner
 
-from carto_core import hookpath
+from carto_core.capture import hookpath
 from carto_core.cli import cli
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 class _NoRead(io.StringIO):

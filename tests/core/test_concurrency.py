@@ -14,9 +14,9 @@ import json
 import multiprocessing
 import os
 
-from carto_core.appendlog import append_rows
-from carto_core.reader import ReadReport, iter_lines
-from carto_core.rewrite import generation, rewrite_log
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.rewrite import generation, rewrite_log
 
 WRITERS, ROUNDS, BATCH, FREE = 4, 5, 10, 150
 CTX = multiprocessing.get_context("fork")

@@ -1,4 +1,4 @@
-"""carto_core.deferred: the stand-ins a one-shot search puts in for the modules pathlib imports
+"""carto_core.util.deferred: the stand-ins a one-shot search puts in for the modules pathlib imports
 (urllib.parse, ipaddress, ntpath, fnmatch) and a search never uses behave as the modules do once used (each check in a fresh process:
 the stand-ins exist only where the real modules were not imported yet)."""
 
@@ -10,7 +10,7 @@ import sys
 
 USE = r"""
 import json, sys
-from carto_core.deferred import Deferred, defer
+from carto_core.util.deferred import Deferred, defer
 defer()
 import pathlib
 before = {m: type(sys.modules[m]).__name__ for m in ("ipaddress", "urllib.parse")}
@@ -44,7 +44,7 @@ def test_a_deferred_module_is_the_module_once_used():
 
 PATHS = r"""
 import json, sys
-from carto_core.deferred import defer
+from carto_core.util.deferred import defer
 defer()
 import pathlib
 before = {m: type(sys.modules[m]).__name__ for m in ("ntpath", "fnmatch")}
@@ -84,7 +84,7 @@ def test_pathlibs_windows_paths_and_patterns_work_through_the_stand_ins(tmp_path
 
 def test_modules_already_imported_are_left_alone():
     code = ("import sys, urllib.parse, ipaddress\n"
-            "from carto_core.deferred import defer\n"
+            "from carto_core.util.deferred import defer\n"
             "real = sys.modules['urllib.parse']\n"
             "defer()\n"
             "print(sys.modules['urllib.parse'] is real and type(sys.modules['ipaddress']).__name__)")

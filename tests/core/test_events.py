@@ -1,6 +1,6 @@
 import pytest
 
-from carto_core.events import Event, converter, is_resolved, single_line
+from carto_core.model.events import Event, converter, is_resolved, single_line
 
 
 @pytest.mark.parametrize("value,expected", [

@@ -1,7 +1,7 @@
 """A turn written three times as it grew is one event, with its latest text, in every reader:
 the corpus, the keyword index (built at once and through its incremental tail), the facts
 columns (built and appended) and the corpus-folded facts, standup, delta, serve's live corpus,
-the MCP server, and the semantic indexer (carto_core.fold; docs/records.md)."""
+the MCP server, and the semantic indexer (carto_core.logio.fold; docs/records.md)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.corpus import load_corpus
-from carto_core.fold import takes_over
-from carto_core.home import Home
+from carto_core.model.corpus import load_corpus
+from carto_core.logio.fold import takes_over
+from carto_core.logio.home import Home
 
 NOW = datetime.now(timezone.utc).replace(microsecond=0)
 STAMP = (NOW - timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -112,7 +112,7 @@ def test_keyword_index_tail_and_facts_cache_append(tmp_path):
 def test_keyword_index_patch_after_a_rewrite_and_a_streamed_build(tmp_path):
     """A rewritten log is patched into the index (not rebuilt) and a build is streamed: both
     keep the newest row of a log's id, as the one-shot build does."""
-    from carto_core.rewrite import rewrite_log
+    from carto_core.logio.rewrite import rewrite_log
     from carto_core.search.index import KeywordIndex
 
     home = Home(tmp_path)
@@ -187,7 +187,7 @@ def test_mcp_search_answers_with_the_latest_text(tmp_path):
 
 
 def test_the_semantic_indexer_embeds_the_latest_text_again(tmp_path, monkeypatch):
-    from carto_core.registry import get_registries
+    from carto_core.plugin.registry import get_registries
     from carto_core.semantic.embedded import EmbeddedStore
     from carto_core.semantic.indexer import run_index
     from carto_core.semantic.store import vectors_dir

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
 
 FAULTS_DIR = Path(__file__).resolve().parents[1] / "faults"
 CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]

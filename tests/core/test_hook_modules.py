@@ -25,25 +25,30 @@ ALLOWED: dict[str, str] = {
     # carto: the dispatcher and what every call uses
     "carto_core": "the package (its __init__ defers the pluggy marker to first use)",
     "carto_core.entry": "the console script's entry point; sends `hook` to the lean dispatcher",
-    "carto_core.hookpath": "the dispatcher",
-    "carto_core.hookcap": "the wall-clock cap armed for every call (issue 14: hooks never block)",
-    "carto_core.home": "where the logs are",
-    "carto_core.logs": "log names (home.py's table of them)",
-    "carto_core.registry": "capture_target: the provider's handler from the cached plugin table",
+    "carto_core.capture.hookpath": "the dispatcher",
+    "carto_core.util.hookcap": "the wall-clock cap armed for every call (issue 14: hooks never block)",
+    "carto_core.logio.home": "where the logs are",
+    "carto_core.logio.logs": "log names (home.py's table of them)",
+    "carto_core.plugin.registry": "capture_target: the provider's handler from the cached plugin table",
     "carto_core.capture": "the capture library's package",
+    "carto_core.util": "the utilities' package (an empty __init__)",
+    "carto_core.logio": "the log I/O package (an empty __init__)",
+    "carto_core.privacy": "the redaction package (an empty __init__)",
+    "carto_core.model": "the records' package (an empty __init__)",
+    "carto_core.plugin": "the plugin surface's package (an empty __init__)",
     "carto_core.capture.context": "Context/Outcome and write_outcome",
     "carto_core.capture.tooluse": "the tool-call row builders",
     "carto_core.capture.shell": "reading a shell command (noise, summary, writes, git verbs)",
-    "carto_core.lazyre": "regexes compiled on first use (a plain command compiles almost none)",
+    "carto_core.util.lazyre": "regexes compiled on first use (a plain command compiles almost none)",
     # carto: what writing a row uses
-    "carto_core.redact": "every stored string is redacted (issue 14)",
-    "carto_core.redact_rules": "the redactor's rule table",
-    "carto_core.jsonl": "rows as compact JSON lines",
-    "carto_core.appendlog": "the one-write-per-row appender",
-    "carto_core.rewrite_journal": "the appender settles a rewrite that died (one lstat when none did)",
-    "carto_core.spill": "rows a full home refuses are kept outside it (one stat when none are)",
-    "carto_core.project": "a row's project: the repository of the cwd, from .git files",
-    "carto_core.safeio": "reading .git files without blocking on a FIFO",
+    "carto_core.privacy.redact": "every stored string is redacted (issue 14)",
+    "carto_core.privacy.rules": "the redactor's rule table",
+    "carto_core.logio.jsonl": "rows as compact JSON lines",
+    "carto_core.logio.appendlog": "the one-write-per-row appender",
+    "carto_core.logio.rewrite_journal": "the appender settles a rewrite that died (one lstat when none did)",
+    "carto_core.logio.spill": "rows a full home refuses are kept outside it (one stat when none are)",
+    "carto_core.model.project": "a row's project: the repository of the cwd, from .git files",
+    "carto_core.util.safeio": "reading .git files without blocking on a FIFO",
     "carto_core.capture.tail": "PostToolBatch: the changelog's tail searched for its calls' ids",
     # the capture modules of the providers
     "carto_claude": "the Claude plugin's package",
@@ -142,7 +147,7 @@ def test_every_carto_module_on_the_list_is_still_loaded(loaded):
 def test_rare_cases_stay_off_the_common_path(loaded):
     # What a plain `npm test` call must not pay for: commits, timestamps, the changelog tail.
     common = loaded["Bash, Ran: row"]
-    for module in ("datetime", "carto_core.timeparse", "carto_core.turnactivity", "signal",
+    for module in ("datetime", "carto_core.util.timeparse", "carto_core.transcript.activity", "signal",
                    "carto_core.capture.gitstate", "carto_core.capture.tail", "shlex", "subprocess",
                    "importlib.metadata"):
         assert module not in common, module

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from carto_core import hookimpl, hookspecs
+from carto_core import hookimpl
+from carto_core.plugin import hookspecs
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS_MD = (ROOT / "docs" / "plugins.md").read_text("utf-8")
@@ -137,7 +138,7 @@ def test_every_documented_signature_matches_the_code_and_names_its_bases():
 
 @pytest.fixture(scope="module")
 def plugin_manager():
-    from carto_core.registry import build_plugin_manager
+    from carto_core.plugin.registry import build_plugin_manager
 
     pm, infos = build_plugin_manager()
     assert not [i for i in infos.values() if i.error], [i.error for i in infos.values() if i.error]
@@ -169,7 +170,7 @@ def test_each_hook_is_called_through_the_plugin_manager_with_its_typed_base(hook
 
 def test_the_registries_accept_exactly_the_annotated_bases():
     """registry.REGISTRY_BASES (checked by name at load time) is the hookspecs' annotations."""
-    from carto_core.registry import REGISTRATION_HOOKS, REGISTRY_BASES
+    from carto_core.plugin.registry import REGISTRATION_HOOKS, REGISTRY_BASES
 
     for hook, attr in REGISTRATION_HOOKS.items():
         annotated = {dotted(b) for b in bases_of(getattr(hookspecs, hook), NAMESPACE)}
@@ -192,11 +193,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 if TYPE_CHECKING:
-    from carto_core.sources import Source
+    from carto_core.model.sources import Source
 
 def carto_register_sources(register: Callable[[type[Source]], type[Source]]) -> None:
     """Register sources (the reference entry, long enough to count as one, pointing at
-    :class:`carto_core.sources.Source` as its base class and nothing else besides the padding
+    :class:`carto_core.model.sources.Source` as its base class and nothing else besides the padding
     that makes it two hundred characters).
 
     :param register: the registration callable.
@@ -206,7 +207,7 @@ def carto_register_sources(register: Callable[[type[Source]], type[Source]]) -> 
         register(X)
     """
 '''
-FAKE_DOCS = "### `carto_register_sources(register)`\n\nSubclasses of `carto_core.sources.Source`.\n"
+FAKE_DOCS = "### `carto_register_sources(register)`\n\nSubclasses of `carto_core.model.sources.Source`.\n"
 
 
 @pytest.fixture
@@ -235,17 +236,17 @@ def test_the_signature_check_fails_an_unannotated_or_restating_or_undocumented_h
     restating = FAKE.replace("the registration callable.", "``discover(options) -> list`` and more.")
     assert any("restates method signatures" in p for p in signature_problems(fake_module(restating), FAKE_DOCS))
     other_base = FAKE.replace("type[Source]", "type[Writer]").replace(
-        "from carto_core.sources import Source", "from carto_core.sources import Writer")
+        "from carto_core.model.sources import Source", "from carto_core.model.sources import Writer")
     problems = signature_problems(fake_module(other_base), FAKE_DOCS)
-    assert any("does not point at its base carto_core.sources.Writer" in p for p in problems)
-    assert any("section does not name its base carto_core.sources.Writer" in p for p in problems)
+    assert any("does not point at its base carto_core.model.sources.Writer" in p for p in problems)
+    assert any("section does not name its base carto_core.model.sources.Writer" in p for p in problems)
     assert signature_problems(fake_module(FAKE), "") == [
         "carto_register_sources: docs/plugins.md has no `### carto_register_sources(...)` section"]
 
 
 def test_the_registration_check_fails_a_plugin_that_registers_the_wrong_kind():
-    from carto_core.registry import build_plugin_manager
-    from carto_core.sources import Source
+    from carto_core.plugin.registry import build_plugin_manager
+    from carto_core.model.sources import Source
 
     class NotASource:
         name = "impostor"

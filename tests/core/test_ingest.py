@@ -5,10 +5,10 @@ import json
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.home import Home
-from carto_core.ingest import run_ingest
-from carto_core.reader import iter_lines
-from carto_core.sources import Emit, ReadBatch, Source, Stream
+from carto_core.logio.home import Home
+from carto_core.model.ingest import run_ingest
+from carto_core.logio.reader import iter_lines
+from carto_core.model.sources import Emit, ReadBatch, Source, Stream
 
 
 def _notes(root):

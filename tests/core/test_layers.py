@@ -194,17 +194,17 @@ GRAPH = import_graph(ROOTS)
 KNOWN_CYCLES = [
     # robustness (issue 14): appending settles a pending rewrite first, and settling replays
     # the rewrite's journal by appending. Left to its owner (see the issue 19 report).
-    ["carto_core.appendlog", "carto_core.rewrite_journal"],
+    ["carto_core.logio.appendlog", "carto_core.logio.rewrite_journal"],
 ]
 
 #: Functions on hook-path modules that never run in a `carto hook` process.
 HOOK_PATH_EXEMPT = {
     "carto_core:__getattr__": "the hookimpl marker plugins import (pluggy); never on the hook path",
-    "carto_core.registry:build_plugin_manager": "pluggy: plugin managers are built by the CLI only",
+    "carto_core.plugin.registry:build_plugin_manager": "pluggy: plugin managers are built by the CLI only",
     "carto_core.capture.catchup:run": "runs in the detached catch-up child (python -m), not the hook",
     "carto_core.capture.catchup:main": "the catch-up child's entry point",
-    "carto_core.turnactivity:derived_events": "used by lenses over turns, never by capture",
-    "carto_core.jsonl:fast_loads_line": "readers' parser (orjson); the hook path only writes rows",
+    "carto_core.transcript.activity:derived_events": "used by lenses over turns, never by capture",
+    "carto_core.logio.jsonl:fast_loads_line": "readers' parser (orjson); the hook path only writes rows",
     "carto_core.semantic.keepup:run": "runs in the detached keep-up child (python -m), not the hook",
     "carto_core.semantic.keepup:main": "the keep-up child's entry point",
     "carto_core.recall.refresh:refresh_index": "runs in the detached index refresh child (python -m) "
@@ -217,7 +217,7 @@ HOOK_PATH_EXEMPT = {
 }
 
 #: Where `carto hook` starts: the dispatcher and every provider's capture module.
-HOOK_PATH_START = ["carto_core.hookpath", "carto_claude.capture", "carto_codex.capture"]
+HOOK_PATH_START = ["carto_core.capture.hookpath", "carto_claude.capture", "carto_codex.capture"]
 
 #: The front doors: nothing below them may import them.
 FRONT_DOORS = ("carto_core.cli", "carto_core.serve", "carto_core.mcp", "carto_core.install",
@@ -248,7 +248,7 @@ def test_click_commands_live_only_under_cli():
 
 
 def test_the_hook_path_is_stdlib_only():
-    from carto_core.registry import plugin_table
+    from carto_core.plugin.registry import plugin_table
 
     start = HOOK_PATH_START + [c["target"].split(":")[0] for c in plugin_table()["capture"]
                                if c["target"].split(".")[0] in ROOTS]
@@ -257,7 +257,7 @@ def test_the_hook_path_is_stdlib_only():
 
 def test_the_hook_path_covers_every_installed_capture():
     """HOOK_PATH_START names each workspace capture module the plugin table knows."""
-    from carto_core.registry import plugin_table
+    from carto_core.plugin.registry import plugin_table
 
     installed = {c["target"].split(":")[0] for c in plugin_table()["capture"]
                  if c["target"].split(".")[0] in ROOTS}

@@ -1,10 +1,10 @@
-"""`carto_core.lazyre`: patterns compiled on first use."""
+"""`carto_core.util.lazyre`: patterns compiled on first use."""
 
 from __future__ import annotations
 
 import re
 
-from carto_core.lazyre import FirstUse, Lazy
+from carto_core.util.lazyre import FirstUse, Lazy
 
 
 def test_lazy_compiles_once_on_first_use_and_answers_as_the_pattern():

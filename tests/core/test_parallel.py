@@ -2,7 +2,7 @@
 
 import pytest
 
-from carto_core import parallel
+from carto_core.util import parallel
 
 
 def test_an_explicit_limit_is_kept_but_never_above_the_cores(monkeypatch):

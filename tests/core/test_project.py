@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from carto_core.project import (ProjectRegistry, ProjectScope, RegistryError, find_git, is_project_name,
+from carto_core.model.project import (ProjectRegistry, ProjectScope, RegistryError, find_git, is_project_name,
                                 main_checkout_path, project_for)
 
 GIT_ENV = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null", "GIT_AUTHOR_NAME": "T",

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.logio.reader import ReadReport, iter_lines
 
 _LINES = st.one_of(
     st.builds(lambda n, text: b'{"event_id":"e%d","summary":"%s"}' % (n, text.encode()),

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core import redact
-from carto_core.redact import Redactor, add_pattern, redact_row
+from carto_core.privacy import redact
+from carto_core.privacy.redact import Redactor, add_pattern, redact_row
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "secrets_corpus.json").read_text("utf-8"))
 POSITIVES = CORPUS["positives"]
@@ -147,7 +147,7 @@ def test_redaction_is_idempotent(parts):
 
 def test_a_cut_never_keeps_half_a_credential():
     from carto_core.capture.shell import ran_summary
-    from carto_core.redact import clip
+    from carto_core.privacy.redact import clip
 
     token = "ghp_" + "Q7" * 18
     command = "echo " + "x" * 170 + " " + token  # the 200-byte cut falls inside the token
@@ -157,8 +157,8 @@ def test_a_cut_never_keeps_half_a_credential():
 
 
 def test_hook_log_lines_are_redacted(tmp_path):
-    from carto_core.home import Home
-    from carto_core.hookpath import log_problem
+    from carto_core.logio.home import Home
+    from carto_core.capture.hookpath import log_problem
 
     home = Home(tmp_path / "home")
     log_problem("claude PostToolUse: transcript_path /x?token=Zq8Trv31kLmP does not exist", home)
@@ -177,7 +177,7 @@ def test_a_jwt_cut_before_its_signature_is_still_a_jwt():
 def test_every_builtin_rule_is_load_bearing_on_the_corpus():
     """Removing any one rule leaves some corpus credential unredacted or relabelled: no rule
     is dead weight, and a rule that stops matching (a mutated prefix, a broken regex) fails."""
-    from carto_core.redact import BUILTIN_RULES
+    from carto_core.privacy.redact import BUILTIN_RULES
 
     texts = [p["text"] for p in POSITIVES]
     full = [Redactor().text(t) for t in texts]
@@ -275,7 +275,7 @@ def test_guards_of_the_context_rules():
 
 
 def test_entropy_is_shannons():
-    from carto_core.redact import entropy
+    from carto_core.privacy.redact import entropy
 
     assert entropy("") == 0.0 and entropy("aaaa") == 0.0
     assert entropy("ab") == pytest.approx(1.0) and entropy("abcd") == pytest.approx(2.0)
@@ -314,7 +314,7 @@ def test_authorization_parameters_end_at_the_line_and_code_is_not_a_credential()
 
 
 def test_a_clipped_text_is_not_scanned_twice_but_is_still_redacted(monkeypatch):
-    from carto_core import redact as module
+    from carto_core.privacy import redact as module
 
     token = "ghp_" + "Q7" * 18
     clipped = module.clip("z " * 600 + token + " tail " * 400, 2000)  # past the memo's 256

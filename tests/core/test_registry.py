@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core import hookimpl
-from carto_core.registry import (DuplicateNameError, NamedRegistry, Registries, UnknownNameError,
+from carto_core.plugin.registry import (DuplicateNameError, NamedRegistry, Registries, UnknownNameError,
                                  build_plugin_manager, set_registries)
-from carto_core.sources import Source
+from carto_core.model.sources import Source
 
 
 class Alpha(Source):
@@ -140,7 +140,7 @@ def test_a_plugin_command_cannot_take_a_core_name():
     group = CartoGroup(name="carto", commands={})
     group.list_commands(click.Context(group))
     assert group.commands["doctor"] is not fake_doctor
-    from carto_core.registry import get_registries
+    from carto_core.plugin.registry import get_registries
 
     assert any("'doctor' refused" in p for p in get_registries().problems)
 
@@ -156,7 +156,7 @@ HOOK_TO_REGISTRY = {
 
 
 def _base(attr):
-    from carto_core.registry import REGISTRY_BASES
+    from carto_core.plugin.registry import REGISTRY_BASES
 
     module, _, name = REGISTRY_BASES[attr][0].rpartition(".")
     return getattr(__import__(module, fromlist=[name]), name)
@@ -208,7 +208,7 @@ def test_a_class_outside_its_registry_base_is_refused_and_reported():
     pm, infos = build_plugin_manager(entry_points=False, extra={"odd": _plugin(Impostor, Beta)})
     registries = Registries(pm, infos)
     assert "impostor" not in registries.sources and "beta" in registries.sources
-    assert any("'impostor' from plugin 'odd' rejected" in p and "carto_core.sources.Source" in p
+    assert any("'impostor' from plugin 'odd' rejected" in p and "carto_core.model.sources.Source" in p
                for p in registries.problems), registries.problems
     assert infos["odd"].registered == {"source": ["beta"]}
 
@@ -235,20 +235,20 @@ def test_a_hook_that_raises_does_not_break_the_others():
 
 
 def _read_table():
-    from carto_core import registry
+    from carto_core.plugin import registry
 
     return json.loads(open(registry.table_path(), encoding="utf-8").read())
 
 
 def _write_table(table):
-    from carto_core import registry
+    from carto_core.plugin import registry
 
     with open(registry.table_path(), "w", encoding="utf-8") as handle:
         json.dump(table, handle)
 
 
 def test_the_plugin_table_is_cached_and_follows_the_installed_distributions():
-    from carto_core import registry
+    from carto_core.plugin import registry
 
     assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
     table = _read_table()
@@ -270,7 +270,7 @@ def test_the_plugin_table_is_cached_and_follows_the_installed_distributions():
 
 
 def test_the_block_list_silences_a_capture_by_its_name_or_its_plugins(monkeypatch):
-    from carto_core import registry
+    from carto_core.plugin import registry
 
     table = {"key": registry.distributions_key(), "hooks": {},
              "plugins": [{"name": "journal", "value": "carto_journal", "distribution": "carto-journal",
@@ -296,7 +296,7 @@ class _FakeCapture:
 
 
 def test_a_second_capture_for_a_provider_is_refused_and_reported(monkeypatch):
-    from carto_core import registry
+    from carto_core.plugin import registry
 
     fakes = [_FakeCapture("claude", "impostor.capture:handle", "zz-impostor"),
              _FakeCapture("claude", "carto_claude.capture:handle", "carto-claude")]
@@ -327,7 +327,7 @@ def _run(code: str, env: dict) -> str:
 
 PARTIAL = """
 import json, sys
-from carto_core.registry import RANKING_HOOKS, get_registries
+from carto_core.plugin.registry import RANKING_HOOKS, get_registries
 registries = get_registries(hooks=RANKING_HOOKS)
 print(json.dumps({"plugins": sorted(registries.plugins), "rankers": registries.rankers.names(),
                   "decay": registries.decay_policies.names(),
@@ -354,8 +354,8 @@ def test_a_partial_load_imports_only_the_plugins_a_search_needs_and_obeys_the_bl
 def test_each_builtin_declares_the_hooks_its_module_implements():
     import importlib
 
-    from carto_core import hookspecs
-    from carto_core.registry import BUILTIN_HOOKS, BUILTINS
+    from carto_core.plugin import hookspecs
+    from carto_core.plugin.registry import BUILTIN_HOOKS, BUILTINS
 
     assert set(BUILTIN_HOOKS) == set(BUILTINS)
     specs = {name for name in dir(hookspecs) if name.startswith("carto_")}
@@ -365,7 +365,7 @@ def test_each_builtin_declares_the_hooks_its_module_implements():
 
 
 def test_a_full_load_still_has_the_builtins():
-    from carto_core.registry import load_registries
+    from carto_core.plugin.registry import load_registries
 
     registries = load_registries(entry_points=False)
     assert "jsonl" in registries.writers.names() and "census" in registries.fact_verbs.names()
@@ -375,7 +375,7 @@ def test_a_partial_load_checks_pending_hooks_like_a_full_one():
     import pluggy
 
     plugin = types.SimpleNamespace(carto_register_nothing=hookimpl(lambda register: None))
-    from carto_core.registry import RANKING_HOOKS, load_registries
+    from carto_core.plugin.registry import RANKING_HOOKS, load_registries
 
     for hooks in (None, RANKING_HOOKS):
         with pytest.raises(pluggy.PluginValidationError, match="carto_register_nothing"):
@@ -388,7 +388,7 @@ def test_the_hook_dispatcher_rebuilds_the_table_without_pluggy(tmp_path):
     code = ("import sys, io, json\n"
             "sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps({'session_id': 's', 'cwd': '/x', "
             "'tool_name': 'Bash', 'tool_input': {'command': 'make test'}}).encode()))\n"
-            "from carto_core.hookpath import main\n"
+            "from carto_core.capture.hookpath import main\n"
             "main(['claude', 'PostToolUse'])\n"
             "print(sorted(m for m in ('pluggy', 'click', 'attrs') if m in sys.modules))")
     assert _run(code, env) == "[]"
@@ -400,7 +400,7 @@ def test_the_main_modules_folder_does_not_key_the_plugin_table(tmp_path, monkeyp
     # `carto` runs with its bin/ first on sys.path, a `python -m` child (the semantic keep-up)
     # with its working folder: the same distributions, so the same table, unless that folder
     # holds distributions itself.
-    from carto_core import registry
+    from carto_core.plugin import registry
 
     script, working, site = tmp_path / "bin", tmp_path / "work", tmp_path / "site"
     for folder in (script, working, site):
@@ -423,8 +423,8 @@ def test_the_main_modules_folder_does_not_key_the_plugin_table(tmp_path, monkeyp
 
 LIGHT = """
 import json, sys
-from carto_core import registry
-from carto_core.registry import RANKING_HOOKS, FACT_HOOKS, load_registries
+from carto_core.plugin import registry
+from carto_core.plugin.registry import RANKING_HOOKS, FACT_HOOKS, load_registries
 
 def describe(registries):
     kinds = ("sources", "writers", "rankers", "decay_policies", "fact_verbs", "embedders")
@@ -467,7 +467,7 @@ def test_a_known_partial_load_skips_pluggy_and_registers_what_pluggy_registers(t
 def test_the_light_manager_leaves_to_pluggy_what_it_cannot_stand_for():
     """An object plugin, a marker option, a misnamed or mis-signed implementation: pluggy
     decides (and reports), the light manager declines."""
-    from carto_core.registry import HOOK_ARGS, LightManager
+    from carto_core.plugin.registry import HOOK_ARGS, LightManager
 
     def module(**attrs):
         made = types.ModuleType("p")
@@ -484,7 +484,7 @@ def test_the_light_manager_leaves_to_pluggy_what_it_cannot_stand_for():
     assert LightManager.build([("args", module(carto_register_rankers=hookimpl(lambda register, extra: None)))]) is None
     named = LightManager.build([("spec", module(other=hookimpl(specname="carto_register_rankers")(rankers)))])
     assert [i.plugin_name for i in named.hook.carto_register_rankers.get_hookimpls()] == ["spec"]
-    from carto_core import hookspecs
+    from carto_core.plugin import hookspecs
 
     assert set(HOOK_ARGS) == {n for n in dir(hookspecs) if n.startswith("carto_")}
     for hook, args in HOOK_ARGS.items():

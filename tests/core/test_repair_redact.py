@@ -10,11 +10,11 @@ import os
 
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.reader import iter_lines
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.reader import iter_lines
 from carto_core.repair import run_repair
 from carto_core.repair.redact import RedactSecrets, redact_home
 

@@ -6,13 +6,13 @@ import json
 
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.home import Home
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.logio.home import Home
+from carto_core.logio.reader import ReadReport, iter_lines
 from carto_core.repair import run_repair
 from carto_core.repair.transcripts import TranscriptPaths
-from carto_core.transcripts import TranscriptRoots
+from carto_core.transcript.resolver import TranscriptRoots
 
 SID = "0199aaaa-0000-7000-8000-00000000000a"
 OTHER = "0199bbbb-0000-7000-8000-00000000000b"

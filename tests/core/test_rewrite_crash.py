@@ -14,11 +14,11 @@ import os
 
 import pytest
 
-from carto_core import rewrite
-from carto_core.appendlog import append_rows
-from carto_core.jsonl import dumps_row
-from carto_core.reader import ReadReport, iter_lines
-from carto_core.rewrite import generation, rewrite_log
+from carto_core.logio import rewrite
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.rewrite import generation, rewrite_log
 
 CTX = multiprocessing.get_context("fork")
 PHASES = ("read", "spooled", "intent", "journal", "swapped", "tail", "generation")
@@ -40,7 +40,7 @@ def _ids(path):
 
 
 def _journal():
-    from carto_core import rewrite_journal  # imported late: the old code, which these tests
+    from carto_core.logio import rewrite_journal  # imported late: the old code, which these tests
     return rewrite_journal                  # were first run against, has no journal
 
 

@@ -13,12 +13,12 @@ import threading
 
 import pytest
 
-from carto_core import rewrite
-from carto_core.appendlog import append_rows
-from carto_core.jsonl import dumps_row
-from carto_core.reader import ReadReport, iter_lines
-from carto_core.rewrite import generation, parse_lines, rewrite_lines, rewrite_log
-from carto_core.rewrite_journal import (
+from carto_core.logio import rewrite
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.rewrite import generation, parse_lines, rewrite_lines, rewrite_log
+from carto_core.logio.rewrite_journal import (
     generations_path,
     intent_path,
     journal_path,

@@ -5,10 +5,10 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from carto_core.events import Event
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SHAPES, order_row
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.model.events import Event
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SHAPES, order_row
+from carto_core.logio.reader import ReadReport, iter_lines
 
 SHAPE_TO_LOG = {"changelog-milestone": "changelog"}
 

@@ -20,8 +20,8 @@ import time
 
 import pytest
 
-from carto_core.home import Home
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.logio.home import Home
+from carto_core.logio.reader import ReadReport, iter_lines
 
 CTX = multiprocessing.get_context("fork")
 WRITERS, PAYLOADS = 8, 300
@@ -33,7 +33,8 @@ def _count_recoveries(tally: str) -> None:
     every temporary copy it removes: evidence that kills landed mid-rewrite. One O_APPEND write
     per count and no lock: a shared lock a SIGKILLed repairer held would never be released, and
     the next process to count would wait for it forever (the soak once hung so)."""
-    from carto_core import rewrite, rewrite_journal
+    from carto_core.logio import rewrite
+    from carto_core.logio import rewrite_journal
 
     real_recover, real_clean = rewrite_journal.recover_locked, rewrite_journal.clean_temporaries
 
@@ -72,7 +73,7 @@ def _tallied(tally: str) -> list[int]:
 
 
 def _hooks(root: str, writer: int, start, tally) -> None:
-    from carto_core import hookpath
+    from carto_core.capture import hookpath
 
     _count_recoveries(tally)
 
@@ -106,7 +107,7 @@ def _repairer(root: str, rounds, tally) -> None:
             fd = os.open(home.log(label), os.O_WRONLY | os.O_APPEND)
             os.write(fd, whole[: rng.randrange(10, len(whole) - 1)])  # a torn row, no newline
             os.close(fd)
-        from carto_core.appendlog import append_rows
+        from carto_core.logio.appendlog import append_rows
 
         append_rows(home.log("changelog"), [{
             "event_id": f"orphan-{os.getpid()}-{n}", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -119,11 +120,11 @@ def _repairer(root: str, rounds, tally) -> None:
 
 @pytest.mark.slow
 def test_soak_hooks_repairs_and_kill_9(tmp_path):
-    from carto_core import hookpath
+    from carto_core.capture import hookpath
     from carto_core.repair import run_repair
     from carto_core.repair.orphans import OrphanSessions
     from carto_core.repair.torn import TornRows
-    from carto_core.rewrite import generation
+    from carto_core.logio.rewrite import generation
 
     root = str(tmp_path / "home")
     home = Home(root)

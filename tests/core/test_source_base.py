@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.sources import Source
+from carto_core.model.sources import Source
 
 
 @pytest.mark.parametrize(("options", "expected"), [

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from carto_core import spill
-from carto_core.appendlog import append_rows
+from carto_core.logio import spill
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.exitcodes import ExitCode
-from carto_core.jsonl import dumps_row
+from carto_core.util.exitcodes import ExitCode
+from carto_core.logio.jsonl import dumps_row
 
 
 def _spilled_home() -> Path:

@@ -1,10 +1,10 @@
 import os
 
-from carto_core.appendlog import append_rows
-from carto_core.corpus import load_corpus
-from carto_core.home import Home
-from carto_core.reader import ReadReport, boundary_hash, iter_lines
-from carto_core.rewrite import generation, rewrite_log
+from carto_core.logio.appendlog import append_rows
+from carto_core.model.corpus import load_corpus
+from carto_core.logio.home import Home
+from carto_core.logio.reader import ReadReport, boundary_hash, iter_lines
+from carto_core.logio.rewrite import generation, rewrite_log
 
 
 def write(path, data: bytes):
@@ -100,7 +100,7 @@ def test_corpus_folds_duplicates_domain_row_wins(tmp_path):
 
 
 def test_home_resolution_order(tmp_path):
-    from carto_core.home import resolve_home
+    from carto_core.logio.home import resolve_home
 
     env = {"CARTO_HOME": "/a", "CARTOGRAPHER_DEV_DIR": "/b", "XDG_DATA_HOME": "/c"}
     assert resolve_home(env) == (Home("/a").root, "CARTO_HOME")

@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from hypothesis import given, strategies as st
 
-from carto_core.timeparse import WhenError, format_timestamp, parse_timestamp, parse_when
+from carto_core.util.timeparse import WhenError, format_timestamp, parse_timestamp, parse_when
 
 UTC = timezone.utc
 MOMENT = datetime(2026, 9, 8, 14, 3, 5, tzinfo=UTC)

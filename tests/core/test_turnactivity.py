@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carto_core.events import Event
-from carto_core.turnactivity import INPUT_CUT, MAX_TOOLS, ToolLog, commit_from_output, derived_events
+from carto_core.model.events import Event
+from carto_core.transcript.activity import INPUT_CUT, MAX_TOOLS, ToolLog, commit_from_output, derived_events
 
 
 def turn(tools: list[dict], **row) -> Event:

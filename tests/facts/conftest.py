@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 
 NOW = datetime(2026, 9, 8, 15, 30, tzinfo=timezone.utc)
 ABSENT = (None, "", "unknown", "  Unknown ")

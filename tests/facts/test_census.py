@@ -13,7 +13,7 @@ import pytest
 from carto_core.facts import run_facts
 from tests.facts.conftest import NOW, build_messy_home
 
-LOG_FILES = {  # independent of carto_core.logs on purpose
+LOG_FILES = {  # independent of carto_core.logio.logs on purpose
     "changelog": "changelog.jsonl", "research": "research-log.jsonl",
     "milestones": "session-milestones.jsonl", "tool-use": "tool-use-log.jsonl",
     "prompts": "prompt-history.jsonl", "turns": "turns.jsonl",

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.facts import run_facts
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from tests.facts.conftest import NOW
 
 

@@ -11,8 +11,8 @@ from hypothesis import given, strategies as st
 
 from carto_core.cli import cli
 from carto_core.facts import FactsError, Position, decode_cursor, encode_cursor, run_facts
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.sample import build_sample_home
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.evaluation.sample import build_sample_home
 
 BASE = {"contract_version": 1, "verb": "census", "call_id": "t"}
 
@@ -126,7 +126,7 @@ def test_cursor_file_is_a_baseline_when_missing_and_advances_after_render(tmp_pa
     assert first.exit_code == 0 and json.loads(first.stdout)["facts"]["baseline"] is True
     stored = json.loads(cursor_file.read_text())
     assert stored["verb"] == "delta" and stored["corpus_root"] == str(tmp_path / "h")
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
 
     append_rows(home.log("changelog"), [{"event_id": "evt-late", "timestamp": "2020-01-01T00:00:00Z",
                                          "type": "git_commit", "project": "webshop"}])

@@ -7,9 +7,9 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.facts import run_facts
-from carto_core.home import Home
+from carto_core.logio.home import Home
 
 
 def delta(home, cursor="", **fields):

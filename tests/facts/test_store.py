@@ -11,14 +11,14 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from carto_core.corpus import load_corpus
+from carto_core.model.corpus import load_corpus
 from carto_core.facts import run_facts
 from carto_core.facts.store import cache_path, load, open_columns
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.logstream import Fold
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.rewrite import rewrite_log
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.model.logstream import Fold
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.logio.rewrite import rewrite_log
 
 NOW = datetime(2026, 9, 8, 15, 30, tzinfo=timezone.utc)
 LABELS = list(SEARCHED_LOGS)
@@ -215,7 +215,7 @@ def test_appends_are_folded_from_the_last_offset(tmp_path, monkeypatch):
     assert (opened.state, opened.rows_read) == ("appended", 2)
     after = _census(home)
     assert after["events"] == before["events"] + 1
-    # Within a log the newest row of an id wins (carto_core.fold): evt-prompts-3 moved to infra.
+    # Within a log the newest row of an id wins (carto_core.logio.fold): evt-prompts-3 moved to infra.
     assert {b["name"]: b["count"] for b in after["by_project"]} == {"webshop": 179, "infra": 2}
     assert opened.columns.duplicates == 1
     # The torn row is not consumed: once finished it is read, once.
@@ -348,8 +348,8 @@ def test_cli_reports_the_build_once_and_a_read_only_home_still_answers(tmp_path,
 
 
 def test_a_rewritten_log_is_read_again_alone_and_a_lost_event_rebuilds(tmp_path, monkeypatch):
-    from carto_core.appendlog import append_rows
-    from carto_core.logstream import Fold
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.model.logstream import Fold
 
     home = _home(tmp_path)
     # A changelog copy of a tool-use event, and an event only the changelog has.

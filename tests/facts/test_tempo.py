@@ -6,9 +6,9 @@ from __future__ import annotations
 import statistics
 from datetime import datetime, timedelta, timezone
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.facts import run_facts
-from carto_core.home import Home
+from carto_core.logio.home import Home
 
 NOW = datetime(2026, 9, 8, 2, 0, tzinfo=timezone.utc)  # two hours into the UTC day
 
@@ -60,8 +60,8 @@ def test_day_counts_equal_an_independent_scan(tmp_path):
     against a plain per-event tally of the loaded corpus."""
     from collections import Counter
 
-    from carto_core.corpus import load_corpus
-    from carto_core.events import is_resolved
+    from carto_core.model.corpus import load_corpus
+    from carto_core.model.events import is_resolved
     from tests.facts.conftest import NOW as MESSY_NOW, build_messy_home
 
     home = build_messy_home(tmp_path / "h", n=900)

@@ -39,7 +39,7 @@ def rows_of(path: Path) -> list[dict]:
 
 @pytest.fixture
 def demo_home():
-    from carto_core.sample import build_sample_home
+    from carto_core.evaluation.sample import build_sample_home
 
     root = Path(os.environ["CARTO_HOME"])
     build_sample_home(root)

@@ -8,8 +8,8 @@ import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.lenses.digest import SPARK, tempo_line
 
 from .conftest import run

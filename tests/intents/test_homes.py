@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.intents import INTENT_KEYS
 from carto_core.lenses.digest import TEMPO_BINS
 

@@ -7,9 +7,9 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from carto_core.appendlog import append_rows
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.timeparse import parse_timestamp
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.util.timeparse import parse_timestamp
 
 from .conftest import run
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.intents import INTENT_KEYS, ensure
-from carto_core.logs import order_row
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.logs import order_row
+from carto_core.util.timeparse import format_timestamp
 
 from .conftest import rows_of, run
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.lenses.trustmap import kube_identifiers
 
 from .conftest import run

@@ -9,7 +9,7 @@ pytest_plugins = ["pytester"]
 
 HANDLERS = textwrap.dedent('''
     from carto_core.capture.context import Context, Outcome, new_event_id
-    from carto_core.logs import order_row
+    from carto_core.logio.logs import order_row
 
 
     def _row(ctx, text, **extra):

@@ -12,8 +12,8 @@ SOURCES = textwrap.dedent('''
 
     import pytest
 
-    from carto_core.logs import order_row
-    from carto_core.sources import Emit, ReadBatch, Source, Stream
+    from carto_core.logio.logs import order_row
+    from carto_core.model.sources import Emit, ReadBatch, Source, Stream
     from carto_core.testing import SourceContract
 
     pytest_plugins = ["carto_core.testing"]

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from carto_core.cli import cli
 from carto_core.cli.new_plugin_cmd import names_for, template_files
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -162,7 +162,7 @@ def test_trustmap_names_mcp_servers_and_clis_from_turns(home):
 
 def test_a_session_with_hook_rows_is_read_from_them_alone(home):
     """Hooks and the transcript saw the same commit: it is counted once, from the hook row."""
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
 
     append_rows(home / "changelog.jsonl", [{
         "event_id": "evt-hook0commit", "timestamp": "2026-12-01T08:49:44.300Z", "type": "git_commit",

@@ -11,15 +11,15 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
 from carto_core.lenses.digest import DigestError, day_digest, session_digest
 from carto_core.lenses.profile import build_profile
 from carto_core.lenses.start_note import start_note
 from carto_core.lenses.trustmap import classify_host, trustmap
 from carto_core.lenses.wrapup import build_wrapup, write_wrapup
-from carto_core.reader import iter_lines
-from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.logio.reader import iter_lines
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
 
 
 def test_session_digest_counts_match_the_sessions_rows(tmp_path):
@@ -315,9 +315,9 @@ def _profile_over_corpus(home, window, now):
     scan: every event in load order, rows in memory)."""
     from collections import Counter
 
-    from carto_core.corpus import load_corpus
-    from carto_core.project import is_project_name
-    from carto_core.timeparse import parse_when
+    from carto_core.model.corpus import load_corpus
+    from carto_core.model.project import is_project_name
+    from carto_core.util.timeparse import parse_when
 
     since = parse_when(window, now=now)
     events = [e for e in load_corpus(home).events if e.timestamp and e.timestamp >= since]
@@ -360,7 +360,7 @@ def test_profile_from_the_facts_columns_equals_the_corpus_fold(tmp_path, monkeyp
     line it prints equals the fold over a loaded corpus, on a generated home with wrapups,
     commits and duplicated ids across logs, with the persisted cache and without it."""
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
 
     monkeypatch.setenv("CARTO_FACTS_CACHE", cache)
     now = datetime(2026, 9, 8, 12, tzinfo=timezone.utc)
@@ -401,9 +401,9 @@ def test_trustmap_from_marker_rows_equals_the_corpus_fold(tmp_path, monkeypatch)
     the one built over `load_corpus(home, LOGS)` (every row normalized), on a generated home
     plus rows that test the fold: a marker-less row that wins its id over a later copy with a
     URL, an id-less row, a commit known only by its `git-` id, an escaped-slash URL."""
-    from carto_core.corpus import load_corpus
+    from carto_core.model.corpus import load_corpus
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.lenses import trustmap as module
 
     now = datetime(2026, 9, 8, 12, tzinfo=timezone.utc)

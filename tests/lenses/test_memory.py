@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.lenses.memory import BEGIN, END, MAX_BYTES, MAX_LINES, build_memory, render
-from carto_core.sample import build_sample_home
+from carto_core.evaluation.sample import build_sample_home
 
 CLIENT = Path(__file__).resolve().parents[2] / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328"
 _IDS = re.compile(r"<!-- ([^>]+) -->$")

@@ -8,11 +8,11 @@ from datetime import datetime, timedelta, timezone
 
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
 from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, pending, resolve_session
 from carto_core.lenses.start_note import build_start_note
-from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
 
 
 def _invoke(home, *args):

@@ -10,12 +10,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.collision import collision_note
-from carto_core.home import Home
+from carto_core.capture.collision import collision_note
+from carto_core.logio.home import Home
 from carto_core.lenses.standup import find_commit, found_nothing, standup
-from carto_core.logs import order_row
+from carto_core.logio.logs import order_row
 
 NOW = datetime.now(timezone.utc).replace(microsecond=0)
 A, B, C = "aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002", "cccc3333-0000-4000-8000-000000000003"

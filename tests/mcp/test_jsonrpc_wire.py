@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.sample import build_sample_home
+from carto_core.evaluation.sample import build_sample_home
 
 PATIENCE = 30  # seconds a loaded machine may take for one answer; "never" is what is tested
 

@@ -24,7 +24,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from carto_core.cli import cli  # noqa: E402
-from carto_core.sample import SESSIONS, build_sample_home  # noqa: E402
+from carto_core.evaluation.sample import SESSIONS, build_sample_home  # noqa: E402
 
 TOOL_NAMES = {"search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision"}
 # Keys that differ between two runs of the same call by construction (timing, call names).
@@ -361,7 +361,7 @@ def test_search_telemetry_carries_the_callers_session_and_facts_write_nothing(ho
 
 
 def test_facts_delta_through_mcp_matches_the_cli(home):
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
 
     async def baseline(session):
         return (await session.call_tool("facts", {"verb": "delta"})).structured_content

@@ -6,16 +6,16 @@ import json
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.mcp.budget import DEFAULT_MAX_CHARS
 from carto_core.mcp.server import CartoMcp, max_chars_setting, state_for, tool_catalogue
 from carto_core.mcp.tools import TOOLS, ToolError
-from carto_core.sample import build_sample_home
+from carto_core.evaluation.sample import build_sample_home
 
 
 def test_max_chars_from_env_then_config_then_default(tmp_path, monkeypatch):
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
 
     assert max_chars_setting(env={}) == DEFAULT_MAX_CHARS
     assert max_chars_setting(env={"CARTO_MCP_MAX_CHARS": "5000"}) == 5000

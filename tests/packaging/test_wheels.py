@@ -46,7 +46,7 @@ MEMBERS = {  # distribution -> folder
 MUST_SHIP = {
     "carto-core": ["carto_core/templates/source_plugin/pyproject.toml.tmpl",
                    "carto_core/serve/static/index.html", "carto_core/serve/static/app.js",
-                   "carto_core/serve/static/app.css", "carto_core/entry.py", "carto_core/hookpath.py"],
+                   "carto_core/serve/static/app.css", "carto_core/entry.py", "carto_core/capture/hookpath.py"],
     "carto-claude": ["carto_claude/claude_plugin/.claude-plugin/plugin.json",
                      "carto_claude/claude_plugin/hooks/hooks.json",
                      *(f"carto_claude/claude_plugin/skills/{s}/SKILL.md"
@@ -54,7 +54,7 @@ MUST_SHIP = {
                      "carto_claude/capture.py"],
     "carto-codex": ["carto_codex/codex-hooks.json", "carto_codex/capture.py"],
 }
-#: Live capture is reached without pluggy (carto_core.hookpath): these must declare it.
+#: Live capture is reached without pluggy (carto_core.capture.hookpath): these must declare it.
 CAPTURE_PROVIDERS = {"carto-claude": "claude", "carto-codex": "codex"}
 
 

@@ -101,7 +101,7 @@ class Run:
 
     def rows(self, label: str) -> list[dict]:
         """Rows of one of carto's logs by label (`changelog`, `tool-use`, `milestones`, ...)."""
-        from carto_core.home import Home
+        from carto_core.logio.home import Home
 
         return read_jsonl(Home(self.carto_home).log(label))
 

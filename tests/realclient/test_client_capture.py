@@ -39,7 +39,7 @@ def unknown_types(summary: dict) -> list[str]:
 
 def session_turns(run) -> list[dict]:
     """The session's turns, one per event_id, its newest row (the Stop hook writes a turn while
-    it is open, and again as it grows: carto_core.fold)."""
+    it is open, and again as it grows: carto_core.logio.fold)."""
     newest = {r["event_id"]: r for r in run.rows("turns") if r.get("session") == session_of(run)}
     return list(newest.values())
 

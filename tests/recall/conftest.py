@@ -66,8 +66,8 @@ def write_home(home: Path) -> dict:
 
 
 def build_index(home: Path) -> None:
-    from carto_core.home import Home
-    from carto_core.registry import RANKING_HOOKS, get_registries
+    from carto_core.logio.home import Home
+    from carto_core.plugin.registry import RANKING_HOOKS, get_registries
     from carto_core.search.engine import SearchEngine
 
     get_registries(hooks=RANKING_HOOKS)  # records the classes in the plugin table, as any CLI call

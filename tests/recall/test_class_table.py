@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from carto_core import registry
+from carto_core.plugin import registry
 
 
 def test_registries_record_where_each_search_class_lives_and_a_rescan_keeps_it():
@@ -34,7 +34,7 @@ def test_a_rescan_drops_the_records_of_a_plugin_whose_version_changed(tmp_path):
 
 def test_load_class_leaves_the_plugin_package_init_unrun():
     code = ("import sys, json\n"
-            "from carto_core.registry import load_class\n"
+            "from carto_core.plugin.registry import load_class\n"
             "cls = load_class('carto_rankers.analyzers:EnglishAnalyzer')\n"
             "print(json.dumps([cls.__name__, cls().query('Where did my sister move?').terms,\n"
             "                  sorted(m for m in ('carto_rankers', 'pluggy', 'numpy') if m in sys.modules)]))\n")

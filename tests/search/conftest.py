@@ -7,10 +7,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
-from carto_core.logs import order_row
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
+from carto_core.logio.logs import order_row
+from carto_core.util.timeparse import format_timestamp
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
 _counter = itertools.count()

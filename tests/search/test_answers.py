@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.search import SearchRequest, run_search
 from carto_core.search import answers
 from carto_core.search.engine import SearchEngine

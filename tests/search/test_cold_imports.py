@@ -17,8 +17,8 @@ import pytest
 #: (`index_build` imports `array` and `timeparse` on first use), and `bisect` (the lite index
 #: view, which bm25 imports for a constant, binary-searches with it only when used), and
 #: `unicodedata` (the analyzers fold non-ASCII text only; the query and page here are ASCII).
-NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.hookspecs", "heapq",
-                "array", "carto_core.timeparse", "bisect", "unicodedata")
+NOT_IMPORTED = ("socket", "selectors", "base64", "pluggy", "carto_core.plugin.hookspecs", "heapq",
+                "array", "carto_core.util.timeparse", "bisect", "unicodedata")
 
 COLD = """
 import atexit, json, sys
@@ -31,7 +31,7 @@ atexit.register(lambda: print("DEFERRED " + json.dumps(sorted(
     m for m in ("fnmatch", "ipaddress", "ntpath", "urllib.parse")
     if type(sys.modules.get(m)).__name__ == "Deferred")),
     file=sys.stderr))
-LAZY = (("carto_core.jsonl", "_SURROGATE"), ("carto_core.search.index_view", "_HEADER"),
+LAZY = (("carto_core.logio.jsonl", "_SURROGATE"), ("carto_core.search.index_view", "_HEADER"),
         ("carto_core.search.pipeline", "_ID_SHAPED"), ("carto_core.search.pipeline", "_VERSION"))
 atexit.register(lambda: print("COMPILED " + json.dumps(sorted(
     m + "." + a for m, a in LAZY if m in sys.modules and getattr(sys.modules[m], a).compiled is not None)),
@@ -85,7 +85,7 @@ def test_the_watch_itself_sees_a_module_that_is_imported(small_home):
 def test_a_one_shot_search_runs_without_the_cyclic_gc_and_other_commands_with_it(small_home):
     """The console script's search turns the collector off (entry.main: it walked the
     imports' objects ~60 times a cold search) and never loads what pathlib imports for
-    `as_uri` (carto_core.deferred); any other command keeps both."""
+    `as_uri` (carto_core.util.deferred); any other command keeps both."""
     _, env = small_home
     out = subprocess.run([sys.executable, "-c", COLD, "[]", "search", "commit", "--json"],
                          capture_output=True, text=True, env=env)
@@ -98,7 +98,7 @@ def test_a_one_shot_search_runs_without_the_cyclic_gc_and_other_commands_with_it
 
 
 def test_a_cold_search_compiles_none_of_the_patterns_it_does_not_use(small_home):
-    """Patterns compiled on first use (carto_core.lazyre): the surrogate class of jsonl, the
+    """Patterns compiled on first use (carto_core.util.lazyre): the surrogate class of jsonl, the
     lite view's npy header, the phantom-entity shapes of a search that found nothing."""
     _, env = small_home
     out = subprocess.run([sys.executable, "-c", COLD, "[]", "search", "commit", "--json"],

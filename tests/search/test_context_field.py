@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
-from carto_core.logs import order_row
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
+from carto_core.logio.logs import order_row
 from carto_core.search import SearchRequest, run_search
 from carto_core.search.engine import SearchEngine
 from carto_core.search.index import KeywordIndex

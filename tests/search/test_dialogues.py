@@ -104,7 +104,7 @@ def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
     """"I'll" is one indexed word: its surface piece "ll" has df 0, so a chit-chat row that
     dozens of sessions repeat looked like a specific lookup (and every decay 'missed' it)."""
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
 
     generate_home(tmp_path / "g", 600, seed=3, now=NOW)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from carto_core.cli import cli
 from carto_core.evaluation import agecurve
 from carto_core.evaluation.generate import generate_home
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.search.engine import SearchEngine
 from carto_core.search.tokens import row_text, tokenize
 

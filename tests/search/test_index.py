@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.search.index import KeywordIndex
 from carto_core.search.tokens import row_text, tokenize
 

@@ -4,8 +4,8 @@ from it, and a reader opening the index just as a writer replaces it opens the n
 
 from __future__ import annotations
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.search.index import KeywordIndex
 from carto_core.search.index_view import IndexView
 from carto_core.search.tokens import term_hash

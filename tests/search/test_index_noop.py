@@ -1,4 +1,4 @@
-"""`carto index` with nothing new answers from its stamp (carto_core.indexstamp), and only then."""
+"""`carto index` with nothing new answers from its stamp (carto_core.search.indexstamp), and only then."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.indexstamp import STAMP
+from carto_core.search.indexstamp import STAMP
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core import parallel
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
+from carto_core.util import parallel
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
 from carto_core.search.index import KeywordIndex
 from carto_core.search.index_build import COLUMNS, default_analyzer
 from carto_core.search.index_stream import stream_build
@@ -174,7 +174,7 @@ def test_saving_after_appends_equals_a_fresh_build(tmp_path, monkeypatch):
 
 
 def _mutate(home: Home, op: str, rng: random.Random) -> None:
-    from carto_core.rewrite import rewrite_log
+    from carto_core.logio.rewrite import rewrite_log
 
     label = rng.choice(["tool-use", "prompts", "turns", "changelog"])
     path = home.log(label)
@@ -226,7 +226,7 @@ def test_after_appends_rewrites_and_truncations_the_index_equals_a_fresh_build(
 
 
 def test_a_rewrite_is_patched_in_not_rebuilt(tmp_path, monkeypatch):
-    from carto_core.rewrite import rewrite_log
+    from carto_core.logio.rewrite import rewrite_log
 
     home = write_corpus(tmp_path / "h", seed=4)
     KeywordIndex.build(home)
@@ -311,7 +311,7 @@ def serial_files(tmp_path_factory):
 @given(rows=st.integers(1, 120), run_postings=st.integers(1, 900), jobs=st.integers(2, 3))
 def test_a_build_in_worker_processes_is_the_serial_build_byte_for_byte(
         tmp_path_factory, serial_files, rows, run_postings, jobs, monkeypatch_module):
-    monkeypatch_module.setattr("carto_core.parallel.cores", lambda: 4)
+    monkeypatch_module.setattr("carto_core.util.parallel.cores", lambda: 4)
     used = []
     real = parallel.ordered_pool
     monkeypatch_module.setattr("carto_core.search.index_stream.ordered_pool",
@@ -331,7 +331,7 @@ def test_a_build_uses_no_more_workers_than_cores_and_none_for_a_small_home(
 
     home = write_corpus(tmp_path / "h", seed=2, events=40)
     analyzer = default_analyzer()
-    monkeypatch.setattr("carto_core.parallel.cores", lambda: 2)
+    monkeypatch.setattr("carto_core.util.parallel.cores", lambda: 2)
     assert _workers(home, analyzer, 0, 8, 0) == 2  # the cores cap the flag
     assert _workers(home, analyzer, 0, 1, 0) == 1
     assert _workers(home, analyzer, 0, 2, 10 << 20) == 1  # logs under min_bytes: this process

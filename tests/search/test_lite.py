@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 import pytest
 
 from carto_core.evaluation.generate import generate_home
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.search import SearchRequest, run_search
 from carto_core.search.engine import SearchEngine
 from carto_core.search.index_view import IndexView
@@ -23,7 +23,7 @@ NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 @pytest.fixture(autouse=True)
 def _plugin_table():
     """Each test has its own HOME, so its own plugin table: fill it as any CLI call would."""
-    from carto_core.registry import RANKING_HOOKS, get_registries
+    from carto_core.plugin.registry import RANKING_HOOKS, get_registries
 
     get_registries(hooks=RANKING_HOOKS)
 
@@ -143,7 +143,7 @@ def test_importing_the_stdlib_search_and_the_configured_classes_pulls_no_heavy_m
     home, _ = generated
     code = (
         "import sys\n"
-        "from carto_core.home import Home\n"
+        "from carto_core.logio.home import Home\n"
         "from carto_core.search.index_view import IndexView\n"
         "from carto_core.search import lite\n"
         f"view = IndexView.open(Home({str(home.root)!r}))\n"

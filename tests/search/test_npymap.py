@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from carto_core import npymap
-from carto_core.npymap import map_npy
+from carto_core.util import npymap
+from carto_core.util.npymap import map_npy
 
 DTYPES = st.sampled_from(["<i8", "<i4", "<u8", "<u4", "<f2", "<f4", "<f8", "|b1", "|u1", ">i4",
                           "|S3", "<U2"])
@@ -75,7 +75,7 @@ def test_opening_the_keyword_index_reads_no_file_through_np_load(tmp_path, monke
     """The cold open maps every column and posting file with map_npy (a fallback to np.load
     here means a writer changed its header and the open lost its saving)."""
     from carto_core.evaluation.generate import generate_home
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.index import KeywordIndex
 
     generate_home(tmp_path / "home", 200, seed=2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.search import SearchRequest, run_search
 from carto_core.search.engine import SearchEngine
 

@@ -110,7 +110,7 @@ def test_a_ladder_outside_the_scope_says_so(home_env):
 
 
 def test_the_index_records_its_analyzer_and_another_one_rebuilds_it(home_env):
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.index import KeywordIndex
 
     target = home_env.prompt("перезапустил сервер")

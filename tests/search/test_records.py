@@ -1,4 +1,4 @@
-"""The plain records of the cold search path (carto_core.records) behave as the dataclasses
+"""The plain records of the cold search path (carto_core.util.records) behave as the dataclasses
 they replaced: the same constructor (order, defaults, keywords, a new list or dict per
 instance for a default factory), `repr`, `==`, hashing and, frozen, no assignment. Each is
 compared with a dataclass made at test time from its own `__init__` signature."""
@@ -10,8 +10,9 @@ import inspect
 
 import pytest
 
-from carto_core import config, reader
-from carto_core.records import NEW, FrozenRecord, Record
+from carto_core.model import config
+from carto_core.logio import reader
+from carto_core.util.records import NEW, FrozenRecord, Record
 from carto_core.search import api, index, postings, telemetry, tokens
 from carto_core.semantic import searcher, settings, store
 

@@ -160,7 +160,7 @@ def test_unknown_entities_become_knowledge_gaps(home_env):
 
 
 def test_sample_home_demo_query(tmp_path, monkeypatch):
-    from carto_core.sample import build_sample_home
+    from carto_core.evaluation.sample import build_sample_home
 
     build_sample_home(tmp_path / "demo")
     monkeypatch.setenv("CARTO_HOME", str(tmp_path / "demo"))
@@ -175,7 +175,7 @@ def test_sample_home_demo_query(tmp_path, monkeypatch):
 def _registries_with(*plugins):
     import carto_rankers
 
-    from carto_core.registry import Registries, build_plugin_manager
+    from carto_core.plugin.registry import Registries, build_plugin_manager
 
     extra = {"rankers": carto_rankers}
     extra.update({f"fake{i}": p for i, p in enumerate(plugins)})

@@ -1,4 +1,4 @@
-from carto_core.session import (
+from carto_core.model.session import (
     SESSION_CHAIN,
     current_session_id,
     detect_provider,

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
-from carto_core.logs import order_row
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
+from carto_core.logio.logs import order_row
+from carto_core.util.timeparse import format_timestamp
 
 # Topics of a paraphrase set: a query says it with the first words, its target with the second,
 # and the rest of the corpus uses both (that co-occurrence is what LSA learns from).

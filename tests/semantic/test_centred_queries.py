@@ -152,7 +152,7 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translat
     embedder's own share; a centred ladder's floor is the model's cosine floor on the centred
     scale (`floor_for`: here the evidence scores below wordllama's 0.1 and still joins),
     the cosine itself when the store could not centre the query."""
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.search.api import Query
     from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
     from carto_rankers.semantic_plugin import SemanticRanker

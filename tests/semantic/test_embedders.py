@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder
 from carto_core.semantic.settings import SemanticSettings
 
@@ -77,7 +77,7 @@ def test_lsa_query_does_not_import_scikit_learn(tmp_path):
     lsa(tmp_path).fit(texts())
     code = (
         "import sys\n"
-        "from carto_core.home import Home\n"
+        "from carto_core.logio.home import Home\n"
         "from carto_core.semantic.settings import SemanticSettings\n"
         "from carto_core.semantic.embedder import create_embedder\n"
         f"e = create_embedder('lsa', Home({str(tmp_path / 'home')!r}), SemanticSettings.load())\n"

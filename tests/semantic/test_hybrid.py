@@ -11,12 +11,12 @@ from datetime import timedelta
 
 import pytest
 
-from carto_core.registry import set_registries
+from carto_core.plugin.registry import set_registries
 from carto_core.search import SearchRequest, run_search
 from carto_core.search.tokens import query_tokens
 from carto_rankers.analyzers import EnglishAnalyzer
 from carto_core.semantic.indexer import ERRORS_FILE, run_index
-from carto_core.reader import iter_lines
+from carto_core.logio.reader import iter_lines
 
 from .test_store_contract import SCORE_TOLERANCE
 from .conftest import NOW, closed_port
@@ -100,8 +100,8 @@ def test_scope_is_pushed_into_the_store_before_top_k(paraphrase_home, monkeypatc
     global top-k (which would be beta documents only)."""
     import numpy as np
 
-    from carto_core.corpus import load_corpus
-    from carto_core.project import ProjectScope
+    from carto_core.model.corpus import load_corpus
+    from carto_core.model.project import ProjectScope
     from carto_core.search.api import Query
     from carto_core.search.engine import SearchEngine
     from carto_core.semantic.embedder import create_embedder
@@ -181,7 +181,7 @@ def test_embedder_down_or_slow_keyword_results_still_come_back(
         assert [l.status for l in result.ladders if l.name == "semantic"] == ["error"]
     # The indexer logs the failure, backs off and loses nothing.
     append = {"event_id": "evt-late", "timestamp": "2026-11-02T10:00:00Z", "summary": "late row"}
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
 
     append_rows(home.log("prompts"), [append])
     report = run_index(home)
@@ -306,7 +306,7 @@ try:
     main(["search", "login credentials", "--json"])
 except SystemExit:
     pass
-watch = ("attrs", "shutil", "secrets", "importlib.metadata", "pluggy", "carto_core.sources",
+watch = ("attrs", "shutil", "secrets", "importlib.metadata", "pluggy", "carto_core.model.sources",
          "carto_core.builtins.writers", "carto_core.builtins.facts", "carto_core.semantic.indexer")
 print("MODULES " + json.dumps(sorted(m for m in watch if m in sys.modules)), file=sys.stderr)
 """

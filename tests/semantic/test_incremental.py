@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
-from carto_core.logstream import Fold
-from carto_core.rewrite import rewrite_log
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
+from carto_core.model.logstream import Fold
+from carto_core.logio.rewrite import rewrite_log
 from carto_core.semantic.embedded import EmbeddedStore
 from carto_core.semantic.indexer import run_index
 from carto_core.semantic.searcher import SemanticSearcher
@@ -182,7 +182,7 @@ def test_a_streamed_build_equals_a_one_shot_build_over_chunk_sizes(tmp_path_fact
     """The logs read chunk by chunk (`logstream.Fold`), many chunks long, with changelog copies
     and a turn written twice across chunks, store what a run over the corpus loaded at once
     stores: the same ids, vectors and text digests."""
-    from carto_core.corpus import load_corpus
+    from carto_core.model.corpus import load_corpus
 
     root = tmp_path_factory.mktemp("chunks")
     with pytest.MonkeyPatch.context() as patch:

@@ -8,10 +8,10 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.corpus import load_corpus
-from carto_core.logs import order_row
-from carto_core.reader import iter_lines
+from carto_core.logio.appendlog import append_rows
+from carto_core.model.corpus import load_corpus
+from carto_core.logio.logs import order_row
+from carto_core.logio.reader import iter_lines
 from carto_core.semantic.indexer import ERRORS_FILE, REJECTS_FILE, Backoff, run_index
 from carto_core.semantic.searcher import SemanticSearcher
 from carto_core.semantic.settings import SemanticSettings
@@ -97,7 +97,7 @@ def test_resumable_after_an_embedder_dies_mid_run(paraphrase_home, monkeypatch):
 
 
 def test_backoff_doubles_and_is_capped(tmp_path):
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
 
     backoff = Backoff(Home(tmp_path))
     delays = [(backoff.fail("down", NOW) - NOW).total_seconds() for _ in range(9)]

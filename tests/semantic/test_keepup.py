@@ -9,10 +9,10 @@ import time
 
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.capture import detached
 from carto_core.cli import cli
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.semantic import keepup
 
 
@@ -97,7 +97,7 @@ def test_after_ingest_the_new_rows_are_embedded_and_search_says_so(tmp_path, mon
 
 
 def test_search_counts_the_events_not_embedded_yet(tmp_path, monkeypatch):
-    from carto_core.registry import get_registries
+    from carto_core.plugin.registry import get_registries
     from carto_core.semantic.indexer import run_index
 
     monkeypatch.setenv("CARTO_EMBEDDER", "lsa")

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core import parallel
+from carto_core.util import parallel
 from carto_core.semantic import embedded
 from carto_core.semantic.embedded import EmbeddedStore
 from carto_core.semantic.store import VectorRecord
@@ -114,12 +114,12 @@ def test_kth_best_reads_past_a_sample_that_holds_the_best_rows(monkeypatch):
 def test_scan_threads_follow_the_variable_the_cores_and_what_else_runs(monkeypatch):
     monkeypatch.delenv("CARTO_SCAN_THREADS", raising=False)
     busy = {"now": 0}
-    monkeypatch.setattr("carto_core.parallel.runnable_elsewhere", lambda: busy["now"])
-    monkeypatch.setattr("carto_core.parallel.cores", lambda: 8)
+    monkeypatch.setattr("carto_core.util.parallel.runnable_elsewhere", lambda: busy["now"])
+    monkeypatch.setattr("carto_core.util.parallel.cores", lambda: 8)
     assert embedded.scan_threads() == embedded._MAX_SCAN_THREADS == 4
     busy["now"] = 5
     assert embedded.scan_threads() == 3
-    monkeypatch.setattr("carto_core.parallel.cores", lambda: 2)
+    monkeypatch.setattr("carto_core.util.parallel.cores", lambda: 2)
     busy["now"] = 0
     assert embedded.scan_threads() == 2
     busy["now"] = 1  # another job holds the other core
@@ -170,7 +170,7 @@ import json, os, sys
 from carto_core.entry import one_blas_thread
 one_blas_thread()
 import numpy  # loaded already, or now with the environment as the user gave it
-from carto_core.parallel import _blas_controls
+from carto_core.util.parallel import _blas_controls
 print(json.dumps({"threads": [get() for _, get in _blas_controls()],
                   "env": os.environ.get("OPENBLAS_NUM_THREADS")}))
 """

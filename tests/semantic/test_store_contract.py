@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from carto_core.semantic.store import DimensionMismatch, VectorRecord, resolve_projects
-from carto_core.project import ProjectScope
+from carto_core.model.project import ProjectScope
 
 from .conftest import NOW
 

@@ -15,11 +15,11 @@ import pytest
 # suite that skipped these tests would pass without testing the explorer.
 from starlette.testclient import TestClient
 
-from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
 
 from .browserkit import ARGS, CHROMIUM, VIEWPORT
 from carto_core.serve.app import create_app
-from carto_core.transcripts import TranscriptRoots
+from carto_core.transcript.resolver import TranscriptRoots
 
 BASE = "http://127.0.0.1:8000"
 

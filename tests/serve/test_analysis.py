@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from carto_core.recall.snippet import HEADER
 from carto_core.serve.analysis import CATEGORIES, analyze_file, estimate
-from carto_core.sample import SESSIONS
+from carto_core.evaluation.sample import SESSIONS
 
 RECALL = HEADER + "\n- evt-abc (3d, webshop): the cart total rounds half-even"
 

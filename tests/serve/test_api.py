@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from carto_core.sample import SESSIONS
+from carto_core.evaluation.sample import SESSIONS
 from carto_core.search import SearchEngine, SearchRequest, run_search
 
 
@@ -129,7 +129,7 @@ def test_projects_match(client, home):
 
 
 def test_event_links_pass_the_allowlist(client, home):
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
 
     append_rows(home.log("research"), [
         {"event_id": "evt-js", "timestamp": "2026-01-01T00:00:00Z", "type": "fetch",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.logio.appendlog import append_rows
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
 from carto_core.serve.app import create_app
 
 from .browserkit import api, assert_not_blank, distinct_colours
@@ -25,7 +25,7 @@ XSS_SUMMARY = '<img src=x onerror="window.__pwned=1"> zanzibar <script>window.__
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from carto_core.transcripts import TranscriptRoots
+    from carto_core.transcript.resolver import TranscriptRoots
 
     base = tmp_path_factory.mktemp("browser")
     home = build_sample_home(base / "home")

@@ -15,11 +15,11 @@ from datetime import timedelta
 
 import pytest
 
-from carto_core.appendlog import append_rows
-from carto_core.sample import SESSIONS, build_sample_home
+from carto_core.logio.appendlog import append_rows
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
 from carto_core.serve.app import create_app
-from carto_core.timeparse import format_timestamp, utcnow
-from carto_core.transcripts import TranscriptRoots
+from carto_core.util.timeparse import format_timestamp, utcnow
+from carto_core.transcript.resolver import TranscriptRoots
 
 from .browserkit import api, assert_not_blank
 from .conftest import LiveServer

@@ -11,7 +11,7 @@ import httpx
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 CARTO = str(Path(sys.executable).with_name("carto"))
 

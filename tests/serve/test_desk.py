@@ -10,11 +10,11 @@ import subprocess
 
 import pytest
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.lenses.digest import day_digest
-from carto_core.sample import SESSIONS, sample_rows
+from carto_core.evaluation.sample import SESSIONS, sample_rows
 from carto_core.serve import desk as desk_module
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.util.timeparse import format_timestamp, utcnow
 
 
 def test_desk_evidence_filters(client, home):

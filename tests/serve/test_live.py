@@ -8,8 +8,8 @@ import os
 import threading
 import time
 
-from carto_core.appendlog import append_rows
-from carto_core.corpus import load_corpus
+from carto_core.logio.appendlog import append_rows
+from carto_core.model.corpus import load_corpus
 from carto_core.serve.live import LiveCorpus
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.search import SearchRequest, run_search
 from carto_core.search.telemetry import Telemetry, search_calls_path
 

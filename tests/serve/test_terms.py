@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.search.tokens import row_text
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.util.timeparse import format_timestamp, utcnow
 
 
 def _documents(app):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from carto_core.sample import SESSIONS
+from carto_core.evaluation.sample import SESSIONS
 
 
 def claude_file(roots):

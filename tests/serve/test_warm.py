@@ -1,4 +1,4 @@
-"""The warm CLI path (`carto_core.warm`): with `carto serve` running for the home, `carto search`
+"""The warm CLI path (`carto_core.serve.warm_client`): with `carto serve` running for the home, `carto search`
 and `carto facts` are answered by the server over the Unix socket in the home, with the same
 bytes and exit code as a cold run; a changed log, another home or another command is never
 answered warm; the socket keeps to its guard rules."""
@@ -14,11 +14,11 @@ import sys
 
 import pytest
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.serve.app import create_app
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.util.timeparse import format_timestamp, utcnow
 from carto_core.serve.warm_socket import run_command
-from carto_core.warm import ENGINE_ENV, FORWARDED_ENV, REQUEST_MAX, fingerprints, socket_path
+from carto_core.serve.warm_client import ENGINE_ENV, FORWARDED_ENV, REQUEST_MAX, fingerprints, socket_path
 
 from .conftest import LiveServer
 

@@ -1,7 +1,7 @@
 from carto_notes import NotesSource, _sections
 
-from carto_core.events import Event
-from carto_core.sources import Stream
+from carto_core.model.events import Event
+from carto_core.model.sources import Stream
 
 
 def test_sections_split_on_headings():

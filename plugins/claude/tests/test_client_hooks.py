@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.home import Home
-from carto_core.hookpath import run
-from carto_core.reader import iter_lines
+from carto_core.logio.home import Home
+from carto_core.capture.hookpath import run
+from carto_core.logio.reader import iter_lines
 
 PAYLOADS = Path(__file__).parent / "fixtures" / "claude-2.1.328" / "payloads"
 SESSION = "2a1c0000-0000-4000-8000-00000000aaaa"

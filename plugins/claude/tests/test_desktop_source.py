@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from carto_claude.desktop import ClaudeDesktopSource, default_app_dirs
 from carto_core.cli import cli
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.testing import SourceContract
 
 pytest_plugins = ["carto_core.testing"]

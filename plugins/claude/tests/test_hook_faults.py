@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from carto_core import hookpath
-from carto_core.home import Home
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.capture import hookpath
+from carto_core.logio.home import Home
+from carto_core.logio.reader import ReadReport, iter_lines
 
 CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 #: Long enough for a loaded CI machine, far shorter than "forever".

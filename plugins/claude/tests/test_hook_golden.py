@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 import pytest
 
-from carto_core.home import Home
-from carto_core.hookpath import run
+from carto_core.logio.home import Home
+from carto_core.capture.hookpath import run
 
 GOLDEN = Path(__file__).parent / "golden" / "hook-rows.txt"
 LOGS = ("tool-use-log.jsonl", "changelog.jsonl", "research-log.jsonl", "session-milestones.jsonl")

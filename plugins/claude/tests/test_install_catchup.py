@@ -13,7 +13,7 @@ from carto_claude.capture import CATCH_UP_SOURCE
 from carto_claude.install import PLUGIN_DIR, carto_hooks
 from carto_core.capture import catchup
 from carto_core.cli import cli
-from carto_core.home import Home
+from carto_core.logio.home import Home
 
 LAST_FILE, LOCK_FILE, RUN_LOG = catchup.state_files("claude")
 

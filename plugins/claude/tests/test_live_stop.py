@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 
 CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 SID = "7e1f0000-0000-4000-8000-00000000live"
@@ -162,7 +162,7 @@ def test_bad_transcript_paths_exit_zero_write_nothing_and_log_one_line(tmp_path,
 def test_an_unreadable_transcript_exits_zero_writes_nothing_and_logs_one_line(tmp_path, monkeypatch):
     """Unreadable as a permission error (as root, a mode of 000 does not stop a read, so the
     open itself is made to fail the way it does for another user)."""
-    from carto_core import hookpath
+    from carto_core.capture import hookpath
 
     t = Transcript(tmp_path / "t.jsonl")
     t.add("user", "hello")
@@ -186,7 +186,7 @@ def test_an_unreadable_transcript_exits_zero_writes_nothing_and_logs_one_line(tm
 def test_ingest_and_the_stop_hook_share_one_checkpoint_and_never_repeat_a_row(tmp_path):
     from carto_claude.transcripts import ClaudeSource
     from carto_core.capture import live
-    from carto_core.ingest import run_ingest
+    from carto_core.model.ingest import run_ingest
 
     home = tmp_path / "home"
     projects = tmp_path / "projects"

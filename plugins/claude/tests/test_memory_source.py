@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from carto_claude.memory import ClaudeMemorySource
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.testing import SourceContract
 
 pytest_plugins = ["carto_core.testing"]

@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_core.cli import cli
-from carto_core.home import Home
-from carto_core.ingest import run_ingest
-from carto_core.logs import SHAPES
-from carto_core.reader import iter_lines
-from carto_core.timeparse import parse_when
+from carto_core.logio.home import Home
+from carto_core.model.ingest import run_ingest
+from carto_core.logio.logs import SHAPES
+from carto_core.logio.reader import iter_lines
+from carto_core.util.timeparse import parse_when
 
 from carto_codex.rollout import parse_rollout
 from carto_codex.source import CodexRolloutSource
@@ -173,7 +173,7 @@ def test_a_live_rollout_writes_its_open_last_turn_and_rewrites_it_when_closed(tm
         (3, "three r3", None)]
     # Resumed at turn two (nothing before it read twice); turn two written again, closed.
     assert second.already_present == 0 and second.revised == 1 and second.open_rows == 0
-    from carto_core.corpus import load_corpus
+    from carto_core.model.corpus import load_corpus
 
     corpus = load_corpus(home)
     assert [(e.event_id, e.summary) for e in corpus.events] == [

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.home import Home
-from carto_core.hookpath import run
-from carto_core.reader import iter_lines
+from carto_core.logio.home import Home
+from carto_core.capture.hookpath import run
+from carto_core.logio.reader import iter_lines
 
 from carto_codex import install as installer
 

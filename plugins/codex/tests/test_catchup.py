@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 from carto_core.capture import catchup
-from carto_core.home import Home
-from carto_core.hookpath import run
-from carto_core.reader import iter_lines
+from carto_core.logio.home import Home
+from carto_core.capture.hookpath import run
+from carto_core.logio.reader import iter_lines
 
 from carto_codex.capture import CATCH_UP_SOURCE
 

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from carto_core.home import Home
-from carto_core.reader import ReadReport, iter_lines
+from carto_core.logio.home import Home
+from carto_core.logio.reader import ReadReport, iter_lines
 
 CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 PATIENCE = 30

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from carto_codex.memory import CodexMemorySource
 from carto_core.cli import cli
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.testing import SourceContract
 
 pytest_plugins = ["carto_core.testing"]

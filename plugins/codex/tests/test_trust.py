@@ -161,7 +161,7 @@ others = st.dictionaries(st.from_regex(r"[a-z]{1,8}", fullmatch=True),
 def test_trust_edits_change_only_the_named_entries(tmp_path_factory, existing, new, top):
     """Whatever else config.toml holds (top-level keys, other keys' trust), setting trust for
     some keys and then forgetting them leaves the rest of the parsed document as it was."""
-    from carto_core.tomltext import toml_string
+    from carto_core.util.tomltext import toml_string
 
     path = tmp_path_factory.mktemp("cfg") / "config.toml"
     def literal(value):

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from carto_core.appendlog import append_rows
+from carto_core.logio.appendlog import append_rows
 from carto_core.cli import cli
-from carto_core.events import Event
-from carto_core.home import Home
-from carto_core.logs import SHAPES
-from carto_core.reader import iter_lines
+from carto_core.model.events import Event
+from carto_core.logio.home import Home
+from carto_core.logio.logs import SHAPES
+from carto_core.logio.reader import iter_lines
 from carto_core.testing import SourceContract
 
 from carto_git.cli import OwnerError, resolve_owners

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.exitcodes import ExitCode
-from carto_core.home import current_home
-from carto_core.reader import iter_lines
+from carto_core.util.exitcodes import ExitCode
+from carto_core.logio.home import current_home
+from carto_core.logio.reader import iter_lines
 from carto_hermes.fixtures import T0, call
 
 

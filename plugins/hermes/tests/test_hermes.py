@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, strategies as st
 
-from carto_core.logs import SHAPES
+from carto_core.logio.logs import SHAPES
 from carto_hermes.fixtures import T0, call
 from carto_hermes.policy import load_policy
 from carto_hermes.content import STRUCTURED_PREFIXES, LineFilter, decode_content

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from itertools import chain
 
-from carto_core.lazyre import FirstUse, Lazy
+from carto_core.util.lazyre import FirstUse, Lazy
 from carto_core.search.tokens import Analyzer
 
 #: A raw token: word characters joined by single connectors (paths, dotted names, hyphens).

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from carto_core import hookimpl
-from carto_core.appendlog import append_rows
-from carto_core.sources import Writer
+from carto_core.logio.appendlog import append_rows
+from carto_core.model.sources import Writer
 
 
 class JsonlWriter(Writer):

@@ -88,8 +88,8 @@ def run(home, provider: str, factory: str, *, days: float | None = None) -> dict
     with detached.exclusive(home, lock_name) as held:
         if not held:
             return {"outcome": "locked"}
-        from carto_core.appendlog import append_rows
-        from carto_core.ingest import run_ingest
+        from carto_core.logio.appendlog import append_rows
+        from carto_core.model.ingest import run_ingest
 
         days = float(os.environ.get("CARTO_CATCHUP_DAYS", "7") or 7) if days is None else days
         summary = run_ingest(_load(factory)(days), home)
@@ -124,7 +124,7 @@ def keep_up(home) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    from carto_core.home import Home, current_home
+    from carto_core.logio.home import Home, current_home
 
     def value(flag: str) -> str:
         return args[args.index(flag) + 1] if flag in args and args.index(flag) + 1 < len(args) else ""
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.alarm(_int_env("CARTO_CATCHUP_TIMEOUT", 600))
         run(home, provider, factory)
     except Exception as exc:  # never leave a traceback on a closed stderr; say it in hook.log
-        from carto_core.hookpath import log_problem
+        from carto_core.capture.hookpath import log_problem
 
         log_problem(f"{provider or '?'} catch-up failed: {type(exc).__name__}: {exc}", home)
     return 0

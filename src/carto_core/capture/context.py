@@ -10,7 +10,7 @@ import json
 import os
 import time
 
-from carto_core.lazyre import Lazy
+from carto_core.util.lazyre import Lazy
 
 #: A changelog row this recent (seconds) and of the same session is the next row's parent.
 PARENT_WINDOW_SECONDS = 60
@@ -119,7 +119,7 @@ class Context:
     @property
     def project(self) -> str:
         if self._project is None:
-            from carto_core.project import project_for
+            from carto_core.model.project import project_for
 
             self._project = project_for(self.cwd) if self.cwd else ""
         return self._project
@@ -127,7 +127,7 @@ class Context:
     def project_of_file(self, path: str) -> str:
         """A file's own repository names the project (an edit in another repo), else the cwd's."""
         if path and os.path.isabs(path):
-            from carto_core.project import find_git
+            from carto_core.model.project import find_git
 
             info = find_git(os.path.dirname(path))
             if info is not None:
@@ -176,7 +176,7 @@ class Context:
             # comparisons instead of importing datetime (~5M instructions) on most tool calls.
             now = int(self.now)
             return event_id if format_utc(now - PARENT_WINDOW_SECONDS) <= stamp <= format_utc(now) else None
-        from carto_core.timeparse import parse_timestamp
+        from carto_core.util.timeparse import parse_timestamp
 
         moment = parse_timestamp(row.get("timestamp"))
         if moment is None:
@@ -197,7 +197,7 @@ def _first_timestamp(path: str, lines: int = 5, max_bytes: int = 1 << 20) -> flo
             data = handle.read(max_bytes)
     except OSError:
         return None
-    from carto_core.timeparse import parse_timestamp
+    from carto_core.util.timeparse import parse_timestamp
 
     for raw in data.split(b"\n")[:lines]:
         try:
@@ -212,14 +212,14 @@ def _first_timestamp(path: str, lines: int = 5, max_bytes: int = 1 << 20) -> flo
 
 def write_outcome(home, outcome: Outcome) -> int:
     """Redact every row and append it to its log: one `os.write` per row, logs in first-use
-    order. Rows a full or unwritable home refuses go to the spill file (`carto_core.spill`),
+    order. Rows a full or unwritable home refuses go to the spill file (`carto_core.logio.spill`),
     flushed by the next call that can write; what happened is added to `outcome.problems`."""
     if not outcome.rows:
         return 0
-    from carto_core.jsonl import dumps_row
-    from carto_core.logs import PROMPT_LOGS
-    from carto_core.redact import redact_row
-    from carto_core.spill import land
+    from carto_core.logio.jsonl import dumps_row
+    from carto_core.logio.logs import PROMPT_LOGS
+    from carto_core.privacy.redact import redact_row
+    from carto_core.logio.spill import land
 
     # the classifier loads only for a batch holding a prompt or a turn (a tool call has none)
     if any(log in PROMPT_LOGS for log, _ in outcome.rows):

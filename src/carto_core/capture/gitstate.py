@@ -14,8 +14,8 @@ import subprocess
 from pathlib import Path
 
 from carto_core.capture.tail import read_tail
-from carto_core.project import GitInfo, find_git
-from carto_core.safeio import is_regular, open_regular, read_text
+from carto_core.model.project import GitInfo, find_git
+from carto_core.util.safeio import is_regular, open_regular, read_text
 
 #: How far back a Codex-shaped call (no duration) may find an unlogged HEAD commit.
 HEAD_FRESH_SECONDS = 600
@@ -129,7 +129,7 @@ class SeenCommits:
         if not shas:
             return
         self._load().update(shas)
-        from carto_core.appendlog import append_lines
+        from carto_core.logio.appendlog import append_lines
 
         append_lines(self.path, [(sha + "\n").encode() for sha in shas])
 
@@ -229,7 +229,7 @@ def _git(repo: Path, *args: str) -> str:
     info = find_git(repo)
     if info is None or not is_regular(info.git_dir / "HEAD"):
         return ""
-    from carto_core.hookcap import remaining
+    from carto_core.util.hookcap import remaining
 
     try:
         done = subprocess.run(

@@ -3,7 +3,7 @@
 Each Stop (and SubagentStop, SessionEnd) reads the session's transcript from its checkpoint,
 writes the turns it finds, the newest one too while it is still open (`"open": true`), and
 rewrites a turn whenever it grew (readers keep the newest row of an event_id:
-`carto_core.fold`). Stdlib only, no child process on the common path.
+`carto_core.logio.fold`). Stdlib only, no child process on the common path.
 
 Per call the work is bounded: only the bytes since the checkpoint are parsed (the start of the
 last turn of each thread, so the previous turn and the new one: `carto_claude.turns`,
@@ -114,11 +114,11 @@ def drop_state(home, source: str, key: str) -> None:
 
 def encoded(row: dict, log: str = "turns") -> tuple[bytes, int]:
     """A row redacted and encoded as the logs hold it, with the CRC-32 of that line (newline
-    excluded): `carto_core.ingest.row_digest` of the same row is the same number (both writers
+    excluded): `carto_core.model.ingest.row_digest` of the same row is the same number (both writers
     classify a prompt the row lacks the same way: `carto_core.intents.ensure`)."""
     from carto_core.intents import ensure
-    from carto_core.jsonl import dumps_row
-    from carto_core.redact import redact_row
+    from carto_core.logio.jsonl import dumps_row
+    from carto_core.privacy.redact import redact_row
 
     line = dumps_row(redact_row(ensure(log, row)))
     return line, zlib.crc32(line[:-1])
@@ -141,9 +141,9 @@ def _seed_checkpoint(home, source: str, key: str) -> dict | None:
 
 def source_options(source: str) -> dict:
     """`[sources.<source>]` of the config file (body_max, settle_seconds, ...), read without
-    `carto_core.config` (its dataclasses cost the hook more than this): the live path must
+    `carto_core.model.config` (its dataclasses cost the hook more than this): the live path must
     make the rows the backfill makes, or each would rewrite the other's."""
-    from carto_core.home import config_file
+    from carto_core.logio.home import config_file
 
     path = config_file()
     try:
@@ -164,9 +164,9 @@ class ForeignFile(OSError):
 
 
 def open_own_transcript(path: str):
-    """(binary file, stat) of a payload's transcript: a regular file (`carto_core.safeio`:
+    """(binary file, stat) of a payload's transcript: a regular file (`carto_core.util.safeio`:
     never blocks on a FIFO or device) owned by this user. Raises OSError otherwise."""
-    from carto_core.safeio import open_regular
+    from carto_core.util.safeio import open_regular
 
     handle = open_regular(path)
     info = os.fstat(handle.fileno())
@@ -239,7 +239,7 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 lines.append(line)
                 written[row["event_id"]] = digest
             if lines:
-                from carto_core.appendlog import append_lines
+                from carto_core.logio.appendlog import append_lines
 
                 append_lines(home.log("turns"), lines)
             save_state(home, job.source, job.key, read.checkpoint, read.rows, written)
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     """The detached hand-off: `python -m carto_core.capture.live --home H --source S --key K
     --path P --reader module:function` reads the whole backlog, waiting for the lock."""
     args = sys.argv[1:] if argv is None else argv
-    from carto_core.home import Home, current_home
+    from carto_core.logio.home import Home, current_home
 
     given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader", "--answer")
     home = Home(given["--home"]) if given.get("--home") else current_home()
@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         if result.get("problem"):
             raise RuntimeError(result["problem"])
     except Exception as exc:  # a closed stderr: say it in hook.log
-        from carto_core.hookpath import log_problem
+        from carto_core.capture.hookpath import log_problem
 
         log_problem(f"live ingest hand-off failed: {type(exc).__name__}: {exc}", home)
     return 0

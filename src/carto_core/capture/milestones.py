@@ -9,7 +9,7 @@ import os
 
 from carto_core.capture import shell as _shell
 from carto_core.capture.context import SALIENCE, Context, Outcome, as_text, new_event_id
-from carto_core.logs import order_row
+from carto_core.logio.logs import order_row
 
 
 def session_event_count(home, session: str) -> int:
@@ -108,7 +108,7 @@ def capture_compact_summary(ctx: Context, out: Outcome, *, trigger: str, summary
         return None
     import hashlib
 
-    from carto_core.redact import default_redactor
+    from carto_core.privacy.redact import default_redactor
 
     limit = limit or int(os.environ.get("CARTO_COMPACT_SUMMARY_MAX", "8000") or 8000)
     clean = " ".join(default_redactor().text(summary).split())

@@ -22,7 +22,7 @@ def edit_collision_output(ctx: Context, out: Outcome, paths: list[str]) -> None:
     if not ctx.session or not paths:
         return
     try:
-        from carto_core.collision import collision_note
+        from carto_core.capture.collision import collision_note
     except ImportError:
         return
     for path in paths:

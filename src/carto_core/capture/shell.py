@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 
-from carto_core.lazyre import Lazy as _Lazy
+from carto_core.util.lazyre import Lazy as _Lazy
 
 READ_CUT = 500  # bytes of the command a summary is taken from
 SUMMARY_CUT = 200  # bytes of that a "Ran:" summary keeps
@@ -47,7 +47,7 @@ def flatten(text: str) -> str:
 
 def _redacted(text: str) -> str:
     # Before any cut: a credential cut in half is too short for its rule and would be kept.
-    from carto_core.redact import redact_text
+    from carto_core.privacy.redact import redact_text
 
     return redact_text(text)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from carto_core.safeio import open_regular
+from carto_core.util.safeio import open_regular
 
 
 def read_tail(path: os.PathLike | str, limit: int) -> bytes:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from carto_core.capture import research as _research
 from carto_core.capture import shell as _shell
 from carto_core.capture.context import Context, Outcome, as_text, new_event_id
-from carto_core.logs import order_row
+from carto_core.logio.logs import order_row
 
 
 def _research_row(fields: dict) -> dict:

@@ -51,7 +51,7 @@ HOME_COMMANDS = frozenset({"mcp"})
 
 
 def _note_missing_home() -> None:
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
 
     try:
         root = current_home().root
@@ -72,7 +72,7 @@ class CartoGroup(click.Group):
         if self._plugins_loaded:
             return
         self._plugins_loaded = True
-        from carto_core.registry import get_registries
+        from carto_core.plugin.registry import get_registries
 
         registries = get_registries()
         core_objects = {name: self.get_command(None, name) for name in CORE_COMMANDS}
@@ -101,9 +101,9 @@ class CartoGroup(click.Group):
         try:
             return super().invoke(ctx)
         except OSError as exc:
-            from carto_core.exitcodes import ExitCode
-            from carto_core.home import current_home
-            from carto_core.homefaults import fault_message
+            from carto_core.util.exitcodes import ExitCode
+            from carto_core.logio.home import current_home
+            from carto_core.logio.homefaults import fault_message
 
             try:
                 root = current_home().root

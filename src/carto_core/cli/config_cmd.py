@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option
-from carto_core.config import DEFAULTS, ConfigError, load_config
+from carto_core.model.config import DEFAULTS, ConfigError, load_config
 
 
 @click.command(

@@ -8,7 +8,7 @@ import tempfile
 
 import click
 
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 #: The tour: (title, argv, exit codes that are an answer and not a failure). Steps whose command
 #: is not installed are skipped with a note. The sample home has no hooks installed by design, so
@@ -44,7 +44,7 @@ def demo(keep: bool) -> None:
     Nothing outside the temporary folder is written; doctor reads the agents' hook files.
     """
     from carto_core.cli import cli
-    from carto_core.sample import build_sample_home
+    from carto_core.evaluation.sample import build_sample_home
 
     root = tempfile.mkdtemp(prefix="carto-demo-")
     # The tour runs on defaults: none of the user's carto settings (a config file, rankers, an

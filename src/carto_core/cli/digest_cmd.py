@@ -7,7 +7,7 @@ import os
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 @click.group(epilog="""\b
@@ -29,9 +29,9 @@ def digest() -> None:
 @json_option
 def session_cmd(session_id, commits, files, no_git, as_json) -> None:
     """What one session did: span, projects, activity, commits, files, research hosts."""
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, session_digest
-    from carto_core.session import current_session_id
+    from carto_core.model.session import current_session_id
 
     if session_id:
         from carto_core.cli.session_arg import resolve_or_exit
@@ -93,7 +93,7 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
     unverified); git-only lists the owner's commits nobody logged. Owners:
     $CARTO_PROFILE_AUTHORS (comma-separated), else git's user.name; plus the agent author
     Claude either way."""
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, day_digest
 
     scope = [p.strip() for p in projects.split(",") if p.strip()] if projects else None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.output import emit_json, json_option
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 def _log_health(path, label: str) -> dict:
-    from carto_core.reader import ReadReport, iter_lines
-    from carto_core.timeparse import format_timestamp, parse_timestamp
+    from carto_core.logio.reader import ReadReport, iter_lines
+    from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
     report = ReadReport(str(path))
     newest = None
@@ -37,11 +37,11 @@ def _log_health(path, label: str) -> dict:
 
 
 def doctor_document(*, probe_hooks: bool = True) -> dict:
-    from carto_core.config import ConfigError, load_config
-    from carto_core.home import Home, current_home
-    from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS
-    from carto_core.project import ProjectRegistry, RegistryError
-    from carto_core.registry import get_registries
+    from carto_core.model.config import ConfigError, load_config
+    from carto_core.logio.home import Home, current_home
+    from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS
+    from carto_core.model.project import ProjectRegistry, RegistryError
+    from carto_core.plugin.registry import get_registries
 
     problems: list[dict] = []
     try:
@@ -81,7 +81,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             "fix": "run `carto ingest claude` (or codex, git, ...) to backfill, "
                    "or `carto demo` to see carto on sample data",
         })
-    from carto_core.spill import pending
+    from carto_core.logio.spill import pending
 
     spilled = pending(home.root)
     waiting = sum(item["entries"] for item in spilled)
@@ -195,7 +195,7 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
 
 def _secrets_report(as_json: bool) -> None:
     """`carto doctor --secrets`: the dry run of `carto repair redact`, as a health check."""
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
     from carto_core.repair.redact import redact_home
 
     home = load_config().home

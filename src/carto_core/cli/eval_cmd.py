@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")
 
@@ -56,14 +56,14 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
       carto eval --cases my-cases.jsonl --json
     """
     from carto_core.evaluation import agecurve
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.search.api import SearchError
     from carto_core.search.engine import SearchEngine
     from carto_core.search.pipeline import has_logs
 
     if generate_dir:
         from carto_core.evaluation.generate import generate_home
-        from carto_core.home import Home
+        from carto_core.logio.home import Home
 
         stats = generate_home(generate_dir, events, seed=seed)
         home = Home(generate_dir)

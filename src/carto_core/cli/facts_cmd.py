@@ -192,7 +192,7 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     rows appended since a cursor, and a first call without one records a baseline.
     """
     from carto_core.facts import FactsError, run_facts
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
 
     if cursor_file and not cursor:
         cursor = _read_cursor_file(cursor_file)
@@ -219,7 +219,7 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
         message = exc.message
         if message.startswith(("cannot parse since", "cannot parse before")):
             # The contract keeps upstream's wording; a person at the CLI also needs the grammar.
-            from carto_core.timeparse import WHEN_HELP
+            from carto_core.util.timeparse import WHEN_HELP
 
             message += f"; accepted: {WHEN_HELP}"
         fail(message, exc.exit_code)

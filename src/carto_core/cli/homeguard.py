@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 #: command -> predicate on the parsed parameters: the command reads the user's home (None: always).
 #: The check runs before the command's body.
@@ -47,7 +47,7 @@ def missing_home_message(root) -> str:
 def require_home() -> None:
     """Exit 3 with `missing_home_message` when the resolved home is not a folder. A config
     file that cannot be read is left to the command (it reports it)."""
-    from carto_core.config import ConfigError, load_config
+    from carto_core.model.config import ConfigError, load_config
 
     try:
         root = load_config().home.root

@@ -15,6 +15,6 @@ import click
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def hook(args) -> None:
     """Live capture: the entry point agents' hooks call (payload on stdin, always exit 0)."""
-    from carto_core.hookpath import main
+    from carto_core.capture.hookpath import main
 
     raise SystemExit(main(list(args)))

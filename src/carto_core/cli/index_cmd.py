@@ -7,7 +7,7 @@ import inspect
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 @click.command("index")
@@ -42,12 +42,12 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     import time
 
     started = time.perf_counter()
-    from carto_core import indexstamp
-    from carto_core.home import current_home
+    from carto_core.search import indexstamp
+    from carto_core.logio.home import current_home
 
     home = current_home()
     # Nothing new since a run that changed nothing: its reports, from the stamp, before any
-    # index, numpy or plugin is loaded (carto_core.indexstamp says what "nothing" covers).
+    # index, numpy or plugin is loaded (carto_core.search.indexstamp says what "nothing" covers).
     fast = indexstamp.usable(rebuild, force, analyzer)
     replay = indexstamp.recorded(home, list(steps)) if fast else None
     if replay is not None:
@@ -57,15 +57,15 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     if jobs is not None:
         import os
 
-        from carto_core.parallel import ENV
+        from carto_core.util.parallel import ENV
 
-        os.environ[ENV] = str(jobs)  # read by every build step (carto_core.parallel.jobs)
+        os.environ[ENV] = str(jobs)  # read by every build step (carto_core.util.parallel.jobs)
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps
 
     from carto_core.search.api import SearchUsageError
 
-    from carto_core.homefaults import probe_writable
+    from carto_core.logio.homefaults import probe_writable
 
     refused = probe_writable(home.root)
     if refused:  # every step writes under <home>/.carto: one line instead of one per step

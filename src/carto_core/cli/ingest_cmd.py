@@ -6,14 +6,14 @@ import click
 
 from carto_core.cli import PluginGroup
 from carto_core.cli.output import emit_json, fail
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 class IngestGroup(PluginGroup):
     """Subcommands are plugin-provided ingest commands, else a generic one per source."""
 
     def list_commands(self, ctx):
-        from carto_core.registry import get_registries
+        from carto_core.plugin.registry import get_registries
 
         self.load_root_plugins(ctx)
         names = set(self.commands)
@@ -25,7 +25,7 @@ class IngestGroup(PluginGroup):
             self.load_root_plugins(ctx)  # a plugin's own `ingest NAME` wins over the generic one
         if name in self.commands:
             return self.commands[name]
-        from carto_core.registry import get_registries
+        from carto_core.plugin.registry import get_registries
 
         sources = get_registries().sources
         if name in sources and sources.get(name).can_backfill():
@@ -41,7 +41,7 @@ def run_with_progress(source, home, *, dry_run: bool, as_json: bool, streams=Non
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from carto_core.ingest import run_ingest
+    from carto_core.model.ingest import run_ingest
 
     stream_list = list(streams if streams is not None else source.discover())
     show = not as_json and sys.stderr.isatty()
@@ -95,7 +95,7 @@ def window_options(settle_help: str = SETTLE_HELP, since_help: str = "transcript
 def window_values(since: str | None, since_days: float | None, settle_seconds: float | None) -> dict:
     """The source options of `window_options` (usage errors for a bad WHEN or both spellings)."""
     from carto_core.cli.output import usage_error
-    from carto_core.timeparse import WhenError, parse_when
+    from carto_core.util.timeparse import WhenError, parse_when
 
     options: dict = {}
     if since and since_days is not None:
@@ -148,7 +148,7 @@ def generic_ingest_command(name: str, source_cls) -> click.Command:
     @click.option("--dry-run", is_flag=True, help="Read and count, write nothing.")
     @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
     def command(roots, dry_run, as_json):
-        from carto_core.config import load_config
+        from carto_core.model.config import load_config
 
         options = dict(load_config().section("sources").get(name, {}) or {})
         if roots:
@@ -157,7 +157,7 @@ def generic_ingest_command(name: str, source_cls) -> click.Command:
         try:
             summary = run_with_progress(source, load_config().home, dry_run=dry_run, as_json=as_json)
         except OSError as exc:
-            from carto_core.homefaults import fault_message
+            from carto_core.logio.homefaults import fault_message
 
             fail(f"ingest {name}: {fault_message(exc, load_config().home.root)}")
         except ValueError as exc:

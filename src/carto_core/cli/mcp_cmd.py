@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.output import emit_json, fail
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 @click.command(

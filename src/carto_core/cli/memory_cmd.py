@@ -11,14 +11,14 @@ from pathlib import Path
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 _PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')
 _CWD = re.compile(rb'"cwd"\s*:\s*"([^"\\]{1,1000})"')
 
 
 def _projects(home) -> Counter:
-    from carto_core.logs import SEARCHED_LOGS
+    from carto_core.logio.logs import SEARCHED_LOGS
 
     counts: Counter = Counter()
     for label in SEARCHED_LOGS:
@@ -35,7 +35,7 @@ def _projects(home) -> Counter:
 def _resolve_project(home, wanted: str | None) -> str:
     known = _projects(home)
     if wanted is None:
-        from carto_core.project import project_for
+        from carto_core.model.project import project_for
 
         name = project_for(os.getcwd())
         if not name:
@@ -55,7 +55,7 @@ def _resolve_project(home, wanted: str | None) -> str:
 def _project_root(home, project: str, from_cwd: bool) -> Path:
     """The folder Claude Code runs in for the project: the repository (worktree) holding the
     current folder, or, for `--project`, the one most of the project's rows were logged in."""
-    from carto_core.project import find_git
+    from carto_core.model.project import find_git
 
     if from_cwd:
         cwd = os.getcwd()
@@ -83,7 +83,7 @@ def auto_memory_file(root: Path, env: dict | None = None) -> Path:
     """`<Claude projects>/<encoded root>/memory/MEMORY.md`: Claude Code names a project's
     folder by its absolute path with every non-alphanumeric character as `-` (longer than 200
     characters: cut, and a hash of its own appended: only an existing folder can tell it)."""
-    from carto_core.transcripts import TranscriptRoots
+    from carto_core.transcript.resolver import TranscriptRoots
 
     projects = TranscriptRoots.default(env).claude[0]
     name = re.sub(r"[^A-Za-z0-9]", "-", str(root))
@@ -117,7 +117,7 @@ Exit codes: 0 ok, 2 an ambiguous --project, 3 nothing recorded for the project."
 @json_option
 def memory(project, print_only, write, file_path, as_json) -> None:
     """Curate a project's MEMORY.md from what carto recorded."""
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.memory import MAX_BYTES, MAX_LINES, build_memory, merge, render
 
     if print_only and write:

@@ -8,7 +8,7 @@ from typing import NoReturn
 import click
 import orjson
 
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 def _default(value):
@@ -16,7 +16,7 @@ def _default(value):
     from pathlib import Path
 
     if isinstance(value, datetime):
-        from carto_core.timeparse import format_timestamp
+        from carto_core.util.timeparse import format_timestamp
 
         return format_timestamp(value)
     if isinstance(value, (Path, set, frozenset, tuple)):
@@ -71,11 +71,11 @@ def echo_wrapup_items(decisions, unresolved, insight, width: int | None = None) 
 
 
 def when_value(value: str | None, flag: str):
-    """A `--since`/`--before` value in the WHEN grammar (carto_core.timeparse), or None; exit 2
+    """A `--since`/`--before` value in the WHEN grammar (carto_core.util.timeparse), or None; exit 2
     naming the flag when it does not parse."""
     if value is None:
         return None
-    from carto_core.timeparse import WhenError, parse_when
+    from carto_core.util.timeparse import WhenError, parse_when
 
     try:
         return parse_when(value)

@@ -9,7 +9,7 @@ from carto_core.cli.output import emit_json, json_option
 
 def plugins_document() -> dict:
     from carto_core.cli import cli
-    from carto_core.registry import get_registries
+    from carto_core.plugin.registry import get_registries
 
     registries = get_registries()
     cli.list_commands(click.Context(cli))  # builds plugin commands so they are attributed

@@ -19,7 +19,7 @@ Examples:
 @json_option
 def profile(budget, window, no_write, out, as_json) -> None:
     """A derived profile: active projects, durable decisions, work shape, cadence."""
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.profile import build_profile, write_profile
 
     home = current_home()

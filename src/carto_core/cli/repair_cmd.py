@@ -13,7 +13,7 @@ import importlib
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 #: subcommand -> "module:attribute".
 REPAIR_COMMANDS: dict[str, str] = {
@@ -91,7 +91,7 @@ def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:
 
 def repair_home():
     """The current home; exit 3 with one line when it does not exist (nothing to repair)."""
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
 
     home = load_config().home
     if not home.root.is_dir():

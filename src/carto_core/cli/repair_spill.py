@@ -23,7 +23,7 @@ def spill(write: bool, as_json: bool) -> None:
       carto repair spill                 how many rows wait, and where
       carto repair spill --write --json  append them; print the counts document
     """
-    from carto_core import spill as spill_file
+    from carto_core.logio import spill as spill_file
 
     home = repair_home()
     waiting = spill_file.pending(home.root)

@@ -30,7 +30,7 @@ def transcript_paths(codex_homes: tuple[str, ...], write: bool, as_json: bool) -
     from pathlib import Path
 
     from carto_core.repair.transcripts import TranscriptPaths
-    from carto_core.transcripts import TranscriptRoots
+    from carto_core.transcript.resolver import TranscriptRoots
 
     roots = None
     if codex_homes:

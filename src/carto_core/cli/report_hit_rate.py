@@ -7,7 +7,7 @@ import click
 from carto_core.cli.output import emit_json, json_option
 from carto_core.cli.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 @click.command("hit-rate")
@@ -29,7 +29,7 @@ def hit_rate(since, before, purpose, as_json):
 
     Exit codes: 0 a report, 3 nothing was served in scope, 2 bad flags.
     """
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.hit_rate import hit_rate_report
 
     document = hit_rate_report(current_home(), since=when(since, "--since"),

@@ -7,7 +7,7 @@ import click
 from carto_core.cli.output import emit_json, json_option, usage_error
 from carto_core.cli.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 @click.command("intents")
@@ -34,7 +34,7 @@ def intents(since, before, project, samples, log, as_json):
 
     Exit codes: 0 a report, 3 no prompts in scope, 2 bad flags.
     """
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.intents_report import intents_report
 
     if samples < 0:

@@ -13,7 +13,7 @@ import sys
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error, when_value
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 _ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
 PURPOSES = ("manual", "remember", "focus", "feed", "eval", "audit")
@@ -74,8 +74,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     """
     import os
 
-    from carto_core.home import current_home
-    from carto_core.session import current_session_id, detect_provider
+    from carto_core.logio.home import current_home
+    from carto_core.model.session import current_session_id, detect_provider
 
     home = current_home()
     if not home.root.is_dir():
@@ -96,7 +96,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
 
         if intent not in KEY_SET:
             usage_error(unknown_key_message(intent))
-    from carto_core.homefaults import probe_writable
+    from carto_core.logio.homefaults import probe_writable
     from carto_core.search.telemetry import Telemetry
 
     # A home that cannot be written still answers, from the logs: no index cache, no telemetry.
@@ -147,7 +147,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
 
     from carto_core.search import SearchError, SearchRequest, run_search
     from carto_core.search.engine import SearchEngine
-    from carto_core.warm import engine_for
+    from carto_core.serve.warm_client import engine_for
 
     request = SearchRequest(
         query=query, project=project, since=since_dt, before=before_dt, limit=limit,
@@ -159,7 +159,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             result = run_search(request, engine=engine_for(home, analyzer, not read_only),
                                 telemetry=telemetry)
         except OSError as exc:
-            from carto_core.homefaults import FULL, NOT_PERMITTED, READ_ONLY, why
+            from carto_core.logio.homefaults import FULL, NOT_PERMITTED, READ_ONLY, why
 
             if read_only or exc.errno not in READ_ONLY | NOT_PERMITTED | FULL:
                 raise
@@ -172,8 +172,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     except SearchError as exc:
         fail(str(exc), exc.code)
     except Exception as exc:  # project registry, config errors: name them
-        from carto_core.config import ConfigError
-        from carto_core.project import RegistryError
+        from carto_core.model.config import ConfigError
+        from carto_core.model.project import RegistryError
 
         if isinstance(exc, (ConfigError, RegistryError)):
             usage_error(str(exc))

@@ -12,8 +12,8 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
     import click
 
     from carto_core.cli.output import emit_json, fail, usage_error
-    from carto_core.exitcodes import ExitCode
-    from carto_core.project import ProjectScope, RegistryError
+    from carto_core.util.exitcodes import ExitCode
+    from carto_core.model.project import ProjectScope, RegistryError
     from carto_core.search.engine import SearchEngine
     from carto_core.search.orient import orient
     from carto_core.search.pipeline import has_logs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -55,7 +55,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
              "pip install 'carto-core[serve]'", ExitCode.UNAVAILABLE)
     import socket
 
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
 
     config = load_config()
     home = config.home

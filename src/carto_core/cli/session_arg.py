@@ -11,7 +11,7 @@ from carto_core.cli.output import fail
 def resolve_or_exit(home, prefix: str) -> str:
     """The full session id a prefix names; an ambiguous one lists its matches and exits 2, an
     unknown one exits 3."""
-    from carto_core.exitcodes import ExitCode
+    from carto_core.util.exitcodes import ExitCode
     from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
 
     try:

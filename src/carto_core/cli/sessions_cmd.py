@@ -6,11 +6,11 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 def _live():
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.serve.live import LiveCorpus
 
     return LiveCorpus(current_home())
@@ -38,7 +38,7 @@ edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session mat
 def sessions(since, project, provider, limit, as_json) -> None:
     """List sessions, newest first: id, project, provider, span, events, turns, commits, edits, wrapup."""
     from carto_core.serve.views import list_sessions
-    from carto_core.timeparse import parse_when
+    from carto_core.util.timeparse import parse_when
 
     moment = None
     if since:

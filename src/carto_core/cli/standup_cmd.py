@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.output import emit_json, fail, json_option, usage_error
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 
 @click.command(
@@ -34,9 +34,9 @@ document) or no logged commit matches --commit."""
 @json_option
 def standup(since, project, commit, live, me, no_git, as_json) -> None:
     """Who is working on what, and where they collide."""
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses import standup as lens
-    from carto_core.timeparse import WhenError
+    from carto_core.util.timeparse import WhenError
 
     home = current_home()
     if commit:

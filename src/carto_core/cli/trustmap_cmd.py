@@ -33,7 +33,7 @@ def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
     proposes only what is still missing. A settings file that is not valid JSON is refused and
     nothing changes (exit 4). Exit 3 when there is nothing to apply.
     """
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.trustmap import trustmap as build
 
     home = current_home()
@@ -53,7 +53,7 @@ def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
 
 def _apply(home, doc, settings, dry_run, min_hits, as_json) -> None:
     from carto_core.cli.output import fail
-    from carto_core.exitcodes import ExitCode
+    from carto_core.util.exitcodes import ExitCode
     from carto_core.install.automode import SettingsRefused, apply_trustmap, settings_path
 
     path = settings_path(settings)

@@ -34,10 +34,10 @@ An ambiguous --session prefix lists the sessions it matches and exits 2.""")
 @json_option
 def wrapup(session_id, pending, project, description, decisions, unresolved, insight, dry_run, as_json) -> None:
     """Record what this session decided and left open, as a session_wrapup milestone."""
-    from carto_core.home import current_home
+    from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError
     from carto_core.lenses.wrapup import build_wrapup, write_wrapup
-    from carto_core.session import current_session_id
+    from carto_core.model.session import current_session_id
 
     home = current_home()
     if pending:
@@ -68,12 +68,12 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
 
 
 def _pending(home, project, as_json) -> None:
-    from carto_core.exitcodes import ExitCode
+    from carto_core.util.exitcodes import ExitCode
     from carto_core.lenses.sessions import pending, thresholds
     from carto_core.serve.live import LiveCorpus
     from carto_core.serve.views import project_matches, session_summaries
-    from carto_core.session import current_session_id
-    from carto_core.timeparse import format_timestamp, utcnow
+    from carto_core.model.session import current_session_id
+    from carto_core.util.timeparse import format_timestamp, utcnow
 
     now = utcnow()
     matcher = (lambda name: project_matches(project, name)) if project else None

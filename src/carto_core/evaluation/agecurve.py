@@ -178,7 +178,7 @@ def build_cases(engine, *, now: datetime, per_bucket: int = 50, recency: int = 3
 def run_cases(engine, cases: list[Case], rankers: list[str], decay: str, *,
               now: datetime, fusion: str | None = None) -> list[Outcome]:
     from carto_core.search import SEMANTIC, SearchRequest, run_search
-    from carto_core.timeparse import parse_when
+    from carto_core.util.timeparse import parse_when
 
     outcomes = []
     for case in cases:

@@ -35,9 +35,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from carto_core.evaluation.topic import Topic
-from carto_core.jsonl import dumps_row
-from carto_core.logs import order_row
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import order_row
+from carto_core.util.timeparse import format_timestamp, utcnow
 
 CATEGORIES = ("single", "temporal", "multi-hop", "open")
 

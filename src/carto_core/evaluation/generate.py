@@ -14,9 +14,9 @@ import random
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, order_row
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS, order_row
+from carto_core.util.timeparse import format_timestamp, utcnow
 
 _CONS = "bcdfghjklmnprstvwz"
 _VOW = "aeiou"

@@ -68,7 +68,7 @@ class Tally:
 
 def evaluate_home(root, cases, gates: dict, *, now: float, generic=GENERIC_PROMPTS) -> dict:
     """{gate name: Tally} for one home (its keyword index built and persisted when missing)."""
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.recall.find import find
     from carto_core.search import lite
     from carto_core.search.engine import SearchEngine

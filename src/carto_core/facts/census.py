@@ -15,8 +15,8 @@ from collections import Counter
 from itertools import compress
 
 from carto_core.facts.columns import Columns
-from carto_core.project import ProjectScope
-from carto_core.timeparse import format_timestamp
+from carto_core.model.project import ProjectScope
+from carto_core.util.timeparse import format_timestamp
 
 COMMITS_MAX = 200
 COMMIT_SUMMARY_MAX = 300

@@ -30,7 +30,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from carto_core.events import Event, is_resolved
+from carto_core.model.events import Event, is_resolved
 
 #: Dimension name -> the Event attribute it interns.
 DIMENSIONS = {"project": "project", "type": "type", "source": "source", "provider": "provider",

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from carto_core.exitcodes import ExitCode
+from carto_core.util.exitcodes import ExitCode
 
 CONTRACT_VERSION = 1
 
@@ -118,7 +118,7 @@ def normalize_request(raw: object, verbs: list[str], *, now: datetime | None = N
     Raises FactsError with upstream's wording. The order of checks follows upstream's so that a
     request with several faults is refused for the same one.
     """
-    from carto_core.timeparse import WhenError, parse_when
+    from carto_core.util.timeparse import WhenError, parse_when
 
     if not isinstance(raw, dict):
         raise FactsError("request body must be an object")

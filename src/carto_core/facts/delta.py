@@ -14,7 +14,7 @@ section 4):
   lines are consumed without being returned (they would wedge the cursor otherwise); a torn
   last line (no newline yet) is not consumed.
 - Project scope applies after reading: filtered rows are consumed too (`read` vs `returned`).
-- Events are the raw rows (no alias normalisation), folded only where `carto_core.fold` folds
+- Events are the raw rows (no alias normalisation), folded only where `carto_core.logio.fold` folds
   rows of one log: within a page, a row of the same log and event_id as an earlier one (a live
   turn written again as it grew) replaces it, in its own place; a page after it shows the event
   again when it changed again. A hook row and its changelog copy both appear, as upstream.
@@ -25,13 +25,13 @@ from __future__ import annotations
 import os
 from collections import deque
 
-from carto_core.events import TYPE_CHAIN, first_resolved, is_resolved
+from carto_core.model.events import TYPE_CHAIN, first_resolved, is_resolved
 from carto_core.facts.contract import Position, decode_cursor, encode_cursor
-from carto_core.home import Home
-from carto_core.jsonl import loads_line
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.project import ProjectScope
-from carto_core.reader import boundary_hash
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import loads_line
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.model.project import ProjectScope
+from carto_core.logio.reader import boundary_hash
 
 SUMMARY_MAX = 300
 
@@ -212,9 +212,9 @@ def _summary(events: list[dict], top: int, sample: int) -> dict:
 
 def fold_page(events: list[dict]) -> list[dict]:
     """A page's events with each (log, event_id) once, by the within-one-log half of
-    `carto_core.fold` (the newest row, in its own place); rows of other logs are kept, as
+    `carto_core.logio.fold` (the newest row, in its own place); rows of other logs are kept, as
     upstream."""
-    from carto_core.fold import takes_over
+    from carto_core.logio.fold import takes_over
 
     last: dict[tuple[str, str], int] = {}
     for position, event in enumerate(events):

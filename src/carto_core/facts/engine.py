@@ -30,8 +30,8 @@ from carto_core.facts.contract import (
     normalize_request,
     same_corpus,
 )
-from carto_core.home import Home
-from carto_core.logs import SEARCHED_LOGS
+from carto_core.logio.home import Home
+from carto_core.logio.logs import SEARCHED_LOGS
 
 BACKEND = "carto"
 
@@ -57,7 +57,7 @@ def index_generation(home: Home) -> str:
 def fact_verbs() -> dict[str, type]:
     """Every registered verb. A cold process imports only the plugins that register verbs
     (`registry.get_registries(hooks=FACT_HOOKS)`), not every plugin."""
-    from carto_core.registry import FACT_HOOKS, get_registries
+    from carto_core.plugin.registry import FACT_HOOKS, get_registries
 
     return dict(get_registries(hooks=FACT_HOOKS).fact_verbs.items())
 
@@ -99,7 +99,7 @@ def run_facts(
             if on_cache is not None:
                 on_cache(opened)
         else:
-            from carto_core.corpus import load_corpus
+            from carto_core.model.corpus import load_corpus
 
             corpus = load_corpus(home)
         stages["load"] = round((time.perf_counter() - load_started) * 1000, 2)

@@ -5,11 +5,11 @@ What is stored is exactly the in-memory `Columns` (facts/columns.py): the oldest
 per-position load key (log and byte offset of the row that won the fold) and row length, the
 interned columns with their postings and the string tables (event ids are read back from the
 rows; those of id-less rows, `<log>-<line>`, are in the header), plus the state of every log it
-was built from (`carto_core.logstate`: inode, device, rewrite generation, the offset after the
+was built from (`carto_core.logio.logstate`: inode, device, rewrite generation, the offset after the
 last complete line consumed, the line count there, and SHA-1 fingerprints of up to 4096 bytes at
 the start of the log and before that offset).
 
-A build streams the logs chunk by chunk (`carto_core.logstream.Fold`) and keeps only a few
+A build streams the logs chunk by chunk (`carto_core.model.logstream.Fold`) and keeps only a few
 numbers per new event; the layout is one numpy sort at the end (numpy is imported by builds
 only: the cold fresh path stays stdlib).
 
@@ -18,7 +18,7 @@ On open each log is compared with its state (`log_status`):
 - unchanged: nothing to read;
 - grown (same inode and generation, not shorter, same fingerprints): the rows after the last
   consumed offset are folded in (`reader.iter_lines(start=...)`) by the same rule as
-  `corpus.load_corpus` (`carto_core.fold`: within a log the newest row wins its event_id, a
+  `corpus.load_corpus` (`carto_core.logio.fold`: within a log the newest row wins its event_id, a
   domain row wins over its changelog copy; the event takes its winning row's load key), and
   only the layout suffix from the first position that moves is re-laid
   (`Columns.rebuild_suffix`): a hook's rows are newer than everything and extend the columns at
@@ -54,16 +54,16 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core import heap
-from carto_core.events import Event, fold_fields, is_resolved
+from carto_core.util import heap
+from carto_core.model.events import Event, fold_fields, is_resolved
 from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
-from carto_core.fold import takes_over
-from carto_core.home import Home
-from carto_core.jsonl import fast_loads_line, loads_line
-from carto_core.logs import FOLD_ORDER
-from carto_core.logstate import identity, log_state, log_status
-from carto_core.reader import ReadReport, iter_lines
-from carto_core.timeparse import epoch_seconds
+from carto_core.logio.fold import takes_over
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import fast_loads_line, loads_line
+from carto_core.logio.logs import FOLD_ORDER
+from carto_core.logio.logstate import identity, log_state, log_status
+from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.util.timeparse import epoch_seconds
 
 #: 4: no day column (a position's UTC day is `epoch // 86400`, what the column held: 4 bytes
 #: an event, 5 % of the cache, for one lens that bisects on it)
@@ -217,7 +217,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     (a patch) brings events of logs not read again: (arrays, lookup, rows, states)."""
     import numpy as np
 
-    from carto_core.logstream import Fold
+    from carto_core.model.logstream import Fold
 
     nan = float("nan")
     # Each column is kept as the exact-size numpy arrays of the chunks read, joined once at
@@ -377,7 +377,7 @@ def patch(home: Home, cols: Columns, states: dict, index: IdIndex,
           stale: list[str]) -> tuple[Columns, dict, IdIndex] | None:
     """The columns after the `stale` logs were rewritten or truncated, reading only those logs
     again: the events they owned are dropped, they are folded in again (an id another log's
-    event holds is a duplicate or takes it over, by the rule of `carto_core.fold`) and all is
+    event holds is a duplicate or takes it over, by the rule of `carto_core.logio.fold`) and all is
     laid out again from the columns. None (build instead) when only a full read can tell: a
     cache without per-log row counts, a log gone, or an event a stale log owned that it no
     longer holds (a copy of it in a later log would be the event now)."""
@@ -741,7 +741,7 @@ def facts_columns(home: Home) -> Columns:
     `CARTO_FACTS_CACHE=0`, columns built over a corpus loaded now."""
     if cache_enabled():
         return open_columns(home).columns
-    from carto_core.corpus import load_corpus
+    from carto_core.model.corpus import load_corpus
     from carto_core.facts.columns import columns_for
 
     return columns_for(load_corpus(home))

@@ -21,7 +21,7 @@ from functools import lru_cache
 from datetime import datetime, timedelta, timezone
 
 from carto_core.facts.columns import Columns
-from carto_core.project import ProjectScope
+from carto_core.model.project import ProjectScope
 
 MAX_DAYS = 366
 MIN_BASELINE_DAYS = 3

@@ -131,7 +131,7 @@ def run_install(
     file cannot be changed, 75 when `--mcp` was asked and could not be done. Returns the result
     otherwise."""
     from carto_core.cli.output import emit_json, fail
-    from carto_core.exitcodes import ExitCode
+    from carto_core.util.exitcodes import ExitCode
 
     try:
         result = install()

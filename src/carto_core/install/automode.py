@@ -122,12 +122,12 @@ def apply_trustmap(doc: dict, *, path: Path, dry_run: bool = False, min_public_h
 def record_update(home, added: list[dict], path: Path) -> str:
     """The `trustmap_update` milestone (upstream's row: milestone, event, description, summary,
     provider, session_id, project, cwd) and its changelog copy."""
-    from carto_core.appendlog import append_rows
-    from carto_core.logs import order_row
-    from carto_core.project import project_for
-    from carto_core.redact import redacted
-    from carto_core.session import current_session_id, detect_provider
-    from carto_core.timeparse import format_timestamp, utcnow
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.logs import order_row
+    from carto_core.model.project import project_for
+    from carto_core.privacy.redact import redacted
+    from carto_core.model.session import current_session_id, detect_provider
+    from carto_core.util.timeparse import format_timestamp, utcnow
 
     alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
     event_id = "evt-" + "".join(secrets.choice(alphabet) for _ in range(12))

@@ -26,7 +26,7 @@ PROBE_TIMEOUT = 15.0
 
 
 def _sources(registries) -> list:
-    from carto_core.sources import Source
+    from carto_core.model.sources import Source
 
     out = []
     for name, cls in registries.sources.items():

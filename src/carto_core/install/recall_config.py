@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from carto_core.install.configedit import backup, write_atomic
-from carto_core.tomltext import append_block, table_span
+from carto_core.util.tomltext import append_block, table_span
 
 _PROMPT = re.compile(r"^\s*prompt\s*=")
 
@@ -22,7 +22,7 @@ def enable_prompt_recall(env: dict | None = None, *, dry_run: bool = False) -> l
     """Set `[recall] prompt = true`; the change lines ([] when it already is)."""
     import tomllib
 
-    from carto_core.home import config_file
+    from carto_core.logio.home import config_file
 
     path = config_file(env)
     try:

@@ -63,7 +63,7 @@ def stored_intent(row: dict) -> str | None:
     return value if isinstance(value, str) and value in KEY_SET else None
 
 
-from carto_core.logs import PROMPT_LOGS  # noqa: E402  (the logs whose rows carry an intent)
+from carto_core.logio.logs import PROMPT_LOGS  # noqa: E402  (the logs whose rows carry an intent)
 
 
 def intent_of(label: str, row: dict) -> str | None:

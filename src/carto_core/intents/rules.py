@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from carto_core.lazyre import Lazy
+from carto_core.util.lazyre import Lazy
 
 #: Politeness and fillers stripped before the lead test.
 _FILLER = Lazy(

@@ -137,7 +137,7 @@ def read_after(path, start: float, end: float) -> tuple[list[tuple[str, bool]], 
     was read after `start` at all)."""
     import json
 
-    from carto_core.timeparse import epoch_seconds
+    from carto_core.util.timeparse import epoch_seconds
 
     out: list[tuple[str, bool]] = []
     seen = False
@@ -173,8 +173,8 @@ def read_after(path, start: float, end: float) -> tuple[list[tuple[str, bool]], 
 
 
 def _rows_by_id(home, wanted: set[str]) -> dict[str, dict]:
-    from carto_core.logs import SEARCHED_LOGS
-    from carto_core.reader import iter_lines
+    from carto_core.logio.logs import SEARCHED_LOGS
+    from carto_core.logio.reader import iter_lines
 
     found: dict[str, dict] = {}
     if not wanted:
@@ -209,7 +209,7 @@ def categorize(call, rows: dict[str, dict], texts: list[tuple[str, bool]]) -> tu
 
 def abandonment_report(home, *, since=None, before=None, purpose: str | None = None,
                        window_minutes: float = WINDOW_MINUTES, roots=None, examples: int = 5) -> dict:
-    from carto_core.transcripts import find_session
+    from carto_core.transcript.resolver import find_session
 
     join = build_join(home, since=since, before=before, purpose=purpose)
     calls = sorted(join.calls.values(), key=lambda c: c.at or 0.0)

@@ -19,12 +19,12 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
-from carto_core.collision import COMMIT_RE, event_files
-from carto_core.events import Event, is_resolved
+from carto_core.capture.collision import COMMIT_RE, event_files
+from carto_core.model.events import Event, is_resolved
 from carto_core.facts.store import facts_columns
-from carto_core.jsonl import lines_containing, loads_line
-from carto_core.project import find_git
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.jsonl import lines_containing, loads_line
+from carto_core.model.project import find_git
+from carto_core.util.timeparse import format_timestamp
 
 SCHEMA = "carto.day-digest/1"
 OUTSIDE = "outside any repo"
@@ -397,7 +397,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
     # Commits, pushes and files of sessions that logged no hook row that day come from what
     # their turns record (lenses.turnwork); the counts of events stay those of the logs' rows.
     from carto_core.lenses.turnwork import hooked_sessions
-    from carto_core.turnactivity import derived_events
+    from carto_core.transcript.activity import derived_events
 
     hooked = hooked_sessions(events)
     turn_sessions: set[str] = set()

@@ -1,7 +1,7 @@
 """`carto report intents`: how the home's prompts divide among the 17 intents, with samples.
 
 Upstream's retuning tool, over the two prompt logs (prompt history and turns, each event once:
-within a log the newest row of an event_id wins, `carto_core.fold`). Every key is listed, even
+within a log the newest row of an event_id wins, `carto_core.logio.fold`). Every key is listed, even
 at zero, so a classifier that never answers a key shows it. A row without a stored
 `prompt_intent` (written before carto classified prompts) is counted as `unclassified`, never
 guessed here: `carto_core.intents.intent_of` says what a writer would store for it.
@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from carto_core.intents import INTENT_KEYS, PROMPT_LOGS, stored_intent
-from carto_core.reader import ReadReport, iter_lines
-from carto_core.timeparse import epoch_seconds
+from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.util.timeparse import epoch_seconds
 
 #: Characters of a prompt shown in a sample.
 SAMPLE_CHARS = 160
@@ -54,7 +54,7 @@ def prompt_rows(home, *, since: datetime | None = None, before: datetime | None 
 def intents_report(home, *, since=None, before=None, project: str | None = None, samples: int = 3,
                    logs=tuple(sorted(PROMPT_LOGS))) -> dict:
     """The distribution document (`project`: a scope spec, `a|b` or a family)."""
-    from carto_core.project import ProjectScope
+    from carto_core.model.project import ProjectScope
 
     spec, project = project, ProjectScope.parse(project)
     counts = {key: 0 for key in INTENT_KEYS}

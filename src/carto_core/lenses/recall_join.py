@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from carto_core.events import is_resolved
-from carto_core.reader import iter_lines
+from carto_core.model.events import is_resolved
+from carto_core.logio.reader import iter_lines
 from carto_core.search.telemetry import access_ledger_path, search_calls_path, served_log_path
-from carto_core.timeparse import epoch_seconds
+from carto_core.util.timeparse import epoch_seconds
 
 USED = "result_used"
 FETCHED = "result_fetched"

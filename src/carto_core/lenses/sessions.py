@@ -22,7 +22,7 @@ import os
 import re
 from datetime import datetime, timedelta
 
-from carto_core.logs import SEARCHED_LOGS
+from carto_core.logio.logs import SEARCHED_LOGS
 
 
 class SessionLookupError(LookupError):

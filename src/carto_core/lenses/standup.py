@@ -7,7 +7,7 @@ resolved session id (reference section 5.1). Sections:
   the last event is within `--live`, never a claim that the agent is running);
 - CONTENTION: projects two sessions both touched (folder names that are no project excluded) and
   files two sessions both edited or committed, worktree paths collapsed onto the main checkout
-  (`carto_core.collision.contention_key`, the same rule the PreToolUse note uses);
+  (`carto_core.capture.collision.contention_key`, the same rule the PreToolUse note uses);
 - SILENT: Codex rollouts written in the window by sessions that logged no event (hooks untrusted
   or not installed), and `codex_hook_trust`: what local files say about carto's Codex hooks
   (configured where, turned off by `[features]`, the silent-session symptom); the trust itself
@@ -28,12 +28,12 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from carto_core.collision import COMMIT_RE, contention_key, event_files, tail_lines
-from carto_core.events import Event
-from carto_core.jsonl import loads_line
-from carto_core.project import find_git, is_project_name
-from carto_core.session import current_session_id
-from carto_core.timeparse import format_timestamp, parse_when
+from carto_core.capture.collision import COMMIT_RE, contention_key, event_files, tail_lines
+from carto_core.model.events import Event
+from carto_core.logio.jsonl import loads_line
+from carto_core.model.project import find_git, is_project_name
+from carto_core.model.session import current_session_id
+from carto_core.util.timeparse import format_timestamp, parse_when
 
 MAX_UNCLAIMED = 50
 
@@ -81,7 +81,7 @@ def short_ids(ids: list[str]) -> dict[str, str]:
 
 def _codex_rollouts_since(since: datetime) -> list[dict]:
     """Codex rollouts written in the window: [{id, transcript_written, transcript_path}]."""
-    from carto_core.transcripts import TranscriptRoots, codex_rollouts, session_id_from_path
+    from carto_core.transcript.resolver import TranscriptRoots, codex_rollouts, session_id_from_path
 
     out = []
     try:
@@ -119,7 +119,7 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
     """
     import tomllib
 
-    from carto_core.transcripts import TranscriptRoots
+    from carto_core.transcript.resolver import TranscriptRoots
 
     homes = list(TranscriptRoots.default(env).codex)
     places = homes + [Path(repo) / ".codex" for repo in sorted(repos)]
@@ -234,7 +234,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     start = parse_when(since, now=now)
     live_cut = parse_when(live, now=now)
     self_id = me or current_session_id()
-    from carto_core.project import ProjectScope
+    from carto_core.model.project import ProjectScope
 
     scope = ProjectScope.parse(project) if project else None
     events = window_rows(home, start, now)
@@ -452,8 +452,8 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
 def find_commit(home, query: str) -> dict | None:
     """`--commit SHA|subject`: the logged commit matching a hash prefix or a subject fragment
     and the session that made it ("not recorded, backfilled from git" for commits only the git
-    backfill knows), else None. One attribution rule for every lens: `carto_core.attribution`."""
-    from carto_core.attribution import attribute
+    backfill knows), else None. One attribution rule for every lens: `carto_core.lenses.attribution`."""
+    from carto_core.lenses.attribution import attribute
 
     return attribute(home, query)
 

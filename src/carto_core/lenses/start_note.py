@@ -23,8 +23,8 @@ import os
 from datetime import datetime, timedelta, timezone
 
 from carto_core.capture.tail import read_tail
-from carto_core.project import find_git, project_for
-from carto_core.timeparse import parse_timestamp
+from carto_core.model.project import find_git, project_for
+from carto_core.util.timeparse import parse_timestamp
 
 LIVE_MINUTES = 20
 TAIL_BYTES = 2 * 1024 * 1024

@@ -24,10 +24,10 @@ from collections import Counter
 from datetime import datetime, timezone
 from urllib.parse import urlparse
 
-from carto_core.events import Event, is_resolved
-from carto_core.jsonl import fast_loads_line
-from carto_core.project import find_git
-from carto_core.reader import iter_lines
+from carto_core.model.events import Event, is_resolved
+from carto_core.logio.jsonl import fast_loads_line
+from carto_core.model.project import find_git
+from carto_core.logio.reader import iter_lines
 
 BUILTINS = frozenset(
     "cd ls cat echo pwd which wc head tail grep sed awk sort uniq cut tr xargs find mkdir rm cp mv "
@@ -156,7 +156,7 @@ def _candidate_events(home, sessions: set | None = None):
 
 def _lines_holding(path, needle: bytes):
     """Parsed rows of the lines of `path` that contain `needle` (the others are not parsed)."""
-    from carto_core.jsonl import lines_containing, loads_line
+    from carto_core.logio.jsonl import lines_containing, loads_line
 
     try:
         with open(path, "rb") as handle:
@@ -173,7 +173,7 @@ def _transcript_events(home, hooked: set[str], mcp: Counter, since: datetime):
     """What the ingested history adds: the events the turns' tool calls stand for, for
     sessions that logged no hook row (`lenses.turnwork`), and prompts that name a URL. Every
     turn's MCP calls count by server (hooks log only MCP fetch and search calls)."""
-    from carto_core.turnactivity import derived_events
+    from carto_core.transcript.activity import derived_events
 
     for row in _lines_holding(home.log("turns"), b'"tools":['):
         event = Event.from_row(row, "turns")
@@ -191,7 +191,7 @@ def _transcript_events(home, hooked: set[str], mcp: Counter, since: datetime):
 
 def trustmap(home, *, window: str = "365d", min_hits: int = 3, cap: int = 40,
              settings_path: str | None = None, now: datetime | None = None) -> dict:
-    from carto_core.timeparse import parse_when
+    from carto_core.util.timeparse import parse_when
 
     now = now or datetime.now(timezone.utc)
     since = parse_when(window, now=now)

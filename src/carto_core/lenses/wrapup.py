@@ -16,13 +16,13 @@ import os
 from collections import Counter
 from datetime import datetime, timezone
 
-from carto_core.appendlog import append_rows
-from carto_core.redact import redacted
-from carto_core.collision import contention_key, event_files
+from carto_core.logio.appendlog import append_rows
+from carto_core.privacy.redact import redacted
+from carto_core.capture.collision import contention_key, event_files
 from carto_core.lenses.digest import DigestError, _session_events, session_digest
-from carto_core.logs import order_row
-from carto_core.reader import iter_lines
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.logs import order_row
+from carto_core.logio.reader import iter_lines
+from carto_core.util.timeparse import format_timestamp
 
 
 def build_wrapup(home, session_id: str, *, description: str | None = None,
@@ -101,7 +101,7 @@ def _files_from_git(event) -> list[str]:
     if not isinstance(sha, str) or not sha or not event.cwd or not os.path.isdir(event.cwd):
         return []
     from carto_core.capture.gitstate import commit_details
-    from carto_core.project import find_git
+    from carto_core.model.project import find_git
 
     info = find_git(event.cwd)
     if info is None:

@@ -31,7 +31,7 @@ import itertools
 import json
 import os
 
-from carto_core.jsonl import scrub_surrogates
+from carto_core.logio.jsonl import scrub_surrogates
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

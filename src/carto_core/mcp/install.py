@@ -24,7 +24,7 @@ from pathlib import Path
 
 from carto_core.install.configedit import backup, write_atomic
 from carto_core.install.launcher import launcher
-from carto_core.tomltext import append_block, table_span, toml_string
+from carto_core.util.tomltext import append_block, table_span, toml_string
 
 AGENTS = ("claude", "codex")
 CLAUDE_SCOPES = ("user", "local", "project")

@@ -27,7 +27,7 @@ import uuid
 from collections import OrderedDict
 
 from carto_core import __version__
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.mcp.budget import (
     DEFAULT_MAX_CHARS,
     MAX_MAX_CHARS,
@@ -174,12 +174,12 @@ class CartoMcp:
 
     def session_for(self, args: dict) -> str:
         """The caller's session: the argument, the request's _meta, else the server's env."""
-        from carto_core.session import current_session_id
+        from carto_core.model.session import current_session_id
 
         return args.get("session_id") or args.get("_meta_session") or current_session_id(self.env)
 
     def provider(self) -> str:
-        from carto_core.session import detect_provider
+        from carto_core.model.session import detect_provider
 
         return detect_provider(self.env)
 
@@ -202,7 +202,7 @@ class CartoMcp:
         value = args.get(key)
         if not value:
             return None
-        from carto_core.timeparse import WhenError, parse_when
+        from carto_core.util.timeparse import WhenError, parse_when
 
         try:
             return parse_when(value)
@@ -222,8 +222,8 @@ class CartoMcp:
             all=bool(args.get("all")) or replay,
         )
         telemetry = None if replay else self.telemetry(args)
-        from carto_core.config import ConfigError
-        from carto_core.project import RegistryError
+        from carto_core.model.config import ConfigError
+        from carto_core.model.project import RegistryError
 
         try:
             result = run_search(request, engine=self.engine, telemetry=telemetry)
@@ -262,7 +262,7 @@ class CartoMcp:
         return document
 
     def orient(self, args: dict) -> dict:
-        from carto_core.project import ProjectScope, RegistryError
+        from carto_core.model.project import ProjectScope, RegistryError
         from carto_core.search.orient import orient
         from carto_core.search.pipeline import has_logs
 
@@ -279,7 +279,7 @@ class CartoMcp:
 
     def standup(self, args: dict) -> dict:
         from carto_core.lenses import standup as lens
-        from carto_core.timeparse import WhenError
+        from carto_core.util.timeparse import WhenError
 
         if args.get("commit"):
             found = lens.find_commit(self.home, args["commit"])
@@ -353,7 +353,7 @@ class CartoMcp:
         return {"receipt": receipt, "row": row}
 
     def collision(self, args: dict) -> dict:
-        from carto_core.collision import WINDOW_MINUTES, collision_note, peer_touches
+        from carto_core.capture.collision import WINDOW_MINUTES, collision_note, peer_touches
 
         path = os.path.abspath(args["path"])
         session = self.session_for(args)
@@ -376,7 +376,7 @@ def _digest_error(exc) -> ToolError:
 
 
 def _search_error(exc) -> ToolError:
-    from carto_core.exitcodes import ExitCode
+    from carto_core.util.exitcodes import ExitCode
 
     code = getattr(exc, "code", ExitCode.ERROR)
     if code == ExitCode.USAGE:
@@ -478,7 +478,7 @@ def tool_catalogue() -> list[dict]:
 
 
 def state_for(home: Home | None = None, *, max_chars: int | None = None) -> CartoMcp:
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
 
     config = load_config()
     home = home or config.home

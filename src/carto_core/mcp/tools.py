@@ -4,7 +4,7 @@ Every tool answers with the document the matching CLI command prints with `--jso
 that learned one learns the other), cut to the output budget by `budget.paginate` along the list
 named by `list_path`. No tool ranks, counts or folds by itself: search, get, thread and orient
 call `carto_core.search`; facts calls `carto_core.facts.run_facts`; standup, digest and wrapup
-call `carto_core.lenses`; collision calls `carto_core.collision`. Only `wrapup` writes (the
+call `carto_core.lenses`; collision calls `carto_core.capture.collision`. Only `wrapup` writes (the
 milestone); only `search` writes telemetry (served rows under the caller's session, and a
 knowledge gap when it finds nothing for unknown ids or paths, as `carto search` does); facts
 and the lenses write nothing.

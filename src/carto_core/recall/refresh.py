@@ -79,7 +79,7 @@ def refresh_index(home) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    from carto_core.home import Home, current_home
+    from carto_core.logio.home import Home, current_home
 
     home = Home(args[args.index("--home") + 1]) if "--home" in args[:-1] else current_home()
     try:
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.alarm(int(float(os.environ.get("CARTO_CATCHUP_TIMEOUT", "") or 600)))
         refresh_index(home)
     except Exception as exc:
-        from carto_core.hookpath import log_problem
+        from carto_core.capture.hookpath import log_problem
 
         log_problem(f"keyword index refresh failed: {type(exc).__name__}: {exc}", home)
     return 0

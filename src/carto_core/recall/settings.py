@@ -28,7 +28,7 @@ DEFAULT_ON = {"claude": True}
 
 def config_setting(env: dict | None = None) -> bool | None:
     """`[recall] prompt` of the config file (None when unset or unreadable)."""
-    from carto_core.home import config_file
+    from carto_core.logio.home import config_file
 
     path = config_file(env)
     try:

@@ -1,4 +1,4 @@
-"""Repairs of a home's logs, all through the one safe rewrite path (`carto_core.rewrite`).
+"""Repairs of a home's logs, all through the one safe rewrite path (`carto_core.logio.rewrite`).
 
 A repair is a `Repair` (see `base`): which logs it may change, what it reads first (`prepare`),
 and a pure line transform (`fix`) that counts what it found and what it changed. `run_repair`

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from carto_core.home import Home
-from carto_core.rewrite import parse_lines, rewrite_lines
+from carto_core.logio.home import Home
+from carto_core.logio.rewrite import parse_lines, rewrite_lines
 
 Line = tuple[bytes, "dict | None"]
 
@@ -55,7 +55,7 @@ class Repair:
 
 def read_lines(path: os.PathLike | str) -> list[Line]:
     """Every non-blank line of a log with its row (None when it does not parse as one)."""
-    from carto_core.rewrite_journal import settle
+    from carto_core.logio.rewrite_journal import settle
 
     settle(path)
     try:

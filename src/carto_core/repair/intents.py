@@ -11,7 +11,7 @@ and patches the changed rows in.
 from __future__ import annotations
 
 from carto_core.intents import FIELD, intent_of, stored_intent
-from carto_core.jsonl import dumps_row
+from carto_core.logio.jsonl import dumps_row
 from carto_core.repair.base import Line, Repair, Tally
 
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from carto_core.events import is_resolved
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, SESSION_KEY
+from carto_core.model.events import is_resolved
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS, SESSION_KEY
 from carto_core.repair.base import Line, Repair, Tally, read_lines
-from carto_core.timeparse import parse_timestamp
-from carto_core.transcripts import session_id_from_path
+from carto_core.util.timeparse import parse_timestamp
+from carto_core.transcript.resolver import session_id_from_path
 
 SESSION_KEYS = ("session_id", "session", "sessionId")
 DEFAULT_WINDOW_MINUTES = 10

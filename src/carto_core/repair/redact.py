@@ -5,7 +5,7 @@ knew fewer shapes).
 Three places hold text a credential can sit in:
 
 - the logs (searched and side logs): every row goes through the redactor; a row that changes
-  is rewritten through the crash-safe rewrite path (`carto_core.rewrite`), so rows hooks append
+  is rewritten through the crash-safe rewrite path (`carto_core.logio.rewrite`), so rows hooks append
   meanwhile are kept; a line that does not parse is redacted as text, never dropped;
 - the state logs under `.carto/` (`hook.log`, `search-calls.jsonl`, error logs): the same;
 - the derived caches (keyword index, facts columns, LSA vocabulary, vectors, profile): built
@@ -25,12 +25,12 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS
-from carto_core.redact import default_redactor
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS
+from carto_core.privacy.redact import default_redactor
 from carto_core.repair.base import Line, Repair, Tally, read_lines
-from carto_core.rewrite import rewrite_lines
+from carto_core.logio.rewrite import rewrite_lines
 
 #: Caches under `.carto/` built from the logs' text; removed by `--write` (they rebuild).
 DERIVED_CACHES = ("search", "facts", "embedders", "vectors", "profile.md")

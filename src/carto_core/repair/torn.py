@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import re
 
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS, SIDE_LOGS, order_row
-from carto_core.reader import looks_torn, split_glued, split_torn
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS, order_row
+from carto_core.logio.reader import looks_torn, split_glued, split_torn
 from carto_core.repair.base import Line, Repair, Tally, read_lines
 
 _EVENT_ID = re.compile(rb'^\{"event_id":"((?:[^"\\]|\\.)*)"')

@@ -3,7 +3,7 @@ point at where it is now.
 
 Codex moves a finished rollout from `sessions/YYYY/MM/DD/` to the flat `archived_sessions/`
 (and back on unarchive: reference/formats.md 2.1), so the `transcript_path` hooks recorded goes
-stale. The resolver (`carto_core.transcripts`) already finds such files when a lens asks; this
+stale. The resolver (`carto_core.transcript.resolver`) already finds such files when a lens asks; this
 writes the answer into the rows, so every reader (and every other tool reading the logs) sees
 the path that exists. Strict: only a Codex path that no longer exists is changed, and only to
 
@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import os
 
-from carto_core.events import is_resolved
-from carto_core.home import Home
-from carto_core.jsonl import dumps_row
-from carto_core.logs import SEARCHED_LOGS
+from carto_core.model.events import is_resolved
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.repair.base import Line, Repair, Tally
 from carto_core.repair.orphans import row_session
-from carto_core.transcripts import (
+from carto_core.transcript.resolver import (
     HOW_ARCHIVE,
     HOW_HUNT,
     TranscriptRoots,

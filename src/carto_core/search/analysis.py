@@ -21,7 +21,7 @@ def analyzer_names(registries) -> list[str]:
 
 
 def configured_name() -> str:
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
 
     return str(load_config().get("search.analyzer") or DEFAULT_ANALYZER)
 
@@ -34,7 +34,7 @@ def resolve_analyzer(name: str | None = None, registries=None) -> Analyzer:
     if found is not None:
         return found
     if registries is None:
-        from carto_core.registry import RANKING_HOOKS, get_registries
+        from carto_core.plugin.registry import RANKING_HOOKS, get_registries
 
         registries = get_registries(hooks=RANKING_HOOKS)
     cls = registries.rankers.get(name) if name in registries.rankers else None
@@ -42,7 +42,7 @@ def resolve_analyzer(name: str | None = None, registries=None) -> Analyzer:
         if name == UpstreamAnalyzer.name:
             cls = UpstreamAnalyzer
         else:
-            from carto_core.registry import UnknownNameError
+            from carto_core.plugin.registry import UnknownNameError
 
             raise UnknownNameError(
                 f"unknown analyzer {name!r}; accepted: {', '.join(analyzer_names(registries))}")

@@ -35,13 +35,13 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from carto_core.exitcodes import ExitCode
-from carto_core.records import NEW, FrozenRecord, Record
+from carto_core.util.exitcodes import ExitCode
+from carto_core.util.records import NEW, FrozenRecord, Record
 
 if TYPE_CHECKING:  # numpy and the engine load only when a search runs
     import numpy as np
 
-    from carto_core.project import ProjectScope
+    from carto_core.model.project import ProjectScope
     from carto_core.search.engine import SearchEngine
 
 #: Every ladder is cut to this many candidates, after the scope is applied.
@@ -55,7 +55,7 @@ SALIENCE_MIN, SALIENCE_MAX, SALIENCE_DEFAULT = 0.05, 1.0, 0.5
 #: Name under which the semantic ladder registers (helper plugins: `carto_register_rankers`).
 SEMANTIC = "semantic"
 
-# The records below are plain classes (carto_core.records), not dataclasses: generating a
+# The records below are plain classes (carto_core.util.records), not dataclasses: generating a
 # dataclass' methods costs every cold `carto search` ~0.5 ms per class. Each `__init__` keeps
 # the field order, defaults and keywords the dataclass had; `_fields` lists them.
 

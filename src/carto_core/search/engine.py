@@ -14,7 +14,7 @@ from datetime import datetime
 
 import numpy as np
 
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.search.api import Scope
 from carto_core.search.index import LOG_LABELS, KeywordIndex
 
@@ -45,7 +45,7 @@ class SearchEngine:
     def analyzer(self):
         """The analyzer of this engine's index (`analyzer=` name, else the configured one)."""
         if self._analyzer is None:
-            from carto_core.registry import UnknownNameError
+            from carto_core.plugin.registry import UnknownNameError
             from carto_core.search.analysis import resolve_analyzer
             from carto_core.search.api import SearchUsageError
 
@@ -133,7 +133,7 @@ class SearchEngine:
     @property
     def registries(self):
         if self._registries is None:
-            from carto_core.registry import RANKING_HOOKS, get_registries
+            from carto_core.plugin.registry import RANKING_HOOKS, get_registries
 
             self._registries = get_registries(hooks=RANKING_HOOKS)
         return self._registries

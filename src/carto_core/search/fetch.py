@@ -34,7 +34,7 @@ def thread_document(home, event_id: str) -> dict:
     """The work arc of a changelog event: its ancestors through `parent_event_id` (oldest
     first), the event, then its descendants breadth-first.
     `{"event_id", "found", "thread": [rows]}`; found is False when the id is not in the changelog."""
-    from carto_core.reader import iter_lines
+    from carto_core.logio.reader import iter_lines
 
     rows: dict[str, dict] = {}
     children: dict[str, list[str]] = {}

@@ -17,8 +17,8 @@ import os
 
 import numpy as np
 
-from carto_core.home import Home
-from carto_core.records import NEW, Record
+from carto_core.logio.home import Home
+from carto_core.util.records import NEW, Record
 from carto_core.search.index_build import BUILD_ORDER, CHANGELOG, LOG_CODE, LOG_LABELS, IndexBuilding
 from carto_core.search.index_store import VERSION, GenerationStore
 from carto_core.search.postings import Segment
@@ -36,7 +36,7 @@ PREFIX_EXPANSIONS = 128
 
 class KeywordIndex(Record, IndexBuilding, GenerationStore):
     """Documents + postings of one home, as loaded (main segment) plus the unsaved tail. A
-    plain record (carto_core.records: no dataclass to generate on every cold search)."""
+    plain record (carto_core.util.records: no dataclass to generate on every cold search)."""
 
     _fields = ("home", "_ids", "cols", "strings", "segments", "logs", "generation", "problems",
                "tail_docs", "_id_map", "_df_cache", "n_alive", "avgdl", "_ids_blob", "_id_hash",
@@ -346,7 +346,7 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
                     try:
                         value = orjson.loads(raw)
                     except orjson.JSONDecodeError:
-                        from carto_core.jsonl import loads_line
+                        from carto_core.logio.jsonl import loads_line
 
                         value, _ = loads_line(raw)
                     out[position] = value if isinstance(value, dict) else {}

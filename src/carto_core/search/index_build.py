@@ -3,7 +3,7 @@ scratch (`IndexBuilding.build`) or from the rows appended since the indexed stat
 into a tail segment that `fold` merges into the main one).
 
 Documents are the event_id-deduplicated rows of the six searched logs, folded by the rule of
-`carto_core.fold` as in `corpus.load_corpus` (within a log the newest row wins: an older
+`carto_core.logio.fold` as in `corpus.load_corpus` (within a log the newest row wins: an older
 document of the id is retired and the new row becomes the event; a domain row wins over its
 changelog copy). Freshness: each log is compared with the
 state the index was built from; rows appended since (the file grew, and the 4 KiB before the
@@ -31,11 +31,11 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from carto_core.fold import LOAD_ORDER, takes_over
-from carto_core.home import Home
+from carto_core.logio.fold import LOAD_ORDER, takes_over
+from carto_core.logio.home import Home
 from carto_core.intents import INTENT_KEYS, PROMPT_LOGS
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.reader import ReadReport, boundary_hash
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.logio.reader import ReadReport, boundary_hash
 from carto_core.search.postings import Segment, merge_segments
 from carto_core.search.tokens import Analyzer, row_text, term_hash
 
@@ -131,9 +131,9 @@ def _salience(value) -> float:
     global _normalize_salience
     normalize = _normalize_salience
     if normalize is None:
-        # imported on first use: carto_core.events imports attrs, which a cold search never
+        # imported on first use: carto_core.model.events imports attrs, which a cold search never
         # needs (and a per-row import statement costs a build ~3 % of its time)
-        from carto_core.events import _salience as normalize  # one rule for every reader
+        from carto_core.model.events import _salience as normalize  # one rule for every reader
 
         _normalize_salience = normalize
     number = normalize(value)
@@ -145,7 +145,7 @@ def epoch_seconds(value):
     search opening a fresh index parses no timestamp, and `array` and `timeparse` were ~1.1 ms
     of its imports (docs/performance.md, "Cold path (wave 6)")."""
     global epoch_seconds
-    from carto_core.timeparse import epoch_seconds as parse
+    from carto_core.util.timeparse import epoch_seconds as parse
 
     epoch_seconds = parse
     return parse(value)
@@ -265,7 +265,7 @@ class DocumentBuilder:
         self.own: dict[str, int] = {}
         #: Updates to documents that already exist: index -> extra log bitmask.
         self.seen_updates: dict[int, int] = {}
-        #: Existing documents replaced by a newer row (`carto_core.fold`): a domain row after
+        #: Existing documents replaced by a newer row (`carto_core.logio.fold`): a domain row after
         #: its changelog copy, or a newer row of the same log (a turn that grew).
         self.killed: list[int] = []
         #: Documents this builder made and then replaced by a newer row of their id.
@@ -435,8 +435,8 @@ def default_analyzer() -> Analyzer:
 
 def read_log(path: Path, start: int, start_lineno: int, report: ReadReport):
     """Yield (row, offset, length, lineno) for complete lines from `start`."""
-    from carto_core.jsonl import fast_loads_line
-    from carto_core.reader import iter_lines
+    from carto_core.logio.jsonl import fast_loads_line
+    from carto_core.logio.reader import iter_lines
 
     for line in iter_lines(path, report, start=start, start_lineno=start_lineno,
                            loads=fast_loads_line):
@@ -605,7 +605,7 @@ class IndexBuilding:
         changes the next one's), a log is gone, or a vanished row's id lives on in another
         log (its row there would become the event), or an id repeats within the log (its
         newest row wins, which one pass over rows already placed cannot settle)."""
-        from carto_core.logstream import Fold
+        from carto_core.model.logstream import Fold
 
         if self.context or any(not self.home.log(label).exists() for label in labels):
             return False
@@ -626,7 +626,7 @@ class IndexBuilding:
             fold = Fold()  # ids this read has seen
             for chunk in fold.chunks(path, label, report=report):
                 if not chunk.new.all():
-                    # An id twice in one log: its newest row wins (carto_core.fold), which this
+                    # An id twice in one log: its newest row wins (carto_core.logio.fold), which this
                     # single pass cannot settle for rows it already placed: rebuild.
                     return False
                 firsts = np.flatnonzero(chunk.new)

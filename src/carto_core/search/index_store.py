@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.home import Home
-from carto_core.npymap import map_npy
+from carto_core.logio.home import Home
+from carto_core.util.npymap import map_npy
 from carto_core.search.index_build import COLUMNS
 from carto_core.search.postings import Segment
 

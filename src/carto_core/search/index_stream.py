@@ -1,7 +1,7 @@
 """The keyword index built by streaming the logs: memory bounded whatever their size.
 
 The logs are read in 4 MiB blocks and folded by event_id chunk by chunk (`logstream.Fold` with
-the rule of `carto_core.fold`, as `corpus.load_corpus`: within a log the newest row of an id
+the rule of `carto_core.logio.fold`, as `corpus.load_corpus`: within a log the newest row of an id
 wins and the older document is retired; across logs the domain row wins over its changelog
 copy, which adds its log to the event's `seen` mask). Each new row goes through the same
 `DocumentBuilder.add_document` a one-shot build uses (the analyzer is called per row, a pure
@@ -27,17 +27,17 @@ from functools import partial
 
 import numpy as np
 
-from carto_core import parallel
-from carto_core.fold import takes_over
-from carto_core.home import Home
-from carto_core.logstream import Fold
-from carto_core.reader import ReadReport
+from carto_core.util import parallel
+from carto_core.logio.fold import takes_over
+from carto_core.logio.home import Home
+from carto_core.model.logstream import Fold
+from carto_core.logio.reader import ReadReport
 from carto_core.search.index_build import (
     BUILD_ORDER, COLUMNS, LOG_CODE, LOG_LABELS, TF_SCALE, DocumentBuilder, analyze_rows,
     log_state,
 )
 from carto_core.search.index_write import IdWriter, NpyWriter, merge_runs, new_generation, publish
-from carto_core.parallel import ordered_pool
+from carto_core.util.parallel import ordered_pool
 from carto_core.search.postings import Segment
 
 #: Postings a run holds before it is written (about 6 MB of builder arrays; sorting a run
@@ -61,7 +61,7 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
                  min_bytes: int | None = None):
     """Build and publish a generation of `cls` (the KeywordIndex) from every log; returns it
     opened from disk. `rows` and `run_postings` override the chunk and run sizes (tests);
-    `jobs` (else CARTO_JOBS, else the spare cores: `carto_core.parallel.jobs`) and
+    `jobs` (else CARTO_JOBS, else the spare cores: `carto_core.util.parallel.jobs`) and
     `min_bytes` (else PARALLEL_MIN_BYTES) decide how many worker processes analyze rows.
 
     The fold (which row is an event's, its `seen` mask) runs here in log order; each chunk's

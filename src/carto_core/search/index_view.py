@@ -23,8 +23,8 @@ import mmap
 import os
 from pathlib import Path
 
-from carto_core.lazyre import Lazy
-from carto_core.logs import SEARCHED_LOGS
+from carto_core.util.lazyre import Lazy
+from carto_core.logio.logs import SEARCHED_LOGS
 
 FORMAT_VERSION = 6
 #: A posting's tf is `own * TF_SCALE + context` (index_build); equal to index_build.TF_SCALE.
@@ -227,7 +227,7 @@ class IndexView:
         """("fresh" | "tail" | "stale", appended bytes): whether every searched log is as
         indexed, only grown (the tail, not seen by this view), or rewritten, truncated or
         replaced (the index must be rebuilt before anything it says can be trusted)."""
-        from carto_core.reader import boundary_hash
+        from carto_core.logio.reader import boundary_hash
 
         appended = 0
         for label in LOG_LABELS:

@@ -54,7 +54,7 @@ class Components:
 
 
 def _load(kind: str, name: str, what: str):
-    from carto_core.registry import class_target, load_class
+    from carto_core.plugin.registry import class_target, load_class
 
     target = class_target(kind, name)
     if target is None:
@@ -69,7 +69,7 @@ def _load(kind: str, name: str, what: str):
 def resolve_components(config=None) -> Components:
     """The configured search's pieces (config file and environment, as `carto search`)."""
     if config is None:
-        from carto_core.config import load_config
+        from carto_core.model.config import load_config
 
         config = load_config()
     analyzer_name = str(config.get("search.analyzer") or "english")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from carto_core.lazyre import Lazy
+from carto_core.util.lazyre import Lazy
 from carto_core.search.api import (
     SEMANTIC,
     TRIM,
@@ -53,7 +53,7 @@ def resolve_names(request: SearchRequest, engine, config=None) -> tuple[list[str
     `config` (a loaded `Config`; loaded here when None) is read when the request leaves a name
     out (`_names_left_out`)."""
     if config is None and _names_left_out(request):
-        from carto_core.config import load_config
+        from carto_core.model.config import load_config
 
         config = load_config()
     rankers = list(request.rankers) if request.rankers else list(config.get("search.rankers"))
@@ -91,7 +91,7 @@ def _switched_off(config) -> bool:
     value: object = os.environ.get("CARTO_SEMANTIC", "")
     if value == "":
         if config is None:
-            from carto_core.config import load_config
+            from carto_core.model.config import load_config
 
             config = load_config()
         value = config.section("semantic").get("enabled", True)
@@ -174,7 +174,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             raise SearchUsageError(unknown_key_message(request.intent))
     config = None  # loaded when a name is left out, or to see whether semantic is switched off
     if _names_left_out(request):
-        from carto_core.config import load_config
+        from carto_core.model.config import load_config
 
         config = load_config()
     rankers, fusion_name, decay_name = resolve_names(request, engine, config)
@@ -197,7 +197,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     project_scope = None
     if request.project:
-        from carto_core.project import ProjectScope
+        from carto_core.model.project import ProjectScope
 
         project_scope = ProjectScope.parse(request.project)
     served: frozenset[str] = frozenset()
@@ -531,7 +531,7 @@ def run_search(
         from carto_core.search.engine import SearchEngine
 
         if home is None:
-            from carto_core.home import current_home
+            from carto_core.logio.home import current_home
 
             home = current_home()
         engine = SearchEngine(home)

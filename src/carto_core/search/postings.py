@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.records import Record
+from carto_core.util.records import Record
 
 
 class Segment(Record):
@@ -18,7 +18,7 @@ class Segment(Record):
     `docs` (int32 document indices, increasing within a term), `tfs` (uint16), and `dls`
     (float32 length of each posting's document: contiguous next to its tf, so scoring a term
     reads two slices instead of gathering lengths from all over the corpus). A plain record
-    (carto_core.records: no dataclass to generate on every cold search)."""
+    (carto_core.util.records: no dataclass to generate on every cold search)."""
 
     _fields = ("terms", "offsets", "docs", "tfs", "dls", "words")
     terms: np.ndarray

@@ -21,11 +21,11 @@ import os
 import time
 from pathlib import Path
 
-from carto_core.appendlog import append_rows
-from carto_core.home import Home
-from carto_core.records import NEW, Record
-from carto_core.redact import redacted
-from carto_core.session import safe_session_id
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
+from carto_core.util.records import NEW, Record
+from carto_core.privacy.redact import redacted
+from carto_core.model.session import safe_session_id
 
 SERVED_KEEP = 200
 ENDORSING_SOURCES_EXCLUDED = frozenset({"result_fetched"})
@@ -104,8 +104,8 @@ def reset_served(home: Home, session_id: str) -> bool:
 def read_accesses(path: Path) -> dict[str, list[float]]:
     """event_id -> epoch seconds of every endorsing access (result_fetched rows excluded;
     result_used and legacy rows without a source count)."""
-    from carto_core.reader import iter_lines
-    from carto_core.timeparse import parse_timestamp
+    from carto_core.logio.reader import iter_lines
+    from carto_core.util.timeparse import parse_timestamp
 
     out: dict[str, list[float]] = {}
     for line in iter_lines(path):
@@ -130,7 +130,7 @@ def new_call_id() -> str:
 
 def last_served_call(home: Home, session_id: str, event_id: str) -> str | None:
     """The call_id of the latest served row for an id in this session (tail 2000 rows)."""
-    from carto_core.reader import iter_lines
+    from carto_core.logio.reader import iter_lines
 
     path = served_log_path(home)
     try:
@@ -149,7 +149,7 @@ def last_served_call(home: Home, session_id: str, event_id: str) -> str | None:
 
 class Telemetry(Record):
     """Who is searching: passed to `run_search` by the callers that record telemetry. A plain
-    record (carto_core.records: no dataclass to generate on every cold search)."""
+    record (carto_core.util.records: no dataclass to generate on every cold search)."""
 
     _fields = ("home", "session_id", "provider", "purpose", "call_id", "call_id_given", "backend")
     _factories = {"call_id": new_call_id}
@@ -235,9 +235,9 @@ class Telemetry(Record):
         gap's event id."""
         import secrets
 
-        from carto_core.logs import order_row
-        from carto_core.project import project_for
-        from carto_core.timeparse import format_timestamp, utcnow
+        from carto_core.logio.logs import order_row
+        from carto_core.model.project import project_for
+        from carto_core.util.timeparse import format_timestamp, utcnow
 
         ts = format_timestamp(utcnow())
         alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"

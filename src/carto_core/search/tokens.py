@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from carto_core.records import FrozenRecord
+from carto_core.util.records import FrozenRecord
 
 try:  # the C module itself: `hashlib` would first load OpenSSL (~4 ms of a cold search)
     from _blake2 import blake2b
@@ -44,7 +44,7 @@ DOC_FIELDS: tuple[str, ...] = (
 class AnalyzedQuery(FrozenRecord):
     """A query as the index sees it: distinct terms in first-seen order, and prefixes
     (`deploy*` -> "deploy") that expand to every indexed term starting with them. A plain
-    frozen record (carto_core.records: no dataclass to generate on every cold search)."""
+    frozen record (carto_core.util.records: no dataclass to generate on every cold search)."""
 
     __slots__ = _fields = ("terms", "prefixes", "question")
     terms: tuple[str, ...]

@@ -61,7 +61,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.npymap import map_npy
+from carto_core.util.npymap import map_npy
 from carto_core.semantic import ivf
 from carto_core.semantic.store import (
     DimensionMismatch,
@@ -368,7 +368,7 @@ def scan_threads() -> int:
             return max(1, int(raw))
         except ValueError:
             pass
-    from carto_core.parallel import cores, runnable_elsewhere
+    from carto_core.util.parallel import cores, runnable_elsewhere
 
     have = cores()
     return max(1, min(have, _MAX_SCAN_THREADS, have - runnable_elsewhere()))

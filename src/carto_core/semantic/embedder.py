@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 if TYPE_CHECKING:
     import numpy as np
 
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
 
 
 class EmbedderError(Exception):
@@ -97,9 +97,9 @@ class Embedder:
 
 def create_embedder(name: str, home: "Home", settings=None, registries=None) -> Embedder:
     """The registered embedder `name`, built with its options. Raises
-    `carto_core.registry.UnknownNameError` listing the installed names."""
+    `carto_core.plugin.registry.UnknownNameError` listing the installed names."""
     if registries is None:
-        from carto_core.registry import EMBEDDER_HOOKS, get_registries
+        from carto_core.plugin.registry import EMBEDDER_HOOKS, get_registries
 
         registries = get_registries(hooks=EMBEDDER_HOOKS)
     cls = registries.embedders.get(name)

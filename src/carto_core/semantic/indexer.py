@@ -2,7 +2,7 @@
 
 Streaming, incremental and resumable:
 
-- the logs are read chunk by chunk and folded by event_id (`carto_core.logstream`), never
+- the logs are read chunk by chunk and folded by event_id (`carto_core.model.logstream`), never
   loaded whole; events are embedded in batches of 512 and committed to the store every 64k
   vectors, at the end, and before stopping on a failure;
 - a run that embedded everything records how far it read each log (`logstate`: offset, line
@@ -42,12 +42,12 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from carto_core import heap
-from carto_core.appendlog import append_rows
-from carto_core.redact import redacted
-from carto_core.home import Home
-from carto_core.logs import FOLD_ORDER
-from carto_core.logstate import identity, log_state, log_status
+from carto_core.util import heap
+from carto_core.logio.appendlog import append_rows
+from carto_core.privacy.redact import redacted
+from carto_core.logio.home import Home
+from carto_core.logio.logs import FOLD_ORDER
+from carto_core.logio.logstate import identity, log_state, log_status
 from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder
 from carto_core.semantic.pending import (  # noqa: F401  (read side, re-exported)
     REJECTS_FILE,
@@ -66,7 +66,7 @@ from carto_core.semantic.store import (
 )
 from carto_core.semantic.stores import open_store
 from carto_core.semantic.text import document_text, row_document_text, text_digest
-from carto_core.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
+from carto_core.util.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
 
 ERRORS_FILE = "index-errors.jsonl"
 BACKOFF_FILE = "index-backoff.json"
@@ -244,7 +244,7 @@ class _Doc:
     @property
     def event(self):
         if self._event is None:
-            from carto_core.events import Event
+            from carto_core.model.events import Event
 
             self._event = Event.from_row(self.row, self.source, fallback_id=self.event_id)
         return self._event
@@ -269,10 +269,10 @@ def _fold_events(home: Home, starts: dict[str, tuple[int, int]], states: dict | 
     """(doc, text) of every event first seen in the given byte ranges, in fold order; events
     without text come with text "". `states` receives each log's state after it was read;
     `fold` (a `logstream.Fold`) keeps every id seen."""
-    from carto_core.logstream import Fold
-    from carto_core.reader import ReadReport
+    from carto_core.model.logstream import Fold
+    from carto_core.logio.reader import ReadReport
 
-    from carto_core.fold import NumberedLogs
+    from carto_core.logio.fold import NumberedLogs
 
     numbered = NumberedLogs()  # the fold rule: a newer row of the same log takes its event over
     fold = fold if fold is not None else Fold()
@@ -313,9 +313,9 @@ def _sample_lines(home: Home, size: int, seed: int = 0) -> list[str]:
     drawn weigh a text twice, which a fit sample tolerates."""
     import random
 
-    from carto_core.jsonl import fast_loads_line
-    from carto_core.logstream import event_key
-    from carto_core.reader import READ_BLOCK
+    from carto_core.logio.jsonl import fast_loads_line
+    from carto_core.model.logstream import event_key
+    from carto_core.logio.reader import READ_BLOCK
 
     rng = random.Random(seed)
     sample: list[tuple[str, int, bytes]] = []
@@ -476,7 +476,7 @@ def run_index(
     try:
         rejected = read_rejected(home, report.model)
         pending = _Pending(store, report, commit_every)
-        from carto_core.logstream import Fold
+        from carto_core.model.logstream import Fold
 
         fold = Fold()
         candidates = _candidates(events_of(plan.starts, states, fold), store, report, rejected,
@@ -634,7 +634,7 @@ def _candidates(events, store, report: IndexReport, rejected: set[str], check_st
 def _sweep(store, model: str, fold) -> int:
     """Delete the vectors of events no longer in any log (a truncated or rewritten log lost
     them): every stored id is looked up in the ids this run's full read folded."""
-    from carto_core.eventids import fingerprints
+    from carto_core.logio.eventids import fingerprints
 
     gone: list[str] = []
     for ids in store.id_batches(model):

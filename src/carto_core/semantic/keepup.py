@@ -70,7 +70,7 @@ def start_keep_up(ctx, out) -> None:
 
 
 def _log_sizes(home) -> tuple:
-    from carto_core.logs import SEARCHED_LOGS
+    from carto_core.logio.logs import SEARCHED_LOGS
 
     sizes = []
     for label in SEARCHED_LOGS:
@@ -84,12 +84,12 @@ def _log_sizes(home) -> tuple:
 
 def run(home) -> dict:
     """Embed under the lock until the logs stop growing (at most MAX_ROUNDS runs)."""
-    from carto_core.appendlog import append_rows
+    from carto_core.logio.appendlog import append_rows
 
     with detached.exclusive(home, LOCK) as held:
         if not held:
             return {"outcome": "locked"}
-        from carto_core.registry import get_registries
+        from carto_core.plugin.registry import get_registries
         from carto_core.semantic.indexer import run_index
 
         registries = get_registries()
@@ -115,7 +115,7 @@ def run(home) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    from carto_core.home import Home, current_home
+    from carto_core.logio.home import Home, current_home
 
     given = detached.arguments(args, "--home")
     home = Home(given["--home"]) if given.get("--home") else current_home()
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.alarm(int(_seconds("CARTO_KEEPUP_TIMEOUT", 1800)))
         run(home)
     except Exception as exc:  # a closed stderr: say it in hook.log
-        from carto_core.hookpath import log_problem
+        from carto_core.capture.hookpath import log_problem
 
         log_problem(f"semantic keep-up failed: {type(exc).__name__}: {exc}", home)
     return 0

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from carto_core.reader import iter_lines
+from carto_core.logio.reader import iter_lines
 
 if TYPE_CHECKING:
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
 
 REJECTS_FILE = "index-rejects.jsonl"
 STATE_FILE = "semantic-index.json"

@@ -28,7 +28,7 @@ from carto_core.semantic.store import (
     VectorStore,
 )
 from carto_core.semantic.text import point_id
-from carto_core.timeparse import format_timestamp
+from carto_core.util.timeparse import format_timestamp
 
 LOCAL_MODE_FIX = ("local mode serves one process at a time: use a Qdrant server "
                   "(CARTO_QDRANT_URL) or the embedded store (unset CARTO_QDRANT_PATH)")

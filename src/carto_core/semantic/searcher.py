@@ -18,19 +18,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from carto_core.records import Record
+from carto_core.util.records import Record
 from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable, create_embedder
 from carto_core.semantic.settings import SemanticSettings
 from carto_core.semantic.store import DimensionMismatch, Hit, StoreError, VectorStore
 from carto_core.semantic.stores import open_store
 
 if TYPE_CHECKING:
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
 
 
 class SemanticStatus(Record):
     """Whether the semantic ladder can answer, and why not. A plain record
-    (carto_core.records: no dataclass to generate on every cold search)."""
+    (carto_core.util.records: no dataclass to generate on every cold search)."""
 
     _fields = ("state", "reason", "fix", "embedder", "model", "store", "vectors", "other_models")
     state: str  # "available", "unavailable", "disabled"

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 
-from carto_core.records import NEW, Record
+from carto_core.util.records import NEW, Record
 
 #: Upstream's PE_GATE_REJECT: a new document this close to an existing one is not indexed.
 DEFAULT_GATE = 0.85
@@ -57,7 +57,7 @@ def _gate(value: object) -> float | None:
 
 
 class SemanticSettings(Record):
-    """The `[semantic]` settings, resolved. A plain record (carto_core.records: no dataclass
+    """The `[semantic]` settings, resolved. A plain record (carto_core.util.records: no dataclass
     to generate on every cold search)."""
 
     _fields = ("enabled", "embedder", "novelty_gate", "gate_max", "qdrant_url", "qdrant_api_key",
@@ -109,9 +109,9 @@ class SemanticSettings(Record):
 
     @classmethod
     def load(cls, config=None, env: dict | None = None) -> "SemanticSettings":
-        """Resolve from a `carto_core.config.Config` (loaded when None) and the environment."""
+        """Resolve from a `carto_core.model.config.Config` (loaded when None) and the environment."""
         if config is None:
-            from carto_core.config import load_config
+            from carto_core.model.config import load_config
 
             config = load_config(env)
         env = dict(os.environ if env is None else env)

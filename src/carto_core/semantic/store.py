@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
-from carto_core.records import NEW, FrozenRecord, Record
+from carto_core.util.records import NEW, FrozenRecord, Record
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
 
 
 class StoreError(Exception):
@@ -58,7 +58,7 @@ class DimensionMismatch(StoreError):
 class VectorRecord(Record):
     """One vector to store: the event it embeds, its filter columns and display payload.
 
-    This module's records are plain records (carto_core.records: no dataclass to generate on
+    This module's records are plain records (carto_core.util.records: no dataclass to generate on
     every cold search)."""
 
     _fields = ("event_id", "vector", "project", "timestamp", "payload", "digest")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from carto_core.semantic.store import VectorStore, vectors_dir
 
 if TYPE_CHECKING:
-    from carto_core.home import Home
+    from carto_core.logio.home import Home
     from carto_core.semantic.settings import SemanticSettings
 
 

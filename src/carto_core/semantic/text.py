@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from carto_core.events import Event, fold_summary, is_resolved
+from carto_core.model.events import Event, fold_summary, is_resolved
 
 #: Characters of document text sent to an embedder (upstream CARTOGRAPHER_EMBED_TEXT_MAX).
 TEXT_MAX = 1200

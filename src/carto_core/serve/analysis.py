@@ -27,8 +27,8 @@ from pathlib import Path
 from carto_core.recall.snippet import HEADER as RECALL_HEADER
 from carto_core.serve.spec import ApiError
 from carto_core.serve.transcript import locate, open_transcript, provider_of
-from carto_core.transcript_lines import content_texts, is_human_prompt, is_scaffolding
-from carto_core.transcripts import TranscriptRoots
+from carto_core.transcript.lines import content_texts, is_human_prompt, is_scaffolding
+from carto_core.transcript.resolver import TranscriptRoots
 
 #: Categories in display order.
 CATEGORIES = ("prompt", "assistant", "thinking", "tool_call", "tool_result", "injected",

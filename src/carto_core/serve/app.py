@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from carto_core import __version__
 from carto_core.cli.output import dumps
-from carto_core.home import Home
+from carto_core.logio.home import Home
 from carto_core.serve import desk, terms, views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
@@ -35,8 +35,8 @@ from carto_core.serve.live import Change, LiveCorpus
 from carto_core.serve.spec import ApiError, Endpoint, Param, openapi_document, parse_params
 from carto_core.serve.telemetry_view import TelemetryReader, telemetry as telemetry_calls
 from carto_core.serve.transcript import roots_list, transcript_answer
-from carto_core.timeparse import WhenError, parse_when
-from carto_core.transcripts import TranscriptRoots
+from carto_core.util.timeparse import WhenError, parse_when
+from carto_core.transcript.resolver import TranscriptRoots
 
 log = logging.getLogger("carto.serve")
 
@@ -95,7 +95,7 @@ class ServeState:
     stream_lifetime: float | None = None
     hub: Hub = field(default_factory=Hub)
     telemetry: TelemetryReader | None = None
-    #: The warm CLI socket (`carto_core.warm.WarmSocket`) when one is served.
+    #: The warm CLI socket (`carto_core.serve.warm_client.WarmSocket`) when one is served.
     warm: object | None = None
     started: float = field(default_factory=time.time)
 

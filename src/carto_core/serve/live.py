@@ -15,12 +15,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from carto_core.corpus import Corpus, load_corpus
-from carto_core.events import Event
-from carto_core.fold import takes_over
-from carto_core.home import Home
-from carto_core.logs import SEARCHED_LOGS
-from carto_core.reader import ReadReport, boundary_hash, iter_lines
+from carto_core.model.corpus import Corpus, load_corpus
+from carto_core.model.events import Event
+from carto_core.logio.fold import takes_over
+from carto_core.logio.home import Home
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.logio.reader import ReadReport, boundary_hash, iter_lines
 
 
 @dataclass
@@ -186,7 +186,7 @@ class LiveCorpus:
         state.mtime_ns = st.st_mtime_ns
 
     def _fold(self, event: Event, label: str) -> str:
-        """Add one appended event under the corpus's fold rule (`carto_core.fold`): "new",
+        """Add one appended event under the corpus's fold rule (`carto_core.logio.fold`): "new",
         "replace" (a newer row is the event now) or "duplicate" (nothing changed)."""
         corpus = self.corpus
         seen = corpus.sources.get(event.event_id)

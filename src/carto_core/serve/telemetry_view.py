@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 
-from carto_core.home import Home
-from carto_core.reader import iter_lines
+from carto_core.logio.home import Home
+from carto_core.logio.reader import iter_lines
 from carto_core.search.telemetry import (
     ENDORSING_SOURCES_EXCLUDED,
     access_ledger_path,
@@ -24,7 +24,7 @@ from carto_core.search.telemetry import (
     served_log_path,
 )
 from carto_core.serve.live import LiveCorpus
-from carto_core.timeparse import parse_timestamp, utcnow
+from carto_core.util.timeparse import parse_timestamp, utcnow
 
 
 def _stat(path) -> tuple:

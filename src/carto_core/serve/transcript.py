@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from carto_core.serve.spec import ApiError
-from carto_core.transcripts import (
+from carto_core.transcript.resolver import (
     HOW_RECORDED,
     TranscriptRoots,
     find_session,

@@ -10,10 +10,10 @@ import re
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 
-from carto_core.collision import edit_paths
-from carto_core.events import Event, is_resolved
+from carto_core.capture.collision import edit_paths
+from carto_core.model.events import Event, is_resolved
 from carto_core.serve.live import LiveCorpus
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.util.timeparse import format_timestamp, utcnow
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 #: Events of a session closer than this belong to one burst of activity (the timeline draws

@@ -1,4 +1,4 @@
-"""The server side of the warm CLI path (`carto_core.warm` has the client and the rules): a
+"""The server side of the warm CLI path (`carto_core.serve.warm_client` has the client and the rules): a
 Unix socket in the home, served on `carto serve`'s event loop, that runs `carto search` and
 `carto facts` in this process on the warm engine and answers with their output.
 
@@ -14,7 +14,7 @@ import os
 import socket
 import struct
 
-from carto_core.warm import (
+from carto_core.serve.warm_client import (
     COMMANDS,
     ENGINE_ENV,
     ENGINES,

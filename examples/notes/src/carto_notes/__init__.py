@@ -16,9 +16,9 @@ import hashlib
 import os
 
 from carto_core import hookimpl
-from carto_core.logs import order_row
-from carto_core.sources import Emit, ReadBatch, Source, Stream
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.logs import order_row
+from carto_core.model.sources import Emit, ReadBatch, Source, Stream
+from carto_core.util.timeparse import format_timestamp
 
 from datetime import datetime, timezone
 

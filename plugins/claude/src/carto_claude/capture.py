@@ -94,7 +94,7 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
-        from carto_core.safeio import is_regular
+        from carto_core.util.safeio import is_regular
 
         if ctx.transcript and is_regular(ctx.transcript):  # gone with its session: nothing to add
             _live_transcript(ctx, out, ctx.transcript)

@@ -34,7 +34,7 @@ def ingest_claude(roots, history, since, since_days, settle_seconds, dry_run, as
     """Backfill Claude Code transcripts (turns) and prompt history into the carto logs."""
     from carto_claude.transcripts import ClaudeSource
     from carto_core.cli.ingest_cmd import report_summary, run_with_progress
-    from carto_core.config import load_config
+    from carto_core.model.config import load_config
 
     config = load_config()
     options = dict(config.section("sources").get("claude", {}) or {})

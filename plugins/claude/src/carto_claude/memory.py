@@ -2,7 +2,7 @@
 folders `~/.claude/projects/<project>/memory/*.md` (MEMORY.md and its topic files), the user's
 `~/.claude/CLAUDE.md`, and the `CLAUDE.md` files (`CLAUDE.md`, `.claude/CLAUDE.md`,
 `CLAUDE.local.md`) of the projects the home has seen (the working folders its logs name, at
-their repository's main checkout). Rows, revisions and deletions: `carto_core.memoryfiles`.
+their repository's main checkout). Rows, revisions and deletions: `carto_core.model.memoryfiles`.
 
 Options (`carto ingest claude-memory` flags or `[sources.claude-memory]`): `roots` (Claude
 `projects/` folders; default `~/.claude/projects`), `projects` (folders whose CLAUDE.md to read,
@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from carto_core.memoryfiles import Entry, cwds_in_home, read_entries, read_text
-from carto_core.sources import ReadBatch, Source, Stream
+from carto_core.model.memoryfiles import Entry, cwds_in_home, read_entries, read_text
+from carto_core.model.sources import ReadBatch, Source, Stream
 
 from carto_claude.turns import claude_dir, default_projects_root
 
@@ -28,7 +28,7 @@ def folder_project(folder: Path) -> tuple[str, str | None]:
     (first lines of the newest one), else the encoded name's last part."""
     import json
 
-    from carto_core.project import project_for
+    from carto_core.model.project import project_for
 
     try:
         transcripts = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
@@ -97,14 +97,14 @@ class ClaudeMemorySource(Source):
         given = self.options.get("projects")
         if given:
             return [os.path.expanduser(str(p)) for p in ([given] if isinstance(given, str) else given)]
-        from carto_core.home import Home, current_home
+        from carto_core.logio.home import Home, current_home
 
         home = self.options.get("home")
         home = Home(home) if isinstance(home, (str, os.PathLike)) else (home or current_home())
         return cwds_in_home(home)
 
     def _claude_md_entries(self) -> list[Entry]:
-        from carto_core.project import find_git, project_for
+        from carto_core.model.project import find_git, project_for
 
         candidates: dict[str, tuple[Path, str, str]] = {}
         user = claude_dir() / "CLAUDE.md"

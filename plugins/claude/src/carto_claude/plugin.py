@@ -1,7 +1,7 @@
 """The Claude plugin's hook implementations (entry point `claude` in the group `carto`).
 
 Live capture does not go through here: `carto hook claude ...` reaches `carto_claude.capture`
-through the `carto.capture` entry point, without pluggy (see `carto_core.hookpath`).
+through the `carto.capture` entry point, without pluggy (see `carto_core.capture.hookpath`).
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ final answer (the last assistant text) within `body_max`: the answer is what a p
 searches for, and a long turn's tool calls would otherwise push it out.
 
 Open turns. A turn is closed once the next prompt of its thread starts, or when the transcript
-is finished (`carto_core.settle`: quiet for `settle_seconds`, by the file's mtime or by its own
+is finished (`carto_core.transcript.settle`: quiet for `settle_seconds`, by the file's mtime or by its own
 newest timestamp). A turn that is not closed is written all the same, with `"open": true`, and
 written again whenever it grows; readers fold rows by event_id, the newest row winning
-(`carto_core.fold`). The checkpoint therefore points at the start of the last turn of each
+(`carto_core.logio.fold`). The checkpoint therefore points at the start of the last turn of each
 thread (the earliest of them), with each thread's turn number there: re-reading from it rebuilds
 the same ids, so a turn that grows after its file settled (a long tool call) is rewritten, never
 lost. A read of an unchanged, finished file costs a `stat`.
@@ -42,14 +42,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from carto_core.fold import OPEN_KEY
+from carto_core.logio.fold import OPEN_KEY
 from carto_core.intents import classify
-from carto_core.logs import order_row
-from carto_core.project import project_for
-from carto_core.redact import clip, redact_text
-from carto_core.settle import DEFAULT_SETTLE_SECONDS as _SETTLE, final_at, is_finished, stamp_epoch
-from carto_core.turnread import TurnRead
-from carto_core.transcript_lines import (  # noqa: F401 - the classification lives in core
+from carto_core.logio.logs import order_row
+from carto_core.model.project import project_for
+from carto_core.privacy.redact import clip, redact_text
+from carto_core.transcript.settle import DEFAULT_SETTLE_SECONDS as _SETTLE, final_at, is_finished, stamp_epoch
+from carto_core.transcript.read import TurnRead
+from carto_core.transcript.lines import (  # noqa: F401 - the classification lives in core
     SCAFFOLDING_PREFIXES,
     is_human_prompt,
     is_scaffolding,
@@ -254,8 +254,8 @@ class TranscriptReader:
 
     def read(self, checkpoint: dict | None, handle=None) -> TurnRead:
         """Read from `checkpoint`; `handle` is the file already opened (binary), else it is
-        opened here (refusing a FIFO or device: `carto_core.safeio`)."""
-        from carto_core.safeio import open_regular
+        opened here (refusing a FIFO or device: `carto_core.util.safeio`)."""
+        from carto_core.util.safeio import open_regular
 
         # Parsing makes many short-lived dicts and no cycles: the collector's passes over
         # everything alive (the runner's id sets, earlier rows) only cost time here.

@@ -21,7 +21,7 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | anything else | nothing |
 
 Codex has no PostToolUseFailure. Its `transcript_path` may be null: for milestones the rollout
-is then looked up by session id (`carto_core.transcripts`).
+is then looked up by session id (`carto_core.transcript.resolver`).
 
 Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 """
@@ -130,7 +130,7 @@ def _find_rollout(session: str) -> str:
     if not session:
         return ""
     try:
-        from carto_core.transcripts import find_session
+        from carto_core.transcript.resolver import find_session
 
         found = find_session(session, provider="codex")
     except Exception:
@@ -181,7 +181,7 @@ def _prompt(ctx: Context, out: Outcome) -> None:
 
     from carto_core.capture.context import SALIENCE
     from carto_core.capture.shell import flatten
-    from carto_core.logs import order_row
+    from carto_core.logio.logs import order_row
 
     prompt = " ".join(_str(ctx.payload.get("prompt")).split())
     if not prompt:

@@ -34,7 +34,7 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
     """
     from carto_core.cli.ingest_cmd import report_summary, run_with_progress
     from carto_core.cli.output import fail, warn
-    from carto_core.config import ConfigError, load_config
+    from carto_core.model.config import ConfigError, load_config
 
     from carto_codex.source import CodexRolloutSource
 
@@ -151,7 +151,7 @@ def _trust_lines(result: dict) -> list[str]:
 
 
 def _exit_on_trust_error(result: dict) -> None:
-    from carto_core.exitcodes import ExitCode
+    from carto_core.util.exitcodes import ExitCode
 
     if "error" in (result.get("trust") or {}):
         raise SystemExit(int(ExitCode.CONFLICT))

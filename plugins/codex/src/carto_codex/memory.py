@@ -2,7 +2,7 @@
 (`CARTOGRAPHER_CODEX_MEMORIES_DIR` as upstream, else `$CODEX_HOME/memories`, `~/.codex/memories`):
 `MEMORY.md` split by its `# Task Group: <name>` headings, `memory_summary.md` by its `## `
 sections, and every `rollout_summaries/*.md`. Keys `codex:<relative path>[#<section>]`, as
-upstream's `backfill-codex-memories.js`; rows, revisions and deletions: `carto_core.memoryfiles`.
+upstream's `backfill-codex-memories.js`; rows, revisions and deletions: `carto_core.model.memoryfiles`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import os
 import re
 from pathlib import Path
 
-from carto_core.memoryfiles import Entry, read_entries, read_text, sections
-from carto_core.sources import ReadBatch, Source, Stream
+from carto_core.model.memoryfiles import Entry, read_entries, read_text, sections
+from carto_core.model.sources import ReadBatch, Source, Stream
 
 
 def default_memories() -> Path:
@@ -28,7 +28,7 @@ def _project(text: str) -> str:
     match = re.search(r"\bcwd=(/[^\s;)]+)", text) or re.search(r"^cwd:\s*(/\S+)", text, re.M)
     if not match:
         return ""
-    from carto_core.project import project_for
+    from carto_core.model.project import project_for
 
     return project_for(match.group(1).rstrip("/"))
 

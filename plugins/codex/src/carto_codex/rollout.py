@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.capture import shell
-from carto_core.redact import clip
-from carto_core.turnactivity import ToolLog, commit_from_output, set_edits
+from carto_core.privacy.redact import clip
+from carto_core.transcript.activity import ToolLog, commit_from_output, set_edits
 
 from carto_codex.patch import patch_paths
 
@@ -184,7 +184,7 @@ class Turn:
     event_texts: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     closed: bool = False
-    #: The row's structured `tools` field (carto_core.turnactivity): calls, edits, commits.
+    #: The row's structured `tools` field (carto_core.transcript.activity): calls, edits, commits.
     calls: ToolLog = field(default_factory=ToolLog)
     commit_calls: set = field(default_factory=set)  # call ids whose command ran a commit verb
     #: The Stop payload's final answer, when the rollout does not hold it (yet).
@@ -481,7 +481,7 @@ def _older(stamp: object, reference: str) -> bool:
     """True when `stamp` is an instant before `reference` (both ISO strings)."""
     if not isinstance(stamp, str) or not reference:
         return False
-    from carto_core.timeparse import parse_timestamp
+    from carto_core.util.timeparse import parse_timestamp
 
     a, b = parse_timestamp(stamp), parse_timestamp(reference)
     return a is not None and b is not None and a < b
@@ -489,7 +489,7 @@ def _older(stamp: object, reference: str) -> bool:
 
 def infer_project(cwd: str, workdirs: Counter) -> str:
     """session_meta.cwd's project, else the most frequent tool workdir's, else "unknown"."""
-    from carto_core.project import project_for
+    from carto_core.model.project import project_for
 
     name = project_for(cwd) if cwd else ""
     if name:
@@ -504,8 +504,8 @@ def infer_project(cwd: str, workdirs: Counter) -> str:
 def settled(path: Path, settle_seconds: float, now: float | None = None,
             last_stamp: float | None = None) -> bool:
     """A rollout untouched for `settle_seconds`, or whose newest record is that old (a copy
-    made now of an old rollout), is finished: its last turn is final (`carto_core.settle`)."""
-    from carto_core.settle import is_finished
+    made now of an old rollout), is finished: its last turn is final (`carto_core.transcript.settle`)."""
+    from carto_core.transcript.settle import is_finished
 
     try:
         mtime = os.stat(path).st_mtime
@@ -528,15 +528,15 @@ def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float =
     Checkpoint: `{v, size, mtime_ns, offset, state, last_ts, final}`; `offset` is where the
     first turn not yet final starts. A turn Codex closed (`turn_complete`) is final; the last
     turn otherwise is written as it stands, with `"open": true` while the rollout is not
-    finished (`carto_core.settle`), and read again from its start next time.
+    finished (`carto_core.transcript.settle`), and read again from its start next time.
     `parent_lines(parent_id)` gives a sub-agent's parent rollout lines (replay filter).
     `handle` is the rollout already opened (binary), else it is opened here (refusing a FIFO or
-    a device: `carto_core.safeio`). `answer` is the Stop payload's
+    a device: `carto_core.util.safeio`). `answer` is the Stop payload's
     `last_assistant_message`: the newest turn keeps it when the rollout does not hold it yet
     (kept in the checkpoint for that turn). Raises ValueError for a file that is not a rollout,
     OSError for one that cannot be read.
     """
-    from carto_core.safeio import open_regular
+    from carto_core.util.safeio import open_regular
 
     if handle is None:
         handle = open_regular(path)
@@ -549,9 +549,9 @@ def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float =
 
 def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent_lines,
                   handle, answer):
-    from carto_core.fold import OPEN_KEY
-    from carto_core.settle import final_at, is_finished, stamp_epoch
-    from carto_core.turnread import TurnRead
+    from carto_core.logio.fold import OPEN_KEY
+    from carto_core.transcript.settle import final_at, is_finished, stamp_epoch
+    from carto_core.transcript.read import TurnRead
 
     out = TurnRead()
     stat = os.fstat(handle.fileno())
@@ -580,7 +580,7 @@ def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent
     out.skipped.update(result.skipped)
     if offset == 0:
         if not state.session:
-            from carto_core.transcripts import session_id_from_path
+            from carto_core.transcript.resolver import session_id_from_path
 
             state.session = session_id_from_path(path) or ""
         if not state.session:
@@ -629,7 +629,7 @@ def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent
 def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict:
     """The `turns.jsonl` row of a rollout turn (number `state.next_idx`)."""
     from carto_core.intents import classify
-    from carto_core.logs import order_row
+    from carto_core.logio.logs import order_row
 
     fields = {
         "event_id": f"turn-codex-{state.session}-{state.next_idx}",
@@ -647,14 +647,14 @@ def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict
         fields["parent_session"] = state.parent
     if state.cwd:
         fields["cwd"] = state.cwd
-    fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.turnactivity)
+    fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.transcript.activity)
     return order_row("turns", fields)
 
 
 def parent_rollout_lines(parent: str, roots=None) -> frozenset[bytes]:
     """Raw lines of a sub-agent's parent rollout, found by the shared resolver (`roots`: Codex
     homes; None: the default ones)."""
-    from carto_core.transcripts import TranscriptRoots, find_session
+    from carto_core.transcript.resolver import TranscriptRoots, find_session
 
     found = find_session(parent, provider="codex",
                          roots=TranscriptRoots(codex=tuple(roots)) if roots else None)

@@ -3,11 +3,11 @@
 Options (from `carto ingest codex` flags or `[sources.codex]` in the config file):
 
 - `roots`: Codex homes (`sessions/` + `archived_sessions/`), folders of rollouts or rollout
-  files; default `$CODEX_HOME`, else `~/.codex` (see `carto_core.transcripts`).
+  files; default `$CODEX_HOME`, else `~/.codex` (see `carto_core.transcript.resolver`).
 - `since`: an aware datetime or a WHEN string (`since_days`, a number of days, is the older
   spelling); rollouts last modified before it are not opened.
 - `settle_seconds`: a rollout untouched this long, or whose newest record is this old, is
-  finished (default 600; `carto_core.settle`). A last turn Codex has not closed
+  finished (default 600; `carto_core.transcript.settle`). A last turn Codex has not closed
   (`turn_complete` / `task_complete`) is written as it stands, `"open": true` until the rollout
   is finished, and rewritten as it grows.
 - `body_max`: characters kept of a turn's text (default 50,000, upstream's `TURN_BODY_MAX`).
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import orjson
 
-from carto_core.sources import ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
-from carto_core.transcripts import TranscriptRoots, codex_rollouts
+from carto_core.model.sources import ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
+from carto_core.transcript.resolver import TranscriptRoots, codex_rollouts
 
 from carto_codex.rollout import (  # noqa: F401  (CHECKPOINT_VERSION: re-exported)
     CHECKPOINT_VERSION, SETTLE_SECONDS, TURN_BODY_MAX, parent_rollout_lines, read_rollout,

@@ -20,7 +20,7 @@ SessionEnd's is clamped to 3 s; `statusMessage` when set). A trusted hash that n
 ("modified": Codex skips it again). The realclient tier checks every hash here against the
 client's own `hooks/list`.
 
-config.toml is edited as text (`carto_core.tomltext`): comments and layout survive, every edit is
+config.toml is edited as text (`carto_core.util.tomltext`): comments and layout survive, every edit is
 checked by parsing the result and comparing it with the intended change before anything is
 written, and the file is backed up first.
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from carto_core.install.configedit import backup, write_atomic
 from carto_core.install.hooksfile import carto_handlers
-from carto_core.tomltext import append_block, header_parts, toml_string
+from carto_core.util.tomltext import append_block, header_parts, toml_string
 
 PROVIDER = "codex"
 #: Events whose groups' matcher Codex 0.169 ignores, and so does the hash (every other event

@@ -2,6 +2,6 @@
 
 - `carto ingest git` (`carto_git.cli`, `carto_git.source`, `carto_git.gitlog`): commits as
   upstream's `git-<sha7>` changelog rows, one `git log` per repository;
-- commit attribution for the lenses lives in core (`carto_core.attribution`), which reads the
+- commit attribution for the lenses lives in core (`carto_core.lenses.attribution`), which reads the
   rows this plugin and the live hooks write.
 """

@@ -89,8 +89,8 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
     """
     from carto_core.cli.ingest_cmd import run_with_progress
     from carto_core.cli.output import emit_json, fail, usage_error, warn
-    from carto_core.config import ConfigError, load_config
-    from carto_core.exitcodes import ExitCode
+    from carto_core.model.config import ConfigError, load_config
+    from carto_core.util.exitcodes import ExitCode
 
     from carto_git.gitlog import GitError, git_user_name, open_repository
     from carto_git.source import GitSource

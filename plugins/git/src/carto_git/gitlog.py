@@ -1,7 +1,7 @@
 """Reading commit history: one `git log` process per repository, parsed into commits.
 
 Repositories are keyed by their git *common* dir (read from the `.git` files by
-`carto_core.project`), so a linked worktree and its main checkout are one repository, named
+`carto_core.model.project`), so a linked worktree and its main checkout are one repository, named
 after the main checkout, and are read once. `git log --all` covers every branch and the HEAD of
 every worktree (detached ones too); `refs/stash` is left out (stash entries are not commits
 anyone made).
@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.project import GitInfo, find_git
+from carto_core.model.project import GitInfo, find_git
 
 RECORD = "\x1e"
 FIELD = "\x1f"

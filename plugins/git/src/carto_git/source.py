@@ -21,9 +21,9 @@ import os
 import re
 from pathlib import Path
 
-from carto_core.logs import order_row
-from carto_core.reader import iter_lines
-from carto_core.sources import Emit, ReadBatch, Source, Stream
+from carto_core.logio.logs import order_row
+from carto_core.logio.reader import iter_lines
+from carto_core.model.sources import Emit, ReadBatch, Source, Stream
 
 from carto_git.gitlog import (
     DEFAULT_LIMIT, Repository, commit_url, commit_url_base, has_commits, open_repository,

@@ -9,9 +9,9 @@ import hashlib
 import re
 from datetime import datetime, timezone
 
-from carto_core.logs import order_row
-from carto_core.sources import Emit, ReadBatch, Stream
-from carto_core.timeparse import format_timestamp
+from carto_core.logio.logs import order_row
+from carto_core.model.sources import Emit, ReadBatch, Stream
+from carto_core.util.timeparse import format_timestamp
 
 from carto_hermes.content import LineFilter, clip, one_line
 from carto_hermes.mapping import PROVIDER, SUMMARY_MAX

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable
-from carto_core.timeparse import format_timestamp, utcnow
+from carto_core.util.timeparse import format_timestamp, utcnow
 
 TOKEN = re.compile(r"[a-z0-9]+")
 #: Tokens longer than this are ids, hashes and paths run together: not vocabulary.
@@ -161,7 +161,7 @@ class LsaEmbedder(Embedder):
         svd = TruncatedSVD(n_components=dims, algorithm="randomized", n_iter=5, random_state=0)
         # As many BLAS threads as the machine has cores to spare (CARTO_JOBS / --jobs): on a
         # busy machine spinning threads make the SVD several times slower, not faster.
-        from carto_core.parallel import blas_threads, jobs
+        from carto_core.util.parallel import blas_threads, jobs
 
         with blas_threads(jobs()):
             svd.fit(matrix)

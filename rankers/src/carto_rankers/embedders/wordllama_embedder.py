@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.npymap import map_npy
+from carto_core.util.npymap import map_npy
 from carto_core.search.tokens import term_hash
 from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
 

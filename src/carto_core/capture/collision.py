@@ -1,0 +1,232 @@
+"""Edit collisions: did a peer session touch this file lately? Stdlib only, hook-path fast.
+
+Called from the PreToolUse hooks (Claude Code and Codex) for Edit, Write, MultiEdit,
+NotebookEdit and apply_patch::
+
+    from carto_core.capture.collision import collision_note
+
+    note = collision_note(home, session_id, file_path)   # str | None
+    if note:
+        print(note)        # one short line for the agent; nothing otherwise
+
+`collision_note(home, session_id, file_path, now=None, window_minutes=45)` returns one line
+when another session (resolved id, not `session_id`) edited or committed the same file within
+the last 45 minutes, else None. It never raises (any problem means "no note").
+
+"The same file" is decided by `contention_key`: a path inside a Claude worktree
+(`<repo>/.claude/worktrees/<name>/...`) or any linked git worktree (Codex's
+`~/.codex/worktrees/<id>/<repo>/...`, `git worktree add ../wt`) collapses onto the same path in
+the main checkout (`carto_core.model.project.main_checkout_path`, which reads `.git` files, no
+subprocess), so two sessions editing one file from two checkouts collide.
+
+Cost: only the changelog's tail is read (it is the union of every hook's rows), 2 MB at first and
+more only when the oldest row read is still inside the window, so a short read never
+under-reports; raw lines are filtered by the file's basename before any JSON is parsed.
+The same primitives (`edit_paths`, `event_files`, `contention_key`) serve `carto standup`'s
+CONTENTION section, so the hook and the lens cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from datetime import datetime, timedelta, timezone
+
+from carto_core.model.project import main_checkout_path
+from carto_core.util.timeparse import parse_timestamp
+
+WINDOW_MINUTES = 45
+TAIL_START = 2 * 1024 * 1024
+TAIL_MAX = 64 * 1024 * 1024
+
+#: `[type] Commit <sha>: <subject> | files: a,b` (hook) and `Commit <sha7>: <subject> | files:` (git backfill).
+COMMIT_RE = re.compile(r"Commit\s+([0-9a-f]{6,40}):\s*([^|]*)(?:\|\s*files:\s*(.*))?$")
+_CLAUDE_WORKTREE = re.compile(r"/\.claude/worktrees/[^/]+(?=/)")
+_VIA_BASH = " (via bash)"
+_UNRESOLVED = ("", "unknown")
+
+
+def _resolved(value: object) -> bool:
+    # The same rule as carto_core.model.events.is_resolved; that module imports attrs and cattrs,
+    # which the hook path cannot afford, so the three-line rule is restated here.
+    if value is None:
+        return False
+    return not isinstance(value, str) or value.strip().lower() not in _UNRESOLVED
+
+
+def edit_paths(summary: str, cwd: str = "") -> list[str]:
+    """Absolute paths a `Modified: ...` summary names ([] when it names none).
+
+    Forms written by the hooks: `Modified: /abs/path`, `Modified: a,b` (apply_patch),
+    `Modified: <path> (via bash)` and `Modified: a,b (via bash)`. A whole value that is an
+    existing file wins over a comma split (a file name may contain a comma). Relative paths are
+    resolved against the row's cwd; without an absolute cwd they cannot be placed and are
+    dropped.
+    """
+    if not isinstance(summary, str) or not summary.startswith("Modified:"):
+        return []
+    body = summary[len("Modified:"):].strip()
+    if body.endswith(_VIA_BASH.strip()):
+        body = body[: -len(_VIA_BASH.strip())].strip()
+    if not body:
+        return []
+    whole = _absolute(body, cwd)
+    if whole and "," in body and os.path.isfile(whole):
+        return [whole]
+    parts = body.split(",") if "," in body else [body]
+    out = []
+    for part in parts:
+        path = _absolute(part.strip().strip("'\"`"), cwd)
+        if path:
+            out.append(path)
+    return out
+
+
+def _absolute(value: str, cwd: str) -> str | None:
+    if not value or "\0" in value:
+        return None
+    if os.path.isabs(value):
+        return os.path.normpath(value)
+    if cwd and os.path.isabs(cwd):
+        return os.path.normpath(os.path.join(cwd, value))
+    return None
+
+
+def event_files(etype: str, summary: str, cwd: str = "") -> list[str]:
+    """Files an edit or commit row touched, as absolute paths."""
+    if etype == "tool_file_edit":
+        return edit_paths(summary, cwd)
+    if etype == "git_commit":
+        match = COMMIT_RE.search(summary or "")
+        if not match or not match.group(3):
+            return []
+        return [p for p in (_absolute(f.strip(), cwd) for f in match.group(3).split(",") if f.strip()) if p]
+    return []
+
+
+_key_cache: dict[str, str] = {}
+
+
+def contention_key(path: str) -> str:
+    """The main-checkout path a file path stands for (worktrees collapsed)."""
+    cached = _key_cache.get(path)
+    if cached is not None:
+        return cached
+    key = path
+    try:
+        if os.path.exists(path):
+            key = os.path.realpath(path)
+        collapsed = _CLAUDE_WORKTREE.sub("", key, count=1)
+        if collapsed == key:
+            collapsed = main_checkout_path(key)
+        key = collapsed
+    except (OSError, ValueError):
+        pass
+    _key_cache[path] = key
+    return key
+
+
+def tail_lines(path: str, needle: bytes | None, cutoff: datetime) -> list[bytes]:
+    """Lines of the file's tail (containing `needle`, when given), reading enough to reach
+    `cutoff`: a read whose oldest row is still inside the window grows (x4, up to 64 MB)."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return []
+    want = TAIL_START
+    with open(path, "rb") as handle:
+        while True:
+            start = max(0, size - want)
+            handle.seek(start)
+            data = handle.read(size - start)
+            if start > 0:
+                data = data[data.find(b"\n") + 1:]  # a mid-file read split the first record
+            if start == 0 or want >= TAIL_MAX or _oldest_before(data, cutoff):
+                break
+            want *= 4
+    if needle is None:
+        return [line for line in data.split(b"\n") if line.strip()]
+    return [line for line in data.split(b"\n") if needle in line]
+
+
+def _oldest_before(data: bytes, cutoff: datetime) -> bool:
+    """True when the first complete row of `data` is older than `cutoff` (the read reaches
+    back far enough). A first row without a readable time counts as far enough."""
+    end = data.find(b"\n")
+    try:
+        row = json.loads(data[: end if end >= 0 else len(data)])
+    except ValueError:
+        return True
+    moment = parse_timestamp(row.get("timestamp")) if isinstance(row, dict) else None
+    return moment is None or moment < cutoff
+
+
+def _age(delta: timedelta) -> str:
+    minutes = max(0, round(delta.total_seconds() / 60))
+    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def peer_touches(home, session_id: str, file_path: str, *, now: datetime | None = None,
+                 window_minutes: int = WINDOW_MINUTES) -> list[dict]:
+    """Rows of other sessions that touched the same file within the window, newest first:
+    `{session_id, provider, timestamp, path, event_id, type}`."""
+    now = now or datetime.now(timezone.utc)
+    cutoff = now - timedelta(minutes=window_minutes)
+    target = contention_key(os.path.abspath(file_path))
+    needle = os.path.basename(target).encode("utf-8")
+    if not needle:
+        return []
+    found = []
+    for line in tail_lines(str(home.log("changelog")), needle, cutoff):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(row, dict):
+            continue
+        peer = row.get("session_id") or row.get("session")
+        if not _resolved(peer) or peer == session_id:
+            continue
+        moment = parse_timestamp(row.get("timestamp"))
+        if moment is None or moment < cutoff or moment > now + timedelta(minutes=5):
+            continue
+        cwd = row.get("cwd") if isinstance(row.get("cwd"), str) else ""
+        for path in event_files(str(row.get("type") or ""), str(row.get("summary") or ""), cwd):
+            if contention_key(path) == target:
+                found.append({"session_id": peer, "provider": row.get("provider") or "",
+                              "timestamp": moment, "path": path, "event_id": row.get("event_id"),
+                              "type": row.get("type")})
+                break
+    found.sort(key=lambda item: item["timestamp"], reverse=True)
+    return found
+
+
+def collision_note(home, session_id: str, file_path: str, now: datetime | None = None,
+                   window_minutes: int = WINDOW_MINUTES) -> str | None:
+    """One line for the agent when a peer session touched `file_path` lately, else None."""
+    try:
+        if not file_path:
+            return None
+        now = now or datetime.now(timezone.utc)
+        touches = peer_touches(home, session_id, file_path, now=now, window_minutes=window_minutes)
+        if not touches:
+            return None
+        newest = touches[0]
+        peers = []
+        for touch in touches:
+            if touch["session_id"] not in peers:
+                peers.append(touch["session_id"])
+        who = f"session {newest['session_id'][:8]}" + (f" ({newest['provider']})" if newest["provider"] else "")
+        more = f" and {len(peers) - 1} other session(s)" if len(peers) > 1 else ""
+        where = ""
+        if contention_key(newest["path"]) != newest["path"]:
+            where = " in another checkout"
+        verb = "committed" if newest["type"] == "git_commit" else "edited"
+        return (
+            f"carto: heads-up - {who}{more} {verb} {os.path.basename(file_path)}{where} "
+            f"{_age(now - newest['timestamp'])} ago ({newest['event_id']}); "
+            f"check `carto standup` before overwriting their work."
+        )
+    except Exception:  # a hook helper must never fail the edit
+        return None

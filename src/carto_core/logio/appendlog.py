@@ -1,0 +1,108 @@
+"""Appending rows to a log, safely against concurrent writers, rewrites and torn lines. Stdlib only.
+
+Every row is one `os.write` of one whole line on an `O_APPEND` descriptor, so appends from many
+processes never interleave. Before the first row, the appender looks at the file's last byte:
+when it is not a newline (a writer died mid-row, or a disk filled up), the row starts with one,
+so the torn piece stays a line of its own (readers count it, `carto repair torn-rows` settles
+it) instead of gluing itself to this row and taking it down with it.
+
+A rewrite (see `rewrite.py`) replaces the file by renaming a new one over it; an appender that
+wrote into the replaced inode notices (the path no longer names the inode it wrote to) and
+writes the row again to the new file. Together with the rewriter copying the old inode's tail
+after the swap, a row is never lost; it may occur twice, and readers fold duplicates by
+event_id (at-least-once). A rewrite that died is finished or rolled back first (`settle`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.rewrite_journal import pending
+
+_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+_MAX_REOPENS = 8
+
+
+class AppendError(OSError):
+    """An append that failed part way: `written` of the lines went in before the error."""
+
+    def __init__(self, error: OSError, written: int):
+        super().__init__(error.errno, error.strerror or str(error), error.filename)
+        self.written = written
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    written = os.write(fd, data)
+    if written != len(data):
+        # A short write on a regular file means the disk is full or a quota hit; never leave a
+        # torn line behind silently.
+        import errno
+
+        raise OSError(errno.ENOSPC, f"short write: {written} of {len(data)} bytes")
+
+
+def _ends_torn(fd: int) -> bool:
+    """True when the file is not empty and its last byte is not a newline."""
+    size = os.fstat(fd).st_size
+    return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+
+
+def append_lines(
+    path: os.PathLike | str,
+    lines: Iterable[bytes],
+    *,
+    settle: bool = True,
+    on_seal: Callable[[str], None] | None = None,
+) -> int:
+    """Append already-encoded lines (each ending in a newline). Returns how many were written.
+
+    A file whose last byte is not a newline gets one first (`on_seal(path)` is told). Raises
+    `AppendError` (an `OSError` saying how many lines went in) when the disk refuses.
+    """
+    path = os.fspath(path)
+    pending_lines = list(lines)
+    if not pending_lines:
+        return 0
+    if settle and pending(path):
+        from carto_core.logio.rewrite_journal import settle as settle_log
+
+        settle_log(path)
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    for _ in range(_MAX_REOPENS):
+        fd = os.open(path, _FLAGS, 0o644)
+        written = 0
+        try:
+            if _ends_torn(fd):
+                _write_all(fd, b"\n" + pending_lines[0])
+                written = 1
+                if on_seal is not None:
+                    on_seal(path)
+            for line in pending_lines[written:]:
+                _write_all(fd, line)
+                written += 1
+            written_to = os.fstat(fd)
+        except OSError as exc:
+            raise AppendError(exc, written) from exc
+        finally:
+            os.close(fd)
+        try:
+            current = os.stat(path)
+        except FileNotFoundError:
+            current = None
+        if current is not None and (current.st_ino, current.st_dev) == (
+            written_to.st_ino,
+            written_to.st_dev,
+        ):
+            return len(pending_lines)
+        # The file was swapped by a rewrite while we wrote: write the rows again to the file
+        # that now holds the name (a duplicate is folded by readers; a loss would be final).
+    raise OSError(f"{path} kept being replaced while appending; gave up after {_MAX_REOPENS} tries")
+
+
+def append_rows(path: os.PathLike | str, rows: Iterable[dict]) -> int:
+    """Append rows as compact JSON lines, one `os.write` per row."""
+    return append_lines(path, (dumps_row(row) for row in rows))

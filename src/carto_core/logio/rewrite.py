@@ -1,0 +1,180 @@
+"""Rewriting a log in place without losing rows appended meanwhile, even if the rewriter dies.
+
+The one sanctioned way to change existing lines (repairs, migrations, pruning, redaction):
+
+1. lock: an exclusive `flock` on `<home>/.carto/locks/<file>.lock` keeps rewriters apart
+   (appenders never take it: hooks must not block); a rewrite that died before is finished or
+   rolled back first, and the temporary copies dead rewriters left are removed;
+2. spool: read the log up to its current end (`read_upto`) and write the transformed rows to
+   `.<file>.rewrite-<pid>` beside it, fsynced;
+3. journal: write `.<file>.rewrite-intent` (durably), then hard-link the log's inode as
+   `.<file>.rewrite-journal`, so the old inode outlives the swap under a name;
+4. swap: rename the copy over the log;
+5. tail: copy the old inode's whole lines after `read_upto` (rows appended since the read) onto
+   the new file; a row the read caught half written is copied whole (`appended_since`).
+   Appenders that wrote into the old inode after that notice the swap themselves and write
+   again (`appendlog.py`);
+6. generation: bump `<home>/.carto/generations.json` so caches and cursors built on the old
+   bytes rebuild; then remove the journal and the intent.
+
+A kill at any point loses nothing: before step 4 the log is untouched (the next writer or reader
+rolls back); after it, the journal still holds the tail (the next one finishes step 5-6). See
+`rewrite_journal.py`. Rows may end up twice (at-least-once); readers fold duplicates by event_id.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.rewrite_journal import (
+    appended_since,
+    bump_generation,
+    clean_temporaries,
+    fsync_folder,
+    generation,
+    intent_path,
+    journal_path,
+    open_lock,
+    recover_locked,
+    temporary_path,
+    write_intent,
+)
+
+__all__ = ["LineTransform", "RewriteResult", "Transform", "generation", "parse_lines", "rewrite_lines", "rewrite_log"]
+
+Transform = Callable[[Iterable[dict]], Iterable[dict]]
+#: Lines in, lines out: `(raw line, parsed row or None)` -> bytes to write (each ending in a
+#: newline). For repairs that must see and fix the lines that do not parse.
+LineTransform = Callable[[list[tuple[bytes, dict | None]]], Iterable[bytes]]
+
+
+@dataclass
+class RewriteResult:
+    """What one rewrite read, wrote and cleaned up."""
+
+    report: ReadReport
+    read_upto: int = 0
+    tail_lines: int = 0
+    #: What the rewrite found left by a dead one ("rolled back", "finished", ...), if anything.
+    recovered: str | None = None
+    removed_temporaries: list[str] = field(default_factory=list)
+
+
+def _reach(phase: str) -> None:
+    """A named point of the rewrite; tests replace this to kill the rewriter there."""
+
+
+def rewrite_log(log_path: os.PathLike | str, transform: Transform) -> ReadReport:
+    """Rewrite a log through `transform` (rows in, rows out); returns what was read.
+
+    Bad lines are carried over verbatim, before the rows: a rewrite never destroys what it
+    could not parse.
+    """
+
+    def by_rows(lines: list[tuple[bytes, dict | None]]) -> Iterable[bytes]:
+        for raw, row in lines:
+            if row is None:
+                yield raw
+        for row in transform(row for _, row in lines if row is not None):
+            yield dumps_row(row)
+
+    return rewrite_lines(log_path, by_rows).report
+
+
+def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> RewriteResult:
+    """Rewrite a log line by line: `transform` gets every line of the log (whole lines and a
+    last line without its newline, each with its parsed row or None) and returns the new
+    lines. The crash-safe sequence of the module docstring."""
+    log_path = Path(log_path)
+    lock = open_lock(log_path, blocking=True)
+    try:
+        recovered = recover_locked(log_path)
+        removed = clean_temporaries(log_path)
+        old_fd = os.open(log_path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            chunks = []
+            while chunk := os.read(old_fd, 1 << 20):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+            read_upto = len(data)
+            lines, report = parse_lines(log_path, data)
+            _reach("read")
+            tmp = temporary_path(log_path)
+            with open(tmp, "wb") as out:
+                for raw in transform(lines):
+                    out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+                out.flush()
+                os.fsync(out.fileno())
+            _reach("spooled")
+            # Where the last line read starts: when it had no newline, its writer may have
+            # been mid-row (see `appended_since`), and the tail copy starts there.
+            piece_at = data.rfind(b"\n") + 1
+            write_intent(log_path, {"read_upto": read_upto, "piece_at": piece_at,
+                                    "temporary": os.path.basename(tmp), "pid": os.getpid()})
+            _reach("intent")
+            journaled = _link_journal(log_path)
+            _reach("journal")
+            os.replace(tmp, log_path)
+            fsync_folder(str(log_path.parent))
+            _reach("swapped")
+            # Whatever appenders put into the old inode since we read it.
+            os.lseek(old_fd, piece_at, os.SEEK_SET)
+            chunks = []
+            while chunk := os.read(old_fd, 1 << 20):
+                chunks.append(chunk)
+            tail = appended_since(b"".join(chunks), read_upto - piece_at)
+            if tail:
+                from carto_core.logio.appendlog import append_lines
+
+                append_lines(log_path, tail, settle=False)
+            _reach("tail")
+        finally:
+            os.close(old_fd)
+        bump_generation(log_path)
+        _reach("generation")
+        if journaled:
+            os.unlink(journal_path(log_path))
+        os.unlink(intent_path(log_path))
+        fsync_folder(str(log_path.parent))
+        return RewriteResult(report, read_upto, len(tail), recovered, removed)
+    finally:
+        os.close(lock)
+
+
+def _link_journal(log_path: Path) -> bool:
+    """Give the old inode a second name; False where the filesystem has no hard links (the
+    rewrite still works, but a kill between swap and tail copy could then lose that tail)."""
+    journal = journal_path(log_path)
+    try:
+        os.unlink(journal)
+    except FileNotFoundError:
+        pass
+    try:
+        os.link(log_path, journal)
+    except OSError:
+        return False
+    return True
+
+
+def parse_lines(path: os.PathLike | str, data: bytes) -> tuple[list[tuple[bytes, dict | None]], ReadReport]:
+    """Every non-blank line of a log's bytes (a last line without its newline included), each
+    with its row, or None when the line does not parse as one row (a glued line is None too:
+    it is not one row), and the read report."""
+    report = ReadReport(os.fspath(path))
+    parsed = {line.offset: line.row for line in iter_lines(path, report, data=data)}
+    report.end_offset = len(data)
+    lines = []
+    position = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        end = len(data) if newline < 0 else newline + 1
+        raw = data[position:end]
+        if raw.strip():
+            lines.append((raw, parsed.get(position)))
+        position = end
+    return lines, report

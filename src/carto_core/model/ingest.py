@@ -1,0 +1,316 @@
+"""The backfill runner shared by every source: checkpoints, redaction, dedup, writers.
+
+For each stream a source discovers: read it from its checkpoint, redact and key-order nothing
+further (sources emit rows in their log's shape), drop rows whose event_id the target log already
+holds (idempotent re-runs even after a lost checkpoint), hand the rest to every enabled writer,
+then save the checkpoint. A checkpoint is saved only after its rows are written, so a crash
+re-reads rather than loses.
+
+Revisions. In a log a source names in `revisable_logs` (transcript turns: a turn of a live
+transcript is written while open and again as it grows), a row whose event_id is present is
+written again when it differs from the newest row held for that id (compared by a CRC-32 of its
+encoded bytes); readers keep the newest (`carto_core.logio.fold`). An unchanged re-read writes nothing.
+
+Checkpoints: `<home>/.carto/checkpoints/<source>.json`, `{stream key: checkpoint}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+from carto_core.capture import live
+from carto_core.logio.home import Home
+from carto_core.logio.jsonl import dumps_row
+from carto_core.logio.reader import iter_lines
+from carto_core.intents import ensure as ensure_intent
+from carto_core.privacy.redact import redact_row, redacted
+from carto_core.model.sources import ReadBatch, Source, Stream
+
+
+@dataclass
+class IngestSummary:
+    source: str
+    streams: int = 0
+    streams_skipped: int = 0
+    units: int = 0
+    rows_read: int = 0
+    written: Counter = field(default_factory=Counter)
+    already_present: int = 0
+    skipped: Counter = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    dry_run: bool = False
+    #: Rows that were open revisions when read (turns of transcripts still being written): they
+    #: are written as they stand and rewritten as they grow; `open_until` is when the last of
+    #: them becomes final if nothing more is written (epoch seconds).
+    open_rows: int = 0
+    open_until: float | None = None
+    #: Rows written again because they changed (a grown open turn).
+    revised: int = 0
+    #: The semantic keep-up after the run: "started", a problem line, or None (not started).
+    keep_up: str | None = None
+
+    @property
+    def rows_written(self) -> int:
+        return sum(self.written.values())
+
+    def line(self) -> str:
+        per_log = ", ".join(f"{log} {n}" for log, n in sorted(self.written.items())) or "none"
+        skipped = sum(self.skipped.values())
+        rate = f"{self.units / self.seconds:,.0f}/s" if self.seconds > 0 else "-"
+        verb = "would write" if self.dry_run else "wrote"
+        text = (
+            f"{self.source}: {self.streams} streams, {self.units} units ({rate}), "
+            f"{verb} {self.rows_written} rows ({per_log}), {self.already_present} already present, "
+            f"{skipped} skipped"
+        )
+        if self.errors:
+            text += f", {len(self.errors)} errors"
+        if self.open_rows:
+            one = self.open_rows == 1
+            text += (f"; {self.open_rows} {'turn' if one else 'turns'} still open (written as "
+                     f"{'it stands' if one else 'they stand'}, rewritten as {'it grows' if one else 'they grow'}; "
+                     f"final once {'its transcript is' if one else 'their transcripts are'} quiet, "
+                     f"by {_clock(self.open_until)} if nothing more is written)")
+        return text
+
+    def as_dict(self) -> dict:
+        return {
+            "source": self.source,
+            "streams": self.streams,
+            "units": self.units,
+            "rows_read": self.rows_read,
+            "rows_written": self.rows_written,
+            "written": dict(self.written),
+            "already_present": self.already_present,
+            "skipped": dict(self.skipped),
+            "errors": self.errors,
+            "seconds": round(self.seconds, 3),
+            "dry_run": self.dry_run,
+            "revised": self.revised,
+            "open_turns": self.open_rows,
+            "open_until": _clock(self.open_until) if self.open_until is not None else None,
+            "semantic_keep_up": self.keep_up,
+        }
+
+
+def _clock(epoch: float | None) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch)) if epoch is not None else "-"
+
+
+def row_digest(row: dict) -> int:
+    """CRC-32 of a row's encoded line (what the JSONL writer appends, newline excluded)."""
+    return zlib.crc32(dumps_row(row)[:-1])
+
+
+class CheckpointStore:
+    def __init__(self, home: Home, source: str):
+        self.path = home.state / "checkpoints" / f"{source}.json"
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+            self.data: dict = data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            self.data = {}
+
+    def get(self, key: str) -> dict | None:
+        value = self.data.get(key)
+        return value if isinstance(value, dict) else None
+
+    def set(self, key: str, value: dict) -> None:
+        self.data[key] = value
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self.data, sort_keys=True), "utf-8")
+        os.replace(tmp, self.path)
+
+
+class KnownIds:
+    """Event ids already in each log, read lazily (one scan per log per run); for a revisable
+    log, the digest of the newest row of each id too."""
+
+    def __init__(self, home: Home, revisable: frozenset[str] = frozenset()):
+        self.home = home
+        self.revisable = revisable
+        self._ids: dict[str, set[str]] = {}
+        self._digests: dict[str, dict[str, int]] = {}
+
+    def of(self, log: str) -> set[str]:
+        if log not in self._ids:
+            if log in self.revisable:
+                self._ids[log] = set(self.digests(log))
+            else:
+                self._ids[log] = {
+                    line.row["event_id"]
+                    for line in iter_lines(self.home.log(log))
+                    if isinstance(line.row.get("event_id"), str)
+                }
+        return self._ids[log]
+
+    def digests(self, log: str) -> dict[str, int]:
+        """event_id -> CRC-32 of the newest row's bytes (later rows of an id win)."""
+        if log not in self._digests:
+            out: dict[str, int] = {}
+            try:
+                with open(self.home.log(log), "rb") as handle:
+                    data = handle.read()
+            except FileNotFoundError:
+                data = b""
+            for line in iter_lines(self.home.log(log), data=data):
+                event_id = line.row.get("event_id")
+                if isinstance(event_id, str):
+                    out[event_id] = zlib.crc32(data[line.offset:line.end - 1])
+            self._digests[log] = out
+        return self._digests[log]
+
+
+def write_rows(home: Home, log: str, rows: list[dict], writers: Iterable | None = None) -> int:
+    """Hand rows to every enabled writer; the primary (JSONL) writer's count is returned."""
+    if writers is None:
+        from carto_core.plugin.registry import get_registries
+
+        writers = [cls() for _, cls in get_registries().writers.items()]
+    written = 0
+    for writer in writers:
+        if writer.primary:
+            written = writer.write(home, log, rows)
+        else:
+            try:
+                writer.write(home, log, rows)
+            except Exception as exc:  # derived writers never fail the batch
+                _log_writer_failure(home, writer, exc)
+    return written
+
+
+def _log_writer_failure(home: Home, writer, exc: Exception) -> None:
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    append_rows(home.state / "writer-errors.jsonl", redacted([
+        {"timestamp": format_timestamp(utcnow()), "writer": writer.name, "error": repr(exc)}
+    ]))
+
+
+ProgressCallback = Callable[[Stream, ReadBatch], None]
+
+#: Longest time between checkpoint saves during one run (seconds).
+CHECKPOINT_SAVE_SECONDS = 1.0
+
+
+def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: KnownIds,
+                 writers: list | None, dry_run: bool) -> dict[str, int]:
+    """Count a batch into `summary` and write its rows that are new (or, in a revisable log,
+    changed); returns event_id -> digest of the revisable rows it wrote."""
+    summary.units += batch.units
+    summary.skipped.update(batch.skipped)
+    summary.rows_read += len(batch.rows)
+    open_rows = getattr(batch, "open_rows", 0)
+    if open_rows:
+        summary.open_rows += open_rows
+        until = getattr(batch, "open_until", None)
+        if until is not None:
+            summary.open_until = max(until, summary.open_until or until)
+    by_log: dict[str, list[dict]] = {}
+    written: dict[str, int] = {}
+    for emit in batch.rows:
+        event_id = emit.row.get("event_id")
+        ids = known.of(emit.log)
+        row = redact_row(ensure_intent(emit.log, emit.row))
+        revisable = emit.log in known.revisable
+        if isinstance(event_id, str) and event_id in ids:
+            if not revisable:
+                summary.already_present += 1
+                continue
+            digests = known.digests(emit.log)
+            digest = row_digest(row)
+            if digests.get(event_id) == digest:
+                summary.already_present += 1
+                written[event_id] = digest  # the newest row already: the hook need not repeat it
+                continue
+            digests[event_id] = digest
+            summary.revised += 1
+        elif isinstance(event_id, str):
+            ids.add(event_id)
+            if revisable:
+                digest = known.digests(emit.log)[event_id] = row_digest(row)
+        if isinstance(event_id, str) and revisable:
+            written[event_id] = digest
+        by_log.setdefault(emit.log, []).append(row)
+    for log, rows in by_log.items():
+        if dry_run:
+            summary.written[log] += len(rows)
+        else:
+            summary.written[log] += write_rows(home, log, rows, writers)
+    return written
+
+
+def _quiet_for_a_day(stream: Stream) -> bool:
+    try:
+        return time.time() - os.stat(stream.path).st_mtime > 86_400 if stream.path else False
+    except OSError:
+        return True
+
+
+def run_ingest(
+    source: Source,
+    home: Home,
+    *,
+    streams: Iterable[Stream] | None = None,
+    dry_run: bool = False,
+    writers: Iterable | None = None,
+    progress: ProgressCallback | None = None,
+) -> IngestSummary:
+    """Read every stream of `source` into `home`; see the module docstring."""
+    started = time.perf_counter()
+    summary = IngestSummary(source=source.name, dry_run=dry_run)
+    checkpoints = CheckpointStore(home, source.name)
+    known = KnownIds(home, frozenset(getattr(source, "revisable_logs", ())))
+    writer_list = list(writers) if writers is not None else None
+    last_save, pending_save = time.perf_counter(), False
+    for stream in streams if streams is not None else source.discover():
+        summary.streams += 1
+        # A stream the Stop hook reads too (`carto_core.capture.live`) is read under its
+        # source's live lock, from the live checkpoint, which is then brought up to date: the
+        # two paths append a turn's rows in the order of the transcript states they read.
+        live_state = live.load_state(home, source.name, stream.key) if not dry_run else None
+        with live.source_lock(home, source.name) if live_state is not None else nullcontext():
+            if live_state is not None:  # read again under the lock: the hook may have moved it
+                live_state = live.load_state(home, source.name, stream.key)
+            checkpoint = checkpoints.get(stream.key)
+            if live_state is not None and isinstance(live_state.get("checkpoint"), dict):
+                checkpoint = live_state["checkpoint"]
+            try:
+                batch = source.read(stream, checkpoint)
+            except Exception as exc:
+                summary.errors.append(f"{stream.path or stream.key}: {type(exc).__name__}: {exc}")
+                continue
+            written = _write_batch(home, batch, summary, known, writer_list, dry_run)
+            if live_state is not None and batch.checkpoint is not None:
+                revisable = [e.row for e in batch.rows if e.log in known.revisable]
+                live.save_state(home, source.name, stream.key, batch.checkpoint, revisable,
+                                {**live_state.get("written", {}), **written})
+                if batch.checkpoint.get("final") and _quiet_for_a_day(stream):
+                    live.drop_state(home, source.name, stream.key)  # the session is long over
+        if batch.checkpoint is not None and not dry_run:
+            checkpoints.set(stream.key, batch.checkpoint)
+            pending_save = True
+            # Saving rewrites the whole checkpoint file; with thousands of small streams that
+            # dominated a backfill, so save at most every CHECKPOINT_SAVE_SECONDS (and at the
+            # end). A crash in between re-reads a few streams; their rows fold by event_id.
+            if time.perf_counter() - last_save >= CHECKPOINT_SAVE_SECONDS:
+                checkpoints.save()
+                last_save, pending_save = time.perf_counter(), False
+        if progress is not None:
+            progress(stream, batch)
+    if pending_save:
+        checkpoints.save()
+    summary.seconds = time.perf_counter() - started
+    return summary

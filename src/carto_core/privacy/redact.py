@@ -1,0 +1,811 @@
+"""Redaction of credential shapes before anything is stored. Stdlib only (hook path).
+
+Every string a writer stores passes through one redactor: row values and dict keys at every
+depth, and hook.log lines. A match is replaced by `[REDACTED:<kind>]` (`[REDACTED:aws-secret]`),
+so a reader, and search, still sees that a credential of that kind was there, never its value.
+A dict value under a secret-named key (`{"password": "hunter2"}`, `{"env": {"API_TOKEN": ...}}`)
+is redacted whole, since the string alone carries no context.
+
+The built-in rules live in `carto_core.privacy.rules` (with where their facts come from). Plugins
+add patterns with `add_pattern` from their `carto_register_writers` hook, or users with
+`[redact] patterns = [...]` in the config file; those run on every string.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from carto_core.util.lazyre import Lazy
+from carto_core.privacy.rules import KEYWORDS, RULES
+
+MARKER = "[REDACTED:"
+_MARKER_SPAN = Lazy(r"\[REDACTED:[\w.-]+\]")
+
+# Short strings are memoized (up to this many characters, this many entries).
+_MEMO_LENGTH = 256
+_MEMO_SIZE = 8192
+# Strings shorter than this hold no complete credential shape (`pwd=ab12c9` is 10); secrets in
+# shorter dict values are caught through their key.
+_MIN_TEXT = 8
+
+# --- what a value must not be --------------------------------------------------------------
+
+_RESERVED = frozenset("""
+true false null none nil undefined yes no on off y n required optional empty unset default
+str string int integer bool boolean bytes number float any object dict list array char text
+secretstr secretbytes redacted hidden masked omitted removed unknown void self this env
+await async new yield typeof function lambda require import not and or return
+""".split())
+_PLACEHOLDER = Lazy(
+    r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
+    r"|\*+|x+|X+|\.+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here)$",
+    re.IGNORECASE,
+)
+_DOTTED_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_TYPE_NAME = Lazy(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*$")
+_SYMBOLS = frozenset("!@#$%^&*+=/~?:._-")
+
+# Name parts around a secret keyword that say the value is not the secret itself (after
+# gitleaks' allow-list of generic key names): `token_url`, `password_file`, `max_tokens`.
+_SUFFIX_REJECT = frozenset("""
+file files path paths dir url uri urls endpoint endpoints name names id ids type types kind length
+len size count counts limit limits max min env var vars field fields label prompt policy policies
+format expiry expires expiration ttl lifetime timeout hint reset changed required enabled
+disabled strength rules rule regex pattern header headers mode store manager helper source provider
+cmd command usage budget estimate counter index class stdin prompted input output required
+audience scope scopes issuer algorithm alg position pos offset start end color colour style
+hdr match matches matcher span spans
+""".split())
+_PREFIX_REJECT = frozenset("""
+csrf xsrf page next prev previous continuation pagination cursor sort cancellation cancel lexer
+parser parse max min num total input output prompt completion cached cache reasoning bos eos pad
+unk sep cls mask special stop start end forgot reset show hide toggle has is no use with without
+require requires validate verify check sync count need needs
+""".split())
+_WEAK_KEYWORDS = ("pass", "pwd", "auth", "creds")
+_WORD_SPLIT = Lazy(r"[_.\-\s]+|(?<=[a-z0-9])(?=[A-Z])")
+
+_KNOWN_SCHEMES = frozenset("""
+basic bearer digest token apikey api-key api_key ssws negotiate ntlm oauth hoba mutual vapid dpop gnap
+aws4-hmac-sha256 goog4-hmac-sha256 signature sharedkey sharedkeylite sas key jwt pat bot hawk
+splunk sso-key scram-sha-1 scram-sha-256 privatetoken eg1-hmac-sha256 klaviyo-api-key
+""".split())
+_PARAM_SCHEMES = frozenset("digest oauth signature aws4-hmac-sha256 goog4-hmac-sha256 hoba mutual "
+                           "vapid hawk eg1-hmac-sha256 scram-sha-1 scram-sha-256".split())
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy in bits per character."""
+    if not text:
+        return 0.0
+    counts = Counter(text)
+    total = len(text)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def _secretish(value: str, minimum: int = 6) -> bool:
+    """Looks machine-made or chosen as a password: digits, mixed case or symbols, not a word."""
+    if len(value) < minimum:
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_upper = any(c.isupper() for c in value)
+    has_lower = any(c.islower() for c in value)
+    has_symbol = any(c in _SYMBOLS for c in value)
+    return has_digit or (has_upper and has_lower) or (has_symbol and (has_upper or has_lower))
+
+
+def _placeholder(value: str) -> bool:
+    stripped = value.strip()
+    return (not stripped or MARKER in stripped or stripped.lower() in _RESERVED
+            or _PLACEHOLDER.match(stripped) is not None)
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in _WORD_SPLIT.split(name) if w]
+
+
+# --- checks: accept (True or a kind), refuse (None/False), or move the span ---------------
+
+Check = Callable[[re.Match, str], object]
+
+
+def _group(match: re.Match, text: str, name: str) -> str:
+    start, end = match.span(name)
+    return text[start:end] if start >= 0 else ""
+
+
+def check_placeholder(match, text):
+    return not _placeholder(_group(match, text, "secret"))
+
+
+def check_has_digit(match, text):
+    token = match.group(0)
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token[3:])
+
+
+def check_entropic(match, text):
+    value = _group(match, text, "secret")
+    return any(c.isdigit() for c in value) and entropy(value) >= 3.0
+
+
+def check_bearer(match, text):
+    value = _group(match, text, "secret")
+    if _placeholder(value):
+        return False
+    return any(c.isdigit() for c in value) or (len(value) >= 24 and _secretish(value))
+
+
+def check_basic(match, text):
+    import base64
+    import binascii
+
+    value = _group(match, text, "secret")
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded
+
+
+def check_authorization(match, text):
+    scheme = _group(match, text, "scheme").lower()
+    value = _group(match, text, "secret")
+    kind = {"basic": "basic-auth", "bearer": "bearer"}.get(scheme, "authorization")
+    if scheme in _PARAM_SCHEMES and not value.startswith(MARKER):
+        # `Digest username="a", response="..."`: the credentials are every parameter, to the
+        # end of the header line (a literal `\n` ends it inside JSON-encoded text).
+        start = match.start("secret")
+        end = len(text)
+        for stop in ("\n", "\r", "\\n", "\\r"):
+            found = text.find(stop, start)
+            if found >= 0:
+                end = min(end, found)
+        return kind, start, end
+    if _placeholder(value) or value.lower() in _KNOWN_SCHEMES or re.search(r"[()\[\]]", value) \
+            or _DOTTED_IDENTIFIER.match(value) or _IDENTIFIER.match(value) and not scheme:
+        return False  # `authorization = self.headers.get(...)`: code
+    if scheme and scheme not in _KNOWN_SCHEMES and not (len(value) >= 12 and _secretish(value)):
+        return False  # prose: "authorization: the user must ..."
+    if not scheme and not _secretish(value, 8):
+        return False
+    return kind
+
+
+def _key_around(match: re.Match, text: str) -> tuple[str, int]:
+    """The whole identifier the keyword sits in (`AWS_SECRET_ACCESS_KEY`) and where it starts."""
+    start = match.start("kw")
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+        start -= 1
+    while start < match.start("kw") and text[start] in "-.":
+        start += 1  # `--password`: the dashes are the flag's, not the name's
+    return text[start:match.end("suffix")], start
+
+
+def _key_refused(keyword: str, keyword_start: int, key: str, key_start: int, text: str, suffix: str) -> bool:
+    """True when the key name is not a secret's name (`compass`, `tokenizer`, `max_tokens`)."""
+    lowered = keyword.lower()
+    weak = lowered in _WEAK_KEYWORDS
+    before = text[keyword_start - 1] if keyword_start > key_start else ""
+    if weak and before.isalpha() and not (before.islower() and keyword[:1].isupper()) \
+            and not (before.isupper() and keyword.isupper()):
+        return True  # `compass`, `bypass`, but `dbPass`, `DBPASS`
+    if suffix.lower() in ("s", "es"):
+        return True  # `tokens: 1500`, `secrets:`
+    if suffix:
+        first = suffix[0]
+        if first.isalpha() and (weak or not (first.isupper() and (keyword[-1:].islower() or keyword.isupper()))):
+            return True  # `secretary`, `tokenizer`, `GIT_AUTHOR`; `secretKey`, `TOKEN_ID` pass
+    tail_words = _words(suffix)
+    if tail_words and tail_words[0] in _SUFFIX_REJECT:
+        return True
+    head_words = _words(key[: keyword_start - key_start])
+    return bool(head_words) and head_words[-1] in _PREFIX_REJECT
+
+
+_FORMAT_FIELD = Lazy(r"\{\d*\}|\{[a-z_]+\}|%[sdr]|%\(\w+\)")
+_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*$")
+_SECRET_WORDS = ("pass", "pwd", "token", "secret", "key", "cred", "auth")
+
+
+def _variable_name(value: str) -> bool:
+    """`password_mgr`, `apiKey`: a name made of words, one of them a secret word."""
+    lowered = value.lower()
+    if not any(w in lowered for w in _SECRET_WORDS) or sum(c.isdigit() for c in value) > 2:
+        return False
+    return "_" in value.strip("_") or re.search(r"[a-z][A-Z]", value) is not None
+
+
+def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
+    """True when `value` is not a stored secret: a placeholder, code, a path, a URL.
+
+    `following` is the text right after the value (after its closing quote when quoted)."""
+    if _placeholder(value) or _FORMAT_FIELD.search(value):
+        return True
+    after = following.lstrip(" \t")
+    if after[:1] in ("+", "%", "*") and after[1:2] in (" ", "\t", "") or (quoted and after[:1] == "."):
+        return True  # `secret = "ghp_" + "b" * 36`, `Token = Ignore + Plain`: an expression
+    if value.lower() in (key.lower(), key.lower().lstrip("-_."), key.lower().rsplit(".", 1)[-1]):
+        return True  # `password=password`, `self.token = token`
+    if value.lower().startswith(("http://", "https://", "file://")):
+        return True  # a URL's credentials are the URL rule's business
+    if not quoted:
+        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value):
+            return True  # code: `token = get_token()`, `password=form.password.data`
+        if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] in (",", "=")):
+            return True  # `self.passwd = password_mgr`, `a, b = user, password`, `x = y = z`
+        if value.startswith(("/", "./", "../", "~/")) or re.match(r"^[A-Za-z]:\\", value):
+            return True  # a path to a secret, not the secret
+        if value[:1] in (":", "=", "?", "+"):
+            return True  # `Token::new`, `==`, `${X:?err}`
+    return False
+
+
+def _assignment_kind(key: str) -> str:
+    squashed = re.sub(r"[_.\-]", "", key.lower())
+    if "pass" in squashed or "pwd" in squashed:
+        return "password"
+    if "accountkey" in squashed or "sharedaccesskey" in squashed:
+        return "azure-key"
+    return "secret-assignment"
+
+
+def _check_keyed(match, text, *, flag: bool):
+    keyword = _group(match, text, "kw")
+    keyword_start = match.start("kw")
+    suffix = _group(match, text, "suffix")
+    key, key_start = _key_around(match, text)
+    if _key_refused(keyword, keyword_start, key, key_start, text, suffix):
+        return False
+    value = _group(match, text, "secret")
+    quoted = match.start("q") >= 0
+    end = match.end("secret") + (1 if quoted else 0)
+    following = text[end:end + 3]
+    if _value_refused(value, key, quoted, following) or (flag and value.startswith("-")):
+        return False
+    opening = text[key_start - 1:key_start]
+    q_at = match.start("q")
+    if quoted and opening in ("'", '"', "`") and text[q_at] == opening \
+            and opening not in text[match.end("suffix"):q_at] \
+            and (text[q_at - 1:q_at] == "\\") == (text[key_start - 2:key_start - 1] == "\\"):
+        return False  # `prompt='Password: ', x=1`: that quote closes the string the key is in
+    if text[max(0, key_start - 2):key_start] == "${" or (quoted and value[:1].isspace()):
+        return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
+    lowered_key = key.lower()
+    password_key = "pass" in lowered_key or "pwd" in lowered_key
+    if not quoted and value.isdigit() and not password_key:
+        return False  # `token_limit: 4096`
+    if not quoted and not password_key and not _secretish(value) and len(value) < 16:
+        return False  # `all_token_matches=matches`, `TOKEN_ENDS = TSPECIALS`: names, not secrets
+    weak = keyword.lower() in _WEAK_KEYWORDS
+    if flag:
+        if weak and not _secretish(value):
+            return False
+        return _assignment_kind(key)
+    sep = match.group("sep")
+    if not quoted and sep == ":" and _TYPE_NAME.match(value):
+        return False  # `token: Token`, `password: SecretStr`
+    bare = not suffix and key_start == keyword_start
+    if weak or (sep == ":" and not quoted and bare and not _at_line_start(text, key_start)):
+        # "invalid token: expired" is prose; "my password: hunter2" is not.
+        if not _secretish(value):
+            return False
+    elif len(value) < 3:
+        return False
+    return _assignment_kind(key)
+
+
+def check_assignment(match, text):
+    return _check_keyed(match, text, flag=False)
+
+
+def check_flag(match, text):
+    # The keyword follows a `-`; the flag is the run of name characters around it, and it must
+    # start with one or two dashes after a space or quote (`--db-password x`, not `re-token x`).
+    start = match.start("kw")
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+        start -= 1
+    dashes = len(text[start:match.start("kw")]) - len(text[start:match.start("kw")].lstrip("-"))
+    if dashes not in (1, 2):
+        return False
+    return _check_keyed(match, text, flag=True)
+
+
+def check_curl_user(match, text):
+    line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\\n", 0, match.start())) + 1
+    line = text[line_start:match.start()].lower()
+    if not re.search(r"\b(?:curl|wget|http|https|xh)\b", line):
+        return False  # `git push -u origin x:y`, `docker run -u 1000:1000`
+    return check_placeholder(match, text)
+
+
+def check_tag(match, text):
+    tag = _group(match, text, "tag")
+    value = _group(match, text, "secret")
+    words = _words(tag.split(":")[-1])
+    if words and (words[-1] in _SUFFIX_REJECT or words[0] in _PREFIX_REJECT):
+        return False
+    if _placeholder(value):
+        return False  # (`true`, `false` are reserved words: placeholders)
+    return "password" if "pass" in tag.lower() else "secret-assignment"
+
+
+def _at_line_start(text: str, position: int) -> bool:
+    before = text[max(0, position - 200):position].rstrip(" \t\"'\\")
+    return not before or before[-1] in "\n\r{[,;(-#" or before.endswith(("\\n", "\\r"))
+
+
+# --- starts: where the first match of a key-name rule can begin (-1: nowhere) -------------
+# Each is a superset test: it may accept a place the rule then refuses, never the reverse.
+
+_STEMS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
+_STEM_BACK = 20  # the longest key word reaches this far before its stem (`shared_access_key`)
+_AFTER_ASSIGNMENT = Lazy(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,3}(?:[:=]|%3[ad])")
+_AFTER_FLAG = Lazy(r"[\w-]{0,64}(?:=|[ \t])")
+
+
+def _first_stem(lowered: str, accept) -> int:
+    """Where the first key word followed by what `accept` wants may begin, or -1."""
+    best = -1
+    for stem in _STEMS:
+        at = lowered.find(stem)
+        while at >= 0 and (best < 0 or at < best):
+            if accept(lowered, stem, at, at + len(stem)):
+                best = at
+                break
+            at = lowered.find(stem, at + 1)
+    return -1 if best < 0 else max(0, best - _STEM_BACK)
+
+
+def _flag_around(text: str, stem: str, at: int, end: int) -> bool:
+    # A flag's key word follows a dash: right before the stem, or (`--api-key`) before the
+    # compound's first part, which only `key` has.
+    dashed = text[at - 1:at] == "-" or (stem == "key" and "-" in text[max(0, at - 16):at])
+    return dashed and _AFTER_FLAG.match(text, end) is not None
+
+
+# A key word's stem, name characters, a closing quote, spaces, a separator: one C-level scan
+# (faster than finding each stem and testing what follows it in Python).
+_STEM_ASSIGNMENT = Lazy(r"(?:pass|pwd|secret|token|cred|key|auth)" + _AFTER_ASSIGNMENT.args[0])
+
+
+#: How far before its separator a key-name match can begin: the longest stem (6), its name
+#: characters (64), a quote and its backslash, three spaces.
+_SEPARATOR_REACH = 6 + 64 + 2 + 3
+
+
+def start_assignment(lowered: str) -> int:
+    # Every match ends in a separator; the regex need not walk the prose before the first.
+    first = -1
+    for separator in ("=", ":", "%3"):
+        at = lowered.find(separator) if first < 0 else lowered.find(separator, 0, first)
+        if at >= 0:
+            first = at
+    if first < 0:
+        return -1
+    found = _STEM_ASSIGNMENT.search(lowered, max(0, first - _SEPARATOR_REACH))
+    return -1 if found is None else max(0, found.start() - _STEM_BACK)
+
+
+def start_flag(lowered: str) -> int:
+    return _first_stem(lowered, _flag_around) if "-" in lowered else -1
+
+
+def start_tag(lowered: str) -> int:
+    return 0 if "</" in lowered else -1
+
+
+STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
+
+
+CHECKS: dict[str, Check] = {
+    "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
+    "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
+    "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
+}
+
+
+# --- the engine ----------------------------------------------------------------------------
+
+
+# A token rule's match is a run of token characters of 20 or more (the shortest provider token,
+# an AWS key id, is 20): it lies inside a whitespace-separated word at least that long, and
+# `str.split` finds those words at C speed (a regex for the runs costs twice as much).
+LONG_WORD = 20
+
+
+def long_words(lowered: str) -> str:
+    return " ".join(word for word in lowered.split() if len(word) >= LONG_WORD)
+
+
+_GATE_CHARACTERS = "=:-"
+#: Below this length a needle's scan costs less than deciding whether to skip it.
+_GATED_LENGTH = 512
+
+
+def _gates_of(needle: str, needles) -> tuple[str, ...]:
+    """What must occur for `needle` to occur, cheaper to look for first: the characters prose
+    rarely has that it holds, and the longest shorter needle it holds."""
+    gates = [c for c in _GATE_CHARACTERS if c in needle and c != needle]
+    held = [other for other in needles if other != needle and other in needle]
+    if held:
+        gates.append(max(held, key=len))
+    return tuple(gates)
+
+
+class Rule:
+    """One pattern: compiled on first use, run only when one of its needles occurs."""
+
+    __slots__ = ("kind", "source", "needles", "lower", "token", "check", "start", "_compiled", "_folded")
+
+    def __init__(self, kind: str, pattern: str, needles: tuple[str, ...] = (), *, lower: bool = False,
+                 token: bool = False, check: str | Check | None = None, start: str | None = None):
+        self.kind = kind
+        self.source = pattern
+        self.needles = tuple(needles)
+        self.lower = lower
+        self.token = token and bool(needles)
+        self.check = CHECKS[check] if isinstance(check, str) else check
+        self.start = STARTS[start] if start else None
+        self._compiled: re.Pattern | None = None
+        self._folded: re.Pattern | None = None
+
+    def compiled(self) -> re.Pattern:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled
+
+    def apply(self, value: str, lowered: str, sink: list[str] | None = None) -> tuple[str, list[str]]:
+        """`value` with every accepted match replaced, and the kinds replaced (in order);
+        `sink` collects the replaced texts (for scanning caches built from them)."""
+        if self.lower:
+            if len(lowered) == len(value):
+                pattern, target = self.compiled(), lowered
+            else:  # case folding changed the length (rare non-ASCII): match the original
+                if self._folded is None:
+                    self._folded = re.compile(self.source, re.IGNORECASE)
+                pattern, target = self._folded, value
+        else:
+            pattern, target = self.compiled(), value
+        begin = 0
+        if self.start is not None and target is lowered:
+            begin = self.start(lowered)
+            if begin < 0:
+                return value, []
+        has_secret = "secret" in pattern.groupindex
+        # Earlier replacements must stay whole: a match reaching into one is not a secret
+        # (`https://[REDACTED:github-token]@host` has a `:` inside the marker).
+        markers = [m.span() for m in _MARKER_SPAN.finditer(value)] if MARKER in value else ()
+        pieces: list[str] = []
+        kinds: list[str] = []
+        last = 0
+        for match in pattern.finditer(target, begin):
+            kind = self.kind
+            start, end = match.span("secret") if has_secret else match.span()
+            if start < 0:
+                start, end = match.span()
+            if start < last:
+                continue
+            if self.check is not None:
+                verdict = self.check(match, value)
+                if not verdict:
+                    continue
+                if isinstance(verdict, tuple):
+                    kind, start, end = verdict
+                elif isinstance(verdict, str):
+                    kind = verdict
+            if markers and any(a < end and start < b and not (start <= a and b <= end) for a, b in markers):
+                continue  # cuts into an earlier replacement (swallowing one whole is fine)
+            if value.startswith(MARKER, start):
+                continue  # already redacted
+            pieces.append(value[last:start])
+            pieces.append(f"{MARKER}{kind}]")
+            kinds.append(kind)
+            if sink is not None:
+                sink.append(value[start:end])
+            last = end
+        if not pieces:
+            return value, kinds
+        pieces.append(value[last:])
+        return "".join(pieces), kinds
+
+
+BUILTIN_RULES: tuple[Rule, ...] = tuple(
+    Rule(kind, pattern, needles, lower=options.get("lower", False), token=options.get("token", False),
+         check=options.get("check"), start=options.get("start"))
+    for kind, pattern, needles, options in RULES
+)
+
+
+class Redactor:
+    """An ordered set of rules applied to every string of a value (keys included)."""
+
+    def __init__(self, patterns: Iterable[tuple[str, str]] | None = None, *, builtin: bool | None = None,
+                 prefilter: bool = True):
+        # Redactor() is the built-in rule set; Redactor([(kind, regex), ...]) a custom one.
+        use_builtin = builtin if builtin is not None else patterns is None
+        self._rules: list[Rule] = list(BUILTIN_RULES) if use_builtin else []
+        self._prefilter = prefilter
+        self._memo: dict[str, tuple[str, list[str], tuple[str, ...]]] = {}
+        self._indexed_for = -1
+        for kind, pattern in patterns or ():
+            self.add_pattern(kind, pattern)
+
+    def add_pattern(self, kind: str, pattern: str) -> None:
+        rule = Rule(kind, pattern)
+        rule.compiled()  # a bad user pattern fails here, where it is added
+        self._rules.append(rule)
+        self._memo.clear()
+
+    @property
+    def kinds(self) -> list[str]:
+        return list(dict.fromkeys(rule.kind for rule in self._rules))
+
+    def _index(self):
+        """The token rules' needles and the other rules' needles, each with the positions of
+        the rules it gates; and the rules that have no needles (user patterns), which run on
+        every string."""
+        if self._indexed_for != len(self._rules):
+            token: dict[str, list[int]] = {}
+            text: dict[str, list[int]] = {}
+            always = []
+            for position, rule in enumerate(self._rules):
+                if not rule.needles:
+                    always.append(position)
+                for needle in rule.needles:
+                    (token if rule.token else text).setdefault(needle, []).append(position)
+            # `in` on the few long runs, needle by needle, beats one compiled alternation of
+            # the ~95 token needles (which a hook process would also pay ~1 ms to compile).
+            self._token_needles = tuple((needle, tuple(ps)) for needle, ps in token.items())
+            # Needles gating the most rules first: once the key-name rules are candidates,
+            # the other stems that gate only them are not looked for. A needle holding a rarer
+            # character or a shorter needle is looked for only when that one occurs (prose
+            # without `=`, `:` or `-` skips a dozen scans of the whole text).
+            ordered = sorted(text.items(), key=lambda item: -len(item[1]))
+            self._text_needles = tuple((needle, frozenset(ps), _gates_of(needle, text)) for needle, ps in ordered)
+            self._always = tuple(always)
+            self._indexed_for = len(self._rules)
+        return self._token_needles, self._text_needles, self._always
+
+    def scan(self, value: str, sink: list[str] | None = None) -> tuple[str, list[str]]:
+        """The redacted text and the kinds found in it (one entry per replacement)."""
+        if len(value) < _MIN_TEXT:
+            return value, []
+        if len(value) <= _MEMO_LENGTH:
+            # Rows repeat their short strings (timestamps, paths, ids, tool names): remember
+            # what each came out as (bounded; the rules are fixed once patterns are added).
+            memo = self._memo.get(value)
+            if memo is None:
+                pieces: list[str] = []
+                memo = (*self._scan(value, pieces), tuple(pieces))
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.clear()
+                self._memo[value] = memo
+            if sink is not None:
+                sink.extend(memo[2])
+            return memo[0], list(memo[1])
+        if self is _default and value in _CLEAN:
+            return value, []  # redacted (and cut) by `clip`, with this redactor, a moment ago
+        return self._scan(value, sink)
+
+    def candidates(self, lowered: str) -> set[int]:
+        """Positions of the rules that can match `lowered` (a superset: each holds a needle).
+
+        Needles are literal: a rule cannot match text that holds none of them. Token rules
+        look only in the long runs (few, short); the others in the whole lowered text."""
+        token_needles, text_needles, always = self._index()
+        found = set(always)
+        runs = long_words(lowered) if token_needles and len(lowered) >= LONG_WORD else ""
+        if runs:
+            for needle, positions in token_needles:
+                if needle in runs:
+                    found.update(positions)
+        if len(lowered) < _GATED_LENGTH:
+            for needle, positions, _ in text_needles:
+                if needle in lowered:
+                    found |= positions
+            return found
+        seen: dict[str, bool] = {}
+        for needle, positions, gates in text_needles:
+            if positions <= found:
+                continue
+            absent = False
+            for gate in gates:
+                present = seen.get(gate)
+                if present is None:
+                    present = seen[gate] = gate in lowered
+                if not present:
+                    absent = True
+                    break
+            if absent:
+                continue
+            present = seen.get(needle)
+            if present is None:
+                present = seen[needle] = needle in lowered
+            if present:
+                found |= positions
+        return found
+
+    def _scan(self, value: str, sink: list[str] | None) -> tuple[str, list[str]]:
+        lowered = value.lower()
+        if self._prefilter:
+            candidates = self.candidates(lowered)
+            if not candidates:
+                return value, []  # the common case
+            rules = [self._rules[position] for position in sorted(candidates)]
+        else:
+            rules = self._rules
+        found: list[str] = []
+        for rule in rules:
+            out, kinds = rule.apply(value, lowered, sink)
+            if kinds:
+                found.extend(kinds)
+                value = out
+                lowered = value.lower()
+        return value, found
+
+    def text(self, value: str) -> str:
+        return self.scan(value)[0]
+
+    def value(self, value, found: list[str] | None = None, sink: list[str] | None = None):
+        """A copy of `value` (any JSON shape) with every credential replaced; `found` collects
+        the kinds replaced, `sink` the texts."""
+        if isinstance(value, str):
+            out, kinds = self.scan(value, sink)
+            if found is not None:
+                found.extend(kinds)
+            return out
+        if isinstance(value, dict):
+            out = {}
+            for key, item in value.items():
+                new_key = self.value(key, found, sink) if isinstance(key, str) else key
+                if new_key in out and new_key != key:
+                    new_key = f"{new_key} #{len(out)}"  # two redacted keys must not collide
+                if isinstance(item, str) and isinstance(key, str):
+                    kind = secret_key_kind(key, item)
+                    if kind is not None:
+                        out[new_key] = _redact_under_key(kind, item)
+                        if found is not None:
+                            found.append(kind)
+                        if sink is not None:
+                            sink.append(item)
+                        continue
+                out[new_key] = self.value(item, found, sink)
+            return out
+        if isinstance(value, list):
+            return [self.value(item, found, sink) for item in value]
+        return value
+
+    def row(self, row: dict) -> dict:
+        """A copy of `row` with every credential shape replaced; order unchanged."""
+        return self.value(row)
+
+    def kinds_in(self, value) -> Counter:
+        """What redacting `value` would replace, by kind (for `carto doctor --secrets`)."""
+        found: list[str] = []
+        self.value(value, found)
+        return Counter(found)
+
+
+_KEY_NAME = Lazy(KEYWORDS, re.IGNORECASE)
+_KEY_HINTS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
+
+
+_HINTED: dict[str, bool] = {}  # key name -> holds a key word (row keys repeat: cache them)
+
+
+def secret_key_kind(key: str, value: str) -> str | None:
+    """The kind to redact `value` as when it is stored under dict key `key`, or None."""
+    if len(key) > 80 or len(value) < 3:
+        return None
+    hinted = _HINTED.get(key)
+    if hinted is None:
+        hinted = any(hint in key.lower() for hint in _KEY_HINTS)
+        if len(_HINTED) < 4096:
+            _HINTED[key] = hinted
+    if not hinted:
+        return None
+    lowered = key.lower()
+    if lowered in ("authorization", "proxy-authorization"):
+        scheme, _, credentials = value.strip().partition(" ")
+        credentials = credentials.strip() if credentials else scheme
+        return None if _placeholder(credentials) or credentials.lower() in _KNOWN_SCHEMES else "authorization"
+    for found in _KEY_NAME.finditer(key):
+        suffix_end = found.end()
+        while suffix_end < len(key) and (key[suffix_end].isalnum() or key[suffix_end] in "_.-"):
+            suffix_end += 1
+        suffix = key[found.end():suffix_end]
+        if _key_refused(found.group(0), found.start(), key[:suffix_end], 0, key, suffix):
+            continue
+        if _value_refused(value, key, True, ""):
+            return None
+        if found.group(0).lower() in _WEAK_KEYWORDS and not _secretish(value):
+            return None
+        if value.isdigit() and "pass" not in lowered and "pwd" not in lowered:
+            return None
+        return _assignment_kind(key)
+    return None
+
+
+def _redact_under_key(kind: str, value: str) -> str:
+    if kind == "authorization":
+        scheme, sep, credentials = value.strip().partition(" ")
+        if sep and scheme.lower() in _KNOWN_SCHEMES:
+            return f"{scheme} {MARKER}{ {'basic': 'basic-auth', 'bearer': 'bearer'}.get(scheme.lower(), kind)}]"
+    return f"{MARKER}{kind}]"
+
+
+_default: Redactor | None = None
+#: Texts `clip` already redacted (bounded): `scan` returns them as they are.
+_CLEAN: dict[str, None] = {}
+_CLEAN_SIZE = 512
+_CLIP_MARGIN = 512
+
+
+def default_redactor() -> Redactor:
+    """The process-wide redactor: built-in rules plus the config file's patterns."""
+    global _default
+    if _default is None:
+        redactor = Redactor()
+        for index, pattern in enumerate(_config_patterns()):
+            try:
+                redactor.add_pattern(f"config-{index + 1}", pattern)
+            except re.error:
+                continue  # a bad user pattern never stops capture; `carto doctor` names it
+        _default = redactor
+    return _default
+
+
+def add_pattern(kind: str, pattern: str) -> None:
+    """Extend the process-wide redactor (for plugins)."""
+    default_redactor().add_pattern(kind, pattern)
+
+
+def redact_row(row: dict) -> dict:
+    return default_redactor().row(row)
+
+
+def redact_text(text: str) -> str:
+    return default_redactor().text(text)
+
+
+def clip(text: str, limit: int, tail: str = "") -> str:
+    """`text` cut to `limit` characters (`tail` marking the cut), redacted before the cut when
+    one happens: half a credential is too short for its rule and would be kept."""
+    if len(text) <= limit:
+        return text
+    # Only the kept head and a margin are redacted: a credential that starts before the cut
+    # is matched within the margin (the longest value a rule reads is 400 characters; a private
+    # key without its END line is redacted to the end of what is seen).
+    text = redact_text(text[: limit + _CLIP_MARGIN])
+    text = text if len(text) <= limit else text[: limit - len(tail)] + tail
+    # The row this text goes into is redacted again before it is written; that second pass
+    # over a long body would find nothing (redaction is idempotent), so remember the result.
+    if len(_CLEAN) >= _CLEAN_SIZE:
+        _CLEAN.clear()
+    _CLEAN[text] = None
+    return text
+
+
+def redacted(rows: Iterable[dict]) -> list[dict]:
+    """Rows as a writer may store them: for writers outside the hook and ingest paths
+    (telemetry, wrapups, error logs), which append with `appendlog.append_rows` directly."""
+    redactor = default_redactor()
+    return [redactor.row(row) for row in rows]
+
+
+def _config_patterns() -> list[str]:
+    from carto_core.logio.home import config_file
+
+    path = config_file()
+    if not path.is_file():
+        return []
+    import tomllib
+
+    try:
+        patterns = tomllib.loads(path.read_text("utf-8")).get("redact", {}).get("patterns", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [p for p in patterns if isinstance(p, str)]

@@ -1,0 +1,173 @@
+"""The built-in credential rules `carto_core.privacy.redact` applies. Stdlib only (hook path).
+
+Where the facts come from. The providers, prefixes, lengths and alphabets below were taken as
+facts from published rule sets and vendor documentation, then written here as our own
+regular expressions (no rule text was copied):
+
+- gitleaks' default configuration `config/gitleaks.toml` (MIT licence, (c) Zachary Rice and
+  contributors): AWS key-id prefixes, GitHub/GitLab/Slack/Stripe/Google/npm/PyPI/Shopify/
+  Atlassian/Databricks/Linear/Sentry/Hugging Face/DigitalOcean/SendGrid/Twilio/Mailgun/Heroku/
+  Vault/Grafana/Doppler/Postman/PlanetScale/... shapes, the PEM block shape, the JWT shape and
+  the "generic key name" idea with its non-secret name lists (csrf token, token url, ...);
+- Yelp's detect-secrets (Apache-2.0): the keyword plugin's idea of a secret-named context, the
+  Azure storage key shape, and the Shannon-entropy threshold idea;
+- secretlint's recommended preset (MIT): basic-auth URLs and connection strings;
+- vendor pages: Vercel's prefixed formats (vcp_, vci_, vca_, vcr_, vck_: Vercel changelog
+  "new token formats and secret scanning"), Supabase `sbp_`/`sb_secret_`, Docker Hub
+  `dckr_pat_`, Google `ya29.`/`1//0`/`GOCSPX-`, RFC 7235 (every Authorization scheme has the
+  form `scheme credentials`), RFC 3986 (userinfo ends at the last `@` of the authority).
+
+A rule is (kind, pattern, needles, options). `needles` are lower-case literals at least one
+of which every match contains: the redactor runs a rule only when one occurs in the lowered
+text, which keeps the hook path cheap. `lower=True` rules are written in lower case and run on
+the lowered text (about five times cheaper than `(?i)`); their spans map back to the original.
+A rule replaces its `secret` group when it has one, else the whole match. `check` names a
+function in `carto_core.privacy.redact` that accepts or refuses a match (placeholders, code, prose);
+`start` one that finds, without a regex scan, where the first match can begin (the key-name
+rules: a key word followed by a separator), so prose full of "token" costs a few `find`s.
+"""
+
+from __future__ import annotations
+
+# Characters a secret value cannot contain when it is not quoted: the separators of shell,
+# query strings, JSON/YAML flow syntax and code. A quoted value runs to its closing quote.
+UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|]"
+QUOTED = r"[^\"'`\\\r\n]"
+_VALUE = (r"(?:\\?(?P<q>[\"'`]))?(?P<secret>(?(q)" + QUOTED + r"{1,400}(?=\\?(?P=q)|$)|" + UNQUOTED + r"{1,400}))")
+
+# Key names that make whatever is assigned to them a secret, lower case. `pass`, `pwd`, `auth`
+# and `creds` are weak: they must stand as their own word (`db_pass`, `authToken`), never
+# inside another (`compass`, `author`), and what they hold must look like a secret.
+KEYWORDS = (
+    r"(?:passwd|password|passphrase|pass(?![a-z])|pwd(?![a-z])|secret|token|credentials?|creds(?![a-z])|"
+    r"api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|account[_.-]?key|"
+    r"shared[_.-]?access[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|"
+    r"client[_.-]?key|auth(?![a-z]))"
+)
+KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
+
+_SEP = r"(?:\\?[\"'])?[ \t]{0,3}(?P<sep>=>|:=|[:=]|%3[ad])(?![=:/])[ \t]{0,3}"
+_START = r"(?<![A-Za-z0-9])"
+# A token rule matches one run of token characters (no spaces): it runs only when one of its
+# needles occurs in the text's long runs (`carto_core.privacy.redact.LONG_RUN`), a much shorter string.
+T = {"token": True}
+_END = r"(?![A-Za-z0-9])"
+
+# (kind, pattern, needles, options)
+RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
+    # --- key material --------------------------------------------------------------------
+    ("private-key",
+     r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY"
+     r"(?: BLOCK)?-----|[\s\S]*)", ("private key",), {}),
+    ("private-key", r"Private-Lines:[ \t]*\d+[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-f]+|\Z)",
+     ("private-lines:",), {}),
+    ("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", ("age-secret-key-1",), T),
+    # --- cloud providers -----------------------------------------------------------------
+    ("aws-access-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
+     ("akia", "asia", "abia", "acca", "a3t"), T),
+    ("aws-secret", r"secret[_.-]?access[_.-]?key\\?[\"']?[ \t]{0,3}(?:=>|:=|[:= \t])[ \t]{0,3}" + r"\\?[\"'`]?(?P<secret>[a-z0-9/+=]{40})(?![a-z0-9/+=])",
+     ("secret",), {"lower": True}),
+    ("google-api-key", _START + r"AIza[\w-]{35}" + r"(?![\w-])", ("aiza",), T),
+    ("google-oauth-token", _START + r"ya29\.[\w.-]{20,}", ("ya29.",), T),
+    ("google-oauth-token", r"(?<![\w/])1//0[\w-]{30,}", ("1//0",), T),
+    ("google-client-secret", _START + r"GOCSPX-[\w-]{20,}", ("gocspx-",), T),
+    ("azure-ad-secret", r"(?<![\w~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])", ("q~",), T),
+    ("url-signature",
+     r"[?&](?:sig|x-amz-signature|x-goog-signature|x-amz-security-token)=(?P<secret>[a-z0-9%+/=._-]{16,})",
+     ("sig=", "signature=", "security-token="), {"lower": True}),
+    ("digitalocean-token", _START + r"do[opr]_v1_[a-f0-9]{64}", ("_v1_",), T),
+    ("alibaba-access-key", _START + r"LTAI[A-Za-z0-9]{20}" + _END, ("ltai",), T),
+    ("heroku-key", _START + r"HRKU-AA[\w-]{58}", ("hrku-",), T),
+    ("vercel-token", _START + r"vc[pirak]_[A-Za-z0-9_-]{20,}", ("vcp_", "vci_", "vca_", "vcr_", "vck_"), T),
+    ("supabase-key", _START + r"(?:sbp_(?:oauth_)?[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})",
+     ("sbp_", "sb_secret_"), T),
+    ("databricks-token", _START + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, ("dapi",), T),
+    ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
+    ("cloudflare-origin-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), T),
+    ("openshift-token", r"sha256~[\w-]{43}", ("sha256~",), T),
+    # --- code hosting, packages, CI ------------------------------------------------------
+    ("github-token", _START + r"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})" + _END,
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), T),
+    ("gitlab-token",
+     _START + r"(?:gl(?:pat|dt|rt|ptt|ft|imt|agent|oas|soat|ffct|cbt|wt)-[\w.-]{20,}|GR1348941[\w-]{20,})",
+     ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-",
+      "glffct-", "glcbt-", "glwt-", "gr1348941"), T),
+    ("atlassian-token", _START + r"(?:ATATT3[A-Za-z0-9_=-]{50,}|ATBB[A-Za-z0-9_=.-]{28,})", ("atatt3", "atbb"), T),
+    ("npm-token", _START + r"npm_[A-Za-z0-9]{36}" + _END, ("npm_",), T),
+    ("pypi-token", _START + r"pypi-AgE[A-Za-z0-9_-]{50,}", ("pypi-age",), T),
+    ("dockerhub-token", _START + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}", ("dckr_",), T),
+    ("rubygems-token", _START + r"rubygems_[a-f0-9]{48}", ("rubygems_",), T),
+    ("pulumi-token", _START + r"pul-[a-f0-9]{40}" + _END, ("pul-",), T),
+    ("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[\w=-]{60,}", ("atlasv1",), T),
+    ("vault-token", _START + r"hv[sb]\.[\w-]{90,}", ("hvs.", "hvb."), T),
+    ("doppler-token", _START + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", ("dp.",), T),
+    ("postman-key", _START + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",), T),
+    ("planetscale-token", _START + r"pscale_(?:tkn|oauth|pw)_[\w.=-]{32,}", ("pscale_",), T),
+    ("grafana-token", _START + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})",
+     ("glsa_", "glc_"), T),
+    ("newrelic-key", _START + r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,}", ("nrak-", "nrii-", "nrjs-"), T),
+    ("sentry-token", _START + r"sntry[su]_[A-Za-z0-9+/=_]{40,}", ("sntrys_", "sntryu_"), T),
+    ("linear-key", _START + r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", ("lin_api_", "lin_oauth_"), T),
+    ("onepassword-token", _START + r"ops_eyJ[A-Za-z0-9+/]{100,}={0,3}", ("ops_eyj",), T),
+    # --- AI providers --------------------------------------------------------------------
+    ("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{16,}", ("sk-ant-",), T),
+    ("openai-key", _START + r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
+     ("sk-",), T),
+    ("api-key", _START + r"sk-[A-Za-z0-9_-]{20,}", ("sk-",), {"check": "has_digit", "token": True}),
+    ("huggingface-token", _START + r"(?:hf_|api_org_)[A-Za-z0-9]{30,}" + _END, ("hf_", "api_org_"), T),
+    ("perplexity-key", _START + r"pplx-[A-Za-z0-9]{40,}", ("pplx-",), T),
+    ("groq-key", _START + r"gsk_[A-Za-z0-9]{40,}", ("gsk_",), T),
+    ("xai-key", _START + r"xai-[A-Za-z0-9]{60,}", ("xai-",), T),
+    ("replicate-token", _START + r"r8_[A-Za-z0-9]{30,}", ("r8_",), T),
+    # --- messaging, payments, mail -------------------------------------------------------
+    ("slack-token",
+     _START + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}|xapp-\d-[A-Za-z0-9-]{10,})",
+     ("xox", "xapp-"), T),
+    ("slack-webhook", r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})",
+     ("hooks.slack.com",), T),
+    ("discord-webhook", r"discord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[\w-]{40,})", ("/api/webhooks/",), T),
+    ("telegram-bot-token", r"(?<![\d:])\d{8,10}:AA[\w-]{33}(?![\w-])", (":aa",), {}),
+    ("stripe-key", _START + r"(?:[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{20,})",
+     ("k_live_", "k_test_", "k_prod_", "whsec_"), T),
+    ("square-token", _START + r"sq0(?:atp|csp)-[\w-]{22,}", ("sq0atp-", "sq0csp-"), T),
+    ("shopify-token", _START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END, ("shpat_", "shpca_", "shppa_", "shpss_"), T),
+    ("sendgrid-key", _START + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", ("sg.",), T),
+    ("twilio-key", _START + r"SK[0-9a-f]{32}" + _END, ("sk",), T),
+    ("mailgun-key", r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])", ("key-",), T),
+    # --- generic shapes ------------------------------------------------------------------
+    # The signature is optional: an unsigned token, or one cut short, still carries its claims.
+    ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
+    ("url-password",
+     r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>]*:(?P<secret>[^\s/?#'\"`<>]+)@(?=[^\s/?#@'\"`<>]+(?:[/?#\s'\"`<>]|$))",
+     ("://",), {"lower": True, "check": "placeholder"}),
+    ("url-token", r"\b[a-z][a-z0-9+.-]{1,20}://(?P<secret>[a-z0-9_-]{20,})@", ("://",),
+     {"lower": True, "check": "entropic"}),
+    ("authorization",
+     r"\b(?:proxy-)?authorization\\?[\"']?[ \t]{0,3}[:=][ \t]{0,3}\\?[\"']?(?:(?P<scheme>[a-z][\w.-]*)[ \t]+)?"
+     r"(?P<secret>[^\s\"'\\,;]+)", ("authorization",), {"lower": True, "check": "authorization"}),
+    ("bearer", r"\bbearer[ \t]+(?P<secret>[a-z0-9._~+/-]{8,}=*)", ("bearer",), {"lower": True, "check": "bearer"}),
+    ("basic-auth", r"\bbasic[ \t]+(?P<secret>[a-z0-9+/]{8,}={0,2})(?![a-z0-9+/=])", ("basic",),
+     {"lower": True, "check": "basic"}),
+    # --- command lines -------------------------------------------------------------------
+    ("password",
+     r"(?<=-)(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w-]{0,30}?)(?:=|[ \t]+)" + _VALUE,
+     KEY_NEEDLES, {"lower": True, "check": "flag", "start": "flag"}),
+    ("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?P<secret>[^\s\"'`]+)",
+     ("mysql", "mariadb"), {"check": "placeholder"}),
+    ("password", r"\b(?:sshpass[ \t]+-p|redis-cli\b[^\n|;&]*?[ \t]-a|docker[ \t]+login\b[^\n|;&]*?[ \t]-p"
+                 r"|mongo(?:sh|dump|restore)?\b[^\n|;&]*?[ \t]-p)[ \t]*\\?[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)",
+     ("sshpass", "redis-cli", "login", "mongo"), {"check": "placeholder"}),
+    ("basic-auth", r"(?:-u|--user|--http-user)[ =]\\?[\"']?[^\s:\"']*:(?P<secret>[^\s\"'\\]+)",
+     ("-u", "--user", "--http-user"), {"check": "curl_user"}),
+    ("password", r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<secret>\S+)",
+     ("machine",), {"lower": True, "check": "placeholder"}),
+    # --- markup and config files ---------------------------------------------------------
+    ("secret-assignment",
+     r"<(?P<tag>[\w:.-]*" + KEYWORDS + r"[\w:.-]*)>(?P<secret>[^<\n]{1,400})</(?P=tag)>",
+     KEY_NEEDLES, {"lower": True, "check": "tag", "start": "tag"}),
+    ("password",
+     r"key=\\?[\"'][^\"'\\]*(?:password|passwd|secret|token|apikey|api_key)[^\"'\\]*\\?[\"'][ \t]+value=\\?[\"'](?P<secret>[^\"'\\]+)",
+     ("key=",), {"lower": True, "check": "placeholder"}),
+    ("secret-assignment", r"(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
+     KEY_NEEDLES, {"lower": True, "check": "assignment", "start": "assignment"}),
+)
