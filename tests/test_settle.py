@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 from carto_core.transcript.settle import final_at, is_finished, stamp_epoch
 
 NOW = 1_800_000_000.0

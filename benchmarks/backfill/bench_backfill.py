@@ -26,7 +26,7 @@ CHILD = r"""
 import json, resource, sys, time
 from carto_claude.transcripts import ClaudeSource
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 root, home = sys.argv[1], sys.argv[2]
 start = time.perf_counter()
 summary = run_ingest(ClaudeSource({"roots": [root], "settle_seconds": 0}), Home(home))

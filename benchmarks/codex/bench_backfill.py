@@ -23,7 +23,7 @@ from pathlib import Path
 import orjson
 
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 from carto_codex.source import CodexRolloutSource
 
 

@@ -54,7 +54,7 @@ def prepare(workdir: Path, events: int, env: dict) -> Path:
     subprocess.run([str(CARTO), "search", "--no-semantic", "deploy", "--limit", "1"],
                    stdout=subprocess.DEVNULL, env={**env, "CARTO_HOME": str(home)}, check=False)
     subprocess.run([str(PYTHON), "-c", "import sys; from carto_core.logio.home import Home; "
-                    "from carto_core.recall.refresh import refresh_index; print(refresh_index(Home(sys.argv[1])))",
+                    "from carto_core.jobs.refresh import refresh_index; print(refresh_index(Home(sys.argv[1])))",
                     str(home)], env=env, check=True, stdout=subprocess.DEVNULL)
     return home
 

@@ -55,7 +55,7 @@ if capture != "-":
     redact.Redactor.scan = recording
 from carto_claude.transcripts import ClaudeSource
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 with tempfile.TemporaryDirectory() as home:
     wall, cpu = time.perf_counter(), time.process_time()
     summary = run_ingest(ClaudeSource({"roots": [root], "settle_seconds": 0}), Home(home))

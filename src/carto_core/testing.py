@@ -348,7 +348,7 @@ class SourceContract(NetworkGuarded):
 
     def test_contract_ingest_twice_writes_once(self, source, carto_contract_home):
         from carto_core.builtins.writers import JsonlWriter
-        from carto_core.model.ingest import run_ingest
+        from carto_core.ingest.runner import run_ingest
 
         expected: dict[str, set] = {}
         for log, event_id in read_all(source).ids():

@@ -157,7 +157,7 @@ def test_delta_page_shows_the_turn_once_with_its_newest_row(tmp_path):
 
 
 def test_serve_live_corpus_replaces_the_event(tmp_path):
-    from carto_core.serve.live import LiveCorpus
+    from carto_core.lenses.livecorpus import LiveCorpus
 
     home = Home(tmp_path)
     base(home)

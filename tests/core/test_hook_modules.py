@@ -147,7 +147,7 @@ def test_every_carto_module_on_the_list_is_still_loaded(loaded):
 def test_rare_cases_stay_off_the_common_path(loaded):
     # What a plain `npm test` call must not pay for: commits, timestamps, the changelog tail.
     common = loaded["Bash, Ran: row"]
-    for module in ("datetime", "carto_core.util.timeparse", "carto_core.transcript.activity", "signal",
+    for module in ("datetime", "carto_core.util.timeparse", "carto_core.capture.turnactivity", "signal",
                    "carto_core.capture.gitstate", "carto_core.capture.tail", "shlex", "subprocess",
                    "importlib.metadata"):
         assert module not in common, module

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from carto_core.cli import cli
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 from carto_core.logio.reader import iter_lines
 from carto_core.model.sources import Emit, ReadBatch, Source, Stream
 

@@ -184,6 +184,56 @@ def click_commands_outside_cli(roots: dict[str, Path]) -> list[str]:
     return found
 
 
+def layer_of(module: str, layers: list[tuple[str, tuple[str, ...]]]) -> int | None:
+    """The index of the layer whose entry is `module` or, for an entry below the package root,
+    the longest that holds it (None: unplaced). The package root places only itself."""
+    best, where = -1, None
+    for index, (_, members) in enumerate(layers):
+        for member in members:
+            holds = "." in member and module.startswith(member + ".")
+            if (module == member or holds) and len(member) > best:
+                best, where = len(member), index
+    return where
+
+
+def unplaced_modules(graph: dict[str, dict], layers, package: str) -> list[str]:
+    return sorted(m for m in graph if m.split(".")[0] == package and layer_of(m, layers) is None)
+
+
+def upward_imports(graph: dict[str, dict], layers, package: str) -> list[str]:
+    """Imports from a module of the package into a module of a higher layer."""
+    found = []
+    for module, edges in graph.items():
+        if module.split(".")[0] != package or layer_of(module, layers) is None:
+            continue
+        for target in edges:
+            below, above = layer_of(module, layers), layer_of(target, layers)
+            if above is not None and above > below:
+                found.append(f"{module} ({layers[below][0]}) imports {target} ({layers[above][0]})")
+    return sorted(found)
+
+
+def folder_graph(graph: dict[str, dict], package: str) -> dict[str, dict[str, None]]:
+    """The import graph with each module folded into its folder (a subpackage, or a module at the
+    package root on its own). The package root itself (`carto_core/__init__`) is left out: it
+    holds the version and re-exports the plugin marker on first use, nothing more."""
+    def folder(module: str) -> str | None:
+        parts = module.split(".")
+        return ".".join(parts[:2]) if parts[0] == package and len(parts) > 1 else None
+
+    folded: dict[str, dict[str, None]] = {}
+    for module, edges in graph.items():
+        source = folder(module)
+        if source is None:
+            continue
+        folded.setdefault(source, {})
+        for target in edges:
+            into = folder(target)
+            if into is not None and into != source:
+                folded[source][into] = None
+    return folded
+
+
 # --------------------------------------------------------------------------- the workspace
 
 ROOTS = package_roots()
@@ -197,19 +247,34 @@ KNOWN_CYCLES = [
     ["carto_core.logio.appendlog", "carto_core.logio.rewrite_journal"],
 ]
 
+#: The layers of carto_core, bottom first (docs/architecture.md, "Layers"): a module imports
+#: only from its own layer and the ones before it. Every module is placed, by the longest entry
+#: that is a prefix of its name.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("base", ("carto_core", "carto_core.util")),
+    ("logs", ("carto_core.logio",)),
+    ("records", ("carto_core.model", "carto_core.privacy", "carto_core.transcript",
+                 "carto_core.intents", "carto_core.plugin")),
+    ("hook path", ("carto_core.capture",)),
+    ("engines", ("carto_core.search", "carto_core.semantic", "carto_core.facts",
+                 "carto_core.recall", "carto_core.lenses", "carto_core.repair",
+                 "carto_core.ingest", "carto_core.builtins", "carto_core.evaluation")),
+    ("detached children", ("carto_core.jobs",)),
+    ("plugin kits", ("carto_core.testing", "carto_core.templates")),
+    ("front doors", ("carto_core.serve", "carto_core.mcp", "carto_core.install", "carto_core.cli",
+                     "carto_core.entry", "carto_core.__main__")),
+]
+
+#: Imports that run up, each with why: the package root hands plugins the hookimpl marker on
+#: first use (`from carto_core import hookimpl`), a function-level import the hook path never runs.
+UPWARD_ALLOWED = {"carto_core (base) imports carto_core.plugin.markers (records)"}
+
 #: Functions on hook-path modules that never run in a `carto hook` process.
 HOOK_PATH_EXEMPT = {
     "carto_core:__getattr__": "the hookimpl marker plugins import (pluggy); never on the hook path",
     "carto_core.plugin.registry:build_plugin_manager": "pluggy: plugin managers are built by the CLI only",
-    "carto_core.capture.catchup:run": "runs in the detached catch-up child (python -m), not the hook",
-    "carto_core.capture.catchup:main": "the catch-up child's entry point",
-    "carto_core.transcript.activity:derived_events": "used by lenses over turns, never by capture",
+    "carto_core.capture.turnactivity:derived_events": "used by lenses over turns, never by capture",
     "carto_core.logio.jsonl:fast_loads_line": "readers' parser (orjson); the hook path only writes rows",
-    "carto_core.semantic.keepup:run": "runs in the detached keep-up child (python -m), not the hook",
-    "carto_core.semantic.keepup:main": "the keep-up child's entry point",
-    "carto_core.recall.refresh:refresh_index": "runs in the detached index refresh child (python -m) "
-                                               "and in the catch-up child, not the hook",
-    "carto_core.recall.refresh:main": "the index refresh child's entry point",
     "carto_core.search:__getattr__": "the package's lazy names (run_search, SearchEngine, ...: numpy); "
                                      "the prompt recall imports carto_core.search.lite, never those",
     "carto_core.search.api:from_event_ids": "a vector store's ladder; the prompt recall imports the "
@@ -264,6 +329,18 @@ def test_the_hook_path_covers_every_installed_capture():
     assert installed <= set(HOOK_PATH_START)
 
 
+def test_every_core_module_has_a_layer():
+    assert unplaced_modules(GRAPH, LAYERS, "carto_core") == []
+
+
+def test_no_import_runs_up_a_layer():
+    assert set(upward_imports(GRAPH, LAYERS, "carto_core")) == UPWARD_ALLOWED
+
+
+def test_no_import_loops_between_folders():
+    assert import_cycles(folder_graph(GRAPH, "carto_core")) == []
+
+
 # --------------------------------------------------------------------------- the checks bite
 
 
@@ -307,3 +384,34 @@ def test_the_command_check_finds_a_command_outside_cli(tmp_path):
         "pkg/search/orient.py": "import click\n\n@click.command(name='orient')\ndef orient():\n    pass\n",
     })
     assert click_commands_outside_cli(roots) == ["pkg.search.orient: click.command at line 3"]
+
+
+def test_the_layer_checks_find_an_unplaced_module_and_an_upward_import(tmp_path):
+    roots = _package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/low/__init__.py": "",
+        "pkg/low/a.py": "def f():\n    from pkg.high import b\n",
+        "pkg/high/__init__.py": "",
+        "pkg/high/b.py": "from pkg.low import a\n",
+        "pkg/stray.py": "",
+    })
+    graph = import_graph(roots)
+    layers = [("low", ("pkg", "pkg.low")), ("high", ("pkg.high",))]
+    assert unplaced_modules(graph, layers, "pkg") == ["pkg.stray"]
+    assert upward_imports(graph, layers, "pkg") == ["pkg.low.a (low) imports pkg.high (high)",
+                                                    "pkg.low.a (low) imports pkg.high.b (high)"]
+
+
+def test_the_folder_loop_check_finds_a_loop_no_module_cycle_shows(tmp_path):
+    roots = _package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/one/__init__.py": "",
+        "pkg/one/a.py": "from pkg.two import c\n",
+        "pkg/one/b.py": "",
+        "pkg/two/__init__.py": "",
+        "pkg/two/c.py": "",
+        "pkg/two/d.py": "from pkg.one import b\n",
+    })
+    graph = import_graph(roots)
+    assert import_cycles(graph) == []
+    assert import_cycles(folder_graph(graph, "pkg")) == [["pkg.one", "pkg.two"]]

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from carto_core.cli import cli
 from carto_core.logio.home import Home
 from carto_core.capture.hookpath import log_problem, run
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "secrets_corpus.json").read_text("utf-8"))
 POSITIVES = CORPUS["positives"]

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carto_core.model.events import Event
-from carto_core.transcript.activity import INPUT_CUT, MAX_TOOLS, ToolLog, commit_from_output, derived_events
+from carto_core.capture.turnactivity import INPUT_CUT, MAX_TOOLS, ToolLog, commit_from_output, derived_events
 
 
 def turn(tools: list[dict], **row) -> Event:

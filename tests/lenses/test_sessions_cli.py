@@ -29,8 +29,8 @@ def test_sessions_lists_newest_first_with_the_explorers_numbers(tmp_path):
     assert [r["ended"] for r in rows] == sorted((r["ended"] for r in rows), reverse=True)
     a = next(r for r in rows if r["session_id"] == SESSIONS["a"])
     assert (a["project"], a["provider"], a["commits"], a["edits"], a["wrapup"]) == ("webshop", "claude", 1, 2, True)
-    from carto_core.serve.live import LiveCorpus
-    from carto_core.serve.views import list_sessions
+    from carto_core.lenses.livecorpus import LiveCorpus
+    from carto_core.lenses.views import list_sessions
 
     served = list_sessions(LiveCorpus(home), days=None, project=None, provider=None, limit=50)
     assert served["sessions"] == rows  # the explorer's route serves the same rows
@@ -109,8 +109,8 @@ def test_wrapup_pending_lists_what_the_note_counts(tmp_path):
     late = datetime.now(timezone.utc) + timedelta(hours=6)  # every sample session is quiet by then
     assert _invoke(home, "wrapup", "--pending").exit_code in (0, 3)
     from carto_core.lenses.sessions import pending as rule
-    from carto_core.serve.live import LiveCorpus
-    from carto_core.serve.views import session_summaries
+    from carto_core.lenses.livecorpus import LiveCorpus
+    from carto_core.lenses.views import session_summaries
 
     expected = [r["session_id"] for r in rule(session_summaries(LiveCorpus(home)), late)]
     assert SESSIONS["a"] not in expected  # it has a wrapup

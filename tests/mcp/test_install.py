@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from carto_core.mcp.install import InstallError, install_mcp, server_command, uninstall_mcp
+from carto_core.install.mcp import InstallError, install_mcp, server_command, uninstall_mcp
 
 CMD = ["/opt/carto/bin/carto", "mcp"]
 

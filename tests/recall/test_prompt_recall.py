@@ -161,7 +161,7 @@ def test_recall_can_be_switched_off_and_codex_needs_it_switched_on(recall_home, 
 
 
 def test_the_session_start_catch_up_saves_the_index_when_recall_is_on(tmp_path, monkeypatch):
-    from carto_core.capture import catchup
+    from carto_core.jobs import catchup
     from carto_core.logio.home import Home
 
     root = tmp_path / "home"

@@ -13,7 +13,8 @@ from carto_core.logio.appendlog import append_rows
 from carto_core.capture import detached
 from carto_core.cli import cli
 from carto_core.logio.home import Home
-from carto_core.semantic import keepup
+from carto_core.capture import keepup
+from carto_core.jobs import keepup as keepup_job
 
 
 def _spawns(monkeypatch) -> list:
@@ -28,7 +29,7 @@ def test_started_when_due_then_rate_limited(tmp_path, monkeypatch):
     calls = _spawns(monkeypatch)
     home = Home(tmp_path)
     assert keepup.maybe_start(home) == "started"
-    assert calls == [("carto_core.semantic.keepup", ["--home", str(home.root)])]
+    assert calls == [("carto_core.jobs.keepup", ["--home", str(home.root)])]
     assert keepup.maybe_start(home) is None  # within the cooldown: one stat, nothing started
     assert keepup.maybe_start(home, force=True) == "started"  # ingest ignores the cooldown
     stamp = home.state / keepup.STAMP
@@ -53,7 +54,7 @@ def test_a_run_that_cannot_help_backs_hooks_off(tmp_path, monkeypatch):
     home = Home(tmp_path)
     append_rows(home.log("prompts"), [{"event_id": "evt-1", "summary": "hello"}])
     monkeypatch.setenv("CARTO_SEMANTIC", "0")  # the job sees the ladder off
-    assert keepup.run(home)["outcome"] == "disabled"
+    assert keepup_job.run(home)["outcome"] == "disabled"
     monkeypatch.delenv("CARTO_SEMANTIC")
     calls = _spawns(monkeypatch)
     assert keepup.maybe_start(home) is None and calls == []  # backed off for an hour
@@ -66,7 +67,7 @@ def test_a_second_job_exits_while_one_holds_the_lock(tmp_path):
     home = Home(tmp_path)
     with detached.exclusive(home, keepup.LOCK) as held:
         assert held
-        assert keepup.run(home) == {"outcome": "locked"}
+        assert keepup_job.run(home) == {"outcome": "locked"}
 
 
 def test_after_ingest_the_new_rows_are_embedded_and_search_says_so(tmp_path, monkeypatch,

@@ -10,7 +10,7 @@ import time
 
 from carto_core.logio.appendlog import append_rows
 from carto_core.model.corpus import load_corpus
-from carto_core.serve.live import LiveCorpus
+from carto_core.lenses.livecorpus import LiveCorpus
 
 
 def row(event_id: str, summary: str = "fresh row", **extra) -> dict:

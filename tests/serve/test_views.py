@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from carto_core.serve import views
+from carto_core.lenses import views
 
 T0 = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 

@@ -17,6 +17,7 @@ import pytest
 from carto_core.logio.appendlog import append_rows
 from carto_core.serve.app import create_app
 from carto_core.util.timeparse import format_timestamp, utcnow
+from carto_core.cli import cli
 from carto_core.serve.warm_socket import run_command
 from carto_core.serve.warm_client import ENGINE_ENV, FORWARDED_ENV, REQUEST_MAX, fingerprints, socket_path
 
@@ -25,7 +26,7 @@ from .conftest import LiveServer
 
 @pytest.fixture
 def warm(home, roots):
-    app = create_app(home, transcript_roots=roots, warm_search=True, warm_cli=True,
+    app = create_app(home, transcript_roots=roots, warm_search=True, warm_cli=cli,
                      poll_seconds=0.2)
     with LiveServer(app) as server:
         server.state = app.state.carto
@@ -110,20 +111,20 @@ def test_never_stale_never_another_home_never_another_command(home, tmp_path):
             "home": str(home.root),
             "env": {**{k: os.environ[k] for k in FORWARDED_ENV + ENGINE_ENV if k in os.environ},
                     "CARTO_HOME": str(home.root)}}
-    assert run_command(home, {**base, "fingerprints": fingerprints(home)})["status"] == "ok"
+    assert run_command(home, {**base, "fingerprints": fingerprints(home)}, cli)["status"] == "ok"
     # the caller saw other logs than the server answers from: it must run cold
     seen = fingerprints(home)
     append_rows(home.log("changelog"), [{"event_id": "evt-late", "timestamp": format_timestamp(utcnow()),
                                          "type": "tool_bash", "summary": "Ran: late", "project": "p",
                                          "session_id": "s", "provider": "claude"}])
-    assert run_command(home, {**base, "fingerprints": seen}) == {"status": "cold", "reason": "the logs changed"}
-    assert run_command(home, {**base, "fingerprints": fingerprints(home), "home": str(tmp_path)})["status"] == "cold"
+    assert run_command(home, {**base, "fingerprints": seen}, cli) == {"status": "cold", "reason": "the logs changed"}
+    assert run_command(home, {**base, "fingerprints": fingerprints(home), "home": str(tmp_path)}, cli)["status"] == "cold"
     # a caller whose engine would differ (another analyzer, config, plugin set) is not ours
     other = {**base["env"], "CARTO_ANALYZER": "upstream"}
-    assert run_command(home, {**base, "env": other, "fingerprints": fingerprints(home)}) == \
+    assert run_command(home, {**base, "env": other, "fingerprints": fingerprints(home)}, cli) == \
         {"status": "cold", "reason": "another engine configuration"}
     for argv in (["doctor"], ["repair", "torn-rows"], ["hook", "claude", "PostToolUse"], [], "search"):
-        assert run_command(home, {**base, "argv": argv, "fingerprints": fingerprints(home)})["status"] == "cold"
+        assert run_command(home, {**base, "argv": argv, "fingerprints": fingerprints(home)}, cli)["status"] == "cold"
 
 
 def _ask(path, payload: bytes) -> dict:
@@ -148,7 +149,7 @@ def test_socket_guard(warm, home):
     from carto_core.serve.warm_socket import WarmSocket
 
     with pytest.raises(FileExistsError):
-        WarmSocket(home).bind()
+        WarmSocket(home, cli).bind()
 
 
 def test_no_server_runs_cold(home):

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from carto_claude.transcripts import ClaudeSource, project_prompt, stable_event_id
 from carto_core.model.corpus import load_corpus
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "claude"
 if not FIXTURES.exists():  # the shared folder sits beside the repository checkout

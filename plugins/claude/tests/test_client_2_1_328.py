@@ -13,7 +13,7 @@ import pytest
 
 from carto_claude.transcripts import ClaudeSource
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 
 CLIENT = Path(__file__).parent / "fixtures" / "claude-2.1.328"
 INJECT = "2a1c0000-0000-4000-8000-000000000001"

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from carto_claude.capture import CATCH_UP_SOURCE
 from carto_claude.install import PLUGIN_DIR, carto_hooks
 from carto_core.capture import catchup
+from carto_core.jobs import catchup as catchup_job
 from carto_core.cli import cli
 from carto_core.logio.home import Home
 
@@ -75,14 +76,14 @@ def test_catch_up_respects_cooldown_and_lock(tmp_path, monkeypatch):
     monkeypatch.setenv("CARTO_CLAUDE_PROJECTS", str(tmp_path / "projects"))
     monkeypatch.setenv("CARTO_CLAUDE_HISTORY", str(tmp_path / "none.jsonl"))
     assert catchup.due(home, "claude")
-    result = catchup.run(home, "claude", CATCH_UP_SOURCE)
+    result = catchup_job.run(home, "claude", CATCH_UP_SOURCE)
     assert result["outcome"] == "done" and result["written"] == {"turns": 1}
     # A second run while the lock is held does nothing.
     import fcntl
 
     with open(home.state / LOCK_FILE, "a+") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        assert catchup.run(home, "claude", CATCH_UP_SOURCE) == {"outcome": "locked"}
+        assert catchup_job.run(home, "claude", CATCH_UP_SOURCE) == {"outcome": "locked"}
     monkeypatch.setenv("CARTO_CATCHUP", "0")
     assert catchup.maybe_start(home, "claude", CATCH_UP_SOURCE) is None and not (home.state / LAST_FILE).exists()
 

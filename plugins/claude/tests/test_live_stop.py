@@ -186,7 +186,7 @@ def test_an_unreadable_transcript_exits_zero_writes_nothing_and_logs_one_line(tm
 def test_ingest_and_the_stop_hook_share_one_checkpoint_and_never_repeat_a_row(tmp_path):
     from carto_claude.transcripts import ClaudeSource
     from carto_core.capture import live
-    from carto_core.model.ingest import run_ingest
+    from carto_core.ingest.runner import run_ingest
 
     home = tmp_path / "home"
     projects = tmp_path / "projects"

@@ -13,7 +13,7 @@ import pytest
 
 from carto_claude.transcripts import ClaudeSource, is_human_prompt, line_texts
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 
 REMINDER = "<system-reminder>\nThe user opened the file src/cart.py in the IDE.\n</system-reminder>"
 

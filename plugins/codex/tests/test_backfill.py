@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from carto_core.cli import cli
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 from carto_core.logio.logs import SHAPES
 from carto_core.logio.reader import iter_lines
 from carto_core.util.timeparse import parse_when

@@ -236,7 +236,7 @@ def test_install_default_path_and_mcp_delegation(tmp_path, monkeypatch):
     document = json.loads(result.stdout)
     assert document["settings"] == str(tmp_path / "cx" / "hooks.json")
     try:
-        import carto_core.mcp.install  # noqa: F401
+        import carto_core.install.mcp  # noqa: F401
     except ImportError:
         assert result.exit_code == 75 and "error" in document["mcp"]
     else:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from carto_core.capture import catchup
+from carto_core.jobs import catchup as catchup_job
 from carto_core.logio.home import Home
 from carto_core.capture.hookpath import run
 from carto_core.logio.reader import iter_lines
@@ -53,23 +54,23 @@ def test_catch_up_ingests_recent_rollouts_under_the_lock(tmp_path, monkeypatch):
     home = Home(tmp_path / "home")
     monkeypatch.setenv("CODEX_HOME", str(codex_home_with(tmp_path, ["fix the cart", "add tests"])))
     assert catchup.due(home, "codex")
-    result = catchup.run(home, "codex", CATCH_UP_SOURCE)
+    result = catchup_job.run(home, "codex", CATCH_UP_SOURCE)
     assert result["outcome"] == "done" and result["written"] == {"turns": 2}
     assert [row["event_id"] for row in turns(home)] == [f"turn-codex-{SID}-1", f"turn-codex-{SID}-2"]
     # Idempotent: a second run writes nothing new.
-    assert catchup.run(home, "codex", CATCH_UP_SOURCE)["rows_written"] == 0
+    assert catchup_job.run(home, "codex", CATCH_UP_SOURCE)["rows_written"] == 0
     with open(home.state / LOCK_FILE, "a+") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        assert catchup.run(home, "codex", CATCH_UP_SOURCE) == {"outcome": "locked"}
+        assert catchup_job.run(home, "codex", CATCH_UP_SOURCE) == {"outcome": "locked"}
     assert len(turns(home)) == 2
 
 
 def test_catch_up_reads_only_the_last_days(tmp_path, monkeypatch):
     home = Home(tmp_path / "home")
     monkeypatch.setenv("CODEX_HOME", str(codex_home_with(tmp_path, ["old work"], age_days=30)))
-    result = catchup.run(home, "codex", CATCH_UP_SOURCE)  # CARTO_CATCHUP_DAYS: 7
+    result = catchup_job.run(home, "codex", CATCH_UP_SOURCE)  # CARTO_CATCHUP_DAYS: 7
     assert result["outcome"] == "done" and result["streams"] == 0 and turns(home) == []
-    assert catchup.run(home, "codex", CATCH_UP_SOURCE, days=31)["written"] == {"turns": 1}
+    assert catchup_job.run(home, "codex", CATCH_UP_SOURCE, days=31)["written"] == {"turns": 1}
 
 
 def test_session_start_hook_spawns_the_catch_up_once_per_cooldown(tmp_path, monkeypatch):
@@ -95,6 +96,6 @@ def test_session_start_hook_spawns_the_catch_up_once_per_cooldown(tmp_path, monk
 
 def test_catch_up_that_cannot_run_says_so_in_hook_log(tmp_path):
     home = Home(tmp_path / "home")
-    assert catchup.main(["--home", str(home.root), "--provider", "codex", "--source", "carto_codex.nope:gone"]) == 0
+    assert catchup_job.main(["--home", str(home.root), "--provider", "codex", "--source", "carto_codex.nope:gone"]) == 0
     problems = (home.state / "hook.log").read_text().splitlines()
     assert len(problems) == 1 and "codex catch-up failed: ModuleNotFoundError" in problems[0]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from carto_codex.rollout import parse_rollout, strip_output_header
 from carto_codex.source import CodexRolloutSource
 from carto_core.logio.home import Home
-from carto_core.model.ingest import run_ingest
+from carto_core.ingest.runner import run_ingest
 
 CLIENT = Path(__file__).parent / "fixtures" / "codex-0.169.0"
 EXEC_PATCH = "01a230cd-1823-7872-b7e4-740429751736"   # MODEL=mock-model: apply_patch through exec_command

@@ -6,10 +6,10 @@ changed in the last `days` days (Claude: transcripts and prompt history; Codex: 
 
 ``maybe_start(home, provider, factory)`` costs one ``stat`` when the cooldown has not passed;
 otherwise it claims the slot (rewrites ``<home>/.carto/<provider>-catch-up.last``) and spawns
-``python -m carto_core.capture.catchup --home H --provider P --source F`` in a new session with
+``python -m carto_core.jobs.catchup --home H --provider P --source F`` in a new session with
 its standard streams closed, and returns at once: the hook never waits for it.
 
-The child takes an exclusive ``flock`` on ``<home>/.carto/<provider>-catch-up.lock`` (a second
+The child (`carto_core.jobs.catchup`) takes an exclusive ``flock`` on ``<home>/.carto/<provider>-catch-up.lock`` (a second
 catch-up of the same provider exits at once; a crashed one releases the lock with its process),
 runs the checkpointed ingest runner over ``factory(CARTO_CATCHUP_DAYS)`` (7 days), saves the
 keyword index when prompt-time recall is on for the provider (`carto_core.recall.refresh`: the
@@ -25,8 +25,6 @@ Stdlib only until the child runs: the hook imports this module on SessionStart.
 from __future__ import annotations
 
 import os
-import sys
-import time
 
 from carto_core.capture import detached
 
@@ -57,7 +55,7 @@ def maybe_start(home, provider: str, factory: str) -> str | None:
     if not enabled() or not due(home, provider):
         return None
     detached.claim(home, state_files(provider)[0])
-    problem = detached.spawn(home, "carto_core.capture.catchup",
+    problem = detached.spawn(home, "carto_core.jobs.catchup",
                              ["--home", str(home.root), "--provider", provider, "--source", factory])
     return problem and f"could not start the {provider} catch-up: {problem}"
 
@@ -71,79 +69,3 @@ def start_catch_up(ctx, out, factory: str) -> None:
         problem = f"catch-up not started: {type(exc).__name__}: {exc}"
     if problem:
         out.problems.append(problem)
-
-
-def _load(factory: str):
-    import importlib
-
-    module_name, _, attribute = factory.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
-
-
-def run(home, provider: str, factory: str, *, days: float | None = None) -> dict:
-    """One catch-up run under the provider's lock; returns the summary (or why it did not run)."""
-    import json
-
-    _, lock_name, log_name = state_files(provider)
-    with detached.exclusive(home, lock_name) as held:
-        if not held:
-            return {"outcome": "locked"}
-        from carto_core.logio.appendlog import append_rows
-        from carto_core.model.ingest import run_ingest
-
-        days = float(os.environ.get("CARTO_CATCHUP_DAYS", "7") or 7) if days is None else days
-        summary = run_ingest(_load(factory)(days), home)
-        result = {"outcome": "done", **summary.as_dict()}
-        append_rows(home.state / log_name, [{
-            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            **{k: result[k] for k in ("outcome", "streams", "units", "rows_written", "seconds")},
-        }])
-        if summary.rows_written:
-            keep_up(home)
-        from carto_core.recall.settings import enabled as recall_enabled
-
-        if recall_enabled(provider):
-            # Prompt recall reads the saved keyword index and never builds one: save it now,
-            # with what was just ingested, so the session's prompts find the earlier ones.
-            from carto_core.recall.refresh import refresh_index
-
-            result["keyword_index"] = refresh_index(home)
-        return json.loads(json.dumps(result, default=str))
-
-
-def keep_up(home) -> None:
-    """After a catch-up wrote rows, the semantic ladder catches up too (its own detached,
-    locked, rate-limited job)."""
-    try:
-        from carto_core.semantic.keepup import maybe_start as start_keep_up
-
-        start_keep_up(home)
-    except Exception:
-        pass
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    from carto_core.logio.home import Home, current_home
-
-    def value(flag: str) -> str:
-        return args[args.index(flag) + 1] if flag in args and args.index(flag) + 1 < len(args) else ""
-
-    home = Home(value("--home")) if value("--home") else current_home()
-    provider, factory = value("--provider"), value("--source")
-    try:
-        if not provider or not factory:
-            raise ValueError(f"usage: --home H --provider P --source module:function; got {args!r}")
-        import signal
-
-        signal.alarm(_int_env("CARTO_CATCHUP_TIMEOUT", 600))
-        run(home, provider, factory)
-    except Exception as exc:  # never leave a traceback on a closed stderr; say it in hook.log
-        from carto_core.capture.hookpath import log_problem
-
-        log_problem(f"{provider or '?'} catch-up failed: {type(exc).__name__}: {exc}", home)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,7 +2,7 @@
 and an exclusive lock the child holds while it works. Stdlib only (the hook imports this).
 
 The SessionStart catch-up (`catchup`), the live transcript's hand-off for a large backlog
-(`live`) and the semantic keep-up (`carto_core.semantic.keepup`) share it:
+(`live`) and the semantic keep-up (`carto_core.capture.keepup`) share it:
 
 - `due(home, stamp, interval)` costs one `stat` (the stamp's mtime is when the job last
   started) or one small read when the stamp names a later time to start again (a job that found

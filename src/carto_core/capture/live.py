@@ -9,7 +9,7 @@ Per call the work is bounded: only the bytes since the checkpoint are parsed (th
 last turn of each thread, so the previous turn and the new one: `carto_claude.turns`,
 `carto_codex.rollout`). When more than `CARTO_LIVE_MAX_BYTES` (8 MiB) wait (the first Stop of
 a resumed long session that no backfill has read), the work is handed to a detached child
-(`python -m carto_core.capture.live`), which reads it all under the same lock.
+(`python -m carto_core.jobs.live`), which reads it all under the same lock.
 
 State, under `<home>/.carto/live/`:
 
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 import zlib
 from contextlib import contextmanager
@@ -114,7 +113,7 @@ def drop_state(home, source: str, key: str) -> None:
 
 def encoded(row: dict, log: str = "turns") -> tuple[bytes, int]:
     """A row redacted and encoded as the logs hold it, with the CRC-32 of that line (newline
-    excluded): `carto_core.model.ingest.row_digest` of the same row is the same number (both writers
+    excluded): `carto_core.ingest.runner.row_digest` of the same row is the same number (both writers
     classify a prompt the row lacks the same way: `carto_core.intents.ensure`)."""
     from carto_core.intents import ensure
     from carto_core.logio.jsonl import dumps_row
@@ -272,7 +271,7 @@ def _lock(home, source: str, wait: float | None):
 
 
 def _hand_off(home, job: Job, why: str) -> dict:
-    problem = detached.spawn(home, "carto_core.capture.live", ["--home", str(home.root), *job.args()])
+    problem = detached.spawn(home, "carto_core.jobs.live", ["--home", str(home.root), *job.args()])
     result = {"outcome": "handed_off", "rows": 0, "open": 0, "reason": why}
     if problem:
         result["problem"] = f"{why}, and {problem}"
@@ -295,34 +294,3 @@ def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: st
         return
     if result.get("problem"):
         out.problems.append(result["problem"])
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The detached hand-off: `python -m carto_core.capture.live --home H --source S --key K
-    --path P --reader module:function` reads the whole backlog, waiting for the lock."""
-    args = sys.argv[1:] if argv is None else argv
-    from carto_core.logio.home import Home, current_home
-
-    given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader", "--answer")
-    home = Home(given["--home"]) if given.get("--home") else current_home()
-    try:
-        missing = [f for f in ("--source", "--key", "--path", "--reader") if not given.get(f)]
-        if missing:
-            raise ValueError(f"missing {', '.join(missing)}; got {args!r}")
-        import signal
-
-        signal.alarm(int(os.environ.get("CARTO_CATCHUP_TIMEOUT", "600") or 600))
-        job = Job(given["--source"], given["--key"], given["--path"], given["--reader"],
-                  given.get("--answer", ""))
-        result = ingest(home, job, limit=None, wait=None)
-        if result.get("problem"):
-            raise RuntimeError(result["problem"])
-    except Exception as exc:  # a closed stderr: say it in hook.log
-        from carto_core.capture.hookpath import log_problem
-
-        log_problem(f"live ingest hand-off failed: {type(exc).__name__}: {exc}", home)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

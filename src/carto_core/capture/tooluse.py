@@ -193,7 +193,7 @@ def reported_commits(command: str, cwd: str, output: object = None, operation: o
     if isinstance(commit, dict) and isinstance(commit.get("sha"), str) and commit["sha"].strip():
         shas.append(commit["sha"].strip())
     if isinstance(output, str) and "] " in output and _shell.mentions_commit(_shell.git_calls(command, cwd)):
-        from carto_core.transcript.activity import announced_commits  # only for a commit's output
+        from carto_core.capture.turnactivity import announced_commits  # only for a commit's output
 
         for found in announced_commits(output):
             if not any(found["sha"].startswith(s) or s.startswith(found["sha"]) for s in shas):

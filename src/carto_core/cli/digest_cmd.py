@@ -6,7 +6,7 @@ import os
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option
+from carto_core.util.output import emit_json, fail, json_option
 
 VERB_HELP = "census | tempo | delta | pulse (or a verb a plugin registered)"
 

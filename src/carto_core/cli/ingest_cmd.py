@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.cli import PluginGroup
-from carto_core.cli.output import emit_json, fail
+from carto_core.util.output import emit_json, fail
 from carto_core.util.exitcodes import ExitCode
 
 
@@ -41,7 +41,7 @@ def run_with_progress(source, home, *, dry_run: bool, as_json: bool, streams=Non
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from carto_core.model.ingest import run_ingest
+    from carto_core.ingest.runner import run_ingest
 
     stream_list = list(streams if streams is not None else source.discover())
     show = not as_json and sys.stderr.isatty()
@@ -59,7 +59,7 @@ def run_with_progress(source, home, *, dry_run: bool, as_json: bool, streams=Non
         summary = run_ingest(source, home, streams=stream_list, dry_run=dry_run, progress=advance)
     if summary.rows_written and not dry_run:
         # New rows reach the semantic ladder without anyone running `carto index`.
-        from carto_core.semantic.keepup import maybe_start
+        from carto_core.capture.keepup import maybe_start
 
         try:
             summary.keep_up = maybe_start(home, force=True)
@@ -94,7 +94,7 @@ def window_options(settle_help: str = SETTLE_HELP, since_help: str = "transcript
 
 def window_values(since: str | None, since_days: float | None, settle_seconds: float | None) -> dict:
     """The source options of `window_options` (usage errors for a bad WHEN or both spellings)."""
-    from carto_core.cli.output import usage_error
+    from carto_core.util.output import usage_error
     from carto_core.util.timeparse import WhenError, parse_when
 
     options: dict = {}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 _PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, json_option
+from carto_core.util.output import emit_json, json_option
 
 
 def plugins_document() -> dict:

@@ -12,7 +12,7 @@ import importlib
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option
+from carto_core.util.output import emit_json, fail, json_option
 from carto_core.util.exitcodes import ExitCode
 
 #: subcommand -> "module:attribute".

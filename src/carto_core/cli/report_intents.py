@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, json_option, usage_error
-from carto_core.cli.output import when_value as when
+from carto_core.util.output import emit_json, json_option, usage_error
+from carto_core.util.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
 from carto_core.util.exitcodes import ExitCode
 

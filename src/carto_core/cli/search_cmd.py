@@ -12,11 +12,11 @@ import sys
 
 import click
 
-from carto_core.cli.output import emit_json, fail, json_option, usage_error, when_value
+from carto_core.util.output import emit_json, fail, json_option, usage_error, when_value
 from carto_core.util.exitcodes import ExitCode
+from carto_core.search.api import PURPOSES
 
 _ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
-PURPOSES = ("manual", "remember", "focus", "feed", "eval", "audit")
 
 
 def _ids(value: str, flag: str) -> list[str]:

@@ -11,7 +11,7 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
     home cannot be written) keeps the index in memory and says so in the JSON."""
     import click
 
-    from carto_core.cli.output import emit_json, fail, usage_error
+    from carto_core.util.output import emit_json, fail, usage_error
     from carto_core.util.exitcodes import ExitCode
     from carto_core.model.project import ProjectScope, RegistryError
     from carto_core.search.engine import SearchEngine

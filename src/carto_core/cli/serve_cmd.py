@@ -41,7 +41,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
 
     Needs the `serve` extra: pip install 'carto-core[serve]'.
     """
-    from carto_core.cli.output import fail
+    from carto_core.util.output import fail
 
     if host not in LOOPBACK:
         fail(f"refusing to listen on {host!r}: carto serve binds loopback only "
@@ -78,7 +78,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     url = f"http://{shown}:{actual}/"
     click.echo(f"carto: loading {home.root} ...", err=True)
     app = create_app(home, poll_seconds=poll, warm_search=True, freeze_heap=True,
-                     warm_cli=warm_cli)
+                     warm_cli=click.get_current_context().find_root().command if warm_cli else None)
     events = len(app.state.carto.live.corpus)
     click.echo(f"carto serve: {url}  ({events} events; Ctrl-C stops)", err=True)
     click.echo(url)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import fail
+from carto_core.util.output import fail
 
 
 def resolve_or_exit(home, prefix: str) -> str:

@@ -1,17 +1,17 @@
 """`carto sessions` and `carto session ID-OR-PREFIX`: sessions from the command line, from the
-same views the explorer's `/api/sessions` routes serve (`carto_core.serve.views`)."""
+same views the explorer's `/api/sessions` routes serve (`carto_core.lenses.views`)."""
 
 from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
+from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 
 def _live():
     from carto_core.logio.home import current_home
-    from carto_core.serve.live import LiveCorpus
+    from carto_core.lenses.livecorpus import LiveCorpus
 
     return LiveCorpus(current_home())
 
@@ -37,7 +37,7 @@ edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session mat
 @json_option
 def sessions(since, project, provider, limit, as_json) -> None:
     """List sessions, newest first: id, project, provider, span, events, turns, commits, edits, wrapup."""
-    from carto_core.serve.views import list_sessions
+    from carto_core.lenses.views import list_sessions
     from carto_core.util.timeparse import parse_when
 
     moment = None
@@ -83,14 +83,14 @@ exit code is 2. Exit codes: 0 ok, 2 ambiguous prefix, 3 no such session.""")
 @json_option
 def session(session_id, max_events, as_json) -> None:
     """One session: its events in order, its turns, commits and files, its wrapup."""
-    from carto_core.serve.views import find_sessions, session_detail
+    from carto_core.lenses.views import find_sessions, session_detail
 
     live = _live()
     matches = find_sessions(live, session_id.strip())
     if not matches:
         fail(f"no session id starts with {session_id!r}", ExitCode.NOT_FOUND)
     if len(matches) > 1:
-        from carto_core.serve.views import session_summaries
+        from carto_core.lenses.views import session_summaries
 
         by_id = {s["session_id"]: s for s in session_summaries(live)}
         if as_json:

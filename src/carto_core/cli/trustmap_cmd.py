@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import emit_json, json_option
+from carto_core.util.output import emit_json, json_option
 
 
 @click.command(epilog="""\b
@@ -52,7 +52,7 @@ def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
 
 
 def _apply(home, doc, settings, dry_run, min_hits, as_json) -> None:
-    from carto_core.cli.output import fail
+    from carto_core.util.output import fail
     from carto_core.util.exitcodes import ExitCode
     from carto_core.install.automode import SettingsRefused, apply_trustmap, settings_path
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
+from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 
 
 @click.command(epilog="""\b
@@ -70,8 +70,8 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
 def _pending(home, project, as_json) -> None:
     from carto_core.util.exitcodes import ExitCode
     from carto_core.lenses.sessions import pending, thresholds
-    from carto_core.serve.live import LiveCorpus
-    from carto_core.serve.views import project_matches, session_summaries
+    from carto_core.lenses.livecorpus import LiveCorpus
+    from carto_core.lenses.views import project_matches, session_summaries
     from carto_core.model.session import current_session_id
     from carto_core.util.timeparse import format_timestamp, utcnow
 

@@ -73,10 +73,10 @@ def uninstall_result(path: Path, provider: str, *, dry_run: bool = False) -> dic
 
 def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **options) -> None:
     """`--mcp`: register (or with `remove`, unregister) `carto mcp` with the agent
-    (`carto_core.mcp.install`); sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`."""
+    (`carto_core.install.mcp`); sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`."""
     try:
-        from carto_core.mcp.install import InstallError as McpError
-        from carto_core.mcp.install import install_mcp, uninstall_mcp
+        from carto_core.install.mcp import InstallError as McpError
+        from carto_core.install.mcp import install_mcp, uninstall_mcp
     except ImportError:
         result["mcp"] = {"error": MCP_MISSING}
         return
@@ -130,7 +130,7 @@ def run_install(
     removal, `uninstall_result`, with `removing`), `--mcp`, the report; exit 4 when the hooks
     file cannot be changed, 75 when `--mcp` was asked and could not be done. Returns the result
     otherwise."""
-    from carto_core.cli.output import emit_json, fail
+    from carto_core.util.output import emit_json, fail
     from carto_core.util.exitcodes import ExitCode
 
     try:

@@ -397,7 +397,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
     # Commits, pushes and files of sessions that logged no hook row that day come from what
     # their turns record (lenses.turnwork); the counts of events stay those of the logs' rows.
     from carto_core.lenses.turnwork import hooked_sessions
-    from carto_core.transcript.activity import derived_events
+    from carto_core.capture.turnactivity import derived_events
 
     hooked = hooked_sessions(events)
     turn_sessions: set[str] = set()

@@ -181,7 +181,7 @@ def _commits(home, project: str, turns, memory: Memory) -> list:
     """Commit events of the project: hook rows, plus those of sessions known only by turns."""
     from carto_core.lenses.digest import _commit
     from carto_core.lenses.turnwork import hooked_sessions
-    from carto_core.transcript.activity import derived_events
+    from carto_core.capture.turnactivity import derived_events
 
     hooked_events = [event for _, event in _rows(home, "changelog", project)]
     commits = [e for e in hooked_events if e.type == "git_commit"]
@@ -251,7 +251,7 @@ def _command_key(text: str) -> str:
 
 def _failures(turns, commits, memory: Memory) -> None:
     """Commands that failed at least twice, with what followed each failure in its session."""
-    from carto_core.transcript.activity import SHELL_TOOLS
+    from carto_core.capture.turnactivity import SHELL_TOOLS
 
     failures: dict[str, list] = defaultdict(list)   # key -> [(ts, session, turn id)]
     passes: dict[tuple[str, str], list[float]] = defaultdict(list)

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from carto_core.facts.store import LOAD_ORDER, cache_enabled, facts_columns, lkey_of
 from carto_core.capture.collision import COMMIT_RE
 from carto_core.model.project import is_project_name
-from carto_core.transcript.activity import derived_events
+from carto_core.capture.turnactivity import derived_events
 from carto_core.util.timeparse import parse_when
 
 BUDGET = 4000

@@ -173,7 +173,7 @@ def _transcript_events(home, hooked: set[str], mcp: Counter, since: datetime):
     """What the ingested history adds: the events the turns' tool calls stand for, for
     sessions that logged no hook row (`lenses.turnwork`), and prompts that name a URL. Every
     turn's MCP calls count by server (hooks log only MCP fetch and search calls)."""
-    from carto_core.transcript.activity import derived_events
+    from carto_core.capture.turnactivity import derived_events
 
     for row in _lines_holding(home.log("turns"), b'"tools":['):
         event = Event.from_row(row, "turns")

@@ -2,7 +2,7 @@
 
 A home built by backfill holds turns (`turns.jsonl`) and prompts, and no hook row. The lenses
 read a session's hook rows when it has any, else its turns plus the events their `tools`
-stand for (`carto_core.transcript.activity.derived_events`): one rule, so that a tool call seen by a
+stand for (`carto_core.capture.turnactivity.derived_events`): one rule, so that a tool call seen by a
 hook and again in the transcript is counted once.
 """
 
@@ -12,7 +12,7 @@ from datetime import datetime
 
 from carto_core.model.events import Event
 from carto_core.logio.jsonl import lines_containing, loads_line
-from carto_core.transcript.activity import derived_events
+from carto_core.capture.turnactivity import derived_events
 
 #: Logs that hooks (and carto's own milestones) write; prompts and turns come from ingest.
 HOOK_LOGS = frozenset({"changelog", "research", "milestones", "tool-use"})

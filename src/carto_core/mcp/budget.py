@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from carto_core.cli.output import dumps as _dumps
+from carto_core.util.output import dumps as _dumps
 
 #: Sized for an agent's context: about 3k tokens, a fraction of what Claude Code accepts from a
 #: tool (it warns past 10k tokens) so several calls fit in one turn.

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from carto_core.cli.search_cmd import PURPOSES
+from carto_core.search.api import PURPOSES
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,200}$"
 _ID_RE = re.compile(ID_PATTERN)

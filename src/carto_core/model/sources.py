@@ -105,7 +105,7 @@ class Source:
     #: One line for `carto plugins` and `carto ingest --help`.
     description: ClassVar[str] = ""
     #: Logs whose rows this source may write again under the same event_id with newer content
-    #: (turns of a transcript still being written); `carto_core.model.ingest` then compares content,
+    #: (turns of a transcript still being written); `carto_core.ingest.runner` then compares content,
     #: not only ids, and readers keep the newest row (`carto_core.logio.fold`).
     revisable_logs: ClassVar[frozenset[str]] = frozenset()
 

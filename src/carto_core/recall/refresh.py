@@ -3,7 +3,7 @@ finds none (or one too stale to trust) it starts this, detached, and stays silen
 
 ``start_refresh(home)`` costs one ``stat`` while the cooldown (``CARTO_RECALL_REFRESH_SECONDS``,
 300) has not passed; otherwise it claims the slot (``<home>/.carto/recall-refresh.last``) and
-spawns ``python -m carto_core.recall.refresh --home H`` in a new session with its standard
+spawns ``python -m carto_core.jobs.refresh --home H`` in a new session with its standard
 streams closed. The child takes ``<home>/.carto/recall-refresh.lock`` (a second one exits at
 once), opens the index as ``carto search`` does (built when missing, rebuilt after a rewrite,
 appended rows indexed) and saves it, so the next prompt finds it fresh; ``refresh_index`` is
@@ -45,54 +45,10 @@ def start_refresh(home, now: float | None = None) -> str | None:
 
         env = dict(os.environ)
         env["CARTO_HOME"] = str(home.root)
-        subprocess.Popen([sys.executable, "-m", "carto_core.recall.refresh", "--home", str(home.root)],
+        subprocess.Popen([sys.executable, "-m", "carto_core.jobs.refresh", "--home", str(home.root)],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
                          env=env, cwd=str(home.state))
     except OSError as exc:
         return f"could not start the keyword index refresh: {exc}"
     return "started the keyword index refresh"
-
-
-def refresh_index(home) -> dict:
-    """Open the index as a search does and save it with nothing left in its tail."""
-    import fcntl
-
-    os.makedirs(home.state, exist_ok=True)
-    with open(home.state / LOCK, "a+") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return {"outcome": "locked"}
-        started = time.time()
-        from carto_core.search.engine import SearchEngine
-
-        engine = SearchEngine(home)
-        index = engine.index
-        tail = index.tail_docs
-        if tail or len(index.segments) > 1:
-            index.fold()
-            index.save()
-        return {"outcome": "done", "documents": len(index), "tail_saved": tail,
-                "seconds": round(time.time() - started, 3)}
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    from carto_core.logio.home import Home, current_home
-
-    home = Home(args[args.index("--home") + 1]) if "--home" in args[:-1] else current_home()
-    try:
-        import signal
-
-        signal.alarm(int(float(os.environ.get("CARTO_CATCHUP_TIMEOUT", "") or 600)))
-        refresh_index(home)
-    except Exception as exc:
-        from carto_core.capture.hookpath import log_problem
-
-        log_problem(f"keyword index refresh failed: {type(exc).__name__}: {exc}", home)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

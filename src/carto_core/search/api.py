@@ -38,6 +38,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.records import NEW, FrozenRecord, Record
 
+#: Why a search runs, recorded in its telemetry (`carto search --purpose`, the MCP search tool).
+PURPOSES = ("manual", "remember", "focus", "feed", "eval", "audit")
+
 if TYPE_CHECKING:  # numpy and the engine load only when a search runs
     import numpy as np
 

@@ -25,13 +25,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from carto_core import __version__
-from carto_core.cli.output import dumps
+from carto_core.util.output import dumps
 from carto_core.logio.home import Home
-from carto_core.serve import desk, terms, views
+from carto_core.serve import desk, terms
+from carto_core.lenses import views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
-from carto_core.serve.live import Change, LiveCorpus
+from carto_core.lenses.livecorpus import Change, LiveCorpus
 from carto_core.serve.spec import ApiError, Endpoint, Param, openapi_document, parse_params
 from carto_core.serve.telemetry_view import TelemetryReader, telemetry as telemetry_calls
 from carto_core.serve.transcript import roots_list, transcript_answer
@@ -589,10 +590,11 @@ def create_app(
     heartbeat_seconds: float = 15.0,
     warm_search: bool = False,
     freeze_heap: bool = False,
-    warm_cli: bool = False,
+    warm_cli=None,
 ) -> Starlette:
     """The explorer app over `home`. `warm_search` builds the search engine at start-up;
-    `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`)."""
+    `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`);
+    `warm_cli`, the `carto` click group, serves the warm CLI socket with it (`WarmSocket`)."""
     live = LiveCorpus(home, freeze=freeze_heap)
     state = ServeState(home=home, live=live, engines=Engines(live),
                        roots=transcript_roots or TranscriptRoots.default(),
@@ -624,7 +626,7 @@ def create_app(
             from carto_core.serve.warm_socket import WarmSocket
 
             try:
-                warm = WarmSocket(home, engine=state.engines.search_engine())
+                warm = WarmSocket(home, warm_cli, engine=state.engines.search_engine())
                 await warm.start()
                 state.warm = warm
             except (OSError, ApiError) as exc:

@@ -23,8 +23,8 @@ from collections import Counter
 from carto_core.model.events import Event
 from carto_core.lenses.digest import _commit as commit_record
 from carto_core.model.project import find_git
-from carto_core.serve import views
-from carto_core.serve.live import LiveCorpus
+from carto_core.lenses import views
+from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.serve.spec import ApiError
 
 #: Evidence a session may have left (the desk's filter).

@@ -10,7 +10,7 @@ import importlib
 import time
 from datetime import datetime
 
-from carto_core.serve.live import LiveCorpus
+from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.serve.spec import ApiError
 
 RECALL_CONTRACT_VERSION = 1

@@ -23,7 +23,7 @@ from carto_core.search.telemetry import (
     search_calls_path,
     served_log_path,
 )
-from carto_core.serve.live import LiveCorpus
+from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.util.timeparse import parse_timestamp, utcnow
 
 

@@ -34,8 +34,9 @@ def _peer_uid(conn: socket.socket) -> int | None:
     return uid
 
 
-def run_command(home, request: dict) -> dict:
-    """Run one request in this process; the answer (`ok` with the output, or `cold`)."""
+def run_command(home, request: dict, command) -> dict:
+    """Run one request in this process through `command` (the `carto` click group, handed in by
+    the command that started the server); the answer (`ok` with the output, or `cold`)."""
     import contextlib
     import io
 
@@ -49,8 +50,6 @@ def run_command(home, request: dict) -> dict:
     if any(env.get(k) != os.environ.get(k) for k in ENGINE_ENV):
         return {"status": "cold", "reason": "another engine configuration"}
     cwd = request.get("cwd") if isinstance(request.get("cwd"), str) else None
-    from carto_core.cli import cli
-
     saved_env = {k: os.environ.get(k) for k in FORWARDED_ENV}
     saved_cwd = os.getcwd()
     out, err = io.BytesIO(), io.BytesIO()
@@ -67,7 +66,7 @@ def run_command(home, request: dict) -> dict:
             os.chdir(cwd)
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             try:
-                cli.main(args=argv, prog_name="carto", standalone_mode=False)
+                command.main(args=argv, prog_name="carto", standalone_mode=False)
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
             except Exception as exc:  # noqa: BLE001 - click's own errors, as standalone prints them
@@ -99,8 +98,9 @@ def run_command(home, request: dict) -> dict:
 class WarmSocket:
     """A Unix socket in the home, served on the server's event loop."""
 
-    def __init__(self, home, engine=None):
+    def __init__(self, home, command, engine=None):
         self.home = home
+        self.command = command
         self.path = socket_path(home)
         self.sock: socket.socket | None = None
         self.server = None
@@ -176,7 +176,7 @@ class WarmSocket:
         if not isinstance(request, dict) or request.get("v") != 1:
             self.refused += 1
             return {"status": "refused", "reason": "bad request"}
-        answer = run_command(self.home, request)
+        answer = run_command(self.home, request, self.command)
         self.served += answer.get("status") == "ok"
         return answer
 

@@ -119,7 +119,7 @@ def _live_transcript(ctx: Context, out: Outcome, path: str, *, answer: str = "",
     capture_transcript(ctx, out, source=SOURCE, key=stream_key(path), path=path, reader=READER,
                        answer=answer)
     if keep_up:
-        from carto_core.semantic.keepup import start_keep_up
+        from carto_core.capture.keepup import start_keep_up
 
         start_keep_up(ctx, out)
 

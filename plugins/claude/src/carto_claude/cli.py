@@ -6,7 +6,7 @@ import click
 
 from carto_core.install.agent import install_options
 from carto_core.cli.ingest_cmd import window_options, window_values
-from carto_core.cli.output import fail
+from carto_core.util.output import fail
 
 
 @click.command(

@@ -1,5 +1,5 @@
 """A Claude Code turn's tool calls, edits and commits, read from its transcript lines into the
-`tools` field of the turn row (`carto_core.transcript.activity`), and the hook context injected into it.
+`tools` field of the turn row (`carto_core.capture.turnactivity`), and the hook context injected into it.
 
 What the transcript says, in the order the client wrote it:
 
@@ -20,7 +20,7 @@ What the transcript says, in the order the client wrote it:
 from __future__ import annotations
 
 from carto_core.capture import shell
-from carto_core.transcript.activity import SHELL_TOOLS, ToolLog, commit_from_output, set_edits
+from carto_core.capture.turnactivity import SHELL_TOOLS, ToolLog, commit_from_output, set_edits
 
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "url", "query", "pattern", "path",

@@ -117,7 +117,7 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 def _live_rollout(ctx: Context, out: Outcome, path: str, *, answer: str = "") -> None:
     """Stop: the rollout's new and grown turns, written now; then the semantic keep-up."""
     from carto_core.capture.live import capture_transcript
-    from carto_core.semantic.keepup import start_keep_up
+    from carto_core.capture.keepup import start_keep_up
 
     from carto_codex.live import READER, SOURCE, stream_key
 

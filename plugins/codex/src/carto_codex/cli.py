@@ -33,7 +33,7 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
     Exit codes: 0 ok; 1 every rollout failed to read; 2 bad option; 3 no rollout found.
     """
     from carto_core.cli.ingest_cmd import report_summary, run_with_progress
-    from carto_core.cli.output import fail, warn
+    from carto_core.util.output import fail, warn
     from carto_core.model.config import ConfigError, load_config
 
     from carto_codex.source import CodexRolloutSource

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from carto_core.capture import shell
 from carto_core.privacy.redact import clip
-from carto_core.transcript.activity import ToolLog, commit_from_output, set_edits
+from carto_core.capture.turnactivity import ToolLog, commit_from_output, set_edits
 
 from carto_codex.patch import patch_paths
 
@@ -184,7 +184,7 @@ class Turn:
     event_texts: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     closed: bool = False
-    #: The row's structured `tools` field (carto_core.transcript.activity): calls, edits, commits.
+    #: The row's structured `tools` field (carto_core.capture.turnactivity): calls, edits, commits.
     calls: ToolLog = field(default_factory=ToolLog)
     commit_calls: set = field(default_factory=set)  # call ids whose command ran a commit verb
     #: The Stop payload's final answer, when the rollout does not hold it (yet).
@@ -647,7 +647,7 @@ def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict
         fields["parent_session"] = state.parent
     if state.cwd:
         fields["cwd"] = state.cwd
-    fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.transcript.activity)
+    fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.capture.turnactivity)
     return order_row("turns", fields)
 
 

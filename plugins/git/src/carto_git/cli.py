@@ -88,7 +88,7 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
     is no repository, or an owner list that names nobody; 3 nothing to read (no commits).
     """
     from carto_core.cli.ingest_cmd import run_with_progress
-    from carto_core.cli.output import emit_json, fail, usage_error, warn
+    from carto_core.util.output import emit_json, fail, usage_error, warn
     from carto_core.model.config import ConfigError, load_config
     from carto_core.util.exitcodes import ExitCode
 

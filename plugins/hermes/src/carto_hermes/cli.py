@@ -2,7 +2,7 @@
 
 All or nothing per run: every stream is read first; a busy, corrupt or unknown database stops
 the run before anything is written or checkpointed. Only then are the rows handed to the shared
-runner (`carto_core.model.ingest.run_ingest`: dedup by event_id, redaction, writers, checkpoints).
+runner (`carto_core.ingest.runner.run_ingest`: dedup by event_id, redaction, writers, checkpoints).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.ingest_cmd import window_options, window_values
-from carto_core.cli.output import emit_json, fail
+from carto_core.util.output import emit_json, fail
 from carto_core.util.exitcodes import ExitCode
 
 EPILOG = """\b
@@ -94,7 +94,7 @@ def hermes_command(config_path, print_config_path, write, show_session, profiles
 def _run(policy, *, write, show_session, profiles, since_days, full, only, as_json):
     from carto_core.cli.ingest_cmd import report_summary, run_with_progress
     from carto_core.model.config import load_config
-    from carto_core.model.ingest import CheckpointStore
+    from carto_core.ingest.runner import CheckpointStore
 
     from carto_hermes.source import HermesSource
 

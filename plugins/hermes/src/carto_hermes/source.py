@@ -34,7 +34,7 @@ Per session (reference 6.3):
 Artifacts are versioned: one milestones row per content version,
 `hermes-<kind>-<slug>-<sha256[:8]>`; an edited file is a new row, the old one stays.
 
-Checkpoints (kept by `carto_core.model.ingest.run_ingest` in `<home>/.carto/checkpoints/hermes.json`,
+Checkpoints (kept by `carto_core.ingest.runner.run_ingest` in `<home>/.carto/checkpoints/hermes.json`,
 one entry per stream): per database, the policy digest and per session the last message id,
 the last turn written and whether the lifecycle row is out; per artifact, its content hash.
 A checkpoint made under another policy is ignored (the database is read again; rows already in

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 from carto_core.capture.collision import edit_paths
 from carto_core.model.events import Event, is_resolved
-from carto_core.serve.live import LiveCorpus
+from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.util.timeparse import format_timestamp, utcnow
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

@@ -8,7 +8,7 @@ of the stamp, and on a due call one `fork`+`exec` it does not wait for):
   that finds the ladder switched off or unavailable writes a later start time into the stamp
   (`CARTO_KEEPUP_BACKOFF_SECONDS`, 3600), so hooks stop spawning children that cannot help;
   `carto ingest` starts it whatever the cooldown says (the lock still keeps it single);
-- locked: the child takes `<home>/.carto/semantic-keep-up.lock` (a second child exits at once);
+- locked: the child (`carto_core.jobs.keepup`) takes `<home>/.carto/semantic-keep-up.lock` (a second child exits at once);
   after a run it looks again while the logs grew during the run (at most three rounds), so rows
   written meanwhile are not left for the next trigger;
 - what it runs is `carto_core.semantic.indexer.run_index` (what `carto index --step semantic`
@@ -22,8 +22,6 @@ the child runs.
 from __future__ import annotations
 
 import os
-import sys
-import time
 
 from carto_core.capture import detached
 
@@ -55,7 +53,7 @@ def maybe_start(home, *, force: bool = False) -> str | None:
     if not detached.due(home, STAMP, interval):
         return None
     detached.claim(home, STAMP)
-    problem = detached.spawn(home, "carto_core.semantic.keepup", ["--home", str(home.root)])
+    problem = detached.spawn(home, "carto_core.jobs.keepup", ["--home", str(home.root)])
     return f"semantic keep-up not started: {problem}" if problem else "started"
 
 
@@ -67,69 +65,3 @@ def start_keep_up(ctx, out) -> None:
         result = f"semantic keep-up not started: {type(exc).__name__}: {exc}"
     if result and result != "started":
         out.problems.append(result)
-
-
-def _log_sizes(home) -> tuple:
-    from carto_core.logio.logs import SEARCHED_LOGS
-
-    sizes = []
-    for label in SEARCHED_LOGS:
-        try:
-            info = os.stat(home.log(label))
-            sizes.append((info.st_ino, info.st_size))
-        except OSError:
-            sizes.append(None)
-    return tuple(sizes)
-
-
-def run(home) -> dict:
-    """Embed under the lock until the logs stop growing (at most MAX_ROUNDS runs)."""
-    from carto_core.logio.appendlog import append_rows
-
-    with detached.exclusive(home, LOCK) as held:
-        if not held:
-            return {"outcome": "locked"}
-        from carto_core.plugin.registry import get_registries
-        from carto_core.semantic.indexer import run_index
-
-        registries = get_registries()
-        report = None
-        for _ in range(MAX_ROUNDS):
-            before = _log_sizes(home)
-            report = run_index(home, registries=registries)
-            append_rows(home.state / LOG, [{
-                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "outcome": report.outcome, "embedded": report.embedded, "todo": report.todo,
-                "failed": report.failed, "seconds": round(report.seconds, 3),
-                **({"reason": report.reason} if report.reason else {}),
-            }])
-            if report.outcome in ("disabled", "unavailable", "backing_off", "dimension_mismatch"):
-                # Nothing a hook could start would help for a while: back off hooks.
-                detached.claim(home, STAMP, not_before=time.time()
-                               + _seconds("CARTO_KEEPUP_BACKOFF_SECONDS", BACKOFF_DEFAULT))
-                break
-            if _log_sizes(home) == before:
-                break
-        return report.to_dict() if report is not None else {"outcome": "ok"}
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    from carto_core.logio.home import Home, current_home
-
-    given = detached.arguments(args, "--home")
-    home = Home(given["--home"]) if given.get("--home") else current_home()
-    try:
-        import signal
-
-        signal.alarm(int(_seconds("CARTO_KEEPUP_TIMEOUT", 1800)))
-        run(home)
-    except Exception as exc:  # a closed stderr: say it in hook.log
-        from carto_core.capture.hookpath import log_problem
-
-        log_problem(f"semantic keep-up failed: {type(exc).__name__}: {exc}", home)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
