@@ -257,7 +257,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                  "carto_core.intents", "carto_core.plugin")),
     ("hook path", ("carto_core.capture",)),
     ("engines", ("carto_core.search", "carto_core.semantic", "carto_core.facts",
-                 "carto_core.recall", "carto_core.lenses", "carto_core.repair",
+                 "carto_core.recall", "carto_core.lenses", "carto_core.repair", "carto_core.team",
                  "carto_core.ingest", "carto_core.builtins", "carto_core.evaluation")),
     ("detached children", ("carto_core.jobs",)),
     ("plugin kits", ("carto_core.testing", "carto_core.templates")),

@@ -15,8 +15,14 @@ of the stamp, and on a due call one `fork`+`exec` it does not wait for):
   runs: incremental, embeds only what the store lacks or what changed), logging one line
   `{timestamp, outcome, embedded, todo, seconds}` per run to `semantic-keep-up.jsonl`.
 
-`CARTO_KEEPUP=0` turns it off; `CARTO_SEMANTIC=0` too (nothing to keep up). Stdlib only until
-the child runs.
+When the home has a team (`carto_core.team.settings`), the same child then pushes the allowed
+projects' new rows to the team server (`carto_core.team.push`), after embedding them, and logs
+one line per push to `<home>/.carto/team/push-log.jsonl`; hooks never push themselves. A team
+keeps the job running when the semantic ladder is off (no back-off while there is a team to
+keep up); `CARTO_TEAM_PUSH=0` leaves the team out of it.
+
+`CARTO_KEEPUP=0` turns it off; `CARTO_SEMANTIC=0` too when no team is set up (nothing to keep
+up). Stdlib only until the child runs.
 """
 
 from __future__ import annotations
@@ -33,8 +39,21 @@ BACKOFF_DEFAULT = 3600.0
 MAX_ROUNDS = 3
 
 
-def enabled() -> bool:
-    return detached.switched_on("CARTO_KEEPUP") and detached.switched_on("CARTO_SEMANTIC")
+#: The team settings file under `<home>/.carto/` (`carto_core.team.settings.settings_path`; a
+#: test holds the two together): the hook path may not import the team's engine, and one
+#: `stat` is all it needs.
+TEAM_SETTINGS = ("team", "team.json")
+
+
+def team_due(home) -> bool:
+    """The home has a team to push to (one `stat`) and pushing is not switched off."""
+    return detached.switched_on("CARTO_TEAM_PUSH") and os.path.isfile(home.state.joinpath(*TEAM_SETTINGS))
+
+
+def enabled(home=None) -> bool:
+    if not detached.switched_on("CARTO_KEEPUP"):
+        return False
+    return detached.switched_on("CARTO_SEMANTIC") or (home is not None and team_due(home))
 
 
 def _seconds(name: str, default: float) -> float:
@@ -47,7 +66,7 @@ def _seconds(name: str, default: float) -> float:
 def maybe_start(home, *, force: bool = False) -> str | None:
     """Start the detached keep-up when enabled and due (or `force`: ignore the cooldown, not the
     back-off of a ladder that is off); returns "started", None (not due or off) or a problem."""
-    if not enabled():
+    if not enabled(home):
         return None
     interval = 0.0 if force else _seconds("CARTO_KEEPUP_INTERVAL_SECONDS", INTERVAL_DEFAULT)
     if not detached.due(home, STAMP, interval):

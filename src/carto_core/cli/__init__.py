@@ -40,6 +40,7 @@ CORE_COMMANDS: dict[str, str] = {
     "session": "carto_core.cli.sessions_cmd:session",
     "memory": "carto_core.cli.memory_cmd:memory",
     "report": "carto_core.cli.report_cmd:report",
+    "team": "carto_core.cli.team_cmd:team",
 }
 
 

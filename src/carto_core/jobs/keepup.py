@@ -8,7 +8,7 @@ import sys
 import time
 
 from carto_core.capture import detached
-from carto_core.capture.keepup import BACKOFF_DEFAULT, LOCK, LOG, MAX_ROUNDS, STAMP, _seconds
+from carto_core.capture.keepup import BACKOFF_DEFAULT, LOCK, LOG, MAX_ROUNDS, STAMP, _seconds, team_due
 
 
 def _log_sizes(home) -> tuple:
@@ -24,35 +24,68 @@ def _log_sizes(home) -> tuple:
     return tuple(sizes)
 
 
+def push_team(home) -> dict:
+    """One team push (`carto team push`), its summary logged to the team's push log."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.team.push import push
+    from carto_core.team.settings import TeamSettingsError, folder, load
+
+    try:
+        settings = load(home)
+        summary = push(home, settings).to_dict() if settings is not None else {"state": "not_configured"}
+    except TeamSettingsError as exc:
+        summary = {"state": "error", "reason": str(exc)}
+    keep = ("state", "reason", "sent", "inserted", "updated", "unchanged", "refused", "batches", "seconds")
+    append_rows(folder(home) / "push-log.jsonl", [{
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        **{key: summary[key] for key in keep if summary.get(key) is not None}}])
+    return summary
+
+
 def run(home) -> dict:
-    """Embed under the lock until the logs stop growing (at most MAX_ROUNDS runs)."""
+    """Embed under the lock until the logs stop growing (at most MAX_ROUNDS runs), and push
+    to the team after each round when the home has one."""
     from carto_core.logio.appendlog import append_rows
 
     with detached.exclusive(home, LOCK) as held:
         if not held:
             return {"outcome": "locked"}
-        from carto_core.plugin.registry import get_registries
-        from carto_core.semantic.indexer import run_index
-
-        registries = get_registries()
+        team = team_due(home)
+        semantic = detached.switched_on("CARTO_SEMANTIC") or not team
         report = None
+        pushed = None
+        if semantic:
+            from carto_core.plugin.registry import get_registries
+            from carto_core.semantic.indexer import run_index
+
+            registries = get_registries()
         for _ in range(MAX_ROUNDS):
             before = _log_sizes(home)
-            report = run_index(home, registries=registries)
-            append_rows(home.state / LOG, [{
-                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "outcome": report.outcome, "embedded": report.embedded, "todo": report.todo,
-                "failed": report.failed, "seconds": round(report.seconds, 3),
-                **({"reason": report.reason} if report.reason else {}),
-            }])
-            if report.outcome in ("disabled", "unavailable", "backing_off", "dimension_mismatch"):
-                # Nothing a hook could start would help for a while: back off hooks.
-                detached.claim(home, STAMP, not_before=time.time()
-                               + _seconds("CARTO_KEEPUP_BACKOFF_SECONDS", BACKOFF_DEFAULT))
-                break
+            if semantic:
+                report = run_index(home, registries=registries)
+                append_rows(home.state / LOG, [{
+                    "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "outcome": report.outcome, "embedded": report.embedded, "todo": report.todo,
+                    "failed": report.failed, "seconds": round(report.seconds, 3),
+                    **({"reason": report.reason} if report.reason else {}),
+                }])
+                if report.outcome in ("disabled", "unavailable", "backing_off", "dimension_mismatch"):
+                    semantic = False
+                    if not team:
+                        # Nothing a hook could start would help for a while: back off hooks.
+                        detached.claim(home, STAMP, not_before=time.time()
+                                       + _seconds("CARTO_KEEPUP_BACKOFF_SECONDS", BACKOFF_DEFAULT))
+                        break
+            if team:
+                pushed = push_team(home)
+                if pushed.get("state") != "ok":
+                    break  # unreachable, refused: the next trigger tries again
             if _log_sizes(home) == before:
                 break
-        return report.to_dict() if report is not None else {"outcome": "ok"}
+        out = report.to_dict() if report is not None else {"outcome": "ok"}
+        if pushed is not None:
+            out["team"] = pushed
+        return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,96 @@
+"""`carto team admin`: what a team's administrator runs, connected as the schema's owner
+(`--url`, else `CARTO_TEAM_ADMIN_URL`, else this home's team URL). Subcommands load on demand
+from `ADMIN_COMMANDS` (one module each under cli/); the work is `carto_core.team.admin`."""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import click
+
+from carto_core.util.output import usage_error
+
+#: subcommand -> "module:attribute".
+ADMIN_COMMANDS: dict[str, str] = {
+    "setup": "carto_core.cli.team_admin_setup:setup",
+    "grant": "carto_core.cli.team_admin_grant:grant",
+    "revoke": "carto_core.cli.team_admin_revoke:revoke",
+    "reindex": "carto_core.cli.team_admin_reindex:reindex",
+}
+
+ADMIN_URL_VARIABLE = "CARTO_TEAM_ADMIN_URL"
+
+
+class AdminGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(ADMIN_COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands and name in ADMIN_COMMANDS:
+            module_name, attribute = ADMIN_COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+        return self.commands.get(name)
+
+
+@click.group(cls=AdminGroup)
+def admin() -> None:
+    """Set up a team server and its members (as the schema's owner).
+
+    \b
+    Examples:
+      carto team admin setup 'postgresql://carto_owner@db/carto' --team acme --model auto
+      carto team admin grant alice --password-stdin < alice.pw
+      carto team admin grant bob --project github.com/acme/shop --read-only
+      carto team admin revoke bob --project github.com/acme/shop
+      carto team admin reindex                      the vector index, once the team is large
+    \b
+    The owner bypasses row-level security; members see what `grant` gives them. docs/team.md
+    has the whole set-up (roles, TLS, pg_hba.conf).
+    """
+
+
+url_option = click.option("--url", default=None, metavar="URL",
+                          help=f"The owner's connection (default: ${ADMIN_URL_VARIABLE}, else this home's team URL).")
+team_option = click.option("--team", "team_name", default=None,
+                           help="The team (default: this home's team).")
+
+
+class AdminTarget:
+    """Where an admin command connects: a URL and, from the home's settings, a password file."""
+
+    def __init__(self, url: str, passfile: str | None = None):
+        self.url = self.stored_url = url
+        self.passfile = passfile
+
+
+def admin_target(url: str | None, team_name: str | None) -> tuple[AdminTarget, str]:
+    """(the connection target, the team name) from the flags, the environment and the home."""
+    from carto_core.logio.home import current_home
+    from carto_core.team.settings import TeamSettingsError, load
+
+    try:
+        settings = load(current_home())
+    except TeamSettingsError:
+        settings = None
+    if url is None:
+        url = os.environ.get(ADMIN_URL_VARIABLE)
+    if url is None and settings is not None:
+        return AdminTarget(settings.url, settings.passfile), team_name or settings.team
+    if url is None:
+        usage_error(f"give the owner's connection: --url URL (or {ADMIN_URL_VARIABLE})")
+    if not team_name:
+        if settings is None:
+            usage_error("give the team: --team NAME")
+        team_name = settings.team
+    return AdminTarget(url), team_name
+
+
+def admin_connect(target: AdminTarget, as_json: bool):
+    from carto_core.cli.team_cmd import team_fail
+    from carto_core.team.connect import TeamError, connect
+
+    try:
+        return connect(target, check=False, query_timeout_ms=None)
+    except TeamError as exc:
+        team_fail(exc, as_json)

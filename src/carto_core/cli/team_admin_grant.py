@@ -1,0 +1,59 @@
+"""`carto team admin grant ROLE`: make a person a member of a team (their login role)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from carto_core.util.output import emit_json, fail, json_option
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team admin grant alice --password-stdin < alice.pw     every project, read and push
+  carto team admin grant bob --project github.com/acme/shop    one project
+  carto team admin grant carol --read-only                     read, never push
+\b
+The role is created when it does not exist (a login role; its password is hashed by the
+server, never printed or stored by carto). Run it again to add projects.
+Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""")
+@click.argument("role")
+@click.option("--project", "projects", multiple=True, metavar="KEY",
+              help="A project (normalised remote) the member may read and push (repeatable; default: all).")
+@click.option("--read-only", is_flag=True, help="Read the team, never push to it.")
+@click.option("--password-stdin", is_flag=True, help="Set the role's password from the first line of stdin.")
+@click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's).")
+@json_option
+def grant(role, projects, read_only, password_stdin, url, team_name, as_json) -> None:
+    """Make ROLE a member of the team (creating the login role if needed)."""
+    from carto_core.cli.team_admin import admin_connect, admin_target
+    from carto_core.cli.team_cmd import team_fail
+    from carto_core.team.admin import AdminError, add_member, members
+    from carto_core.team.connect import classify
+    from carto_core.team.remotes import normalise_remote
+
+    password = None
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            fail("--password-stdin: the first line of stdin is empty")
+    target, team_name = admin_target(url, team_name)
+    conn = admin_connect(target, as_json)
+    keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
+    try:
+        document = add_member(conn, team_name, role, projects=keys or None, password=password,
+                              write=not read_only)
+        document["grants"] = [m for m in members(conn, team_name) if m["member"] == role]
+    except AdminError as exc:
+        fail(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        team_fail(classify(exc, target), as_json)
+    finally:
+        conn.close()
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"{role} {'created and ' if document['created'] else ''}granted on team {team_name}: "
+                   + ", ".join(f"{g['project']}{'' if g['write'] else ' (read only)'}" for g in document["grants"]))

@@ -1,0 +1,43 @@
+"""`carto team admin reindex`: build the team's vector index (IVFFlat) once it is large."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.output import emit_json, fail, json_option
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team admin reindex            build it (concurrently: pushes and searches go on)
+\b
+Under 50,000 vectors the team's vector ladder scans exactly and nothing is built. Rebuild
+after the team has grown a few times over (the lists are learnt from the rows there at build
+time). Figures: docs/performance.md. Exit codes: 0 done (or not needed), 1 failed, 75 unreachable.""")
+@click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's).")
+@json_option
+def reindex(url, team_name, as_json) -> None:
+    """Build the team's vector index."""
+    from carto_core.cli.team_admin import admin_connect, admin_target
+    from carto_core.cli.team_cmd import team_fail
+    from carto_core.team.admin import AdminError
+    from carto_core.team.admin import reindex as run_reindex
+    from carto_core.team.connect import classify
+
+    target, team_name = admin_target(url, team_name)
+    conn = admin_connect(target, as_json)
+    try:
+        document = run_reindex(conn, team_name)
+    except AdminError as exc:
+        fail(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        team_fail(classify(exc, target), as_json)
+    finally:
+        conn.close()
+    if as_json:
+        emit_json(document)
+    elif document["built"]:
+        click.echo(f"built {document['index']}: {document['rows']:,} vectors in {document['lists']} lists")
+    else:
+        click.echo(f"not built: {document['reason']}")

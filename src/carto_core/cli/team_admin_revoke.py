@@ -1,0 +1,46 @@
+"""`carto team admin revoke ROLE`: take a team's projects (or all of it) from a member."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.output import emit_json, json_option
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team admin revoke bob                                 bob leaves the team
+  carto team admin revoke bob --project github.com/acme/shop  one project only
+\b
+Revoking stops reading and pushing at once (row-level security reads the grants on every
+query). Rows already pushed stay until `carto team forget --user ROLE` removes them.
+Exit codes: 0 done, 1 refused, 3 the role held no such grant, 75 the server is unreachable.""")
+@click.argument("role")
+@click.option("--project", "projects", multiple=True, metavar="KEY", help="Only these projects (repeatable).")
+@click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's).")
+@json_option
+def revoke(role, projects, url, team_name, as_json) -> None:
+    """Take the team (or some of its projects) from ROLE."""
+    from carto_core.cli.team_admin import admin_connect, admin_target
+    from carto_core.cli.team_cmd import team_fail
+    from carto_core.team.admin import remove_member
+    from carto_core.team.connect import classify
+    from carto_core.team.remotes import normalise_remote
+    from carto_core.util.exitcodes import ExitCode
+
+    target, team_name = admin_target(url, team_name)
+    conn = admin_connect(target, as_json)
+    try:
+        document = remove_member(conn, team_name, role,
+                                 projects=[normalise_remote(p) if p != "*" else "*" for p in projects] or None)
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        team_fail(classify(exc, target), as_json)
+    finally:
+        conn.close()
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"{document['grants_removed']} grant(s) of {role} removed from team {team_name}")
+    if not document["grants_removed"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))

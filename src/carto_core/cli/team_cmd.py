@@ -1,0 +1,81 @@
+"""`carto team`: the group of team-memory commands, and what they share (the home's settings,
+errors as one line, exit codes). Subcommands load on demand from `TEAM_COMMANDS` (one module
+each under cli/); the work itself lives in `carto_core.team`."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from carto_core.util.output import emit_json, fail
+from carto_core.util.exitcodes import ExitCode
+
+#: subcommand -> "module:attribute".
+TEAM_COMMANDS: dict[str, str] = {
+    "init": "carto_core.cli.team_init:init",
+    "allow": "carto_core.cli.team_allow:allow",
+    "status": "carto_core.cli.team_status:status",
+    "push": "carto_core.cli.team_push:push",
+    "forget": "carto_core.cli.team_forget:forget",
+    "admin": "carto_core.cli.team_admin:admin",
+}
+
+
+class TeamGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(TEAM_COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
+        if name not in self.commands and name in TEAM_COMMANDS:
+            module_name, attribute = TEAM_COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+        return self.commands.get(name)
+
+
+@click.group(cls=TeamGroup)
+def team() -> None:
+    """Team memory: push this home's allowed projects to a PostgreSQL server the team shares,
+    and read the whole team back (`carto search --team`, `standup --team`, `sessions --team`,
+    `facts census|tempo --team`). Nothing leaves the machine until a project is allowed.
+
+    \b
+    Examples:
+      carto team init postgresql://alice@db.example.com/carto?sslmode=verify-full --team acme
+      carto team allow ~/code/shop        allow one project (by its git remote)
+      carto team push                     send what is new (the keep-up job does it too)
+      carto team status --json            what is pending here, what the server holds
+      carto team forget --project github.com/acme/shop
+    \b
+    Exit codes: 0 ok, 1 error (refused, bad settings), 2 bad flags, 3 nothing to do or
+    nothing found, 75 the server is unreachable (retry later; nothing was lost).
+    See docs/team.md.
+    """
+
+
+def home_settings():
+    """(home, its team settings) or exit 1 saying `carto team init` sets them."""
+    from carto_core.logio.home import current_home
+    from carto_core.team.settings import TeamSettingsError, load
+
+    home = current_home()
+    try:
+        settings = load(home)
+    except TeamSettingsError as exc:
+        fail(str(exc))
+    if settings is None:
+        fail(f"no team is set up for the home {home.root}: `carto team init URL --team NAME`")
+    return home, settings
+
+
+def exit_code_of(error) -> ExitCode:
+    """The exit code of a TeamError: 75 when retrying later may work."""
+    return ExitCode.UNAVAILABLE if error.state == "unreachable" else ExitCode.ERROR
+
+
+def team_fail(error, as_json: bool, document: dict | None = None) -> None:
+    """Report a TeamError (one line; with --json, the document with its state) and exit."""
+    if as_json:
+        emit_json({**(document or {}), "state": error.state, "reason": str(error)})
+        raise SystemExit(int(exit_code_of(error)))
+    fail(str(error), exit_code_of(error))

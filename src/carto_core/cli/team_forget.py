@@ -1,0 +1,70 @@
+"""`carto team forget --user U | --project P`: remove rows from the team server."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.output import emit_json, json_option, usage_error
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team forget --project github.com/acme/shop     my rows of that project
+  carto team forget --user alice                        all of alice's rows (alice, or the owner)
+  carto team forget --user alice --project shop --yes   no question asked
+\b
+What is forgotten here is also taken off this home's allow list (a --project), or the whole
+list is cleared (your own --user), so the next push does not send it again; do the same on
+your other machines. The removal is audited on the server (who, what, how many).
+Exit codes: 0 removed, 1 refused (another person's rows, not the owner), 2 bad flags,
+3 nothing matched, 75 the server is unreachable.""")
+@click.option("--user", default=None, help="Whose rows (a login role): yours, or anyone's as the schema's owner.")
+@click.option("--project", default=None, help="Which project's rows: its key (host/owner/name) or its name.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@json_option
+def forget(user, project, yes, as_json) -> None:
+    """Remove a person's or a project's rows from the team server."""
+    from carto_core.cli.team_cmd import home_settings, team_fail
+    from carto_core.team.connect import TeamError, classify, connect
+    from carto_core.team.forget import forget as run_forget
+    from carto_core.util.exitcodes import ExitCode
+
+    if not user and not project:
+        usage_error("say whose rows (--user) or which project's (--project) to forget")
+    home, settings = home_settings()
+    what = " and ".join(x for x in (f"user {user}" if user else "", f"project {project}" if project else "") if x)
+    if not yes and not as_json:
+        click.confirm(f"remove every row of {what} from team {settings.team}?", abort=True, err=True)
+    try:
+        conn = connect(settings)
+    except TeamError as exc:
+        team_fail(exc, as_json)
+    try:
+        me = conn.execute("SELECT current_user").fetchone()[0]
+        conn.rollback()
+        document = run_forget(conn, settings.team, user=user, project=project, machine=settings.machine)
+    except TeamError as exc:
+        team_fail(exc, as_json)
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        team_fail(classify(exc, settings), as_json)
+    finally:
+        conn.close()
+    # Keep it from being sent again from this home.
+    local = []
+    if project:
+        local = [p["key"] for p in settings.disallow(project)]
+    elif user == me:
+        local = [p["key"] for p in settings.projects]
+        settings.projects = []
+    if local:
+        settings.save(home)
+    document["disallowed_here"] = local
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"removed {document['removed']} rows of {what} from team {settings.team}"
+                   + (f" (authors: {', '.join(document['authors'])})" if document["authors"] else ""))
+        if local:
+            click.echo("no longer allowed from this home: " + ", ".join(local))
+    if not document["removed"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -1,0 +1,104 @@
+"""`carto team push`: send what the home's logs hold beyond what was pushed."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from carto_core.util.output import emit_json, json_option
+from carto_core.util.exitcodes import ExitCode
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team push                 send what is new, with a progress bar on stderr
+  carto team push --json          one summary document (what was sent, inserted, refused)
+  carto team push --from-start    read every log again (after a grant was added, say);
+                                  what the server holds already is left as it is
+\b
+The keep-up job runs this by itself when a team is set up (never inside a hook). Each log's
+position moves only after the server committed its batch; an interrupted push loses nothing
+and the next one goes on from the last committed batch. Rows whose ids another machine pushed
+are refused (counted, never overwritten).
+Exit codes: 0 pushed (or nothing new), 1 refused (no grant, bad settings), 3 no project is
+allowed yet, 75 the server is unreachable (retry later).""")
+@click.option("--from-start", is_flag=True, help="Forget the positions: read every log from its start.")
+@click.option("--batch", "batch_rows", type=click.IntRange(min=1, max=50_000), default=None,
+              help="Rows per batch (default 2000; batches are also cut at 8 MiB).")
+@click.option("--no-vectors", is_flag=True, help="Send rows without vectors (the team's keyword ladder still finds them).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+def push(from_start, batch_rows, no_vectors, quiet, as_json) -> None:
+    """Push this home's allowed projects to the team server."""
+    from carto_core.cli.team_cmd import exit_code_of, home_settings
+    from carto_core.team.connect import TeamError
+    from carto_core.team.push import BATCH_ROWS
+    from carto_core.team.push import push as run_push
+
+    home, settings = home_settings()
+    show = not quiet and sys.stderr.isatty()
+    progress, finish = _progress(show)
+    try:
+        report = run_push(home, settings, batch_rows=batch_rows or BATCH_ROWS, progress=progress,
+                          from_start=from_start, embed=not no_vectors)
+    finally:
+        finish()
+    document = report.to_dict()
+    if as_json:
+        emit_json(document)
+    else:
+        _print(document, quiet)
+    if report.state == "nothing_allowed":
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+    if report.state not in ("ok",):
+        error = TeamError(report.reason)
+        error.state = report.state
+        raise SystemExit(int(ExitCode.ERROR if report.state == "busy" else exit_code_of(error)))
+
+
+def _progress(show: bool):
+    if not show:
+        return None, lambda: None
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    bar = Progress(TextColumn("team push"), BarColumn(), DownloadColumn(), console=Console(stderr=True),
+                   transient=True)
+    task = bar.add_task("push", total=None)
+    bar.start()
+
+    def progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total or None)
+
+    return progress, bar.stop
+
+
+def _print(document: dict, quiet: bool) -> None:
+    if document["state"] == "nothing_allowed":
+        click.echo(f"carto: {document['reason']}", err=True)
+        return
+    if document["state"] != "ok":
+        if document["sent"]:
+            click.echo(f"sent {document['sent']} rows in {document['batches']} committed batches before stopping")
+        click.echo(f"carto: {document['reason']}", err=True)
+        click.echo("carto: nothing committed is lost; the next push goes on from the last committed batch",
+                   err=True)
+        return
+    if not document["sent"]:
+        click.echo("up to date: nothing new to send" + (
+            f" ({document['not_allowed']} rows of projects not allowed stayed here)" if document["not_allowed"] else ""))
+    else:
+        click.echo(f"sent {document['sent']} rows in {document['batches']} batches: "
+                   f"{document['inserted']} new, {document['updated']} revised, "
+                   f"{document['unchanged']} already there, {document['merged']} copies folded")
+    if document["refused"]:
+        click.echo(f"carto: {document['refused']} rows refused: their ids belong to another machine "
+                   f"or person (e.g. {', '.join(document['refused_ids'][:3])})", err=True)
+    if not quiet:
+        if document["not_allowed"] and document["sent"]:
+            click.echo(f"{document['not_allowed']} rows of projects not allowed stayed here")
+        if document["vectors"] and document["vectors"] != "sent":
+            click.echo(f"vectors: {document['vectors']}")
+        for problem in document["problems"]:
+            click.echo(f"note: {problem}", err=True)

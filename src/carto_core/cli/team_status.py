@@ -1,0 +1,66 @@
+"""`carto team status`: this home's team settings and outbox, and what the server says."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.output import emit_json, json_option
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team status           settings, what is pending here, the server's side
+  carto team status --json    one document: {local, server}
+\b
+The local side is always answered; the server's when it is reachable (`server.reachable`).
+Exit codes: 0 ok, 1 no team set up, 75 the server is unreachable (the local side is printed).""")
+@json_option
+def status(as_json) -> None:
+    """What this home sends to the team, what is pending, what the server holds."""
+    from carto_core.cli.team_cmd import home_settings
+    from carto_core.team.status import status as team_status
+    from carto_core.util.exitcodes import ExitCode
+
+    home, settings = home_settings()
+    document = team_status(home, settings)
+    if as_json:
+        emit_json(document)
+    else:
+        _print(document)
+    server = document["server"]
+    if not server.get("reachable"):
+        raise SystemExit(int(ExitCode.UNAVAILABLE if server.get("state") == "unreachable" else ExitCode.ERROR))
+
+
+def _print(document: dict) -> None:
+    local, server = document["local"], document["server"]
+    click.echo(f"team {local['team']} on {local['server']}, this machine as {local['machine']}")
+    click.echo(f"password: {local['password']}" + (" (URL from CARTO_TEAM_URL)" if local["url_from"] != "settings" else ""))
+    if local["projects"]:
+        click.echo("allowed: " + ", ".join(p["key"] for p in local["projects"]))
+    else:
+        click.echo("allowed: nothing (nothing leaves this machine): `carto team allow PATH`")
+    pending = {label: log for label, log in local["logs"].items() if log["pending_bytes"]}
+    if pending:
+        click.echo("pending: " + ", ".join(f"{label} {log['pending_bytes']:,} bytes"
+                                           + (" (rewritten: read again)" if log["state"] == "rewritten" else "")
+                                           for label, log in pending.items()))
+    else:
+        click.echo("pending: nothing")
+    if local["catch_up"]:
+        click.echo("catch-up: rows written before these were allowed go with the next push: "
+                   + ", ".join(local["catch_up"]))
+    if not server.get("reachable"):
+        click.echo(f"server: {server.get('reason')}")
+        return
+    grants = ", ".join(f"{g['project']}{'' if g['write'] else ' (read only)'}" for g in server["grants"]) or "none"
+    click.echo(f"server: schema {server['schema']}, login {server['login']}, grants {grants}")
+    click.echo(f"team vectors: {server['model'] or 'none'}" + (f" ({server['dim']} dimensions)" if server["dim"] else "")
+               + f"; terms: {server['analyzer']}")
+    click.echo(f"team events: {server['team_events']:,} from {len(server['machines'])} machines")
+    for item in server["machines"]:
+        click.echo(f"  {item['author']}@{item['machine']}: {item['events']:,}")
+    last = server.get("last_push")
+    if last:
+        click.echo(f"your last push: {last['at']} from {last['machine']}: {last['sent']} sent, "
+                   f"{last['inserted']} new, {last['refused']} refused")

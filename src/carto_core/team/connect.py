@@ -1,0 +1,195 @@
+"""The connection to a team server, and the errors every team command reports in one line.
+
+libpq does the connecting, so everything psql honours works: TLS from the URL or the service
+(`sslmode=verify-full`, `sslrootcert=...`), several hosts with `target_session_attrs=read-write`
+(a client follows a failover by reconnecting), a service file, `~/.pgpass`, `PGPASSWORD`, and
+the password file `carto team init` wrote (its path is passed as `passfile`). A password is
+never put on a command line, in a log line or in an error message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from carto_core.team.schema import SCHEMA_VERSION, read_state
+
+CONNECT_TIMEOUT = 5
+#: A lens's query never holds a terminal longer than this (ms).
+QUERY_TIMEOUT_MS = 30_000
+
+
+class TeamError(Exception):
+    """A team command that cannot go on; `state` is what `--json` documents say."""
+
+    state = "error"
+
+
+class TeamNotConfigured(TeamError):
+    state = "not_configured"
+
+
+class TeamUnavailable(TeamError):
+    """The `team` extra is not installed (psycopg, pgvector)."""
+
+    state = "unavailable"
+
+
+class TeamUnreachable(TeamError):
+    state = "unreachable"
+
+
+class TeamDenied(TeamError):
+    state = "denied"
+
+
+class TeamSchemaMismatch(TeamError):
+    state = "schema_mismatch"
+
+
+def require_driver():
+    """psycopg, or TeamUnavailable naming the install command."""
+    try:
+        import psycopg
+    except ImportError:
+        raise TeamUnavailable("the team extra is not installed: pip install 'carto-core[team]' "
+                              "(psycopg and pgvector)") from None
+    return psycopg
+
+
+def split_password(url: str) -> tuple[str, str | None]:
+    """(the URL or conninfo without its password, the password or None)."""
+    psycopg = require_driver()
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    try:
+        params = conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        raise TeamError(f"not a PostgreSQL URL or conninfo: {_scrub(str(exc))}") from None
+    password = params.pop("password", None)
+    if password is None:
+        return url, None
+    if url.startswith(("postgresql://", "postgres://")):
+        return _url_without_password(url), password
+    return make_conninfo(**params), password
+
+
+def _url_without_password(url: str) -> str:
+    scheme, rest = url.split("://", 1)
+    authority, slash, tail = rest.partition("/")
+    if "@" in authority:
+        userinfo, at, hosts = authority.rpartition("@")
+        userinfo = userinfo.split(":", 1)[0]
+        authority = f"{userinfo}@{hosts}" if userinfo else hosts
+    # A password given as a query parameter.
+    tail = re.sub(r"(^|[?&])password=[^&]*(&|$)", lambda m: m.group(1) if m.group(2) else "", tail)
+    tail = tail.rstrip("?&")
+    return f"{scheme}://{authority}{slash}{tail}"
+
+
+def describe(url: str) -> str:
+    """`user@host:port/db` for messages (never a password)."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        params = conninfo_to_dict(url)
+    except Exception:  # noqa: BLE001 - a description never fails
+        return "the team server"
+    if params.get("service") and not params.get("host"):
+        return f"service {params['service']}"
+    host = params.get("host") or "localhost"
+    port = params.get("port") or "5432"
+    if "," in host:
+        hosts = host.split(",")
+        ports = port.split(",") if "," in str(port) else [port] * len(hosts)
+        where = ",".join(f"{h}:{p}" for h, p in zip(hosts, ports))
+    else:
+        where = f"{host}:{port}"
+    user = params.get("user") or os.environ.get("PGUSER") or ""
+    dbname = params.get("dbname") or user
+    return f"{user + '@' if user else ''}{where}/{dbname}"
+
+
+def write_passfile(path, url: str, password: str) -> None:
+    """libpq's password file format, one line per host of the URL, mode 0600."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    from carto_core.team.settings import write_private
+
+    params = conninfo_to_dict(url)
+    hosts = (params.get("host") or "*").split(",")
+    ports = str(params.get("port") or "*").split(",")
+    if len(ports) == 1:
+        ports = ports * len(hosts)
+    user = params.get("user") or os.environ.get("PGUSER") or "*"
+    dbname = params.get("dbname") or "*"
+
+    def field(value: str) -> str:
+        return value.replace("\\", "\\\\").replace(":", "\\:")
+
+    lines = [":".join(field(v) for v in (h, p, dbname, user, password)) for h, p in zip(hosts, ports)]
+    write_private(path, "\n".join(lines) + "\n")
+
+
+def _scrub(text: str) -> str:
+    """An error message without anything that looks like a password."""
+    return re.sub(r"(password=)\S+", r"\1***", re.sub(r"(://[^:/@]+):[^@/]+@", r"\1:***@", text))
+
+
+def _classify(exc: Exception, where: str) -> TeamError:
+    message = _scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+    low = message.lower()
+    import psycopg
+
+    if isinstance(exc, psycopg.Error) and not isinstance(exc, psycopg.OperationalError):
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return TeamDenied(f"the team server {where} refused: {message}")
+        # The server answered, with an error: retrying will not help.
+        return TeamError(f"the team server {where} answered with an error: {message}")
+    if ("password authentication failed" in low or "no password supplied" in low
+            or "pg_hba.conf" in low or "permission denied" in low or "role" in low and "does not exist" in low):
+        return TeamDenied(f"the team server {where} refused the login: {message}")
+    if "ssl" in low or "certificate" in low:
+        return TeamUnreachable(f"TLS with the team server {where} failed: {message}")
+    if "database" in low and "does not exist" in low:
+        return TeamDenied(f"the team server {where}: {message}")
+    return TeamUnreachable(f"the team server {where} is unreachable: {message}")
+
+
+def connect(settings, *, timeout: float = CONNECT_TIMEOUT, query_timeout_ms: int | None = QUERY_TIMEOUT_MS,
+            check: bool = True, autocommit: bool = False):
+    """A connection to the team server of `settings`, its schema checked (unless `check` is
+    False). Raises TeamUnreachable, TeamDenied, TeamSchemaMismatch, TeamUnavailable."""
+    psycopg = require_driver()
+    where = describe(settings.url)
+    kwargs: dict = {"connect_timeout": max(1, int(timeout)), "application_name": "carto",
+                    "autocommit": autocommit}
+    if settings.passfile and os.path.isfile(settings.passfile):
+        kwargs["passfile"] = settings.passfile
+    if query_timeout_ms:
+        kwargs["options"] = f"-c statement_timeout={int(query_timeout_ms)}"
+    try:
+        conn = psycopg.connect(settings.url, **kwargs)
+    except psycopg.Error as exc:
+        raise _classify(exc, where) from None
+    if check:
+        try:
+            state = read_state(conn)
+        except psycopg.Error as exc:
+            conn.close()
+            raise _classify(exc, where) from None
+        problem = state.problem()
+        if problem:
+            conn.close()
+            raise TeamSchemaMismatch(f"{where}: {problem}")
+    return conn
+
+
+def classify(exc: Exception, settings) -> TeamError:
+    """A psycopg error raised mid-work, as the one-line TeamError a command reports."""
+    return exc if isinstance(exc, TeamError) else _classify(exc, describe(settings.url))
+
+
+__all__ = ["SCHEMA_VERSION", "TeamDenied", "TeamError", "TeamNotConfigured", "TeamSchemaMismatch",
+           "TeamUnavailable", "TeamUnreachable", "classify", "connect", "describe",
+           "require_driver", "split_password", "write_passfile"]

@@ -1,0 +1,528 @@
+"""`carto team push`: the home's logs are the outbox.
+
+For each searched log, in the fold order (domain logs before the changelog), the rows after the
+position the last push reached are read, kept when their project is allowed, redacted once
+more, folded within the batch (a turn written again as it grew: the newest row), and sent in
+bounded batches (rows and bytes). A batch is one transaction on the server:
+
+1. COPY into a temporary inbox;
+2. ids already held by another machine or another person are refused: left as they are,
+   counted, reported (a machine never overwrites another's ids);
+3. a row whose id this machine already pushed from a log that ranks before it in the fold
+   (the changelog's copy of a tool call after the tool-use row) only adds its log to `logs`;
+4. the rest are upserted by (team, event_id): a new id is inserted; a held one is replaced only
+   by a newer revision from the same machine (a revised turn), or by the same event's row from
+   a log that wins the fold; an equal or older revision changes nothing (a re-sent batch, a
+   push that arrives out of order);
+5. the author's tallies and an audit row are written in the same transaction.
+
+The log's position (`<home>/.carto/team/outbox.json`, per server and team) advances only after
+the commit returns. A connection lost mid-batch is retried (libpq tries every host of the URL,
+so a promoted standby is found) until `retry_seconds` pass; then the push stops, says why, and
+the next push starts from the last committed batch: nothing acknowledged is lost, nothing is
+sent twice into the table (the upsert is idempotent).
+
+A project allowed after rows of it were read is caught up: its rows before the position are
+read again for it alone (`keys` per log records which projects a position covers). A log
+rewritten under its position (a repair) is read again from its start, its rows now a newer
+revision. Offline: nothing local changes, the next push catches up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+
+from carto_core.logio.fold import LOAD_ORDER
+from carto_core.logio.logstate import identity, log_state, log_status
+from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect
+from carto_core.team.rows import COLUMNS, LOG_RANK, revision, team_files, terms_of
+from carto_core.team.settings import folder, write_private
+
+OUTBOX = "outbox.json"
+LOCK = "push.lock"
+BATCH_ROWS = 2000
+#: Bytes of row JSON a batch carries at most (the server's memory, one COPY's size).
+BATCH_BYTES = 8 << 20
+RETRY_SECONDS = 30.0
+OUTBOX_FORMAT = 1
+
+_INBOX = """CREATE TEMP TABLE IF NOT EXISTS carto_inbox (
+    event_id text, machine text, project_key text, project text, log text, log_rank smallint,
+    logs text[], rev bigint, ts timestamptz, session text, type text, provider text, summary text,
+    row jsonb, files text[], terms text[], tfs smallint[], dl integer, model text,
+    embedding vector) ON COMMIT DELETE ROWS"""
+
+_REFUSE = """DELETE FROM carto_inbox i USING carto.events e
+    WHERE e.team = %(team)s AND e.event_id = i.event_id
+      AND (e.machine <> i.machine OR e.author <> current_user)
+    RETURNING i.event_id"""
+
+#: `logs` of a server row list its own log first, then the others in the fold order (as
+#: `Corpus.sources` does).
+_ORDERED_LOGS = ("ARRAY(SELECT x FROM (SELECT DISTINCT unnest({}) AS x) AS d ORDER BY array_position(ARRAY["
+                 + ", ".join(f"'{label}'" for label in LOAD_ORDER) + "], x))")
+
+_MERGE = """WITH held AS (
+        UPDATE carto.events e SET logs = """ + _ORDERED_LOGS.format("array_append(e.logs, i.log)") + """
+        FROM carto_inbox i
+        WHERE e.team = %(team)s AND e.event_id = i.event_id AND i.log_rank > e.log_rank
+          AND NOT (i.log = ANY (e.logs))
+        RETURNING e.event_id)
+    SELECT count(*) FROM held"""
+
+#: Rows of a log that loses the fold to the one held: nothing more to do with them.
+_DROP_LOSING = """DELETE FROM carto_inbox i USING carto.events e
+    WHERE e.team = %(team)s AND e.event_id = i.event_id AND i.log_rank > e.log_rank"""
+
+_UPSERT = f"""INSERT INTO carto.events AS e (team, {', '.join(COLUMNS)})
+    SELECT %(team)s, {', '.join(COLUMNS)} FROM carto_inbox
+    ON CONFLICT (team, event_id) DO UPDATE SET
+        {', '.join(f'{c} = excluded.{c}' for c in COLUMNS if c not in ('event_id', 'machine', 'logs'))},
+        logs = {_ORDERED_LOGS.format("e.logs || excluded.logs")},
+        pushed_at = now()
+    WHERE e.machine = excluded.machine AND e.author = current_user
+      AND (excluded.log_rank < e.log_rank
+           OR (excluded.log_rank = e.log_rank AND excluded.rev > e.rev))
+    RETURNING (xmax = 0) AS inserted, e.dl"""
+
+_TALLY = """INSERT INTO carto.tallies (team, machine, events, dl_sum) VALUES (%(team)s, %(machine)s, %(n)s, %(dl)s)
+    ON CONFLICT (team, author, machine) DO UPDATE
+    SET events = carto.tallies.events + excluded.events, dl_sum = carto.tallies.dl_sum + excluded.dl_sum"""
+
+_AUDIT = """INSERT INTO carto.audit (team, machine, action, sent, inserted, updated, unchanged, refused, detail)
+    VALUES (%(team)s, %(machine)s, 'push', %(sent)s, %(inserted)s, %(updated)s, %(unchanged)s, %(refused)s, %(detail)s)"""
+
+
+class PushReport:
+    """What one push did (`to_dict`: the `--json` summary)."""
+
+    def __init__(self):
+        self.state = "ok"
+        self.reason = ""
+        self.read = 0
+        self.sent = 0
+        self.inserted = 0
+        self.updated = 0
+        self.merged = 0
+        self.unchanged = 0
+        self.refused = 0
+        self.refused_ids: list[str] = []
+        self.not_allowed = 0
+        self.no_event_id = 0
+        self.batches = 0
+        self.retries = 0
+        self.vectors = ""
+        self.logs: dict[str, dict] = {}
+        self.problems: list[str] = []
+        self.seconds = 0.0
+
+    def log(self, label: str) -> dict:
+        return self.logs.setdefault(label, {"read": 0, "sent": 0, "caught_up": 0, "from": 0, "to": 0})
+
+    def to_dict(self) -> dict:
+        return {"state": self.state, "reason": self.reason or None, "read": self.read,
+                "sent": self.sent, "inserted": self.inserted, "updated": self.updated,
+                "merged": self.merged, "unchanged": self.unchanged, "refused": self.refused,
+                "refused_ids": self.refused_ids[:20], "not_allowed": self.not_allowed,
+                "no_event_id": self.no_event_id, "batches": self.batches, "retries": self.retries,
+                "vectors": self.vectors, "logs": self.logs, "problems": self.problems,
+                "seconds": round(self.seconds, 3)}
+
+
+# --------------------------------------------------------------------------- the outbox
+
+
+def server_fingerprint(settings) -> str:
+    """Which outbox a position belongs to: the server (as stored, without a password), the team
+    and the machine. Another server or team starts from the beginning."""
+    text = json.dumps([settings.stored_url, settings.team, settings.machine])
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def load_outbox(home, settings) -> dict:
+    path = folder(home) / OUTBOX
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict) or data.get("server") != server_fingerprint(settings) \
+            or data.get("v") != OUTBOX_FORMAT:
+        data = {"v": OUTBOX_FORMAT, "server": server_fingerprint(settings), "logs": {}}
+    return data
+
+
+def save_outbox(home, outbox: dict) -> None:
+    target = folder(home)
+    target.mkdir(parents=True, exist_ok=True)
+    write_private(target / OUTBOX, json.dumps(outbox, sort_keys=True))
+
+
+def reset_outbox(home) -> bool:
+    try:
+        os.unlink(folder(home) / OUTBOX)
+        return True
+    except FileNotFoundError:
+        return False
+
+
+# --------------------------------------------------------------------------- sending
+
+
+class Sender:
+    """One connection and the batches sent through it; reconnects when the server goes away."""
+
+    def __init__(self, settings, report: PushReport, retry_seconds: float, connector=connect,
+                 sleep: Callable[[float], None] = time.sleep):
+        self.settings = settings
+        self.report = report
+        self.retry_seconds = retry_seconds
+        self.connector = connector
+        self.sleep = sleep
+        self.conn = None
+
+    def open(self):
+        if self.conn is None or self.conn.closed:
+            from pgvector.psycopg import register_vector
+
+            self.conn = self.connector(self.settings, query_timeout_ms=120_000)
+            register_vector(self.conn)
+            self.conn.adapters.register_dumper(_RawJson, _raw_json_dumper())
+            self.conn.execute(_INBOX)
+            self.conn.commit()
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:  # noqa: BLE001 - closing a dead connection
+                pass
+            self.conn = None
+
+    def send(self, rows: list[tuple], detail: dict) -> dict:
+        """Send one batch; retried on a lost connection until `retry_seconds` pass. Raises
+        TeamError (unreachable, denied) when it cannot be sent."""
+        import psycopg
+
+        deadline = time.monotonic() + self.retry_seconds
+        delay = 0.2
+        while True:
+            try:
+                return self._send_once(rows, detail)
+            except psycopg.OperationalError as exc:
+                # The connection broke: the batch may or may not have committed. Sending it
+                # again is safe (idempotent), so reconnect and do.
+                self.close()
+                error = classify(exc, self.settings)
+            except TeamUnreachable as exc:
+                self.close()
+                error = exc
+            except psycopg.errors.InsufficientPrivilege as exc:
+                self.close()
+                raise TeamDenied(f"the team server refused the rows: {str(exc).splitlines()[0]} "
+                                 "(is this project granted to you? `carto team status`)") from None
+            except psycopg.Error as exc:
+                self.close()
+                raise classify(exc, self.settings) from None
+            if time.monotonic() + delay > deadline:
+                raise error
+            self.report.retries += 1
+            self.report.problems.append(f"batch {self.report.batches + 1}: {error}; retrying")
+            self.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    def _send_once(self, rows: list[tuple], detail: dict) -> dict:
+        from psycopg.types.json import Jsonb
+
+        conn = self.open()
+        team = self.settings.team
+        params = {"team": team}
+        with conn.transaction():
+            cur = conn.cursor()
+            with cur.copy(f"COPY carto_inbox ({', '.join(COLUMNS)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            refused = [r[0] for r in cur.execute(_REFUSE, params).fetchall()]
+            merged = cur.execute(_MERGE, params).fetchone()[0]
+            cur.execute(_DROP_LOSING, params)
+            changed = cur.execute(_UPSERT, params).fetchall()
+            inserted = sum(1 for r in changed if r[0])
+            updated = len(changed) - inserted
+            dl = sum(r[1] for r in changed if r[0])
+            if inserted:
+                cur.execute(_TALLY, {**params, "machine": self.settings.machine, "n": inserted, "dl": dl})
+            unchanged = len(rows) - len(refused) - merged - len(changed)
+            cur.execute(_AUDIT, {**params, "machine": self.settings.machine, "sent": len(rows),
+                                 "inserted": inserted, "updated": updated,
+                                 "unchanged": unchanged, "refused": len(refused),
+                                 "detail": Jsonb({**detail, "merged": merged,
+                                                  "refused_ids": refused[:20]})})
+        return {"inserted": inserted, "updated": updated, "merged": merged,
+                "unchanged": unchanged, "refused": refused}
+
+
+# --------------------------------------------------------------------------- the push
+
+
+class _Batch:
+    """Rows waiting to be sent, one per event_id (the newest read wins: a turn that grew)."""
+
+    def __init__(self):
+        self.rows: dict[str, tuple] = {}
+        self.texts: dict[str, str] = {}
+        self.bytes = 0
+
+    def add(self, event_id: str, row: tuple, size: int, text: str) -> None:
+        if event_id in self.rows:
+            del self.rows[event_id]  # keep the newest row, at the end
+        self.rows[event_id] = row
+        self.texts[event_id] = text
+        self.bytes += size
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def team_config(conn, team: str) -> dict:
+    """The team's model, dimension and analyzer; TeamDenied when this login is no member."""
+    found = conn.execute("SELECT model, dim, analyzer FROM carto.teams WHERE team = %s", (team,)).fetchone()
+    conn.rollback()
+    if found is None:
+        raise TeamDenied(f"no team {team!r} on the server, or this login is not one of its members "
+                         "(ask the team's administrator: `carto team admin add-member`)")
+    return {"model": found[0], "dim": found[1], "analyzer": found[2]}
+
+
+def team_embedder(home, config: dict):
+    """(the local embedder when it makes the team's vectors, why not otherwise)."""
+    if not config.get("model"):
+        return None, "the team keeps no vectors"
+    try:
+        from carto_core.semantic.embedder import create_embedder
+        from carto_core.semantic.settings import SemanticSettings
+
+        settings = SemanticSettings.load()
+        embedder = create_embedder(settings.embedder, home, settings)
+        embedder.check()
+        tag = embedder.model_tag
+    except Exception as exc:  # noqa: BLE001 - no vectors is an answer, never a failure
+        return None, f"not sent: the local embedder is unavailable ({type(exc).__name__}: {exc})"
+    if getattr(embedder, "needs_fit", False):
+        return None, f"not sent: {embedder.name} is fitted on this machine's corpus, no other can compare its vectors"
+    if tag != config["model"]:
+        return None, f"not sent: the local model {tag} is not the team's {config['model']}"
+    return embedder, "sent"
+
+
+def push(home, settings, *, batch_rows: int = BATCH_ROWS, batch_bytes: int = BATCH_BYTES,
+         retry_seconds: float = RETRY_SECONDS, progress: Callable[[int, int], None] | None = None,
+         connector=connect, from_start: bool = False, embed: bool = True) -> PushReport:
+    """Push what the home's logs hold beyond the outbox's positions (see the module)."""
+    from carto_core.capture.detached import exclusive
+
+    report = PushReport()
+    started = time.monotonic()
+    os.makedirs(folder(home), mode=0o700, exist_ok=True)
+    with exclusive(home, f"{folder(home).name}/{LOCK}") as held:
+        if not held:
+            report.state, report.reason = "busy", "another push of this home is running"
+            return report
+        sender = Sender(settings, report, retry_seconds, connector)
+        try:
+            if from_start:
+                reset_outbox(home)
+            _push_locked(home, settings, sender, report, batch_rows, batch_bytes, progress, embed)
+        except TeamError as exc:
+            report.state, report.reason = exc.state, str(exc)
+        finally:
+            sender.close()
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows: int,
+                 batch_bytes: int, progress, embed: bool) -> None:
+    from carto_core.logio.reader import ReadReport, iter_lines
+    from carto_core.model.events import Event
+    from carto_core.privacy.redact import redact_row
+    from carto_core.search.analysis import resolve_analyzer
+    from carto_core.semantic.text import document_text
+    from carto_core.team.remotes import KeyCache
+
+    conn = sender.open()
+    config = team_config(conn, settings.team)
+    embedder, report.vectors = team_embedder(home, config) if embed else (None, "not sent (--no-vectors)")
+    try:
+        analyzer = resolve_analyzer(config["analyzer"])
+    except Exception as exc:  # noqa: BLE001 - an unknown analyzer name
+        raise TeamError(f"the team's analyzer {config['analyzer']!r} is not installed here: {exc}") from None
+    model = config["model"] if embedder is not None else None
+    outbox = load_outbox(home, settings)
+    matcher = settings.matcher()
+    allowed = matcher.keys
+    keys = KeyCache()
+    machine = settings.machine
+    if not allowed:
+        report.state, report.reason = "nothing_allowed", ("no project is allowed to leave this machine: "
+                                                           "`carto team allow PATH` allows one")
+        return
+    # What each log needs: its catch-up range (projects allowed since its position was
+    # reached), then its new rows.
+    plan = []
+    total = 0
+    for label in LOAD_ORDER:
+        path = home.log(label)
+        entry = outbox["logs"].get(label) or {}
+        state = entry.get("state")
+        status = log_status(path, state)
+        covered = set(entry.get("keys") or [])
+        if status == "stale":
+            state, covered = None, set()
+            report.problems.append(f"{label}: rewritten since the last push; read again from its start")
+        end = state["end"] if state else 0
+        new_keys = allowed - covered
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        if new_keys and end:
+            plan.append((label, 0, 0, end, new_keys, "catch_up"))
+            total += end
+        if size > end:
+            plan.append((label, end, state["lines"] if state else 0, None, allowed, "new"))
+            total += size - end
+        outbox["logs"][label] = {"state": state, "keys": sorted(covered & allowed)} if state else {}
+    done_bytes = 0
+    for label, start, start_line, until, wanted, kind in plan:
+        path = home.log(label)
+        log_report = report.log(label)
+        before = identity(path)
+        generation = before.get("generation", 0) or 0
+        read_report = ReadReport(str(path))
+        batch = _Batch()
+        last_end, last_line = start, start_line
+
+        def flush(final: bool = False) -> None:
+            nonlocal batch
+            if not batch and not final:
+                return
+            if batch:
+                rows = list(batch.rows.values())
+                if embedder is not None:
+                    rows = _with_vectors(embedder, rows, list(batch.texts.values()), report)
+                detail = {"log": label, "kind": kind, "first": rows[0][0], "last": rows[-1][0]}
+                result = sender.send(rows, detail)
+                report.batches += 1
+                report.sent += len(rows)
+                log_report["sent"] += len(rows)
+                if kind == "catch_up":
+                    log_report["caught_up"] += len(rows)
+                report.inserted += result["inserted"]
+                report.updated += result["updated"]
+                report.merged += result["merged"]
+                report.unchanged += result["unchanged"]
+                report.refused += len(result["refused"])
+                report.refused_ids.extend(result["refused"][: max(0, 20 - len(report.refused_ids))])
+            # Committed: the position moves (a catch-up moves no position: it covers a range
+            # the position already passed, for new projects).
+            if kind == "new":
+                entry = outbox["logs"].setdefault(label, {})
+                entry["state"] = log_state(path, last_end, last_line, before)
+                # Every allowed project is covered up to here: before the old position by the
+                # catch-up that ran first (or there was none to cover), after it by this pass.
+                entry["keys"] = sorted(wanted)
+                save_outbox(home, outbox)
+            batch = _Batch()
+
+        log_report["from"] = start
+        for line in iter_lines(path, read_report, start=start, start_lineno=start_line):
+            if until is not None and line.offset >= until:
+                break
+            last_end, last_line = line.end, line.lineno
+            report.read += 1
+            log_report["read"] += 1
+            if line.problem == "missing_event_id" or not isinstance(line.row.get("event_id"), str):
+                report.no_event_id += 1
+                continue
+            row = redact_row(line.row)
+            event = Event.from_row(row, label)
+            key = matcher.key_of(event.project, event.cwd)
+            if key is None or key not in wanted:
+                report.not_allowed += 1
+                continue
+            terms, tfs, dl = terms_of(analyzer, row)
+            data = json.dumps(row, ensure_ascii=False).replace("\\u0000", "\\ufffd")
+            record = (event.event_id, machine, key, event.project, label, LOG_RANK[label], [label],
+                      revision(generation, line.end), event.timestamp, event.session_id, event.type,
+                      event.provider, _no_nul(event.summary), _RawJson(data), team_files(event, keys), terms,
+                      tfs, dl, None, None)
+            batch.add(event.event_id, record, len(data), document_text(event) if embedder is not None else "")
+            if len(batch) >= batch_rows or batch.bytes >= batch_bytes:
+                flush()
+            if progress is not None and report.read % 500 == 0:
+                progress(done_bytes + (line.end - start), total)
+        if until is None:
+            last_end = max(last_end, read_report.end_offset)
+            if read_report.lines:
+                last_line = max(last_line, start_line + read_report.lines)
+        flush(final=kind == "new")
+        if kind == "catch_up":
+            entry = outbox["logs"].setdefault(label, {})
+            entry["keys"] = sorted(set(entry.get("keys") or []) | wanted)
+            save_outbox(home, outbox)
+        log_report["to"] = last_end
+        done_bytes += (last_end if until is None else until) - start
+        if progress is not None:
+            progress(done_bytes, total)
+        for message in read_report.messages():
+            report.problems.append(message)
+
+
+class _RawJson:
+    """Row JSON already serialised (its size bounds the batch), copied as is into a jsonb
+    column by `_raw_json_dumper`."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _raw_json_dumper():
+    from psycopg.adapt import Dumper
+    from psycopg.postgres import types
+
+    class RawJsonDumper(Dumper):
+        oid = types["jsonb"].oid
+
+        def dump(self, obj):
+            return obj.text.encode("utf-8")
+
+    return RawJsonDumper
+
+
+def _no_nul(text: str) -> str:
+    """PostgreSQL text and jsonb hold no NUL character: U+FFFD stands for it."""
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+def _with_vectors(embedder, rows: list[tuple], texts: list[str], report: PushReport) -> list[tuple]:
+    import numpy as np
+
+    wanted = [i for i, text in enumerate(texts) if text]
+    if not wanted:
+        return rows
+    try:
+        vectors = embedder.embed_documents([texts[i] for i in wanted])
+    except Exception as exc:  # noqa: BLE001 - rows go without vectors, and the report says so
+        report.problems.append(f"vectors not made for a batch: {type(exc).__name__}: {exc}")
+        return rows
+    model = embedder.model_tag
+    out = list(rows)
+    for i, vector in zip(wanted, np.asarray(vectors, dtype=np.float32)):
+        out[i] = out[i][:-2] + (model, vector)
+    return out

@@ -1,0 +1,228 @@
+"""carto's schema on a team server, and its versioned migrations.
+
+Everything lives in the schema `carto` of one database:
+
+- `meta`: `schema_version` (checked at every connect: a client refuses a server whose version
+  it does not know, with the command that fixes it);
+- `teams`: a team, the embedder model whose vectors it keeps (`model`, `dim`; NULL: no vectors)
+  and the analyzer its keyword terms are made with;
+- `members`: which login role reads (and, with `can_write`, pushes) which project of which team
+  (`project` a normalised remote, or `*` for all of them): row-level security reads this table;
+- `events`: one row per (team, event_id): the folded, redacted log row (`row`), who pushed it
+  (`machine`, `author` = the login role), the log it came from and its rank in the fold order
+  (`log`, `log_rank`, `logs` = every log it was seen in), a revision (`rev`: the rewrite
+  generation and byte offset of the row in its log, so a newer revision of a turn replaces an
+  older one whatever order pushes arrive in), the columns the lenses filter on, the machine-
+  independent contention keys of the files it touched (`files`), its keyword terms with their
+  counts (`terms`, `tfs`, `dl`) and its vector;
+- `tallies`: events and term counts per (team, author, machine): the keyword ladder's document
+  count and mean length without counting a million rows per query;
+- `audit`: who pushed or forgot what, when, from which machine.
+
+Roles: `carto_member` (no login) holds the privileges; each person is a login role granted it.
+The schema's owner (the role that ran `carto team admin setup`) bypasses row-level security;
+nobody else does. Policies: a member reads the rows of the teams and projects `members` grants
+them, inserts and changes only rows whose `author` is themselves, in projects they may write.
+"""
+
+from __future__ import annotations
+
+SCHEMA = "carto"
+MEMBER_ROLE = "carto_member"
+#: The version this carto reads and writes.
+SCHEMA_VERSION = 1
+
+#: Rows a member may read: those of a team they belong to with every project ('*'), or of a
+#: project they were granted. Written as IN (subquery): planned once per statement (a hashed
+#: subplan), not once per row.
+_READABLE = """(
+    team IN (SELECT m.team FROM carto.members m WHERE m.member = current_user AND m.project = '*')
+    OR (team, project_key) IN (SELECT m.team, m.project FROM carto.members m
+                               WHERE m.member = current_user))"""
+_WRITABLE = """(
+    team IN (SELECT m.team FROM carto.members m
+             WHERE m.member = current_user AND m.project = '*' AND m.can_write)
+    OR (team, project_key) IN (SELECT m.team, m.project FROM carto.members m
+                               WHERE m.member = current_user AND m.can_write))"""
+_MY_TEAMS = "team IN (SELECT m.team FROM carto.members m WHERE m.member = current_user)"
+
+#: version -> the statements that bring a schema of the version before it to this one.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        "CREATE SCHEMA IF NOT EXISTS carto",
+        "CREATE TABLE carto.meta (key text PRIMARY KEY, value text NOT NULL)",
+        """CREATE TABLE carto.teams (
+            team text PRIMARY KEY,
+            model text,
+            dim integer CHECK (dim IS NULL OR dim BETWEEN 1 AND 16000),
+            analyzer text NOT NULL DEFAULT 'english',
+            created timestamptz NOT NULL DEFAULT now())""",
+        """CREATE TABLE carto.members (
+            team text NOT NULL REFERENCES carto.teams ON DELETE CASCADE,
+            member name NOT NULL,
+            project text NOT NULL DEFAULT '*',
+            can_write boolean NOT NULL DEFAULT true,
+            PRIMARY KEY (team, member, project))""",
+        """CREATE TABLE carto.events (
+            team text NOT NULL,
+            event_id text NOT NULL,
+            machine text NOT NULL,
+            author name NOT NULL DEFAULT current_user,
+            project_key text NOT NULL,
+            project text NOT NULL DEFAULT '',
+            log text NOT NULL,
+            log_rank smallint NOT NULL,
+            logs text[] NOT NULL,
+            rev bigint NOT NULL,
+            ts timestamptz,
+            session text NOT NULL DEFAULT '',
+            type text NOT NULL DEFAULT '',
+            provider text NOT NULL DEFAULT '',
+            summary text NOT NULL DEFAULT '',
+            row jsonb NOT NULL,
+            files text[] NOT NULL DEFAULT '{}',
+            terms text[] NOT NULL DEFAULT '{}',
+            tfs smallint[] NOT NULL DEFAULT '{}',
+            dl integer NOT NULL DEFAULT 0,
+            model text,
+            embedding vector,
+            pushed_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (team, event_id))""",
+        "CREATE INDEX events_team_ts ON carto.events (team, ts)",
+        "CREATE INDEX events_team_project_ts ON carto.events (team, project_key, ts)",
+        "CREATE INDEX events_team_session ON carto.events (team, session)",
+        "CREATE INDEX events_terms ON carto.events USING gin (terms)",
+        """CREATE TABLE carto.tallies (
+            team text NOT NULL,
+            author name NOT NULL DEFAULT current_user,
+            machine text NOT NULL,
+            events bigint NOT NULL DEFAULT 0,
+            dl_sum bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (team, author, machine))""",
+        """CREATE TABLE carto.audit (
+            id bigserial PRIMARY KEY,
+            at timestamptz NOT NULL DEFAULT now(),
+            team text NOT NULL,
+            member name NOT NULL DEFAULT current_user,
+            machine text,
+            action text NOT NULL,
+            sent integer NOT NULL DEFAULT 0,
+            inserted integer NOT NULL DEFAULT 0,
+            updated integer NOT NULL DEFAULT 0,
+            unchanged integer NOT NULL DEFAULT 0,
+            refused integer NOT NULL DEFAULT 0,
+            removed integer NOT NULL DEFAULT 0,
+            detail jsonb)""",
+        "CREATE INDEX audit_team_at ON carto.audit (team, at)",
+        f"""DO $$ BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{MEMBER_ROLE}') THEN
+                CREATE ROLE {MEMBER_ROLE} NOLOGIN;
+            END IF;
+        END $$""",
+        f"GRANT USAGE ON SCHEMA carto TO {MEMBER_ROLE}",
+        f"GRANT SELECT ON carto.meta, carto.teams, carto.members TO {MEMBER_ROLE}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON carto.events TO {MEMBER_ROLE}",
+        f"GRANT SELECT, INSERT, UPDATE ON carto.tallies TO {MEMBER_ROLE}",
+        f"GRANT SELECT, INSERT ON carto.audit TO {MEMBER_ROLE}",
+        f"GRANT USAGE ON SEQUENCE carto.audit_id_seq TO {MEMBER_ROLE}",
+        "ALTER TABLE carto.events ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE carto.members ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE carto.teams ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE carto.tallies ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE carto.audit ENABLE ROW LEVEL SECURITY",
+        f"CREATE POLICY own ON carto.members FOR SELECT TO {MEMBER_ROLE} USING (member = current_user)",
+        f"CREATE POLICY mine ON carto.teams FOR SELECT TO {MEMBER_ROLE} USING ({_MY_TEAMS})",
+        f"CREATE POLICY reads ON carto.events FOR SELECT TO {MEMBER_ROLE} USING {_READABLE}",
+        f"""CREATE POLICY pushes ON carto.events FOR INSERT TO {MEMBER_ROLE}
+            WITH CHECK (author = current_user AND {_WRITABLE})""",
+        f"""CREATE POLICY revises ON carto.events FOR UPDATE TO {MEMBER_ROLE}
+            USING (author = current_user) WITH CHECK (author = current_user AND {_WRITABLE})""",
+        f"CREATE POLICY forgets ON carto.events FOR DELETE TO {MEMBER_ROLE} USING (author = current_user)",
+        f"CREATE POLICY reads ON carto.tallies FOR SELECT TO {MEMBER_ROLE} USING ({_MY_TEAMS})",
+        f"""CREATE POLICY counts ON carto.tallies FOR INSERT TO {MEMBER_ROLE}
+            WITH CHECK (author = current_user AND {_MY_TEAMS})""",
+        f"""CREATE POLICY recounts ON carto.tallies FOR UPDATE TO {MEMBER_ROLE}
+            USING (author = current_user) WITH CHECK (author = current_user)""",
+        f"CREATE POLICY own ON carto.audit FOR SELECT TO {MEMBER_ROLE} USING (member = current_user)",
+        f"""CREATE POLICY records ON carto.audit FOR INSERT TO {MEMBER_ROLE}
+            WITH CHECK (member = current_user AND {_MY_TEAMS})""",
+    ],
+}
+
+assert max(MIGRATIONS) == SCHEMA_VERSION
+
+
+class SchemaState:
+    """What a server holds: `version` 0 when it has no carto schema at all."""
+
+    def __init__(self, version: int, has_vector: bool):
+        self.version = version
+        self.has_vector = has_vector
+
+    @property
+    def current(self) -> bool:
+        return self.version == SCHEMA_VERSION
+
+    def problem(self) -> str | None:
+        """None when this carto can use the server, else what is wrong and who fixes it."""
+        if self.version == 0:
+            return ("the server has no carto schema: the team's administrator runs "
+                    "`carto team admin setup URL --team NAME` once")
+        if self.version < SCHEMA_VERSION:
+            return (f"the server's carto schema is version {self.version}, this carto needs "
+                    f"{SCHEMA_VERSION}: the team's administrator runs `carto team admin setup` "
+                    "to migrate it")
+        if self.version > SCHEMA_VERSION:
+            return (f"the server's carto schema is version {self.version}, newer than this carto "
+                    f"knows ({SCHEMA_VERSION}): upgrade carto (pip install -U carto-core[team])")
+        return None
+
+
+def read_state(conn) -> SchemaState:
+    """The server's schema version (0: none), without changing anything."""
+    row = conn.execute(
+        "SELECT to_regclass('carto.meta') IS NOT NULL, "
+        "EXISTS (SELECT FROM pg_extension WHERE extname = 'vector')").fetchone()
+    version = 0
+    if row[0]:
+        found = conn.execute("SELECT value FROM carto.meta WHERE key = 'schema_version'").fetchone()
+        version = int(found[0]) if found else 0
+    if conn.info.transaction_status != 0:  # psycopg.pq.TransactionStatus.IDLE
+        conn.rollback()
+    return SchemaState(version, bool(row[1]))
+
+
+def migrate(conn) -> tuple[int, int]:
+    """Bring the schema to SCHEMA_VERSION (as its owner, under an advisory lock so two
+    administrators never migrate at once); returns (version before, version after). Each
+    migration is one transaction: a failure leaves the version before it."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('carto.migrate'))")
+        if not conn.execute("SELECT EXISTS (SELECT FROM pg_extension WHERE extname = 'vector')").fetchone()[0]:
+            available = conn.execute(
+                "SELECT EXISTS (SELECT FROM pg_available_extensions WHERE name = 'vector')").fetchone()[0]
+            if not available:
+                raise SchemaError("the server has no pgvector extension installed "
+                                  "(https://github.com/pgvector/pgvector#installation)")
+            superuser = conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]
+            if not superuser:
+                raise SchemaError("pgvector is installed but not created in this database, and "
+                                  "only a superuser can: ask one to run `CREATE EXTENSION vector;` "
+                                  "in it, then run setup again")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        before = 0
+        if conn.execute("SELECT to_regclass('carto.meta') IS NOT NULL").fetchone()[0]:
+            found = conn.execute("SELECT value FROM carto.meta WHERE key = 'schema_version'").fetchone()
+            before = int(found[0]) if found else 0
+        if before > SCHEMA_VERSION:
+            raise SchemaError(SchemaState(before, True).problem() or "")
+        for version in range(before + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[version]:
+                conn.execute(statement)
+            conn.execute("INSERT INTO carto.meta VALUES ('schema_version', %s) "
+                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(version),))
+    return before, SCHEMA_VERSION
+
+
+class SchemaError(Exception):
+    """The schema cannot be created or migrated (what is missing, who can fix it)."""

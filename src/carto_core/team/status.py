@@ -1,0 +1,88 @@
+"""`carto team status`: this home's side (settings, allowed projects, how far each log has been
+pushed) and the server's (reachable, schema, the team's model, this login's grants, rows,
+the last push). The local side never needs the server."""
+
+from __future__ import annotations
+
+import os
+
+from carto_core.logio.fold import LOAD_ORDER
+from carto_core.logio.logstate import log_status
+from carto_core.team.connect import TeamError, connect, describe
+from carto_core.team.push import load_outbox
+
+
+def local_status(home, settings) -> dict:
+    outbox = load_outbox(home, settings)
+    logs = {}
+    pending = 0
+    for label in LOAD_ORDER:
+        entry = outbox["logs"].get(label) or {}
+        state = entry.get("state")
+        path = home.log(label)
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        status = log_status(path, state)
+        pushed = state["end"] if state and status != "stale" else 0
+        logs[label] = {"size": size, "pushed_to": pushed, "pending_bytes": max(0, size - pushed),
+                       "state": "rewritten" if status == "stale" else ("up_to_date" if size <= pushed else "pending")}
+        pending += max(0, size - pushed)
+    allowed = {p["key"] for p in settings.projects}
+    behind = sorted({key for label in LOAD_ORDER
+                     for key in allowed - set((outbox["logs"].get(label) or {}).get("keys") or [])
+                     if (outbox["logs"].get(label) or {}).get("state")})
+    return {"server": describe(settings.url), "team": settings.team, "machine": settings.machine,
+            "url_from": "CARTO_TEAM_URL" if settings.url != settings.stored_url else "settings",
+            "password": ("password file " + settings.passfile) if settings.passfile else
+            "libpq (service file, ~/.pgpass or PGPASSWORD)",
+            "projects": settings.projects, "logs": logs, "pending_bytes": pending,
+            "catch_up": behind}
+
+
+def server_status(conn, settings) -> dict:
+    me, version = conn.execute(
+        "SELECT current_user, (SELECT value FROM carto.meta WHERE key = 'schema_version')").fetchone()
+    team = conn.execute("SELECT model, dim, analyzer FROM carto.teams WHERE team = %s",
+                        (settings.team,)).fetchone()
+    grants = conn.execute("SELECT project, can_write FROM carto.members WHERE team = %s AND member = current_user "
+                          "ORDER BY project", (settings.team,)).fetchall()
+    tallies = conn.execute("SELECT author, machine, events FROM carto.tallies WHERE team = %s "
+                           "ORDER BY author, machine", (settings.team,)).fetchall()
+    last = conn.execute("SELECT at, machine, sent, inserted, updated, unchanged, refused FROM carto.audit "
+                        "WHERE team = %s AND member = current_user AND action = 'push' "
+                        "ORDER BY id DESC LIMIT 1", (settings.team,)).fetchone()
+    conn.rollback()
+    out = {"reachable": True, "login": me, "schema": int(version) if version else 0,
+           "member": bool(grants) or team is not None,
+           "model": team[0] if team else None, "dim": team[1] if team else None,
+           "analyzer": team[2] if team else None,
+           "grants": [{"project": p, "write": w} for p, w in grants],
+           "machines": [{"author": a, "machine": m, "events": n} for a, m, n in tallies],
+           "team_events": sum(n for _, _, n in tallies),
+           "last_push": None}
+    if last:
+        out["last_push"] = {"at": last[0].isoformat(), "machine": last[1], "sent": last[2],
+                            "inserted": last[3], "updated": last[4], "unchanged": last[5],
+                            "refused": last[6]}
+    return out
+
+
+def status(home, settings, *, connector=connect) -> dict:
+    document = {"local": local_status(home, settings)}
+    try:
+        conn = connector(settings)
+    except TeamError as exc:
+        document["server"] = {"reachable": False, "state": exc.state, "reason": str(exc)}
+        return document
+    try:
+        document["server"] = server_status(conn, settings)
+    except Exception as exc:  # noqa: BLE001 - a status never fails on the server's answer
+        from carto_core.team.connect import classify
+
+        error = classify(exc, settings)
+        document["server"] = {"reachable": False, "state": error.state, "reason": str(error)}
+    finally:
+        conn.close()
+    return document

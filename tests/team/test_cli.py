@@ -1,0 +1,134 @@
+"""`carto team init|allow|status|forget|admin`: settings that never hold a password in clear,
+answers without tracebacks, exit codes, and taking rows back."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from teamkit import Machine, activity, make_repo, make_team, server_rows
+
+
+@pytest.fixture
+def world(tmp_path, pg_db):
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    members = make_team(pg_db)
+    a = Machine(tmp_path / "a", "alice-laptop")
+    a.write_all(activity("s-shop-1", shop, start=60))
+    return {"shop": shop, "members": members, "a": a, "db": pg_db}
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_a_password_in_the_url_goes_to_a_0600_password_file_never_into_the_settings(world):
+    a = world["a"]
+    role, url = world["members"]["alice"]
+    password = url.split(":", 2)[2].split("@")[0]
+    document = a.join(url, "acme", world["shop"])
+    assert document["checked"] is True and document["password"] == "password file (0600)"
+    team_dir = a.home.state / "team"
+    settings = (team_dir / "team.json").read_text()
+    assert password not in settings and role in settings
+    assert password in (team_dir / "pgpass").read_text()
+    assert (_mode(team_dir), _mode(team_dir / "team.json"), _mode(team_dir / "pgpass")) == (0o700, 0o600, 0o600)
+    assert a.json("team", "push")["inserted"] == 6
+    status = a.json("team", "status")
+    assert password not in json.dumps(status)
+    assert status["server"]["login"] == role and status["server"]["team_events"] == 6
+    assert status["server"]["grants"] == [{"project": "*", "write": True}]
+
+
+def test_a_url_without_password_takes_it_from_the_environment(world):
+    a = world["a"]
+    role, url = world["members"]["alice"]
+    password = url.split(":", 2)[2].split("@")[0]
+    bare = world["db"].url(role)
+    result = a.cli("team", "init", bare, "--team", "acme", "--allow", str(world["shop"]), "--json", check=False)
+    assert result.exit_code == 1 and json.loads(result.stdout)["state"] == "denied"
+    assert not (a.home.state / "team" / "pgpass").exists()
+    assert a.json("team", "push", env={"PGPASSWORD": password})["inserted"] == 6
+    wrong = a.cli("team", "push", env={"PGPASSWORD": "nope"}, check=False)
+    assert wrong.exit_code == 1 and "refused the login" in wrong.output and "nope" not in wrong.output
+
+
+def test_status_answers_the_local_side_when_the_server_is_down(world):
+    a = world["a"]
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    db = world["db"]
+    port = db.node.port
+    result = a.cli("team", "status", "--json", env={"CARTO_TEAM_URL": f"postgresql://x@127.0.0.1:{port + 1 if port < 65000 else port - 1}/none"},
+                   check=False)
+    assert result.exit_code == 75
+    document = json.loads(result.stdout)
+    assert document["server"]["reachable"] is False and document["server"]["state"] == "unreachable"
+    assert document["local"]["pending_bytes"] > 0 and document["local"]["team"] == "acme"
+    text = a.cli("team", "status", env={"CARTO_TEAM_URL": f"postgresql://x@127.0.0.1:1/none"}, check=False)
+    assert "Traceback" not in text.output and "pending:" in text.output
+
+
+def test_commands_without_a_team_say_how_to_set_one_up(world):
+    result = world["a"].cli("team", "push", check=False)
+    assert result.exit_code == 1 and "carto team init" in result.output
+
+
+def test_forget_a_project_removes_its_rows_audits_it_and_stops_sending_it(world):
+    a, db = world["a"], world["db"]
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    assert len(server_rows(db)) == 6
+    document = a.json("team", "forget", "--project", "github.com/acme/shop")
+    assert document["removed"] == 6 and document["disallowed_here"] == ["github.com/acme/shop"]
+    assert server_rows(db) == []
+    audit = db.sql("select member, action, removed from carto.audit where action = 'forget'")
+    assert audit == [(world["members"]["alice"][0], "forget", 6)]
+    assert db.sql("select events from carto.tallies")[0][0] == 0
+    # Not sent again.
+    assert a.cli("team", "push", "--json", check=False).exit_code == 3
+    assert server_rows(db) == []
+
+
+def test_forget_another_persons_rows_needs_the_owner(world, tmp_path):
+    a, db = world["a"], world["db"]
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    bob = Machine(tmp_path / "b", "bob-desktop")
+    bob.join(world["members"]["bob"][1], "acme")
+    alice_role = world["members"]["alice"][0]
+    refused = bob.cli("team", "forget", "--user", alice_role, "--json", check=False)
+    assert refused.exit_code == 1 and json.loads(refused.stdout)["state"] == "denied"
+    assert len(server_rows(db)) == 6
+    owner = Machine(tmp_path / "o", "admin-box")
+    owner.cli("team", "init", db.url(), "--team", "acme")
+    gone = owner.json("team", "forget", "--user", alice_role)
+    assert gone["removed"] == 6 and gone["as_owner"] and gone["authors"] == [alice_role]
+    assert server_rows(db) == []
+
+
+def test_admin_setup_grant_revoke_from_the_command_line(tmp_path, pg_db):
+    shop = make_repo(tmp_path / "shop", "git@github.com:acme/shop.git")
+    admin = Machine(tmp_path / "o", "admin-box")
+    setup = admin.json("team", "admin", "setup", pg_db.url(), "--team", "acme", "--model", "none")
+    assert setup["schema"] == 1 and setup["model"] is None
+    again = admin.json("team", "admin", "setup", pg_db.url(), "--team", "acme", "--model", "none")
+    assert again["schema_before"] == 1
+    dana = pg_db.role("dana")
+    env = {"CARTO_TEAM_ADMIN_URL": pg_db.url()}
+    granted = admin.json("team", "admin", "grant", dana, "--team", "acme", "--project", "git@github.com:acme/shop.git",
+                         "--password-stdin", input="dana-secret\n", env=env)
+    assert granted["created"] and granted["grants"] == [{"member": dana, "project": "github.com/acme/shop", "write": True}]
+    machine = Machine(tmp_path / "d", "dana-box")
+    machine.write_all(activity("s-d", shop, start=30))
+    machine.join(pg_db.url(f"{dana}:dana-secret"), "acme", shop)
+    assert machine.json("team", "push")["inserted"] == 6
+    revoked = admin.json("team", "admin", "revoke", dana, "--team", "acme", env=env)
+    assert revoked["grants_removed"] == 1
+    machine.write_all(activity("s-d2", shop, start=10))
+    denied = machine.cli("team", "push", "--json", check=False)
+    assert denied.exit_code == 1 and json.loads(denied.stdout)["state"] == "denied"
+    bad = admin.cli("team", "admin", "grant", "no way", "--team", "acme", env=env, check=False)
+    assert bad.exit_code == 1 and "role name" in bad.output

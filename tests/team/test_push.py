@@ -1,0 +1,168 @@
+"""`carto team push`: the home's logs are the outbox; idempotent by (team, event_id); a machine
+never overwrites another's ids; a revised turn replaces its older row only from its machine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from teamkit import Machine, activity, make_repo, make_team, server_rows
+
+
+@pytest.fixture
+def world(tmp_path, pg_db):
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:Acme/shop.git")
+    secret = make_repo(tmp_path / "a" / "secret", "https://github.com/acme/secret")
+    members = make_team(pg_db)
+    a = Machine(tmp_path / "a", "alice-laptop")
+    return {"shop": shop, "secret": secret, "members": members, "a": a, "db": pg_db}
+
+
+def ids_of(rows: dict[str, list[dict]]) -> set[str]:
+    return {row["event_id"] for items in rows.values() for row in items}
+
+
+def test_a_push_sends_the_allowed_project_once(world):
+    a, db = world["a"], world["db"]
+    shop_rows = activity("s-shop-1", world["shop"], start=60)
+    secret_rows = activity("s-secret-1", world["secret"], start=50, tag="classified")
+    a.write_all(shop_rows)
+    a.write_all(secret_rows)
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    first = a.json("team", "push")
+    assert first["state"] == "ok", first
+    held = server_rows(db)
+    assert {r[0] for r in held} == ids_of(shop_rows)
+    assert first["inserted"] == len(held) and first["refused"] == 0
+    assert first["not_allowed"] == sum(len(v) for v in secret_rows.values())
+    by_id = {r[0]: r for r in held}
+    # A tool call: its tool-use row is the event, the changelog copy folded into `logs`.
+    assert by_id["evt-s-shop-1-0"][3] == "tool-use"
+    assert by_id["evt-s-shop-1-0"][4] == ["tool-use", "changelog"]
+    assert {r[2] for r in held} == {world["members"]["alice"][0]}
+    assert {r[1] for r in held} == {"alice-laptop"}
+    again = a.json("team", "push")
+    assert (again["sent"], again["inserted"]) == (0, 0)
+    # New rows: only they are sent.
+    more = activity("s-shop-2", world["shop"], start=20)
+    a.write_all(more)
+    third = a.json("team", "push")
+    assert third["inserted"] == len(ids_of(more))
+    assert {r[0] for r in server_rows(db)} == ids_of(shop_rows) | ids_of(more)
+
+
+def test_nothing_leaves_before_a_project_is_allowed(world):
+    a, db = world["a"], world["db"]
+    a.write_all(activity("s-shop-1", world["shop"], start=60))
+    a.join(world["members"]["alice"][1], "acme")
+    result = a.cli("team", "push", "--json", check=False)
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["state"] == "nothing_allowed"
+    assert server_rows(db) == []
+
+
+def _turn(sid, idx, summary, minutes, **extra):
+    from carto_core.logio.logs import order_row
+    from teamkit import stamp
+
+    return order_row("turns", {"event_id": f"turn-{sid}-{idx}", "timestamp": stamp(minutes), "project": "shop",
+                               "type": "transcript", "provider": "claude", "summary": summary,
+                               "transcript_path": f"/t/{sid}.jsonl", "session": sid, "turn_idx": idx, **extra})
+
+
+def test_a_revised_turn_replaces_its_row_and_an_older_revision_never_does(world, tmp_path):
+    import shutil
+
+    a, db = world["a"], world["db"]
+    url = world["members"]["alice"][1]
+    a.write("prompts", [{"event_id": "prompt-x", "timestamp": "2026-01-01T00:00:00Z", "type": "prompt",
+                         "summary": "hello", "project": "shop", "cwd": str(world["shop"]), "session_id": "s1"}])
+    a.write("turns", [_turn("s1", 0, "we started on the rounding", 30, open=True)])
+    a.join(url, "acme", world["shop"])
+    assert a.json("team", "push")["inserted"] == 2
+    # The state of this machine before the turn grew, kept aside (a restored backup, say).
+    old_home = tmp_path / "old"
+    shutil.copytree(a.home.root, old_home / "home")
+    a.write("turns", [_turn("s1", 0, "we started on the rounding and fixed it with banker's rounding", 28)])
+    revised = a.json("team", "push")
+    assert (revised["updated"], revised["inserted"]) == (1, 0)
+    summary, row = db.sql("select summary, row from carto.events where event_id = 'turn-s1-0'")[0]
+    assert summary.endswith("banker's rounding") and "open" not in row
+    # The old state pushes its older revision again (same machine, same person): refused by
+    # revision, the newer row stays.
+    old = Machine(old_home, "alice-laptop")
+    replay = old.json("team", "push", "--from-start")
+    assert replay["state"] == "ok" and replay["updated"] == 0 and replay["refused"] == 0
+    assert replay["unchanged"] == replay["sent"] == 2
+    assert db.sql("select summary from carto.events where event_id = 'turn-s1-0'")[0][0].endswith("rounding")
+    assert "banker" in db.sql("select summary from carto.events where event_id = 'turn-s1-0'")[0][0]
+
+
+@pytest.mark.parametrize("member, machine", [("bob", "bob-desktop"), ("alice", "alice-desktop")])
+def test_a_machine_cannot_overwrite_another_machines_ids(world, tmp_path, member, machine):
+    import shutil
+
+    a, db = world["a"], world["db"]
+    rows = activity("s-shop-1", world["shop"], start=60)
+    a.write_all(rows)
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    before = server_rows(db, columns="event_id, machine, author, row")
+    # Another machine holds the same ids (its logs copied from the first, then changed).
+    other = Machine(tmp_path / "b", machine)
+    other.home.root.mkdir(parents=True, exist_ok=True)
+    for label in rows:
+        text = a.home.log(label).read_text().replace("discount", "STOLEN")
+        other.home.log(label).write_text(text)
+    other.join(world["members"][member][1], "acme", world["shop"])
+    result = other.cli("team", "push", "--json")
+    report = json.loads(result.stdout)
+    # Every row sent was refused (the changelog's copies too: 8 rows of 6 events).
+    assert report["refused"] == report["sent"] == sum(len(v) for v in rows.values())
+    assert (report["inserted"], report["updated"], report["merged"]) == (0, 0, 0)
+    assert set(report["refused_ids"]) == {r[0] for r in before}
+    assert server_rows(db, columns="event_id, machine, author, row") == before
+    text = other.cli("team", "push", "--from-start").output
+    assert "refused" in text
+
+
+def test_a_project_allowed_later_is_caught_up(world):
+    a, db = world["a"], world["db"]
+    shop_rows = activity("s-shop-1", world["shop"], start=60)
+    secret_rows = activity("s-secret-1", world["secret"], start=50)
+    a.write_all(shop_rows)
+    a.write_all(secret_rows)
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    assert {r[0] for r in server_rows(db)} == ids_of(shop_rows)
+    status = a.json("team", "status")
+    assert status["local"]["pending_bytes"] == 0 and status["local"]["catch_up"] == []
+    a.cli("team", "allow", str(world["secret"]))
+    assert a.json("team", "status")["local"]["catch_up"] == ["github.com/acme/secret"]
+    caught = a.json("team", "push")
+    assert caught["inserted"] == len(ids_of(secret_rows))
+    assert sum(log["caught_up"] for log in caught["logs"].values()) == caught["sent"]
+    assert {r[0] for r in server_rows(db)} == ids_of(shop_rows) | ids_of(secret_rows)
+    assert a.json("team", "push")["sent"] == 0
+
+
+def test_an_unreachable_server_changes_nothing_here(world):
+    import socket
+
+    a = world["a"]
+    a.write_all(activity("s-shop-1", world["shop"], start=60))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    a.join(f"postgresql://nobody@127.0.0.1:{port}/none", "acme", world["shop"]) if False else None
+    a.cli("team", "init", f"postgresql://nobody@127.0.0.1:{port}/none", "--team", "acme",
+          "--allow", str(world["shop"]), "--no-check")
+    result = a.cli("team", "push", "--json", check=False)
+    assert result.exit_code == 75
+    report = json.loads(result.stdout)
+    assert report["state"] == "unreachable" and "unreachable" in report["reason"]
+    assert not (a.home.state / "team" / "outbox.json").exists()
+    text = a.cli("team", "push", check=False)
+    assert text.exit_code == 75 and "Traceback" not in text.output
+    assert "nothing committed is lost" in text.output
