@@ -21,7 +21,7 @@ READER_ARGS = {
     "search": ["search", "discount codes"],
     "serve": ["serve", "--port", "0"], "standup": ["standup"], "trustmap": ["trustmap"],
     "wrapup": ["wrapup", "--session", "s1"], "sessions": ["sessions"], "session": ["session", "s1"],
-    "memory": ["memory", "--project", "p"],
+    "memory": ["memory", "--project", "p"], "team": ["team", "status"],
 }
 
 

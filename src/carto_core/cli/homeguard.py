@@ -26,8 +26,8 @@ HOME_READERS: dict[str, object] = {
 }
 #: Readers that call `require_home` themselves, after their own usage checks: `eval` (not with
 #: --generate, which builds a home of its own); `doctor` reports the missing home among its
-#: checks and then exits 3.
-SELF_GUARDED = frozenset({"doctor", "eval"})
+#: checks and then exits 3; `team` (its `admin` commands need no home, the others do).
+SELF_GUARDED = frozenset({"doctor", "eval", "team"})
 #: Commands that never read the user's home or may create it: `mcp` is started by the agent
 #: before anything was recorded, so it starts anyway (and creates nothing); `config` says where
 #: the home would be.

@@ -55,9 +55,11 @@ def team() -> None:
 
 def home_settings():
     """(home, its team settings) or exit 1 saying `carto team init` sets them."""
+    from carto_core.cli.homeguard import require_home
     from carto_core.logio.home import current_home
     from carto_core.team.settings import TeamSettingsError, load
 
+    require_home()
     home = current_home()
     try:
         settings = load(home)

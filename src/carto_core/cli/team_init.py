@@ -35,10 +35,10 @@ def init(url, team_name, machine, allow_paths, no_check, as_json) -> None:
     from carto_core.team.remotes import project_key
     from carto_core.team.settings import FOLDER, PASSFILE, TeamSettings, TeamSettingsError, default_machine, load
 
+    from carto_core.cli.homeguard import require_home
+
+    require_home()
     home = current_home()
-    if not home.root.is_dir():
-        fail(f"the home {home.root} does not exist: record something first (`carto install`, "
-             "`carto ingest`) or set CARTO_HOME")
     try:
         stored, password = split_password(url)
     except TeamError as exc:
