@@ -23,13 +23,18 @@ COMMIT_SUMMARY_MAX = 300
 _GIT = re.compile(r"^git_")
 
 
+def ranked(named: list[tuple[str, int]], top: int) -> list[tuple[str, int]]:
+    """(name, count) pairs as buckets list them: count desc, name asc, cut at `top` (the team's
+    census ranks its SQL counts with this too)."""
+    return sorted(named, key=lambda pair: (-pair[1], pair[0]))[:top]
+
+
 def buckets(dim, cols: Columns, counts: dict[int, int], top: int, sample: int,
             lo: int, hi: int, keep=None) -> list[dict]:
     """Named buckets of one dimension: count desc, name asc, cut at `top`, with samples."""
     named = [(dim.names[ident], count) for ident, count in counts.items() if ident and count]
-    named.sort(key=lambda pair: (-pair[1], pair[0]))
     out = []
-    for name, count in named[:top]:
+    for name, count in ranked(named, top):
         bucket: dict = {"name": name, "count": count}
         if sample > 0:
             positions = dim.newest_in(dim.ids[name], lo, hi, sample, keep)

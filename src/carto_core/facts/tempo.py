@@ -90,16 +90,26 @@ def _per_project_days(cols: Columns, lo: int, hi: int, scope) -> dict[int, dict[
 
 
 def tempo(cols: Columns, corpus, request) -> dict:
+    scope = ProjectScope.parse(request.project) if request.project else None
+    lo, hi = cols.window(request.since_at, request.before_at)
+    project = cols.dims["project"]
+    per_project = {project.names[ident]: days
+                   for ident, days in _per_project_days(cols, lo, hi, scope).items()}
+    return {"undated_dropped": cols.n_undated, "projects": series(per_project, request)}
+
+
+def series(per_project: dict[str, dict[int, int]], request) -> list[dict]:
+    """Each project's day series and score from its events per UTC day (days since the epoch)
+    in the window, largest total first, cut at `request.top`. The team's tempo counts its days
+    in SQL and scores them here."""
     now: datetime = request.context.get("now") or datetime.now(timezone.utc)
     today = int(now.timestamp() // _DAY)
-    lo, hi = cols.window(request.since_at, request.before_at)
-    scope = ProjectScope.parse(request.project) if request.project else None
-    project = cols.dims["project"]
-    per_project = _per_project_days(cols, lo, hi, scope)
     start_bound = None if request.since_at is None else int(request.since_at.timestamp() // _DAY)
     end_day = today if request.before_at is None else min(today, int(request.before_at.timestamp() // _DAY))
-    series = []
-    for ident, observed in per_project.items():
+    out = []
+    for name, observed in per_project.items():
+        if not observed:
+            continue
         first = min(observed) if start_bound is None else max(start_bound, min(observed))
         last = max(end_day, max(observed)) if request.before_at is None else end_day
         first = max(first, last - MAX_DAYS + 1)
@@ -109,7 +119,7 @@ def tempo(cols: Columns, corpus, request) -> dict:
         scored = complete[-1] if complete else None
         baseline = [n for _, n in complete[:-1]]
         entry = {
-            "project": project.names[ident],
+            "project": name,
             "days": [{"day": _day_name(day), "count": n, "complete": day < today} for day, n in ordered],
             "total": sum(n for _, n in ordered),
             "partial_day": {"day": _day_name(partial[0]), "count": partial[1], "scored": False}
@@ -118,6 +128,6 @@ def tempo(cols: Columns, corpus, request) -> dict:
             "scored_count": scored[1] if scored else 0,
         }
         entry.update(zscore(scored[1] if scored else 0, baseline))
-        series.append(entry)
-    series.sort(key=lambda item: (-item["total"], item["project"]))
-    return {"undated_dropped": cols.n_undated, "projects": series[: request.top]}
+        out.append(entry)
+    out.sort(key=lambda item: (-item["total"], item["project"]))
+    return out[: request.top]

@@ -226,24 +226,45 @@ def _unclaimed(repos: set[str], claimed: set[str], bash_rows: list[Event], since
     return out
 
 
+def home_window(home, start: datetime, now: datetime) -> tuple[list[Event], list[Event]]:
+    """What a standup folds from the home: the changelog rows of the window, and its turns."""
+    from carto_core.lenses.turnwork import window_turns
+
+    return window_rows(home, start, now), window_turns(home, start, now + timedelta(minutes=5))
+
+
+def local_files(event: Event) -> list[tuple[str, str]]:
+    """(contention key, path) of each file an edit or commit touched, on this machine: the
+    main checkout's path (worktrees collapsed)."""
+    return [(contention_key(path), path) for path in event_files(event.type, event.summary, event.cwd)]
+
+
 def standup(home, *, since: str = "6h", project: str | None = None, live: str = "20m",
             me: str | None = None, now: datetime | None = None, scan_unclaimed: bool = True,
-            scan_silent: bool = True) -> dict:
-    """The standup document (reference 5.1 JSON shape)."""
+            scan_silent: bool = True, window: tuple[list[Event], list[Event]] | None = None,
+            files_of=None, local_ids: set[str] | None = None) -> dict:
+    """The standup document (reference 5.1 JSON shape).
+
+    `window` replaces what is folded ((changelog events, turns) of the window; default the
+    home's, `home_window`), `files_of(event)` how an event's files are keyed (default
+    `local_files`), and `local_ids` names the events of this machine (the only ones whose
+    folders are looked at for unclaimed changes): the team's standup folds the home's and the
+    team's events together through this same function."""
     now = now or datetime.now(timezone.utc)
     start = parse_when(since, now=now)
     live_cut = parse_when(live, now=now)
     self_id = me or current_session_id()
+    files_of = files_of or local_files
     from carto_core.model.project import ProjectScope
 
     scope = ProjectScope.parse(project) if project else None
-    events = window_rows(home, start, now)
+    events, turns = window if window is not None else home_window(home, start, now)
     # Sessions that logged no hook row in the window (a backfilled home; Codex with untrusted
     # hooks) are read from their turns: the turn and what its tool calls stand for.
-    from carto_core.lenses.turnwork import hooked_sessions, window_turns, with_turn_work
+    from carto_core.lenses.turnwork import hooked_sessions, with_turn_work
 
     hooked = hooked_sessions(events)
-    events = with_turn_work(events, window_turns(home, start, now + timedelta(minutes=5)), hooked=hooked)
+    events = with_turn_work(events, turns, hooked=hooked)
     events.sort(key=lambda e: e.timestamp)
     if scope is not None:
         events = [e for e in events if scope.matches(e.project)]
@@ -257,7 +278,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     unmapped: set[str] = set()
     bash_rows: list[Event] = []
     for event in events:
-        if event.cwd:
+        if event.cwd and (local_ids is None or event.event_id in local_ids):
             info = find_git(event.cwd) if os.path.isdir(event.cwd) else None
             if info is not None:
                 repos.add(str(info.main_worktree))
@@ -289,12 +310,11 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
         if commit:
             entry["commits"].append({k: commit[k] for k in ("sha", "subject", "type", "project")})
         if event.type in ("tool_file_edit", "git_commit"):
-            paths = event_files(event.type, event.summary, event.cwd)
+            paths = files_of(event)
             if event.type == "tool_file_edit" and not paths:
                 entry["edits_unresolved"] += 1
                 edits_unresolved += 1
-            for path in paths:
-                key = contention_key(path)
+            for key, path in paths:
                 claimed.add(key)
                 if "/.codex/worktrees/" in key:
                     unmapped.add(key.split("/.codex/worktrees/", 1)[1].split("/", 2)[0])

@@ -104,33 +104,36 @@ def _session_groups(live: LiveCorpus) -> dict[str, list[Event]]:
     return live.cached("session_groups", build)  # type: ignore[return-value]
 
 
+def summarize_session(sid: str, events: list[Event]) -> dict:
+    """One session's summary from its events in read order (the team's sessions fold their
+    rows through this too)."""
+    dated = [e.timestamp for e in events if e.timestamp is not None]
+    projects = Counter(e.project for e in events if e.has_project)
+    providers = Counter(e.provider for e in events if is_resolved(e.provider))
+    transcript = next((e.transcript_path for e in reversed(events)
+                       if is_resolved(e.transcript_path)), "")
+    return {
+        "session_id": sid,
+        "project": projects.most_common(1)[0][0] if projects else "",
+        "projects": [name for name, _ in projects.most_common()],
+        "provider": providers.most_common(1)[0][0] if providers else "",
+        "started": min(dated) if dated else None,
+        "ended": max(dated) if dated else None,
+        "events": len(events),
+        "commits": sum(1 for e in events if e.type.startswith("git_commit")),
+        "edits": sum(1 for e in events if e.type == "tool_file_edit"),
+        "prompts": sum(1 for e in events if e.source == "prompts"),
+        "turns": sum(1 for e in events if e.source == "turns"),
+        "wrapup": any(e.row.get("milestone") == "session_wrapup" for e in events),
+        "session_end": any(_is_session_end(e) for e in events),
+        "transcript_path": transcript,
+        "bursts": bursts(dated),
+    }
+
+
 def _sessions(live: LiveCorpus) -> dict[str, dict]:
     def build():
-        out = {}
-        for sid, events in _session_groups(live).items():
-            dated = [e.timestamp for e in events if e.timestamp is not None]
-            projects = Counter(e.project for e in events if e.has_project)
-            providers = Counter(e.provider for e in events if is_resolved(e.provider))
-            transcript = next((e.transcript_path for e in reversed(events)
-                               if is_resolved(e.transcript_path)), "")
-            out[sid] = {
-                "session_id": sid,
-                "project": projects.most_common(1)[0][0] if projects else "",
-                "projects": [name for name, _ in projects.most_common()],
-                "provider": providers.most_common(1)[0][0] if providers else "",
-                "started": min(dated) if dated else None,
-                "ended": max(dated) if dated else None,
-                "events": len(events),
-                "commits": sum(1 for e in events if e.type.startswith("git_commit")),
-                "edits": sum(1 for e in events if e.type == "tool_file_edit"),
-                "prompts": sum(1 for e in events if e.source == "prompts"),
-                "turns": sum(1 for e in events if e.source == "turns"),
-                "wrapup": any(e.row.get("milestone") == "session_wrapup" for e in events),
-                "session_end": any(_is_session_end(e) for e in events),
-                "transcript_path": transcript,
-                "bursts": bursts(dated),
-            }
-        return out
+        return {sid: summarize_session(sid, events) for sid, events in _session_groups(live).items()}
 
     return live.cached("sessions", build)  # type: ignore[return-value]
 
@@ -172,7 +175,7 @@ def bursts(stamps: list[datetime], gap: timedelta = BURST_GAP) -> list[tuple[dat
         gap *= 2
 
 
-def _session_out(summary: dict, *, with_bursts: bool = False) -> dict:
+def session_out(summary: dict, *, with_bursts: bool = False) -> dict:
     out = dict(summary)
     for key in ("started", "ended"):
         out[key] = format_timestamp(out[key]) if out[key] else None
@@ -182,20 +185,28 @@ def _session_out(summary: dict, *, with_bursts: bool = False) -> dict:
     return out
 
 
+def select_sessions(summaries, *, cutoff: datetime | None, project: str | None,
+                    provider: str | None) -> list[dict]:
+    """The summaries a session list shows (ended at or after `cutoff`, of the project and
+    provider asked for), newest first."""
+    rows = [
+        s for s in summaries
+        if s["ended"] is not None and (cutoff is None or s["ended"] >= cutoff)
+        and (not project or any(project_matches(project, p) for p in s["projects"] or [""]))
+        and (not provider or s["provider"] == provider)
+    ]
+    rows.sort(key=lambda s: s["ended"], reverse=True)
+    return rows
+
+
 def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, provider: str | None,
                   limit: int, now: datetime | None = None, since: datetime | None = None,
                   with_bursts: bool = False) -> dict:
     """Sessions active since `since` (else the last `days` days; neither: all), newest first."""
     cutoff = since if since is not None else (
         (now or utcnow()) - timedelta(days=days) if days is not None else None)
-    rows = [
-        s for s in _sessions(live).values()
-        if s["ended"] is not None and (cutoff is None or s["ended"] >= cutoff)
-        and (not project or any(project_matches(project, p) for p in s["projects"] or [""]))
-        and (not provider or s["provider"] == provider)
-    ]
-    rows.sort(key=lambda s: s["ended"], reverse=True)
-    return {"sessions": [_session_out(s, with_bursts=with_bursts) for s in rows[:limit]],
+    rows = select_sessions(_sessions(live).values(), cutoff=cutoff, project=project, provider=provider)
+    return {"sessions": [session_out(s, with_bursts=with_bursts) for s in rows[:limit]],
             "total": len(rows),
             "days": days, "index_generation": live.generation}
 
@@ -228,7 +239,7 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
                                   else 0))
     wrapups = [e for e in events if e.row.get("milestone") == "session_wrapup"]
     return {
-        "session": _session_out(summary),
+        "session": session_out(summary),
         "events": [event_dict(e, live) for e in events],
         "commits": [event_dict(e, live) for e in events if e.type.startswith("git_")],
         "files": [{"path": p, "touches": n, "last_touched": last_touch.get(p)}
