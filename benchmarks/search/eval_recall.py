@@ -61,15 +61,28 @@ def build_sets(out: Path) -> dict:
     return sets
 
 
-def summarize(set_name: str, report) -> dict:
-    if set_name == "year":
+def build_weakness_sets(out: Path, names: list[str]) -> dict:
+    """The weakness packs asked for (`evaluation.weakness`), two seeds each."""
+    from carto_core.evaluation.weakness import PACKS, weakness_home
+
+    return {name: [weakness_home(out / f"{name}-{seed}", pack=name, seed=seed, now=NOW)
+                   for seed in (1, 2)] for name in names if name in PACKS}
+
+
+def summarize(set_name: str, report, outcomes=()) -> dict:
+    cells = {}
+    if report.buckets or report.recency.get("n"):
         cells = {name: b["success@10"] for name, b in report.buckets.items()}
         cells.update({f"{name} s@1": b["success@1"] for name, b in report.buckets.items()})
         cells["recency s@10"] = report.recency.get("kept_in_top10")
         cells["recency s@1"] = report.recency.get("success@1")
-        return cells
-    return {f"{cat} {metric}": values[metric] for cat, values in report.conversational.items()
-            for metric in ("hit@1", "hit@10", "recall@10", "mrr")}
+        rec = [o for o in outcomes if o.case.kind == "recency"]
+        if rec:
+            cells["recency s@5"] = round(sum(1 for o in rec if o.rank and o.rank <= 5) / len(rec), 3)
+            cells["recency mrr"] = round(sum(1 / o.rank for o in rec if o.rank) / len(rec), 3)
+    cells.update({f"{cat} {metric}": values[metric] for cat, values in report.conversational.items()
+                  for metric in ("hit@1", "hit@5", "hit@10", "recall@10", "mrr")})
+    return cells
 
 
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
@@ -138,7 +151,10 @@ def main() -> None:
     parser.add_argument("--analyzers", default="upstream,unicode,english")
     parser.add_argument("--decays", default="none,exp,gated-exp,gated-prior")
     parser.add_argument("--fusions", default="rrf,rrf-prior")
-    parser.add_argument("--embedders", default="none", help="none, lsa, wordllama (comma-separated)")
+    parser.add_argument("--embedders", default="none",
+                        help="none, lsa, wordllama, minilm (comma-separated)")
+    parser.add_argument("--ranks", metavar="JSONL",
+                        help="append every case's rank to this file (one JSON row a case)")
     parser.add_argument("--render", nargs="+", metavar="RESULTS_JSON",
                         help="print docs/ranking.md's tables from these results.json files, run nothing")
     args = parser.parse_args()
@@ -153,6 +169,7 @@ def main() -> None:
 
     out = Path(args.out)
     sets = build_sets(out)
+    sets.update(build_weakness_sets(out, args.sets.split(",")))
     results = []
     started = time.time()
     for set_name in args.sets.split(","):
@@ -173,17 +190,27 @@ def main() -> None:
                             step.run(engine)
                         rankers = rankers + ["semantic"]
                     for fusion, decay in configs:
-                        outcomes[(fusion, decay)] += agecurve.run_cases(
-                            engine, cases, rankers, decay, now=NOW, fusion=fusion)
+                        got = agecurve.run_cases(engine, cases, rankers, decay, now=NOW,
+                                                 fusion=fusion)
+                        outcomes[(fusion, decay)] += got
+                        if args.ranks:  # every case's rank, to compare two runs case by case
+                            with open(args.ranks, "a") as handle:
+                                for o in got:
+                                    handle.write(json.dumps({
+                                        "set": set_name, "home": root.name, "embedder": embedder,
+                                        "fusion": fusion, "decay": decay, "case": o.case.id,
+                                        "query": o.case.query, "rank": o.rank}) + "\n")
                 for (fusion, decay), got in outcomes.items():
                     buckets, recency = agecurve.summarize(got)
                     report = agecurve.ConfigReport([], decay, buckets, recency, 0.0,
                                                    agecurve.conversational_table(got), analyzer)
                     row = {"set": set_name, "analyzer": analyzer, "embedder": embedder,
-                           "fusion": fusion, "decay": decay, **summarize(set_name, report)}
+                           "fusion": fusion, "decay": decay, **summarize(set_name, report, got)}
+                    if os.environ.get("EVAL_TAG"):
+                        row["tag"] = os.environ["EVAL_TAG"]
                     results.append(row)
                     print(json.dumps(row), flush=True)
-    (out / "results.json").write_text(json.dumps(results, indent=1))
+    (out / os.environ.get("EVAL_RESULTS", "results.json")).write_text(json.dumps(results, indent=1))
     print(f"# {len(results)} rows in {time.time() - started:.0f} s; load {os.getloadavg()}",
           file=sys.stderr)
 

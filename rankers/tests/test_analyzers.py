@@ -62,6 +62,10 @@ def test_asking_for_the_latest_state_is_not_a_topic_word():
     assert english.query("what am I reading these days").terms == ("read",)
     assert english.query("latest deploy").terms == ("deploy",)
     assert english.query("now").terms == ("now",)  # nothing else left: kept
+    # a contraction of a stop word is that stop word ("what's" is "what"), not a term "what"
+    assert english.query("what's the latest on the train classifier?").terms == ("train", "classifi")
+    assert english.query("Where're the keys? It didn't rotate").terms == ("key", "rotat")
+    assert english.query("the user's guide").terms == ("user", "guid")
     assert UnicodeAnalyzer().query("latest deploy").terms == ("latest", "deploy")
 
 

@@ -74,9 +74,63 @@ def test_a_vague_query_puts_its_newest_full_match_first(engine):
     partial = Fused(index=2, score=0.02, fused_score=0.02, holds_all_tokens=False,
                     timestamp=NOW.timestamp() - 0.5 * 3600)
     GatedPriorDecay().apply([newest, older, partial], _ctx(engine, 40))
-    assert newest.score == pytest.approx(0.01 * 3 * math.exp(-0.2))
+    # ages count from the newest full match: its decay is 1, the older one's exp(-0.2 x 5)
+    assert newest.score == pytest.approx(0.01 * 3)
+    assert older.score == pytest.approx(0.02 * 3 * math.exp(-0.2 * 5))
     assert newest.score > older.score and newest.score > partial.score
     assert not newest.gated
+
+
+def test_a_vague_query_puts_an_old_full_match_above_a_newer_partial_one(engine):
+    """"deploy staging" among busy work: the newest row holding both words is two days old,
+    a row holding one of them an hour old. The fast decay alone (x3 lift) ranked the partial
+    one first (exp(-0.2 x 47) is 8e-5); every full match now comes before every partial one,
+    and the partial ones keep their order among themselves."""
+    full = _fused(0, 48, holds=True)
+    fresh = Fused(index=1, score=0.03, fused_score=0.03, timestamp=NOW.timestamp() - 3600)
+    older = Fused(index=2, score=0.03, fused_score=0.03, timestamp=NOW.timestamp() - 5 * 3600)
+    GatedPriorDecay().apply([full, fresh, older], _ctx(engine, 40))
+    assert full.score > fresh.score > older.score > 0
+
+
+def _lookup(engine, tokens, matches, rarest):
+    return DecayContext(now=NOW.timestamp(), query=Query(" ".join(tokens), tuple(tokens)),
+                        accesses={}, all_token_matches=matches, engine=engine,
+                        rarest_holders=rarest)
+
+
+def test_a_short_lookup_puts_its_newest_full_match_first(engine):
+    """Two words that four rows hold in full (each word alone held by a few): the newest of
+    the four first, whatever their keyword scores; kept apart like a lookup's matches."""
+    newest = _fused(0, 30, holds=True)
+    better = Fused(index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+                   timestamp=NOW.timestamp() - 200 * 3600)
+    partial = Fused(index=2, score=0.03, fused_score=0.03, timestamp=NOW.timestamp() - 3600)
+    GatedPriorDecay().apply([newest, better, partial], _lookup(engine, ["deploy", "stage"], 4, 6))
+    assert newest.score > better.score > partial.score
+    assert newest.gated and better.gated
+
+
+def test_a_lookup_whose_words_are_each_generic_puts_its_newest_first(engine):
+    newest = _fused(0, 30, holds=True)
+    better = Fused(index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+                   timestamp=NOW.timestamp() - 200 * 3600)
+    GatedPriorDecay().apply([newest, better], _lookup(engine, ["rotat", "key", "vault"], 3, 40))
+    assert newest.score > better.score
+
+
+def test_a_known_item_lookup_keeps_its_keyword_order(engine):
+    """Three words, one of them rare (held by 2 rows): the better keyword match first,
+    undecayed, whatever its age."""
+    newest = _fused(0, 30, holds=True)
+    better = Fused(index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+                   timestamp=NOW.timestamp() - 200 * 3600)
+    GatedPriorDecay().apply([newest, better], _lookup(engine, ["quokka", "ledger", "schema"], 2, 2))
+    assert better.score == pytest.approx(0.06) and newest.score == pytest.approx(0.03)
+    # the same query with a single full match is a lookup too: undecayed
+    one = _fused(0, 300, holds=True)
+    GatedPriorDecay().apply([one], _lookup(engine, ["deploy", "stage"], 1, 6))
+    assert one.score == pytest.approx(0.03) and one.gated
 
 
 def test_rrf_prior_weighs_salience_as_a_bounded_prior(engine):
@@ -270,3 +324,18 @@ def test_the_semantic_ladder_carries_its_models_lift(engine, monkeypatch):
         monkeypatch.setattr(ranker, "searcher", lambda engine, s=searcher: s)
         (ladder,) = ranker.rank(Query("what sport", ("sport",)), scope, engine)
         assert ladder.indices.tolist() == [2, 0] and ladder.uncovered_lift == lift
+
+
+def test_a_one_word_question_is_not_a_short_lookup(engine):
+    """"What do I work as now?" holds one content word that several rows hold: its answer may
+    say it in other words, so the rows holding "work" do not go first by date, and a row
+    holding no query word (a semantic candidate) is not put under them."""
+    older = Fused(index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+                  timestamp=NOW.timestamp() - 200 * 3600)
+    meaning = Fused(index=2, score=0.05, fused_score=0.05, timestamp=NOW.timestamp() - 300 * 3600)
+    context = DecayContext(now=NOW.timestamp(), query=Query("What do I work as now?", ("work",),
+                                                            question=True),
+                           accesses={}, all_token_matches=3, engine=engine, rarest_holders=3)
+    GatedPriorDecay().apply([older, meaning], context)
+    assert older.gated and older.score == pytest.approx(0.06)
+    assert meaning.score > 0.05 * 0.5  # the prior only: not scaled under the full matches

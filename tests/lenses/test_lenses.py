@@ -218,7 +218,9 @@ def test_session_digest_recall_joins_the_search_telemetry(tmp_path):
     empty = runner.invoke(cli, ["search", "zzzqqqxxnothing", "--json", "--call-id", "c3"], env=env)
     served = [r["event_id"] for r in first["results"]] + [r["event_id"] for r in second["results"]]
     assert served, "the sample home must serve something"
-    used = served[0]
+    # the used id is served by one call only (calls_with_use counts the calls that served it)
+    second_ids = {r["event_id"] for r in second["results"]}
+    used = next(e for e in served if e not in second_ids)
     assert runner.invoke(cli, ["search", "--touch", used], env=env).exit_code == 0
     # --get logs `result_fetched` for ids this session's served list holds (not --all calls).
     looked_up = first["results"][-1]["event_id"]

@@ -73,6 +73,10 @@ RECENCY = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most re
                      r"recently|lately|these days|anymore|at the moment|right now)\b",
                      re.IGNORECASE)
 
+#: A contraction's ending: "what's", "where're", "didn't" are their stop word ("what", "where",
+#: "did") for the stop list (the index keeps them whole: "whats").
+_CONTRACTION = re.compile(r"(?:['\u2019](?:s|re|ve|ll|d|m)|n['\u2019]t)$")
+
 #: A question in one's own words: it ends in a question mark or opens with a question word
 #: or an auxiliary ("what sport do I do now", "did we book the flights").
 QUESTION = re.compile(r"\?\s*$|^\W*(?:what|which|where|when|who|whom|whose|why|how|did|do|does|"
@@ -215,7 +219,7 @@ class UnicodeAnalyzer(Analyzer):
         raws = _raw_words(text)
         if self.stop:
             kept = [r for r in _raw_words(RECENCY.sub(" ", text))
-                    if r.casefold() not in self.stop]
+                    if _CONTRACTION.sub("", r.casefold()) not in self.stop]
             raws = kept or raws
         return raws
 

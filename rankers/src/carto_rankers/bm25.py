@@ -138,6 +138,7 @@ class BM25Ranker(Ranker):
                     repr(t) for t in self.missing or query.tokens)
             return _empty(self.name, 0, hidden, reason)
         holders = _holders(terms, n_docs) if every else np.zeros(0, np.int64)
+        rarest = min(len(t.docs) for t in terms) if every else None
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
         longest, rest = positive[-1], positive[:-1]
@@ -201,7 +202,8 @@ class BM25Ranker(Ranker):
             docs, s = _top(docs, s, depth, ordered=True)
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
                                   s.astype(np.float64), _member(holders, docs), self.name,
-                                  all_matches, 0, coverage=_coverage(positive, docs, unheld)))
+                                  all_matches, 0, coverage=_coverage(positive, docs, unheld),
+                                  rarest_holders=rarest))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"

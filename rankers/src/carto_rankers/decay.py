@@ -95,14 +95,19 @@ class GatedExpDecay(ExpDecay):
         return count is not None and 1 <= count <= context.lookup_max
 
 
+#: A lookup of at most this many words that several documents hold in full is short: the
+#: newest of them comes first.
+SHORT = 2
+
 #: Words of a query that asks for the latest state of something ("where do I live now").
 LATEST = RECENCY
 
 
 class GatedPriorDecay(ExpDecay):
     name = "gated-prior"
-    description = ("lookups skip decay (x3) as in gated-exp; a vague query's full matches are "
-                   "lifted x3 and everything decays fast (the newest match wins); any other query "
+    description = ("lookups skip decay (x3) as in gated-exp; a vague query's full matches "
+                   "(and a short or generic lookup's) come first, newest first, then the rest, "
+                   "decayed fast; any other query "
                    "gets a bounded recency prior (an old memory keeps at least 4/5 of its score; "
                    "4/7 when the query asks for the latest state; none for a question in one's "
                    "own words that does not)")
@@ -111,6 +116,20 @@ class GatedPriorDecay(ExpDecay):
         count = context.all_token_matches
         lookup = count is not None and 1 <= count <= context.lookup_max
         vague = count is not None and count > context.lookup_max
+        # A short or generic lookup ("deploy staging": two words, or words each of which
+        # alone is vague) asks for the newest of its few full matches, not for one known
+        # item: ordered as a vague query's, kept apart (not folded) as a lookup's. A known
+        # item's query is longer or holds a rare word (docs/ranking.md, "Short generic
+        # queries").
+        rarest = getattr(context, "rarest_holders", None)
+        words = len(context.query.tokens) + len(context.query.prefixes)
+        generic = lookup and ((rarest is not None and rarest > context.lookup_max)
+                              or (words <= SHORT and count >= 2))
+        # ... unless it is a question of one word ("What do I work as now?"): the rows holding
+        # "work" are not its answer more than a row that says it in other words.
+        by_meaning = context.query.question and words < 2
+        generic = generic and not by_meaning
+        newest_first = vague or generic
         now = context.now
         beta = context.prior_beta
         if LATEST.search(context.query.text):
@@ -119,7 +138,7 @@ class GatedPriorDecay(ExpDecay):
             # "what did you suggest for my loaves?" asks for a memory of any age: no prior
             # (rank fusion's scores are flat enough that 0.25 reordered a ladder by date)
             beta = context.question_beta
-        lam = context.vague_lambda if vague else context.lambda_per_hour
+        lam = context.vague_lambda if newest_first else context.lambda_per_hour
         event_id_of = context.engine.index.event_id
         for fused in candidates:
             boost = 1.0
@@ -133,9 +152,44 @@ class GatedPriorDecay(ExpDecay):
             lifted = (lookup or vague) and fused.holds_all_tokens
             if lookup and lifted:
                 fused.gated, fused.decay = True, 1.0
-            else:
+            if not (lookup and lifted) or generic:
                 recency = 1.0 if last is None else math.exp(-lam * max(0.0, now - last) / 3600.0)
-                fused.decay = recency if vague else (1.0 + beta * recency) / (1.0 + beta)
+                fused.decay = recency if newest_first else (1.0 + beta * recency) / (1.0 + beta)
             fused.boost = boost * (context.lift if lifted else 1.0)
             fused.score = fused.fused_score * fused.decay * fused.boost
+        if newest_first and not by_meaning:
+            _full_matches_first(candidates, context, lam)
         return candidates
+
+
+def _full_matches_first(candidates: list[Fused], context: DecayContext, lam: float) -> None:
+    """A vague query's documents holding every word come before those holding some, newest
+    first: the fast decay alone let a row holding one word, an hour old, outscore the newest
+    row holding both, two days old (exp(-0.2 x 47) is 8e-5, and the lift is only x3). Ages
+    count from the newest full match (its decay is 1, so the oldest do not underflow to 0
+    and tie), floored at 1e-12 (past ~140 hours older than it, a full match's own score
+    orders it); the partial matches are scaled to half the last full match's score and under,
+    their order kept (relative ages and ratios: a page does not depend on the second it is
+    asked)."""
+    import math
+
+    full = [f for f in candidates if f.holds_all_tokens]
+    if not full:
+        return
+    stamps = [f.timestamp for f in full if f.timestamp is not None]
+    newest = max(stamps) if stamps else None
+    if newest is not None:
+        for fused in full:
+            if fused.timestamp is None:
+                continue
+            shifted = max(1e-12, math.exp(-lam * max(0.0, newest - fused.timestamp) / 3600.0))
+            fused.decay = shifted
+            fused.score = fused.fused_score * shifted * fused.boost
+    floor = min(f.score for f in full)
+    partial = [f for f in candidates if not f.holds_all_tokens]
+    top = max((f.score for f in partial), default=0.0)
+    if top > 0.0:  # also when already under: the scores then do not depend on the clock
+        scale = 0.5 * floor / top
+        for fused in partial:
+            fused.decay *= scale
+            fused.score *= scale

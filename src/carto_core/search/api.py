@@ -190,7 +190,7 @@ class Ladder(Record):
     """
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
-               "reason", "coverage", "uncovered_lift")
+               "reason", "coverage", "uncovered_lift", "rarest_holders")
     name: str
     indices: "np.ndarray"
     scores: "np.ndarray"
@@ -207,11 +207,16 @@ class Ladder(Record):
     #: A semantic ladder: how much more it weighs, per unit of the query's share that no
     #: keyword candidate holds (the embedder's `uncovered_lift`; `rrf-prior` reads it).
     uncovered_lift: float
+    #: A keyword ladder: how many documents of the corpus hold the query's rarest term (None:
+    #: the ranker cannot tell). More than the lookup bound: every word of the query is
+    #: generic by itself, whatever few documents hold them together (`gated-prior` reads it).
+    rarest_holders: int | None
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
                  all_token_matches: int | None = None, hidden: int = 0, reason: str = "",
-                 coverage: "np.ndarray | None" = None, uncovered_lift: float = 0.0):
+                 coverage: "np.ndarray | None" = None, uncovered_lift: float = 0.0,
+                 rarest_holders: int | None = None):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -222,6 +227,7 @@ class Ladder(Record):
         self.reason = reason
         self.coverage = coverage
         self.uncovered_lift = uncovered_lift
+        self.rarest_holders = rarest_holders
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -376,7 +382,7 @@ class DecayContext(Record):
 
     _fields = ("now", "query", "accesses", "all_token_matches", "engine", "lambda_per_hour",
                "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda",
-               "question_beta")
+               "question_beta", "rarest_holders")
     now: float  # epoch seconds
     query: Query
     #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
@@ -394,12 +400,14 @@ class DecayContext(Record):
     vague_lambda: float
     #: gated-prior: the prior's beta for a question that does not ask for the latest state.
     question_beta: float
+    #: Documents holding the query's rarest term (the keyword ladders'; None: not known).
+    rarest_holders: int | None
 
     def __init__(self, now: float, query: Query, accesses: dict[str, list[float]],
                  all_token_matches: int | None, engine: "SearchEngine",
                  lambda_per_hour: float = 0.001, reuse_weight: float = 0.3, lookup_max: int = 10,
                  lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2,
-                 question_beta: float = 0.0):
+                 question_beta: float = 0.0, rarest_holders: int | None = None):
         self.now = now
         self.query = query
         self.accesses = accesses
@@ -412,6 +420,7 @@ class DecayContext(Record):
         self.prior_beta = prior_beta
         self.vague_lambda = vague_lambda
         self.question_beta = question_beta
+        self.rarest_holders = rarest_holders
 
 
 # --------------------------------------------------------------------------- plugin bases

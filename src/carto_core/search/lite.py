@@ -217,9 +217,10 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
                                    all_matches, _coverage(positive, mass, indices, unheld)))
     query = Query(text, tuple(terms), (), bool(getattr(analyzed, "question", False)))
     fused = _fuse(components.fusion, ladders, view, query)
+    rarest = min((t.df for t in stats), default=None) if stats and not missing else None
     context = DecayContext(now=now, query=query, accesses=accesses or {},
                            all_token_matches=all_matches if ladders else None,
-                           engine=_Engine(view), **decay_parameters())
+                           engine=_Engine(view), rarest_holders=rarest, **decay_parameters())
     records = [Fused(doc, score, [name], {name: rank}, held, salience, ts, score)
                for doc, score, name, rank, held, salience, ts in fused]
     records = components.decay.apply(records, context)

@@ -289,10 +289,12 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
     now_dt = request.now or datetime.now(timezone.utc)
     gate_counts = [l.all_token_matches for l in ladders if l.all_token_matches is not None]
+    rarest = [r for r in (getattr(l, "rarest_holders", None) for l in ladders) if r is not None]
     params = decay_parameters()
     context = DecayContext(
         now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
-        all_token_matches=max(gate_counts) if gate_counts else None, engine=engine, **params)
+        all_token_matches=max(gate_counts) if gate_counts else None, engine=engine,
+        rarest_holders=min(rarest) if rarest else None, **params)
     fused = engine.decay_policy(decay_name).apply(fused, context)
     # Best first, the lower document first among equal scores: two sorts on C-level keys
     # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
