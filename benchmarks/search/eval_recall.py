@@ -144,6 +144,55 @@ def render(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def _embedder_class(name: str):
+    from carto_core.semantic.embedder import create_embedder
+
+    return type(create_embedder(name, None))
+
+
+def _patch_embedder(item: str) -> None:
+    target, value = item.split("=", 1)
+    name, attr = target.split(".", 1)
+    cls = _embedder_class(name)
+    current = getattr(cls, attr)
+    setattr(cls, attr, type(current)(float(value)) if not isinstance(current, str) else value)
+
+
+def _memoize_embedders(folder: Path) -> None:
+    """Document vectors cached by sha1(model tag, text), one .npy a text (evaluation only)."""
+    import hashlib
+
+    import numpy as np
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("minilm", "wordllama"):
+        try:
+            cls = _embedder_class(name)
+        except LookupError:
+            continue
+        original = cls.embed_documents
+
+        def embed_documents(self, texts, _original=original):
+            keys = [hashlib.sha1(f"{self.model_tag}\0{t}".encode()).hexdigest() for t in texts]
+            out, todo = [None] * len(texts), []
+            for i, key in enumerate(keys):
+                path = folder / key[:2] / f"{key}.npy"
+                if path.exists():
+                    out[i] = np.load(path)
+                else:
+                    todo.append(i)
+            if todo:
+                fresh = _original(self, [texts[i] for i in todo])
+                for i, vector in zip(todo, fresh):
+                    path = folder / keys[i][:2] / f"{keys[i]}.npy"
+                    path.parent.mkdir(exist_ok=True)
+                    np.save(path, vector)
+                    out[i] = vector
+            return np.stack(out) if out else np.zeros((0, 1), np.float32)
+
+        cls.embed_documents = embed_documents
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="/tmp/recall-eval")
@@ -153,6 +202,12 @@ def main() -> None:
     parser.add_argument("--fusions", default="rrf,rrf-prior")
     parser.add_argument("--embedders", default="none",
                         help="none, lsa, wordllama, minilm (comma-separated)")
+    parser.add_argument("--embedder-attr", action="append", metavar="NAME.ATTR=VALUE",
+                        help="set an embedder class attribute for this run (a measured choice: "
+                             "minilm.uncovered_lift=1, minilm.content_query=1, ...)")
+    parser.add_argument("--memo", metavar="DIR",
+                        help="cache document vectors by (model, text) under DIR, so variants "
+                             "that embed the same texts pay once")
     parser.add_argument("--ranks", metavar="JSONL",
                         help="append every case's rank to this file (one JSON row a case)")
     parser.add_argument("--render", nargs="+", metavar="RESULTS_JSON",
@@ -167,6 +222,10 @@ def main() -> None:
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps
 
+    for item in args.embedder_attr or []:
+        _patch_embedder(item)
+    if args.memo:
+        _memoize_embedders(Path(args.memo))
     out = Path(args.out)
     sets = build_sets(out)
     sets.update(build_weakness_sets(out, args.sets.split(",")))
