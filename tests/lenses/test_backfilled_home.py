@@ -170,7 +170,8 @@ def test_a_session_with_hook_rows_is_read_from_them_alone(home):
         "summary": "[feature] Commit 995f281: feat: add a | files: a.txt", "commit_type": "feature"}])
     doc = _run("standup", "--since", "3650d", "--no-git", "--json")
     committed = next(s for s in doc["sessions"] if s["id"] == COMMITTED)
-    assert committed["evidence"] == "hooks" and committed["events"] == 1 and committed["turns"] == 0
+    # Its rows: the hook row and its one turn (counted as rows, never read for work).
+    assert committed["evidence"] == "hooks" and committed["events"] == 2 and committed["turns"] == 1
     assert [c["sha"] for c in committed["commits"]] == ["995f281"]
     other = next(s for s in doc["sessions"] if s["id"] == FAILED_COMMIT)
     assert other["evidence"] == "turns"  # its neighbour logged nothing: still read from its turns

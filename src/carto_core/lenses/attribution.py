@@ -125,6 +125,29 @@ def _log_events(home: Home) -> Iterable[Event]:
     for label in COMMIT_LOGS:
         for line in iter_lines(home.log(label)):
             yield Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
+    yield from turn_commits(home)
+
+
+def turn_commits(home: Home) -> Iterable[Event]:
+    """The commits transcript turns record (`carto ingest` of a session no hook saw), as the
+    `git_commit` events a lens derives from them (`capture.turnactivity.derived_events`). A
+    commit a hook logged too is the same commit (one group: their hashes share a prefix)."""
+    from carto_core.capture.turnactivity import derived_events
+    from carto_core.logio.jsonl import lines_containing, loads_line
+
+    try:
+        with open(home.log("turns"), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return
+    newest: dict[str, Event] = {}
+    for raw in lines_containing(data[: data.rfind(b"\n") + 1], b'"commit"'):
+        row, problem = loads_line(raw)
+        if problem != "malformed_json" and isinstance(row, dict):
+            turn = Event.from_row(row, "turns")
+            newest[turn.event_id] = turn  # a turn rewritten as it grew: its newest row
+    for turn in newest.values():
+        yield from (e for e in derived_events(turn) if e.type == "git_commit")
 
 
 def _same_commit(a: str, b: str) -> bool:

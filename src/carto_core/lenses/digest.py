@@ -19,10 +19,12 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
-from carto_core.capture.collision import COMMIT_RE, event_files
+from carto_core.capture.collision import event_files
 from carto_core.model.events import Event, is_resolved
 from carto_core.facts.store import facts_columns
 from carto_core.logio.jsonl import lines_containing, loads_line
+from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.lenses.sessionfacts import commit_record as _commit
 from carto_core.model.project import find_git
 from carto_core.util.timeparse import format_timestamp
 
@@ -51,51 +53,18 @@ def _edited_files(events) -> tuple[Counter, int]:
             touched.update(paths)
     return touched, unresolved
 
-def _commit(event: Event) -> dict | None:
-    if event.type != "git_commit":
-        return None
-    match = COMMIT_RE.search(event.summary or "")
-    shape = event.row.get("diff_shape") if isinstance(event.row.get("diff_shape"), dict) else {}
-    return {
-        "event_id": event.event_id,
-        "timestamp": format_timestamp(event.timestamp) if event.timestamp else None,
-        "sha": event.row.get("commit_hash") or (match.group(1) if match else ""),
-        "subject": match.group(2).strip() if match else event.summary,
-        "type": event.row.get("commit_type") or "other",
-        "quadrant": shape.get("quadrant"),
-        "added": shape.get("lines_added"),
-        "removed": shape.get("lines_removed"),
-        "project": event.project if event.has_project else None,
-        "cwd": event.cwd,
-        "session_id": event.session_id or None,
-    }
-
-
 def _session_events(home, session_id: str) -> list[Event]:
-    """The session's changelog rows; when none of them is a hook row (a backfilled home, a
-    Codex session whose hooks did not run), its turns and what their tool calls stand for
-    (`lenses.turnwork`)."""
-    from carto_core.lenses.turnwork import hooked_sessions, session_turns, with_turn_work
+    """The session's evidence of work (`lenses.sessionfacts`: its hook rows, or its turns and
+    what their tool calls stand for), oldest first."""
+    return _facts(home, session_id).work
 
-    has_changelog = home.log("changelog").exists()
-    if not has_changelog and not home.log("turns").exists():
-        raise DigestError(f"no changelog and no turns in {home.root}")
-    out = []
-    data = b""
-    if has_changelog:
-        with open(home.log("changelog"), "rb") as handle:
-            data = handle.read()
-    for raw in lines_containing(data, session_id.encode()):
-        row, problem = loads_line(raw)
-        if problem == "malformed_json" or not isinstance(row, dict):
-            continue
-        event = Event.from_row(row, "changelog")
-        if event.session_id == session_id:
-            out.append(event)
-    if session_id not in hooked_sessions(out):
-        out = with_turn_work(out, session_turns(home, session_id))
-    out.sort(key=lambda e: e.timestamp or datetime.min.replace(tzinfo=timezone.utc))
-    return out
+
+def _facts(home, session_id: str):
+    from carto_core.lenses.sessionfacts import facts_for
+
+    if not any(home.log(label).exists() for label in SEARCHED_LOGS):
+        raise DigestError(f"no logs in {home.root}")
+    return facts_for(home, session_id)
 
 
 def _session_rows(path, session_id: str):
@@ -212,14 +181,9 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
                    no_git: bool = False) -> dict:
     if not is_resolved(session_id):
         raise DigestError("no session id: pass --session or run inside an agent session")
-    events = _session_events(home, session_id)
-    from carto_core.lenses.turnwork import hooked_sessions
-
-    turns = sum(1 for e in events if e.source == "turns" and e.type == "transcript")
-    dated = [e.timestamp for e in events if e.timestamp]
-    types = Counter(e.type for e in events)
-    commit_rows = [c for c in (_commit(e) for e in events) if c]
-    touched, unresolved = _edited_files(events)
+    facts = _facts(home, session_id)
+    events = facts.work
+    commit_rows = facts.commits
     hosts = Counter(urlparse(e.summary.split(": ", 1)[-1]).hostname for e in events
                     if e.type == "research_fetch" and "://" in e.summary)
     hosts.pop(None, None)
@@ -227,35 +191,34 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
                     (find_git(e.cwd) for e in events if e.cwd and os.path.isdir(e.cwd)) if info})
     return {
         "session_id": session_id,
-        "provider": next((e.provider for e in events if is_resolved(e.provider)), None),
-        "event_count": len(events),
+        "provider": facts.provider or None,
+        "event_count": facts.events,
         # Where the activity below comes from: the hook rows, or (none logged) the session's
         # transcript turns and the calls they record.
-        "evidence": ("hooks" if session_id in hooked_sessions(events) else "turns" if turns else None),
-        "turns": turns,
-        "started_at": format_timestamp(min(dated)) if dated else None,
-        "ended_at": format_timestamp(max(dated)) if dated else None,
-        "duration_minutes": round((max(dated) - min(dated)).total_seconds() / 60) if dated else 0,
-        "projects": [p for p, _ in Counter(e.project for e in events if e.has_project).most_common()],
+        "evidence": facts.evidence,
+        "turns": facts.turns,
+        "started_at": format_timestamp(facts.started) if facts.started else None,
+        "ended_at": format_timestamp(facts.ended) if facts.ended else None,
+        "duration_minutes": facts.minutes,
+        "projects": facts.projects,
         "counts": {
-            "edits": types["tool_file_edit"], "bash": types["tool_bash"],
-            "searches": types["research_search"], "fetches": types["research_fetch"],
-            "compactions": sum(n for t, n in types.items() if t.startswith("milestone_compaction")),
-            "subagents": sum(n for t, n in types.items() if t.startswith("milestone_agent_")),
-            "pushes": types["git_push"], "commits": len(commit_rows),
+            "edits": facts.counts["edits"], "bash": facts.counts["bash"],
+            "searches": facts.counts["searches"], "fetches": facts.counts["fetches"],
+            "compactions": facts.counts["compactions"], "subagents": facts.counts["subagents"],
+            "pushes": facts.counts["pushes"], "commits": len(commit_rows),
         },
         "commits": commit_rows[-commits:][::-1],
         "commit_types": dict(Counter(c["type"] for c in commit_rows).most_common()),
         "commit_shapes": dict(Counter(c["quadrant"] for c in commit_rows if c["quadrant"]).most_common()),
-        "files": [{"path": p, "touches": n} for p, n in touched.most_common(files)],
-        "files_unresolved": unresolved,
+        "files": [{"path": p, "touches": n} for p, n in facts.files.most_common(files)],
+        "files_unresolved": facts.files_unresolved,
         "research_hosts": [h for h, _ in hosts.most_common(10)],
-        "searches": types["research_search"],
-        "compactions": sum(n for t, n in types.items() if t.startswith("milestone_compaction")),
-        "subagents": sum(n for t, n in types.items() if t.startswith("milestone_agent_")),
+        "searches": facts.counts["searches"],
+        "compactions": facts.counts["compactions"],
+        "subagents": facts.counts["subagents"],
         "recall": recall(home, session_id),
         "repos": repos,
-        "tempo": tempo_line(dated),
+        "tempo": tempo_line(facts.stamps()),
         # each repository's state as the session leaves it (git asked now, not at the time)
         "leaving": [] if no_git else [repo_state(repo) for repo in repos[:LEAVING_MAX]],
     }

@@ -179,7 +179,7 @@ def _wrapups(home, project: str, memory: Memory) -> None:
 
 def _commits(home, project: str, turns, memory: Memory) -> list:
     """Commit events of the project: hook rows, plus those of sessions known only by turns."""
-    from carto_core.lenses.digest import _commit
+    from carto_core.lenses.sessionfacts import commit_record as _commit
     from carto_core.lenses.turnwork import hooked_sessions
     from carto_core.capture.turnactivity import derived_events
 

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from carto_core.capture.collision import COMMIT_RE, contention_key, event_files, tail_lines
+from carto_core.capture.collision import contention_key, event_files, tail_lines
 from carto_core.model.events import Event
 from carto_core.logio.jsonl import loads_line
 from carto_core.model.project import find_git, is_project_name
@@ -55,17 +54,6 @@ def window_rows(home, since: datetime, now: datetime) -> list[Event]:
         out.append(event)
     out.sort(key=lambda e: e.timestamp)
     return out
-
-
-def commit_of(event: Event) -> dict | None:
-    if event.type != "git_commit":
-        return None
-    match = COMMIT_RE.search(event.summary or "")
-    sha = (event.row.get("commit_hash") or (match.group(1) if match else "")) if event.row else ""
-    subject = match.group(2).strip() if match else ""
-    return {"sha": sha, "subject": subject, "type": event.row.get("commit_type") or "",
-            "project": event.project if event.has_project else None,
-            "event_id": event.event_id, "timestamp": format_timestamp(event.timestamp)}
 
 
 def short_ids(ids: list[str]) -> dict[str, str]:
@@ -287,32 +275,20 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             continue
         sid = event.session_id
         entry = sessions.setdefault(sid, {
-            "id": sid, "provider": event.provider or "unknown", "is_self": sid == self_id,
-            "first": event.timestamp, "last": event.timestamp, "events": 0, "projects": Counter(),
-            "types": Counter(), "edits_unresolved": 0, "commits": [], "pushes": 0, "turns": 0})
-        entry["events"] += 1
+            "provider": event.provider or "unknown", "is_self": sid == self_id, "last": event.timestamp,
+            "rows": []})
+        if not (isinstance(event.row, dict) and event.row.get("derived_from")):
+            entry["rows"].append(event)
         entry["last"] = max(entry["last"], event.timestamp)
-        entry["first"] = min(entry["first"], event.timestamp)
         if event.provider and entry["provider"] == "unknown":
             entry["provider"] = event.provider
-        if event.has_project:
-            entry["projects"][event.project] += 1
-            if is_project_name(event.project):
-                projects.setdefault(event.project, set()).add(sid)
-        entry["types"][event.type or "unknown"] += 1
-        if event.type == "git_push":
-            entry["pushes"] += 1
-        if event.source == "turns" and event.type == "transcript":
-            entry["turns"] += 1
+        if event.has_project and is_project_name(event.project):
+            projects.setdefault(event.project, set()).add(sid)
         if event.type == "tool_bash":
             bash_rows.append(event)
-        commit = commit_of(event)
-        if commit:
-            entry["commits"].append({k: commit[k] for k in ("sha", "subject", "type", "project")})
         if event.type in ("tool_file_edit", "git_commit"):
             paths = files_of(event)
             if event.type == "tool_file_edit" and not paths:
-                entry["edits_unresolved"] += 1
                 edits_unresolved += 1
             for key, path in paths:
                 claimed.add(key)
@@ -323,26 +299,39 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
                 slot["paths"].add(path)
                 slot["last"] = max(slot["last"], event.timestamp)
     shorts = short_ids(sorted(sessions))
+    # A session active in the window is described whole, by the rule every lens shares
+    # (`lenses.sessionfacts`): the same span, counts and commits as `carto sessions` and
+    # `carto digest session` give it. A session the home holds no row of (another machine's,
+    # in the team's standup) is described by its rows of the window.
+    from carto_core.lenses.sessionfacts import session_facts, sessions_events
+
+    held = sessions_events(home, sessions)
     roster = []
-    for sid, entry in sorted(sessions.items(), key=lambda item: item[1]["last"], reverse=True):
+    for sid, entry in sessions.items():
+        facts = session_facts(sid, held.get(sid) or entry["rows"])
+        if facts.ended is None:
+            continue
+        last = max(facts.ended, entry["last"])
         roster.append({
             "id": sid,
             "short": shorts[sid],
-            "provider": entry["provider"],
+            "provider": facts.provider or entry["provider"],
             "is_self": entry["is_self"],
-            "live": entry["last"] >= live_cut,
-            "last_active": format_timestamp(entry["last"]),
-            "idle_ms": _ms(now - entry["last"]),
-            "span_ms": _ms(entry["last"] - entry["first"]),
-            "events": entry["events"],
-            "turns": entry["turns"],
-            "projects": [name for name, _ in entry["projects"].most_common()],
-            "types": dict(entry["types"].most_common()),
-            "edits_unresolved": entry["edits_unresolved"],
-            "commits": entry["commits"][::-1],
-            "pushes": entry["pushes"],
-            "evidence": "hooks" if sid in hooked else "turns",
+            "live": last >= live_cut,
+            "last_active": format_timestamp(last),
+            "idle_ms": max(0, _ms(now - last)),
+            "span_ms": facts.span_ms,
+            "events": facts.events,
+            "turns": facts.turns,
+            "projects": facts.projects,
+            "types": dict(facts.types.most_common()),
+            "edits_unresolved": facts.files_unresolved,
+            "commits": [{k: c[k] for k in ("sha", "subject", "type", "project")}
+                        for c in facts.commits[::-1]],
+            "pushes": facts.counts["pushes"],
+            "evidence": facts.evidence or "turns",
         })
+    roster.sort(key=lambda s: s["last_active"], reverse=True)
     contention_projects = [
         {"project": name, "sessions": sorted(sids)}
         for name, sids in sorted(projects.items()) if len(sids) > 1

@@ -21,10 +21,17 @@ HOOK_LOGS = frozenset({"changelog", "research", "milestones", "tool-use"})
 OWN_TYPES = frozenset({"milestone_session_wrapup", "desktop_session"})
 
 
+def is_own_row(event: Event) -> bool:
+    """A row carto's lenses wrote for a session (its wrapup, in the milestones log or as the
+    changelog copy), or the desktop app's metadata: no hook logged it."""
+    return event.type in OWN_TYPES or (isinstance(event.row, dict)
+                                       and event.row.get("milestone") == "session_wrapup")
+
+
 def hooked_sessions(events) -> set[str]:
     """Sessions that logged a hook row among `events`."""
     return {e.session_id for e in events
-            if e.source in HOOK_LOGS and e.has_session and e.type not in OWN_TYPES}
+            if e.source in HOOK_LOGS and e.has_session and not is_own_row(e)}
 
 
 def with_turn_work(events, turns, *, hooked: set[str] | None = None) -> list[Event]:

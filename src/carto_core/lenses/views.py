@@ -11,7 +11,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 from carto_core.capture.collision import edit_paths
-from carto_core.model.events import Event, is_resolved
+from carto_core.model.events import Event
 from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.util.timeparse import format_timestamp, utcnow
 
@@ -105,43 +105,37 @@ def _session_groups(live: LiveCorpus) -> dict[str, list[Event]]:
 
 
 def summarize_session(sid: str, events: list[Event]) -> dict:
-    """One session's summary from its events in read order (the team's sessions fold their
-    rows through this too)."""
-    dated = [e.timestamp for e in events if e.timestamp is not None]
-    projects = Counter(e.project for e in events if e.has_project)
-    providers = Counter(e.provider for e in events if is_resolved(e.provider))
-    transcript = next((e.transcript_path for e in reversed(events)
-                       if is_resolved(e.transcript_path)), "")
+    """One session's summary from its events: `lenses.sessionfacts` (the one rule every lens
+    shares; the team's sessions fold their rows through this too)."""
+    from carto_core.lenses.sessionfacts import session_facts
+
+    facts = session_facts(sid, events)
     return {
         "session_id": sid,
-        "project": projects.most_common(1)[0][0] if projects else "",
-        "projects": [name for name, _ in projects.most_common()],
-        "provider": providers.most_common(1)[0][0] if providers else "",
-        "started": min(dated) if dated else None,
-        "ended": max(dated) if dated else None,
-        "events": len(events),
-        "commits": sum(1 for e in events if e.type.startswith("git_commit")),
-        "edits": sum(1 for e in events if e.type == "tool_file_edit"),
-        "prompts": sum(1 for e in events if e.source == "prompts"),
-        "turns": sum(1 for e in events if e.source == "turns"),
-        "wrapup": any(e.row.get("milestone") == "session_wrapup" for e in events),
-        "session_end": any(_is_session_end(e) for e in events),
-        "transcript_path": transcript,
-        "bursts": bursts(dated),
+        "project": facts.project,
+        "projects": facts.projects,
+        "provider": facts.provider,
+        "started": facts.started,
+        "ended": facts.ended,
+        "events": facts.events,
+        "commits": len(facts.commits),
+        "edits": facts.edits,
+        "prompts": facts.prompts,
+        "turns": facts.turns,
+        "evidence": facts.evidence,
+        "wrapup": facts.wrapup,
+        "session_end": facts.session_end,
+        "transcript_path": facts.transcript_path,
+        "bursts": bursts(facts.stamps()),
     }
 
 
 def _sessions(live: LiveCorpus) -> dict[str, dict]:
+    """session id -> its summary (`summarize_session`), kept for the generation."""
     def build():
         return {sid: summarize_session(sid, events) for sid, events in _session_groups(live).items()}
 
     return live.cached("sessions", build)  # type: ignore[return-value]
-
-
-def _is_session_end(event: Event) -> bool:
-    milestone = event.row.get("milestone")
-    return (isinstance(milestone, str) and milestone.startswith("session_end")) or \
-        event.type.startswith("milestone_session_end")
 
 
 def session_summaries(live: LiveCorpus) -> list[dict]:
@@ -226,12 +220,13 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
     summary = _sessions(live).get(session_id)
     if summary is None:
         return None
+    from carto_core.lenses.sessionfacts import session_facts
+
     events = session_events(live, session_id)
-    files: Counter = Counter()
+    facts = session_facts(session_id, events)
     last_touch: dict[str, str] = {}
-    for event in events:
+    for event in facts.work:
         for path in edited_paths(event):
-            files[path] += 1
             if event.timestamp:
                 last_touch[path] = format_timestamp(event.timestamp)
     turns = sorted((e for e in events if e.source == "turns"),
@@ -241,9 +236,9 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
     return {
         "session": session_out(summary),
         "events": [event_dict(e, live) for e in events],
-        "commits": [event_dict(e, live) for e in events if e.type.startswith("git_")],
+        "commits": [event_dict(e, live) for e in facts.work if e.type.startswith("git_")],
         "files": [{"path": p, "touches": n, "last_touched": last_touch.get(p)}
-                  for p, n in files.most_common()],
+                  for p, n in facts.files.most_common()],
         "turns": [{**event_dict(e, live), "turn_idx": e.row.get("turn_idx")} for e in turns],
         "wrapup": [{
             "event_id": e.event_id, "description": e.summary,

@@ -20,6 +20,7 @@ from carto_core.logio.appendlog import append_rows
 from carto_core.privacy.redact import redacted
 from carto_core.capture.collision import contention_key, event_files
 from carto_core.lenses.digest import DigestError, _session_events, session_digest
+from carto_core.lenses.turnwork import is_own_row
 from carto_core.logio.logs import order_row
 from carto_core.logio.reader import iter_lines
 from carto_core.util.timeparse import format_timestamp
@@ -35,7 +36,7 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         raise DigestError(f"session {session_id} has no events in {home.root}")
     # A wrapup's own changelog copy is not work: leaving it out keeps the id stable, so a second
     # wrapup of an unchanged session is recognised as already present.
-    events = [e for e in _session_events(home, session_id) if e.type != "milestone_session_wrapup"]
+    events = [e for e in _session_events(home, session_id) if not is_own_row(e)]
     last_commit_at = max((e.timestamp for e in events if e.type == "git_commit" and e.timestamp), default=None)
     committed: set[str] = set()
     # A commit whose files no row names (one a transcript recorded: the client names the sha,

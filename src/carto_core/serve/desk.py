@@ -21,7 +21,7 @@ import subprocess
 from collections import Counter
 
 from carto_core.model.events import Event
-from carto_core.lenses.digest import _commit as commit_record
+from carto_core.lenses.sessionfacts import commit_record
 from carto_core.model.project import find_git
 from carto_core.lenses import views
 from carto_core.lenses.livecorpus import LiveCorpus
@@ -39,15 +39,11 @@ SHA = re.compile(r"^[0-9a-fA-F]{4,64}$")
 
 
 def session_work(live: LiveCorpus, session_id: str) -> list[Event]:
-    """The session's events, plus what its turns record when it logged no hook row."""
-    from carto_core.lenses.turnwork import hooked_sessions, with_turn_work
+    """The session's evidence of work (`lenses.sessionfacts`): its events, plus what its
+    turns record when it logged no hook row."""
+    from carto_core.lenses.sessionfacts import session_facts
 
-    events = views.session_events(live, session_id)
-    if not events or hooked_sessions(events):
-        return events
-    rows = [e for e in events if e.source != "turns"]
-    turns = [e for e in events if e.source == "turns"]
-    return with_turn_work(rows, turns, hooked=set())
+    return session_facts(session_id, views.session_events(live, session_id)).work
 
 
 def evidence_of(live: LiveCorpus, session_id: str) -> dict | None:

@@ -1,0 +1,171 @@
+"""Every session lens tells the same story about a session, on a hook-fed and on a backfilled home.
+
+Two homes are made from the same real transcripts (`shared/fixtures/claude`, and the two
+Claude Code 2.1.328 sessions recorded from the real client):
+
+- *backfilled*: `carto ingest claude` alone (how every user starts: turns, no hook row);
+- *hook-fed*: the hooks Claude Code fires during those sessions, replayed in order with the
+  hook clock at each transcript line's time (`replay.py`), the Stop hook ingesting the
+  transcript as it goes (how a user with `carto install claude` is recorded).
+
+On each home, `carto sessions`, `carto session`, `carto standup`, `carto digest session`,
+`carto wrapup --dry-run` and `carto wrapup --pending` give each session the same span, events,
+turns, commits and edits, and `carto standup --commit` finds every commit any of them lists in
+the session that lists it. Across the two homes the work agrees: the same commits (by sha),
+edits and turns for each session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+
+from .replay import replay_claude
+
+CLIENT = Path(__file__).resolve().parents[2] / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328"
+COMMITTED = "2a1c0000-0000-4000-8000-000000000001"   # Bash: echo > a.txt && git commit "feat: add a"
+FAILED_COMMIT = "2a1c0000-0000-4000-8000-000000000002"  # Edit README.md, git commit && exit 3
+DEMO_ORCH = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"   # MultiEdit CLAUDE.md, Task subagents
+
+
+def _run(*args: str, ok: tuple[int, ...] = (0,)):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code in ok, (args, result.exit_code, result.output)
+    return json.loads(result.stdout) if "--json" in args else result.stdout
+
+
+def _projects(shared_fixtures) -> Path:
+    projects = Path(os.environ["HOME"]) / ".claude" / "projects"
+    shutil.copytree(shared_fixtures / "claude" / "claude-code-viewer" / "projects", projects)
+    shutil.copytree(shared_fixtures / "claude" / "claude-code-log", projects / "claude-code-log",
+                    ignore=shutil.ignore_patterns("*.md"))
+    shutil.copytree(CLIENT, projects / "-home-dev-repo", ignore=shutil.ignore_patterns("*.md", "payloads"))
+    old = time.time() - 3 * 86400
+    for path in projects.rglob("*"):
+        os.utime(path, (old, old))
+    return projects
+
+
+def _sessions_of(projects: Path) -> list[Path]:
+    """Main-session transcripts (a subagent's own file is replayed through its parent)."""
+    return sorted(p for p in projects.rglob("*.jsonl")
+                  if not p.name.startswith("agent-") and "subagents" not in p.parts)
+
+
+def _make(kind: str, projects: Path, carto_home: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("CARTO_HOME", str(carto_home))
+    if kind == "backfilled":
+        _run("ingest", "claude", "--json")
+    else:
+        from carto_core.logio.home import Home
+
+        for transcript in _sessions_of(projects):
+            replay_claude(Home(carto_home), transcript, monkeypatch)
+    return carto_home
+
+
+@pytest.fixture
+def fixtures_home(shared_fixtures, monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    # Every session of the fixtures counts as ended and worth a wrapup, so --pending lists all.
+    monkeypatch.setenv("CARTO_WRAPUP_MIN_EVENTS", "1")
+    monkeypatch.setenv("CARTO_WRAPUP_MIN_MINUTES", "0")
+    projects = _projects(shared_fixtures)
+    yield lambda kind, where=None: _make(kind, projects, Path(where or os.environ["CARTO_HOME"]), monkeypatch)
+    monkeypatch.delenv("TZ")
+    time.tzset()
+
+
+def _lens_views(sid: str, listed: dict, standup: dict, pending: dict) -> dict[str, dict]:
+    """What each lens says about one session: {lens: {started, ended, events, turns, commits, edits}}."""
+    out = {}
+    s = listed[sid]
+    out["sessions"] = {"started": s["started"], "ended": s["ended"], "events": s["events"],
+                       "turns": s["turns"], "commits": s["commits"], "edits": s["edits"]}
+    one = _run("session", sid, "--json")["session"]
+    out["session"] = {k: one[k] for k in ("started", "ended", "events", "turns", "commits", "edits")}
+    digest = _run("digest", "session", "--session", sid, "--no-git", "--json")
+    out["digest session"] = {"started": digest["started_at"], "ended": digest["ended_at"],
+                             "events": digest["event_count"], "turns": digest["turns"],
+                             "commits": digest["counts"]["commits"], "edits": digest["counts"]["edits"]}
+    x = standup[sid]
+    # standup says the span in ms; the others' times are whole seconds (cut, not rounded).
+    span = (_instant(s["ended"]) - _instant(s["started"])).total_seconds()
+    assert span - 1 < x["span_ms"] / 1000 < span + 1, (sid, x["span_ms"], span)
+    out["standup"] = {"ended": x["last_active"], "events": x["events"],
+                      "turns": x["turns"], "commits": len(x["commits"]),
+                      "edits": x["types"].get("tool_file_edit", 0)}
+    p = pending[sid]
+    out["wrapup --pending"] = {"started": p["started"], "ended": p["ended"], "events": p["events"],
+                               "turns": p["turns"], "commits": p["commits"], "edits": p["edits"]}
+    row = _run("wrapup", "--session", sid, "--dry-run", "--json")["row"]
+    out["wrapup --dry-run"] = {"events": row["digest"]["event_count"],
+                               "minutes": row["digest"]["duration_minutes"],
+                               "commits": len(row["decisions"])}
+    return out, digest
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@pytest.mark.parametrize("kind", ["backfilled", "hook-fed"])
+def test_every_session_lens_gives_the_same_span_and_counts(fixtures_home, kind):
+    fixtures_home(kind)
+    listed = {s["session_id"]: s for s in _run("sessions", "--limit", "1000", "--json")["sessions"]}
+    standup = {x["id"]: x for x in _run("standup", "--since", "3650d", "--no-git", "--json")["sessions"]}
+    pending = {p["session_id"]: p for p in _run("wrapup", "--pending", "--json")["pending"]}
+    assert {COMMITTED, FAILED_COMMIT, DEMO_ORCH} <= set(listed)
+    assert set(standup) == set(pending) == set(listed)
+    commits_seen = 0
+    for sid in listed:
+        views, digest = _lens_views(sid, listed, standup, pending)
+        truth = views["sessions"]
+        minutes = round((_instant(truth["ended"]) - _instant(truth["started"])).total_seconds() / 60)
+        for lens, said in views.items():
+            expected = {**truth, "minutes": minutes}
+            assert {k: said[k] for k in said} == {k: expected[k] for k in said}, (kind, sid, lens)
+        # --commit finds each of the session's commits, in this session.
+        for commit in digest["commits"]:
+            found = _run("standup", "--commit", commit["sha"], "--json")["commit"]
+            assert found["session_id"] == sid, (kind, sid, commit)
+            commits_seen += 1
+    assert commits_seen == 2  # 995f281 and 396cba8
+
+
+def test_a_hook_fed_and_a_backfilled_home_agree_on_each_sessions_work(fixtures_home, tmp_path):
+    work = {}
+    for kind in ("backfilled", "hook-fed"):
+        fixtures_home(kind, tmp_path / kind)
+        listed = _run("sessions", "--limit", "1000", "--json")["sessions"]
+        work[kind] = {}
+        for s in listed:
+            digest = _run("digest", "session", "--session", s["session_id"], "--no-git", "--json")
+            work[kind][s["session_id"]] = {
+                "turns": s["turns"], "edits": s["edits"],
+                "commits": sorted(c["sha"][:7] for c in digest["commits"]),
+                "files": sorted((f["path"], f["touches"]) for f in digest["files"]),
+                "span": (s["started"], s["ended"])}
+    back, hooked = work["backfilled"], work["hook-fed"]
+    # Hooks see sessions the transcripts hold no turn of (a SessionStart, nothing asked): more
+    # sessions, never fewer.
+    assert set(back) <= set(hooked)
+    assert hooked[COMMITTED]["commits"] == back[COMMITTED]["commits"] == ["995f281"]
+    assert hooked[FAILED_COMMIT]["commits"] == back[FAILED_COMMIT]["commits"] == ["396cba8"]
+    for sid in back:
+        b, h = back[sid], hooked[sid]
+        assert (h["turns"], h["edits"], h["commits"], h["files"]) == \
+               (b["turns"], b["edits"], b["commits"], b["files"]), sid
+        # The hooks fire around the transcript's lines (SessionStart before the first, SessionEnd
+        # after the last): the hook-fed span holds the transcript's.
+        assert h["span"][0] <= b["span"][0] and h["span"][1] >= b["span"][1], sid
