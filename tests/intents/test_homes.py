@@ -90,7 +90,16 @@ def test_hit_rate_and_abandonment_after_real_searches(any_home):
 
 
 def session_rows(root: Path, sid: str) -> list[dict]:
-    return [r for r in rows_of(root / "changelog.jsonl") if r.get("session_id") == sid]
+    """The session's rows in every log, a row copied into two logs once (the digest's events)."""
+    rows = {}
+    from carto_core.logio.home import Home
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    for label in SEARCHED_LOGS:
+        for r in rows_of(Home(root).log(label)):
+            if sid in (r.get("session_id"), r.get("session")):
+                rows.setdefault(r["event_id"], r)
+    return list(rows.values())
 
 
 def test_digest_session_tempo_recounts_the_demo_sessions_rows(demo_home):

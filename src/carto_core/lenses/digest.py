@@ -218,7 +218,7 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
         "subagents": facts.counts["subagents"],
         "recall": recall(home, session_id),
         "repos": repos,
-        "tempo": tempo_line(facts.stamps()),
+        "tempo": tempo_line([e.timestamp for e in facts.rows if e.timestamp is not None]),
         # each repository's state as the session leaves it (git asked now, not at the time)
         "leaving": [] if no_git else [repo_state(repo) for repo in repos[:LEAVING_MAX]],
     }
