@@ -96,3 +96,63 @@ def shared_fixtures():
         if candidate.is_dir():
             return candidate
     pytest.fail("shared/fixtures not found beside the checkout; CI lays it at ../shared")
+
+
+#: The account `second_user` runs commands as: another local user, with no claim on anything a
+#: test creates.
+SECOND_USER = "nobody"
+
+
+class SecondUser:
+    """Run a command as another local account (`runuser -u nobody`), to show what it cannot
+    read or reach. `folder()` is a scratch folder that account can traverse (pytest's own
+    temporary folders are private to their owner, which would refuse it for the wrong
+    reason)."""
+
+    def __init__(self, runuser: str, name: str):
+        self.runuser, self.name = runuser, name
+        import pwd
+
+        self.uid = pwd.getpwnam(name).pw_uid
+        self._folders: list[str] = []
+
+    def run(self, argv: list[str], *, input: bytes | None = None, timeout: float = 60):
+        import subprocess
+
+        return subprocess.run([self.runuser, "-u", self.name, "--", *argv], input=input,
+                              capture_output=True, timeout=timeout,
+                              env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LC_ALL": "C"})
+
+    def folder(self):
+        import tempfile
+        from pathlib import Path
+
+        path = tempfile.mkdtemp(prefix="carto-second-user-", dir="/tmp")
+        os.chmod(path, 0o755)
+        self._folders.append(path)
+        return Path(path)
+
+    def cleanup(self) -> None:
+        import shutil
+
+        for path in self._folders:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def second_user(require_binary):
+    """A `SecondUser`. Switching users needs root: elsewhere the test skips with one line, and
+    fails instead when CARTO_REQUIRE_BINARIES is set (CI runs as root)."""
+    import shutil
+
+    runuser = require_binary(shutil.which("runuser"), what="runuser (a second local user)",
+                             install="util-linux (runuser), and run the tests as root")
+    if os.geteuid() != 0:
+        line = "the second-user tests need root (runuser -u nobody): run them as root"
+        if os.environ.get(REQUIRE_BINARIES):
+            pytest.fail(f"{line} ({REQUIRE_BINARIES} is set: this run requires it)", pytrace=False)
+        _missing_binaries["second user"] = line
+        pytest.skip(line)
+    user = SecondUser(runuser, SECOND_USER)
+    yield user
+    user.cleanup()

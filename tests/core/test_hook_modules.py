@@ -45,6 +45,7 @@ ALLOWED: dict[str, str] = {
     "carto_core.privacy.rules": "the redactor's rule table",
     "carto_core.logio.jsonl": "rows as compact JSON lines",
     "carto_core.logio.appendlog": "the one-write-per-row appender",
+    "carto_core.util.privatefiles": "a new log, folder or hook.log line is created 0600/0700 whatever the umask",
     "carto_core.logio.rewrite_journal": "the appender settles a rewrite that died (one lstat when none did)",
     "carto_core.logio.spill": "rows a full home refuses are kept outside it (one stat when none are)",
     "carto_core.model.project": "a row's project: the repository of the cwd, from .git files",

@@ -20,6 +20,8 @@ import sys
 import time
 from contextlib import contextmanager
 
+from carto_core.util.privatefiles import make_dirs, open_private
+
 
 def _env_number(name: str, default: float) -> float:
     try:
@@ -58,9 +60,9 @@ def due(home, stamp: str, interval: float, now: float | None = None) -> bool:
 
 def claim(home, stamp: str, *, not_before: float | None = None) -> None:
     """Record that the job starts now (and, optionally, the earliest next start)."""
-    os.makedirs(home.state, exist_ok=True)
+    make_dirs(home.state)
     text = str(int(time.time())) + (f" {int(not_before)}" if not_before is not None else "")
-    with open(home.state / stamp, "w", encoding="utf-8") as handle:
+    with open_private(home.state / stamp, "w", encoding="utf-8") as handle:
         handle.write(text)
 
 
@@ -71,7 +73,7 @@ def spawn(home, module: str, args: list[str]) -> str | None:
     env = dict(os.environ)
     env["CARTO_HOME"] = str(home.root)
     try:
-        os.makedirs(home.state, exist_ok=True)
+        make_dirs(home.state)
         subprocess.Popen(
             [sys.executable, "-m", module, *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -88,8 +90,8 @@ def exclusive(home, lock: str, *, wait: bool = False):
     holds it and `wait` is false."""
     import fcntl
 
-    os.makedirs(home.state, exist_ok=True)
-    handle = open(home.state / lock, "a+")
+    make_dirs(home.state)
+    handle = open_private(home.state / lock, "a+")
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -50,8 +50,10 @@ def log_problem(message: str, home=None) -> None:
     except Exception:
         return
     try:
+        from carto_core.util.privatefiles import make_dirs
+
         state = home.state
-        os.makedirs(state, exist_ok=True)
+        make_dirs(state)
         _append_line(state / "hook.log", data)
     except Exception:
         try:
@@ -71,7 +73,9 @@ def log_problem(message: str, home=None) -> None:
 
 
 def _append_line(path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    from carto_core.util.privatefiles import open_fd
+
+    fd = open_fd(path, os.O_WRONLY | os.O_APPEND)
     try:
         os.write(fd, data)
     finally:

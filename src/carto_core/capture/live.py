@@ -39,6 +39,7 @@ import zlib
 from contextlib import contextmanager
 
 from carto_core.capture import detached
+from carto_core.util.privatefiles import make_dirs, open_private
 
 LIVE_DIR = "live"
 MAX_BYTES_DEFAULT = 8 << 20
@@ -97,9 +98,9 @@ def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[
             last[str(row.get("agent_id") or "main")] = event_id
     keep = {event_id: written[event_id] for event_id in last.values() if event_id in written}
     path = state_path(home, source, key)
-    os.makedirs(path.parent, exist_ok=True)
+    make_dirs(path.parent)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
+    with open_private(tmp, "w", encoding="utf-8") as handle:
         json.dump({"v": FORMAT, "key": key, "checkpoint": checkpoint, "written": keep}, handle)
     os.replace(tmp, path)
 
@@ -256,7 +257,7 @@ def source_lock(home, source: str):
 @contextmanager
 def _lock(home, source: str, wait: float | None):
     """The source's live lock, polled for up to `wait` seconds (None: block until free)."""
-    os.makedirs(home.state / LIVE_DIR, exist_ok=True)
+    make_dirs(home.state / LIVE_DIR)
     if wait is None:
         with detached.exclusive(home, lock_name(source), wait=True) as held:
             yield held

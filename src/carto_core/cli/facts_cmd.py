@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 import click
 
 from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.privatefiles import open_private
 
 VERB_HELP = "census | tempo | delta | pulse (or a verb a plugin registered)"
 
@@ -43,7 +44,7 @@ def _write_cursor_file(path: str, envelope: dict) -> None:
         "written_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     temporary = f"{path}.tmp-{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8") as handle:
+    with open_private(temporary, "w", encoding="utf-8") as handle:
         json.dump(document, handle)
         handle.write("\n")
     os.replace(temporary, path)

@@ -37,6 +37,7 @@ from pathlib import Path
 from carto_core.evaluation.topic import Topic
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.logs import order_row
+from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.timeparse import format_timestamp, utcnow
 
 CATEGORIES = ("single", "temporal", "multi-hop", "open")
@@ -307,7 +308,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
     rng = random.Random(f"{variant}-{seed}")
     now = now or utcnow()
     root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
+    make_dirs(root)
     if coding_events:
         from carto_core.evaluation.generate import generate_home
 
@@ -437,7 +438,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
                 "type": "transcript", "provider": "claude", "summary": summary,
                 "transcript_path": tpath, "session": sid, "turn_idx": turn}))
     rows.sort(key=lambda r: r["timestamp"])
-    with open(root / "turns.jsonl", "ab") as handle:
+    with open_private(root / "turns.jsonl", "ab") as handle:
         for row in rows:
             handle.write(dumps_row(row))
     cases = [Case(case_id, "conversational", question, [key_to_id[k] for k in keys], 10, category)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.logs import SEARCHED_LOGS, order_row
+from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.timeparse import format_timestamp, utcnow
 
 _CONS = "bcdfghjklmnprstvwz"
@@ -70,13 +71,13 @@ def generate_home(root: Path | str, events: int = 20000, *, days: int = 365, see
     rng = random.Random(seed)
     now = now or utcnow()
     root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
+    make_dirs(root)
     vocab = _Vocab(rng)
     project_names = [_word(rng, 3) + "-" + rng.choice(("api", "web", "cli", "infra", "core", "app"))
                      for _ in range(projects)]
     project_files = {p: [f"src/{_word(rng, 2)}/{_word(rng, 3)}.{rng.choice(_EXTS)}" for _ in range(60)]
                      for p in project_names}
-    handles = {label: open(root / name, "wb") for label, name in SEARCHED_LOGS.items()}
+    handles = {label: open_private(root / name, "wb") for label, name in SEARCHED_LOGS.items()}
     counts = {label: 0 for label in SEARCHED_LOGS}
     made = 0
     span_seconds = days * 86400

@@ -15,6 +15,7 @@ from pathlib import Path
 from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
 from carto_core.logio.logs import order_row
+from carto_core.util.privatefiles import make_dirs
 from carto_core.util.timeparse import format_timestamp, utcnow
 
 SESSIONS = {
@@ -139,7 +140,7 @@ def sample_rows(now: datetime | None = None) -> list[tuple[str, dict]]:
 def build_sample_home(root: Path | str, now: datetime | None = None) -> Home:
     """Write the sample logs into `root` (created if needed) and return its Home."""
     home = Home(root)
-    home.root.mkdir(parents=True, exist_ok=True)
+    make_dirs(home.root)
     by_log: dict[str, list[dict]] = {}
     from carto_core.intents import ensure
 

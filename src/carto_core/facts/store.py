@@ -63,6 +63,7 @@ from carto_core.logio.jsonl import fast_loads_line, loads_line
 from carto_core.logio.logs import FOLD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
 from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.timeparse import epoch_seconds
 
 #: 4: no day column (a position's UTC day is `epoch // 86400`, what the column held: 4 bytes
@@ -541,7 +542,7 @@ def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: floa
     its own buffer: a `tobytes` copy of each (what this did) held a second copy of the whole
     cache at once, the peak of a first build at 3M events."""
     path = cache_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     arrays = _arrays(cols, index)
     header = {
         "version": VERSION, "byteorder": sys.byteorder, "n": cols.n, "n_undated": cols.n_undated,
@@ -553,7 +554,7 @@ def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: floa
     }
     encoded = json.dumps(header, separators=(",", ":")).encode("utf-8")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(temporary, "wb") as handle:
+    with open_private(temporary, "wb") as handle:
         handle.write(MAGIC + len(encoded).to_bytes(8, "little") + encoded)
         for _, parts in arrays:
             for part in parts:

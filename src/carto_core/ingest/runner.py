@@ -32,6 +32,7 @@ from carto_core.logio.reader import iter_lines
 from carto_core.intents import ensure as ensure_intent
 from carto_core.privacy.redact import redact_row, redacted
 from carto_core.model.sources import ReadBatch, Source, Stream
+from carto_core.util.privatefiles import make_dirs, write_text
 
 
 @dataclass
@@ -127,9 +128,9 @@ class CheckpointStore:
         self.data[key] = value
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.data, sort_keys=True), "utf-8")
+        write_text(tmp, json.dumps(self.data, sort_keys=True))
         os.replace(tmp, self.path)
 
 

@@ -9,14 +9,15 @@ import sys
 import time
 
 from carto_core.recall.refresh import LOCK
+from carto_core.util.privatefiles import make_dirs, open_private
 
 
 def refresh_index(home) -> dict:
     """Open the index as a search does and save it with nothing left in its tail."""
     import fcntl
 
-    os.makedirs(home.state, exist_ok=True)
-    with open(home.state / LOCK, "a+") as lock:
+    make_dirs(home.state)
+    with open_private(home.state / LOCK, "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -19,6 +19,7 @@ from carto_core.facts.store import LOAD_ORDER, cache_enabled, facts_columns, lke
 from carto_core.capture.collision import COMMIT_RE
 from carto_core.model.project import is_project_name
 from carto_core.capture.turnactivity import derived_events
+from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.timeparse import parse_when
 
 BUDGET = 4000
@@ -205,9 +206,9 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
 
 def write_profile(home, document: dict, out: str | None = None) -> str:
     path = out or document["path"]
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    make_dirs(os.path.dirname(path) or ".")
     temporary = f"{path}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
+    with open_private(temporary, "w", encoding="utf-8") as handle:
         handle.write(document["markdown"])
     os.replace(temporary, path)
     return path

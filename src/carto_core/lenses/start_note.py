@@ -24,6 +24,7 @@ from datetime import datetime, timedelta, timezone
 
 from carto_core.capture.tail import read_tail
 from carto_core.model.project import find_git, project_for
+from carto_core.util.privatefiles import make_dirs, write_text
 from carto_core.util.timeparse import parse_timestamp
 
 LIVE_MINUTES = 20
@@ -182,9 +183,9 @@ def start_note(home, session_id: str, cwd: str, now: datetime | None = None,
         if state.get(document["project"]) == fingerprint:
             return None
         state[document["project"]] = fingerprint
-        os.makedirs(home.state, exist_ok=True)
+        make_dirs(home.state)
         temporary = state_path.with_name(f"{STATE_FILE}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(state), "utf-8")
+        write_text(temporary, json.dumps(state))
         os.replace(temporary, state_path)
         return render(document)
     except Exception:

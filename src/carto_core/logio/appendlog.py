@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.rewrite_journal import pending
+from carto_core.util.privatefiles import FILE_MODE, make_dirs
 
 _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 _MAX_REOPENS = 8
@@ -71,9 +72,9 @@ def append_lines(
         settle_log(path)
     parent = os.path.dirname(path)
     if parent:
-        os.makedirs(parent, exist_ok=True)
+        make_dirs(parent)
     for _ in range(_MAX_REOPENS):
-        fd = os.open(path, _FLAGS, 0o644)
+        fd = os.open(path, _FLAGS, FILE_MODE)
         written = 0
         try:
             if _ends_torn(fd):

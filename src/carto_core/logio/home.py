@@ -70,7 +70,9 @@ class Home:
         return self.state / name
 
     def ensure_state(self) -> Path:
-        self.state.mkdir(parents=True, exist_ok=True)
+        from carto_core.util.privatefiles import make_dirs
+
+        make_dirs(self.state)
         return self.state
 
 

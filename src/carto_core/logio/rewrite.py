@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.logio.jsonl import dumps_row
+from carto_core.util.privatefiles import open_fd, open_private
 from carto_core.logio.reader import ReadReport, iter_lines
 from carto_core.logio.rewrite_journal import (
     appended_since,
@@ -95,7 +96,7 @@ def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> Rewr
     try:
         recovered = recover_locked(log_path)
         removed = clean_temporaries(log_path)
-        old_fd = os.open(log_path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        old_fd = open_fd(log_path, os.O_RDONLY)
         try:
             chunks = []
             while chunk := os.read(old_fd, 1 << 20):
@@ -105,7 +106,7 @@ def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> Rewr
             lines, report = parse_lines(log_path, data)
             _reach("read")
             tmp = temporary_path(log_path)
-            with open(tmp, "wb") as out:
+            with open_private(tmp, "wb") as out:
                 for raw in transform(lines):
                     out.write(raw if raw.endswith(b"\n") else raw + b"\n")
                 out.flush()

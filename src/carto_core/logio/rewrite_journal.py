@@ -26,6 +26,8 @@ import os
 import re
 from pathlib import Path
 
+from carto_core.util.privatefiles import make_dirs, open_fd, open_private, write_text
+
 INTENT_SUFFIX = ".rewrite-intent"
 JOURNAL_SUFFIX = ".rewrite-journal"
 _TEMPORARY = re.compile(r"^\.(?P<log>.+)\.rewrite-\d+$")
@@ -64,8 +66,8 @@ def open_lock(log_path: os.PathLike | str, *, blocking: bool) -> int | None:
 
     path = lock_path(log_path)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        make_dirs(os.path.dirname(path))
+        fd = open_fd(path, os.O_RDWR)
     except OSError:
         if blocking:
             raise
@@ -84,7 +86,7 @@ def write_intent(log_path: os.PathLike | str, document: dict) -> None:
     """Write the intent file durably (its bytes and its directory entry) before any swap."""
     path = intent_path(log_path)
     data = json.dumps(document, sort_keys=True).encode()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o644)
+    fd = open_fd(path, os.O_WRONLY | os.O_TRUNC)
     try:
         os.write(fd, data)
         os.fsync(fd)
@@ -263,8 +265,8 @@ def bump_generation(log_path: os.PathLike | str) -> int:
     log_path = Path(log_path)
     path = generations_path(log_path)
     lock = Path(lock_path(path.parent.parent / "generations.json"))
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock, "a") as held:
+    make_dirs(lock.parent)
+    with open_private(lock, "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         try:
             data = json.loads(path.read_text("utf-8"))
@@ -274,6 +276,6 @@ def bump_generation(log_path: os.PathLike | str) -> int:
             data = {}
         data[log_path.name] = int(data.get(log_path.name, 0)) + 1
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, sort_keys=True), "utf-8")
+        write_text(tmp, json.dumps(data, sort_keys=True))
         os.replace(tmp, path)
     return data[log_path.name]

@@ -18,6 +18,8 @@ import os
 import secrets
 from pathlib import Path
 
+from carto_core.util.privatefiles import make_dir, open_fd
+
 VERSION = 1
 _DOMAIN = b"carto-mcp-cursor/1|"
 _TAG_BYTES = 16  # 128-bit tag: forging one by trial is out of reach, the cursor stays short.
@@ -54,8 +56,11 @@ def load_key(state_dir: Path) -> bytes:
     try:
         # Not parents=True: a home that does not exist yet is not made here (no accidental homes);
         # the key is then per-process, as for a read-only home.
-        path.parent.mkdir(exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            make_dir(path.parent)
+        except FileExistsError:
+            pass
+        fd = open_fd(path, os.O_WRONLY | os.O_EXCL)
         with os.fdopen(fd, "w", encoding="ascii") as handle:
             handle.write(key.hex() + "\n")
     except FileExistsError:

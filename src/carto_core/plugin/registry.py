@@ -259,9 +259,11 @@ def scan_entry_points() -> dict:
 def _write_table(table: dict) -> None:
     path = table_path()
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        from carto_core.util.privatefiles import make_dirs, open_private
+
+        make_dirs(os.path.dirname(path))
         tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
+        with open_private(tmp, "w", encoding="utf-8") as handle:
             json.dump(table, handle)
         os.replace(tmp, path)
     except OSError:

@@ -18,6 +18,8 @@ import os
 import sys
 import time
 
+from carto_core.util.privatefiles import make_dirs, open_private
+
 STAMP, LOCK = "recall-refresh.last", "recall-refresh.lock"
 
 
@@ -38,8 +40,8 @@ def start_refresh(home, now: float | None = None) -> str | None:
     except OSError:
         pass
     try:
-        os.makedirs(home.state, exist_ok=True)
-        with open(stamp, "w", encoding="utf-8") as handle:
+        make_dirs(home.state)
+        with open_private(stamp, "w", encoding="utf-8") as handle:
             handle.write(str(int(now)))
         import subprocess
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from carto_core.logio.home import Home
-from carto_core.util.npymap import map_npy
+from carto_core.util.npymap import map_npy, save_npy
 from carto_core.search.index_build import COLUMNS
 from carto_core.search.postings import Segment
 
@@ -123,7 +123,7 @@ class GenerationStore:
         everything = bool(alive.all())
         for column in COLUMNS:
             values = np.asarray(self.cols[column])
-            np.save(folder / f"col_{column}.npy",
+            save_npy(folder / f"col_{column}.npy",
                     np.ascontiguousarray(values if everything else values[alive]))
         merge_runs(folder, self.segments, np.asarray(self.cols["doclen"]), TF_SCALE,
                    None if everything else alive)

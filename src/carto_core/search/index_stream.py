@@ -39,6 +39,8 @@ from carto_core.search.index_build import (
 from carto_core.search.index_write import IdWriter, NpyWriter, merge_runs, new_generation, publish
 from carto_core.util.parallel import ordered_pool
 from carto_core.search.postings import Segment
+from carto_core.util.npymap import save_npy
+from carto_core.util.privatefiles import make_dirs, write_text
 
 #: Postings a run holds before it is written (about 6 MB of builder arrays; sorting a run
 #: takes about 5x that for a moment). Measured at 1M events (docs/performance.md, "Keyword
@@ -184,9 +186,9 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
     merge_runs(folder, runs, lengths, TF_SCALE, alive)
     del runs
     shutil.rmtree(folder / "runs", ignore_errors=True)
-    np.save(folder / "col_seen.npy", np.frombuffer(bytes(seen), np.uint8) if n else np.zeros(0, np.uint8))
-    np.save(folder / "col_doclen.npy", lengths)
-    np.save(folder / "col_alive.npy", alive)
+    save_npy(folder / "col_seen.npy", np.frombuffer(bytes(seen), np.uint8) if n else np.zeros(0, np.uint8))
+    save_npy(folder / "col_doclen.npy", lengths)
+    save_npy(folder / "col_alive.npy", alive)
     if retired:
         _drop_retired(folder, alive)
     meta = {"version": VERSION, "analyzer": analyzer.signature, "context": builder.context,
@@ -236,10 +238,10 @@ def _analyze(code: int, rows: list[dict], ids: list[str]) -> tuple:
 
 def _write_run(folder, segment: Segment) -> Segment:
     """A run on disk, memory-mapped back (its words in a file): the builder's memory goes."""
-    folder.mkdir(parents=True)
+    make_dirs(folder)
     for part in ("terms", "offsets", "docs", "tfs"):
-        np.save(folder / f"{part}.npy", getattr(segment, part))
-    (folder / "words.txt").write_text("\n".join(segment.sorted_words()), "utf-8")
+        save_npy(folder / f"{part}.npy", getattr(segment, part))
+    write_text(folder / "words.txt", "\n".join(segment.sorted_words()))
     loaded = [np.load(folder / f"{part}.npy", mmap_mode="r")
               for part in ("terms", "offsets", "docs", "tfs")]
     return Segment(*loaded, words=folder / "words.txt")

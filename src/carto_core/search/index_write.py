@@ -25,6 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from carto_core.search.postings import Segment, iter_words
+from carto_core.util.npymap import save_npy
+from carto_core.util.privatefiles import make_dir, make_dirs, open_private, write_text
 
 #: Postings merged at a time (about 70 MB of scratch arrays).
 RANGE_POSTINGS = 1_000_000
@@ -78,7 +80,7 @@ class NpyWriter:
 
     def __init__(self, path: Path, dtype):
         self.path, self.dtype, self.count = path, np.dtype(dtype), 0
-        self.handle = open(path, "wb")
+        self.handle = open_private(path, "wb")
         self.handle.write(self._header(0))
 
     def _header(self, count: int) -> bytes:
@@ -179,7 +181,7 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
     if remap is not None:
         live = np.concatenate(kept_terms) if kept_terms else np.zeros(0, np.uint64)
         words = _live_words(words, live)
-    with open(folder / "vocab.txt", "w", encoding="utf-8") as handle:
+    with open_private(folder / "vocab.txt", "w", encoding="utf-8") as handle:
         first = True
         for word in words:
             handle.write(word if first else "\n" + word)
@@ -208,7 +210,7 @@ class IdWriter:
 
     def __init__(self, folder: Path):
         self.folder = folder
-        self.blob = open(folder / "ids.bin", "wb")
+        self.blob = open_private(folder / "ids.bin", "wb")
         self.offsets = NpyWriter(folder / "ids_off.npy", np.int64)
         self.offsets.write(np.zeros(1, np.int64))
         self.end = 0
@@ -241,25 +243,25 @@ class IdWriter:
         self.offsets.close()
         crc = np.concatenate(self.crcs) if self.crcs else np.zeros(0, np.uint32)
         order = np.argsort(crc, kind="stable")
-        np.save(self.folder / "ids_hash.npy", crc[order])
-        np.save(self.folder / "ids_hash_doc.npy", order.astype(np.int32))
+        save_npy(self.folder / "ids_hash.npy", crc[order])
+        save_npy(self.folder / "ids_hash_doc.npy", order.astype(np.int32))
 
 
 def new_generation(base: Path) -> tuple[str, Path]:
     """A fresh generation name and its temporary folder under `base`."""
     import uuid
 
-    base.mkdir(parents=True, exist_ok=True)
+    make_dirs(base)
     name = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
     folder = base / (name + ".tmp")
-    folder.mkdir()
+    make_dir(folder)
     return name, folder
 
 
 def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
     """Write meta.json, move the folder into place and point CURRENT at it. Returns the
     generation CURRENT named before ("" for none): superseded now."""
-    (folder / "meta.json").write_text(json.dumps(meta), "utf-8")
+    write_text(folder / "meta.json", json.dumps(meta))
     os.rename(folder, base / name)
     try:
         previous = (base / "CURRENT").read_text("utf-8").strip()
@@ -270,6 +272,6 @@ def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
     import threading
 
     pointer = base / f"CURRENT.{os.getpid()}.{threading.get_ident()}.tmp"
-    pointer.write_text(name, "utf-8")
+    write_text(pointer, name)
     os.replace(pointer, base / "CURRENT")
     return previous if previous != name else ""

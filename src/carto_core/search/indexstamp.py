@@ -37,6 +37,7 @@ from pathlib import Path
 from carto_core.logio.home import Home
 from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.logio.logstate import identity, log_state, log_status
+from carto_core.util.privatefiles import write_text
 
 STAMP = "index-noop.json"
 VERSION = 1
@@ -170,7 +171,7 @@ def write(before: Snapshot, reports: list[dict]) -> None:
              "caches": before.caches, "environment": before.environment, "reports": reports}
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(stamp), "utf-8")
+        write_text(tmp, json.dumps(stamp))
         os.replace(tmp, path)
     except OSError:  # a read-only home: the next run does the steps' own no-op
         tmp.unlink(missing_ok=True)

@@ -26,6 +26,7 @@ from carto_core.logio.home import Home
 from carto_core.util.records import NEW, Record
 from carto_core.privacy.redact import redacted
 from carto_core.model.session import safe_session_id
+from carto_core.util.privatefiles import make_dirs, write_text
 
 SERVED_KEEP = 200
 ENDORSING_SOURCES_EXCLUDED = frozenset({"result_fetched"})
@@ -84,9 +85,9 @@ def add_served(home: Home, session_id: str, event_ids: list[str]) -> None:
             ordered.remove(event_id)
         ordered.append(event_id)
     ordered = ordered[-SERVED_KEEP:]
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text("\n".join(ordered) + "\n", "utf-8")
+    write_text(tmp, "\n".join(ordered) + "\n")
     os.replace(tmp, path)
 
 

@@ -62,6 +62,7 @@ from pathlib import Path
 import numpy as np
 
 from carto_core.util.npymap import map_npy
+from carto_core.util.privatefiles import make_dir, make_dirs, open_private, write_text
 from carto_core.semantic import ivf
 from carto_core.semantic.store import (
     DimensionMismatch,
@@ -134,7 +135,7 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _save(path: Path, array: np.ndarray) -> None:
-    with open(path, "wb") as handle:
+    with open_private(path, "wb") as handle:
         np.save(handle, array, allow_pickle=False)
         handle.flush()
         os.fsync(handle.fileno())
@@ -147,7 +148,7 @@ def _save_rows(path: Path, source: np.ndarray, rows: np.ndarray) -> None:
 
     header = {"descr": npy.dtype_to_descr(source.dtype), "fortran_order": False,
               "shape": (len(rows),) + source.shape[1:]}
-    with open(path, "wb") as handle:
+    with open_private(path, "wb") as handle:
         npy.write_array_header_1_0(handle, header)
         for start in range(0, len(rows), _DECODE_ROWS):
             handle.write(np.ascontiguousarray(source[rows[start:start + _DECODE_ROWS]]).data)
@@ -898,8 +899,8 @@ class EmbeddedStore(VectorStore):
     def _write_lock(self):
         import fcntl  # writers only: a search never locks (an extension module, ~0.5 ms)
 
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "a+b") as handle:
+        make_dirs(self.root)
+        with open_private(self.root / ".lock", "a+b") as handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             try:
                 yield
@@ -911,7 +912,7 @@ class EmbeddedStore(VectorStore):
         # format 3 readers, and a carto that reads only format 2 refuses the store clearly.
         manifest["format"] = FORMAT
         tmp = self.root / f".{MANIFEST}.{os.getpid()}.{os.urandom(3).hex()}"
-        with open(tmp, "w", encoding="utf-8") as handle:
+        with open_private(tmp, "w", encoding="utf-8") as handle:
             json.dump(manifest, handle, indent=1)
             handle.flush()
             os.fsync(handle.fileno())
@@ -953,7 +954,7 @@ class EmbeddedStore(VectorStore):
         manifest["serial"] = int(manifest.get("serial", 0)) + 1
         name = f"seg-{manifest['serial']:06d}-{os.urandom(3).hex()}"
         tmp = self.root / f".{name}.tmp"
-        tmp.mkdir(parents=True)
+        make_dir(tmp)
         distinct = sorted(set(projects))
         code = {value: number for number, value in enumerate(distinct)}
         codes = np.fromiter((code[p] for p in projects), dtype=np.int32, count=len(projects))
@@ -992,7 +993,7 @@ class EmbeddedStore(VectorStore):
         _save(tmp / "ts.npy", np.asarray(ts, dtype=np.int64)[order])
         digests = np.zeros(len(ids), np.uint64) if digests is None else np.asarray(digests, np.uint64)
         _save(tmp / "digest.npy", digests[order])
-        (tmp / "projects.json").write_text(json.dumps(distinct), "utf-8")
+        write_text(tmp / "projects.json", json.dumps(distinct))
         _fsync_dir(tmp)
         os.rename(tmp, self.root / name)
         _fsync_dir(self.root)

@@ -66,6 +66,7 @@ from carto_core.semantic.store import (
 )
 from carto_core.semantic.stores import open_store
 from carto_core.semantic.text import document_text, row_document_text, text_digest
+from carto_core.util.privatefiles import make_dirs, write_text
 from carto_core.util.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
 
 ERRORS_FILE = "index-errors.jsonl"
@@ -159,9 +160,9 @@ class Backoff:
         failures = int(self.read().get("failures", 0)) + 1
         delay = min(BACKOFF_MAX, BACKOFF_BASE * 2 ** (failures - 1))
         until = now + timedelta(seconds=delay)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps({"failures": failures, "until": format_timestamp(until),
-                                         "reason": reason}), "utf-8")
+        make_dirs(self.path.parent)
+        write_text(self.path, json.dumps({"failures": failures, "until": format_timestamp(until),
+                                          "reason": reason}))
         return until
 
     def clear(self) -> None:
@@ -179,9 +180,9 @@ def _write_state(home: Home, state: dict) -> None:
     import os
 
     path = _state_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(state), "utf-8")
+    write_text(tmp, json.dumps(state))
     os.replace(tmp, path)
 
 

@@ -14,6 +14,7 @@ import os
 import socket
 import struct
 
+from carto_core.util.privatefiles import make_dirs
 from carto_core.serve.warm_client import (
     COMMANDS,
     ENGINE_ENV,
@@ -110,7 +111,7 @@ class WarmSocket:
 
     def bind(self) -> socket.socket:
         folder = os.path.dirname(self.path)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        make_dirs(folder)
         info = os.stat(folder)
         if info.st_uid != os.getuid() or info.st_mode & 0o022:
             raise PermissionError(f"{folder} is writable by others: no warm socket there")

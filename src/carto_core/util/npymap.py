@@ -66,3 +66,12 @@ def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:
 
 def _fallback(path) -> np.ndarray:
     return np.asarray(np.load(path, mmap_mode="r"))
+
+
+def save_npy(path: "str | os.PathLike[str]", array) -> None:
+    """`np.save(path, array)` (no pickles) into a file only its owner can read
+    (`carto_core.util.privatefiles`)."""
+    from carto_core.util.privatefiles import open_private
+
+    with open_private(path, "wb") as handle:
+        np.save(handle, array, allow_pickle=False)

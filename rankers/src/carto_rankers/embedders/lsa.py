@@ -29,6 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable
+from carto_core.util.npymap import save_npy
+from carto_core.util.privatefiles import make_dir, make_dirs, write_text
 from carto_core.util.timeparse import format_timestamp, utcnow
 
 TOKEN = re.compile(r"[a-z0-9]+")
@@ -181,18 +183,18 @@ class LsaEmbedder(Embedder):
                 "terms": len(terms), "sublinear_tf": True,
                 "explained_variance": float(svd.explained_variance_ratio_.sum()),
                 "fitted_at": format_timestamp(utcnow())}
-        self.folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.folder)
         target = self.folder / tag
         if not target.exists():
             tmp = self.folder / f".{tag}.{secrets.token_hex(3)}"
-            tmp.mkdir()
-            np.save(tmp / "terms.npy", terms_array)
-            np.save(tmp / "idf.npy", idf)
-            np.save(tmp / "projection.npy", projection)
-            (tmp / "meta.json").write_text(json.dumps(meta, indent=1), "utf-8")
+            make_dir(tmp)
+            save_npy(tmp / "terms.npy", terms_array)
+            save_npy(tmp / "idf.npy", idf)
+            save_npy(tmp / "projection.npy", projection)
+            write_text(tmp / "meta.json", json.dumps(meta, indent=1))
             os.rename(tmp, target)
         current = self.folder / f".CURRENT.{secrets.token_hex(3)}"
-        current.write_text(tag + "\n", "utf-8")
+        write_text(current, tag + "\n")
         os.replace(current, self.folder / "CURRENT")
         self._prune(keep={tag})
         self._model = None

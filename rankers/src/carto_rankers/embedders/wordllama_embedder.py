@@ -31,7 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.util.npymap import map_npy
+from carto_core.util.npymap import map_npy, save_npy
+from carto_core.util.privatefiles import make_dirs
 from carto_core.search.tokens import term_hash
 from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
 
@@ -177,17 +178,17 @@ class HashedTables:
     @classmethod
     def write(cls, folder: Path, tokenizer_json: Path) -> None:
         vocab, ranks = read_tables(tokenizer_json)
-        folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(folder)
         tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
-        tmp.mkdir(parents=True, exist_ok=True)
+        make_dirs(tmp)
         for name, keys, values in (
                 ("vocab", [_h(s) for s in vocab], list(vocab.values())),
                 ("merge", [_h(f"{a} {b}") for a, b in ranks], list(ranks.values()))):
             keys = np.array(keys, np.uint64)
             order = np.argsort(keys)
-            np.save(tmp / f"{name}_hash.npy", keys[order])
-            np.save(tmp / f"{name}_{'id' if name == 'vocab' else 'rank'}.npy",
-                    np.array(values, np.int32)[order])
+            save_npy(tmp / f"{name}_hash.npy", keys[order])
+            save_npy(tmp / f"{name}_{'id' if name == 'vocab' else 'rank'}.npy",
+                     np.array(values, np.int32)[order])
         for name in cls.FILES:
             os.replace(tmp / f"{name}.npy", folder / f"{name}.npy")
         tmp.rmdir()
