@@ -80,10 +80,11 @@ def test_nothing_to_append_writes_nothing_and_creates_no_log(tmp_path):
     assert not log.exists() and not log.parent.exists()
 
 
-def test_a_new_log_is_read_write_for_its_owner_and_never_executable(tmp_path):
-    old = os.umask(0o022)
+def test_a_new_log_is_read_write_for_its_owner_alone_and_never_executable(tmp_path):
+    old = os.umask(0o000)  # the most permissive umask: the mode is carto's own
     try:
-        append_rows(tmp_path / "changelog.jsonl", [{"event_id": "e1"}])
+        append_rows(tmp_path / "new" / "changelog.jsonl", [{"event_id": "e1"}])
     finally:
         os.umask(old)
-    assert os.stat(tmp_path / "changelog.jsonl").st_mode & 0o777 == 0o644
+    assert os.stat(tmp_path / "new" / "changelog.jsonl").st_mode & 0o777 == 0o600
+    assert os.stat(tmp_path / "new").st_mode & 0o777 == 0o700

@@ -31,9 +31,13 @@ UPSTREAM = {
 
 
 def _build(home):
-    home.mkdir(parents=True, exist_ok=True)
+    """An upstream folder, private (a shared one is a problem of its own:
+    tests/core/test_repair_permissions.py)."""
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    home.chmod(0o700)
     for name, lines in UPSTREAM.items():
         (home / name).write_text("".join(line + "\n" for line in lines))
+        (home / name).chmod(0o600)
 
 
 def test_doctor_reports_every_log_and_its_row_count(tmp_path, monkeypatch):

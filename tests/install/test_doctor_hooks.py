@@ -19,9 +19,10 @@ def user(tmp_path, monkeypatch):
     """A user whose home exists, in a project folder with no hook files of its own."""
     monkeypatch.chdir(tmp_path)
     home = Path(os.environ["CARTO_HOME"])
-    home.mkdir(parents=True)
+    home.mkdir(parents=True, mode=0o700)
     (home / "changelog.jsonl").write_text(json.dumps({
         "event_id": "evt-1", "timestamp": "2026-01-01T00:00:00Z", "type": "git_commit", "summary": "x"}) + "\n")
+    (home / "changelog.jsonl").chmod(0o600)  # private, as carto writes it (a shared home is a problem)
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
     (tmp_path / "codex").mkdir()
     (tmp_path / "codex" / "config.toml").write_text('model = "gpt-5.5"\n')

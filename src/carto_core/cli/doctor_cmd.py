@@ -93,6 +93,17 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             "fix": "free space or make the home writable; the next hook that writes appends them, "
                    "or run `carto repair spill --write`",
         })
+    from carto_core.repair import permissions as perms
+
+    shared = perms.summary(perms.scan(home.root))
+    if shared["open"]:
+        kinds = ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in sorted(shared["kinds"].items()))
+        first = shared["examples"][0]
+        problems.append({
+            "problem": f"other users can read the home: {kinds} grant the group or others access "
+                       f"(e.g. {first['path']} is {first['mode']})",
+            "fix": "carto repair permissions --write (folders 0700, files 0600)",
+        })
     registries = get_registries()
     plugins = []
     for name, info in sorted(registries.plugins.items()):
@@ -123,6 +134,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "hooks": {key: hooks[key] for key in ("files", "checked", "probes")},
         "events": searched_rows,
         "spill": spilled,
+        "permissions": shared,
         "plugins": plugins,
         "project_registry": families,
         "problems": problems,
@@ -147,7 +159,7 @@ Examples:
 @json_option
 def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
     """Check the home: every log's rows, bad lines and newest event; rows waiting in the hook's
-    spill file; the agents' hooks; plugins.
+    spill file; files and folders of the home other users can read; the agents' hooks; plugins.
 
     Each installed carto hook runs the way the agent runs it (/bin/sh -c, PATH=/usr/bin:/bin,
     HOME, no virtual environment) with a probe payload against a scratch home, and is reported

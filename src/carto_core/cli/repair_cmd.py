@@ -23,6 +23,7 @@ REPAIR_COMMANDS: dict[str, str] = {
     "redact": "carto_core.cli.repair_redact:redact",
     "intents": "carto_core.cli.repair_intents:intents",
     "spill": "carto_core.cli.repair_spill:spill",
+    "permissions": "carto_core.cli.repair_permissions:permissions",
 }
 
 
@@ -40,7 +41,7 @@ class RepairGroup(click.Group):
 @click.group(cls=RepairGroup)
 def repair() -> None:
     """Repair a home's logs: torn rows, sessionless rows, stale transcript paths, credentials,
-    rows a full home refused (the spill file).
+    rows a full home refused (the spill file), files other users can read.
 
     Every repair is a dry run unless --write: it reads the logs and says what it found and
     what --write would change. With --write the logs are rewritten through carto's crash-safe
@@ -52,6 +53,7 @@ def repair() -> None:
       carto repair torn-rows                 what is torn, and what could be restored
       carto repair torn-rows --write --json  restore it; print the counts document
       carto repair orphan-sessions --write   give sessionless rows their one matching session
+      carto repair permissions --write       make the home private (folders 0700, files 0600)
     \b
     Exit codes: 0 found something (and fixed it with --write), 3 nothing to repair,
     1 the home could not be read or written, 2 bad flags.
