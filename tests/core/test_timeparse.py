@@ -67,3 +67,25 @@ def test_when_grammar():
 def test_when_rejects_with_the_grammar_in_the_message(bad):
     with pytest.raises(WhenError, match="accepted: today"):
         parse_when(bad)
+
+
+@pytest.mark.parametrize("span", ["9999999d", "99999999999y", "9" * 5000 + "d", "0001-01-01",
+                                  "9999-12-31T23:59:59+00:00"])
+def test_a_span_outside_the_calendar_is_a_when_error_not_an_overflow(span):
+    # Before: OverflowError (or ValueError for 5000 digits) from the date arithmetic, which the
+    # commands did not catch (a traceback; a 500 from MCP's standup).
+    with pytest.raises(WhenError, match="reaches outside the years 2-9998"):
+        parse_when(span)
+
+
+def test_the_calendar_bounds_are_where_they_are():
+    now = datetime(2026, 9, 9, 15, 30, tzinfo=UTC)
+    assert parse_when("2020y", now=now).year == 8  # 2020 x 365 days back (leap days aside)
+    with pytest.raises(WhenError):
+        parse_when("2030y", now=now)
+    assert parse_when("0002-01-02T00:00:00+00:00", now=now).year == 2
+    assert parse_when("9998-12-31T00:00:00+00:00", now=now).year == 9998
+    with pytest.raises(WhenError):
+        parse_when("0001-12-31T00:00:00+00:00", now=now)
+    with pytest.raises(WhenError):
+        parse_when("9999-01-01T00:00:00+00:00", now=now)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import emit_json, json_option, when_value
 
 
 @click.command(epilog="""\b
@@ -22,6 +22,7 @@ def profile(budget, window, no_write, out, as_json) -> None:
     from carto_core.logio.home import current_home
     from carto_core.lenses.profile import build_profile, write_profile
 
+    when_value(window, "--window")  # exit 2 for a window that does not read
     home = current_home()
     doc = build_profile(home, window=window, budget=budget)
     if not home.root.is_dir():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import emit_json, json_option, when_value
 
 
 @click.command(epilog="""\b
@@ -36,6 +36,7 @@ def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
     from carto_core.logio.home import current_home
     from carto_core.lenses.trustmap import trustmap as build
 
+    when_value(window, "--window")  # exit 2 for a window that does not read
     home = current_home()
     doc = build(home, window=window, min_hits=min_hits, cap=cap, settings_path=settings)
     if apply_ or dry_run:

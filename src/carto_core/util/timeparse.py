@@ -118,13 +118,18 @@ _UNIT = {
     "mo": timedelta(days=30),
     "y": timedelta(days=365),
 }
+#: A WHEN instant must fall in these years: a span that reaches past them (`9999999d`) is a
+#: usage error, not an overflow deep in a lens, and a year of margin keeps a window's own
+#: arithmetic (a day or a week either side) from overflowing.
+_WHEN_YEARS = (2, 9998)
 
 
 def parse_when(expression: str, *, now: datetime | None = None) -> datetime:
     """Resolve the upstream WHEN grammar to an aware instant.
 
     Named days and times are local wall-clock times (as upstream's `parse_time_arg`); relative
-    spans count back from now; absolute dates are local. Raises WhenError naming the grammar.
+    spans count back from now; absolute dates are local. Raises WhenError naming the grammar,
+    or the range, for a span that reaches outside the calendar (`9999999d`).
     """
     local_now = (now or utcnow()).astimezone()
     text = " ".join(expression.strip().lower().split())
@@ -147,12 +152,24 @@ def parse_when(expression: str, *, now: datetime | None = None) -> datetime:
     if text in named:
         return named[text].astimezone(UTC)
     match = _RELATIVE.match(text)
-    if match:
-        return (local_now - int(match.group(1)) * _UNIT[match.group(2)]).astimezone(UTC)
     try:
-        parsed = datetime.fromisoformat(expression.strip())
-    except ValueError:
-        raise WhenError(f"cannot read {expression!r} as a time; accepted: {WHEN_HELP}") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=local_now.tzinfo)
-    return parsed.astimezone(UTC)
+        if match:
+            moment = (local_now - int(match.group(1)) * _UNIT[match.group(2)]).astimezone(UTC)
+        else:
+            try:
+                parsed = datetime.fromisoformat(expression.strip())
+            except ValueError:
+                raise WhenError(f"cannot read {expression!r} as a time; accepted: {WHEN_HELP}") from None
+            if parsed.tzinfo is None:
+                parsed = parsed.replace(tzinfo=local_now.tzinfo)
+            moment = parsed.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        # OverflowError: the span leaves the calendar; ValueError: more digits than int() reads.
+        if isinstance(exc, WhenError):
+            raise
+        moment = None
+    if moment is None or not _WHEN_YEARS[0] <= moment.year <= _WHEN_YEARS[1]:
+        raise WhenError(f"{expression.strip()[:40]!r} reaches outside the years "
+                        f"{_WHEN_YEARS[0]}-{_WHEN_YEARS[1]}; give a shorter span or a date "
+                        f"(accepted: {WHEN_HELP})")
+    return moment
