@@ -130,3 +130,34 @@ def test_batches_get_one_array_and_notifications_get_nothing(wire):
     # A batch of notifications only is not answered at all: the next answer is the ping's.
     wire.send([{"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 2}}])
     assert wire.ask({"jsonrpc": "2.0", "id": 50, "method": "ping"}) == {"jsonrpc": "2.0", "id": 50, "result": {}}
+
+
+def test_every_request_piped_before_stdin_closes_is_answered(tmp_path):
+    """A client that writes its requests and closes stdin (`printf ... | carto mcp`) gets an
+    answer to each of them. Before, the end of stdin cancelled the calls still running: the
+    first tools/call got nothing and the next 'Connection closed'."""
+    home = tmp_path / "home"
+    build_sample_home(home)
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        search(2, "discount codes"),
+        {"jsonrpc": "2.0", "id": "three", "method": "tools/call",
+         "params": {"name": "standup", "arguments": {}}},
+        [search(4, "rounding"), {"jsonrpc": "2.0", "id": 5, "method": "ping"}],
+        search(6, "flaky test"),
+    ]
+    stdin = b"".join(json.dumps(m).encode() + b"\n" for m in messages)
+    done = subprocess.run([sys.executable, "-m", "carto_core", "mcp"], input=stdin,
+                          capture_output=True, timeout=PATIENCE * 4,
+                          env={**os.environ, "CARTO_HOME": str(home)})
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    ids = []
+    for answer in answers:
+        for item in answer if isinstance(answer, list) else [answer]:
+            assert "result" in item, item
+            ids.append(item["id"])
+    assert sorted(map(str, ids)) == ["1", "2", "4", "5", "6", "three"], done.stderr[-2000:]
+    assert done.returncode == 0

@@ -9,11 +9,14 @@ Three tasks: the reader (one line at a time: the framing forwards messages to th
 answers them at once), the SDK's outbound messages (through the framing, which assembles
 batch answers), and one writer that owns stdout (so answers never interleave). A line longer
 than `MAX_LINE` is answered with a parse error and skipped. Nothing a client sends stops the
-server; only the end of stdin does.
+server; only the end of stdin does, and then only once every request read before it has been
+answered (a client that pipes its requests and closes stdin gets every answer; the SDK would
+cancel what is still running when its input closes). `DRAIN_SECONDS` bounds that wait.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import traceback
@@ -22,6 +25,13 @@ from contextlib import asynccontextmanager
 from carto_core.mcp.framing import INTERNAL_ERROR, PARSE_ERROR, Framing, encode, error
 
 MAX_LINE = 32 << 20
+#: Longest wait, after stdin ended, for the answers of the requests read before it.
+DRAIN_SECONDS = 600.0
+
+
+def _key(request_id) -> str:
+    # 1 and "1" are different ids.
+    return json.dumps(request_id)
 
 
 def _claim(fd: int, diversion_flags: int, diversion_path: str | None) -> tuple[int, int | None]:
@@ -84,6 +94,14 @@ async def framed_stdio_server(stdin=None, stdout=None):
     read_writer, read_stream = anyio.create_memory_object_stream(0)
     write_stream, write_reader = anyio.create_memory_object_stream(0)
     out_send, out_receive = anyio.create_memory_object_stream(64)
+    # Requests handed to the SDK and not answered yet; stdin's end waits for them.
+    waiting: set[str] = set()
+    stdin_ended, drained = [False], anyio.Event()
+
+    def settled(request_id) -> None:
+        waiting.discard(_key(request_id))
+        if stdin_ended[0] and not waiting:
+            drained.set()
 
     async def send_line(data: bytes) -> None:
         await out_send.send(data)
@@ -94,6 +112,7 @@ async def framed_stdio_server(stdin=None, stdout=None):
             return None
 
         async def unanswered() -> None:
+            settled(own)
             for item in framing.unanswered(own):
                 await send_line(encode(item))
 
@@ -104,6 +123,10 @@ async def framed_stdio_server(stdin=None, stdout=None):
             while True:
                 line = await anyio.to_thread.run_sync(_read_line, stdin, abandon_on_cancel=True)
                 if line is None:
+                    stdin_ended[0] = True
+                    if waiting:
+                        with anyio.move_on_after(DRAIN_SECONDS):
+                            await drained.wait()
                     break
                 try:
                     if line == b"\0too-long":
@@ -121,6 +144,8 @@ async def framed_stdio_server(stdin=None, stdout=None):
                                 await send_line(encode(error(-32602, f"Invalid params: {exc}".splitlines()[0],
                                                              message["id"])))
                             continue
+                        if "method" in message and "id" in message:
+                            waiting.add(_key(message["id"]))
                         await read_writer.send(SessionMessage(parsed, metadata=metadata_for(message)))
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     break
@@ -142,6 +167,8 @@ async def framed_stdio_server(stdin=None, stdout=None):
                 message = session_message.message
                 try:
                     document = message.model_dump(by_alias=True, exclude_unset=True, mode="json")
+                    if "id" in document and ("result" in document or "error" in document):
+                        settled(document["id"])
                     items = framing.outbound(document)
                     lines = [encode(item) for item in items]
                 except Exception as exc:  # noqa: BLE001 - answer the request instead of dying
