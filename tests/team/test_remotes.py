@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_core.team.connect import describe, split_password
@@ -38,6 +38,7 @@ def test_a_credential_in_a_remote_never_reaches_the_key():
 _part = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,12}", fullmatch=True)
 
 
+@settings(deadline=None)
 @given(host=st.from_regex(r"[a-z][a-z0-9-]{0,10}\.(com|org|io)", fullmatch=True),
        owner=_part, name=_part, user=st.sampled_from(["git", "alice", "x-token"]),
        port=st.sampled_from(["", ":22", ":2222"]), suffix=st.sampled_from(["", ".git", "/", ".git/"]))

@@ -161,6 +161,7 @@ Examples:
   carto facts delta --cursor-file ~/.pulse.cursor what arrived since the last run
   carto facts pulse --since 24h --cursor-file ~/.pulse.cursor   counted day + what is new
   carto search --get ID,ID                        check any sample id a count carries
+  carto facts census --team --since 7d            the whole team's week (docs/team.md)
 
 Exit codes: 0 ok, 2 the request is wrong (400), 4 it names another corpus or contract
 version (409), 1 engine failure."""
@@ -179,9 +180,12 @@ version (409), 1 engine failure."""
 @click.option("--call-id", default="", help="Echoed in the answer (default facts-<time>-<pid>).")
 @click.option("--purpose", default="facts", show_default=True, help="[A-Za-z0-9_-], up to 64 chars.")
 @click.option("--corpus-root", default="", help="Refuse (exit 4) unless the home is this folder.")
+@click.option("--team", "team", is_flag=True,
+              help="census and tempo over the team server's rows (carto team init), counted by SQL; "
+                   "unreachable: this home's facts and a line saying so.")
 @json_option
 def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file, call_id,
-          purpose, corpus_root, as_json) -> None:
+          purpose, corpus_root, team, as_json) -> None:
     """Count what is true in the home: census, tempo, delta (VERB).
 
     Facts answer "what happened" with counts, and every count carries sample event_ids you can
@@ -214,8 +218,15 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
                        f"{'; ' + reasons if reasons else ''}); later calls read it"
                        + ("" if opened.saved else " (not saved: state folder not writable)"), err=True)
 
+    if team and verb not in ("census", "tempo"):
+        fail(f"--team answers census and tempo, not {verb}", 2)
     try:
-        envelope = run_facts(request, home, on_cache=cache_note)
+        if team:
+            from carto_core.team.lenses import facts_with_team
+
+            envelope = facts_with_team(home, request, lambda: run_facts(request, home, on_cache=cache_note))
+        else:
+            envelope = run_facts(request, home, on_cache=cache_note)
     except FactsError as exc:
         message = exc.message
         if message.startswith(("cannot parse since", "cannot parse before")):
@@ -228,6 +239,10 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
         emit_json(envelope)
     else:
         click.echo(render_text(envelope))
+        if team:
+            from carto_core.team.lenses import team_line
+
+            click.echo(team_line(envelope["team"]))
     if cursor_file and verb in ("delta", "pulse"):
         # Written only after the answer was rendered: advancing first would lose the events
         # for good if printing failed.

@@ -47,9 +47,10 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--purpose", type=click.Choice(PURPOSES), default=None, help="Why this search runs (telemetry; default manual, or CARTO_PURPOSE).")
 @click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
 @click.option("--intent", metavar="KEY", help="Only prompts and turns whose prompt has this intent, in every ladder (keyword and semantic): feature-design, implementation, bug-fixes, git-commands, deploy-release, run-build-app, code-review-qa, planning-strategy, research, documentation, testing-verification, refactor-cleanup, content-creation, data-analysis, feedback-context, plan-approvals, other.")
+@click.option("--team", "team", is_flag=True, help="Also search the team server (carto team init): its keyword and vector ladders, fused with this home's results; each result names its machine and author. Unreachable: this home's results and a line saying so.")
 @json_option
 def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
-           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, as_json):
+           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, team, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
 
     Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
@@ -69,6 +70,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
       carto search --touch evt-1a2b3c4d5e6f     # this result helped (boosts it later)
       carto search --thread evt-1a2b3c4d5e6f    # the work arc around an event
       carto search "checkout" --intent bug-fixes  # only prompts that asked for a fix
+      carto search "rounding" --team            # the team's memory too (docs/team.md)
 
     Exit codes: 0 results, 3 nothing found (or an empty home), 2 bad input.
     """
@@ -180,6 +182,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         raise
     if not result.results and result.unknown_entities:  # recorded by the telemetry
         print(f"(recorded knowledge gap: {', '.join(result.unknown_entities)})", file=sys.stderr)
+    if team:
+        return _team(home, request, result, as_json, project, read_only)
     if as_json:
         document = result.to_dict()
         if read_only:
@@ -188,6 +192,23 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     else:
         _print_text(result, project)
     if not result.results:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _team(home, request, result, as_json, project, read_only) -> None:
+    """`--team`: this home's results fused with the team server's (carto_core.team.lenses)."""
+    from carto_core.team.lenses import search_with_team, team_line
+
+    document, hits = search_with_team(home, request, result)
+    if as_json:
+        if read_only:
+            document["read_only_home"] = _read_only_note(home, read_only)
+        emit_json(document)
+    else:
+        result.results = [hit for hit, _, _ in hits]
+        _print_text(result, project, who={hit.event_id: (machine, author) for hit, machine, author in hits},
+                    team=team_line(document["team"]))
+    if not document["results"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
@@ -205,12 +226,15 @@ def _say_read_only(home, why: str) -> None:
 # --------------------------------------------------------------------------- text output
 
 
-def _print_text(result, project) -> None:
+def _print_text(result, project, who: dict | None = None, team: str | None = None) -> None:
+    """`who`: event id -> (machine, author) of a --team search; `team`: its one line."""
     from carto_core.search.pipeline import NO_SEMANTIC_RANKER
     out = []
     out.append(f'=== Searching for: "{result.query}" ===')
     if project:
         out.append(f"=== Project filter: {project} ===")
+    if team:
+        out.append(f"({team})")
     out.append("")
     hybrid = any(l.ranker != "bm25" and l.contributed for l in result.ladders)
     if hybrid:
@@ -251,6 +275,9 @@ def _print_text(result, project) -> None:
             out.append(f"  transcript: {hit.transcript_path}")
         if hit.session_id:
             out.append(f"  session: {hit.session_id}  provider: {hit.provider or '?'}")
+        if who and who.get(hit.event_id, ("", ""))[0]:
+            machine, author = who[hit.event_id]
+            out.append(f"  by: {author or '?'} on {machine}")
         if hit.prompt_intent:
             out.append(f"  intent: {hit.prompt_intent}")
         out.append("")

@@ -26,6 +26,7 @@ Examples:
   carto sessions                          every session, newest first (50)
   carto sessions --since 2d --project webshop
   carto sessions --provider codex --json | jq -r '.sessions[].session_id'
+  carto sessions --team --since 1d        every machine of the team (docs/team.md)
   carto session 5a1e                      one session by a unique id prefix
 
 Columns: id (first 8), project, provider, start and end (UTC), events, turns, commits,
@@ -34,8 +35,9 @@ edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session mat
 @click.option("--project", default=None, help="Project (case-insensitive substring; a|b for either).")
 @click.option("--provider", default=None, help="claude, codex, hermes, git, ...")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
+@click.option("--team", "team", is_flag=True, help="The team's sessions too (carto team init), each naming its machine and author.")
 @json_option
-def sessions(since, project, provider, limit, as_json) -> None:
+def sessions(since, project, provider, limit, team, as_json) -> None:
     """List sessions, newest first: id, project, provider, span, events, turns, commits, edits, wrapup."""
     from carto_core.lenses.views import list_sessions
     from carto_core.util.timeparse import parse_when
@@ -46,8 +48,15 @@ def sessions(since, project, provider, limit, as_json) -> None:
             moment = parse_when(since)
         except ValueError as exc:
             usage_error(f"--since: {exc}")
-    document = list_sessions(_live(), days=None, since=moment, project=project, provider=provider,
-                             limit=limit)
+    if team:
+        from carto_core.logio.home import current_home
+        from carto_core.team.lenses import sessions_with_team, team_line
+
+        document = sessions_with_team(current_home(), since=moment, project=project,
+                                      provider=provider, limit=limit)
+    else:
+        document = list_sessions(_live(), days=None, since=moment, project=project, provider=provider,
+                                 limit=limit)
     document.pop("days", None)
     document["since"] = since
     if as_json:
@@ -56,14 +65,18 @@ def sessions(since, project, provider, limit, as_json) -> None:
         rows = document["sessions"]
         if rows:
             click.echo(f"{'id':8}  {'project':18} {'provider':8} {'start':20} {'end':20} "
-                       f"{'events':>6} {'turns':>5} {'commits':>7} {'edits':>5}  wrapup")
+                       f"{'events':>6} {'turns':>5} {'commits':>7} {'edits':>5}  wrapup"
+                       + ("  by" if team else ""))
         for s in rows:
+            by = f"  {s.get('author') or '?'} on {s['machine']}" if team and s.get("machine") else ""
             click.echo(f"{s['session_id'][:8]:8}  {_short(s['project'] or '-', 18):18} "
                        f"{(s['provider'] or '?')[:8]:8} {s['started'] or '-':20} {s['ended'] or '-':20} "
                        f"{s['events']:>6} {s['turns']:>5} {s['commits']:>7} {s['edits']:>5}  "
-                       f"{'yes' if s['wrapup'] else '-'}")
+                       f"{'yes' if s['wrapup'] else '-':6}{by}".rstrip())
         if document["total"] > len(rows):
             click.echo(f"({document['total'] - len(rows)} more: --limit)")
+        if team:
+            click.echo(team_line(document["team"]))
     if not document["sessions"]:
         if not as_json:
             click.echo("no session matched", err=True)

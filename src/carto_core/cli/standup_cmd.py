@@ -15,10 +15,13 @@ Examples:
   carto standup --since 2h --project webshop
   carto standup --commit a41c2d9       which session made this commit?
   carto standup --commit "round line totals" --json
+  carto standup --team                 every machine of the team (docs/team.md)
 
 Sessions marked ● had an event within --live (default 20m); that is recency, not proof the
 agent is running. CONTENTION lists projects and files two sessions both touched, with worktree
-paths collapsed onto the main checkout. Read-only.
+paths collapsed onto the main checkout. Read-only. With --team the team server's sessions join
+this home's (each naming its machine and author) and files contend across machines by their
+place in the repository (project-key:path), whatever each machine's checkout is called.
 
 Exit codes: 0 something to report, 2 a bad --since/--live, 3 nothing in the window (no
 session, no event, no silent Codex session, no unclaimed change; --json still prints its
@@ -31,8 +34,9 @@ document) or no logged commit matches --commit."""
 @click.option("--live", default="20m", show_default=True, help="An event this recent marks a session ●.")
 @click.option("--me", default=None, help="Your session id (default: from the session variables).")
 @click.option("--no-git", is_flag=True, help="Skip UNCLAIMED (which runs `git status` per repository).")
+@click.option("--team", "team", is_flag=True, help="Fold in the team server's sessions (carto team init); unreachable: this home's, and a line saying so.")
 @json_option
-def standup(since, project, commit, live, me, no_git, as_json) -> None:
+def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
     """Who is working on what, and where they collide."""
     from carto_core.logio.home import current_home
     from carto_core.lenses import standup as lens
@@ -51,14 +55,24 @@ def standup(since, project, commit, live, me, no_git, as_json) -> None:
             click.echo(lens.render_commit(found))
         return
     try:
-        doc = lens.standup(home, since=since, project=project, live=live, me=me,
-                           scan_unclaimed=not no_git)
+        if team:
+            from carto_core.team.lenses import standup_with_team
+
+            doc = standup_with_team(home, since=since, project=project, live=live, me=me,
+                                    scan_unclaimed=not no_git)
+        else:
+            doc = lens.standup(home, since=since, project=project, live=live, me=me,
+                               scan_unclaimed=not no_git)
     except WhenError as exc:
         usage_error(str(exc))
     if as_json:
         emit_json(doc)
     else:
         click.echo(lens.render_standup(doc))
+        if team:
+            from carto_core.team.lenses import team_line
+
+            click.echo(team_line(doc["team"]))
     if lens.found_nothing(doc):
         # The report is printed (an empty roster is still a valid document); the exit code
         # tells a script that the window held nothing.

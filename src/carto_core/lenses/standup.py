@@ -397,8 +397,9 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         lines.append(f"you are {me['short']} · {', '.join(me['projects']) or '-'}")
     for s in doc["sessions"]:
         mark = "●" if s["live"] else "○"
+        where = f"  [{s['author']} on {s['machine']}]" if s.get("machine") else ""
         lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {s['provider']} "
-                     f"{' + '.join(s['projects']) or '-'}")
+                     f"{' + '.join(s['projects']) or '-'}{where}")
         detail = f"    {_age(s['idle_ms'])} idle · {_age(s['span_ms'])} span · {s['events']} events"
         detail += f" · {len(s['commits'])} commits" if s["commits"] else ""
         detail += f" · {s['pushes']} push{'es' if s['pushes'] != 1 else ''}" if s["pushes"] else ""

@@ -231,6 +231,10 @@ class CartoMcp:
             raise _search_error(exc) from None
         except (ConfigError, RegistryError) as exc:  # as the CLI: the caller's setup, named
             raise ToolError("invalid_arguments", str(exc)) from None
+        if args.get("team"):
+            from carto_core.team.lenses import search_with_team
+
+            return search_with_team(self.home, request, result)[0]
         return result.to_dict()
 
     def telemetry(self, args: dict):
@@ -286,11 +290,15 @@ class CartoMcp:
             if found is None:
                 raise ToolError("not_found", f"no logged commit matches {args['commit']!r}", 404)
             return {"commit": found, "query": args["commit"]}
+        options = dict(since=args.get("since") or "6h", project=args.get("project") or None,
+                       live=args.get("live") or "20m", me=self.session_for(args) or None,
+                       scan_unclaimed=not args.get("no_git", False))
         try:
-            return lens.standup(self.home, since=args.get("since") or "6h",
-                                project=args.get("project") or None, live=args.get("live") or "20m",
-                                me=self.session_for(args) or None,
-                                scan_unclaimed=not args.get("no_git", False))
+            if args.get("team"):
+                from carto_core.team.lenses import standup_with_team
+
+                return standup_with_team(self.home, **options)
+            return lens.standup(self.home, **options)
         except WhenError as exc:
             raise ToolError("invalid_arguments", str(exc)) from None
 
@@ -307,6 +315,12 @@ class CartoMcp:
         # No warm corpus: the facts columns cache folds appended rows in incrementally, where a
         # corpus held here would be reloaded whole (seconds at 200k) on every hook's append.
         try:
+            if args.get("team"):
+                if args["verb"] not in ("census", "tempo"):
+                    raise ToolError("invalid_arguments", f"team answers census and tempo, not {args['verb']}")
+                from carto_core.team.lenses import facts_with_team
+
+                return facts_with_team(self.home, request, lambda: run_facts(request, self.home))
             return run_facts(request, self.home)
         except FactsError as exc:
             raise ToolError("conflict" if exc.status == 409 else "invalid_arguments",

@@ -87,6 +87,11 @@ _PROJECT = {"type": "string", "maxLength": 2048,
                            "name from the project registry widens it."}
 _SINCE = {"type": "string", "maxLength": 128, "description": "Window start. " + _WHEN}
 _BEFORE = {"type": "string", "maxLength": 128, "description": "Window end. " + _WHEN}
+_TEAM = {"type": "boolean", "default": False,
+         "description": "Also ask the team server this home pushes to (`carto team init`): the "
+                        "answer is the team's, each session or result naming its machine and "
+                        "author; the answer's `team` says whether the server answered (when it "
+                        "did not: this home's answer, `team.state` unreachable)."}
 _SESSION = {"type": "string", "pattern": r"^[A-Za-z0-9._:-]{1,200}$",
             "description": "Your session id (for delta serving and telemetry); default: the "
                            "server's environment (CLAUDE_CODE_SESSION_ID, CODEX_SESSION_ID, ...)."}
@@ -143,6 +148,7 @@ TOOLS: list[ToolSpec] = [
             "purpose": {"type": "string", "enum": list(PURPOSES), "default": "manual",
                         "description": "Why this search runs (telemetry), as `carto search --purpose`."},
             "session_id": _SESSION,
+            "team": _TEAM,
         },
         required=["query"],
         list_path="results",
@@ -207,6 +213,7 @@ TOOLS: list[ToolSpec] = [
             "facts_cursor": {"type": "string", "maxLength": 65536,
                              "description": "delta: the facts.cursor a previous delta returned."},
             "call_id": {"type": "string", "maxLength": 160},
+            "team": {**_TEAM, "description": "census and tempo only: " + _TEAM["description"]},
         },
         required=["verb"],
         list_path=_facts_list,
@@ -224,6 +231,7 @@ TOOLS: list[ToolSpec] = [
             "live": {"type": "string", "maxLength": 32, "description": "An event this recent marks a session live (default 20m)."},
             "no_git": {"type": "boolean", "default": False, "description": "Skip UNCLAIMED (it runs git status per repository)."},
             "session_id": _SESSION,
+            "team": _TEAM,
         },
         list_path="sessions",
     ),

@@ -197,6 +197,47 @@ class SemanticSearcher:
         self._status = failed
         raise SemanticFailure(failed)
 
+    def query_vector(self, text: str, *, analyzer=None, model: str | None = None):
+        """(vector, floor): `text` as the semantic ladder sends it to a store (without its
+        question words for an embedder that reads words, not sentences; centred on this home's
+        mean vector when the embedder asks for it and the store has one) and the ladder's
+        cosine floor on that vector's scale. For a store that is not this home's (the team
+        server's): it needs the embedder, not vectors here. `model`: raise SemanticFailure
+        unless the embedder makes that model."""
+        settings = self.settings
+        if not settings.enabled:
+            raise SemanticFailure(SemanticStatus("disabled", "switched off by CARTO_SEMANTIC=0 or "
+                                                 "[semantic] enabled = false", embedder=settings.embedder))
+        try:
+            embedder = self._embedder or create_embedder(settings.embedder, self.home, settings,
+                                                         self._registries)
+            self._embedder = embedder
+            embedder.check()
+            tag = embedder.model_tag
+        except LookupError as exc:
+            raise SemanticFailure(self._unavailable(str(exc), "pip install carto-rankers")) from None
+        except EmbedderUnavailable as exc:
+            raise SemanticFailure(self._unavailable(str(exc), exc.fix)) from None
+        if model is not None and tag != model:
+            raise SemanticFailure(self._unavailable(
+                f"this machine's embedder makes {tag}, not {model}", model=tag))
+        if analyzer is not None and getattr(embedder, "content_query", False):
+            text = analyzer.content_query(text)
+        try:
+            vector = embedder.embed_query(text)
+        except EmbedderError as exc:
+            raise SemanticFailure(self._unavailable(f"the embedder failed: {exc}", model=tag)) from None
+        self.centred = False
+        centre = settings.centre if settings.centre is not None else getattr(embedder, "centre", 0.0)
+        if centre:
+            try:
+                self._store = self._store or open_store(self.home, settings)
+                vector = self._centred(tag, vector, centre)
+            except StoreError:
+                pass  # no mean to take off: the query as embedded
+        floor = settings.min_score if settings.min_score is not None else getattr(embedder, "min_score", 0.3)
+        return vector, self.floor_for(floor)
+
     def _centred(self, model: str, vector, centre: float):
         import numpy as np
 

@@ -122,6 +122,8 @@ def endpoint(method: str, path: str, summary: str, *, params=(), body=None, resp
 
 P_PROJECT = Param("project", "string", "Project scope: case-insensitive substring, `a|b` for "
                   "several", max_length=2048)
+P_TEAM = Param("team", "boolean", "Fold in the team server's rows (`carto team init`); the answer's "
+               "`team` says whether the server answered", default=False)
 
 
 @endpoint("GET", "/api/health", "Server and corpus status", tags=("status",))
@@ -143,6 +145,7 @@ async def health(state: ServeState, request: Request, args: dict):
         "warm_cli": ({"socket": state.warm.path, "served": state.warm.served,
                       "refused": state.warm.refused} if state.warm is not None else None),
         "uptime_s": round(time.time() - state.started, 1),
+        "team": state.engines.team_status(),
     }
 
 
@@ -164,6 +167,10 @@ RECALL_BODY = {
         "excluded_event_ids": {"type": "array", "maxItems": 500,
                                "items": {"type": "string", "maxLength": 200}},
         "explain": {"type": "boolean", "default": False},
+        "team": {"type": "boolean", "default": False,
+                 "description": "Fuse in the team server's results (`carto team init`); each "
+                                "result names its machine and author; `team` says whether the "
+                                "server answered."},
     },
 }
 
@@ -220,6 +227,10 @@ def validate_recall(body: object, corpus_root: str) -> dict:
     if not isinstance(explain, bool):
         raise ApiError(400, "RECALL_INVALID", "explain must be true or false")
     out["explain"] = explain
+    team = body.get("team", False)
+    if not isinstance(team, bool):
+        raise ApiError(400, "RECALL_INVALID", "team must be true or false")
+    out["team"] = team
     if out["corpus_root"] and os.path.abspath(out["corpus_root"]) != corpus_root:
         raise ApiError(409, "CORPUS_MISMATCH", f"this server indexes {corpus_root}")
     for name in ("since", "before"):
@@ -270,6 +281,8 @@ FACTS_BODY = {
         "purpose": {"type": "string", "maxLength": 64},
         "corpus_root": {"type": "string", "maxLength": 4096},
         "cursor": {"type": "string", "maxLength": 65536},
+        "team": {"type": "boolean", "description": "census and tempo over the team server's rows "
+                                                   "(`carto team init`)."},
     },
 }
 
@@ -288,14 +301,14 @@ async def facts_health(state: ServeState, request: Request, args: dict):
 
 @endpoint("GET", "/api/standup", "Who is working on what, and where sessions collide",
           params=(Param("since", "string", "Window (WHEN grammar, e.g. 6h, 2d)", default="6h",
-                        max_length=128), P_PROJECT),
+                        max_length=128), P_PROJECT, P_TEAM),
           responses=(200, 400, 503), tags=("lenses",))
 async def standup(state: ServeState, request: Request, args: dict):
     try:
         parse_when(args["since"])
     except (WhenError, ValueError, OverflowError) as exc:
         raise ApiError(400, "PARAM_INVALID", f"since: {exc}") from None
-    return state.engines.standup(since=args["since"], project=args["project"])
+    return state.engines.standup(since=args["since"], project=args["project"], team=args["team"])
 
 
 @endpoint("GET", "/api/events", "Events, newest first, paged",
@@ -335,9 +348,12 @@ async def event_get(state: ServeState, request: Request, args: dict):
                         maximum=2000),
                   Param("bursts", "boolean", "Also each session's bursts of activity: [first, "
                         "last, events] of runs of events less than 30 minutes apart",
-                        default=False)),
+                        default=False), P_TEAM),
           responses=(200, 400), tags=("corpus",))
 async def sessions(state: ServeState, request: Request, args: dict):
+    if args["team"]:
+        return state.engines.sessions(days=args["days"], project=args["project"],
+                                      provider=args["provider"], limit=args["limit"])
     return views.list_sessions(state.live, days=args["days"], project=args["project"],
                                provider=args["provider"], limit=args["limit"],
                                with_bursts=args["bursts"])

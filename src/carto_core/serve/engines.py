@@ -64,7 +64,11 @@ class Engines:
             raise ApiError(400, "RECALL_INVALID", str(exc)) from None
         except search.EmptyHomeError as exc:
             raise ApiError(404, "EMPTY_HOME", str(exc)) from None
-        document = result.to_dict()
+        if body.get("team"):
+            team = _module("carto_core.team.lenses")
+            document = team.search_with_team(self.live.home, request, result)[0]
+        else:
+            document = result.to_dict()
         excluded = set(body["excluded_event_ids"])
         results = [hit for hit in document.get("results", []) if hit.get("event_id") not in excluded]
         excluded_count = len(document.get("results", [])) - len(results)
@@ -89,6 +93,7 @@ class Engines:
                      "excluded_count": excluded_count},
             "stages_ms": stages,
             **({"explain": document["explain"]} if "explain" in document else {}),
+            **({"team": document["team"]} if "team" in document else {}),
         }
 
     # -- facts -----------------------------------------------------------------------------
@@ -96,7 +101,16 @@ class Engines:
     def facts(self, body: object, *, now: datetime | None = None) -> dict:
         engine = _module("carto_core.facts.engine")
         contract = _module("carto_core.facts.contract")
+        team = isinstance(body, dict) and body.get("team") is True
+        if team:
+            body = {k: v for k, v in body.items() if k != "team"}
+            if body.get("verb") not in ("census", "tempo"):
+                raise ApiError(400, "FACTS_REFUSED", "team answers census and tempo only")
         try:
+            if team:
+                lenses = _module("carto_core.team.lenses")
+                return lenses.facts_with_team(
+                    self.live.home, body, lambda: engine.run_facts(body, self.live.home, self.live.corpus, now=now))
             return engine.run_facts(body, self.live.home, self.live.corpus, now=now)
         except contract.FactsError as exc:
             raise ApiError(exc.status, "FACTS_REFUSED", str(exc)) from None
@@ -107,6 +121,33 @@ class Engines:
 
     # -- standup ---------------------------------------------------------------------------
 
-    def standup(self, *, since: str, project: str | None) -> dict:
+    def standup(self, *, since: str, project: str | None, team: bool = False) -> dict:
+        if team:
+            return _module("carto_core.team.lenses").standup_with_team(self.live.home, since=since, project=project)
         lens = _module("carto_core.lenses.standup")
         return lens.standup(self.live.home, since=since, project=project)
+
+    # -- team ------------------------------------------------------------------------------
+
+    def team_status(self) -> dict:
+        """Whether this home has a team (its settings only: the server is not asked)."""
+        settings = _module("carto_core.team.settings")
+        try:
+            found = settings.load(self.live.home)
+        except settings.TeamSettingsError as exc:
+            return {"configured": False, "reason": str(exc)}
+        if found is None:
+            return {"configured": False}
+        return {"configured": True, "team": found.team, "machine": found.machine,
+                "projects": [p["key"] for p in found.projects]}
+
+    def sessions(self, *, days: int, project: str | None, provider: str | None, limit: int) -> dict:
+        from datetime import timedelta
+
+        from carto_core.util.timeparse import utcnow
+
+        lenses = _module("carto_core.team.lenses")
+        document = lenses.sessions_with_team(self.live.home, since=utcnow() - timedelta(days=days),
+                                             project=project, provider=provider, limit=limit)
+        document["days"] = days
+        return document

@@ -1,6 +1,6 @@
 // Activity: census (bar charts by project, type, agent, log) and tempo (events per day).
 
-import { api, choice, el, failure, fmtTime, show, svg } from "./dom.js";
+import { api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn } from "./dom.js";
 
 export async function viewActivity(params) {
   const since = params.get("since") || "";
@@ -11,9 +11,10 @@ export async function viewActivity(params) {
   const tempo = el("section", { id: "tempo", "aria-label": "Tempo" }, el("p", { class: "muted", text: "Loading tempo…" }));
   show(el("h1", { text: "Activity" }), el("p", {}, "Census and tempo of the record: ", select), census, tempo);
   const scope = since ? { since } : {};
+  if (teamOn()) scope.team = true;
   const callId = `explorer-${Date.now()}`;
   api("/api/facts", { contract_version: 1, call_id: callId, verb: "census", top: 12, sample: 1, ...scope })
-    .then((data) => census.replaceChildren(...renderCensus(data.facts)))
+    .then((data) => census.replaceChildren(...[teamNote(data.team), ...renderCensus(data.facts)].filter(Boolean)))
     .catch((error) => census.replaceChildren(failure(error)));
   api("/api/facts", { contract_version: 1, call_id: callId, verb: "tempo", top: 8, ...scope })
     .then((data) => tempo.replaceChildren(...renderTempo(data.facts)))

@@ -4,7 +4,7 @@
 import { viewActivity } from "./activity.js";
 import { viewAnalysis } from "./analysis.js";
 import { viewDay, viewDesk, viewReview } from "./desk.js";
-import { api, el } from "./dom.js";
+import { api, el, setTeam, teamOn } from "./dom.js";
 import { viewInternals } from "./internals.js";
 import { viewRecall } from "./recall.js";
 import { viewSearch } from "./search.js";
@@ -87,7 +87,17 @@ async function status() {
   try {
     const data = await api("/api/health");
     document.getElementById("corpus-status").textContent = `${data.events} events · ${data.corpus_root}`;
+    if (data.team && data.team.configured) teamSwitch(data.team);
   } catch { /* the view shows its own error */ }
+}
+
+// The team switch: shown only when this home has a team; the views that can ask the team
+// server (search, standup, timeline, activity) add `team` to their calls while it is on.
+function teamSwitch(team) {
+  const box = el("input", { type: "checkbox", id: "team-switch", checked: teamOn(),
+    onchange: () => { setTeam(box.checked); route(); } });
+  const label = el("label", { class: "team-switch", title: `team ${team.team}: every machine's events` }, box, ` team ${team.team}`);
+  document.querySelector("header.top").insertBefore(label, document.getElementById("live"));
 }
 
 window.addEventListener("hashchange", route);

@@ -61,6 +61,20 @@ export async function api(path, body) {
   return data;
 }
 
+// The team switch (the header's checkbox, shown when this home has a team): views that can ask
+// the team server add `team` to their calls while it is on. Kept in the tab's session.
+export const teamOn = () => sessionStorage.getItem("carto-team") === "1";
+export const setTeam = (on) => sessionStorage.setItem("carto-team", on ? "1" : "0");
+// "alice on alice-laptop" for an answer of the team (empty when the answer is this home's).
+export const byline = (item) => (item && item.machine ? `${item.author || "?"} on ${item.machine}` : "");
+// The one line a team answer adds: whose rows, or why only this home's.
+export function teamNote(team) {
+  if (!team) return null;
+  const text = team.state === "ok" ? `team ${team.team} (${team.server})`
+    : `team ${team.state.replace(/_/g, " ")}: this home's answer alone (${team.reason || ""})`;
+  return el("p", { class: team.state === "ok" ? "muted team-note" : "warn team-note", id: "team-note", text });
+}
+
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 export const short = (id) => (id || "").slice(0, 8);
 export const sessionHref = (sid) => `#/session/${encodeURIComponent(sid)}`;

@@ -1,6 +1,6 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
-import { api, el, failure, fmtTime, query, safeHref, sessionHref, short, show } from "./dom.js";
+import { api, byline, el, failure, fmtTime, query, safeHref, sessionHref, short, show, teamNote, teamOn } from "./dom.js";
 import { attachAutocomplete, coTerms } from "./terms.js";
 
 export let lastResults = [];
@@ -37,6 +37,7 @@ export async function viewSearch(params) {
   results.append(el("p", { class: "muted", text: "Searching…" }));
   try {
     const body = { contract_version: 1, query: q, limit: 30 };
+    if (teamOn()) body.team = true;
     if (project) body.project = project;
     if (since) body.since = since;
     const data = await api("/api/recall", body);
@@ -80,7 +81,8 @@ function renderResults(container, data, current) {
         el("span", {}, ...(hit.sources || []).map((s) => el("span", { class: `badge${s === "semantic" ? " semantic" : ""}`, title: "ladder", text: s }))),
         el("span", { text: hit.type }),
         el("span", { text: hit.project || "no project" }),
-        el("span", { text: hit.provider })),
+        el("span", { text: hit.provider }),
+        hit.machine ? el("span", { class: "byline", text: byline(hit) }) : null),
       el("div", { class: "summary", text: hit.summary }),
       el("div", { class: "meta" },
         hit.session_id ? el("a", { href: sessionHref(hit.session_id), class: "open-session", text: `session ${short(hit.session_id)}` }) : null,
@@ -88,7 +90,7 @@ function renderResults(container, data, current) {
         el("span", { class: "muted", text: hit.event_id }))));
   }
   if (!data.results.length) list.append(el("li", { class: "muted", text: "No results. Try fewer words, or widen the time window." }));
-  container.replaceChildren(stats, el("div", { class: "layout" }, facets, list));
+  container.replaceChildren(...[teamNote(data.team), stats].filter(Boolean), el("div", { class: "layout" }, facets, list));
 }
 
 function normaliseFacet(value) {

@@ -1,6 +1,6 @@
 // Standup: contention first, then the roster of sessions, then silent Codex sessions.
 
-import { ago, api, choice, el, failure, sessionHref, short, show } from "./dom.js";
+import { ago, api, byline, choice, el, failure, sessionHref, short, show, teamNote, teamOn } from "./dom.js";
 
 export async function viewStandup(params) {
   const since = params.get("since") || "6h";
@@ -9,8 +9,8 @@ export async function viewStandup(params) {
   const body = el("section", { id: "standup" }, el("p", { class: "muted", text: "Loading…" }));
   show(el("h1", { text: "Standup" }), el("p", {}, "Who is working on what, and where they collide: ", select), body);
   try {
-    const data = await api(`/api/standup?since=${encodeURIComponent(since)}`);
-    body.replaceChildren(...renderStandup(data));
+    const data = await api(`/api/standup?since=${encodeURIComponent(since)}${teamOn() ? "&team=true" : ""}`);
+    body.replaceChildren(...[teamNote(data.team), ...renderStandup(data)].filter(Boolean));
   } catch (error) {
     body.replaceChildren(failure(error));
   }
@@ -45,7 +45,8 @@ function renderStandup(data) {
   out.push(el("div", { class: "cards", id: "roster" }, ...sessions.map((s) => {
     const id = s.id || s.session_id || "";
     return el("article", { class: "card" },
-      el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), ` ${s.provider || ""}`),
+      el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), ` ${s.provider || ""}`,
+        s.machine ? el("span", { class: "byline", text: ` · ${byline(s)}` }) : null),
       el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events ?? "?"} events · last ${ago(s.last_active)}` }),
       el("ul", {}, ...(s.commits || []).slice(-3).map((c) => el("li", {}, el("code", { text: (c.sha || "").slice(0, 8) }), " ", c.subject || ""))));
   })));
