@@ -163,8 +163,15 @@ class Node:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self, timeout: float = 60) -> "Node":
-        run([str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t",
-             str(int(timeout)), "start"], timeout=timeout + 10)
+        try:
+            run([str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t",
+                 str(int(timeout)), "start"], timeout=timeout + 10)
+        except RuntimeError as exc:
+            try:
+                tail = self.log.read_text(errors="replace").splitlines()[-10:]
+            except OSError:
+                tail = []
+            raise RuntimeError(f"{exc}\n{self.name}'s log:\n" + "\n".join(tail)) from None
         return self
 
     def stop(self, mode: str = "fast") -> None:

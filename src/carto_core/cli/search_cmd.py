@@ -172,7 +172,14 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             result = run_search(request, engine=SearchEngine(home, analyzer=analyzer, persist=False),
                                 telemetry=None)
     except SearchError as exc:
-        fail(str(exc), exc.code)
+        from carto_core.search import EmptyHomeError
+
+        if not (team and isinstance(exc, EmptyHomeError)):
+            fail(str(exc), exc.code)
+        # Nothing recorded here yet: the team's memory still answers.
+        from carto_core.team.lenses import empty_result
+
+        result = empty_result(request, str(exc))
     except Exception as exc:  # project registry, config errors: name them
         from carto_core.model.config import ConfigError
         from carto_core.model.project import RegistryError

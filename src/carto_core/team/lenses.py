@@ -122,6 +122,15 @@ def _query_vector(home, text: str, analyzer, model: str):
         return None, None, f"no query vector: {exc}"
 
 
+def empty_result(request, reason: str):
+    """The local result of a home with nothing recorded (a new member's): the team answers."""
+    from carto_core.search.api import SearchResult, SemanticState
+
+    return SearchResult(query=request.query, results=[], total=0, facets={}, ladders=[], stages_ms={},
+                        semantic=SemanticState("unavailable", reason), decay="", fusion="",
+                        project=request.project)
+
+
 def team_hit(row: tuple, rank: int, score: float):
     """A SearchHit (and its machine, author) from a server row."""
     from carto_core.model.events import Event
