@@ -39,7 +39,7 @@ from collections.abc import Callable
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
 from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect
-from carto_core.team.rows import COLUMNS, LOG_RANK, revision, team_files, terms_of
+from carto_core.team.rows import ARRAYS, COLUMNS, LOG_RANK, files_text, revision, team_files, terms_of
 from carto_core.team.settings import folder, write_private
 
 OUTBOX = "outbox.json"
@@ -52,8 +52,8 @@ OUTBOX_FORMAT = 1
 
 _INBOX = """CREATE TEMP TABLE IF NOT EXISTS carto_inbox (
     event_id text, machine text, project_key text, project text, log text, log_rank smallint,
-    logs text[], rev bigint, ts timestamptz, session text, type text, provider text, summary text,
-    row jsonb, files text[], terms text[], tfs smallint[], dl integer, model text,
+    rev bigint, ts timestamptz, session text, type text, provider text, summary text,
+    row jsonb, files text, terms text, tfs text, dl integer, model text,
     embedding vector) ON COMMIT DELETE ROWS"""
 
 _REFUSE = """DELETE FROM carto_inbox i USING carto.events e
@@ -78,10 +78,13 @@ _MERGE = """WITH held AS (
 _DROP_LOSING = """DELETE FROM carto_inbox i USING carto.events e
     WHERE e.team = %(team)s AND e.event_id = i.event_id AND i.log_rank > e.log_rank"""
 
-_UPSERT = f"""INSERT INTO carto.events AS e (team, {', '.join(COLUMNS)})
-    SELECT %(team)s, {', '.join(COLUMNS)} FROM carto_inbox
+_TABLE_COLUMNS = ("event_id", "machine", "project_key", "project", "log", "log_rank", "logs", "rev",
+                  "ts", "session", "type", "provider", "summary", "row", "files", "terms", "tfs",
+                  "dl", "model", "embedding")
+_UPSERT = f"""INSERT INTO carto.events AS e (team, {', '.join(_TABLE_COLUMNS)})
+    SELECT %(team)s, {', '.join(ARRAYS.get(c, c) for c in _TABLE_COLUMNS)} FROM carto_inbox
     ON CONFLICT (team, event_id) DO UPDATE SET
-        {', '.join(f'{c} = excluded.{c}' for c in COLUMNS if c not in ('event_id', 'machine', 'logs'))},
+        {', '.join(f'{c} = excluded.{c}' for c in _TABLE_COLUMNS if c not in ('event_id', 'machine', 'logs'))},
         logs = {_ORDERED_LOGS.format("e.logs || excluded.logs")},
         pushed_at = now()
     WHERE e.machine = excluded.machine AND e.author = current_user
@@ -456,10 +459,10 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 continue
             terms, tfs, dl = terms_of(analyzer, row)
             data = json.dumps(row, ensure_ascii=False).replace("\\u0000", "\\ufffd")
-            record = (event.event_id, machine, key, event.project, label, LOG_RANK[label], [label],
+            record = (event.event_id, machine, key, event.project, label, LOG_RANK[label],
                       revision(generation, line.end), event.timestamp, event.session_id, event.type,
-                      event.provider, _no_nul(event.summary), _RawJson(data), team_files(event, keys), terms,
-                      tfs, dl, None, None)
+                      event.provider, _no_nul(event.summary), _RawJson(data),
+                      files_text(team_files(event, keys)), terms, tfs, dl, None, None)
             batch.add(event.event_id, record, len(data), document_text(event) if embedder is not None else "")
             if len(batch) >= batch_rows or batch.bytes >= batch_bytes:
                 flush()

@@ -28,10 +28,20 @@ LOG_RANK = {label: rank for rank, label in enumerate(LOAD_ORDER)}
 REV_SHIFT = 40
 TF_MAX = 32767
 
-#: Columns a push copies, in order (team and author are the batch's and the login's).
-COLUMNS = ("event_id", "machine", "project_key", "project", "log", "log_rank", "logs", "rev",
+#: Columns a push copies into its inbox, in order (team and author are the batch's and the
+#: login's; `logs` is the row's own log). The lists go as text, split on the server: psycopg
+#: adapts a Python list element by element, which cost a push more than all its SQL.
+COLUMNS = ("event_id", "machine", "project_key", "project", "log", "log_rank", "rev",
            "ts", "session", "type", "provider", "summary", "row", "files", "terms", "tfs", "dl",
            "model", "embedding")
+#: How the inbox's text columns become the table's arrays.
+FILES_SEPARATOR = "\x1f"
+ARRAYS = {
+    "logs": "ARRAY[log]",
+    "files": "coalesce(string_to_array(files, E'\\x1f'), '{}')",
+    "terms": "coalesce(string_to_array(terms, ' '), '{}')",
+    "tfs": "coalesce(string_to_array(tfs, ' ')::smallint[], '{}')",
+}
 
 
 def revision(generation: int, end: int) -> int:
@@ -58,14 +68,19 @@ def team_files(event: Event, keys: KeyCache) -> list[str]:
     return out
 
 
-def terms_of(analyzer, row: dict) -> tuple[list[str], list[int], int]:
-    """(distinct terms, their counts, the row's length in terms) of the row's indexed text,
-    by the analyzer the team agreed on (the keyword index's own text: `search.tokens`)."""
+def terms_of(analyzer, row: dict) -> tuple[str, str, int]:
+    """(distinct terms, their counts, each space-separated, and the row's length in terms) of
+    the row's indexed text, by the analyzer the team agreed on (the keyword index's own text:
+    `search.tokens`; a term holds no space)."""
     from carto_core.search.tokens import row_text
 
     tokens = analyzer.terms(row_text(row))
-    counts = Counter(tokens)
-    return list(counts), [min(n, TF_MAX) for n in counts.values()], len(tokens)
+    counts = Counter(token for token in tokens if token and " " not in token)
+    return (" ".join(counts), " ".join(str(min(n, TF_MAX)) for n in counts.values()), len(tokens))
+
+
+def files_text(keys: list[str]) -> str:
+    return FILES_SEPARATOR.join(key.replace(FILES_SEPARATOR, "") for key in keys)
 
 
 class TeamEvent:
