@@ -13,6 +13,22 @@ and a `datetime` index on `timestamp`, point id = int of the first 13 hex digits
 sha256(event_id), project scope sent as a `should` of exact matches. carto adds a `model`
 payload field (keyword index) so that vectors of another model are never scored; the point id
 derives from the event id alone, so an event holds one vector, of the last model that embedded it.
+
+Fit for a server:
+
+- an upsert is sent in batches cut by the bytes of their JSON (`MAX_REQUEST_BYTES`, 8 MiB, a
+  quarter of Qdrant's default `max_request_size_mb` of 32; `CARTO_QDRANT_MAX_REQUEST_MB`), never
+  as one request of a whole commit (65,536 points of 256 dimensions are ~339 MiB of JSON);
+- writes wait up to `WRITE_TIMEOUT` (60 s, `CARTO_QDRANT_WRITE_TIMEOUT`) for the server; a
+  query asks the server to answer within the store's `timeout` (5 s);
+- a call that failed on the way (the connection, a timeout, a 5xx, a 429) is tried again, up to
+  `RETRIES` more times with a doubling pause; a 4xx is the caller's and never retried. An upsert
+  and a query are idempotent (a point's id is its event's), so a retry never duplicates.
+
+Tested against qdrant-client's local mode (the same client calls, batches measured with the
+same serialisation the client sends); no Qdrant server can be installed here, so a server's
+own limits, its timeouts and its 5xx answers are exercised through a client that fails on
+purpose, not against a real server (docs/semantic.md).
 """
 
 from __future__ import annotations
@@ -32,17 +48,79 @@ from carto_core.util.timeparse import format_timestamp
 
 LOCAL_MODE_FIX = ("local mode serves one process at a time: use a Qdrant server "
                   "(CARTO_QDRANT_URL) or the embedded store (unset CARTO_QDRANT_PATH)")
+#: Bytes of JSON one upsert request carries at most (Qdrant refuses more than 32 MiB by default).
+MAX_REQUEST_BYTES = 8 << 20
+WRITE_TIMEOUT = 60.0
+RETRIES = 3
+RETRY_PAUSE = 0.5
+
+
+def _number(name: str, default: float) -> float:
+    import os
+
+    try:
+        value = float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def transient(exc: Exception) -> bool:
+    """A failure on the way (worth trying again), not the caller's (a 4xx other than 429)."""
+    status = getattr(exc, "status_code", None)
+    if status is not None:
+        return int(status) == 429 or int(status) >= 500
+    name = type(exc).__name__
+    return any(word in name for word in ("Timeout", "Connect", "ResponseHandling", "Transport",
+                                         "RemoteProtocol", "ReadError", "WriteError", "Network"))
+
+
+def point_bytes(point: dict) -> int:
+    """The bytes of one point in the upsert's JSON body (`{"points": [...]}`), plus its comma."""
+    import orjson
+
+    return len(orjson.dumps(point)) + 1
+
+
+def batches_by_bytes(points: list[dict], limit: int) -> list[list[dict]]:
+    """Consecutive batches whose JSON stays under `limit` bytes (a point larger than the limit
+    alone goes in a batch of its own: the server says whether it takes it)."""
+    envelope = len('{"points":[]}')
+    out: list[list[dict]] = []
+    current: list[dict] = []
+    size = envelope
+    for point in points:
+        cost = point_bytes(point)
+        if current and size + cost > limit:
+            out.append(current)
+            current, size = [], envelope
+        current.append(point)
+        size += cost
+    if current:
+        out.append(current)
+    return out
 
 
 class QdrantStore(VectorStore):
     kind = "qdrant"
 
     def __init__(self, *, url: str | None = None, api_key: str | None = None,
-                 path: str | None = None, collection: str = "carto", timeout: float = 5.0):
+                 path: str | None = None, collection: str = "carto", timeout: float = 5.0,
+                 write_timeout: float | None = None, max_request_bytes: int | None = None,
+                 retries: int = RETRIES, pause: float = RETRY_PAUSE):
         if not url and not path:
             raise ValueError("QdrantStore needs a url or a path")
         self.url, self.path, self.collection = url, path, collection
         self._dim: int | None = None
+        self.timeout = timeout
+        self.write_timeout = write_timeout or _number("CARTO_QDRANT_WRITE_TIMEOUT", WRITE_TIMEOUT)
+        if max_request_bytes is None:
+            max_request_bytes = int(_number("CARTO_QDRANT_MAX_REQUEST_MB", MAX_REQUEST_BYTES / (1 << 20))
+                                    * (1 << 20))
+        self.max_request_bytes = int(max_request_bytes)
+        self.retries, self.pause = max(0, retries), pause
+        #: Calls tried again after a transient failure (for reports and tests).
+        self.retried = 0
         try:
             from qdrant_client import QdrantClient, models
         except ImportError:
@@ -54,8 +132,10 @@ class QdrantStore(VectorStore):
             if path:
                 self.client = QdrantClient(path=path)
             else:
+                # The HTTP timeout is the writes' (a large batch takes a while to index);
+                # queries ask the server to answer within `timeout` themselves.
                 self.client = QdrantClient(url=url, api_key=api_key or None,
-                                           timeout=max(1, int(round(timeout))),
+                                           timeout=max(1, int(round(max(timeout, self.write_timeout)))),
                                            check_compatibility=False)
         except Exception as exc:  # local mode: the folder is locked by another process
             fix = LOCAL_MODE_FIX if path else "check CARTO_QDRANT_URL and that the server runs"
@@ -66,19 +146,31 @@ class QdrantStore(VectorStore):
         return f"Qdrant collection {self.collection!r} at {where}"
 
     def _call(self, what: str, function, *args, **kwargs):
-        """Run one client call; anything the transport or server raises becomes a StoreError
-        that says what failed (a refusing server must never take a search down)."""
-        try:
-            return function(*args, **kwargs)
-        except StoreError:
-            raise
-        except Exception as exc:
-            name = type(exc).__name__
-            status = getattr(exc, "status_code", None)
-            if status is not None and 400 <= int(status) < 500:
-                raise StoreError(f"{self.describe()}: {what} rejected ({status}): {exc}") from None
-            raise StoreUnavailable(f"{self.describe()} refused {what}: {name}: {exc}",
-                                   fix="check CARTO_QDRANT_URL and that the server runs") from None
+        """Run one client call, again after a transient failure (`transient`: up to `retries`
+        more times, the pause doubling); anything the transport or server raises in the end
+        becomes a StoreError that says what failed (a refusing server must never take a search
+        down)."""
+        import time
+
+        pause = self.pause
+        for attempt in range(self.retries + 1):
+            try:
+                return function(*args, **kwargs)
+            except StoreError:
+                raise
+            except Exception as exc:
+                if attempt < self.retries and transient(exc):
+                    self.retried += 1
+                    time.sleep(pause)
+                    pause *= 2
+                    continue
+                name = type(exc).__name__
+                status = getattr(exc, "status_code", None)
+                if status is not None and 400 <= int(status) < 500 and int(status) != 429:
+                    raise StoreError(f"{self.describe()}: {what} rejected ({status}): {exc}") from None
+                tries = f" after {attempt + 1} tries" if attempt else ""
+                raise StoreUnavailable(f"{self.describe()} refused {what}{tries}: {name}: {exc}",
+                                       fix="check CARTO_QDRANT_URL and that the server runs") from None
 
     # ------------------------------------------------------------------ collection
 
@@ -158,9 +250,10 @@ class QdrantStore(VectorStore):
                 payload["digest"] = str(record.digest)
             if record.timestamp is not None:
                 payload["timestamp"] = format_timestamp(record.timestamp)
-            points.append(self._m.PointStruct(id=point_id(record.event_id),
-                                                  vector=vector.tolist(), payload=payload))
-        self._call("upsert", self.client.upsert, self.collection, points=points, wait=True)
+            points.append({"id": point_id(record.event_id), "vector": vector.tolist(), "payload": payload})
+        for batch in batches_by_bytes(points, self.max_request_bytes):
+            self._call("upsert", self.client.upsert, self.collection,
+                       points=[self._m.PointStruct(**point) for point in batch], wait=True)
         return len(points)
 
     def search(self, model, vector, *, limit=500, projects=None, since=None, before=None,
@@ -181,9 +274,13 @@ class QdrantStore(VectorStore):
         response = self._call(
             "query_points", self.client.query_points, self.collection, query=query.tolist(),
             query_filter=self._filter(model, projects, since, before, ids), limit=limit,
-            with_payload=["event_id"])
+            with_payload=["event_id"], **self._server_timeout())
         return [Hit(str((p.payload or {}).get("event_id", "")), float(p.score))
                 for p in response.points]
+
+    def _server_timeout(self) -> dict:
+        """A query's server-side deadline (a server only: local mode takes no timeout)."""
+        return {"timeout": max(1, int(round(self.timeout)))} if self.url else {}
 
     def _scroll(self, model: str, fields: list[str]):
         if self._collection_dim() is None:
