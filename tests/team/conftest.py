@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import itertools
 import sys
 from pathlib import Path
 
@@ -16,9 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pgserver import SUPERUSER, Server  # noqa: E402
-
-_counter = itertools.count(1)
+from pgserver import Database, Server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -31,40 +28,9 @@ def pg_server():
         server.close()
 
 
-class Database:
-    """One test's database on a node, and the login roles the test created (dropped after)."""
-
-    def __init__(self, node, name: str):
-        self.node = node
-        self.name = name
-        self.roles: list[str] = []
-
-    def url(self, user: str = SUPERUSER, **params: str) -> str:
-        return self.node.url(user, self.name, **params)
-
-    def sql(self, statement: str, params=None):
-        return self.node.sql(statement, params, dbname=self.name)
-
-    def connect(self, user: str = SUPERUSER, **kwargs):
-        return self.node.connect(self.name, user, **kwargs)
-
-    def role(self, base: str) -> str:
-        """A role name unique to this test (roles are shared by every database of a node)."""
-        name = f"{base}_{self.name}"
-        self.roles.append(name)
-        return name
-
-    def drop(self) -> None:
-        self.node.sql(f'drop database if exists "{self.name}" with (force)')
-        for role in self.roles:
-            self.node.sql(f'drop role if exists "{role}"')
-
-
 @pytest.fixture
 def pg_db(pg_server):
-    name = f"t{next(_counter)}"
-    pg_server.main.sql(f'create database "{name}"')
-    database = Database(pg_server.main, name)
+    database = Database.create(pg_server.main)
     try:
         yield database
     finally:
@@ -73,7 +39,7 @@ def pg_db(pg_server):
 
 @pytest.fixture
 def pg_cluster(pg_server):
-    cluster = pg_server.cluster(f"k{next(_counter)}")
+    cluster = pg_server.cluster(f"k{next(Database.counter)}")
     try:
         yield cluster
     finally:

@@ -20,6 +20,7 @@ password file and the environment variable the way a real team server would.
 
 from __future__ import annotations
 
+import itertools
 import os
 import pwd
 import shutil
@@ -369,3 +370,41 @@ class Cluster:
         self.standbys = others
         self.dead = [old]
         return new_primary
+
+
+class Database:
+    """One test's database on a node, and the login roles the test created (dropped after)."""
+
+    #: Numbers for databases and clusters, unique in the session.
+    counter = itertools.count(1)
+
+    def __init__(self, node, name: str):
+        self.node = node
+        self.name = name
+        self.roles: list[str] = []
+
+    @classmethod
+    def create(cls, node) -> "Database":
+        name = f"t{next(cls.counter)}"
+        node.sql(f'create database "{name}"')
+        return cls(node, name)
+
+    def url(self, user: str = SUPERUSER, **params: str) -> str:
+        return self.node.url(user, self.name, **params)
+
+    def sql(self, statement: str, params=None):
+        return self.node.sql(statement, params, dbname=self.name)
+
+    def connect(self, user: str = SUPERUSER, **kwargs):
+        return self.node.connect(self.name, user, **kwargs)
+
+    def role(self, base: str) -> str:
+        """A role name unique to this test (roles are shared by every database of a node)."""
+        name = f"{base}_{self.name}"
+        self.roles.append(name)
+        return name
+
+    def drop(self) -> None:
+        self.node.sql(f'drop database if exists "{self.name}" with (force)')
+        for role in self.roles:
+            self.node.sql(f'drop role if exists "{role}"')

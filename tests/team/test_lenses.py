@@ -23,12 +23,10 @@ def _strip(items: list[dict]) -> list[dict]:
 def team3(tmp_path_factory, pg_server):
     """Alice, Bob and Carol, each on a machine of their own with their own checkouts of shop
     (and infra), every home pushed; and M, one home holding all their events."""
-    from conftest import Database, _counter
+    from pgserver import Database
 
     tmp = tmp_path_factory.mktemp("team3")
-    name = f"t{next(_counter)}"
-    pg_server.main.sql(f'create database "{name}"')
-    db = Database(pg_server.main, name)
+    db = Database.create(pg_server.main)
     members = make_team(db)
     machines = {}
     rows = {}

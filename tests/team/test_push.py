@@ -118,8 +118,9 @@ def test_a_machine_cannot_overwrite_another_machines_ids(world, tmp_path, member
     other.join(world["members"][member][1], "acme", world["shop"])
     result = other.cli("team", "push", "--json")
     report = json.loads(result.stdout)
-    # Every row sent was refused (the changelog's copies too: 8 rows of 6 events).
-    assert report["refused"] == report["sent"] == sum(len(v) for v in rows.values())
+    # Every row sent was refused: 6 events (the changelog's 2 copies of tool calls went folded
+    # into their tool-use rows, never sent).
+    assert report["refused"] == report["sent"] == len(ids_of(rows)) == 6 and report["folded"] == 2
     assert (report["inserted"], report["updated"], report["merged"]) == (0, 0, 0)
     assert set(report["refused_ids"]) == {r[0] for r in before}
     assert server_rows(db, columns="event_id, machine, author, row") == before
@@ -166,3 +167,22 @@ def test_an_unreachable_server_changes_nothing_here(world):
     text = a.cli("team", "push", check=False)
     assert text.exit_code == 75 and "Traceback" not in text.output
     assert "nothing committed is lost" in text.output
+
+
+def test_a_changelog_copy_folds_into_its_row_in_the_same_push_or_a_later_one(world):
+    from teamkit import stamp
+
+    a, db = world["a"], world["db"]
+    common = {"timestamp": stamp(5), "type": "tool_bash", "provider": "claude", "summary": "Ran: make",
+              "project": "shop", "cwd": str(world["shop"])}
+    a.write("tool-use", [{"event_id": "evt-both", **common, "tool": "Bash", "session": "s1"},
+                         {"event_id": "evt-later", **common, "tool": "Bash", "session": "s1"}])
+    a.write("changelog", [{"event_id": "evt-both", **common, "session_id": "s1", "related_ids": []}])
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    first = a.json("team", "push")
+    assert (first["sent"], first["folded"], first["inserted"]) == (2, 1, 2)
+    a.write("changelog", [{"event_id": "evt-later", **common, "session_id": "s1", "related_ids": []}])
+    second = a.json("team", "push")
+    assert (second["sent"], second["merged"], second["inserted"]) == (1, 1, 0)
+    logs = dict(db.sql("select event_id, logs from carto.events"))
+    assert logs == {"evt-both": ["tool-use", "changelog"], "evt-later": ["tool-use", "changelog"]}

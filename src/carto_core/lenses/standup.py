@@ -230,14 +230,15 @@ def local_files(event: Event) -> list[tuple[str, str]]:
 def standup(home, *, since: str = "6h", project: str | None = None, live: str = "20m",
             me: str | None = None, now: datetime | None = None, scan_unclaimed: bool = True,
             scan_silent: bool = True, window: tuple[list[Event], list[Event]] | None = None,
-            files_of=None, local_ids: set[str] | None = None) -> dict:
+            files_of=None, local_ids: set[str] | None = None, session_rows=None) -> dict:
     """The standup document (reference 5.1 JSON shape).
 
     `window` replaces what is folded ((changelog events, turns) of the window; default the
     home's, `home_window`), `files_of(event)` how an event's files are keyed (default
-    `local_files`), and `local_ids` names the events of this machine (the only ones whose
-    folders are looked at for unclaimed changes): the team's standup folds the home's and the
-    team's events together through this same function."""
+    `local_files`), `local_ids` names the events of this machine (the only ones whose folders
+    are looked at for unclaimed changes) and `session_rows(ids)` gives every row of the
+    sessions the home holds none of: the team's standup folds the home's and the team's
+    events together through this same function."""
     now = now or datetime.now(timezone.utc)
     start = parse_when(since, now=now)
     live_cut = parse_when(live, now=now)
@@ -306,6 +307,8 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     from carto_core.lenses.sessionfacts import session_facts, sessions_events
 
     held = sessions_events(home, sessions)
+    if session_rows is not None:
+        held.update(session_rows([sid for sid in sessions if not held.get(sid)]))
     roster = []
     for sid, entry in sessions.items():
         facts = session_facts(sid, held.get(sid) or entry["rows"])

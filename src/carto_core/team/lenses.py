@@ -247,8 +247,8 @@ def team_standup(home, settings, *, since: str = "6h", project: str | None = Non
             remote_changelog, remote_turns = standup_window(conn, settings.team, start, now + timedelta(minutes=5))
         except Exception as exc:  # noqa: BLE001 - the home's standup stands
             block = _failed(settings, exc)
-        finally:
             conn.close()
+            conn = None
     keys = KeyCache()
     files: dict[str, list[str]] = {}
     who: dict[str, tuple[str, str]] = {}
@@ -274,9 +274,25 @@ def team_standup(home, settings, *, since: str = "6h", project: str | None = Non
         found = stored if stored is not None else team_files(event, keys)
         return [(key, key) for key in found]
 
-    doc = standup(home, since=since, project=project, live=live, me=me, now=now,
-                  scan_unclaimed=scan_unclaimed, scan_silent=scan_silent, window=(events, turns),
-                  files_of=files_of, local_ids=local_ids)
+    def session_rows(ids: list[str]) -> dict[str, list]:
+        """Every row of another machine's sessions, as the home's facts columns give its own."""
+        if conn is None or not ids:
+            return {}
+        from carto_core.team.queries import session_rows as rows_of
+
+        try:
+            return {sid: [item.event for item in items] for sid, items in rows_of(conn, settings.team, ids).items()}
+        except Exception as exc:  # noqa: BLE001 - described by their rows of the window, then
+            block.update(_failed(settings, exc))
+            return {}
+
+    try:
+        doc = standup(home, since=since, project=project, live=live, me=me, now=now,
+                      scan_unclaimed=scan_unclaimed, scan_silent=scan_silent, window=(events, turns),
+                      files_of=files_of, local_ids=local_ids, session_rows=session_rows)
+    finally:
+        if conn is not None:
+            conn.close()
     sessions_of: dict[str, tuple[str, str]] = {}
     for event in [*events, *turns]:
         if event.has_session and event.event_id in who:

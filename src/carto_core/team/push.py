@@ -3,13 +3,16 @@
 For each searched log, in the fold order (domain logs before the changelog), the rows after the
 position the last push reached are read, kept when their project is allowed, redacted once
 more, folded within the batch (a turn written again as it grew: the newest row), and sent in
-bounded batches (rows and bytes). A batch is one transaction on the server:
+bounded batches (rows and bytes). The changelog's ids ahead of the push are read first: a
+domain row whose copy is among them goes out already listing the changelog in its `logs`, and
+the copy stays here (`folded`). A batch is one transaction on the server:
 
 1. COPY into a temporary inbox;
 2. ids already held by another machine or another person are refused: left as they are,
    counted, reported (a machine never overwrites another's ids);
-3. a row whose id this machine already pushed from a log that ranks before it in the fold
-   (the changelog's copy of a tool call after the tool-use row) only adds its log to `logs`;
+3. a row that does not replace the one held (from a log the fold ranks after it: the
+   changelog's copy of a tool call pushed after its tool-use row; or an equal or older
+   revision) but names a log the held row does not list only adds it to `logs`;
 4. the rest are upserted by (team, event_id): a new id is inserted; a held one is replaced only
    by a newer revision from the same machine (a revised turn), or by the same event's row from
    a log that wins the fold; an equal or older revision changes nothing (a re-sent batch, a
@@ -33,11 +36,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
+from carto_core.logio.reader import READ_BLOCK
 from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect
 from carto_core.team.rows import ARRAYS, COLUMNS, LOG_RANK, files_text, revision, team_files, terms_of
 from carto_core.team.settings import folder, write_private
@@ -52,7 +57,7 @@ OUTBOX_FORMAT = 1
 
 _INBOX = """CREATE TEMP TABLE IF NOT EXISTS carto_inbox (
     event_id text, machine text, project_key text, project text, log text, log_rank smallint,
-    rev bigint, ts timestamptz, session text, type text, provider text, summary text,
+    logs text, rev bigint, ts timestamptz, session text, type text, provider text, summary text,
     row jsonb, files text, terms text, tfs text, dl integer, model text,
     embedding vector) ON COMMIT DELETE ROWS"""
 
@@ -66,17 +71,17 @@ _REFUSE = """DELETE FROM carto_inbox i USING carto.events e
 _ORDERED_LOGS = ("ARRAY(SELECT x FROM (SELECT DISTINCT unnest({}) AS x) AS d ORDER BY array_position(ARRAY["
                  + ", ".join(f"'{label}'" for label in LOAD_ORDER) + "], x))")
 
+#: A row that does not replace the one held (a log that loses the fold, an equal or older
+#: revision) but names a log the held row does not list yet: only `logs` grows. (The upsert
+#: leaves such rows alone: its WHERE is the fold rule.)
 _MERGE = """WITH held AS (
-        UPDATE carto.events e SET logs = """ + _ORDERED_LOGS.format("array_append(e.logs, i.log)") + """
+        UPDATE carto.events e SET logs = """ + _ORDERED_LOGS.format("e.logs || string_to_array(i.logs, ' ')") + """
         FROM carto_inbox i
-        WHERE e.team = %(team)s AND e.event_id = i.event_id AND i.log_rank > e.log_rank
-          AND NOT (i.log = ANY (e.logs))
+        WHERE e.team = %(team)s AND e.event_id = i.event_id
+          AND (i.log_rank > e.log_rank OR (i.log_rank = e.log_rank AND i.rev <= e.rev))
+          AND NOT (string_to_array(i.logs, ' ') <@ e.logs)
         RETURNING e.event_id)
     SELECT count(*) FROM held"""
-
-#: Rows of a log that loses the fold to the one held: nothing more to do with them.
-_DROP_LOSING = """DELETE FROM carto_inbox i USING carto.events e
-    WHERE e.team = %(team)s AND e.event_id = i.event_id AND i.log_rank > e.log_rank"""
 
 _TABLE_COLUMNS = ("event_id", "machine", "project_key", "project", "log", "log_rank", "logs", "rev",
                   "ts", "session", "type", "provider", "summary", "row", "files", "terms", "tfs",
@@ -115,6 +120,8 @@ class PushReport:
         self.refused = 0
         self.refused_ids: list[str] = []
         self.not_allowed = 0
+        #: Changelog copies folded into their domain rows before sending (never sent).
+        self.folded = 0
         self.no_event_id = 0
         self.batches = 0
         self.retries = 0
@@ -124,12 +131,14 @@ class PushReport:
         self.seconds = 0.0
 
     def log(self, label: str) -> dict:
-        return self.logs.setdefault(label, {"read": 0, "sent": 0, "caught_up": 0, "from": 0, "to": 0})
+        return self.logs.setdefault(label, {"read": 0, "sent": 0, "caught_up": 0, "folded": 0,
+                                            "from": 0, "to": 0})
 
     def to_dict(self) -> dict:
         return {"state": self.state, "reason": self.reason or None, "read": self.read,
                 "sent": self.sent, "inserted": self.inserted, "updated": self.updated,
-                "merged": self.merged, "unchanged": self.unchanged, "refused": self.refused,
+                "merged": self.merged, "folded": self.folded, "unchanged": self.unchanged,
+                "refused": self.refused,
                 "refused_ids": self.refused_ids[:20], "not_allowed": self.not_allowed,
                 "no_event_id": self.no_event_id, "batches": self.batches, "retries": self.retries,
                 "vectors": self.vectors, "logs": self.logs, "problems": self.problems,
@@ -251,7 +260,6 @@ class Sender:
                     copy.write_row(row)
             refused = [r[0] for r in cur.execute(_REFUSE, params).fetchall()]
             merged = cur.execute(_MERGE, params).fetchone()[0]
-            cur.execute(_DROP_LOSING, params)
             changed = cur.execute(_UPSERT, params).fetchall()
             inserted = sum(1 for r in changed if r[0])
             updated = len(changed) - inserted
@@ -363,7 +371,6 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         analyzer = resolve_analyzer(config["analyzer"])
     except Exception as exc:  # noqa: BLE001 - an unknown analyzer name
         raise TeamError(f"the team's analyzer {config['analyzer']!r} is not installed here: {exc}") from None
-    model = config["model"] if embedder is not None else None
     outbox = load_outbox(home, settings)
     matcher = settings.matcher()
     allowed = matcher.keys
@@ -399,6 +406,11 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             plan.append((label, end, state["lines"] if state else 0, None, allowed, "new"))
             total += size - end
         outbox["logs"][label] = {"state": state, "keys": sorted(covered & allowed)} if state else {}
+    # The changelog holds a copy of most domain rows (same event_id): its ids ahead of this
+    # push, read first, let a domain row go out already naming the changelog, and its copy
+    # stay here (nothing to redact, analyse or send; the server would only add the label).
+    copies = changelog_ids(home, plan)
+    folded: set[str] = set()
     done_bytes = 0
     for label, start, start_line, until, wanted, kind in plan:
         path = home.log(label)
@@ -448,18 +460,29 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             last_end, last_line = line.end, line.lineno
             report.read += 1
             log_report["read"] += 1
-            if line.problem == "missing_event_id" or not isinstance(line.row.get("event_id"), str):
+            raw = line.row
+            event_id = raw.get("event_id")
+            if line.problem == "missing_event_id" or not isinstance(event_id, str):
                 report.no_event_id += 1
                 continue
-            row = redact_row(line.row)
-            event = Event.from_row(row, label)
-            key = matcher.key_of(event.project, event.cwd)
+            if label == CHANGELOG and event_id in folded:
+                report.folded += 1
+                log_report["folded"] += 1
+                continue
+            project, cwd = raw.get("project"), raw.get("cwd")
+            key = matcher.key_of(project if isinstance(project, str) else "", cwd if isinstance(cwd, str) else "")
             if key is None or key not in wanted:
                 report.not_allowed += 1
                 continue
+            row = redact_row(raw)
+            event = Event.from_row(row, label)
+            logs = label
+            if label != CHANGELOG and event.event_id in copies.get(kind, ()):
+                logs = f"{label} {CHANGELOG}"
+                folded.add(event.event_id)
             terms, tfs, dl = terms_of(analyzer, row)
             data = json.dumps(row, ensure_ascii=False).replace("\\u0000", "\\ufffd")
-            record = (event.event_id, machine, key, event.project, label, LOG_RANK[label],
+            record = (event.event_id, machine, key, event.project, label, LOG_RANK[label], logs,
                       revision(generation, line.end), event.timestamp, event.session_id, event.type,
                       event.provider, _no_nul(event.summary), _RawJson(data),
                       files_text(team_files(event, keys)), terms, tfs, dl, None, None)
@@ -511,6 +534,39 @@ def _raw_json_dumper():
 def _no_nul(text: str) -> str:
     """PostgreSQL text and jsonb hold no NUL character: U+FFFD stands for it."""
     return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+CHANGELOG = "changelog"
+_ROW_ID = re.compile(rb'^\{"event_id":\s*"((?:[^"\\]|\\.)*)"', re.MULTILINE)
+
+
+def changelog_ids(home, plan: list[tuple]) -> dict[str, set[str]]:
+    """kind ("new", "catch_up") -> the event ids of the complete changelog rows that pass will
+    read (rows start with their event_id: `carto_core.logio.logs.SHAPES`; a row that does not
+    is sent as it is, which costs the server one more update, never a wrong row)."""
+    out: dict[str, set[str]] = {}
+    for label, start, _, until, _, kind in plan:
+        if label != CHANGELOG:
+            continue
+        found = out.setdefault(kind, set())
+        left = None if until is None else until - start
+        carry = b""
+        try:
+            with open(home.log(label), "rb") as handle:
+                handle.seek(start)
+                while left is None or left > 0:
+                    block = handle.read(READ_BLOCK if left is None else min(READ_BLOCK, left))
+                    if not block:
+                        break
+                    if left is not None:
+                        left -= len(block)
+                    data = carry + block
+                    cut = data.rfind(b"\n") + 1  # complete lines only, as the pass reads them
+                    found.update(m.group(1).decode("utf-8", "replace") for m in _ROW_ID.finditer(data, 0, cut))
+                    carry = data[cut:]
+        except OSError:
+            continue
+    return out
 
 
 def _with_vectors(embedder, rows: list[tuple], texts: list[str], report: PushReport) -> list[tuple]:

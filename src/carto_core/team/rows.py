@@ -29,15 +29,16 @@ REV_SHIFT = 40
 TF_MAX = 32767
 
 #: Columns a push copies into its inbox, in order (team and author are the batch's and the
-#: login's; `logs` is the row's own log). The lists go as text, split on the server: psycopg
-#: adapts a Python list element by element, which cost a push more than all its SQL.
-COLUMNS = ("event_id", "machine", "project_key", "project", "log", "log_rank", "rev",
+#: login's; `logs` the row's own log, then the changelog when its copy was folded in before
+#: sending). The lists go as text, split on the server: psycopg adapts a Python list element
+#: by element, which cost a push more than all its SQL.
+COLUMNS = ("event_id", "machine", "project_key", "project", "log", "log_rank", "logs", "rev",
            "ts", "session", "type", "provider", "summary", "row", "files", "terms", "tfs", "dl",
            "model", "embedding")
 #: How the inbox's text columns become the table's arrays.
 FILES_SEPARATOR = "\x1f"
 ARRAYS = {
-    "logs": "ARRAY[log]",
+    "logs": "string_to_array(logs, ' ')",
     "files": "coalesce(string_to_array(files, E'\\x1f'), '{}')",
     "terms": "coalesce(string_to_array(terms, ' '), '{}')",
     "tfs": "coalesce(string_to_array(tfs, ' ')::smallint[], '{}')",
