@@ -219,7 +219,8 @@ def test_a_registered_ladder_joins_fusion_and_an_unavailable_semantic_does_not_b
     assert sorted(result.contributing) == ["pinned", "tool-use"]
     assert result.semantic_status == "unavailable"
     assert result.semantic.to_dict() == {"state": "unavailable", "reason": "no vectors for this home",
-                                         "fix": "", "not_embedded": None}
+                                         "fix": "", "not_embedded": None,
+                                         "embedder": None, "note": None}
     # without it the gated ladder's ranker is not asked: the same results, its state unchecked
     unasked = run_search(SearchRequest(query="gizmo", rankers=["bm25", "pinned"]), engine=engine)
     assert answer_of(unasked) == answer_of(result) and unasked.semantic_status == "unchecked"

@@ -53,7 +53,8 @@ def test_the_semantic_ranker_is_not_run_for_a_lookup_and_the_answer_is_unchanged
     assert _semantic(gated).status == "gated"
     assert _semantic(gated).reason == pipeline.GATED_REASON
     assert gated.semantic.to_dict() == {"state": "unchecked", "reason": pipeline.UNCHECKED_REASON,
-                                        "fix": "", "not_embedded": None}
+                                        "fix": "", "not_embedded": None, "embedder": None,
+                                        "note": None}
     assert gated.semantic_status == "unchecked" and gated.semantic.label() == "unchecked"
     assert "semantic" not in gated.contributing
     # the same search made to run the ranker: its ladder is computed, then dropped by fusion

@@ -342,7 +342,9 @@ def test_cli_search_and_index_json(paraphrase_home):
     document = json.loads(out.stdout)
     assert document["semantic_status"] == "available"
     # Everything was just embedded: nothing is left for the keep-up job.
-    assert document["semantic"] == {"state": "available", "reason": "", "fix": "", "not_embedded": 0}
+    assert document["semantic"] == {"state": "available", "reason": "", "fix": "", "not_embedded": 0,
+                                    "embedder": document["semantic"]["embedder"], "note": None}
+    assert document["semantic"]["embedder"] in ("lsa", "wordllama", "minilm")
     assert target in [r["event_id"] for r in document["results"]]
     off = subprocess.run([carto, "search", query, "--json", "--limit", "15", "--no-semantic"],
                          capture_output=True, text=True, env=env)

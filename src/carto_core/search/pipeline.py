@@ -244,7 +244,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         if gated:
             reports.append(LadderReport(name, name, "gated", GATED_REASON))
             if name == SEMANTIC:
-                semantic = SemanticState("available", not_embedded=state.not_embedded)
+                semantic = state
             continue
         try:
             produced = ranker.rank(query, scope, engine, depth=request.depth)
@@ -273,7 +273,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
             ladders.append(ladder)
             reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
         if name == SEMANTIC:
-            semantic = SemanticState("available", not_embedded=state.not_embedded)
+            semantic = state
     lap("ladders")
 
     if _takes_query(type(fusion).fuse):

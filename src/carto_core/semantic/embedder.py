@@ -35,6 +35,11 @@ class EmbedderUnavailable(EmbedderError):
         self.fix = fix
 
 
+class EmbedderRefused(EmbedderUnavailable):
+    """An embedder whose model is there but is not the one it was built for (a checksum that
+    does not match): it refuses to run it. `carto doctor` lists it as a problem."""
+
+
 class Embedder:
     """Subclass, set `name`, implement `model_tag`, `embed_documents` and `embed_query`.
 
@@ -65,10 +70,25 @@ class Embedder:
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
     #: that also says "what did I ...". A model that reads the sentence keeps it whole.
     content_query: ClassVar[bool] = False
+    #: The embedder used instead when this one is not installed (`missing()` says why): the
+    #: search and the index run with it and say so (`note`). "": none, this one is unavailable.
+    fallback: ClassVar[str] = ""
 
     def __init__(self, home: "Home", options: dict | None = None):
         self.home = home
         self.options = dict(options or {})
+        #: Set when this embedder stands in for another that is not installed: what and why.
+        self.note = ""
+
+    def missing(self) -> str:
+        """Why this embedder is not installed here (with the command that installs it), ""
+        when it is. Cheap: no model is loaded. Only an embedder with a `fallback` is asked."""
+        return ""
+
+    def embeds(self, source: str, row: dict) -> bool:
+        """Whether an event (its log label and row) is worth a vector of this model; the
+        others are left to the keyword ladders and counted as having nothing to embed."""
+        return True
 
     @property
     def model_tag(self) -> str:
@@ -104,4 +124,11 @@ def create_embedder(name: str, home: "Home", settings=None, registries=None) -> 
         registries = get_registries(hooks=EMBEDDER_HOOKS)
     cls = registries.embedders.get(name)
     options = settings.options_for(name) if settings is not None else {}
-    return cls(home, options)
+    embedder = cls(home, options)
+    if getattr(embedder, "fallback", "") and embedder.fallback != name:
+        why = embedder.missing()
+        if why:
+            stand_in = create_embedder(embedder.fallback, home, settings, registries)
+            stand_in.note = f"{name} is not installed ({why}): {embedder.fallback} answers instead"
+            return stand_in
+    return embedder

@@ -93,7 +93,12 @@ class IndexReport:
     embedded: int = 0
     gated: int = 0
     no_text: int = 0
+    #: Of `no_text`: events with text that this embedder leaves to the keyword ladders
+    #: (`Embedder.embeds`: minilm does not embed tool rows).
+    keyword_only: int = 0
     failed: int = 0
+    #: Set when the configured embedder is not installed and another embedded instead.
+    note: str = ""
     fitted: str = ""
     gate: float | None = None
     gate_active: bool = False
@@ -442,6 +447,8 @@ def run_index(
                               "events with text", "carto ingest")
             report.fitted = embedder.fit(texts)
             del texts
+        report.embedder = getattr(embedder, "name", "") or settings.embedder
+        report.note = getattr(embedder, "note", "")
         embedder.check()
         report.model = embedder.model_tag
     except EmbedderUnavailable as exc:
@@ -481,7 +488,8 @@ def run_index(
 
         fold = Fold()
         candidates = _candidates(events_of(plan.starts, states, fold), store, report, rejected,
-                                 check_store, batch_size, limit, count_present=not plan.tail)
+                                 check_store, batch_size, limit, count_present=not plan.tail,
+                                 embeds=getattr(embedder, "embeds", None))
         # The novelty gate judges small increments only: a run that brings more than
         # `gate_max` new documents is a backfill and runs ungated (upstream's backfills did).
         head: list = []
@@ -594,7 +602,8 @@ def _batches(items, size: int):
 
 
 def _candidates(events, store, report: IndexReport, rejected: set[str], check_store: bool,
-                batch_size: int, limit: int | None, *, count_present: bool = True):
+                batch_size: int, limit: int | None, *, count_present: bool = True,
+                embeds=None):
     """(event, text) of the events to embed: with text, not in the store for the model, not
     rejected by the gate before; counts every event into `report` on the way (corpus, no_text,
     todo). The store is asked about a batch of ids at a time. A tail run does not count events
@@ -605,6 +614,9 @@ def _candidates(events, store, report: IndexReport, rejected: set[str], check_st
         for event, text in batch:
             again = event.replaces
             report.corpus += 0 if again else 1
+            if text and embeds is not None and not embeds(event.source, event.row):
+                text = ""  # left to the keyword ladders: nothing to embed for this model
+                report.keyword_only += 0 if again else 1
             if text:
                 texted.append((event, text))
             elif not again:

@@ -32,7 +32,8 @@ class SemanticStatus(Record):
     """Whether the semantic ladder can answer, and why not. A plain record
     (carto_core.util.records: no dataclass to generate on every cold search)."""
 
-    _fields = ("state", "reason", "fix", "embedder", "model", "store", "vectors", "other_models")
+    _fields = ("state", "reason", "fix", "embedder", "model", "store", "vectors", "other_models",
+               "note")
     state: str  # "available", "unavailable", "disabled"
     reason: str
     fix: str
@@ -41,10 +42,12 @@ class SemanticStatus(Record):
     store: str
     vectors: int
     other_models: dict | None
+    #: The configured embedder is not installed and another answers: which and why ("").
+    note: str
 
     def __init__(self, state: str, reason: str = "", fix: str = "", embedder: str = "",
                  model: str = "", store: str = "", vectors: int = 0,
-                 other_models: dict | None = None):
+                 other_models: dict | None = None, note: str = ""):
         self.state = state
         self.reason = reason
         self.fix = fix
@@ -53,6 +56,7 @@ class SemanticStatus(Record):
         self.store = store
         self.vectors = vectors
         self.other_models = other_models
+        self.note = note
 
     @property
     def available(self) -> bool:
@@ -97,7 +101,10 @@ class SemanticSearcher:
         self._scale = (0.0, 1.0)
 
     def _unavailable(self, reason: str, fix: str = "", **extra) -> SemanticStatus:
-        return SemanticStatus("unavailable", reason, fix, embedder=self.settings.embedder, **extra)
+        embedder = self._embedder
+        return SemanticStatus("unavailable", reason, fix,
+                              embedder=getattr(embedder, "name", "") or self.settings.embedder,
+                              note=getattr(embedder, "note", ""), **extra)
 
     def status(self, *, refresh: bool = False) -> SemanticStatus:
         if self._status is not None and not refresh:
@@ -146,8 +153,9 @@ class SemanticSearcher:
                     "carto index", model=model, store=store.describe(), other_models=others)
             return self._unavailable(f"no vectors of model {model} yet", "carto index",
                                      model=model, store=store.describe())
-        return SemanticStatus("available", embedder=settings.embedder, model=model,
-                              store=store.describe(), vectors=count)
+        return SemanticStatus("available", embedder=getattr(embedder, "name", "") or settings.embedder,
+                              model=model, store=store.describe(), vectors=count,
+                              note=getattr(embedder, "note", ""))
 
     def search(self, query: str, *, limit: int = 500, projects=None,
                since: datetime | None = None, before: datetime | None = None,

@@ -153,6 +153,11 @@ class SemanticSettings(Record):
                          ("timeout", "CARTO_EMBED_TIMEOUT"), ("api_key", "CARTO_EMBED_API_KEY")):
             if env.get(var) not in (None, ""):
                 http[key] = env[var]
+        minilm = options.setdefault("minilm", {})
+        for key, var in (("model_file", "CARTO_MINILM_MODEL"), ("threads", "CARTO_MINILM_THREADS"),
+                         ("rows", "CARTO_MINILM_ROWS")):
+            if env.get(var) not in (None, ""):
+                minilm[key] = env[var]
         lsa = options.setdefault("lsa", {})
         for key, var in (("dims", "CARTO_LSA_DIMS"), ("fit_sample", "CARTO_LSA_FIT_SAMPLE")):
             if env.get(var) not in (None, ""):

