@@ -47,7 +47,7 @@ def _ids(home, query, **kw) -> list[str]:
 def test_a_found_question_brings_the_turn_after_it(tmp_path):
     home, by = _home(tmp_path, {"s1": [(600, ASK), (599, ANSWER), (598, "Thanks!")]})
     found = _ids(home, "Which houseplant suits someone forgetful?")
-    assert found[:2] == [by[ASK], by[ANSWER]]
+    assert found[:2] == [by[ANSWER], by[ASK]]  # the reply takes its question's place
     assert by["Thanks!"] not in found  # the answer lends nothing on: it asks nothing
 
 
@@ -57,10 +57,11 @@ def test_only_a_question_lends_and_only_to_a_question_query(tmp_path, monkeypatc
                                 "s2": [(500, ASK), (499, "Cacti, obviously.")]})
     found = _ids(home, "Which houseplant suits someone forgetful?")
     assert by[ANSWER] not in found  # its row before does not ask
-    assert found.index(by["Cacti, obviously."]) == found.index(by[ASK]) + 1
+    assert found.index(by["Cacti, obviously."]) == found.index(by[ASK]) - 1
     # a lookup (no question) is left as the ladders ranked it
     assert by["Cacti, obviously."] not in _ids(home, "houseplant forgets")
     monkeypatch.setattr(answers, "SHARE", 0.0)
+    monkeypatch.setattr(answers, "SHARE_ASKED", 0.0)
     assert by["Cacti, obviously."] not in _ids(home, "Which houseplant suits someone forgetful?")
 
 
@@ -68,7 +69,7 @@ def test_the_next_turn_is_of_the_same_session_and_in_scope(tmp_path):
     home, by = _home(tmp_path, {"s1": [(600, ASK), (100, ANSWER)],
                                 "s2": [(300, "A cactus in the window?")]})
     found = _ids(home, "Which houseplant suits someone forgetful?")
-    assert found[:2] == [by[ASK], by[ANSWER]]  # next in time within s1, not s2's later row
+    assert found[:2] == [by[ANSWER], by[ASK]]  # next in time within s1, not s2's later row
     windowed = _ids(home, "Which houseplant suits someone forgetful?",
                     before=NOW - timedelta(minutes=200))
     assert by[ASK] in windowed and by[ANSWER] not in windowed
@@ -79,8 +80,15 @@ def test_the_lent_score_is_a_share_of_the_question_s(tmp_path):
     request = SearchRequest(query="Which houseplant suits someone forgetful?", semantic=False,
                             limit=10, now=NOW, all=True)
     hits = {h.event_id: h for h in run_search(request, engine=SearchEngine(home)).results}
-    assert hits[by[ANSWER]].score == pytest.approx(answers.SHARE * hits[by[ASK]].score)
+    # a row that is only a question: its reply takes its place, just above it
+    assert hits[by[ANSWER]].score == pytest.approx(answers.SHARE_ASKED * hits[by[ASK]].score)
     assert "answer" in hits[by[ANSWER]].sources
+    # a row holding more than its question lends SHARE
+    both = "I repotted the fern. What's a good first houseplant for someone who forgets to water?"
+    (tmp_path / "more").mkdir()
+    home, by = _home(tmp_path / "more", {"s1": [(600, both), (599, ANSWER)]})
+    hits = {h.event_id: h for h in run_search(request, engine=SearchEngine(home)).results}
+    assert hits[by[ANSWER]].score == pytest.approx(answers.SHARE * hits[by[both]].score)
 
 
 def test_a_question_put_to_the_assistant_ranks_the_reply_above_its_question(tmp_path):
@@ -90,8 +98,10 @@ def test_a_question_put_to_the_assistant_ranks_the_reply_above_its_question(tmp_
     hits = run_search(request, engine=SearchEngine(home)).results
     assert [h.event_id for h in hits[:2]] == [by[ANSWER], by[ASK]]
     assert hits[0].score == pytest.approx(answers.SHARE_ASKED * hits[1].score)
-    # asked of oneself, the question keeps its place and the reply follows it
-    assert _ids(home, "Which houseplant did I want for someone forgetful?")[:2] == [by[ASK], by[ANSWER]]
+    # asked of oneself too: the question row does not hold the answer, its reply does
+    assert _ids(home, "Which houseplant did I want for someone forgetful?")[:2] == [by[ANSWER], by[ASK]]
+    # a lookup (no question) is left as the ladders ranked it
+    assert _ids(home, "houseplant forgets")[0] == by[ASK]
 
 
 def test_a_row_holding_a_reply_that_asks_keeps_its_place_above_the_next_turn(tmp_path):

@@ -12,13 +12,13 @@ three; a turn row that holds the message and its reply in one (what carto's own 
 ends in a question mark only when the reply asks one, and then the next turn is its answer.
 The stdlib prompt-time recall (`search.lite`) does not do this step.
 
-A question put to the assistant ("Which houseplant did you suggest for a forgetful owner?",
-the analyzer's `asks_the_assistant`) asks for the reply, not for the person's question: the
-reply to a row that is that one question is lent `SHARE_ASKED` of its score, just above it (a
-row holding a message and a reply that asks something keeps `SHARE`: its next turn answers the
-assistant). Measured (docs/ranking.md, "The reply to a question put to the assistant"): hit@1
-a 0.60 -> 0.71, d 0.41 -> 0.48, b unchanged to the rank (its rows hold the message and the
-reply in one), hit@10 unchanged.
+A row that is one question and nothing else (one utterance: someone asking) does not hold
+its answer, the reply after it does: that reply is lent `SHARE_ASKED` of its score, just
+above it (a row holding a message and a reply that asks something keeps `SHARE`: its next turn
+answers the assistant, not the query). Measured first for questions put to the assistant
+("Which houseplant did you suggest...?": hit@1 a 0.60 -> 0.71, d 0.41 -> 0.48), then for every
+question (docs/ranking.md, "The reply takes its question's place"): the context sets' answers
+go from second to first (hit@1 0.00 -> 1.00 on both), a, b and c unchanged, d one hit@5 less.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from carto_core.search.api import Fused
 #: How many of the best results may lend, and the share of its score a question lends.
 WINDOW = 10
 SHARE = 0.8
-#: The share when the query asks the assistant what it said: the reply takes its question's
+#: The share a row that is only a question lends its reply: the reply takes the question's
 #: place, just above it (1.25 found one more first place on a and d: not a tuned value).
 SHARE_ASKED = 1.05
 #: Rows read to find the window's distinct texts (copies of chit-chat fold on the page).
@@ -60,7 +60,7 @@ def _only_asks(row: dict) -> bool:
 
 def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> list[Fused]:
     """`fused` (best first) with the turn after each found question raised to `SHARE` of the
-    question's score (`SHARE_ASKED` when `query_text` asks the assistant what it said);
+    question's score (`SHARE_ASKED` when the row is one question and nothing else);
     re-sorted when anything moved. Nothing read beyond the window's rows."""
     from carto_core.search.index import LOG_CODE
 
@@ -93,7 +93,6 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
     pool = np.flatnonzero(np.isin(session, session[[f.index for f, _ in asking]]) & alive)
     if mask is not None:
         pool = pool[mask[pool]]
-    asked = engine.analyzer.asks_the_assistant(query_text)
     moved = False
     for f, row in asking:
         doc = f.index
@@ -102,7 +101,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
         if not len(same):
             continue
         after = int(same[np.argmin(ts[same])])
-        lent = (SHARE_ASKED if asked and _only_asks(row) else SHARE) * f.score
+        lent = (SHARE_ASKED if _only_asks(row) else SHARE) * f.score
         if lent <= 0:
             continue
         target = by_index.get(after)
