@@ -52,6 +52,10 @@ def _isolated_home(tmp_path_factory, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     # The semantic keep-up is a detached child: a test that wants it turns it on itself.
     monkeypatch.setenv("CARTO_KEEPUP", "0")
+    # The semantic ladder's mechanics are tested with the static embedder, which embeds a row
+    # in microseconds; the default (minilm: an encoder pass a row) and its fallback are tested
+    # in rankers/tests/test_minilm.py, which names it.
+    monkeypatch.setenv("CARTO_EMBEDDER", "wordllama")
     from carto_core.privacy import redact
     from carto_core.plugin import registry
 

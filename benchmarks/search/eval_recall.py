@@ -193,6 +193,30 @@ def _memoize_embedders(folder: Path) -> None:
         cls.embed_documents = embed_documents
 
 
+def _embed_turns_with_context(form: str, room: int = 400) -> None:
+    """The indexer's document text of a turn row joined with the previous turn's (its session,
+    as the log is read: a full build reads it in order). A probe: no incremental state."""
+    from carto_core.semantic import indexer
+
+    original = indexer.row_document_text
+    last: dict[str, str] = {}
+
+    def row_document_text(row, event_id, *args, **kwargs):
+        text = original(row, event_id, *args, **kwargs)
+        session = row.get("session")
+        if not text or row.get("turn_idx") is None or not isinstance(session, str):
+            return text
+        own = str(row.get("summary") or "")
+        previous = last.get(session)
+        last[session] = own
+        if not previous:
+            return text
+        previous = previous[-room:]
+        return f"{previous}\n{text}" if form == "before" else f"{text} | {previous}"
+
+    indexer.row_document_text = row_document_text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="/tmp/recall-eval")
@@ -208,6 +232,9 @@ def main() -> None:
     parser.add_argument("--memo", metavar="DIR",
                         help="cache document vectors by (model, text) under DIR, so variants "
                              "that embed the same texts pay once")
+    parser.add_argument("--context-turns", choices=("before", "after"),
+                        help="a probe: embed each turn with the turn before it in its session "
+                             "(before: 'previous \\n own'; after: 'own | previous')")
     parser.add_argument("--ranks", metavar="JSONL",
                         help="append every case's rank to this file (one JSON row a case)")
     parser.add_argument("--render", nargs="+", metavar="RESULTS_JSON",
@@ -226,6 +253,8 @@ def main() -> None:
         _patch_embedder(item)
     if args.memo:
         _memoize_embedders(Path(args.memo))
+    if args.context_turns:
+        _embed_turns_with_context(args.context_turns)
     out = Path(args.out)
     sets = build_sets(out)
     sets.update(build_weakness_sets(out, args.sets.split(",")))

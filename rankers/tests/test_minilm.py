@@ -86,6 +86,27 @@ def test_the_numpy_query_path_gives_onnxruntimes_vectors(embedder):
     assert float(queries[2] @ near) > 0.6 > float(queries[2] @ far)
 
 
+def test_a_run_holds_at_most_1024_padded_tokens(tmp_path, monkeypatch):
+    """onnxruntime's peak memory grows with rows x length: long rows go a few at a time, short
+    ones many at a time, and the vectors are those of each text alone."""
+    from carto_rankers.embedders import minilm_embedder
+
+    fresh = MiniLMEmbedder(Home(tmp_path))
+    onnx = fresh._onnx_model()
+    shapes = []
+    real = onnx.embed_batch
+    monkeypatch.setattr(onnx, "embed_batch",
+                        lambda lists: shapes.append((len(lists), max(map(len, lists)))) or real(lists))
+    texts = ["short one"] * 60 + ["a long row " * 60] * 10 + ["mid length row of words " * 5] * 7
+    vectors = fresh.embed_documents(texts)
+    assert all(rows * width <= minilm_embedder.BATCH_TOKENS for rows, width in shapes), shapes
+    assert max(rows for rows, _ in shapes) == 32 and sum(r for r, _ in shapes) == len(texts)
+    assert any(width == 128 and rows == 8 for rows, width in shapes)
+    alone = np.stack([real([ids]) [0] for ids in
+                      (e.ids for e in fresh._batch_tokenizer().encode_batch(texts[58:63]))])
+    assert (alone * vectors[58:63]).sum(1).min() >= 0.9999
+
+
 def test_a_query_imports_neither_onnxruntime_nor_tokenizers(tmp_path, embedder):
     embedder.check()  # derived weights in this test's cache (HOME is the test's)
     code = ("import sys\n"
@@ -183,6 +204,16 @@ def test_a_home_without_the_model_package_falls_back_to_wordllama(tmp_path, monk
     assert "minilm is not installed" in doctor["semantic"]["note"]
     text = runner.invoke(cli, ["doctor", "--no-probe"], env=env).stdout
     assert "semantic: wordllama (available)" in text and "note: minilm is not installed" in text
+
+
+def test_minilm_is_the_default_embedder(monkeypatch, tmp_path):
+    from carto_core.semantic.embedder import create_embedder
+    from carto_core.semantic.settings import SemanticSettings
+
+    monkeypatch.delenv("CARTO_EMBEDDER")  # the suite's own choice (conftest)
+    settings = SemanticSettings.load()
+    assert settings.embedder == "minilm" and settings.origins["embedder"] == "default"
+    assert create_embedder(settings.embedder, Home(tmp_path), settings).name == "minilm"
 
 
 def test_a_refused_model_is_said_by_search_index_and_doctor_without_a_traceback(tmp_path):

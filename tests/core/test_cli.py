@@ -34,12 +34,13 @@ def test_config_json_shows_home_and_selections(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     monkeypatch.delenv("CARTO_HOME")
     monkeypatch.setenv("CARTO_RANKERS", "bm25,other")
+    monkeypatch.delenv("CARTO_EMBEDDER")  # the suite's own choice (conftest): the default here
     doc = json.loads(CliRunner().invoke(cli, ["config", "--json"]).output)
     assert doc["home"] == str(tmp_path / "h") and doc["home_origin"] == "config file"
     assert doc["config_file_exists"] is True
     assert doc["settings"]["search.decay"] == {"value": "exp", "origin": "config file"}
     assert doc["settings"]["search.rankers"] == {"value": ["bm25", "other"], "origin": "CARTO_RANKERS"}
-    assert doc["settings"]["semantic.embedder"] == {"value": "wordllama", "origin": "default"}
+    assert doc["settings"]["semantic.embedder"] == {"value": "minilm", "origin": "default"}
 
 
 def test_broken_config_file_is_a_clear_error(tmp_path, monkeypatch):

@@ -110,6 +110,6 @@ def test_the_semantic_records_pickle_and_keep_their_defaults():
     assert record.payload == {} and record.digest == 0 and record.timestamp is None
     s = settings.SemanticSettings()
     assert (s.enabled, s.embedder, s.novelty_gate, s.gate_max, s.collection, s.store_kind) == (
-        True, "wordllama", settings.DEFAULT_GATE, settings.DEFAULT_GATE_MAX,
+        True, "minilm", settings.DEFAULT_GATE, settings.DEFAULT_GATE_MAX,
         settings.DEFAULT_COLLECTION, "embedded")
     assert s.embedder_options is not settings.SemanticSettings().embedder_options

