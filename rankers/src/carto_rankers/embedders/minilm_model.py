@@ -57,23 +57,14 @@ class ModelMismatch(EmbedderRefused):
 
 
 def package_folder() -> Path | None:
-    """The installed package folder, found without importing anything (the path finder alone,
-    as the wordllama embedder finds its package)."""
-    if _FOLDER:
-        return _FOLDER[0]
-    from importlib.machinery import PathFinder
+    """The installed package folder, found without importing anything."""
+    if not _FOLDER:
+        from carto_rankers.embedders.packages import installed_folder
 
-    try:
-        spec = PathFinder.find_spec(PACKAGE)
-        if spec is None:
-            import importlib.util
-
-            spec = importlib.util.find_spec(PACKAGE)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    _FOLDER.append(Path(list(spec.submodule_search_locations)[0]))
+        found = installed_folder(PACKAGE)
+        if found is None:
+            return None
+        _FOLDER.append(found)
     return _FOLDER[0]
 
 
@@ -274,12 +265,15 @@ def derived_folder(path: Path, root: Path | None = None) -> Path:
             return folder
         except OSError:
             return folder
+    from carto_core.util.npymap import save_npy
+    from carto_core.util.privatefiles import make_dirs
+
     weights = derive_weights(path.read_bytes())
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(folder.parent)
     tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
-    tmp.mkdir(parents=True, exist_ok=True)
+    make_dirs(tmp)
     for name, array in weights.items():
-        np.save(tmp / f"{name}.npy", np.ascontiguousarray(array))
+        save_npy(tmp / f"{name}.npy", np.ascontiguousarray(array))
     _write_meta(tmp, path)
     try:
         os.rename(tmp, folder)

@@ -35,6 +35,7 @@ from carto_core.util.npymap import map_npy, save_npy
 from carto_core.util.privatefiles import make_dirs
 from carto_core.search.tokens import term_hash
 from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
+from carto_rankers.embedders.packages import installed_folder
 
 CONFIG = "l2_supercat"
 DIMS = 256
@@ -49,24 +50,11 @@ _VERSION: list = []
 
 def package_folder() -> Path | None:
     """The installed wordllama folder, found without importing the package."""
-    if _FOLDER:
-        return _FOLDER[0]
-    # The path finder alone (importlib.machinery is loaded in every process); importlib.util
-    # and its ABCs cost a cold search ~0.4 ms. A finder of its own (an editable install)
-    # is asked through importlib.util when the path finder finds nothing.
-    from importlib.machinery import PathFinder
-
-    try:
-        spec = PathFinder.find_spec("wordllama")
-        if spec is None:
-            import importlib.util
-
-            spec = importlib.util.find_spec("wordllama")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    _FOLDER.append(Path(list(spec.submodule_search_locations)[0]))
+    if not _FOLDER:
+        found = installed_folder("wordllama")
+        if found is None:
+            return None
+        _FOLDER.append(found)
     return _FOLDER[0]
 
 
