@@ -51,6 +51,10 @@ ALLOWED: dict[str, str] = {
     "carto_core.model.project": "a row's project: the repository of the cwd, from .git files",
     "carto_core.util.safeio": "reading .git files without blocking on a FIFO",
     "carto_core.capture.tail": "PostToolBatch: the changelog's tail searched for its calls' ids",
+    "carto_core.privacy.exclude": "`[capture] exclude`: an excluded folder writes nothing (the config "
+                                  "file's bytes read once; no TOML parse without an exclude key)",
+    "carto_core.logio.tombstone": "a forgotten event is never written back (one failed open when "
+                                  "nothing was forgotten)",
     # the capture modules of the providers
     "carto_claude": "the Claude plugin's package",
     "carto_claude.capture": "Claude Code's capture handler",

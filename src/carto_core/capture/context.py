@@ -210,12 +210,34 @@ def _first_timestamp(path: str, lines: int = 5, max_bytes: int = 1 << 20) -> flo
     return None
 
 
+def kept_rows(home, rows: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The rows a hook may write: not of an excluded project or folder (`[capture] exclude`),
+    not of an event `carto forget` buried (ids made from content, such as a Codex prompt's,
+    would otherwise come back). One `stat` of each when neither is set up."""
+    from carto_core.logio.tombstone import is_buried
+    from carto_core.privacy.exclude import load as exclusion
+
+    rule = exclusion()
+    if rule:
+        rows = [(log, row) for log, row in rows if not rule.row(row)]
+    buried = is_buried(home, [row.get("event_id") for _, row in rows])
+    if any(buried):
+        rows = [pair for pair, gone in zip(rows, buried) if not gone]
+    return rows
+
+
 def write_outcome(home, outcome: Outcome) -> int:
     """Redact every row and append it to its log: one `os.write` per row, logs in first-use
-    order. Rows a full or unwritable home refuses go to the spill file (`carto_core.logio.spill`),
+    order. Rows of an excluded project or of a forgotten event are dropped first
+    (`kept_rows`). Rows a full or unwritable home refuses go to the spill file (`carto_core.logio.spill`),
     flushed by the next call that can write; what happened is added to `outcome.problems`."""
     if not outcome.rows:
         return 0
+    kept = kept_rows(home, outcome.rows)
+    if len(kept) != len(outcome.rows):
+        outcome.rows = kept
+        if not kept:
+            return 0
     from carto_core.logio.jsonl import dumps_row
     from carto_core.logio.logs import PROMPT_LOGS
     from carto_core.privacy.redact import redact_row

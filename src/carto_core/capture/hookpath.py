@@ -122,6 +122,10 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
     if not isinstance(payload, dict):
         log_problem(f"{provider} {event_name}: payload is a JSON {type(payload).__name__}, not an object", home)
         return None
+    from carto_core.privacy.exclude import load as exclusion
+
+    if exclusion().folder(payload.get("cwd")):
+        return None  # `[capture] exclude`: nothing at all, not even a hook.log line naming it
     if target is None:
         log_problem(f"{why_not} (event {event_name})", home)
         return None

@@ -232,7 +232,12 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
             read = _load_reader(job.reader)(job.path, handle, checkpoint, answer=job.answer, now=now)
             written = dict(state.get("written", {})) if state else {}
             lines: list[bytes] = []
+            from carto_core.capture.context import kept_rows
+
+            wanted = {id(row) for _, row in kept_rows(home, [("turns", row) for row in read.rows])}
             for row in read.rows:
+                if id(row) not in wanted:
+                    continue  # an excluded project's turn, or a forgotten one
                 line, digest = encoded(row)
                 if written.get(row.get("event_id")) == digest:
                     continue  # this very row is the newest already

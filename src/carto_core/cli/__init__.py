@@ -41,6 +41,7 @@ CORE_COMMANDS: dict[str, str] = {
     "memory": "carto_core.cli.memory_cmd:memory",
     "report": "carto_core.cli.report_cmd:report",
     "team": "carto_core.cli.team_cmd:team",
+    "forget": "carto_core.cli.forget_cmd:forget",
 }
 
 

@@ -128,9 +128,27 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     except RegistryError as exc:
         families = {"path": None, "families": 0}
         problems.append({"problem": str(exc), "fix": 'write {"aliases": {"family": ["repo"]}}'})
+    from carto_core.logio.home import config_file
+    from carto_core.privacy.exclude import load as exclusion
+
+    rule = exclusion()
+    control = {"tombstones": 0, "forget_pending": False}
+    if home.root.is_dir():
+        from carto_core.control.forget import pending as forget_pending
+        from carto_core.logio.tombstone import count as tombstones
+
+        control = {"tombstones": tombstones(home), "forget_pending": forget_pending(home)}
+        if control["forget_pending"]:
+            problems.append({"problem": "a forget was interrupted: part of what it takes out is "
+                                        "still in the home",
+                             "fix": "carto forget --resume (any carto command that reads the "
+                                    "home finishes it too)"})
     return {
         "home": str(home.root),
         "home_exists": home.root.is_dir(),
+        "exclude": {"projects": list(rule.projects), "paths": list(rule.paths),
+                    "config": str(config_file())},
+        **control,
         "logs": logs,
         "hooks": {key: hooks[key] for key in ("files", "checked", "probes")},
         "events": searched_rows,
@@ -222,6 +240,17 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         for item in document["spill"]:
             held = f" (claimed by pid {item['claimed_by']}{', gone' if item['orphaned'] else ''})" if item["claimed_by"] else ""
             click.echo(f"  spill           {item['entries']:>9} rows waiting  {item['path']}{held}")
+        excluded = ([f"project {p}" for p in document["exclude"]["projects"]]
+                    + [f"path {p}" for p in document["exclude"]["paths"]])
+        if excluded:
+            click.echo(f"never recorded: {', '.join(excluded)}  ([capture] exclude in "
+                       f"{document['exclude']['config']})")
+        else:
+            click.echo("never recorded: nothing excluded ([capture] exclude in the config file "
+                       "names projects and folders no hook or ingest records)")
+        if document["tombstones"]:
+            click.echo(f"forgotten: {document['tombstones']} events (their tombstones keep "
+                       "backfills and hooks from writing them back)")
         _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")

@@ -27,7 +27,7 @@ HOME_READERS: dict[str, object] = {
 #: Readers that call `require_home` themselves, after their own usage checks: `eval` (not with
 #: --generate, which builds a home of its own); `doctor` reports the missing home among its
 #: checks and then exits 3; `team` (its `admin` commands need no home, the others do).
-SELF_GUARDED = frozenset({"doctor", "eval", "team"})
+SELF_GUARDED = frozenset({"doctor", "eval", "team", "forget"})
 #: Commands that never read the user's home or may create it: `mcp` is started by the agent
 #: before anything was recorded, so it starts anyway (and creates nothing); `config` says where
 #: the home would be.
@@ -56,6 +56,25 @@ def require_home() -> None:
     if not root.is_dir():
         click.echo(f"carto: {missing_home_message(root)}", err=True)
         raise SystemExit(int(ExitCode.NOT_FOUND))
+    finish_forget(root)
+
+
+def finish_forget(root) -> None:
+    """A forget that was interrupted is finished before anything reads the home (one `stat`
+    when none waits): no reader ever sees half a forget for longer than that."""
+    import os
+
+    if not os.path.exists(os.path.join(root, ".carto", "forget", "intent.json")):
+        return
+    from carto_core.control.forget import resume
+    from carto_core.logio.home import Home
+
+    click.echo("carto: finishing a forget that was interrupted first", err=True)
+    try:
+        resume(Home(root))
+    except OSError as exc:  # a home that cannot be written: the command reads what there is
+        click.echo(f"carto: could not finish it ({exc.strerror or exc}); "
+                   "`carto forget --resume` retries", err=True)
 
 
 def _asks_help(ctx: click.Context) -> bool:

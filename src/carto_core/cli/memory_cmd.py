@@ -118,7 +118,7 @@ Exit codes: 0 ok, 2 an ambiguous --project, 3 nothing recorded for the project."
 def memory(project, print_only, write, file_path, as_json) -> None:
     """Curate a project's MEMORY.md from what carto recorded."""
     from carto_core.logio.home import current_home
-    from carto_core.lenses.memory import MAX_BYTES, MAX_LINES, build_memory, merge, render
+    from carto_core.lenses.memory import build_memory, render
 
     if print_only and write:
         usage_error("--print and --write: choose one")
@@ -142,18 +142,15 @@ def memory(project, print_only, write, file_path, as_json) -> None:
         existing = target.read_text("utf-8") if target.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {target}: {exc}")
-    from carto_core.lenses.memory import BEGIN, END
+    from carto_core.lenses.memory import NoRoom, rewritten
 
-    outside = existing
-    if BEGIN in existing and END in existing:
-        start, end = existing.find(BEGIN), existing.find(END) + len(END)
-        outside = existing[:start] + existing[end:]
-    room_lines = MAX_LINES - len(outside.splitlines()) - 1
-    room_bytes = MAX_BYTES - len(outside.encode("utf-8")) - 2
-    if room_lines < 6 or room_bytes < 512:
-        fail(f"{target} already holds {len(outside.splitlines())} lines outside carto's section: no room "
-             f"within Claude Code's {MAX_LINES} lines", ExitCode.CONFLICT)
-    new = merge(existing, render(built, max_lines=room_lines, max_bytes=room_bytes))
+    try:
+        new = rewritten(existing, built)
+    except NoRoom as exc:
+        fail(f"{target} already holds {exc}", ExitCode.CONFLICT)
+    from carto_core.control.memoryfiles import remember
+
+    remember(home, target, name)
     if new == existing:
         if as_json:
             emit_json({"file": str(target), "changed": False, "project": name})

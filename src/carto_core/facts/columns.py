@@ -91,6 +91,20 @@ class Dimension:
             index -= 1
         return out
 
+    def compact(self) -> None:
+        """Drop the values no position holds any more (the events that held them were
+        rewritten away or forgotten), renumbering the rest in their order."""
+        used = [ident for ident in range(1, len(self.names)) if self.postings[ident]]
+        if len(used) == len(self.names) - 1:
+            return
+        renumber = [0] * len(self.names)
+        for new, old in enumerate(used, 1):
+            renumber[old] = new
+        self.names = [None] + [self.names[ident] for ident in used]
+        self.ids = {value: ident for ident, value in enumerate(self.names) if ident}
+        self.postings = [self.postings[0]] + [self.postings[ident] for ident in used]
+        self.col = array("i", [renumber[code] for code in self.col])
+
     def truncate(self, cut: int) -> None:
         """Forget every position >= cut."""
         del self.col[cut:]

@@ -375,13 +375,15 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
 
 
 def patch(home: Home, cols: Columns, states: dict, index: IdIndex,
-          stale: list[str]) -> tuple[Columns, dict, IdIndex] | None:
+          stale: list[str], forgotten=None) -> tuple[Columns, dict, IdIndex] | None:
     """The columns after the `stale` logs were rewritten or truncated, reading only those logs
     again: the events they owned are dropped, they are folded in again (an id another log's
     event holds is a duplicate or takes it over, by the rule of `carto_core.logio.fold`) and all is
     laid out again from the columns. None (build instead) when only a full read can tell: a
     cache without per-log row counts, a log gone, or an event a stale log owned that it no
-    longer holds (a copy of it in a later log would be the event now)."""
+    longer holds (a copy of it in a later log would be the event now), unless `forgotten`
+    (event ids whose rows left every log: `carto forget`) names it. Values no event holds any
+    more (a forgotten project's name) leave the string tables."""
     import numpy as np
 
     if any(not home.log(label).exists() or "rows" not in (states.get(label) or {})
@@ -424,8 +426,13 @@ def patch(home: Home, cols: Columns, states: dict, index: IdIndex,
     after_lkeys = np.frombuffer(new_index.lkeys, np.int64) if new_cols.n else np.zeros(0, np.int64)
     owned_after = np.frombuffer(new_index.hashes, np.uint32)[
         np.isin(after_lkeys >> _SHIFT, sorted(stale_ranks))] if new_cols.n else owned_before[:0]
+    if forgotten:
+        gone = np.fromiter((_crc(event_id) for event_id in forgotten), np.uint32)
+        owned_before = owned_before[~np.isin(owned_before, gone)]
     if not _covers(owned_after, owned_before):
         return None  # an event a rewritten log owned is gone from it
+    for dim in new_cols.dims.values():
+        dim.compact()
     return new_cols, new_states, new_index
 
 
@@ -675,9 +682,10 @@ def row_reader(home: Home, cols: Columns):
     return resolve
 
 
-def open_columns(home: Home, *, persist: bool = True) -> Opened:
+def open_columns(home: Home, *, persist: bool = True, forgotten=None) -> Opened:
     """The facts columns of `home`, from the cache when it is current, else built (or brought
-    up to date) and saved. Never writes anything but `<home>/.carto/facts/columns.bin`."""
+    up to date) and saved. Never writes anything but `<home>/.carto/facts/columns.bin`.
+    `forgotten`: event ids `carto forget` took out of every log (see `patch`)."""
     started = time.perf_counter()
     collecting = gc.isenabled()
     gc.disable()  # bulk arrays and small objects, none cyclic
@@ -700,7 +708,7 @@ def open_columns(home: Home, *, persist: bool = True) -> Opened:
             grown = [label for label, value in status.items() if value == "grown"]
             if stale:
                 reasons = {label: "rewritten or truncated" for label in stale}
-                patched = patch(home, cols, states, index, stale)
+                patched = patch(home, cols, states, index, stale, forgotten)
                 if patched is not None:
                     state = "patched"
                     cols, states, index = patched

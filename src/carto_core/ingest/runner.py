@@ -206,10 +206,28 @@ ProgressCallback = Callable[[Stream, ReadBatch], None]
 CHECKPOINT_SAVE_SECONDS = 1.0
 
 
+class Guard:
+    """What a backfill must never write: rows of an excluded project or folder (`[capture]
+    exclude`, `carto_core.privacy.exclude`) and events `carto forget` buried
+    (`carto_core.logio.tombstone`)."""
+
+    def __init__(self, home: Home):
+        from carto_core.logio.tombstone import TombstoneSet
+        from carto_core.privacy.exclude import load as exclusion
+
+        self.exclusion = exclusion()
+        self.buried = TombstoneSet.of(home)
+
+    def stream(self, stream: Stream) -> bool:
+        """True when the stream's file is under an excluded path: it is not even read."""
+        return bool(self.exclusion) and stream.path is not None and self.exclusion.path(os.fspath(stream.path))
+
+
 def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: KnownIds,
-                 writers: list | None, dry_run: bool) -> dict[str, int]:
+                 writers: list | None, dry_run: bool, guard: Guard) -> dict[str, int]:
     """Count a batch into `summary` and write its rows that are new (or, in a revisable log,
-    changed); returns event_id -> digest of the revisable rows it wrote."""
+    changed) and neither excluded nor forgotten (`Guard`); returns event_id -> digest of the
+    revisable rows it wrote."""
     summary.units += batch.units
     summary.skipped.update(batch.skipped)
     summary.rows_read += len(batch.rows)
@@ -223,6 +241,12 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
     written: dict[str, int] = {}
     for emit in batch.rows:
         event_id = emit.row.get("event_id")
+        if guard.exclusion and guard.exclusion.row(emit.row):
+            summary.skipped["excluded"] += 1
+            continue
+        if event_id in guard.buried:
+            summary.skipped["forgotten"] += 1
+            continue
         ids = known.of(emit.log)
         row = redact_row(ensure_intent(emit.log, emit.row))
         revisable = emit.log in known.revisable
@@ -276,8 +300,13 @@ def run_ingest(
     known = KnownIds(home, frozenset(getattr(source, "revisable_logs", ())))
     writer_list = list(writers) if writers is not None else None
     last_save, pending_save = time.perf_counter(), False
+    guard = Guard(home)
     for stream in streams if streams is not None else source.discover():
         summary.streams += 1
+        if guard.stream(stream):
+            summary.streams_skipped += 1
+            summary.skipped["excluded stream"] += 1
+            continue
         # A stream the Stop hook reads too (`carto_core.capture.live`) is read under its
         # source's live lock, from the live checkpoint, which is then brought up to date: the
         # two paths append a turn's rows in the order of the transcript states they read.
@@ -293,7 +322,12 @@ def run_ingest(
             except Exception as exc:
                 summary.errors.append(f"{stream.path or stream.key}: {type(exc).__name__}: {exc}")
                 continue
-            written = _write_batch(home, batch, summary, known, writer_list, dry_run)
+            excluded_before = summary.skipped["excluded"]
+            written = _write_batch(home, batch, summary, known, writer_list, dry_run, guard)
+            if batch.rows and summary.skipped["excluded"] - excluded_before == len(batch.rows):
+                # Every row was an excluded project's: no checkpoint either (its key names the
+                # stream's file, which names the project); the next run reads it again.
+                batch.checkpoint = None
             if live_state is not None and batch.checkpoint is not None:
                 revisable = [e.row for e in batch.rows if e.log in known.revisable]
                 live.save_state(home, source.name, stream.key, batch.checkpoint, revisable,

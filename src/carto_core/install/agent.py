@@ -113,6 +113,21 @@ def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = Fa
         click.echo(f"mcp: {line}")
     for line in trailer(result) if callable(trailer) else trailer:
         click.echo(line)
+    if not removing and not dry_run:
+        click.echo(exclusion_note())
+
+
+def exclusion_note() -> str:
+    """What an install says about opting out (it asks nothing): where `[capture] exclude` goes."""
+    from carto_core.logio.home import config_file
+    from carto_core.privacy.exclude import load
+
+    rule = load()
+    if rule:
+        return (f"never recorded ([capture] exclude in {config_file()}): "
+                + ", ".join(rule.patterns))
+    return (f"to keep a project or folder out of carto, list it in {config_file()}: "
+            '[capture] exclude = ["client-*", "~/private"] (docs/control.md#exclusion)')
 
 
 def run_install(

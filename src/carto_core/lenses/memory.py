@@ -363,3 +363,55 @@ def merge(existing: str, section: str) -> str:
     if not existing:
         return section
     return existing + ("" if existing.endswith("\n") else "\n") + "\n" + section
+
+
+class NoRoom(ValueError):
+    """The file's own lines leave carto's section no room within Claude Code's budget."""
+
+
+def rewritten(existing: str, memory: Memory) -> str:
+    """`existing` MEMORY.md text with carto's section rendered from `memory` in the room the
+    person's lines leave (Claude Code loads `MAX_LINES` lines, `MAX_BYTES` bytes). Raises
+    `NoRoom` when they leave too little."""
+    outside = existing
+    if BEGIN in existing and END in existing:
+        start, end = existing.find(BEGIN), existing.find(END) + len(END)
+        outside = existing[:start] + existing[end:]
+    room_lines = MAX_LINES - len(outside.splitlines()) - 1
+    room_bytes = MAX_BYTES - len(outside.encode("utf-8")) - 2
+    if room_lines < 6 or room_bytes < 512:
+        raise NoRoom(f"{len(outside.splitlines())} lines outside carto's section: no room "
+                     f"within Claude Code's {MAX_LINES} lines")
+    return merge(existing, render(memory, max_lines=room_lines, max_bytes=room_bytes))
+
+
+def without_section(existing: str) -> str:
+    """`existing` without carto's marked section (and the newline that ends it)."""
+    start = existing.find(BEGIN)
+    end = existing.find(END, start if start >= 0 else 0)
+    if start < 0 or end < 0:
+        return existing
+    tail = existing[end + len(END):]
+    if tail.startswith("\n"):
+        tail = tail[1:]
+    head = existing[:start]
+    if head.endswith("\n\n") and not tail:
+        head = head[:-1]  # the blank line `merge` put before an appended section
+    return head + tail
+
+
+def section_of(existing: str) -> tuple[str, set[str]] | None:
+    """(project, event ids named on its lines) of carto's section in `existing`, or None."""
+    start = existing.find(BEGIN)
+    end = existing.find(END, start if start >= 0 else 0)
+    if start < 0 or end < 0:
+        return None
+    body = existing[start:end]
+    heading = re.search(r"^# (.+): what carto remembers$", body, re.M)
+    ids: set[str] = set()
+    for comment in re.findall(r"<!-- ([^>]*) -->", body):
+        for part in comment.split(","):
+            token = part.strip().split(" ")[0]
+            if token and not token.startswith("+"):
+                ids.add(token)
+    return (heading.group(1) if heading else ""), ids

@@ -46,7 +46,8 @@ from carto_core.logio.rewrite_journal import (
     write_intent,
 )
 
-__all__ = ["LineTransform", "RewriteResult", "Transform", "generation", "parse_lines", "rewrite_lines", "rewrite_log"]
+__all__ = ["LineFilter", "LineTransform", "RewriteResult", "Transform", "generation", "parse_lines",
+           "rewrite_kept", "rewrite_lines", "rewrite_log"]
 
 Transform = Callable[[Iterable[dict]], Iterable[dict]]
 #: Lines in, lines out: `(raw line, parsed row or None)` -> bytes to write (each ending in a
@@ -92,29 +93,96 @@ def rewrite_lines(log_path: os.PathLike | str, transform: LineTransform) -> Rewr
     last line without its newline, each with its parsed row or None) and returns the new
     lines. The crash-safe sequence of the module docstring."""
     log_path = Path(log_path)
+
+    def spool(old_fd: int, out) -> tuple[ReadReport, int, int]:
+        chunks = []
+        while chunk := os.read(old_fd, 1 << 20):
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        lines, report = parse_lines(log_path, data)
+        _reach("read")
+        for raw in transform(lines):
+            out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+        # Where the last line read starts: when it had no newline, its writer may have
+        # been mid-row (see `appended_since`), and the tail copy starts there.
+        return report, len(data), data.rfind(b"\n") + 1
+
+    return _rewrite(log_path, spool)
+
+
+#: Keep a line? `(raw line, parsed row or None)` -> bool.
+LineFilter = Callable[[bytes, "dict | None"], bool]
+
+
+def rewrite_kept(log_path: os.PathLike | str, keep: LineFilter) -> RewriteResult:
+    """Rewrite a log keeping only the lines `keep` accepts, bytes unchanged: the crash-safe
+    sequence of `rewrite_lines`, streamed (the log is read a block at a time and no row is
+    held: its memory does not grow with the log, which `carto forget` needs at a million
+    events). A line that does not parse as one row is given as None. `report` counts the lines
+    read (`lines`) and dropped (`dropped`, in `problems`)."""
+    from carto_core.logio.jsonl import fast_loads_line
+
+    log_path = Path(log_path)
+
+    def spool(old_fd: int, out) -> tuple[ReadReport, int, int]:
+        report = ReadReport(os.fspath(log_path))
+        total = 0
+        line_start = 0  # offset in the log of the first byte of `rest`
+        rest = b""
+        first = True
+        while True:
+            chunk = os.read(old_fd, 1 << 20)
+            if first:
+                _reach("read")
+                first = False
+            if not chunk:
+                break
+            total += len(chunk)
+            block = rest + chunk
+            cut = block.rfind(b"\n") + 1
+            rest = block[cut:]
+            whole = block[:cut]
+            if whole:
+                for raw in whole.splitlines(keepends=True):
+                    _filter_line(raw, keep, report, out, fast_loads_line)
+                line_start += cut
+        if rest:
+            _filter_line(rest, keep, report, out, fast_loads_line)
+        report.end_offset = total
+        return report, total, line_start
+
+    return _rewrite(log_path, spool)
+
+
+def _filter_line(raw: bytes, keep: LineFilter, report: ReadReport, out, loads) -> None:
+    if not raw.strip():
+        return
+    report.lines += 1
+    row, problem = loads(raw.rstrip(b"\r\n"))
+    if problem == "malformed_json" or not isinstance(row, dict):
+        row = None
+    if keep(raw, row):
+        out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+    else:
+        report.problems["dropped"] += 1
+
+
+def _rewrite(log_path: Path, spool) -> RewriteResult:
+    """The crash-safe sequence of the module docstring around `spool(old_fd, out)`, which
+    reads the log from `old_fd` to its end, writes the new content to `out` and returns (the
+    read report, the bytes read, where the last line read starts)."""
     lock = open_lock(log_path, blocking=True)
     try:
         recovered = recover_locked(log_path)
         removed = clean_temporaries(log_path)
         old_fd = open_fd(log_path, os.O_RDONLY)
         try:
-            chunks = []
-            while chunk := os.read(old_fd, 1 << 20):
-                chunks.append(chunk)
-            data = b"".join(chunks)
-            read_upto = len(data)
-            lines, report = parse_lines(log_path, data)
-            _reach("read")
             tmp = temporary_path(log_path)
             with open_private(tmp, "wb") as out:
-                for raw in transform(lines):
-                    out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+                report, read_upto, piece_at = spool(old_fd, out)
                 out.flush()
                 os.fsync(out.fileno())
             _reach("spooled")
-            # Where the last line read starts: when it had no newline, its writer may have
-            # been mid-row (see `appended_since`), and the tail copy starts there.
-            piece_at = data.rfind(b"\n") + 1
             write_intent(log_path, {"read_upto": read_upto, "piece_at": piece_at,
                                     "temporary": os.path.basename(tmp), "pid": os.getpid()})
             _reach("intent")

@@ -545,15 +545,16 @@ class IndexBuilding:
                 self._verified[label] = seen
         return out
 
-    def refresh(self) -> str:
-        """Index rows appended since the last read. Returns "fresh", "grown" or "rebuild"
-        (a log was rewritten: the caller rebuilds)."""
+    def refresh(self, forgotten=None) -> str:
+        """Index rows appended since the last read. Returns "fresh", "grown", "patched" or
+        "rebuild" (a log was rewritten in a way a patch cannot follow: the caller rebuilds).
+        `forgotten`: see `patch_rewritten`."""
         stale = self.stale_logs()
         if not stale:
             return "fresh"
         rewritten = [label for label in BUILD_ORDER if stale.get(label) == "rewritten"]
         if rewritten:
-            if not self.patch_rewritten(rewritten):
+            if not self.patch_rewritten(rewritten, forgotten):
                 return "rebuild"
             stale = {label: why for label, why in stale.items() if why != "rewritten"}
             if not stale:
@@ -595,7 +596,7 @@ class IndexBuilding:
         self._apply(builder)
         return "grown"
 
-    def patch_rewritten(self, labels: list[str]) -> bool:
+    def patch_rewritten(self, labels: list[str], forgotten=None) -> bool:
         """Bring the index up to date with logs that were rewritten (the rewrite path, a
         repair, a redaction) without a rebuild: each is read again whole; a row whose digest
         is its document's keeps the document (only its location moves), a changed row replaces
@@ -603,10 +604,13 @@ class IndexBuilding:
         and the log's bit in every `seen` mask is recomputed. Returns False (rebuild instead)
         when the answer depends on more than that log: session context is on (a changed row
         changes the next one's), a log is gone, or a vanished row's id lives on in another
-        log (its row there would become the event), or an id repeats within the log (its
-        newest row wins, which one pass over rows already placed cannot settle)."""
-        from carto_core.model.logstream import Fold
+        log (its row there would become the event). An id that repeats within the log (a
+        turn written while open and again as it grew) is read at its newest row only, which
+        wins (`carto_core.logio.fold`): such a log is read twice.
 
+        `forgotten` (a container of event ids, `carto forget`'s) names events whose rows left
+        every log: such a document is retired even when other logs held a copy (they no longer
+        do), where a vanished row would otherwise mean a rebuild."""
         if self.context or any(not self.home.log(label).exists() for label in labels):
             return False
         cols = self.cols
@@ -623,12 +627,7 @@ class IndexBuilding:
             held = np.zeros(n, np.bool_)  # documents this read found a row for
             path = self.home.log(label)
             report = ReadReport(str(path))
-            fold = Fold()  # ids this read has seen
-            for chunk in fold.chunks(path, label, report=report):
-                if not chunk.new.all():
-                    # An id twice in one log: its newest row wins (carto_core.logio.fold), which this
-                    # single pass cannot settle for rows it already placed: rebuild.
-                    return False
+            for chunk in _newest_rows(path, label, report):
                 firsts = np.flatnonzero(chunk.new)
                 docs = self.positions([chunk.ids[i] for i in firsts])
                 for i, doc in zip(firsts.tolist(), docs.tolist()):
@@ -653,8 +652,11 @@ class IndexBuilding:
                                              chunk.ids[i], bit)
             own = (source == code) & alive
             gone = np.flatnonzero(own & ~held)
-            if len(gone) and (cols["seen"][gone] & ~np.uint8(bit)).any():
-                return False
+            if len(gone):
+                copied = gone[(cols["seen"][gone] & ~np.uint8(bit)) != 0]
+                if len(copied) and (forgotten is None or not all(
+                        self.event_id(int(doc)) in forgotten for doc in copied)):
+                    return False
             alive[gone] = False
             seen = cols["seen"]
             elsewhere = (source != code) & alive
@@ -738,3 +740,49 @@ class IndexBuilding:
         self.tail_docs = 0
         self._id_hash, self._tail_map, self._main_docs = None, {}, 0
         self._stats()
+
+
+#: Chunks `_newest_rows` keeps from its first pass (a small log is not read twice).
+_KEPT_CHUNKS = 2
+
+
+def _newest_rows(path: Path, label: str, report: ReadReport):
+    """The log's rows folded chunk by chunk (`carto_core.model.logstream.Fold`), an id that
+    repeats read at its newest row only (within a log the row appended last is the event):
+    every row of a chunk is new. A first pass finds the repeated ids and their last lines;
+    a second yields the rows (a small log's are kept from the first)."""
+    from carto_core.model.logstream import CHUNK_ROWS, Fold
+    from carto_core.logio.jsonl import fast_loads_line
+    from carto_core.logio.reader import iter_lines
+
+    fold = Fold()
+    last: dict[str, int] = {}
+    chunks: list | None = []  # kept while small: a log without repeats is then read once
+    for chunk in fold.chunks(path, label, report=report):
+        again = np.flatnonzero(~chunk.new)
+        for i in again.tolist():
+            last[chunk.ids[i]] = chunk.lines[i].lineno
+        if chunks is not None:
+            chunks.append(chunk)
+            if len(chunks) > _KEPT_CHUNKS:
+                chunks = None
+    if not last and chunks is not None:
+        yield from chunks
+        return
+    del chunks
+    if not last:
+        yield from Fold().chunks(path, label, report=ReadReport(str(path)))
+        return
+    from carto_core.model.logstream import event_key
+
+    fold, batch = Fold(), []
+    for line in iter_lines(path, ReadReport(str(path)), loads=fast_loads_line):
+        newest = last.get(event_key(line.row, label, line.lineno))
+        if newest is not None and newest != line.lineno:
+            continue  # an older row of an id that repeats: the newest wins
+        batch.append(line)
+        if len(batch) >= CHUNK_ROWS:
+            yield fold.fold(label, batch)
+            batch = []
+    if batch:
+        yield fold.fold(label, batch)

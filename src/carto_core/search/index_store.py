@@ -121,10 +121,16 @@ class GenerationStore:
         name, folder = new_generation(base)
         alive = np.asarray(self.cols["alive"])
         everything = bool(alive.all())
+        strings, remaps = self.strings, {}
+        if not everything:
+            strings, remaps = _live_strings(self.strings, self.cols, alive)
         for column in COLUMNS:
             values = np.asarray(self.cols[column])
-            save_npy(folder / f"col_{column}.npy",
-                    np.ascontiguousarray(values if everything else values[alive]))
+            if not everything:
+                values = values[alive]
+                if column in remaps:
+                    values = remaps[column][values]
+            save_npy(folder / f"col_{column}.npy", np.ascontiguousarray(values))
         merge_runs(folder, self.segments, np.asarray(self.cols["doclen"]), TF_SCALE,
                    None if everything else alive)
         ids = IdWriter(folder)
@@ -136,7 +142,7 @@ class GenerationStore:
         ids.close()
         meta = {"version": VERSION, "analyzer": self.analyzer.signature, "context": self.context,
                 "documents": int(alive.sum()), "logs": self.logs,
-                "strings": self.strings, "problems": self.problems,
+                "strings": strings, "problems": self.problems,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         self._prune(base, keep=name, superseded=publish(base, name, folder, meta))
         saved = type(self).load(self.home, analyzer=self.analyzer)
@@ -171,3 +177,26 @@ class GenerationStore:
                 if age < (600 if name.endswith(".tmp") else 60):
                     continue
             shutil.rmtree(entry, ignore_errors=True)
+
+
+#: The string tables of the document columns: column -> table in `strings`.
+STRING_COLUMNS = {"project": "projects", "type": "types", "session": "sessions"}
+
+
+def _live_strings(strings: dict, cols: dict, alive: np.ndarray) -> tuple[dict, dict]:
+    """The string tables without the values no live document holds, and per column the map
+    from old codes to new ones. A saved generation never keeps a retired document's project,
+    type or session (a forgotten project's name must not outlive its rows); code 0 stays ""."""
+    out, remaps = dict(strings), {}
+    for column, table in STRING_COLUMNS.items():
+        values = strings.get(table)
+        if not values:
+            continue
+        used = np.unique(np.concatenate([[0], np.asarray(cols[column])[alive]])).astype(np.int64)
+        if len(used) == len(values):
+            continue
+        remap = np.zeros(len(values), np.int32)
+        remap[used] = np.arange(len(used), dtype=np.int32)
+        out[table] = [values[int(code)] for code in used]
+        remaps[column] = remap
+    return out, remaps

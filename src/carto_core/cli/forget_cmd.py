@@ -1,0 +1,147 @@
+"""`carto forget`: take events out of the home, from every log and everything derived from
+them (`carto_core.control.forget`)."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.exitcodes import ExitCode
+from carto_core.util.output import emit_json, fail, json_option, usage_error
+
+
+@click.command(epilog="""\b
+Examples:
+  carto forget --project acme                   what would go: per log, per derived store
+  carto forget --project acme --write           take it out, everywhere
+  carto forget --before 2025-01-01 --write      everything older than that day
+  carto forget --session 5f1c... --write        one session
+  carto forget --match "hunter2" --json         the events whose text holds it (dry run)
+  carto forget --event evt-abc123 --write       one event
+  carto forget --project acme --before 90d      criteria combine: acme's events older than 90 days
+  carto forget --resume                         finish a forget that was interrupted
+
+\b
+What goes: every row of every matching event (an event_id with one matching row goes whole)
+from the six logs and knowledge-gaps.jsonl; the searches that served it (served-log,
+access-ledger, search-calls); lines of .carto/ logs naming it; the keyword index's, facts
+cache's and vector store's entries (patched in place: search keeps answering, semantic ladder
+included); checkpoints of transcripts nothing is left of; carto's section of MEMORY.md files;
+the team server's rows (--project alone). A tombstone (hashes of the ids, no text) keeps any
+later backfill or hook from writing them back. Never recorded at all: `[capture] exclude`.
+Exit codes: 0 something matched (and was taken out with --write), 3 nothing matched,
+2 no criteria or a bad one, 1 the home could not be read or written.""")
+@click.option("--project", "projects", multiple=True, metavar="NAME",
+              help="A project's events (its exact name, any case; repeat for several).")
+@click.option("--session", "sessions", multiple=True, metavar="ID", help="A session's events (repeatable).")
+@click.option("--before", metavar="WHEN", default=None,
+              help="Events older than WHEN (90d, 2025-01-01, last month, ...).")
+@click.option("--match", "match", multiple=True, metavar="TEXT",
+              help="Events whose text holds TEXT, any case (repeatable).")
+@click.option("--event", "events", multiple=True, metavar="ID", help="One event by id (repeatable).")
+@click.option("--write", is_flag=True, help="Take it out (default: a dry run that only counts).")
+@click.option("--resume", is_flag=True, help="Finish a forget that was interrupted, then stop.")
+@json_option
+def forget(projects, sessions, before, match, events, write, resume, as_json) -> None:
+    """Forget events: from every log, index, cache, vector and telemetry file; a dry run unless --write."""
+    from carto_core.control.criteria import Criteria
+    from carto_core.control import forget as engine
+    from carto_core.logio.home import current_home
+    from carto_core.util.timeparse import WhenError, parse_when
+
+    home = current_home()
+    if resume:
+        if any((projects, sessions, before, match, events)):
+            usage_error("--resume takes no criteria: it finishes the forget that was interrupted")
+        if not home.root.is_dir():
+            fail(f"home {home.root} does not exist (nothing to resume)", ExitCode.NOT_FOUND)
+        done = engine.resume(home, _progress(as_json)) if engine.pending(home) else None
+        if done is None:
+            if as_json:
+                emit_json({"home": str(home.root), "resumed": None})
+            else:
+                click.echo("no interrupted forget to finish")
+            raise SystemExit(int(ExitCode.NOT_FOUND))
+        _report(done, as_json, resumed=True)
+        return
+    moment = None
+    if before:
+        try:
+            moment = parse_when(before)
+        except WhenError as exc:
+            usage_error(f"--before: {exc}")
+    criteria = Criteria(projects, sessions, moment, match, events)
+    if not criteria:
+        usage_error("say what to forget: --project, --session, --before, --match or --event "
+                    "(see carto forget --help)")
+    from carto_core.cli.homeguard import require_home
+
+    require_home()
+    try:
+        if write:
+            document = engine.forget(home, criteria, _progress(as_json))
+        else:
+            document = engine.plan_document(home, criteria)
+    except OSError as exc:
+        fail(f"{exc.filename or home.root}: {exc.strerror or exc}")
+    _report(document, as_json)
+
+
+def _progress(as_json: bool):
+    import sys
+
+    if as_json or not sys.stderr.isatty():
+        return None
+
+    def say(phase: str) -> None:
+        click.echo(f"forget: {phase} ...", err=True)
+
+    return say
+
+
+def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
+    found = document["events"] or document["rows"]
+    if as_json:
+        emit_json(document)
+    else:
+        if document.get("resumed"):
+            click.echo(f"finished an interrupted forget first ({document['resumed']['events']} events)")
+        logs = document.get("removed") if not document["dry_run"] else document["logs"]
+        for label, n in (logs or {}).items():
+            if n:
+                click.echo(f"{label}: {n} rows")
+        for group in ("telemetry", "state", "checkpoints"):
+            for name, n in (document.get(group) or {}).items():
+                if n:
+                    click.echo(f"{name}: {n}")
+        derived = document.get("derived") or {}
+        for name, value in derived.items():
+            if value and value != {"outcome": "none"}:
+                click.echo(f"{name}: {_short(value)}")
+        memory = document.get("memory_files") or {}
+        for kind in ("removed", "rewritten"):
+            for path in memory.get(kind, []):
+                click.echo(f"MEMORY.md section {kind}: {path}")
+        team = document.get("team") or {}
+        if team.get("outcome") not in (None, "none"):
+            click.echo(f"team server: {_short(team)}")
+        if resumed:
+            click.echo(f"finished the interrupted forget: {document['events']} events")
+        elif document["dry_run"]:
+            tail = "; --write takes it out" if found else ""
+            click.echo(f"{document['events']} events, {document['rows']} rows would be forgotten"
+                       f" (dry run: nothing written){tail}")
+            if document.get("pending"):
+                click.echo("an interrupted forget waits: --write or --resume finishes it", err=True)
+        else:
+            click.echo(f"forgot {document['events']} events ({document['rows']} rows); "
+                       f"{document.get('tombstones', 0)} new tombstones")
+    if not found and not resumed:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _short(value) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_short(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "-"
+    return str(value)

@@ -1,0 +1,142 @@
+"""`carto forget --project P --write` on a home that holds P everywhere: no byte of P's text is
+left under the home, the other project's answers are what they were, and a re-ingest of P's
+transcripts (or P's next Stop hook on them) writes nothing back."""
+
+from __future__ import annotations
+
+import json
+
+from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS
+from tests.control.conftest import MARK, P, Q, QMARK, SID_P, SID_Q, files_holding, hook, invoke
+
+QUERIES = [QMARK, "discount codes", "coupon reload", "cart total tax", "make build",
+           "caching work", "cache warm"]
+
+
+def _answers(scope: str | None, *, env=None, semantic: bool = False) -> dict:
+    out = {}
+    for query in QUERIES:
+        args = ["search", query, "--json", "--all", "--limit", "20",
+                "--semantic" if semantic else "--no-semantic"]
+        if scope:
+            args += ["--project", scope]
+        document = json.loads(invoke(*args, env=env, ok=(0, 3)).output)
+        out[query] = [(r["event_id"], round(r["score"], 6)) for r in document["results"]]
+    return out
+
+
+def _reference_home(full_home, root) -> dict:
+    """The same home had P never been recorded: every event log copied without P's lines (told
+    apart here by their text, not by carto), indexed from scratch."""
+    from carto_core.logio.home import Home
+
+    home = Home(root)
+    home.root.mkdir()
+    for label in (*SEARCHED_LOGS, *SIDE_LOGS):  # the access ledger's reuse counts too
+        lines = full_home.home.log(label).read_bytes().splitlines(keepends=True)
+        home.log(label).write_bytes(b"".join(
+            line for line in lines if P.encode() not in line and MARK.encode() not in line))
+    return {"CARTO_HOME": str(home.root)}
+
+
+def _vectors(home, project: str) -> dict:
+    """event id -> (int8 codes, scale) of the project's stored vectors."""
+    import numpy as np
+
+    from carto_core.semantic.embedded import EmbeddedStore, Segment
+    from carto_core.semantic.store import vectors_dir
+
+    store = EmbeddedStore(vectors_dir(home))
+    out = {}
+    for entry in store._read_manifest()["segments"]:
+        columns = Segment(store.root / entry["name"], entry).columns()
+        for i, event_id in enumerate(columns["ids"]):
+            if columns["projects"][i] == project:
+                out[bytes(event_id).decode()] = (np.asarray(columns["vectors"][i]).tobytes(),
+                                                 float(columns["scale"][i]))
+    return out
+
+
+def _lines_of(home, project: str) -> dict[str, list[bytes]]:
+    out = {}
+    for label in (*SEARCHED_LOGS, "knowledge-gaps"):
+        path = home.log(label)
+        if path.exists():
+            out[label] = sorted(line for line in path.read_bytes().splitlines()
+                                if project.encode() in line.lower() or QMARK.encode() in line.lower())
+    return out
+
+
+def test_forget_a_project_leaves_no_byte_of_it_and_changes_no_other_answer(full_home, tmp_path):
+    home = full_home.home
+    assert len(files_holding(home.root, [P, MARK])) > 20  # the fixture really put P everywhere
+    reference = _reference_home(full_home, tmp_path / "never-p")
+    invoke("index", env=reference)
+    vectors_of_q = _vectors(home, Q)
+    kept_rows = _lines_of(home, Q)
+    served = [json.loads(line) for line in home.log("served").read_bytes().splitlines()]
+    calls_of_p = {r["call_id"] for r in served if r["project"] == P}
+    calls_of_q_only = {r["call_id"] for r in served} - calls_of_p
+    census_before = json.loads(invoke("facts", "census", "--json", "--project", Q).output)
+
+    dry = json.loads(invoke("forget", "--project", P, "--json").output)
+    assert dry["dry_run"] and dry["events"] > 0
+    assert set(dry["logs"]) >= set(SEARCHED_LOGS)  # P is in every log
+    assert files_holding(home.root, [P, MARK])  # a dry run changes nothing
+
+    done = json.loads(invoke("forget", "--project", P, "--write", "--json").output)
+    assert done["events"] == dry["events"]
+    assert done["derived"]["keyword_index"]["outcome"] == "patched"
+    assert done["derived"]["facts"]["outcome"] == "patched"
+    assert sum(done["derived"]["vectors"]["deleted"].values()) > 0
+    assert files_holding(home.root, [P, MARK]) == []
+
+    # The person's part of MEMORY.md stays byte for byte; carto's section for P is gone.
+    assert full_home.memory_file.read_text("utf-8") == "# My notes\n\nThe person's own line.\n"
+
+    # Every row of the other project is still there, and its answers are the same.
+    assert _lines_of(home, Q) == kept_rows
+    served = [json.loads(line) for line in home.log("served").read_bytes().splitlines()]
+    assert calls_of_q_only <= {r["call_id"] for r in served}  # searches that never served P stay
+    assert not calls_of_p & {r["call_id"] for r in served}  # those that did go whole
+    # The other project's answers are those of a home that never held P: the keyword index
+    # was patched to what a fresh build gives (same documents, same statistics, same scores).
+    assert _answers(Q) == _answers(Q, env=reference)
+    assert _answers(None) == _answers(None, env=reference)
+    # Its vectors were kept as they were, byte for byte (a patch, not a re-embedding).
+    assert _vectors(home, Q) == vectors_of_q and vectors_of_q
+    census_after = json.loads(invoke("facts", "census", "--json", "--project", Q).output)
+    assert census_after["facts"] == census_before["facts"]
+    assert census_after["facts"]["by_project"][0]["count"] > 5
+    semantic = json.loads(invoke("search", "coupon survives reload", "--json", "--semantic").output)
+    assert semantic["semantic_status"] == "available"  # the ladder was patched, not dropped
+    assert semantic["results"] and {r["project"] for r in semantic["results"]} == {Q}
+
+    # A backfill of P's transcripts and history, and P's next Stop hook, write nothing back.
+    before = {label: home.log(label).read_bytes() for label in SEARCHED_LOGS}
+    again = json.loads(invoke("ingest", "claude", "--settle", "0", "--json").output)
+    assert again["rows_written"] == 0 and again["skipped"].get("forgotten", 0) > 0
+    path = full_home.projects / f"-work-{P}" / f"{SID_P}.jsonl"
+    hook(home, "Stop", {"session_id": SID_P, "cwd": f"/work/{P}", "transcript_path": str(path),
+                        "hook_event_name": "Stop"})
+    assert {label: home.log(label).read_bytes() for label in SEARCHED_LOGS} == before
+
+
+def test_a_dry_run_counts_per_log_and_per_store_and_writes_nothing(full_home):
+    home = full_home.home
+    snapshot = {p: p.read_bytes() for p in home.root.rglob("*") if p.is_file()}
+    document = json.loads(invoke("forget", "--project", P, "--json").output)
+    assert {p: p.read_bytes() for p in home.root.rglob("*") if p.is_file()} == snapshot
+    assert document["telemetry"]["served"] > 0 and document["telemetry"]["search-calls"] > 0
+    assert document["checkpoints"]["checkpoints"] >= 1 and document["checkpoints"]["live"] == 1
+    assert document["derived"]["keyword_index"] == document["events"]
+    assert list(document["derived"]["vectors"].values())[0] > 0
+    assert document["memory_files"]["removed"] == [str(full_home.memory_file)]
+    assert document["tombstones"] == document["events"]
+
+
+def test_nothing_matched_exits_3_and_no_criteria_is_a_usage_error(full_home):
+    assert invoke("forget", "--project", "no-such-project", ok=(3,)).exit_code == 3
+    assert invoke("forget", ok=(2,)).exit_code == 2
+    assert invoke("forget", "--before", "not a time", ok=(2,)).exit_code == 2
+
