@@ -140,3 +140,38 @@ def test_nothing_matched_exits_3_and_no_criteria_is_a_usage_error(full_home):
     assert invoke("forget", ok=(2,)).exit_code == 2
     assert invoke("forget", "--before", "not a time", ok=(2,)).exit_code == 2
 
+
+def test_repair_redact_patches_the_stores_and_search_keeps_its_semantic_ladder():
+    """`carto repair redact --write` used to delete the vectors (and the keyword index and the
+    facts cache): search said the semantic ladder was unavailable until the next keep-up. Now
+    the stores are patched: only the changed row's vector goes (embedded again by the next
+    keep-up), the others stay, and no store holds the credential."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.home import current_home
+
+    home = current_home()
+    secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9EXAMPLE"
+    rows = [{"event_id": f"evt-r{i}", "timestamp": f"2026-05-0{i + 1}T10:00:00Z", "type": "tool_bash",
+             "project": Q, "session_id": SID_Q, "summary": f"Ran: deploy the {QMARK} shop step {i}"}
+            for i in range(5)]
+    rows[2]["summary"] = f"Ran: export AWS_SECRET_ACCESS_KEY={secret} before the {QMARK} deploy"
+    home.root.mkdir(parents=True)
+    append_rows(home.log("changelog"), rows)
+    invoke("index")
+    invoke("facts", "census")
+    before = json.loads(invoke("search", "deploy shop", "--json", "--semantic").output)
+    assert before["semantic_status"] == "available" and before["semantic"]["not_embedded"] == 0
+
+    done = json.loads(invoke("repair", "redact", "--write", "--json").output)
+    assert done["fixed"] == 1
+    after = json.loads(invoke("search", "release webstore", "--json", "--semantic").output)
+    assert after["semantic_status"] == "available"  # the ladder never went away
+    patched = done["caches"]["patched"]
+    assert patched["keyword_index"]["outcome"] == "patched" and patched["facts"]["outcome"] == "patched"
+    assert list(patched["vectors"]["deleted"].values()) == [1]
+    assert after["semantic"]["not_embedded"] == 1  # the redacted row waits for the keep-up
+    semantic = [ladder for ladder in after["ladders"] if ladder["name"] == "semantic"]
+    assert semantic and semantic[0]["status"] == "ok" and semantic[0]["contributed"] > 0, after["ladders"]
+    assert files_holding(home.root, [secret[:12]]) == []
+    invoke("index", "--step", "semantic")
+    assert json.loads(invoke("search", "deploy shop", "--json", "--semantic").output)["semantic"]["not_embedded"] == 0

@@ -60,11 +60,14 @@ def test_dry_run_counts_per_log_and_kind_and_changes_nothing(tmp_path):
     assert AWS not in text and GHP not in text and "q9w8e7r6t5y4" not in text
 
 
-def test_write_redacts_every_place_and_removes_the_caches(tmp_path):
+def test_write_redacts_every_place_and_patches_or_removes_the_caches(tmp_path):
     home = upstream_home(tmp_path)
     doc = redact_home(home, write=True)
     assert (doc["secrets"], doc["fixed"], doc["would_fix"]) == (4, 4, 0)
-    assert doc["caches"]["removed"] == [".carto/search"] and not (home.state / "search").exists()
+    # The unreadable index folder was replaced by a build of the redacted logs; its stray
+    # vocabulary, still holding a piece, was removed.
+    assert doc["caches"]["patched"]["keyword_index"]["outcome"] == "rebuilt"
+    assert doc["caches"]["removed"] == [".carto/search/vocab.txt"]
     data = everything(home)
     for secret in (AWS, GHP, "q9w8e7r6t5y4"):
         assert secret.encode() not in data and secret.lower().encode() not in data
@@ -122,7 +125,7 @@ def test_cli_repair_and_doctor_exit_codes_and_never_print_a_secret(tmp_path):
     assert dry.exit_code == 0 and json.loads(dry.output)["would_fix"] == 4
     done = runner.invoke(cli, ["repair", "redact", "--write"], env=env)
     assert done.exit_code == 0 and "4 credentials found, 4 fixed" in done.output
-    assert "removed cache (rebuilds on next use): .carto/search" in done.output
+    assert "removed cache file still holding a piece (rebuilds on next use): .carto/search/vocab.txt" in done.output
     for result in (doctor, dry, done):
         assert AWS not in result.output and GHP not in result.output
     assert runner.invoke(cli, ["repair", "redact"], env=env).exit_code == 3

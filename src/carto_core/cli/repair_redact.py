@@ -17,14 +17,16 @@ def redact(write: bool, as_json: bool) -> None:
     and the other state logs through the redactor; a dry run counts what it would replace,
     per log and kind, and names the cache files holding a piece of a credential. --write
     rewrites what changed through the crash-safe rewrite path (rows hooks append meanwhile
-    are kept) and removes the derived caches (keyword index, facts columns, LSA vocabulary,
-    vectors, profile), which rebuild from the redacted logs (`carto index`). No credential is
-    ever printed.
+    are kept) and patches the derived stores: the keyword index and the facts columns follow
+    the redacted rows, the vectors of the rows that changed are deleted (the next keep-up
+    embeds them again), the profile is written again; search keeps every ladder meanwhile. A
+    cache file that still holds a piece (an LSA vocabulary) is removed. No credential is ever
+    printed.
 
     \b
     Examples:
       carto repair redact                   count, per log and kind; change nothing
-      carto repair redact --write           redact, drop the caches built from the old text
+      carto repair redact --write           redact; patch the index, facts and vectors built from it
       carto repair redact --json            {"secrets": 3, "rows": 2, "fixed": 0, "would_fix": 2, ...}
       carto doctor --secrets                the same scan, as a health check
     """
@@ -36,6 +38,9 @@ def redact(write: bool, as_json: bool) -> None:
         caches = document["caches"]
         for name in caches["holding"]:
             click.echo(f"cache holding a credential: {name}")
+        for name, outcome in (caches.get("patched") or {}).items():
+            if outcome.get("outcome") not in (None, "none"):
+                click.echo(f"patched {name}: {outcome['outcome']}")
         for name in caches["removed"]:
-            click.echo(f"removed cache (rebuilds on next use): {name}")
+            click.echo(f"removed cache file still holding a piece (rebuilds on next use): {name}")
     finish(document, as_json, found_key="secrets", what="credentials")

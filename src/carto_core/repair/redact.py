@@ -10,8 +10,12 @@ Three places hold text a credential can sit in:
 - the state logs under `.carto/` (`hook.log`, `search-calls.jsonl`, error logs): the same;
 - the derived caches (keyword index, facts columns, LSA vocabulary, vectors, profile): built
   from the logs, so they hold what the logs held. A dry run names the cache files that hold a
-  piece of a credential it found; `--write` removes the caches (every one rebuilds from the
-  redacted logs on next use: `carto index` or the next search).
+  piece of a credential it found; `--write` patches them (`carto_core.control.stores`: the
+  keyword index and the facts columns re-read the rewritten logs and save without the old
+  rows, the vectors of the rows that changed are deleted and the next keep-up embeds them
+  again, the profile is written again), so search keeps every ladder, the semantic one
+  included; a file that still holds a piece after that (an LSA vocabulary, a cache this carto
+  cannot read) is removed.
 
 Nothing here ever prints or returns a credential: documents carry counts by log and kind, and
 examples name rows by event id.
@@ -21,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -32,8 +35,6 @@ from carto_core.privacy.redact import default_redactor
 from carto_core.repair.base import Line, Repair, Tally, read_lines
 from carto_core.logio.rewrite import rewrite_lines
 
-#: Caches under `.carto/` built from the logs' text; removed by `--write` (they rebuild).
-DERIVED_CACHES = ("search", "facts", "embedders", "vectors", "profile.md")
 #: How many pieces of found credentials the cache check looks for, and the largest file read.
 MAX_FRAGMENTS = 64
 MAX_CACHE_FILE = 64 << 20
@@ -50,6 +51,7 @@ class RedactSecrets(Repair):
     def __init__(self) -> None:
         self.redactor = default_redactor()
         self.pieces: list[str] = []  # the texts replaced (memory only: for the cache check)
+        self.changed: set[str] = set()  # event ids of the rows that changed (their vectors go)
 
     def fix(self, label: str, lines: list[Line], tally: Tally) -> list[bytes]:
         return [self.fix_line(raw, row, tally) for raw, row in lines]
@@ -67,6 +69,8 @@ class RedactSecrets(Repair):
             new_row = self.redactor.value(row, kinds, self.pieces)
             out = dumps_row(new_row) if kinds else raw
             where = row.get("event_id")
+            if kinds and isinstance(where, str):
+                self.changed.add(where)
         if not kinds:
             return raw
         tally.add("rows")
@@ -111,7 +115,8 @@ def redact_home(home: Home, *, write: bool = False) -> dict:
             for key, value in counts.items():
                 document[key] = document.get(key, 0) + value
             document["examples"].extend({"log": label, **e} for e in tally.examples[:5])
-    document["caches"] = _caches(home, repair.pieces, remove=write and bool(document["secrets"]))
+    document["caches"] = _caches(home, repair.pieces, repair.changed,
+                                 patch=write and bool(document["secrets"]))
     return document
 
 
@@ -124,11 +129,10 @@ def fragments(pieces: list[str]) -> list[bytes]:
     return sorted(found, key=len, reverse=True)[:MAX_FRAGMENTS]
 
 
-def _caches(home: Home, pieces: list[str], *, remove: bool) -> dict:
-    """Which files under `.carto/` hold a piece of a found credential; the caches removed."""
-    needles = fragments(pieces)
+def _holding(home: Home, needles: list[bytes]) -> list[Path]:
+    """The files under `.carto/` (state logs aside) holding a piece of a found credential."""
     encoded = [(n, n.decode().encode("utf-32-le")) for n in needles]
-    holding: list[str] = []
+    holding: list[Path] = []
     logs = set(state_logs(home))  # reported (and redacted) as logs, not caches
     if needles and home.state.is_dir():
         for path in sorted(p for p in home.state.rglob("*") if p.is_file() and p not in logs):
@@ -139,16 +143,28 @@ def _caches(home: Home, pieces: list[str], *, remove: bool) -> dict:
             except OSError:
                 continue
             if any(a in data or b in data for a, b in encoded):
-                holding.append(str(path.relative_to(home.root)))
-    removed: list[str] = []
-    if remove:
-        for name in DERIVED_CACHES:
-            target = home.state / name
-            if target.is_dir():
-                shutil.rmtree(target, ignore_errors=True)
-            elif target.exists():
-                os.unlink(target)
-            else:
-                continue
-            removed.append(f".carto/{name}")
-    return {"holding": holding, "removed": removed}
+                holding.append(path)
+    return holding
+
+
+def _caches(home: Home, pieces: list[str], changed: set[str], *, patch: bool) -> dict:
+    """Which files under `.carto/` hold a piece of a found credential; with `patch`, the
+    derived stores patched (not dropped) and whatever still holds a piece removed."""
+    needles = fragments(pieces)
+    holding = _holding(home, needles)
+    out: dict = {"holding": [str(p.relative_to(home.root)) for p in holding], "removed": []}
+    if not patch:
+        return out
+    from carto_core.control import stores
+
+    out["patched"] = {"keyword_index": stores.patch_keyword_index(home),
+                      "facts": stores.patch_facts(home),
+                      "vectors": stores.delete_vectors(home, changed),
+                      "profile": stores.rewrite_profile(home)}
+    for path in _holding(home, needles):
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        out["removed"].append(str(path.relative_to(home.root)))
+    return out
