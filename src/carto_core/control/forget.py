@@ -414,34 +414,46 @@ class _nothing:
 
 def _team(home: Home, plan: Plan, write: bool) -> dict:
     """The team server's rows, when this home has a team (`carto_core.team`): its forget
-    takes a project (a person's rows of it); other criteria are not sent and are reported."""
-    try:
-        from carto_core.team import settings as team_settings
-    except ImportError:
-        return {"outcome": "none"}
+    takes a project (this person's rows of it), so only `--project` alone is sent, and the
+    project leaves this home's allow list (the next push does not send it again, and the list
+    no longer names it). Other criteria are reported with what to run there."""
+    from carto_core.team import settings as team_settings
+
     if not team_settings.configured(home):
         return {"outcome": "none"}
-    if not plan.criteria.projects or any((plan.criteria.sessions, plan.criteria.before,
-                                          plan.criteria.match, plan.criteria.events)):
+    criteria = plan.criteria
+    if not criteria.projects or any((criteria.sessions, criteria.before, criteria.match,
+                                     criteria.events)):
         return {"outcome": "not sent",
-                "why": "the team server forgets whole projects only: run `carto team forget "
-                       "--project P`, or forget with --project alone"}
+                "why": "the team server forgets whole projects: run `carto team forget "
+                       "--project P` there, or forget with --project alone"}
     if not write:
-        return {"outcome": "would forget", "projects": list(plan.criteria.projects)}
+        return {"outcome": "would forget", "projects": list(criteria.projects)}
+    try:
+        loaded = team_settings.load(home)
+    except team_settings.TeamSettingsError as exc:
+        return {"outcome": "failed", "error": str(exc)}
+    if loaded is None:
+        return {"outcome": "none"}
+    out: dict = {"outcome": "forgotten", "removed": 0,
+                 "disallowed": sum(len(loaded.disallow(p)) for p in criteria.projects)}
+    if out["disallowed"]:
+        loaded.save(home)
     try:
         from carto_core.team.connect import connect
         from carto_core.team.forget import forget as team_forget
 
-        loaded = team_settings.load(home)
-        removed = 0
-        with connect(loaded) as conn:
-            for project in plan.criteria.projects:
-                removed += team_forget(conn, loaded.team, project=project,
-                                       machine=loaded.machine)["removed"]
-        return {"outcome": "forgotten", "removed": removed}
+        conn = connect(loaded)
+        try:
+            for project in criteria.projects:
+                out["removed"] += team_forget(conn, loaded.team, project=project,
+                                              machine=loaded.machine)["removed"]
+        finally:
+            conn.close()
     except Exception as exc:  # noqa: BLE001 - an unreachable server: said, the local forget stands
-        return {"outcome": "failed", "error": f"{type(exc).__name__}: {exc}",
-                "fix": "carto team forget --project P when the server is back"}
+        return {**out, "outcome": "failed", "error": f"{type(exc).__name__}: {exc}",
+                "fix": "carto team forget --project P when the server answers"}
+    return out
 
 
 # --------------------------------------------------------------------------- driving it
