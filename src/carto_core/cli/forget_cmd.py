@@ -14,6 +14,7 @@ Examples:
   carto forget --project acme                   what would go: per log, per derived store
   carto forget --project acme --write           take it out, everywhere
   carto forget --before 2025-01-01 --write      everything older than that day
+  carto forget --since 1h --write               what was recorded in the last hour
   carto forget --session 5f1c... --write        one session
   carto forget --match "hunter2" --json         the events whose text holds it (dry run)
   carto forget --event evt-abc123 --write       one event
@@ -35,13 +36,15 @@ Exit codes: 0 something matched (and was taken out with --write), 3 nothing matc
 @click.option("--session", "sessions", multiple=True, metavar="ID", help="A session's events (repeatable).")
 @click.option("--before", metavar="WHEN", default=None,
               help="Events older than WHEN (90d, 2025-01-01, last month, ...).")
+@click.option("--since", metavar="WHEN", default=None,
+              help="Events from WHEN on (1h: what was just recorded).")
 @click.option("--match", "match", multiple=True, metavar="TEXT",
               help="Events whose text holds TEXT, any case (repeatable).")
 @click.option("--event", "events", multiple=True, metavar="ID", help="One event by id (repeatable).")
 @click.option("--write", is_flag=True, help="Take it out (default: a dry run that only counts).")
 @click.option("--resume", is_flag=True, help="Finish a forget that was interrupted, then stop.")
 @json_option
-def forget(projects, sessions, before, match, events, write, resume, as_json) -> None:
+def forget(projects, sessions, before, since, match, events, write, resume, as_json) -> None:
     """Forget events: from every log, index, cache, vector and telemetry file; a dry run unless --write."""
     from carto_core.control.criteria import Criteria
     from carto_core.control import forget as engine
@@ -50,7 +53,7 @@ def forget(projects, sessions, before, match, events, write, resume, as_json) ->
 
     home = current_home()
     if resume:
-        if any((projects, sessions, before, match, events)):
+        if any((projects, sessions, before, since, match, events)):
             usage_error("--resume takes no criteria: it finishes the forget that was interrupted")
         if not home.root.is_dir():
             fail(f"home {home.root} does not exist (nothing to resume)", ExitCode.NOT_FOUND)
@@ -63,16 +66,18 @@ def forget(projects, sessions, before, match, events, write, resume, as_json) ->
             raise SystemExit(int(ExitCode.NOT_FOUND))
         _report(done, as_json, resumed=True)
         return
-    moment = None
-    if before:
-        try:
-            moment = parse_when(before)
-        except WhenError as exc:
-            usage_error(f"--before: {exc}")
-    criteria = Criteria(projects, sessions, moment, match, events)
+    moments = {}
+    for flag, value in (("before", before), ("since", since)):
+        if value:
+            try:
+                moments[flag] = parse_when(value)
+            except WhenError as exc:
+                usage_error(f"--{flag}: {exc}")
+    criteria = Criteria(projects, sessions, moments.get("before"), match, events,
+                        since=moments.get("since"))
     if not criteria:
-        usage_error("say what to forget: --project, --session, --before, --match or --event "
-                    "(see carto forget --help)")
+        usage_error("say what to forget: --project, --session, --before, --since, --match or "
+                    "--event (see carto forget --help)")
     from carto_core.cli.homeguard import require_home
 
     require_home()

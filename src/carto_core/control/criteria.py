@@ -9,6 +9,7 @@ row of an event_id matches, every row of that id goes, in every log (`carto_core
   session's when that session holds only the forgotten projects' rows (the plan decides);
 - `sessions`: the row's session (`session_id`, `session`, `sessionId`), exact;
 - `before`: the row's timestamp is earlier (a row without a usable time never matches);
+- `since`: the row's timestamp is that time or later (idem);
 - `match`: the text, case-insensitively, in any string of the row (keys and values, at any
   depth);
 - `events`: the row's event_id, exact.
@@ -52,11 +53,11 @@ def _strings(value, out: list[str]) -> list[str]:
 class Criteria:
     """The selection of one forget (`to_dict`/`from_dict`: what its intent file keeps)."""
 
-    __slots__ = ("projects", "sessions", "before", "match", "events", "_projects", "_match",
-                 "_before")
+    __slots__ = ("projects", "sessions", "before", "match", "events", "since", "_projects",
+                 "_match", "_before", "_since")
 
     def __init__(self, projects=(), sessions=(), before: datetime | None = None, match=(),
-                 events=()):
+                 events=(), since: datetime | None = None):
         self.projects = tuple(p for p in projects if p and p.strip())
         self.sessions = tuple(s for s in sessions if s and s.strip())
         self.before = before
@@ -65,21 +66,26 @@ class Criteria:
         self._projects = frozenset(p.strip().lower() for p in self.projects)
         self._match = tuple(m.lower() for m in self.match)
         self._before = before.timestamp() if before is not None else None
+        self.since = since
+        self._since = since.timestamp() if since is not None else None
 
     def __bool__(self) -> bool:
-        return bool(self.projects or self.sessions or self.before or self.match or self.events)
+        return bool(self.projects or self.sessions or self.before or self.match or self.events
+                    or self.since)
 
     def to_dict(self) -> dict:
         return {"projects": list(self.projects), "sessions": list(self.sessions),
                 "before": self.before.isoformat() if self.before else None,
-                "match": list(self.match), "events": list(self.events)}
+                "match": list(self.match), "events": list(self.events),
+                "since": self.since.isoformat() if self.since else None}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Criteria":
-        before = data.get("before")
+        before, since = data.get("before"), data.get("since")
         return cls(data.get("projects") or (), data.get("sessions") or (),
                    datetime.fromisoformat(before) if before else None,
-                   data.get("match") or (), data.get("events") or ())
+                   data.get("match") or (), data.get("events") or (),
+                   datetime.fromisoformat(since) if since else None)
 
     def describe(self) -> str:
         parts = []
@@ -89,7 +95,24 @@ class Criteria:
                 parts.append(f"{name} " + " or ".join(repr(v) for v in values))
         if self.before:
             parts.append(f"before {self.before.isoformat()}")
+        if self.since:
+            parts.append(f"since {self.since.isoformat()}")
         return " and ".join(parts)
+
+    @property
+    def timed(self) -> bool:
+        """A time bound is among the criteria."""
+        return self._before is not None or self._since is not None
+
+    def _in_time(self, value) -> bool:
+        if not self.timed:
+            return True
+        moment = epoch_seconds(value)
+        if moment is None:
+            return False
+        if self._before is not None and moment >= self._before:
+            return False
+        return self._since is None or moment >= self._since
 
     # ----------------------------------------------------------------- rows
 
@@ -104,10 +127,8 @@ class Criteria:
             return False
         if self.sessions and session_of(row) not in self.sessions:
             return False
-        if self._before is not None:
-            moment = epoch_seconds(row.get("timestamp"))
-            if moment is None or moment >= self._before:
-                return False
+        if not self._in_time(row.get("timestamp")):
+            return False
         if self._match:
             text = "\n".join(_strings(row, [])).lower()
             if not any(m in text for m in self._match):
@@ -123,10 +144,8 @@ class Criteria:
             return False
         if self.sessions and row.get("session_id") not in self.sessions:
             return False
-        if self._before is not None:
-            moment = epoch_seconds(row.get("timestamp"))
-            if moment is None or moment >= self._before:
-                return False
+        if not self._in_time(row.get("timestamp")):
+            return False
         if self._match:
             query = row.get("query")
             if not isinstance(query, str) or not any(m in query.lower() for m in self._match):
@@ -139,7 +158,7 @@ class Criteria:
 
     def line(self, raw: bytes) -> bool:
         """A line that does not parse as one row, judged by its bytes."""
-        if self._before is not None:
+        if self.timed:
             return False
         lowered = raw.lower()
         if self.projects and not any(
@@ -156,10 +175,8 @@ class Criteria:
     def text(self, line: str) -> bool:
         """A text log's line (`hook.log`: `<timestamp> <message>`), judged by its text."""
         lowered = line.lower()
-        if self._before is not None:
-            moment = epoch_seconds(line.split(" ", 1)[0])
-            if moment is None or moment >= self._before:
-                return False
+        if not self._in_time(line.split(" ", 1)[0]):
+            return False
         if self.projects and not any(p.lower() in lowered for p in self.projects):
             return False
         if self.sessions and not any(s in line for s in self.sessions):

@@ -288,7 +288,7 @@ def _mentions(text: str, plan: Plan) -> bool:
     if any(s in text for s in plan.sessions_gone) or any(p in text for p in plan.paths_gone):
         return True
     criteria = plan.criteria
-    if not criteria.projects or any((criteria.sessions, criteria.before, criteria.match,
+    if not criteria.projects or any((criteria.sessions, criteria.timed, criteria.match,
                                      criteria.events)):
         return False
     lowered = text.lower()
@@ -422,7 +422,7 @@ def _team(home: Home, plan: Plan, write: bool) -> dict:
     if not team_settings.configured(home):
         return {"outcome": "none"}
     criteria = plan.criteria
-    if not criteria.projects or any((criteria.sessions, criteria.before, criteria.match,
+    if not criteria.projects or any((criteria.sessions, criteria.timed, criteria.match,
                                      criteria.events)):
         return {"outcome": "not sent",
                 "why": "the team server forgets whole projects: run `carto team forget "

@@ -74,7 +74,7 @@ def patch_memory_files(home: Home, plan, *, write: bool) -> dict:
     candidates = dict.fromkeys(registry)
     candidates.update(dict.fromkeys(os.fspath(p) for p in _claude_memory_files()))
     whole = {p.lower() for p in plan.criteria.projects} if not any(
-        (plan.criteria.sessions, plan.criteria.before, plan.criteria.match,
+        (plan.criteria.sessions, plan.criteria.timed, plan.criteria.match,
          plan.criteria.events)) else set()
     touched = {p.lower() for p in plan.projects_touched}
     out: dict = {"files": 0, "removed": [], "rewritten": [], "failed": []}
