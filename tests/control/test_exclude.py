@@ -216,7 +216,7 @@ def test_ingest_notes_skips_an_excluded_project(tmp_path):
 def test_doctor_shows_the_exclusion():
     _exclude(P, "~/secret")
     current_home().root.mkdir(parents=True)
-    document = json.loads(invoke("doctor", "--no-probe", "--json", ok=(0, 1)).output)
+    document = json.loads(invoke("doctor", "--no-probe", "--json", ok=(0, 1)).stdout)
     assert document["exclude"] == {"projects": [P], "paths": [os.path.expanduser("~/secret")],
                                    "config": str(Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml")}
     text = invoke("doctor", "--no-probe", ok=(0, 1)).output

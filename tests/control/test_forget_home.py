@@ -20,7 +20,7 @@ def _answers(scope: str | None, *, env=None, semantic: bool = False) -> dict:
                 "--semantic" if semantic else "--no-semantic"]
         if scope:
             args += ["--project", scope]
-        document = json.loads(invoke(*args, env=env, ok=(0, 3)).output)
+        document = json.loads(invoke(*args, env=env, ok=(0, 3)).stdout)
         out[query] = [(r["event_id"], round(r["score"], 6)) for r in document["results"]]
     return out
 
@@ -77,14 +77,14 @@ def test_forget_a_project_leaves_no_byte_of_it_and_changes_no_other_answer(full_
     served = [json.loads(line) for line in home.log("served").read_bytes().splitlines()]
     calls_of_p = {r["call_id"] for r in served if r["project"] == P}
     calls_of_q_only = {r["call_id"] for r in served} - calls_of_p
-    census_before = json.loads(invoke("facts", "census", "--json", "--project", Q).output)
+    census_before = json.loads(invoke("facts", "census", "--json", "--project", Q).stdout)
 
-    dry = json.loads(invoke("forget", "--project", P, "--json").output)
+    dry = json.loads(invoke("forget", "--project", P, "--json").stdout)
     assert dry["dry_run"] and dry["events"] > 0
     assert set(dry["logs"]) >= set(SEARCHED_LOGS)  # P is in every log
     assert files_holding(home.root, [P, MARK])  # a dry run changes nothing
 
-    done = json.loads(invoke("forget", "--project", P, "--write", "--json").output)
+    done = json.loads(invoke("forget", "--project", P, "--write", "--json").stdout)
     assert done["events"] == dry["events"]
     assert done["derived"]["keyword_index"]["outcome"] == "patched"
     assert done["derived"]["facts"]["outcome"] == "patched"
@@ -105,16 +105,16 @@ def test_forget_a_project_leaves_no_byte_of_it_and_changes_no_other_answer(full_
     assert _answers(None) == _answers(None, env=reference)
     # Its vectors were kept as they were, byte for byte (a patch, not a re-embedding).
     assert _vectors(home, Q) == vectors_of_q and vectors_of_q
-    census_after = json.loads(invoke("facts", "census", "--json", "--project", Q).output)
+    census_after = json.loads(invoke("facts", "census", "--json", "--project", Q).stdout)
     assert census_after["facts"] == census_before["facts"]
     assert census_after["facts"]["by_project"][0]["count"] > 5
-    semantic = json.loads(invoke("search", "coupon survives reload", "--json", "--semantic").output)
+    semantic = json.loads(invoke("search", "coupon survives reload", "--json", "--semantic").stdout)
     assert semantic["semantic_status"] == "available"  # the ladder was patched, not dropped
     assert semantic["results"] and {r["project"] for r in semantic["results"]} == {Q}
 
     # A backfill of P's transcripts and history, and P's next Stop hook, write nothing back.
     before = {label: home.log(label).read_bytes() for label in SEARCHED_LOGS}
-    again = json.loads(invoke("ingest", "claude", "--settle", "0", "--json").output)
+    again = json.loads(invoke("ingest", "claude", "--settle", "0", "--json").stdout)
     assert again["rows_written"] == 0 and again["skipped"].get("forgotten", 0) > 0
     path = full_home.projects / f"-work-{P}" / f"{SID_P}.jsonl"
     hook(home, "Stop", {"session_id": SID_P, "cwd": f"/work/{P}", "transcript_path": str(path),
@@ -125,7 +125,7 @@ def test_forget_a_project_leaves_no_byte_of_it_and_changes_no_other_answer(full_
 def test_a_dry_run_counts_per_log_and_per_store_and_writes_nothing(full_home):
     home = full_home.home
     snapshot = {p: p.read_bytes() for p in home.root.rglob("*") if p.is_file()}
-    document = json.loads(invoke("forget", "--project", P, "--json").output)
+    document = json.loads(invoke("forget", "--project", P, "--json").stdout)
     assert {p: p.read_bytes() for p in home.root.rglob("*") if p.is_file()} == snapshot
     assert document["telemetry"]["served"] > 0 and document["telemetry"]["search-calls"] > 0
     assert document["checkpoints"]["checkpoints"] >= 1 and document["checkpoints"]["live"] == 1
@@ -159,12 +159,12 @@ def test_repair_redact_patches_the_stores_and_search_keeps_its_semantic_ladder()
     append_rows(home.log("changelog"), rows)
     invoke("index")
     invoke("facts", "census")
-    before = json.loads(invoke("search", "deploy shop", "--json", "--semantic").output)
+    before = json.loads(invoke("search", "deploy shop", "--json", "--semantic").stdout)
     assert before["semantic_status"] == "available" and before["semantic"]["not_embedded"] == 0
 
-    done = json.loads(invoke("repair", "redact", "--write", "--json").output)
+    done = json.loads(invoke("repair", "redact", "--write", "--json").stdout)
     assert done["fixed"] == 1
-    after = json.loads(invoke("search", "release webstore", "--json", "--semantic").output)
+    after = json.loads(invoke("search", "release webstore", "--json", "--semantic").stdout)
     assert after["semantic_status"] == "available"  # the ladder never went away
     patched = done["caches"]["patched"]
     assert patched["keyword_index"]["outcome"] == "patched" and patched["facts"]["outcome"] == "patched"
@@ -174,4 +174,4 @@ def test_repair_redact_patches_the_stores_and_search_keeps_its_semantic_ladder()
     assert semantic and semantic[0]["status"] == "ok" and semantic[0]["contributed"] > 0, after["ladders"]
     assert files_holding(home.root, [secret[:12]]) == []
     invoke("index", "--step", "semantic")
-    assert json.loads(invoke("search", "deploy shop", "--json", "--semantic").output)["semantic"]["not_embedded"] == 0
+    assert json.loads(invoke("search", "deploy shop", "--json", "--semantic").stdout)["semantic"]["not_embedded"] == 0

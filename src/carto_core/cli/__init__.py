@@ -42,6 +42,10 @@ CORE_COMMANDS: dict[str, str] = {
     "report": "carto_core.cli.report_cmd:report",
     "team": "carto_core.cli.team_cmd:team",
     "forget": "carto_core.cli.forget_cmd:forget",
+    "export": "carto_core.cli.export_cmd:export",
+    "import": "carto_core.cli.import_cmd:import_",
+    "backup": "carto_core.cli.backup_cmd:backup",
+    "restore": "carto_core.cli.restore_cmd:restore",
 }
 
 

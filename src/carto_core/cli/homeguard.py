@@ -27,12 +27,12 @@ HOME_READERS: dict[str, object] = {
 #: Readers that call `require_home` themselves, after their own usage checks: `eval` (not with
 #: --generate, which builds a home of its own); `doctor` reports the missing home among its
 #: checks and then exits 3; `team` (its `admin` commands need no home, the others do).
-SELF_GUARDED = frozenset({"doctor", "eval", "team", "forget"})
+SELF_GUARDED = frozenset({"doctor", "eval", "team", "forget", "export", "backup"})
 #: Commands that never read the user's home or may create it: `mcp` is started by the agent
 #: before anything was recorded, so it starts anyway (and creates nothing); `config` says where
-#: the home would be.
+#: the home would be; `import` and `restore` make one from an archive.
 HOME_FREE = frozenset({"config", "demo", "hook", "ingest", "install", "mcp", "new-plugin",
-                       "plugins", "uninstall"})
+                       "plugins", "uninstall", "import", "restore"})
 
 
 HOW_TO_MAKE_ONE = ("make one with `carto install claude` or `carto install codex` (live capture from "

@@ -462,13 +462,14 @@ def _team(home: Home, plan: Plan, write: bool) -> dict:
 def _write_intent(home: Home, plan: Plan) -> None:
     from carto_core.logio.rewrite_journal import fsync_folder
 
+    from carto_core.util.privatefiles import make_dirs, open_fd
+
     base = folder(home)
-    base.mkdir(parents=True, exist_ok=True)
-    os.chmod(base, 0o700)
+    make_dirs(base)
     for name, data in ((IDS, "".join(f"{i}\n" for i in sorted(plan.ids)).encode("utf-8")),
                        (INTENT, json.dumps(plan.to_intent()).encode("utf-8"))):
         tmp = base / f".{name}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = open_fd(tmp, os.O_WRONLY | os.O_TRUNC)
         try:
             os.write(fd, data)
             os.fsync(fd)

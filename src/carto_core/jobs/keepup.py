@@ -85,7 +85,24 @@ def run(home) -> dict:
         out = report.to_dict() if report is not None else {"outcome": "ok"}
         if pushed is not None:
             out["team"] = pushed
+        backed_up = _daily_backup(home)
+        if backed_up is not None:
+            out["backup"] = backed_up
         return out
+
+
+def _daily_backup(home) -> dict | None:
+    """`[backup] daily = true`: a backup a day, taken here (never by a hook). A failure is one
+    hook.log line; the next run tries again."""
+    try:
+        from carto_core.control.backup import daily
+
+        return daily(home)
+    except Exception as exc:  # noqa: BLE001 - a detached child: say it, never raise
+        from carto_core.capture.hookpath import log_problem
+
+        log_problem(f"daily backup failed: {type(exc).__name__}: {exc}", home)
+        return {"outcome": "failed", "error": f"{type(exc).__name__}: {exc}"}
 
 
 def main(argv: list[str] | None = None) -> int:

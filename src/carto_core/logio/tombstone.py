@@ -143,10 +143,11 @@ def bury(home, event_ids: Iterable[str]) -> int:
     new = {id_hash(e) for e in event_ids if isinstance(e, str)}
     if not new:
         return 0
+    from carto_core.util.privatefiles import make_dirs, open_fd
+
     state = os.fspath(home.state)
-    os.makedirs(os.path.join(state, "locks"), exist_ok=True)
-    lock = os.open(os.path.join(state, "locks", "tombstones.lock"),
-                   os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    make_dirs(os.path.join(state, "locks"))
+    lock = open_fd(os.path.join(state, "locks", "tombstones.lock"), os.O_RDWR)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         path = path_of(home)
@@ -163,7 +164,7 @@ def bury(home, event_ids: Iterable[str]) -> int:
         if array("Q", [1]).tobytes() != (1).to_bytes(_ENTRY, "little"):  # pragma: no cover
             values.byteswap()
         tmp = f"{path}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = open_fd(tmp, os.O_WRONLY | os.O_TRUNC)
         try:
             os.write(fd, MAGIC + values.tobytes())
             os.fsync(fd)

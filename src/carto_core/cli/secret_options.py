@@ -1,0 +1,53 @@
+"""The flags that give a backup its seal (`carto backup`, `carto restore`, `carto import`):
+`--passphrase-file`, `--key-file`, `CARTO_BACKUP_PASSPHRASE`, or a prompt at a terminal."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from carto_core.util.output import fail, usage_error
+
+PASSPHRASE_VARIABLE = "CARTO_BACKUP_PASSPHRASE"
+
+
+def secret_options(command):
+    command = click.option("--key-file", type=click.Path(dir_okay=False), default=None,
+                           help="Seal or open with this key file (32 random bytes; "
+                                "`carto backup --new-key-file PATH` makes one).")(command)
+    return click.option("--passphrase-file", type=click.Path(dir_okay=False), default=None,
+                        help=f"Read the passphrase from this file (or set {PASSPHRASE_VARIABLE}).")(command)
+
+
+def read_secret(passphrase_file: str | None, key_file: str | None, *, ask: bool, confirm: bool = False):
+    """The `Secret` the flags name, None when none is named and `ask` is off (or no terminal)."""
+    import sys
+
+    if passphrase_file and key_file:
+        usage_error("--passphrase-file or --key-file, not both")
+    try:
+        from carto_core.control.sealed import SealError, Secret, read_key_file
+    except ImportError:  # pragma: no cover
+        fail("encryption needs the `backup` extra: pip install 'carto-core[backup]'")
+    try:
+        if key_file:
+            return Secret(key=read_key_file(os.path.expanduser(key_file)))
+        if passphrase_file:
+            with open(os.path.expanduser(passphrase_file), encoding="utf-8") as handle:
+                text = handle.read().rstrip("\r\n")
+            if not text:
+                fail(f"{passphrase_file} is empty")
+            return Secret(passphrase=text)
+    except SealError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{exc.filename}: {exc.strerror or exc}")
+    if os.environ.get(PASSPHRASE_VARIABLE):
+        return Secret(passphrase=os.environ[PASSPHRASE_VARIABLE])
+    if ask:
+        if not sys.stdin.isatty():
+            usage_error(f"a passphrase is needed: --passphrase-file, --key-file or {PASSPHRASE_VARIABLE}")
+        text = click.prompt("passphrase", hide_input=True, confirmation_prompt=confirm, err=True)
+        return Secret(passphrase=text)
+    return None

@@ -1,0 +1,199 @@
+"""`carto backup` and `carto restore`: snapshots of a home, rotated, optionally sealed.
+
+A backup is an archive (`carto_core.control.archive`) of the logs and the state no rebuild
+gives back (`archive.STATE`), taken through the rewriters' locks (`archive.snapshot`: every
+row appended before it is in it, none half), written beside the home (never inside it: a
+forget could not reach it there), and the oldest beyond `keep` removed. Sealed
+(`carto_core.control.sealed`) with a passphrase or a key file when asked, or when the config
+says so:
+
+    [backup]
+    dir = "~/carto-backups"          # default: <home's folder>/<home's name>-backups
+    keep = 7                         # backups kept (the oldest go)
+    daily = true                     # the detached keep-up job takes one a day
+    key_file = "~/.config/carto/backup.key"   # seal with this key (`carto backup --new-key-file`)
+
+A restore verifies the whole archive (the seal, every member's checksum) into a folder beside
+the home before it touches the home, and never replaces a home that holds anything without
+`force`; the replaced home is kept beside it (`<home>.replaced-<time>`), never deleted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+from carto_core.control.archive import ArchiveError, log_names, snapshot, state_names, unpack, write_archive
+from carto_core.logio.home import Home
+
+NAME = re.compile(r"^carto-backup-(\d{8}T\d{6}Z)(?:-(\d+))?\.tar\.gz(\.sealed)?$")
+KEEP = 7
+DAILY_STAMP = "backup.last"
+DAY = 86400.0
+
+
+class BackupSettings:
+    """`[backup]` of the config file, resolved against the home."""
+
+    def __init__(self, home: Home, table: dict | None = None):
+        table = table or {}
+        folder = table.get("dir")
+        self.dir = (Path(folder).expanduser() if isinstance(folder, str) and folder
+                    else home.root.parent / f"{home.root.name}-backups")
+        keep = table.get("keep", KEEP)
+        self.keep = keep if isinstance(keep, int) and keep >= 1 else KEEP
+        self.daily = table.get("daily") is True
+        key = table.get("key_file")
+        self.key_file = Path(key).expanduser() if isinstance(key, str) and key else None
+
+    @classmethod
+    def load(cls, home: Home) -> "BackupSettings":
+        from carto_core.model.config import load_config
+
+        return cls(home, load_config().section("backup"))
+
+
+def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
+           dest_dir: Path | None = None, keep: int | None = None, progress=None) -> dict:
+    """Take a backup of `home` into its backup folder; returns what was written and removed.
+    A forget left unfinished is finished first (a backup never holds half of one)."""
+    from carto_core.control import forget as engine
+
+    settings = settings or BackupSettings.load(home)
+    folder = Path(dest_dir) if dest_dir else settings.dir
+    keep = keep if keep is not None else settings.keep
+    if not home.root.is_dir():
+        raise ArchiveError(f"no carto home at {home.root}")
+    if _inside(folder, home.root):
+        raise ArchiveError(f"{folder} is inside the home: a backup there would back itself up "
+                           "and a forget could not reach it; choose a folder outside it")
+    if engine.pending(home):
+        engine.resume(home)
+    started = time.perf_counter()
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    name = f"carto-backup-{stamp}.tar.gz" + (".sealed" if secret is not None else "")
+    # Several in one second: -2, -3, ... after the highest already there (the order rotation keeps).
+    taken = [int(m.group(2) or 1) for m in (NAME.match(p.name) for p in backups(folder))
+             if m.group(1) == stamp]
+    dest = folder / (name if not taken else name.replace(stamp, f"{stamp}-{max(taken) + 1}"))
+    from carto_core.util.privatefiles import make_dirs
+
+    make_dirs(folder)
+    pieces = snapshot(home, {**log_names(home), **state_names(home)})
+    manifest = write_archive(dest, pieces, kind="backup", secret=secret, progress=progress)
+    removed = rotate(folder, keep, spare=dest)
+    return {"backup": str(dest), "bytes": dest.stat().st_size, "sealed": secret is not None,
+            "files": len(manifest["files"]), "rows": manifest["rows"],
+            "seconds": round(time.perf_counter() - started, 3), "removed": removed}
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        return True
+    except ValueError:
+        return False
+
+
+def backups(folder: Path) -> list[Path]:
+    """The backups in `folder`, oldest first."""
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if p.is_file() and NAME.match(p.name)]
+
+    def when(path: Path) -> tuple[str, int]:
+        match = NAME.match(path.name)
+        return match.group(1), int(match.group(2) or 1)  # a second one in the same second: -2
+
+    return sorted(found, key=when)
+
+
+def rotate(folder: Path, keep: int, spare: Path | None = None) -> list[str]:
+    """Remove the oldest backups beyond `keep` (never `spare`, the one just written)."""
+    found = [p for p in backups(folder) if p != spare]
+    keep = keep - 1 if spare is not None else keep
+    gone = found[:max(0, len(found) - keep)]
+    for path in gone:
+        path.unlink(missing_ok=True)
+    return [str(p) for p in gone]
+
+
+def restore(home: Home, source: Path, *, secret=None, force: bool = False, progress=None) -> dict:
+    """Restore the backup (or export) `source` as `home`: verified whole into a folder beside
+    the home first; a home that holds anything is replaced only with `force`, and kept beside
+    it. Raises ArchiveError, SealError, or HomeNotEmpty."""
+    source = Path(source)
+    if not source.is_file():
+        raise ArchiveError(f"{source}: no such backup")
+    if _holds_anything(home.root) and not force:
+        raise HomeNotEmpty(f"{home.root} already holds a home: restore into an empty or new "
+                           "folder (CARTO_HOME=...), or add --force to replace it (it is kept "
+                           "beside it, renamed)")
+    from carto_core.util.privatefiles import make_dirs
+
+    make_dirs(home.root.parent)
+    staging = home.root.parent / f".{home.root.name}.restoring-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        manifest = unpack(source, staging, secret=secret, progress=progress)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    kept = None
+    if home.root.exists():
+        if _holds_anything(home.root):
+            kept = home.root.with_name(
+                f"{home.root.name}.replaced-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+            os.rename(home.root, kept)
+        else:
+            home.root.rmdir()
+    os.rename(staging, home.root)
+    from carto_core.logio.rewrite_journal import fsync_folder
+
+    fsync_folder(str(home.root.parent))
+    return {"home": str(home.root), "backup": str(source), "kind": manifest["kind"],
+            "created": manifest["created"], "files": len(manifest["files"]),
+            "rows": manifest["rows"], "replaced_home_kept_at": str(kept) if kept else None,
+            "next": "carto index (the keyword index, facts and vectors are rebuilt from the logs)"}
+
+
+class HomeNotEmpty(Exception):
+    """A restore that would replace a home without --force."""
+
+
+def _holds_anything(root: Path) -> bool:
+    try:
+        return any(root.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+def daily(home: Home, *, now: float | None = None) -> dict | None:
+    """The keep-up job's daily backup: when `[backup] daily = true` and the last one is a day
+    old. Sealed with `[backup] key_file` when set (a detached job cannot ask a passphrase).
+    None when not due."""
+    settings = BackupSettings.load(home)
+    if not settings.daily:
+        return None
+    now = time.time() if now is None else now
+    stamp = home.state / DAILY_STAMP
+    try:
+        if now - stamp.stat().st_mtime < DAY:
+            return None
+    except FileNotFoundError:
+        pass
+    secret = None
+    if settings.key_file is not None:
+        from carto_core.control.sealed import Secret, read_key_file
+
+        secret = Secret(key=read_key_file(settings.key_file))
+    done = backup(home, settings=settings, secret=secret)
+    home.ensure_state()
+    from carto_core.util.privatefiles import write_text
+
+    write_text(stamp, done["backup"] + "\n")
+    os.utime(stamp, (now, now))
+    return done
