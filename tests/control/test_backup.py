@@ -175,3 +175,38 @@ def test_the_keep_up_job_takes_a_daily_backup_when_asked(home, tmp_path):
     assert daily(home) is None  # a day has not passed
     assert daily(home, now=time.time() + 86401)["backup"]
     assert len(list((tmp_path / "b").glob("carto-backup-*"))) == 2
+
+
+@pytest.mark.parametrize("cut", ["at a chunk boundary", "one chunk moved", "a chunk twice", "extra bytes"])
+def test_the_seal_refuses_a_stream_cut_at_a_chunk_or_reordered(tmp_path, cut):
+    """Chunks carry their number and a last-chunk flag: a backup cut exactly between two chunks,
+    or with chunks moved or repeated, does not open (each chunk alone would verify)."""
+    import io
+    import struct
+
+    from carto_core.control.sealed import MAGIC, SealError, SealingWriter, Secret, unseal
+
+    secret = Secret(key=os.urandom(32))
+    out = io.BytesIO()
+    writer = SealingWriter(out, secret, chunk=100)
+    writer.write(os.urandom(1000))
+    writer.close()
+    data = out.getvalue()
+    size = struct.unpack(">I", data[len(MAGIC):len(MAGIC) + 4])[0]
+    start = len(MAGIC) + 4 + size
+    chunks, at = [], start
+    while at < len(data):
+        length = struct.unpack(">I", data[at:at + 4])[0]
+        chunks.append(data[at:at + 4 + length])
+        at += 4 + length
+    assert len(chunks) == 10
+    head = data[:start]
+    body = {"at a chunk boundary": chunks[:6], "one chunk moved": [chunks[1], chunks[0], *chunks[2:]],
+            "a chunk twice": [chunks[0], *chunks], "extra bytes": [*chunks, b"\x00\x00\x00\x00"]}[cut]
+    path = tmp_path / "b.sealed"
+    path.write_bytes(head + b"".join(body))
+    with pytest.raises(SealError):
+        unseal(path, io.BytesIO(), secret)
+    path.write_bytes(data)
+    whole = io.BytesIO()
+    assert unseal(path, whole, secret) == 1000
