@@ -7,8 +7,10 @@ The SessionStart catch-up (`catchup`), the live transcript's hand-off for a larg
 - `due(home, stamp, interval)` costs one `stat` (the stamp's mtime is when the job last
   started) or one small read when the stamp names a later time to start again (a job that found
   nothing to do, e.g. the semantic ladder switched off, backs off longer);
-- `spawn(home, module, args)` starts `python -m module args...` in a new session with closed
-  standard streams and returns at once;
+- `spawn(home, module, args, data=...)` starts `python -m module args...` in a new session
+  with closed standard streams and returns at once; `data` (text the child needs, such as a
+  Stop payload's answer) goes through its standard input, never its command line, which
+  every local user can read in `/proc/<pid>/cmdline`;
 - `exclusive(home, lock)` is the child's `flock` (a second child finds it held and exits; a
   crashed one releases it with its process), or with `wait=True` blocks until it is free.
 """
@@ -66,22 +68,56 @@ def claim(home, stamp: str, *, not_before: float | None = None) -> None:
         handle.write(text)
 
 
-def spawn(home, module: str, args: list[str]) -> str | None:
-    """Start `python -m module args` detached; returns a problem line, or None."""
+#: The most bytes of `data` a child is handed (a Stop payload's answer is cut to 16,000
+#: characters before it is stored anyway).
+DATA_MAX = 64 << 10
+
+
+def spawn(home, module: str, args: list[str], data: bytes = b"") -> str | None:
+    """Start `python -m module args` detached; returns a problem line, or None.
+
+    `data` reaches the child on its standard input (at most `DATA_MAX` bytes), written without
+    blocking: what the pipe's buffer cannot take at once is dropped (a pipe holds 64 KiB, or
+    4 KiB when the user has used up the kernel's pipe pages); the child reads it with
+    `read_data()`."""
     import subprocess
 
     env = dict(os.environ)
     env["CARTO_HOME"] = str(home.root)
     try:
         make_dirs(home.state)
-        subprocess.Popen(
+        child = subprocess.Popen(
             [sys.executable, "-m", module, *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if data else subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True, env=env, cwd=str(home.state),
         )
     except OSError as exc:
         return f"could not start {module}: {exc}"
+    if data:
+        _hand_data(child.stdin, data)
     return None
+
+
+def _hand_data(pipe, data: bytes) -> None:
+    try:
+        os.set_blocking(pipe.fileno(), False)
+        os.write(pipe.fileno(), data[:DATA_MAX])  # a partial write is fine: the child decodes leniently
+    except OSError:
+        pass  # a full or closed pipe: the child reads the transcript without it
+    finally:
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
+def read_data(limit: int = DATA_MAX) -> str:
+    """What the parent handed this child on its standard input ("" when nothing)."""
+    try:
+        return sys.stdin.buffer.read(limit).decode("utf-8", "ignore") if sys.stdin else ""
+    except (OSError, ValueError, AttributeError):
+        return ""
 
 
 @contextmanager

@@ -46,8 +46,6 @@ MAX_BYTES_DEFAULT = 8 << 20
 #: How long a hook waits for a busy lock before it hands the read over (seconds).
 LOCK_WAIT_SECONDS = 0.25
 FORMAT = 1
-#: Characters of the Stop payload's answer handed to the detached child on its command line.
-ANSWER_ARG_MAX = 16000
 
 
 def enabled() -> bool:
@@ -97,6 +95,12 @@ def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[
         if isinstance(event_id, str):
             last[str(row.get("agent_id") or "main")] = event_id
     keep = {event_id: written[event_id] for event_id in last.values() if event_id in written}
+    if checkpoint:
+        # A reader's checkpoint may keep text (the Stop payload's answer for a turn the file
+        # does not hold yet): stored redacted, like every other byte under the home.
+        from carto_core.privacy.redact import default_redactor
+
+        checkpoint = default_redactor().value(checkpoint)
     path = state_path(home, source, key)
     make_dirs(path.parent)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -202,8 +206,10 @@ class Job:
         self.source, self.key, self.path, self.reader, self.answer = source, key, path, reader, answer
 
     def args(self) -> list[str]:
+        """The detached child's command line: where to read, never what was said (the answer
+        travels on its standard input: `detached.spawn`)."""
         out = ["--source", self.source, "--key", self.key, "--path", self.path, "--reader", self.reader]
-        return out + (["--answer", self.answer[:ANSWER_ARG_MAX]] if self.answer else [])
+        return out + (["--answer-on-stdin"] if self.answer else [])
 
 
 def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_SECONDS,
@@ -277,7 +283,8 @@ def _lock(home, source: str, wait: float | None):
 
 
 def _hand_off(home, job: Job, why: str) -> dict:
-    problem = detached.spawn(home, "carto_core.jobs.live", ["--home", str(home.root), *job.args()])
+    problem = detached.spawn(home, "carto_core.jobs.live", ["--home", str(home.root), *job.args()],
+                             data=job.answer.encode("utf-8", "replace"))
     result = {"outcome": "handed_off", "rows": 0, "open": 0, "reason": why}
     if problem:
         result["problem"] = f"{why}, and {problem}"
@@ -293,6 +300,12 @@ def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: st
         out.problems.append(f"{ctx.event_name}: payload names no transcript_path; the live "
                             "transcript is not ingested")
         return
+    if answer:
+        # Redacted where it enters: the reader keeps it in the checkpoint (the live state and
+        # the runner's store) and may hand it to a detached child; the rows are redacted again.
+        from carto_core.privacy.redact import redact_text
+
+        answer = redact_text(answer)
     try:
         result = ingest(ctx.home, Job(source, key, path, reader, answer), limit=max_bytes())
     except Exception as exc:  # a reader bug must not fail the hook; the backfill re-reads it

@@ -30,7 +30,7 @@ from carto_core.logio.home import Home
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.reader import iter_lines
 from carto_core.intents import ensure as ensure_intent
-from carto_core.privacy.redact import redact_row, redacted
+from carto_core.privacy.redact import default_redactor, redact_row, redacted
 from carto_core.model.sources import ReadBatch, Source, Stream
 from carto_core.util.privatefiles import make_dirs, write_text
 
@@ -125,7 +125,9 @@ class CheckpointStore:
         return value if isinstance(value, dict) else None
 
     def set(self, key: str, value: dict) -> None:
-        self.data[key] = value
+        # A checkpoint can keep text (a Stop payload's answer the file did not hold yet): it is
+        # stored redacted, like every other byte under the home.
+        self.data[key] = default_redactor().value(value)
 
     def save(self) -> None:
         make_dirs(self.path.parent)

@@ -13,11 +13,12 @@ from carto_core.capture.live import Job, ingest
 
 def main(argv: list[str] | None = None) -> int:
     """The detached hand-off: `python -m carto_core.jobs.live --home H --source S --key K
-    --path P --reader module:function` reads the whole backlog, waiting for the lock."""
+    --path P --reader module:function [--answer-on-stdin]` reads the whole backlog, waiting for
+    the lock; the Stop payload's answer, when there is one, comes on standard input."""
     args = sys.argv[1:] if argv is None else argv
     from carto_core.logio.home import Home, current_home
 
-    given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader", "--answer")
+    given = detached.arguments(args, "--home", "--source", "--key", "--path", "--reader")
     home = Home(given["--home"]) if given.get("--home") else current_home()
     try:
         missing = [f for f in ("--source", "--key", "--path", "--reader") if not given.get(f)]
@@ -27,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
 
         signal.alarm(int(os.environ.get("CARTO_CATCHUP_TIMEOUT", "600") or 600))
         job = Job(given["--source"], given["--key"], given["--path"], given["--reader"],
-                  given.get("--answer", ""))
+                  detached.read_data() if "--answer-on-stdin" in args else "")
         result = ingest(home, job, limit=None, wait=None)
         if result.get("problem"):
             raise RuntimeError(result["problem"])

@@ -789,6 +789,14 @@ def clip(text: str, limit: int, tail: str = "") -> str:
     return text
 
 
+def holds(text: str, piece: str) -> bool:
+    """`piece in text`, where `piece` may have been redacted and `text` not yet (a Stop
+    payload's answer, redacted where it entered, against the transcript's own text)."""
+    if piece in text:
+        return True
+    return MARKER in piece and piece in redact_text(text)
+
+
 def redacted(rows: Iterable[dict]) -> list[dict]:
     """Rows as a writer may store them: for writers outside the hook and ingest paths
     (telemetry, wrapups, error logs), which append with `appendlog.append_rows` directly."""

@@ -46,7 +46,7 @@ from carto_core.logio.fold import OPEN_KEY
 from carto_core.intents import classify
 from carto_core.logio.logs import order_row
 from carto_core.model.project import project_for
-from carto_core.privacy.redact import clip, redact_text
+from carto_core.privacy.redact import clip, holds, redact_text
 from carto_core.transcript.settle import DEFAULT_SETTLE_SECONDS as _SETTLE, final_at, is_finished, stamp_epoch
 from carto_core.transcript.read import TurnRead
 from carto_core.transcript.lines import (  # noqa: F401 - the classification lives in core
@@ -199,9 +199,9 @@ def compose_body(parts: list[str], answer: str, body_max: int) -> str:
     answer (the answer's start, up to ANSWER_SHARE of the room), joined by an ellipsis."""
     body = _flat(" ".join(parts))
     answer = _flat(answer)
-    if not answer or answer in body[:body_max]:
+    if not answer or holds(body[:body_max], answer):
         return clip(body, body_max)  # clip redacts before it cuts (half a credential is kept)
-    if answer not in body and len(body) + 1 + len(answer) <= body_max:
+    if not holds(body, answer) and len(body) + 1 + len(answer) <= body_max:
         return f"{body} {answer}" if body else answer
     tail = clip(answer, max(1, int(body_max * ANSWER_SHARE)), "…")
     head = clip(body, max(0, body_max - len(tail) - 3)).rstrip()
@@ -436,7 +436,7 @@ class TranscriptReader:
 
     def _row(self, session: str, turn: _Turn, *, is_open: bool, extra_answer: str = "") -> dict:
         answer = turn.answer
-        if extra_answer and _flat(extra_answer) not in _flat(" ".join(turn.parts)):
+        if extra_answer and not holds(_flat(" ".join(turn.parts)), _flat(extra_answer)):
             answer = extra_answer  # the Stop payload's final answer, not yet in the file
         fields = {
             "event_id": f"{self._thread_prefix(session, turn.thread)}{turn.idx}",

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.capture import shell
-from carto_core.privacy.redact import clip
+from carto_core.privacy.redact import clip, holds
 from carto_core.capture.turnactivity import ToolLog, commit_from_output, set_edits
 
 from carto_codex.patch import patch_paths
@@ -196,7 +196,7 @@ class Turn:
         if texts:
             body += " " + " ".join(" ".join(t.split()) for t in texts)
         answer = " ".join(self.answer.split())
-        if answer and answer not in body:
+        if answer and not holds(body, answer):  # the answer is redacted, the body not yet
             body += " " + answer
         if self.tools:
             body += " [tools: " + "; ".join(self.tools) + "]"
