@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from carto_core.cli import cli  # noqa: E402
 from carto_core.evaluation.sample import SESSIONS, build_sample_home  # noqa: E402
+from carto_core.privacy.envelope import unwrap  # noqa: E402
 
 TOOL_NAMES = {"search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision"}
 # Keys that differ between two runs of the same call by construction (timing, call names).
@@ -149,8 +150,9 @@ def test_lists_tools_with_schemas_and_answers_like_the_cli(home):
             called[key] = time.time()
             result = await session.call_tool(key.split("_")[0], arguments)
             assert not result.is_error, result.content[0].text
-            # The text is the structured document, serialised: agents may read either.
-            assert json.loads(result.content[0].text) == result.structured_content
+            # The text is the structured document, serialised inside the record envelope:
+            # agents may read either.
+            assert json.loads(unwrap(result.content[0].text)) == result.structured_content
             out[key] = result.structured_content
         ids = [r["event_id"] for r in out["search"]["results"]]
         got = await session.call_tool("get", {"ids": ids[:3]})
@@ -213,7 +215,7 @@ BROAD = "rounding decimal cart discount terraform tax coupon"
 def error_of(result) -> dict:
     assert result.is_error
     document = result.structured_content
-    assert json.loads(result.content[0].text) == document
+    assert json.loads(result.content[0].text) == document  # errors are carto's own words: bare
     return document["error"]
 
 

@@ -59,9 +59,11 @@ def test_rendered_context_stays_within_1200_characters_and_names_each_event(item
     assert len(text) <= 1200
     assert count <= len(entries)
     lines = text.splitlines() if text else []
-    assert len(lines) == (count + 1 if count else 0)
+    assert len(lines) == (count + 3 if count else 0)  # the header, the envelope's two tags
+    if count:
+        assert lines[1].startswith("<carto-record note=") and lines[-1] == "</carto-record>"
     shown = [e for e in entries if e["row"]["summary"].split()]
-    for line, entry in zip(lines[1:], shown):
+    for line, entry in zip(lines[2:-1], shown):
         assert line.startswith(f"- [{entry['event_id']} · 3d ago · ")
 
 

@@ -15,6 +15,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from carto_core.privacy.envelope import OVERHEAD, escape_json
 from carto_core.util.output import dumps as _dumps
 
 #: Sized for an agent's context: about 3k tokens, a fraction of what Claude Code accepts from a
@@ -27,7 +28,10 @@ _CUT_MARK = "…"
 
 
 def dumps(document: object) -> str:
-    return _dumps(document, pretty=False).decode("utf-8")
+    """The document as a tool result carries it: compact JSON whose strings hold no literal `<`
+    (`\\u003c`, the same string once parsed), so stored text can never close the record
+    envelope the result travels in (`carto_core.privacy.envelope`)."""
+    return escape_json(_dumps(document, pretty=False).decode("utf-8"))
 
 
 @dataclass
@@ -163,7 +167,7 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     `cursor_for(next_offset)` mints the cursor for the next page. At least one item is returned
     whenever one remains, shortened if it alone is too big, so paging always makes progress.
     """
-    max_chars = max(MIN_MAX_CHARS, int(max_chars))
+    max_chars = max(MIN_MAX_CHARS - OVERHEAD, int(max_chars))
     items = get_path(document, list_path) if list_path else None
     # A mapping (get's `found`: id -> record) pages by its entries, in order.
     as_dict = isinstance(items, dict)

@@ -1,13 +1,16 @@
 """The text prompt recall adds to the agent's context: a header and at most three snippets,
 each naming its event id (for `carto search --get`), its age and its project, within
 `settings.MAX_CHARS` characters in all. A snippet is a window of the row's text around the
-first word that holds one of the matched terms. Stdlib only.
+first word that holds one of the matched terms. The snippets travel in the record envelope
+(`carto_core.privacy.envelope`): quoted data, never instructions, and no stored text can close
+the envelope early. Stdlib only.
 """
 
 from __future__ import annotations
 
 import re
 
+from carto_core.privacy.envelope import OVERHEAD, wrap_text
 from carto_core.recall.settings import MAX_CHARS
 
 HEADER = "carto recall: earlier work that may bear on this prompt (`carto search --get ID` shows one in full)"
@@ -56,8 +59,8 @@ def window(text: str, terms: list[str], analyzer, width: int) -> str:
 def render(items: list[dict], analyzer, now: float, limit: int = MAX_CHARS) -> tuple[str, int]:
     """`items`: {event_id, row, ts (epoch or None), project, terms}. (The text, at most `limit`
     characters, and how many of the items it shows: "" and 0 when none fits.)"""
-    lines = [HEADER]
-    budget = limit - len(HEADER)
+    lines = []
+    budget = limit - len(HEADER) - 1 - OVERHEAD
     items = [item for item in items if row_text(item["row"])]
     for position, item in enumerate(items):
         ts = item.get("ts")
@@ -72,6 +75,6 @@ def render(items: list[dict], analyzer, now: float, limit: int = MAX_CHARS) -> t
         line = head + text
         lines.append(line)
         budget -= len(line) + 1
-    if len(lines) == 1:
+    if not lines:
         return "", 0
-    return "\n".join(lines), len(lines) - 1
+    return f"{HEADER}\n{wrap_text(chr(10).join(lines))}", len(lines)
