@@ -117,6 +117,12 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             })
     for problem in registries.problems:
         problems.append({"problem": problem, "fix": "uninstall or rename one of the two plugins"})
+    from carto_core.privacy.redact import plugin_patterns
+
+    for problem in plugin_patterns()[1]:
+        problems.append({"problem": f"redaction pattern left out: {problem}",
+                         "fix": "correct the plugin's carto.redact table ((kind, regex) pairs that compile) "
+                                "or block the plugin with CARTO_DISABLE_PLUGINS"})
     from carto_core.install.checks import hook_report
 
     hooks = hook_report(registries, run_probes=probe_hooks)

@@ -253,7 +253,9 @@ def scan_entry_points() -> dict:
         seen.add(ep.name)
         capture.append(record)
     _loaded_entry_points = loaders
-    return {"plugins": plugins, "capture": capture, "hooks": {}}
+    from carto_core.plugin import redaction
+
+    return {"plugins": plugins, "capture": capture, "hooks": {}, "redact": redaction.scan()}
 
 
 def _write_table(table: dict) -> None:

@@ -7,7 +7,8 @@ A dict value under a secret-named key (`{"password": "hunter2"}`, `{"env": {"API
 is redacted whole, since the string alone carries no context.
 
 The built-in rules live in `carto_core.privacy.rules` (with where their facts come from). Plugins
-add patterns with `add_pattern` from their `carto_register_writers` hook, or users with
+declare patterns as data under the `carto.redact` entry point group (`carto_core.plugin.redaction`:
+read from the plugin table, so `carto hook` applies them too), and users with
 `[redact] patterns = [...]` in the config file; those run on every string.
 """
 
@@ -57,13 +58,19 @@ format expiry expires expiration ttl lifetime timeout hint reset changed require
 disabled strength rules rule regex pattern header headers mode store manager helper source provider
 cmd command usage budget estimate counter index class stdin prompted input output required
 audience scope scopes issuer algorithm alg position pos offset start end color colour style
-hdr match matches matcher span spans
+hdr match matches matcher span spans rate rates ratio percent pct threshold version versions ver
+method methods status state level score strategy scheme flow backend plugin plugins used stats
+stat total age created updated date time window days hours minutes seconds retries attempts
+success fail failed failure failures ok check checks test tests criteria location ref refs
+rotation rotated bits bucket capacity hit hits miss misses alias aliases
 """.split())
 _PREFIX_REJECT = frozenset("""
 csrf xsrf page next prev previous continuation pagination cursor sort cancellation cancel lexer
 parser parse max min num total input output prompt completion cached cache reasoning bos eos pad
 unk sep cls mask special stop start end forgot reset show hide toggle has is no use with without
-require requires validate verify check sync count need needs
+require requires validate verify check sync count need needs idempotency dedup dedupe partition
+sort primary foreign public row object hash lookup map registry translation i18n unique composite
+natural surrogate shard routing group order list index dict entry item node sign
 """.split())
 _WEAK_KEYWORDS = ("pass", "pwd", "auth", "creds")
 _WORD_SPLIT = Lazy(r"[_.\-\s]+|(?<=[a-z0-9])(?=[A-Z])")
@@ -238,8 +245,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
             return True  # `self.passwd = password_mgr`, `a, b = user, password`, `x = y = z`
         if value.startswith(("/", "./", "../", "~/")) or re.match(r"^[A-Za-z]:\\", value):
             return True  # a path to a secret, not the secret
-        if value[:1] in (":", "=", "?", "+"):
-            return True  # `Token::new`, `==`, `${X:?err}`
+        if value[:1] in (":", "=", "?", "+", "!"):
+            return True  # `Token::new`, `==`, `${X:?err}`, a YAML tag (`!vault app/token`)
     return False
 
 
@@ -337,6 +344,252 @@ def _at_line_start(text: str, position: int) -> bool:
     return not before or before[-1] in "\n\r{[,;(-#" or before.endswith(("\\n", "\\r"))
 
 
+# --- the rule families' checks ----------------------------------------------------------------
+
+
+def _span_of_word(match) -> tuple[int, int]:
+    """The span of a `_WORD` group: the quoted text inside its quotes, or the bare word."""
+    if match.start("secret") >= 0:
+        return match.span("secret")
+    return match.span("bare")
+
+
+def check_cli_password(match, text):
+    start, end = _span_of_word(match)
+    value = text[start:end]
+    if value.lower().startswith("pass:"):
+        start += 5
+        value = value[5:]
+    if not value or value.startswith("-") or _placeholder(value) or value.lower() in ("stdin", "prompt"):
+        return False
+    if value.lower().startswith(("env:", "file:", "fd:")) or value.startswith(("/", "./", "~/")):
+        return False  # openssl's `-passin env:VAR`, a file holding the password
+    return "password", start, end
+
+
+def _shell_words(args: str, offset: int) -> list[tuple[str, int, int]]:
+    """(word, start, end) of a command's arguments: quotes removed from the span they enclose."""
+    words = []
+    for found in re.finditer(r"\\?([\"'])(.*?)\\?\1|[^\s\"']+", args):
+        if found.group(1):
+            words.append((found.group(2), offset + found.start(2), offset + found.end(2)))
+        else:
+            words.append((found.group(0), offset + found.start(), offset + found.end()))
+    return words
+
+
+def check_htpasswd(match, text):
+    # htpasswd [-cmBdpsDv] [-C cost] [-r rounds] -b[n] [passwordfile] username password
+    words = _shell_words(_group(match, text, "args"), match.start("args"))
+    flags, positional = "", []
+    index = 0
+    while index < len(words):
+        word = words[index][0]
+        if word.startswith("-") and not positional:
+            flags += word[1:]
+            if word in ("-C", "-r"):
+                index += 1  # the option's number
+        else:
+            positional.append(words[index])
+        index += 1
+    if "b" not in flags:
+        return False
+    wanted = 2 if "n" in flags else 3
+    if len(positional) < wanted:
+        return False
+    value, start, end = positional[wanted - 1]
+    return False if _placeholder(value) else ("password", start, end)
+
+
+_CODE_WORDS = frozenset("password passwd pass pw pwd secret token user username none null".split())
+
+
+def check_literal(match, text):
+    """`auth=("user", "pw")`: the second member, unless it is a word, a path or a placeholder."""
+    value = _group(match, text, "secret")
+    if _placeholder(value) or value.lower() in _CODE_WORDS or any(c.isspace() for c in value):
+        return False
+    if value.startswith(("/", "http://", "https://", "{", "%")) or not _secretish(value, 4):
+        return False
+    return "password"
+
+
+def check_named_literal(match, text):
+    """`define('DB_PASSWORD', 'pw')`: judged as a dict value under that key would be."""
+    value = _group(match, text, "secret")
+    if value.lower() in _CODE_WORDS or not _secretish(value, 4) or re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", value):
+        return False  # `pick("api_key", "CARTO_API_KEY")`: the name of where it is, not the key
+    return secret_key_kind(_group(match, text, "name"), value) or False
+
+
+def _random_looking(value: str, minimum: int = 16, bits: float = 3.0) -> bool:
+    """Long, varied and not a word: a machine-made value (the entropy rules of gitleaks and
+    detect-secrets score the same thing)."""
+    if len(value) < minimum or not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    return entropy(value) >= bits
+
+
+def check_cookie(match, text):
+    """A Cookie/Set-Cookie header whose values include a machine-made one: its pairs, from the
+    first such value to the last (attributes and short values are kept)."""
+    start = match.start("secret")
+    body = _group(match, text, "secret")
+    first = last = -1
+    for pair in re.finditer(r"([^=;,\s]+)=([^;,\s]*)", body):
+        name, value = pair.group(1).lower(), pair.group(2)
+        if name in ("path", "domain", "expires", "max-age", "samesite"):
+            continue
+        if _random_looking(value, 16) or (_random_looking(value, 8) and any(w in name for w in ("sess", "sid", "auth", "token"))):
+            first = pair.start(2) if first < 0 else first
+            last = pair.end(2)
+    return ("cookie", start + first, start + last) if first >= 0 else False
+
+
+def check_entropic_value(match, text):
+    return _random_looking(_group(match, text, "secret"), 16)
+
+
+def check_url_param(match, text):
+    value = _group(match, text, "secret")
+    return _random_looking(value, 20, 3.2) and not value.lower().startswith(("http", "%2f", "/"))
+
+
+def _b64decode(text: str) -> bytes:
+    import base64
+    import binascii
+
+    clean = re.sub(r"[^A-Za-z0-9+/]", "", text)
+    clean = clean[: len(clean) // 4 * 4]
+    try:
+        return base64.b64decode(clean)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+_ENCRYPTED_KEY_OIDS = (bytes.fromhex("2a864886f70d01050d"), bytes.fromhex("2a864886f70d010c01"))
+
+
+def private_der(data: bytes) -> bool:
+    """`data` starts like a private key: openssh-key-v1, or a DER SEQUENCE whose first element
+    is INTEGER 0 or 1 (PKCS#1, PKCS#8, SEC1, DSA), or an encrypted PKCS#8 (PBES2, PKCS#12 PBE).
+    Certificates and public keys start with a SEQUENCE inside the SEQUENCE instead."""
+    if data.startswith(b"openssh-key-v1"):
+        return True
+    if len(data) < 8 or data[0] != 0x30:
+        return False
+    at = 2 + (data[1] & 0x7F if data[1] & 0x80 else 0)
+    if data[at:at + 3] in (b"\x02\x01\x00", b"\x02\x01\x01"):
+        return True
+    return data[at:at + 1] == b"\x30" and any(oid in data[at:at + 24] for oid in _ENCRYPTED_KEY_OIDS)
+
+
+def check_der_private_key(match, text):
+    head = match.group(0)[:64]
+    return private_der(_b64decode(head))
+
+
+def check_pem_lines(match, text):
+    after = text[match.end():match.end() + 40].lstrip(" \t\r\n\\n").upper()
+    if after.startswith(("-----END CERTIFICATE", "-----END PUBLIC KEY", "-----END X509", "-----END TRUSTED")):
+        return False
+    body = match.group(0)
+    return any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
+
+
+def check_pem_b64(match, text):
+    decoded = _b64decode(match.group(0)[:400])
+    begin = decoded.find(b"-----BEGIN ")
+    if begin < 0:
+        return False
+    header = decoded[begin:begin + 60]
+    return b"PRIVATE KEY" in header or b"PRIVATE-KEY" in header
+
+
+def check_jwk(match, text):
+    around = text[max(0, match.start() - 3000):match.end() + 3000]
+    return '"kty"' in around or '\\"kty\\"' in around
+
+
+def check_k8s_secret(match, text):
+    """A value of a Kubernetes Secret's `data:`/`stringData:` block (YAML)."""
+    indent = len(match.group("indent").expandtabs())
+    position = match.start()
+    while position > 0:
+        line_start = text.rfind("\n", 0, position - 1) + 1
+        line = text[line_start:position - 1]
+        stripped = line.lstrip()
+        if stripped and len(line) - len(stripped) < indent:
+            return stripped.rstrip().rstrip(":") in ("data", "stringData", "binaryData") and stripped.rstrip().endswith(":")
+        position = line_start
+    return False
+
+
+def check_k8s_secret_json(match, text):
+    at = text.rfind('"data"', 0, match.start())
+    return at >= 0 and "}" not in text[at:match.start()]
+
+
+def check_mailgun(match, text):
+    return "mailgun" in text.lower() or text[max(0, match.start() - 4):match.start()].lower() == "api:"
+
+
+def check_airtable_key(match, text):
+    body = match.group(0)[3:]
+    return "airtable" in text.lower() and any(c.isdigit() for c in body) and body.lower() != body
+
+
+def check_discord(match, text):
+    first = match.group(0).split(".", 1)[0]
+    decoded = _b64decode(first + "=" * (-len(first) % 4))
+    return decoded.isdigit() and 15 <= len(decoded) <= 21
+
+
+def check_random_body(match, text):
+    body = match.group(0)[2:]
+    return body.lower() != body and body.upper() != body and _random_looking(body, 20, 3.5)
+
+
+def _class_changes(value: str) -> float:
+    """How often neighbouring characters differ in class (digit, upper, lower): ~0.6 for random
+    base62, ~0.2 for CamelCase words and identifiers."""
+    classes = ["d" if c.isdigit() else "u" if c.isupper() else "l" for c in value]
+    return sum(a != b for a, b in zip(classes, classes[1:])) / max(1, len(value) - 1)
+
+
+def check_prefixed_random(match, text):
+    body = _group(match, text, "body")
+    if body.lower() == body or body.upper() == body or sum(c.isdigit() for c in body) < 2:
+        return False  # hex digests, words, upper-case constants
+    return entropy(body) >= 4.0 and _class_changes(body) >= 0.4
+
+
+def _entropic(value: str, key: str) -> bool:
+    """A value machine-made enough to be a secret under a weak secret name."""
+    if value.isdigit() or not _random_looking(value, 16, 3.3):
+        return False
+    if re.fullmatch(r"[0-9a-fA-F-]+", value) and len(value) < 32:
+        return False  # a short hex digest or id
+    bare = key.lower().strip("-_. ") in ("key", "seed", "cookie", "signature")
+    return not bare or (len(value) >= 24 and value.lower() != value and entropy(value) >= 3.8)
+
+
+def check_entropic_assignment(match, text):
+    kind = _check_keyed(match, text, flag=False)
+    if not kind:
+        return False
+    key, _ = _key_around(match, text)
+    return kind if _entropic(_group(match, text, "secret"), key) else False
+
+
+def check_entropic_flag(match, text):
+    kind = check_flag(match, text)
+    if not kind:
+        return False
+    key, _ = _key_around(match, text)
+    return kind if _entropic(_group(match, text, "secret"), key) else False
+
+
 # --- starts: where the first match of a key-name rule can begin (-1: nowhere) -------------
 # Each is a superset test: it may accept a place the rule then refuses, never the reverse.
 
@@ -389,6 +642,21 @@ def start_assignment(lowered: str) -> int:
     return -1 if found is None else max(0, found.start() - _STEM_BACK)
 
 
+_WEAK_STEM_ASSIGNMENT = Lazy(r"(?:key|salt|signature|seed|cookie)" + _AFTER_ASSIGNMENT.args[0])
+
+
+def start_weak(lowered: str) -> int:
+    first = -1
+    for separator in ("=", ":", "%3"):
+        at = lowered.find(separator) if first < 0 else lowered.find(separator, 0, first)
+        if at >= 0:
+            first = at
+    if first < 0:
+        return -1
+    found = _WEAK_STEM_ASSIGNMENT.search(lowered, max(0, first - _SEPARATOR_REACH))
+    return -1 if found is None else max(0, found.start() - _STEM_BACK)
+
+
 def start_flag(lowered: str) -> int:
     return _first_stem(lowered, _flag_around) if "-" in lowered else -1
 
@@ -397,13 +665,20 @@ def start_tag(lowered: str) -> int:
     return 0 if "</" in lowered else -1
 
 
-STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
+STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "weak": start_weak}
 
 
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
+    "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,
+    "named_literal": check_named_literal, "cookie": check_cookie, "entropic_value": check_entropic_value,
+    "url_param": check_url_param, "der_private_key": check_der_private_key, "pem_b64": check_pem_b64, "pem_lines": check_pem_lines,
+    "jwk": check_jwk, "k8s_secret": check_k8s_secret, "k8s_secret_json": check_k8s_secret_json,
+    "mailgun": check_mailgun, "airtable_key": check_airtable_key, "discord": check_discord,
+    "random_body": check_random_body, "entropic_assignment": check_entropic_assignment,
+    "entropic_flag": check_entropic_flag, "prefixed_random": check_prefixed_random,
 }
 
 
@@ -745,10 +1020,16 @@ _CLIP_MARGIN = 512
 
 
 def default_redactor() -> Redactor:
-    """The process-wide redactor: built-in rules plus the config file's patterns."""
+    """The process-wide redactor: built-in rules, the patterns installed plugins declare
+    (`carto_core.plugin.redaction`, read from the plugin table: no pluggy) and the config file's."""
     global _default
     if _default is None:
         redactor = Redactor()
+        for kind, pattern in _plugin_patterns():
+            try:
+                redactor.add_pattern(kind, pattern)
+            except re.error:
+                continue  # checked when the table was read; `carto doctor` names it
         for index, pattern in enumerate(_config_patterns()):
             try:
                 redactor.add_pattern(f"config-{index + 1}", pattern)
@@ -802,6 +1083,21 @@ def redacted(rows: Iterable[dict]) -> list[dict]:
     (telemetry, wrapups, error logs), which append with `appendlog.append_rows` directly."""
     redactor = default_redactor()
     return [redactor.row(row) for row in rows]
+
+
+def plugin_patterns() -> tuple[list[tuple[str, str]], list[str]]:
+    """The patterns installed plugins declare, and the problems reading them."""
+    from carto_core.plugin import registry
+    from carto_core.plugin.redaction import table_patterns
+
+    return table_patterns(registry.plugin_table(), registry.blocked_names(), registry._write_table)
+
+
+def _plugin_patterns() -> list[tuple[str, str]]:
+    try:
+        return plugin_patterns()[0]
+    except Exception:  # an unreadable table never stops redaction with the built-in rules
+        return []
 
 
 def _config_patterns() -> list[str]:

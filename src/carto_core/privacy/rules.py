@@ -42,16 +42,32 @@ KEYWORDS = (
     r"(?:passwd|password|passphrase|pass(?![a-z])|pwd(?![a-z])|secret|token|credentials?|creds(?![a-z])|"
     r"api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|account[_.-]?key|"
     r"shared[_.-]?access[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|"
-    r"client[_.-]?key|auth(?![a-z]))"
+    r"client[_.-]?key|app[_.-]?key|hmac[_.-]?key|subscription[_.-]?key|functions?[_.-]?key|"
+    r"session[_.-]?key|license[_.-]?key|licence[_.-]?key|service[_.-]?key|webhook[_.-]?key|"
+    r"cookie[_.-]?key|jwt[_.-]?key|crypt[_.-]?key|cipher[_.-]?key|priv[_.-]?key|db[_.-]?key|"
+    r"database[_.-]?key|auth(?![a-z]))"
 )
+# Names whose value is a secret only when it looks machine-made (long, high entropy): the last
+# word of `DEPLOY_SALT`, `webhookSignature`, `cookieKey`, `X_KEY` (detect-secrets' and gitleaks'
+# generic rules score such values by Shannon entropy; `check_entropic_assignment`).
+WEAK_KEYWORDS = r"(?:key|salt|signature|seed|cookie)"
 KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
 _SEP = r"(?:\\?[\"'])?[ \t]{0,3}(?P<sep>=>|:=|[:=]|%3[ad])(?![=:/])[ \t]{0,3}"
-_START = r"(?<![A-Za-z0-9])"
+# Not inside a longer run, or right after an escaped newline or tab (`\\n` of JSON text).
+_START = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
 # A token rule matches one run of token characters (no spaces): it runs only when one of its
 # needles occurs in the text's long runs (`carto_core.privacy.redact.LONG_RUN`), a much shorter string.
 T = {"token": True}
 _END = r"(?![A-Za-z0-9])"
+
+# A shell word: quoted (to its closing quote) or bare (to a separator).
+_WORD = r"(?:\\?(?P<q>[\"'])(?P<secret>[^\"'\\\r\n]{1,200})\\?(?P=q)|(?P<bare>[^\s\"'`;&|<>()]{1,200}))"
+# What separates the lines of a PEM body: a newline, an escaped one (JSON), or a space (a
+# summary's whitespace is collapsed).
+_LINE_BREAK = r"(?:\r?\n|(?:\\r)?\\n|[ \t])"
+# The rest of a command line, within one command (never past a pipe, `;`, `&` or a newline).
+_SAME_COMMAND = r"[^\n|;&]*?"
 
 # (kind, pattern, needles, options)
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
@@ -62,6 +78,31 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("private-key", r"Private-Lines:[ \t]*\d+[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-f]+|\Z)",
      ("private-lines:",), {}),
     ("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", ("age-secret-key-1",), T),
+    # A PEM body whose BEGIN line was cut: the base64 run before an END line of a private key.
+    # (Lines may be joined by newlines, escaped newlines, or the spaces a one-line summary has.)
+    ("private-key", r"(?P<secret>[A-Za-z0-9+/=]{16,}(?:" + _LINE_BREAK + r"[A-Za-z0-9+/=]{4,})*)" + _LINE_BREAK
+     + r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----", ("-----end",), {}),
+    # ... or without any frame: a base64 run (across lines) that decodes to the start of a
+    # private key's DER (a SEQUENCE whose first element is the INTEGER version 0 or 1: PKCS#1,
+    # PKCS#8, SEC1; an encrypted PKCS#8's PBES2/PKCS#12 algorithm) or of an OpenSSH key.
+    ("private-key", r"(?:(?<![A-Za-z0-9+/])|(?<=\\n))(?:M[A-Za-z0-9+/]{11}|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}"
+     r"(?:(?:\r?\n|(?:\\r)?\\n|\\?\",\s*\\?\")[A-Za-z0-9+/]{4,}={0,2}|[ \t][A-Za-z0-9+/]{16,}={0,2}(?![\w/+]))*", ("b3blbnnzac1rzxktdje", "mii", "mh", "mc4c", "mg"),
+     {"token": True, "check": "der_private_key"}),
+    # ... or neither its start nor its END line: two or more full PEM lines (64 base64
+    # characters each), unless what follows says it is a certificate or a public key.
+    ("private-key", r"(?:(?<![A-Za-z0-9+/])|(?<=\\n))[A-Za-z0-9+/]{64}(?:" + _LINE_BREAK + r"[A-Za-z0-9+/]{64}(?![A-Za-z0-9+/])){1,}"
+     r"(?:" + _LINE_BREAK + r"[A-Za-z0-9+/]{1,63}={0,2}(?![A-Za-z0-9+/=]))?", ("+", "/"), {"token": True, "check": "pem_lines"}),
+    # A PEM file, base64-encoded whole (a Kubernetes Secret's `data:`): "-----BEGIN" encodes to
+    # LS0tLS1CRUdJTi; the rule decodes what follows to tell a key from a certificate.
+    ("private-key", r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}", ("ls0tls1crudjti",), {"token": True, "check": "pem_b64"}),
+    # The private members of a JSON Web Key (RFC 7518: d, p, q, dp, dq, qi; k of a symmetric key).
+    ("private-key", r"\\?\"(?:d|p|q|dp|dq|qi|k)\\?\"\s*:\s*\\?\"(?P<secret>[A-Za-z0-9_-]{16,}={0,2})\\?\"",
+     ("\"kty\"", '\\"kty\\"'), {"check": "jwk"}),
+    # A Kubernetes Secret's values (`data:` base64, `stringData:` text), YAML or JSON.
+    ("kubernetes-secret", r"(?m)^(?P<indent>[ \t]+)[\w.-]+:[ \t]*[\"']?(?P<secret>[A-Za-z0-9+/]{8,}={0,2})[\"']?[ \t]*$",
+     ("kind: secret", "kind: \"secret\"", '"kind": "secret"', '"kind":"secret"'), {"lower": False, "check": "k8s_secret"}),
+    ("kubernetes-secret", r"\"[\w.-]+\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})\"",
+     ('"kind": "secret"', '"kind":"secret"'), {"check": "k8s_secret_json"}),
     # --- cloud providers -----------------------------------------------------------------
     ("aws-access-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
      ("akia", "asia", "abia", "acca", "a3t"), T),
@@ -85,6 +126,29 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
     ("cloudflare-origin-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), T),
     ("openshift-token", r"sha256~[\w-]{43}", ("sha256~",), T),
+    ("azure-function-key", r"[?&](?:code|key|api[_-]?key|apikey|subscription-key|x-functions-key|clientsecret|client_secret)"
+     r"=(?P<secret>[a-z0-9%_.~+/=-]{20,})", ("code=", "key=", "secret="), {"lower": True, "check": "url_param"}),
+    ("mapbox-token", r"(?<![\w.])[pst]k\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}", ("pk.eyj", "sk.eyj", "tk.eyj"), T),
+    ("teams-webhook", r"(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook(?:b2)?)/(?P<secret>[^\s\"'<>`]{20,})",
+     ("webhook.office.com", "outlook.office.com/webhook", "outlook.office365.com/webhook"), {}),
+    ("firebase-key", _START + r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}", ("apa91b",), T),
+    ("dropbox-token", _START + r"(?:sl\.(?:u\.)?[A-Za-z0-9_-]{120,}|[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43})",
+     ("sl.", "aaaaaaaaaa"), T),
+    ("airtable-token", _START + r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _END, ("pat",), T),
+    ("airtable-token", _START + r"key[A-Za-z0-9]{14}" + _END, ("key",), {"token": True, "check": "airtable_key"}),
+    # Discord bot tokens: the first part is the bot's numeric id in base64 (`check_discord`).
+    ("discord-token", r"(?<![\w-])[MNO][A-Za-z0-9_-]{22,28}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w-])",
+     ("mt", "md", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"), {"token": True, "check": "discord"}),
+    ("vault-token", r"(?<![\w.])[sbr]\.[A-Za-z0-9]{24}(?![\w.])", ("s.", "b.", "r."), {"token": True, "check": "random_body"}),
+    ("notion-token", _START + r"(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})" + _END, ("ntn_", "secret_"), T),
+    ("figma-token", _START + r"fig[dou]_[\w-]{40,}", ("figd_", "figo_", "figu_"), T),
+    ("tailscale-key", _START + r"tskey-(?:api|auth|client|webhook|scim)-[\w-]{20,}", ("tskey-",), T),
+    ("mailchimp-key", _START + r"[0-9a-f]{32}-us\d{1,2}" + _END, ("-us",), T),
+    ("dynatrace-token", _START + r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}", ("dt0c01.",), T),
+    ("netlify-token", _START + r"nfp_[A-Za-z0-9]{36}" + _END, ("nfp_",), T),
+    ("contentful-token", _START + r"CFPAT-[\w-]{43}", ("cfpat-",), T),
+    ("hubspot-token", _START + r"pat-(?:na|eu)\d-[0-9a-f]{8}-[0-9a-f-]{27}", ("pat-na", "pat-eu"), T),
+    ("brevo-key", _START + r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", ("xkeysib-",), T),
     # --- code hosting, packages, CI ------------------------------------------------------
     ("github-token", _START + r"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})" + _END,
      ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), T),
@@ -99,7 +163,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("rubygems-token", _START + r"rubygems_[a-f0-9]{48}", ("rubygems_",), T),
     ("pulumi-token", _START + r"pul-[a-f0-9]{40}" + _END, ("pul-",), T),
     ("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[\w=-]{60,}", ("atlasv1",), T),
-    ("vault-token", _START + r"hv[sb]\.[\w-]{90,}", ("hvs.", "hvb."), T),
+    ("vault-token", _START + r"hv[sbr]\.[\w-]{90,}", ("hvs.", "hvb.", "hvr."), T),
     ("doppler-token", _START + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", ("dp.",), T),
     ("postman-key", _START + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",), T),
     ("planetscale-token", _START + r"pscale_(?:tkn|oauth|pw)_[\w.=-]{32,}", ("pscale_",), T),
@@ -133,7 +197,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("shopify-token", _START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END, ("shpat_", "shpca_", "shppa_", "shpss_"), T),
     ("sendgrid-key", _START + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", ("sg.",), T),
     ("twilio-key", _START + r"SK[0-9a-f]{32}" + _END, ("sk",), T),
-    ("mailgun-key", r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])", ("key-",), T),
+    # `key-<32 hex>` alone is any hash with a prefix: a Mailgun key only where Mailgun is named.
+    ("mailgun-key", r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])", ("key-",), {"token": True, "check": "mailgun"}),
+    # Any vendor's prefixed token (`figd_...`, `nfp_...`, `tskey-api-...`): a short lower-case
+    # prefix, then a long body that is random by every measure (`check_prefixed_random`).
+    ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/+=-])",
+     ("_", "-"), {"token": True, "check": "prefixed_random"}),
     # --- generic shapes ------------------------------------------------------------------
     # The signature is optional: an unsigned token, or one cut short, still carries its claims.
     ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
@@ -159,8 +228,54 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("sshpass", "redis-cli", "login", "mongo"), {"check": "placeholder"}),
     ("basic-auth", r"(?:-u|--user|--http-user)[ =]\\?[\"']?[^\s:\"']*:(?P<secret>[^\s\"'\\]+)",
      ("-u", "--user", "--http-user"), {"check": "curl_user"}),
+    # Options of common CLIs that take a password, whatever their spelling: a compound flag
+    # ending in a password word (`-storepass`, `-deststorepass`, `--ks-pass`, `-passout`, with a
+    # `pass:` prefix as openssl and apksigner write it), and the short options that mean a
+    # password to one family of tools (sqlcmd/bcp `-P`, the ldap tools' `-w`, zip `-P`).
+    ("password", r"(?<![\w-])-{1,2}(?:(?:src|dest|new|old)?(?:store|key|ks|keystore|truststore|trust|bind|admin|root|master|db|in|out)[-_]?)?"
+                 r"pass(?:word|wd|phrase|in|out)?(?::(?!env|file|fd|stdin)[a-z]+)?(?:=|[ \t]+)(?:pass:)?" + _WORD,
+     ("pass",), {"check": "cli_password"}),
+    ("password", r"\b(?:sqlcmd|bcp|osql|isql|zip|unzip|zipcloak|7z|7za)\b" + _SAME_COMMAND + r"[ \t]-(?:P|p(?=[^\s-]))[ \t]*" + _WORD,
+     ("sqlcmd", "bcp", "osql", "isql", "zip", "7z"), {"check": "cli_password"}),
+    ("password", r"\bldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop|url|vc)\b" + _SAME_COMMAND
+                 + r"[ \t]-w[ \t]*" + _WORD, ("ldap",), {"check": "cli_password"}),
+    ("password", r"\b(?:docker|podman|buildah|skopeo|helm|oc|az|nerdctl|crane|oras|regctl|cf|heroku)\b" + _SAME_COMMAND
+                 + r"\b(?:login|auth|add)\b" + _SAME_COMMAND + r"[ \t](?:-p|--password)(?:=|[ \t]+)" + _WORD,
+     ("login", "auth", "add"), {"check": "cli_password"}),
+    # Samba's `user%password` (smbclient, rpcclient, net, mount.cifs and the tools built on it).
+    ("password", r"(?:(?<![\w-])-U[ \t]*|--user(?:name)?(?:=|[ \t]+))\\?[\"']?[\w.\\/@$-]+%(?P<secret>[^\s\"'`]+)",
+     ("-u", "--user"), {"lower": False, "check": "placeholder"}),
+    ("password", r"\bhtpasswd\b(?=(?P<args>[^\n|;&>]*))", ("htpasswd",), {"check": "htpasswd"}),
+    ("basic-auth", r"\b(?:http|https|xh|xhs|httpie)\b" + _SAME_COMMAND + r"[ \t](?:-a|--auth)(?:=|[ \t]+)\\?[\"']?[^\s:\"']+:"
+                   r"(?P<secret>[^\s\"'\\]+)", ("-a", "--auth"), {"check": "placeholder"}),
+    # Oracle's `user/password@database` (sqlplus, rman, Data Pump, `userid=`, JDBC thin URLs).
+    ("password", r"(?:\b(?:sqlplus|sqlldr|rman|expdp|impdp|exp|imp|dgmgrl|tkprof|wrap|orapki)\b" + _SAME_COMMAND
+                 + r"[ \t]|\buserid=|\bconn(?:ect)?[ \t]+|jdbc:oracle:\w+:)[\"']?[\w$#.]+/(?P<secret>[^\s/@\"']+)@",
+     ("sqlplus", "sqlldr", "rman", "expdp", "impdp", "exp", "imp", "dgmgrl", "tkprof", "wrap", "orapki", "userid=",
+      "conn", "jdbc:oracle"), {"lower": True, "check": "placeholder"}),
+    # A .pgpass line: host:port:database:user:password.
+    ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
+                 r"(?P<secret>[^\s\"'`]+)", (":*:", ":5432:", ":5433:", ":5434:", ":6432:", ":15432:", ".pgpass"),
+     {"check": "placeholder"}),
     ("password", r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<secret>\S+)",
      ("machine",), {"lower": True, "check": "placeholder"}),
+    # --- code -----------------------------------------------------------------------------
+    # A pair whose second member is a literal: `auth=("user", "pw")`, `HTTPBasicAuth("u", "p")`,
+    # `smtp.login(user, "pw")`, `SetBasicAuth("u", "p")`, `NetworkCredential("u", "p")`.
+    ("password", r"(?:auth|login|credentials?|passw(?:or)?d)\w*\s*(?:=\s*[(\[]|\()\s*"
+                 r"(?:\w[\w.]*|\\?(?P<q1>[\"'])[^\"'\n\\]{0,200}\\?(?P=q1))"
+                 r"\s*,\s*\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,200})\\?(?P=q)\s*[)\],]", ("auth", "login", "credential", "passw"),
+     {"lower": True, "check": "literal"}),
+    # A secret's name as a literal, then its value: `define('DB_PASSWORD', 'pw')`,
+    # `setenv("API_TOKEN", "x")`, `("client_secret", "x")`.
+    ("secret-assignment", r"\(\s*\\?(?P<q1>[\"'])(?P<name>[\w.-]{0,40}" + KEYWORDS + r"[\w.-]{0,40})\\?(?P=q1)\s*,\s*"
+                          r"\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,400})\\?(?P=q)", KEY_NEEDLES, {"lower": True, "check": "named_literal"}),
+    # Cookies: a Cookie header (or curl's -b) holding a long random value; a session cookie by name.
+    ("cookie", r"\b(?:set-)?cookie\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?P<secret>[^\r\n\"'\\]{8,2000})", ("cookie",),
+     {"lower": True, "check": "cookie"}),
+    ("cookie", r"(?<![\w.-])(?:j?sessionid|phpsessid|asp\.net_sessionid|connect\.sid|[a-z]+_session|session[_-]?token|sessiontoken)"
+               r"=(?P<secret>[a-z0-9%_.~+/=-]{16,})", ("sessionid", "sessid", ".sid", "_session", "session"),
+     {"lower": True, "check": "entropic_value"}),
     # --- markup and config files ---------------------------------------------------------
     ("secret-assignment",
      r"<(?P<tag>[\w:.-]*" + KEYWORDS + r"[\w:.-]*)>(?P<secret>[^<\n]{1,400})</(?P=tag)>",
@@ -170,4 +285,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("key=",), {"lower": True, "check": "placeholder"}),
     ("secret-assignment", r"(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
      KEY_NEEDLES, {"lower": True, "check": "assignment", "start": "assignment"}),
+    ("secret-assignment", r"(?P<kw>" + WEAK_KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
+     ("key", "salt", "signature", "seed", "cookie"), {"lower": True, "check": "entropic_assignment", "start": "weak"}),
+    ("secret-assignment", r"(?<=-)(?P<kw>" + WEAK_KEYWORDS + r")(?P<suffix>[\w-]{0,30}?)(?:=|[ \t]+)" + _VALUE,
+     ("key", "salt", "signature", "seed"), {"lower": True, "check": "entropic_flag"}),
 )

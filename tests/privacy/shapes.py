@@ -1,0 +1,271 @@
+"""Credential shape sets, generated: each case is (family, text, secret), `secret` being the part
+that must not survive redaction. Values are random (seeded), made here; none is a live credential.
+
+Sets A, B and C are the ones the rules were written against; HELD_OUT was written before the
+rules, in other contexts and spellings, and is only ever measured (never tuned on). Every set
+covers the families of the trust issue: CLI password flags, code and config, key names, key
+material without its frame, vendor tokens, and long high-entropy values under secret-like names.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+
+ALNUM = string.ascii_letters + string.digits
+LOWER_ALNUM = string.ascii_lowercase + string.digits
+HEX = "0123456789abcdef"
+URLSAFE = ALNUM + "-_"
+B64 = ALNUM + "+/"
+
+
+class Gen:
+    def __init__(self, seed: int):
+        self.r = random.Random(seed)
+
+    def s(self, alphabet: str, n: int) -> str:
+        return "".join(self.r.choice(alphabet) for _ in range(n))
+
+    def pw(self, n: int = 12) -> str:
+        """A password a person might choose: letters, digits, one or two symbols."""
+        core = self.s(string.ascii_letters, n - 4) + self.s(string.digits, 2) + self.r.choice("!#%*-_.") + self.s(ALNUM, 1)
+        chars = list(core)
+        self.r.shuffle(chars)
+        return "".join(chars).lstrip("-") or "x" + core
+
+    def uuid(self) -> str:
+        h = self.s(HEX, 32)
+        return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
+
+    def b64(self, n: int) -> str:
+        return base64.b64encode(self.r.randbytes(n)).decode()
+
+    def b64url(self, n: int) -> str:
+        return base64.urlsafe_b64encode(self.r.randbytes(n)).decode().rstrip("=")
+
+    def jwt_part(self, claims: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+
+    def pem_body(self, der_head: bytes, size: int = 600) -> list[str]:
+        body = base64.b64encode(der_head + self.r.randbytes(size)).decode()
+        return [body[i:i + 64] for i in range(0, len(body), 64)]
+
+    def snowflake(self) -> str:
+        return str(self.r.randint(10**17, 2 * 10**18))
+
+
+# DER headers of private keys (what a PEM body starts with): PKCS#1 RSA, PKCS#8, SEC1 EC,
+# PKCS#8 Ed25519, encrypted PKCS#8 (PBES2).
+DER_HEADS = {
+    "rsa": bytes.fromhex("308204a40201000282010100"),
+    "pkcs8": bytes.fromhex("308204be020100300d06092a864886f70d0101010500048204a8"),
+    "ec": bytes.fromhex("307702010104"),
+    "pkcs8-ec": bytes.fromhex("308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420"),
+    "ed25519": bytes.fromhex("302e020100300506032b657004220420"),
+    "encrypted": bytes.fromhex("3082051c304e06092a864886f70d01050d3041"),
+}
+
+
+def _case(family: str, text: str, secret: str) -> dict:
+    return {"family": family, "text": text, "secret": secret}
+
+
+def set_a(seed: int = 101) -> list[dict]:
+    g = Gen(seed)
+    out = []
+    # CLI password flags
+    p = g.pw(); out.append(_case("cli", f"keytool -importkeystore -srckeystore a.p12 -destkeystore b.jks -deststorepass {p}", p))
+    p = g.pw(); out.append(_case("cli", f"keytool -genkeypair -alias app -keystore app.jks -storepass {p} -keypass {p}", p))
+    p = g.pw(); out.append(_case("cli", f"sqlcmd -S tcp:db.internal,1433 -U sa -P {p} -Q \"SELECT 1\"", p))
+    p = g.pw(); out.append(_case("cli", f"ldapsearch -x -H ldap://ldap.corp -D \"cn=admin,dc=corp\" -w {p} -b dc=corp", p))
+    p = g.pw(); out.append(_case("cli", f"smbclient //files/share -U CORP\\\\alice%{p} -c ls", p))
+    p = g.pw(); out.append(_case("cli", f"htpasswd -b -c /etc/nginx/.htpasswd admin {p}", p))
+    p = g.pw(); out.append(_case("cli", f"http -a deploy:{p} POST https://api.internal/v1/release", p))
+    # code and config
+    p = g.pw(); out.append(_case("code", f"resp = requests.get(url, auth=(\"svc-report\", \"{p}\"), timeout=5)", p))
+    p = g.pw(); out.append(_case("config", f"db.internal:5432:orders:orders_app:{p}", p))
+    p = g.pw(); out.append(_case("cli", f"sqlplus scott/{p}@//ora.internal:1521/ORCLPDB1", p))
+    # key names
+    v = g.s(ALNUM, 32); out.append(_case("keyname", f"MIX_APP_KEY={v}", v))
+    v = g.b64(32); out.append(_case("keyname", f"APP_KEY=base64:{v}", v))
+    v = g.s(HEX, 64); out.append(_case("keyname", f"export HMAC_KEY={v}", v))
+    v = g.s(LOWER_ALNUM, 32); out.append(_case("keyname", f"curl -H 'Cookie: sessionid={v}' https://app.internal/admin/", v))
+    v = g.s(HEX, 32); out.append(_case("keyname", f"Ocp-Apim-Subscription-Key: {v}", v))
+    v = g.s(URLSAFE, 54) + "=="; out.append(_case("keyname", f"https://orders-fn.azurewebsites.net/api/Checkout?code={v}", v[:40]))
+    # key material without its frame
+    lines = g.pem_body(DER_HEADS["pkcs8"]); out.append(_case("keymaterial", "\n".join(lines[:12]) + "\n-----END PRIVATE KEY-----", lines[3]))
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(g.pem_body(DER_HEADS["rsa"])) + "\n-----END RSA PRIVATE KEY-----\n"
+    enc = base64.b64encode(pem.encode()).decode()
+    out.append(_case("keymaterial", f"apiVersion: v1\nkind: Secret\ntype: kubernetes.io/tls\ndata:\n  tls.key: {enc}", enc[60:120]))
+    d = g.b64url(256); out.append(_case("keymaterial", json.dumps({"kty": "RSA", "kid": "k1", "n": g.b64url(256), "e": "AQAB", "d": d,
+                                                                    "p": g.b64url(128), "q": g.b64url(128)}), d[:40]))
+    # vendor tokens
+    v = "pk.eyJ1IjoiYWNtZS1tYXBzIiwiYSI6I" + g.s(ALNUM, 20) + "." + g.s(URLSAFE, 22); out.append(_case("vendor", f"MAPBOX_ACCESS_TOKEN={v}", v[30:]))
+    v = base64.b64encode(g.snowflake().encode()).decode().rstrip("=") + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 38)
+    out.append(_case("vendor", f"client.run(\"{v}\")", v))
+    v = "pat" + g.s(ALNUM, 14) + "." + g.s(HEX, 64); out.append(_case("vendor", f"Authorization: Bearer {v}", v))
+    v = "sl." + g.s(URLSAFE, 138); out.append(_case("vendor", f"DROPBOX_TOKEN = \"{v}\"", v[:40]))
+    v = "AAAA" + g.s(URLSAFE, 7) + ":APA91b" + g.s(URLSAFE, 134); out.append(_case("vendor", f"fcm server key is {v}", v[:40]))
+    v = "s." + g.s(ALNUM, 24); out.append(_case("vendor", f"VAULT_TOKEN={v} vault kv get secret/app", v))
+    v = f"https://acme.webhook.office.com/webhookb2/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.s(HEX, 32)}/{g.uuid()}"
+    out.append(_case("vendor", f"curl -H 'Content-Type: application/json' -d @msg.json {v}", v.split("/IncomingWebhook/")[1][:32]))
+    # high-entropy values under secret-like names
+    v = g.s(ALNUM, 40); out.append(_case("entropy", f"WEBHOOK_SIGNING_SALT={v}", v))
+    v = g.b64(30); out.append(_case("entropy", f"  encryptionKey: \"{v}\"", v))
+    return out
+
+
+def set_b(seed: int = 202) -> list[dict]:
+    g = Gen(seed)
+    out = []
+    p = g.pw(); out.append(_case("cli", f"$ keytool -list -v -keystore truststore.jks -storepass '{p}'", p))
+    p = g.pw(); out.append(_case("cli", f"bcp dbo.orders out orders.dat -S db01 -U loader -P \"{p}\" -c", p))
+    p = g.pw(); out.append(_case("cli", f"ldapmodify -H ldaps://dir.example.org -D uid=svc,ou=apps -w '{p}' -f change.ldif", p))
+    p = g.pw(); out.append(_case("cli", f"rpcclient -U 'WORKGROUP/bob%{p}' 10.0.0.5 -c enumdomusers", p))
+    p = g.pw(); out.append(_case("cli", f"htpasswd -nbB monitor {p} >> htpasswd", p))
+    p = g.pw(); out.append(_case("cli", f"https --auth ops:{p} GET api.example.org/health", p))
+    p = g.pw(); out.append(_case("code", f"session.auth = ('metrics', '{p}')", p))
+    p = g.pw(); out.append(_case("code", f"r = httpx.get(url, auth=httpx.BasicAuth(\"ops\", \"{p}\"))", p))
+    p = g.pw(); out.append(_case("config", f"*:*:*:replicator:{p}", p))
+    p = g.pw(); out.append(_case("cli", f"expdp system/{p}@PRODDB schemas=HR directory=DUMP dumpfile=hr.dmp", p))
+    v = g.s(ALNUM, 40); out.append(_case("keyname", f"{{\"VITE_APP_KEY\": \"{v}\"}}", v))
+    v = g.b64(32); out.append(_case("keyname", f"APP_KEY=\"base64:{v}\"", v))
+    v = g.b64(48); out.append(_case("keyname", f"hmac_key: {v}", v))
+    v = g.s(ALNUM, 40); out.append(_case("keyname", f"Set-Cookie: sessionid={v}; HttpOnly; Path=/", v))
+    v = g.s(HEX, 32); out.append(_case("keyname", f"headers = {{\"Ocp-Apim-Subscription-Key\": \"{v}\"}}", v))
+    v = g.s(URLSAFE, 56); out.append(_case("keyname", f"GET https://fn-ingest.azurewebsites.net/api/ingest?code={v}&clientId=default", v))
+    lines = g.pem_body(DER_HEADS["ec"], 100); out.append(_case("keymaterial", "\\n".join(lines) + "\\n-----END EC PRIVATE KEY-----\\n", lines[0][8:]))
+    pem = "-----BEGIN PRIVATE KEY-----\n" + "\n".join(g.pem_body(DER_HEADS["pkcs8"])) + "\n-----END PRIVATE KEY-----\n"
+    enc = base64.b64encode(pem.encode()).decode()
+    out.append(_case("keymaterial", json.dumps({"apiVersion": "v1", "kind": "Secret", "data": {"key.pem": enc}}), enc[80:140]))
+    d = g.b64url(32); out.append(_case("keymaterial", f"jwk = {{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"x\": \"{g.b64url(32)}\", \"d\": \"{d}\"}}", d))
+    v = "sk.eyJ1IjoiYWNtZSIsImEiOiJ" + g.s(ALNUM, 22) + "." + g.s(URLSAFE, 22); out.append(_case("vendor", f"mapboxgl.accessToken = '{v}';", v[26:]))
+    v = base64.b64encode(g.snowflake().encode()).decode().rstrip("=") + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 27)
+    out.append(_case("vendor", f"DISCORD_BOT_TOKEN={v}", v))
+    v = "key" + g.s(ALNUM, 14); out.append(_case("vendor", f"airtable = Airtable(base_id, api_key=\"{v}\")", v))
+    v = g.s(LOWER_ALNUM, 11) + "AAAAAAAAAA" + g.s(URLSAFE, 43); out.append(_case("vendor", f"dropbox access token: {v}", v))
+    v = "AAAA" + g.s(URLSAFE, 7) + ":APA91b" + g.s(URLSAFE, 140); out.append(_case("vendor", f"{{\"to\": \"/topics/news\", \"server_key\": \"{v}\"}}", v[:40]))
+    v = "s." + g.s(ALNUM, 24); out.append(_case("vendor", f"export VAULT_TOKEN=\"{v}\"", v))
+    v = f"https://contoso.webhook.office.com/webhookb2/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.s(HEX, 32)}/{g.uuid()}"
+    out.append(_case("vendor", f"TEAMS_WEBHOOK_URL={v}", v.split("/IncomingWebhook/")[1][:32]))
+    v = g.s(ALNUM, 48); out.append(_case("entropy", f"STRIPE_WEBHOOK_SIGNATURE: {v}", v))
+    v = g.s(ALNUM, 32); out.append(_case("entropy", f"config.cookieKey = \"{v}\";", v))
+    return out
+
+
+def set_c(seed: int = 303) -> list[dict]:
+    g = Gen(seed)
+    out = []
+    p = g.pw(); out.append(_case("cli", f"jarsigner -keystore release.jks -storepass {p} app.apk release", p))
+    p = g.pw(); out.append(_case("cli", f"sqlcmd -S localhost -d master -U sa -P{p}", p))
+    p = g.pw(); out.append(_case("cli", f"ldapadd -x -D cn=Manager,dc=ex,dc=com -w {p} -f users.ldif", p))
+    p = g.pw(); out.append(_case("cli", f"smbclient -L //nas -U guest%{p}", p))
+    p = g.pw(); out.append(_case("cli", f"docker run --rm httpd:2.4 htpasswd -Bbn registry {p} > auth/htpasswd", p))
+    p = g.pw(); out.append(_case("cli", f"xh -a admin:{p} :8080/api/users", p))
+    p = g.pw(); out.append(_case("code", f"client = Client(base_url, auth=(user, \"{p}\"))", p))
+    p = g.pw(); out.append(_case("config", f"echo 'pg.internal:6432:*:pgbouncer:{p}' >> ~/.pgpass", p))
+    p = g.pw(); out.append(_case("cli", f"rman target sys/{p}@ORCL", p))
+    v = g.s(ALNUM, 40); out.append(_case("keyname", f"PUSHER_APP_KEY: \"{v}\"", v))
+    v = g.b64(32); out.append(_case("keyname", f"php artisan env:set APP_KEY=base64:{v}", v))
+    v = g.s(HEX, 40); out.append(_case("keyname", f"{{\"hmacKey\": \"{v}\"}}", v))
+    v = g.s(URLSAFE, 32); out.append(_case("keyname", f"Cookie: csrftoken=abc; sessionid={v}; theme=dark", v))
+    v = g.s(HEX, 32); out.append(_case("keyname", f"curl -H \"Ocp-Apim-Subscription-Key: {v}\" https://apim.example.net/orders", v))
+    v = g.s(URLSAFE, 54); out.append(_case("keyname", f"\"url\": \"https://x.azurewebsites.net/api/run?code={v}\"", v))
+    lines = g.pem_body(DER_HEADS["rsa"]); out.append(_case("keymaterial", "key body (header lost):\n" + "\n".join(lines[:8]), lines[2]))
+    pem = "-----BEGIN EC PRIVATE KEY-----\n" + "\n".join(g.pem_body(DER_HEADS["ec"], 90)) + "\n-----END EC PRIVATE KEY-----\n"
+    enc = base64.b64encode(pem.encode()).decode()
+    out.append(_case("keymaterial", f"kubectl create secret generic tls --dry-run -o yaml\nkind: Secret\ndata:\n  private.pem: {enc}\n", enc[60:120]))
+    d = g.b64url(128); out.append(_case("keymaterial", f'{{"keys": [{{"kty": "RSA", "use": "sig", "n": "{g.b64url(256)}", "e": "AQAB", "dp": "{d}"}}]}}', d[:40]))
+    v = "pk.eyJ1Ijoid2ViIiwiYSI6I" + g.s(ALNUM, 24) + "." + g.s(URLSAFE, 22); out.append(_case("vendor", f"<script>L.mapbox.accessToken = \"{v}\"</script>", v[24:]))
+    v = base64.b64encode(g.snowflake().encode()).decode().rstrip("=") + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 38)
+    out.append(_case("vendor", f"the bot token {v} leaked in the log", v))
+    v = "pat" + g.s(ALNUM, 14) + "." + g.s(HEX, 64); out.append(_case("vendor", f"AIRTABLE_PAT={v}", v))
+    v = "sl.u." + g.s(URLSAFE, 140); out.append(_case("vendor", f"dbx = dropbox.Dropbox(\"{v}\")", v[:40]))
+    v = "AAAA" + g.s(URLSAFE, 7) + ":APA91b" + g.s(URLSAFE, 134); out.append(_case("vendor", f"Authorization: key={v}", v[:40]))
+    v = "b." + g.s(ALNUM, 24); out.append(_case("vendor", f"vault token lookup {v}", v))
+    v = f"https://outlook.office.com/webhook/{g.uuid()}@{g.uuid()}/IncomingWebhook/{g.s(HEX, 32)}/{g.uuid()}"
+    out.append(_case("vendor", f"post to {v}", v.split("/IncomingWebhook/")[1][:32]))
+    v = g.s(ALNUM, 44); out.append(_case("entropy", f"SESSION_SIGNATURE_SALT = \"{v}\"", v))
+    v = g.b64(33); out.append(_case("entropy", f"--license-key {v}", v))
+    return out
+
+
+def set_d(seed: int = 404) -> list[dict]:
+    """Each rule family alone: a case only that rule catches (the load-bearing test needs one)."""
+    g = Gen(seed)
+    out = []
+    lines = g.pem_body(DER_HEADS["rsa"], 900)
+    out.append(_case("keymaterial", "...\n" + lines[-2] + "\n" + lines[-1][:30] + "\n-----END RSA PRIVATE KEY-----", lines[-2]))
+    p = g.b64(12); out.append(_case("keymaterial", f"kind: Secret\nmetadata:\n  name: db\ndata:\n  password: {p}\n  username: YXBw", p))
+    p = g.b64(15); out.append(_case("keymaterial", json.dumps({"kind": "Secret", "data": {"api-token": p}}), p))
+    v = "ntn_" + g.s(string.digits, 11) + g.s(ALNUM, 35); out.append(_case("vendor", f"notion integration {v}", v))
+    v = "secret_" + g.s(ALNUM, 43); out.append(_case("vendor", f"NOTION_KEY {v}", v))
+    v = "figd_" + g.s(URLSAFE, 41); out.append(_case("vendor", f"X-Figma-Token {v}", v))
+    v = "tskey-api-" + g.s(ALNUM, 10) + "-" + g.s(ALNUM, 25); out.append(_case("vendor", f"ts {v}", v[10:]))
+    v = g.s(HEX, 32) + "-us21"; out.append(_case("vendor", f"mc {v}", v[:32]))
+    v = "dt0c01." + g.s(string.ascii_uppercase + string.digits, 24) + "." + g.s(string.ascii_uppercase + string.digits, 64)
+    out.append(_case("vendor", f"dynatrace {v}", v))
+    v = "nfp_" + g.s(ALNUM, 36); out.append(_case("vendor", f"netlify deploy {v}", v))
+    v = "CFPAT-" + g.s(URLSAFE, 43); out.append(_case("vendor", f"contentful {v}", v))
+    v = "pat-na1-" + g.uuid(); out.append(_case("vendor", f"hubspot {v}", v))
+    v = "xkeysib-" + g.s(HEX, 64) + "-" + g.s(ALNUM, 16); out.append(_case("vendor", f"brevo {v}", v))
+    p = g.pw(); out.append(_case("cli", f"helm registry login ghcr.io -u bot -p {p}", p))
+    p = g.pw(); out.append(_case("code", f"putenv('SMTP_PASSWORD', '{p}');", p))
+    v = g.s(ALNUM, 32); out.append(_case("keyname", f"Cookie: _ga=GA1.2.3; remember_web={v}", v))
+    v = g.s(LOWER_ALNUM, 32); out.append(_case("keyname", f"https://shop.example/cart;jsessionid={v}", v))
+    v = g.s(ALNUM, 36); out.append(_case("entropy", f"phx.gen.secret --signing-salt {v}", v))
+    lines = g.pem_body(DER_HEADS["pkcs8"], 900); out.append(_case("keymaterial", "pasted: " + "\n".join(lines[5:8]), lines[6]))
+    v = "ghp_" + g.s(ALNUM, 36); out.append(_case("vendor", json.dumps({"output": f"remote: ok\n{v}\n"}), v))
+    v = "".join(g.pem_body(DER_HEADS["ed25519"], 30)); out.append(_case("keymaterial", f"the signing key is {v} (ed25519)", v[16:]))
+    v = "zeta_live_" + g.s(ALNUM, 32); out.append(_case("vendor", f"the new vendor token {v} works", v[10:]))
+    v = "qx-" + g.s(ALNUM, 40); out.append(_case("vendor", f"[{v}]", v[3:]))
+    return out
+
+
+def held_out(seed: int = 909) -> list[dict]:
+    """Written before the rules; measured, never tuned on."""
+    g = Gen(seed)
+    out = []
+    p = g.pw(); out.append(_case("cli", f"openssl pkcs12 -export -in c.pem -inkey k.pem -out c.p12 -passout pass:{p}", p))
+    p = g.pw(); out.append(_case("cli", f"zip -r -P {p} backup.zip ./data", p))
+    p = g.pw(); out.append(_case("cli", f"ldapwhoami -x -D uid=me,ou=people,dc=ex -w {p}", p))
+    p = g.pw(); out.append(_case("cli", f"mount -t cifs //nas/media /mnt -o username=media,password={p}", p))
+    p = g.pw(); out.append(_case("cli", f"keytool -changealias -alias a -destalias b -keystore k.jks -storepass:env STOREPASS -keypass {p}", p))
+    p = g.pw(); out.append(_case("cli", f"apksigner sign --ks release.jks --ks-pass pass:{p} app.apk", p))
+    p = g.pw(); out.append(_case("cli", f"az login --service-principal -u http://ci -p {p} --tenant contoso", p))
+    p = g.pw(); out.append(_case("code", f"smtp.login('alerts@example.com', '{p}')", p))
+    p = g.pw(); out.append(_case("code", f"req.SetBasicAuth(\"admin\", \"{p}\")", p))
+    p = g.pw(); out.append(_case("code", f"define('DB_PASSWORD', '{p}');", p))
+    p = g.pw(); out.append(_case("config", f"jdbc:oracle:thin:app/{p}@db.internal:1521:ORCL", p))
+    v = g.s(ALNUM, 36); out.append(_case("keyname", f"REACT_APP_MAPS_KEY={v}", v))
+    v = g.s(HEX, 32); out.append(_case("keyname", f"x-functions-key: {v}", v))
+    v = g.s(URLSAFE, 40); out.append(_case("keyname", f"document.cookie = \"PHPSESSID={v}; path=/\"", v))
+    v = g.s(ALNUM, 39); out.append(_case("keyname", f"https://maps.googleapis.com/maps/api/geocode/json?address=x&key={v}", v))
+    v = g.s(ALNUM, 48); out.append(_case("keyname", f"JWT_SIGNING_KEY: {v}", v))
+    lines = g.pem_body(DER_HEADS["pkcs8-ec"], 80); out.append(_case("keymaterial", f"\"{chr(92)}n\".join([\"{lines[0]}\", \"{lines[1]}\"])", lines[0][12:]))
+    lines = g.pem_body(DER_HEADS["encrypted"], 900); out.append(_case("keymaterial", "\n".join(lines[4:14]) + "\n-----END ENCRYPTED PRIVATE KEY-----", lines[6]))
+    k = g.b64url(32); out.append(_case("keymaterial", f"{{\"kty\":\"oct\",\"alg\":\"HS256\",\"k\":\"{k}\"}}", k))
+    pem = "-----BEGIN OPENSSH PRIVATE KEY-----\n" + base64.b64encode(b"openssh-key-v1\x00" + g.r.randbytes(300)).decode() + "\n-----END OPENSSH PRIVATE KEY-----\n"
+    enc = base64.b64encode(pem.encode()).decode()
+    out.append(_case("keymaterial", f"data:\n  ssh-privatekey: {enc}\nkind: Secret\nmetadata:\n  name: deploy-key", enc[50:110]))
+    v = "tk.eyJ1IjoiYSIsImEiOiJ" + g.s(ALNUM, 22) + "." + g.s(URLSAFE, 22); out.append(_case("vendor", f"token={v}", v[22:]))
+    v = base64.b64encode(g.snowflake().encode()).decode().rstrip("=") + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 38)
+    out.append(_case("vendor", f"Authorization: Bot {v}", v))
+    v = "sl.B" + g.s(URLSAFE, 136); out.append(_case("vendor", f"Dropbox-API-Arg ... Authorization: Bearer {v}", v[:40]))
+    v = "hvr." + g.s(URLSAFE, 96); out.append(_case("vendor", f"recovery token {v}", v[:40]))
+    v = "ntn_" + g.s(string.digits, 11) + g.s(ALNUM, 35); out.append(_case("vendor", f"notion = Client(auth=\"{v}\")", v))
+    v = "figd_" + g.s(URLSAFE, 40); out.append(_case("vendor", f"figma token {v}", v))
+    v = "tskey-auth-" + g.s(ALNUM, 12) + "-" + g.s(ALNUM, 30); out.append(_case("vendor", f"tailscale up --authkey={v}", v[11:]))
+    v = g.s(HEX, 32) + "-us14"; out.append(_case("vendor", f"mailchimp api key {v}", v[:32]))
+    v = "dt0c01." + g.s(string.ascii_uppercase + string.digits, 24) + "." + g.s(string.ascii_uppercase + string.digits, 64)
+    out.append(_case("vendor", f"DT_API_TOKEN {v}", v))
+    v = g.s(ALNUM, 40); out.append(_case("entropy", f"COOKIE_SECRET_SEED={v}", v))
+    v = g.b64(32); out.append(_case("entropy", f"\"webhookSignature\": \"{v}\"", v))
+    v = g.s(ALNUM, 32); out.append(_case("entropy", f"ENCRYPTION_KEY_V2 = '{v}'", v))
+    return out
+
+
+TUNED = {"A": set_a, "B": set_b, "C": set_c, "D": set_d}
+HELD_OUT = held_out
