@@ -131,3 +131,47 @@ def test_cli_repair_and_doctor_exit_codes_and_never_print_a_secret(tmp_path):
     assert runner.invoke(cli, ["repair", "redact"], env=env).exit_code == 3
     clean = runner.invoke(cli, ["doctor", "--secrets"], env=env)
     assert clean.exit_code == 0 and "no stored credentials found" in clean.output
+
+
+def test_every_file_under_the_home_is_scanned_and_patched(tmp_path):
+    """Beyond the logs: the live state and checkpoints (JSON), an unknown JSONL, a text file;
+    binary files are left alone; nothing holds the credential after --write."""
+    home = upstream_home(tmp_path)
+    live = home.state / "live" / "claude"
+    live.mkdir(parents=True)
+    (live / "0123abcd.json").write_text(json.dumps({"v": 1, "key": "k", "checkpoint": {
+        "answer": {"offset": 0, "text": f"pushed with {GHP}"}}}))
+    os.chmod(live / "0123abcd.json", 0o600)
+    (home.state / "checkpoints").mkdir()
+    (home.state / "checkpoints" / "codex.json").write_text(json.dumps({"/r.jsonl": {"answer": {"text": f"AWS_SECRET_ACCESS_KEY={AWS}"}}}))
+    (home.state / "team").mkdir()
+    (home.state / "team" / "outbox.jsonl").write_bytes(dumps_row({"event_id": "o1", "summary": f"token {GHP}"}))
+    (home.root / "NOTES.md").write_text(f"# notes\nexport AWS_SECRET_ACCESS_KEY={AWS}\n")
+    (home.state / "cursor.key").write_bytes(b"\0\1" + GHP.encode())  # binary: never patched
+    doc = redact_home(home)
+    for label in (".carto/live/claude/0123abcd.json", ".carto/checkpoints/codex.json",
+                  ".carto/team/outbox.jsonl", "NOTES.md"):
+        assert doc["logs"][label]["secrets"] == 1 and doc["logs"][label]["would_fix"] == 1, label
+    assert ".carto/cursor.key" not in doc["logs"]
+    text = json.dumps(doc)
+    assert AWS not in text and GHP not in text
+    doc = redact_home(home, write=True)
+    assert doc["fixed"] >= 8
+    remaining = {str(p.relative_to(home.root)) for p in home.root.rglob("*")
+                 if p.is_file() and (GHP.encode() in p.read_bytes() or AWS.encode() in p.read_bytes())}
+    assert remaining == set()  # the binary file is not patched: the cache pass removes what holds a piece
+    state = json.loads((live / "0123abcd.json").read_text())
+    assert state["checkpoint"]["answer"]["text"] == "pushed with [REDACTED:github-token]"
+    assert os.stat(live / "0123abcd.json").st_mode & 0o777 == 0o600  # its mode kept
+    assert redact_home(home)["secrets"] == 0  # and a second scan finds nothing
+
+
+def test_doctor_secrets_reports_the_live_state(tmp_path, monkeypatch):
+    home = Home(tmp_path / "home")
+    (home.state / "live" / "codex").mkdir(parents=True)
+    (home.state / "live" / "codex" / "f.json").write_text(json.dumps({"checkpoint": {"answer": {"text": GHP}}}))
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    result = CliRunner().invoke(cli, ["doctor", "--secrets", "--json"])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["logs"][".carto/live/codex/f.json"]["github-token"] == 1 and GHP not in result.output

@@ -210,8 +210,8 @@ Examples:
   carto doctor --secrets                        credentials stored in the home, per log and kind"""
 )
 @click.option("--secrets", is_flag=True,
-              help="Scan every log, state log and cache for stored credentials (counts per log "
-                   "and kind, never the values); `carto repair redact --write` replaces them.")
+              help="Scan every file under the home, .carto/ included, for stored credentials (counts "
+                   "per file and kind, never the values); `carto repair redact --write` replaces them.")
 @click.option("--no-probe", "no_probe", is_flag=True,
               help="Do not run the installed hook commands (they run against a scratch home).")
 @json_option

@@ -10,18 +10,20 @@ from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 @click.command("redact")
 @repair_options
 def redact(write: bool, as_json: bool) -> None:
-    """Replace credentials stored in the logs, state logs and caches by [REDACTED:<kind>].
+    """Replace credentials stored anywhere under the home by [REDACTED:<kind>].
 
     Rows written before carto redacted them (upstream's logs, an older carto that knew fewer
-    shapes) still hold keys and passwords. This runs every row, every line of .carto/hook.log
-    and the other state logs through the redactor; a dry run counts what it would replace,
-    per log and kind, and names the cache files holding a piece of a credential. --write
-    rewrites what changed through the crash-safe rewrite path (rows hooks append meanwhile
-    are kept) and patches the derived stores: the keyword index and the facts columns follow
-    the redacted rows, the vectors of the rows that changed are deleted (the next keep-up
-    embeds them again), the profile is written again; search keeps every ladder meanwhile. A
-    cache file that still holds a piece (an LSA vocabulary) is removed. No credential is ever
-    printed.
+    shapes) still hold keys and passwords. This runs every file under the home, .carto/
+    included, through the redactor: every row of the logs, every line of .carto/hook.log and
+    the other state logs, the live state and checkpoints (JSON), any other JSONL or text
+    file; a dry run counts what it would replace, per file and kind, and names the cache files
+    holding a piece of a credential. --write patches what changed (logs and JSONL through the
+    crash-safe rewrite path, so rows hooks append meanwhile are kept; JSON and text files
+    replaced whole, their mode kept) and patches the derived stores: the keyword index and the
+    facts columns follow the redacted rows, the vectors of the rows that changed are deleted
+    (the next keep-up embeds them again), the profile is written again; search keeps every
+    ladder meanwhile. A cache file that still holds a piece (an LSA vocabulary) is removed.
+    Binary files (locks, sockets, keys) are left alone. No credential is ever printed.
 
     \b
     Examples:

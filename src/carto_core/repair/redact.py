@@ -2,12 +2,15 @@
 credentials already stored in a home (upstream's rows were never redacted; older carto versions
 knew fewer shapes).
 
-Three places hold text a credential can sit in:
+Every file under the home is covered, `.carto/` included:
 
 - the logs (searched and side logs): every row goes through the redactor; a row that changes
   is rewritten through the crash-safe rewrite path (`carto_core.logio.rewrite`), so rows hooks append
   meanwhile are kept; a line that does not parse is redacted as text, never dropped;
 - the state logs under `.carto/` (`hook.log`, `search-calls.jsonl`, error logs): the same;
+- every other JSONL, JSON or text file (the live state under `.carto/live/`, the backfill's
+  checkpoints, telemetry, notes): **patched** in place (JSONL through the rewrite path; JSON and
+  text written whole to a temporary file, then renamed over the old one, its mode kept);
 - the derived caches (keyword index, facts columns, LSA vocabulary, vectors, profile): built
   from the logs, so they hold what the logs held. A dry run names the cache files that hold a
   piece of a credential it found; `--write` patches them (`carto_core.control.stores`: the
@@ -16,6 +19,7 @@ Three places hold text a credential can sit in:
   again, the profile is written again), so search keeps every ladder, the semantic one
   included; a file that still holds a piece after that (an LSA vocabulary, a cache this carto
   cannot read) is removed.
+  Other binary files (locks, sockets, the MCP cursor key) hold no text and are left alone.
 
 Nothing here ever prints or returns a credential: documents carry counts by log and kind, and
 examples name rows by event id.
@@ -115,9 +119,121 @@ def redact_home(home: Home, *, write: bool = False) -> dict:
             for key, value in counts.items():
                 document[key] = document.get(key, 0) + value
             document["examples"].extend({"log": label, **e} for e in tally.examples[:5])
+    _other_files(home, repair, document, write=write)
     document["caches"] = _caches(home, repair.pieces, repair.changed,
                                  patch=write and bool(document["secrets"]))
     return document
+
+
+#: The derived stores under `.carto/` (`_caches` patches them; the file pass leaves them alone).
+DERIVED_STORES = ("search", "facts", "embedders", "vectors", "profile.md")
+#: Files larger than this are not patched (no file carto writes outside the logs is that big).
+MAX_PATCHED_FILE = 64 << 20
+_TEXT_SUFFIXES = (".log", ".md", ".txt", ".toml", ".yaml", ".yml", "")
+
+
+def _patch_targets(home: Home) -> list[Path]:
+    """Every regular file under the home that neither the log pass nor the cache pass covers."""
+    covered = {home.root / name for name in (*SEARCHED_LOGS.values(), *SIDE_LOGS.values())}
+    covered |= set(state_logs(home))
+    caches = [home.state / name for name in DERIVED_STORES]
+    out = []
+    for path in sorted(home.root.rglob("*")):
+        if path in covered or any(path == c or c in path.parents for c in caches):
+            continue
+        try:
+            if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_PATCHED_FILE:
+                continue
+        except OSError:
+            continue
+        out.append(path)
+    return out
+
+
+def _patch_text(repair: RedactSecrets, path: Path, tally: Tally) -> bytes | None:
+    """The file's redacted content, or None when it is not text carto can patch."""
+    data = path.read_bytes()
+    if not data or b"\0" in data[:4096]:
+        return None  # empty, or binary (a lock, a key, an index part)
+    text = data.decode("utf-8", "surrogateescape")
+    if path.suffix == ".json":
+        import json
+
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if value is not None:
+            kinds: list[str] = []
+            new = repair.redactor.value(value, kinds, repair.pieces)
+            if not kinds:
+                return data
+            _count(tally, kinds, path.name)
+            return json.dumps(new, ensure_ascii=False).encode("utf-8", "surrogateescape")
+    elif path.suffix not in _TEXT_SUFFIXES:
+        return None
+    lines = text.split("\n")
+    out = []
+    found: list[str] = []
+    for line in lines:
+        new, kinds = repair.redactor.scan(line, repair.pieces)
+        out.append(new)
+        found += kinds
+    if not found:
+        return data
+    _count(tally, found, path.name)
+    return "\n".join(out).encode("utf-8", "surrogateescape")
+
+
+def _count(tally: Tally, kinds: list[str], where: str) -> None:
+    tally.add("rows")
+    tally.add("secrets", len(kinds))
+    tally.add("fixed")
+    for kind, n in Counter(kinds).items():
+        tally.add(kind, n)
+    tally.example(event_id=f"({where})", kinds=",".join(sorted(set(kinds))))
+
+
+def _replace_whole(path: Path, data: bytes) -> None:
+    """Write `data` over `path` atomically (temporary file, fsync, rename), keeping its mode."""
+    mode = path.stat().st_mode & 0o777
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.redact")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def _other_files(home: Home, repair: RedactSecrets, document: dict, *, write: bool) -> None:
+    for path in _patch_targets(home):
+        label = str(path.relative_to(home.root))
+        tally = Tally()
+        try:
+            if path.suffix == ".jsonl":
+                repair.fix(label, read_lines(path), tally)
+                if write and tally.counts.get("fixed"):
+                    tally = Tally()
+                    rewrite_lines(path, lambda lines, tally=tally: repair.fix(label, lines, tally))
+            else:
+                new = _patch_text(repair, path, tally)
+                if new is None:
+                    continue
+                if write and tally.counts.get("fixed"):
+                    _replace_whole(path, new)
+        except OSError:
+            continue  # vanished or unreadable meanwhile: the next run sees it
+        fixable = tally.counts.get("fixed", 0)
+        if not fixable:
+            continue
+        counts = {k: v for k, v in tally.counts.items() if k != "fixed"}
+        document["logs"][label] = {**counts, "fixed": fixable if write else 0, "would_fix": 0 if write else fixable}
+        document["fixed" if write else "would_fix"] += fixable
+        for key, value in counts.items():
+            document[key] = document.get(key, 0) + value
+        document["examples"].extend({"log": label, **e} for e in tally.examples[:5])
 
 
 def fragments(pieces: list[str]) -> list[bytes]:
