@@ -9,7 +9,11 @@ JSON, prose, hashes; the command is redacted whole before its summary cut), and 
 `last_assistant_message` is that text over a small live transcript. Rounds alternate the order.
 
 In-process, alternating fresh processes of each side: the default redactor on the 20 KB text
-and on 2,000 short strings (the backfill's shape), medians of 15 calls each.
+and on 2,000 short strings (the backfill's shape), medians of 15 calls each, in CPU time (on a
+loaded machine wall time mostly measures the wait for a core).
+
+Each hook variant is reported in wall time and in the child's CPU time (user + system, from
+getrusage): on a shared, loaded machine the wall time mostly measures the wait for a core.
 
 Reproduce:  .venv/bin/python benchmarks/redact/bench_hook_ab.py --base main [--runs 25]
 """
@@ -43,11 +47,11 @@ r = Redactor()
 r.text(text)
 big, small = [], []
 for _ in range(15):
-    t = time.perf_counter(); r.text(text); big.append((time.perf_counter() - t) * 1000)
-    t = time.perf_counter()
+    t = time.process_time(); r.text(text); big.append((time.process_time() - t) * 1000)
+    t = time.process_time()
     for s in smalls:
         r.text(s)
-    small.append((time.perf_counter() - t) * 1e6 / len(smalls))
+    small.append((time.process_time() - t) * 1e6 / len(smalls))
 print(json.dumps([statistics.median(big), statistics.median(small)]))
 """
 
@@ -60,10 +64,16 @@ def export(revision: str, into: Path) -> Path:
     return into / "base"
 
 
-def timed(cmd: list[str], stdin: bytes, env: dict) -> float:
+def timed(cmd: list[str], stdin: bytes, env: dict) -> tuple[float, float]:
+    """(wall ms, CPU ms of the child: user + system, which a loaded machine distorts less)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    return (time.perf_counter() - start) * 1000.0
+    wall = (time.perf_counter() - start) * 1000.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000.0
 
 
 def main() -> int:
@@ -96,7 +106,10 @@ def main() -> int:
         }
         variants: dict[str, tuple[list[str], bytes, dict]] = {"python -c pass": ([PYTHON, "-c", "pass"], b"", dict(os.environ))}
         for side, tree in trees.items():
+            # Each side its own cache: one plugin table per Python environment, and the two
+            # sides' sys.path differ, so a shared table would be rescanned by every call.
             env = {**os.environ, "CARTO_HOME": str(tmp / f"home-{side}"), "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0",
+                   "XDG_CACHE_HOME": str(tmp / f"cache-{side}"),
                    "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{tree / 'plugins' / 'claude' / 'src'}"}
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             for name, (event, payload) in payloads.items():
@@ -121,12 +134,14 @@ def main() -> int:
         load = os.getloadavg()
     print(f"base {args.base} vs this tree; {args.runs} interleaved rounds; python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    floor = statistics.median(samples["python -c pass"])
-    print(f"  {'python -c pass':28} {floor:7.1f} ms")
+    def med(name: str, index: int) -> float:
+        return statistics.median(sample[index] for sample in samples[name])
+
+    print(f"  {'python -c pass':28} wall {med('python -c pass', 0):7.1f} ms   CPU {med('python -c pass', 1):7.1f} ms")
     for name in payloads:
-        b = statistics.median(samples[f"{name} [base]"])
-        t = statistics.median(samples[f"{name} [this]"])
-        print(f"  {name:28} base {b:7.1f} ms   this {t:7.1f} ms   this/base {t / b:5.3f}")
+        for index, unit in ((0, "wall"), (1, "CPU ")):
+            b, t = med(f"{name} [base]", index), med(f"{name} [this]", index)
+            print(f"  {name:22} {unit} base {b:7.1f} ms   this {t:7.1f} ms   this/base {t / b:5.3f}")
     for index, label in enumerate(("redactor, 20 KB text (ms)", "redactor, per short string (us)")):
         b = statistics.median(m[index] for m in micro["base"])
         t = statistics.median(m[index] for m in micro["this"])

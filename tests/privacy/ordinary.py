@@ -123,4 +123,14 @@ def corpus(seed: int = 7) -> list[str]:
     out.append("test_handles_SomethingVeryLongCamelCaseIdentifierName2 ok")
     out.append("class HttpRequestAuthenticationMiddlewareFactoryProvider2")
     out.append(f"version: 1.2.3+build.{g.s(HEX, 7)}")
+    # identifiers and commands shaped like the families' matches (each guard's negative)
+    out += ["api_GetUserProfileByIdV2RequestHandler42 registered", "fn-UploadS3MultipartPartsInParallelV2x64()",
+            "test_ParseHttpResponseHeaders2024Utf8Json PASSED", "htpasswd -c .htpasswd admin 2>/dev/null",
+            "MdFormatterRegistryDefault.render.convert_markdown_to_html_safely(doc)", "salt: abcabcabc123123123",
+            "kind: Secret\nmetadata:\n  name: dbcredentials\n  namespace: production\ntype: Opaque",
+            "seed: run2024010100000000", "APP_SALT=testsalt1testsalt2",
+            "GET /docs?key=getting-started-installation-guide HTTP/1.1"]
+    cert_pem = "-----BEGIN CERTIFICATE-----\n" + cert[:128] + "\n-----END CERTIFICATE-----\n"
+    out.append("clusters:\n- cluster:\n    certificate-authority-data: " + base64.b64encode(cert_pem.encode()).decode()
+               + "\n    server: https://10.0.0.1:6443")
     return out

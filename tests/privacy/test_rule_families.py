@@ -86,3 +86,12 @@ def test_every_rule_is_load_bearing_on_the_tuned_sets_or_the_corpus():
         without = Redactor(builtin=False)
         without._rules = [r for i, r in enumerate(BUILTIN_RULES) if i != index]
         assert any(without.text(t) != f for t, f in zip(texts, full)), (rule.kind, rule.source[:60])
+
+
+@pytest.mark.parametrize("token", ["ghp_" + "Ab1" * 12, "sk-ant-api03-" + "k7" * 15, "AKIA" + "Q7" * 8,
+                                   "glpat-" + "x9Y" * 7, "xoxb-" + "1234567890-" + "aB3" * 8])
+@pytest.mark.parametrize("escape", ["\\n", "\\t", "\\r"])
+def test_a_token_right_after_an_escaped_newline_is_found(token, escape):
+    """JSON text inside a transcript's strings: `...ok\\nghp_...` (a backslash and an n)."""
+    out = Redactor().text(f'{{"output": "remote: ok{escape}{token}{escape}done"}}')
+    assert token not in out and "[REDACTED:" in out

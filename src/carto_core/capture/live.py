@@ -46,6 +46,8 @@ MAX_BYTES_DEFAULT = 8 << 20
 #: How long a hook waits for a busy lock before it hands the read over (seconds).
 LOCK_WAIT_SECONDS = 0.25
 FORMAT = 1
+#: Characters of the Stop payload's answer kept (a turn's body holds at most `body_max`).
+ANSWER_MAX = 16000
 
 
 def enabled() -> bool:
@@ -303,9 +305,9 @@ def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: st
     if answer:
         # Redacted where it enters: the reader keeps it in the checkpoint (the live state and
         # the runner's store) and may hand it to a detached child; the rows are redacted again.
-        from carto_core.privacy.redact import redact_text
+        from carto_core.privacy.redact import redact_kept
 
-        answer = redact_text(answer)
+        answer = redact_kept(answer, ANSWER_MAX)
     try:
         result = ingest(ctx.home, Job(source, key, path, reader, answer), limit=max_bytes())
     except Exception as exc:  # a reader bug must not fail the hook; the backfill re-reads it

@@ -44,7 +44,7 @@ import sys
 
 ENTRY_POINT_GROUP = "carto"
 CAPTURE_GROUP = "carto.capture"
-TABLE_VERSION = 1
+TABLE_VERSION = 2  # 2: the carto.redact pattern tables
 
 #: Core's own plugins, registered after the entry points (name -> module).
 BUILTINS: dict[str, str] = {
@@ -233,7 +233,8 @@ def scan_entry_points() -> dict:
     global _loaded_entry_points
     plugins: list[dict] = []
     loaders: dict[str, object] = {}
-    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    every = metadata.entry_points()  # one scan of the distributions for every group
+    for ep in sorted(every.select(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         dist = getattr(ep, "dist", None)
         record = {"name": ep.name, "value": ep.value,
                   "distribution": dist.name if dist else None, "version": dist.version if dist else None}
@@ -244,7 +245,7 @@ def scan_entry_points() -> dict:
         plugins.append(record)
     capture: list[dict] = []
     seen: set[str] = set()
-    for ep in sorted(metadata.entry_points(group=CAPTURE_GROUP),
+    for ep in sorted(every.select(group=CAPTURE_GROUP),
                      key=lambda e: (e.name, getattr(getattr(e, "dist", None), "name", "") or "")):
         dist = getattr(ep, "dist", None)
         record = {"provider": ep.name, "target": ep.value, "distribution": dist.name if dist else None}
@@ -255,7 +256,8 @@ def scan_entry_points() -> dict:
     _loaded_entry_points = loaders
     from carto_core.plugin import redaction
 
-    return {"plugins": plugins, "capture": capture, "hooks": {}, "redact": redaction.scan()}
+    return {"plugins": plugins, "capture": capture, "hooks": {},
+            "redact": redaction.scan(every.select(group=redaction.REDACT_GROUP))}
 
 
 def _write_table(table: dict) -> None:

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from carto_core.util.lazyre import Lazy
-from carto_core.privacy.rules import KEYWORDS, RULES
+from carto_core.privacy.rules import KEY_COMPOUNDS, KEYWORDS, RULES
 
 MARKER = "[REDACTED:"
 _MARKER_SPAN = Lazy(r"\[REDACTED:[\w.-]+\]")
@@ -378,6 +378,37 @@ def _shell_words(args: str, offset: int) -> list[tuple[str, int, int]]:
     return words
 
 
+def _command_line(text: str, position: int) -> str:
+    """The command `position` is in: from the start of its line (a newline, an escaped one, or
+    a shell separator) to `position`, lower-cased."""
+    escaped = text.rfind("\\n", 0, position)
+    start = max(0, escaped + 2 if escaped >= 0 else 0,
+                *(text.rfind(c, 0, position) + 1 for c in "\n|;&"))
+    return text[start:position].lower()
+
+
+def tool_check(tools: str, then: Check | None = None) -> Check:
+    """A check that the match sits in a command of one of `tools` (a regex alternation), then
+    `then`: the flag comes first in the pattern (a literal start is a fast scan), the tool is
+    looked for only when a flag is found."""
+    named = Lazy(r"(?:^|[\s/\"'`(])(?:" + tools + r")(?:\.exe|\.py)?\b")
+
+    def check(match, text):
+        if named.search(_command_line(text, match.start())) is None:
+            return False
+        return then(match, text) if then is not None else True
+
+    return check
+
+
+def check_samba(match, text):
+    # `-U user%pass`: a flag of its own (after a space or quote), not `--no-U`, not a value.
+    before = text[match.start() - 1:match.start()]
+    if before and (before.isalnum() or before in "_-"):
+        return False
+    return check_placeholder(match, text)
+
+
 def check_htpasswd(match, text):
     # htpasswd [-cmBdpsDv] [-C cost] [-r rounds] -b[n] [passwordfile] username password
     words = _shell_words(_group(match, text, "args"), match.start("args"))
@@ -506,11 +537,6 @@ def check_pem_b64(match, text):
     return b"PRIVATE KEY" in header or b"PRIVATE-KEY" in header
 
 
-def check_jwk(match, text):
-    around = text[max(0, match.start() - 3000):match.end() + 3000]
-    return '"kty"' in around or '\\"kty\\"' in around
-
-
 def check_k8s_secret(match, text):
     """A value of a Kubernetes Secret's `data:`/`stringData:` block (YAML)."""
     indent = len(match.group("indent").expandtabs())
@@ -557,11 +583,17 @@ def _class_changes(value: str) -> float:
     return sum(a != b for a, b in zip(classes, classes[1:])) / max(1, len(value) - 1)
 
 
+def _word_share(value: str) -> float:
+    """The share of `value` in runs of 4+ lower-case letters: about half or more of a CamelCase
+    identifier (`GetUserProfileByIdV2`), rarely over a third of random base62."""
+    return sum(len(run) for run in re.findall(r"[a-z]{4,}", value)) / max(1, len(value))
+
+
 def check_prefixed_random(match, text):
     body = _group(match, text, "body")
     if body.lower() == body or body.upper() == body or sum(c.isdigit() for c in body) < 2:
         return False  # hex digests, words, upper-case constants
-    return entropy(body) >= 4.0 and _class_changes(body) >= 0.4
+    return entropy(body) >= 4.0 and _class_changes(body) >= 0.4 and _word_share(body) < 0.42
 
 
 def _entropic(value: str, key: str) -> bool:
@@ -574,12 +606,23 @@ def _entropic(value: str, key: str) -> bool:
     return not bare or (len(value) >= 24 and value.lower() != value and entropy(value) >= 3.8)
 
 
+_COMPOUND_KEY = Lazy(r"(?:^|[^a-z])" + KEY_COMPOUNDS + r"[_.-]?$", re.IGNORECASE)
+
+
+def _strong_compound(match, text) -> bool:
+    """`HMAC_KEY`, `mixAppKey`, `Ocp-Apim-Subscription-Key`: the word before `key` makes it a secret."""
+    if match.group("kw").lower() != "key":
+        return False
+    key, start = _key_around(match, text)
+    return _COMPOUND_KEY.search(text[start:match.start("kw")]) is not None
+
+
 def check_entropic_assignment(match, text):
     kind = _check_keyed(match, text, flag=False)
     if not kind:
         return False
     key, _ = _key_around(match, text)
-    return kind if _entropic(_group(match, text, "secret"), key) else False
+    return kind if _strong_compound(match, text) or _entropic(_group(match, text, "secret"), key) else False
 
 
 def check_entropic_flag(match, text):
@@ -587,7 +630,7 @@ def check_entropic_flag(match, text):
     if not kind:
         return False
     key, _ = _key_around(match, text)
-    return kind if _entropic(_group(match, text, "secret"), key) else False
+    return kind if _strong_compound(match, text) or _entropic(_group(match, text, "secret"), key) else False
 
 
 # --- starts: where the first match of a key-name rule can begin (-1: nowhere) -------------
@@ -675,10 +718,10 @@ CHECKS: dict[str, Check] = {
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,
     "named_literal": check_named_literal, "cookie": check_cookie, "entropic_value": check_entropic_value,
     "url_param": check_url_param, "der_private_key": check_der_private_key, "pem_b64": check_pem_b64, "pem_lines": check_pem_lines,
-    "jwk": check_jwk, "k8s_secret": check_k8s_secret, "k8s_secret_json": check_k8s_secret_json,
+    "k8s_secret": check_k8s_secret, "k8s_secret_json": check_k8s_secret_json,
     "mailgun": check_mailgun, "airtable_key": check_airtable_key, "discord": check_discord,
     "random_body": check_random_body, "entropic_assignment": check_entropic_assignment,
-    "entropic_flag": check_entropic_flag, "prefixed_random": check_prefixed_random,
+    "entropic_flag": check_entropic_flag, "prefixed_random": check_prefixed_random, "samba": check_samba,
 }
 
 
@@ -689,6 +732,39 @@ CHECKS: dict[str, Check] = {
 # an AWS key id, is 20): it lies inside a whitespace-separated word at least that long, and
 # `str.split` finds those words at C speed (a regex for the runs costs twice as much).
 LONG_WORD = 20
+
+
+_runs_of: list = [None, "", (), ()]  # text, its long runs joined, their starts there and in text
+
+
+def _runs(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """`text`'s long runs joined by spaces, where each starts in that string and in `text`
+    (kept for the last text asked: the rules of one scan ask about the same one)."""
+    if _runs_of[0] is not text:
+        joined, starts, places, cursor, length = [], [], [], 0, 0
+        for word in text.split():
+            at = text.find(word, cursor)
+            cursor = at + len(word)
+            if len(word) >= LONG_WORD:
+                starts.append(length)
+                places.append(at)
+                joined.append(word)
+                length += len(word) + 1
+        _runs_of[:] = [text, " ".join(joined), tuple(starts), tuple(places)]
+    return _runs_of[1], _runs_of[2], _runs_of[3]
+
+
+def _in_runs(pattern: re.Pattern, text: str):
+    """The matches of `pattern` in `text` that lie inside its long runs: one scan of the runs
+    joined by spaces (a few per cent of a long text), each hit matched again in `text` itself."""
+    import bisect
+
+    joined, starts, places = _runs(text)
+    for found in pattern.finditer(joined):
+        index = bisect.bisect_right(starts, found.start()) - 1
+        again = pattern.match(text, places[index] + found.start() - starts[index])
+        if again is not None:
+            yield again
 
 
 def long_words(lowered: str) -> str:
@@ -713,15 +789,24 @@ def _gates_of(needle: str, needles) -> tuple[str, ...]:
 class Rule:
     """One pattern: compiled on first use, run only when one of its needles occurs."""
 
-    __slots__ = ("kind", "source", "needles", "lower", "token", "check", "start", "_compiled", "_folded")
+    __slots__ = ("kind", "source", "needles", "lower", "token", "check", "start", "words", "gate",
+                 "_compiled", "_folded")
 
     def __init__(self, kind: str, pattern: str, needles: tuple[str, ...] = (), *, lower: bool = False,
-                 token: bool = False, check: str | Check | None = None, start: str | None = None):
+                 token: bool = False, check: str | Check | None = None, start: str | None = None,
+                 words: bool = False, gate: str | None = None):
         self.kind = kind
+        #: Matched only inside whitespace-free runs of LONG_WORD+ characters (a token without a
+        #: literal prefix: scanning just those runs spares a scan of all the prose around).
+        self.words = words
+        #: A pattern the text's long runs must hold for the rule to run at all.
+        self.gate = Lazy(gate, re.IGNORECASE) if gate else None
         self.source = pattern
         self.needles = tuple(needles)
         self.lower = lower
         self.token = token and bool(needles)
+        if isinstance(check, str) and check.startswith("tool:"):
+            check = tool_check(check[5:], check_cli_password if "(?P<bare>" in pattern else check_placeholder)
         self.check = CHECKS[check] if isinstance(check, str) else check
         self.start = STARTS[start] if start else None
         self._compiled: re.Pattern | None = None
@@ -749,6 +834,8 @@ class Rule:
             begin = self.start(lowered)
             if begin < 0:
                 return value, []
+        if self.gate is not None and self.gate.search(_runs(target)[0]) is None:
+            return value, []
         has_secret = "secret" in pattern.groupindex
         # Earlier replacements must stay whole: a match reaching into one is not a secret
         # (`https://[REDACTED:github-token]@host` has a `:` inside the marker).
@@ -756,7 +843,11 @@ class Rule:
         pieces: list[str] = []
         kinds: list[str] = []
         last = 0
-        for match in pattern.finditer(target, begin):
+        if self.words:
+            matches = _in_runs(pattern, target)
+        else:
+            matches = pattern.finditer(target, begin)
+        for match in matches:
             kind = self.kind
             start, end = match.span("secret") if has_secret else match.span()
             if start < 0:
@@ -789,7 +880,9 @@ class Rule:
 
 BUILTIN_RULES: tuple[Rule, ...] = tuple(
     Rule(kind, pattern, needles, lower=options.get("lower", False), token=options.get("token", False),
-         check=options.get("check"), start=options.get("start"))
+         check=options.get("check"), start=options.get("start"),
+         words=options.get("words", options.get("token", False)),
+         gate=options.get("gate"))
     for kind, pattern, needles, options in RULES
 )
 
@@ -964,7 +1057,7 @@ class Redactor:
         return Counter(found)
 
 
-_KEY_NAME = Lazy(KEYWORDS, re.IGNORECASE)
+_KEY_NAME = Lazy(r"(?:" + KEY_COMPOUNDS + r"[_.-]?key|" + KEYWORDS + ")", re.IGNORECASE)
 _KEY_HINTS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
 
@@ -1067,6 +1160,19 @@ def clip(text: str, limit: int, tail: str = "") -> str:
     if len(_CLEAN) >= _CLEAN_SIZE:
         _CLEAN.clear()
     _CLEAN[text] = None
+    return text
+
+
+def redact_kept(text: str, limit: int) -> str:
+    """`text` redacted (cut to `limit` characters first, as `clip` cuts) and remembered as clean,
+    so the later passes over the same string (its checkpoint, its row) cost a lookup."""
+    if len(text) > limit:
+        return clip(text, limit)
+    text = redact_text(text)
+    if len(text) > _MEMO_LENGTH:
+        if len(_CLEAN) >= _CLEAN_SIZE:
+            _CLEAN.clear()
+        _CLEAN[text] = None
     return text
 
 

@@ -2,7 +2,7 @@
 
 Where the facts come from. The providers, prefixes, lengths and alphabets below were taken as
 facts from published rule sets and vendor documentation, then written here as our own
-regular expressions (no rule text was copied):
+regular expressions (no rule text was copied; NOTICE names the revisions read and the licences):
 
 - gitleaks' default configuration `config/gitleaks.toml` (MIT licence, (c) Zachary Rice and
   contributors): AWS key-id prefixes, GitHub/GitLab/Slack/Stripe/Google/npm/PyPI/Shopify/
@@ -17,7 +17,9 @@ regular expressions (no rule text was copied):
   `dckr_pat_`, Google `ya29.`/`1//0`/`GOCSPX-`, RFC 7235 (every Authorization scheme has the
   form `scheme credentials`), RFC 3986 (userinfo ends at the last `@` of the authority).
 
-A rule is (kind, pattern, needles, options). `needles` are lower-case literals at least one
+A rule is (kind, pattern, needles, options). A `token` rule matches inside one whitespace-free
+run: it runs only over the text's long runs (joined, a small share of a long text), unless
+`words` is False (a PEM body spans lines); `gate` is a pattern those runs must hold first. `needles` are lower-case literals at least one
 of which every match contains: the redactor runs a rule only when one occurs in the lowered
 text, which keeps the hook path cheap. `lower=True` rules are written in lower case and run on
 the lowered text (about five times cheaper than `(?i)`); their spans map back to the original.
@@ -42,15 +44,17 @@ KEYWORDS = (
     r"(?:passwd|password|passphrase|pass(?![a-z])|pwd(?![a-z])|secret|token|credentials?|creds(?![a-z])|"
     r"api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|account[_.-]?key|"
     r"shared[_.-]?access[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|"
-    r"client[_.-]?key|app[_.-]?key|hmac[_.-]?key|subscription[_.-]?key|functions?[_.-]?key|"
-    r"session[_.-]?key|license[_.-]?key|licence[_.-]?key|service[_.-]?key|webhook[_.-]?key|"
-    r"cookie[_.-]?key|jwt[_.-]?key|crypt[_.-]?key|cipher[_.-]?key|priv[_.-]?key|db[_.-]?key|"
-    r"database[_.-]?key|auth(?![a-z]))"
+    r"client[_.-]?key|auth(?![a-z]))"
 )
-# Names whose value is a secret only when it looks machine-made (long, high entropy): the last
-# word of `DEPLOY_SALT`, `webhookSignature`, `cookieKey`, `X_KEY` (detect-secrets' and gitleaks'
-# generic rules score such values by Shannon entropy; `check_entropic_assignment`).
-WEAK_KEYWORDS = r"(?:key|salt|signature|seed|cookie)"
+# Compound names ending in `key` whose value is always a secret (`MIX_APP_KEY`, `HMAC_KEY`,
+# `Ocp-Apim-Subscription-Key`, `x-functions-key`): matched from their `key` (a literal start,
+# which the regex engine scans for fast) by the rules below, the first word checked after.
+KEY_COMPOUNDS = (r"(?:app|hmac|subscription|functions?|session|license|licence|service|webhook|cookie|jwt|"
+                 r"crypt|cipher|priv|db|database)")
+# Any other name ending in key, salt or signature holds a secret only when the value looks
+# machine-made (long, high entropy: detect-secrets' and gitleaks' generic rules score such
+# values by Shannon entropy; `check_entropic_assignment`).
+WEAK_STEMS = ("key", "salt", "signature")
 KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
 _SEP = r"(?:\\?[\"'])?[ \t]{0,3}(?P<sep>=>|:=|[:=]|%3[ad])(?![=:/])[ \t]{0,3}"
@@ -87,17 +91,18 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # PKCS#8, SEC1; an encrypted PKCS#8's PBES2/PKCS#12 algorithm) or of an OpenSSH key.
     ("private-key", r"(?:(?<![A-Za-z0-9+/])|(?<=\\n))(?:M[A-Za-z0-9+/]{11}|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{40,}={0,2}"
      r"(?:(?:\r?\n|(?:\\r)?\\n|\\?\",\s*\\?\")[A-Za-z0-9+/]{4,}={0,2}|[ \t][A-Za-z0-9+/]{16,}={0,2}(?![\w/+]))*", ("b3blbnnzac1rzxktdje", "mii", "mh", "mc4c", "mg"),
-     {"token": True, "check": "der_private_key"}),
+     {"token": True, "gate": r"[a-z0-9+/]{40}", "check": "der_private_key"}),
     # ... or neither its start nor its END line: two or more full PEM lines (64 base64
     # characters each), unless what follows says it is a certificate or a public key.
     ("private-key", r"(?:(?<![A-Za-z0-9+/])|(?<=\\n))[A-Za-z0-9+/]{64}(?:" + _LINE_BREAK + r"[A-Za-z0-9+/]{64}(?![A-Za-z0-9+/])){1,}"
-     r"(?:" + _LINE_BREAK + r"[A-Za-z0-9+/]{1,63}={0,2}(?![A-Za-z0-9+/=]))?", ("+", "/"), {"token": True, "check": "pem_lines"}),
+     r"(?:" + _LINE_BREAK + r"[A-Za-z0-9+/]{1,63}={0,2}(?![A-Za-z0-9+/=]))?", ("+", "/"),
+     {"token": True, "gate": r"[a-z0-9+/]{64}", "check": "pem_lines"}),
     # A PEM file, base64-encoded whole (a Kubernetes Secret's `data:`): "-----BEGIN" encodes to
     # LS0tLS1CRUdJTi; the rule decodes what follows to tell a key from a certificate.
     ("private-key", r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}", ("ls0tls1crudjti",), {"token": True, "check": "pem_b64"}),
     # The private members of a JSON Web Key (RFC 7518: d, p, q, dp, dq, qi; k of a symmetric key).
     ("private-key", r"\\?\"(?:d|p|q|dp|dq|qi|k)\\?\"\s*:\s*\\?\"(?P<secret>[A-Za-z0-9_-]{16,}={0,2})\\?\"",
-     ("\"kty\"", '\\"kty\\"'), {"check": "jwk"}),
+     ("\"kty\"", '\\"kty\\"'), {}),  # the needle is the context: only a text naming "kty"
     # A Kubernetes Secret's values (`data:` base64, `stringData:` text), YAML or JSON.
     ("kubernetes-secret", r"(?m)^(?P<indent>[ \t]+)[\w.-]+:[ \t]*[\"']?(?P<secret>[A-Za-z0-9+/]{8,}={0,2})[\"']?[ \t]*$",
      ("kind: secret", "kind: \"secret\"", '"kind": "secret"', '"kind":"secret"'), {"lower": False, "check": "k8s_secret"}),
@@ -134,12 +139,13 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("firebase-key", _START + r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}", ("apa91b",), T),
     ("dropbox-token", _START + r"(?:sl\.(?:u\.)?[A-Za-z0-9_-]{120,}|[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43})",
      ("sl.", "aaaaaaaaaa"), T),
-    ("airtable-token", _START + r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _END, ("pat",), T),
-    ("airtable-token", _START + r"key[A-Za-z0-9]{14}" + _END, ("key",), {"token": True, "check": "airtable_key"}),
+    ("airtable-token", _START + r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _END, ("pat",), {"token": True, "words": True}),
+    ("airtable-token", _START + r"key[A-Za-z0-9]{14}" + _END, ("key",), {"token": True, "words": True, "check": "airtable_key"}),
     # Discord bot tokens: the first part is the bot's numeric id in base64 (`check_discord`).
     ("discord-token", r"(?<![\w-])[MNO][A-Za-z0-9_-]{22,28}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w-])",
-     ("mt", "md", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"), {"token": True, "check": "discord"}),
-    ("vault-token", r"(?<![\w.])[sbr]\.[A-Za-z0-9]{24}(?![\w.])", ("s.", "b.", "r."), {"token": True, "check": "random_body"}),
+     ("mt", "md", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"), {"token": True, "words": True, "check": "discord"}),
+    ("vault-token", r"(?<![\w.])[sbr]\.[A-Za-z0-9]{24}(?![\w.])", ("s.", "b.", "r."),
+     {"token": True, "words": True, "check": "random_body"}),
     ("notion-token", _START + r"(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})" + _END, ("ntn_", "secret_"), T),
     ("figma-token", _START + r"fig[dou]_[\w-]{40,}", ("figd_", "figo_", "figu_"), T),
     ("tailscale-key", _START + r"tskey-(?:api|auth|client|webhook|scim)-[\w-]{20,}", ("tskey-",), T),
@@ -201,8 +207,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("mailgun-key", r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])", ("key-",), {"token": True, "check": "mailgun"}),
     # Any vendor's prefixed token (`figd_...`, `nfp_...`, `tskey-api-...`): a short lower-case
     # prefix, then a long body that is random by every measure (`check_prefixed_random`).
-    ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/+=-])",
-     ("_", "-"), {"token": True, "check": "prefixed_random"}),
+    ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/+=%-])",
+     ("_", "-"), {"token": True, "words": True, "check": "prefixed_random"}),
     # --- generic shapes ------------------------------------------------------------------
     # The signature is optional: an unsigned token, or one cut short, still carries its claims.
     ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
@@ -235,24 +241,25 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"(?<![\w-])-{1,2}(?:(?:src|dest|new|old)?(?:store|key|ks|keystore|truststore|trust|bind|admin|root|master|db|in|out)[-_]?)?"
                  r"pass(?:word|wd|phrase|in|out)?(?::(?!env|file|fd|stdin)[a-z]+)?(?:=|[ \t]+)(?:pass:)?" + _WORD,
      ("pass",), {"check": "cli_password"}),
-    ("password", r"\b(?:sqlcmd|bcp|osql|isql|zip|unzip|zipcloak|7z|7za)\b" + _SAME_COMMAND + r"[ \t]-(?:P|p(?=[^\s-]))[ \t]*" + _WORD,
-     ("sqlcmd", "bcp", "osql", "isql", "zip", "7z"), {"check": "cli_password"}),
-    ("password", r"\bldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop|url|vc)\b" + _SAME_COMMAND
-                 + r"[ \t]-w[ \t]*" + _WORD, ("ldap",), {"check": "cli_password"}),
-    ("password", r"\b(?:docker|podman|buildah|skopeo|helm|oc|az|nerdctl|crane|oras|regctl|cf|heroku)\b" + _SAME_COMMAND
-                 + r"\b(?:login|auth|add)\b" + _SAME_COMMAND + r"[ \t](?:-p|--password)(?:=|[ \t]+)" + _WORD,
-     ("login", "auth", "add"), {"check": "cli_password"}),
+    # (The flag comes first in each pattern, a literal start the regex engine scans for fast; the
+    # tool is looked for on the command line only where a flag is found: `tool_check`.)
+    ("password", r"-(?<![\w-]-)(?:P|p(?=[^\s-]))[ \t]*" + _WORD, ("-p",),
+     {"check": "tool:sqlcmd|bcp|osql|isql|zip|unzip|zipcloak|7z|7za"}),
+    ("password", r"-(?<![\w-]-)w[ \t]*" + _WORD, ("-w",),
+     {"check": "tool:ldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop|url|vc)"}),
+    ("password", r"-(?<![\w-]-)(?:p|-password)(?:=|[ \t]+)" + _WORD, ("-p", "--password"),
+     {"check": "tool:(?:docker|podman|buildah|skopeo|helm|oc|az|nerdctl|crane|oras|regctl|cf|heroku)\\b[^|;&]*\\b(?:login|auth|add)"}),
     # Samba's `user%password` (smbclient, rpcclient, net, mount.cifs and the tools built on it).
-    ("password", r"(?:(?<![\w-])-U[ \t]*|--user(?:name)?(?:=|[ \t]+))\\?[\"']?[\w.\\/@$-]+%(?P<secret>[^\s\"'`]+)",
-     ("-u", "--user"), {"lower": False, "check": "placeholder"}),
+    ("password", r"-(?:U[ \t]*|-user(?:name)?(?:=|[ \t]+))\\?[\"']?[\w.\\/@$-]+%(?P<secret>[^\s\"'`]+)",
+     ("-u", "--user"), {"check": "samba"}),
     ("password", r"\bhtpasswd\b(?=(?P<args>[^\n|;&>]*))", ("htpasswd",), {"check": "htpasswd"}),
-    ("basic-auth", r"\b(?:http|https|xh|xhs|httpie)\b" + _SAME_COMMAND + r"[ \t](?:-a|--auth)(?:=|[ \t]+)\\?[\"']?[^\s:\"']+:"
-                   r"(?P<secret>[^\s\"'\\]+)", ("-a", "--auth"), {"check": "placeholder"}),
+    ("basic-auth", r"-(?<![\w-]-)(?:a|-auth)(?:=|[ \t]+)\\?[\"']?[^\s:\"']+:(?P<secret>[^\s\"'\\]+)", ("-a", "--auth"),
+     {"check": "tool:http|https|xh|xhs|httpie"}),
     # Oracle's `user/password@database` (sqlplus, rman, Data Pump, `userid=`, JDBC thin URLs).
-    ("password", r"(?:\b(?:sqlplus|sqlldr|rman|expdp|impdp|exp|imp|dgmgrl|tkprof|wrap|orapki)\b" + _SAME_COMMAND
-                 + r"[ \t]|\buserid=|\bconn(?:ect)?[ \t]+|jdbc:oracle:\w+:)[\"']?[\w$#.]+/(?P<secret>[^\s/@\"']+)@",
-     ("sqlplus", "sqlldr", "rman", "expdp", "impdp", "exp", "imp", "dgmgrl", "tkprof", "wrap", "orapki", "userid=",
-      "conn", "jdbc:oracle"), {"lower": True, "check": "placeholder"}),
+    ("password", r"(?:\b(?:sqlplus|sqlldr|rman|expdp|impdp|exp|imp|dgmgrl|orapki)\b[^\n|;&]{0,200}?"
+                 r"[ \t]|\buserid=|\bconn(?:ect)?[ \t]+|jdbc:oracle:\w+:)[\"']?[\w$#.]+/(?P<secret>[^\s/@\"']+)@",
+     ("sqlplus", "sqlldr", "rman ", "expdp", "impdp", "exp ", "imp ", "dgmgrl", "orapki", "userid=", "conn ",
+      "connect ", "jdbc:oracle"), {"lower": True, "check": "placeholder"}),
     # A .pgpass line: host:port:database:user:password.
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
                  r"(?P<secret>[^\s\"'`]+)", (":*:", ":5432:", ":5433:", ":5434:", ":6432:", ":15432:", ".pgpass"),
@@ -268,13 +275,14 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      {"lower": True, "check": "literal"}),
     # A secret's name as a literal, then its value: `define('DB_PASSWORD', 'pw')`,
     # `setenv("API_TOKEN", "x")`, `("client_secret", "x")`.
-    ("secret-assignment", r"\(\s*\\?(?P<q1>[\"'])(?P<name>[\w.-]{0,40}" + KEYWORDS + r"[\w.-]{0,40})\\?(?P=q1)\s*,\s*"
+    ("secret-assignment", r"\(\s*\\?(?P<q1>[\"'])(?P<name>[\w.-]{3,80})\\?(?P=q1)\s*,\s*"
                           r"\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,400})\\?(?P=q)", KEY_NEEDLES, {"lower": True, "check": "named_literal"}),
     # Cookies: a Cookie header (or curl's -b) holding a long random value; a session cookie by name.
     ("cookie", r"\b(?:set-)?cookie\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?P<secret>[^\r\n\"'\\]{8,2000})", ("cookie",),
      {"lower": True, "check": "cookie"}),
-    ("cookie", r"(?<![\w.-])(?:j?sessionid|phpsessid|asp\.net_sessionid|connect\.sid|[a-z]+_session|session[_-]?token|sessiontoken)"
-               r"=(?P<secret>[a-z0-9%_.~+/=-]{16,})", ("sessionid", "sessid", ".sid", "_session", "session"),
+    ("cookie", r"(?<![\w.-])(?:j?sessionid|phpsessid|asp\.net_sessionid|connect\.sid|[a-z]{2,20}_session|session[_-]?token|sessiontoken)"
+               r"=(?P<secret>[a-z0-9%_.~+/=-]{16,})", ("sessionid=", "sessid=", ".sid=", "_session=", "session_token=",
+                                                      "session-token=", "sessiontoken="),
      {"lower": True, "check": "entropic_value"}),
     # --- markup and config files ---------------------------------------------------------
     ("secret-assignment",
@@ -285,8 +293,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("key=",), {"lower": True, "check": "placeholder"}),
     ("secret-assignment", r"(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
      KEY_NEEDLES, {"lower": True, "check": "assignment", "start": "assignment"}),
-    ("secret-assignment", r"(?P<kw>" + WEAK_KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
-     ("key", "salt", "signature", "seed", "cookie"), {"lower": True, "check": "entropic_assignment", "start": "weak"}),
-    ("secret-assignment", r"(?<=-)(?P<kw>" + WEAK_KEYWORDS + r")(?P<suffix>[\w-]{0,30}?)(?:=|[ \t]+)" + _VALUE,
-     ("key", "salt", "signature", "seed"), {"lower": True, "check": "entropic_flag"}),
+    *(("secret-assignment", r"(?P<kw>" + stem + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
+        (stem,), {"lower": True, "check": "entropic_assignment"}) for stem in WEAK_STEMS),
+    *(("secret-assignment", r"(?P<kw>" + stem + r")(?<=-" + stem + r")(?P<suffix>[\w-]{0,30}?)(?:=|[ \t]+)" + _VALUE,
+        (stem,), {"lower": True, "check": "entropic_flag"}) for stem in ("key", "salt")),
 )
