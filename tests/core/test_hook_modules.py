@@ -43,6 +43,7 @@ ALLOWED: dict[str, str] = {
     # carto: what writing a row uses
     "carto_core.privacy.redact": "every stored string is redacted (issue 14)",
     "carto_core.privacy.rules": "the redactor's rule table",
+    "carto_core.plugin.redaction": "the redaction patterns installed plugins declare, read from the plugin table",
     "carto_core.logio.jsonl": "rows as compact JSON lines",
     "carto_core.logio.appendlog": "the one-write-per-row appender",
     "carto_core.util.privatefiles": "a new log, folder or hook.log line is created 0600/0700 whatever the umask",
