@@ -757,11 +757,11 @@ def _runs(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
 def _in_runs(pattern: re.Pattern, text: str):
     """The matches of `pattern` in `text` that lie inside its long runs: one scan of the runs
     joined by spaces (a few per cent of a long text), each hit matched again in `text` itself."""
-    import bisect
-
     joined, starts, places = _runs(text)
+    index = 0
     for found in pattern.finditer(joined):
-        index = bisect.bisect_right(starts, found.start()) - 1
+        while index + 1 < len(starts) and starts[index + 1] <= found.start():
+            index += 1  # matches come in order: the run holding this one is at or after the last
         again = pattern.match(text, places[index] + found.start() - starts[index])
         if again is not None:
             yield again
