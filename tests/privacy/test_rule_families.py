@@ -95,3 +95,13 @@ def test_a_token_right_after_an_escaped_newline_is_found(token, escape):
     """JSON text inside a transcript's strings: `...ok\\nghp_...` (a backslash and an n)."""
     out = Redactor().text(f'{{"output": "remote: ok{escape}{token}{escape}done"}}')
     assert token not in out and "[REDACTED:" in out
+
+
+@pytest.mark.parametrize("case", [c for c in ALL_TUNED if c["family"] in ("keymaterial", "vendor")],
+                         ids=lambda c: c["text"][:40])
+def test_every_occurrence_is_redacted_when_a_summary_repeats_the_text(case):
+    """A turn's one-line body repeats what was said, run and output: each copy is redacted (a
+    token rule scans the long runs joined, where copies sit side by side)."""
+    flat = " ".join(case["text"].split())
+    out = Redactor().text(f"{flat} running it: {flat} Bash {flat} output: {flat}")
+    assert case["secret"] not in out

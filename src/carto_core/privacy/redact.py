@@ -758,13 +758,20 @@ def _in_runs(pattern: re.Pattern, text: str):
     """The matches of `pattern` in `text` that lie inside its long runs: one scan of the runs
     joined by spaces (a few per cent of a long text), each hit matched again in `text` itself."""
     joined, starts, places = _runs(text)
-    index = 0
-    for found in pattern.finditer(joined):
+    index = position = 0
+    while True:
+        found = pattern.search(joined, position)
+        if found is None:
+            return
         while index + 1 < len(starts) and starts[index + 1] <= found.start():
             index += 1  # matches come in order: the run holding this one is at or after the last
-        again = pattern.match(text, places[index] + found.start() - starts[index])
+        at = places[index] + found.start() - starts[index]
+        again = pattern.match(text, at)
         if again is not None:
             yield again
+        # A match joined across runs may be longer than the one in place (the runs were not
+        # neighbours there): go on from where the one in place ended.
+        position = found.start() + max(1, min(len(found.group(0)), (again.end() - at) if again else 1))
 
 
 def long_words(lowered: str) -> str:
