@@ -233,8 +233,7 @@ def scan_entry_points() -> dict:
     global _loaded_entry_points
     plugins: list[dict] = []
     loaders: dict[str, object] = {}
-    every = metadata.entry_points()  # one scan of the distributions for every group
-    for ep in sorted(every.select(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         dist = getattr(ep, "dist", None)
         record = {"name": ep.name, "value": ep.value,
                   "distribution": dist.name if dist else None, "version": dist.version if dist else None}
@@ -245,7 +244,7 @@ def scan_entry_points() -> dict:
         plugins.append(record)
     capture: list[dict] = []
     seen: set[str] = set()
-    for ep in sorted(every.select(group=CAPTURE_GROUP),
+    for ep in sorted(metadata.entry_points(group=CAPTURE_GROUP),
                      key=lambda e: (e.name, getattr(getattr(e, "dist", None), "name", "") or "")):
         dist = getattr(ep, "dist", None)
         record = {"provider": ep.name, "target": ep.value, "distribution": dist.name if dist else None}
@@ -256,8 +255,7 @@ def scan_entry_points() -> dict:
     _loaded_entry_points = loaders
     from carto_core.plugin import redaction
 
-    return {"plugins": plugins, "capture": capture, "hooks": {},
-            "redact": redaction.scan(every.select(group=redaction.REDACT_GROUP))}
+    return {"plugins": plugins, "capture": capture, "hooks": {}, "redact": redaction.scan()}
 
 
 def _write_table(table: dict) -> None:

@@ -42,7 +42,7 @@ await async new yield typeof function lambda require import not and or return
 """.split())
 _PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
-    r"|\*+|x+|X+|\.+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here)$",
+    r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here)$",
     re.IGNORECASE,
 )
 _DOTTED_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
@@ -105,7 +105,10 @@ def _secretish(value: str, minimum: int = 6) -> bool:
 
 
 def _placeholder(value: str) -> bool:
-    stripped = value.strip()
+    stripped = value.strip().strip("`")
+    for prefix in ("pass:", "base64:"):
+        if stripped[:len(prefix)].lower() == prefix:
+            stripped = stripped[len(prefix):]  # `-passout pass:<the password>`, `APP_KEY=base64:<key>`
     return (not stripped or MARKER in stripped or stripped.lower() in _RESERVED
             or _PLACEHOLDER.match(stripped) is not None)
 
@@ -360,7 +363,8 @@ def check_cli_password(match, text):
     if value.lower().startswith("pass:"):
         start += 5
         value = value[5:]
-    if not value or value.startswith("-") or _placeholder(value) or value.lower() in ("stdin", "prompt"):
+    if not value or value.startswith("-") or _placeholder(value) or value.lower() in ("stdin", "prompt") \
+            or not value.strip("`.…,;:"):
         return False
     if value.lower().startswith(("env:", "file:", "fd:")) or value.startswith(("/", "./", "~/")):
         return False  # openssl's `-passin env:VAR`, a file holding the password
@@ -401,12 +405,17 @@ def tool_check(tools: str, then: Check | None = None) -> Check:
     return check
 
 
+def check_not_a_word(match, text):
+    """Not a placeholder, nor the word a doc writes for it (`user:pass`, `-U user%password`)."""
+    return check_placeholder(match, text) and _group(match, text, "secret").lower().strip("`.:,;") not in _CODE_WORDS
+
+
 def check_samba(match, text):
     # `-U user%pass`: a flag of its own (after a space or quote), not `--no-U`, not a value.
     before = text[match.start() - 1:match.start()]
     if before and (before.isalnum() or before in "_-"):
         return False
-    return check_placeholder(match, text)
+    return check_not_a_word(match, text)
 
 
 def check_htpasswd(match, text):
@@ -417,6 +426,8 @@ def check_htpasswd(match, text):
     while index < len(words):
         word = words[index][0]
         if word.startswith("-") and not positional:
+            if not re.fullmatch(r"-[A-Za-z]+|-[Cr]", word):
+                return False  # not a command line htpasswd parses (`htpasswd -b[n]` in prose)
             flags += word[1:]
             if word in ("-C", "-r"):
                 index += 1  # the option's number
@@ -450,6 +461,8 @@ def check_named_literal(match, text):
     value = _group(match, text, "secret")
     if value.lower() in _CODE_WORDS or not _secretish(value, 4) or re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", value):
         return False  # `pick("api_key", "CARTO_API_KEY")`: the name of where it is, not the key
+    if re.fullmatch(r"[A-Za-z][\w-]*", value) and (_KEY_NAME.search(value) or _group(match, text, "name").lower() in value.lower()):
+        return False  # `("authorization", "proxy-authorization")`: another secret's name
     return secret_key_kind(_group(match, text, "name"), value) or False
 
 
@@ -813,7 +826,7 @@ class Rule:
         self.lower = lower
         self.token = token and bool(needles)
         if isinstance(check, str) and check.startswith("tool:"):
-            check = tool_check(check[5:], check_cli_password if "(?P<bare>" in pattern else check_placeholder)
+            check = tool_check(check[5:], check_cli_password if "(?P<bare>" in pattern else check_not_a_word)
         self.check = CHECKS[check] if isinstance(check, str) else check
         self.start = STARTS[start] if start else None
         self._compiled: re.Pattern | None = None

@@ -252,7 +252,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # Samba's `user%password` (smbclient, rpcclient, net, mount.cifs and the tools built on it).
     ("password", r"-(?:U[ \t]*|-user(?:name)?(?:=|[ \t]+))\\?[\"']?[\w.\\/@$-]+%(?P<secret>[^\s\"'`]+)",
      ("-u", "--user"), {"check": "samba"}),
-    ("password", r"\bhtpasswd\b(?=(?P<args>[^\n|;&>]*))", ("htpasswd",), {"check": "htpasswd"}),
+    ("password", r"\bhtpasswd\b(?=(?P<args>[^\n|;&>`]*))", ("htpasswd",), {"check": "htpasswd"}),
     ("basic-auth", r"-(?<![\w-]-)(?:a|-auth)(?:=|[ \t]+)\\?[\"']?[^\s:\"']+:(?P<secret>[^\s\"'\\]+)", ("-a", "--auth"),
      {"check": "tool:http|https|xh|xhs|httpie"}),
     # Oracle's `user/password@database` (sqlplus, rman, Data Pump, `userid=`, JDBC thin URLs).
