@@ -698,21 +698,6 @@ def start_assignment(lowered: str) -> int:
     return -1 if found is None else max(0, found.start() - _STEM_BACK)
 
 
-_WEAK_STEM_ASSIGNMENT = Lazy(r"(?:key|salt|signature|seed|cookie)" + _AFTER_ASSIGNMENT.args[0])
-
-
-def start_weak(lowered: str) -> int:
-    first = -1
-    for separator in ("=", ":", "%3"):
-        at = lowered.find(separator) if first < 0 else lowered.find(separator, 0, first)
-        if at >= 0:
-            first = at
-    if first < 0:
-        return -1
-    found = _WEAK_STEM_ASSIGNMENT.search(lowered, max(0, first - _SEPARATOR_REACH))
-    return -1 if found is None else max(0, found.start() - _STEM_BACK)
-
-
 def start_flag(lowered: str) -> int:
     return _first_stem(lowered, _flag_around) if "-" in lowered else -1
 
@@ -721,7 +706,7 @@ def start_tag(lowered: str) -> int:
     return 0 if "</" in lowered else -1
 
 
-STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "weak": start_weak}
+STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 
 
 CHECKS: dict[str, Check] = {

@@ -17,9 +17,10 @@ regular expressions (no rule text was copied; NOTICE names the revisions read an
   `dckr_pat_`, Google `ya29.`/`1//0`/`GOCSPX-`, RFC 7235 (every Authorization scheme has the
   form `scheme credentials`), RFC 3986 (userinfo ends at the last `@` of the authority).
 
-A rule is (kind, pattern, needles, options). A `token` rule matches inside one whitespace-free
-run: it runs only over the text's long runs (joined, a small share of a long text), unless
-`words` is False (a PEM body spans lines); `gate` is a pattern those runs must hold first. `needles` are lower-case literals at least one
+A rule is (kind, pattern, needles, options). A `token` rule starts inside one of the text's
+long whitespace-free runs: it is run over those runs joined (a small share of a long text) and
+each hit matched again in place; `gate` is a pattern the runs must hold first. `needles` are
+lower-case literals at least one
 of which every match contains: the redactor runs a rule only when one occurs in the lowered
 text, which keeps the hook path cheap. `lower=True` rules are written in lower case and run on
 the lowered text (about five times cheaper than `(?i)`); their spans map back to the original.
