@@ -20,8 +20,7 @@ regular expressions (no rule text was copied; NOTICE names the revisions read an
 A rule is (kind, pattern, needles, options). A `token` rule starts inside one of the text's
 long whitespace-free runs: it is run over those runs joined (a small share of a long text) and
 each hit matched again in place; `gate` is a pattern the runs must hold first. `needles` are
-lower-case literals at least one
-of which every match contains: the redactor runs a rule only when one occurs in the lowered
+lower-case literals at least one of which every match contains: the redactor runs a rule only when one occurs in the lowered
 text, which keeps the hook path cheap. `lower=True` rules are written in lower case and run on
 the lowered text (about five times cheaper than `(?i)`); their spans map back to the original.
 A rule replaces its `secret` group when it has one, else the whole match. `check` names a
