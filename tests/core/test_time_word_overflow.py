@@ -62,7 +62,9 @@ def test_the_api_answers_400(home):
 
     from carto_core.serve.app import create_app
 
-    with TestClient(create_app(home), base_url="http://127.0.0.1:8000") as client:
+    app = create_app(home)
+    with TestClient(app, base_url="http://127.0.0.1:8000",
+                    headers={"authorization": f"Bearer {app.state.carto.token}"}) as client:
         standup = client.get("/api/standup", params={"since": SPAN})
         recall = client.post("/api/recall", json={"query": "discount", "since": SPAN})
         facts = client.post("/api/facts", json={"contract_version": 1, "verb": "census",

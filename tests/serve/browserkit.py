@@ -60,7 +60,9 @@ def assert_not_blank(page, tmp_path, name: str) -> None:
 
 
 def api(server, path, body=None):
-    url = server.url.rstrip("/") + path
-    response = httpx.post(url, json=body) if body is not None else httpx.get(url)
+    url = server.root.rstrip("/") + path
+    headers = {"authorization": f"Bearer {server.token}"}
+    response = (httpx.post(url, json=body, headers=headers) if body is not None
+                else httpx.get(url, headers=headers))
     response.raise_for_status()
     return response.json()

@@ -60,9 +60,14 @@ def app(home, roots):
                       heartbeat_seconds=0.2)
 
 
+def bearer(app) -> dict[str, str]:
+    """The header that carries the app's serve token (`carto_core.serve.token`)."""
+    return {"authorization": f"Bearer {app.state.carto.token}"}
+
+
 @pytest.fixture
 def client(app):
-    with TestClient(app, base_url=BASE) as test_client:
+    with TestClient(app, base_url=BASE, headers=bearer(app)) as test_client:
         yield test_client
 
 
@@ -77,7 +82,11 @@ class LiveServer:
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
+        self.token = app.state.carto.token
+        #: The page's address as `carto serve` prints it: the first visit trades the token
+        #: for the cookie (and a redirect to `root`).
+        self.root = f"http://127.0.0.1:{self.port}/"
+        self.url = f"{self.root}?token={self.token}"
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)

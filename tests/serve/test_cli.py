@@ -22,12 +22,18 @@ def test_serve_prints_its_url_and_answers(home):
                                stderr=subprocess.PIPE, text=True)
     try:
         url = process.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
-        health = httpx.get(url + "api/health", timeout=10).json()
+        root, _, token = url.partition("?token=")
+        assert root.startswith("http://127.0.0.1:") and root.endswith("/")
+        # The printed token is the home's, kept private.
+        token_file = home.root / ".carto" / "serve-token"
+        assert token == token_file.read_text().strip() and len(token) >= 40
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        health = httpx.get(url.replace("/?", "/api/health?"), timeout=10).json()
         assert health["corpus_root"] == os.path.abspath(home.root)
         assert health["search"]["warm"] is True
-        # The real server runs the guard too.
-        assert httpx.get(url + "api/health", headers={"host": "example.com"}).status_code == 403
+        # The real server runs the guard and asks for the token too.
+        assert httpx.get(root + "api/health", timeout=10).status_code == 401
+        assert httpx.get(root + "api/health", headers={"host": "example.com"}).status_code == 403
     finally:
         process.terminate()
         process.wait(10)

@@ -22,12 +22,16 @@ FUZZED = [f"{ep.method} {ep.path}" for ep in ENDPOINTS if ep.path != "/api/opena
 
 def as_loopback_client(app):
     """schemathesis's ASGI client says `Host: testserver`, which the guard rightly refuses
-    (test_guard.py covers that); here requests arrive as a loopback client's would."""
+    (test_guard.py covers that), and holds no token (test_token.py); here requests arrive as
+    the owner's loopback client's would."""
+    bearer = f"Bearer {app.state.carto.token}".encode()
 
     async def shim(scope, receive, send):
         if scope["type"] == "http":
-            headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"host"]
-            scope = {**scope, "headers": [(b"host", b"127.0.0.1:8000"), *headers]}
+            headers = [(k, v) for k, v in scope["headers"]
+                       if k.lower() not in (b"host", b"authorization")]
+            scope = {**scope, "headers": [(b"host", b"127.0.0.1:8000"),
+                                          (b"authorization", bearer), *headers]}
         await app(scope, receive, send)
 
     return shim

@@ -152,6 +152,25 @@ def test_socket_guard(warm, home):
         WarmSocket(home, cli).bind()
 
 
+@pytest.mark.parametrize("mode", [0o750, 0o705, 0o711, 0o755, 0o777])
+def test_no_socket_in_a_folder_others_may_enter(home, mode):
+    from carto_core.serve.warm_socket import WarmSocket
+
+    folder = os.path.dirname(socket_path(home))
+    os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, mode)
+    with pytest.raises(PermissionError, match="not private"):
+        WarmSocket(home, cli).bind()
+    assert not os.path.exists(socket_path(home))
+    os.chmod(folder, 0o700)
+    sock = WarmSocket(home, cli).bind()
+    try:
+        assert stat.S_IMODE(os.stat(socket_path(home)).st_mode) == 0o600
+    finally:
+        sock.close()
+        os.unlink(socket_path(home))
+
+
 def test_no_server_runs_cold(home):
     assert not os.path.exists(socket_path(home))
     code, out, _ = carto(home, "search", "discount codes")

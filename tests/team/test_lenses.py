@@ -169,7 +169,9 @@ def test_the_explorer_api_takes_a_team_switch(team3):
     from carto_core.serve.app import create_app
 
     alice, merged = team3["machines"]["alice"], team3["merged"]
-    with TestClient(create_app(alice.home), base_url="http://127.0.0.1:8000") as client:
+    app = create_app(alice.home)
+    with TestClient(app, base_url="http://127.0.0.1:8000",
+                    headers={"authorization": f"Bearer {app.state.carto.token}"}) as client:
         health = client.get("/api/health").json()
         assert health["team"] == {"configured": True, "team": "acme", "machine": "alice-box",
                                   "projects": ["github.com/acme/infra", "github.com/acme/shop"]}

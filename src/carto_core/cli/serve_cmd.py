@@ -20,9 +20,13 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--warm-cli/--no-warm-cli", default=True, show_default=True,
               help="Answer `carto search` and `carto facts` of this home over a Unix socket in "
                    "the home (<home>/.carto/warm.sock): the CLI then skips its cold start.")
+@click.option("--new-token", is_flag=True,
+              help="Replace the home's serve token (<home>/.carto/serve-token): URLs printed "
+                   "before and browsers holding the old one are refused from now on.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="warning", show_default=True)
-def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool, log_level: str) -> None:
+def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool, new_token: bool,
+          log_level: str) -> None:
     """Run the explorer: a web page and a JSON API over your home, on 127.0.0.1 only.
 
     The corpus and the search index stay warm in memory and follow the logs as hooks append
@@ -32,12 +36,19 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     new events) is described at /api/openapi.json. Every route refuses a non-loopback Host,
     a foreign Origin and a cross-site fetch.
 
+    Only the home's owner gets answers: the printed URL holds a secret token (kept in
+    <home>/.carto/serve-token, readable by you alone). The browser keeps it in a cookie after
+    the first visit; scripts send it as `Authorization: Bearer TOKEN`. Without it every route,
+    the page included, answers 401.
+
     \b
     Examples:
-      carto serve                 # http://127.0.0.1:2526/
+      carto serve                 # http://127.0.0.1:2526/?token=...
       carto serve --port 0        # any free port; the URL is printed
-      curl -s localhost:2526/api/health
-      curl -s -X POST localhost:2526/api/recall -d '{"query": "discount codes"}'
+      TOKEN=$(cat "${CARTO_HOME:-$HOME/.local/share/carto}/.carto/serve-token")
+      curl -s -H "Authorization: Bearer $TOKEN" localhost:2526/api/health
+      curl -s -H "Authorization: Bearer $TOKEN" -X POST localhost:2526/api/recall \\
+           -d '{"query": "discount codes"}'
 
     Needs the `serve` extra: pip install 'carto-core[serve]'.
     """
@@ -75,10 +86,14 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     sock.listen(128)
     actual = sock.getsockname()[1]
     shown = f"[{bind_host}]" if family == socket.AF_INET6 else bind_host
-    url = f"http://{shown}:{actual}/"
+    from carto_core.serve.token import load_or_create
+
+    token = load_or_create(home, rotate=new_token)
+    url = f"http://{shown}:{actual}/?token={token}"
     click.echo(f"carto: loading {home.root} ...", err=True)
     app = create_app(home, poll_seconds=poll, warm_search=True, freeze_heap=True,
-                     warm_cli=click.get_current_context().find_root().command if warm_cli else None)
+                     warm_cli=click.get_current_context().find_root().command if warm_cli else None,
+                     token=token)
     events = len(app.state.carto.live.corpus)
     click.echo(f"carto serve: {url}  ({events} events; Ctrl-C stops)", err=True)
     click.echo(url)

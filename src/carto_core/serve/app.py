@@ -1,4 +1,5 @@
-"""The explorer's ASGI app: the JSON API, the event stream and the page, behind the guard.
+"""The explorer's ASGI app: the JSON API, the event stream and the page, behind the loopback
+guard and the owner's token.
 
 `create_app(home)` builds a Starlette app over a warm `LiveCorpus`. Every route is declared in
 `ENDPOINTS` (method, path, parameters, body schema) so that validation, the OpenAPI document and
@@ -32,6 +33,7 @@ from carto_core.lenses import views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
+from carto_core.serve.token import TokenGuard, load_or_create
 from carto_core.lenses.livecorpus import Change, LiveCorpus
 from carto_core.serve.spec import ApiError, Endpoint, Param, openapi_document, parse_params
 from carto_core.serve.telemetry_view import TelemetryReader, telemetry as telemetry_calls
@@ -98,6 +100,9 @@ class ServeState:
     telemetry: TelemetryReader | None = None
     #: The warm CLI socket (`carto_core.serve.warm_client.WarmSocket`) when one is served.
     warm: object | None = None
+    #: The owner's secret every request must carry (`carto_core.serve.token`).
+    token: str = ""
+
     started: float = field(default_factory=time.time)
 
     @property
@@ -607,15 +612,18 @@ def create_app(
     warm_search: bool = False,
     freeze_heap: bool = False,
     warm_cli=None,
+    token: str | None = None,
 ) -> Starlette:
     """The explorer app over `home`. `warm_search` builds the search engine at start-up;
     `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`);
-    `warm_cli`, the `carto` click group, serves the warm CLI socket with it (`WarmSocket`)."""
+    `warm_cli`, the `carto` click group, serves the warm CLI socket with it (`WarmSocket`);
+    `token`, the secret every request must carry, is the home's (`serve.token`) unless given."""
     live = LiveCorpus(home, freeze=freeze_heap)
     state = ServeState(home=home, live=live, engines=Engines(live),
                        roots=transcript_roots or TranscriptRoots.default(),
                        poll_seconds=poll_seconds, stream_lifetime=stream_lifetime,
-                       heartbeat_seconds=heartbeat_seconds, telemetry=TelemetryReader(home))
+                       heartbeat_seconds=heartbeat_seconds, telemetry=TelemetryReader(home),
+                       token=token or load_or_create(home))
     live.listeners.append(state.hub.publish)
     if warm_search:
         with contextlib.suppress(ApiError):
@@ -673,5 +681,8 @@ def create_app(
 
     app.add_exception_handler(404, not_found)
     app.add_exception_handler(405, not_found)
+    # The last added runs first: a forged Host or foreign Origin is refused before the token
+    # is even looked at, so a web page learns nothing from a 401.
+    app.add_middleware(TokenGuard, token=state.token)
     app.add_middleware(LoopbackGuard)
     return app

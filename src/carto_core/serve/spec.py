@@ -133,6 +133,7 @@ ERROR_SCHEMA = {
 
 STATUS_TEXT = {
     200: "OK", 400: "The request is wrong (the message names the field)",
+    401: "Without the serve token (`?token=`, its cookie or `Authorization: Bearer`)",
     403: "Refused by the loopback guard, or a path outside the transcript roots",
     404: "Nothing with that id or path", 409: "Another contract version or corpus",
     413: "Body (or transcript) too large", 415: "Body is not JSON",
@@ -160,8 +161,9 @@ def openapi_document(endpoints: list[Endpoint], version: str) -> dict:
         if ep.body is not None:
             operation["requestBody"] = {"required": True,
                                         "content": {"application/json": {"schema": ep.body}}}
-        # Every route can be refused by the guard; any declared input can be wrong.
-        statuses = {*ep.responses, 403} | ({400} if ep.params or ep.body is not None else set())
+        # Every route can be refused by the guard or for want of the token; any declared input
+        # can be wrong.
+        statuses = {*ep.responses, 401, 403} | ({400} if ep.params or ep.body is not None else set())
         for status in sorted(statuses):
             if status == 200:
                 content = {ep.media_type: {"schema": {"type": "string"}
@@ -180,8 +182,14 @@ def openapi_document(endpoints: list[Endpoint], version: str) -> dict:
             "description": "Loopback-only JSON API of `carto serve`: recall, facts, sessions, "
                            "events, projects, transcripts and a stream of new events. Every "
                            "route refuses a non-loopback Host, a foreign Origin and a "
-                           "cross-site fetch (403).",
+                           "cross-site fetch (403), and a request without the home's serve "
+                           "token (401).",
         },
         "servers": [{"url": "/"}],
+        "components": {"securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer"},
+            "query": {"type": "apiKey", "in": "query", "name": "token"},
+        }},
+        "security": [{"bearer": []}, {"query": []}],
         "paths": paths,
     }

@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import socket
+import stat
 import struct
 
 from carto_core.util.privatefiles import make_dirs
@@ -112,9 +113,11 @@ class WarmSocket:
     def bind(self) -> socket.socket:
         folder = os.path.dirname(self.path)
         make_dirs(folder)
-        info = os.stat(folder)
-        if info.st_uid != os.getuid() or info.st_mode & 0o022:
-            raise PermissionError(f"{folder} is writable by others: no warm socket there")
+        info = os.lstat(folder)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            # The socket answers the home's owner only: in a folder no one else may enter.
+            raise PermissionError(f"{folder} is not private to its owner (mode 0700): no warm "
+                                  "socket there (`carto repair permissions --write` tightens it)")
         if os.path.exists(self.path):
             try:  # a live server already answers here: leave it
                 with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
