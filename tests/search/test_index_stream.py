@@ -118,6 +118,7 @@ def one_shot(corpus):
     return one_shot_saved(corpus)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, print_blob=False)
 @given(rows=st.integers(1, 90), run_postings=st.integers(1, 700), ranges=st.integers(1, 400),
        blocks=st.integers(1, 300))

@@ -112,6 +112,7 @@ def _mutate(home: Home, op: str, serial: int) -> None:
              "summary": f"memcached lru memo {serial}", "project": "beta"}])
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(ops=st.lists(st.sampled_from(["append", "rewrite", "truncate", "changelog"]),
                     min_size=1, max_size=4))
@@ -214,6 +215,7 @@ def test_a_streamed_build_equals_a_one_shot_build_over_chunk_sizes(tmp_path_fact
         assert len(streamed) == len(rows) + 1
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(commit_every=st.integers(1, 9), batch_size=st.integers(1, 5))
 def test_commits_of_any_size_store_what_one_commit_stores(tmp_path_factory, commit_every, batch_size):
