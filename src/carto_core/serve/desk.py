@@ -9,8 +9,10 @@ record, through the lenses' own `lenses.turnwork` rule, so the desk and `carto s
 File review never leaves the session's repository: the repository is the git work tree of the
 session's recorded cwd; a requested path with a NUL or a `..` component is refused before the
 disk is touched, and a path whose real path (symlinks followed) is outside the repository's
-real path is refused (403). Git is asked only inside that repository, with a commit given as
-hex, and every answer is cut at `REVIEW_BYTES_MAX`.
+real path is refused (403). Inside it, environment, key and credential files, `.git/` and
+anything git ignores are refused too (`review_rules`); a commit's diff leaves them out, and
+every text shown is redacted. Git is asked only inside that repository, with a commit given
+as hex, and every answer is cut at `REVIEW_BYTES_MAX`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from carto_core.lenses.sessionfacts import commit_record
 from carto_core.model.project import find_git
 from carto_core.lenses import views
 from carto_core.lenses.livecorpus import LiveCorpus
+from carto_core.serve import review_rules
 from carto_core.serve.spec import ApiError
 
 #: Evidence a session may have left (the desk's filter).
@@ -34,6 +37,9 @@ COMMITS_PER_SESSION = 6
 SHARED_FILES = 50
 #: A review answer (file text or diff) is cut here; `truncated` says so.
 REVIEW_BYTES_MAX = 256 * 1024
+#: Read past the limit so that redaction sees a credential the cut would halve (the longest
+#: value a rule reads is 400 characters).
+REDACT_MARGIN = 512
 GIT_TIMEOUT = 15
 SHA = re.compile(r"^[0-9a-fA-F]{4,64}$")
 
@@ -161,16 +167,49 @@ def confine(repo: str, path: str) -> str:
     return real
 
 
+def refuse_hidden(repo: str, requested: str, real: str) -> str:
+    """`real`'s path relative to `repo`, unless it (or the path as requested) is one the
+    review never shows (`review_rules`) or git ignores: then 403."""
+    rel = os.path.relpath(real, repo)
+    asked = requested if not os.path.isabs(requested) else os.path.relpath(requested, repo)
+    for candidate in (asked, rel):
+        why = review_rules.refusal(candidate)
+        if why is not None:
+            raise _forbidden(why)
+    if rel != ".":
+        # --no-index: the ignore rules decide, tracked or not (a force-added local secret).
+        code, _, _ = _git(repo, "check-ignore", "-q", "--no-index", "--", rel)
+        if code != 1:  # 0: ignored; 128: git could not tell, so nothing is shown
+            raise _forbidden("the repository's ignore rules match this path (builds, caches "
+                             "and local secrets live there): never shown")
+    return rel
+
+
+def ignored(repo: str, paths: list[str]) -> list[str]:
+    """Those of `paths` (relative to `repo`) its ignore rules match, tracked or not."""
+    found: list[str] = []
+    for start in range(0, len(paths), 200):
+        # (-z needs --stdin; a name holding a line break or a quote is printed quoted and
+        # not matched here)
+        _, out, _ = _git(repo, "check-ignore", "--no-index", "--", *paths[start:start + 200])
+        found.extend(p for p in out.decode("utf-8", "surrogateescape").splitlines() if p)
+    return found
+
+
 def _git(repo: str, *args: str) -> tuple[int, bytes, bool]:
-    """(exit code, stdout cut at REVIEW_BYTES_MAX, cut) of git run inside `repo`."""
+    """(exit code, stdout read up to REVIEW_BYTES_MAX and REDACT_MARGIN, cut: more than
+    REVIEW_BYTES_MAX) of git run inside `repo`."""
     try:
-        child = subprocess.Popen(["git", "-C", repo, "--no-pager", *args], stdout=subprocess.PIPE,
+        # core.quotePath=false: paths come out as they are named (not octal-quoted), so the
+        # names one command prints can be handed to the next.
+        child = subprocess.Popen(["git", "-C", repo, "--no-pager", "-c", "core.quotePath=false",
+                                  *args], stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                                  env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"})
     except OSError as exc:
         raise ApiError(503, "GIT_UNAVAILABLE", f"git cannot run: {exc.strerror}") from None
     try:
-        data = child.stdout.read(REVIEW_BYTES_MAX + 1)  # type: ignore[union-attr]
+        data = child.stdout.read(REVIEW_BYTES_MAX + REDACT_MARGIN)  # type: ignore[union-attr]
         cut = len(data) > REVIEW_BYTES_MAX
         if cut:
             child.kill()
@@ -180,12 +219,22 @@ def _git(repo: str, *args: str) -> tuple[int, bytes, bool]:
         raise ApiError(503, "GIT_UNAVAILABLE", "git took too long") from None
     finally:
         child.stdout.close()  # type: ignore[union-attr]
-    return (0 if cut else code), data[:REVIEW_BYTES_MAX], cut
+    return (0 if cut else code), data, cut
 
 
 def _text(data: bytes) -> tuple[str | None, bool]:
-    binary = b"\x00" in data[:8192]
-    return (None if binary else data.decode("utf-8", "replace")), binary
+    """(the text shown, binary) of bytes read up to the limit and a margin: redacted as
+    stored text is, then cut at the limit (a credential across the cut is matched within
+    the margin, never shown in part)."""
+    from carto_core.privacy.redact import redact_text
+
+    if b"\x00" in data[:8192]:
+        return None, True
+    text = redact_text(data.decode("utf-8", "replace"))
+    raw = text.encode("utf-8")
+    if len(raw) > REVIEW_BYTES_MAX:
+        text = raw[:REVIEW_BYTES_MAX].decode("utf-8", "ignore")
+    return text, False
 
 
 def review(live: LiveCorpus, session_id: str, *, path: str | None, commit: str | None) -> dict:
@@ -194,8 +243,7 @@ def review(live: LiveCorpus, session_id: str, *, path: str | None, commit: str |
         raise ApiError(400, "REVIEW_TARGET_REQUIRED", "give path, commit or both")
     rel = None
     if path:
-        real = confine(repo, path)
-        rel = os.path.relpath(real, repo)
+        rel = refuse_hidden(repo, path, confine(repo, path))
     out: dict = {"session_id": session_id, "repository": repo, "path": rel, "commit": commit,
                  "limit_bytes": REVIEW_BYTES_MAX}
     if commit:
@@ -206,23 +254,28 @@ def review(live: LiveCorpus, session_id: str, *, path: str | None, commit: str |
         if code != 0 or head.count(b"\x00") < 3:
             raise ApiError(404, "COMMIT_NOT_FOUND", "the session's repository has no such commit")
         sha, author, when, subject = head.decode("utf-8", "replace").strip().split("\x00", 3)
-        out["commit"] = {"sha": sha, "author": author, "date": when, "subject": subject}
+        from carto_core.privacy.redact import redact_text
+
+        out["commit"] = {"sha": sha, "author": author, "date": when,
+                         "subject": redact_text(subject)}
         _, names, _ = _git(repo, "show", "--format=", "--name-status", "--no-renames", sha, "--")
         out["files"] = [{"status": line.split("\t", 1)[0], "path": line.split("\t", 1)[1]}
                         for line in names.decode("utf-8", "replace").splitlines() if "\t" in line]
         args = ["show", "--format=", "--patch", "--no-color", "--no-ext-diff", sha, "--"]
-        code, diff, cut = _git(repo, *args, *([rel] if rel else []))
+        hidden = [f":(exclude,literal){p}" for p in ignored(repo, [f["path"] for f in out["files"]])]
+        code, diff, cut = _git(repo, *args, *([rel] if rel else ["."]),
+                               *review_rules.DIFF_EXCLUDES, *hidden)
         text, binary = _text(diff)
         out.update({"kind": "diff", "text": text, "binary": binary, "truncated": cut,
-                    "bytes": len(diff)})
+                    "bytes": min(len(diff), REVIEW_BYTES_MAX)})
         return out
     real = os.path.join(repo, rel or "")
     if not os.path.isfile(real):
         raise ApiError(404, "FILE_NOT_FOUND", "no such file in the session's repository")
     with open(real, "rb") as handle:
-        data = handle.read(REVIEW_BYTES_MAX + 1)
+        data = handle.read(REVIEW_BYTES_MAX + REDACT_MARGIN)
     size = os.path.getsize(real)
-    text, binary = _text(data[:REVIEW_BYTES_MAX])
+    text, binary = _text(data)
     out.update({"kind": "file", "text": text, "binary": binary,
                 "truncated": len(data) > REVIEW_BYTES_MAX, "bytes": size})
     return out
