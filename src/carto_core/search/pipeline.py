@@ -145,6 +145,37 @@ def _gated_out(fusion, ladders: list[Ladder], name: str, query: Query) -> bool:
     return not any(ladder is probe for ladder in kept)
 
 
+#: A short commit sha: 7 to 39 hex digits (git's shortest default abbreviation is 7; 40 is a
+#: whole sha, a term as it is).
+SHA_MIN, SHA_MAX = 7, 39
+_HEX = "0123456789abcdef"
+
+
+def short_shas(terms: tuple[str, ...], prefixes: tuple[str, ...]) -> tuple[tuple, tuple]:
+    """(terms, prefixes) with each short-sha term moved to the prefixes: commit rows hold the
+    40 characters, so `fdb21e0` finds its commit as `fdb21e0*` does (a row holding the short
+    form itself still matches: a term starts with itself)."""
+    short = [t for t in terms if SHA_MIN <= len(t) <= SHA_MAX and not t.strip(_HEX)]
+    if not short:
+        return terms, prefixes
+    return (tuple(t for t in terms if t not in short),
+            tuple(dict.fromkeys((*prefixes, *short))))
+
+
+def no_word_message(text: str, analyzer: str) -> str:
+    """Why a query gave no term to look up, and what to type instead."""
+    if text.strip() and not any(ch.isalnum() for ch in text):
+        return (f"the query {text.strip()!r} holds no letter or digit: the index keeps words "
+                "(letters and digits of any script), not emoji or symbols, so nothing could "
+                "match it; search for the words around it instead")
+    if text.strip():
+        return (f"no word of the query {text.strip()!r} is one the {analyzer!r} analyzer "
+                "indexes; give a query with at least one such word (the english and unicode "
+                "analyzers read every script), or --project NAME alone to orient on a project")
+    return ("give a query with at least one word (or --project NAME alone to orient on a "
+            "project)")
+
+
 def has_logs(engine) -> bool:
     return any(path.is_file() and path.stat().st_size > 0
                for path in engine.home.searched_logs().values())
@@ -179,11 +210,10 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         config = load_config()
     rankers, fusion_name, decay_name = resolve_names(request, engine, config)
     analyzed = engine.analyzer.query(request.query or "")
-    query = Query(request.query or "", analyzed.terms, analyzed.prefixes, analyzed.question)
+    terms, prefixes = short_shas(analyzed.terms, analyzed.prefixes)
+    query = Query(request.query or "", terms, prefixes, analyzed.question)
     if not query.tokens and not query.prefixes:
-        raise SearchUsageError(
-            "give a query with at least one word (or --project NAME alone to orient on a "
-            "project)")
+        raise SearchUsageError(no_word_message(request.query or "", engine.analyzer.name))
     if not has_logs(engine):
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
