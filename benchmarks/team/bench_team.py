@@ -294,6 +294,8 @@ def bench_search(args) -> dict:
             built_started = time.perf_counter()
             index = admin.reindex(conn, TEAM)
             index["seconds"] = round(time.perf_counter() - built_started, 1)
+            conn.commit()
+            conn.autocommit = True  # VACUUM runs outside a transaction block
             conn.execute("VACUUM ANALYZE carto.events")
         print(json.dumps({"index": index}), file=sys.stderr)
         home0 = Home(homes[0])
