@@ -1,8 +1,8 @@
 """Test isolation for the whole workspace: no test sees a real home, config or live session.
 
-Every test runs with HOME, XDG folders and CARTO_HOME inside its own temporary folder, the four
-session variables unset (delta serving would otherwise hide results) and telemetry landing in
-that temporary home.
+Every test runs with HOME, the XDG folders (the cache included) and CARTO_HOME inside its own
+temporary folder, the session variables unset (delta serving would otherwise hide results) and
+telemetry landing in that temporary home.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HOME", str(fake_home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_home / ".config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / ".local" / "share"))
+    # The plugin table and derived model weights are cached under XDG_CACHE_HOME: a test writes
+    # only to its own (a caller's XDG_CACHE_HOME would otherwise receive the tests' tables).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(fake_home / ".cache"))
     monkeypatch.setenv("CARTO_HOME", str(base / "carto-home"))
     monkeypatch.setenv("TMPDIR_BASE", str(base / "tmp"))
     # A hook whose home refuses a row spills it outside the home (carto_core.logio.spill): never
@@ -56,8 +59,8 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     # in microseconds; the default (minilm: an encoder pass a row) and its fallback are tested
     # in rankers/tests/test_minilm.py, which names it.
     monkeypatch.setenv("CARTO_EMBEDDER", "wordllama")
-    from carto_core.privacy import redact
     from carto_core.plugin import registry
+    from carto_core.privacy import redact
 
     registry.set_registries(None)
     redact._default = None

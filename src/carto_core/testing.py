@@ -445,7 +445,7 @@ class CaptureContract(NetworkGuarded):
 
     def handler(self):
         from carto_core.capture.hookpath import load_handler
-        from carto_core.plugin.registry import capture_target
+        from carto_core.plugin.table import capture_target
 
         assert self.provider, "CaptureContract needs `provider`, the name `carto hook` takes"
         target, why_not = capture_target(self.provider)

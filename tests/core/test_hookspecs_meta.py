@@ -169,8 +169,8 @@ def test_each_hook_is_called_through_the_plugin_manager_with_its_typed_base(hook
 
 
 def test_the_registries_accept_exactly_the_annotated_bases():
-    """registry.REGISTRY_BASES (checked by name at load time) is the hookspecs' annotations."""
-    from carto_core.plugin.registry import REGISTRATION_HOOKS, REGISTRY_BASES
+    """registries.REGISTRY_BASES (checked by name at load time) is the hookspecs' annotations."""
+    from carto_core.plugin.registries import REGISTRATION_HOOKS, REGISTRY_BASES
 
     for hook, attr in REGISTRATION_HOOKS.items():
         annotated = {dotted(b) for b in bases_of(getattr(hookspecs, hook), NAMESPACE)}

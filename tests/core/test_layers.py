@@ -314,7 +314,7 @@ def test_click_commands_live_only_under_cli():
 
 
 def test_the_hook_path_is_stdlib_only():
-    from carto_core.plugin.registry import plugin_table
+    from carto_core.plugin.table import plugin_table
 
     start = HOOK_PATH_START + [c["target"].split(":")[0] for c in plugin_table()["capture"]
                                if c["target"].split(".")[0] in ROOTS]
@@ -323,7 +323,7 @@ def test_the_hook_path_is_stdlib_only():
 
 def test_the_hook_path_covers_every_installed_capture():
     """HOOK_PATH_START names each workspace capture module the plugin table knows."""
-    from carto_core.plugin.registry import plugin_table
+    from carto_core.plugin.table import plugin_table
 
     installed = {c["target"].split(":")[0] for c in plugin_table()["capture"]
                  if c["target"].split(".")[0] in ROOTS}

@@ -8,8 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core import hookimpl
-from carto_core.plugin.registry import (DuplicateNameError, NamedRegistry, Registries, UnknownNameError,
-                                 build_plugin_manager, set_registries)
+from carto_core.plugin import table
+from carto_core.plugin.registries import DuplicateNameError, NamedRegistry, Registries, UnknownNameError
+from carto_core.plugin.registry import build_plugin_manager, set_registries
 from carto_core.model.sources import Source
 
 
@@ -60,21 +61,19 @@ def test_duplicate_from_a_second_plugin_is_reported_first_stays():
 
 
 class _FakeEntryPoint:
-    def __init__(self, name, value, loader):
-        self.name, self.value, self._loader = name, value, loader
+    def __init__(self, name, value):
+        self.name, self.value = name, value
         self.dist = types.SimpleNamespace(name=f"carto-{name}", version="9.9")
 
-    def load(self):
-        return self._loader()
 
-
-def _boom():
-    raise ImportError("No module named 'missing_dependency'")
-
-
-def test_plugin_that_fails_to_import_is_listed_and_cli_still_works(monkeypatch):
-    fake = [_FakeEntryPoint("broken", "carto_broken", _boom),
-            _FakeEntryPoint("good", "carto_good", lambda: _plugin(Beta))]
+def test_plugin_that_fails_to_import_is_listed_and_cli_still_works(monkeypatch, tmp_path):
+    (tmp_path / "carto_broken.py").write_text("import missing_dependency\n")
+    (tmp_path / "carto_good.py").write_text(
+        "from carto_core import hookimpl\nfrom carto_core.model.sources import Source\n\n"
+        "class Beta(Source):\n    name = 'beta'\n\n"
+        "@hookimpl\ndef carto_register_sources(register):\n    register(Beta)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake = [_FakeEntryPoint("broken", "carto_broken"), _FakeEntryPoint("good", "carto_good")]
     real = metadata.entry_points
 
     def entry_points(**kw):
@@ -156,7 +155,7 @@ HOOK_TO_REGISTRY = {
 
 
 def _base(attr):
-    from carto_core.plugin.registry import REGISTRY_BASES
+    from carto_core.plugin.registries import REGISTRY_BASES
 
     module, _, name = REGISTRY_BASES[attr][0].rpartition(".")
     return getattr(__import__(module, fromlist=[name]), name)
@@ -235,58 +234,50 @@ def test_a_hook_that_raises_does_not_break_the_others():
 
 
 def _read_table():
-    from carto_core.plugin import registry
-
-    return json.loads(open(registry.table_path(), encoding="utf-8").read())
+    return json.loads(open(table.table_path(), encoding="utf-8").read())
 
 
-def _write_table(table):
-    from carto_core.plugin import registry
-
-    with open(registry.table_path(), "w", encoding="utf-8") as handle:
-        json.dump(table, handle)
+def _write_table(record):
+    with open(table.table_path(), "w", encoding="utf-8") as handle:
+        json.dump(record, handle)
 
 
 def test_the_plugin_table_is_cached_and_follows_the_installed_distributions():
-    from carto_core.plugin import registry
-
-    assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
-    table = _read_table()
-    assert {"claude", "codex"} <= {c["provider"] for c in table["capture"]}
-    assert {"claude", "codex", "git", "hermes", "notes", "rankers"} <= {p["name"] for p in table["plugins"]}
+    assert table.capture_target("claude") == ("carto_claude.capture:handle", None)
+    cached = _read_table()
+    assert {"claude", "codex"} <= {c["provider"] for c in cached["capture"]}
+    assert {"claude", "codex", "git", "hermes", "notes", "rankers"} <= {p["name"] for p in cached["plugins"]}
     # Trusted while the distributions are unchanged: a doctored target is believed ...
-    for record in table["capture"]:
+    for record in cached["capture"]:
         if record["provider"] == "claude":
             record["target"] = "nowhere:handle"
-    _write_table(table)
+    _write_table(cached)
     set_registries(None)  # forget the copy this process holds
-    assert registry.capture_target("claude") == ("nowhere:handle", None)
+    assert table.capture_target("claude") == ("nowhere:handle", None)
     # ... and a changed distribution set (another key) makes the next call scan again.
-    table["key"]["paths"] = [["/some/old/site-packages", 1]]
-    _write_table(table)
+    cached["key"]["paths"] = [["/some/old/site-packages", 1]]
+    _write_table(cached)
     set_registries(None)
-    assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
-    assert registry.capture_target("nosuch") == (None, "no live capture installed for provider 'nosuch'")
+    assert table.capture_target("claude") == ("carto_claude.capture:handle", None)
+    assert table.capture_target("nosuch") == (None, "no live capture installed for provider 'nosuch'")
 
 
 def test_the_block_list_silences_a_capture_by_its_name_or_its_plugins(monkeypatch):
-    from carto_core.plugin import registry
-
-    table = {"key": registry.distributions_key(), "hooks": {},
+    doctored = {"key": table.distributions_key(), "hooks": {},
              "plugins": [{"name": "journal", "value": "carto_journal", "distribution": "carto-journal",
                           "version": "1"}],
              "capture": [{"provider": "jot", "target": "carto_journal.capture:handle",
                           "distribution": "carto-journal"}]}
     import os
 
-    os.makedirs(os.path.dirname(registry.table_path()), exist_ok=True)
-    _write_table(table)
+    os.makedirs(os.path.dirname(table.table_path()), exist_ok=True)
+    _write_table(doctored)
     set_registries(None)
-    assert registry.capture_target("jot") == ("carto_journal.capture:handle", None)
+    assert table.capture_target("jot") == ("carto_journal.capture:handle", None)
     monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "jot")
-    assert registry.capture_target("jot") == (None, None)
+    assert table.capture_target("jot") == (None, None)
     monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "journal")  # the plugin of the same distribution
-    assert registry.capture_target("jot") == (None, None)
+    assert table.capture_target("jot") == (None, None)
 
 
 class _FakeCapture:
@@ -307,9 +298,9 @@ def test_a_second_capture_for_a_provider_is_refused_and_reported(monkeypatch):
 
     monkeypatch.setattr(metadata, "entry_points", entry_points)
     set_registries(None)
-    registry.plugin_table(refresh=True)
+    table.plugin_table(refresh=True)
     # Distribution name order decides, as for `carto` entry points; the other is reported.
-    assert registry.capture_target("claude") == ("carto_claude.capture:handle", None)
+    assert table.capture_target("claude") == ("carto_claude.capture:handle", None)
     registries = registry.get_registries()
     assert any("zz-impostor" in p and "claude" in p for p in registries.problems), registries.problems
     assert registries.plugins["claude"].capture == {"claude": "carto_claude.capture:handle"}
@@ -400,30 +391,28 @@ def test_the_main_modules_folder_does_not_key_the_plugin_table(tmp_path, monkeyp
     # `carto` runs with its bin/ first on sys.path, a `python -m` child (the semantic keep-up)
     # with its working folder: the same distributions, so the same table, unless that folder
     # holds distributions itself.
-    from carto_core.plugin import registry
-
     script, working, site = tmp_path / "bin", tmp_path / "work", tmp_path / "site"
     for folder in (script, working, site):
         folder.mkdir()
     monkeypatch.setattr(sys, "path", [str(script), str(site), *sys.path[1:]])
-    as_script = registry.distributions_key()
+    as_script = table.distributions_key()
     assert [str(site), site.stat().st_mtime_ns] in as_script["paths"]
     assert all(entry != str(script) for entry, _ in as_script["paths"])
-    os.makedirs(os.path.dirname(registry.table_path()), exist_ok=True)
-    registry._write_table({"key": as_script, "hooks": {}, "plugins": [],
+    os.makedirs(os.path.dirname(table.table_path()), exist_ok=True)
+    table.write_table({"key": as_script, "hooks": {}, "plugins": [],
                            "capture": [{"provider": "jot", "target": "jot.capture:handle", "distribution": "jot"}]})
     set_registries(None)
     monkeypatch.setattr(sys, "path", [str(working), str(site), *sys.path[2:]])
-    monkeypatch.setattr(registry, "scan_entry_points", lambda: pytest.fail("scanned again"))
-    assert registry.distributions_key() == as_script
-    assert registry.capture_target("jot") == ("jot.capture:handle", None)
+    monkeypatch.setattr(table, "scan_entry_points", lambda: pytest.fail("scanned again"))
+    assert table.distributions_key() == as_script
+    assert table.capture_target("jot") == ("jot.capture:handle", None)
     (working / "jot-1.0.dist-info").mkdir()  # a distribution installed into that folder counts
-    assert [str(working), working.stat().st_mtime_ns] in registry.distributions_key()["paths"]
+    assert [str(working), working.stat().st_mtime_ns] in table.distributions_key()["paths"]
 
 
 LIGHT = """
 import json, sys
-from carto_core.plugin import registry
+from carto_core.plugin import light
 from carto_core.plugin.registry import RANKING_HOOKS, FACT_HOOKS, load_registries
 
 def describe(registries):
@@ -436,21 +425,21 @@ def describe(registries):
                         for n, i in sorted(registries.plugins.items())}}
 
 out = {}
-build = registry.LightManager.__dict__["build"]
+build = light.LightManager.__dict__["build"]
 for name, hooks in (("ranking", RANKING_HOOKS), ("facts", FACT_HOOKS)):
-    light = describe(load_registries(hooks=hooks))
+    built = describe(load_registries(hooks=hooks))
     out[name + "_pluggy_imported"] = "pluggy" in sys.modules
-    registry.LightManager.build = classmethod(lambda cls, plugins: None)  # pluggy's way
+    light.LightManager.build = classmethod(lambda cls, plugins: None)  # pluggy's way
     heavy = describe(load_registries(hooks=hooks))
-    registry.LightManager.build = build
-    out[name] = [light, heavy]
+    light.LightManager.build = build
+    out[name] = [built, heavy]
 print(json.dumps(out))
 """
 
 
 def test_a_known_partial_load_skips_pluggy_and_registers_what_pluggy_registers(tmp_path):
     """With every needed plugin's hooks in the table, a partial load builds its registries
-    without pluggy (registry.LightManager): the same classes under the same names from the
+    without pluggy (plugin.light.LightManager): the same classes under the same names from the
     same plugins, the same hooks and problems as pluggy's manager gives."""
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     _run(PARTIAL, env)  # records which hooks each plugin implements
@@ -467,7 +456,7 @@ def test_a_known_partial_load_skips_pluggy_and_registers_what_pluggy_registers(t
 def test_the_light_manager_leaves_to_pluggy_what_it_cannot_stand_for():
     """An object plugin, a marker option, a misnamed or mis-signed implementation: pluggy
     decides (and reports), the light manager declines."""
-    from carto_core.plugin.registry import HOOK_ARGS, LightManager
+    from carto_core.plugin.light import HOOK_ARGS, LightManager
 
     def module(**attrs):
         made = types.ModuleType("p")
@@ -490,21 +479,3 @@ def test_the_light_manager_leaves_to_pluggy_what_it_cannot_stand_for():
     for hook, args in HOOK_ARGS.items():
         code = getattr(hookspecs, hook).__code__
         assert code.co_varnames[:code.co_argcount] == args, hook
-
-
-def test_the_marker_sets_what_pluggys_marker_sets():
-    import pluggy
-
-    from carto_core import HOOK_NAMESPACE
-
-    for options in ({}, {"tryfirst": True}, {"specname": "x", "wrapper": True}):
-        def mine():
-            pass
-
-        def theirs():
-            pass
-
-        (hookimpl(**options)(mine) if options else hookimpl(mine))
-        (pluggy.HookimplMarker(HOOK_NAMESPACE)(**options)(theirs) if options
-         else pluggy.HookimplMarker(HOOK_NAMESPACE)(theirs))
-        assert mine.carto_impl == theirs.carto_impl

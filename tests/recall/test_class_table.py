@@ -1,5 +1,6 @@
-"""The plugin table's class records (`registry.class_target`) and loading a class without its
-package's `__init__` (`registry.load_class`): how the prompt hook finds the search classes."""
+"""The plugin table's class records (`table.class_target`) and loading a class without its
+package's `__init__` (`resolve(target, standalone=True)`): how the prompt hook finds the search
+classes."""
 
 from __future__ import annotations
 
@@ -7,19 +8,19 @@ import json
 import subprocess
 import sys
 
-from carto_core.plugin import registry
+from carto_core.plugin import registry, table
 
 
 def test_registries_record_where_each_search_class_lives_and_a_rescan_keeps_it():
     registry.get_registries(hooks=registry.RANKING_HOOKS)
-    assert registry.class_target("rankers", "english") == "carto_rankers.analyzers:EnglishAnalyzer"
-    assert registry.class_target("rankers", "rrf-prior") == "carto_rankers.rrf:RRFPriorFusion"
-    assert registry.class_target("decay_policies", "gated-prior") == "carto_rankers.decay:GatedPriorDecay"
-    assert registry.class_target("rankers", "no-such") is None
-    assert registry.class_target("rankers", "english", {"CARTO_DISABLE_PLUGINS": "rankers"}) is None
+    assert table.class_target("rankers", "english") == "carto_rankers.analyzers:EnglishAnalyzer"
+    assert table.class_target("rankers", "rrf-prior") == "carto_rankers.rrf:RRFPriorFusion"
+    assert table.class_target("decay_policies", "gated-prior") == "carto_rankers.decay:GatedPriorDecay"
+    assert table.class_target("rankers", "no-such") is None
+    assert table.class_target("rankers", "english", {"CARTO_DISABLE_PLUGINS": "rankers"}) is None
     registry.set_registries(None)
-    registry.plugin_table(refresh=True)  # a rescan (some sys.path folder changed)
-    assert registry.class_target("rankers", "bm25") == "carto_rankers.bm25:BM25Ranker"
+    table.plugin_table(refresh=True)  # a rescan (some sys.path folder changed)
+    assert table.class_target("rankers", "bm25") == "carto_rankers.bm25:BM25Ranker"
 
 
 def test_a_rescan_drops_the_records_of_a_plugin_whose_version_changed(tmp_path):
@@ -27,15 +28,15 @@ def test_a_rescan_drops_the_records_of_a_plugin_whose_version_changed(tmp_path):
            "classes": {"rankers": {"bm25": {"target": "x:Y", "plugin": "rankers"}}}}
     same = {"plugins": [{"name": "rankers", "distribution": "carto-rankers", "version": "0.1"}]}
     bumped = {"plugins": [{"name": "rankers", "distribution": "carto-rankers", "version": "0.2"}]}
-    registry._carry_classes(old, same)
-    registry._carry_classes(old, bumped)
+    table.carry_classes(old, same)
+    table.carry_classes(old, bumped)
     assert same["classes"] == old["classes"] and "classes" not in bumped
 
 
-def test_load_class_leaves_the_plugin_package_init_unrun():
+def test_a_standalone_resolve_leaves_the_plugin_package_init_unrun():
     code = ("import sys, json\n"
-            "from carto_core.plugin.registry import load_class\n"
-            "cls = load_class('carto_rankers.analyzers:EnglishAnalyzer')\n"
+            "from carto_core.plugin.resolve import resolve\n"
+            "cls = resolve('carto_rankers.analyzers:EnglishAnalyzer', standalone=True)\n"
             "print(json.dumps([cls.__name__, cls().query('Where did my sister move?').terms,\n"
             "                  sorted(m for m in ('carto_rankers', 'pluggy', 'numpy') if m in sys.modules)]))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 #: The warm client's transport (imported only when a `carto serve` socket exists), and pluggy
-#: (a partial registry load whose plugins the table knows uses registry.LightManager), heapq
+#: (a partial registry load whose plugins the table knows uses plugin.light.LightManager), heapq
 #: (the facets' top counts are sorted, not `most_common(n)`), what only an index build needs
 #: (`index_build` imports `array` and `timeparse` on first use), and `bisect` (the lite index
 #: view, which bm25 imports for a constant, binary-searches with it only when used), and

@@ -16,7 +16,7 @@ in the group ``carto.capture`` whose name is the provider and whose value is
 is the contract, ``carto_core.testing.CaptureContract`` its test. The dispatcher redacts and
 appends the rows itself.
 
-The handler is found through ``carto_core.plugin.registry.capture_target``: the plugin table every
+The handler is found through ``carto_core.plugin.table.capture_target``: the plugin table every
 path shares, cached per environment and rebuilt (without pluggy) on the first call after a
 distribution was installed, upgraded or removed, with the same block list as the CLI.
 """
@@ -97,16 +97,15 @@ def _read_stdin() -> bytes:
 
 
 def load_handler(target: str):
-    import importlib
+    """The live-capture handler a `carto.capture` target names (`module` alone: its `handle`)."""
+    from carto_core.plugin.resolve import resolve
 
-    module_name, _, attribute = target.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attribute or "handle")
+    return resolve(target, "handle")
 
 
 def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
     """Dispatch one payload; returns text for stdout (or None). Raises only on internal bugs."""
-    from carto_core.plugin.registry import capture_target
+    from carto_core.plugin.table import capture_target
 
     target, why_not = capture_target(provider)
     if target is None and why_not is None:

@@ -193,10 +193,9 @@ def _why(exc: OSError) -> str:
 
 
 def _load_reader(target: str):
-    import importlib
+    from carto_core.plugin.resolve import resolve
 
-    module_name, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
+    return resolve(target)
 
 
 class Job:

@@ -7,8 +7,6 @@ built only when a name is not a core command or when the full list is needed (`-
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
 from carto_core import __version__
@@ -125,9 +123,9 @@ class CartoGroup(click.Group):
         target = CORE_COMMANDS.get(name)
         if target is not None:
             from carto_core.cli.homeguard import guard
+            from carto_core.plugin.resolve import resolve
 
-            module_name, attribute = target.split(":")
-            command = guard(name, getattr(importlib.import_module(module_name), attribute))
+            command = guard(name, resolve(target))
             self.add_command(command, name)
             return command
         self._load_plugins()

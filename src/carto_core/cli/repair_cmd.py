@@ -8,10 +8,9 @@ rewrite path, `--json` prints one counts document. Subcommands load on demand fr
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
+from carto_core.plugin.resolve import resolve
 from carto_core.util.output import emit_json, fail, json_option
 from carto_core.util.exitcodes import ExitCode
 
@@ -33,8 +32,7 @@ class RepairGroup(click.Group):
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands and name in REPAIR_COMMANDS:
-            module_name, attribute = REPAIR_COMMANDS[name].split(":")
-            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+            self.add_command(resolve(REPAIR_COMMANDS[name]), name)
         return self.commands.get(name)
 
 

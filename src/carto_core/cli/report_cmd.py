@@ -4,9 +4,9 @@ folds live in `carto_core.lenses`."""
 
 from __future__ import annotations
 
-import importlib
-
 import click
+
+from carto_core.plugin.resolve import resolve
 
 #: subcommand -> "module:attribute".
 REPORT_COMMANDS: dict[str, str] = {
@@ -22,8 +22,7 @@ class ReportGroup(click.Group):
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands and name in REPORT_COMMANDS:
-            module_name, attribute = REPORT_COMMANDS[name].split(":")
-            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+            self.add_command(resolve(REPORT_COMMANDS[name]), name)
         return self.commands.get(name)
 
 

@@ -4,11 +4,11 @@ from `ADMIN_COMMANDS` (one module each under cli/); the work is `carto_core.team
 
 from __future__ import annotations
 
-import importlib
 import os
 
 import click
 
+from carto_core.plugin.resolve import resolve
 from carto_core.util.output import usage_error
 
 #: subcommand -> "module:attribute".
@@ -28,8 +28,7 @@ class AdminGroup(click.Group):
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands and name in ADMIN_COMMANDS:
-            module_name, attribute = ADMIN_COMMANDS[name].split(":")
-            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+            self.add_command(resolve(ADMIN_COMMANDS[name]), name)
         return self.commands.get(name)
 
 

@@ -4,10 +4,10 @@ each under cli/); the work itself lives in `carto_core.team`."""
 
 from __future__ import annotations
 
-import importlib
 
 import click
 
+from carto_core.plugin.resolve import resolve
 from carto_core.util.output import emit_json, fail
 from carto_core.util.exitcodes import ExitCode
 
@@ -28,8 +28,7 @@ class TeamGroup(click.Group):
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name not in self.commands and name in TEAM_COMMANDS:
-            module_name, attribute = TEAM_COMMANDS[name].split(":")
-            self.add_command(getattr(importlib.import_module(module_name), attribute), name)
+            self.add_command(resolve(TEAM_COMMANDS[name]), name)
         return self.commands.get(name)
 
 

@@ -10,13 +10,7 @@ import time
 
 from carto_core.capture import detached
 from carto_core.capture.catchup import _int_env, state_files
-
-
-def _load(factory: str):
-    import importlib
-
-    module_name, _, attribute = factory.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
+from carto_core.plugin.resolve import resolve
 
 
 def run(home, provider: str, factory: str, *, days: float | None = None) -> dict:
@@ -31,7 +25,7 @@ def run(home, provider: str, factory: str, *, days: float | None = None) -> dict
         from carto_core.ingest.runner import run_ingest
 
         days = float(os.environ.get("CARTO_CATCHUP_DAYS", "7") or 7) if days is None else days
-        summary = run_ingest(_load(factory)(days), home)
+        summary = run_ingest(resolve(factory)(days), home)
         result = {"outcome": "done", **summary.as_dict()}
         append_rows(home.state / log_name, [{
             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -3,7 +3,7 @@
 It sets exactly what `pluggy.HookimplMarker("carto")` sets (a `carto_impl` dict of the same
 options on the function), so pluggy's `PluginManager.register` finds the implementations as
 before; and a partial registry load can read them without importing pluggy at all
-(`carto_core.plugin.registry.LightManager`: a cold `carto search` no longer pays for pluggy).
+(`carto_core.plugin.light.LightManager`: a cold `carto search` no longer pays for pluggy).
 Stdlib only: `carto hook` may import a plugin module.
 """
 

@@ -6,7 +6,7 @@ a mapping of kind to regular expression, or a sequence of ``(kind, regex)`` pair
     [project.entry-points."carto.redact"]
     acme = "acme_carto.patterns:PATTERNS"      # PATTERNS = {"acme-ticket": r"CORP-\\d{6}"}
 
-The table is read when the plugin table is scanned (`carto_core.plugin.registry.plugin_table`)
+The table is read when the plugin table is scanned (`carto_core.plugin.table.plugin_table`)
 and kept in it (``"redact"``), with its module file's size and mtime: every process that
 redacts (``carto hook`` included, which never builds pluggy registries) adds the patterns to
 its redactor (`carto_core.privacy.redact.default_redactor`) from the table, and reads the
@@ -39,19 +39,15 @@ def _stamp(path: str | None) -> list[int] | None:
 
 def _read_target(target: str) -> tuple[list[list[str]], str | None, list[str]]:
     """(patterns, module file, problems) of one ``module:attr`` table."""
-    import importlib
     import sys
 
-    module_name, _, attribute = target.partition(":")
-    module_name = module_name.strip()
+    from carto_core.plugin.resolve import resolve, split
+
     problems: list[str] = []
     try:
-        loaded = sys.modules.get(module_name)
         # A module this process already imported is read again: its file changed.
-        module = importlib.reload(loaded) if loaded is not None else importlib.import_module(module_name)
-        value = module
-        for part in filter(None, attribute.strip().split(".")):
-            value = getattr(value, part)
+        value = resolve(target, reload=True)
+        module = sys.modules[split(target)[0]]
     except Exception as exc:  # a broken plugin never stops redaction
         return [], None, [f"{target}: {type(exc).__name__}: {exc}"]
     items = list(value.items()) if isinstance(value, dict) else list(value) if isinstance(value, (list, tuple)) else None

@@ -1198,10 +1198,10 @@ def redacted(rows: Iterable[dict]) -> list[dict]:
 
 def plugin_patterns() -> tuple[list[tuple[str, str]], list[str]]:
     """The patterns installed plugins declare, and the problems reading them."""
-    from carto_core.plugin import registry
+    from carto_core.plugin import table
     from carto_core.plugin.redaction import table_patterns
 
-    return table_patterns(registry.plugin_table(), registry.blocked_names(), registry._write_table)
+    return table_patterns(table.plugin_table(), table.blocked_names(), table.write_table)
 
 
 def _plugin_patterns() -> list[tuple[str, str]]:

@@ -42,7 +42,7 @@ def resolve_analyzer(name: str | None = None, registries=None) -> Analyzer:
         if name == UpstreamAnalyzer.name:
             cls = UpstreamAnalyzer
         else:
-            from carto_core.plugin.registry import UnknownNameError
+            from carto_core.plugin.registries import UnknownNameError
 
             raise UnknownNameError(
                 f"unknown analyzer {name!r}; accepted: {', '.join(analyzer_names(registries))}")

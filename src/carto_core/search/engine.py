@@ -45,7 +45,7 @@ class SearchEngine:
     def analyzer(self):
         """The analyzer of this engine's index (`analyzer=` name, else the configured one)."""
         if self._analyzer is None:
-            from carto_core.plugin.registry import UnknownNameError
+            from carto_core.plugin.registries import UnknownNameError
             from carto_core.search.analysis import resolve_analyzer
             from carto_core.search.api import SearchUsageError
 

@@ -3,7 +3,7 @@
 For callers that must not import numpy (the UserPromptSubmit recall runs inside an agent's
 prompt hook). It is the same engine, not a look-alike: the configured analyzer, keyword ranker,
 fusion and decay policy are the registered classes themselves, found by name through the plugin
-table (`registry.class_target`) and loaded without their plugin package's `__init__`; this
+table (`plugin.table.class_target`) and loaded without their plugin package's `__init__`; this
 module only replaces the numpy arithmetic the ranker and the fusion do, step for step:
 
 1. terms: `analyzer.query(text).terms` (prefix queries are not expanded here);
@@ -54,14 +54,15 @@ class Components:
 
 
 def _load(kind: str, name: str, what: str):
-    from carto_core.plugin.registry import class_target, load_class
+    from carto_core.plugin.resolve import resolve
+    from carto_core.plugin.table import class_target
 
     target = class_target(kind, name)
     if target is None:
         raise LiteUnavailable(f"{what} {name!r} is not in the plugin table yet (run any "
                               "`carto search` once)")
     try:
-        return load_class(target)
+        return resolve(target, standalone=True)
     except (ImportError, AttributeError) as exc:
         raise LiteUnavailable(f"{what} {name!r} ({target}) cannot be loaded: {exc}") from None
 

@@ -117,7 +117,7 @@ class Embedder:
 
 def create_embedder(name: str, home: "Home", settings=None, registries=None) -> Embedder:
     """The registered embedder `name`, built with its options. Raises
-    `carto_core.plugin.registry.UnknownNameError` listing the installed names."""
+    `carto_core.plugin.registries.UnknownNameError` listing the installed names."""
     if registries is None:
         from carto_core.plugin.registry import EMBEDDER_HOOKS, get_registries
 

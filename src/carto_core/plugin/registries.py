@@ -1,0 +1,190 @@
+"""The named registries every plugin fills, and what `carto plugins` says of each plugin.
+
+Registries are built by calling each plugin's registration hooks one plugin at a time so that
+every name is attributed to the plugin that registered it. A name registered twice is rejected:
+the first registration stays and the clash is recorded as a problem. A registry accepts only
+subclasses of its base classes, named by dotted name and checked along each class's MRO (no
+base module is imported to load plugins). Stdlib only.
+"""
+
+from __future__ import annotations
+
+#: Registration hooks and the registry each one fills.
+REGISTRATION_HOOKS: dict[str, str] = {
+    "carto_register_sources": "sources",
+    "carto_register_writers": "writers",
+    "carto_register_rankers": "rankers",
+    "carto_register_decay_policies": "decay_policies",
+    "carto_register_fact_verbs": "fact_verbs",
+    "carto_register_embedders": "embedders",
+}
+
+#: The base classes a registry accepts, by dotted name (checked along each class's MRO, so no
+#: base module is imported to load plugins). They are the hookspecs' annotations; a meta-test
+#: (tests/core/test_hookspecs_meta.py) fails when the two disagree.
+REGISTRY_BASES: dict[str, tuple[str, ...]] = {
+    "sources": ("carto_core.model.sources.Source",),
+    "writers": ("carto_core.model.sources.Writer",),
+    "rankers": ("carto_core.search.api.Ranker", "carto_core.search.api.Fusion",
+                "carto_core.search.tokens.Analyzer"),
+    "decay_policies": ("carto_core.search.api.DecayPolicy",),
+    "fact_verbs": ("carto_core.facts.verb.FactVerb",),
+    "embedders": ("carto_core.semantic.embedder.Embedder",),
+}
+
+#: What a search needs (rankers, fusions, decay policies) and what facts need.
+RANKING_HOOKS = ("carto_register_rankers", "carto_register_decay_policies")
+FACT_HOOKS = ("carto_register_fact_verbs",)
+EMBEDDER_HOOKS = ("carto_register_embedders",)
+
+
+class DuplicateNameError(ValueError):
+    """A second class under a name that a registry already holds."""
+
+
+class UnknownNameError(LookupError):
+    """A name that no registered class has; the message lists the accepted names."""
+
+
+class NamedRegistry:
+    """Classes of one kind by unique name, with the plugin that registered each; with `bases`
+    (dotted names), only subclasses of one of them."""
+
+    def __init__(self, kind: str, bases: tuple[str, ...] = ()):
+        self.kind = kind
+        self.bases = bases
+        self._items: dict[str, tuple[type, str]] = {}
+
+    def register(self, cls: type, plugin: str = "?") -> type:
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{self.kind}: {cls!r} from {plugin} has no `name`")
+        if self.bases and not any(f"{c.__module__}.{c.__qualname__}" in self.bases
+                                  for c in getattr(cls, "__mro__", ())):
+            raise ValueError(f"{self.kind} {name!r} from plugin {plugin!r} rejected: "
+                             f"{cls.__module__}.{cls.__qualname__} subclasses none of "
+                             f"{', '.join(self.bases)}")
+        if name in self._items:
+            other = self._items[name][1]
+            raise DuplicateNameError(
+                f"{self.kind} {name!r} from plugin {plugin!r} rejected: "
+                f"already registered by plugin {other!r}"
+            )
+        self._items[name] = (cls, plugin)
+        return cls
+
+    def get(self, name: str) -> type:
+        try:
+            return self._items[name][0]
+        except KeyError:
+            accepted = ", ".join(self.names()) or "(none installed)"
+            raise UnknownNameError(f"unknown {self.kind} {name!r}; accepted: {accepted}") from None
+
+    def plugin_of(self, name: str) -> str:
+        return self._items[name][1]
+
+    def names(self) -> list[str]:
+        return sorted(self._items)
+
+    def items(self):
+        for name in self.names():
+            yield name, self._items[name][0]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class PluginInfo:
+    """One plugin as `carto plugins` lists it: where it comes from and what it did."""
+
+    def __init__(self, name: str, distribution: str | None = None, version: str | None = None,
+                 module: str | None = None, builtin: bool = False, error: str | None = None,
+                 blocked: bool = False, hooks: list[str] | None = None,
+                 registered: dict[str, list[str]] | None = None,
+                 capture: dict[str, str] | None = None):
+        self.name = name
+        self.distribution = distribution
+        self.version = version
+        self.module = module
+        self.builtin = builtin
+        self.error = error
+        self.blocked = blocked
+        self.hooks = hooks if hooks is not None else []
+        self.registered = registered if registered is not None else {}
+        #: provider -> "module:function" of the live capture its distribution ships.
+        self.capture = capture if capture is not None else {}
+
+    def __repr__(self) -> str:
+        return f"PluginInfo({self.name!r}, {self.distribution!r}, error={self.error!r})"
+
+
+class Registries:
+    """The loaded plugin manager (pluggy's or a `LightManager`) plus every named registry."""
+
+    def __init__(self, pm, plugins: dict[str, PluginInfo]):
+        self.pm = pm
+        self.plugins = plugins
+        self.problems: list[str] = []
+        self.sources = NamedRegistry("source", REGISTRY_BASES["sources"])
+        self.writers = NamedRegistry("writer", REGISTRY_BASES["writers"])
+        self.rankers = NamedRegistry("ranker", REGISTRY_BASES["rankers"])
+        self.decay_policies = NamedRegistry("decay policy", REGISTRY_BASES["decay_policies"])
+        self.fact_verbs = NamedRegistry("fact verb", REGISTRY_BASES["fact_verbs"])
+        self.embedders = NamedRegistry("embedder", REGISTRY_BASES["embedders"])
+        for plugin_name, plugin in pm.list_name_plugin():
+            info = plugins.get(plugin_name)
+            if info is not None:
+                info.hooks = sorted(
+                    caller.name for caller in pm.get_hookcallers(plugin) or ()
+                )
+                if not info.hooks and not info.builtin:
+                    self.problems.append(
+                        f"plugin {plugin_name!r} ({info.module}) implements no carto hook: its "
+                        "entry point names the wrong module, or the distribution needs reinstalling")
+        for hook_name, attr in REGISTRATION_HOOKS.items():
+            registry = getattr(self, attr)
+            for impl in getattr(pm.hook, hook_name).get_hookimpls():
+                self._call_registration(impl, registry)
+
+    def _call_registration(self, impl, registry: NamedRegistry) -> None:
+        plugin = impl.plugin_name
+
+        def register(cls):
+            try:
+                registry.register(cls, plugin)
+            except (DuplicateNameError, ValueError) as exc:
+                self.problems.append(str(exc))
+                return cls
+            self.plugins[plugin].registered.setdefault(registry.kind, []).append(cls.name)
+            return cls
+
+        try:
+            impl.function(register=register)
+        except Exception as exc:  # a broken plugin must not take the CLI down
+            self.problems.append(f"plugin {plugin!r} failed in {registry.kind} registration: {exc!r}")
+
+    def register_commands(self, cli) -> None:
+        for impl in self.pm.hook.carto_register_commands.get_hookimpls():
+            before = _command_paths(cli)
+            try:
+                impl.function(cli=cli)
+            except Exception as exc:
+                self.problems.append(f"plugin {impl.plugin_name!r} failed adding commands: {exc!r}")
+                continue
+            # Subcommands added under core groups count too (`ingest hermes`, `install claude`).
+            added = sorted(_command_paths(cli) - before)
+            if added:
+                self.plugins[impl.plugin_name].registered.setdefault("command", []).extend(added)
+
+
+def _command_paths(group, prefix: str = "") -> set[str]:
+    """Names of the commands already built in a click group, subgroups as `group sub`."""
+    paths = set()
+    for name, command in getattr(group, "commands", {}).items():
+        paths.add(prefix + name)
+        if hasattr(command, "commands"):
+            paths |= _command_paths(command, prefix + name + " ")
+    return paths
