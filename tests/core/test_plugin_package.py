@@ -41,6 +41,24 @@ def test_resolve_names_a_module_an_attribute_or_its_default(tmp_path, monkeypatc
         resolve("house_no_such_module:x")
 
 
+def test_resolve_waits_for_a_module_another_thread_is_importing(tmp_path, monkeypatch):
+    # A server loads its registries from two threads: the second must not take the first's
+    # half-run module from sys.modules (its hooks not defined yet: the plugin registered nothing).
+    import threading
+    import time
+
+    _module_file(tmp_path, "house_probe_slow", "import time\ntime.sleep(0.5)\nVALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = threading.Thread(target=resolve, args=("house_probe_slow",))
+    first.start()
+    while "house_probe_slow" not in sys.modules:
+        time.sleep(0.005)
+    try:
+        assert resolve("house_probe_slow:VALUE") == 7
+    finally:
+        first.join()
+
+
 def test_resolve_reload_reads_a_changed_module_again(tmp_path, monkeypatch):
     path = _module_file(tmp_path, "house_probe_b", "VALUE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -112,6 +130,30 @@ def test_a_record_of_the_old_format_is_not_trusted():
     old = {"hooks": {"probe": {"file": __file__, "mtime": os.stat(__file__).st_mtime_ns,
                                "hooks": ["carto_register_sources"]}}}
     assert table.known_hooks(old, "probe") is None
+
+
+def test_each_write_of_the_table_has_its_own_temporary_file(monkeypatch):
+    # Two threads of a server sharing one temporary file interleaved their bytes into a table
+    # that no longer parsed (every partial load then rescanned, or trusted a torn record).
+    import json
+
+    from carto_core.util import privatefiles
+
+    opened = []
+    real = privatefiles.open_private
+
+    def spy(path, *args, **kwargs):
+        opened.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(privatefiles, "open_private", spy)
+    table.write_table({"hooks": {"a": {"hooks": ["x"]}}})
+    table.write_table({"hooks": {}})
+    assert len(opened) == 2 and opened[0] != opened[1]
+    with open(table.table_path(), encoding="utf-8") as handle:
+        assert json.load(handle) == {"hooks": {}}
+    folder = os.path.dirname(table.table_path())
+    assert [name for name in os.listdir(folder) if name.endswith(".tmp")] == []
 
 
 # --------------------------------------------------------------------------- the marker

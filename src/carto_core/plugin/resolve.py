@@ -36,15 +36,15 @@ def resolve(target: str, default: str | None = None, *, standalone: bool = False
     module_name, path = split(target)
     if not path and default:
         path = [default]
-    module = sys.modules.get(module_name)
-    if module is not None and reload:
-        module = importlib.reload(module)
-    elif module is None:
-        top, _, rest = module_name.partition(".")
-        if standalone and rest and top not in sys.modules:
-            module = _load_module_file(module_name)
-        else:
-            module = importlib.import_module(module_name)
+    top, _, rest = module_name.partition(".")
+    if reload and module_name in sys.modules:
+        module = importlib.reload(sys.modules[module_name])
+    elif standalone and rest and top not in sys.modules and module_name not in sys.modules:
+        module = _load_module_file(module_name)
+    else:
+        # Not sys.modules directly: a module another thread is still importing is there
+        # half-run (a server loads its registries from two threads); import_module waits.
+        module = importlib.import_module(module_name)
     value = module
     for part in path:
         value = getattr(value, part)

@@ -22,6 +22,7 @@ Every path reads this table: the CLI, ``carto hook``, search, facts, ``carto ser
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -113,18 +114,25 @@ def scan_entry_points() -> dict:
     return {"plugins": plugins, "capture": capture, "hooks": {}, "redact": redaction.scan()}
 
 
+#: Numbers each write's temporary file: two threads of one process (a server answering two
+#: calls) writing the same temporary file interleaved their bytes into a table that no longer
+#: parsed.
+_writes = itertools.count()
+
+
 def write_table(table: dict) -> None:
     path = table_path()
     try:
         from carto_core.util.privatefiles import make_dirs, open_private
 
+        text = json.dumps(table)
         make_dirs(os.path.dirname(path))
-        tmp = f"{path}.{os.getpid()}.tmp"
+        tmp = f"{path}.{os.getpid()}.{next(_writes)}.tmp"
         with open_private(tmp, "w", encoding="utf-8") as handle:
-            json.dump(table, handle)
+            handle.write(text)
         os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache folder only costs speed
+    except (OSError, RuntimeError):
+        pass  # a read-only cache folder (or a record another thread is changing) costs speed
 
 
 def plugin_table(*, refresh: bool = False) -> dict:
