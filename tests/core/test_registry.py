@@ -148,10 +148,18 @@ HOOK_TO_REGISTRY = {
     "carto_register_sources": "sources",
     "carto_register_writers": "writers",
     "carto_register_rankers": "rankers",
+    "carto_register_fusions": "fusions",
+    "carto_register_analyzers": "analyzers",
     "carto_register_decay_policies": "decay_policies",
     "carto_register_fact_verbs": "fact_verbs",
     "carto_register_embedders": "embedders",
 }
+
+
+def test_the_table_of_hooks_here_is_the_registries_own():
+    from carto_core.plugin.registries import REGISTRATION_HOOKS
+
+    assert HOOK_TO_REGISTRY == REGISTRATION_HOOKS
 
 
 def _base(attr):
@@ -177,6 +185,64 @@ def test_each_registration_hook_fills_its_own_registry(hook, attr):
         assert (f"probe-{attr}" in registry) is (other_attr == attr), other_hook
     assert getattr(registries, attr).plugin_of(f"probe-{attr}") == "probe"
     assert hook in infos["probe"].hooks
+
+
+def _search_classes():
+    from carto_core.search.api import Fusion, Ranker
+    from carto_core.search.tokens import Analyzer
+
+    return (type("OldFusion", (Fusion,), {"name": "same"}),
+            type("OldAnalyzer", (Analyzer,), {"name": "old-analyzer"}),
+            type("Ladder", (Ranker,), {"name": "same"}))
+
+
+def test_a_fusion_or_analyzer_registered_the_old_way_lands_in_its_own_registry_with_a_warning():
+    fusion, analyzer, ranker = _search_classes()
+
+    def old_way(register):
+        register(fusion)
+        register(analyzer)
+        register(ranker)
+
+    plugin = types.SimpleNamespace(carto_register_rankers=hookimpl(old_way))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"old": plugin})
+    with pytest.warns(DeprecationWarning) as caught:
+        registries = Registries(pm, infos)
+    messages = sorted(str(w.message) for w in caught)
+    assert messages == [
+        "plugin 'old' registers analyzer 'old-analyzer' through carto_register_rankers: use carto_register_analyzers",
+        "plugin 'old' registers fusion 'same' through carto_register_rankers: use carto_register_fusions"]
+    # each in its own registry: a fusion and a ranker may share a name
+    assert registries.fusions.get("same") is fusion and registries.rankers.get("same") is ranker
+    assert registries.analyzers.get("old-analyzer") is analyzer
+    assert "same" not in registries.analyzers and "old-analyzer" not in registries.rankers
+    assert infos["old"].registered == {"fusion": ["same"], "analyzer": ["old-analyzer"], "ranker": ["same"]}
+    assert registries.problems == []
+
+
+def test_the_new_hooks_register_without_a_warning_and_refuse_duplicates_per_registry():
+    import warnings
+
+    fusion, analyzer, _ = _search_classes()
+    again = type("OtherFusion", (fusion,), {"name": "same"})
+    one = types.SimpleNamespace(carto_register_fusions=hookimpl(lambda register: register(fusion)),
+                                carto_register_analyzers=hookimpl(lambda register: register(analyzer)))
+    two = types.SimpleNamespace(carto_register_fusions=hookimpl(lambda register: register(again)))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"one": one, "two": two})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        registries = Registries(pm, infos)
+    assert registries.fusions.get("same") is fusion
+    assert registries.problems == ["fusion 'same' from plugin 'two' rejected: already registered by plugin 'one'"]
+
+
+def test_a_fusion_given_to_another_hook_is_still_refused():
+    fusion, _, _ = _search_classes()
+    plugin = types.SimpleNamespace(carto_register_decay_policies=hookimpl(lambda register: register(fusion)))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"p": plugin})
+    registries = Registries(pm, infos)
+    assert "same" not in registries.fusions and "same" not in registries.decay_policies
+    assert any("decay policy 'same'" in p and "subclasses none of" in p for p in registries.problems)
 
 
 def test_carto_register_commands_adds_a_command_attributed_to_its_plugin():

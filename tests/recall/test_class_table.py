@@ -13,11 +13,11 @@ from carto_core.plugin import registry, table
 
 def test_registries_record_where_each_search_class_lives_and_a_rescan_keeps_it():
     registry.get_registries(hooks=registry.RANKING_HOOKS)
-    assert table.class_target("rankers", "english") == "carto_rankers.analyzers:EnglishAnalyzer"
-    assert table.class_target("rankers", "rrf-prior") == "carto_rankers.rrf:RRFPriorFusion"
+    assert table.class_target("analyzers", "english") == "carto_rankers.analyzers:EnglishAnalyzer"
+    assert table.class_target("fusions", "rrf-prior") == "carto_rankers.rrf:RRFPriorFusion"
     assert table.class_target("decay_policies", "gated-prior") == "carto_rankers.decay:GatedPriorDecay"
     assert table.class_target("rankers", "no-such") is None
-    assert table.class_target("rankers", "english", {"CARTO_DISABLE_PLUGINS": "rankers"}) is None
+    assert table.class_target("analyzers", "english", {"CARTO_DISABLE_PLUGINS": "rankers"}) is None
     registry.set_registries(None)
     table.plugin_table(refresh=True)  # a rescan (some sys.path folder changed)
     assert table.class_target("rankers", "bm25") == "carto_rankers.bm25:BM25Ranker"

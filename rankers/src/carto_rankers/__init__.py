@@ -23,10 +23,16 @@ __all__ = ["BM25Ranker", "EnglishAnalyzer", "ExpDecay", "GatedExpDecay", "NoDeca
 def carto_register_rankers(register):
     register(BM25Ranker)
     register(UpstreamBM25Ranker)
+
+
+@hookimpl
+def carto_register_fusions(register):
     register(RRFFusion)
     register(RRFPriorFusion)
-    # Analyzers ride on the rankers' hook (kind "analyzer"): a search loads them with the
-    # rankers, and the keyword index asks for one by name.
+
+
+@hookimpl
+def carto_register_analyzers(register):
     register(UpstreamAnalyzer)
     register(UnicodeAnalyzer)
     register(EnglishAnalyzer)

@@ -98,7 +98,6 @@ class SemanticIndexStep(IndexStep):
 
 class SemanticRanker(Ranker):
     name = "semantic"
-    kind = "ladder"
     description = "cosine similarity of embedded events (embedder: [semantic] embedder)"
 
     def __init__(self):

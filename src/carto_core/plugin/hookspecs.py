@@ -92,32 +92,68 @@ def carto_register_writers(register: Callable[[type[Writer]], type[Writer]]) -> 
 
 
 @hookspec
-def carto_register_rankers(
-    register: Callable[[type[Ranker | Fusion | Analyzer]], type[Ranker | Fusion | Analyzer]],
-) -> None:
-    """Register rankers (ladder producers), fusions and analyzers for ``carto search``.
+def carto_register_rankers(register: Callable[[type[Ranker]], type[Ranker]]) -> None:
+    """Register rankers: ladder producers for ``carto search``.
 
-    :param register: ``register(cls)`` with a subclass of
-        :class:`carto_core.search.api.Ranker` (``kind = "ladder"``),
-        :class:`carto_core.search.api.Fusion` (``kind = "fusion"``) or
-        :class:`carto_core.search.tokens.Analyzer` (``kind = "analyzer"``), with a unique
-        ``name`` (see each base class for the methods it implements).
+    :param register: ``register(cls)`` with a subclass of :class:`carto_core.search.api.Ranker`
+        that sets a unique ``name`` (see the base class for ``rank``, ``status`` and
+        ``index_steps``).
 
     Ladders are selected by name (``carto search --ranker NAME``, repeatable; ``search.rankers``
-    in the config file); exactly one fusion is used (``search.fusion``); the keyword index asks
-    for one analyzer by name (``search.analyzer``). A ranker registered as ``semantic`` is the
-    semantic ladder: it joins fusion whenever its ``status`` says it is available
-    (``--semantic/--no-semantic``), and when it is not, keyword results still come back with the
-    reason in ``semantic_status``. The scope (time window, project, already-served ids) is
-    applied by core *before* a ladder is cut to its depth; a ranker must keep corpus-wide
-    statistics (IDF) unchanged by the scope.
+    in the config file). A ranker registered as ``semantic`` is the semantic ladder: it joins
+    fusion whenever its ``status`` says it is available (``--semantic/--no-semantic``), and when
+    it is not, keyword results still come back with the reason in ``semantic_status``. The scope
+    (time window, project, already-served ids) is applied by core *before* a ladder is cut to
+    its depth; a ranker must keep corpus-wide statistics (IDF) unchanged by the scope.
+
+    A fusion or an analyzer registered here (the single hook of earlier versions) is still
+    accepted, into its own registry, with a ``DeprecationWarning``.
 
     Example::
 
         @hookimpl
         def carto_register_rankers(register):
             register(BM25Ranker)
+    """
+
+
+@hookspec
+def carto_register_fusions(register: Callable[[type[Fusion]], type[Fusion]]) -> None:
+    """Register fusions: how the ladders of one search become one ranking.
+
+    :param register: ``register(cls)`` with a subclass of :class:`carto_core.search.api.Fusion`
+        that sets a unique ``name`` (see the base class for ``fuse`` and ``gated``).
+
+    Exactly one fusion is used per search, by name (``search.fusion`` in the config file). The
+    pipeline applies the trim (``TRIM`` of the top fused score) and the decay policy after it.
+
+    Example::
+
+        @hookimpl
+        def carto_register_fusions(register):
             register(RRFFusion)
+    """
+
+
+@hookspec
+def carto_register_analyzers(register: Callable[[type[Analyzer]], type[Analyzer]]) -> None:
+    """Register analyzers: text to index terms, for the keyword index and its queries.
+
+    :param register: ``register(cls)`` with a subclass of
+        :class:`carto_core.search.tokens.Analyzer` that sets a unique ``name`` and a ``version``
+        bumped whenever the terms of some text change (see the base class for ``terms`` and
+        ``query``).
+
+    The keyword index asks for one analyzer by name (``search.analyzer``, ``carto index
+    --analyzer NAME``) and records its signature, so choosing another one rebuilds the index.
+    An analyzer is a pure function of a row's text and imports nothing heavy: the prompt-time
+    recall runs it on every prompt.
+
+    Example::
+
+        @hookimpl
+        def carto_register_analyzers(register):
+            register(EnglishAnalyzer)
     """
 
 

@@ -14,6 +14,8 @@ REGISTRATION_HOOKS: dict[str, str] = {
     "carto_register_sources": "sources",
     "carto_register_writers": "writers",
     "carto_register_rankers": "rankers",
+    "carto_register_fusions": "fusions",
+    "carto_register_analyzers": "analyzers",
     "carto_register_decay_policies": "decay_policies",
     "carto_register_fact_verbs": "fact_verbs",
     "carto_register_embedders": "embedders",
@@ -25,16 +27,22 @@ REGISTRATION_HOOKS: dict[str, str] = {
 REGISTRY_BASES: dict[str, tuple[str, ...]] = {
     "sources": ("carto_core.model.sources.Source",),
     "writers": ("carto_core.model.sources.Writer",),
-    "rankers": ("carto_core.search.api.Ranker", "carto_core.search.api.Fusion",
-                "carto_core.search.tokens.Analyzer"),
+    "rankers": ("carto_core.search.api.Ranker",),
+    "fusions": ("carto_core.search.api.Fusion",),
+    "analyzers": ("carto_core.search.tokens.Analyzer",),
     "decay_policies": ("carto_core.search.api.DecayPolicy",),
     "fact_verbs": ("carto_core.facts.verb.FactVerb",),
     "embedders": ("carto_core.semantic.embedder.Embedder",),
 }
 
-#: What a search needs (rankers, fusions, decay policies) and what facts need.
-RANKING_HOOKS = ("carto_register_rankers", "carto_register_decay_policies")
+#: What a search needs (rankers, fusions, analyzers, decay policies) and what facts need.
+RANKING_HOOKS = ("carto_register_rankers", "carto_register_fusions", "carto_register_analyzers",
+                 "carto_register_decay_policies")
 FACT_HOOKS = ("carto_register_fact_verbs",)
+#: The registries that had no hook of their own once (their classes came through
+#: `carto_register_rankers`, which still takes them, with a DeprecationWarning).
+DEPRECATED_UNDER_RANKERS = {"fusions": "carto_register_fusions",
+                            "analyzers": "carto_register_analyzers"}
 EMBEDDER_HOOKS = ("carto_register_embedders",)
 
 
@@ -55,12 +63,16 @@ class NamedRegistry:
         self.bases = bases
         self._items: dict[str, tuple[type, str]] = {}
 
+    def accepts(self, cls: type) -> bool:
+        """Whether `cls` subclasses one of the registry's bases (any class without bases)."""
+        return not self.bases or any(f"{c.__module__}.{c.__qualname__}" in self.bases
+                                     for c in getattr(cls, "__mro__", ()))
+
     def register(self, cls: type, plugin: str = "?") -> type:
         name = getattr(cls, "name", None)
         if not isinstance(name, str) or not name:
             raise ValueError(f"{self.kind}: {cls!r} from {plugin} has no `name`")
-        if self.bases and not any(f"{c.__module__}.{c.__qualname__}" in self.bases
-                                  for c in getattr(cls, "__mro__", ())):
+        if not self.accepts(cls):
             raise ValueError(f"{self.kind} {name!r} from plugin {plugin!r} rejected: "
                              f"{cls.__module__}.{cls.__qualname__} subclasses none of "
                              f"{', '.join(self.bases)}")
@@ -131,6 +143,8 @@ class Registries:
         self.sources = NamedRegistry("source", REGISTRY_BASES["sources"])
         self.writers = NamedRegistry("writer", REGISTRY_BASES["writers"])
         self.rankers = NamedRegistry("ranker", REGISTRY_BASES["rankers"])
+        self.fusions = NamedRegistry("fusion", REGISTRY_BASES["fusions"])
+        self.analyzers = NamedRegistry("analyzer", REGISTRY_BASES["analyzers"])
         self.decay_policies = NamedRegistry("decay policy", REGISTRY_BASES["decay_policies"])
         self.fact_verbs = NamedRegistry("fact verb", REGISTRY_BASES["fact_verbs"])
         self.embedders = NamedRegistry("embedder", REGISTRY_BASES["embedders"])
@@ -153,18 +167,36 @@ class Registries:
         plugin = impl.plugin_name
 
         def register(cls):
+            into = self._deprecated_route(registry, cls, plugin)
             try:
-                registry.register(cls, plugin)
+                into.register(cls, plugin)
             except (DuplicateNameError, ValueError) as exc:
                 self.problems.append(str(exc))
                 return cls
-            self.plugins[plugin].registered.setdefault(registry.kind, []).append(cls.name)
+            self.plugins[plugin].registered.setdefault(into.kind, []).append(cls.name)
             return cls
 
         try:
             impl.function(register=register)
         except Exception as exc:  # a broken plugin must not take the CLI down
             self.problems.append(f"plugin {plugin!r} failed in {registry.kind} registration: {exc!r}")
+
+    def _deprecated_route(self, registry: NamedRegistry, cls, plugin: str) -> NamedRegistry:
+        """The registry a class goes to: `registry`, or for a fusion or an analyzer registered
+        through `carto_register_rankers` (the one hook of earlier versions), its own, with a
+        DeprecationWarning naming the hook to use."""
+        if registry is not self.rankers or registry.accepts(cls):
+            return registry
+        for attr, hook in DEPRECATED_UNDER_RANKERS.items():
+            own = getattr(self, attr)
+            if own.accepts(cls):
+                import warnings
+
+                warnings.warn(f"plugin {plugin!r} registers {own.kind} {getattr(cls, 'name', cls)!r} "
+                              f"through carto_register_rankers: use {hook}", DeprecationWarning,
+                              stacklevel=3)
+                return own
+        return registry
 
     def register_commands(self, cli) -> None:
         for impl in self.pm.hook.carto_register_commands.get_hookimpls():

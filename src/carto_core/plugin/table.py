@@ -29,10 +29,11 @@ import sys
 
 ENTRY_POINT_GROUP = "carto"
 CAPTURE_GROUP = "carto.capture"
-TABLE_VERSION = 3  # 2: the carto.redact pattern tables; 3: hook records stamp every file
+TABLE_VERSION = 4  # 2: the carto.redact pattern tables; 3: hook records stamp every file;
+# 4: fusions and analyzers recorded under their own kinds
 
 #: Registries whose classes the prompt recall may need by name (`class_target`).
-LIGHT_KINDS = ("rankers", "decay_policies")
+LIGHT_KINDS = ("rankers", "fusions", "analyzers", "decay_policies")
 
 
 def blocked_names(env: dict | None = None) -> set[str]:
@@ -152,7 +153,7 @@ def plugin_table(*, refresh: bool = False) -> dict:
         _table = cached
         return cached
     table = {"key": key, **scan_entry_points()}
-    if isinstance(cached, dict):
+    if isinstance(cached, dict) and (cached.get("key") or {}).get("version") == TABLE_VERSION:
         carry_classes(cached, table)
     write_table(table)
     _table = table

@@ -1,8 +1,7 @@
 """Which analyzer makes the keyword index's terms: `--analyzer`, else `search.analyzer` in the
 config file (`CARTO_ANALYZER`), else the default.
 
-Analyzers are registered by plugins through `carto_register_rankers` with `kind = "analyzer"`
-(carto-rankers: `unicode`, `english`, and upstream's `upstream`); core's own `upstream` answers
+Analyzers are registered by plugins through `carto_register_analyzers` (carto-rankers: `unicode`, `english`, and upstream's `upstream`); core's own `upstream` answers
 when no plugin registered it (a carto-core alone).
 """
 
@@ -16,8 +15,7 @@ _instances: dict[str, Analyzer] = {}
 
 
 def analyzer_names(registries) -> list[str]:
-    names = [n for n, cls in registries.rankers.items() if getattr(cls, "kind", "") == "analyzer"]
-    return sorted(set(names) | {UpstreamAnalyzer.name})
+    return sorted(set(registries.analyzers.names()) | {UpstreamAnalyzer.name})
 
 
 def configured_name() -> str:
@@ -37,8 +35,8 @@ def resolve_analyzer(name: str | None = None, registries=None) -> Analyzer:
         from carto_core.plugin.registry import RANKING_HOOKS, get_registries
 
         registries = get_registries(hooks=RANKING_HOOKS)
-    cls = registries.rankers.get(name) if name in registries.rankers else None
-    if cls is None or getattr(cls, "kind", "") != "analyzer":
+    cls = registries.analyzers.get(name) if name in registries.analyzers else None
+    if cls is None:
         if name == UpstreamAnalyzer.name:
             cls = UpstreamAnalyzer
         else:

@@ -17,15 +17,18 @@ depth 500 *after* scope, with corpus-wide statistics) -> fusion (rrf) x salience
 decay policy (default gated-exp) -> limit. Telemetry (served-log, access ledger, search-calls)
 is written only when the caller passes a :class:`~carto_core.search.telemetry.Telemetry`.
 
-Plugins extend it through two hooks:
+Plugins extend it through one hook per kind:
 
-- ``carto_register_rankers``: a :class:`Ranker` (``kind = "ladder"``) returns :class:`Ladder`
-  objects over the engine's document indices; a :class:`Fusion` (``kind = "fusion"``) combines
-  ladders. A ranker registered under the name ``semantic`` is the semantic ladder: it joins
+- ``carto_register_rankers``: a :class:`Ranker` returns :class:`Ladder` objects over the
+  engine's document indices. A ranker registered under the name ``semantic`` is the semantic
+  ladder: it joins
   fusion whenever it is available (``--semantic/--no-semantic`` toggles it) and reports
   ``(False, reason)`` from :meth:`Ranker.status` when it cannot answer - keyword results are
   never held back by it. A ranker may contribute :class:`IndexStep` objects that
   ``carto index`` runs after the keyword step.
+- ``carto_register_fusions``: a :class:`Fusion` combines ladders;
+- ``carto_register_analyzers``: a :class:`~carto_core.search.tokens.Analyzer` makes the
+  keyword index's terms;
 - ``carto_register_decay_policies``: a :class:`DecayPolicy` reshapes fused scores.
 """
 
@@ -453,7 +456,6 @@ class Ranker:
     """
 
     name: ClassVar[str] = ""
-    kind: ClassVar[str] = "ladder"
     description: ClassVar[str] = ""
 
     def status(self, engine: "SearchEngine") -> tuple[bool, str]:
@@ -480,7 +482,6 @@ class Fusion:
     """Combines ladders into one ranking. Subclasses set `name` and implement `fuse`."""
 
     name: ClassVar[str] = ""
-    kind: ClassVar[str] = "fusion"
     description: ClassVar[str] = ""
 
     def fuse(self, ladders: list[Ladder], engine: "SearchEngine",

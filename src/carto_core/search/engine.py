@@ -139,11 +139,18 @@ class SearchEngine:
         return self._registries
 
     def ranker(self, name: str):
-        """The engine's instance of a registered ranker or fusion (UnknownNameError lists
-        the accepted names)."""
+        """The engine's instance of a registered ranker (UnknownNameError lists the accepted
+        names)."""
         instance = self._rankers.get(name)
         if instance is None:
             instance = self._rankers[name] = self.registries.rankers.get(name)()
+        return instance
+
+    def fusion(self, name: str):
+        key = "fusion:" + name
+        instance = self._rankers.get(key)
+        if instance is None:
+            instance = self._rankers[key] = self.registries.fusions.get(name)()
         return instance
 
     def decay_policy(self, name: str):

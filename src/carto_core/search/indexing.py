@@ -39,10 +39,7 @@ class KeywordIndexStep(IndexStep):
 def index_steps(engine, names: list[str] | None = None) -> list[IndexStep]:
     """Every step, keyword first; `names` keeps only those steps."""
     steps: list[IndexStep] = [KeywordIndexStep()]
-    registry = engine.registries.rankers
-    for ranker_name, cls in registry.items():
-        if getattr(cls, "kind", "ladder") != "ladder":
-            continue
+    for ranker_name in engine.registries.rankers.names():
         try:
             steps.extend(engine.ranker(ranker_name).index_steps())
         except Exception:  # a broken plugin's steps are skipped; `carto doctor` reports it

@@ -79,7 +79,7 @@ def resolve_components(config=None) -> Components:
 
         analyzer = UpstreamAnalyzer()
     else:
-        analyzer = _load("rankers", analyzer_name, "analyzer")()
+        analyzer = _load("analyzers", analyzer_name, "analyzer")()
     rankers, skipped = [], []
     for name in dict.fromkeys(config.get("search.rankers") or ["bm25"]):
         try:
@@ -93,7 +93,7 @@ def resolve_components(config=None) -> Components:
             skipped.append(name)  # not a BM25 ladder (it needs its own engine)
     fusion_name = str(config.get("search.fusion"))
     decay_name = str(config.get("search.decay"))
-    fusion = _load("rankers", fusion_name, "fusion")()
+    fusion = _load("fusions", fusion_name, "fusion")()
     decay = _load("decay_policies", decay_name, "decay policy")()
     names = {"analyzer": analyzer_name, "fusion": fusion_name, "decay": decay_name,
              "rankers": [r.name for r in rankers]}

@@ -59,9 +59,8 @@ def resolve_names(request: SearchRequest, engine, config=None) -> tuple[list[str
     rankers = list(request.rankers) if request.rankers else list(config.get("search.rankers"))
     fusion = request.fusion or str(config.get("search.fusion"))
     decay = request.decay or str(config.get("search.decay"))
-    registry = engine.registries.rankers
-    ladders = [n for n, cls in registry.items() if getattr(cls, "kind", "ladder") == "ladder"]
-    fusions = [n for n, cls in registry.items() if getattr(cls, "kind", "ladder") == "fusion"]
+    ladders = engine.registries.rankers.names()
+    fusions = engine.registries.fusions.names()
     for name in rankers:
         if name not in ladders:
             raise SearchUsageError(
@@ -244,7 +243,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     reports: list[LadderReport] = []
     semantic = _semantic_default(request, engine)
     hidden = 0
-    fusion = engine.ranker(fusion_name)
+    fusion = engine.fusion(fusion_name)
     for name in rankers:
         t0 = time.perf_counter()
         if name == SEMANTIC and semantic.reason == NO_SEMANTIC_RANKER:

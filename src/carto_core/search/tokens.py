@@ -2,8 +2,8 @@
 
 An analyzer is a pure function of a row's text (no state but caches), so a streaming or
 incremental build can call it on each row alone. It is chosen by name (`--analyzer`,
-`search.analyzer`, `CARTO_ANALYZER`); analyzers register through `carto_register_rankers`
-with `kind = "analyzer"` (carto-rankers holds `unicode` and `english`), and the keyword index
+`search.analyzer`, `CARTO_ANALYZER`); analyzers register through `carto_register_analyzers`
+(carto-rankers holds `unicode` and `english`), and the keyword index
 records the analyzer's `signature`, so choosing another one rebuilds the index instead of
 scoring its terms against postings made by a different analyzer.
 
@@ -66,7 +66,6 @@ class Analyzer:
     an analyzer with a stop list drops its words from queries there."""
 
     name: ClassVar[str] = ""
-    kind: ClassVar[str] = "analyzer"
     version: ClassVar[int] = 1
     description: ClassVar[str] = ""
 
