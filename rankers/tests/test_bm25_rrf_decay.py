@@ -19,7 +19,7 @@ from carto_core.search.tokens import UpstreamAnalyzer, row_text
 from carto_rankers.analyzers import EnglishAnalyzer
 from carto_rankers.bm25 import DENSE_SHARE, BM25Ranker, UpstreamBM25Ranker
 from carto_rankers.decay import ExpDecay, GatedExpDecay, NoDecay
-from carto_rankers.rrf import RRFFusion
+from carto_rankers.rrf import RRFFusion, RRFPriorFusion
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
 WORDS = ["cart", "coupon", "deploy", "cache", "retry", "lock", "state", "zeta"]
@@ -133,18 +133,48 @@ def test_rrf_sums_reciprocal_ranks_times_salience(tmp_path):
     assert fused[1].sources == ["x", "y"] and fused[1].ranks == {"x": 2, "y": 1}
 
 
-def test_rrf_leaves_out_what_the_trim_drops(tmp_path):
-    """Fusion builds no record under 10 % of the top fused score (the pipeline's trim)."""
+def test_rrf_keeps_every_candidate_and_the_trim_drops_what_is_under_a_tenth(tmp_path):
+    """Fusion keeps every candidate; the one trim (`search.api.trim`, which the pipeline and the
+    prompt recall call) drops what is under 10 % of the top fused score."""
+    from carto_core.search.api import trim
+
     home = Home(tmp_path / "h")
     append_rows(home.log("tool-use"), [
         {"event_id": f"evt-{i:012d}", "timestamp": "2026-05-01T00:00:00Z", "summary": "s",
          "salience": sal} for i, sal in enumerate((1.0, 0.05, 0.2))])
     engine = SearchEngine(home, persist=False)
     fused = RRFFusion().fuse([Ladder("x", np.array([0, 1, 2]), np.array([3.0, 2.0, 1.0]))], engine)
-    # 1/61 top; 0.05/62 is under a tenth of it, 0.2/63 is not
-    assert [(f.index, f.sources, f.ranks) for f in fused] == [(0, ["x"], {"x": 1}),
+    assert [(f.index, f.sources, f.ranks) for f in fused] == [(0, ["x"], {"x": 1}), (1, ["x"], {"x": 2}),
                                                                (2, ["x"], {"x": 3})]
-    assert fused[1].score == pytest.approx(0.2 / 63)
+    kept, floor = trim(fused)
+    # 1/61 top; 0.05/62 is under a tenth of it, 0.2/63 is not
+    assert floor == pytest.approx(0.1 / 61)
+    assert [f.index for f in kept] == [0, 2] and kept[1].score == pytest.approx(0.2 / 63)
+
+
+def test_rrf_fuses_the_same_in_plain_python(tmp_path):
+    """`fuse_lite` (the prompt recall's) gives `fuse`'s records: scores, sources, ranks, flags."""
+    home = _home(tmp_path, [("tool-use", "a", 1), ("tool-use", "b", 1), ("tool-use", "c", 1)])
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    from carto_core.search.index_view import IndexView
+
+    view = IndexView.open(home)
+    for fusion in (RRFFusion(), RRFPriorFusion()):
+        a = Ladder("x", np.array([0, 1]), np.array([2.0, 1.0]), np.array([True, False]),
+                   coverage=np.array([1.0, 0.5]))
+        b = Ladder("y", np.array([1, 2, 1]), np.array([3.0, 2.0, 1.0]), None,
+                   coverage=np.array([0.25, 1.0, 0.25]))
+        lite = [Ladder(l.name, l.indices.tolist(), l.scores.tolist(),
+                       None if l.holds_all is None else l.holds_all.tolist(),
+                       coverage=l.coverage.tolist()) for l in (a, b)]
+        query = Query("q", ("q",))
+
+        def records(fused):
+            return sorted((f.index, round(f.score, 12), f.sources, f.ranks, f.holds_all_tokens,
+                           f.salience, f.timestamp) for f in fused)
+
+        assert records(fusion.fuse_lite(lite, view, query)) == records(fusion.fuse([a, b], engine, query))
 
 
 def _ctx(engine, matches, accesses=None):

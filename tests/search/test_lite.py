@@ -39,16 +39,15 @@ def generated(tmp_path_factory):
 
 
 def test_the_format_constants_are_the_writers(generated):
-    from carto_core.search import api, index_build, index_store, lite
+    from carto_core.search import index_build, index_store, lite
     from carto_core.search import index_view
 
     assert index_view.FORMAT_VERSION == index_store.VERSION
     assert index_view.TF_SCALE == index_build.TF_SCALE
     assert index_view.COLUMNS == tuple(index_build.COLUMNS)
     assert index_view.LOG_LABELS == index_build.LOG_LABELS
-    assert (lite.DEPTH, lite.RRF_K, lite.TRIM) == (api.DEPTH, api.RRF_K, api.TRIM)
-    assert (lite.SALIENCE_MIN, lite.SALIENCE_MAX, lite.SALIENCE_DEFAULT) == (
-        api.SALIENCE_MIN, api.SALIENCE_MAX, api.SALIENCE_DEFAULT)
+    # the pipeline's constants have one home: the stdlib search keeps no copy of them
+    assert not {"DEPTH", "RRF_K", "TRIM", "SALIENCE_MIN", "SALIENCE_MAX"} & set(vars(lite))
 
 
 def test_the_view_reads_every_posting_column_and_id_as_written(generated):
@@ -155,3 +154,112 @@ def test_importing_the_stdlib_search_and_the_configured_classes_pulls_no_heavy_m
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"  # carto_rankers' __init__ (pluggy, numpy) is never run
+
+
+PROBE_RANKER = '''
+from carto_core.search.api import Ladder, Ranker
+
+
+class NewestFirst(Ranker):
+    """Every document holding a query term, the newest document first: nothing like BM25."""
+
+    name = "newest-first"
+
+    def _docs(self, query, postings, allows):
+        from carto_core.search.tokens import term_hash
+
+        found = set()
+        for token in query.tokens:
+            for docs in postings(token, term_hash(token)):
+                found.update(int(d) for d in docs if allows(int(d)))
+        return sorted(found, reverse=True)
+
+    def rank(self, query, scope, engine, *, depth=500):
+        import numpy as np
+
+        docs = self._docs(query, lambda token, _: [p[0] for p in engine.index.postings(token)],
+                          scope.allows)[:depth]
+        return [Ladder("newest", np.asarray(docs, np.int64),
+                       np.arange(len(docs), 0, -1, dtype=np.float64), None, self.name)]
+
+    def rank_lite(self, query, view, scope, *, depth=500):
+        def postings(_, key):
+            found = view.postings(key)
+            return [found[0]] if found is not None else []
+
+        docs = self._docs(query, postings, scope.allows)[:depth]
+        return [Ladder("newest", docs, [float(len(docs) - i) for i in range(len(docs))], None,
+                       self.name)]
+'''
+
+
+def test_a_third_party_ranker_swapped_in_changes_the_prompt_time_recall_too(generated, tmp_path,
+                                                                           monkeypatch):
+    """A ranker registered by a plugin ranks `carto search` and the prompt recall alike: the
+    stdlib search calls its `rank_lite` (not a copy of BM25's maths)."""
+    import types
+
+    from carto_core import hookimpl
+    from carto_core.plugin.registry import RANKING_HOOKS, load_registries, set_registries
+    from carto_core.search import lite
+
+    (tmp_path / "house_newest_first.py").write_text(PROBE_RANKER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import house_newest_first
+
+    plugin = types.SimpleNamespace(carto_register_rankers=hookimpl(
+        lambda register: register(house_newest_first.NewestFirst)))
+    registries = load_registries(hooks=RANKING_HOOKS, extra={"probe": plugin})
+    set_registries(registries)  # run_search's engine reads these; the table records the class
+    home, _ = generated
+    engine = SearchEngine(home, auto_refresh=False)
+    view = IndexView.open(home)
+    query = _queries(home, 2)[0]
+    before = lite.search(view, lite.resolve_components(), query, now=NOW.timestamp())
+    monkeypatch.setenv("CARTO_RANKERS", "newest-first")
+    components = lite.resolve_components()
+    assert [type(r).__name__ for r in components.rankers] == ["NewestFirst"]
+    after = lite.search(view, components, query, now=NOW.timestamp())
+    theirs = run_search(SearchRequest(query=query, semantic=False, limit=10, now=NOW, facets=False,
+                                      collapse=False), engine=engine)
+    mine = [view.event_id(f.index) for f in after.ranked[:10]]
+    assert mine == [h.event_id for h in theirs.results]
+    assert mine != [view.event_id(f.index) for f in before.ranked[:10]]
+    assert [round(f.score, 6) for f in after.ranked[:10]] == [round(h.score, 6) for h in theirs.results]
+
+
+def test_a_ranker_without_a_stdlib_method_is_left_out_with_its_reason(monkeypatch):
+    from carto_core.plugin.registry import RANKING_HOOKS, get_registries
+    from carto_core.search import lite
+
+    monkeypatch.setenv("CARTO_RANKERS", "bm25,semantic")
+    components = lite.resolve_components()
+    assert [r.name for r in components.rankers] == ["bm25"]
+    assert len(components.skipped) == 1 and components.skipped[0].startswith("semantic: ")
+    report = lite.recall_report(get_registries(hooks=RANKING_HOOKS))
+    assert report["rankers"] == ["bm25"] and report["fusion_ok"]
+    assert "numpy" in report["left_out"]["semantic"]
+
+
+def test_both_routes_trim_once_what_is_under_a_tenth_of_the_top_fused_score(generated):
+    """`search.api.trim` is the one trim: `carto search` and the prompt recall drop the same
+    candidates (the fusion keeps every candidate it made)."""
+    from carto_core.search import lite
+
+    home, engine = generated
+    view = IndexView.open(home)
+    components = lite.resolve_components()
+    dropped = 0
+    for query in _queries(home, 12)[:8]:
+        if not lite.query_terms(components, query):
+            continue
+        theirs = run_search(SearchRequest(query=query, semantic=False, limit=100000, now=NOW,
+                                          facets=False, collapse=False, explain=True), engine=engine)
+        trim = theirs.explain["trim"]
+        fused = [h.why["fused_score"] for h in theirs.results]
+        assert trim["ratio"] == 0.10 and min(fused) >= trim["floor"] >= 0.1 * max(fused) - 1e-9
+        assert trim["kept"] == len(theirs.results) == theirs.total
+        dropped += trim["dropped"]
+        mine = lite.search(view, components, query, now=NOW.timestamp())
+        assert {view.event_id(f.index) for f in mine.ranked} == {h.event_id for h in theirs.results}
+    assert dropped > 0  # the queries do reach candidates under the floor

@@ -214,6 +214,45 @@ class BM25Ranker(Ranker):
         return ladders
 
 
+    def rank_lite(self, query: Query, view, scope: Scope, *, depth: int = DEPTH) -> list[Ladder]:
+        """`rank` in plain Python over the persisted index (`IndexView`), for the prompt-time
+        recall: every posting of every term scored, the same ladders in the same order (a
+        `prefix*` is not expanded here)."""
+        from carto_core.search.index_view import LOG_LABELS
+        from carto_core.search.tokens import term_hash
+
+        n_alive, avgdl = view.stats()
+        terms, missing = [], 0
+        for token in query.tokens:
+            postings = view.postings(term_hash(token))
+            if postings is None:
+                missing += 1
+            else:
+                terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive)))
+        every = bool(terms) and not missing
+        holders = _lite_holders(terms) if every else set()
+        all_matches = sum(1 for doc in holders if scope.allows(doc))
+        rarest = min(len(t.docs) for t in terms) if every else None
+        positive = [t for t in terms if t.idf > 0]
+        # a query word no document holds still counts in the whole, as `rank` counts it
+        unheld = missing * self.idf(0, n_alive)
+        mass = sum(t.idf for t in positive) + unheld
+        source = view.cols["source"]
+        by_log: dict[int, list[tuple[float, int]]] = {}
+        for doc, score in _lite_scores(positive, self.k1, self.b, avgdl).items():
+            if score > 0 and scope.allows(doc):
+                by_log.setdefault(source[doc], []).append((-score, doc))
+        ladders = []
+        for code in sorted(by_log):
+            top = sorted(by_log[code])[:depth]  # best first, the lower document among ties
+            docs = [doc for _, doc in top]
+            ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs, [-s for s, _ in top],
+                                  [doc in holders for doc in docs], self.name, all_matches,
+                                  coverage=_lite_coverage(positive, mass, docs, unheld),
+                                  rarest_holders=rarest))
+        return ladders
+
+
 class UpstreamBM25Ranker(BM25Ranker):
     name = "bm25-upstream"
     description = "BM25 with upstream's idf, clamped at 0 (kept for comparison)"
@@ -411,3 +450,59 @@ def _served_matches(engine, scope: Scope, positive: list[_Term]) -> int:
     for term in positive:
         scored |= _member(term.docs, positions)
     return int(scored.sum())
+
+
+# --------------------------------------------------------------------------- stdlib (rank_lite)
+
+
+class _LiteTerm:
+    """One query term's postings (typed views of the mapped index) and idf."""
+
+    __slots__ = ("docs", "tfs", "dls", "idf")
+
+    def __init__(self, docs, tfs, dls, idf: float):
+        self.docs, self.tfs, self.dls, self.idf = docs, tfs, dls, idf
+
+
+def _lite_holders(terms: list[_LiteTerm]) -> set[int]:
+    """Documents whose own text (tf >= TF_SCALE) holds every term."""
+    ordered = sorted(terms, key=lambda t: len(t.docs))
+    first = ordered[0]
+    held = {doc for doc, tf in zip(first.docs, first.tfs) if tf >= TF_SCALE}
+    for term in ordered[1:]:
+        if not held:
+            break
+        held = {doc for doc, tf in zip(term.docs, term.tfs) if tf >= TF_SCALE and doc in held}
+    return held
+
+
+def _lite_scores(terms: list[_LiteTerm], k1: float, b: float, avgdl: float) -> dict[int, float]:
+    """doc -> BM25 score over every posting of the (positive-idf) terms."""
+    scores: dict[int, float] = {}
+    base = k1 * (1.0 - b)
+    per_length = k1 * b / (avgdl or 1.0)
+    get = scores.get
+    for term in terms:
+        lift = term.idf * (k1 + 1.0)
+        for doc, tf, dl in zip(term.docs, term.tfs, term.dls):
+            t = tf / TF_SCALE
+            scores[doc] = get(doc, 0.0) + lift * t / (t + base + per_length * dl)
+    return scores
+
+
+def _lite_coverage(positive: list[_LiteTerm], mass: float, docs: list[int],
+                   unheld: float = 0.0) -> list[float]:
+    """`_coverage` per document of `docs` (any posting counts, context included)."""
+    if (len(positive) == 1 and not unheld) or not mass:
+        return [1.0] * len(docs)
+    import bisect
+
+    out = []
+    for doc in docs:
+        held = 0.0
+        for term in positive:
+            i = bisect.bisect_left(term.docs, doc)
+            if i < len(term.docs) and term.docs[i] == doc:
+                held += term.idf
+        out.append(held / mass)
+    return out

@@ -1,7 +1,8 @@
 """Reciprocal rank fusion: `sum over ladders of 1 / (k + rank)`, k = 60, rank 1-based, one
 contribution per (ladder, event); then multiplied once by the event's salience (clamped to
-0.05..1, default 0.5 when missing or 0), as upstream's API does. Events under the pipeline's
-trim (10 % of the top fused score) are left out here already, so no record is built for them."""
+0.05..1, default 0.5 when missing or 0), as upstream's API does. `fuse` computes it with numpy
+for `carto search`, `fuse_lite` with the standard library for the prompt-time recall; the
+pipeline trims both (`carto_core.search.api.trim`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from carto_core.search.api import (
     SEMANTIC,
     SALIENCE_MAX,
     SALIENCE_MIN,
-    TRIM,
     Fused,
     Fusion,
     Ladder,
@@ -126,34 +126,76 @@ class RRFFusion(Fusion):
         salience = np.where(np.isnan(salience) | (salience == 0), SALIENCE_DEFAULT,
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
         score = rrf * self.weigh(salience)
-        # Drop what the pipeline's trim (below TRIM x the top fused score) would drop anyway,
-        # before any object is built: most of a query's cost was building Fused records.
-        keep = score >= score.max() * TRIM
         # Most events come from one ladder: their sources/ranks are built in the same pass;
         # the few in several ladders get the rest appended ladder by ladder below.
         names = [name for name, _ in spans]
         all_ranks = np.concatenate([ranks for _, ranks in spans])
         which = np.repeat(np.arange(len(spans)), [len(ranks) for _, ranks in spans])
         stamps = np.asarray(cols["ts"])[uniq]
-        chosen = np.flatnonzero(keep)
-        f_slot = first_slot[chosen]
         out = [Fused(i, sc, [names[w]], {names[w]: r}, h, sa, None if t != t else t, sc)
                for i, sc, h, sa, t, w, r in zip(
-                   uniq[chosen].tolist(), score[chosen].tolist(), held[chosen].tolist(),
-                   salience[chosen].tolist(), stamps[chosen].tolist(),
-                   which[f_slot].tolist(), all_ranks[f_slot].tolist())]
+                   uniq.tolist(), score.tolist(), held.tolist(), salience.tolist(),
+                   stamps.tolist(), which[first_slot].tolist(), all_ranks[first_slot].tolist())]
         if len(inverse) > len(uniq):
-            position_of = np.full(len(uniq), -1, np.int64)
-            position_of[chosen] = np.arange(len(chosen))
             is_first = np.zeros(len(inverse), np.bool_)
             is_first[first_slot] = True
-            later = np.flatnonzero(~is_first & keep[inverse])
-            for position, w, rank in zip(position_of[inverse[later]].tolist(),
-                                         which[later].tolist(), all_ranks[later].tolist()):
+            later = np.flatnonzero(~is_first)
+            for position, w, rank in zip(inverse[later].tolist(), which[later].tolist(),
+                                         all_ranks[later].tolist()):
                 fused = out[position]
                 fused.sources.append(names[w])
                 fused.ranks[names[w]] = rank
         return out
+
+    def fuse_lite(self, ladders: list[Ladder], view, query: Query | None = None) -> list[Fused]:
+        """`fuse` in plain Python over the ladders of `rank_lite` (lists) and the persisted
+        index's columns: the same sums in the same order."""
+        ladders = self.gated([ladder for ladder in ladders if len(ladder)], query)
+        if not ladders:
+            return []
+        uncovered = 0.0
+        if self.semantic_uncovered:
+            keyword = [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC and len(l)]
+            if all(l.coverage is not None for l in keyword):
+                uncovered = max(0.0, 1.0 - max((max(l.coverage) for l in keyword), default=0.0))
+        totals: dict[int, float] = {}
+        held: dict[int, bool] = {}
+        out: dict[int, Fused] = {}
+        for ladder in ladders:
+            weight = self.ladder_weight(ladder)
+            if uncovered and ladder.uncovered_lift and (ladder.ranker == SEMANTIC
+                                                        or ladder.name == SEMANTIC):
+                weight *= 1.0 + ladder.uncovered_lift * uncovered
+            cover = ladder.coverage if self.coverage_power else None
+            holds = ladder.holds_all
+            seen = set()
+            for rank, doc in enumerate(ladder.indices, 1):
+                if doc in seen:
+                    continue  # one contribution per (ladder, event): its first rank
+                seen.add(doc)
+                contribution = weight / (self.k + rank)
+                if cover is not None:
+                    contribution *= cover[rank - 1] ** self.coverage_power
+                totals[doc] = totals.get(doc, 0.0) + contribution
+                held[doc] = held.get(doc, False) or bool(holds is not None and holds[rank - 1])
+                fused = out.get(doc)
+                if fused is None:
+                    out[doc] = Fused(doc, 0.0, [ladder.name], {ladder.name: rank})
+                else:
+                    fused.sources.append(ladder.name)
+                    fused.ranks[ladder.name] = rank
+        salience_col, ts_col = view.cols["salience"], view.cols["ts"]
+        for doc, fused in out.items():
+            salience = salience_col[doc]
+            if salience != salience or salience == 0:
+                salience = SALIENCE_DEFAULT
+            else:
+                salience = min(SALIENCE_MAX, max(SALIENCE_MIN, salience))
+            ts = ts_col[doc]
+            fused.score = fused.fused_score = totals[doc] * self.weigh(salience)
+            fused.holds_all_tokens, fused.salience = held[doc], salience
+            fused.timestamp = None if ts != ts else ts
+        return list(out.values())
 
 
 class RRFPriorFusion(RRFFusion):

@@ -99,6 +99,8 @@ class SemanticIndexStep(IndexStep):
 class SemanticRanker(Ranker):
     name = "semantic"
     description = "cosine similarity of embedded events (embedder: [semantic] embedder)"
+    lite_opt_out = ("embedding the prompt and scanning the vectors need numpy and the embedder, "
+                    "which the prompt hook does not load")
 
     def __init__(self):
         self._searcher = None

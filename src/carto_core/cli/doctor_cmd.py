@@ -44,6 +44,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     from carto_core.plugin.registry import get_registries
 
     problems: list[dict] = []
+    cfg = None
     try:
         cfg = load_config()
         home = cfg.home
@@ -128,6 +129,9 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     hooks = hook_report(registries, run_probes=probe_hooks)
     problems.extend(hooks["problems"])
     semantic = _semantic_report(home, registries, problems)
+    from carto_core.search.lite import recall_report
+
+    prompt_recall = recall_report(registries, cfg) if cfg is not None else None
     try:
         registry = ProjectRegistry.load()
         families = {"path": registry.path, "families": len(registry.aliases)}
@@ -162,6 +166,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "permissions": shared,
         "plugins": plugins,
         "semantic": semantic,
+        "prompt_recall": prompt_recall,
         "project_registry": families,
         "problems": problems,
         "ok": not problems,
@@ -266,6 +271,12 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         click.echo(line)
         if sem["note"]:
             click.echo(f"  note: {sem['note']}")
+        recall = document["prompt_recall"] or {"rankers": [], "left_out": {}, "fusion": "?",
+                                               "fusion_ok": False, "fusion_reason": "no config"}
+        click.echo(f"prompt recall: {', '.join(recall['rankers']) or 'no ranker'} with "
+                   f"{recall['fusion']}" + ("" if recall["fusion_ok"] else f" (cannot run: {recall['fusion_reason']})"))
+        for name, reason in recall["left_out"].items():
+            click.echo(f"  left out: {name} ({reason})")
         if document["problems"]:
             click.echo("problems:")
             for item in document["problems"]:

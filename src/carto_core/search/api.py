@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # numpy and the engine load only when a search runs
 DEPTH = 500
 #: Reciprocal-rank-fusion constant.
 RRF_K = 60
-#: Results under this fraction of the top fused score are dropped, before any decay.
+#: Results under this fraction of the top fused score are dropped, before any decay (`trim`).
 TRIM = 0.10
 #: Salience clamp and default (upstream).
 SALIENCE_MIN, SALIENCE_MAX, SALIENCE_DEFAULT = 0.05, 1.0, 0.5
@@ -164,6 +164,15 @@ class Scope(Record):
 
     def allows(self, index: int) -> bool:
         return self.mask is None or bool(self.mask[index])
+
+
+class LiteScope(Scope):
+    """The scope of a stdlib ranking (`Ranker.rank_lite`): no mask array, a predicate over
+    document indices instead (the prompt recall leaves out the live session and served ids)."""
+
+    def __init__(self, allows, served_ids: frozenset[str] = frozenset()):
+        super().__init__(served_ids=served_ids)
+        self.allows = allows
 
 
 # --------------------------------------------------------------------------- ladders
@@ -436,6 +445,21 @@ class DecayContext(Record):
 # --------------------------------------------------------------------------- plugin bases
 
 
+class LiteUnsupported(Exception):
+    """A ranker or fusion with no stdlib method (`rank_lite`, `fuse_lite`): the prompt-time
+    recall leaves it out, for the reason its `lite_opt_out` gives."""
+
+
+def trim(fused: list[Fused]) -> tuple[list[Fused], float | None]:
+    """The candidates at or above `TRIM` of the top fused score, and that floor (None: no
+    candidate). The one place the trim is applied: after fusion, before decay, on every route
+    (`carto search`, the prompt-time recall)."""
+    if not fused:
+        return fused, None
+    floor = max(f.score for f in fused) * TRIM
+    return [f for f in fused if f.score >= floor], floor
+
+
 class IndexStep:
     """One step of `carto index`: builds or refreshes a derived index of the home."""
 
@@ -477,6 +501,21 @@ class Ranker:
         """Steps `carto index` runs for this ranker (a semantic ranker embeds here)."""
         return []
 
+    #: Why the ranker takes no part in the prompt-time recall when it has no `rank_lite`
+    #: (`carto doctor` names a configured ranker that opts out, with this reason).
+    lite_opt_out: ClassVar[str] = "it has no stdlib ranking (rank_lite)"
+
+    def rank_lite(self, query: Query, view, scope: Scope, *, depth: int = DEPTH) -> list[Ladder]:
+        """`rank` with the standard library alone, for the prompt-time recall (it runs inside
+        an agent's prompt hook: no numpy). `view` is the persisted keyword index
+        (`carto_core.search.index_view.IndexView`: postings by term hash, the columns, corpus
+        statistics), `scope` a `LiteScope`. The ladders hold Python lists where `rank`'s hold
+        arrays, and the same documents in the same order. The class is imported on its own
+        (its plugin package's `__init__` is not run), so its module imports no heavy library
+        at its top. A ranker that cannot implements nothing here (and says why in
+        `lite_opt_out`)."""
+        raise LiteUnsupported(self.lite_opt_out)
+
 
 class Fusion:
     """Combines ladders into one ranking. Subclasses set `name` and implement `fuse`."""
@@ -497,6 +536,14 @@ class Fusion:
         ranker beside the ladders made so far, and does not run a ranker whose ladder would be
         dropped (its report says `gated`): what fusion throws away is not computed."""
         return ladders
+
+    #: Why the fusion cannot serve the prompt-time recall when it has no `fuse_lite`.
+    lite_opt_out: ClassVar[str] = "it has no stdlib fusion (fuse_lite)"
+
+    def fuse_lite(self, ladders: list[Ladder], view, query: Query | None = None) -> list[Fused]:
+        """`fuse` with the standard library alone over the ladders of `Ranker.rank_lite` and the
+        persisted index's columns (`view.cols`), for the prompt-time recall."""
+        raise LiteUnsupported(self.lite_opt_out)
 
 
 class DecayPolicy:

@@ -30,6 +30,7 @@ from carto_core.search.api import (
     SearchResult,
     SearchUsageError,
     SemanticState,
+    trim,
 )
 
 from carto_core.search.answers import lend_answers
@@ -310,10 +311,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     else:  # a fusion written before `fuse` was given the query
         fused = fusion.fuse(ladders, engine)
     lap("fusion")
-    candidates, floor = len(fused), None
-    if fused:
-        floor = max(f.score for f in fused) * TRIM
-        fused = [f for f in fused if f.score >= floor]
+    candidates = len(fused)
+    fused, floor = trim(fused)
     lap("trim")
 
     now_dt = request.now or datetime.now(timezone.utc)
