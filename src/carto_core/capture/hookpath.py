@@ -145,9 +145,13 @@ def run(provider: str, event_name: str, raw: bytes, home) -> str | None:
 def parse_payload(raw: bytes) -> object:
     """The payload, never lost to its encoding: bytes that are not UTF-8 become U+FFFD, and so
     does a lone UTF-16 surrogate (a JavaScript agent's cut emoji, sent as a `\\ud83d` escape)
-    in any string, keys included. Raises ValueError for text that is not JSON."""
+    in any string, keys included; nor to its depth: a value nested deeper than
+    `jsondepth.MAX_DEPTH` becomes a string saying so (the parser and every walk after it
+    recurse per level). Raises ValueError for text that is not JSON."""
+    from carto_core.util.jsondepth import MAX_DEPTH, cut_deep
+
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    payload = json.loads(text)
+    payload = json.loads(cut_deep(text, MAX_DEPTH))
     if "\\u" in text:
         from carto_core.logio.jsonl import scrub_surrogates
 

@@ -13,7 +13,9 @@ The rules follow upstream's `log-tool-use.sh` golden fixture (reference/cartogra
 - a shell write is a `cat >`/`cat >>` redirection, `tee [-a] FILE`, `sed -i ... FILE` or a
   Python `open(path, 'w'|'a')` (a path bound to a variable is looked up in the script);
 - commit detection reads the command with heredoc bodies and comments removed, and only its
-  first 20,000 bytes.
+  first 20,000 bytes;
+- a command longer than 256 KiB is read only up to a line break before that (`bounded`): the
+  row is kept, and a megabyte costs what 256 KiB does.
 """
 
 from __future__ import annotations
@@ -24,12 +26,25 @@ import re
 from carto_core.util.lazyre import Lazy as _Lazy
 
 READ_CUT = 500  # bytes of the command a summary is taken from
+#: Characters of a command the heuristics read (writes, noise, commits) and the summary is
+#: redacted from: a longer command is cut at its last line break before this first
+#: (`bounded`), so a command of any size costs bounded work and keeps its row.
+SCAN_CUT = 256 * 1024
 SUMMARY_CUT = 200  # bytes of that a "Ran:" summary keeps
 COMMIT_SCAN_CUT = 20_000  # bytes of the heredoc-stripped command scanned for commits
 
 NOISE_COMMANDS = frozenset({"ls", "cat", "echo", "pwd", "cd", "which", "wc", "head", "tail"})
 NOISE_PATH_PARTS = ("/node_modules/", "/.git/")
 NOISE_FILE_NAMES = frozenset({"package-lock.json", "yarn.lock", "pnpm-lock.yaml"})
+
+
+def bounded(command: str) -> str:
+    """`command`, or its first `SCAN_CUT` characters cut at a line break when it is longer."""
+    if len(command) <= SCAN_CUT:
+        return command
+    head = command[:SCAN_CUT]
+    newline = head.rfind("\n")
+    return head[:newline] if newline > 0 else head
 
 
 def cut_bytes(raw: bytes, limit: int) -> bytes:
@@ -55,7 +70,7 @@ def _redacted(text: str) -> str:
 def _read_form(command: str) -> bytes:
     """The command as upstream's hook read it: 500 bytes, trailing breaks gone, one added
     (redacted first)."""
-    raw = _redacted(command).encode("utf-8", "surrogatepass")[:READ_CUT].rstrip(b"\n")
+    raw = _redacted(bounded(command)).encode("utf-8", "surrogatepass")[:READ_CUT].rstrip(b"\n")
     return raw + b"\n"
 
 
@@ -71,7 +86,7 @@ def pushed_summary(command: str) -> str:
 
 def one_line(text: str, limit: int = SUMMARY_CUT) -> str:
     """Any text as a single line cut at `limit` bytes (U+FFFD where a character was cut)."""
-    raw = _redacted(text).encode("utf-8", "surrogatepass")
+    raw = _redacted(bounded(text)).encode("utf-8", "surrogatepass")
     if len(raw) > limit:
         text = _decode(raw[:limit])
     return flatten(text)
@@ -112,37 +127,36 @@ def split_heredocs(command: str) -> tuple[str, list[str]]:
     return "\n".join(kept), bodies
 
 
+#: A run of shell text that holds no comment, matched by the regex engine in one go: plain
+#: characters, whole quoted strings (a backslash escapes inside double quotes), escaped
+#: characters, and a `#` glued to what comes before it (`a#b`, `'x'#y`: no comment).
+_NO_COMMENT = _Lazy(r"""(?:[^'"\\#]+|'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|(?<=[^ \t\n;&|(])\#)+""")
+
+
 def strip_comments(text: str) -> str:
-    """Drop shell comments: a `#` that starts a word, outside quotes, to the end of its line."""
+    """Drop shell comments: a `#` that starts a word, outside quotes, to the end of its line.
+
+    One pass: each step takes the longest run without a comment, then skips the comment that
+    stops it; an unclosed quote (or a trailing backslash) keeps the rest as it stands."""
+    if "#" not in text:
+        return text
     out: list[str] = []
-    quote = ""
-    index = 0
-    length = len(text)
+    index, length = 0, len(text)
+    run = _NO_COMMENT.match
     while index < length:
-        char = text[index]
-        if quote:
-            out.append(char)
-            if char == quote:
-                quote = ""
-            elif char == "\\" and quote == '"' and index + 1 < length:
-                out.append(text[index + 1])
-                index += 1
-        elif char in "'\"":
-            quote = char
-            out.append(char)
-        elif char == "\\" and index + 1 < length:
-            out.append(char)
-            out.append(text[index + 1])
-            index += 1
-        elif char == "#" and (index == 0 or text[index - 1] in " \t\n;&|("):
-            newline = text.find("\n", index)
-            if newline < 0:
+        found = run(text, index)
+        if found is not None:
+            out.append(found.group())
+            index = found.end()
+            if index >= length:
                 break
-            index = newline
-            continue
-        else:
-            out.append(char)
-        index += 1
+        if text[index] != "#":
+            out.append(text[index:])
+            break
+        newline = text.find("\n", index)
+        if newline < 0:
+            break
+        index = newline
     return "".join(out)
 
 
@@ -150,8 +164,9 @@ _SEGMENT_SPLIT = _Lazy(r"&&|\|\||;|\n")
 
 
 def segments(command: str) -> list[str]:
-    """Shell segments (heredoc bodies, comments and line continuations removed)."""
-    text, _ = split_heredocs(command)
+    """Shell segments (heredoc bodies, comments and line continuations removed) of the
+    command's `bounded` form."""
+    text, _ = split_heredocs(bounded(command))
     text = strip_comments(text.replace("\\\n", " "))
     return [part.strip() for part in _SEGMENT_SPLIT.split(text) if part.strip()]
 
@@ -263,9 +278,9 @@ def redirect_targets(text: str) -> list[str]:
 def shell_writes(command: str) -> list[str]:
     """Files a shell command writes, as written in the command (relative paths stay relative).
 
-    Reads the whole command (not the 500-byte cut), heredoc bodies included, since a Python
-    heredoc's `open(...)` sits in the body. Output redirections count (`echo hello > a.txt`;
-    upstream knew only `cat >`, `tee`, `sed -i` and `open`), outside heredoc bodies.
+    Reads the command's `bounded` form (not the 500-byte cut), heredoc bodies included, since
+    a Python heredoc's `open(...)` sits in the body. Output redirections count (`echo hello >
+    a.txt`; upstream knew only `cat >`, `tee`, `sed -i` and `open`), outside heredoc bodies.
     """
     found: list[str] = []
 
@@ -274,7 +289,7 @@ def shell_writes(command: str) -> list[str]:
         if path and path not in found and not path.startswith("/dev/") and path != "-":
             found.append(path)
 
-    head, bodies = split_heredocs(command)
+    head, bodies = split_heredocs(bounded(command))
     head_text = strip_comments(head.replace("\\\n", " "))
     if "cat" in head_text and ">" in head_text:
         for match in _CAT_WRITE.finditer(head_text):
@@ -336,7 +351,7 @@ class GitCall:
 
 def commit_scan_text(command: str) -> str:
     """The text commit detection reads: heredoc bodies and comments gone, 20,000 bytes."""
-    head, _ = split_heredocs(command)
+    head, _ = split_heredocs(bounded(command))
     raw = head.encode("utf-8", "surrogatepass")[:COMMIT_SCAN_CUT]
     return strip_comments(_decode(raw).replace("\\\n", " "))
 

@@ -189,8 +189,14 @@ async def _json_body(request: Request) -> object:
         raw += chunk
         if len(raw) > BODY_MAX:
             raise ApiError(413, "BODY_TOO_LARGE", f"the body is larger than {BODY_MAX} bytes")
+    from carto_core.util.jsondepth import MAX_DEPTH, deeper_than
+
+    text = raw.decode("utf-8", "replace")
+    # The parser recurses per level: a body nested past the bound is refused before it runs.
+    if deeper_than(text, MAX_DEPTH):
+        raise ApiError(400, "BODY_TOO_DEEP", f"the body nests deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(raw)
+        return json.loads(text)
     except ValueError:
         raise ApiError(400, "BODY_NOT_JSON", "the body must be one JSON object") from None
 

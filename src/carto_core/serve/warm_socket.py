@@ -174,7 +174,7 @@ class WarmSocket:
             if len(raw) > REQUEST_MAX:
                 raise ValueError("too large")
             request = json.loads(raw)
-        except (ValueError, asyncio.TimeoutError):
+        except (ValueError, RecursionError, asyncio.TimeoutError):
             self.refused += 1
             return {"status": "refused", "reason": "bad request"}
         if not isinstance(request, dict) or request.get("v") != 1:
