@@ -46,6 +46,17 @@ def test_lsa_unfitted_says_how_to_fit(tmp_path):
     assert info.value.fix == "carto index"
 
 
+def test_lsa_without_scikit_learn_names_the_extra(tmp_path, monkeypatch):
+    """A user install leaves scikit-learn out (the `lsa` extra): fitting says which extra."""
+    for name in [m for m in sys.modules if m == "sklearn" or m.startswith("sklearn.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn -> ImportError
+    with pytest.raises(EmbedderUnavailable) as info:
+        lsa(tmp_path).fit(texts())
+    assert info.value.fix == "pip install 'carto-rankers[lsa]'"
+    assert "scikit-learn" in str(info.value)
+
+
 def test_lsa_numpy_projection_equals_scikit_learn(tmp_path):
     """The persisted arrays reproduce scikit-learn's transform, for queries (numpy alone) and
     for documents (sparse batches)."""

@@ -195,6 +195,18 @@ def test_lists_are_off_unless_asked(tmp_path, monkeypatch):
     assert "lists" not in entry and ivf.list_count(10**6) == 0
 
 
+def test_lists_need_scikit_learn(monkeypatch):
+    """Without scikit-learn (a user install) a segment is scanned whole instead of failing."""
+    import importlib.util
+
+    monkeypatch.setattr(ivf, "ENABLED", True)
+    assert ivf.list_count(10**6) > 0
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "sklearn" else real(name, *a))
+    assert ivf.list_count(10**6) == 0
+
+
 def test_probe_share_from_the_environment(monkeypatch):
     monkeypatch.setenv("CARTO_VECTOR_PROBE", "0.5")
     assert ivf.probe_share() == 0.5

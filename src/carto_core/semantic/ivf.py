@@ -40,7 +40,17 @@ SEED = 0
 
 def list_count(rows: int) -> int:
     """Lists of a segment of `rows` rows (0: no index, scanned whole)."""
-    return 0 if not ENABLED or rows < MIN_ROWS else max(2, rows // ROWS_PER_LIST)
+    if not ENABLED or rows < MIN_ROWS or not trainable():
+        return 0
+    return max(2, rows // ROWS_PER_LIST)
+
+
+def trainable() -> bool:
+    """scikit-learn is there to train the lists (a user install leaves it out: the segment is
+    then scanned whole, which gives the same scores)."""
+    import importlib.util
+
+    return importlib.util.find_spec("sklearn") is not None
 
 
 def train(sample: np.ndarray, lists: int) -> np.ndarray:

@@ -140,8 +140,13 @@ class LsaEmbedder(Embedder):
     def fit(self, texts: Sequence[str]) -> str:
         """Fit on `texts` (an evenly spaced sample of at most `fit_sample`), persist the arrays,
         make the fit current; returns the new tag."""
-        from sklearn.decomposition import TruncatedSVD
-        from sklearn.feature_extraction.text import TfidfVectorizer
+        try:
+            from sklearn.decomposition import TruncatedSVD
+            from sklearn.feature_extraction.text import TfidfVectorizer
+        except ImportError:  # a user install leaves it out: the `lsa` extra
+            raise EmbedderUnavailable(
+                "the lsa embedder fits with scikit-learn, which is not installed",
+                fix="pip install 'carto-rankers[lsa]'") from None
 
         texts = [t for t in texts if t]
         if len(texts) > self.fit_sample:
