@@ -71,3 +71,11 @@ def test_a_snippet_window_starts_near_the_matched_word():
     text = "lorem ipsum " * 200 + "the coupon stacking fix landed " + "dolor " * 100
     piece = window(text, ["coupon"], _Analyzer(), 120)
     assert "coupon" in piece and len(piece) <= 120 and piece.startswith("…")
+
+
+def test_a_fresh_row_is_just_now_never_now_ago():
+    entries = [{"event_id": "evt-000000000001", "row": {"summary": "coupon stacking fix"},
+                "ts": 1000.0, "project": "shop", "terms": ["coupon"]}]
+    text, count = render(entries, _Analyzer(), now=1030.0)
+    assert count == 1 and "- [evt-000000000001 · just now · shop] coupon stacking fix" in text
+    assert "now ago" not in text

@@ -99,7 +99,8 @@ def test_delta_serving_hides_and_all_shows(home_env, monkeypatch):
     assert set(served_file.read_text().split()) == ids  # first call's two + second call's two
     third = carto("search", "widget", "--no-semantic")
     assert third.exit_code == 3
-    assert "(delta serving: 4 already-shown results suppressed; --all to see)" in third.output
+    assert third.output.startswith('no results for "widget"\n')
+    assert "(4 already shown in this session are hidden; --all shows them)" in third.output
     carto("search", "--reset-served")
     assert not served_file.exists()
 
@@ -156,7 +157,8 @@ def test_unknown_entities_become_knowledge_gaps(home_env):
     assert result.exit_code == 3
     gaps = [json.loads(l) for l in home_env.home.log("knowledge-gaps").read_text().splitlines()]
     assert gaps[0]["unknown_entities"] == ["evt-abcdef123456", "zorkmid.py"]
-    assert "flagged 2 unknown entities" in result.output
+    assert ("(2 unknown names recorded as a knowledge gap, for the next session to capture: "
+            "evt-abcdef123456, zorkmid.py)") in result.output
 
 
 def test_sample_home_demo_query(tmp_path, monkeypatch):

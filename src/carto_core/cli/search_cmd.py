@@ -12,6 +12,8 @@ import sys
 
 import click
 
+from carto_core.cli.search_text import FORMATS
+from carto_core.model.config import DEFAULTS
 from carto_core.util.output import emit_json, fail, json_option, usage_error, when_value
 from carto_core.util.exitcodes import ExitCode
 from carto_core.search.api import PURPOSES
@@ -34,8 +36,8 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--before", metavar="WHEN", help="Only events at or before WHEN.")
 @click.option("--limit", "-n", type=int, default=15, show_default=True, help="How many results to show.")
 @click.option("--ranker", "rankers", multiple=True, metavar="NAME", help="Ladder ranker to fuse (repeatable; default from config: bm25).")
-@click.option("--decay", metavar="NAME", help="Decay policy: none, exp, gated-exp (default from config).")
-@click.option("--fusion", metavar="NAME", help="Fusion method (default rrf).")
+@click.option("--decay", metavar="NAME", help=f"Decay policy: gated-prior, gated-exp, exp, none (default {DEFAULTS['search.decay']}, or the config's [search] decay).")
+@click.option("--fusion", metavar="NAME", help=f"Fusion method: rrf-prior, rrf (default {DEFAULTS['search.fusion']}, or the config's [search] fusion).")
 @click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index: english, unicode, upstream (default from config; another one than the index's rebuilds it).")
 @click.option("--semantic/--no-semantic", default=None, help="Force the semantic ladder on (report why it is unavailable) or leave it out.")
 @click.option("--all", "show_all", is_flag=True, help="No delta serving: show results this session was already served.")
@@ -48,15 +50,26 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
 @click.option("--intent", metavar="KEY", help="Only prompts and turns whose prompt has this intent, in every ladder (keyword and semantic): feature-design, implementation, bug-fixes, git-commands, deploy-release, run-build-app, code-review-qa, planning-strategy, research, documentation, testing-verification, refactor-cleanup, content-creation, data-analysis, feedback-context, plan-approvals, other.")
 @click.option("--team", "team", is_flag=True, help="Also search the team server (carto team init): its keyword and vector ladders, fused with this home's results; each result names its machine and author. Unreachable: this home's results and a line saying so.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default=None,
+              help="text (default): a block per result for a person; oneline: a line per result "
+                   "(id, age, project, snippet) for grep and fzf; json: the same as --json.")
+@click.option("--facets", "show_facets", is_flag=True, help="Also print the facets of every result found (projects, types, sources, months, days) above the results.")
 @json_option
 def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
-           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, team, as_json):
+           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, team,
+           output_format, show_facets, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
 
     Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
-    weighted by salience, trimmed at 10 % of the top score and then decayed by age (gated-exp:
-    a query whose terms all occur in 1..10 events is a lookup and skips decay). Within one
-    agent session, results already shown are hidden (delta serving); --all shows them.
+    weighted by salience, trimmed at 10 % of the top score and then decayed by age (the default,
+    gated-prior: a query whose terms all occur in a few events is a lookup and skips decay, the
+    newest match of a vague question comes first, an old memory keeps at least 2/3 of its
+    score). Within one agent session, results already shown are hidden (delta serving); --all
+    shows them.
+
+    On a terminal each result is a block: its id in full (for --get, --thread, --touch), its
+    age, project and kind, and a snippet with the query's words highlighted. Colour only on a
+    terminal and never with NO_COLOR set; a pipe gets plain text.
 
     \b
     Examples:
@@ -71,6 +84,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
       carto search --thread evt-1a2b3c4d5e6f    # the work arc around an event
       carto search "checkout" --intent bug-fixes  # only prompts that asked for a fix
       carto search "rounding" --team            # the team's memory too (docs/team.md)
+      carto search "rounding" --format oneline | fzf   # a line per result
 
     Exit codes: 0 results, 3 nothing found (or an empty home), 2 bad input.
     """
@@ -79,6 +93,10 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     from carto_core.logio.home import current_home
     from carto_core.model.session import current_session_id, detect_provider
 
+    if output_format == "json":
+        as_json = True
+    elif output_format and as_json:
+        usage_error(f"--json and --format {output_format} disagree: give one")
     home = current_home()
     if not home.root.is_dir():
         fail(f"the home {home.root} does not exist: nothing recorded there yet (or it moved: set "
@@ -187,22 +205,22 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         if isinstance(exc, (ConfigError, RegistryError)):
             usage_error(str(exc))
         raise
-    if not result.results and result.unknown_entities:  # recorded by the telemetry
+    if as_json and not result.results and result.unknown_entities:  # recorded by the telemetry
         print(f"(recorded knowledge gap: {', '.join(result.unknown_entities)})", file=sys.stderr)
     if team:
-        return _team(home, request, result, as_json, project, read_only)
+        return _team(home, request, result, as_json, project, read_only, output_format, show_facets)
     if as_json:
         document = result.to_dict()
         if read_only:
             document["read_only_home"] = _read_only_note(home, read_only)
         emit_json(document)
     else:
-        _print_text(result, project)
+        _print_text(result, project, output_format, show_facets)
     if not result.results:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
-def _team(home, request, result, as_json, project, read_only) -> None:
+def _team(home, request, result, as_json, project, read_only, output_format, show_facets) -> None:
     """`--team`: this home's results fused with the team server's (carto_core.team.lenses)."""
     from carto_core.team.lenses import search_with_team, team_line
 
@@ -213,7 +231,8 @@ def _team(home, request, result, as_json, project, read_only) -> None:
         emit_json(document)
     else:
         result.results = [hit for hit, _, _ in hits]
-        _print_text(result, project, who={hit.event_id: (machine, author) for hit, machine, author in hits},
+        _print_text(result, project, output_format, show_facets,
+                    who={hit.event_id: (machine, author) for hit, machine, author in hits},
                     team=team_line(document["team"]))
     if not document["results"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))
@@ -233,75 +252,22 @@ def _say_read_only(home, why: str) -> None:
 # --------------------------------------------------------------------------- text output
 
 
-def _print_text(result, project, who: dict | None = None, team: str | None = None) -> None:
+def _print_text(result, project, output_format=None, show_facets=False, who: dict | None = None,
+                team: str | None = None) -> None:
     """`who`: event id -> (machine, author) of a --team search; `team`: its one line."""
-    from carto_core.search.pipeline import NO_SEMANTIC_RANKER
-    out = []
-    out.append(f'=== Searching for: "{result.query}" ===')
-    if project:
-        out.append(f"=== Project filter: {project} ===")
-    if team:
-        out.append(f"({team})")
-    out.append("")
-    hybrid = any(l.ranker != "bm25" and l.contributed for l in result.ladders)
-    if hybrid:
-        out.append("(hybrid: keyword + " + ", ".join(sorted({l.ranker for l in result.ladders if l.ranker != 'bm25' and l.contributed})) + ")")
-    if result.semantic.state == "unavailable" and result.semantic.reason != NO_SEMANTIC_RANKER:
-        out.append(f"(semantic: {result.semantic.label()})")  # a missing plugin is no news
-    facets = result.facets
-    if facets:
-        out.append(f"--- Facets ({result.total} results) ---")
+    from carto_core.cli.search_text import notes, render_oneline, render_text
+    from carto_core.util.terminal import Style, use_colour, width
 
-        def line(name, counts, more=0):
-            text = ", ".join(f"{k}({v})" for k, v in counts.items())
-            if more:
-                text += f", +{more} more"
-            out.append(f"  {name:<9} {text}")
-
-        line("projects:", facets.get("projects", {}), facets.get("projects_more", 0))
-        line("types:", facets.get("types", {}), facets.get("types_more", 0))
-        if facets.get("intents"):
-            line("intents:", facets["intents"])
-        line("sources:", facets.get("sources", {}))
-        if facets.get("span"):
-            out.append(f"  span:     {facets['span'][0]} to {facets['span'][1]}")
-        line("months:", facets.get("months", {}))
-        line("days:", facets.get("days", {}))
-        out.append("---")
-        out.append("")
-    for hit in result.results:
-        used = f" (used x{hit.reuse_count})" if hit.reuse_count else ""
-        lookup = " (lookup: no decay)" if hit.gated else ""
-        copies = f" (+{hit.duplicates} identical)" if hit.duplicates else ""
-        out.append(f"[{hit.timestamp or '?'}] [{'+'.join(hit.sources)}] {hit.event_id}{used}{lookup}{copies}")
-        summary = hit.summary if len(hit.summary) <= 200 else hit.summary[:200] + "..."
-        out.append(f"  {summary}")
-        if hit.project:
-            out.append(f"  project: {hit.project}")
-        if hit.transcript_path:
-            out.append(f"  transcript: {hit.transcript_path}")
-        if hit.session_id:
-            out.append(f"  session: {hit.session_id}  provider: {hit.provider or '?'}")
-        if who and who.get(hit.event_id, ("", ""))[0]:
-            machine, author = who[hit.event_id]
-            out.append(f"  by: {author or '?'} on {machine}")
-        if hit.prompt_intent:
-            out.append(f"  intent: {hit.prompt_intent}")
-        out.append("")
-    if result.suppressed:
-        out.append(f"(delta serving: {result.suppressed} already-shown results suppressed; --all to see)")
-    if not result.results:
-        out.append("No results found. Try fewer or other words, a wider --since, or --all.")
-        if result.unknown_entities:
-            out.append(f"(no results - flagged {len(result.unknown_entities)} unknown entities "
-                       f"for next-session capture: {', '.join(result.unknown_entities)})")
-    if result.call_id:
-        out.append(f"(call_id: {result.call_id}; carry to --get/--touch)")
-    out.append("=== Done ===")
-    text = "\n".join(out)
-    chars = len(text)
-    text += f"\n(~{chars / 4 / 1000:.1f}K tokens · ~{chars / 4 / 2000:.1f}%/200K)"
-    click.echo(text)
+    style, columns = Style(use_colour()), width()
+    if output_format == "oneline":
+        text = render_oneline(result, style=style, width=columns)
+        if text:
+            click.echo(text, color=style.colour)
+        for line in notes(result):  # stdout stays one line a result
+            click.echo(line, err=True)
+        return
+    click.echo(render_text(result, project=project, style=style, width=columns,
+                           show_facets=show_facets, who=who, team=team), color=style.colour)
 
 
 # --------------------------------------------------------------------------- --get / --thread

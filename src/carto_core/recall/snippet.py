@@ -12,20 +12,11 @@ import re
 
 from carto_core.privacy.envelope import OVERHEAD, wrap_text
 from carto_core.recall.settings import MAX_CHARS
+from carto_core.util.terminal import ago
 
 HEADER = "carto recall: earlier work that may bear on this prompt (`carto search --get ID` shows one in full)"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _TEXT_CHAIN = ("summary", "description", "prompt", "url", "query", "milestone")
-
-
-def age(seconds: float) -> str:
-    """3m, 5h, 4d, 3w, 2mo, 1y."""
-    seconds = max(0.0, seconds)
-    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("w", 7 * 86400), ("d", 86400),
-                       ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{int(seconds // size)}{unit}"
-    return "now"
 
 
 def row_text(row: dict) -> str:
@@ -66,7 +57,7 @@ def render(items: list[dict], analyzer, now: float, limit: int = MAX_CHARS) -> t
         ts = item.get("ts")
         project = " ".join(str(item.get("project") or "").split())[:40] or "no project"
         event_id = "".join(str(item["event_id"]).split())[:120]
-        head = (f"- [{event_id} · {age(now - ts) + ' ago' if ts is not None else 'undated'}"
+        head = (f"- [{event_id} · {ago(now - ts) if ts is not None else 'undated'}"
                 f" · {project}] ")
         room = budget // (len(items) - position) - 1 - len(head)
         if room < 24:

@@ -1,0 +1,202 @@
+"""`carto search` as text for a person: one compact block per hit, or one line per hit.
+
+A block is the event id in full (pasteable into `--get`, `--thread`, `--touch`), how long ago,
+the project, what kind of row it is, then a snippet of its text around the first word the query
+asked for, that word highlighted on a terminal. Facets come only when asked (`--facets`).
+Colour follows `carto_core.util.terminal` (a terminal, no NO_COLOR); the JSON document is
+`SearchResult.to_dict()`, untouched by anything here.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from datetime import datetime, timezone
+
+from carto_core.util.terminal import Style, ago
+
+FORMATS = ("text", "oneline", "json")
+_WORD = re.compile(r"\w+", re.UNICODE)
+#: The snippet of a block: at most this many lines of the terminal's width.
+SNIPPET_LINES = 2
+
+
+def query_terms(query: str) -> list[tuple[str, bool]]:
+    """(lower-cased term, is an explicit prefix) for each word of the query (`deploy*`)."""
+    terms = []
+    for match in re.finditer(r"(\w+)(\*?)", query.lower()):
+        word, star = match.group(1), bool(match.group(2))
+        if len(word) >= 2 or star:
+            terms.append((word, star))
+    return terms
+
+
+def matches(word: str, terms: list[tuple[str, bool]]) -> bool:
+    """Whether a word of the text is one the query asked for: the same word, a word it is the
+    prefix of when the query said `word*`, or one sharing its stem-like head (codes / code,
+    rounding / rounded) for words of 5 letters and more."""
+    word = word.lower()
+    for term, star in terms:
+        if word == term or (star and word.startswith(term)):
+            return True
+        if len(term) >= 5 and len(word) >= 4:
+            head = term[:max(4, len(term) - 3)]
+            if word.startswith(head):
+                return True
+    return False
+
+
+def snippet(text: str, terms: list[tuple[str, bool]], room: int) -> str:
+    """At most `room` characters of `text` (whitespace folded), starting a little before the
+    first word the query asked for; an ellipsis marks each cut."""
+    text = " ".join(str(text).split())
+    if len(text) <= room:
+        return text
+    start = 0
+    for match in _WORD.finditer(text):
+        if matches(match.group(0), terms):
+            start = max(0, match.start() - room // 4)
+            break
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    piece = text[start:start + room - 1 - (start > 0)]
+    if start + len(piece) < len(text):
+        space = piece.rfind(" ")
+        piece = (piece[:space] if space > len(piece) - 20 else piece).rstrip() + "…"
+    return ("…" if start else "") + piece
+
+
+def highlight(line: str, terms: list[tuple[str, bool]], style: Style) -> str:
+    if not style.colour or not terms:
+        return line
+    return _WORD.sub(lambda m: style(m.group(0), "hit") if matches(m.group(0), terms) else m.group(0), line)
+
+
+def age_of(timestamp: str | None, now: datetime) -> str:
+    if not timestamp:
+        return "undated"
+    try:
+        when = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return timestamp
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return ago((now - when).total_seconds())
+
+
+def kind_of(hit) -> str:
+    """What the row is, in a word or two: the provider and the row's type."""
+    parts = [part for part in (hit.provider, hit.type) if part and part != "unknown"]
+    return " ".join(parts) or "+".join(hit.sources)
+
+
+def marks(hit, who: dict | None) -> list[str]:
+    out = []
+    if hit.gated:
+        out.append("lookup")
+    if hit.reuse_count:
+        out.append(f"used x{hit.reuse_count}")
+    if hit.duplicates:
+        out.append(f"+{hit.duplicates} identical")
+    if hit.prompt_intent:
+        out.append(f"intent {hit.prompt_intent}")
+    if who and who.get(hit.event_id, ("", ""))[0]:
+        machine, author = who[hit.event_id]
+        out.append(f"by {author or '?'} on {machine}")
+    return out
+
+
+def header(result, project: str | None) -> str:
+    shown, total = len(result.results), max(result.total, len(result.results))
+    count = ("no results" if not shown else f"{shown} result{'s' * (shown != 1)}" if shown == total
+             else f"{shown} of {total} results")
+    line = f'{count} for "{result.query}"'
+    if project:
+        line += f" in {project}"
+    return line
+
+
+def facet_lines(result) -> list[str]:
+    facets = result.facets or {}
+    out = [f"facets of all {result.total} results:"]
+
+    def line(name, counts, more=0):
+        if not counts:
+            return
+        text = ", ".join(f"{k} {v}" for k, v in counts.items())
+        if more:
+            text += f", +{more} more"
+        out.append(f"  {name:<9} {text}")
+
+    line("projects", facets.get("projects", {}), facets.get("projects_more", 0))
+    line("types", facets.get("types", {}), facets.get("types_more", 0))
+    line("intents", facets.get("intents", {}))
+    line("sources", facets.get("sources", {}))
+    if facets.get("span"):
+        out.append(f"  {'span':<9} {facets['span'][0]} to {facets['span'][1]}")
+    line("months", facets.get("months", {}))
+    line("days", facets.get("days", {}))
+    return out
+
+
+def notes(result) -> list[str]:
+    """The lines a person needs about how the answer was made (none in the usual case)."""
+    from carto_core.search.pipeline import NO_SEMANTIC_RANKER
+
+    out = []
+    if result.semantic.state == "unavailable" and result.semantic.reason != NO_SEMANTIC_RANKER:
+        out.append(f"(semantic: {result.semantic.label()})")  # a missing plugin is no news
+    if result.suppressed:
+        out.append(f"({result.suppressed} already shown in this session are hidden; --all shows them)")
+    if not result.results:
+        out.append("Try fewer or other words, a wider --since, or --all.")
+        if result.unknown_entities:
+            names = result.unknown_entities
+            out.append(f"({len(names)} unknown name{'s' * (len(names) != 1)} recorded as a knowledge "
+                       f"gap, for the next session to capture: {', '.join(names)})")
+    return out
+
+
+def render_text(result, *, project: str | None, style: Style, width: int, show_facets: bool = False,
+                who: dict | None = None, team: str | None = None, now: datetime | None = None) -> str:
+    now = now or datetime.now(timezone.utc)
+    terms = query_terms(result.query)
+    out = [style(header(result, project), "bold")]
+    if team:
+        out.append(style(f"({team})", "dim"))
+    if show_facets and result.facets:
+        out.extend(style(line, "dim") for line in facet_lines(result))
+    room = width - 2
+    for hit in result.results:
+        out.append("")
+        details = [age_of(hit.timestamp, now)]
+        if hit.project:
+            details.append(hit.project)
+        details.append(kind_of(hit))
+        details.extend(marks(hit, who))
+        out.append(f"{style(hit.event_id, 'bold', 'cyan')}  {style(' · '.join(details), 'dim')}")
+        text = snippet(hit.summary, terms, room * SNIPPET_LINES) or "(no text)"
+        for line in textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)[:SNIPPET_LINES]:
+            out.append("  " + highlight(line, terms, style))
+    extra = notes(result)
+    if extra:
+        out.append("")
+        out.extend(extra)
+    return "\n".join(out)
+
+
+def render_oneline(result, *, style: Style, width: int, now: datetime | None = None) -> str:
+    """One line a hit: id, age, project, snippet (tab-free, cut to the width; for grep, fzf, cut)."""
+    now = now or datetime.now(timezone.utc)
+    terms = query_terms(result.query)
+    lines = []
+    for hit in result.results:
+        age = age_of(hit.timestamp, now)
+        project = hit.project or "-"
+        head = f"{hit.event_id}  {age:>8}  {project}  "
+        room = max(20, width - len(head))
+        text = snippet(hit.summary, terms, room) or "(no text)"
+        lines.append(f"{style(hit.event_id, 'bold', 'cyan')}  {style(f'{age:>8}', 'dim')}  "
+                     f"{style(project, 'dim')}  {highlight(text, terms, style)}")
+    return "\n".join(lines)

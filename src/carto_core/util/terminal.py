@@ -1,0 +1,78 @@
+"""Text for a person at a terminal: whether to colour, the styles, ages, the width.
+
+Colour only when the stream is a terminal, `NO_COLOR` is unset or empty (no-color.org) and
+`TERM` is not `dumb`; a pipe, a file and an agent's captured output get plain text. Plain
+ANSI escapes rather than rich: rich.console costs a large share of a cold `carto search`'s
+start-up (docs/performance.md), and a few styles need none of it. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+_CODES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "red": "31", "green": "32",
+          "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "hit": "1;33"}
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def use_colour(stream=None) -> bool:
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    if os.environ.get("TERM", "") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Style:
+    """`style("text", "bold", "cyan")`: the text in those styles, or unchanged when off."""
+
+    def __init__(self, colour: bool):
+        self.colour = colour
+
+    def __call__(self, text: str, *names: str) -> str:
+        if not self.colour or not names or not text:
+            return text
+        codes = ";".join(_CODES[name] for name in names)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+
+def plain(text: str) -> str:
+    """`text` without its escapes (for measuring what a person sees)."""
+    return _ANSI.sub("", text)
+
+
+def width(stream=None, default: int = 100) -> int:
+    """Columns of the terminal (`COLUMNS` first), `default` when not a terminal; 40..200."""
+    stream = sys.stdout if stream is None else stream
+    columns = 0
+    raw = os.environ.get("COLUMNS", "")
+    if raw.isdigit():
+        columns = int(raw)
+    else:
+        try:
+            if stream.isatty():
+                import shutil
+
+                columns = shutil.get_terminal_size((default, 24)).columns
+        except (AttributeError, ValueError, OSError):
+            pass
+    return min(200, max(40, columns or default))
+
+
+def ago(seconds: float) -> str:
+    """How long ago, in a person's words: "just now", "4m ago", "5h ago", "3d ago", "2w ago",
+    "4mo ago", "1y ago"; "in the future" for a time ahead of the clock (a skewed machine)."""
+    if seconds < -60:
+        return "in the future"
+    seconds = max(0.0, seconds)
+    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("w", 7 * 86400), ("d", 86400),
+                       ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return "just now"

@@ -1,0 +1,51 @@
+"""carto_core.util.terminal: when text is coloured, ages in a person's words, the width."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+
+from carto_core.util.terminal import Style, ago, plain, use_colour, width
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("seconds, words", [
+    (0, "just now"), (59, "just now"), (60, "1m ago"), (3599, "59m ago"), (3600, "1h ago"),
+    (86400 * 2 + 5, "2d ago"), (86400 * 7, "1w ago"), (86400 * 31, "1mo ago"),
+    (86400 * 400, "1y ago"), (-30, "just now"), (-3600, "in the future")])
+def test_ago(seconds, words):
+    assert ago(seconds) == words
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert use_colour(_Tty()) is True
+    assert use_colour(io.StringIO()) is False  # a pipe or a file
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_colour(_Tty()) is False
+    monkeypatch.setenv("NO_COLOR", "")  # no-color.org: set but empty means nothing
+    assert use_colour(_Tty()) is True
+    monkeypatch.setenv("TERM", "dumb")
+    assert use_colour(_Tty()) is False
+
+
+def test_style_and_plain():
+    on, off = Style(True), Style(False)
+    assert on("id", "bold", "cyan") == "\x1b[1;36mid\x1b[0m"
+    assert off("id", "bold") == "id" and plain(on("a", "hit") + "b") == "ab"
+
+
+def test_width_from_columns_and_bounded(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "132")
+    assert width(io.StringIO()) == 132
+    monkeypatch.setenv("COLUMNS", "5")
+    assert width(io.StringIO()) == 40
+    monkeypatch.delenv("COLUMNS")
+    assert width(io.StringIO(), default=90) == 90

@@ -1,0 +1,97 @@
+"""`carto search` as a person sees it: under a pseudo-terminal, with NO_COLOR, and piped."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .pty_run import env_for, in_pty, piped, plain
+
+QUERY = "discount codes"
+
+
+def _ids(env) -> list[str]:
+    done = piped(["search", QUERY, "--all", "-n", "3", "--json", "--no-semantic"], env)
+    return [hit["event_id"] for hit in json.loads(done.stdout)["results"]]
+
+
+def test_a_block_per_hit_with_the_full_id_coloured_on_a_terminal(sample_home):
+    env = env_for()
+    ids = _ids(env)
+    code, out = in_pty(["search", QUERY, "--all", "-n", "3", "--no-semantic"], env, columns=90)
+    assert code == 0 and "\x1b[" in out  # colour on a terminal
+    text = plain(out)
+    lines = text.splitlines()
+    total = json.loads(piped(["search", QUERY, "--all", "--json", "--no-semantic"], env).stdout)["total"]
+    assert lines[0] == f'3 of {total} results for "{QUERY}"' and total > 3
+    heads = [line for line in lines if line and not line.startswith(" ")][1:]
+    assert [head.split("  ")[0] for head in heads] == ids  # whole, pasteable ids, in rank order
+    for head in heads:
+        age, project = head.split("  ", 1)[1].split(" · ")[:2]
+        assert re.fullmatch(r"(just now|\d+(m|h|d|w|mo|y) ago)", age) and project == "webshop"
+    blocks = text.split("\n\n")[1:]
+    assert len(blocks) == 3 and all(1 <= len(block.strip("\n").splitlines()) - 1 <= 2 for block in blocks)
+    assert all(len(line) <= 90 for line in lines)
+    # the query's words are highlighted in the snippet, and only there
+    assert re.search(r"\x1b\[1;33m[Dd]iscount\x1b\[0m", out)
+    for gone in ("call_id", "tokens", "transcript:", "session:", "facets", "===", "Facets"):
+        assert gone not in text
+
+
+def test_no_color_and_a_pipe_get_the_same_plain_text(sample_home):
+    args = ["search", QUERY, "--all", "-n", "3", "--no-semantic"]
+    code, no_colour = in_pty(args, env_for(colour=False), columns=100)
+    done = piped(args, env_for())
+    assert code == done.returncode == 0
+    assert "\x1b" not in no_colour and "\x1b" not in done.stdout
+    assert no_colour.strip("\n") == done.stdout.strip("\n")
+
+
+def test_facets_only_when_asked(sample_home):
+    env = env_for()
+    plain_out = piped(["search", QUERY, "--all", "-n", "2", "--no-semantic"], env).stdout
+    asked = piped(["search", QUERY, "--all", "-n", "2", "--no-semantic", "--facets"], env).stdout
+    assert "facets of all" not in plain_out
+    lines = asked.splitlines()
+    assert lines[1].startswith("facets of all ") and lines[2].startswith("  projects  webshop ")
+
+
+def test_oneline_is_one_line_a_result(sample_home):
+    env = env_for()
+    ids = _ids(env)
+    code, out = in_pty(["search", QUERY, "--all", "-n", "3", "--no-semantic", "--format", "oneline"],
+                       env, columns=80)
+    lines = plain(out).splitlines()
+    assert code == 0 and len(lines) == 3
+    assert [line.split()[0] for line in lines] == ids and all(len(line) <= 80 for line in lines)
+    assert all(" webshop " in line for line in lines)
+
+
+def test_format_json_is_the_json_document(sample_home):
+    env = env_for()
+    args = ["search", QUERY, "--all", "-n", "3", "--no-semantic"]
+    by_flag = json.loads(piped([*args, "--json"], env).stdout)
+    by_format = json.loads(piped([*args, "--format", "json"], env).stdout)
+    assert by_flag.keys() == by_format.keys()
+    assert by_flag["results"] == by_format["results"] and by_flag["total"] == by_format["total"]
+    clash = piped([*args, "--json", "--format", "oneline"], env)
+    assert clash.returncode == 2 and "--json and --format oneline" in clash.stderr
+
+
+def test_nothing_found_says_so_and_exits_3(sample_home):
+    done = piped(["search", "zzqx vvkq", "--all", "--no-semantic"], env_for())
+    assert done.returncode == 3
+    assert done.stdout.splitlines()[0] == 'no results for "zzqx vvkq"'
+
+
+def test_help_names_the_default_decay_and_fusion():
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+    from carto_core.model.config import DEFAULTS
+
+    output = CliRunner().invoke(cli, ["search", "--help"]).output
+    text = " ".join(re.sub(r"-\n\s+", "-", output).split())  # click wraps after a hyphen
+    assert f"(default {DEFAULTS['search.decay']}," in text and "default gated-prior" in text
+    assert f"(default {DEFAULTS['search.fusion']}," in text
+    assert "--format [text|oneline|json]" in text and "--facets" in text
