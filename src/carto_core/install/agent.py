@@ -111,6 +111,8 @@ def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = Fa
         click.echo(f"mcp: {mcp_result['error']}", err=True)
     for line in mcp_result.get("changes", []):
         click.echo(f"mcp: {line}")
+    for line in result.get("restored", []):
+        click.echo(line)
     for line in trailer(result) if callable(trailer) else trailer:
         click.echo(line)
     if not removing and not dry_run:
@@ -154,6 +156,12 @@ def run_install(
         fail(str(exc), ExitCode.CONFLICT)
     if mcp:
         add_mcp(result, agent, dry_run=dry_run, remove=removing, **(mcp_options or {}))
+    if removing and not dry_run:
+        # Files carto's entries have left mean what they meant before the install: their
+        # original bytes back (or gone, when carto made them), and carto's backups with them.
+        from carto_core.install.ledger import settle
+
+        result["restored"] = settle()
     if as_json:
         emit_json(result)
     else:

@@ -1,4 +1,5 @@
-"""Changing an agent's configuration file safely: a timestamped backup first, then the new text
+"""Changing an agent's configuration file safely: a timestamped backup first (and an entry in
+the install ledger, `install.ledger`, so uninstall can give the original back), then the new text
 written beside the file and renamed over it (a crash leaves the old file or the new one, never a
 torn one). Shared by the hook installers (`install.hooksfile`), the MCP installer and Codex's
 hook trust. Stdlib only.
@@ -21,10 +22,17 @@ def backup(path: Path, dry_run: bool = False) -> str | None:
     """Copy an existing `path` to `<name>.carto-backup-<UTC time>`; returns the copy's path
     (the would-be path on a dry run), or None when there is no file to keep."""
     if not path.exists():
+        if not dry_run:
+            from carto_core.install import ledger
+
+            ledger.record(path, None)  # carto creates it: uninstall removes it again
         return None
     target = backup_path(path)
     if not dry_run:
         shutil.copy2(path, target)
+        from carto_core.install import ledger
+
+        ledger.record(path, str(target))
     return str(target)
 
 
