@@ -95,8 +95,9 @@ def test_unknown_intent_is_a_usage_error_listing_the_seventeen(home):
 
 
 def test_text_output_shows_the_intent(home):
-    out = run("search", "cart", "--intent", "bug-fixes", "--no-semantic", "--all", "--no-collapse").output
-    assert "intent: bug-fixes" in out and "intents:" in out
+    out = run("search", "cart", "--intent", "bug-fixes", "--no-semantic", "--all", "--no-collapse",
+              "--facets").output
+    assert " · intent bug-fixes" in out and "\n  intents   bug-fixes " in out
 
 
 def test_semantic_ladder_honours_the_intent(paraphrase_intent_home):

@@ -18,20 +18,20 @@ def _ids(env) -> list[str]:
 def test_a_block_per_hit_with_the_full_id_coloured_on_a_terminal(sample_home):
     env = env_for()
     ids = _ids(env)
-    code, out = in_pty(["search", QUERY, "--all", "-n", "3", "--no-semantic"], env, columns=90)
+    code, out = in_pty(["search", QUERY, "--all", "-n", "3", "--no-semantic"], env, columns=70)
     assert code == 0 and "\x1b[" in out  # colour on a terminal
     text = plain(out)
     lines = text.splitlines()
     total = json.loads(piped(["search", QUERY, "--all", "--json", "--no-semantic"], env).stdout)["total"]
     assert lines[0] == f'3 of {total} results for "{QUERY}"' and total > 3
-    heads = [line for line in lines if line and not line.startswith(" ")][1:]
-    assert [head.split("  ")[0] for head in heads] == ids  # whole, pasteable ids, in rank order
-    for head in heads:
-        age, project = head.split("  ", 1)[1].split(" · ")[:2]
+    blocks = [block.strip("\n").splitlines() for block in text.split("\n\n")[1:]]
+    assert [block[0].split("  ")[0] for block in blocks] == ids  # whole, pasteable ids, in rank order
+    for block in blocks:
+        details = block[0].split("  ", 1)[1] if "  " in block[0] else block[1].strip()
+        age, project = details.split(" · ")[:2]
         assert re.fullmatch(r"(just now|\d+(m|h|d|w|mo|y) ago)", age) and project == "webshop"
-    blocks = text.split("\n\n")[1:]
-    assert len(blocks) == 3 and all(1 <= len(block.strip("\n").splitlines()) - 1 <= 2 for block in blocks)
-    assert all(len(line) <= 90 for line in lines)
+        assert 1 <= len(block) - 1 <= 3  # the details (under a long id) and a 2-line snippet
+    assert len(blocks) == 3 and all(len(line) <= 70 for line in lines)
     # the query's words are highlighted in the snippet, and only there
     assert re.search(r"\x1b\[1;33m[Dd]iscount\x1b\[0m", out)
     for gone in ("call_id", "tokens", "transcript:", "session:", "facets", "===", "Facets"):

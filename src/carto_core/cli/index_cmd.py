@@ -84,9 +84,14 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     reports = []
     failed = False
     before = indexstamp.Snapshot(home, list(steps)) if fast else None
+    import sys
+
+    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(transient=True, disable=as_json) as bar:
+    # The bar goes to stderr and only to a terminal: stdout keeps the summary alone.
+    with Progress(console=Console(stderr=True), transient=True,
+                  disable=as_json or not sys.stderr.isatty()) as bar:
         for step in selected:
             task = bar.add_task(f"index: {step.name}", total=None)
 
@@ -114,12 +119,10 @@ def _emit(home, reports: list[dict], as_json: bool, *, unchanged: bool = False) 
         emit_json({"home": str(home.root), "steps": reports,
                    **({"unchanged": True} if unchanged else {})})
         return
-    if unchanged:
-        click.echo("nothing new since the last run (every log and index as it left them)")
+    from carto_core.cli.index_text import render
+
+    for line in render(reports, unchanged=unchanged):
+        click.echo(line)
     for report in reports:
         if report.get("outcome") == "error":
             click.echo(f"{report['step']}: error: {report['error']}", err=True)
-            continue
-        details = ", ".join(f"{k} {v}" for k, v in report.items()
-                            if k not in ("step", "outcome", "problems", "generation"))
-        click.echo(f"{report['step']}: {report['outcome']} ({details})")

@@ -175,7 +175,13 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
             details.append(hit.project)
         details.append(kind_of(hit))
         details.extend(marks(hit, who))
-        out.append(f"{style(hit.event_id, 'bold', 'cyan')}  {style(' · '.join(details), 'dim')}")
+        said = " · ".join(details)
+        if len(hit.event_id) + 2 + len(said) <= width:
+            out.append(f"{style(hit.event_id, 'bold', 'cyan')}  {style(said, 'dim')}")
+        else:  # a long id (a transcript turn's): the details go under it, cut to the width
+            out.append(style(hit.event_id, "bold", "cyan"))
+            said = said if len(said) <= room else said[:room - 1] + "…"
+            out.append("  " + style(said, "dim"))
         text = snippet(hit.summary, terms, room * SNIPPET_LINES) or "(no text)"
         for line in textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)[:SNIPPET_LINES]:
             out.append("  " + highlight(line, terms, style))

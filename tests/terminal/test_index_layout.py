@@ -1,0 +1,33 @@
+"""`carto index` says what it did in words: a line a step, no raw report, progress on a terminal."""
+
+from __future__ import annotations
+
+import re
+
+from .pty_run import env_for, in_pty, piped, plain
+
+
+def test_a_readable_summary_piped_and_again(sample_home):
+    env = env_for({"CARTO_EMBEDDER": "wordllama"})
+    done = piped(["index"], env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"keyword index: (up to date|built|rebuilt from the logs|appended rows folded in)"
+                        r" · 22 events, \d+ distinct words · (under 0\.1 s|\d+\.\d s)", lines[0]), lines
+    assert re.fullmatch(r"semantic index \(wordllama\): 22 events embedded now \([\d.]+ a second\), "
+                        r"22 of 22 in all · (under 0\.1 s|\d+\.\d s)", lines[1]), lines
+    for raw in ("{", "None", "backoff_until", "gate_active", "dropped_models", "docs_per_second"):
+        assert raw not in done.stdout
+    again = [line for line in piped(["index"], env).stdout.splitlines()
+             if line != "nothing new since the last run: every index is up to date"]
+    assert again[0].startswith("keyword index: up to date · 22 events")
+    assert again[1].startswith("semantic index (wordllama): up to date, 22 of 22 events embedded")
+
+
+def test_progress_on_a_terminal_then_the_same_summary(sample_home):
+    env = env_for({"CARTO_EMBEDDER": "wordllama"})
+    code, out = in_pty(["index", "--rebuild"], env, columns=100)
+    assert code == 0
+    assert "index: keyword" in plain(out) and "index: semantic" in plain(out)  # the live bar
+    summary = plain(out).replace("\r", "\n").splitlines()
+    assert any(line.startswith("keyword index: rebuilt from the logs · 22 events") for line in summary)
