@@ -63,7 +63,7 @@ def test_a_reader_on_a_missing_home_exits_3_and_creates_nothing(typo, name):
     done = CliRunner().invoke(cli, READER_ARGS[name])
     assert done.exit_code == 3, (name, done.output)
     assert f"no carto home at {typo}" in done.stderr
-    assert "carto install claude" in done.stderr and "carto ingest claude" in done.stderr
+    assert "carto install claude" in done.stderr and "`carto ingest --all`" in done.stderr
     assert not typo.exists()
 
 

@@ -65,7 +65,7 @@ def test_doctor_reports_what_others_can_read(shared_home):
     assert shared["open"] == 13 and {"path": ".", "kind": "folder", "mode": "0755",
                                       "private": "0700"} in shared["examples"]
     problem = next(p for p in document["problems"] if "other users can read" in p["problem"])
-    assert problem["fix"].startswith("carto repair permissions --write")
+    assert problem["fix"].startswith("`carto repair permissions --write`")
     assert result.exit_code == 1
 
 

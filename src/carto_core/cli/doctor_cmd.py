@@ -77,11 +77,16 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             })
     searched_rows = sum(h["rows"] for h in logs if h["log"] in SEARCHED_LOGS)
     if home.root.is_dir() and searched_rows == 0:
-        problems.append({
-            "problem": "the home holds no events yet",
-            "fix": "run `carto ingest claude` (or codex, git, ...) to backfill, "
-                   "or `carto demo` to see carto on sample data",
-        })
+        # A problem only when something on disk could fill it: with nothing to backfill the
+        # hooks fill it from the agent's next session on, and no command would help now.
+        waiting = _backfillable()
+        if waiting:
+            problems.append({
+                "problem": "the home holds no events yet, while " + ", ".join(waiting)
+                           + " left history on disk",
+                "fix": "`carto ingest --all` (backfills every source that finds something; "
+                       "`carto demo` shows carto on sample data)",
+            })
     from carto_core.logio.spill import pending
 
     spilled = pending(home.root)
@@ -103,7 +108,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         problems.append({
             "problem": f"other users can read the home: {kinds} grant the group or others access "
                        f"(e.g. {first['path']} is {first['mode']})",
-            "fix": "carto repair permissions --write (folders 0700, files 0600)",
+            "fix": "`carto repair permissions --write` (folders 0700, files 0600)",
         })
     registries = get_registries()
     plugins = []
@@ -151,7 +156,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         if control["forget_pending"]:
             problems.append({"problem": "a forget was interrupted: part of what it takes out is "
                                         "still in the home",
-                             "fix": "carto forget --resume (any carto command that reads the "
+                             "fix": "`carto forget --resume` (any carto command that reads the "
                                     "home finishes it too)"})
     return {
         "home": str(home.root),
@@ -171,6 +176,20 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "problems": problems,
         "ok": not problems,
     }
+
+
+def _backfillable() -> list[str]:
+    """The sources whose backfill finds something to read where it looks by default."""
+    from carto_core.cli.ingest_cmd import backfill_sources
+
+    found = []
+    for name, source in backfill_sources():
+        try:
+            if next(iter(source.discover()), None) is not None:
+                found.append(name)
+        except Exception:  # a source that cannot look is not this check's problem
+            continue
+    return found
 
 
 def _semantic_report(home, registries, problems: list[dict]) -> dict:

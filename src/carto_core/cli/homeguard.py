@@ -35,9 +35,10 @@ HOME_FREE = frozenset({"config", "demo", "hook", "ingest", "install", "mcp", "ne
                        "plugins", "uninstall", "import", "restore"})
 
 
-HOW_TO_MAKE_ONE = ("make one with `carto install claude` or `carto install codex` (live capture from "
-                   "now on) or `carto ingest claude` (backfill the transcripts on disk); or point "
-                   "CARTO_HOME at an existing home (`carto config` shows how the home was chosen)")
+HOW_TO_MAKE_ONE = ("`carto install claude` (or `carto install codex`) makes it and records the "
+                   "agent's work from now on; `carto ingest --all` backfills what the agents left "
+                   "on disk; or point CARTO_HOME at an existing home (`carto config` says how the "
+                   "home was chosen)")
 
 
 def missing_home_message(root) -> str:

@@ -167,6 +167,90 @@ def generic_ingest_command(name: str, source_cls) -> click.Command:
     return command
 
 
-@click.group(cls=IngestGroup)
-def ingest() -> None:
-    """Backfill history from an installed source (`carto ingest --help` lists them)."""
+def backfill_sources(skipped: dict | None = None) -> list[tuple[str, object]]:
+    """(name, source built with the config's `[sources.NAME]` options) for every installed source
+    that can backfill, by name. A source that refuses to be built without a setting of its own
+    (Hermes without its policy file) is left out, its reason in `skipped`."""
+    from carto_core.model.config import load_config
+    from carto_core.plugin.registry import get_registries
+
+    section = load_config().section("sources")
+    out = []
+    for name, cls in sorted(get_registries().sources.items()):
+        if not cls.can_backfill():
+            continue
+        try:
+            out.append((name, cls(dict(section.get(name, {}) or {}))))
+        except Exception as exc:  # its own reason, said by --all
+            if skipped is not None:
+                skipped[name] = str(exc).splitlines()[0]
+    return out
+
+
+def ingest_all(*, dry_run: bool, as_json: bool) -> None:
+    """`carto ingest --all`: every source that finds something where it looks by default."""
+    from carto_core.model.config import load_config
+
+    home = load_config().home
+    summaries, nothing, not_set_up = {}, [], {}
+    for name, source in backfill_sources(not_set_up):
+        streams = list(source.discover())
+        if not streams:
+            nothing.append(name)
+            continue
+        try:
+            summaries[name] = run_with_progress(source, home, dry_run=dry_run, as_json=as_json,
+                                                streams=streams)
+        except (OSError, ValueError) as exc:
+            summaries[name] = None
+            click.echo(f"carto: ingest {name}: {exc}", err=True)
+    done = {name: s for name, s in summaries.items() if s is not None}
+    if as_json:
+        emit_json({"sources": {name: s.as_dict() for name, s in done.items()},
+                   "nothing_to_read": nothing, "not_set_up": not_set_up,
+                   "failed": sorted(set(summaries) - set(done))})
+    else:
+        for summary in done.values():
+            click.echo(summary.line())
+            for error in summary.errors:
+                click.echo(f"  error: {error}", err=True)
+        if nothing:
+            click.echo(f"nothing to read where {', '.join(nothing)} look by default "
+                       "(`carto ingest NAME --help` says where)")
+        for name, why in not_set_up.items():
+            click.echo(f"{name}: not set up ({why})")
+    if not summaries:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
+    if not any(s.rows_written or s.already_present or not s.errors for s in done.values()):
+        raise SystemExit(int(ExitCode.ERROR))
+
+
+@click.group(cls=IngestGroup, invoke_without_command=True)
+@click.option("--all", "all_sources", is_flag=True,
+              help="Backfill from every installed source that finds something where it looks by "
+                   "default (its `[sources.NAME]` options from the config apply).")
+@click.option("--dry-run", is_flag=True, help="With --all: read and count, write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="With --all: one JSON document of every source's summary.")
+@click.pass_context
+def ingest(ctx, all_sources: bool, dry_run: bool, as_json: bool) -> None:
+    """Backfill history from an installed source (`carto ingest --help` lists them), or from
+    every one with --all.
+
+    \b
+    Examples:
+      carto ingest --all            every source that finds history on this machine
+      carto ingest claude           Claude Code's transcripts and prompt history
+      carto ingest git --repo .     this repository's commits
+
+    Exit codes (--all): 0 ok; 1 every source failed; 3 no source found anything to read.
+    """
+    if ctx.invoked_subcommand is not None:
+        if all_sources:
+            from carto_core.util.output import usage_error
+
+            usage_error("give --all or a source name, not both")
+        return
+    if not all_sources:
+        click.echo(ctx.get_help())
+        raise SystemExit(int(ExitCode.USAGE))
+    ingest_all(dry_run=dry_run, as_json=as_json)

@@ -111,6 +111,8 @@ def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = Fa
         click.echo(f"mcp: {mcp_result['error']}", err=True)
     for line in mcp_result.get("changes", []):
         click.echo(f"mcp: {line}")
+    if result.get("home"):
+        click.echo(result["home"])
     for line in result.get("restored", []):
         click.echo(line)
     for line in trailer(result) if callable(trailer) else trailer:
@@ -130,6 +132,25 @@ def exclusion_note() -> str:
                 + ", ".join(rule.patterns))
     return (f"to keep a project or folder out of carto, list it in {config_file()}: "
             '[capture] exclude = ["client-*", "~/private"] (docs/control.md#exclusion)')
+
+
+def _make_home(result: dict) -> None:
+    """The home the hooks write to, made now (0700), so that `carto doctor` and every lens
+    find it at once instead of asking for it until the agent's first tool call."""
+    from carto_core.model.config import ConfigError, load_config
+    from carto_core.util.privatefiles import make_dirs
+
+    try:
+        root = load_config().home.root
+    except ConfigError:
+        return
+    if not root.is_dir():
+        try:
+            make_dirs(root)
+        except OSError as exc:
+            result["home"] = f"the home {root} could not be made ({exc.strerror}); the hooks make it"
+            return
+        result["home"] = f"made the home {root} (the hooks write there)"
 
 
 def run_install(
@@ -156,6 +177,8 @@ def run_install(
         fail(str(exc), ExitCode.CONFLICT)
     if mcp:
         add_mcp(result, agent, dry_run=dry_run, remove=removing, **(mcp_options or {}))
+    if not removing and not dry_run:
+        _make_home(result)
     if removing and not dry_run:
         # Files carto's entries have left mean what they meant before the install: their
         # original bytes back (or gone, when carto made them), and carto's backups with them.

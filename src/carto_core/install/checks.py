@@ -74,8 +74,8 @@ def hook_report(registries, *, run_probes: bool = True) -> dict:
         problems.insert(0, {
             "problem": "no hooks installed: no agent runs carto's live capture (checked "
                        + ", ".join(checked or ["no hook files"]) + ")",
-            "fix": "carto install claude and/or carto install codex, so what agents do is recorded as "
-                   "they do it (carto ingest only backfills)"})
+            "fix": "`carto install claude` (Claude Code) or `carto install codex` (Codex), so what "
+                   "agents do is recorded as they do it (`carto ingest` only backfills)"})
     probes = []
     if run_probes and jobs:
         distinct = list(dict.fromkeys((p, e, c) for p, e, c, _ in jobs))

@@ -72,7 +72,7 @@ class CodexRolloutSource(Source):
         by_status: dict[str, list[dict]] = {}
         for entry in trust.review(path, settings, config):
             by_status.setdefault(entry["status"], []).append(entry)
-        fix = ("carto install codex --trust (records trust for carto's handlers only), or run "
+        fix = ("`carto install codex --trust` (records trust for carto's handlers only), or run "
                "`codex` in a terminal and approve them under /hooks")
         for status, what in (("untrusted", "never trusted"), ("modified", "changed since they were trusted")):
             entries = by_status.get(status, [])
