@@ -27,6 +27,11 @@ TOUR: list[tuple[str, list[str], frozenset[int]]] = [
 #: Environment variables the demo clears: carto's settings and the agents' session ids.
 _USER_SETTINGS = ("CARTO_", "CARTOGRAPHER_", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID",
                   "CODEX_SESSION_ID", "CODEX_THREAD_ID")
+#: Where the agents' folders are found: the demo points them into its temporary folder, so no
+#: step (doctor's hook check, a source's discovery) reads the machine's ~/.claude, ~/.codex or
+#: ~/.hermes, nor runs the hooks installed there.
+_AGENT_PLACES = ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "CODEX_HOME",
+                 "CLAUDE_CONFIG_DIR", "HERMES_HOME")
 
 
 @click.command(
@@ -41,7 +46,8 @@ def demo(keep: bool) -> None:
 
     Runs a search, a facts census and a standup against three scripted agent sessions on two
     projects, with carto's defaults (your config file and CARTO_* settings are set aside).
-    Nothing outside the temporary folder is written; doctor reads the agents' hook files.
+    Nothing outside the temporary folder is written or read: HOME points into it for the tour,
+    so your ~/.claude, ~/.codex and ~/.hermes stay out of it.
     """
     from carto_core.cli import cli
     from carto_core.evaluation.sample import build_sample_home
@@ -51,7 +57,7 @@ def demo(keep: bool) -> None:
     # embedder service, disabled plugins: a broken or unreachable one would fail the tour) and
     # no live session (delta serving would hide results). All are put back afterwards.
     saved = {key: value for key, value in os.environ.items() if key.startswith(_USER_SETTINGS)}
-    saved.update({key: os.environ.get(key) for key in ("CARTO_HOME", "CARTO_CONFIG")})
+    saved.update({key: os.environ.get(key) for key in ("CARTO_HOME", "CARTO_CONFIG", *_AGENT_PLACES)})
     failures = 0
     try:
         build_sample_home(root)
@@ -59,6 +65,8 @@ def demo(keep: bool) -> None:
             os.environ.pop(key, None)
         os.environ["CARTO_HOME"] = root
         os.environ["CARTO_CONFIG"] = os.path.join(root, ".carto", "no-config.toml")
+        os.environ["HOME"] = os.path.join(root, ".carto", "demo-user")  # an empty machine
+        os.makedirs(os.environ["HOME"], mode=0o700)
         click.echo(f"carto demo: sample home in {root}\n")
         for title, argv, answers in TOUR:
             click.secho(f"$ carto {' '.join(argv)}    # {title}", bold=True)
