@@ -353,8 +353,20 @@ def _echo_hooks(hooks: dict) -> None:
     for item in hooks["files"]:
         probes = [p for p in hooks["probes"] if p["provider"] == item["provider"]]
         firing = sum(1 for p in probes if p["fires"])
-        verdict = (f": {len(probes)} command(s), {firing} fire" if probes else " (not run: --no-probe)")
-        click.echo(f"  {item['provider']:8} {item['path']}  {item['handlers']} handler(s){verdict}")
+        count = item["handlers"]
+        head = f"  {item['provider']:8} {count} hook{'s' * (count != 1)} in {item['path']}"
+        if not probes:
+            verdict = " (not run: --no-probe)"
+        elif firing == len(probes):
+            verdict = f": {_each(len(probes))} ran and recorded"
+        else:
+            verdict = f": {firing} of {len(probes)} commands ran and recorded; the others stay silent:"
+        click.echo(head + verdict)
         for result in probes:
             if not result["fires"]:
-                click.echo(f"      {result['event']}: silent: {result['reason']}")
+                click.echo(f"      {result['event']}: {result['reason']}")
+
+
+def _each(commands: int) -> str:
+    """The probes' count, in words: a hook file's handlers often share one command line."""
+    return "its one command" if commands == 1 else f"each of its {commands} distinct commands"

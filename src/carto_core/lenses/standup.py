@@ -384,8 +384,14 @@ def found_nothing(doc: dict) -> bool:
 
 
 def _age(ms: int) -> str:
+    """40m, 1h40m, 2d 3h: hours past two days read as days."""
     minutes = round(ms / 60000)
-    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+    if minutes < 60:
+        return f"{minutes}m"
+    if minutes < 48 * 60:
+        return f"{minutes // 60}h{minutes % 60:02d}m"
+    hours = round(minutes / 60)
+    return f"{hours // 24}d {hours % 24}h"
 
 
 def render_standup(doc: dict, cwd: str | None = None) -> str:

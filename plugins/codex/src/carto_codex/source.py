@@ -77,9 +77,11 @@ class CodexRolloutSource(Source):
         for status, what in (("untrusted", "never trusted"), ("modified", "changed since they were trusted")):
             entries = by_status.get(status, [])
             if entries:
-                events = ", ".join(sorted({e["event"] for e in entries}))
-                problems.append({"problem": f"codex: {len(entries)} carto hook(s) in {path} {what} "
-                                            f"({events}); Codex skips them, `codex exec` without a word",
+                names = sorted({e["event"] for e in entries})
+                hooks = f"{len(entries)} of carto's hooks" if len(entries) != 1 else "one of carto's hooks"
+                events = (f"on {len(names)} events: " if len(names) != len(entries) else "") + ", ".join(names)
+                problems.append({"problem": f"codex: {hooks} in {path} {what} ({events}); Codex skips "
+                                            "them, `codex exec` without a word",
                                  "fix": fix})
         if by_status.get("disabled"):
             events = ", ".join(sorted({e["event"] for e in by_status["disabled"]}))
