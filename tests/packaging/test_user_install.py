@@ -76,8 +76,9 @@ def test_hooks_ingest_search_and_serve_from_the_user_install(user_venv, tmp_path
                "tool_name": "Bash", "tool_input": {"command": "git status"},
                "tool_response": {"stdout": "", "stderr": ""}}
     run("hook", "claude", "PostToolUse", stdin=json.dumps(payload))
-    rows = (tmp_path / "carto-home" / "tool-use-log.jsonl").read_text().splitlines()
-    assert any(json.loads(row).get("session_id") == "user-install-1" for row in rows)
+    rows = [json.loads(row) for row in (tmp_path / "carto-home" / "tool-use-log.jsonl").read_text().splitlines()]
+    assert any(row["session"] == "user-install-1" and row["summary"].startswith("Ran: git status")
+               for row in rows)  # upstream's tool-use row names its session `session`
 
     transcripts = tmp_path / "transcripts"
     shutil.copytree(shared_fixtures / "claude" / "claude-code-viewer" / "projects", transcripts)

@@ -28,7 +28,8 @@ COMMANDS = {
     "search-facets": ["search", "cart", "--all", "-n", "2", "--facets"],
     "sessions": ["sessions", "--since", "200d"],
     "standup": ["standup", "--since", "6h"],
-    "doctor": ["doctor", "--no-probe"],
+    "install": ["install", "claude"],
+    "doctor": ["doctor"],
     "index": ["index"],
     "index-again": ["index"],
 }
@@ -39,10 +40,22 @@ SGR = re.compile(r"\x1b\[([0-9;]*)m")
 OTHER = re.compile(r"\x1b\[[0-9;?]*[A-Za-ln-z]|\x1b\][^\x07]*\x07|\r")
 
 
+def settled(text: str) -> str:
+    """What stays on the screen: a line keeps what follows its last carriage return or line
+    erase (a progress bar redraws itself that way and erases itself when done)."""
+    lines = []
+    for line in text.split("\n"):
+        for mark in ("\x1b[2K", "\r"):
+            if mark in line:
+                line = line.rsplit(mark, 1)[1]
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def to_html(text: str) -> str:
     out, state = [], {}
     pos = 0
-    text = OTHER.sub("", text)
+    text = OTHER.sub("", settled(text))
     for match in SGR.finditer(text):
         out.append(_span(html.escape(text[pos:match.start()]), state))
         codes = [int(c) for c in match.group(1).split(";") if c] or [0]
