@@ -85,7 +85,7 @@ def test_hooks_ingest_search_and_serve_from_the_user_install(user_venv, tmp_path
     ingest = run("ingest", "claude", "--root", str(transcripts), "--history", "none", "--json")
     assert json.loads(ingest.stdout)["rows_written"] > 0
 
-    found = json.loads(run("search", "sample", "--json").stdout)
+    found = json.loads(run("search", "analyze codebase", "--json").stdout)  # the fixture asks it
     assert found["results"] and found["results"][0]["event_id"]
 
     serve = subprocess.Popen([carto, "serve", "--port", "0", "--no-warm-cli"], env=env,
