@@ -165,24 +165,19 @@ def source_options(source: str) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-class ForeignFile(OSError):
-    """A transcript path naming another user's file: a hook never reads it."""
-
-
 def open_own_transcript(path: str):
     """(binary file, stat) of a payload's transcript: a regular file (`carto_core.util.safeio`:
-    never blocks on a FIFO or device) owned by this user. Raises OSError otherwise."""
-    from carto_core.util.safeio import open_regular
+    never blocks on a FIFO or device) owned by this user (`safeio.open_own`, the check every
+    backfill makes too). Raises OSError otherwise."""
+    from carto_core.util.safeio import open_own
 
-    handle = open_regular(path)
-    info = os.fstat(handle.fileno())
-    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
-        handle.close()
-        raise ForeignFile(f"belongs to another user (uid {info.st_uid}), never read")
-    return handle, info
+    handle = open_own(path)
+    return handle, os.fstat(handle.fileno())
 
 
 def _why(exc: OSError) -> str:
+    from carto_core.util.safeio import ForeignFile
+
     if isinstance(exc, ForeignFile):
         return str(exc)
     if isinstance(exc, FileNotFoundError):

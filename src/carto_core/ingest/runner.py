@@ -279,6 +279,28 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
     return written
 
 
+def refused_stream(source: Source, stream: Stream) -> str | None:
+    """Why a backfill never reads `stream`'s file, as the live hook never reads a payload's
+    transcript (`carto_core.util.safeio`: the same owner check): another user's file (its
+    owner read through its symlinks), or a symlink leading out of the source's folders
+    (`Source.read_roots`). None: it may be read."""
+    if stream.path is None:
+        return None
+    from carto_core.util.safeio import ForeignFile, check_owner, leads_out
+
+    try:
+        info = os.stat(stream.path)
+    except OSError:
+        return None  # missing or unreadable: its reader says so, as before
+    try:
+        check_owner(info)
+    except ForeignFile:
+        return "another user's file (never read)"
+    if leads_out(stream.path, source.read_roots()):
+        return "a symlink out of the source's folders (never read)"
+    return None
+
+
 def _quiet_for_a_day(stream: Stream) -> bool:
     try:
         return time.time() - os.stat(stream.path).st_mtime > 86_400 if stream.path else False
@@ -308,6 +330,11 @@ def run_ingest(
         if guard.stream(stream):
             summary.streams_skipped += 1
             summary.skipped["excluded stream"] += 1
+            continue
+        refused = refused_stream(source, stream)
+        if refused:
+            summary.streams_skipped += 1
+            summary.skipped[refused] += 1
             continue
         # A stream the Stop hook reads too (`carto_core.capture.live`) is read under its
         # source's live lock, from the live checkpoint, which is then brought up to date: the

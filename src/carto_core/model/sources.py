@@ -125,6 +125,13 @@ class Source:
         """`given_roots()`, else `default` (expanded the same way): where `discover` looks."""
         return self.given_roots() or [Path(os.fspath(r)).expanduser() for r in default]
 
+    def read_roots(self) -> list[Path]:
+        """The folders this source reads (its roots, given or default). A backfill never reads
+        a stream's file that lies in one of them but leads out of it through a symlink, nor
+        another user's file (`carto_core.ingest.runner.refused_stream`). Default: the given
+        roots; a source with default folders returns those too."""
+        return self.given_roots()
+
     def discover(self) -> Iterable[Stream]:
         """Streams this source can read, using `self.options` (`root_paths()`, filters)."""
         raise NotImplementedError(f"source {self.name!r} has no backfill")

@@ -54,6 +54,46 @@ def open_regular(path: os.PathLike | str):
     return os.fdopen(open_fd(path), "rb")
 
 
+class ForeignFile(OSError):
+    """A path naming another user's file: carto never reads it (a symlink in the agent's
+    folder to someone else's transcript, a shared folder)."""
+
+
+def check_owner(info: os.stat_result) -> None:
+    """Raise ForeignFile unless `info` (of an open descriptor, or of a path followed through
+    its symlinks) is this user's."""
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        raise ForeignFile(f"belongs to another user (uid {info.st_uid}), never read")
+
+
+def open_own(path: os.PathLike | str):
+    """`open_regular(path)` for a file this user owns (checked on the open descriptor: no race
+    with a rename); raises OSError (`ForeignFile`, `NotRegularFile`) otherwise. The live hook
+    opens a payload's transcript so, and every backfill each stream's file."""
+    handle = open_regular(path)
+    try:
+        check_owner(os.fstat(handle.fileno()))
+    except OSError:
+        handle.close()
+        raise
+    return handle
+
+
+def leads_out(path: os.PathLike | str, roots) -> bool:
+    """True when `path` lies in one of the folders `roots` as written, but its real path
+    (symlinks followed) does not lie in that folder's real path: a symlink leading out."""
+    absolute = os.path.abspath(os.fspath(path))
+    real = os.path.realpath(absolute)
+    for root in roots:
+        root = os.path.abspath(os.fspath(root))
+        if absolute != root and not absolute.startswith(root.rstrip(os.sep) + os.sep):
+            continue
+        real_root = os.path.realpath(root)
+        if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
 def read_bytes(path: os.PathLike | str, limit: int | None = None) -> bytes:
     """The file's bytes (at most `limit`); raises OSError as `open` would, and for a non-file."""
     with open_regular(path) as handle:

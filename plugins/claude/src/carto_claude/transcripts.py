@@ -181,6 +181,9 @@ class ClaudeSource(Source):
     def roots(self) -> list[Path]:
         return self.root_paths(default=[default_projects_root()])
 
+    def read_roots(self) -> list[Path]:
+        return self.roots
+
     @property
     def history(self) -> Path | None:
         value = self.options.get("history", True)

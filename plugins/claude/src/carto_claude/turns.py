@@ -254,8 +254,8 @@ class TranscriptReader:
 
     def read(self, checkpoint: dict | None, handle=None) -> TurnRead:
         """Read from `checkpoint`; `handle` is the file already opened (binary), else it is
-        opened here (refusing a FIFO or device: `carto_core.util.safeio`)."""
-        from carto_core.util.safeio import open_regular
+        opened here (refusing a FIFO, a device or another user's file: `carto_core.util.safeio`)."""
+        from carto_core.util.safeio import open_own
 
         # Parsing makes many short-lived dicts and no cycles: the collector's passes over
         # everything alive (the runner's id sets, earlier rows) only cost time here.
@@ -265,7 +265,7 @@ class TranscriptReader:
         try:
             if owned:
                 try:
-                    handle = open_regular(self.path)
+                    handle = open_own(self.path)
                 except OSError as exc:
                     result = TurnRead()
                     result.messages.append(f"{self.path}: {exc.strerror or exc}")

@@ -530,16 +530,16 @@ def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float =
     turn otherwise is written as it stands, with `"open": true` while the rollout is not
     finished (`carto_core.transcript.settle`), and read again from its start next time.
     `parent_lines(parent_id)` gives a sub-agent's parent rollout lines (replay filter).
-    `handle` is the rollout already opened (binary), else it is opened here (refusing a FIFO or
-    a device: `carto_core.util.safeio`). `answer` is the Stop payload's
+    `handle` is the rollout already opened (binary), else it is opened here (refusing a FIFO,
+    a device or another user's file: `carto_core.util.safeio`). `answer` is the Stop payload's
     `last_assistant_message`: the newest turn keeps it when the rollout does not hold it yet
     (kept in the checkpoint for that turn). Raises ValueError for a file that is not a rollout,
     OSError for one that cannot be read.
     """
-    from carto_core.util.safeio import open_regular
+    from carto_core.util.safeio import open_own
 
     if handle is None:
-        handle = open_regular(path)
+        handle = open_own(path)
         with handle:
             return _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads,
                                  parent_lines, handle, answer)

@@ -47,6 +47,9 @@ class CodexRolloutSource(Source):
         self.notes: list[str] = []
         self._parents: dict[str, frozenset[bytes]] = {}
 
+    def read_roots(self) -> list[Path]:
+        return list(self.roots)
+
     def hook_files(self) -> list[Path]:
         """$CODEX_HOME/hooks.json, then this project's ./.codex/hooks.json."""
         from carto_codex.install import default_hooks_path
