@@ -157,9 +157,13 @@ class GenerationStore:
         any other old one. A reader that has one open keeps it: every file of a generation is
         mapped when it is opened, and POSIX keeps an unlinked file's mapped pages; a reader
         opening it at that very moment finds CURRENT moved and opens the new one (`load`).
-        Young folders stay: another process may be writing one (.tmp), or have just moved
-        one into place and be about to point CURRENT at it."""
+        Young folders stay: another process may have just moved one into place and be about
+        to point CURRENT at it. A temporary folder (.tmp) goes as soon as its build is gone
+        (its writer lock is free: `index_write.build_is_dead`) and stays while its writer
+        holds it, whatever its age; one without a lock (an older carto's) after 10 minutes."""
         import shutil
+
+        from carto_core.search.index_write import build_is_dead
 
         try:
             current = (base / "CURRENT").read_text("utf-8").strip()
@@ -169,6 +173,13 @@ class GenerationStore:
             name = entry.name
             if not entry.is_dir() or not name.startswith("gen-") or name in (keep, current):
                 continue
+            if name.endswith(".tmp"):
+                dead = build_is_dead(entry)
+                if dead is False:
+                    continue
+                if dead is True:
+                    shutil.rmtree(entry, ignore_errors=True)
+                    continue
             if name != superseded:
                 try:
                     age = time.time() - entry.stat().st_mtime

@@ -26,7 +26,7 @@ import numpy as np
 
 from carto_core.search.postings import Segment, iter_words
 from carto_core.util.npymap import save_npy
-from carto_core.util.privatefiles import make_dir, make_dirs, open_private, write_text
+from carto_core.util.privatefiles import make_dir, make_dirs, open_fd, open_private, write_text
 
 #: Postings merged at a time (about 70 MB of scratch arrays).
 RANGE_POSTINGS = 1_000_000
@@ -247,21 +247,72 @@ class IdWriter:
         save_npy(self.folder / "ids_hash_doc.npy", order.astype(np.int32))
 
 
+#: Held (flock) by the process writing a temporary generation folder, for as long as it
+#: writes: a folder whose lock anyone can take is a dead build's, removed by the next one.
+WRITER_LOCK = ".writer.lock"
+#: temporary folder -> the descriptor holding its lock, in this process.
+_WRITING: dict[str, int] = {}
+
+
 def new_generation(base: Path) -> tuple[str, Path]:
-    """A fresh generation name and its temporary folder under `base`."""
+    """A fresh generation name and its temporary folder under `base`, locked for this build
+    (released by `publish`; `GenerationStore._prune` removes the folders of builds that died)."""
+    import fcntl
     import uuid
 
     make_dirs(base)
     name = f"gen-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
     folder = base / (name + ".tmp")
     make_dir(folder)
+    fd = open_fd(folder / WRITER_LOCK, os.O_WRONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # a filesystem without flock: no lock file, the age rule keeps it
+        os.unlink(folder / WRITER_LOCK)
+        os.close(fd)
+    else:
+        _WRITING[str(folder)] = fd
     return name, folder
+
+
+def build_is_dead(folder: Path) -> bool | None:
+    """True when `folder` (a temporary generation) was left by a build that is gone (its
+    writer lock can be taken), False while its writer holds it, None when it has no lock (a
+    folder an older carto wrote, or one a build made a moment ago: the caller's age rule)."""
+    import fcntl
+
+    try:
+        fd = os.open(folder / WRITER_LOCK, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return False
+    try:
+        # A new open file description: held by another one (this process's too), it refuses.
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _release(folder: Path) -> None:
+    fd = _WRITING.pop(str(folder), None)
+    if fd is None:
+        return
+    try:
+        os.unlink(folder / WRITER_LOCK)  # the published generation carries no lock file
+    except OSError:
+        pass
+    os.close(fd)
 
 
 def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
     """Write meta.json, move the folder into place and point CURRENT at it. Returns the
     generation CURRENT named before ("" for none): superseded now."""
     write_text(folder / "meta.json", json.dumps(meta))
+    _release(folder)
     os.rename(folder, base / name)
     try:
         previous = (base / "CURRENT").read_text("utf-8").strip()
