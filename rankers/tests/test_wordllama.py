@@ -162,3 +162,40 @@ def test_the_query_is_embedded_without_its_question_words(tmp_path, monkeypatch)
     whole = run_search(SearchRequest(query="What sport do I do now?", limit=5), home=home)
     assert seen[-1] == "What sport do I do now?"
     assert whole.results[0].event_id == "turn-s-3"
+
+
+def test_a_long_query_bpe_equals_the_tokenizer(embedder):
+    words = Path(__file__).read_text().split()
+    text = " ".join(words[i * 7 % len(words)] for i in range(3000))
+    fast = embedder.fast_model().tokenizer
+    assert embedder.bpe().ids(text) == fast.encode(text, add_special_tokens=False).ids
+
+
+def _lines_run(bpe, text: str) -> int:
+    """Lines of `BPE.ids` executed on `text` (a count of work that no machine's load moves)."""
+    code, count = wl.BPE.ids.__code__, [0]
+
+    def local(frame, event, arg):
+        if event == "line":
+            count[0] += 1
+        return local
+
+    before = sys.gettrace()  # a coverage run's tracer, given back afterwards
+    sys.settrace(lambda frame, event, arg: local if frame.f_code is code else None)
+    try:
+        bpe.ids(text)
+    finally:
+        sys.settrace(before)
+    return count[0]
+
+
+def test_the_bpe_does_linear_work(embedder):
+    """Work, not time: lines executed per symbol stay flat as the text grows (the rescan of
+    every pair per merge it replaced ran 734 lines a symbol at 100 words and 2,896 at 400:
+    quadratic, an 84 KB query took minutes). The heap's log factor is far below this bound."""
+    per_symbol = []
+    for words in (100, 400):
+        text = " ".join(["tokenization", "of", "queries", "stays", "linear"] * (words // 5))
+        per_symbol.append(_lines_run(embedder.bpe(), text) / (len(text) + 1))
+        assert per_symbol[-1] < 60, (words, per_symbol)
+    assert per_symbol[1] < 1.5 * per_symbol[0], per_symbol

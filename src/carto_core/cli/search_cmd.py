@@ -166,6 +166,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
                     "--get/--touch/--thread IDS (see carto search --help)")
 
     from carto_core.search import SearchError, SearchRequest, run_search
+    from carto_core.search.api import QUERY_MAX_CHARS
     from carto_core.search.engine import SearchEngine
     from carto_core.serve.warm_client import engine_for
 
@@ -205,6 +206,9 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         if isinstance(exc, (ConfigError, RegistryError)):
             usage_error(str(exc))
         raise
+    if result.query_cut is not None:
+        print(f"carto: the query is {result.query_cut:,} characters: searched its first "
+              f"{len(result.query):,} (a search reads at most {QUERY_MAX_CHARS:,})", file=sys.stderr)
     if as_json and not result.results and result.unknown_entities:  # recorded by the telemetry
         print(f"(recorded knowledge gap: {', '.join(result.unknown_entities)})", file=sys.stderr)
     if team:

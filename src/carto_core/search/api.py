@@ -559,6 +559,26 @@ class DecayPolicy:
 # --------------------------------------------------------------------------- request / result
 
 
+#: The longest query a search reads (characters): the explorer's recall contract and MCP take
+#: no more either. A longer one is cut (`bounded_query`), so every ladder (the analyzer, the
+#: embedder's tokenizer and model) sees bounded text and any query is answered in bounded time;
+#: the answer says so (`SearchResult.query_cut`).
+QUERY_MAX_CHARS = 2048
+
+
+def bounded_query(text: str) -> str:
+    """`text`, or its first QUERY_MAX_CHARS characters cut at the last whitespace among them
+    (a word is not cut in half) when it is longer."""
+    if len(text) <= QUERY_MAX_CHARS:
+        return text
+    head = text[:QUERY_MAX_CHARS]
+    if not text[QUERY_MAX_CHARS].isspace():
+        space = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+        if space > QUERY_MAX_CHARS // 2:
+            head = head[:space]
+    return head
+
+
 class SearchRequest(Record):
     """One search. `None` means "from the config file, else the default"."""
 
@@ -701,7 +721,8 @@ class SearchResult(Record):
 
     _fields = ("query", "results", "total", "facets", "ladders", "stages_ms", "semantic",
                "decay", "fusion", "suppressed", "session_id", "project", "since", "before",
-               "index_generation", "call_id", "unknown_entities", "explain", "intent")
+               "index_generation", "call_id", "unknown_entities", "explain", "intent",
+               "query_cut")
     _factories = {"unknown_entities": list}
     query: str
     results: list[SearchHit]
@@ -726,6 +747,9 @@ class SearchResult(Record):
     #: The call's decisions (`SearchRequest.explain`): fusion, trim, gate, decay knobs.
     explain: dict | None
     intent: str | None
+    #: The length of the query as given when it was longer than QUERY_MAX_CHARS and cut
+    #: (`query` is then what was searched); None otherwise.
+    query_cut: int | None
 
     def __init__(self, query: str, results: list[SearchHit], total: int, facets: dict,
                  ladders: list[LadderReport], stages_ms: dict[str, float],
@@ -733,7 +757,7 @@ class SearchResult(Record):
                  session_id: str = "", project: str | None = None, since: str | None = None,
                  before: str | None = None, index_generation: str = "", call_id: str = "",
                  unknown_entities: list[str] = NEW, explain: dict | None = None,
-                 intent: str | None = None):
+                 intent: str | None = None, query_cut: int | None = None):
         self.query = query
         self.results = results
         self.total = total
@@ -753,6 +777,7 @@ class SearchResult(Record):
         self.unknown_entities = [] if unknown_entities is NEW else unknown_entities
         self.explain = explain
         self.intent = intent
+        self.query_cut = query_cut
 
     @property
     def semantic_status(self) -> str:
@@ -787,4 +812,6 @@ class SearchResult(Record):
             "call_id": self.call_id or None,
             "stages_ms": self.stages_ms,
             **({"explain": self.explain} if self.explain is not None else {}),
+            **({"query_cut": {"given_chars": self.query_cut, "searched_chars": len(self.query)}}
+               if self.query_cut is not None else {}),
         }

@@ -5,6 +5,7 @@ scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim ->
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from collections import Counter
@@ -16,6 +17,7 @@ import numpy as np
 
 from carto_core.util.lazyre import Lazy
 from carto_core.search.api import (
+    QUERY_MAX_CHARS,
     SEMANTIC,
     TRIM,
     DecayContext,
@@ -30,6 +32,7 @@ from carto_core.search.api import (
     SearchResult,
     SearchUsageError,
     SemanticState,
+    bounded_query,
     trim,
 )
 
@@ -209,6 +212,12 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
         config = load_config()
     rankers, fusion_name, decay_name = resolve_names(request, engine, config)
+    given = len(request.query or "")
+    if given > QUERY_MAX_CHARS:
+        # Every ladder, the telemetry and the answer see the bounded query (a copy: the
+        # caller's request is left as it was).
+        request = copy.copy(request)
+        request.query = bounded_query(request.query)
     analyzed = engine.analyzer.query(request.query or "")
     terms, prefixes = short_shas(analyzed.terms, analyzed.prefixes)
     query = Query(request.query or "", terms, prefixes, analyzed.question)
@@ -359,6 +368,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         index_generation=engine.generation,
         call_id=telemetry.call_id if telemetry is not None else "",
         unknown_entities=unknown, intent=request.intent,
+        query_cut=given if given > QUERY_MAX_CHARS else None,
         explain=_explain(fusion_name, decay_name, candidates, floor, len(fused), context, params,
                          ladders, fused) if request.explain else None,
     )

@@ -115,31 +115,52 @@ class BPE:
         return cls(lambda a, b: ranks.get((a, b)), vocab.get)
 
     def ids(self, text: str) -> list[int]:
+        """The token ids of `text`: each step merges the adjacent pair of lowest rank (the
+        leftmost among equals), as the tokenizer does. The pairs wait in a heap keyed by
+        (rank, position) and the symbols form a linked list, so a text of n symbols costs
+        O(n log n) lookups, not a rescan of every pair per merge (quadratic: 1,000 words took
+        seconds). A heap entry whose pair has since changed is skipped when it comes up."""
         if not text:
             return []
+        import heapq
+
         rank_of, id_of = self.rank_of, self.id_of
-        symbols: list[str] = []
+        symbols: list[str | None] = []
         for ch in SPACE + text.replace(" ", SPACE):
             if id_of(ch) is not None:
                 symbols.append(ch)
             else:
                 symbols.extend(f"<0x{b:02X}>" for b in ch.encode("utf-8"))
-        pair_ranks = [rank_of(symbols[i], symbols[i + 1]) for i in range(len(symbols) - 1)]
-        while pair_ranks:
-            best, at = None, -1
-            for i, rank in enumerate(pair_ranks):
-                if rank is not None and (best is None or rank < best):
-                    best, at = rank, i
-            if best is None:
-                break
-            symbols[at:at + 2] = [symbols[at] + symbols[at + 1]]
-            del pair_ranks[at]
-            if at > 0:
-                pair_ranks[at - 1] = rank_of(symbols[at - 1], symbols[at])
-            if at < len(pair_ranks):
-                pair_ranks[at] = rank_of(symbols[at], symbols[at + 1])
+        count = len(symbols)
+        following = list(range(1, count + 1))
+        preceding = list(range(-1, count - 1))
+        heap = []
+        for i in range(count - 1):
+            rank = rank_of(symbols[i], symbols[i + 1])
+            if rank is not None:
+                heap.append((rank, i, symbols[i], symbols[i + 1]))
+        heapq.heapify(heap)
+        while heap:
+            _, left, a, b = heapq.heappop(heap)
+            right = following[left]
+            if symbols[left] != a or right >= count or symbols[right] != b:
+                continue  # stale: one side was merged into something else since
+            merged = a + b
+            symbols[left], symbols[right] = merged, None
+            after = following[left] = following[right]
+            if after < count:
+                preceding[after] = left
+            before = preceding[left]
+            if before >= 0:
+                rank = rank_of(symbols[before], merged)
+                if rank is not None:
+                    heapq.heappush(heap, (rank, before, symbols[before], merged))
+            if after < count:
+                rank = rank_of(merged, symbols[after])
+                if rank is not None:
+                    heapq.heappush(heap, (rank, left, merged, symbols[after]))
         unk = id_of("<unk>") or 0
-        return [id_of(s) if id_of(s) is not None else unk for s in symbols]
+        return [id_of(s) if id_of(s) is not None else unk for s in symbols if s is not None]
 
 
 def read_tables(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], int]]:
