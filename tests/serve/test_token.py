@@ -143,3 +143,15 @@ def test_the_document_declares_the_401(client):
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             assert "401" in operation["responses"], (method, path)
+
+
+def test_a_home_that_cannot_be_written_gets_a_token_of_its_own_run(home, monkeypatch):
+    from carto_core.serve import token as token_module
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "read-only home")
+
+    monkeypatch.setattr(token_module, "open_fd", refuse)
+    first, second = load_or_create(home), load_or_create(home)
+    assert len(first) >= 43 and first != second
+    assert not os.path.exists(token_path(home))

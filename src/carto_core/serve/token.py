@@ -58,22 +58,28 @@ def _usable(path: str) -> str | None:
 
 def load_or_create(home, *, rotate: bool = False) -> str:
     """The home's serve token: the one kept in the home, or a new one written there (when
-    asked to, when there is none, or when the file could have been read by others)."""
+    asked to, when there is none, or when the file could have been read by others); a home
+    that cannot be written gets a token for this run only."""
     path = token_path(home)
     if not rotate:
         found = _usable(path)
         if found is not None:
             return found
-    make_dirs(str(home.state))
     token = secrets.token_urlsafe(TOKEN_BYTES)
     tmp = f"{path}.{os.getpid()}.tmp"
-    fd = open_fd(tmp, os.O_WRONLY | os.O_TRUNC)
     try:
-        os.write(fd, token.encode() + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        make_dirs(str(home.state))
+        fd = open_fd(tmp, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.write(fd, token.encode() + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        # A home that cannot be written (read-only, full) is still served: with a token of
+        # this run only, which the printed URL carries.
+        return token
     return token
 
 
