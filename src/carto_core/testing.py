@@ -77,11 +77,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from carto_core.model.events import TEXT_CHAIN, first_resolved
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.logs import SEARCHED_LOGS, SESSION_KEY, SHAPES, order_row
 from carto_core.logio.reader import iter_lines
+from carto_core.model.events import TEXT_CHAIN, first_resolved
 from carto_core.model.sources import Emit, ReadBatch, Source, Stream
 from carto_core.util.timeparse import parse_timestamp
 

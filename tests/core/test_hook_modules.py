@@ -32,6 +32,7 @@ ALLOWED: dict[str, str] = {
     "carto_core.plugin.table": "capture_target: the provider's handler from the cached plugin table",
     "carto_core.plugin.resolve": "load_handler: the handler's `module:function` imported",
     "carto_core.capture": "the capture library's package",
+    "carto_core.api": "the public API the capture modules import their builders from (a name table)",
     "carto_core.util": "the utilities' package (an empty __init__)",
     "carto_core.logio": "the log I/O package (an empty __init__)",
     "carto_core.privacy": "the redaction package (an empty __init__)",

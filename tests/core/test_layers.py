@@ -70,7 +70,18 @@ def imports_of(module: str, path: Path) -> list[tuple[str, str | None]]:
     return found
 
 
+#: The public API's names: `from carto_core.api import Context` imports what `Context` is
+#: (the module resolves its names on first use), so the graph follows each name to its module.
+PUBLIC_API = "carto_core.api."
+
+
 def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    if name.startswith(PUBLIC_API):
+        from carto_core.api import EXPORTS
+
+        target = EXPORTS.get(name[len(PUBLIC_API):])
+        if target:
+            name = target.replace(":", ".")
     while name and name not in modules:
         name = name.rpartition(".")[0]
     return name or None
@@ -264,6 +275,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("plugin kits", ("carto_core.testing", "carto_core.templates")),
     ("front doors", ("carto_core.serve", "carto_core.mcp", "carto_core.install", "carto_core.cli",
                      "carto_core.entry", "carto_core.__main__")),
+    ("public API", ("carto_core.api",)),
 ]
 
 #: Imports that run up, each with why: the package root hands plugins the hookimpl marker on

@@ -8,8 +8,7 @@ the arrays.
 
 from __future__ import annotations
 
-from carto_core import hookimpl
-from carto_core.search.tokens import UpstreamAnalyzer
+from carto_core.api import UpstreamAnalyzer, hookimpl
 from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
 from carto_rankers.bm25 import BM25Ranker, UpstreamBM25Ranker
 from carto_rankers.decay import ExpDecay, GatedExpDecay, GatedPriorDecay, NoDecay

@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 from itertools import chain
 
-from carto_core.util.lazyre import FirstUse, Lazy
-from carto_core.search.tokens import Analyzer
+from carto_core.api import Analyzer, FirstUse, Lazy
 
 #: A raw token: word characters joined by single connectors (paths, dotted names, hyphens).
 _W = (r"[\w\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import math
 
-from carto_core.search.api import DEPTH, Ladder, Query, Ranker, Scope
-from carto_core.search.index_view import TF_SCALE  # stdlib: importing this module costs no numpy
+from carto_core.api import DEPTH, TF_SCALE, Ladder, Query, Ranker, Scope
 
 #: The other terms' postings past 1/DENSE_SHARE of the corpus: one dense score array instead
 #: of a sorted candidate union (measured at 200k: about even at 1/16 to 1/128, 1/64 kept).
@@ -121,7 +120,7 @@ class BM25Ranker(Ranker):
         holding every token, found by intersecting the lists)."""
         import numpy as np
 
-        from carto_core.search.index import LOG_LABELS
+        from carto_core.api import LOG_LABELS
 
         index = engine.index
         n_docs = len(index)
@@ -218,8 +217,7 @@ class BM25Ranker(Ranker):
         """`rank` in plain Python over the persisted index (`IndexView`), for the prompt-time
         recall: every posting of every term scored, the same ladders in the same order (a
         `prefix*` is not expanded here)."""
-        from carto_core.search.index_view import LOG_LABELS
-        from carto_core.search.tokens import term_hash
+        from carto_core.api import LOG_LABELS, term_hash
 
         n_alive, avgdl = view.stats()
         terms, missing = [], 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from carto_core.search.api import DecayContext, DecayPolicy, Fused
+from carto_core.api import DecayContext, DecayPolicy, Fused
 from carto_rankers.analyzers import RECENCY
 
 
@@ -25,7 +25,7 @@ def _reuse(fused: Fused, context: DecayContext, event_id: str) -> float:
     if not accesses:
         return 1.0
     fused.reuse_count = len(accesses)
-    from carto_core.search.decay_knobs import reuse_boost
+    from carto_core.api import reuse_boost
 
     return reuse_boost(context.now, accesses, context.reuse_weight)
 

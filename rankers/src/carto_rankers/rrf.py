@@ -6,16 +6,8 @@ pipeline trims both (`carto_core.search.api.trim`)."""
 
 from __future__ import annotations
 
-from carto_core.search.api import (
-    RRF_K,
-    SALIENCE_DEFAULT,
-    SEMANTIC,
-    SALIENCE_MAX,
-    SALIENCE_MIN,
-    Fused,
-    Fusion,
-    Ladder,
-    Query,
+from carto_core.api import (
+    RRF_K, SALIENCE_DEFAULT, SEMANTIC, SALIENCE_MAX, SALIENCE_MIN, Fused, Fusion, Ladder, Query,
 )
 
 

@@ -12,16 +12,9 @@ vector store: exact project values and the time window filter before the top-k i
 
 from __future__ import annotations
 
-from carto_core import hookimpl
-from carto_core.search.api import (
-    DEPTH,
-    IndexStep,
-    Ladder,
-    LadderUnavailable,
-    Ranker,
-    SemanticState,
+from carto_core.api import (
+    DEPTH, Embedder, IndexStep, Ladder, LadderUnavailable, Ranker, SemanticState, hookimpl,
 )
-from carto_core.semantic.embedder import Embedder
 
 
 class LsaEntry(Embedder):
@@ -87,7 +80,7 @@ class SemanticIndexStep(IndexStep):
     def run(self, engine, *, rebuild: bool = False, progress=None, force: bool = False) -> dict:
         """Embed what the store lacks. `rebuild` refits lsa, clears the store and re-embeds
         everything; `force` ignores a back-off."""
-        from carto_core.semantic.indexer import run_index
+        from carto_core.api import run_index
 
         report = run_index(engine.home, reembed=rebuild, refit=rebuild, force=force,
                            progress=progress, registries=engine.registries)
@@ -112,7 +105,7 @@ class SemanticRanker(Ranker):
         self._searcher = None
 
     def searcher(self, engine):
-        from carto_core.semantic.searcher import SemanticSearcher
+        from carto_core.api import SemanticSearcher
 
         root = str(engine.home.root)
         if self._searcher is None or self._home_root != root:
@@ -129,14 +122,14 @@ class SemanticRanker(Ranker):
         status = self.searcher(engine).status(refresh=True)
         pending = None
         if status.model:  # the embedder answers: count what its model still lacks
-            from carto_core.semantic.pending import not_embedded
+            from carto_core.api import not_embedded
 
             pending = not_embedded(engine.home, status.model, engine.index.n_alive, status.vectors)
         return SemanticState(status.state, status.reason, status.fix, not_embedded=pending,
                              embedder=status.embedder, note=status.note)
 
     def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
-        from carto_core.semantic.searcher import SemanticFailure
+        from carto_core.api import SemanticFailure
 
         searcher = self.searcher(engine)
         projects = list(scope.project_values) if scope.project is not None else None

@@ -1,9 +1,9 @@
 """The carto plugin surface: every hook a plugin may implement.
 
 A plugin is a module (or object) registered under the entry-point group ``carto``; it marks its
-implementations with ``carto_core.hookimpl``::
+implementations with ``hookimpl`` from the public API (``carto_core.api``)::
 
-    from carto_core import hookimpl
+    from carto_core.api import hookimpl
 
     @hookimpl
     def carto_register_sources(register):

@@ -15,10 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from carto_core import hookimpl
-from carto_core.logio.logs import order_row
-from carto_core.model.sources import Emit, ReadBatch, Source, Stream
-from carto_core.util.timeparse import format_timestamp
+from carto_core.api import Emit, ReadBatch, Source, Stream, format_timestamp, hookimpl, order_row
 
 from datetime import datetime, timezone
 

@@ -28,12 +28,8 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 from __future__ import annotations
 
 # PostToolUse (most calls) needs only these; rarer events import their builders where used.
-from carto_core.capture.context import Context, Outcome
-from carto_core.capture.tooluse import (
-    capture_file_edit,
-    capture_patch,
-    capture_shell,
-    recorded_tool_calls,
+from carto_core.api import (
+    Context, Outcome, capture_file_edit, capture_patch, capture_shell, recorded_tool_calls,
     reported_commits,
 )
 
@@ -79,7 +75,7 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     elif event_name == "PreToolUse":
         tool, tool_input = payload.get("tool_name"), payload.get("tool_input")
         if tool in FILE_TOOLS and isinstance(tool_input, dict):
-            from carto_core.capture.output import edit_collision_output
+            from carto_core.api import edit_collision_output
 
             edit_collision_output(ctx, out, [p for p in (_file_path(tool, tool_input),) if p])
     elif event_name == "SessionStart":
@@ -89,18 +85,18 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     elif event_name == "UserPromptSubmit":
         _prompt_submit(ctx, out)
     elif event_name == "SessionEnd":
-        from carto_core.capture.milestones import capture_milestone
+        from carto_core.api import capture_milestone
 
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
                           drop_when_unverified_and_empty=True)
-        from carto_core.util.safeio import is_regular
+        from carto_core.api import is_regular
 
         if ctx.transcript and is_regular(ctx.transcript):  # gone with its session: nothing to add
             _live_transcript(ctx, out, ctx.transcript)
     else:
         # PreCompact, PostCompact, SubagentStop as every provider.
-        from carto_core.capture.milestones import capture_agent_event
+        from carto_core.api import capture_agent_event
 
         capture_agent_event(ctx, out)
         if event_name == "SubagentStop" and _str(payload.get("agent_transcript_path")):
@@ -112,14 +108,14 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 def _live_transcript(ctx: Context, out: Outcome, path: str, *, answer: str = "",
                      keep_up: bool = True) -> None:
     """Stop, SubagentStop, SessionEnd: the transcript's new and grown turns, written now."""
-    from carto_core.capture.live import capture_transcript
+    from carto_core.api import capture_transcript
 
     from carto_claude.live import READER, SOURCE, stream_key
 
     capture_transcript(ctx, out, source=SOURCE, key=stream_key(path), path=path, reader=READER,
                        answer=answer)
     if keep_up:
-        from carto_core.capture.keepup import start_keep_up
+        from carto_core.api import start_keep_up
 
         start_keep_up(ctx, out)
 
@@ -157,7 +153,7 @@ def _tool_event(ctx: Context, out: Outcome, *, failed: bool) -> None:
     elif tool == "apply_patch":
         capture_patch(ctx, out, tool=tool, patch=_patch_text(tool_input))
     else:
-        from carto_core.capture.webtools import capture_web_tool
+        from carto_core.api import capture_web_tool
 
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
@@ -185,11 +181,11 @@ def _tool_batch(ctx: Context, out: Outcome) -> None:
 def _prompt_submit(ctx: Context, out: Outcome) -> None:
     """No row (the prompt comes from history.jsonl); prompt-time recall when it is on (the
     handler is installed by `carto install claude --recall`)."""
-    from carto_core.recall.prompt import prompt_recall
+    from carto_core.api import prompt_recall
 
     text = prompt_recall(ctx, out)
     if text:
-        from carto_core.capture.output import context_output
+        from carto_core.api import context_output
 
         out.output = context_output("UserPromptSubmit", text)
 
@@ -197,15 +193,15 @@ def _prompt_submit(ctx: Context, out: Outcome) -> None:
 def _session_start(ctx: Context, out: Outcome) -> None:
     # The client fires SessionStart before it writes the transcript, so a missing file is the
     # normal case, not a problem worth a hook.log line.
-    from carto_core.capture.catchup import start_catch_up
+    from carto_core.api import start_catch_up
 
     start_catch_up(ctx, out, CATCH_UP_SOURCE)
     try:
-        from carto_core.lenses.start_note import start_note
+        from carto_core.api import start_note
     except ImportError:
         return
     note = start_note(ctx.home, ctx.session, ctx.cwd)
     if note:
-        from carto_core.capture.output import context_output
+        from carto_core.api import context_output
 
         out.output = context_output("SessionStart", note)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.install.agent import install_options
-from carto_core.cli.ingest_cmd import window_options, window_values
-from carto_core.util.output import fail
+from carto_core.api import fail, install_options, window_options, window_values
 
 
 @click.command(
@@ -33,8 +31,7 @@ are open and when they are final).""",
 def ingest_claude(roots, history, since, since_days, settle_seconds, dry_run, as_json):
     """Backfill Claude Code transcripts (turns) and prompt history into the carto logs."""
     from carto_claude.transcripts import ClaudeSource
-    from carto_core.cli.ingest_cmd import report_summary, run_with_progress
-    from carto_core.model.config import load_config
+    from carto_core.api import load_config, report_summary, run_with_progress
 
     config = load_config()
     options = dict(config.section("sources").get("claude", {}) or {})
@@ -75,7 +72,7 @@ def install_claude(settings_path, plugin_dir, recall, project, dry_run, mcp, as_
     from pathlib import Path
 
     from carto_claude import install as installer
-    from carto_core.install.agent import run_install
+    from carto_core.api import run_install
 
     if plugin_dir:
         click.echo(str(installer.PLUGIN_DIR))
@@ -107,7 +104,7 @@ def uninstall_claude(settings_path, project, dry_run, mcp, as_json):
     from pathlib import Path
 
     from carto_claude import install as installer
-    from carto_core.install.agent import run_install, uninstall_result
+    from carto_core.api import run_install, uninstall_result
 
     path = Path(settings_path).expanduser() if settings_path else installer.default_settings_path(project)
     run_install("claude", lambda: uninstall_result(path, "claude", dry_run=dry_run), dry_run=dry_run, mcp=mcp,

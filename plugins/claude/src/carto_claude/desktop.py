@@ -33,8 +33,7 @@ import os
 import sys
 from pathlib import Path
 
-from carto_core.logio.logs import order_row
-from carto_core.model.sources import Emit, ReadBatch, Source, Stream
+from carto_core.api import Emit, ReadBatch, Source, Stream, order_row
 
 KINDS = {"claude-code-sessions": "code", "local-agent-mode-sessions": "cowork"}
 PROMPT_KEYS = ("initialMessage", "initialPrompt", "prompt", "firstMessage")
@@ -67,7 +66,7 @@ def _iso_ms(value) -> str | None:
 
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         if isinstance(value, str) and value[:2] == "20":
-            from carto_core.util.timeparse import format_timestamp, parse_timestamp
+            from carto_core.api import format_timestamp, parse_timestamp
 
             moment = parse_timestamp(value)
             return format_timestamp(moment) if moment else None
@@ -107,7 +106,7 @@ class ClaudeDesktopSource(Source):
                     yield Stream(key=f"desktop:{path}", path=path, meta={"kind": kind})
 
     def read(self, stream: Stream, checkpoint: dict | None) -> ReadBatch:
-        from carto_core.model.project import project_for
+        from carto_core.api import project_for
 
         root = stream.path or Path(stream.key.split(":", 1)[1])
         kind = stream.meta.get("kind") or KINDS.get(root.name, "code")

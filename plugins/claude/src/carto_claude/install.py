@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from carto_core.install.agent import install_result, load_hooks
+from carto_core.api import install_result, load_hooks
 
 PLUGIN_DIR = Path(__file__).resolve().parent / "claude_plugin"
 HOOKS_FILE = PLUGIN_DIR / "hooks" / "hooks.json"

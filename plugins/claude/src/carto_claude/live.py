@@ -23,7 +23,7 @@ def stream_key(path: str) -> str:
 
 
 def read(path: str, handle, checkpoint, *, answer: str = "", now: float | None = None):
-    from carto_core.capture.live import source_options
+    from carto_core.api import source_options
 
     options = source_options(SOURCE)
     agent_id, parent_session = subagent_identity(Path(path))

@@ -15,8 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from carto_core.model.memoryfiles import Entry, cwds_in_home, read_entries, read_text
-from carto_core.model.sources import ReadBatch, Source, Stream
+from carto_core.api import Entry, ReadBatch, Source, Stream, cwds_in_home, read_entries, read_text
 
 from carto_claude.turns import claude_dir, default_projects_root
 
@@ -28,7 +27,7 @@ def folder_project(folder: Path) -> tuple[str, str | None]:
     (first lines of the newest one), else the encoded name's last part."""
     import json
 
-    from carto_core.model.project import project_for
+    from carto_core.api import project_for
 
     try:
         transcripts = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
@@ -97,14 +96,14 @@ class ClaudeMemorySource(Source):
         given = self.options.get("projects")
         if given:
             return [os.path.expanduser(str(p)) for p in ([given] if isinstance(given, str) else given)]
-        from carto_core.logio.home import Home, current_home
+        from carto_core.api import Home, current_home
 
         home = self.options.get("home")
         home = Home(home) if isinstance(home, (str, os.PathLike)) else (home or current_home())
         return cwds_in_home(home)
 
     def _claude_md_entries(self) -> list[Entry]:
-        from carto_core.model.project import find_git, project_for
+        from carto_core.api import find_git, project_for
 
         candidates: dict[str, tuple[Path, str, str]] = {}
         user = claude_dir() / "CLAUDE.md"

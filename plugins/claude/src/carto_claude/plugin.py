@@ -6,7 +6,7 @@ through the `carto.capture` entry point, without pluggy (see `carto_core.capture
 
 from __future__ import annotations
 
-from carto_core import hookimpl
+from carto_core.api import hookimpl
 
 
 @hookimpl
@@ -22,7 +22,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
-    from carto_core.cli.plugin_commands import add_commands
+    from carto_core.api import add_commands
     from carto_claude.cli import ingest_claude, install_claude, uninstall_claude
 
     add_commands(cli, ingest=ingest_claude, install=install_claude, uninstall=uninstall_claude)

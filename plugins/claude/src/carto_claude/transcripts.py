@@ -14,9 +14,9 @@ import re
 import time
 from pathlib import Path
 
-from carto_core.intents import classify
-from carto_core.logio.logs import order_row
-from carto_core.model.sources import Emit, ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
+from carto_core.api import (
+    Emit, ReadBatch, Source, Stream, batch_of, classify, order_row, settle_option, since_cutoff,
+)
 
 from carto_claude.turns import (  # noqa: F401  (re-exported: the parser's public names)
     BOOKKEEPING_TYPES,

@@ -19,8 +19,7 @@ What the transcript says, in the order the client wrote it:
 
 from __future__ import annotations
 
-from carto_core.capture import shell
-from carto_core.capture.turnactivity import SHELL_TOOLS, ToolLog, commit_from_output, set_edits
+from carto_core.api import SHELL_TOOLS, ToolLog, commit_from_output, set_edits, shell
 
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "url", "query", "pattern", "path",

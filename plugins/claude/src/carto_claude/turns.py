@@ -42,17 +42,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from carto_core.logio.fold import OPEN_KEY
-from carto_core.intents import classify
-from carto_core.logio.logs import order_row
-from carto_core.model.project import project_for
-from carto_core.privacy.redact import clip, holds, redact_text
-from carto_core.transcript.settle import DEFAULT_SETTLE_SECONDS as _SETTLE, final_at, is_finished, stamp_epoch
-from carto_core.transcript.read import TurnRead
-from carto_core.transcript.lines import (  # noqa: F401 - the classification lives in core
-    SCAFFOLDING_PREFIXES,
-    is_human_prompt,
-    is_scaffolding,
+from carto_core.api import (
+    DEFAULT_SETTLE_SECONDS as _SETTLE, OPEN_KEY, SCAFFOLDING_PREFIXES, TurnRead, classify, clip,
+    final_at, holds, is_finished, is_human_prompt, is_scaffolding, order_row, project_for,
+    redact_text, stamp_epoch,
 )
 
 from carto_claude.turn_tools import TurnTools
@@ -255,7 +248,7 @@ class TranscriptReader:
     def read(self, checkpoint: dict | None, handle=None) -> TurnRead:
         """Read from `checkpoint`; `handle` is the file already opened (binary), else it is
         opened here (refusing a FIFO, a device or another user's file: `carto_core.util.safeio`)."""
-        from carto_core.util.safeio import open_own
+        from carto_core.api import open_own
 
         # Parsing makes many short-lived dicts and no cycles: the collector's passes over
         # everything alive (the runner's id sets, earlier rows) only cost time here.

@@ -31,8 +31,9 @@ from __future__ import annotations
 import os
 
 # PostToolUse (most calls) needs only these; rarer events import their builders where used.
-from carto_core.capture.context import Context, Outcome
-from carto_core.capture.tooluse import capture_file_edit, capture_patch, capture_shell, reported_commits
+from carto_core.api import (
+    Context, Outcome, capture_file_edit, capture_patch, capture_shell, reported_commits,
+)
 
 from carto_codex.patch import patch_paths, patch_text
 
@@ -81,16 +82,16 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     elif event_name == "PreToolUse":
         _pre_tool_use(ctx, out)
     elif event_name == "SessionStart":
-        from carto_core.capture.catchup import start_catch_up
+        from carto_core.api import start_catch_up
 
         start_catch_up(ctx, out, CATCH_UP_SOURCE)
     elif event_name == "Stop":
-        from carto_core.capture.milestones import capture_milestone
+        from carto_core.api import capture_milestone
 
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
         _live_rollout(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")))
     elif event_name == "SessionEnd":
-        from carto_core.capture.milestones import capture_milestone
+        from carto_core.api import capture_milestone
 
         reason = _str(payload.get("reason")) or "other"
         capture_milestone(ctx, out, milestone=f"session_end_{reason}", description=f"Session ended ({reason})",
@@ -99,16 +100,16 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
             _live_rollout(ctx, out, ctx.transcript)  # the rollout's last lines, final
     elif event_name == "UserPromptSubmit":
         _prompt(ctx, out)
-        from carto_core.recall.prompt import prompt_recall
+        from carto_core.api import prompt_recall
 
         text = prompt_recall(ctx, out)
         if text:
-            from carto_core.capture.output import context_output
+            from carto_core.api import context_output
 
             out.output = context_output("UserPromptSubmit", text)
     else:
         # PreCompact, PostCompact, SubagentStop as Claude (Codex's PostCompact may carry no summary).
-        from carto_core.capture.milestones import capture_agent_event
+        from carto_core.api import capture_agent_event
 
         capture_agent_event(ctx, out, quiet_without_summary=True)
     return out
@@ -116,8 +117,7 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 
 def _live_rollout(ctx: Context, out: Outcome, path: str, *, answer: str = "") -> None:
     """Stop: the rollout's new and grown turns, written now; then the semantic keep-up."""
-    from carto_core.capture.live import capture_transcript
-    from carto_core.capture.keepup import start_keep_up
+    from carto_core.api import capture_transcript, start_keep_up
 
     from carto_codex.live import READER, SOURCE, stream_key
 
@@ -130,7 +130,7 @@ def _find_rollout(session: str) -> str:
     if not session:
         return ""
     try:
-        from carto_core.transcript.resolver import find_session
+        from carto_core.api import find_session
 
         found = find_session(session, provider="codex")
     except Exception:
@@ -168,7 +168,7 @@ def _tool_event(ctx: Context, out: Outcome) -> None:
         if path:
             capture_file_edit(ctx, out, tool=tool, paths=[path])
     else:
-        from carto_core.capture.webtools import capture_web_tool
+        from carto_core.api import capture_web_tool
 
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
@@ -179,9 +179,7 @@ def _prompt(ctx: Context, out: Outcome) -> None:
     hook call folds."""
     import hashlib
 
-    from carto_core.capture.context import SALIENCE
-    from carto_core.capture.shell import flatten
-    from carto_core.logio.logs import order_row
+    from carto_core.api import SALIENCE, flatten, order_row
 
     prompt = " ".join(_str(ctx.payload.get("prompt")).split())
     if not prompt:
@@ -204,6 +202,6 @@ def _pre_tool_use(ctx: Context, out: Outcome) -> None:
         paths = [p for p in (_str(tool_input.get("file_path")) or _str(tool_input.get("path")),) if p]
     else:
         return
-    from carto_core.capture.output import edit_collision_output
+    from carto_core.api import edit_collision_output
 
     edit_collision_output(ctx, out, paths)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.ingest_cmd import window_options, window_values
-from carto_core.install.agent import install_options
+from carto_core.api import install_options, window_options, window_values
 
 
 @click.command(name="codex")
@@ -32,9 +31,9 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
 
     Exit codes: 0 ok; 1 every rollout failed to read; 2 bad option; 3 no rollout found.
     """
-    from carto_core.cli.ingest_cmd import report_summary, run_with_progress
-    from carto_core.util.output import fail, warn
-    from carto_core.model.config import ConfigError, load_config
+    from carto_core.api import (
+        ConfigError, fail, load_config, report_summary, run_with_progress, warn,
+    )
 
     from carto_codex.source import CodexRolloutSource
 
@@ -94,7 +93,7 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
     """
     from pathlib import Path
 
-    from carto_core.install.agent import run_install
+    from carto_core.api import run_install
 
     from carto_codex import install as installer
 
@@ -108,8 +107,7 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
                 click.echo(f"  {line}")
 
     def install():
-        from carto_core.install.hooksfile import InstallError
-        from carto_core.install.recall_config import ConfigEditError, enable_prompt_recall
+        from carto_core.api import ConfigEditError, InstallError, enable_prompt_recall
 
         try:
             if recall:
@@ -151,7 +149,7 @@ def _trust_lines(result: dict) -> list[str]:
 
 
 def _exit_on_trust_error(result: dict) -> None:
-    from carto_core.util.exitcodes import ExitCode
+    from carto_core.api import ExitCode
 
     if "error" in (result.get("trust") or {}):
         raise SystemExit(int(ExitCode.CONFLICT))
@@ -178,7 +176,7 @@ def uninstall_codex(hooks_path, project, dry_run, mcp, as_json):
     """
     from pathlib import Path
 
-    from carto_core.install.agent import run_install
+    from carto_core.api import run_install
 
     from carto_codex import install as installer
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from carto_core.install.agent import install_result, load_hooks, uninstall_result
-from carto_core.install.hooksfile import load_settings, merge_hooks, render
-from carto_core.install.launcher import launcher
+from carto_core.api import (
+    install_result, launcher, load_hooks, load_settings, merge_hooks, render, uninstall_result,
+)
 
 HOOKS_FILE = Path(__file__).resolve().parent / "codex-hooks.json"
 #: Events Codex does not fire, left out of codex-hooks.json (reference/formats.md 2.9 lists no

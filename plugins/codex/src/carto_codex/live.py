@@ -18,7 +18,7 @@ def stream_key(path: str) -> str:
 
 
 def read(path: str, handle, checkpoint, *, answer: str = "", now: float | None = None):
-    from carto_core.capture.live import source_options
+    from carto_core.api import source_options
 
     options = source_options(SOURCE)
     settle = options.get("settle_seconds")

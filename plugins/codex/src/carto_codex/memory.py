@@ -11,8 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from carto_core.model.memoryfiles import Entry, read_entries, read_text, sections
-from carto_core.model.sources import ReadBatch, Source, Stream
+from carto_core.api import Entry, ReadBatch, Source, Stream, read_entries, read_text, sections
 
 
 def default_memories() -> Path:
@@ -28,7 +27,7 @@ def _project(text: str) -> str:
     match = re.search(r"\bcwd=(/[^\s;)]+)", text) or re.search(r"^cwd:\s*(/\S+)", text, re.M)
     if not match:
         return ""
-    from carto_core.model.project import project_for
+    from carto_core.api import project_for
 
     return project_for(match.group(1).rstrip("/"))
 

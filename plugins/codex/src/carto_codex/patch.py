@@ -17,7 +17,7 @@ only finds the patch text in the shapes Codex payloads and function-call argumen
 
 from __future__ import annotations
 
-from carto_core.capture.shell import apply_patch_paths as patch_paths  # the one parser (upstream: Add/Update headers)
+from carto_core.api import apply_patch_paths as patch_paths  # the one parser (Add/Update headers)
 
 __all__ = ["patch_paths", "patch_text"]
 

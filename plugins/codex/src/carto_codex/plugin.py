@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carto_core import hookimpl
+from carto_core.api import hookimpl
 
 
 @hookimpl
@@ -16,7 +16,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
-    from carto_core.cli.plugin_commands import add_commands
+    from carto_core.api import add_commands
     from carto_codex.cli import ingest_codex, install_codex, uninstall_codex
 
     add_commands(cli, ingest=ingest_codex, install=install_codex, uninstall=uninstall_codex)

@@ -34,9 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.capture import shell
-from carto_core.privacy.redact import clip, holds
-from carto_core.capture.turnactivity import ToolLog, commit_from_output, set_edits
+from carto_core.api import ToolLog, clip, commit_from_output, holds, set_edits, shell
 
 from carto_codex.patch import patch_paths
 
@@ -481,7 +479,7 @@ def _older(stamp: object, reference: str) -> bool:
     """True when `stamp` is an instant before `reference` (both ISO strings)."""
     if not isinstance(stamp, str) or not reference:
         return False
-    from carto_core.util.timeparse import parse_timestamp
+    from carto_core.api import parse_timestamp
 
     a, b = parse_timestamp(stamp), parse_timestamp(reference)
     return a is not None and b is not None and a < b
@@ -489,7 +487,7 @@ def _older(stamp: object, reference: str) -> bool:
 
 def infer_project(cwd: str, workdirs: Counter) -> str:
     """session_meta.cwd's project, else the most frequent tool workdir's, else "unknown"."""
-    from carto_core.model.project import project_for
+    from carto_core.api import project_for
 
     name = project_for(cwd) if cwd else ""
     if name:
@@ -505,7 +503,7 @@ def settled(path: Path, settle_seconds: float, now: float | None = None,
             last_stamp: float | None = None) -> bool:
     """A rollout untouched for `settle_seconds`, or whose newest record is that old (a copy
     made now of an old rollout), is finished: its last turn is final (`carto_core.transcript.settle`)."""
-    from carto_core.transcript.settle import is_finished
+    from carto_core.api import is_finished
 
     try:
         mtime = os.stat(path).st_mtime
@@ -536,7 +534,7 @@ def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float =
     (kept in the checkpoint for that turn). Raises ValueError for a file that is not a rollout,
     OSError for one that cannot be read.
     """
-    from carto_core.util.safeio import open_own
+    from carto_core.api import open_own
 
     if handle is None:
         handle = open_own(path)
@@ -549,9 +547,7 @@ def read_rollout(path: Path, checkpoint: dict | None, *, settle_seconds: float =
 
 def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent_lines,
                   handle, answer):
-    from carto_core.logio.fold import OPEN_KEY
-    from carto_core.transcript.settle import final_at, is_finished, stamp_epoch
-    from carto_core.transcript.read import TurnRead
+    from carto_core.api import OPEN_KEY, TurnRead, final_at, is_finished, stamp_epoch
 
     out = TurnRead()
     stat = os.fstat(handle.fileno())
@@ -580,7 +576,7 @@ def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent
     out.skipped.update(result.skipped)
     if offset == 0:
         if not state.session:
-            from carto_core.transcript.resolver import session_id_from_path
+            from carto_core.api import session_id_from_path
 
             state.session = session_id_from_path(path) or ""
         if not state.session:
@@ -628,8 +624,7 @@ def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent
 
 def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict:
     """The `turns.jsonl` row of a rollout turn (number `state.next_idx`)."""
-    from carto_core.intents import classify
-    from carto_core.logio.logs import order_row
+    from carto_core.api import classify, order_row
 
     fields = {
         "event_id": f"turn-codex-{state.session}-{state.next_idx}",
@@ -654,7 +649,7 @@ def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict
 def parent_rollout_lines(parent: str, roots=None) -> frozenset[bytes]:
     """Raw lines of a sub-agent's parent rollout, found by the shared resolver (`roots`: Codex
     homes; None: the default ones)."""
-    from carto_core.transcript.resolver import TranscriptRoots, find_session
+    from carto_core.api import TranscriptRoots, find_session
 
     found = find_session(parent, provider="codex",
                          roots=TranscriptRoots(codex=tuple(roots)) if roots else None)

@@ -23,8 +23,10 @@ from pathlib import Path
 
 import orjson
 
-from carto_core.model.sources import ReadBatch, Source, Stream, batch_of, settle_option, since_cutoff
-from carto_core.transcript.resolver import TranscriptRoots, codex_rollouts
+from carto_core.api import (
+    ReadBatch, Source, Stream, TranscriptRoots, batch_of, codex_rollouts, settle_option,
+    since_cutoff,
+)
 
 from carto_codex.rollout import (  # noqa: F401  (CHECKPOINT_VERSION: re-exported)
     CHECKPOINT_VERSION, SETTLE_SECONDS, TURN_BODY_MAX, parent_rollout_lines, read_rollout,

@@ -34,9 +34,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from carto_core.install.configedit import backup, write_atomic
-from carto_core.install.hooksfile import carto_handlers
-from carto_core.util.tomltext import append_block, header_parts, toml_string
+from carto_core.api import (
+    append_block, backup, carto_handlers, header_parts, toml_string, write_atomic,
+)
 
 PROVIDER = "codex"
 #: Events whose groups' matcher Codex 0.169 ignores, and so does the hash (every other event

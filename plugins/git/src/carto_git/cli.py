@@ -87,10 +87,9 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
     Exit codes: 0 ok (including "all already logged"); 1 git failed; 2 bad option, a path that
     is no repository, or an owner list that names nobody; 3 nothing to read (no commits).
     """
-    from carto_core.cli.ingest_cmd import run_with_progress
-    from carto_core.util.output import emit_json, fail, usage_error, warn
-    from carto_core.model.config import ConfigError, load_config
-    from carto_core.util.exitcodes import ExitCode
+    from carto_core.api import (
+        ConfigError, ExitCode, emit_json, fail, load_config, run_with_progress, usage_error, warn,
+    )
 
     from carto_git.gitlog import GitError, git_user_name, open_repository
     from carto_git.source import GitSource

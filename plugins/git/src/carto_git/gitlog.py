@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.model.project import GitInfo, find_git
+from carto_core.api import GitInfo, find_git
 
 RECORD = "\x1e"
 FIELD = "\x1f"

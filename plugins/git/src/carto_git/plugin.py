@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carto_core import hookimpl
+from carto_core.api import hookimpl
 
 
 @hookimpl
@@ -14,7 +14,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
-    from carto_core.cli.plugin_commands import add_commands
+    from carto_core.api import add_commands
     from carto_git.cli import ingest_git
 
     add_commands(cli, ingest=ingest_git)

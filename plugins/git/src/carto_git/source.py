@@ -21,9 +21,7 @@ import os
 import re
 from pathlib import Path
 
-from carto_core.logio.logs import order_row
-from carto_core.logio.reader import iter_lines
-from carto_core.model.sources import Emit, ReadBatch, Source, Stream
+from carto_core.api import Emit, ReadBatch, Source, Stream, iter_lines, order_row
 
 from carto_git.gitlog import (
     DEFAULT_LIMIT, Repository, commit_url, commit_url_base, has_commits, open_repository,

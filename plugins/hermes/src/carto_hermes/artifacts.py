@@ -9,9 +9,7 @@ import hashlib
 import re
 from datetime import datetime, timezone
 
-from carto_core.logio.logs import order_row
-from carto_core.model.sources import Emit, ReadBatch, Stream
-from carto_core.util.timeparse import format_timestamp
+from carto_core.api import Emit, ReadBatch, Stream, format_timestamp, order_row
 
 from carto_hermes.content import LineFilter, clip, one_line
 from carto_hermes.mapping import PROVIDER, SUMMARY_MAX

@@ -10,7 +10,7 @@ import functools
 from collections import Counter
 from pathlib import Path
 
-from carto_core.model.project import find_git, project_for
+from carto_core.api import find_git, project_for
 
 from carto_hermes.policy import Policy
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.ingest_cmd import window_options, window_values
-from carto_core.util.output import emit_json, fail
-from carto_core.util.exitcodes import ExitCode
+from carto_core.api import ExitCode, emit_json, fail, window_options, window_values
 
 EPILOG = """\b
 Examples:
@@ -92,9 +90,7 @@ def hermes_command(config_path, print_config_path, write, show_session, profiles
 
 
 def _run(policy, *, write, show_session, profiles, since_days, full, only, as_json):
-    from carto_core.cli.ingest_cmd import report_summary, run_with_progress
-    from carto_core.model.config import load_config
-    from carto_core.ingest.runner import CheckpointStore
+    from carto_core.api import CheckpointStore, load_config, report_summary, run_with_progress
 
     from carto_hermes.source import HermesSource
 

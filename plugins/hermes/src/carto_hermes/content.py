@@ -10,7 +10,7 @@ import os
 import re
 from datetime import datetime, timezone
 
-from carto_core.util.timeparse import format_timestamp
+from carto_core.api import format_timestamp
 
 STRUCTURED_PREFIXES = ("\x00json:", "\x01json:")
 PATH_KEYS = ("path", "file_path", "filepath", "workdir", "cwd", "directory", "dir")

@@ -13,7 +13,7 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from carto_core.util.exitcodes import ExitCode
+from carto_core.api import ExitCode
 
 from carto_hermes.policy import HermesError
 

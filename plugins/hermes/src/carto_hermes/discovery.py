@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from carto_core.model.sources import Stream
+from carto_core.api import Stream
 
 from carto_hermes.policy import Policy
 

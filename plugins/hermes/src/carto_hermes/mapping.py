@@ -23,9 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from carto_core.intents import classify
-from carto_core.logio.logs import order_row
-from carto_core.model.sources import Emit, Stream
+from carto_core.api import Emit, Stream, classify, order_row
 
 from carto_hermes.attribution import attribute
 from carto_hermes.content import LineFilter, as_float, clip, decode_content, iso, one_line, tool_names

@@ -6,7 +6,7 @@ command and the source's methods: importing this module costs only the registrat
 
 from __future__ import annotations
 
-from carto_core import hookimpl
+from carto_core.api import hookimpl
 
 
 @hookimpl
@@ -18,7 +18,7 @@ def carto_register_sources(register):
 
 @hookimpl
 def carto_register_commands(cli):
-    from carto_core.cli.plugin_commands import add_commands
+    from carto_core.api import add_commands
     from carto_hermes.cli import hermes_command
 
     add_commands(cli, ingest=hermes_command)

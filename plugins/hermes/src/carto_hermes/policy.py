@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.util.exitcodes import ExitCode
+from carto_core.api import ExitCode
 
 
 class HermesError(Exception):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 
-from carto_core.model.sources import ReadBatch, Stream
+from carto_core.api import ReadBatch, Stream
 
 from carto_hermes.db import Schema, open_readonly, probe, translate
 from carto_hermes.mapping import SessionMapper, SessionResult

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 
-from carto_core.model.sources import ReadBatch, Source, Stream
+from carto_core.api import ReadBatch, Source, Stream
 
 from carto_hermes import discovery, reading
 from carto_hermes.artifacts import read_artifact

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable
+from carto_core.api import Embedder, EmbedderError, EmbedderUnavailable
 
 DEFAULT_URL = "http://127.0.0.1:8890/v1/embeddings"
 DEFAULT_MODEL = "mxbai-embed-large"

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable
-from carto_core.util.npymap import save_npy
-from carto_core.util.privatefiles import make_dir, make_dirs, write_text
-from carto_core.util.timeparse import format_timestamp, utcnow
+from carto_core.api import (
+    Embedder, EmbedderError, EmbedderUnavailable, format_timestamp, make_dir, make_dirs, save_npy,
+    utcnow, write_text,
+)
 
 TOKEN = re.compile(r"[a-z0-9]+")
 #: Tokens longer than this are ids, hashes and paths run together: not vocabulary.
@@ -168,7 +168,7 @@ class LsaEmbedder(Embedder):
         svd = TruncatedSVD(n_components=dims, algorithm="randomized", n_iter=5, random_state=0)
         # As many BLAS threads as the machine has cores to spare (CARTO_JOBS / --jobs): on a
         # busy machine spinning threads make the SVD several times slower, not faster.
-        from carto_core.util.parallel import blas_threads, jobs
+        from carto_core.api import blas_threads, jobs
 
         with blas_threads(jobs()):
             svd.fit(matrix)

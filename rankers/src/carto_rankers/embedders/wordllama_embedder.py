@@ -31,10 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.util.npymap import map_npy, save_npy
-from carto_core.util.privatefiles import make_dirs
-from carto_core.search.tokens import term_hash
-from carto_core.semantic.embedder import Embedder, EmbedderUnavailable
+from carto_core.api import Embedder, EmbedderUnavailable, make_dirs, map_npy, save_npy, term_hash
 from carto_rankers.embedders.packages import installed_folder
 
 CONFIG = "l2_supercat"

@@ -1,0 +1,95 @@
+"""`carto_core.api` is the declared public API: every name resolves, importing it costs nothing,
+core never imports it, and the bundled plugins, the example and what `carto new-plugin`
+generates import carto through it alone (the check is shown failing on a broken package)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import carto_core.api as api
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def private_imports(folder: Path) -> list[str]:
+    """Every import of a carto_core module other than the public API, at any depth (a
+    function-level import runs too), in the Python files under `folder`."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] == "carto_core" and name != "carto_core.api":
+                    found.append(f"{path.relative_to(folder)}:{node.lineno} imports {name}")
+    return found
+
+
+def test_every_public_name_resolves_and_all_lists_them():
+    assert api.__all__ == sorted(api.EXPORTS)
+    for name in api.__all__:
+        assert getattr(api, name) is not None, name
+    from carto_core.model.sources import Source
+    from carto_core.search.api import Ranker
+
+    assert api.Source is Source and api.Ranker is Ranker
+    assert api.hookimpl is __import__("carto_core").hookimpl
+
+
+def test_importing_the_api_loads_nothing_and_a_name_loads_only_its_module():
+    code = ("import sys\nbefore = set(sys.modules)\nimport carto_core.api\nfirst = set(sys.modules) - before\n"
+            "from carto_core.api import Context\n"
+            "import json\nprint(json.dumps([sorted(first), sorted(m for m in set(sys.modules) - before "
+            "if m.startswith('carto_core'))]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    first, after = json.loads(done.stdout)
+    assert [m for m in first if m != "__future__"] == ["carto_core", "carto_core.api"]
+    assert "carto_core.capture.context" in after
+    assert not [m for m in after if m.startswith(("carto_core.search", "carto_core.cli", "carto_core.install"))]
+
+
+def test_core_never_imports_the_public_api():
+    # core's modules import each other directly: the facade is for plugins only
+    folder = ROOT / "src" / "carto_core"
+    found = [f"{path.relative_to(folder)}:{node.lineno}" for path in sorted(folder.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text("utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.module == "carto_core.api"]
+    assert found == []
+
+
+def test_the_bundled_plugins_and_the_example_import_only_the_public_api():
+    folders = [*ROOT.glob("plugins/*/src"), ROOT / "rankers" / "src", *ROOT.glob("examples/*/src")]
+    assert len(folders) >= 6
+    assert [line for folder in folders for line in private_imports(folder)] == []
+
+
+def test_a_generated_plugin_imports_only_the_public_api(tmp_path):
+    from carto_core.cli import cli
+
+    result = CliRunner().invoke(cli, ["new-plugin", "probe", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    made = [path for path in tmp_path.rglob("*.py")]
+    assert len(made) >= 5
+    assert private_imports(tmp_path) == []
+    assert any("from carto_core.api import" in path.read_text() for path in made)
+
+
+def test_the_check_finds_a_private_import_at_any_depth(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text("from carto_core.api import Source\nimport carto_core.api\n")
+    (package / "b.py").write_text("def f():\n    from carto_core.logio.logs import order_row\n")
+    (package / "c.py").write_text("import carto_core.search.api as search\nfrom . import a\n")
+    assert private_imports(tmp_path) == ["pkg/b.py:2 imports carto_core.logio.logs",
+                                         "pkg/c.py:1 imports carto_core.search.api"]
