@@ -143,6 +143,12 @@ EXPORTS: dict[str, str] = {
     "SemanticSearcher": "carto_core.semantic.searcher:SemanticSearcher",
     # contract kits
     "CaptureContract": "carto_core.testing:CaptureContract",
+    "DecayPolicyContract": "carto_core.kits.search:DecayPolicyContract",
+    "EmbedderContract": "carto_core.kits.semantic:EmbedderContract",
+    "FactVerbContract": "carto_core.kits.facts:FactVerbContract",
+    "FusionContract": "carto_core.kits.search:FusionContract",
+    "RankerContract": "carto_core.kits.search:RankerContract",
+    "WriterContract": "carto_core.kits.writers:WriterContract",
     "SourceContract": "carto_core.testing:SourceContract",
     # transcripts
     "is_human_prompt": "carto_core.transcript.lines:is_human_prompt",

@@ -77,6 +77,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
+# The other kits' shared fixtures (a generated home, its engine and queries), loaded with this
+# plugin: a test module opts in once, `pytest_plugins = ["carto_core.testing"]`.
+from carto_core.kits.facts import carto_kit_home  # noqa: F401
+from carto_core.kits.search import carto_kit_engine, carto_kit_queries  # noqa: F401
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.logs import SEARCHED_LOGS, SESSION_KEY, SHAPES, order_row

@@ -272,7 +272,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                  "carto_core.ingest", "carto_core.builtins", "carto_core.evaluation",
                  "carto_core.control")),
     ("detached children", ("carto_core.jobs",)),
-    ("plugin kits", ("carto_core.testing", "carto_core.templates")),
+    ("plugin kits", ("carto_core.testing", "carto_core.kits", "carto_core.templates")),
     ("front doors", ("carto_core.serve", "carto_core.mcp", "carto_core.install", "carto_core.cli",
                      "carto_core.entry", "carto_core.__main__")),
     ("public API", ("carto_core.api",)),
