@@ -299,7 +299,7 @@ def _source_runs(index) -> list[tuple[int, "np.ndarray", "np.ndarray"]]:
         codes = np.asarray(source)[starts]
     else:
         starts = ends = codes = np.zeros(0, np.int64)
-    # sorted(set()) rather than np.unique: the latter imports numpy.ma (~10 ms cold)
+    # sorted(set()) rather than np.unique: the latter imports numpy.ma (docs/performance.md)
     runs = [(code, starts[codes == code], ends[codes == code])
             for code in sorted(set(codes.tolist()))]
     index._bm25_runs = (source, runs)

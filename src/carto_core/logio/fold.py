@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from carto_core.logio.logs import FOLD_ORDER
 
-CHANGELOG = "changelog"
 #: Which log's row wins across logs: domain logs in `SEARCHED_LOGS` order, the changelog last
 #: (also the order bulk readers read them in, so a winning row is mostly read first).
 LOAD_ORDER: tuple[str, ...] = FOLD_ORDER
@@ -39,35 +38,6 @@ def takes_over(held: str, incoming: str) -> bool:
     if incoming == held:
         return True
     return _RANK.get(incoming, len(_RANK)) < _RANK.get(held, len(_RANK))
-
-
-def is_open(row: dict) -> bool:
-    """A row that a later revision will replace (an open turn)."""
-    return row.get(OPEN_KEY) is True
-
-
-class Fold:
-    """The rule over a stream of (event_id, log) offers, for readers that keep their own
-    storage: `offer` says what to do with each row."""
-
-    __slots__ = ("held",)
-
-    #: `offer` results.
-    NEW, REPLACE, DUPLICATE = "new", "replace", "duplicate"
-
-    def __init__(self):
-        #: event_id -> log label of the row that currently is the event.
-        self.held: dict[str, str] = {}
-
-    def offer(self, event_id: str, label: str) -> str:
-        held = self.held.get(event_id)
-        if held is None:
-            self.held[event_id] = label
-            return self.NEW
-        if takes_over(held, label):
-            self.held[event_id] = label
-            return self.REPLACE
-        return self.DUPLICATE
 
 
 class NumberedLogs:

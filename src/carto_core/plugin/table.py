@@ -1,6 +1,6 @@
 """The plugin table: every installed plugin's entry points, cached per Python environment.
 
-Reading entry points scans every installed distribution (20 ms and more), so one table is
+Reading entry points scans every installed distribution (docs/performance.md), so one table is
 cached in ``$XDG_CACHE_HOME/carto/plugins-<env>.json``, keyed on the installed distributions
 (the interpreter prefix and the mtimes of the ``sys.path`` folders, which change whenever a
 distribution is installed, upgraded or removed). It holds:
