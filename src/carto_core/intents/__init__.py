@@ -83,13 +83,6 @@ def intent_of(label: str, row: dict) -> str | None:
     return classify(text)
 
 
-def with_intent(row: dict, prompt: object) -> dict:
-    """`row` with `prompt_intent` set from `prompt` (kept when already a valid key)."""
-    if stored_intent(row) is None:
-        row[FIELD] = classify(prompt)
-    return row
-
-
 def ensure(label: str, row: dict) -> dict:
     """A row bound for log `label` with its `prompt_intent` (writers call this for every row:
     a source that did not classify its prompts still writes them classified)."""

@@ -71,13 +71,3 @@ def session_rows(conn, team: str, sessions: list[str]) -> dict[str, list[TeamEve
         out.setdefault(session, []).append(from_server(*fields))
     conn.rollback()
     return out
-
-
-def rows_by_id(conn, team: str, event_ids: list[str]) -> dict[str, TeamEvent]:
-    if not event_ids:
-        return {}
-    cur = conn.execute(f"SELECT {_COLUMNS} FROM carto.events WHERE team = %s AND event_id = ANY (%s)",
-                       (team, event_ids))
-    out = {item.event.event_id: item for item in _events(cur)}
-    conn.rollback()
-    return out
