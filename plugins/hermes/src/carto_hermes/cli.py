@@ -32,6 +32,7 @@ class _Prefetched:
     def __init__(self, source, batches: dict):
         self.name = source.name
         self.provider = source.provider
+        self.read_roots = source.read_roots  # the runner reads only under the source's roots
         self._batches = batches
 
     def read(self, stream, checkpoint):
