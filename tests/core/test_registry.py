@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from carto_core import hookimpl
 from carto_core.plugin import table
-from carto_core.plugin.registries import DuplicateNameError, NamedRegistry, Registries, UnknownNameError
+from carto_core.plugin.registries import (REGISTRATION_HOOKS, DuplicateNameError, NamedRegistry, Registries,
+                                          UnknownNameError)
 from carto_core.plugin.registry import build_plugin_manager, set_registries
 from carto_core.model.sources import Source
 
@@ -144,24 +145,6 @@ def test_a_plugin_command_cannot_take_a_core_name():
     assert any("'doctor' refused" in p for p in get_registries().problems)
 
 
-HOOK_TO_REGISTRY = {
-    "carto_register_sources": "sources",
-    "carto_register_writers": "writers",
-    "carto_register_rankers": "rankers",
-    "carto_register_fusions": "fusions",
-    "carto_register_analyzers": "analyzers",
-    "carto_register_decay_policies": "decay_policies",
-    "carto_register_fact_verbs": "fact_verbs",
-    "carto_register_embedders": "embedders",
-}
-
-
-def test_the_table_of_hooks_here_is_the_registries_own():
-    from carto_core.plugin.registries import REGISTRATION_HOOKS
-
-    assert HOOK_TO_REGISTRY == REGISTRATION_HOOKS
-
-
 def _base(attr):
     from carto_core.plugin.registries import REGISTRY_BASES
 
@@ -169,7 +152,7 @@ def _base(attr):
     return getattr(__import__(module, fromlist=[name]), name)
 
 
-@pytest.mark.parametrize("hook,attr", sorted(HOOK_TO_REGISTRY.items()))
+@pytest.mark.parametrize("hook,attr", sorted(REGISTRATION_HOOKS.items()))
 def test_each_registration_hook_fills_its_own_registry(hook, attr):
     thing = type("Thing", (_base(attr),), {"name": f"probe-{attr}"})
     plugin = types.SimpleNamespace()
@@ -180,7 +163,7 @@ def test_each_registration_hook_fills_its_own_registry(hook, attr):
     setattr(plugin, hook, hookimpl(impl))
     pm, infos = build_plugin_manager(entry_points=False, extra={"probe": plugin})
     registries = Registries(pm, infos)
-    for other_hook, other_attr in HOOK_TO_REGISTRY.items():
+    for other_hook, other_attr in REGISTRATION_HOOKS.items():
         registry = getattr(registries, other_attr)
         assert (f"probe-{attr}" in registry) is (other_attr == attr), other_hook
     assert getattr(registries, attr).plugin_of(f"probe-{attr}") == "probe"

@@ -20,21 +20,14 @@ must be importable without carto's dependencies (a plain module of strings).
 
 from __future__ import annotations
 
-import os
 import re
+
+from carto_core.util.safeio import file_stamp
 
 REDACT_GROUP = "carto.redact"
 #: Most patterns one entry point may add, and the longest pattern (a table is data, not code).
 MAX_PATTERNS = 200
 MAX_PATTERN_CHARS = 2000
-
-
-def _stamp(path: str | None) -> list[int] | None:
-    try:
-        info = os.stat(path) if path else None
-    except OSError:
-        return None
-    return [info.st_size, info.st_mtime_ns] if info else None
 
 
 def _read_target(target: str) -> tuple[list[list[str]], str | None, list[str]]:
@@ -85,7 +78,7 @@ def scan(entry_points=None) -> list[dict]:
         dist = getattr(ep, "dist", None)
         patterns, path, problems = _read_target(ep.value)
         records.append({"name": ep.name, "target": ep.value, "distribution": dist.name if dist else None,
-                        "patterns": patterns, "file": path, "stamp": _stamp(path), "problems": problems})
+                        "patterns": patterns, "file": path, "stamp": file_stamp(path), "problems": problems})
     return records
 
 
@@ -105,9 +98,9 @@ def table_patterns(table: dict, blocked: set[str], write_table=None) -> tuple[li
         if record.get("name") in blocked or (record.get("distribution") in blocked_distributions
                                              and record.get("distribution") is not None):
             continue
-        if record.get("file") and _stamp(record["file"]) != record.get("stamp"):
+        if record.get("file") and file_stamp(record["file"]) != record.get("stamp"):
             record["patterns"], record["file"], record["problems"] = _read_target(record.get("target", ""))
-            record["stamp"] = _stamp(record["file"])
+            record["stamp"] = file_stamp(record["file"])
             changed = True
         patterns += [(str(kind), str(pattern)) for kind, pattern in record.get("patterns") or ()]
         problems += [str(p) for p in record.get("problems") or ()]

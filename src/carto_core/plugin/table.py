@@ -27,6 +27,8 @@ import json
 import os
 import sys
 
+from carto_core.util.safeio import file_stamp
+
 ENTRY_POINT_GROUP = "carto"
 CAPTURE_GROUP = "carto.capture"
 TABLE_VERSION = 4  # 2: the carto.redact pattern tables; 3: hook records stamp every file;
@@ -194,15 +196,6 @@ def capture_target(provider: str, env: dict | None = None) -> tuple[str | None, 
 
 
 # --------------------------------------------------------------------------- hook records
-
-
-def file_stamp(path: str | None) -> list[int] | None:
-    """[size, mtime_ns] of a file (None: no such file)."""
-    try:
-        info = os.stat(path) if path else None
-    except OSError:
-        return None
-    return [info.st_size, info.st_mtime_ns] if info else None
 
 
 def known_hooks(table: dict, name: str) -> list[str] | None:

@@ -111,3 +111,12 @@ def is_regular(path: os.PathLike | str) -> bool:
         return stat.S_ISREG(os.stat(path).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def file_stamp(path: os.PathLike | str | None) -> list[int] | None:
+    """[size, mtime_ns] of a file, what a cache keyed on it compares (None: no such file)."""
+    try:
+        info = os.stat(path) if path else None
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns] if info else None
