@@ -520,25 +520,7 @@ def run_index(
                 if progress:
                     progress(done, None)
                 continue
-            rejects = []
-            keep = []
-            # The gate asks the store for the nearest stored vector of every gated row of the
-            # batch at once: one pass over the store per batch, not one per row (a search per
-            # row cost 90 s for 1,000 appended events at 200k vectors).
-            gated = ([row for row, (doc, _, _) in enumerate(batch) if doc.source not in GATE_EXEMPT]
-                     if report.gate_active else [])
-            nearest = dict(zip(gated, store.nearest(report.model, np.asarray(vectors)[gated])
-                               if gated else []))
-            for row, (doc, text, digest) in enumerate(batch):
-                hit = nearest.get(row)
-                if hit is not None and hit.score > settings.novelty_gate:
-                    rejects.append({
-                        "timestamp": format_timestamp(utcnow()), "event_id": doc.event_id,
-                        "outcome": "gate_rejected", "source": _row_source(doc),
-                        "score": round(hit.score, 4), "threshold": settings.novelty_gate,
-                        "nearest": hit.event_id, "model": report.model})
-                    continue
-                keep.append(row)
+            keep, rejects = _novelty_gate(batch, vectors, store, report, settings)
             pending.add([batch[i][0] for i in keep], [batch[i][1] for i in keep],
                         np.asarray(vectors)[keep], [batch[i][2] for i in keep])
             if rejects:
@@ -560,12 +542,7 @@ def run_index(
         report.no_text += base_no_text
         report.already = report.corpus - report.no_text - report.todo
         if complete and corpus is None:
-            logs = dict(previous.get("logs") or {}) if plan.tail else {}
-            logs.update(states)
-            _write_state(home, {"version": STATE_VERSION, "model": report.model,
-                                "store": report.store, "logs": logs, "events": report.corpus,
-                                "no_text": report.no_text, "vectors": store.count(report.model),
-                                "written_at": format_timestamp(utcnow())})
+            _record_run(home, report, store, previous, states, plan.tail)
     except DimensionMismatch as exc:
         error(exc.stage, str(exc))
         report.failed += report.todo - report.embedded - report.gated
@@ -583,6 +560,39 @@ def run_index(
         store.close()
     backoff.clear()
     return finish()
+
+
+def _novelty_gate(batch: list, vectors, store, report: IndexReport, settings) -> tuple[list[int], list[dict]]:
+    """(rows of `batch` to keep, reject records) under the novelty gate: a row whose nearest
+    stored vector of the model is closer than the threshold is rejected. The store is asked
+    for every gated row of the batch at once: one pass over it per batch, not one per row
+    (docs/performance.md, "Figures that were comments")."""
+    gated = ([row for row, (doc, _, _) in enumerate(batch) if doc.source not in GATE_EXEMPT]
+             if report.gate_active else [])
+    nearest = dict(zip(gated, store.nearest(report.model, np.asarray(vectors)[gated]) if gated else []))
+    keep, rejects = [], []
+    for row, (doc, _, _) in enumerate(batch):
+        hit = nearest.get(row)
+        if hit is not None and hit.score > settings.novelty_gate:
+            rejects.append({
+                "timestamp": format_timestamp(utcnow()), "event_id": doc.event_id,
+                "outcome": "gate_rejected", "source": _row_source(doc),
+                "score": round(hit.score, 4), "threshold": settings.novelty_gate,
+                "nearest": hit.event_id, "model": report.model})
+            continue
+        keep.append(row)
+    return keep, rejects
+
+
+def _record_run(home: Home, report: IndexReport, store, previous: dict, states: dict, tail: bool) -> None:
+    """A run that embedded everything records how far it read each log, with the model and the
+    store (the next run reads only what was appended since)."""
+    logs = dict(previous.get("logs") or {}) if tail else {}
+    logs.update(states)
+    _write_state(home, {"version": STATE_VERSION, "model": report.model, "store": report.store,
+                        "logs": logs, "events": report.corpus, "no_text": report.no_text,
+                        "vectors": store.count(report.model),
+                        "written_at": format_timestamp(utcnow())})
 
 
 def _chain(head: list, rest):
