@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -91,18 +93,27 @@ def test_hooks_ingest_search_and_serve_from_the_user_install(user_venv, tmp_path
     serve = subprocess.Popen([carto, "serve", "--port", "0", "--no-warm-cli"], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
-        url = serve.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:"), serve.stderr.read()
+        printed = serve.stdout.readline().strip()
+        assert printed.startswith("http://127.0.0.1:"), serve.stderr.read()
+        # the printed address carries the home's serve token; every route wants it
+        parts = urllib.parse.urlsplit(printed)
+        token = dict(urllib.parse.parse_qsl(parts.query))["token"]
+        health = f"{parts.scheme}://{parts.netloc}/api/health"
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(url + "api/health", timeout=5) as answer:
-                    assert answer.status == 200
-                    break
+                urllib.request.urlopen(health, timeout=5)
+                raise AssertionError("the server answered without its token")
+            except urllib.error.HTTPError as refused:
+                assert refused.code == 401
+                break
             except OSError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
+        request = urllib.request.Request(health, headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.status == 200
     finally:
         serve.terminate()
         serve.wait(timeout=30)
