@@ -72,3 +72,105 @@ def test_a_query_of_emoji_says_why_nothing_can_match_it(home_env, query):
     assert code == 2
     assert "emoji" in result.output and "no letter or digit" in result.output
     assert "at least one word" not in result.output
+
+
+# --------------------------------------------------------------------------- the relevance floor
+
+SHOP = ["the checkout total ignores the coupon when the cart has bundles",
+        "rounded the cart line totals with Decimal quantize",
+        "discount codes with percent and fixed amounts landed in the cart",
+        "the staging deploy failed on the database migration",
+        "rotated the API tokens for the payment provider",
+        "added a retry around the flaky login test",
+        "moved the nightly backup job to the new runner",
+        "the search index rebuild takes twelve minutes on the laptop"]
+UNSEEN = ["what did the plumber say about the water heater?", "kubernetes helm chart upgrade",
+          "terraform state lock"]
+
+
+@pytest.fixture
+def shop(writer, monkeypatch):
+    """A small home with its semantic ladder indexed (wordllama, the tests' embedder), and an
+    evidence floor stated for it (wordllama has none of its own)."""
+    from carto_core.semantic.indexer import run_index
+
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    ids = [writer.prompt(text, session=f"s{i}") for i, text in enumerate(SHOP)]
+    assert run_index(writer.home).outcome == "ok"
+    monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.3")
+    return ids
+
+
+@pytest.mark.parametrize("query", UNSEEN)
+def test_a_question_about_what_the_home_never_saw_finds_nothing_and_says_why(shop, query):
+    code, document, _ = search(query)
+    assert code == 3 and document["results"] == [] and document["total"] == 0
+    floor = document["floor"]
+    assert floor["enabled"] and not floor["found"] and floor["below"] >= 1
+    assert floor["best_semantic"] < floor["semantic_min"]
+    assert f"{floor['below']} candidate(s) below the relevance floor" in floor["reason"]
+    assert document["semantic_status"] == "available"
+
+
+def test_a_question_the_home_answers_is_found(shop):
+    code, document, _ = search("why is the coupon ignored at checkout?")
+    assert code == 0 and document["results"][0]["event_id"] == shop[0]
+    assert document["floor"]["found"] and document["floor"]["below"] == 0
+
+
+@pytest.mark.parametrize("off", [{"CARTO_SEARCH_FLOOR": "off"}, {"CARTO_SEMANTIC_EVIDENCE_FLOOR": ""}])
+def test_without_a_floor_the_nearest_neighbours_are_results_as_before(shop, monkeypatch, off):
+    for name, value in off.items():
+        monkeypatch.setenv(name, value)
+    code, document, _ = search(UNSEEN[0])
+    assert code == 0 and document["results"]
+    assert document["floor"]["found"] and document["floor"]["below"] == 0
+    assert document["floor"]["enabled"] is ("CARTO_SEARCH_FLOOR" not in off)
+
+
+def test_a_keyword_match_of_half_the_query_is_evidence_and_less_is_not(shop, monkeypatch):
+    monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.99")  # no semantic hit is evidence
+    code, document, _ = search("quantize decimal plumber")  # one row holds two words of three
+    assert code == 0 and document["results"][0]["event_id"] == shop[1]
+    assert document["floor"]["best_coverage"] >= 0.5
+    code, document, _ = search("quantize plumber heater")  # ... one of three
+    assert code == 3 and 0 < document["floor"]["best_coverage"] < 0.5
+    held = round(document["floor"]["best_coverage"] * 100)
+    assert f"the best keyword match holds {held}% of the query (evidence from 50%)" in \
+        document["floor"]["reason"]
+
+
+def test_a_lookup_needs_no_floor(shop):
+    """Its semantic ladder is gated out: no ladder states a floor, the keyword match stands."""
+    code, document, _ = search("flaky login")
+    assert code == 0 and document["results"][0]["event_id"] == shop[5]
+    assert document["semantic_status"] == "unchecked" and document["floor"]["semantic_min"] is None
+
+
+def _ladder(scores, *, floor=None, coverage=None):
+    import numpy as np
+
+    from carto_core.search.api import Ladder
+
+    return Ladder("semantic" if floor is not None else "prompts", np.arange(len(scores)),
+                  np.asarray(scores, float), evidence_floor=floor,
+                  coverage=None if coverage is None else np.asarray(coverage, float))
+
+
+@pytest.mark.parametrize("ladders,stated,found", [
+    ([_ladder([0.30, 0.1], floor=0.3)], [0.3], True),             # at the floor: evidence
+    ([_ladder([0.2999, 0.1], floor=0.3)], [0.3], False),
+    ([_ladder([0.1], floor=0.3), _ladder([1, 1], coverage=[0.5, 0.2])], [0.3], True),
+    ([_ladder([0.1], floor=0.3), _ladder([1, 1], coverage=[0.49, 0.2])], [0.3], False),
+    ([_ladder([0.1], floor=0.3), _ladder([1, 1])], [0.3], True),  # coverage unknown: taken
+    ([_ladder([1, 1], coverage=[0.1, 0.1])], [0.3], False),       # semantic ladder empty
+    ([_ladder([1, 1], coverage=[0.1, 0.1])], [], True),           # no floor stated
+])
+def test_judge(ladders, stated, found):
+    from carto_core.search.floor import judge
+
+    report = judge(ladders, 7, stated)
+    assert report.found is found
+    assert report.below == (0 if found else 7)
+    assert judge(ladders, 7, stated, enabled=False).found  # switched off: always found
+    assert judge(ladders, 0, stated).below == 0 and judge(ladders, 0, stated).reason == ""

@@ -164,6 +164,11 @@ class SemanticRanker(Ranker):
                                        depth=depth, ranker=self.name)
         # how far fusion may trust this model where the keyword side is weak: the model's own
         ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)
+        evidence = searcher.settings.evidence_floor
+        if evidence is None:
+            evidence = getattr(searcher.embedder, "evidence_floor", None)
+        if evidence is not None:  # a cosine, on the scale of this query's scores
+            ladder.evidence_floor = searcher.floor_for(float(evidence))
         return [ladder]
 
     def index_steps(self) -> list[IndexStep]:

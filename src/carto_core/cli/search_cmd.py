@@ -86,7 +86,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
       carto search "rounding" --team            # the team's memory too (docs/team.md)
       carto search "rounding" --format oneline | fzf   # a line per result
 
-    Exit codes: 0 results, 3 nothing found (or an empty home), 2 bad input.
+    Exit codes: 0 results, 3 nothing found (no candidate above the relevance floor, or an
+    empty home), 2 bad input.
     """
     import os
 

@@ -396,37 +396,3 @@ RECENCY = {
 }
 
 HELD_OUT = ("ctx-3", "multi-3", "rec-3")
-
-# ---- questions about things no home of these sets ever mentions: a search should find nothing
-UNSEEN = [
-    "What did the plumber say about the water heater?",
-    "Which telescope did I end up buying?",
-    "How did my chess tournament in Zagreb go?",
-    "What is the name of my neighbour's parrot?",
-    "When is my citizenship interview scheduled?",
-    "What did the mechanic find wrong with the motorbike?",
-    "Which violin teacher did I hire for my son?",
-    "How much did the solar panel installation cost?",
-    "What did the orthodontist recommend for my daughter?",
-    "Where did we hold the ceramics fundraiser?",
-    "Which vineyard did we tour in Mendoza?",
-    "What flavour was the cake at the christening?",
-    "How did the beekeeping inspection go?",
-    "What did my accountant say about the inheritance tax?",
-    "Which submarine museum did we visit?",
-    "What happened with the falconry lesson?",
-    "Which kayak brand did I order online?",
-    "What did the locksmith charge for the garage door?",
-    "How is my grandfather's hip replacement healing?",
-    "What colour did we paint the narrowboat?",
-    "latest on the kubernetes helm upgrade for the billing cluster",
-    "terraform state lock on the payments workspace",
-    "quarterly OKR review with the marketing director",
-    "flamenco rehearsal schedule",
-    "mortgage broker fixed rate quote",
-    "how did we fix the bluetooth pairing bug on the watch app?",
-    "What did the astronomer say about the eclipse?",
-    "Which marathon in Tokyo did I register for?",
-    "What did the sommelier pair with the venison?",
-    "When did the glacier trek get cancelled?",
-]

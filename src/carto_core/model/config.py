@@ -10,6 +10,7 @@ File: `$CARTO_CONFIG`, else `$XDG_CONFIG_HOME/carto/config.toml`. Example::
     fusion = "rrf-prior"
     decay = "gated-prior"
     analyzer = "english"      # terms of the keyword index (a change rebuilds it)
+    floor = true              # the relevance floor: weak candidates only -> nothing found
 
     [semantic]
     embedder = "minilm"       # wordllama answers when minilm is not installed
@@ -18,7 +19,7 @@ File: `$CARTO_CONFIG`, else `$XDG_CONFIG_HOME/carto/config.toml`. Example::
     patterns = ["corp-[0-9]{6}"]
 
 Environment overrides: `CARTO_HOME`, `CARTO_RANKERS` (comma-separated), `CARTO_DECAY`,
-`CARTO_ANALYZER`, `CARTO_EMBEDDER`.
+`CARTO_ANALYZER`, `CARTO_SEARCH_FLOOR`, `CARTO_EMBEDDER`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ DEFAULTS: dict[str, object] = {
     "search.fusion": "rrf-prior",
     "search.decay": "gated-prior",
     "search.analyzer": "english",
+    "search.floor": True,
     "semantic.embedder": "minilm",
 }
 
@@ -41,6 +43,7 @@ ENV_OVERRIDES: dict[str, str] = {
     "search.rankers": "CARTO_RANKERS",
     "search.decay": "CARTO_DECAY",
     "search.analyzer": "CARTO_ANALYZER",
+    "search.floor": "CARTO_SEARCH_FLOOR",
     "semantic.embedder": "CARTO_EMBEDDER",
 }
 

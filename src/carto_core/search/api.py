@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # numpy and the engine load only when a search runs
 
     from carto_core.model.project import ProjectScope
     from carto_core.search.engine import SearchEngine
+    from carto_core.search.floor import FloorReport
 
 #: Every ladder is cut to this many candidates, after the scope is applied.
 DEPTH = 500
@@ -202,7 +203,7 @@ class Ladder(Record):
     """
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
-               "reason", "coverage", "uncovered_lift", "rarest_holders")
+               "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor")
     name: str
     indices: "np.ndarray"
     scores: "np.ndarray"
@@ -223,12 +224,16 @@ class Ladder(Record):
     #: the ranker cannot tell). More than the lookup bound: every word of the query is
     #: generic by itself, whatever few documents hold them together (`gated-prior` reads it).
     rarest_holders: int | None
+    #: A ladder whose scores say how relevant a candidate is (the semantic ladder): the score
+    #: from which a candidate is evidence that the search found something (the relevance
+    #: floor, `search.floor`); None: the ladder states none.
+    evidence_floor: float | None
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
                  all_token_matches: int | None = None, hidden: int = 0, reason: str = "",
                  coverage: "np.ndarray | None" = None, uncovered_lift: float = 0.0,
-                 rarest_holders: int | None = None):
+                 rarest_holders: int | None = None, evidence_floor: float | None = None):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -240,6 +245,7 @@ class Ladder(Record):
         self.coverage = coverage
         self.uncovered_lift = uncovered_lift
         self.rarest_holders = rarest_holders
+        self.evidence_floor = evidence_floor
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -722,7 +728,7 @@ class SearchResult(Record):
     _fields = ("query", "results", "total", "facets", "ladders", "stages_ms", "semantic",
                "decay", "fusion", "suppressed", "session_id", "project", "since", "before",
                "index_generation", "call_id", "unknown_entities", "explain", "intent",
-               "query_cut")
+               "query_cut", "floor")
     _factories = {"unknown_entities": list}
     query: str
     results: list[SearchHit]
@@ -750,6 +756,8 @@ class SearchResult(Record):
     #: The length of the query as given when it was longer than QUERY_MAX_CHARS and cut
     #: (`query` is then what was searched); None otherwise.
     query_cut: int | None
+    #: The relevance floor's verdict (`search.floor.FloorReport`; None: not judged).
+    floor: "FloorReport | None"
 
     def __init__(self, query: str, results: list[SearchHit], total: int, facets: dict,
                  ladders: list[LadderReport], stages_ms: dict[str, float],
@@ -757,7 +765,8 @@ class SearchResult(Record):
                  session_id: str = "", project: str | None = None, since: str | None = None,
                  before: str | None = None, index_generation: str = "", call_id: str = "",
                  unknown_entities: list[str] = NEW, explain: dict | None = None,
-                 intent: str | None = None, query_cut: int | None = None):
+                 intent: str | None = None, query_cut: int | None = None,
+                 floor: "FloorReport | None" = None):
         self.query = query
         self.results = results
         self.total = total
@@ -778,6 +787,7 @@ class SearchResult(Record):
         self.explain = explain
         self.intent = intent
         self.query_cut = query_cut
+        self.floor = floor
 
     @property
     def semantic_status(self) -> str:
@@ -806,6 +816,7 @@ class SearchResult(Record):
             "semantic": self.semantic.to_dict(),
             "fusion": self.fusion,
             "decay": self.decay,
+            "floor": self.floor.to_dict() if self.floor is not None else None,
             "delta_serving": {"session_id": self.session_id or None, "suppressed": self.suppressed},
             "unknown_entities": self.unknown_entities,
             "index_generation": self.index_generation,

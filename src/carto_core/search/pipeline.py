@@ -37,6 +37,7 @@ from carto_core.search.api import (
 )
 
 from carto_core.search.answers import lend_answers
+from carto_core.search.floor import judge, switched_off
 
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
@@ -101,6 +102,19 @@ def _switched_off(config) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in _OFF
     return value is False
+
+
+def floor_off(config) -> bool:
+    """Whether the relevance floor is switched off (`CARTO_SEARCH_FLOOR=0`, else `[search]
+    floor = false`), reading the config file only when the variable is not set."""
+    if config is None and not os.environ.get("CARTO_SEARCH_FLOOR"):
+        from carto_core.model.config import load_config
+
+        try:
+            config = load_config()
+        except Exception:  # an unreadable config file: the names' resolution reports it
+            return False
+    return switched_off(config)
 
 
 def _asks_first(name: str, request: SearchRequest, config) -> bool:
@@ -253,6 +267,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     reports: list[LadderReport] = []
     semantic = _semantic_default(request, engine)
     hidden = 0
+    stated: list[float] = []  # the evidence floors the ladders stated (the relevance floor)
     fusion = engine.fusion(fusion_name)
     for name in rankers:
         t0 = time.perf_counter()
@@ -304,6 +319,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         for ladder in produced:
             ladder.ranker = ladder.ranker or name
             hidden += ladder.hidden
+            if ladder.evidence_floor is not None:  # even empty: the floor then judges the rest
+                stated.append(ladder.evidence_floor)
             if not len(ladder):
                 # nothing to fuse; say why (and it may carry the delta-serving count)
                 reports.append(LadderReport(ladder.name, name, "empty",
@@ -322,6 +339,9 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     lap("fusion")
     candidates = len(fused)
     fused, floor = trim(fused)
+    verdict = judge(ladders, len(fused), stated, enabled=not floor_off(config))
+    if not verdict.found:
+        fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
 
     now_dt = request.now or datetime.now(timezone.utc)
@@ -367,7 +387,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         before=_iso(request.before.timestamp()) if request.before else None,
         index_generation=engine.generation,
         call_id=telemetry.call_id if telemetry is not None else "",
-        unknown_entities=unknown, intent=request.intent,
+        unknown_entities=unknown, intent=request.intent, floor=verdict,
         query_cut=given if given > QUERY_MAX_CHARS else None,
         explain=_explain(fusion_name, decay_name, candidates, floor, len(fused), context, params,
                          ladders, fused) if request.explain else None,

@@ -66,6 +66,11 @@ class Embedder:
     #: Worth it only for a model whose ladder beats the keyword side where that side is weak:
     #: measured for wordllama (1); lsa was worse with it (docs/ranking.md). 0: never lifted.
     uncovered_lift: ClassVar[float] = 0.0
+    #: The cosine from which a hit is evidence that a search found something (the relevance
+    #: floor, carto_core.search.floor): a search whose best hit scores under it, with no
+    #: keyword match covering the query, found nothing. None: never measured for this model,
+    #: every hit is evidence.
+    evidence_floor: ClassVar[float | None] = None
     #: True: the query is embedded without its question and function words (the analyzer's
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
     #: that also says "what did I ...". A model that reads the sentence keeps it whole.

@@ -14,6 +14,9 @@ Config file (`[semantic]`), then environment overrides::
                               # (default: the embedder's own; wordllama 0.1, lsa 0.3)
     centre = 1.0              # CARTO_SEMANTIC_CENTRE: share of the home's mean vector taken off
                               # the query (default: the embedder's own; wordllama 1, others 0)
+    evidence_floor = 0.35     # CARTO_SEMANTIC_EVIDENCE_FLOOR: the cosine from which a hit is
+                              # evidence that a search found something (the relevance floor;
+                              # default: the embedder's own measured one; minilm 0.22)
 
     [semantic.lsa]
     dims = 256                # SVD components
@@ -62,7 +65,8 @@ class SemanticSettings(Record):
     to generate on every cold search)."""
 
     _fields = ("enabled", "embedder", "novelty_gate", "gate_max", "qdrant_url", "qdrant_api_key",
-               "qdrant_path", "collection", "min_score", "centre", "embedder_options", "origins")
+               "qdrant_path", "collection", "min_score", "centre", "embedder_options", "origins",
+               "evidence_floor")
     _factories = {"embedder_options": dict, "origins": dict}
     enabled: bool
     embedder: str
@@ -78,6 +82,9 @@ class SemanticSettings(Record):
     #: Share of the home's mean document vector taken off the query vector (centred queries,
     #: `SemanticSearcher.search`). None: the embedder's own `centre`.
     centre: float | None
+    #: The cosine from which a hit is evidence that a search found something (the relevance
+    #: floor, carto_core.search.floor). None: the embedder's own `evidence_floor`.
+    evidence_floor: float | None
     #: Options for each embedder by name (`[semantic.<name>]` plus env overrides).
     embedder_options: dict[str, dict]
     origins: dict[str, str]
@@ -87,7 +94,7 @@ class SemanticSettings(Record):
                  qdrant_url: str = "", qdrant_api_key: str = "", qdrant_path: str = "",
                  collection: str = DEFAULT_COLLECTION, min_score: float | None = None,
                  centre: float | None = None, embedder_options: dict[str, dict] = NEW,
-                 origins: dict[str, str] = NEW):
+                 origins: dict[str, str] = NEW, evidence_floor: float | None = None):
         self.enabled = enabled
         self.embedder = embedder
         self.novelty_gate = novelty_gate
@@ -98,6 +105,7 @@ class SemanticSettings(Record):
         self.collection = collection
         self.min_score = min_score
         self.centre = centre
+        self.evidence_floor = evidence_floor
         self.embedder_options = {} if embedder_options is NEW else embedder_options
         self.origins = {} if origins is NEW else origins
 
@@ -144,6 +152,8 @@ class SemanticSettings(Record):
         settings.min_score = None if floor in (None, "") else float(floor)
         centre = pick("centre", "CARTO_SEMANTIC_CENTRE", None)
         settings.centre = None if centre in (None, "") else float(centre)
+        evidence = pick("evidence_floor", "CARTO_SEMANTIC_EVIDENCE_FLOOR", None)
+        settings.evidence_floor = None if evidence in (None, "") else float(evidence)
         options: dict[str, dict] = {}
         for name, value in section.items():
             if isinstance(value, dict):

@@ -45,6 +45,10 @@ class MiniLMEmbedder(Embedder):
     #: Its ladder weighs up to a keyword ladder's weight where no keyword candidate covers the
     #: question, as wordllama's does: measured, MRR up on a-d and multi-2 0.56 -> 0.62 hit@10.
     uncovered_lift = 1.0
+    #: A search whose best hit scores under this cosine (and no keyword match covers the
+    #: question) found nothing: the highest floor that cost no recall set a question in its
+    #: top 10 (docs/ranking.md, "The relevance floor").
+    evidence_floor = 0.22
     #: The whole question: its content words alone cost every dialogue set (d 0.92 -> 0.84).
     content_query = False
     fallback = "wordllama"

@@ -1,0 +1,130 @@
+"""Questions about things a home never saw: a search for them should find nothing (exit 3).
+
+Four packs of twenty, each a mix of kinds: questions in one's own words about a life (`u-1`),
+tools and systems a coding home never used, asked as questions and as "the latest on" (`u-2`),
+terse keyword lists (`u-3`), and the held-out pack (`u-4`: every kind, other phrasings), run
+once after the floor was chosen on the other three.
+
+Each question names its topic words: the words whose presence in a home would make the
+question one it *did* see. `unseen_in(home_text, question)` is the check the evaluation runs
+per home, so a question is only ever counted on homes that hold none of its topic words
+(the demo home holds terraform's state locking; a generated coding home runs `terraform
+plan`).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: pack -> [(question, topic words)]
+PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "u-1": [
+        ("What did the plumber say about the water heater?", ("plumber", "heater")),
+        ("Which telescope did I end up buying?", ("telescope",)),
+        ("How did my chess tournament in Zagreb go?", ("chess", "zagreb")),
+        ("What is the name of my neighbour's parrot?", ("parrot",)),
+        ("When is my citizenship interview scheduled?", ("citizenship",)),
+        ("What did the mechanic find wrong with the motorbike?", ("mechanic", "motorbike")),
+        ("Which violin teacher did I hire for my son?", ("violin",)),
+        ("How much did the solar panel installation cost?", ("solar",)),
+        ("What did the orthodontist recommend for my daughter?", ("orthodontist",)),
+        ("Where did we hold the ceramics fundraiser?", ("ceramics", "fundraiser")),
+        ("Which vineyard did we tour in Mendoza?", ("vineyard", "mendoza")),
+        ("What flavour was the cake at the christening?", ("christening",)),
+        ("How did the beekeeping inspection go?", ("beekeeping", "bees", "hive")),
+        ("What did my accountant say about the inheritance tax?", ("accountant", "inheritance")),
+        ("Which submarine museum did we visit?", ("submarine",)),
+        ("What happened with the falconry lesson?", ("falconry", "falcon")),
+        ("Which kayak brand did I order online?", ("kayak",)),
+        ("What did the locksmith charge for the garage door?", ("locksmith",)),
+        ("How is my grandfather's hip replacement healing?", ("hip replacement",)),
+        ("What colour did we paint the narrowboat?", ("narrowboat",)),
+    ],
+    "u-2": [
+        ("latest on the kubernetes helm upgrade for the billing cluster", ("kubernetes", "helm")),
+        ("terraform state lock on the payments workspace", ("terraform",)),
+        ("How did we fix the kafka consumer lag on the orders topic?", ("kafka",)),
+        ("What did we decide about the istio sidecar injection?", ("istio", "sidecar")),
+        ("why was the grafana alert for redis sentinel failover muted?", ("grafana", "sentinel")),
+        ("Which elasticsearch shard allocation setting did we change?", ("elasticsearch", "shard")),
+        ("Where are we with the airflow DAG backfill?", ("airflow",)),
+        ("What broke in the ansible playbook for the bastion hosts?", ("ansible", "bastion")),
+        ("latest on the cassandra compaction tuning", ("cassandra", "compaction")),
+        ("Did we ever rotate the vault unseal keys?", ("vault", "unseal")),
+        ("How did the spark executor OOM get resolved?", ("spark", "executor")),
+        ("What was the verdict on moving CI to buildkite?", ("buildkite",)),
+        ("the prometheus remote write to thanos keeps dropping samples", ("prometheus", "thanos")),
+        ("When did we migrate the DNS zone to route53?", ("route53", "dns")),
+        ("Which nginx ingress annotation fixed the websocket timeouts?", ("nginx", "ingress",
+                                                                         "websocket")),
+        ("What's the status of the flutter app's push notifications?", ("flutter",)),
+        ("how did we shard the mongodb replica set", ("mongodb", "replica")),
+        ("What did the pentest report say about the SAML assertion replay?", ("pentest", "saml")),
+        ("latest on the snowflake warehouse credit usage", ("snowflake",)),
+        ("Why did the android gradle build fail on the R8 step?", ("android", "gradle")),
+    ],
+    "u-3": [
+        ("flamenco rehearsal schedule", ("flamenco",)),
+        ("mortgage broker fixed rate quote", ("mortgage",)),
+        ("quarterly OKR review marketing director", ("okr",)),
+        ("sourdough starter hydration", ("sourdough",)),
+        ("helmfile diff staging", ("helmfile",)),
+        ("pgbouncer pool exhaustion", ("pgbouncer",)),
+        ("wedding venue deposit refund", ("wedding",)),
+        ("rust borrow checker lifetime error", ("borrow", "lifetime")),
+        ("tax return self assessment deadline", ("self assessment",)),
+        ("glacier trek cancelled", ("glacier",)),
+        ("swimming pool chlorine levels", ("chlorine",)),
+        ("jenkins groovy shared library", ("jenkins", "groovy")),
+        ("piano recital sheet music", ("piano", "recital")),
+        ("CORS preflight safari", ("cors", "safari")),
+        ("astronomy club eclipse", ("astronomy", "eclipse")),
+        ("zookeeper quorum loss", ("zookeeper", "quorum")),
+        ("veterinarian vaccination schedule puppy", ("veterinarian", "puppy")),
+        ("wasm simd benchmark", ("wasm", "simd")),
+        ("sommelier venison pairing", ("sommelier", "venison")),
+        ("tokyo marathon registration", ("tokyo", "marathon")),
+    ],
+    "u-4": [  # held out
+        ("What did the dermatologist say about the rash on my arm?", ("dermatologist", "rash")),
+        ("Which ski resort did we book for February?", ("ski",)),
+        ("how did the opera tickets for la traviata work out", ("opera", "traviata")),
+        ("latest on the clickhouse materialized view rebuild", ("clickhouse",)),
+        ("What did we decide about the graphql federation gateway?", ("graphql", "federation")),
+        ("celery beat duplicate tasks", ("celery",)),
+        ("When does my driving licence renewal expire?", ("licence", "driving")),
+        ("What went wrong with the rabbitmq dead letter exchange?", ("rabbitmq",
+                                                                   "dead letter")),
+        ("kite surfing lessons portugal", ("kite", "surfing")),
+        ("Who recommended the podcast about medieval castles?", ("podcast", "medieval")),
+        ("nomad job spec consul connect", ("nomad", "consul")),
+        ("Did the insurance cover the flooded basement?", ("insurance", "basement")),
+        ("how much is the cello rental per month", ("cello",)),
+        ("the lambda cold start on the image resizer", ("lambda", "resizer")),
+        ("What did the electrician quote for rewiring the attic?", ("electrician", "attic")),
+        ("bigquery slot reservation", ("bigquery",)),
+        ("Which cheese shop did we find in Lyon?", ("cheese", "lyon")),
+        ("the ios keychain migration after the swiftui rewrite", ("keychain", "swiftui")),
+        ("pottery kiln temperature", ("kiln",)),
+        ("What did the landlord say about the mould in the bathroom?", ("landlord", "mould")),
+    ],
+}
+
+HELD_OUT = ("u-4",)
+
+
+def _pattern(word: str) -> "re.Pattern[str]":
+    # the word or an inflection of it ("ski", "skiing", "Skis"), never a longer word ("skip")
+    return re.compile(r"(?<![a-z0-9])" + re.escape(word.lower()) + r"(?:s|es|ed|ing|er|ers)?"
+                      r"(?![a-z0-9])", re.IGNORECASE)
+
+
+def seen_words(home_text: str, topic: tuple[str, ...]) -> list[str]:
+    """The topic words the home's text holds (case-insensitive, the word or an
+    inflection of it)."""
+    return [word for word in topic if _pattern(word).search(home_text)]
+
+
+def questions(packs: tuple[str, ...] | list[str]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(pack, question, topic words) of the packs named."""
+    return [(pack, text, topic) for pack in packs for text, topic in PACKS[pack]]

@@ -1,0 +1,118 @@
+"""The relevance floor: whether a search found anything at all (docs/ranking.md, "The relevance
+floor").
+
+Fusion always ranks something: a semantic ladder has nearest neighbours for any question, and
+a keyword ladder a row holding one common word of it. When a ladder states an evidence floor
+(the semantic ladder: its embedder's measured cosine, `Embedder.evidence_floor`), a search
+counts as having found something only when some candidate is evidence: that ladder scores it
+at or above its floor, or a keyword ladder holds it with at least `COVERAGE` of the query's
+idf mass (a keyword ladder that cannot tell its coverage is taken at its word). When none is,
+the page is empty (`carto search` exits 3) and the document's `floor` says why, with how many
+candidates fell below it. No stated floor (a keyword-only search, a lookup whose semantic
+ladder was gated out, an embedder never measured for one): every candidate is evidence.
+
+The floor judges the search, not each result: once one candidate is evidence, the page is the
+one fusion ranked. A per-result floor cost the answers that only a weak semantic match finds
+(measured in docs/ranking.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+from carto_core.util.records import Record
+
+#: The share of the query's idf mass a keyword candidate must hold to be evidence by itself.
+COVERAGE = 0.5
+_OFF = frozenset({"0", "false", "no", "off"})
+
+
+def switched_off(config=None) -> bool:
+    """`CARTO_SEARCH_FLOOR=off` (or `[search] floor = false`): every search counts as found."""
+    value: object = os.environ.get("CARTO_SEARCH_FLOOR", "")
+    if value == "" and config is not None:
+        value = config.get("search.floor", True)
+    if isinstance(value, str):
+        return value.strip().lower() in _OFF
+    return value is False
+
+
+class FloorReport(Record):
+    """The `floor` of the --json document."""
+
+    _fields = ("enabled", "found", "coverage_min", "semantic_min", "best_coverage",
+               "best_semantic", "below", "reason")
+    enabled: bool
+    #: Some candidate is evidence (or the floor is off, or there was no candidate).
+    found: bool
+    coverage_min: float
+    #: The semantic ladder's evidence floor on its own scale (None: no ladder stated one).
+    semantic_min: float | None
+    best_coverage: float | None
+    best_semantic: float | None
+    #: Candidates left out because none of them was evidence (0 when found).
+    below: int
+    reason: str
+
+    def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
+                 semantic_min: float | None = None, best_coverage: float | None = None,
+                 best_semantic: float | None = None, below: int = 0, reason: str = ""):
+        self.enabled = enabled
+        self.found = found
+        self.coverage_min = coverage_min
+        self.semantic_min = semantic_min
+        self.best_coverage = best_coverage
+        self.best_semantic = best_semantic
+        self.below = below
+        self.reason = reason
+
+    def to_dict(self) -> dict:
+        def r(x):
+            return None if x is None else round(float(x), 4)
+
+        return {"enabled": self.enabled, "found": self.found,
+                "coverage_min": r(self.coverage_min), "semantic_min": r(self.semantic_min),
+                "best_coverage": r(self.best_coverage), "best_semantic": r(self.best_semantic),
+                "below": self.below, "reason": self.reason}
+
+
+def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool = True,
+          coverage_min: float = COVERAGE) -> FloorReport:
+    """Whether the search found anything, from the ladders fusion was given (scoped, cut to
+    depth, none empty), the number of candidates fusion kept, and the evidence floors the
+    ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
+    before the floor (a keyword-only search, a lookup whose semantic ladder was gated out, an
+    embedder never measured for one)."""
+    if not enabled:
+        return FloorReport(False, True, coverage_min)
+    if not stated:
+        return FloorReport(True, True, coverage_min)
+    best_cov = best_sem = None
+    evidence = False
+    for ladder in ladders:
+        floor = ladder.evidence_floor
+        if floor is not None:
+            top = float(max(ladder.scores))
+            best_sem = top if best_sem is None else max(best_sem, top)
+            evidence = evidence or top >= floor
+        elif ladder.coverage is not None:
+            top = float(max(ladder.coverage))
+            best_cov = top if best_cov is None else max(best_cov, top)
+            evidence = evidence or top >= coverage_min
+        else:
+            evidence = True  # a ranker that cannot tell its coverage: taken at its word
+    semantic_min = min(stated)
+    report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem)
+    if evidence or not candidates:
+        return report
+    report.found = False
+    report.below = candidates
+    parts = []
+    if best_cov is not None:
+        parts.append(f"the best keyword match holds {best_cov:.0%} of the query (evidence "
+                     f"from {coverage_min:.0%})")
+    parts.append(f"the closest semantic match scores {best_sem:.2f}" if best_sem is not None
+                 else "the semantic ladder found no match")
+    parts[-1] += f" (evidence from {semantic_min:.2f})"
+    report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
+    return report
