@@ -384,6 +384,40 @@ def _sample_texts(docs, size: int, seed: int = 0) -> list[str]:
     return sample
 
 
+class _Run:
+    """What every stage of one `run_index` call shares: the home, its settings, the report, the
+    clock, the error log and the back-off; `finish` closes the report."""
+
+    def __init__(self, home: Home, settings: SemanticSettings, corpus, now: datetime):
+        self.home, self.settings, self.corpus, self.now = home, settings, corpus, now
+        self.started = time.perf_counter()
+        self.report = IndexReport(embedder=settings.embedder, gate=settings.novelty_gate)
+        self.errors_path = home.state_file(ERRORS_FILE)
+        self.backoff = Backoff(home)
+        self.fold = None  # the fold of the logs read (`_embed_new`), which the sweep reads
+
+    def error(self, stage: str, message: str, event_id: str | None = None,
+              outcome: str = "failed") -> None:
+        append_rows(self.errors_path, redacted([{
+            "timestamp": format_timestamp(utcnow()), "event_id": event_id, "stage": stage,
+            "outcome": outcome, "error": message, "model": self.report.model or None}]))
+
+    def finish(self, outcome: str = "ok", reason: str = "", fix: str = "") -> IndexReport:
+        report = self.report
+        report.outcome, report.reason, report.fix = outcome, reason, fix
+        report.seconds = time.perf_counter() - self.started
+        return report
+
+    def back_off(self, reason: str) -> None:
+        """A failed service: the back-off window starts (or doubles), the report says until when."""
+        self.report.backoff_until = format_timestamp(self.backoff.fail(reason, self.now))
+
+    def events(self, starts, states=None, fold=None):
+        if self.corpus is not None:
+            return ((_Doc.of(event), document_text(event)) for event in self.corpus.events)
+        return _fold_events(self.home, starts, states, fold)
+
+
 def run_index(
     home: Home,
     *,
@@ -401,68 +435,96 @@ def run_index(
 ) -> IndexReport:
     """Embed what the store lacks; see the module docstring. Never raises for a service
     failure: the report says what happened and what fixes it. `corpus` (a loaded corpus, for
-    tests and small tools) replaces reading the logs; such a run records no state."""
-    started = time.perf_counter()
-    settings = settings or SemanticSettings.load()
-    report = IndexReport(embedder=settings.embedder, gate=settings.novelty_gate)
-    now = now or utcnow()
-    errors_path = home.state_file(ERRORS_FILE)
+    tests and small tools) replaces reading the logs; such a run records no state.
 
-    def error(stage: str, message: str, event_id: str | None = None, outcome: str = "failed"):
-        append_rows(errors_path, redacted([{"timestamp": format_timestamp(utcnow()), "event_id": event_id,
-                                            "stage": stage, "outcome": outcome, "error": message,
-                                            "model": report.model or None}]))
-
-    def finish(outcome: str = "ok", reason: str = "", fix: str = "") -> IndexReport:
-        report.outcome, report.reason, report.fix = outcome, reason, fix
-        report.seconds = time.perf_counter() - started
-        return report
-
-    if not settings.enabled:
-        return finish("disabled", "the semantic ladder is disabled (CARTO_SEMANTIC=0 or "
-                      "[semantic] enabled = false)")
-    backoff = Backoff(home)
-    until = backoff.until()
-    if until is not None and until > now and not force:
+    The stages: the gates (disabled, backing off), the embedder made ready (fitted, checked),
+    the store opened and the run planned against the recorded state, the new documents
+    embedded batch by batch, and the close (sweep, compact, other models dropped, state
+    recorded)."""
+    run = _Run(home, settings or SemanticSettings.load(), corpus, now or utcnow())
+    report = run.report
+    if not run.settings.enabled:
+        return run.finish("disabled", "the semantic ladder is disabled (CARTO_SEMANTIC=0 or "
+                          "[semantic] enabled = false)")
+    until = run.backoff.until()
+    if until is not None and until > run.now and not force:
         report.backoff_until = format_timestamp(until)
-        return finish("backing_off", f"backing off after a failure until {report.backoff_until} "
-                      f"({backoff.read().get('reason', '')})", "carto index --force")
-
-    def events_of(starts, states=None, fold=None):
-        if corpus is not None:
-            return ((_Doc.of(event), document_text(event)) for event in corpus.events)
-        return _fold_events(home, starts, states, fold)
-
+        return run.finish("backing_off", f"backing off after a failure until "
+                          f"{report.backoff_until} ({run.backoff.read().get('reason', '')})",
+                          "carto index --force")
+    embedder = _ready_embedder(run, registries, refit)
+    if isinstance(embedder, IndexReport):
+        return embedder
+    opened = _open_plan(run, reembed)
+    if isinstance(opened, IndexReport):
+        return opened
+    store, previous, plan, check_store = opened
+    states: dict[str, dict] = {}
     try:
-        embedder = create_embedder(settings.embedder, home, settings, registries)
+        stopped = _embed_new(run, embedder, store, plan, states, check_store, limit,
+                             batch_size, commit_every, progress)
+        if stopped is not None:
+            return stopped
+        _close_run(run, store, plan, previous, states, check_store, limit)
+    except DimensionMismatch as exc:
+        run.error(exc.stage, str(exc))
+        report.failed += report.todo - report.embedded - report.gated
+        return run.finish("dimension_mismatch", str(exc), exc.fix)
+    except StoreUnavailable as exc:
+        run.error(exc.stage, str(exc))
+        report.failed += report.todo - report.embedded - report.gated
+        run.back_off(str(exc))
+        return run.finish("unavailable", str(exc), exc.fix)
+    except StoreError as exc:
+        run.error(exc.stage, str(exc))
+        report.failed += report.todo - report.embedded - report.gated
+        return run.finish("error", str(exc), getattr(exc, "fix", ""))
+    finally:
+        store.close()
+    run.backoff.clear()
+    return run.finish()
+
+
+def _ready_embedder(run: _Run, registries, refit: bool):
+    """The configured embedder, fitted when it needs a fit and checked; or the closed report
+    of a run that cannot embed (no such embedder, nothing to fit on, the service down)."""
+    report = run.report
+    try:
+        embedder = create_embedder(run.settings.embedder, run.home, run.settings, registries)
     except LookupError as exc:
-        return finish("unavailable", str(exc), "pip install carto-rankers")
+        return run.finish("unavailable", str(exc), "pip install carto-rankers")
     try:
         if embedder.needs_fit and (refit or not embedder.is_fitted()):
             size = int(getattr(embedder, "fit_sample", 0) or DEFAULT_FIT_SAMPLE)
-            texts = (_sample_texts(events_of({}), size) if corpus is not None
-                     else _sample_lines(home, size))
+            texts = (_sample_texts(run.events({}), size) if run.corpus is not None
+                     else _sample_lines(run.home, size))
             if not texts:
-                return finish("unavailable", "nothing to fit the lsa model on: the home has no "
-                              "events with text", "carto ingest")
+                return run.finish("unavailable", "nothing to fit the lsa model on: the home has "
+                                  "no events with text", "carto ingest")
             report.fitted = embedder.fit(texts)
             del texts
-        report.embedder = getattr(embedder, "name", "") or settings.embedder
+        report.embedder = getattr(embedder, "name", "") or run.settings.embedder
         report.note = getattr(embedder, "note", "")
         embedder.check()
         report.model = embedder.model_tag
     except EmbedderUnavailable as exc:
-        error(exc.stage, str(exc))
-        report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
-        return finish("unavailable", str(exc), exc.fix)
+        run.error(exc.stage, str(exc))
+        run.back_off(str(exc))
+        return run.finish("unavailable", str(exc), exc.fix)
+    return embedder
 
+
+def _open_plan(run: _Run, reembed: bool):
+    """(store, recorded state, plan, whether the store already holds vectors of the model); or
+    the closed report of a run with nothing new since a complete one, or whose store failed."""
+    report, home = run.report, run.home
     try:
-        store = open_store(home, settings)
+        store = open_store(home, run.settings)
         report.store = store.describe()
         if reembed:
             forget_state(home)
             store.clear()
-        previous = {} if corpus is not None else read_state(home)
+        previous = {} if run.corpus is not None else read_state(home)
         plan = _plan(home, previous, report.model, store, reembed or report.fitted != "")
         if plan.tail and not plan.starts:
             # Nothing new since a complete run: the state says it all.
@@ -470,96 +532,91 @@ def run_index(
             report.no_text = int(previous.get("no_text", 0))
             report.already = report.corpus - report.no_text
             store.close()
-            backoff.clear()
-            return finish()
-        check_store = store.count(report.model) > 0
+            run.backoff.clear()
+            return run.finish()
+        return store, previous, plan, store.count(report.model) > 0
     except StoreError as exc:
-        error(exc.stage, str(exc))
-        report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
-        return finish("unavailable", str(exc), getattr(exc, "fix", ""))
+        run.error(exc.stage, str(exc))
+        run.back_off(str(exc))
+        return run.finish("unavailable", str(exc), getattr(exc, "fix", ""))
 
-    states: dict[str, dict] = {}
-    base_events = int(previous.get("events", 0)) if plan.tail else 0
-    base_no_text = int(previous.get("no_text", 0)) if plan.tail else 0
-    try:
-        rejected = read_rejected(home, report.model)
-        pending = _Pending(store, report, commit_every)
-        from carto_core.model.logstream import Fold
 
-        fold = Fold()
-        candidates = _candidates(events_of(plan.starts, states, fold), store, report, rejected,
-                                 check_store, batch_size, limit, count_present=not plan.tail,
-                                 embeds=getattr(embedder, "embeds", None))
-        # The novelty gate judges small increments only: a run that brings more than
-        # `gate_max` new documents is a backfill and runs ungated (upstream's backfills did).
-        head: list = []
-        if settings.novelty_gate is not None and check_store:
-            for item in candidates:
-                head.append(item)
-                if len(head) > settings.gate_max:
-                    break
-            report.gate_active = len(head) <= settings.gate_max
-        stream = _chain(head, candidates)
-        if progress:
-            progress(0, len(head) if report.gate_active else None)
-        done = 0
-        for batch in _batches(stream, batch_size):
-            try:
-                vectors = embedder.embed_documents([t for _, t, _ in batch])
-            except EmbedderUnavailable as exc:
-                pending.commit()  # what was embedded before the failure is kept
-                error(exc.stage, str(exc))
-                report.failed += len(batch) + sum(1 for _ in stream)
-                report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
-                return finish("unavailable", str(exc), exc.fix)
-            except EmbedderError as exc:
-                for doc, _, _ in batch:
-                    error(exc.stage, str(exc), doc.event_id)
-                report.failed += len(batch)
-                done += len(batch)
-                if progress:
-                    progress(done, None)
-                continue
-            keep, rejects = _novelty_gate(batch, vectors, store, report, settings)
-            pending.add([batch[i][0] for i in keep], [batch[i][1] for i in keep],
-                        np.asarray(vectors)[keep], [batch[i][2] for i in keep])
-            if rejects:
-                append_rows(home.state_file(REJECTS_FILE), rejects)
-            report.gated += len(rejects)
+def _embed_new(run: _Run, embedder, store, plan: _Plan, states: dict, check_store: bool,
+               limit: int | None, batch_size: int, commit_every: int, progress):
+    """Embed the documents the store lacks, batch by batch through the novelty gate, and
+    commit them; None, or the closed report of a run the embedder stopped (what was embedded
+    before is kept). `states` receives how far each log was read."""
+    report, settings = run.report, run.settings
+    rejected = read_rejected(run.home, report.model)
+    pending = _Pending(store, report, commit_every)
+    from carto_core.model.logstream import Fold
+
+    run.fold = Fold()
+    candidates = _candidates(run.events(plan.starts, states, run.fold), store, report, rejected,
+                             check_store, batch_size, limit, count_present=not plan.tail,
+                             embeds=getattr(embedder, "embeds", None))
+    # The novelty gate judges small increments only: a run that brings more than
+    # `gate_max` new documents is a backfill and runs ungated (upstream's backfills did).
+    head: list = []
+    if settings.novelty_gate is not None and check_store:
+        for item in candidates:
+            head.append(item)
+            if len(head) > settings.gate_max:
+                break
+        report.gate_active = len(head) <= settings.gate_max
+    stream = _chain(head, candidates)
+    if progress:
+        progress(0, len(head) if report.gate_active else None)
+    done = 0
+    for batch in _batches(stream, batch_size):
+        try:
+            vectors = embedder.embed_documents([t for _, t, _ in batch])
+        except EmbedderUnavailable as exc:
+            pending.commit()  # what was embedded before the failure is kept
+            run.error(exc.stage, str(exc))
+            report.failed += len(batch) + sum(1 for _ in stream)
+            run.back_off(str(exc))
+            return run.finish("unavailable", str(exc), exc.fix)
+        except EmbedderError as exc:
+            for doc, _, _ in batch:
+                run.error(exc.stage, str(exc), doc.event_id)
+            report.failed += len(batch)
             done += len(batch)
             if progress:
-                progress(done, len(head) if report.gate_active else None)
-        pending.commit()
-        complete = report.failed == 0 and limit is None
-        if complete and check_store and not plan.tail and corpus is None:
-            report.removed = _sweep(store, report.model, fold)
-        store.compact()
-        if complete:
-            for model, info in store.models().items():
-                if model != report.model:
-                    report.dropped_models[model] = store.drop_model(model)
-        report.corpus += base_events
-        report.no_text += base_no_text
-        report.already = report.corpus - report.no_text - report.todo
-        if complete and corpus is None:
-            _record_run(home, report, store, previous, states, plan.tail)
-    except DimensionMismatch as exc:
-        error(exc.stage, str(exc))
-        report.failed += report.todo - report.embedded - report.gated
-        return finish("dimension_mismatch", str(exc), exc.fix)
-    except StoreUnavailable as exc:
-        error(exc.stage, str(exc))
-        report.failed += report.todo - report.embedded - report.gated
-        report.backoff_until = format_timestamp(backoff.fail(str(exc), now))
-        return finish("unavailable", str(exc), exc.fix)
-    except StoreError as exc:
-        error(exc.stage, str(exc))
-        report.failed += report.todo - report.embedded - report.gated
-        return finish("error", str(exc), getattr(exc, "fix", ""))
-    finally:
-        store.close()
-    backoff.clear()
-    return finish()
+                progress(done, None)
+            continue
+        keep, rejects = _novelty_gate(batch, vectors, store, report, settings)
+        pending.add([batch[i][0] for i in keep], [batch[i][1] for i in keep],
+                    np.asarray(vectors)[keep], [batch[i][2] for i in keep])
+        if rejects:
+            append_rows(run.home.state_file(REJECTS_FILE), rejects)
+        report.gated += len(rejects)
+        done += len(batch)
+        if progress:
+            progress(done, len(head) if report.gate_active else None)
+    pending.commit()
+    return None
+
+
+def _close_run(run: _Run, store, plan: _Plan, previous: dict, states: dict, check_store: bool,
+               limit: int | None) -> None:
+    """After the last batch: a complete full read sweeps the vectors of events gone from the
+    logs, the store is compacted, a complete run drops other models' vectors and records the
+    state; the report's counts take in what an earlier run already embedded."""
+    report = run.report
+    complete = report.failed == 0 and limit is None
+    if complete and check_store and not plan.tail and run.corpus is None:
+        report.removed = _sweep(store, report.model, run.fold)
+    store.compact()
+    if complete:
+        for model, info in store.models().items():
+            if model != report.model:
+                report.dropped_models[model] = store.drop_model(model)
+    report.corpus += int(previous.get("events", 0)) if plan.tail else 0
+    report.no_text += int(previous.get("no_text", 0)) if plan.tail else 0
+    report.already = report.corpus - report.no_text - report.todo
+    if complete and run.corpus is None:
+        _record_run(run.home, report, store, previous, states, plan.tail)
 
 
 def _novelty_gate(batch: list, vectors, store, report: IndexReport, settings) -> tuple[list[int], list[dict]]:
