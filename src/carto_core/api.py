@@ -38,6 +38,7 @@ EXPORTS: dict[str, str] = {
     "capture_shell": "carto_core.capture.tooluse:capture_shell",
     "recorded_tool_calls": "carto_core.capture.tooluse:recorded_tool_calls",
     "reported_commits": "carto_core.capture.tooluse:reported_commits",
+    "AGENT_TOOLS": "carto_core.capture.turnactivity:AGENT_TOOLS",
     "commit_from_output": "carto_core.capture.turnactivity:commit_from_output",
     "set_edits": "carto_core.capture.turnactivity:set_edits",
     "SHELL_TOOLS": "carto_core.capture.turnactivity:SHELL_TOOLS",

@@ -87,17 +87,28 @@ def sessions(since, project, provider, limit, team, as_json) -> None:
 Examples:
   carto session 5a1e0000                  its events in order, turns, commits, files, wrapup
   carto session 5a1e --json | jq '.files'
+  carto session 5a1e --tree               main agent, subagents, turns, tool calls
+  carto session 5a1e --tree --json | jq '.tree.turns[].tools[] | select(.agent)'
 
 An id prefix is enough when one session has it; when several do, they are listed and the
-exit code is 2. Exit codes: 0 ok, 2 ambiguous prefix, 3 no such session.""")
+exit code is 2. --tree hangs each subagent (its own file, an inline sidechain, a Codex
+sub-agent thread) under the call that started it, each with its own transcript path
+(docs/lenses.md#the-session-tree). Exit codes: 0 ok, 2 ambiguous prefix, 3 no such session.""")
 @click.argument("session_id")
 @click.option("--events", "max_events", default=200, show_default=True, type=click.IntRange(min=0),
               help="Events to print in text output (JSON has them all).")
+@click.option("--tree", "tree", is_flag=True,
+              help="The agent tree instead: main agent, subagents, their turns and tool calls.")
 @json_option
-def session(session_id, max_events, as_json) -> None:
+def session(session_id, max_events, tree, as_json) -> None:
     """One session: its events in order, its turns, commits and files, its wrapup."""
     from carto_core.lenses.views import find_sessions, session_detail
 
+    if tree:
+        from carto_core.cli.session_tree import show_tree
+
+        show_tree(session_id.strip(), as_json)
+        return
     live = _live()
     matches = find_sessions(live, session_id.strip())
     if not matches:

@@ -16,7 +16,9 @@ the numbers `session_facts` computes, so they cannot disagree about it. The rule
 - **commits**, **edits**, **pushes**, shell calls, fetches, searches, subagents and compactions
   count the evidence's events of that kind; **files** are the paths the edits name;
 - **started** and **ended** are the first and last moments of the session's events and of its
-  evidence (a turn's tool calls carry their own times, after the turn's prompt).
+  evidence (a turn's tool calls carry their own times, after the turn's prompt);
+- **transcript_path** is the main agent's transcript (`session_transcript`), never a
+  subagent's file.
 
 Where the events come from is the caller's choice, and both sources fold the same way:
 
@@ -235,9 +237,20 @@ def session_facts(session_id: str, events) -> SessionFacts:
     facts.counts = counts
     facts.wrapup = any(e.row.get("milestone") == "session_wrapup" for e in rows)
     facts.session_end = any(_is_session_end(e) for e in rows)
-    facts.transcript_path = next((e.transcript_path for e in reversed(rows)
-                                  if is_resolved(e.transcript_path)), "")
+    facts.transcript_path = session_transcript(rows)
     return facts
+
+
+def session_transcript(rows) -> str:
+    """The session's own transcript: the newest path its main agent's rows name (hook rows, the
+    main thread's turns), never a subagent's file (a subagent turn carries `agent_id`); a
+    session known only from subagent turns gets theirs."""
+    rows = list(rows)
+    for group in ([e for e in rows if not (e.source == "turns" and e.row.get("agent_id"))], rows):
+        path = next((e.transcript_path for e in reversed(group) if is_resolved(e.transcript_path)), "")
+        if path:
+            return path
+    return ""
 
 
 # --------------------------------------------------------------------------- events from a home

@@ -368,6 +368,20 @@ class CartoMcp:
                    else write_wrapup(self.home, row))
         return {"receipt": receipt, "row": row}
 
+    def session_tree(self, args: dict) -> dict:
+        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+        from carto_core.lenses.sessiontree import tree_for
+
+        prefix = self._session_required(args)
+        try:
+            session = resolve_session(self.home, prefix)
+        except AmbiguousSession as exc:
+            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
+                            candidates=exc.candidates[:20]) from None
+        except SessionNotFound as exc:
+            raise ToolError("not_found", str(exc), 404) from None
+        return tree_for(self.home, session)
+
     def collision(self, args: dict) -> dict:
         from carto_core.capture.collision import WINDOW_MINUTES, collision_note, peer_touches
 

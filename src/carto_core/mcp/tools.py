@@ -295,6 +295,19 @@ TOOLS: list[ToolSpec] = [
         required=["path"],
         list_path="touches",
     ),
+    ToolSpec(
+        name="session_tree",
+        title="A session's agents, turns and tool calls",
+        description=("One session as a tree: the main agent's turns and tool calls, each subagent "
+                     "(its own file, an inline sidechain, a Codex sub-agent thread) under the call "
+                     "that started it with its own transcript_path and turns; subagents no call "
+                     "names sit in the agent's `agents`. Every turn and call has an event_id (`get` "
+                     "fetches a turn). A unique id prefix is enough. Answers are "
+                     "`carto session ID --tree --json`."),
+        properties={"session_id": {**_SESSION, "description": "The session (a unique id prefix is "
+                                   "enough; default: your session)."}},
+        list_path="tree.turns",
+    ),
 ]
 
 TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}

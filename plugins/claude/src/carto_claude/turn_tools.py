@@ -14,12 +14,22 @@ What the transcript says, in the order the client wrote it:
   the output, whose `[branch sha] subject` line names a commit when the command made one;
 - an `attachment` of type `hook_additional_context` is context a hook injected (carto's own
   note, among others): it is never the user's words, so it stays out of the turn's text and is
-  recorded as `injected: [{"hook": <event>, "chars": <n>}]`.
+  recorded as `injected: [{"hook": <event>, "chars": <n>}]`;
+- a Task/Agent call that started a subagent gets `spawned`, the id of the subagent's first
+  turn: the result's `toolUseResult.agentId` names its own file (2.1.x,
+  `turn-<sid>-agent-<id>-1`); an inline sidechain (1.0.x) is the one whose first prompt is the
+  call's `prompt`, word for word (`turn-<sid>-side-<n>`). A call whose subagent never ran (an
+  interrupted Task) gets none.
 """
 
 from __future__ import annotations
 
-from carto_core.api import SHELL_TOOLS, ToolLog, commit_from_output, set_edits, shell
+import re
+
+from carto_core.api import AGENT_TOOLS, SHELL_TOOLS, ToolLog, commit_from_output, set_edits, shell
+
+#: An agent id as the client names its file (`agent-<id>.jsonl`): nothing that could leave it.
+_AGENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 
 FILE_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "url", "query", "pattern", "path",
@@ -37,18 +47,39 @@ def _key_input(args: dict) -> str:
 class TurnTools:
     """Per turn: the ToolLog, plus what only this reader needs (full commands)."""
 
-    __slots__ = ("log", "injected", "_commands")
+    __slots__ = ("log", "injected", "_commands", "_prompts", "_spawns")
 
     def __init__(self):
         self.log = ToolLog()
         self.injected: list[dict] = []
         self._commands: dict[str, str] = {}
+        #: Task/Agent calls not yet tied to a subagent: entry -> its prompt (whitespace folded).
+        self._prompts: dict[int, tuple[dict, str]] = {}
+        #: (entry, suffix of the subagent's first turn id after `turn-<sid>-`).
+        self._spawns: list[tuple[dict, str]] = []
 
-    def fields(self) -> dict:
+    def fields(self, session: str = "") -> dict:
         out = self.log.fields()
         if self.injected:
             out["injected"] = self.injected
+        if session:  # the session is known only once the file named it
+            for entry, suffix in self._spawns:
+                entry["spawned"] = f"turn-{session}-{suffix}"
         return out
+
+    def _spawn(self, entry: dict, suffix: str) -> None:
+        self._prompts.pop(id(entry), None)
+        self._spawns.append((entry, suffix))
+
+    def sidechain_started(self, prompt: str, suffix: str) -> bool:
+        """An inline sidechain began with `prompt`: tie it to the first open Task/Agent call of
+        this turn that asked exactly that (True when one did)."""
+        wanted = " ".join(prompt.split())
+        for entry, asked in list(self._prompts.values()):
+            if asked and asked == wanted:
+                self._spawn(entry, suffix)
+                return True
+        return False
 
     def assistant_line(self, line: dict, cwd: str) -> None:
         content = line["message"].get("content")
@@ -69,8 +100,11 @@ class TurnTools:
                 if isinstance(block.get("id"), str):
                     self._commands[block["id"]] = command
                 set_edits(entry, shell.shell_writes(command), cwd)
-            elif name in ("Task", "Agent") and isinstance(args.get("subagent_type"), str):
-                entry["agent_type"] = args["subagent_type"]
+            elif name in AGENT_TOOLS:
+                if isinstance(args.get("subagent_type"), str):
+                    entry["agent_type"] = args["subagent_type"]
+                if isinstance(args.get("prompt"), str):
+                    self._prompts[id(entry)] = (entry, " ".join(args["prompt"].split()))
 
     def user_line(self, line: dict, cwd: str) -> None:
         content = line["message"].get("content")
@@ -88,9 +122,15 @@ class TurnTools:
             if failed:
                 entry["failed"] = True
                 entry.pop("edits", None)
+            facts = structured if isinstance(structured, dict) else {}
+            if entry["name"] in AGENT_TOOLS:
+                agent = facts.get("agentId")
+                if isinstance(agent, str) and _AGENT_ID.match(agent) \
+                        and all(entry is not e for e, _ in self._spawns):
+                    self._spawn(entry, f"agent-{agent}-1")
+                continue
             if entry["name"] not in SHELL_TOOLS:
                 continue
-            facts = structured if isinstance(structured, dict) else {}
             diff = facts.get("bashEditDiff")
             if not failed and isinstance(diff, dict) and isinstance(diff.get("changedFiles"), list):
                 set_edits(entry, diff["changedFiles"], cwd)

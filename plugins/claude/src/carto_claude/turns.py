@@ -369,6 +369,8 @@ class TranscriptReader:
                     open_turns[thread] = _Turn(thread, idx, line_start, stamp if isinstance(stamp, str) else "",
                                                cwd if isinstance(cwd, str) else "")
                     open_turns[thread].prompt = " ".join(line_texts(line))
+                    if thread == "side" and "main" in open_turns:
+                        open_turns["main"].tools.sidechain_started(open_turns[thread].prompt, f"side-{idx}")
                 turn = open_turns.get(thread)
                 if turn is None:
                     skipped["before_first_prompt"] += 1
@@ -447,7 +449,7 @@ class TranscriptReader:
             fields["agent_id"] = turn.thread[6:] if turn.thread.startswith("agent:") else "sidechain"
         if turn.cwd:
             fields["cwd"] = turn.cwd
-        fields.update(turn.tools.fields())  # tool calls, edits, commits, injected context
+        fields.update(turn.tools.fields(session))  # tool calls, edits, commits, injected context, subagents
         if is_open:
             fields[OPEN_KEY] = True
         return order_row("turns", fields)

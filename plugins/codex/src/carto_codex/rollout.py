@@ -14,7 +14,8 @@ follows anyway).
 A sub-agent's rollout (`session_meta.payload.source.subagent.thread_spawn`) begins by replaying
 lines of its parent; those lines are dropped (they are the parent's turns) when they equal a line
 of the parent's rollout or are older than the child's own `session_meta`. Its turns carry the
-parent's id in `parent_session`.
+parent's id in `parent_session`; the parent's `spawn_agent` call carries `spawned`, the child's
+first turn id (from the `collab_tool_call` event naming `new_thread_id`).
 
 Unknown record types are skipped and counted (`unknown_type:<t>`); a line that is not JSON is
 counted (`broken_line`); a last line without its newline is a rollout still being written or
@@ -342,6 +343,8 @@ def parse_rollout(
                 current.closed = True
             elif sub == "item_completed" and current is not None:
                 _completed_item(current, payload.get("item"))
+            elif sub == "collab_tool_call" and current is not None:
+                _spawned_thread(current, payload)
         elif kind == "response_item":
             sub = payload.get("type")
             if sub == "message":
@@ -444,6 +447,18 @@ def _completed_item(turn: Turn, item: object) -> None:
     if failed:
         entry["failed"] = True
         entry.pop("edits", None)
+
+
+def _spawned_thread(turn: Turn, payload: dict) -> None:
+    """`event_msg/collab_tool_call`: the thread a `spawn_agent` call started (`new_thread_id`),
+    recorded on the call as `spawned`, the id of that sub-agent's first turn."""
+    entry = turn.calls.get(payload.get("call_id"))
+    child = payload.get("new_thread_id")
+    if entry is not None and isinstance(child, str) and _THREAD_ID.match(child):
+        entry["spawned"] = f"turn-codex-{child}-1"
+
+
+_THREAD_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 
 
 def _loads_lossy(raw: bytes, loads=json.loads) -> object:

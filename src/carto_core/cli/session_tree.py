@@ -1,0 +1,84 @@
+"""`carto session ID --tree`: the session's agents, turns and tool calls as an indented tree
+(`carto_core.lenses.sessiontree`). The session is found by id prefix in the logs' bytes
+(`lenses.sessions.resolve_session`) and read through the facts columns: no corpus load."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.exitcodes import ExitCode
+from carto_core.util.output import emit_json, fail
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _label(node: dict) -> str:
+    kind = {"sidechain": "inline sidechain", "file": "own file", "thread": "Codex thread"}.get(node["kind"], node["kind"])
+    parts = [kind] + ([node["agent_type"]] if node.get("agent_type") else [])
+    if node["spawned_by"] is None:
+        parts.append("no call names it")
+    return f"subagent {node['agent']} ({', '.join(parts)})"
+
+
+def render(document: dict, echo=click.echo) -> None:
+    counts = document["counts"]
+    echo(f"session  {document['session_id']} · {document['provider'] or '?'} · {document['project'] or 'no project'}")
+    if document.get("parent_session"):
+        echo(f"parent   {document['parent_session']} (this session is a sub-agent thread of it)")
+    unlinked = f" ({counts['unlinked_agents']} no call names)" if counts["unlinked_agents"] else ""
+    echo(f"tree     {_plural(counts['agents'], 'subagent')}{unlinked} · {_plural(counts['turns'], 'turn')} · "
+         f"{_plural(counts['tool_calls'], 'tool call')}")
+    _node(document["tree"], "main agent", 0, echo)
+
+
+def _node(node: dict, label: str, depth: int, echo) -> None:
+    pad = "  " * depth
+    echo(f"{pad}{label} · {_plural(len(node['turns']), 'turn')} · {node['transcript_path'] or 'no transcript'}")
+    for turn in node["turns"]:
+        echo(f"{pad}  turn {turn['turn_idx'] if turn['turn_idx'] is not None else '?'} · "
+             f"{turn['timestamp'] or '-'} · {_short(turn['summary'], 80)}")
+        for call in turn["tools"]:
+            flags = "".join([f"  [{call['agent_type']}]" if call.get("agent_type") else "",
+                             "  failed" if call.get("failed") else ""])
+            echo(f"{pad}    #{call['n']} {call['name']}  {_short(call['input'], 70)}{flags}".rstrip())
+            if "agent" in call:
+                _node(call["agent"], _label(call["agent"]), depth + 3, echo)
+            elif call.get("spawned"):
+                echo(f"{pad}      -> {call['spawned']} (not ingested)")
+        if turn["tools_dropped"]:
+            echo(f"{pad}    ... {turn['tools_dropped']} more calls (not recorded)")
+    for child in node["agents"]:
+        _node(child, _label(child), depth + 1, echo)
+
+
+def show_tree(prefix: str, as_json: bool) -> None:
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+    from carto_core.lenses.sessiontree import tree_for
+    from carto_core.logio.home import current_home
+
+    home = current_home()
+    try:
+        session_id = resolve_session(home, prefix)
+    except AmbiguousSession as exc:
+        if as_json:
+            emit_json({"error": "ambiguous", "prefix": prefix,
+                       "candidates": [{"session_id": c} for c in exc.candidates]})
+        else:
+            click.echo(f"carto: {len(exc.candidates)} sessions start with {prefix!r}; give more of the id:", err=True)
+            for candidate in exc.candidates:
+                click.echo(f"  {candidate}", err=True)
+        raise SystemExit(int(ExitCode.USAGE))
+    except SessionNotFound:
+        fail(f"no session id starts with {prefix!r}", ExitCode.NOT_FOUND)
+    document = tree_for(home, session_id)
+    if as_json:
+        emit_json(document)
+    else:
+        render(document)
