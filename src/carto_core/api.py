@@ -28,6 +28,7 @@ EXPORTS: dict[str, str] = {
     "source_options": "carto_core.capture.live:source_options",
     "capture_agent_event": "carto_core.capture.milestones:capture_agent_event",
     "capture_milestone": "carto_core.capture.milestones:capture_milestone",
+    "capture_session_start": "carto_core.capture.milestones:capture_session_start",
     "context_output": "carto_core.capture.output:context_output",
     "edit_collision_output": "carto_core.capture.output:edit_collision_output",
     "apply_patch_paths": "carto_core.capture.shell:apply_patch_paths",
@@ -164,6 +165,9 @@ EXPORTS: dict[str, str] = {
     "final_at": "carto_core.transcript.settle:final_at",
     "is_finished": "carto_core.transcript.settle:is_finished",
     "stamp_epoch": "carto_core.transcript.settle:stamp_epoch",
+    "claude_usage": "carto_core.transcript.usage:claude_usage",
+    "codex_usage": "carto_core.transcript.usage:codex_usage",
+    "UsageSum": "carto_core.transcript.usage:UsageSum",
     # utilities
     "ExitCode": "carto_core.util.exitcodes:ExitCode",
     "FirstUse": "carto_core.util.lazyre:FirstUse",

@@ -1,4 +1,4 @@
-"""Core's fact verbs: census, tempo, delta (contract v1), registered like any plugin's."""
+"""Core's fact verbs: census, tempo, delta, pulse, tokens (contract v1), registered like any plugin's."""
 
 from __future__ import annotations
 
@@ -53,9 +53,24 @@ class PulseVerb(FactVerb):
         return pulse(request.context["columns"], corpus, request)
 
 
+class TokensVerb(FactVerb):
+    name = "tokens"
+    description = "tokens the model API reported, per session, project and day, and the commits they paid for"
+    needs_corpus = False
+
+    def run(self, corpus, request) -> dict:
+        from carto_core.lenses.tokens import tokens
+        from carto_core.model.project import ProjectScope
+
+        scope = ProjectScope.parse(request.project) if request.project else None
+        return tokens(request.context["home"], since=request.since_at, before=request.before_at,
+                      project=scope.matches if scope else None, top=request.top, sample=request.sample)
+
+
 @hookimpl
 def carto_register_fact_verbs(register):
     register(CensusVerb)
     register(TempoVerb)
     register(DeltaVerb)
     register(PulseVerb)
+    register(TokensVerb)

@@ -1,5 +1,5 @@
-"""Milestones: session-milestones rows and their changelog copies (session end, compaction,
-agent stops, turn stops), the PostCompact summary row, and the agent events every provider
+"""Milestones: session-milestones rows and their changelog copies (session end, a restart's
+start, compaction, agent stops, turn stops), the PostCompact summary row, and the agent events every provider
 shares (reference/cartographer.md 1.8). `gitstate` is imported only when a milestone is written.
 """
 
@@ -134,6 +134,22 @@ def capture_compact_summary(ctx: Context, out: Outcome, *, trigger: str, summary
     out.add("changelog", row)
     ctx.chained(event_id)
     return event_id
+
+
+#: SessionStart sources that are a restart worth a row: lineage links sessions through them
+#: (`carto_core.lenses.lineage`). A plain start is not recorded; a compaction already is
+#: (PreCompact).
+RESTART_SOURCES = frozenset({"resume", "clear", "fork"})
+
+
+def capture_session_start(ctx: Context, out: Outcome) -> str | None:
+    """SessionStart whose `source` is a restart (resume, clear, fork): a `session_start_<source>`
+    milestone with its changelog copy; nothing for a plain start."""
+    source = as_text(ctx.payload.get("source"))
+    if source not in RESTART_SOURCES or not ctx.session:
+        return None
+    return capture_milestone(ctx, out, milestone=f"session_start_{source}",
+                             description=f"Session started ({source})")
 
 
 def capture_agent_event(ctx: Context, out: Outcome, *, quiet_without_summary: bool = False) -> bool:

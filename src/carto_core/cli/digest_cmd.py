@@ -53,6 +53,9 @@ def session_cmd(session_id, commits, files, no_git, as_json) -> None:
     click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events"
                + (f" (from {doc['turns']} transcript turns: no hook rows)" if doc["evidence"] == "turns" else ""))
     click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} ({doc['duration_minutes']} min)")
+    if len(doc["lineage"]["thread"]) > 1:
+        click.echo("thread   " + " -> ".join(sid[:8] for sid in doc["lineage"]["thread"])
+                   + " (linked across /clear, forks and resumes)")
     if doc["tempo"]["sparkline"]:
         click.echo(f"tempo    {doc['tempo']['sparkline']}  ({doc['tempo']['bin_minutes']} min a bar)")
     click.echo(f"projects {', '.join(doc['projects']) or '-'}")

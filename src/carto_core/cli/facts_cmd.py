@@ -11,7 +11,7 @@ import click
 from carto_core.util.output import emit_json, fail, json_option
 from carto_core.util.privatefiles import open_private
 
-VERB_HELP = "census | tempo | delta | pulse (or a verb a plugin registered)"
+VERB_HELP = "census | tempo | delta | pulse | tokens (or a verb a plugin registered)"
 
 
 def _call_id() -> str:
@@ -89,6 +89,32 @@ def _pulse_lines(envelope: dict) -> list[str]:
     return lines
 
 
+def _tokens(usage: dict) -> str:
+    return (f"{usage['total']:>12,} tokens (in {usage['input']:,}, out {usage['output']:,}, "
+            f"cache read {usage['cache_read']:,}, cache write {usage['cache_write']:,})")
+
+
+def _token_lines(facts: dict) -> list[str]:
+    lines = [f"{facts['turns']} turns reported {_tokens(facts['tokens']).strip()}"]
+    lines.append(f"sessions ({facts['sessions_total']}):")
+    for s in facts["sessions"]:
+        lines.append(f"  {s['tokens']['total']:>12,}  {(s['session_id'] or '-')[:8]}  {s['project'] or '-':18.18} "
+                     f"{s['turns']:>4} turns  {s['commits']:>3} commits  {s['first'] or '?'} .. {s['last'] or '?'}")
+    lines.append("projects:")
+    for p in facts["projects"]:
+        lines.append(f"  {p['tokens']['total']:>12,}  {p['project'] or '-':24.24} {p['sessions']:>4} sessions {p['turns']:>6} turns")
+    lines.append("days (UTC):")
+    for d in facts["days"]:
+        lines.append(f"  {d['tokens']['total']:>12,}  {d['day'] or 'undated'}  {d['turns']:>6} turns")
+    if facts["commits"]:
+        lines.append(f"commits ({facts['commits_total']}; each charged the turns since the session's previous commit):")
+        for c in facts["commits"]:
+            lines.append(f"  {c['tokens']['total']:>12,}  {c['sha'][:7]}  {c['timestamp'] or '?'}  "
+                         f"{(c['subject'] or '')[:70]}  [{c['event_id']}]")
+    lines.append(f"uncommitted (turns after a session's last commit): {facts['uncommitted']['total']:,} tokens")
+    return lines
+
+
 def render_text(envelope: dict) -> str:
     facts, verb = envelope["facts"], envelope["verb"]
     window = envelope["window"]
@@ -135,6 +161,8 @@ def render_text(envelope: dict) -> str:
             )
     elif verb == "pulse":
         lines.extend(_pulse_lines(envelope))
+    elif verb == "tokens":
+        lines.extend(_token_lines(facts))
     elif verb == "delta":
         if facts["baseline"]:
             lines.append("baseline recorded: nothing is reported as new on a first call.")
@@ -162,6 +190,7 @@ Examples:
   carto facts pulse --since 24h --cursor-file ~/.pulse.cursor   counted day + what is new
   carto search --get ID,ID                        check any sample id a count carries
   carto facts census --team --since 7d            the whole team's week (docs/team.md)
+  carto facts tokens --since 7d --project webshop tokens per session, day and commit
 
 Exit codes: 0 ok, 2 the request is wrong (400), 4 it names another corpus or contract
 version (409), 1 engine failure."""

@@ -138,6 +138,13 @@ def session(session_id, max_events, tree, as_json) -> None:
                f"{s['commits']} commits, {s['edits']} edits")
     if s.get("transcript_path"):
         click.echo(f"transcript {s['transcript_path']}")
+    family = detail["lineage"]
+    for link in family["continues"]:
+        click.echo(f"continues {link['session_id']} ({link['kind']}, {link['at'] or '?'})")
+    for link in family["continued_by"]:
+        click.echo(f"continued {link['session_id']} ({link['kind']}, {link['at'] or '?'})")
+    if family["restarts"]:
+        click.echo("restarts " + ", ".join(f"{r['kind']} {r['at'] or '?'}" for r in family["restarts"]))
     for wrapup in detail["wrapup"]:
         click.echo(f"wrapup   {wrapup['event_id']}: {_short(wrapup['description'], 100)}")
         echo_wrapup_items(wrapup["decisions"], wrapup["unresolved"], wrapup["key_insight"], width=100)

@@ -77,12 +77,15 @@ def _pending(home, project, as_json) -> None:
 
     now = utcnow()
     matcher = (lambda name: project_matches(project, name)) if project else None
+    from carto_core.lenses.lineage import lineage
+
     rows = pending(session_summaries(LiveCorpus(home)), now, project=matcher,
-                   exclude=current_session_id())
+                   exclude=current_session_id(), threads=lineage(home).threads())
     out = [{"session_id": r["session_id"], "project": r["project"], "provider": r["provider"],
             "started": format_timestamp(r["started"]) if r["started"] else None,
             "ended": format_timestamp(r["ended"]), "ended_by": r["ended_by"], "minutes": r["minutes"],
             "events": r["events"], "turns": r["turns"], "commits": r["commits"], "edits": r["edits"],
+            "thread": r.get("thread") or [r["session_id"]],
             "command": f"carto wrapup --session {r['session_id']}"} for r in rows]
     if as_json:
         emit_json({"pending": out, "total": len(out), "project": project, "thresholds": thresholds(),
@@ -93,6 +96,8 @@ def _pending(home, project, as_json) -> None:
             click.echo(f"{r['session_id'][:8]}  {r['project'] or '-':18.18} {r['provider'] or '?':7.7} ended "
                        f"{r['ended']} ({how})  {r['events']} events, {r['commits']} commits, {r['edits']} edits"
                        f"  ->  carto wrapup --session {r['session_id'][:8]}")
+            if len(r["thread"]) > 1:
+                click.echo(f"          continues {', '.join(t[:8] for t in r['thread'][:-1])} (one thread)")
         if not out:
             click.echo("no ended session is waiting for a wrapup", err=True)
     if not out:

@@ -181,6 +181,8 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
                    no_git: bool = False) -> dict:
     if not is_resolved(session_id):
         raise DigestError("no session id: pass --session or run inside an agent session")
+    from carto_core.lenses.lineage import lineage
+
     facts = _facts(home, session_id)
     events = facts.work
     commit_rows = facts.commits
@@ -219,6 +221,8 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
         "recall": recall(home, session_id),
         "repos": repos,
         "tempo": tempo_line([e.timestamp for e in facts.rows if e.timestamp is not None]),
+        # the sessions this one continues or that continue it: one piece of work
+        "lineage": lineage(home).describe(session_id),
         # each repository's state as the session leaves it (git asked now, not at the time)
         "leaving": [] if no_git else [repo_state(repo) for repo in repos[:LEAVING_MAX]],
     }

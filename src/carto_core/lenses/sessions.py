@@ -9,7 +9,8 @@
 - `pending(summaries, now)` -> the sessions that ended, by a `session_end_*` milestone or by
   being quiet for `CARTO_WRAPUP_STALE_HOURS` (2), with enough work in them (a commit, or at
   least `CARTO_WRAPUP_MIN_EVENTS` (10) events over `CARTO_WRAPUP_MIN_MINUTES` (5) minutes) and no
-  `session_wrapup` milestone: newest first. `summaries` are per-session dicts (the explorer's
+  `session_wrapup` milestone: newest first; sessions linked across /clear, forks and resumes
+  (`lenses.lineage`) are one thread, listed once under its newest session. `summaries` are per-session dicts (the explorer's
   session summaries, `serve.views.session_summaries`, or the SessionStart note's from the logs'
   tails); upstream's knobs `CARTOGRAPHER_WRAPUP_*` are read too.
 
@@ -90,13 +91,30 @@ def thresholds() -> dict:
     }
 
 
-def pending(summaries, now: datetime, *, project=None, exclude: str = "") -> list[dict]:
+def pending(summaries, now: datetime, *, project=None, exclude: str = "", threads=()) -> list[dict]:
     """The summaries of ended, substantial sessions without a wrapup, newest first, each with
-    `ended_by` ("session_end" or "quiet") added. `project`: a callable(project name) -> bool."""
+    `ended_by` ("session_end" or "quiet") added. `project`: a callable(project name) -> bool.
+
+    `threads` (lists of session ids one piece of work went through: `lenses.lineage`): a thread
+    is listed once, under its newest session, with `thread` (its sessions, oldest first) and
+    is substantial when its sessions' work together is; a wrapup of that newest session closes
+    the thread."""
     knobs = thresholds()
     quiet_before = now - timedelta(hours=knobs["stale_hours"])
+    summaries = list(summaries)
+    by_id = {s.get("session_id"): s for s in summaries}
+    member_of: dict[str, list[dict]] = {}
+    for members in threads:
+        held = [by_id[m] for m in members if m in by_id]
+        if len(held) > 1:
+            held.sort(key=lambda s: (s.get("ended") is not None, s.get("ended") or now, s.get("session_id")))
+            for summary in held:
+                member_of[summary["session_id"]] = held
     out = []
     for summary in summaries:
+        thread = member_of.get(summary.get("session_id"))
+        if thread is not None and summary is not thread[-1]:
+            continue  # listed (or closed) under the thread's newest session
         if summary.get("wrapup") or summary.get("session_id") == exclude:
             continue
         ended, started = summary.get("ended"), summary.get("started")
@@ -111,9 +129,15 @@ def pending(summaries, now: datetime, *, project=None, exclude: str = "") -> lis
         else:
             continue  # still live, as far as anyone can tell
         minutes = (ended - started).total_seconds() / 60 if started else 0.0
-        substantial = summary.get("commits", 0) > 0 or (
-            summary.get("events", 0) >= knobs["min_events"] and minutes >= knobs["min_minutes"])
+        work = thread or [summary]
+        first = min((s["started"] for s in work if s.get("started")), default=started)
+        span = (ended - first).total_seconds() / 60 if first else 0.0
+        substantial = sum(s.get("commits", 0) for s in work) > 0 or (
+            sum(s.get("events", 0) for s in work) >= knobs["min_events"] and span >= knobs["min_minutes"])
         if substantial:
-            out.append({**summary, "ended_by": ended_by, "minutes": round(minutes)})
+            entry = {**summary, "ended_by": ended_by, "minutes": round(minutes)}
+            if thread is not None:
+                entry["thread"] = [s["session_id"] for s in thread]
+            out.append(entry)
     out.sort(key=lambda s: s["ended"], reverse=True)
     return out

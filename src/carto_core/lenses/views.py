@@ -220,6 +220,7 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
     summary = _sessions(live).get(session_id)
     if summary is None:
         return None
+    from carto_core.lenses.lineage import lineage
     from carto_core.lenses.sessionfacts import session_facts
 
     events = session_events(live, session_id)
@@ -247,6 +248,7 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
             "key_insight": e.row.get("key_insight") if isinstance(e.row.get("key_insight"), str)
             else "",
         } for e in wrapups],
+        "lineage": lineage(live.home).describe(session_id),
         "index_generation": live.generation,
     }
 

@@ -110,7 +110,8 @@ def parse_ids(value) -> list[str]:
 
 
 def _facts_list(args: dict) -> str | None:
-    return {"census": "facts.commits", "tempo": "facts.projects", "delta": "facts.events"}.get(
+    return {"census": "facts.commits", "tempo": "facts.projects", "delta": "facts.events",
+            "tokens": "facts.sessions"}.get(
         args.get("verb", ""))
 
 
@@ -200,12 +201,13 @@ TOOLS: list[ToolSpec] = [
             "Deterministic counts (contract v1), never ranked, never written: census (events by "
             "project, type, source, provider with sample event_ids, commits, span), tempo (daily "
             "counts per project, the last complete UTC day scored as z), delta (rows appended since "
-            "facts.cursor; the first call without one records a baseline). Every sample id can be "
+            "facts.cursor; the first call without one records a baseline), tokens (what the model API "
+            "reported per session, project, day and commit, from the transcripts). Every sample id can be "
             "fetched with `get`. delta: facts.cursor moves past every event of the answer, so page "
             "through next_cursor before using it. Answers are `carto facts VERB --json`."
         ),
         properties={
-            "verb": {"type": "string", "enum": ["census", "tempo", "delta"]},
+            "verb": {"type": "string", "enum": ["census", "tempo", "delta", "tokens"]},
             "project": _PROJECT, "since": _SINCE, "before": _BEFORE,
             "top": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Buckets per dimension (default 20)."},
             "sample": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Sample ids per bucket (default 3)."},

@@ -12,7 +12,8 @@ belongs to the turn that prompt starts.
 
 Two token figures, never mixed: `reported` is what the model API billed (Claude's
 `message.usage`, once per message id however many streamed lines repeat it; Codex's
-`token_count.last_token_usage`), `estimated` is characters / 4 per category, which is the only
+`token_count.last_token_usage`; both read by `carto_core.transcript.usage`, as the transcript
+readers read them for the turn rows' `tokens`), `estimated` is characters / 4 per category, which is the only
 way to attribute tokens to a tool result or an injected context (the API bills a request, not
 its parts).
 """
@@ -29,6 +30,7 @@ from carto_core.serve.spec import ApiError
 from carto_core.serve.transcript import locate, open_transcript, provider_of
 from carto_core.transcript.lines import content_texts, is_human_prompt, is_scaffolding
 from carto_core.transcript.resolver import TranscriptRoots
+from carto_core.transcript.usage import USAGE_KEYS, claude_usage, codex_usage
 
 #: Categories in display order.
 CATEGORIES = ("prompt", "assistant", "thinking", "tool_call", "tool_result", "injected",
@@ -38,7 +40,6 @@ ANALYSIS_BYTES_MAX = 256 << 20
 PROMPT_CHARS = 300
 INJECTED_PREVIEW = 600
 CHARS_PER_TOKEN = 4
-USAGE_KEYS = ("input", "output", "cache_read", "cache_write")
 
 
 def estimate(chars: int) -> int:
@@ -206,10 +207,6 @@ class _Analysis:
         }
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
 def _text(value: object) -> str:
     if isinstance(value, str):
         return value
@@ -272,12 +269,9 @@ def _claude_line(a: _Analysis, row: dict) -> None:
             elif btype in ("tool_use", "server_tool_use"):
                 arguments = json.dumps(block.get("input"), ensure_ascii=False, default=str)
                 a.tool_call(block.get("id"), str(block.get("name") or "?"), len(arguments))
-        usage = message.get("usage")
-        if isinstance(usage, dict):
-            a.usage(message.get("id") if isinstance(message.get("id"), str) else None, {
-                "input": _int(usage.get("input_tokens")), "output": _int(usage.get("output_tokens")),
-                "cache_read": _int(usage.get("cache_read_input_tokens")),
-                "cache_write": _int(usage.get("cache_creation_input_tokens"))})
+        usage = claude_usage(message)
+        if usage is not None:
+            a.usage(message.get("id") if isinstance(message.get("id"), str) else None, usage)
         return
     if kind == "system":
         if row.get("subtype") == "compact_boundary":
@@ -321,13 +315,9 @@ def _codex_line(a: _Analysis, row: dict, seen_prompts: set) -> None:
             a.count("prompt", len(text))
             seen_prompts.add(text.strip())
         elif ptype == "token_count":
-            info = payload.get("info") if isinstance(payload.get("info"), dict) else {}
-            last = info.get("last_token_usage")
-            if isinstance(last, dict):
-                cached = _int(last.get("cached_input_tokens"))
-                a.usage(None, {"input": max(0, _int(last.get("input_tokens")) - cached),
-                               "output": _int(last.get("output_tokens")),
-                               "cache_read": cached, "cache_write": 0})
+            usage = codex_usage(payload)
+            if usage is not None:
+                a.usage(None, usage)
         elif ptype == "context_compacted" and not (a.compactions and a.compactions[-1]["timestamp"] == ts):
             a.compaction(ts, "auto", None, None)
         return

@@ -13,7 +13,7 @@ of `carto_core.capture` (reference/cartographer.md 1.4-1.8):
 | PostToolUseFailure Bash | only the commits the failed call made (named by the `error` output's `[branch sha]` lines, else the reflog) |
 | PostToolBatch | the rows of each call in `tool_calls` that no PostToolUse row names (by `tool_use_id`): a backstop for a PostToolUse hook that did not run |
 | PreToolUse Edit/Write/MultiEdit/NotebookEdit | no row; prints the edit-collision note when a peer touched the file |
-| SessionStart | no row; starts the detached transcript catch-up; prints the opt-in start note (the transcript does not exist yet: not a problem) |
+| SessionStart | milestone `session_start_<source>` when the source is resume, clear or fork (none for a plain start); starts the detached transcript catch-up; prints the opt-in start note (the transcript does not exist yet: not a problem) |
 | UserPromptSubmit (installed by `carto install claude --recall`) | no row (prompts come from history.jsonl); prints prompt-time recall as `additionalContext` (`carto_core.recall.prompt`) |
 | PreCompact | milestone `compaction_<trigger>` |
 | PostCompact | changelog `derived_compaction_summary` |
@@ -193,8 +193,9 @@ def _prompt_submit(ctx: Context, out: Outcome) -> None:
 def _session_start(ctx: Context, out: Outcome) -> None:
     # The client fires SessionStart before it writes the transcript, so a missing file is the
     # normal case, not a problem worth a hook.log line.
-    from carto_core.api import start_catch_up
+    from carto_core.api import capture_session_start, start_catch_up
 
+    capture_session_start(ctx, out)
     start_catch_up(ctx, out, CATCH_UP_SOURCE)
     try:
         from carto_core.api import start_note

@@ -19,6 +19,10 @@ Unknown line types, broken lines and duplicate uuids are skipped and counted; bo
 final answer (the last assistant text) within `body_max`: the answer is what a peer most often
 searches for, and a long turn's tool calls would otherwise push it out.
 
+A forked session's transcript (`--fork-session`) starts with copies of its parent's lines; each
+copied assistant line names the session that made the request (`requestSessionId`), and the turn
+holding one says `copied_from: <that session>` (`carto_core.lenses.lineage` links the two).
+
 Open turns. A turn is closed once the next prompt of its thread starts, or when the transcript
 is finished (`carto_core.transcript.settle`: quiet for `settle_seconds`, by the file's mtime or by its own
 newest timestamp). A turn that is not closed is written all the same, with `"open": true`, and
@@ -45,7 +49,7 @@ from pathlib import Path
 from carto_core.api import (
     DEFAULT_SETTLE_SECONDS as _SETTLE, OPEN_KEY, SCAFFOLDING_PREFIXES, TurnRead, classify, clip,
     final_at, holds, is_finished, is_human_prompt, is_scaffolding, order_row, project_for,
-    redact_text, stamp_epoch,
+    redact_text, stamp_epoch, UsageSum, claude_usage,
 )
 
 from carto_claude.turn_tools import TurnTools
@@ -160,7 +164,7 @@ def assistant_text(line: dict) -> str:
 
 class _Turn:
     __slots__ = ("thread", "idx", "start", "timestamp", "cwd", "parts", "size", "seen", "answer",
-                 "tools", "prompt")
+                 "tools", "prompt", "copied_from", "usage")
 
     def __init__(self, thread: str, idx: int, start: int, timestamp: str, cwd: str):
         self.thread, self.idx, self.start = thread, idx, start
@@ -173,6 +177,11 @@ class _Turn:
         self.tools = TurnTools()
         #: The human prompt that opened the turn (its intent is classified from it alone).
         self.prompt = ""
+        #: The session whose request an assistant line of this turn answered, when not this one
+        #: (`requestSessionId`: a fork's copies of its parent's lines name the parent).
+        self.copied_from = ""
+        #: Tokens the API reported for the turn's messages (each message id once).
+        self.usage = UsageSum()
 
     def add(self, texts: list[str], limit: int, key: object = None) -> None:
         for text in texts:
@@ -384,6 +393,10 @@ class TranscriptReader:
                     prose = assistant_text(line)
                     if prose:
                         turn.answer = prose
+                    turn.usage.add(claude_usage(message), message.get("id"))
+                    origin = line.get("requestSessionId")
+                    if isinstance(origin, str) and origin and origin != session:
+                        turn.copied_from = origin
                 turn.add(line_texts(line), self.body_max, key=message_id)
                 if kind == "assistant":
                     turn.tools.assistant_line(line, turn.cwd)
@@ -449,6 +462,11 @@ class TranscriptReader:
             fields["agent_id"] = turn.thread[6:] if turn.thread.startswith("agent:") else "sidechain"
         if turn.cwd:
             fields["cwd"] = turn.cwd
+        if turn.copied_from and turn.copied_from != session:
+            fields["copied_from"] = turn.copied_from
+        tokens = turn.usage.total()
+        if tokens is not None:
+            fields["tokens"] = tokens
         fields.update(turn.tools.fields(session))  # tool calls, edits, commits, injected context, subagents
         if is_open:
             fields[OPEN_KEY] = True

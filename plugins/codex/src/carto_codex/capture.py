@@ -13,7 +13,7 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
 | Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer); starts the semantic keep-up |
 | PreCompact / PostCompact / SubagentStop | as Claude |
-| SessionStart | no row; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
+| SessionStart | milestone `session_start_resume` when the source is a restart (0.169 sends `resume` for `codex exec resume`), as Claude's; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
 | SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's; the rollout's last turns, as Stop |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested; prompt-time recall as `additionalContext` when `[recall] prompt = true` or `CARTO_PROMPT_RECALL=1` (`carto_core.recall.prompt`) |
@@ -82,8 +82,9 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     elif event_name == "PreToolUse":
         _pre_tool_use(ctx, out)
     elif event_name == "SessionStart":
-        from carto_core.api import start_catch_up
+        from carto_core.api import capture_session_start, start_catch_up
 
+        capture_session_start(ctx, out)
         start_catch_up(ctx, out, CATCH_UP_SOURCE)
     elif event_name == "Stop":
         from carto_core.api import capture_milestone

@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.api import ToolLog, clip, commit_from_output, holds, set_edits, shell
+from carto_core.api import ToolLog, UsageSum, clip, codex_usage, commit_from_output, holds, set_edits, shell
 
 from carto_codex.patch import patch_paths
 
@@ -188,6 +188,8 @@ class Turn:
     commit_calls: set = field(default_factory=set)  # call ids whose command ran a commit verb
     #: The Stop payload's final answer, when the rollout does not hold it (yet).
     answer: str = ""
+    #: Tokens the API reported for the turn's requests (`token_count` events).
+    usage: UsageSum = field(default_factory=UsageSum)
 
     def body(self, limit: int = TURN_BODY_MAX) -> str:
         texts = self.item_texts or self.event_texts
@@ -345,6 +347,8 @@ def parse_rollout(
                 _completed_item(current, payload.get("item"))
             elif sub == "collab_tool_call" and current is not None:
                 _spawned_thread(current, payload)
+            elif sub == "token_count" and current is not None:
+                current.usage.add(codex_usage(payload))
         elif kind == "response_item":
             sub = payload.get("type")
             if sub == "message":
@@ -658,6 +662,9 @@ def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict
     if state.cwd:
         fields["cwd"] = state.cwd
     fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.capture.turnactivity)
+    tokens = turn.usage.total()
+    if tokens is not None:
+        fields["tokens"] = tokens
     return order_row("turns", fields)
 
 
