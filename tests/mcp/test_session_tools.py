@@ -76,3 +76,23 @@ def test_session_tree_is_listed_and_answers_like_the_cli(shared_fixtures, tmp_pa
     assert out["missing"] == (True, out["missing"][1]) and out["missing"][1]["error"]["code"] == "not_found"
     ambiguous = out["ambiguous"][1]["error"]
     assert ambiguous["code"] == "invalid_arguments" and SHOWCASE in ambiguous["candidates"]
+
+
+def test_related_is_listed_and_answers_like_the_cli(shared_fixtures, tmp_path):
+    _fixture_home(shared_fixtures, tmp_path)
+    out = _conversation({
+        "term": ("related", {"query": "structure", "max_chars": 200000}),
+        "file": ("related", {"query": "CLAUDE.md", "max_chars": 200000}),
+        "session": ("related", {"query": SHOWCASE[:8], "max_chars": 200000}),
+        "nothing": ("related", {"query": "...", "kind": "term"}),
+    })
+    assert out["tools"]["related"].annotations.read_only_hint
+    for key, argv in (("term", ["structure"]), ("file", ["CLAUDE.md"]), ("session", [SHOWCASE[:8]])):
+        is_error, document = out[key]
+        assert not is_error and not document["page"]["cut"]
+        cli = _cli("related", *argv, "--limit", "15")
+        assert {k: v for k, v in _page_free(document).items() if k != "index_generation"} == {
+            k: v for k, v in cli.items() if k != "index_generation"}
+        assert document["kind"] == key
+    assert out["session"][1]["session_id"] == SHOWCASE
+    assert out["nothing"][1]["error"]["code"] == "invalid_arguments"

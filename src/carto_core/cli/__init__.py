@@ -36,6 +36,7 @@ CORE_COMMANDS: dict[str, str] = {
     "repair": "carto_core.cli.repair_cmd:repair",
     "sessions": "carto_core.cli.sessions_cmd:sessions",
     "session": "carto_core.cli.sessions_cmd:session",
+    "related": "carto_core.cli.related_cmd:related",
     "memory": "carto_core.cli.memory_cmd:memory",
     "report": "carto_core.cli.report_cmd:report",
     "team": "carto_core.cli.team_cmd:team",

@@ -22,7 +22,7 @@ from carto_core.util.exitcodes import ExitCode
 HOME_READERS: dict[str, object] = {
     "digest": None, "facts": None, "index": None, "profile": None, "repair": None, "search": None,
     "serve": None, "standup": None, "trustmap": None, "wrapup": None, "sessions": None,
-    "session": None, "memory": None, "report": None,
+    "session": None, "memory": None, "report": None, "related": None,
 }
 #: Readers that call `require_home` themselves, after their own usage checks: `eval` (not with
 #: --generate, which builds a home of its own); `doctor` reports the missing home among its

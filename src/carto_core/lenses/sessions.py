@@ -74,6 +74,26 @@ def resolve_session(home, prefix: str) -> str:
     return found[0]
 
 
+_ID_LIKE = re.compile(r"^[0-9A-Fa-f][0-9A-Fa-f-]{5,}$")
+
+
+def session_in_query(home, query: str) -> str | None:
+    """The session a free-form query names, or None: an exact session id, or a unique prefix
+    that looks like one (6+ hex digits and dashes: a word like `cafe` stays a word).
+    AmbiguousSession when such a prefix names several."""
+    query = query.strip()
+    if not query:
+        return None
+    found = session_ids_with_prefix(home, query)
+    if query in found:
+        return query
+    if not found or not _ID_LIKE.match(query):
+        return None
+    if len(found) > 1:
+        raise AmbiguousSession(query, found)
+    return found[0]
+
+
 def _knob(names: tuple[str, ...], default: float) -> float:
     for name in names:
         try:

@@ -382,6 +382,27 @@ class CartoMcp:
             raise ToolError("not_found", str(exc), 404) from None
         return tree_for(self.home, session)
 
+    def related(self, args: dict) -> dict:
+        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session, session_in_query
+        from carto_core.search.related import RelatedError, query_kind, related
+
+        query, kind = args["query"].strip(), args.get("kind") or "auto"
+        try:
+            if kind == "session":
+                query = resolve_session(self.home, query)
+            elif kind == "auto":
+                found = session_in_query(self.home, query)
+                query, kind = (found, "session") if found else (query, query_kind(query))
+        except AmbiguousSession as exc:
+            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
+                            candidates=exc.candidates[:20]) from None
+        except SessionNotFound as exc:
+            raise ToolError("not_found", str(exc), 404) from None
+        try:
+            return related(self.engine, query, kind=kind, limit=args.get("limit", 15))
+        except RelatedError as exc:
+            raise ToolError("invalid_arguments", str(exc)) from None
+
     def collision(self, args: dict) -> dict:
         from carto_core.capture.collision import WINDOW_MINUTES, collision_note, peer_touches
 

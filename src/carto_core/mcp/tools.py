@@ -310,6 +310,24 @@ TOOLS: list[ToolSpec] = [
                                    "enough; default: your session)."}},
         list_path="tree.turns",
     ),
+    ToolSpec(
+        name="related",
+        title="What occurs with a term, a file or a session",
+        description=("Terms and sessions that co-occur with a word, a file (its name's words, rows "
+                     "naming it) or a session (its characteristic terms, the sessions sharing "
+                     "them), idf-weighted: often beside it and rare elsewhere first. kind decides "
+                     "what the query is (default: a session id or a unique prefix of 6+ hex digits, "
+                     "else a path, else a term). Answers are `carto related QUERY --json`."),
+        properties={
+            "query": {"type": "string", "minLength": 1, "maxLength": 2000,
+                      "description": "A word, a file path, or a session id (a unique prefix is enough)."},
+            "kind": {"type": "string", "enum": ["auto", "term", "file", "session"], "default": "auto"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 15,
+                      "description": "Terms and sessions to return."},
+        },
+        required=["query"],
+        list_path="sessions",
+    ),
 ]
 
 TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}

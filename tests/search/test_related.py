@@ -1,0 +1,137 @@
+"""`carto related TERM|FILE|SESSION` against an independent scan of the same log.
+
+The home is the shared fixtures backfilled (turn rows only). The scan folds `turns.jsonl` by
+event_id with `json` (the newest row of an id wins), takes each row's words with the index's
+analyzer (the words a search would see), and computes from those alone: the documents holding
+every query word, their sessions, each other word's `together x log(1 + N / df)`, and for a
+session its characteristic words and the sessions sharing them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+
+DEMO = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
+
+
+def _run(*args: str, ok=(0,)):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code in ok, (args, result.exit_code, result.output)
+    return json.loads(result.stdout) if "--json" in args else result.output
+
+
+@pytest.fixture
+def scan(shared_fixtures, tmp_path):
+    claude = tmp_path / "claude"
+    shutil.copytree(shared_fixtures / "claude", claude, ignore=shutil.ignore_patterns("*.md"))
+    codex = tmp_path / "codex"
+    shutil.copytree(shared_fixtures / "codex" / "claude-code-log" / "sessions", codex)
+    _run("ingest", "claude", "--root", str(claude), "--json")
+    _run("ingest", "codex", "--root", str(codex), "--json")
+    from carto_core.logio.home import Home
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.tokens import row_text
+
+    analyzer = SearchEngine(Home(Path(os.environ["CARTO_HOME"]))).analyzer
+    rows = {}
+    for raw in (Path(os.environ["CARTO_HOME"]) / "turns.jsonl").read_text().splitlines():
+        row = json.loads(raw)
+        rows.pop(row["event_id"], None)
+        rows[row["event_id"]] = row
+    docs = [{"session": r["session"], "ts": r["timestamp"], "text": row_text(r),
+             "words": list(analyzer.terms(row_text(r)))} for r in rows.values()]
+    return docs, analyzer
+
+
+def _topic(term: str, analyzer) -> bool:
+    stop = getattr(analyzer, "stop", None) or frozenset()
+    hexlike = len(term) >= 12 and all(c in "0123456789abcdef" for c in term)
+    return (term not in stop and not term.startswith(("evt-", "git-", "turn-", "hermes-")) and not hexlike
+            and any(c.isalpha() for c in term))
+
+
+def _co_terms(docs, holders, skip, analyzer, together=None):
+    df = Counter(t for d in docs for t in set(d["words"]))
+    together = together or Counter(t for d in holders for t in set(d["words"]) if t not in skip)
+    scored = [{"term": t, "together": n, "df": df[t], "score": round(n * math.log(1 + len(docs) / df[t]), 4)}
+              for t, n in together.items() if _topic(t, analyzer) and t not in skip]
+    return sorted(scored, key=lambda x: (-x["score"], x["term"]))
+
+
+@pytest.mark.parametrize("word", ["package", "structure", "decorator"])
+def test_term(scan, word):
+    docs, analyzer = scan
+    asked = list(dict.fromkeys(analyzer.terms(word)))
+    holders = [d for d in docs if set(asked) <= set(d["words"])]
+    got = _run("related", word, "--term", "--limit", "200", "--json")
+    assert got["documents"] == len(holders) > 0 and got["documents_total"] == len(docs)
+    # The top of the list (the engine looks up df for its 400 most frequent candidates only: a
+    # word seen once may be left out at the tail)
+    assert got["co_terms"][:20] == _co_terms(docs, holders, set(asked), analyzer)[:20]
+    counts = Counter(d["session"] for d in holders)
+    weight = sum(math.log(1 + len(docs) / sum(1 for d in docs if t in d["words"])) for t in asked)
+    assert {s["session_id"]: (s["documents"], s["score"]) for s in got["sessions"]} == {
+        sid: (n, round(n * weight, 4)) for sid, n in counts.items()}
+    assert [s["score"] for s in got["sessions"]] == sorted((s["score"] for s in got["sessions"]), reverse=True)
+
+
+def test_file(scan):
+    docs, analyzer = scan
+    asked = list(dict.fromkeys(analyzer.terms("CLAUDE.md")))
+    holders = [d for d in docs if set(asked) <= set(d["words"]) and "CLAUDE.md" in d["text"]]
+    got = _run("related", "/path/to/Demo/CLAUDE.md", "--json")
+    assert got["kind"] == "file" and got["documents"] == len(holders) > 0
+    assert {s["session_id"]: s["documents"] for s in got["sessions"]} == dict(Counter(d["session"] for d in holders))
+    assert got["co_terms"] == _co_terms(docs, holders, set(asked), analyzer)[:15]
+
+
+def test_session(scan):
+    docs, analyzer = scan
+    mine = [d for d in docs if d["session"] == DEMO]
+    counts = Counter(t for d in mine for t in d["words"])  # occurrences: the session's own words
+    top = _co_terms(docs, mine, set(), analyzer, together=counts)
+    got = _run("related", DEMO[:8], "--json")
+    assert got["kind"] == "session" and got["session_id"] == DEMO and got["documents"] == len(mine)
+    assert got["co_terms"] == top[:15]
+    want: Counter = Counter()
+    for entry in top[:12]:
+        idf = math.log(1 + len(docs) / entry["df"])
+        for sid in {d["session"] for d in docs if entry["term"] in d["words"]} - {DEMO}:
+            want[sid] += idf
+    assert {s["session_id"]: s["score"] for s in got["sessions"]} == {s: round(v, 4) for s, v in want.items()}
+    assert DEMO not in {s["session_id"] for s in got["sessions"]}
+
+
+def test_what_the_query_is(scan):
+    assert _run("related", "cafe", "--json", ok=(0, 3))["kind"] == "term"  # a word, even hex-looking
+    assert _run("related", "edge_cases", "--session", "--json")["session_id"] == "edge_cases"
+    assert _run("related", "zzzqqq", "--json", ok=(3,))["documents"] == 0
+    assert "give more of the id" in CliRunner().invoke(cli, ["related", "5", "--session"]).output
+
+
+def test_a_file_is_the_rows_naming_it_not_its_words_apart():
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.home import Home
+
+    home = Home(Path(os.environ["CARTO_HOME"]))
+    home.root.mkdir(parents=True, exist_ok=True)
+    rows = [("evt-a1", "s-edit", "Modified: /work/shop/src/cart.py"),
+            ("evt-a2", "s-edit", "Ran: pytest tests/test_cart.py rounding"),
+            ("evt-b1", "s-talk", "the cart page and the py launcher, rounding again")]
+    append_rows(home.log("changelog"), [
+        {"event_id": eid, "timestamp": "2026-12-01T10:00:00Z", "type": "tool_bash", "session_id": sid,
+         "project": "shop", "summary": text} for eid, sid, text in rows])
+    got = _run("related", "src/cart.py", "--json")
+    assert got["kind"] == "file" and got["documents"] == 1  # test_cart.py is another file
+    assert [s["session_id"] for s in got["sessions"]] == ["s-edit"]
+    assert [s["session_id"] for s in _run("related", "cart", "--json")["sessions"]] == ["s-edit", "s-talk"]
