@@ -28,7 +28,7 @@ from carto_core.evaluation.sample import SESSIONS, build_sample_home  # noqa: E4
 from carto_core.privacy.envelope import unwrap  # noqa: E402
 
 TOOL_NAMES = {"search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision",
-              "session_tree", "related"}
+              "session_tree", "related", "handoff"}
 # Keys that differ between two runs of the same call by construction (timing, call names).
 VOLATILE = {"stages_ms", "call_id", "ms", "generated", "generated_at", "index_generation", "age_ms", "idle_ms"}
 

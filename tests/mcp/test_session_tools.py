@@ -96,3 +96,20 @@ def test_related_is_listed_and_answers_like_the_cli(shared_fixtures, tmp_path):
         assert document["kind"] == key
     assert out["session"][1]["session_id"] == SHOWCASE
     assert out["nothing"][1]["error"]["code"] == "invalid_arguments"
+
+
+def test_handoff_is_listed_and_answers_like_the_cli(shared_fixtures, tmp_path):
+    _fixture_home(shared_fixtures, tmp_path)
+    demo = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
+    out = _conversation({
+        "session": ("handoff", {"session_id": demo[:8]}),
+        "project": ("handoff", {"project": "Demo"}),
+        "both": ("handoff", {"session_id": demo, "project": "Demo"}),
+        "missing": ("handoff", {"session_id": "zzzz"}),
+    })
+    assert out["tools"]["handoff"].annotations.read_only_hint
+    assert _page_free(out["session"][1]) == _cli("handoff", demo)
+    assert _page_free(out["project"][1]) == _cli("handoff", "--project", "Demo")
+    assert out["session"][1]["open_threads"][0]["text"] == "uncommitted edits: /path/to/Demo/CLAUDE.md"
+    assert out["both"][1]["error"]["code"] == "invalid_arguments"
+    assert out["missing"][1]["error"]["code"] == "not_found"

@@ -70,7 +70,7 @@ def test_unknown_tool_never_reaches_a_lens_and_bounds_are_checked(tmp_path):
 def test_catalogue_is_documented_and_every_tool_pages_or_says_it_does_not():
     names = [tool["name"] for tool in tool_catalogue()]
     assert names == ["search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision",
-                     "session_tree", "related"]
+                     "session_tree", "related", "handoff"]
     for spec in TOOLS:
         schema = spec.input_schema
         assert schema["additionalProperties"] is False

@@ -37,6 +37,7 @@ CORE_COMMANDS: dict[str, str] = {
     "sessions": "carto_core.cli.sessions_cmd:sessions",
     "session": "carto_core.cli.sessions_cmd:session",
     "related": "carto_core.cli.related_cmd:related",
+    "handoff": "carto_core.cli.handoff_cmd:handoff",
     "memory": "carto_core.cli.memory_cmd:memory",
     "report": "carto_core.cli.report_cmd:report",
     "team": "carto_core.cli.team_cmd:team",

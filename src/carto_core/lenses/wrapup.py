@@ -37,29 +37,9 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     # A wrapup's own changelog copy is not work: leaving it out keeps the id stable, so a second
     # wrapup of an unchanged session is recognised as already present.
     events = [e for e in _session_events(home, session_id) if not is_own_row(e)]
-    last_commit_at = max((e.timestamp for e in events if e.type == "git_commit" and e.timestamp), default=None)
-    committed: set[str] = set()
-    # A commit whose files no row names (one a transcript recorded: the client names the sha,
-    # not the files) asks git; when git cannot tell, the edits made up to it count as in it.
-    unknown_until = None
-    for e in events:
-        if e.type == "git_commit":
-            files = event_files(e.type, e.summary, e.cwd) or _files_from_git(e)
-            committed.update(contention_key(p) for p in files)
-            if not files and e.timestamp and (unknown_until is None or e.timestamp > unknown_until):
-                unknown_until = e.timestamp
-    edited = Counter()
-    pending = []
-    for e in events:
-        if e.type != "tool_file_edit":
-            continue
-        for path in event_files(e.type, e.summary, e.cwd):
-            edited[path] += 1
-            late = last_commit_at is None or (e.timestamp and e.timestamp > last_commit_at)
-            covered = contention_key(path) in committed or (
-                unknown_until is not None and e.timestamp is not None and e.timestamp <= unknown_until)
-            if (not covered or late) and path not in pending:
-                pending.append(path)
+    edited = Counter(path for e in events if e.type == "tool_file_edit"
+                     for path in event_files(e.type, e.summary, e.cwd))
+    pending = [path for path, _ in uncommitted_edits(events)]
     auto_decisions = [f"{c['subject']} ({c['sha'][:7]})" for c in digest["commits"][::-1]]
     auto_unresolved = [f"uncommitted edits: {os.path.basename(p)}" for p in pending[:5]]
     projects = ", ".join(digest["projects"]) or "no project"
@@ -94,6 +74,33 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         "unresolved": unresolved if unresolved is not None else auto_unresolved,
         "key_insight": insight or "",
     })
+
+
+def uncommitted_edits(events) -> list[tuple[str, object]]:
+    """(path, its last edit event) of the files a session's work (`events`, oldest first)
+    edited and did not commit, or edited after its last commit: a wrapup's unresolved threads.
+    A commit whose files no row names (one a transcript recorded: the client names the sha, not
+    the files) asks git; when git cannot tell, the edits made up to it count as in it."""
+    last_commit_at = max((e.timestamp for e in events if e.type == "git_commit" and e.timestamp), default=None)
+    committed: set[str] = set()
+    unknown_until = None
+    for e in events:
+        if e.type == "git_commit":
+            files = event_files(e.type, e.summary, e.cwd) or _files_from_git(e)
+            committed.update(contention_key(p) for p in files)
+            if not files and e.timestamp and (unknown_until is None or e.timestamp > unknown_until):
+                unknown_until = e.timestamp
+    pending: dict[str, object] = {}
+    for e in events:
+        if e.type != "tool_file_edit":
+            continue
+        for path in event_files(e.type, e.summary, e.cwd):
+            late = last_commit_at is None or (e.timestamp and e.timestamp > last_commit_at)
+            covered = contention_key(path) in committed or (
+                unknown_until is not None and e.timestamp is not None and e.timestamp <= unknown_until)
+            if not covered or late:
+                pending[path] = e  # the newest edit of the path: where the thread was left
+    return list(pending.items())
 
 
 def _files_from_git(event) -> list[str]:

@@ -403,6 +403,25 @@ class CartoMcp:
         except RelatedError as exc:
             raise ToolError("invalid_arguments", str(exc)) from None
 
+    def handoff(self, args: dict) -> dict:
+        from carto_core.lenses.handoff import DEFAULT_MAX_CHARS, project_handoff, session_handoff
+        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+
+        # The document is bounded to fit this server's answers whole (envelope and page included).
+        bound = min(DEFAULT_MAX_CHARS, self.max_chars - 1000)
+        if args.get("project") and args.get("session_id"):
+            raise ToolError("invalid_arguments", "give session_id or project, not both")
+        try:
+            if args.get("project"):
+                return project_handoff(self.home, args["project"], max_chars=bound)
+            return session_handoff(self.home, resolve_session(self.home, self._session_required(args)),
+                                   max_chars=bound)
+        except AmbiguousSession as exc:
+            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
+                            candidates=exc.candidates[:20]) from None
+        except (SessionNotFound, LookupError) as exc:
+            raise ToolError("not_found", str(exc), 404) from None
+
     def collision(self, args: dict) -> dict:
         from carto_core.capture.collision import WINDOW_MINUTES, collision_note, peer_touches
 

@@ -328,6 +328,22 @@ TOOLS: list[ToolSpec] = [
         required=["query"],
         list_path="sessions",
     ),
+    ToolSpec(
+        name="handoff",
+        title="Hand a session or a project over",
+        description=("What the next agent needs, each line citing its event id: for a session "
+                     "(default: yours) its decisions (commits, wrapup decisions), open threads "
+                     "(wrapup unresolved, edits never committed), files, last turns and the "
+                     "sessions it continues; for a project its wrapups, open threads, commits, "
+                     "files and newest sessions. Bounded: sections lose their tails to fit and `cut` "
+                     "says what. Answers are `carto handoff [SESSION] [--project P] --json`."),
+        properties={
+            "session_id": {**_SESSION, "description": "The session (a unique id prefix is enough; "
+                           "default: yours). Not with project."},
+            "project": {**_PROJECT, "minLength": 1, "description": "A project instead of a session."},
+        },
+        list_path=None,
+    ),
 ]
 
 TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
