@@ -13,6 +13,7 @@ import sys
 import click
 
 from carto_core.cli.search_text import FORMATS
+from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.model.config import DEFAULTS
 from carto_core.util.output import emit_json, fail, json_option, usage_error, when_value
 from carto_core.util.exitcodes import ExitCode
@@ -49,6 +50,7 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--purpose", type=click.Choice(PURPOSES), default=None, help="Why this search runs (telemetry; default manual, or CARTO_PURPOSE).")
 @click.option("--call-id", metavar="ID", help="Name this call in telemetry (carry it to --get/--touch).")
 @click.option("--intent", metavar="KEY", help="Only prompts and turns whose prompt has this intent, in every ladder (keyword and semantic): feature-design, implementation, bug-fixes, git-commands, deploy-release, run-build-app, code-review-qa, planning-strategy, research, documentation, testing-verification, refactor-cleanup, content-creation, data-analysis, feedback-context, plan-approvals, other.")
+@click.option("--tag", "tags", multiple=True, metavar="KIND:VALUE", help=TAG_HELP)
 @click.option("--team", "team", is_flag=True, help="Also search the team server (carto team init): its keyword and vector ladders, fused with this home's results; each result names its machine and author. Unreachable: this home's results and a line saying so.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default=None,
               help="text (default): a block per result for a person; oneline: a line per result "
@@ -56,7 +58,7 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--facets", "show_facets", is_flag=True, help="Also print the facets of every result found (projects, types, sources, months, days) above the results.")
 @json_option
 def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
-           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, team,
+           show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, tags, team,
            output_format, show_facets, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
 
@@ -174,7 +176,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     request = SearchRequest(
         query=query, project=project, since=since_dt, before=before_dt, limit=limit,
         rankers=list(rankers) or None, fusion=fusion, decay=decay, semantic=semantic,
-        session_id=session_id, all=show_all, collapse=not no_collapse, intent=intent)
+        session_id=session_id, all=show_all, collapse=not no_collapse, intent=intent,
+        sessions=tagged_sessions(home, list(tags)) if tags else None)
     try:
         try:
             # The warm server's engine when this runs inside `carto serve` (warm.py).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
@@ -27,6 +28,7 @@ Examples:
   carto sessions --since 2d --project webshop
   carto sessions --provider codex --json | jq -r '.sessions[].session_id'
   carto sessions --team --since 1d        every machine of the team (docs/team.md)
+  carto sessions --tag outcome:test-run --tag ext:py   sessions that ran tests and edited Python
   carto session 5a1e                      one session by a unique id prefix
 
 Columns: id (first 8), project, provider, start and end (UTC), events, turns, commits,
@@ -36,8 +38,9 @@ edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session mat
 @click.option("--provider", default=None, help="claude, codex, hermes, git, ...")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
 @click.option("--team", "team", is_flag=True, help="The team's sessions too (carto team init), each naming its machine and author.")
+@click.option("--tag", "tags", multiple=True, metavar="KIND:VALUE", help=TAG_HELP)
 @json_option
-def sessions(since, project, provider, limit, team, as_json) -> None:
+def sessions(since, project, provider, limit, team, tags, as_json) -> None:
     """List sessions, newest first: id, project, provider, span, events, turns, commits, edits, wrapup."""
     from carto_core.lenses.views import list_sessions
     from carto_core.util.timeparse import parse_when
@@ -48,6 +51,8 @@ def sessions(since, project, provider, limit, team, as_json) -> None:
             moment = parse_when(since)
         except ValueError as exc:
             usage_error(f"--since: {exc}")
+    if team and tags:
+        usage_error("--tag filters this home's sessions; it does not combine with --team")
     if team:
         from carto_core.logio.home import current_home
         from carto_core.team.lenses import sessions_with_team, team_line
@@ -55,8 +60,10 @@ def sessions(since, project, provider, limit, team, as_json) -> None:
         document = sessions_with_team(current_home(), since=moment, project=project,
                                       provider=provider, limit=limit)
     else:
-        document = list_sessions(_live(), days=None, since=moment, project=project, provider=provider,
-                                 limit=limit)
+        live = _live()
+        only = tagged_sessions(live.home, list(tags), live) if tags else None
+        document = list_sessions(live, days=None, since=moment, project=project, provider=provider,
+                                 limit=limit, only=only)
     document.pop("days", None)
     document["since"] = since
     if as_json:

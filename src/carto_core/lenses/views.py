@@ -108,6 +108,7 @@ def summarize_session(sid: str, events: list[Event]) -> dict:
     """One session's summary from its events: `lenses.sessionfacts` (the one rule every lens
     shares; the team's sessions fold their rows through this too)."""
     from carto_core.lenses.sessionfacts import session_facts
+    from carto_core.lenses.tags import session_tags
 
     facts = session_facts(sid, events)
     return {
@@ -127,6 +128,7 @@ def summarize_session(sid: str, events: list[Event]) -> dict:
         "session_end": facts.session_end,
         "transcript_path": facts.transcript_path,
         "bursts": bursts(facts.stamps()),
+        "tags": session_tags(facts),
     }
 
 
@@ -180,12 +182,13 @@ def session_out(summary: dict, *, with_bursts: bool = False) -> dict:
 
 
 def select_sessions(summaries, *, cutoff: datetime | None, project: str | None,
-                    provider: str | None) -> list[dict]:
+                    provider: str | None, only: set[str] | None = None) -> list[dict]:
     """The summaries a session list shows (ended at or after `cutoff`, of the project and
-    provider asked for), newest first."""
+    provider asked for, among `only` when given), newest first."""
     rows = [
         s for s in summaries
         if s["ended"] is not None and (cutoff is None or s["ended"] >= cutoff)
+        and (only is None or s["session_id"] in only)
         and (not project or any(project_matches(project, p) for p in s["projects"] or [""]))
         and (not provider or s["provider"] == provider)
     ]
@@ -195,11 +198,13 @@ def select_sessions(summaries, *, cutoff: datetime | None, project: str | None,
 
 def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, provider: str | None,
                   limit: int, now: datetime | None = None, since: datetime | None = None,
-                  with_bursts: bool = False) -> dict:
-    """Sessions active since `since` (else the last `days` days; neither: all), newest first."""
+                  with_bursts: bool = False, only: set[str] | None = None) -> dict:
+    """Sessions active since `since` (else the last `days` days; neither: all), newest first;
+    among `only` when given (the sessions a tag filter kept)."""
     cutoff = since if since is not None else (
         (now or utcnow()) - timedelta(days=days) if days is not None else None)
-    rows = select_sessions(_sessions(live).values(), cutoff=cutoff, project=project, provider=provider)
+    rows = select_sessions(_sessions(live).values(), cutoff=cutoff, project=project, provider=provider,
+                           only=only)
     return {"sessions": [session_out(s, with_bursts=with_bursts) for s in rows[:limit]],
             "total": len(rows),
             "days": days, "index_generation": live.generation}

@@ -590,7 +590,7 @@ class SearchRequest(Record):
 
     _fields = ("query", "project", "since", "before", "limit", "rankers", "fusion", "decay",
                "semantic", "session_id", "all", "now", "depth", "include_rows", "facets",
-               "explain", "collapse", "intent")
+               "explain", "collapse", "intent", "sessions")
     query: str
     project: str | None
     since: datetime | None
@@ -619,6 +619,8 @@ class SearchRequest(Record):
     collapse: bool
     #: Only prompts (and turns) of this prompt intent (`carto_core.intents.INTENT_KEYS`).
     intent: str | None
+    #: Only events of these sessions (a tag filter's sessions: `carto_core.lenses.tags`); None: all.
+    sessions: frozenset | None
 
     def __init__(self, query: str = "", project: str | None = None,
                  since: datetime | None = None, before: datetime | None = None,
@@ -627,7 +629,7 @@ class SearchRequest(Record):
                  session_id: str | None = None, all: bool = False,
                  now: datetime | None = None, depth: int = DEPTH, include_rows: bool = False,
                  facets: bool = True, explain: bool = False, collapse: bool = True,
-                 intent: str | None = None):
+                 intent: str | None = None, sessions=None):
         self.query = query
         self.project = project
         self.since = since
@@ -646,6 +648,7 @@ class SearchRequest(Record):
         self.explain = explain
         self.collapse = collapse
         self.intent = intent
+        self.sessions = frozenset(sessions) if sessions is not None else None
 
 
 class SearchHit(Record):

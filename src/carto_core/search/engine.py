@@ -163,9 +163,10 @@ class SearchEngine:
     # ---- scope
 
     def scope(self, *, since: datetime | None = None, before: datetime | None = None,
-              project=None, served_ids=frozenset(), intent: str | None = None) -> Scope:
-        """Resolve a window, a project scope, a prompt intent and served ids into a document
-        mask."""
+              project=None, served_ids=frozenset(), intent: str | None = None,
+              sessions=None) -> Scope:
+        """Resolve a window, a project scope, a prompt intent, a set of sessions and served ids
+        into a document mask."""
         index = self.index
         alive = np.asarray(index.cols["alive"])
         mask = None if alive.all() else alive.copy()
@@ -186,6 +187,12 @@ class SearchEngine:
             hit[codes] = True
             in_project = hit[np.asarray(index.cols["project"])]
             mask = in_project if mask is None else mask & in_project
+        if sessions is not None:
+            names = index.strings["sessions"]
+            hit = np.zeros(len(names), np.bool_)
+            hit[[code for code, name in enumerate(names) if name in sessions]] = True
+            in_sessions = hit[np.asarray(index.cols["session"])]
+            mask = in_sessions if mask is None else mask & in_sessions
         if intent is not None:
             from carto_core.search.index_build import INTENT_CODE
 

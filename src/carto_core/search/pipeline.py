@@ -260,7 +260,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
 
         served = frozenset(read_served(engine.home, session_id))
     scope = engine.scope(since=request.since, before=request.before, project=project_scope,
-                         served_ids=served, intent=request.intent)
+                         served_ids=served, intent=request.intent, sessions=request.sessions)
     lap("scope")
 
     ladders: list[Ladder] = []
