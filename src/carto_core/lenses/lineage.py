@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from carto_core.logio.jsonl import lines_containing, loads_line
+from carto_core.logio.jsonl import rows_containing
 from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
 #: A `session_start_clear` belongs to the `session_end_clear` at most this long before it.
@@ -121,18 +121,7 @@ class Lineage:
 
 
 def _rows(home, label: str, needle: bytes) -> list[dict]:
-    try:
-        with open(home.log(label), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return []
-    data = data[: data.rfind(b"\n") + 1]
-    out = []
-    for raw in lines_containing(data, needle):
-        row, _ = loads_line(raw)
-        if isinstance(row, dict):
-            out.append(row)
-    return out
+    return rows_containing(home.log(label), needle)
 
 
 def _sid(row: dict) -> str:

@@ -193,17 +193,12 @@ def _counts(root: dict) -> dict:
 
 def child_threads(home, session_id: str) -> list[str]:
     """Session ids whose turns name `session_id` as their `parent_session` (bytes search)."""
-    from carto_core.logio.jsonl import lines_containing, loads_line
+    from carto_core.logio.jsonl import rows_containing
 
-    try:
-        with open(home.log("turns"), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return []
+    needle = b'"parent_session":"' + session_id.encode("utf-8") + b'"'
     found: dict[str, None] = {}
-    for raw in lines_containing(data, b'"parent_session":"' + session_id.encode("utf-8") + b'"'):
-        row, _ = loads_line(raw)
-        if isinstance(row, dict) and isinstance(row.get("session"), str) and row.get("parent_session") == session_id:
+    for row in rows_containing(home.log("turns"), needle):
+        if isinstance(row.get("session"), str) and row.get("parent_session") == session_id:
             found.setdefault(row["session"])
     return list(found)
 

@@ -12,41 +12,31 @@ is estimated. Rules:
 - `total` = input + output + cache_read + cache_write (each also given alone: cache reads are
   cheap, a reader may want them apart);
 - a turn belongs to the window, the project scope and the UTC day of its own timestamp;
-- **commits**: a session's commits (its hook rows' `git_commit` events, and those its turns
+- **commits**: a session's commits (its `git_commit` rows in the changelog, and those its turns
   record: a sha is one commit) in time order; commit *k* is charged the tokens of the
   session's turns that started after commit *k-1* and before commit *k* (the turn that made it
   included: it started first). Turns after a session's last commit are `uncommitted`.
 
-Reads the lines of the turns log that hold `"tokens":` and the commit rows of the changelog
-and tool-use logs (bytes searches: nothing else is parsed), no corpus. Read-only.
+Reads the lines of the turns log that hold `"tokens":` and the changelog's commit rows (bytes
+searches: nothing else is parsed), no corpus. Read-only.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from datetime import datetime
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
 
-from carto_core.logio.jsonl import lines_containing, loads_line
+from carto_core.logio.jsonl import rows_containing
 from carto_core.model.events import Event, is_resolved
 from carto_core.transcript.usage import USAGE_KEYS
 from carto_core.util.timeparse import format_timestamp
 
 _NEEDLE = b'"tokens":{'
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def _read(home, label: str, needle: bytes) -> list[dict]:
-    try:
-        with open(home.log(label), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return []
-    data = data[: data.rfind(b"\n") + 1]
-    out = []
-    for raw in lines_containing(data, needle):
-        row, _ = loads_line(raw)
-        if isinstance(row, dict):
-            out.append(row)
-    return out
+    return rows_containing(home.log(label), needle, fast=True)
 
 
 def _usage(value: object) -> dict | None:
@@ -79,21 +69,23 @@ def token_turns(home) -> list[Event]:
             by_id[row["event_id"]] = row
     out = []
     for row in by_id.values():
-        if row.get("copied_from") or _usage(row.get("tokens")) is None:
-            continue
-        out.append(Event.from_row(row, "turns"))
+        usage = None if row.get("copied_from") else _usage(row.get("tokens"))
+        if usage is not None:
+            row["tokens"] = usage  # checked once: every fold below reads it as is
+            out.append(Event.from_row(row, "turns"))
     return out
 
 
 def session_commits(home, sessions: set[str], turns: list[Event]) -> dict[str, list[dict]]:
-    """session -> its commits, oldest first: hook rows, then the commits its turns record that
-    no hook row names (a sha is one commit)."""
+    """session -> its commits, oldest first: hook rows (the changelog: it holds a copy of every
+    hook's commit row, and the git backfill's), then the commits its turns record that no hook
+    row names (a sha is one commit)."""
     from carto_core.capture.turnactivity import derived_events
     from carto_core.lenses.sessionfacts import commit_record
 
     out: dict[str, list[dict]] = defaultdict(list)
-    for label in ("changelog", "tool-use"):
-        for row in _read(home, label, b'git_commit'):
+    for label in ("changelog",):
+        for row in _read(home, label, b'"git_commit"'):
             event = Event.from_row(row, label)
             commit = commit_record(event)
             if commit and commit["sha"] and event.session_id in sessions and event.timestamp:
@@ -131,8 +123,8 @@ def tokens(home, *, since=None, before=None, project=None, top: int = 20, sample
     turns = [t for t in token_turns(home) if _in_window(t, since, before)
              and (project is None or (t.has_project and project(t.project)))]
     total, sessions, projects, days = _zero(), {}, {}, {}
-    for turn in sorted(turns, key=lambda t: (t.timestamp is None, t.timestamp or datetime.min, t.event_id)):
-        usage = _usage(turn.row["tokens"])
+    for turn in sorted(turns, key=lambda t: (t.timestamp is None, t.timestamp or _EPOCH, t.event_id)):
+        usage = turn.row["tokens"]
         _add(total, usage)
         sid = turn.session_id if turn.has_session else ""
         s = sessions.setdefault(sid, {"session_id": sid or None, "provider": turn.provider,
@@ -151,16 +143,16 @@ def tokens(home, *, since=None, before=None, project=None, top: int = 20, sample
         p["sessions"].add(sid)
         p["turns"] += 1
         _add(p["tokens"], usage)
-        day = turn.timestamp.strftime("%Y-%m-%d") if turn.timestamp else None
+        day = turn.timestamp.date().isoformat() if turn.timestamp else None
         d = days.setdefault(day, {"day": day, "turns": 0, "tokens": _zero()})
         d["turns"] += 1
         _add(d["tokens"], usage)
     commits = _charge_commits(home, turns)
     by_total = lambda item: (-sum(item["tokens"].values()), str(item.get("session_id") or item.get("project") or ""))
     session_rows = sorted(sessions.values(), key=by_total)
+    per_session = Counter(c["session_id"] for c in commits if c["sha"])
     for s in session_rows:
-        mine = [c for c in commits if c["session_id"] == s["session_id"]]
-        s["commits"] = len([c for c in mine if c["sha"]])
+        s["commits"] = per_session.get(s["session_id"], 0)
         s["tokens"] = _with_total(s["tokens"])
         s["first"] = format_timestamp(s["first"]) if s["first"] else None
         s["last"] = format_timestamp(s["last"]) if s["last"] else None
@@ -206,15 +198,18 @@ def _charge_commits(home, turns: list[Event]) -> list[dict]:
     out = []
     for sid, mine in by_session.items():
         mine.sort(key=lambda t: (t.timestamp, t.event_id))
-        queue = list(mine)
+        start = 0
         for commit in commits.get(sid, []):
-            paid, queue = [t for t in queue if t.timestamp < commit["at"]], [t for t in queue if t.timestamp >= commit["at"]]
+            end = start
+            while end < len(mine) and mine[end].timestamp < commit["at"]:
+                end += 1
+            paid, start = mine[start:end], end
             out.append({"sha": commit["sha"], "subject": commit["subject"], "session_id": sid,
                         "event_id": commit["event_id"], "timestamp": format_timestamp(commit["at"]),
                         "project": commit["project"], "turns": len(paid),
                         "turn_ids": [t.event_id for t in paid][:5],
-                        "tokens": _with_total(_sum(_usage(t.row["tokens"]) for t in paid))})
-        if queue:
-            out.append({"sha": None, "session_id": sid, "turns": len(queue),
-                        "tokens": _sum(_usage(t.row["tokens"]) for t in queue)})
+                        "tokens": _with_total(_sum(t.row["tokens"] for t in paid))})
+        if start < len(mine):
+            out.append({"sha": None, "session_id": sid, "turns": len(mine) - start,
+                        "tokens": _sum(t.row["tokens"] for t in mine[start:])})
     return out
