@@ -24,6 +24,7 @@ READER_ARGS = {
     "memory": ["memory", "--project", "p"], "team": ["team", "status"],
     "forget": ["forget", "--project", "p"], "export": ["export", "/nonexistent-dir/x.tar.gz"],
     "backup": ["backup", "--dir", "/nonexistent-dir/b"],
+    "related": ["related", "checkout"], "handoff": ["handoff", "s1"],
 }
 
 
