@@ -144,14 +144,20 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--workdir", default=None)
+    parser.add_argument("--reuse", action="store_true", help="Keep the home an earlier run left in --workdir.")
     args = parser.parse_args()
     from carto_core.evaluation.generate import generate_home
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="carto-bench-sessions-"))
     home = work / "home"
     t0 = time.perf_counter()
-    made = generate_home(home, args.events, seed=1)
-    extra = enrich(home)
+    stamp = work / "generated.json"
+    if args.reuse and stamp.exists():  # the same home, generated and enriched by an earlier run
+        made, extra = json.loads(stamp.read_text())
+    else:
+        made = generate_home(home, args.events, seed=1)
+        extra = enrich(home)
+        stamp.write_text(json.dumps([made, extra]))
     generated_s = round(time.perf_counter() - t0, 1)
     picked = pick(home)
     env = child_env(home)

@@ -648,7 +648,7 @@ class SearchRequest(Record):
         self.explain = explain
         self.collapse = collapse
         self.intent = intent
-        self.sessions = frozenset(sessions) if sessions is not None else None
+        self.sessions = sessions
 
 
 class SearchHit(Record):
