@@ -44,14 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     one_shot = args[0] if argv is None and args and args[0] in ("search", "facts") else None
     if one_shot == "search":
         # A one-shot search runs without the cyclic garbage collector: in a cold process it
-        # walks every object the imports create, again and again (~60 collections, 8-9 ms of
-        # CPU at 200k events, 16-18 ms of a cold search with numpy's and click's own), and
-        # finds ~500 objects of garbage (~950 when the search builds the index of 20k events:
-        # the peak RSS does not move). The process ends with the search (os._exit below).
+        # walks every object the imports create, again and again, and finds little garbage
+        # (the peak RSS does not move; docs/performance.md). The process ends with the search (os._exit below).
         import gc
 
         gc.disable()
-        # ... and without importing what pathlib imports for `Path.as_uri` (~2 ms).
+        # ... and without importing what pathlib imports for `Path.as_uri`.
         from carto_core.util.deferred import defer
 
         defer()
@@ -68,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if one_shot != "search":
         return cli.main(args=args, prog_name="carto")
     # A one-shot `carto search` (the agents' hot path) skips the interpreter's teardown of
-    # numpy, the mapped index and every module (~15-20 ms of a ~170 ms run): output is
+    # numpy, the mapped index and every module (docs/performance.md): output is
     # flushed and atexit handlers run, then the process ends.
     try:
         cli.main(args=args, prog_name="carto")

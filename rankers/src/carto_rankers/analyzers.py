@@ -30,7 +30,7 @@ _W = (r"[\w\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u06
       r"\u06d6-\u06ed\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u3099\u309a]")
 #: Combining marks that spell a word (Devanagari vowel signs, Thai vowels) are word characters.
 #: This pattern and `_CJK` are compiled on first use: their Unicode ranges cost the regex
-#: compiler ~2 ms of CPU in every cold process (0.5 and 1.5 ms), and ASCII text (most queries
+#: compiler CPU time in every cold process, and ASCII text (most queries
 #: and rows) never needs either.
 _RAW = Lazy(f"{_W}+(?:['\u2019\\-./:]{_W}+)*")
 #: The same for ASCII text (most rows): a small class matches several times faster.
@@ -39,7 +39,7 @@ _RAW_ASCII = re.compile(r"[A-Za-z0-9_]+(?:['\-./:][A-Za-z0-9_]+)*")
 
 #: These three and `_EVENT_ID` read identifiers (`snake_case`, `camelCase`, dotted paths, ids):
 #: compiled on first use, as a query of lowercase words (most questions) needs none of them
-#: (~0.6 ms of regex compiling in every cold process).
+#: (regex compiling every cold process would pay).
 _CONNECTOR = FirstUse(globals(), "_CONNECTOR", r"['\u2019\-.:_]+")
 _CAMEL = FirstUse(globals(), "_CAMEL", r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _HUMP = FirstUse(globals(), "_HUMP", r"[a-z][A-Z]|[A-Z]{2}[a-z]")
@@ -51,8 +51,8 @@ _CJK = Lazy(
 _EVENT_ID = FirstUse(globals(), "_EVENT_ID", r"(?:evt|git|turn|hermes)-[A-Za-z0-9_-]+")
 #: Longer tokens are hashes, blobs, base64: kept whole, never split.
 LONG = 64
-#: Raw words memoised (about 130 B each with their terms): a streamed 1M-event build's peak
-#: RSS fell by about 40 MB from 400k words, at the same CPU time (docs/performance.md).
+#: Raw words memoised (about 130 B each with their terms): a bound lowered a streamed build's
+#: peak RSS at the same CPU time (docs/performance.md).
 _MEMO_MAX = 100_000
 
 #: Question and function words dropped from queries (`english`), checked before stemming.
@@ -92,7 +92,7 @@ def _fold(text: str) -> str:
     other combining marks are part of their letter and stay. Case is kept (camelCase)."""
     if text.isascii():
         return text
-    import unicodedata  # non-ASCII text only (an extension module: ~0.4 ms of a cold search)
+    import unicodedata  # non-ASCII text only (an extension module a cold search need not load)
 
     text = unicodedata.normalize("NFKC", text)
     decomposed = unicodedata.normalize("NFD", text)

@@ -17,7 +17,7 @@ import math
 from carto_core.api import DEPTH, TF_SCALE, Ladder, Query, Ranker, Scope
 
 #: The other terms' postings past 1/DENSE_SHARE of the corpus: one dense score array instead
-#: of a sorted candidate union (measured at 200k: about even at 1/16 to 1/128, 1/64 kept).
+#: of a sorted candidate union (measured: about even over a wide range; docs/performance.md).
 DENSE_SHARE = 64
 
 

@@ -63,7 +63,7 @@ def max_bytes() -> int:
 
 
 def state_path(home, source: str, key: str):
-    try:  # the C module: `hashlib` would load OpenSSL first (~3 ms of the hook)
+    try:  # the C module: `hashlib` would load OpenSSL first (the hook would pay for it)
         from _sha1 import sha1
     except ImportError:  # pragma: no cover
         from hashlib import sha1

@@ -76,7 +76,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     family = socket.AF_INET6 if host == "::1" else socket.AF_INET
     bind_host = "127.0.0.1" if host == "localhost" else host
     # proto must say TCP: asyncio sets TCP_NODELAY only on sockets whose proto is IPPROTO_TCP,
-    # and without it every keep-alive answer waits ~40 ms on Nagle + delayed ACK.
+    # and without it every keep-alive answer waits on Nagle + delayed ACK.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

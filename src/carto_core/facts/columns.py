@@ -1,7 +1,8 @@
 """A columnar view of a corpus for the facts folds: built once per loaded corpus, or read back
 from the persisted cache (`facts/store.py`) without loading the corpus at all.
 
-A census over 200k events must cost well under 50 ms; a per-event Python loop alone costs more.
+A census must stay a small fraction of a cold command; a per-event Python loop alone costs more
+(docs/performance.md, "Figures that were comments").
 So events become columns of small integers (interned project, type, source, provider and session
 ids; 0 always means "unresolved") laid out in one order, **oldest first**:
 

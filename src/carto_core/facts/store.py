@@ -223,8 +223,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     nan = float("nan")
     # Each column is kept as the exact-size numpy arrays of the chunks read, joined once at
     # the end: arrays grown row by row (what this did) were reallocated amid each chunk's
-    # freed rows and left the heap holes that grew with the corpus (345 MB at 3M events
-    # for about 180 MB of columns and id table).
+    # freed rows and left heap holes that grew with the corpus (docs/performance.md).
     names = ("ts", "lkey", "length", "has_id", "crc") + tuple(DIMENSIONS)
     dtypes = {"ts": np.float64, "lkey": np.int64, "length": np.int32, "has_id": np.uint8,
               "crc": np.uint32, **{name: np.int32 for name in DIMENSIONS}}
@@ -723,8 +722,8 @@ def open_columns(home: Home, *, persist: bool = True, forgotten=None) -> Opened:
             elif grown:
                 state = "appended"
                 rows, relaid = append(home, cols, states, grown, index)
-                # Rewriting the file costs ~45 ms at 200k events; folding a few hook rows in
-                # again costs less, so small appends stay unsaved until they add up.
+                # Rewriting the file costs more than folding a few hook rows in again, so small
+                # appends stay unsaved until they add up (docs/performance.md).
                 worth_saving = rows >= SAVE_AFTER_ROWS or relaid >= SAVE_AFTER_RELAID
             else:
                 state = "fresh"

@@ -66,8 +66,8 @@ class LiveCorpus:
 
     def __init__(self, home: Home, labels: list[str] | None = None, *, freeze: bool = False):
         """`freeze`: after each (re)load, move every live object out of the cyclic garbage
-        collector's reach (`gc.freeze`). A full collection over a 200k-event corpus takes about
-        a third of a second, paid by whichever request triggers it; the corpus holds no cycles,
+        collector's reach (`gc.freeze`). A full collection over a large corpus is slow
+        (docs/performance.md), paid by whichever request triggers it; the corpus holds no cycles,
         so reference counting still frees it after a reload. For a long-running server only."""
         self.freeze = freeze
         self.home = home

@@ -1,6 +1,6 @@
 """Event ids -> event numbers for builds that stream millions of rows, in 16 bytes an id.
 
-A dict of a million ids costs over 150 MB; this table keeps, per id, a 96-bit fingerprint
+A dict of millions of ids is large (docs/performance.md); this table keeps, per id, a 96-bit fingerprint
 (Python's 64-bit string hash and a CRC-32 of the UTF-8 bytes) and the number (int32), 16 bytes
 in all, in sorted numpy runs. Two distinct ids collide only if both hashes agree: about
 n^2 / 2^97 for n ids (1e-16 at three million), so the table is used as exact. Python's string
@@ -48,7 +48,7 @@ class EventIds:
         if not len(keys):
             return out
         # the wanted keys in order: numpy's binary search then starts each key where the
-        # previous one ended (a chunk's lookups in a 1M-id table: 3.6 -> 1.1 ms)
+        # previous one ended
         order = np.argsort(keys)
         wanted = keys[order]
         for run_keys, run_checks, run_numbers in self._runs:
@@ -87,8 +87,8 @@ class EventIds:
         # The small runs as a binary counter: the newest merged into the one before while that
         # one is no larger, so they stay about log2(pending / chunk) runs. Each of them is
         # searched on every lookup: with a run per chunk until an eighth of the main run
-        # had come in (over a hundred runs at 3M ids), the fold's lookups grew 9.3x from 1M
-        # to 3M events (docs/performance.md, "Scale").
+        # had come in, the fold's lookups grew far faster than the ids (docs/performance.md,
+        # "Scale").
         runs = self._runs
         while len(runs) > 2 and len(runs[-2][0]) <= len(runs[-1][0]):
             newer, older = runs.pop(), runs.pop()

@@ -49,7 +49,7 @@ class NumberedLogs:
     __slots__ = ("codes", "names", "_code")
 
     def __init__(self):
-        # One byte an event (a list of labels cost 8, 24 MB at 3M events), the label's code.
+        # One byte an event (a list of labels cost 8), the label's code.
         self.codes = bytearray()
         self.names: list[str] = []
         self._code: dict[str, int] = {}

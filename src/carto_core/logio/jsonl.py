@@ -12,7 +12,7 @@ import re
 from carto_core.util.lazyre import Lazy
 
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-#: Compiled on first use (~0.4 ms of every process that imports this module, the hook's too):
+#: Compiled on first use (a cost to every process that imports this module, the hook's too):
 #: only a row holding a surrogate escape, or a string that cannot be encoded, needs it.
 _SURROGATE = Lazy("[\ud800-\udfff]")
 #: A JSON escape of a UTF-16 surrogate: only lines holding one can decode to a lone surrogate.
@@ -69,7 +69,7 @@ def loads_line(raw: bytes) -> tuple[object, str | None]:
 
 
 def fast_loads_line(raw: bytes) -> tuple[object, str | None]:
-    """`loads_line` with orjson first (about 3x faster on clean lines) for bulk loads; anything
+    """`loads_line` with orjson first (faster on clean lines) for bulk loads; anything
     orjson refuses takes the stdlib path, so problems are named the same way. Not for the hook
     path (importing orjson there costs more than it saves on one row)."""
     import orjson

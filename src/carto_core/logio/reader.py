@@ -250,7 +250,7 @@ def boundary_hash(path: os.PathLike | str, offset: int) -> str:
     with open(path, "rb") as handle:
         handle.seek(begin)
         chunk = handle.read(offset - begin)
-    try:  # the C module: `hashlib` would load OpenSSL first (~3 ms of every cold search)
+    try:  # the C module: `hashlib` would load OpenSSL first (every cold search would pay)
         from _sha1 import sha1
     except ImportError:  # pragma: no cover
         from hashlib import sha1

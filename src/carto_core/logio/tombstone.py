@@ -38,7 +38,7 @@ def path_of(home) -> str:
 
 def id_hash(event_id: str) -> int:
     """The 64-bit hash a tombstone keeps for an event id."""
-    try:  # the C module: `hashlib` would load OpenSSL first (~3 ms of a hook)
+    try:  # the C module: `hashlib` would load OpenSSL first (a hook would pay for it)
         from _blake2 import blake2b
     except ImportError:  # pragma: no cover
         from hashlib import blake2b

@@ -202,7 +202,7 @@ class Event:
 
 def make_converter() -> "cattrs.Converter":
     """A converter for Event and other records: datetimes as upstream ISO strings."""
-    import cattrs  # here, not at import: ~10 ms that no cold CLI path needs
+    import cattrs  # here, not at import: a cost no cold CLI path needs
 
     converter = cattrs.Converter()
     converter.register_unstructure_hook(
@@ -217,8 +217,8 @@ def make_converter() -> "cattrs.Converter":
 
 
 def __getattr__(name: str):
-    # `converter` is built on first use (PEP 562): importing cattrs costs every cold command
-    # ~10 ms, and only record (un)structuring needs it.
+    # `converter` is built on first use (PEP 562): importing cattrs would cost every cold
+    # command, and only record (un)structuring needs it.
     if name == "converter":
         global converter
         converter = make_converter()

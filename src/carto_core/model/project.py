@@ -28,8 +28,8 @@ NON_PROJECT_NAMES = frozenset(
 class GitInfo:
     """What the `.git` files say about a folder.
 
-    A plain class, not a dataclass: `dataclasses` imports `inspect`, which alone costs the
-    live hook ~15 ms.
+    A plain class, not a dataclass: `dataclasses` imports `inspect`, which the live hook would
+    pay for (docs/performance.md).
     """
 
     __slots__ = ("worktree", "git_dir", "common_dir", "main_worktree")

@@ -930,7 +930,7 @@ class Redactor:
                 for needle in rule.needles:
                     (token if rule.token else text).setdefault(needle, []).append(position)
             # `in` on the few long runs, needle by needle, beats one compiled alternation of
-            # the ~95 token needles (which a hook process would also pay ~1 ms to compile).
+            # the token needles (which a hook process would also pay to compile).
             self._token_needles = tuple((needle, tuple(ps)) for needle, ps in token.items())
             # Needles gating the most rules first: once the key-name rules are candidates,
             # the other stems that gate only them are not looked for. A needle holding a rarer

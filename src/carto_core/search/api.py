@@ -63,7 +63,7 @@ SALIENCE_MIN, SALIENCE_MAX, SALIENCE_DEFAULT = 0.05, 1.0, 0.5
 SEMANTIC = "semantic"
 
 # The records below are plain classes (carto_core.util.records), not dataclasses: generating a
-# dataclass' methods costs every cold `carto search` ~0.5 ms per class. Each `__init__` keeps
+# dataclass' methods costs every cold `carto search` per class. Each `__init__` keeps
 # the field order, defaults and keywords the dataclass had; `_fields` lists them.
 
 

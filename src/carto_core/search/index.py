@@ -119,7 +119,7 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
             return found
         hashes, docs = self._id_hash
         # a numpy scalar: with a Python int numpy converts the whole table first (O(n) a
-        # lookup: 1,000 appended rows took 3.7 s of a cold search at 1M events)
+        # lookup, docs/performance.md)
         h = np.uint32(zlib.crc32(event_id.encode("utf-8")))
         lo = int(hashes.searchsorted(h, "left"))
         hi = int(hashes.searchsorted(h, "right"))
@@ -202,8 +202,8 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         """Document index of each id (-1: not in the corpus, or retired), in one pass: one
         vectorised binary search over the persisted id hashes, and the ids whose hash is in
         the table once (all but a collision's) compared with their stored bytes in one
-        gather, instead of a search and a decode per id (a semantic ladder maps ~550 ids a
-        query: ~0.8 ms of Python a cold search in a loop over them)."""
+        gather, instead of a search and a decode per id (a semantic ladder maps hundreds of ids
+        a query)."""
         out = np.full(len(event_ids), -1, np.int64)
         if not event_ids:
             return out

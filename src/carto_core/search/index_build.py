@@ -142,8 +142,8 @@ def _salience(value) -> float:
 
 def epoch_seconds(value):
     """`timeparse.epoch_seconds`, imported on the first call, which rebinds this name to it: a
-    search opening a fresh index parses no timestamp, and `array` and `timeparse` were ~1.1 ms
-    of its imports (docs/performance.md, "Cold path (wave 6)")."""
+    search opening a fresh index parses no timestamp, and `array` and `timeparse` were a visible
+    part of its imports (docs/performance.md, "Cold path")."""
     global epoch_seconds
     from carto_core.util.timeparse import epoch_seconds as parse
 

@@ -84,7 +84,7 @@ class GenerationStore:
                 return None
             # map_npy: the arrays np.load(..., mmap_mode="r") maps, as plain read-only
             # ndarrays (memmap's subclass dispatch is slow on the small fancy-indexing
-            # operations a query does), without np.load's ~0.1 ms of header parsing a file.
+            # operations a query does), without np.load's header parsing of each file.
             id_offsets = map_npy(folder / "ids_off.npy")
             id_data = np.memmap(folder / "ids.bin", np.uint8, "r") if id_offsets[-1] else b""
             cols = {name: map_npy(folder / f"col_{name}.npy") for name in COLUMNS}

@@ -42,10 +42,9 @@ from carto_core.search.postings import Segment
 from carto_core.util.npymap import save_npy
 from carto_core.util.privatefiles import make_dirs, write_text
 
-#: Postings a run holds before it is written (about 6 MB of builder arrays; sorting a run
-#: takes about 5x that for a moment). Measured at 1M events (docs/performance.md, "Keyword
-#: build memory"): 1.5M postings a run, 16k-row chunks and a 400k-word analyzer memo peaked
-#: at 530 MB; 500k, 4k rows and 100k words at about half that, for the same CPU time.
+#: Postings a run holds before it is written (a few MB of builder arrays; sorting a run takes
+#: several times that for a moment). Chosen by measurement (docs/performance.md, "Keyword
+#: build memory"): larger runs, chunks and memo raised the peak RSS for the same CPU time.
 RUN_POSTINGS = 500_000
 #: Rows folded at a time: a chunk's parsed rows are alive together (about 100 B a row plus
 #: its text).

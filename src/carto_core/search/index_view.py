@@ -212,7 +212,7 @@ class IndexView:
     def postings(self, term_hash: int) -> tuple[memoryview, memoryview, memoryview] | None:
         """(docs, tfs, dls) of a term (docs increasing), None when no document holds it."""
         import bisect  # here, not at the top: `carto search` imports this module for
-        # TF_SCALE alone (carto_rankers.bm25), and bisect's import was ~0.6 ms of it
+        # TF_SCALE alone (carto_rankers.bm25), and bisect's import was a visible part of it
 
         terms = self.terms
         i = bisect.bisect_left(terms, term_hash)

@@ -145,8 +145,8 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
                 parts_docs.append(np.array(run.docs[offsets[0]:offsets[-1]]))
                 parts_tfs.append(np.array(run.tfs[offsets[0]:offsets[-1]]))
             # Copied out: let its pages go now, not after the range. Each binary search maps
-            # 64 KiB around every page it probes (the kernel's fault-around), about 1 MB a run;
-            # kept for a whole range that was 160 MB of a 3M-event build's 450 MB peak.
+            # 64 KiB around every page it probes (the kernel's fault-around); kept for a whole
+            # range, that was a large share of a big build's peak (docs/performance.md).
             drop_pages(run.terms, run.offsets, run.docs, run.tfs)
         if not parts_terms:
             continue

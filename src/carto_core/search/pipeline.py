@@ -143,8 +143,8 @@ def _semantic_default(request: SearchRequest, engine) -> SemanticState:
 GATED_REASON = ("not run: the fusion gates this ladder out for this query (a document holds "
                 "every query word)")
 #: `semantic.state` of a search whose semantic ladder was gated out: the ranker was neither
-#: run nor asked whether it could answer (that cost a cold lookup 15-24 ms at 200k events: the
-#: semantic modules' imports, the embedder's check, the store's count, the pending count).
+#: run nor asked whether it could answer (that cost a cold lookup the semantic modules'
+#: imports, the embedder's check, the store's count, the pending count).
 UNCHECKED = "unchecked"
 UNCHECKED_REASON = ("not checked: the fusion gates the semantic ladder out for this query (a "
                     "document holds every query word)")
@@ -431,8 +431,8 @@ def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list
     whose answer ranked 46th. Rows are read a batch at a time: exactly `limit` when nothing
     repeats (the page costs what it did), then twice what is still missing or twice the batch
     before, whichever is more: a page of the semantic ladder alone can fold ~500 rows into a
-    few, and batches of twice the few still missing read them in ~35 rounds, each opening the
-    logs again (~15 ms of a cold search at 200k events; 7 rounds now)."""
+    few, and batches of the few still missing read them in many rounds, each opening the logs
+    again (docs/performance.md)."""
     page: list[Fused] = []
     rows: list[dict] = []
     folded: list[int] = []
@@ -515,7 +515,7 @@ def _intent_label(index, position: int) -> str | None:
 
 def _top(counter: Counter, n: int) -> dict:
     # most_common(n)'s documented equivalent (ties in first-seen order); most_common(n)
-    # imports heapq, ~0.4 ms of every cold search for a few dozen counts
+    # imports heapq, which every cold search would pay for a few dozen counts
     return dict(sorted(counter.items(), key=itemgetter(1), reverse=True)[:n])
 
 

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from carto_core.util.records import FrozenRecord
 
-try:  # the C module itself: `hashlib` would first load OpenSSL (~4 ms of a cold search)
+try:  # the C module itself: `hashlib` would first load OpenSSL (a cold search pays for it)
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b
@@ -116,7 +116,7 @@ def fold(text: str) -> str:
     lowered = text.lower()
     if lowered.isascii():
         return lowered
-    import unicodedata  # non-ASCII text only (an extension module: ~0.4 ms of a cold search)
+    import unicodedata  # non-ASCII text only (an extension module a cold search need not load)
 
     decomposed = unicodedata.normalize("NFD", lowered)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

@@ -97,8 +97,8 @@ _DECODE_ROWS = 4096
 ROW_SUM = "rowsum.npy"
 CENTROID_SAMPLE = 4096
 #: int8 rows cast to float32 and multiplied at a time. Small enough that OpenBLAS runs the
-#: mat-vec on the calling thread: at 4,096 rows it woke its threads and a 200k-row scan took
-#: 87-220 ms of CPU instead of 10 ms (measured on this 2-core machine, docs/performance.md).
+#: mat-vec on the calling thread: at 4,096 rows it woke its threads and a scan cost many times
+#: the CPU (measured on a 2-core machine, docs/performance.md).
 _CAST_ROWS = 1024
 #: A search scores on more than one thread once this many rows pass its filters (below it a
 #: thread's start costs more than it saves), on at most this many threads.
@@ -361,7 +361,7 @@ def scan_threads() -> int:
     cores this process may run on (at most `_MAX_SCAN_THREADS`) less those busy right now with
     something else (`parallel.runnable_elsewhere`). A thread on a core another job holds only
     waits, and while it waits holding the interpreter lock the others wait too: with one other
-    job on a 2-core machine, two threads made a cold search 9 ms slower, not faster (measured,
+    job on a 2-core machine, two threads made a cold search slower, not faster (measured,
     docs/performance.md "The scan on two threads, one BLAS thread")."""
     raw = os.environ.get("CARTO_SCAN_THREADS", "").strip()
     if raw:
@@ -407,8 +407,8 @@ def _best_of(task, query: np.ndarray, limit: int, scratch: np.ndarray | None = N
 
 
 def _kth_best(got: np.ndarray, k: int) -> float:
-    """The `k`-th largest of `got` (k < len(got)). A selection over every score costs ~0.7 ms
-    per 65k rows; most rows are far below the k-th, so a floor under it is read off an evenly
+    """The `k`-th largest of `got` (k < len(got)). A selection over every score is costly
+    (docs/performance.md); most rows are far below the k-th, so a floor under it is read off an evenly
     spaced sample (the sample's `_SAMPLE_SLACK` x expected rank: a floor under the true k-th
     unless the sample is very unlike the rest), the rows above it selected exactly, and the
     whole selection run only when fewer than `k` rows clear the floor. Exact either way."""
@@ -427,8 +427,8 @@ def scan(tasks, query: np.ndarray, limit: int):
     """The best rows of every task (see `_best_of`), in task order. Scored by `scan_threads()`
     threads once there are `_THREADED_ROWS` rows: casting int8 rows and BLAS's mat-vec release
     the GIL (the page faults of a cold process do not run in parallel), so a cold store search
-    of 200k rows takes 17 ms instead of 21 on two idle cores (docs/performance.md, "The scan on
-    two threads, one BLAS thread"). A part runs the same arithmetic on any thread, so the
+    is faster on two idle cores (docs/performance.md, "The scan on two threads, one BLAS
+    thread"). A part runs the same arithmetic on any thread, so the
     answer is the same with any number of threads."""
     total = sum(hi - lo if offsets is None else len(offsets) for _, _, lo, hi, offsets in tasks)
     threads = scan_threads() if total >= _THREADED_ROWS else 1
@@ -897,7 +897,7 @@ class EmbeddedStore(VectorStore):
 
     @contextmanager
     def _write_lock(self):
-        import fcntl  # writers only: a search never locks (an extension module, ~0.5 ms)
+        import fcntl  # writers only: a search never locks (an extension module)
 
         make_dirs(self.root)
         with open_private(self.root / ".lock", "a+b") as handle:

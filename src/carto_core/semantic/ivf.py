@@ -19,8 +19,8 @@ import os
 
 import numpy as np
 
-#: Off unless CARTO_VECTOR_LISTS=1: training doubled the first semantic build's CPU and put
-#: its peak RSS over 500 MB (docs/performance.md, Scale), for 2-9 ms of a cold search.
+#: Off unless CARTO_VECTOR_LISTS=1: training doubled the first semantic build's CPU and its
+#: peak RSS for a small saving on a cold search (docs/performance.md, Scale).
 ENABLED = os.environ.get("CARTO_VECTOR_LISTS", "") == "1"
 #: Segments with fewer rows are scanned whole: below this the scan costs less than the
 #: probe's bookkeeping, and their lists would be trained on too few rows.

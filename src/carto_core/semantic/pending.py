@@ -1,6 +1,6 @@
 """What the semantic indexer left undone, read without importing the indexer: `carto search
 --json` reports `semantic.not_embedded` on every call, and the indexer's imports (the
-document text builder, log states, the event records and attrs) cost a cold search ~5 ms it
+document text builder, log states, the event records and attrs) cost a cold search time it
 never uses. The indexer writes these files; this module only reads them."""
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ def try_warm(args: list[str]) -> int | None:
         if not os.path.exists(path):
             return None
         # Imported only when a server's socket is there: a cold search pays for neither
-        # socket (it brings selectors and array; ~2 ms of the cold run) nor base64 (below).
+        # socket (it brings selectors and array) nor base64 (below).
         import socket
 
         request = json.dumps({"v": 1, "argv": args, "cwd": os.getcwd(), "home": str(home.root),

@@ -2,9 +2,9 @@
 first used.
 
 Python 3.11's `pathlib` imports `urllib.parse` (for `Path.as_uri`), which imports `ipaddress`
-(for bracketed hosts in URLs): ~2 ms of a cold search that never makes a URI
-(docs/performance.md, "Cold path", wave 5); and `ntpath` (Windows paths) and `fnmatch`
-(`Path.match`, `glob`), ~1.5 ms more (wave 6). `defer()` puts a stand-in for each in
+(for bracketed hosts in URLs), which a cold search that never makes a URI pays for
+(docs/performance.md, "Cold path"); and `ntpath` (Windows paths) and `fnmatch`
+(`Path.match`, `glob`), likewise. `defer()` puts a stand-in for each in
 `sys.modules` before `pathlib` loads: the first use of anything in it (an attribute, the
 deferred function `pathlib` takes by name) imports the real module, and the stand-in then holds
 the real module's attributes. Stdlib only.
@@ -20,8 +20,8 @@ import types
 DEFERRED: dict[str, tuple[str, ...]] = {
     "ipaddress": (),
     "urllib.parse": ("quote_from_bytes",),
-    # pathlib keeps `ntpath` for `PureWindowsPath` (its import tries `nt` five times, ~1.2 ms)
-    # and calls `fnmatch` for `match`/`glob` (~0.4 ms): a search makes neither
+    # pathlib keeps `ntpath` for `PureWindowsPath` (its import tries `nt` five times) and
+    # calls `fnmatch` for `match`/`glob`: a search makes neither
     "ntpath": (),
     "fnmatch": (),
 }

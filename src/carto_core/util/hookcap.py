@@ -31,9 +31,8 @@ def cap_seconds(env: dict | None = None) -> float:
 
 def _signals():
     """The C module under `signal`: the same functions with plain-int constants. `import
-    signal` builds its Signals/Handlers/Sigmasks enums at import, about 3.5M interpreter
-    instructions (~1 ms, more than the rest of the cap) on every hook call that never looks
-    at a signal's name."""
+    signal` builds its Signals/Handlers/Sigmasks enums at import, more work than the rest of the
+    cap (docs/performance.md), on every hook call that never looks at a signal's name."""
     try:
         import _signal
 

@@ -1,6 +1,6 @@
 """Open a `.npy` file as a read-only array over a memory map, for the cold search path.
 
-`np.load(path, mmap_mode="r")` costs ~0.2 ms a file: it parses the header with
+`np.load(path, mmap_mode="r")` is slow for a small file (docs/performance.md): it parses the header with
 `ast.literal_eval`, resolves the path and builds an `np.memmap` (a subclass whose dispatch also
 slows the small fancy-indexing a query does). A cold `carto search` opens ~25 of them (the
 keyword index's columns and postings, the query tokenizer's tables). `map_npy` reads the
@@ -27,8 +27,8 @@ _HEADER = re.compile(
 def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:
     """The array saved in `path`, read-only and memory-mapped (a plain ndarray)."""
     # One positioned read of the first 4 KB (a header is ~128 bytes) on a bare descriptor: a
-    # buffered file object read the magic, sought back and read the header again (~15 us of
-    # the ~60 a file, ~55 files a cold semantic search opens).
+    # buffered file object read the magic, sought back and read the header again, for each of
+    # the dozens of files a cold semantic search opens (docs/performance.md).
     fd = os.open(path, os.O_RDONLY)
     try:
         head = os.pread(fd, _FIRST_READ, 0)

@@ -3,7 +3,7 @@
 `jobs()` is the number of workers a CPU-bound build may run: the `--jobs` flag or
 `CARTO_JOBS` when given (never more than the cores this process may run on), else the cores
 the machine has to spare: the cores minus what is busy, at least 1. "Busy" is the smaller of
-the one-minute load average and the cores found busy over a 50 ms look at /proc/stat: the load
+the one-minute load average and the cores found busy over a short look at /proc/stat: the load
 average still counts, for a minute, the build step that just ended (a benchmark's or a
 script's previous command), so on an idle machine it alone would give one worker; the look
 alone would miss a machine busy in bursts. On a busy 2-core machine that is one, and one is
@@ -77,7 +77,7 @@ def runnable_elsewhere() -> int:
     field of /proc/loadavg, which counts the caller) less one; where there is no such file, the
     one-minute load average. The load average is a minute late: it still counts a job that
     just ended, and misses one that just began; this is read at once, for a decision made
-    in milliseconds (a search's scan threads), where `busy_cores` looks for 50 ms."""
+    in milliseconds (a search's scan threads), where `busy_cores` looks for `LOOK_SECONDS`."""
     try:
         with open("/proc/loadavg", "rb") as handle:
             return max(0, int(handle.read().split()[3].split(b"/")[0]) - 1)

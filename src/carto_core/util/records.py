@@ -1,9 +1,9 @@
 """Plain record classes for the modules a cold `carto search` imports.
 
 `@dataclass` writes the source of `__init__`, `__repr__` and `__eq__` (and, frozen, of
-`__setattr__`, `__delattr__` and `__hash__`) and compiles it when the class is defined: 0.3 to
-0.8 ms of CPU per class, ~25 of them in the modules a search imports, paid by every cold
-process (docs/performance.md, "Cold path"). A record here writes its `__init__` by hand (as
+`__setattr__`, `__delattr__` and `__hash__`) and compiles it when the class is defined, for
+each of the records the modules a search imports define, paid by every cold process
+(docs/performance.md, "Cold path"). A record here writes its `__init__` by hand (as
 fast to call as the generated one) and takes `__repr__` and `__eq__` from `Record`, which read
 the field names of `_fields`; `FrozenRecord` adds the frozen methods. They behave as the
 dataclasses they replace (`tests/search/test_records.py` compares each with a dataclass made

@@ -133,8 +133,8 @@ class MiniLMEmbedder(Embedder):
         onnx = self._onnx_model()
         ids = [e.ids for e in self._batch_tokenizer().encode_batch(texts)]
         # similar lengths together (a batch pads to its longest), and at most BATCH_TOKENS
-        # padded tokens a run: onnxruntime's peak grows with rows x length (32 rows of 128
-        # tokens peaked at 835 MB, 8 at 291 MB, and ran slower: docs/performance.md)
+        # padded tokens a run: onnxruntime's peak grows with rows x length, and bigger batches
+        # ran slower (docs/performance.md)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
         start = 0
         while start < len(order):

@@ -8,7 +8,7 @@ pooling over the attention mask and L2 normalisation are ours.
 Two ways to run it, the same vectors (tested: cosine >= 0.999):
 
 - `OnnxModel` (documents, `carto index`): onnxruntime, one session, bounded threads (1 by
-  default, no spinning, no memory arena: a long-lived session with the arena grew to 660 MB),
+  default, no spinning, no memory arena: a long-lived session with the arena kept growing),
   batches of texts of similar length (padding costs what it pads).
 - `NumpyModel` (a query, `carto search`): a numpy forward pass over weights derived once from
   the model file into the user's cache (`$XDG_CACHE_HOME/carto/minilm/<sha>/`, float32 .npy

@@ -8,8 +8,8 @@ from pathlib import Path
 
 def installed_folder(name: str) -> Path | None:
     """The folder of the installed package `name`, or None. The path finder alone
-    (importlib.machinery is loaded in every process; importlib.util and its ABCs cost a cold
-    search ~0.4 ms); a finder of its own (an editable install) is asked through
+    (importlib.machinery is loaded in every process; importlib.util and its ABCs would cost a
+    cold search); a finder of its own (an editable install) is asked through
     importlib.util when the path finder finds nothing."""
     from importlib.machinery import PathFinder
 

@@ -13,8 +13,8 @@ Two paths, the same vectors (tested):
 
 - documents (`carto index`): `WordLlama.load(..., cache_dir=<package>, disable_download=True)`
   and its tokenizer (Hugging Face `tokenizers`, fast in batches);
-- a query (`carto search`): no `wordllama` import (requests, pydantic: ~330 ms) and no
-  `tokenizers` (40 ms, plus 100 ms to read its 1.8 MB JSON): the weights are memory-mapped
+- a query (`carto search`): no `wordllama` import (requests, pydantic) and no
+  `tokenizers` (nor reading its JSON; docs/performance.md): the weights are memory-mapped
   straight from the safetensors file with numpy, and the query is tokenized by a small BPE
   (Llama 2's: spaces become U+2581, one leading U+2581, merges by rank, bytes as `<0xXX>` for
   characters outside the vocabulary) over hashed vocabulary/merge tables written once (from
@@ -56,8 +56,8 @@ def package_folder() -> Path | None:
 
 
 def package_version() -> str:
-    """wordllama's version, read from its `_version.py` (importlib.metadata costs a cold
-    query 40-250 ms on this machine; the package itself far more)."""
+    """wordllama's version, read from its `_version.py` (importlib.metadata is costly for a
+    cold query; the package itself far more)."""
     if _VERSION:
         return _VERSION[0]
     import re
@@ -173,7 +173,7 @@ def _h(text: str) -> int:
 class HashedTables:
     """The vocabulary and merge ranks as sorted 64-bit hashes (blake2b of the symbol, or of
     "a b" for a merge) with their values, saved as .npy and memory-mapped: a query looks up
-    the few pairs it meets instead of loading 61,249 merges into a dict (~120 ms)."""
+    the few pairs it meets instead of loading every merge into a dict."""
 
     FILES = ("vocab_hash", "vocab_id", "merge_hash", "merge_rank")
 
