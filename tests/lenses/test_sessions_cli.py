@@ -40,6 +40,9 @@ def test_sessions_lists_newest_first_with_the_explorers_numbers(tmp_path):
     assert text.exit_code == 0 and SESSIONS["c"][:8] in text.output and SESSIONS["a"][:8] not in text.output
     none = _invoke(home, "sessions", "--project", "no-such-project")
     assert none.exit_code == 3
+    # -n is --limit, as on carto search: the newest first
+    newest = json.loads(_invoke(home, "sessions", "-n", "1", "--json").output)["sessions"]
+    assert [r["session_id"] for r in newest] == [rows[0]["session_id"]]
 
 
 def test_session_by_prefix_shows_events_in_order_and_an_ambiguous_prefix_lists_and_exits_2(tmp_path):

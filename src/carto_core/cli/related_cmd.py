@@ -45,7 +45,7 @@ Exit codes: 0 found, 2 bad input or an ambiguous session prefix, 3 nothing occur
 @click.option("--term", "kind", flag_value="term", help="QUERY is a word.")
 @click.option("--file", "kind", flag_value="file", help="QUERY is a file path.")
 @click.option("--session", "kind", flag_value="session", help="QUERY is a session id or prefix.")
-@click.option("--limit", default=15, show_default=True, type=click.IntRange(1, 200), help="Terms and sessions to show.")
+@click.option("--limit", "-n", default=15, show_default=True, type=click.IntRange(1, 200), help="Terms and sessions to show.")
 @json_option
 def related(query, kind, limit, as_json) -> None:
     """Terms and sessions that co-occur with a term, a file or a session."""

@@ -36,7 +36,7 @@ edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session mat
 @click.option("--since", default=None, help="Only sessions active since WHEN (2h, 7d, yesterday, 2026-09-01).")
 @click.option("--project", default=None, help="Project (case-insensitive substring; a|b for either).")
 @click.option("--provider", default=None, help="claude, codex, hermes, git, ...")
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
+@click.option("--limit", "-n", default=50, show_default=True, type=click.IntRange(min=1), help="At most this many.")
 @click.option("--team", "team", is_flag=True, help="The team's sessions too (carto team init), each naming its machine and author.")
 @click.option("--tag", "tags", multiple=True, metavar="KIND:VALUE", help=TAG_HELP)
 @json_option
