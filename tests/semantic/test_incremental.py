@@ -238,3 +238,69 @@ def test_commits_of_any_size_store_what_one_commit_stores(tmp_path_factory, comm
         model, small = stored(homes[0])
         assert stored(homes[1]) == (model, small)
         assert len(small) == len(rows) + 1
+
+
+def _rejects(home: Home) -> list[dict]:
+    import json
+
+    path = home.state_file("index-rejects.jsonl")
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()] if path.exists() else []
+
+
+@settings(max_examples=8, deadline=None)
+@given(sizes=st.lists(st.integers(1, 30), min_size=1, max_size=6),
+       window=st.sampled_from(["1", "12", "40", "all"]))
+def test_keep_up_runs_under_the_gate_equal_a_fresh_build_but_for_its_logged_rejects(
+        tmp_path_factory, sizes, window):
+    """The logs appended in chunks of any size, a keep-up run after each (gated: fewer new
+    documents than `gate_max`), against one fresh build of the final logs (a backfill:
+    ungated). They differ only by the gate's decisions: every id the keep-up left out is in
+    index-rejects.jsonl, with a stored neighbour that the fresh build's vectors place within
+    the threshold; every id both hold has the same vector and digest. Whatever the window (the
+    newest segments the gate reads), only the rejects change, never a stored row."""
+    from carto_core.semantic.settings import DEFAULT_GATE
+
+    from .test_store_contract import SCORE_TOLERANCE
+
+    root = tmp_path_factory.mktemp("gated")
+    rows, _ = paraphrase_rows()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARTO_EMBEDDER", "lsa")  # 8 dimensions: a topic's rows are twins
+        patch.setenv("CARTO_LSA_DIMS", "8")
+        patch.setenv("CARTO_NOVELTY_GATE_WINDOW", window)
+        home = Home(root / "home")
+        patch.setenv("CARTO_HOME", str(home.root))
+        first = 24  # the first build fits lsa on what it finds: enough rows for 8 dimensions
+        append_rows(home.log("prompts"), rows[:first])
+        assert run_index(home).outcome == "ok"
+        start, runs = first, []
+        for size in sizes:
+            append_rows(home.log("prompts"), rows[start:start + size])
+            start += size
+            report = run_index(home)
+            assert report.outcome == "ok" and (report.gate_active or report.todo == 0)
+            runs.append(report.gated)
+        model, kept = stored(home)
+        rejects = _rejects(home)
+        assert sum(runs) == len(rejects)
+        fresh = Home(root / "fresh")
+        fresh.root.mkdir()
+        shutil.copy(home.log("prompts"), fresh.log("prompts"))
+        shutil.copytree(home.state / "embedders", fresh.state / "embedders")
+        patch.setenv("CARTO_HOME", str(fresh.root))
+        report = run_index(fresh)
+        assert report.outcome == "ok" and report.fitted == "" and not report.gate_active
+        assert stored(fresh)[0] == model
+        everything = stored(fresh)[1]
+        assert set(everything) == {row["event_id"] for row in rows[:start]}
+        rejected = {r["event_id"]: r for r in rejects}
+        if window == "all":  # rows[24] is a perf row, and two perf rows are stored before it
+            assert rows[first]["event_id"] in rejected
+        assert set(kept) | set(rejected) == set(everything)
+        assert not set(kept) & set(rejected)
+        assert all(kept[i] == everything[i] for i in kept)
+        unit = lambda v: v / np.linalg.norm(v)  # noqa: E731
+        for event_id, r in rejected.items():
+            assert r["score"] > DEFAULT_GATE and r["nearest"] in kept
+            cosine = float(unit(everything[event_id].vector) @ unit(everything[r["nearest"]].vector))
+            assert cosine == pytest.approx(r["score"], abs=4 * SCORE_TOLERANCE)

@@ -686,6 +686,31 @@ class Segment:
         }
 
 
+def _serial(segment: Segment) -> int:
+    """The write serial in a segment's name (`seg-000007-1a2b3c`; past six digits the name
+    grows, so names do not sort as numbers)."""
+    try:
+        return int(segment.name.split("-")[1])
+    except (IndexError, ValueError):
+        return -1
+
+
+def newest_segments(segments: list[Segment], rows: int) -> list[Segment]:
+    """The segments written last (by serial) holding at most `rows` rows between them, and at
+    least the newest one: a scan of them reads at most max(`rows`, `SEGMENT_ROWS`) rows,
+    whatever the store holds. Compaction writes its merged segment under a new serial, so the
+    rows appended lately are in the newest segments (with the older rows they were merged
+    with)."""
+    out: list[Segment] = []
+    total = 0
+    for segment in sorted(segments, key=_serial, reverse=True):
+        if out and total + segment.count > rows:
+            break
+        out.append(segment)
+        total += segment.count
+    return out
+
+
 class EmbeddedStore(VectorStore):
     kind = "embedded"
     stores_payload = False
@@ -790,10 +815,12 @@ class EmbeddedStore(VectorStore):
             return None
         return sum(segment.row_sum() for segment in segments) / total
 
-    def nearest(self, model, vectors):
+    def nearest(self, model, vectors, *, newest=None):
         vectors = normalise(np.atleast_2d(np.asarray(vectors, np.float32)))
         out: list[Hit | None] = [None] * len(vectors)
         segments = self._model_segments(model)
+        if newest is not None:
+            segments = newest_segments(segments, newest)
         if not segments or not len(vectors):
             return out
         if vectors.shape[1] != segments[0].dim:

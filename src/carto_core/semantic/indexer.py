@@ -23,7 +23,9 @@ Streaming, incremental and resumable:
   models are dropped only after a run that left nothing unembedded and failed nowhere.
 - The novelty gate (upstream's prediction-error gate, default 0.85): a new document whose
   nearest stored vector of the same model is closer than the threshold is not indexed and is
-  logged to `index-rejects.jsonl`. Never for turns or milestones; not for backfills (the first
+  logged to `index-rejects.jsonl`. The embedded store compares it with its newest
+  `gate_window` rows (65,536), not every row: a run's cost follows what it appends, not what
+  the store holds; a twin only older than that is not found, and the document is indexed. Never for turns or milestones; not for backfills (the first
   build, or a run of more than `gate_max` new documents), as upstream's backfills ran ungated.
 - Failures are appended to `<home>/.carto/index-errors.jsonl` (`{timestamp, event_id, stage,
   outcome, error, model}`, upstream's stages). An unavailable embedder or store stops the run and
@@ -622,11 +624,14 @@ def _close_run(run: _Run, store, plan: _Plan, previous: dict, states: dict, chec
 def _novelty_gate(batch: list, vectors, store, report: IndexReport, settings) -> tuple[list[int], list[dict]]:
     """(rows of `batch` to keep, reject records) under the novelty gate: a row whose nearest
     stored vector of the model is closer than the threshold is rejected. The store is asked
-    for every gated row of the batch at once: one pass over it per batch, not one per row
-    (docs/performance.md, "Figures that were comments")."""
+    for every gated row of the batch at once: one pass per batch, not one per row
+    (docs/performance.md, "Figures that were comments"), and the embedded store's pass reads
+    only its newest `gate_window` rows: a twin older than that is not looked for, and the new
+    document is indexed (the gate errs towards keeping)."""
     gated = ([row for row, (doc, _, _) in enumerate(batch) if doc.source not in GATE_EXEMPT]
              if report.gate_active else [])
-    nearest = dict(zip(gated, store.nearest(report.model, np.asarray(vectors)[gated]) if gated else []))
+    nearest = dict(zip(gated, store.nearest(report.model, np.asarray(vectors)[gated],
+                                            newest=settings.gate_window) if gated else []))
     keep, rejects = [], []
     for row, (doc, _, _) in enumerate(batch):
         hit = nearest.get(row)

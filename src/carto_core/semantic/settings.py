@@ -7,6 +7,8 @@ Config file (`[semantic]`), then environment overrides::
     embedder = "minilm"       # CARTO_EMBEDDER; "wordllama" (static, the fallback when minilm
                               # is not installed), "lsa" (fitted on the home), "http" (a server)
     novelty_gate = 0.85       # CARTO_NOVELTY_GATE; "off" disables; never applied to turns
+    gate_window = 65536       # CARTO_NOVELTY_GATE_WINDOW: the newest stored rows the gate
+                              # compares a new document with ("all": the whole store)
     qdrant_url = ""           # CARTO_QDRANT_URL (+ CARTO_QDRANT_API_KEY): use a Qdrant server
     qdrant_path = ""          # CARTO_QDRANT_PATH: qdrant-client local mode in this folder
     collection = "carto"      # CARTO_QDRANT_COLLECTION
@@ -44,6 +46,10 @@ DEFAULT_GATE = 0.85
 #: Past this many new documents a run is a backfill and the gate is not applied (its cost is
 #: one exact search per document against the whole store; upstream's backfills ran ungated).
 DEFAULT_GATE_MAX = 1000
+#: Rows of the embedded store the gate compares a new document with: the newest segments, so a
+#: keep-up run costs its new rows times this, not times the store (docs/performance.md,
+#: "The keep-up step at a million events"). None: every stored row.
+DEFAULT_GATE_WINDOW = 65536
 DEFAULT_COLLECTION = "carto"
 
 _FALSE = {"0", "false", "no", "off"}
@@ -60,18 +66,25 @@ def _gate(value: object) -> float | None:
     return None if number >= 1.0 else number
 
 
+def _window(value: object) -> int | None:
+    if isinstance(value, str) and value.strip().lower() in {"all", "none", ""}:
+        return None
+    return None if value is None else max(1, int(value))  # type: ignore[arg-type]
+
+
 class SemanticSettings(Record):
     """The `[semantic]` settings, resolved. A plain record (carto_core.util.records: no dataclass
     to generate on every cold search)."""
 
-    _fields = ("enabled", "embedder", "novelty_gate", "gate_max", "qdrant_url", "qdrant_api_key",
-               "qdrant_path", "collection", "min_score", "centre", "embedder_options", "origins",
-               "evidence_floor")
+    _fields = ("enabled", "embedder", "novelty_gate", "gate_max", "gate_window", "qdrant_url",
+               "qdrant_api_key", "qdrant_path", "collection", "min_score", "centre",
+               "embedder_options", "origins", "evidence_floor")
     _factories = {"embedder_options": dict, "origins": dict}
     enabled: bool
     embedder: str
     novelty_gate: float | None
     gate_max: int
+    gate_window: int | None
     qdrant_url: str
     qdrant_api_key: str
     qdrant_path: str
@@ -91,6 +104,7 @@ class SemanticSettings(Record):
 
     def __init__(self, enabled: bool = True, embedder: str = "minilm",
                  novelty_gate: float | None = DEFAULT_GATE, gate_max: int = DEFAULT_GATE_MAX,
+                 gate_window: int | None = DEFAULT_GATE_WINDOW,
                  qdrant_url: str = "", qdrant_api_key: str = "", qdrant_path: str = "",
                  collection: str = DEFAULT_COLLECTION, min_score: float | None = None,
                  centre: float | None = None, embedder_options: dict[str, dict] = NEW,
@@ -99,6 +113,7 @@ class SemanticSettings(Record):
         self.embedder = embedder
         self.novelty_gate = novelty_gate
         self.gate_max = gate_max
+        self.gate_window = gate_window
         self.qdrant_url = qdrant_url
         self.qdrant_api_key = qdrant_api_key
         self.qdrant_path = qdrant_path
@@ -144,6 +159,8 @@ class SemanticSettings(Record):
         origins["embedder"] = config.lookup("semantic.embedder")[1]
         settings.novelty_gate = _gate(pick("novelty_gate", "CARTO_NOVELTY_GATE", DEFAULT_GATE))
         settings.gate_max = int(pick("gate_max", "CARTO_NOVELTY_GATE_MAX", DEFAULT_GATE_MAX))
+        settings.gate_window = _window(pick("gate_window", "CARTO_NOVELTY_GATE_WINDOW",
+                                            DEFAULT_GATE_WINDOW))
         settings.qdrant_url = str(pick("qdrant_url", "CARTO_QDRANT_URL", "") or "")
         settings.qdrant_api_key = str(pick("qdrant_api_key", "CARTO_QDRANT_API_KEY", "") or "")
         settings.qdrant_path = str(pick("qdrant_path", "CARTO_QDRANT_PATH", "") or "")

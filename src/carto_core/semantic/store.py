@@ -128,10 +128,12 @@ class VectorStore:
         whose `search` takes no `ids` is asked for more and filtered after (less exact)."""
         raise NotImplementedError
 
-    def nearest(self, model: str, vectors) -> list[Hit | None]:
+    def nearest(self, model: str, vectors, *, newest: int | None = None) -> list[Hit | None]:
         """For each of `vectors`, its nearest stored vector of `model` (None when the store has
-        none): the novelty gate's question for a whole batch. Stores that can answer it in one
-        pass override this one search per vector."""
+        none): the novelty gate's question for a whole batch. `newest`: a store that scans its
+        rows may look only at about that many of the rows written last (the gate's bounded
+        window); a store with an index of its own (this default: one search per vector) looks
+        at all of them. Stores that can answer it in one pass override this."""
         out: list[Hit | None] = []
         for vector in vectors:
             hits = self.search(model, vector, limit=1)
