@@ -92,6 +92,9 @@ def test_after_ingest_the_new_rows_are_embedded_and_search_says_so(tmp_path, mon
         time.sleep(0.2)
     line = json.loads(log.read_text().splitlines()[-1])
     assert line["outcome"] == "ok" and line["embedded"] == document["rows_written"]
+    # The child ran under the budget's policy, and recorded what the run cost.
+    assert (line["threads"], line["nice"]) == (1, min(19, os.nice(0) + 10))
+    assert line["cpu_s"] > 0 and line["peak_rss_mb"] > 10
     after = json.loads(CliRunner().invoke(cli, ["search", "session", "--json", "--all"], env=env).stdout)
     assert after["semantic"]["state"] == "available" and after["semantic"]["not_embedded"] == 0
     assert before.exit_code in (0, 3)

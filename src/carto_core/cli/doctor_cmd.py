@@ -134,6 +134,10 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     hooks = hook_report(registries, run_probes=probe_hooks)
     problems.extend(hooks["problems"])
     semantic = _semantic_report(home, registries, problems)
+    from carto_core.capture.keepup import LOG as KEEPUP_LOG
+    from carto_core.jobs.budget import summary as keepup_budget
+
+    keep_up = keepup_budget(home.state / KEEPUP_LOG)
     from carto_core.search.lite import recall_report
 
     prompt_recall = recall_report(registries, cfg) if cfg is not None else None
@@ -171,6 +175,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "permissions": shared,
         "plugins": plugins,
         "semantic": semantic,
+        "keep_up": keep_up,
         "prompt_recall": prompt_recall,
         "project_registry": families,
         "problems": problems,
@@ -222,6 +227,23 @@ def _semantic_report(home, registries, problems: list[dict]) -> dict:
         return out
     out["state"] = "available"
     return out
+
+
+def _echo_keep_up(keep_up: dict | None) -> None:
+    if keep_up is None:
+        click.echo("keep-up: no run logged yet")
+        return
+    last = keep_up["last"]
+    cost = (f", {last['cpu_s']} s CPU, {last['peak_rss_mb']:.0f} MB peak"
+            if last.get("cpu_s") is not None and last.get("peak_rss_mb") is not None else "")
+    policy = (f" (nice {last['nice']}, {last['threads']} thread{'s' if last['threads'] != 1 else ''})"
+              if last.get("threads") else "")
+    click.echo(f"keep-up: last run {last.get('timestamp', '?')} {last.get('outcome', '?')}, "
+               f"{last.get('embedded', 0)} embedded{cost}{policy}")
+    if keep_up["runs"]:
+        cpu, rss = keep_up["cpu_s"], keep_up["peak_rss_mb"]
+        click.echo(f"  last {keep_up['runs']} runs: CPU median {cpu['median']} s, max {cpu['max']} s; "
+                   f"peak RSS median {rss['median']:.0f} MB, max {rss['max']:.0f} MB")
 
 
 @click.command(
@@ -290,6 +312,7 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         click.echo(line)
         if sem["note"]:
             click.echo(f"  note: {sem['note']}")
+        _echo_keep_up(document["keep_up"])
         recall = document["prompt_recall"] or {"rankers": [], "left_out": {}, "fusion": "?",
                                                "fusion_ok": False, "fusion_reason": "no config"}
         click.echo(f"prompt recall: {', '.join(recall['rankers']) or 'no ranker'} with "

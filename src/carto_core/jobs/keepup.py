@@ -42,10 +42,15 @@ def push_team(home) -> dict:
     return summary
 
 
-def run(home) -> dict:
+def run(home, policy: dict | None = None) -> dict:
     """Embed under the lock until the logs stop growing (at most MAX_ROUNDS runs), and push
-    to the team after each round when the home has one."""
+    to the team after each round when the home has one. Each run's line in the keep-up log
+    carries its CPU seconds and the process' peak RSS (`budget.measure`), and `policy` (what
+    `budget.apply_policy` set: nice, threads)."""
+    from carto_core.jobs import budget
     from carto_core.logio.appendlog import append_rows
+
+    policy = policy or {}
 
     with detached.exclusive(home, LOCK) as held:
         if not held:
@@ -62,11 +67,13 @@ def run(home) -> dict:
         for _ in range(MAX_ROUNDS):
             before = _log_sizes(home)
             if semantic:
-                report = run_index(home, registries=registries)
+                with budget.measure() as cost:
+                    report = run_index(home, registries=registries)
                 append_rows(home.state / LOG, [{
                     "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "outcome": report.outcome, "embedded": report.embedded, "todo": report.todo,
                     "failed": report.failed, "seconds": round(report.seconds, 3),
+                    "cpu_s": cost["cpu_s"], "peak_rss_mb": cost["peak_rss_mb"], **policy,
                     **({"reason": report.reason} if report.reason else {}),
                 }])
                 if report.outcome in ("disabled", "unavailable", "backing_off", "dimension_mismatch"):
@@ -114,8 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import signal
 
+        from carto_core.jobs.budget import apply_policy
+
+        policy = apply_policy()  # before numpy loads: it reads its thread count once
         signal.alarm(int(_seconds("CARTO_KEEPUP_TIMEOUT", 1800)))
-        run(home)
+        run(home, policy)
     except Exception as exc:  # a closed stderr: say it in hook.log
         from carto_core.capture.hookpath import log_problem
 

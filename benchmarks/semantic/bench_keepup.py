@@ -1,0 +1,145 @@
+"""The keep-up step at scale: `carto index --step semantic` after 1,000 events are appended to
+a home whose store already holds a year (docs/performance.md, "The keep-up step at a million
+events").
+
+BASE is a home of `benchmarks/scale/corpus.py` whose semantic index is built (a complete run:
+its `semantic-index.json` recorded). Each round, for each variant in turn, a working copy is
+made (the logs copied, since they are appended to; the store's immutable segment files
+hard-linked, every other file copied: BASE is never changed), the same 1,000 events appended
+(`corpus.append`, the same seed every time), and `carto index --step semantic --json` run as a
+new process: wall, CPU (user + system of the child) and peak RSS from `os.wait4`, the report's
+counts, and the ids the gate rejected. Variants:
+
+- `base`: the revision `--base` (default: main) exported with `git archive` and put first on
+  PYTHONPATH: today's code, in the same run;
+- `all`: this tree with `CARTO_NOVELTY_GATE_WINDOW=all` (the gate reads every stored row);
+- `window`: this tree as configured (the gate reads its newest segments).
+
+Also printed: how many of `all`'s rejects `window` made as well (the gate decisions the window
+changes). Medians over `--rounds`; run it under `nice -n 10` on a shared machine:
+
+    nice -n 10 .venv/bin/python benchmarks/semantic/bench_keepup.py BASE --workdir W --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks" / "scale"))
+import corpus  # noqa: E402
+from bench_scale import CARTO, child_env, measured  # noqa: E402
+
+SOURCES = ["src", "rankers/src", "plugins/claude/src", "plugins/codex/src", "plugins/git/src",
+           "plugins/hermes/src", "examples/notes/src"]
+
+
+def export(rev: str, into: Path) -> str:
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return ":".join(str(into / s) for s in SOURCES)
+
+
+def working_copy(base: Path, target: Path) -> None:
+    """The logs copied, `.carto/vectors/seg-*` files hard-linked (never written in place),
+    the rest of `.carto` copied; the keyword and facts caches left out (not this step's)."""
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for path in base.glob("*.jsonl"):
+        shutil.copy(path, target / path.name)
+    state = base / ".carto"
+    for path in state.rglob("*"):
+        relative = path.relative_to(state)
+        if relative.parts[0] in ("search", "facts") or path.is_dir():
+            continue
+        out = target / ".carto" / relative
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if relative.parts[0] == "vectors" and relative.parts[1].startswith("seg-"):
+            os.link(path, out)
+        else:
+            shutil.copy(path, out)
+
+
+def rejected(home: Path) -> set[str]:
+    path = home / ".carto" / "index-rejects.jsonl"
+    if not path.exists():
+        return set()
+    return {json.loads(line)["event_id"] for line in path.read_text("utf-8").splitlines() if line}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", type=Path)
+    parser.add_argument("--workdir", type=Path, required=True)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--events", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1000001)
+    parser.add_argument("--base-rev", default="main")
+    parser.add_argument("--variants", default="base,all,window")
+    parser.add_argument("--embedder", default="wordllama")
+    parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    sandbox = Path(tempfile.mkdtemp(prefix="sandbox-", dir=args.workdir))
+    code = Path(tempfile.mkdtemp(prefix="code-", dir=args.workdir))
+    base_path = export(args.base_rev, code)
+    variants = args.variants.split(",")
+    results: dict[str, list[dict]] = {name: [] for name in variants}
+    for round_ in range(args.rounds):
+        for name in variants:
+            home = args.workdir / f"home-{name}"
+            working_copy(args.base, home)
+            corpus.append(home, args.events, seed=args.seed)
+            env = child_env(home, sandbox, None)
+            env["CARTO_EMBEDDER"] = args.embedder
+            if name == "base":
+                env["PYTHONPATH"] = base_path
+            elif name == "all":
+                env["CARTO_NOVELTY_GATE_WINDOW"] = "all"
+            got = measured([CARTO, "index", "--step", "semantic", "--json"], env)
+            report = json.loads(got["stdout"])
+            report = report.get("semantic", report) if isinstance(report, dict) else report
+            steps = report.get("steps") if isinstance(report, dict) else None
+            semantic = next((s for s in steps if s.get("step") == "semantic"), report) if steps else report
+            row = {k: got[k] for k in ("wall_s", "cpu_s", "rss_mb", "load")}
+            row.update({k: semantic.get(k) for k in ("embedded", "gated", "todo", "corpus", "outcome")})
+            row["rejected"] = sorted(rejected(home))
+            results[name].append(row)
+            print(f"round {round_ + 1} {name}: {row['wall_s']:.2f} s, {row['cpu_s']:.2f} s CPU, "
+                  f"{row['rss_mb']:.0f} MB, embedded {row['embedded']}, gated {row['gated']} "
+                  f"(load {row['load']})", file=sys.stderr, flush=True)
+    print("| variant | wall median | CPU median | peak RSS median | embedded | gated |")
+    print("|---|---|---|---|---|---|")
+    medians = {}
+    for name, rows in results.items():
+        medians[name] = {k: statistics.median(r[k] for r in rows) for k in ("wall_s", "cpu_s", "rss_mb")}
+        print(f"| {name} | {medians[name]['wall_s']:.2f} s | {medians[name]['cpu_s']:.2f} s | "
+              f"{medians[name]['rss_mb']:.0f} MB | {rows[0]['embedded']} | {rows[0]['gated']} |")
+    if "base" in medians:
+        for name in medians:
+            if name != "base":
+                m, b = medians[name], medians["base"]
+                print(f"{name} / base: wall {m['wall_s'] / b['wall_s']:.3f}x, CPU "
+                      f"{m['cpu_s'] / b['cpu_s']:.3f}x, RSS {m['rss_mb'] / b['rss_mb']:.3f}x")
+    if "all" in results and "window" in results:
+        every, windowed = set(results["all"][0]["rejected"]), set(results["window"][0]["rejected"])
+        print(f"gate decisions: all rejects {len(every)}, window rejects {len(windowed)}, "
+              f"both {len(every & windowed)}, only all {len(every - windowed)}, "
+              f"only window {len(windowed - every)}")
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
