@@ -22,7 +22,7 @@ READER_ARGS = {
     "serve": ["serve", "--port", "0"], "standup": ["standup"], "trustmap": ["trustmap"],
     "wrapup": ["wrapup", "--session", "s1"], "sessions": ["sessions"], "session": ["session", "s1"],
     "memory": ["memory", "--project", "p"], "team": ["team", "status"],
-    "forget": ["forget", "--project", "p"], "export": ["export", "/nonexistent-dir/x.tar.gz"],
+    "decision": ["decision", "list"], "forget": ["forget", "--project", "p"], "export": ["export", "/nonexistent-dir/x.tar.gz"],
     "backup": ["backup", "--dir", "/nonexistent-dir/b"],
     "related": ["related", "checkout"], "handoff": ["handoff", "s1"],
 }

@@ -168,7 +168,7 @@ def test_lists_tools_with_schemas_and_answers_like_the_cli(home):
         assert tool.input_schema["type"] == "object" and tool.description
         assert {"max_chars", "cursor"} <= set(tool.input_schema["properties"])
     assert tools["search"].input_schema["required"] == ["query"]
-    assert [n for n, t in tools.items() if not t.annotations.read_only_hint] == ["search", "wrapup"]
+    assert [n for n, t in tools.items() if not t.annotations.read_only_hint] == ["search", "wrapup", "decide"]
 
     code, cli_search = cli_json("search", "rounding decimal")
     assert code == 0 and cli_search["results"]

@@ -69,8 +69,8 @@ def test_unknown_tool_never_reaches_a_lens_and_bounds_are_checked(tmp_path):
 
 def test_catalogue_is_documented_and_every_tool_pages_or_says_it_does_not():
     names = [tool["name"] for tool in tool_catalogue()]
-    assert names == ["search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "collision",
-                     "session_tree", "related", "handoff"]
+    assert names == ["search", "get", "thread", "orient", "facts", "standup", "digest", "wrapup", "decisions",
+                     "decide", "collision", "session_tree", "related", "handoff"]
     for spec in TOOLS:
         schema = spec.input_schema
         assert schema["additionalProperties"] is False
@@ -78,7 +78,7 @@ def test_catalogue_is_documented_and_every_tool_pages_or_says_it_does_not():
             assert "type" in prop or "anyOf" in prop or "enum" in prop, (spec.name, name)
         json.dumps(schema)
     writers = [spec.name for spec in TOOLS if not spec.read_only]
-    assert writers == ["search", "wrapup"]
+    assert writers == ["search", "wrapup", "decide"]
 
 
 def test_an_engine_failure_is_an_internal_error_result_and_the_next_call_works(tmp_path, monkeypatch):

@@ -31,6 +31,7 @@ CORE_COMMANDS: dict[str, str] = {
     "new-plugin": "carto_core.cli.new_plugin_cmd:new_plugin",
     "digest": "carto_core.cli.digest_cmd:digest",
     "wrapup": "carto_core.cli.wrapup_cmd:wrapup",
+    "decision": "carto_core.cli.decision_cmd:decision",
     "trustmap": "carto_core.cli.trustmap_cmd:trustmap",
     "profile": "carto_core.cli.profile_cmd:profile",
     "repair": "carto_core.cli.repair_cmd:repair",

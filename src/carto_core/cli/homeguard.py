@@ -23,7 +23,7 @@ HOME_READERS: dict[str, object] = {
     "digest": None, "facts": None, "index": None, "profile": None, "repair": None, "search": None,
     "serve": None, "standup": None, "trustmap": None, "wrapup": None, "sessions": None,
     "session": None, "memory": None, "report": None, "related": None,
-    "handoff": None,
+    "handoff": None, "decision": None,
 }
 #: Readers that call `require_home` themselves, after their own usage checks: `eval` (not with
 #: --generate, which builds a home of its own); `doctor` reports the missing home among its

@@ -18,8 +18,8 @@ Examples:
   carto install claude --mcp         register this server with Claude Code
   carto install codex --mcp          register it with Codex
 
-Tools: search, get, thread, orient, facts, standup, digest, wrapup (the only one that writes),
-collision. Every answer is the matching CLI command's --json document, at most --max-chars
+Tools: search, get, thread, orient, facts, standup, digest, wrapup and decide (the ones that
+write), decisions, collision. Every answer is the matching CLI command's --json document, at most --max-chars
 characters (default 12000, or CARTO_MCP_MAX_CHARS, or [mcp] max_chars in config.toml); a
 longer one is paged: page.cut is true and page.next_cursor continues it.
 Needs the MCP SDK: pip install 'carto-core[mcp]'."""

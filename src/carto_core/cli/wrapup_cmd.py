@@ -16,7 +16,10 @@ Examples:
   carto wrapup --pending --project webshop --json
 
 Decisions default to the session's commits, unresolved threads to files edited and not
-committed, the key insight to where the edits concentrated. Running it twice for the same
+committed, the key insight to where the edits concentrated; "none" or "n/a" is no thread. A
+decision that says it reverses an earlier one ("reverses", "instead of", "no longer") is
+matched to the current decision it most likely replaces, and the supersession is proposed
+(proposed_supersessions; `carto decision supersede OLD --by NEW` applies it). Running it twice for the same
 session state writes nothing the second time (log_outcome: already_present).
 
 --pending lists sessions that ended (a SessionEnd, or quiet for CARTO_WRAPUP_STALE_HOURS, 2)
@@ -58,13 +61,18 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
                            key_insight=insight)
     except DigestError as exc:
         fail(str(exc))
+    from carto_core.lenses.decisions import proposals
+
+    proposed = proposals(home, row)  # against the records before this wrapup
     receipt = {"log_outcome": "dry_run", "event_id": row["event_id"]} if dry_run else write_wrapup(home, row)
     if as_json:
-        emit_json({"receipt": receipt, "row": row})
+        emit_json({"receipt": receipt, "row": row, "proposed_supersessions": proposed})
         return
     click.echo(f"wrapup {receipt['log_outcome']}: {row['event_id']}")
     click.echo(f"  {row['description']}")
     echo_wrapup_items(row["decisions"], row["unresolved"], row["key_insight"])
+    for proposal in proposed:
+        click.echo(f"  reverses {proposal['supersede']} ({proposal['old_text']})? -> {proposal['command']}")
 
 
 def _pending(home, project, as_json) -> None:

@@ -6,8 +6,10 @@ the evidence for (its event ids, kept on the line as an HTML comment):
 - **Standing preferences**, from prompts: sentences that tell the agent how to work ("always",
   "never", "don't", "prefer", "make sure", "from now on", "instead of", ...), not questions;
   the same sentence in several prompts is one line with every prompt's id.
-- **Decisions**, **open threads** and **key insights**, from `session_wrapup` milestones (an
-  open thread that a later wrapup decided, word for word, is dropped).
+- **Decisions**, **open threads** and **key insights**, from `session_wrapup` milestones: the
+  current records of the decision ledger (`carto_core.model.decisions`; superseded, retired and
+  rejected ones are left out, and "none" is no thread); an open thread that a later wrapup
+  decided, word for word, is dropped.
 - **Repeated failures and their fixes**, from the tool calls transcript turns record
   (`turnactivity`): a command that failed at least twice, in how many sessions, and what the
   session did next (the next commit in that session, or the same command passing again).
@@ -54,6 +56,7 @@ class Item:
     ts: float = 0.0
     reuse: int = 0
     detail: str = ""
+    record: str = ""  # the decision ledger's id (decisions, threads, insights)
 
     def line(self) -> str:
         ids = self.ids[:MAX_IDS]
@@ -72,7 +75,8 @@ class Memory:
     def to_dict(self) -> dict:
         return {"project": self.project, "sources": self.sources,
                 "sections": {name: [{"text": i.text, "detail": i.detail, "event_ids": i.ids,
-                                     "reuse": i.reuse} for i in items]
+                                     "reuse": i.reuse, **({"record": i.record} if i.record else {})}
+                                    for i in items]
                              for name, items in self.sections.items()}}
 
 
@@ -140,41 +144,31 @@ def build_memory(home, project: str) -> Memory:
     return memory
 
 
-def _wrapups(home, project: str, memory: Memory) -> None:
-    decisions: dict[str, Item] = {}
-    threads: dict[str, Item] = {}
-    insights: dict[str, Item] = {}
-    count = 0
-    for row, event in _rows(home, "milestones", project):
-        if row.get("milestone") != "session_wrapup":
+def _wrapups(home, project: str, memory: Memory, ledger=None) -> None:
+    """Current decisions, threads and insights of the decision ledger (superseded, retired and
+    rejected ones are left out); a thread a later wrapup decided, word for word, is dropped."""
+    from carto_core.model.decisions import load, norm
+    from carto_core.util.timeparse import epoch_seconds
+
+    ledger = ledger or load(home)
+    sections: dict[str, list[Item]] = {"decision": [], "thread": [], "insight": []}
+    decided: dict[str, int] = {}
+    records = [r for r in ledger.of_project(project) if r.current]
+    for record in records:
+        if record.kind == "decision":
+            decided[norm(record.text)] = record.seq
+    for record in records:
+        if record.kind == "thread" and decided.get(norm(record.text), -1) >= record.seq:
             continue
-        count += 1
-        ts = _ts(event)
-        for bucket, values in ((decisions, row.get("decisions")), (threads, row.get("unresolved")),
-                               (insights, [row.get("key_insight")])):
-            for value in values if isinstance(values, list) else []:
-                if not isinstance(value, str) or not value.strip():
-                    continue
-                key = _norm(value)
-                item = bucket.get(key)
-                if item is None:
-                    bucket[key] = Item(value.strip(), [event.event_id], ts)
-                else:
-                    if event.event_id not in item.ids:
-                        item.ids.append(event.event_id)
-                    item.ts = max(item.ts, ts)
-    for key, item in list(threads.items()):
-        decided = decisions.get(key)
-        if decided is not None and decided.ts >= item.ts:
-            del threads[key]  # a later wrapup decided it
-    for item in decisions.values():
-        item.detail = _day(item.ts)
-    for item in threads.values():
-        item.detail = f"open since {_day(item.ts)}"
-    memory.sections["decisions"] = list(decisions.values())
-    memory.sections["threads"] = list(threads.values())
-    memory.sections["insights"] = list(insights.values())
-    memory.sources["wrapups"] = count
+        item = Item(record.text, list(record.sources), epoch_seconds(record.last) or 0.0)
+        item.record = record.id
+        item.detail = f"open since {_day(item.ts)}" if record.kind == "thread" else (
+            _day(item.ts) if record.kind == "decision" else "")
+        sections[record.kind].append(item)
+    memory.sections["decisions"] = sections["decision"]
+    memory.sections["threads"] = sections["thread"]
+    memory.sections["insights"] = sections["insight"]
+    memory.sources["wrapups"] = ledger.wrapups.get(project.lower(), 0)
 
 
 def _commits(home, project: str, turns, memory: Memory) -> list:

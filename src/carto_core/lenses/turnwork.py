@@ -18,12 +18,12 @@ from carto_core.capture.turnactivity import derived_events
 HOOK_LOGS = frozenset({"changelog", "research", "milestones", "tool-use"})
 #: Changelog rows no hook wrote (a lens's own, the desktop app's session metadata, which names
 #: the Claude Code session it ran): they do not make a session "hooked".
-OWN_TYPES = frozenset({"milestone_session_wrapup", "desktop_session"})
+OWN_TYPES = frozenset({"milestone_session_wrapup", "milestone_decision_update", "desktop_session"})
 
 
 def is_own_row(event: Event) -> bool:
-    """A row carto's lenses wrote for a session (its wrapup, in the milestones log or as the
-    changelog copy), or the desktop app's metadata: no hook logged it."""
+    """A row carto's lenses wrote for a session (its wrapup or a decision update, in the
+    milestones log or as the changelog copy), or the desktop app's metadata: no hook logged it."""
     return event.type in OWN_TYPES or (isinstance(event.row, dict)
                                        and event.row.get("milestone") == "session_wrapup")
 

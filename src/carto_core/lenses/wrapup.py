@@ -4,7 +4,10 @@ No language model is needed: the description, decisions, unresolved threads and 
 derived from what the session logged (commits are decisions that landed; files edited after the
 session's last commit, and edits never committed, are unresolved; the most-touched file is where
 the work concentrated). Each can be overridden by the caller (`--description`, `--decision`,
-`--unresolved`, `--insight`), which is how an agent adds its own judgement. The row is written in
+`--unresolved`, `--insight`), which is how an agent adds its own judgement; an entry that states
+nothing ("none", "n/a") is left out. Each statement becomes a record of the decision ledger
+(`carto_core.model.decisions`); `lenses.decisions.proposals` names the earlier decisions a new
+one says it reverses. The row is written in
 upstream's shape (reference 1.8) to session-milestones.jsonl with a changelog copy, once: its
 event_id is stable for (session, last event), so a repeated wrapup reports `already_present`.
 """
@@ -70,8 +73,8 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         "salience": 0.9,
         "digest": {k: digest[k] for k in ("duration_minutes", "event_count", "projects", "commit_types",
                                           "commit_shapes")} | {"files_touched": len(edited), "recall": None},
-        "decisions": decisions if decisions is not None else auto_decisions,
-        "unresolved": unresolved if unresolved is not None else auto_unresolved,
+        "decisions": _stated(decisions) if decisions is not None else auto_decisions,
+        "unresolved": _stated(unresolved) if unresolved is not None else auto_unresolved,
         "key_insight": insight or "",
     })
 
@@ -101,6 +104,13 @@ def uncommitted_edits(events) -> list[tuple[str, object]]:
             if not covered or late:
                 pending[path] = e  # the newest edit of the path: where the thread was left
     return list(pending.items())
+
+
+def _stated(values: list[str]) -> list[str]:
+    """What the caller stated, without the entries that state nothing ("none", "n/a")."""
+    from carto_core.model.decisions import is_empty
+
+    return [v for v in values if not is_empty(v)]
 
 
 def _files_from_git(event) -> list[str]:

@@ -3,11 +3,12 @@
 Every tool answers with the document the matching CLI command prints with `--json` (so an agent
 that learned one learns the other), cut to the output budget by `budget.paginate` along the list
 named by `list_path`. No tool ranks, counts or folds by itself: search, get, thread and orient
-call `carto_core.search`; facts calls `carto_core.facts.run_facts`; standup, digest and wrapup
-call `carto_core.lenses`; collision calls `carto_core.capture.collision`. Only `wrapup` writes (the
-milestone); only `search` writes telemetry (served rows under the caller's session, and a
-knowledge gap when it finds nothing for unknown ids or paths, as `carto search` does); facts
-and the lenses write nothing.
+call `carto_core.search`; facts calls `carto_core.facts.run_facts`; standup, digest, wrapup,
+decisions and decide call `carto_core.lenses`; collision calls `carto_core.capture.collision`.
+Only `wrapup` (the milestone) and `decide` (a decision_update milestone) write to the logs;
+only `search` writes telemetry (served rows under the caller's session, and a knowledge gap
+when it finds nothing for unknown ids or paths, as `carto search` does); facts and the lenses
+write nothing.
 
 A tool refuses bad input with `ToolError(code, message, status)`: the server turns it into a
 tool result with `isError: true` and `structuredContent.error = {code, status, message, tool}`
@@ -280,6 +281,46 @@ TOOLS: list[ToolSpec] = [
         read_only=False,
         idempotent=False,
         writes="the session_wrapup milestone",
+    ),
+    ToolSpec(
+        name="decisions",
+        title="What earlier sessions decided",
+        description=("The decision ledger: decisions, open threads and key insights wrapups "
+                     "stated, each with its id (dec-, thr-, ins-), state (current, superseded, "
+                     "retired, rejected), successor and the event ids that stated it; current "
+                     "records first. Default: current records only. Answers are "
+                     "`carto decision list --json`."),
+        properties={
+            "project": {"type": "string", "maxLength": 200, "description": "Only this project (its name)."},
+            "all": {"type": "boolean", "default": False, "description": "Every state, not only current."},
+            "states": {"type": "array", "items": {"type": "string", "enum": ["current", "superseded", "retired", "rejected"]},
+                       "maxItems": 4},
+            "kinds": {"type": "array", "items": {"type": "string", "enum": ["decision", "thread", "insight"]},
+                      "maxItems": 3},
+        },
+        list_path="records",
+    ),
+    ToolSpec(
+        name="decide",
+        title="Retire, reject or supersede a decision",
+        description=("Change the state of a decision, thread or insight (id or unique prefix): "
+                     "retire (no longer true), reject (never was), supersede (replaced: by=ID of "
+                     "a current record, or text=the new words). Appends a decision_update "
+                     "milestone; nothing is edited. Answers are `carto decision ACTION --json`."),
+        properties={
+            "action": {"type": "string", "enum": ["retire", "reject", "supersede"]},
+            "id": {"type": "string", "pattern": r"^[a-z]{3}-[0-9a-f]{4,10}$"},
+            "by": {"type": "string", "pattern": r"^[a-z]{3}-[0-9a-f]{4,10}$"},
+            "text": {"type": "string", "maxLength": 1000},
+            "reason": {"type": "string", "maxLength": 1000},
+            "session_id": _SESSION,
+            "dry_run": {"type": "boolean", "default": False, "description": "Build the row, write nothing."},
+        },
+        required=["action", "id"],
+        list_path=None,
+        read_only=False,
+        idempotent=True,
+        writes="a decision_update milestone",
     ),
     ToolSpec(
         name="collision",

@@ -1,7 +1,8 @@
 """`carto search --project NAME` with no query: orient on a project or family.
 
-Newest first: the latest wrapups and the threads they left open, other milestones, commits, and
-the files edited most often. Built from the keyword index's columns (no full log parse): only
+Newest first: the latest wrapups and the threads they left open (current records of the decision
+ledger only: a thread retired, rejected or superseded since, or one that says "none", is left
+out), other milestones, commits, and the files edited most often. Built from the keyword index's columns (no full log parse): only
 the rows shown, plus up to `EDIT_WINDOW` newest edit rows for the file counts, are read back.
 """
 
@@ -41,17 +42,28 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
                 "type": types[int(index.cols["type"][position])], "project": row.get("project"),
                 "summary": _summary(row), "session_id": index.strings["sessions"][int(index.cols["session"][position])]}
 
+    from carto_core.model.decisions import is_empty, load, record_id
+
+    ledger = load(engine.home)
     milestone_docs = docs[source_col == LOG_CODE["milestones"]]
     wrapups, milestones, open_threads = [], [], []
+    listed: set[str] = set()
     for position in milestone_docs[:200].tolist():
         row = index.row(position)
         if row.get("milestone") == "session_wrapup":
             if len(wrapups) < limit:
                 wrapups.append(item(position))
                 for text in row.get("unresolved") or []:
-                    if isinstance(text, str) and len(open_threads) < 3 * limit:
-                        open_threads.append({"text": text, "from": index.event_id(position),
-                                             "timestamp": row.get("timestamp")})
+                    if is_empty(text) or len(open_threads) >= 3 * limit:
+                        continue
+                    record = ledger.records.get(record_id("thread", str(row.get("project") or ""), text))
+                    if record is not None and (not record.current or record.id in listed):
+                        continue  # closed since (retired, rejected, superseded), or listed already
+                    if record is not None:
+                        listed.add(record.id)
+                    open_threads.append({"text": text, "from": index.event_id(position),
+                                         "timestamp": row.get("timestamp"),
+                                         "record": record.id if record is not None else None})
         elif len(milestones) < limit:
             milestones.append(item(position))
         if len(wrapups) >= limit and len(milestones) >= limit:

@@ -1,0 +1,119 @@
+"""The decision lifecycle as documents: list the records (`carto_core.model.decisions`) and
+change one's state by appending a `decision_update` milestone (with its changelog copy).
+
+`list_document(home, ...)` is what `carto decision list --json` and the MCP `decisions` tool
+answer; `change(home, ...)` what `carto decision retire|reject|supersede` and the MCP
+`decide` tool do. A change is refused (`DecisionError`, `usage` True: exit 2) when it names a
+prefix several records share, supersedes a record by itself or by one that is not current, or
+changes a record that is not current into another state; an id no record has is `usage`
+False (exit 3). Changing a record into the state it already has writes nothing.
+"""
+
+from __future__ import annotations
+
+from carto_core.model import decisions as model
+
+
+class DecisionError(ValueError):
+    def __init__(self, message: str, *, usage: bool = True):
+        super().__init__(message)
+        self.usage = usage
+
+
+def resolve(ledger: model.Ledger, prefix: str, what: str = "record") -> model.Record:
+    found = ledger.find(prefix.strip())
+    if not found:
+        raise DecisionError(f"no {what} with id {prefix!r} (`carto decision list --all` lists them)",
+                            usage=False)
+    if len(found) > 1:
+        raise DecisionError(f"{prefix!r} names {len(found)} records: "
+                            + ", ".join(r.id for r in found[:8]) + "; give more of the id")
+    return found[0]
+
+
+def entry(ledger: model.Ledger, record: model.Record) -> dict:
+    out = record.to_dict()
+    successor = ledger.successor(record)
+    out["current_successor"] = successor.id if successor is not None else None
+    return out
+
+
+def list_document(home, *, project: str | None = None, states=("current",), kinds=model.KINDS,
+                  ledger: model.Ledger | None = None) -> dict:
+    """The records of `project` (case-insensitive; None: every project) in `states` and
+    `kinds`: current ones first, then newest stated or changed first."""
+    ledger = ledger or model.load(home)
+    records = [r for r in ledger.of_project(project) if r.state in states and r.kind in kinds]
+    records.sort(key=lambda r: (not r.current, -r.seq))
+    return {"project": project, "states": list(states), "kinds": list(kinds),
+            "records": [entry(ledger, r) for r in records], "total": len(records)}
+
+
+def change(home, target: str, state: str, *, by: str | None = None, text: str | None = None,
+           reason: str | None = None, session_id: str | None = None, provider: str = "unknown",
+           cwd: str = "", dry_run: bool = False, now=None) -> dict:
+    """Retire, reject or supersede the record `target` (an id or a unique prefix of one)."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.logs import order_row
+    from carto_core.privacy.redact import redacted
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    if state not in model.CHANGES:
+        raise DecisionError(f"state must be one of {', '.join(model.CHANGES)}")
+    ledger = model.load(home)
+    record = resolve(ledger, target)
+    text = " ".join((text or "").split())
+    successor = None
+    if state == "superseded":
+        if bool(by) == bool(text):
+            raise DecisionError("supersede needs the record that replaces it: --by ID or --text TEXT (one)")
+        if by:
+            successor = resolve(ledger, by, "successor")
+            if successor.id == record.id:
+                raise DecisionError(f"{record.id} cannot supersede itself")
+            if not successor.current:
+                raise DecisionError(f"{successor.id} is {successor.state}: a record is superseded "
+                                    "by a current one")
+        elif model.is_empty(text):
+            raise DecisionError("--text states nothing")
+        elif model.record_id(record.kind, record.project, text) == record.id:
+            raise DecisionError(f"the text is {record.id}'s own")
+    elif by or text:
+        raise DecisionError("--by and --text go with supersede")
+    if record.state == state and (state != "superseded" or (successor and record.by == successor.id)):
+        return {"log_outcome": "already_present", "event_id": record.change_id,
+                "record": entry(ledger, record)}
+    if not record.current:
+        raise DecisionError(f"{record.id} is already {record.state}"
+                            + (f" (by {record.by})" if record.by else "") + "; only a current record changes state")
+    by_id = successor.id if successor else (model.record_id(record.kind, record.project, text) if text else "")
+    row = model.update_row(record, state, by=by_id, text=text,
+                           reason=reason or "", session_id=session_id, provider=provider, cwd=cwd,
+                           timestamp=format_timestamp(now or utcnow()))
+    row = redacted([row])[0]  # reasons and texts are typed by people and agents
+    if not dry_run:
+        append_rows(home.log("milestones"), [row])
+        append_rows(home.log("changelog"), [order_row("changelog-milestone", {
+            "event_id": row["event_id"], "timestamp": row["timestamp"],
+            "type": "milestone_" + model.UPDATE, "provider": row["provider"],
+            "session_id": row.get("session_id"), "project": row.get("project"), "cwd": row.get("cwd"),
+            "deeplink": "", "summary": row["description"], "transcript_path": None,
+            "transcript_verified": False, "related_ids": [], "salience": row["salience"]})])
+    after = model.fold([*model.rows(home), row] if dry_run else model.rows(home))
+    changed = after.records.get(record.id, record)
+    out = {"log_outcome": "dry_run" if dry_run else "written", "event_id": row["event_id"],
+           "record": entry(after, changed), "row": row}
+    if text:
+        new = after.records.get(by_id)
+        out["successor"] = entry(after, new) if new is not None else None
+    return out
+
+
+def proposals(home, row: dict) -> list[dict]:
+    """The supersessions a wrapup row's decisions propose (`model.reversals`), against the
+    records the home held before it."""
+    project = row.get("project") if isinstance(row.get("project"), str) else ""
+    decisions = [d for d in row.get("decisions") or [] if isinstance(d, str)]
+    if not decisions:
+        return []
+    return model.reversals(model.load(home), project, decisions)
