@@ -111,9 +111,12 @@ def run(conn, team: str, query: TeamQuery) -> dict:
         import numpy as np
         from pgvector import Vector
 
-        params.update(qv=Vector(np.asarray(query.vector, dtype=np.float32)), model=query.model,
+        # The vector travels as pgvector's text form and is cast in SQL: a search connection
+        # has no vector adapter registered (that would cost a catalogue round trip a query).
+        params.update(qv=Vector(np.asarray(query.vector, dtype=np.float32)).to_text(), model=query.model,
                       floor=query.floor if query.floor is not None else -2.0)
-        distance = sql.SQL("(e.embedding::vector({})) <=> %(qv)s").format(sql.Literal(int(query.dim))).as_string(conn)
+        distance = sql.SQL("(e.embedding::vector({0})) <=> %(qv)s::vector({0})").format(
+            sql.Literal(int(query.dim))).as_string(conn)
         vector_sql = f"""
             SELECT event_id, row_number() OVER (ORDER BY d, event_id) AS r FROM (
                 SELECT e.event_id, {distance} AS d FROM carto.events e
