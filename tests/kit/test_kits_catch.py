@@ -51,6 +51,11 @@ FAKES = textwrap.dedent('''
         def rank(self, query, scope, engine, *, depth=500):
             return super().rank(query, engine.scope(), engine, depth=depth)
 
+    class AsksTheEngine(BM25Ranker):
+        def rank(self, query, scope, context, *, depth=500):
+            context.accesses()
+            return super().rank(query, scope, context, depth=depth)
+
     class ScopedStatistics(BM25Ranker):
         def rank(self, query, scope, engine, *, depth=500):
             share = 1.0 if scope.mask is None else float(scope.mask.mean())
@@ -248,7 +253,7 @@ FAKES = textwrap.dedent('''
 
     for base, fixture, classes in (
             (RankerContract, "ranker", (BM25Ranker, BadStatus, WorseFirst, Repeats, TooDeep, IgnoresScope,
-                                        ScopedStatistics, DepthReorders, LiteDiffers, NoReason)),
+                                        AsksTheEngine, ScopedStatistics, DepthReorders, LiteDiffers, NoReason)),
             (FusionContract, "fusion", (RRFPriorFusion, FusesNothingIntoSomething, TrimsItself,
                                         BetterRanksLower, Jitters, GatesInAStranger, FusesLiteDifferently)),
             (DecayPolicyContract, "policy", (GatedPriorDecay, DropsOne, GoesNegative, DecaysAtRandom,
@@ -271,6 +276,7 @@ BROKEN = {
     "TestRankerRepeats": "test_ranker_ladders_are_best_first_within_depth",
     "TestRankerTooDeep": "test_ranker_ladders_are_best_first_within_depth",
     "TestRankerIgnoresScope": "test_ranker_honours_the_scope",
+    "TestRankerAsksTheEngine": "test_ranker_reads_only_its_context",
     "TestRankerScopedStatistics": "test_ranker_statistics_do_not_depend_on_the_scope",
     "TestRankerDepthReorders": "test_ranker_depth_cuts_the_same_ladder",
     "TestRankerLiteDiffers": "test_ranker_stdlib_ranking_is_the_same_or_says_why_not",

@@ -192,12 +192,12 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translat
     monkeypatch.setattr("carto_rankers.semantic_plugin.Ladder.from_event_ids", from_event_ids)
     scope = type("Scope", (), {"project": None, "project_values": (), "served_ids": (),
                                "intent": None, "since": None, "before": None})()
-    ranker.rank(Query("what sport", ("sport",)), scope, engine=None)
+    ranker.rank(Query("what sport", ("sport",)), scope, None)
     assert seen == [1.0] and floors == [0.1] and kept[-1] == ["evt-a", "evt-b"]
     FakeSearcher.can_centre = False  # a store without a centroid (Qdrant): cosines, floored
-    ranker.rank(Query("what sport", ("sport",)), scope, engine=None)
+    ranker.rank(Query("what sport", ("sport",)), scope, None)
     assert seen[-1] == 1.0 and kept[-1] == ["evt-a"]
     FakeSearcher.settings = SemanticSettings.load(env={"CARTO_SEMANTIC_CENTRE": "0"})
     assert FakeSearcher.settings.centre == 0.0
-    ranker.rank(Query("what sport", ("sport",)), scope, engine=None)
+    ranker.rank(Query("what sport", ("sport",)), scope, None)
     assert seen[-1] == 0.0 and kept[-1] == ["evt-a"]  # uncentred: wordllama's 0.1 floor again

@@ -105,7 +105,7 @@ class BM25Ranker(Ranker):
         cand = np.flatnonzero(scores > 0)
         return cand, scores[cand]
 
-    def rank(self, query: Query, scope: Scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
+    def rank(self, query: Query, scope: Scope, context, *, depth: int = DEPTH) -> list[Ladder]:
         """One ladder per source log, each the top `depth` in-scope documents by score (ties:
         lower document index first).
 
@@ -122,12 +122,12 @@ class BM25Ranker(Ranker):
 
         from carto_core.api import LOG_LABELS
 
-        index = engine.index
+        index = context.index
         n_docs = len(index)
         terms, every = self._terms(query, index)
         positive = sorted((t for t in terms if t.idf > 0), key=lambda t: len(t.docs))
         mask = scope.mask
-        hidden = _served_matches(engine, scope, positive) if scope.served_ids else 0
+        hidden = _served_matches(context, scope, positive) if scope.served_ids else 0
         if not positive:
             if terms:
                 reason = ("every query term is in half the documents or more (idf 0 under "
@@ -436,11 +436,11 @@ def _member(sorted_docs, docs):
     return sorted_docs[pos] == docs
 
 
-def _served_matches(engine, scope: Scope, positive: list[_Term]) -> int:
+def _served_matches(context, scope: Scope, positive: list[_Term]) -> int:
     """How many served documents hold a positive score (delta serving hid them)."""
     import numpy as np
 
-    positions = engine.index_positions(list(scope.served_ids))
+    positions = context.index_positions(list(scope.served_ids))
     positions = np.sort(positions[positions >= 0])
     if not len(positions) or not positive:
         return 0

@@ -128,19 +128,19 @@ class SemanticRanker(Ranker):
         return SemanticState(status.state, status.reason, status.fix, not_embedded=pending,
                              embedder=status.embedder, note=status.note)
 
-    def rank(self, query, scope, engine, *, depth: int = DEPTH) -> list[Ladder]:
+    def rank(self, query, scope, context, *, depth: int = DEPTH) -> list[Ladder]:
         from carto_core.api import SemanticFailure
 
-        searcher = self.searcher(engine)
+        searcher = self.searcher(context)
         projects = list(scope.project_values) if scope.project is not None else None
         # Served ids and other mask-only exclusions are dropped after the store answers:
         # ask for enough to still fill the ladder.
         limit = depth + len(scope.served_ids) + 50
         text = query.text
         if searcher.status().available and getattr(searcher.embedder, "content_query", False):
-            text = engine.analyzer.content_query(text)
+            text = context.analyzer.content_query(text)
         # A prompt-intent scope has no column in the vector stores: its ids go along.
-        ids = scope.ids(engine) if scope.intent is not None else None
+        ids = scope.ids(context) if scope.intent is not None else None
         centre = searcher.settings.centre
         if centre is None:
             centre = getattr(searcher.embedder, "centre", 0.0)
@@ -160,7 +160,7 @@ class SemanticRanker(Ranker):
         floor = searcher.floor_for(floor)
         hits = [h for h in hits if h.score >= floor]
         ladder = Ladder.from_event_ids(self.name, [h.event_id for h in hits],
-                                       [h.score for h in hits], engine, scope=scope,
+                                       [h.score for h in hits], context, scope=scope,
                                        depth=depth, ranker=self.name)
         # how far fusion may trust this model where the keyword side is weak: the model's own
         ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)

@@ -68,9 +68,12 @@ def _half_scope(engine, seed: int = 5):
 
 
 def _ladders(ranker, query, scope, engine, depth=500) -> dict:
-    """ladder name -> (indices, scores) as lists, empty ladders left out."""
+    """ladder name -> (indices, scores) as lists, empty ladders left out; the ranker is given
+    what the pipeline gives it (`RankContext`)."""
+    from carto_core.search.api import RankContext
+
     return {l.name: ([int(i) for i in l.indices], [float(s) for s in l.scores])
-            for l in ranker.rank(query, scope, engine, depth=depth) if len(l)}
+            for l in ranker.rank(query, scope, RankContext(engine), depth=depth) if len(l)}
 
 
 class RankerContract:
@@ -103,6 +106,22 @@ class RankerContract:
                     f"{query.text!r}: ladder {name} is not best first: {scores[:10]}"
         assert answered >= self.min_answered, \
             f"only {answered} of {len(carto_kit_queries)} queries gave a ladder (min_answered)"
+
+    def test_ranker_reads_only_its_context(self, ranker, carto_kit_engine, carto_kit_queries):
+        """`rank` reads what `RankContext` offers; anything else of the engine (the scope
+        builder, fusion, the access ledger, refresh) is the pipeline's, and reading it warns."""
+        import warnings
+
+        from carto_core.search.api import EngineAttributeWarning
+
+        engine = carto_kit_engine
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", EngineAttributeWarning)
+            for query in carto_kit_queries:
+                _ladders(ranker, query, engine.scope(), engine)
+        read = sorted({str(w.message).split(",")[0] for w in caught
+                       if issubclass(w.category, EngineAttributeWarning)})
+        assert not read, f"rank() read the engine beyond its RankContext: {read}"
 
     def test_ranker_honours_the_scope(self, ranker, carto_kit_engine, carto_kit_queries):
         engine = carto_kit_engine

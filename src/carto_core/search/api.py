@@ -265,7 +265,7 @@ class Ladder(Record):
         name: str,
         event_ids: list[str],
         scores: list[float],
-        engine: "SearchEngine",
+        engine: "RankContext | SearchEngine",
         *,
         scope: Scope | None = None,
         depth: int = DEPTH,
@@ -478,11 +478,77 @@ class IndexStep:
         raise NotImplementedError
 
 
+class EngineAttributeWarning(DeprecationWarning):
+    """A ranker read something of the engine that `RankContext` does not offer."""
+
+
+class RankContext:
+    """What a ranker's `rank` reads of the search, and nothing else: the keyword index
+    (`index`: postings, columns, rows, corpus statistics), the analyzer, the home, the
+    registries (to build an embedder), the index `generation` (for warm state), the event ids
+    and `index_positions`/`index_of` (event ids -> documents). The pipeline's own parts (the
+    scope builder, fusion, decay, the access ledger, refresh) stay with the engine.
+
+    A ranker written when `rank` received the whole `SearchEngine` still runs: any other
+    attribute is read from the engine, with an `EngineAttributeWarning` (a DeprecationWarning)
+    naming it; `RankerContract` fails a ranker that does."""
+
+    __slots__ = ("_engine",)
+    OFFERED = ("index", "analyzer", "home", "registries", "generation", "event_ids",
+               "index_positions", "index_of")
+
+    def __init__(self, engine: "SearchEngine"):
+        self._engine = engine
+
+    @property
+    def index(self):
+        return self._engine.index
+
+    @property
+    def analyzer(self):
+        return self._engine.analyzer
+
+    @property
+    def home(self):
+        return self._engine.home
+
+    @property
+    def registries(self):
+        return self._engine.registries
+
+    @property
+    def generation(self) -> str:
+        return self._engine.generation
+
+    @property
+    def event_ids(self) -> list[str]:
+        return self._engine.event_ids
+
+    def index_positions(self, event_ids: list[str]):
+        return self._engine.index_positions(event_ids)
+
+    def index_of(self, event_id: str) -> int | None:
+        return self._engine.index_of(event_id)
+
+    def __len__(self) -> int:
+        return len(self._engine.index)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        import warnings
+
+        warnings.warn(f"a ranker read engine.{name}, which RankContext does not offer "
+                      f"({', '.join(self.OFFERED)}); it is read from the engine for now",
+                      EngineAttributeWarning, stacklevel=2)
+        return getattr(self._engine, name)
+
+
 class Ranker:
     """A ladder producer. Subclasses set `name` and implement `rank`.
 
     One instance per engine: a ranker may keep warm state on `self` (loaded vectors) and
-    should check freshness against `engine.generation` in `rank`.
+    should check freshness against `context.generation` in `rank`.
     """
 
     name: ClassVar[str] = ""
@@ -498,9 +564,10 @@ class Ranker:
         ok, reason = self.status(engine)
         return SemanticState("available") if ok else SemanticState("unavailable", reason)
 
-    def rank(self, query: Query, scope: Scope, engine: "SearchEngine", *,
+    def rank(self, query: Query, scope: Scope, context: RankContext, *,
              depth: int = DEPTH) -> list[Ladder]:
-        """Ladders (one or several buckets) for the query, within `scope`, each <= depth."""
+        """Ladders (one or several buckets) for the query, within `scope`, each <= depth.
+        `context` is what the ranker may read of the search (`RankContext`)."""
         raise NotImplementedError
 
     def index_steps(self) -> list[IndexStep]:

@@ -19,6 +19,7 @@ from carto_core.util.lazyre import Lazy
 from carto_core.search.api import (
     QUERY_MAX_CHARS,
     SEMANTIC,
+    RankContext,
     TRIM,
     DecayContext,
     EmptyHomeError,
@@ -301,7 +302,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                 semantic = state
             continue
         try:
-            produced = ranker.rank(query, scope, engine, depth=request.depth)
+            produced = ranker.rank(query, scope, RankContext(engine), depth=request.depth)
         except LadderUnavailable as exc:
             reports.append(LadderReport(name, name, "error", exc.state.label()))
             if name == SEMANTIC:
