@@ -203,17 +203,104 @@ def _iso(epoch: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
 
 
-def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
-    started = time.time()
-    clock = time.perf_counter()
-    stages: dict[str, float] = {}
+class _Laps:
+    """Each stage's wall time in ms (`SearchResult.stages_ms`), the clock started here."""
 
-    def lap(name: str) -> None:
-        nonlocal clock
+    def __init__(self):
+        self.stages: dict[str, float] = {}
+        self.clock = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
         now = time.perf_counter()
-        stages[name] = round((now - clock) * 1000, 3)
-        clock = now
+        self.stages[name] = round((now - self.clock) * 1000, 3)
+        self.clock = now
 
+
+class _Plan:
+    """What resolving a request gives the later stages: the request (its query bounded), the
+    config file when it was read, the ladder rankers, fusion and decay names, the analysed
+    query and the query's length as given."""
+
+    __slots__ = ("request", "config", "rankers", "fusion_name", "decay_name", "query", "given")
+
+    def __init__(self, request, config, rankers, fusion_name, decay_name, query, given):
+        self.request, self.config = request, config
+        self.rankers, self.fusion_name, self.decay_name = rankers, fusion_name, decay_name
+        self.query, self.given = query, given
+
+
+class _Made:
+    """What the ladder stage made: the ladders to fuse and the fusion that will, a report per
+    ladder (or ranker that gave none), the semantic state, the served documents delta serving
+    hid, and the evidence floors the ladders stated (the relevance floor's)."""
+
+    __slots__ = ("fusion", "ladders", "reports", "semantic", "hidden", "stated")
+
+    def __init__(self, fusion, semantic: SemanticState):
+        self.fusion, self.semantic = fusion, semantic
+        self.ladders: list[Ladder] = []
+        self.reports: list[LadderReport] = []
+        self.hidden = 0
+        self.stated: list[float] = []
+
+
+def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
+    """One search, stage by stage (`stages_ms` times each): resolve (names, bounded and
+    analysed query), load (the index refreshed), scope, ladders (each ranker's, cut to depth
+    after the scope), fusion, trim (and the relevance floor), decay (and answers lent to a
+    question), render (the page, facets, phantoms)."""
+    started = time.time()
+    lap = _Laps()
+    plan = _resolve(request, engine)
+    request, query = plan.request, plan.query
+    lap("resolve")
+    if engine.auto_refresh:
+        engine.refresh()
+    else:
+        engine.ensure_loaded()
+    lap("load")
+    scope, session_id = _scope(request, engine)
+    lap("scope")
+    made = _ladders(plan, engine, scope)
+    lap("ladders")
+    if _takes_query(type(made.fusion).fuse):
+        fused = made.fusion.fuse(made.ladders, engine, query=query)
+    else:  # a fusion written before `fuse` was given the query
+        fused = made.fusion.fuse(made.ladders, engine)
+    lap("fusion")
+    candidates = len(fused)
+    fused, floor = trim(fused)
+    verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config))
+    if not verdict.found:
+        fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
+    lap("trim")
+    fused, context, params = _decay(plan, engine, made.ladders, fused, scope)
+    lap("decay")
+    hits, facets, unknown = _render(request, engine, fused, made.reports)
+    lap("render")
+    result = SearchResult(
+        query=request.query, results=hits, total=len(fused), facets=facets, ladders=made.reports,
+        stages_ms=lap.stages, semantic=made.semantic, decay=plan.decay_name,
+        fusion=plan.fusion_name, suppressed=made.hidden, session_id=session_id,
+        project=request.project,
+        since=_iso(request.since.timestamp()) if request.since else None,
+        before=_iso(request.before.timestamp()) if request.before else None,
+        index_generation=engine.generation,
+        call_id=telemetry.call_id if telemetry is not None else "",
+        unknown_entities=unknown, intent=request.intent, floor=verdict,
+        query_cut=plan.given if plan.given > QUERY_MAX_CHARS else None,
+        explain=_explain(plan.fusion_name, plan.decay_name, candidates, floor, len(fused),
+                         context, params, made.ladders, fused) if request.explain else None,
+    )
+    if telemetry is not None:
+        telemetry.record_search(request, result, started, time.time())
+    return result
+
+
+def _resolve(request: SearchRequest, engine) -> _Plan:
+    """The request checked (limit, intent), its names resolved (`resolve_names`), its query
+    bounded and analysed; a usage error for a query with no word, EmptyHomeError for a home
+    with no searched log."""
     if request.limit is None or request.limit < 1:
         raise SearchUsageError("--limit must be a whole number of at least 1")
     if request.intent is not None:
@@ -242,13 +329,12 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
             "hooks) or backfill history with `carto ingest`")
-    lap("resolve")
-    if engine.auto_refresh:
-        engine.refresh()
-    else:
-        engine.ensure_loaded()
-    lap("load")
+    return _Plan(request, config, rankers, fusion_name, decay_name, query, given)
 
+
+def _scope(request: SearchRequest, engine):
+    """(the scope: window, project, prompt intent, sessions, served ids; the session whose
+    served ids delta serving hides, "" for none)."""
     project_scope = None
     if request.project:
         from carto_core.model.project import ProjectScope
@@ -262,89 +348,88 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         served = frozenset(read_served(engine.home, session_id))
     scope = engine.scope(since=request.since, before=request.before, project=project_scope,
                          served_ids=served, intent=request.intent, sessions=request.sessions)
-    lap("scope")
+    return scope, session_id
 
-    ladders: list[Ladder] = []
-    reports: list[LadderReport] = []
-    semantic = _semantic_default(request, engine)
-    hidden = 0
-    stated: list[float] = []  # the evidence floors the ladders stated (the relevance floor)
-    fusion = engine.fusion(fusion_name)
-    for name in rankers:
-        t0 = time.perf_counter()
-        if name == SEMANTIC and semantic.reason == NO_SEMANTIC_RANKER:
-            reports.append(LadderReport(name, name, "unavailable", semantic.reason))
-            continue  # asked for with --semantic, but no semantic ranker is installed
-        # A ladder the fusion would drop is not computed, and its ranker is not even asked
-        # whether it could answer (reported `unchecked`), unless the search insists on the
-        # semantic ladder (`--semantic`: say why it cannot answer) or it is switched off (say
-        # `disabled`, as a question's search does).
-        gated = bool(ladders) and _gated_out(fusion, ladders, name, query)
-        if gated and not _asks_first(name, request, config):
-            reports.append(LadderReport(name, name, "gated", GATED_REASON))
-            if name == SEMANTIC:
-                semantic = SemanticState(UNCHECKED, UNCHECKED_REASON)
-            continue
-        try:
-            ranker = engine.ranker(name)
-            state = ranker.availability(engine)
-        except Exception as exc:  # a broken plugin must not cost the keyword results
-            state, ranker = SemanticState("unavailable", f"{type(exc).__name__}: {exc}"), None
+
+def _ladders(plan: _Plan, engine, scope) -> _Made:
+    """Every ranker of the plan asked in turn (`_ask`), with what the rankers may read of the
+    search (`RankContext`)."""
+    made = _Made(engine.fusion(plan.fusion_name), _semantic_default(plan.request, engine))
+    context = RankContext(engine)
+    for name in plan.rankers:
+        _ask(name, plan, engine, scope, context, made)
+    return made
+
+
+def _ask(name: str, plan: _Plan, engine, scope, context: RankContext, made: _Made) -> None:
+    """Ranker `name`'s ladders into `made`, or a report of why it gave none (not installed,
+    gated out by the fusion, unavailable, failed, empty); the semantic state follows the
+    semantic ranker's answer."""
+    t0 = time.perf_counter()
+    request, query = plan.request, plan.query
+    if name == SEMANTIC and made.semantic.reason == NO_SEMANTIC_RANKER:
+        made.reports.append(LadderReport(name, name, "unavailable", made.semantic.reason))
+        return  # asked for with --semantic, but no semantic ranker is installed
+    # A ladder the fusion would drop is not computed, and its ranker is not even asked
+    # whether it could answer (reported `unchecked`), unless the search insists on the
+    # semantic ladder (`--semantic`: say why it cannot answer) or it is switched off (say
+    # `disabled`, as a question's search does).
+    gated = bool(made.ladders) and _gated_out(made.fusion, made.ladders, name, query)
+    if gated and not _asks_first(name, request, plan.config):
+        made.reports.append(LadderReport(name, name, "gated", GATED_REASON))
+        if name == SEMANTIC:
+            made.semantic = SemanticState(UNCHECKED, UNCHECKED_REASON)
+        return
+    try:
+        ranker = engine.ranker(name)
+        state = ranker.availability(engine)
+    except Exception as exc:  # a broken plugin must not cost the keyword results
+        state, ranker = SemanticState("unavailable", f"{type(exc).__name__}: {exc}"), None
+    if state.state != "available" or gated:  # unavailable says so before gated does
         if state.state != "available":
             reason = state.reason if state.state != "disabled" else f"disabled ({state.reason})"
-            reports.append(LadderReport(name, name, "unavailable", reason))
-            if name == SEMANTIC:
-                semantic = state
-            continue
-        if gated:
-            reports.append(LadderReport(name, name, "gated", GATED_REASON))
-            if name == SEMANTIC:
-                semantic = state
-            continue
-        try:
-            produced = ranker.rank(query, scope, RankContext(engine), depth=request.depth)
-        except LadderUnavailable as exc:
-            reports.append(LadderReport(name, name, "error", exc.state.label()))
-            if name == SEMANTIC:
-                semantic = exc.state
-            continue
-        except Exception as exc:
-            reports.append(LadderReport(name, name, "error", f"{type(exc).__name__}: {exc}"))
-            if name == SEMANTIC:
-                semantic = SemanticState("unavailable", f"the query failed: {type(exc).__name__}: {exc}")
-            continue
-        ms = round((time.perf_counter() - t0) * 1000, 3)
-        if not produced:
-            reports.append(LadderReport(name, name, "empty", "the ranker found no candidate",
-                                        ms=ms))
-        for ladder in produced:
-            ladder.ranker = ladder.ranker or name
-            hidden += ladder.hidden
-            if ladder.evidence_floor is not None:  # even empty: the floor then judges the rest
-                stated.append(ladder.evidence_floor)
-            if not len(ladder):
-                # nothing to fuse; say why (and it may carry the delta-serving count)
-                reports.append(LadderReport(ladder.name, name, "empty",
-                                            ladder.reason or "no candidate", 0, 0, ms))
-                continue
-            ladders.append(ladder)
-            reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
+            made.reports.append(LadderReport(name, name, "unavailable", reason))
+        else:
+            made.reports.append(LadderReport(name, name, "gated", GATED_REASON))
         if name == SEMANTIC:
-            semantic = state
-    lap("ladders")
+            made.semantic = state
+        return
+    try:
+        produced = ranker.rank(query, scope, context, depth=request.depth)
+    except LadderUnavailable as exc:
+        made.reports.append(LadderReport(name, name, "error", exc.state.label()))
+        if name == SEMANTIC:
+            made.semantic = exc.state
+        return
+    except Exception as exc:
+        made.reports.append(LadderReport(name, name, "error", f"{type(exc).__name__}: {exc}"))
+        if name == SEMANTIC:
+            made.semantic = SemanticState("unavailable", f"the query failed: {type(exc).__name__}: {exc}")
+        return
+    ms = round((time.perf_counter() - t0) * 1000, 3)
+    if not produced:
+        made.reports.append(LadderReport(name, name, "empty", "the ranker found no candidate",
+                                         ms=ms))
+    for ladder in produced:
+        ladder.ranker = ladder.ranker or name
+        made.hidden += ladder.hidden
+        if ladder.evidence_floor is not None:  # even empty: the floor then judges the rest
+            made.stated.append(ladder.evidence_floor)
+        if not len(ladder):
+            # nothing to fuse; say why (and it may carry the delta-serving count)
+            made.reports.append(LadderReport(ladder.name, name, "empty",
+                                             ladder.reason or "no candidate", 0, 0, ms))
+            continue
+        made.ladders.append(ladder)
+        made.reports.append(LadderReport(ladder.name, name, "ok", "", len(ladder), 0, ms))
+    if name == SEMANTIC:
+        made.semantic = state
 
-    if _takes_query(type(fusion).fuse):
-        fused = fusion.fuse(ladders, engine, query=query)
-    else:  # a fusion written before `fuse` was given the query
-        fused = fusion.fuse(ladders, engine)
-    lap("fusion")
-    candidates = len(fused)
-    fused, floor = trim(fused)
-    verdict = judge(ladders, len(fused), stated, enabled=not floor_off(config))
-    if not verdict.found:
-        fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
-    lap("trim")
 
+def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope):
+    """(the candidates decayed and ordered best first, answers lent to a question; the decay
+    context; the decay knobs)."""
+    request, query = plan.request, plan.query
     now_dt = request.now or datetime.now(timezone.utc)
     gate_counts = [l.all_token_matches for l in ladders if l.all_token_matches is not None]
     rarest = [r for r in (getattr(l, "rarest_holders", None) for l in ladders) if r is not None]
@@ -353,15 +438,19 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
         all_token_matches=max(gate_counts) if gate_counts else None, engine=engine,
         rarest_holders=min(rarest) if rarest else None, **params)
-    fused = engine.decay_policy(decay_name).apply(fused, context)
+    fused = engine.decay_policy(plan.decay_name).apply(fused, context)
     # Best first, the lower document first among equal scores: two sorts on C-level keys
     # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
     fused.sort(key=attrgetter("index"))
     fused.sort(key=attrgetter("score"), reverse=True)
     if query.question and fused:
         fused = lend_answers(engine, fused, scope, query.text)
-    lap("decay")
+    return fused, context, params
 
+
+def _render(request: SearchRequest, engine, fused: list[Fused], reports: list[LadderReport]):
+    """(the page's hits, the facets, the phantom entities of a search that found nothing); each
+    report learns how many of the page its ladder contributed."""
     if request.collapse:
         page, rows, folded = _collapse(engine, fused, request.limit)
     else:
@@ -378,24 +467,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         report.contributed = sum(1 for f in page if report.name in f.sources)
     facets = _facets(engine, fused[:FACET_WINDOW]) if request.facets else {}
     unknown = _unknown_entities(engine, request.query) if not hits else []
-    lap("render")
-
-    result = SearchResult(
-        query=request.query, results=hits, total=len(fused), facets=facets, ladders=reports,
-        stages_ms=stages, semantic=semantic, decay=decay_name, fusion=fusion_name,
-        suppressed=hidden, session_id=session_id, project=request.project,
-        since=_iso(request.since.timestamp()) if request.since else None,
-        before=_iso(request.before.timestamp()) if request.before else None,
-        index_generation=engine.generation,
-        call_id=telemetry.call_id if telemetry is not None else "",
-        unknown_entities=unknown, intent=request.intent, floor=verdict,
-        query_cut=given if given > QUERY_MAX_CHARS else None,
-        explain=_explain(fusion_name, decay_name, candidates, floor, len(fused), context, params,
-                         ladders, fused) if request.explain else None,
-    )
-    if telemetry is not None:
-        telemetry.record_search(request, result, started, time.time())
-    return result
+    return hits, facets, unknown
 
 
 def _why(f: Fused) -> dict:
