@@ -11,6 +11,7 @@
   to the keyword ladders), and the process's peak RSS.
 
     OPENBLAS_NUM_THREADS=1 nice python benchmarks/semantic/bench_minilm.py query H_MINILM H_WL --runs 11
+    ... query H_MINILM H_WL --runs 21 --before ../old-checkout     # and the old tree, interleaved
     nice python benchmarks/semantic/bench_minilm.py index --events 5000 --out /tmp/bench-minilm
 """
 
@@ -43,13 +44,20 @@ def query(args) -> None:
     carto = str(Path(sys.executable).with_name("carto"))
     base = {k: v for k, v in os.environ.items() if not k.startswith("CARTO_")}
     base["CARTO_KEEPUP"] = "0"
+    base.pop("PYTHONDONTWRITEBYTECODE", None)  # a real install has its bytecode
     variants = {
         "floor": ([sys.executable, "-c", "import numpy, click"], base),
         "floor-like": ([sys.executable, "-c", "import gc; gc.disable(); import numpy, click"],
                        {**base, "OPENBLAS_NUM_THREADS": "1"}),
     }
-    for name, home, embedder in (("minilm", args.minilm, "minilm"), ("wordllama", args.wordllama, "wordllama")):
-        env = {**base, "CARTO_HOME": home, "CARTO_EMBEDDER": embedder}
+    homes = [("minilm", args.minilm, "minilm", {}), ("wordllama", args.wordllama, "wordllama", {})]
+    if args.before:  # the same minilm home from another checkout (its own cache folder)
+        tree = Path(args.before).resolve()
+        homes.append(("minilm-before", args.minilm, "minilm", {
+            "PYTHONPATH": f"{tree / 'src'}:{tree / 'rankers' / 'src'}",
+            "XDG_CACHE_HOME": args.before_cache}))
+    for name, home, embedder, extra in homes:
+        env = {**base, "CARTO_HOME": home, "CARTO_EMBEDDER": embedder, **extra}
         variants[name] = (None, env)
         # the derived weights and plugin table: made once, before timing
         subprocess.run([carto, "search", "warm up", "--limit", "1"], env=env,
@@ -64,10 +72,12 @@ def query(args) -> None:
             times[name].append(_run(argv, env))
     out = {name: {"wall_ms": round(statistics.median(w for w, _ in t), 1),
                   "cpu_ms": round(statistics.median(c for _, c in t), 1)} for name, t in times.items()}
-    for name in ("minilm", "wordllama"):
+    for name in [n for n in ("minilm", "wordllama", "minilm-before") if n in out]:
         for floor in ("floor", "floor-like"):
             out[name][f"cpu_x_{floor}"] = round(out[name]["cpu_ms"] / out[floor]["cpu_ms"], 3)
             out[name][f"wall_x_{floor}"] = round(out[name]["wall_ms"] / out[floor]["wall_ms"], 3)
+    if "minilm-before" in out:
+        out["minilm"]["cpu_x_before"] = round(out["minilm"]["cpu_ms"] / out["minilm-before"]["cpu_ms"], 3)
     out["load"] = os.getloadavg()
     print(json.dumps(out, indent=1))
 
@@ -109,6 +119,10 @@ def main() -> None:
     q.add_argument("minilm")
     q.add_argument("wordllama")
     q.add_argument("--runs", type=int, default=11)
+    q.add_argument("--before", metavar="CHECKOUT",
+                   help="also time the minilm home with this checkout's src and rankers/src")
+    q.add_argument("--before-cache", metavar="DIR", default="/tmp/bench-minilm-before-cache",
+                   help="XDG_CACHE_HOME of the --before runs (its derived weights apart)")
     i = sub.add_parser("index")
     i.add_argument("--events", type=int, default=5000)
     i.add_argument("--out", default="/tmp/bench-minilm")

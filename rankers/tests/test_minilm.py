@@ -71,6 +71,66 @@ def test_the_pure_python_wordpiece_on_the_hard_cases(tokenizer):
         assert wordpiece.encode(text) == tokenizer.encode(text).ids, text
 
 
+@pytest.fixture(scope="module")
+def sorted_vocab():
+    keys, ids = wordpiece.vocab_arrays()
+    return wordpiece.SortedVocab(keys, ids)
+
+
+def test_the_sorted_vocabulary_answers_as_the_dict(sorted_vocab):
+    vocab = wordpiece.load_vocab()
+    assert len(sorted_vocab) == len(vocab)
+    assert all(sorted_vocab.get(token) == token_id for token, token_id in vocab.items())
+    for miss in ("", "zzzqqqx", "##", "##zzzq", "\x00", "a" * 200, "[unk]"):
+        assert sorted_vocab.get(miss) is None and vocab.get(miss) is None, miss
+    with pytest.raises(KeyError):
+        sorted_vocab["zzzqqqx"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_the_sorted_vocabulary_encodes_as_the_dict(sorted_vocab, text):
+    assert wordpiece.encode(text, sorted_vocab) == wordpiece.encode(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_the_sorted_vocabulary_misses_what_the_dict_misses(sorted_vocab, token):
+    assert sorted_vocab.get(token) == wordpiece.load_vocab().get(token)
+
+
+def test_a_cold_query_maps_four_files(tmp_path, embedder):
+    """The derived folder: every float32 weight in one file, the int8 word table, the sorted
+    vocabulary; an older format's folder is removed when this one is made."""
+    good = tmp_path / "model.onnx"
+    shutil.copyfile(mm.model_path(), good)
+    old = tmp_path / "cache" / f"{mm.SHA256[:16]}-f1"
+    old.mkdir(parents=True)
+    (old / "meta.json").write_text("{}")
+    folder = mm.derived_folder(good, root=tmp_path / "cache")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["meta.json", mm.WEIGHTS, mm.WORD_TABLE, mm.VOCAB_KEYS, mm.VOCAB_IDS])
+    assert not old.exists()
+    model = mm.NumpyModel(folder)
+    ids = wordpiece.encode("what did the vet say about the cat?", model.vocab())
+    assert ids == wordpiece.encode("what did the vet say about the cat?")
+    assert sorted(model._w) == [] and model.embed_ids(ids).shape == (384,)
+    assert set(model._w) == set(mm.required_names())  # each array a view of the mapped files
+
+
+def test_a_new_vocabulary_file_is_derived_again(tmp_path, monkeypatch, embedder):
+    good = tmp_path / "model.onnx"
+    shutil.copyfile(mm.model_path(), good)
+    folder = mm.derived_folder(good, root=tmp_path / "cache")
+    vocab = tmp_path / "vocab.txt"
+    lines = wordpiece.VOCAB.read_text("utf-8").split("\n")
+    lines[1000] = "zzzqqqx"  # a token of the new file only
+    vocab.write_text("\n".join(lines), "utf-8")
+    monkeypatch.setattr(wordpiece, "VOCAB", vocab)
+    assert mm.derived_folder(good, root=tmp_path / "cache") == folder
+    assert mm.NumpyModel(folder).vocab().get("zzzqqqx") == 1000
+
+
 def test_the_numpy_query_path_gives_onnxruntimes_vectors(embedder):
     documents = embedder.embed_documents(TEXTS)
     queries = np.stack([embedder.embed_query(t) for t in TEXTS])

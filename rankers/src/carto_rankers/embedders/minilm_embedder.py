@@ -148,4 +148,6 @@ class MiniLMEmbedder(Embedder):
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._numpy_model().embed_ids(wordpiece.encode(text, max_tokens=self.max_tokens))
+        numpy_model = self._numpy_model()
+        return numpy_model.embed_ids(wordpiece.encode(text, numpy_model.vocab(),
+                                                      max_tokens=self.max_tokens))

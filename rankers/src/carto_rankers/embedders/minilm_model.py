@@ -42,8 +42,12 @@ LAYERS = 6
 HEADS = 12
 WIDTH = 384
 EPS = 1e-12
-#: The derived weights' layout; a change makes a new cache folder.
-DERIVED_FORMAT = 1
+#: The derived weights' layout; a change makes a new cache folder. 2: the float32 weights in
+#: one file (`weights.npy`, each array's place in meta.json's `layout`) and the vocabulary as
+#: sorted arrays: a cold query maps three files, not 102, and builds no 30,522-entry dict.
+DERIVED_FORMAT = 2
+#: The files of the derived folder besides meta.json.
+WEIGHTS, WORD_TABLE, VOCAB_KEYS, VOCAB_IDS = "weights.npy", "word.q.npy", "vocab.keys.npy", "vocab.ids.npy"
 
 _FOLDER: list = []
 
@@ -248,46 +252,69 @@ def _stamp(path: Path) -> dict:
 
 
 def derived_folder(path: Path, root: Path | None = None) -> Path:
-    """The folder of weights derived from the model file, made once (checked, derived and
-    written atomically); later calls stat the file and read a small JSON."""
+    """The folder of weights derived from the model file (and of the vocabulary's arrays),
+    made once (checked, derived and written atomically); later calls stat the two files and
+    read a small JSON."""
+    from carto_rankers.embedders import wordpiece
+
     folder = (root or cache_root()) / f"{SHA256[:16]}-f{DERIVED_FORMAT}"
     meta = folder / "meta.json"
     try:
         recorded = json.loads(meta.read_text("utf-8"))
-        if recorded.get("source") == _stamp(path) and recorded.get("sha256") == SHA256:
+        if (recorded.get("source") == _stamp(path) and recorded.get("sha256") == SHA256
+                and recorded.get("vocab") == _stamp(wordpiece.VOCAB)):
             return folder
     except (OSError, ValueError):
-        pass
+        recorded = None
     verify(path)  # the file changed since (or was never checked): hash it again
-    if meta.is_file():  # the same bytes (just verified) under a new stat: note it, keep the weights
+    if recorded is not None and recorded.get("vocab") == _stamp(wordpiece.VOCAB):
+        # the same bytes (just verified) under a new stat: note it, keep the weights
         try:
-            _write_meta(folder, path)
-            return folder
-        except OSError:
-            return folder
+            _write_meta(folder, path, recorded["layout"])
+        except (OSError, KeyError):
+            pass
+        return folder
     from carto_core.api import make_dirs, save_npy
 
     weights = derive_weights(path.read_bytes())
     make_dirs(folder.parent)
     tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
     make_dirs(tmp)
+    word = weights.pop("embeddings.word_embeddings.q")
+    layout, parts, at = {}, [], 0
     for name, array in weights.items():
-        save_npy(tmp / f"{name}.npy", np.ascontiguousarray(array))
-    _write_meta(tmp, path)
+        array = np.ascontiguousarray(array, np.float32)
+        layout[name] = [at, list(array.shape)]
+        parts.append(array.ravel())
+        at += array.size
+    save_npy(tmp / WEIGHTS, np.concatenate(parts))
+    save_npy(tmp / WORD_TABLE, np.ascontiguousarray(word))
+    keys, ids = wordpiece.vocab_arrays()
+    save_npy(tmp / VOCAB_KEYS, keys)
+    save_npy(tmp / VOCAB_IDS, ids)
+    _write_meta(tmp, path, layout)
+    import shutil
+
+    if folder.exists():  # an older vocabulary's arrays: replaced whole
+        shutil.rmtree(folder, ignore_errors=True)
     try:
         os.rename(tmp, folder)
     except OSError:  # another process made it first
-        import shutil
-
         shutil.rmtree(tmp, ignore_errors=True)
+    for old in folder.parent.glob(f"{SHA256[:16]}-f*"):  # an earlier format's weights
+        number = old.name.rpartition("-f")[2]
+        if number.isdigit() and int(number) < DERIVED_FORMAT:
+            shutil.rmtree(old, ignore_errors=True)
     return folder
 
 
-def _write_meta(folder: Path, path: Path) -> None:
+def _write_meta(folder: Path, path: Path, layout: dict) -> None:
     from carto_core.api import write_text
+    from carto_rankers.embedders import wordpiece
 
     tmp = folder / f".meta.{os.getpid()}.tmp"
-    write_text(tmp, json.dumps({"sha256": SHA256, "source": _stamp(path), "format": DERIVED_FORMAT}))
+    write_text(tmp, json.dumps({"sha256": SHA256, "source": _stamp(path), "format": DERIVED_FORMAT,
+                                "vocab": _stamp(wordpiece.VOCAB), "layout": layout}))
     os.replace(tmp, folder / "meta.json")
 
 
@@ -313,12 +340,35 @@ class NumpyModel:
         self.folder = folder
         self._map = map_npy
         self._w: dict[str, np.ndarray] = {}
+        self._flat: np.ndarray | None = None
+        self._layout: dict = {}
+        self._vocab = None
 
     def w(self, name: str) -> np.ndarray:
         array = self._w.get(name)
         if array is None:
-            array = self._w[name] = self._map(self.folder / f"{name}.npy")
+            if name == "embeddings.word_embeddings.q":
+                array = self._map(self.folder / WORD_TABLE)
+            else:
+                if self._flat is None:
+                    self._layout = json.loads((self.folder / "meta.json").read_text("utf-8"))["layout"]
+                    self._flat = self._map(self.folder / WEIGHTS)
+                start, shape = self._layout[name]
+                size = 1
+                for n in shape:
+                    size *= n
+                array = self._flat[start:start + size].reshape(shape)
+            self._w[name] = array
         return array
+
+    def vocab(self):
+        """The vocabulary's sorted arrays (`wordpiece.SortedVocab`)."""
+        if self._vocab is None:
+            from carto_rankers.embedders.wordpiece import SortedVocab
+
+            self._vocab = SortedVocab(self._map(self.folder / VOCAB_KEYS),
+                                      self._map(self.folder / VOCAB_IDS))
+        return self._vocab
 
     def _norm(self, x: np.ndarray, prefix: str) -> np.ndarray:
         mu = x.mean(-1, keepdims=True)

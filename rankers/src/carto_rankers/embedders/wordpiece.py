@@ -46,6 +46,51 @@ def load_vocab(path: Path = VOCAB) -> dict[str, int]:
     return vocab
 
 
+class SortedVocab:
+    """The vocabulary as two arrays, the tokens' UTF-8 bytes sorted and their ids, looked up by
+    binary search: a cold query maps them instead of building the 30,522-entry dict
+    (docs/performance.md). `get` and `[]` answer as the dict does."""
+
+    __slots__ = ("keys", "ids", "width")
+
+    def __init__(self, keys, ids):
+        self.keys, self.ids = keys, ids
+        self.width = keys.dtype.itemsize
+
+    def get(self, token: str, default=None):
+        import numpy as np
+
+        raw = token.encode("utf-8")
+        if not raw or len(raw) > self.width or raw.endswith(b"\0"):
+            return default  # the arrays hold no such bytes (numpy drops trailing NULs)
+        at = int(np.searchsorted(self.keys, raw))
+        if at < len(self.keys) and self.keys[at] == raw:
+            return int(self.ids[at])
+        return default
+
+    def __getitem__(self, token: str) -> int:
+        found = self.get(token)
+        if found is None:
+            raise KeyError(token)
+        return found
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
+def vocab_arrays(path: Path | None = None):
+    """(sorted tokens as bytes, their ids): what `SortedVocab` searches."""
+    import numpy as np
+
+    lines = (path or VOCAB).read_text("utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    raw = [line.encode("utf-8") for line in lines]
+    keys = np.array(raw, dtype=f"S{max(map(len, raw))}")
+    order = np.argsort(keys, kind="stable")
+    return keys[order], order.astype(np.int32)
+
+
 #: Control, format, surrogate and private-use characters are dropped; an unassigned one
 #: (Cn) is kept, as the Rust normalizer keeps it (it becomes [UNK]).
 _DROPPED = frozenset({"Cc", "Cf", "Cs", "Co"})
@@ -113,7 +158,7 @@ def words(text: str) -> list[str]:
     return out
 
 
-def word_ids(word: str, vocab: dict[str, int], unk: int) -> list[int]:
+def word_ids(word: str, vocab: "dict[str, int] | SortedVocab", unk: int) -> list[int]:
     """Step 5 for one word."""
     if len(word) > MAX_WORD:
         return [unk]
@@ -138,7 +183,8 @@ def word_ids(word: str, vocab: dict[str, int], unk: int) -> list[int]:
     return ids
 
 
-def encode(text: str, vocab: dict[str, int] | None = None, max_tokens: int = 128) -> list[int]:
+def encode(text: str, vocab: "dict[str, int] | SortedVocab | None" = None,
+           max_tokens: int = 128) -> list[int]:
     """`[CLS] pieces [SEP]`, cut to `max_tokens` ids in all (the pieces are cut, as the
     `tokenizers` truncation cuts them)."""
     vocab = vocab if vocab is not None else load_vocab()
