@@ -31,22 +31,34 @@ def resolve(ledger: model.Ledger, prefix: str, what: str = "record") -> model.Re
     return found[0]
 
 
-def entry(ledger: model.Ledger, record: model.Record) -> dict:
+def entry(ledger: model.Ledger, record: model.Record, stale: dict | None = None) -> dict:
     out = record.to_dict()
     successor = ledger.successor(record)
     out["current_successor"] = successor.id if successor is not None else None
+    out["stale"] = stale
     return out
 
 
+def staleness(records) -> dict[str, dict | None]:
+    """Record id -> what changed in git in what it cites (None: up to date, or no git)."""
+    from carto_core.model.staleness import Checker, prepare
+
+    checker = Checker()
+    prepare(checker, records)
+    return {r.id: r.staleness(checker) for r in records}
+
+
 def list_document(home, *, project: str | None = None, states=("current",), kinds=model.KINDS,
-                  ledger: model.Ledger | None = None) -> dict:
+                  ledger: model.Ledger | None = None, check_git: bool = True) -> dict:
     """The records of `project` (case-insensitive; None: every project) in `states` and
-    `kinds`: current ones first, then newest stated or changed first."""
+    `kinds`: current ones first, up to date before stale (`stale`: what changed in git in what
+    it cites), then newest stated or changed first."""
     ledger = ledger or model.load(home)
     records = [r for r in ledger.of_project(project) if r.state in states and r.kind in kinds]
-    records.sort(key=lambda r: (not r.current, -r.seq))
+    stale = staleness(records) if check_git else {}
+    records.sort(key=lambda r: (not r.current, stale.get(r.id) is not None, -r.seq))
     return {"project": project, "states": list(states), "kinds": list(kinds),
-            "records": [entry(ledger, r) for r in records], "total": len(records)}
+            "records": [entry(ledger, r, stale.get(r.id)) for r in records], "total": len(records)}
 
 
 def change(home, target: str, state: str, *, by: str | None = None, text: str | None = None,

@@ -57,6 +57,7 @@ class Item:
     reuse: int = 0
     detail: str = ""
     record: str = ""  # the decision ledger's id (decisions, threads, insights)
+    stale: str = ""   # what changed in git in what it cites, since (`model.staleness`)
 
     def line(self) -> str:
         ids = self.ids[:MAX_IDS]
@@ -75,7 +76,8 @@ class Memory:
     def to_dict(self) -> dict:
         return {"project": self.project, "sources": self.sources,
                 "sections": {name: [{"text": i.text, "detail": i.detail, "event_ids": i.ids,
-                                     "reuse": i.reuse, **({"record": i.record} if i.record else {})}
+                                     "reuse": i.reuse, **({"record": i.record} if i.record else {}),
+                                     **({"stale": i.stale} if i.stale else {})}
                                     for i in items]
                              for name, items in self.sections.items()}}
 
@@ -139,7 +141,7 @@ def build_memory(home, project: str) -> Memory:
     for name, items in memory.sections.items():
         for item in items:
             item.reuse = reuse(item.ids)
-        items.sort(key=lambda i: (-min(i.reuse, 3), -i.ts, i.text))
+        items.sort(key=lambda i: (bool(i.stale), -min(i.reuse, 3), -i.ts, i.text))
         del items[CAPS[name]:]
     return memory
 
@@ -154,6 +156,9 @@ def _wrapups(home, project: str, memory: Memory, ledger=None) -> None:
     sections: dict[str, list[Item]] = {"decision": [], "thread": [], "insight": []}
     decided: dict[str, int] = {}
     records = [r for r in ledger.of_project(project) if r.current]
+    from carto_core.lenses.decisions import staleness
+
+    stale = staleness(records)
     for record in records:
         if record.kind == "decision":
             decided[norm(record.text)] = record.seq
@@ -164,6 +169,9 @@ def _wrapups(home, project: str, memory: Memory, ledger=None) -> None:
         item.record = record.id
         item.detail = f"open since {_day(item.ts)}" if record.kind == "thread" else (
             _day(item.ts) if record.kind == "decision" else "")
+        if stale.get(record.id):
+            item.stale = stale[record.id]["note"]
+            item.detail = "; ".join(p for p in (item.detail, "stale: " + item.stale) if p)
         sections[record.kind].append(item)
     memory.sections["decisions"] = sections["decision"]
     memory.sections["threads"] = sections["thread"]

@@ -76,7 +76,23 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         "decisions": _stated(decisions) if decisions is not None else auto_decisions,
         "unresolved": _stated(unresolved) if unresolved is not None else auto_unresolved,
         "key_insight": insight or "",
+        "cites": _cites(events, last.cwd, edited),
     })
+
+
+def _cites(events, cwd: str, edited) -> dict:
+    """The session's commits (sha -> files) and edited files, relative to the repository of
+    `cwd`, for the staleness check (`carto_core.model.staleness`)."""
+    from carto_core.lenses.sessionfacts import commit_record
+    from carto_core.model.staleness import wrapup_cites
+
+    commits: dict[str, list[str]] = {}
+    for e in events:
+        if e.type == "git_commit":
+            sha = (commit_record(e) or {}).get("sha") or ""
+            if sha:
+                commits[sha] = event_files(e.type, e.summary, e.cwd) or _files_from_git(e)
+    return wrapup_cites(cwd, commits, [path for path, _ in edited.most_common()])
 
 
 def uncommitted_edits(events) -> list[tuple[str, object]]:

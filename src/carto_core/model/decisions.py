@@ -94,6 +94,16 @@ class Record:
     def current(self) -> bool:
         return self.state == "current"
 
+    def staleness(self, checker) -> dict | None:
+        """What changed in git, since its last statement, in what it cites (`model.staleness`)."""
+        from carto_core.model.staleness import of_statement
+        from carto_core.util.timeparse import epoch_seconds
+
+        written = epoch_seconds(self.last)
+        if written is None:
+            return None
+        return of_statement(checker, self.text, self.cites[-1] if self.cites else None, self.cwd, written)
+
     def to_dict(self) -> dict:
         return {"id": self.id, "kind": self.kind, "text": self.text, "project": self.project,
                 "state": self.state, "superseded_by": self.by or None, "reason": self.reason or None,

@@ -81,12 +81,34 @@ def _recall(ctx, out) -> str | None:
                       "ts": None if ts != ts else ts, "project": row.get("project")
                       if isinstance(row.get("project"), str) else view.string("projects", result.doc),
                       "source": _sources(view, result.doc), "score": result.score})
+    _mark_stale(items)
     from carto_core.recall.snippet import render
 
     text, count = render(items, components.analyzer, ctx.now) if items else ("", 0)
     shown = items[:count]
     _record(ctx, found, shown, started)
     return text or None
+
+
+def _mark_stale(items: list[dict]) -> None:
+    """A wrapup whose cited files changed since (or whose cited commits are gone) says so in
+    its snippet (`stale`) and goes below the up-to-date ones (`carto_core.model.staleness`: a
+    few git calls per repository, only for the wrapups about to be shown)."""
+    wrapups = [item for item in items if item["row"].get("milestone") == "session_wrapup"]
+    if not wrapups:
+        return
+    from carto_core.model.staleness import Checker, of_statement
+    from carto_core.util.timeparse import epoch_seconds
+
+    checker = Checker()
+    for item in wrapups:
+        row = item["row"]
+        written = epoch_seconds(row.get("timestamp"))
+        said = " ".join(d for d in row.get("decisions") or [] if isinstance(d, str))
+        found = None if written is None else of_statement(checker, said, row.get("cites"),
+                                                          str(row.get("cwd") or ""), written)
+        item["stale"] = found["note"] if found else None
+    items.sort(key=lambda item: bool(item.get("stale")))
 
 
 def _sources(view, doc: int) -> str:

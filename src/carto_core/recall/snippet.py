@@ -48,7 +48,7 @@ def window(text: str, terms: list[str], analyzer, width: int) -> str:
 
 
 def render(items: list[dict], analyzer, now: float, limit: int = MAX_CHARS) -> tuple[str, int]:
-    """`items`: {event_id, row, ts (epoch or None), project, terms}. (The text, at most `limit`
+    """`items`: {event_id, row, ts (epoch or None), project, terms, stale (a note or None)}. (The text, at most `limit`
     characters, and how many of the items it shows: "" and 0 when none fits.)"""
     lines = []
     budget = limit - len(HEADER) - 1 - OVERHEAD
@@ -59,6 +59,8 @@ def render(items: list[dict], analyzer, now: float, limit: int = MAX_CHARS) -> t
         event_id = "".join(str(item["event_id"]).split())[:120]
         head = (f"- [{event_id} · {ago(now - ts) if ts is not None else 'undated'}"
                 f" · {project}] ")
+        if item.get("stale"):  # a memory the code has moved past says so first
+            head += f"(stale: {' '.join(str(item['stale']).split())[:160]}) "
         room = budget // (len(items) - position) - 1 - len(head)
         if room < 24:
             break

@@ -46,13 +46,14 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
 
     ledger = load(engine.home)
     milestone_docs = docs[source_col == LOG_CODE["milestones"]]
-    wrapups, milestones, open_threads = [], [], []
+    wrapups, milestones, open_threads, wrapup_rows = [], [], [], []
     listed: set[str] = set()
     for position in milestone_docs[:200].tolist():
         row = index.row(position)
         if row.get("milestone") == "session_wrapup":
             if len(wrapups) < limit:
                 wrapups.append(item(position))
+                wrapup_rows.append(row)
                 for text in row.get("unresolved") or []:
                     if is_empty(text) or len(open_threads) >= 3 * limit:
                         continue
@@ -68,6 +69,7 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
             milestones.append(item(position))
         if len(wrapups) >= limit and len(milestones) >= limit:
             break
+    _mark_stale(wrapups, wrapup_rows)
     commit_code = [c for c, t in enumerate(types) if t == "git_commit"]
     commits = [item(p) for p in docs[np.isin(type_col, commit_code)][:limit].tolist()]
     edit_code = [c for c, t in enumerate(types) if t == "tool_file_edit"]
@@ -91,3 +93,18 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
         "wrapups": wrapups, "open_threads": open_threads, "milestones": milestones,
         "commits": commits, "busiest_files": busiest,
     }
+
+
+def _mark_stale(wrapups: list[dict], rows: list[dict]) -> None:
+    """Each wrapup's `stale` (what changed in git, since, in what it cites: None when up to
+    date or git cannot tell); up-to-date ones first, each group newest first."""
+    from carto_core.model.staleness import Checker, of_statement
+    from carto_core.util.timeparse import epoch_seconds
+
+    checker = Checker()
+    for entry, row in zip(wrapups, rows):
+        written = epoch_seconds(entry.get("timestamp"))
+        said = " ".join(d for d in row.get("decisions") or [] if isinstance(d, str))
+        entry["stale"] = None if written is None else of_statement(
+            checker, said, row.get("cites"), str(row.get("cwd") or ""), written)
+    wrapups.sort(key=lambda e: e["stale"] is not None)
