@@ -260,7 +260,7 @@ def bench_search(args) -> dict:
     from carto_core.team.connect import connect
     from carto_core.team.lenses import query_for
     from carto_core.team.search import run
-    from carto_core.team.settings import load
+    from carto_core.team.settings import load as load_settings
 
     work = Path(args.work)
     parts = max(1, args.events // 200_000)
@@ -299,22 +299,29 @@ def bench_search(args) -> dict:
             conn.execute("VACUUM ANALYZE carto.events")
         print(json.dumps({"index": index}), file=sys.stderr)
         home0 = Home(homes[0])
-        settings = load(home0)
+        settings = load_settings(home0)
         queries = _queries(merged, args.queries, args.seed)
         engine = SearchEngine(Home(merged))
         run_search(SearchRequest(query=queries[0], limit=15, all=True), engine=engine)  # warm
         conn = connect(settings)
         team_ms, local_ms = [], []
+        # how many queries each team ladder ranked something for (a vector ladder that never
+        # answers would make the team's figure a keyword-only one)
+        ladders = {"vector": 0, "keyword": 0, "notes": {}}
         for q in queries:
             request = SearchRequest(query=q, limit=15, all=True)
             started = time.perf_counter()
             run_search(request, engine=engine)
             local_ms.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
-            query, _ = query_for(home0, conn, settings, request)
-            run(conn, TEAM, query)
+            query, notes = query_for(home0, conn, settings, request)
+            answer = run(conn, TEAM, query)
             team_ms.append((time.perf_counter() - started) * 1000)
+            ladders["vector"] += answer["vector"]["ranked"] > 0
+            ladders["keyword"] += answer["keyword"]["ranked"] > 0
+            ladders["notes"] = notes or ladders["notes"]
         conn.close()
+        print(json.dumps({"team_ms": team_ms, "local_ms": local_ms, "ladders": ladders}), file=sys.stderr)
     finally:
         server.close()
 
@@ -326,7 +333,7 @@ def bench_search(args) -> dict:
             "team_p50_ms": pct(team_ms, 50), "team_p95_ms": pct(team_ms, 95),
             "local_p50_ms": pct(local_ms, 50), "local_p95_ms": pct(local_ms, 95),
             "team_vs_local_p50": pct(team_ms, 50) / pct(local_ms, 50),
-            "index": index, "load": load()}
+            "ladders": ladders, "index": index, "load": load()}
 
 
 def _queries(home: Path, n: int, seed: int) -> list[str]:
