@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from carto_core import __version__
 from carto_core.util.output import dumps
 from carto_core.logio.home import Home
-from carto_core.serve import desk, terms
+from carto_core.serve import desk, sessiontags, terms
 from carto_core.lenses import views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
@@ -127,6 +127,9 @@ def endpoint(method: str, path: str, summary: str, *, params=(), body=None, resp
 
 P_PROJECT = Param("project", "string", "Project scope: case-insensitive substring, `a|b` for "
                   "several", max_length=2048)
+P_TAG = Param("tag", "string", "Only sessions holding every one of these tags, comma-separated "
+              "(provider:, tool:, ext:, outcome:, topic: and a value; `carto sessions --tag`)",
+              max_length=2200)
 P_TEAM = Param("team", "boolean", "Fold in the team server's rows (`carto team init`); the answer's "
                "`team` says whether the server answered", default=False)
 
@@ -176,6 +179,13 @@ RECALL_BODY = {
                  "description": "Fuse in the team server's results (`carto team init`); each "
                                 "result names its machine and author; `team` says whether the "
                                 "server answered."},
+        "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 200},
+                 "description": "Only events of sessions holding every one of these tags "
+                                "(`carto search --tag`: provider:, tool:, ext:, outcome:, "
+                                "topic:)."},
+        "tag_facets": {"type": "boolean", "default": False,
+                       "description": "Also `tag_facets`: how many of the sessions the results "
+                                      "come from hold each tag (the explorer's facets)."},
     },
 }
 
@@ -242,6 +252,16 @@ def validate_recall(body: object, corpus_root: str) -> dict:
     if not isinstance(team, bool):
         raise ApiError(400, "RECALL_INVALID", "team must be true or false")
     out["team"] = team
+    if not isinstance(body.get("tags", []), list):
+        raise ApiError(400, "RECALL_INVALID", "tags must be a list of strings")
+    out["tags"] = sessiontags.parse_tags(body.get("tags", []))
+    if team and out["tags"]:
+        raise ApiError(400, "RECALL_INVALID", "tags filter this home's sessions; they do not "
+                       "combine with team")
+    tag_facets = body.get("tag_facets", False)
+    if not isinstance(tag_facets, bool):
+        raise ApiError(400, "RECALL_INVALID", "tag_facets must be true or false")
+    out["tag_facets"] = tag_facets
     if out["corpus_root"] and os.path.abspath(out["corpus_root"]) != corpus_root:
         raise ApiError(409, "CORPUS_MISMATCH", f"this server indexes {corpus_root}")
     for name in ("since", "before"):
@@ -264,7 +284,16 @@ def validate_recall(body: object, corpus_root: str) -> dict:
                       "never writes telemetry.")
 async def recall(state: ServeState, request: Request, args: dict):
     body = validate_recall(await _json_body(request), state.corpus_root)
-    return state.engines.recall(body, corpus_root=state.corpus_root)
+    engine_of = _fresh_engine(state)
+    sessions = (frozenset(sessiontags.tagged_sessions(state.live, body["tags"], engine_of))
+                if body["tags"] else None)
+    answer = state.engines.recall(body, corpus_root=state.corpus_root, sessions=sessions)
+    if body["tag_facets"]:
+        by_id = views.session_summaries_by_id(state.live)
+        shown = [by_id[sid] for sid in dict.fromkeys(hit.get("session_id") for hit in answer["results"])
+                 if sid in by_id]
+        answer["tag_facets"] = sessiontags.tag_facets(shown, engine_of, body["tags"])
+    return answer
 
 
 @endpoint("GET", "/api/recall/health", "Recall engine status", tags=("recall",))
@@ -359,15 +388,20 @@ async def event_get(state: ServeState, request: Request, args: dict):
                         maximum=2000),
                   Param("bursts", "boolean", "Also each session's bursts of activity: [first, "
                         "last, events] of runs of events less than 30 minutes apart",
-                        default=False), P_TEAM),
+                        default=False), P_TEAM, P_TAG),
           responses=(200, 400), tags=("corpus",))
 async def sessions(state: ServeState, request: Request, args: dict):
+    tags = sessiontags.parse_tags(args["tag"])
     if args["team"]:
+        if tags:
+            raise ApiError(400, "PARAM_INVALID", "tag filters this home's sessions; it does not "
+                           "combine with team")
         return state.engines.sessions(days=args["days"], project=args["project"],
                                       provider=args["provider"], limit=args["limit"])
+    only = sessiontags.tagged_sessions(state.live, tags, _fresh_engine(state)) if tags else None
     return views.list_sessions(state.live, days=args["days"], project=args["project"],
                                provider=args["provider"], limit=args["limit"],
-                               with_bursts=args["bursts"])
+                               with_bursts=args["bursts"], only=only)
 
 
 @endpoint("GET", "/api/sessions/{session_id}",
@@ -394,15 +428,57 @@ P_DAYS = Param("days", "integer", "Look back this many days (1 to 3650; more is 
                         "wrapup, no_wrapup (none yet), unresolved (a wrapup with open items)",
                         default="any", enum=desk.EVIDENCE),
                   Param("limit", "integer", "At most this many sessions", default=200, minimum=1,
-                        maximum=2000)),
+                        maximum=2000), P_TAG),
           responses=(200, 400), tags=("desk",),
           description="Sessions as `/api/sessions` selects them (the code of `carto sessions`), "
-                      "each with its files, commits, wrapup state, unresolved items and key "
-                      "insight (a session without hook rows: what its turns record), plus the "
-                      "files several sessions touched.")
+                      "each with its files, commits, wrapup state, unresolved items, key "
+                      "insight (a session without hook rows: what its turns record) and tags, "
+                      "plus the files several sessions touched and `tag_facets`: how many of "
+                      "the listed sessions hold each tag (topics over the first "
+                      f"{sessiontags.TOPIC_SESSIONS}: `topics_over`).")
 async def desk_route(state: ServeState, request: Request, args: dict):
-    return desk.desk(state.live, days=args["days"], project=args["project"],
-                     provider=args["provider"], evidence=args["evidence"], limit=args["limit"])
+    tags = sessiontags.parse_tags(args["tag"])
+    engine_of = _fresh_engine(state)
+    only = sessiontags.tagged_sessions(state.live, tags, engine_of) if tags else None
+    document = desk.desk(state.live, days=args["days"], project=args["project"],
+                         provider=args["provider"], evidence=args["evidence"],
+                         limit=args["limit"], only=only)
+    document["tag_facets"] = sessiontags.tag_facets(document["sessions"], engine_of, tags)
+    return document
+
+
+def _fresh_engine(state: ServeState):
+    """A function giving the warm search engine with the logs' latest rows (for `topic:`)."""
+    def engine_of():
+        engine = state.engines.search_engine()
+        engine.refresh()
+        return engine
+
+    return engine_of
+
+
+@endpoint("GET", "/api/sessions/{session_id}/tree",
+          "One session as a tree: the main agent, its subagents under the calls that started "
+          "them, their turns and tool calls, each node's transcript",
+          params=(Param("session_id", "string", "The session id (or a prefix of it)",
+                        required=True, max_length=200, location="path"),),
+          responses=(200, 400, 404), tags=("corpus",),
+          description="The document of `carto session ID --tree --json` "
+                      "(`carto_core.lenses.sessiontree`). A prefix two sessions share is 400 "
+                      "`AMBIGUOUS_SESSION` with the candidates.")
+async def session_tree(state: ServeState, request: Request, args: dict):
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+    from carto_core.lenses.sessiontree import tree_for
+
+    try:
+        session_id = resolve_session(state.home, args["session_id"])
+    except AmbiguousSession as exc:
+        raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
+                       f"that; give more of the id ({', '.join(exc.candidates[:5])}"
+                       f"{', ...' if len(exc.candidates) > 5 else ''})") from None
+    except SessionNotFound:
+        raise ApiError(404, "SESSION_NOT_FOUND", "no session id starts with that") from None
+    return tree_for(state.home, session_id)
 
 
 @endpoint("GET", "/api/desk/day", "One day: the day digest of `carto digest day`",

@@ -87,9 +87,10 @@ def _has(evidence: dict, kind: str) -> bool:
 
 
 def desk(live: LiveCorpus, *, days: int, project: str | None, provider: str | None,
-         evidence: str, limit: int) -> dict:
+         evidence: str, limit: int, only: set[str] | None = None) -> dict:
+    """The desk's document; `only`: the sessions a tag filter kept."""
     listed = views.list_sessions(live, days=days, project=project, provider=provider,
-                                 limit=100_000, with_bursts=True)
+                                 limit=100_000, with_bursts=True, only=only)
     sessions = []
     shared: dict[str, set[str]] = {}
     touches: Counter = Counter()

@@ -44,7 +44,8 @@ class Engines:
             return {"available": False, "reason": exc.message}
         return {"available": True, "warm": self._search_engine is not None}
 
-    def recall(self, body: dict, *, corpus_root: str) -> dict:
+    def recall(self, body: dict, *, corpus_root: str, sessions: frozenset | None = None) -> dict:
+        """The recall contract's answer; `sessions`: only events of these (a tag filter's)."""
         started = time.perf_counter()
         search = _module("carto_core.search")
         request = search.SearchRequest(
@@ -56,6 +57,7 @@ class Engines:
             session_id=None,  # the API never does delta serving: callers pass excluded ids
             all=True,
             explain=bool(body.get("explain")),
+            sessions=sessions,
         )
         try:
             # The engine refreshes itself from the logs before each query (auto_refresh).

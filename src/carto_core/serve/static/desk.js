@@ -3,6 +3,7 @@
 // bounded review of a file or a commit inside the session's repository.
 
 import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show } from "./dom.js";
+import { parseTags, tagFacets } from "./tags.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
 const EVIDENCE = [["any", "any evidence"], ["commits", "made commits"], ["edits", "edited files"], ["wrapup", "wrapped up"], ["no_wrapup", "not wrapped up"], ["unresolved", "open items"]];
@@ -13,6 +14,7 @@ function sessionCard(s) {
     el("h3", {}, el("a", { href: sessionHref(s.session_id), text: `${s.project || "no project"} · ${short(s.session_id)}` })),
     el("div", { class: "muted", text: `${s.provider || "?"} · ${fmtTime(s.started)} → ${fmtTime(s.ended)} · ${s.events} events` }),
     el("div", { class: "evidence" }, ...(s.evidence.length ? s.evidence : ["no evidence"]).map((kind) => el("span", { class: `badge ev-${kind}`, text: kind }))),
+    (s.tags || []).length ? el("div", { class: "card-tags muted", text: s.tags.join(" · ") }) : null,
     s.key_insight ? el("p", { class: "insight" }, el("strong", { text: "Key insight: " }), s.key_insight) : null,
     s.unresolved.length ? el("ul", { class: "unresolved" }, ...s.unresolved.map((u) => el("li", { text: `open: ${u}` }))) : null,
     s.last_commits.length ? el("ul", { class: "commits" }, ...s.last_commits.map((c) => el("li", {},
@@ -26,7 +28,7 @@ function sessionCard(s) {
 }
 
 export async function viewDesk(params) {
-  const state = { days: params.get("days") || "7", project: params.get("project") || "", provider: params.get("provider") || "", evidence: params.get("evidence") || "any" };
+  const state = { days: params.get("days") || "7", project: params.get("project") || "", provider: params.get("provider") || "", evidence: params.get("evidence") || "any", tag: params.get("tag") || "" };
   const go = (patch) => { location.hash = `#/desk?${query({ ...state, ...patch })}`; };
   show(el("h1", { text: "Memory desk" }), el("p", { class: "muted", text: "Loading…" }));
   let data;
@@ -44,6 +46,7 @@ export async function viewDesk(params) {
   show(
     el("h1", { text: "Memory desk" }), filters,
     el("p", { class: "stats", id: "desk-stats", text: `${data.total} sessions · ${Object.entries(data.projects).map(([p, n]) => `${p} ${n}`).join(", ") || "no project"} · ${data.files_total} files touched` }),
+    tagFacets("desk-tags", data.tag_facets, parseTags(state.tag), (tags) => go({ tag: tags.join(",") })),
     el("h2", { text: `Files more than one session touched (${shared.length})` }),
     shared.length ? el("table", { id: "desk-shared" },
       el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Sessions" }), el("th", { text: "Touches" }))),

@@ -1,6 +1,7 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
 import { api, byline, el, failure, fmtTime, query, safeHref, sessionHref, short, show, teamNote, teamOn } from "./dom.js";
+import { parseTags, tagFacets } from "./tags.js";
 import { attachAutocomplete, coTerms } from "./terms.js";
 
 export let lastResults = [];
@@ -9,6 +10,7 @@ export async function viewSearch(params) {
   const q = params.get("q") || "";
   const project = params.get("project") || "";
   const since = params.get("since") || "";
+  const tag = params.get("tag") || "";
   const input = el("input", { type: "search", id: "q", name: "q", value: q, "aria-label": "Search the record",
     placeholder: "Search what agents did: commits, edits, prompts, research…", autocomplete: "off" });
   const sinceSelect = el("select", { id: "since", "aria-label": "Time window" },
@@ -21,6 +23,7 @@ export async function viewSearch(params) {
     if (input.value.trim()) next.set("q", input.value.trim());
     if (projectSelect.value) next.set("project", projectSelect.value);
     if (sinceSelect.value) next.set("since", sinceSelect.value);
+    if (tag) next.set("tag", tag);
     location.hash = `#/search?${next}`;
   } }, input, attachAutocomplete(input), projectSelect, sinceSelect, el("button", { type: "submit", text: "Search" }));
   const results = el("section", { id: "results", "aria-label": "Results" });
@@ -40,9 +43,13 @@ export async function viewSearch(params) {
     if (teamOn()) body.team = true;
     if (project) body.project = project;
     if (since) body.since = since;
+    if (!teamOn()) {
+      body.tag_facets = true;
+      if (tag) body.tags = parseTags(tag);
+    }
     const data = await api("/api/recall", body);
-    renderResults(results, data, { q, project, since });
-    const go = (next) => { location.hash = `#/search?${query({ q: next, project, since })}`; };
+    renderResults(results, data, { q, project, since, tag });
+    const go = (next) => { location.hash = `#/search?${query({ q: next, project, since, tag })}`; };
     coTerms(q, go).then((box) => results.insertBefore(box, results.children[1] || null));
   } catch (error) {
     results.replaceChildren(failure(error));
@@ -69,8 +76,14 @@ function renderResults(container, data, current) {
         const next = new URLSearchParams({ q: current.q });
         if (current[param] !== label) next.set(param, label);
         if (current.since) next.set("since", current.since);
+        if (current.tag) next.set("tag", current.tag);
         location.hash = `#/search?${next}`;
       } }, label, el("span", { class: "facet-count", text: count })) : el("span", {}, label, el("span", { class: "facet-count", text: ` ${count}` }))))));
+  }
+  if (data.tag_facets) {
+    facets.append(tagFacets("search-tags", data.tag_facets, parseTags(current.tag), (tags) => {
+      location.hash = `#/search?${query({ q: current.q, project: current.project, since: current.since, tag: tags.join(",") })}`;
+    }));
   }
   const list = el("ol", { class: "results", id: "result-list" });
   for (const hit of data.results) {

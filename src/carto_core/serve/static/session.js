@@ -1,6 +1,7 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
 import { api, el, failure, fmtTime, reviewHref, safeHref, short, show } from "./dom.js";
+import { loadTree } from "./tree.js";
 
 const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
 
@@ -35,6 +36,8 @@ export async function viewSession(sid) {
     data.files.length ? el("table", { id: "session-files" }, el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Touches" }), el("th", { text: "Last" }))),
       el("tbody", {}, ...data.files.map((f) => el("tr", {}, el("td", { class: "summary" }, el("a", { class: "review", href: reviewHref(s.session_id, { path: f.path }), text: f.path })), el("td", { text: f.touches }), el("td", { text: fmtTime(f.last_touched) })))))
       : el("p", { class: "muted", text: "No file edits recorded." }));
+  const treeBox = el("section", { id: "session-tree", "aria-label": "Agent tree" });
+  nodes.push(el("h2", { text: "Agent tree" }), treeBox);
   nodes.push(el("h2", { text: `Transcript turns (${data.turns.length})` }),
     data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), t.summary)))
       : el("p", { class: "muted", text: "No turns indexed for this session." }));
@@ -50,6 +53,7 @@ export async function viewSession(sid) {
       }))));
   show(...nodes);
   document.getElementById("session-title").focus?.();
+  await loadTree(s.session_id, treeBox, (node, box) => loadTranscript({ session_id: node.session_id, transcript_path: node.transcript_path }, box));
 }
 
 async function loadTranscript(s, box) {

@@ -1,0 +1,120 @@
+"""The agent tree and the tag facets in a real browser at 1400x1000, on a home backfilled from
+the shared fixtures: what the page shows is read against the API's own answer, and a
+screenshot of each view is kept (CARTO_SCREENSHOTS names a folder to look at them)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+from carto_core.logio.home import Home
+from carto_core.serve.app import create_app
+from carto_core.transcript.resolver import TranscriptRoots
+
+from .browserkit import api, assert_not_blank
+from .conftest import LiveServer
+
+SHOWCASE = "55550000-0000-4000-8000-000000000001"  # 2.1.x: Agent calls, a subagent file
+DEMO = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"      # 1.0.x: Task calls, inline sidechains
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, shared_fixtures):
+    base = tmp_path_factory.mktemp("sessions")
+    home = base / "home"
+    claude = base / "claude"
+    shutil.copytree(shared_fixtures / "claude", claude, ignore=shutil.ignore_patterns("*.md"))
+    codex = base / "codex"
+    shutil.copytree(shared_fixtures / "codex" / "claude-code-log" / "sessions", codex)
+    for provider, root in (("claude", claude), ("codex", codex)):
+        done = CliRunner().invoke(cli, ["ingest", provider, "--root", str(root), "--json"],
+                                  env={"CARTO_HOME": str(home), "CARTO_SEMANTIC": "0"})
+        assert done.exit_code == 0, done.output
+    app = create_app(Home(home), transcript_roots=TranscriptRoots(claude=(claude,), codex=(codex,)),
+                     poll_seconds=0.2, heartbeat_seconds=1.0)
+    with LiveServer(app) as live:
+        yield live
+
+
+def _walk(node):
+    yield node
+    for turn in node["turns"]:
+        for call in turn["tools"]:
+            if "agent" in call:
+                yield from _walk(call["agent"])
+    for child in node["agents"]:
+        yield from _walk(child)
+
+
+def test_session_tree_view(page, server, tmp_path):
+    for sid in (SHOWCASE, DEMO):
+        page.goto(server.url + f"#/session/{sid}")
+        page.wait_for_function("() => document.body.dataset.ready === 'session'")
+        truth = api(server, f"/api/sessions/{sid}/tree")
+        nodes = list(_walk(truth["tree"]))
+        shown = page.locator("#session-tree .tree-node")
+        assert shown.count() == len(nodes) == truth["counts"]["agents"] + 1 > 1
+        assert [shown.nth(i).get_attribute("data-agent") for i in range(shown.count())] == [n["agent"] for n in nodes]
+        assert [shown.nth(i).locator(":scope > summary .tree-path").inner_text() for i in range(shown.count())] == \
+            [n["transcript_path"] or "no transcript" for n in nodes]
+        assert page.locator("#session-tree .tree-turn").count() == truth["counts"]["turns"]
+        # each subagent sits inside the call that started it
+        for n in nodes[1:]:
+            if n["spawned_by"]:
+                parent = page.locator(f'#session-tree .tree-call[data-call="{n["spawned_by"]}"]')
+                assert parent.locator(f':scope > .tree-node[data-agent="{n["agent"]}"]').count() == 1
+        assert f"{truth['counts']['tool_calls']} tool call" in page.locator("#tree-stats").inner_text()
+    assert_not_blank(page, tmp_path, "session-tree")
+    # a subagent's own transcript, read in place from its node
+    sub = page.locator('#session-tree .tree-node[data-kind="sidechain"]').first
+    sub.locator(":scope > summary .read-node-transcript").click()
+    sub.locator(":scope > .tree-transcript .messages").wait_for()
+    assert sub.locator(":scope > .tree-transcript .messages li").count() > 0
+
+
+def test_desk_tag_facets_filter(page, server, tmp_path):
+    page.goto(server.url + "#/desk?days=3650")
+    page.wait_for_selector("#desk-tags .tag-facet")
+    truth = api(server, "/api/desk?days=3650")
+    buttons = page.locator("#desk-tags .tag-facet")
+    assert [buttons.nth(i).get_attribute("data-tag") for i in range(buttons.count())] == [
+        tag for values in truth["tag_facets"]["tags"].values() for tag in values]
+    assert_not_blank(page, tmp_path, "desk-tags")
+    page.locator('#desk-tags .tag-facet[data-tag="outcome:failure"]').click()
+    page.wait_for_function("() => location.hash.includes('tag=outcome') && document.body.dataset.ready === 'desk'")
+    page.wait_for_selector('#desk-tags .chosen-tag[data-tag="outcome:failure"]')
+    want = [s["session_id"] for s in api(server, "/api/desk?days=3650&tag=outcome:failure")["sessions"]]
+    cards = page.locator("#desk-sessions .desk-card")
+    assert [cards.nth(i).get_attribute("data-session") for i in range(cards.count())] == want
+    assert 0 < len(want) < truth["total"]
+    # a second tag narrows (AND); the chosen one removed widens again
+    page.locator('#desk-tags .tag-facet[data-tag="provider:claude"]').click()
+    page.wait_for_function("() => decodeURIComponent(location.hash).includes('outcome:failure,provider:claude')")
+    page.wait_for_selector('#desk-tags .chosen-tag[data-tag="provider:claude"]')
+    both = [s["session_id"] for s in api(server, "/api/desk?days=3650&tag=outcome:failure,provider:claude")["sessions"]]
+    assert page.locator("#desk-sessions .desk-card").count() == len(both) <= len(want)
+    page.locator('#desk-tags .chosen-tag[data-tag="outcome:failure"]').click()
+    page.wait_for_function("() => !decodeURIComponent(location.hash).includes('outcome:failure')")
+    page.wait_for_selector('#desk-tags .chosen-tag[data-tag="provider:claude"]')
+
+
+def test_search_tag_facets_filter(page, server, tmp_path):
+    page.goto(server.url + "#/search?q=file")
+    page.wait_for_selector("#search-tags .tag-facet")
+    body = {"contract_version": 1, "query": "file", "limit": 30, "tag_facets": True}
+    truth = api(server, "/api/recall", body)
+    buttons = page.locator("#search-tags .tag-facet")
+    assert [buttons.nth(i).get_attribute("data-tag") for i in range(buttons.count())] == [
+        tag for values in truth["tag_facets"]["tags"].values() for tag in values]
+    page.locator('#search-tags .tag-facet[data-tag="provider:codex"]').click()
+    page.wait_for_function("() => location.hash.includes('tag=provider') && document.body.dataset.ready === 'search'")
+    page.wait_for_selector("#result-list")
+    scoped = api(server, "/api/recall", {**body, "tags": ["provider:codex"]})
+    shown = page.locator("#result-list .result")
+    assert [shown.nth(i).get_attribute("data-event-id") for i in range(shown.count())] == [
+        hit["event_id"] for hit in scoped["results"]]
+    assert scoped["results"] and all(hit["provider"] == "codex" for hit in scoped["results"])
+    assert_not_blank(page, tmp_path, "search-tags")
