@@ -49,9 +49,16 @@ def export(rev: str, into: Path) -> str:
     return ":".join(str(into / s) for s in SOURCES)
 
 
+def log_name(label: str) -> str:
+    from carto_core.logio.home import Home
+
+    return Home("/").log(label).name
+
+
 def working_copy(base: Path, target: Path) -> None:
     """The logs copied, `.carto/vectors/seg-*` files hard-linked (never written in place),
-    the rest of `.carto` copied; the keyword and facts caches left out (not this step's)."""
+    the rest of `.carto` copied; the keyword and facts caches left out (not this step's); the
+    semantic state's log identities re-pointed at the copies."""
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -68,6 +75,17 @@ def working_copy(base: Path, target: Path) -> None:
             os.link(path, out)
         else:
             shutil.copy(path, out)
+    # The recorded state names each log by inode and the store by its folder: re-pointed at
+    # the copies (the same bytes), else the run reads every log again and asks the store
+    # about every id (what a rewritten log costs, not an append).
+    state_file = target / ".carto" / "semantic-index.json"
+    state = json.loads(state_file.read_text("utf-8"))
+    for label, recorded in (state.get("logs") or {}).items():
+        if recorded.get("exists"):
+            info = os.stat(target / Path(log_name(label)).name)
+            recorded.update(inode=info.st_ino, dev=info.st_dev)
+    state["store"] = state.get("store", "").replace(str(base), str(target))  # names its folder
+    state_file.write_text(json.dumps(state), "utf-8")
 
 
 def rejected(home: Path) -> set[str]:

@@ -310,11 +310,15 @@ class WordLlamaEmbedder(Embedder):
     def _batch_tokenizer(self):
         """wordllama's tokenizer without its padding: a batch padded to its longest text costs
         twice the encoding and a mask filter per id (measured on turns: 2.4 + 0.4 s -> 1.1 s
-        for 2,048 texts), for the same ids."""
+        for 2,048 texts), for the same ids. Read from the package's tokenizer file, not taken
+        from `fast_model()`: loading wordllama's model (its weights, which documents do not
+        use: `_pool` reads `weights()`) and copying its tokenizer was most of a keep-up run's
+        fixed cost (docs/performance.md, "The keep-up step at a million events"); the ids
+        are the same (tests/test_wordllama.py)."""
         if self._unpadded is None:
             from tokenizers import Tokenizer
 
-            tokenizer = Tokenizer.from_str(self.fast_model().tokenizer.to_str())
+            tokenizer = Tokenizer.from_file(str(self._package() / TOKENIZER))
             tokenizer.no_padding()
             self._unpadded = tokenizer
         return self._unpadded
