@@ -60,6 +60,9 @@ def main() -> int:
     parser.add_argument("--range", type=int, default=100_000, help="postings per merge range")
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--no-drop", action="store_true")
+    parser.add_argument("--retired", type=float, default=0.0,
+                        help="share of documents retired (a later row took them over): the "
+                             "merge then drops and renumbers postings, as a real build does")
     args = parser.parse_args()
     from carto_core.search import index_write
 
@@ -72,14 +75,16 @@ def main() -> int:
         shutil.rmtree(folder, ignore_errors=True)
         runs = make_runs(folder, count, args.run)
         total = sum(len(run.docs) for run in runs)
-        doclen = np.ones(count * (args.run // 20), np.int32)
+        documents = count * (args.run // 20)
+        doclen = np.random.default_rng(1).integers(1, 400, documents).astype(np.int32)
+        alive = (np.random.default_rng(2).random(documents) >= args.retired) if args.retired else None
         out = folder / "merged"
         out.mkdir()
         cpu, wall = time.process_time(), time.perf_counter()
-        written = index_write.merge_runs(out, runs, doclen, 1)
+        written = index_write.merge_runs(out, runs, doclen, 1, alive)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         ranges = max(1, -(-total // args.range))
-        rows.append({"runs": count, "postings": total, "ranges": ranges, "pairs": ranges * count,
+        rows.append({"runs": count, "documents": documents, "postings": total, "ranges": ranges, "pairs": ranges * count,
                      "cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "written": written,
                      "us_per_pair": round(1e6 * cpu / (ranges * count), 1),
                      "ns_per_posting": round(1e9 * cpu / total, 1)})

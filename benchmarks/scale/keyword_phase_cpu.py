@@ -57,12 +57,41 @@ def main() -> None:
                         (eventids.EventIds, "find"), (eventids.EventIds, "_merge"),
                         (logstream, "fingerprints")):
         timed(owner, name)
+    from carto_core.search import index_write
+
+    def timed_generator(owner, name: str) -> None:
+        """CPU spent inside a generator's steps (the merge's vocabulary: `merged_words`, a
+        heap merge of every run's sorted words, and `_live_words`, which consumes it)."""
+        function = getattr(owner, name)
+
+        def run(*a, **k):
+            steps = function(*a, **k)
+            while True:
+                start = time.process_time()
+                try:
+                    value = next(steps)
+                except StopIteration:
+                    spent[name] = spent.get(name, 0.0) + time.process_time() - start
+                    return
+                spent[name] = spent.get(name, 0.0) + time.process_time() - start
+                yield value
+        setattr(owner, name, run)
+
+    for name in ("merged_words", "_live_words"):
+        timed_generator(index_write, name)
+    runs_merged = []
+    merge = index_stream.merge_runs
+
+    def counting_merge(folder, runs, *a, **k):
+        runs_merged.append(len(runs))
+        return merge(folder, runs, *a, **k)
+    index_stream.merge_runs = counting_merge
     wall, cpu = time.perf_counter(), time.process_time()
     index = KeywordIndex.build(current_home())
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(json.dumps({
         "home": str(args.home), "documents": len(index), "wall_s": round(wall, 1),
-        "cpu_s": round(cpu, 1), "jobs": os.environ["CARTO_JOBS"],
+        "cpu_s": round(cpu, 1), "jobs": os.environ["CARTO_JOBS"], "runs_merged": runs_merged,
         "phases_cpu_s": {k: round(v, 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])},
         "load": round(os.getloadavg()[0], 2)}, indent=1))
 
