@@ -82,7 +82,17 @@ def test_desk_tag_facets_filter(page, server, tmp_path):
     buttons = page.locator("#desk-tags .tag-facet")
     assert [buttons.nth(i).get_attribute("data-tag") for i in range(buttons.count())] == [
         tag for values in truth["tag_facets"]["tags"].values() for tag in values]
+    assert not [t for t in truth["tag_facets"]["tags"] if t == "topic"]
+    # topics only when asked: the button asks, and the page shows the API's topic facets
+    page.locator("#desk-tags .show-topics").click()
+    page.wait_for_function("() => location.hash.includes('topics=true') && document.body.dataset.ready === 'desk'")
+    page.wait_for_selector('#desk-tags .tag-kind[data-kind="topic"] .tag-facet')
+    topical = api(server, "/api/desk?days=3650&topics=true")["tag_facets"]["tags"]["topic"]
+    shown = page.locator('#desk-tags .tag-kind[data-kind="topic"] .tag-facet')
+    assert [shown.nth(i).get_attribute("data-tag") for i in range(shown.count())] == list(topical)
     assert_not_blank(page, tmp_path, "desk-tags")
+    page.goto(server.url + "#/desk?days=3650")
+    page.wait_for_selector("#desk-tags .tag-facet")
     page.locator('#desk-tags .tag-facet[data-tag="outcome:failure"]').click()
     page.wait_for_function("() => location.hash.includes('tag=outcome') && document.body.dataset.ready === 'desk'")
     page.wait_for_selector('#desk-tags .chosen-tag[data-tag="outcome:failure"]')

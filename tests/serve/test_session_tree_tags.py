@@ -89,8 +89,8 @@ def _plain(facets: dict) -> dict:
     return {kind: values for kind, values in facets["tags"].items() if kind != "topic"}
 
 
-def _desk(client, tag: str = "") -> dict:
-    answer = client.get("/api/desk", params={"days": 3650, **({"tag": tag} if tag else {})})
+def _desk(client, tag: str = "", **more) -> dict:
+    answer = client.get("/api/desk", params={"days": 3650, **({"tag": tag} if tag else {}), **more})
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -103,6 +103,7 @@ def test_desk_tag_filter_keeps_the_sessions_holding_every_tag(fixture_app):
     counts = Counter(tag for tags in tags_of.values() for tag in tags)
     facets = everything["tag_facets"]
     assert facets["sessions"] == len(tags_of) and facets["chosen"] == []
+    assert "topic" not in facets["tags"] and facets["topics_over"] == 0  # topics only when asked
     assert _plain(facets) == _top_per_kind(counts)
     assert len(counts) > sum(map(len, _plain(facets).values()))  # the fixtures call > PER_KIND tools
     assert set(facets["tags"]) >= {"provider", "tool", "outcome"}
@@ -119,7 +120,7 @@ def test_desk_tag_filter_keeps_the_sessions_holding_every_tag(fixture_app):
 
 
 def test_topic_tags_filter_as_the_cli_does(fixture_app):
-    facets = _desk(fixture_app)["tag_facets"]
+    facets = _desk(fixture_app, topics="true")["tag_facets"]
     topics = facets["tags"].get("topic", {})
     assert topics and facets["topics_over"] == facets["sessions"]
     topic = next(iter(topics))
@@ -139,6 +140,7 @@ def test_bad_tags_are_refused(fixture_app):
     assert fixture_app.post("/api/recall", json={**body, "tags": ["size:big"]}).json()["code"] == "TAG_INVALID"
     assert fixture_app.post("/api/recall", json={**body, "tags": "tool:bash"}).status_code == 400
     assert fixture_app.post("/api/recall", json={**body, "tag_facets": "yes"}).status_code == 400
+    assert fixture_app.post("/api/recall", json={**body, "tag_topics": 1}).status_code == 400
 
 
 def test_recall_tags_scope_the_results_and_facets_count_their_sessions(fixture_app):
@@ -158,3 +160,7 @@ def test_recall_tags_scope_the_results_and_facets_count_their_sessions(fixture_a
     assert [h["event_id"] for h in scoped["results"]] == [
         h["event_id"] for h in plain["results"] if "provider:claude" in tags_of.get(h["session_id"], ())][:len(scoped["results"])]
     assert scoped["tag_facets"]["chosen"] == ["provider:claude"]
+    assert "topic" not in faceted["tag_facets"]["tags"]
+    topical = fixture_app.post("/api/recall", json={**body, "tag_facets": True, "tag_topics": True}).json()
+    assert topical["tag_facets"]["topics_over"] == len(sessions) and topical["tag_facets"]["tags"]["topic"]
+    assert _plain(topical["tag_facets"]) == _plain(faceted["tag_facets"])

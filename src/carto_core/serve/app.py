@@ -130,6 +130,8 @@ P_PROJECT = Param("project", "string", "Project scope: case-insensitive substrin
 P_TAG = Param("tag", "string", "Only sessions holding every one of these tags, comma-separated "
               "(provider:, tool:, ext:, outcome:, topic: and a value; `carto sessions --tag`)",
               max_length=2200)
+P_TOPICS = Param("topics", "boolean", "Also topic: facets (a related-terms lookup per listed "
+                 "session: slow on a large home)", default=False)
 P_TEAM = Param("team", "boolean", "Fold in the team server's rows (`carto team init`); the answer's "
                "`team` says whether the server answered", default=False)
 
@@ -186,6 +188,9 @@ RECALL_BODY = {
         "tag_facets": {"type": "boolean", "default": False,
                        "description": "Also `tag_facets`: how many of the sessions the results "
                                       "come from hold each tag (the explorer's facets)."},
+        "tag_topics": {"type": "boolean", "default": False,
+                       "description": "With `tag_facets`, topic: tags too (a related-terms "
+                                      "lookup per session: slow on a large home)."},
     },
 }
 
@@ -262,6 +267,10 @@ def validate_recall(body: object, corpus_root: str) -> dict:
     if not isinstance(tag_facets, bool):
         raise ApiError(400, "RECALL_INVALID", "tag_facets must be true or false")
     out["tag_facets"] = tag_facets
+    tag_topics = body.get("tag_topics", False)
+    if not isinstance(tag_topics, bool):
+        raise ApiError(400, "RECALL_INVALID", "tag_topics must be true or false")
+    out["tag_topics"] = tag_topics
     if out["corpus_root"] and os.path.abspath(out["corpus_root"]) != corpus_root:
         raise ApiError(409, "CORPUS_MISMATCH", f"this server indexes {corpus_root}")
     for name in ("since", "before"):
@@ -292,7 +301,8 @@ async def recall(state: ServeState, request: Request, args: dict):
         by_id = views.session_summaries_by_id(state.live)
         shown = [by_id[sid] for sid in dict.fromkeys(hit.get("session_id") for hit in answer["results"])
                  if sid in by_id]
-        answer["tag_facets"] = sessiontags.tag_facets(shown, engine_of, body["tags"])
+        answer["tag_facets"] = sessiontags.tag_facets(shown, engine_of, body["tags"],
+                                                      topics=body["tag_topics"])
     return answer
 
 
@@ -428,14 +438,14 @@ P_DAYS = Param("days", "integer", "Look back this many days (1 to 3650; more is 
                         "wrapup, no_wrapup (none yet), unresolved (a wrapup with open items)",
                         default="any", enum=desk.EVIDENCE),
                   Param("limit", "integer", "At most this many sessions", default=200, minimum=1,
-                        maximum=2000), P_TAG),
+                        maximum=2000), P_TAG, P_TOPICS),
           responses=(200, 400), tags=("desk",),
           description="Sessions as `/api/sessions` selects them (the code of `carto sessions`), "
                       "each with its files, commits, wrapup state, unresolved items, key "
                       "insight (a session without hook rows: what its turns record) and tags, "
                       "plus the files several sessions touched and `tag_facets`: how many of "
-                      "the listed sessions hold each tag (topics over the first "
-                      f"{sessiontags.TOPIC_SESSIONS}: `topics_over`).")
+                      "the listed sessions hold each tag (with `topics`, topic tags over the "
+                      f"first {sessiontags.TOPIC_SESSIONS}: `topics_over`).")
 async def desk_route(state: ServeState, request: Request, args: dict):
     tags = sessiontags.parse_tags(args["tag"])
     engine_of = _fresh_engine(state)
@@ -443,7 +453,8 @@ async def desk_route(state: ServeState, request: Request, args: dict):
     document = desk.desk(state.live, days=args["days"], project=args["project"],
                          provider=args["provider"], evidence=args["evidence"],
                          limit=args["limit"], only=only)
-    document["tag_facets"] = sessiontags.tag_facets(document["sessions"], engine_of, tags)
+    document["tag_facets"] = sessiontags.tag_facets(document["sessions"], engine_of, tags,
+                                                    topics=args["topics"])
     return document
 
 

@@ -6,8 +6,9 @@ read from the session summaries the live corpus keeps per generation.
 - `tagged_sessions`: the sessions holding every tag (AND), `topic:` through the warm keyword
   index, as the CLI's filter does;
 - `tag_facets`: how many of the given sessions (a desk's, a search page's) hold each tag, best
-  first; `topic:` tags for the first `TOPIC_SESSIONS` of them only (each costs an index lookup
-  per session), and the answer says over how many (`topics_over`).
+  first; `topic:` tags only when asked (`topics`), for the first `TOPIC_SESSIONS` of them (each
+  session's topics are a related-terms lookup in the keyword index: seconds for a page of them
+  on a large home, docs/performance.md), and the answer says over how many (`topics_over`).
 """
 
 from __future__ import annotations
@@ -64,14 +65,16 @@ def tagged_sessions(live, tags: list[str], engine_of) -> set[str]:
                              engine_of() if _needs_index(tags) else None)
 
 
-def tag_facets(summaries: list[dict], engine_of, chosen: list[str] = ()) -> dict:
+def tag_facets(summaries: list[dict], engine_of, chosen: list[str] = (), *,
+               topics: bool = False) -> dict:
     """{"tags": {kind: {tag: sessions holding it}}, "sessions": n, "topics_over": m, "chosen":
-    the active filter}. `summaries` in their shown order; topics of the first TOPIC_SESSIONS."""
+    the active filter}. `summaries` in their shown order; with `topics`, the topics of the first
+    TOPIC_SESSIONS."""
     counts: Counter = Counter()
     for summary in summaries:
         counts.update(summary.get("tags") or ())
     topics_over = 0
-    if summaries:
+    if summaries and topics:
         from carto_core.lenses.tags import topic_tags
 
         try:

@@ -28,7 +28,7 @@ function sessionCard(s) {
 }
 
 export async function viewDesk(params) {
-  const state = { days: params.get("days") || "7", project: params.get("project") || "", provider: params.get("provider") || "", evidence: params.get("evidence") || "any", tag: params.get("tag") || "" };
+  const state = { days: params.get("days") || "7", project: params.get("project") || "", provider: params.get("provider") || "", evidence: params.get("evidence") || "any", tag: params.get("tag") || "", topics: params.get("topics") || "" };
   const go = (patch) => { location.hash = `#/desk?${query({ ...state, ...patch })}`; };
   show(el("h1", { text: "Memory desk" }), el("p", { class: "muted", text: "Loading…" }));
   let data;
@@ -46,7 +46,7 @@ export async function viewDesk(params) {
   show(
     el("h1", { text: "Memory desk" }), filters,
     el("p", { class: "stats", id: "desk-stats", text: `${data.total} sessions · ${Object.entries(data.projects).map(([p, n]) => `${p} ${n}`).join(", ") || "no project"} · ${data.files_total} files touched` }),
-    tagFacets("desk-tags", data.tag_facets, parseTags(state.tag), (tags) => go({ tag: tags.join(",") })),
+    tagFacets("desk-tags", data.tag_facets, parseTags(state.tag), (tags) => go({ tag: tags.join(",") }), () => go({ topics: "true" })),
     el("h2", { text: `Files more than one session touched (${shared.length})` }),
     shared.length ? el("table", { id: "desk-shared" },
       el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Sessions" }), el("th", { text: "Touches" }))),

@@ -11,6 +11,7 @@ export async function viewSearch(params) {
   const project = params.get("project") || "";
   const since = params.get("since") || "";
   const tag = params.get("tag") || "";
+  const topics = params.get("topics") || "";
   const input = el("input", { type: "search", id: "q", name: "q", value: q, "aria-label": "Search the record",
     placeholder: "Search what agents did: commits, edits, prompts, research…", autocomplete: "off" });
   const sinceSelect = el("select", { id: "since", "aria-label": "Time window" },
@@ -24,6 +25,7 @@ export async function viewSearch(params) {
     if (projectSelect.value) next.set("project", projectSelect.value);
     if (sinceSelect.value) next.set("since", sinceSelect.value);
     if (tag) next.set("tag", tag);
+    if (topics) next.set("topics", topics);
     location.hash = `#/search?${next}`;
   } }, input, attachAutocomplete(input), projectSelect, sinceSelect, el("button", { type: "submit", text: "Search" }));
   const results = el("section", { id: "results", "aria-label": "Results" });
@@ -45,11 +47,12 @@ export async function viewSearch(params) {
     if (since) body.since = since;
     if (!teamOn()) {
       body.tag_facets = true;
+      if (topics) body.tag_topics = true;
       if (tag) body.tags = parseTags(tag);
     }
     const data = await api("/api/recall", body);
-    renderResults(results, data, { q, project, since, tag });
-    const go = (next) => { location.hash = `#/search?${query({ q: next, project, since, tag })}`; };
+    renderResults(results, data, { q, project, since, tag, topics });
+    const go = (next) => { location.hash = `#/search?${query({ q: next, project, since, tag, topics })}`; };
     coTerms(q, go).then((box) => results.insertBefore(box, results.children[1] || null));
   } catch (error) {
     results.replaceChildren(failure(error));
@@ -81,9 +84,8 @@ function renderResults(container, data, current) {
       } }, label, el("span", { class: "facet-count", text: count })) : el("span", {}, label, el("span", { class: "facet-count", text: ` ${count}` }))))));
   }
   if (data.tag_facets) {
-    facets.append(tagFacets("search-tags", data.tag_facets, parseTags(current.tag), (tags) => {
-      location.hash = `#/search?${query({ q: current.q, project: current.project, since: current.since, tag: tags.join(",") })}`;
-    }));
+    const to = (patch) => { location.hash = `#/search?${query({ q: current.q, project: current.project, since: current.since, tag: current.tag, topics: current.topics, ...patch })}`; };
+    facets.append(tagFacets("search-tags", data.tag_facets, parseTags(current.tag), (tags) => to({ tag: tags.join(",") }), () => to({ topics: "true" })));
   }
   const list = el("ol", { class: "results", id: "result-list" });
   for (const hit of data.results) {

@@ -13,8 +13,9 @@ export function toggled(chosen, tag) {
 }
 
 // `facets`: the API's `tag_facets` ({tags: {kind: {tag: n}}, sessions, topics_over, chosen});
-// `onpick(nextTags)` navigates.
-export function tagFacets(id, facets, chosen, onpick) {
+// `onpick(nextTags)` navigates; `onTopics()`, when given, asks for the topic facets (an index
+// lookup per session: not computed unless asked).
+export function tagFacets(id, facets, chosen, onpick, onTopics) {
   const box = el("section", { id, class: "tag-facets", "aria-label": "Tags" });
   if (chosen.length) {
     box.append(el("p", { class: "chosen-tags" }, "Tags: ", ...chosen.map((tag) =>
@@ -28,6 +29,9 @@ export function tagFacets(id, facets, chosen, onpick) {
   }
   if (facets && facets.sessions > facets.topics_over && facets.topics_over) {
     box.append(el("p", { class: "muted", text: `topics of the first ${facets.topics_over} of ${facets.sessions} sessions` }));
+  }
+  if (onTopics && facets && facets.sessions && !facets.topics_over) {
+    box.append(el("p", {}, el("button", { type: "button", class: "show-topics", onclick: onTopics, text: "show topics" }), el("span", { class: "muted", text: " (slower: each session's characteristic terms)" })));
   }
   if (!kinds.length && !chosen.length) box.append(el("p", { class: "muted", text: "No tags." }));
   return box;
