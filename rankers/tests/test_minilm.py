@@ -81,7 +81,7 @@ def test_the_sorted_vocabulary_answers_as_the_dict(sorted_vocab):
     vocab = wordpiece.load_vocab()
     assert len(sorted_vocab) == len(vocab)
     assert all(sorted_vocab.get(token) == token_id for token, token_id in vocab.items())
-    for miss in ("", "zzzqqqx", "##", "##zzzq", "\x00", "a" * 200, "[unk]"):
+    for miss in ("", "zzzqqqx", "##", "##zzzq", "\x00", "the\x00", "a" * 200, "the" * 100, "[unk]"):
         assert sorted_vocab.get(miss) is None and vocab.get(miss) is None, miss
     with pytest.raises(KeyError):
         sorted_vocab["zzzqqqx"]

@@ -51,19 +51,18 @@ class SortedVocab:
     binary search: a cold query maps them instead of building the 30,522-entry dict
     (docs/performance.md). `get` and `[]` answer as the dict does."""
 
-    __slots__ = ("keys", "ids", "width")
+    __slots__ = ("keys", "ids")
 
     def __init__(self, keys, ids):
         self.keys, self.ids = keys, ids
-        self.width = keys.dtype.itemsize
 
     def get(self, token: str, default=None):
         import numpy as np
 
         raw = token.encode("utf-8")
-        if not raw or len(raw) > self.width or raw.endswith(b"\0"):
-            return default  # the arrays hold no such bytes (numpy drops trailing NULs)
         at = int(np.searchsorted(self.keys, raw))
+        # compared as Python bytes: a key equal to `raw` but for what numpy drops (trailing
+        # NULs, bytes past the array's width) is not it
         if at < len(self.keys) and self.keys[at] == raw:
             return int(self.ids[at])
         return default
