@@ -76,13 +76,17 @@ def test_the_bundled_plugins_and_the_example_import_only_the_public_api():
 
 def test_a_generated_plugin_imports_only_the_public_api(tmp_path):
     from carto_core.cli import cli
+    from carto_core.cli.new_plugin_cmd import KINDS
 
-    result = CliRunner().invoke(cli, ["new-plugin", "probe", "--dir", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    made = [path for path in tmp_path.rglob("*.py")]
-    assert len(made) >= 5
-    assert private_imports(tmp_path) == []
-    assert any("from carto_core.api import" in path.read_text() for path in made)
+    for kind in KINDS:
+        folder = tmp_path / kind
+        result = CliRunner().invoke(cli, ["new-plugin", "probe", "--kind", kind, "--dir", str(folder)])
+        assert result.exit_code == 0, result.output
+        made = [path for path in folder.rglob("*.py")]
+        assert len(made) >= (5 if kind == "source" else 3), kind
+        assert private_imports(folder) == [], kind
+        assert all("from carto_core.api import" in path.read_text() for path in made
+                   if path.name in ("plugin.py", "test_contract.py")), kind
 
 
 def test_the_check_finds_a_private_import_at_any_depth(tmp_path):

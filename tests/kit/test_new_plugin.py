@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
-from carto_core.cli.new_plugin_cmd import names_for, template_files
+from carto_core.cli.new_plugin_cmd import KINDS, names_for, template_files
 from carto_core.util.exitcodes import ExitCode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,3 +137,76 @@ def test_templates_ship_in_the_core_wheel(tmp_path):
     expected = {f"carto_core/templates/source_plugin/{relative}" for relative, _ in template_files()}
     assert expected <= names, expected - names
     assert "carto_core/testing.py" in names
+
+
+COMPONENTS = [kind for kind in KINDS if kind != "source"]
+#: Tests a generated package of each kind runs: its kit's rules and the entry-point check.
+TESTS_OF = {"ranker": 8, "fusion": 7, "decay": 5, "embedder": 5, "verb": 5, "writer": 6}
+
+
+@pytest.mark.parametrize("kind", COMPONENTS)
+def test_each_kind_generates_its_plugin_and_kit_test(tmp_path, kind):
+    result = CliRunner().invoke(cli, ["new-plugin", "probe-one", "--kind", kind, "--dir", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["kind"] == kind and doc["class_name"] == "ProbeOne" + KINDS[kind].suffix
+    assert sorted(doc["files"]) == ["README.md", "pyproject.toml", "src/carto_probe_one/__init__.py",
+                                    "src/carto_probe_one/plugin.py", "tests/test_contract.py"]
+    package = Path(doc["path"])
+    plugin = (package / "src" / "carto_probe_one" / "plugin.py").read_text("utf-8")
+    test = (package / "tests" / "test_contract.py").read_text("utf-8")
+    assert f"def {KINDS[kind].hook}(register):" in plugin and "class ProbeOne" in plugin
+    assert f"class TestProbeOne{KINDS[kind].suffix}Contract({KINDS[kind].kit}):" in test
+    assert f".{KINDS[kind].registry}.get(\"probe-one\")" in test
+    for path in package.rglob("*.py"):
+        compile(path.read_text("utf-8"), str(path), "exec")
+    pyproject = (package / "pyproject.toml").read_text("utf-8")
+    assert 'probe-one = "carto_probe_one.plugin"' in pyproject and "carto.capture" not in pyproject
+    assert "{{" not in pyproject + plugin + test + (package / "README.md").read_text("utf-8")
+
+
+def test_every_kind_has_its_registration_hook_and_kit():
+    from carto_core import api
+    from carto_core.plugin.registries import REGISTRATION_HOOKS
+
+    for kind, spec in KINDS.items():
+        assert REGISTRATION_HOOKS[spec.hook] == spec.registry, kind
+        assert spec.kit in api.EXPORTS, kind
+        if kind != "source":
+            assert len(template_files(kind)) == 5, kind
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", COMPONENTS)
+def test_each_kind_installs_registers_and_passes_its_kit(tmp_path, kind):
+    result = CliRunner().invoke(cli, ["new-plugin", "probe-two", "--kind", kind, "--dir", str(tmp_path), "--json"])
+    package = Path(json.loads(result.stdout)["path"])
+    target = tmp_path / "site"
+    installed = pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+                    "--target", str(target), str(package))
+    assert installed.returncode == 0, installed.stderr
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(target), os.environ.get("PYTHONPATH")]))}
+    tests = run_tests(package, env)
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert f"{TESTS_OF[kind]} passed" in tests.stdout, tests.stdout
+    listing = subprocess.run([sys.executable, "-m", "carto_core", "plugins", "--json"],
+                             env=env, capture_output=True, text=True, timeout=120)
+    assert listing.returncode == 0 and "carto-probe-two" in listing.stdout, listing.stderr
+
+
+@pytest.mark.slow
+def test_a_generated_ranker_broken_for_the_scope_fails_its_kit(tmp_path):
+    result = CliRunner().invoke(cli, ["new-plugin", "probe-three", "--kind", "ranker", "--dir", str(tmp_path), "--json"])
+    package = Path(json.loads(result.stdout)["path"])
+    plugin = package / "src" / "carto_probe_three" / "plugin.py"
+    text = plugin.read_text("utf-8")
+    guard = "        if scope.mask is not None:\n            held *= scope.mask\n"
+    assert guard in text
+    plugin.write_text(text.replace(guard, ""), "utf-8")
+    target = tmp_path / "site"
+    assert pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+               "--target", str(target), str(package)).returncode == 0
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(target), os.environ.get("PYTHONPATH")]))}
+    failing = run_tests(package, env)
+    assert failing.returncode == 1
+    assert "FAILED tests/test_contract.py::TestProbeThreeRankerContract::test_ranker_honours_the_scope" in failing.stdout
