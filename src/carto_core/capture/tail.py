@@ -9,6 +9,7 @@ never half-parsed.
 
 from __future__ import annotations
 
+import json
 import os
 
 from carto_core.util.safeio import open_regular
@@ -30,3 +31,19 @@ def read_tail(path: os.PathLike | str, limit: int) -> bytes:
         cut = data.find(b"\n")
         data = data[cut + 1:] if cut >= 0 else b""  # no line break: all of it is one cut line
     return data
+
+
+def tail_rows(path: os.PathLike | str, limit: int) -> list[dict]:
+    """The JSON objects among the complete lines of the last `limit` bytes (`read_tail`), in
+    file order; a line that is not one is skipped."""
+    rows = []
+    for line in read_tail(path, limit).split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows

@@ -17,7 +17,6 @@ Stdlib only: `carto doctor` reads it without numpy.
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import statistics
@@ -78,34 +77,13 @@ def measure():
         out["peak_rss_mb"] = round(peak / (1 << 20 if os.uname().sysname == "Darwin" else 1 << 10), 1)
 
 
-def _tail_rows(path) -> list[dict]:
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - TAIL_BYTES))
-            data = handle.read()
-    except OSError:
-        return []
-    lines = data.split(b"\n")
-    if size > TAIL_BYTES:
-        lines = lines[1:]  # the first line read is cut
-    rows = []
-    for line in lines:
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            rows.append(row)
-    return rows
-
-
 def summary(path) -> dict | None:
     """The keep-up log's budget figures (None: no run logged yet): `last` (its line), `runs`
     (how many of the last lines recorded a budget), and over them `cpu_s` and `peak_rss_mb`
     as {median, max}."""
-    rows = _tail_rows(path)
+    from carto_core.capture.tail import tail_rows
+
+    rows = tail_rows(path, TAIL_BYTES)
     if not rows:
         return None
     measured = [r for r in rows if isinstance(r.get("cpu_s"), (int, float))

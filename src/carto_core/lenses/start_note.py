@@ -22,7 +22,7 @@ import json
 import os
 from datetime import datetime, timedelta, timezone
 
-from carto_core.capture.tail import read_tail
+from carto_core.capture.tail import tail_rows
 from carto_core.model.project import find_git, project_for
 from carto_core.util.privatefiles import make_dirs, write_text
 from carto_core.util.timeparse import parse_timestamp
@@ -39,18 +39,7 @@ def enabled(env: dict | None = None) -> bool:
 
 
 def _tail_rows(path, limit: int = TAIL_BYTES) -> list[dict]:
-    data = read_tail(path, limit)
-    rows = []
-    for line in data.split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            rows.append(row)
-    return rows
+    return tail_rows(path, limit)
 
 
 def _head(cwd: str) -> tuple[str, str]:
