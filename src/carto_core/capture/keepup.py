@@ -50,10 +50,20 @@ def team_due(home) -> bool:
     return detached.switched_on("CARTO_TEAM_PUSH") and os.path.isfile(home.state.joinpath(*TEAM_SETTINGS))
 
 
+#: The registry of MEMORY.md files `carto memory --write` wrote, under `<home>/.carto/`
+#: (`carto_core.control.memoryfiles.REGISTRY`; a test holds the two together).
+MEMORY_FILES = "memory-files.json"
+
+
+def memory_due(home) -> bool:
+    """The home wrote a MEMORY.md to keep current (one `stat`) and that is not switched off."""
+    return detached.switched_on("CARTO_MEMORY_REFRESH") and os.path.isfile(home.state / MEMORY_FILES)
+
+
 def enabled(home=None) -> bool:
     if not detached.switched_on("CARTO_KEEPUP"):
         return False
-    return detached.switched_on("CARTO_SEMANTIC") or (home is not None and team_due(home))
+    return detached.switched_on("CARTO_SEMANTIC") or (home is not None and (team_due(home) or memory_due(home)))
 
 
 def _seconds(name: str, default: float) -> float:

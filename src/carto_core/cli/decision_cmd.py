@@ -78,6 +78,10 @@ def _change(state: str, record_id: str, by=None, text=None, reason=None, dry_run
                      cwd=os.getcwd(), dry_run=dry_run)
     except DecisionError as exc:
         fail(str(exc), ExitCode.USAGE if exc.usage else ExitCode.NOT_FOUND)
+    if out["log_outcome"] == "written":
+        from carto_core.control.memoryfiles import refresh_quietly
+
+        refresh_quietly(current_home(), out["record"]["project"] or None)
     if as_json:
         emit_json(out)
         return

@@ -65,6 +65,10 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
 
     proposed = proposals(home, row)  # against the records before this wrapup
     receipt = {"log_outcome": "dry_run", "event_id": row["event_id"]} if dry_run else write_wrapup(home, row)
+    if receipt["log_outcome"] == "written":
+        from carto_core.control.memoryfiles import refresh_quietly
+
+        refresh_quietly(home, row.get("project") or None)
     if as_json:
         emit_json({"receipt": receipt, "row": row, "proposed_supersessions": proposed})
         return

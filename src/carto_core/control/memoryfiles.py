@@ -54,6 +54,67 @@ def remember(home: Home, path: Path, project: str) -> None:
         pass
 
 
+#: Most files one refresh rewrites, and where it logs what it changed.
+REFRESH_MAX = 10
+REFRESH_LOG = "memory-refresh.jsonl"
+
+
+def refresh(home: Home, project: str | None = None, *, limit: int = REFRESH_MAX) -> list[dict]:
+    """Bring carto's section of every MEMORY.md `carto memory --write` wrote (of `project`, or
+    all) up to date with the home: superseded and retired decisions go, new ones come, the
+    person's lines stay (`lenses.memory.rewritten`). Idempotent (an unchanged file is not
+    written), at most `limit` files, a file whose section a person removed is left alone. One
+    row per file looked at in `<home>/.carto/memory-refresh.jsonl` (changed, lines added and
+    removed). Never raises for a file: its problem is its row's `error`."""
+    import difflib
+    import time
+
+    from carto_core.lenses.memory import BEGIN, NoRoom, build_memory, rewritten
+
+    rows = []
+    for name, owner in sorted(_registry(home).items()):
+        if len(rows) >= limit:
+            break
+        if project is not None and owner.lower() != project.lower():
+            continue
+        row = {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "file": name,
+               "project": owner, "changed": False}
+        try:
+            existing = Path(name).read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # moved or deleted: nothing of the person's to keep current
+        if BEGIN not in existing:
+            continue
+        try:
+            new = rewritten(existing, build_memory(home, owner))
+            if new != existing:
+                diff = list(difflib.unified_diff(existing.splitlines(), new.splitlines(), lineterm="", n=0))
+                write_whole(Path(name), new)
+                row.update(changed=True,
+                           added=sum(1 for d in diff if d.startswith("+") and not d.startswith("+++")),
+                           removed=sum(1 for d in diff if d.startswith("-") and not d.startswith("---")))
+        except (NoRoom, OSError) as exc:
+            row["error"] = str(exc)[:300]
+        rows.append(row)
+    if rows:
+        from carto_core.logio.appendlog import append_rows
+
+        try:
+            home.ensure_state()
+            append_rows(home.state / REFRESH_LOG, rows)
+        except OSError:
+            pass
+    return rows
+
+
+def refresh_quietly(home: Home, project: str | None = None) -> list[dict]:
+    """`refresh` for a command that just changed what the memory holds: never fails it."""
+    try:
+        return refresh(home, project)
+    except Exception:  # noqa: BLE001 - the command's own work is done; the next refresh retries
+        return []
+
+
 def _claude_memory_files() -> list[Path]:
     from carto_core.transcript.resolver import TranscriptRoots
 

@@ -8,7 +8,7 @@ import sys
 import time
 
 from carto_core.capture import detached
-from carto_core.capture.keepup import BACKOFF_DEFAULT, LOCK, LOG, MAX_ROUNDS, STAMP, _seconds, team_due
+from carto_core.capture.keepup import BACKOFF_DEFAULT, LOCK, LOG, MAX_ROUNDS, STAMP, _seconds, memory_due, team_due
 
 
 def _log_sizes(home) -> tuple:
@@ -56,7 +56,8 @@ def run(home, policy: dict | None = None) -> dict:
         if not held:
             return {"outcome": "locked"}
         team = team_due(home)
-        semantic = detached.switched_on("CARTO_SEMANTIC") or not team
+        # started for the team or the MEMORY.md files: the ladder stays off when switched off
+        semantic = detached.switched_on("CARTO_SEMANTIC") or not (team or memory_due(home))
         report = None
         pushed = None
         if semantic:
@@ -95,7 +96,18 @@ def run(home, policy: dict | None = None) -> dict:
         backed_up = _daily_backup(home)
         if backed_up is not None:
             out["backup"] = backed_up
+        refreshed = _memory_files(home)
+        if refreshed:
+            out["memory_files"] = refreshed
         return out
+
+
+def _memory_files(home) -> list[dict]:
+    """The MEMORY.md files `carto memory --write` wrote, brought up to date (what the session
+    decided, retired or superseded); never in a hook's own time."""
+    from carto_core.control.memoryfiles import refresh_quietly
+
+    return refresh_quietly(home) if memory_due(home) else []
 
 
 def _daily_backup(home) -> dict | None:

@@ -371,10 +371,32 @@ class NoRoom(ValueError):
     """The file's own lines leave carto's section no room within Claude Code's budget."""
 
 
+def _theirs(existing: str) -> str:
+    """`existing` with the lines a person added inside carto's section moved just above it
+    (carto's lines are its markers, headings, intro and bullets ending with their ids: a
+    bullet of carto's that a person edited stays carto's and is rewritten)."""
+    start = existing.find(BEGIN)
+    end = existing.find(END, start if start >= 0 else 0)
+    if start < 0 or end < 0:
+        return existing
+    ours = re.compile(r"^(?:# .+: what carto remembers|## .+|- .* <!-- [^>]* -->|Each line ends with .*"
+                      r"|\(nothing recorded for this project yet.*)$")
+    body = existing[start + len(BEGIN):end].split("\n")
+    foreign = [line for line in body if line.strip() and not ours.match(line.strip())]
+    if not foreign:
+        return existing
+    head = existing[:start]
+    if head and not head.endswith("\n"):
+        head += "\n"
+    return head + "\n".join(foreign) + "\n" + existing[start:]
+
+
 def rewritten(existing: str, memory: Memory) -> str:
     """`existing` MEMORY.md text with carto's section rendered from `memory` in the room the
-    person's lines leave (Claude Code loads `MAX_LINES` lines, `MAX_BYTES` bytes). Raises
-    `NoRoom` when they leave too little."""
+    person's lines leave (Claude Code loads `MAX_LINES` lines, `MAX_BYTES` bytes); lines a
+    person added inside the section are kept, above it (`_theirs`). Raises `NoRoom` when they
+    leave too little."""
+    existing = _theirs(existing)
     outside = existing
     if BEGIN in existing and END in existing:
         start, end = existing.find(BEGIN), existing.find(END) + len(END)

@@ -370,6 +370,10 @@ class CartoMcp:
         proposed = proposals(self.home, row)
         receipt = ({"log_outcome": "dry_run", "event_id": row["event_id"]} if args.get("dry_run")
                    else write_wrapup(self.home, row))
+        if receipt["log_outcome"] == "written":
+            from carto_core.control.memoryfiles import refresh_quietly
+
+            refresh_quietly(self.home, row.get("project") or None)
         return {"receipt": receipt, "row": row, "proposed_supersessions": proposed}
 
     def decisions(self, args: dict) -> dict:
@@ -385,12 +389,17 @@ class CartoMcp:
 
         state = {"retire": "retired", "reject": "rejected", "supersede": "superseded"}[args["action"]]
         try:
-            return change(self.home, args["id"], state, by=args.get("by"), text=args.get("text"),
-                          reason=args.get("reason"), session_id=self.session_for(args) or None,
-                          provider=self.provider(), cwd=os.getcwd(), dry_run=bool(args.get("dry_run")))
+            out = change(self.home, args["id"], state, by=args.get("by"), text=args.get("text"),
+                         reason=args.get("reason"), session_id=self.session_for(args) or None,
+                         provider=self.provider(), cwd=os.getcwd(), dry_run=bool(args.get("dry_run")))
         except DecisionError as exc:
             raise (ToolError("invalid_arguments", str(exc)) if exc.usage
                    else ToolError("not_found", str(exc), 404)) from None
+        if out["log_outcome"] == "written":
+            from carto_core.control.memoryfiles import refresh_quietly
+
+            refresh_quietly(self.home, out["record"]["project"] or None)
+        return out
 
     def session_tree(self, args: dict) -> dict:
         from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
