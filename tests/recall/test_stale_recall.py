@@ -57,3 +57,33 @@ def test_a_recalled_wrapup_whose_cited_file_changed_says_so_and_goes_below(tmp_p
     stale = next(line for line in snippets if "evt-wrapstale1" in line)
     assert f"(stale: invoice.py changed in {later[:7]}, 3 days after this)" in stale
     assert "(stale:" not in snippets[0] and first  # the up-to-date one is not marked
+
+
+def test_a_superseded_decision_is_not_recalled_and_its_successor_is(tmp_path):
+    from carto_core.lenses.decisions import change
+    from carto_core.logio.home import Home
+    from carto_core.model import decisions
+
+    home = tmp_path / "home"
+    write_home(home)
+
+    def wrapup(n, days, decision):
+        return {"event_id": f"evt-wrapdecide{n}", "timestamp": (NOW - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "milestone": "session_wrapup", "provider": "claude", "session_id": f"wrap-{n}",
+                "project": "webshop", "cwd": "/src/webshop", "description": decision, "decisions": [decision],
+                "unresolved": [], "key_insight": ""}
+
+    old = "gift cards are refunded to the original card within seven days, says finance"
+    new = "gift cards are refunded as store credit within seven days (reverses the card refund rule)"
+    with open(home / "session-milestones.jsonl", "w", encoding="utf-8") as handle:
+        for row in (wrapup(1, 20, old), wrapup(2, 3, new)):
+            handle.write(json.dumps(row) + "\n")
+    prompt = "are gift cards refunded to the original card within seven days?"
+    build_index(home)
+    before = context_of(run_hook(home, "claude", prompt_payload("session-a", prompt)))
+    assert before is not None and "evt-wrapdecide1" in before  # both are current: both may come
+    change(Home(home), decisions.record_id("decision", "webshop", old), "superseded",
+           by=decisions.record_id("decision", "webshop", new))
+    build_index(home)
+    after = context_of(run_hook(home, "claude", prompt_payload("session-b", prompt)))
+    assert after is not None and "evt-wrapdecide2" in after and "evt-wrapdecide1" not in after, after

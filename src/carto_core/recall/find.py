@@ -33,9 +33,10 @@ class Found:
 
 def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), now=None,
          limit: int = 3, gate: Gate | None = None, accesses: dict | None = None,
-         scan: int = 60) -> Found:
+         scan: int = 60, skip=None) -> Found:
     """The results to show for `prompt` (at most `limit`; `scan`: how far down the ranking
-    the gate looks)."""
+    the gate looks; `skip`: a predicate on rows that are never shown, nor set the bar for the
+    next ones)."""
     from carto_core.recall.snippet import row_text
     from carto_core.search import lite
 
@@ -56,7 +57,7 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
         if not gate.clears(margin, coverage, held):
             continue
         row = view.row(fused.index)
-        if _echo(components, row, asked):
+        if _echo(components, row, asked) or (skip is not None and skip(row)):
             continue
         # as `carto search` folds a repeated text into its best-ranked copy: three copies of
         # one line would fill the three places

@@ -72,7 +72,8 @@ def _recall(ctx, out) -> str | None:
     served = read_served(ctx.home, ctx.session)
     accesses = read_accesses(access_ledger_path(ctx.home))
     found = find(view, components, prompt, session_id=ctx.session, served_ids=served,
-                 now=ctx.now, limit=settings.MAX_SNIPPETS, accesses=accesses)
+                 now=ctx.now, limit=settings.MAX_SNIPPETS, accesses=accesses,
+                 skip=closed_wrapups(ctx.home))
     items = []
     for result in found.results:
         row = result.row
@@ -88,6 +89,28 @@ def _recall(ctx, out) -> str | None:
     shown = items[:count]
     _record(ctx, found, shown, started)
     return text or None
+
+
+def closed_wrapups(home):
+    """A predicate on rows: a wrapup every decision of which is superseded, retired or rejected
+    since (`carto_core.model.decisions`), which recall leaves out so that a reversed decision
+    never comes back above the one that replaced it. The ledger is read on the first wrapup
+    asked about, not before."""
+    from carto_core.model import decisions
+
+    ledger = []
+
+    def closed(row: dict) -> bool:
+        if row.get("milestone") != "session_wrapup":
+            return False
+        if not ledger:
+            ledger.append(decisions.load(home))
+        project = row.get("project") if isinstance(row.get("project"), str) else ""
+        said = [text for kind, text in decisions.statements(row) if kind == "decision"]
+        records = [ledger[0].records.get(decisions.record_id("decision", project, text)) for text in said]
+        return bool(records) and all(r is not None and not r.current for r in records)
+
+    return closed
 
 
 def _mark_stale(items: list[dict]) -> None:
