@@ -228,3 +228,22 @@ def test_the_fold_takes_any_rows(rows):
         assert (record.state == "superseded") == bool(record.by)
         successor = ledger.successor(record)
         assert successor is None or successor.current
+
+
+def test_profile_and_start_note_leave_out_closed_records(tmp_path):
+    from carto_core.lenses.profile import build_profile
+    from carto_core.lenses.start_note import start_note
+
+    home = build_sample_home(tmp_path / "h")
+    cwd = tmp_path / "webshop"
+    cwd.mkdir()
+    env = {"CARTO_START_NOTE": "1"}
+    assert "bundles and coupons stacking" in start_note(home, SESSIONS["c"], str(cwd), env=env)
+    assert "apply discounts before tax" in build_profile(home, window="365d")["markdown"]
+    change(home, model.record_id("thread", "webshop", "bundles and coupons stacking"), "rejected")
+    change(home, model.record_id("decision", "webshop", "apply discounts before tax"), "superseded",
+           text="apply discounts after tax")
+    (home.state / "start-note.json").unlink()  # shown again, whatever changed
+    note = start_note(home, SESSIONS["c"], str(cwd), env=env)
+    assert note is not None and "Discount codes landed" in note and "bundles and coupons stacking" not in note
+    assert "apply discounts before tax" not in build_profile(home, window="365d")["markdown"]

@@ -2,7 +2,7 @@
 
 Sections in priority order, trimmed from the tail to fit the character budget (default 4000):
 Active surface (top projects: last seen, events, commits), Durable decisions (wrapup
-`decisions[]` and `key_insight`), Work shape (commit types, diff quadrants), Cadence (peak hours
+`decisions[]` and `key_insight`, without those superseded, retired or rejected since), Work shape (commit types, diff quadrants), Cadence (peak hours
 in local time, weekend share, sessions). Never hand-edited: it is rebuilt from the logs.
 
 Read from the facts columns (`carto_core.facts.store`), not a loaded corpus: only commits and
@@ -101,6 +101,9 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     commit_types, quadrants, hours = Counter(), Counter(), Counter()
     weekend = 0
     decisions: list[str] = []
+    from carto_core.model.decisions import load, record_id, statements as stated
+
+    closed = {rid for rid, record in load(home).records.items() if not record.current}
     hook_shas: set[str] = set()
     turn_commits: list[tuple[str, str, str]] = []  # (sha, project, commit type) that turns record
     tools: Counter = Counter()
@@ -156,10 +159,14 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
                 quadrants[shape["quadrant"]] += 1
         if is_wrapup and event.row.get("milestone") == "session_wrapup":
             day = event.timestamp.astimezone().date()
-            for item in event.row.get("decisions") or []:
-                decisions.append(f"{item} ({event.project or '-'}, {day})")
-            if event.row.get("key_insight"):
-                decisions.append(f"insight: {event.row['key_insight']} ({event.project or '-'})")
+            project = event.row.get("project") if isinstance(event.row.get("project"), str) else ""
+            for kind, item in stated(event.row):
+                if record_id(kind, project, item) in closed:
+                    continue  # superseded, retired or rejected since
+                if kind == "decision":
+                    decisions.append(f"{item} ({event.project or '-'}, {day})")
+                elif kind == "insight":
+                    decisions.append(f"insight: {item} ({event.project or '-'})")
     for sha, name, commit_type in turn_commits:
         if any(sha.startswith(other[:7]) or other.startswith(sha) for other in hook_shas):
             continue

@@ -92,7 +92,7 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
             "timestamp": wrapup.get("timestamp"),
             "session_id": wrapup.get("session_id"),
             "description": wrapup.get("description") or "",
-            "unresolved": [str(x) for x in (wrapup.get("unresolved") or []) if x],
+            "unresolved": _open_threads(home, wrapup),
         },
         "live_peers": sorted(
             ({"session_id": p["session_id"], "provider": p["provider"], "events": p["events"],
@@ -148,6 +148,20 @@ def render(document: dict) -> str:
         lines.append(f"  live peer {peer['session_id'][:8]} ({peer['provider'] or '?'}): "
                      f"{peer['events']} events, last {peer['minutes_ago']}m ago")
     return "\n".join(lines)
+
+
+def _open_threads(home, wrapup: dict) -> list[str]:
+    """The wrapup's unresolved threads that are still open: not "none", and not retired,
+    rejected or superseded since (`carto_core.model.decisions`)."""
+    from carto_core.model import decisions
+
+    threads = [str(x) for x in (wrapup.get("unresolved") or []) if not decisions.is_empty(x)]
+    if not threads:
+        return []
+    ledger = decisions.load(home)
+    project = wrapup.get("project") if isinstance(wrapup.get("project"), str) else ""
+    closed = {rid for rid, record in ledger.records.items() if not record.current}
+    return [t for t in threads if decisions.record_id("thread", project, t) not in closed]
 
 
 def start_note(home, session_id: str, cwd: str, now: datetime | None = None,
