@@ -10,34 +10,16 @@ that started before it.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections import Counter
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from carto_core.cli import cli
+from tests.clikit import run as _run, object_rows as _lines
 
 ROOT = Path(__file__).resolve().parents[2]
 LINEAGE = ROOT / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328-lineage"
 CODEX_REAL = ROOT / "plugins" / "codex" / "tests" / "fixtures" / "codex-0.169.0"
-
-
-def _run(*args: str, ok=(0,)):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code in ok, (args, result.exit_code, result.output)
-    return json.loads(result.stdout) if "--json" in args else result.output
-
-
-def _lines(path: Path):
-    for raw in path.read_text("utf-8").splitlines():
-        try:
-            row = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            yield row
 
 
 def scan_claude(root: Path) -> Counter:

@@ -14,17 +14,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from carto_core.cli import cli
+from tests.clikit import run as _run
 
 ROOT = Path(__file__).resolve().parents[2]
 LINEAGE = ROOT / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328-lineage"
 ORIGIN = "2a1c0000-0000-4000-8000-000000000003"
 DEMO = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
-
-
-def _run(*args: str, ok=(0,)):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code in ok, (args, result.exit_code, result.output)
-    return json.loads(result.stdout) if "--json" in args else result.output
 
 
 def _lines(path: Path) -> list[dict]:

@@ -17,21 +17,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from carto_core.cli import cli
+from tests.clikit import run as _run
 
 FIXTURE = Path(__file__).resolve().parents[2] / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328-lineage"
 ORIGIN = "2a1c0000-0000-4000-8000-000000000003"
 FORK = "2a1c0000-0000-4000-8000-000000000004"
 CLEARED = "2a1c0000-0000-4000-8000-000000000005"
 RECORDED_PROJECTS = "/home/dev/.claude/projects/-home-dev-repo"
-
-
-def _run(*args: str, ok=(0,)):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code in ok, (args, result.exit_code, result.output)
-    return json.loads(result.stdout) if "--json" in args else result.output
 
 
 def _lines(path: Path) -> list[dict]:

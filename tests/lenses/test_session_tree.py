@@ -12,46 +12,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from carto_core.cli import cli
+from tests.clikit import run as _run, object_rows as _lines, ingest_shared as _home
 
 DEMO = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"     # 1.0.x: three Task calls, two inline sidechains
 SHOWCASE = "55550000-0000-4000-8000-000000000001"  # 2.1.x: two Agent calls, one subagent file
 CODEX_PARENT = "22222222-2222-4222-8222-222222222222"
 CODEX_CHILD = "33333333-3333-4333-8333-333333333333"
-
-
-def _run(*args: str, ok: tuple[int, ...] = (0,)):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code in ok, (args, result.exit_code, result.output)
-    return json.loads(result.stdout) if "--json" in args else result.output
-
-
-def _home(shared_fixtures, tmp_path) -> tuple[Path, Path]:
-    claude = tmp_path / "claude"
-    shutil.copytree(shared_fixtures / "claude", claude, ignore=shutil.ignore_patterns("*.md"))
-    codex = tmp_path / "codex"
-    shutil.copytree(shared_fixtures / "codex" / "claude-code-log" / "sessions", codex)
-    _run("ingest", "claude", "--root", str(claude), "--json")
-    _run("ingest", "codex", "--root", str(codex), "--json")
-    return claude, codex
-
-
-def _lines(path: Path) -> list[dict]:
-    out = []
-    for raw in path.read_text("utf-8").splitlines():
-        try:
-            row = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            out.append(row)
-    return out
 
 
 def _blocks(line: dict, kind: str) -> list[dict]:

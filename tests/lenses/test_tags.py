@@ -19,9 +19,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from carto_core.cli import cli
+from tests.clikit import run as _run, object_rows as _lines
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = [ROOT / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328",
@@ -29,22 +28,6 @@ FIXTURES = [ROOT / "plugins" / "claude" / "tests" / "fixtures" / "claude-2.1.328
 CODEX_REAL = ROOT / "plugins" / "codex" / "tests" / "fixtures" / "codex-0.169.0"
 TESTS = re.compile(r"(^|[\s;&|])(pytest|npm test|go test|cargo test)(\s|$)")
 COMMIT_LINE = re.compile(r"\[[^\]\s]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ")
-
-
-def _run(*args: str, ok=(0,)):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code in ok, (args, result.exit_code, result.output)
-    return json.loads(result.stdout) if "--json" in args else result.output
-
-
-def _lines(path: Path):
-    for raw in path.read_text("utf-8").splitlines():
-        try:
-            row = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(row, dict):
-            yield row
 
 
 def _human(line: dict) -> bool:

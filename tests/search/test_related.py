@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -20,24 +19,14 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
+from tests.clikit import ingest_shared, run as _run
 
 DEMO = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
 
 
-def _run(*args: str, ok=(0,)):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code in ok, (args, result.exit_code, result.output)
-    return json.loads(result.stdout) if "--json" in args else result.output
-
-
 @pytest.fixture
 def scan(shared_fixtures, tmp_path):
-    claude = tmp_path / "claude"
-    shutil.copytree(shared_fixtures / "claude", claude, ignore=shutil.ignore_patterns("*.md"))
-    codex = tmp_path / "codex"
-    shutil.copytree(shared_fixtures / "codex" / "claude-code-log" / "sessions", codex)
-    _run("ingest", "claude", "--root", str(claude), "--json")
-    _run("ingest", "codex", "--root", str(codex), "--json")
+    claude, codex = ingest_shared(shared_fixtures, tmp_path)
     from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
     from carto_core.search.tokens import row_text
