@@ -225,6 +225,13 @@ def _string_field(body: dict, name: str, limit: int, default: str = "") -> str:
     return value
 
 
+def _flag_field(body: dict, name: str) -> bool:
+    value = body.get(name, False)
+    if not isinstance(value, bool):
+        raise ApiError(400, "RECALL_INVALID", f"{name} must be true or false")
+    return value
+
+
 def validate_recall(body: object, corpus_root: str) -> dict:
     if not isinstance(body, dict):
         raise ApiError(400, "RECALL_INVALID", "the body must be a JSON object")
@@ -249,28 +256,16 @@ def validate_recall(body: object, corpus_root: str) -> dict:
             isinstance(x, str) and len(x) <= 200 for x in excluded):
         raise ApiError(400, "RECALL_INVALID", "excluded_event_ids must be at most 500 strings")
     out["excluded_event_ids"] = excluded
-    explain = body.get("explain", False)
-    if not isinstance(explain, bool):
-        raise ApiError(400, "RECALL_INVALID", "explain must be true or false")
-    out["explain"] = explain
-    team = body.get("team", False)
-    if not isinstance(team, bool):
-        raise ApiError(400, "RECALL_INVALID", "team must be true or false")
-    out["team"] = team
+    out["explain"] = _flag_field(body, "explain")
+    out["team"] = _flag_field(body, "team")
     if not isinstance(body.get("tags", []), list):
         raise ApiError(400, "RECALL_INVALID", "tags must be a list of strings")
     out["tags"] = sessiontags.parse_tags(body.get("tags", []))
-    if team and out["tags"]:
+    if out["team"] and out["tags"]:
         raise ApiError(400, "RECALL_INVALID", "tags filter this home's sessions; they do not "
                        "combine with team")
-    tag_facets = body.get("tag_facets", False)
-    if not isinstance(tag_facets, bool):
-        raise ApiError(400, "RECALL_INVALID", "tag_facets must be true or false")
-    out["tag_facets"] = tag_facets
-    tag_topics = body.get("tag_topics", False)
-    if not isinstance(tag_topics, bool):
-        raise ApiError(400, "RECALL_INVALID", "tag_topics must be true or false")
-    out["tag_topics"] = tag_topics
+    out["tag_facets"] = _flag_field(body, "tag_facets")
+    out["tag_topics"] = _flag_field(body, "tag_topics")
     if out["corpus_root"] and os.path.abspath(out["corpus_root"]) != corpus_root:
         raise ApiError(409, "CORPUS_MISMATCH", f"this server indexes {corpus_root}")
     for name in ("since", "before"):
