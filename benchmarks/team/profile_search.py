@@ -1,5 +1,8 @@
 """Where a team search spends its time: each question asked whole, without its vector ladder,
-without its keyword ladder, and the keyword ladder's document-frequency count alone.
+without its keyword ladder, the keyword ladder's document frequencies alone (read from the
+counts the server keeps), and, as the peer in the same run, the keyword ladder as it was before
+those counts: each term's rows counted through the GIN index (at most 20,000), every row holding
+a term rarer than that scored by unnesting its terms.
 
     CARTO_EMBEDDER=wordllama nice -n 5 .venv/bin/python benchmarks/team/profile_search.py --events 50000
 
@@ -21,6 +24,39 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_team as bt  # noqa: E402
+
+
+OLD_DF_CAP = 20_000
+
+
+def _old_keyword_ladder(conn, terms: list[str]) -> list:
+    """The keyword ladder before the server kept term counts (the peer): document frequencies
+    counted at question time, every row holding a rarer term scored by unnesting its terms."""
+    from carto_core.team.search import B, DEPTH, K1, idf
+
+    n, dl_sum = conn.execute("SELECT coalesce(sum(events), 0), coalesce(sum(dl_sum), 0) FROM carto.tallies "
+                             "WHERE team = %s", (bt.TEAM,)).fetchone()
+    n = max(int(n), 1)
+    counted = conn.execute(
+        "SELECT t, (SELECT count(*) FROM (SELECT 1 FROM carto.events e WHERE e.team = %(team)s "
+        "AND e.terms @> ARRAY[t] LIMIT %(cap)s) x) FROM unnest(%(terms)s::text[]) AS t",
+        {"team": bt.TEAM, "cap": OLD_DF_CAP, "terms": terms}).fetchall()
+    dfs = {t: int(df) for t, df in counted}
+    held = [t for t in terms if dfs.get(t)]
+    if not held:
+        return []
+    rare = [t for t in held if dfs[t] < OLD_DF_CAP]
+    newest = "" if rare else f" ORDER BY e.ts DESC NULLS LAST LIMIT {OLD_DF_CAP}"
+    return conn.execute(f"""
+        SELECT c.event_id, row_number() OVER (ORDER BY sum(q.idf * t.tf * (%(k1)s + 1)
+               / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * c.dl / %(avgdl)s))) DESC, c.event_id) AS r
+        FROM (SELECT e.event_id, e.terms, e.tfs, e.dl FROM carto.events e
+              WHERE e.team = %(team)s AND e.terms && %(cand)s::text[]{newest}) c
+        CROSS JOIN LATERAL unnest(c.terms, c.tfs) AS t(term, tf)
+        JOIN unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf) ON q.term = t.term
+        GROUP BY c.event_id, c.dl ORDER BY r LIMIT %(depth)s""",
+        {"team": bt.TEAM, "k1": K1, "b": B, "avgdl": max(float(dl_sum) / n, 1.0), "cand": rare or held,
+         "q_terms": held, "q_idf": [idf(dfs[t], max(n, dfs[t])) for t in held], "depth": DEPTH}).fetchall()
 
 
 def main() -> None:
@@ -72,10 +108,12 @@ def main() -> None:
             parts["no_keyword"] = timed(query)
             query.terms = terms
             started = time.perf_counter()
-            conn.execute("SELECT t, (SELECT count(*) FROM (SELECT 1 FROM carto.events e WHERE e.team = %(team)s "
-                         "AND e.terms @> ARRAY[t] LIMIT %(cap)s) x) FROM unnest(%(terms)s::text[]) AS t",
-                         {"team": bt.TEAM, "cap": team_search.DF_CAP, "terms": terms}).fetchall()
-            parts["df_count"] = (time.perf_counter() - started) * 1000
+            team_search.document_frequencies(conn, bt.TEAM, terms)
+            parts["df"] = (time.perf_counter() - started) * 1000
+            conn.rollback()
+            started = time.perf_counter()
+            _old_keyword_ladder(conn, terms)
+            parts["old_keyword"] = (time.perf_counter() - started) * 1000
             conn.rollback()
             print(json.dumps({"q": text, **{k: round(v, 1) for k, v in parts.items()}}))
         conn.close()

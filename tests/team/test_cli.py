@@ -9,6 +9,7 @@ import stat
 
 import pytest
 
+from carto_core.team.schema import SCHEMA_VERSION
 from teamkit import Machine, activity, make_repo, make_team, server_rows
 
 
@@ -113,9 +114,9 @@ def test_admin_setup_grant_revoke_from_the_command_line(tmp_path, pg_db):
     shop = make_repo(tmp_path / "shop", "git@github.com:acme/shop.git")
     admin = Machine(tmp_path / "o", "admin-box")
     setup = admin.json("team", "admin", "setup", pg_db.url(), "--team", "acme", "--model", "none")
-    assert setup["schema"] == 1 and setup["model"] is None
+    assert setup["schema"] == SCHEMA_VERSION and setup["model"] is None
     again = admin.json("team", "admin", "setup", pg_db.url(), "--team", "acme", "--model", "none")
-    assert again["schema_before"] == 1
+    assert again["schema_before"] == SCHEMA_VERSION
     dana = pg_db.role("dana")
     env = {"CARTO_TEAM_ADMIN_URL": pg_db.url()}
     granted = admin.json("team", "admin", "grant", dana, "--team", "acme", "--project", "git@github.com:acme/shop.git",

@@ -1,8 +1,9 @@
 """Taking rows back from a team server: a person's rows, a project's rows, or a person's rows
 of one project. A member removes their own rows; the schema's owner anyone's (row-level
 security lets nobody else: a member asking for another's rows is refused before anything
-runs). The tallies of the machines that lost rows are counted again, and the removal is
-audited (who, what, how many; never the rows themselves).
+runs). The tallies of the machines that lost rows are counted again (the terms' document
+counts by the server's triggers), and the removal is audited (who, what, how many; never the
+rows themselves).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def forget(conn, team: str, *, user: str | None = None, project: str | None = No
             (team, machine, len(removed), Jsonb({"user": user, "project": project,
                                                  "authors": sorted({a for a, _ in touched}),
                                                  "machines": sorted({m for _, m in touched})})))
+    conn.execute("SELECT carto.fold_terms(%s)", (team,))  # the triggers counted the rows out
+    conn.commit()
     return {"team": team, "user": user, "project": project, "removed": len(removed),
             "authors": sorted({a for a, _ in touched}), "machines": sorted({m for _, m in touched}),
             "as_owner": owner}

@@ -17,7 +17,8 @@ the copy stays here (`folded`). A batch is one transaction on the server:
    by a newer revision from the same machine (a revised turn), or by the same event's row from
    a log that wins the fold; an equal or older revision changes nothing (a re-sent batch, a
    push that arrives out of order);
-5. the author's tallies and an audit row are written in the same transaction.
+5. the author's tallies and an audit row are written in the same transaction (the terms'
+   document counts by the server's triggers: `schema`), then the counts are folded.
 
 The log's position (`<home>/.carto/team/outbox.json`, per server and team) advances only after
 the commit returns. A connection lost mid-batch is retried (libpq tries every host of the URL,
@@ -272,6 +273,10 @@ class Sender:
                                  "unchanged": unchanged, "refused": len(refused),
                                  "detail": Jsonb({**detail, "merged": merged,
                                                   "refused_ids": refused[:20]})})
+        # The server's triggers appended the batch's term counts; folding them now keeps what a
+        # search sums small (a fold already running for the team: this one returns at once).
+        conn.execute("SELECT carto.fold_terms(%s)", (team,))
+        conn.commit()
         return {"inserted": inserted, "updated": updated, "merged": merged,
                 "unchanged": unchanged, "refused": refused}
 

@@ -17,9 +17,18 @@ Everything lives in the schema `carto` of one database:
   counts (`terms`, `tfs`, `dl`) and its vector;
 - `tallies`: events and term counts per (team, author, machine): the keyword ladder's document
   count and mean length without counting a million rows per query;
+- `term_df` and `term_delta`: how many rows of each (team, project) hold each term, the keyword
+  ladder's document frequencies. Triggers on `events` keep them, whatever writes the rows (a
+  push, a revised turn, a forget, an administrator's statement): each statement appends its
+  change to `term_delta` (only appends: ten machines pushing at once never wait on each other's
+  counts, nor deadlock on them), and `fold_terms(team)` moves the deltas into `term_df` (one
+  folder at a time, under an advisory lock; a push calls it after each batch). A term's
+  frequency is the sum of both tables' rows, so a query is right before and after a fold;
 - `audit`: who pushed or forgot what, when, from which machine.
 
 Roles: `carto_member` (no login) holds the privileges; each person is a login role granted it.
+The term counts are written only by the triggers' and `fold_terms`'s functions, which run as
+the schema's owner: a member reads the counts of the projects they may read, and writes none.
 The schema's owner (the role that ran `carto team admin setup`) bypasses row-level security;
 nobody else does. Policies: a member reads the rows of the teams and projects `members` grants
 them, inserts and changes only rows whose `author` is themselves, in projects they may write.
@@ -30,7 +39,7 @@ from __future__ import annotations
 SCHEMA = "carto"
 MEMBER_ROLE = "carto_member"
 #: The version this carto reads and writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Rows a member may read: those of a team they belong to with every project ('*'), or of a
 #: project they were granted. Written as IN (subquery): planned once per statement (a hashed
@@ -149,6 +158,97 @@ MIGRATIONS: dict[int, list[str]] = {
     ],
 }
 
+#: The change each statement on `events` makes to the term counts, appended to `term_delta`:
+#: rows inserted count +1 for each term they hold, rows deleted -1; an update counts the old
+#: row -1 and the new one +1, leaving out rows whose team, id, project and terms did not change
+#: (a row that only gained a log).
+_COUNT_TERMS = """CREATE FUNCTION carto.count_terms() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO carto.term_delta (team, project_key, term, delta)
+        SELECT n.team, n.project_key, t.term, count(*)
+        FROM carto_new n CROSS JOIN LATERAL unnest(n.terms) AS t(term) GROUP BY 1, 2, 3;
+    ELSIF TG_OP = 'DELETE' THEN
+        INSERT INTO carto.term_delta (team, project_key, term, delta)
+        SELECT o.team, o.project_key, t.term, -count(*)
+        FROM carto_old o CROSS JOIN LATERAL unnest(o.terms) AS t(term) GROUP BY 1, 2, 3;
+    ELSE
+        INSERT INTO carto.term_delta (team, project_key, term, delta)
+        SELECT team, project_key, term, sum(d) FROM (
+            SELECT n.team, n.project_key, t.term, 1 AS d
+            FROM carto_new n CROSS JOIN LATERAL unnest(n.terms) AS t(term)
+            WHERE NOT EXISTS (SELECT FROM carto_old o WHERE o.team = n.team AND o.event_id = n.event_id
+                              AND o.project_key = n.project_key AND o.terms = n.terms)
+            UNION ALL
+            SELECT o.team, o.project_key, t.term, -1
+            FROM carto_old o CROSS JOIN LATERAL unnest(o.terms) AS t(term)
+            WHERE NOT EXISTS (SELECT FROM carto_new n WHERE n.team = o.team AND n.event_id = o.event_id
+                              AND n.project_key = o.project_key AND n.terms = o.terms)) AS x
+        GROUP BY 1, 2, 3 HAVING sum(d) <> 0;
+    END IF;
+    RETURN NULL;
+END $$"""
+
+#: Deltas into `term_df`: one folder a team at a time (another caller returns -1 at once and
+#: leaves the deltas to the next fold); rows are upserted sorted by the table's key, so the
+#: counts' row locks are always taken in one order.
+_FOLD_TERMS = """CREATE FUNCTION carto.fold_terms(p_team text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    moved bigint;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext('carto.fold_terms'), hashtext(p_team)) THEN
+        RETURN -1;
+    END IF;
+    WITH gone AS (DELETE FROM carto.term_delta WHERE team = p_team RETURNING project_key, term, delta),
+    summed AS (SELECT project_key, term, sum(delta) AS d FROM gone GROUP BY 1, 2),
+    upserted AS (
+        INSERT INTO carto.term_df AS f (team, project_key, term, df)
+        SELECT p_team, project_key, term, d FROM summed WHERE d <> 0 ORDER BY term, project_key
+        ON CONFLICT (team, term, project_key) DO UPDATE SET df = f.df + excluded.df
+        RETURNING 1)
+    SELECT count(*) INTO moved FROM upserted;
+    RETURN moved;
+END $$"""
+
+MIGRATIONS[2] = [
+    """CREATE TABLE carto.term_df (
+        team text NOT NULL,
+        project_key text NOT NULL,
+        term text NOT NULL,
+        df bigint NOT NULL,
+        PRIMARY KEY (team, term, project_key))""",
+    """CREATE TABLE carto.term_delta (
+        team text NOT NULL,
+        project_key text NOT NULL,
+        term text NOT NULL,
+        delta bigint NOT NULL)""",
+    "CREATE INDEX term_delta_team_term ON carto.term_delta (team, term)",
+    _COUNT_TERMS,
+    _FOLD_TERMS,
+    "REVOKE ALL ON FUNCTION carto.count_terms() FROM PUBLIC",
+    "REVOKE ALL ON FUNCTION carto.fold_terms(text) FROM PUBLIC",
+    f"GRANT EXECUTE ON FUNCTION carto.fold_terms(text) TO {MEMBER_ROLE}",
+    # The triggers first: their lock on `events` holds writers off until this migration
+    # commits, so the count below sees every row written before it and none is counted twice.
+    """CREATE TRIGGER count_inserted_terms AFTER INSERT ON carto.events
+        REFERENCING NEW TABLE AS carto_new FOR EACH STATEMENT EXECUTE FUNCTION carto.count_terms()""",
+    """CREATE TRIGGER count_updated_terms AFTER UPDATE ON carto.events
+        REFERENCING OLD TABLE AS carto_old NEW TABLE AS carto_new
+        FOR EACH STATEMENT EXECUTE FUNCTION carto.count_terms()""",
+    """CREATE TRIGGER count_deleted_terms AFTER DELETE ON carto.events
+        REFERENCING OLD TABLE AS carto_old FOR EACH STATEMENT EXECUTE FUNCTION carto.count_terms()""",
+    """INSERT INTO carto.term_df (team, project_key, term, df)
+        SELECT e.team, e.project_key, t.term, count(*)
+        FROM carto.events e CROSS JOIN LATERAL unnest(e.terms) AS t(term) GROUP BY 1, 2, 3""",
+    f"GRANT SELECT ON carto.term_df, carto.term_delta TO {MEMBER_ROLE}",
+    "ALTER TABLE carto.term_df ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE carto.term_delta ENABLE ROW LEVEL SECURITY",
+    f"CREATE POLICY reads ON carto.term_df FOR SELECT TO {MEMBER_ROLE} USING {_READABLE}",
+    f"CREATE POLICY reads ON carto.term_delta FOR SELECT TO {MEMBER_ROLE} USING {_READABLE}",
+]
+
 assert max(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -192,10 +292,11 @@ def read_state(conn) -> SchemaState:
     return SchemaState(version, bool(row[1]))
 
 
-def migrate(conn) -> tuple[int, int]:
-    """Bring the schema to SCHEMA_VERSION (as its owner, under an advisory lock so two
-    administrators never migrate at once); returns (version before, version after). Each
-    migration is one transaction: a failure leaves the version before it."""
+def migrate(conn, target: int = SCHEMA_VERSION) -> tuple[int, int]:
+    """Bring the schema to `target` (SCHEMA_VERSION; an older one builds the schema an older
+    carto made, for the upgrade's tests) as its owner, under an advisory lock so two
+    administrators never migrate at once; returns (version before, version after). A failure
+    leaves the version before the call."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('carto.migrate'))")
         if not conn.execute("SELECT EXISTS (SELECT FROM pg_extension WHERE extname = 'vector')").fetchone()[0]:
@@ -216,12 +317,12 @@ def migrate(conn) -> tuple[int, int]:
             before = int(found[0]) if found else 0
         if before > SCHEMA_VERSION:
             raise SchemaError(SchemaState(before, True).problem() or "")
-        for version in range(before + 1, SCHEMA_VERSION + 1):
+        for version in range(before + 1, target + 1):
             for statement in MIGRATIONS[version]:
                 conn.execute(statement)
             conn.execute("INSERT INTO carto.meta VALUES ('schema_version', %s) "
                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(version),))
-    return before, SCHEMA_VERSION
+    return before, max(before, target)
 
 
 class SchemaError(Exception):

@@ -4,11 +4,16 @@ statement, then fused with the home's own results.
 On the server (one statement, after one that counts the query terms):
 
 - keyword: BM25 (k1 1.2, b 0.75, Lucene's idf `ln(1 + (N - df + .5) / (df + .5))`, the local
-  ladder's) over the terms the team's analyzer made of each row at push. `df` is counted by the
-  terms' GIN index, capped at `DF_CAP` (a term held by more rows than that is common: it still
-  scores, but only rows holding a rarer term of the query are candidates; a query of common
-  terms alone takes the newest `DF_CAP` rows holding one); `N` and the mean length come from
-  the team's tallies;
+  ladder's) over the terms the team's analyzer made of each row at push. `df` is read from the
+  counts the server keeps per project (`schema`: `term_df` and its deltas, the projects this
+  login may read), `N` and the mean length from the team's tallies. Only a bounded set of rows
+  is scored (`candidates`): the query's terms are taken rarest first while the rows holding
+  them add up to at most `CANDIDATES`, and every row holding one of them is a candidate. A row
+  holding none of them holds only the commoner terms and scores at most the sum of their
+  `idf * (k1 + 1)`: when the ladder's last row scores at least that, its ranking is the one
+  scoring every row would give (`exact`); else the commoner terms' rows were left out
+  (`skipped`). A query whose rarest term alone is held by more rows takes the newest
+  `CANDIDATES` rows holding every term of the query;
 - vector: the query embedded by this machine's embedder when it makes the team's model (centred
   on the home's mean vector as the local ladder does, its floor translated the same way), rows
   scored by cosine: exactly under `admin.INDEX_MIN_ROWS` vectors, through the IVFFlat index
@@ -28,7 +33,8 @@ import time
 K1, B = 1.2, 0.75
 RRF_K = 60
 DEPTH = 100
-DF_CAP = 20_000
+#: Rows a keyword ladder scores at most (the rarest terms' rows; see the module).
+CANDIDATES = 5_000
 
 
 def idf(df: int, n: int) -> float:
@@ -43,11 +49,36 @@ class TeamQuery:
     def __init__(self, text: str, terms: list[str], vector=None, floor: float | None = None,
                  model: str | None = None, dim: int | None = None, project: str | None = None,
                  since=None, before=None, intent: str | None = None, limit: int = 15,
-                 depth: int = DEPTH):
+                 depth: int = DEPTH, candidates: int = CANDIDATES):
         self.text, self.terms, self.vector, self.floor = text, terms, vector, floor
         self.model, self.dim = model, dim
         self.project, self.since, self.before, self.intent = project, since, before, intent
-        self.limit, self.depth = limit, depth
+        self.limit, self.depth, self.candidates = limit, depth, candidates
+
+
+def document_frequencies(conn, team: str, terms: list[str]) -> dict[str, int]:
+    """term -> how many rows of the projects this login may read hold it (the counts folded,
+    plus the deltas not folded yet)."""
+    found = conn.execute(
+        "SELECT term, sum(n) FROM (SELECT term, df AS n FROM carto.term_df WHERE team = %(team)s "
+        "AND term = ANY(%(terms)s) UNION ALL SELECT term, delta FROM carto.term_delta "
+        "WHERE team = %(team)s AND term = ANY(%(terms)s)) AS x GROUP BY term",
+        {"team": team, "terms": terms}).fetchall()
+    return {term: int(n) for term, n in found}
+
+
+def candidate_terms(held: list[str], dfs: dict[str, int], cap: int) -> tuple[list[str], list[str]]:
+    """(the terms whose rows are scored, the terms left out): rarest first while their rows
+    add up to at most `cap` (none when the rarest alone is held by more)."""
+    chosen: list[str] = []
+    total = 0
+    ordered = sorted(held, key=lambda t: (dfs[t], t))
+    for term in ordered:
+        if total + dfs[term] > cap:
+            break
+        chosen.append(term)
+        total += dfs[term]
+    return chosen, [t for t in ordered if t not in chosen]
 
 
 def _scope(query: TeamQuery) -> tuple[str, dict]:
@@ -71,7 +102,8 @@ def _scope(query: TeamQuery) -> tuple[str, dict]:
 
 def run(conn, team: str, query: TeamQuery) -> dict:
     """The team's ranked rows: {"hits": [(event_id, score, keyword rank, vector rank, machine,
-    author, log, logs, row)], "keyword": {...}, "vector": {...}, "ms": ...}."""
+    author, log, logs, row, files, project key)], "keyword": {terms, held, skipped, exact,
+    ranked}, "vector": {...}, "ms": ...}."""
     from psycopg import sql
 
     started = time.perf_counter()
@@ -83,28 +115,34 @@ def run(conn, team: str, query: TeamQuery) -> dict:
     n = max(int(n), 1)
     avgdl = max(float(dl_sum) / n, 1.0)
     terms = list(dict.fromkeys(query.terms))
-    keyword_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r WHERE FALSE"
+    keyword_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r, NULL::float8 AS s WHERE FALSE"
+    bound = 0.0
     if terms:
-        counted = conn.execute(
-            "SELECT t, (SELECT count(*) FROM (SELECT 1 FROM carto.events e WHERE e.team = %(team)s "
-            "AND e.terms @> ARRAY[t] LIMIT %(cap)s) x) FROM unnest(%(terms)s::text[]) AS t",
-            {"team": team, "cap": DF_CAP, "terms": terms}).fetchall()
-        dfs = {t: int(df) for t, df in counted}
-        held = [t for t in terms if dfs.get(t)]
-        rare = [t for t in held if dfs[t] < DF_CAP]
-        out["keyword"].update(held=len(held), common=[t for t in held if dfs[t] >= DF_CAP])
+        dfs = document_frequencies(conn, team, terms)
+        held = [t for t in terms if dfs.get(t, 0) > 0]
         if held:
-            params.update(q_terms=held, q_idf=[idf(dfs[t], max(n, dfs[t])) for t in held],
-                          cand=rare or held, avgdl=avgdl)
-            newest = "" if rare else f" ORDER BY e.ts DESC NULLS LAST LIMIT {DF_CAP}"
+            idfs = {t: idf(dfs[t], max(n, dfs[t])) for t in held}
+            chosen, skipped = candidate_terms(held, dfs, query.candidates)
+            bound = sum(idfs[t] * (K1 + 1) for t in skipped)
+            out["keyword"].update(held=len(held), skipped=skipped)
+            params.update(q_terms=held, q_idf=[idfs[t] for t in held], avgdl=avgdl, cap=query.candidates)
+            if chosen:
+                params["cand"] = chosen
+                rows = f"e.terms && %(cand)s::text[] AND {scope}"
+            else:
+                rows = f"e.terms @> %(q_terms)s::text[] AND {scope} ORDER BY e.ts DESC NULLS LAST LIMIT %(cap)s"
+            # Each candidate's tf of each query term read off its arrays by position (no row's
+            # terms are unnested): the query's few terms against the row's.
             keyword_sql = f"""
-                SELECT c.event_id, row_number() OVER (ORDER BY sum(q.idf * t.tf * (%(k1)s + 1)
-                       / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * c.dl / %(avgdl)s))) DESC, c.event_id) AS r
-                FROM (SELECT e.event_id, e.terms, e.tfs, e.dl FROM carto.events e
-                      WHERE e.team = %(team)s AND e.terms && %(cand)s::text[] AND {scope}{newest}) c
-                CROSS JOIN LATERAL unnest(c.terms, c.tfs) AS t(term, tf)
-                JOIN unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf) ON q.term = t.term
-                GROUP BY c.event_id, c.dl
+                SELECT c.event_id, row_number() OVER (ORDER BY c.s DESC, c.event_id) AS r, c.s FROM (
+                    SELECT e.event_id, (
+                        SELECT coalesce(sum(q.idf * x.tf * (%(k1)s + 1)
+                               / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * e.dl / %(avgdl)s))), 0)
+                        FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
+                        CROSS JOIN LATERAL (SELECT e.tfs[array_position(e.terms, q.term)]::float8 AS tf) x
+                        WHERE x.tf IS NOT NULL) AS s
+                    FROM (SELECT e.event_id, e.terms, e.tfs, e.dl FROM carto.events e
+                          WHERE e.team = %(team)s AND {rows}) e) c
                 ORDER BY r LIMIT %(depth)s"""
     vector_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r WHERE FALSE"
     if query.vector is not None and query.model and query.dim:
@@ -125,7 +163,7 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             WHERE 1 - d >= %(floor)s"""
         out["vector"]["model"] = query.model
     statement = f"""
-        WITH keyword AS ({keyword_sql}), vector AS ({vector_sql}),
+        WITH keyword AS MATERIALIZED ({keyword_sql}), vector AS ({vector_sql}),
         fused AS (
             SELECT event_id, sum(1.0 / (%(k)s + r)) AS score,
                    min(r) FILTER (WHERE ladder = 'keyword') AS kr,
@@ -134,13 +172,21 @@ def run(conn, team: str, query: TeamQuery) -> dict:
                   UNION ALL SELECT event_id, r, 'vector' FROM vector) u
             GROUP BY event_id ORDER BY score DESC, event_id LIMIT %(limit)s)
         SELECT f.event_id, f.score, f.kr, f.vr, e.machine, e.author, e.log, e.logs, e.row,
-               e.files, e.project_key
+               e.files, e.project_key, k.ranked, k.lowest
         FROM fused f JOIN carto.events e ON e.team = %(team)s AND e.event_id = f.event_id
+        CROSS JOIN (SELECT count(*) AS ranked, min(s) AS lowest FROM keyword) k
         ORDER BY f.score DESC, f.event_id"""
     conn.execute("SET LOCAL ivfflat.probes = 10")
     conn.execute("SET LOCAL ivfflat.iterative_scan = relaxed_order")
-    rows = conn.execute(statement, params).fetchall()
+    found = conn.execute(statement, params).fetchall()
     conn.rollback()
+    rows = [row[:-2] for row in found]
+    if "held" in out["keyword"]:
+        ranked, lowest = (found[0][-2], found[0][-1]) if found else (0, None)
+        # Every row left out scores at most `bound`: the ladder is exact when it is full and its
+        # last row scores at least that (or nothing was left out).
+        out["keyword"]["exact"] = bool(not out["keyword"]["skipped"] or (
+            ranked >= query.depth and lowest is not None and lowest >= bound))
     out["hits"] = rows
     out["keyword"]["ranked"] = sum(1 for r in rows if r[2] is not None)
     out["vector"]["ranked"] = sum(1 for r in rows if r[3] is not None)
