@@ -257,3 +257,14 @@ def test_since_when_since_days_and_settle_as_every_transcript_source(populated, 
     # A settle longer than the session's age: its last turn is not final yet, so held back.
     unsettled = dry("--settle", str(int((age_days + 30) * 86400)))
     assert unsettled["written"]["turns"] == everything["written"]["turns"] - 1  # s3's last turn
+
+
+def test_ingest_all_says_in_one_whole_line_why_hermes_is_not_set_up(populated):
+    """`ingest --all` keeps the first line of a source's refusal: that line alone must say why
+    (it once ended on "Looked in:", the places it named cut off)."""
+    result = CliRunner().invoke(cli, ["ingest", "--all", "--dry-run"])
+    lines = [line for line in result.stdout.splitlines() if line.startswith("hermes:")]
+    assert lines == ["hermes: not set up (no Hermes policy file (the adapter never runs "
+                     "without one: there is no default policy))"], result.stdout
+    document = json.loads(CliRunner().invoke(cli, ["ingest", "--all", "--dry-run", "--json"]).stdout)
+    assert document["not_set_up"]["hermes"].startswith("no Hermes policy file (")

@@ -151,8 +151,8 @@ def load_policy(explicit: str | None = None, env: dict | None = None) -> Policy:
     if path is None:
         places = "\n  ".join(str(p) for p in looked)
         raise PolicyError(
-            "no Hermes policy file; the adapter never runs without one (there is no default "
-            f"policy). Looked in:\n  {places}\n"
+            "no Hermes policy file (the adapter never runs without one: there is no default "
+            f"policy)\nLooked in:\n  {places}\n"
             "Create one (docs/providers/hermes.md has a commented example) or pass --config PATH."
         )
     try:
