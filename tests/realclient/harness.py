@@ -300,6 +300,17 @@ def resume_claude_session(run: Run, prompt: str, script: list | None = None, *, 
                    f"claude-debug-{index}.log")
 
 
+def next_claude_session(run: Run, prompt: str, script: list | None = None, *, claude_args=(),
+                        env: dict | None = None, timeout: float = 180) -> Run:
+    """A new session (`claude -p PROMPT`, a new session id) in `run`'s HOME and repository, after
+    it: what the user's next session sees of the last one. Returns a new Run over the same
+    folders whose `requests` are the new session's (taps and carto's rows accumulate)."""
+    again = Run(**{**run.__dict__, "requests": []})
+    index = len(list(run.logs.glob("claude-debug*.log")))
+    return _claude(again, script or [[{"type": "text", "text": "Noted."}]], prompt, list(claude_args),
+                   env, timeout, None, f"claude-debug-{index}.log")
+
+
 def _claude(run: Run, script: list, prompt: str, claude_args: list, env, timeout, client, debug) -> Run:
     with AnthropicMock(script, run.logs / "requests.jsonl", run.repo) as mock:
         client_env = {"PATH": AGENT_PATH, "HOME": str(run.home), "LANG": "C.UTF-8",

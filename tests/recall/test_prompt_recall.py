@@ -76,13 +76,7 @@ def test_generic_and_unrelated_prompts_print_nothing(recall_home, prompt):
     assert done.stdout == b""
 
 
-def test_a_missing_index_prints_nothing_exits_0_and_the_catch_up_builds_it(tmp_path):
-    home = tmp_path / "home"
-    write_home(home)  # logs but no index
-    build_index(tmp_path / "elsewhere")  # the plugin table knows the classes; this home has no index
-    assert not (home / ".carto" / "search").exists()
-    done = run_hook(home, "claude", prompt_payload("new-session", QUESTION))
-    assert done.returncode == 0 and done.stdout == b""
+def _wait_for_the_catch_up(home):
     deadline = time.time() + 90
     while time.time() < deadline and not (home / ".carto" / "search" / "CURRENT").exists():
         time.sleep(0.2)
@@ -97,6 +91,39 @@ def test_a_missing_index_prints_nothing_exits_0_and_the_catch_up_builds_it(tmp_p
             break
         except OSError:
             time.sleep(0.2)
+
+
+def test_a_first_prompt_on_a_home_never_indexed_is_answered_from_its_logs(tmp_path):
+    home = tmp_path / "home"
+    write_home(home)  # logs but no index
+    build_index(tmp_path / "elsewhere")  # the plugin table knows the classes; this home has no index
+    assert not (home / ".carto" / "search").exists()
+    done = run_hook(home, "claude", prompt_payload("new-session", QUESTION))
+    assert done.returncode == 0
+    context = context_of(done)
+    assert context and (WORK_ID in context or COMMIT_ID in context)
+    # and the catch-up saves the index for the next prompts, which find the same work
+    _wait_for_the_catch_up(home)
+    again = context_of(run_hook(home, "claude", prompt_payload("other-session", QUESTION)))
+    assert again and (WORK_ID in again or COMMIT_ID in again)
+
+
+def test_a_large_home_never_indexed_is_silent_and_the_catch_up_builds_it(tmp_path):
+    from carto_core.recall.prompt import TAIL_BYTES_MIN
+
+    home = tmp_path / "home"
+    write_home(home)
+    filler = {"timestamp": "2026-01-01T00:00:00Z", "type": "tool_bash", "session_id": "filler",
+              "project": "infra", "summary": "Ran: make " + "x" * 1000}
+    with open(home / "changelog.jsonl", "a", encoding="utf-8") as handle:
+        for i in range(TAIL_BYTES_MIN // 1000 + 10):  # past what the hook reads itself
+            handle.write(json.dumps({**filler, "event_id": f"evt-filler{i:06d}"}) + "\n")
+    build_index(tmp_path / "elsewhere")
+    done = run_hook(home, "claude", prompt_payload("new-session", QUESTION))
+    assert done.returncode == 0 and done.stdout == b""
+    assert any("no keyword index, and the logs hold" in line for line in
+               (home / ".carto" / "hook.log").read_text().splitlines())
+    _wait_for_the_catch_up(home)
     assert context_of(run_hook(home, "claude", prompt_payload("new-session", QUESTION)))
 
 

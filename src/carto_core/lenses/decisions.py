@@ -101,7 +101,8 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
     by_id = successor.id if successor else (model.record_id(record.kind, record.project, text) if text else "")
     row = model.update_row(record, state, by=by_id, text=text,
                            reason=reason or "", session_id=session_id, provider=provider, cwd=cwd,
-                           timestamp=format_timestamp(now or utcnow()))
+                           timestamp=format_timestamp(now or utcnow()),
+                           successor_text=successor.text if successor else "")
     row = redacted([row])[0]  # reasons and texts are typed by people and agents
     if not dry_run:
         append_rows(home.log("milestones"), [row])

@@ -262,16 +262,19 @@ def _words(text: str) -> set[str]:
 
 def update_row(target: Record, state: str, *, by: str = "", text: str = "", reason: str = "",
                session_id: str | None = None, provider: str = "unknown", cwd: str = "",
-               timestamp: str) -> dict:
-    """The `decision_update` milestone that changes `target` (not written)."""
+               timestamp: str, successor_text: str = "") -> dict:
+    """The `decision_update` milestone that changes `target` (not written). Its description
+    names the new words (`text`, or the successor record's, `successor_text`), so a search or
+    a prompt recall that finds the row reads what replaced the old record, not only that it
+    was replaced."""
     from carto_core.logio.logs import order_row
 
     event_id = "evt-" + hashlib.sha256(
         f"{UPDATE}|{target.id}|{state}|{by}|{norm(text)}|{timestamp}".encode()).hexdigest()[:12]
     what = {"superseded": "superseded", "retired": "retired", "rejected": "rejected"}[state]
     description = f"{target.kind} {what}: {target.text}"
-    if text:
-        description += f" -> {text}"
+    if text or successor_text:
+        description += f" -> {text or successor_text}"
     return order_row("milestones", {
         "event_id": event_id, "timestamp": timestamp, "milestone": UPDATE, "provider": provider,
         "description": description[:500], "session_id": session_id, "project": target.project,

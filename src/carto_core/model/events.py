@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from carto_core.model.salience import as_number as _salience
 from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
 _UNRESOLVED = frozenset({"", "unknown"})
@@ -68,19 +69,6 @@ def _as_str(value: object) -> str:
     if value is None:
         return ""
     return value if value.__class__ is str else str(value)
-
-
-def _salience(value: object) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
 
 
 def fold_fields(row: dict, event_id: str) -> tuple[str, str, str, str]:

@@ -4,10 +4,14 @@
 
     text = prompt_recall(ctx, out)   # str | None: the additionalContext, or nothing
 
+The search sees the persisted keyword index and the rows appended since it was saved (its
+tail, read by `carto_core.search.index_tail`), so the turn a Stop hook just wrote is found by
+the next prompt; a home whose index was never saved is read whole when its logs are small.
 Silent (None) when recall is off (`settings.enabled`), the payload has no prompt or session,
-the home has no usable keyword index, the index is stale beyond its tail (a log was rewritten,
-or more was appended than a search would hold unsaved: the detached index catch-up is started,
-`refresh`), the configured engine cannot run without numpy, or nothing clears the gate.
+the index is stale beyond its tail (a log was rewritten, more was appended than
+`TAIL_BYTES_MIN` / `TAIL_SHARE` allow, no saved index and larger logs, or reading the tail ran
+past half the hook's time cap: the detached index catch-up is started, `refresh`), the
+configured engine cannot run without numpy, or nothing clears the gate.
 Otherwise the shown ids are added to the session's served list (so the next prompt, and
 `carto search` in the same session, do not repeat them) and recorded in the search telemetry
 with purpose `prompt_recall`. Problems become hook.log lines on `out`; nothing here raises.
@@ -22,8 +26,9 @@ import time
 
 from carto_core.recall import settings
 
-#: Appended bytes a search would still hold in its unsaved tail (index.FOLD_MIN rows of ~1 KB,
-#: or 2 % of the indexed bytes); more makes the index stale for the hook.
+#: Appended bytes the hook reads as the index's unsaved tail (index.FOLD_MIN rows of ~1 KB, or
+#: 2 % of the indexed bytes; a home without a saved index: its whole logs up to the first);
+#: more makes the index stale for the hook.
 TAIL_BYTES_MIN = 2 * 1024 * 1024
 TAIL_SHARE = 0.02
 
@@ -47,13 +52,6 @@ def _recall(ctx, out) -> str | None:
     from carto_core.search.index_view import IndexView
 
     view = IndexView.open(ctx.home)
-    if view is None:
-        _stale(ctx, out, "no keyword index")
-        return None
-    state, appended = view.freshness()
-    if state == "stale" or appended > max(TAIL_BYTES_MIN, TAIL_SHARE * view.indexed_bytes()):
-        _stale(ctx, out, f"keyword index {state} ({appended} bytes appended since it was saved)")
-        return None
     from carto_core.search import lite
 
     try:
@@ -63,9 +61,21 @@ def _recall(ctx, out) -> str | None:
         return None
     if not components.rankers:
         return None
-    if view.meta.get("analyzer") != components.analyzer.signature:
+    if view is not None and view.meta.get("analyzer") != components.analyzer.signature:
         _stale(ctx, out, "keyword index made by another analyzer")
         return None
+    from carto_core.search.index_tail import with_tail
+
+    bound = max(TAIL_BYTES_MIN, TAIL_SHARE * view.indexed_bytes()) if view is not None else TAIL_BYTES_MIN
+    seen = with_tail(ctx.home, view, components.analyzer, max_bytes=int(bound),
+                     deadline=_tail_deadline())
+    if isinstance(seen, str):
+        _stale(ctx, out, seen)
+        return None
+    if view is None:
+        # answered from the logs this once; the catch-up saves an index for the next prompts
+        _stale(ctx, out, "no keyword index")
+    view = seen
     from carto_core.recall.find import find
     from carto_core.search.telemetry import access_ledger_path, read_accesses, read_served
 
@@ -149,6 +159,14 @@ def _record(ctx, found, shown: list[dict], started: float) -> None:
                           purpose="prompt_recall", backend="hook")
     telemetry.record_served(" ".join(term for term, _ in found.key_terms), shown, started=started,
                             stages_ms={"search": found.ms})
+
+
+def _tail_deadline() -> float:
+    """When reading the unsaved tail must have ended: half the time the hook's cap leaves (the
+    rest is the search's and the answer's)."""
+    from carto_core.util import hookcap
+
+    return time.monotonic() + hookcap.remaining(hookcap.cap_seconds() or hookcap.DEFAULT_SECONDS) / 2
 
 
 def _stale(ctx, out, why: str) -> None:

@@ -194,7 +194,7 @@ class SearchEngine:
             in_sessions = hit[np.asarray(index.cols["session"])]
             mask = in_sessions if mask is None else mask & in_sessions
         if intent is not None:
-            from carto_core.search.index_build import INTENT_CODE
+            from carto_core.search.rowfields import INTENT_CODE
 
             in_intent = np.asarray(index.cols["intent"]) == INTENT_CODE[intent]
             mask = in_intent if mask is None else mask & in_intent

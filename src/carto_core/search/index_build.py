@@ -33,10 +33,12 @@ import orjson
 
 from carto_core.logio.fold import LOAD_ORDER, takes_over
 from carto_core.logio.home import Home
-from carto_core.intents import INTENT_KEYS, PROMPT_LOGS
-from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.logio.reader import ReadReport, boundary_hash
 from carto_core.search.postings import Segment, merge_segments
+from carto_core.search.rowfields import (LOG_CODE, LOG_LABELS, SESSION_CHAIN, StringCodes,
+                                         context_terms, event_id_of, event_type, intent_code,
+                                         resolved_str)
+from carto_core.search.rowfields import salience as row_salience
 from carto_core.search.tokens import Analyzer, row_text, term_hash
 
 try:  # per row of a build: the C function, without hashlib's constructor lookup
@@ -44,9 +46,6 @@ try:  # per row of a build: the C function, without hashlib's constructor lookup
 except ImportError:  # pragma: no cover
     from hashlib import blake2b
 
-#: Log labels by code (the order of SEARCHED_LOGS); a document's own log is one of these.
-LOG_LABELS: tuple[str, ...] = tuple(SEARCHED_LOGS)
-LOG_CODE = {label: code for code, label in enumerate(LOG_LABELS)}
 CHANGELOG = LOG_CODE["changelog"]
 #: Domain logs first, the changelog last: a domain row wins the fold (upstream `_source`).
 BUILD_ORDER: tuple[str, ...] = LOAD_ORDER
@@ -55,23 +54,6 @@ BUILD_ORDER: tuple[str, ...] = LOAD_ORDER
 #: Context weight 1 / TF_SCALE; the logs whose rows get the row before them as context.
 TF_SCALE = 4
 CONTEXT_LOGS = frozenset({LOG_CODE["turns"], LOG_CODE["prompts"]})
-#: The logs whose rows are prompts (carto_core.intents.PROMPT_LOGS) and the intent codes.
-PROMPT_CODES = frozenset(LOG_CODE[label] for label in PROMPT_LOGS)
-INTENT_CODE = {key: n for n, key in enumerate(INTENT_KEYS, 1)}
-
-
-#: Off by default: measured, 8 to 48 context terms at a quarter weight cost conversational
-#: hit@1 on both dialogue variants (docs/ranking.md): neighbours that merely share a word with
-#: the query take top-10 places from the evidence. CARTO_CONTEXT_TERMS=N turns it on.
-DEFAULT_CONTEXT_TERMS = 0
-
-
-def context_terms() -> int:
-    """Terms of the previous row indexed as context (CARTO_CONTEXT_TERMS, 0 = none)."""
-    try:
-        return max(0, int(os.environ.get("CARTO_CONTEXT_TERMS", DEFAULT_CONTEXT_TERMS)))
-    except ValueError:
-        return DEFAULT_CONTEXT_TERMS
 
 
 def context_part(analyzer, row: dict, tokens: list[str], limit: int) -> list[str]:
@@ -89,10 +71,6 @@ def context_part(analyzer, row: dict, tokens: list[str], limit: int) -> list[str
     return tokens[:limit]
 
 
-_UNRESOLVED = frozenset({"", "unknown"})
-_TYPE_CHAIN = ("type", "event", "milestone")
-_SESSION_CHAIN = ("session_id", "session", "sessionId")
-
 COLUMNS = {
     "ts": np.float64, "project": np.int32, "type": np.int32, "session": np.int32,
     "source": np.int8, "seen": np.uint8, "salience": np.float32, "loc_off": np.int64,
@@ -109,35 +87,6 @@ def row_digest(row: dict) -> int:
     except TypeError:  # a value orjson refuses (a lone surrogate): compare its repr
         data = repr(row).encode("utf-8", "surrogatepass")
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
-
-
-def _resolved_str(row: dict, chain: tuple[str, ...]) -> str:
-    for key in chain:
-        value = row.get(key)
-        if value is None:
-            continue
-        if isinstance(value, str):
-            if value.strip().lower() not in _UNRESOLVED:
-                return value
-        else:
-            return str(value)
-    return ""
-
-
-_normalize_salience = None
-
-
-def _salience(value) -> float:
-    global _normalize_salience
-    normalize = _normalize_salience
-    if normalize is None:
-        # imported on first use: carto_core.model.events imports attrs, which a cold search never
-        # needs (and a per-row import statement costs a build ~3 % of its time)
-        from carto_core.model.events import _salience as normalize  # one rule for every reader
-
-        _normalize_salience = normalize
-    number = normalize(value)
-    return float("nan") if number is None else number
 
 
 def epoch_seconds(value):
@@ -180,21 +129,17 @@ def analyze_rows(analyzer: Analyzer, code: int, rows: list[dict], ids: list[str]
     project_of, type_of, session_of = array("i"), array("i"), array("i")
     local: dict[str, int] = _Vocab()
     p_local, p_tf, p_count = array("i"), array("i"), array("i")
-    prompt = code in PROMPT_CODES
     terms = analyzer.terms
     for row, event_id in zip(rows, ids):
-        etype = _resolved_str(row, _TYPE_CHAIN)
-        if not etype and event_id.startswith("git-"):
-            etype = "git_commit"
+        etype = event_type(row, event_id)
         project = row.get("project")
         ts.append(_epoch(row.get("timestamp")))
         project_of.append(projects[project if isinstance(project, str) else ""])
         type_of.append(types[etype])
-        session_of.append(sessions[_resolved_str(row, _SESSION_CHAIN)])
-        salience.append(_salience(row.get("salience")))
+        session_of.append(sessions[resolved_str(row, SESSION_CHAIN)])
+        salience.append(row_salience(row.get("salience")))
         digest.append(row_digest(row))
-        value = row.get("prompt_intent") if prompt else None
-        intent.append(INTENT_CODE.get(value, 0) if value.__class__ is str else 0)
+        intent.append(intent_code(row, code))
         tokens = terms(row_text(row))
         counts = Counter(tokens)
         doclen.append(len(tokens) * TF_SCALE)
@@ -239,7 +184,7 @@ class DocumentBuilder:
         self.strings: dict[str, list[str]] = (
             {k: list(v) for k, v in index.strings.items()} if index is not None
             else {"projects": [""], "types": [""], "sessions": [""]})
-        self._codes = {k: {s: i for i, s in enumerate(v)} for k, v in self.strings.items()}
+        self._code = StringCodes(self.strings).code
         self.reset(first_doc)
 
     def reset(self, first_doc: int) -> None:
@@ -271,19 +216,9 @@ class DocumentBuilder:
         #: Documents this builder made and then replaced by a newer row of their id.
         self.own_killed: list[int] = []
 
-    def _code(self, table: str, value: str) -> int:
-        codes = self._codes[table]
-        code = codes.get(value)
-        if code is None:
-            code = codes[value] = len(self.strings[table])
-            self.strings[table].append(value)
-        return code
-
     def add(self, label: str, row: dict, offset: int, length: int, lineno: int,
             lookup) -> None:
-        event_id = row.get("event_id")
-        if not isinstance(event_id, str) or event_id.strip().lower() in _UNRESOLVED:
-            event_id = f"{label}-{lineno}"
+        event_id = event_id_of(row, label, lineno)
         code = LOG_CODE[label]
         bit = 1 << code
         existing = self.own.get(event_id)
@@ -318,29 +253,25 @@ class DocumentBuilder:
         code = LOG_CODE[label]
         doc = self.first_doc + len(self.ids)
         self.ids.append(event_id)
-        etype = _resolved_str(row, _TYPE_CHAIN)
-        if not etype and event_id.startswith("git-"):
-            etype = "git_commit"
+        etype = event_type(row, event_id)
         project = row.get("project")
         cols = self.cols
         cols["ts"].append(_epoch(row.get("timestamp")))
         cols["project"].append(self._code("projects", project if isinstance(project, str) else ""))
         cols["type"].append(self._code("types", etype))
-        cols["session"].append(self._code("sessions", _resolved_str(row, _SESSION_CHAIN)))
+        cols["session"].append(self._code("sessions", resolved_str(row, SESSION_CHAIN)))
         cols["source"].append(code)
         cols["seen"].append(bit)
-        cols["salience"].append(_salience(row.get("salience")))
+        cols["salience"].append(row_salience(row.get("salience")))
         cols["loc_off"].append(offset)
         cols["loc_len"].append(length)
         cols["digest"].append(row_digest(row))
-        # a prompt's stored intent as a code (0: none; INTENT_CODE): `search --intent` masks on it
-        intent = row.get("prompt_intent") if code in PROMPT_CODES else None
-        cols["intent"].append(INTENT_CODE.get(intent, 0) if intent.__class__ is str else 0)
+        cols["intent"].append(intent_code(row, code))
         tokens = self.analyzer.terms(row_text(row))
         counts = Counter(tokens)
         context = None
         if self.context and code in CONTEXT_LOGS:
-            session = _resolved_str(row, _SESSION_CHAIN)
+            session = resolved_str(row, SESSION_CHAIN)
             if session:
                 key = (code, session)
                 context = self.previous.get(key)

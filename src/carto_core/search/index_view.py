@@ -9,8 +9,8 @@ and a term's postings are found by binary search over the sorted term hashes.
 It never builds, refreshes or writes an index. `IndexView.open(home)` returns None when there
 is no usable generation (none, another format version or analyzer, unreadable); `freshness()`
 compares the indexed state of every searched log with the file as it is now: appended bytes
-are the *tail* (rows a warm `KeywordIndex` would index on open; this view does not see them),
-a rewritten log makes the view stale.
+are the *tail* (rows a warm `KeywordIndex` would index on open; this view does not see them,
+`index_tail.TailedView` adds them), a rewritten log makes the view stale.
 
 `FORMAT_VERSION` must equal `index_store.VERSION` (a test fails when the format moves on
 without this reader).
@@ -100,7 +100,7 @@ class IndexView:
         self._mapped = mapped
         self.strings: dict[str, list[str]] = meta["strings"]
         self.logs: dict[str, dict] = meta.get("logs", {})
-        self._stats: tuple[int, float] | None = None
+        self._stats: tuple[int, int] | None = None
 
     @classmethod
     def folder_of(cls, home) -> Path | None:
@@ -155,8 +155,9 @@ class IndexView:
     def __len__(self) -> int:
         return len(self.cols["ts"])
 
-    def stats(self) -> tuple[int, float]:
-        """(live documents, their average length in terms): BM25's N and avgdl."""
+    def totals(self) -> tuple[int, int]:
+        """(live documents, the sum of their `doclen`): what BM25's N and avgdl are made of
+        (an unsaved tail adds its own, `index_tail`)."""
         if self._stats is None:
             alive = self.cols["alive"]
             doclen = self.cols["doclen"]
@@ -165,8 +166,13 @@ class IndexView:
                 total = sum(doclen)
             else:
                 total = sum(length for length, ok in zip(doclen, alive) if ok)
-            self._stats = (n_alive, total / n_alive / TF_SCALE if n_alive else 0.0)
+            self._stats = (n_alive, total)
         return self._stats
+
+    def stats(self) -> tuple[int, float]:
+        """(live documents, their average length in terms): BM25's N and avgdl."""
+        n_alive, total = self.totals()
+        return n_alive, total / n_alive / TF_SCALE if n_alive else 0.0
 
     def event_id(self, doc: int) -> str:
         start, end = self._ids_off[doc], self._ids_off[doc + 1] - 1

@@ -11,8 +11,9 @@ policy's `apply` is called as the pipeline calls it. A ranker with no stdlib met
 ladder: an embedder and numpy) is left out and named in `LiteResult.skipped` (its
 `lite_opt_out` says why; `carto doctor` reports it).
 
-`tests/search/test_lite.py` checks the order against `run_search` (keyword ladders only). Rows
-appended since the index was saved (its tail) are not seen, a `prefix*` is not expanded, and the
+`tests/search/test_lite.py` checks the order against `run_search` (keyword ladders only). The
+view may be an `IndexView` or an `index_tail.TailedView` (the rows appended since the index was
+saved, read as `carto search` reads them on open); a `prefix*` is not expanded, and the
 pipeline's lift of the turn after a found question (`search.answers`) is not done here.
 """
 
