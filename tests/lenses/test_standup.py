@@ -177,6 +177,27 @@ def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_pat
     assert text.exit_code == 0
 
 
+def test_a_rollout_copied_just_now_is_as_old_as_its_last_record(world, tmp_path, monkeypatch):
+    """A restored or copied rollout has a new mtime: its last record says when it was active."""
+    codex_home = tmp_path / "codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    now = datetime.now(timezone.utc)
+    stamp = lambda at: at.strftime("%Y-%m-%dT%H:%M:%S.000Z")  # noqa: E731
+    # Copied just now (mtime now): records of last month, then of an hour ago.
+    _rollout(codex_home, D, "".join(json.dumps({"timestamp": stamp(now - timedelta(days=30 + i)),
+                                                "type": "event_msg"}) + "\n" for i in (1, 0)))
+    _rollout(codex_home, B, json.dumps({"timestamp": stamp(now - timedelta(days=31)),
+                                        "type": "event_msg"}) + "\n"
+             + json.dumps({"timestamp": stamp(now - timedelta(hours=1)), "type": "event_msg"}) + "\n")
+    doc = standup(world["home"], since="6h", now=now, me=C)
+    assert doc["silent"]["codex_sessions_without_events"] == []  # B logged, D's records are old
+    unlogged = "eeee5555-0000-4000-8000-000000000005"
+    _rollout(codex_home, unlogged, json.dumps({"timestamp": stamp(now - timedelta(hours=1)),
+                                               "type": "event_msg"}) + "\n")
+    (item,) = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_sessions_without_events"]
+    assert item["id"] == unlogged and item["transcript_written"] == stamp(now - timedelta(hours=1))[:19] + "Z"
+
+
 def test_an_empty_window_exits_3_and_json_still_prints_its_document(world):
     """Nothing in the window is "ran fine, found nothing" (docs/cli.md: exit 3); --json still
     prints the whole document, with an empty roster, and the reason goes to stderr."""

@@ -79,13 +79,34 @@ def _codex_rollouts_since(since: datetime) -> list[dict]:
             except OSError:
                 continue
             sid = session_id_from_path(path)
-            if written >= since and sid:
-                out.append({"id": sid, "transcript_written": format_timestamp(written),
-                            "transcript_path": str(path)})
+            if written < since or not sid:
+                continue
+            # A rollout copied or restored just now has a new mtime and old records: when its
+            # last record tells the time, that is when the session was active.
+            last = _last_record_time(path)
+            if last is not None:
+                if last < since:
+                    continue
+                written = min(written, last)
+            out.append({"id": sid, "transcript_written": format_timestamp(written),
+                        "transcript_path": str(path)})
     except OSError:
         pass
     out.sort(key=lambda item: item["transcript_written"], reverse=True)
     return out
+
+
+ROLLOUT_TAIL_BYTES = 65536
+
+
+def _last_record_time(path) -> datetime | None:
+    """The newest `timestamp` among a rollout's last records, or None when none tells one."""
+    from carto_core.capture.tail import tail_rows
+    from carto_core.util.timeparse import parse_timestamp
+
+    times = [parse_timestamp(row.get("timestamp")) for row in tail_rows(path, ROLLOUT_TAIL_BYTES)]
+    times = [t for t in times if t is not None]
+    return max(times) if times else None
 
 
 def _silent_codex(logged: set[str], rollouts: list[dict]) -> list[dict]:
