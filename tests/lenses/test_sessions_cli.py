@@ -66,6 +66,11 @@ def test_wrapup_and_digest_take_a_unique_prefix(tmp_path):
     done = _invoke(home, "digest", "session", "--session", SESSIONS["b"][:6], "--json")
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["session_id"] == SESSIONS["b"]
+    positional = _invoke(home, "digest", "session", SESSIONS["b"][:6], "--json")
+    assert positional.exit_code == 0, positional.output
+    assert json.loads(positional.output)["session_id"] == SESSIONS["b"]
+    both = _invoke(home, "digest", "session", SESSIONS["b"][:6], "--session", SESSIONS["c"][:6])
+    assert both.exit_code == 2 and "two sessions given" in both.output
     dry = _invoke(home, "wrapup", "--session", SESSIONS["b"][:6], "--dry-run", "--json")
     assert dry.exit_code == 0, dry.output
     assert json.loads(dry.output)["row"]["session_id"] == SESSIONS["b"]

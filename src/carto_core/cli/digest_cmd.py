@@ -13,7 +13,7 @@ from carto_core.util.exitcodes import ExitCode
 @click.group(epilog="""\b
 Examples:
   carto digest session                       the current agent session (from the session variables)
-  carto digest session --session 5a1e0000-... --json
+  carto digest session 5a1e0000 --json      a session by a unique prefix of its id
   carto digest day yesterday --projects webshop,infra --json
   carto digest day 2026-09-07 --no-git
   carto digest day --projects webshop --deny-regex 'client-|private' --json""")
@@ -22,17 +22,24 @@ def digest() -> None:
 
 
 @digest.command("session")
-@click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session).")
+@click.argument("session", required=False)
+@click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session); the same as the SESSION argument.")
 @click.option("--commits", default=6, show_default=True, help="Commits to list.")
 @click.option("--files", default=5, show_default=True, help="Files to list.")
 @click.option("--no-git", is_flag=True, help="Do not ask git for each repository's branch, dirty and unpushed state.")
 @json_option
-def session_cmd(session_id, commits, files, no_git, as_json) -> None:
-    """What one session did: span, projects, activity, commits, files, research hosts."""
+def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
+    """What one session did: span, projects, activity, commits, files, research hosts.
+
+    SESSION (or --session) is a session id or a unique prefix of one, as `carto sessions`
+    lists them; without either, the current agent session."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, session_digest
     from carto_core.model.session import current_session_id
 
+    if session and session_id and session != session_id:
+        usage_error(f"two sessions given: {session} and --session {session_id}; give one")
+    session_id = session_id or session
     if session_id:
         from carto_core.cli.session_arg import resolve_or_exit
 
