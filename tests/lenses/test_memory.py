@@ -177,6 +177,17 @@ def test_memory_of_a_backfilled_home(backfilled, tmp_path):
     assert "unchanged" in again.output and memory_file.read_bytes() == once
 
 
+def test_a_project_of_transcript_turns_only_says_what_a_memory_is_made_of(tmp_path):
+    home = Home(tmp_path / "h")
+    home.root.mkdir()
+    append_rows(home.log("turns"), [{"event_id": "turn-1", "timestamp": "2026-01-01T00:00:00Z",
+                                     "type": "transcript", "project": "lonely", "session_id": "s1",
+                                     "summary": "we talked about the parser"}])
+    done = _invoke(home, "memory", "--project", "lonely")
+    assert done.exit_code == 3
+    assert "none is recorded" in done.output and "transcript turns alone" in done.output
+
+
 def test_usage_errors(tmp_path):
     home = build_sample_home(tmp_path / "h")
     assert _invoke(home, "memory", "--project", "nope").exit_code == 3

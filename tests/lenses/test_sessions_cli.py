@@ -55,6 +55,10 @@ def test_session_by_prefix_shows_events_in_order_and_an_ambiguous_prefix_lists_a
     assert stamps == sorted(stamps)
     assert detail["wrapup"] and detail["wrapup"][0]["decisions"] == ["apply discounts before tax"]
     assert {f["path"].rsplit("/", 1)[-1] for f in detail["files"]} == {"cart.py", "discounts.py"}
+    text = _invoke(home, "session", SESSIONS["a"][:4]).output
+    listed = [line.split()[1] for line in text.split("events (", 1)[1].splitlines()[1:]
+              if line.startswith("  ") and not line.startswith("  ...")]
+    assert listed and listed == [e["event_id"] for e in detail["events"]][:len(listed)]
     ambiguous = _invoke(home, "session", "5")
     assert ambiguous.exit_code == 2
     assert all(sid in ambiguous.output for sid in SESSIONS.values())

@@ -108,7 +108,7 @@ fixed them, commit conventions and standing preferences in prompts: newest and m
 first, every line ending with the event ids it comes from, at most 200 lines and 25 KB in all
 (Claude Code loads the first 200 lines). --write keeps everything outside carto's marked
 section, prints the diff first and writes nothing when nothing changed.
-Exit codes: 0 ok, 2 an ambiguous --project, 3 nothing recorded for the project.""")
+Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project.""")
 @click.option("--project", default=None, help="Project name (default: the current folder's).")
 @click.option("--print", "print_only", is_flag=True, help="Print the memory (the default).")
 @click.option("--write", "write", is_flag=True, help="Write it into Claude Code's auto-memory MEMORY.md for the project.")
@@ -128,7 +128,9 @@ def memory(project, print_only, write, file_path, as_json) -> None:
     name = _resolve_project(home, project)
     built = build_memory(home, name)
     if not any(built.sources.values()) and not any(built.sections.values()):
-        fail(f"nothing recorded for project {name!r} in {home.root}", ExitCode.NOT_FOUND)
+        fail(f"nothing to remember for project {name!r} in {home.root}: a memory is made of its "
+             "prompts, commits and wrapups, and none is recorded (transcript turns alone are "
+             "searched, not remembered)", ExitCode.NOT_FOUND)
     if not write:
         section = render(built)
         if as_json:

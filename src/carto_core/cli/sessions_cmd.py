@@ -163,8 +163,11 @@ def session(session_id, max_events, tree, as_json) -> None:
         click.echo("files    " + ", ".join(f"{f['path']} ×{f['touches']}" for f in detail["files"][:10])
                    + (f" (+{len(detail['files']) - 10} more)" if len(detail["files"]) > 10 else ""))
     click.echo(f"events ({len(detail['events'])})")
-    for event in detail["events"][:max_events]:
-        click.echo(f"  {event['timestamp'] or '-':20} {event['event_id'][:24]:24} {event['type'][:18]:18} "
+    shown = detail["events"][:max_events]
+    # Ids whole, so they can be pasted into `carto search`, `--touch` or `forget`.
+    width = max((len(event["event_id"]) for event in shown), default=0)
+    for event in shown:
+        click.echo(f"  {event['timestamp'] or '-':20} {event['event_id']:{width}} {event['type'][:18]:18} "
                    f"{_short(event['summary'], 70)}")
     if len(detail["events"]) > max_events:
         click.echo(f"  ... {len(detail['events']) - max_events} more (--events N, or --json)")
