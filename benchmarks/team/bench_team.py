@@ -5,7 +5,8 @@ Every figure is a ratio against a peer measured in the same run (this machine is
 - `push`: `carto team push` of a generated home (benchmarks/scale/corpus.py, default 200k
   events) into an empty team, as a child process (its peak RSS from the kernel), against the
   floor of the same rows copied by one COPY into an unindexed table in the same run; rounds
-  interleaved, medians;
+  interleaved, medians; with `--counts-peer` also the same push with the triggers that keep
+  the terms' document counts switched off (what the counts cost a push);
 - `concurrent`: ten homes of N/10 events pushing at once (ten processes) against one home of N
   pushing alone, same run: the aggregate rate, and the check that every row is there once
   (0 refused, 0 lost, 0 duplicated);
@@ -152,7 +153,13 @@ def copy_floor(node, home: Path) -> dict:
 
 
 def reset_events(node) -> None:
-    node.sql("TRUNCATE carto.events, carto.tallies, carto.audit")
+    node.sql("TRUNCATE carto.events, carto.tallies, carto.audit, carto.term_df, carto.term_delta")
+
+
+def term_counts(node, on: bool) -> None:
+    """Switch the triggers that keep the terms' document counts on or off (the push's peer
+    without them)."""
+    node.sql(f"ALTER TABLE carto.events {'ENABLE' if on else 'DISABLE'} TRIGGER USER")
 
 
 def bench_push(args) -> dict:
@@ -169,13 +176,20 @@ def bench_push(args) -> dict:
         for round_ in range(args.rounds):
             reset_events(node)
             floor = copy_floor(node, home)
+            without = None
+            if args.counts_peer and round_ % 2:  # the peer first in odd rounds, second in even
+                without = _push_without_counts(node, env, home, args.vectors)
             pushed = push_child(env, home, args.vectors)
             assert pushed["state"] == "ok" and pushed["refused"] == 0, pushed
             held = node.sql("SELECT count(*) FROM carto.events")[0][0]
+            if args.counts_peer and without is None:
+                without = _push_without_counts(node, env, home, args.vectors)
             rounds.append({"floor": floor, "push": {k: pushed[k] for k in (
                 "read", "sent", "folded", "inserted", "merged", "unchanged", "wall", "peak_rss_mb", "batches")},
                 "held": held, "load": load()})
-            print(json.dumps(rounds[-1]), file=sys.stderr)
+            if without is not None:
+                rounds[-1]["push_without_counts"] = without
+            print(json.dumps(rounds[-1]), file=sys.stderr, flush=True)
         again = push_child(env, home, args.vectors)  # a second push of the same home: nothing new
     finally:
         server.close()
@@ -189,7 +203,23 @@ def bench_push(args) -> dict:
             "push_speed_vs_copy_floor_median": statistics.median(ratios),
             "peak_rss_mb_median": statistics.median(r["push"]["peak_rss_mb"] for r in rounds),
             "repush_sent": again["sent"], "repush_inserted": again["inserted"],
+            **({"push_vs_without_counts_median": statistics.median(
+                r["push_without_counts"]["wall"] / r["push"]["wall"] for r in rounds)} if args.counts_peer else {}),
             "rounds": rounds}
+
+
+def _push_without_counts(node, env: dict, home: Path, vectors: bool) -> dict:
+    """The same push into an emptied team with the term-count triggers off, the counts
+    emptied after it."""
+    reset_events(node)
+    term_counts(node, False)
+    try:
+        pushed = push_child(env, home, vectors)
+    finally:
+        term_counts(node, True)
+    assert pushed["state"] == "ok" and pushed["refused"] == 0, pushed
+    reset_events(node)
+    return {k: pushed[k] for k in ("read", "sent", "inserted", "wall", "peak_rss_mb")}
 
 
 def pct(values, p):
@@ -468,6 +498,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=60)
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--vectors", action="store_true", help="push: send vectors (the team keeps a model)")
+    parser.add_argument("--counts-peer", action="store_true",
+                        help="push: also push with the term-count triggers off, interleaved (their cost)")
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "carto-bench-team"))
     parser.add_argument("--out", default=None)
     parser.add_argument("--keep", default=None, help="search: keep the server's data here and reuse its team")

@@ -1,6 +1,6 @@
 """The terms' document counts a team server keeps (`term_df` and its deltas): they equal a
 recount of the rows after every way rows change (a push, the same push again, a revised turn, a
-changelog copy merged, a forget, ten machines pushing at once, a server set up by an older
+changelog copy merged, a forget, a statement by hand, a TRUNCATE, ten machines pushing at once, a server set up by an older
 carto and upgraded), and a member reads only the counts of the projects they may read."""
 
 from __future__ import annotations
@@ -102,6 +102,8 @@ def test_a_fold_moves_the_deltas_and_changes_no_sum(world):
     assert db.sql("SELECT carto.fold_terms('acme')")[0][0] > 0
     assert db.sql("SELECT count(*) FROM carto.term_delta")[0][0] == 0
     assert assert_counts_match(db) == before
+    db.sql("TRUNCATE carto.events")
+    assert assert_counts_match(db) == {} and counts(db, KEPT) == {}
 
 
 def test_a_member_reads_only_the_counts_of_projects_they_may_read(world, tmp_path):

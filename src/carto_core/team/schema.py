@@ -161,7 +161,7 @@ MIGRATIONS: dict[int, list[str]] = {
 #: The change each statement on `events` makes to the term counts, appended to `term_delta`:
 #: rows inserted count +1 for each term they hold, rows deleted -1; an update counts the old
 #: row -1 and the new one +1, leaving out rows whose team, id, project and terms did not change
-#: (a row that only gained a log).
+#: (a row that only gained a log); a TRUNCATE empties the counts.
 _COUNT_TERMS = """CREATE FUNCTION carto.count_terms() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -173,6 +173,8 @@ BEGIN
         INSERT INTO carto.term_delta (team, project_key, term, delta)
         SELECT o.team, o.project_key, t.term, -count(*)
         FROM carto_old o CROSS JOIN LATERAL unnest(o.terms) AS t(term) GROUP BY 1, 2, 3;
+    ELSIF TG_OP = 'TRUNCATE' THEN
+        TRUNCATE carto.term_df, carto.term_delta;
     ELSE
         INSERT INTO carto.term_delta (team, project_key, term, delta)
         SELECT team, project_key, term, sum(d) FROM (
@@ -239,6 +241,8 @@ MIGRATIONS[2] = [
         FOR EACH STATEMENT EXECUTE FUNCTION carto.count_terms()""",
     """CREATE TRIGGER count_deleted_terms AFTER DELETE ON carto.events
         REFERENCING OLD TABLE AS carto_old FOR EACH STATEMENT EXECUTE FUNCTION carto.count_terms()""",
+    """CREATE TRIGGER count_truncated_terms AFTER TRUNCATE ON carto.events
+        FOR EACH STATEMENT EXECUTE FUNCTION carto.count_terms()""",
     """INSERT INTO carto.term_df (team, project_key, term, df)
         SELECT e.team, e.project_key, t.term, count(*)
         FROM carto.events e CROSS JOIN LATERAL unnest(e.terms) AS t(term) GROUP BY 1, 2, 3""",
