@@ -48,7 +48,8 @@ def gates(only: str | None) -> dict:
     from carto_core.recall.gate import Gate
 
     if only == "default":
-        return {"default": Gate()}
+        # and the gate without its size rule (no specific word asked of what people said)
+        return {"default": Gate(), "min_specific=0": Gate(min_specific=0)}
     out = {"default": Gate()}
     for share, margin, coverage, terms, follow in itertools.product(
             (0.01, 0.02, 0.05), (-1.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0), (0.0, 0.5, 0.7, 1.0), (1, 2),
@@ -61,7 +62,8 @@ def gates(only: str | None) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/prompt-recall"))
-    parser.add_argument("--only", default=None, help="'default': the shipped gate alone")
+    parser.add_argument("--only", default=None,
+                        help="'default': the shipped gate (and it without its size rule) alone")
     args = parser.parse_args(argv)
     import os
 

@@ -74,6 +74,14 @@ def build_index(home: Path) -> None:
     SearchEngine(Home(home)).ensure_loaded()
 
 
+@pytest.fixture(autouse=True)
+def _plugin_table():
+    """Each test has its own HOME, so its own plugin table: filled as any CLI call fills it."""
+    from carto_core.plugin.registry import RANKING_HOOKS, get_registries
+
+    get_registries(hooks=RANKING_HOOKS)
+
+
 @pytest.fixture
 def recall_home(tmp_path) -> Path:
     home = tmp_path / "home"

@@ -4,22 +4,31 @@
 engine's ranking (`carto_core.search.lite`: fusion and decay of `carto search`), whose own text
 clears the gate and says something the prompt does not (an earlier identical prompt is an echo,
 not a memory); documents of the current session and ids already served to it are out of
-scope before anything is ranked. Stdlib only.
+scope before anything is ranked. What a person said (a prompt, a turn) and every row of another
+project than the current one must also hold a key term that is not an everyday instruction
+word (`gate.generic_terms`: the rule that keeps "run the tests again" silent on a home of 30
+events as on one of 200k); the current project's results come first. Stdlib only.
 """
 
 from __future__ import annotations
 
 from carto_core.recall.gate import Gate
+from carto_core.search.index_view import LOG_LABELS
+
+#: The logs of what people said (a prompt; a turn, which starts with its prompt).
+CONVERSATIONAL = frozenset({"prompts", "turns"})
 
 
 class Recalled:
     """One result to show: its document, row and why it cleared the gate."""
 
-    __slots__ = ("doc", "event_id", "row", "score", "margin", "coverage", "held")
+    __slots__ = ("doc", "event_id", "row", "score", "margin", "coverage", "held", "own")
 
-    def __init__(self, doc, event_id, row, score, margin, coverage, held):
+    def __init__(self, doc, event_id, row, score, margin, coverage, held, own=True):
         self.doc, self.event_id, self.row, self.score = doc, event_id, row, score
         self.margin, self.coverage, self.held = margin, coverage, held
+        #: Of the current project (or no project was given).
+        self.own = own
 
 
 class Found:
@@ -33,14 +42,17 @@ class Found:
 
 def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), now=None,
          limit: int = 3, gate: Gate | None = None, accesses: dict | None = None,
-         scan: int = 60, skip=None) -> Found:
+         scan: int = 60, skip=None, project: str = "") -> Found:
     """The results to show for `prompt` (at most `limit`; `scan`: how far down the ranking
     the gate looks; `skip`: a predicate on rows that are never shown, nor set the bar for the
-    next ones)."""
+    next ones; `project`: the current project, whose results come first, each measured by
+    FOLLOW against the first of its own project, and without which every row is its own)."""
+    from carto_core.recall.gate import generic_terms
     from carto_core.recall.snippet import row_text
     from carto_core.search import lite
 
     gate = gate or Gate()
+    generic = generic_terms(components.analyzer) if gate.min_specific else frozenset()
     key = gate.key_terms(view, lite.query_terms(components, prompt))
     if len(key) < gate.min_terms or not key:
         return Found(key, [], 0, 0.0)
@@ -48,13 +60,24 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
                          exclude_sessions=frozenset({session_id}) if session_id else frozenset(),
                          served_ids=served_ids, now=now, accesses=accesses)
     asked = set(lite.query_terms(components, prompt))
-    out: list[Recalled] = []
+    here = project.casefold()
+    cleared: list[Recalled] = []
     shown: set[str] = set()
+    best = {True: None, False: None}  # the first score cleared, the current project's and any
     for fused in result.ranked[:scan]:
+        own = not here or view.string("projects", fused.index).casefold() == here
+        bar = best[True] if own else best[False]
+        if bar is not None and fused.score < gate.follow * bar:
+            if best[True] is not None and fused.score < gate.follow * best[True]:
+                break  # the rest rank too far below the first result (of this project too)
+            continue
         margin, coverage, held = gate.evidence(view, fused.index, result.terms, result.n_docs)
-        if out and fused.score < gate.follow * out[0].score:
-            break  # the rest rank too far below the first result
-        if not gate.clears(margin, coverage, held):
+        # what a person said (a prompt, a turn's question) and any other project's row must
+        # name something an everyday instruction does not; the current project's work rows
+        # need only the margin
+        strict = not own or LOG_LABELS[view.cols["source"][fused.index]] in CONVERSATIONAL
+        specific = sum(term.term not in generic for term in held) if strict else None
+        if not gate.clears(margin, coverage, held, specific):
             continue
         row = view.row(fused.index)
         if _echo(components, row, asked) or (skip is not None and skip(row)):
@@ -65,10 +88,15 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
         if text and text in shown:
             continue
         shown.add(text)
-        out.append(Recalled(fused.index, view.event_id(fused.index), row, fused.score,
-                            margin, coverage, [t.term for t in held]))
-        if len(out) >= limit:
+        cleared.append(Recalled(fused.index, view.event_id(fused.index), row, fused.score,
+                                margin, coverage, [t.term for t in held], own))
+        for group in {own, False}:  # an own result also sets the bar for any result
+            if best[group] is None:
+                best[group] = fused.score
+        if sum(r.own for r in cleared) >= limit:
             break
+    # the current project's results first, each part in the engine's order
+    out = sorted(cleared, key=lambda r: not r.own)[:limit]
     return Found(key, out, len(result.ranked), result.ms)
 
 

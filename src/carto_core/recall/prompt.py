@@ -83,7 +83,7 @@ def _recall(ctx, out) -> str | None:
     accesses = read_accesses(access_ledger_path(ctx.home))
     found = find(view, components, prompt, session_id=ctx.session, served_ids=served,
                  now=ctx.now, limit=settings.MAX_SNIPPETS, accesses=accesses,
-                 skip=closed_wrapups(ctx.home))
+                 skip=closed_wrapups(ctx.home), project=ctx.project)
     items = []
     for result in found.results:
         row = result.row
