@@ -143,3 +143,56 @@ def test_a_bounded_ladder_is_the_references_when_it_says_exact(corpus):
     # The corpus makes each case happen: the bound proves some cut rankings exact, other cuts
     # change the ranking (and say so).
     assert seen["cut_yet_exact"] >= 2 and seen["cut_and_changed"] >= 2 and seen["exact"] > seen["cut_yet_exact"], seen
+
+
+@pytest.fixture
+def two_projects(tmp_path, pg_db, monkeypatch):
+    """alice pushes a session of two projects (shop older, secret newer); bob may read shop."""
+    monkeypatch.setenv("CARTO_KEEPUP", "0")
+    from teamkit import activity
+
+    members = make_team(pg_db, members=("alice", "bob"), projects={"bob": ["github.com/acme/shop"]})
+    a = Machine(tmp_path / "a", "alice-box")
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    secret = make_repo(tmp_path / "a" / "secret", "https://github.com/acme/secret")
+    a.write_all(activity("s1", shop, start=90, tag="zebra"))
+    a.write_all(activity("s2", secret, start=30, tag="walrus"))
+    a.join(members["alice"][1], "acme", shop, secret)
+    assert a.json("team", "push")["inserted"] > 0
+    return {"db": pg_db, "members": members}
+
+
+def test_the_candidates_function_gives_a_login_only_the_rows_it_may_read(two_projects):
+    import psycopg
+
+    db, members = two_projects["db"], two_projects["members"]
+    ask = "SELECT project_key FROM carto.keyword_candidates('acme', %s, false, NULL)"
+    with psycopg.connect(members["alice"][1]) as conn:
+        assert {r[0] for r in conn.execute(ask, (["discount"],))} == {"github.com/acme/shop", "github.com/acme/secret"}
+    with psycopg.connect(members["bob"][1]) as conn:
+        assert {r[0] for r in conn.execute(ask, (["discount"],))} == {"github.com/acme/shop"}
+        assert conn.execute(ask, (["walrus"],)).fetchall() == []
+        every = "SELECT project_key FROM carto.keyword_candidates('acme', %s, true, 100)"
+        assert {r[0] for r in conn.execute(every, (["discount", "walrus"],))} == set()
+    stranger = db.role("eve")
+    db.sql(f'CREATE ROLE "{stranger}" LOGIN PASSWORD \'pw-eve\' IN ROLE carto_member')
+    with psycopg.connect(db.url(f"{stranger}:pw-eve")) as conn:
+        assert conn.execute(ask, (["discount"],)).fetchall() == []
+    # The schema's owner (here the superuser) reads every row, as row-level security lets it.
+    assert {r[0] for r in db.sql(ask, (["discount"],))} == {"github.com/acme/shop", "github.com/acme/secret"}
+
+
+def test_a_scoped_query_of_common_terms_takes_the_newest_rows_of_its_scope(two_projects):
+    import psycopg
+
+    from carto_core.team.search import TeamQuery, run
+
+    db, members = two_projects["db"], two_projects["members"]
+    newest = db.sql("SELECT event_id FROM carto.events WHERE 'discount' = ANY (terms) ORDER BY ts DESC LIMIT 1")[0][0]
+    with psycopg.connect(members["alice"][1]) as conn:
+        # One candidate at most: "discount" alone is too common, so the newest row holding it.
+        answer = run(conn, "acme", TeamQuery("discount", ["discount"], candidates=1))
+        assert [h[0] for h in answer["hits"]] == [newest] and not answer["keyword"]["exact"]
+        # The newest of the older project, not nothing (the cut comes after the scope).
+        scoped = run(conn, "acme", TeamQuery("discount", ["discount"], candidates=1, project="shop"))
+        assert len(scoped["hits"]) == 1 and scoped["hits"][0][10] == "github.com/acme/shop"

@@ -26,6 +26,13 @@ Everything lives in the schema `carto` of one database:
   frequency is the sum of both tables' rows, so a query is right before and after a fold;
 - `audit`: who pushed or forgot what, when, from which machine.
 
+- `keyword_candidates(team, terms, every, cap)`: the rows the keyword ladder scores (their
+  terms, counts, length and the columns a scope filters on), found through the terms' GIN
+  index. Row-level security cannot use that index for a member (`&&` and `@>` are not
+  leakproof, so the policy is checked on every row of the table first): this function runs as
+  the schema's owner and applies the same rule itself, for the login that called it
+  (`session_user`: each person is a login role, and the policy's owner bypass holds too).
+
 Roles: `carto_member` (no login) holds the privileges; each person is a login role granted it.
 The term counts are written only by the triggers' and `fold_terms`'s functions, which run as
 the schema's owner: a member reads the counts of the projects they may read, and writes none.
@@ -39,7 +46,7 @@ from __future__ import annotations
 SCHEMA = "carto"
 MEMBER_ROLE = "carto_member"
 #: The version this carto reads and writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Rows a member may read: those of a team they belong to with every project ('*'), or of a
 #: project they were granted. Written as IN (subquery): planned once per statement (a hashed
@@ -251,6 +258,40 @@ MIGRATIONS[2] = [
     "ALTER TABLE carto.term_delta ENABLE ROW LEVEL SECURITY",
     f"CREATE POLICY reads ON carto.term_df FOR SELECT TO {MEMBER_ROLE} USING {_READABLE}",
     f"CREATE POLICY reads ON carto.term_delta FOR SELECT TO {MEMBER_ROLE} USING {_READABLE}",
+]
+
+#: `_READABLE` for the login that called a SECURITY DEFINER function (inside one,
+#: current_user is its owner), whom row-level security lets read everything when they own the
+#: table, are a superuser or bypass it.
+_READABLE_BY_CALLER = """(
+    e.team IN (SELECT m.team FROM carto.members m WHERE m.member = session_user AND m.project = '*')
+    OR (e.team, e.project_key) IN (SELECT m.team, m.project FROM carto.members m
+                                   WHERE m.member = session_user)
+    OR EXISTS (SELECT FROM pg_roles r, pg_class c WHERE r.rolname = session_user
+               AND c.oid = 'carto.events'::regclass
+               AND (r.rolsuper OR r.rolbypassrls OR pg_has_role(session_user, c.relowner, 'USAGE'))))"""
+
+#: Rows holding any of `terms`, or (`every`) the newest `cap` holding all of them, that the
+#: calling login may read: what the keyword ladder scores and scopes (its prompt intent too).
+_KEYWORD_CANDIDATES = f"""CREATE FUNCTION carto.keyword_candidates(p_team text, p_terms text[], p_every boolean,
+        p_cap bigint)
+    RETURNS TABLE (event_id text, terms text[], tfs smallint[], dl integer, ts timestamptz,
+                   project text, project_key text, prompt_intent text)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+    SELECT e.event_id, e.terms, e.tfs, e.dl, e.ts, e.project, e.project_key, e.row->>'prompt_intent'
+    FROM carto.events e
+    WHERE NOT p_every AND e.team = p_team AND e.terms && p_terms AND {_READABLE_BY_CALLER}
+    UNION ALL
+    (SELECT e.event_id, e.terms, e.tfs, e.dl, e.ts, e.project, e.project_key, e.row->>'prompt_intent'
+     FROM carto.events e
+     WHERE p_every AND e.team = p_team AND e.terms @> p_terms AND {_READABLE_BY_CALLER}
+     ORDER BY e.ts DESC NULLS LAST LIMIT p_cap)
+$$"""
+
+MIGRATIONS[3] = [
+    _KEYWORD_CANDIDATES,
+    "REVOKE ALL ON FUNCTION carto.keyword_candidates(text, text[], boolean, bigint) FROM PUBLIC",
+    f"GRANT EXECUTE ON FUNCTION carto.keyword_candidates(text, text[], boolean, bigint) TO {MEMBER_ROLE}",
 ]
 
 assert max(MIGRATIONS) == SCHEMA_VERSION

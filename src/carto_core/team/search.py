@@ -81,7 +81,7 @@ def candidate_terms(held: list[str], dfs: dict[str, int], cap: int) -> tuple[lis
     return chosen, [t for t in ordered if t not in chosen]
 
 
-def _scope(query: TeamQuery) -> tuple[str, dict]:
+def _scope(query: TeamQuery, intent: str = "e.row->>'prompt_intent'") -> tuple[str, dict]:
     from carto_core.team.facts import scope_clause
 
     clauses, params = [], {}
@@ -95,7 +95,7 @@ def _scope(query: TeamQuery) -> tuple[str, dict]:
         clauses.append("e.ts <= %(before)s")
         params["before"] = query.before
     if query.intent:
-        clauses.append("e.row->>'prompt_intent' = %(intent)s")
+        clauses.append(f"{intent} = %(intent)s")
         params["intent"] = query.intent
     return " AND ".join(clauses) or "TRUE", params
 
@@ -126,11 +126,15 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             bound = sum(idfs[t] * (K1 + 1) for t in skipped)
             out["keyword"].update(held=len(held), skipped=skipped)
             params.update(q_terms=held, q_idf=[idfs[t] for t in held], avgdl=avgdl, cap=query.candidates)
-            if chosen:
-                params["cand"] = chosen
-                rows = f"e.terms && %(cand)s::text[] AND {scope}"
-            else:
-                rows = f"e.terms @> %(q_terms)s::text[] AND {scope} ORDER BY e.ts DESC NULLS LAST LIMIT %(cap)s"
+            # The candidates come from `carto.keyword_candidates` (the terms' index, which
+            # row-level security cannot use for a member; it applies the policy's rule itself:
+            # `schema`), scoped here.
+            candidates_scope, _ = _scope(query, intent="e.prompt_intent")
+            # Every term common: the newest rows holding them all, within the scope (the
+            # function cuts them itself only when there is no scope to cut after).
+            params.update(cand=chosen or held, every=not chosen,
+                          first_cap=query.candidates if candidates_scope == "TRUE" else None)
+            newest = "" if chosen else " ORDER BY e.ts DESC NULLS LAST LIMIT %(cap)s"
             # Each candidate's tf of each query term read off its arrays by position (no row's
             # terms are unnested): the query's few terms against the row's.
             keyword_sql = f"""
@@ -141,8 +145,9 @@ def run(conn, team: str, query: TeamQuery) -> dict:
                         FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
                         CROSS JOIN LATERAL (SELECT e.tfs[array_position(e.terms, q.term)]::float8 AS tf) x
                         WHERE x.tf IS NOT NULL) AS s
-                    FROM (SELECT e.event_id, e.terms, e.tfs, e.dl FROM carto.events e
-                          WHERE e.team = %(team)s AND {rows}) e) c
+                    FROM (SELECT * FROM carto.keyword_candidates(%(team)s, %(cand)s::text[], %(every)s,
+                                                                %(first_cap)s) e
+                          WHERE {candidates_scope}{newest}) e) c
                 ORDER BY r LIMIT %(depth)s"""
     vector_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r WHERE FALSE"
     if query.vector is not None and query.model and query.dim:
