@@ -11,8 +11,14 @@ the same with a generic prompt ("run the tests", the common case of silence). Re
 and p95, the ratio of (c) and (d) to (b), how many recall runs injected something, and the load
 average. `--importtime` adds the modules the recall hook imports, by self time.
 
+`--tail-turn` first runs the Stop hook (`carto hook claude Stop`) on a transcript of one turn
+after the index was saved, so every recall run also reads the index's unsaved tail (that turn,
+and the PostToolUse runs' rows as they accumulate), and adds (e) a prompt about that turn,
+which only the tail can answer. Each process's CPU time (user + system) and peak RSS are read
+with `os.wait4`; a line of medians is printed every 10 runs.
+
 Reproduce:  .venv/bin/python benchmarks/hook/bench_prompt_recall.py --events 200000 --runs 40 \
-                --workdir /tmp/recall-bench
+                --workdir /tmp/recall-bench [--tail-turn]
 """
 
 from __future__ import annotations
@@ -31,10 +37,49 @@ PYTHON = Path(sys.executable)
 CARTO = PYTHON.parent / "carto"
 
 
-def timed(cmd: list[str], stdin: bytes, env: dict) -> tuple[float, bytes]:
+#: (wall ms, cpu ms, peak RSS KiB) of every process, by variant.
+USAGE: dict[str, list[tuple[float, float, int]]] = {}
+
+
+def timed(cmd: list[str], stdin: bytes, env: dict, name: str | None = None) -> tuple[float, bytes]:
+    """Run one process; its wall time (and, under `name`, its CPU time and peak RSS)."""
     start = time.perf_counter()
-    done = subprocess.run(cmd, input=stdin, capture_output=True, env=env, check=False)
-    return (time.perf_counter() - start) * 1000.0, done.stdout
+    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, env=env)
+    child.stdin.write(stdin)
+    child.stdin.close()
+    out = child.stdout.read()
+    child.stdout.close()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    wall = (time.perf_counter() - start) * 1000.0
+    if name is not None:
+        USAGE.setdefault(name, []).append((wall, (usage.ru_utime + usage.ru_stime) * 1000.0,
+                                           usage.ru_maxrss))
+    return wall, out
+
+
+TAIL_ANSWER = ("The quokka importer failed because the manifest upload sent no multipart checksum; "
+               "it now computes the checksum per part and retries a part twice with backoff. ")
+
+
+def stop_turn(home: Path, repo: Path, env: dict) -> None:
+    """The Stop hook's turn, written after the index was saved: the recall runs read it as tail."""
+    sid = "bench0000-0000-4000-8000-00000000feed"
+    transcript = repo / f"{sid}.jsonl"
+    lines = [
+        {"type": "user", "timestamp": "2026-01-02T10:00:00Z", "parentUuid": None, "isSidechain": False,
+         "userType": "external", "cwd": str(repo), "sessionId": sid, "version": "2.1.0", "uuid": "u-1",
+         "message": {"role": "user", "content": "the quokka importer keeps failing on big uploads, fix it"}},
+        {"type": "assistant", "timestamp": "2026-01-02T10:03:00Z", "parentUuid": "u-1", "isSidechain": False,
+         "userType": "external", "cwd": str(repo), "sessionId": sid, "version": "2.1.0", "uuid": "a-1",
+         "message": {"id": "msg-1", "type": "message", "role": "assistant", "model": "claude-x",
+                     "content": [{"type": "text", "text": TAIL_ANSWER * 12}], "stop_reason": "end_turn"}},
+    ]
+    transcript.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    payload = json.dumps({"session_id": sid, "cwd": str(repo), "transcript_path": str(transcript),
+                          "hook_event_name": "Stop"}).encode()
+    timed([str(CARTO), "hook", "claude", "Stop"], payload, {**env, "CARTO_KEEPUP": "0"})
 
 
 def load() -> str:
@@ -65,6 +110,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/recall-bench"))
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument("--tail-turn", action="store_true",
+                        help="a Stop turn in the index's unsaved tail, and a prompt about it")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update({"CARTO_CATCHUP": "0", "CARTO_SEMANTIC": "0"})
@@ -88,6 +135,8 @@ def main() -> int:
                            "transcript_path": str(repo / f"r{run}.jsonl"),
                            "hook_event_name": "UserPromptSubmit", "prompt": text}).encode()
 
+    if args.tail_turn:
+        stop_turn(home, repo, env)
     recall_env = {**env, "CARTO_PROMPT_RECALL": "1"}
     bare = [str(PYTHON), "-c", "pass"]
     post_hook = [str(CARTO), "hook", "claude", "PostToolUse"]
@@ -97,29 +146,48 @@ def main() -> int:
         timed(prompt_hook, prompt_payload(-1 - run, prompts[-1 - run]), recall_env)
     names = ("bare python -c pass", "PostToolUse (Ran: row)", "UserPromptSubmit recall (history prompt)",
              "UserPromptSubmit recall (\"run the tests\")")
+    if args.tail_turn:
+        names += ("UserPromptSubmit recall (about the Stop turn in the tail)",)
     samples: dict[str, list[float]] = {name: [] for name in names}
-    injected = 0
+    injected = tail_recalled = 0
     load_before = load()
     for run in range(args.runs):
-        samples[names[0]].append(timed(bare, b"", env)[0])
-        samples[names[1]].append(timed(post_hook, post, env)[0])
-        ms, out = timed(prompt_hook, prompt_payload(run, prompts[run % len(prompts)]), recall_env)
+        samples[names[0]].append(timed(bare, b"", env, names[0])[0])
+        samples[names[1]].append(timed(post_hook, post, env, names[1])[0])
+        ms, out = timed(prompt_hook, prompt_payload(run, prompts[run % len(prompts)]), recall_env, names[2])
         samples[names[2]].append(ms)
         injected += bool(out.strip())
-        samples[names[3]].append(timed(prompt_hook, prompt_payload(10_000 + run, "run the tests"), recall_env)[0])
+        samples[names[3]].append(timed(prompt_hook, prompt_payload(10_000 + run, "run the tests"), recall_env,
+                                       names[3])[0])
+        if args.tail_turn:
+            ms, out = timed(prompt_hook, prompt_payload(20_000 + run, "why did the quokka importer fail on "
+                                                        "the manifest upload checksum?"), recall_env, names[4])
+            samples[names[4]].append(ms)
+            tail_recalled += b"quokka" in out
+        if (run + 1) % 10 == 0:
+            print(f"  after {run + 1} runs (load {load()}): " + "; ".join(
+                f"{name.split(' (')[0] if i < 2 else name[len('UserPromptSubmit recall '):]} "
+                f"{statistics.median(samples[name]):.1f} ms" for i, name in enumerate(names)), flush=True)
     load_after = load()
     post_median = statistics.median(samples[names[1]])
     post_p95 = sorted(samples[names[1]])[max(0, int(len(samples[names[1]]) * 0.95) - 1)]
     print(f"{args.events} events, {args.runs} runs per variant, python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cpus, load average {load_before} -> {load_after}")
-    print("| path | median ms | p95 ms | median vs PostToolUse | p95 vs PostToolUse p95 |")
-    print("|---|---:|---:|---:|---:|")
+    post_cpu = statistics.median(u[1] for u in USAGE[names[1]])
+    print("| path | median ms | p95 ms | median vs PostToolUse | p95 vs PostToolUse p95 | median CPU ms "
+          "| CPU vs PostToolUse | peak RSS MiB (max) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in names:
         values = sorted(samples[name])
         med = statistics.median(values)
         p95 = values[max(0, int(len(values) * 0.95) - 1)]
-        print(f"| {name} | {med:.1f} | {p95:.1f} | {med / post_median:.2f}x | {p95 / post_p95:.2f}x |")
+        cpu = statistics.median(u[1] for u in USAGE[name])
+        rss = max(u[2] for u in USAGE[name]) / 1024
+        print(f"| {name} | {med:.1f} | {p95:.1f} | {med / post_median:.2f}x | {p95 / post_p95:.2f}x "
+              f"| {cpu:.1f} | {cpu / post_cpu:.2f}x | {rss:.1f} |")
     print(f"recall runs that injected context: {injected} of {args.runs}")
+    if args.tail_turn:
+        print(f"prompts about the Stop turn that recalled it: {tail_recalled} of {args.runs}")
     log = home / ".carto" / "hook.log"
     if log.exists():
         print("hook.log (last 3 lines):", *log.read_text().splitlines()[-3:], sep="\n  ")

@@ -105,14 +105,14 @@ def closed_wrapups(home):
     """A predicate on rows: a wrapup every decision of which is superseded, retired or rejected
     since (`carto_core.model.decisions`), which recall leaves out so that a reversed decision
     never comes back above the one that replaced it. The ledger is read on the first wrapup
-    asked about, not before."""
-    from carto_core.model import decisions
-
+    asked about, not before (nor its module imported: hashlib comes with it)."""
     ledger = []
 
     def closed(row: dict) -> bool:
         if row.get("milestone") != "session_wrapup":
             return False
+        from carto_core.model import decisions
+
         if not ledger:
             ledger.append(decisions.load(home))
         project = row.get("project") if isinstance(row.get("project"), str) else ""
