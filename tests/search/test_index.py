@@ -209,3 +209,21 @@ def test_batch_positions_on_hash_collisions_retired_rows_and_lookalikes(writer):
     assert got == [truth.get(e, -1) for e in asked]
     assert got == [-1 if index.index_of(e) is None else index.index_of(e) for e in asked]
     assert got[len(stored) - 1 - 5] == -1 and -1 not in got[:len(stored) - 6]
+
+
+def test_a_tail_folded_then_saved_keeps_every_id(writer):
+    """The catch-up's path (`jobs.refresh.refresh_index`: fold, then save) over a generation
+    whose ids are still read lazily and a tail that retired nothing."""
+    from carto_core.jobs.refresh import refresh_index
+
+    writer.tool("Ran: base one")
+    writer.tool("Ran: base two")
+    KeywordIndex.build(writer.home)
+    append_rows(writer.home.log("prompts"), [{"event_id": f"evt-late{i:08d}", "timestamp": "2026-05-01T00:00:00Z",
+                                              "summary": f"lateword{i}"} for i in range(3)])
+    done = refresh_index(writer.home)
+    assert done["outcome"] == "done" and done["tail_saved"] == 3
+    saved = KeywordIndex.load(writer.home)
+    assert len(saved) == 5 and saved.df("lateword1") == 1
+    assert {f"evt-late{i:08d}" for i in range(3)} <= set(saved.ids)
+    assert all(saved.index_of(event_id) is not None for event_id in saved.ids)

@@ -667,6 +667,8 @@ class IndexBuilding:
             self._ids = [event_id for event_id, ok in zip(self.ids, alive) if ok]
         else:
             self.cols = {name: np.asarray(col) for name, col in self.cols.items()}
+            # the id list whole: the lazy reader below (the saved ids, then the tail's) goes
+            self._ids = self.ids
         self.segments = [segment]
         self.tail_docs = 0
         self._id_hash, self._tail_map, self._main_docs = None, {}, 0
