@@ -65,7 +65,7 @@ TAIL_ANSWER = ("The quokka importer failed because the manifest upload sent no m
 
 def stop_turn(home: Path, repo: Path, env: dict) -> None:
     """The Stop hook's turn, written after the index was saved: the recall runs read it as tail."""
-    sid = "bench0000-0000-4000-8000-00000000feed"
+    sid = f"bench000-0000-4000-8000-{int(time.time()):012x}"  # a new turn each run of the benchmark
     transcript = repo / f"{sid}.jsonl"
     lines = [
         {"type": "user", "timestamp": "2026-01-02T10:00:00Z", "parentUuid": None, "isSidechain": False,
