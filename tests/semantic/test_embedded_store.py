@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carto_core.semantic import embedded
+from carto_core.semantic import embedded, tiers
 from carto_core.semantic.embedded import MANIFEST, EmbeddedStore, scores, to_float16
 from carto_core.semantic.store import StoreError, VectorRecord
 
@@ -188,10 +188,11 @@ def test_old_float_segments_are_still_read_and_rewritten_as_int8(tmp_path, versi
         assert [h.event_id for h in hits] == [f"evt-{i:04d}" for i in np.argsort(-exact)[:3]]
         assert [h.score for h in hits] == pytest.approx(np.sort(exact)[::-1][:3], abs=1e-3)
     fresh.upsert("m", records[20:])  # int8 rows, around their own centre (the old rows have none)
-    fresh.compact()
-    (merged,) = json.loads((root / MANIFEST).read_text())["segments"]
-    assert merged["count"] == 30 and merged["rows"] == "int8"
-    assert np.load(root / merged["name"] / "vectors.npy", mmap_mode="r").dtype == np.int8
+    fresh.compact()  # the old segment rewritten (upgraded); two small ones are not merged
+    after = json.loads((root / MANIFEST).read_text())["segments"]
+    assert sorted(e["count"] for e in after) == [10, 20] and all(e["rows"] == "int8" for e in after)
+    for entry in after:
+        assert np.load(root / entry["name"] / "vectors.npy", mmap_mode="r").dtype == np.int8
     after = EmbeddedStore(root)
     for i in (3, 25):
         hit = after.search("m", records[i].vector, limit=1)[0]
@@ -219,8 +220,9 @@ def test_compaction_upgrades_a_full_old_segment_and_copies_int8_rows_as_they_are
     unit = embedded.normalise(np.array([r.vector for r in records], np.float32))
     store.upsert("m", records[:20])
     _as_old_format(root, 2, unit)  # full (20 rows) and float16
-    store.upsert("m", records[20:25])
-    store.upsert("m", records[25:30])  # around the centre of the rows of the write before
+    # Small int8 segments, as many as a tier merges (later ones around the first one's centre).
+    for part in np.array_split(np.arange(20, 30), tiers.FANOUT):
+        store.upsert("m", records[part[0]:part[-1] + 1])
     before = json.loads((root / MANIFEST).read_text())["segments"]
     small = _codes(root, [e for e in before if e.get("rows") == "int8"])
     store.compact()

@@ -46,8 +46,9 @@ docs/performance.md ("Vector rows as int8"). A whole-store scan reads half the b
 it is in, so a rewrite or a compaction copies them as they are: rows are quantized once.
 float16 segments of format 2 are scored as before (decoded exactly, see `scores`), and
 compaction rewrites them as int8.
-Segments hold at most `SEGMENT_ROWS` rows; compaction merges small segments, never full ones, so
-an append rewrites what it added, not the store.
+Segments hold at most `SEGMENT_ROWS` rows; compaction merges small segments by size tiers
+(`tiers`), never full ones, so an append rewrites about its own rows once per tier, not the
+store and not the partial segment it lands beside.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ import numpy as np
 
 from carto_core.util.npymap import map_npy
 from carto_core.util.privatefiles import make_dir, make_dirs, open_private, write_text
-from carto_core.semantic import ivf
+from carto_core.semantic import ivf, tiers
 from carto_core.semantic.store import (
     DimensionMismatch,
     Hit,
@@ -77,8 +78,8 @@ MANIFEST = "manifest.json"
 FORMAT = 3
 READABLE_FORMATS = (1, 2, 3)
 MISSING_TS = np.iinfo(np.int64).min
-#: More segments than this for one model and a write merges them (the indexer also calls
-#: `compact()` at the end of a run).
+#: More segments than this for one model and a write compacts (by tiers: what is not ripe
+#: stays; the indexer also calls `compact()` at the end of a run).
 MAX_SEGMENTS = 32
 #: Rows of a full segment (32 MB of 256-dim float16): compaction leaves full ones alone.
 SEGMENT_ROWS = 65536
@@ -529,15 +530,7 @@ class Segment:
     def rows_of(self, ids: np.ndarray, wanted: np.ndarray | None = None) -> np.ndarray:
         """The row of each id (fixed-width bytes), -1 where the segment does not hold it.
         `wanted`: `id_hashes(ids)`, when the caller asks every segment about the same ids."""
-        if self._hash_index is None:
-            try:
-                self._hash_index = (map_npy(self.folder / "idhash.npy"),
-                                    map_npy(self.folder / "idrow.npy"))
-            except FileNotFoundError:  # a format-1 segment: hash its ids once
-                hashes = id_hashes(self.ids)
-                order = np.argsort(hashes, kind="stable")
-                self._hash_index = (hashes[order], order.astype(np.int32))
-        hashes, rows = self._hash_index
+        hashes, rows = self._hashes()
         out = np.full(len(ids), -1, np.int64)
         if not len(ids) or not len(hashes):
             return out
@@ -550,6 +543,26 @@ class Segment:
                 if self.ids[row] == ids[i]:
                     out[i] = row
                     break
+        return out
+
+    def _hashes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted id hashes, the row of each): idhash.npy and idrow.npy, mapped once."""
+        if self._hash_index is None:
+            try:
+                self._hash_index = (map_npy(self.folder / "idhash.npy"),
+                                    map_npy(self.folder / "idrow.npy"))
+            except FileNotFoundError:  # a format-1 segment: hash its ids once
+                hashes = id_hashes(self.ids)
+                order = np.argsort(hashes, kind="stable")
+                self._hash_index = (hashes[order], order.astype(np.int32))
+        return self._hash_index
+
+    def row_hashes(self) -> np.ndarray:
+        """`id_hashes` of every row's id, in row order, from the segment's hash index: a
+        rewrite or a merge copies them rather than hash every id again."""
+        hashes, rows = self._hashes()
+        out = np.empty(self.count, np.uint64)
+        out[np.asarray(rows)] = hashes
         return out
 
     def scores(self, query: np.ndarray, lo: int, hi: int, offsets: np.ndarray | None,
@@ -899,7 +912,8 @@ class EmbeddedStore(VectorStore):
             manifest, segment.model, columns["vectors"][keep], columns["ids"][keep],
             [p for p, k in zip(columns["projects"], keep) if k], columns["ts"][keep],
             columns["digests"][keep], centroids=segment.centroids if segment.lists else None,
-            scale=scale, centre=columns["centre"], target=target)
+            scale=scale, centre=columns["centre"], target=target,
+            hashes=segment.row_hashes()[keep])
 
     def ids(self, model):
         out: set[str] = set()
@@ -960,7 +974,7 @@ class EmbeddedStore(VectorStore):
                        projects: list[str], ts: np.ndarray, digests: np.ndarray | None = None,
                        centroids: np.ndarray | None = None, scale: np.ndarray | None = None,
                        centre: np.ndarray | None = None, target: np.ndarray | None = None,
-                       rows: np.ndarray | None = None) -> dict:
+                       rows: np.ndarray | None = None, hashes: np.ndarray | None = None) -> dict:
         """Write one segment: unit rows (float32 or float16), or int8 codes with their `scale`
         and `centre` (a rewrite or a merge), stored as int8 around the model's centre. A
         segment of `ivf.MIN_ROWS` rows or more gets inverted lists: `centroids` when given (a
@@ -968,7 +982,9 @@ class EmbeddedStore(VectorStore):
         rows. `target`: the model's centre, when the caller knows it (else read from the
         manifest). `rows`: the segment's rows of unit `vectors` (the other columns are the
         segment's already): quantized from where they are, not copied out first (a commit's
-        copies were the peak of a first build)."""
+        copies were the peak of a first build). `hashes`: `id_hashes(ids)` when the caller
+        has them (a merge carries each row's hash from its segment: ids are hashed once, when
+        first written, not at every rewrite)."""
         if target is None:
             target = self._model_centre(manifest, model)
         if rows is not None and (vectors.dtype == np.int8 or target is None):
@@ -1012,7 +1028,7 @@ class EmbeddedStore(VectorStore):
         width = max(1, int(np.char.str_len(ids).max())) if len(ids) else 1
         ids = ids.astype(f"S{width}")  # as wide as its longest id, not the batch's
         _save(tmp / "ids.npy", ids)
-        hashes = id_hashes(ids)
+        hashes = id_hashes(ids) if hashes is None else np.asarray(hashes, np.uint64)[order]
         by_hash = np.argsort(hashes, kind="stable")
         _save(tmp / "idhash.npy", hashes[by_hash])
         _save(tmp / "idrow.npy", by_hash.astype(np.int32))
@@ -1109,7 +1125,7 @@ class EmbeddedStore(VectorStore):
                     kept.append(self._write_segment(
                         manifest, model, vectors, ids[part],
                         [projects[i] for i in part.tolist()], ts[part], sums[part],
-                        target=target, rows=part))
+                        target=target, rows=part, hashes=wanted[part]))
             manifest["segments"] = kept
             self._write_manifest(manifest)
             self._remove(removed)
@@ -1122,33 +1138,28 @@ class EmbeddedStore(VectorStore):
             self._compact_locked()
 
     def _compact_locked(self) -> None:
-        """Merge each model's segments smaller than SEGMENT_ROWS into as few as fit, a group of
-        at most SEGMENT_ROWS rows at a time (bounded memory); full int8 segments stay as they
-        are. Segments of an older format (float16 or float32 rows) are rewritten as int8, a
-        segment at a time: `carto index` upgrades an old store as it goes."""
+        """Merge each model's segments smaller than SEGMENT_ROWS by size tiers (`tiers`: a
+        tier's segments are merged once it holds `tiers.FANOUT` of them, into full segments
+        and at most one partial one), so a row is rewritten about once per tier, not at every
+        write; full int8 segments stay as they are. Segments of an older format (float16 or
+        float32 rows) are rewritten as int8, a segment at a time: `carto index` upgrades an
+        old store as it goes."""
         manifest = self._read_manifest()
         small: dict[tuple, list[dict]] = {}
-        legacy: list[list[dict]] = []
+        groups: list[list[dict]] = []
         for entry in manifest["segments"]:
             if int(entry["count"]) < SEGMENT_ROWS:  # short and long ids stay apart (SHORT_ID)
                 key = (entry["model"], int(entry.get("id_width", 0)) > SHORT_ID)
                 small.setdefault(key, []).append(entry)
             elif entry.get("rows") != "int8":
-                legacy.append([entry])  # a full float16/float32 segment: rewritten as int8
-        groups: list[list[dict]] = []
+                groups.append([entry])  # a full float16/float32 segment: rewritten as int8
         for entries in small.values():
-            entries.sort(key=lambda e: int(e["count"]))
-            group: list[dict] = []
-            rows = 0
-            for entry in entries:
-                if group and rows + int(entry["count"]) > SEGMENT_ROWS:
-                    groups.append(group)
-                    group, rows = [], 0
-                group.append(entry)
-                rows += int(entry["count"])
-            groups.append(group)
-        # A small segment alone is left as it is, unless its rows are not int8 yet.
-        groups = [g for g in groups if len(g) > 1 or g[0].get("rows") != "int8"] + legacy
+            merged = tiers.plan([int(e["count"]) for e in entries], SEGMENT_ROWS)
+            grouped = {i for group in merged for i in group}
+            groups.extend([entries[i] for i in group] for group in merged)
+            # A small segment not merged is left as it is, unless its rows are not int8 yet.
+            groups.extend([e] for i, e in enumerate(entries)
+                          if i not in grouped and e.get("rows") != "int8")
         if not groups:
             return
         merged = {e["name"] for g in groups for e in g}
@@ -1159,24 +1170,44 @@ class EmbeddedStore(VectorStore):
             target = centres.get(model)
             if target is None:
                 target = self._model_centre(manifest, model)
-            parts = []
-            for entry in group:
-                c = Segment(self.root / entry["name"], entry).columns()
-                parts.append((c, stored_rows(c["vectors"], c["scale"], c["centre"], target)))
-                target = parts[-1][1][2]  # a model's first int8 rows set its centre
-            centres[model] = target
-            kept.append(self._write_segment(
-                manifest, model,
-                np.concatenate([codes for _, (codes, _, _) in parts]),
-                np.concatenate([c["ids"] for c, _ in parts]),
-                [p for c, _ in parts for p in c["projects"]],
-                np.concatenate([c["ts"] for c, _ in parts]),
-                np.concatenate([c["digests"] for c, _ in parts]),
-                scale=np.concatenate([scale for _, (_, scale, _) in parts]),
-                centre=target, target=target))
+            written, centres[model] = self._merge_group(manifest, group, target)
+            kept.extend(written)
         manifest["segments"] = kept
         self._write_manifest(manifest)
         self._remove(sorted(merged))
+
+    def _merge_group(self, manifest: dict, group: list[dict],
+                     target: np.ndarray | None) -> tuple[list[dict], np.ndarray]:
+        """Write the rows of `group`'s segments (in the manifest's order, which a write
+        appends to) as segments of SEGMENT_ROWS rows and one of the rest, the rows written
+        last in the last (partial) one; each output gathers
+        only its own rows (bounded memory, whatever the group holds). Returns the entries
+        written and the model's centre (a model's first int8 rows set it)."""
+        segments = [Segment(self.root / e["name"], e) for e in group]
+        columns = {id(s): s.columns() for s in segments}
+        hashes = {id(s): s.row_hashes() for s in segments}
+        total = sum(segment.count for segment in segments)
+        written = []
+        for start in range(0, total, SEGMENT_ROWS):
+            end, offset, parts = min(total, start + SEGMENT_ROWS), 0, []
+            for segment in segments:
+                lo, hi = max(start - offset, 0), min(end - offset, segment.count)
+                offset += segment.count
+                if lo >= hi:
+                    continue
+                c = columns[id(segment)]
+                codes, scale, target = stored_rows(
+                    c["vectors"][lo:hi], None if c["scale"] is None else c["scale"][lo:hi],
+                    c["centre"], target)
+                parts.append((codes, scale, c["ids"][lo:hi], c["projects"][lo:hi],
+                              c["ts"][lo:hi], c["digests"][lo:hi], hashes[id(segment)][lo:hi]))
+            codes, scale, ids, projects, ts, digests, row_hashes = zip(*parts)
+            written.append(self._write_segment(
+                manifest, group[0]["model"], np.concatenate(codes), np.concatenate(ids),
+                [p for part in projects for p in part], np.concatenate(ts),
+                np.concatenate(digests), scale=np.concatenate(scale), centre=target,
+                target=target, hashes=np.concatenate(row_hashes)))
+        return written, target
 
     def drop_model(self, model):
         with self._write_lock():
