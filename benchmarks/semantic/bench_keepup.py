@@ -19,6 +19,14 @@ Also printed: how many of `all`'s rejects `window` made as well (the gate decisi
 changes). Medians over `--rounds`; run it under `nice -n 10` on a shared machine:
 
     nice -n 10 .venv/bin/python benchmarks/semantic/bench_keepup.py BASE --workdir W --rounds 2
+
+`--series N` measures what one run cannot: the store's compaction over time. Each variant gets
+one working copy and N keep-up runs in a row, each after its own 1,000 appended events (seed,
+seed + 1, ...), variants interleaved run by run; printed per run as it goes, then the median,
+mean and largest CPU and peak RSS per run and the store's segments at the end:
+
+    nice -n 10 .venv/bin/python benchmarks/semantic/bench_keepup.py BASE --workdir W \
+        --series 64 --variants base,window
 """
 
 from __future__ import annotations
@@ -95,6 +103,63 @@ def rejected(home: Path) -> set[str]:
     return {json.loads(line)["event_id"] for line in path.read_text("utf-8").splitlines() if line}
 
 
+def run_step(home: Path, sandbox: Path, name: str, embedder: str, base_path: str) -> dict:
+    """One `carto index --step semantic --json` of variant `name` on `home`, measured."""
+    env = child_env(home, sandbox, None)
+    env["CARTO_EMBEDDER"] = embedder
+    if name == "base":
+        env["PYTHONPATH"] = base_path
+    elif name == "all":
+        env["CARTO_NOVELTY_GATE_WINDOW"] = "all"
+    got = measured([CARTO, "index", "--step", "semantic", "--json"], env)
+    report = json.loads(got["stdout"])
+    report = report.get("semantic", report) if isinstance(report, dict) else report
+    steps = report.get("steps") if isinstance(report, dict) else None
+    semantic = next((s for s in steps if s.get("step") == "semantic"), report) if steps else report
+    row = {k: got[k] for k in ("wall_s", "cpu_s", "rss_mb", "load")}
+    row.update({k: semantic.get(k) for k in ("embedded", "gated", "todo", "corpus", "outcome")})
+    row["rejected"] = sorted(rejected(home))
+    return row
+
+
+def segments(home: Path) -> list[int]:
+    manifest = json.loads((home / ".carto" / "vectors" / "manifest.json").read_text("utf-8"))
+    return [int(e["count"]) for e in manifest["segments"]]
+
+
+def series(args, variants: list[str], sandbox: Path, base_path: str) -> dict:
+    results: dict[str, list[dict]] = {name: [] for name in variants}
+    homes = {name: args.workdir / f"home-{name}" for name in variants}
+    for home in homes.values():
+        working_copy(args.base, home)
+    for run in range(args.series):
+        for name in variants:
+            corpus.append(homes[name], args.events, seed=args.seed + run)
+            row = run_step(homes[name], sandbox, name, args.embedder, base_path)
+            results[name].append(row)
+            print(f"run {run + 1} {name}: {row['cpu_s']:.2f} s CPU, {row['rss_mb']:.0f} MB, "
+                  f"{row['wall_s']:.2f} s, embedded {row['embedded']}, gated {row['gated']}, "
+                  f"{len(segments(homes[name]))} segments (load {row['load']})",
+                  file=sys.stderr, flush=True)
+    print("| variant | runs | CPU median | CPU mean | CPU max | RSS median | RSS max | segments at the end |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, rows in results.items():
+        cpu = [r["cpu_s"] for r in rows]
+        rss = [r["rss_mb"] for r in rows]
+        print(f"| {name} | {len(rows)} | {statistics.median(cpu):.2f} s | {statistics.mean(cpu):.2f} s | "
+              f"{max(cpu):.2f} s | {statistics.median(rss):.0f} MB | {max(rss):.0f} MB | "
+              f"{sorted(segments(homes[name]))} |")
+    if "base" in results:
+        b = results["base"]
+        for name, rows in results.items():
+            if name != "base":
+                print(f"{name} / base: CPU median "
+                      f"{statistics.median(r['cpu_s'] for r in rows) / statistics.median(r['cpu_s'] for r in b):.3f}x, "
+                      f"CPU mean {statistics.mean(r['cpu_s'] for r in rows) / statistics.mean(r['cpu_s'] for r in b):.3f}x, "
+                      f"RSS max {max(r['rss_mb'] for r in rows) / max(r['rss_mb'] for r in b):.3f}x")
+    return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", type=Path)
@@ -106,32 +171,26 @@ def main() -> int:
     parser.add_argument("--variants", default="base,all,window")
     parser.add_argument("--embedder", default="wordllama")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument("--series", type=int, default=0,
+                        help="N keep-up runs in a row on one copy per variant (compaction over time)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     sandbox = Path(tempfile.mkdtemp(prefix="sandbox-", dir=args.workdir))
     code = Path(tempfile.mkdtemp(prefix="code-", dir=args.workdir))
     base_path = export(args.base_rev, code)
     variants = args.variants.split(",")
+    if args.series:
+        results = series(args, variants, sandbox, base_path)
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=1))
+        return 0
     results: dict[str, list[dict]] = {name: [] for name in variants}
     for round_ in range(args.rounds):
         for name in variants:
             home = args.workdir / f"home-{name}"
             working_copy(args.base, home)
             corpus.append(home, args.events, seed=args.seed)
-            env = child_env(home, sandbox, None)
-            env["CARTO_EMBEDDER"] = args.embedder
-            if name == "base":
-                env["PYTHONPATH"] = base_path
-            elif name == "all":
-                env["CARTO_NOVELTY_GATE_WINDOW"] = "all"
-            got = measured([CARTO, "index", "--step", "semantic", "--json"], env)
-            report = json.loads(got["stdout"])
-            report = report.get("semantic", report) if isinstance(report, dict) else report
-            steps = report.get("steps") if isinstance(report, dict) else None
-            semantic = next((s for s in steps if s.get("step") == "semantic"), report) if steps else report
-            row = {k: got[k] for k in ("wall_s", "cpu_s", "rss_mb", "load")}
-            row.update({k: semantic.get(k) for k in ("embedded", "gated", "todo", "corpus", "outcome")})
-            row["rejected"] = sorted(rejected(home))
+            row = run_step(home, sandbox, name, args.embedder, base_path)
             results[name].append(row)
             print(f"round {round_ + 1} {name}: {row['wall_s']:.2f} s, {row['cpu_s']:.2f} s CPU, "
                   f"{row['rss_mb']:.0f} MB, embedded {row['embedded']}, gated {row['gated']} "
