@@ -127,7 +127,7 @@ def memory(project, print_only, write, file_path, as_json) -> None:
     home = current_home()
     name = _resolve_project(home, project)
     built = build_memory(home, name)
-    if not any(built.sources.values()) and not any(built.sections.values()):
+    if not any(built.sources.values()) and not built.knows_project():
         fail(f"nothing to remember for project {name!r} in {home.root}: a memory is made of its "
              "prompts, commits and wrapups, and none is recorded (transcript turns alone are "
              "searched, not remembered)", ExitCode.NOT_FOUND)

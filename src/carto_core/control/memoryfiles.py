@@ -71,6 +71,8 @@ def refresh(home: Home, project: str | None = None, *, limit: int = REFRESH_MAX)
 
     from carto_core.lenses.memory import BEGIN, NoRoom, build_memory, rewritten
 
+    if _registry(home):
+        _write_profile(home)
     rows = []
     for name, owner in sorted(_registry(home).items()):
         if len(rows) >= limit:
@@ -105,6 +107,17 @@ def refresh(home: Home, project: str | None = None, *, limit: int = REFRESH_MAX)
         except OSError:
             pass
     return rows
+
+
+def _write_profile(home: Home) -> None:
+    """`<home>/.carto/profile.md` rebuilt from the logs (`carto profile`), so the files take
+    the owner's current profile (best effort: the files are refreshed without it)."""
+    from carto_core.lenses.profile import build_profile, write_profile
+
+    try:
+        write_profile(home, build_profile(home))
+    except (OSError, ValueError):
+        pass
 
 
 def refresh_quietly(home: Home, project: str | None = None) -> list[dict]:
@@ -158,7 +171,7 @@ def patch_memory_files(home: Home, plan, *, write: bool) -> dict:
         new = None
         if project.lower() not in whole:
             memory = build_memory(home, project)
-            if any(memory.sections.values()):
+            if memory.knows_project():
                 try:
                     new = rewritten(existing, memory)
                 except NoRoom:

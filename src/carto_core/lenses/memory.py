@@ -15,6 +15,10 @@ the evidence for (its event ids, kept on the line as an HTML comment):
   session did next (the next commit in that session, or the same command passing again).
 - **Conventions seen in commits**: the share of Conventional Commits subjects, their types and
   scopes (hook commit rows, and the commits of sessions known only from their transcripts).
+- **The owner's work across projects**, from `<home>/.carto/profile.md` (`carto profile`, kept
+  current by the memory refresh): its active surface, work shape and cadence lines (not its
+  decisions: the project's own are above), last, so the profile reaches the agent within this
+  file's budget. Its lines are aggregates of many events: they end with `PROFILE_MARK`, not ids.
 
 Each section is newest and most-reused first (reuse: endorsing accesses in the access ledger,
 `carto search --touch`; then time); `render` keeps the whole file within `MAX_LINES` (200:
@@ -35,11 +39,16 @@ BEGIN = "<!-- carto:memory begin (written by `carto memory --write`; edit outsid
 END = "<!-- carto:memory end -->"
 #: Section caps before the budget trims further (most useful first).
 CAPS = {"preferences": 25, "decisions": 40, "threads": 20, "insights": 20, "failures": 15,
-        "conventions": 6}
+        "conventions": 6, "profile": 14}
 TITLES = {"preferences": "Standing preferences (from prompts)", "decisions": "Decisions (from wrapups)",
           "threads": "Open threads (from wrapups)", "insights": "Key insights (from wrapups)",
           "failures": "Repeated failures and their fixes (from transcripts)",
-          "conventions": "Conventions seen in commits"}
+          "conventions": "Conventions seen in commits",
+          "profile": "The owner's work across projects (carto profile)"}
+#: The comment that ends a profile line (an aggregate: no event ids to name).
+PROFILE_MARK = "carto profile"
+#: The profile's sections MEMORY.md takes (its decisions are other projects' too).
+PROFILE_SECTIONS = ("Active surface", "Work shape", "Cadence")
 
 _PREFERENCE = re.compile(
     r"\b(always|never|don'?t|do not|please (?:use|avoid|keep|run|don'?t)|prefer|make sure|from now on|"
@@ -60,6 +69,8 @@ class Item:
     stale: str = ""   # what changed in git in what it cites, since (`model.staleness`)
 
     def line(self) -> str:
+        if not self.ids:
+            return f"- {' '.join(self.text.split())} <!-- {PROFILE_MARK} -->"
         ids = self.ids[:MAX_IDS]
         more = f" +{len(self.ids) - MAX_IDS}" if len(self.ids) > MAX_IDS else ""
         body = " ".join(self.text.split())
@@ -72,6 +83,10 @@ class Memory:
     project: str
     sections: dict[str, list[Item]] = field(default_factory=dict)
     sources: dict[str, int] = field(default_factory=dict)
+
+    def knows_project(self) -> bool:
+        """Whether anything of the project's own was found (the profile is the owner's)."""
+        return any(items for name, items in self.sections.items() if name != "profile")
 
     def to_dict(self) -> dict:
         return {"project": self.project, "sources": self.sources,
@@ -138,6 +153,7 @@ def build_memory(home, project: str) -> Memory:
     commits = _commits(home, project, turns, memory)
     _failures(turns, commits, memory)
     _preferences(home, project, memory)
+    _profile(home, memory)
     for name, items in memory.sections.items():
         for item in items:
             item.reuse = reuse(item.ids)
@@ -325,6 +341,23 @@ def _preferences(home, project: str, memory: Memory) -> None:
     memory.sources["prompts"] = prompts
 
 
+def _profile(home, memory: Memory) -> None:
+    """The lines of `<home>/.carto/profile.md`'s PROFILE_SECTIONS, in its order (none when it
+    was never written)."""
+    try:
+        text = (home.state / "profile.md").read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    lines, section = [], ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        elif section in PROFILE_SECTIONS and line.startswith("- ") and "(none yet)" not in line:
+            lines.append(f"{section}: {line[2:].strip()}")
+    # in the profile's order: the sort below is newest first, so the first line is the newest
+    memory.sections["profile"] = [Item(text, [], ts=float(len(lines) - n)) for n, text in enumerate(lines)]
+
+
 def render(memory: Memory, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES) -> str:
     """carto's marked section (markers included), within `max_lines` and `max_bytes`."""
     sections = {name: list(items) for name, items in memory.sections.items() if items}
@@ -434,6 +467,8 @@ def section_of(existing: str) -> tuple[str, set[str]] | None:
     heading = re.search(r"^# (.+): what carto remembers$", body, re.M)
     ids: set[str] = set()
     for comment in re.findall(r"<!-- ([^>]*) -->", body):
+        if comment == PROFILE_MARK:
+            continue
         for part in comment.split(","):
             token = part.strip().split(" ")[0]
             if token and not token.startswith("+"):
