@@ -102,6 +102,8 @@ def test_a_first_prompt_on_a_home_never_indexed_is_answered_from_its_logs(tmp_pa
     assert done.returncode == 0
     context = context_of(done)
     assert context and (WORK_ID in context or COMMIT_ID in context)
+    assert any("prompt recall read the logs (no keyword index); started the keyword index refresh" in line
+               for line in (home / ".carto" / "hook.log").read_text().splitlines())
     # and the catch-up saves the index for the next prompts, which find the same work
     _wait_for_the_catch_up(home)
     again = context_of(run_hook(home, "claude", prompt_payload("other-session", QUESTION)))

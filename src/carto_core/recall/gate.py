@@ -115,8 +115,9 @@ _GENERIC: dict[str, frozenset[str]] = {}
 
 def generic_terms(analyzer) -> frozenset[str]:
     """The analyzer's terms of the words of everyday instructions to a coding agent
-    (`generic_words.txt`, made from the intents corpus by benchmarks/recall/generic_words.py):
-    what a prompt made of them alone asks is nothing earlier work can answer, at any home size."""
+    (`generic_words.txt`: the software process's vocabulary and English stop words, written by
+    benchmarks/recall/generic_words.py): what a prompt made of them alone asks is nothing
+    earlier work can answer, at any home size."""
     signature = getattr(analyzer, "signature", "")
     found = _GENERIC.get(signature)
     if found is None:

@@ -74,7 +74,11 @@ def _recall(ctx, out) -> str | None:
         return None
     if view is None:
         # answered from the logs this once; the catch-up saves an index for the next prompts
-        _stale(ctx, out, "no keyword index")
+        from carto_core.recall.refresh import start_refresh
+
+        problem = start_refresh(ctx.home)
+        if problem:
+            out.problems.append(f"prompt recall read the logs (no keyword index); {problem}")
     view = seen
     from carto_core.recall.find import find
     from carto_core.search.telemetry import access_ledger_path, read_accesses, read_served
