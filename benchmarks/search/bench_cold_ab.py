@@ -6,7 +6,7 @@ Two measurements of a change to the cold path (docs/performance.md, "Cold path")
   like-for-like floor (the same with one BLAS thread and the collector off, as a one-shot search
   loads numpy and runs), then a cold `carto search QUERY --limit 10 [EXTRA]` of each variant
   (order alternating), on the same home; the median wall and CPU (user + system) of each, and
-  their ratios to both floors. The queries cycle through a fixed sample (about half of them
+  their ratios to both floors, and the median and largest peak RSS. The queries cycle through a fixed sample (about half of them
   lookups, whose semantic ladder is gated out) unless `--query` names the ones to time (given
   more than once, they alternate), e.g. a question, whose semantic ladder always runs. `base` runs
   the revision `--base` (exported with `git archive`, put first on PYTHONPATH), `new` a copy
@@ -127,11 +127,12 @@ def environments(home: str, base_path: str, scratch: Path, new_path: str | None 
     return out
 
 
-def timed(argv, env) -> tuple[float, float]:
+def timed(argv, env) -> tuple[float, float, float]:
+    """Wall and CPU seconds and peak RSS (MB) of one child."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, _, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 #: The like-for-like floor: numpy on one BLAS thread and no cyclic collector, as
@@ -145,20 +146,21 @@ def bench(envs: dict[str, dict], runs: int, extra: list[str], queries: list[str]
     like_env = dict(floor_env, OPENBLAS_NUM_THREADS="1")
     for env in envs.values():  # bytecode and the plugin table, as any second use
         timed([carto, "search", queries[0], "--limit", "10", *extra], env)
-    samples = {name: ([], []) for name in ("floor", "like_floor", *envs)}
+    samples = {name: ([], [], []) for name in ("floor", "like_floor", *envs)}
     load = [round(os.getloadavg()[0], 2)]
     for i in range(runs):
         query = queries[i % len(queries)]
         for name, code, env in (("floor", "import numpy, click", floor_env),
                                 ("like_floor", LIKE_FLOOR, like_env)):
-            wall, cpu = timed([str(BIN / "python"), "-c", code], env)
-            samples[name][0].append(wall)
-            samples[name][1].append(cpu)
+            for sample, value in zip(samples[name], timed([str(BIN / "python"), "-c", code], env)):
+                sample.append(value)
         order = list(envs.items()) if i % 2 == 0 else list(envs.items())[::-1]
         for name, env in order:
-            wall, cpu = timed([carto, "search", query, "--limit", "10", *extra], env)
-            samples[name][0].append(wall)
-            samples[name][1].append(cpu)
+            got = timed([carto, "search", query, "--limit", "10", *extra], env)
+            for sample, value in zip(samples[name], got):
+                sample.append(value)
+            print(f"run {i + 1} {name}: {got[0] * 1000:.0f} ms, {got[1] * 1000:.0f} ms CPU, "
+                  f"{got[2]:.0f} MB", file=sys.stderr, flush=True)
     load.append(round(os.getloadavg()[0], 2))
     floor_wall = statistics.median(samples["floor"][0])
     floor_cpu = statistics.median(samples["floor"][1])
@@ -166,9 +168,10 @@ def bench(envs: dict[str, dict], runs: int, extra: list[str], queries: list[str]
     like_cpu = statistics.median(samples["like_floor"][1])
     out = {"runs": runs, "extra": extra, "queries": queries if queries is not QUERIES else "sample",
            "load_average": load}
-    for name, (walls, cpus) in samples.items():
+    for name, (walls, cpus, rss) in samples.items():
         wall, cpu = statistics.median(walls), statistics.median(cpus)
         out[name] = {"wall_ms": round(wall * 1000, 1), "cpu_ms": round(cpu * 1000, 1),
+                     "rss_mb": round(statistics.median(rss), 1), "rss_max_mb": round(max(rss), 1),
                      "wall_vs_floor": round(wall / floor_wall, 2),
                      "cpu_vs_floor": round(cpu / floor_cpu, 2),
                      "wall_vs_like_floor": round(wall / like_wall, 3),

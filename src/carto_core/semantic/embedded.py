@@ -62,7 +62,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carto_core.util.npymap import map_npy
+from carto_core.util.npymap import map_npy, release_rows
 from carto_core.util.privatefiles import make_dir, make_dirs, open_private, write_text
 from carto_core.semantic import ivf, tiers
 from carto_core.semantic.store import (
@@ -101,6 +101,12 @@ CENTROID_SAMPLE = 4096
 #: mat-vec on the calling thread: at 4,096 rows it woke its threads and a scan cost many times
 #: the CPU (measured on a 2-core machine, docs/performance.md).
 _CAST_ROWS = 1024
+#: A model whose int8 rows take more than this many bytes is scanned releasing each block of
+#: `_RELEASE_ROWS` rows once scored (`npymap.release_rows`): a cold search of a 1M-event store
+#: otherwise holds every page of its rows (256 MB) at its peak. A smaller store keeps its
+#: pages (a warm process then scans without faulting them in again).
+RELEASE_ABOVE = 64 << 20
+_RELEASE_ROWS = 16 * 1024
 #: A search scores on more than one thread once this many rows pass its filters (below it a
 #: thread's start costs more than it saves), on at most this many threads.
 _THREADED_ROWS = 32768
@@ -504,6 +510,9 @@ class Segment:
             self.bounds = np.load(folder / "listbounds.npy")
         self._hash_index: tuple[np.ndarray, np.ndarray] | None = None
         self._row_sum: np.ndarray | None = None
+        #: Let go of the pages of the rows a search has scored (set by the store's search:
+        #: see RELEASE_ABOVE).
+        self.release = False
         try:
             self.digests = map_npy(folder / "digest.npy")
         except FileNotFoundError:  # format 1: no digests (0 = not known)
@@ -573,7 +582,25 @@ class Segment:
         # A slice is a view of the map (no copy); offsets gather only the rows that passed.
         if not self.quantized:
             return scores(self.vectors[rows], query)
-        return int8_scores(self.vectors[rows], self.scale[rows], self.centre, query, scratch)
+        if not self.release:
+            return int8_scores(self.vectors[rows], self.scale[rows], self.centre, query, scratch)
+        if offsets is not None:
+            got = int8_scores(self.vectors[rows], self.scale[rows], self.centre, query, scratch)
+            self._release(lo, hi)
+            return got
+        # Blocks of a multiple of `_CAST_ROWS` rows from `lo`: the parts cast and multiplied
+        # are the ones a scan of the whole slice makes (the same scores, to the bit).
+        out = np.empty(hi - lo, np.float32)
+        for start in range(lo, hi, _RELEASE_ROWS):
+            stop = min(hi, start + _RELEASE_ROWS)
+            out[start - lo:stop - lo] = int8_scores(self.vectors[start:stop], self.scale[start:stop],
+                                                    self.centre, query, scratch)
+            self._release(start, stop)
+        return out
+
+    def _release(self, lo: int, hi: int) -> None:
+        release_rows(self.vectors, lo, hi)
+        release_rows(self.scale, lo, hi)
 
     def best_rows(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if self.quantized:
@@ -796,8 +823,10 @@ class EmbeddedStore(VectorStore):
         wanted = None
         if ids is not None:
             wanted = np.array([e.encode("utf-8") for e in ids]) if len(ids) else np.zeros(0, "S1")
+        release = sum(s.count * s.dim for s in segments if s.quantized) > RELEASE_ABOVE
         tasks = []
         for number, segment in enumerate(segments):
+            segment.release = release
             blocks = (segment.blocks(projects, since_ms, before_ms, query) if wanted is None
                       else segment.id_blocks(wanted, projects, since_ms, before_ms))
             for lo, hi, offsets in blocks:

@@ -64,6 +64,31 @@ def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:
     return np.frombuffer(data, dtype, count, offset).reshape(shape)
 
 
+def release_rows(array: np.ndarray, start: int, stop: int) -> None:
+    """Let go of the pages holding rows [start, stop) of an array `map_npy` mapped: the kernel
+    drops them from this process (they stay in the page cache and come back, without a disk
+    read, on the next touch), so a scan of a large map holds the rows it is reading, not
+    every row it has read. Only whole pages inside the rows go (a page shared with a row
+    outside them stays); an array that is not a map is left alone."""
+    node, hops = array, 0
+    while node is not None and not isinstance(node, mmap.mmap) and hops < 4:
+        # ndarray views, then the memoryview np.frombuffer keeps of the map
+        node = node.obj if isinstance(node, memoryview) else getattr(node, "base", None)
+        hops += 1
+    if not isinstance(node, mmap.mmap) or stop <= start:
+        return
+    row = array.strides[0] if array.ndim else array.itemsize
+    first = array.__array_interface__["data"][0] - np.frombuffer(node, np.uint8).ctypes.data
+    page = mmap.PAGESIZE
+    lo = -(-(first + start * row) // page) * page
+    hi = (first + stop * row) // page * page
+    if hi > lo:
+        try:
+            node.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
+        except (AttributeError, OSError, ValueError):  # not Linux, or the map is closed
+            pass
+
+
 def _fallback(path) -> np.ndarray:
     return np.asarray(np.load(path, mmap_mode="r"))
 
