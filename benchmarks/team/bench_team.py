@@ -153,7 +153,7 @@ def copy_floor(node, home: Path) -> dict:
 
 
 def reset_events(node) -> None:
-    node.sql("TRUNCATE carto.events, carto.tallies, carto.audit, carto.term_df, carto.term_delta")
+    node.sql("TRUNCATE carto.events, carto.tallies, carto.audit")  # the counts emptied by a trigger
 
 
 def term_counts(node, on: bool) -> None:
@@ -324,11 +324,14 @@ def bench_search(args) -> dict:
     try:
         from carto_core.team import admin
 
+        migrated = None
         if kept is None:
             roles = setup_team(node, model=model, dim=dim, members=parts)
         else:
+            started = time.perf_counter()
             with node.connect() as conn:
                 migrated = admin.setup(conn, TEAM, model=model, dim=dim)
+            migrated["seconds"] = round(time.perf_counter() - started, 1)
             roles = [f"bench{i}" for i in range(parts)]
             print(json.dumps({"kept": str(args.keep), "schema": migrated}), file=sys.stderr, flush=True)
         envs = [join(home, node, roles[i], f"machine-{i}", projects_of(home)) for i, home in enumerate(homes)]
@@ -419,7 +422,7 @@ def bench_search(args) -> dict:
             node.stop()
 
     return {"bench": "search", "events": args.events, "homes": parts, "sets": per_set, "index": index,
-            "candidates": CANDIDATES, "load": load()}
+            "candidates": CANDIDATES, "migrated": migrated, "load": load()}
 
 
 def _search_server(args, settings: dict):

@@ -104,6 +104,10 @@ def test_a_fold_moves_the_deltas_and_changes_no_sum(world):
     assert assert_counts_match(db) == before
     db.sql("TRUNCATE carto.events")
     assert assert_counts_match(db) == {} and counts(db, KEPT) == {}
+    a.json("team", "push", "--from-start")
+    assert assert_counts_match(db)
+    db.sql("TRUNCATE carto.events, carto.term_df, carto.term_delta")  # the counts named too
+    assert assert_counts_match(db) == {} and counts(db, KEPT) == {}
 
 
 def test_a_member_reads_only_the_counts_of_projects_they_may_read(world, tmp_path):

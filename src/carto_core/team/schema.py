@@ -181,7 +181,9 @@ BEGIN
         SELECT o.team, o.project_key, t.term, -count(*)
         FROM carto_old o CROSS JOIN LATERAL unnest(o.terms) AS t(term) GROUP BY 1, 2, 3;
     ELSIF TG_OP = 'TRUNCATE' THEN
-        TRUNCATE carto.term_df, carto.term_delta;
+        -- DELETE, not TRUNCATE: the statement may be truncating these tables too.
+        DELETE FROM carto.term_df;
+        DELETE FROM carto.term_delta;
     ELSE
         INSERT INTO carto.term_delta (team, project_key, term, delta)
         SELECT team, project_key, term, sum(d) FROM (

@@ -1,7 +1,7 @@
 """`carto search --team`: the team server's keyword and vector ladders fused in one SQL
 statement, then fused with the home's own results.
 
-On the server (one statement, after one that counts the query terms):
+On the server (one statement, after one that reads the query terms' document counts):
 
 - keyword: BM25 (k1 1.2, b 0.75, Lucene's idf `ln(1 + (N - df + .5) / (df + .5))`, the local
   ladder's) over the terms the team's analyzer made of each row at push. `df` is read from the
@@ -13,7 +13,8 @@ On the server (one statement, after one that counts the query terms):
   `idf * (k1 + 1)`: when the ladder's last row scores at least that, its ranking is the one
   scoring every row would give (`exact`); else the commoner terms' rows were left out
   (`skipped`). A query whose rarest term alone is held by more rows takes the newest
-  `CANDIDATES` rows holding every term of the query;
+  `CANDIDATES` rows holding every term of the query. The candidates come from
+  `carto.keyword_candidates`, which finds them through the terms' index;
 - vector: the query embedded by this machine's embedder when it makes the team's model (centred
   on the home's mean vector as the local ladder does, its floor translated the same way), rows
   scored by cosine: exactly under `admin.INDEX_MIN_ROWS` vectors, through the IVFFlat index
