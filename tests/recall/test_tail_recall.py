@@ -61,3 +61,54 @@ def test_the_next_prompt_recalls_the_turn_the_stop_hook_just_wrote(recall_home, 
     # and the session that wrote it is not told its own turn
     own = run_hook(recall_home, "claude", prompt_payload(SID, PROMPT), env=QUIET)
     assert own.returncode == 0 and own.stdout == b""
+
+
+def test_a_large_tail_is_read_and_starts_the_catch_up_a_small_one_does_not(recall_home):
+    from carto_core.recall.prompt import TAIL_REFRESH_BYTES
+
+    stamp = recall_home / ".carto" / "recall-refresh.last"
+    with open(recall_home / "changelog.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"event_id": "evt-smalltail01", "timestamp": "2026-05-10T10:00:00Z",
+                                 "type": "tool_bash", "summary": "Ran: quokka importer --retry",
+                                 "project": "webshop", "session_id": "s-small"}) + "\n")
+    small = run_hook(recall_home, "claude", prompt_payload("next-session", PROMPT), env=QUIET)
+    assert small.returncode == 0 and not stamp.exists()
+    filler = {"timestamp": "2026-05-10T10:00:00Z", "type": "tool_bash", "project": "infra",
+              "session_id": "s-filler", "summary": "Ran: make " + "x" * 900}
+    with open(recall_home / "changelog.jsonl", "a", encoding="utf-8") as handle:
+        for i in range(TAIL_REFRESH_BYTES // 900 + 5):
+            handle.write(json.dumps({**filler, "event_id": f"evt-filler{i:06d}"}) + "\n")
+    _transcript_turn = {"event_id": "turn-big-1", "timestamp": "2026-05-10T10:00:30Z", "project": "webshop",
+                        "type": "transcript", "session": "s-big", "summary": f"{PROMPT} {ANSWER}"}
+    with open(recall_home / "turns.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(_transcript_turn) + "\n")
+    large = run_hook(recall_home, "claude", prompt_payload("next-session-3", PROMPT), env=QUIET)
+    assert large.returncode == 0
+    assert "turn-big-1" in (context_of(large) or "")  # read, and answered from it
+    assert stamp.exists()                              # and the catch-up started
+    assert any("bytes of the keyword index's unsaved tail; started the keyword index refresh" in line
+               for line in (recall_home / ".carto" / "hook.log").read_text().splitlines())
+
+
+def test_a_tail_past_the_read_limit_is_left_unread_and_the_saved_index_answers(recall_home):
+    from carto_core.recall.prompt import TAIL_READ_BYTES
+
+    from .conftest import WORK_ID, COMMIT_ID
+
+    filler = {"timestamp": "2026-05-10T10:00:00Z", "type": "tool_bash", "project": "infra",
+              "session_id": "s-filler", "summary": "Ran: make " + "x" * 900}
+    with open(recall_home / "turns.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"event_id": "turn-unread-1", "timestamp": "2026-05-10T10:00:30Z",
+                                 "project": "webshop", "type": "transcript", "session": "s-big",
+                                 "summary": f"{PROMPT} {ANSWER}"}) + "\n")
+    with open(recall_home / "changelog.jsonl", "a", encoding="utf-8") as handle:
+        for i in range(TAIL_READ_BYTES // 900 + 5):
+            handle.write(json.dumps({**filler, "event_id": f"evt-filler{i:06d}"}) + "\n")
+    unread = run_hook(recall_home, "claude", prompt_payload("next-session", PROMPT), env=QUIET)
+    assert unread.returncode == 0 and "turn-unread-1" not in (unread.stdout.decode() or "")
+    older = run_hook(recall_home, "claude", prompt_payload("next-session-2", "how did we fix the coupon "
+                                                                               "stacking bug in checkout?"), env=QUIET)
+    context = context_of(older)
+    assert context and (WORK_ID in context or COMMIT_ID in context)  # the saved index still answers
+    assert any("left " in line and "bytes of the keyword index's unsaved tail unread; started the keyword index "
+               "refresh" in line for line in (recall_home / ".carto" / "hook.log").read_text().splitlines())

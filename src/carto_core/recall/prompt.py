@@ -11,7 +11,9 @@ Silent (None) when recall is off (`settings.enabled`), the payload has no prompt
 the index is stale beyond its tail (a log was rewritten, more was appended than
 `TAIL_BYTES_MIN` / `TAIL_SHARE` allow, no saved index and larger logs, or reading the tail ran
 past half the hook's time cap: the detached index catch-up is started, `refresh`), the
-configured engine cannot run without numpy, or nothing clears the gate.
+configured engine cannot run without numpy, or nothing clears the gate. A tail larger than
+`TAIL_READ_BYTES` is left unread (the saved index alone answers) and one larger than
+`TAIL_REFRESH_BYTES` starts the catch-up, so that tails stay small.
 Otherwise the shown ids are added to the session's served list (so the next prompt, and
 `carto search` in the same session, do not repeat them) and recorded in the search telemetry
 with purpose `prompt_recall`. Problems become hook.log lines on `out`; nothing here raises.
@@ -31,6 +33,11 @@ from carto_core.recall import settings
 #: more makes the index stale for the hook.
 TAIL_BYTES_MIN = 2 * 1024 * 1024
 TAIL_SHARE = 0.02
+#: Reading the tail costs the hook in proportion to it (docs/performance.md, "The unsaved
+#: tail"): past TAIL_REFRESH_BYTES the detached catch-up is started, so that the next prompts
+#: find it saved; past TAIL_READ_BYTES it is not read either, the saved index alone answers.
+TAIL_REFRESH_BYTES = 64 * 1024
+TAIL_READ_BYTES = 256 * 1024
 
 
 def prompt_recall(ctx, out) -> str | None:
@@ -64,21 +71,27 @@ def _recall(ctx, out) -> str | None:
     if view is not None and view.meta.get("analyzer") != components.analyzer.signature:
         _stale(ctx, out, "keyword index made by another analyzer")
         return None
-    from carto_core.search.index_tail import with_tail
+    from carto_core.search.index_tail import appended, with_tail
 
     bound = max(TAIL_BYTES_MIN, TAIL_SHARE * view.indexed_bytes()) if view is not None else TAIL_BYTES_MIN
-    seen = with_tail(ctx.home, view, components.analyzer, max_bytes=int(bound),
-                     deadline=_tail_deadline())
+    state, _, size = appended(ctx.home, view)
+    if view is not None and state == "tail" and TAIL_READ_BYTES < size <= bound:
+        seen = view  # the saved index alone: the catch-up, started below, saves the tail into it
+    else:
+        seen = with_tail(ctx.home, view, components.analyzer, max_bytes=int(bound),
+                         deadline=_tail_deadline())
     if isinstance(seen, str):
         _stale(ctx, out, seen)
         return None
-    if view is None:
-        # answered from the logs this once; the catch-up saves an index for the next prompts
+    if view is None or size > TAIL_REFRESH_BYTES:
         from carto_core.recall.refresh import start_refresh
 
         problem = start_refresh(ctx.home)
         if problem:
-            out.problems.append(f"prompt recall read the logs (no keyword index); {problem}")
+            what = ("read the logs (no keyword index)" if view is None else
+                    f"read {size} bytes of the keyword index's unsaved tail" if seen is not view else
+                    f"left {size} bytes of the keyword index's unsaved tail unread")
+            out.problems.append(f"prompt recall {what}; {problem}")
     view = seen
     from carto_core.recall.find import find
     from carto_core.search.telemetry import access_ledger_path, read_accesses, read_served
