@@ -193,6 +193,11 @@ class _Reader:
     """Adds the rows of the tail one by one, as `DocumentBuilder.add` does."""
 
     def __init__(self, base, strings: dict, analyzer):
+        # imported when a tail is read (the hook path without one does not need them), once
+        from carto_core.search.tokens import row_text
+        from carto_core.util.timeparse import epoch_seconds
+
+        self._row_text, self._epoch = row_text, epoch_seconds
         self.base = base
         self._code = StringCodes(strings).code
         self.analyzer = analyzer
@@ -223,16 +228,13 @@ class _Reader:
         self._document(label, code, row, offset, length, event_id, bit)
 
     def _document(self, label, code, row, offset, length, event_id, bit) -> None:
-        from carto_core.search.tokens import row_text
-        from carto_core.util.timeparse import epoch_seconds
-
         tail, cols = self.tail, self.tail.cols
         doc = self.first + len(tail.ids)
         tail.ids.append(event_id)
         tail.rows.append(row)
         tail.live[event_id] = doc
         project = row.get("project")
-        seconds = epoch_seconds(row.get("timestamp"))
+        seconds = self._epoch(row.get("timestamp"))
         cols["ts"].append(float("nan") if seconds is None else seconds)
         cols["project"].append(self._code("projects", project if isinstance(project, str) else ""))
         cols["type"].append(self._code("types", event_type(row, event_id)))
@@ -245,7 +247,7 @@ class _Reader:
         cols["digest"].append(0)
         cols["intent"].append(intent_code(row, code))
         cols["alive"].append(1)
-        tokens = self.analyzer.terms(row_text(row))
+        tokens = self.analyzer.terms(self._row_text(row))
         cols["doclen"].append(len(tokens) * TF_SCALE)
         terms = tail._terms
         for term, count in Counter(tokens).items():
