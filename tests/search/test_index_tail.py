@@ -278,3 +278,23 @@ def test_any_tail_reads_as_keyword_index_refresh_reads_it(small_home, tmp_path_f
     seen = with_tail(home, view, lite.resolve_components().analyzer, max_bytes=BIG)
     index = KeywordIndex.open(home, persist=False)
     _same_index(seen, index, list(_WORDS) + ["mypy", "s1"])
+
+
+def test_bad_lines_in_the_tail_are_skipped_as_keyword_index_refresh_skips_them(tmp_path):
+    """Malformed JSON, a non-object, invalid UTF-8, a glued pair and a torn last line: the
+    tail reads what `KeywordIndex.open` reads, no more, and does not raise."""
+    from carto_core.search import lite
+
+    home = _saved_home(tmp_path, events=300)
+    view = IndexView.open(home)
+    good = {"event_id": "evt-badtail00001", "timestamp": "2026-11-30T10:00:00Z", "type": "tool_bash",
+            "summary": "Ran: marmot lanyard after bad lines", "session_id": "s-bad"}
+    glued = json.dumps({**good, "event_id": "evt-badtail00002"}) + json.dumps({**good, "event_id": "evt-badtail00003"})
+    with open(home.log("changelog"), "ab") as handle:
+        handle.write(b"{not json\n[1, 2]\n" + '{"event_id": "evt-badutf8", "summary": "caf\xe9"}'.encode("latin-1")
+                     + b"\n" + glued.encode() + b"\n" + json.dumps(good).encode() + b"\n"
+                     + b'{"event_id": "evt-torn", "summary": "torn marmot')
+    seen = with_tail(home, view, lite.resolve_components().analyzer, max_bytes=BIG)
+    index = KeywordIndex.open(home, persist=False)
+    _same_index(seen, index, ["marmot", "lanyard", "torn", "caf", "json"])
+    assert seen.index_of("evt-badtail00001") is not None and seen.index_of("evt-torn") is None
