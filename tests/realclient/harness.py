@@ -371,12 +371,32 @@ def run_codex_session(work: Path, script: list, *, install: bool = True, install
             _add_taps(codex_home / "hooks.json", CODEX_TAP_EVENTS, run)
         if setup:
             setup(run)
-        client_env = {"PATH": AGENT_PATH, "HOME": str(run.home), "LANG": "C.UTF-8",
-                      "MOCK_API_KEY": "sk-mock-local", "NO_COLOR": "1", **(env or {})}
-        argv = [client or str(binary("codex")), "exec", "--dangerously-bypass-approvals-and-sandbox",
-                "--skip-git-repo-check", "--json"]
-        if bypass_trust:
-            argv.append("--dangerously-bypass-hook-trust")
-        _launch(run, [*argv, prompt], client_env, timeout)
+        run.client_bin = client or str(binary("codex"))
+        _launch(run, [*_codex_argv(run, bypass_trust), prompt], _codex_env(run, env), timeout)
         run.requests = list(mock.requests)
     return run
+
+
+def _codex_argv(run: Run, bypass_trust: bool) -> list[str]:
+    argv = [run.client_bin, "exec", "--dangerously-bypass-approvals-and-sandbox",
+            "--skip-git-repo-check", "--json"]
+    return argv + (["--dangerously-bypass-hook-trust"] if bypass_trust else [])
+
+
+def _codex_env(run: Run, env: dict | None) -> dict:
+    return {"PATH": AGENT_PATH, "HOME": str(run.home), "LANG": "C.UTF-8",
+            "MOCK_API_KEY": "sk-mock-local", "NO_COLOR": "1", **(env or {})}
+
+
+def next_codex_session(run: Run, prompt: str, script: list | None = None, *, bypass_trust: bool = True,
+                       env: dict | None = None, timeout: float = 180) -> Run:
+    """A new `codex exec` session in `run`'s HOME and repository, after it (its own mock: the
+    provider's address in config.toml is moved to it). Returns a new Run over the same folders
+    whose `requests` are the new session's."""
+    again = Run(**{**run.__dict__, "requests": []})
+    config = run.home / ".codex" / "config.toml"
+    with OpenAIMock(script or [{"text": "Noted."}], run.logs / "requests.jsonl", run.repo) as mock:
+        config.write_text(re.sub(r'base_url = "[^"]*"', f'base_url = "{mock.url}/v1"', config.read_text()))
+        _launch(again, [*_codex_argv(again, bypass_trust), prompt], _codex_env(again, env), timeout)
+        again.requests = list(mock.requests)
+    return again

@@ -10,7 +10,7 @@ from carto_core.logio.home import Home
 from carto_core.search.index_view import IndexView
 from tests.recall.conftest import COMMIT_ID, WORK_ID, write_home
 
-from .harness import next_claude_session
+from .harness import next_claude_session, next_codex_session
 
 QUESTION = "how did we fix the coupon stacking bug in checkout?"
 ANSWER_CLAUDE = [[{"type": "text", "text": "It was fixed by applying discounts before tax. wallabyrecall"}]]
@@ -71,3 +71,18 @@ def test_claude_recalls_at_the_next_prompt_the_turn_its_stop_hook_just_wrote(cla
     recalled = [r for r in second.rows("served") if r["purpose"] == "prompt_recall"
                 and r["session_id"] == session]
     assert turn_id in {r["event_id"] for r in recalled}
+
+
+def test_codex_recalls_at_the_next_prompt_the_turn_its_stop_hook_just_wrote(codex_session):
+    answer = [{"text": NEEDLE_ANSWER[0][0]["text"]}]
+    first = codex_session(answer, install_args=("--recall",), setup=_seed,
+                          prompt="the quokka importer keeps failing on uploads, fix it",
+                          env=NO_CHILDREN, fresh=True)
+    assert first.payloads("Stop"), first.diagnosis()
+    turns = [r for r in first.rows("turns") if "quokka importer" in r.get("summary", "")]
+    assert turns, first.diagnosis()
+    turn_id = turns[-1]["event_id"]
+    assert IndexView.open(Home(first.carto_home)).index_of(turn_id) is None  # not in the saved index
+    second = next_codex_session(first, NEEDLE_PROMPT, env=NO_CHILDREN)
+    text = _requests_text(second)
+    assert "carto recall: earlier work" in text and turn_id in text, second.diagnosis()
