@@ -54,15 +54,20 @@ NEEDLE_PROMPT = "why did the quokka importer upload fail on the manifest checksu
 NO_CHILDREN = {"CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"}
 
 
+def _unsaved_turn(first) -> str:
+    """The id of the turn the first session's Stop hook wrote, which the saved index lacks."""
+    assert first.payloads("Stop"), first.diagnosis()
+    turns = [r for r in first.rows("turns") if "quokka importer" in r.get("summary", "")]
+    assert turns, first.diagnosis()
+    assert IndexView.open(Home(first.carto_home)).index_of(turns[-1]["event_id"]) is None
+    return turns[-1]["event_id"]
+
+
 def test_claude_recalls_at_the_next_prompt_the_turn_its_stop_hook_just_wrote(claude_session):
     first = claude_session(NEEDLE_ANSWER, install_args=("--recall",), setup=_seed,
                            prompt="the quokka importer keeps failing on uploads, fix it",
                            env=NO_CHILDREN, fresh=True)
-    assert first.payloads("Stop"), first.diagnosis()
-    turns = [r for r in first.rows("turns") if "quokka importer" in r.get("summary", "")]
-    assert turns, first.diagnosis()
-    turn_id = turns[-1]["event_id"]
-    assert IndexView.open(Home(first.carto_home)).index_of(turn_id) is None  # not in the saved index
+    turn_id = _unsaved_turn(first)
     second = next_claude_session(first, NEEDLE_PROMPT, env=NO_CHILDREN)
     session = second.payloads("UserPromptSubmit")[-1]["session_id"]
     assert session != first.payloads("UserPromptSubmit")[0]["session_id"]
@@ -74,15 +79,10 @@ def test_claude_recalls_at_the_next_prompt_the_turn_its_stop_hook_just_wrote(cla
 
 
 def test_codex_recalls_at_the_next_prompt_the_turn_its_stop_hook_just_wrote(codex_session):
-    answer = [{"text": NEEDLE_ANSWER[0][0]["text"]}]
-    first = codex_session(answer, install_args=("--recall",), setup=_seed,
+    first = codex_session([{"text": NEEDLE_ANSWER[0][0]["text"]}], install_args=("--recall",), setup=_seed,
                           prompt="the quokka importer keeps failing on uploads, fix it",
                           env=NO_CHILDREN, fresh=True)
-    assert first.payloads("Stop"), first.diagnosis()
-    turns = [r for r in first.rows("turns") if "quokka importer" in r.get("summary", "")]
-    assert turns, first.diagnosis()
-    turn_id = turns[-1]["event_id"]
-    assert IndexView.open(Home(first.carto_home)).index_of(turn_id) is None  # not in the saved index
+    turn_id = _unsaved_turn(first)
     second = next_codex_session(first, NEEDLE_PROMPT, env=NO_CHILDREN)
     text = _requests_text(second)
     assert "carto recall: earlier work" in text and turn_id in text, second.diagnosis()
