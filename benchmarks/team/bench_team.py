@@ -367,26 +367,35 @@ def bench_search(args) -> dict:
         engine = SearchEngine(Home(merged))
         run_search(SearchRequest(query=sets["tuned"][0], limit=15, all=True), engine=engine)  # warm
         conn = connect(settings)
+        backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        conn.rollback()
         per_set = {}
         for name, queries in sets.items():
             # team: the question made (terms, vector) and asked, as `carto search --team` does;
             # run / every row: the server's statements alone, bounded and scoring every row
             team_ms, run_ms, local_ms, every_ms, same = [], [], [], [], []
+            # CPU seconds: this process's (the local search; the team search's client side)
+            # and the server backend's that answered (its parallel workers, if any, not counted)
+            cpu = {"local": 0.0, "team_client": 0.0, "team_server": 0.0}
             # how many queries each team ladder ranked something for (a vector ladder that never
             # answers would make the team's figure a keyword-only one), and how many keyword
             # ladders were exact
             ladders = {"vector": 0, "keyword": 0, "exact": 0, "cut": 0, "notes": {}}
             for i, q in enumerate(queries):
                 request = SearchRequest(query=q, limit=15, all=True)
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 run_search(request, engine=engine)
                 local_ms.append((time.perf_counter() - started) * 1000)
-                started = time.perf_counter()
+                cpu["local"] += time.process_time() - cpu_started
+                server_started = _process_cpu(backend)
+                started, cpu_started = time.perf_counter(), time.process_time()
                 query, notes = query_for(home0, conn, settings, request)
                 asked = time.perf_counter()
                 answer = run(conn, TEAM, query)
                 team_ms.append((time.perf_counter() - started) * 1000)
                 run_ms.append((time.perf_counter() - asked) * 1000)
+                cpu["team_client"] += time.process_time() - cpu_started
+                cpu["team_server"] += _process_cpu(backend) - server_started
                 # The peer: the same question with every row holding a term scored.
                 query.candidates = 10 ** 12
                 started = time.perf_counter()
@@ -412,8 +421,13 @@ def bench_search(args) -> dict:
                              "team_vs_local_p50": pct(team_ms, 50) / pct(local_ms, 50),
                              "team_vs_local_p95": pct(team_ms, 95) / pct(local_ms, 95),
                              "top15_shared_with_every_row_mean": statistics.mean(same),
+                             "cpu_ms_per_question": {k: round(v * 1000 / len(queries), 1) for k, v in cpu.items()},
                              "ladders": ladders}
             print(json.dumps({name: per_set[name]}), file=sys.stderr, flush=True)
+        import resource
+
+        peak = {"bench_process_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "server_backend_mb": _peak_rss_mb(backend)}
         conn.close()
     finally:
         if server is not None:
@@ -422,7 +436,20 @@ def bench_search(args) -> dict:
             node.stop()
 
     return {"bench": "search", "events": args.events, "homes": parts, "sets": per_set, "index": index,
-            "candidates": CANDIDATES, "migrated": migrated, "load": load()}
+            "candidates": CANDIDATES, "migrated": migrated, "peak_rss": peak, "load": load()}
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) process `pid` has used, from /proc (this machine only)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _peak_rss_mb(pid: int) -> float | None:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
 
 
 def _search_server(args, settings: dict):

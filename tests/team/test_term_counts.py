@@ -209,6 +209,21 @@ def test_a_team_set_up_by_an_older_carto_upgrades_with_its_counts(world):
     assert assert_counts_match(db) == {}
 
 
+def test_a_push_folds_its_counts_as_it_goes_and_at_its_end(world):
+    from carto_core.team.push import FOLD_EVERY, push
+    from carto_core.team.settings import load
+
+    a, db = world["a"], world["db"]
+    for s in range(3):  # 18 rows, one a batch: two folds on the way, the last 2 batches at the end
+        a.write_all(activity(f"s{s}", world["shop"], start=90 - s * 10, tag="zebra"))
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    report = push(a.home, load(a.home), batch_rows=1, embed=False)
+    assert report.state == "ok" and report.batches > FOLD_EVERY and report.batches % FOLD_EVERY
+    assert db.sql("SELECT count(*) FROM carto.term_delta")[0][0] == 0
+    assert db.sql("SELECT count(*) FROM carto.term_df")[0][0] > 0
+    assert_counts_match(db)
+
+
 @pytest.fixture(autouse=True)
 def _no_keepup(monkeypatch):
     monkeypatch.setenv("CARTO_KEEPUP", "0")

@@ -54,6 +54,9 @@ BATCH_ROWS = 2000
 #: Bytes of row JSON a batch carries at most (the server's memory, one COPY's size).
 BATCH_BYTES = 8 << 20
 RETRY_SECONDS = 30.0
+#: Batches between two folds of the term counts (and one at the end of a push): the deltas a
+#: search sums stay a few batches' worth, and a fold merges several batches' counts at once.
+FOLD_EVERY = 8
 OUTBOX_FORMAT = 1
 
 _INBOX = """CREATE TEMP TABLE IF NOT EXISTS carto_inbox (
@@ -196,6 +199,8 @@ class Sender:
         self.connector = connector
         self.sleep = sleep
         self.conn = None
+        #: Batches committed since the last fold of the term counts.
+        self.unfolded = 0
 
     def open(self):
         if self.conn is None or self.conn.closed:
@@ -207,6 +212,14 @@ class Sender:
             self.conn.execute(_INBOX)
             self.conn.commit()
         return self.conn
+
+    def fold(self) -> None:
+        """Move the term counts the server's triggers appended into their table (a fold already
+        running for the team: this one returns at once, the deltas wait for the next)."""
+        if self.conn is not None and not self.conn.closed:
+            self.conn.execute("SELECT carto.fold_terms(%s)", (self.settings.team,))
+            self.conn.commit()
+        self.unfolded = 0
 
     def close(self) -> None:
         if self.conn is not None:
@@ -273,10 +286,9 @@ class Sender:
                                  "unchanged": unchanged, "refused": len(refused),
                                  "detail": Jsonb({**detail, "merged": merged,
                                                   "refused_ids": refused[:20]})})
-        # The server's triggers appended the batch's term counts; folding them now keeps what a
-        # search sums small (a fold already running for the team: this one returns at once).
-        conn.execute("SELECT carto.fold_terms(%s)", (team,))
-        conn.commit()
+        self.unfolded += 1
+        if self.unfolded >= FOLD_EVERY:
+            self.fold()
         return {"inserted": inserted, "updated": updated, "merged": merged,
                 "unchanged": unchanged, "refused": refused}
 
@@ -352,12 +364,26 @@ def push(home, settings, *, batch_rows: int = BATCH_ROWS, batch_bytes: int = BAT
             if from_start:
                 reset_outbox(home)
             _push_locked(home, settings, sender, report, batch_rows, batch_bytes, progress, embed)
+            if sender.unfolded:
+                _fold_at_end(sender, report)
         except TeamError as exc:
             report.state, report.reason = exc.state, str(exc)
         finally:
             sender.close()
     report.seconds = time.monotonic() - started
     return report
+
+
+def _fold_at_end(sender: Sender, report: PushReport) -> None:
+    """The last fold of a push: what it does not fold, the next push or forget does (a search
+    sums the deltas meanwhile), so a failure is a problem reported, not a failed push."""
+    import psycopg
+
+    try:
+        sender.fold()
+    except psycopg.Error as exc:
+        report.problems.append(f"term counts not folded: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; "
+                               "the next push folds them")
 
 
 def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows: int,
