@@ -192,9 +192,9 @@ def merge_runs(folder: Path, runs: list[Segment], doclen: np.ndarray, tf_scale: 
 def _live_words(words: Iterator[str], live: np.ndarray, block: int = 1 << 16) -> Iterator[str]:
     """The words whose hash is in `live` (sorted), checked a block at a time (one vectorised
     search a block, not one numpy call a word: 3 s of a 200k build's profile). A block's
-    hashes are searched in sorted order: in the order of the words they are random, and each
-    search a walk of cache misses through `live` once it outgrows the caches (at 3M events,
-    3.9 s against 0.67 s sorted; docs/performance.md, "merge_runs")."""
+    hashes are searched and compared in sorted order: in the order of the words they are
+    random, and each search a walk of cache misses through `live` once it outgrows the caches,
+    so the cost per word grew with the corpus (docs/performance.md, "merge_runs")."""
     from itertools import islice
 
     from carto_core.search.tokens import term_hash
@@ -204,10 +204,11 @@ def _live_words(words: Iterator[str], live: np.ndarray, block: int = 1 << 16) ->
             return
         hashes = np.fromiter(map(term_hash, batch), np.uint64, len(batch))
         order = np.argsort(hashes)
-        at = np.empty(len(hashes), np.int64)
-        at[order] = live.searchsorted(hashes[order])
-        np.minimum(at, len(live) - 1, out=at)
-        yield from (word for word, ok in zip(batch, (live[at] == hashes).tolist()) if ok)
+        ordered = hashes[order]
+        at = np.minimum(live.searchsorted(ordered), len(live) - 1)
+        found = np.empty(len(hashes), np.bool_)
+        found[order] = live[at] == ordered
+        yield from (word for word, ok in zip(batch, found.tolist()) if ok)
 
 
 class IdWriter:
