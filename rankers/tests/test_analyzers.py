@@ -69,6 +69,35 @@ def test_asking_for_the_latest_state_is_not_a_topic_word():
     assert UnicodeAnalyzer().query("latest deploy").terms == ("latest", "deploy")
 
 
+@pytest.mark.parametrize("query, terms", [
+    # "last", "recent", "the last time": the newest is asked for, not a topic
+    ("last deploy staging", ("deploy", "stage")),
+    ("recent retrain model", ("retrain", "model")),
+    ("when was the last time we deployed staging", ("deploy", "stage")),
+    ("when did we last calibrate the thresholds?", ("calibr", "threshold")),
+    ("have we done the lint styles yet?", ("lint", "style")),
+    # how something stands: last, before on/of/about/with/for, or after "any"
+    ("deploy staging status", ("deploy", "stage")),
+    ("logs compact progress?", ("log", "compact")),
+    ("status of the staging deploy", ("stage", "deploy")),
+    ("any update on the index embeddings?", ("index", "embed")),
+    ("any news on the crawler throttle?", ("crawler", "throttl")),
+    ("rotate logs - anything new?", ("rotat", "log")),
+    ("where did we leave the seed demo?", ("seed", "demo")),
+    # ... unless the word is the topic: one other word, or a compound it starts
+    ("http status", ("http", "status")),
+    ("what is the status code for rate limits", ("status", "code", "rate", "limit")),
+    ("news feed parser", ("news", "feed", "parser")),
+    ("annual leave policy", ("annual", "leav", "polici")),
+    # "last" inside an identifier is part of it
+    ("last-modified header", ("lastmodifi", "last", "modifi", "header")),
+    ("LastPass vault", ("lastpass", "last", "pass", "vault")),
+    ("last", ("last",)),
+])
+def test_asking_for_the_newest_or_how_it_stands_is_not_a_topic(query, terms):
+    assert EnglishAnalyzer().query(query).terms == terms
+
+
 def test_a_question_and_its_content_words():
     english = EnglishAnalyzer()
     assert english.content_query("What did I give back to the person next door?") == \

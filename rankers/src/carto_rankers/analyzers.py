@@ -61,7 +61,7 @@ a about after all am an and any are as at be been before being but by can could 
 doing done for from had has have having he her here hers him his how i if in into is it its
 just me mine my myself of on or our ours over she should so some than that the their theirs
 them then there these they this those to too us was we were what when where which while who
-whom whose why will with would you your yours yourself ever
+whom whose why will with would you your yours yourself ever yet
 """.split())
 
 #: Words and phrases of a query that ask for the *latest* state ("what do I drive now"): the
@@ -69,8 +69,19 @@ whom whose why will with would you your yours yourself ever
 #: only match unrelated rows ("now" stems to the "now" of "nowe.py", "I changed my diet
 #: again, now vegan"), so `english` leaves them out of a query's terms too.
 RECENCY = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most recent(?:ly)?|"
-                     r"recently|lately|these days|anymore|at the moment|right now)\b",
+                     r"recent|recently|lately|these days|anymore|at the moment|right now|"
+                     r"(?<![-.])last(?: time)?(?![-.]\w))\b",
                      re.IGNORECASE)
+
+#: Words that ask how something stands ("deploy staging status", "any update on the
+#: migration?", "status of the backfill", "where did we leave the rollout?"): last in the
+#: query, or before "on/of/about/with/for". Left out of a query's terms when at least two
+#: other words carry its topic (a row about the deploy rarely says "status"); kept when they
+#: are the topic ("http status", "status code").
+STATE = re.compile(r"\b(?:(?:status|progress|news|updates?)(?=\W*$|\s+(?:on|of|about|with|for)\b)"
+                   r"|anything new"
+                   r"|where (?:did|do|does) (?:we|it|things) (?:leave|stand)(?: it| off)?)\b",
+                   re.IGNORECASE)
 
 #: A contraction's ending: "what's", "where're", "didn't" are their stop word ("what", "where",
 #: "did") for the stop list (the index keeps them whole: "whats").
@@ -217,10 +228,15 @@ class UnicodeAnalyzer(Analyzer):
         the recency phrases (when the analyzer has a stop list), unless nothing else is left."""
         raws = _raw_words(text)
         if self.stop:
-            kept = [r for r in _raw_words(RECENCY.sub(" ", text))
-                    if _CONTRACTION.sub("", r.casefold()) not in self.stop]
+            kept = self._content(RECENCY.sub(" ", text))
+            if STATE.search(text):
+                without = self._content(STATE.sub(" ", RECENCY.sub(" ", text)))
+                kept = without if len(without) >= 2 else kept
             raws = kept or raws
         return raws
+
+    def _content(self, text: str) -> list[str]:
+        return [r for r in _raw_words(text) if _CONTRACTION.sub("", r.casefold()) not in self.stop]
 
     def content_query(self, text: str) -> str:
         return " ".join(self.content_words(text))
