@@ -41,8 +41,8 @@ CARTO = PYTHON.parent / "carto"
 USAGE: dict[str, list[tuple[float, float, int]]] = {}
 
 
-def timed(cmd: list[str], stdin: bytes, env: dict, name: str | None = None) -> tuple[float, bytes]:
-    """Run one process; its wall time (and, under `name`, its CPU time and peak RSS)."""
+def run_child(cmd: list[str], stdin: bytes, env: dict) -> tuple[float, float, int, bytes]:
+    """Run one process fed `stdin`: (wall ms, CPU ms, peak RSS KiB, stdout)."""
     start = time.perf_counter()
     child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, env=env)
@@ -53,9 +53,14 @@ def timed(cmd: list[str], stdin: bytes, env: dict, name: str | None = None) -> t
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = (time.perf_counter() - start) * 1000.0
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000.0, usage.ru_maxrss, out
+
+
+def timed(cmd: list[str], stdin: bytes, env: dict, name: str | None = None) -> tuple[float, bytes]:
+    """Run one process; its wall time (and, under `name`, its CPU time and peak RSS)."""
+    wall, cpu, rss, out = run_child(cmd, stdin, env)
     if name is not None:
-        USAGE.setdefault(name, []).append((wall, (usage.ru_utime + usage.ru_stime) * 1000.0,
-                                           usage.ru_maxrss))
+        USAGE.setdefault(name, []).append((wall, cpu, rss))
     return wall, out
 
 

@@ -22,6 +22,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hook"))
+from bench_prompt_recall import run_child  # noqa: E402
+
 PYTHON = Path(sys.executable)
 CARTO = PYTHON.parent / "carto"
 SIZES = (0, 64 << 10, 256 << 10, 1 << 20, 1900 << 10)
@@ -51,17 +54,9 @@ def grow(home: Path, size: int) -> int:
 def run(home: Path, prompt: str, session: str, env: dict) -> tuple[float, float, bytes]:
     payload = json.dumps({"session_id": session, "cwd": "/tmp", "hook_event_name": "UserPromptSubmit",
                           "transcript_path": "/tmp/x.jsonl", "prompt": prompt}).encode()
-    start = time.perf_counter()
-    child = subprocess.Popen([str(CARTO), "hook", "claude", "UserPromptSubmit"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             env={**env, "CARTO_HOME": str(home)})
-    child.stdin.write(payload)
-    child.stdin.close()
-    out = child.stdout.read()
-    child.stdout.close()
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000, out
+    wall, cpu, _, out = run_child([str(CARTO), "hook", "claude", "UserPromptSubmit"], payload,
+                                  {**env, "CARTO_HOME": str(home)})
+    return wall, cpu, out
 
 
 def main() -> int:
