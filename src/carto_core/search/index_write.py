@@ -60,17 +60,15 @@ def drop_pages(*arrays) -> None:
     Plain arrays are left alone."""
     import mmap
 
+    from carto_core.util.npymap import backing_map
+
     for array in arrays:
-        node, hops = array, 0
-        while node is not None and hops < 8:
-            if isinstance(node, mmap.mmap):
-                try:
-                    node.madvise(mmap.MADV_DONTNEED)
-                except (AttributeError, OSError, ValueError):  # closed, or not Linux
-                    pass
-                break
-            node = getattr(node, "_mmap", None) or getattr(node, "base", None)
-            hops += 1
+        node = backing_map(array)
+        if node is not None:
+            try:
+                node.madvise(mmap.MADV_DONTNEED)
+            except (AttributeError, OSError, ValueError):  # closed, or not Linux
+                pass
 
 
 class NpyWriter:

@@ -64,18 +64,33 @@ def map_npy(path: "str | os.PathLike[str]") -> np.ndarray:
     return np.frombuffer(data, dtype, count, offset).reshape(shape)
 
 
+def backing_map(array) -> "mmap.mmap | None":
+    """The `mmap` an array's memory belongs to, or None for an array in ordinary memory: a
+    few hops through ndarray views (`base`), the memoryview `np.frombuffer` keeps (`obj`)
+    and `np.memmap`'s own map (`_mmap`)."""
+    node, hops = array, 0
+    while node is not None and hops < 8:
+        if isinstance(node, mmap.mmap):
+            return node
+        if isinstance(node, memoryview):
+            try:
+                node = node.obj
+            except ValueError:  # a released view
+                return None
+        else:
+            node = getattr(node, "_mmap", None) or getattr(node, "base", None)
+        hops += 1
+    return None
+
+
 def release_rows(array: np.ndarray, start: int, stop: int) -> None:
     """Let go of the pages holding rows [start, stop) of an array `map_npy` mapped: the kernel
     drops them from this process (they stay in the page cache and come back, without a disk
     read, on the next touch), so a scan of a large map holds the rows it is reading, not
     every row it has read. Only whole pages inside the rows go (a page shared with a row
     outside them stays); an array that is not a map is left alone."""
-    node, hops = array, 0
-    while node is not None and not isinstance(node, mmap.mmap) and hops < 4:
-        # ndarray views, then the memoryview np.frombuffer keeps of the map
-        node = node.obj if isinstance(node, memoryview) else getattr(node, "base", None)
-        hops += 1
-    if not isinstance(node, mmap.mmap) or stop <= start:
+    node = backing_map(array)
+    if node is None or stop <= start:
         return
     row = array.strides[0] if array.ndim else array.itemsize
     first = array.__array_interface__["data"][0] - np.frombuffer(node, np.uint8).ctypes.data
