@@ -5,6 +5,7 @@ not looked for, and the new document is indexed."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from carto_core.logio.appendlog import append_rows
 from carto_core.semantic.embedded import EmbeddedStore, newest_segments
@@ -60,8 +61,13 @@ def test_newest_is_by_serial_number_past_six_digits(tmp_path):
     assert [s.name for s in newest_segments(segments, 3)] == ["seg-1000000-aaaaaa"]
 
 
-def test_the_gate_rejects_a_twin_in_its_window_and_keeps_one_older_than_it(paraphrase_home, monkeypatch):
+@pytest.mark.parametrize("filtered", [False, True])
+def test_the_gate_rejects_a_twin_in_its_window_and_keeps_one_older_than_it(paraphrase_home, monkeypatch,
+                                                                         filtered):
     from carto_core.semantic import embedded
+
+    if filtered:  # the exact pre-filter on every batch, however small (gatebound)
+        monkeypatch.setattr(embedded, "GATE_FILTER_PAIRS", 0)
 
     home, rows, _ = paraphrase_home
     # Full segments of 88 rows: compaction leaves the first build's alone, as it leaves a

@@ -249,9 +249,10 @@ def _rejects(home: Home) -> list[dict]:
 
 @settings(max_examples=12, deadline=None)
 @given(sizes=st.lists(st.integers(1, 30), min_size=1, max_size=6),
-       window=st.sampled_from(["1", "12", "40", "all"]), full=st.sampled_from([4, 16, 65536]))
+       window=st.sampled_from(["1", "12", "40", "all"]), full=st.sampled_from([4, 16, 65536]),
+       filtered=st.booleans())
 def test_keep_up_runs_under_the_gate_equal_a_fresh_build_but_for_its_logged_rejects(
-        tmp_path_factory, sizes, window, full):
+        tmp_path_factory, sizes, window, full, filtered):
     """The logs appended in chunks of any size, a keep-up run after each (gated: fewer new
     documents than `gate_max`), against one fresh build of the final logs (a backfill:
     ungated). They differ only by the gate's decisions: every id the keep-up left out is in
@@ -259,7 +260,8 @@ def test_keep_up_runs_under_the_gate_equal_a_fresh_build_but_for_its_logged_reje
     the threshold; every id both hold has the same vector and digest. Whatever the window (the
     newest segments the gate reads), only the rejects change, never a stored row; and whatever
     the tier shapes compaction leaves (segments of `full` rows: small ones make the runs merge
-    tiers into full segments)."""
+    tiers into full segments); and with the gate's exact pre-filter on every batch or on none
+    (`filtered`)."""
     from carto_core.semantic import embedded
     from carto_core.semantic.settings import DEFAULT_GATE
 
@@ -272,6 +274,7 @@ def test_keep_up_runs_under_the_gate_equal_a_fresh_build_but_for_its_logged_reje
         patch.setenv("CARTO_LSA_DIMS", "8")
         patch.setenv("CARTO_NOVELTY_GATE_WINDOW", window)
         patch.setattr(embedded, "SEGMENT_ROWS", full)
+        patch.setattr(embedded, "GATE_FILTER_PAIRS", 0 if filtered else 1 << 62)
         home = Home(root / "home")
         patch.setenv("CARTO_HOME", str(home.root))
         first = 24  # the first build fits lsa on what it finds: enough rows for 8 dimensions

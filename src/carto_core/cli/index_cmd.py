@@ -86,12 +86,16 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     before = indexstamp.Snapshot(home, list(steps)) if fast else None
     import sys
 
-    from rich.console import Console
-    from rich.progress import Progress
+    # The bar goes to stderr and only to a terminal: stdout keeps the summary alone. Without
+    # one rich is not imported (its imports are a share of the keep-up job's run: docs/performance.md).
+    if as_json or not sys.stderr.isatty():
+        bar = _NoBar()
+    else:
+        from rich.console import Console
+        from rich.progress import Progress
 
-    # The bar goes to stderr and only to a terminal: stdout keeps the summary alone.
-    with Progress(console=Console(stderr=True), transient=True,
-                  disable=as_json or not sys.stderr.isatty()) as bar:
+        bar = Progress(console=Console(stderr=True), transient=True)
+    with bar:
         for step in selected:
             task = bar.add_task(f"index: {step.name}", total=None)
 
@@ -112,6 +116,25 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     _emit(home, reports, as_json)
     if failed:
         fail("some index steps failed (see above)", ExitCode.ERROR)
+
+
+class _NoBar:
+    """rich's `Progress`, where nothing is shown."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def add_task(self, *args, **kwargs) -> int:
+        return 0
+
+    def update(self, *args, **kwargs) -> None:
+        return None
+
+    def remove_task(self, *args) -> None:
+        return None
 
 
 def _emit(home, reports: list[dict], as_json: bool, *, unchanged: bool = False) -> None:

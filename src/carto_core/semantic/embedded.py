@@ -64,7 +64,7 @@ import numpy as np
 
 from carto_core.util.npymap import map_npy, release_rows
 from carto_core.util.privatefiles import make_dir, make_dirs, open_private, write_text
-from carto_core.semantic import ivf, tiers
+from carto_core.semantic import gatebound, ivf, tiers
 from carto_core.semantic.store import (
     DimensionMismatch,
     Hit,
@@ -115,6 +115,12 @@ _MAX_SCAN_THREADS = 4
 #: sample's own k-th the floor is put (in multiples of its expected rank).
 _SAMPLE_ROWS = 4096
 _SAMPLE_SLACK = 3.0
+#: Multiply-adds of a matrix product from which a BLAS takes its blocked kernel for every
+#: part of it (OpenBLAS' small-matrix path ends well below; `_same_product`).
+_BLOCKED_PRODUCT = 1 << 21
+#: The gate's pre-filter (`best_rows_above`) from this many (query, stored row) pairs: below
+#: it, finding the basis costs more than the products it saves.
+GATE_FILTER_PAIRS = 1 << 22
 #: The largest int8 code: codes are symmetric (-127..127), so a row's scale is its largest
 #: offset from the centre / 127.
 _QMAX = 127
@@ -320,6 +326,66 @@ def best_rows(block: np.ndarray, queries: np.ndarray, scale: np.ndarray | None =
     if base is not None:
         best[where >= 0] += base[where >= 0]
     return best, where
+
+
+def best_rows_above(codes: np.ndarray, queries: np.ndarray, scale: np.ndarray, centre: np.ndarray,
+                    above: float, directions: np.ndarray,
+                    kept: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`best_rows` of int8 `codes` where its best score is above `above` (-inf and -1
+    elsewhere), the same scores and rows to the bit, from fewer products: each part's rows
+    are bounded on the basis `directions` first (`gatebound`), and only the queries with a
+    row that may pass are multiplied by the part, by the product `best_rows` makes (the same
+    parts, cast and scaled alike; `_same_product`). A query's best row over every part is
+    in a part it may pass in whenever its score is above `above`, so it is found there.
+    `kept`: a list that keeps each part's row terms for the next call with the same codes and
+    directions (the gate asks once per embedding batch)."""
+    queries = np.asarray(queries, np.float32)
+    centre = np.asarray(centre, np.float32)
+    best = np.full(len(queries), -np.inf, np.float32)
+    where = np.full(len(queries), -1, np.int64)
+    query_terms = gatebound.terms(queries, directions)
+    kept = [] if kept is None else kept
+    scratch = np.empty((min(len(codes), _DECODE_ROWS), codes.shape[1]), np.float32)
+
+    def scaled(start: int) -> np.ndarray:  # the part as `best_rows` casts and scales it
+        rows = scratch[:len(codes[start:start + _DECODE_ROWS])]
+        np.copyto(rows, codes[start:start + len(rows)])
+        return np.multiply(rows, scale[start:start + len(rows), None], out=rows)
+
+    for part, start in enumerate(range(0, len(codes), _DECODE_ROWS)):
+        rows = None
+        if part == len(kept):
+            rows = scaled(start)
+            kept.append(gatebound.terms(rows + centre, directions))  # the stored vectors
+        asked = np.flatnonzero(gatebound.may_pass(query_terms, kept[part], above).any(axis=1))
+        if not asked.size:
+            continue
+        rows = scaled(start) if rows is None else rows
+        got = _same_product(queries, asked, rows)
+        top = np.argmax(got, axis=1)
+        score = got[np.arange(len(asked)), top]
+        better = score > best[asked]
+        best[asked[better]] = score[better]
+        where[asked[better]] = start + top[better]
+    found = where >= 0
+    best[found] += (queries @ centre)[found]  # as `best_rows` adds it: after the argmax
+    found &= best > np.float32(above)
+    best[~found], where[~found] = -np.inf, -1
+    return best, where
+
+
+def _same_product(queries: np.ndarray, asked: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """`(queries @ rows.T)[asked]`, each score the float32 sum the whole product gives it. A
+    BLAS computes each score of a matrix product alike whatever the other rows, except in
+    products too small for its blocked kernel (OpenBLAS' small-matrix path; one query row is
+    a matrix-vector product), whose sums differ in the last bit: the asked rows are padded to
+    `_BLOCKED_PRODUCT` multiply-adds, or the whole product is made when that is not smaller."""
+    needed = max(2, -(-_BLOCKED_PRODUCT // max(1, rows.size)))
+    if needed >= len(queries):
+        return (queries @ rows.T)[asked]
+    padded = asked if len(asked) >= needed else np.concatenate(
+        [asked, np.full(needed - len(asked), asked[0])])
+    return (queries[padded] @ rows.T)[:len(asked)]
 
 
 def row_sum(block: np.ndarray, scale: np.ndarray | None = None,
@@ -751,6 +817,15 @@ def newest_segments(segments: list[Segment], rows: int) -> list[Segment]:
     return out
 
 
+def _gate_basis(segments: list[Segment]) -> np.ndarray:
+    """`gatebound.basis` of at most `gatebound.SAMPLE_ROWS` rows spread evenly over
+    `segments` (their float rows)."""
+    step = max(1, -(-sum(s.count for s in segments) // gatebound.SAMPLE_ROWS))
+    sample = [dequantize(s.vectors[::step], s.scale[::step], s.centre) if s.quantized
+              else np.asarray(s.vectors[::step], np.float32) for s in segments]
+    return gatebound.basis(np.concatenate(sample))
+
+
 class EmbeddedStore(VectorStore):
     kind = "embedded"
     stores_payload = False
@@ -759,6 +834,9 @@ class EmbeddedStore(VectorStore):
         self.root = Path(root)
         self._key: tuple | None = None
         self._segments: list[Segment] = []
+        #: The gate's basis and each segment's row terms, kept for the next batch asked about
+        #: the same segments: (model, segment names), basis, {segment name: terms per part}.
+        self._gate: tuple | None = None
 
     def describe(self) -> str:
         return f"embedded store at {self.root}"
@@ -857,7 +935,7 @@ class EmbeddedStore(VectorStore):
             return None
         return sum(segment.row_sum() for segment in segments) / total
 
-    def nearest(self, model, vectors, *, newest=None):
+    def nearest(self, model, vectors, *, newest=None, above=None):
         vectors = normalise(np.atleast_2d(np.asarray(vectors, np.float32)))
         out: list[Hit | None] = [None] * len(vectors)
         segments = self._model_segments(model)
@@ -869,15 +947,29 @@ class EmbeddedStore(VectorStore):
             raise DimensionMismatch(
                 f"query vectors have {vectors.shape[1]} dimensions, the stored vectors of model "
                 f"{model!r} have {segments[0].dim}")
+        directions, kept = None, {}
+        if above is not None and len(vectors) * sum(s.count for s in segments) >= GATE_FILTER_PAIRS:
+            key = (model, tuple(s.name for s in segments))
+            if self._gate is None or self._gate[0] != key:
+                self._gate = (key, _gate_basis(segments), {})
+            _, directions, kept = self._gate
         best = np.full(len(vectors), -np.inf, np.float32)
         seg = np.full(len(vectors), -1, np.int64)
         row = np.full(len(vectors), -1, np.int64)
         for number, segment in enumerate(segments):
-            score, where = segment.best_rows(vectors)
+            if directions is not None and segment.quantized:
+                score, where = best_rows_above(segment.vectors, vectors, segment.scale,
+                                               segment.centre, above, directions,
+                                               kept.setdefault(segment.name, []))
+            else:
+                score, where = segment.best_rows(vectors)
             better = score > best
             best[better], seg[better], row[better] = score[better], number, where[better]
         zero = ~np.linalg.norm(vectors, axis=1).astype(bool)  # a zero query has no neighbour
-        for i in np.flatnonzero((seg >= 0) & ~zero).tolist():
+        found = (seg >= 0) & ~zero
+        if above is not None:
+            found &= best > np.float32(above)
+        for i in np.flatnonzero(found).tolist():
             raw = segments[int(seg[i])].ids[int(row[i])]
             out[i] = Hit(bytes(raw).decode("utf-8", "replace"), float(best[i]))
         return out

@@ -68,6 +68,7 @@ from carto_core.semantic.store import (
 )
 from carto_core.semantic.stores import open_store
 from carto_core.semantic.text import document_text, row_document_text, text_digest
+from carto_core.util.parallel import blas_threads
 from carto_core.util.privatefiles import make_dirs, write_text
 from carto_core.util.timeparse import epoch_seconds, format_timestamp, parse_timestamp, utcnow
 
@@ -442,7 +443,18 @@ def run_index(
     The stages: the gates (disabled, backing off), the embedder made ready (fitted, checked),
     the store opened and the run planned against the recorded state, the new documents
     embedded batch by batch, and the close (sweep, compact, other models dropped, state
-    recorded)."""
+    recorded).
+
+    On one BLAS thread (a fit raises it again): the gate's and the store's products are one
+    part of the rows at a time, and a second OpenBLAS thread mostly spins between them, on
+    the CPU the run is charged (docs/performance.md, "The gate's exact pre-filter")."""
+    with blas_threads(1):
+        return _run_index(home, settings, corpus, reembed, refit, force, limit, batch_size,
+                          commit_every, progress, registries, now)
+
+
+def _run_index(home, settings, corpus, reembed, refit, force, limit, batch_size, commit_every,
+               progress, registries, now) -> IndexReport:
     run = _Run(home, settings or SemanticSettings.load(), corpus, now or utcnow())
     report = run.report
     if not run.settings.enabled:
@@ -631,7 +643,8 @@ def _novelty_gate(batch: list, vectors, store, report: IndexReport, settings) ->
     gated = ([row for row, (doc, _, _) in enumerate(batch) if doc.source not in GATE_EXEMPT]
              if report.gate_active else [])
     nearest = dict(zip(gated, store.nearest(report.model, np.asarray(vectors)[gated],
-                                            newest=settings.gate_window) if gated else []))
+                                            newest=settings.gate_window,
+                                            above=settings.novelty_gate) if gated else []))
     keep, rejects = [], []
     for row, (doc, _, _) in enumerate(batch):
         hit = nearest.get(row)

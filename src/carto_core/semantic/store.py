@@ -128,16 +128,20 @@ class VectorStore:
         whose `search` takes no `ids` is asked for more and filtered after (less exact)."""
         raise NotImplementedError
 
-    def nearest(self, model: str, vectors, *, newest: int | None = None) -> list[Hit | None]:
+    def nearest(self, model: str, vectors, *, newest: int | None = None,
+                above: float | None = None) -> list[Hit | None]:
         """For each of `vectors`, its nearest stored vector of `model` (None when the store has
         none): the novelty gate's question for a whole batch. `newest`: a store that scans its
         rows may look only at about that many of the rows written last (the gate's bounded
         window); a store with an index of its own (this default: one search per vector) looks
-        at all of them. Stores that can answer it in one pass override this."""
+        at all of them. `above`: only a nearest vector scoring above it is reported (None
+        otherwise), so a store may skip the rows that cannot (the embedded store's exact
+        pre-filter). Stores that can answer it in one pass override this."""
         out: list[Hit | None] = []
         for vector in vectors:
             hits = self.search(model, vector, limit=1)
-            out.append(hits[0] if hits else None)
+            hit = hits[0] if hits else None
+            out.append(hit if hit is None or above is None or hit.score > above else None)
         return out
 
     def upsert_arrays(self, model: str, event_ids: Sequence[str], vectors, projects: Sequence[str],
