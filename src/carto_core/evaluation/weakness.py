@@ -158,8 +158,8 @@ _ONE = ("Ran: make {w}-{c}", "Ran: ./scripts/{c}.sh --{w}", "check the {w} {c} o
 def _recency(root: Path, pack: str, seed: int, now: datetime) -> list:
     from carto_core.evaluation.agecurve import Case
 
-    rng = random.Random(f"{pack}-{seed}")
     spec = RECENCY[pack]
+    rng = random.Random(f"{spec.get('draw', pack)}-{seed}")
     context = spec["context"]
     lo, hi = spec["ages_h"]
     project = "platform"
