@@ -9,7 +9,10 @@ Usage (repository root; the homes are eval_recall.py's, built by it first):
 Prints one block per missed case (hit@10 miss; `--all`: every case), then a tally of the
 causes: `neighbour` (a row of the same session next to the evidence is in the top 10),
 `keyword-only` (the keyword ladder ranks it in its top 10 but fusion or decay drops it),
-`semantic-only`, `neither` (no ladder has it in its top 50).
+`semantic-only`, `neither` (no ladder has it in its top 50). Each block also says what the
+decay policy was told (how many documents hold every query word, how many query words no
+document holds, whether the query reads as a question) and where each evidence row ends up
+after fusion and decay (`page`, to depth 100).
 """
 
 from __future__ import annotations
@@ -84,9 +87,11 @@ def main() -> None:
         cases = [c for c in agecurve.read_cases(root / "cases.jsonl") if c.kind == "conversational"]
         for case in cases:
             result = run_search(SearchRequest(
-                query=case.query, limit=10, rankers=rankers, decay=args.decay, fusion=args.fusion,
-                semantic="semantic" in rankers, all=True, now=NOW, facets=False), engine=engine)
-            ids = [h.event_id for h in result.results]
+                query=case.query, limit=100, rankers=rankers, decay=args.decay, fusion=args.fusion,
+                semantic="semantic" in rankers, all=True, now=NOW, facets=False, explain=True),
+                engine=engine)
+            deep = [h.event_id for h in result.results]
+            ids = deep[:10]
             rank = next((i for i, e in enumerate(ids, 1) if e in case.expect), None)
             per_cat[(case.bucket, rank is not None and rank <= 10)] += 1
             if rank is not None and not args.all:
@@ -96,7 +101,10 @@ def main() -> None:
             scope = engine.scope()
             ladders = {name: ladder_ranks(engine, name, query, scope) for name in rankers}
             print(f"\n=== {root.name} {case.id} [{case.bucket}] rank={rank}  q={case.query!r}")
-            print(f"    terms={list(analyzed.terms)}")
+            gate = (result.explain or {}).get("gate", {})
+            print(f"    terms={list(analyzed.terms)} unheld="
+                  f"{[t for t in analyzed.terms if not engine.index.df(t)]} "
+                  f"full_matches={gate.get('all_token_matches')} question={analyzed.question}")
             top_docs = {engine.index_of(e) for e in ids}
             case_causes = set()
             for eid in case.expect:
@@ -106,7 +114,8 @@ def main() -> None:
                     continue
                 row = engine.row(doc)
                 lr = {n: ladders[n].get(doc) for n in rankers}
-                print(f"  evidence {eid} {row.get('timestamp')} ladders={lr}")
+                page = deep.index(eid) + 1 if eid in deep else None
+                print(f"  evidence {eid} {row.get('timestamp')} ladders={lr} page={page}")
                 print(f"    text: {str(row.get('summary'))[:200]!r}")
                 for nb in session_neighbours(engine, doc):
                     nrow = engine.row(nb)
@@ -125,7 +134,8 @@ def main() -> None:
                 if not (kw and kw <= 50) and not (sem and sem <= 50):
                     case_causes.add("neither-top50")
             for position, hit in enumerate(result.results[:5], 1):
-                print(f"    #{position} {hit.score:.4f} {hit.sources} {hit.summary[:120]!r}")
+                print(f"    #{position} {hit.score:.4f} {hit.sources} all={hit.holds_all_tokens} "
+                      f"{hit.summary[:110]!r}")
             for cause in case_causes or {"other"}:
                 causes[(case.bucket, cause)] += 1
     print("\n# hit@10 per category:", {f"{c} {'hit' if h else 'miss'}": n

@@ -343,3 +343,26 @@ def test_every_path_equals_the_reference(tmp_path_factory, docs, query, depth, w
     with mock.patch.object(bm25, "DENSE_SHARE", share):
         ladders = BM25Ranker().rank(Query(query, query_tokens(query)), scope, engine, depth=depth)
     _same_as_reference(ladders, _reference_ladders(home, engine, query, None, allowed), depth)
+
+
+@pytest.mark.parametrize("text, holders, unheld", [
+    ("cache retry", {0, 1, 4}, 0),
+    ("cache retry nowhereword", {0, 1, 4}, 1),  # two held words: their full matches count
+    ("cache retry later nowhereword elsewhereword", {4}, 2),
+    ("cache retry nowhereword elsewhereword", set(), 2),  # as many unheld as held: none
+    ("cache nowhereword", set(), 1),                # one held word: no full match
+])
+def test_a_word_no_document_holds_leaves_the_full_matches_of_the_held_words(tmp_path, text,
+                                                                           holders, unheld):
+    docs = [("tool-use", "cache retry lock", 1), ("prompts", "retry the cache", 2),
+            ("tool-use", "cache warm", 3), ("tool-use", "retry later", 4),
+            ("tool-use", "cache retry later", 5)]
+    home = _home(tmp_path, docs)
+    engine = SearchEngine(home, persist=False)
+    ladders = BM25Ranker().rank(Query(text, query_tokens(text)), engine.scope(), engine)
+    assert all(l.all_token_matches == len(holders) and l.unheld == unheld for l in ladders)
+    held = {engine.index.event_id(int(i)) for l in ladders if l.holds_all is not None
+            for i, h in zip(l.indices, l.holds_all) if h}
+    assert held == {f"evt-{i:012d}" for i in holders}
+    if holders:  # of the held words only
+        assert {l.rarest_holders for l in ladders} == ({2} if len(holders) == 1 else {4})

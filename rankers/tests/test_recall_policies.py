@@ -12,7 +12,7 @@ from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
 from carto_core.search.api import DecayContext, Fused, Ladder, Query
 from carto_core.search.engine import SearchEngine
-from carto_rankers.decay import GatedPriorDecay
+from carto_rankers.decay import GatedExpDecay, GatedPriorDecay
 from carto_rankers.rrf import RRFFusion, RRFPriorFusion
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
@@ -339,3 +339,41 @@ def test_a_one_word_question_is_not_a_short_lookup(engine):
     GatedPriorDecay().apply([older, meaning], context)
     assert older.gated and older.score == pytest.approx(0.06)
     assert meaning.score > 0.05 * 0.5  # the prior only: not scaled under the full matches
+
+
+def _unheld(engine, matches, rarest, text="backfill orders recap"):
+    tokens = tuple(text.split())
+    return DecayContext(now=NOW.timestamp(), query=Query(text, tokens), accesses={},
+                        all_token_matches=matches, engine=engine, rarest_holders=rarest,
+                        unheld_words=1)
+
+
+@pytest.mark.parametrize("policy", [GatedPriorDecay, GatedExpDecay])
+def test_beside_a_word_no_row_holds_generic_words_have_full_matches_and_rare_ones_not(engine,
+                                                                                     policy):
+    """"backfill orders recap", no row saying "recap": each held word in 40 rows, so the 3
+    rows holding both are the query's full matches (newest first under gated-prior). With a
+    held word in 5 rows ("What languages does Jon speak?") they are not: no lift, no
+    ordering by date, as when no row held every word."""
+    newest = _fused(0, 30, holds=True)
+    better = Fused(index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+                   timestamp=NOW.timestamp() - 200 * 3600)
+    policy().apply([newest, better], _unheld(engine, 3, 40))
+    if policy is GatedPriorDecay:
+        assert newest.score > better.score
+    assert newest.gated and better.gated
+    newest, better = _fused(0, 30, holds=True), Fused(
+        index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+        timestamp=NOW.timestamp() - 200 * 3600)
+    policy().apply([newest, better], _unheld(engine, 3, 5))
+    assert not newest.gated and not better.gated
+    assert better.score > newest.score and newest.boost == 1.0
+    # the bound: held by 10 rows is not generic, by 11 it is
+    for rarest, generic in ((10, False), (11, True)):
+        row = _fused(0, 30, holds=True)
+        policy().apply([row], _unheld(engine, 3, rarest))
+        assert row.gated is generic
+    # the same rare words with every word held: a lookup, lifted
+    lifted = _fused(0, 30, holds=True)
+    policy().apply([lifted], _lookup(engine, ["jon", "speak"], 3, 5))
+    assert lifted.gated

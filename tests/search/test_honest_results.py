@@ -140,6 +140,18 @@ def test_a_keyword_match_of_half_the_query_is_evidence_and_less_is_not(shop, mon
         document["floor"]["reason"]
 
 
+def test_held_words_beside_words_no_row_holds_still_meet_the_floor(shop, monkeypatch):
+    """"cart totals" are held by two rows, "kubernetes helm" by none: those two rows hold
+    every held word (their newest first for a short query), but the query as typed is not
+    matched in full, so the semantic ladder still joins and the floor still judges: a
+    quarter of the query is no evidence."""
+    monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.99")
+    code, document, _ = search("cart totals kubernetes helm")
+    assert document["semantic_status"] == "available"
+    assert code == 3 and document["results"] == [] and not document["floor"]["found"]
+    assert 0 < document["floor"]["best_coverage"] < 0.5
+
+
 def test_a_lookup_needs_no_floor(shop):
     """Its semantic ladder is gated out: no ladder states a floor, the keyword match stands."""
     code, document, _ = search("flaky login")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from carto_core.logio.home import Home
 from carto_core.search import SearchRequest, run_search
 from carto_core.search.engine import SearchEngine
@@ -22,9 +24,11 @@ def _home(tmp_path, filler: int) -> Home:
         (NEWEST, timedelta(hours=30)),                  # long: bm25's last of them
     ]
     rows += [(f"check the deploy {w} output", timedelta(hours=1 + i))
-             for i, w in enumerate(["api", "worker", "cluster", "docs", "ci", "jobs"][:filler])]
+             for i, w in enumerate(["api", "worker", "cluster", "docs", "ci", "jobs", "db",
+                                    "web", "cron", "edge"][:filler])]
     rows += [(f"the staging {w} looks wrong", timedelta(hours=2 + i))
-             for i, w in enumerate(["config", "db", "queue", "cache", "logs", "keys"][:filler])]
+             for i, w in enumerate(["config", "db", "queue", "cache", "logs", "keys", "api",
+                                    "proxy", "mail", "auth"][:filler])]
     out = [{"event_id": f"evt-{n:012d}", "summary": text, "project": "platform",
             "type": "tool_bash", "salience": 0.2,
             "timestamp": (NOW - age).strftime("%Y-%m-%dT%H:%M:%SZ")}
@@ -59,3 +63,50 @@ def test_a_longer_lookup_with_a_rare_word_keeps_the_keyword_order(tmp_path):
     home = _home(tmp_path, filler=1)
     got = _summaries(home, "deploy staging lunch")
     assert got[0] == NEWEST  # the only row holding all three
+
+
+def test_a_word_no_row_holds_does_not_stop_the_newest_full_match(tmp_path):
+    """"recap", "new" and "happen" are in no row: the newest row holding the two held words
+    (each held by 13 rows: generic) still comes first (before, no row held every word and
+    the keyword order stood)."""
+    home = _home(tmp_path, filler=10)
+    for query in ("deploy staging recap", "what's new with the deploy staging",
+                  "did the deploy staging happen yet"):
+        got = _summaries(home, query)
+        assert got[0] == NEWEST, (query, got[:3])
+        assert sorted(got[1:3]) == ["deploy staging", "deploy staging again"], (query, got[:4])
+
+
+@pytest.mark.parametrize("filler", [10, 6])
+def test_the_prompt_time_recall_orders_a_word_no_row_holds_as_search_does(tmp_path, filler):
+    """Generic held words (filler 10) and rarer ones (6): the same order and scores."""
+    from carto_core.search import lite
+    from carto_core.search.index_view import IndexView
+
+    home = _home(tmp_path, filler=filler)
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    view = IndexView.open(home)
+    for query in ("staging recap", "deploy staging recap quokka", "deploy staging recap"):
+        mine = lite.search(view, lite.resolve_components(), query, now=NOW.timestamp())
+        theirs = run_search(SearchRequest(query=query, semantic=False, limit=10, now=NOW,
+                                          facets=False, collapse=False), engine=engine)
+        assert [view.event_id(f.index) for f in mine.ranked[:10]] == \
+            [h.event_id for h in theirs.results], query
+        assert [round(f.score, 9) for f in mine.ranked[:10]] == \
+            [round(h.score, 9) for h in theirs.results], query
+        assert any(h.holds_all_tokens for h in theirs.results) is (query == "deploy staging recap")
+
+
+def test_beside_a_word_no_row_holds_rarer_words_are_no_lookup(tmp_path):
+    """Each held word in 9 rows (not generic): the rows holding both are not taken for the
+    full matches of "deploy staging recap" (neither lifted as a known item's lookup nor put
+    first by date): it is ranked as when no row held every word."""
+    home = _home(tmp_path, filler=6)
+    request = SearchRequest(query="deploy staging recap", semantic=False, limit=10, now=NOW,
+                            all=True)
+    hits = run_search(request, engine=SearchEngine(home)).results
+    assert hits and not any(h.gated for h in hits)
+    # every word held: a short lookup, its full matches gated
+    request = SearchRequest(query="deploy staging", semantic=False, limit=10, now=NOW, all=True)
+    assert sum(h.gated for h in run_search(request, engine=SearchEngine(home)).results) == 3

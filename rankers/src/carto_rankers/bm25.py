@@ -21,6 +21,7 @@ from carto_core.api import DEPTH, TF_SCALE, Ladder, Query, Ranker, Scope
 DENSE_SHARE = 64
 
 
+
 class BM25Ranker(Ranker):
     name = "bm25"
     description = "Okapi BM25 over summaries (k1 1.2, b 0.75), one ladder per source log"
@@ -125,6 +126,13 @@ class BM25Ranker(Ranker):
         index = context.index
         n_docs = len(index)
         terms, every = self._terms(query, index)
+        unheld = len(self.missing)
+        # Words no document holds ("deploy staging recap", no row says "recap"), fewer than
+        # the held ones: the documents holding every held word are the full matches all the
+        # same. Not when they are as many or more: one held word would make any row holding
+        # it a full match, and "which elasticsearch shard allocation setting did we change?"
+        # is not about the rows saying "set" and "change".
+        full = every or 0 < unheld < len(terms)
         positive = sorted((t for t in terms if t.idf > 0), key=lambda t: len(t.docs))
         mask = scope.mask
         hidden = _served_matches(context, scope, positive) if scope.served_ids else 0
@@ -136,8 +144,8 @@ class BM25Ranker(Ranker):
                 reason = "no indexed document holds " + " or ".join(
                     repr(t) for t in self.missing or query.tokens)
             return _empty(self.name, 0, hidden, reason)
-        holders = _holders(terms, n_docs) if every else np.zeros(0, np.int64)
-        rarest = min(len(t.docs) for t in terms) if every else None
+        holders = _holders(terms, n_docs) if full else np.zeros(0, np.int64)
+        rarest = min(len(t.docs) for t in terms) if full else None
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
         longest, rest = positive[-1], positive[:-1]
@@ -185,7 +193,7 @@ class BM25Ranker(Ranker):
         # A query word no document holds is still part of the query: its idf counts in the
         # whole ("bedtime" in no row: "plan" alone is not 2/5 of "what bedtime plan did you
         # recommend for my little one").
-        unheld = len(self.missing) * self.idf(0, index.n_alive)
+        unheld_mass = unheld * self.idf(0, index.n_alive)
         ladders = []
         for code, starts, ends in runs:
             if dense is not None:
@@ -201,8 +209,8 @@ class BM25Ranker(Ranker):
             docs, s = _top(docs, s, depth, ordered=True)
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
                                   s.astype(np.float64), _member(holders, docs), self.name,
-                                  all_matches, 0, coverage=_coverage(positive, docs, unheld),
-                                  rarest_holders=rarest))
+                                  all_matches, 0, coverage=_coverage(positive, docs, unheld_mass),
+                                  rarest_holders=rarest, unheld=unheld))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"
@@ -227,14 +235,14 @@ class BM25Ranker(Ranker):
                 missing += 1
             else:
                 terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive)))
-        every = bool(terms) and not missing
-        holders = _lite_holders(terms) if every else set()
+        full = bool(terms) and missing < len(terms)  # as `rank` decides
+        holders = _lite_holders(terms) if full else set()
         all_matches = sum(1 for doc in holders if scope.allows(doc))
-        rarest = min(len(t.docs) for t in terms) if every else None
+        rarest = min(len(t.docs) for t in terms) if full else None
         positive = [t for t in terms if t.idf > 0]
         # a query word no document holds still counts in the whole, as `rank` counts it
-        unheld = missing * self.idf(0, n_alive)
-        mass = sum(t.idf for t in positive) + unheld
+        unheld_mass = missing * self.idf(0, n_alive)
+        mass = sum(t.idf for t in positive) + unheld_mass
         source = view.cols["source"]
         by_log: dict[int, list[tuple[float, int]]] = {}
         for doc, score in _lite_scores(positive, self.k1, self.b, avgdl).items():
@@ -246,8 +254,8 @@ class BM25Ranker(Ranker):
             docs = [doc for _, doc in top]
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs, [-s for s, _ in top],
                                   [doc in holders for doc in docs], self.name, all_matches,
-                                  coverage=_lite_coverage(positive, mass, docs, unheld),
-                                  rarest_holders=rarest))
+                                  coverage=_lite_coverage(positive, mass, docs, unheld_mass),
+                                  rarest_holders=rarest, unheld=missing))
         return ladders
 
 

@@ -91,8 +91,24 @@ class GatedExpDecay(ExpDecay):
                    "for those documents and lifts them x3")
 
     def gate(self, candidates: list[Fused], context: DecayContext) -> bool:
-        count = context.all_token_matches
+        count = full_matches(context)
         return count is not None and 1 <= count <= context.lookup_max
+
+
+def full_matches(context: DecayContext) -> int | None:
+    """How many documents the policy takes as the query's full matches: the gate's count,
+    except beside a word no document holds (`DecayContext.unheld_words`), where the rows
+    holding every other word count only when each of those words is generic, held by more
+    than the lookup bound ("backfill orders recap": the newest of them is asked for). A rarer
+    held word is more likely the held part of a question whose topic is told in other words
+    ("What languages does Jon speak?": the rows saying "Jon" and "speak" are not its
+    answer, and lifting them buried it)."""
+    count = context.all_token_matches
+    if context.unheld_words:
+        rarest = getattr(context, "rarest_holders", None)
+        if rarest is None or rarest <= context.lookup_max:
+            return 0
+    return count
 
 
 #: A lookup of at most this many words that several documents hold in full is short: the
@@ -113,7 +129,8 @@ class GatedPriorDecay(ExpDecay):
                    "own words that does not)")
 
     def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
-        count = context.all_token_matches
+        count = full_matches(context)
+        rarest = getattr(context, "rarest_holders", None)
         lookup = count is not None and 1 <= count <= context.lookup_max
         vague = count is not None and count > context.lookup_max
         # A short or generic lookup ("deploy staging": two words, or words each of which
@@ -121,7 +138,6 @@ class GatedPriorDecay(ExpDecay):
         # item: ordered as a vague query's, kept apart (not folded) as a lookup's. A known
         # item's query is longer or holds a rare word (docs/ranking.md, "Short generic
         # queries").
-        rarest = getattr(context, "rarest_holders", None)
         words = len(context.query.tokens) + len(context.query.prefixes)
         generic = lookup and ((rarest is not None and rarest > context.lookup_max)
                               or (words <= SHORT and count >= 2))

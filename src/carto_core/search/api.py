@@ -203,7 +203,8 @@ class Ladder(Record):
     """
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
-               "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor")
+               "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
+               "unheld")
     name: str
     indices: "np.ndarray"
     scores: "np.ndarray"
@@ -228,12 +229,20 @@ class Ladder(Record):
     #: from which a candidate is evidence that the search found something (the relevance
     #: floor, `search.floor`); None: the ladder states none.
     evidence_floor: float | None
+    #: A keyword ladder: how many query words no document of the corpus holds. When some are,
+    #: fewer than the held ones, `holds_all`, `all_token_matches` and `rarest_holders` are of
+    #: the held words ("deploy staging recap", no row saying "recap", still has its full
+    #: matches); the semantic gate reads it (the query as typed is not matched in full, so
+    #: the semantic ladder joins and the relevance floor judges), and the decay policy
+    #: (docs/ranking.md, "A word no row holds").
+    unheld: int
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
                  all_token_matches: int | None = None, hidden: int = 0, reason: str = "",
                  coverage: "np.ndarray | None" = None, uncovered_lift: float = 0.0,
-                 rarest_holders: int | None = None, evidence_floor: float | None = None):
+                 rarest_holders: int | None = None, evidence_floor: float | None = None,
+                 unheld: int = 0):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -246,6 +255,7 @@ class Ladder(Record):
         self.uncovered_lift = uncovered_lift
         self.rarest_holders = rarest_holders
         self.evidence_floor = evidence_floor
+        self.unheld = unheld
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -407,7 +417,7 @@ class DecayContext(Record):
 
     _fields = ("now", "query", "accesses", "all_token_matches", "engine", "lambda_per_hour",
                "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda",
-               "question_beta", "rarest_holders")
+               "question_beta", "rarest_holders", "unheld_words")
     now: float  # epoch seconds
     query: Query
     #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
@@ -427,12 +437,15 @@ class DecayContext(Record):
     question_beta: float
     #: Documents holding the query's rarest term (the keyword ladders'; None: not known).
     rarest_holders: int | None
+    #: Query words no document holds (`Ladder.unheld`): the gate's count is of the others.
+    unheld_words: int
 
     def __init__(self, now: float, query: Query, accesses: dict[str, list[float]],
                  all_token_matches: int | None, engine: "SearchEngine",
                  lambda_per_hour: float = 0.001, reuse_weight: float = 0.3, lookup_max: int = 10,
                  lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2,
-                 question_beta: float = 0.0, rarest_holders: int | None = None):
+                 question_beta: float = 0.0, rarest_holders: int | None = None,
+                 unheld_words: int = 0):
         self.now = now
         self.query = query
         self.accesses = accesses
@@ -446,6 +459,7 @@ class DecayContext(Record):
         self.vague_lambda = vague_lambda
         self.question_beta = question_beta
         self.rarest_holders = rarest_holders
+        self.unheld_words = unheld_words
 
 
 # --------------------------------------------------------------------------- plugin bases
