@@ -2,8 +2,9 @@
 
 Four packs of twenty, each a mix of kinds: questions in one's own words about a life (`u-1`),
 tools and systems a coding home never used, asked as questions and as "the latest on" (`u-2`),
-terse keyword lists (`u-3`), and the held-out pack (`u-4`: every kind, other phrasings), run
-once after the floor was chosen on the other three.
+terse keyword lists (`u-3`), and the held-out packs (`u-4`: every kind, other phrasings, run
+once after the cosine floor was chosen on the other three; `u-5`: tools a coding user would
+ask about and a life, written before the token-alignment round and run once at its end).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `unseen_in(home_text, question)` is the check the evaluation runs
@@ -108,9 +109,36 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("pottery kiln temperature", ("kiln",)),
         ("What did the landlord say about the mould in the bathroom?", ("landlord", "mould")),
     ],
+    "u-5": [  # held out, written before the token-alignment round: coding and life
+        ("How did we pin the poetry lockfile for the lambda layer?", ("poetry",)),
+        ("What did we decide about moving the monorepo to bazel?", ("bazel",)),
+        ("latest on the argocd sync failures in the eu cluster", ("argocd",)),
+        ("why does the pulumi preview hang on the network stack", ("pulumi",)),
+        ("Which webpack loader broke the svg sprites?", ("webpack", "svg")),
+        ("How did we get the cypress tests to stop flaking on the checkout page?", ("cypress",)),
+        ("opentelemetry collector tail sampling config", ("opentelemetry", "sampling")),
+        ("What was wrong with the dynamodb global table replication?", ("dynamodb",)),
+        ("haskell cabal dependency hell", ("haskell", "cabal")),
+        ("Did we ever turn on dependabot for the mobile repos?", ("dependabot",)),
+        ("the sentry sourcemaps upload for the next.js app", ("sentry", "sourcemaps")),
+        ("How do we rotate the cloudflare origin certificates?", ("cloudflare",)),
+        ("What did we settle on for the protobuf versus avro question in the event bus?",
+         ("avro", "protobuf")),
+        ("latest on the elixir phoenix liveview prototype", ("elixir", "phoenix", "liveview")),
+        ("k6 load test thresholds for the search endpoint", ("k6",)),
+        ("Why did the unity build of the game crash on the shader compile?", ("unity", "shader")),
+        ("What did the physiotherapist say about my shoulder?", ("physiotherapist", "shoulder")),
+        ("Which campsite did we reserve near the lake district?", ("campsite", "lake district")),
+        ("How did my daughter's swimming gala go?", ("swimming", "gala")),
+        ("What did the surveyor say about the damp in the cellar?", ("surveyor", "cellar")),
+        ("tapestry weaving workshop dates", ("tapestry", "weaving")),
+        ("Which harmonica did I buy for the blues class?", ("harmonica",)),
+        ("When is the ferry to the hebrides leaving?", ("ferry", "hebrides")),
+        ("What did the notary need for the apartment sale?", ("notary",)),
+    ],
 }
 
-HELD_OUT = ("u-4",)
+HELD_OUT = ("u-4", "u-5")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
