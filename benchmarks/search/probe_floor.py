@@ -34,7 +34,22 @@ DEMO_REAL = [
     ("what did we do about the coupon and bundles?", None), ("terraform layout for staging", None),
 ]
 
+#: A home's questions with no labelled answer (a JSON list; coding_home.py writes one): a
+#: search for them should find something, and is recorded as a real one of kind "unlabelled".
+UNLABELLED = "real-questions.json"
+
 _captured: list = []
+
+
+def real_runs(root: Path) -> list[tuple]:
+    """(kind, group, query, scope, expected ids) of a home's real questions."""
+    from carto_core.evaluation import agecurve
+
+    if (root / "cases.jsonl").exists():
+        return [("real", case.kind, case.query, {"project": case.project, "since": case.since,
+                                                 "before": case.before}, case.expect)
+                for case in agecurve.read_cases(root / "cases.jsonl")]
+    return [("real", "unlabelled", q, {}, ()) for q in json.loads((root / UNLABELLED).read_text())]
 
 
 def _capture_fusion() -> None:
@@ -135,7 +150,7 @@ def main() -> None:
     if args.floor == "off":
         os.environ["CARTO_SEARCH_FLOOR"] = "off"
     os.environ.setdefault("CARTO_EMBEDDER", "minilm")
-    from carto_core.evaluation import agecurve, unseen
+    from carto_core.evaluation import unseen
     from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps
@@ -152,7 +167,7 @@ def main() -> None:
             homes.append(("demo", root))
             continue
         for root in sorted(base.glob(f"{name}-*")) if name != "year" else [base / "year"]:
-            if (root / "cases.jsonl").exists():
+            if (root / "cases.jsonl").exists() or (root / UNLABELLED).exists():
                 homes.append((name, root))
     packs = unseen.questions(args.packs.split(","))
     silenced: dict[tuple[str, str], list[int]] = {}
@@ -167,10 +182,7 @@ def main() -> None:
             if set_name == "demo":
                 runs += [("real", "demo", q, {"project": p}, ()) for q, p in DEMO_REAL]
             elif not args.no_real:
-                for case in agecurve.read_cases(root / "cases.jsonl"):
-                    runs.append(("real", case.kind, case.query,
-                                 {"project": case.project, "since": case.since,
-                                  "before": case.before}, case.expect))
+                runs += real_runs(root)
             skipped = 0
             for pack, question, topic in packs:
                 if unseen.seen_words(text, topic):

@@ -8,7 +8,12 @@ Collect (floor off; one JSON row per search, the rows of probe_floor.py plus):
 - `absent_words`: the query's words whose terms no document holds, and `stripped`: the best
   cosine of the query without them (`full`: with them);
 - `sem_sess` / `kw_sess`: the sessions of the semantic ladder's and the keyword ladders' top
-  10 (the hits already carry each candidate's cosine, rank and keyword coverage).
+  10 (the hits already carry each candidate's cosine, rank and keyword coverage);
+- `sem_texts` (`--texts K`): the semantic ladder's first K rows, their ids, cosines and the
+  text the indexer embedded (what `probe_align.py` aligns the query with).
+
+A home with `real-questions.json` instead of `cases.jsonl` (`coding_home.py`) is asked those
+questions, with no labelled answer (`--now` for a home built with today's time).
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/search/probe_signals.py \\
         --homes /tmp/recall-eval --seeds 1 --out signals.jsonl
@@ -68,11 +73,21 @@ def collect(args) -> None:
     os.environ["CARTO_SEARCH_FLOOR"] = "off"
     os.environ.setdefault("CARTO_EMBEDDER", "minilm")
     import probe_floor as pf
-    from carto_core.evaluation import agecurve, unseen
+    from carto_core.evaluation import unseen
     from carto_core.logio.home import Home
     from carto_core.search.engine import SearchEngine
     from carto_core.search.indexing import index_steps
 
+    from carto_core.semantic.text import row_document_text
+
+    if args.memo:
+        import eval_recall
+
+        eval_recall._memoize_embedders(Path(args.memo))
+    if args.now:
+        from carto_core.util.timeparse import parse_timestamp
+
+        pf.NOW = parse_timestamp(args.now)
     pf._capture_fusion()
     homes = []
     seeds = set(args.seeds.split(",")) if args.seeds else None
@@ -87,7 +102,7 @@ def collect(args) -> None:
         roots = sorted(Path(args.homes).glob(f"{name}-*"))
         for root in roots:
             if seeds is None or root.name.rsplit("-", 1)[-1] in seeds:
-                if (root / "cases.jsonl").exists():
+                if (root / "cases.jsonl").exists() or (root / pf.UNLABELLED).exists():
                     homes.append((name, root))
     packs = unseen.questions(args.packs.split(","))
     with open(args.out, "w") as out:
@@ -105,10 +120,7 @@ def collect(args) -> None:
             if set_name == "demo":
                 runs += [("real", "demo", q, {"project": p}, ()) for q, p in pf.DEMO_REAL]
             else:
-                for case in agecurve.read_cases(root / "cases.jsonl"):
-                    runs.append(("real", case.kind, case.query, {
-                        "project": case.project, "since": case.since, "before": case.before},
-                        case.expect))
+                runs += pf.real_runs(root)
             runs += [("unseen", pack, q, {}, ()) for pack, q, topic in packs
                      if not unseen.seen_words(text, topic)]
             sessions = engine.column("session")
@@ -118,6 +130,13 @@ def collect(args) -> None:
                 for ladder in pf._captured:
                     top = [int(sessions[int(i)]) for i in ladder.indices[:10]]
                     (sem if ladder.ranker == "semantic" else kw).extend(top)
+                    if ladder.ranker == "semantic" and args.texts:
+                        row["sem_texts"] = [
+                            {"id": engine.index.event_id(int(i)), "cos": float(s),
+                             "text": row_document_text(engine.row(int(i)),
+                                                       engine.index.event_id(int(i)))}
+                            for i, s in zip(ladder.indices[:args.texts],
+                                            ladder.scores[:args.texts])]
                 terms = set(engine.analyzer.query(query).terms)
                 absent, kept = [], []
                 for word in re.findall(r"[A-Za-z0-9']+", query):
@@ -203,27 +222,36 @@ def replay(paths: list[str]) -> None:
             real[row["set"]] += 1
     unseen = sum(1 for row, _ in feats if row["kind"] == "unseen")
     print(f"{unseen} unseen searches; real questions with an answer, per set: {dict(real)}")
-    for family, rules in _families():
+    items = [(row["kind"], row["set"], row["n_expect"], f["hit"], f) for row, f in feats]
+    print_budgets(items, _families(), real, unseen)
+
+
+def print_budgets(items, families, real: dict, unseen: int) -> None:
+    """Per rule family and budget of a set's hit@10 lost, the rule silencing the most unseen
+    questions. `items`: (kind, set, expected answers, answer in the top 10, features) per
+    search; a rule takes the features and says whether the search found something."""
+    for family, rules in families:
         results = []
         for label, rule in rules:
             lost, silenced = defaultdict(int), 0
-            for row, f in feats:
+            for kind, set_name, n_expect, hit, f in items:
                 found = rule(f)
-                if row["kind"] == "unseen":
+                if kind == "unseen":
                     silenced += not found
-                elif row["n_expect"] and f["hit"] and not found:
-                    lost[row["set"]] += 1
+                elif n_expect and hit and not found:
+                    lost[set_name] += 1
             worst = max([lost[s] / real[s] for s in real] or [0.0])
-            results.append((silenced / max(unseen, 1), worst, sum(lost.values()), label))
+            # ties: the rule losing least
+            results.append((silenced / max(unseen, 1), -worst, -sum(lost.values()), label))
         print(family)
         for budget in (0.0, 0.01, 0.05, 0.1, 0.2):
-            fits = [r for r in results if r[1] <= budget + 1e-9]
+            fits = [r for r in results if -r[1] <= budget + 1e-9]
             if not fits:
                 print(f"  a set loses <= {budget:.2f} of its hit@10: no rule")
                 continue
             share, worst, total, label = max(fits)
             print(f"  a set loses <= {budget:.2f} of its hit@10: {share:.3f} silenced "
-                  f"(worst set {worst:.3f}, {total} lost)  {label}")
+                  f"(worst set {-worst:.3f}, {-total} lost)  {label}")
 
 
 def main() -> None:
@@ -234,6 +262,11 @@ def main() -> None:
     parser.add_argument("--seeds", default="", help="only these seeds' homes (e.g. 1)")
     parser.add_argument("--packs", default="u-1,u-2,u-3")
     parser.add_argument("--out")
+    parser.add_argument("--texts", type=int, default=0, metavar="K",
+                        help="record the text of the semantic ladder's top K candidates")
+    parser.add_argument("--now", help="the searches' now (ISO; default probe_floor.NOW): a home "
+                                      "built with today's time, as coding_home.py's")
+    parser.add_argument("--memo", metavar="DIR", help="eval_recall.py's document vector cache")
     parser.add_argument("--replay", nargs="+", metavar="JSONL")
     args = parser.parse_args()
     if args.replay:
