@@ -186,3 +186,47 @@ def test_judge(ladders, stated, found):
     assert report.below == (0 if found else 7)
     assert judge(ladders, 7, stated, enabled=False).found  # switched off: always found
     assert judge(ladders, 0, stated).below == 0 and judge(ladders, 0, stated).reason == ""
+
+
+def _banded(top, confirm):
+    """A semantic ladder (floor 0.22, band 0.35, alignment needed 0.15) whose best cosine is
+    `top` and whose second look answers `confirm` (a value, or an exception if it must not be
+    asked)."""
+    ladder = _ladder([top, 0.1], floor=0.22)
+    ladder.evidence_band, ladder.confirm_min = 0.35, 0.15
+    asked = []
+
+    def look():
+        asked.append(True)
+        if isinstance(confirm, Exception):
+            raise confirm
+        return confirm
+
+    ladder.confirm = look
+    return ladder, asked
+
+
+@pytest.mark.parametrize("top,confirm,found,asks", [
+    (0.35, AssertionError("above the band: not asked"), True, False),
+    (0.3499, 0.15, True, True),     # in the band, aligned at the floor: evidence
+    (0.3499, 0.1499, False, True),  # in the band, not aligned: nothing found
+    (0.22, 0.14, False, True),      # the band starts at the evidence floor
+    (0.22, None, True, True),       # nothing to judge (every word held): evidence as before
+    (0.2199, AssertionError("under the floor: not asked"), False, False),
+])
+def test_judge_asks_the_band_for_a_second_look(top, confirm, found, asks):
+    from carto_core.search.floor import judge
+
+    ladder, asked = _banded(top, confirm)
+    report = judge([ladder], 7, [0.22])
+    assert report.found is found and bool(asked) is asks
+    if asks and not found:
+        assert report.best_confirm == confirm and report.semantic_band == 0.35
+        assert "the best aligns at" in report.reason and "evidence from 0.15" in report.reason
+
+
+def test_a_keyword_match_spares_the_second_look():
+    from carto_core.search.floor import judge
+
+    ladder, asked = _banded(0.3, AssertionError("a keyword match is evidence: not asked"))
+    assert judge([ladder, _ladder([1, 1], coverage=[0.5, 0.2])], 7, [0.22]).found and not asked

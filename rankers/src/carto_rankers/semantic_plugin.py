@@ -169,10 +169,54 @@ class SemanticRanker(Ranker):
             evidence = getattr(searcher.embedder, "evidence_floor", None)
         if evidence is not None:  # a cosine, on the scale of this query's scores
             ladder.evidence_floor = searcher.floor_for(float(evidence))
+            band = getattr(searcher.embedder, "evidence_band", None)
+            if band is not None:
+                ladder.evidence_band = searcher.floor_for(float(band))
+                ladder.confirm_min = float(searcher.embedder.alignment_floor)
+                ladder.confirm = _confirmation(searcher.embedder, text, context, ladder)
         return [ladder]
 
     def index_steps(self) -> list[IndexStep]:
         return [SemanticIndexStep(self)]
+
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def unheld_words(text: str, context) -> set[str]:
+    """The query's content words (BERT's lower-cased words of the analyzer's content words)
+    whose index terms no document of the home holds: "plumber", "heater" on a home that
+    never mentioned them."""
+    from carto_rankers.embedders.wordpiece import words as split
+
+    analyzer = context.analyzer
+    df = {term: context.index.df(term) for term in analyzer.query(text).terms}
+    out = set()
+    for raw in analyzer.content_words(text):
+        for word in split(raw):
+            if _ALNUM.isdisjoint(word):
+                continue
+            if all(df.get(term, 0) == 0 for term in analyzer.query_terms(word) or [word]):
+                out.add(word)
+    return out
+
+
+def _confirmation(embedder, text: str, context, ladder):
+    """The floor's second look at a ladder whose best cosine is in the band: the embedder's
+    alignment of the query's unheld words with the ladder's first rows (None: every query
+    word is held somewhere, nothing to judge)."""
+    from carto_core.model.events import fold_summary
+    from carto_core.semantic.text import TEXT_MAX
+
+    def confirm():
+        words = unheld_words(text, context)
+        if not words:
+            return None
+        rows = ladder.indices[:max(1, int(embedder.alignment_candidates))]
+        return embedder.alignment(text, words,
+                                  [fold_summary(context.index.row(int(i)))[:TEXT_MAX] for i in rows])
+
+    return confirm
 
 
 @hookimpl

@@ -34,7 +34,7 @@ Plugins extend it through one hook per kind:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -204,7 +204,8 @@ class Ladder(Record):
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
-               "unheld")
+               "unheld", "evidence_band", "confirm", "confirm_min")
+    _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
     scores: "np.ndarray"
@@ -236,13 +237,22 @@ class Ladder(Record):
     #: the semantic ladder joins and the relevance floor judges), and the decay policy
     #: (docs/ranking.md, "A word no row holds").
     unheld: int
+    #: Under this score (and from `evidence_floor`), a candidate is evidence only when the
+    #: ladder confirms it: `confirm()` scores the match itself (minilm: how well the query's
+    #: words the home never holds align with its top candidates' words) and must reach
+    #: `confirm_min`; None from it: nothing to judge, evidence as before. None: no band.
+    evidence_band: float | None
+    confirm: "Callable[[], float | None] | None"
+    confirm_min: float | None
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
                  all_token_matches: int | None = None, hidden: int = 0, reason: str = "",
                  coverage: "np.ndarray | None" = None, uncovered_lift: float = 0.0,
                  rarest_holders: int | None = None, evidence_floor: float | None = None,
-                 unheld: int = 0):
+                 unheld: int = 0, evidence_band: float | None = None,
+                 confirm: "Callable[[], float | None] | None" = None,
+                 confirm_min: float | None = None):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -256,6 +266,9 @@ class Ladder(Record):
         self.rarest_holders = rarest_holders
         self.evidence_floor = evidence_floor
         self.unheld = unheld
+        self.evidence_band = evidence_band
+        self.confirm = confirm
+        self.confirm_min = confirm_min
 
     def __len__(self) -> int:
         return int(len(self.indices))

@@ -11,6 +11,12 @@ the page is empty (`carto search` exits 3) and the document's `floor` says why, 
 candidates fell below it. No stated floor (a keyword-only search, a lookup whose semantic
 ladder was gated out, an embedder never measured for one): every candidate is evidence.
 
+A ladder may also state a band above its floor (`Ladder.evidence_band`, minilm's
+`Embedder.evidence_band`), where nearness alone cannot tell a vague question's answer from an
+unseen question's neighbour: a best score in the band is evidence only when the ladder's
+`confirm()` (a model run over its first rows) reaches `confirm_min`. It is asked last, and
+only when nothing else is evidence.
+
 The floor judges the search, not each result: once one candidate is evidence, the page is the
 one fusion ranked. A per-result floor cost the answers that only a weak semantic match finds
 (measured in docs/ranking.md).
@@ -41,7 +47,7 @@ class FloorReport(Record):
     """The `floor` of the --json document."""
 
     _fields = ("enabled", "found", "coverage_min", "semantic_min", "best_coverage",
-               "best_semantic", "below", "reason")
+               "best_semantic", "below", "reason", "semantic_band", "confirm_min", "best_confirm")
     enabled: bool
     #: Some candidate is evidence (or the floor is off, or there was no candidate).
     found: bool
@@ -53,10 +59,17 @@ class FloorReport(Record):
     #: Candidates left out because none of them was evidence (0 when found).
     below: int
     reason: str
+    #: When the best semantic match fell in its ladder's band (from `semantic_min` up to
+    #: `semantic_band`) and was checked: the check's score and the score it needed.
+    semantic_band: float | None
+    confirm_min: float | None
+    best_confirm: float | None
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
                  semantic_min: float | None = None, best_coverage: float | None = None,
-                 best_semantic: float | None = None, below: int = 0, reason: str = ""):
+                 best_semantic: float | None = None, below: int = 0, reason: str = "",
+                 semantic_band: float | None = None, confirm_min: float | None = None,
+                 best_confirm: float | None = None):
         self.enabled = enabled
         self.found = found
         self.coverage_min = coverage_min
@@ -65,6 +78,9 @@ class FloorReport(Record):
         self.best_semantic = best_semantic
         self.below = below
         self.reason = reason
+        self.semantic_band = semantic_band
+        self.confirm_min = confirm_min
+        self.best_confirm = best_confirm
 
     def to_dict(self) -> dict:
         def r(x):
@@ -73,7 +89,9 @@ class FloorReport(Record):
         return {"enabled": self.enabled, "found": self.found,
                 "coverage_min": r(self.coverage_min), "semantic_min": r(self.semantic_min),
                 "best_coverage": r(self.best_coverage), "best_semantic": r(self.best_semantic),
-                "below": self.below, "reason": self.reason}
+                "below": self.below, "reason": self.reason,
+                "semantic_band": r(self.semantic_band), "confirm_min": r(self.confirm_min),
+                "best_confirm": r(self.best_confirm)}
 
 
 def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool = True,
@@ -89,12 +107,18 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         return FloorReport(True, True, coverage_min)
     best_cov = best_sem = None
     evidence = False
+    confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
     for ladder in ladders:
         floor = ladder.evidence_floor
         if floor is not None:
             top = float(max(ladder.scores))
             best_sem = top if best_sem is None else max(best_sem, top)
-            evidence = evidence or top >= floor
+            band = ladder.evidence_band
+            if (top >= floor and band is not None and top < band and ladder.confirm is not None
+                    and ladder.confirm_min is not None):
+                confirming.append(ladder)
+            else:
+                evidence = evidence or top >= floor
         elif ladder.coverage is not None:
             top = float(max(ladder.coverage))
             best_cov = top if best_cov is None else max(best_cov, top)
@@ -105,6 +129,15 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem)
     if evidence or not candidates:
         return report
+    for ladder in confirming:  # the dear check (a model run per candidate): only now
+        score = ladder.confirm()
+        report.semantic_band = ladder.evidence_band
+        report.confirm_min = ladder.confirm_min
+        if score is None or score >= ladder.confirm_min:
+            report.best_confirm = score
+            return report
+        report.best_confirm = score if report.best_confirm is None else max(report.best_confirm,
+                                                                           score)
     report.found = False
     report.below = candidates
     parts = []
@@ -113,6 +146,12 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                      f"from {coverage_min:.0%})")
     parts.append(f"the closest semantic match scores {best_sem:.2f}" if best_sem is not None
                  else "the semantic ladder found no match")
-    parts[-1] += f" (evidence from {semantic_min:.2f})"
+    if report.best_confirm is not None:
+        parts[-1] += (f" (evidence from {report.semantic_band:.2f}, or from {semantic_min:.2f} "
+                      f"when the query's words the home never holds find their counterpart in "
+                      f"a top match: the best aligns at {report.best_confirm:.2f}, evidence "
+                      f"from {report.confirm_min:.2f})")
+    else:
+        parts[-1] += f" (evidence from {semantic_min:.2f})"
     report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
     return report

@@ -71,6 +71,13 @@ class Embedder:
     #: keyword match covering the query, found nothing. None: never measured for this model,
     #: every hit is evidence.
     evidence_floor: ClassVar[float | None] = None
+    #: From `evidence_floor` up to this cosine, a hit is evidence only when `alignment` of the
+    #: query with the ladder's first `alignment_candidates` rows reaches `alignment_floor`
+    #: (the relevance floor's second look, for the band where near and unrelated meet).
+    #: None: no band, `evidence_floor` alone decides.
+    evidence_band: ClassVar[float | None] = None
+    alignment_floor: ClassVar[float] = 0.0
+    alignment_candidates: ClassVar[int] = 5
     #: True: the query is embedded without its question and function words (the analyzer's
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
     #: that also says "what did I ...". A model that reads the sentence keeps it whole.
@@ -118,6 +125,13 @@ class Embedder:
     def embed_query(self, text: str) -> "np.ndarray":
         """A float32 vector (dim,) for a search query (query prefixes applied here)."""
         raise NotImplementedError
+
+    def alignment(self, query: str, words: set[str], texts: list[str]) -> float | None:
+        """How well the query's `words` (the ones no document of the home holds) find a
+        counterpart in the best of `texts` (the ladder's top rows), on the scale of
+        `alignment_floor`; None: this model cannot tell (every hit in the band is evidence).
+        Called only with an `evidence_band`, after `embed_query(query)`."""
+        return None
 
 
 def create_embedder(name: str, home: "Home", settings=None, registries=None) -> Embedder:

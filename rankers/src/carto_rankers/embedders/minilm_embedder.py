@@ -49,6 +49,13 @@ class MiniLMEmbedder(Embedder):
     #: question) found nothing: the highest floor that cost no recall set a question in its
     #: top 10 (docs/ranking.md, "The relevance floor").
     evidence_floor = 0.22
+    #: Under this cosine, a search found something only when a top row also holds a
+    #: counterpart for the query's words that the home never saw (`minilm_align`): from 0.22
+    #: to 0.35 a vague question's answer and an unseen question's neighbour score alike, and
+    #: this second look tells them apart (docs/ranking.md, "The relevance floor").
+    evidence_band = 0.35
+    alignment_floor = 0.15
+    alignment_candidates = 5
     #: The whole question: its content words alone cost every dialogue set (d 0.92 -> 0.84).
     content_query = False
     fallback = "wordllama"
@@ -151,3 +158,8 @@ class MiniLMEmbedder(Embedder):
         numpy_model = self._numpy_model()
         return numpy_model.embed_ids(wordpiece.encode(text, numpy_model.vocab(),
                                                       max_tokens=self.max_tokens))
+
+    def alignment(self, query: str, words: set[str], texts: list[str]) -> float | None:
+        from carto_rankers.embedders import minilm_align
+
+        return minilm_align.alignment(self._numpy_model(), query, words, texts, self.max_tokens)

@@ -343,6 +343,7 @@ class NumpyModel:
         self._flat: np.ndarray | None = None
         self._layout: dict = {}
         self._vocab = None
+        self._last: tuple[tuple[int, ...], np.ndarray] | None = None
 
     def w(self, name: str) -> np.ndarray:
         array = self._w.get(name)
@@ -382,6 +383,24 @@ class NumpyModel:
     def embed_ids(self, ids: list[int]) -> np.ndarray:
         """One text's ids -> its unit vector (mean pooling over every token, as the mask of a
         single unpadded text covers them all)."""
+        pooled = self.states(ids).mean(0)
+        norm = float(np.linalg.norm(pooled))
+        return (pooled / norm if norm else pooled).astype(np.float32)
+
+    def states(self, ids: list[int]) -> np.ndarray:
+        """One text's ids -> its tokens' vectors after the last layer (n x WIDTH), before
+        pooling. The last text's are kept: the relevance floor aligns the query's words with
+        its candidates' right after the query was embedded."""
+        key = tuple(ids)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        x = self._forward(ids)
+        self._last = (key, x)
+        return x
+
+    def _forward(self, ids: list[int], every_layer: bool = False):
+        """The last layer's token vectors; `every_layer`: the embeddings' and each layer's, in
+        a list (a probe compares them: docs/ranking.md, token alignment)."""
         n = len(ids)
         index = np.asarray(ids, np.intp)
         word = self.w("embeddings.word_embeddings.q")[index].astype(np.float32)
@@ -389,6 +408,7 @@ class NumpyModel:
         x = word + self.w("embeddings.position_embeddings.weight")[:n] \
             + self.w("embeddings.token_type_embeddings.weight")[0]
         x = self._norm(x, "embeddings.LayerNorm")
+        layers = [x]
         head = WIDTH // HEADS
         scale = np.float32(1.0 / np.sqrt(head))
         for i in range(LAYERS):
@@ -406,9 +426,8 @@ class NumpyModel:
             h = self._linear(x, p + "intermediate.dense")
             h = h * np.float32(0.5) * (np.float32(1.0) + _erf(h * np.float32(1 / np.sqrt(2.0))))
             x = self._norm(self._linear(h, p + "output.dense") + x, p + "output.LayerNorm")
-        pooled = x.mean(0)
-        norm = float(np.linalg.norm(pooled))
-        return (pooled / norm if norm else pooled).astype(np.float32)
+            layers.append(x)
+        return layers if every_layer else x
 
 
 # ---- onnxruntime (documents)

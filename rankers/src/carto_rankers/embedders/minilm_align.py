@@ -1,0 +1,75 @@
+"""Token alignment with minilm: does a candidate hold something for the query's words that the
+home never saw? (docs/ranking.md, "The relevance floor", token alignment.)
+
+A sentence vector's cosine says how near a row is, not whether it answers: "What did the
+plumber say about the water heater?" is as near (0.28) to a row about the weather as "What have
+I told you about my relatives?" is to "My aunt is planning grandpa's ninetieth party". Read at
+the level of words, the two differ: "relatives" has a close counterpart in its row ("aunt",
+"grandpa"), "plumber" and "heater" have none in theirs. So each query word that no document
+of the home holds (`words`) is looked for in the candidate: its contextual vector (the mean of
+its word pieces after the last layer, in the query) against every word of the candidate (the
+same, in the candidate), the best cosine kept (ColBERT's MaxSim). A candidate aligns as well as
+its worst-aligned such word; the search, as well as its best-aligned candidate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def spans(text: str, vocab, max_tokens: int) -> tuple[list[str], list[tuple[int, int]], list[int]]:
+    """The text's words (BERT's normalised words), each word's token span in the ids, and the
+    ids (`[CLS] ... [SEP]`), cut at the last whole word that fits in `max_tokens`."""
+    from carto_rankers.embedders import wordpiece
+
+    unk = vocab["[UNK]"]
+    words, places, ids = [], [], []
+    for word in wordpiece.words(text):
+        pieces = wordpiece.word_ids(word, vocab, unk)
+        if len(ids) + len(pieces) > max_tokens - 2:
+            break
+        places.append((1 + len(ids), 1 + len(ids) + len(pieces)))
+        words.append(word)
+        ids.extend(pieces)
+    return words, places, [vocab["[CLS]"], *ids, vocab["[SEP]"]]
+
+
+def _word_vectors(words, places, states: np.ndarray, keep) -> tuple[list[str], np.ndarray]:
+    picked = [(w, p) for w, p in zip(words, places) if keep(w)]
+    if not picked:
+        return [], np.zeros((0, states.shape[1]), np.float32)
+    vectors = np.stack([states[a:b].mean(0) for _, (a, b) in picked])
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return [w for w, _ in picked], vectors
+
+
+def _is_word(word: str) -> bool:
+    return not _ALNUM.isdisjoint(word)
+
+
+def alignment(model, query: str, words: set[str], texts: list[str],
+              max_tokens: int = 128) -> float | None:
+    """The best candidate's alignment of `words` (query words, as `wordpiece.words` writes
+    them): per candidate, the lowest over those words of the best cosine to a word of the
+    candidate; the highest over the candidates. None when the query holds none of `words`
+    or there is no candidate text (nothing to judge)."""
+    vocab = model.vocab()
+    q_words, q_places, q_ids = spans(query, vocab, max_tokens)
+    mine, q_vectors = _word_vectors(q_words, q_places, model.states(q_ids),
+                                    lambda w: w in words)
+    if not mine:
+        return None
+    best = None
+    for text in texts:
+        c_words, c_places, c_ids = spans(text, vocab, max_tokens)
+        _, c_vectors = _word_vectors(c_words, c_places, model.states(c_ids), _is_word)
+        if not len(c_vectors):
+            continue
+        per_word: dict[str, float] = {}
+        for word, value in zip(mine, (q_vectors @ c_vectors.T).max(1)):
+            per_word[word] = max(per_word.get(word, -1.0), float(value))  # a repeated word: its best
+        score = min(per_word.values())
+        best = score if best is None else max(best, score)
+    return best

@@ -1,0 +1,124 @@
+"""The relevance floor's second look with minilm: in the band from 0.22 to 0.35, a search found
+something only when a top row holds a counterpart for the query's words the home never saw
+(docs/ranking.md, "The relevance floor")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carto_core.logio.home import Home
+from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
+
+#: A life in one's own words, and a little coding work.
+ROWS = ["My aunt is planning grandpa's ninetieth party.", "It rained all weekend, the garden is soaked.",
+        "Remind me to drink more water.", "I sold the car and now drive a Skoda Octavia.",
+        "We booked flights to the Dolomites for October.",
+        "the staging deploy failed on the database migration",
+        "rotated the API tokens for the payment provider",
+        "Birdwatching at dawn is my new favourite thing.", "Second-hand shops have great finds.",
+        "Airports are chaos in the summer."]
+#: Nearest row in the band for both: one is answered by it, the other never was.
+VAGUE = "What have I told you about my relatives?"     # "My aunt ... grandpa's ..." (0.34)
+UNSEEN = "Where are we with the airflow DAG backfill?"  # "We booked flights ..." (0.25)
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory):
+    return MiniLMEmbedder(Home(tmp_path_factory.mktemp("minilm-align")))
+
+
+def test_an_unseen_word_aligns_with_nothing_and_a_vague_one_with_its_kin(embedder):
+    floor = MiniLMEmbedder.alignment_floor
+    kin = embedder.alignment(VAGUE, {"relatives"}, [ROWS[0]])
+    assert kin >= floor + 0.03, kin
+    for query, words, row in [("What did the plumber say about the water heater?",
+                               {"plumber", "heater"}, ROWS[1]),
+                              ("kubernetes helm chart upgrade", {"kubernetes", "helm"}, ROWS[5])]:
+        score = embedder.alignment(query, words, [row])
+        assert score <= floor - 0.03, (query, score)
+
+
+def test_the_best_candidate_counts_and_each_its_worst_word(embedder):
+    """Max over the candidates, min over the words: one word without a counterpart sinks a
+    row however well the others align."""
+    one = embedder.alignment(VAGUE, {"relatives"}, [ROWS[0]])
+    assert embedder.alignment(VAGUE, {"relatives"}, [ROWS[5], ROWS[0]]) == pytest.approx(one)
+    both = embedder.alignment("my relatives and the kubernetes cluster",
+                              {"relatives", "kubernetes"}, [ROWS[0]])
+    alone = embedder.alignment("my relatives and the kubernetes cluster", {"relatives"}, [ROWS[0]])
+    assert both < alone
+    assert embedder.alignment(VAGUE, {"absentword"}, [ROWS[0]]) is None  # not in the query
+    assert embedder.alignment(VAGUE, {"relatives"}, []) is None
+
+
+def test_the_token_states_pool_to_the_query_vector(embedder):
+    from carto_rankers.embedders import wordpiece
+
+    model = embedder._numpy_model()
+    ids = wordpiece.encode(VAGUE, model.vocab())
+    pooled = model.states(ids).mean(0)
+    np.testing.assert_allclose(pooled / np.linalg.norm(pooled), embedder.embed_query(VAGUE),
+                               atol=1e-6)
+
+
+def _home(root: Path) -> Home:
+    rows = [{"event_id": f"turn-s{i}-1", "timestamp": f"2026-11-{i + 1:02d}T10:00:00Z",
+             "session": f"s{i}", "turn_idx": 1, "project": "notes", "type": "transcript",
+             "summary": text} for i, text in enumerate(ROWS)]
+    root.mkdir(parents=True)
+    (root / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return Home(root)
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    from carto_core.semantic.indexer import run_index
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARTO_EMBEDDER", "minilm")
+        home = _home(tmp_path_factory.mktemp("band") / "h")
+        assert run_index(home).outcome == "ok"
+    return home
+
+
+def _search(home: Home, query: str, monkeypatch):
+    from carto_core.search import SearchRequest, run_search
+    from carto_core.search.engine import SearchEngine
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    result = run_search(SearchRequest(query=query, limit=5, all=True), engine=SearchEngine(home))
+    return result, result.to_dict()["floor"]
+
+
+def test_in_the_band_a_vague_question_is_found_and_an_unseen_one_is_not(indexed, monkeypatch):
+    result, floor = _search(indexed, VAGUE, monkeypatch)
+    assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
+    assert floor["found"] and floor["best_confirm"] >= floor["confirm_min"] == 0.15
+    assert result.results[0].event_id == "turn-s0-1"
+    result, floor = _search(indexed, UNSEEN, monkeypatch)
+    assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
+    assert not floor["found"] and result.results == [] and floor["semantic_band"] == 0.35
+    assert floor["best_confirm"] < floor["confirm_min"]
+    assert "find their counterpart in a top match" in floor["reason"]
+    assert f"the best aligns at {floor['best_confirm']:.2f}, evidence from 0.15" in floor["reason"]
+
+
+def test_without_the_band_the_unseen_question_is_found_as_before(indexed, monkeypatch):
+    monkeypatch.setattr(MiniLMEmbedder, "evidence_band", None)
+    result, floor = _search(indexed, UNSEEN, monkeypatch)
+    assert floor["found"] and result.results and floor["best_confirm"] is None
+
+
+def test_unheld_words_are_the_content_words_no_document_holds(indexed):
+    from carto_core.search.engine import SearchEngine
+    from carto_rankers.semantic_plugin import unheld_words
+
+    engine = SearchEngine(indexed)
+    engine.ensure_loaded()
+    assert unheld_words(UNSEEN, engine) == {"airflow", "dag", "backfill"}
+    assert unheld_words("What did my aunt say about the party?", engine) == {"say"}
+    assert unheld_words("the garden party", engine) == set()
