@@ -122,3 +122,12 @@ def test_unheld_words_are_the_content_words_no_document_holds(indexed):
     assert unheld_words(UNSEEN, engine) == {"airflow", "dag", "backfill"}
     assert unheld_words("What did my aunt say about the party?", engine) == {"say"}
     assert unheld_words("the garden party", engine) == set()
+
+
+def test_a_second_look_that_fails_leaves_the_cosine_floors_verdict(indexed, monkeypatch):
+    def broken(self, query, words, texts):
+        raise RuntimeError("the model went away")
+
+    monkeypatch.setattr(MiniLMEmbedder, "alignment", broken)
+    result, floor = _search(indexed, UNSEEN, monkeypatch)
+    assert floor["found"] and result.results and floor["best_confirm"] is None

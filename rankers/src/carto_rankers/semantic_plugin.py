@@ -204,7 +204,7 @@ def unheld_words(text: str, context) -> set[str]:
 def _confirmation(embedder, text: str, context, ladder):
     """The floor's second look at a ladder whose best cosine is in the band: the embedder's
     alignment of the query's unheld words with the ladder's first rows (None: every query
-    word is held somewhere, nothing to judge)."""
+    word is held somewhere, or the model failed: nothing to judge, the match counts)."""
     from carto_core.model.events import fold_summary
     from carto_core.semantic.text import TEXT_MAX
 
@@ -213,8 +213,11 @@ def _confirmation(embedder, text: str, context, ladder):
         if not words:
             return None
         rows = ladder.indices[:max(1, int(embedder.alignment_candidates))]
-        return embedder.alignment(text, words,
-                                  [fold_summary(context.index.row(int(i)))[:TEXT_MAX] for i in rows])
+        texts = [fold_summary(context.index.row(int(i)))[:TEXT_MAX] for i in rows]
+        try:
+            return embedder.alignment(text, words, texts)
+        except Exception:  # a look that fails leaves the search as the cosine floor judged it
+            return None
 
     return confirm
 
