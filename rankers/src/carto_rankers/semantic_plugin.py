@@ -180,13 +180,11 @@ class SemanticRanker(Ranker):
         return [SemanticIndexStep(self)]
 
 
-_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
 def unheld_words(text: str, context) -> set[str]:
     """The query's content words (BERT's lower-cased words of the analyzer's content words)
     whose index terms no document of the home holds: "plumber", "heater" on a home that
     never mentioned them."""
+    from carto_rankers.embedders.minilm_align import is_word
     from carto_rankers.embedders.wordpiece import words as split
 
     analyzer = context.analyzer
@@ -194,7 +192,7 @@ def unheld_words(text: str, context) -> set[str]:
     out = set()
     for raw in analyzer.content_words(text):
         for word in split(raw):
-            if _ALNUM.isdisjoint(word):
+            if not is_word(word):
                 continue
             if all(df.get(term, 0) == 0 for term in analyzer.query_terms(word) or [word]):
                 out.add(word)

@@ -45,7 +45,8 @@ def _word_vectors(words, places, states: np.ndarray, keep) -> tuple[list[str], n
     return [w for w, _ in picked], vectors
 
 
-def _is_word(word: str) -> bool:
+def is_word(word: str) -> bool:
+    """A word, not a punctuation mark."""
     return not _ALNUM.isdisjoint(word)
 
 
@@ -64,7 +65,7 @@ def alignment(model, query: str, words: set[str], texts: list[str],
     best = None
     for text in texts:
         c_words, c_places, c_ids = spans(text, vocab, max_tokens)
-        _, c_vectors = _word_vectors(c_words, c_places, model.states(c_ids), _is_word)
+        _, c_vectors = _word_vectors(c_words, c_places, model.states(c_ids), is_word)
         if not len(c_vectors):
             continue
         per_word: dict[str, float] = {}
