@@ -357,7 +357,7 @@ MULTI = {
               "The appointment system is broken."]),
         ],
     },
-    "multi-4": {  # held out
+    "multi-4": {  # held out until the rule for words no row holds was run on it
         "prefix": "Maya: ",
         "items": [
             ("Which cities has Maya worked in?",
@@ -408,6 +408,47 @@ MULTI = {
               "Cracked a rib falling off the ladder."],
              ["Maya has broken the record for most emails.", "Broken biscuits are still biscuits.",
               "The lift is broken again."]),
+        ],
+    },
+    "multi-5": {  # held out: written after multi-4 was read
+        "prefix": "Ines: ",
+        "items": [
+            ("Which museums has Ines been to?",
+             ["Spent the whole afternoon with the Vermeers at the Rijksmuseum.",
+              "The Tate Modern turbine hall installation was huge.",
+              "Dragged the kids round the Natural History one in the rain."],
+             ["Ines has been quiet today.", "Been there, done that.",
+              "The museum shop sells lovely postcards."]),
+            ("What pets has Ines owned?",
+             ["My hamster Nibbles lived to three and a half.",
+              "We had a grumpy parrot who only whistled at my dad.",
+              "Adopted a greyhound from the rescue last spring."],
+             ["Ines owned the dance floor on Saturday.", "The pets aisle is by the tills.",
+              "Who owned this house before us?"]),
+            ("Which sports does Ines follow?",
+             ["Stayed up for the Tour de France stage finish.",
+              "Our rugby side lost again, I can't watch.",
+              "Snooker on the telly is weirdly relaxing."],
+             ["Ines, follow the signs to the car park.", "Follow up with the landlord.",
+              "Sports day is on Friday."]),
+            ("What allergies does Ines have?",
+             ["Peanuts mean an ambulance for me, so I read every label.",
+              "Cats make my eyes stream within minutes.",
+              "Hay fever has me sneezing all through June."],
+             ["Ines has the tickets.", "Do you have a pen?",
+              "Allergies are up this season, the news says."]),
+            ("Which instruments can Ines play?",
+             ["Passed my grade five on the clarinet.",
+              "Strummed the guitar round the campfire.",
+              "I can just about bash out a tune on the drums."],
+             ["Ines can play the lead in the school show.", "Play nicely, you two.",
+              "Can you pass the salt?"]),
+            ("What has Ines repaired at home?",
+             ["Fixed the squeaky hinge on the back door.",
+              "Replaced the fuse in the kitchen plug.",
+              "Re-hung the wonky bathroom cabinet."],
+             ["Ines is home early.", "The road is being repaired again.",
+              "Home is where the heart is."]),
         ],
     },
 }
@@ -472,7 +513,7 @@ RECENCY = {
                   "{b} {a} progress"],
         "filler": 50, "full": 5, "ages_h": (6, 24 * 40), "context": _PROBE_CONTEXT,
     },
-    "rec-6": {  # held out
+    "rec-6": {  # held out until the rule for words no row holds was run on it
         "draw": "rp-3",
         "pairs": [("patch", "openssl"), ("rerun", "migrations"), ("tag", "release"),
                   ("refactor", "parser"), ("merge", "hotfix"), ("revoke", "tokens"),
@@ -502,7 +543,7 @@ RECENCY = {
                   "newest on {b} {a}", "{a} {b} recap", "what's new with the {a} {b}"],
         "filler": 45, "full": 4, "ages_h": (2, 24 * 35), "context": _PROBE_CONTEXT,
     },
-    "rec-9": {  # held out: written before the rule for words no row holds
+    "rec-9": {  # written before the rule for words no row holds; run once for its first form
         "pairs": [("rebase", "monorepo"), ("drain", "nodes"), ("pin", "toolchain"),
                   ("rollout", "flags"), ("anonymise", "exports"), ("reprocess", "uploads"),
                   ("expire", "sessions"), ("split", "monolith"), ("triage", "alerts"),
@@ -515,6 +556,19 @@ RECENCY = {
                     "partner", "sandbox", "edge", "replica", "notebook", "portal", "fleet",
                     "importer", "console"],
     },
+    "rec-10": {  # held out: written after rec-9 was run
+        "pairs": [("resync", "mailboxes"), ("reissue", "licences"), ("defrag", "volumes"),
+                  ("retarget", "campaigns"), ("recompile", "shaders"), ("requeue", "jobs"),
+                  ("relabel", "datasets"), ("reseed", "caches"), ("reroute", "traffic"),
+                  ("resample", "audio")],
+        "forms": ["{a} {b} summary", "give me the gist of the {a} {b}",
+                  "is the {a} {b} finished yet?", "{a} {b} - what's the word?",
+                  "latest word on {a} {b}", "{a} {b} wrap-up"],
+        "filler": 40, "full": 4, "ages_h": (2, 24 * 40),
+        "context": ["intranet", "warehouse", "checkout", "scanner", "printer", "locker",
+                    "invoice", "kiosk", "bulletin", "ledger", "planner", "payroll", "roster",
+                    "forum", "archive"],
+    },
 }
 
-HELD_OUT = ("ctx-3", "multi-3", "multi-4", "rec-3", "rec-6", "rec-9")
+HELD_OUT = ("ctx-3", "multi-3", "multi-5", "rec-3", "rec-10")
