@@ -377,3 +377,22 @@ def test_beside_a_word_no_row_holds_generic_words_have_full_matches_and_rare_one
     lifted = _fused(0, 30, holds=True)
     policy().apply([lifted], _lookup(engine, ["jon", "speak"], 3, 5))
     assert lifted.gated
+
+
+@pytest.mark.parametrize("text, question, full", [
+    ("backfill orders recap", False, True),
+    ("did the backfill orders happen yet", True, True),
+    ("what's new with the backfill orders", True, True),
+    ("backfill orders - where do things stand?", True, True),
+    ("latest backfill orders summary?", True, True),
+    ("What medical tests has Maya had?", True, False),   # generic held words, but a question
+])
+def test_beside_a_word_no_row_holds_a_question_must_ask_how_things_stand(engine, text,
+                                                                       question, full):
+    row = _fused(0, 30, holds=True)
+    context = DecayContext(now=NOW.timestamp(), query=Query(text, ("a", "b", "c"),
+                                                            question=question),
+                           accesses={}, all_token_matches=3, engine=engine, rarest_holders=40,
+                           unheld_words=1)
+    GatedPriorDecay().apply([row], context)
+    assert row.gated is full

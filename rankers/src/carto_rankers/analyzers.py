@@ -83,6 +83,17 @@ STATE = re.compile(r"\b(?:(?:status|progress|news|updates?)(?=\W*$|\s+(?:on|of|a
                    r"|where (?:did|do|does) (?:we|it|things) (?:leave|stand)(?: it| off)?)\b",
                    re.IGNORECASE)
 
+#: Other ways of asking how something stands ("have we done the rollout yet?", "what's new
+#: with the backfill?"), read by the decay policy only (the words stay query terms).
+STANDING = re.compile(r"\byet\b|\bwhat(?:['\u2019]s| is) new\b", re.IGNORECASE)
+
+
+def asks_how_it_stands(text: str) -> bool:
+    """Whether a query asks for the latest state of something: a recency word ("now",
+    "latest", "last"), a status phrase (`STATE`) or another way of asking (`STANDING`)."""
+    return bool(RECENCY.search(text) or STATE.search(text) or STANDING.search(text))
+
+
 #: A contraction's ending: "what's", "where're", "didn't" are their stop word ("what", "where",
 #: "did") for the stop list (the index keeps them whole: "whats").
 _CONTRACTION = re.compile(r"(?:['\u2019](?:s|re|ve|ll|d|m)|n['\u2019]t)$")

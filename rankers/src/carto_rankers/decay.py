@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from carto_core.api import DecayContext, DecayPolicy, Fused
-from carto_rankers.analyzers import RECENCY
+from carto_rankers.analyzers import RECENCY, asks_how_it_stands
 
 
 def _reuse(fused: Fused, context: DecayContext, event_id: str) -> float:
@@ -99,14 +99,18 @@ def full_matches(context: DecayContext) -> int | None:
     """How many documents the policy takes as the query's full matches: the gate's count,
     except beside a word no document holds (`DecayContext.unheld_words`), where the rows
     holding every other word count only when each of those words is generic, held by more
-    than the lookup bound ("backfill orders recap": the newest of them is asked for). A rarer
-    held word is more likely the held part of a question whose topic is told in other words
-    ("What languages does Jon speak?": the rows saying "Jon" and "speak" are not its
-    answer, and lifting them buried it)."""
+    than the lookup bound ("backfill orders recap": the newest of them is asked for), and
+    the query is no question in one's own words, or one asking how something stands ("did
+    the backfill happen yet?"). A rarer held word, or a question about something else, is
+    more likely the held part of a question whose topic is told in other words ("What
+    languages does Jon speak?", "What medical tests has Maya had?": the rows saying "Maya"
+    and "test" are not its answer, and putting them first buried it)."""
     count = context.all_token_matches
     if context.unheld_words:
         rarest = getattr(context, "rarest_holders", None)
-        if rarest is None or rarest <= context.lookup_max:
+        query = context.query
+        if (rarest is None or rarest <= context.lookup_max
+                or (query.question and not asks_how_it_stands(query.text))):
             return 0
     return count
 
