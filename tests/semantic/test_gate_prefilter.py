@@ -131,6 +131,22 @@ def test_one_asked_query_gets_the_score_the_whole_batch_gets():
         assert _check(codes, scale, centre, queries, 0.85, directions) == 1
 
 
+def test_where_the_bound_lets_most_through_the_later_parts_are_multiplied_whole():
+    """A low threshold: nearly every document may pass in every part, the filter stops
+    bounding after two parts, and the best rows in the later parts are still found."""
+    rng = np.random.default_rng(19)
+    stored = _rows(rng, 4 * 4096 + 100, 64, 8)
+    centre = stored[:512].mean(axis=0)
+    codes, scale = quantize(stored, centre)
+    queries = normalise(np.concatenate([_rows(rng, 30, 64, 0), stored[-50:]]))
+    directions = embedded._gate_basis([_Seg(codes, scale, centre)])
+    kept: list = []
+    best, row = best_rows_above(codes, queries, scale, centre, 0.2, directions, kept)
+    assert len(kept) == 2  # bounded twice, then whole
+    assert _check(codes, scale, centre, queries, 0.2, directions) == len(queries)
+    assert (row[30:] >= 4 * 4096).all()  # the stored rows asked about are in the last part
+
+
 def test_the_bound_is_never_below_the_product():
     rng = np.random.default_rng(3)
     rows = _rows(rng, 2000, 64, 5)

@@ -352,12 +352,17 @@ def best_rows_above(codes: np.ndarray, queries: np.ndarray, scale: np.ndarray, c
         np.copyto(rows, codes[start:start + len(rows)])
         return np.multiply(rows, scale[start:start + len(rows), None], out=rows)
 
+    every, bounded, passed = np.arange(len(queries)), 0, 0
     for part, start in enumerate(range(0, len(codes), _DECODE_ROWS)):
         rows = None
-        if part == len(kept):
-            rows = scaled(start)
-            kept.append(gatebound.terms(rows + centre, directions))  # the stored vectors
-        asked = np.flatnonzero(gatebound.may_pass(query_terms, kept[part], above).any(axis=1))
+        if bounded >= 2 and passed > bounded * len(queries) * gatebound.WORTH:
+            asked = every  # the bound lets most through here: it no longer pays for itself
+        else:
+            if part == len(kept):
+                rows = scaled(start)
+                kept.append(gatebound.terms(rows + centre, directions))  # the stored vectors
+            asked = np.flatnonzero(gatebound.may_pass(query_terms, kept[part], above).any(axis=1))
+            bounded, passed = bounded + 1, passed + len(asked)
         if not asked.size:
             continue
         rows = scaled(start) if rows is None else rows

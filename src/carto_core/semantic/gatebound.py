@@ -31,6 +31,11 @@ SAMPLE_ROWS = 4096
 NORM_EPS = 1e-4
 #: A pair is scored exactly when its bound is above the threshold less this.
 SLACK = 2e-3
+#: Once the bound has let more than this share of the (document, part) pairs through, over
+#: two parts or more, the remaining parts are multiplied whole: vectors with many twins near
+#: the threshold (the generated year embedded by minilm: docs/performance.md) gain nothing
+#: from the bound and would pay for it.
+WORTH = 0.5
 
 
 def basis(sample: np.ndarray, k: int | None = None) -> np.ndarray:
