@@ -87,6 +87,29 @@ def test_after_a_search_of_a_large_store_its_rows_are_not_held(tmp_path, monkeyp
     assert grown["released"] < 5
 
 
+def test_the_ids_of_a_large_stores_hits_are_not_held_either(tmp_path, monkeypatch):
+    """500 hits' ids gathered from a 2 MB ids.npy: each fault maps the 64 KiB around it; a
+    releasing search lets them go once read."""
+    rng = np.random.default_rng(9)
+    n = 49152
+    store = EmbeddedStore(tmp_path / "v")
+    store.upsert_arrays("m", [f"turn-{i:08d}-{'x' * 28}" for i in range(n)],
+                        rng.normal(size=(n, 64)), [""] * n, [None] * n)
+    query = rng.normal(size=64)
+    grown = {}
+    for name, above in (("kept", 1 << 62), ("released", 1 << 20)):
+        monkeypatch.setattr(embedded, "RELEASE_ABOVE", above)
+        fresh = EmbeddedStore(store.root)
+        fresh.search("m", query, limit=1, projects=["nope"])
+        before = _mapped_kb("/ids.npy")
+        hits = fresh.search("m", query, limit=500)
+        grown[name] = (_mapped_kb("/ids.npy") - before) / 1024
+        assert len(hits) == 500
+        del fresh, hits
+    assert grown["kept"] > 1
+    assert grown["released"] < 0.2
+
+
 def test_release_rows_drops_whole_pages_inside_the_rows_only(tmp_path):
     path = tmp_path / "a.npy"
     np.save(path, np.arange(4096 * 64, dtype=np.int64).reshape(4096, 64))  # 512 bytes a row

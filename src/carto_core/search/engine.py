@@ -59,6 +59,11 @@ class SearchEngine:
         return KeywordIndex.open(self.home, persist=self.persist, analyzer=self.analyzer,
                                  progress=progress)
 
+    def release_pages(self) -> None:
+        """`KeywordIndex.release_pages` of the index, if it is open (never opens it)."""
+        if self._index is not None:
+            self._index.release_pages()
+
     @property
     def index(self) -> KeywordIndex:
         if self._index is None:

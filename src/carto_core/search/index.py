@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from carto_core.logio.home import Home
+from carto_core.util.npymap import backing_map, release_rows
 from carto_core.util.records import NEW, Record
 from carto_core.search.index_build import BUILD_ORDER, CHANGELOG, LOG_CODE, LOG_LABELS, IndexBuilding
 from carto_core.search.index_store import VERSION, GenerationStore
@@ -32,6 +33,12 @@ FOLD_MIN = 2000
 FOLD_FRACTION = 0.02
 #: A `prefix*` query term stands for at most this many indexed terms (the most frequent).
 PREFIX_EXPANSIONS = 128
+#: A generation whose mapped files exceed this many bytes lets go of the pages a search read
+#: at the end of each stage (`KeywordIndex.release_pages`); a smaller one keeps them, for a
+#: warm process' next search.
+RELEASE_ABOVE = 64 << 20
+#: Ids `positions` looks up between two releases of the pages (in a large generation).
+POSITIONS_CHUNK = 16
 
 
 class KeywordIndex(Record, IndexBuilding, GenerationStore):
@@ -148,6 +155,23 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         data, offsets = self._ids_blob
         return bytes(data[int(offsets[index]):int(offsets[index + 1]) - 1]).decode("utf-8")
 
+    def release_pages(self) -> None:
+        """Let go of the pages of the generation's mapped files that this process has read
+        (they stay in the page cache: touched again, they come back without a disk read), when
+        the mapped files exceed `RELEASE_ABOVE` bytes. A search calls it at the end of each
+        stage: each random read of a large column or id table maps the 64 KiB around it (the
+        kernel's fault-around), and a cold search at 3M events held every stage's pages at its
+        peak (docs/performance.md, "Cold search at 3M: the stages' pages let go")."""
+        arrays = [a for a in self.cols.values()]
+        for segment in self.segments:
+            arrays += [segment.terms, segment.offsets, segment.docs, segment.tfs, segment.dls]
+        arrays += list(self._ids_blob or ()) + list(self._id_hash or ())
+        mapped = [a for a in arrays if isinstance(a, np.ndarray) and backing_map(a) is not None]
+        if sum(a.nbytes for a in mapped) <= RELEASE_ABOVE:
+            return
+        for array in mapped:
+            release_rows(array, 0, len(array))
+
     # ---- opening
 
     @classmethod
@@ -203,7 +227,18 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         vectorised binary search over the persisted id hashes, and the ids whose hash is in
         the table once (all but a collision's) compared with their stored bytes in one
         gather, instead of a search and a decode per id (a semantic ladder maps hundreds of ids
-        a query)."""
+        a query). In a large generation, `POSITIONS_CHUNK` ids at a time with the id tables'
+        pages let go between (`release_pages`): each id's lookup maps the 64 KiB around each of
+        its pages in four tables, and 500 ids held 72 MB at 3M events."""
+        if len(event_ids) <= POSITIONS_CHUNK:
+            return self._positions(event_ids)
+        out = np.empty(len(event_ids), np.int64)
+        for start in range(0, len(event_ids), POSITIONS_CHUNK):
+            out[start:start + POSITIONS_CHUNK] = self._positions(event_ids[start:start + POSITIONS_CHUNK])
+            self.release_pages()
+        return out
+
+    def _positions(self, event_ids: list[str]) -> np.ndarray:
         out = np.full(len(event_ids), -1, np.int64)
         if not event_ids:
             return out

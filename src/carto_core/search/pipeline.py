@@ -260,6 +260,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         engine.ensure_loaded()
     lap("load")
     scope, session_id = _scope(request, engine)
+    _let_go(engine)
     lap("scope")
     made = _ladders(plan, engine, scope)
     lap("ladders")
@@ -268,6 +269,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     else:  # a fusion written before `fuse` was given the query
         fused = made.fusion.fuse(made.ladders, engine)
     lap("fusion")
+    _let_go(engine)
     candidates = len(fused)
     fused, floor = trim(fused)
     verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config))
@@ -275,6 +277,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
     fused, context, params = _decay(plan, engine, made.ladders, fused, scope)
+    _let_go(engine)
     lap("decay")
     hits, facets, unknown = _render(request, engine, fused, made.reports)
     lap("render")
@@ -351,6 +354,15 @@ def _scope(request: SearchRequest, engine):
     return scope, session_id
 
 
+def _let_go(engine) -> None:
+    """Between stages: the pages of the index this search has read so far, let go
+    (`KeywordIndex.release_pages`; a small index keeps them). The next stage reads what it
+    needs again from the page cache: the peak is then the largest stage, not their sum."""
+    release = getattr(engine, "release_pages", None)
+    if release is not None:
+        release()
+
+
 def _ladders(plan: _Plan, engine, scope) -> _Made:
     """Every ranker of the plan asked in turn (`_ask`), with what the rankers may read of the
     search (`RankContext`)."""
@@ -358,6 +370,7 @@ def _ladders(plan: _Plan, engine, scope) -> _Made:
     context = RankContext(engine)
     for name in plan.rankers:
         _ask(name, plan, engine, scope, context, made)
+        _let_go(engine)
     return made
 
 
@@ -459,6 +472,7 @@ def _render(request: SearchRequest, engine, fused: list[Fused], reports: list[La
         rows, folded = engine.index.rows([f.index for f in page]), [0] * len(page)
     hits = [_hit(engine, f, row, rank, request.include_rows)
             for rank, (f, row) in enumerate(zip(page, rows), 1)]
+    _let_go(engine)
     if request.explain:
         for hit, f in zip(hits, page):
             hit.why = _why(f)

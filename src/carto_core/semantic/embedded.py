@@ -930,6 +930,8 @@ class EmbeddedStore(VectorStore):
         for number in sorted(set(segs.tolist())):  # one gather per segment, not one per hit
             mine = segs == number
             ids[mine] = segments[number].ids[rows[mine]].tolist()
+            if release:  # each hit's id faulted in the 64 KiB around it: a few MB a segment
+                release_rows(segments[number].ids, 0, segments[number].count)
         return [Hit(raw.decode("utf-8", "replace"), score)
                 for raw, score in zip(ids.tolist(), best.tolist())]
 
