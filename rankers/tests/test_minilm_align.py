@@ -131,3 +131,21 @@ def test_a_second_look_that_fails_leaves_the_cosine_floors_verdict(indexed, monk
     monkeypatch.setattr(MiniLMEmbedder, "alignment", broken)
     result, floor = _search(indexed, UNSEEN, monkeypatch)
     assert floor["found"] and result.results and floor["best_confirm"] is None
+
+
+def test_the_second_look_reads_the_ladders_first_rows(indexed, monkeypatch):
+    """The rows' own words (no " | project: ..." tail), up to five: here the ladder's three
+    (the rows minilm's 0.1 lets in for this question)."""
+    seen = []
+
+    def record(self, query, words, texts):
+        seen.append((query, words, texts))
+        return 0.0
+
+    monkeypatch.setattr(MiniLMEmbedder, "alignment", record)
+    _search(indexed, UNSEEN, monkeypatch)
+    [(query, words, texts)] = seen
+    assert query == UNSEEN and words == {"airflow", "dag", "backfill"}
+    assert MiniLMEmbedder.alignment_candidates == 5 and len(texts) == 3
+    assert set(texts) == {"We booked flights to the Dolomites for October.",
+                          "Airports are chaos in the summer.", "Second-hand shops have great finds."}
