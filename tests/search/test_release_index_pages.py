@@ -83,3 +83,24 @@ def test_a_search_answers_alike_releasing_its_pages_or_keeping_them(writer, monk
     monkeypatch.setattr(index_module, "POSITIONS_CHUNK", 2)
     released = answer()
     assert kept == released and len(kept[0]) == 10
+
+
+def test_a_search_of_a_large_index_ends_holding_little_of_it(writer, monkeypatch):
+    """A warm engine's search: releasing between stages, it ends holding at most the last
+    stage's pages of the generation; keeping them, every page each stage read."""
+    from carto_core.search.engine import SearchEngine
+
+    for i in range(3000):
+        writer.tool(f"Ran: deploy step{i} retry migration{i % 9} cache{i % 13}",
+                    age_hours=1 + i % 50, changelog_copy=False)
+    KeywordIndex.build(writer.home)
+    request = SearchRequest(query="retry the deploy migration cache", limit=10, all=True,
+                            facets=False)
+    held = {}
+    for name, above in (("kept", 1 << 62), ("released", 0)):
+        monkeypatch.setattr(index_module, "RELEASE_ABOVE", above)
+        engine = SearchEngine(writer.home)
+        run_search(request, engine=engine)
+        held[name] = _mapped_kb(KeywordIndex.folder(writer.home) / engine.index.generation)
+    assert held["kept"] > 100
+    assert held["released"] < held["kept"] / 3
