@@ -81,6 +81,22 @@ def test_an_oversized_envelope_says_which_lists_it_cut():
     assert page.document["page"]["trimmed"]["facets.projects"] == 500 - kept
 
 
+def test_an_envelope_too_big_in_its_count_maps_loses_entries_not_the_first_item():
+    # A search envelope's facets are mappings of counts (by day, project, type): with no list
+    # left to halve they must give way, or a small budget returns no result at all.
+    days = {f"2026-{m:02d}-{d:02d}": d for m in range(1, 13) for d in range(1, 29)}
+    doc = {"query": "q", "facets": {"days": days, "window": 9},
+           "results": [{"event_id": "evt-1", "summary": "s" * 300}, {"event_id": "evt-2"}]}
+    page = paginate(doc, "results", 0, 2500, lambda o: "c" * 40)
+    meta = page.document["page"]
+    assert len(page.text) <= 2500
+    assert page.document["results"] == doc["results"]
+    kept = page.document["facets"]["days"]
+    assert 0 < len(kept) < len(days) and all(days[k] == v for k, v in kept.items())
+    assert meta["trimmed"] == {"facets.days": len(days) - len(kept)} and meta["cut"]
+    assert page.document["facets"]["window"] == 9
+
+
 def test_mapping_pages_by_entries():
     doc = {"found": {f"evt-{i}": {"summary": "y" * 300} for i in range(30)}, "missing": ["evt-x"]}
     seen = []

@@ -74,17 +74,26 @@ def _scalars_along(doc: dict, path: str) -> dict:
     return out
 
 
-def _lists(node, path: str = "", least: int = 2):
-    """(path, parent, key, list) for every list of at least `least` items under node."""
+def _is_count_map(value) -> bool:
+    # A mapping of scalars only (facets' counts by day, project, type): entries that can go
+    # without breaking what the others mean, unlike a record's fields.
+    return isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values())
+
+
+def _lists(node, path: str = "", least: int = 2, maps: bool = False):
+    """(path, parent, key, list) for every list of at least `least` items under node (and,
+    with `maps`, every mapping of scalars of at least `least` entries)."""
     if isinstance(node, dict):
         for key, value in node.items():
             sub = f"{path}.{key}" if path else str(key)
             if isinstance(value, list) and len(value) >= least:
                 yield sub, node, key, value
-            yield from _lists(value, sub, least)
+            elif maps and len(value if isinstance(value, dict) else ()) >= least and _is_count_map(value):
+                yield sub, node, key, value
+            yield from _lists(value, sub, least, maps)
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            yield from _lists(value, f"{path}[{index}]", least)
+            yield from _lists(value, f"{path}[{index}]", least, maps)
 
 
 def _shorten_strings(node, limit: int) -> int:
@@ -112,26 +121,31 @@ def _longest_string(node) -> int:
     return max((_longest_string(v) for v in values), default=0)
 
 
-def _halve_lists(node, fits, trimmed: dict, prefix: str, least: int) -> None:
+def _halve_lists(node, fits, trimmed: dict, prefix: str, least: int, maps: bool = False) -> None:
     while not fits(node):
-        candidates = sorted(_lists(node, least=least), key=lambda c: len(dumps(c[3])), reverse=True)
+        candidates = sorted(_lists(node, least=least, maps=maps), key=lambda c: len(dumps(c[3])),
+                            reverse=True)
         if not candidates:
             return
         path, parent, key, value = candidates[0]
         keep = len(value) // 2
         path = f"{prefix}{path}"
         trimmed[path] = trimmed.get(path, 0) + len(value) - keep
-        parent[key] = value[:keep]
+        parent[key] = dict(list(value.items())[:keep]) if isinstance(value, dict) else value[:keep]
 
 
-def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = "") -> object:
-    """Make `node` fit by halving its biggest lists, then shortening strings; record the cuts.
+def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = "",
+           maps: bool = False) -> object:
+    """Make `node` fit by halving its biggest lists (then, with `maps`, its biggest mappings of
+    scalars), then shortening strings; record the cuts.
 
     `trimmed` is updated as cuts happen (and before a fit is checked), because `fits` may render
     it: the record of what was cut is part of the answer and takes room too.
     """
     node = copy.deepcopy(node)
     _halve_lists(node, fits, trimmed, prefix, least=2)
+    if maps:
+        _halve_lists(node, fits, trimmed, prefix, least=2, maps=True)
     if not fits(node):
         # Shorten strings to the longest common limit that fits (binary search), so an answer
         # loses as little text as it must.
@@ -220,9 +234,10 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     # 1. The envelope must leave room for at least the first item (or fit alone if none).
     first = remaining[:1]
     reserve_cursor = sample_cursor if len(remaining) > 1 else None
+    # The envelope's count maps (facets) may lose entries too; an item's fields never do.
     envelope = shrink(envelope, lambda env: len(render(env, [], reserve_cursor)) + (
         item_size(first[0]) if first and item_size(first[0]) < max_chars // 2 else 0
-    ) <= max_chars, trimmed)
+    ) <= max_chars, trimmed, maps=True)
 
     # 2. Greedy fill with the items' own sizes, then correct against the real rendering.
     base = len(render(envelope, [], sample_cursor))
