@@ -145,6 +145,8 @@ EXPORTS: dict[str, str] = {
     "not_embedded": "carto_core.semantic.pending:not_embedded",
     "SemanticFailure": "carto_core.semantic.searcher:SemanticFailure",
     "SemanticSearcher": "carto_core.semantic.searcher:SemanticSearcher",
+    "fold_summary": "carto_core.model.events:fold_summary",
+    "TEXT_MAX": "carto_core.semantic.text:TEXT_MAX",
     # contract kits
     "CaptureContract": "carto_core.testing:CaptureContract",
     "DecayPolicyContract": "carto_core.kits.search:DecayPolicyContract",

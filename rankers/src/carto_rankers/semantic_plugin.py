@@ -203,8 +203,7 @@ def _confirmation(embedder, text: str, context, ladder):
     """The floor's second look at a ladder whose best cosine is in the band: the embedder's
     alignment of the query's unheld words with the ladder's first rows (None: every query
     word is held somewhere, or the model failed: nothing to judge, the match counts)."""
-    from carto_core.model.events import fold_summary
-    from carto_core.semantic.text import TEXT_MAX
+    from carto_core.api import TEXT_MAX, fold_summary
 
     def confirm():
         words = unheld_words(text, context)
