@@ -571,4 +571,36 @@ RECENCY = {
     },
 }
 
-HELD_OUT = ("ctx-3", "multi-3", "multi-5", "rec-3", "rec-10")
+RECENCY.update({
+    # Written before any change for rec-9's misses, from how people ask after work in flight
+    # (not from those misses): other topics, phrasings, fillers and ages. Held out.
+    "rec-11": {
+        "pairs": [("harden", "firewall"), ("geocode", "addresses"), ("backport", "fixes"),
+                  ("quarantine", "builds"), ("rollover", "indices"), ("sunset", "widgets"),
+                  ("hydrate", "sandbox"), ("federate", "logins"), ("containerise", "crawlers"),
+                  ("obfuscate", "payloads")],
+        "forms": ["how's the {a} {b} coming along?", "did we ever get the {a} {b} sorted?",
+                  "what came of the {a} {b}", "any movement on the {b} {a}?",
+                  "{a} {b} - still open?", "what did we end up doing about the {a} {b}?"],
+        "filler": 45, "full": 3, "ages_h": (3, 24 * 50),
+        "context": ["analytics", "helpdesk", "crm", "wiki", "signup", "onboarding", "uploader",
+                    "chatbot", "pricing", "tenant", "webhook", "hub", "quotas", "sso",
+                    "newsletter"],
+    },
+    "rec-12": {
+        "pairs": [("vectorise", "documents"), ("paginate", "results"), ("cap", "retries"),
+                  ("batch", "notifications"), ("sanitise", "inputs"),
+                  ("precompute", "thumbnails"), ("deprecate", "toggles"), ("mock", "payments"),
+                  ("stub", "oauth"), ("coalesce", "writes")],
+        "forms": ["fill me in on {a} {b}", "what's happening with the {a} {b}",
+                  "{a} {b}, where are we?", "has anyone touched the {a} {b} recently?",
+                  "state of the {b} {a}", "the {a} {b} thing from before - what happened?",
+                  "{a} {b}: last I heard?"],
+        "filler": 55, "full": 5, "ages_h": (1, 24 * 70),
+        "context": ["gallery", "inbox", "feed", "profile", "cart", "wishlist", "admin",
+                    "coupons", "shipping", "catalog", "avatar", "storefront", "loyalty",
+                    "returns", "tickets"],
+    },
+})
+
+HELD_OUT = ("ctx-3", "multi-3", "multi-5", "rec-3", "rec-10", "rec-11", "rec-12")
