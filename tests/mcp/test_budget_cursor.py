@@ -84,8 +84,10 @@ def test_an_oversized_envelope_says_which_lists_it_cut():
 def test_an_envelope_too_big_in_its_count_maps_loses_entries_not_the_first_item():
     # A search envelope's facets are mappings of counts (by day, project, type): with no list
     # left to halve they must give way, or a small budget returns no result at all.
-    days = {f"2026-{m:02d}-{d:02d}": d for m in range(1, 13) for d in range(1, 29)}
-    doc = {"query": "q", "facets": {"days": days, "window": 9},
+    days = {f"2026-{m:02d}-{d:02d}": d for m in range(1, 4) for d in range(1, 21)}
+    floor = {"enabled": True, "found": True, "coverage_min": 0.5, "below": 0, "reason": "r" * 1100}
+    doc = {"query": "q", "facets": {"days": days, "window": 9, "span": ["2026-01-01", "2026-12-28"]},
+           "floor": floor,
            "results": [{"event_id": "evt-1", "summary": "s" * 300}, {"event_id": "evt-2"}]}
     page = paginate(doc, "results", 0, 2500, lambda o: "c" * 40)
     meta = page.document["page"]
@@ -95,6 +97,8 @@ def test_an_envelope_too_big_in_its_count_maps_loses_entries_not_the_first_item(
     assert 0 < len(kept) < len(days) and all(days[k] == v for k, v in kept.items())
     assert meta["trimmed"] == {"facets.days": len(days) - len(kept)} and meta["cut"]
     assert page.document["facets"]["window"] == 9
+    # a record's fields (flags, text saying why) and a small list stay whole
+    assert page.document["floor"] == floor and page.document["facets"]["span"] == doc["facets"]["span"]
 
 
 def test_mapping_pages_by_entries():

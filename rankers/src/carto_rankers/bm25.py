@@ -21,7 +21,6 @@ from carto_core.api import DEPTH, TF_SCALE, Ladder, Query, Ranker, Scope
 DENSE_SHARE = 64
 
 
-
 class BM25Ranker(Ranker):
     name = "bm25"
     description = "Okapi BM25 over summaries (k1 1.2, b 0.75), one ladder per source log"

@@ -75,14 +75,16 @@ def _scalars_along(doc: dict, path: str) -> dict:
 
 
 def _is_count_map(value) -> bool:
-    # A mapping of scalars only (facets' counts by day, project, type): entries that can go
-    # without breaking what the others mean, unlike a record's fields.
-    return isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values())
+    # A mapping of numbers only (facets' counts by day, project, type; timings by stage):
+    # entries that can go without changing what the others mean, unlike a record's fields
+    # (the floor's, the semantic state's: their text and flags say why).
+    return isinstance(value, dict) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values())
 
 
 def _lists(node, path: str = "", least: int = 2, maps: bool = False):
     """(path, parent, key, list) for every list of at least `least` items under node (and,
-    with `maps`, every mapping of scalars of at least `least` entries)."""
+    with `maps`, every mapping of numbers of at least `least` entries)."""
     if isinstance(node, dict):
         for key, value in node.items():
             sub = f"{path}.{key}" if path else str(key)
@@ -136,16 +138,16 @@ def _halve_lists(node, fits, trimmed: dict, prefix: str, least: int, maps: bool 
 
 def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = "",
            maps: bool = False) -> object:
-    """Make `node` fit by halving its biggest lists (then, with `maps`, its biggest mappings of
-    scalars), then shortening strings; record the cuts.
+    """Make `node` fit by halving its biggest lists (with `maps`, and mappings of numbers), then
+    shortening strings; record the cuts.
 
     `trimmed` is updated as cuts happen (and before a fit is checked), because `fits` may render
     it: the record of what was cut is part of the answer and takes room too.
     """
     node = copy.deepcopy(node)
-    _halve_lists(node, fits, trimmed, prefix, least=2)
-    if maps:
-        _halve_lists(node, fits, trimmed, prefix, least=2, maps=True)
+    # Lists and mappings together, the biggest first: a two-item list (a span's first and last
+    # day) goes only after the facets it is smaller than.
+    _halve_lists(node, fits, trimmed, prefix, least=2, maps=maps)
     if not fits(node):
         # Shorten strings to the longest common limit that fits (binary search), so an answer
         # loses as little text as it must.
