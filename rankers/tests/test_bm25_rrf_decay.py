@@ -366,3 +366,35 @@ def test_a_word_no_document_holds_leaves_the_full_matches_of_the_held_words(tmp_
     assert held == {f"evt-{i:012d}" for i in holders}
     if holders:  # of the held words only
         assert {l.rarest_holders for l in ladders} == ({2} if len(holders) == 1 else {4})
+
+
+@pytest.mark.parametrize("text, holders, apart, unheld", [
+    ("rollout flags going", {0, 1}, 1, 0),            # "going" held, never beside the topic
+    ("rollout flags going nowhereword", {0, 1}, 1, 1),
+    ("rollout going", set(), 0, 0),                    # two words: no topic to leave one out of
+    ("rollout flags going nowhereword elsewhereword", set(), 0, 2),  # as many unheld as topic
+    ("rollout going smoothly", {5}, 1, 0),             # the pair rows hold, not the first pair
+    ("rollout flags plan", {0, 1}, 1, 0),              # the word apart is the rarest
+    ("rollout flags api build fine plan", {0}, 3, 0),  # six words: searched
+    ("rollout flags api build fine plan smoothly", set(), 0, 0),  # seven: not
+    # two pairs held: the one going together most against chance ("going fine", 1 row of
+    # words in 3 and 1, over "rollout flags", 2 rows of words in 3 and 3)
+    ("rollout flags going fine", {2}, 2, 0),
+])
+def test_the_topic_is_the_largest_set_of_held_words_rows_hold_together(tmp_path, text,
+                                                                      holders, apart, unheld):
+    docs = [("tool-use", "rollout flags for the api", 1), ("prompts", "flags rollout again", 2),
+            ("tool-use", "the build is going fine", 3), ("tool-use", "flags are going up", 4),
+            ("tool-use", "smoothly does it", 5), ("tool-use", "rollout went smoothly", 6),
+            ("tool-use", "all going to plan", 7)]
+    home = _home(tmp_path, docs)
+    engine = SearchEngine(home, persist=False)
+    ladders = BM25Ranker().rank(Query(text, query_tokens(text)), engine.scope(), engine)
+    assert all(l.all_token_matches == len(holders) and l.apart == apart and l.unheld == unheld
+               for l in ladders), [(l.all_token_matches, l.apart, l.unheld) for l in ladders]
+    held = {engine.index.event_id(int(i)) for l in ladders if l.holds_all is not None
+            for i, h in zip(l.indices, l.holds_all) if h}
+    assert held == {f"evt-{i:012d}" for i in holders}
+    if apart:  # generic or not: the rarest of every held word, the topic's and the rest's
+        df = [sum(w in tokenize(t) for _, t, _ in docs) for w in query_tokens(text)]
+        assert {l.rarest_holders for l in ladders} == {min(v for v in df if v)}

@@ -396,3 +396,40 @@ def test_beside_a_word_no_row_holds_a_question_must_ask_how_things_stand(engine,
                            unheld_words=1)
     GatedPriorDecay().apply([row], context)
     assert row.gated is full
+
+
+def test_a_topic_matched_apart_from_other_words_lets_the_semantic_ladder_join(engine):
+    """Rows hold the topic ("rollout flags"), none with the rest of the query ("going"):
+    not the query matched in full, so the semantic gate stays open as beside a word no row
+    holds."""
+    keyword = Ladder("tool-use", np.array([0]), np.array([1.0]), ranker="bm25",
+                     all_token_matches=1, apart=1)
+    semantic = Ladder("semantic", np.array([2, 0]), np.array([0.9, 0.8]), ranker="semantic")
+    assert {f.index for f in RRFPriorFusion().fuse([keyword, semantic], engine)} == {0, 2}
+    keyword.apart = 0
+    assert [f.index for f in RRFPriorFusion().fuse([keyword, semantic], engine)] == [0]
+
+
+def _apart(engine, text, question, rarest, unheld=0):
+    return DecayContext(now=NOW.timestamp(), query=Query(text, ("a", "b", "c"),
+                                                         question=question),
+                        accesses={}, all_token_matches=3, engine=engine, rarest_holders=rarest,
+                        unheld_words=unheld, apart_words=1)
+
+
+@pytest.mark.parametrize("text, question, rarest, unheld, full", [
+    ("rollout flags - how is it going?", True, 40, 0, True),   # a question: still the topic
+    ("rollout flags going", False, 40, 0, True),
+    ("rollout flags - how is it going?", True, 10, 0, False),  # a word in 10 rows: not generic
+    ("rollout flags - how is it going?", True, 11, 0, True),
+    ("catch me up on the rollout flags", False, 40, 1, True),  # and a word no row holds
+    ("Which rollout flags has Maya caught up on?", True, 40, 1, False),  # ... in a question
+])
+def test_a_topic_beside_words_held_apart_is_the_full_match_when_every_word_is_generic(
+        engine, text, question, rarest, unheld, full):
+    newest, better = _fused(0, 30, holds=True), Fused(
+        index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
+        timestamp=NOW.timestamp() - 200 * 3600)
+    GatedPriorDecay().apply([newest, better], _apart(engine, text, question, rarest, unheld))
+    assert newest.gated is full and better.gated is full
+    assert (newest.score > better.score) is full

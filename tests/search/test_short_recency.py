@@ -80,14 +80,22 @@ def test_a_word_no_row_holds_does_not_stop_the_newest_full_match(tmp_path):
 @pytest.mark.parametrize("filler", [10, 6])
 def test_the_prompt_time_recall_orders_a_word_no_row_holds_as_search_does(tmp_path, filler):
     """Generic held words (filler 10) and rarer ones (6): the same order and scores."""
+    home = _home(tmp_path, filler=filler)
+    for query, hits in _as_search_does(home, ("staging recap", "deploy staging recap quokka",
+                                              "deploy staging recap")):
+        assert any(h.holds_all_tokens for h in hits) is (query == "deploy staging recap")
+
+
+def _as_search_does(home, queries):
+    """(query, run_search's hits) for each query, once the prompt-time recall (`lite`) is
+    checked to give the same first ten in the same order with the same scores."""
     from carto_core.search import lite
     from carto_core.search.index_view import IndexView
 
-    home = _home(tmp_path, filler=filler)
     engine = SearchEngine(home)
     engine.ensure_loaded()
     view = IndexView.open(home)
-    for query in ("staging recap", "deploy staging recap quokka", "deploy staging recap"):
+    for query in queries:
         mine = lite.search(view, lite.resolve_components(), query, now=NOW.timestamp())
         theirs = run_search(SearchRequest(query=query, semantic=False, limit=10, now=NOW,
                                           facets=False, collapse=False), engine=engine)
@@ -95,7 +103,7 @@ def test_the_prompt_time_recall_orders_a_word_no_row_holds_as_search_does(tmp_pa
             [h.event_id for h in theirs.results], query
         assert [round(f.score, 9) for f in mine.ranked[:10]] == \
             [round(h.score, 9) for h in theirs.results], query
-        assert any(h.holds_all_tokens for h in theirs.results) is (query == "deploy staging recap")
+        yield query, theirs.results
 
 
 def test_beside_a_word_no_row_holds_rarer_words_are_no_lookup(tmp_path):
@@ -110,3 +118,54 @@ def test_beside_a_word_no_row_holds_rarer_words_are_no_lookup(tmp_path):
     # every word held: a short lookup, its full matches gated
     request = SearchRequest(query="deploy staging", semantic=False, limit=10, now=NOW, all=True)
     assert sum(h.gated for h in run_search(request, engine=SearchEngine(home)).results) == 3
+
+
+def _with_going(tmp_path, filler: int, going: int) -> Home:
+    """`_home`, and `going` rows saying "going" (never beside "deploy staging")."""
+    home = _home(tmp_path, filler)
+    rows = [{"event_id": f"evt-8{n:011d}", "summary": f"the {w} work is going fine",
+             "project": "platform", "type": "tool_bash", "salience": 0.2,
+             "timestamp": (NOW - timedelta(hours=3, minutes=n)).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            for n, w in enumerate(["api", "db", "queue", "auth", "mail", "ci", "web", "cron",
+                                   "edge", "proxy", "docs", "jobs"][:going])]
+    path = tmp_path / "tool-use-log.jsonl"
+    out = [json.loads(line) for line in path.read_text().splitlines()] + rows
+    out.sort(key=lambda r: r["timestamp"])
+    path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    return Home(tmp_path)
+
+
+TOPIC_QUERIES = ("deploy staging - how is it going?", "how is the deploy staging going?",
+                 "deploy staging going")
+
+
+def test_words_held_apart_from_the_topic_do_not_stop_its_newest_row(tmp_path):
+    """"going" is in 12 rows, none of which says "deploy staging": the rows holding the
+    topic are the full matches, question or not, and the newest comes first (before, no row
+    held every word: the keyword order stood, the shortest row first)."""
+    home = _with_going(tmp_path, filler=10, going=12)
+    for query in TOPIC_QUERIES:
+        got = _summaries(home, query)
+        assert got[0] == NEWEST, (query, got[:3])
+        assert sorted(got[1:3]) == ["deploy staging", "deploy staging again"], (query, got[:4])
+
+
+@pytest.mark.parametrize("filler, going", [(10, 6), (6, 12)])
+def test_a_rarer_word_apart_or_in_the_topic_is_no_lookup(tmp_path, filler, going):
+    """A word held by few rows (10 or fewer: "going" in 6, or each topic word in 9) is not
+    generic: a question whose topic is told in other words ("Which cities has Maya worked
+    in?") is not ordered by the date of the rows holding part of it."""
+    home = _with_going(tmp_path, filler=filler, going=going)
+    for query in TOPIC_QUERIES:
+        hits = run_search(SearchRequest(query=query, semantic=False, limit=10, now=NOW,
+                                        all=True), engine=SearchEngine(home)).results
+        assert hits and not any(h.gated for h in hits), query
+
+
+@pytest.mark.parametrize("filler, going", [(10, 12), (10, 6)])
+def test_the_prompt_time_recall_orders_a_topic_as_search_does(tmp_path, filler, going):
+    """"going" generic (12 rows) and not (6): the same order and scores; the topic's three
+    rows are the full matches either way."""
+    home = _with_going(tmp_path, filler=filler, going=going)
+    for query, hits in _as_search_does(home, TOPIC_QUERIES):
+        assert sum(h.holds_all_tokens for h in hits) == 3, query

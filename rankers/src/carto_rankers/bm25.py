@@ -145,6 +145,12 @@ class BM25Ranker(Ranker):
             return _empty(self.name, 0, hidden, reason)
         holders = _holders(terms, n_docs) if full else np.zeros(0, np.int64)
         rarest = min(len(t.docs) for t in terms) if full else None
+        apart = 0
+        if not len(holders):
+            topic = _topic(terms, unheld, lambda subset: _holders(subset, n_docs), n_docs)
+            if topic is not None:
+                holders, size = topic
+                apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
         longest, rest = positive[-1], positive[:-1]
@@ -209,7 +215,7 @@ class BM25Ranker(Ranker):
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
                                   s.astype(np.float64), _member(holders, docs), self.name,
                                   all_matches, 0, coverage=_coverage(positive, docs, unheld_mass),
-                                  rarest_holders=rarest, unheld=unheld))
+                                  rarest_holders=rarest, unheld=unheld, apart=apart))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"
@@ -236,8 +242,14 @@ class BM25Ranker(Ranker):
                 terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive)))
         full = bool(terms) and missing < len(terms)  # as `rank` decides
         holders = _lite_holders(terms) if full else set()
-        all_matches = sum(1 for doc in holders if scope.allows(doc))
         rarest = min(len(t.docs) for t in terms) if full else None
+        apart = 0
+        if not holders:
+            topic = _topic(terms, missing, _LiteOwn().holders, n_alive)
+            if topic is not None:
+                holders, size = topic
+                apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
+        all_matches = sum(1 for doc in holders if scope.allows(doc))
         positive = [t for t in terms if t.idf > 0]
         # a query word no document holds still counts in the whole, as `rank` counts it
         unheld_mass = missing * self.idf(0, n_alive)
@@ -254,7 +266,7 @@ class BM25Ranker(Ranker):
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs, [-s for s, _ in top],
                                   [doc in holders for doc in docs], self.name, all_matches,
                                   coverage=_lite_coverage(positive, mass, docs, unheld_mass),
-                                  rarest_holders=rarest, unheld=missing))
+                                  rarest_holders=rarest, unheld=missing, apart=apart))
         return ladders
 
 
@@ -418,6 +430,48 @@ def _holders(terms: list[_Term], n_docs: int):
     return held
 
 
+#: More held words than this: no search for a topic among them (subsets grow as 2^n).
+TOPIC_WORDS = 6
+
+
+def _topic(terms: list, unheld: int, holders_of, n_docs: int):
+    """(its holders, its size) of the query's topic, or None: the largest set of its held
+    words that some documents hold together, when no document holds them all (at least two
+    words, and more than the words no document holds: "which elasticsearch shard allocation
+    setting did we change?" is not about the rows saying "set" and "change"). Among sets of
+    one size, the one whose words go together most against chance (holders over the count
+    their frequencies predict), then the first. "rollout flags - how is it going?": rows say
+    "going", none beside "rollout flags"; the three rows that say "rollout flags" are what it
+    asks about. `holders_of` maps a list of terms to the documents holding them all; a set
+    with a pair no document holds is never intersected (most questions' words pair rarely)."""
+    from itertools import combinations
+
+    if len(terms) > TOPIC_WORDS:
+        return None
+    smallest = max(2, unheld + 1)
+    if len(terms) - 1 < smallest:
+        return None
+    pairs = {pair: holders_of([terms[pair[0]], terms[pair[1]]])
+             for pair in combinations(range(len(terms)), 2)}
+    for size in range(len(terms) - 1, smallest - 1, -1):
+        best = None
+        for subset in combinations(range(len(terms)), size):
+            if not all(len(pairs[pair]) for pair in combinations(subset, 2)):
+                continue
+            held = pairs[subset] if size == 2 else holders_of([terms[i] for i in subset])
+            if not len(held):
+                continue
+            expected = float(n_docs)
+            for i in subset:
+                expected *= len(terms[i].docs) / max(1, n_docs)
+            lift = len(held) / expected if expected else float("inf")
+            if best is None or lift > best[0]:
+                best = (lift, held)
+        if best is not None:
+            return best[1], size
+    return None
+
+
 def _coverage(terms: list[_Term], docs, unheld: float = 0.0):
     """Per document, the share of the query's idf mass (its scored terms, plus `unheld`: the
     idf of the query words no document holds) that it holds."""
@@ -479,6 +533,25 @@ def _lite_holders(terms: list[_LiteTerm]) -> set[int]:
             break
         held = {doc for doc, tf in zip(term.docs, term.tfs) if tf >= TF_SCALE and doc in held}
     return held
+
+
+class _LiteOwn:
+    """`_lite_holders` for many sets of the same terms: each term's documents (own text) made
+    a set once, then intersected smallest first."""
+
+    def __init__(self):
+        self._own: dict[int, set[int]] = {}
+
+    def holders(self, terms: list[_LiteTerm]) -> set[int]:
+        sets = []
+        for term in terms:
+            own = self._own.get(id(term))
+            if own is None:
+                own = self._own[id(term)] = {doc for doc, tf in zip(term.docs, term.tfs)
+                                             if tf >= TF_SCALE}
+            sets.append(own)
+        sets.sort(key=len)
+        return sets[0].intersection(*sets[1:])
 
 
 def _lite_scores(terms: list[_LiteTerm], k1: float, b: float, avgdl: float) -> dict[int, float]:

@@ -104,13 +104,23 @@ def full_matches(context: DecayContext) -> int | None:
     the backfill happen yet?"). A rarer held word, or a question about something else, is
     more likely the held part of a question whose topic is told in other words ("What
     languages does Jon speak?", "What medical tests has Maya had?": the rows saying "Maya"
-    and "test" are not its answer, and putting them first buried it)."""
+    and "test" are not its answer, and putting them first buried it).
+
+    Beside words every one of which rows hold, but never with the rest (`apart_words`: the
+    rest is the query's topic), the topic's holders count when every held word is generic,
+    question or not: "rollout flags - how is it going?" (rows say "going", none beside
+    "rollout flags") asks for the newest of the rows saying "rollout flags". A question's
+    topic told in other words is held by few rows ("Which cities has Maya worked in?": two
+    say "Maya" and "city"), and a rare word there is not generic."""
     count = context.all_token_matches
-    if context.unheld_words:
+    unheld = context.unheld_words
+    apart = getattr(context, "apart_words", 0)
+    if unheld or apart:
         rarest = getattr(context, "rarest_holders", None)
         query = context.query
-        if (rarest is None or rarest <= context.lookup_max
-                or (query.question and not asks_how_it_stands(query.text))):
+        if rarest is None or rarest <= context.lookup_max:
+            return 0
+        if unheld and query.question and not asks_how_it_stands(query.text):
             return 0
     return count
 

@@ -72,9 +72,10 @@ class RRFFusion(Fusion):
     def gated(self, ladders: list[Ladder], query: Query | None = None) -> list[Ladder]:
         if not self.semantic_gate or (query is not None and query.question):
             return ladders
-        # a full match of the held words only (`Ladder.unheld`) is not the query matched in
-        # full: the semantic ladder joins, and the relevance floor judges as it did
-        if any((l.all_token_matches or 0) > 0 and not l.unheld for l in ladders
+        # a full match of the held words only (`Ladder.unheld`), or of the query's topic
+        # (`Ladder.apart`), is not the query matched in full: the semantic ladder joins, and
+        # the relevance floor judges as it did
+        if any((l.all_token_matches or 0) > 0 and not l.unheld and not l.apart for l in ladders
                if l.ranker != SEMANTIC):
             return [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC]
         return ladders

@@ -204,7 +204,7 @@ class Ladder(Record):
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
-               "unheld", "evidence_band", "confirm", "confirm_min")
+               "unheld", "evidence_band", "confirm", "confirm_min", "apart")
     _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
@@ -237,6 +237,13 @@ class Ladder(Record):
     #: the semantic ladder joins and the relevance floor judges), and the decay policy
     #: (docs/ranking.md, "A word no row holds").
     unheld: int
+    #: A keyword ladder: how many query words the corpus holds, but never in one document
+    #: with the query's *topic*, the largest set of its other words that documents do hold
+    #: together ("rollout flags - how is it going?": rows say "going", none says it beside
+    #: "rollout flags"). When some are, `holds_all`, `all_token_matches` are of the topic and
+    #: `rarest_holders` of every held word; the semantic gate reads it as it reads `unheld`,
+    #: and the decay policy (docs/ranking.md, "A topic and words apart from it").
+    apart: int
     #: Under this score (and from `evidence_floor`), a candidate is evidence only when the
     #: ladder confirms it: `confirm()` scores the match itself (minilm: how well the query's
     #: words the home never holds align with its top candidates' words) and must reach
@@ -252,7 +259,7 @@ class Ladder(Record):
                  rarest_holders: int | None = None, evidence_floor: float | None = None,
                  unheld: int = 0, evidence_band: float | None = None,
                  confirm: "Callable[[], float | None] | None" = None,
-                 confirm_min: float | None = None):
+                 confirm_min: float | None = None, apart: int = 0):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -269,6 +276,7 @@ class Ladder(Record):
         self.evidence_band = evidence_band
         self.confirm = confirm
         self.confirm_min = confirm_min
+        self.apart = apart
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -430,7 +438,7 @@ class DecayContext(Record):
 
     _fields = ("now", "query", "accesses", "all_token_matches", "engine", "lambda_per_hour",
                "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda",
-               "question_beta", "rarest_holders", "unheld_words")
+               "question_beta", "rarest_holders", "unheld_words", "apart_words")
     now: float  # epoch seconds
     query: Query
     #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
@@ -452,13 +460,16 @@ class DecayContext(Record):
     rarest_holders: int | None
     #: Query words no document holds (`Ladder.unheld`): the gate's count is of the others.
     unheld_words: int
+    #: Query words held, but never beside the query's topic (`Ladder.apart`): the gate's count
+    #: is of the topic.
+    apart_words: int
 
     def __init__(self, now: float, query: Query, accesses: dict[str, list[float]],
                  all_token_matches: int | None, engine: "SearchEngine",
                  lambda_per_hour: float = 0.001, reuse_weight: float = 0.3, lookup_max: int = 10,
                  lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2,
                  question_beta: float = 0.0, rarest_holders: int | None = None,
-                 unheld_words: int = 0):
+                 unheld_words: int = 0, apart_words: int = 0):
         self.now = now
         self.query = query
         self.accesses = accesses
@@ -473,6 +484,7 @@ class DecayContext(Record):
         self.question_beta = question_beta
         self.rarest_holders = rarest_holders
         self.unheld_words = unheld_words
+        self.apart_words = apart_words
 
 
 # --------------------------------------------------------------------------- plugin bases

@@ -218,6 +218,7 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
                            all_token_matches=max(gate_counts) if gate_counts else None,
                            engine=_Engine(view), rarest_holders=min(rarest) if rarest else None,
                            unheld_words=max((l.unheld for l in ladders), default=0),
+                           apart_words=max((l.apart for l in ladders), default=0),
                            **decay_parameters())
     records = components.decay.apply(fused, context)
     records.sort(key=lambda f: f.index)
