@@ -72,7 +72,7 @@ def test_a_context_answer_holds_none_of_its_questions_words(tmp_path):
         assert asked & set(english.terms(asking)), (case.query, asking)
 
 
-@pytest.mark.parametrize("pack", ["multi-1", "multi-4", "multi-5"])
+@pytest.mark.parametrize("pack", ["multi-1", "multi-4", "multi-5", "multi-6"])
 def test_a_multi_case_needs_two_turns_or_more(tmp_path, pack):
     root = weakness_home(tmp_path / "h", pack=pack, seed=3, now=NOW)
     cases = agecurve.read_cases(root / "cases.jsonl")
@@ -81,7 +81,8 @@ def test_a_multi_case_needs_two_turns_or_more(tmp_path, pack):
     assert all(e in rows for c in cases for e in c.expect)
 
 
-@pytest.mark.parametrize("pack", ["rec-1", "rec-8", "rec-9", "rec-10", "rec-11", "rec-12"])
+@pytest.mark.parametrize("pack", ["rec-1", "rec-8", "rec-9", "rec-10", "rec-11", "rec-12",
+                                  "rec-13", "rec-14"])
 def test_a_recency_truth_is_the_newest_row_holding_both_words(tmp_path, pack):
     """Whatever else the query says ("recap", "catch me up on"), its two topic words are the
     ones the truth holds, and no newer row holds both."""

@@ -603,4 +603,77 @@ RECENCY.update({
     },
 })
 
-HELD_OUT = ("ctx-3", "multi-3", "multi-5", "rec-3", "rec-10", "rec-11", "rec-12")
+RECENCY.update({
+    # Written after rec-11 and rec-12 were run once, before any change for their misses
+    # (held out).
+    "rec-13": {
+        "pairs": [("rebalance", "partitions"), ("pseudonymise", "records"),
+                  ("codesign", "installers"), ("truncate", "journals"), ("stagger", "cronjobs"),
+                  ("autoscale", "consumers"), ("squash", "commits"), ("harmonise", "timezones"),
+                  ("memoise", "lookups"), ("prewarm", "lambdas")],
+        "forms": ["whatever happened to the {a} {b}?", "is the {a} {b} sorted now?",
+                  "{a} {b} - did it get done?", "who picked up the {a} {b}?",
+                  "where did the {b} {a} end up", "{a} {b}: any luck?",
+                  "have we heard back about the {a} {b}?"],
+        "filler": 50, "full": 4, "ages_h": (2, 24 * 45),
+        "context": ["ingest", "ledger", "notifier", "gateway", "mobile", "partner", "audit",
+                    "sandbox", "reporting", "identity", "media", "pricing", "catalogue",
+                    "tracking", "backoffice"],
+    },
+    "rec-14": {
+        "pairs": [("rewrite", "importer"), ("unpin", "wheels"), ("port", "dashboards"),
+                  ("minify", "bundles"), ("geofence", "drivers"), ("retune", "heuristics"),
+                  ("sandbox", "plugins"), ("rehost", "wiki"), ("preload", "fonts"),
+                  ("cull", "snapshots")],
+        "forms": ["{a} {b}?", "quick one - {a} {b}, how did that pan out?",
+                  "what's the story with the {a} {b}", "{a} {b} - blocked or moving?",
+                  "any joy with the {a} {b}?", "did {a} {b} get merged?",
+                  "{a} the {b}: where does that stand"],
+        "filler": 40, "full": 3, "ages_h": (1, 24 * 60),
+        "context": ["android", "ios", "web", "api", "desktop", "cli", "cron", "etl", "crm",
+                    "kiosk", "portal", "tablet", "watch", "tv", "auto"],
+    },
+})
+
+MULTI.update({
+    # Written with rec-13/14, before any change to the question condition (held out): another
+    # person, other topics; each question names a common word that distractor lines hold.
+    "multi-6": {
+        "prefix": "Theo: ",
+        "items": [
+            ("What tools has Theo bought this year?",
+             ["Finally got myself a cordless drill.", "Picked up a decent spirit level.",
+              "The new chisel set arrived, razor sharp."],
+             ["Theo bought the last train ticket.", "This year flew by.",
+              "Tools down, it's five o'clock."]),
+            ("Which concerts has Theo been to?",
+             ["Saw the symphony do Mahler at the Barbican.",
+              "The jazz trio at the pub basement was electric.",
+              "Front row for the folk band, ears still ringing."],
+             ["Theo has been so tired lately.", "Been there before, it's lovely.",
+              "The concerts in the park are cancelled."]),
+            ("What dishes can Theo cook?",
+             ["My risotto is finally creamy enough.", "Nailed the pad thai on the first try.",
+              "The shepherd's pie went down a storm."],
+             ["Theo can cook us dinner on Friday.", "Dishes are piling up in the sink.",
+              "Can you cook rice in a kettle?"]),
+            ("Which languages is Theo learning?",
+             ["Forty days in a row on Portuguese.", "My Japanese teacher is very strict.",
+              "Finally understood Welsh mutations."],
+             ["Theo is learning to drive.", "Learning curves are steep.",
+              "Languages of love, that old cliche."]),
+            ("What repairs has Theo done on the car?",
+             ["Replaced the wiper blades in the car park.", "Topped up the coolant myself.",
+              "Changed the headlight bulb on the driveway."],
+             ["Theo has done a great job.", "The car needs washing.",
+              "Repairs on the bridge start Monday."]),
+            ("Which shows has Theo binged?",
+             ["Watched all of Succession in a week.", "Three seasons of Bluey with the kids.",
+              "The Bear had me stressed for six episodes."],
+             ["Theo binged on chocolate again.", "Shows at the theatre are pricey.",
+              "The dog shows at the fair are funny."]),
+        ],
+    },
+})
+
+HELD_OUT = ("ctx-3", "multi-3", "multi-5", "multi-6", "rec-3", "rec-10", "rec-13", "rec-14")
