@@ -95,3 +95,22 @@ def test_help_names_the_default_decay_and_fusion():
     assert f"(default {DEFAULTS['search.decay']}," in text and "default gated-prior" in text
     assert f"(default {DEFAULTS['search.fusion']}," in text
     assert "--format [text|oneline|json]" in text and "--facets" in text
+
+
+def test_nothing_found_over_weak_matches_says_they_were_left_out():
+    # exit 3 on a home that has rows: the person learns matches existed and how to see them
+    from types import SimpleNamespace
+
+    from carto_core.cli.search_text import notes
+    from carto_core.search.floor import FloorReport
+
+    def result(floor):
+        return SimpleNamespace(results=[], suppressed=0, unknown_entities=[], floor=floor,
+                               semantic=SimpleNamespace(state="ok", reason=""))
+
+    weak = notes(result(FloorReport(True, False, semantic_min=0.22, best_semantic=0.19, below=6)))
+    assert weak == ["(6 weak matches left out by the relevance floor: --json's floor says why, "
+                    "CARTO_SEARCH_FLOOR=0 shows them)",
+                    "Try fewer or other words, a wider --since, or --all."]
+    assert notes(result(FloorReport(True, True))) == weak[1:]  # nothing matched at all
+    assert notes(result(None)) == weak[1:]

@@ -150,6 +150,11 @@ def notes(result) -> list[str]:
     if result.suppressed:
         out.append(f"({result.suppressed} already shown in this session are hidden; --all shows them)")
     if not result.results:
+        floor = getattr(result, "floor", None)
+        if floor is not None and not floor.found and floor.below:
+            # Not an empty home: matches were there and judged too weak to be an answer.
+            out.append(f"({floor.below} weak match{'es' * (floor.below != 1)} left out by the "
+                       "relevance floor: --json's floor says why, CARTO_SEARCH_FLOOR=0 shows them)")
         out.append("Try fewer or other words, a wider --since, or --all.")
         if result.unknown_entities:
             names = result.unknown_entities
