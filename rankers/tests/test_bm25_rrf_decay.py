@@ -398,3 +398,10 @@ def test_the_topic_is_the_largest_set_of_held_words_rows_hold_together(tmp_path,
     if apart:  # generic or not: the rarest of every held word, the topic's and the rest's
         df = [sum(w in tokenize(t) for _, t, _ in docs) for w in query_tokens(text)]
         assert {l.rarest_holders for l in ladders} == {min(v for v in df if v)}
+    if holders:  # the topic's words together against chance: holders over N x product of df/N
+        words = {w: sum(w in tokenize(t) for _, t, _ in docs) for w in query_tokens(text)}
+        topic = [w for w in words if all(w in tokenize(docs[i][1]) for i in holders)]
+        expected = len(docs) * math.prod(words[w] / len(docs) for w in topic)
+        assert {round(l.together, 9) for l in ladders} == {round(len(holders) / expected, 9)}
+    else:
+        assert {l.together for l in ladders} == {None}

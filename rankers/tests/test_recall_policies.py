@@ -410,26 +410,47 @@ def test_a_topic_matched_apart_from_other_words_lets_the_semantic_ladder_join(en
     assert [f.index for f in RRFPriorFusion().fuse([keyword, semantic], engine)] == [0]
 
 
-def _apart(engine, text, question, rarest, unheld=0):
+def _apart(engine, text, question, rarest, unheld=0, apart=1, together=None):
     return DecayContext(now=NOW.timestamp(), query=Query(text, ("a", "b", "c"),
                                                          question=question),
                         accesses={}, all_token_matches=3, engine=engine, rarest_holders=rarest,
-                        unheld_words=unheld, apart_words=1)
+                        unheld_words=unheld, apart_words=apart, together=together)
 
 
-@pytest.mark.parametrize("text, question, rarest, unheld, full", [
-    ("rollout flags - how is it going?", True, 40, 0, True),   # a question: still the topic
-    ("rollout flags going", False, 40, 0, True),
-    ("rollout flags - how is it going?", True, 10, 0, False),  # a word in 10 rows: not generic
-    ("rollout flags - how is it going?", True, 11, 0, True),
-    ("catch me up on the rollout flags", False, 40, 1, True),  # and a word no row holds
-    ("Which rollout flags has Maya caught up on?", True, 40, 1, False),  # ... in a question
+@pytest.mark.parametrize("text, question, rarest, unheld, together, full", [
+    ("rollout flags going", False, 40, 0, None, True),
+    ("rollout flags - how is it going?", True, 40, 0, 6.0, True),  # words that go together
+    ("rollout flags - how is it going?", True, 40, 0, 1.0, False),  # as by chance: no topic
+    ("rollout flags - how is it going?", True, 40, 0, 1.01, True),
+    ("rollout flags - how is it going?", True, 40, 0, None, False),
+    ("rollout flags - how is it going?", True, 10, 0, 6.0, False),  # a word in 10 rows
+    ("rollout flags - how is it going?", True, 11, 0, 6.0, True),
+    ("catch me up on the rollout flags", False, 40, 1, 0.2, True),  # and a word no row holds
+    ("Which rollout flags has Maya caught up on?", True, 40, 1, 0.2, False),
+    ("Which rollout flags has Maya caught up on?", True, 40, 1, 6.0, True),
+    ("any news on the rollout flags yet?", True, 40, 1, 0.2, True),  # asks how it stands
 ])
 def test_a_topic_beside_words_held_apart_is_the_full_match_when_every_word_is_generic(
-        engine, text, question, rarest, unheld, full):
+        engine, text, question, rarest, unheld, together, full):
+    """Every held word generic, and a question's words going together more than by chance
+    (or a question asking how things stand in words the analyzer knows)."""
     newest, better = _fused(0, 30, holds=True), Fused(
         index=1, score=0.02, fused_score=0.02, holds_all_tokens=True,
         timestamp=NOW.timestamp() - 200 * 3600)
-    GatedPriorDecay().apply([newest, better], _apart(engine, text, question, rarest, unheld))
+    GatedPriorDecay().apply([newest, better],
+                            _apart(engine, text, question, rarest, unheld, together=together))
     assert newest.gated is full and better.gated is full
     assert (newest.score > better.score) is full
+
+
+@pytest.mark.parametrize("together, full", [(0.17, False), (None, False), (8.0, True)])
+def test_beside_a_word_no_row_holds_a_question_whose_words_go_together_is_a_topic(
+        engine, together, full):
+    """"what came of the hydrate sandbox": no row says "came", and the rows saying
+    "hydrate sandbox" (their words together 8 times what chance would give) are its full
+    matches; "What medical tests has Maya had?": "Maya" and "test" meet less than by chance
+    (0.17), and the rows saying both are not its answer."""
+    row = _fused(0, 30, holds=True)
+    GatedPriorDecay().apply([row], _apart(engine, "what came of the hydrate sandbox", True,
+                                          40, unheld=1, apart=0, together=together))
+    assert row.gated is full

@@ -169,3 +169,35 @@ def test_the_prompt_time_recall_orders_a_topic_as_search_does(tmp_path, filler, 
     home = _with_going(tmp_path, filler=filler, going=going)
     for query, hits in _as_search_does(home, TOPIC_QUERIES):
         assert sum(h.holds_all_tokens for h in hits) == 3, query
+
+
+def _roomy(tmp_path, extra: int = 150) -> Home:
+    """`_home` (filler 10) among `extra` more unrelated rows: "deploy" and "staging" (13 rows
+    each) meet in 3 rows, 3.6 times what their frequencies predict over 203 rows; "lunch"
+    (31 rows) and "staging" meet in one, half of it."""
+    home = _home(tmp_path, filler=10)
+    path = tmp_path / "tool-use-log.jsonl"
+    out = [json.loads(line) for line in path.read_text().splitlines()]
+    out += [{"event_id": f"evt-7{n:011d}", "summary": f"row {n} of other work on the parser",
+             "project": "platform", "type": "tool_bash", "salience": 0.2,
+             "timestamp": (NOW - timedelta(days=5, minutes=n)).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            for n in range(extra)]
+    out.sort(key=lambda r: r["timestamp"])
+    path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    return Home(tmp_path)
+
+
+def test_a_question_whose_held_words_go_together_puts_their_newest_row_first(tmp_path):
+    """No row says "came": a question in words the analyzer does not read as asking how
+    things stand, whose held words go together (rows saying "deploy staging"), asks for the
+    newest of them; one whose held words meet less than by chance ("lunch" and "staging")
+    is ranked as before, no row gated."""
+    home = _roomy(tmp_path)
+    for query in ("what came of the deploy staging", "what came of the deploy staging?"):
+        got = _summaries(home, query)
+        assert got[0] == NEWEST, (query, got[:3])
+        assert sorted(got[1:3]) == ["deploy staging", "deploy staging again"], (query, got[:4])
+    hits = run_search(SearchRequest(query="what came of the lunch staging?", semantic=False,
+                                    limit=10, now=NOW, all=True),
+                      engine=SearchEngine(home)).results
+    assert hits and not any(h.gated for h in hits)

@@ -145,11 +145,12 @@ class BM25Ranker(Ranker):
             return _empty(self.name, 0, hidden, reason)
         holders = _holders(terms, n_docs) if full else np.zeros(0, np.int64)
         rarest = min(len(t.docs) for t in terms) if full else None
-        apart = 0
+        apart, together = 0, _together(terms, len(holders), index.n_alive)
         if not len(holders):
-            topic = _topic(terms, unheld, lambda subset: _holders(subset, n_docs), n_docs)
+            topic = _topic(terms, unheld, lambda subset: _holders(subset, n_docs),
+                           index.n_alive)
             if topic is not None:
-                holders, size = topic
+                holders, size, together = topic
                 apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
@@ -215,7 +216,8 @@ class BM25Ranker(Ranker):
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs.astype(np.int64),
                                   s.astype(np.float64), _member(holders, docs), self.name,
                                   all_matches, 0, coverage=_coverage(positive, docs, unheld_mass),
-                                  rarest_holders=rarest, unheld=unheld, apart=apart))
+                                  rarest_holders=rarest, unheld=unheld, apart=apart,
+                                  together=together))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"
@@ -243,11 +245,11 @@ class BM25Ranker(Ranker):
         full = bool(terms) and missing < len(terms)  # as `rank` decides
         holders = _lite_holders(terms) if full else set()
         rarest = min(len(t.docs) for t in terms) if full else None
-        apart = 0
+        apart, together = 0, _together(terms, len(holders), n_alive)
         if not holders:
             topic = _topic(terms, missing, _LiteOwn().holders, n_alive)
             if topic is not None:
-                holders, size = topic
+                holders, size, together = topic
                 apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
         all_matches = sum(1 for doc in holders if scope.allows(doc))
         positive = [t for t in terms if t.idf > 0]
@@ -266,7 +268,8 @@ class BM25Ranker(Ranker):
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs, [-s for s, _ in top],
                                   [doc in holders for doc in docs], self.name, all_matches,
                                   coverage=_lite_coverage(positive, mass, docs, unheld_mass),
-                                  rarest_holders=rarest, unheld=missing, apart=apart))
+                                  rarest_holders=rarest, unheld=missing, apart=apart,
+                                  together=together))
         return ladders
 
 
@@ -435,11 +438,11 @@ TOPIC_WORDS = 6
 
 
 def _topic(terms: list, unheld: int, holders_of, n_docs: int):
-    """(its holders, its size) of the query's topic, or None: the largest set of its held
-    words that some documents hold together, when no document holds them all (at least two
-    words, and more than the words no document holds: "which elasticsearch shard allocation
-    setting did we change?" is not about the rows saying "set" and "change"). Among sets of
-    one size, the one whose words go together most against chance (holders over the count
+    """(its holders, its size, `_together` of its words) of the query's topic, or None: the
+    largest set of its held words that some documents hold together, when no document holds
+    them all (at least two words, and more than the words no document holds: "which
+    elasticsearch shard allocation setting did we change?" is not about the rows saying
+    "set" and "change"). Among sets of one size, the one whose words go together most against chance (holders over the count
     their frequencies predict), then the first. "rollout flags - how is it going?": rows say
     "going", none beside "rollout flags"; the three rows that say "rollout flags" are what it
     asks about. `holders_of` maps a list of terms to the documents holding them all; a set
@@ -461,15 +464,23 @@ def _topic(terms: list, unheld: int, holders_of, n_docs: int):
             held = pairs[subset] if size == 2 else holders_of([terms[i] for i in subset])
             if not len(held):
                 continue
-            expected = float(n_docs)
-            for i in subset:
-                expected *= len(terms[i].docs) / max(1, n_docs)
-            lift = len(held) / expected if expected else float("inf")
+            lift = _together([terms[i] for i in subset], len(held), n_docs)
             if best is None or lift > best[0]:
                 best = (lift, held)
         if best is not None:
-            return best[1], size
+            return best[1], size, best[0]
     return None
+
+
+def _together(terms: list, holders: int, n_docs: int) -> float | None:
+    """How many times more documents hold `terms` together than their frequencies predict
+    (independent words: 1); None for fewer than two terms or no holder."""
+    if len(terms) < 2 or not holders:
+        return None
+    expected = float(n_docs)
+    for term in terms:
+        expected *= len(term.docs) / max(1, n_docs)
+    return holders / expected if expected else float("inf")
 
 
 def _coverage(terms: list[_Term], docs, unheld: float = 0.0):

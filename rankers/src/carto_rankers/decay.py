@@ -101,17 +101,25 @@ def full_matches(context: DecayContext) -> int | None:
     holding every other word count only when each of those words is generic, held by more
     than the lookup bound ("backfill orders recap": the newest of them is asked for), and
     the query is no question in one's own words, or one asking how something stands ("did
-    the backfill happen yet?"). A rarer held word, or a question about something else, is
-    more likely the held part of a question whose topic is told in other words ("What
-    languages does Jon speak?", "What medical tests has Maya had?": the rows saying "Maya"
-    and "test" are not its answer, and putting them first buried it).
+    the backfill happen yet?"), or one whose held words go together (below). A rarer held
+    word, or a question about something else, is more likely the held part of a question
+    whose topic is told in other words ("What languages does Jon speak?", "What medical
+    tests has Maya had?": the rows saying "Maya" and "test" are not its answer, and putting
+    them first buried it).
 
     Beside words every one of which rows hold, but never with the rest (`apart_words`: the
-    rest is the query's topic), the topic's holders count when every held word is generic,
-    question or not: "rollout flags - how is it going?" (rows say "going", none beside
-    "rollout flags") asks for the newest of the rows saying "rollout flags". A question's
-    topic told in other words is held by few rows ("Which cities has Maya worked in?": two
-    say "Maya" and "city"), and a rare word there is not generic."""
+    rest is the query's topic), the topic's holders count the same way: "rollout flags -
+    how is it going?" (rows say "going", none beside "rollout flags") asks for the newest of
+    the rows saying "rollout flags". A question's topic told in other words is held by few
+    rows ("Which cities has Maya worked in?": two say "Maya" and "city"), and a rare word
+    there is not generic.
+
+    A question that does not ask how things stand in words the analyzer knows ("what came
+    of the hydrate sandbox", "how is it going?") counts them when the words of its full
+    matches go together more often than chance (`together`): a topic's words meet in its
+    rows far more often than their frequencies predict, the held part of a question told in
+    other words by chance or less ("Maya" and "test"; docs/ranking.md, "Questions whose
+    words go together")."""
     count = context.all_token_matches
     unheld = context.unheld_words
     apart = getattr(context, "apart_words", 0)
@@ -120,9 +128,16 @@ def full_matches(context: DecayContext) -> int | None:
         query = context.query
         if rarest is None or rarest <= context.lookup_max:
             return 0
-        if unheld and query.question and not asks_how_it_stands(query.text):
+        together = getattr(context, "together", None)
+        if (query.question and not asks_how_it_stands(query.text)
+                and (together is None or together <= TOGETHER)):
             return 0
     return count
+
+
+#: A question's full-match words that rows hold together no more often than chance would
+#: have them (independent words) are no topic of its own.
+TOGETHER = 1.0
 
 
 #: A lookup of at most this many words that several documents hold in full is short: the

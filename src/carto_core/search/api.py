@@ -204,7 +204,7 @@ class Ladder(Record):
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
-               "unheld", "evidence_band", "confirm", "confirm_min", "apart")
+               "unheld", "evidence_band", "confirm", "confirm_min", "apart", "together")
     _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
@@ -244,6 +244,12 @@ class Ladder(Record):
     #: `rarest_holders` of every held word; the semantic gate reads it as it reads `unheld`,
     #: and the decay policy (docs/ranking.md, "A topic and words apart from it").
     apart: int
+    #: A keyword ladder: how many times more documents hold the words of its full matches
+    #: together (every held word, or the topic's) than the words' frequencies predict (1:
+    #: independent words); None: no full match, or fewer than two words. A question's words
+    #: that meet less than by chance ("Maya" and "test": 0.2) are not one topic (the decay
+    #: policy reads it).
+    together: float | None
     #: Under this score (and from `evidence_floor`), a candidate is evidence only when the
     #: ladder confirms it: `confirm()` scores the match itself (minilm: how well the query's
     #: words the home never holds align with its top candidates' words) and must reach
@@ -259,7 +265,8 @@ class Ladder(Record):
                  rarest_holders: int | None = None, evidence_floor: float | None = None,
                  unheld: int = 0, evidence_band: float | None = None,
                  confirm: "Callable[[], float | None] | None" = None,
-                 confirm_min: float | None = None, apart: int = 0):
+                 confirm_min: float | None = None, apart: int = 0,
+                 together: float | None = None):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -277,6 +284,7 @@ class Ladder(Record):
         self.confirm = confirm
         self.confirm_min = confirm_min
         self.apart = apart
+        self.together = together
 
     def __len__(self) -> int:
         return int(len(self.indices))
@@ -438,7 +446,7 @@ class DecayContext(Record):
 
     _fields = ("now", "query", "accesses", "all_token_matches", "engine", "lambda_per_hour",
                "reuse_weight", "lookup_max", "lift", "prior_beta", "vague_lambda",
-               "question_beta", "rarest_holders", "unheld_words", "apart_words")
+               "question_beta", "rarest_holders", "unheld_words", "apart_words", "together")
     now: float  # epoch seconds
     query: Query
     #: event_id -> epoch seconds of endorsing accesses (result_fetched rows excluded).
@@ -463,13 +471,16 @@ class DecayContext(Record):
     #: Query words held, but never beside the query's topic (`Ladder.apart`): the gate's count
     #: is of the topic.
     apart_words: int
+    #: `Ladder.together` of the keyword ladders (the highest; None: none tells).
+    together: float | None
 
     def __init__(self, now: float, query: Query, accesses: dict[str, list[float]],
                  all_token_matches: int | None, engine: "SearchEngine",
                  lambda_per_hour: float = 0.001, reuse_weight: float = 0.3, lookup_max: int = 10,
                  lift: float = 3.0, prior_beta: float = 0.25, vague_lambda: float = 0.2,
                  question_beta: float = 0.0, rarest_holders: int | None = None,
-                 unheld_words: int = 0, apart_words: int = 0):
+                 unheld_words: int = 0, apart_words: int = 0,
+                 together: float | None = None):
         self.now = now
         self.query = query
         self.accesses = accesses
@@ -485,6 +496,7 @@ class DecayContext(Record):
         self.rarest_holders = rarest_holders
         self.unheld_words = unheld_words
         self.apart_words = apart_words
+        self.together = together
 
 
 # --------------------------------------------------------------------------- plugin bases

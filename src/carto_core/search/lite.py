@@ -219,6 +219,8 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
                            engine=_Engine(view), rarest_holders=min(rarest) if rarest else None,
                            unheld_words=max((l.unheld for l in ladders), default=0),
                            apart_words=max((l.apart for l in ladders), default=0),
+                           together=max((l.together for l in ladders
+                                         if l.together is not None), default=None),
                            **decay_parameters())
     records = components.decay.apply(fused, context)
     records.sort(key=lambda f: f.index)

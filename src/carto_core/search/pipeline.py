@@ -452,7 +452,9 @@ def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope
         all_token_matches=max(gate_counts) if gate_counts else None, engine=engine,
         rarest_holders=min(rarest) if rarest else None,
         unheld_words=max((l.unheld for l in ladders), default=0),
-        apart_words=max((l.apart for l in ladders), default=0), **params)
+        apart_words=max((l.apart for l in ladders), default=0),
+        together=max((l.together for l in ladders if l.together is not None), default=None),
+        **params)
     fused = engine.decay_policy(plan.decay_name).apply(fused, context)
     # Best first, the lower document first among equal scores: two sorts on C-level keys
     # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
