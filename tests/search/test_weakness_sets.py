@@ -82,7 +82,7 @@ def test_a_multi_case_needs_two_turns_or_more(tmp_path, pack):
 
 
 @pytest.mark.parametrize("pack", ["rec-1", "rec-8", "rec-9", "rec-10", "rec-11", "rec-12",
-                                  "rec-13", "rec-14"])
+                                  "rec-13", "rec-14", "rec-15", "rec-16"])
 def test_a_recency_truth_is_the_newest_row_holding_both_words(tmp_path, pack):
     """Whatever else the query says ("recap", "catch me up on"), its two topic words are the
     ones the truth holds, and no newer row holds both."""

@@ -676,4 +676,36 @@ MULTI.update({
     },
 })
 
-HELD_OUT = ("ctx-3", "multi-3", "multi-5", "multi-6", "rec-3", "rec-10", "rec-13", "rec-14")
+RECENCY.update({
+    # Written after rec-13 and rec-14 were run once, before any change for the questions with
+    # as many unheld words as held ones (held out).
+    "rec-15": {
+        "pairs": [("debounce", "clicks"), ("sharpen", "previews"), ("reweight", "rankings"),
+                  ("decouple", "notifier"), ("tokenise", "surnames"), ("backdate", "credits"),
+                  ("upscale", "posters"), ("geotag", "photos"), ("unify", "loggers"),
+                  ("fork", "templates")],
+        "forms": ["how are things with the {a} {b}?", "{a} {b} - any progress to report?",
+                  "where have we got to on the {a} {b}", "the {a} {b}, is that wrapped?",
+                  "did anybody close out the {a} {b}?", "{a} {b} - what's left to do?",
+                  "give me a status on {b} {a}"],
+        "filler": 45, "full": 4, "ages_h": (2, 24 * 50),
+        "context": ["search", "inbox", "mobile", "kiosk", "admin", "ledger", "partner", "ops",
+                    "staging", "beta", "tenant", "vendor", "support", "sales", "growth"],
+    },
+    "rec-16": {
+        "pairs": [("recycle", "connections"), ("regrade", "submissions"), ("unshard", "topics"),
+                  ("prefetch", "manifests"), ("checksum", "archives"), ("rebrand", "banners"),
+                  ("offload", "transcodes"), ("repartition", "events"),
+                  ("dehydrate", "payloads"), ("revalidate", "forms")],
+        "forms": ["hey, what's going on with {a} {b}?", "{a} {b} - where did that end up?",
+                  "did the {a} {b} stuff ever wrap up?", "remind me, {a} {b}, done or not?",
+                  "any word from whoever had the {a} {b}?", "are we good on {a} {b}?"],
+        "filler": 50, "full": 3, "ages_h": (3, 24 * 40),
+        "context": ["player", "studio", "gradebook", "broker", "cdn", "consumer", "producer",
+                    "lakehouse", "warehouse", "frontend", "edge", "lambda", "crm", "lms",
+                    "forum"],
+    },
+})
+
+HELD_OUT = ("ctx-3", "multi-3", "multi-5", "multi-6", "rec-3", "rec-10", "rec-13", "rec-14",
+            "rec-15", "rec-16")
