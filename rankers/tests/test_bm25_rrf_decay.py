@@ -349,7 +349,10 @@ def test_every_path_equals_the_reference(tmp_path_factory, docs, query, depth, w
     ("cache retry", {0, 1, 4}, 0),
     ("cache retry nowhereword", {0, 1, 4}, 1),  # two held words: their full matches count
     ("cache retry later nowhereword elsewhereword", {4}, 2),
-    ("cache retry nowhereword elsewhereword", set(), 2),  # as many unheld as held: none
+    ("cache retry nowhereword elsewhereword", {0, 1, 4}, 2),  # as many: the decay decides
+    ("cache retry later nowhere else unheardof", {4}, 3),  # three of six held: as many
+    ("cache retry nowhere else unheardof", set(), 3),  # more unheld than held: none
+    ("cache nowhereword elsewhereword", set(), 2),  # one held word: none
     ("cache nowhereword", set(), 1),                # one held word: no full match
 ])
 def test_a_word_no_document_holds_leaves_the_full_matches_of_the_held_words(tmp_path, text,

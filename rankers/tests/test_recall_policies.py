@@ -454,3 +454,27 @@ def test_beside_a_word_no_row_holds_a_question_whose_words_go_together_is_a_topi
     GatedPriorDecay().apply([row], _apart(engine, "what came of the hydrate sandbox", True,
                                           40, unheld=1, apart=0, together=together))
     assert row.gated is full
+
+
+@pytest.mark.parametrize("text, tokens, question, together, full", [
+    # two held words, two no row holds: the held half is a topic when it goes together
+    ("how's the harden firewall coming along?", ("harden", "firewal", "come", "along"), True,
+     8.0, True),
+    ("how's the harden firewall coming along?", ("harden", "firewal", "come", "along"), True,
+     1.0, False),
+    ("harden firewall coming along", ("harden", "firewal", "come", "along"), False, 8.0, True),
+    ("harden firewall coming along", ("harden", "firewal", "come", "along"), False, None, False),
+    ("latest harden firewall coming along", ("harden", "firewal", "come", "along"), False, 0.5,
+     False),  # asking how it stands is not enough for as many unheld words
+    # fewer unheld than held: as before, a non-question needs no association
+    ("harden firewall recap", ("harden", "firewal", "recap"), False, 0.5, True),
+])
+def test_as_many_unheld_words_as_held_ones_need_the_held_ones_to_go_together(
+        engine, text, tokens, question, together, full):
+    unheld = 2 if len(tokens) == 4 else 1
+    row = _fused(0, 30, holds=True)
+    context = DecayContext(now=NOW.timestamp(), query=Query(text, tokens, question=question),
+                           accesses={}, all_token_matches=3, engine=engine, rarest_holders=40,
+                           unheld_words=unheld, together=together)
+    GatedPriorDecay().apply([row], context)
+    assert row.gated is full

@@ -126,12 +126,13 @@ class BM25Ranker(Ranker):
         n_docs = len(index)
         terms, every = self._terms(query, index)
         unheld = len(self.missing)
-        # Words no document holds ("deploy staging recap", no row says "recap"), fewer than
+        # Words no document holds ("deploy staging recap", no row says "recap"), no more than
         # the held ones: the documents holding every held word are the full matches all the
-        # same. Not when they are as many or more: one held word would make any row holding
-        # it a full match, and "which elasticsearch shard allocation setting did we change?"
-        # is not about the rows saying "set" and "change".
-        full = every or 0 < unheld < len(terms)
+        # same (as many: only when those words go together, the decay policy decides: "how's
+        # the harden firewall coming along?"). Not when they are more: one held word would
+        # make any row holding it a full match, and "which elasticsearch shard allocation
+        # setting did we change?" is not about the rows saying "set" and "change".
+        full = every or (0 < unheld <= len(terms) and len(terms) >= 2)
         positive = sorted((t for t in terms if t.idf > 0), key=lambda t: len(t.docs))
         mask = scope.mask
         hidden = _served_matches(context, scope, positive) if scope.served_ids else 0
@@ -242,7 +243,7 @@ class BM25Ranker(Ranker):
                 missing += 1
             else:
                 terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive)))
-        full = bool(terms) and missing < len(terms)  # as `rank` decides
+        full = bool(terms) and (missing < len(terms) or missing == len(terms) >= 2)  # as `rank`
         holders = _lite_holders(terms) if full else set()
         rarest = min(len(t.docs) for t in terms) if full else None
         apart, together = 0, _together(terms, len(holders), n_alive)

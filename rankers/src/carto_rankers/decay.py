@@ -119,7 +119,9 @@ def full_matches(context: DecayContext) -> int | None:
     matches go together more often than chance (`together`): a topic's words meet in its
     rows far more often than their frequencies predict, the held part of a question told in
     other words by chance or less ("Maya" and "test"; docs/ranking.md, "Questions whose
-    words go together")."""
+    words go together"). The same holds any query with as many unheld words as held ones
+    ("how's the harden firewall coming along?"): its held half is a topic only when it goes
+    together."""
     count = context.all_token_matches
     unheld = context.unheld_words
     apart = getattr(context, "apart_words", 0)
@@ -129,8 +131,13 @@ def full_matches(context: DecayContext) -> int | None:
         if rarest is None or rarest <= context.lookup_max:
             return 0
         together = getattr(context, "together", None)
-        if (query.question and not asks_how_it_stands(query.text)
-                and (together is None or together <= TOGETHER)):
+        apart_from_chance = together is not None and together > TOGETHER
+        if query.question and not asks_how_it_stands(query.text) and not apart_from_chance:
+            return 0
+        # as many unheld words as held ones: half the query is its topic only when the held
+        # half goes together ("how's the harden firewall coming along?")
+        held = len(query.tokens) + len(query.prefixes) - unheld
+        if unheld and unheld >= held and not apart_from_chance:
             return 0
     return count
 
