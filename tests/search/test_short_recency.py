@@ -224,3 +224,18 @@ def test_as_many_words_no_row_holds_as_held_ones_need_the_held_ones_to_go_togeth
                                     limit=10, now=NOW, all=True),
                       engine=SearchEngine(small)).results
     assert hits and not any(h.gated for h in hits)
+
+
+def test_explain_says_what_the_policy_weighed_beside_the_count(tmp_path):
+    # a person (or the explorer's internals view) can see why a topic's newest row came first
+    home = _with_going(tmp_path, filler=10, going=12)
+    request = SearchRequest(query=TOPIC_QUERIES[0], semantic=False, limit=10, now=NOW, all=True,
+                            explain=True)
+    gate = run_search(request, engine=SearchEngine(home)).explain["gate"]
+    assert gate["unheld_words"] == 0 and gate["apart_words"] == 1
+    assert gate["all_token_matches"] == 3 and gate["rarest_holders"] == 12
+    assert gate["together"] > 1
+    plain = SearchRequest(query="deploy staging", semantic=False, limit=10, now=NOW, all=True,
+                          explain=True)
+    gate = run_search(plain, engine=SearchEngine(home)).explain["gate"]
+    assert gate["apart_words"] == 0 and gate["unheld_words"] == 0

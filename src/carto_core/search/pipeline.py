@@ -510,7 +510,13 @@ def _explain(fusion: str, decay: str, candidates: int, floor: float | None, kept
         # what the policy decided, read off the candidates it marked (policies differ in
         # their rule; the count and the bound are what they all read)
         "gate": {"all_token_matches": matches, "lookup_max": params.get("lookup_max"),
-                 "gated": sum(1 for f in fused if f.gated)},
+                 "gated": sum(1 for f in fused if f.gated),
+                 # what the policy weighs beside the count: query words no row holds, words
+                 # held only apart from the query's topic, how much the matched words go
+                 # together against chance (docs/ranking.md)
+                 "rarest_holders": context.rarest_holders, "unheld_words": context.unheld_words,
+                 "apart_words": context.apart_words,
+                 "together": round(context.together, 4) if context.together is not None else None},
         "decay": {"policy": decay, **params},
         "ladders": {ladder.name: len(ladder) for ladder in ladders},
     }
