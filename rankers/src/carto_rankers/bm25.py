@@ -443,10 +443,10 @@ def _topic(terms: list, unheld: int, holders_of, n_docs: int):
     largest set of its held words that some documents hold together, when no document holds
     them all (at least two words, and more than the words no document holds: "which
     elasticsearch shard allocation setting did we change?" is not about the rows saying
-    "set" and "change"). Among sets of one size, the one whose words go together most against chance (holders over the count
-    their frequencies predict), then the first. "rollout flags - how is it going?": rows say
-    "going", none beside "rollout flags"; the three rows that say "rollout flags" are what it
-    asks about. `holders_of` maps a list of terms to the documents holding them all; a set
+    "set" and "change"). Among sets of one size, the one whose words go together most
+    against chance (holders over the count their frequencies predict), then the first.
+    "rollout flags - how is it going?": rows say "going", none beside "rollout flags"; the
+    three rows that say "rollout flags" are what it asks about. `holders_of` maps a list of terms to the documents holding them all; a set
     with a pair no document holds is never intersected (most questions' words pair rarely)."""
     from itertools import combinations
 
