@@ -41,20 +41,18 @@ class BM25Ranker(Ranker):
         # sources read `tool-use+semantic` as upstream's did; other keyword rankers prefix.
         return label if self.name == "bm25" else f"{self.name}:{label}"
 
-    def _terms(self, query: Query, index) -> tuple[list[_Term], bool]:
+    def _terms(self, query: Query, index) -> list[_Term]:
         """The query's terms that occur (postings of every segment joined; a tail segment's
-        documents all come after the main one's, so the join stays sorted), and whether every
-        query token occurs. A prefix is one term: the union of its expansions' postings."""
+        documents all come after the main one's, so the join stays sorted); the tokens that do
+        not are `self.missing`. A prefix is one term: the union of its expansions' postings."""
         import numpy as np
 
         big_n = index.n_alive
         terms = []
-        every = True
         self.missing = []
         for token in query.tokens:
             plists = index.postings(token)
             if not plists:
-                every = False
                 self.missing.append(token)
                 continue
             if len(plists) == 1:
@@ -65,7 +63,6 @@ class BM25Ranker(Ranker):
         for prefix in query.prefixes:
             plists = [p for word in index.prefix_terms(prefix) for p in index.postings(word)]
             if not plists:
-                every = False
                 self.missing.append(prefix + "*")
                 continue
             docs = np.concatenate([p[0] for p in plists])
@@ -77,7 +74,7 @@ class BM25Ranker(Ranker):
             owned = np.bincount(inverse, np.concatenate([p[1] for p in plists]) >= TF_SCALE,
                                 len(docs)) > 0
             terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n), docs[owned]))
-        return terms, every
+        return terms
 
     def _weights(self, term: "_Term", index):
         """float32 BM25 weight of each of the term's postings."""
@@ -96,7 +93,7 @@ class BM25Ranker(Ranker):
         import numpy as np
 
         index = engine.index
-        terms = [t for t in self._terms(query, index)[0] if t.idf > 0]
+        terms = [t for t in self._terms(query, index) if t.idf > 0]
         if not terms:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         scores = np.zeros(len(index), np.float32)
@@ -124,15 +121,8 @@ class BM25Ranker(Ranker):
 
         index = context.index
         n_docs = len(index)
-        terms, every = self._terms(query, index)
+        terms = self._terms(query, index)
         unheld = len(self.missing)
-        # Words no document holds ("deploy staging recap", no row says "recap"), no more than
-        # the held ones: the documents holding every held word are the full matches all the
-        # same (as many: only when those words go together, the decay policy decides: "how's
-        # the harden firewall coming along?"). Not when they are more: one held word would
-        # make any row holding it a full match, and "which elasticsearch shard allocation
-        # setting did we change?" is not about the rows saying "set" and "change".
-        full = every or (0 < unheld <= len(terms) and len(terms) >= 2)
         positive = sorted((t for t in terms if t.idf > 0), key=lambda t: len(t.docs))
         mask = scope.mask
         hidden = _served_matches(context, scope, positive) if scope.served_ids else 0
@@ -144,15 +134,9 @@ class BM25Ranker(Ranker):
                 reason = "no indexed document holds " + " or ".join(
                     repr(t) for t in self.missing or query.tokens)
             return _empty(self.name, 0, hidden, reason)
-        holders = _holders(terms, n_docs) if full else np.zeros(0, np.int64)
-        rarest = min(len(t.docs) for t in terms) if full else None
-        apart, together = 0, _together(terms, len(holders), index.n_alive)
-        if not len(holders):
-            topic = _topic(terms, unheld, lambda subset: _holders(subset, n_docs),
-                           index.n_alive)
-            if topic is not None:
-                holders, size, together = topic
-                apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
+        holders, rarest, apart, together = _full_matches(
+            terms, unheld, index.n_alive, lambda subset: _holders(subset, n_docs),
+            np.zeros(0, np.int64))
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
         longest, rest = positive[-1], positive[:-1]
@@ -243,15 +227,8 @@ class BM25Ranker(Ranker):
                 missing += 1
             else:
                 terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive)))
-        full = bool(terms) and (missing < len(terms) or missing == len(terms) >= 2)  # as `rank`
-        holders = _lite_holders(terms) if full else set()
-        rarest = min(len(t.docs) for t in terms) if full else None
-        apart, together = 0, _together(terms, len(holders), n_alive)
-        if not holders:
-            topic = _topic(terms, missing, _LiteOwn().holders, n_alive)
-            if topic is not None:
-                holders, size, together = topic
-                apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
+        holders, rarest, apart, together = _full_matches(terms, missing, n_alive,
+                                                         _LiteOwn().holders, set(), _lite_holders)
         all_matches = sum(1 for doc in holders if scope.allows(doc))
         positive = [t for t in terms if t.idf > 0]
         # a query word no document holds still counts in the whole, as `rank` counts it
@@ -434,6 +411,33 @@ def _holders(terms: list[_Term], n_docs: int):
     return held
 
 
+def _full_matches(terms: list, unheld: int, n_docs: int, holders_of, none, all_holders=None):
+    """(holders, rarest, apart, together) of the query's full matches, as `rank` and
+    `rank_lite` both decide them: `holders` the documents holding every held word (`none`
+    when there is no full match), or else its topic's (`_topic`; `apart` the held words left
+    out of it), `rarest` the document count of the rarest held word (None without a full
+    match), `together` (`_together`) of the words matched. `holders_of` maps a list of terms
+    to the documents holding them all; `all_holders`, when given, does it for every held
+    word (`rank_lite`'s early-stopping intersection).
+
+    Words no document holds ("deploy staging recap", no row says "recap"), no more than the
+    held ones: the documents holding every held word are the full matches all the same (as
+    many: only when those words go together, the decay policy decides: "how's the harden
+    firewall coming along?"). Not when they are more: one held word would make any row
+    holding it a full match, and "which elasticsearch shard allocation setting did we
+    change?" is not about the rows saying "set" and "change"."""
+    full = bool(terms) and (not unheld or (unheld <= len(terms) and len(terms) >= 2))
+    holders = (all_holders or holders_of)(terms) if full else none
+    rarest = min(len(t.docs) for t in terms) if full else None
+    apart, together = 0, _together(terms, len(holders), n_docs)
+    if not len(holders):
+        topic = _topic(terms, unheld, holders_of, n_docs)
+        if topic is not None:
+            holders, size, together = topic
+            apart, rarest = len(terms) - size, min(len(t.docs) for t in terms)
+    return holders, rarest, apart, together
+
+
 #: More held words than this: no search for a topic among them (subsets grow as 2^n).
 TOPIC_WORDS = 6
 
@@ -446,8 +450,9 @@ def _topic(terms: list, unheld: int, holders_of, n_docs: int):
     "set" and "change"). Among sets of one size, the one whose words go together most
     against chance (holders over the count their frequencies predict), then the first.
     "rollout flags - how is it going?": rows say "going", none beside "rollout flags"; the
-    three rows that say "rollout flags" are what it asks about. `holders_of` maps a list of terms to the documents holding them all; a set
-    with a pair no document holds is never intersected (most questions' words pair rarely)."""
+    three rows that say "rollout flags" are what it asks about. `holders_of` maps a list of
+    terms to the documents holding them all; a set with a pair no document holds is never
+    intersected (most questions' words pair rarely)."""
     from itertools import combinations
 
     if len(terms) > TOPIC_WORDS:
