@@ -499,6 +499,21 @@ class DecayContext(Record):
         self.together = together
 
 
+def ladder_signals(ladders: list[Ladder]) -> dict:
+    """What a `DecayContext` reads off the ladders, as keyword arguments: the largest gate
+    count, the smallest count of the rarest word's holders, the most words unheld and held
+    apart, the highest `together` (the search pipeline and the prompt-time recall build the
+    context alike)."""
+    gate_counts = [l.all_token_matches for l in ladders if l.all_token_matches is not None]
+    rarest = [r for r in (getattr(l, "rarest_holders", None) for l in ladders) if r is not None]
+    return {"all_token_matches": max(gate_counts) if gate_counts else None,
+            "rarest_holders": min(rarest) if rarest else None,
+            "unheld_words": max((l.unheld for l in ladders), default=0),
+            "apart_words": max((l.apart for l in ladders), default=0),
+            "together": max((l.together for l in ladders if l.together is not None),
+                            default=None)}
+
+
 # --------------------------------------------------------------------------- plugin bases
 
 

@@ -179,7 +179,7 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
     """Rank the index for `text` as `run_search` would (the rankers with a stdlib method),
     with documents of `exclude_sessions` and the `served_ids` out of scope. `terms` overrides
     the analysis."""
-    from carto_core.search.api import DEPTH, DecayContext, LiteScope, Query, trim
+    from carto_core.search.api import DEPTH, DecayContext, LiteScope, Query, ladder_signals, trim
     from carto_core.search.decay_knobs import decay_parameters
     from carto_core.search.tokens import term_hash
 
@@ -212,16 +212,8 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
                for ladder in ranker.rank_lite(query, view, scope, depth=DEPTH)]
     fused, _ = trim(components.fusion.fuse_lite(ladders, view, query))
     # the decay context as the pipeline builds it from the ladders
-    gate_counts = [l.all_token_matches for l in ladders if l.all_token_matches is not None]
-    rarest = [l.rarest_holders for l in ladders if l.rarest_holders is not None]
-    context = DecayContext(now=now, query=query, accesses=accesses or {},
-                           all_token_matches=max(gate_counts) if gate_counts else None,
-                           engine=_Engine(view), rarest_holders=min(rarest) if rarest else None,
-                           unheld_words=max((l.unheld for l in ladders), default=0),
-                           apart_words=max((l.apart for l in ladders), default=0),
-                           together=max((l.together for l in ladders
-                                         if l.together is not None), default=None),
-                           **decay_parameters())
+    context = DecayContext(now=now, query=query, accesses=accesses or {}, engine=_Engine(view),
+                           **ladder_signals(ladders), **decay_parameters())
     records = components.decay.apply(fused, context)
     records.sort(key=lambda f: f.index)
     records.sort(key=lambda f: f.score, reverse=True)

@@ -34,6 +34,7 @@ from carto_core.search.api import (
     SearchUsageError,
     SemanticState,
     bounded_query,
+    ladder_signals,
     trim,
 )
 
@@ -444,17 +445,9 @@ def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope
     context; the decay knobs)."""
     request, query = plan.request, plan.query
     now_dt = request.now or datetime.now(timezone.utc)
-    gate_counts = [l.all_token_matches for l in ladders if l.all_token_matches is not None]
-    rarest = [r for r in (getattr(l, "rarest_holders", None) for l in ladders) if r is not None]
     params = decay_parameters()
-    context = DecayContext(
-        now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
-        all_token_matches=max(gate_counts) if gate_counts else None, engine=engine,
-        rarest_holders=min(rarest) if rarest else None,
-        unheld_words=max((l.unheld for l in ladders), default=0),
-        apart_words=max((l.apart for l in ladders), default=0),
-        together=max((l.together for l in ladders if l.together is not None), default=None),
-        **params)
+    context = DecayContext(now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
+                           engine=engine, **ladder_signals(ladders), **params)
     fused = engine.decay_policy(plan.decay_name).apply(fused, context)
     # Best first, the lower document first among equal scores: two sorts on C-level keys
     # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
