@@ -150,7 +150,7 @@ def notes(result) -> list[str]:
     if result.suppressed:
         out.append(f"({result.suppressed} already shown in this session are hidden; --all shows them)")
     if not result.results:
-        floor = getattr(result, "floor", None)
+        floor = result.floor
         if floor is not None and not floor.found and floor.below:
             # Not an empty home: matches were there and judged too weak to be an answer.
             out.append(f"({floor.below} weak match{'es' * (floor.below != 1)} left out by the "

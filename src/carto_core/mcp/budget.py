@@ -90,7 +90,7 @@ def _lists(node, path: str = "", least: int = 2, maps: bool = False):
             sub = f"{path}.{key}" if path else str(key)
             if isinstance(value, list) and len(value) >= least:
                 yield sub, node, key, value
-            elif maps and len(value if isinstance(value, dict) else ()) >= least and _is_count_map(value):
+            elif maps and _is_count_map(value) and len(value) >= least:
                 yield sub, node, key, value
             yield from _lists(value, sub, least, maps)
     elif isinstance(node, list):
