@@ -19,6 +19,8 @@ def test_demo_exits_zero_and_runs_every_step(tmp_path):
         assert f"# {title}" in result.stdout
     # doctor found the problem it must find on a home without hooks, and the tour went on
     assert "no hooks installed" in result.stdout
+    # ... and no problem of the demo's own making (its folders are made private)
+    assert "other users can read the home" not in result.stdout
     assert "STANDUP" in result.stdout and "=== facts census ===" in result.stdout
     assert "failed: exit" not in result.stderr
 

@@ -66,7 +66,10 @@ def demo(keep: bool) -> None:
         os.environ["CARTO_HOME"] = root
         os.environ["CARTO_CONFIG"] = os.path.join(root, ".carto", "no-config.toml")
         os.environ["HOME"] = os.path.join(root, ".carto", "demo-user")  # an empty machine
-        os.makedirs(os.environ["HOME"], mode=0o700)
+        # makedirs gives its mode to the leaf only: `.carto` first, else the umask's 0755 makes
+        # the tour's doctor report a readable home that carto itself made
+        os.mkdir(os.path.join(root, ".carto"), mode=0o700)
+        os.mkdir(os.environ["HOME"], mode=0o700)
         click.echo(f"carto demo: sample home in {root}\n")
         for title, argv, answers in TOUR:
             click.secho(f"$ carto {' '.join(argv)}    # {title}", bold=True)
