@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -37,22 +36,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ["src", "plugins/claude/src", "plugins/codex/src", "plugins/git/src",
-           "plugins/hermes/src", "rankers/src", "examples/notes/src"]
-
-
-def export(rev: str, into: Path) -> str:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
-    into.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return ":".join(str(into / s) for s in SOURCES)
-
-
-def snapshot(into: Path) -> str:
-    for source in SOURCES:
-        shutil.copytree(ROOT / source, into / source,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    return ":".join(str(into / s) for s in SOURCES)
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import copy_sources, export, pythonpath  # noqa: E402
 
 
 def timed(argv: list[str], env: dict, stdin: bytes) -> tuple[float, float]:
@@ -80,8 +65,8 @@ def main() -> int:
         subprocess.run(["git", "init", "-q", str(repo)], check=True)
         excluded = tmp / "user" / "private" / "secret"
         excluded.mkdir(parents=True)
-        base_path = export(args.base, tmp / "base")
-        new_path = snapshot(tmp / "new")
+        base_path = pythonpath(export(args.base, tmp / "base"))
+        new_path = pythonpath(copy_sources(tmp / "new"))
         clean = {k: v for k, v in os.environ.items()
                  if not k.endswith("SESSION_ID") and k not in
                  ("CODEX_THREAD_ID", "CODEX_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPATH",

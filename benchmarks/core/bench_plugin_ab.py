@@ -21,23 +21,16 @@ import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from revision import export  # noqa: E402
 PYTHON = sys.executable
 TREES = ("src", "rankers/src", "plugins/claude/src")
 HOOK = "import sys; from carto_core.entry import main; sys.argv = ['carto', 'hook', 'claude', sys.argv[1]]; main()"
-
-
-def export(revision: str, into: Path) -> Path:
-    archive = into / "base.tar"
-    subprocess.run(["git", "archive", "-o", str(archive), revision, *TREES], cwd=ROOT, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "base", filter="data")
-    return into / "base"
 
 
 def timed(cmd: list[str], stdin: bytes, env: dict) -> tuple[float, float, bytes]:
@@ -65,7 +58,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        trees = {"base": export(args.base, tmp), "this": ROOT}
+        trees = {"base": export(args.base, tmp / "base", TREES), "this": ROOT}
         repo = tmp / "repo"
         repo.mkdir()
         subprocess.run(["git", "init", "-q", str(repo)], check=True)

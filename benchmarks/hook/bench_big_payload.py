@@ -17,24 +17,16 @@ import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from revision import export  # noqa: E402
 PYTHON = sys.executable
 HOOK = ("import sys; from carto_core.entry import main; "
         "sys.argv = ['carto', 'hook', 'claude', 'PostToolUse']; main()")
-
-
-def export(revision: str, into: Path) -> Path:
-    archive = into / "base.tar"
-    subprocess.run(["git", "archive", "-o", str(archive), revision, "src", "plugins/claude/src"],
-                   cwd=ROOT, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "base", filter="data")
-    return into / "base"
 
 
 def payloads(cwd: str) -> dict[str, bytes]:
@@ -70,7 +62,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        trees = {"base": export(args.base, tmp), "this": ROOT}
+        trees = {"base": export(args.base, tmp / "base", ("src", "plugins/claude/src")), "this": ROOT}
         bodies = payloads(str(tmp))
         results: dict = {}
         count = 0

@@ -26,7 +26,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -35,8 +34,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PYTHON = sys.executable
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 from mixed_text import mixed_text, short_strings  # noqa: E402
+from revision import export  # noqa: E402
 
 HOOK = "import sys; from carto_core.entry import main; sys.argv = ['carto', 'hook', 'claude', sys.argv[1]]; main()"
 MICRO = r"""
@@ -54,14 +55,6 @@ for _ in range(15):
     small.append((time.process_time() - t) * 1e6 / len(smalls))
 print(json.dumps([statistics.median(big), statistics.median(small)]))
 """
-
-
-def export(revision: str, into: Path) -> Path:
-    archive = into / "base.tar"
-    subprocess.run(["git", "archive", "-o", str(archive), revision, "src", "plugins/claude/src"], cwd=ROOT, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "base", filter="data")
-    return into / "base"
 
 
 def timed(cmd: list[str], stdin: bytes, env: dict) -> tuple[float, float]:
@@ -83,7 +76,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        base = export(args.base, tmp)
+        base = export(args.base, tmp / "base", ("src", "plugins/claude/src"))
         trees = {"base": base, "this": ROOT}
         repo = tmp / "repo"
         repo.mkdir()

@@ -4,16 +4,16 @@ nothing was tuned on: every change it prints is a false positive or a credential
 
 Reproduce:  .venv/bin/python benchmarks/redact/real_text_changes.py [--base main]
 """
-import argparse, json, os, sys, pathlib, subprocess, tarfile, tempfile
+import argparse, json, os, sys, pathlib, subprocess, tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import export
 os.chdir(ROOT)
 parser = argparse.ArgumentParser()
 parser.add_argument("--base", default="main")
 args = parser.parse_args()
 base_dir = tempfile.mkdtemp()
-subprocess.run(["git", "archive", "-o", f"{base_dir}/b.tar", args.base, "src"], check=True)
-with tarfile.open(f"{base_dir}/b.tar") as tar:
-    tar.extractall(base_dir, filter="data")
+export(args.base, pathlib.Path(base_dir), ("src",))
 from carto_core.privacy.redact import Redactor
 new = Redactor()
 strings = []

@@ -11,11 +11,13 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import export  # noqa: E402
+
 MEASURE = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -41,11 +43,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         src = ROOT / "src"
         if args.base:
-            archive = Path(tmp) / "base.tar"
-            subprocess.run(["git", "archive", "-o", str(archive), args.base, "src"], cwd=ROOT, check=True)
-            with tarfile.open(archive) as tar:
-                tar.extractall(tmp, filter="data")
-            src = Path(tmp) / "src"
+            src = export(args.base, Path(tmp), ("src",)) / "src"
         done = subprocess.run([sys.executable, "-c", MEASURE, str(ROOT)], capture_output=True, text=True, check=True,
                               cwd=ROOT, env={**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{ROOT}"})
     result = json.loads(done.stdout)

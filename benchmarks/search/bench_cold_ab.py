@@ -45,8 +45,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-SOURCES = ["src", "rankers/src", "plugins/claude/src", "plugins/codex/src", "plugins/git/src",
-           "plugins/hermes/src", "examples/notes/src"]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import copy_sources, export, pythonpath  # noqa: E402
+
 QUERIES = ["faster wiheza can", "ran terraform", "cikodi mypy", "mehiboli", "fepobu dojazo work",
            "kulive", "wabibos evt", "muvebes guard files", "lilo turn", "src modified fepobu cli",
            "hubepas ran", "gizekus popocite evt", "lowifuda zamu", "dev sawikus", "sql tidi",
@@ -84,23 +85,6 @@ class _Hook(importlib.abc.MetaPathFinder):
         return spec
 sys.meta_path.insert(0, _Hook())
 '''
-
-
-def export(rev: str, into: Path) -> str:
-    """PYTHONPATH of revision `rev` exported under `into`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return ":".join(str(into / s) for s in SOURCES)
-
-
-def snapshot(into: Path) -> str:
-    """PYTHONPATH of a copy of this tree's sources (as they are, uncommitted changes too)."""
-    import shutil
-
-    for source in SOURCES:
-        shutil.copytree(ROOT / source, into / source,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    return ":".join(str(into / s) for s in SOURCES)
 
 
 def environments(home: str, base_path: str, scratch: Path, new_path: str | None = None) -> dict[str, dict]:
@@ -220,9 +204,10 @@ def main() -> int:
         scratch = Path(tmp)
         (scratch / "base").mkdir()
         (scratch / "new").mkdir()
-        new_path = (None if args.venv_new else export(args.new, scratch / "new") if args.new
-                    else snapshot(scratch / "new"))
-        envs = environments(args.home, export(args.base, scratch / "base"), scratch, new_path)
+        new_path = (None if args.venv_new else pythonpath(export(args.new, scratch / "new"))
+                    if args.new else pythonpath(copy_sources(scratch / "new")))
+        envs = environments(args.home, pythonpath(export(args.base, scratch / "base")), scratch,
+                            new_path)
         if args.check:
             base, new = outputs(envs["base"], scratch), outputs(envs["new"], scratch)
             if args.save:

@@ -30,7 +30,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +38,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 TREES = ("src", "rankers/src", "plugins/claude/src", "plugins/codex/src", "plugins/git/src",
          "plugins/hermes/src")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import copy_sources, export  # noqa: E402
+from revision import pythonpath as _pythonpath  # noqa: E402
+
+
+def pythonpath(folder: Path) -> str:
+    return _pythonpath(folder, TREES)
 SEARCH = r"""
 import json, sys, time
 from carto_core.search import SearchRequest, run_search
@@ -65,25 +71,6 @@ for _ in range(3):
 print(json.dumps({"cpu_s": statistics.median(runs)}))
 """
 BPE_WORDS = (100, 1_000, 10_000)
-
-
-def export(rev: str, folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *TREES], check=True,
-                             capture_output=True).stdout
-    with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
-    return folder
-
-
-def copy_tree(folder: Path) -> Path:
-    for tree in TREES:
-        shutil.copytree(ROOT / tree, folder / tree, ignore=shutil.ignore_patterns("__pycache__"))
-    return folder
-
-
-def pythonpath(folder: Path) -> str:
-    return os.pathsep.join(str(folder / tree) for tree in TREES)
 
 
 def query_text(size: int = 0, words: int = 0) -> str:
@@ -126,9 +113,9 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="carto-long-query-"))
     try:
-        sides = {"new": copy_tree(work / "new")}
+        sides = {"new": copy_sources(work / "new", TREES)}
         if args.base:
-            sides["base"] = export(args.base, work / "base")
+            sides["base"] = export(args.base, work / "base", TREES)
         queries = {}
         for label, size in SIZES.items():
             queries[label] = work / f"query-{size}.txt"

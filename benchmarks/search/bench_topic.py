@@ -24,14 +24,14 @@ import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TREES = ("src", "rankers/src")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import export  # noqa: E402
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
 CHILD = r"""
@@ -60,16 +60,6 @@ for words in queries:
         out[name].append(time.thread_time() - start)
 print(json.dumps(out))
 """
-
-
-def export(rev: str, into: Path) -> Path:
-    """`git archive` of the trees at `rev` into `into`."""
-    into.mkdir(parents=True, exist_ok=True)
-    archive = into / "tree.tar"
-    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, *TREES], check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def make_home(workdir: Path, events: int) -> Path:
@@ -141,8 +131,8 @@ def main() -> None:
     print(f"# {args.events} events, {len(queries)} queries of 3-6 words no row holds together",
           flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        trees = {"base": export(args.base, Path(tmp) / "base"),
-                 "this": export("HEAD", Path(tmp) / "this")}
+        trees = {"base": export(args.base, Path(tmp) / "base", TREES),
+                 "this": export("HEAD", Path(tmp) / "this", TREES)}
         per: dict[tuple[str, str], list[list[float]]] = {}
         for round_ in range(args.rounds):
             order = list(trees) if round_ % 2 == 0 else list(reversed(trees))

@@ -36,7 +36,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -47,14 +46,8 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "scale"))
 import corpus  # noqa: E402
 from bench_scale import CARTO, child_env, measured  # noqa: E402
 
-SOURCES = ["src", "rankers/src", "plugins/claude/src", "plugins/codex/src", "plugins/git/src",
-           "plugins/hermes/src", "examples/notes/src"]
-
-
-def export(rev: str, into: Path) -> str:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return ":".join(str(into / s) for s in SOURCES)
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from revision import export, pythonpath  # noqa: E402
 
 
 def log_name(label: str) -> str:
@@ -177,7 +170,7 @@ def main() -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
     sandbox = Path(tempfile.mkdtemp(prefix="sandbox-", dir=args.workdir))
     code = Path(tempfile.mkdtemp(prefix="code-", dir=args.workdir))
-    base_path = export(args.base_rev, code)
+    base_path = pythonpath(export(args.base_rev, code))
     variants = args.variants.split(",")
     if args.series:
         results = series(args, variants, sandbox, base_path)
