@@ -24,11 +24,27 @@ LOGS = ("turns.jsonl", "prompt-history.jsonl", "session-milestones.jsonl", "rese
 FIELDS = ("summary", "description", "display", "prompt", "query")
 
 
+def tail_lines(path: Path, count: int) -> list[bytes]:
+    """The last `count` lines, read from the end (a 1M home's turn log is 100 MB: reading it
+    whole would be most of the peak RSS measured)."""
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        end = handle.tell()
+        size = 1 << 16
+        while True:
+            start = max(0, end - size)
+            handle.seek(start)
+            lines = handle.read(end - start).splitlines()
+            if start == 0 or len(lines) > count + 1:
+                return lines[-count:]
+            size *= 2
+
+
 def texts(home: Path, count: int) -> list[str]:
     out: list[str] = []
     per_log = count // len(LOGS) + 30
     for name in LOGS:
-        for line in (home / name).read_bytes().splitlines()[-per_log:]:
+        for line in tail_lines(home / name, per_log):
             row = json.loads(line)
             text = next((row[f] for f in FIELDS if isinstance(row.get(f), str) and row[f]), "")
             if text:
