@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_core.search.tokens import UpstreamAnalyzer
-from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
+from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer, asks_how_it_stands
 
 ANALYZERS = [EnglishAnalyzer(), UnicodeAnalyzer(), UpstreamAnalyzer()]
 # `*` is left out: `word*` is query syntax (a prefix), not text a row holds.
@@ -176,3 +176,55 @@ def test_the_identifier_patterns_compile_on_first_use_and_then_stand_in_the_modu
     assert terms == str(["parseconfig", "pars", "config", "batch_batch_lock", "batch", "batch",
                          "lock", "src", "cart", "tax.py", "tax", "py", "evt-1a2b3c4d5e6f",
                          "httpserver", "http", "server"])
+
+
+@pytest.mark.parametrize("query, compounds, words", [
+    ("drain nodes follow-up", (("followup", "follow", "up"),), 3),
+    ("relabel datasets wrap-up", (("wrapup", "wrap", "up"),), 3),
+    # a part that is also a word of its own stays one
+    ("up follow-up", (("followup", "follow"),), 2),
+    ("check-in on utf-8", (("checkin", "check", "in"), ("utf8", "utf", "8")), 2),
+    # paths, identifiers and event ids are not hyphenated words
+    ("fix foo_bar-baz in src/a-b.py", (), None),
+    ("evt-1a2b3c4d5e6f", (), 1),
+    ("drain nodes", (), 2),
+])
+def test_a_hyphenated_word_is_one_word_of_the_query(query, compounds, words):
+    from carto_core.search.api import Query
+
+    analyzed = EnglishAnalyzer().query(query)
+    assert analyzed.compounds == compounds
+    every = {term for compound in compounds for term in compound}
+    assert every <= set(analyzed.terms)  # the index is asked for every term, as before
+    counted = Query(query, analyzed.terms, analyzed.prefixes, analyzed.question,
+                    analyzed.compounds).words
+    if words is not None:
+        assert counted == words
+
+
+# words that ask how things stand ("status", "last") are read from the text, not counted
+_PLAIN = st.text(alphabet="abcdefgklmprstu", min_size=3, max_size=7).filter(
+    lambda w: w not in EnglishAnalyzer.stop and not asks_how_it_stands(w))
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(_PLAIN, min_size=1, max_size=6), joins=st.lists(st.booleans(), max_size=5))
+def test_a_hyphenated_word_counts_as_its_joined_spelling(words, joins):
+    """"follow-up" is as many words of a query as "followup": whatever its parts, or the
+    other words beside it, the count of the query's words is that of the text with its
+    hyphens taken out (the terms asked of the index are not: the parts stay)."""
+    from carto_core.search.api import Query
+
+    analyzer = EnglishAnalyzer()
+    pieces = [words[0]]
+    for word, join in zip(words[1:], joins + [False] * len(words)):
+        pieces.append(("-" if join else " ") + word)
+    hyphenated = "".join(pieces)
+    joined = hyphenated.replace("-", "")
+
+    def counted(text):
+        a = analyzer.query(text)
+        return Query(text, a.terms, a.prefixes, a.question, a.compounds).words
+
+    assert counted(hyphenated) == counted(joined) == len(analyzer.query(joined).terms)
+    assert set(analyzer.query(joined).terms) <= set(analyzer.query(hyphenated).terms)

@@ -239,3 +239,40 @@ def test_explain_says_what_the_policy_weighed_beside_the_count(tmp_path):
                           explain=True)
     gate = run_search(plain, engine=SearchEngine(home)).explain["gate"]
     assert gate["apart_words"] == 0 and gate["unheld_words"] == 0
+
+
+def _with_up(tmp_path) -> Home:
+    """`_home` (filler 10), and 12 rows saying "up" (never beside "deploy staging"); no row
+    says "follow" or "followup"."""
+    home = _home(tmp_path, filler=10)
+    rows = [{"event_id": f"evt-6{n:011d}", "summary": f"the {w} service is up again",
+             "project": "platform", "type": "tool_bash", "salience": 0.2,
+             "timestamp": (NOW - timedelta(hours=4, minutes=n)).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            for n, w in enumerate(["api", "db", "queue", "auth", "mail", "ci", "web", "cron",
+                                   "edge", "proxy", "docs", "jobs"])]
+    path = tmp_path / "tool-use-log.jsonl"
+    out = [json.loads(line) for line in path.read_text().splitlines()] + rows
+    out.sort(key=lambda r: r["timestamp"])
+    path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    return Home(tmp_path)
+
+
+def test_a_hyphenated_word_no_row_holds_is_one_unheld_word(tmp_path):
+    """"follow-up" is the terms followup, follow and up: counted as terms, two unheld ones
+    and "up" held apart outnumbered the topic ("deploy staging"), and the keyword order
+    stood (the shortest row first). It is one word no row holds beside two held ones: the
+    rows saying "deploy staging" are the full matches, the newest first, in search and in
+    the prompt-time recall alike."""
+    home = _with_up(tmp_path)
+    queries = ("deploy staging follow-up", "deploy staging wrap-up")
+    for query in queries:
+        got = _summaries(home, query)
+        assert got[0] == NEWEST, (query, got[:3])
+        assert sorted(got[1:3]) == ["deploy staging", "deploy staging again"], (query, got[:4])
+    for query, hits in _as_search_does(home, queries):
+        assert sum(h.gated for h in hits) == 3, query
+    request = SearchRequest(query=queries[0], semantic=False, limit=10, now=NOW, all=True,
+                            explain=True)
+    gate = run_search(request, engine=SearchEngine(home)).explain["gate"]
+    assert gate["unheld_words"] == 1 and gate["apart_words"] == 0
+    assert gate["all_token_matches"] == 3

@@ -37,6 +37,11 @@ _RAW = Lazy(f"{_W}+(?:['\u2019\\-./:]{_W}+)*")
 _RAW_ASCII = re.compile(r"[A-Za-z0-9_]+(?:['\-./:][A-Za-z0-9_]+)*")
 
 
+#: A word of letters and digits joined by hyphens only ("follow-up", "utf-8"): one word to
+#: whoever wrote it (dots, slashes and underscores join the names of a path or an
+#: identifier: not this). Compiled on first use, as the patterns below.
+_HYPHENATED = FirstUse(globals(), "_HYPHENATED", r"[^\W_]+(?:-[^\W_]+)+")
+
 #: These three and `_EVENT_ID` read identifiers (`snake_case`, `camelCase`, dotted paths, ids):
 #: compiled on first use, as a query of lowercase words (most questions) needs none of them
 #: (regex compiling every cold process would pay).
@@ -233,6 +238,29 @@ class UnicodeAnalyzer(Analyzer):
         for raw in self.content_words(text):
             out.extend(self._expand(raw, False))
         return out
+
+    def compounds(self, text: str) -> tuple[tuple[str, ...], ...]:
+        """Each hyphenated content word's terms, the whole first, then the parts no other
+        word of the query gave ("drain nodes follow-up": (followup, follow, up)). The index
+        holds them all, as it does for any compound; the count of held and unheld words
+        takes the compound for one word."""
+        if "-" not in text:
+            return ()
+        hyphenated, standalone = [], set()
+        for raw in self.content_words(text):
+            terms = self._expand(raw, False)
+            if len(terms) > 1 and _HYPHENATED.fullmatch(raw):
+                hyphenated.append(terms)
+            else:
+                standalone.update(terms)
+        wholes = {terms[0] for terms in hyphenated}
+        out, claimed = {}, set()
+        for whole, *parts in hyphenated:
+            own = [p for p in dict.fromkeys(parts)
+                   if p not in standalone and p not in wholes and p not in claimed]
+            claimed.update(own)
+            out.setdefault(whole, (whole, *own))
+        return tuple(out.values())
 
     def content_words(self, text: str) -> list[str]:
         """The raw words of a query that carry its topic: without the stop list's words and

@@ -59,7 +59,7 @@ class BM25Ranker(Ranker):
                 docs, tfs, dls = plists[0]
             else:
                 docs, tfs, dls = (np.concatenate([p[k] for p in plists]) for k in range(3))
-            terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n)))
+            terms.append(_Term(docs, tfs, dls, self.idf(len(docs), big_n), token=token))
         for prefix in query.prefixes:
             plists = [p for word in index.prefix_terms(prefix) for p in index.postings(word)]
             if not plists:
@@ -122,7 +122,8 @@ class BM25Ranker(Ranker):
         index = context.index
         n_docs = len(index)
         terms = self._terms(query, index)
-        unheld = len(self.missing)
+        missing = len(self.missing)
+        words, unheld = _words(query, terms, self.missing)
         positive = sorted((t for t in terms if t.idf > 0), key=lambda t: len(t.docs))
         mask = scope.mask
         hidden = _served_matches(context, scope, positive) if scope.served_ids else 0
@@ -135,7 +136,7 @@ class BM25Ranker(Ranker):
                     repr(t) for t in self.missing or query.tokens)
             return _empty(self.name, 0, hidden, reason)
         holders, rarest, apart, together = _full_matches(
-            terms, unheld, index.n_alive, lambda subset: _holders(subset, n_docs),
+            words, unheld, index.n_alive, lambda subset: _holders(subset, n_docs),
             np.zeros(0, np.int64))
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
 
@@ -184,7 +185,7 @@ class BM25Ranker(Ranker):
         # A query word no document holds is still part of the query: its idf counts in the
         # whole ("bedtime" in no row: "plan" alone is not 2/5 of "what bedtime plan did you
         # recommend for my little one").
-        unheld_mass = unheld * self.idf(0, index.n_alive)
+        unheld_mass = missing * self.idf(0, index.n_alive)
         ladders = []
         for code, starts, ends in runs:
             if dense is not None:
@@ -220,14 +221,16 @@ class BM25Ranker(Ranker):
         from carto_core.api import LOG_LABELS, term_hash
 
         n_alive, avgdl = view.stats()
-        terms, missing = [], 0
+        terms, absent = [], []
         for token in query.tokens:
             postings = view.postings(term_hash(token))
             if postings is None:
-                missing += 1
+                absent.append(token)
             else:
-                terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive)))
-        holders, rarest, apart, together = _full_matches(terms, missing, n_alive,
+                terms.append(_LiteTerm(*postings, self.idf(len(postings[0]), n_alive), token))
+        missing = len(absent)
+        words, unheld = _words(query, terms, absent)
+        holders, rarest, apart, together = _full_matches(words, unheld, n_alive,
                                                          _LiteOwn().holders, set(), _lite_holders)
         all_matches = sum(1 for doc in holders if scope.allows(doc))
         positive = [t for t in terms if t.idf > 0]
@@ -246,7 +249,7 @@ class BM25Ranker(Ranker):
             ladders.append(Ladder(self.ladder_name(LOG_LABELS[code]), docs, [-s for s, _ in top],
                                   [doc in holders for doc in docs], self.name, all_matches,
                                   coverage=_lite_coverage(positive, mass, docs, unheld_mass),
-                                  rarest_holders=rarest, unheld=missing, apart=apart,
+                                  rarest_holders=rarest, unheld=unheld, apart=apart,
                                   together=together))
         return ladders
 
@@ -258,11 +261,12 @@ class UpstreamBM25Ranker(BM25Ranker):
 
 
 class _Term:
-    __slots__ = ("docs", "tfs", "dls", "idf", "_own")
+    __slots__ = ("docs", "tfs", "dls", "idf", "_own", "token")
 
-    def __init__(self, docs, tfs, dls, idf: float, own=None):
+    def __init__(self, docs, tfs, dls, idf: float, own=None, token: str = ""):
         self.docs, self.tfs, self.dls, self.idf = docs, tfs, dls, idf
         self._own = own
+        self.token = token
 
     @property
     def own(self):
@@ -411,6 +415,19 @@ def _holders(terms: list[_Term], n_docs: int):
     return held
 
 
+def _words(query: Query, terms: list, missing: list[str]) -> tuple[list, int]:
+    """(the terms that count as the query's words, how many of its words no document holds):
+    each term, and each token no document holds, except that a hyphenated word counts once,
+    by its whole ("drain nodes follow-up": rows say "up", none says "follow" or "followup";
+    three words, one unheld, not five terms, two unheld, which outnumbered the topic). Its
+    parts are still scored; they are pieces of the one word, not words beside it."""
+    parts = query.parts
+    if not parts:
+        return terms, len(missing)
+    return ([t for t in terms if t.token not in parts],
+            sum(1 for token in missing if token not in parts))
+
+
 def _full_matches(terms: list, unheld: int, n_docs: int, holders_of, none, all_holders=None):
     """(holders, rarest, apart, together) of the query's full matches, as `rank` and
     `rank_lite` both decide them: `holders` the documents holding every held word (`none`
@@ -534,10 +551,11 @@ def _served_matches(context, scope: Scope, positive: list[_Term]) -> int:
 class _LiteTerm:
     """One query term's postings (typed views of the mapped index) and idf."""
 
-    __slots__ = ("docs", "tfs", "dls", "idf")
+    __slots__ = ("docs", "tfs", "dls", "idf", "token")
 
-    def __init__(self, docs, tfs, dls, idf: float):
+    def __init__(self, docs, tfs, dls, idf: float, token: str = ""):
         self.docs, self.tfs, self.dls, self.idf = docs, tfs, dls, idf
+        self.token = token
 
 
 def _lite_holders(terms: list[_LiteTerm]) -> set[int]:

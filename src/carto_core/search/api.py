@@ -98,21 +98,42 @@ class Query(FrozenRecord):
     analyzer made them), and `prefixes` (`deploy*` -> "deploy": every indexed term that
     starts with it counts as one term). Frozen, hashable."""
 
-    __slots__ = _fields = ("text", "tokens", "prefixes", "question")
+    __slots__ = _fields = ("text", "tokens", "prefixes", "question", "compounds")
     text: str
     tokens: tuple[str, ...]
     prefixes: tuple[str, ...]
     #: The analyzer read it as a question in one's own words ("what sport do I do now?"):
     #: its words are not the answer's words, so the semantic ladder always joins.
     question: bool
+    #: The terms of each hyphenated word of the query, its whole first, then the parts that
+    #: only it gave ("drain nodes follow-up": (followup, follow, up)). Every term is scored
+    #: as any other; where words are counted (held against unheld, short queries) the
+    #: compound is one word, held when rows hold its whole: whoever wrote "follow-up" wrote
+    #: one word, and a row saying "up" does not hold it.
+    compounds: tuple[tuple[str, ...], ...]
 
     def __init__(self, text: str, tokens: tuple[str, ...], prefixes: tuple[str, ...] = (),
-                 question: bool = False):
+                 question: bool = False, compounds: tuple[tuple[str, ...], ...] = ()):
         setattr_ = object.__setattr__
         setattr_(self, "text", text)
         setattr_(self, "tokens", tokens)
         setattr_(self, "prefixes", prefixes)
         setattr_(self, "question", question)
+        setattr_(self, "compounds", compounds)
+
+    @property
+    def parts(self) -> frozenset[str]:
+        """The terms that are only parts of a hyphenated word (not words of their own), of
+        the compounds whose terms are all the query's (a short sha is a prefix instead)."""
+        tokens = frozenset(self.tokens)
+        return frozenset(term for compound in self.compounds if tokens.issuperset(compound)
+                         for term in compound[1:])
+
+    @property
+    def words(self) -> int:
+        """How many words the query has as its writer counts them: its terms and prefixes,
+        a hyphenated word one."""
+        return len(self.tokens) + len(self.prefixes) - len(self.parts)
 
 
 class Scope(Record):
@@ -230,7 +251,8 @@ class Ladder(Record):
     #: from which a candidate is evidence that the search found something (the relevance
     #: floor, `search.floor`); None: the ladder states none.
     evidence_floor: float | None
-    #: A keyword ladder: how many query words no document of the corpus holds. When some are,
+    #: A keyword ladder: how many query words no document of the corpus holds (a hyphenated
+    #: word is one, held when documents hold its whole: `Query.compounds`). When some are,
     #: fewer than the held ones, `holds_all`, `all_token_matches` and `rarest_holders` are of
     #: the held words ("deploy staging recap", no row saying "recap", still has its full
     #: matches); the semantic gate reads it (the query as typed is not matched in full, so

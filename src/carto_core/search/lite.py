@@ -206,7 +206,8 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
             missing.append(term)
         else:
             stats.append(TermStats(term, len(postings[0]), idf(len(postings[0]), n_alive), *postings))
-    query = Query(text, tuple(terms), (), bool(getattr(analyzed, "question", False)))
+    query = Query(text, tuple(terms), (), bool(getattr(analyzed, "question", False)),
+                  getattr(analyzed, "compounds", ()))
     scope = LiteScope(allows, served)
     ladders = [ladder for ranker in components.rankers
                for ladder in ranker.rank_lite(query, view, scope, depth=DEPTH)]

@@ -326,7 +326,7 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
         request.query = bounded_query(request.query)
     analyzed = engine.analyzer.query(request.query or "")
     terms, prefixes = short_shas(analyzed.terms, analyzed.prefixes)
-    query = Query(request.query or "", terms, prefixes, analyzed.question)
+    query = Query(request.query or "", terms, prefixes, analyzed.question, analyzed.compounds)
     if not query.tokens and not query.prefixes:
         raise SearchUsageError(no_word_message(request.query or "", engine.analyzer.name))
     if not has_logs(engine):

@@ -46,18 +46,21 @@ class AnalyzedQuery(FrozenRecord):
     (`deploy*` -> "deploy") that expand to every indexed term starting with them. A plain
     frozen record (carto_core.util.records: no dataclass to generate on every cold search)."""
 
-    __slots__ = _fields = ("terms", "prefixes", "question")
+    __slots__ = _fields = ("terms", "prefixes", "question", "compounds")
     terms: tuple[str, ...]
     prefixes: tuple[str, ...]
     #: A question in one's own words ("what did I ...?"), not a list of remembered words.
     question: bool
+    #: Each hyphenated word's terms, its whole first (`Query.compounds`).
+    compounds: tuple[tuple[str, ...], ...]
 
     def __init__(self, terms: tuple[str, ...], prefixes: tuple[str, ...] = (),
-                 question: bool = False):
+                 question: bool = False, compounds: tuple[tuple[str, ...], ...] = ()):
         setattr_ = object.__setattr__
         setattr_(self, "terms", terms)
         setattr_(self, "prefixes", prefixes)
         setattr_(self, "question", question)
+        setattr_(self, "compounds", compounds)
 
 
 class Analyzer:
@@ -90,7 +93,13 @@ class Analyzer:
                 prefixes.append(prefix)
         rest = _PREFIX.sub(" ", text) if prefixes else text
         terms = tuple(dict.fromkeys(self.query_terms(rest)))
-        return AnalyzedQuery(terms, tuple(dict.fromkeys(prefixes)), self.is_question(text))
+        return AnalyzedQuery(terms, tuple(dict.fromkeys(prefixes)), self.is_question(text),
+                             self.compounds(rest))
+
+    def compounds(self, text: str) -> tuple[tuple[str, ...], ...]:
+        """The query's hyphenated words, each as its terms with the whole first (`Query.
+        compounds`); none unless the analyzer indexes a compound whole beside its parts."""
+        return ()
 
     def is_question(self, text: str) -> bool:
         """Whether the query is a question in one's own words (the analyzer knows the
