@@ -5,6 +5,7 @@ Usage (repository root; the homes are eval_recall.py's, built by it first):
 
     .venv/bin/python benchmarks/search/diagnose_recall.py /tmp/recall-eval/dlg-a-1 [...]
     .venv/bin/python benchmarks/search/diagnose_recall.py --all /tmp/recall-eval/dlg-b-*
+    .venv/bin/python benchmarks/search/diagnose_recall.py --kind recency /tmp/recall-eval/rec-14-*
 
 Prints one block per missed case (hit@10 miss; `--all`: every case), then a tally of the
 causes: `neighbour` (a row of the same session next to the evidence is in the top 10),
@@ -65,6 +66,8 @@ def main() -> None:
     parser.add_argument("--decay", default="gated-prior")
     parser.add_argument("--fusion", default="rrf-prior")
     parser.add_argument("--no-index", action="store_true", help="do not run the semantic step")
+    parser.add_argument("--kind", default="conversational",
+                        help="the cases' kind: conversational (dialogue questions) or recency")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
     from carto_core.evaluation import agecurve
@@ -84,7 +87,7 @@ def main() -> None:
         if "semantic" in rankers and not args.no_index:
             for step in index_steps(engine, ["semantic"]):
                 step.run(engine)
-        cases = [c for c in agecurve.read_cases(root / "cases.jsonl") if c.kind == "conversational"]
+        cases = [c for c in agecurve.read_cases(root / "cases.jsonl") if c.kind == args.kind]
         for case in cases:
             result = run_search(SearchRequest(
                 query=case.query, limit=100, rankers=rankers, decay=args.decay, fusion=args.fusion,
@@ -97,7 +100,8 @@ def main() -> None:
             if rank is not None and not args.all:
                 continue
             analyzed = engine.analyzer.query(case.query)
-            query = Query(case.query, analyzed.terms, analyzed.prefixes)
+            query = Query(case.query, analyzed.terms, analyzed.prefixes, analyzed.question,
+                          analyzed.compounds)
             scope = engine.scope()
             ladders = {name: ladder_ranks(engine, name, query, scope) for name in rankers}
             print(f"\n=== {root.name} {case.id} [{case.bucket}] rank={rank}  q={case.query!r}")
@@ -134,8 +138,8 @@ def main() -> None:
                 if not (kw and kw <= 50) and not (sem and sem <= 50):
                     case_causes.add("neither-top50")
             for position, hit in enumerate(result.results[:5], 1):
-                print(f"    #{position} {hit.score:.4f} {hit.sources} all={hit.holds_all_tokens} "
-                      f"{hit.summary[:110]!r}")
+                print(f"    #{position} {hit.score:.4f} {hit.sources} {hit.type} "
+                      f"all={hit.holds_all_tokens} {hit.summary[:100]!r}")
             for cause in case_causes or {"other"}:
                 causes[(case.bucket, cause)] += 1
     print("\n# hit@10 per category:", {f"{c} {'hit' if h else 'miss'}": n

@@ -478,3 +478,100 @@ def test_as_many_unheld_words_as_held_ones_need_the_held_ones_to_go_together(
                            unheld_words=unheld, together=together)
     GatedPriorDecay().apply([row], context)
     assert row.gated is full
+
+
+def _typed_engine(tmp_path) -> SearchEngine:
+    """Rows 0-1 tool rows (salience 0.2), 2-6 prompts (0.6), one hour old each."""
+    home = Home(tmp_path / "t")
+    stamp = (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    append_rows(home.log("tool-use"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "tool_bash", "salience": 0.2,
+         "summary": f"Ran: kubectl preload fonts -n host{i}"} for i in range(2)])
+    append_rows(home.log("prompts"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "prompt", "salience": 0.6,
+         "summary": f"prompt {i} about fonts"} for i in range(2, 7)])
+    engine = SearchEngine(home, persist=False)
+    engine.ensure_loaded()
+    return engine
+
+
+def _topic_ladders(engine, topic):
+    """Tool row 1 holds the topic ("preload fonts", with row 0 and prompt 2); prompts 3-6
+    hold one of its words, and the semantic ladder ranks them right after prompt 2."""
+    tool = engine.index.strings["types"].index("tool_bash")
+    keyword = Ladder("tool-use", np.array([0, 1]), np.array([2.0, 1.9]), ranker="bm25",
+                     all_token_matches=0, coverage=np.array([0.2, 0.2]), unheld=4,
+                     topic_holders=topic)
+    prompts = Ladder("prompts", np.array([2, 3, 4, 5, 6]), np.array([2.0, 1.0, 0.9, 0.8, 0.7]),
+                     ranker="bm25", all_token_matches=0,
+                     coverage=np.array([0.2, 0.1, 0.1, 0.1, 0.1]), unheld=4,
+                     topic_holders=topic)
+    semantic = Ladder("semantic", np.array([2, 3, 4, 5, 6]), np.array([0.9, 0.8, 0.7, 0.6, 0.5]),
+                      ranker="semantic", uncovered_lift=1.0, unseen_types=(tool,))
+    return [keyword, prompts, semantic]
+
+
+def test_a_row_the_semantic_ladder_never_holds_is_not_out_ranked_by_rows_holding_less_of_its_topic(
+        tmp_path):
+    """"quick one - preload fonts, how did that pan out?": the tool rows saying "preload
+    fonts" have their keyword contribution only (minilm never embeds a tool row), and every
+    prompt saying "fonts" that the semantic ladder ranks went over them. They now come just
+    above the best of those, in their own order, and under the prompt holding the topic
+    that both ladders rank first."""
+    engine = _typed_engine(tmp_path)
+    question = Query("quick one - preload fonts, how did that pan out?",
+                     ("quick", "one", "preload", "font", "pan", "out"), (), True)
+
+    def order(ladders, fusion=RRFPriorFusion()):
+        fused = fusion.fuse(ladders, engine, query=question)
+        return [f.index for f in sorted(fused, key=lambda f: (-f.score, f.index))]
+
+    topic = np.array([0, 1, 2])
+    before = order(_topic_ladders(engine, topic), type("Plain", (RRFPriorFusion,),
+                                                       {"unseen_topic": False})())
+    assert before[:5] == [2, 3, 4, 5, 6] and set(before[5:]) == {0, 1}
+    assert order(_topic_ladders(engine, topic)) == [2, 0, 1, 3, 4, 5, 6]
+    # no topic (its words meet by chance: "Maya" and "test"), or a semantic ladder that holds
+    # every kind of row: as before
+    assert order(_topic_ladders(engine, None)) == before
+    ladders = _topic_ladders(engine, topic)
+    ladders[2].unseen_types = ()
+    assert order(ladders) == before
+    # keyword ladders alone: nothing was lifted over the tool rows, nothing to undo
+    ladders = _topic_ladders(engine, topic)[:2]
+    alone = order(ladders, type("Plain", (RRFPriorFusion,), {"unseen_topic": False})())
+    assert order(ladders) == alone
+
+
+def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(tmp_path, monkeypatch):
+    """minilm leaves tool rows to the keyword ladders; with rows = "all" it embeds them."""
+    from carto_core.search.api import Scope
+    from carto_core.semantic.settings import SemanticSettings
+    from carto_core.semantic.store import Hit
+    from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
+    from carto_rankers.semantic_plugin import SemanticRanker
+
+    engine = _typed_engine(tmp_path)
+    types = engine.index.strings["types"]
+
+    class FakeSearcher:
+        settings = SemanticSettings()
+
+        def __init__(self, embedder):
+            self.embedder = embedder
+
+        def status(self, refresh=False):
+            return type("S", (), {"available": False})()
+
+        def floor_for(self, cosine):
+            return -1.0
+
+        def search(self, text, **kwargs):
+            return [Hit("evt-000000000002", 0.4)]
+
+    for options, unseen in (({}, {"tool_bash"}), ({"rows": "all"}, set())):
+        ranker = SemanticRanker()
+        searcher = FakeSearcher(MiniLMEmbedder(engine.home, options))
+        monkeypatch.setattr(ranker, "searcher", lambda engine, s=searcher: s)
+        (ladder,) = ranker.rank(Query("fonts", ("font",)), Scope(mask=None), engine)
+        assert {types[code] for code in ladder.unseen_types} == unseen

@@ -276,3 +276,33 @@ def test_a_hyphenated_word_no_row_holds_is_one_unheld_word(tmp_path):
     gate = run_search(request, engine=SearchEngine(home)).explain["gate"]
     assert gate["unheld_words"] == 1 and gate["apart_words"] == 0
     assert gate["all_token_matches"] == 3
+
+
+def _topic_holders(home, query: str):
+    from carto_core.search.api import Query
+
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    analyzed = engine.analyzer.query(query)
+    ladders = engine.ranker("bm25").rank(
+        Query(query, analyzed.terms, analyzed.prefixes, analyzed.question, analyzed.compounds),
+        engine.scope(), engine)
+    found = {None if l.topic_holders is None else tuple(l.topic_holders) for l in ladders}
+    assert len(found) == 1  # every log's ladder tells the same
+    held = found.pop()
+    return None if held is None else sorted(engine.index.event_id(d) for d in held)
+
+
+def test_the_keyword_ladder_names_the_topic_whatever_the_words_no_row_holds(tmp_path):
+    """"quick one - deploy staging, how did that pan out?": four words no row holds beside
+    two held ones, so no full match for the decay policy; the rows saying "deploy staging"
+    (3.6 times chance) are still its topic, for fusion. "lunch" and "staging" meet less than
+    by chance: no topic."""
+    roomy = _roomy(tmp_path)
+    rows = [json.loads(line) for line in (tmp_path / "tool-use-log.jsonl").read_text().splitlines()]
+    three = sorted(r["event_id"] for r in rows if "deploy staging" in r["summary"])
+    assert len(three) == 3
+    assert _topic_holders(roomy, "quick one - deploy staging, how did that pan out?") == three
+    assert _topic_holders(roomy, "deploy staging") == three
+    assert _topic_holders(roomy, "quick one - lunch staging, how did that pan out?") is None
+    assert _topic_holders(roomy, "staging") is None  # one word: no topic to speak of

@@ -139,6 +139,8 @@ class BM25Ranker(Ranker):
             words, unheld, index.n_alive, lambda subset: _holders(subset, n_docs),
             np.zeros(0, np.int64))
         all_matches = int(mask[holders].sum()) if mask is not None else int(len(holders))
+        topic = _topic_holders(words, unheld, holders, together,
+                               lambda subset: _holders(subset, n_docs), index.n_alive)
 
         longest, rest = positive[-1], positive[:-1]
         rest_total = sum(len(t.docs) for t in rest)
@@ -203,7 +205,7 @@ class BM25Ranker(Ranker):
                                   s.astype(np.float64), _member(holders, docs), self.name,
                                   all_matches, 0, coverage=_coverage(positive, docs, unheld_mass),
                                   rarest_holders=rarest, unheld=unheld, apart=apart,
-                                  together=together))
+                                  together=together, topic_holders=topic))
         if not ladders:
             if hidden:
                 reason = f"delta serving hid every match ({hidden}; --all shows them)"
@@ -493,6 +495,33 @@ def _topic(terms: list, unheld: int, holders_of, n_docs: int):
         if best is not None:
             return best[1], size, best[0]
     return None
+
+
+def _topic_holders(terms: list, unheld: int, holders, together: float | None, holders_of,
+                   n_docs: int):
+    """The documents holding the query's topic (`Ladder.topic_holders`): `holders`, the full
+    matches `_full_matches` found (every held word, or the topic beside words held apart),
+    else the documents holding every held word or the topic, whatever the words no document
+    holds ("quick one - preload fonts, how did that pan out?": four words no row holds, so
+    no full match for the decay policy, and still a topic); only when its words, at least
+    two, go together more often than chance (`together` > TOGETHER). None otherwise. Only
+    what `_full_matches` left unsearched is searched again."""
+    from carto_rankers.decay import TOGETHER
+
+    if len(terms) < 2:
+        return None
+    if not len(holders):
+        if unheld > len(terms):  # `_full_matches` did not intersect every held word
+            holders = holders_of(terms)
+            together = _together(terms, len(holders), n_docs)
+        if not len(holders):
+            if unheld <= 1:  # its topic search had no bound above this one's
+                return None
+            found = _topic(terms, 0, holders_of, n_docs)
+            if found is None:
+                return None
+            holders, _, together = found
+    return holders if together is not None and together > TOGETHER else None
 
 
 def _together(terms: list, holders: int, n_docs: int) -> float | None:

@@ -48,6 +48,10 @@ class RRFFusion(Fusion):
     #: candidate covers at all, and leaves it at 0.5 when some candidate holds every word
     #: (docs/ranking.md, "The semantic ladder weighs what the keyword side does not cover").
     semantic_uncovered = False
+    #: True: a row the semantic ladder can never hold (`Ladder.unseen_types`) that holds the
+    #: query's topic (`Ladder.topic_holders`) is not out-ranked by a row holding less of it:
+    #: it is put just above the best of those (`unseen_topic`).
+    unseen_topic = False
 
     def ladder_weight(self, ladder: Ladder) -> float:
         if ladder.ranker == SEMANTIC or ladder.name == SEMANTIC:
@@ -79,6 +83,41 @@ class RRFFusion(Fusion):
                if l.ranker != SEMANTIC):
             return [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC]
         return ladders
+
+    def unseen_topic_scores(self, ladders: list[Ladder], uniq, score, engine):
+        """`score` with each candidate of a type the semantic ladder never holds that holds
+        the query's topic raised, when a row holding less of the topic scores higher, to just
+        above the best of those (their order among themselves kept).
+
+        The semantic ladder lifts the rows it holds; a row it can never hold ("Ran: kubectl
+        preload fonts -n portal": minilm leaves tool rows to the keyword ladders) has only its
+        keyword contribution, so any row holding one word of the topic that the semantic
+        ladder ranks in its first tens went over it ("I looked at the fonts settings" above
+        the newest row saying "preload fonts", past the tenth). Rows that both ladders hold
+        keep their order: the semantic ladder judged them. One it never saw was not judged
+        worse than them, and the keyword side holds it for more of the query. Only a topic
+        whose words go together (`topic_holders`): a question's words that meet by chance
+        ("Maya" and "test") name no topic its holders answer."""
+        import numpy as np
+
+        from carto_rankers.bm25 import _member
+
+        unseen = [code for l in ladders for code in getattr(l, "unseen_types", ())]
+        if not unseen:
+            return score
+        topics = [l.topic_holders for l in ladders if getattr(l, "topic_holders", None) is not None]
+        if not topics:
+            return score
+        holds = _member(topics[0], uniq)
+        if holds.all():
+            return score
+        top = float(score[~holds].max())
+        kinds = np.asarray(engine.index.cols["type"])[uniq]
+        lift = holds & np.isin(kinds, unseen) & (score <= top)
+        if not lift.any():
+            return score
+        # just above the best partial holder; the lifted rows' own scores order them
+        return np.where(lift, top + score * 1e-3, score)
 
     def weigh(self, salience):
         if not self.prior:
@@ -122,6 +161,8 @@ class RRFFusion(Fusion):
         salience = np.where(np.isnan(salience) | (salience == 0), SALIENCE_DEFAULT,
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
         score = rrf * self.weigh(salience)
+        if self.unseen_topic:
+            score = self.unseen_topic_scores(ladders, uniq, score, engine)
         # Most events come from one ladder: their sources/ranks are built in the same pass;
         # the few in several ladders get the rest appended ladder by ladder below.
         names = [name for name, _ in spans]
@@ -201,9 +242,11 @@ class RRFPriorFusion(RRFFusion):
                    "(salience breaks ties instead of outweighing rank); the semantic ladder weighs "
                    "0.5 (up to 1 with wordllama, for the share of the query no keyword candidate "
                    "holds) and joins a question always, other queries only when no document "
-                   "holds every query term")
+                   "holds every query term; a row it never holds (minilm: tool rows) that holds "
+                   "the query's topic is not out-ranked by rows holding less of it")
     prior = 1.0
     semantic_share = 0.5
     semantic_gate = True
     coverage_power = 1.0
     semantic_uncovered = True
+    unseen_topic = True

@@ -164,6 +164,7 @@ class SemanticRanker(Ranker):
                                        depth=depth, ranker=self.name)
         # how far fusion may trust this model where the keyword side is weak: the model's own
         ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)
+        ladder.unseen_types = _unseen_types(searcher.embedder, context)
         evidence = searcher.settings.evidence_floor
         if evidence is None:
             evidence = getattr(searcher.embedder, "evidence_floor", None)
@@ -178,6 +179,17 @@ class SemanticRanker(Ranker):
 
     def index_steps(self) -> list[IndexStep]:
         return [SemanticIndexStep(self)]
+
+
+def _unseen_types(embedder, context) -> tuple[int, ...]:
+    """The codes of the row types the embedder never embeds (`Embedder.embeds` asked of a
+    row of that type alone): rows of those types are never in its ladder."""
+    types = getattr(getattr(context, "index", None), "strings", {}).get("types") or []
+    try:
+        return tuple(code for code, kind in enumerate(types)
+                     if isinstance(kind, str) and not embedder.embeds("", {"type": kind}))
+    except Exception:  # an embedder that cannot tell leaves every row to its own judgement
+        return ()
 
 
 def unheld_words(text: str, context) -> set[str]:

@@ -225,7 +225,8 @@ class Ladder(Record):
 
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
-               "unheld", "evidence_band", "confirm", "confirm_min", "apart", "together")
+               "unheld", "evidence_band", "confirm", "confirm_min", "apart", "together",
+               "topic_holders", "unseen_types")
     _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
@@ -272,6 +273,16 @@ class Ladder(Record):
     #: that meet less than by chance ("Maya" and "test": 0.2) are not one topic (the decay
     #: policy reads it).
     together: float | None
+    #: A keyword ladder: the documents (increasing indices) holding the query's topic, its
+    #: held words, or when no document holds them all the largest set of them documents hold
+    #: together (whatever the words no document holds, unlike `holds_all`), when those words,
+    #: at least two, go together more often than chance; None otherwise. Fusion reads it
+    #: beside `unseen_types`.
+    topic_holders: "np.ndarray | None"
+    #: A semantic ladder: the codes of the row types (`index.strings["types"]`) its embedder
+    #: never embeds (minilm's tool rows, left to the keyword ladders): rows this ladder can
+    #: never hold, whatever the query.
+    unseen_types: tuple[int, ...]
     #: Under this score (and from `evidence_floor`), a candidate is evidence only when the
     #: ladder confirms it: `confirm()` scores the match itself (minilm: how well the query's
     #: words the home never holds align with its top candidates' words) and must reach
@@ -288,7 +299,8 @@ class Ladder(Record):
                  unheld: int = 0, evidence_band: float | None = None,
                  confirm: "Callable[[], float | None] | None" = None,
                  confirm_min: float | None = None, apart: int = 0,
-                 together: float | None = None):
+                 together: float | None = None, topic_holders: "np.ndarray | None" = None,
+                 unseen_types: tuple[int, ...] = ()):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -307,6 +319,8 @@ class Ladder(Record):
         self.confirm_min = confirm_min
         self.apart = apart
         self.together = together
+        self.topic_holders = topic_holders
+        self.unseen_types = unseen_types
 
     def __len__(self) -> int:
         return int(len(self.indices))
