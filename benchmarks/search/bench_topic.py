@@ -14,6 +14,10 @@ tree's ratio to the revision.
 
     .venv/bin/python benchmarks/search/bench_topic.py --events 200000 --base main~1 \\
         --workdir /tmp/topic-bench --rounds 3
+
+`--unheld N` adds N words no row holds to every query ("quick one - X Y, how did that pan
+out?"): the path where the words no row holds bound or stop the topic's search, and the
+keyword ladder still names the topic for fusion (`Ladder.topic_holders`).
 """
 
 from __future__ import annotations
@@ -123,13 +127,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--base", default="main~1", help="the revision to compare with")
     parser.add_argument("--workdir", default=None)
+    parser.add_argument("--unheld", type=int, default=0,
+                        help="words no row holds added to every query")
     args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="topic-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     home = make_home(workdir, args.events)
     queries = make_queries(home, args.queries, seed=11)
-    print(f"# {args.events} events, {len(queries)} queries of 3-6 words no row holds together",
-          flush=True)
+    # no analyzer makes a term with a digit between letters like these: no row holds them
+    queries = [words + [f"qx{i}zz{n}" for n in range(args.unheld)]
+               for i, words in enumerate(queries)]
+    print(f"# {args.events} events, {len(queries)} queries of 3-6 words no row holds together"
+          f" and {args.unheld} no row holds at all", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"base": export(args.base, Path(tmp) / "base", TREES),
                  "this": export("HEAD", Path(tmp) / "this", TREES)}
