@@ -167,6 +167,23 @@ def test_a_run_holds_at_most_1024_padded_tokens(tmp_path, monkeypatch):
     assert (alone * vectors[58:63]).sum(1).min() >= 0.9999
 
 
+def test_the_heap_goes_back_after_every_run(tmp_path, monkeypatch):
+    """onnxruntime frees each run's buffers into the C heap, which keeps them: the embedder
+    hands them back after every run, not once a call or a build (the peak of a 1M first
+    build)."""
+    from carto_rankers.embedders import minilm_embedder
+
+    fresh = MiniLMEmbedder(Home(tmp_path))
+    onnx = fresh._onnx_model()
+    events = []
+    real = onnx.embed_batch
+    monkeypatch.setattr(onnx, "embed_batch", lambda lists: events.append("run") or real(lists))
+    monkeypatch.setattr(minilm_embedder, "release_heap", lambda: events.append("release") or True)
+    fresh.embed_documents(["short one"] * 40 + ["a long row " * 60] * 9)
+    assert events.count("run") >= 3
+    assert events == ["run", "release"] * events.count("run")
+
+
 def test_a_query_imports_neither_onnxruntime_nor_tokenizers(tmp_path, embedder):
     embedder.check()  # derived weights in this test's cache (HOME is the test's)
     code = ("import sys\n"

@@ -177,6 +177,7 @@ EXPORTS: dict[str, str] = {
     "FirstUse": "carto_core.util.lazyre:FirstUse",
     "Lazy": "carto_core.util.lazyre:Lazy",
     "map_npy": "carto_core.util.npymap:map_npy",
+    "release_heap": "carto_core.util.heap:release",
     "save_npy": "carto_core.util.npymap:save_npy",
     "emit_json": "carto_core.util.output:emit_json",
     "fail": "carto_core.util.output:fail",

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from carto_core.api import Embedder, EmbedderUnavailable
+from carto_core.api import Embedder, EmbedderUnavailable, release_heap
 from carto_rankers.embedders import minilm_model as model
 from carto_rankers.embedders import wordpiece
 
@@ -151,6 +151,11 @@ class MiniLMEmbedder(Embedder):
                 end += 1
             rows = order[start:end]
             out[rows] = onnx.embed_batch([ids[i] for i in rows])
+            # onnxruntime (no arena) frees a run's buffers into the C heap, which keeps them,
+            # and runs of other sizes leave it ever more room they cannot reuse: over a 1M
+            # first build that was 100 MB of the peak. Handed back after every run; every few
+            # runs, or once a call, kept most of it (docs/performance.md, "minilm's heap").
+            release_heap()
             start = end
         return out
 
