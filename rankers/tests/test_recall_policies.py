@@ -543,6 +543,47 @@ def test_a_row_the_semantic_ladder_never_holds_is_not_out_ranked_by_rows_holding
     assert order(ladders) == alone
 
 
+def _full_match_ladders(full: bool):
+    """Prompt 2 holds every held word of the question (its topic, words going together),
+    first in its keyword ladder; prompts 3-6 hold one of them, and the semantic ladder ranks
+    them first and never reaches prompt 2 (its first places: a name's short rows). `full`
+    False: no row holds every held word, the topic is the largest set rows hold together."""
+    topic = np.array([2])
+    holds = np.array([True, False, False, False, False]) if full else None
+    keyword = Ladder("prompts", np.array([2, 3, 4, 5, 6]), np.array([9.0, 2.0, 1.9, 1.8, 1.7]),
+                     holds, ranker="bm25", all_token_matches=1 if full else 0,
+                     coverage=np.array([0.6, 0.1, 0.1, 0.1, 0.1]), unheld=1, topic_holders=topic)
+    semantic = Ladder("semantic", np.array([3, 4, 5, 6]), np.array([0.6, 0.6, 0.6, 0.5]),
+                      ranker="semantic", uncovered_lift=1.0)
+    return [keyword, semantic]
+
+
+def test_a_row_holding_every_held_word_of_a_question_is_not_out_ranked_by_rows_holding_less(
+        tmp_path):
+    """"What was the outcome of Marco's presentation to the board?": the row holding
+    "presentation" and "board" (the asking turn, whose reply is the answer) was first of the
+    keyword side and 200th of the semantic ladder, under copies of "Marco: Finally."; a row
+    holding one word and first semantically went over it. A full match of the held words
+    now comes just above the rows holding less; rows the semantic ladder holds keep their
+    order when the topic is only the largest set of words rows hold together, and nothing
+    changes without a semantic ladder."""
+    engine = _typed_engine(tmp_path)
+    question = Query("What was the outcome of Marco's presentation to the board?",
+                     ("outcom", "marco", "present", "board"), (), True)
+    plain = type("Plain", (RRFPriorFusion,), {"unseen_topic": False})()
+
+    def order(ladders, fusion=RRFPriorFusion()):
+        fused = fusion.fuse(ladders, engine, query=question)
+        return [f.index for f in sorted(fused, key=lambda f: (-f.score, f.index))]
+
+    before = order(_full_match_ladders(True), plain)
+    assert before[0] == 3 and before.index(2) > 0
+    assert order(_full_match_ladders(True)) == [2] + [i for i in before if i != 2]
+    assert order(_full_match_ladders(False)) == order(_full_match_ladders(False), plain)
+    alone = _full_match_ladders(True)[:1]
+    assert order(alone) == order(alone, plain)
+
+
 def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(tmp_path, monkeypatch):
     """minilm leaves tool rows to the keyword ladders; with rows = "all" it embeds them."""
     from carto_core.search.api import Scope

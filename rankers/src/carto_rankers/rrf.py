@@ -48,9 +48,10 @@ class RRFFusion(Fusion):
     #: candidate covers at all, and leaves it at 0.5 when some candidate holds every word
     #: (docs/ranking.md, "The semantic ladder weighs what the keyword side does not cover").
     semantic_uncovered = False
-    #: True: a row the semantic ladder can never hold (`Ladder.unseen_types`) that holds the
-    #: query's topic (`Ladder.topic_holders`) is not out-ranked by a row holding less of it:
-    #: it is put just above the best of those (`unseen_topic`).
+    #: True: a row that holds the query's topic (`Ladder.topic_holders`) is not out-ranked by
+    #: a row holding less of it when the semantic ladder can never hold it
+    #: (`Ladder.unseen_types`) or when the topic is every held word (the full matches): it
+    #: is put just above the best of those (`unseen_topic_scores`).
     unseen_topic = False
 
     def ladder_weight(self, ladder: Ladder) -> float:
@@ -84,26 +85,40 @@ class RRFFusion(Fusion):
             return [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC]
         return ladders
 
-    def unseen_topic_scores(self, ladders: list[Ladder], uniq, score, engine):
-        """`score` with each candidate of a type the semantic ladder never holds that holds
-        the query's topic raised, when a row holding less of the topic scores higher, to just
-        above the best of those (their order among themselves kept).
+    def unseen_topic_scores(self, ladders: list[Ladder], uniq, score, engine, full=None):
+        """`score` with each candidate that holds the query's topic raised, when a row holding
+        less of the topic scores higher, to just above the best of those (their order among
+        themselves kept): a candidate of a type the semantic ladder never holds, and any
+        candidate when the topic is the keyword ladders' full matches (`full`: the fused
+        `holds_all`, every held word or the topic beside words held apart).
 
         The semantic ladder lifts the rows it holds; a row it can never hold ("Ran: kubectl
         preload fonts -n portal": minilm leaves tool rows to the keyword ladders) has only its
         keyword contribution, so any row holding one word of the topic that the semantic
         ladder ranks in its first tens went over it ("I looked at the fonts settings" above
-        the newest row saying "preload fonts", past the tenth). Rows that both ladders hold
-        keep their order: the semantic ladder judged them. One it never saw was not judged
-        worse than them, and the keyword side holds it for more of the query. Only a topic
-        whose words go together (`topic_holders`): a question's words that meet by chance
-        ("Maya" and "test") name no topic its holders answer."""
+        the newest row saying "preload fonts", past the tenth). One it never saw was not
+        judged worse than them, and the keyword side holds it for more of the query.
+
+        A row holding every word of the question the home holds, words that go together, is
+        the keyword side's answer in full, as a lookup's full match is (where the semantic
+        ladder is left out altogether). The semantic ladder does not judge it below a row
+        holding one of those words: its first places go to the rows nearest the question
+        as a whole, and one word that is a name fills them with that name's short rows
+        ("Marco: Finally." and its copies over "How did your presentation to the board
+        go?"). It still orders the full matches among themselves and every row below them.
+        When no row holds every held word, the topic is the largest set rows hold together,
+        and a set of common words can meet in a template more often than chance ("planning",
+        "little", "one" in a greeting): there, rows the semantic ladder holds keep their
+        fused order. Only a topic whose words go together (`topic_holders`): a question's
+        words that meet by chance ("Maya" and "test") name no topic its holders answer.
+        Nothing changes without a semantic ladder."""
         import numpy as np
 
         from carto_rankers.bm25 import _member
 
-        unseen = [code for l in ladders for code in getattr(l, "unseen_types", ())]
-        if not unseen:
+        semantic = [l for l in ladders if l.ranker == SEMANTIC or l.name == SEMANTIC]
+        unseen = [code for l in semantic for code in getattr(l, "unseen_types", ())]
+        if not semantic or (not unseen and (full is None or not full.any())):
             return score
         topics = [l.topic_holders for l in ladders if getattr(l, "topic_holders", None) is not None]
         if not topics:
@@ -112,8 +127,11 @@ class RRFFusion(Fusion):
         if holds.all():
             return score
         top = float(score[~holds].max())
-        kinds = np.asarray(engine.index.cols["type"])[uniq]
-        lift = holds & np.isin(kinds, unseen) & (score <= top)
+        may_rise = full if full is not None else np.zeros(len(uniq), bool)
+        if unseen:
+            kinds = np.asarray(engine.index.cols["type"])[uniq]
+            may_rise = may_rise | np.isin(kinds, unseen)
+        lift = holds & may_rise & (score <= top)
         if not lift.any():
             return score
         # just above the best partial holder; the lifted rows' own scores order them
@@ -162,7 +180,7 @@ class RRFFusion(Fusion):
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
         score = rrf * self.weigh(salience)
         if self.unseen_topic:
-            score = self.unseen_topic_scores(ladders, uniq, score, engine)
+            score = self.unseen_topic_scores(ladders, uniq, score, engine, held)
         # Most events come from one ladder: their sources/ranks are built in the same pass;
         # the few in several ladders get the rest appended ladder by ladder below.
         names = [name for name, _ in spans]
