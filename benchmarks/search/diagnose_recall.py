@@ -6,6 +6,7 @@ Usage (repository root; the homes are eval_recall.py's, built by it first):
     .venv/bin/python benchmarks/search/diagnose_recall.py /tmp/recall-eval/dlg-a-1 [...]
     .venv/bin/python benchmarks/search/diagnose_recall.py --all /tmp/recall-eval/dlg-b-*
     .venv/bin/python benchmarks/search/diagnose_recall.py --kind recency /tmp/recall-eval/rec-14-*
+    .venv/bin/python benchmarks/search/diagnose_recall.py --case ctx-3-003 /tmp/recall-eval/ctx-3-2
 
 Prints one block per missed case (hit@10 miss; `--all`: every case), then a tally of the
 causes: `neighbour` (a row of the same session next to the evidence is in the top 10),
@@ -13,7 +14,9 @@ causes: `neighbour` (a row of the same session next to the evidence is in the to
 `semantic-only`, `neither` (no ladder has it in its top 50). Each block also says what the
 decay policy was told (how many documents hold every query word, how many query words no
 document holds, whether the query reads as a question) and where each evidence row ends up
-after fusion and decay (`page`, to depth 100).
+after fusion and decay (`page`, to depth 100). The evidence and each of the first five rows
+show their rank and score in each ladder (`-`: not in it): a rank alone hides that 199
+copies of one chit-chat line put a row 200th. `--case`: only those cases, missed or not.
 """
 
 from __future__ import annotations
@@ -29,14 +32,27 @@ NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
 def ladder_ranks(engine, name: str, query, scope) -> dict[int, int]:
     """document -> 1-based rank in ranker `name`'s best ladder holding it."""
+    return {doc: rank for doc, (rank, _) in ladder_places(engine, name, query, scope).items()}
+
+
+def ladder_places(engine, name: str, query, scope) -> dict[int, tuple[int, float]]:
+    """document -> (1-based rank, score) in ranker `name`'s best ladder holding it: the score
+    tells a near tie from a gap, and copies of one text (equal scores) from rows judged apart."""
     ranker = engine.ranker(name)
     if name == "semantic" and ranker.availability(engine).state != "available":
         return {}
-    ranks: dict[int, int] = {}
+    places: dict[int, tuple[int, float]] = {}
     for ladder in ranker.rank(query, scope, engine, depth=500):
-        for position, doc in enumerate(ladder.indices.tolist(), 1):
-            ranks[doc] = min(ranks.get(doc, position), position)
-    return ranks
+        scores = ladder.scores.tolist() if ladder.scores is not None else [float("nan")] * len(ladder)
+        for position, (doc, score) in enumerate(zip(ladder.indices.tolist(), scores), 1):
+            if doc not in places or position < places[doc][0]:
+                places[doc] = (position, score)
+    return places
+
+
+def _place(places: dict, doc) -> str:
+    found = places.get(doc)
+    return "-" if found is None else f"{found[0]} ({found[1]:.3f})"
 
 
 def session_neighbours(engine, doc: int) -> list[int]:
@@ -68,6 +84,8 @@ def main() -> None:
     parser.add_argument("--no-index", action="store_true", help="do not run the semantic step")
     parser.add_argument("--kind", default="conversational",
                         help="the cases' kind: conversational (dialogue questions) or recency")
+    parser.add_argument("--case", default="",
+                        help="only these case ids (comma-separated), printed whether missed or not")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
     from carto_core.evaluation import agecurve
@@ -87,7 +105,9 @@ def main() -> None:
         if "semantic" in rankers and not args.no_index:
             for step in index_steps(engine, ["semantic"]):
                 step.run(engine)
-        cases = [c for c in agecurve.read_cases(root / "cases.jsonl") if c.kind == args.kind]
+        only = set(filter(None, args.case.split(",")))
+        cases = [c for c in agecurve.read_cases(root / "cases.jsonl") if c.kind == args.kind
+                 and (not only or c.id in only)]
         for case in cases:
             result = run_search(SearchRequest(
                 query=case.query, limit=100, rankers=rankers, decay=args.decay, fusion=args.fusion,
@@ -97,13 +117,14 @@ def main() -> None:
             ids = deep[:10]
             rank = next((i for i, e in enumerate(ids, 1) if e in case.expect), None)
             per_cat[(case.bucket, rank is not None and rank <= 10)] += 1
-            if rank is not None and not args.all:
+            if rank is not None and not args.all and not only:
                 continue
             analyzed = engine.analyzer.query(case.query)
             query = Query(case.query, analyzed.terms, analyzed.prefixes, analyzed.question,
                           analyzed.compounds)
             scope = engine.scope()
-            ladders = {name: ladder_ranks(engine, name, query, scope) for name in rankers}
+            places = {name: ladder_places(engine, name, query, scope) for name in rankers}
+            ladders = {name: {d: r for d, (r, _) in p.items()} for name, p in places.items()}
             print(f"\n=== {root.name} {case.id} [{case.bucket}] rank={rank}  q={case.query!r}")
             gate = (result.explain or {}).get("gate", {})
             print(f"    terms={list(analyzed.terms)} unheld="
@@ -119,7 +140,8 @@ def main() -> None:
                 row = engine.row(doc)
                 lr = {n: ladders[n].get(doc) for n in rankers}
                 page = deep.index(eid) + 1 if eid in deep else None
-                print(f"  evidence {eid} {row.get('timestamp')} ladders={lr} page={page}")
+                at = " ".join(f"{n}={_place(places[n], doc)}" for n in rankers)
+                print(f"  evidence {eid} {row.get('timestamp')} {at} page={page}")
                 print(f"    text: {str(row.get('summary'))[:200]!r}")
                 for nb in session_neighbours(engine, doc):
                     nrow = engine.row(nb)
@@ -138,8 +160,10 @@ def main() -> None:
                 if not (kw and kw <= 50) and not (sem and sem <= 50):
                     case_causes.add("neither-top50")
             for position, hit in enumerate(result.results[:5], 1):
+                doc = engine.index_of(hit.event_id)
+                at = " ".join(f"{n}={_place(places[n], doc)}" for n in rankers)
                 print(f"    #{position} {hit.score:.4f} {hit.sources} {hit.type} "
-                      f"all={hit.holds_all_tokens} {hit.summary[:100]!r}")
+                      f"all={hit.holds_all_tokens} {at} {hit.summary[:100]!r}")
             for cause in case_causes or {"other"}:
                 causes[(case.bucket, cause)] += 1
     print("\n# hit@10 per category:", {f"{c} {'hit' if h else 'miss'}": n
