@@ -82,9 +82,14 @@ def test_plugin_that_fails_to_import_is_listed_and_cli_still_works(monkeypatch, 
 
     monkeypatch.setattr(metadata, "entry_points", entry_points)
     set_registries(None)
-    from carto_core.cli import cli
+    from carto_core.cli import CartoGroup, cli
 
-    result = CliRunner().invoke(cli, ["plugins", "--json"])
+    # A group of its own, and `carto plugins` builds the commands of the group it runs under:
+    # the process' `cli` loads its plugins once, and loaded from these fake entry points it
+    # would lack every real plugin's commands in the tests after this one (`install claude`:
+    # "No such command").
+    monkeypatch.setattr(cli, "_load_plugins", lambda: pytest.fail("the process' cli was loaded"))
+    result = CliRunner().invoke(CartoGroup(name="carto"), ["plugins", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     by_name = {p["name"]: p for p in doc["plugins"]}

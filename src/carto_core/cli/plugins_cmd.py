@@ -7,12 +7,15 @@ import click
 from carto_core.util.output import emit_json, json_option
 
 
-def plugins_document() -> dict:
-    from carto_core.cli import cli
+def plugins_document(root: click.Group | None = None) -> dict:
+    """`root`: the group whose plugin commands are built so they are attributed (the CLI the
+    command runs under; the process' `carto` group when none is given)."""
     from carto_core.plugin.registry import get_registries
 
+    if root is None:
+        from carto_core.cli import cli as root
     registries = get_registries()
-    cli.list_commands(click.Context(cli))  # builds plugin commands so they are attributed
+    root.list_commands(click.Context(root))
     plugins = []
     for name, info in sorted(registries.plugins.items()):
         plugins.append({
@@ -44,7 +47,7 @@ def plugins(as_json: bool) -> None:
     A plugin that failed to import is listed with its error; the rest keep working. Block a
     plugin with CARTO_DISABLE_PLUGINS=name1,name2.
     """
-    document = plugins_document()
+    document = plugins_document(click.get_current_context().find_root().command)
     if as_json:
         emit_json(document)
         return
