@@ -286,13 +286,33 @@ def test_the_semantic_ladder_weighs_what_no_keyword_candidate_covers(engine):
     assert fused[2] == pytest.approx(0.5 / 61 * (1 + 0.5) / 2)
 
 
+class _FakeSearcher:
+    """A semantic searcher answering `hits` for any text, with `embedder` for the ranker to
+    read (its lift, the row types it leaves out)."""
+
+    centred = False
+
+    def __init__(self, embedder, hits):
+        from carto_core.semantic.settings import SemanticSettings
+
+        self.embedder, self.hits, self.settings = embedder, hits, SemanticSettings()
+
+    def status(self, refresh=False):
+        return type("S", (), {"available": False})()
+
+    def floor_for(self, cosine):
+        return -1.0
+
+    def search(self, text, **kwargs):
+        return list(self.hits)
+
+
 def test_the_semantic_ladder_carries_its_models_lift(engine, monkeypatch):
     """The semantic ranker sets the ladder's `uncovered_lift` from its embedder: wordllama 1,
     lsa and the base class 0 (lsa's ladder lost questions when lifted)."""
     from carto_core.logio.home import Home
     from carto_core.search.api import Scope
     from carto_core.semantic.embedder import Embedder
-    from carto_core.semantic.settings import SemanticSettings
     from carto_core.semantic.store import Hit
     from carto_rankers.embedders.lsa import LsaEmbedder
     from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
@@ -301,26 +321,11 @@ def test_the_semantic_ladder_carries_its_models_lift(engine, monkeypatch):
     assert (WordLlamaEmbedder.uncovered_lift, LsaEmbedder.uncovered_lift,
             Embedder.uncovered_lift) == (1.0, 0.0, 0.0)
 
-    class FakeSearcher:
-        settings = SemanticSettings()
-        centred = False
-
-        def __init__(self, embedder):
-            self.embedder = embedder
-
-        def status(self, refresh=False):
-            return type("S", (), {"available": False})()
-
-        def floor_for(self, cosine):
-            return -1.0
-
-        def search(self, text, **kwargs):
-            return [Hit("evt-000000000002", 0.4), Hit("evt-000000000000", 0.3)]
-
     scope = Scope(mask=None)
+    hits = [Hit("evt-000000000002", 0.4), Hit("evt-000000000000", 0.3)]
     for model, lift in ((WordLlamaEmbedder, 1.0), (LsaEmbedder, 0.0)):
         ranker = SemanticRanker()
-        searcher = FakeSearcher(model(Home(engine.home.root)))
+        searcher = _FakeSearcher(model(Home(engine.home.root)), hits)
         monkeypatch.setattr(ranker, "searcher", lambda engine, s=searcher: s)
         (ladder,) = ranker.rank(Query("what sport", ("sport",)), scope, engine)
         assert ladder.indices.tolist() == [2, 0] and ladder.uncovered_lift == lift
@@ -587,7 +592,6 @@ def test_a_row_holding_every_held_word_of_a_question_is_not_out_ranked_by_rows_h
 def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(tmp_path, monkeypatch):
     """minilm leaves tool rows to the keyword ladders; with rows = "all" it embeds them."""
     from carto_core.search.api import Scope
-    from carto_core.semantic.settings import SemanticSettings
     from carto_core.semantic.store import Hit
     from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
     from carto_rankers.semantic_plugin import SemanticRanker
@@ -595,24 +599,9 @@ def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(tmp_pat
     engine = _typed_engine(tmp_path)
     types = engine.index.strings["types"]
 
-    class FakeSearcher:
-        settings = SemanticSettings()
-
-        def __init__(self, embedder):
-            self.embedder = embedder
-
-        def status(self, refresh=False):
-            return type("S", (), {"available": False})()
-
-        def floor_for(self, cosine):
-            return -1.0
-
-        def search(self, text, **kwargs):
-            return [Hit("evt-000000000002", 0.4)]
-
     for options, unseen in (({}, {"tool_bash"}), ({"rows": "all"}, set())):
         ranker = SemanticRanker()
-        searcher = FakeSearcher(MiniLMEmbedder(engine.home, options))
+        searcher = _FakeSearcher(MiniLMEmbedder(engine.home, options), [Hit("evt-000000000002", 0.4)])
         monkeypatch.setattr(ranker, "searcher", lambda engine, s=searcher: s)
         (ladder,) = ranker.rank(Query("fonts", ("font",)), Scope(mask=None), engine)
         assert {types[code] for code in ladder.unseen_types} == unseen
