@@ -136,17 +136,10 @@ def full_matches(context: DecayContext) -> int | None:
             return 0
         # as many unheld words as held ones: half the query is its topic only when the held
         # half goes together ("how's the harden firewall coming along?")
-        held = _words(query) - unheld
+        held = query.words - unheld
         if unheld and unheld >= held and not apart_from_chance:
             return 0
     return count
-
-
-def _words(query) -> int:
-    """The query's words, a hyphenated one counted once (`Query.words`; a query made
-    without compounds counts its terms)."""
-    words = getattr(query, "words", None)
-    return words if words is not None else len(query.tokens) + len(query.prefixes)
 
 
 #: A question's full-match words that rows hold together no more often than chance would
@@ -181,7 +174,7 @@ class GatedPriorDecay(ExpDecay):
         # item: ordered as a vague query's, kept apart (not folded) as a lookup's. A known
         # item's query is longer or holds a rare word (docs/ranking.md, "Short generic
         # queries").
-        words = _words(context.query)
+        words = context.query.words
         generic = lookup and ((rarest is not None and rarest > context.lookup_max)
                               or (words <= SHORT and count >= 2))
         # ... unless it is a question of one word ("What do I work as now?"): the rows holding

@@ -260,8 +260,9 @@ class RRFPriorFusion(RRFFusion):
                    "(salience breaks ties instead of outweighing rank); the semantic ladder weighs "
                    "0.5 (up to 1 with wordllama, for the share of the query no keyword candidate "
                    "holds) and joins a question always, other queries only when no document "
-                   "holds every query term; a row it never holds (minilm: tool rows) that holds "
-                   "the query's topic is not out-ranked by rows holding less of it")
+                   "holds every query term; a row holding the query's topic is not out-ranked by "
+                   "rows holding less of it when the semantic ladder never holds it (minilm: "
+                   "tool rows) or when it holds every held word")
     prior = 1.0
     semantic_share = 0.5
     semantic_gate = True
