@@ -7,13 +7,11 @@ import click
 from carto_core.util.output import emit_json, json_option
 
 
-def plugins_document(root: click.Group | None = None) -> dict:
+def plugins_document(root: click.Group) -> dict:
     """`root`: the group whose plugin commands are built so they are attributed (the CLI the
-    command runs under; the process' `carto` group when none is given)."""
+    command runs under)."""
     from carto_core.plugin.registry import get_registries
 
-    if root is None:
-        from carto_core.cli import cli as root
     registries = get_registries()
     root.list_commands(click.Context(root))
     plugins = []
