@@ -24,6 +24,12 @@ ROWS = ["My aunt is planning grandpa's ninetieth party.", "It rained all weekend
 #: Nearest row in the band for both: one is answered by it, the other never was.
 VAGUE = "What have I told you about my relatives?"     # "My aunt ... grandpa's ..." (0.34)
 UNSEEN = "Where are we with the airflow DAG backfill?"  # "We booked flights ..." (0.25)
+#: Unseen, and its telling word one the vocabulary cuts (falcon ##ry): the mean of its pieces
+#: aligns with the row about birds, which says nothing of falconry.
+CUT = "What happened with the falconry lesson?"
+#: Unseen and in the band: its unheld words align 0.22 with a top row (the pieces of
+#: or ##th ##odon ##tist among them), so the second look lets it through.
+CUT_FOUND = "What did the orthodontist recommend for my daughter?"
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +59,33 @@ def test_the_best_candidate_counts_and_each_its_worst_word(embedder):
     assert both < alone
     assert embedder.alignment(VAGUE, {"absentword"}, [ROWS[0]]) is None  # not in the query
     assert embedder.alignment(VAGUE, {"relatives"}, []) is None
+
+
+def test_a_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedder, monkeypatch):
+    """By default the mean of a cut word's pieces is aligned like any word's, and it finds a
+    false kin (falcon ##ry with the row about birds); `cut_words = "unaligned"`: it finds no
+    counterpart, and no model is run to say so. A word held whole is aligned either way."""
+    from carto_rankers.embedders import wordpiece
+
+    vocab = embedder._numpy_model().vocab()
+    assert wordpiece.word_ids("falconry", vocab, vocab["[UNK]"]) == [vocab["falcon"], vocab["##ry"]]
+    assert wordpiece.word_ids("relatives", vocab, vocab["[UNK]"]) == [vocab["relatives"]]
+    bird_row = ROWS[7]
+    assert embedder.cut_words
+    assert embedder.alignment(CUT, {"falconry"}, [bird_row]) >= MiniLMEmbedder.alignment_floor + 0.1
+
+    strict = MiniLMEmbedder(embedder.home, {"cut_words": "unaligned"})
+    strict._numpy = embedder._numpy_model()
+
+    def no_run(ids):
+        raise AssertionError("the model was run for a word it cannot align")
+
+    kin = strict.alignment(VAGUE, {"relatives"}, [ROWS[0]])
+    assert kin == pytest.approx(embedder.alignment(VAGUE, {"relatives"}, [ROWS[0]]))
+    monkeypatch.setattr(strict._numpy, "states", no_run)
+    assert strict.alignment(CUT, {"falconry"}, [bird_row]) == 0.0
+    assert strict.alignment(CUT, {"falconry", "lesson"}, ROWS) == 0.0
+    assert strict.alignment(CUT, {"falconry"}, []) is None  # no candidate: nothing to judge
 
 
 def test_the_token_states_pool_to_the_query_vector(embedder):
@@ -105,6 +138,17 @@ def test_in_the_band_a_vague_question_is_found_and_an_unseen_one_is_not(indexed,
     assert floor["best_confirm"] < floor["confirm_min"]
     assert "find their counterpart in a top match" in floor["reason"]
     assert f"the best aligns at {floor['best_confirm']:.2f}, evidence from 0.15" in floor["reason"]
+
+
+def test_in_the_band_a_cut_word_no_row_holds_confirms_only_by_default(indexed, monkeypatch):
+    result, floor = _search(indexed, CUT_FOUND, monkeypatch)
+    assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
+    assert floor["found"] and result.results and floor["best_confirm"] >= 0.15
+    monkeypatch.setenv("CARTO_MINILM_CUT_WORDS", "unaligned")
+    result, floor = _search(indexed, CUT_FOUND, monkeypatch)
+    assert not floor["found"] and result.results == [] and floor["best_confirm"] == 0.0
+    result, floor = _search(indexed, VAGUE, monkeypatch)  # its unheld word is held whole
+    assert floor["found"] and result.results[0].event_id == "turn-s0-1"
 
 
 def test_without_the_band_the_unseen_question_is_found_as_before(indexed, monkeypatch):

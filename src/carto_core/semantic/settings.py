@@ -183,7 +183,7 @@ class SemanticSettings(Record):
                 http[key] = env[var]
         minilm = options.setdefault("minilm", {})
         for key, var in (("model_file", "CARTO_MINILM_MODEL"), ("threads", "CARTO_MINILM_THREADS"),
-                         ("rows", "CARTO_MINILM_ROWS")):
+                         ("rows", "CARTO_MINILM_ROWS"), ("cut_words", "CARTO_MINILM_CUT_WORDS")):
             if env.get(var) not in (None, ""):
                 minilm[key] = env[var]
         lsa = options.setdefault("lsa", {})

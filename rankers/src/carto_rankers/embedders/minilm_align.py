@@ -10,6 +10,15 @@ of the home holds (`words`) is looked for in the candidate: its contextual vecto
 its word pieces after the last layer, in the query) against every word of the candidate (the
 same, in the candidate), the best cosine kept (ColBERT's MaxSim). A candidate aligns as well as
 its worst-aligned such word; the search, as well as its best-aligned candidate.
+
+A word the vocabulary does not hold whole is cut into pieces ("kubernetes" is ku ##ber ##net
+##es, "orthodontist" or ##th ##odon ##tist, "wellbeing" well ##bei ##ng) and its vector is the
+mean of its pieces, which is near whatever shares a piece: most of the unseen questions the
+second look lets through pass on such a word. `cut_words=False` says such a word, when no row
+holds it either, has no counterpart, so a best cosine in the band is not evidence: measured,
+it silences far more unseen questions and costs a vague question whose rare word is cut
+("wellbeing"), so it is an option, not the default (docs/ranking.md, "A word the encoder cuts
+in pieces").
 """
 
 from __future__ import annotations
@@ -51,17 +60,20 @@ def is_word(word: str) -> bool:
 
 
 def alignment(model, query: str, words: set[str], texts: list[str],
-              max_tokens: int = 128) -> float | None:
+              max_tokens: int = 128, cut_words: bool = True) -> float | None:
     """The best candidate's alignment of `words` (query words, as `wordpiece.words` writes
     them): per candidate, the lowest over those words of the best cosine to a word of the
     candidate; the highest over the candidates. None when the query holds none of `words`
-    or there is no candidate text (nothing to judge)."""
+    or there is no candidate text (nothing to judge). `cut_words=False`: 0.0, and no model
+    run, when one of `words` is cut in pieces."""
     vocab = model.vocab()
     q_words, q_places, q_ids = spans(query, vocab, max_tokens)
+    if not texts or not any(w in words for w in q_words):
+        return None
+    if not cut_words and any(b - a > 1 for w, (a, b) in zip(q_words, q_places) if w in words):
+        return 0.0
     mine, q_vectors = _word_vectors(q_words, q_places, model.states(q_ids),
                                     lambda w: w in words)
-    if not mine:
-        return None
     best = None
     for text in texts:
         c_words, c_places, c_ids = spans(text, vocab, max_tokens)

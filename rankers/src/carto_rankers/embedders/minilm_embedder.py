@@ -11,7 +11,10 @@ threads when indexing, default 1), `batch` (texts per onnxruntime run, default 3
 length first, and at most 1,024 padded tokens a run), `max_tokens` (128, the model's training length; 256 makes long rows 2.5x
 dearer), `model_file` (CARTO_MINILM_MODEL: the same pinned file elsewhere than the wheel's;
 its sha256 is checked all the same), `rows` (`conversation`, the default: tool rows are left
-to the keyword ladders; `all`).
+to the keyword ladders; `all`), `cut_words` (CARTO_MINILM_CUT_WORDS: `align`, the default,
+or `unaligned`: an unheld word the vocabulary cuts in pieces finds no counterpart in the
+relevance floor's second look, so more questions about things the home never saw find
+nothing, and a few vague ones too; `minilm_align`).
 
 Not installed (`pip install 'carto-rankers[minilm]'`): `wordllama` answers instead and the
 search and `carto doctor` say so. A model file that is not the pinned one is refused.
@@ -67,6 +70,7 @@ class MiniLMEmbedder(Embedder):
         self.max_tokens = max(8, min(512, int(self.options.get("max_tokens") or 128)))
         self.model_file = str(self.options.get("model_file") or "")
         self.rows = str(self.options.get("rows") or "conversation")
+        self.cut_words = str(self.options.get("cut_words") or "align").lower() != "unaligned"
         self._numpy: model.NumpyModel | None = None
         self._onnx: model.OnnxModel | None = None
         self._tokenizer = None
@@ -167,4 +171,5 @@ class MiniLMEmbedder(Embedder):
     def alignment(self, query: str, words: set[str], texts: list[str]) -> float | None:
         from carto_rankers.embedders import minilm_align
 
-        return minilm_align.alignment(self._numpy_model(), query, words, texts, self.max_tokens)
+        return minilm_align.alignment(self._numpy_model(), query, words, texts, self.max_tokens,
+                                      cut_words=self.cut_words)
