@@ -166,6 +166,9 @@ def test_unheld_words_are_the_content_words_no_document_holds(indexed):
     assert unheld_words(UNSEEN, engine) == {"airflow", "dag", "backfill"}
     assert unheld_words("What did my aunt say about the party?", engine) == {"say"}
     assert unheld_words("the garden party", engine) == set()
+    # the clitic after an apostrophe is no word of the question, straight or curly
+    assert unheld_words("my aunt's garden party", engine) == set()
+    assert unheld_words("the plumber\u2019s van, we'll see", engine) == {"plumber", "van", "see"}
 
 
 def test_a_second_look_that_fails_leaves_the_cosine_floors_verdict(indexed, monkeypatch):

@@ -192,10 +192,17 @@ def _unseen_types(embedder, context) -> tuple[int, ...]:
         return ()
 
 
+#: What follows an apostrophe in "neighbour's", "don't", "we'll": part of the word before it,
+#: not a word of the question. Left in, the "s" of every possessive was an unheld word the
+#: second look required a counterpart for.
+_APOSTROPHES = frozenset("'\u2019")
+_CLITICS = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
+
+
 def unheld_words(text: str, context) -> set[str]:
     """The query's content words (BERT's lower-cased words of the analyzer's content words)
     whose index terms no document of the home holds: "plumber", "heater" on a home that
-    never mentioned them."""
+    never mentioned them; not the clitic after an apostrophe (the "s" of "neighbour's")."""
     from carto_rankers.embedders.minilm_align import is_word
     from carto_rankers.embedders.wordpiece import words as split
 
@@ -203,8 +210,9 @@ def unheld_words(text: str, context) -> set[str]:
     df = {term: context.index.df(term) for term in analyzer.query(text).terms}
     out = set()
     for raw in analyzer.content_words(text):
-        for word in split(raw):
-            if not is_word(word):
+        pieces = split(raw)
+        for n, word in enumerate(pieces):
+            if not is_word(word) or (n and pieces[n - 1] in _APOSTROPHES and word in _CLITICS):
                 continue
             if all(df.get(term, 0) == 0 for term in analyzer.query_terms(word) or [word]):
                 out.add(word)
