@@ -116,6 +116,21 @@ def test_pending_rules_ended_substantial_and_without_wrapup():
     assert [r["session_id"] for r in pending(rows, now, exclude="quiet-work")][:2] == ["ended-work", "other"]
 
 
+def test_the_sample_sessions_span_hours_not_the_months_of_their_projects(tmp_path):
+    """The sample's older work (for decay) is in sessions of its own: a live session shown by
+    standup spans its hours (it once spanned "119d 23h", its project's whole history)."""
+    from carto_core.lenses.livecorpus import LiveCorpus
+    from carto_core.lenses.views import session_summaries
+
+    home = build_sample_home(tmp_path / "h")
+    summaries = session_summaries(LiveCorpus(home))
+    assert {r["session_id"] for r in summaries} == set(SESSIONS.values())
+    for r in summaries:
+        assert r["ended"] - r["started"] <= timedelta(days=1), r["session_id"]
+    live = [r for r in summaries if r["session_id"] in (SESSIONS["a"], SESSIONS["b"], SESSIONS["c"])]
+    assert max(r["ended"] - r["started"] for r in live) < timedelta(hours=3)
+
+
 def test_wrapup_pending_lists_what_the_note_counts(tmp_path):
     home = build_sample_home(tmp_path / "h")
     late = datetime.now(timezone.utc) + timedelta(hours=6)  # every sample session is quiet by then
@@ -124,11 +139,13 @@ def test_wrapup_pending_lists_what_the_note_counts(tmp_path):
     from carto_core.lenses.livecorpus import LiveCorpus
     from carto_core.lenses.views import session_summaries
 
-    expected = [r["session_id"] for r in rule(session_summaries(LiveCorpus(home)), late)]
+    pending = rule(session_summaries(LiveCorpus(home)), late)
+    expected = [r["session_id"] for r in pending]
     assert SESSIONS["a"] not in expected  # it has a wrapup
     assert expected  # the sample's other sessions have commits and no wrapup
     note = build_start_note(home, "someone-new", "/work/webshop", now=late)
-    webshop = [sid for sid in expected if sid != SESSIONS["c"]]  # c is infra-tools
+    webshop = [r["session_id"] for r in pending if r["project"] == "webshop"]
+    assert SESSIONS["b"] in webshop and webshop != expected  # the infra-tools ones are not counted
     assert note["pending_wrapups"] == len(webshop)
     # Wrapping one up removes it from both.
     append_rows(home.log("changelog"), [{"event_id": "evt-wrapb0000001", "timestamp": late.strftime("%Y-%m-%dT%H:%M:%SZ"),

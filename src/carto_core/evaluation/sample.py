@@ -1,9 +1,10 @@
 """Sample data: a small, realistic home written in upstream's row shapes, relative to `now`.
 
-Used by `carto demo` and by tests that need a home with every log populated. Three sessions on
-two projects (two of them edit one file from different checkouts, so standup shows contention),
-commits, research, milestones with a wrapup, prompts and transcript turns, plus older events so
-that decay has something to decay.
+Used by `carto demo` and by tests that need a home with every log populated. Three sessions of
+the last hours on two projects (two of them edit one file from different checkouts, so standup
+shows contention), commits, research, milestones with a wrapup, prompts and transcript turns,
+plus older sessions, 12 days to 4 months back, so that decay has something to decay (in
+sessions of their own: a live session spans hours, not the months its project does).
 """
 
 from __future__ import annotations
@@ -22,18 +23,25 @@ SESSIONS = {
     "a": "5a1e0000-aaaa-4000-8000-00000000000a",
     "b": "5b2e0000-bbbb-4000-8000-00000000000b",
     "c": "5c3e0000-cccc-4000-8000-00000000000c",
+    # The older work decay has something to decay: sessions of their own, days and months
+    # back, so the live sessions span hours as live sessions do.
+    "d": "5d4e0000-dddd-4000-8000-00000000000d",
+    "e": "5e5e0000-eeee-4000-8000-00000000000e",
+    "f": "5f6e0000-ffff-4000-8000-00000000000f",
+    "g": "5a7e0000-aaaa-4000-8000-00000000001a",
+    "h": "5b8e0000-bbbb-4000-8000-00000000001b",
 }
 
 # (minutes ago, session, kind, details). Kinds: bash, edit, commit, fetch, search, milestone,
 # wrapup, prompt, turn.
 SCRIPT: list[tuple[float, str, str, dict]] = [
-    (60 * 24 * 120, "c", "commit", {"project": "infra-tools", "sha": "1f0c9a2", "subject": "feat(deploy): first terraform layout for the staging cluster", "files": ["main.tf", "variables.tf"]}),
-    (60 * 24 * 95, "c", "fetch", {"project": "infra-tools", "url": "https://developer.hashicorp.com/terraform/language/state/remote", "prompt": "how does remote state locking work"}),
-    (60 * 24 * 45, "c", "edit", {"project": "infra-tools", "path": "/work/infra-tools/modules/vpc/main.tf"}),
-    (60 * 24 * 44, "c", "commit", {"project": "infra-tools", "sha": "7d3b1e0", "subject": "fix(vpc): nat gateway per availability zone", "files": ["modules/vpc/main.tf"]}),
-    (60 * 24 * 20, "a", "prompt", {"project": "webshop", "text": "why does the checkout total ignore the coupon when the cart has bundles"}),
-    (60 * 24 * 12, "a", "bash", {"project": "webshop", "command": "pytest tests/test_checkout.py -k coupon"}),
-    (60 * 24 * 12 - 5, "a", "milestone", {"project": "webshop", "milestone": "compaction_auto", "description": "Context compacted (auto)"}),
+    (60 * 24 * 120, "d", "commit", {"project": "infra-tools", "sha": "1f0c9a2", "subject": "feat(deploy): first terraform layout for the staging cluster", "files": ["main.tf", "variables.tf"]}),
+    (60 * 24 * 95, "g", "fetch", {"project": "infra-tools", "url": "https://developer.hashicorp.com/terraform/language/state/remote", "prompt": "how does remote state locking work"}),
+    (60 * 24 * 45, "e", "edit", {"project": "infra-tools", "path": "/work/infra-tools/modules/vpc/main.tf"}),
+    (60 * 24 * 44, "e", "commit", {"project": "infra-tools", "sha": "7d3b1e0", "subject": "fix(vpc): nat gateway per availability zone", "files": ["modules/vpc/main.tf"]}),
+    (60 * 24 * 20, "h", "prompt", {"project": "webshop", "text": "why does the checkout total ignore the coupon when the cart has bundles"}),
+    (60 * 24 * 12, "f", "bash", {"project": "webshop", "command": "pytest tests/test_checkout.py -k coupon"}),
+    (60 * 24 * 12 - 5, "f", "milestone", {"project": "webshop", "milestone": "compaction_auto", "description": "Context compacted (auto)"}),
     (60 * 3, "a", "prompt", {"project": "webshop", "text": "add discount codes to the cart, percent and fixed amount"}),
     (60 * 3 - 2, "a", "turn", {"project": "webshop", "text": "add discount codes to the cart, percent and fixed amount. I'll add a DiscountCode model and apply it in Cart.total() before tax."}),
     (60 * 3 - 4, "a", "edit", {"project": "webshop", "path": "/work/webshop/src/cart.py"}),
