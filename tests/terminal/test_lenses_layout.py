@@ -21,7 +21,20 @@ def test_doctor_says_what_its_hook_probe_found_in_words(sample_home):
 
 
 def test_standup_spans_longer_than_two_days_read_in_days(sample_home):
+    from datetime import timedelta
+
+    from carto_core.evaluation.sample import SESSIONS
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.home import Home
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    # one live session that began five days ago (the sample's own span hours): 4d 23h15m
+    append_rows(Home(sample_home).log("tool-use"), [{
+        "event_id": "evt-longsession01", "timestamp": format_timestamp(utcnow() - timedelta(days=5, minutes=15)),
+        "session_id": SESSIONS["c"], "project": "infra-tools", "type": "tool_bash", "tool": "Bash",
+        "summary": "terraform init", "provider": "claude"}])
     text = piped(["standup", "--since", "6h"], env_for()).stdout
     spans = re.findall(r"· (\S+(?: \d+h)?) span ·", text)
     assert spans and all(not re.fullmatch(r"\d{2,}h\d\dm", s) or int(s.split("h")[0]) < 48 for s in spans)
-    assert any(re.fullmatch(r"\d+d \d+h", s) for s in spans), spans  # the sample's long sessions
+    assert "4d 23h" in spans, spans
+    assert sum(bool(re.fullmatch(r"\d+d \d+h", s)) for s in spans) == 1, spans
