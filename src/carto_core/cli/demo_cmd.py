@@ -45,7 +45,8 @@ def demo(keep: bool) -> None:
     """Build a sample home in a temporary folder and show carto on it.
 
     Runs a search, a facts census and a standup against three scripted agent sessions of the
-    last hours on two projects (and older ones, months back), with carto's defaults (your config file and CARTO_* settings are set aside).
+    last hours on two projects (and older ones, months back), with carto's defaults (your
+    config file and CARTO_* settings are set aside).
     Nothing outside the temporary folder is written or read: HOME points into it for the tour,
     so your ~/.claude, ~/.codex and ~/.hermes stay out of it.
     """
