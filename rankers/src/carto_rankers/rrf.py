@@ -21,6 +21,11 @@ def semantic_weight(default: float) -> float:
         return default
 
 
+def is_semantic(ladder: Ladder) -> bool:
+    """A ladder of the semantic ranker (a store's ladder may carry the name alone)."""
+    return ladder.ranker == SEMANTIC or ladder.name == SEMANTIC
+
+
 class RRFFusion(Fusion):
     name = "rrf"
     description = "reciprocal rank fusion (k 60) x salience"
@@ -55,7 +60,7 @@ class RRFFusion(Fusion):
     unseen_topic = False
 
     def ladder_weight(self, ladder: Ladder) -> float:
-        if ladder.ranker == SEMANTIC or ladder.name == SEMANTIC:
+        if is_semantic(ladder):
             return semantic_weight(self.semantic_share)
         return 1.0
 
@@ -67,7 +72,7 @@ class RRFFusion(Fusion):
 
         best = 0.0
         for ladder in ladders:
-            if ladder.ranker == SEMANTIC or ladder.name == SEMANTIC or not len(ladder):
+            if is_semantic(ladder) or not len(ladder):
                 continue
             if ladder.coverage is None:
                 return 0.0
@@ -82,7 +87,7 @@ class RRFFusion(Fusion):
         # the relevance floor judges as it did
         if any((l.all_token_matches or 0) > 0 and not l.unheld and not l.apart for l in ladders
                if l.ranker != SEMANTIC):
-            return [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC]
+            return [l for l in ladders if not is_semantic(l)]
         return ladders
 
     def unseen_topic_scores(self, ladders: list[Ladder], uniq, score, engine, full=None):
@@ -116,7 +121,7 @@ class RRFFusion(Fusion):
 
         from carto_rankers.bm25 import _member
 
-        semantic = [l for l in ladders if l.ranker == SEMANTIC or l.name == SEMANTIC]
+        semantic = [l for l in ladders if is_semantic(l)]
         unseen = [code for l in semantic for code in getattr(l, "unseen_types", ())]
         if not semantic or (not unseen and (full is None or not full.any())):
             return score
@@ -158,8 +163,7 @@ class RRFFusion(Fusion):
             ranks = first + 1
             firsts.append(indices[first])
             weight = self.ladder_weight(ladder) / (self.k + ranks)
-            if uncovered and ladder.uncovered_lift and (ladder.ranker == SEMANTIC
-                                                        or ladder.name == SEMANTIC):
+            if uncovered and ladder.uncovered_lift and is_semantic(ladder):
                 weight = weight * (1.0 + ladder.uncovered_lift * uncovered)
             if self.coverage_power and ladder.coverage is not None:
                 weight = weight * np.asarray(ladder.coverage, np.float64)[first] ** self.coverage_power
@@ -210,7 +214,7 @@ class RRFFusion(Fusion):
             return []
         uncovered = 0.0
         if self.semantic_uncovered:
-            keyword = [l for l in ladders if l.ranker != SEMANTIC and l.name != SEMANTIC and len(l)]
+            keyword = [l for l in ladders if not is_semantic(l) and len(l)]
             if all(l.coverage is not None for l in keyword):
                 uncovered = max(0.0, 1.0 - max((max(l.coverage) for l in keyword), default=0.0))
         totals: dict[int, float] = {}
@@ -218,8 +222,7 @@ class RRFFusion(Fusion):
         out: dict[int, Fused] = {}
         for ladder in ladders:
             weight = self.ladder_weight(ladder)
-            if uncovered and ladder.uncovered_lift and (ladder.ranker == SEMANTIC
-                                                        or ladder.name == SEMANTIC):
+            if uncovered and ladder.uncovered_lift and is_semantic(ladder):
                 weight *= 1.0 + ladder.uncovered_lift * uncovered
             cover = ladder.coverage if self.coverage_power else None
             holds = ladder.holds_all
