@@ -71,7 +71,7 @@ def test_a_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedd
     assert wordpiece.word_ids("falconry", vocab, vocab["[UNK]"]) == [vocab["falcon"], vocab["##ry"]]
     assert wordpiece.word_ids("relatives", vocab, vocab["[UNK]"]) == [vocab["relatives"]]
     bird_row = ROWS[7]
-    assert embedder.cut_words
+    assert embedder.cut_limit == 0
     assert embedder.alignment(CUT, {"falconry"}, [bird_row]) >= MiniLMEmbedder.alignment_floor + 0.1
 
     strict = MiniLMEmbedder(embedder.home, {"cut_words": "unaligned"})
@@ -86,6 +86,41 @@ def test_a_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedd
     assert strict.alignment(CUT, {"falconry"}, [bird_row]) == 0.0
     assert strict.alignment(CUT, {"falconry", "lesson"}, ROWS) == 0.0
     assert strict.alignment(CUT, {"falconry"}, []) is None  # no candidate: nothing to judge
+
+
+def test_a_count_of_cut_words_makes_a_question_unaligned(embedder, monkeypatch):
+    """`cut_words = 2`: one cut word aligns by its pieces, as by default (the vocabulary cuts
+    ordinary words: "wellbeing"); two such words in the question find no counterpart, counted
+    once each however often they are written."""
+    pair = MiniLMEmbedder(embedder.home, {"cut_words": "2"})
+    pair._numpy = embedder._numpy_model()
+    bird_row = ROWS[7]
+    one = pair.alignment(CUT, {"falconry"}, [bird_row])
+    assert one == pytest.approx(embedder.alignment(CUT, {"falconry"}, [bird_row])) and one > 0.15
+    monkeypatch.setattr(pair._numpy, "states", lambda ids: pytest.fail("model run"))
+    query = "What happened with the falconry lesson and the kubernetes upgrade?"
+    assert pair.alignment(query, {"falconry", "kubernetes"}, [bird_row, ROWS[5]]) == 0.0
+    monkeypatch.undo()
+    twice = pair.alignment("falconry and falconry again", {"falconry"}, [bird_row])
+    assert twice > 0.0  # one word written twice is one word
+
+
+@pytest.mark.parametrize("value, limit", [(None, 0), ("", 0), ("align", 0), ("Unaligned", 1),
+                                          ("unaligned", 1), ("2", 2), (3, 3), ("0", 0)])
+def test_cut_words_is_read_as_a_count(value, limit):
+    from carto_rankers.embedders.minilm_embedder import cut_limit
+
+    assert cut_limit(value) == limit
+
+
+def test_a_cut_words_value_it_cannot_read_is_said_by_check_not_raised_when_built(embedder):
+    from carto_core.semantic.embedder import EmbedderUnavailable
+
+    odd = MiniLMEmbedder(embedder.home, {"cut_words": "sometimes"})
+    assert odd.cut_limit == 0
+    with pytest.raises(EmbedderUnavailable, match="cut_words = 'sometimes'") as caught:
+        odd.check()
+    assert "CARTO_MINILM_CUT_WORDS" in caught.value.fix
 
 
 def test_the_token_states_pool_to_the_query_vector(embedder):

@@ -14,11 +14,11 @@ its worst-aligned such word; the search, as well as its best-aligned candidate.
 A word the vocabulary does not hold whole is cut into pieces ("kubernetes" is ku ##ber ##net
 ##es, "orthodontist" or ##th ##odon ##tist, "wellbeing" well ##bei ##ng) and its vector is the
 mean of its pieces, which is near whatever shares a piece: most of the unseen questions the
-second look lets through pass on such a word. `cut_words=False` says such a word, when no row
-holds it either, has no counterpart, so a best cosine in the band is not evidence: measured,
-it silences far more unseen questions and costs a vague question whose rare word is cut
-("wellbeing"), so it is an option, not the default (docs/ranking.md, "A word the encoder cuts
-in pieces").
+second look lets through pass on such a word. `cut_limit=N` says a query holding N or more such
+words that no row holds either has no counterpart, so a best cosine in the band is not
+evidence. One is enough for a stricter floor, but the vocabulary cuts ordinary words too
+("wellbeing", "greenery") and a vague question holding one loses its answer; a question with
+two such words is rarely one of those (docs/ranking.md, "A word the encoder cuts in pieces").
 """
 
 from __future__ import annotations
@@ -60,17 +60,18 @@ def is_word(word: str) -> bool:
 
 
 def alignment(model, query: str, words: set[str], texts: list[str],
-              max_tokens: int = 128, cut_words: bool = True) -> float | None:
+              max_tokens: int = 128, cut_limit: int = 0) -> float | None:
     """The best candidate's alignment of `words` (query words, as `wordpiece.words` writes
     them): per candidate, the lowest over those words of the best cosine to a word of the
     candidate; the highest over the candidates. None when the query holds none of `words`
-    or there is no candidate text (nothing to judge). `cut_words=False`: 0.0, and no model
-    run, when one of `words` is cut in pieces."""
+    or there is no candidate text (nothing to judge). With `cut_limit` N (0: never): 0.0, and
+    no model run, when N or more of `words` are cut in pieces."""
     vocab = model.vocab()
     q_words, q_places, q_ids = spans(query, vocab, max_tokens)
     if not texts or not any(w in words for w in q_words):
         return None
-    if not cut_words and any(b - a > 1 for w, (a, b) in zip(q_words, q_places) if w in words):
+    if cut_limit and len({w for w, (a, b) in zip(q_words, q_places)
+                          if w in words and b - a > 1}) >= cut_limit:
         return 0.0
     mine, q_vectors = _word_vectors(q_words, q_places, model.states(q_ids),
                                     lambda w: w in words)

@@ -12,9 +12,10 @@ length first, and at most 1,024 padded tokens a run), `max_tokens` (128, the mod
 dearer), `model_file` (CARTO_MINILM_MODEL: the same pinned file elsewhere than the wheel's;
 its sha256 is checked all the same), `rows` (`conversation`, the default: tool rows are left
 to the keyword ladders; `all`), `cut_words` (CARTO_MINILM_CUT_WORDS: `align`, the default,
-or `unaligned`: an unheld word the vocabulary cuts in pieces finds no counterpart in the
+`unaligned`: an unheld word the vocabulary cuts in pieces finds no counterpart in the
 relevance floor's second look, so more questions about things the home never saw find
-nothing, and a few vague ones too; `minilm_align`).
+nothing, and a few vague ones too; or a number N: a question holding N or more such words
+finds none; `minilm_align`).
 
 Not installed (`pip install 'carto-rankers[minilm]'`): `wordllama` answers instead and the
 search and `carto doctor` say so. A model file that is not the pinned one is refused.
@@ -28,6 +29,24 @@ import numpy as np
 
 from carto_core.api import Embedder, EmbedderUnavailable, release_heap
 from carto_rankers.embedders import minilm_model as model
+
+#: `cut_words`' named values: how many unheld words the vocabulary cuts make a question hold
+#: no counterpart (0: they align like any word).
+_CUT_WORDS = {"align": 0, "unaligned": 1}
+_CUT_WORDS_DEFAULT = 0
+
+
+def cut_limit(value) -> int:
+    """`cut_words` as a count: `align` (0), `unaligned` (1), or a number of words."""
+    if value in (None, ""):
+        return _CUT_WORDS_DEFAULT
+    text = str(value).strip().lower()
+    if text in _CUT_WORDS:
+        return _CUT_WORDS[text]
+    if text.isdigit():
+        return int(text)
+    raise ValueError(f"[semantic.minilm] cut_words = {value!r} is not 'align', 'unaligned' or "
+                     "a number of words")
 from carto_rankers.embedders import wordpiece
 
 
@@ -70,7 +89,11 @@ class MiniLMEmbedder(Embedder):
         self.max_tokens = max(8, min(512, int(self.options.get("max_tokens") or 128)))
         self.model_file = str(self.options.get("model_file") or "")
         self.rows = str(self.options.get("rows") or "conversation")
-        self.cut_words = str(self.options.get("cut_words") or "align").lower() != "unaligned"
+        self._option_error = ""
+        try:
+            self.cut_limit = cut_limit(self.options.get("cut_words"))
+        except ValueError as exc:  # construction must not fail: check() says it
+            self.cut_limit, self._option_error = _CUT_WORDS_DEFAULT, str(exc)
         self._numpy: model.NumpyModel | None = None
         self._onnx: model.OnnxModel | None = None
         self._tokenizer = None
@@ -97,6 +120,9 @@ class MiniLMEmbedder(Embedder):
     def check(self) -> None:
         """Installed and, for a query, derived from a verified file (a changed file is hashed
         again: a corrupted one raises ModelMismatch)."""
+        if self._option_error:
+            raise EmbedderUnavailable(self._option_error, "set [semantic.minilm] cut_words (or "
+                                      "CARTO_MINILM_CUT_WORDS) to align, unaligned or 2")
         self._numpy_model()
 
     @property
@@ -172,4 +198,4 @@ class MiniLMEmbedder(Embedder):
         from carto_rankers.embedders import minilm_align
 
         return minilm_align.alignment(self._numpy_model(), query, words, texts, self.max_tokens,
-                                      cut_words=self.cut_words)
+                                      cut_limit=self.cut_limit)
