@@ -19,7 +19,7 @@ def _rows(root):
     return [json.loads(line) for line in (root / "turns.jsonl").read_text().splitlines()]
 
 
-@pytest.mark.parametrize("variant", ["a", "b", "c", "d"])
+@pytest.mark.parametrize("variant", ["a", "b", "c", "d", "e"])
 def test_cases_point_at_real_turns_and_cover_every_category(tmp_path, variant):
     cases, stats = dialogues.generate_dialogues(tmp_path / variant, variant=variant, seed=4, now=NOW)
     rows = {r["event_id"]: r for r in _rows(tmp_path / variant)}
@@ -119,7 +119,7 @@ def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
         assert index.index_of(case.expect[0]) in holders.tolist()
 
 
-@pytest.mark.parametrize("variant", ["a", "b", "c", "d"])
+@pytest.mark.parametrize("variant", ["a", "b", "c", "d", "e"])
 def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     """ask[j] paraphrases tell[j]: the set once drew them apart, so "What is our honeymoon
     destination?" expected "The family holiday this year is Kyoto" (no answer to find)."""
@@ -139,28 +139,53 @@ def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     assert checked >= (5 if variant in "ab" else 3)
 
 
-def test_the_second_check_set_d_shares_nothing_with_the_others(tmp_path):
-    """d checks a default nobody tuned on: no question, topic value or chit-chat line of a, b
-    or c, and one row per utterance (an advice answer is a row of its own, apart from the
-    question before it)."""
-    from carto_core.evaluation import dialogue_d
-
+@pytest.mark.parametrize("variant", ["d", "e"])
+def test_a_check_set_shares_nothing_with_the_others(tmp_path, variant):
+    """d and e check a default nobody tuned on: no question, topic, topic value, chit-chat
+    line, advice or multi-hop person of any other variant, and one row per utterance (an
+    advice answer is a row of its own, apart from the question before it)."""
     made = {v: dialogues.generate_dialogues(tmp_path / v, variant=v, seed=1, now=NOW)[0]
-            for v in "abcd"}
-    d_questions = {c.query for c in made["d"]}
-    for other in "abc":
-        assert not d_questions & {c.query for c in made[other]}
+            for v in dialogues.VARIANTS}
+    own = dialogues._vocabulary(variant)
+    questions = {c.query for c in made[variant]}
+    for other in (v for v in dialogues.VARIANTS if v != variant):
+        assert not questions & {c.query for c in made[other]}
         vocab = dialogues._vocabulary(other)
-        assert not ({v for t in dialogue_d.TOPICS for v in t.values}
+        assert not {t.name for t in own.topics} & {t.name for t in vocab.topics}
+        assert not ({v for t in own.topics for v in t.values}
                     & {v for t in vocab.topics for v in t.values})
-        assert not set(dialogue_d.CHAT) & set(vocab.chat)
-    rows = {r["event_id"]: r for r in _rows(tmp_path / "d")}
-    answers = {answer for _, answer, _ in dialogue_d.ADVICE}
-    advice = [c for c in made["d"] if c.query in {q for _, _, q in dialogue_d.ADVICE}]
-    assert len(advice) == len(dialogue_d.ADVICE)
+        assert not set(own.chat) & set(vocab.chat)
+        assert not set(own.replies) & set(vocab.replies)
+        assert not ({x for case in own.advice for x in case}
+                    & {x for case in vocab.advice for x in case})
+        assert not ({p for h in own.hops for p in h[3]} & {p for h in vocab.hops for p in h[3]})
+    rows = {r["event_id"]: r for r in _rows(tmp_path / variant)}
+    answers = {answer for _, answer, _ in own.advice}
+    advice = [c for c in made[variant] if c.query in {q for _, _, q in own.advice}]
+    assert len(advice) == len(own.advice)
     assert all(rows[c.expect[0]]["summary"] in answers for c in advice)
     assert not any(r["summary"].startswith("User:") for r in rows.values())
     assert set(dialogues.BACKGROUND) == set(dialogues.VARIANTS)
+
+
+def test_the_third_check_set_e_is_written_to_its_shape():
+    """e: every ask question paraphrases without giving the answer away, a change names a
+    value, and no distractor, chit-chat line or small talk holds a topic value."""
+    from carto_core.evaluation import dialogue_e
+
+    values = [v for t in dialogue_e.TOPICS for v in t.values]
+    assert len(dialogue_e.TOPICS) == 9 and len(values) == len(set(values)) == 9 * 6
+    for topic in dialogue_e.TOPICS:
+        assert len(topic.tell) == len(topic.ask) == len(topic.mention) == 3
+        assert len(topic.change) == len(topic.latest) == 2
+        assert all("{v}" in t for t in topic.tell + topic.change)
+        quiet = topic.ask + topic.latest + topic.mention
+        assert not any(v.lower() in q.lower() for v in values for q in quiet), topic.name
+    lines = dialogue_e.CHAT + dialogue_e.REPLIES + dialogue_e.FILLER
+    assert not any(v.lower() in line.lower() for v in values for line in lines)
+    assert (len(dialogue_e.ADVICE), len(dialogue_e.HOPS), len(dialogue_e.OPEN)) == (4, 3, 3)
+    assert all(len(h[3]) == len(h[4]) == 5 for h in dialogue_e.HOPS)
+    assert all(len(lines) == 4 for _, lines, _ in dialogue_e.OPEN)
 
 
 @pytest.mark.parametrize("variant", ["a", "b"])
