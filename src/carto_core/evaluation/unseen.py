@@ -1,10 +1,12 @@
 """Questions about things a home never saw: a search for them should find nothing (exit 3).
 
-Four packs of twenty, each a mix of kinds: questions in one's own words about a life (`u-1`),
-tools and systems a coding home never used, asked as questions and as "the latest on" (`u-2`),
-terse keyword lists (`u-3`), and the held-out packs (`u-4`: every kind, other phrasings, run
-once after the cosine floor was chosen on the other three; `u-5`: tools a coding user would
-ask about and a life, written before the token-alignment round and run once at its end).
+Packs of twenty to thirty, each a mix of kinds: questions in one's own words about a life
+(`u-1`), tools and systems a coding home never used, asked as questions and as "the latest on"
+(`u-2`), terse keyword lists (`u-3`), and the held-out packs (`u-4`: every kind, other
+phrasings, run once after the cosine floor was chosen on the other three; `u-5`: tools a coding
+user would ask about and a life, written before the token-alignment round and run once at its
+end; `u-6`: every kind, thirty questions on topics none of the others touch, written for a
+check of a rule chosen on `u-1`..`u-5`).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `unseen_in(home_text, question)` is the check the evaluation runs
@@ -136,9 +138,56 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("When is the ferry to the hebrides leaving?", ("ferry", "hebrides")),
         ("What did the notary need for the apartment sale?", ("notary",)),
     ],
+    "u-6": [  # held out, written for a check of a rule chosen on u-1..u-5: every kind
+        # tools, services and languages a coding home never used
+        ("Why does varnish keep serving stale pages after we purge the product URLs?",
+         ("varnish",)),
+        ("latest on the datadog APM bill after the trace volume spike", ("datadog",)),
+        ("How did we resolve the cockroachdb transaction retry errors on the ledger tables?",
+         ("cockroachdb",)),
+        ("latest on the sveltekit upgrade for the marketing site", ("sveltekit", "svelte")),
+        ("Why does the fastly VCL strip the authorization header on cached routes?",
+         ("fastly", "vcl")),
+        ("Which packer template builds the golden AMI for the batch workers?", ("packer", "ami")),
+        ("why does the hadoop namenode drop into safe mode every time we restart the cluster",
+         ("hadoop", "namenode")),
+        ("Why does the laravel queue worker keep re-running jobs that already failed?",
+         ("laravel",)),
+        ("What happened with the pagerduty escalation that never paged the on-call?",
+         ("pagerduty",)),
+        ("latest on the auth0 tenant migration", ("auth0",)),
+        ("How do we get the C# solution building with dotnet 8 on the ARM runners?",
+         ("dotnet", "c#")),
+        ("Why does the neo4j cypher query time out on the recommendations graph?",
+         ("neo4j", "cypher")),
+        # terse keywords
+        ("ocaml dune build cache", ("ocaml",)),
+        ("salesforce apex governor limits", ("salesforce", "apex")),
+        ("sqs visibility timeout retries", ("sqs",)),
+        ("tailwind purge unused classes", ("tailwind",)),
+        ("keycloak realm export", ("keycloak",)),
+        ("minio erasure coding drives", ("minio",)),
+        # a life, in one's own words
+        ("How did mum's cataract operation go on Thursday?", ("cataract",)),
+        ("When is the chimney sweep coming back to look at the wood burner?",
+         ("chimney", "wood burner")),
+        ("Which metal detector did I pick up at the car boot sale?",
+         ("metal detector", "car boot")),
+        ("What did the audiologist say about dad's hearing aids?", ("audiologist", "hearing aid")),
+        ("Which ryokan did we stay at in Hakone?", ("ryokan", "hakone")),
+        ("How did I score at the archery club's autumn shoot?", ("archery",)),
+        ("What did the arborist say about the sycamore leaning over the fence?",
+         ("arborist", "sycamore")),
+        ("Which pressure washer did I end up buying for the patio?", ("pressure washer",)),
+        ("How is my niece getting on with her gymnastics squad?", ("gymnastics",)),
+        # vague, but naming the topic
+        ("anything new on the calligraphy class?", ("calligraphy",)),
+        ("any word on the scuba certification?", ("scuba",)),
+        ("where did we land with the scala thing?", ("scala",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5")
+HELD_OUT = ("u-4", "u-5", "u-6")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
