@@ -30,6 +30,9 @@ CUT = "What happened with the falconry lesson?"
 #: Unseen and in the band: its unheld words align 0.22 with a top row (the pieces of
 #: or ##th ##odon ##tist among them), so the second look lets it through.
 CUT_FOUND = "What did the orthodontist recommend for my daughter?"
+#: Unseen, in the band, with two words the vocabulary cuts (falcon ##ry, taste ##r): their
+#: pieces align 0.17 with the row about birds.
+PAIR = "How did the falconry taster go?"
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +64,8 @@ def test_the_best_candidate_counts_and_each_its_worst_word(embedder):
     assert embedder.alignment(VAGUE, {"relatives"}, []) is None
 
 
-def test_a_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedder, monkeypatch):
-    """By default the mean of a cut word's pieces is aligned like any word's, and it finds a
+def test_one_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedder, monkeypatch):
+    """By default one cut word's pieces are aligned (their mean) like any word, and it finds a
     false kin (falcon ##ry with the row about birds); `cut_words = "unaligned"`: it finds no
     counterpart, and no model is run to say so. A word held whole is aligned either way."""
     from carto_rankers.embedders import wordpiece
@@ -71,7 +74,7 @@ def test_a_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedd
     assert wordpiece.word_ids("falconry", vocab, vocab["[UNK]"]) == [vocab["falcon"], vocab["##ry"]]
     assert wordpiece.word_ids("relatives", vocab, vocab["[UNK]"]) == [vocab["relatives"]]
     bird_row = ROWS[7]
-    assert embedder.cut_limit == 0
+    assert embedder.cut_limit == 2
     assert embedder.alignment(CUT, {"falconry"}, [bird_row]) >= MiniLMEmbedder.alignment_floor + 0.1
 
     strict = MiniLMEmbedder(embedder.home, {"cut_words": "unaligned"})
@@ -89,14 +92,16 @@ def test_a_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embedd
 
 
 def test_a_count_of_cut_words_makes_a_question_unaligned(embedder, monkeypatch):
-    """`cut_words = 2`: one cut word aligns by its pieces, as by default (the vocabulary cuts
-    ordinary words: "wellbeing"); two such words in the question find no counterpart, counted
-    once each however often they are written."""
-    pair = MiniLMEmbedder(embedder.home, {"cut_words": "2"})
+    """The default, two: one cut word aligns by its pieces (the vocabulary cuts ordinary words:
+    "wellbeing"); two such words in the question find no counterpart, counted once each however
+    often they are written."""
+    pair = embedder
     pair._numpy = embedder._numpy_model()
     bird_row = ROWS[7]
+    never = MiniLMEmbedder(embedder.home, {"cut_words": "align"})
+    never._numpy = embedder._numpy_model()
     one = pair.alignment(CUT, {"falconry"}, [bird_row])
-    assert one == pytest.approx(embedder.alignment(CUT, {"falconry"}, [bird_row])) and one > 0.15
+    assert one == pytest.approx(never.alignment(CUT, {"falconry"}, [bird_row])) and one > 0.15
     monkeypatch.setattr(pair._numpy, "states", lambda ids: pytest.fail("model run"))
     query = "What happened with the falconry lesson and the kubernetes upgrade?"
     assert pair.alignment(query, {"falconry", "kubernetes"}, [bird_row, ROWS[5]]) == 0.0
@@ -105,7 +110,7 @@ def test_a_count_of_cut_words_makes_a_question_unaligned(embedder, monkeypatch):
     assert twice > 0.0  # one word written twice is one word
 
 
-@pytest.mark.parametrize("value, limit", [(None, 0), ("", 0), ("align", 0), ("Unaligned", 1),
+@pytest.mark.parametrize("value, limit", [(None, 2), ("", 2), ("align", 0), ("Unaligned", 1),
                                           ("unaligned", 1), ("2", 2), (3, 3), ("0", 0)])
 def test_cut_words_is_read_as_a_count(value, limit):
     from carto_rankers.embedders.minilm_embedder import cut_limit
@@ -117,7 +122,7 @@ def test_a_cut_words_value_it_cannot_read_is_said_by_check_not_raised_when_built
     from carto_core.semantic.embedder import EmbedderUnavailable
 
     odd = MiniLMEmbedder(embedder.home, {"cut_words": "sometimes"})
-    assert odd.cut_limit == 0
+    assert odd.cut_limit == 2
     with pytest.raises(EmbedderUnavailable, match="cut_words = 'sometimes'") as caught:
         odd.check()
     assert "CARTO_MINILM_CUT_WORDS" in caught.value.fix
@@ -184,6 +189,19 @@ def test_in_the_band_a_cut_word_no_row_holds_confirms_only_by_default(indexed, m
     assert not floor["found"] and result.results == [] and floor["best_confirm"] == 0.0
     result, floor = _search(indexed, VAGUE, monkeypatch)  # its unheld word is held whole
     assert floor["found"] and result.results[0].event_id == "turn-s0-1"
+
+
+def test_in_the_band_two_cut_words_no_row_holds_find_no_counterpart_by_default(indexed,
+                                                                              monkeypatch):
+    monkeypatch.setenv("CARTO_MINILM_CUT_WORDS", "align")
+    result, floor = _search(indexed, PAIR, monkeypatch)
+    assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
+    assert floor["found"] and result.results and floor["best_confirm"] >= 0.15
+    monkeypatch.delenv("CARTO_MINILM_CUT_WORDS")
+    result, floor = _search(indexed, PAIR, monkeypatch)
+    assert not floor["found"] and result.results == [] and floor["best_confirm"] == 0.0
+    result, floor = _search(indexed, CUT_FOUND, monkeypatch)  # one cut word: aligned
+    assert floor["found"] and result.results and floor["best_confirm"] >= 0.15
 
 
 def test_without_the_band_the_unseen_question_is_found_as_before(indexed, monkeypatch):
