@@ -15,8 +15,13 @@ Sets (generated, deterministic, with one fixed clock):
 - `dlg-e`: dialogues variant e (written apart a third time: everyday topics of work, family,
   health, money, home and travel, questions from specific to vague, one row per utterance,
   sessions of one to nine exchanges over 360 days) x 3 seeds among 3,000 coding events: the
-  third check set. Built with the others but not in the default --sets: it stays unseen until
-  a default chosen on the other sets is checked on it.
+  third check set;
+- `dlg-f`: dialogues variant f (written apart a fourth time: topics the others leave alone, a
+  club, Lent, neighbours, the dog, the car, committees, friends' news, study and faith,
+  questions from specific to vague, one row per utterance, sessions of one to seven exchanges
+  over 330 days) x 3 seeds among 2,500 coding events: the fourth check set.
+  dlg-e and dlg-f are built with the others but not in the default --sets: they stay unseen
+  until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -92,7 +97,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
-_DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e")
+_DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -117,8 +122,8 @@ def render(rows: list[dict]) -> str:
 
     out = ["| analyzer | embedder | fusion | decay | known-item s@10 <7d / 7-30d / 30-90d / 90d+ "
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
-           "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]

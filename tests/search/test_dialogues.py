@@ -19,7 +19,7 @@ def _rows(root):
     return [json.loads(line) for line in (root / "turns.jsonl").read_text().splitlines()]
 
 
-@pytest.mark.parametrize("variant", ["a", "b", "c", "d", "e"])
+@pytest.mark.parametrize("variant", ["a", "b", "c", "d", "e", "f"])
 def test_cases_point_at_real_turns_and_cover_every_category(tmp_path, variant):
     cases, stats = dialogues.generate_dialogues(tmp_path / variant, variant=variant, seed=4, now=NOW)
     rows = {r["event_id"]: r for r in _rows(tmp_path / variant)}
@@ -119,7 +119,7 @@ def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
         assert index.index_of(case.expect[0]) in holders.tolist()
 
 
-@pytest.mark.parametrize("variant", ["a", "b", "c", "d", "e"])
+@pytest.mark.parametrize("variant", ["a", "b", "c", "d", "e", "f"])
 def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     """ask[j] paraphrases tell[j]: the set once drew them apart, so "What is our honeymoon
     destination?" expected "The family holiday this year is Kyoto" (no answer to find)."""
@@ -139,9 +139,9 @@ def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     assert checked >= (5 if variant in "ab" else 3)
 
 
-@pytest.mark.parametrize("variant", ["d", "e"])
+@pytest.mark.parametrize("variant", ["d", "e", "f"])
 def test_a_check_set_shares_nothing_with_the_others(tmp_path, variant):
-    """d and e check a default nobody tuned on: no question, topic, topic value, chit-chat
+    """d, e and f check a default nobody tuned on: no question, topic, topic value, chit-chat
     line, advice or multi-hop person of any other variant, and one row per utterance (an
     advice answer is a row of its own, apart from the question before it)."""
     made = {v: dialogues.generate_dialogues(tmp_path / v, variant=v, seed=1, now=NOW)[0]
@@ -168,24 +168,27 @@ def test_a_check_set_shares_nothing_with_the_others(tmp_path, variant):
     assert set(dialogues.BACKGROUND) == set(dialogues.VARIANTS)
 
 
-def test_the_third_check_set_e_is_written_to_its_shape():
-    """e: every ask question paraphrases without giving the answer away, a change names a
-    value, and no distractor, chit-chat line or small talk holds a topic value."""
-    from carto_core.evaluation import dialogue_e
+@pytest.mark.parametrize("variant", ["e", "f"])
+def test_the_third_and_fourth_check_sets_are_written_to_their_shape(variant):
+    """e and f: every ask question paraphrases without giving the answer away, a change names
+    a value, and no distractor, chit-chat line or small talk holds a topic value."""
+    from carto_core.evaluation import dialogue_e, dialogue_f
 
-    values = [v for t in dialogue_e.TOPICS for v in t.values]
-    assert len(dialogue_e.TOPICS) == 9 and len(values) == len(set(values)) == 9 * 6
-    for topic in dialogue_e.TOPICS:
+    module = {"e": dialogue_e, "f": dialogue_f}[variant]
+    values = [v for t in module.TOPICS for v in t.values]
+    assert len(module.TOPICS) == 9 and len(values) == len(set(values)) == 9 * 6
+    for topic in module.TOPICS:
         assert len(topic.tell) == len(topic.ask) == len(topic.mention) == 3
         assert len(topic.change) == len(topic.latest) == 2
         assert all("{v}" in t for t in topic.tell + topic.change)
         quiet = topic.ask + topic.latest + topic.mention
         assert not any(v.lower() in q.lower() for v in values for q in quiet), topic.name
-    lines = dialogue_e.CHAT + dialogue_e.REPLIES + dialogue_e.FILLER
+    lines = module.CHAT + module.REPLIES + module.FILLER
     assert not any(v.lower() in line.lower() for v in values for line in lines)
-    assert (len(dialogue_e.ADVICE), len(dialogue_e.HOPS), len(dialogue_e.OPEN)) == (4, 3, 3)
-    assert all(len(h[3]) == len(h[4]) == 5 for h in dialogue_e.HOPS)
-    assert all(len(lines) == 4 for _, lines, _ in dialogue_e.OPEN)
+    assert (len(module.ADVICE), len(module.HOPS), len(module.OPEN)) == (4, 3, 3)
+    assert all(len(h[3]) == len(h[4]) == 5 for h in module.HOPS)
+    assert all(len(lines) == 4 for _, lines, _ in module.OPEN)
+    assert len(module.CHAT) == 12 and len(module.REPLIES) == len(module.FILLER) == 5
 
 
 @pytest.mark.parametrize("variant", ["a", "b"])
