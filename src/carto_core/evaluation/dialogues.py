@@ -16,7 +16,7 @@ Categories (as in long-term conversational memory benchmarks):
   (hit: either one in the top k; recall@10: the share of both found).
 - `open`: an open question whose evidence is every turn on a theme (two to four).
 
-Six variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
+Seven variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
 work), `b` (carto's own turn shape, the person's message and the reply in one row, other
 templates and names, no coding background), `c` (`evaluation.dialogue_c`: written apart,
 other topics and questions, longer messages and replies, many one-exchange sessions and a few
@@ -25,12 +25,16 @@ long ones over 400 days, rows joined as the Claude transcript reader joins them)
 answer, utterance rows, mid-length sessions over 300 days), `e` (`evaluation.dialogue_e`:
 written apart a third time, everyday topics from work, family, health, money, home and
 travel, questions from specific to vague, utterance rows, sessions of one to nine exchanges
-over 360 days, small talk before and after a fact) and `f` (`evaluation.dialogue_f`: written
+over 360 days, small talk before and after a fact), `f` (`evaluation.dialogue_f`: written
 apart a fourth time, topics from walks of life the others leave alone (a club, Lent,
 neighbours, the dog, the car, committees, friends' news, study, faith), questions from
 specific to vague, utterance rows, sessions of one to seven exchanges over 330 days, small
-talk before and after a fact). Defaults are chosen on `a` and `b` and checked on `c` and `d`;
-`e` is the third check set and `f` the fourth check set, both kept unseen by tuning.
+talk before and after a fact) and `g` (`evaluation.dialogue_g`: written apart a fifth time,
+one person's side job, elderly father, teenage daughter's options, online returns, small
+pets, metal detecting, tattoos, dentist and dating, questions from specific to vague,
+utterance rows, sessions of one to eight exchanges over 380 days, small talk before and after
+a fact). Defaults are chosen on `a` and `b` and checked on `c` and `d`; `e` is the third
+check set, `f` the fourth and `g` the fifth check set, all kept unseen by tuning.
 Deterministic for a (variant, seed).
 """
 
@@ -251,7 +255,7 @@ ADVICE = [
 ]
 
 
-VARIANTS = ("a", "b", "c", "d", "e", "f")
+VARIANTS = ("a", "b", "c", "d", "e", "f", "g")
 
 
 @dataclass
@@ -263,12 +267,12 @@ class _Vocabulary:
     chat: list
     replies: list
     split: bool              # a and b share the lists, each taking half of every phrasing
-    filler: list             # small talk around a fact (c, d, e, f)
-    lengths: tuple = ()      # exchanges of chit-chat per session (c to f); a and b: 2 to 6
+    filler: list             # small talk around a fact (c to g)
+    lengths: tuple = ()      # exchanges of chit-chat per session (c to g); a and b: 2 to 6
     sessions: int = 160
     days: int = 240
-    rows: str = "utterance"  # a, d, e, f: one row per utterance; b: "User:" labels; c: joined
-    filler_after: bool = True  # c, e, f: small talk after the fact too; d: only before it
+    rows: str = "utterance"  # a, d to g: one row per utterance; b: "User:" labels; c: joined
+    filler_after: bool = True  # c, e, f, g: small talk after the fact too; d: only before it
 
 
 def _vocabulary(variant: str) -> _Vocabulary:
@@ -293,6 +297,12 @@ def _vocabulary(variant: str) -> _Vocabulary:
 
         return _Vocabulary(f.TOPICS, f.ADVICE, f.HOPS, f.OPEN, f.CHAT, f.REPLIES, False, f.FILLER,
                            (1, 2, 3, 5, 7), sessions=120, days=330, rows="utterance",
+                           filler_after=True)
+    if variant == "g":
+        from carto_core.evaluation import dialogue_g as g
+
+        return _Vocabulary(g.TOPICS, g.ADVICE, g.HOPS, g.OPEN, g.CHAT, g.REPLIES, False, g.FILLER,
+                           (1, 1, 2, 3, 4, 8), sessions=125, days=380, rows="utterance",
                            filler_after=True)
     return _Vocabulary(TOPICS, ADVICE, HOPS, OPEN, CHAT, REPLIES, True, [],
                        rows="utterance" if variant == "a" else "labelled")
@@ -320,7 +330,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
     from carto_core.evaluation.agecurve import Case
 
     if variant not in VARIANTS:
-        raise ValueError("variant is 'a', 'b', 'c', 'd', 'e' or 'f'")
+        raise ValueError("variant is 'a', 'b', 'c', 'd', 'e', 'f' or 'g'")
     vocab = _vocabulary(variant)
     sessions = sessions or vocab.sessions
     days = days or vocab.days
@@ -469,8 +479,8 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
 
 
 #: Background events under each variant's dialogues in the measured sets: a's among many
-#: unrelated rows, b's alone, c's, d's, e's and f's among some (docs/ranking.md).
-BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500}
+#: unrelated rows, b's alone, c's to g's among some (docs/ranking.md).
+BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g": 3500}
 
 
 def dialogue_home(root: Path | str, *, variant: str, seed: int, now: datetime) -> Path:

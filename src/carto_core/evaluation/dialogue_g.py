@@ -1,0 +1,247 @@
+"""Variant `g` of the dialogue set: a fifth check set, written apart from `a` to `f` (its own
+topics, values, people, places, questions, chit-chat and replies), kept unseen so that a
+default chosen on the others can be checked once more on a set nobody tuned on. The facts are
+one person's: a side job, an elderly father's move into care, a teenage daughter's GCSE
+options, online orders sent back, small pets, metal detecting, tattoos, the dentist and dating
+again; questions are asked as people ask an assistant to remember ("what did I say I'd taken
+on to help pay off my plastic?", "what was the verdict on my gnashers?"), from the specific to
+the vague, and mostly share no content word with the message that answers them. Sessions run
+from one exchange to eight over 380 days; small talk may sit before and after a fact in the
+same message; rows are one utterance each, among 3,500 coding events.
+"""
+
+from __future__ import annotations
+
+from carto_core.evaluation.topic import Topic
+
+TOPICS: list[Topic] = [
+    Topic("sidehustle", ["delivering takeaways for Deliveroo", "selling vintage denim on Vinted",
+                         "mystery shopping for the supermarkets",
+                         "doing the books for a local plumber",
+                         "marking exam papers for AQA", "pulling pints at a wedding venue"],
+          ["I've started {v} on the side to chip away at the credit card.",
+           "The extra from {v} paid the whole gas bill this month.",
+           "Don't tell my boss, but I'm {v} a couple of evenings a week."],
+          ["What did I say I'd taken on to help pay off my plastic?",
+           "How did I manage to cover the heating this month?",
+           "What's the little evening earner I'm keeping quiet about at work?"],
+          ["Apparently you have to tell HMRC once you make over a grand on the side.",
+           "Two jobs and a teenager leaves no time for anything.",
+           "Everyone at work seems to have some sort of hustle going these days."],
+          ["I've packed in {old}; I'm {v} for extra cash now.",
+           "The side gig now is {v}."],
+          ["What do I do for a bit of extra money at the moment?",
+           "Where's my second income coming from these days?"]),
+    Topic("dadcare", ["Oakwood House care home", "sheltered housing in Bexhill",
+                      "the spare room at my sister's", "a bungalow round the corner from us",
+                      "Cedar Lodge nursing home", "a retirement flat in Harrogate"],
+          ["Dad's moving into {v} at the end of the month.",
+           "We've finally got Dad settled in {v}, thank God.",
+           "Since his fall the plan is for Dad to live in {v}."],
+          ["Where's my father relocating to in a few weeks?",
+           "Where did we eventually manage to find a place for my old man?",
+           "Where's Pops going after that tumble he took?"],
+          ["Dad keeps ringing me at six in the morning to ask what day it is.",
+           "The Attendance Allowance form is forty pages long, I kid you not.",
+           "Dad's hearing aids spend more time in the drawer than in his ears."],
+          ["Dad's left {old} and he's in {v} now.",
+           "We've had to move Dad again, this time to {v}."],
+          ["Where does Dad live now?", "Where's my dad staying these days?"]),
+    Topic("options", ["Triple Science", "Food Tech", "Computer Science", "Drama", "Geography",
+                      "Media Studies"],
+          ["Mia's picked {v} as her main GCSE option.",
+           "Mia's form tutor reckons {v} is the right choice for her.",
+           "Mia came home buzzing after her first {v} lesson in Year 10."],
+          ["Which subject did my daughter go for when she chose her exams for next year?",
+           "What did her teacher think my girl should take?",
+           "What class had my teenager all excited at the start of term?"],
+          ["Mia's report says she's bright but talks too much in class.",
+           "The whole year group is up in arms about the new blazer rules.",
+           "Mia lives on TikTok in her room and only comes down for food."],
+          ["Mia's dropped {old} and switched to {v}.",
+           "Mia's changed her option, she's doing {v} now."],
+          ["Which option is Mia doing now?",
+           "What has my daughter ended up taking for GCSE?"]),
+    Topic("parcel", ["a robot hoover from Amazon", "a pair of Dr. Martens from ASOS",
+                     "a cordless drill from Screwfix", "a jute rug from Dunelm",
+                     "a wetsuit from Decathlon", "a Dyson hairdryer off eBay"],
+          ["I'm sending back {v}, it's nothing like the photos.",
+           "The courier left {v} on top of next door's wheelie bin in the rain.",
+           "Three weeks and still no refund for {v}."],
+          ["Which online buy turned out to look completely different in real life?",
+           "What did the delivery driver dump outside the neighbour's in a downpour?",
+           "What am I still waiting to get my money back on?"],
+          ["Evri have lost yet another parcel of mine.",
+           "I really need to stop scrolling the sales at midnight.",
+           "The returns queue at the Post Office was twenty people deep."],
+          ["The money for {old} finally came back, but now I'm returning {v}.",
+           "Next thing going back in the post: {v}."],
+          ["What am I in the middle of sending back now?",
+           "Which of my orders is the current return?"]),
+    Topic("smallpet", ["a bearded dragon called Gus", "two guinea pigs, Bubble and Squeak",
+                       "a Syrian hamster named Peanut", "a lop-eared rabbit called Clover",
+                       "a corn snake called Noodle", "three ex-battery hens"],
+          ["Mia finally wore me down and now we've got {v}.",
+           "Guess who ends up mucking out {v} every Sunday? Me, obviously.",
+           "The exotics vet charged sixty quid just to look at {v}."],
+          ["What did my teenager nag me into getting?",
+           "What am I stuck cleaning up after at the weekend?",
+           "Which creature did I pay through the nose to have checked over?"],
+          ["There's hay and sawdust all over the utility room again.",
+           "The pet shop wanted a hundred and twenty quid for a hutch.",
+           "My mum thinks keeping animals in the house is disgusting."],
+          ["We rehomed {old} through a Facebook group, and now we've got {v}.",
+           "The newest addition to our little zoo is {v}."],
+          ["What pet do we keep now?",
+           "Which little creature lives with us at the moment?"]),
+    Topic("detecting", ["a Roman coin", "a Georgian shoe buckle", "a lead musket ball",
+                        "a silver thimble", "a Saxon strap end", "a Victorian love token"],
+          ["Out with the detector on the farm on Sunday and I dug up {v}!",
+           "The finds liaison officer has logged {v} from my field.",
+           "I've had {v} cleaned up and framed for the hallway."],
+          ["What did I pull out of the ground last weekend?",
+           "What did the museum bloke write up in his records for me?",
+           "What's the old relic hanging by our front door?"],
+          ["The farmer only lets us on after the harvest's in.",
+           "Nine hours in the wind and all I got was ring pulls and shotgun cartridges.",
+           "My XP Deus keeps beeping at nothing, I think it needs updating."],
+          ["Forget {old}, my best ever find is {v} now.",
+           "Top of my collection now: {v}."],
+          ["What's my prize find at the moment?",
+           "Which discovery is the pride of my collection now?"]),
+    Topic("tattoo", ["a swallow on my wrist", "my nan's initials behind my ear",
+                     "a koi carp on my calf", "a sunflower on my shoulder blade",
+                     "a compass on my forearm", "the Liver Building on my ankle"],
+          ["I'm booked in at the studio on Saturday to get {v}.",
+           "Mum nearly had a heart attack when she saw {v}.",
+           "I've been sketching {v} for months and I'm finally going for it."],
+          ["What ink am I having done at the weekend?",
+           "What gave my mother such a fright?",
+           "What design have I been planning for ages?"],
+          ["The healing stage itches like mad.",
+           "Any decent artist round here is booked up six months ahead.",
+           "Work still has a daft rule about covering up at client meetings."],
+          ["I've had {old} lasered off and got {v} instead.",
+           "Fresh ink this week: {v}."],
+          ["What's my most recent tattoo?", "What was the last bit of ink I had done?"]),
+    Topic("dentist", ["a root canal", "two fillings", "a crown on my back tooth",
+                      "a wisdom tooth extraction", "a deep clean with the hygienist",
+                      "a new bridge"],
+          ["The dentist says I need {v}, and that's on the NHS.",
+           "I've been putting off {v} since before Christmas.",
+           "Booked the afternoon off work for {v} next Thursday."],
+          ["What was the verdict on my gnashers at the check-up?",
+           "What have I been dodging since the festive season?",
+           "What am I taking a half day for next week?"],
+          ["I've been terrified of the drill since I was a kid.",
+           "You can't get an NHS dentist round here for love nor money.",
+           "I've been grinding my teeth in my sleep again."],
+          ["The dentist finished {old}, and now I need {v}.",
+           "Back in the chair next week, this time for {v}."],
+          ["What's the next dental work I've got coming up?",
+           "What treatment am I due at the dentist now?"]),
+    Topic("dating", ["a scaffolder called Lee", "a divorced dad called Marcus",
+                     "a sound engineer named Theo", "a plasterer called Jonno",
+                     "a maths teacher named Imran", "a firefighter called Rob"],
+          ["Three dates now with {v} from Bumble.",
+           "Don't laugh, but I'm seeing {v}.",
+           "Mia's met {v} and for once she didn't roll her eyes."],
+          ["Who have I been meeting up with off that app?",
+           "Who's this new man in my life?",
+           "Who did my daughter get introduced to without sulking?"],
+          ["Dating at my age is an absolute minefield.",
+           "Got ghosted again after a perfectly nice drink.",
+           "The girls at work want a full debrief every Monday morning."],
+          ["It fizzled out with {old}, and now I'm seeing {v}.",
+           "New man on the scene: {v}."],
+          ["Who am I dating at the moment?", "Who's my current boyfriend?"]),
+]
+
+#: (ask, the assistant's answer (the evidence), the later question about the answer)
+ADVICE = [
+    ("whats the best way to get rid of ants in the kitchen?? they're coming in under the back "
+     "door",
+     "Follow the trail back to where they're getting in and seal the gap with silicone, then put "
+     "bait stations such as Nippon along their route instead of spraying, so the workers carry "
+     "the poison back and it finishes off the nest.",
+     "What did you suggest for the little invaders marching in from the garden?"),
+    ("My dad is 84 and keeps getting scam calls, he nearly read his card number out to one "
+     "yesterday. What can I actually do?",
+     "Register his number with the Telephone Preference Service, ask his phone provider to switch "
+     "on their free call blocking and think about a call-blocking handset such as a BT Premium "
+     "phone; then agree one simple rule with him: the bank never asks for card details over the "
+     "phone, so he hangs up and rings you.",
+     "How were we going to stop those crooks ringing my father?"),
+    ("is it worth overpaying my student loan or should i just put the money in savings",
+     "Usually not: whatever is left gets written off after a set number of years and many people "
+     "never clear it, so overpaying can mean handing over money you'd never have had to pay. "
+     "Build an emergency fund first, then look at your pension or a Lifetime ISA.",
+     "Did you think I should chuck spare cash at what I owe from uni?"),
+    ("Mould on the bedroom ceiling AGAIN. Landlord says it's a 'lifestyle issue'. Is it??",
+     "Some of it may be condensation, so dry washing outdoors when you can, open the window a "
+     "crack after showers and keep the heating low but steady; but if it keeps coming back, "
+     "report it to the landlord in writing, because they have to deal with damp that makes a "
+     "home unfit to live in, and the council's environmental health team can step in if they "
+     "won't.",
+     "What did you say about the black patches spreading above my bed?"),
+]
+
+#: (first hop: who and a detail, second hop: the answer, the question naming the detail,
+#: people, details)
+HOPS = [
+    ("Mia's friend {p} is having a {x} party for her sixteenth.",
+     "{p}'s parents have hired the scout hut and a DJ, and it finishes at half eleven.",
+     "What time does the {x} party my daughter's going to end?",
+     ["Tegan", "Sienna", "Kacey", "Hafsa", "Freya"],
+     ["Hawaiian", "murder mystery", "pyjama", "Great Gatsby", "neon rave"]),
+    ("The agency has sent a new carer, {p}, to do Dad's {x} visits.",
+     "{p} spotted that Dad's ankles had swollen up and got the district nurse round.",
+     "What did the carer who does my father's {x} call notice?",
+     ["Ioana", "Maricel", "Rumbidzai", "Bogdan", "Sinead"],
+     ["breakfast", "teatime", "bedtime", "lunchtime", "weekend"]),
+    ("I sold my old {x} on Facebook Marketplace to someone called {p}.",
+     "{p} has messaged me furious, saying it turned up damaged and wants half the money back.",
+     "What's the problem with the person who bought my old {x}?",
+     ["Gethin", "Shona", "Ruairi", "Precious", "Dominika"],
+     ["Kenwood mixer", "prom dress", "Nintendo Switch", "pram", "North Face coat"]),
+]
+
+#: (theme, evidence lines, the open question)
+OPEN = [
+    ("mishaps", ["Dropped my phone down the loo at work and the rice trick did nothing.",
+                 "Reversed into a bollard in the big Tesco car park.",
+                 "Put a red sock in with the whites, so all my work shirts are pink now.",
+                 "Missed the last train back from Sheffield and had to get a sixty-quid taxi."],
+     "What's gone wrong for me lately?"),
+    ("nightsout", ["Went to a drag bingo night with the girls from the office.",
+                   "Had a bottomless brunch for Shaz's fortieth, never again.",
+                   "Saw a stand-up at the Glee Club who had me crying with laughter.",
+                   "Ended up belting out ABBA at a karaoke bar until gone one."],
+     "What have I been getting up to when I go out?"),
+    ("bargains", ["Got a Le Creuset casserole dish for a fiver at the car boot.",
+                  "Found a barely worn Barbour jacket in the Sue Ryder shop for twelve quid.",
+                  "Grabbed a bag of pastries on Too Good To Go for three pounds.",
+                  "Switched the big shop to Aldi and we're saving about forty quid a week."],
+     "Any bargains I've been bragging about?"),
+]
+
+CHAT = ["Morning. Running on about two hours' sleep here.",
+        "What's a polite way to tell someone their music is too loud?",
+        "Can you give me a tea I can make with mince, a tin of tomatoes and some peppers?",
+        "How do I get biro off a white school shirt?",
+        "Is it 'who' or 'whom' in 'to ___ it may concern'?",
+        "Write me a funny caption for a photo of my nan on a jet ski.",
+        "Roughly how many calories are in a Greggs sausage roll?",
+        "Can you explain what a tracker mortgage is?",
+        "Give me a ten-minute workout I can do in the lounge.",
+        "Think of a punny name for my friend's nail salon.",
+        "What's Line of Duty about, without any spoilers?",
+        "Lol ok, that'll do."]
+REPLIES = ["Here you go. I've kept it short so it doesn't read like an essay.",
+           "Okay! Two ways you could go with this, depending on how cheeky you want to be.",
+           "No worries at all, glad it was useful.",
+           "Right, quick answer first, then a bit of background if you want it.",
+           "Happy to. Tell me if any of that doesn't fit and I'll rework it."]
+#: Small talk around a fact (before it, and sometimes after it, in the person's message).
+FILLER = ["Absolutely shattered tonight.", "Quick one while the kettle boils.",
+          "Just in from work.", "Bit of a nothing day today.", "Can't complain, really."]
