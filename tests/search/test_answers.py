@@ -114,6 +114,39 @@ def test_a_row_holding_a_reply_that_asks_keeps_its_place_above_the_next_turn(tmp
     assert found[:2] == [by[both], by["Yes please, and cheap ones."]]
 
 
+#: A person's request that says something before it asks.
+REQUEST = ("My fourteen-year-old is on her phone until two in the morning. "
+           "How do I deal with it without a massive row?")
+ADVICE = "Agree a house rule together: every phone charges in the kitchen from ten."
+
+
+def test_a_request_put_to_the_assistant_lends_its_reply_its_place(tmp_path):
+    """Asked of the assistant ("what did you suggest"), a row that ends in its only question
+    lends its reply just above itself; asked otherwise, or from a row that asks twice (a
+    message and a reply that asks back), the reply is lent 0.8."""
+    twice = ("My fourteen-year-old is on her phone until two in the morning, any ideas? "
+             "Happy to help. Do you want tips on the phone or on the row?")
+    home, by = _home(tmp_path, {"s1": [(600, REQUEST), (599, ADVICE)],
+                                "s2": [(500, twice), (499, "On the phone, please.")]})
+    request = SearchRequest(query="What did you suggest about my fourteen-year-old's phone?",
+                            semantic=False, limit=10, now=NOW, all=True)
+    hits = {h.event_id: h.score for h in run_search(request, engine=SearchEngine(home)).results}
+    assert hits[by[ADVICE]] == pytest.approx(answers.SHARE_ASKED * hits[by[REQUEST]])
+    assert hits[by["On the phone, please."]] == pytest.approx(answers.SHARE * hits[by[twice]])
+    mine = SearchRequest(query="What did my fourteen-year-old do with her phone?",
+                         semantic=False, limit=10, now=NOW, all=True)
+    hits = {h.event_id: h.score for h in run_search(mine, engine=SearchEngine(home)).results}
+    assert hits[by[ADVICE]] == pytest.approx(answers.SHARE * hits[by[REQUEST]])
+
+
+@pytest.mark.parametrize("text, once", [
+    (REQUEST, True), ("my cat keeps weeing on the bathmat, any idea why??", True),
+    ("Any ideas for a rainy-day activity? Noted. Is there anything else on your mind?", False),
+    ("I'm flying to Tokyo on Sunday.", False), ("", False)])
+def test_a_row_asks_once_when_its_only_question_ends_it(text, once):
+    assert answers._asks_once({"summary": text}) is once
+
+
 def test_which_questions_are_put_to_the_assistant():
     from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
 

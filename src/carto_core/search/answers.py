@@ -19,6 +19,14 @@ answers the assistant, not the query). Measured first for questions put to the a
 ("Which houseplant did you suggest...?": hit@1 a 0.60 -> 0.71, d 0.41 -> 0.48), then for every
 question (docs/ranking.md, "The reply takes its question's place"): the context sets' answers
 go from second to first (hit@1 0.00 -> 1.00 on both), a, b and c unchanged, d one hit@5 less.
+
+A question put to the assistant ("What did you suggest about my teenager's late-night
+scrolling?", the analyzer's `asks_the_assistant`) asks for its reply, and a person's request
+often says something before it asks ("My fourteen-year-old is on her phone until two in the
+morning. How do I deal with it?"): a row that ends in its only question lends its reply
+`SHARE_ASKED` too. A row that asks more than once (a message and a reply that asks back)
+keeps `SHARE`. Measured on dialogue sets written after the rule above (docs/ranking.md, "The
+reply to a question put to the assistant").
 """
 
 from __future__ import annotations
@@ -58,10 +66,19 @@ def _only_asks(row: dict) -> bool:
     return text.endswith("?") and not _SENTENCE_END.search(text[:-1])
 
 
+def _asks_once(row: dict) -> bool:
+    """The row ends in its only question ("... How do I deal with it?", "why??"): one
+    utterance, the person asking after saying something, not a message and a reply that asks
+    back ("Any ideas? ... Is there anything else on your mind?")."""
+    text = str(row.get("summary") or "").rstrip()
+    return text.endswith("?") and "?" not in text.rstrip("?")
+
+
 def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> list[Fused]:
     """`fused` (best first) with the turn after each found question raised to `SHARE` of the
-    question's score (`SHARE_ASKED` when the row is one question and nothing else);
-    re-sorted when anything moved. Nothing read beyond the window's rows."""
+    question's score (`SHARE_ASKED` when the row is one question and nothing else, or, for
+    a question put to the assistant, a row that ends in its only question); re-sorted when
+    anything moved. Nothing read beyond the window's rows."""
     from carto_core.search.index import LOG_CODE
 
     codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
@@ -94,6 +111,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
     if mask is not None:
         pool = pool[mask[pool]]
     moved = False
+    asked = bool(query_text) and engine.analyzer.asks_the_assistant(query_text)
     for f, row in asking:
         doc = f.index
         same = pool[(session[pool] == session[doc]) & (source[pool] == source[doc])
@@ -101,7 +119,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
         if not len(same):
             continue
         after = int(same[np.argmin(ts[same])])
-        lent = (SHARE_ASKED if _only_asks(row) else SHARE) * f.score
+        lent = (SHARE_ASKED if _only_asks(row) or (asked and _asks_once(row)) else SHARE) * f.score
         if lent <= 0:
             continue
         target = by_index.get(after)
