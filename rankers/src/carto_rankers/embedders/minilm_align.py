@@ -16,9 +16,9 @@ A word the vocabulary does not hold whole is cut into pieces ("kubernetes" is ku
 mean of its pieces, which is near whatever shares a piece: most of the unseen questions the
 second look lets through pass on such a word. `cut_limit=N` says a query holding N or more such
 words that no row holds either has no counterpart, so a best cosine in the band is not
-evidence. One is enough for a stricter floor, but the vocabulary cuts ordinary words too
-("wellbeing", "greenery") and a vague question holding one loses its answer; a question with
-two such words is rarely one of those (docs/ranking.md, "A word the encoder cuts in pieces").
+evidence. The vocabulary cuts ordinary words too ("wellbeing", "merlot", "pint"), so a vague
+question holding one, or now and then two, loses its answer: options, not the default
+(docs/ranking.md, "A word the encoder cuts in pieces").
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ import numpy as np
 
 from carto_core.api import Embedder, EmbedderUnavailable, release_heap
 from carto_rankers.embedders import minilm_model as model
+from carto_rankers.embedders import wordpiece
 
 #: `cut_words`' named values: how many unheld words the vocabulary cuts make a question hold
 #: no counterpart (0: they align like any word).
@@ -47,7 +48,6 @@ def cut_limit(value) -> int:
         return int(text)
     raise ValueError(f"[semantic.minilm] cut_words = {value!r} is not 'align', 'unaligned' or "
                      "a number of words")
-from carto_rankers.embedders import wordpiece
 
 
 #: Padded tokens per onnxruntime run (rows x the longest row's length).
