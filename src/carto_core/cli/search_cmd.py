@@ -89,7 +89,9 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
       carto search "rounding" --format oneline | fzf   # a line per result
 
     Exit codes: 0 results, 3 nothing found (no candidate above the relevance floor, or an
-    empty home), 2 bad input.
+    empty home), 2 bad input. --json's "floor" says why. CARTO_SEARCH_FLOOR=0 shows every
+    candidate; with minilm, CARTO_MINILM_CUT_WORDS=2 (or unaligned) makes the floor stricter
+    for words the home never saw (docs/semantic.md).
     """
     import os
 
