@@ -16,7 +16,7 @@ Categories (as in long-term conversational memory benchmarks):
   (hit: either one in the top k; recall@10: the share of both found).
 - `open`: an open question whose evidence is every turn on a theme (two to four).
 
-Seven variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
+Eight variants share no phrasing: `a` (utterance rows, one per speaker, among a year of coding
 work), `b` (carto's own turn shape, the person's message and the reply in one row, other
 templates and names, no coding background), `c` (`evaluation.dialogue_c`: written apart,
 other topics and questions, longer messages and replies, many one-exchange sessions and a few
@@ -29,12 +29,17 @@ over 360 days, small talk before and after a fact), `f` (`evaluation.dialogue_f`
 apart a fourth time, topics from walks of life the others leave alone (a club, Lent,
 neighbours, the dog, the car, committees, friends' news, study, faith), questions from
 specific to vague, utterance rows, sessions of one to seven exchanges over 330 days, small
-talk before and after a fact) and `g` (`evaluation.dialogue_g`: written apart a fifth time,
+talk before and after a fact), `g` (`evaluation.dialogue_g`: written apart a fifth time,
 one person's side job, elderly father, teenage daughter's options, online returns, small
 pets, metal detecting, tattoos, dentist and dating, questions from specific to vague,
 utterance rows, sessions of one to eight exchanges over 380 days, small talk before and after
+a fact) and `h` (`evaluation.dialogue_h`: written apart a sixth time, a newly retired
+woman's panto part, pub quiz team, grandson's classes, energy supplier, dance lessons, hair
+colour, birdwatching, family tree and charity challenge, questions from specific to vague,
+utterance rows, sessions of one to six exchanges over 350 days, small talk before and after
 a fact). Defaults are chosen on `a` and `b` and checked on `c` and `d`; `e` is the third
-check set, `f` the fourth and `g` the fifth check set, all kept unseen by tuning.
+check set, `f` the fourth, `g` the fifth and `h` the sixth check set, all kept unseen by
+tuning.
 Deterministic for a (variant, seed).
 """
 
@@ -255,7 +260,7 @@ ADVICE = [
 ]
 
 
-VARIANTS = ("a", "b", "c", "d", "e", "f", "g")
+VARIANTS = ("a", "b", "c", "d", "e", "f", "g", "h")
 
 
 @dataclass
@@ -267,12 +272,12 @@ class _Vocabulary:
     chat: list
     replies: list
     split: bool              # a and b share the lists, each taking half of every phrasing
-    filler: list             # small talk around a fact (c to g)
-    lengths: tuple = ()      # exchanges of chit-chat per session (c to g); a and b: 2 to 6
+    filler: list             # small talk around a fact (c to h)
+    lengths: tuple = ()      # exchanges of chit-chat per session (c to h); a and b: 2 to 6
     sessions: int = 160
     days: int = 240
-    rows: str = "utterance"  # a, d to g: one row per utterance; b: "User:" labels; c: joined
-    filler_after: bool = True  # c, e, f, g: small talk after the fact too; d: only before it
+    rows: str = "utterance"  # a, d to h: one row per utterance; b: "User:" labels; c: joined
+    filler_after: bool = True  # c, e to h: small talk after the fact too; d: only before it
 
 
 def _vocabulary(variant: str) -> _Vocabulary:
@@ -304,6 +309,12 @@ def _vocabulary(variant: str) -> _Vocabulary:
         return _Vocabulary(g.TOPICS, g.ADVICE, g.HOPS, g.OPEN, g.CHAT, g.REPLIES, False, g.FILLER,
                            (1, 1, 2, 3, 4, 8), sessions=125, days=380, rows="utterance",
                            filler_after=True)
+    if variant == "h":
+        from carto_core.evaluation import dialogue_h as h
+
+        return _Vocabulary(h.TOPICS, h.ADVICE, h.HOPS, h.OPEN, h.CHAT, h.REPLIES, False, h.FILLER,
+                           (1, 2, 2, 3, 5, 6), sessions=120, days=350, rows="utterance",
+                           filler_after=True)
     return _Vocabulary(TOPICS, ADVICE, HOPS, OPEN, CHAT, REPLIES, True, [],
                        rows="utterance" if variant == "a" else "labelled")
 
@@ -330,7 +341,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
     from carto_core.evaluation.agecurve import Case
 
     if variant not in VARIANTS:
-        raise ValueError("variant is 'a', 'b', 'c', 'd', 'e', 'f' or 'g'")
+        raise ValueError("variant is 'a', 'b', 'c', 'd', 'e', 'f', 'g' or 'h'")
     vocab = _vocabulary(variant)
     sessions = sessions or vocab.sessions
     days = days or vocab.days
@@ -479,8 +490,9 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
 
 
 #: Background events under each variant's dialogues in the measured sets: a's among many
-#: unrelated rows, b's alone, c's to g's among some (docs/ranking.md).
-BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g": 3500}
+#: unrelated rows, b's alone, c's to h's among some (docs/ranking.md).
+BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g": 3500,
+              "h": 3000}
 
 
 def dialogue_home(root: Path | str, *, variant: str, seed: int, now: datetime) -> Path:
