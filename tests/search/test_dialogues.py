@@ -166,6 +166,7 @@ def test_a_check_set_shares_nothing_with_the_others(tmp_path, variant):
     assert all(rows[c.expect[0]]["summary"] in answers for c in advice)
     assert not any(r["summary"].startswith("User:") for r in rows.values())
     assert set(dialogues.BACKGROUND) == set(dialogues.VARIANTS)
+    assert set(dialogues._WRITTEN_APART) == set(dialogues.VARIANTS) - {"a", "b"}
 
 
 @pytest.mark.parametrize("variant", ["e", "f", "g", "h"])

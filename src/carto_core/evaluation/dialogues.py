@@ -22,24 +22,11 @@ templates and names, no coding background), `c` (`evaluation.dialogue_c`: writte
 other topics and questions, longer messages and replies, many one-exchange sessions and a few
 long ones over 400 days, rows joined as the Claude transcript reader joins them), `d`
 (`evaluation.dialogue_d`: written apart again, questions that mostly share no word with their
-answer, utterance rows, mid-length sessions over 300 days), `e` (`evaluation.dialogue_e`:
-written apart a third time, everyday topics from work, family, health, money, home and
-travel, questions from specific to vague, utterance rows, sessions of one to nine exchanges
-over 360 days, small talk before and after a fact), `f` (`evaluation.dialogue_f`: written
-apart a fourth time, topics from walks of life the others leave alone (a club, Lent,
-neighbours, the dog, the car, committees, friends' news, study, faith), questions from
-specific to vague, utterance rows, sessions of one to seven exchanges over 330 days, small
-talk before and after a fact), `g` (`evaluation.dialogue_g`: written apart a fifth time,
-one person's side job, elderly father, teenage daughter's options, online returns, small
-pets, metal detecting, tattoos, dentist and dating, questions from specific to vague,
-utterance rows, sessions of one to eight exchanges over 380 days, small talk before and after
-a fact) and `h` (`evaluation.dialogue_h`: written apart a sixth time, a newly retired
-woman's panto part, pub quiz team, grandson's classes, energy supplier, dance lessons, hair
-colour, birdwatching, family tree and charity challenge, questions from specific to vague,
-utterance rows, sessions of one to six exchanges over 350 days, small talk before and after
-a fact). Defaults are chosen on `a` and `b` and checked on `c` and `d`; `e` is the third
-check set, `f` the fourth, `g` the fifth and `h` the sixth check set, all kept unseen by
-tuning.
+answer, utterance rows, mid-length sessions over 300 days) and `e` to `h`
+(`evaluation.dialogue_e` .. `dialogue_h`, each module says what it holds): written apart again,
+each by someone given only the format, everyday topics, utterance rows, small talk before and
+after a fact. Defaults are chosen on `a` and `b` and checked on `c` and `d`; `e` to `h` are
+further check sets, kept unseen by tuning until a rule is checked on them.
 Deterministic for a (variant, seed).
 """
 
@@ -280,41 +267,27 @@ class _Vocabulary:
     filler_after: bool = True  # c, e to h: small talk after the fact too; d: only before it
 
 
+#: The variants written apart, each in `evaluation.dialogue_<variant>`: how their sessions are
+#: laid out (exchanges of chit-chat per session, sessions, days, row shape, small talk after a
+#: fact).
+_WRITTEN_APART = {
+    "c": dict(lengths=(1, 1, 1, 1, 2, 2, 3, 5, 12, 24), sessions=110, days=400, rows="joined"),
+    "d": dict(lengths=(2, 3, 4, 5, 6, 7, 8), sessions=140, days=300, filler_after=False),
+    "e": dict(lengths=(1, 2, 3, 4, 6, 9), sessions=130, days=360),
+    "f": dict(lengths=(1, 2, 3, 5, 7), sessions=120, days=330),
+    "g": dict(lengths=(1, 1, 2, 3, 4, 8), sessions=125, days=380),
+    "h": dict(lengths=(1, 2, 2, 3, 5, 6), sessions=120, days=350),
+}
+
+
 def _vocabulary(variant: str) -> _Vocabulary:
-    if variant == "c":
-        from carto_core.evaluation import dialogue_c as c
+    layout = _WRITTEN_APART.get(variant)
+    if layout is not None:
+        from importlib import import_module
 
-        return _Vocabulary(c.TOPICS, c.ADVICE, c.HOPS, c.OPEN, c.CHAT, c.REPLIES, False, c.FILLER,
-                           (1, 1, 1, 1, 2, 2, 3, 5, 12, 24), sessions=110, days=400, rows="joined")
-    if variant == "d":
-        from carto_core.evaluation import dialogue_d as d
-
-        return _Vocabulary(d.TOPICS, d.ADVICE, d.HOPS, d.OPEN, d.CHAT, d.REPLIES, False, d.FILLER,
-                           (2, 3, 4, 5, 6, 7, 8), sessions=140, days=300, filler_after=False)
-    if variant == "e":
-        from carto_core.evaluation import dialogue_e as e
-
-        return _Vocabulary(e.TOPICS, e.ADVICE, e.HOPS, e.OPEN, e.CHAT, e.REPLIES, False, e.FILLER,
-                           (1, 2, 3, 4, 6, 9), sessions=130, days=360, rows="utterance",
-                           filler_after=True)
-    if variant == "f":
-        from carto_core.evaluation import dialogue_f as f
-
-        return _Vocabulary(f.TOPICS, f.ADVICE, f.HOPS, f.OPEN, f.CHAT, f.REPLIES, False, f.FILLER,
-                           (1, 2, 3, 5, 7), sessions=120, days=330, rows="utterance",
-                           filler_after=True)
-    if variant == "g":
-        from carto_core.evaluation import dialogue_g as g
-
-        return _Vocabulary(g.TOPICS, g.ADVICE, g.HOPS, g.OPEN, g.CHAT, g.REPLIES, False, g.FILLER,
-                           (1, 1, 2, 3, 4, 8), sessions=125, days=380, rows="utterance",
-                           filler_after=True)
-    if variant == "h":
-        from carto_core.evaluation import dialogue_h as h
-
-        return _Vocabulary(h.TOPICS, h.ADVICE, h.HOPS, h.OPEN, h.CHAT, h.REPLIES, False, h.FILLER,
-                           (1, 2, 2, 3, 5, 6), sessions=120, days=350, rows="utterance",
-                           filler_after=True)
+        m = import_module(f"carto_core.evaluation.dialogue_{variant}")
+        return _Vocabulary(m.TOPICS, m.ADVICE, m.HOPS, m.OPEN, m.CHAT, m.REPLIES, False, m.FILLER,
+                           **layout)
     return _Vocabulary(TOPICS, ADVICE, HOPS, OPEN, CHAT, REPLIES, True, [],
                        rows="utterance" if variant == "a" else "labelled")
 
@@ -341,7 +314,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
     from carto_core.evaluation.agecurve import Case
 
     if variant not in VARIANTS:
-        raise ValueError("variant is 'a', 'b', 'c', 'd', 'e', 'f', 'g' or 'h'")
+        raise ValueError(f"variant is one of {', '.join(VARIANTS)}")
     vocab = _vocabulary(variant)
     sessions = sessions or vocab.sessions
     days = days or vocab.days
