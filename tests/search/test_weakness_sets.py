@@ -73,7 +73,7 @@ def test_a_context_answer_holds_none_of_its_questions_words(tmp_path):
 
 
 @pytest.mark.parametrize("pack", ["multi-1", "multi-4", "multi-5", "multi-6", "multi-7",
-                                  "multi-8"])
+                                  "multi-8", "multi-9", "multi-10"])
 def test_a_multi_case_needs_two_turns_or_more(tmp_path, pack):
     root = weakness_home(tmp_path / "h", pack=pack, seed=3, now=NOW)
     cases = agecurve.read_cases(root / "cases.jsonl")
