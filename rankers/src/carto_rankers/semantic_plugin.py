@@ -12,6 +12,8 @@ vector store: exact project values and the time window filter before the top-k i
 
 from __future__ import annotations
 
+import re
+
 from carto_core.api import (
     DEPTH, Embedder, IndexStep, Ladder, LadderUnavailable, Ranker, SemanticState, hookimpl,
 )
@@ -139,6 +141,14 @@ class SemanticRanker(Ranker):
         text = query.text
         if searcher.status().available and getattr(searcher.embedder, "content_query", False):
             text = context.analyzer.content_query(text)
+        share = getattr(searcher.embedder, "name_share", None) if searcher.status().available else None
+        blend = {}
+        if share:
+            without = without_common_names(text, context,
+                                           _unseen_types(searcher.embedder, context), float(share))
+            if without != text:
+                blend = {"blend": without,
+                         "blend_weight": float(getattr(searcher.embedder, "name_weight", 1.0))}
         # A prompt-intent scope has no column in the vector stores: its ids go along.
         ids = scope.ids(context) if scope.intent is not None else None
         centre = searcher.settings.centre
@@ -147,7 +157,7 @@ class SemanticRanker(Ranker):
         try:
             hits = searcher.search(text, limit=limit, projects=projects,
                                    since=scope.since, before=scope.before, ids=ids,
-                                   centre=centre)
+                                   centre=centre, **blend)
         except SemanticFailure as exc:
             status = exc.status
             raise LadderUnavailable(SemanticState(status.state, status.reason, status.fix,
@@ -197,6 +207,47 @@ def _unseen_types(embedder, context) -> tuple[int, ...]:
 #: second look required a counterpart for.
 _APOSTROPHES = frozenset("'\u2019")
 _CLITICS = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
+
+
+#: A word written with a capital that is not the question's first word: a name, as asked.
+_NAME = re.compile(r"(?<![\w'\u2019])([A-Z][\w]*)(?:['\u2019]s)?(?![\w'\u2019])")
+
+
+def without_common_names(text: str, context, unseen_types: tuple[int, ...], share: float) -> str:
+    """`text` without the names it capitalises (not its first word) that at least `share` of
+    the rows the embedder embeds hold (rows of `unseen_types` are never embedded): the name
+    prefixed to every line of a dialogue, which a sentence encoder otherwise matches before
+    what the question asks (`Embedder.name_share`). The text as asked when none is that
+    common."""
+    index, analyzer = context.index, context.analyzer
+    # "I" is capitalised too, and no name; "Ravi's" is Ravi's
+    content = {re.split("['\u2019]", word)[0] for word in analyzer.content_words(text)}
+    names = [m for m in _NAME.finditer(text)
+             if m.start() > _first_word(text) and m.group(1) in content]
+    if not names:
+        return text
+    import numpy as np
+
+    embedded = np.asarray(index.cols["alive"]).astype(bool)
+    if unseen_types:
+        embedded &= ~np.isin(np.asarray(index.cols["type"]), np.asarray(unseen_types))
+    total = int(np.count_nonzero(embedded))
+    out, end = [], 0
+    for match in names:
+        terms = analyzer.query_terms(match.group(1))
+        if total and terms and all(
+                np.count_nonzero(embedded[index.own_docs(term)]) >= share * total for term in terms):
+            out.append(text[end:match.start()])
+            end = match.end()
+    if not out:
+        return text
+    return re.sub(r"\s+", " ", "".join(out) + text[end:]).strip()
+
+
+def _first_word(text: str) -> int:
+    """Where the text's first word starts (its capital is the sentence's, not a name's)."""
+    first = re.search(r"\w", text)
+    return first.start() if first else len(text)
 
 
 def unheld_words(text: str, context) -> set[str]:

@@ -82,6 +82,15 @@ class Embedder:
     #: `content_query`): a mean of static word vectors is otherwise pulled towards every row
     #: that also says "what did I ...". A model that reads the sentence keeps it whole.
     content_query: ClassVar[bool] = False
+    #: A name the query writes with a capital (not as its first word) and that at least this
+    #: share of the rows the embedder embeds hold is also asked without: the semantic ladder
+    #: searches the unit sum of the question's vector and `name_weight` times the vector of
+    #: the question without the name. A speaker's name on every line of a dialogue ("Maya:
+    #: ...") makes a sentence encoder's nearest rows to a question naming her the rows naming
+    #: her twice ("Maya: Maya has been so busy"), above the lines that answer it. The keyword
+    #: ladders still weigh the name as asked. None: the question as asked.
+    name_share: ClassVar[float | None] = None
+    name_weight: ClassVar[float] = 1.0
     #: The embedder used instead when this one is not installed (`missing()` says why): the
     #: search and the index run with it and say so (`note`). "": none, this one is unavailable.
     fallback: ClassVar[str] = ""

@@ -159,7 +159,8 @@ class SemanticSearcher:
 
     def search(self, query: str, *, limit: int = 500, projects=None,
                since: datetime | None = None, before: datetime | None = None,
-               ids=None, centre: float = 0.0) -> list[Hit]:
+               ids=None, centre: float = 0.0, blend: str | None = None,
+               blend_weight: float = 1.0) -> list[Hit]:
         """Hits best first; raises SemanticFailure (with the reason) when the ladder cannot
         answer. `projects` are exact project values (None: no project filter); `ids` the only
         event ids wanted (None: any).
@@ -170,13 +171,19 @@ class SemanticSearcher:
         with this query beyond what every row shares with the home's average. Static word vectors all lean one way, and without it
         the rows nearest that common direction (generic replies, code rows of rare words) top
         every question (docs/ranking.md, "Centred queries"). A store without a centroid
-        scores the query as it is."""
+        scores the query as it is.
+
+        `blend`: a second text whose unit vector, times `blend_weight`, is added to the
+        query's before the search (the query without a name every row holds:
+        `Embedder.name_share`)."""
         status = self.status()
         if not status.available:
             raise SemanticFailure(status)
         assert self._embedder is not None and self._store is not None
         try:
             vector = self._embedder.embed_query(query)
+            if blend:
+                vector = _blended(vector, self._embedder.embed_query(blend), blend_weight)
             self.centred = False
             if centre:
                 vector = self._centred(status.model, vector, centre)
@@ -275,3 +282,14 @@ class SemanticSearcher:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _blended(vector, other, weight: float):
+    """The unit sum of two query vectors' unit vectors, the second times `weight`."""
+    import numpy as np
+
+    first = np.asarray(vector, np.float32).ravel()
+    second = np.asarray(other, np.float32).ravel()
+    total = first / (np.linalg.norm(first) or 1.0) + np.float32(weight) * second / (
+        np.linalg.norm(second) or 1.0)
+    return total / (np.linalg.norm(total) or 1.0)

@@ -80,6 +80,12 @@ class MiniLMEmbedder(Embedder):
     alignment_candidates = 5
     #: The whole question: its content words alone cost every dialogue set (d 0.92 -> 0.84).
     content_query = False
+    #: The share of embedded rows from which a name the question capitalises is also asked
+    #: without, and how much more that question weighs than the one asked (docs/ranking.md,
+    #: "A name on every line"): left out alone, a question loses what the name told
+    #: ("What races has entered?").
+    name_share = 0.1
+    name_weight = 2.0
     fallback = "wordllama"
 
     def __init__(self, home, options=None):

@@ -1,0 +1,115 @@
+"""A name on every line: where a speaker's name opens most rows ("Maya: ..."), the semantic
+ladder also asks the question without it (`Embedder.name_share`, docs/ranking.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carto_core.logio.home import Home
+from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
+
+#: Her lines that answer "Which cities has Maya worked in?" without naming a city's kind.
+EVIDENCE = ["Maya: Started at a design studio in Manchester straight after college.",
+            "Maya: The Lisbon office gave me a desk by the window."]
+#: Her lines that say her name twice: a sentence encoder's nearest rows to any question
+#: naming her.
+TWICE = ["Maya: Maya has been so busy.", "Maya: Maya, that worked a treat!",
+         "Maya: Maya has done it again!", "Maya: Maya, keep me posted."]
+ROWS = EVIDENCE + TWICE + [
+    "Maya: Summarise this for me please.", "Maya: The kettle is broken again.",
+    "Maya: Walked the long way home through the park.", "Maya: Tom rang about Saturday.",
+    "Really? Tell me more.", "Oh nice!", "Makes sense.", "That's good to hear.", "Wow.",
+    "Glad it worked out.", "Ha, fair.", "Oh no."]
+QUESTION = "Which cities has Maya worked in?"
+
+
+def _home(root: Path) -> Home:
+    rows = [{"event_id": f"turn-s{i}-1", "timestamp": f"2026-11-{i + 1:02d}T10:00:00Z",
+             "session": f"s{i}", "turn_idx": 1, "project": "notes", "type": "transcript",
+             "summary": text} for i, text in enumerate(ROWS)]
+    root.mkdir(parents=True)
+    (root / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return Home(root)
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    from carto_core.semantic.indexer import run_index
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARTO_EMBEDDER", "minilm")
+        home = _home(tmp_path_factory.mktemp("names") / "h")
+        assert run_index(home).outcome == "ok"
+    return home
+
+
+@pytest.fixture
+def engine(indexed, monkeypatch):
+    from carto_core.search.engine import SearchEngine
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    found = SearchEngine(indexed)
+    found.ensure_loaded()
+    return found
+
+
+def _without(engine, text: str, share: float = MiniLMEmbedder.name_share) -> str:
+    from carto_rankers.semantic_plugin import _unseen_types, without_common_names
+
+    return without_common_names(text, engine, _unseen_types(MiniLMEmbedder(engine.home), engine),
+                                share)
+
+
+def test_a_capitalised_name_most_rows_hold_is_left_out_and_nothing_else(engine):
+    # "Maya" opens 10 of the 18 rows
+    assert _without(engine, QUESTION) == "Which cities has worked in?"
+    assert _without(engine, "What is Maya\u2019s flat like?") == "What is flat like?"
+    assert _without(engine, "Did Maya's Maya rows repeat?") == "Did rows repeat?"
+    assert _without(engine, QUESTION, share=11 / 18) == QUESTION
+    assert _without(engine, QUESTION, share=10 / 18) == "Which cities has worked in?"
+    # a capitalised function word is no name, though 3 rows in 18 hold "the"
+    assert _without(engine, "Did Maya say The Kettle broke?") == "Did say The Kettle broke?"
+    assert _without(engine, "which cities has maya worked in") == "which cities has maya worked in"
+    assert _without(engine, "Maya, which cities?") == "Maya, which cities?"  # the first word
+    tom = "What did Tom say about Saturday?"
+    assert _without(engine, tom) == tom  # one row in 16
+    assert _without(engine, "What have I done?") == "What have I done?"  # "I" is no name
+    assert _without(engine, "Maya? Maya!") == "Maya? !"
+
+
+def _semantic_ladder(engine) -> list[str]:
+    from carto_core.search.api import Query
+
+    analyzed = engine.analyzer.query(QUESTION)
+    query = Query(QUESTION, analyzed.terms, analyzed.prefixes, analyzed.question,
+                  analyzed.compounds)
+    (ladder,) = engine.ranker("semantic").rank(query, engine.scope(), engine, depth=50)
+    return [engine.index.event_id(int(i)) for i in ladder.indices]
+
+
+def _rank(ids: list[str], text: str) -> int:
+    return ids.index(f"turn-s{ROWS.index(text)}-1")
+
+
+def test_the_ladder_asks_without_the_name_too_and_finds_her_lines_that_answer(engine,
+                                                                            monkeypatch):
+    blended = _semantic_ladder(engine)
+    monkeypatch.setattr(MiniLMEmbedder, "name_share", None)  # the question as asked
+    asked = _semantic_ladder(engine)
+    # as asked, her name-twice lines come first; asked without her name too, a line that
+    # answers does, and each of them climbs
+    assert asked[0] == f"turn-s{ROWS.index(TWICE[0])}-1"
+    assert blended[0] == f"turn-s{ROWS.index(EVIDENCE[0])}-1"
+    assert all(_rank(blended, row) < _rank(asked, row) for row in EVIDENCE)
+
+
+def test_the_blend_is_the_unit_sum_with_the_second_weighed(engine):
+    from carto_core.semantic.searcher import _blended
+
+    first, second = np.array([3.0, 0.0, 0.0]), np.array([0.0, 0.0, 0.5])
+    np.testing.assert_allclose(_blended(first, second, 2.0), np.array([1, 0, 2]) / np.sqrt(5))
+    np.testing.assert_allclose(_blended(first, second, 1.0), np.array([1, 0, 1]) / np.sqrt(2))
