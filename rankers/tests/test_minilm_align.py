@@ -170,12 +170,16 @@ def test_in_the_band_a_vague_question_is_found_and_an_unseen_one_is_not(indexed,
     result, floor = _search(indexed, VAGUE, monkeypatch)
     assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
     assert floor["found"] and floor["best_confirm"] >= floor["confirm_min"] == 0.15
+    assert floor["confirm_words"] == ["relatives", "told"] and floor["reason"] == ""
     assert result.results[0].event_id == "turn-s0-1"
     result, floor = _search(indexed, UNSEEN, monkeypatch)
     assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
     assert not floor["found"] and result.results == [] and floor["semantic_band"] == 0.35
     assert floor["best_confirm"] < floor["confirm_min"]
-    assert "find their counterpart in a top match" in floor["reason"]
+    # the words it judged, named: the ones no row of the home holds
+    assert floor["confirm_words"] == ["airflow", "backfill", "dag"]
+    assert "never holds (airflow, backfill, dag) find their counterpart in a top match" in floor[
+        "reason"]
     assert f"the best aligns at {floor['best_confirm']:.2f}, evidence from 0.15" in floor["reason"]
 
 
@@ -198,6 +202,7 @@ def test_in_the_band_two_cut_words_no_row_holds_find_no_counterpart_under_a_coun
     monkeypatch.setenv("CARTO_MINILM_CUT_WORDS", "2")
     result, floor = _search(indexed, PAIR, monkeypatch)
     assert not floor["found"] and result.results == [] and floor["best_confirm"] == 0.0
+    assert "never holds (falconry, go, taster) find" in floor["reason"]  # which aligned at 0.00
     result, floor = _search(indexed, CUT_FOUND, monkeypatch)  # one cut word: aligned
     assert floor["found"] and result.results and floor["best_confirm"] >= 0.15
 

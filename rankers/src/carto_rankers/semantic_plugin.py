@@ -278,6 +278,7 @@ def _confirmation(embedder, text: str, context, ladder):
 
     def confirm():
         words = unheld_words(text, context)
+        ladder.confirm_words = tuple(sorted(words))
         if not words:
             return None
         rows = ladder.indices[:max(1, int(embedder.alignment_candidates))]

@@ -226,7 +226,7 @@ class Ladder(Record):
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
                "unheld", "evidence_band", "confirm", "confirm_min", "apart", "together",
-               "topic_holders", "unseen_types")
+               "topic_holders", "unseen_types", "confirm_words")
     _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
@@ -290,6 +290,9 @@ class Ladder(Record):
     evidence_band: float | None
     confirm: "Callable[[], float | None] | None"
     confirm_min: float | None
+    #: The words `confirm()` judged, set when it runs (minilm: the query's words no document
+    #: holds), named in the floor's verdict.
+    confirm_words: tuple[str, ...]
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
@@ -300,7 +303,7 @@ class Ladder(Record):
                  confirm: "Callable[[], float | None] | None" = None,
                  confirm_min: float | None = None, apart: int = 0,
                  together: float | None = None, topic_holders: "np.ndarray | None" = None,
-                 unseen_types: tuple[int, ...] = ()):
+                 unseen_types: tuple[int, ...] = (), confirm_words: tuple[str, ...] = ()):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -321,6 +324,7 @@ class Ladder(Record):
         self.together = together
         self.topic_holders = topic_holders
         self.unseen_types = unseen_types
+        self.confirm_words = confirm_words
 
     def __len__(self) -> int:
         return int(len(self.indices))

@@ -47,7 +47,8 @@ class FloorReport(Record):
     """The `floor` of the --json document."""
 
     _fields = ("enabled", "found", "coverage_min", "semantic_min", "best_coverage",
-               "best_semantic", "below", "reason", "semantic_band", "confirm_min", "best_confirm")
+               "best_semantic", "below", "reason", "semantic_band", "confirm_min", "best_confirm",
+               "confirm_words")
     enabled: bool
     #: Some candidate is evidence (or the floor is off, or there was no candidate).
     found: bool
@@ -64,12 +65,14 @@ class FloorReport(Record):
     semantic_band: float | None
     confirm_min: float | None
     best_confirm: float | None
+    #: The words the second look judged: the query's words the home never holds.
+    confirm_words: list[str]
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
                  semantic_min: float | None = None, best_coverage: float | None = None,
                  best_semantic: float | None = None, below: int = 0, reason: str = "",
                  semantic_band: float | None = None, confirm_min: float | None = None,
-                 best_confirm: float | None = None):
+                 best_confirm: float | None = None, confirm_words: list[str] | None = None):
         self.enabled = enabled
         self.found = found
         self.coverage_min = coverage_min
@@ -81,6 +84,7 @@ class FloorReport(Record):
         self.semantic_band = semantic_band
         self.confirm_min = confirm_min
         self.best_confirm = best_confirm
+        self.confirm_words = list(confirm_words or [])
 
     def to_dict(self) -> dict:
         def r(x):
@@ -91,7 +95,7 @@ class FloorReport(Record):
                 "best_coverage": r(self.best_coverage), "best_semantic": r(self.best_semantic),
                 "below": self.below, "reason": self.reason,
                 "semantic_band": r(self.semantic_band), "confirm_min": r(self.confirm_min),
-                "best_confirm": r(self.best_confirm)}
+                "best_confirm": r(self.best_confirm), "confirm_words": list(self.confirm_words)}
 
 
 def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool = True,
@@ -133,6 +137,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         score = ladder.confirm()
         report.semantic_band = ladder.evidence_band
         report.confirm_min = ladder.confirm_min
+        report.confirm_words = sorted(set(report.confirm_words) | set(ladder.confirm_words))
         if score is None or score >= ladder.confirm_min:
             report.best_confirm = score
             return report
@@ -147,10 +152,11 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     parts.append(f"the closest semantic match scores {best_sem:.2f}" if best_sem is not None
                  else "the semantic ladder found no match")
     if report.best_confirm is not None:
+        named = f" ({', '.join(report.confirm_words)})" if report.confirm_words else ""
         parts[-1] += (f" (evidence from {report.semantic_band:.2f}, or from {semantic_min:.2f} "
-                      f"when the query's words the home never holds find their counterpart in "
-                      f"a top match: the best aligns at {report.best_confirm:.2f}, evidence "
-                      f"from {report.confirm_min:.2f})")
+                      f"when the query's words the home never holds{named} find their "
+                      f"counterpart in a top match: the best aligns at "
+                      f"{report.best_confirm:.2f}, evidence from {report.confirm_min:.2f})")
     else:
         parts[-1] += f" (evidence from {semantic_min:.2f})"
     report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
