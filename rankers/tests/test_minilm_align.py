@@ -252,3 +252,19 @@ def test_the_second_look_reads_the_ladders_first_rows(indexed, monkeypatch):
     assert MiniLMEmbedder.alignment_candidates == 5 and len(texts) == 3
     assert set(texts) == {"We booked flights to the Dolomites for October.",
                           "Airports are chaos in the summer.", "Second-hand shops have great finds."}
+
+
+def test_the_ladder_carries_the_embedders_closeness_for_fusion(indexed, monkeypatch):
+    from carto_core.search.api import Query
+    from carto_core.search.engine import SearchEngine
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    engine = SearchEngine(indexed)
+    engine.ensure_loaded()
+    analyzed = engine.analyzer.query(VAGUE)
+    query = Query(VAGUE, analyzed.terms, analyzed.prefixes, analyzed.question, analyzed.compounds)
+    (ladder,) = engine.ranker("semantic").rank(query, engine.scope(), engine, depth=5)
+    assert ladder.closeness == MiniLMEmbedder.closeness == 1.0
+    monkeypatch.setattr(MiniLMEmbedder, "closeness", 0.5)
+    (ladder,) = engine.ranker("semantic").rank(query, engine.scope(), engine, depth=5)
+    assert ladder.closeness == 0.5

@@ -58,6 +58,15 @@ class RRFFusion(Fusion):
     #: (`Ladder.unseen_types`) or when the topic is every held word (the full matches): it
     #: is put just above the best of those (`unseen_topic_scores`).
     unseen_topic = False
+    #: > 0: fusion's first `closeness_page` candidates are ordered again by their fused
+    #: score with each semantic contribution weighed by (the row's score / the ladder's best)
+    #: ** the ladder's `closeness` (its embedder's), and take the page's scores in that
+    #: order: which rows are on the page is rank fusion's, their order heeds how near each
+    #: is. By rank alone, a row a keyword ladder holds for one light word ("give", "got")
+    #: and the semantic ladder ranks 10th at a cosine of 0.17 went over the semantic
+    #: ladder's first at 0.29: rank 1 and rank 10 differ by 13 % under k 60 (docs/ranking.md,
+    #: "How near, on the first page").
+    closeness_page = 0
 
     def ladder_weight(self, ladder: Ladder) -> float:
         if is_semantic(ladder):
@@ -154,6 +163,8 @@ class RRFFusion(Fusion):
         if not ladders:
             return []
         firsts, contribs, holds, spans = [], [], [], []
+        near = [] if self.closeness_page and any(
+            getattr(l, "closeness", 0.0) and l.scores is not None for l in ladders) else None
         uncovered = self.uncovered(ladders) if self.semantic_uncovered else 0.0
         for ladder in ladders:
             indices = np.asarray(ladder.indices, np.int64)
@@ -168,6 +179,8 @@ class RRFFusion(Fusion):
             if self.coverage_power and ladder.coverage is not None:
                 weight = weight * np.asarray(ladder.coverage, np.float64)[first] ** self.coverage_power
             contribs.append(weight)
+            if near is not None:
+                near.append(_nearness(ladder, first, weight))
             flags = ladder.holds_all
             holds.append(np.asarray(flags)[first] if flags is not None else np.zeros(len(first), bool))
             spans.append((ladder.name, ranks))
@@ -183,6 +196,9 @@ class RRFFusion(Fusion):
         salience = np.where(np.isnan(salience) | (salience == 0), SALIENCE_DEFAULT,
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
         score = rrf * self.weigh(salience)
+        if near is not None:
+            nearer = np.bincount(inverse, np.concatenate(near), len(uniq)) * self.weigh(salience)
+            score = page_reordered(score, nearer, self.closeness_page)
         if self.unseen_topic:
             score = self.unseen_topic_scores(ladders, uniq, score, engine, held)
         # Most events come from one ladder: their sources/ranks are built in the same pass;
@@ -256,6 +272,36 @@ class RRFFusion(Fusion):
         return list(out.values())
 
 
+def _nearness(ladder: Ladder, first, weight):
+    """A ladder's contributions with each semantic one weighed by its score's share of the
+    ladder's best, to the power of the ladder's `closeness` (others as they are)."""
+    import numpy as np
+
+    power = float(getattr(ladder, "closeness", 0.0) or 0.0)
+    if not power or ladder.scores is None or not len(first):
+        return weight
+    scores = np.asarray(ladder.scores, np.float64)[first]
+    best = float(scores.max())
+    if best <= 0:
+        return weight
+    return weight * np.clip(scores / best, 0.0, 1.0) ** power
+
+
+def page_reordered(score, nearer, page: int):
+    """`score` with its `page` highest values given to the same candidates in the order of
+    `nearer`: the page keeps its members and its scores, and only their order changes (ties
+    keep the order they had)."""
+    import numpy as np
+
+    top = np.argsort(-score, kind="stable")[:page]
+    if len(top) < 2:
+        return score
+    order = top[np.argsort(-nearer[top], kind="stable")]
+    out = score.copy()
+    out[order] = np.sort(score[top])[::-1]
+    return out
+
+
 class RRFPriorFusion(RRFFusion):
     name = "rrf-prior"
     description = ("reciprocal rank fusion (k 60), each keyword contribution weighed by the share "
@@ -265,10 +311,12 @@ class RRFPriorFusion(RRFFusion):
                    "holds) and joins a question always, other queries only when no document "
                    "holds every query term; a row holding the query's topic is not out-ranked by "
                    "rows holding less of it when the semantic ladder never holds it (minilm: "
-                   "tool rows) or when it holds every held word")
+                   "tool rows) or when it holds every held word; the first ten are ordered "
+                   "again heeding the semantic ladder's cosines (minilm)")
     prior = 1.0
     semantic_share = 0.5
     semantic_gate = True
     coverage_power = 1.0
     semantic_uncovered = True
     unseen_topic = True
+    closeness_page = 10

@@ -174,6 +174,7 @@ class SemanticRanker(Ranker):
                                        depth=depth, ranker=self.name)
         # how far fusion may trust this model where the keyword side is weak: the model's own
         ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)
+        ladder.closeness = float(getattr(searcher.embedder, "closeness", 0.0) or 0.0)
         ladder.unseen_types = _unseen_types(searcher.embedder, context)
         evidence = searcher.settings.evidence_floor
         if evidence is None:

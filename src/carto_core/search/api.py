@@ -226,7 +226,7 @@ class Ladder(Record):
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
                "unheld", "evidence_band", "confirm", "confirm_min", "apart", "together",
-               "topic_holders", "unseen_types", "confirm_words")
+               "topic_holders", "unseen_types", "confirm_words", "closeness")
     _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
@@ -293,6 +293,9 @@ class Ladder(Record):
     #: The words `confirm()` judged, set when it runs (minilm: the query's words no document
     #: holds), named in the floor's verdict.
     confirm_words: tuple[str, ...]
+    #: A semantic ladder: how much its rows' scores, not only their ranks, order fusion's
+    #: first page (the embedder's `closeness`; `RRFFusion.closeness_page`). 0: ranks alone.
+    closeness: float
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
                  holds_all: "np.ndarray | None" = None, ranker: str = "",
@@ -303,7 +306,8 @@ class Ladder(Record):
                  confirm: "Callable[[], float | None] | None" = None,
                  confirm_min: float | None = None, apart: int = 0,
                  together: float | None = None, topic_holders: "np.ndarray | None" = None,
-                 unseen_types: tuple[int, ...] = (), confirm_words: tuple[str, ...] = ()):
+                 unseen_types: tuple[int, ...] = (), confirm_words: tuple[str, ...] = (),
+                 closeness: float = 0.0):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -325,6 +329,7 @@ class Ladder(Record):
         self.topic_holders = topic_holders
         self.unseen_types = unseen_types
         self.confirm_words = confirm_words
+        self.closeness = closeness
 
     def __len__(self) -> int:
         return int(len(self.indices))
