@@ -4,9 +4,6 @@ something only when a top row holds a counterpart for the query's words the home
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -137,24 +134,9 @@ def test_the_token_states_pool_to_the_query_vector(embedder):
                                atol=1e-6)
 
 
-def _home(root: Path) -> Home:
-    rows = [{"event_id": f"turn-s{i}-1", "timestamp": f"2026-11-{i + 1:02d}T10:00:00Z",
-             "session": f"s{i}", "turn_idx": 1, "project": "notes", "type": "transcript",
-             "summary": text} for i, text in enumerate(ROWS)]
-    root.mkdir(parents=True)
-    (root / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return Home(root)
-
-
 @pytest.fixture(scope="module")
-def indexed(tmp_path_factory):
-    from carto_core.semantic.indexer import run_index
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CARTO_EMBEDDER", "minilm")
-        home = _home(tmp_path_factory.mktemp("band") / "h")
-        assert run_index(home).outcome == "ok"
-    return home
+def indexed(minilm_turns):
+    return minilm_turns("band", ROWS)
 
 
 def _search(home: Home, query: str, monkeypatch):

@@ -3,13 +3,9 @@ ladder also asks the question without it (`Embedder.name_share`, docs/ranking.md
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from carto_core.logio.home import Home
 from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
 
 #: Her lines that answer "Which cities has Maya worked in?" without naming a city's kind.
@@ -27,24 +23,9 @@ ROWS = EVIDENCE + TWICE + [
 QUESTION = "Which cities has Maya worked in?"
 
 
-def _home(root: Path) -> Home:
-    rows = [{"event_id": f"turn-s{i}-1", "timestamp": f"2026-11-{i + 1:02d}T10:00:00Z",
-             "session": f"s{i}", "turn_idx": 1, "project": "notes", "type": "transcript",
-             "summary": text} for i, text in enumerate(ROWS)]
-    root.mkdir(parents=True)
-    (root / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    return Home(root)
-
-
 @pytest.fixture(scope="module")
-def indexed(tmp_path_factory):
-    from carto_core.semantic.indexer import run_index
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CARTO_EMBEDDER", "minilm")
-        home = _home(tmp_path_factory.mktemp("names") / "h")
-        assert run_index(home).outcome == "ok"
-    return home
+def indexed(minilm_turns):
+    return minilm_turns("names", ROWS)
 
 
 @pytest.fixture
