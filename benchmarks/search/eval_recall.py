@@ -29,9 +29,14 @@ Sets (generated, deterministic, with one fixed clock):
   part, pub quiz team, grandson's classes, energy supplier, dance lessons, hair colour,
   birdwatching, family tree and charity challenge, questions from specific to vague, one row
   per utterance, sessions of one to six exchanges over 350 days) x 3 seeds among 3,000 coding
-  events: the sixth check set.
-  dlg-e, dlg-f, dlg-g and dlg-h are built with the others but not in the default --sets: they
-  stay unseen until a default chosen on the other sets is checked on them.
+  events: the sixth check set;
+- `dlg-i`: dialogues variant i (written apart a seventh time: a long-distance lorry driver's
+  regular run, racing pigeons, best lift and strongman competitions, transport café, his son's
+  craze, where he and his ex hand the boy over, cab kit and eyesight, questions from specific
+  to vague, one row per utterance, sessions of one to nine exchanges over 340 days) x 3 seeds
+  among 2,800 coding events: the seventh check set.
+  dlg-e, dlg-f, dlg-g, dlg-h and dlg-i are built with the others but not in the default
+  --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -108,7 +113,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h")
+              "dlg-h", "dlg-i")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -134,8 +139,8 @@ def render(rows: list[dict]) -> str:
     out = ["| analyzer | embedder | fusion | decay | known-item s@10 <7d / 7-30d / 30-90d / 90d+ "
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
-           "| dlg-h h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
