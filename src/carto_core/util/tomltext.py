@@ -9,30 +9,75 @@ from __future__ import annotations
 import json
 import re
 
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+#: A bare key; the escapes of a basic string (TOML 1.0, and \e of 1.1).
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r",
+            "e": "\x1b"}
+_SPACE = " \t"
 
 
 def header_parts(line: str) -> list[str] | None:
-    """The dotted key of a table header line (`[a."b.c"]` -> ["a", "b.c"]), else None."""
-    match = _HEADER.match(line)
-    if not match:
+    """The dotted key of a table header line (`[a."b.c"]` -> ["a", "b.c"], `[[a.b]]` too),
+    else None. Its keys are bare, basic strings (their escapes decoded: `"\""` is a quote) or
+    literal strings, so a `]`, a `.` or a `#` inside quotes is the key's own; a comment may
+    follow the header."""
+    text = line.rstrip("\r\n")
+    pos = len(text) - len(text.lstrip(_SPACE))
+    if not text.startswith("[", pos):
         return None
-    parts, buf, quote = [], "", None
-    for char in match.group(1):
-        if quote:
-            if char == quote:
-                quote = None
-            else:
-                buf += char
-        elif char in "\"'":
-            quote = char
-        elif char == ".":
-            parts.append(buf.strip())
-            buf = ""
+    double = text.startswith("[[", pos)
+    pos += 2 if double else 1
+    parts = []
+    while True:
+        while pos < len(text) and text[pos] in _SPACE:
+            pos += 1
+        key, pos = _key(text, pos)
+        if key is None:
+            return None
+        parts.append(key)
+        while pos < len(text) and text[pos] in _SPACE:
+            pos += 1
+        if not text.startswith(".", pos):
+            break
+        pos += 1
+    close = "]]" if double else "]"
+    if not text.startswith(close, pos):
+        return None
+    rest = text[pos + len(close):].lstrip(_SPACE)
+    return parts if not rest or rest.startswith("#") else None
+
+
+def _key(text: str, pos: int) -> tuple[str | None, int]:
+    """One simple key of a dotted key at `pos`: (its value, the position after it), or None."""
+    if text.startswith("'", pos):
+        end = text.find("'", pos + 1)
+        return (None, pos) if end < 0 else (text[pos + 1:end], end + 1)
+    if not text.startswith('"', pos):
+        bare = _BARE.match(text, pos)
+        return (bare.group(), bare.end()) if bare else (None, pos)
+    out, pos = [], pos + 1
+    while pos < len(text):
+        char = text[pos]
+        if char == '"':
+            return "".join(out), pos + 1
+        if char != "\\":
+            out.append(char)
+            pos += 1
+            continue
+        code = text[pos + 1:pos + 2]
+        if code in _ESCAPES:
+            out.append(_ESCAPES[code])
+            pos += 2
+        elif code in ("u", "U"):
+            width = 4 if code == "u" else 8
+            digits = text[pos + 2:pos + 2 + width]
+            if len(digits) != width or not all(c in "0123456789abcdefABCDEF" for c in digits):
+                return None, pos
+            out.append(chr(int(digits, 16)))
+            pos += 2 + width
         else:
-            buf += char
-    parts.append(buf.strip())
-    return parts
+            return None, pos
+    return None, pos
 
 
 def toml_string(value: str) -> str:
