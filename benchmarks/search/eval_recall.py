@@ -34,8 +34,13 @@ Sets (generated, deterministic, with one fixed clock):
   regular run, racing pigeons, best lift and strongman competitions, transport café, his son's
   craze, where he and his ex hand the boy over, cab kit and eyesight, questions from specific
   to vague, one row per utterance, sessions of one to nine exchanges over 340 days) x 3 seeds
-  among 2,800 coding events: the seventh check set.
-  dlg-e, dlg-f, dlg-g, dlg-h and dlg-i are built with the others but not in the default
+  among 2,800 coding events: the seventh check set;
+- `dlg-j`: dialogues variant j (written apart an eighth time: a school caretaker and amateur
+  astronomer's telescope, the object he photographs, his dark-sky spot, the repair job at
+  school, his astronomy society talk, the lodger, his homebrew, who hires the school hall and
+  what's in his flask, questions from specific to vague, one row per utterance, sessions of one
+  to ten exchanges over 370 days) x 3 seeds among 3,200 coding events: the eighth check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i and dlg-j are built with the others but not in the default
   --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
@@ -113,7 +118,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h", "dlg-i")
+              "dlg-h", "dlg-i", "dlg-j")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -139,8 +144,8 @@ def render(rows: list[dict]) -> str:
     out = ["| analyzer | embedder | fusion | decay | known-item s@10 <7d / 7-30d / 30-90d / 90d+ "
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
-           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
