@@ -1,5 +1,6 @@
-"""rrf-prior's first page ordered by how near each row is, not by rank alone
-(`RRFFusion.closeness_page`, `Ladder.closeness`; docs/ranking.md, "How near, on the first page")."""
+"""The page ordered by how near each result is, not by rank alone (`Fused.nearer` from
+rrf-prior, `Fusion.closeness_page`, `carto_core.search.nearness`; docs/ranking.md, "How near,
+on the first page")."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import pytest
 
 from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
-from carto_core.search.api import Ladder
+from carto_core.search.api import Fused, Ladder
 from carto_core.search.engine import SearchEngine
-from carto_rankers.rrf import RRFFusion, RRFPriorFusion, page_reordered
+from carto_core.search.nearness import nearest_first
+from carto_rankers.rrf import RRFFusion, RRFPriorFusion
 
 
 @pytest.fixture
@@ -38,37 +40,67 @@ def _ladders(closeness: float):
     return [keyword, semantic]
 
 
-def _order(fused) -> list[int]:
-    return [f.index for f in sorted(fused, key=lambda f: -f.score)]
+def _by(fused, field: str) -> list[int]:
+    return [f.index for f in sorted(fused, key=lambda f: -getattr(f, field))]
 
 
-def test_the_page_is_ordered_by_how_near_each_row_is_and_keeps_its_rows_and_scores(engine):
+def test_fusion_says_how_near_each_candidate_is_and_ranks_as_before(engine):
     by_rank = RRFPriorFusion().fuse(_ladders(0.0), engine)
     near = RRFPriorFusion().fuse(_ladders(1.0), engine)
-    # by rank, the row one light word holds goes over the semantic ladder's first
-    assert _order(by_rank)[:2] == [9, 0]
+    assert all(f.nearer is None for f in by_rank)
+    # the scores are rank fusion's: the row one light word holds goes over the semantic first
+    assert _by(near, "score") == _by(by_rank, "score") and _by(near, "score")[:2] == [9, 0]
     # heeding the cosines, it falls to where 0.17 of 0.29 puts it, under the rows near 0.2
-    assert _order(near)[:10] == [0, 1, 2, 3, 4, 5, 6, 9, 7, 8]
+    assert _by(near, "nearer")[:10] == [0, 1, 2, 3, 4, 5, 6, 9, 7, 8]
     # the ladder's closeness is the power of the share: squared, 0.17 of 0.29 weighs less
-    assert _order(RRFPriorFusion().fuse(_ladders(2.0), engine))[:10] == [0, 1, 2, 3, 4, 5, 6, 7,
-                                                                         9, 8]
-    # the same ten rows on the page, with the same ten scores; the rest untouched
-    assert set(_order(near)[:10]) == set(_order(by_rank)[:10])
-    scores = {f.index: f.score for f in by_rank}
-    assert sorted(f.score for f in near) == pytest.approx(sorted(scores.values()))
-    assert {f.index: f.score for f in near if f.index in (10, 11)} == pytest.approx(
-        {i: scores[i] for i in (10, 11)})
-
-
-def test_upstream_rrf_and_a_ladder_without_closeness_rank_alone(engine):
-    plain = RRFFusion().fuse(_ladders(1.0), engine)  # closeness_page 0
-    assert _order(plain)[0] == 9
+    squared = RRFPriorFusion().fuse(_ladders(2.0), engine)
+    assert _by(squared, "nearer")[:10] == [0, 1, 2, 3, 4, 5, 6, 7, 9, 8]
+    weight = 0.5 * (1 + 6 / 7)  # the semantic ladder's, lifted for the uncovered share
+    nine = next(f for f in near if f.index == 9)
+    assert nine.nearer == pytest.approx((weight / 70 * 0.17 / 0.29 + 1 / 7 / 61) * 0.75)
     assert RRFFusion.closeness_page == 0 and RRFPriorFusion.closeness_page == 10
 
 
-def test_a_page_keeps_its_members_whatever_is_nearer_below_it():
-    score = np.array([5.0, 4.0, 3.0, 2.0, 1.0])
-    nearer = np.array([1.0, 5.0, 4.0, 0.0, 9.0])
-    out = page_reordered(score, nearer, 3)
-    np.testing.assert_array_equal(out, [3.0, 5.0, 4.0, 2.0, 1.0])
-    np.testing.assert_array_equal(page_reordered(score, nearer, 1), score)
+def _fused(index: int, score: float, nearer: float | None, decay: float = 1.0) -> Fused:
+    return Fused(index, score, fused_score=score / decay, decay=decay, nearer=nearer)
+
+
+def test_the_page_keeps_its_rows_and_scores_in_the_order_of_nearness():
+    fused = [_fused(0, 5.0, 1.0), _fused(1, 4.0, 5.0), _fused(2, 3.0, 4.0), _fused(3, 2.0, 0.0),
+             _fused(4, 1.0, 9.0)]
+    out = nearest_first(fused, 3)
+    assert [f.index for f in out] == [1, 2, 0, 3, 4]  # row 4, nearer, is off the page
+    assert [f.score for f in out] == [5.0, 4.0, 3.0, 2.0, 1.0]
+    # what the decay made of each counts: row 1 decayed to a tenth of its fused score
+    fused = [_fused(0, 5.0, 1.0), _fused(1, 4.0, 5.0, decay=0.1), _fused(2, 3.0, 4.0)]
+    assert [f.index for f in nearest_first(fused, 3)] == [2, 0, 1]
+    # a page where a row has no nearness, or of one row, is left as it is
+    fused = [_fused(0, 5.0, 1.0), _fused(1, 4.0, None), _fused(2, 3.0, 9.0)]
+    assert [f.index for f in nearest_first(fused, 3)] == [0, 1, 2]
+    assert [f.index for f in nearest_first(fused, 1)] == [0, 1, 2]
+
+
+#: A row the keyword ladder holds for "give" alone, and the one that answers in other words.
+ROWS = ["Give me a packing list for a weekend in a caravan.",
+        "My wife got me an Apple Watch for our anniversary.",
+        "It rained all weekend, the garden is soaked.", "Remind me to drink more water.",
+        "We booked flights to the Dolomites for October.",
+        "the staging deploy failed on the database migration",
+        "Airports are chaos in the summer.", "Second-hand shops have great finds."]
+QUESTION = "What did my spouse give me to celebrate being married?"
+
+
+def test_a_search_puts_the_nearer_answer_first(minilm_turns, monkeypatch):
+    from carto_core.search import SearchRequest, run_search
+
+    home = minilm_turns("nearness", ROWS)
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+
+    def first() -> str:
+        result = run_search(SearchRequest(query=QUESTION, limit=3, all=True),
+                            engine=SearchEngine(home))
+        return result.results[0].event_id
+
+    assert first() == "turn-s1-1"
+    monkeypatch.setattr(RRFPriorFusion, "closeness_page", 0)
+    assert first() == "turn-s0-1"

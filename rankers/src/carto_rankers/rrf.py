@@ -58,14 +58,13 @@ class RRFFusion(Fusion):
     #: (`Ladder.unseen_types`) or when the topic is every held word (the full matches): it
     #: is put just above the best of those (`unseen_topic_scores`).
     unseen_topic = False
-    #: > 0: fusion's first `closeness_page` candidates are ordered again by their fused
-    #: score with each semantic contribution weighed by (the row's score / the ladder's best)
-    #: ** the ladder's `closeness` (its embedder's), and take the page's scores in that
-    #: order: which rows are on the page is rank fusion's, their order heeds how near each
-    #: is. By rank alone, a row a keyword ladder holds for one light word ("give", "got")
-    #: and the semantic ladder ranks 10th at a cosine of 0.17 went over the semantic
-    #: ladder's first at 0.29: rank 1 and rank 10 differ by 13 % under k 60 (docs/ranking.md,
-    #: "How near, on the first page").
+    #: > 0 (`Fusion.closeness_page`): each candidate's `Fused.nearer` is its fused score with
+    #: each semantic contribution weighed by (the row's score / the ladder's best) ** the
+    #: ladder's `closeness` (its embedder's), and the page's first results are ordered by it
+    #: after the decay. By rank alone, a row a keyword ladder holds for one light word
+    #: ("give", "got") and the semantic ladder ranks 10th at a cosine of 0.17 went over the
+    #: semantic ladder's first at 0.29: rank 1 and rank 10 differ by 13 % under k 60
+    #: (docs/ranking.md, "How near, on the first page").
     closeness_page = 0
 
     def ladder_weight(self, ladder: Ladder) -> float:
@@ -196,9 +195,9 @@ class RRFFusion(Fusion):
         salience = np.where(np.isnan(salience) | (salience == 0), SALIENCE_DEFAULT,
                             np.clip(salience, SALIENCE_MIN, SALIENCE_MAX))
         score = rrf * self.weigh(salience)
+        nearer = None
         if near is not None:
             nearer = np.bincount(inverse, np.concatenate(near), len(uniq)) * self.weigh(salience)
-            score = page_reordered(score, nearer, self.closeness_page)
         if self.unseen_topic:
             score = self.unseen_topic_scores(ladders, uniq, score, engine, held)
         # Most events come from one ladder: their sources/ranks are built in the same pass;
@@ -211,6 +210,9 @@ class RRFFusion(Fusion):
                for i, sc, h, sa, t, w, r in zip(
                    uniq.tolist(), score.tolist(), held.tolist(), salience.tolist(),
                    stamps.tolist(), which[first_slot].tolist(), all_ranks[first_slot].tolist())]
+        if nearer is not None:
+            for fused, value in zip(out, nearer.tolist()):
+                fused.nearer = value
         if len(inverse) > len(uniq):
             is_first = np.zeros(len(inverse), np.bool_)
             is_first[first_slot] = True
@@ -287,21 +289,6 @@ def _nearness(ladder: Ladder, first, weight):
     return weight * np.clip(scores / best, 0.0, 1.0) ** power
 
 
-def page_reordered(score, nearer, page: int):
-    """`score` with its `page` highest values given to the same candidates in the order of
-    `nearer`: the page keeps its members and its scores, and only their order changes (ties
-    keep the order they had)."""
-    import numpy as np
-
-    top = np.argsort(-score, kind="stable")[:page]
-    if len(top) < 2:
-        return score
-    order = top[np.argsort(-nearer[top], kind="stable")]
-    out = score.copy()
-    out[order] = np.sort(score[top])[::-1]
-    return out
-
-
 class RRFPriorFusion(RRFFusion):
     name = "rrf-prior"
     description = ("reciprocal rank fusion (k 60), each keyword contribution weighed by the share "
@@ -311,8 +298,8 @@ class RRFPriorFusion(RRFFusion):
                    "holds) and joins a question always, other queries only when no document "
                    "holds every query term; a row holding the query's topic is not out-ranked by "
                    "rows holding less of it when the semantic ladder never holds it (minilm: "
-                   "tool rows) or when it holds every held word; the first ten are ordered "
-                   "again heeding the semantic ladder's cosines (minilm)")
+                   "tool rows) or when it holds every held word; the first ten results are "
+                   "ordered again heeding the semantic ladder's cosines (minilm)")
     prior = 1.0
     semantic_share = 0.5
     semantic_gate = True

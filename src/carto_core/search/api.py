@@ -293,8 +293,9 @@ class Ladder(Record):
     #: The words `confirm()` judged, set when it runs (minilm: the query's words no document
     #: holds), named in the floor's verdict.
     confirm_words: tuple[str, ...]
-    #: A semantic ladder: how much its rows' scores, not only their ranks, order fusion's
-    #: first page (the embedder's `closeness`; `RRFFusion.closeness_page`). 0: ranks alone.
+    #: A semantic ladder: how much its rows' scores, not only their ranks, order the first
+    #: page (the embedder's `closeness`; `Fused.nearer`, `Fusion.closeness_page`). 0: ranks
+    #: alone.
     closeness: float
 
     def __init__(self, name: str, indices: "np.ndarray", scores: "np.ndarray",
@@ -451,7 +452,8 @@ class Fused(Record):
     `sources` and `ranks` default to a new list and dict."""
 
     __slots__ = _fields = ("index", "score", "sources", "ranks", "holds_all_tokens", "salience",
-                           "timestamp", "fused_score", "decay", "boost", "reuse_count", "gated")
+                           "timestamp", "fused_score", "decay", "boost", "reuse_count", "gated",
+                           "nearer")
     _factories = {"sources": list, "ranks": dict}
     index: int
     score: float
@@ -466,12 +468,16 @@ class Fused(Record):
     boost: float
     reuse_count: int
     gated: bool
+    #: The fused score again with each semantic contribution weighed by how near the row is
+    #: (`Ladder.closeness`); None when no ladder says. The page's order heeds it
+    #: (`Fusion.closeness_page`).
+    nearer: float | None
 
     def __init__(self, index: int, score: float, sources: list[str] = NEW,
                  ranks: dict[str, int] = NEW, holds_all_tokens: bool = False,
                  salience: float = SALIENCE_DEFAULT, timestamp: float | None = None,
                  fused_score: float = 0.0, decay: float = 1.0, boost: float = 1.0,
-                 reuse_count: int = 0, gated: bool = False):
+                 reuse_count: int = 0, gated: bool = False, nearer: float | None = None):
         self.index = index
         self.score = score
         self.sources = [] if sources is NEW else sources
@@ -484,6 +490,7 @@ class Fused(Record):
         self.boost = boost
         self.reuse_count = reuse_count
         self.gated = gated
+        self.nearer = nearer
 
 
 class DecayContext(Record):
@@ -706,6 +713,11 @@ class Fusion:
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    #: > 0: after the decay, the pipeline orders the first `closeness_page` results again by
+    #: `Fused.nearer` times what the decay made of each (its score over its fused score), and
+    #: gives them the page's scores in that order: the page keeps its rows and its scores
+    #: (`search.nearness`). 0: as decayed.
+    closeness_page: ClassVar[int] = 0
 
     def fuse(self, ladders: list[Ladder], engine: "SearchEngine",
              query: Query | None = None) -> list[Fused]:

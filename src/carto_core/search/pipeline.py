@@ -1,6 +1,7 @@
 """The one search pipeline behind `run_search` (DESIGN section 5).
 
-scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim -> decay -> page.
+scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim -> decay -> the
+first results ordered by nearness (`search.nearness`) -> answers lent -> page.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from carto_core.search.api import (
 )
 
 from carto_core.search.answers import lend_answers
+from carto_core.search.nearness import nearest_first
 from carto_core.search.floor import judge, switched_off
 
 if TYPE_CHECKING:
@@ -453,6 +455,9 @@ def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope
     # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
     fused.sort(key=attrgetter("index"))
     fused.sort(key=attrgetter("score"), reverse=True)
+    page = engine.fusion(plan.fusion_name).closeness_page
+    if page:
+        fused = nearest_first(fused, page)
     if query.question and fused:
         fused = lend_answers(engine, fused, scope, query.text)
     return fused, context, params

@@ -66,11 +66,11 @@ class Embedder:
     #: Worth it only for a model whose ladder beats the keyword side where that side is weak:
     #: measured for wordllama (1); lsa was worse with it (docs/ranking.md). 0: never lifted.
     uncovered_lift: ClassVar[float] = 0.0
-    #: How far this model's scores, not only its ranks, order fusion's first page: a
-    #: semantic contribution there is weighed by (the row's score / the ladder's best) **
-    #: closeness (carried on the ladder as `Ladder.closeness`; `rrf-prior` reads it). Worth it
-    #: for a model whose cosines say how near a row is (measured for minilm: 1).
-    #: 0: ranks alone.
+    #: How far this model's scores, not only its ranks, order the first page: `rrf-prior`
+    #: weighs each semantic contribution by (the row's score / the ladder's best) **
+    #: closeness for `Fused.nearer`, which orders the page after the decay (carried on the
+    #: ladder as `Ladder.closeness`). Worth it for a model whose cosines say how near a row
+    #: is (measured for minilm: 1). 0: ranks alone.
     closeness: ClassVar[float] = 0.0
     #: The cosine from which a hit is evidence that a search found something (the relevance
     #: floor, carto_core.search.floor): a search whose best hit scores under it, with no

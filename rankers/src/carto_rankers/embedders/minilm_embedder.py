@@ -67,8 +67,8 @@ class MiniLMEmbedder(Embedder):
     #: Its ladder weighs up to a keyword ladder's weight where no keyword candidate covers the
     #: question, as wordllama's does: measured, MRR up on a-d and multi-2 0.56 -> 0.62 hit@10.
     uncovered_lift = 1.0
-    #: Its cosine orders fusion's first page as well as its rank: hit@1 on dlg-c..g up by
-    #: 0.03-0.14, no set's hit@10 lower (docs/ranking.md, "How near, on the first page").
+    #: Its cosine orders the first page as well as its rank: hit@1 up on dlg-b..i, no set's
+    #: hit@10 changed (docs/ranking.md, "How near, on the first page").
     closeness = 1.0
     #: A search whose best hit scores under this cosine (and no keyword match covers the
     #: question) found nothing: the highest floor that cost no recall set a question in its
