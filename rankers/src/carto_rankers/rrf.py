@@ -58,14 +58,6 @@ class RRFFusion(Fusion):
     #: (`Ladder.unseen_types`) or when the topic is every held word (the full matches): it
     #: is put just above the best of those (`unseen_topic_scores`).
     unseen_topic = False
-    #: > 0 (`Fusion.closeness_page`): each candidate's `Fused.nearer` is its fused score with
-    #: each semantic contribution weighed by (the row's score / the ladder's best) ** the
-    #: ladder's `closeness` (its embedder's), and the page's first results are ordered by it
-    #: after the decay. By rank alone, a row a keyword ladder holds for one light word
-    #: ("give", "got") and the semantic ladder ranks 10th at a cosine of 0.17 went over the
-    #: semantic ladder's first at 0.29: rank 1 and rank 10 differ by 13 % under k 60
-    #: (docs/ranking.md, "How near, on the first page").
-    closeness_page = 0
 
     def ladder_weight(self, ladder: Ladder) -> float:
         if is_semantic(ladder):
@@ -276,7 +268,12 @@ class RRFFusion(Fusion):
 
 def _nearness(ladder: Ladder, first, weight):
     """A ladder's contributions with each semantic one weighed by its score's share of the
-    ladder's best, to the power of the ladder's `closeness` (others as they are)."""
+    ladder's best, to the power of the ladder's `closeness` (others as they are): summed, each
+    candidate's `Fused.nearer`, which orders the page after the decay when the fusion's
+    `closeness_page` is above 0. By rank alone, a row a keyword ladder holds for one light
+    word ("give", "got") and the semantic ladder ranks 10th at a cosine of 0.17 went over the
+    semantic ladder's first at 0.29: rank 1 and rank 10 differ by 13 % under k 60
+    (docs/ranking.md, "How near, on the first page")."""
     import numpy as np
 
     power = float(getattr(ladder, "closeness", 0.0) or 0.0)

@@ -141,11 +141,11 @@ class SemanticRanker(Ranker):
         text = query.text
         if searcher.status().available and getattr(searcher.embedder, "content_query", False):
             text = context.analyzer.content_query(text)
+        unseen = _unseen_types(searcher.embedder, context)
         share = getattr(searcher.embedder, "name_share", None) if searcher.status().available else None
         blend = {}
         if share:
-            without = without_common_names(text, context,
-                                           _unseen_types(searcher.embedder, context), float(share))
+            without = without_common_names(text, context, unseen, float(share))
             if without != text:
                 blend = {"blend": without,
                          "blend_weight": float(getattr(searcher.embedder, "name_weight", 1.0))}
@@ -175,7 +175,7 @@ class SemanticRanker(Ranker):
         # how far fusion may trust this model where the keyword side is weak: the model's own
         ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)
         ladder.closeness = float(getattr(searcher.embedder, "closeness", 0.0) or 0.0)
-        ladder.unseen_types = _unseen_types(searcher.embedder, context)
+        ladder.unseen_types = unseen
         evidence = searcher.settings.evidence_floor
         if evidence is None:
             evidence = getattr(searcher.embedder, "evidence_floor", None)
