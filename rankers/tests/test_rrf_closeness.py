@@ -4,14 +4,14 @@ on the first page")."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
 
 from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
-from carto_core.search.api import Fused, Ladder
+from carto_core.search.api import Fused, Ladder, Query
 from carto_core.search.engine import SearchEngine
 from carto_core.search.nearness import nearest_first
 from carto_rankers.rrf import RRFFusion, RRFPriorFusion
@@ -78,6 +78,51 @@ def test_the_page_keeps_its_rows_and_scores_in_the_order_of_nearness():
     fused = [_fused(0, 5.0, 1.0), _fused(1, 4.0, None), _fused(2, 3.0, 9.0)]
     assert [f.index for f in nearest_first(fused, 3)] == [0, 1, 2]
     assert [f.index for f in nearest_first(fused, 1)] == [0, 1, 2]
+
+
+def test_a_row_lifted_for_the_topic_keeps_its_lift_on_the_page_ordered_by_nearness(tmp_path):
+    """"did the checksum archives stuff ever wrap up?": the answer is a tool row, which minilm
+    never embeds; fusion puts the tool rows holding the topic just above the prompts holding
+    one of its words. Ordered by nearness after the decay, they fell back under those prompts
+    (3rd -> 10th) unless their nearness is lifted by the same rule."""
+    home = Home(tmp_path / "t")
+    stamp = (datetime(2026, 6, 1, tzinfo=timezone.utc) - timedelta(hours=1)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+    append_rows(home.log("tool-use"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "tool_bash", "salience": 0.2,
+         "summary": f"Ran: ./scripts/checksum.sh --target archives-{i}"} for i in range(2)])
+    append_rows(home.log("prompts"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "prompt", "salience": 0.6,
+         "summary": f"prompt {i} about checksums"} for i in range(2, 7)])
+    engine = SearchEngine(home, persist=False)
+    engine.ensure_loaded()
+    tool = engine.index.strings["types"].index("tool_bash")
+    topic = np.array([0, 1, 2])
+    question = Query("did the checksum archives stuff ever wrap up?",
+                     ("checksum", "archiv", "stuff", "wrap", "up"), (), True)
+
+    def page(fusion, coverage=(0.4, 0.4), prompt=0.4) -> list[int]:
+        keyword = Ladder("tool-use", np.array([1, 0]), np.array([2.0, 1.9]), ranker="bm25",
+                         all_token_matches=0, coverage=np.array(coverage), unheld=2,
+                         topic_holders=topic)
+        prompts = Ladder("prompts", np.array([2, 3, 4, 5, 6]),
+                         np.array([2.0, 1.0, 0.9, 0.8, 0.7]), ranker="bm25", all_token_matches=0,
+                         coverage=np.array([prompt, 0.2, 0.2, 0.2, 0.2]), unheld=2,
+                         topic_holders=topic)
+        semantic = Ladder("semantic", np.array([2, 3, 4, 5, 6]),
+                          np.array([0.57, 0.51, 0.50, 0.46, 0.46]), ranker="semantic",
+                          uncovered_lift=1.0, unseen_types=(tool,), closeness=1.0)
+        fused = fusion.fuse([keyword, prompts, semantic], engine, query=question)
+        fused.sort(key=lambda f: (-f.score, f.index))
+        return [f.index for f in nearest_first(fused, fusion.closeness_page)]
+
+    plain = type("Plain", (RRFPriorFusion,), {"unseen_topic": False})()
+    assert page(RRFPriorFusion()) == [2, 1, 0, 3, 4, 5, 6]
+    # without the lift the tool rows are last, by score and by nearness alike
+    assert page(plain)[-2:] == [1, 0]
+    # one holding the whole query in its ladder is first already: the lift never lowers it
+    assert page(plain, (1.0, 0.4), 0.2)[:2] == [1, 2]
+    assert page(RRFPriorFusion(), (1.0, 0.4), 0.2) == [1, 2, 0, 3, 4, 5, 6]
 
 
 #: A row the keyword ladder holds for "give" alone, and the one that answers in other words.

@@ -90,7 +90,8 @@ class RRFFusion(Fusion):
             return [l for l in ladders if not is_semantic(l)]
         return ladders
 
-    def unseen_topic_scores(self, ladders: list[Ladder], uniq, score, engine, full=None):
+    def unseen_topic_scores(self, ladders: list[Ladder], uniq, score, engine, full=None,
+                            nearer=None):
         """`score` with each candidate that holds the query's topic raised, when a row holding
         less of the topic scores higher, to just above the best of those (their order among
         themselves kept): a candidate of a type the semantic ladder never holds, and any
@@ -116,7 +117,15 @@ class RRFFusion(Fusion):
         "little", "one" in a greeting): there, rows the semantic ladder holds keep their
         fused order. Only a topic whose words go together (`topic_holders`): a question's
         words that meet by chance ("Maya" and "test") name no topic its holders answer.
-        Nothing changes without a semantic ladder."""
+        Nothing changes without a semantic ladder.
+
+        `nearer` (the candidates' `Fused.nearer`, or None) is lifted by the same rule in its
+        own scale for the rows of a type the semantic ladder never holds, and the pair is
+        returned: ordering the page by nearness after the decay undid their lift otherwise (a
+        tool row holding "preload fonts" back under the prompts saying "fonts"), though no
+        cosine judged them. A full match the semantic ladder holds keeps its nearness: its
+        cosine says how near it is (lifting it there too cost 9 dialogue and multi cases a
+        place, docs/ranking.md)."""
         import numpy as np
 
         from carto_rankers.bm25 import _member
@@ -124,23 +133,24 @@ class RRFFusion(Fusion):
         semantic = [l for l in ladders if is_semantic(l)]
         unseen = [code for l in semantic for code in getattr(l, "unseen_types", ())]
         if not semantic or (not unseen and (full is None or not full.any())):
-            return score
+            return score, nearer
         topics = [l.topic_holders for l in ladders if getattr(l, "topic_holders", None) is not None]
         if not topics:
-            return score
+            return score, nearer
         holds = _member(topics[0], uniq)
         if holds.all():
-            return score
-        top = float(score[~holds].max())
-        may_rise = full if full is not None else np.zeros(len(uniq), bool)
+            return score, nearer
+        never_judged = np.zeros(len(uniq), bool)
         if unseen:
             kinds = np.asarray(engine.index.cols["type"])[uniq]
-            may_rise = may_rise | np.isin(kinds, unseen)
-        lift = holds & may_rise & (score <= top)
-        if not lift.any():
-            return score
-        # just above the best partial holder; the lifted rows' own scores order them
-        return np.where(lift, top + score * 1e-3, score)
+            never_judged = np.isin(kinds, unseen)
+        rising = holds & (never_judged | (full if full is not None else never_judged))
+        if not rising.any():
+            return score, nearer
+        unjudged = holds & never_judged
+        return (_above_partial(score, holds, rising),
+                nearer if nearer is None or not unjudged.any()
+                else _above_partial(nearer, holds, unjudged))
 
     def weigh(self, salience):
         if not self.prior:
@@ -191,7 +201,7 @@ class RRFFusion(Fusion):
         if near is not None:
             nearer = np.bincount(inverse, np.concatenate(near), len(uniq)) * self.weigh(salience)
         if self.unseen_topic:
-            score = self.unseen_topic_scores(ladders, uniq, score, engine, held)
+            score, nearer = self.unseen_topic_scores(ladders, uniq, score, engine, held, nearer)
         # Most events come from one ladder: their sources/ranks are built in the same pass;
         # the few in several ladders get the rest appended ladder by ladder below.
         names = [name for name, _ in spans]
@@ -264,6 +274,18 @@ class RRFFusion(Fusion):
             fused.holds_all_tokens, fused.salience = held[doc], salience
             fused.timestamp = None if ts != ts else ts
         return list(out.values())
+
+
+def _above_partial(values, holds, rising):
+    """`values` with each `rising` candidate that a candidate not in `holds` outscores put just
+    above the best of those; the lifted ones' own values order them."""
+    import numpy as np
+
+    top = float(values[~holds].max())
+    lift = rising & (values <= top)
+    if not lift.any():
+        return values
+    return np.where(lift, top + values * 1e-3, values)
 
 
 def _nearness(ladder: Ladder, first, weight):
