@@ -39,9 +39,15 @@ Sets (generated, deterministic, with one fixed clock):
   astronomer's telescope, the object he photographs, his dark-sky spot, the repair job at
   school, his astronomy society talk, the lodger, his homebrew, who hires the school hall and
   what's in his flask, questions from specific to vague, one row per utterance, sessions of one
-  to ten exchanges over 370 days) x 3 seeds among 3,200 coding events: the eighth check set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i and dlg-j are built with the others but not in the default
-  --sets: they stay unseen until a default chosen on the other sets is checked on them.
+  to ten exchanges over 370 days) x 3 seeds among 3,200 coding events: the eighth check set;
+- `dlg-k`: dialogues variant k (written apart a ninth time: a hospital night-shift
+  radiographer's post on the rota, her night-shift partner, her car, what helps her sleep in
+  the day, where her hives stand, what ails them, where she sells her honey, how she learns
+  Welsh and what her choir is rehearsing, questions from specific to vague, one row per
+  utterance, sessions of one to eight exchanges over 390 days) x 3 seeds among 2,600 coding
+  events: the ninth check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j and dlg-k are built with the others but not in the
+  default --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -118,7 +124,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h", "dlg-i", "dlg-j")
+              "dlg-h", "dlg-i", "dlg-j", "dlg-k")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -144,8 +150,8 @@ def render(rows: list[dict]) -> str:
     out = ["| analyzer | embedder | fusion | decay | known-item s@10 <7d / 7-30d / 30-90d / 90d+ "
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
-           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
