@@ -139,6 +139,59 @@ def test_a_request_put_to_the_assistant_lends_its_reply_its_place(tmp_path):
     assert hits[by[ADVICE]] == pytest.approx(answers.SHARE * hits[by[REQUEST]])
 
 
+#: Typed without its question mark.
+UNMARKED = "is it worth overpaying my student loan or should i just put the money in savings"
+LOAN_ADVICE = "Clear any card debt first, then keep three months of savings before overpaying."
+
+
+def test_a_question_typed_without_its_mark_lends_its_reply_its_place(tmp_path):
+    """A person often leaves the question mark off; one utterance that opens as a question
+    and never ends a sentence asks all the same, and its reply is the answer."""
+    statement = "is what it is with the student loan and the savings, honestly"
+    home, by = _home(tmp_path, {"s1": [(600, UNMARKED), (599, LOAN_ADVICE)],
+                                "s2": [(500, "the student loan savings plan is sorted."),
+                                       (499, "Brilliant, well done.")],
+                                "s3": [(400, statement + ". Anyway."), (399, "Right you are.")]})
+    found = _ids(home, "Did you think I should put spare savings on my student loan?")
+    assert found[:2] == [by[LOAN_ADVICE], by[UNMARKED]]
+    # a row that says it ends ("... is sorted.", a second sentence) asks nothing
+    assert {by["the student loan savings plan is sorted."], by[statement + ". Anyway."]} < set(found)
+    assert by["Brilliant, well done."] not in found and by["Right you are."] not in found
+
+
+#: A request whose last sentence asks, unmarked.
+DEW = "my telescope's covered in dew an hour after I set up, every single time. how do I stop it"
+DEW_ADVICE = "Fit a dew shield that sticks out past the tube and wrap a heater strap round it."
+
+
+def test_a_request_whose_last_sentence_asks_unmarked_lends_its_reply_its_place(tmp_path):
+    """Put to the assistant, the reply takes the place of a request whose only question is
+    its last sentence, typed without its mark; asked otherwise, it is lent 0.8."""
+    home, by = _home(tmp_path, {"s1": [(600, DEW), (599, DEW_ADVICE)]})
+    request = SearchRequest(query="What did you say would stop the dew on my telescope?",
+                            semantic=False, limit=10, now=NOW, all=True)
+    hits = {h.event_id: h.score for h in run_search(request, engine=SearchEngine(home)).results}
+    assert hits[by[DEW_ADVICE]] == pytest.approx(answers.SHARE_ASKED * hits[by[DEW]])
+    mine = SearchRequest(query="What happens to my telescope with the dew?", semantic=False,
+                         limit=10, now=NOW, all=True)
+    hits = {h.event_id: h.score for h in run_search(mine, engine=SearchEngine(home)).results}
+    assert hits[by[DEW_ADVICE]] == pytest.approx(answers.SHARE * hits[by[DEW]])
+
+
+@pytest.mark.parametrize("text, alone, last", [
+    (UNMARKED, True, True), ("how do i stay awake on the M1 at 4am", True, True),
+    ("Any luck with the boiler", True, True), (DEW, False, True),
+    ("what a day!", False, False), ("Which one. I forget", False, False),
+    ("Dad keeps ringing me at six", False, False), ("is it worth it? I think so", False, False),
+    ("Any ideas? Noted. how about this", False, False), ("Is it done?", False, False),
+    ("", False, False)])
+def test_an_unmarked_question_opens_as_one_and_ends_unmarked(text, alone, last):
+    """`alone`: the whole row is the question; `last`: its last sentence is, and no other
+    sentence asks."""
+    assert answers._asks_unmarked(text) is alone
+    assert answers._asks_unmarked(text, False) is last
+
+
 @pytest.mark.parametrize("text, once", [
     (REQUEST, True), ("my cat keeps weeing on the bathmat, any idea why??", True),
     ("Any ideas for a rainy-day activity? Noted. Is there anything else on your mind?", False),

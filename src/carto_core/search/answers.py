@@ -27,6 +27,12 @@ morning. How do I deal with it?"): a row that ends in its only question lends it
 `SHARE_ASKED` too. A row that asks more than once (a message and a reply that asks back)
 keeps `SHARE`. Measured on dialogue sets written after the rule above (docs/ranking.md, "The
 reply to a question put to the assistant").
+
+People leave the question mark off ("is it worth overpaying my student loan or should i just
+put the money in savings", "... every single time. how do I stop it"): a row whose last
+sentence opens as a question (a question word or an auxiliary), ends without a mark and holds
+no other question asks all the same; alone in its row it is one question and nothing else
+(docs/ranking.md, "A question typed without its mark").
 """
 
 from __future__ import annotations
@@ -51,7 +57,25 @@ TURN_LOGS = ("turns",)
 
 def _asks(row: dict | None) -> bool:
     text = row.get("summary") if row else None
-    return isinstance(text, str) and text.rstrip().endswith("?")
+    return isinstance(text, str) and (text.rstrip().endswith("?") or _asks_unmarked(text, False))
+
+
+#: How a question opens: a question word or an auxiliary.
+_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|which|where|when|who|whom|whose|why|how|is|are|was|"
+                               r"were|do|does|did|can|could|should|would|will|shall|have|has|"
+                               r"any)\b", re.IGNORECASE)
+
+
+def _asks_unmarked(text: str, alone: bool = True) -> bool:
+    """One utterance that opens as a question and never says it ends ("is it worth overpaying
+    my student loan or should i just put the money in savings"): typed without its question
+    mark. `alone` False: its last sentence does, after others ("my telescope's covered in
+    dew every single time. how do I stop it"), and no other asks."""
+    text = text.rstrip()
+    if not text or text[-1] in ".!" or (alone and _SENTENCE_END.search(text)):
+        return False
+    last = _SENTENCE_END.split(text)[-1]
+    return bool(_OPENS_A_QUESTION.match(last)) and "?" not in text
 
 
 #: A sentence ending inside a text: a row holding more than its question.
@@ -63,7 +87,7 @@ def _only_asks(row: dict) -> bool:
     message and a reply in one row that ends in the reply's question ("... Want me to run
     the tests?"), whose next turn is not the answer to the query."""
     text = str(row.get("summary") or "").rstrip()
-    return text.endswith("?") and not _SENTENCE_END.search(text[:-1])
+    return (text.endswith("?") and not _SENTENCE_END.search(text[:-1])) or _asks_unmarked(text)
 
 
 def _asks_once(row: dict) -> bool:
@@ -71,7 +95,7 @@ def _asks_once(row: dict) -> bool:
     utterance, the person asking after saying something, not a message and a reply that asks
     back ("Any ideas? ... Is there anything else on your mind?")."""
     text = str(row.get("summary") or "").rstrip()
-    return text.endswith("?") and "?" not in text.rstrip("?")
+    return (text.endswith("?") and "?" not in text.rstrip("?")) or _asks_unmarked(text, False)
 
 
 def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> list[Fused]:
