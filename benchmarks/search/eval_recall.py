@@ -45,9 +45,16 @@ Sets (generated, deterministic, with one fixed clock):
   the day, where her hives stand, what ails them, where she sells her honey, how she learns
   Welsh and what her choir is rehearsing, questions from specific to vague, one row per
   utterance, sessions of one to eight exchanges over 390 days) x 3 seeds among 2,600 coding
-  events: the ninth check set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j and dlg-k are built with the others but not in the
-  default --sets: they stay unseen until a default chosen on the other sets is checked on them.
+  events: the ninth check set;
+- `dlg-l`: dialogues variant l (written apart a tenth time: a retired merchant-navy engineer's
+  motorbike on the bench, his workshop, the help his sister gets and what she uses to get
+  about, his job at the food bank and what it has run short of, the old steamer he volunteers
+  on, the bike rally he's going to and his hearing, questions from specific to vague, one row
+  per utterance, sessions of one to seven exchanges over 375 days) x 3 seeds among 2,700
+  coding events: the tenth check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k and dlg-l are built with the others but not
+  in the default --sets: they stay unseen until a default chosen on the other sets is checked
+  on them.
 
 Usage (repository root):
 
@@ -124,7 +131,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h", "dlg-i", "dlg-j", "dlg-k")
+              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -150,8 +157,9 @@ def render(rows: list[dict]) -> str:
     out = ["| analyzer | embedder | fusion | decay | known-item s@10 <7d / 7-30d / 30-90d / 90d+ "
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
-           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
+           "| dlg-l h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
