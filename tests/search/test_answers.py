@@ -192,6 +192,44 @@ def test_an_unmarked_question_opens_as_one_and_ends_unmarked(text, alone, last):
     assert answers._asks_unmarked(text, False) is last
 
 
+FORMULA = "Sure. Shout if you want more detail."
+
+
+@pytest.mark.parametrize("copies, lent", [(0, True), (1, True), (2, False), (5, False)])
+def test_a_reply_said_word_for_word_after_other_questions_is_not_lent(tmp_path, copies, lent):
+    """A formula said after many questions ("Sure. Shout if you want more detail.") answers
+    none of them: it is not lent its question's place; a reply said once, or twice, is."""
+    others = {f"o{n}": [(900 - 10 * n, f"Can you list some {word} ideas?"), (899 - 10 * n, FORMULA)]
+              for n, word in enumerate(["garden", "knitting", "picnic", "birthday", "holiday"][:copies])}
+    home, by = _home(tmp_path, {"s1": [(600, "Why do bees die after they sting?"), (599, FORMULA)],
+                                **others})
+    request = SearchRequest(query="Why do my bees die when they sting?", semantic=False, limit=10,
+                            now=NOW, all=True)
+    hits = run_search(request, engine=SearchEngine(home)).results
+    ids = [h.event_id for h in hits]
+    assert ids[0 if not lent else 1] == by["Why do bees die after they sting?"]
+    assert ("turn-s1-2" in ids) is lent
+    if lent:
+        assert ids[0] == "turn-s1-2"
+
+
+def test_a_reply_whose_words_other_rows_hold_in_longer_texts_is_lent(tmp_path):
+    """Only the same text word for word is a copy: replies that say more are not."""
+    others = {f"o{n}": [(900 - 10 * n, "Can you explain the hive?"),
+                        (899 - 10 * n, f"{FORMULA} The {word} part is the hard one.")]
+              for n, word in enumerate(["queen", "brood", "honey"])}
+    home, by = _home(tmp_path, {"s1": [(600, "Why do bees die after they sting?"), (599, FORMULA)],
+                                **others})
+    request = SearchRequest(query="Why do my bees die when they sting?", semantic=False, limit=10,
+                            now=NOW, all=True)
+    assert [h.event_id for h in run_search(request, engine=SearchEngine(home)).results][0] == "turn-s1-2"
+
+
+def test_the_measured_formula_copies():
+    """docs/ranking.md ("A reply said word for word elsewhere"): two other rows."""
+    assert answers.FORMULA_COPIES == 2
+
+
 @pytest.mark.parametrize("text, once", [
     (REQUEST, True), ("my cat keeps weeing on the bathmat, any idea why??", True),
     ("Any ideas for a rainy-day activity? Noted. Is there anything else on your mind?", False),

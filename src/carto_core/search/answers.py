@@ -33,6 +33,9 @@ put the money in savings", "... every single time. how do I stop it"): a row who
 sentence opens as a question (a question word or an auxiliary), ends without a mark and holds
 no other question asks all the same; alone in its row it is one question and nothing else
 (docs/ranking.md, "A question typed without its mark").
+
+A reply said word for word in other rows ("No problem at all, see below.") is a formula, not
+an answer: it is lent nothing (`FORMULA_COPIES`).
 """
 
 from __future__ import annotations
@@ -98,6 +101,30 @@ def _asks_once(row: dict) -> bool:
     return (text.endswith("?") and "?" not in text.rstrip("?")) or _asks_unmarked(text, False)
 
 
+#: Copies of a reply's text in other rows that make it a formula ("Sure. Shout if you want
+#: more detail."), and how many rows holding its words are read to find them.
+FORMULA_COPIES = 2
+_FORMULA_READ = 8
+
+
+def _said_elsewhere(engine, doc: int) -> bool:
+    """The row's text is said word for word in at least `FORMULA_COPIES` other rows: a formula
+    said after many questions answers none of them."""
+    index = engine.index
+    text = (index.row(doc) or {}).get("summary")
+    if not isinstance(text, str) or not text.strip():
+        return False
+    terms = sorted(set(engine.analyzer.terms(text)), key=index.df)[:3]
+    if not terms:
+        return False
+    holders = index.own_docs(terms[0])
+    for term in terms[1:]:
+        holders = np.intersect1d(holders, index.own_docs(term), assume_unique=False)
+    others = [int(d) for d in holders if d != doc][:_FORMULA_READ]
+    copies = sum(1 for row in index.rows(others) if row and row.get("summary") == text)
+    return copies >= FORMULA_COPIES
+
+
 def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> list[Fused]:
     """`fused` (best first) with the turn after each found question raised to `SHARE` of the
     question's score (`SHARE_ASKED` when the row is one question and nothing else, or, for
@@ -143,6 +170,8 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
         if not len(same):
             continue
         after = int(same[np.argmin(ts[same])])
+        if _said_elsewhere(engine, after):
+            continue
         lent = (SHARE_ASKED if _only_asks(row) or (asked and _asks_once(row)) else SHARE) * f.score
         if lent <= 0:
             continue
