@@ -51,10 +51,16 @@ Sets (generated, deterministic, with one fixed clock):
   about, his job at the food bank and what it has run short of, the old steamer he volunteers
   on, the bike rally he's going to and his hearing, questions from specific to vague, one row
   per utterance, sessions of one to seven exchanges over 375 days) x 3 seeds among 2,700
-  coding events: the tenth check set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k and dlg-l are built with the others but not
-  in the default --sets: they stay unseen until a default chosen on the other sets is checked
-  on them.
+  coding events: the tenth check set;
+- `dlg-m`: dialogues variant m (written apart an eleventh time: a young software tester in
+  Leeds, her five-a-side team, the kittens she fosters, the flat she and her girlfriend are
+  trying to buy and what they've given up to save for it, what she tests at work and the exam
+  she studies for, her girlfriend's job, her D&D character and her nan's gadget, questions
+  from specific to vague, one row per utterance, sessions of one to six exchanges over 365
+  days) x 3 seeds among 2,900 coding events: the eleventh check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l and dlg-m are built with the others
+  but not in the default --sets: they stay unseen until a default chosen on the other sets is
+  checked on them.
 
 Usage (repository root):
 
@@ -131,7 +137,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l")
+              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -158,8 +164,8 @@ def render(rows: list[dict]) -> str:
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
-           "| dlg-l h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
