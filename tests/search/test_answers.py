@@ -225,6 +225,62 @@ def test_a_reply_whose_words_other_rows_hold_in_longer_texts_is_lent(tmp_path):
     assert [h.event_id for h in run_search(request, engine=SearchEngine(home)).results][0] == "turn-s1-2"
 
 
+SETTLED = "Of course, and I hope your sister's having a settled day."
+
+
+@pytest.mark.parametrize("copies, last", [(1, False), (2, True), (4, True)])
+def test_a_formula_goes_under_the_rows_that_may_answer_a_question(tmp_path, copies, last):
+    """"Has my sister had any good days recently?": a reply said word for word in other
+    sessions holds "sister" and "day" and went first; it answers no question. Under a
+    question it goes below the window's other results, kept on the page; a lookup is left
+    as the ladders ranked it."""
+    sessions = {f"f{n}": [(800 - 10 * n, f"Busy morning number {n} with the tea."),
+                          (799 - 10 * n, SETTLED)] for n in range(copies + 1)}
+    told = "My sister laughed till she cried at an old photo of us at the beach."
+    phoned = "My sister phoned from the bus."
+    home, by = _home(tmp_path, {**sessions, "s1": [(600, told), (599, "Lovely to hear.")],
+                                "s2": [(500, phoned)]})
+    found = _ids(home, "Has my sister had any good days recently?")
+    formula = [i for i, e in enumerate(found) if e.startswith("turn-f")]
+    assert formula, "the formula stays on the page"
+    below = min(formula) > max(found.index(by[told]), found.index(by[phoned]))
+    assert below is last
+    assert _ids(home, "sister settled day")[0] != by[told]
+
+
+def test_only_a_formula_over_the_window_moves_and_only_a_turn_is_one(tmp_path):
+    """A formula already under the window's other results keeps its score; a row of another
+    log said word for word many times ("Ran: npm test") may be what a question asks for."""
+    from carto_core.search.api import Fused
+
+    sessions = {f"f{n}": [(800 - 10 * n, SETTLED)] for n in range(4)}
+    home, by = _home(tmp_path, {**sessions, "s1": [(600, "My sister phoned.")]})
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    doc = engine.index_of
+
+    def order(scores: dict[str, float]) -> list[tuple[str, float]]:
+        fused = [Fused(doc(e), s, fused_score=s) for e, s in scores.items()]
+        fused.sort(key=lambda f: -f.score)
+        out = answers.formulas_last(engine, fused)
+        return [(engine.index.event_id(f.index), round(f.score, 6)) for f in out]
+
+    assert order({"turn-s1-1": 2.0, "turn-f0-1": 1.0, "turn-f1-1": 0.5}) == [
+        ("turn-s1-1", 2.0), ("turn-f0-1", 1.0), ("turn-f1-1", 0.5)]
+    first = order({"turn-f0-1": 3.0, "turn-s1-1": 2.0, "turn-f1-1": 1.0})
+    assert [e for e, _ in first] == ["turn-s1-1", "turn-f0-1", "turn-f1-1"]
+    assert first[0][1] == 2.0 and first[1][1] < 2.0
+    # the same rows in the prompts' log: a prompt said many times is no turn's formula
+    prompts = tmp_path / "p"
+    prompts.mkdir()
+    (prompts / "prompt-history.jsonl").write_text((tmp_path / "turns.jsonl").read_text())
+    engine = SearchEngine(Home(prompts))
+    engine.ensure_loaded()
+    fused = [Fused(engine.index_of("turn-f0-1"), 3.0, fused_score=3.0),
+             Fused(engine.index_of("turn-s1-1"), 2.0, fused_score=2.0)]
+    assert [f.score for f in answers.formulas_last(engine, fused)] == [3.0, 2.0]
+
+
 def test_the_measured_formula_copies():
     """docs/ranking.md ("A reply said word for word elsewhere"): two other rows."""
     assert answers.FORMULA_COPIES == 2

@@ -35,7 +35,8 @@ no other question asks all the same; alone in its row it is one question and not
 (docs/ranking.md, "A question typed without its mark").
 
 A reply said word for word in other rows ("No problem at all, see below.") is a formula, not
-an answer: it is lent nothing (`FORMULA_COPIES`).
+an answer: it is lent nothing (`FORMULA_COPIES`), and a formula among a question's first
+results goes under the others (`formulas_last`).
 """
 
 from __future__ import annotations
@@ -107,11 +108,12 @@ FORMULA_COPIES = 2
 _FORMULA_READ = 8
 
 
-def _said_elsewhere(engine, doc: int) -> bool:
-    """The row's text is said word for word in at least `FORMULA_COPIES` other rows: a formula
-    said after many questions answers none of them."""
+def _said_elsewhere(engine, doc: int, text: str | None = None) -> bool:
+    """The row's text (`text`, else read) is said word for word in at least `FORMULA_COPIES`
+    other rows: a formula said after many questions answers none of them."""
     index = engine.index
-    text = (index.row(doc) or {}).get("summary")
+    if text is None:
+        text = (index.row(doc) or {}).get("summary")
     if not isinstance(text, str) or not text.strip():
         return False
     terms = sorted(set(engine.analyzer.terms(text)), key=index.df)[:3]
@@ -186,6 +188,45 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
             target.sources = [*target.sources, "answer"]
             moved = True
     if moved:
+        fused.sort(key=lambda x: x.index)
+        fused.sort(key=lambda x: x.score, reverse=True)
+    return fused
+
+
+def formulas_last(engine, fused: list[Fused]) -> list[Fused]:
+    """`fused` (best first, a question's) with the turns of its first `WINDOW` texts that are
+    formulas ("Of course, and I hope your sister's having a settled day.", said word for word
+    in other rows) and their copies among the first `READ` results put under the window's
+    other results: they answer no question. Scores stay in order; nothing read beyond the
+    window's rows and the formulas' few copies."""
+    from carto_core.search.index import LOG_CODE
+
+    codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+    source = engine.index.cols["source"]
+    ahead = fused[:READ]
+    texts = [(row or {}).get("summary") for row in engine.index.rows([f.index for f in ahead])]
+    formulas, seen = set(), set()
+    for f, text in zip(ahead, texts):
+        if text in seen:
+            continue
+        seen.add(text)
+        if int(source[f.index]) in codes and _said_elsewhere(engine, f.index, text):
+            formulas.add(text)
+        if len(seen) == WINDOW:
+            break
+    if not formulas:
+        return fused
+    rest = [f for f, text in zip(ahead, texts) if text not in formulas]
+    if not rest:
+        return fused
+    under = rest[min(WINDOW, len(rest)) - 1].score
+    over = [f for f, text in zip(ahead, texts) if text in formulas and f.score >= under]
+    if not over or under <= 0:
+        return fused
+    top = max(f.score for f in over)
+    for f in over:  # just under the window, in their own order
+        f.score = under * (1.0 - 1e-6) * f.score / top
+    if over:
         fused.sort(key=lambda x: x.index)
         fused.sort(key=lambda x: x.score, reverse=True)
     return fused

@@ -39,7 +39,7 @@ from carto_core.search.api import (
     trim,
 )
 
-from carto_core.search.answers import lend_answers
+from carto_core.search.answers import formulas_last, lend_answers
 from carto_core.search.nearness import nearest_first
 from carto_core.search.floor import judge, switched_off
 
@@ -459,7 +459,7 @@ def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope
     if page:
         fused = nearest_first(fused, page)
     if query.question and fused:
-        fused = lend_answers(engine, fused, scope, query.text)
+        fused = formulas_last(engine, lend_answers(engine, fused, scope, query.text))
     return fused, context, params
 
 
