@@ -78,6 +78,18 @@ RECENCY = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most re
                      r"(?<![-.])last(?: time)?(?![-.]\w))\b",
                      re.IGNORECASE)
 
+#: Words of a question that ask how something stands *now* (not "lately": what happened of
+#: late is events, not a state).
+NOW = re.compile(r"\b(?:now|nowadays|these days|currently|current|at the moment|right now|"
+                 r"latest|newest)\b", re.IGNORECASE)
+
+#: Words of a text that tell how something stands now: a change made ("switched", "swapped",
+#: "moved on to", "stopped", "gave up", "replaced", "instead", "no longer", "any more") or the
+#: state named as current ("now", "these days", "new", "latest", "since").
+SAYS_NOW = re.compile(r"\b(?:now|nowadays|these days|any ?more|instead|switched|swapped|"
+                      r"moved (?:on|to)|new|latest|current(?:ly)?|no longer|stopped|replaced|"
+                      r"gave up|since)\b", re.IGNORECASE)
+
 #: Words that ask how something stands ("deploy staging status", "any update on the
 #: migration?", "status of the backfill", "where did we leave the rollout?"): last in the
 #: query, or before "on/of/about/with/for". Left out of a query's terms when at least two
@@ -285,6 +297,12 @@ class UnicodeAnalyzer(Analyzer):
 
     def asks_the_assistant(self, text: str) -> bool:
         return self.is_question(text) and bool(ASKS_THE_ASSISTANT.search(text))
+
+    def asks_how_things_are_now(self, text: str) -> bool:
+        return self.is_question(text) and bool(NOW.search(text))
+
+    def says_how_things_are_now(self, text: str) -> bool:
+        return bool(self.stop) and bool(SAYS_NOW.search(text))
 
     def prefix_term(self, word: str) -> str:
         return _fold(word).casefold()

@@ -40,6 +40,7 @@ from carto_core.search.api import (
 )
 
 from carto_core.search.answers import formulas_last, lend_answers
+from carto_core.search.current import current_first
 from carto_core.search.nearness import nearest_first
 from carto_core.search.floor import judge, switched_off
 
@@ -458,6 +459,8 @@ def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope
     page = engine.fusion(plan.fusion_name).closeness_page
     if page:
         fused = nearest_first(fused, page)
+    if engine.analyzer.asks_how_things_are_now(query.text):
+        fused = current_first(engine, fused)
     if query.question and fused:
         fused = formulas_last(engine, lend_answers(engine, fused, scope, query.text))
     return fused, context, params

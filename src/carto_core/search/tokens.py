@@ -112,6 +112,17 @@ class Analyzer:
         unless an analyzer knows its language's "you"."""
         return False
 
+    def asks_how_things_are_now(self, text: str) -> bool:
+        """Whether a question asks how something stands now ("where does Dad live now?",
+        "what am I using at the moment?"): `search.current` puts a turn that says how things
+        are now above its neighbours on the page; False unless an analyzer knows the words."""
+        return False
+
+    def says_how_things_are_now(self, text: str) -> bool:
+        """Whether a text tells how something stands now ("my go-to spot now is...",
+        "switched to oxtail soup"); False unless an analyzer knows the words."""
+        return False
+
     def query_terms(self, text: str) -> list[str]:
         return self.terms(text)
 

@@ -1,0 +1,44 @@
+"""How things are now, on a question's first page: a question that asks how something stands
+now ("Where does Dad live now?", "What am I using for my ears at the moment?") is answered by
+the turn that tells the change ("Swapped a single aid for a TV listener headset"), and the
+rows beside it on the page talk about the topic without saying how it stands ("My ears ring
+all the time"). Of the first results, the conversation turns that say how things are now (the
+analyzer's `says_how_things_are_now`) weigh `LIFT` more in their order; the page keeps its rows
+and its scores (docs/ranking.md, "How things are now").
+"""
+
+from __future__ import annotations
+
+from carto_core.search.api import Fused
+
+#: How much more a turn that says how things are now weighs in the page's order, and how
+#: many of the first results are the page.
+LIFT = 0.15
+PAGE = 10
+#: The logs whose rows are a person's own words about their life.
+TURN_LOGS = ("turns",)
+
+
+def current_first(engine, fused: list[Fused], page: int = PAGE) -> list[Fused]:
+    """`fused` (best first, for a question asking how things are now) with its first `page`
+    results ordered by score x (1 + `LIFT`) for a turn that says how things are now, ties in
+    the order they had; they take the page's scores, highest first."""
+    from carto_core.search.index import LOG_CODE
+
+    top = fused[:page]
+    if len(top) < 2:
+        return fused
+    codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+    source = engine.index.cols["source"]
+    says = engine.analyzer.says_how_things_are_now
+    rows = engine.index.rows([f.index for f in top])
+    weight = [1.0 + LIFT if int(source[f.index]) in codes and says(str((row or {}).get("summary")
+                                                                          or "")) else 1.0
+              for f, row in zip(top, rows)]
+    if all(w == 1.0 for w in weight):
+        return fused
+    scores = [f.score for f in top]
+    order = [top[n] for n in sorted(range(len(top)), key=lambda n: -top[n].score * weight[n])]
+    for result, score in zip(order, scores):
+        result.score = score
+    return order + fused[page:]
