@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,24 @@ def minilm_turns(tmp_path_factory):
         return home
 
     return build
+
+
+@pytest.fixture
+def typed_engine(tmp_path):
+    """Rows 0-1 tool rows (salience 0.2; "Ran: kubectl preload fonts -n host<i>"), 2-6 prompts
+    (0.6; "prompt <i> about fonts"), an hour old each, loaded."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.search.engine import SearchEngine
+
+    home = Home(tmp_path / "t")
+    stamp = (datetime(2026, 6, 1, tzinfo=timezone.utc) - timedelta(hours=1)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+    append_rows(home.log("tool-use"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "tool_bash", "salience": 0.2,
+         "summary": f"Ran: kubectl preload fonts -n host{i}"} for i in range(2)])
+    append_rows(home.log("prompts"), [
+        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "prompt", "salience": 0.6,
+         "summary": f"prompt {i} about fonts"} for i in range(2, 7)])
+    engine = SearchEngine(home, persist=False)
+    engine.ensure_loaded()
+    return engine

@@ -485,21 +485,6 @@ def test_as_many_unheld_words_as_held_ones_need_the_held_ones_to_go_together(
     assert row.gated is full
 
 
-def _typed_engine(tmp_path) -> SearchEngine:
-    """Rows 0-1 tool rows (salience 0.2), 2-6 prompts (0.6), one hour old each."""
-    home = Home(tmp_path / "t")
-    stamp = (NOW - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    append_rows(home.log("tool-use"), [
-        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "tool_bash", "salience": 0.2,
-         "summary": f"Ran: kubectl preload fonts -n host{i}"} for i in range(2)])
-    append_rows(home.log("prompts"), [
-        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "prompt", "salience": 0.6,
-         "summary": f"prompt {i} about fonts"} for i in range(2, 7)])
-    engine = SearchEngine(home, persist=False)
-    engine.ensure_loaded()
-    return engine
-
-
 def _topic_ladders(engine, topic):
     """Tool row 1 holds the topic ("preload fonts", with row 0 and prompt 2); prompts 3-6
     hold one of its words, and the semantic ladder ranks them right after prompt 2."""
@@ -517,13 +502,13 @@ def _topic_ladders(engine, topic):
 
 
 def test_a_row_the_semantic_ladder_never_holds_is_not_out_ranked_by_rows_holding_less_of_its_topic(
-        tmp_path):
+        typed_engine):
     """"quick one - preload fonts, how did that pan out?": the tool rows saying "preload
     fonts" have their keyword contribution only (minilm never embeds a tool row), and every
     prompt saying "fonts" that the semantic ladder ranks went over them. They now come just
     above the best of those, in their own order, and under the prompt holding the topic
     that both ladders rank first."""
-    engine = _typed_engine(tmp_path)
+    engine = typed_engine
     question = Query("quick one - preload fonts, how did that pan out?",
                      ("quick", "one", "preload", "font", "pan", "out"), (), True)
 
@@ -564,7 +549,7 @@ def _full_match_ladders(full: bool):
 
 
 def test_a_row_holding_every_held_word_of_a_question_is_not_out_ranked_by_rows_holding_less(
-        tmp_path):
+        typed_engine):
     """"What was the outcome of Marco's presentation to the board?": the row holding
     "presentation" and "board" (the asking turn, whose reply is the answer) was first of the
     keyword side and 200th of the semantic ladder, under copies of "Marco: Finally."; a row
@@ -572,7 +557,7 @@ def test_a_row_holding_every_held_word_of_a_question_is_not_out_ranked_by_rows_h
     now comes just above the rows holding less; rows the semantic ladder holds keep their
     order when the topic is only the largest set of words rows hold together, and nothing
     changes without a semantic ladder."""
-    engine = _typed_engine(tmp_path)
+    engine = typed_engine
     question = Query("What was the outcome of Marco's presentation to the board?",
                      ("outcom", "marco", "present", "board"), (), True)
     plain = type("Plain", (RRFPriorFusion,), {"unseen_topic": False})()
@@ -589,14 +574,14 @@ def test_a_row_holding_every_held_word_of_a_question_is_not_out_ranked_by_rows_h
     assert order(alone) == order(alone, plain)
 
 
-def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(tmp_path, monkeypatch):
+def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(typed_engine, monkeypatch):
     """minilm leaves tool rows to the keyword ladders; with rows = "all" it embeds them."""
     from carto_core.search.api import Scope
     from carto_core.semantic.store import Hit
     from carto_rankers.embedders.minilm_embedder import MiniLMEmbedder
     from carto_rankers.semantic_plugin import SemanticRanker
 
-    engine = _typed_engine(tmp_path)
+    engine = typed_engine
     types = engine.index.strings["types"]
 
     for options, unseen in (({}, {"tool_bash"}), ({"rows": "all"}, set())):

@@ -4,7 +4,7 @@ on the first page")."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import numpy as np
 import pytest
@@ -80,22 +80,12 @@ def test_the_page_keeps_its_rows_and_scores_in_the_order_of_nearness():
     assert [f.index for f in nearest_first(fused, 1)] == [0, 1, 2]
 
 
-def test_a_row_lifted_for_the_topic_keeps_its_lift_on_the_page_ordered_by_nearness(tmp_path):
+def test_a_row_lifted_for_the_topic_keeps_its_lift_on_the_page_ordered_by_nearness(typed_engine):
     """"did the checksum archives stuff ever wrap up?": the answer is a tool row, which minilm
     never embeds; fusion puts the tool rows holding the topic just above the prompts holding
     one of its words. Ordered by nearness after the decay, they fell back under those prompts
     (3rd -> 10th) unless their nearness is lifted by the same rule."""
-    home = Home(tmp_path / "t")
-    stamp = (datetime(2026, 6, 1, tzinfo=timezone.utc) - timedelta(hours=1)).strftime(
-        "%Y-%m-%dT%H:%M:%SZ")
-    append_rows(home.log("tool-use"), [
-        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "tool_bash", "salience": 0.2,
-         "summary": f"Ran: ./scripts/checksum.sh --target archives-{i}"} for i in range(2)])
-    append_rows(home.log("prompts"), [
-        {"event_id": f"evt-{i:012d}", "timestamp": stamp, "type": "prompt", "salience": 0.6,
-         "summary": f"prompt {i} about checksums"} for i in range(2, 7)])
-    engine = SearchEngine(home, persist=False)
-    engine.ensure_loaded()
+    engine = typed_engine
     tool = engine.index.strings["types"].index("tool_bash")
     topic = np.array([0, 1, 2])
     question = Query("did the checksum archives stuff ever wrap up?",
