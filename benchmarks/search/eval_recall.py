@@ -64,10 +64,17 @@ Sets (generated, deterministic, with one fixed clock):
   in, her shoulder physio, the latest machine for her firm, her partner's covers band and what
   she carves from offcuts, questions from specific to vague, one row per utterance, sessions
   of one to seven exchanges over 355 days) x 3 seeds among 3,100 coding events: the twelfth
-  check set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m and dlg-n are built with the
-  others but not in the default --sets: they stay unseen until a default chosen on the other
-  sets is checked on them.
+  check set;
+- `dlg-o`: dialogues variant o (written apart a thirteenth time: a Manchester bus driver, the
+  route he is rostered on, the piece his brass band rehearses and the part he plays in it,
+  where the under-12s netball team he coaches trains and his daughter's position, his Open
+  University history essay, his son's job, the family's summer holiday and what keeps him off
+  cigarettes, questions from specific to vague, one row per utterance, sessions of one to
+  eight exchanges over 345 days) x 3 seeds among 3,300 coding events: the thirteenth check
+  set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n and dlg-o are built with
+  the others but not in the default --sets: they stay unseen until a default chosen on the
+  other sets is checked on them.
 
 Usage (repository root):
 
@@ -144,7 +151,7 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n")
+              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -171,8 +178,9 @@ def render(rows: list[dict]) -> str:
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
-           "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+           "---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
