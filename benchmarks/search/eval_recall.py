@@ -71,10 +71,17 @@ Sets (generated, deterministic, with one fixed clock):
   University history essay, his son's job, the family's summer holiday and what keeps him off
   cigarettes, questions from specific to vague, one row per utterance, sessions of one to
   eight exchanges over 345 days) x 3 seeds among 3,300 coding events: the thirteenth check
-  set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n and dlg-o are built with
-  the others but not in the default --sets: they stay unseen until a default chosen on the
-  other sets is checked on them.
+  set;
+- `dlg-p`: dialogues variant p (written apart a fourteenth time: a York wedding photographer,
+  the venue of the wedding she is booked for, the camera she shoots on, her full-day price, her
+  role in the roller derby team, the stained glass piece she is making, where her father goes
+  in the daytime since he moved in and what he watches, what she does for her bad knee and
+  what her wife is building in the garden, questions from specific to vague, one row per
+  utterance, sessions of one to seven exchanges over 360 days) x 3 seeds among 3,400 coding
+  events: the fourteenth check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o and dlg-p are
+  built with the others but not in the default --sets: they stay unseen until a default chosen
+  on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -151,7 +158,8 @@ def summarize(set_name: str, report, outcomes=()) -> dict:
 _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
-              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o")
+              "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
+              "dlg-p")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -178,9 +186,10 @@ def render(rows: list[dict]) -> str:
            "| recency s@10 / s@1 | dlg-a h@1 / h@10 | dlg-b h@1 / h@10 | dlg-c h@1 / h@10 "
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
-           "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 |",
+           "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
+           "| dlg-p h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|"]
+           "---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
