@@ -113,6 +113,20 @@ def test_a_question_and_its_content_words():
     assert UpstreamAnalyzer().content_query("What sport?") == "What sport?"
 
 
+def test_a_question_typed_without_its_apostrophe_is_a_question():
+    """"whats the method you gave me ..." is "what's" typed fast: a question, and "whats" is
+    no topic word (the index keeps "whats" whole, so it would match only rows typed alike)."""
+    english = EnglishAnalyzer()
+    for text in ("whats the method you gave me for the coursework", "whos our current foster",
+                 "wheres the spare key", "hows the knee doing"):
+        query = english.query(text)
+        assert query.question, text
+        assert not {"whats", "whos", "wheres", "hows"} & set(query.terms), text
+    assert english.asks_the_assistant("whats the method you gave me for the coursework")
+    assert not english.query("whatsapp group backup").question
+    assert english.query("whatsapp group backup").terms[0] == "whatsapp"
+
+
 def test_upstream_is_wave_ones_tokens():
     from carto_core.search.tokens import tokenize
 

@@ -181,6 +181,7 @@ def test_a_request_whose_last_sentence_asks_unmarked_lends_its_reply_its_place(t
 @pytest.mark.parametrize("text, alone, last", [
     (UNMARKED, True, True), ("how do i stay awake on the M1 at 4am", True, True),
     ("Any luck with the boiler", True, True), (DEW, False, True),
+    ("whats the best way to get the moss off", True, True),
     ("what a day!", False, False), ("Which one. I forget", False, False),
     ("Dad keeps ringing me at six", False, False), ("is it worth it? I think so", False, False),
     ("Any ideas? Noted. how about this", False, False), ("Is it done?", False, False),

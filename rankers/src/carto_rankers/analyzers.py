@@ -66,7 +66,7 @@ a about after all am an and any are as at be been before being but by can could 
 doing done for from had has have having he her here hers him his how i if in into is it its
 just me mine my myself of on or our ours over she should so some than that the their theirs
 them then there these they this those to too us was we were what when where which while who
-whom whose why will with would you your yours yourself ever yet
+whom whose why will with would you your yours yourself ever yet whats wheres whos hows
 """.split())
 
 #: Words and phrases of a query that ask for the *latest* state ("what do I drive now"): the
@@ -117,7 +117,8 @@ _CONTRACTION = re.compile(r"(?:['\u2019](?:s|re|ve|ll|d|m)|n['\u2019]t)$")
 
 #: A question in one's own words: it ends in a question mark or opens with a question word
 #: or an auxiliary ("what sport do I do now", "did we book the flights").
-QUESTION = re.compile(r"\?\s*$|^\W*(?:what|which|where|when|who|whom|whose|why|how|did|do|does|"
+QUESTION = re.compile(r"\?\s*$|^\W*(?:whats|wheres|whos|hows|"
+                      r"what|which|where|when|who|whom|whose|why|how|did|do|does|"
                       r"is|are|was|were|have|has|had|can|could|should|would|will|remind me|"
                       r"tell me)\b", re.IGNORECASE)
 

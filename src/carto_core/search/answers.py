@@ -65,7 +65,8 @@ def _asks(row: dict | None) -> bool:
 
 
 #: How a question opens: a question word or an auxiliary.
-_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|which|where|when|who|whom|whose|why|how|is|are|was|"
+_OPENS_A_QUESTION = re.compile(r"^\W*(?:whats|wheres|whos|hows|"
+                               r"what|which|where|when|who|whom|whose|why|how|is|are|was|"
                                r"were|do|does|did|can|could|should|would|will|shall|have|has|"
                                r"any)\b", re.IGNORECASE)
 
