@@ -78,10 +78,17 @@ Sets (generated, deterministic, with one fixed clock):
   in the daytime since he moved in and what he watches, what she does for her bad knee and
   what her wife is building in the garden, questions from specific to vague, one row per
   utterance, sessions of one to seven exchanges over 360 days) x 3 seeds among 3,400 coding
-  events: the fourteenth check set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o and dlg-p are
-  built with the others but not in the default --sets: they stay unseen until a default chosen
-  on the other sets is checked on them.
+  events: the fourteenth check set;
+- `dlg-q`: dialogues variant q (written apart a fifteenth time: a sign language interpreter
+  who lives on a narrowboat in Wiltshire, where the boat is moored, her regular interpreting
+  booking, her bridge partner, the job being done on the boat, the roses and castles piece she
+  is painting, what she burns in the stove, her blood pressure tablet, her daughter's work in
+  Melbourne and what she makes from the hedgerows, questions from specific to vague, one row
+  per utterance, sessions of one to eight exchanges over 370 days) x 3 seeds among 3,600
+  coding events: the fifteenth check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p and dlg-q
+  are built with the others but not in the default --sets: they stay unseen until a default
+  chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -159,7 +166,7 @@ _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
-              "dlg-p")
+              "dlg-p", "dlg-q")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -187,9 +194,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
-           "| dlg-p h@1 / h@10 |",
+           "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|"]
+           "---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
