@@ -59,6 +59,13 @@ READ = 3 * WINDOW
 TURN_LOGS = ("turns",)
 
 
+def turn_codes() -> set[int]:
+    """The index's codes of `TURN_LOGS`."""
+    from carto_core.search.index import LOG_CODE
+
+    return {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+
+
 def _asks(row: dict | None) -> bool:
     text = row.get("summary") if row else None
     return isinstance(text, str) and (text.rstrip().endswith("?") or _asks_unmarked(text, False))
@@ -133,9 +140,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
     question's score (`SHARE_ASKED` when the row is one question and nothing else, or, for
     a question put to the assistant, a row that ends in its only question); re-sorted when
     anything moved. Nothing read beyond the window's rows."""
-    from carto_core.search.index import LOG_CODE
-
-    codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+    codes = turn_codes()
     cols = engine.index.cols
     source, session, ts = cols["source"], cols["session"], cols["ts"]
     # the window is the first WINDOW results as the page shows them: copies of one text (the
@@ -200,9 +205,7 @@ def formulas_last(engine, fused: list[Fused]) -> list[Fused]:
     in other rows) and their copies among the first `READ` results put under the window's
     other results: they answer no question. Scores stay in order; nothing read beyond the
     window's rows and the formulas' few copies."""
-    from carto_core.search.index import LOG_CODE
-
-    codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+    codes = turn_codes()
     source = engine.index.cols["source"]
     ahead = fused[:READ]
     texts = [(row or {}).get("summary") for row in engine.index.rows([f.index for f in ahead])]
@@ -227,7 +230,6 @@ def formulas_last(engine, fused: list[Fused]) -> list[Fused]:
     top = max(f.score for f in over)
     for f in over:  # just under the window, in their own order
         f.score = under * (1.0 - 1e-6) * f.score / top
-    if over:
-        fused.sort(key=lambda x: x.index)
-        fused.sort(key=lambda x: x.score, reverse=True)
+    fused.sort(key=lambda x: x.index)
+    fused.sort(key=lambda x: x.score, reverse=True)
     return fused

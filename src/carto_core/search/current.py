@@ -9,26 +9,23 @@ and its scores (docs/ranking.md, "How things are now").
 
 from __future__ import annotations
 
+from carto_core.search.answers import turn_codes
 from carto_core.search.api import Fused
 
 #: How much more a turn that says how things are now weighs in the page's order, and how
 #: many of the first results are the page.
 LIFT = 0.15
 PAGE = 10
-#: The logs whose rows are a person's own words about their life.
-TURN_LOGS = ("turns",)
 
 
 def current_first(engine, fused: list[Fused], page: int = PAGE) -> list[Fused]:
     """`fused` (best first, for a question asking how things are now) with its first `page`
     results ordered by score x (1 + `LIFT`) for a turn that says how things are now, ties in
     the order they had; they take the page's scores, highest first."""
-    from carto_core.search.index import LOG_CODE
-
     top = fused[:page]
     if len(top) < 2:
         return fused
-    codes = {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
+    codes = turn_codes()  # a person's own words about their life, not an instruction
     source = engine.index.cols["source"]
     says = engine.analyzer.says_how_things_are_now
     rows = engine.index.rows([f.index for f in top])
