@@ -85,10 +85,17 @@ Sets (generated, deterministic, with one fixed clock):
   is painting, what she burns in the stove, her blood pressure tablet, her daughter's work in
   Melbourne and what she makes from the hedgerows, questions from specific to vague, one row
   per utterance, sessions of one to eight exchanges over 370 days) x 3 seeds among 3,600
-  coding events: the fifteenth check set.
-  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p and dlg-q
-  are built with the others but not in the default --sets: they stay unseen until a default
-  chosen on the other sets is checked on them.
+  coding events: the fifteenth check set;
+- `dlg-r`: dialogues variant r (written apart a sixteenth time: a young sous chef in Glasgow
+  who boulders, is learning Mandarin for his girlfriend's family and walks dogs at a rescue,
+  the kitchen section he runs, the problem he is trying at the wall, how he is learning the
+  language, the shelter dog he walks, the dish he is practising for her parents, his go-to
+  knife, what is hurting, how he gets to work and what his younger brother is doing, questions
+  from specific to vague, one row per utterance, sessions of one to nine exchanges over 350
+  days) x 3 seeds among 3,700 coding events: the sixteenth check set.
+  dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q
+  and dlg-r are built with the others but not in the default --sets: they stay unseen until a
+  default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -166,7 +173,7 @@ _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
-              "dlg-p", "dlg-q")
+              "dlg-p", "dlg-q", "dlg-r")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -194,9 +201,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
-           "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 |",
+           "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|"]
+           "---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
