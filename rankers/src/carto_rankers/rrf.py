@@ -144,10 +144,10 @@ class RRFFusion(Fusion):
         if unseen:
             kinds = np.asarray(engine.index.cols["type"])[uniq]
             never_judged = np.isin(kinds, unseen)
-        rising = holds & (never_judged | (full if full is not None else never_judged))
+        unjudged = holds & never_judged
+        rising = unjudged if full is None else unjudged | (holds & full)
         if not rising.any():
             return score, nearer
-        unjudged = holds & never_judged
         return (_above_partial(score, holds, rising),
                 nearer if nearer is None or not unjudged.any()
                 else _above_partial(nearer, holds, unjudged))

@@ -194,8 +194,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
             target.sources = [*target.sources, "answer"]
             moved = True
     if moved:
-        fused.sort(key=lambda x: x.index)
-        fused.sort(key=lambda x: x.score, reverse=True)
+        _best_first(fused)
     return fused
 
 
@@ -230,6 +229,11 @@ def formulas_last(engine, fused: list[Fused]) -> list[Fused]:
     top = max(f.score for f in over)
     for f in over:  # just under the window, in their own order
         f.score = under * (1.0 - 1e-6) * f.score / top
+    _best_first(fused)
+    return fused
+
+
+def _best_first(fused: list[Fused]) -> None:
+    """Sort in place by score, highest first, the lower document first among equal scores."""
     fused.sort(key=lambda x: x.index)
     fused.sort(key=lambda x: x.score, reverse=True)
-    return fused

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from carto_core.search.answers import turn_codes
 from carto_core.search.api import Fused
+from carto_core.search.nearness import page_reordered
 
 #: How much more a turn that says how things are now weighs in the page's order, and how
 #: many of the first results are the page.
@@ -20,8 +21,8 @@ PAGE = 10
 
 def current_first(engine, fused: list[Fused], page: int = PAGE) -> list[Fused]:
     """`fused` (best first, for a question asking how things are now) with its first `page`
-    results ordered by score x (1 + `LIFT`) for a turn that says how things are now, ties in
-    the order they had; they take the page's scores, highest first."""
+    results ordered by score x (1 + `LIFT`) for a turn that says how things are now
+    (`page_reordered`: the page keeps its rows and scores)."""
     top = fused[:page]
     if len(top) < 2:
         return fused
@@ -34,8 +35,5 @@ def current_first(engine, fused: list[Fused], page: int = PAGE) -> list[Fused]:
               for f, row in zip(top, rows)]
     if all(w == 1.0 for w in weight):
         return fused
-    scores = [f.score for f in top]
-    order = [top[n] for n in sorted(range(len(top)), key=lambda n: -top[n].score * weight[n])]
-    for result, score in zip(order, scores):
-        result.score = score
-    return order + fused[page:]
+    weighed = {id(f): f.score * w for f, w in zip(top, weight)}
+    return page_reordered(fused, page, lambda f: weighed[id(f)])

@@ -1,7 +1,9 @@
 """The one search pipeline behind `run_search` (DESIGN section 5).
 
 scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim -> decay -> the
-first results ordered by nearness (`search.nearness`) -> answers lent -> page.
+first results ordered by nearness (`search.nearness`) and, for a question asking how things are
+now, by what the turns say (`search.current`) -> for a question, answers lent and formulas put
+under the rest (`search.answers`) -> page.
 """
 
 from __future__ import annotations
