@@ -53,6 +53,20 @@ def test_claude_on_a_machine_without_settings_leaves_nothing_behind():
     assert "removed (carto had created it)" in out
 
 
+def test_a_folder_install_makes_is_private_and_one_that_was_there_keeps_its_mode():
+    """"every file private": on a machine Claude Code has not run on, `~/.claude` is carto's
+    to make, and it holds settings that may carry tokens."""
+    home = Path(os.environ["HOME"])
+    run("install", "claude")
+    assert (home / ".claude").stat().st_mode & 0o777 == 0o700
+    assert (home / ".claude" / "settings.json").stat().st_mode & 0o777 == 0o600
+    run("uninstall", "claude")
+    (home / ".claude").mkdir(mode=0o755)
+    (home / ".claude").chmod(0o755)
+    run("install", "claude")
+    assert (home / ".claude").stat().st_mode & 0o777 == 0o755
+
+
 def test_claude_settings_get_their_own_bytes_back():
     home = Path(os.environ["HOME"])
     settings = home / ".claude" / "settings.json"

@@ -38,8 +38,11 @@ def backup(path: Path, dry_run: bool = False) -> str | None:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file renamed over it; an existing file keeps
-    its permission bits, a new one is private (0600: agent configs may hold tokens)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    its permission bits, a new one is private (0600: agent configs may hold tokens), and so is
+    a folder made for it (0700: `~/.claude` on a machine Claude Code has not run on yet)."""
+    from carto_core.util.privatefiles import make_dirs
+
+    make_dirs(path.parent)
     tmp = path.with_name(f".{path.name}.carto-tmp-{os.getpid()}")
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o600
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
