@@ -12,6 +12,7 @@ from carto_core.logio.home import Home
 from carto_core.search import SearchRequest, run_search
 from carto_core.search import answers
 from carto_core.search.engine import SearchEngine
+from carto_rankers.analyzers import EnglishAnalyzer
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 ASK = "What's a good first houseplant for someone who forgets to water?"
@@ -189,8 +190,28 @@ def test_a_request_whose_last_sentence_asks_unmarked_lends_its_reply_its_place(t
 def test_an_unmarked_question_opens_as_one_and_ends_unmarked(text, alone, last):
     """`alone`: the whole row is the question; `last`: its last sentence is, and no other
     sentence asks."""
-    assert answers._asks_unmarked(text) is alone
-    assert answers._asks_unmarked(text, False) is last
+    opens = EnglishAnalyzer().opens_a_question
+    assert answers._asks_unmarked(text, opens) is alone
+    assert answers._asks_unmarked(text, opens, False) is last
+
+
+def test_an_analyzer_that_knows_no_openings_reads_no_unmarked_question(tmp_path):
+    """The openings are the analyzer's (english's words): under one that knows none, a
+    request typed without its mark is a statement, and its reply is lent nothing."""
+    from carto_core.search.tokens import Analyzer
+    from carto_rankers.analyzers import UnicodeAnalyzer
+
+    for analyzer in (Analyzer(), UnicodeAnalyzer()):
+        assert not answers._asks_unmarked(UNMARKED, analyzer.opens_a_question)
+        assert not answers._asks_unmarked(DEW, analyzer.opens_a_question, False)
+    home, by = _home(tmp_path, {"s1": [(600, DEW), (599, DEW_ADVICE)]})
+    request = SearchRequest(query="What happens to my telescope with the dew?", semantic=False,
+                            limit=10, now=NOW, all=True)
+    lent = {h.event_id: h.sources for h in run_search(request, engine=SearchEngine(home)).results}
+    assert "answer" in lent[by[DEW_ADVICE]]
+    unicode = SearchEngine(home, analyzer="unicode")
+    lent = {h.event_id: h.sources for h in run_search(request, engine=unicode).results}
+    assert "answer" not in lent.get(by[DEW_ADVICE], [])
 
 
 FORMULA = "Sure. Shout if you want more detail."
@@ -292,7 +313,7 @@ def test_the_measured_formula_copies():
     ("Any ideas for a rainy-day activity? Noted. Is there anything else on your mind?", False),
     ("I'm flying to Tokyo on Sunday.", False), ("", False)])
 def test_a_row_asks_once_when_its_only_question_ends_it(text, once):
-    assert answers._asks_once({"summary": text}) is once
+    assert answers._asks_once({"summary": text}, EnglishAnalyzer().opens_a_question) is once
 
 
 def test_which_questions_are_put_to_the_assistant():

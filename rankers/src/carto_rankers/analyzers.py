@@ -122,6 +122,12 @@ QUESTION = re.compile(r"\?\s*$|^\W*(?:whats|wheres|whos|hows|"
                       r"is|are|was|were|have|has|had|can|could|should|would|will|remind me|"
                       r"tell me)\b", re.IGNORECASE)
 
+#: How a sentence opens when it asks, its mark typed or not: a question word or an auxiliary.
+OPENS_A_QUESTION = re.compile(r"^\W*(?:whats|wheres|whos|hows|"
+                              r"what|which|where|when|who|whom|whose|why|how|is|are|was|"
+                              r"were|do|does|did|can|could|should|would|will|shall|have|has|"
+                              r"any)\b", re.IGNORECASE)
+
 #: A question put to the assistant ("what did you suggest for ...", "your advice on ..."): it
 #: asks for what the assistant said, not for what the person asked.
 ASKS_THE_ASSISTANT = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
@@ -298,6 +304,9 @@ class UnicodeAnalyzer(Analyzer):
 
     def asks_the_assistant(self, text: str) -> bool:
         return self.is_question(text) and bool(ASKS_THE_ASSISTANT.search(text))
+
+    def opens_a_question(self, sentence: str) -> bool:
+        return bool(self.stop) and bool(OPENS_A_QUESTION.match(sentence))
 
     def asks_how_things_are_now(self, text: str) -> bool:
         return self.is_question(text) and bool(NOW.search(text))

@@ -30,9 +30,10 @@ reply to a question put to the assistant").
 
 People leave the question mark off ("is it worth overpaying my student loan or should i just
 put the money in savings", "... every single time. how do I stop it"): a row whose last
-sentence opens as a question (a question word or an auxiliary), ends without a mark and holds
-no other question asks all the same; alone in its row it is one question and nothing else
-(docs/ranking.md, "A question typed without its mark").
+sentence opens as a question (the analyzer's `opens_a_question`: a question word or an
+auxiliary), ends without a mark and holds no other question asks all the same; alone in its
+row it is one question and nothing else (docs/ranking.md, "A question typed without its
+mark").
 
 A reply said word for word in other rows ("No problem at all, see below.") is a formula, not
 an answer: it is lent nothing (`FORMULA_COPIES`), and a formula among a question's first
@@ -66,48 +67,44 @@ def turn_codes() -> set[int]:
     return {LOG_CODE[label] for label in TURN_LOGS if label in LOG_CODE}
 
 
-def _asks(row: dict | None) -> bool:
+def _asks(row: dict | None, opens) -> bool:
     text = row.get("summary") if row else None
-    return isinstance(text, str) and (text.rstrip().endswith("?") or _asks_unmarked(text, False))
+    return isinstance(text, str) and (text.rstrip().endswith("?")
+                                      or _asks_unmarked(text, opens, False))
 
 
-#: How a question opens: a question word or an auxiliary.
-_OPENS_A_QUESTION = re.compile(r"^\W*(?:whats|wheres|whos|hows|"
-                               r"what|which|where|when|who|whom|whose|why|how|is|are|was|"
-                               r"were|do|does|did|can|could|should|would|will|shall|have|has|"
-                               r"any)\b", re.IGNORECASE)
-
-
-def _asks_unmarked(text: str, alone: bool = True) -> bool:
-    """One utterance that opens as a question and never says it ends ("is it worth overpaying
-    my student loan or should i just put the money in savings"): typed without its question
-    mark. `alone` False: its last sentence does, after others ("my telescope's covered in
-    dew every single time. how do I stop it"), and no other asks."""
+def _asks_unmarked(text: str, opens, alone: bool = True) -> bool:
+    """One utterance that opens as a question (`opens`: the analyzer's `opens_a_question`)
+    and never says it ends ("is it worth overpaying my student loan or should i just put the
+    money in savings"): typed without its question mark. `alone` False: its last sentence
+    does, after others ("my telescope's covered in dew every single time. how do I stop it"),
+    and no other asks."""
     text = text.rstrip()
     if not text or text[-1] in ".!" or (alone and _SENTENCE_END.search(text)):
         return False
-    last = _SENTENCE_END.split(text)[-1]
-    return bool(_OPENS_A_QUESTION.match(last)) and "?" not in text
+    return "?" not in text and opens(_SENTENCE_END.split(text)[-1])
 
 
 #: A sentence ending inside a text: a row holding more than its question.
 _SENTENCE_END = re.compile(r"[.!?]\s")
 
 
-def _only_asks(row: dict) -> bool:
+def _only_asks(row: dict, opens) -> bool:
     """The row is one question and nothing else (one utterance: the person asking), not a
     message and a reply in one row that ends in the reply's question ("... Want me to run
     the tests?"), whose next turn is not the answer to the query."""
     text = str(row.get("summary") or "").rstrip()
-    return (text.endswith("?") and not _SENTENCE_END.search(text[:-1])) or _asks_unmarked(text)
+    return ((text.endswith("?") and not _SENTENCE_END.search(text[:-1]))
+            or _asks_unmarked(text, opens))
 
 
-def _asks_once(row: dict) -> bool:
+def _asks_once(row: dict, opens) -> bool:
     """The row ends in its only question ("... How do I deal with it?", "why??"): one
     utterance, the person asking after saying something, not a message and a reply that asks
     back ("Any ideas? ... Is there anything else on your mind?")."""
     text = str(row.get("summary") or "").rstrip()
-    return (text.endswith("?") and "?" not in text.rstrip("?")) or _asks_unmarked(text, False)
+    return ((text.endswith("?") and "?" not in text.rstrip("?"))
+            or _asks_unmarked(text, opens, False))
 
 
 #: Copies of a reply's text in other rows that make it a formula ("Sure. Shout if you want
@@ -162,7 +159,8 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
     mask = scope.mask if scope is not None else None
     alive = cols["alive"]
     # a row of no session has no next turn
-    asking = [(f, row) for f, row in head if _asks(row) and row.get("session")]
+    opens = engine.analyzer.opens_a_question
+    asking = [(f, row) for f, row in head if _asks(row, opens) and row.get("session")]
     if not asking:
         return fused
     # one pass over the columns for every asking turn's session, not one per turn
@@ -180,7 +178,8 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
         after = int(same[np.argmin(ts[same])])
         if _said_elsewhere(engine, after):
             continue
-        lent = (SHARE_ASKED if _only_asks(row) or (asked and _asks_once(row)) else SHARE) * f.score
+        lent = (SHARE_ASKED if _only_asks(row, opens) or (asked and _asks_once(row, opens))
+                else SHARE) * f.score
         if lent <= 0:
             continue
         target = by_index.get(after)

@@ -112,6 +112,12 @@ class Analyzer:
         unless an analyzer knows its language's "you"."""
         return False
 
+    def opens_a_question(self, sentence: str) -> bool:
+        """Whether a sentence opens as a question does, with a question word or an auxiliary
+        ("how do I stop it", typed without its mark): `search.answers` then lends a row that
+        asks this way its reply; False unless an analyzer knows the language's openings."""
+        return False
+
     def asks_how_things_are_now(self, text: str) -> bool:
         """Whether a question asks how something stands now ("where does Dad live now?",
         "what am I using at the moment?"): `search.current` puts a turn that says how things
