@@ -320,7 +320,7 @@ class UnicodeAnalyzer(Analyzer):
 
 class EnglishAnalyzer(UnicodeAnalyzer):
     name = "english"
-    version = 1
+    version = 2
     description = ("unicode + Snowball stemming (English; Russian for Cyrillic, Arabic for "
                    "Arabic script) + question words left out of queries")
     stem = True
@@ -337,4 +337,5 @@ class EnglishAnalyzer(UnicodeAnalyzer):
             import Stemmer  # PyStemmer: the C Snowball stemmers
 
             stemmer = self._stemmers[language] = Stemmer.Stemmer(language)
-        return stemmer.stemWord(word)
+        # Arabic's takes a lone tatweel (U+0640) whole: an empty term no query can ask for
+        return stemmer.stemWord(word) or word
