@@ -52,6 +52,15 @@ def real_runs(root: Path) -> list[tuple]:
     return [("real", "unlabelled", q, {}, ()) for q in json.loads((root / UNLABELLED).read_text())]
 
 
+def as_words(analyzer, question: str) -> str:
+    """A question as someone typing remembered words would: its content words, without their
+    punctuation or possessive ("What have I told you about my relatives?" -> "told
+    relatives")."""
+    words = (w.strip("?.,!;:\"").removesuffix("'s").removesuffix("\u2019s")
+             for w in analyzer.content_words(question))
+    return " ".join(w for w in words if w)
+
+
 def _capture_fusion() -> None:
     from carto_rankers.rrf import RRFFusion
 
@@ -143,6 +152,9 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--floor", choices=("on", "off"), default="on")
     parser.add_argument("--no-real", action="store_true", help="unseen questions only")
+    parser.add_argument("--real-as-words", action="store_true",
+                        help="type each real question as a list of its content words ('What "
+                             "have I told you about my relatives?' -> 'told relatives')")
     parser.add_argument("--no-corpus", action="store_true",
                         help="skip the whole-store cosine distribution (a full scan a query)")
     args = parser.parse_args()
@@ -190,13 +202,19 @@ def main() -> None:
                     continue
                 runs.append(("unseen", pack, question, {}, ()))
             for kind, group, query, scope, expect in runs:
+                asked = query
+                if kind == "real" and args.real_as_words:
+                    query = as_words(engine.analyzer, query)
+                    if not query:
+                        continue
                 row = _search(engine, query, expect=expect, corpus=not args.no_corpus, **scope)
                 if kind == "unseen":
                     tally = silenced.setdefault((set_name, group), [0, 0])
                     tally[0] += 1
                     tally[1] += not row["hits"]
                 out.write(json.dumps({"set": set_name, "home": root.name, "kind": kind,
-                                      "group": group, "n_expect": len(expect), **row}) + "\n")
+                                      "group": group, "n_expect": len(expect), "asked": asked,
+                                      **row}) + "\n")
             print(f"{set_name} {root.name}: {len(runs)} searches ({skipped} unseen skipped: "
                   "the home holds a topic word)", file=sys.stderr, flush=True)
     # unseen questions that found nothing (exit 3), per set and pack
