@@ -1,15 +1,16 @@
 """Questions about things a home never saw: a search for them should find nothing (exit 3).
 
-Packs of twenty to thirty, each a mix of kinds: questions in one's own words about a life
+Packs of twenty to forty, each a mix of kinds: questions in one's own words about a life
 (`u-1`), tools and systems a coding home never used, asked as questions and as "the latest on"
 (`u-2`), terse keyword lists (`u-3`), and the held-out packs (`u-4`: every kind, other
 phrasings, run once after the cosine floor was chosen on the other three; `u-5`: tools a coding
 user would ask about and a life, written before the token-alignment round and run once at its
 end; `u-6`: every kind, thirty questions on topics none of the others touch, written for a
-check of a rule chosen on `u-1`..`u-5`).
+check of a rule chosen on `u-1`..`u-5`; `u-7`: every kind, forty questions, ten of each, on
+topics none of the others touch, written after `u-6` as a further held-out check).
 
 Each question names its topic words: the words whose presence in a home would make the
-question one it *did* see. `unseen_in(home_text, question)` is the check the evaluation runs
+question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
 per home, so a question is only ever counted on homes that hold none of its topic words
 (the demo home holds terraform's state locking; a generated coding home runs `terraform
 plan`).
@@ -185,9 +186,60 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("any word on the scuba certification?", ("scuba",)),
         ("where did we land with the scala thing?", ("scala",)),
     ],
+    "u-7": [  # held out, written after u-6: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("How did we fix the memcached eviction storm on the session cache?", ("memcached",)),
+        ("latest on the supabase row level security rollout", ("supabase",)),
+        ("Why does traefik drop the X-Forwarded-For header behind the load balancer?",
+         ("traefik",)),
+        ("Why does the julia package take ten minutes to precompile on the cluster nodes?",
+         ("julia",)),
+        ("latest on the temporal workflow versioning for the refunds service", ("temporal",)),
+        ("How did we fix the flink checkpoints timing out on the clickstream job?", ("flink",)),
+        ("What did we decide about moving the feature flags to launchdarkly?", ("launchdarkly",)),
+        ("How did we get the sonarqube quality gate to stop failing on generated code?",
+         ("sonarqube",)),
+        ("latest on the timescaledb hypertable compression", ("timescaledb", "hypertable")),
+        ("how did we fix the fluentd buffer overflowing when the log shipper falls behind",
+         ("fluentd",)),
+        # terse keywords
+        ("loki log retention", ("loki",)),
+        ("haproxy stick tables", ("haproxy",)),
+        ("vitess resharding", ("vitess",)),
+        ("zig cross compile musl", ("zig", "musl")),
+        ("adyen webhook hmac", ("adyen",)),
+        ("cobol mainframe batch", ("cobol", "mainframe")),
+        ("allotment plot waiting list", ("allotment",)),
+        ("dinghy capsize drill", ("dinghy", "capsize")),
+        ("bonsai repotting season", ("bonsai",)),
+        ("birdwatching hide reservoir", ("birdwatching",)),
+        # a life, in one's own words
+        ("What did the farrier say about the mare's cracked hoof?", ("farrier", "hoof")),
+        ("What did the midwife say at the twenty-week scan?", ("midwife",)),
+        ("Which tattoo artist did I book for the half sleeve?", ("tattoo",)),
+        ("How did bell ringing practice go at St Mary's on Sunday?",
+         ("bell ringing", "bellringing")),
+        ("Which caravan park did we stay at in Pembrokeshire?", ("caravan", "pembrokeshire")),
+        ("How much did the conservatory end up costing?", ("conservatory",)),
+        ("What did the podiatrist say about my bunion?", ("podiatrist", "bunion")),
+        ("How did my son's judo grading go?", ("judo",)),
+        ("How is the rescue tortoise settling in?", ("tortoise",)),
+        ("What did the stonemason quote for rebuilding the garden wall?", ("stonemason",)),
+        # vague, but naming the topic: plain words and rare ones
+        ("What time does the tide turn for Saturday's crossing?", ("tide",)),
+        ("where did we land on the wallpaper for the hallway?", ("wallpaper",)),
+        ("Did anyone ever bring the ladder back from next door?", ("ladder",)),
+        ("did we ever sort out the draught from the back door?", ("draught",)),
+        ("What did we say about the curtains in the end?", ("curtain",)),
+        ("where did we leave it with the hedge?", ("hedge",)),
+        ("any news on the gazebo?", ("gazebo",)),
+        ("what was the upshot with the harpsichord?", ("harpsichord",)),
+        ("any update on the weathervane?", ("weathervane",)),
+        ("how did the thing with the marquee go?", ("marquee",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
