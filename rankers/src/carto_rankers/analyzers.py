@@ -115,18 +115,19 @@ def asks_how_it_stands(text: str) -> bool:
 #: "did") for the stop list (the index keeps them whole: "whats").
 _CONTRACTION = re.compile(r"(?:['\u2019](?:s|re|ve|ll|d|m)|n['\u2019]t)$")
 
+#: The words a question opens with: a question word (typed with or without its apostrophe)
+#: or an auxiliary.
+_QUESTION_WORDS = (r"whats|wheres|whos|hows|what|which|where|when|who|whom|whose|why|how|"
+                   r"did|do|does|is|are|was|were|have|has|can|could|should|would|will")
+
 #: A question in one's own words: it ends in a question mark or opens with a question word
 #: or an auxiliary ("what sport do I do now", "did we book the flights").
-QUESTION = re.compile(r"\?\s*$|^\W*(?:whats|wheres|whos|hows|"
-                      r"what|which|where|when|who|whom|whose|why|how|did|do|does|"
-                      r"is|are|was|were|have|has|had|can|could|should|would|will|remind me|"
-                      r"tell me)\b", re.IGNORECASE)
+QUESTION = re.compile(rf"\?\s*$|^\W*(?:{_QUESTION_WORDS}|had|remind me|tell me)\b",
+                      re.IGNORECASE)
 
-#: How a sentence opens when it asks, its mark typed or not: a question word or an auxiliary.
-OPENS_A_QUESTION = re.compile(r"^\W*(?:whats|wheres|whos|hows|"
-                              r"what|which|where|when|who|whom|whose|why|how|is|are|was|"
-                              r"were|do|does|did|can|could|should|would|will|shall|have|has|"
-                              r"any)\b", re.IGNORECASE)
+#: How a sentence opens when it asks, its mark typed or not ("how do I stop it", "any luck
+#: with the boiler"): the answers step reads such a row as asking.
+OPENS_A_QUESTION = re.compile(rf"^\W*(?:{_QUESTION_WORDS}|shall|any)\b", re.IGNORECASE)
 
 #: A question put to the assistant ("what did you suggest for ...", "your advice on ..."): it
 #: asks for what the assistant said, not for what the person asked.
