@@ -7,7 +7,9 @@ phrasings, run once after the cosine floor was chosen on the other three; `u-5`:
 user would ask about and a life, written before the token-alignment round and run once at its
 end; `u-6`: every kind, thirty questions on topics none of the others touch, written for a
 check of a rule chosen on `u-1`..`u-5`; `u-7`: every kind, forty questions, ten of each, on
-topics none of the others touch, written after `u-6` as a further held-out check).
+topics none of the others touch, written after `u-6` as a further held-out check; `u-8`: every
+kind, forty questions, ten of each, on topics none of the others touch, written after `u-7` as a
+further held-out check).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
@@ -237,9 +239,61 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("any update on the weathervane?", ("weathervane",)),
         ("how did the thing with the marquee go?", ("marquee",)),
     ],
+    "u-8": [  # held out, written after u-7: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("How did we stop the nats jetstream consumers redelivering the same message?",
+         ("nats", "jetstream")),
+        ("latest on the pinecone index migration", ("pinecone",)),
+        ("Why does envoy return 503s when the upstream pool drains?", ("envoy",)),
+        ("latest on the backstage developer portal rollout", ("backstage",)),
+        ("What did we decide about moving the analytics queries to duckdb?", ("duckdb",)),
+        ("How did we get the spinnaker canary analysis to stop failing deploys?",
+         ("spinnaker",)),
+        ("Why does the erlang node keep dropping out of the cluster after a netsplit?",
+         ("erlang", "netsplit")),
+        ("latest on the artifactory storage cleanup", ("artifactory", "jfrog")),
+        ("How did we get the kotlin multiplatform build working for the ios target?",
+         ("kotlin", "multiplatform")),
+        ("Why does couchbase XDCR replication fall behind overnight?", ("couchbase", "xdcr")),
+        # terse keywords
+        ("fortran openmp threads", ("fortran", "openmp")),
+        ("nextflow pipeline resume", ("nextflow",)),
+        ("ceph osd rebalancing", ("ceph", "osd")),
+        ("solidity reentrancy guard", ("solidity", "reentrancy")),
+        ("matlab simulink model", ("matlab", "simulink")),
+        ("crochet granny square pattern", ("crochet",)),
+        ("inflatable paddleboard pump", ("paddleboard",)),
+        ("ukulele chord chart", ("ukulele",)),
+        ("rugby sevens fixtures", ("rugby",)),
+        ("genealogy census records 1911", ("genealogy", "census")),
+        # a life, in one's own words
+        ("What did the optician say about my new prescription?", ("optician",)),
+        ("How did grandma's ninetieth at the bowls club go?", ("bowls", "ninetieth")),
+        ("What did the vet say about the guinea pig's teeth?", ("guinea pig",)),
+        ("What did the chiropractor say about my lower back?", ("chiropractor",)),
+        ("Which choir did my wife end up joining?", ("choir",)),
+        ("How much did the loft conversion quote come in at?", ("loft",)),
+        ("What did the headteacher say at parents' evening about Tom's reading?",
+         ("headteacher",)),
+        ("Which pony club camp did my daughter go to in August?", ("pony",)),
+        ("What did the solicitor say about the boundary dispute with next door?",
+         ("solicitor",)),
+        ("What did the dentist say about my wisdom tooth?", ("dentist", "wisdom tooth")),
+        # vague, but naming the topic: plain words and rare ones
+        ("where did we get to with the greenhouse?", ("greenhouse",)),
+        ("did we ever sort the gutters out?", ("gutter",)),
+        ("what happened with the trampoline in the end?", ("trampoline",)),
+        ("any word on the carpet?", ("carpet",)),
+        ("whatever happened about the lawnmower?", ("lawnmower", "mower")),
+        ("any update on the sundial?", ("sundial",)),
+        ("where did we leave it with the dovecote?", ("dovecote",)),
+        ("what was decided about the chandelier?", ("chandelier",)),
+        ("did anything come of the gramophone?", ("gramophone",)),
+        ("what did we end up doing about the sextant?", ("sextant",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6", "u-7")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
