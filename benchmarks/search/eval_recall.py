@@ -100,10 +100,18 @@ Sets (generated, deterministic, with one fixed clock):
   she is planning, what she is knitting, what she has given up for her blood sugar and where
   her sister in America lives, questions from specific to vague, one row per utterance,
   sessions of one to eight exchanges over 360 days) x 3 seeds among 3,800 coding events: the
-  seventeenth check set.
+  seventeenth check set;
+- `dlg-t`: dialogues variant t (written apart an eighteenth time: a young night-shift paramedic
+  in Leicester who is learning to skateboard, keeps a reef aquarium and is planning her
+  wedding, the ambulance station she is based at, the trick she is learning, the newest
+  creature in the tank, what has gone wrong with the tank, where the reception is, who is doing
+  the wedding food, where her hen weekend is, the course she is doing through work and where
+  the honeymoon is, questions from specific to vague, one row per utterance, sessions of one
+  to eight exchanges over 365 days) x 3 seeds among 3,900 coding events: the eighteenth check
+  set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r and dlg-s are built with the others but not in the default --sets: they stay unseen
-  until a default chosen on the other sets is checked on them.
+  dlg-r, dlg-s and dlg-t are built with the others but not in the default --sets: they stay
+  unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -181,7 +189,7 @@ _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
-              "dlg-p", "dlg-q", "dlg-r", "dlg-s")
+              "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -209,9 +217,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-d h@1 / h@10 | dlg-e h@1 / h@10 | dlg-f h@1 / h@10 | dlg-g h@1 / h@10 "
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
-           "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 |",
+           "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
+           "| dlg-t h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|"]
+           "---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
