@@ -214,6 +214,28 @@ def test_an_analyzer_that_knows_no_openings_reads_no_unmarked_question(tmp_path)
     assert "answer" not in lent.get(by[DEW_ADVICE], [])
 
 
+def test_a_question_search_reads_each_row_from_its_log_once(tmp_path, monkeypatch):
+    """The answers step, the formulas step, the page of a "now" question and its render read
+    the same first rows: each is read back from its log once a search (`Index.rows`'
+    `known`), and the page is as before."""
+    import os
+
+    home, by = _home(tmp_path, {"s1": [(600, DEW), (599, DEW_ADVICE)],
+                               "s2": [(500, "my telescope is new now, the dew is gone")]})
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    reads: list[int] = []
+    pread = os.pread
+    monkeypatch.setattr(os, "pread", lambda fd, n, off: reads.append(off) or pread(fd, n, off))
+    for query in ("What happens to my telescope with the dew?", "What is my telescope like now?"):
+        for collapse in (True, False):
+            reads.clear()
+            result = run_search(SearchRequest(query=query, semantic=False, limit=10, now=NOW,
+                                              all=True, collapse=collapse), engine=engine)
+            assert result.results and reads and len(reads) == len(set(reads)), (query, collapse)
+            assert by[DEW_ADVICE] in [h.event_id for h in result.results]
+
+
 FORMULA = "Sure. Shout if you want more detail."
 
 

@@ -46,7 +46,7 @@ import re
 
 import numpy as np
 
-from carto_core.search.api import Fused
+from carto_core.search.api import Fused, best_first
 
 #: How many of the best results may lend, and the share of its score a question lends.
 WINDOW = 10
@@ -113,12 +113,13 @@ FORMULA_COPIES = 2
 _FORMULA_READ = 8
 
 
-def _said_elsewhere(engine, doc: int, text: str | None = None) -> bool:
+def _said_elsewhere(engine, doc: int, text: str | None = None, read: dict | None = None) -> bool:
     """The row's text (`text`, else read) is said word for word in at least `FORMULA_COPIES`
-    other rows: a formula said after many questions answers none of them."""
+    other rows: a formula said after many questions answers none of them. `read`: the rows
+    this search read already (`Index.rows`' `known`)."""
     index = engine.index
     if text is None:
-        text = (index.row(doc) or {}).get("summary")
+        text = (index.rows([doc], read)[0] or {}).get("summary")
     if not isinstance(text, str) or not text.strip():
         return False
     terms = sorted(set(engine.analyzer.terms(text)), key=index.df)[:3]
@@ -128,15 +129,17 @@ def _said_elsewhere(engine, doc: int, text: str | None = None) -> bool:
     for term in terms[1:]:
         holders = np.intersect1d(holders, index.own_docs(term), assume_unique=False)
     others = [int(d) for d in holders if d != doc][:_FORMULA_READ]
-    copies = sum(1 for row in index.rows(others) if row and row.get("summary") == text)
+    copies = sum(1 for row in index.rows(others, read) if row and row.get("summary") == text)
     return copies >= FORMULA_COPIES
 
 
-def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> list[Fused]:
+def lend_answers(engine, fused: list[Fused], scope, query_text: str = "",
+                 read: dict | None = None) -> list[Fused]:
     """`fused` (best first) with the turn after each found question raised to `SHARE` of the
     question's score (`SHARE_ASKED` when the row is one question and nothing else, or, for
     a question put to the assistant, a row that ends in its only question); re-sorted when
-    anything moved. Nothing read beyond the window's rows."""
+    anything moved. Nothing read beyond the window's rows (`read`: those the search read
+    already, by document)."""
     codes = turn_codes()
     cols = engine.index.cols
     source, session, ts = cols["source"], cols["session"], cols["ts"]
@@ -144,7 +147,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
     # page folds them) count once, so ten copies of one chit-chat question lend at most once
     ahead = fused[:READ]
     head, seen = [], set()
-    for f, row in zip(ahead, engine.index.rows([f.index for f in ahead])):
+    for f, row in zip(ahead, engine.index.rows([f.index for f in ahead], read)):
         text = row.get("summary") if row else None
         if text in seen:
             continue
@@ -176,7 +179,7 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
         if not len(same):
             continue
         after = int(same[np.argmin(ts[same])])
-        if _said_elsewhere(engine, after):
+        if _said_elsewhere(engine, after, read=read):
             continue
         lent = (SHARE_ASKED if _only_asks(row, opens) or (asked and _asks_once(row, opens))
                 else SHARE) * f.score
@@ -193,26 +196,27 @@ def lend_answers(engine, fused: list[Fused], scope, query_text: str = "") -> lis
             target.sources = [*target.sources, "answer"]
             moved = True
     if moved:
-        _best_first(fused)
+        best_first(fused)
     return fused
 
 
-def formulas_last(engine, fused: list[Fused]) -> list[Fused]:
+def formulas_last(engine, fused: list[Fused], read: dict | None = None) -> list[Fused]:
     """`fused` (best first, a question's) with the turns of its first `WINDOW` texts that are
     formulas ("Of course, and I hope your sister's having a settled day.", said word for word
     in other rows) and their copies among the first `READ` results put under the window's
     other results: they answer no question. Scores stay in order; nothing read beyond the
-    window's rows and the formulas' few copies."""
+    window's rows and the formulas' few copies (`read`: those the search read already)."""
     codes = turn_codes()
     source = engine.index.cols["source"]
     ahead = fused[:READ]
-    texts = [(row or {}).get("summary") for row in engine.index.rows([f.index for f in ahead])]
+    texts = [(row or {}).get("summary")
+             for row in engine.index.rows([f.index for f in ahead], read)]
     formulas, seen = set(), set()
     for f, text in zip(ahead, texts):
         if text in seen:
             continue
         seen.add(text)
-        if int(source[f.index]) in codes and _said_elsewhere(engine, f.index, text):
+        if int(source[f.index]) in codes and _said_elsewhere(engine, f.index, text, read):
             formulas.add(text)
         if len(seen) == WINDOW:
             break
@@ -228,11 +232,5 @@ def formulas_last(engine, fused: list[Fused]) -> list[Fused]:
     top = max(f.score for f in over)
     for f in over:  # just under the window, in their own order
         f.score = under * (1.0 - 1e-6) * f.score / top
-    _best_first(fused)
+    best_first(fused)
     return fused
-
-
-def _best_first(fused: list[Fused]) -> None:
-    """Sort in place by score, highest first, the lower document first among equal scores."""
-    fused.sort(key=lambda x: x.index)
-    fused.sort(key=lambda x: x.score, reverse=True)

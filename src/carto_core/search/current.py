@@ -19,17 +19,19 @@ LIFT = 0.15
 PAGE = 10
 
 
-def current_first(engine, fused: list[Fused], page: int = PAGE) -> list[Fused]:
+def current_first(engine, fused: list[Fused], page: int = PAGE,
+                  read: dict | None = None) -> list[Fused]:
     """`fused` (best first, for a question asking how things are now) with its first `page`
     results ordered by score x (1 + `LIFT`) for a turn that says how things are now
-    (`page_reordered`: the page keeps its rows and scores)."""
+    (`page_reordered`: the page keeps its rows and scores; `read`: the rows the search read
+    already)."""
     top = fused[:page]
     if len(top) < 2:
         return fused
     codes = turn_codes()  # a person's own words about their life, not an instruction
     source = engine.index.cols["source"]
     says = engine.analyzer.says_how_things_are_now
-    rows = engine.index.rows([f.index for f in top])
+    rows = engine.index.rows([f.index for f in top], read)
     weight = [1.0 + LIFT if int(source[f.index]) in codes and says(str((row or {}).get("summary")
                                                                           or "")) else 1.0
               for f, row in zip(top, rows)]

@@ -360,8 +360,15 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         """The log row a document was read from (read back from its log by offset)."""
         return self.rows([index])[0]
 
-    def rows(self, indices: list[int]) -> list[dict]:
-        """`row` of several documents, each log opened once (a result page reads ten)."""
+    def rows(self, indices: list[int], known: dict[int, dict] | None = None) -> list[dict]:
+        """`row` of several documents, each log opened once (a result page reads ten).
+        `known`: the rows already read for this search, by document; only the others are read,
+        and added to it (a question's page steps and its render read the same first rows)."""
+        if known is not None:
+            missing = [i for i in dict.fromkeys(indices) if i not in known]
+            if missing:
+                known.update(zip(missing, self.rows(missing)))
+            return [known[i] for i in indices]
         import orjson
 
         cols = self.cols

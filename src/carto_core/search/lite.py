@@ -179,7 +179,8 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
     """Rank the index for `text` as `run_search` would (the rankers with a stdlib method),
     with documents of `exclude_sessions` and the `served_ids` out of scope. `terms` overrides
     the analysis."""
-    from carto_core.search.api import DEPTH, DecayContext, LiteScope, Query, ladder_signals, trim
+    from carto_core.search.api import (DEPTH, DecayContext, LiteScope, Query, best_first,
+                                       ladder_signals, trim)
     from carto_core.search.decay_knobs import decay_parameters
     from carto_core.search.tokens import term_hash
 
@@ -216,7 +217,6 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
     context = DecayContext(now=now, query=query, accesses=accesses or {}, engine=_Engine(view),
                            **ladder_signals(ladders), **decay_parameters())
     records = components.decay.apply(fused, context)
-    records.sort(key=lambda f: f.index)
-    records.sort(key=lambda f: f.score, reverse=True)
+    best_first(records)
     return LiteResult(text, stats, missing, records, context.all_token_matches, n_alive,
                       components.skipped, round((time.perf_counter() - started) * 1000, 3))

@@ -12,7 +12,7 @@ import copy
 import os
 import time
 from collections import Counter
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -36,6 +36,7 @@ from carto_core.search.api import (
     SearchResult,
     SearchUsageError,
     SemanticState,
+    best_first,
     bounded_query,
     ladder_signals,
     trim,
@@ -282,10 +283,11 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
-    fused, context, params = _decay(plan, engine, made.ladders, fused, scope)
+    read: dict[int, dict] = {}  # rows read back from the logs, shared by the steps below
+    fused, context, params = _decay(plan, engine, made.ladders, fused, scope, read)
     _let_go(engine)
     lap("decay")
-    hits, facets, unknown = _render(request, engine, fused, made.reports)
+    hits, facets, unknown = _render(request, engine, fused, made.reports, read)
     lap("render")
     result = SearchResult(
         query=request.query, results=hits, total=len(fused), facets=facets, ladders=made.reports,
@@ -445,37 +447,38 @@ def _ask(name: str, plan: _Plan, engine, scope, context: RankContext, made: _Mad
         made.semantic = state
 
 
-def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope):
+def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope,
+           read: dict | None = None):
     """(the candidates decayed and ordered best first, answers lent to a question; the decay
-    context; the decay knobs)."""
+    context; the decay knobs). `read`: the rows the steps read, by document, for the page."""
     request, query = plan.request, plan.query
     now_dt = request.now or datetime.now(timezone.utc)
     params = decay_parameters()
     context = DecayContext(now=now_dt.timestamp(), query=query, accesses=engine.accesses(),
                            engine=engine, **ladder_signals(ladders), **params)
     fused = engine.decay_policy(plan.decay_name).apply(fused, context)
-    # Best first, the lower document first among equal scores: two sorts on C-level keys
-    # (stable, so the second keeps the first's order among ties) beat one tuple-key sort.
-    fused.sort(key=attrgetter("index"))
-    fused.sort(key=attrgetter("score"), reverse=True)
+    best_first(fused)
     page = engine.fusion(plan.fusion_name).closeness_page
     if page:
         fused = nearest_first(fused, page)
     if engine.analyzer.asks_how_things_are_now(query.text):
-        fused = current_first(engine, fused)
+        fused = current_first(engine, fused, read=read)
     if query.question and fused:
-        fused = formulas_last(engine, lend_answers(engine, fused, scope, query.text))
+        fused = formulas_last(engine, lend_answers(engine, fused, scope, query.text, read),
+                              read)
     return fused, context, params
 
 
-def _render(request: SearchRequest, engine, fused: list[Fused], reports: list[LadderReport]):
+def _render(request: SearchRequest, engine, fused: list[Fused], reports: list[LadderReport],
+            read: dict | None = None):
     """(the page's hits, the facets, the phantom entities of a search that found nothing); each
-    report learns how many of the page its ladder contributed."""
+    report learns how many of the page its ladder contributed. `read`: the rows the steps
+    before read already, by document."""
     if request.collapse:
-        page, rows, folded = _collapse(engine, fused, request.limit)
+        page, rows, folded = _collapse(engine, fused, request.limit, read)
     else:
         page = fused[: request.limit]
-        rows, folded = engine.index.rows([f.index for f in page]), [0] * len(page)
+        rows, folded = engine.index.rows([f.index for f in page], read), [0] * len(page)
     hits = [_hit(engine, f, row, rank, request.include_rows)
             for rank, (f, row) in enumerate(zip(page, rows), 1)]
     _let_go(engine)
@@ -525,7 +528,8 @@ def _explain(fusion: str, decay: str, candidates: int, floor: float | None, kept
     }
 
 
-def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list[dict], list[int]]:
+def _collapse(engine, fused: list[Fused], limit: int,
+              read: dict | None = None) -> tuple[list[Fused], list[dict], list[int]]:
     """The page, with rows whose text repeats a better-ranked one's folded into it: ten copies
     of one chit-chat line ("Morning! Coffee first...") held the ten places of a question
     whose answer ranked 46th. Rows are read a batch at a time: exactly `limit` when nothing
@@ -541,7 +545,7 @@ def _collapse(engine, fused: list[Fused], limit: int) -> tuple[list[Fused], list
     while len(page) < limit and start < len(fused):
         batch = fused[start:start + want]
         start += len(batch)
-        for f, row in zip(batch, engine.index.rows([f.index for f in batch])):
+        for f, row in zip(batch, engine.index.rows([f.index for f in batch], read)):
             # a lookup's matches stay apart: each may be the one item the query names
             text = "" if f.gated else _summary(row)
             at = first_of.get(text) if text else None
