@@ -108,10 +108,18 @@ Sets (generated, deterministic, with one fixed clock):
   the wedding food, where her hen weekend is, the course she is doing through work and where
   the honeymoon is, questions from specific to vague, one row per utterance, sessions of one
   to eight exchanges over 365 days) x 3 seeds among 3,900 coding events: the eighteenth check
-  set.
+  set;
+- `dlg-u`: dialogues variant u (written apart a nineteenth time: a power line technician in
+  Thunder Bay who curls, builds a cedar-strip canoe, ice fishes and smokes meat and fish, with
+  a daughter choosing a university and a son in minor hockey, the town his crew is sent to on
+  storm restoration, the bonspiel his rink is in, how far along the canoe is, what is wrong
+  with his pickup, where his daughter wants to study, where the ice shack sits, the job being
+  done on the house, his son's hockey team and what is on the smoker, questions from specific
+  to vague, one row per utterance, sessions of one to seven exchanges over 355 days) x 3 seeds
+  among 4,000 coding events: the nineteenth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s and dlg-t are built with the others but not in the default --sets: they stay
-  unseen until a default chosen on the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t and dlg-u are built with the others but not in the default --sets: they
+  stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -189,7 +197,7 @@ _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
-              "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t")
+              "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -218,9 +226,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
-           "| dlg-t h@1 / h@10 |",
+           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
