@@ -9,7 +9,8 @@ end; `u-6`: every kind, thirty questions on topics none of the others touch, wri
 check of a rule chosen on `u-1`..`u-5`; `u-7`: every kind, forty questions, ten of each, on
 topics none of the others touch, written after `u-6` as a further held-out check; `u-8`: every
 kind, forty questions, ten of each, on topics none of the others touch, written after `u-7` as a
-further held-out check).
+further held-out check; `u-9`: every kind, forty questions, ten of each, on topics none of the
+others touch, written after `u-8` as a further held-out check).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
@@ -291,9 +292,61 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("did anything come of the gramophone?", ("gramophone",)),
         ("what did we end up doing about the sextant?", ("sextant",)),
     ],
+    "u-9": [  # held out, written after u-8: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("How did we stop the pulsar subscriptions backing up when a consumer dies?",
+         ("pulsar",)),
+        ("latest on the weaviate schema migration", ("weaviate",)),
+        ("Why does linkerd add so much latency to the checkout calls?", ("linkerd",)),
+        ("what did we decide about moving error tracking over to rollbar", ("rollbar",)),
+        ("How did we get the tekton pipeline to reuse the workspace volume between tasks?",
+         ("tekton",)),
+        ("why do the scylla repairs keep timing out on the big keyspace",
+         ("scylla", "scylladb")),
+        ("latest on the hasura permissions cleanup", ("hasura",)),
+        ("how did we fix the druid ingestion tasks getting stuck on segment handoff",
+         ("druid",)),
+        ("Why does the delphi build break on the new windows runners?", ("delphi",)),
+        ("Did we ever get the clojure service off the old leiningen setup?",
+         ("clojure", "leiningen")),
+        # terse keywords
+        ("verilog testbench timing", ("verilog", "testbench")),
+        ("abap transport request sap", ("abap", "sap")),
+        ("prolog backtracking cut", ("prolog",)),
+        ("dagster asset sensors", ("dagster",)),
+        ("tableau extract refresh failed", ("tableau",)),
+        ("knitting cable stitch chart", ("knitting",)),
+        ("pickleball paddle grip", ("pickleball",)),
+        ("bouldering gym membership price", ("bouldering",)),
+        ("cider pressing apples october", ("cider",)),
+        ("banjo clawhammer tabs", ("banjo", "clawhammer")),
+        # a life, in one's own words
+        ("What did the allergist say about my son's peanut test?", ("allergist", "peanut")),
+        ("how is the cockatiel doing since she started plucking her feathers", ("cockatiel",)),
+        ("What did the plasterer quote for the back bedroom ceiling?", ("plasterer",)),
+        ("How did my brother's fencing competition in Leeds go?", ("fencing",)),
+        ("what did aunt jean think of the cruise round the norwegian fjords",
+         ("cruise", "fjord")),
+        ("What did the haematologist say about my iron levels?", ("haematologist",)),
+        ("Which scout camp is my son going on at half term?", ("scout",)),
+        ("How did my daughter's ballet exam go?", ("ballet",)),
+        ("how much did the new boiler cost in the end", ("boiler",)),
+        ("Which care home did we look round for grandad?", ("care home",)),
+        # vague, but naming the topic: plain words and rare ones
+        ("did we ever sort out the loose floorboard?", ("floorboard",)),
+        ("what happened with the hot tub in the end?", ("hot tub", "jacuzzi")),
+        ("whatever happened about the bird feeder", ("bird feeder", "birdfeeder")),
+        ("any update on the rocking horse?", ("rocking horse",)),
+        ("where did we get to with the bunk beds?", ("bunk bed", "bunkbed")),
+        ("what was decided about the inglenook?", ("inglenook",)),
+        ("did anything come of the astrolabe?", ("astrolabe",)),
+        ("any news on the orrery", ("orrery",)),
+        ("where did we land with the lychgate?", ("lychgate", "lych gate")),
+        ("how did the thing with the dumbwaiter go", ("dumbwaiter",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
