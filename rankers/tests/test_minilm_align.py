@@ -250,3 +250,52 @@ def test_the_ladder_carries_the_embedders_closeness_for_fusion(indexed, monkeypa
     monkeypatch.setattr(MiniLMEmbedder, "closeness", 0.5)
     (ladder,) = engine.ranker("semantic").rank(query, engine.scope(), engine, depth=5)
     assert ladder.closeness == 0.5
+
+
+def test_in_the_band_the_same_words_as_a_record_are_no_answer(tmp_path, monkeypatch):
+    """The band is for a person's words: the vague question's answer said in a conversation
+    is found (above), the same words logged as a prompt by the hook are a record, evidence
+    only from the band; the turns left are all under the floor, so nothing is found."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.semantic.indexer import run_index
+
+    from .conftest import turns_home
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    home = turns_home(tmp_path / "h", ROWS[1:])
+    append_rows(home.log("prompts"), [{"event_id": "evt-aunt", "timestamp": "2026-11-20T10:00:00Z",
+                                       "type": "prompt", "summary": ROWS[0]}])
+    assert run_index(home).outcome == "ok"
+    result, floor = _search(home, VAGUE, monkeypatch)
+    assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
+    assert floor["best_turn"] < MiniLMEmbedder.evidence_floor
+    assert not floor["found"] and result.results == []
+    assert "(evidence from 0.35; a conversation turn from 0.22: the closest scores" in floor[
+        "reason"]
+
+
+def test_the_second_look_reads_the_turns_alone(tmp_path, monkeypatch):
+    """Under the band only turns can be evidence, so the second look aligns the query with
+    them: a prompt among the ladder's first rows ("Airports are chaos ...") is not read."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.semantic.indexer import run_index
+
+    from .conftest import turns_home
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    home = turns_home(tmp_path / "h", ROWS[:-1])
+    append_rows(home.log("prompts"), [{"event_id": "evt-air", "timestamp": "2026-11-20T10:00:00Z",
+                                       "type": "prompt", "summary": ROWS[-1]}])
+    assert run_index(home).outcome == "ok"
+    seen = []
+
+    def record(self, query, words, texts):
+        seen.append(texts)
+        return 0.0
+
+    monkeypatch.setattr(MiniLMEmbedder, "alignment", record)
+    _, floor = _search(home, UNSEEN, monkeypatch)
+    [texts] = seen
+    assert set(texts) == {"We booked flights to the Dolomites for October.",
+                          "Second-hand shops have great finds."}
+    assert floor["best_turn"] is not None and not floor["found"]

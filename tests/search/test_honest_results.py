@@ -230,3 +230,98 @@ def test_a_keyword_match_spares_the_second_look():
 
     ladder, asked = _banded(0.3, AssertionError("a keyword match is evidence: not asked"))
     assert judge([ladder, _ladder([1, 1], coverage=[0.5, 0.2])], 7, [0.22]).found and not asked
+
+
+def _records_and_turns(scores, turns, confirm):
+    """A banded semantic ladder (`_banded`) over documents 0..n-1 scoring `scores`, of which
+    the documents in `turns` are conversation turns; the second look records the rows it was
+    given."""
+    import numpy as np
+
+    ladder, asked = _banded(scores[0], confirm)
+    ladder.scores = np.asarray(scores, float)
+    ladder.indices = np.arange(len(scores))
+    looked = []
+
+    def look():
+        rows = ladder.confirm_rows
+        looked.append(None if rows is None else rows.tolist())
+        asked.append(True)
+        return confirm
+
+    ladder.confirm = look
+    is_turn = np.zeros(len(scores), bool)
+    is_turn[list(turns)] = True
+    return ladder, looked, (lambda indices: is_turn[np.asarray(indices)])
+
+
+def test_under_the_band_a_record_is_no_evidence_and_the_second_look_reads_turns():
+    """A commit at 0.34 (in the band) is no evidence; the turn at 0.25 is, once its second
+    look aligns, and the look reads the turns alone, best first."""
+    from carto_core.search.floor import judge
+
+    ladder, looked, conversation = _records_and_turns([0.34, 0.30, 0.25, 0.12], {2, 3}, 0.2)
+    report = judge([ladder], 7, [0.22], conversation=conversation)
+    assert report.found and looked == [[2, 3]]
+    assert report.best_semantic == 0.34 and report.best_turn == 0.25 and report.best_confirm == 0.2
+
+    ladder, looked, conversation = _records_and_turns([0.34, 0.30, 0.25, 0.12], {2, 3}, 0.1)
+    report = judge([ladder], 7, [0.22], conversation=conversation)
+    assert not report.found and looked == [[2, 3]]
+    assert "a conversation turn from 0.22: the closest scores 0.25" in report.reason
+    assert "the best aligns at 0.10" in report.reason
+
+
+@pytest.mark.parametrize("scores,turns,found,why", [
+    ([0.34, 0.21], {1}, False, "the closest scores 0.21"),   # the turn is under the floor
+    ([0.34, 0.30], set(), False, "none among the matches"),  # no turn at all
+    ([0.35, 0.10], {1}, True, ""),                           # a record at the band: evidence
+])
+def test_a_record_counts_only_from_the_band(scores, turns, found, why):
+    from carto_core.search.floor import judge
+
+    ladder, looked, conversation = _records_and_turns(
+        scores, turns, AssertionError("nothing in the band to confirm: not asked"))
+    report = judge([ladder], 7, [0.22], conversation=conversation)
+    assert report.found is found and looked == []
+    assert why in report.reason
+    if not found:
+        assert "the closest semantic match scores 0.34 (evidence from 0.35; a conversation " \
+               "turn from 0.22" in report.reason
+    # told nothing of turns, every row is judged alike, as before: the look reads the first rows
+    ladder, looked, _ = _records_and_turns(scores, turns, 0.2)
+    assert judge([ladder], 7, [0.22]).found and looked in ([], [None])
+
+
+def test_the_search_tells_the_floor_which_rows_are_turns(writer, monkeypatch, tmp_path):
+    """The pipeline hands the floor a test of its candidates marking the turns log's rows
+    and nothing else (a prompt saying the same is a record of the hook's)."""
+    import numpy as np
+
+    from carto_core.search import floor as floor_module
+    from carto_core.search import pipeline
+
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    monkeypatch.setenv("CARTO_SEMANTIC", "0")
+    prompt = writer.prompt("the orchard ladder wobbles on the slope")
+    (writer.home.root / "turns.jsonl").write_text(json.dumps({
+        "event_id": "turn-s9-1", "timestamp": "2026-05-31T10:00:00Z", "type": "transcript",
+        "provider": "claude", "summary": "the orchard ladder wobbles on the slope",
+        "project": "proj", "session": "s9", "turn_idx": 1}) + "\n")
+    seen = {}
+
+    def spy(ladders, candidates, stated, **options):
+        seen["conversation"] = options.get("conversation")
+        return floor_module.judge(ladders, candidates, stated, **options)
+
+    monkeypatch.setattr(pipeline, "judge", spy)
+    code, document, _ = search("orchard ladder wobbles")
+    assert code == 0 and set(ids(document)) == {prompt, "turn-s9-1"}
+    from carto_core.search.engine import SearchEngine
+    from carto_core.logio.home import Home
+
+    engine = SearchEngine(Home(writer.home.root), persist=False)
+    engine.ensure_loaded()
+    both = np.asarray([engine.index_of(prompt), engine.index_of("turn-s9-1")])
+    assert seen["conversation"] is not None
+    assert seen["conversation"](both).tolist() == [False, True]

@@ -273,7 +273,8 @@ def unheld_words(text: str, context) -> set[str]:
 
 def _confirmation(embedder, text: str, context, ladder):
     """The floor's second look at a ladder whose best cosine is in the band: the embedder's
-    alignment of the query's unheld words with the ladder's first rows (None: every query
+    alignment of the query's unheld words with the ladder's first rows, or the first of the
+    rows the floor named (`Ladder.confirm_rows`: its conversation turns) (None: every query
     word is held somewhere, or the model failed: nothing to judge, the match counts)."""
     from carto_core.api import TEXT_MAX, fold_summary
 
@@ -282,7 +283,8 @@ def _confirmation(embedder, text: str, context, ladder):
         ladder.confirm_words = tuple(sorted(words))
         if not words:
             return None
-        rows = ladder.indices[:max(1, int(embedder.alignment_candidates))]
+        pool = ladder.indices if ladder.confirm_rows is None else ladder.confirm_rows
+        rows = pool[:max(1, int(embedder.alignment_candidates))]
         texts = [fold_summary(context.index.row(int(i)))[:TEXT_MAX] for i in rows]
         try:
             return embedder.alignment(text, words, texts)

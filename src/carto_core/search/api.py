@@ -227,7 +227,7 @@ class Ladder(Record):
     _fields = ("name", "indices", "scores", "holds_all", "ranker", "all_token_matches", "hidden",
                "reason", "coverage", "uncovered_lift", "rarest_holders", "evidence_floor",
                "unheld", "evidence_band", "confirm", "confirm_min", "apart", "together",
-               "topic_holders", "unseen_types", "confirm_words", "closeness")
+               "topic_holders", "unseen_types", "confirm_words", "closeness", "confirm_rows")
     _norepr = ("confirm",)
     name: str
     indices: "np.ndarray"
@@ -294,6 +294,10 @@ class Ladder(Record):
     #: The words `confirm()` judged, set when it runs (minilm: the query's words no document
     #: holds), named in the floor's verdict.
     confirm_words: tuple[str, ...]
+    #: The documents `confirm()` reads, best first, set by the floor before it asks: the
+    #: ladder's conversation turns, when only they can be evidence under its band (records
+    #: count from the band alone). None: its first rows, whatever they are.
+    confirm_rows: "np.ndarray | None"
     #: A semantic ladder: how much its rows' scores, not only their ranks, order the first
     #: page (the embedder's `closeness`; `Fused.nearer`, `Fusion.closeness_page`). 0: ranks
     #: alone.
@@ -309,7 +313,7 @@ class Ladder(Record):
                  confirm_min: float | None = None, apart: int = 0,
                  together: float | None = None, topic_holders: "np.ndarray | None" = None,
                  unseen_types: tuple[int, ...] = (), confirm_words: tuple[str, ...] = (),
-                 closeness: float = 0.0):
+                 closeness: float = 0.0, confirm_rows: "np.ndarray | None" = None):
         self.name = name
         self.indices = indices
         self.scores = scores
@@ -332,6 +336,7 @@ class Ladder(Record):
         self.unseen_types = unseen_types
         self.confirm_words = confirm_words
         self.closeness = closeness
+        self.confirm_rows = confirm_rows
 
     def __len__(self) -> int:
         return int(len(self.indices))

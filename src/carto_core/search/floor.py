@@ -17,6 +17,15 @@ unseen question's neighbour: a best score in the band is evidence only when the 
 `confirm()` (a model run over its first rows) reaches `confirm_min`. It is asked last, and
 only when nothing else is evidence.
 
+The band is for a person's words. Given which rows are turns of a conversation
+(`conversation`), a row that is not one (a commit, a note, a prompt from the hook, a wrapup,
+research) is evidence only from the band: under it, only the ladder's turns are judged, and
+the second look reads them alone (`Ladder.confirm_rows`). A vague question is answered in other
+words by something said ("What have I told you about my relatives?", "My aunt is planning
+grandpa's ninetieth"); a record of work is found by its own words, and records are what an
+unseen question's nearest neighbours were on a home of coding work (docs/ranking.md, "The
+band is for a person's words").
+
 The floor judges the search, not each result: once one candidate is evidence, the page is the
 one fusion ranked. A per-result floor cost the answers that only a weak semantic match finds
 (measured in docs/ranking.md).
@@ -25,8 +34,12 @@ one fusion ranked. A per-result floor cost the answers that only a weak semantic
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Callable
 
 from carto_core.util.records import Record
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The share of the query's idf mass a keyword candidate must hold to be evidence by itself.
 COVERAGE = 0.5
@@ -48,7 +61,7 @@ class FloorReport(Record):
 
     _fields = ("enabled", "found", "coverage_min", "semantic_min", "best_coverage",
                "best_semantic", "below", "reason", "semantic_band", "confirm_min", "best_confirm",
-               "confirm_words")
+               "confirm_words", "best_turn")
     enabled: bool
     #: Some candidate is evidence (or the floor is off, or there was no candidate).
     found: bool
@@ -67,12 +80,16 @@ class FloorReport(Record):
     best_confirm: float | None
     #: The words the second look judged: the query's words the home never holds.
     confirm_words: list[str]
+    #: When the best semantic match fell under the band, which is for conversation turns
+    #: alone: the best turn's score (None: no turn among the matches, or no such judgement).
+    best_turn: float | None
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
                  semantic_min: float | None = None, best_coverage: float | None = None,
                  best_semantic: float | None = None, below: int = 0, reason: str = "",
                  semantic_band: float | None = None, confirm_min: float | None = None,
-                 best_confirm: float | None = None, confirm_words: list[str] | None = None):
+                 best_confirm: float | None = None, confirm_words: list[str] | None = None,
+                 best_turn: float | None = None):
         self.enabled = enabled
         self.found = found
         self.coverage_min = coverage_min
@@ -85,6 +102,7 @@ class FloorReport(Record):
         self.confirm_min = confirm_min
         self.best_confirm = best_confirm
         self.confirm_words = list(confirm_words or [])
+        self.best_turn = best_turn
 
     def to_dict(self) -> dict:
         def r(x):
@@ -95,21 +113,26 @@ class FloorReport(Record):
                 "best_coverage": r(self.best_coverage), "best_semantic": r(self.best_semantic),
                 "below": self.below, "reason": self.reason,
                 "semantic_band": r(self.semantic_band), "confirm_min": r(self.confirm_min),
-                "best_confirm": r(self.best_confirm), "confirm_words": list(self.confirm_words)}
+                "best_confirm": r(self.best_confirm), "confirm_words": list(self.confirm_words),
+                "best_turn": r(self.best_turn)}
 
 
 def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool = True,
-          coverage_min: float = COVERAGE) -> FloorReport:
+          coverage_min: float = COVERAGE,
+          conversation: Callable[[np.ndarray], np.ndarray] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
     before the floor (a keyword-only search, a lookup whose semantic ladder was gated out, an
-    embedder never measured for one)."""
+    embedder never measured for one). `conversation`: for a ladder's documents, which are
+    turns of a conversation (under a ladder's band only they can be evidence); None: every
+    row is judged alike."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if not stated:
         return FloorReport(True, True, coverage_min)
-    best_cov = best_sem = None
+    best_cov = best_sem = best_turn = None
+    turns_only = False  # some ladder's band was for its turns alone
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
     for ladder in ladders:
@@ -118,6 +141,16 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
             top = float(max(ladder.scores))
             best_sem = top if best_sem is None else max(best_sem, top)
             band = ladder.evidence_band
+            if band is not None and top < band and conversation is not None:
+                import numpy as np
+
+                turns = np.asarray(conversation(ladder.indices), bool)
+                ladder.confirm_rows = ladder.indices[turns]
+                turns_only = True
+                if not turns.any():
+                    continue  # no turn among its matches, and no record reaches the band
+                top = float(max(ladder.scores[turns]))
+                best_turn = top if best_turn is None else max(best_turn, top)
             if (top >= floor and band is not None and top < band and ladder.confirm is not None
                     and ladder.confirm_min is not None):
                 confirming.append(ladder)
@@ -130,7 +163,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         else:
             evidence = True  # a ranker that cannot tell its coverage: taken at its word
     semantic_min = min(stated)
-    report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem)
+    report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem,
+                         best_turn=best_turn)
     if evidence or not candidates:
         return report
     for ladder in confirming:  # the dear check (a model run per candidate): only now
@@ -151,13 +185,20 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                      f"from {coverage_min:.0%})")
     parts.append(f"the closest semantic match scores {best_sem:.2f}" if best_sem is not None
                  else "the semantic ladder found no match")
+    if turns_only:
+        band = min(ladder.evidence_band for ladder in ladders
+                   if ladder.evidence_floor is not None and ladder.evidence_band is not None)
+        closest = (f"the closest scores {best_turn:.2f}" if best_turn is not None
+                   else "none among the matches")
+        parts[-1] += (f" (evidence from {band:.2f}; a conversation turn from "
+                      f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:
         named = f" ({', '.join(report.confirm_words)})" if report.confirm_words else ""
         parts[-1] += (f" (evidence from {report.semantic_band:.2f}, or from {semantic_min:.2f} "
                       f"when the query's words the home never holds{named} find their "
                       f"counterpart in a top match: the best aligns at "
                       f"{report.best_confirm:.2f}, evidence from {report.confirm_min:.2f})")
-    else:
+    elif not turns_only:
         parts[-1] += f" (evidence from {semantic_min:.2f})"
     report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
     return report

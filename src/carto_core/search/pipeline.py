@@ -42,7 +42,7 @@ from carto_core.search.api import (
     trim,
 )
 
-from carto_core.search.answers import formulas_last, lend_answers
+from carto_core.search.answers import formulas_last, lend_answers, turn_codes
 from carto_core.search.current import current_first
 from carto_core.search.nearness import nearest_first
 from carto_core.search.floor import judge, switched_off
@@ -279,7 +279,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     _let_go(engine)
     candidates = len(fused)
     fused, floor = trim(fused)
-    verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config))
+    verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config),
+                    conversation=_conversation(engine))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
@@ -306,6 +307,14 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
     return result
+
+
+def _conversation(engine):
+    """Which of a ladder's documents are turns of a conversation (the floor judges only them
+    under a ladder's band)."""
+    codes = np.asarray(sorted(turn_codes()))
+    source = engine.index.cols["source"]
+    return lambda indices: np.isin(np.asarray(source)[np.asarray(indices, np.int64)], codes)
 
 
 def _resolve(request: SearchRequest, engine) -> _Plan:
