@@ -116,10 +116,19 @@ Sets (generated, deterministic, with one fixed clock):
   with his pickup, where his daughter wants to study, where the ice shack sits, the job being
   done on the house, his son's hockey team and what is on the smoker, questions from specific
   to vague, one row per utterance, sessions of one to seven exchanges over 355 days) x 3 seeds
-  among 4,000 coding events: the nineteenth check set.
+  among 4,000 coding events: the nineteenth check set;
+- `dlg-v`: dialogues variant v (written apart a twentieth time: a large-animal vet in Central
+  Hawke's Bay, New Zealand, on a lifestyle block with her shearing-contractor partner, their
+  baby daughter and his teenage son every other week, who trains a young heading dog for the
+  dog trials, plays social touch and goes deer stalking with her father, the station where she
+  does the herd work, what she is teaching the dog, her touch team, where they hunt, what her
+  stepson is into, who minds the baby on her on-call days, the job on the block, her father's
+  operation and the clinic she works out of, questions from specific to vague, one row per
+  utterance, sessions of one to eight exchanges over 370 days) x 3 seeds among 4,100 coding
+  events: the twentieth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t and dlg-u are built with the others but not in the default --sets: they
-  stay unseen until a default chosen on the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u and dlg-v are built with the others but not in the default
+  --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -197,7 +206,8 @@ _EMBEDDERS = {"none": 0, "lsa": 1, "wordllama": 2}
 _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
-              "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u")
+              "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
+              "dlg-v")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -226,9 +236,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
-           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 |",
+           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
