@@ -10,7 +10,9 @@ check of a rule chosen on `u-1`..`u-5`; `u-7`: every kind, forty questions, ten 
 topics none of the others touch, written after `u-6` as a further held-out check; `u-8`: every
 kind, forty questions, ten of each, on topics none of the others touch, written after `u-7` as a
 further held-out check; `u-9`: every kind, forty questions, ten of each, on topics none of the
-others touch, written after `u-8` as a further held-out check).
+others touch, written after `u-8` as a further held-out check; `u-10`: every kind, forty
+questions, ten of each, on topics none of the others touch, written after `u-9` as a further
+held-out check).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
@@ -344,9 +346,61 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("where did we land with the lychgate?", ("lychgate", "lych gate")),
         ("how did the thing with the dumbwaiter go", ("dumbwaiter",)),
     ],
+    "u-10": [  # held out, written after u-9: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("How did we get the zabbix agents to stop flooding us with unreachable alerts?",
+         ("zabbix",)),
+        ("latest on the dynatrace contract renewal", ("dynatrace",)),
+        ("Why does the coldfusion app lose its session whenever the load balancer flips nodes?",
+         ("coldfusion",)),
+        ("what did we decide about moving the text message sends over to twilio", ("twilio",)),
+        ("How did we fix the rethinkdb changefeeds dropping after a failover?", ("rethinkdb",)),
+        ("why does wildfly leak threads after every redeploy", ("wildfly", "jboss")),
+        ("latest on the mulesoft integration for the invoicing system", ("mulesoft",)),
+        ("how did we sort the couchdb replication conflicts on the field tablets",
+         ("couchdb",)),
+        ("Why does the purescript build fall over on the big dashboard module?",
+         ("purescript",)),
+        ("Did we ever get the nagios checks moved across to icinga?", ("nagios", "icinga")),
+        # terse keywords
+        ("vhdl fpga synthesis warnings", ("vhdl", "fpga")),
+        ("labview daq sample rate", ("labview",)),
+        ("stata panel regression fixed effects", ("stata",)),
+        ("autocad layer template", ("autocad",)),
+        ("informatica workflow session log", ("informatica",)),
+        ("macrame wall hanging knots", ("macrame",)),
+        ("snooker cue tip replacement", ("snooker",)),
+        ("orienteering map symbols", ("orienteering",)),
+        ("marmalade seville oranges january", ("marmalade",)),
+        ("bagpipe chanter reed", ("bagpipe", "chanter")),
+        # a life, in one's own words
+        ("What did the rheumatologist say about the swelling in my knuckles?",
+         ("rheumatologist",)),
+        ("what did the roofer say about the slipped tiles over the porch", ("roofer",)),
+        ("how is the hamster getting on since we moved his cage upstairs", ("hamster",)),
+        ("Which netball team is my daughter playing for this season?", ("netball",)),
+        ("What did the dietitian suggest for dad's cholesterol?", ("dietitian", "cholesterol")),
+        ("How did my nephew's bar mitzvah go?", ("bar mitzvah", "mitzvah")),
+        ("What did the glazier quote for the bay window?", ("glazier",)),
+        ("how did my cousin's crew do at the henley regatta", ("regatta", "henley")),
+        ("What did the speech therapist say about Ellie's stammer?",
+         ("speech therapist", "stammer")),
+        ("Which kennels did we leave the dog at over the summer?", ("kennel",)),
+        # vague, but naming the topic: plain words and rare ones
+        ("did we ever sort out the wobbly banister?", ("banister", "bannister")),
+        ("what happened with the water butt in the end?", ("water butt",)),
+        ("whatever happened about the doorbell", ("doorbell",)),
+        ("any update on the hammock?", ("hammock",)),
+        ("where did we get to with the sandpit?", ("sandpit",)),
+        ("what was decided about the pergola?", ("pergola",)),
+        ("did anything come of the harmonium?", ("harmonium",)),
+        ("any news on the barometer", ("barometer",)),
+        ("where did we land with the dormer?", ("dormer",)),
+        ("how did the thing with the armoire go", ("armoire",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
