@@ -125,10 +125,19 @@ Sets (generated, deterministic, with one fixed clock):
   stepson is into, who minds the baby on her on-call days, the job on the block, her father's
   operation and the clinic she works out of, questions from specific to vague, one row per
   utterance, sessions of one to eight exchanges over 370 days) x 3 seeds among 4,100 coding
-  events: the twentieth check set.
+  events: the twentieth check set;
+- `dlg-w`: dialogues variant w (written apart a twenty-first time: a pharmacist in Durban,
+  South Africa, who owns a small independent pharmacy, paddles a surf-ski, grows bonsai and
+  cooks the family's Sunday lunch, married to a school principal, with a daughter at medical
+  school in Cape Town, a son finding his feet after school and his elderly mother staying with
+  one child after another, the event he is training for, the tree on his bench, his daughter's
+  block at medical school, where his son works, the job on the house, the dish he is
+  perfecting, where his mother is staying, the anniversary trip and what the pharmacy cannot
+  get, questions from specific to vague, one row per utterance, sessions of one to eight
+  exchanges over 365 days) x 3 seeds among 4,200 coding events: the twenty-first check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u and dlg-v are built with the others but not in the default
-  --sets: they stay unseen until a default chosen on the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v and dlg-w are built with the others but not in the
+  default --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -207,7 +216,7 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v")
+              "dlg-v", "dlg-w")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -236,9 +245,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
-           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 |",
+           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
