@@ -299,3 +299,31 @@ def test_the_second_look_reads_the_turns_alone(tmp_path, monkeypatch):
     assert set(texts) == {"We booked flights to the Dolomites for October.",
                           "Second-hand shops have great finds."}
     assert floor["best_turn"] is not None and not floor["found"]
+
+
+def test_a_record_under_the_band_is_no_result(tmp_path, monkeypatch):
+    """The vague question is found through its turn ("My aunt ..."); a prompt the semantic
+    ladder holds under the band ("I sold the car ...", 0.16), with no word of the question,
+    is set aside, not ranked below it."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.search.api import Query
+    from carto_core.search.engine import SearchEngine
+    from carto_core.semantic.indexer import run_index
+
+    from .conftest import turns_home
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    home = turns_home(tmp_path / "h", [row for n, row in enumerate(ROWS) if n != 3])
+    append_rows(home.log("prompts"), [{"event_id": "evt-car", "timestamp": "2026-11-20T10:00:00Z",
+                                       "type": "prompt", "summary": ROWS[3]}])
+    assert run_index(home).outcome == "ok"
+    engine = SearchEngine(home)
+    engine.ensure_loaded()
+    analyzed = engine.analyzer.query(VAGUE)
+    query = Query(VAGUE, analyzed.terms, analyzed.prefixes, analyzed.question, analyzed.compounds)
+    (ladder,) = engine.ranker("semantic").rank(query, engine.scope(), engine, depth=50)
+    held = dict(zip((engine.index.event_id(int(i)) for i in ladder.indices), ladder.scores))
+    assert held["evt-car"] < MiniLMEmbedder.evidence_band  # the semantic ladder holds it
+    result, floor = _search(home, VAGUE, monkeypatch)
+    ids = [hit.event_id for hit in result.results]
+    assert floor["found"] and ids[0] == "turn-s0-1" and "evt-car" not in ids

@@ -325,3 +325,27 @@ def test_the_search_tells_the_floor_which_rows_are_turns(writer, monkeypatch, tm
     both = np.asarray([engine.index_of(prompt), engine.index_of("turn-s9-1")])
     assert seen["conversation"] is not None
     assert seen["conversation"](both).tolist() == [False, True]
+
+
+def test_fusion_ranks_no_record_under_the_band():
+    """A banded ladder keeps its turns and whatever reaches the band; a record under the band
+    is set aside, its arrays kept in step; a ladder left with nothing is dropped, one with
+    nothing to set aside is passed as it is, and a ladder with no band is untouched."""
+    import numpy as np
+
+    from carto_core.search.pipeline import records_set_aside
+
+    ladder, _, conversation = _records_and_turns([0.40, 0.34, 0.25, 0.12], {2, 3}, None)
+    ladder.holds_all = np.asarray([True, False, True, False])
+    [kept] = records_set_aside([ladder], conversation)
+    assert kept is not ladder and kept.indices.tolist() == [0, 2, 3]
+    assert kept.scores.tolist() == [0.40, 0.25, 0.12]
+    assert kept.holds_all.tolist() == [True, True, False]
+    assert ladder.indices.tolist() == [0, 1, 2, 3]  # the floor still judges the whole ladder
+
+    records, _, conversation = _records_and_turns([0.34, 0.30], set(), None)
+    assert records_set_aside([records], conversation) == []
+    turns, _, conversation = _records_and_turns([0.34, 0.30], {0, 1}, None)
+    assert records_set_aside([turns], conversation)[0] is turns
+    keyword = _ladder([1, 1], coverage=[0.2, 0.1])
+    assert records_set_aside([keyword], lambda indices: np.zeros(len(indices), bool)) == [keyword]

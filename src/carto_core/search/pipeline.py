@@ -271,16 +271,18 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     lap("scope")
     made = _ladders(plan, engine, scope)
     lap("ladders")
+    conversation = _conversation(engine)
+    fusing = records_set_aside(made.ladders, conversation)
     if _takes_query(type(made.fusion).fuse):
-        fused = made.fusion.fuse(made.ladders, engine, query=query)
+        fused = made.fusion.fuse(fusing, engine, query=query)
     else:  # a fusion written before `fuse` was given the query
-        fused = made.fusion.fuse(made.ladders, engine)
+        fused = made.fusion.fuse(fusing, engine)
     lap("fusion")
     _let_go(engine)
     candidates = len(fused)
     fused, floor = trim(fused)
     verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config),
-                    conversation=_conversation(engine))
+                    conversation=conversation)
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
@@ -307,6 +309,33 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
     return result
+
+
+def records_set_aside(ladders: list[Ladder], conversation) -> list[Ladder]:
+    """The ladders fusion ranks: a ladder with an evidence band (minilm's) without the records
+    it holds under the band (rows that are no turn of a conversation: `conversation`), which
+    are no evidence either (`floor.judge`); it is dropped when nothing is left. A record a
+    keyword ladder holds stays a candidate through that ladder (docs/ranking.md, "Records
+    under the band are no candidates")."""
+    out = []
+    for ladder in ladders:
+        band = ladder.evidence_band
+        if band is None or not len(ladder):
+            out.append(ladder)
+            continue
+        keep = np.asarray(conversation(ladder.indices), bool) | (np.asarray(ladder.scores) >= band)
+        if keep.all():
+            out.append(ladder)
+            continue
+        if not keep.any():
+            continue
+        kept = copy.copy(ladder)
+        for name in ("indices", "scores", "holds_all", "coverage"):
+            values = getattr(ladder, name)
+            if values is not None:
+                setattr(kept, name, np.asarray(values)[keep])
+        out.append(kept)
+    return out
 
 
 def _conversation(engine):
