@@ -134,10 +134,22 @@ Sets (generated, deterministic, with one fixed clock):
   block at medical school, where his son works, the job on the house, the dish he is
   perfecting, where his mother is staying, the anniversary trip and what the pharmacy cannot
   get, questions from specific to vague, one row per utterance, sessions of one to eight
-  exchanges over 365 days) x 3 seeds among 4,200 coding events: the twenty-first check set.
+  exchanges over 365 days) x 3 seeds among 4,200 coding events: the twenty-first check set;
+- `dlg-x`: dialogues variant x (written apart a twenty-second time: a civil engineer in
+  Mandaue City, Cebu, in the Philippines, who supervises road and drainage works for the
+  city, freedives on weekends, plays in a barangay volleyball league, strums a ukulele and
+  sells home baking through her own page, with her husband at sea on nine-month contracts,
+  a teenage daughter, a young son, her mother-in-law at home and a younger brother trying to
+  get work abroad, the freediving course she is on, what sells best on her page, the site
+  she is assigned to, the ship her husband is on, what her daughter does at school, the pet
+  her son keeps, the job abroad her brother is going for, the song she is learning and her
+  position in the league, questions from specific to vague, one row per utterance, sessions
+  of one to eight exchanges over 375 days) x 3 seeds among 4,300 coding events: the
+  twenty-second check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v and dlg-w are built with the others but not in the
-  default --sets: they stay unseen until a default chosen on the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w and dlg-x are built with the others but not in
+  the default --sets: they stay unseen until a default chosen on the other sets is checked on
+  them.
 
 Usage (repository root):
 
@@ -216,7 +228,7 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v", "dlg-w")
+              "dlg-v", "dlg-w", "dlg-x")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -245,9 +257,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-h h@1 / h@10 | dlg-i h@1 / h@10 | dlg-j h@1 / h@10 | dlg-k h@1 / h@10 "
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
-           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 |",
+           "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
+           "| dlg-x h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
