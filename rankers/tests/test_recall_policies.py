@@ -303,6 +303,11 @@ class _FakeSearcher:
     def floor_for(self, cosine):
         return -1.0
 
+    def evidence_floors(self):
+        from carto_core.semantic.searcher import SemanticSearcher
+
+        return SemanticSearcher.evidence_floors(self)
+
     def search(self, text, **kwargs):
         return list(self.hits)
 

@@ -146,6 +146,27 @@ def test_a_centred_query_finds_the_evidence_the_rows_near_every_query_hid(tmp_pa
     assert searcher.floor_for(0.1) == 0.1  # an uncentred query: the cosine itself
 
 
+def test_the_relevance_floors_are_the_settings_or_the_models_on_the_querys_scale(tmp_path):
+    """`evidence_floors`, read by the semantic ladder and by the team's rows alike: the
+    settings' floor before the model's, the model's band, both translated for a centred
+    query; none for a model never measured for one."""
+    query = _unit(0.75 * np.eye(8)[0] + 0.66 * np.eye(8)[1])
+    searcher = _hub_home(tmp_path, query)
+    searcher._embedder.evidence_floor, searcher._embedder.evidence_band = 0.22, 0.35
+    searcher.search("q", limit=5)
+    assert searcher.evidence_floors() == (0.22, 0.35)
+    searcher.settings.evidence_floor = 0.3
+    assert searcher.evidence_floors() == (0.3, 0.35)
+    searcher.search("q", limit=5, centre=1.0)
+    assert searcher.centred
+    assert searcher.evidence_floors() == (searcher.floor_for(0.3), searcher.floor_for(0.35))
+    assert searcher.floor_for(0.3) != 0.3
+    searcher._embedder.evidence_band = None
+    assert searcher.evidence_floors() == (searcher.floor_for(0.3), None)
+    searcher.settings.evidence_floor = searcher._embedder.evidence_floor = None
+    assert searcher.evidence_floors() == (None, None)
+
+
 def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translates_its_floor(
         tmp_path, monkeypatch):
     """The ranker's wiring: `[semantic] centre` (CARTO_SEMANTIC_CENTRE) wins over the
@@ -172,6 +193,9 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translat
         def floor_for(self, cosine):
             floors.append(cosine)
             return cosine - 0.2 if self.centred else cosine
+
+        def evidence_floors(self):
+            return SemanticSearcher.evidence_floors(self)
 
         def search(self, text, *, limit, projects, since, before, ids, centre):
             seen.append(centre)

@@ -145,6 +145,33 @@ def test_a_bounded_ladder_is_the_references_when_it_says_exact(corpus):
     assert seen["cut_yet_exact"] >= 2 and seen["cut_and_changed"] >= 2 and seen["exact"] > seen["cut_yet_exact"], seen
 
 
+def test_each_rows_coverage_is_its_share_of_the_querys_idf_mass(corpus):
+    """The relevance floor's measure of a keyword row (`team.floor`), as the local ladder's
+    `_coverage`: a word no row holds counts in the whole; one term alone is all of it."""
+    import psycopg
+
+    rows = {e: set(h) for e, h, _, _ in corpus["rows"]}
+    n = corpus["n"]
+
+    def weight(df):
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    checked = 0
+    with psycopg.connect(corpus["url"]) as conn:
+        for terms in queries() + [["zebra", "neverword"], ["xenops", "neverword", "heron"]]:
+            held = [t for t in terms if any(t in h for h in rows.values())]
+            idfs = {t: weight(sum(1 for h in rows.values() if t in h)) for t in held}
+            whole = sum(idfs.values()) + (len(terms) - len(held)) * weight(0)
+            answer = run(conn, "acme", TeamQuery(" ".join(terms), terms, limit=DEPTH, depth=DEPTH,
+                                                 candidates=10_000))
+            for hit, (coverage, cosine) in zip(answer["hits"], answer["evidence"], strict=True):
+                want = 1.0 if len(terms) == 1 else sum(idfs[t] for t in held if t in rows[hit[0]]) / whole
+                assert coverage == pytest.approx(want, abs=1e-9), (terms, hit[0])
+                assert cosine is None  # no vector asked
+                checked += 1
+    assert checked > 100
+
+
 @pytest.fixture
 def two_projects(tmp_path, pg_db, monkeypatch):
     """alice pushes a session of two projects (shop older, secret newer); bob may read shop."""

@@ -176,14 +176,11 @@ class SemanticRanker(Ranker):
         ladder.uncovered_lift = float(getattr(searcher.embedder, "uncovered_lift", 0.0) or 0.0)
         ladder.closeness = float(getattr(searcher.embedder, "closeness", 0.0) or 0.0)
         ladder.unseen_types = unseen
-        evidence = searcher.settings.evidence_floor
-        if evidence is None:
-            evidence = getattr(searcher.embedder, "evidence_floor", None)
-        if evidence is not None:  # a cosine, on the scale of this query's scores
-            ladder.evidence_floor = searcher.floor_for(float(evidence))
-            band = getattr(searcher.embedder, "evidence_band", None)
+        floor, band = searcher.evidence_floors()  # on the scale of this query's scores
+        if floor is not None:
+            ladder.evidence_floor = floor
             if band is not None:
-                ladder.evidence_band = searcher.floor_for(float(band))
+                ladder.evidence_band = band
                 ladder.confirm_min = float(searcher.embedder.alignment_floor)
                 ladder.confirm = _confirmation(searcher.embedder, text, context, ladder)
         return [ladder]

@@ -267,6 +267,20 @@ class SemanticSearcher:
         self._scale = (centre * float(mean @ mean), float(np.linalg.norm(centred)) or 1.0)
         return centred
 
+    def evidence_floors(self) -> tuple[float | None, float | None]:
+        """(evidence floor, band) of the relevance floor on the last query's scale: the
+        settings' `evidence_floor` or the embedder's, and the embedder's `evidence_band`
+        ((None, None): never measured for this model, every hit is evidence; a floor and no
+        band: the floor alone decides)."""
+        evidence = self.settings.evidence_floor
+        if evidence is None:
+            evidence = getattr(self.embedder, "evidence_floor", None)
+        if evidence is None:
+            return None, None
+        band = getattr(self.embedder, "evidence_band", None)
+        return (self.floor_for(float(evidence)),
+                None if band is None else self.floor_for(float(band)))
+
     def floor_for(self, cosine: float) -> float:
         """A cosine floor on the last search's scale: as it is for a query as embedded; for a
         centred one, the centred score of a row with that cosine and the home's average

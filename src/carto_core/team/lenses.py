@@ -39,6 +39,11 @@ def team_line(block: dict) -> str:
     if block.get("state") == "ok":
         machines = block.get("machines")
         extra = f", {len(machines)} machines" if machines else ""
+        floor = block.get("floor") or {}
+        if floor.get("found") is False:
+            below = floor.get("below", 0)
+            extra += (f"; its {below} weak match{'es' * (below != 1)} left out by the relevance "
+                      "floor (--json's team.floor says why)")
         return f"team: {block['team']} on {block['server']}{extra}"
     return f"team: {block.get('state', 'error').replace('_', ' ')} ({block.get('reason') or 'no reason given'}); the answer is this home's alone"
 
@@ -83,7 +88,8 @@ def _failed(settings, exc: Exception) -> dict:
 
 
 def query_for(home, conn, settings, request) -> tuple:
-    """(TeamQuery, notes): the request's text as the team's analyzer and model see it."""
+    """(TeamQuery, notes, (evidence floor, band) of its vector, `SemanticSearcher.evidence_floors`):
+    the request's text as the team's analyzer and model see it."""
     from carto_core.search.analysis import resolve_analyzer
     from carto_core.team.push import team_config
     from carto_core.team.search import TeamQuery
@@ -97,8 +103,9 @@ def query_for(home, conn, settings, request) -> tuple:
         analyzer, terms = None, []
         notes["keyword"] = f"the team's analyzer {config['analyzer']!r} is not installed here ({exc})"
     vector = floor = None
+    floors: tuple = (None, None)
     if config["model"]:
-        vector, floor, why = _query_vector(home, request.query, analyzer, config["model"])
+        vector, floor, floors, why = _query_vector(home, request.query, analyzer, config["model"])
         if why:
             notes["vector"] = why
     else:
@@ -106,20 +113,20 @@ def query_for(home, conn, settings, request) -> tuple:
     query = TeamQuery(request.query, terms, vector, floor, config["model"], config["dim"],
                       request.project, request.since, request.before, request.intent,
                       limit=max(request.limit * 2, 20))
-    return query, notes
+    return query, notes, floors
 
 
 def _query_vector(home, text: str, analyzer, model: str):
-    """(vector, floor, None) when this machine's embedder makes the team's model, else
-    (None, None, why not)."""
+    """(vector, floor, (evidence floor, band), None) when this machine's embedder makes the
+    team's model, else (None, None, (None, None), why not)."""
     try:
         from carto_core.semantic.searcher import SemanticSearcher
 
         searcher = SemanticSearcher(home)
         vector, floor = searcher.query_vector(text, analyzer=analyzer, model=model)
-        return vector, floor, None
+        return vector, floor, searcher.evidence_floors(), None
     except Exception as exc:  # noqa: BLE001 - no vector ladder is an answer, not a failure
-        return None, None, f"no query vector: {exc}"
+        return None, None, (None, None), f"no query vector: {exc}"
 
 
 def empty_result(request, reason: str):
@@ -196,13 +203,18 @@ def team_search(home, settings, request, local_result, *, connector=connect) -> 
         try:
             from carto_core.team.search import run
 
-            query, notes = query_for(home, conn, settings, request)
+            query, notes, floors = query_for(home, conn, settings, request)
             answer = run(conn, settings.team, query)
             rows = answer["hits"]
             held = held_ids(conn, settings.team, [hit.event_id for hit in local])
             block.update(results=len(rows), ms=answer["ms"],
                          keyword={**answer["keyword"], **({"note": notes["keyword"]} if "keyword" in notes else {})},
                          vector={**answer["vector"], **({"note": notes["vector"]} if "vector" in notes else {})})
+            if not local and rows:  # the home found nothing: the team's rows must be evidence
+                verdict = _team_verdict(home, answer, floors)
+                block["floor"] = verdict.to_dict()
+                if not verdict.found:
+                    rows = []
         except TeamError as exc:
             block = team_block(settings, exc.state, str(exc))
         except Exception as exc:  # noqa: BLE001 - a server error: the local answer stands
@@ -211,6 +223,15 @@ def team_search(home, settings, request, local_result, *, connector=connect) -> 
             conn.close()
     hits, total = fuse(local, rows, held=held, machine=settings.machine, me=me, limit=request.limit)
     return {"hits": hits, "total": total if block["state"] == "ok" else local_result.total, "team": block}
+
+
+def _team_verdict(home, answer: dict, floors: tuple):
+    """The relevance floor over the team's rows (`team.floor`), switched off as the home's is."""
+    from carto_core.model.config import load_config
+    from carto_core.search.floor import switched_off
+    from carto_core.team.floor import team_verdict
+
+    return team_verdict(answer, floors, enabled=not switched_off(load_config()))
 
 
 def held_ids(conn, team: str, event_ids: list[str]) -> set[str]:

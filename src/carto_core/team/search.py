@@ -103,7 +103,8 @@ def _scope(query: TeamQuery, intent: str = "e.row->>'prompt_intent'") -> tuple[s
 
 def run(conn, team: str, query: TeamQuery) -> dict:
     """The team's ranked rows: {"hits": [(event_id, score, keyword rank, vector rank, machine,
-    author, log, logs, row, files, project key)], "keyword": {terms, held, skipped, exact,
+    author, log, logs, row, files, project key)], "evidence": [(keyword coverage, cosine) of
+    each hit, None where its ladder did not rank it], "keyword": {terms, held, skipped, exact,
     ranked}, "vector": {...}, "ms": ...}."""
     from psycopg import sql
 
@@ -116,7 +117,8 @@ def run(conn, team: str, query: TeamQuery) -> dict:
     n = max(int(n), 1)
     avgdl = max(float(dl_sum) / n, 1.0)
     terms = list(dict.fromkeys(query.terms))
-    keyword_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r, NULL::float8 AS s WHERE FALSE"
+    keyword_sql = ("SELECT NULL::text AS event_id, NULL::bigint AS r, NULL::float8 AS s, "
+                   "NULL::float8 AS cov WHERE FALSE")
     bound = 0.0
     if terms:
         dfs = document_frequencies(conn, team, terms)
@@ -126,7 +128,11 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             chosen, skipped = candidate_terms(held, dfs, query.candidates)
             bound = sum(idfs[t] * (K1 + 1) for t in skipped)
             out["keyword"].update(held=len(held), skipped=skipped)
-            params.update(q_terms=held, q_idf=[idfs[t] for t in held], avgdl=avgdl, cap=query.candidates)
+            # A term no row holds still counts in the query's whole, as the local ladder counts
+            # it: a row's coverage is the share of that idf mass it holds (the relevance floor).
+            mass = sum(idfs.values()) + (len(terms) - len(held)) * idf(0, n)
+            params.update(q_terms=held, q_idf=[idfs[t] for t in held], avgdl=avgdl, cap=query.candidates,
+                          q_mass=mass if len(terms) > 1 else 0.0)
             # The candidates come from `carto.keyword_candidates` (the terms' index, which
             # row-level security cannot use for a member; it applies the policy's rule itself:
             # `schema`), scoped here.
@@ -139,18 +145,23 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             # Each candidate's tf of each query term read off its arrays by position (no row's
             # terms are unnested): the query's few terms against the row's.
             keyword_sql = f"""
-                SELECT c.event_id, row_number() OVER (ORDER BY c.s DESC, c.event_id) AS r, c.s FROM (
+                SELECT c.event_id, row_number() OVER (ORDER BY c.s DESC, c.event_id) AS r, c.s,
+                       c.cov FROM (
                     SELECT e.event_id, (
                         SELECT coalesce(sum(q.idf * x.tf * (%(k1)s + 1)
                                / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * e.dl / %(avgdl)s))), 0)
                         FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
                         CROSS JOIN LATERAL (SELECT e.tfs[array_position(e.terms, q.term)]::float8 AS tf) x
-                        WHERE x.tf IS NOT NULL) AS s
+                        WHERE x.tf IS NOT NULL) AS s, (
+                        SELECT CASE WHEN %(q_mass)s > 0 THEN coalesce(sum(q.idf), 0) / %(q_mass)s
+                                    ELSE 1.0 END
+                        FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
+                        WHERE array_position(e.terms, q.term) IS NOT NULL) AS cov
                     FROM (SELECT * FROM carto.keyword_candidates(%(team)s, %(cand)s::text[], %(every)s,
                                                                 %(first_cap)s) e
                           WHERE {candidates_scope}{newest}) e) c
                 ORDER BY r LIMIT %(depth)s"""
-    vector_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r WHERE FALSE"
+    vector_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r, NULL::float8 AS cos WHERE FALSE"
     if query.vector is not None and query.model and query.dim:
         import numpy as np
         from pgvector import Vector
@@ -162,7 +173,7 @@ def run(conn, team: str, query: TeamQuery) -> dict:
         distance = sql.SQL("(e.embedding::vector({0})) <=> %(qv)s::vector({0})").format(
             sql.Literal(int(query.dim))).as_string(conn)
         vector_sql = f"""
-            SELECT event_id, row_number() OVER (ORDER BY d, event_id) AS r FROM (
+            SELECT event_id, row_number() OVER (ORDER BY d, event_id) AS r, 1 - d AS cos FROM (
                 SELECT e.event_id, {distance} AS d FROM carto.events e
                 WHERE e.team = %(team)s AND e.model = {sql.Literal(query.model).as_string(conn)} AND {scope}
                 ORDER BY d LIMIT %(depth)s) v
@@ -173,12 +184,14 @@ def run(conn, team: str, query: TeamQuery) -> dict:
         fused AS (
             SELECT event_id, sum(1.0 / (%(k)s + r)) AS score,
                    min(r) FILTER (WHERE ladder = 'keyword') AS kr,
-                   min(r) FILTER (WHERE ladder = 'vector') AS vr
-            FROM (SELECT event_id, r, 'keyword' AS ladder FROM keyword
-                  UNION ALL SELECT event_id, r, 'vector' FROM vector) u
+                   min(r) FILTER (WHERE ladder = 'vector') AS vr,
+                   max(v) FILTER (WHERE ladder = 'keyword') AS cov,
+                   max(v) FILTER (WHERE ladder = 'vector') AS cos
+            FROM (SELECT event_id, r, 'keyword' AS ladder, cov AS v FROM keyword
+                  UNION ALL SELECT event_id, r, 'vector', cos FROM vector) u
             GROUP BY event_id ORDER BY score DESC, event_id LIMIT %(limit)s)
         SELECT f.event_id, f.score, f.kr, f.vr, e.machine, e.author, e.log, e.logs, e.row,
-               e.files, e.project_key, k.ranked, k.lowest
+               e.files, e.project_key, f.cov, f.cos, k.ranked, k.lowest
         FROM fused f JOIN carto.events e ON e.team = %(team)s AND e.event_id = f.event_id
         CROSS JOIN (SELECT count(*) AS ranked, min(s) AS lowest FROM keyword) k
         ORDER BY f.score DESC, f.event_id"""
@@ -186,7 +199,8 @@ def run(conn, team: str, query: TeamQuery) -> dict:
     conn.execute("SET LOCAL ivfflat.iterative_scan = relaxed_order")
     found = conn.execute(statement, params).fetchall()
     conn.rollback()
-    rows = [row[:-2] for row in found]
+    rows = [row[:-4] for row in found]
+    out["evidence"] = [(row[-4], row[-3]) for row in found]
     if "held" in out["keyword"]:
         ranked, lowest = (found[0][-2], found[0][-1]) if found else (0, None)
         # Every row left out scores at most `bound`: the ladder is exact when it is full and its
