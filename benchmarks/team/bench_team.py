@@ -389,7 +389,7 @@ def bench_search(args) -> dict:
                 cpu["local"] += time.process_time() - cpu_started
                 server_started = _process_cpu(backend)
                 started, cpu_started = time.perf_counter(), time.process_time()
-                query, notes = query_for(home0, conn, settings, request)
+                query, notes, _ = query_for(home0, conn, settings, request)
                 asked = time.perf_counter()
                 answer = run(conn, TEAM, query)
                 team_ms.append((time.perf_counter() - started) * 1000)

@@ -100,7 +100,7 @@ def main() -> None:
             return (time.perf_counter() - started) * 1000
 
         for text in bt._queries(home, args.queries, 3):
-            query, _ = query_for(local, conn, settings, SearchRequest(query=text, limit=15, all=True))
+            query, _, _ = query_for(local, conn, settings, SearchRequest(query=text, limit=15, all=True))
             parts = {"whole": timed(query)}
             vector, query.vector = query.vector, None
             parts["no_vector"] = timed(query)
