@@ -35,6 +35,7 @@ def team(pg_db, tmp_path, monkeypatch):
     assert bob.json("team", "push", env=MINILM)["vectors"] == "sent"
     alice.join(members["alice"][1], "acme", make_repo(alice.root / "code" / "shop",
                                                        "git@github.com:acme/shop.git"))
+    alice.url, alice.model, alice.dim = members["alice"][1], model, dim
     return alice, bob
 
 
@@ -62,6 +63,27 @@ def test_the_team_row_that_answers_is_found(team):
     assert code == 0 and found["team"]["floor"]["found"] is True
     assert found["results"][0]["machine"] == "bob-box"
     assert found["team"]["floor"]["best_coverage"] == 1.0  # the turns hold every word
+
+
+def test_each_row_the_server_returns_says_how_much_of_the_query_it_holds(team, tmp_path):
+    """A one-word query: the rows holding it hold all of it; the rows only the vector ladder
+    brought (bob's edits, "Modified: .../cart.py") hold none of it, not the whole."""
+    import psycopg
+
+    from carto_core.logio.home import Home
+    from carto_core.semantic.embedder import create_embedder
+    from carto_core.team.search import TeamQuery, run
+
+    alice, _ = team
+    vector = create_embedder("minilm", Home(tmp_path / "q")).embed_query("walrus")
+    with psycopg.connect(alice.url) as conn:
+        answer = run(conn, "acme", TeamQuery("walrus", ["walrus"], vector, -2.0, alice.model,
+                                             alice.dim, limit=40))
+    marks = {hit[0]: mark for hit, mark in zip(answer["hits"], answer["evidence"], strict=True)}
+    holding = {e for e, (cov, _) in marks.items() if cov == 1.0}
+    assert holding and all(marks[e][1] is not None for e in marks if marks[e][0] == 0.0)
+    assert {e for e, (cov, _) in marks.items() if cov == 0.0} >= {"evt-s-b1-0"}  # an edit row
+    assert set(marks) == holding | {e for e, (cov, _) in marks.items() if cov == 0.0}
 
 
 def test_with_the_floor_off_the_nearest_rows_are_results_as_before(team):

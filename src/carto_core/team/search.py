@@ -104,7 +104,8 @@ def _scope(query: TeamQuery, intent: str = "e.row->>'prompt_intent'") -> tuple[s
 def run(conn, team: str, query: TeamQuery) -> dict:
     """The team's ranked rows: {"hits": [(event_id, score, keyword rank, vector rank, machine,
     author, log, logs, row, files, project key)], "evidence": [(keyword coverage, cosine) of
-    each hit, None where its ladder did not rank it], "keyword": {terms, held, skipped, exact,
+    each hit: the share of the query's idf mass it holds, None when no row holds a query term;
+    None for the cosine where the vector ladder did not rank it], "keyword": {terms, held, skipped, exact,
     ranked}, "vector": {...}, "ms": ...}."""
     from psycopg import sql
 
@@ -117,8 +118,9 @@ def run(conn, team: str, query: TeamQuery) -> dict:
     n = max(int(n), 1)
     avgdl = max(float(dl_sum) / n, 1.0)
     terms = list(dict.fromkeys(query.terms))
-    keyword_sql = ("SELECT NULL::text AS event_id, NULL::bigint AS r, NULL::float8 AS s, "
-                   "NULL::float8 AS cov WHERE FALSE")
+    keyword_sql = "SELECT NULL::text AS event_id, NULL::bigint AS r, NULL::float8 AS s WHERE FALSE"
+    # each returned row's coverage (the relevance floor's measure), computed for the page alone
+    coverage_sql = "NULL::float8"
     bound = 0.0
     if terms:
         dfs = document_frequencies(conn, team, terms)
@@ -132,7 +134,10 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             # it: a row's coverage is the share of that idf mass it holds (the relevance floor).
             mass = sum(idfs.values()) + (len(terms) - len(held)) * idf(0, n)
             params.update(q_terms=held, q_idf=[idfs[t] for t in held], avgdl=avgdl, cap=query.candidates,
-                          q_mass=mass if len(terms) > 1 else 0.0)
+                          q_mass=mass)
+            coverage_sql = """(SELECT coalesce(sum(q.idf), 0) / %(q_mass)s
+                FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
+                WHERE array_position(e.terms, q.term) IS NOT NULL)"""
             # The candidates come from `carto.keyword_candidates` (the terms' index, which
             # row-level security cannot use for a member; it applies the policy's rule itself:
             # `schema`), scoped here.
@@ -145,18 +150,13 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             # Each candidate's tf of each query term read off its arrays by position (no row's
             # terms are unnested): the query's few terms against the row's.
             keyword_sql = f"""
-                SELECT c.event_id, row_number() OVER (ORDER BY c.s DESC, c.event_id) AS r, c.s,
-                       c.cov FROM (
+                SELECT c.event_id, row_number() OVER (ORDER BY c.s DESC, c.event_id) AS r, c.s FROM (
                     SELECT e.event_id, (
                         SELECT coalesce(sum(q.idf * x.tf * (%(k1)s + 1)
                                / (x.tf + %(k1)s * (1 - %(b)s + %(b)s * e.dl / %(avgdl)s))), 0)
                         FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
                         CROSS JOIN LATERAL (SELECT e.tfs[array_position(e.terms, q.term)]::float8 AS tf) x
-                        WHERE x.tf IS NOT NULL) AS s, (
-                        SELECT CASE WHEN %(q_mass)s > 0 THEN coalesce(sum(q.idf), 0) / %(q_mass)s
-                                    ELSE 1.0 END
-                        FROM unnest(%(q_terms)s::text[], %(q_idf)s::float8[]) AS q(term, idf)
-                        WHERE array_position(e.terms, q.term) IS NOT NULL) AS cov
+                        WHERE x.tf IS NOT NULL) AS s
                     FROM (SELECT * FROM carto.keyword_candidates(%(team)s, %(cand)s::text[], %(every)s,
                                                                 %(first_cap)s) e
                           WHERE {candidates_scope}{newest}) e) c
@@ -185,13 +185,12 @@ def run(conn, team: str, query: TeamQuery) -> dict:
             SELECT event_id, sum(1.0 / (%(k)s + r)) AS score,
                    min(r) FILTER (WHERE ladder = 'keyword') AS kr,
                    min(r) FILTER (WHERE ladder = 'vector') AS vr,
-                   max(v) FILTER (WHERE ladder = 'keyword') AS cov,
-                   max(v) FILTER (WHERE ladder = 'vector') AS cos
-            FROM (SELECT event_id, r, 'keyword' AS ladder, cov AS v FROM keyword
+                   max(cos) AS cos
+            FROM (SELECT event_id, r, 'keyword' AS ladder, NULL::float8 AS cos FROM keyword
                   UNION ALL SELECT event_id, r, 'vector', cos FROM vector) u
             GROUP BY event_id ORDER BY score DESC, event_id LIMIT %(limit)s)
         SELECT f.event_id, f.score, f.kr, f.vr, e.machine, e.author, e.log, e.logs, e.row,
-               e.files, e.project_key, f.cov, f.cos, k.ranked, k.lowest
+               e.files, e.project_key, {coverage_sql} AS cov, f.cos, k.ranked, k.lowest
         FROM fused f JOIN carto.events e ON e.team = %(team)s AND e.event_id = f.event_id
         CROSS JOIN (SELECT count(*) AS ranked, min(s) AS lowest FROM keyword) k
         ORDER BY f.score DESC, f.event_id"""
