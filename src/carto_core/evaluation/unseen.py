@@ -12,7 +12,8 @@ kind, forty questions, ten of each, on topics none of the others touch, written 
 further held-out check; `u-9`: every kind, forty questions, ten of each, on topics none of the
 others touch, written after `u-8` as a further held-out check; `u-10`: every kind, forty
 questions, ten of each, on topics none of the others touch, written after `u-9` as a further
-held-out check).
+held-out check; `u-11`: every kind, forty questions, ten of each, on topics none of the others
+touch, written after `u-10` as a further held-out check).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
@@ -398,9 +399,62 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("where did we land with the dormer?", ("dormer",)),
         ("how did the thing with the armoire go", ("armoire",)),
     ],
+    "u-11": [  # held out, written after u-10: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("Why does the rundeck job hang forever when one of the target nodes is offline?",
+         ("rundeck",)),
+        ("latest on the graylog stream rules for the payment gateway logs", ("graylog",)),
+        ("How did we get the openshift routes to accept the wildcard certificate?",
+         ("openshift",)),
+        ("what did we decide about replacing the saltstack states with something else",
+         ("saltstack",)),
+        ("Why are half the spans missing from jaeger for the search requests?", ("jaeger",)),
+        ("how did we stop sidekiq retrying the mailer jobs forever", ("sidekiq",)),
+        ("latest on the fivetran connector costs", ("fivetran",)),
+        ("Did we ever tune meilisearch so typo tolerance stops matching the wrong products?",
+         ("meilisearch",)),
+        ("why does vagrant up take twenty minutes on the new laptops", ("vagrant",)),
+        ("How did we get the F# pricing library to build on the linux agents?",
+         ("f#", "fsharp")),
+        # terse keywords
+        ("solidworks assembly mates", ("solidworks",)),
+        ("mathematica notebook export", ("mathematica",)),
+        ("as400 green screen", ("as400", "iseries")),
+        ("qlik sense reload schedule", ("qlik",)),
+        ("spss syntax recode", ("spss",)),
+        ("croquet lawn hoops", ("croquet",)),
+        ("quilting binding mitred corners", ("quilting", "quilt")),
+        ("kombucha second ferment", ("kombucha",)),
+        ("accordion bellows leak", ("accordion",)),
+        ("fly tying nymph patterns", ("fly tying", "nymph")),
+        # a life, in one's own words
+        ("What did the endocrinologist say about my thyroid results?",
+         ("endocrinologist", "thyroid")),
+        ("how much did the upholsterer want to recover the old sofa", ("upholsterer",)),
+        ("How is the new ferret getting along with the older one?", ("ferret",)),
+        ("Which lacrosse club is my son trialling for after Easter?", ("lacrosse",)),
+        ("what did the osteopath say about the stiffness in my neck", ("osteopath",)),
+        ("Which gite did we rent in the Dordogne that rainy summer?", ("gite", "dordogne")),
+        ("How did my sister's water polo team get on at the nationals?", ("water polo",)),
+        ("Whose house are we going to for Diwali this year?", ("diwali",)),
+        ("is the axolotl eating again since I changed his filter", ("axolotl",)),
+        ("What did the thatcher say about redoing the ridge on our roof?",
+         ("thatcher", "thatch")),
+        # vague, but naming the topic: plain words and rare ones
+        ("what's the story with the wheelbarrow", ("wheelbarrow",)),
+        ("did the bookshelf ever get put up?", ("bookshelf", "bookshelves")),
+        ("remind me what we said about the compost heap", ("compost",)),
+        ("the skylight - did that get sorted?", ("skylight",)),
+        ("where are we on the treehouse", ("treehouse", "tree house")),
+        ("anything happen with the letterbox?", ("letterbox",)),
+        ("what became of the birdbath", ("birdbath", "bird bath")),
+        ("did we ever decide on the cuckoo clock?", ("cuckoo clock",)),
+        ("what did we decide about the spinning wheel", ("spinning wheel",)),
+        ("so what's happening with the sousaphone?", ("sousaphone",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10", "u-11")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
