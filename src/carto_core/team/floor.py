@@ -11,9 +11,9 @@ a turn of a conversation and from its band when it is a record. The second look 
 neither the team's words nor its rows, so it is not asked: a turn in the band counts, as it did
 before the band.
 
-Only the rows the server returned are judged (the fused list, at most twice the page), and only
-when the home's own search found nothing: once one candidate is evidence the page is the one
-fusion ranked, as for one home.
+Only the rows the server returned are judged (its fused list: twice the page, at least 20),
+and only when the home's own search found nothing: once one candidate is evidence the page is
+the one fusion ranked, as for one home.
 """
 
 from __future__ import annotations

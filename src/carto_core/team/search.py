@@ -104,9 +104,9 @@ def _scope(query: TeamQuery, intent: str = "e.row->>'prompt_intent'") -> tuple[s
 def run(conn, team: str, query: TeamQuery) -> dict:
     """The team's ranked rows: {"hits": [(event_id, score, keyword rank, vector rank, machine,
     author, log, logs, row, files, project key)], "evidence": [(keyword coverage, cosine) of
-    each hit: the share of the query's idf mass it holds, None when no row holds a query term;
-    None for the cosine where the vector ladder did not rank it], "keyword": {terms, held, skipped, exact,
-    ranked}, "vector": {...}, "ms": ...}."""
+    each hit: the share of the query's idf mass it holds (None when no row holds a query
+    term) and its cosine (None where the vector ladder did not rank it)], "keyword": {terms,
+    held, skipped, exact, ranked}, "vector": {...}, "ms": ...}."""
     from psycopg import sql
 
     started = time.perf_counter()
