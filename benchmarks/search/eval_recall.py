@@ -145,11 +145,20 @@ Sets (generated, deterministic, with one fixed clock):
   her son keeps, the job abroad her brother is going for, the song she is learning and her
   position in the league, questions from specific to vague, one row per utterance, sessions
   of one to eight exchanges over 375 days) x 3 seeds among 4,300 coding events: the
-  twenty-second check set.
+  twenty-second check set;
+- `dlg-y`: dialogues variant y (written apart a twenty-third time: a chemistry teacher at a
+  public school in Valdivia, in southern Chile, who runs mountain trail races, throws pots at
+  an evening ceramics workshop and plays charango in a folk group, married to a midwife, with
+  a son in his last year of school, a young daughter and his widowed father living alone in
+  another town, the race he is training for, what is on his potter's wheel, the song the
+  group is rehearsing, what his son wants to study, his daughter's sport, where his wife
+  works, what heats the house, who looks in on his father and the extra duty he has at
+  school, questions from specific to vague, one row per utterance, sessions of one to eight
+  exchanges over 360 days) x 3 seeds among 4,400 coding events: the twenty-third check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w and dlg-x are built with the others but not in
-  the default --sets: they stay unseen until a default chosen on the other sets is checked on
-  them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x and dlg-y are built with the others but not
+  in the default --sets: they stay unseen until a default chosen on the other sets is checked
+  on them.
 
 Usage (repository root):
 
@@ -228,7 +237,7 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v", "dlg-w", "dlg-x")
+              "dlg-v", "dlg-w", "dlg-x", "dlg-y")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -258,9 +267,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
-           "| dlg-x h@1 / h@10 |",
+           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
