@@ -211,7 +211,7 @@ def team_search(home, settings, request, local_result, *, connector=connect) -> 
                          keyword={**answer["keyword"], **({"note": notes["keyword"]} if "keyword" in notes else {})},
                          vector={**answer["vector"], **({"note": notes["vector"]} if "vector" in notes else {})})
             if not local and rows:  # the home found nothing: the team's rows must be evidence
-                verdict = _team_verdict(home, answer, floors)
+                verdict = _team_verdict(answer, floors)
                 block["floor"] = verdict.to_dict()
                 if not verdict.found:
                     rows = []
@@ -225,13 +225,13 @@ def team_search(home, settings, request, local_result, *, connector=connect) -> 
     return {"hits": hits, "total": total if block["state"] == "ok" else local_result.total, "team": block}
 
 
-def _team_verdict(home, answer: dict, floors: tuple):
-    """The relevance floor over the team's rows (`team.floor`), switched off as the home's is."""
-    from carto_core.model.config import load_config
-    from carto_core.search.floor import switched_off
+def _team_verdict(answer: dict, floors: tuple):
+    """The relevance floor over the team's rows (`team.floor`), switched off as the home's is
+    (`pipeline.floor_off`: an unreadable config file leaves it on, as it does for the home)."""
+    from carto_core.search.pipeline import floor_off
     from carto_core.team.floor import team_verdict
 
-    return team_verdict(answer, floors, enabled=not switched_off(load_config()))
+    return team_verdict(answer, floors, enabled=not floor_off(None))
 
 
 def held_ids(conn, team: str, event_ids: list[str]) -> set[str]:
