@@ -255,7 +255,8 @@ def test_the_ladder_carries_the_embedders_closeness_for_fusion(indexed, monkeypa
 def test_in_the_band_the_same_words_as_a_record_are_no_answer(tmp_path, monkeypatch):
     """The band is for a person's words: the vague question's answer said in a conversation
     is found (above), the same words logged as a prompt by the hook are a record, evidence
-    only from the band; the turns left are all under the floor, so nothing is found."""
+    only from the band on a home of many records; the turns left are all under the floor, so
+    nothing is found."""
     from carto_core.logio.appendlog import append_rows
     from carto_core.semantic.indexer import run_index
 
@@ -266,6 +267,12 @@ def test_in_the_band_the_same_words_as_a_record_are_no_answer(tmp_path, monkeypa
     append_rows(home.log("prompts"), [{"event_id": "evt-aunt", "timestamp": "2026-11-20T10:00:00Z",
                                        "type": "prompt", "summary": ROWS[0]}])
     assert run_index(home).outcome == "ok"
+    # one record is few: it counts from near the floor, where an unrelated question's nearest
+    # of one record seldom reaches
+    result, floor = _search(home, VAGUE, monkeypatch)
+    assert floor["found"] and floor["record_band"] < floor["best_semantic"]
+    assert result.results[0].event_id == "evt-aunt"
+    monkeypatch.setattr("carto_core.search.floor.RECORDS_AT_BAND", 1)  # one record is many
     result, floor = _search(home, VAGUE, monkeypatch)
     assert MiniLMEmbedder.evidence_floor <= floor["best_semantic"] < MiniLMEmbedder.evidence_band
     assert floor["best_turn"] < MiniLMEmbedder.evidence_floor
@@ -294,6 +301,7 @@ def test_the_second_look_reads_the_turns_alone(tmp_path, monkeypatch):
         return 0.0
 
     monkeypatch.setattr(MiniLMEmbedder, "alignment", record)
+    monkeypatch.setattr("carto_core.search.floor.RECORDS_AT_BAND", 1)  # one record is many
     _, floor = _search(home, UNSEEN, monkeypatch)
     [texts] = seen
     assert set(texts) == {"We booked flights to the Dolomites for October.",

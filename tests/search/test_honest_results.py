@@ -232,6 +232,15 @@ def test_a_keyword_match_spares_the_second_look():
     assert judge([ladder, _ladder([1, 1], coverage=[0.5, 0.2])], 7, [0.22]).found and not asked
 
 
+def conversation_for(ladder, turns):
+    """A conversation test marking the documents `turns` of `ladder` as turns."""
+    import numpy as np
+
+    is_turn = np.zeros(int(max(ladder.indices)) + 1, bool)
+    is_turn[list(turns)] = True
+    return lambda indices: is_turn[np.asarray(indices)]
+
+
 def _records_and_turns(scores, turns, confirm):
     """A banded semantic ladder (`_banded`) over documents 0..n-1 scoring `scores`, of which
     the documents in `turns` are conversation turns; the second look records the rows it was
@@ -312,6 +321,7 @@ def test_the_search_tells_the_floor_which_rows_are_turns(writer, monkeypatch, tm
 
     def spy(ladders, candidates, stated, **options):
         seen["conversation"] = options.get("conversation")
+        seen["records"] = options.get("records")
         return floor_module.judge(ladders, candidates, stated, **options)
 
     monkeypatch.setattr(pipeline, "judge", spy)
@@ -325,6 +335,88 @@ def test_the_search_tells_the_floor_which_rows_are_turns(writer, monkeypatch, tm
     both = np.asarray([engine.index_of(prompt), engine.index_of("turn-s9-1")])
     assert seen["conversation"] is not None
     assert seen["conversation"](both).tolist() == [False, True]
+    # and how many records a ladder can hold: every row but the turn
+    ladder = _ladder([0.3], floor=0.22)
+    assert seen["records"](ladder) == len(engine.index) - 1 >= 1
+
+
+@pytest.mark.parametrize("records,band", [
+    (None, 0.35), (200, 0.35), (5000, 0.35),           # a home of many records: the band
+    (100, 0.335), (50, 0.32), (25, 0.305),             # 0.015 lower for each halving
+    (1, 0.35 - 0.015 * 7.643856), (0, 0.35 - 0.015 * 7.643856),
+])
+def test_a_home_of_few_records_judges_them_from_under_the_band(records, band):
+    from carto_core.search.floor import record_band
+
+    ladder, _, _ = _records_and_turns([0.3], set(), None)
+    assert record_band(ladder, None if records is None else (lambda _: records)) == \
+        pytest.approx(band)
+    ladder.evidence_floor = 0.30  # never under the floor
+    assert record_band(ladder, lambda _: 1) == pytest.approx(0.30)
+    ladder.evidence_band = None  # no band, nothing to lower
+    assert record_band(ladder, lambda _: 1) is None
+
+
+@pytest.mark.parametrize("scores,records,found,lowered", [
+    ([0.32, 0.10], 50, True, 0.32),      # a home of 50 commits: from 0.32
+    ([0.3199, 0.10], 50, False, 0.32),
+    ([0.3199, 0.10], 25, True, 0.305),
+    ([0.34, 0.10], 200, False, None),    # a home of 200: from the band, as before
+    ([0.3499, 0.10], 199, True, 0.349891),  # one record fewer: a hair under it
+])
+def test_on_a_home_of_few_records_a_record_is_evidence_under_the_band(scores, records, found,
+                                                                      lowered):
+    from carto_core.search.floor import judge, record_band
+
+    ladder, looked, conversation = _records_and_turns(
+        scores, set(), AssertionError("no turn in the band: not asked"))
+    report = judge([ladder], 7, [0.22], conversation=conversation, records=lambda _: records)
+    assert report.found is found and looked == []
+    if lowered is not None:
+        assert report.record_band == pytest.approx(lowered, abs=1e-6)
+        assert report.to_dict()["record_band"] == pytest.approx(lowered, abs=1e-4)
+    from_ = record_band(ladder, lambda _: records)
+    ladder.scores[0] = from_  # at the record band: evidence
+    assert judge([ladder], 7, [0.22], conversation=conversation, records=lambda _: records).found
+    if not found:
+        few = "" if lowered is None else f", a record from {lowered:.2f} on a home of few records"
+        assert (f"the closest semantic match scores {scores[0]:.2f} (evidence from 0.35{few}; a "
+                "conversation turn from 0.22: none among the matches)") in report.reason
+
+
+def test_records_counted_are_the_rows_a_ladder_can_hold_and_no_more_than_needed():
+    """The pipeline's count: no turn, no type the ladder's embedder never embeds, no deleted
+    row; past `RECORDS_AT_BAND` the count stops (the band holds whatever the rest)."""
+    import numpy as np
+
+    from carto_core.search import pipeline
+    from carto_core.search.floor import RECORDS_AT_BAND
+    from carto_core.search.index import LOG_CODE
+
+    class Index:
+        def __init__(self, source, types, alive):
+            self.cols = {"source": np.asarray(source, np.int8), "type": np.asarray(types),
+                         "alive": np.asarray(alive, bool)}
+            self.n_alive = int(np.count_nonzero(self.cols["alive"]))
+
+        def __len__(self):
+            return len(self.cols["source"])
+
+    class Engine:
+        def __init__(self, index):
+            self.index = index
+
+    turn, commit, tool = LOG_CODE["turns"], LOG_CODE["changelog"], LOG_CODE["tool-use"]
+    ladder = _ladder([0.3], floor=0.22)
+    ladder.unseen_types = (2,)
+    index = Index([turn] * 3 + [commit] * 5 + [tool] * 4, [0] * 3 + [1] * 5 + [2] * 4,
+                  [True] * 7 + [False] + [True] * 4)
+    assert pipeline._records(Engine(index))(ladder) == 4  # 5 commits, one deleted
+    ladder.unseen_types = ()
+    assert pipeline._records(Engine(index))(ladder) == 8  # tool rows are embedded too
+    many = Index([commit] * 50_000, [1] * 50_000, [True] * 50_000)
+    counted = pipeline._records(Engine(many))(ladder)
+    assert RECORDS_AT_BAND <= counted < 50_000
 
 
 def test_fusion_ranks_no_record_under_the_band():
@@ -345,6 +437,12 @@ def test_fusion_ranks_no_record_under_the_band():
 
     records, _, conversation = _records_and_turns([0.34, 0.30], set(), None)
     assert records_set_aside([records], conversation) == []
+    # on a home of 50 records, a record is a candidate from 0.32
+    [kept] = records_set_aside([ladder], conversation_of_first := conversation_for(ladder, {2, 3}),
+                               lambda _: 50)
+    assert kept.indices.tolist() == [0, 1, 2, 3]
+    [kept] = records_set_aside([ladder], conversation_of_first, lambda _: 200)
+    assert kept.indices.tolist() == [0, 2, 3]
     turns, _, conversation = _records_and_turns([0.34, 0.30], {0, 1}, None)
     assert records_set_aside([turns], conversation)[0] is turns
     keyword = _ladder([1, 1], coverage=[0.2, 0.1])

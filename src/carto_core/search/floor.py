@@ -26,6 +26,13 @@ grandpa's ninetieth"); a record of work is found by its own words, and records a
 unseen question's nearest neighbours were on a home of coding work (docs/ranking.md, "The
 band is for a person's words").
 
+How near an unrelated question's nearest record comes grows with how many records there are to
+be near (the top of N unrelated scores), so a home of few records judges them from under the
+band (`record_band`): the band from `RECORDS_AT_BAND` records, `BAND_PER_HALVING` lower for each
+halving under it, never under the floor. A new user's commits asked for in other words score
+0.26-0.35; an unseen question's nearest of 50 commits scores under 0.32 nine times in ten
+(docs/ranking.md, "A home of few records").
+
 The floor judges the search, not each result: once one candidate is evidence, the page is the
 one fusion ranked. A per-result floor cost the answers that only a weak semantic match finds
 (measured in docs/ranking.md).
@@ -43,6 +50,12 @@ if TYPE_CHECKING:
 
 #: The share of the query's idf mass a keyword candidate must hold to be evidence by itself.
 COVERAGE = 0.5
+#: From this many records (rows the semantic ladder can hold that are no turn), a record is
+#: evidence from the band; on fewer, from `record_band`.
+RECORDS_AT_BAND = 200
+#: How far under the band a record is evidence for each halving of the records under
+#: `RECORDS_AT_BAND`.
+BAND_PER_HALVING = 0.015
 _OFF = frozenset({"0", "false", "no", "off"})
 
 
@@ -61,7 +74,7 @@ class FloorReport(Record):
 
     _fields = ("enabled", "found", "coverage_min", "semantic_min", "best_coverage",
                "best_semantic", "below", "reason", "semantic_band", "confirm_min", "best_confirm",
-               "confirm_words", "best_turn")
+               "confirm_words", "best_turn", "record_band")
     enabled: bool
     #: Some candidate is evidence (or the floor is off, or there was no candidate).
     found: bool
@@ -83,13 +96,16 @@ class FloorReport(Record):
     #: When the best semantic match fell under the band, which is for conversation turns
     #: alone: the best turn's score (None: no turn among the matches, or no such judgement).
     best_turn: float | None
+    #: When records were judged from under the band (a home of few records): the score from
+    #: which a record was evidence.
+    record_band: float | None
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
                  semantic_min: float | None = None, best_coverage: float | None = None,
                  best_semantic: float | None = None, below: int = 0, reason: str = "",
                  semantic_band: float | None = None, confirm_min: float | None = None,
                  best_confirm: float | None = None, confirm_words: list[str] | None = None,
-                 best_turn: float | None = None):
+                 best_turn: float | None = None, record_band: float | None = None):
         self.enabled = enabled
         self.found = found
         self.coverage_min = coverage_min
@@ -103,6 +119,7 @@ class FloorReport(Record):
         self.best_confirm = best_confirm
         self.confirm_words = list(confirm_words or [])
         self.best_turn = best_turn
+        self.record_band = record_band
 
     def to_dict(self) -> dict:
         def r(x):
@@ -114,24 +131,26 @@ class FloorReport(Record):
                 "below": self.below, "reason": self.reason,
                 "semantic_band": r(self.semantic_band), "confirm_min": r(self.confirm_min),
                 "best_confirm": r(self.best_confirm), "confirm_words": list(self.confirm_words),
-                "best_turn": r(self.best_turn)}
+                "best_turn": r(self.best_turn), "record_band": r(self.record_band)}
 
 
 def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool = True,
           coverage_min: float = COVERAGE,
-          conversation: Callable[[np.ndarray], np.ndarray] | None = None) -> FloorReport:
+          conversation: Callable[[np.ndarray], np.ndarray] | None = None,
+          records: Callable[[object], int] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
     before the floor (a keyword-only search, a lookup whose semantic ladder was gated out, an
     embedder never measured for one). `conversation`: for a ladder's documents, which are
-    turns of a conversation (under a ladder's band only they can be evidence); None: every
-    row is judged alike."""
+    turns of a conversation (under a ladder's band only they can be evidence, and records from
+    `record_band`); None: every row is judged alike. `records`: for a ladder, how many records
+    it can hold (None: many, the band)."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if not stated:
         return FloorReport(True, True, coverage_min)
-    best_cov = best_sem = best_turn = None
+    best_cov = best_sem = best_turn = lowered = None
     turns_only = False  # some ladder's band was for its turns alone
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
@@ -147,6 +166,11 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                 turns = np.asarray(conversation(ladder.indices), bool)
                 ladder.confirm_rows = ladder.indices[turns]
                 turns_only = True
+                from_ = record_band(ladder, records)
+                if from_ < band:
+                    lowered = from_ if lowered is None else min(lowered, from_)
+                    if not turns.all() and float(max(ladder.scores[~turns])) >= from_:
+                        evidence = True  # a record of a home of few records
                 if not turns.any():
                     continue  # no turn among its matches, and no record reaches the band
                 top = float(max(ladder.scores[turns]))
@@ -164,7 +188,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
             evidence = True  # a ranker that cannot tell its coverage: taken at its word
     semantic_min = min(stated)
     report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem,
-                         best_turn=best_turn)
+                         best_turn=best_turn, record_band=lowered)
     if evidence or not candidates:
         return report
     for ladder in confirming:  # the dear check (a model run per candidate): only now
@@ -190,7 +214,9 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                    if ladder.evidence_floor is not None and ladder.evidence_band is not None)
         closest = (f"the closest scores {best_turn:.2f}" if best_turn is not None
                    else "none among the matches")
-        parts[-1] += (f" (evidence from {band:.2f}; a conversation turn from "
+        few = ("" if lowered is None
+               else f", a record from {lowered:.2f} on a home of few records")
+        parts[-1] += (f" (evidence from {band:.2f}{few}; a conversation turn from "
                       f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:
         named = f" ({', '.join(report.confirm_words)})" if report.confirm_words else ""
@@ -202,3 +228,19 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         parts[-1] += f" (evidence from {semantic_min:.2f})"
     report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
     return report
+
+
+def record_band(ladder, records: Callable[[object], int] | None) -> float:
+    """The score from which a record (a row that is no turn) of `ladder` is evidence and a
+    candidate: its band, lowered by `BAND_PER_HALVING` for each halving of its records
+    (`records(ladder)`) under `RECORDS_AT_BAND`, never under its floor. None: the band."""
+    import math
+
+    band = ladder.evidence_band
+    if records is None or band is None or ladder.evidence_floor is None:
+        return band
+    held = records(ladder)
+    if held >= RECORDS_AT_BAND:
+        return band
+    lowered = band - BAND_PER_HALVING * math.log2(RECORDS_AT_BAND / max(held, 1))
+    return max(ladder.evidence_floor, lowered)

@@ -45,7 +45,7 @@ from carto_core.search.api import (
 from carto_core.search.answers import formulas_last, lend_answers, turn_codes
 from carto_core.search.current import current_first
 from carto_core.search.nearness import nearest_first
-from carto_core.search.floor import judge, switched_off
+from carto_core.search.floor import RECORDS_AT_BAND, judge, record_band, switched_off
 
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
@@ -271,8 +271,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     lap("scope")
     made = _ladders(plan, engine, scope)
     lap("ladders")
-    conversation = _conversation(engine)
-    fusing = records_set_aside(made.ladders, conversation)
+    conversation, records = _conversation(engine), _records(engine)
+    fusing = records_set_aside(made.ladders, conversation, records)
     if _takes_query(type(made.fusion).fuse):
         fused = made.fusion.fuse(fusing, engine, query=query)
     else:  # a fusion written before `fuse` was given the query
@@ -282,7 +282,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     candidates = len(fused)
     fused, floor = trim(fused)
     verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config),
-                    conversation=conversation)
+                    conversation=conversation, records=records)
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
@@ -311,18 +311,20 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     return result
 
 
-def records_set_aside(ladders: list[Ladder], conversation) -> list[Ladder]:
+def records_set_aside(ladders: list[Ladder], conversation, records=None) -> list[Ladder]:
     """The ladders fusion ranks: a ladder with an evidence band (minilm's) without the records
     it holds under the band (rows that are no turn of a conversation: `conversation`), which
-    are no evidence either (`floor.judge`); it is dropped when nothing is left. A record a
-    keyword ladder holds stays a candidate through that ladder (docs/ranking.md, "Records
-    under the band are no candidates")."""
+    are no evidence either (`floor.judge`); on a home of few records (`records`, the count a
+    ladder can hold), under `floor.record_band`. A ladder is dropped when nothing is left. A
+    record a keyword ladder holds stays a candidate through that ladder (docs/ranking.md,
+    "Records under the band are no candidates")."""
     out = []
     for ladder in ladders:
         band = ladder.evidence_band
         if band is None or not len(ladder):
             out.append(ladder)
             continue
+        band = record_band(ladder, records)
         keep = np.asarray(conversation(ladder.indices), bool) | (np.asarray(ladder.scores) >= band)
         if keep.all():
             out.append(ladder)
@@ -344,6 +346,39 @@ def _conversation(engine):
     codes = np.asarray(sorted(turn_codes()))
     source = engine.index.cols["source"]
     return lambda indices: np.isin(np.asarray(source)[np.asarray(indices, np.int64)], codes)
+
+
+def _records(engine):
+    """How many records (rows that are no turn of a conversation, of a type the ladder's
+    embedder embeds) a ladder can hold, counted up to `floor.RECORDS_AT_BAND` (past it the band
+    holds): a slice at a time, so a home of many records is told after its first slice."""
+    codes = np.asarray(sorted(turn_codes()))
+    index = engine.index
+    counted: dict[tuple, int] = {}
+
+    def count(ladder) -> int:
+        unseen = tuple(ladder.unseen_types)
+        if unseen not in counted:
+            source, types = index.cols["source"], index.cols["type"]
+            alive = None if index.n_alive == len(index) else index.cols["alive"]
+            held = 0
+            for start in range(0, len(index), _SLICE):
+                cut = slice(start, start + _SLICE)
+                kept = ~np.isin(source[cut], codes)
+                if unseen:
+                    kept &= ~np.isin(types[cut], unseen)
+                if alive is not None:
+                    kept &= np.asarray(alive[cut], bool)
+                held += int(np.count_nonzero(kept))
+                if held >= RECORDS_AT_BAND:
+                    break
+            counted[unseen] = held
+        return counted[unseen]
+
+    return count
+
+
+_SLICE = 4096
 
 
 def _resolve(request: SearchRequest, engine) -> _Plan:

@@ -6,10 +6,11 @@ server always ranks something: a row holding one common word of the query, and t
 vectors above the model's `min_score`. So the team's rows are judged as the home's
 candidates are (`floor.judge`): a keyword row is evidence when it holds `COVERAGE` of the
 query's idf mass (the team's counts), a vector row from the embedder's evidence floor when it is
-a turn of a conversation and from its band when it is a record. The second look in the band
-(minilm's alignment of the words the home never holds) reads the home's index, which holds
-neither the team's words nor its rows, so it is not asked: a turn in the band counts, as it did
-before the band.
+a turn of a conversation and from its band when it is a record (the band itself: how many
+records the team holds is the server's, so none is judged as a home of few records). The
+second look in the band (minilm's alignment of the words the home never holds) reads the home's
+index, which holds neither the team's words nor its rows, so it is not asked: a turn in the
+band counts, as it did before the band.
 
 Only the rows the server returned are judged (its fused list: twice the page, at least 20),
 and only when the home's own search found nothing: once one candidate is evidence the page is
