@@ -230,10 +230,11 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     return report
 
 
-def record_band(ladder, records: Callable[[object], int] | None) -> float:
+def record_band(ladder, records: Callable[[object], int] | None) -> float | None:
     """The score from which a record (a row that is no turn) of `ladder` is evidence and a
-    candidate: its band, lowered by `BAND_PER_HALVING` for each halving of its records
-    (`records(ladder)`) under `RECORDS_AT_BAND`, never under its floor. None: the band."""
+    candidate: its band, lowered by `BAND_PER_HALVING` for each halving of the records it can
+    hold (`records(ladder)`, the whole home's, whatever the scope) under `RECORDS_AT_BAND`,
+    never under its floor. `records` None: the band (None for a ladder with no band)."""
     import math
 
     band = ladder.evidence_band
