@@ -341,9 +341,11 @@ def test_the_search_tells_the_floor_which_rows_are_turns(writer, monkeypatch, tm
 
 
 @pytest.mark.parametrize("records,band", [
-    (None, 0.35), (200, 0.35), (5000, 0.35),           # a home of many records: the band
+    (None, 0.35), (200, 0.35),                         # told nothing, or 200 records: the band
     (100, 0.335), (50, 0.32), (25, 0.305),             # 0.015 lower for each halving
     (1, 0.35 - 0.015 * 7.643856), (0, 0.35 - 0.015 * 7.643856),
+    (400, 0.365), (503, 0.35 + 0.015 * 1.330558),      # as much higher for each doubling
+    (504, 0.37), (5000, 0.37),                         # up to 0.02 over the band
 ])
 def test_a_home_of_few_records_judges_them_from_under_the_band(records, band):
     from carto_core.search.floor import record_band
@@ -363,6 +365,9 @@ def test_a_home_of_few_records_judges_them_from_under_the_band(records, band):
     ([0.3199, 0.10], 25, True, 0.305),
     ([0.34, 0.10], 200, False, None),    # a home of 200: from the band, as before
     ([0.3499, 0.10], 199, True, 0.349891),  # one record fewer: a hair under it
+    ([0.3649, 0.10], 400, False, 0.365),    # a home of 400: from 0.365, over the band
+    ([0.3699, 0.10], 5000, False, 0.37),    # of many: at most 0.02 over it
+    ([0.37, 0.10], 5000, True, None),      # at it: evidence, nothing under it judged
 ])
 def test_on_a_home_of_few_records_a_record_is_evidence_under_the_band(scores, records, found,
                                                                       lowered):
@@ -379,7 +384,8 @@ def test_on_a_home_of_few_records_a_record_is_evidence_under_the_band(scores, re
     ladder.scores[0] = from_  # at the record band: evidence
     assert judge([ladder], 7, [0.22], conversation=conversation, records=lambda _: records).found
     if not found:
-        few = "" if lowered is None else f", a record from {lowered:.2f} on a home of few records"
+        side = "few" if lowered is not None and lowered < 0.35 else "many"
+        few = "" if lowered is None else f", a record from {lowered:.2f} on a home of {side} records"
         assert (f"the closest semantic match scores {scores[0]:.2f} (evidence from 0.35{few}; a "
                 "conversation turn from 0.22: none among the matches)") in report.reason
 
@@ -390,7 +396,7 @@ def test_records_counted_are_the_rows_a_ladder_can_hold_and_no_more_than_needed(
     import numpy as np
 
     from carto_core.search import pipeline
-    from carto_core.search.floor import RECORDS_AT_BAND
+    from carto_core.search.floor import RECORDS_COUNTED
     from carto_core.search.index import LOG_CODE
 
     class Index:
@@ -416,7 +422,11 @@ def test_records_counted_are_the_rows_a_ladder_can_hold_and_no_more_than_needed(
     assert pipeline._records(Engine(index))(ladder) == 8  # tool rows are embedded too
     many = Index([commit] * 50_000, [1] * 50_000, [True] * 50_000)
     counted = pipeline._records(Engine(many))(ladder)
-    assert RECORDS_AT_BAND <= counted < 50_000
+    assert RECORDS_COUNTED <= counted < 50_000
+    # a first slice of 300 records and turns: not yet enough to stop (the rise moves to 504)
+    source = [commit] * 300 + [turn] * (pipeline._SLICE - 300) + [commit] * 1000
+    mixed = Index(source, [1] * len(source), [True] * len(source))
+    assert pipeline._records(Engine(mixed))(ladder) == 1300
 
 
 def test_fusion_ranks_no_record_under_the_band():
@@ -443,6 +453,9 @@ def test_fusion_ranks_no_record_under_the_band():
     assert kept.indices.tolist() == [0, 1, 2, 3]
     [kept] = records_set_aside([ladder], conversation_of_first, lambda _: 200)
     assert kept.indices.tolist() == [0, 2, 3]
+    # on a home of many, a record from the band is a candidate still (the rise judges only)
+    ladder.scores[1] = 0.36
+    assert records_set_aside([ladder], conversation_of_first, lambda _: 5000) == [ladder]
     turns, _, conversation = _records_and_turns([0.34, 0.30], {0, 1}, None)
     assert records_set_aside([turns], conversation)[0] is turns
     keyword = _ladder([1, 1], coverage=[0.2, 0.1])

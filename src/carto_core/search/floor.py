@@ -27,11 +27,13 @@ unseen question's nearest neighbours were on a home of coding work (docs/ranking
 band is for a person's words").
 
 How near an unrelated question's nearest record comes grows with how many records there are to
-be near (the top of N unrelated scores), so a home of few records judges them from under the
-band (`record_band`): the band from `RECORDS_AT_BAND` records, `BAND_PER_HALVING` lower for each
-halving under it, never under the floor. A new user's commits asked for in other words score
-0.26-0.35; an unseen question's nearest of 50 commits scores under 0.32 nine times in ten
-(docs/ranking.md, "A home of few records").
+be near (the top of N unrelated scores), so records are judged from `record_band`: the band at
+`RECORDS_AT_BAND` records, `BAND_PER_HALVING` lower for each halving under it (never under the
+floor) and as much higher for each doubling over it, up to `BAND_RISE` over the band. A new
+user's commits asked for in other words score 0.26-0.35; an unseen question's nearest of 50
+commits scores under 0.32 nine times in ten, its nearest of a thousand under 0.40
+(docs/ranking.md, "A home of few records", "and one of many"). Over the band a record is
+still a candidate for fusion: the rise judges whether the search found anything, not the page.
 
 The floor judges the search, not each result: once one candidate is evidence, the page is the
 one fusion ranked. A per-result floor cost the answers that only a weak semantic match finds
@@ -40,6 +42,7 @@ one fusion ranked. A per-result floor cost the answers that only a weak semantic
 
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING, Callable
 
@@ -54,8 +57,12 @@ COVERAGE = 0.5
 #: evidence from the band; on fewer, from `record_band`.
 RECORDS_AT_BAND = 200
 #: How far under the band a record is evidence for each halving of the records under
-#: `RECORDS_AT_BAND`.
+#: `RECORDS_AT_BAND`, and how far over it for each doubling over it.
 BAND_PER_HALVING = 0.015
+#: The most a record's evidence score rises over the band on a home of many records.
+BAND_RISE = 0.02
+#: How many records are counted at most: past them the rise is whole.
+RECORDS_COUNTED = math.ceil(RECORDS_AT_BAND * 2 ** (BAND_RISE / BAND_PER_HALVING))
 _OFF = frozenset({"0", "false", "no", "off"})
 
 
@@ -96,8 +103,8 @@ class FloorReport(Record):
     #: When the best semantic match fell under the band, which is for conversation turns
     #: alone: the best turn's score (None: no turn among the matches, or no such judgement).
     best_turn: float | None
-    #: When records were judged from under the band (a home of few records): the score from
-    #: which a record was evidence.
+    #: When records were judged from another score than the band (a home of few records, or of
+    #: many): the score from which a record was evidence.
     record_band: float | None
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
@@ -150,7 +157,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         return FloorReport(False, True, coverage_min)
     if not stated:
         return FloorReport(True, True, coverage_min)
-    best_cov = best_sem = best_turn = lowered = None
+    best_cov = best_sem = best_turn = moved = None
     turns_only = False  # some ladder's band was for its turns alone
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
@@ -160,17 +167,17 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
             top = float(max(ladder.scores))
             best_sem = top if best_sem is None else max(best_sem, top)
             band = ladder.evidence_band
-            if band is not None and top < band and conversation is not None:
+            from_ = record_band(ladder, records) if conversation is not None else band
+            if band is not None and conversation is not None and top < max(band, from_):
                 import numpy as np
 
                 turns = np.asarray(conversation(ladder.indices), bool)
                 ladder.confirm_rows = ladder.indices[turns]
                 turns_only = True
-                from_ = record_band(ladder, records)
-                if from_ < band:
-                    lowered = from_ if lowered is None else min(lowered, from_)
-                    if not turns.all() and float(max(ladder.scores[~turns])) >= from_:
-                        evidence = True  # a record of a home of few records
+                if from_ != band:
+                    moved = from_ if moved is None else min(moved, from_)
+                if not turns.all() and float(max(ladder.scores[~turns])) >= from_:
+                    evidence = True  # a record from the band this home's records set
                 if not turns.any():
                     continue  # no turn among its matches, and no record reaches the band
                 top = float(max(ladder.scores[turns]))
@@ -188,7 +195,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
             evidence = True  # a ranker that cannot tell its coverage: taken at its word
     semantic_min = min(stated)
     report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem,
-                         best_turn=best_turn, record_band=lowered)
+                         best_turn=best_turn, record_band=moved)
     if evidence or not candidates:
         return report
     for ladder in confirming:  # the dear check (a model run per candidate): only now
@@ -214,9 +221,10 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                    if ladder.evidence_floor is not None and ladder.evidence_band is not None)
         closest = (f"the closest scores {best_turn:.2f}" if best_turn is not None
                    else "none among the matches")
-        few = ("" if lowered is None
-               else f", a record from {lowered:.2f} on a home of few records")
-        parts[-1] += (f" (evidence from {band:.2f}{few}; a conversation turn from "
+        side = "few" if moved is not None and moved < band else "many"
+        records_from = ("" if moved is None
+                        else f", a record from {moved:.2f} on a home of {side} records")
+        parts[-1] += (f" (evidence from {band:.2f}{records_from}; a conversation turn from "
                       f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:
         named = f" ({', '.join(report.confirm_words)})" if report.confirm_words else ""
@@ -231,17 +239,13 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
 
 
 def record_band(ladder, records: Callable[[object], int] | None) -> float | None:
-    """The score from which a record (a row that is no turn) of `ladder` is evidence and a
-    candidate: its band, lowered by `BAND_PER_HALVING` for each halving of the records it can
-    hold (`records(ladder)`, the whole home's, whatever the scope) under `RECORDS_AT_BAND`,
-    never under its floor. `records` None: the band (None for a ladder with no band)."""
-    import math
-
+    """The score from which a record (a row that is no turn) of `ladder` is evidence: its band,
+    moved by `BAND_PER_HALVING` for each halving (lower) or doubling (higher) of the records it
+    can hold (`records(ladder)`, the whole home's, whatever the scope) from `RECORDS_AT_BAND`,
+    never under its floor nor more than `BAND_RISE` over the band. `records` None: the band
+    (None for a ladder with no band)."""
     band = ladder.evidence_band
     if records is None or band is None or ladder.evidence_floor is None:
         return band
-    held = records(ladder)
-    if held >= RECORDS_AT_BAND:
-        return band
-    lowered = band - BAND_PER_HALVING * math.log2(RECORDS_AT_BAND / max(held, 1))
-    return max(ladder.evidence_floor, lowered)
+    moved = band + BAND_PER_HALVING * math.log2(max(records(ladder), 1) / RECORDS_AT_BAND)
+    return min(band + BAND_RISE, max(ladder.evidence_floor, moved))

@@ -45,7 +45,7 @@ from carto_core.search.api import (
 from carto_core.search.answers import formulas_last, lend_answers, turn_codes
 from carto_core.search.current import current_first
 from carto_core.search.nearness import nearest_first
-from carto_core.search.floor import RECORDS_AT_BAND, judge, record_band, switched_off
+from carto_core.search.floor import RECORDS_COUNTED, judge, record_band, switched_off
 
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
@@ -315,7 +315,8 @@ def records_set_aside(ladders: list[Ladder], conversation, records=None) -> list
     """The ladders fusion ranks: a ladder with an evidence band (minilm's) without the records
     it holds under the band (rows that are no turn of a conversation: `conversation`), which
     are no evidence either (`floor.judge`); on a home of few records (`records`, the count a
-    ladder can hold), under `floor.record_band`. A ladder is dropped when nothing is left. A
+    ladder can hold), under `floor.record_band` (on one of many, the band still: the rise over
+    it judges whether the search found anything). A ladder is dropped when nothing is left. A
     record a keyword ladder holds stays a candidate through that ladder (docs/ranking.md,
     "Records under the band are no candidates")."""
     out = []
@@ -324,7 +325,7 @@ def records_set_aside(ladders: list[Ladder], conversation, records=None) -> list
         if band is None or not len(ladder):
             out.append(ladder)
             continue
-        band = record_band(ladder, records)
+        band = min(band, record_band(ladder, records))
         keep = np.asarray(conversation(ladder.indices), bool) | (np.asarray(ladder.scores) >= band)
         if keep.all():
             out.append(ladder)
@@ -350,8 +351,9 @@ def _conversation(engine):
 
 def _records(engine):
     """How many records (rows that are no turn of a conversation, of a type the ladder's
-    embedder embeds) a ladder can hold, counted up to `floor.RECORDS_AT_BAND` (past it the band
-    holds): a slice at a time, so a home of many records is told after its first slice."""
+    embedder embeds) a ladder can hold, counted up to `floor.RECORDS_COUNTED` (past it the
+    record band no longer moves): a slice at a time, so a home of many records is told after
+    its first slice."""
     codes = np.asarray(sorted(turn_codes()))
     index = engine.index
     counted: dict[tuple, int] = {}
@@ -370,7 +372,7 @@ def _records(engine):
                 if alive is not None:
                     kept &= np.asarray(alive[cut], bool)
                 held += int(np.count_nonzero(kept))
-                if held >= RECORDS_AT_BAND:
+                if held >= RECORDS_COUNTED:
                     break
             counted[unseen] = held
         return counted[unseen]
