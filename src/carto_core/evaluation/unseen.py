@@ -13,7 +13,9 @@ further held-out check; `u-9`: every kind, forty questions, ten of each, on topi
 others touch, written after `u-8` as a further held-out check; `u-10`: every kind, forty
 questions, ten of each, on topics none of the others touch, written after `u-9` as a further
 held-out check; `u-11`: every kind, forty questions, ten of each, on topics none of the others
-touch, written after `u-10` as a further held-out check).
+touch, written after `u-10` as a further held-out check; `u-12`: every kind, forty questions,
+ten of each, on topics none of the others touch, written after `u-11` as a further held-out
+check).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
@@ -452,9 +454,60 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("what did we decide about the spinning wheel", ("spinning wheel",)),
         ("so what's happening with the sousaphone?", ("sousaphone",)),
     ],
+    "u-12": [  # held out, written after u-11: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("How did we stop the nifi flow filling its content repository when the api is slow?",
+         ("nifi",)),
+        ("latest on the servicenow change request integration", ("servicenow",)),
+        ("Why does the teamcity agent lose its checkout directory after every reboot?",
+         ("teamcity",)),
+        ("what did we decide about sending the order receipts through sendgrid", ("sendgrid",)),
+        ("How did we get the trino queries over the data lake to stop running out of memory?",
+         ("trino",)),
+        ("why does the xamarin app crash on startup on the older android phones", ("xamarin",)),
+        ("latest on the appdynamics licence count", ("appdynamics",)),
+        ("Did we ever move the yugabyte cluster over to the new region?",
+         ("yugabyte", "yugabytedb")),
+        ("how did we fix the tibco queues backing up overnight", ("tibco",)),
+        ("Why does the smalltalk image keep growing until the vm falls over?", ("smalltalk",)),
+        # terse keywords
+        ("powerbuilder datawindow retrieve", ("powerbuilder", "datawindow")),
+        ("revit family parameters", ("revit",)),
+        ("foxpro dbf memo field", ("foxpro",)),
+        ("jcl batch abend", ("jcl", "abend")),
+        ("netsuite suitelet custom record", ("netsuite", "suitelet")),
+        ("origami crane folds", ("origami",)),
+        ("mahjong scoring hands", ("mahjong",)),
+        ("petanque boules weight", ("petanque", "boules")),
+        ("didgeridoo circular breathing", ("didgeridoo",)),
+        ("glassblowing furnace course", ("glassblowing",)),
+        # a life, in one's own words
+        ("What did the ophthalmologist say about the pressure in my left eye?",
+         ("ophthalmologist",)),
+        ("is the chinchilla still chewing the skirting boards", ("chinchilla",)),
+        ("Which taekwondo grading is my daughter going for next month?", ("taekwondo",)),
+        ("How did my niece's quinceañera go?", ("quinceañera", "quinceanera")),
+        ("what did the neurologist say about mum's migraines", ("neurologist", "migraine")),
+        ("Which farmhouse did we stay in on the Azores that windy spring?", ("azores",)),
+        ("How did my uncle's hurling team get on in the county final?", ("hurling",)),
+        ("What did the periodontist say about my gums?", ("periodontist",)),
+        ("how much did the clockmaker want to fix granddad's pocket watch", ("clockmaker",)),
+        ("Whose turn is it to host the Passover seder this year?", ("seder", "passover")),
+        # vague, but naming the topic: plain words and rare ones
+        ("any word on the chaise longue?", ("chaise longue", "chaise")),
+        ("whatever happened with the samovar", ("samovar",)),
+        ("did the hatstand ever turn up?", ("hatstand", "hat stand")),
+        ("what did we decide about the trellis", ("trellis",)),
+        ("the footstool - did that get sorted?", ("footstool",)),
+        ("where are we on the flagpole", ("flagpole",)),
+        ("remind me what we said about the hourglass", ("hourglass",)),
+        ("any news on the periscope?", ("periscope",)),
+        ("so what's happening with the chimenea?", ("chimenea",)),
+        ("how did the thing with the credenza go", ("credenza",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10", "u-11")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10", "u-11", "u-12")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
