@@ -105,6 +105,14 @@ STATE = re.compile(r"\b(?:(?:status|progress|news|updates?)(?=\W*$|\s+(?:on|of|a
 STANDING = re.compile(r"\byet\b|\bwhat(?:['\u2019]s| is) new\b", re.IGNORECASE)
 
 
+#: The verbs of remembering and telling a question asks with ("can you remind me what I told
+#: you about ..."): no row answers them, so the second look does not judge them
+#: (docs/ranking.md, "What the floor costs every set now").
+ASKING = frozenset("""
+remind reminded remember remembered recall recalled tell told say said mention mentioned
+""".split())
+
+
 def asks_how_it_stands(text: str) -> bool:
     """Whether a query asks for the latest state of something: a recency word ("now",
     "latest", "last"), a status phrase (`STATE`) or another way of asking (`STANDING`)."""
@@ -314,6 +322,9 @@ class UnicodeAnalyzer(Analyzer):
 
     def says_how_things_are_now(self, text: str) -> bool:
         return bool(self.stop) and bool(SAYS_NOW.search(text))
+
+    def asks_with(self, word: str) -> bool:
+        return bool(self.stop) and _fold(word).casefold() in ASKING
 
     def prefix_term(self, word: str) -> str:
         return _fold(word).casefold()

@@ -251,7 +251,9 @@ def _first_word(text: str) -> int:
 def unheld_words(text: str, context) -> set[str]:
     """The query's content words (BERT's lower-cased words of the analyzer's content words)
     whose index terms no document of the home holds: "plumber", "heater" on a home that
-    never mentioned them; not the clitic after an apostrophe (the "s" of "neighbour's")."""
+    never mentioned them; not the clitic after an apostrophe (the "s" of "neighbour's"), nor
+    a word the question asks with (`Analyzer.asks_with`: "remind", "told"), which no row
+    answers whether or not some row happens to hold it."""
     from carto_rankers.embedders.minilm_align import is_word
     from carto_rankers.embedders.wordpiece import words as split
 
@@ -259,6 +261,8 @@ def unheld_words(text: str, context) -> set[str]:
     df = {term: context.index.df(term) for term in analyzer.query(text).terms}
     out = set()
     for raw in analyzer.content_words(text):
+        if analyzer.asks_with(raw):
+            continue
         pieces = split(raw)
         for n, word in enumerate(pieces):
             if not is_word(word) or (n and pieces[n - 1] in _APOSTROPHES and word in _CLITICS):
