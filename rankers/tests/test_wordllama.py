@@ -103,8 +103,16 @@ def test_the_package_folder_is_the_one_importlib_finds(monkeypatch):
     assert wl.package_folder() == Path(list(spec.submodule_search_locations)[0])
     from importlib.machinery import PathFinder
 
+    class Own:  # an editable install's finder, ahead of the path finder that finds nothing
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            return spec if name == "wordllama" else None
+
     wl._FOLDER.clear()
-    monkeypatch.setattr(PathFinder, "find_spec", classmethod(lambda cls, name, path=None: None))
+    monkeypatch.setattr(PathFinder, "find_spec",
+                        classmethod(lambda cls, name, path=None, target=None: None))
+    monkeypatch.setattr(sys, "meta_path", [Own, *sys.meta_path])
+    monkeypatch.delitem(sys.modules, "wordllama", raising=False)  # asked, not remembered
     assert wl.package_folder() == Path(list(spec.submodule_search_locations)[0])
     wl._FOLDER.clear()
 

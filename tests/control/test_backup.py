@@ -143,7 +143,9 @@ def test_a_backup_taken_while_hooks_append_holds_every_row_acknowledged_before_i
         stop.set()
         for writer in writers:
             writer.join(30)
-    assert all(d > a for d, a in zip(during, acked))  # rows really were appended meanwhile
+    # rows really were appended meanwhile: by some writer (on a loaded machine one of three
+    # may not be scheduled during a backup of a few milliseconds)
+    assert any(d > a for d, a in zip(during, acked)), (acked, during)
     from carto_core.logio.home import Home
 
     target = Home(tmp_path / "restored")
