@@ -427,6 +427,41 @@ def test_records_counted_are_the_rows_a_ladder_can_hold_and_no_more_than_needed(
     source = [commit] * 300 + [turn] * (pipeline._SLICE - 300) + [commit] * 1000
     mixed = Index(source, [1] * len(source), [True] * len(source))
     assert pipeline._records(Engine(mixed))(ladder) == 1300
+    # within a scope: its rows alone (a project of 40 commits in a home of 1,300 records)
+    scope = np.zeros(len(source), bool)
+    scope[-40:] = True
+    scope[:5] = True  # and five of the first slice's
+    assert pipeline._records(Engine(mixed), scope)(ladder) == 45
+    assert pipeline._records(Engine(mixed), None)(ladder) == 1300
+
+
+def test_the_records_counted_are_the_scopes(home_env, monkeypatch):
+    """The pipeline counts the records of the search's scope: `--project` of a few commits in
+    a home of many rows is judged as a home of those few."""
+    from carto_core.search import pipeline
+
+    for n in range(6):
+        home_env.tool(f"Commit {n:07x}: tidy the billing exports {n}", etype="git_commit",
+                      project="billing")
+    for n in range(4):
+        home_env.tool(f"Commit {n + 100:07x}: shop cart rounding {n}", etype="git_commit",
+                      project="shop")
+    seen = []
+    counting = pipeline._records
+
+    def records(engine, mask=None):
+        count = counting(engine, mask)
+        seen.append((engine, mask, count))
+        return count
+
+    monkeypatch.setattr(pipeline, "_records", records)
+    search("--project", "shop", "cart rounding")
+    (engine, mask, count), = seen
+    held = {engine.index.event_id(i) for i in range(len(engine.index)) if mask[i]}
+    assert len(held) == 4 and all("shop" in engine.index.row(i)["project"]
+                                  for i in range(len(engine.index)) if mask[i])
+    search("cart rounding")
+    assert seen[1][1] is None or seen[1][1].all()
 
 
 def test_fusion_ranks_no_record_under_the_band():

@@ -241,7 +241,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
 def record_band(ladder, records: Callable[[object], int] | None) -> float | None:
     """The score from which a record (a row that is no turn) of `ladder` is evidence: its band,
     moved by `BAND_PER_HALVING` for each halving (lower) or doubling (higher) of the records it
-    can hold (`records(ladder)`, the whole home's, whatever the scope) from `RECORDS_AT_BAND`,
+    can hold (`records(ladder)`, within the search's scope) from `RECORDS_AT_BAND`,
     never under its floor nor more than `BAND_RISE` over the band. `records` None: the band
     (None for a ladder with no band)."""
     band = ladder.evidence_band

@@ -271,7 +271,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     lap("scope")
     made = _ladders(plan, engine, scope)
     lap("ladders")
-    conversation, records = _conversation(engine), _records(engine)
+    conversation, records = _conversation(engine), _records(engine, scope.mask)
     fusing = records_set_aside(made.ladders, conversation, records)
     if _takes_query(type(made.fusion).fuse):
         fused = made.fusion.fuse(fusing, engine, query=query)
@@ -349,14 +349,21 @@ def _conversation(engine):
     return lambda indices: np.isin(np.asarray(source)[np.asarray(indices, np.int64)], codes)
 
 
-def _records(engine):
+def _records(engine, mask=None):
     """How many records (rows that are no turn of a conversation, of a type the ladder's
-    embedder embeds) a ladder can hold, counted up to `floor.RECORDS_COUNTED` (past it the
-    record band no longer moves): a slice at a time, so a home of many records is told after
-    its first slice."""
+    embedder embeds) a ladder can hold within the search's scope (`mask`, None: the whole
+    home), counted up to `floor.RECORDS_COUNTED` (past it the record band no longer moves):
+    a slice at a time, so a home of many records is told after its first slice. The scope's:
+    its records are the ladder's only candidates, so an unrelated question's nearest record
+    is the nearest of those (`search --project` of fifty commits in a home of thousands of
+    rows is judged as a home of fifty is)."""
     codes = np.asarray(sorted(turn_codes()))
     index = engine.index
     counted: dict[tuple, int] = {}
+
+    # a scope's rows by position: a narrow scope of a large home reads its own rows, not all
+    where = None if mask is None else np.flatnonzero(mask)
+    rows = len(index) if where is None else len(where)
 
     def count(ladder) -> int:
         unseen = tuple(ladder.unseen_types)
@@ -364,8 +371,8 @@ def _records(engine):
             source, types = index.cols["source"], index.cols["type"]
             alive = None if index.n_alive == len(index) else index.cols["alive"]
             held = 0
-            for start in range(0, len(index), _SLICE):
-                cut = slice(start, start + _SLICE)
+            for start in range(0, rows, _SLICE):
+                cut = slice(start, start + _SLICE) if where is None else where[start:start + _SLICE]
                 kept = ~np.isin(source[cut], codes)
                 if unseen:
                     kept &= ~np.isin(types[cut], unseen)
