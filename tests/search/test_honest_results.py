@@ -385,7 +385,7 @@ def test_on_a_home_of_few_records_a_record_is_evidence_under_the_band(scores, re
     assert judge([ladder], 7, [0.22], conversation=conversation, records=lambda _: records).found
     if not found:
         side = "few" if lowered is not None and lowered < 0.35 else "many"
-        few = "" if lowered is None else f", a record from {lowered:.2f} on a home of {side} records"
+        few = "" if lowered is None else f", a record from {lowered:.2f} among {side} records"
         assert (f"the closest semantic match scores {scores[0]:.2f} (evidence from 0.35{few}; a "
                 "conversation turn from 0.22: none among the matches)") in report.reason
 

@@ -223,7 +223,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                    else "none among the matches")
         side = "few" if moved is not None and moved < band else "many"
         records_from = ("" if moved is None
-                        else f", a record from {moved:.2f} on a home of {side} records")
+                        else f", a record from {moved:.2f} among {side} records")
         parts[-1] += (f" (evidence from {band:.2f}{records_from}; a conversation turn from "
                       f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:
