@@ -107,7 +107,7 @@ STANDING = re.compile(r"\byet\b|\bwhat(?:['\u2019]s| is) new\b", re.IGNORECASE)
 
 #: The verbs of remembering and telling a question asks with ("can you remind me what I told
 #: you about ..."): no row answers them, so the second look does not judge them
-#: (docs/ranking.md, "What the floor costs every set now").
+#: (docs/ranking.md, "The verbs a question asks with are not judged").
 ASKING = frozenset("""
 remind reminded remember remembered recall recalled tell told say said mention mentioned
 """.split())

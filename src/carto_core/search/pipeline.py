@@ -361,13 +361,12 @@ def _records(engine, mask=None):
     index = engine.index
     counted: dict[tuple, int] = {}
 
-    # a scope's rows by position: a narrow scope of a large home reads its own rows, not all
-    where = None if mask is None else np.flatnonzero(mask)
-    rows = len(index) if where is None else len(where)
-
     def count(ladder) -> int:
         unseen = tuple(ladder.unseen_types)
         if unseen not in counted:
+            # a scope's rows by position: a narrow scope of a large home reads its own rows
+            where = None if mask is None else np.flatnonzero(mask)
+            rows = len(index) if where is None else len(where)
             source, types = index.cols["source"], index.cols["type"]
             alive = None if index.n_alive == len(index) else index.cols["alive"]
             held = 0
