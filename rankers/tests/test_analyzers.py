@@ -131,14 +131,15 @@ def test_a_question_typed_without_its_apostrophe_is_a_question():
 
 
 def test_the_verbs_a_question_asks_with():
-    """"remind", "told", "said": a question asks with them (the floor's second look leaves
+    """"remind", "told", "said", "everything": a question asks with them (the floor's second look leaves
     them unjudged); the words it asks about, and any analyzer without a stop list, are not."""
     from carto_core.search.tokens import Analyzer
 
     english = EnglishAnalyzer()
-    for word in ("remind", "Told", "SAID", "mentioned", "recall", "remember", "tell", "say"):
+    for word in ("remind", "Told", "SAID", "mentioned", "recall", "remember", "tell", "say",
+                 "everything", "Anything", "stuff"):
         assert english.asks_with(word), word
-    for word in ("telescope", "reminder", "teller", "saying", "family", "sayonara"):
+    for word in ("telescope", "reminder", "teller", "saying", "family", "sayonara", "thing"):
         assert not english.asks_with(word), word
     assert not UnicodeAnalyzer().asks_with("told") and not UpstreamAnalyzer().asks_with("told")
     assert not Analyzer().asks_with("told")

@@ -105,11 +105,13 @@ STATE = re.compile(r"\b(?:(?:status|progress|news|updates?)(?=\W*$|\s+(?:on|of|a
 STANDING = re.compile(r"\byet\b|\bwhat(?:['\u2019]s| is) new\b", re.IGNORECASE)
 
 
-#: The verbs of remembering and telling a question asks with ("can you remind me what I told
-#: you about ..."): no row answers them, so the second look does not judge them
-#: (docs/ranking.md, "The verbs a question asks with are not judged").
+#: The words a question asks with rather than about: verbs of remembering and telling ("can
+#: you remind me what I told you about ...") and the pronouns that stand for what is asked
+#: ("anything", "everything", "stuff"). No row answers them, so the second look does not
+#: judge them (docs/ranking.md, "The verbs a question asks with are not judged").
 ASKING = frozenset("""
 remind reminded remember remembered recall recalled tell told say said mention mentioned
+anything everything something stuff things
 """.split())
 
 

@@ -131,9 +131,9 @@ class Analyzer:
 
     def asks_with(self, word: str) -> bool:
         """Whether a word of a query is one a question asks with rather than about
-        ("remind", "told" in "can you remind me what I told you about the boiler"): the
-        relevance floor's second look leaves it unjudged, as it does on a home where some row
-        holds it; False unless an analyzer knows its language's."""
+        ("remind", "told", "anything" in "can you remind me if I told you anything about the
+        boiler"): the relevance floor's second look leaves it unjudged, as it does on a home
+        where some row holds it; False unless an analyzer knows its language's."""
         return False
 
     def query_terms(self, text: str) -> list[str]:
