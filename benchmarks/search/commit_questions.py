@@ -9,8 +9,8 @@ only N of that home's commit rows: every set's answers and others drawn with `--
 here with minilm. Prints found / hit@1 / hit@10 per set, the floor on and, with `--off`, off.
 
     .venv/bin/python benchmarks/search/coding_home.py /tmp/rc --events 0 --repo . --docs docs \\
-        --fixtures /work/shared/fixtures && CARTO_HOME=/tmp/rc/coding-1 carto index
-    .venv/bin/python benchmarks/search/commit_questions.py /tmp/rc/coding-1 --sets para-4 \\
+        --fixtures /work/shared/fixtures && CARTO_HOME=/tmp/rc carto index
+    .venv/bin/python benchmarks/search/commit_questions.py /tmp/rc --sets para-4 \\
         --commits 50 --seed 13 --off
 
 The sets used by a change are named in docs/ranking.md; a set not named there is held out.

@@ -130,9 +130,10 @@ def test_a_question_typed_without_its_apostrophe_is_a_question():
     assert english.query("whatsapp group backup").terms[0] == "whatsapp"
 
 
-def test_the_verbs_a_question_asks_with():
-    """"remind", "told", "said", "everything": a question asks with them (the floor's second look leaves
-    them unjudged); the words it asks about, and any analyzer without a stop list, are not."""
+def test_the_words_a_question_asks_with():
+    """"remind", "told", "said", "everything": a question asks with them (the floor's second
+    look leaves them unjudged); the words it asks about, and any analyzer without a stop list,
+    are not."""
     from carto_core.search.tokens import Analyzer
 
     english = EnglishAnalyzer()
