@@ -154,11 +154,22 @@ Sets (generated, deterministic, with one fixed clock):
   group is rehearsing, what his son wants to study, his daughter's sport, where his wife
   works, what heats the house, who looks in on his father and the extra duty he has at
   school, questions from specific to vague, one row per utterance, sessions of one to eight
-  exchanges over 360 days) x 3 seeds among 4,400 coding events: the twenty-third check set.
+  exchanges over 360 days) x 3 seeds among 4,400 coding events: the twenty-third check set;
+- `dlg-z`: dialogues variant z (written apart a twenty-fourth time: a newsreader and presenter
+  at the state radio station in Enugu, in south-east Nigeria, who plays tournament Scrabble,
+  is learning the saxophone from a retired highlife bandleader and keeps catfish ponds behind
+  the house as a side business, married to a university lecturer whose university is on
+  strike, with a daughter on her youth service year far from home, a son finishing primary
+  school and a house going up in her husband's hometown, the programme she presents, the
+  tournament she is preparing for, who buys her catfish, the tune she is learning, where her
+  daughter is serving, which secondary school her son is going to, how far the village house
+  has gone, what her husband does for money during the strike and the savings group she pays
+  into, questions from specific to vague, one row per utterance, sessions of one to eight
+  exchanges over 365 days) x 3 seeds among 4,500 coding events: the twenty-fourth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x and dlg-y are built with the others but not
-  in the default --sets: they stay unseen until a default chosen on the other sets is checked
-  on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y and dlg-z are built with the others
+  but not in the default --sets: they stay unseen until a default chosen on the other sets is
+  checked on them.
 
 Usage (repository root):
 
@@ -237,7 +248,7 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v", "dlg-w", "dlg-x", "dlg-y")
+              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -267,9 +278,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
-           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 |",
+           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
