@@ -127,7 +127,9 @@ def test_import_keeps_out_what_this_home_forgot_or_excludes(full_home, tmp_path)
     archive = tmp_path / "all.tar.gz"
     invoke("export", archive)
     invoke("forget", "--project", P, "--write")
-    done = json.loads(invoke("import", archive, "--json").stdout)
+    # every row is forgotten or present: nothing new (exit 3)
+    done = json.loads(invoke("import", archive, "--json", ok=(3,)).output)
+    assert done["rows"] == 0 and done["skipped"]["served"]["forgotten"] > 0
     assert sum(s.get("forgotten", 0) for s in done["skipped"].values()) > 0
     assert files_holding(full_home.home.root, [P, MARK]) == []
     config = Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml"

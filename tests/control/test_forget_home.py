@@ -77,6 +77,7 @@ def test_forget_a_project_leaves_no_byte_of_it_and_changes_no_other_answer(full_
     served = [json.loads(line) for line in home.log("served").read_bytes().splitlines()]
     calls_of_p = {r["call_id"] for r in served if r["project"] == P}
     calls_of_q_only = {r["call_id"] for r in served} - calls_of_p
+    assert calls_of_q_only  # Q's searches are calls of their own, though made in one second
     census_before = json.loads(invoke("facts", "census", "--json", "--project", Q).stdout)
 
     dry = json.loads(invoke("forget", "--project", P, "--json").stdout)

@@ -105,6 +105,20 @@ def test_delta_serving_hides_and_all_shows(home_env, monkeypatch):
     assert not served_file.exists()
 
 
+def test_each_call_of_one_process_has_an_id_of_its_own(home_env):
+    """A server answers several searches a second: their ids must differ (`--touch` credits the
+    rows of the call named, `carto forget` takes every row of a call that served what it
+    forgets)."""
+    import re
+
+    from carto_core.search.telemetry import Telemetry
+
+    ids = [Telemetry(home_env.home).call_id for _ in range(3)]
+    assert len(set(ids)) == 3
+    pid = os.getpid()
+    assert all(re.fullmatch(rf"call-\d{{8}}T\d{{6}}-{pid}(-\d+)?", i) for i in ids)
+
+
 def test_telemetry_rows_come_from_the_command_only(home_env, monkeypatch):
     w = home_env
     eid = w.tool("Ran: telemetry probe")

@@ -17,6 +17,7 @@ Row shapes follow upstream (reference section 3.7). Paths honour `CARTO_SERVED_L
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from pathlib import Path
@@ -125,8 +126,17 @@ def _iso(epoch: float | None = None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", moment)
 
 
+#: How many calls this process has named: its first call is `call-<stamp>-<pid>` (upstream's
+#: form, one search a process), each later one `call-<stamp>-<pid>-<n>`. A server (the MCP
+#: server, `carto serve`) answers several searches in one second, and calls that share an id
+#: are one call to every reader: `--touch` credits its rows, `carto forget` takes them all.
+_CALLS = itertools.count()
+
+
 def new_call_id() -> str:
-    return f"call-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{os.getpid()}"
+    base = f"call-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{os.getpid()}"
+    made = next(_CALLS)
+    return f"{base}-{made}" if made else base
 
 
 def last_served_call(home: Home, session_id: str, event_id: str) -> str | None:
