@@ -130,14 +130,28 @@ def test_without_a_floor_the_nearest_neighbours_are_results_as_before(shop, monk
 
 def test_a_keyword_match_of_half_the_query_is_evidence_and_less_is_not(shop, monkeypatch):
     monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.99")  # no semantic hit is evidence
-    code, document, _ = search("quantize decimal plumber")  # one row holds two words of three
+    code, document, _ = search("quantize decimal nightly")  # one row holds two words of three
     assert code == 0 and document["results"][0]["event_id"] == shop[1]
     assert document["floor"]["best_coverage"] >= 0.5
-    code, document, _ = search("quantize plumber heater")  # ... one of three
+    code, document, _ = search("quantize coupon nightly")  # ... one of three
     assert code == 3 and 0 < document["floor"]["best_coverage"] < 0.5
     held = round(document["floor"]["best_coverage"] * 100)
     assert f"the best keyword match holds {held}% of the query (evidence from 50%)" in \
         document["floor"]["reason"]
+
+
+def test_beside_a_word_no_row_holds_a_keyword_match_is_no_evidence(shop, monkeypatch):
+    """"plumber" is in no row: the row holding "quantize decimal" holds two thirds of the
+    query's words, which are not its topic, or not all of it; the semantic ladder alone
+    judges."""
+    monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.99")
+    code, document, _ = search("quantize decimal plumber")
+    assert code == 3 and document["results"] == [] and document["floor"]["best_coverage"] >= 0.5
+    assert "which holds words no row holds (no keyword match is evidence then)" in \
+        document["floor"]["reason"]
+    monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.01")  # the semantic ladder's word
+    code, document, _ = search("quantize decimal plumber")
+    assert code == 0 and document["results"][0]["event_id"] == shop[1]
 
 
 def test_held_words_beside_words_no_row_holds_still_meet_the_floor(shop, monkeypatch):
@@ -159,14 +173,15 @@ def test_a_lookup_needs_no_floor(shop):
     assert document["semantic_status"] == "unchecked" and document["floor"]["semantic_min"] is None
 
 
-def _ladder(scores, *, floor=None, coverage=None):
+def _ladder(scores, *, floor=None, coverage=None, unheld=0):
     import numpy as np
 
     from carto_core.search.api import Ladder
 
     return Ladder("semantic" if floor is not None else "prompts", np.arange(len(scores)),
                   np.asarray(scores, float), evidence_floor=floor,
-                  coverage=None if coverage is None else np.asarray(coverage, float))
+                  coverage=None if coverage is None else np.asarray(coverage, float),
+                  unheld=unheld)
 
 
 @pytest.mark.parametrize("ladders,stated,found", [
@@ -177,6 +192,9 @@ def _ladder(scores, *, floor=None, coverage=None):
     ([_ladder([0.1], floor=0.3), _ladder([1, 1])], [0.3], True),  # coverage unknown: taken
     ([_ladder([1, 1], coverage=[0.1, 0.1])], [0.3], False),       # semantic ladder empty
     ([_ladder([1, 1], coverage=[0.1, 0.1])], [], True),           # no floor stated
+    ([_ladder([0.1], floor=0.3), _ladder([1, 1], coverage=[0.9, 0.2], unheld=1)], [0.3], False),
+    ([_ladder([0.3], floor=0.3), _ladder([1, 1], coverage=[0.9, 0.2], unheld=1)], [0.3], True),
+    ([_ladder([1, 1], coverage=[0.9, 0.2], unheld=1)], [], True),  # no floor stated
 ])
 def test_judge(ladders, stated, found):
     from carto_core.search.floor import judge

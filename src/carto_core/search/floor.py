@@ -6,7 +6,11 @@ a keyword ladder a row holding one common word of it. When a ladder states an ev
 (the semantic ladder: its embedder's measured cosine, `Embedder.evidence_floor`), a search
 counts as having found something only when some candidate is evidence: that ladder scores it
 at or above its floor, or a keyword ladder holds it with at least `COVERAGE` of the query's
-idf mass (a keyword ladder that cannot tell its coverage is taken at its word). When none is,
+idf mass (a keyword ladder that cannot tell its coverage is taken at its word), unless the
+query holds a word no row of the home holds (`Ladder.unheld`): then the home's words are not
+the question's topic, or not all of it ("how did the thing with the marquee go?", "did
+anything come of the gramophone?" hold half their idf mass in "thing", "go", "come"), and the
+semantic ladder alone judges, its band's second look reading exactly those words. When none is,
 the page is empty (`carto search` exits 3) and the document's `floor` says why, with how many
 candidates fell below it. No stated floor (a keyword-only search, a lookup whose semantic
 ladder was gated out, an embedder never measured for one): every candidate is evidence.
@@ -159,6 +163,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         return FloorReport(True, True, coverage_min)
     best_cov = best_sem = best_turn = moved = None
     turns_only = False  # some ladder's band was for its turns alone
+    unheld = False  # a keyword ladder's query held a word no row holds
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
     for ladder in ladders:
@@ -190,6 +195,9 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         elif ladder.coverage is not None:
             top = float(max(ladder.coverage))
             best_cov = top if best_cov is None else max(best_cov, top)
+            if ladder.unheld:
+                unheld = True  # its words are the home's; the question's topic may not be
+                continue
             evidence = evidence or top >= coverage_min
         else:
             evidence = True  # a ranker that cannot tell its coverage: taken at its word
@@ -211,7 +219,10 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     report.found = False
     report.below = candidates
     parts = []
-    if best_cov is not None:
+    if best_cov is not None and unheld:
+        parts.append(f"the best keyword match holds {best_cov:.0%} of the query, which holds "
+                     f"words no row holds (no keyword match is evidence then)")
+    elif best_cov is not None:
         parts.append(f"the best keyword match holds {best_cov:.0%} of the query (evidence "
                      f"from {coverage_min:.0%})")
     parts.append(f"the closest semantic match scores {best_sem:.2f}" if best_sem is not None
