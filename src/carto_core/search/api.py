@@ -258,8 +258,9 @@ class Ladder(Record):
     #: fewer than the held ones, `holds_all`, `all_token_matches` and `rarest_holders` are of
     #: the held words ("deploy staging recap", no row saying "recap", still has its full
     #: matches); the semantic gate reads it (the query as typed is not matched in full, so
-    #: the semantic ladder joins and the relevance floor judges), and the decay policy
-    #: (docs/ranking.md, "A word no row holds").
+    #: the semantic ladder joins and the relevance floor judges, counting no keyword match as
+    #: evidence: "Beside a word no row holds, a keyword match is no evidence"), and the decay
+    #: policy (docs/ranking.md, "A word no row holds").
     unheld: int
     #: A keyword ladder: how many query words the corpus holds, but never in one document
     #: with the query's *topic*, the largest set of its other words that documents do hold
