@@ -165,11 +165,23 @@ Sets (generated, deterministic, with one fixed clock):
   daughter is serving, which secondary school her son is going to, how far the village house
   has gone, what her husband does for money during the strike and the savings group she pays
   into, questions from specific to vague, one row per utterance, sessions of one to eight
-  exchanges over 365 days) x 3 seeds among 4,500 coding events: the twenty-fourth check set.
+  exchanges over 365 days) x 3 seeds among 4,500 coding events: the twenty-fourth check set;
+- `dlg-aa`: dialogues variant aa (written apart a twenty-fifth time, the first variant named by
+  two letters: an instrument technician at a fertiliser and methanol plant in Point Lisas, in
+  central Trinidad, who plays tenor pan in a steelband, enters his seed finches in Sunday
+  bird-singing competitions and grows food on his late father's land in the hills, married to
+  a court clerk, with a son sitting his school-leaving exams, a young daughter, his mother
+  living with them and a sister in Brooklyn who sends barrels home, the tune the band is
+  playing for Panorama, the bird he competes with, the unit he is posted to at the plant, what
+  his son wants to do after school, what his daughter is playing in the children's carnival,
+  where he buys his breakfast, what is growing on the land, which court his wife works at and
+  the big item in his sister's latest barrel, questions from specific to vague, one row per
+  utterance, sessions of one to seven exchanges over 370 days) x 3 seeds among 4,600 coding
+  events: the twenty-fifth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y and dlg-z are built with the others
-  but not in the default --sets: they stay unseen until a default chosen on the other sets is
-  checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z and dlg-aa are built with the
+  others but not in the default --sets: they stay unseen until a default chosen on the other
+  sets is checked on them.
 
 Usage (repository root):
 
@@ -248,7 +260,7 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z")
+              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -278,9 +290,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
-           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 |",
+           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
