@@ -63,15 +63,15 @@ def test_a_record_is_its_dataclass(cls):
     positional = [f"v{i}" for i in range(len(cls._fields))]
     assert cls(*positional)._values() == tuple(positional)
     # equality: by fields, same class only
-    assert cls(**required) == cls(**required)
-    assert cls(**required) != cls(**_required(cls, 2)) or not required
+    assert cls(**required, **made) == cls(**required, **made)  # a factory's value differs
+    assert cls(**required, **made) != cls(**_required(cls, 2), **made) or not required
     assert (mine == theirs) is False
     # a default factory gives every instance its own container
     for name in cls._factories:
         if isinstance(made[name], (list, dict)):
             assert getattr(cls(**required), name) is not getattr(cls(**required), name)
     if issubclass(cls, FrozenRecord):
-        assert hash(cls(**required)) == hash(cls(**required))
+        assert hash(cls(**required, **made)) == hash(cls(**required, **made))
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(mine, cls._fields[0], "x")
         with pytest.raises(dataclasses.FrozenInstanceError):
