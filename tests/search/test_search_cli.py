@@ -105,6 +105,20 @@ def test_delta_serving_hides_and_all_shows(home_env, monkeypatch):
     assert not served_file.exists()
 
 
+def test_the_help_states_what_an_old_memory_keeps_under_the_default_decay(home_env):
+    """gated-prior's bounded prior `(1 + beta * r) / (1 + beta)` keeps 1 / (1 + beta) of an old
+    memory's score, 1 / (1 + 3 beta) when the query asks for the latest state."""
+    from fractions import Fraction
+
+    from carto_core.search.decay_knobs import decay_parameters
+
+    beta = decay_parameters()["prior_beta"]
+    text = " ".join(carto("search", "--help").output.split())
+    for kept in (1 / (1 + beta), 1 / (1 + 3 * beta)):
+        share = Fraction(kept).limit_denominator(10)
+        assert f"{share.numerator}/{share.denominator}" in text
+
+
 def test_each_call_of_one_process_has_an_id_of_its_own(home_env):
     """A server answers several searches a second: their ids must differ (`--touch` credits the
     rows of the call named, `carto forget` takes every row of a call that served what it

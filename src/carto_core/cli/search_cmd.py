@@ -65,9 +65,10 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     Ladders (BM25 per log, the semantic ladder when installed and indexed) are fused with RRF,
     weighted by salience, trimmed at 10 % of the top score and then decayed by age (the default,
     gated-prior: a query whose terms all occur in a few events is a lookup and skips decay, the
-    newest match of a vague question comes first, an old memory keeps at least 2/3 of its
-    score). Within one agent session, results already shown are hidden (delta serving); --all
-    shows them.
+    newest match of a vague query comes first, and otherwise an old memory keeps at least 4/5
+    of its score, 4/7 when the query asks for the latest state, all of it for a question that
+    does not). Within one agent session, results already shown are hidden (delta serving);
+    --all shows them.
 
     On a terminal each result is a block: its id in full (for --get, --thread, --touch), its
     age, project and kind, and a snippet with the query's words highlighted. Colour only on a
