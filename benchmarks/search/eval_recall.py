@@ -177,11 +177,22 @@ Sets (generated, deterministic, with one fixed clock):
   where he buys his breakfast, what is growing on the land, which court his wife works at and
   the big item in his sister's latest barrel, questions from specific to vague, one row per
   utterance, sessions of one to seven exchanges over 370 days) x 3 seeds among 4,600 coding
-  events: the twenty-fifth check set.
+  events: the twenty-fifth check set;
+- `dlg-ab`: dialogues variant ab (written apart a twenty-sixth time: a conservation architect
+  at a small practice in George Town, on Penang Island in Malaysia, who restores pre-war
+  shophouses, paddles in a dragon boat team, plays social badminton doubles and chases the
+  best durian every season, married to a hawker who fries noodles at his late father's stall,
+  with a young daughter, a teenage son, her mother-in-law living with them and a brother gone
+  to work in Singapore, the building she is restoring, where she sits in the dragon boat, her
+  badminton partner, her daughter's weekend class, where her husband's stall is, what her
+  mother-in-law does in the mornings, where the family holds its New Year reunion dinner, her
+  brother's job across the causeway and her durian of the season, questions from specific to
+  vague, one row per utterance, sessions of one to eight exchanges over 380 days) x 3 seeds
+  among 4,700 coding events: the twenty-sixth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z and dlg-aa are built with the
-  others but not in the default --sets: they stay unseen until a default chosen on the other
-  sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa and dlg-ab are built
+  with the others but not in the default --sets: they stay unseen until a default chosen on
+  the other sets is checked on them.
 
 Usage (repository root):
 
@@ -260,7 +271,7 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa")
+              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -290,9 +301,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-l h@1 / h@10 | dlg-m h@1 / h@10 | dlg-n h@1 / h@10 | dlg-o h@1 / h@10 "
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
-           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 |",
+           "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
+           "| dlg-ab h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
