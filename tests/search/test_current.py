@@ -92,5 +92,23 @@ def test_which_texts_say_how_things_are_now(text, says):
 
 def test_the_measured_lift():
     """docs/ranking.md ("How things are now"): 0.15, not 0.3 (more first places, twice the
-    losses)."""
-    assert (current.LIFT, current.PAGE) == (0.15, 10)
+    losses), over the first 30 results, not 10 (more answers in the first ten, none lower
+    than one place)."""
+    assert (current.LIFT, current.PAGE) == (0.15, 30)
+
+
+def test_a_change_told_under_the_first_ten_can_join_them(tmp_path):
+    """Eleven rows of talk about the topic, then the turn telling the change within the lift of
+    the tenth: it comes into the first ten (the rows read stop at `PAGE`)."""
+    talk = [f"My ears ring all the time, day {n}, a proper whistle." for n in range(11)]
+    rows = [{"event_id": f"turn-s{n}-1", "timestamp": NOW.strftime("%Y-%m-%dT%H:%M:%SZ"),
+             "project": "notes", "type": "transcript", "summary": text, "session": f"s{n}",
+             "turn_idx": 1} for n, text in enumerate([*talk, SWAPPED])]
+    (tmp_path / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    engine = SearchEngine(Home(tmp_path))
+    engine.ensure_loaded()
+    scores = {f"turn-s{n}-1": 1.0 - 0.01 * n for n in range(12)}  # the change 12th, 0.89
+    assert [e for e, _ in _page(engine, scores)].index("turn-s11-1") == 0
+    fused = [Fused(engine.index_of(e), s, fused_score=s) for e, s in scores.items()]
+    out = current.current_first(engine, fused, page=11)  # the change not read: it stays
+    assert engine.index.event_id(out[-1].index) == "turn-s11-1"

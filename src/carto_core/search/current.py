@@ -2,9 +2,10 @@
 now ("Where does Dad live now?", "What am I using for my ears at the moment?") is answered by
 the turn that tells the change ("Swapped a single aid for a TV listener headset"), and the
 rows beside it on the page talk about the topic without saying how it stands ("My ears ring
-all the time"). Of the first results, the conversation turns that say how things are now (the
-analyzer's `says_how_things_are_now`) weigh `LIFT` more in their order; the page keeps its rows
-and its scores (docs/ranking.md, "How things are now").
+all the time"). Of the first `PAGE` results, the conversation turns that say how things are
+now (the analyzer's `says_how_things_are_now`) weigh `LIFT` more in their order, so a change
+told just under the first ten can join them; those results keep their rows and their scores
+(docs/ranking.md, "How things are now").
 """
 
 from __future__ import annotations
@@ -13,18 +14,19 @@ from carto_core.search.answers import turn_codes
 from carto_core.search.api import Fused
 from carto_core.search.nearness import page_reordered
 
-#: How much more a turn that says how things are now weighs in the page's order, and how
-#: many of the first results are the page.
+#: How much more a turn that says how things are now weighs in the order of the first
+#: results, and how many of them are read: thirty, not the ten of a page (a turn telling the
+#: change, ranked 11th-30th beside talk of the topic, was never reached).
 LIFT = 0.15
-PAGE = 10
+PAGE = 30
 
 
 def current_first(engine, fused: list[Fused], page: int = PAGE,
                   read: dict | None = None) -> list[Fused]:
     """`fused` (best first, for a question asking how things are now) with its first `page`
     results ordered by score x (1 + `LIFT`) for a turn that says how things are now
-    (`page_reordered`: the page keeps its rows and scores; `read`: the rows the search read
-    already)."""
+    (`page_reordered`: those results keep their rows and scores; `read`: the rows the search
+    read already)."""
     top = fused[:page]
     if len(top) < 2:
         return fused
