@@ -188,11 +188,21 @@ Sets (generated, deterministic, with one fixed clock):
   mother-in-law does in the mornings, where the family holds its New Year reunion dinner, her
   brother's job across the causeway and her durian of the season, questions from specific to
   vague, one row per utterance, sessions of one to eight exchanges over 380 days) x 3 seeds
-  among 4,700 coding events: the twenty-sixth check set.
+  among 4,700 coding events: the twenty-sixth check set;
+- `dlg-ac`: dialogues variant ac (written apart a twenty-seventh time: a locomotive driver
+  with Pakistan Railways who drives expresses out of Lahore Junction, umpires club cricket on
+  Sundays, plays carrom at the mohalla club and keeps a garden of pots on his roof, married to
+  an Urdu lecturer at a government women's college, with a daughter doing her house job as a
+  young doctor, a son preparing for the medical entry test and his mother living with them,
+  the train he is rostered on, the ground where he umpires, what is growing on the roof, his
+  daughter's hospital ward, his son's tuition academy, where his mother spends her afternoons,
+  the college his wife is posted to, the family's car and the animal bought for Eid ul Adha,
+  questions from specific to vague, one row per utterance, sessions of one to seven exchanges
+  over 385 days) x 3 seeds among 4,800 coding events: the twenty-seventh check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa and dlg-ab are built
-  with the others but not in the default --sets: they stay unseen until a default chosen on
-  the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab and dlg-ac are
+  built with the others but not in the default --sets: they stay unseen until a default
+  chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -271,7 +281,8 @@ _DECAYS = {"none": 0, "exp": 1, "gated-exp": 2, "gated-prior": 3}
 _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
-              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab")
+              "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
+              "dlg-ac")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -302,9 +313,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
-           "| dlg-ab h@1 / h@10 |",
+           "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
