@@ -18,17 +18,17 @@ SWAPPED = "Swapped a single aid in my left ear for a TV listener headset, and wh
 DOCTOR = "The ear doctor was running late again."
 
 
-def _home(tmp_path, log: str = "turns.jsonl") -> Home:
+def _home(tmp_path, log: str = "turns.jsonl", texts=(SWAPPED, RING, DOCTOR)) -> Home:
     rows = [{"event_id": f"turn-s{n}-1", "timestamp": (NOW - timedelta(days=30 - n)).strftime(
         "%Y-%m-%dT%H:%M:%SZ"), "project": "notes", "type": "transcript", "summary": text,
-        "session": f"s{n}", "turn_idx": 1} for n, text in enumerate([SWAPPED, RING, DOCTOR])]
+        "session": f"s{n}", "turn_idx": 1} for n, text in enumerate(texts)]
     (tmp_path / log).write_text("".join(json.dumps(r) + "\n" for r in rows))
     return Home(tmp_path)
 
 
-def _page(engine, scores: dict[str, float]) -> list[tuple[str, float]]:
+def _page(engine, scores: dict[str, float], **options) -> list[tuple[str, float]]:
     fused = [Fused(engine.index_of(e), s, fused_score=s) for e, s in scores.items()]
-    out = current.current_first(engine, fused)
+    out = current.current_first(engine, fused, **options)
     return [(engine.index.event_id(f.index), f.score) for f in out]
 
 
@@ -101,14 +101,9 @@ def test_a_change_told_under_the_first_ten_can_join_them(tmp_path):
     """Eleven rows of talk about the topic, then the turn telling the change within the lift of
     the tenth: it comes into the first ten (the rows read stop at `PAGE`)."""
     talk = [f"My ears ring all the time, day {n}, a proper whistle." for n in range(11)]
-    rows = [{"event_id": f"turn-s{n}-1", "timestamp": NOW.strftime("%Y-%m-%dT%H:%M:%SZ"),
-             "project": "notes", "type": "transcript", "summary": text, "session": f"s{n}",
-             "turn_idx": 1} for n, text in enumerate([*talk, SWAPPED])]
-    (tmp_path / "turns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    engine = SearchEngine(Home(tmp_path))
+    engine = SearchEngine(_home(tmp_path, texts=[*talk, SWAPPED]))
     engine.ensure_loaded()
     scores = {f"turn-s{n}-1": 1.0 - 0.01 * n for n in range(12)}  # the change 12th, 0.89
     assert [e for e, _ in _page(engine, scores)].index("turn-s11-1") == 0
-    fused = [Fused(engine.index_of(e), s, fused_score=s) for e, s in scores.items()]
-    out = current.current_first(engine, fused, page=11)  # the change not read: it stays
-    assert engine.index.event_id(out[-1].index) == "turn-s11-1"
+    # the change not read: it stays
+    assert [e for e, _ in _page(engine, scores, page=11)][-1] == "turn-s11-1"

@@ -107,14 +107,15 @@ def test_delta_serving_hides_and_all_shows(home_env, monkeypatch):
 
 def test_the_help_states_what_an_old_memory_keeps_under_the_default_decay(home_env):
     """gated-prior's bounded prior `(1 + beta * r) / (1 + beta)` keeps 1 / (1 + beta) of an old
-    memory's score, 1 / (1 + 3 beta) when the query asks for the latest state."""
+    memory's score, 1 / (1 + `LATEST_BETA` beta) when the query asks for the latest state."""
     from fractions import Fraction
 
     from carto_core.search.decay_knobs import decay_parameters
+    from carto_rankers.decay import LATEST_BETA
 
     beta = decay_parameters()["prior_beta"]
     text = " ".join(carto("search", "--help").output.split())
-    for kept in (1 / (1 + beta), 1 / (1 + 3 * beta)):
+    for kept in (1 / (1 + beta), 1 / (1 + LATEST_BETA * beta)):
         share = Fraction(kept).limit_denominator(10)
         assert f"{share.numerator}/{share.denominator}" in text
 
