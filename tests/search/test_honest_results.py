@@ -91,7 +91,8 @@ UNSEEN = ["what did the plumber say about the water heater?", "kubernetes helm c
 @pytest.fixture
 def shop(writer, monkeypatch):
     """A small home with its semantic ladder indexed (wordllama, the tests' embedder), and an
-    evidence floor stated for it (wordllama has none of its own)."""
+    evidence floor set for it (0.3, over wordllama's own: the tests below judge the floor's
+    rules, not the model's measured cosine)."""
     from carto_core.semantic.indexer import run_index
 
     monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
@@ -118,14 +119,32 @@ def test_a_question_the_home_answers_is_found(shop):
     assert document["floor"]["found"] and document["floor"]["below"] == 0
 
 
-@pytest.mark.parametrize("off", [{"CARTO_SEARCH_FLOOR": "off"}, {"CARTO_SEMANTIC_EVIDENCE_FLOOR": ""}])
-def test_without_a_floor_the_nearest_neighbours_are_results_as_before(shop, monkeypatch, off):
-    for name, value in off.items():
-        monkeypatch.setenv(name, value)
+def test_without_a_floor_the_nearest_neighbours_are_results_as_before(shop, monkeypatch):
+    monkeypatch.setenv("CARTO_SEARCH_FLOOR", "off")
     code, document, _ = search(UNSEEN[0])
     assert code == 0 and document["results"]
     assert document["floor"]["found"] and document["floor"]["below"] == 0
-    assert document["floor"]["enabled"] is ("CARTO_SEARCH_FLOOR" not in off)
+    assert document["floor"]["enabled"] is False
+
+
+def test_wordllama_states_a_floor_of_its_own(shop, monkeypatch):
+    """The user install's embedder: with no floor set, its own cosine (0.22) judges. The
+    questions the home never saw find nothing; questions asked in other words than their rows'
+    are found by meaning ("shopping basket sum wrong" for "the checkout total ignores the
+    coupon when the cart has bundles", no keyword ladder holding it; "credential rotation"
+    for "rotated the API tokens", whose one shared stem is under half the query)."""
+    monkeypatch.delenv("CARTO_SEMANTIC_EVIDENCE_FLOOR")
+    for query in UNSEEN:
+        code, document, _ = search(query)
+        assert code == 3 and document["results"] == []
+        assert document["floor"]["semantic_min"] is not None
+        assert document["floor"]["best_semantic"] < document["floor"]["semantic_min"]
+    code, document, _ = search("shopping basket sum wrong")
+    assert code == 0 and ids(document)[0] == shop[0]
+    assert document["floor"]["best_coverage"] is None
+    code, document, _ = search("credential rotation")
+    assert code == 0 and ids(document) == [shop[4]]
+    assert 0 < document["floor"]["best_coverage"] < 0.5
 
 
 def test_a_keyword_match_of_half_the_query_is_evidence_and_less_is_not(shop, monkeypatch):

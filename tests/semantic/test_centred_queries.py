@@ -171,8 +171,9 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translat
         tmp_path, monkeypatch):
     """The ranker's wiring: `[semantic] centre` (CARTO_SEMANTIC_CENTRE) wins over the
     embedder's own share; a centred ladder's floor is the model's cosine floor on the centred
-    scale (`floor_for`: here the evidence scores below wordllama's 0.1 and still joins),
-    the cosine itself when the store could not centre the query."""
+    scale (`floor_for`: here the evidence scores below wordllama's 0.1 and still joins; its
+    evidence floor, 0.22, is translated the same way), the cosine itself when the store could
+    not centre the query."""
     from carto_core.logio.home import Home
     from carto_core.search.api import Query
     from carto_rankers.embedders.wordllama_embedder import WordLlamaEmbedder
@@ -217,7 +218,7 @@ def test_the_ladder_takes_the_share_from_settings_then_the_embedder_and_translat
     scope = type("Scope", (), {"project": None, "project_values": (), "served_ids": (),
                                "intent": None, "since": None, "before": None})()
     ranker.rank(Query("what sport", ("sport",)), scope, None)
-    assert seen == [1.0] and floors == [0.1] and kept[-1] == ["evt-a", "evt-b"]
+    assert seen == [1.0] and floors == [0.1, 0.22] and kept[-1] == ["evt-a", "evt-b"]
     FakeSearcher.can_centre = False  # a store without a centroid (Qdrant): cosines, floored
     ranker.rank(Query("what sport", ("sport",)), scope, None)
     assert seen[-1] == 1.0 and kept[-1] == ["evt-a"]

@@ -18,7 +18,7 @@ Config file (`[semantic]`), then environment overrides::
                               # the query (default: the embedder's own; wordllama 1, others 0)
     evidence_floor = 0.35     # CARTO_SEMANTIC_EVIDENCE_FLOOR: the cosine from which a hit is
                               # evidence that a search found something (the relevance floor;
-                              # default: the embedder's own measured one; minilm 0.22)
+                              # default: the embedder's own measured one; minilm and wordllama 0.22)
 
     [semantic.lsa]
     dims = 256                # SVD components

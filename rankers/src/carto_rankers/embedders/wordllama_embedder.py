@@ -235,6 +235,12 @@ class WordLlamaEmbedder(Embedder):
     #: keyword candidate covers (docs/ranking.md, "The semantic ladder weighs what the keyword
     #: side does not cover"): measured, hit@1 / MRR up on a, b, c and d with the question step.
     uncovered_lift = 1.0
+    #: A search whose best hit scores under this cosine (and no keyword match covers the
+    #: question) found nothing: the highest floor that cost no dialogue set an answer in its
+    #: top 10. No band: its word vectors cannot tell a vague question's answer from an unseen
+    #: question's neighbour, and records held to a band lost the commit questions
+    #: (docs/ranking.md, "wordllama's floor").
+    evidence_floor = 0.22
 
     def __init__(self, home, options=None):
         super().__init__(home, options)
