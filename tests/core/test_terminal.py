@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from carto_core.util.terminal import Style, ago, plain, use_colour, width
+from carto_core.util.terminal import Style, ago, duration, plain, use_colour, width
 
 
 class _Tty(io.StringIO):
@@ -21,6 +21,14 @@ class _Tty(io.StringIO):
     (86400 * 400, "1y ago"), (-30, "just now"), (-3600, "in the future")])
 def test_ago(seconds, words):
     assert ago(seconds) == words
+
+
+@pytest.mark.parametrize("ms, words", [
+    (0, "0m"), (29_999, "0m"), (60_000, "1m"), (59 * 60_000, "59m"), (60 * 60_000, "1h00m"),
+    (100 * 60_000, "1h40m"), (47 * 3_600_000 + 59 * 60_000, "47h59m"), (48 * 3_600_000, "2d 0h"),
+    (6307 * 60_000, "4d 9h"), (-5_000, "0m")])
+def test_duration(ms, words):
+    assert duration(ms) == words
 
 
 def test_colour_only_on_a_terminal_without_no_color(monkeypatch):

@@ -62,6 +62,7 @@ def test_tempo_and_leaving_state(tmp_path, monkeypatch):
     assert state == {"repo": str(repo), "branch": "main", "dirty": 2, "upstream": "origin/main", "unpushed": 2}
     text = run("digest", "session", "--session", "sess-1").output
     assert "tempo    " in text and "leaving  shop@main · 2 dirty · 2 unpushed" in text
+    assert "(5m a bar)" in text and "(2h00m)" in text  # in a person's words, not "120 min"
     assert run("digest", "session", "--session", "sess-1", "--json", "--no-git")["leaving"] == []
 
 

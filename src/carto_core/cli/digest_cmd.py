@@ -7,6 +7,7 @@ import os
 import click
 
 from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.terminal import duration
 from carto_core.util.exitcodes import ExitCode
 
 
@@ -59,12 +60,15 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
     c = doc["counts"]
     click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events"
                + (f" (from {doc['turns']} transcript turns: no hook rows)" if doc["evidence"] == "turns" else ""))
-    click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} ({doc['duration_minutes']} min)")
+    click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} "
+               f"({duration(doc['duration_minutes'] * 60000)})")
     if len(doc["lineage"]["thread"]) > 1:
         click.echo("thread   " + " -> ".join(sid[:8] for sid in doc["lineage"]["thread"])
                    + " (linked across /clear, forks and resumes)")
     if doc["tempo"]["sparkline"]:
-        click.echo(f"tempo    {doc['tempo']['sparkline']}  ({doc['tempo']['bin_minutes']} min a bar)")
+        bar = doc["tempo"]["bin_minutes"]
+        bar = f"{round(bar * 60)}s" if bar < 1 else duration(bar * 60000)
+        click.echo(f"tempo    {doc['tempo']['sparkline']}  ({bar} a bar)")
     click.echo(f"projects {', '.join(doc['projects']) or '-'}")
     click.echo(f"activity {c['edits']} edits · {c['bash']} bash · {c['searches']} searches · "
                f"{c['fetches']} fetches · {c['compactions']} compactions · {c['subagents']} subagents")

@@ -32,6 +32,7 @@ from carto_core.model.events import Event
 from carto_core.logio.jsonl import loads_line
 from carto_core.model.project import find_git, is_project_name
 from carto_core.model.session import current_session_id
+from carto_core.util.terminal import duration
 from carto_core.util.timeparse import format_timestamp, parse_when
 
 MAX_UNCLAIMED = 50
@@ -404,17 +405,6 @@ def found_nothing(doc: dict) -> bool:
                 or doc["silent"]["codex_sessions_without_events"] or doc["unclaimed_changes"])
 
 
-def _age(ms: int) -> str:
-    """40m, 1h40m, 2d 3h: hours past two days read as days."""
-    minutes = round(ms / 60000)
-    if minutes < 60:
-        return f"{minutes}m"
-    if minutes < 48 * 60:
-        return f"{minutes // 60}h{minutes % 60:02d}m"
-    hours = round(minutes / 60)
-    return f"{hours // 24}d {hours % 24}h"
-
-
 def render_standup(doc: dict, cwd: str | None = None) -> str:
     cwd = cwd or os.getcwd()
     shorts = {s["id"]: s["short"] for s in doc["sessions"]}
@@ -430,7 +420,7 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         where = f"  [{s['author']} on {s['machine']}]" if s.get("machine") else ""
         lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {s['provider']} "
                      f"{' + '.join(s['projects']) or '-'}{where}")
-        detail = f"    {_age(s['idle_ms'])} idle · {_age(s['span_ms'])} span · {s['events']} events"
+        detail = f"    {duration(s['idle_ms'])} idle · {duration(s['span_ms'])} span · {s['events']} events"
         detail += f" · {len(s['commits'])} commits" if s["commits"] else ""
         detail += f" · {s['pushes']} push{'es' if s['pushes'] != 1 else ''}" if s["pushes"] else ""
         if s.get("evidence") == "turns":
@@ -456,7 +446,7 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
                     shown = item["path"]
                 split = "   [same file, separate worktrees]" if item["worktree_split"] else ""
                 lines.append(f"    {shown}{split}")
-                age = _age(_ms(datetime.fromisoformat(doc["generated"].replace("Z", "+00:00"))
+                age = duration(_ms(datetime.fromisoformat(doc["generated"].replace("Z", "+00:00"))
                                - datetime.fromisoformat(item["last_touched"].replace("Z", "+00:00"))))
                 lines.append("      " + " · ".join(shorts.get(s, s[:8]) for s in item["sessions"])
                              + f"   last touched {age} ago")
@@ -504,7 +494,7 @@ def render_commit(found: dict) -> str:
         lines.append(f"  session {found['session_id']} ({found['provider'] or 'unknown'})")
     else:
         lines.append("  not recorded — backfilled from git history")
-    age = f" · {_age(found['age_ms'])} ago" if found.get("age_ms") is not None else ""
+    age = f" · {duration(found['age_ms'])} ago" if found.get("age_ms") is not None else ""
     lines.append(f"  {found['project'] or '-'} · {found['timestamp']}{age} · {found['event_id']}")
     if found["files"]:
         lines.append("  files: " + ", ".join(found["files"][:10]))

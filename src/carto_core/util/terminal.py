@@ -65,6 +65,18 @@ def width(stream=None, default: int = 100) -> int:
     return min(200, max(40, columns or default))
 
 
+def duration(ms: float) -> str:
+    """How long, in a person's words: "40m", "1h40m", "2d 3h" (hours past two days read as
+    days)."""
+    minutes = max(0, round(ms / 60000))
+    if minutes < 60:
+        return f"{minutes}m"
+    if minutes < 48 * 60:
+        return f"{minutes // 60}h{minutes % 60:02d}m"
+    hours = round(minutes / 60)
+    return f"{hours // 24}d {hours % 24}h"
+
+
 def ago(seconds: float) -> str:
     """How long ago, in a person's words: "just now", "4m ago", "5h ago", "3d ago", "2w ago",
     "4mo ago", "1y ago"; "in the future" for a time ahead of the clock (a skewed machine)."""
