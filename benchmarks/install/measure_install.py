@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-USER_SET = ["carto-core[serve]", "carto-rankers", "carto-claude", "carto-codex", "carto-git",
+USER_SET = ["carto-core[serve]", "carto-rankers[encoder]", "carto-claude", "carto-codex", "carto-git",
             "carto-hermes"]
 
 
@@ -73,7 +73,7 @@ def one_run(scratch: Path) -> dict:
     for kind, args in (("user", ["-r", "requirements.txt"]),
                        ("wheels", ["--no-index", "--find-links", str(wheels), *USER_SET]),
                        ("dev", ["-r", "requirements-dev.txt"])):
-        folder = scratch / kind
+        folder = scratch / f"venv-{kind}"  # not scratch/wheels: that is the wheelhouse
         python = venv(folder)
         seconds = timed([python, "-m", "pip", "install", "-q", *args], ROOT)
         results[kind] = {"seconds": seconds, "bytes": size(folder),

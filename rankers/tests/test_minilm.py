@@ -146,6 +146,38 @@ def test_the_numpy_query_path_gives_onnxruntimes_vectors(embedder):
     assert float(queries[2] @ near) > 0.6 > float(queries[2] @ far)
 
 
+def test_without_onnxruntime_documents_take_the_numpy_pass(tmp_path, monkeypatch, embedder):
+    """The user install has the model and no onnxruntime: documents are embedded by the numpy
+    pass the queries use, to onnxruntime's vectors, and onnxruntime is never imported."""
+    from carto_rankers.embedders import minilm_embedder
+
+    with_onnx = embedder.embed_documents(TEXTS)
+    monkeypatch.delitem(sys.modules, "onnxruntime", raising=False)
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # importing it now fails
+    assert not minilm_embedder.onnxruntime_installed()
+    fresh = MiniLMEmbedder(Home(tmp_path))
+    without = fresh.embed_documents(TEXTS)
+    assert fresh._onnx is None and without.shape == with_onnx.shape
+    assert (with_onnx * without).sum(1).min() >= 0.9999
+    np.testing.assert_allclose(np.linalg.norm(without, axis=1), 1.0, rtol=1e-5)
+
+
+def test_the_index_runs_without_onnxruntime(tmp_path, monkeypatch):
+    from carto_core.semantic.indexer import run_index
+
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    home = _home_with_turns(tmp_path / "h")
+    report = run_index(home)
+    assert report.outcome == "ok" and report.embedded == 2 and report.model.startswith("minilm-l6-")
+    from carto_core.search import SearchRequest, run_search
+    from carto_core.search.engine import SearchEngine
+
+    result = run_search(SearchRequest(query="what pet did I get?", limit=3, all=True),
+                        engine=SearchEngine(home))
+    assert result.semantic.embedder == "minilm" and result.results[0].event_id == "turn-s1-1"
+
+
 def test_a_run_holds_at_most_1024_padded_tokens(tmp_path, monkeypatch):
     """onnxruntime's peak memory grows with rows x length: long rows go a few at a time, short
     ones many at a time, and the vectors are those of each text alone."""

