@@ -69,3 +69,16 @@ def test_a_failing_stream_is_reported_and_the_others_land(tmp_path):
     assert summary.errors == ["bad: ValueError: corrupt input"]
     checkpoints = json.loads((home.state / "checkpoints" / "flaky.json").read_text())
     assert set(checkpoints) == {"a", "c"}
+
+
+def test_the_summary_line_says_why_rows_were_skipped():
+    from collections import Counter
+
+    from carto_core.ingest.runner import IngestSummary
+
+    summary = IngestSummary("codex", streams=3, units=24, written=Counter(turns=3),
+                            skipped=Counter({"unknown_type:future_synthetic_record": 1,
+                                             "replayed_parent_line": 2}), seconds=0.01)
+    assert summary.line().endswith(
+        "3 skipped (replayed parent line 2, unknown type: future_synthetic_record 1)")
+    assert IngestSummary("codex", units=1, seconds=0.01).line().endswith(", 0 skipped")

@@ -72,6 +72,9 @@ class IngestSummary:
             f"{verb} {self.rows_written} rows ({per_log}), {self.already_present} already present, "
             f"{skipped} skipped"
         )
+        if skipped:  # why, most first: "replayed parent line 2, unknown type: x 1"
+            why = sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
+            text += " (" + ", ".join(f"{_reason(key)} {count}" for key, count in why) + ")"
         if self.errors:
             text += f", {len(self.errors)} errors"
         if self.open_rows:
@@ -100,6 +103,14 @@ class IngestSummary:
             "open_until": _clock(self.open_until) if self.open_until is not None else None,
             "semantic_keep_up": self.keep_up,
         }
+
+
+def _reason(key: str) -> str:
+    """A skip reason in words: "replayed_parent_line" -> "replayed parent line",
+    "unknown_type:future_record" -> "unknown type: future_record" (the value as written)."""
+    reason, _, value = key.partition(":")
+    words = reason.replace("_", " ")
+    return f"{words}: {value}" if value else words
 
 
 def _clock(epoch: float | None) -> str:
