@@ -166,11 +166,31 @@ def test_beside_a_word_no_row_holds_a_keyword_match_is_no_evidence(shop, monkeyp
     monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.99")
     code, document, _ = search("quantize decimal plumber")
     assert code == 3 and document["results"] == [] and document["floor"]["best_coverage"] >= 0.5
-    assert "which holds words no row holds (no keyword match is evidence then)" in \
+    assert "which holds words no row holds (plumber: no keyword match is evidence then)" in \
         document["floor"]["reason"]
+    assert document["floor"]["unheld_words"] == ["plumber"]
+    text = CliRunner().invoke(cli, ["search", "quantize decimal plumber"]).output
+    assert "No row holds plumber." in text
     monkeypatch.setenv("CARTO_SEMANTIC_EVIDENCE_FLOOR", "0.01")  # the semantic ladder's word
     code, document, _ = search("quantize decimal plumber")
     assert code == 0 and document["results"][0]["event_id"] == shop[1]
+
+
+@pytest.mark.parametrize("query, words", [
+    ("Kubernetes helm charts for the cart?", ["kubernetes", "helm", "charts"]),  # as typed
+    ("the plumber's heater and the plumber", ["plumber", "heater"]),  # once each, in order
+    ("cart totals", []),  # every word held
+    ("quantize plumber", ["plumber"]),  # a word one row holds is held
+    ("what about the cart?", []),  # "what" is no term beside a word of the topic
+])
+def test_the_words_no_row_holds_are_named_as_typed(shop, query, words):
+    from carto_core.logio.home import current_home
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.floor import unheld_words
+
+    engine = SearchEngine(current_home())
+    engine.ensure_loaded()
+    assert unheld_words(query, engine.analyzer, engine.index.df) == words
 
 
 def test_held_words_beside_words_no_row_holds_still_meet_the_floor(shop, monkeypatch):

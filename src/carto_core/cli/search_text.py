@@ -155,6 +155,8 @@ def notes(result) -> list[str]:
             # Not an empty home: matches were there and judged too weak to be an answer.
             out.append(f"({floor.below} weak match{'es' * (floor.below != 1)} left out by the "
                        "relevance floor: --json's floor says why, CARTO_SEARCH_FLOOR=0 shows them)")
+        if floor is not None and floor.unheld_words:
+            out.append(f"No row holds {', '.join(floor.unheld_words)}.")
         out.append("Try fewer or other words, a wider --since, or --all.")
         if result.unknown_entities:
             names = result.unknown_entities

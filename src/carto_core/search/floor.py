@@ -85,7 +85,7 @@ class FloorReport(Record):
 
     _fields = ("enabled", "found", "coverage_min", "semantic_min", "best_coverage",
                "best_semantic", "below", "reason", "semantic_band", "confirm_min", "best_confirm",
-               "confirm_words", "best_turn", "record_band")
+               "confirm_words", "best_turn", "record_band", "unheld_words")
     enabled: bool
     #: Some candidate is evidence (or the floor is off, or there was no candidate).
     found: bool
@@ -110,13 +110,17 @@ class FloorReport(Record):
     #: When records were judged from another score than the band (a home of few records, or of
     #: many): the score from which a record was evidence.
     record_band: float | None
+    #: When a keyword match was no evidence because the query holds words no row holds: those
+    #: words, as typed (lower-cased), so an agent can ask again in the home's words.
+    unheld_words: list[str]
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
                  semantic_min: float | None = None, best_coverage: float | None = None,
                  best_semantic: float | None = None, below: int = 0, reason: str = "",
                  semantic_band: float | None = None, confirm_min: float | None = None,
                  best_confirm: float | None = None, confirm_words: list[str] | None = None,
-                 best_turn: float | None = None, record_band: float | None = None):
+                 best_turn: float | None = None, record_band: float | None = None,
+                 unheld_words: list[str] | None = None):
         self.enabled = enabled
         self.found = found
         self.coverage_min = coverage_min
@@ -131,6 +135,7 @@ class FloorReport(Record):
         self.confirm_words = list(confirm_words or [])
         self.best_turn = best_turn
         self.record_band = record_band
+        self.unheld_words = list(unheld_words or [])
 
     def to_dict(self) -> dict:
         def r(x):
@@ -142,13 +147,15 @@ class FloorReport(Record):
                 "below": self.below, "reason": self.reason,
                 "semantic_band": r(self.semantic_band), "confirm_min": r(self.confirm_min),
                 "best_confirm": r(self.best_confirm), "confirm_words": list(self.confirm_words),
-                "best_turn": r(self.best_turn), "record_band": r(self.record_band)}
+                "best_turn": r(self.best_turn), "record_band": r(self.record_band),
+                "unheld_words": list(self.unheld_words)}
 
 
 def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool = True,
           coverage_min: float = COVERAGE,
           conversation: Callable[[np.ndarray], np.ndarray] | None = None,
-          records: Callable[[object], int] | None = None) -> FloorReport:
+          records: Callable[[object], int] | None = None,
+          unheld_words: Callable[[], list[str]] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
@@ -156,7 +163,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     embedder never measured for one). `conversation`: for a ladder's documents, which are
     turns of a conversation (under a ladder's band only they can be evidence, and records from
     `record_band`); None: every row is judged alike. `records`: for a ladder, how many records
-    it can hold (None: many, the band)."""
+    it can hold (None: many, the band). `unheld_words`: the query's words no row holds, asked
+    only to say them in the reason of a search that found nothing beside them."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if not stated:
@@ -220,8 +228,10 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     report.below = candidates
     parts = []
     if best_cov is not None and unheld:
+        report.unheld_words = list(unheld_words()) if unheld_words is not None else []
+        named = f"{', '.join(report.unheld_words)}: " if report.unheld_words else ""
         parts.append(f"the best keyword match holds {best_cov:.0%} of the query, which holds "
-                     f"words no row holds (no keyword match is evidence then)")
+                     f"words no row holds ({named}no keyword match is evidence then)")
     elif best_cov is not None:
         parts.append(f"the best keyword match holds {best_cov:.0%} of the query (evidence "
                      f"from {coverage_min:.0%})")
@@ -247,6 +257,22 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         parts[-1] += f" (evidence from {semantic_min:.2f})"
     report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
     return report
+
+
+def unheld_words(text: str, analyzer, df: Callable[[str], int]) -> list[str]:
+    """The words of a query that no row holds, as typed (lower-cased, first seen first): the
+    words behind the analyzer's query terms whose document count (`df`) is 0 ("kubernetes",
+    "helm" on a home that never saw them; the stems the index reads are not what was typed)."""
+    import re
+
+    unheld = {term for term in analyzer.query(text).terms if df(term) == 0}
+    out: list[str] = []
+    for raw in re.findall(r"[^\W_]+(?:['\u2019-][^\W_]+)*", text):
+        terms = unheld.intersection(analyzer.query_terms(raw))
+        if terms:  # each unheld term named once, by the first word that gave it
+            out.append(re.sub("['\u2019]s$", "", raw.lower()))
+            unheld -= terms
+    return out
 
 
 def record_band(ladder, records: Callable[[object], int] | None) -> float | None:

@@ -45,7 +45,8 @@ from carto_core.search.api import (
 from carto_core.search.answers import formulas_last, lend_answers, turn_codes
 from carto_core.search.current import current_first
 from carto_core.search.nearness import nearest_first
-from carto_core.search.floor import RECORDS_COUNTED, judge, record_band, switched_off
+from carto_core.search.floor import (RECORDS_COUNTED, judge, record_band, switched_off,
+                                     unheld_words)
 
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
@@ -282,7 +283,9 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     candidates = len(fused)
     fused, floor = trim(fused)
     verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config),
-                    conversation=conversation, records=records)
+                    conversation=conversation, records=records,
+                    unheld_words=lambda: unheld_words(request.query, engine.analyzer,
+                                                      engine.index.df))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
