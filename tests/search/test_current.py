@@ -35,11 +35,12 @@ def _page(engine, scores: dict[str, float], **options) -> list[tuple[str, float]
 def test_a_turn_that_says_how_things_are_now_goes_up_within_the_lift(tmp_path):
     engine = SearchEngine(_home(tmp_path))
     engine.ensure_loaded()
-    # within 15 % of the row above it: the change told goes over it, the scores stay
-    assert _page(engine, {"turn-s1-1": 1.0, "turn-s0-1": 0.9, "turn-s2-1": 0.5}) == [
-        ("turn-s0-1", 1.0), ("turn-s1-1", 0.9), ("turn-s2-1", 0.5)]
-    # further under than the lift: it stays
-    assert [e for e, _ in _page(engine, {"turn-s1-1": 1.0, "turn-s0-1": 0.8})] == [
+    # within 30 % of the row above it (0.8 x 1.3 over 1.0): the change told goes over it,
+    # the scores stay
+    assert _page(engine, {"turn-s1-1": 1.0, "turn-s0-1": 0.8, "turn-s2-1": 0.5}) == [
+        ("turn-s0-1", 1.0), ("turn-s1-1", 0.8), ("turn-s2-1", 0.5)]
+    # further under than the lift (0.75 x 1.3 under 1.0): it stays
+    assert [e for e, _ in _page(engine, {"turn-s1-1": 1.0, "turn-s0-1": 0.75})] == [
         "turn-s1-1", "turn-s0-1"]
     # no turn says how things are now: as it was
     assert [e for e, _ in _page(engine, {"turn-s1-1": 1.0, "turn-s2-1": 0.99})] == [
@@ -91,10 +92,11 @@ def test_which_texts_say_how_things_are_now(text, says):
 
 
 def test_the_measured_lift():
-    """docs/ranking.md ("How things are now"): 0.15, not 0.3 (more first places, twice the
-    losses), over the first 30 results, not 10 (more answers in the first ten, none lower
-    than one place)."""
-    assert (current.LIFT, current.PAGE) == (0.15, 30)
+    """docs/ranking.md ("How things are now"): 0.3 over the first 30 results (0.15 first,
+    when it read ten: half the losses then; with thirty read, 0.3 gave nine more first
+    places of 1,866 and two of 66 on a set never run before), not 10 (more answers in the
+    first ten, none lower than one place)."""
+    assert (current.LIFT, current.PAGE) == (0.3, 30)
 
 
 def test_a_change_told_under_the_first_ten_can_join_them(tmp_path):

@@ -17,7 +17,7 @@ from carto_core.search.nearness import page_reordered
 #: How much more a turn that says how things are now weighs in the order of the first
 #: results, and how many of them are read: thirty, not the ten of a page (a turn telling the
 #: change, ranked 11th-30th beside talk of the topic, was never reached).
-LIFT = 0.15
+LIFT = 0.3
 PAGE = 30
 
 
