@@ -198,11 +198,21 @@ Sets (generated, deterministic, with one fixed clock):
   daughter's hospital ward, his son's tuition academy, where his mother spends her afternoons,
   the college his wife is posted to, the family's car and the animal bought for Eid ul Adha,
   questions from specific to vague, one row per utterance, sessions of one to seven exchanges
-  over 385 days) x 3 seeds among 4,800 coding events: the twenty-seventh check set.
+  over 385 days) x 3 seeds among 4,800 coding events: the twenty-seventh check set;
+- `dlg-ad`: dialogues variant ad (written apart a twenty-eighth time: a deckhand on the car
+  ferries of Nordland in Norway, living in Bodø, who goes ski touring, runs orienteering with a
+  club and is doing up her father's old wooden boat to jig for cod before her shifts,
+  with a partner who works offshore on rotations, a daughter in the school band, a young son
+  who plays football and her father, a retired fisherman, getting too old to live alone, the
+  crossing she crews, the summit she is aiming to ski, the job on the boat, where she fishes,
+  the orienteering race she is entered in, the installation her partner flies out to, her
+  daughter's instrument, her son's team and where her father lives, questions from specific
+  to vague, one row per utterance, sessions of one to eight exchanges over 390 days) x 3 seeds
+  among 4,900 coding events: the twenty-eighth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab and dlg-ac are
-  built with the others but not in the default --sets: they stay unseen until a default
-  chosen on the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac and
+  dlg-ad are built with the others but not in the default --sets: they stay unseen until a
+  default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -282,7 +292,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
-              "dlg-ac")
+              "dlg-ac", "dlg-ad")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -313,9 +323,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
-           "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 |",
+           "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
