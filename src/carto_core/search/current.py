@@ -4,7 +4,7 @@ the turn that tells the change ("Swapped a single aid for a TV listener headset"
 rows beside it on the page talk about the topic without saying how it stands ("My ears ring
 all the time"). Of the first `PAGE` results, the conversation turns that say how things are
 now (the analyzer's `says_how_things_are_now`) weigh `LIFT` more in their order, so a change
-told just under the first ten can join them; those results keep their rows and their scores
+told under the first ten can join them; those results keep their rows and their scores
 (docs/ranking.md, "How things are now").
 """
 
@@ -15,10 +15,10 @@ from carto_core.search.api import Fused
 from carto_core.search.nearness import page_reordered
 
 #: How much more a turn that says how things are now weighs in the order of the first
-#: results, and how many of them are read: thirty, not the ten of a page (a turn telling the
-#: change, ranked 11th-30th beside talk of the topic, was never reached).
+#: results, and how many of them are read: fifty, not the ten of a page (a turn telling the
+#: change, ranked under the first page beside talk of the topic, was never reached).
 LIFT = 0.3
-PAGE = 30
+PAGE = 50
 
 
 def current_first(engine, fused: list[Fused], page: int = PAGE,
