@@ -26,6 +26,7 @@ EXPORTS: dict[str, str] = {
     "start_keep_up": "carto_core.capture.keepup:start_keep_up",
     "capture_transcript": "carto_core.capture.live:capture_transcript",
     "source_options": "carto_core.capture.live:source_options",
+    "transcript_changed": "carto_core.capture.live:transcript_changed",
     "capture_agent_event": "carto_core.capture.milestones:capture_agent_event",
     "capture_milestone": "carto_core.capture.milestones:capture_milestone",
     "capture_session_start": "carto_core.capture.milestones:capture_session_start",

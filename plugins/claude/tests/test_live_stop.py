@@ -250,3 +250,34 @@ def test_a_large_backlog_or_a_busy_lock_is_handed_to_a_detached_child(tmp_path):
         time.sleep(0.1)
     assert "armadillo" in turn_rows(home)[-1]["summary"]
     assert time.monotonic() - started < 60
+
+
+def test_a_subagent_transcript_written_after_its_subagentstop_is_read_at_the_next_stop(tmp_path):
+    """The genuine client can fire SubagentStop before `<session>/subagents/agent-<id>.jsonl`
+    exists: that hook reads nothing (one hook.log line), and the session's next Stop reads the
+    subagent's turns; a Stop after that reads them no more."""
+    home = tmp_path / "home"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "check the notes with a helper")
+    t.add("assistant", "asking a helper to read the notes")
+    agent = Transcript(t.path.with_suffix("") / "subagents" / "agent-a1b2c3.jsonl")
+    payload = {"session_id": SID, "transcript_path": str(t.path), "cwd": "/w/proj",
+               "hook_event_name": "SubagentStop", "agent_id": "a1b2c3",
+               "agent_transcript_path": str(agent.path)}
+    done = run(home, "hook", "claude", "SubagentStop", stdin=json.dumps(payload).encode())
+    assert done.returncode == 0
+    assert any("agent-a1b2c3.jsonl: does not exist" in line for line in hook_log(home))
+    assert not [r for r in turn_rows(home) if r.get("agent_id")]
+
+    agent.add("user", "read the notes about the pelican migration")  # the client writes it now
+    agent.add("assistant", "the notes say the pelicans left in March")
+    stop(home, t.path)
+    mine = [r["event_id"] for r in turn_rows(home) if r.get("agent_id") == "a1b2c3"]
+    assert mine and all(e.startswith(f"turn-{SID}-agent-a1b2c3-") for e in mine)
+    assert search(home, "pelican")[0]["event_id"] == mine[0]
+    from carto_core.capture.live import state_path
+
+    state = state_path(Home(home), "claude", f"transcript:{agent.path}")
+    before = (len(turn_rows(home)), state.stat().st_mtime_ns)
+    stop(home, t.path)  # nothing changed since: the subagent's transcript is not read again
+    assert (len(turn_rows(home)), state.stat().st_mtime_ns) == before

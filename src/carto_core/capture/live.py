@@ -71,6 +71,20 @@ def state_path(home, source: str, key: str):
     return home.state / LIVE_DIR / source / (sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".json")
 
 
+def transcript_changed(home, source: str, key: str, path: str) -> bool:
+    """Whether the transcript at `path` was written since its live state was saved (True when
+    it was never ingested live; False when it cannot be stat'ed): two stats, so a hook can look
+    over several transcripts and read only those that changed."""
+    try:
+        written = os.stat(path).st_mtime_ns
+    except OSError:
+        return False
+    try:
+        return written > os.stat(state_path(home, source, key)).st_mtime_ns
+    except OSError:
+        return True
+
+
 def lock_name(source: str) -> str:
     return f"{LIVE_DIR}/{source}.lock"
 

@@ -27,6 +27,8 @@ Import-light (stdlib + carto_core's stdlib modules): runs on every tool call.
 
 from __future__ import annotations
 
+import os
+
 # PostToolUse (most calls) needs only these; rarer events import their builders where used.
 from carto_core.api import (
     Context, Outcome, capture_file_edit, capture_patch, capture_shell, recorded_tool_calls,
@@ -81,7 +83,8 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     elif event_name == "SessionStart":
         _session_start(ctx, out)
     elif event_name == "Stop":
-        _live_transcript(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")))
+        _live_transcript(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")),
+                         subagents=True)
     elif event_name == "UserPromptSubmit":
         _prompt_submit(ctx, out)
     elif event_name == "SessionEnd":
@@ -93,7 +96,7 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         from carto_core.api import is_regular
 
         if ctx.transcript and is_regular(ctx.transcript):  # gone with its session: nothing to add
-            _live_transcript(ctx, out, ctx.transcript)
+            _live_transcript(ctx, out, ctx.transcript, subagents=True)
     else:
         # PreCompact, PostCompact, SubagentStop as every provider.
         from carto_core.api import capture_agent_event
@@ -106,14 +109,30 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 
 
 def _live_transcript(ctx: Context, out: Outcome, path: str, *, answer: str = "",
-                     keep_up: bool = True) -> None:
-    """Stop, SubagentStop, SessionEnd: the transcript's new and grown turns, written now."""
+                     keep_up: bool = True, subagents: bool = False) -> None:
+    """Stop, SubagentStop, SessionEnd: the transcript's new and grown turns, written now; with
+    `subagents`, those of its subagents' transcripts written since they were last read."""
     from carto_core.api import capture_transcript
 
     from carto_claude.live import READER, SOURCE, stream_key
 
     capture_transcript(ctx, out, source=SOURCE, key=stream_key(path), path=path, reader=READER,
                        answer=answer)
+    if subagents and path.endswith(".jsonl"):
+        # Claude Code writes `<session>/subagents/agent-<id>.jsonl` and can fire SubagentStop
+        # before the file exists (seen under load): that hook reads nothing, so the session's
+        # next Stop or its SessionEnd reads what changed since.
+        from carto_core.api import transcript_changed
+
+        try:
+            entries = sorted(os.scandir(path[:-len(".jsonl")] + "/subagents"), key=lambda e: e.name)
+        except OSError:
+            entries = []
+        for entry in entries:
+            if (entry.name.startswith("agent-") and entry.name.endswith(".jsonl")
+                    and transcript_changed(ctx.home, SOURCE, stream_key(entry.path), entry.path)):
+                capture_transcript(ctx, out, source=SOURCE, key=stream_key(entry.path),
+                                   path=entry.path, reader=READER)
     if keep_up:
         from carto_core.api import start_keep_up
 
