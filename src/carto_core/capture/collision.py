@@ -162,11 +162,6 @@ def _oldest_before(data: bytes, cutoff: datetime) -> bool:
     return moment is None or moment < cutoff
 
 
-def _age(delta: timedelta) -> str:
-    minutes = max(0, round(delta.total_seconds() / 60))
-    return f"{minutes}m" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
-
-
 def peer_touches(home, session_id: str, file_path: str, *, now: datetime | None = None,
                  window_minutes: int = WINDOW_MINUTES) -> list[dict]:
     """Rows of other sessions that touched the same file within the window, newest first:
@@ -223,9 +218,12 @@ def collision_note(home, session_id: str, file_path: str, now: datetime | None =
         if contention_key(newest["path"]) != newest["path"]:
             where = " in another checkout"
         verb = "committed" if newest["type"] == "git_commit" else "edited"
+        from carto_core.util.terminal import duration  # a collision is rare: not on every call
+
         return (
             f"carto: heads-up - {who}{more} {verb} {os.path.basename(file_path)}{where} "
-            f"{_age(now - newest['timestamp'])} ago ({newest['event_id']}); "
+            f"{duration((now - newest['timestamp']).total_seconds() * 1000)} ago "
+            f"({newest['event_id']}); "
             f"check `carto standup` before overwriting their work."
         )
     except Exception:  # a hook helper must never fail the edit
