@@ -281,3 +281,11 @@ def test_a_subagent_transcript_written_after_its_subagentstop_is_read_at_the_nex
     before = (len(turn_rows(home)), state.stat().st_mtime_ns)
     stop(home, t.path)  # nothing changed since: the subagent's transcript is not read again
     assert (len(turn_rows(home)), state.stat().st_mtime_ns) == before
+
+    # a subagent's own subagent, a folder deeper (`subagents/**/agent-<id>.jsonl`), likewise
+    nested = Transcript(agent.path.parent / "agent-a1b2c3" / "agent-d4e5f6.jsonl")
+    nested.add("user", "count the albatross sightings in the notes")
+    nested.add("assistant", "three albatross sightings")
+    stop(home, t.path)
+    assert [r["event_id"] for r in turn_rows(home) if r.get("agent_id") == "d4e5f6"]
+    assert len(turn_rows(home)) > before[0]

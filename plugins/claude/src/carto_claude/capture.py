@@ -119,20 +119,19 @@ def _live_transcript(ctx: Context, out: Outcome, path: str, *, answer: str = "",
     capture_transcript(ctx, out, source=SOURCE, key=stream_key(path), path=path, reader=READER,
                        answer=answer)
     if subagents and path.endswith(".jsonl"):
-        # Claude Code writes `<session>/subagents/agent-<id>.jsonl` and can fire SubagentStop
-        # before the file exists (seen under load): that hook reads nothing, so the session's
-        # next Stop or its SessionEnd reads what changed since.
+        # Claude Code writes `<session>/subagents/**/agent-<id>.jsonl` and can fire
+        # SubagentStop before the file exists (seen under load): that hook reads nothing, so
+        # the session's next Stop or its SessionEnd reads what changed since.
         from carto_core.api import transcript_changed
 
-        try:
-            entries = sorted(os.scandir(path[:-len(".jsonl")] + "/subagents"), key=lambda e: e.name)
-        except OSError:
-            entries = []
-        for entry in entries:
-            if (entry.name.startswith("agent-") and entry.name.endswith(".jsonl")
-                    and transcript_changed(ctx.home, SOURCE, stream_key(entry.path), entry.path)):
-                capture_transcript(ctx, out, source=SOURCE, key=stream_key(entry.path),
-                                   path=entry.path, reader=READER)
+        for folder, dirs, names in os.walk(path[:-len(".jsonl")] + "/subagents"):
+            dirs.sort()
+            for name in sorted(names):
+                agent = os.path.join(folder, name)
+                if (name.startswith("agent-") and name.endswith(".jsonl")
+                        and transcript_changed(ctx.home, SOURCE, stream_key(agent), agent)):
+                    capture_transcript(ctx, out, source=SOURCE, key=stream_key(agent),
+                                       path=agent, reader=READER)
     if keep_up:
         from carto_core.api import start_keep_up
 
