@@ -208,10 +208,21 @@ Sets (generated, deterministic, with one fixed clock):
   the orienteering race she is entered in, the installation her partner flies out to, her
   daughter's instrument, her son's team and where her father lives, questions from specific
   to vague, one row per utterance, sessions of one to eight exchanges over 390 days) x 3 seeds
-  among 4,900 coding events: the twenty-eighth check set.
+  among 4,900 coding events: the twenty-eighth check set;
+- `dlg-ae`: dialogues variant ae (written apart a twenty-ninth time: a welder at a shipyard on
+  the Inland Sea in Japan, living in Onomichi, who practises kyudo (Japanese archery) at the
+  municipal dojo, rides the island bridges with a cycling group, sings enka in a neighbourhood
+  karaoke contest and keeps a small plot on the hillside, with a husband who drives a taxi on
+  nights, a son whose company moves him around the country, a daughter who has opened a hair
+  salon in Fukuoka and a stray cat that has moved in, the ship she is welding, the archery
+  grade she is going for, the long ride she has entered, her contest song, the cab her husband
+  drives, where her son is posted, where her daughter's salon is, what the cat is called and
+  what is growing on her plot, questions from specific to vague, one row per utterance,
+  sessions of one to eight exchanges over 395 days) x 3 seeds among 5,000 coding events: the
+  twenty-ninth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac and
-  dlg-ad are built with the others but not in the default --sets: they stay unseen until a
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad
+  and dlg-ae are built with the others but not in the default --sets: they stay unseen until a
   default chosen on the other sets is checked on them.
 
 Usage (repository root):
@@ -292,7 +303,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
-              "dlg-ac", "dlg-ad")
+              "dlg-ac", "dlg-ad", "dlg-ae")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -323,9 +334,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-p h@1 / h@10 | dlg-q h@1 / h@10 | dlg-r h@1 / h@10 | dlg-s h@1 / h@10 "
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
-           "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 |",
+           "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
+           "| dlg-ae h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
