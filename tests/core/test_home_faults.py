@@ -123,3 +123,26 @@ def test_a_write_command_on_a_read_only_home_names_it(sample):
     assert done.returncode == 1
     (line,) = done.stderr.decode().strip().splitlines()
     assert line.startswith("carto: profile: no space left on the disk holding ")
+
+
+@pytest.mark.parametrize("args", [["search", "rounding"], ["search", "rounding", "--json"],
+                                  ["facts", "census"], ["sessions", "--since", "10y"],
+                                  ["doctor"], ["config"]],
+                         ids=lambda a: " ".join(a[:2]))
+def test_a_reader_that_leaves_early_ends_the_command_quietly(sample, args):
+    """`carto sessions | head -1`: the reader closes the pipe before carto has written. The
+    command ends with exit 1 and says nothing of it, as any command line tool does; it once
+    named the pipe as a fault of the home ("carto: sessions: Broken pipe: a file") and then
+    failed again flushing at exit ("Exception ignored ... BrokenPipeError", exit 120)."""
+    read, write = os.pipe()
+    os.close(read)  # every write to stdout fails with EPIPE, whatever its size
+    try:
+        done = subprocess.run([*CARTO, *args], stdout=write, stderr=subprocess.PIPE,
+                              env={**os.environ, "CARTO_HOME": str(sample), "CARTO_CATCHUP": "0"},
+                              timeout=120, stdin=subprocess.DEVNULL)
+    finally:
+        os.close(write)
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 1, err
+    assert not [word for word in ("Broken pipe", "BrokenPipeError", "Exception ignored", "Traceback",
+                                  "carto: ") if word in err], err

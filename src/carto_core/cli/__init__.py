@@ -107,6 +107,9 @@ class CartoGroup(click.Group):
         # machine's state, not a bug: one line naming it and exit 1, never a traceback.
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            # The reader left early (`carto sessions | head`): click's main ends quietly, exit 1.
+            raise
         except OSError as exc:
             from carto_core.util.exitcodes import ExitCode
             from carto_core.logio.home import current_home
