@@ -83,6 +83,26 @@ def test_warm_and_cold_answers_are_the_same_bytes(warm, home):
     assert json.loads(facts_hot[1])["facts"] == json.loads(facts_cold[1])["facts"]
 
 
+def test_a_warm_answer_to_a_reader_that_left_ends_quietly(warm, home):
+    """`carto search X | head -1` answered warm: the reader has closed the pipe, so writing the
+    answer fails; the command ends with exit 1 and no traceback, as a cold run does (it once
+    ended in a BrokenPipeError traceback, exit 120)."""
+    for args in (["search", "discount codes"], ["search", "discount codes", "--json"],
+                 ["facts", "census"]):
+        before = warm.state.warm.served
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            done = subprocess.run([sys.executable, "-m", "carto_core", *args], stdout=write,
+                                  stderr=subprocess.PIPE, timeout=120,
+                                  env={**os.environ, "CARTO_HOME": str(home.root), "CARTO_WARM": "1"})
+        finally:
+            os.close(write)
+        assert warm.state.warm.served == before + 1, f"{args} was not answered warm"
+        err = done.stderr.decode("utf-8", "replace")
+        assert done.returncode == 1 and "Traceback" not in err and "Broken" not in err, (args, err)
+
+
 def test_a_warm_answer_records_the_callers_session(warm, home):
     from carto_core.search.telemetry import read_served
 

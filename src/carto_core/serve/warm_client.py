@@ -109,9 +109,15 @@ def try_warm(args: list[str]) -> int | None:
         return None
     import base64
 
-    sys.stdout.buffer.write(base64.b64decode(answer["stdout"]))
+    try:
+        sys.stdout.buffer.write(base64.b64decode(answer["stdout"]))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader left early (`carto search X | head -1`): end quietly with exit 1, as the
+        # cold path does (click's main), what is left unwritten going nowhere at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     sys.stderr.buffer.write(base64.b64decode(answer["stderr"]))
-    sys.stdout.flush()
     sys.stderr.flush()
     return int(answer["exit"])
 
