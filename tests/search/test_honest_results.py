@@ -1,5 +1,6 @@
 """An honest result set, as `carto search --json` shows it: a short commit sha finds its
-commit, a query of symbols says why nothing can match it."""
+commit, a word asked by its spelling (`word*`, a short sha) that no row holds finds nothing, a
+query of symbols says why nothing can match it."""
 
 from __future__ import annotations
 
@@ -63,6 +64,45 @@ def test_a_number_shorter_than_a_sha_stays_a_term(home_env):
     padding(home_env, 5)
     code, document, _ = search("123456")
     assert code == 0 and ids(document) == [exact]
+
+
+@pytest.mark.parametrize("query, typed", [("deplo* tour", ["deplo*"]), ("DEPLO* tour", ["deplo*"]),
+                                          (f"{SHA[:7]} tour", [SHA[:7]])])
+def test_a_word_asked_by_its_spelling_that_no_row_holds_finds_nothing(home_env, query, typed):
+    """`deplo*` asks for rows holding a word that starts so, and a short sha for its commit:
+    when no row holds one, the search found nothing (exit 3) and names it, though other words
+    of the query match (the tour row was a result before)."""
+    home_env.prompt("a tour of the repository, module by module")
+    padding(home_env, 5)
+    code, document, _ = search(query)
+    assert code == 3 and ids(document) == []
+    floor = document["floor"]
+    assert not floor["found"] and floor["unheld_words"] == typed and floor["below"] == 1
+    assert f"no row holds a word starting as {typed[0]} does" in floor["reason"]
+    code, document, _ = search("tou* repository")  # a prefix some row's word starts with
+    assert code == 0 and len(ids(document)) == 1
+    home_env.prompt("deployed the tour page")
+    code, document, _ = search(query.replace(SHA[:7], "deplo*"))
+    assert code == 0 and len(ids(document)) == 2
+
+
+def test_a_prefix_no_row_holds_is_shown_as_before_with_the_floor_off(home_env, monkeypatch):
+    monkeypatch.setenv("CARTO_SEARCH_FLOOR", "off")
+    tour = home_env.prompt("a tour of the repository, module by module")
+    padding(home_env, 5)
+    code, document, _ = search("deplo* tour")
+    assert code == 0 and ids(document) == [tour]
+
+
+def test_a_prefix_whose_only_row_was_forgotten_finds_nothing(home_env):
+    gone = home_env.prompt("deployed the tour page")
+    home_env.prompt("a tour of the repository, module by module")
+    padding(home_env, 5)
+    assert search("deplo* tour")[0] == 0
+    result = CliRunner().invoke(cli, ["forget", "--event", gone, "--write"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    code, document, _ = search("deplo* tour")
+    assert code == 3 and document["floor"]["unheld_words"] == ["deplo*"]
 
 
 @pytest.mark.parametrize("query", ["🚀", "🔥 🔥", "→ ✅"])

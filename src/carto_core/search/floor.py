@@ -155,7 +155,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
           coverage_min: float = COVERAGE,
           conversation: Callable[[np.ndarray], np.ndarray] | None = None,
           records: Callable[[object], int] | None = None,
-          unheld_words: Callable[[], list[str]] | None = None) -> FloorReport:
+          unheld_words: Callable[[], list[str]] | None = None,
+          unmatched: list[str] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
@@ -164,9 +165,19 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     turns of a conversation (under a ladder's band only they can be evidence, and records from
     `record_band`); None: every row is judged alike. `records`: for a ladder, how many records
     it can hold (None: many, the band). `unheld_words`: the query's words no row holds, asked
-    only to say them in the reason of a search that found nothing beside them."""
+    only to say them in the reason of a search that found nothing beside them. `unmatched`:
+    the query's `word*` prefixes and short shas, as typed, that no row's word starts with: a
+    search asking for a word by its spelling found nothing when no row holds one, whatever
+    is near it in meaning."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
+    if unmatched:
+        return FloorReport(True, False, coverage_min, below=candidates,
+                           unheld_words=list(unmatched),
+                           reason=f"{candidates} candidate(s) below the relevance floor: no row "
+                                  f"holds a word starting as {', '.join(unmatched)} does (a "
+                                  "`word*` or a short sha asks for such a word, not for "
+                                  "what is near it in meaning)")
     if not stated:
         return FloorReport(True, True, coverage_min)
     best_cov = best_sem = best_turn = moved = None

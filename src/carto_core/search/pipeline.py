@@ -285,7 +285,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config),
                     conversation=conversation, records=records,
                     unheld_words=lambda: unheld_words(request.query, engine.analyzer,
-                                                      engine.index.df))
+                                                      engine.index.df),
+                    unmatched=unmatched_prefixes(query, engine.index))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     lap("trim")
@@ -312,6 +313,14 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
     return result
+
+
+def unmatched_prefixes(query: Query, index) -> list[str]:
+    """The query's prefixes that no indexed word starts with, as typed: `deploy*`, or a
+    short sha without its star."""
+    typed = query.text.lower()
+    return [f"{prefix}*" if f"{prefix}*" in typed else prefix for prefix in query.prefixes
+            if not index.prefix_terms(prefix, limit=1)]
 
 
 def records_set_aside(ladders: list[Ladder], conversation, records=None) -> list[Ladder]:
