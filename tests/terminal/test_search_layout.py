@@ -114,3 +114,37 @@ def test_nothing_found_over_weak_matches_says_they_were_left_out():
                     "Try fewer or other words, a wider --since, or --all."]
     assert notes(result(FloorReport(True, True))) == weak[1:]  # nothing matched at all
     assert notes(result(None)) == weak[1:]
+
+
+def _page(ids_and_texts):
+    from types import SimpleNamespace
+
+    hits = [SimpleNamespace(event_id=i, timestamp="2026-11-30T12:00:00Z", project="webshop",
+                            summary=text) for i, text in ids_and_texts]
+    return SimpleNamespace(results=hits, query="codebase")
+
+
+def test_oneline_lines_up_its_columns_whatever_the_ids(monkeypatch):
+    """Ids of a page differ in length (a subagent's turn id is longer): the ages and projects
+    still start in one column (they were pushed along by each longer id)."""
+    from datetime import datetime, timezone
+
+    from carto_core.cli.search_text import render_oneline
+    from carto_core.util.terminal import Style
+
+    page = _page([("turn-5c03-1", "the codebase"), ("turn-5c03-agent-test-hash-123-1", "codebase"),
+                  ("git-a1b2c3d", "codebase tour")])
+    out = render_oneline(page, style=Style(False), width=100,
+                         now=datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc))
+    lines = out.splitlines()
+    assert len({line.index(" 1d ago") for line in lines}) == 1
+    assert len({line.index("webshop") for line in lines}) == 1
+    assert [line.split()[0] for line in lines] == [hit.event_id for hit in page.results]
+
+
+def test_a_cut_after_the_texts_own_ellipsis_shows_one():
+    from carto_core.cli.search_text import query_terms, snippet
+
+    text = "init is analyzing your codebase… /init Please analyze this codebase and write " * 3
+    cut = snippet(text, query_terms("deploy"), 34)
+    assert cut == "init is analyzing your codebase…"

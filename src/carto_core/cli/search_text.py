@@ -63,7 +63,8 @@ def snippet(text: str, terms: list[tuple[str, bool]], room: int) -> str:
     piece = text[start:start + room - 1 - (start > 0)]
     if start + len(piece) < len(text):
         space = piece.rfind(" ")
-        piece = (piece[:space] if space > len(piece) - 20 else piece).rstrip() + "…"
+        # a cut just after the text's own ellipsis ("analyzing your codebase…") shows one
+        piece = (piece[:space] if space > len(piece) - 20 else piece).rstrip(" …") + "…"
     return ("…" if start else "") + piece
 
 
@@ -204,12 +205,15 @@ def render_oneline(result, *, style: Style, width: int, now: datetime | None = N
     now = now or datetime.now(timezone.utc)
     terms = query_terms(result.query)
     lines = []
+    # ids padded to the page's longest, so the ages and projects line up in columns
+    id_width = max((len(hit.event_id) for hit in result.results), default=0)
     for hit in result.results:
         age = age_of(hit.timestamp, now)
         project = hit.project or "-"
-        head = f"{hit.event_id}  {age:>8}  {project}  "
+        head = f"{hit.event_id:<{id_width}}  {age:>8}  {project}  "
         room = max(20, width - len(head))
         text = snippet(hit.summary, terms, room) or "(no text)"
-        lines.append(f"{style(hit.event_id, 'bold', 'cyan')}  {style(f'{age:>8}', 'dim')}  "
+        pad = " " * (id_width - len(hit.event_id))
+        lines.append(f"{style(hit.event_id, 'bold', 'cyan')}{pad}  {style(f'{age:>8}', 'dim')}  "
                      f"{style(project, 'dim')}  {highlight(text, terms, style)}")
     return "\n".join(lines)
