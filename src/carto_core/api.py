@@ -192,6 +192,7 @@ EXPORTS: dict[str, str] = {
     "is_regular": "carto_core.util.safeio:is_regular",
     "open_regular": "carto_core.util.safeio:open_regular",
     "open_own": "carto_core.util.safeio:open_own",
+    "counted": "carto_core.util.terminal:counted",
     "format_timestamp": "carto_core.util.timeparse:format_timestamp",
     "parse_timestamp": "carto_core.util.timeparse:parse_timestamp",
     "utcnow": "carto_core.util.timeparse:utcnow",

@@ -1,4 +1,4 @@
-"""carto_core.util.terminal: when text is coloured, ages in a person's words, the width."""
+"""carto_core.util.terminal: when text is coloured, ages in a person's words, counts, the width."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from carto_core.util.terminal import Style, ago, duration, plain, use_colour, width
+from carto_core.util.terminal import Style, ago, counted, duration, plain, use_colour, width
 
 
 class _Tty(io.StringIO):
@@ -29,6 +29,14 @@ def test_ago(seconds, words):
     (6307 * 60_000, "4d 9h"), (-5_000, "0m")])
 def test_duration(ms, words):
     assert duration(ms) == words
+
+
+@pytest.mark.parametrize("n, noun, plural, words", [
+    (1, "event", None, "1 event"), (2, "event", None, "2 events"), (0, "event", None, "0 events"),
+    (1, "match", "matches", "1 match"), (3, "match", "matches", "3 matches"),
+    (0, "copy", "copies", "0 copies"), (1, "tool call", None, "1 tool call")])
+def test_counted(n, noun, plural, words):
+    assert counted(n, noun, plural) == words
 
 
 def test_colour_only_on_a_terminal_without_no_color(monkeypatch):

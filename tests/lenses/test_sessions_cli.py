@@ -153,3 +153,18 @@ def test_wrapup_pending_lists_what_the_note_counts(tmp_path):
                                          "session_id": SESSIONS["b"], "project": "webshop", "summary": "done"}])
     again = build_start_note(home, "someone-new", "/work/webshop", now=late + timedelta(minutes=1))
     assert again["pending_wrapups"] == len(webshop) - (SESSIONS["b"] in webshop)
+
+
+def test_wrapup_pending_says_each_count_with_its_noun_agreeing(tmp_path):
+    """A pending session with one commit reads "1 commit" (it read "1 commits"); the JSON keeps
+    its numbers."""
+    home = build_sample_home(tmp_path / "h")
+    env = {"CARTO_HOME": str(home.root), "CARTO_WRAPUP_STALE_HOURS": "0"}  # every session is quiet
+    rows = {r["session_id"]: r for r in json.loads(
+        CliRunner().invoke(cli, ["wrapup", "--pending", "--json"], env=env).output)["pending"]}
+    assert [(rows[SESSIONS[k]]["events"], rows[SESSIONS[k]]["commits"], rows[SESSIONS[k]]["edits"])
+            for k in "bd"] == [(5, 1, 2), (1, 1, 0)]
+    text = CliRunner().invoke(cli, ["wrapup", "--pending"], env=env).output
+    lines = {line[:8]: line for line in text.splitlines()}
+    assert "  5 events, 1 commit, 2 edits  ->" in lines[SESSIONS["b"][:8]]
+    assert "  1 event, 1 commit, 0 edits  ->" in lines[SESSIONS["d"][:8]]

@@ -7,7 +7,7 @@ import os
 import click
 
 from carto_core.util.output import emit_json, fail, json_option, usage_error
-from carto_core.util.terminal import duration
+from carto_core.util.terminal import counted, duration
 from carto_core.util.exitcodes import ExitCode
 
 
@@ -58,8 +58,8 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
         emit_json(doc)
         return
     c = doc["counts"]
-    click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {doc['event_count']} events"
-               + (f" (from {doc['turns']} transcript turns: no hook rows)" if doc["evidence"] == "turns" else ""))
+    click.echo(f"session  {session_id[:8]} · {doc['provider'] or '?'} · {counted(doc['event_count'], 'event')}"
+               + (f" (from {counted(doc['turns'], 'transcript turn')}: no hook rows)" if doc["evidence"] == "turns" else ""))
     click.echo(f"span     {doc['started_at']} .. {doc['ended_at']} "
                f"({duration(doc['duration_minutes'] * 60000)})")
     if len(doc["lineage"]["thread"]) > 1:
@@ -70,8 +70,9 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
         bar = f"{round(bar * 60)}s" if bar < 1 else duration(bar * 60000)
         click.echo(f"tempo    {doc['tempo']['sparkline']}  ({bar} a bar)")
     click.echo(f"projects {', '.join(doc['projects']) or '-'}")
-    click.echo(f"activity {c['edits']} edits · {c['bash']} bash · {c['searches']} searches · "
-               f"{c['fetches']} fetches · {c['compactions']} compactions · {c['subagents']} subagents")
+    click.echo(f"activity {counted(c['edits'], 'edit')} · {c['bash']} bash · {counted(c['searches'], 'search', 'searches')} · "
+               f"{counted(c['fetches'], 'fetch', 'fetches')} · {counted(c['compactions'], 'compaction')} · "
+               f"{counted(c['subagents'], 'subagent')}")
     click.echo(f"commits  {c['commits']} " + " ".join(f"{t}×{n}" for t, n in doc["commit_types"].items()))
     for commit in doc["commits"]:
         click.echo(f"  {commit['timestamp']}  {commit['sha'][:8]}  {commit['subject'][:70]}")
@@ -121,14 +122,14 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
     t = doc["totals"]
     head = "# " if as_md else ""
     click.echo(f"{head}Day {doc['day']} ({doc['tz_abbrev']}){'' if doc['complete'] else ' so far'}: "
-               f"{t['events']} events, {t['sessions']} sessions, {t['projects']} projects, "
-               f"{t['active_minutes']} active minutes")
+               f"{counted(t['events'], 'event')}, {counted(t['sessions'], 'session')}, {counted(t['projects'], 'project')}, "
+               f"{counted(t['active_minutes'], 'active minute')}")
     click.echo(f"commits: {t['commits_logged']} logged · {t['commits_landed']} landed · {t['commits_moved']} moved · "
                f"{t['commits_rewritten']} rewritten · {t['commits_missing']} missing · "
                f"{t['commits_unverified']} unverified · {t['commits_git_only']} git-only")
     for project in doc["projects"]:
-        click.echo(f"\n{'## ' if as_md else ''}{project['name']}: {project['events']} events, "
-                   f"{project['active_minutes']} min, {len(project['sessions'])} sessions")
+        click.echo(f"\n{'## ' if as_md else ''}{project['name']}: {counted(project['events'], 'event')}, "
+                   f"{project['active_minutes']} min, {counted(len(project['sessions']), 'session')}")
         for commit in project["commits"]:
             extra = f" -> {commit['landed_as'][:8]}" if commit.get("landed_as") else ""
             click.echo(f"{'- ' if as_md else '  '}[{commit['status']}{extra}] {commit['sha'][:8]} {commit['subject'][:70]}")
@@ -138,5 +139,5 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
             click.echo(f"{'- ' if as_md else '  '}files: "
                        + ", ".join(f"{f['path']} ×{f['touches']}" for f in project["files"][:8]))
     if doc["from_turns"]["sessions"]:
-        click.echo(f"\n(read from the transcript turns of {len(doc['from_turns']['sessions'])} session(s) "
+        click.echo(f"\n(read from the transcript turns of {counted(len(doc['from_turns']['sessions']), 'session')} "
                    "that logged no hook row)")

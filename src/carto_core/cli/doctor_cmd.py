@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.output import emit_json, json_option
+from carto_core.util.terminal import counted
 from carto_core.util.exitcodes import ExitCode
 
 
@@ -301,7 +302,7 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
             click.echo("never recorded: nothing excluded ([capture] exclude in the config file "
                        "names projects and folders no hook or ingest records)")
         if document["tombstones"]:
-            click.echo(f"forgotten: {document['tombstones']} events (their tombstones keep "
+            click.echo(f"forgotten: {counted(document['tombstones'], 'event')} (their tombstones keep "
                        "backfills and hooks from writing them back)")
         _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
@@ -356,12 +357,12 @@ def _secrets_report(as_json: bool) -> None:
         click.echo(f"home: {report['home']}")
         for label, counts in report["logs"].items():
             kinds = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k not in ("secrets", "rows"))
-            unit = "lines" if label.startswith(".carto/") else "rows"
-            click.echo(f"  {label}: {counts['secrets']} credentials in {counts['rows']} {unit} ({kinds})")
+            unit = "line" if label.startswith(".carto/") else "row"
+            click.echo(f"  {label}: {counted(counts['secrets'], 'credential')} in {counted(counts['rows'], unit)} ({kinds})")
         for name in report["caches_holding"]:
             click.echo(f"  cache holding a credential: {name}")
         if report["secrets"]:
-            click.echo(f"{report['secrets']} stored credentials in {report['rows']} rows; "
+            click.echo(f"{counted(report['secrets'], 'stored credential')} in {counted(report['rows'], 'row')}; "
                        "fix: carto repair redact --write")
         else:
             click.echo("no stored credentials found")
@@ -377,7 +378,7 @@ def _echo_hooks(hooks: dict) -> None:
         probes = [p for p in hooks["probes"] if p["provider"] == item["provider"]]
         firing = sum(1 for p in probes if p["fires"])
         count = item["handlers"]
-        head = f"  {item['provider']:8} {count} hook{'s' * (count != 1)} in {item['path']}"
+        head = f"  {item['provider']:8} {counted(count, 'hook')} in {item['path']}"
         if not probes:
             verdict = " (not run: --no-probe)"
         elif firing == len(probes):

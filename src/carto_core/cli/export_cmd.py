@@ -7,6 +7,7 @@ import click
 
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.terminal import counted
 
 
 @click.command("export", epilog="""\b
@@ -61,7 +62,7 @@ def export(file, projects, since, force, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"{target}: {manifest['rows']} rows in {len(manifest['files'])} logs "
-                   f"({document['bytes']} bytes)")
+        click.echo(f"{target}: {counted(manifest['rows'], 'row')} in {counted(len(manifest['files']), 'log')} "
+                   f"({counted(document['bytes'], 'byte')})")
     if not manifest["rows"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -10,6 +10,7 @@ import click
 
 from carto_core.util.output import emit_json, fail, json_option
 from carto_core.util.privatefiles import open_private
+from carto_core.util.terminal import counted
 
 VERB_HELP = "census | tempo | delta | pulse | tokens (or a verb a plugin registered)"
 
@@ -56,17 +57,17 @@ def _bucket_line(buckets: list[dict]) -> str:
 
 def _pulse_lines(envelope: dict) -> list[str]:
     facts = envelope["facts"]
-    counted, window = facts["census"], facts["window"]
+    census, window = facts["census"], facts["window"]
     lines = [f"window since {window['since_at'] or '-'}" + (f" before {window['before_at']}" if window["before_at"] else ""),
              "", "## What happened (counted)",
-             f"{counted['events']} events · {counted['sessions']['resolved']} sessions · "
-             f"{len(counted['by_project'])} projects · span {counted['span']['oldest'] or '-'} .. {counted['span']['newest'] or '-'}"]
-    for bucket in counted["by_project"]:
+             f"{counted(census['events'], 'event')} · {counted(census['sessions']['resolved'], 'session')} · "
+             f"{counted(len(census['by_project']), 'project')} · span {census['span']['oldest'] or '-'} .. {census['span']['newest'] or '-'}"]
+    for bucket in census["by_project"]:
         ids = bucket.get("event_ids") or []
         lines.append(f"  {bucket['count']:>7}  {bucket['name']}" + (f"   [{', '.join(ids)}]" if ids else ""))
     if facts["outside_scope"] and facts["outside_scope"]["events"]:
         out = facts["outside_scope"]
-        lines.append(f"outside the scope: {out['events']} events in {len(out['projects'])} other projects")
+        lines.append(f"outside the scope: {counted(out['events'], 'event')} in {counted(len(out['projects']), 'other project')}")
     lines += ["", f"## Commits ({len(facts['commits'])})"]
     for commit in facts["commits"][:30] or []:
         lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary'][:90]}")
@@ -95,7 +96,7 @@ def _tokens(usage: dict) -> str:
 
 
 def _token_lines(facts: dict) -> list[str]:
-    lines = [f"{facts['turns']} turns reported {_tokens(facts['tokens']).strip()}"]
+    lines = [f"{counted(facts['turns'], 'turn')} reported {_tokens(facts['tokens']).strip()}"]
     lines.append(f"sessions ({facts['sessions_total']}):")
     for s in facts["sessions"]:
         lines.append(f"  {s['tokens']['total']:>12,}  {(s['session_id'] or '-')[:8]}  {s['project'] or '-':18.18} "
@@ -128,8 +129,8 @@ def render_text(envelope: dict) -> str:
     if verb == "census":
         un = facts["unattributed"]
         lines.append(
-            f"{facts['events']} events · {facts['sessions']['resolved']} sessions"
-            f" (+{un['session']} rows with no session) · span {facts['span']['oldest'] or '-'}"
+            f"{counted(facts['events'], 'event')} · {counted(facts['sessions']['resolved'], 'session')}"
+            f" (+{counted(un['session'], 'row')} with no session) · span {facts['span']['oldest'] or '-'}"
             f" .. {facts['span']['newest'] or '-'}"
         )
         if window.get("since") or window.get("before"):
@@ -167,7 +168,7 @@ def render_text(envelope: dict) -> str:
         if facts["baseline"]:
             lines.append("baseline recorded: nothing is reported as new on a first call.")
         else:
-            lines.append(f"{facts['returned']} new events ({facts['read']} rows read)")
+            lines.append(f"{counted(facts['returned'], 'new event')} ({counted(facts['read'], 'row')} read)")
             for source, reason in facts["stale"].items():
                 lines.append(f"  STALE {source}: {reason} (no events from it; re-baselined)")
             for source, count in facts["pending"].items():

@@ -7,6 +7,7 @@ import click
 
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -109,11 +110,12 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
         emit_json(document)
     else:
         if document.get("resumed"):
-            click.echo(f"finished an interrupted forget first ({document['resumed']['events']} events)")
+            resumed_events = counted(document["resumed"]["events"], "event")
+            click.echo(f"finished an interrupted forget first ({resumed_events})")
         logs = document.get("removed") if not document["dry_run"] else document["logs"]
         for label, n in (logs or {}).items():
             if n:
-                click.echo(f"{label}: {n} rows")
+                click.echo(f"{label}: {counted(n, 'row')}")
         for group in ("telemetry", "state", "checkpoints"):
             for name, n in (document.get(group) or {}).items():
                 if n:
@@ -130,16 +132,17 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
         if team.get("outcome") not in (None, "none"):
             click.echo(f"team server: {_short(team)}")
         if resumed:
-            click.echo(f"finished the interrupted forget: {document['events']} events")
+            click.echo(f"finished the interrupted forget: {counted(document['events'], 'event')}")
         elif document["dry_run"]:
             tail = "; --write takes it out" if found else ""
-            click.echo(f"{document['events']} events, {document['rows']} rows would be forgotten"
+            click.echo(f"{counted(document['events'], 'event')}, {counted(document['rows'], 'row')} "
+                       "would be forgotten"
                        f" (dry run: nothing written){tail}")
             if document.get("pending"):
                 click.echo("an interrupted forget waits: --write or --resume finishes it", err=True)
         else:
-            click.echo(f"forgot {document['events']} events ({document['rows']} rows); "
-                       f"{document.get('tombstones', 0)} new tombstones")
+            click.echo(f"forgot {counted(document['events'], 'event')} ({counted(document['rows'], 'row')}); "
+                       f"{counted(document.get('tombstones', 0), 'new tombstone')}")
     if not found and not resumed:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 

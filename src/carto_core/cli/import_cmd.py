@@ -8,6 +8,7 @@ import click
 from carto_core.cli.secret_options import read_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.terminal import counted
 
 
 @click.command("import", epilog="""\b
@@ -45,12 +46,13 @@ def import_(file, passphrase_file, key_file, as_json) -> None:
         emit_json(document)
     else:
         for label, n in document["added"].items():
-            click.echo(f"{label}: {n} rows added")
+            click.echo(f"{label}: {counted(n, 'row')} added")
         skipped = {}
         for counts in document["skipped"].values():
             for why, n in counts.items():
                 skipped[why] = skipped.get(why, 0) + n
         tail = ", ".join(f"{n} {why}" for why, n in sorted(skipped.items()))
-        click.echo(f"{document['rows']} rows added to {document['home']}" + (f"; skipped: {tail}" if tail else ""))
+        click.echo(f"{counted(document['rows'], 'row')} added to {document['home']}"
+                   + (f"; skipped: {tail}" if tail else ""))
     if not document["rows"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

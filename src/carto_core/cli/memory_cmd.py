@@ -12,6 +12,7 @@ import click
 
 from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 _PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')
 _CWD = re.compile(rb'"cwd"\s*:\s*"([^"\\]{1,1000})"')
@@ -175,4 +176,5 @@ def memory(project, print_only, write, file_path, as_json) -> None:
         emit_json({"file": str(target), "changed": True, "project": name, "diff": diff,
                    "lines": len(new.splitlines()), "bytes": len(new.encode("utf-8"))})
     else:
-        click.echo(f"{target}: written ({len(new.splitlines())} lines, {len(new.encode('utf-8'))} bytes)")
+        click.echo(f"{target}: written ({counted(len(new.splitlines()), 'line')}, "
+                   f"{counted(len(new.encode('utf-8')), 'byte')})")

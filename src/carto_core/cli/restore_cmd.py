@@ -8,6 +8,7 @@ import click
 from carto_core.cli.secret_options import read_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -50,8 +51,8 @@ def restore(file, force, passphrase_file, key_file, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"{document['home']}: restored {document['rows']} rows from {document['backup']} "
-                   f"(taken {document['created']})")
+        click.echo(f"{document['home']}: restored {counted(document['rows'], 'row')} "
+                   f"from {document['backup']} (taken {document['created']})")
         if document["replaced_home_kept_at"]:
             click.echo(f"  the home it replaced: {document['replaced_home_kept_at']}")
         click.echo(f"  next: {document['next']}")

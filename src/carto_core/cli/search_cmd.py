@@ -17,6 +17,7 @@ from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.model.config import DEFAULTS
 from carto_core.util.output import emit_json, fail, json_option, usage_error, when_value
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 from carto_core.search.api import PURPOSES
 
 _ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
@@ -155,7 +156,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         if as_json:
             emit_json({"touched": ids, "recorded": count})
         else:
-            click.echo(f"(recorded {count} reuse access(es))")
+            click.echo(f"(recorded {counted(count, 'reuse access', 'reuse accesses')})")
         return
     if get_ids:
         return _get(home, _ids(get_ids, "--get"), telemetry, as_json, read_only)
@@ -335,4 +336,4 @@ def _thread(home, event_id, as_json) -> None:
             click.echo(f"   project: {row['project']}")
         if row.get("parent_event_id"):
             click.echo(f"   parent: {row['parent_event_id']}")
-    click.echo(f"(arc length: {len(arc)} events)")
+    click.echo(f"(arc length: {counted(len(arc), 'event')})")

@@ -13,6 +13,7 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
 
     from carto_core.util.output import emit_json, fail, usage_error
     from carto_core.util.exitcodes import ExitCode
+    from carto_core.util.terminal import counted
     from carto_core.model.project import ProjectScope, RegistryError
     from carto_core.search.engine import SearchEngine
     from carto_core.search.orient import orient
@@ -34,7 +35,7 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
         emit_json(document)
     else:
         click.echo(f"=== Project: {spec} ({', '.join(document['matched_projects']) or 'no match'}; "
-                   f"{document['events']} events) ===")
+                   f"{counted(document['events'], 'event')}) ===")
         sections = (("Latest wrapups", "wrapups"), ("Other milestones", "milestones"),
                     ("Commits", "commits"))
         for title, key in sections:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -95,7 +96,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
                      warm_cli=click.get_current_context().find_root().command if warm_cli else None,
                      token=token)
     events = len(app.state.carto.live.corpus)
-    click.echo(f"carto serve: {url}  ({events} events; Ctrl-C stops)", err=True)
+    click.echo(f"carto serve: {url}  ({counted(events, 'event')}; Ctrl-C stops)", err=True)
     click.echo(url)
     if open_browser:
         import webbrowser

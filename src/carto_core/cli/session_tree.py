@@ -8,15 +8,12 @@ import click
 
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail
+from carto_core.util.terminal import counted
 
 
 def _short(text: str, width: int) -> str:
     text = " ".join(str(text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _label(node: dict) -> str:
@@ -33,14 +30,14 @@ def render(document: dict, echo=click.echo) -> None:
     if document.get("parent_session"):
         echo(f"parent   {document['parent_session']} (this session is a sub-agent thread of it)")
     unlinked = f" ({counts['unlinked_agents']} no call names)" if counts["unlinked_agents"] else ""
-    echo(f"tree     {_plural(counts['agents'], 'subagent')}{unlinked} · {_plural(counts['turns'], 'turn')} · "
-         f"{_plural(counts['tool_calls'], 'tool call')}")
+    echo(f"tree     {counted(counts['agents'], 'subagent')}{unlinked} · {counted(counts['turns'], 'turn')} · "
+         f"{counted(counts['tool_calls'], 'tool call')}")
     _node(document["tree"], "main agent", 0, echo)
 
 
 def _node(node: dict, label: str, depth: int, echo) -> None:
     pad = "  " * depth
-    echo(f"{pad}{label} · {_plural(len(node['turns']), 'turn')} · {node['transcript_path'] or 'no transcript'}")
+    echo(f"{pad}{label} · {counted(len(node['turns']), 'turn')} · {node['transcript_path'] or 'no transcript'}")
     for turn in node["turns"]:
         echo(f"{pad}  turn {turn['turn_idx'] if turn['turn_idx'] is not None else '?'} · "
              f"{turn['timestamp'] or '-'} · {_short(turn['summary'], 80)}")

@@ -8,6 +8,7 @@ import click
 from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 
 def _live():
@@ -133,7 +134,7 @@ def session(session_id, max_events, tree, as_json) -> None:
             for m in matches:
                 s = by_id[m]
                 click.echo(f"  {m}  {s['project'] or '-'}  {s['provider'] or '?'}  ended "
-                           f"{s['ended']:%Y-%m-%dT%H:%M:%SZ}  {s['events']} events", err=True)
+                           f"{s['ended']:%Y-%m-%dT%H:%M:%SZ}  {counted(s['events'], 'event')}", err=True)
         raise SystemExit(int(ExitCode.USAGE))
     detail = session_detail(live, matches[0])
     if as_json:
@@ -141,8 +142,8 @@ def session(session_id, max_events, tree, as_json) -> None:
         return
     s = detail["session"]
     click.echo(f"session  {s['session_id']} · {s['provider'] or '?'} · {s['project'] or 'no project'}")
-    click.echo(f"span     {s['started']} .. {s['ended']} · {s['events']} events, {s['turns']} turns, "
-               f"{s['commits']} commits, {s['edits']} edits")
+    click.echo(f"span     {s['started']} .. {s['ended']} · {counted(s['events'], 'event')}, "
+               f"{counted(s['turns'], 'turn')}, {counted(s['commits'], 'commit')}, {counted(s['edits'], 'edit')}")
     if s.get("transcript_path"):
         click.echo(f"transcript {s['transcript_path']}")
     family = detail["lineage"]

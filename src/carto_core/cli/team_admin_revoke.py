@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.output import emit_json, json_option
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -41,6 +42,6 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"{document['grants_removed']} grant(s) of {role} removed from team {team_name}")
+        click.echo(f"{counted(document['grants_removed'], 'grant')} of {role} removed from team {team_name}")
     if not document["grants_removed"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

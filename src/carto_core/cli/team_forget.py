@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.output import emit_json, json_option, usage_error
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -62,7 +63,7 @@ def forget(user, project, yes, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"removed {document['removed']} rows of {what} from team {settings.team}"
+        click.echo(f"removed {counted(document['removed'], 'row')} of {what} from team {settings.team}"
                    + (f" (authors: {', '.join(document['authors'])})" if document["authors"] else ""))
         if local:
             click.echo("no longer allowed from this home: " + ", ".join(local))

@@ -8,6 +8,7 @@ import click
 
 from carto_core.util.output import emit_json, json_option
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -80,24 +81,26 @@ def _print(document: dict, quiet: bool) -> None:
         return
     if document["state"] != "ok":
         if document["sent"]:
-            click.echo(f"sent {document['sent']} rows in {document['batches']} committed batches before stopping")
+            batches = counted(document["batches"], "committed batch", "committed batches")
+            click.echo(f"sent {counted(document['sent'], 'row')} in {batches} before stopping")
         click.echo(f"carto: {document['reason']}", err=True)
         click.echo("carto: nothing committed is lost; the next push goes on from the last committed batch",
                    err=True)
         return
     if not document["sent"]:
         click.echo("up to date: nothing new to send" + (
-            f" ({document['not_allowed']} rows of projects not allowed stayed here)" if document["not_allowed"] else ""))
+            f" ({counted(document['not_allowed'], 'row')} of projects not allowed stayed here)"
+            if document["not_allowed"] else ""))
     else:
-        click.echo(f"sent {document['sent']} rows in {document['batches']} batches: "
+        click.echo(f"sent {counted(document['sent'], 'row')} in {counted(document['batches'], 'batch', 'batches')}: "
                    f"{document['inserted']} new, {document['updated']} revised, "
-                   f"{document['unchanged']} already there, {document['merged']} copies folded")
+                   f"{document['unchanged']} already there, {counted(document['merged'], 'copy', 'copies')} folded")
     if document["refused"]:
-        click.echo(f"carto: {document['refused']} rows refused: their ids belong to another machine "
+        click.echo(f"carto: {counted(document['refused'], 'row')} refused: their ids belong to another machine "
                    f"or person (e.g. {', '.join(document['refused_ids'][:3])})", err=True)
     if not quiet:
         if document["not_allowed"] and document["sent"]:
-            click.echo(f"{document['not_allowed']} rows of projects not allowed stayed here")
+            click.echo(f"{counted(document['not_allowed'], 'row')} of projects not allowed stayed here")
         if document["vectors"] and document["vectors"] != "sent":
             click.echo(f"vectors: {document['vectors']}")
         for problem in document["problems"]:

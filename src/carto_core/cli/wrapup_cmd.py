@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -106,7 +107,8 @@ def _pending(home, project, as_json) -> None:
         for r in out:
             how = "SessionEnd" if r["ended_by"] == "session_end" else "quiet"
             click.echo(f"{r['session_id'][:8]}  {r['project'] or '-':18.18} {r['provider'] or '?':7.7} ended "
-                       f"{r['ended']} ({how})  {r['events']} events, {r['commits']} commits, {r['edits']} edits"
+                       f"{r['ended']} ({how})  {counted(r['events'], 'event')}, {counted(r['commits'], 'commit')}, "
+                       f"{counted(r['edits'], 'edit')}"
                        f"  ->  carto wrapup --session {r['session_id'][:8]}")
             if len(r["thread"]) > 1:
                 click.echo(f"          continues {', '.join(t[:8] for t in r['thread'][:-1])} (one thread)")

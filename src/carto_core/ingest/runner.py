@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from carto_core.capture import live
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import dumps_row
+from carto_core.util.terminal import counted
 from carto_core.logio.reader import iter_lines
 from carto_core.intents import ensure as ensure_intent
 from carto_core.privacy.redact import default_redactor, redact_row, redacted
@@ -68,18 +69,18 @@ class IngestSummary:
         rate = f"{self.units / self.seconds:,.0f}/s" if self.seconds > 0 else "-"
         verb = "would write" if self.dry_run else "wrote"
         text = (
-            f"{self.source}: {self.streams} streams, {self.units} units ({rate}), "
-            f"{verb} {self.rows_written} rows ({per_log}), {self.already_present} already present, "
+            f"{self.source}: {counted(self.streams, 'stream')}, {counted(self.units, 'unit')} ({rate}), "
+            f"{verb} {counted(self.rows_written, 'row')} ({per_log}), {self.already_present} already present, "
             f"{skipped} skipped"
         )
         if skipped:  # why, most first: "replayed parent line 2, unknown type: x 1"
             why = sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
             text += " (" + ", ".join(f"{_reason(key)} {count}" for key, count in why) + ")"
         if self.errors:
-            text += f", {len(self.errors)} errors"
+            text += f", {counted(len(self.errors), 'error')}"
         if self.open_rows:
             one = self.open_rows == 1
-            text += (f"; {self.open_rows} {'turn' if one else 'turns'} still open (written as "
+            text += (f"; {counted(self.open_rows, 'turn')} still open (written as "
                      f"{'it stands' if one else 'they stand'}, rewritten as {'it grows' if one else 'they grow'}; "
                      f"final once {'its transcript is' if one else 'their transcripts are'} quiet, "
                      f"by {_clock(self.open_until)} if nothing more is written)")

@@ -28,6 +28,7 @@ import click
 
 from carto_core.install.hooksfile import InstallError, install_hooks, render, uninstall_hooks
 from carto_core.install.launcher import launcher
+from carto_core.util.terminal import counted
 
 MCP_MISSING = "the MCP extra is not installed: pip install 'carto-core[mcp]'"
 
@@ -92,7 +93,7 @@ def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = Fa
     `trailer` lines (or `trailer(result)`'s, when it is a function)."""
     if result["changes"]:
         verb = ("would remove" if dry_run else "removed") if removing else ("would change" if dry_run else "changed")
-        click.echo(f"{result['settings']}: {verb} {len(result['changes'])} hook handler(s)")
+        click.echo(f"{result['settings']}: {verb} {counted(len(result['changes']), 'hook handler')}")
         for line in result["changes"]:
             click.echo(f"  {line}")
         if result["backup"]:

@@ -29,6 +29,7 @@ import json
 import os
 
 from carto_core.util.timeparse import format_timestamp
+from carto_core.util.terminal import counted
 
 DEFAULT_MAX_CHARS = 6000
 MIN_MAX_CHARS = 1000
@@ -200,8 +201,8 @@ def render(document: dict) -> list[str]:
         s = document["span"]
         lines.append(f"handoff  session {document['session_id']} · {document['provider'] or '?'} · "
                      f"{document['project'] or 'no project'}")
-        lines.append(f"span     {s['started']} .. {s['ended']} · {s['events']} events, {s['turns']} turns, "
-                     f"{s['commits']} commits, {s['edits']} edits")
+        lines.append(f"span     {s['started']} .. {s['ended']} · {counted(s['events'], 'event')}, "
+                     f"{counted(s['turns'], 'turn')}, {counted(s['commits'], 'commit')}, {counted(s['edits'], 'edit')}")
         if document["transcript_path"]:
             lines.append(f"transcript {document['transcript_path']}")
         thread = document["thread"]
@@ -209,7 +210,7 @@ def render(document: dict) -> list[str]:
             lines.append("thread   " + " -> ".join(thread["sessions"]))
     else:
         lines.append(f"handoff  project {document['project']} ({', '.join(document['matched_projects'])}; "
-                     f"{document['events']} events)")
+                     f"{counted(document['events'], 'event')})")
     titles = (("decisions", "Decisions"), ("wrapups", "Latest wrapups"), ("open_threads", "Open threads"),
               ("commits", "Commits"), ("files", "Files"), ("sessions", "Sessions"), ("last_turns", "Last turns"))
     for key, title in titles:
@@ -223,7 +224,8 @@ def render(document: dict) -> list[str]:
                 lines.append(f"- {item['path']} ×{item['touches']}  [{where}]")
             elif key == "sessions":
                 lines.append(f"- {item['session_id']} {item['started'] or '?'} .. {item['ended'] or '?'} · "
-                             f"{item['commits']} commits, {item['edits']} edits  [{item['event_id']}]")
+                             f"{counted(item['commits'], 'commit')}, {counted(item['edits'], 'edit')}  "
+                             f"[{item['event_id']}]")
             else:
                 lines.append(f"- {_short(item['text'], 160)}  [{item['event_id']}]")
     if document["cut"]:

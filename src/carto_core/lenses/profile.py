@@ -20,6 +20,7 @@ from carto_core.capture.collision import COMMIT_RE
 from carto_core.model.project import is_project_name
 from carto_core.capture.turnactivity import derived_events
 from carto_core.util.privatefiles import make_dirs, open_private
+from carto_core.util.terminal import counted
 from carto_core.util.timeparse import parse_when
 
 BUDGET = 4000
@@ -182,7 +183,7 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     sections = []
     top = sorted(projects.items(), key=lambda kv: (-kv[1]["events"], kv[0]))[:8]
     sections.append(("Active surface", [
-        f"- {name}: last seen {p['last'].astimezone().date()}, {p['events']} events, {p['commits']} commits"
+        f"- {name}: last seen {p['last'].astimezone().date()}, {counted(p['events'], 'event')}, {counted(p['commits'], 'commit')}"
         for name, p in top]))
     sections.append(("Durable decisions", [f"- {d}" for d in decisions[-12:][::-1]]))
     sections.append(("Work shape", [
@@ -196,8 +197,8 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
         f"- sessions: {len(sessions)}"]))
     warnings = []
     if n_events < 50:
-        warnings.append(f"thin coverage: {n_events} events in {window}")
-    header = f"# carto profile\n\n_Derived from {n_events} events over {window}; rebuilt by `carto profile`, never edit by hand._\n"
+        warnings.append(f"thin coverage: {counted(n_events, 'event')} in {window}")
+    header = f"# carto profile\n\n_Derived from {counted(n_events, 'event')} over {window}; rebuilt by `carto profile`, never edit by hand._\n"
     text = header
     kept = []
     for title, lines in sections:

@@ -32,7 +32,7 @@ from carto_core.model.events import Event
 from carto_core.logio.jsonl import loads_line
 from carto_core.model.project import find_git, is_project_name
 from carto_core.model.session import current_session_id
-from carto_core.util.terminal import duration
+from carto_core.util.terminal import counted, duration
 from carto_core.util.timeparse import format_timestamp, parse_when
 
 MAX_UNCLAIMED = 50
@@ -411,7 +411,7 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
     head = f"STANDUP — last {doc['window']['spec']}"
     if doc["window"]["project"]:
         head += f" · {doc['window']['project']}"
-    lines = [f"{head}   {len(doc['sessions'])} sessions"]
+    lines = [f"{head}   {counted(len(doc['sessions']), 'session')}"]
     me = next((s for s in doc["sessions"] if s["is_self"]), None)
     if me:
         lines.append(f"you are {me['short']} · {', '.join(me['projects']) or '-'}")
@@ -420,11 +420,11 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         where = f"  [{s['author']} on {s['machine']}]" if s.get("machine") else ""
         lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {s['provider']} "
                      f"{' + '.join(s['projects']) or '-'}{where}")
-        detail = f"    {duration(s['idle_ms'])} idle · {duration(s['span_ms'])} span · {s['events']} events"
-        detail += f" · {len(s['commits'])} commits" if s["commits"] else ""
-        detail += f" · {s['pushes']} push{'es' if s['pushes'] != 1 else ''}" if s["pushes"] else ""
+        detail = f"    {duration(s['idle_ms'])} idle · {duration(s['span_ms'])} span · {counted(s['events'], 'event')}"
+        detail += f" · {counted(len(s['commits']), 'commit')}" if s["commits"] else ""
+        detail += f" · {counted(s['pushes'], 'push', 'pushes')}" if s["pushes"] else ""
         if s.get("evidence") == "turns":
-            detail += f" · from {s['turns']} transcript turn{'s' if s['turns'] != 1 else ''} (no hook rows)"
+            detail += f" · from {counted(s['turns'], 'transcript turn')} (no hook rows)"
         lines.append(detail)
         for commit in s["commits"][:3]:
             lines.append(f"    {commit['sha'][:8]}  {commit['subject']}")
@@ -469,11 +469,12 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
             lines.append(f"  {item['path']}   changed {item['changed']} ({os.path.basename(item['repo'])}){named}")
     notes = []
     if doc["edits_unresolved"]:
-        notes.append(f"{doc['edits_unresolved']} edit candidates did not resolve to a file path")
+        notes.append(f"{counted(doc['edits_unresolved'], 'edit candidate')} did not resolve to a file path")
     if doc["unattributed_events"]:
-        notes.append(f"{doc['unattributed_events']} events carry no resolvable session id")
+        notes.append(f"{counted(doc['unattributed_events'], 'event')} "
+                     f"{'carries' if doc['unattributed_events'] == 1 else 'carry'} no resolvable session id")
     if doc["worktrees_unmapped"]:
-        notes.append(f"{doc['worktrees_unmapped']} Codex worktrees could not be mapped")
+        notes.append(f"{counted(doc['worktrees_unmapped'], 'Codex worktree')} could not be mapped")
     if notes:
         lines.append("NOT COUNTED — " + "; ".join(notes) + ".")
     return "\n".join(lines)
@@ -499,5 +500,5 @@ def render_commit(found: dict) -> str:
     if found["files"]:
         lines.append("  files: " + ", ".join(found["files"][:10]))
     if found["session_id"]:
-        lines.append(f"  context: {found['session_commits']} commits from this session")
+        lines.append(f"  context: {counted(found['session_commits'], 'commit')} from this session")
     return "\n".join(lines)

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta, timezone
 from carto_core.capture.tail import tail_rows
 from carto_core.model.project import find_git, project_for
 from carto_core.util.privatefiles import make_dirs, write_text
+from carto_core.util.terminal import counted
 from carto_core.util.timeparse import parse_timestamp
 
 LIVE_MINUTES = 20
@@ -142,11 +143,11 @@ def render(document: dict) -> str:
             lines.append(f"  unresolved: {item}")
     if document.get("pending_wrapups"):
         count = document["pending_wrapups"]
-        lines.append(f"  {count} ended session{'s' if count != 1 else ''} of this project without a "
+        lines.append(f"  {counted(count, 'ended session')} of this project without a "
                      "wrapup (carto wrapup --pending)")
     for peer in document["live_peers"][:5]:
         lines.append(f"  live peer {peer['session_id'][:8]} ({peer['provider'] or '?'}): "
-                     f"{peer['events']} events, last {peer['minutes_ago']}m ago")
+                     f"{counted(peer['events'], 'event')}, last {peer['minutes_ago']}m ago")
     return "\n".join(lines)
 
 

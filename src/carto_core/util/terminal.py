@@ -1,4 +1,4 @@
-"""Text for a person at a terminal: whether to colour, the styles, ages, the width.
+"""Text for a person at a terminal: whether to colour, the styles, ages, counts, the width.
 
 Colour only when the stream is a terminal, `NO_COLOR` is unset or empty (no-color.org) and
 `TERM` is not `dumb`; a pipe, a file and an agent's captured output get plain text. Plain
@@ -88,3 +88,8 @@ def ago(seconds: float) -> str:
         if seconds >= size:
             return f"{int(seconds // size)}{unit} ago"
     return "just now"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and its noun agreeing: "1 event", "2 events", "0 events"; `plural` if not noun + "s"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.api import install_options, window_options, window_values
+from carto_core.api import counted, install_options, window_options, window_values
 
 
 @click.command(name="codex")
@@ -138,7 +138,7 @@ def _trust_lines(result: dict) -> list[str]:
     if trusted.get("written"):
         # install --trust printed each handler before writing; say only that it is done.
         body = changes if uninstalling else [c for c in changes if not c.startswith("trust ")]
-        lines = [f"trust: {trusted['config']} updated ({len(changes)} change(s))"]
+        lines = [f"trust: {trusted['config']} updated ({counted(len(changes), 'change')})"]
     else:
         body = changes
         lines = [f"trust: would change {trusted['config']}"]

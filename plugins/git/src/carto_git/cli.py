@@ -88,7 +88,8 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
     is no repository, or an owner list that names nobody; 3 nothing to read (no commits).
     """
     from carto_core.api import (
-        ConfigError, ExitCode, emit_json, fail, load_config, run_with_progress, usage_error, warn,
+        ConfigError, ExitCode, counted, emit_json, fail, load_config, run_with_progress, usage_error,
+        warn,
     )
 
     from carto_git.gitlog import GitError, git_user_name, open_repository
@@ -144,7 +145,7 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
         emit_json(document)
     else:
         verb = "would be backfilled" if dry_run else "backfilled"
-        click.echo(f"Done. {document['commits_backfilled']} commits {verb}, {already} already existed.")
+        click.echo(f"Done. {counted(document['commits_backfilled'], 'commit')} {verb}, {already} already existed.")
         for error in summary.errors:
             click.echo(f"  error: {error}", err=True)
     if summary.errors and not summary.rows_written and not already:
