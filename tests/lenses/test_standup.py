@@ -125,6 +125,9 @@ def test_collision_note_from_the_other_checkout(world):
     assert collision_note(home, A, str(repo / "README.md"), now=NOW) is None
     # Within a wider window A's commit of the same file is a collision for B.
     assert "aaaa1111" in collision_note(home, B, str(worktree / "src" / "cart.py"), now=NOW, window_minutes=120)
+    # Two other sessions within the window: the newest is named, the other counted.
+    both = collision_note(home, C, str(repo / "src" / "cart.py"), now=NOW, window_minutes=120)
+    assert "session bbbb2222" in both and " and 1 other session edited cart.py" in both
 
 
 D = "dddd4444-0000-4000-8000-000000000004"

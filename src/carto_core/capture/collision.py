@@ -213,12 +213,12 @@ def collision_note(home, session_id: str, file_path: str, now: datetime | None =
             if touch["session_id"] not in peers:
                 peers.append(touch["session_id"])
         who = f"session {newest['session_id'][:8]}" + (f" ({newest['provider']})" if newest["provider"] else "")
+        from carto_core.util.terminal import counted, duration  # a collision is rare: not on every call
         more = f" and {counted(len(peers) - 1, 'other session')}" if len(peers) > 1 else ""
         where = ""
         if contention_key(newest["path"]) != newest["path"]:
             where = " in another checkout"
         verb = "committed" if newest["type"] == "git_commit" else "edited"
-        from carto_core.util.terminal import counted, duration  # a collision is rare: not on every call
 
         return (
             f"carto: heads-up - {who}{more} {verb} {os.path.basename(file_path)}{where} "
