@@ -38,3 +38,31 @@ def test_standup_spans_longer_than_two_days_read_in_days(sample_home):
     assert spans and all(not re.fullmatch(r"\d{2,}h\d\dm", s) or int(s.split("h")[0]) < 48 for s in spans)
     assert "4d 23h" in spans, spans
     assert sum(bool(re.fullmatch(r"\d+d \d+h", s)) for s in spans) == 1, spans
+
+
+def test_trustmap_says_its_lists_in_words_and_the_empty_ones_on_one_line(sample_home):
+    """`carto trustmap`: a heading per list a person can read ("Kubernetes namespaces", not
+    "k8s_namespaces"), what + means, the empty lists on one line (they were a heading each
+    with nothing under it), and a long list cut with a count of the rest."""
+    from carto_core.cli.trustmap_cmd import SHOWN, render_text
+
+    doc = {"settings": "/home/u/.claude/settings.json",
+           "hosts": [{"id": "docs.python.org", "hits": 3, "covered": True, "kind": "public"},
+                     {"id": "10.0.0.7", "hits": 5, "covered": False, "kind": "lan"}],
+           "clis": [{"id": f"tool{i}", "hits": 9, "covered": False} for i in range(SHOWN + 2)],
+           "orgs": [], "buckets": [], "registries": [], "mcp_servers": [], "k8s_namespaces": [],
+           "k8s_contexts": [{"id": "prod-eu", "hits": 4, "covered": False}]}
+    lines = render_text(doc, "30d").splitlines()
+    assert lines[0] == ("What your agents relied on in the last 30d; + marks what "
+                        "/home/u/.claude/settings.json does not mention yet.")
+    assert lines[1:4] == ["Hosts:", "    docs.python.org (public)  ×3", "  + 10.0.0.7 (lan)  ×5"]
+    assert lines[4] == "CLIs:" and lines[5] == "  + tool0  ×9"
+    assert lines[5 + SHOWN] == "  ... and 2 more (--json lists them all)"
+    assert lines[6 + SHOWN:] == ["Kubernetes contexts:", "  + prod-eu  ×4",
+                                 "None seen: Source control orgs, Cloud storage buckets, Package "
+                                 "registries, MCP servers, Kubernetes namespaces."]
+    # as printed, with no settings file to read
+    text = plain(piped(["trustmap", "--settings", "/nonexistent/settings.json"], env_for()).stdout)
+    assert text.startswith("What your agents relied on in the last 365d; + marks every entry: "
+                           "no Claude Code settings file was read.")
+    assert "k8s_" not in text and "mcp_servers" not in text

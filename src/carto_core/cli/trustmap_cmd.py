@@ -44,12 +44,40 @@ def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
     if as_json:
         emit_json(doc)
         return
-    for key in ("hosts", "clis", "orgs", "buckets", "registries", "mcp_servers", "k8s_namespaces",
-                "k8s_contexts"):
-        click.echo(f"{key}:")
-        for entry in doc[key][:30]:
+    click.echo(render_text(doc, window))
+
+
+#: The document's lists, in the order and the words a person reads them.
+HEADINGS = (("hosts", "Hosts"), ("clis", "CLIs"), ("orgs", "Source control orgs"),
+            ("buckets", "Cloud storage buckets"), ("registries", "Package registries"),
+            ("mcp_servers", "MCP servers"), ("k8s_namespaces", "Kubernetes namespaces"),
+            ("k8s_contexts", "Kubernetes contexts"))
+SHOWN = 30
+
+
+def render_text(doc: dict, window: str) -> str:
+    """The trust map for a person: a line saying what the marks mean, then each list under
+    its heading (at most `SHOWN` entries, the rest counted), the empty ones on one line."""
+    settings = doc.get("settings")
+    lines = [f"What your agents relied on in the last {window}; + marks "
+             + (f"what {settings} does not mention yet." if settings
+                else "every entry: no Claude Code settings file was read.")]
+    empty = []
+    for key, heading in HEADINGS:
+        entries = doc.get(key) or []
+        if not entries:
+            empty.append(heading)
+            continue
+        lines.append(f"{heading}:")
+        for entry in entries[:SHOWN]:
             kind = f" ({entry['kind']})" if "kind" in entry else ""
-            click.echo(f"  {' ' if entry['covered'] else '+'} {entry['id']}{kind}  ×{entry['hits']}")
+            mark = " " if entry["covered"] else "+"
+            lines.append(f"  {mark} {entry['id']}{kind}  ×{entry['hits']}")
+        if len(entries) > SHOWN:
+            lines.append(f"  ... and {len(entries) - SHOWN} more (--json lists them all)")
+    if empty:
+        lines.append(f"None seen: {', '.join(empty)}.")
+    return "\n".join(lines)
 
 
 def _apply(home, doc, settings, dry_run, min_hits, as_json) -> None:
