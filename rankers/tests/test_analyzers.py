@@ -130,6 +130,37 @@ def test_a_question_typed_without_its_apostrophe_is_a_question():
     assert english.query("whatsapp group backup").terms[0] == "whatsapp"
 
 
+@pytest.mark.parametrize("text", [
+    "the foot thing where getting up was agony, what did you recommend",
+    "the spot where my boy got his first pickerel, what lake",
+    "the instrument that got damaged when she slipped, which one",
+    "the one in my cages that went silent on me, who was it",
+    "the guy at footy who used to play for Guiseley AFC, what's he offered to do for us",
+    "the trouble with the people beside us, all of it, remind me",
+    "the new boiler - how did it go",
+    "the bus to the coast, is it running again",
+    "the eve dinner place where my brother still owes me money, where",
+])
+def test_a_question_asked_after_its_topic_is_a_question(text):
+    """The topic first, then the question, its mark left off: the last clause, after a comma
+    or a dash, opens as a question does (the reply rule and the question's ranking follow)."""
+    assert EnglishAnalyzer().query(text).question
+
+
+@pytest.mark.parametrize("text", [
+    "the release notes, which we wrote yesterday",   # "which" opening a relative clause
+    "the deploy script, which broke in prod",
+    "the tip, which you gave",
+    "the release, was a success",                     # an auxiliary with no subject after it
+    "notes on the rollout, whatever works",           # a question word inside a word
+    "staging deploy, rollback plan",
+    "the what and the why, notes",                   # question words, but not a last clause
+    "the list, what we shipped, in order",            # a question word in a middle clause
+])
+def test_a_clause_that_does_not_ask_is_no_question(text):
+    assert not EnglishAnalyzer().query(text).question
+
+
 def test_the_words_a_question_asks_with():
     """"remind", "told", "said", "everything": a question asks with them (the floor's second
     look leaves them unjudged); the words it asks about, and any analyzer without a stop list,

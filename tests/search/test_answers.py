@@ -105,6 +105,17 @@ def test_a_question_put_to_the_assistant_ranks_the_reply_above_its_question(tmp_
     assert _ids(home, "houseplant forgets")[0] == by[ASK]
 
 
+def test_a_question_asked_after_its_topic_ranks_the_reply_above_its_question(tmp_path):
+    """"the houseplant for someone forgetful, which one did you suggest": the topic first, the
+    question after a comma, its mark left off. It is a question put to the assistant as much
+    as the one written the usual way, so the reply goes first (it went second)."""
+    home, by = _home(tmp_path, {"s1": [(600, ASK), (599, ANSWER), (598, "Thanks!")]})
+    for query in ("the houseplant for someone forgetful, which one did you suggest",
+                  "houseplant for someone forgetful - what was your pick"):
+        assert _ids(home, query)[:2] == [by[ANSWER], by[ASK]], query
+    assert _ids(home, "houseplant forgets, water")[0] == by[ASK]  # no question: as ranked
+
+
 def test_a_row_holding_a_reply_that_asks_keeps_its_place_above_the_next_turn(tmp_path):
     """A message and its reply in one row (carto's own turn rows) ends in a question mark when
     the reply asks one; the next turn answers the assistant, not the query: lent 0.8 only."""

@@ -132,7 +132,20 @@ _QUESTION_WORDS = (r"whats|wheres|whos|hows|what|which|where|when|who|whom|whose
 
 #: A question in one's own words: it ends in a question mark or opens with a question word
 #: or an auxiliary ("what sport do I do now", "did we book the flights").
-QUESTION = re.compile(rf"\?\s*$|^\W*(?:{_QUESTION_WORDS}|had|remind me|tell me)\b",
+#: A question asked after its topic, its mark left off ("the foot thing where getting up was
+#: agony, what did you recommend", "the spot where my boy got his first pickerel, what lake"):
+#: the last clause, after a comma or a dash, opens as a question does. "which", "who", "where"
+#: and "when" open a relative clause as often ("the notes, which we wrote"): they ask only
+#: with an auxiliary ("which one was it", "where is it") or a word at most ("which race").
+_AUX = r"is|are|was|were|did|do|does|has|have|had|can|could|should|would|will"
+_LAST_CLAUSE = (r"(?:[,;:\u2014\u2013]|\s-\s)\s*"
+                r"(?:(?:whats|what|hows|how|why|remind me|tell me)\b"
+                rf"|(?:which|whos|who|whom|whose|wheres|where|when)(?:['\u2019]\w+)?(?:\s+[\w']+)?\s+(?:{_AUX})\b"
+                r"|(?:which|whos|who|whom|whose|wheres|where|when)(?:['\u2019]\w+)?(?:\s+[\w']+)?\s*$"
+                rf"|(?:{_AUX})\s+(?:i|you|he|she|it|we|they|there)\b)"
+                r"[^,;:.!?\u2014\u2013]*$")
+
+QUESTION = re.compile(rf"\?\s*$|^\W*(?:{_QUESTION_WORDS}|had|remind me|tell me)\b|{_LAST_CLAUSE}",
                       re.IGNORECASE)
 
 #: How a sentence opens when it asks, its mark typed or not ("how do I stop it", "any luck
