@@ -121,3 +121,21 @@ def test_uninstalling_one_agent_leaves_the_others_files():
     assert not (home / ".codex" / "hooks.json").exists()
     out = run("uninstall", "claude")
     assert not (home / ".claude").exists() and not ledger_path().exists(), (out, snapshot(home).keys())
+
+
+def test_codex_uninstall_says_last_that_the_config_it_made_is_gone(monkeypatch):
+    """On a machine with no config.toml, `install codex --trust` makes one; uninstall first
+    forgets the trust entries in it, then removes the file. The output says it in that order:
+    it said the file was removed, then that it was updated with ten changes."""
+    home = Path(os.environ["HOME"])
+    codex = home / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex))
+    run("install", "codex", "--trust")
+    assert (codex / "config.toml").exists()
+    lines = run("uninstall", "codex").splitlines()
+    assert not (codex / "config.toml").exists()
+    config = str(codex / "config.toml")
+    updated = next(n for n, line in enumerate(lines) if line.startswith(f"trust: {config} updated"))
+    removed = lines.index(f"{config}: removed (carto had created it)")
+    assert updated < removed
+    assert not any(line.startswith(("trust:", "  forget trust")) for line in lines[removed:])

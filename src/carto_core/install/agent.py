@@ -114,9 +114,11 @@ def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = Fa
         click.echo(f"mcp: {line}")
     if result.get("home"):
         click.echo(result["home"])
-    for line in result.get("restored", []):
-        click.echo(line)
+    # the trailer (Codex's trust entries) changes files the restore may then remove: it goes
+    # first, so "config.toml: removed (carto had created it)" is the last word on that file
     for line in trailer(result) if callable(trailer) else trailer:
+        click.echo(line)
+    for line in result.get("restored", []):
         click.echo(line)
     if not removing and not dry_run:
         click.echo(exclusion_note())
