@@ -176,3 +176,32 @@ def test_repair_redact_patches_the_stores_and_search_keeps_its_semantic_ladder()
     assert files_holding(home.root, [secret[:12]]) == []
     invoke("index", "--step", "semantic")
     assert json.loads(invoke("search", "deploy shop", "--json", "--semantic").stdout)["semantic"]["not_embedded"] == 0
+
+
+def test_the_text_says_each_store_in_words(full_home):
+    """What a forget touches, as a person reads it: "keyword index: 7 documents" (a dry run),
+    "keyword index: patched, 1,211 documents left" (done), never the document's keys and
+    outcomes ("keyword_index: outcome patched, documents 1211, removed_generations 0")."""
+    from carto_core.cli.forget_cmd import derived_line, state_line
+
+    document = json.loads(invoke("forget", "--project", P, "--json").stdout)
+    text = invoke("forget", "--project", P).stdout
+    n = document["derived"]["keyword_index"]
+    assert f"keyword index: {n} documents" in text.splitlines()
+    assert any(line.startswith("vectors: ") and line.endswith(")") for line in text.splitlines())
+    assert f"served log: {document['telemetry']['served']} rows" in text
+    for raw in ("keyword_index", "outcome", "search-calls:"):
+        assert raw not in text, raw
+    assert not any(line.startswith(("checkpoints:", "live:")) for line in text.splitlines())
+    assert derived_line("keyword_index", {"outcome": "patched", "documents": 1211,
+                                          "removed_generations": 2}) == \
+        "keyword index: patched, 1,211 documents left, 2 older generations removed"
+    assert derived_line("facts", {"outcome": "rebuilt", "events": 1}) == \
+        "facts cache: rebuilt, 1 event left"
+    assert derived_line("vectors", {"outcome": "patched", "deleted": {"minilm": 1}}) == \
+        "vectors: patched, 1 vector deleted (minilm)"
+    assert derived_line("vectors", {"outcome": "failed", "error": "ConnectError: refused"}) == \
+        "vectors: failed (ConnectError: refused)"
+    assert derived_line("profile", {"outcome": "rewritten"}) == derived_line("profile", True) == \
+        "profile.md: written again from what is left"
+    assert state_line("checkpoints", "live", 1) == "live transcript states: 1 file"

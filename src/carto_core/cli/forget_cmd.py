@@ -119,11 +119,11 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
         for group in ("telemetry", "state", "checkpoints"):
             for name, n in (document.get(group) or {}).items():
                 if n:
-                    click.echo(f"{name}: {n}")
+                    click.echo(state_line(group, name, n))
         derived = document.get("derived") or {}
         for name, value in derived.items():
             if value and value != {"outcome": "none"}:
-                click.echo(f"{name}: {_short(value)}")
+                click.echo(derived_line(name, value))
         memory = document.get("memory_files") or {}
         for kind in ("removed", "rewritten"):
             for path in memory.get(kind, []):
@@ -145,6 +145,57 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
                        f"{counted(document.get('tombstones', 0), 'new tombstone')}")
     if not found and not resumed:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+#: What carto keeps beside the logs, as a person names it: (label, what is counted).
+STATE = {("telemetry", "served"): ("served log", "row"), ("telemetry", "access"): ("access log", "row"),
+         ("telemetry", "search-calls"): ("search-call log", "row"),
+         ("state", "served lists"): ("served lists", "list"),
+         ("checkpoints", "checkpoints"): ("backfill checkpoints", "stream"),
+         ("checkpoints", "live"): ("live transcript states", "file"),
+         ("checkpoints", "start-note"): ("start note", "project")}
+
+
+def state_line(group: str, name: str, n: int) -> str:
+    """A count of what carto keeps beside the logs, in words ("served log: 30 rows")."""
+    label, unit = STATE.get((group, name), (name, "row"))
+    return f"{label}: {counted(n, unit)}"
+
+
+#: The derived stores, as a person names them, and what a dry run counts in each.
+STORES = {"keyword_index": ("keyword index", "document"), "facts": ("facts cache", "event"),
+          "vectors": ("vectors", "vector"), "profile": ("profile.md", "")}
+
+
+def derived_line(name: str, value) -> str:
+    """One derived store in words: what a dry run would take out of it ("keyword index: 5
+    documents"), or what the forget did ("keyword index: patched, 1,211 documents left")."""
+    label, unit = STORES.get(name, (name, ""))
+    if value is True:
+        return f"{label}: written again from what is left"
+    if isinstance(value, int) and unit:
+        return f"{label}: {counted(value, unit)}"
+    if not isinstance(value, dict):
+        return f"{label}: {_short(value)}"
+    if "outcome" not in value:  # a dry run's vectors: per model
+        if "error" in value:
+            return f"{label}: not counted ({value['error']})"
+        return f"{label}: " + ", ".join(f"{counted(n, unit)} ({model})" for model, n in value.items())
+    outcome = value["outcome"]
+    if outcome == "failed":
+        return f"{label}: failed ({value.get('error', 'no reason given')})"
+    if outcome == "rewritten":
+        return f"{label}: written again from what is left"
+    parts = [outcome]
+    if "documents" in value:
+        parts.append(f"{value['documents']:,} document{'s' * (value['documents'] != 1)} left")
+    if value.get("removed_generations"):
+        parts.append(f"{counted(value['removed_generations'], 'older generation')} removed")
+    if "events" in value:
+        parts.append(f"{value['events']:,} event{'s' * (value['events'] != 1)} left")
+    for model, n in (value.get("deleted") or {}).items():
+        parts.append(f"{counted(n, 'vector')} deleted ({model})")
+    return f"{label}: " + ", ".join(parts)
 
 
 def _short(value) -> str:
