@@ -92,6 +92,26 @@ def test_a_wrong_key_or_a_damaged_backup_is_refused_with_one_line(home, tmp_path
     assert not [p for p in tmp_path.iterdir() if ".restoring-" in p.name or ".unsealed-" in p.name]
 
 
+@pytest.mark.parametrize("how", ["--passphrase-file", "--key-file", "CARTO_BACKUP_PASSPHRASE"])
+def test_sealing_without_the_backup_extra_says_what_to_install_in_one_line(home, tmp_path,
+                                                                          monkeypatch, how):
+    """The user install has no cryptography: `carto backup --encrypt` (or a key, or the
+    passphrase in the environment) ended in a SealError traceback. One line naming the extra,
+    exit 1, and no backup file left."""
+    import sys
+
+    (tmp_path / "pw").write_text("right")
+    invoke("backup", "--new-key-file", tmp_path / "key")  # a key is made without the cipher
+    monkeypatch.setitem(sys.modules, "cryptography.hazmat.primitives.ciphers.aead", None)
+    args = {"--passphrase-file": ["--passphrase-file", tmp_path / "pw"],
+            "--key-file": ["--key-file", tmp_path / "key"]}.get(how, [])
+    env = {"CARTO_BACKUP_PASSPHRASE": "right"} if how == "CARTO_BACKUP_PASSPHRASE" else None
+    done = invoke("backup", "--dir", tmp_path / "b", *args, env=env, ok=(1,))
+    assert done.output.count("\n") == 1 and "Traceback" not in done.output
+    assert "pip install 'carto-core[backup]'" in done.output and done.output.startswith("carto: ")
+    assert not list((tmp_path / "b").glob("carto-backup-*"))
+
+
 def test_a_home_is_never_replaced_without_force_and_is_kept_when_it_is(home, tmp_path):
     path = Path(json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"])
     before = _logs(home.root)

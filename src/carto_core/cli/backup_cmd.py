@@ -45,6 +45,7 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
     from carto_core.control.archive import ArchiveError
     from carto_core.control.backup import BackupSettings
     from carto_core.control.backup import backup as take
+    from carto_core.control.sealed import SealError
     from carto_core.logio.home import current_home
 
     if new_key_file:
@@ -69,7 +70,7 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
     try:
         document = take(home, settings=settings, secret=secret,
                         dest_dir=Path(folder).expanduser() if folder else None, keep=keep)
-    except (ArchiveError, OSError) as exc:
+    except (ArchiveError, SealError, OSError) as exc:
         fail(f"backup: {exc}")
     if as_json:
         emit_json(document)

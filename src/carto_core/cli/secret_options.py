@@ -26,10 +26,13 @@ def read_secret(passphrase_file: str | None, key_file: str | None, *, ask: bool,
 
     if passphrase_file and key_file:
         usage_error("--passphrase-file or --key-file, not both")
-    try:
-        from carto_core.control.sealed import SealError, Secret, read_key_file
-    except ImportError:  # pragma: no cover
-        fail("encryption needs the `backup` extra: pip install 'carto-core[backup]'")
+    from carto_core.control.sealed import SealError, Secret, read_key_file, require_cipher
+
+    if ask or key_file or passphrase_file:
+        try:  # said before a passphrase is typed (twice) for nothing
+            require_cipher()
+        except SealError as exc:
+            fail(str(exc))
     try:
         if key_file:
             return Secret(key=read_key_file(os.path.expanduser(key_file)))

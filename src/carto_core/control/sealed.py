@@ -41,6 +41,12 @@ class SealError(Exception):
     """A sealed file that cannot be opened: wrong key, corrupted or cut off, not sealed."""
 
 
+def require_cipher() -> None:
+    """SealError naming the extra to install when the cipher's package is missing: asked before
+    anything is sealed or opened."""
+    _crypto()
+
+
 def _crypto():
     try:
         from cryptography.hazmat.primitives.ciphers.aead import AESGCM
