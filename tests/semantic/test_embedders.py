@@ -57,6 +57,19 @@ def test_lsa_without_scikit_learn_names_the_extra(tmp_path, monkeypatch):
     assert "scikit-learn" in str(info.value)
 
 
+def test_lsa_unfitted_without_scikit_learn_names_the_extra_not_carto_index(tmp_path, monkeypatch):
+    """Asked before it was ever fitted on an install without the extra, it said "not fitted
+    yet, fix: carto index", and `carto index` then said scikit-learn was missing: the search
+    and `carto doctor` now say what stops it."""
+    for name in [m for m in sys.modules if m == "sklearn" or m.startswith("sklearn.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    with pytest.raises(EmbedderUnavailable) as info:
+        lsa(tmp_path).embed_query("login")
+    assert info.value.fix == "pip install 'carto-rankers[lsa]'"
+    assert "scikit-learn" in str(info.value)
+
+
 def test_lsa_numpy_projection_equals_scikit_learn(tmp_path):
     """The persisted arrays reproduce scikit-learn's transform, for queries (numpy alone) and
     for documents (sparse batches)."""

@@ -37,6 +37,9 @@ TOKEN = re.compile(r"[a-z0-9]+")
 #: Tokens longer than this are ids, hashes and paths run together: not vocabulary.
 MAX_TOKEN = 40
 DEFAULT_DIMS = 256
+#: Why the lsa embedder cannot answer on an install without its extra, and the fix.
+NO_SKLEARN = "the lsa embedder fits with scikit-learn, which is not installed"
+SKLEARN_FIX = "pip install 'carto-rankers[lsa]'"
 DEFAULT_FIT_SAMPLE = 50_000
 DEFAULT_MAX_FEATURES = 100_000
 
@@ -117,6 +120,10 @@ class LsaEmbedder(Embedder):
             tag = (self.folder / "CURRENT").read_text("utf-8").strip()
             self._model = LsaModel(self.folder / tag)
         except (OSError, ValueError, KeyError):
+            import importlib.util
+
+            if importlib.util.find_spec("sklearn") is None:  # `carto index` could not fit it
+                raise EmbedderUnavailable(NO_SKLEARN, fix=SKLEARN_FIX) from None
             raise EmbedderUnavailable(
                 "the lsa model is not fitted on this home yet", fix="carto index") from None
         return self._model
@@ -144,9 +151,7 @@ class LsaEmbedder(Embedder):
             from sklearn.decomposition import TruncatedSVD
             from sklearn.feature_extraction.text import TfidfVectorizer
         except ImportError:  # a user install leaves it out: the `lsa` extra
-            raise EmbedderUnavailable(
-                "the lsa embedder fits with scikit-learn, which is not installed",
-                fix="pip install 'carto-rankers[lsa]'") from None
+            raise EmbedderUnavailable(NO_SKLEARN, fix=SKLEARN_FIX) from None
 
         texts = [t for t in texts if t]
         if len(texts) > self.fit_sample:
