@@ -219,11 +219,23 @@ Sets (generated, deterministic, with one fixed clock):
   drives, where her son is posted, where her daughter's salon is, what the cat is called and
   what is growing on her plot, questions from specific to vague, one row per utterance,
   sessions of one to eight exchanges over 395 days) x 3 seeds among 5,000 coding events: the
-  twenty-ninth check set.
+  twenty-ninth check set;
+- `dlg-af`: dialogues variant af (written apart a thirtieth time: a driver-guide in Mongolia,
+  living in a ger district on the edge of Ulaanbaatar, who takes foreign tourists across the
+  country in an old Russian van in summer, shoots knucklebones (shagai) for a team at a hall
+  behind the market and is learning the old vertical script with a brush, with a wife who
+  keeps a stall at the Narantuul market, a daughter sitting the university entrance exam, his
+  widowed mother living in a ger in their yard, a brother herding in Arkhangai and a nephew who
+  rides the family's horses in the races, the tour he is leading, the guests he is driving,
+  where his brother's camp stands, the horse his nephew rides, the team he shoots for, the text
+  he is copying, what his wife sells, what his daughter means to study and what his mother is
+  trying for her knees, questions from specific to vague, one row per utterance, sessions of
+  one to seven exchanges over 400 days) x 3 seeds among 5,100 coding events: the thirtieth
+  check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
-  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad
-  and dlg-ae are built with the others but not in the default --sets: they stay unseen until a
-  default chosen on the other sets is checked on them.
+  dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
+  dlg-ae and dlg-af are built with the others but not in the default --sets: they stay unseen
+  until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -303,7 +315,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
-              "dlg-ac", "dlg-ad", "dlg-ae")
+              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -335,9 +347,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
-           "| dlg-ae h@1 / h@10 |",
+           "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
