@@ -12,7 +12,7 @@ from carto_core.logio.appendlog import append_rows
 from carto_core.model.corpus import load_corpus
 from carto_core.logio.logs import order_row
 from carto_core.logio.reader import iter_lines
-from carto_core.semantic.indexer import ERRORS_FILE, REJECTS_FILE, Backoff, run_index
+from carto_core.semantic.indexer import ERRORS_FILE, REJECTS_FILE, Backoff, backoff_key, run_index
 from carto_core.semantic.searcher import SemanticSearcher
 from carto_core.semantic.settings import SemanticSettings
 from carto_core.semantic.stores import open_store
@@ -94,6 +94,34 @@ def test_resumable_after_an_embedder_dies_mid_run(paraphrase_home, monkeypatch):
     assert (resumed.outcome, resumed.embedded, resumed.already) == ("ok", len(rows) - 20, 20)
     assert stored_ids(home)[0] == texted_ids(home)
     assert Backoff(home).read() == {}
+
+
+def test_a_backoff_holds_back_only_the_embedder_and_store_that_failed(tmp_path):
+    """`CARTO_EMBEDDER=lsa carto index` on an install without scikit-learn backs off; the
+    next `carto index` with the default embedder waited out that back-off ("minilm: waiting
+    after a failure ... (the lsa embedder fits with scikit-learn ...)"). Now it runs, and the
+    lsa back-off still holds lsa."""
+    from carto_core.logio.home import Home
+    from carto_core.semantic.settings import SemanticSettings
+
+    home = Home(tmp_path)
+    lsa = SemanticSettings(embedder="lsa")
+    other = SemanticSettings(embedder="minilm")
+    until = Backoff(home, backoff_key(lsa)).fail("scikit-learn is not installed", NOW)
+    assert Backoff(home, backoff_key(lsa)).until() == until
+    assert Backoff(home, backoff_key(other)).until() is None
+    assert Backoff(home, backoff_key(other)).read() == {}
+    assert Backoff(home).read()["for"] == "lsa into embedded"  # no key: whatever is recorded
+    qdrant = SemanticSettings(embedder="lsa", qdrant_url="http://127.0.0.1:6333")
+    assert Backoff(home, backoff_key(qdrant)).until() is None  # another store
+    # through the indexer itself: lsa waits, another embedder goes on to its own checks
+    assert run_index(home, settings=lsa, now=NOW).outcome == "backing_off"
+    assert run_index(home, settings=SemanticSettings(embedder="no-such-embedder"),
+                     now=NOW).outcome not in ("backing_off", "ok")
+    # a failure of another one starts its own count (the file keeps the last failure)
+    later = Backoff(home, backoff_key(other)).fail("down", NOW)
+    assert (later - NOW).total_seconds() == 60
+    assert Backoff(home, backoff_key(lsa)).until() is None
 
 
 def test_backoff_doubles_and_is_capped(tmp_path):

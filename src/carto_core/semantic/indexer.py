@@ -29,8 +29,9 @@ Streaming, incremental and resumable:
   build, or a run of more than `gate_max` new documents), as upstream's backfills ran ungated.
 - Failures are appended to `<home>/.carto/index-errors.jsonl` (`{timestamp, event_id, stage,
   outcome, error, model}`, upstream's stages). An unavailable embedder or store stops the run and
-  starts a back-off (60 s, doubling to 1 h) recorded in `index-backoff.json`; a run inside the
-  back-off window returns at once unless forced. Nothing is lost: unembedded events are
+  starts a back-off (60 s, doubling to 1 h) recorded in `index-backoff.json` for the embedder
+  and store that failed; a run of those inside the back-off window returns at once unless
+  forced. Nothing is lost: unembedded events are
   embedded by a later run.
 """
 
@@ -150,16 +151,23 @@ def _record(event, text: str, vector) -> VectorRecord:
 
 
 class Backoff:
-    """The indexer's back-off after a service failure: `<home>/.carto/index-backoff.json`."""
+    """The indexer's back-off after a service failure: `<home>/.carto/index-backoff.json`.
+    `key` names what failed (the embedder and the store): a back-off another one recorded
+    (the `lsa` tried once without its extra, a Qdrant server since unset) does not hold
+    this one back."""
 
-    def __init__(self, home: Home):
+    def __init__(self, home: Home, key: str = ""):
         self.path = home.state_file(BACKOFF_FILE)
+        self.key = key
 
     def read(self) -> dict:
         try:
-            return json.loads(self.path.read_text("utf-8"))
+            recorded = json.loads(self.path.read_text("utf-8"))
         except (OSError, ValueError):
             return {}
+        if not isinstance(recorded, dict) or (self.key and recorded.get("for", self.key) != self.key):
+            return {}  # a back-off recorded for another embedder or store (no key: any)
+        return recorded
 
     def until(self) -> datetime | None:
         return parse_timestamp(self.read().get("until"))
@@ -170,11 +178,16 @@ class Backoff:
         until = now + timedelta(seconds=delay)
         make_dirs(self.path.parent)
         write_text(self.path, json.dumps({"failures": failures, "until": format_timestamp(until),
-                                          "reason": reason}))
+                                          "reason": reason, "for": self.key}))
         return until
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def backoff_key(settings: SemanticSettings) -> str:
+    """What a back-off is recorded for: the embedder and the store it wrote to."""
+    return f"{settings.embedder} into {settings.store_kind}"
 
 
 # --------------------------------------------------------------------------- what was read
@@ -396,7 +409,7 @@ class _Run:
         self.started = time.perf_counter()
         self.report = IndexReport(embedder=settings.embedder, gate=settings.novelty_gate)
         self.errors_path = home.state_file(ERRORS_FILE)
-        self.backoff = Backoff(home)
+        self.backoff = Backoff(home, backoff_key(settings))
         self.fold = None  # the fold of the logs read (`_embed_new`), which the sweep reads
 
     def error(self, stage: str, message: str, event_id: str | None = None,
