@@ -330,6 +330,17 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
                 out.append((docs, tfs, dls))
         return out
 
+    def holds_prefix(self, prefix: str) -> bool:
+        """Whether some indexed term starts with `prefix` (the first found ends the look)."""
+        import bisect
+
+        for seg in self.segments:
+            words = seg.sorted_words()
+            start = bisect.bisect_left(words, prefix)
+            if start < len(words) and words[start].startswith(prefix):
+                return True
+        return False
+
     def prefix_terms(self, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
         """Indexed terms starting with `prefix` (every segment), the most frequent `limit`."""
         import bisect

@@ -320,7 +320,7 @@ def unmatched_prefixes(query: Query, index) -> list[str]:
     short sha without its star."""
     typed = query.text.lower()
     return [f"{prefix}*" if f"{prefix}*" in typed else prefix for prefix in query.prefixes
-            if not index.prefix_terms(prefix, limit=1)]
+            if not index.holds_prefix(prefix)]
 
 
 def records_set_aside(ladders: list[Ladder], conversation, records=None) -> list[Ladder]:
