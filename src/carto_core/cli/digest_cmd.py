@@ -82,7 +82,7 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
         click.echo("research " + ", ".join(doc["research_hosts"]))
     r = doc["recall"]
     if r["calls"] or r["served"]:
-        click.echo(f"recall   {r['calls']} calls → {r['served']} served ({r['served_unique']} ids) · "
+        click.echo(f"recall   {counted(r['calls'], 'call')} → {r['served']} served ({r['served_unique']} ids) · "
                    + (f"{r['used_pct']}% marked used" if r["used_pct"] is not None else "none marked used")
                    + (f" · {r['fetched']} fetched" if r["fetched"] else ""))
     for state in doc["leaving"]:

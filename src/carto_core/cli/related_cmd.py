@@ -7,6 +7,7 @@ import click
 
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.terminal import counted
 
 
 def _kind(home, query: str, forced: str | None) -> tuple[str, str]:
@@ -64,7 +65,7 @@ def related(query, kind, limit, as_json) -> None:
     else:
         what = {"session": "session", "file": "file", "term": "term"}[kind]
         terms = f" (index terms: {', '.join(document['terms'])})" if document.get("terms") else ""
-        click.echo(f"related to {what} {query}{terms}: {document['documents']} documents "
+        click.echo(f"related to {what} {query}{terms}: {counted(document['documents'], 'document')} "
                    f"of {document['documents_total']}")
         if document["co_terms"]:
             click.echo("terms")

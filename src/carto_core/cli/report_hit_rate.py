@@ -8,6 +8,7 @@ from carto_core.util.output import emit_json, json_option
 from carto_core.util.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 
 @click.command("hit-rate")
@@ -53,7 +54,7 @@ def _print(document: dict) -> None:
         return
     click.echo(f"Hit rate: {overall['used']}/{overall['served']} served results used ({_pct(overall['hit_rate'])}); "
                f"{overall['fetched']} fetched with --get")
-    click.echo(f"MRR: {mrr['value']:.3f} over {mrr['calls']} calls ({overall['calls_with_use']} with a use)")
+    click.echo(f"MRR: {mrr['value']:.3f} over {counted(mrr['calls'], 'call')} ({overall['calls_with_use']} with a use)")
     for title, key in (("By rank", "by_rank_bucket"), ("By source", "by_source"),
                        ("By project", "by_project"), ("By purpose", "by_purpose")):
         click.echo(f"\n{title}:")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.output import emit_json, json_option
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -57,7 +58,7 @@ def _print(document: dict) -> None:
     click.echo(f"server: schema {server['schema']}, login {server['login']}, grants {grants}")
     click.echo(f"team vectors: {server['model'] or 'none'}" + (f" ({server['dim']} dimensions)" if server["dim"] else "")
                + f"; terms: {server['analyzer']}")
-    click.echo(f"team events: {server['team_events']:,} from {len(server['machines'])} machines")
+    click.echo(f"team events: {server['team_events']:,} from {counted(len(server['machines']), 'machine')}")
     for item in server["machines"]:
         click.echo(f"  {item['author']}@{item['machine']}: {item['events']:,}")
     last = server.get("last_push")

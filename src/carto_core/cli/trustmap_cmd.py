@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.output import emit_json, json_option, when_value
+from carto_core.util.terminal import counted
 
 
 @click.command(epilog="""\b
@@ -98,10 +99,10 @@ def _apply(home, doc, settings, dry_run, min_hits, as_json) -> None:
         else:
             click.echo(result["diff"], nl=False)
             if result["applied"]:
-                click.echo(f"applied {len(result['proposed'])} entries to {path}"
+                click.echo(f"applied {counted(len(result['proposed']), 'entry', 'entries')} to {path}"
                            + (f" (backup: {result['backup']})" if result["backup"] else " (new file)")
                            + f"; milestone {result['milestone']}")
             else:
-                click.echo(f"dry run: {len(result['proposed'])} entries would be added; nothing changed")
+                click.echo(f"dry run: {counted(len(result['proposed']), 'entry', 'entries')} would be added; nothing changed")
     if not result["proposed"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from carto_core.team.connect import TeamError, connect, describe
+from carto_core.util.terminal import counted
 
 
 def home_team(home):
@@ -38,7 +39,7 @@ def team_line(block: dict) -> str:
     """The one line a text answer prints about the team part."""
     if block.get("state") == "ok":
         machines = block.get("machines")
-        extra = f", {len(machines)} machines" if machines else ""
+        extra = f", {counted(len(machines), 'machine')}" if machines else ""
         floor = block.get("floor") or {}
         if floor.get("found") is False:
             below = floor.get("below", 0)
