@@ -66,3 +66,13 @@ def test_trustmap_says_its_lists_in_words_and_the_empty_ones_on_one_line(sample_
     assert text.startswith("What your agents relied on in the last 365d; + marks every entry: "
                            "no Claude Code settings file was read.")
     assert "k8s_" not in text and "mcp_servers" not in text
+
+
+def test_doctor_counts_one_row_as_a_row_and_keeps_its_columns(sample_home):
+    """The sample home's turns log holds one row: "turns 1 rows" read as a typo; the column of
+    "newest" stays where the other logs' is."""
+    text = plain(piped(["doctor", "--no-probe"], env_for()).stdout)
+    logs = [line for line in text.splitlines() if re.match(r"  \S+ +\d+ rows? +newest ", line)]
+    one = [line for line in logs if re.match(r"  \S+ +1 row ", line)]
+    assert one and not [line for line in logs if re.match(r"  \S+ +1 rows", line)]
+    assert len({line.index("newest") for line in logs}) == 1 and len(logs) >= 3

@@ -287,12 +287,14 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
                 continue
             bad = f", {log['malformed']} unreadable" if log["malformed"] else ""
             newest = log["newest_timestamp"] or "-"
-            click.echo(f"  {log['log']:15} {log['rows']:>9} rows{bad}  newest {newest}")
+            rows = "row " if log["rows"] == 1 else "rows"  # "row " keeps the column of "newest"
+            click.echo(f"  {log['log']:15} {log['rows']:>9} {rows}{bad}  newest {newest}")
             for message in log["messages"]:
                 click.echo(f"      {message}")
         for item in document["spill"]:
             held = f" (claimed by pid {item['claimed_by']}{', gone' if item['orphaned'] else ''})" if item["claimed_by"] else ""
-            click.echo(f"  spill           {item['entries']:>9} rows waiting  {item['path']}{held}")
+            rows = "row " if item["entries"] == 1 else "rows"
+            click.echo(f"  spill           {item['entries']:>9} {rows} waiting  {item['path']}{held}")
         excluded = ([f"project {p}" for p in document["exclude"]["projects"]]
                     + [f"path {p}" for p in document["exclude"]["paths"]])
         if excluded:
