@@ -172,7 +172,11 @@ def cli() -> None:
     75 (unavailable, retry later); docs/cli.md has the details.
 
     \b
-    Start with:  carto demo          a tour on sample data in a temporary home
-                 carto doctor        what your home holds and what is wrong with it
-                 carto plugins       installed providers, rankers and verbs
+    Start with:  carto demo            a tour on sample data in a temporary home
+                 carto install claude  record Claude Code's work from now on (codex alike)
+                 carto ingest --all    what your agents left on disk before that
+                 carto search "..."    ask it; carto sessions, standup, serve to look around
+                 carto doctor          what your home holds and what is wrong with it
+                 carto plugins         installed providers, rankers and verbs
+    A person's guide: docs/using.md; every command: docs/cli.md.
     """
