@@ -231,11 +231,23 @@ Sets (generated, deterministic, with one fixed clock):
   he is copying, what his wife sells, what his daughter means to study and what his mother is
   trying for her knees, questions from specific to vague, one row per utterance, sessions of
   one to seven exchanges over 400 days) x 3 seeds among 5,100 coding events: the thirtieth
-  check set.
+  check set;
+- `dlg-ag`: dialogues variant ag (written apart a thirty-first time: an air traffic controller
+  at Bole airport in Ethiopia, living in a condominium block on the eastern edge of Addis
+  Ababa, who plays chess at a club in Arat Kilo, is learning the masinqo (the one-stringed
+  fiddle) from an old azmari in Piassa and saves with colleagues in an equb (a rotating savings
+  circle), divorced, raising her late sister's twin daughters, with a younger brother running
+  at a training camp in Sululta, an unmarried aunt in Debre Markos who goes on pilgrimages and
+  a tenant in the studio flat she started out in, the position she works at the airport, the
+  twins' school, what the twins do at weekends, the race her brother is preparing for, the tune
+  she is learning, what her equb payout is for, the chess opening she is studying, where her
+  aunt is going to pray and who rents the studio, questions from specific to vague, one row per
+  utterance, sessions of one to seven exchanges over 405 days) x 3 seeds among 5,200 coding
+  events: the thirty-first check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae and dlg-af are built with the others but not in the default --sets: they stay unseen
-  until a default chosen on the other sets is checked on them.
+  dlg-ae, dlg-af and dlg-ag are built with the others but not in the default --sets: they stay
+  unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -315,7 +327,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
-              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af")
+              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -347,9 +359,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
-           "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 |",
+           "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
