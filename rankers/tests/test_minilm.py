@@ -292,6 +292,40 @@ def test_the_index_leaves_tool_rows_to_the_keyword_ladders(tmp_path, monkeypatch
     assert result.results[0].event_id == "turn-s1-1"
 
 
+def test_a_home_of_tool_rows_alone_is_not_sent_round_to_carto_index(tmp_path, monkeypatch):
+    """Three hook rows, all tool calls: `carto index` embeds none of them (minilm leaves tool
+    rows to the keyword ladders), and the search said "no vectors of model ... yet (fix: carto
+    index)" before and after it, a fix that fixes nothing. It now says why, with no fix, until
+    a log grows past what the index read; then `carto index` is the fix again."""
+    from carto_core.cli import cli
+    from carto_core.semantic.indexer import run_index
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    root = tmp_path / "h"
+    root.mkdir()
+    tools = [{"event_id": f"evt-{i:012d}", "timestamp": "2026-11-05T10:00:00Z",
+              "type": "tool_bash", "project": "shop", "summary": f"Ran: pytest tests/test_{i}.py"}
+             for i in range(3)]
+    log = root / "tool-use-log.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in tools))
+    home = Home(root)
+    env = {"CARTO_HOME": str(root)}
+
+    def semantic():
+        done = CliRunner().invoke(cli, ["search", "which test failed?", "--json"], env=env)
+        return json.loads(done.stdout)["semantic"]
+
+    assert semantic()["fix"] == "carto index"  # never indexed: the fix is right
+    report = run_index(home)
+    assert (report.outcome, report.embedded, report.keyword_only) == ("ok", 0, 3)
+    after = semantic()
+    assert after["state"] == "unavailable" and after["fix"] == ""
+    assert after["reason"].startswith("nothing in this home is of a kind minilm embeds")
+    with log.open("a") as out:  # a row the index has not read: carto index may embed it
+        out.write(json.dumps({**tools[0], "event_id": "evt-000000000009"}) + "\n")
+    assert semantic()["fix"] == "carto index"
+
+
 def test_a_home_without_the_model_package_falls_back_to_wordllama(tmp_path, monkeypatch):
     from carto_core.cli import cli
 

@@ -151,6 +151,19 @@ class SemanticSearcher:
                     f"the embedder's model is {model} but the {store.kind} store holds {total} "
                     f"vectors of another model ({names}), never scored against it",
                     "carto index", model=model, store=store.describe(), other_models=others)
+            from carto_core.semantic.pending import read_state
+
+            state = read_state(self.home)
+            if (state.get("model") == model and int(state.get("events") or 0) > 0
+                    and int(state.get("no_text") or 0) >= int(state["events"])
+                    and not _grown_since(self.home, state)):
+                # `carto index` ran and found nothing of a kind this embedder embeds (a home of
+                # tool rows alone): naming it as the fix would send a person round in a circle
+                return self._unavailable(
+                    f"nothing in this home is of a kind {getattr(embedder, 'name', '') or settings.embedder} "
+                    f"embeds: the last `carto index` left all {state['events']} events to the "
+                    "keyword index (tool rows, or rows with no text)", "",
+                    model=model, store=store.describe())
             return self._unavailable(f"no vectors of model {model} yet", "carto index",
                                      model=model, store=store.describe())
         return SemanticStatus("available", embedder=getattr(embedder, "name", "") or settings.embedder,
@@ -307,3 +320,18 @@ def _blended(vector, other, weight: float):
     total = first / (np.linalg.norm(first) or 1.0) + np.float32(weight) * second / (
         np.linalg.norm(second) or 1.0)
     return total / (np.linalg.norm(total) or 1.0)
+
+
+def _grown_since(home, state: dict) -> bool:
+    """Whether a log holds more than the indexer's last complete run read of it (rows it has
+    not seen, which `carto index` may embed)."""
+    import os
+
+    for label, seen in (state.get("logs") or {}).items():
+        try:
+            size = os.path.getsize(home.log(label))
+        except (OSError, KeyError, ValueError):
+            continue
+        if size > int((seen or {}).get("end") or 0):
+            return True
+    return False
