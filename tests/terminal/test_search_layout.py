@@ -148,3 +148,14 @@ def test_a_cut_after_the_texts_own_ellipsis_shows_one():
     text = "init is analyzing your codebase… /init Please analyze this codebase and write " * 3
     cut = snippet(text, query_terms("deploy"), 34)
     assert cut == "init is analyzing your codebase…"
+
+
+def test_an_unavailable_semantic_ladder_is_said_in_one_line_without_nested_parentheses(sample_home):
+    """The sample home has no minilm vectors: the text says so under the results in one level
+    of parentheses (it printed "(semantic: unavailable: no vectors ... yet (fix: carto index))")."""
+    done = piped(["search", "why is the cart total off by a cent?", "--all"],
+                 env_for({"CARTO_EMBEDDER": "minilm"}))
+    line = next(line for line in done.stdout.splitlines() + done.stderr.splitlines()
+                if "semantic ladder" in line)
+    assert line.startswith("semantic ladder unavailable: no vectors of model minilm-")
+    assert line.endswith(" (fix: carto index)") and line.count("(") == 1

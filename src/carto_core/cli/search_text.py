@@ -147,7 +147,7 @@ def notes(result) -> list[str]:
 
     out = []
     if result.semantic.state == "unavailable" and result.semantic.reason != NO_SEMANTIC_RANKER:
-        out.append(f"(semantic: {result.semantic.label()})")  # a missing plugin is no news
+        out.append(f"semantic ladder {result.semantic.label()}")  # a missing plugin is no news
     if result.suppressed:
         out.append(f"({result.suppressed} already shown in this session are hidden; --all shows them)")
     if not result.results:
