@@ -159,11 +159,11 @@ class SemanticSearcher:
                     and not _grown_since(self.home, state)):
                 # `carto index` ran and found nothing of a kind this embedder embeds (a home of
                 # tool rows alone): naming it as the fix would send a person round in a circle
+                name = getattr(embedder, "name", "") or settings.embedder
                 return self._unavailable(
-                    f"nothing in this home is of a kind {getattr(embedder, 'name', '') or settings.embedder} "
-                    f"embeds: the last `carto index` left all {state['events']} events to the "
-                    "keyword index (tool rows, or rows with no text)", "",
-                    model=model, store=store.describe())
+                    f"nothing in this home is of a kind {name} embeds: the last `carto index` "
+                    f"left all {state['events']} events to the keyword index (tool rows, or rows "
+                    "with no text)", "", model=model, store=store.describe())
             return self._unavailable(f"no vectors of model {model} yet", "carto index",
                                      model=model, store=store.describe())
         return SemanticStatus("available", embedder=getattr(embedder, "name", "") or settings.embedder,
