@@ -131,3 +131,30 @@ def test_codex_home_env_and_unknown_agent(monkeypatch, tmp_path):
 def test_server_command_points_at_an_mcp_entry():
     cmd = server_command()
     assert cmd[-1] == "mcp" and Path(cmd[0]).exists()
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_install_mcp_without_the_sdk_registers_nothing_and_says_what_to_install(agent, monkeypatch):
+    """The user install has no MCP SDK: `carto install claude --mcp` registered a server that
+    the agent would start and that exits at once (`carto mcp`: the SDK is not installed),
+    without a word. It now registers nothing, names the extra and exits 75; the hooks are
+    installed as asked."""
+    import sys
+
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    monkeypatch.setitem(sys.modules, "mcp", None)  # find_spec("mcp") -> None, import -> ImportError
+    monkeypatch.setenv("CODEX_HOME", str(Path.home() / ".codex"))
+    done = CliRunner().invoke(cli, ["install", agent, "--mcp"])
+    assert done.exit_code == 75, done.output
+    assert "mcp: the MCP extra is not installed: pip install 'carto-core[mcp]'; nothing was registered" \
+        in done.output
+    claude = Path.home() / ".claude.json"
+    codex = Path.home() / ".codex" / "config.toml"
+    assert not claude.exists() or "carto" not in json.loads(claude.read_text()).get("mcpServers", {})
+    assert not codex.exists() or "mcp_servers.carto" not in codex.read_text()
+    hooks = Path.home() / (".claude/settings.json" if agent == "claude" else ".codex/hooks.json")
+    assert "carto hook" in hooks.read_text()
+

@@ -81,6 +81,13 @@ def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **
     except ImportError:
         result["mcp"] = {"error": MCP_MISSING}
         return
+    if not remove:
+        import importlib.util
+
+        if importlib.util.find_spec("mcp") is None:
+            # registered, the agent would start a `carto mcp` that exits at once, unexplained
+            result["mcp"] = {"error": f"{MCP_MISSING}; nothing was registered"}
+            return
     try:
         change = uninstall_mcp if remove else install_mcp
         result["mcp"] = {"changes": change(agent, dry_run=dry_run, **options)}
