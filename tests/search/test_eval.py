@@ -51,7 +51,10 @@ def test_eval_command_table_and_cases_roundtrip(tmp_path):
                               str(cases_file), "--json"])
     assert out.exit_code == 0, out.output
     doc = json.loads(out.output)
-    assert [c["decay"] for c in doc["configs"]] == ["none", "exp", "gated-exp", "gated-prior"]
+    decays = ["none", "exp", "gated-exp", "gated-prior"]
+    assert [c["decay"] for c in doc["configs"]] == decays * 2
+    # with no --rankers: the search's own set (bm25 and semantic), then the keyword ladder alone
+    assert [c["rankers"] for c in doc["configs"]] == [["bm25", "semantic"]] * 4 + [["bm25"]] * 4
     written = agecurve.read_cases(cases_file)
     assert sum(b["n"] for b in doc["configs"][0]["buckets"].values()) == sum(
         1 for c in written if c.kind == "known-item")

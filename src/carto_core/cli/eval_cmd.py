@@ -10,11 +10,25 @@ from carto_core.util.exitcodes import ExitCode
 DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")
 
 
+def default_sets(known: list[str]) -> list[list[str]]:
+    """What `carto eval` compares when no --rankers is given: the set `carto search` uses by
+    default (the configured rankers, and semantic when it is installed) and the keyword
+    ladder alone, the floor the default must not fall under."""
+    from carto_core.model.config import load_config
+    from carto_core.search.api import SEMANTIC
+
+    default = [n for n in dict.fromkeys(load_config().get("search.rankers")) if n in known]
+    if SEMANTIC in known and SEMANTIC not in default:
+        default.append(SEMANTIC)
+    return [default] + ([["bm25"]] if default != ["bm25"] else [])
+
+
 @click.command("eval")
 @click.option("--decay", "decays", multiple=True, metavar="NAME",
-              help="Decay policy to compare (repeatable; default: none, exp, gated-exp).")
+              help=f"Decay policy to compare (repeatable; default: {', '.join(DEFAULT_DECAYS)}).")
 @click.option("--rankers", "ranker_sets", multiple=True, metavar="A[,B]",
-              help="A set of ladder rankers to fuse, comma-separated (repeatable; default: bm25).")
+              help="A set of ladder rankers to fuse, comma-separated (repeatable; default: the "
+                   "search's own set, bm25 and semantic when it is installed, and bm25 alone).")
 @click.option("--cases", "cases_file", type=click.Path(exists=True, dir_okay=False),
               help="Labelled cases (JSONL, see docs/ranking.md) instead of sampling them.")
 @click.option("--write-cases", type=click.Path(dir_okay=False), help="Save the sampled cases here.")
@@ -49,7 +63,7 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
 
     \b
     Examples:
-      carto eval                                    # none vs exp vs gated-exp on your home
+      carto eval                                    # the default and keyword-only, each decay
       carto eval --generate /tmp/year --events 20000
       carto eval --generate /tmp/talk --events 6000 --dialogues a --decay gated-prior
       carto eval --decay exp --decay gated-exp --rankers bm25 --rankers bm25,semantic
@@ -88,8 +102,9 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
              ExitCode.NOT_FOUND)
     now = agecurve.now_utc()
     decays = list(decays) or list(DEFAULT_DECAYS)
-    sets = [[n.strip() for n in s.split(",") if n.strip()] for s in ranker_sets] or [["bm25"]]
     known_rankers = engine.registries.rankers.names()
+    sets = ([[n.strip() for n in s.split(",") if n.strip()] for s in ranker_sets]
+            or default_sets(known_rankers))
     known_decays = engine.registries.decay_policies.names()
     for name in decays:
         if name not in known_decays:
