@@ -70,3 +70,18 @@ def test_eval_rejects_unknown_names(tmp_path):
     generate_home(tmp_path / "g", 300)
     out = CliRunner().invoke(cli, ["eval", "--decay", "sometimes"], env={"CARTO_HOME": str(tmp_path / "g")})
     assert out.exit_code == 2 and "gated-exp" in out.output
+
+
+def test_eval_generates_any_dialogue_variant_and_refuses_an_unknown_one_first(tmp_path):
+    """--dialogues took a, b or c only, of the thirty-odd variants written since; an unknown
+    one is a usage error before anything is generated."""
+    bad = CliRunner().invoke(cli, ["eval", "--generate", str(tmp_path / "bad"), "--events", "300",
+                                   "--dialogues", "zz"])
+    assert bad.exit_code == 2 and "accepted: a, b, c" in bad.output and ", ae," in bad.output
+    assert not (tmp_path / "bad").exists()
+    done = CliRunner().invoke(cli, ["eval", "--generate", str(tmp_path / "g"), "--events", "300",
+                                    "--dialogues", "ae", "--rankers", "bm25", "--decay",
+                                    "gated-prior", "--per-bucket", "2", "--recency", "1", "--json"])
+    assert done.exit_code == 0, done.output
+    config = json.loads(done.output)["configs"][0]
+    assert sum(v["n"] for v in config["conversational"].values()) >= 22

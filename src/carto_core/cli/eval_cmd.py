@@ -43,9 +43,10 @@ def default_sets(known: list[str]) -> list[list[str]]:
               help="First write a generated home (a year of sessions) into this folder and evaluate it.")
 @click.option("--events", type=click.IntRange(100), default=20000, show_default=True,
               help="Events to generate with --generate.")
-@click.option("--dialogues", type=click.Choice(["a", "b", "c"]), default=None,
-              help="With --generate: also write generated multi-session dialogues (variant a, b "
-                   "or c) and add their conversational-recall questions.")
+@click.option("--dialogues", metavar="VARIANT", default=None,
+              help="With --generate: also write generated multi-session dialogues (a variant of "
+                   "carto_core.evaluation.dialogues: a, b, c ... z, aa, ab ...) and add their "
+                   "conversational-recall questions.")
 @click.option("--fusion", "fusions", multiple=True, metavar="NAME",
               help="Fusion to compare (repeatable; default: the configured one).")
 @click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index (default: configured).")
@@ -75,6 +76,11 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
     from carto_core.search.engine import SearchEngine
     from carto_core.search.pipeline import has_logs
 
+    if dialogues:
+        from carto_core.evaluation.dialogues import VARIANTS
+
+        if dialogues not in VARIANTS:
+            usage_error(f"unknown --dialogues variant {dialogues!r}; accepted: {', '.join(VARIANTS)}")
     if generate_dir:
         from carto_core.evaluation.generate import generate_home
         from carto_core.logio.home import Home
