@@ -55,6 +55,12 @@ def test_eval_command_table_and_cases_roundtrip(tmp_path):
     assert [c["decay"] for c in doc["configs"]] == decays * 2
     # with no --rankers: the search's own set (bm25 and semantic), then the keyword ladder alone
     assert [c["rankers"] for c in doc["configs"]] == [["bm25", "semantic"]] * 4 + [["bm25"]] * 4
+    # a generated home has no vectors: the semantic sets ranked as bm25's, and it says so
+    assert doc["semantic"].startswith("unavailable: no vectors of model ")
+    text = runner.invoke(cli, ["eval", "--per-bucket", "2", "--recency", "0", "--decay", "none"],
+                         env={"CARTO_HOME": str(tmp_path / "g")}).output
+    assert "semantic ladder unavailable: no vectors of model " in text
+    assert "its rows rank as bm25's" in text
     written = agecurve.read_cases(cases_file)
     assert sum(b["n"] for b in doc["configs"][0]["buckets"].values()) == sum(
         1 for c in written if c.kind == "known-item")

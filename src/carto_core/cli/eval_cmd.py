@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import click
 
+from carto_core.search.api import SEMANTIC
 from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")
+
+
+def _semantic_state(engine) -> str:
+    """The semantic ladder's state on this home, as the search's text says it ("available",
+    "unavailable: no vectors of model ... yet (fix: carto index)")."""
+    try:
+        return engine.ranker(SEMANTIC).availability(engine).label()
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is said, never fatal here
+        return f"unavailable: {type(exc).__name__}: {exc}"
 
 
 def default_sets(known: list[str]) -> list[list[str]]:
@@ -15,7 +25,6 @@ def default_sets(known: list[str]) -> list[list[str]]:
     default (the configured rankers, and semantic when it is installed) and the keyword
     ladder alone, the floor the default must not fall under."""
     from carto_core.model.config import load_config
-    from carto_core.search.api import SEMANTIC
 
     default = [n for n in dict.fromkeys(load_config().get("search.rankers")) if n in known]
     if SEMANTIC in known and SEMANTIC not in default:
@@ -142,14 +151,18 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
         reports = agecurve.evaluate(engine, cases, configs, now=now)
     except SearchError as exc:
         fail(str(exc), exc.code)
+    semantic = _semantic_state(engine) if any(SEMANTIC in group for group in sets) else None
     if as_json:
         emit_json({"home": str(home.root), "documents": len(engine.index), "sampling": stats,
-                   "configs": [vars(r) for r in reports]})
+                   "semantic": semantic, "configs": [vars(r) for r in reports]})
         return
     click.echo(f"home {home.root}: {len(engine.index)} events; {stats.get('known_item', 0)} known-item "
                f"cases, {stats.get('recency', 0)} recency cases"
                + (f" (dropped {stats['dropped_too_many_matches']} non-specific queries)"
                   if "dropped_too_many_matches" in stats else ""))
+    if semantic is not None and semantic != "available":
+        # the sets with semantic then ranked as the keyword ladder alone: say so beside them
+        click.echo(f"semantic ladder {semantic}: its rows rank as bm25's")
     click.echo(render_table(reports))
     if any(r.conversational for r in reports):
         click.echo("")
