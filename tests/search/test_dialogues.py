@@ -112,7 +112,9 @@ def test_eval_reports_the_conversational_table(tmp_path, monkeypatch):
                                       "--per-bucket", "2", "--recency", "0", "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
-    (config,) = document["configs"]
+    # no --rankers: the search's own set, then the keyword ladder alone
+    assert [c["rankers"] for c in document["configs"]] == [["bm25", "semantic"], ["bm25"]]
+    config = document["configs"][0]
     conv = config["conversational"]
     assert set(conv) == set(dialogues.CATEGORIES) | {"all"}
     assert conv["all"]["n"] == document["sampling"]["conversational"]
