@@ -330,29 +330,25 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
                 out.append((docs, tfs, dls))
         return out
 
-    def holds_prefix(self, prefix: str) -> bool:
-        """Whether some indexed term starts with `prefix` (the first found ends the look)."""
+    def _words_starting(self, prefix: str):
+        """The indexed terms starting with `prefix`, segment by segment (a term in several
+        segments comes once from each), found by bisecting each segment's sorted words."""
         import bisect
 
         for seg in self.segments:
             words = seg.sorted_words()
-            start = bisect.bisect_left(words, prefix)
-            if start < len(words) and words[start].startswith(prefix):
-                return True
-        return False
+            for word in words[bisect.bisect_left(words, prefix):]:
+                if not word.startswith(prefix):
+                    break
+                yield word
+
+    def holds_prefix(self, prefix: str) -> bool:
+        """Whether some indexed term starts with `prefix` (the first found ends the look)."""
+        return next(self._words_starting(prefix), None) is not None
 
     def prefix_terms(self, prefix: str, limit: int = PREFIX_EXPANSIONS) -> list[str]:
         """Indexed terms starting with `prefix` (every segment), the most frequent `limit`."""
-        import bisect
-
-        found: set[str] = set()
-        for seg in self.segments:
-            words = seg.sorted_words()
-            start = bisect.bisect_left(words, prefix)
-            for word in words[start:]:
-                if not word.startswith(prefix):
-                    break
-                found.add(word)
+        found = set(self._words_starting(prefix))
         if len(found) > limit:
             found = set(sorted(found, key=lambda w: (-self.df(w), w))[:limit])
         return sorted(found)
