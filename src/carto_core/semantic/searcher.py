@@ -323,15 +323,10 @@ def _blended(vector, other, weight: float):
 
 
 def _grown_since(home, state: dict) -> bool:
-    """Whether a log holds more than the indexer's last complete run read of it (rows it has
-    not seen, which `carto index` may embed)."""
-    import os
+    """Whether a log is no longer as the indexer's last complete run left it (grown, or
+    rewritten: rows it has not read, which `carto index` may embed), by the state it recorded
+    (`logio.logstate.log_status`, as the indexer's own plan reads it)."""
+    from carto_core.logio.logstate import log_status
 
-    for label, seen in (state.get("logs") or {}).items():
-        try:
-            size = os.path.getsize(home.log(label))
-        except (OSError, KeyError, ValueError):
-            continue
-        if size > int((seen or {}).get("end") or 0):
-            return True
-    return False
+    return any(log_status(home.log(label), seen) != "fresh"
+               for label, seen in (state.get("logs") or {}).items())
