@@ -20,15 +20,15 @@ def _semantic_state(engine) -> str:
         return f"unavailable: {type(exc).__name__}: {exc}"
 
 
-def default_sets(known: list[str]) -> list[list[str]]:
+def default_sets(engine) -> list[list[str]]:
     """What `carto eval` compares when no --rankers is given: the set `carto search` uses by
-    default (the configured rankers, and semantic when it is installed) and the keyword
-    ladder alone, the floor the default must not fall under."""
-    from carto_core.model.config import load_config
+    default (`pipeline.resolve_names` for a request that names none: the configured rankers,
+    and semantic when it is installed) and the keyword ladder alone, the floor the default
+    must not fall under."""
+    from carto_core.search.api import SearchRequest
+    from carto_core.search.pipeline import resolve_names
 
-    default = [n for n in dict.fromkeys(load_config().get("search.rankers")) if n in known]
-    if SEMANTIC in known and SEMANTIC not in default:
-        default.append(SEMANTIC)
+    default, _, _ = resolve_names(SearchRequest(query=""), engine)
     return [default] + ([["bm25"]] if default != ["bm25"] else [])
 
 
@@ -118,8 +118,11 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
     now = agecurve.now_utc()
     decays = list(decays) or list(DEFAULT_DECAYS)
     known_rankers = engine.registries.rankers.names()
-    sets = ([[n.strip() for n in s.split(",") if n.strip()] for s in ranker_sets]
-            or default_sets(known_rankers))
+    try:
+        sets = ([[n.strip() for n in s.split(",") if n.strip()] for s in ranker_sets]
+                or default_sets(engine))
+    except SearchError as exc:  # a configured name no plugin registers: said as search says it
+        fail(str(exc), exc.code)
     known_decays = engine.registries.decay_policies.names()
     for name in decays:
         if name not in known_decays:
