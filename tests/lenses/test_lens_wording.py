@@ -1,0 +1,70 @@
+"""The lenses' text as a person reads it: counts agree with their nouns, nothing a person would
+paste is cut, times are said in words. Each test runs the command the person types and reads
+what it prints."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from carto_core.cli import cli
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.home import Home
+
+ONE = "aaaa1111-0000-4000-8000-000000000001"
+TWO = "bbbb2222-0000-4000-8000-000000000002"
+LONG_PROJECT = "customer-billing-reconciliation"
+
+
+def _home() -> Home:
+    root = Path(os.environ["CARTO_HOME"])
+    root.mkdir(parents=True, exist_ok=True)
+    return Home(root)
+
+
+def _row(event_id, session, summary, *, second=0, kind="tool_bash", project=LONG_PROJECT, cwd="/w/app"):
+    return {"event_id": event_id, "timestamp": f"2026-03-02T10:00:{second:02d}Z", "type": kind,
+            "provider": "claude", "session_id": session, "project": project, "cwd": cwd,
+            "summary": summary}
+
+
+def _carto(*args):
+    return CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"})
+
+
+def test_related_counts_one_document_and_one_shared_term_in_the_singular():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-rel000000001", ONE, "Ran: quokka migrate"),
+        _row("evt-rel000000002", TWO, "Ran: quokka ledger", second=1),
+        _row("evt-rel000000003", TWO, "Ran: quokka ledger check", second=2),
+    ])
+    done = _carto("related", "quokka")
+    assert done.exit_code == 0, done.output
+    lines = {line.split()[1]: line for line in done.output.splitlines() if line.startswith("  ") and "documen" in line}
+    assert " 1 document " in lines[ONE[:8]] and " 2 documents " in lines[TWO[:8]], done.output
+    assert "1 documents" not in done.output
+    # the project is printed whole, so it can be pasted into --project
+    assert LONG_PROJECT in lines[ONE[:8]], done.output
+    by_session = _carto("related", ONE, "--session")
+    assert by_session.exit_code == 0, by_session.output
+    assert by_session.output.startswith(f"related to session {ONE}: 1 document of 3"), by_session.output
+    # the other session holds two documents; the text says what it shares, not a sum of hits
+    other = next(line for line in by_session.output.splitlines() if TWO[:8] in line)
+    assert re.search(r" 2 shared terms  last ", other) and "documents" not in other, other
+
+
+def test_wrapup_description_counts_agree_with_their_nouns():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-wrp000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+        _row("evt-wrp000000002", ONE, "Ran: make test", second=30, project="app"),
+    ])
+    done = _carto("wrapup", "--session", ONE[:8], "--dry-run")
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert lines[1] == "  2 events on app over 0 minutes: 0 commits, 1 edit, 1 file left uncommitted", done.output
+    assert "insight: work concentrated in app.py (1 edit)" in done.output, done.output
