@@ -134,7 +134,7 @@ def test_wrapup_drafts_from_turns_and_writes_once(home):
     assert again["receipt"]["log_outcome"] == "already_present"
     orch = _run("wrapup", "--session", DEMO_ORCH, "--dry-run", "--json")["row"]
     assert orch["decisions"] == [] and orch["unresolved"] == ["uncommitted edits: CLAUDE.md"]
-    assert orch["key_insight"] == "work concentrated in CLAUDE.md (1 edits)"
+    assert orch["key_insight"] == "work concentrated in CLAUDE.md (1 edit)"
     # The wrapup row is carto's own: the session's digest still reads its turns.
     assert _run("digest", "session", "--session", COMMITTED, "--json")["evidence"] == "turns"
 

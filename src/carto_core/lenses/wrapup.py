@@ -26,6 +26,7 @@ from carto_core.lenses.digest import DigestError, _session_events, session_diges
 from carto_core.lenses.turnwork import is_own_row
 from carto_core.logio.logs import order_row
 from carto_core.logio.reader import iter_lines
+from carto_core.util.terminal import counted
 from carto_core.util.timeparse import format_timestamp
 
 
@@ -47,14 +48,14 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     auto_unresolved = [f"uncommitted edits: {os.path.basename(p)}" for p in pending[:5]]
     projects = ", ".join(digest["projects"]) or "no project"
     auto_description = (
-        f"{digest['event_count']} events on {projects} over {digest['duration_minutes']} min: "
-        f"{digest['counts']['commits']} commits, {digest['counts']['edits']} edits"
-        + (f", {len(pending)} files left uncommitted" if pending else "")
+        f"{counted(digest['event_count'], 'event')} on {projects} over {counted(digest['duration_minutes'], 'minute')}: "
+        f"{counted(digest['counts']['commits'], 'commit')}, {counted(digest['counts']['edits'], 'edit')}"
+        + (f", {counted(len(pending), 'file')} left uncommitted" if pending else "")
     )
     insight = key_insight
     if insight is None and edited:
         path, touches = edited.most_common(1)[0]
-        insight = f"work concentrated in {os.path.basename(path)} ({touches} edits)"
+        insight = f"work concentrated in {os.path.basename(path)} ({counted(touches, 'edit')})"
     last = events[-1]
     event_id = "evt-" + hashlib.sha256(f"wrapup|{session_id}|{last.event_id}".encode()).hexdigest()[:12]
     return order_row("milestones", {
