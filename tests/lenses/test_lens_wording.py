@@ -68,3 +68,44 @@ def test_wrapup_description_counts_agree_with_their_nouns():
     lines = done.output.splitlines()
     assert lines[1] == "  2 events on app over 0 minutes: 0 commits, 1 edit, 1 file left uncommitted", done.output
     assert "insight: work concentrated in app.py (1 edit)" in done.output, done.output
+
+
+LONG_SUBJECT = "fix(billing): round every reconciled line total with Decimal quantize before summing the invoice"
+
+
+def _commit(event_id, session, second, subject=LONG_SUBJECT, sha="c0ffee1234567890c0ffee1234567890c0ffee12"):
+    return {**_row(event_id, session, f"[fix] Commit {sha}: {subject} | files: app.py", second=second,
+                   kind="git_commit", project="app"), "commit_hash": sha, "commit_type": "fix"}
+
+
+def test_digest_session_says_a_short_sessions_tempo_and_prints_commit_subjects_whole():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-dig000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+        _commit("evt-dig000000002", ONE, 1),
+        _row("evt-dig000000003", ONE, "Ran: make test", second=2, project="app"),
+    ])
+    done = _carto("digest", "session", ONE[:8], "--no-git")
+    assert done.exit_code == 0, done.output
+    lines = {line[:9].strip(): line for line in done.output.splitlines() if not line.startswith(" ")}
+    # a two-second session is cut in bars shorter than a second: "0s a bar" said nothing
+    assert "0s a bar" not in done.output and re.search(r"\(under 1s a bar\)$", lines["tempo"]), done.output
+    assert lines["commits"] == "commits  1 (fix 1)", done.output
+    assert f"  2026-03-02T10:00:01Z  c0ffee12  {LONG_SUBJECT}" in done.output.splitlines(), done.output
+
+
+def test_digest_session_without_commits_says_none_without_a_dangling_space():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-dig000000011", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app")])
+    done = _carto("digest", "session", ONE[:8], "--no-git")
+    assert done.exit_code == 0, done.output
+    assert "commits  0" in done.output.splitlines(), done.output
+
+
+def test_digest_day_prints_commit_subjects_whole():
+    home = _home()
+    append_rows(home.log("changelog"), [_commit("evt-day000000001", ONE, 1)])
+    done = _carto("digest", "day", "2026-03-02", "--no-git")
+    assert done.exit_code == 0, done.output
+    assert f"  [unverified] c0ffee12 {LONG_SUBJECT}" in done.output.splitlines(), done.output

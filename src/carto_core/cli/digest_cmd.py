@@ -67,15 +67,18 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
                    + " (linked across /clear, forks and resumes)")
     if doc["tempo"]["sparkline"]:
         bar = doc["tempo"]["bin_minutes"]
-        bar = f"{round(bar * 60)}s" if bar < 1 else duration(bar * 60000)
+        # The JSON's minutes are rounded to two places: a session of a few seconds has bars
+        # shorter than that rounding can say.
+        bar = ("under 1s" if bar * 60 < 1 else f"{round(bar * 60)}s") if bar < 1 else duration(bar * 60000)
         click.echo(f"tempo    {doc['tempo']['sparkline']}  ({bar} a bar)")
     click.echo(f"projects {', '.join(doc['projects']) or '-'}")
     click.echo(f"activity {counted(c['edits'], 'edit')} · {c['bash']} bash · {counted(c['searches'], 'search', 'searches')} · "
                f"{counted(c['fetches'], 'fetch', 'fetches')} · {counted(c['compactions'], 'compaction')} · "
                f"{counted(c['subagents'], 'subagent')}")
-    click.echo(f"commits  {c['commits']} " + " ".join(f"{t}×{n}" for t, n in doc["commit_types"].items()))
+    kinds = ", ".join(f"{t} {n}" for t, n in doc["commit_types"].items())
+    click.echo(f"commits  {c['commits']}" + (f" ({kinds})" if kinds else ""))
     for commit in doc["commits"]:
-        click.echo(f"  {commit['timestamp']}  {commit['sha'][:8]}  {commit['subject'][:70]}")
+        click.echo(f"  {commit['timestamp']}  {commit['sha'][:8]}  {commit['subject']}")
     click.echo("files    " + ", ".join(f"{f['path']} ×{f['touches']}" for f in doc["files"])
                + (f" (+{doc['files_unresolved']} unresolved)" if doc["files_unresolved"] else ""))
     if doc["research_hosts"]:
@@ -132,9 +135,9 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
                    f"{project['active_minutes']} min, {counted(len(project['sessions']), 'session')}")
         for commit in project["commits"]:
             extra = f" -> {commit['landed_as'][:8]}" if commit.get("landed_as") else ""
-            click.echo(f"{'- ' if as_md else '  '}[{commit['status']}{extra}] {commit['sha'][:8]} {commit['subject'][:70]}")
+            click.echo(f"{'- ' if as_md else '  '}[{commit['status']}{extra}] {commit['sha'][:8]} {commit['subject']}")
         for commit in project["git_only_commits"]:
-            click.echo(f"{'- ' if as_md else '  '}[git-only] {commit['sha'][:8]} {commit['subject'][:70]}")
+            click.echo(f"{'- ' if as_md else '  '}[git-only] {commit['sha'][:8]} {commit['subject']}")
         if project["files"]:
             click.echo(f"{'- ' if as_md else '  '}files: "
                        + ", ".join(f"{f['path']} ×{f['touches']}" for f in project["files"][:8]))
