@@ -109,3 +109,35 @@ def test_digest_day_prints_commit_subjects_whole():
     done = _carto("digest", "day", "2026-03-02", "--no-git")
     assert done.exit_code == 0, done.output
     assert f"  [unverified] c0ffee12 {LONG_SUBJECT}" in done.output.splitlines(), done.output
+
+
+def test_standup_says_when_a_file_was_last_touched_in_words_and_a_silent_session_agrees_with_its_count(monkeypatch):
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    now = utcnow()
+    stamp = format_timestamp(now - timedelta(seconds=20))
+    append_rows(home.log("changelog"), [
+        {**_row("evt-stu000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"), "timestamp": stamp},
+        {**_row("evt-stu000000002", TWO, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"), "timestamp": stamp},
+    ])
+    # a Codex session whose hooks did not run: its rollout, and the turn a backfill read from it
+    codex = "cccc3333-0000-4000-8000-000000000003"
+    rollout = Path(os.environ["HOME"]) / ".codex" / "sessions" / "2026" / "03" / "02" / f"rollout-2026-03-02T10-00-00-{codex}.jsonl"
+    rollout.parent.mkdir(parents=True)
+    rollout.write_text('{"timestamp": "%s", "type": "session_meta", "payload": {"id": "%s"}}\n' % (stamp, codex))
+    append_rows(home.log("turns"), [{"event_id": f"turn-codex-{codex}-1", "timestamp": stamp, "project": "app",
+                                     "type": "transcript", "provider": "codex", "summary": "rename price",
+                                     "session": codex, "turn_idx": 1, "cwd": "/w/app"}])
+    done = _carto("standup", "--no-git")
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    touched = next(line for line in lines if "last touched" in line)
+    assert touched.endswith("last touched just now"), done.output
+    # the roster counts the Codex session's turn as an event; SILENT must not say it logged none
+    head = next(i for i, line in enumerate(lines) if line.startswith(f"● {codex[:8]}"))
+    assert " · 1 event · " in lines[head + 1], done.output
+    silent = next(line for line in lines if line.startswith("  codex  " + codex[:8]))
+    assert "0 events" not in silent and silent.endswith("· no hook rows (its turns were read from the transcript)"), silent

@@ -405,6 +405,17 @@ def found_nothing(doc: dict) -> bool:
                 or doc["silent"]["codex_sessions_without_events"] or doc["unclaimed_changes"])
 
 
+SILENT_SHOWN = 10
+
+
+def _ago(doc: dict, stamp: str) -> str:
+    """How long before the standup was generated `stamp` is, in words ("just now", "4m ago")."""
+    from carto_core.util.terminal import ago
+
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return ago((datetime.fromisoformat(doc["generated"].replace("Z", "+00:00")) - moment).total_seconds())
+
+
 def render_standup(doc: dict, cwd: str | None = None) -> str:
     cwd = cwd or os.getcwd()
     shorts = {s["id"]: s["short"] for s in doc["sessions"]}
@@ -446,15 +457,20 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
                     shown = item["path"]
                 split = "   [same file, separate worktrees]" if item["worktree_split"] else ""
                 lines.append(f"    {shown}{split}")
-                age = duration(_ms(datetime.fromisoformat(doc["generated"].replace("Z", "+00:00"))
-                               - datetime.fromisoformat(item["last_touched"].replace("Z", "+00:00"))))
                 lines.append("      " + " · ".join(shorts.get(s, s[:8]) for s in item["sessions"])
-                             + f"   last touched {age} ago")
+                             + f"   last touched {_ago(doc, item['last_touched'])}")
     silent = doc["silent"]["codex_sessions_without_events"]
     if silent:
         lines.append("SILENT — activity the event log did not record")
-        for item in silent[:10]:
-            lines.append(f"  codex  {item['id'][:8]}  transcript written {item['transcript_written']} · 0 events logged")
+        for item in silent[:SILENT_SHOWN]:
+            # A session listed above was read from its transcript's turns: it has events, only
+            # no hook row.
+            logged = ("no hook rows (its turns were read from the transcript)" if item["id"] in shorts
+                      else "0 events logged")
+            lines.append(f"  codex  {item['id'][:8]}  transcript written {_ago(doc, item['transcript_written'])}"
+                         f" · {logged}")
+        if len(silent) > SILENT_SHOWN:
+            lines.append(f"  ... and {len(silent) - SILENT_SHOWN} more (--json lists them all)")
         trust = doc["silent"].get("codex_hook_trust") or {}
         lines.append(f"  Codex hooks {trust.get('state', 'unknown').replace('_', ' ')}: "
                      f"{trust.get('reason', 'approve them with /hooks in the Codex CLI')}.")
