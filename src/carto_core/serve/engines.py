@@ -91,6 +91,8 @@ class Engines:
             "semantic_status": document.get("semantic_status", ""),
             "semantic": document.get("semantic", {}),
             "decay": document.get("decay", ""),
+            # Why a page is empty when the ladders found candidates: the relevance floor.
+            "floor": document.get("floor"),
             "meta": {"eligible_count": document.get("total", len(results)),
                      "excluded_count": excluded_count},
             "stages_ms": stages,

@@ -104,8 +104,21 @@ function renderResults(container, data, current) {
         link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: link }) : null,
         el("span", { class: "muted", text: hit.event_id }))));
   }
-  if (!data.results.length) list.append(el("li", { class: "muted", text: "No results. Try fewer words, or widen the time window." }));
+  if (!data.results.length) list.append(nothingFound(data, current));
   container.replaceChildren(...[teamNote(data.team), stats].filter(Boolean), el("div", { class: "layout" }, facets, list));
+}
+
+// An empty page says why, as `carto search` does: the keyword ladders' reasons (no document
+// holds a word, every match outside the window or project) and the relevance floor's (the
+// candidates there were too weak to be an answer).
+function nothingFound(data, current) {
+  const reasons = (data.ladders || []).filter((l) => l.name !== "semantic" && l.status !== "ok" && l.reason).map((l) => l.reason);
+  if (data.floor && data.floor.found === false && data.floor.reason) reasons.push(data.floor.reason);
+  const scope = [current.project ? ` in ${current.project}` : "", current.since ? ` (window ${current.since})` : ""].join("");
+  const widen = [current.project ? "every project" : "", current.since ? "a wider time window" : ""].filter(Boolean);
+  return el("li", { class: "muted nothing-found", id: "nothing-found" },
+    el("p", { text: `Nothing found for “${current.q}”${scope}${reasons.length ? ": " + [...new Set(reasons)].join("; ") : "."}` }),
+    el("p", { text: `Try other words${widen.length ? ", or " + widen.join(" and ") : ""}.` }));
 }
 
 function normaliseFacet(value) {

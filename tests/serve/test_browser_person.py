@@ -1,0 +1,67 @@
+"""The explorer as a person uses it, in chromium: what the page says when a search finds
+nothing, counts that agree with their nouns, a phone-wide window, the keys, a home that changes
+while the page is open, long results, an address that names no view. Each test failed on the
+page before the change it covers."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import timedelta
+
+import pytest
+
+from carto_core.evaluation.sample import SESSIONS, build_sample_home
+from carto_core.logio.appendlog import append_rows
+from carto_core.serve.app import create_app
+from carto_core.transcript.resolver import TranscriptRoots
+from carto_core.util.timeparse import format_timestamp, utcnow
+
+from .browserkit import api
+from .conftest import LiveServer
+
+#: A turn as long as the ones real transcripts hold (a pasted plan, a summary of a survey).
+LONG_TEXT = " ".join(["the zeppelin mooring plan covers the mast, the winch and the ground crew"] * 40)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    base = tmp_path_factory.mktemp("person")
+    home = build_sample_home(base / "home")
+    append_rows(home.log("turns"), [
+        {"event_id": "turn-zeppelin-1", "timestamp": format_timestamp(utcnow() - timedelta(minutes=30)),
+         "type": "transcript", "summary": LONG_TEXT, "project": "webshop",
+         "session_id": "zeppelin-session", "provider": "claude"}])
+    app = create_app(home, transcript_roots=TranscriptRoots(claude=(), codex=()),
+                     poll_seconds=0.2, heartbeat_seconds=1.0)
+    with LiveServer(app) as live:
+        live.home = home
+        yield live
+
+
+def _search(page, server, address):
+    page.goto(server.url + address)
+    page.wait_for_selector("#search-stats")
+    return page.inner_text("#result-list")
+
+
+def test_a_word_the_home_never_saw_says_nothing_found_and_why(page, server):
+    text = _search(page, server, "#/search?q=zzyzxquux")
+    assert "Nothing found for “zzyzxquux”" in text, text
+    assert "no indexed document holds 'zzyzxquux'" in text, text
+
+
+def test_a_project_without_the_word_says_the_matches_are_outside_it(page, server):
+    text = _search(page, server, "#/search?q=discount&project=infra-tools")
+    assert "Nothing found for “discount” in infra-tools" in text, text
+    assert "every match is outside the scope" in text, text
+
+
+def test_candidates_the_relevance_floor_left_out_say_so(page, server):
+    """Every keyword ladder found "discount"; none holds a word starting as qqqzz does, so the
+    floor judged the search to have found nothing: the ladders give no reason, the floor does."""
+    answer = api(server, "/api/recall", {"query": "discount qqqzz*"})
+    assert answer["results"] == [] and answer["floor"]["found"] is False
+    text = _search(page, server, "#/search?q=discount%20qqqzz*")
+    assert "Nothing found for “discount qqqzz*”" in text, text
+    assert "below the relevance floor: no row holds a word starting as qqqzz* does" in text, text
