@@ -141,3 +141,26 @@ def test_standup_says_when_a_file_was_last_touched_in_words_and_a_silent_session
     assert " · 1 event · " in lines[head + 1], done.output
     silent = next(line for line in lines if line.startswith("  codex  " + codex[:8]))
     assert "0 events" not in silent and silent.endswith("· no hook rows (its turns were read from the transcript)"), silent
+
+
+def test_project_handoff_cites_events_says_commits_as_people_do_and_closes_files_another_session_committed():
+    three = "dddd4444-0000-4000-8000-000000000004"
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-hof000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+        _row("evt-hof000000002", TWO, "Modified: /w/app/app.py", kind="tool_file_edit", project="app", second=1),
+        _commit("evt-hof000000003", ONE, 2, subject="fix: round totals"),
+        _row("evt-hof000000004", three, "Modified: /w/app/notes.py", kind="tool_file_edit", project="app", second=3),
+        _row("evt-hof000000005", three, "Modified: /w/app/notes.py", kind="tool_file_edit", project="app", second=4),
+    ])
+    done = _carto("handoff", "--project", "app")
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    # app.py went into ONE's commit after both sessions edited it: no thread is left open on it
+    threads = lines[lines.index("Open threads:") + 1:lines.index("Commits:")]
+    assert threads == ["- uncommitted edits: /w/app/notes.py  [evt-hof000000005]"], done.output
+    commits = lines[lines.index("Commits:") + 1:lines.index("Files:")]
+    assert commits == ["- fix: round totals (c0ffee1)  [evt-hof000000003]"], done.output
+    files = lines[lines.index("Files:") + 1:lines.index("Sessions:")]
+    assert sorted(files) == ["- /w/app/app.py ×2  [evt-hof000000002]",
+                             "- /w/app/notes.py ×2  [evt-hof000000005]"], done.output

@@ -16,7 +16,8 @@ ones every lens gives it):
 A project: the orientation (`carto_core.search.orient`: its newest wrapups and their open
 threads, its commits and busiest files) and its most recently active sessions (each with its
 newest event's id), whose commits and uncommitted edits join the lists (a backfilled session's
-commits are those its turns recorded), each with its event id.
+commits are those its turns recorded), each with its event id; a file edited in one session and
+committed later in another is no open thread.
 
 Bounded: the document's JSON stays within `max_chars`; when it would not, the sections lose
 items from their tails in turn (the oldest decisions and files first) and `cut` counts what
@@ -28,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 
+from carto_core.capture.collision import contention_key
 from carto_core.util.timeparse import format_timestamp
 from carto_core.util.terminal import counted
 
@@ -114,12 +116,16 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
     if not found["events"]:
         raise LookupError(f"no events of project {spec!r} in {home.root}")
     newest = _newest_sessions(engine, scope, sessions)
-    commits = [{"text": _short(c["summary"], 200), "event_id": c["event_id"], "timestamp": c["timestamp"],
-                "session_id": c["session_id"]} for c in found["commits"]]
+    commits = [{"text": _short(_commit_text(c["summary"]), 200), "event_id": c["event_id"],
+                "timestamp": c["timestamp"], "session_id": c["session_id"]} for c in found["commits"]]
     threads = [{"text": t["text"], "event_id": t["from"], "timestamp": t["timestamp"]}
                for t in found["open_threads"]]
     listed = []
     events = sessions_events(home, newest)
+    # An edit one session left is closed by a later commit of the file, whoever made it: the
+    # project's work is the sum of its sessions'.
+    committed = _commits_by_file(e for sid in newest for e in events.get(sid, []))
+    left: dict[str, dict] = {}
     for sid in newest:
         facts = session_facts(sid, events.get(sid, []))
         if not facts.events:
@@ -135,8 +141,13 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
                 commits.append({"text": f"{commit['subject']} ({commit['sha'][:7]})", "event_id": commit["event_id"],
                                 "timestamp": commit["timestamp"], "session_id": sid})
         for path, event in uncommitted_edits([e for e in facts.work if not is_own_row(e)]):
-            threads.append({"text": f"uncommitted edits: {path}", "event_id": event.event_id,
-                            "timestamp": format_timestamp(event.timestamp) if event.timestamp else None})
+            later = committed.get(contention_key(path))
+            if later is not None and event.timestamp is not None and later >= event.timestamp:
+                continue
+            stamp = format_timestamp(event.timestamp) if event.timestamp else None
+            if path not in left or (stamp or "") > (left[path]["timestamp"] or ""):
+                left[path] = {"text": f"uncommitted edits: {path}", "event_id": event.event_id, "timestamp": stamp}
+    threads.extend(sorted(left.values(), key=lambda t: t["timestamp"] or "", reverse=True))
     commits.sort(key=lambda c: c["timestamp"] or "", reverse=True)
     document = {
         "kind": "project", "project": found["project"], "matched_projects": found["matched_projects"],
@@ -145,9 +156,61 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
                      "session_id": w["session_id"]} for w in found["wrapups"]],
         "open_threads": threads,
         "commits": commits[:10],
-        "files": [{"path": f["path"], "touches": f["edits"], "last": f["last"]} for f in found["busiest_files"]],
+        "files": _cited_files(engine, scope, found["busiest_files"]),
     }
     return bound(document, max_chars)
+
+
+def _commit_text(summary: str) -> str:
+    """A commit row's summary as a session's commits read ("subject (sha)"); other text as is."""
+    from carto_core.capture.collision import COMMIT_RE
+
+    match = COMMIT_RE.search(summary or "")
+    return f"{match.group(2).strip()} ({match.group(1)[:7]})" if match else summary
+
+
+def _commits_by_file(events) -> dict[str, object]:
+    """contention key -> the newest time a commit among `events` named the file."""
+    from carto_core.capture.collision import event_files
+
+    out: dict[str, object] = {}
+    for event in events:
+        if event.type != "git_commit" or event.timestamp is None:
+            continue
+        for path in event_files(event.type, event.summary, event.cwd):
+            key = contention_key(path)
+            if key not in out or event.timestamp > out[key]:
+                out[key] = event.timestamp
+    return out
+
+
+def _cited_files(engine, scope, busiest: list[dict]) -> list[dict]:
+    """The busiest files, each with the event id of its newest edit in the project (the line
+    cites it as every other line does), or its time when no edit row names it any more."""
+    import numpy as np
+
+    from carto_core.search.orient import EDIT_WINDOW, _MODIFIED
+
+    index = engine.index
+    wanted = {f["path"] for f in busiest}
+    found: dict[str, str] = {}
+    types = [c for c, t in enumerate(index.strings["types"]) if t == "tool_file_edit"]
+    projects = [i for i, name in enumerate(index.strings["projects"]) if name and scope.matches(name)]
+    if wanted and types and projects:
+        mask = (np.isin(np.asarray(index.cols["type"]), types) & np.isin(np.asarray(index.cols["project"]), projects)
+                & np.asarray(index.cols["alive"]).astype(bool))
+        docs = np.flatnonzero(mask)
+        ts = np.nan_to_num(np.asarray(index.cols["ts"])[docs], nan=-np.inf)
+        for doc in docs[np.argsort(-ts, kind="stable")][:EDIT_WINDOW].tolist():
+            match = _MODIFIED.match(str(index.row(doc).get("summary") or ""))
+            for path in (match.group(1).split(",") if match else []):
+                path = path.strip()
+                if path in wanted and path not in found:
+                    found[path] = index.event_id(doc)
+            if len(found) == len(wanted):
+                break
+    return [{"path": f["path"], "touches": f["edits"], "last": f["last"], "event_id": found.get(f["path"])}
+            for f in busiest]
 
 
 def _newest_sessions(engine, scope, n: int) -> list[str]:
