@@ -164,3 +164,35 @@ def test_project_handoff_cites_events_says_commits_as_people_do_and_closes_files
     files = lines[lines.index("Files:") + 1:lines.index("Sessions:")]
     assert sorted(files) == ["- /w/app/app.py ×2  [evt-hof000000002]",
                              "- /w/app/notes.py ×2  [evt-hof000000005]"], done.output
+
+
+def _turn(event_id, session, second, project=LONG_PROJECT, tokens=None):
+    return {"event_id": event_id, "timestamp": f"2026-03-02T10:00:{second:02d}Z", "project": project,
+            "type": "transcript", "provider": "claude", "summary": "round the totals", "session": session,
+            "turn_idx": 1, "cwd": "/w/app",
+            "tokens": tokens or {"input": 10, "output": 5, "cache_read": 0, "cache_write": 0}}
+
+
+def test_facts_tokens_counts_agree_and_names_and_subjects_are_whole():
+    home = _home()
+    append_rows(home.log("turns"), [_turn("turn-tok-1", ONE, 0)])
+    append_rows(home.log("changelog"), [{**_commit("evt-tok000000001", ONE, 1), "project": LONG_PROJECT}])
+    done = _carto("facts", "tokens", "--since", "2026-03-01")
+    assert done.exit_code == 0, done.output
+    text = done.output
+    for wrong in ("1 turns", "1 commits", "1 sessions"):
+        assert wrong not in text, text
+    session = next(line for line in text.splitlines() if ONE[:8] in line)
+    assert LONG_PROJECT in session and " 1 turn " in session and " 1 commit " in session, text
+    project = next(line for line in text.splitlines() if line.strip().endswith("1 turn") and ONE[:8] not in line)
+    assert LONG_PROJECT in project and " 1 session " in project, text
+    assert LONG_SUBJECT in text, text
+
+
+def test_facts_census_and_pulse_print_commit_summaries_whole():
+    home = _home()
+    append_rows(home.log("changelog"), [_commit("evt-fcp000000001", ONE, 1)])
+    for verb in ("census", "pulse"):
+        done = _carto("facts", verb, "--since", "2026-03-01")
+        assert done.exit_code == 0, done.output
+        assert f"{LONG_SUBJECT} | files: app.py" in done.output, (verb, done.output)

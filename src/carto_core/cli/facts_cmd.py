@@ -55,6 +55,19 @@ def _bucket_line(buckets: list[dict]) -> str:
     return ", ".join(f"{b['name']}({b['count']})" for b in buckets) or "-"
 
 
+LISTED = 30
+DELTA_LISTED = 50
+
+
+def _thousands(n: int, noun: str) -> str:
+    """`counted`, with the thousands separated (a first build counts millions of rows)."""
+    return f"{n:,}" + counted(n, noun)[len(str(n)):]
+
+
+def _more(items: list, shown: int) -> list[str]:
+    return [f"  … {len(items) - shown} more (--json for all)"] if len(items) > shown else []
+
+
 def _pulse_lines(envelope: dict) -> list[str]:
     facts = envelope["facts"]
     census, window = facts["census"], facts["window"]
@@ -69,8 +82,9 @@ def _pulse_lines(envelope: dict) -> list[str]:
         out = facts["outside_scope"]
         lines.append(f"outside the scope: {counted(out['events'], 'event')} in {counted(len(out['projects']), 'other project')}")
     lines += ["", f"## Commits ({len(facts['commits'])})"]
-    for commit in facts["commits"][:30] or []:
-        lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary'][:90]}")
+    for commit in facts["commits"][:LISTED] or []:
+        lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary']}")
+    lines += _more(facts["commits"], LISTED)
     if not facts["commits"]:
         lines.append("  (no commit in the window and scope)")
     lines += ["", f"## Tempo (baseline {facts['tempo']['since']})"]
@@ -83,9 +97,10 @@ def _pulse_lines(envelope: dict) -> list[str]:
     if feed["baseline"]:
         lines.append("  baseline recorded: the next pulse with this cursor lists what arrives from now on")
     else:
-        lines.append(f"  {feed['returned']} new events")
-        for event in feed["events"][:30]:
-            lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary'][:80]}")
+        lines.append(f"  {counted(feed['returned'], 'new event')}")
+        for event in feed["events"][:LISTED]:
+            lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary']}")
+        lines += _more(feed["events"], LISTED)
     lines.append(f"cursor: {facts['cursor']}")
     return lines
 
@@ -99,19 +114,20 @@ def _token_lines(facts: dict) -> list[str]:
     lines = [f"{counted(facts['turns'], 'turn')} reported {_tokens(facts['tokens']).strip()}"]
     lines.append(f"sessions ({facts['sessions_total']}):")
     for s in facts["sessions"]:
-        lines.append(f"  {s['tokens']['total']:>12,}  {(s['session_id'] or '-')[:8]}  {s['project'] or '-':18.18} "
-                     f"{s['turns']:>4} turns  {s['commits']:>3} commits  {s['first'] or '?'} .. {s['last'] or '?'}")
+        lines.append(f"  {s['tokens']['total']:>12,}  {(s['session_id'] or '-')[:8]}  {s['project'] or '-':18} "
+                     f"{counted(s['turns'], 'turn'):>10}  {counted(s['commits'], 'commit'):>11}  {s['first'] or '?'} .. {s['last'] or '?'}")
     lines.append("projects:")
     for p in facts["projects"]:
-        lines.append(f"  {p['tokens']['total']:>12,}  {p['project'] or '-':24.24} {p['sessions']:>4} sessions {p['turns']:>6} turns")
+        lines.append(f"  {p['tokens']['total']:>12,}  {p['project'] or '-':24} {counted(p['sessions'], 'session'):>13} "
+                     f"{counted(p['turns'], 'turn'):>12}")
     lines.append("days (UTC):")
     for d in facts["days"]:
-        lines.append(f"  {d['tokens']['total']:>12,}  {d['day'] or 'undated'}  {d['turns']:>6} turns")
+        lines.append(f"  {d['tokens']['total']:>12,}  {d['day'] or 'undated'}  {counted(d['turns'], 'turn'):>12}")
     if facts["commits"]:
         lines.append(f"commits ({facts['commits_total']}; each charged the turns since the session's previous commit):")
         for c in facts["commits"]:
             lines.append(f"  {c['tokens']['total']:>12,}  {c['sha'][:7]}  {c['timestamp'] or '?'}  "
-                         f"{(c['subject'] or '')[:70]}  [{c['event_id']}]")
+                         f"{c['subject'] or ''}  [{c['event_id']}]")
     lines.append(f"uncommitted (turns after a session's last commit): {facts['uncommitted']['total']:,} tokens")
     return lines
 
@@ -144,7 +160,7 @@ def render_text(envelope: dict) -> str:
         if facts["commits"]:
             lines.append(f"commits ({len(facts['commits'])}):")
             for commit in facts["commits"][:20]:
-                lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary'][:100]}")
+                lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary']}")
             if len(facts["commits"]) > 20:
                 lines.append(f"  … {len(facts['commits']) - 20} more (--json for all)")
         lines.append("verify any id: carto search --get ID[,ID...]")
@@ -173,8 +189,9 @@ def render_text(envelope: dict) -> str:
                 lines.append(f"  STALE {source}: {reason} (no events from it; re-baselined)")
             for source, count in facts["pending"].items():
                 lines.append(f"  pending {source}: {count} more (run again with the new cursor)")
-            for event in facts["events"][:50]:
-                lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['type'] or '-'}  {event['summary'][:90]}")
+            for event in facts["events"][:DELTA_LISTED]:
+                lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['type'] or '-'}  {event['summary']}")
+            lines += _more(facts["events"], DELTA_LISTED)
         lines.append(f"cursor: {facts['cursor']}")
     else:
         lines.append(json.dumps(facts, indent=2))
@@ -244,7 +261,7 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
         if opened.state.startswith(("built", "rebuilt")):
             reasons = "; ".join(f"{k}: {v}" for k, v in opened.reasons.items())
             click.echo(f"facts: columns cache {opened.state.split(' ')[0]} in {opened.ms / 1000:.1f} s "
-                       f"({opened.columns.n:,} events, {opened.rows_read:,} rows read"
+                       f"({_thousands(opened.columns.n, 'event')}, {_thousands(opened.rows_read, 'row')} read"
                        f"{'; ' + reasons if reasons else ''}); later calls read it"
                        + ("" if opened.saved else " (not saved: state folder not writable)"), err=True)
 
