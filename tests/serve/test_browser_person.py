@@ -13,6 +13,8 @@ import pytest
 
 from carto_core.evaluation.sample import SESSIONS, build_sample_home
 from carto_core.logio.appendlog import append_rows
+from carto_core.search import SearchRequest, run_search
+from carto_core.search.telemetry import Telemetry
 from carto_core.serve.app import create_app
 from carto_core.transcript.resolver import TranscriptRoots
 from carto_core.util.timeparse import format_timestamp, utcnow
@@ -32,6 +34,10 @@ def server(tmp_path_factory):
         {"event_id": "turn-zeppelin-1", "timestamp": format_timestamp(utcnow() - timedelta(minutes=30)),
          "type": "transcript", "summary": LONG_TEXT, "project": "webshop",
          "session_id": "zeppelin-session", "provider": "claude"}])
+    # One recall call, written by the real telemetry writer.
+    telemetry = Telemetry(home, session_id=SESSIONS["a"], provider="claude", purpose="manual",
+                          call_id="call-one", call_id_given=True)
+    run_search(SearchRequest(query="discount codes", limit=3, all=True), home=home, telemetry=telemetry)
     app = create_app(home, transcript_roots=TranscriptRoots(claude=(), codex=()),
                      poll_seconds=0.2, heartbeat_seconds=1.0)
     with LiveServer(app) as live:
@@ -65,3 +71,27 @@ def test_candidates_the_relevance_floor_left_out_say_so(page, server):
     text = _search(page, server, "#/search?q=discount%20qqqzz*")
     assert "Nothing found for “discount qqqzz*”" in text, text
     assert "below the relevance floor: no row holds a word starting as qqqzz* does" in text, text
+
+
+def test_a_count_of_one_takes_the_singular(page, server):
+    """Session a holds one commit, one prompt and one turn; the zeppelin session one event;
+    the recall log one call; one document holds "zeppelin"."""
+    page.goto(server.url + f"#/session/{SESSIONS['a']}")
+    page.wait_for_selector("#session-events")
+    events = page.locator("dt:text-is('events') + dd").inner_text()
+    assert events == "8 (1 commit, 2 edits, 1 prompt, 1 turn)", events
+
+    page.goto(server.url + "#/desk?days=1")
+    page.wait_for_selector(".desk-card")
+    card = page.locator('.desk-card[data-session="zeppelin-session"]').inner_text()
+    assert " · 1 event\n" in card and "1 events" not in card, card
+
+    page.goto(server.url + "#/recall")
+    page.wait_for_selector("#recall-stats")
+    stats = page.inner_text("#recall-stats")
+    assert stats.startswith("1 call · 3 served"), stats
+
+    page.goto(server.url + "#/search?q=zeppelin")
+    page.wait_for_selector("#co-terms")
+    assert "(1 document)" in page.inner_text("#co-terms"), page.inner_text("#co-terms")
+    assert page.inner_text("#search-stats").startswith("1 of 1 result ·"), page.inner_text("#search-stats")

@@ -1,6 +1,6 @@
 // Activity: census (bar charts by project, type, agent, log) and tempo (events per day).
 
-import { api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn } from "./dom.js";
+import { api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn, counted } from "./dom.js";
 
 export async function viewActivity(params) {
   const since = params.get("since") || "";
@@ -37,8 +37,8 @@ function barChart(title, buckets, id) {
 }
 
 function renderCensus(facts) {
-  const out = [el("h2", { text: `Census · ${facts.events} events` }),
-    el("p", { class: "muted", text: `${facts.span && facts.span.oldest ? fmtTime(facts.span.oldest) + " → " + fmtTime(facts.span.newest) : ""} · ${facts.sessions ? facts.sessions.resolved : "?"} sessions` })];
+  const out = [el("h2", { text: `Census · ${counted(facts.events, "event")}` }),
+    el("p", { class: "muted", text: `${facts.span && facts.span.oldest ? fmtTime(facts.span.oldest) + " → " + fmtTime(facts.span.newest) : ""} · ${facts.sessions ? counted(facts.sessions.resolved, "session") : "? sessions"}` })];
   const charts = el("div", { class: "charts" });
   for (const [title, key] of [["By project", "by_project"], ["By type", "by_type"], ["By agent", "by_provider"], ["By log", "by_source"]]) {
     if (Array.isArray(facts[key]) && facts[key].length) charts.append(barChart(title, facts[key], `census-${key}`));
@@ -101,7 +101,7 @@ function renderTempo(facts) {
     }
     const by = buckets.length < (p.days || []).length ? " · by week" : "";
     charts.append(el("figure", { class: "chart" },
-      el("figcaption", {}, el("strong", { text: p.project }), ` · ${p.total} events over ${(p.days || []).length} day${(p.days || []).length === 1 ? "" : "s"}${by}`,
+      el("figcaption", {}, el("strong", { text: p.project }), ` · ${counted(p.total, "event")} over ${counted((p.days || []).length, "day")}${by}`,
         el("div", { class: "muted z", text: zText(p) })), chart));
   }
   out.push(charts);

@@ -2,7 +2,7 @@
 // wrapup, open items), filters by window, project, agent and evidence; one day's digest; and a
 // bounded review of a file or a commit inside the session's repository.
 
-import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show } from "./dom.js";
+import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
@@ -12,7 +12,7 @@ const dayOf = (iso) => (iso || "").slice(0, 10);
 function sessionCard(s) {
   return el("article", { class: "card desk-card", "data-selectable": true, "data-session": s.session_id },
     el("h3", {}, el("a", { href: sessionHref(s.session_id), text: `${s.project || "no project"} · ${short(s.session_id)}` })),
-    el("div", { class: "muted", text: `${s.provider || "?"} · ${fmtTime(s.started)} → ${fmtTime(s.ended)} · ${s.events} events` }),
+    el("div", { class: "muted", text: `${s.provider || "?"} · ${fmtTime(s.started)} → ${fmtTime(s.ended)} · ${counted(s.events, "event")}` }),
     el("div", { class: "evidence" }, ...(s.evidence.length ? s.evidence : ["no evidence"]).map((kind) => el("span", { class: `badge ev-${kind}`, text: kind }))),
     (s.tags || []).length ? el("div", { class: "card-tags muted", text: s.tags.join(" · ") }) : null,
     s.key_insight ? el("p", { class: "insight" }, el("strong", { text: "Key insight: " }), s.key_insight) : null,
@@ -45,7 +45,7 @@ export async function viewDesk(params) {
   const shared = data.files.filter((f) => f.sessions.length > 1);
   show(
     el("h1", { text: "Memory desk" }), filters,
-    el("p", { class: "stats", id: "desk-stats", text: `${data.total} sessions · ${Object.entries(data.projects).map(([p, n]) => `${p} ${n}`).join(", ") || "no project"} · ${data.files_total} files touched` }),
+    el("p", { class: "stats", id: "desk-stats", text: `${counted(data.total, "session")} · ${Object.entries(data.projects).map(([p, n]) => `${p} ${n}`).join(", ") || "no project"} · ${counted(data.files_total, "file")} touched` }),
     tagFacets("desk-tags", data.tag_facets, parseTags(state.tag), (tags) => go({ tag: tags.join(",") }), () => go({ topics: "true" })),
     el("h2", { text: `Files more than one session touched (${shared.length})` }),
     shared.length ? el("table", { id: "desk-shared" },
@@ -68,17 +68,17 @@ export async function viewDay(day) {
   const max = Math.max(1, ...d.hours);
   show(
     el("h1", { id: "day-title", text: `Day ${d.day} (${d.tz_abbrev})${d.complete ? "" : " · not over yet"}` }),
-    el("p", { class: "stats", id: "day-stats", text: `${t.events} events · ${t.sessions} sessions · ${t.projects} projects · ${t.commits_logged} commits (${t.commits_landed} landed, ${t.commits_unverified} unverified, ${t.commits_missing} missing) · ${t.active_minutes} active minutes` }),
+    el("p", { class: "stats", id: "day-stats", text: `${counted(t.events, "event")} · ${counted(t.sessions, "session")} · ${counted(t.projects, "project")} · ${counted(t.commits_logged, "commit")} (${t.commits_landed} landed, ${t.commits_unverified} unverified, ${t.commits_missing} missing) · ${counted(t.active_minutes, "active minute")}` }),
     el("figure", { class: "hours-figure" },
       el("div", { class: "hours", "aria-label": "Events by hour" }, ...d.hours.map((n, h) => {
-        const bar = el("span", { class: "hour", title: `${h}:00 · ${n} events` });
+        const bar = el("span", { class: "hour", title: `${h}:00 · ${counted(n, "event")}` });
         bar.style.height = `${Math.round((n / max) * 40) + 1}px`;
         return bar;
       })),
       el("div", { class: "hours-axis" }, ...d.hours.map((_, h) => el("span", { text: h % 3 === 0 ? `${h}h` : "" }))),
       el("figcaption", { class: "muted", text: `events by hour (${d.tz_abbrev})` })),
     ...d.projects.map((p) => el("section", { class: "card day-project" },
-      el("h2", { text: `${p.name} · ${p.events} events · ${p.active_minutes} min` }),
+      el("h2", { text: `${p.name} · ${counted(p.events, "event")} · ${p.active_minutes} min` }),
       el("div", {}, ...p.sessions.map((sid) => el("a", { href: sessionHref(sid), class: "sha", text: `${short(sid)} ` }))),
       p.commits.length ? el("ul", {}, ...p.commits.map((c) => el("li", {},
         el("span", { class: `badge st-${c.status}`, text: c.status }), " ",

@@ -75,6 +75,9 @@ export function teamNote(team) {
   return el("p", { class: team.state === "ok" ? "muted team-note" : "warn team-note", id: "team-note", text });
 }
 
+// "1 event", "3 events": a count agrees with its noun (the CLI's `util.terminal.counted`).
+export const counted = (n, noun, plural = `${noun}s`) => `${n} ${Number(n) === 1 ? noun : plural}`;
+
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 export const short = (id) => (id || "").slice(0, 8);
 export const sessionHref = (sid) => `#/session/${encodeURIComponent(sid)}`;

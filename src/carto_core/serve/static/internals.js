@@ -2,7 +2,7 @@
 // decay and boost the policy applied, the lookup gate), and what the call decided (candidates,
 // trim, gate count, decay knobs) and spent (stage timings, per-ladder reports).
 
-import { api, el, failure, query, sessionHref, short, show, svg } from "./dom.js";
+import { api, el, failure, query, sessionHref, short, show, svg, counted } from "./dom.js";
 
 const fmt = (x, digits = 4) => (typeof x === "number" ? x.toPrecision(digits) : "—");
 
@@ -41,9 +41,9 @@ export async function viewInternals(params) {
     el("p", {}, el("a", { href: `#/search?${query({ q: state.q, project: state.project, since: state.since })}`, text: "← the results" })),
     el("div", { class: "cards", id: "internals-call" },
       el("section", { class: "card" }, el("h3", { text: "Fusion and trim" }),
-        el("p", { text: `${x.fusion}: ${x.candidates} candidates from ${ladders.length} ladders; the trim keeps scores ≥ ${x.trim.ratio} × the best (${fmt(x.trim.floor)}): ${x.trim.kept} kept, ${x.trim.dropped} dropped.` })),
+        el("p", { text: `${x.fusion}: ${counted(x.candidates, "candidate")} from ${counted(ladders.length, "ladder")}; the trim keeps scores ≥ ${x.trim.ratio} × the best (${fmt(x.trim.floor)}): ${x.trim.kept} kept, ${x.trim.dropped} dropped.` })),
       el("section", { class: "card" }, el("h3", { text: "Gate" }),
-        el("p", { text: x.gate.all_token_matches === null ? "No ladder could count the documents holding every query word." : `${x.gate.all_token_matches} in-scope documents hold every query word (a lookup when 1 to ${x.gate.lookup_max}); ${x.gate.gated} candidates were lifted ×${x.decay.lift} without decay.` })),
+        el("p", { text: x.gate.all_token_matches === null ? "No ladder could count the documents holding every query word." : `${counted(x.gate.all_token_matches, "in-scope document holds", "in-scope documents hold")} every query word (a lookup when 1 to ${x.gate.lookup_max}); ${counted(x.gate.gated, "candidate was", "candidates were")} lifted ×${x.decay.lift} without decay.` })),
       el("section", { class: "card" }, el("h3", { text: `Decay: ${x.decay.policy}` }),
         el("p", { class: "muted", text: Object.entries(x.decay).filter(([k]) => k !== "policy").map(([k, v]) => `${k} ${v}`).join(" · ") }))),
     el("h2", { text: "Ladders" }),

@@ -1,7 +1,7 @@
 // Recall telemetry: each search call with what the agent asked, what it got (ranked) and what it
 // used (an endorsing access) or only looked up (`--get`).
 
-import { api, choice, el, failure, fmtTime, query, sessionHref, short, show } from "./dom.js";
+import { api, choice, el, failure, fmtTime, query, sessionHref, short, show, counted } from "./dom.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [365, "last year"]];
 
@@ -40,7 +40,7 @@ export async function viewRecall(params) {
       q, choice("recall-purpose", "Purpose", (p) => p, purposes, state.purpose, (v) => go({ purpose: v })),
       state.session_id ? el("button", { type: "button", onclick: () => go({ session_id: "" }), text: `session ${short(state.session_id)} ✕` }) : null,
       el("button", { type: "submit", text: "Apply" })),
-    el("p", { class: "stats", id: "recall-stats", text: `${sum.calls} calls · ${sum.served} served · ${sum.used} used${sum.used_pct === null ? "" : ` (${sum.used_pct}%)`} · ${sum.fetched} fetched · ${sum.calls_with_use} calls with a use` }),
+    el("p", { class: "stats", id: "recall-stats", text: `${counted(sum.calls, "call")} · ${sum.served} served · ${sum.used} used${sum.used_pct === null ? "" : ` (${sum.used_pct}%)`} · ${sum.fetched} fetched · ${counted(sum.calls_with_use, "call")} with a use` }),
     data.calls.length ? el("div", { id: "recall-calls" }, ...data.calls.map(callCard))
       : el("p", { class: "muted", text: Object.keys(data.files).length ? "No call in this window matches." : "No search telemetry yet: `carto search` writes it (the API never does)." }));
 }

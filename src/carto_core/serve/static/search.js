@@ -1,6 +1,6 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
-import { api, byline, el, failure, fmtTime, query, safeHref, sessionHref, short, show, teamNote, teamOn } from "./dom.js";
+import { api, byline, el, failure, fmtTime, query, safeHref, sessionHref, short, show, teamNote, teamOn, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 import { attachAutocomplete, coTerms } from "./terms.js";
 
@@ -63,7 +63,7 @@ function renderResults(container, data, current) {
   lastResults = data.results;
   const stages = data.stages_ms || {};
   const stats = el("p", { class: "stats", id: "search-stats" },
-    `${data.results.length} of ${data.meta.eligible_count} results · ${Math.round(stages.total || 0)} ms · ladders: `,
+    `${data.results.length} of ${counted(data.meta.eligible_count, "result")} · ${Math.round(stages.total || 0)} ms · ladders: `,
     ...(data.ladders || []).map((l) => el("span", { class: `badge${l.name === "semantic" ? " semantic" : ""}`,
       title: `${l.ranker || l.name}: ${l.status}${l.reason ? " (" + l.reason + ")" : ""}, ${l.contributed} in page`,
       text: `${l.name} ${l.contributed}` })),

@@ -1,6 +1,6 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
-import { api, el, failure, fmtTime, reviewHref, safeHref, short, show } from "./dom.js";
+import { api, el, failure, fmtTime, reviewHref, safeHref, short, show, counted } from "./dom.js";
 import { loadTree } from "./tree.js";
 
 const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
@@ -19,7 +19,7 @@ export async function viewSession(sid) {
       el("dt", { text: "agent" }), el("dd", { text: s.provider }),
       el("dt", { text: "projects" }), el("dd", { text: s.projects.join(", ") }),
       el("dt", { text: "span" }), el("dd", { text: `${fmtTime(s.started)} → ${fmtTime(s.ended)}` }),
-      el("dt", { text: "events" }), el("dd", { text: `${s.events} (${s.commits} commits, ${s.edits} edits, ${s.prompts} prompts, ${s.turns} turns)` }),
+      el("dt", { text: "events" }), el("dd", { text: `${s.events} (${counted(s.commits, "commit")}, ${counted(s.edits, "edit")}, ${counted(s.prompts, "prompt")}, ${counted(s.turns, "turn")})` }),
       el("dt", { text: "transcript" }), el("dd", { text: s.transcript_path || "not recorded" })),
   ];
   for (const w of data.wrapup) {
@@ -62,7 +62,7 @@ async function loadTranscript(s, box) {
   if (s.transcript_path) query.set("path", s.transcript_path);
   try {
     const data = await api(`/api/transcript?${query}`);
-    box.replaceChildren(el("p", { class: "muted", text: `${data.total} messages · ${data.path} (${data.path_status})` }),
+    box.replaceChildren(el("p", { class: "muted", text: `${counted(data.total, "message")} · ${data.path} (${data.path_status})` }),
       el("ol", { class: "messages" }, ...data.messages.map((m) => el("li", { class: m.role },
         el("div", { class: "muted", text: `${m.role} · ${fmtTime(m.timestamp)}${m.truncated ? " · cut" : ""}` }), el("pre", { text: m.text })))));
   } catch (error) {

@@ -1,6 +1,6 @@
 // Standup: contention first, then the roster of sessions, then silent Codex sessions.
 
-import { ago, api, byline, choice, el, failure, sessionHref, short, show, teamNote, teamOn } from "./dom.js";
+import { ago, api, byline, choice, el, failure, sessionHref, short, show, teamNote, teamOn, counted } from "./dom.js";
 
 export async function viewStandup(params) {
   const since = params.get("since") || "6h";
@@ -28,7 +28,7 @@ function renderStandup(data) {
   for (const p of projects) {
     const ids = (p.sessions || []).map((x) => (typeof x === "string" ? x : x.id || x.session_id || ""));
     box.append(el("div", { class: "contention contention-project" }, el("strong", { text: p.project }),
-      ` — ${ids.length} sessions: `, ...ids.flatMap((id, i) => [i ? ", " : "", el("a", { href: sessionHref(id), text: short(id) })])));
+      ` — ${counted(ids.length, "session")}: `, ...ids.flatMap((id, i) => [i ? ", " : "", el("a", { href: sessionHref(id), text: short(id) })])));
   }
   if (files.length) {
     box.append(el("h3", { text: `Same file, different sessions (${files.length})` }));
@@ -47,7 +47,7 @@ function renderStandup(data) {
     return el("article", { class: "card" },
       el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), ` ${s.provider || ""}`,
         s.machine ? el("span", { class: "byline", text: ` · ${byline(s)}` }) : null),
-      el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events ?? "?"} events · last ${ago(s.last_active)}` }),
+      el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last ${ago(s.last_active)}` }),
       el("ul", {}, ...(s.commits || []).slice(-3).map((c) => el("li", {}, el("code", { text: (c.sha || "").slice(0, 8) }), " ", c.subject || ""))));
   })));
   const silent = (data.silent && data.silent.codex_sessions_without_events) || [];

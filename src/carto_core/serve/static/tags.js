@@ -2,7 +2,7 @@
 // one box per kind, each tag a toggle with its count; the chosen tags are an AND filter kept
 // in the page's address (`tag=tool:bash,ext:py`).
 
-import { el } from "./dom.js";
+import { el, counted } from "./dom.js";
 
 const KIND_TITLES = { provider: "Agents", tool: "Tools", ext: "File types", outcome: "Outcomes", topic: "Topics" };
 
@@ -28,7 +28,7 @@ export function tagFacets(id, facets, chosen, onpick, onTopics) {
         tag.slice(kind.length + 1), el("span", { class: "facet-count", text: n })))))));
   }
   if (facets && facets.sessions > facets.topics_over && facets.topics_over) {
-    box.append(el("p", { class: "muted", text: `topics of the first ${facets.topics_over} of ${facets.sessions} sessions` }));
+    box.append(el("p", { class: "muted", text: `topics of the first ${facets.topics_over} of ${counted(facets.sessions, "session")}` }));
   }
   if (onTopics && facets && facets.sessions && !facets.topics_over) {
     box.append(el("p", {}, el("button", { type: "button", class: "show-topics", onclick: onTopics, text: "show topics" }), el("span", { class: "muted", text: " (slower: each session's characteristic terms)" })));

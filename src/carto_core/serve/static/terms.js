@@ -2,7 +2,7 @@
 // the word being typed (a <datalist>), and the results are followed by the terms that occur
 // with the query's words (chips that add the term to the query).
 
-import { api, el, query } from "./dom.js";
+import { api, el, query, counted } from "./dom.js";
 
 export function attachAutocomplete(input) {
   const list = el("datalist", { id: "q-terms" });
@@ -20,7 +20,7 @@ export function attachAutocomplete(input) {
       try {
         const data = await api(`/api/terms/complete?${query({ prefix: asked, limit: 8 })}`);
         if (input.value !== text) return; // typed on meanwhile
-        list.replaceChildren(...data.terms.map((t) => el("option", { value: `${head}${t.term}`, label: `${t.df} documents` })));
+        list.replaceChildren(...data.terms.map((t) => el("option", { value: `${head}${t.term}`, label: counted(t.df, "document") })));
         list.dataset.prefix = asked;
       } catch { /* no suggestions is fine */ }
     }, 120);
@@ -35,8 +35,8 @@ export async function coTerms(q, go) {
   try {
     const data = await api(`/api/terms/co?${query({ term: word, limit: 10 })}`);
     if (!data.co_terms.length) return box;
-    box.append(el("span", { class: "muted", text: `Often with “${word}” (${data.documents} documents): ` }),
-      ...data.co_terms.map((t) => el("button", { type: "button", class: "chip", title: `together ${t.together} · in ${t.df} documents`,
+    box.append(el("span", { class: "muted", text: `Often with “${word}” (${counted(data.documents, "document")}): ` }),
+      ...data.co_terms.map((t) => el("button", { type: "button", class: "chip", title: `together ${t.together} · in ${counted(t.df, "document")}`,
         onclick: () => go(`${q} ${t.term}`), text: t.term })));
   } catch { /* the results stand without */ }
   return box;

@@ -5,7 +5,7 @@
 // with how long they were), active periods share the width, and every burst is drawn at
 // least MIN_MARK pixels wide. Sessions that overlap in a lane go to sub-rows.
 
-import { api, choice, el, failure, fmtTime, sessionHref, short, show, span, svg } from "./dom.js";
+import { api, choice, el, failure, fmtTime, sessionHref, short, show, span, svg, counted } from "./dom.js";
 
 const DAY_PRESETS = [1, 7, 30, 90, 365];
 export const MIN_MARK = 8;
@@ -115,7 +115,7 @@ function renderTimeline(sessions) {
   }
   const height = y + 4;
   const chart = svg("svg", { viewBox: `0 0 ${labelW + plotW + 20} ${height}`, width: "100%", role: "img",
-    "aria-label": `Timeline: ${sessions.length} sessions in ${keys.length} lanes, ${axis.periods.length} active periods`, class: "timeline-svg" });
+    "aria-label": `Timeline: ${counted(sessions.length, "session")} in ${counted(keys.length, "lane")}, ${counted(axis.periods.length, "active period")}`, class: "timeline-svg" });
   const shortWindow = all.length && (Math.max(...all.map((i) => i[1])) - Math.min(...all.map((i) => i[0]))) < 2 * 86400000;
   for (const lane of laneRows) {
     chart.append(svg("rect", { class: "lane", x: labelW, y: lane.y, width: plotW, height: lane.rows * rowH + 4, rx: 3 }));
@@ -142,7 +142,7 @@ function renderTimeline(sessions) {
       const rowY = lane.y + 2 + item.row * rowH;
       const group = svg("a", { href: sessionHref(s.session_id), class: "session-bar", "data-session-id": s.session_id,
         "aria-label": `session ${short(s.session_id)} in ${lane.key}` });
-      group.append(svg("title", { text: `${short(s.session_id)} · ${s.events} events · ${s.commits} commits\n${fmtTime(s.started)} → ${fmtTime(s.ended)}` }));
+      group.append(svg("title", { text: `${short(s.session_id)} · ${counted(s.events, "event")} · ${counted(s.commits, "commit")}\n${fmtTime(s.started)} → ${fmtTime(s.ended)}` }));
       group.append(svg("line", { class: "session-span", x1: item.left, x2: item.right, y1: rowY + rowH / 2 - 1, y2: rowY + rowH / 2 - 1 }));
       for (const m of item.marks) {
         group.append(svg("rect", { class: `bar mark${s.provider === "codex" ? " alt" : ""}`, x: m.x0, y: rowY + 2, width: m.w, height: rowH - 6, rx: 2,

@@ -2,11 +2,10 @@
 // that started it (or under its agent when no call names it), their turns and tool calls, and
 // each node's own transcript, readable in place.
 
-import { api, el, fmtTime } from "./dom.js";
+import { api, counted, el, fmtTime } from "./dom.js";
 
 const KINDS = { main: "main agent", sidechain: "inline sidechain", file: "own file", thread: "Codex thread" };
 const clip = (text, width) => { const t = (text || "").replace(/\s+/g, " ").trim(); return t.length <= width ? t : `${t.slice(0, width - 1)}…`; };
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function label(node) {
   if (node.kind === "main") return "main agent";
@@ -27,7 +26,7 @@ function node(n, readTranscript) {
   const box = el("div", { class: "tree-transcript" });
   const read = n.transcript_path ? el("button", { type: "button", class: "read-node-transcript", onclick: () => readTranscript(n, box), text: "read" }) : null;
   return el("details", { class: "tree-node", open: true, "data-agent": n.agent, "data-kind": n.kind, "data-session": n.session_id },
-    el("summary", {}, el("strong", { class: "tree-label", text: label(n) }), ` · ${plural(n.turns.length, "turn")} · `,
+    el("summary", {}, el("strong", { class: "tree-label", text: label(n) }), ` · ${counted(n.turns.length, "turn")} · `,
       el("code", { class: "tree-path", text: n.transcript_path || "no transcript" }), " ", read),
     box,
     el("ol", { class: "tree-turns" }, ...n.turns.map((t) => el("li", { class: "tree-turn", "data-event-id": t.event_id },
@@ -44,7 +43,7 @@ export async function loadTree(sid, box, readTranscript) {
     const d = await api(`/api/sessions/${encodeURIComponent(sid)}/tree`);
     const c = d.counts;
     box.replaceChildren(
-      el("p", { class: "stats", id: "tree-stats", text: `${plural(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${plural(c.turns, "turn")} · ${plural(c.tool_calls, "tool call")}${d.parent_session ? ` · a sub-agent thread of ${d.parent_session}` : ""}` }),
+      el("p", { class: "stats", id: "tree-stats", text: `${counted(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${counted(c.turns, "turn")} · ${counted(c.tool_calls, "tool call")}${d.parent_session ? ` · a sub-agent thread of ${d.parent_session}` : ""}` }),
       node(d.tree, readTranscript));
   } catch (error) {
     box.replaceChildren(el("p", { class: "error", text: `Agent tree unavailable: ${error.message}` }));
