@@ -196,3 +196,17 @@ def test_facts_census_and_pulse_print_commit_summaries_whole():
         done = _carto("facts", verb, "--since", "2026-03-01")
         assert done.exit_code == 0, done.output
         assert f"{LONG_SUBJECT} | files: app.py" in done.output, (verb, done.output)
+
+
+def test_profile_and_trustmap_refuse_a_budget_or_minimum_that_cannot_be_met():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-prf000000001", ONE, "Ran: make test")])
+    for args in (["profile", "--budget", "-5", "--no-write"], ["profile", "--budget", "50", "--no-write"],
+                 ["trustmap", "--min", "0"], ["trustmap", "--cap", "-1"]):
+        done = _carto(*args)
+        assert done.exit_code == 2, (args, done.output)
+        assert "Invalid value for" in done.output and args[1] in done.output, (args, done.output)
+    assert not (home.state / "profile.md").exists()
+    # the smallest budget it takes holds the heading and says what it trimmed
+    done = _carto("profile", "--budget", "200", "--no-write", "--json")
+    assert done.exit_code == 0, done.output

@@ -7,12 +7,19 @@ import click
 from carto_core.util.output import emit_json, json_option, when_value
 
 
+MIN_BUDGET = 200
+
+
 @click.command(epilog="""\b
 Examples:
   carto profile                 rebuild .carto/profile.md (4000 characters at most)
   carto profile --no-write      print it instead
-  carto profile --budget 2000 --window 30d --json""")
-@click.option("--budget", default=4000, show_default=True, help="Character budget; sections trimmed from the tail.")
+  carto profile --budget 2000 --window 30d --json
+
+Exit codes: 0 written (or printed), 2 a bad --budget or --window.""")
+# The heading alone takes about a hundred characters: a smaller budget cannot be kept.
+@click.option("--budget", default=4000, show_default=True, type=click.IntRange(min=MIN_BUDGET),
+              help="Character budget; sections trimmed from the tail.")
 @click.option("--window", default="90d", show_default=True, help="How far back to look.")
 @click.option("--no-write", is_flag=True, help="Print, do not write.")
 @click.option("--out", default=None, help="Write here instead of <home>/.carto/profile.md.")

@@ -17,8 +17,8 @@ Examples:
 Entries marked + are not yet mentioned in ~/.claude/settings.json (CARTOGRAPHER_SETTINGS).
 Identifiers only: no command arguments are ever printed.""")
 @click.option("--window", default="365d", show_default=True, help="How far back to look.")
-@click.option("--min", "min_hits", default=3, show_default=True, help="Minimum uses for a CLI.")
-@click.option("--cap", default=40, show_default=True, help="Projects whose git remotes are read.")
+@click.option("--min", "min_hits", default=3, show_default=True, type=click.IntRange(min=1), help="Minimum uses for a CLI.")
+@click.option("--cap", default=40, show_default=True, type=click.IntRange(min=0), help="Projects whose git remotes are read.")
 @click.option("--settings", default=None, help="Claude Code settings file to diff against.")
 @click.option("--apply", "apply_", is_flag=True, help="Merge the uncovered identifiers into the settings' autoMode.environment: the diff first, a backup, then the merge and a trustmap_update milestone.")
 @click.option("--dry-run", is_flag=True, help="With --apply: show the diff, change nothing.")
@@ -32,7 +32,8 @@ def trustmap(window, min_hits, cap, settings, apply_, dry_run, as_json) -> None:
     shown as a diff, the file backed up beside itself, merged (an existing list is kept, a new
     one starts with "$defaults"), and a trustmap_update milestone recorded. --apply again
     proposes only what is still missing. A settings file that is not valid JSON is refused and
-    nothing changes (exit 4). Exit 3 when there is nothing to apply.
+    nothing changes (exit 4). Exit codes: 0 ok, 2 a bad --window, --min or --cap, 3 nothing to
+    apply, 4 a settings file that is not valid JSON.
     """
     from carto_core.logio.home import current_home
     from carto_core.lenses.trustmap import trustmap as build
