@@ -17,7 +17,7 @@ Examples:
   carto profile --budget 2000 --window 30d --json
 
 Exit codes: 0 written (or printed), 2 a bad --budget or --window.""")
-# The heading alone takes about a hundred characters: a smaller budget cannot be kept.
+# The heading alone would overrun a smaller budget, which then could not be kept.
 @click.option("--budget", default=4000, show_default=True, type=click.IntRange(min=MIN_BUDGET),
               help="Character budget; sections trimmed from the tail.")
 @click.option("--window", default="90d", show_default=True, help="How far back to look.")
