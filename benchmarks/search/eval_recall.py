@@ -243,11 +243,23 @@ Sets (generated, deterministic, with one fixed clock):
   she is learning, what her equb payout is for, the chess opening she is studying, where her
   aunt is going to pray and who rents the studio, questions from specific to vague, one row per
   utterance, sessions of one to seven exchanges over 405 days) x 3 seeds among 5,200 coding
-  events: the thirty-first check set.
+  events: the thirty-first check set;
+- `dlg-ah`: dialogues variant ah (written apart a thirty-second time: a dentist in the public
+  health service in Belém do Pará in Brazil, living in the Guamá neighbourhood, who dances
+  carimbó in a folk group and is learning to throw marajoara-style pots at a workshop in
+  Icoaraci, writing long run-on messages with Portuguese mixed in, with a husband who repairs
+  boat engines, a son who plays football, a young daughter, a mother who sells tacacá from a
+  street stall, a brother who works away on rotations, a grandmother getting too frail to live
+  alone on Marajó island and a mother-in-law with an opinion on everything, where she is
+  posted, what is on her pottery wheel, where the folk group dances next, the team her son
+  plays for, where her mother's stall stands, where her brother works, where her grandmother
+  lives, where the family goes in the July holidays and what her daughter does after school,
+  questions from specific to vague, one row per utterance, sessions of one to eight exchanges
+  over 410 days) x 3 seeds among 5,300 coding events: the thirty-second check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af and dlg-ag are built with the others but not in the default --sets: they stay
-  unseen until a default chosen on the other sets is checked on them.
+  dlg-ae, dlg-af, dlg-ag and dlg-ah are built with the others but not in the default --sets:
+  they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -327,7 +339,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
-              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag")
+              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -359,9 +371,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-t h@1 / h@10 | dlg-u h@1 / h@10 | dlg-v h@1 / h@10 | dlg-w h@1 / h@10 "
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
-           "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 |",
+           "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
+           "| dlg-ah h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
