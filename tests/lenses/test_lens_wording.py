@@ -210,3 +210,32 @@ def test_profile_and_trustmap_refuse_a_budget_or_minimum_that_cannot_be_met():
     # the smallest budget it takes holds the heading and says what it trimmed
     done = _carto("profile", "--budget", "200", "--no-write", "--json")
     assert done.exit_code == 0, done.output
+
+
+def test_wrapup_and_decision_changes_say_what_happened_in_words_and_the_ledger_keeps_its_columns():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-dec000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit"),
+        _row("evt-dec000000002", TWO, "Modified: /w/app/app.py", kind="tool_file_edit", second=5),
+    ])
+    dry = _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts before tax", "--dry-run")
+    assert dry.exit_code == 0 and dry.output.startswith("wrapup not written (--dry-run): evt-"), dry.output
+    done = _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts before tax")
+    assert done.exit_code == 0 and done.output.startswith("wrapup written: evt-"), done.output
+    again = _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts before tax")
+    assert again.output.startswith("wrapup already recorded: evt-"), again.output
+    _carto("wrapup", "--session", TWO[:8], "--decision", "apply discounts after tax instead")
+    listed = _carto("decision", "list").output.splitlines()
+    old = next(line.split()[0] for line in listed if line.endswith("  apply discounts before tax"))
+    new = next(line.split()[0] for line in listed if line.endswith("  apply discounts after tax instead"))
+    retire = _carto("decision", "retire", old, "--dry-run")
+    assert retire.exit_code == 0, retire.output
+    assert retire.output.splitlines()[0].startswith(f"{old} would be retired (--dry-run: nothing written"), retire.output
+    changed = _carto("decision", "supersede", old, "--by", new)
+    assert changed.output.splitlines()[0].startswith(f"{old} superseded by {new} (written: evt-"), changed.output
+    repeat = _carto("decision", "supersede", old, "--by", new)
+    assert repeat.output.splitlines()[0].startswith(f"{old} superseded by {new} (already recorded: evt-"), repeat.output
+    assert "dry_run" not in dry.output + retire.output and "already_present" not in again.output + repeat.output
+    rows = _carto("decision", "list", "--all").output.splitlines()
+    # one column each, whatever the state's length; the project whole
+    assert len({line.index(LONG_PROJECT) for line in rows}) == 1, rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import emit_json, fail, json_option, outcome_words
 
 _STATES = ("current", "superseded", "retired", "rejected")
 
@@ -53,12 +53,13 @@ def list_cmd(project, all_states, states, kinds, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        for record in document["records"]:
-            state = record["state"]
-            if record["superseded_by"]:
-                state += f" by {record['superseded_by']}"
+        states = [record["state"] + (f" by {record['superseded_by']}" if record["superseded_by"] else "")
+                  for record in document["records"]]
+        wide = max(map(len, states), default=0)
+        project_wide = max((len(record["project"] or "-") for record in document["records"]), default=0)
+        for record, state in zip(document["records"], states):
             day = (record["last_stated"] or "")[:10]
-            click.echo(f"{record['id']}  {state:<9.40} {record['project'] or '-':14.14} {day}  {record['text']}")
+            click.echo(f"{record['id']}  {state:<{wide}}  {record['project'] or '-':<{project_wide}}  {day}  {record['text']}")
         if not document["records"]:
             click.echo("no records" + (f" of {project}" if project else ""), err=True)
     if not document["records"]:
@@ -86,8 +87,11 @@ def _change(state: str, record_id: str, by=None, text=None, reason=None, dry_run
         emit_json(out)
         return
     record = out["record"]
-    click.echo(f"{record['id']} {record['state']}" + (f" by {record['superseded_by']}" if record["superseded_by"] else "")
-               + f" ({out['log_outcome']}: {out['event_id'] or '-'})")
+    change = record["state"] + (f" by {record['superseded_by']}" if record["superseded_by"] else "")
+    if out["log_outcome"] == "dry_run":
+        click.echo(f"{record['id']} would be {change} (--dry-run: nothing written, {out['event_id'] or '-'})")
+    else:
+        click.echo(f"{record['id']} {change} ({outcome_words(out['log_outcome'])}: {out['event_id'] or '-'})")
     click.echo(f"  was: {record['text']}")
     if out.get("successor"):
         click.echo(f"  now: {out['successor']['id']} {out['successor']['text']}")

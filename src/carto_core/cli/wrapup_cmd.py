@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
+from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, outcome_words, usage_error
 from carto_core.util.terminal import counted
 
 
@@ -73,7 +73,7 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
     if as_json:
         emit_json({"receipt": receipt, "row": row, "proposed_supersessions": proposed})
         return
-    click.echo(f"wrapup {receipt['log_outcome']}: {row['event_id']}")
+    click.echo(f"wrapup {outcome_words(receipt['log_outcome'])}: {row['event_id']}")
     click.echo(f"  {row['description']}")
     echo_wrapup_items(row["decisions"], row["unresolved"], row["key_insight"])
     for proposal in proposed:

@@ -54,6 +54,15 @@ json_option = click.option(
 )
 
 
+#: A log write's outcome as a person reads it (the JSON keeps the key).
+OUTCOME_WORDS = {"written": "written", "already_present": "already recorded",
+                 "dry_run": "not written (--dry-run)"}
+
+
+def outcome_words(outcome: str) -> str:
+    return OUTCOME_WORDS.get(outcome, outcome.replace("_", " "))
+
+
 def echo_wrapup_items(decisions, unresolved, insight, width: int | None = None) -> None:
     """A wrapup's decisions, open threads and key insight, one indented line each (cut to
     `width` characters when given): `carto wrapup` and `carto session` print them alike."""
