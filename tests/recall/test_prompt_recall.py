@@ -61,6 +61,39 @@ def test_copies_of_one_text_take_one_place(tmp_path):
     assert sum("coupon stacking fixed" in text for text in texts) == 1, context
 
 
+def test_a_prompt_and_the_turn_that_starts_with_it_take_one_place(tmp_path):
+    """Claude Code's prompts are in its prompt history and start the turn the transcript
+    gives: shown as the turn alone (it holds the answer too), and both served, so the next
+    prompt of the session does not bring the prompt back on its own."""
+    home = tmp_path / "home"
+    write_home(home)
+    asked = "add discount codes to the cart, percent and fixed amount"
+    common = {"project": "webshop", "provider": "claude", "session_id": "cart-session",
+              "cwd": "/src/webshop"}
+    with open(home / "prompt-history.jsonl", "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({**common, "event_id": "evt-cartprompt1", "type": "prompt",
+                                 "timestamp": "2026-01-02T10:00:00Z", "summary": asked}) + "\n")
+    with open(home / "turns.jsonl", "w", encoding="utf-8") as handle:
+        handle.write(json.dumps({**common, "event_id": "turn-cart-1", "type": "transcript",
+                                 "session": "cart-session", "turn_idx": 1,
+                                 "timestamp": "2026-01-02T10:01:00Z",
+                                 "summary": f"{asked}. I'll add a DiscountCode model and apply "
+                                            "it in Cart.total() before tax."}) + "\n")
+    build_index(home)
+    prompt = "can we add fixed amount discount codes to the cart?"
+    context = context_of(run_hook(home, "claude", prompt_payload("new-session", prompt)))
+    assert context is not None
+    snippets = [line for line in context.splitlines() if line.startswith("- [")]
+    assert [line[3:line.index(" · ")] for line in snippets if "discount" in line] == ["turn-cart-1"]
+    assert sum(asked in line for line in snippets) == 1, context
+    from carto_core.logio.home import Home
+    from carto_core.search.telemetry import read_served
+
+    assert {"turn-cart-1", "evt-cartprompt1"} <= set(read_served(Home(home), "new-session"))
+    again = context_of(run_hook(home, "claude", prompt_payload("new-session", prompt)))
+    assert again is None or "evt-cartprompt1" not in again
+
+
 def test_the_session_that_did_the_work_gets_nothing_from_itself(recall_home):
     done = run_hook(recall_home, "claude", prompt_payload("work-session", QUESTION))
     assert done.returncode == 0
@@ -205,3 +238,18 @@ def test_the_session_start_catch_up_saves_the_index_when_recall_is_on(tmp_path, 
     assert on["keyword_index"]["outcome"] == "done"
     done = run_hook(root, "claude", prompt_payload("new-session", QUESTION))
     assert context_of(done) and (WORK_ID in context_of(done) or COMMIT_ID in context_of(done))
+
+
+@pytest.mark.parametrize("said, text, session, one", [
+    ("fix the cart totals", "fix the cart totals. Rounded with Decimal.", "s1", True),
+    ("fix the cart totals", "fix the cart totals", "s1", True),
+    ("fix the cart", "fix the cartridge loader", "s1", False),  # a word cut is not the prompt
+    ("fix the cart totals", "fix the cart totals. Rounded with Decimal.", "s2", False),
+    ("fix the cart totals", "the cart totals were fixed", "s1", False),
+])
+def test_one_exchange_is_one_session_and_a_prompt_that_starts_the_turn(said, text, session, one):
+    from carto_core.recall.find import Recalled, _one_exchange
+
+    shown = Recalled(0, "evt-a", {"session_id": "s1", "summary": said}, 1.0, 0, 0, [])
+    found = Recalled(1, "turn-b", {"session": session, "summary": text}, 0.9, 0, 0, [])
+    assert (_one_exchange([shown], found, text) == 0) is one

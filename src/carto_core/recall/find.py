@@ -22,13 +22,15 @@ CONVERSATIONAL = frozenset({"prompts", "turns"})
 class Recalled:
     """One result to show: its document, row and why it cleared the gate."""
 
-    __slots__ = ("doc", "event_id", "row", "score", "margin", "coverage", "held", "own")
+    __slots__ = ("doc", "event_id", "row", "score", "margin", "coverage", "held", "own", "also")
 
     def __init__(self, doc, event_id, row, score, margin, coverage, held, own=True):
         self.doc, self.event_id, self.row, self.score = doc, event_id, row, score
         self.margin, self.coverage, self.held = margin, coverage, held
         #: Of the current project (or no project was given).
         self.own = own
+        #: The ids of the rows of the same exchange given this one's place (served with it).
+        self.also: list[str] = []
 
 
 class Found:
@@ -88,8 +90,21 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
         if text and text in shown:
             continue
         shown.add(text)
-        cleared.append(Recalled(fused.index, view.event_id(fused.index), row, fused.score,
-                                margin, coverage, [t.term for t in held], own))
+        found = Recalled(fused.index, view.event_id(fused.index), row, fused.score, margin,
+                         coverage, [t.term for t in held], own)
+        # a turn starts with the prompt it answers, and Claude Code's prompts are also in its
+        # prompt history: the two rows are one exchange, given one place, as the turn (it
+        # holds the answer too), where the first of them ranked
+        asked_first = _one_exchange(cleared, found, text)
+        if asked_first is not None:
+            kept = cleared[asked_first]
+            if len(text) > len(row_text(kept.row)):
+                found.also = [*kept.also, kept.event_id]
+                cleared[asked_first] = found
+            else:
+                kept.also.append(found.event_id)
+            continue
+        cleared.append(found)
         for group in {own, False}:  # an own result also sets the bar for any result
             if best[group] is None:
                 best[group] = fused.score
@@ -98,6 +113,25 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
     # the current project's results first, each part in the engine's order
     out = sorted(cleared, key=lambda r: not r.own)[:limit]
     return Found(key, out, len(result.ranked), result.ms)
+
+
+def _one_exchange(cleared: list[Recalled], found: Recalled, text: str) -> int | None:
+    """The place among `cleared` of a row of the same exchange as `found` (a prompt and the
+    turn that starts with it, of one session), or None."""
+    from carto_core.recall.snippet import row_text
+
+    session = found.row.get("session_id") or found.row.get("session")
+    if not text or not session:
+        return None
+    for place, other in enumerate(cleared):
+        if (other.row.get("session_id") or other.row.get("session")) != session:
+            continue
+        said = row_text(other.row)
+        short, long = sorted((said, text), key=len)
+        if short and long.startswith(short) and (len(long) == len(short)
+                                                 or not long[len(short)].isalnum()):
+            return place
+    return None
 
 
 def _echo(components, row: dict, asked: set[str]) -> bool:

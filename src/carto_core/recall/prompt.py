@@ -108,7 +108,8 @@ def _recall(ctx, out) -> str | None:
         items.append({"event_id": result.event_id, "row": row, "terms": result.held,
                       "ts": None if ts != ts else ts, "project": row.get("project")
                       if isinstance(row.get("project"), str) else view.string("projects", result.doc),
-                      "source": _sources(view, result.doc), "score": result.score})
+                      "source": _sources(view, result.doc), "score": result.score,
+                      "also": result.also})
     _mark_stale(items)
     from carto_core.recall.snippet import render
 

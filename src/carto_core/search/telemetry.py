@@ -218,8 +218,9 @@ class Telemetry(Record):
     def record_served(self, query: str, hits: list[dict], *, started: float,
                       stages_ms: dict | None = None) -> None:
         """What a caller outside `run_search` showed (the UserPromptSubmit recall): served-log
-        rows for `hits` ({event_id, source, project}), the session's served list and the
-        search-call row, all under this telemetry's purpose."""
+        rows for `hits` ({event_id, source, project, also}: `also`, the ids of rows a hit
+        stands for, enter the session's served list with it), the session's served list and
+        the search-call row, all under this telemetry's purpose."""
         finished = time.time()
         rows = [{"timestamp": _iso(finished), "call_id": self.call_id, "purpose": self.purpose,
                  "session_id": self.session_id or None, "provider": self.provider, "query": query,
@@ -228,8 +229,9 @@ class Telemetry(Record):
                 for rank, hit in enumerate(hits, 1)]
         if rows:
             append_rows(served_log_path(self.home), redacted(rows))
-        if self.session_id and hits:
-            add_served(self.home, self.session_id, [hit["event_id"] for hit in hits])
+        if self.session_id and hits:  # with the rows each hit stands for (`also`)
+            add_served(self.home, self.session_id,
+                       [i for hit in hits for i in (hit["event_id"], *(hit.get("also") or ()))])
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         append_rows(search_calls_path(self.home), redacted([{
             "timestamp": _iso(finished), "call_id": self.call_id,
