@@ -95,3 +95,25 @@ def test_a_count_of_one_takes_the_singular(page, server):
     page.wait_for_selector("#co-terms")
     assert "(1 document)" in page.inner_text("#co-terms"), page.inner_text("#co-terms")
     assert page.inner_text("#search-stats").startswith("1 of 1 result ·"), page.inner_text("#search-stats")
+
+
+@pytest.mark.parametrize("address", [
+    "#/search?q=discount", "#/desk", "#/timeline", "#/standup", "#/activity", "#/recall",
+    "#/internals?q=discount", f"#/session/{SESSIONS['a']}"])
+def test_a_phone_wide_window_never_scrolls_the_page_sideways(browser, server, address):
+    """At 390 px a wide table scrolls inside its own box; the page, its header and footer
+    keep the window's width."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(server.url + address)
+        page.wait_for_selector("body[data-ready]", state="attached")
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible'
+                         && e.getBoundingClientRect().left + e.scrollWidth > 391)
+            .map(e => e.tagName + ' ' + (e.textContent || '').slice(0, 40))""")
+        assert width <= 390, f"{address}: the page is {width} px wide in a 390 px window: {wide}"
+    finally:
+        context.close()
