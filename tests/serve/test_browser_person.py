@@ -117,3 +117,19 @@ def test_a_phone_wide_window_never_scrolls_the_page_sideways(browser, server, ad
         assert width <= 390, f"{address}: the page is {width} px wide in a 390 px window: {wide}"
     finally:
         context.close()
+
+
+def test_on_a_phone_the_results_come_before_the_facets(browser, server):
+    """The facets of a search are a screen long at 390 px: the first result must not wait
+    below them."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "#/search?q=discount")
+        page.wait_for_selector("#result-list .result")
+        first = page.locator("#result-list .result").first.bounding_box()
+        facets = page.locator("aside.facets").bounding_box()
+        assert first["y"] < facets["y"], (first, facets)
+        assert first["y"] < 844, f"the first result starts at {first['y']} px, below the window"
+    finally:
+        context.close()
