@@ -239,3 +239,19 @@ def test_wrapup_and_decision_changes_say_what_happened_in_words_and_the_ledger_k
     rows = _carto("decision", "list", "--all").output.splitlines()
     # one column each, whatever the state's length; the project whole
     assert len({line.index(LONG_PROJECT) for line in rows}) == 1, rows
+
+
+def test_sessions_and_pending_wrapups_print_project_names_whole_in_aligned_columns(monkeypatch):
+    monkeypatch.setenv("CARTO_WRAPUP_STALE_HOURS", "0")
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _commit("evt-ses000000001", ONE, 1) | {"project": LONG_PROJECT},
+        _commit("evt-ses000000002", TWO, 2, sha="beef000000000000000000000000000000000000") | {"project": "app"},
+    ])
+    table = _carto("sessions").output.splitlines()
+    assert any(LONG_PROJECT in line for line in table), table
+    assert len({line.index("claude") for line in table[1:]}) == 1, table
+    assert table[0].index("provider") == table[1].index("claude"), table
+    pending = _carto("wrapup", "--pending").output.splitlines()
+    assert any(LONG_PROJECT in line for line in pending), pending
+    assert len({line.index("claude") for line in pending}) == 1, pending

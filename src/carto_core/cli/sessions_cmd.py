@@ -71,13 +71,15 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         emit_json(document)
     else:
         rows = document["sessions"]
+        # Projects whole (a name is pasted into --project), the column as wide as the longest.
+        wide = max([len("project")] + [len(s["project"] or "-") for s in rows])
         if rows:
-            click.echo(f"{'id':8}  {'project':18} {'provider':8} {'start':20} {'end':20} "
+            click.echo(f"{'id':8}  {'project':{wide}} {'provider':8} {'start':20} {'end':20} "
                        f"{'events':>6} {'turns':>5} {'commits':>7} {'edits':>5}  wrapup"
                        + ("  by" if team else ""))
         for s in rows:
             by = f"  {s.get('author') or '?'} on {s['machine']}" if team and s.get("machine") else ""
-            click.echo(f"{s['session_id'][:8]:8}  {_short(s['project'] or '-', 18):18} "
+            click.echo(f"{s['session_id'][:8]:8}  {s['project'] or '-':{wide}} "
                        f"{(s['provider'] or '?')[:8]:8} {s['started'] or '-':20} {s['ended'] or '-':20} "
                        f"{s['events']:>6} {s['turns']:>5} {s['commits']:>7} {s['edits']:>5}  "
                        f"{'yes' if s['wrapup'] else '-':6}{by}".rstrip())

@@ -104,9 +104,10 @@ def _pending(home, project, as_json) -> None:
         emit_json({"pending": out, "total": len(out), "project": project, "thresholds": thresholds(),
                    "generated_at": format_timestamp(now)})
     else:
+        wide = max((len(r["project"] or "-") for r in out), default=0)
         for r in out:
             how = "SessionEnd" if r["ended_by"] == "session_end" else "quiet"
-            click.echo(f"{r['session_id'][:8]}  {r['project'] or '-':18.18} {r['provider'] or '?':7.7} ended "
+            click.echo(f"{r['session_id'][:8]}  {r['project'] or '-':{wide}}  {r['provider'] or '?':7} ended "
                        f"{r['ended']} ({how})  {counted(r['events'], 'event')}, {counted(r['commits'], 'commit')}, "
                        f"{counted(r['edits'], 'edit')}"
                        f"  ->  carto wrapup --session {r['session_id'][:8]}")
