@@ -133,3 +133,16 @@ def test_on_a_phone_the_results_come_before_the_facets(browser, server):
         assert first["y"] < 844, f"the first result starts at {first['y']} px, below the window"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("address", ["#/desk", "#/recall", f"#/session/{SESSIONS['a']}"])
+def test_slash_on_a_view_without_the_box_opens_search_ready_to_type(page, server, address):
+    page.goto(server.url + address)
+    page.wait_for_selector("body[data-ready]", state="attached")
+    page.keyboard.press("/")
+    page.wait_for_selector("body[data-ready='search'] #q", state="attached")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.type("discount")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#search-stats")
+    assert page.url.endswith("#/search?q=discount"), page.url

@@ -33,10 +33,15 @@ async function route() {
   if (pathViews[view] && arg) await pathViews[view](arg, params);
   else await (views[view] || viewSearch)(params);
   document.body.dataset.ready = view;
+  if (focusSearch && view === "search") document.getElementById("q")?.focus();
+  focusSearch = false;
 }
 
 let selected = -1;
 let pendingG = false;
+// `/` pressed on a view without the search box: the search view opens with its box focused,
+// so what is typed next is the query.
+let focusSearch = false;
 
 function moveSelection(step) {
   const items = [...document.querySelectorAll("#result-list .result, #session-table tbody tr, [data-selectable]")];
@@ -58,7 +63,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "/") {
     event.preventDefault();
     const box = document.getElementById("q");
-    if (box) box.focus(); else location.hash = "#/search";
+    if (box) box.focus(); else { focusSearch = true; location.hash = "#/search"; }
   } else if (event.key === "j") moveSelection(1);
   else if (event.key === "k") moveSelection(-1);
   else if (event.key === "g") { pendingG = true; setTimeout(() => { pendingG = false; }, 1200); return; }
