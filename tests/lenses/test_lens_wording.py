@@ -255,3 +255,15 @@ def test_sessions_and_pending_wrapups_print_project_names_whole_in_aligned_colum
     pending = _carto("wrapup", "--pending").output.splitlines()
     assert any(LONG_PROJECT in line for line in pending), pending
     assert len({line.index("claude") for line in pending}) == 1, pending
+
+
+def test_report_abandonment_names_its_categories_in_words():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-abn000000001", ONE, "Ran: quokka ledger check")])
+    assert _carto("search", "quokka").exit_code == 0
+    done = _carto("report", "abandonment")
+    assert done.exit_code == 0, done.output
+    assert re.search(r"^  unread \(no transcript to read\) +1$", done.output, re.M), done.output
+    for key in ("unmarked_use", "good_abandonment", "bad_abandonment", "no_need"):
+        assert key not in done.output, done.output
+    assert re.search(r"^  used without a mark \(the agent named a result\) +0$", done.output, re.M), done.output

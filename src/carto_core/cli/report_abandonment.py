@@ -10,6 +10,16 @@ from carto_core.cli.report_cmd import before_option, since_option
 from carto_core.util.exitcodes import ExitCode
 
 
+#: Each category as the text says it (the JSON keeps the key).
+CATEGORY_WORDS = {
+    "unmarked_use": "used without a mark (the agent named a result)",
+    "good_abandonment": "good abandonment (its text draws on the results' words)",
+    "bad_abandonment": "bad abandonment (it searched again)",
+    "no_need": "no need (it went on without them)",
+    "unread": "unread (no transcript to read)",
+}
+
+
 @click.command("abandonment")
 @since_option
 @before_option
@@ -45,8 +55,10 @@ def abandonment(since, before, purpose, window, as_json):
     else:
         click.echo(f"Recall calls: {document['calls']} ({document['marked']} with a mark, "
                    f"{document['abandoned']} abandoned)")
+        named = {name: CATEGORY_WORDS.get(name, name.replace("_", " ")) for name in document["categories"]}
+        wide = max(map(len, named.values()), default=0)
         for name, count in document["categories"].items():
-            click.echo(f"  {name:<18} {count}")
+            click.echo(f"  {named[name]:<{wide}}  {count}")
         m = document["mrr"]
         if m["explicit"] is not None:
             click.echo(f"MRR: {m['explicit']:.3f} explicit, {m['implicit_credited']:.3f} with unmarked use credited")
