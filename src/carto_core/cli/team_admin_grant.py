@@ -15,8 +15,8 @@ Examples:
   carto team admin grant bob --project github.com/acme/shop    one project
   carto team admin grant carol --read-only                     read, never push
 \b
-The role is created when it does not exist (a login role; its password is hashed by the
-server, never printed or stored by carto). Run it again to add projects.
+The role is created when it does not exist (a login role; its password is hashed here
+before it is sent, so the server and its logs never see it; carto never prints or stores it). Run it again to add projects.
 Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""")
 @click.argument("role")
 @click.option("--project", "projects", multiple=True, metavar="KEY",

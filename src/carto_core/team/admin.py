@@ -42,8 +42,8 @@ def setup(conn, team: str, *, model: str | None = None, dim: int | None = None,
 def add_member(conn, team: str, role: str, *, projects: list[str] | None = None,
                password: str | None = None, write: bool = True) -> dict:
     """Make `role` a member of `team` for `projects` (normalised remotes; none: every project).
-    Creates the login role when it does not exist (with `password`, sent as a parameter of a
-    server-side statement, never logged by carto)."""
+    Creates the login role when it does not exist; `password` is hashed before it is sent (the
+    server receives and stores its hash, SCRAM by default, never the password)."""
     from psycopg import sql
 
     check_role_name(role)
@@ -55,9 +55,12 @@ def add_member(conn, team: str, role: str, *, projects: list[str] | None = None,
         if not exists:
             conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
         if password is not None:
-            # A utility statement takes no parameters: the password is quoted as a literal by
-            # psycopg; PostgreSQL stores it hashed (SCRAM).
-            conn.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(password)))
+            # Hashed here (libpq's PQencryptPasswordConn, the server's password_encryption), as
+            # psql's \password does: a utility statement takes no parameters, so the text sent
+            # is the statement a server logs (log_statement, or any statement that fails).
+            verifier = conn.pgconn.encrypt_password(password.encode("utf-8"), role.encode("utf-8"))
+            conn.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                sql.Identifier(role), sql.Literal(verifier.decode("ascii"))))
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(MEMBER_ROLE), sql.Identifier(role)))
         for project in projects:
             conn.execute("INSERT INTO carto.members (team, member, project, can_write) VALUES (%s, %s, %s, %s) "

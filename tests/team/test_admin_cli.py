@@ -1,0 +1,33 @@
+"""`carto team admin` as an administrator runs it from docs/team.md: the member's password never
+reaches the server in clear, and the commands work as printed there."""
+
+from __future__ import annotations
+
+import json
+
+import psycopg
+
+from teamkit import Machine
+
+
+def _setup(admin: Machine, pg_db) -> None:
+    admin.json("team", "admin", "setup", pg_db.url(), "--team", "acme", "--model", "none")
+
+
+def test_a_members_password_reaches_the_server_hashed_never_in_its_log(tmp_path, pg_db):
+    admin = Machine(tmp_path / "o", "admin-box")
+    _setup(admin, pg_db)
+    # A server that logs every statement (as auditing set-ups do) must not log the password.
+    pg_db.sql(f'alter database "{pg_db.name}" set log_statement = \'all\'')
+    dana = pg_db.role("dana")
+    secret = "Tr0ub4dor-and-3-horses"
+    admin.json("team", "admin", "grant", dana, "--team", "acme", "--password-stdin",
+               input=secret + "\n", env={"CARTO_TEAM_ADMIN_URL": pg_db.url()})
+    log = pg_db.node.log.read_text(errors="replace")
+    assert f'ALTER ROLE "{dana}"' in log  # the statement was logged ...
+    assert secret not in log              # ... without the password
+    stored = pg_db.sql("select rolpassword from pg_authid where rolname = %s", (dana,))[0][0]
+    assert stored.startswith("SCRAM-SHA-256$")
+    with psycopg.connect(host="127.0.0.1", port=pg_db.node.port, dbname=pg_db.name, user=dana,
+                         password=secret, connect_timeout=10) as conn:
+        assert conn.execute("select current_user").fetchone()[0] == dana
