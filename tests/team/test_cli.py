@@ -44,6 +44,18 @@ def test_a_password_in_the_url_goes_to_a_0600_password_file_never_into_the_setti
     assert status["server"]["grants"] == [{"project": "*", "write": True}]
 
 
+def test_init_on_a_home_of_logs_alone_makes_its_state_folder_private(world):
+    a = world["a"]
+    assert not a.home.state.exists()  # the logs alone, as a home copied or restored by hand
+    previous = os.umask(0o022)
+    try:
+        a.join(world["members"]["alice"][1], "acme", world["shop"])
+        a.json("team", "push")
+    finally:
+        os.umask(previous)
+    assert _mode(a.home.state) == 0o700 and _mode(a.home.state / "team") == 0o700
+
+
 def test_a_url_without_password_takes_it_from_the_environment(world):
     a = world["a"]
     role, url = world["members"]["alice"]

@@ -36,6 +36,7 @@ def init(url, team_name, machine, allow_paths, no_check, as_json) -> None:
     from carto_core.team.settings import FOLDER, PASSFILE, TeamSettings, TeamSettingsError, default_machine, load
 
     from carto_core.cli.homeguard import require_home
+    from carto_core.util.privatefiles import make_dirs
 
     require_home()
     home = current_home()
@@ -57,7 +58,7 @@ def init(url, team_name, machine, allow_paths, no_check, as_json) -> None:
                         "across machines by its remote")
         settings.allow(found)
     state_dir = home.state / FOLDER
-    state_dir.mkdir(parents=True, exist_ok=True)
+    make_dirs(state_dir)
     passfile = state_dir / PASSFILE
     if password is not None:
         write_passfile(passfile, stored, password)

@@ -47,6 +47,7 @@ from carto_core.logio.reader import READ_BLOCK
 from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect
 from carto_core.team.rows import ARRAYS, COLUMNS, LOG_RANK, files_text, revision, team_files, terms_of
 from carto_core.team.settings import folder, write_private
+from carto_core.util.privatefiles import make_dirs
 
 OUTBOX = "outbox.json"
 LOCK = "push.lock"
@@ -173,7 +174,7 @@ def load_outbox(home, settings) -> dict:
 
 def save_outbox(home, outbox: dict) -> None:
     target = folder(home)
-    target.mkdir(parents=True, exist_ok=True)
+    make_dirs(target)
     write_private(target / OUTBOX, json.dumps(outbox, sort_keys=True))
 
 
@@ -354,7 +355,7 @@ def push(home, settings, *, batch_rows: int = BATCH_ROWS, batch_bytes: int = BAT
 
     report = PushReport()
     started = time.monotonic()
-    os.makedirs(folder(home), mode=0o700, exist_ok=True)
+    make_dirs(folder(home))
     with exclusive(home, f"{folder(home).name}/{LOCK}") as held:
         if not held:
             report.state, report.reason = "busy", "another push of this home is running"

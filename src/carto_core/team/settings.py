@@ -21,6 +21,7 @@ import socket
 from pathlib import Path
 
 from carto_core.team.remotes import KeyCache, ProjectKey
+from carto_core.util.privatefiles import make_dirs
 
 FORMAT = 1
 FOLDER = "team"
@@ -93,7 +94,7 @@ class TeamSettings:
 
     def save(self, home) -> Path:
         target = folder(home)
-        target.mkdir(parents=True, exist_ok=True)
+        make_dirs(target)
         os.chmod(target, 0o700)
         path = target / FILE
         write_private(path, json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
