@@ -267,3 +267,21 @@ def test_report_abandonment_names_its_categories_in_words():
     for key in ("unmarked_use", "good_abandonment", "bad_abandonment", "no_need"):
         assert key not in done.output, done.output
     assert re.search(r"^  used without a mark \(the agent named a result\) +0$", done.output, re.M), done.output
+
+
+def test_a_session_with_no_events_is_not_found_in_every_lens(monkeypatch):
+    """digest session and wrapup said exit 1 (an error) where handoff, related and `carto
+    session` say 3 (ran fine, found nothing) for the same session."""
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-nev000000001", ONE, "Ran: make test")])
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", TWO)
+    for args in (["digest", "session"], ["wrapup", "--dry-run"], ["handoff"]):
+        done = CliRunner().invoke(cli, args)
+        assert done.exit_code == 3, (args, done.exit_code, done.output)
+        assert TWO in done.output and len(done.output.strip().splitlines()) == 1, (args, done.output)
+
+
+def test_digest_help_teaches_with_examples_and_exit_codes():
+    for verb in ("session", "day"):
+        done = _carto("digest", verb, "--help")
+        assert "Examples:" in done.output and "Exit codes:" in done.output, done.output

@@ -33,7 +33,16 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
     """What one session did: span, projects, activity, commits, files, research hosts.
 
     SESSION (or --session) is a session id or a unique prefix of one, as `carto sessions`
-    lists them; without either, the current agent session."""
+    lists them; without either, the current agent session.
+
+    \b
+    Examples:
+      carto digest session                 the current agent session
+      carto digest session 5a1e0000        a session by a unique prefix of its id
+      carto digest session 5a1e --json --no-git
+
+    Exit codes: 0 ok, 2 no session named or an ambiguous prefix, 3 no session with that
+    prefix or it has no events."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, session_digest
     from carto_core.model.session import current_session_id
@@ -51,9 +60,10 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
     try:
         doc = session_digest(current_home(), session_id, commits=commits, files=files, no_git=no_git)
     except DigestError as exc:
-        fail(str(exc))
+        # a home without logs holds no event of the session: found nothing, as below
+        fail(str(exc), ExitCode.USAGE if exc.usage else ExitCode.NOT_FOUND)
     if not doc["event_count"]:
-        fail(f"session {session_id} has no events", ExitCode.ERROR)
+        fail(f"session {session_id} has no events in {current_home().root}", ExitCode.NOT_FOUND)
     if as_json:
         emit_json(doc)
         return
@@ -110,7 +120,16 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
     Every logged commit is checked against git (landed, moved, rewritten, missing,
     unverified); git-only lists the owner's commits nobody logged. Owners:
     $CARTO_PROFILE_AUTHORS (comma-separated), else git's user.name; plus the agent author
-    Claude either way."""
+    Claude either way.
+
+    \b
+    Examples:
+      carto digest day                     today so far
+      carto digest day yesterday --md
+      carto digest day 2026-09-07 --projects webshop,infra --json
+
+    Exit codes: 0 ok (a quiet day too), 1 the home holds no changelog and no turns (an
+    outage, not a quiet day), 2 a bad day, --deny-regex or owner list."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, day_digest
 

@@ -41,6 +41,7 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError
     from carto_core.lenses.wrapup import build_wrapup, write_wrapup
+    from carto_core.util.exitcodes import ExitCode
     from carto_core.model.session import current_session_id
 
     home = current_home()
@@ -61,7 +62,8 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
                            decisions=list(decisions) or None, unresolved=list(unresolved) or None,
                            key_insight=insight)
     except DigestError as exc:
-        fail(str(exc))
+        # the session names nothing in the home: found nothing, as every lens says it
+        fail(str(exc), ExitCode.USAGE if exc.usage else ExitCode.NOT_FOUND)
     from carto_core.lenses.decisions import proposals
 
     proposed = proposals(home, row)  # against the records before this wrapup

@@ -33,8 +33,8 @@ OUTSIDE = "outside any repo"
 
 
 class DigestError(ValueError):
-    """A digest that cannot be built (no session id, no changelog: `usage` False, exit 1; a
-    bad day, regex or owner list: `usage` True, exit 2)."""
+    """A digest that cannot be built (no changelog: `usage` False, exit 1; no session id, a bad
+    day, regex or owner list: `usage` True, exit 2)."""
 
     def __init__(self, message: str, *, usage: bool = False):
         super().__init__(message)
@@ -180,7 +180,7 @@ def repo_state(repo: str) -> dict:
 def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
                    no_git: bool = False) -> dict:
     if not is_resolved(session_id):
-        raise DigestError("no session id: pass --session or run inside an agent session")
+        raise DigestError("no session id: pass --session or run inside an agent session", usage=True)
     from carto_core.lenses.lineage import lineage
 
     facts = _facts(home, session_id)
