@@ -146,3 +146,20 @@ def test_slash_on_a_view_without_the_box_opens_search_ready_to_type(page, server
     page.keyboard.press("Enter")
     page.wait_for_selector("#search-stats")
     assert page.url.endswith("#/search?q=discount"), page.url
+
+
+def test_the_footer_counts_the_events_a_hook_writes_while_the_page_is_open(page, server):
+    page.goto(server.url + "#/search?q=walrus")
+    page.wait_for_selector("#search-stats")
+    page.wait_for_selector("#live:has-text('live')")
+    before = api(server, "/api/health")["events"]
+    assert page.inner_text("#corpus-status").startswith(f"{before} events ·")
+    append_rows(server.home.log("prompts"), [
+        {"event_id": "evt-walrus-1", "timestamp": format_timestamp(utcnow()), "type": "prompt",
+         "summary": "teach the walrus to count", "project": "webshop",
+         "session_id": "walrus-session", "provider": "claude"}])
+    page.wait_for_selector("#live:has-text('1 new')")
+    page.wait_for_selector(f"#corpus-status:has-text('{before + 1} events ·')", timeout=5000)
+    page.click("#live button")
+    page.wait_for_selector("#search-stats:has-text('1 of 1 result')")
+    assert page.inner_text("#corpus-status").startswith(f"{before + 1} events ·")

@@ -82,18 +82,27 @@ function follow() {
     if (fresh) live.append(" ", el("button", { type: "button", text: "refresh view", onclick: () => { fresh = 0; render(); route(); } }));
   };
   source.onopen = render;
-  source.onmessage = () => { fresh += 1; render(); };
-  source.addEventListener("reload", () => { fresh += 1; render(); });
-  source.addEventListener("update", () => { fresh += 1; render(); });
+  const arrived = () => { fresh += 1; render(); recount(); };
+  source.onmessage = arrived;
+  source.addEventListener("reload", arrived);
+  source.addEventListener("update", arrived);
   source.onerror = () => { live.replaceChildren("○ offline (retrying)"); };
 }
 
-async function status() {
+async function status(first = false) {
   try {
     const data = await api("/api/health");
     document.getElementById("corpus-status").textContent = `${counted(data.events, "event")} · ${data.corpus_root}`;
-    if (data.team && data.team.configured) teamSwitch(data.team);
+    if (first && data.team && data.team.configured) teamSwitch(data.team);
   } catch { /* the view shows its own error */ }
+}
+
+// The footer counts the home as it is now: asked again after new events arrive (once for a
+// burst of them, not once an event).
+let recountTimer = null;
+function recount() {
+  clearTimeout(recountTimer);
+  recountTimer = setTimeout(() => status(), 500);
 }
 
 // The team switch: shown only when this home has a team; the views that can ask the team
@@ -107,5 +116,5 @@ function teamSwitch(team) {
 
 window.addEventListener("hashchange", route);
 route();
-status();
+status(true);
 follow();
