@@ -31,3 +31,23 @@ def test_a_members_password_reaches_the_server_hashed_never_in_its_log(tmp_path,
     with psycopg.connect(host="127.0.0.1", port=pg_db.node.port, dbname=pg_db.name, user=dana,
                          password=secret, connect_timeout=10) as conn:
         assert conn.execute("select current_user").fetchone()[0] == dana
+
+
+def test_grant_and_revoke_as_printed_in_the_docs_find_the_servers_one_team(tmp_path, pg_db):
+    """docs/team.md's step 3 gives no --team: the administrator's machine has no team of its
+    own, so the server's only team is the one meant."""
+    admin = Machine(tmp_path / "o", "admin-box")
+    _setup(admin, pg_db)
+    env = {"CARTO_TEAM_ADMIN_URL": pg_db.url()}
+    alice, bob = pg_db.role("alice"), pg_db.role("bob")
+    granted = admin.cli("team", "admin", "grant", alice, "--password-stdin", input="alice-pw\n", env=env)
+    assert granted.output.strip() == f"{alice} created and granted on team acme: *"
+    admin.cli("team", "admin", "grant", bob, "--project", "github.com/acme/shop", env=env)
+    revoked = admin.cli("team", "admin", "revoke", bob, "--project", "github.com/acme/shop", env=env)
+    assert revoked.output.strip() == f"1 grant of {bob} removed from team acme"
+    assert pg_db.sql("select team, member, project from carto.members order by member") == [("acme", alice, "*")]
+    # Two teams: the command cannot guess, and says how to choose.
+    admin.json("team", "admin", "setup", pg_db.url(), "--team", "zeta", "--model", "none")
+    ambiguous = admin.cli("team", "admin", "grant", bob, env=env, check=False)
+    assert ambiguous.exit_code == 1
+    assert ambiguous.output == "carto: the server holds the teams acme and zeta: add --team acme or --team zeta\n"

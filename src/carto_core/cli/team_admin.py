@@ -9,7 +9,7 @@ import os
 import click
 
 from carto_core.plugin.resolve import resolve
-from carto_core.util.output import usage_error
+from carto_core.util.output import fail, usage_error
 
 #: subcommand -> "module:attribute".
 ADMIN_COMMANDS: dict[str, str] = {
@@ -52,7 +52,7 @@ def admin() -> None:
 url_option = click.option("--url", default=None, metavar="URL",
                           help=f"The owner's connection (default: ${ADMIN_URL_VARIABLE}, else this home's team URL).")
 team_option = click.option("--team", "team_name", default=None,
-                           help="The team (default: this home's team).")
+                           help="The team (default: this home's team, else the server's only team).")
 
 
 class AdminTarget:
@@ -63,8 +63,9 @@ class AdminTarget:
         self.passfile = passfile
 
 
-def admin_target(url: str | None, team_name: str | None) -> tuple[AdminTarget, str]:
-    """(the connection target, the team name) from the flags, the environment and the home."""
+def admin_target(url: str | None, team_name: str | None) -> tuple[AdminTarget, str | None]:
+    """(the connection target, the team name) from the flags, the environment and the home;
+    the name is None when none of them says it (`admin_team` asks the server then)."""
     from carto_core.logio.home import current_home
     from carto_core.team.settings import TeamSettingsError, load
 
@@ -78,11 +79,24 @@ def admin_target(url: str | None, team_name: str | None) -> tuple[AdminTarget, s
         return AdminTarget(settings.url, settings.passfile), team_name or settings.team
     if url is None:
         usage_error(f"give the owner's connection: --url URL (or {ADMIN_URL_VARIABLE})")
-    if not team_name:
-        if settings is None:
-            usage_error("give the team: --team NAME")
+    if not team_name and settings is not None:
         team_name = settings.team
-    return AdminTarget(url), team_name
+    return AdminTarget(url), team_name or None
+
+
+def admin_team(conn, team_name: str | None) -> str:
+    """The team an admin command works on: the one named, else the server's only team (an
+    administrator's machine is rarely a member, and docs/team.md's commands name none)."""
+    if team_name:
+        return team_name
+    teams = [row[0] for row in conn.execute("SELECT team FROM carto.teams ORDER BY team").fetchall()]
+    conn.rollback()
+    if len(teams) == 1:
+        return teams[0]
+    if not teams:
+        fail("the server holds no team yet: `carto team admin setup URL --team NAME` creates one")
+    names = ", ".join(teams[:-1]) + f" and {teams[-1]}"
+    fail(f"the server holds the teams {names}: add " + " or ".join(f"--team {t}" for t in teams))
 
 
 def admin_connect(target: AdminTarget, as_json: bool):

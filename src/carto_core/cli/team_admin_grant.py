@@ -24,11 +24,11 @@ Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""")
 @click.option("--read-only", is_flag=True, help="Read the team, never push to it.")
 @click.option("--password-stdin", is_flag=True, help="Set the role's password from the first line of stdin.")
 @click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
-@click.option("--team", "team_name", default=None, help="The team (default: this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's, else the server's only team).")
 @json_option
 def grant(role, projects, read_only, password_stdin, url, team_name, as_json) -> None:
     """Make ROLE a member of the team (creating the login role if needed)."""
-    from carto_core.cli.team_admin import admin_connect, admin_target
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
     from carto_core.cli.team_cmd import team_fail
     from carto_core.team.admin import AdminError, add_member, members
     from carto_core.team.connect import classify
@@ -43,6 +43,7 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
     conn = admin_connect(target, as_json)
     keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
     try:
+        team_name = admin_team(conn, team_name)
         document = add_member(conn, team_name, role, projects=keys or None, password=password,
                               write=not read_only)
         document["grants"] = [m for m in members(conn, team_name) if m["member"] == role]

@@ -15,11 +15,11 @@ Under 50,000 vectors the team's vector ladder scans exactly and nothing is built
 after the team has grown a few times over (the lists are learnt from the rows there at build
 time). Figures: docs/performance.md. Exit codes: 0 done (or not needed), 1 failed, 75 unreachable.""")
 @click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
-@click.option("--team", "team_name", default=None, help="The team (default: this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's, else the server's only team).")
 @json_option
 def reindex(url, team_name, as_json) -> None:
     """Build the team's vector index."""
-    from carto_core.cli.team_admin import admin_connect, admin_target
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
     from carto_core.cli.team_cmd import team_fail
     from carto_core.team.admin import AdminError
     from carto_core.team.admin import reindex as run_reindex
@@ -28,6 +28,7 @@ def reindex(url, team_name, as_json) -> None:
     target, team_name = admin_target(url, team_name)
     conn = admin_connect(target, as_json)
     try:
+        team_name = admin_team(conn, team_name)
         document = run_reindex(conn, team_name)
     except AdminError as exc:
         fail(str(exc))

@@ -19,11 +19,11 @@ Exit codes: 0 done, 1 refused, 3 the role held no such grant, 75 the server is u
 @click.argument("role")
 @click.option("--project", "projects", multiple=True, metavar="KEY", help="Only these projects (repeatable).")
 @click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
-@click.option("--team", "team_name", default=None, help="The team (default: this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's, else the server's only team).")
 @json_option
 def revoke(role, projects, url, team_name, as_json) -> None:
     """Take the team (or some of its projects) from ROLE."""
-    from carto_core.cli.team_admin import admin_connect, admin_target
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
     from carto_core.cli.team_cmd import team_fail
     from carto_core.team.admin import remove_member
     from carto_core.team.connect import classify
@@ -33,6 +33,7 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     target, team_name = admin_target(url, team_name)
     conn = admin_connect(target, as_json)
     try:
+        team_name = admin_team(conn, team_name)
         document = remove_member(conn, team_name, role,
                                  projects=[normalise_remote(p) if p != "*" else "*" for p in projects] or None)
     except Exception as exc:  # noqa: BLE001 - a server error, as one line
