@@ -215,7 +215,8 @@ PREFIXES = [
     ("newrelic-key", "NRAK-" + "ABC123" * 5), ("newrelic-key", "NRII-" + "ABC123" * 5), ("newrelic-key", "NRJS-" + "abc123" * 4),
     ("planetscale-token", "pscale_oauth_" + "Zz9" * 12), ("planetscale-token", "pscale_pw_" + "Zz9" * 12),
     ("square-token", "sq0csp-" + "Bn7" * 8), ("fly-token", "fm2_" + "Qa1" * 40),
-    *[("doppler-token", f"dp.{p}." + "Rt5" * 14) for p in ("pt", "st", "sa", "ct", "scim", "audit")],
+    *[("doppler-token", f"dp.{p}." + "Rt5" * 14) for p in ("pt", "st", "sa", "said", "ct", "scim", "audit")],
+    *[("doppler-token", f"dp.st.{c}." + "Rt5" * 14) for c in ("dev", "prd", "ci_backend-2")],
 ]
 
 

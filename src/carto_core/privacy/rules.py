@@ -170,7 +170,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("pulumi-token", _START + r"pul-[a-f0-9]{40}" + _END, ("pul-",), T),
     ("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[\w=-]{60,}", ("atlasv1",), T),
     ("vault-token", _START + r"hv[sbr]\.[\w-]{90,}", ("hvs.", "hvb.", "hvr."), T),
-    ("doppler-token", _START + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", ("dp.",), T),
+    # a service token may name its config ("dp.st.dev.<40-44>"; Doppler's auth token formats)
+    ("doppler-token", _START + r"dp\.(?:pt|st|sa|said|ct|scim|audit)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{40,}",
+     ("dp.",), T),
     ("postman-key", _START + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",), T),
     ("planetscale-token", _START + r"pscale_(?:tkn|oauth|pw)_[\w.=-]{32,}", ("pscale_",), T),
     ("grafana-token", _START + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})",
