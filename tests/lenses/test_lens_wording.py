@@ -285,3 +285,17 @@ def test_digest_help_teaches_with_examples_and_exit_codes():
     for verb in ("session", "day"):
         done = _carto("digest", verb, "--help")
         assert "Examples:" in done.output and "Exit codes:" in done.output, done.output
+
+
+def test_handoff_says_a_file_a_wrapup_left_open_once():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-hwr000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app")])
+    assert _carto("wrapup", "--session", ONE[:8]).exit_code == 0
+    for args in (["handoff", ONE[:8]], ["handoff", "--project", "app"]):
+        done = _carto(*args)
+        assert done.exit_code == 0, done.output
+        lines = done.output.splitlines()
+        threads = lines[lines.index("Open threads:") + 1:]
+        threads = threads[:next((i for i, line in enumerate(threads) if not line.startswith("- ")), len(threads))]
+        assert len(threads) == 1 and "app.py" in threads[0], (args, done.output)

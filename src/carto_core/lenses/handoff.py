@@ -71,9 +71,11 @@ def session_handoff(home, session_id: str, *, max_chars: int = DEFAULT_MAX_CHARS
             if isinstance(text, str):
                 open_threads.append({"text": text, "kind": "wrapup", "event_id": wrapup.event_id, "timestamp": stamp})
     for path, event in uncommitted_edits([e for e in facts.work if not is_own_row(e)]):
+        stamp = format_timestamp(event.timestamp) if event.timestamp else None
+        if _stated(open_threads, path, stamp):
+            continue
         open_threads.append({"text": f"uncommitted edits: {path}", "kind": "uncommitted",
-                             "event_id": event.event_id,
-                             "timestamp": format_timestamp(event.timestamp) if event.timestamp else None})
+                             "event_id": event.event_id, "timestamp": stamp})
     last_edit = {}
     for event in facts.work:
         if event.type == "tool_file_edit":
@@ -145,6 +147,8 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
             if later is not None and event.timestamp is not None and later >= event.timestamp:
                 continue
             stamp = format_timestamp(event.timestamp) if event.timestamp else None
+            if _stated(threads, path, stamp):
+                continue
             if path not in left or (stamp or "") > (left[path]["timestamp"] or ""):
                 left[path] = {"text": f"uncommitted edits: {path}", "event_id": event.event_id, "timestamp": stamp}
     threads.extend(sorted(left.values(), key=lambda t: t["timestamp"] or "", reverse=True))
@@ -159,6 +163,13 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
         "files": _cited_files(engine, scope, found["busiest_files"]),
     }
     return bound(document, max_chars)
+
+
+def _stated(threads: list[dict], path: str, stamp: str | None) -> bool:
+    """A wrapup written after the file's last edit already left it open, in the words
+    `carto wrapup` derives ("uncommitted edits: <file name>")."""
+    said = f"uncommitted edits: {os.path.basename(path)}"
+    return any(t["text"] == said and (t["timestamp"] or "") >= (stamp or "") for t in threads)
 
 
 def _commit_text(summary: str) -> str:
