@@ -163,3 +163,18 @@ def test_the_footer_counts_the_events_a_hook_writes_while_the_page_is_open(page,
     page.click("#live button")
     page.wait_for_selector("#search-stats:has-text('1 of 1 result')")
     assert page.inner_text("#corpus-status").startswith(f"{before + 1} events ·")
+
+
+def test_a_long_result_shows_a_few_lines_until_asked_for_all(page, server):
+    """A turn of three thousand characters: four lines on the page, the rest one click away."""
+    page.goto(server.url + "#/search?q=zeppelin")
+    result = page.locator('#result-list .result[data-event-id="turn-zeppelin-1"]')
+    result.wait_for()
+    summary = result.locator(".summary")
+    line = float(summary.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+    assert summary.bounding_box()["height"] <= 4.5 * line, summary.bounding_box()
+    result.get_by_role("button", name="show all").click()
+    assert summary.bounding_box()["height"] > 10 * line
+    assert summary.inner_text().strip() == LONG_TEXT
+    result.get_by_role("button", name="show less").click()
+    assert summary.bounding_box()["height"] <= 4.5 * line
