@@ -217,6 +217,9 @@ PREFIXES = [
     ("square-token", "sq0csp-" + "Bn7" * 8), ("fly-token", "fm2_" + "Qa1" * 40),
     *[("doppler-token", f"dp.{p}." + "Rt5" * 14) for p in ("pt", "st", "sa", "said", "ct", "scim", "audit")],
     *[("doppler-token", f"dp.st.{c}." + "Rt5" * 14) for c in ("dev", "prd", "ci_backend-2")],
+    *[("circleci-token", f"CCI{p}_" + "Ab3" * 7 + "x_" + "0f" * 20) for p in ("PAT", "PRJ")],
+    ("buildkite-token", "bkua_" + "9e" * 20),
+    *[("langsmith-key", f"lsv2_{p}_" + "7a" * 16 + "_" + "c3" * 5) for p in ("pt", "sk")],
 ]
 
 

@@ -7,7 +7,7 @@ regular expressions (no rule text was copied; NOTICE names the revisions read an
 - gitleaks' default configuration `config/gitleaks.toml` (MIT licence, (c) Zachary Rice and
   contributors): AWS key-id prefixes, GitHub/GitLab/Slack/Stripe/Google/npm/PyPI/Shopify/
   Atlassian/Databricks/Linear/Sentry/Hugging Face/DigitalOcean/SendGrid/Twilio/Mailgun/Heroku/
-  Vault/Grafana/Doppler/Postman/PlanetScale/... shapes, the PEM block shape, the JWT shape and
+  Vault/Grafana/Doppler/Postman/PlanetScale/CircleCI/Buildkite/... shapes, the PEM block shape, the JWT shape and
   the "generic key name" idea with its non-secret name lists (csrf token, token url, ...);
 - Yelp's detect-secrets (Apache-2.0): the keyword plugin's idea of a secret-named context, the
   Azure storage key shape, and the Shannon-entropy threshold idea;
@@ -168,6 +168,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("dockerhub-token", _START + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}", ("dckr_",), T),
     ("rubygems-token", _START + r"rubygems_[a-f0-9]{48}", ("rubygems_",), T),
     ("pulumi-token", _START + r"pul-[a-f0-9]{40}" + _END, ("pul-",), T),
+    ("circleci-token", _START + r"CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}" + _END,
+     ("ccipat_", "cciprj_"), T),
+    ("buildkite-token", _START + r"bkua_[a-f0-9]{40}" + _END, ("bkua_",), T),
     ("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[\w=-]{60,}", ("atlasv1",), T),
     ("vault-token", _START + r"hv[sbr]\.[\w-]{90,}", ("hvs.", "hvb.", "hvr."), T),
     # a service token may name its config ("dp.st.dev.<40-44>"; Doppler's auth token formats)
@@ -191,6 +194,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("groq-key", _START + r"gsk_[A-Za-z0-9]{40,}", ("gsk_",), T),
     ("xai-key", _START + r"xai-[A-Za-z0-9]{60,}", ("xai-",), T),
     ("replicate-token", _START + r"r8_[A-Za-z0-9]{30,}", ("r8_",), T),
+    ("langsmith-key", _START + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + _END, ("lsv2_",), T),
     # --- messaging, payments, mail -------------------------------------------------------
     ("slack-token",
      _START + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}|xapp-\d-[A-Za-z0-9-]{10,})",
