@@ -145,3 +145,30 @@ def test_admin_setup_grant_revoke_from_the_command_line(tmp_path, pg_db):
     assert denied.exit_code == 1 and json.loads(denied.stdout)["state"] == "denied"
     bad = admin.cli("team", "admin", "grant", "no way", "--team", "acme", env=env, check=False)
     assert bad.exit_code == 1 and "role name" in bad.output
+
+
+def test_a_revoked_member_is_told_so_with_the_command_that_lets_them_back(world, tmp_path):
+    a, db = world["a"], world["db"]
+    role = world["members"]["alice"][0]
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    admin = Machine(tmp_path / "o", "admin-box")
+    env = {"CARTO_TEAM_ADMIN_URL": db.url()}
+    admin.cli("team", "admin", "revoke", role, "--team", "acme", env=env)
+    fix = f"`carto team admin grant {role} --team acme`"
+    told = (f"{role} is not a member of team acme on {role}@127.0.0.1:{db.node.port}/{db.name} "
+            f"(revoked, never granted, or no such team): the team's administrator runs {fix}")
+    status = a.cli("team", "status", check=False)
+    assert status.exit_code == 1
+    assert status.output.splitlines()[-1] == f"server: {told}"
+    pushed = a.cli("team", "push", "--json", check=False)
+    assert pushed.exit_code == 1 and json.loads(pushed.stdout)["reason"] == told
+    forgot = a.cli("team", "forget", "--project", "github.com/acme/shop", "--yes", check=False)
+    assert forgot.exit_code == 1
+    assert forgot.output == (f"carto: {role} is not a member of team acme any more: {role}'s rows there are "
+                             f"removed by the team's administrator (`carto team forget --user {role}` "
+                             "as the schema's owner)\n")
+    assert len(server_rows(db)) == 6
+    # The fix, run as printed.
+    admin.cli(*fix.strip("`").split()[1:], env=env)
+    assert a.cli("team", "status").exit_code == 0

@@ -14,7 +14,8 @@ Examples:
   carto team status --json    one document: {local, server}
 \b
 The local side is always answered; the server's when it is reachable (`server.reachable`).
-Exit codes: 0 ok, 1 no team set up, 75 the server is unreachable (the local side is printed).""")
+Exit codes: 0 ok, 1 no team set up, or the server refuses this login (not a member: the line
+says who can let it in), 75 the server is unreachable (the local side is printed).""")
 @json_option
 def status(as_json) -> None:
     """What this home sends to the team, what is pending, what the server holds."""
@@ -29,7 +30,7 @@ def status(as_json) -> None:
     else:
         _print(document)
     server = document["server"]
-    if not server.get("reachable"):
+    if not server.get("reachable") or server.get("state") == "denied":
         raise SystemExit(int(ExitCode.UNAVAILABLE if server.get("state") == "unreachable" else ExitCode.ERROR))
 
 
@@ -51,7 +52,7 @@ def _print(document: dict) -> None:
     if local["catch_up"]:
         click.echo("catch-up: rows written before these were allowed go with the next push: "
                    + ", ".join(local["catch_up"]))
-    if not server.get("reachable"):
+    if not server.get("reachable") or server.get("state") == "denied":
         click.echo(f"server: {server.get('reason')}")
         return
     grants = ", ".join(f"{g['project']}{'' if g['write'] else ' (read only)'}" for g in server["grants"]) or "none"

@@ -110,6 +110,17 @@ def describe(url: str) -> str:
     return f"{user + '@' if user else ''}{where}/{dbname}"
 
 
+def not_a_member(conn, team: str) -> TeamDenied:
+    """What a login the server knows but the team does not list is told (one line, and the
+    command that lets it in). Row-level security hides the team itself from such a login, so a
+    team that does not exist looks the same from here."""
+    login = conn.execute("SELECT current_user").fetchone()[0]
+    conn.rollback()
+    return TeamDenied(f"{login} is not a member of team {team} on {describe(conn.info.dsn)} "
+                      "(revoked, never granted, or no such team): the team's administrator runs "
+                      f"`carto team admin grant {login} --team {team}`")
+
+
 def write_passfile(path, url: str, password: str) -> None:
     """libpq's password file format, one line per host of the URL, mode 0600."""
     from psycopg.conninfo import conninfo_to_dict
@@ -192,4 +203,4 @@ def classify(exc: Exception, settings) -> TeamError:
 
 __all__ = ["SCHEMA_VERSION", "TeamDenied", "TeamError", "TeamNotConfigured", "TeamSchemaMismatch",
            "TeamUnavailable", "TeamUnreachable", "classify", "connect", "describe",
-           "require_driver", "split_password", "write_passfile"]
+           "not_a_member", "require_driver", "split_password", "write_passfile"]

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
 from carto_core.logio.reader import READ_BLOCK
-from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect
+from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect, not_a_member
 from carto_core.team.rows import ARRAYS, COLUMNS, LOG_RANK, files_text, revision, team_files, terms_of
 from carto_core.team.settings import folder, write_private
 from carto_core.util.privatefiles import make_dirs
@@ -321,8 +321,7 @@ def team_config(conn, team: str) -> dict:
     found = conn.execute("SELECT model, dim, analyzer FROM carto.teams WHERE team = %s", (team,)).fetchone()
     conn.rollback()
     if found is None:
-        raise TeamDenied(f"no team {team!r} on the server, or this login is not one of its members "
-                         "(ask the team's administrator: `carto team admin add-member`)")
+        raise not_a_member(conn, team)
     return {"model": found[0], "dim": found[1], "analyzer": found[2]}
 
 

@@ -8,7 +8,7 @@ import os
 
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import log_status
-from carto_core.team.connect import TeamError, connect, describe
+from carto_core.team.connect import TeamError, connect, describe, not_a_member
 from carto_core.team.push import load_outbox
 
 
@@ -62,6 +62,9 @@ def server_status(conn, settings) -> dict:
            "machines": [{"author": a, "machine": m, "events": n} for a, m, n in tallies],
            "team_events": sum(n for _, _, n in tallies),
            "last_push": None}
+    if not out["member"]:
+        error = not_a_member(conn, settings.team)
+        out.update({"state": error.state, "reason": str(error)})
     if last:
         out["last_push"] = {"at": last[0].isoformat(), "machine": last[1], "sent": last[2],
                             "inserted": last[3], "updated": last[4], "unchanged": last[5],
