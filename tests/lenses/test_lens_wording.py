@@ -299,3 +299,33 @@ def test_handoff_says_a_file_a_wrapup_left_open_once():
         threads = lines[lines.index("Open threads:") + 1:]
         threads = threads[:next((i for i, line in enumerate(threads) if not line.startswith("- ")), len(threads))]
         assert len(threads) == 1 and "app.py" in threads[0], (args, done.output)
+
+
+def test_a_wrapup_written_later_leaves_the_sessions_span_and_liveness_as_its_work_left_them():
+    """A wrapup run from another terminal after the session ended is about the session, not
+    work in it: its span, its end and its liveness in the standup stay the work's."""
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    worked = utcnow() - timedelta(hours=3)
+    append_rows(home.log("changelog"), [
+        {**_row("evt-lat000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+         "timestamp": format_timestamp(worked)},
+        {**_row("evt-lat000000002", ONE, "Ran: make test", project="app"),
+         "timestamp": format_timestamp(worked + timedelta(minutes=4))},
+    ])
+    before = _carto("sessions", "--json")
+    assert _carto("wrapup", "--session", ONE[:8]).exit_code == 0
+    after = _carto("sessions", "--json")
+    import json
+
+    was, now = json.loads(before.output)["sessions"][0], json.loads(after.output)["sessions"][0]
+    assert (now["started"], now["ended"]) == (was["started"], was["ended"]), (was, now)
+    assert now["wrapup"] is True
+    digest = _carto("digest", "session", ONE[:8], "--no-git").output
+    assert f"span     {was['started']} .. {was['ended']} (4m)" in digest.splitlines(), digest
+    standup = _carto("standup", "--no-git").output.splitlines()
+    assert any(line.startswith(f"○ {ONE[:8]}") for line in standup), standup
+    assert any(line.startswith("    2h56m idle · 4m span") for line in standup), standup

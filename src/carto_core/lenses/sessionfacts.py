@@ -16,7 +16,8 @@ the numbers `session_facts` computes, so they cannot disagree about it. The rule
 - **commits**, **edits**, **pushes**, shell calls, fetches, searches, subagents and compactions
   count the evidence's events of that kind; **files** are the paths the edits name;
 - **started** and **ended** are the first and last moments of the session's events and of its
-  evidence (a turn's tool calls carry their own times, after the turn's prompt);
+  evidence (a turn's tool calls carry their own times, after the turn's prompt), its wrapups
+  and decision updates left out: written later, often from elsewhere, they would stretch it;
 - **transcript_path** is the main agent's transcript (`session_transcript`), never a
   subagent's file.
 
@@ -218,7 +219,12 @@ def session_facts(session_id: str, events) -> SessionFacts:
     facts.projects = [name for name, _ in Counter(e.project for e in rows if e.has_project).most_common()]
     facts.provider = next(iter(Counter(e.provider for e in rows if is_resolved(e.provider)).most_common(1)),
                           ("", 0))[0]
-    dated = [e.timestamp for e in work if e.timestamp is not None]
+    # A wrapup or decision update written after the session is about it, not work in it: the
+    # span is its work's (a session of nothing else keeps theirs).
+    from carto_core.lenses.turnwork import is_own_row
+
+    dated = ([e.timestamp for e in work if e.timestamp is not None and not is_own_row(e)]
+             or [e.timestamp for e in work if e.timestamp is not None])
     if dated:
         facts.started, facts.ended = min(dated), max(dated)
     counts = dict.fromkeys(COUNTED, 0)

@@ -272,7 +272,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     events, turns = window if window is not None else home_window(home, start, now)
     # Sessions that logged no hook row in the window (a backfilled home; Codex with untrusted
     # hooks) are read from their turns: the turn and what its tool calls stand for.
-    from carto_core.lenses.turnwork import hooked_sessions, with_turn_work
+    from carto_core.lenses.turnwork import hooked_sessions, is_own_row, with_turn_work
 
     hooked = hooked_sessions(events)
     events = with_turn_work(events, turns, hooked=hooked)
@@ -298,11 +298,13 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             continue
         sid = event.session_id
         entry = sessions.setdefault(sid, {
-            "provider": event.provider or "unknown", "is_self": sid == self_id, "last": event.timestamp,
+            "provider": event.provider or "unknown", "is_self": sid == self_id, "last": None,
             "rows": []})
         if not (isinstance(event.row, dict) and event.row.get("derived_from")):
             entry["rows"].append(event)
-        entry["last"] = max(entry["last"], event.timestamp)
+        # a wrapup written just now is no sign the session is at work
+        if not is_own_row(event) or entry["last"] is None:
+            entry["last"] = max(entry["last"] or event.timestamp, event.timestamp)
         if event.provider and entry["provider"] == "unknown":
             entry["provider"] = event.provider
         if event.has_project and is_project_name(event.project):
