@@ -329,3 +329,16 @@ def test_a_wrapup_written_later_leaves_the_sessions_span_and_liveness_as_its_wor
     standup = _carto("standup", "--no-git").output.splitlines()
     assert any(line.startswith(f"○ {ONE[:8]}") for line in standup), standup
     assert any(line.startswith("    2h56m idle · 4m span") for line in standup), standup
+
+
+def test_report_intents_counts_one_prompt_as_one_and_marks_a_shortened_sample():
+    home = _home()
+    long_prompt = "fix the rounding bug in the invoice totals " + "and check every reconciled line " * 5
+    append_rows(home.log("prompts"), [{"event_id": "evt-int000000001", "timestamp": "2026-03-02T10:00:00Z",
+                                       "type": "prompt", "provider": "claude", "summary": long_prompt.strip(),
+                                       "project": "app", "session_id": ONE, "prompt_intent": "bug-fixes"}])
+    done = _carto("report", "intents")
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("Prompt intents: 1 classified prompt ("), done.output
+    sample = next(line for line in done.output.splitlines() if "evt-int000000001" in line)
+    assert sample.endswith("…") and len(sample.split("  ", 1)[1].strip()) <= 120, sample

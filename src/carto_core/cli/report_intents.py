@@ -8,6 +8,7 @@ from carto_core.util.output import emit_json, json_option, usage_error
 from carto_core.util.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 
 @click.command("intents")
@@ -51,15 +52,20 @@ def intents(since, before, project, samples, log, as_json):
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
+#: A sample is a reminder of the prompt, cut with a mark (its id reads it whole).
+SAMPLE_CHARS = 100
+
+
 def _print(document: dict) -> None:
     classified = document["classified"]
-    click.echo(f"Prompt intents: {classified} classified prompts"
+    click.echo(f"Prompt intents: {counted(classified, 'classified prompt')}"
                + (f", {document['unclassified']} unclassified" if document["unclassified"] else "")
                + f" ({', '.join(document['logs'])})")
     for entry in sorted(document["keys"], key=lambda e: -e["count"]):
         bar = "#" * round(entry["share"] * 40)
         click.echo(f"  {entry['key']:<22} {entry['count']:>6}  {entry['share'] * 100:5.1f}%  {bar}")
         for sample in entry["samples"]:
-            click.echo(f"      {sample['event_id']}  {sample['text'][:100]}")
+            text = " ".join(str(sample["text"] or "").split())
+            click.echo(f"      {sample['event_id']}  {text if len(text) <= SAMPLE_CHARS else text[:SAMPLE_CHARS - 1] + '…'}")
     if not document["prompts"]:
         click.echo("(no prompts in scope: backfill with `carto ingest claude` or `carto ingest codex`)")
