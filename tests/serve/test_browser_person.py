@@ -178,3 +178,25 @@ def test_a_long_result_shows_a_few_lines_until_asked_for_all(page, server):
     assert summary.inner_text().strip() == LONG_TEXT
     result.get_by_role("button", name="show less").click()
     assert summary.bounding_box()["height"] <= 4.5 * line
+
+
+@pytest.mark.parametrize("address", ["#/nosuchview", "#/sesion/abc", "#/session/"])
+def test_an_address_naming_no_view_says_so(page, server, address):
+    page.goto(server.url + address)
+    page.wait_for_selector("body[data-ready]", state="attached")
+    heading = page.inner_text("main h1")
+    assert heading == "No such view", heading
+    assert address[1:] in page.inner_text("main")
+    assert page.locator("main a[href='#/search']").count() == 1
+    assert page.locator("nav a[aria-current]").count() == 0
+
+
+def test_the_skip_link_moves_to_the_content_and_keeps_the_view(page, server):
+    page.goto(server.url + f"#/session/{SESSIONS['a']}")
+    page.wait_for_selector("#session-events")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert page.inner_text("main h1").startswith("Session "), page.inner_text("main h1")
+    assert page.evaluate("document.activeElement.id") == "main"

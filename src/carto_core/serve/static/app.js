@@ -4,7 +4,7 @@
 import { viewActivity } from "./activity.js";
 import { viewAnalysis } from "./analysis.js";
 import { viewDay, viewDesk, viewReview } from "./desk.js";
-import { api, counted, el, setTeam, teamOn } from "./dom.js";
+import { api, counted, el, setTeam, show, teamOn } from "./dom.js";
 import { viewInternals } from "./internals.js";
 import { viewRecall } from "./recall.js";
 import { viewSearch } from "./search.js";
@@ -31,10 +31,20 @@ async function route() {
   selected = -1;
   delete document.body.dataset.ready;
   if (pathViews[view] && arg) await pathViews[view](arg, params);
-  else await (views[view] || viewSearch)(params);
+  else if (views[view]) await views[view](params);
+  else noSuchView();
   document.body.dataset.ready = view;
   if (focusSearch && view === "search") document.getElementById("q")?.focus();
   focusSearch = false;
+}
+
+// A mistyped or stale address says so rather than showing another view as if it were the one
+// asked for.
+function noSuchView() {
+  const names = [["search", "Search"], ["desk", "Desk"], ["recall", "Recall"], ["timeline", "Timeline"], ["standup", "Standup"], ["activity", "Activity"], ["internals", "Internals"]];
+  show(el("h1", { text: "No such view" }),
+    el("p", { id: "no-such-view", text: `Nothing is at “${location.hash}”: a session, transcript analysis, day or review address needs its id after the slash.` }),
+    el("p", {}, "The views: ", ...names.flatMap(([view, label], i) => [i ? " · " : "", el("a", { href: `#/${view}`, text: label })])));
 }
 
 let selected = -1;
@@ -114,7 +124,13 @@ function teamSwitch(team) {
   document.querySelector("header.top").insertBefore(label, document.getElementById("live"));
 }
 
-window.addEventListener("hashchange", route);
+// Views live in "#/..." addresses; any other fragment is a place in the page, not a view.
+window.addEventListener("hashchange", () => { if (!location.hash || location.hash.startsWith("#/")) route(); });
+// The skip link moves the focus to the content and leaves the address (and so the view) alone.
+document.querySelector("a.skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("main").focus();
+});
 route();
 status(true);
 follow();
