@@ -314,6 +314,8 @@ def test_authorization_parameters_end_at_the_line_and_code_is_not_a_credential()
         "authorization = self.headers.get('authorization')"
     assert r.text("authorization = request_headers_authorization") == "authorization = request_headers_authorization"
     assert r.text("Authorization: BEARER zz9yy8xx7ww6") == "Authorization: BEARER [REDACTED:bearer]"
+    encoded = "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSD%3DEUifiRBkKG5E2XzMDjR"
+    assert r.text(f"the x api bearer {encoded} works") == "the x api bearer [REDACTED:bearer] works"
     assert r.text("Authorization: Custom-Scheme Zq8TrvX31kLmPw09") == \
         "Authorization: Custom-Scheme [REDACTED:authorization]"
     assert r.text("Authorization: the user must log in first") == "Authorization: the user must log in first"

@@ -226,7 +226,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("authorization",
      r"\b(?:proxy-)?authorization\\?[\"']?[ \t]{0,3}[:=][ \t]{0,3}\\?[\"']?(?:(?P<scheme>[a-z][\w.-]*)[ \t]+)?"
      r"(?P<secret>[^\s\"'\\,;]+)", ("authorization",), {"lower": True, "check": "authorization"}),
-    ("bearer", r"\bbearer[ \t]+(?P<secret>[a-z0-9._~+/-]{8,}=*)", ("bearer",), {"lower": True, "check": "bearer"}),
+    # RFC 6750's characters and "%": a token pasted URL-encoded (an X/Twitter app-only token
+    # is "AAAA...%2B...%3D...") must not be cut at its first escape, leaving the rest in clear
+    ("bearer", r"\bbearer[ \t]+(?P<secret>[a-z0-9._~+/%-]{8,}=*)", ("bearer",), {"lower": True, "check": "bearer"}),
     ("basic-auth", r"\bbasic[ \t]+(?P<secret>[a-z0-9+/]{8,}={0,2})(?![a-z0-9+/=])", ("basic",),
      {"lower": True, "check": "basic"}),
     # --- command lines -------------------------------------------------------------------
