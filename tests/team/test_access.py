@@ -76,7 +76,7 @@ def test_a_member_cannot_push_into_a_project_not_granted(two_teams):
     result = dave.cli("team", "push", "--json", check=False)
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["state"] == "denied" and "granted" in report["reason"]
+    assert report["state"] == "denied" and "no push to github.com/acme/shop" in report["reason"]
     assert not any(r[0].startswith("evt-s-dave") for r in server_rows(db))
 
 
@@ -172,3 +172,30 @@ def test_tls_as_the_url_says(pg_db, tmp_path):
         assert json.loads(plain.stdout)["server"]["reachable"] and proxy.tls == tls_before and proxy.clear == 1
     finally:
         proxy.close()
+
+
+def test_a_project_allowed_here_but_not_granted_is_named_with_both_fixes(two_teams):
+    tmp, db = two_teams["tmp"], two_teams["db"]
+    shop = make_repo(tmp / "d" / "shop", "git@github.com:acme/shop.git")
+    infra = make_repo(tmp / "d" / "infra", "git@github.com:acme/infra.git")
+    dave = Machine(tmp / "d", "dave-box")
+    dave.write_all(activity("s-dave-shop", shop, start=10))
+    dave.write_all(activity("s-dave-infra", infra, start=5))
+    dave.join(two_teams["members"]["dave"][1], "acme", shop, infra)
+    role = two_teams["members"]["dave"][0]
+    result = dave.cli("team", "push", check=False)
+    assert result.exit_code == 1
+    assert result.output == (
+        f"carto: team acme grants {role} no push to github.com/acme/shop: stop sending it from here "
+        "(`carto team allow --remove github.com/acme/shop`) or the team's administrator runs "
+        f"`carto team admin grant {role} --team acme --project github.com/acme/shop`\n")
+    assert not any("s-dave" in r[0] for r in server_rows(db))
+    # Either fix, run as printed, lets the push go.
+    dave.cli("team", "allow", "--remove", "github.com/acme/shop")
+    assert dave.json("team", "push")["inserted"] == 6
+    owner = Machine(tmp / "o", "admin-box")
+    owner.cli("team", "admin", "grant", role, "--team", "acme", "--project", "github.com/acme/shop",
+              env={"CARTO_TEAM_ADMIN_URL": db.url()})
+    dave.cli("team", "allow", str(shop))
+    assert dave.json("team", "push")["inserted"] == 6
+    assert sum("s-dave" in r[0] for r in server_rows(db)) == 12

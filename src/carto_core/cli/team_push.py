@@ -84,8 +84,9 @@ def _print(document: dict, quiet: bool) -> None:
             batches = counted(document["batches"], "committed batch", "committed batches")
             click.echo(f"sent {counted(document['sent'], 'row')} in {batches} before stopping")
         click.echo(f"carto: {document['reason']}", err=True)
-        click.echo("carto: nothing committed is lost; the next push goes on from the last committed batch",
-                   err=True)
+        if document["state"] == "unreachable":
+            click.echo("carto: nothing committed is lost; the next push goes on from the last committed batch",
+                       err=True)
         return
     if not document["sent"]:
         click.echo("up to date: nothing new to send" + (

@@ -325,6 +325,26 @@ def team_config(conn, team: str) -> dict:
     return {"model": found[0], "dim": found[1], "analyzer": found[2]}
 
 
+def check_grants(conn, team: str, allowed: set[str]) -> None:
+    """TeamDenied naming the allowed projects this login may not push, before any row is sent:
+    row-level security would refuse the first batch holding one of them, and say only that a
+    policy was violated."""
+    login = conn.execute("SELECT current_user").fetchone()[0]
+    grants = conn.execute("SELECT project, can_write FROM carto.members WHERE team = %s AND member = current_user",
+                          (team,)).fetchall()
+    conn.rollback()
+    writable = {project for project, can_write in grants if can_write}
+    if "*" in writable:
+        return
+    refused = sorted(allowed - writable)
+    if refused:
+        keys = ", ".join(refused)
+        raise TeamDenied(f"team {team} grants {login} no push to {keys}: stop sending "
+                         f"{'it' if len(refused) == 1 else 'them'} from here (`carto team allow --remove "
+                         f"{' '.join(refused)}`) or the team's administrator runs `carto team admin grant "
+                         f"{login} --team {team} " + " ".join(f"--project {key}" for key in refused) + "`")
+
+
 def team_embedder(home, config: dict):
     """(the local embedder when it makes the team's vectors, why not otherwise)."""
     if not config.get("model"):
@@ -411,6 +431,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         report.state, report.reason = "nothing_allowed", ("no project is allowed to leave this machine: "
                                                            "`carto team allow PATH` allows one")
         return
+    check_grants(conn, settings.team, allowed)
     # What each log needs: its catch-up range (projects allowed since its position was
     # reached), then its new rows.
     plan = []
