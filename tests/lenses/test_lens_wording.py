@@ -342,3 +342,12 @@ def test_report_intents_counts_one_prompt_as_one_and_marks_a_shortened_sample():
     assert done.output.startswith("Prompt intents: 1 classified prompt ("), done.output
     sample = next(line for line in done.output.splitlines() if "evt-int000000001" in line)
     assert sample.endswith("…") and len(sample.split("  ", 1)[1].strip()) <= 120, sample
+
+
+def test_session_view_lists_commits_by_short_sha_and_whole_subject():
+    home = _home()
+    append_rows(home.log("changelog"), [_commit("evt-svc000000001", ONE, 1)])
+    done = _carto("session", ONE[:8])
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert lines[lines.index("commits") + 1] == f"  2026-03-02T10:00:01Z c0ffee12  {LONG_SUBJECT}", done.output

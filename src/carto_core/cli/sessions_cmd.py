@@ -159,9 +159,13 @@ def session(session_id, max_events, tree, as_json) -> None:
         click.echo(f"wrapup   {wrapup['event_id']}: {_short(wrapup['description'], 100)}")
         echo_wrapup_items(wrapup["decisions"], wrapup["unresolved"], wrapup["key_insight"], width=100)
     if detail["commits"]:
+        from carto_core.capture.collision import COMMIT_RE
+
         click.echo("commits")
         for commit in detail["commits"]:
-            click.echo(f"  {commit['timestamp'] or '-':20} {_short(commit['summary'], 90)}")
+            match = COMMIT_RE.search(commit["summary"] or "")
+            said = f"{match.group(1)[:8]}  {match.group(2).strip()}" if match else commit["summary"]
+            click.echo(f"  {commit['timestamp'] or '-':20} {said}")
     if detail["files"]:
         click.echo("files    " + ", ".join(f"{f['path']} ×{f['touches']}" for f in detail["files"][:10])
                    + (f" (+{len(detail['files']) - 10} more)" if len(detail["files"]) > 10 else ""))
