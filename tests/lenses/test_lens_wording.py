@@ -351,3 +351,22 @@ def test_session_view_lists_commits_by_short_sha_and_whole_subject():
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
     assert lines[lines.index("commits") + 1] == f"  2026-03-02T10:00:01Z c0ffee12  {LONG_SUBJECT}", done.output
+
+
+def test_standup_says_how_many_commits_it_did_not_list():
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    start = utcnow() - timedelta(minutes=30)
+    append_rows(home.log("changelog"), [
+        {**_commit(f"evt-smc00000000{i}", ONE, 0, subject=f"step {i}", sha=f"{i}" * 40),
+         "timestamp": format_timestamp(start + timedelta(minutes=i))} for i in range(1, 6)])
+    done = _carto("standup", "--no-git")
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert " · 5 commits" in lines[2], done.output
+    listed = [line for line in lines if re.match(r"    \d{8}  step \d$", line)]
+    assert len(listed) == 3, done.output
+    assert f"    … 2 more (carto digest session {ONE[:8]})" in lines, done.output

@@ -408,6 +408,8 @@ def found_nothing(doc: dict) -> bool:
 
 
 SILENT_SHOWN = 10
+COMMITS_SHOWN = 3
+UNCLAIMED_SHOWN = 15
 
 
 def _ago(doc: dict, stamp: str) -> str:
@@ -439,8 +441,10 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         if s.get("evidence") == "turns":
             detail += f" · from {counted(s['turns'], 'transcript turn')} (no hook rows)"
         lines.append(detail)
-        for commit in s["commits"][:3]:
+        for commit in s["commits"][:COMMITS_SHOWN]:
             lines.append(f"    {commit['sha'][:8]}  {commit['subject']}")
+        if len(s["commits"]) > COMMITS_SHOWN:
+            lines.append(f"    … {len(s['commits']) - COMMITS_SHOWN} more (carto digest session {s['short']})")
     contention = doc["contention"]
     if not contention["projects"] and not contention["files"]:
         lines.append("CONTENTION — none. No shared project or file across these sessions.")
@@ -472,19 +476,21 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
             lines.append(f"  codex  {item['id'][:8]}  transcript written {_ago(doc, item['transcript_written'])}"
                          f" · {logged}")
         if len(silent) > SILENT_SHOWN:
-            lines.append(f"  ... and {len(silent) - SILENT_SHOWN} more (--json lists them all)")
+            lines.append(f"  … {len(silent) - SILENT_SHOWN} more (--json lists them all)")
         trust = doc["silent"].get("codex_hook_trust") or {}
         lines.append(f"  Codex hooks {trust.get('state', 'unknown').replace('_', ' ')}: "
                      f"{trust.get('reason', 'approve them with /hooks in the Codex CLI')}.")
     if doc["unclaimed_changes"]:
         lines.append("UNCLAIMED — tracked files changed in the window that no logged session edited")
-        for item in doc["unclaimed_changes"][:15]:
+        for item in doc["unclaimed_changes"][:UNCLAIMED_SHOWN]:
             named = f" · named in a command logged by {', '.join(item['named_in_command'])}" if item["named_in_command"] else ""
             for who in item.get("mentioned_by", [])[:2]:
                 named += (f" | mentioned by codex {who['id'][:8]}"
                           + (" (no events logged)" if who["unlogged"] else "")
                           + f" ({who['mentions']}×, transcript {who['transcript_written']})")
             lines.append(f"  {item['path']}   changed {item['changed']} ({os.path.basename(item['repo'])}){named}")
+        if len(doc["unclaimed_changes"]) > UNCLAIMED_SHOWN:
+            lines.append(f"  … {len(doc['unclaimed_changes']) - UNCLAIMED_SHOWN} more (--json lists them all)")
     notes = []
     if doc["edits_unresolved"]:
         notes.append(f"{counted(doc['edits_unresolved'], 'edit candidate')} did not resolve to a file path")
