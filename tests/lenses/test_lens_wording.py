@@ -370,3 +370,22 @@ def test_standup_says_how_many_commits_it_did_not_list():
     listed = [line for line in lines if re.match(r"    \d{8}  step \d$", line)]
     assert len(listed) == 3, done.output
     assert f"    … 2 more (carto digest session {ONE[:8]})" in lines, done.output
+
+
+def test_a_missing_transcript_is_said_where_its_path_is_printed():
+    home = _home()
+    gone = "/w/.claude/projects/-w-app/gone.jsonl"
+    append_rows(home.log("changelog"), [
+        {**_row("evt-mis000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+         "transcript_path": gone},
+        {**_row("evt-mis000000002", ONE, "Ran: make test", second=3, project="app"), "transcript_path": gone}])
+    for args in (["session", ONE[:8]], ["handoff", ONE[:8]]):
+        done = _carto(*args)
+        assert done.exit_code == 0, done.output
+        assert f"transcript {gone} (not on disk)" in done.output.splitlines(), (args, done.output)
+    tree = _carto("session", ONE[:8], "--tree")
+    assert tree.exit_code == 0, tree.output
+    lines = tree.output.splitlines()
+    assert lines[2] == f"main agent · 0 turns · {gone} (not on disk)", tree.output
+    # the tree is read from transcript turns: with none, it says where the session's work is
+    assert lines[3] == f"  no transcript turn recorded: its hook rows are listed by carto session {ONE[:8]}", tree.output

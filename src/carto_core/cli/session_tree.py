@@ -8,7 +8,7 @@ import click
 
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import counted, transcript_said
 
 
 def _short(text: str, width: int) -> str:
@@ -33,11 +33,15 @@ def render(document: dict, echo=click.echo) -> None:
     echo(f"tree     {counted(counts['agents'], 'subagent')}{unlinked} · {counted(counts['turns'], 'turn')} · "
          f"{counted(counts['tool_calls'], 'tool call')}")
     _node(document["tree"], "main agent", 0, echo)
+    if not counts["turns"]:
+        # the tree is read from transcript turns; a session only hooks saw has its work elsewhere
+        echo(f"  no transcript turn recorded: its hook rows are listed by carto session {document['session_id'][:8]}")
 
 
 def _node(node: dict, label: str, depth: int, echo) -> None:
     pad = "  " * depth
-    echo(f"{pad}{label} · {counted(len(node['turns']), 'turn')} · {node['transcript_path'] or 'no transcript'}")
+    where = transcript_said(node["transcript_path"]) if node["transcript_path"] else "no transcript"
+    echo(f"{pad}{label} · {counted(len(node['turns']), 'turn')} · {where}")
     for turn in node["turns"]:
         echo(f"{pad}  turn {turn['turn_idx'] if turn['turn_idx'] is not None else '?'} · "
              f"{turn['timestamp'] or '-'} · {_short(turn['summary'], 80)}")

@@ -8,7 +8,7 @@ import click
 from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import counted, transcript_said
 
 
 def _live():
@@ -147,7 +147,7 @@ def session(session_id, max_events, tree, as_json) -> None:
     click.echo(f"span     {s['started']} .. {s['ended']} · {counted(s['events'], 'event')}, "
                f"{counted(s['turns'], 'turn')}, {counted(s['commits'], 'commit')}, {counted(s['edits'], 'edit')}")
     if s.get("transcript_path"):
-        click.echo(f"transcript {s['transcript_path']}")
+        click.echo(f"transcript {transcript_said(s['transcript_path'])}")
     family = detail["lineage"]
     for link in family["continues"]:
         click.echo(f"continues {link['session_id']} ({link['kind']}, {link['at'] or '?'})")

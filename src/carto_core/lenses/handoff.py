@@ -31,7 +31,7 @@ import os
 
 from carto_core.capture.collision import contention_key
 from carto_core.util.timeparse import format_timestamp
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import counted, transcript_said
 
 DEFAULT_MAX_CHARS = 6000
 MIN_MAX_CHARS = 1000
@@ -278,7 +278,7 @@ def render(document: dict) -> list[str]:
         lines.append(f"span     {s['started']} .. {s['ended']} · {counted(s['events'], 'event')}, "
                      f"{counted(s['turns'], 'turn')}, {counted(s['commits'], 'commit')}, {counted(s['edits'], 'edit')}")
         if document["transcript_path"]:
-            lines.append(f"transcript {document['transcript_path']}")
+            lines.append(f"transcript {transcript_said(document['transcript_path'])}")
         thread = document["thread"]
         if len(thread["sessions"]) > 1:
             lines.append("thread   " + " -> ".join(thread["sessions"]))

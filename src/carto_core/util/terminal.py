@@ -90,6 +90,14 @@ def ago(seconds: float) -> str:
     return "just now"
 
 
+def transcript_said(path: str) -> str:
+    """A transcript path as a person reads it: marked when the file is gone (moved, pruned by
+    the client, or never written), so nobody opens a path that is not there."""
+    import os
+
+    return path if os.path.exists(path) else f"{path} (not on disk)"
+
+
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and its noun agreeing: "1 event", "2 events", "0 events"; `plural` if not noun + "s"."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
