@@ -220,6 +220,9 @@ PREFIXES = [
     *[("circleci-token", f"CCI{p}_" + "Ab3" * 7 + "x_" + "0f" * 20) for p in ("PAT", "PRJ")],
     ("buildkite-token", "bkua_" + "9e" * 20),
     *[("langsmith-key", f"lsv2_{p}_" + "7a" * 16 + "_" + "c3" * 5) for p in ("pt", "sk")],
+    *[("plaid-token", f"access-{e}-8ab976e6-64bc-4b38-98f7-731e7a349970")
+      for e in ("sandbox", "development", "production")],
+    ("facebook-token", "EAAG" + "Zx9" * 40),
 ]
 
 

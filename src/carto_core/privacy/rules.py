@@ -203,6 +203,10 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("hooks.slack.com",), T),
     ("discord-webhook", r"discord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[\w-]{40,})", ("/api/webhooks/",), T),
     ("telegram-bot-token", r"(?<![\d:])\d{8,10}:AA[\w-]{33}(?![\w-])", (":aa",), {}),
+    ("plaid-token", _START + r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-"
+     r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" + _END, ("access-sandbox-", "access-development-",
+                                                        "access-production-"), T),
+    ("facebook-token", _START + r"EAA[A-Za-z0-9]{100,}" + _END, ("eaa",), T),
     ("stripe-key", _START + r"(?:[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{20,})",
      ("k_live_", "k_test_", "k_prod_", "whsec_"), T),
     ("square-token", _START + r"sq0(?:atp|csp)-[\w-]{22,}", ("sq0atp-", "sq0csp-"), T),
