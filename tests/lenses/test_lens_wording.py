@@ -389,3 +389,12 @@ def test_a_missing_transcript_is_said_where_its_path_is_printed():
     assert lines[2] == f"main agent · 0 turns · {gone} (not on disk)", tree.output
     # the tree is read from transcript turns: with none, it says where the session's work is
     assert lines[3] == f"  no transcript turn recorded: its hook rows are listed by carto session {ONE[:8]}", tree.output
+
+
+def test_every_lens_help_gives_examples_and_exit_codes():
+    commands = (["standup"], ["sessions"], ["wrapup"], ["digest", "session"], ["digest", "day"], ["memory"],
+                ["handoff"], ["related"], ["profile"], ["decision"], ["report"], ["facts"], ["trustmap"])
+    for args in commands:
+        done = _carto(*args, "--help")
+        assert done.exit_code == 0, (args, done.output)
+        assert "Examples:" in done.output and re.search(r"Exit (codes:|\d)", done.output), (args, done.output)

@@ -26,7 +26,10 @@ session state writes nothing the second time (log_outcome: already_present).
 --pending lists sessions that ended (a SessionEnd, or quiet for CARTO_WRAPUP_STALE_HOURS, 2)
 with a commit or at least CARTO_WRAPUP_MIN_EVENTS (10) events over CARTO_WRAPUP_MIN_MINUTES (5)
 minutes, and no wrapup: newest first, each with the command that wraps it up (exit 3: none).
-An ambiguous --session prefix lists the sessions it matches and exits 2.""")
+An ambiguous --session prefix lists the sessions it matches and exits 2.
+
+Exit codes: 0 written (or already recorded, or printed with --dry-run), 2 no session named or
+an ambiguous prefix, 3 no session with that prefix or it has no events (--pending: none waits).""")
 @click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session).")
 @click.option("--pending", is_flag=True, help="List ended sessions with work and no wrapup; write nothing.")
 @click.option("--project", default=None, help="With --pending: only this project (case-insensitive substring).")
