@@ -200,3 +200,34 @@ def test_the_skip_link_moves_to_the_content_and_keeps_the_view(page, server):
     page.wait_for_timeout(300)
     assert page.inner_text("main h1").startswith("Session "), page.inner_text("main h1")
     assert page.evaluate("document.activeElement.id") == "main"
+
+
+def test_a_browser_without_the_token_is_told_what_to_open(browser, server):
+    """A bookmark of the bare address, or a browser that never had the cookie: a page saying
+    what to open, not a JSON document; the API still answers scripts in JSON."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        page = context.new_page()
+        response = page.goto(server.root)
+        assert response.status == 401
+        assert response.headers["content-type"].startswith("text/html")
+        text = page.inner_text("body")
+        assert "open the URL `carto serve` printed" in text, text
+        assert "carto serve --new-token" in text, text
+        assert page.title() == "carto explorer: the owner's token is needed"
+    finally:
+        context.close()
+    import httpx
+
+    refused = httpx.get(server.root + "api/health")
+    assert refused.status_code == 401 and refused.json()["code"] == "token_required"
+
+
+def test_an_open_page_whose_token_stopped_working_says_what_to_open(page, server):
+    page.goto(server.url + "#/search")
+    page.wait_for_selector("body[data-ready='search']", state="attached")
+    page.context.clear_cookies()  # as after `carto serve --new-token`: the cookie is refused
+    page.evaluate("location.hash = '#/desk'")
+    page.wait_for_selector("main .error")
+    text = page.inner_text("main .error")
+    assert "carto serve answers its owner only: open the URL it printed" in text, text

@@ -103,6 +103,23 @@ REFUSAL = {
                "send 'Authorization: Bearer <token>' (the token is in <home>/.carto/serve-token)",
 }
 
+#: What a browser asking for the page without the token is shown (the same words as REFUSAL, as
+#: a page: a person who opened a bookmark of the bare address reads it, not a JSON document).
+#: Static: it names no corpus data and no path of this machine.
+REFUSAL_PAGE = b"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>carto explorer: the owner's token is needed</title></head>
+<body>
+<h1>carto explorer: the owner's token is needed</h1>
+<p>carto serve answers its owner only. To open the explorer, open the URL `carto serve` printed
+when it started (it ends in <code>?token=...</code>); this browser keeps the token in a cookie after
+that.</p>
+<p>A URL or a cookie that worked before no longer does when the token was replaced
+(<code>carto serve --new-token</code>): open the URL printed since. The token is in
+<code>&lt;home&gt;/.carto/serve-token</code>, readable by its owner alone.</p>
+</body></html>
+"""
+
 
 class TokenGuard:
     """ASGI middleware: let through only requests that carry the token."""
@@ -135,6 +152,12 @@ class TokenGuard:
         if not held:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
+                return
+            if scope.get("method") == "GET" and scope.get("path") == "/" \
+                    and "text/html" in headers.get("accept", ""):
+                await _answer(send, 401, REFUSAL_PAGE,
+                              [(b"content-type", b"text/html; charset=utf-8"),
+                               (b"www-authenticate", b'Bearer realm="carto serve"')])
                 return
             await _answer(send, 401, json.dumps(REFUSAL).encode(),
                           [(b"content-type", b"application/json"),

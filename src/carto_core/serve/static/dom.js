@@ -55,7 +55,9 @@ export async function api(path, body) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    const message = data && data.error ? data.error : `HTTP ${response.status}`;
+    // A refused token's answer holds its sentence in `message` (`error` is only "unauthorized").
+    const message = data && data.code === "token_required" && data.message ? data.message
+      : data && data.error ? data.error : `HTTP ${response.status}`;
     const error = new Error(message); error.status = response.status; error.code = data && data.code; throw error;
   }
   return data;
