@@ -398,3 +398,23 @@ def test_every_lens_help_gives_examples_and_exit_codes():
         done = _carto(*args, "--help")
         assert done.exit_code == 0, (args, done.output)
         assert "Examples:" in done.output and re.search(r"Exit (codes:|\d)", done.output), (args, done.output)
+
+
+def test_standup_does_not_count_a_decision_changed_at_the_terminal_as_an_unattributed_event():
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    stamp = format_timestamp(utcnow() - timedelta(minutes=10))
+    append_rows(home.log("changelog"), [
+        {**_row("evt-sud000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"), "timestamp": stamp}])
+    assert _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts before tax").exit_code == 0
+    record = _carto("decision", "list").output.split()[0]
+    assert _carto("decision", "retire", record).exit_code == 0  # run at a terminal: no session
+    done = _carto("standup", "--no-git")
+    assert done.exit_code == 0, done.output
+    assert "NOT COUNTED" not in done.output, done.output
+    import json
+
+    assert json.loads(_carto("standup", "--no-git", "--json").output)["unattributed_events"] == 0

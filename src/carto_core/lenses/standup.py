@@ -294,7 +294,8 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             if info is not None:
                 repos.add(str(info.main_worktree))
         if not event.has_session:
-            unattributed += 1
+            # a decision changed at a terminal is carto's own row, no work that lost its session
+            unattributed += not is_own_row(event)
             continue
         sid = event.session_id
         entry = sessions.setdefault(sid, {
