@@ -172,3 +172,29 @@ def test_a_revoked_member_is_told_so_with_the_command_that_lets_them_back(world,
     # The fix, run as printed.
     admin.cli(*fix.strip("`").split()[1:], env=env)
     assert a.cli("team", "status").exit_code == 0
+
+
+def test_a_login_without_its_password_is_told_the_command_that_asks_for_it(world):
+    a, db = world["a"], world["db"]
+    role, url = world["members"]["alice"]
+    password = url.split(":", 2)[2].split("@")[0]
+    bare = db.url(role)
+    fix = f"carto team init '{bare}' --team acme --password-stdin"
+    where = f"{role}@127.0.0.1:{db.node.port}/{db.name}"
+    first = a.cli("team", "init", bare, "--team", "acme", "--allow", str(world["shop"]), check=False)
+    assert first.exit_code == 1
+    assert first.output.splitlines()[-1] == (
+        f"carto: settings kept, but the team server {where} refused the login: no password "
+        f"supplied (fix: `{fix}` asks for it and keeps it in the password file)")
+    wrong = a.cli("team", "status", env={"PGPASSWORD": "not-it"}, check=False)
+    assert wrong.exit_code == 1 and "not-it" not in wrong.output
+    assert wrong.output.splitlines()[-1] == (
+        f"server: the team server {where} refused the login: password authentication failed for "
+        f'user "{role}" (fix: `{fix}` asks for it and keeps it in the password file)')
+    # The fix, run as printed (the password typed, or piped).
+    fixed = a.cli(*fix.replace("'", "").split()[1:], input=password + "\n")
+    assert "the server answered" in fixed.output and password not in fixed.output
+    assert password not in (a.home.state / "team" / "team.json").read_text()
+    assert a.json("team", "push")["inserted"] == 6
+    assert a.cli("team", "init", url, "--team", "acme", "--password-stdin", input=password + "\n",
+                 check=False).exit_code == 2

@@ -12,6 +12,7 @@ Examples:
   carto team init 'postgresql://alice@db.example.com/carto?sslmode=verify-full' --team acme
   carto team init 'service=carto' --team acme          a service in ~/.pg_service.conf
   carto team init 'postgresql://alice:s3cret@db/carto' --team acme --allow ~/code/shop
+  carto team init 'postgresql://alice@db/carto' --team acme --password-stdin   asked, not on the command line
 \b
 A password in the URL is not stored with it: it goes to a password file beside the settings
 (<home>/.carto/team/pgpass, mode 0600, libpq's format) that carto passes to libpq. A service
@@ -25,9 +26,12 @@ be written, 2 bad flags, 75 set up but the server is unreachable now.""")
 @click.option("--machine", default=None, help="This machine's name in results (default: the host name).")
 @click.option("--allow", "allow_paths", multiple=True, metavar="PATH",
               help="Also allow the project checked out at PATH (repeatable; `carto team allow` later).")
+@click.option("--password-stdin", is_flag=True,
+              help="Read the password from the first line of stdin (asked, hidden, at a terminal) "
+                   "into the password file.")
 @click.option("--no-check", is_flag=True, help="Store the settings without connecting.")
 @json_option
-def init(url, team_name, machine, allow_paths, no_check, as_json) -> None:
+def init(url, team_name, machine, allow_paths, password_stdin, no_check, as_json) -> None:
     """Connect this home to a team server (nothing is sent until a project is allowed)."""
     from carto_core.cli.team_cmd import exit_code_of
     from carto_core.logio.home import current_home
@@ -44,6 +48,10 @@ def init(url, team_name, machine, allow_paths, no_check, as_json) -> None:
         stored, password = split_password(url)
     except TeamError as exc:
         usage_error(str(exc))
+    if password_stdin:
+        if password is not None:
+            usage_error("the URL holds a password already: drop it, or --password-stdin")
+        password = _read_password()
     try:
         previous = load(home)
     except TeamSettingsError:
@@ -100,3 +108,14 @@ def init(url, team_name, machine, allow_paths, no_check, as_json) -> None:
         elif document["checked"]:
             click.echo("the server answered: schema current, you are a member")
     raise SystemExit(code)
+
+
+def _read_password() -> str:
+    import sys
+
+    if sys.stdin.isatty():
+        return click.prompt("password", hide_input=True, err=True)
+    password = sys.stdin.readline().rstrip("\r\n")
+    if not password:
+        fail("--password-stdin: the first line of stdin is empty")
+    return password

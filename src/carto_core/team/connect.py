@@ -147,8 +147,14 @@ def _scrub(text: str) -> str:
     return re.sub(r"(password=)\S+", r"\1***", re.sub(r"(://[^:/@]+):[^@/]+@", r"\1:***@", text))
 
 
+#: libpq's wrapping of a connection error, which repeats the host and port `where` names.
+_LIBPQ_PREFIX = re.compile(r'^(?:connection failed: )?(?:connection to server at "[^"]*"(?: \([^)]*\))?, '
+                           r'port \d+ failed: )?(?:FATAL: +|fe_sendauth: )?')
+
+
 def _classify(exc: Exception, where: str) -> TeamError:
     message = _scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+    message = _LIBPQ_PREFIX.sub("", message) or message
     low = message.lower()
     import psycopg
 
@@ -182,7 +188,10 @@ def connect(settings, *, timeout: float = CONNECT_TIMEOUT, query_timeout_ms: int
     try:
         conn = psycopg.connect(settings.url, **kwargs)
     except psycopg.Error as exc:
-        raise _classify(exc, where) from None
+        error = _classify(exc, where)
+        if isinstance(error, TeamDenied) and _PASSWORD_PROBLEM.search(str(error)):
+            error = TeamDenied(f"{error} (fix: {_password_fix(settings)})")
+        raise error from None
     if check:
         try:
             state = read_state(conn)
@@ -194,6 +203,20 @@ def connect(settings, *, timeout: float = CONNECT_TIMEOUT, query_timeout_ms: int
             conn.close()
             raise TeamSchemaMismatch(f"{where}: {problem}")
     return conn
+
+
+_PASSWORD_PROBLEM = re.compile(r"password authentication failed|no password supplied", re.I)
+
+
+def _password_fix(settings) -> str:
+    """How the person gives the password the server wants: a member through `carto team init`
+    (asked, kept in the password file), an administrator through libpq's own places."""
+    team = getattr(settings, "team", None)
+    if team:
+        url = split_password(settings.stored_url)[0]
+        return (f"`carto team init '{url}' --team {team} --password-stdin` asks for it and keeps "
+                "it in the password file")
+    return "give it in PGPASSWORD or ~/.pgpass, libpq's password file"
 
 
 def classify(exc: Exception, settings) -> TeamError:
