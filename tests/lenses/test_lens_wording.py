@@ -418,3 +418,20 @@ def test_standup_does_not_count_a_decision_changed_at_the_terminal_as_an_unattri
     import json
 
     assert json.loads(_carto("standup", "--no-git", "--json").output)["unattributed_events"] == 0
+
+
+def test_a_torn_row_does_not_make_a_session_prefix_ambiguous():
+    """A row a crash cut inside its session id ran on into the next line: the prefix named two
+    sessions, one of them "<id piece>\\n{", and digest, handoff and wrapup refused it."""
+    import json
+
+    home = _home()
+    whole = json.dumps(_row("evt-tor000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit"))
+    torn = whole[: whole.index(ONE) + 20]
+    after = json.dumps(_row("evt-tor000000002", ONE, "Ran: make test", second=4))
+    home.log("changelog").write_text(torn + "\n" + after + "\n")
+    for args in (["digest", "session", ONE[:4], "--no-git"], ["handoff", ONE[:4]],
+                 ["wrapup", "--session", ONE[:4], "--dry-run"], ["related", ONE[:8]]):
+        done = _carto(*args)
+        assert done.exit_code == 0, (args, done.output)
+        assert "sessions start with" not in done.output, (args, done.output)

@@ -46,7 +46,8 @@ _KEY = rb'"(?:session_id|session|sessionId)"\s*:\s*"'
 
 def session_ids_with_prefix(home, prefix: str, logs=None) -> list[str]:
     """Every session id that starts with `prefix` in the searched logs (sorted)."""
-    pattern = re.compile(_KEY + re.escape(prefix.encode("utf-8")) + rb'([^"\\]{0,200})"')
+    # An id ends on its own line: a row a crash cut inside its id must not run on into the next.
+    pattern = re.compile(_KEY + re.escape(prefix.encode("utf-8")) + rb'([^"\\\r\n]{0,200})"')
     found: set[str] = set()
     for label in logs or SEARCHED_LOGS:
         try:
