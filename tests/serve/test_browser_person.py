@@ -231,3 +231,10 @@ def test_an_open_page_whose_token_stopped_working_says_what_to_open(page, server
     page.wait_for_selector("main .error")
     text = page.inner_text("main .error")
     assert "carto serve answers its owner only: open the URL it printed" in text, text
+
+
+def test_a_standup_window_without_sessions_says_so(page, server):
+    assert api(server, "/api/standup?since=1m")["sessions"] == []
+    page.goto(server.url + "#/standup?since=1m")
+    page.wait_for_selector("#roster-empty")
+    assert page.inner_text("#roster-empty") == "No session in the last 1m: a wider window shows older ones."

@@ -10,13 +10,13 @@ export async function viewStandup(params) {
   show(el("h1", { text: "Standup" }), el("p", {}, "Who is working on what, and where they collide: ", select), body);
   try {
     const data = await api(`/api/standup?since=${encodeURIComponent(since)}${teamOn() ? "&team=true" : ""}`);
-    body.replaceChildren(...[teamNote(data.team), ...renderStandup(data)].filter(Boolean));
+    body.replaceChildren(...[teamNote(data.team), ...renderStandup(data, since)].filter(Boolean));
   } catch (error) {
     body.replaceChildren(failure(error));
   }
 }
 
-function renderStandup(data) {
+function renderStandup(data, since) {
   const out = [];
   const contention = data.contention || {};
   const projects = contention.projects || [];
@@ -42,6 +42,7 @@ function renderStandup(data) {
   out.push(box);
   const sessions = data.sessions || [];
   out.push(el("h2", { text: `Sessions (${sessions.length})` }));
+  if (!sessions.length) out.push(el("p", { class: "muted", id: "roster-empty", text: `No session in the last ${since}: a wider window shows older ones.` }));
   out.push(el("div", { class: "cards", id: "roster" }, ...sessions.map((s) => {
     const id = s.id || s.session_id || "";
     return el("article", { class: "card" },
