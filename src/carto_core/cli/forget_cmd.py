@@ -130,7 +130,7 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
                 click.echo(f"MEMORY.md section {kind}: {path}")
         team = document.get("team") or {}
         if team.get("outcome") not in (None, "none"):
-            click.echo(f"team server: {_short(team)}")
+            click.echo(f"team server: {team_line(team)}")
         if resumed:
             click.echo(f"finished the interrupted forget: {counted(document['events'], 'event')}")
         elif document["dry_run"]:
@@ -196,6 +196,25 @@ def derived_line(name: str, value) -> str:
     for model, n in (value.get("deleted") or {}).items():
         parts.append(f"{counted(n, 'vector')} deleted ({model})")
     return f"{label}: " + ", ".join(parts)
+
+
+def team_line(team: dict) -> str:
+    """The team server's part of a forget, in words (`control.forget._team` says it as keys)."""
+    outcome = team["outcome"]
+    if outcome == "not sent":
+        return f"left as it is ({team['why']})"
+    if outcome == "would forget":
+        names = ", ".join(team["projects"])
+        return f"your rows of {names} would be removed, and {names} no longer allowed from this home"
+    if outcome == "forgotten":
+        line = f"{counted(team['removed'], 'row')} removed"
+        if team.get("disallowed"):
+            line += f", {counted(team['disallowed'], 'project')} no longer allowed from this home"
+        return line
+    if outcome == "failed":
+        fix = f": run `{team['fix']}` when it answers" if team.get("fix") else ""
+        return f"not reached ({team['error']}); this home's forget stands{fix}"
+    return _short(team)
 
 
 def _short(value) -> str:

@@ -425,8 +425,8 @@ def _team(home: Home, plan: Plan, write: bool) -> dict:
     if not criteria.projects or any((criteria.sessions, criteria.timed, criteria.match,
                                      criteria.events)):
         return {"outcome": "not sent",
-                "why": "the team server forgets whole projects: run `carto team forget "
-                       "--project P` there, or forget with --project alone"}
+                "why": "it forgets whole projects: `carto team forget --project KEY` there, or "
+                       "forget with --project alone"}
     if not write:
         return {"outcome": "would forget", "projects": list(criteria.projects)}
     try:
@@ -451,8 +451,11 @@ def _team(home: Home, plan: Plan, write: bool) -> dict:
         finally:
             conn.close()
     except Exception as exc:  # noqa: BLE001 - an unreachable server: said, the local forget stands
-        return {**out, "outcome": "failed", "error": f"{type(exc).__name__}: {exc}",
-                "fix": "carto team forget --project P when the server answers"}
+        from carto_core.team.connect import TeamError
+
+        error = str(exc) if isinstance(exc, TeamError) else f"{type(exc).__name__}: {exc}"
+        return {**out, "outcome": "failed", "error": error,
+                "fix": "; ".join(f"carto team forget --project {p}" for p in criteria.projects)}
     return out
 
 
