@@ -435,3 +435,24 @@ def test_a_torn_row_does_not_make_a_session_prefix_ambiguous():
         done = _carto(*args)
         assert done.exit_code == 0, (args, done.output)
         assert "sessions start with" not in done.output, (args, done.output)
+
+
+def test_facts_tempo_says_when_its_series_is_shorter_than_the_window_asked():
+    """census counted the window asked for; tempo's total silently covered at most 366 days of it."""
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    old = format_timestamp(utcnow() - timedelta(days=500))
+    append_rows(home.log("changelog"), [
+        {**_row("evt-tmp000000001", ONE, "Ran: make test", project="app"), "timestamp": old},
+        {**_row("evt-tmp000000002", TWO, "Ran: make test", project="app"),
+         "timestamp": format_timestamp(utcnow() - timedelta(days=3))}])
+    done = _carto("facts", "tempo", "--since", "1000d")
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert any(line.startswith("days counted: ") and line.endswith("(tempo reads at most 366 days of the window)")
+               for line in lines), done.output
+    app = next(line for line in lines if line.strip().startswith("app "))
+    assert " days · " in app and " d · " not in app, app

@@ -166,6 +166,14 @@ def render_text(envelope: dict) -> str:
         lines.append("verify any id: carto search --get ID[,ID...]")
     elif verb == "tempo":
         lines.append(f"undated dropped {facts['undated_dropped']}")
+        from carto_core.facts.tempo import MAX_DAYS as TEMPO_DAYS
+
+        series = [entry["days"] for entry in facts["projects"] if entry["days"]]
+        if any(len(days) >= TEMPO_DAYS for days in series):
+            # census counts the whole window; tempo's totals cover only its series
+            first = min(days[0]["day"] for days in series)
+            last = max(days[-1]["day"] for days in series)
+            lines.append(f"days counted: {first} .. {last} (tempo reads at most {TEMPO_DAYS} days of the window)")
         for entry in facts["projects"]:
             z = entry["z"]
             verdict = f"z {z:+.2f}" if z is not None else entry["z_status"].replace("_", " ")
@@ -173,7 +181,7 @@ def render_text(envelope: dict) -> str:
             lines.append(
                 f"  {entry['project']:<28} total {entry['total']:>6} · scored {entry['scored_day'] or '-'}"
                 f" = {entry['scored_count']} vs mean {mean if mean is not None else '-'}"
-                f" over {entry['baseline_days']} d · {verdict}"
+                f" over {counted(entry['baseline_days'], 'day')} · {verdict}"
                 + (f" · today so far {entry['partial_day']['count']}" if entry["partial_day"] else "")
             )
     elif verb == "pulse":
