@@ -232,3 +232,12 @@ def test_the_seal_refuses_a_stream_cut_at_a_chunk_or_reordered(tmp_path, cut):
     path.write_bytes(data)
     whole = io.BytesIO()
     assert unseal(path, whole, secret) == 1000
+
+
+def test_a_new_key_file_goes_where_the_docs_put_it_even_before_that_folder_exists(home, tmp_path):
+    key = tmp_path / "config" / "carto" / "backup.key"  # as ~/.config/carto/backup.key on a new machine
+    said = invoke("backup", "--new-key-file", key).output
+    assert said == f"{key}: a new key (keep a copy apart from the backups: without it they cannot be opened)\n"
+    assert oct(key.stat().st_mode & 0o777) == "0o600" and oct(key.parent.stat().st_mode & 0o777) == "0o700"
+    done = json.loads(invoke("backup", "--dir", tmp_path / "backups", "--key-file", key, "--json").stdout)
+    assert done["sealed"]

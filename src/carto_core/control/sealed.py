@@ -83,8 +83,12 @@ def read_key_file(path: os.PathLike | str) -> bytes:
 
 
 def new_key_file(path: os.PathLike | str) -> Path:
-    """Write 32 random bytes, base64, to a new 0600 file."""
+    """Write 32 random bytes, base64, to a new 0600 file; the folders it needs are made 0700
+    (`~/.config/carto/`, where the docs put it, may not exist yet)."""
+    from carto_core.util.privatefiles import make_dirs
+
     path = Path(path)
+    make_dirs(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as handle:
         handle.write(base64.b64encode(os.urandom(32)) + b"\n")
