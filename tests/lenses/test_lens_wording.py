@@ -456,3 +456,12 @@ def test_facts_tempo_says_when_its_series_is_shorter_than_the_window_asked():
                for line in lines), done.output
     app = next(line for line in lines if line.strip().startswith("app "))
     assert " days · " in app and " d · " not in app, app
+
+
+def test_a_dry_run_of_a_wrapup_already_recorded_says_so():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-dry000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit")])
+    written = _carto("wrapup", "--session", ONE[:8])
+    event_id = written.output.split()[2]
+    dry = _carto("wrapup", "--session", ONE[:8], "--dry-run")
+    assert dry.output.splitlines()[0] == f"wrapup already recorded (--dry-run: nothing written): {event_id}", dry.output

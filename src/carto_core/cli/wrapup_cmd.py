@@ -43,7 +43,7 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
     """Record what this session decided and left open, as a session_wrapup milestone."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError
-    from carto_core.lenses.wrapup import build_wrapup, write_wrapup
+    from carto_core.lenses.wrapup import build_wrapup, recorded, write_wrapup
     from carto_core.util.exitcodes import ExitCode
     from carto_core.model.session import current_session_id
 
@@ -78,7 +78,10 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
     if as_json:
         emit_json({"receipt": receipt, "row": row, "proposed_supersessions": proposed})
         return
-    click.echo(f"wrapup {outcome_words(receipt['log_outcome'])}: {row['event_id']}")
+    said = outcome_words(receipt["log_outcome"])
+    if dry_run and recorded(home, row["event_id"]):
+        said = "already recorded (--dry-run: nothing written)"
+    click.echo(f"wrapup {said}: {row['event_id']}")
     click.echo(f"  {row['description']}")
     echo_wrapup_items(row["decisions"], row["unresolved"], row["key_insight"])
     for proposal in proposed:

@@ -144,11 +144,15 @@ def _files_from_git(event) -> list[str]:
     return [os.path.join(str(info.worktree), path) for path in commit_details(info.worktree, sha).files]
 
 
+def recorded(home, event_id: str) -> bool:
+    """A wrapup of this id is in the milestones log already."""
+    return any(line.row.get("event_id") == event_id for line in iter_lines(home.log("milestones")))
+
+
 def write_wrapup(home, row: dict) -> dict:
     """Append the row (and its changelog copy) unless its id is already logged; a receipt."""
-    for line in iter_lines(home.log("milestones")):
-        if line.row.get("event_id") == row["event_id"]:
-            return {"log_outcome": "already_present", "event_id": row["event_id"]}
+    if recorded(home, row["event_id"]):
+        return {"log_outcome": "already_present", "event_id": row["event_id"]}
     row = redacted([row])[0]  # decisions and insights are typed by people and agents
     append_rows(home.log("milestones"), [row])
     append_rows(home.log("changelog"), [order_row("changelog-milestone", {
