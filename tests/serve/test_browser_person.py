@@ -238,3 +238,20 @@ def test_a_standup_window_without_sessions_says_so(page, server):
     page.goto(server.url + "#/standup?since=1m")
     page.wait_for_selector("#roster-empty")
     assert page.inner_text("#roster-empty") == "No session in the last 1m: a wider window shows older ones."
+
+
+def test_j_and_k_move_through_the_standup_sessions(page, server):
+    sessions = api(server, "/api/standup?since=24h")["sessions"]
+    assert len(sessions) >= 2
+    page.goto(server.url + "#/standup?since=24h")
+    page.wait_for_selector("#roster .card")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    assert page.locator("#roster .card.selected").count() == 1
+    second = sessions[1].get("id") or sessions[1]["session_id"]
+    assert page.evaluate("document.activeElement.getAttribute('href')") == f"#/session/{second}"
+    page.keyboard.press("k")
+    page.keyboard.press("Enter")
+    first = sessions[0].get("id") or sessions[0]["session_id"]
+    page.wait_for_selector("#session-title")
+    assert page.url.endswith(f"#/session/{first}")

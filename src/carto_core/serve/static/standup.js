@@ -45,7 +45,7 @@ function renderStandup(data, since) {
   if (!sessions.length) out.push(el("p", { class: "muted", id: "roster-empty", text: `No session in the last ${since}: a wider window shows older ones.` }));
   out.push(el("div", { class: "cards", id: "roster" }, ...sessions.map((s) => {
     const id = s.id || s.session_id || "";
-    return el("article", { class: "card" },
+    return el("article", { class: "card", "data-selectable": true },
       el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), ` ${s.provider || ""}`,
         s.machine ? el("span", { class: "byline", text: ` · ${byline(s)}` }) : null),
       el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last ${ago(s.last_active)}` }),
