@@ -465,3 +465,16 @@ def test_a_dry_run_of_a_wrapup_already_recorded_says_so():
     event_id = written.output.split()[2]
     dry = _carto("wrapup", "--session", ONE[:8], "--dry-run")
     assert dry.output.splitlines()[0] == f"wrapup already recorded (--dry-run: nothing written): {event_id}", dry.output
+
+
+def test_handoff_says_what_its_bound_cut_in_words():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row(f"evt-cut0000000{i:02d}", ONE, f"Modified: /w/app/module_with_a_long_name_{i:02d}.py",
+             kind="tool_file_edit", second=i) for i in range(40)])
+    done = _carto("handoff", ONE[:8], "--max-chars", "1000")
+    assert done.exit_code == 0, done.output
+    last = done.output.splitlines()[-1]
+    assert re.fullmatch(r"\(cut to 1000 characters: (\d+ files?|\d+ open threads?|\d+ decisions?|\d+ last turns?"
+                        r"|\d+ sessions?|\d+ commits?|\d+ wrapups?)(, .+)* left out\)", last), last
+    assert "_" not in last and not re.search(r"\b1 \w+s\b", last), last

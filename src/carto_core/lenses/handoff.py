@@ -303,6 +303,8 @@ def render(document: dict) -> list[str]:
             else:
                 lines.append(f"- {_short(item['text'], 160)}  [{item['event_id']}]")
     if document["cut"]:
+        nouns = {"open_threads": "open thread", "last_turns": "last turn"}
         lines.append("(cut to " + str(document["max_chars"]) + " characters: "
-                     + ", ".join(f"{n} {k}" for k, n in document["cut"].items()) + " left out)")
+                     + ", ".join(counted(n, nouns.get(k, k.rstrip("s"))) for k, n in document["cut"].items())
+                     + " left out)")
     return lines
