@@ -478,3 +478,13 @@ def test_handoff_says_what_its_bound_cut_in_words():
     assert re.fullmatch(r"\(cut to 1000 characters: (\d+ files?|\d+ open threads?|\d+ decisions?|\d+ last turns?"
                         r"|\d+ sessions?|\d+ commits?|\d+ wrapups?)(, .+)* left out\)", last), last
     assert "_" not in last and not re.search(r"\b1 \w+s\b", last), last
+
+
+def test_a_wrapups_changelog_copy_counts_one_event_as_one():
+    import json
+
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-wcc000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit")])
+    assert _carto("wrapup", "--session", ONE[:8]).exit_code == 0
+    copy = [json.loads(line) for line in home.log("changelog").read_text().splitlines()][-1]
+    assert copy["type"] == "milestone_session_wrapup" and copy["summary"].endswith(" [1 event]"), copy["summary"]

@@ -54,7 +54,7 @@ def _node(node: dict, label: str, depth: int, echo) -> None:
             elif call.get("spawned"):
                 echo(f"{pad}      -> {call['spawned']} (not ingested)")
         if turn["tools_dropped"]:
-            echo(f"{pad}    ... {turn['tools_dropped']} more calls (not recorded)")
+            echo(f"{pad}    ... {counted(turn['tools_dropped'], 'more call')} (not recorded)")
     for child in node["agents"]:
         _node(child, _label(child), depth + 1, echo)
 

@@ -159,7 +159,7 @@ def write_wrapup(home, row: dict) -> dict:
         "event_id": row["event_id"], "timestamp": row["timestamp"], "type": "milestone_session_wrapup",
         "provider": row["provider"], "session_id": row["session_id"], "project": row["project"],
         "cwd": row["cwd"], "deeplink": row["deeplink"],
-        "summary": f"{row['description']} [{row['digest']['event_count']} events]",
+        "summary": f"{row['description']} [{counted(row['digest']['event_count'], 'event')}]",
         "transcript_path": row["transcript_path"], "transcript_verified": False, "related_ids": [],
         "salience": row["salience"]})])
     return {"log_outcome": "written", "event_id": row["event_id"], "index": {"outcome": "not_indexed",
