@@ -241,3 +241,25 @@ def test_a_new_key_file_goes_where_the_docs_put_it_even_before_that_folder_exist
     assert oct(key.stat().st_mode & 0o777) == "0o600" and oct(key.parent.stat().st_mode & 0o777) == "0o700"
     done = json.loads(invoke("backup", "--dir", tmp_path / "backups", "--key-file", key, "--json").stdout)
     assert done["sealed"]
+
+
+def test_a_backup_sealed_with_the_configured_key_file_is_restored_without_flags(home, tmp_path):
+    key = tmp_path / "backup.key"
+    invoke("backup", "--new-key-file", key)
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(f'[backup]\ndir = "{tmp_path / "b"}"\nkey_file = "{key}"\n')
+    try:
+        done = json.loads(invoke("backup", "--json").stdout)
+        assert done["sealed"]
+        target = tmp_path / "restored"
+        said = invoke("restore", done["backup"], env={"CARTO_HOME": str(target)}).output
+        assert said.startswith(f"{target}: restored {done['rows']} rows from {done['backup']}")
+        assert _logs(target) == _logs(home.root)
+        # Sealed with a passphrase: the configured key is not tried, the passphrase is asked for.
+        (tmp_path / "pw").write_text("right")
+        other = json.loads(invoke("backup", "--passphrase-file", tmp_path / "pw", "--json").stdout)
+        asked = invoke("restore", other["backup"], env={"CARTO_HOME": str(tmp_path / "r2")}, ok=(2,))
+        assert "a passphrase is needed" in asked.output
+    finally:
+        config.unlink()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.secret_options import read_secret, secret_options
+from carto_core.cli.secret_options import opening_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option
 from carto_core.util.terminal import counted
@@ -33,11 +33,11 @@ def import_(file, passphrase_file, key_file, as_json) -> None:
     from pathlib import Path
 
     from carto_core.control.archive import ArchiveError, import_archive
-    from carto_core.control.sealed import SealError, is_sealed
+    from carto_core.control.sealed import SealError
     from carto_core.logio.home import current_home
 
     home = current_home()
-    secret = read_secret(passphrase_file, key_file, ask=is_sealed(file))
+    secret = opening_secret(file, passphrase_file, key_file)
     try:
         document = import_archive(home, Path(file), secret=secret)
     except (ArchiveError, SealError) as exc:

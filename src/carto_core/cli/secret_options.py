@@ -20,6 +20,24 @@ def secret_options(command):
                         help=f"Read the passphrase from this file (or set {PASSPHRASE_VARIABLE}).")(command)
 
 
+def opening_secret(file: str, passphrase_file: str | None, key_file: str | None):
+    """The `Secret` that opens `file` (`carto restore`, `carto import`): the flags', else, for a
+    file sealed with a key file, `[backup] key_file` (the key `carto backup` sealed it with
+    without a flag), else the passphrase (the environment, or asked)."""
+    from carto_core.control.sealed import is_sealed, sealed_kdf
+
+    if not is_sealed(file):
+        return read_secret(passphrase_file, key_file, ask=False)
+    if not (passphrase_file or key_file) and sealed_kdf(file) == "key-file":
+        from carto_core.control.backup import BackupSettings
+        from carto_core.logio.home import current_home
+
+        configured = BackupSettings.load(current_home()).key_file
+        if configured is not None:
+            key_file = str(configured)
+    return read_secret(passphrase_file, key_file, ask=True)
+
+
 def read_secret(passphrase_file: str | None, key_file: str | None, *, ask: bool, confirm: bool = False):
     """The `Secret` the flags name, None when none is named and `ask` is off (or no terminal)."""
     import sys

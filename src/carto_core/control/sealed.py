@@ -56,6 +56,19 @@ def _crypto():
     return AESGCM
 
 
+def sealed_kdf(path: os.PathLike | str) -> str | None:
+    """How a sealed file's key is derived ("scrypt": a passphrase, "key-file"), None when the
+    file is not sealed or its header cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(len(MAGIC)) != MAGIC:
+                return None
+            size = struct.unpack(">I", handle.read(4))[0]
+            return json.loads(handle.read(size)).get("kdf")
+    except (OSError, struct.error, ValueError, AttributeError):
+        return None
+
+
 def is_sealed(path: os.PathLike | str) -> bool:
     try:
         with open(path, "rb") as handle:
