@@ -488,3 +488,14 @@ def test_a_wrapups_changelog_copy_counts_one_event_as_one():
     assert _carto("wrapup", "--session", ONE[:8]).exit_code == 0
     copy = [json.loads(line) for line in home.log("changelog").read_text().splitlines()][-1]
     assert copy["type"] == "milestone_session_wrapup" and copy["summary"].endswith(" [1 event]"), copy["summary"]
+
+
+def test_digest_day_says_how_many_files_it_did_not_list():
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row(f"evt-ddf0000000{i:02d}", ONE, f"Modified: /w/app/f{i:02d}.py", kind="tool_file_edit", project="app",
+             second=i) for i in range(11)])
+    done = _carto("digest", "day", "2026-03-02", "--no-git")
+    assert done.exit_code == 0, done.output
+    files = next(line for line in done.output.splitlines() if line.startswith("  files: "))
+    assert files.count(".py ×1") == 8 and files.endswith(" (+3 more: --json)"), files

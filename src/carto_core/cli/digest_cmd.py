@@ -105,6 +105,9 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
                    f"{state['dirty']} dirty · {pushed}")
 
 
+DAY_FILES = 8
+
+
 @digest.command("day")
 @click.argument("day", default="today")
 @click.option("--projects", default=None, help="Comma-separated scope; out-of-scope work is counted, never named.")
@@ -158,8 +161,10 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
         for commit in project["git_only_commits"]:
             click.echo(f"{'- ' if as_md else '  '}[git-only] {commit['sha'][:8]} {commit['subject']}")
         if project["files"]:
+            more = len(project["files"]) - DAY_FILES
             click.echo(f"{'- ' if as_md else '  '}files: "
-                       + ", ".join(f"{f['path']} ×{f['touches']}" for f in project["files"][:8]))
+                       + ", ".join(f"{f['path']} ×{f['touches']}" for f in project["files"][:DAY_FILES])
+                       + (f" (+{more} more: --json)" if more > 0 else ""))
     if doc["from_turns"]["sessions"]:
         click.echo(f"\n(read from the transcript turns of {counted(len(doc['from_turns']['sessions']), 'session')} "
                    "that logged no hook row)")
