@@ -263,3 +263,23 @@ def test_a_backup_sealed_with_the_configured_key_file_is_restored_without_flags(
         assert "a passphrase is needed" in asked.output
     finally:
         config.unlink()
+
+
+def test_a_restore_keeps_the_team_password_of_the_home_it_replaces_and_never_names_another_homes(home, tmp_path):
+    url = "postgresql://alice:s3cret-pw@127.0.0.1:1/carto"
+    invoke("team", "init", url, "--team", "acme", "--no-check")
+    passfile = home.state / "team" / "pgpass"
+    before = passfile.read_bytes()
+    done = json.loads(invoke("backup", "--dir", tmp_path / "backups", "--json").stdout)
+    with __import__("tarfile").open(done["backup"]) as archive:
+        assert not any(name.endswith("pgpass") for name in archive.getnames())
+    # Restored over this home: the password file of the home it replaced comes along.
+    invoke("restore", done["backup"], "--force")
+    settings = json.loads((home.state / "team" / "team.json").read_text())
+    assert settings["passfile"] == str(passfile)
+    assert passfile.read_bytes() == before and oct(passfile.stat().st_mode & 0o777) == "0o600"
+    # Restored as another home: it has no password file, and does not use this one.
+    target = tmp_path / "elsewhere"
+    invoke("restore", done["backup"], env={"CARTO_HOME": str(target)})
+    elsewhere = json.loads((target / ".carto" / "team" / "team.json").read_text())
+    assert elsewhere["passfile"] is None and not (target / ".carto" / "team" / "pgpass").exists()

@@ -151,6 +151,7 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
         else:
             home.root.rmdir()
     os.rename(staging, home.root)
+    _settle_team_password(home, kept)
     from carto_core.logio.rewrite_journal import fsync_folder
 
     fsync_folder(str(home.root.parent))
@@ -158,6 +159,29 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
             "created": manifest["created"], "files": len(manifest["files"]),
             "rows": manifest["rows"], "replaced_home_kept_at": str(kept) if kept else None,
             "next": "carto index (the keyword index, facts and vectors are rebuilt from the logs)"}
+
+
+def _settle_team_password(home: Home, kept: Path | None) -> None:
+    """A backup holds the team settings but never the password file they name (a path in the
+    home it was taken from). Restored over a home, that home's password file comes along (it
+    was this person's, on this machine); restored elsewhere, the settings name no password
+    file rather than another home's: `carto team init ... --password-stdin` gives one."""
+    import json
+
+    from carto_core.team.settings import FILE, FOLDER, PASSFILE, write_private
+
+    team = home.state / FOLDER
+    try:
+        settings = json.loads((team / FILE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(settings, dict):
+        return
+    previous = Home(kept).state / FOLDER / PASSFILE if kept is not None else None
+    if previous is not None and previous.is_file():
+        write_private(team / PASSFILE, previous.read_text("utf-8"))
+    settings["passfile"] = str(team / PASSFILE) if (team / PASSFILE).is_file() else None
+    write_private(team / FILE, json.dumps(settings, indent=1, sort_keys=True) + "\n")
 
 
 class HomeNotEmpty(Exception):
