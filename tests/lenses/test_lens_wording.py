@@ -499,3 +499,23 @@ def test_digest_day_says_how_many_files_it_did_not_list():
     assert done.exit_code == 0, done.output
     files = next(line for line in done.output.splitlines() if line.startswith("  files: "))
     assert files.count(".py ×1") == 8 and files.endswith(" (+3 more: --json)"), files
+
+
+def test_the_start_note_does_not_call_a_session_a_live_peer_for_its_wrapup():
+    from datetime import timedelta
+
+    from carto_core.lenses.start_note import start_note
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    repo = Path(os.environ["HOME"]) / "shop"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    worked = format_timestamp(utcnow() - timedelta(hours=2))
+    append_rows(home.log("changelog"), [
+        {**_row("evt-stn000000001", ONE, f"Modified: {repo}/app.py", kind="tool_file_edit", project="shop",
+                cwd=str(repo)), "timestamp": worked}])
+    assert _carto("wrapup", "--session", ONE[:8]).exit_code == 0  # written now, from a terminal
+    note = start_note(home, TWO, str(repo), env={"CARTO_START_NOTE": "1"})
+    assert note is not None and "last wrapup" in note, note
+    assert "live peer" not in note, note

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta, timezone
 from carto_core.capture.tail import tail_rows
 from carto_core.model.project import find_git, project_for
 from carto_core.util.privatefiles import make_dirs, write_text
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import ago, counted
 from carto_core.util.timeparse import parse_timestamp
 
 LIVE_MINUTES = 20
@@ -69,10 +69,14 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
     peers: dict[str, dict] = {}
     changelog = _tail_rows(home.log("changelog"))
     waiting = pending_wrapups(changelog, lowered, session_id, now)
+    from carto_core.lenses.turnwork import OWN_TYPES
+
     for row in changelog:
         sid = row.get("session_id") or row.get("session")
         if not isinstance(sid, str) or not sid.strip() or sid.lower() == "unknown" or sid == session_id:
             continue
+        if row.get("type") in OWN_TYPES:
+            continue  # a wrapup or decision written now says nothing of the session being at work
         if str(row.get("project") or "").lower() != lowered:
             continue
         moment = parse_timestamp(row.get("timestamp"))
@@ -147,7 +151,7 @@ def render(document: dict) -> str:
                      "wrapup (carto wrapup --pending)")
     for peer in document["live_peers"][:5]:
         lines.append(f"  live peer {peer['session_id'][:8]} ({peer['provider'] or '?'}): "
-                     f"{counted(peer['events'], 'event')}, last {peer['minutes_ago']}m ago")
+                     f"{counted(peer['events'], 'event')}, last {ago(peer['minutes_ago'] * 60)}")
     return "\n".join(lines)
 
 
