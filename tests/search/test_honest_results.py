@@ -592,3 +592,37 @@ def test_fusion_ranks_no_record_under_the_band():
     assert records_set_aside([turns], conversation)[0] is turns
     keyword = _ladder([1, 1], coverage=[0.2, 0.1])
     assert records_set_aside([keyword], lambda indices: np.zeros(len(indices), bool)) == [keyword]
+
+
+def test_records_all_set_aside_are_the_floors_verdict_not_an_empty_page():
+    """Every match a record under the band: fusion is given nothing (`records_set_aside`), and
+    the floor still says the search found nothing, how many it left out and why; with nothing
+    matched at all, the page is empty with no verdict to give."""
+    from carto_core.search.floor import judge
+    from carto_core.search.pipeline import records_set_aside
+
+    ladder, looked, conversation = _records_and_turns(
+        [0.30, 0.26, 0.19], set(), AssertionError("nothing in the band to confirm: not asked"))
+    assert records_set_aside([ladder], conversation) == []
+    report = judge([ladder], 0, [0.22], conversation=conversation)
+    assert not report.found and report.below == 0 and looked == []  # no candidate was below
+    assert report.reason.startswith("3 match(es), each a record under the band, none a "
+                                    "candidate: the closest semantic match scores 0.30")
+    assert "none among the matches" in report.reason
+    assert judge([], 0, [0.22], conversation=conversation).found
+
+
+def test_a_search_that_finds_nothing_names_the_words_no_row_holds(home_env):
+    """Keyword ladders alone (no floor stated) and nothing matched: the page is empty all the
+    same, and the words the home never holds are named, in --json and in the text."""
+    home_env.prompt("the cart rounding is off by a cent")
+    padding(home_env, 5)
+    code, document, _ = search("kubernetes helm upgrade")
+    assert code == 3 and ids(document) == []
+    assert document["floor"]["unheld_words"] == ["kubernetes", "helm", "upgrade"]
+    done = CliRunner().invoke(cli, ["search", "kubernetes helm upgrade"], catch_exceptions=False)
+    assert done.exit_code == 3
+    assert "No row holds kubernetes, helm, upgrade." in done.output
+    code, document, _ = search("cart", "--project", "elsewhere")  # held, out of scope
+    assert code == 3 and document["floor"]["unheld_words"] == []
+

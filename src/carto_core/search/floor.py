@@ -110,8 +110,9 @@ class FloorReport(Record):
     #: When records were judged from another score than the band (a home of few records, or of
     #: many): the score from which a record was evidence.
     record_band: float | None
-    #: When a keyword match was no evidence because the query holds words no row holds: those
-    #: words, as typed (lower-cased), so an agent can ask again in the home's words.
+    #: The query's words no row holds, as typed (lower-cased), when a keyword match was no
+    #: evidence because of them or when the page is empty, so an agent can ask again in the
+    #: home's words.
     unheld_words: list[str]
 
     def __init__(self, enabled: bool, found: bool, coverage_min: float = COVERAGE,
@@ -223,7 +224,11 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     semantic_min = min(stated)
     report = FloorReport(True, True, coverage_min, semantic_min, best_cov, best_sem,
                          best_turn=best_turn, record_band=moved)
-    if evidence or not candidates:
+    # Fusion ranked nothing although the ladders matched: every match was a record under the
+    # band, set aside before fusion as no evidence (`pipeline.records_set_aside`). The floor
+    # says so (no candidate is below it), not an empty page with nothing to say.
+    set_aside = _documents(ladders) if not candidates else 0
+    if evidence or not (candidates or set_aside):
         return report
     for ladder in confirming:  # the dear check (a model run per candidate): only now
         score = ladder.confirm()
@@ -266,8 +271,20 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                       f"{report.best_confirm:.2f}, evidence from {report.confirm_min:.2f})")
     elif not turns_only:
         parts[-1] += f" (evidence from {semantic_min:.2f})"
-    report.reason = f"{candidates} candidate(s) below the relevance floor: " + "; ".join(parts)
+    head = (f"{candidates} candidate(s) below the relevance floor" if candidates else
+            f"{set_aside} match(es), each a record under the band, none a candidate")
+    report.reason = f"{head}: " + "; ".join(parts)
     return report
+
+
+def _documents(ladders: list) -> int:
+    """How many distinct documents the ladders with an evidence band hold (the ladders whose
+    records under the band fusion is not given)."""
+    import numpy as np
+
+    held = [np.asarray(ladder.indices) for ladder in ladders
+            if len(ladder) and ladder.evidence_band is not None]
+    return len(np.unique(np.concatenate(held))) if held else 0
 
 
 def unheld_words(text: str, analyzer, df: Callable[[str], int]) -> list[str]:

@@ -289,6 +289,10 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                     unmatched=unmatched_prefixes(query, engine.index))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
+    if not fused and not verdict.unheld_words:
+        # whatever emptied the page, the words the home never holds are what to ask again
+        # without ("No row holds kubernetes, helm.")
+        verdict.unheld_words = unheld_words(request.query, engine.analyzer, engine.index.df)
     lap("trim")
     read: dict[int, dict] = {}  # rows read back from the logs, shared by the steps below
     fused, context, params = _decay(plan, engine, made.ladders, fused, scope, read)
