@@ -519,3 +519,15 @@ def test_the_start_note_does_not_call_a_session_a_live_peer_for_its_wrapup():
     note = start_note(home, TWO, str(repo), env={"CARTO_START_NOTE": "1"})
     assert note is not None and "last wrapup" in note, note
     assert "live peer" not in note, note
+
+
+def test_report_hit_rate_quotes_a_query_as_typed_not_as_a_python_repr():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-hrt000000001", ONE, "Ran: quokka ledger check")])
+    query = "quokka ledger"
+    for _ in range(3):
+        assert _carto("search", query).exit_code == 0
+    done = _carto("report", "hit-rate")
+    assert done.exit_code == 0, done.output
+    line = next(line for line in done.output.splitlines() if "evt-hrt000000001" in line)
+    assert line.endswith(f'3 serves; last query: "{query}"'), line

@@ -43,6 +43,9 @@ def hit_rate(since, before, purpose, as_json):
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
+ROWS = 15
+
+
 def _pct(value) -> str:
     return "-" if value is None else f"{value * 100:.1f}%"
 
@@ -58,9 +61,11 @@ def _print(document: dict) -> None:
     for title, key in (("By rank", "by_rank_bucket"), ("By source", "by_source"),
                        ("By project", "by_project"), ("By purpose", "by_purpose")):
         click.echo(f"\n{title}:")
-        for name, counts in list(document[key].items())[:15]:
+        for name, counts in list(document[key].items())[:ROWS]:
             click.echo(f"  {str(name):<24} {counts['used']:>4}/{counts['served']:<5} {_pct(counts['hit_rate'])}")
+        if len(document[key]) > ROWS:
+            click.echo(f"  … {len(document[key]) - ROWS} more (--json)")
     if document["dead_weight"]:
         click.echo("\nServed three times or more, never used:")
         for entry in document["dead_weight"]:
-            click.echo(f"  {entry['event_id']}  {entry['served']} serves; last query: {entry['last_query']!r}")
+            click.echo(f"  {entry['event_id']}  {counted(entry['served'], 'serve')}; last query: \"{entry['last_query']}\"")
