@@ -531,3 +531,15 @@ def test_report_hit_rate_quotes_a_query_as_typed_not_as_a_python_repr():
     assert done.exit_code == 0, done.output
     line = next(line for line in done.output.splitlines() if "evt-hrt000000001" in line)
     assert line.endswith(f'3 serves; last query: "{query}"'), line
+
+
+def test_a_decision_prefix_too_short_to_name_a_record_is_said_so():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-dsh000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit")])
+    _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts before tax")
+    record = _carto("decision", "list").output.split()[0]
+    assert record.startswith("dec-")
+    done = _carto("decision", "retire", record[:5])
+    assert done.exit_code == 3, done.output  # found nothing, as test_decisions holds it
+    assert "no record with id" not in done.output and "too short" in done.output, done.output
+    assert _carto("decision", "retire", record[:6], "--dry-run").exit_code == 0

@@ -22,6 +22,9 @@ class DecisionError(ValueError):
 
 def resolve(ledger: model.Ledger, prefix: str, what: str = "record") -> model.Record:
     found = ledger.find(prefix.strip())
+    if not found and len(prefix.strip()) < model.MIN_PREFIX and prefix.strip() not in ledger.records:
+        raise DecisionError(f"{prefix!r} is too short to name a {what}: give its kind and at least two "
+                            "characters of the id (dec-1a, thr-4c, ins-9f)", usage=False)
     if not found:
         raise DecisionError(f"no {what} with id {prefix!r} (`carto decision list --all` lists them)",
                             usage=False)

@@ -24,6 +24,8 @@ KINDS = ("decision", "thread", "insight")
 #: kind -> the session_wrapup field that states it.
 FIELDS = {"decision": "decisions", "thread": "unresolved", "insight": "key_insight"}
 PREFIX = {"decision": "dec-", "thread": "thr-", "insight": "ins-"}
+#: An id prefix names a record only with its kind and at least two characters of the id.
+MIN_PREFIX = 6
 STATES = ("current", "superseded", "retired", "rejected")
 #: What `carto decision` may set (a record becomes current by being stated).
 CHANGES = ("superseded", "retired", "rejected")
@@ -188,7 +190,7 @@ class Ledger:
         after the kind)."""
         if prefix in self.records:
             return [self.records[prefix]]
-        return [r for rid, r in self.records.items() if rid.startswith(prefix)] if len(prefix) >= 6 else []
+        return [r for rid, r in self.records.items() if rid.startswith(prefix)] if len(prefix) >= MIN_PREFIX else []
 
     def retired_texts(self, project: str | None = None) -> set[str]:
         """`norm` of every statement that is not current (what recall must not bring back)."""
