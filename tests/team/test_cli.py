@@ -198,3 +198,14 @@ def test_a_login_without_its_password_is_told_the_command_that_asks_for_it(world
     assert a.json("team", "push")["inserted"] == 6
     assert a.cli("team", "init", url, "--team", "acme", "--password-stdin", input=password + "\n",
                  check=False).exit_code == 2
+
+
+def test_status_counts_the_whole_last_push_not_its_last_batch(world):
+    a = world["a"]
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    pushed = a.json("team", "push", "--batch", "2")
+    assert pushed["batches"] > 1 and pushed["sent"] == 6
+    last = a.json("team", "status")["server"]["last_push"]
+    assert (last["sent"], last["inserted"], last["batches"]) == (6, 6, pushed["batches"])
+    line = [x for x in a.cli("team", "status").output.splitlines() if x.startswith("your last push")]
+    assert line and line[0].endswith(f"from alice-laptop: 6 sent in {pushed['batches']} batches, 6 new, 0 refused")

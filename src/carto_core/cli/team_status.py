@@ -64,5 +64,6 @@ def _print(document: dict) -> None:
         click.echo(f"  {item['author']}@{item['machine']}: {item['events']:,}")
     last = server.get("last_push")
     if last:
-        click.echo(f"your last push: {last['at']} from {last['machine']}: {last['sent']} sent, "
-                   f"{last['inserted']} new, {last['refused']} refused")
+        click.echo(f"your last push: {last['at']} from {last['machine']}: {last['sent']:,} sent in "
+                   f"{counted(last['batches'], 'batch', 'batches')}, {last['inserted']:,} new, "
+                   f"{last['refused']:,} refused")

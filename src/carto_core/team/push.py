@@ -202,6 +202,9 @@ class Sender:
         self.conn = None
         #: Batches committed since the last fold of the term counts.
         self.unfolded = 0
+        #: Names this push in each batch's audit row (a batch is a transaction, and an audit
+        #: row, of its own), so `carto team status` can add a push's batches up.
+        self.push_id = os.urandom(8).hex()
 
     def open(self):
         if self.conn is None or self.conn.closed:
@@ -285,7 +288,7 @@ class Sender:
             cur.execute(_AUDIT, {**params, "machine": self.settings.machine, "sent": len(rows),
                                  "inserted": inserted, "updated": updated,
                                  "unchanged": unchanged, "refused": len(refused),
-                                 "detail": Jsonb({**detail, "merged": merged,
+                                 "detail": Jsonb({**detail, "push": self.push_id, "merged": merged,
                                                   "refused_ids": refused[:20]})})
         self.unfolded += 1
         if self.unfolded >= FOLD_EVERY:

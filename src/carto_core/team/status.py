@@ -50,9 +50,16 @@ def server_status(conn, settings) -> dict:
                           "ORDER BY project", (settings.team,)).fetchall()
     tallies = conn.execute("SELECT author, machine, events FROM carto.tallies WHERE team = %s "
                            "ORDER BY author, machine", (settings.team,)).fetchall()
-    last = conn.execute("SELECT at, machine, sent, inserted, updated, unchanged, refused FROM carto.audit "
-                        "WHERE team = %s AND member = current_user AND action = 'push' "
-                        "ORDER BY id DESC LIMIT 1", (settings.team,)).fetchone()
+    # The newest push's batches (each its own audit row), added up; a row without a push id is
+    # a push of its own.
+    last = conn.execute(
+        "WITH newest AS (SELECT id, detail->>'push' AS push FROM carto.audit WHERE team = %(team)s "
+        " AND member = current_user AND action = 'push' ORDER BY id DESC LIMIT 1) "
+        "SELECT max(a.at), (array_agg(a.machine ORDER BY a.id DESC))[1], sum(a.sent), sum(a.inserted), "
+        " sum(a.updated), sum(a.unchanged), sum(a.refused), count(*) "
+        "FROM carto.audit a, newest n WHERE a.team = %(team)s AND a.member = current_user "
+        " AND a.action = 'push' AND (a.id = n.id OR a.detail->>'push' = n.push) HAVING count(*) > 0",
+        {"team": settings.team}).fetchone()
     conn.rollback()
     out = {"reachable": True, "login": me, "schema": int(version) if version else 0,
            "member": bool(grants) or team is not None,
@@ -66,9 +73,9 @@ def server_status(conn, settings) -> dict:
         error = not_a_member(conn, settings.team)
         out.update({"state": error.state, "reason": str(error)})
     if last:
-        out["last_push"] = {"at": last[0].isoformat(), "machine": last[1], "sent": last[2],
-                            "inserted": last[3], "updated": last[4], "unchanged": last[5],
-                            "refused": last[6]}
+        out["last_push"] = {"at": last[0].isoformat(), "machine": last[1], "sent": int(last[2]),
+                            "inserted": int(last[3]), "updated": int(last[4]),
+                            "unchanged": int(last[5]), "refused": int(last[6]), "batches": last[7]}
     return out
 
 
