@@ -66,7 +66,12 @@ def test_an_export_of_one_project_holds_its_events_and_nothing_of_the_other(full
     mine = json.loads(invoke("facts", "census", "--json", "--project", Q).stdout)["facts"]["events"]
     theirs = json.loads(invoke("facts", "census", "--json", env=other).stdout)["facts"]["events"]
     assert theirs == mine
-    assert invoke("export", "--project", "nothing-here", tmp_path / "n.tar.gz", ok=(3,))
+    nothing = invoke("export", "--project", "nothing-here", tmp_path / "n.tar.gz", ok=(3,))
+    assert nothing.output == "carto: nothing matched --project nothing-here: no archive written\n"
+    assert not (tmp_path / "n.tar.gz").exists()
+    # An archive already there is left as it was.
+    invoke("export", "--project", "nothing-here", archive, "--force", ok=(3,))
+    assert json.loads(invoke("import", archive, "--json", env={"CARTO_HOME": str(tmp_path / "third")}).stdout)["rows"]
 
 
 def test_a_damaged_archive_is_refused_and_nothing_is_written(full_home, tmp_path):

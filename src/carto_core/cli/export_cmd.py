@@ -56,6 +56,9 @@ def export(file, projects, since, force, as_json) -> None:
         manifest = export_home(home, target, criteria=criteria)
     except (ArchiveError, OSError) as exc:
         fail(f"export: {exc}")
+    if manifest.get("written") is False:
+        asked = " ".join([*(f"--project {p}" for p in projects), *([f"--since {since}"] if since else [])])
+        fail(f"nothing matched {asked}: no archive written", ExitCode.NOT_FOUND)
     document = {"file": str(target), "bytes": target.stat().st_size, "rows": manifest["rows"],
                 "files": {name: info["rows"] for name, info in manifest["files"].items()},
                 "selection": manifest["selection"]}

@@ -308,7 +308,7 @@ def _safe_target(into: Path, member: tarfile.TarInfo) -> Path:
 def export_home(home: Home, dest: Path, *, criteria=None, progress=None) -> dict:
     """`carto export`: the home's logs (or, with `criteria`, the rows `carto forget` would take
     out for them: every row of a matching event) into the archive `dest`. A forget left
-    unfinished is finished first."""
+    unfinished is finished first. Criteria no event matches write nothing (`written` False)."""
     from carto_core.control import forget as engine
 
     if engine.pending(home):
@@ -317,6 +317,10 @@ def export_home(home: Home, dest: Path, *, criteria=None, progress=None) -> dict
     if criteria is None:
         return write_archive(dest, snapshot(home, names), kind="export", progress=progress)
     plan = engine.make_plan(home, criteria)
+    if not plan.ids:
+        # Nothing matched: an archive of empty logs would stand where one was asked for (or
+        # replace one already there with --force); none is written.
+        return {"rows": 0, "files": {}, "selection": criteria.to_dict(), "written": False}
     from carto_core.util.privatefiles import make_dirs, open_private
 
     staging = dest.parent / f".{dest.name}.{os.getpid()}.rows"
