@@ -205,3 +205,14 @@ def test_the_text_says_each_store_in_words(full_home):
     assert derived_line("profile", {"outcome": "rewritten"}) == derived_line("profile", True) == \
         "profile.md: written again from what is left"
     assert state_line("checkpoints", "live", 1) == "live transcript states: 1 file"
+
+
+def test_forgetting_and_backing_up_keep_the_state_folder_one_level_deep(full_home, tmp_path):
+    """A forget rewrites the state folder's own logs (search calls, hook.log) and a backup locks
+    them: their locks and generations live in that folder, not in a `.carto` inside it."""
+    home = full_home.home
+    assert (home.state / "search-calls.jsonl").exists()
+    invoke("forget", "--project", P, "--write")
+    invoke("backup", "--dir", tmp_path / "backups")
+    assert not (home.state / ".carto").exists()
+    assert json.loads((home.state / "generations.json").read_text())["search-calls.jsonl"] >= 1

@@ -48,10 +48,16 @@ def temporary_path(log_path: os.PathLike | str, pid: int | None = None) -> str:
     return os.path.join(head, f".{name}.rewrite-{os.getpid() if pid is None else pid}")
 
 
+def _state_of(head: str) -> str:
+    """The state folder of the logs in `head`: its `.carto`, or `head` itself for the state
+    folder's own logs (search calls, hook.log), which a forget rewrites too."""
+    return head if os.path.basename(os.path.normpath(head)) == ".carto" else os.path.join(head, ".carto")
+
+
 def lock_path(log_path: os.PathLike | str) -> str:
     """The rewriters' lock of a log: `<folder>/.carto/locks/<log>.lock`."""
     head, name = os.path.split(os.fspath(log_path))
-    return os.path.join(head, ".carto", "locks", name + ".lock")
+    return os.path.join(_state_of(head), "locks", name + ".lock")
 
 
 def pending(log_path: os.PathLike | str) -> bool:
@@ -246,7 +252,7 @@ def clean_temporaries(log_path: os.PathLike | str) -> list[str]:
 
 
 def generations_path(log_path: os.PathLike | str) -> Path:
-    return Path(log_path).parent / ".carto" / "generations.json"
+    return Path(_state_of(os.fspath(Path(log_path).parent))) / "generations.json"
 
 
 def generation(log_path: os.PathLike | str) -> int:
