@@ -255,3 +255,15 @@ def test_j_and_k_move_through_the_standup_sessions(page, server):
     first = sessions[0].get("id") or sessions[0]["session_id"]
     page.wait_for_selector("#session-title")
     assert page.url.endswith(f"#/session/{first}")
+
+
+def test_a_session_id_that_is_no_uuid_is_shown_whole(page, server):
+    """A UUID is known by its first eight characters; an id such as 'zeppelin-session' (a
+    transcript named by hand, an imported log) cut there would name another thing."""
+    page.goto(server.url + "#/desk?days=1")
+    page.wait_for_selector('.desk-card[data-session="zeppelin-session"]')
+    assert page.inner_text('.desk-card[data-session="zeppelin-session"] h3') == "webshop · zeppelin-session"
+    assert page.inner_text(f'.desk-card[data-session="{SESSIONS["a"]}"] h3') == f"webshop · {SESSIONS['a'][:8]}"
+    page.goto(server.url + "#/session/zeppelin-session")
+    page.wait_for_selector("#session-title")
+    assert page.inner_text("#session-title") == "Session zeppelin-session · webshop"

@@ -81,7 +81,14 @@ export function teamNote(team) {
 export const counted = (n, noun, plural = `${noun}s`) => `${n} ${Number(n) === 1 ? noun : plural}`;
 
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
-export const short = (id) => (id || "").slice(0, 8);
+// A session id as a person tells it apart: a UUID or hash by its first eight hex digits; any
+// other id (a transcript named by hand, an imported log) whole, or its first 23 characters
+// and an ellipsis, since its first eight may be half a word.
+export const short = (id) => {
+  const text = id || "";
+  if (/^[0-9a-f]{8}/i.test(text)) return text.slice(0, 8);
+  return text.length <= 24 ? text : `${text.slice(0, 23)}…`;
+};
 export const sessionHref = (sid) => `#/session/${encodeURIComponent(sid)}`;
 // The review of a file or commit of a session (`#/review`, confined to its repository).
 export const reviewHref = (sid, params) => `#/review/${encodeURIComponent(sid)}?${query(params)}`;
