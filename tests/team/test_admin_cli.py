@@ -51,3 +51,30 @@ def test_grant_and_revoke_as_printed_in_the_docs_find_the_servers_one_team(tmp_p
     ambiguous = admin.cli("team", "admin", "grant", bob, env=env, check=False)
     assert ambiguous.exit_code == 1
     assert ambiguous.output == "carto: the server holds the teams acme and zeta: add --team acme or --team zeta\n"
+
+
+def test_an_admin_command_on_a_database_without_carto_says_how_to_set_it_up(tmp_path, pg_db):
+    admin = Machine(tmp_path / "o", "admin-box")
+    env = {"CARTO_TEAM_ADMIN_URL": pg_db.url()}
+    dana = pg_db.role("dana")
+    for args in (["grant", dana, "--team", "acme"], ["revoke", dana, "--team", "acme"],
+                 ["reindex", "--team", "acme"]):
+        result = admin.cli("team", "admin", *args, env=env, check=False)
+        assert result.exit_code == 1
+        assert result.output == (
+            f"carto: {pg_db.url().split('://')[1]} holds no carto schema (is it the team's "
+            f"database?): `carto team admin setup '{pg_db.url()}' --team acme` sets it up\n")
+    # The fix, run as printed.
+    fix = result.output.split("`")[1]
+    admin.cli(*fix.replace("'", "").split()[1:], "--model", "none")
+    assert admin.cli("team", "admin", *args, env=env).output == (
+        "not built: the team keeps no vectors (no model)\n")
+
+
+def test_reindex_of_a_small_team_says_why_in_words(pg_db):
+    from carto_core.team import admin
+    from teamkit import make_team
+
+    make_team(pg_db, members=(), model="m-test", dim=3)
+    with pg_db.connect() as conn:
+        assert admin.reindex(conn, "acme")["reason"] == "0 vectors: an exact scan is fast under 50,000"

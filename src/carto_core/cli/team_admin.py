@@ -99,11 +99,29 @@ def admin_team(conn, team_name: str | None) -> str:
     fail(f"the server holds the teams {names}: add " + " or ".join(f"--team {t}" for t in teams))
 
 
-def admin_connect(target: AdminTarget, as_json: bool):
+def admin_connect(target: AdminTarget, as_json: bool, *, team_name: str | None = None,
+                  schema: bool = True):
+    """The owner's connection; with `schema`, one to a database holding carto's schema (else
+    one line naming the `setup` that makes it, for the database the URL names)."""
     from carto_core.cli.team_cmd import team_fail
-    from carto_core.team.connect import TeamError, connect
+    from carto_core.team.connect import TeamError, TeamSchemaMismatch, classify, connect, describe, split_password
+    from carto_core.team.schema import read_state
 
     try:
-        return connect(target, check=False, query_timeout_ms=None)
+        conn = connect(target, check=False, query_timeout_ms=None)
     except TeamError as exc:
         team_fail(exc, as_json)
+    if not schema:
+        return conn
+    try:
+        state = read_state(conn)
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        conn.close()
+        team_fail(classify(exc, target), as_json)
+    if state.version == 0:
+        conn.close()
+        url = split_password(target.url)[0]
+        team_fail(TeamSchemaMismatch(
+            f"{describe(target.url)} holds no carto schema (is it the team's database?): "
+            f"`carto team admin setup '{url}' --team {team_name or 'NAME'}` sets it up"), as_json)
+    return conn

@@ -40,7 +40,7 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
         if not password:
             fail("--password-stdin: the first line of stdin is empty")
     target, team_name = admin_target(url, team_name)
-    conn = admin_connect(target, as_json)
+    conn = admin_connect(target, as_json, team_name=team_name)
     keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
     try:
         team_name = admin_team(conn, team_name)

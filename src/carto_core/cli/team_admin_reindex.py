@@ -26,7 +26,7 @@ def reindex(url, team_name, as_json) -> None:
     from carto_core.team.connect import classify
 
     target, team_name = admin_target(url, team_name)
-    conn = admin_connect(target, as_json)
+    conn = admin_connect(target, as_json, team_name=team_name)
     try:
         team_name = admin_team(conn, team_name)
         document = run_reindex(conn, team_name)

@@ -31,7 +31,7 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     from carto_core.util.exitcodes import ExitCode
 
     target, team_name = admin_target(url, team_name)
-    conn = admin_connect(target, as_json)
+    conn = admin_connect(target, as_json, team_name=team_name)
     try:
         team_name = admin_team(conn, team_name)
         document = remove_member(conn, team_name, role,

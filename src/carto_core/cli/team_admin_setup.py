@@ -38,7 +38,7 @@ def setup(url, team_name, model, analyzer, as_json) -> None:
 
         analyzer = configured_name()
     target = AdminTarget(url)
-    conn = admin_connect(target, as_json)
+    conn = admin_connect(target, as_json, schema=False)
     try:
         document = run_setup(conn, team_name, model=model_tag, dim=dim, analyzer=analyzer)
     except SchemaError as exc:

@@ -9,6 +9,7 @@ import math
 import re
 
 from carto_core.team.schema import MEMBER_ROLE, migrate
+from carto_core.util.terminal import counted
 
 _ROLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,62}$")
 #: Fewer vectors than this and the vector ladder scans them exactly (recall 1.0, milliseconds).
@@ -114,7 +115,7 @@ def reindex(conn, team: str) -> dict:
     name = vector_index_name(model)
     if rows < INDEX_MIN_ROWS:
         return {"team": team, "built": False, "rows": rows,
-                "reason": f"{rows} vectors: an exact scan is fast under {INDEX_MIN_ROWS}"}
+                "reason": f"{counted(rows, 'vector')}: an exact scan is fast under {INDEX_MIN_ROWS:,}"}
     lists = max(10, int(math.sqrt(rows)))
     autocommit = conn.autocommit
     conn.autocommit = True  # CREATE INDEX CONCURRENTLY runs outside a transaction
