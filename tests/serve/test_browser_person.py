@@ -33,7 +33,8 @@ def server(tmp_path_factory):
     append_rows(home.log("turns"), [
         {"event_id": "turn-zeppelin-1", "timestamp": format_timestamp(utcnow() - timedelta(minutes=30)),
          "type": "transcript", "summary": LONG_TEXT, "project": "webshop",
-         "session_id": "zeppelin-session", "provider": "claude"}])
+         "session_id": "zeppelin-session", "provider": "claude",
+         "tools": [{"name": "mcp__plugin_showcase_example__inspect_repository_structure"}]}])
     # One recall call, written by the real telemetry writer.
     telemetry = Telemetry(home, session_id=SESSIONS["a"], provider="claude", purpose="manual",
                           call_id="call-one", call_id_given=True)
@@ -267,3 +268,19 @@ def test_a_session_id_that_is_no_uuid_is_shown_whole(page, server):
     page.goto(server.url + "#/session/zeppelin-session")
     page.wait_for_selector("#session-title")
     assert page.inner_text("#session-title") == "Session zeppelin-session · webshop"
+
+
+@pytest.mark.parametrize("address", ["#/desk?days=1", "#/search?q=zeppelin"])
+def test_a_long_tag_keeps_apart_from_its_count(page, server, address):
+    """'mcp:plugin_showcase_example' and its count 1 ran together as 'example1'."""
+    page.goto(server.url + address)
+    facet = page.locator('button.tag-facet[data-tag="tool:mcp:plugin_showcase_example"]')
+    facet.wait_for()
+    label, count = facet.evaluate("""b => {
+        const range = document.createRange();
+        range.selectNodeContents(b.firstChild);
+        const rects = [...range.getClientRects()];
+        return [Math.max(...rects.map(r => r.right)), b.querySelector('.facet-count').getBoundingClientRect()];
+    }""")
+    assert count["left"] >= label + 4, (label, count)
+    assert count["right"] <= facet.bounding_box()["x"] + facet.bounding_box()["width"] + 1
