@@ -209,3 +209,19 @@ def test_status_counts_the_whole_last_push_not_its_last_batch(world):
     assert (last["sent"], last["inserted"], last["batches"]) == (6, 6, pushed["batches"])
     line = [x for x in a.cli("team", "status").output.splitlines() if x.startswith("your last push")]
     assert line and line[0].endswith(f"from alice-laptop: 6 sent in {pushed['batches']} batches, 6 new, 0 refused")
+
+
+def test_a_database_that_is_not_the_teams_is_said_so_with_a_stable_code(world):
+    a, db = world["a"], world["db"]
+    role, url = world["members"]["alice"]
+    other = url.rsplit("/", 1)[0] + "/postgres"  # the server's own database: no carto there
+    result = a.cli("team", "init", other, "--team", "acme", check=False)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        f"carto: settings kept, but {role}@127.0.0.1:{db.node.port}/postgres holds no carto schema: "
+        "the URL names a database that is not the team's (`carto team init URL --team acme` with "
+        "the team's URL), or the team's administrator has not run `carto team admin setup` there yet")
+    for args in (["team", "status"], ["team", "push"]):
+        assert a.cli(*args, check=False).exit_code == 1
+    searched = a.json("search", "discount", "--team", check=False)
+    assert searched["team"]["state"] == "schema_mismatch"

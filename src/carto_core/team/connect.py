@@ -201,6 +201,13 @@ def connect(settings, *, timeout: float = CONNECT_TIMEOUT, query_timeout_ms: int
         problem = state.problem()
         if problem:
             conn.close()
+            if state.version == 0:
+                # Most often a member's URL naming another database of the server.
+                team = getattr(settings, "team", None) or "NAME"
+                raise TeamSchemaMismatch(
+                    f"{where} holds no carto schema: the URL names a database that is not the "
+                    f"team's (`carto team init URL --team {team}` with the team's URL), or the team's "
+                    "administrator has not run `carto team admin setup` there yet")
             raise TeamSchemaMismatch(f"{where}: {problem}")
     return conn
 
