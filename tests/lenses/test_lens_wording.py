@@ -543,3 +543,45 @@ def test_a_decision_prefix_too_short_to_name_a_record_is_said_so():
     assert done.exit_code == 3, done.output  # found nothing, as test_decisions holds it
     assert "no record with id" not in done.output and "too short" in done.output, done.output
     assert _carto("decision", "retire", record[:6], "--dry-run").exit_code == 0
+
+
+def test_a_hooked_sessions_searches_fetches_compactions_and_subagents_are_counted():
+    """The hooks write a search or fetch to the research log (type "search"/"fetch") and a
+    compaction or subagent to the milestones log (no type), each with a changelog copy typed
+    research_search / milestone_compaction_auto / milestone_agent_<type>; the domain row wins
+    the fold, and digest session said "0 searches · 0 fetches · 0 compactions · 0 subagents"."""
+    import json
+
+    home = _home()
+    base = {"provider": "claude", "session": ONE, "project": "app", "cwd": "/w/app"}
+    rows = {
+        "research": [{**base, "event_id": "evt-hks000000001", "timestamp": "2026-03-02T10:00:01Z", "type": "search",
+                      "query": "decimal rounding"},
+                     {**base, "event_id": "evt-hks000000002", "timestamp": "2026-03-02T10:00:02Z", "type": "fetch",
+                      "url": "https://docs.python.org/3/library/decimal.html"}],
+        "milestones": [{**base, "event_id": "evt-hks000000003", "timestamp": "2026-03-02T10:00:03Z",
+                        "milestone": "compaction_auto", "event": "PreCompact", "session_id": ONE,
+                        "description": "Context compaction (auto)"},
+                       {**base, "event_id": "evt-hks000000004", "timestamp": "2026-03-02T10:00:04Z",
+                        "milestone": "agent_general-purpose", "event": "SubagentStop", "session_id": ONE,
+                        "description": "general-purpose agent completed"}],
+    }
+    copies = [{"event_id": "evt-hks000000001", "type": "research_search", "summary": "Search: decimal rounding"},
+              {"event_id": "evt-hks000000002", "type": "research_fetch",
+               "summary": "Fetched: https://docs.python.org/3/library/decimal.html"},
+              {"event_id": "evt-hks000000003", "type": "milestone_compaction_auto", "summary": "Context compaction (auto)"},
+              {"event_id": "evt-hks000000004", "type": "milestone_agent_general-purpose",
+               "summary": "general-purpose agent completed"}]
+    for label, logged in rows.items():
+        append_rows(home.log(label), logged)
+    stamps = {r["event_id"]: r["timestamp"] for logged in rows.values() for r in logged}
+    append_rows(home.log("changelog"), [
+        _row("evt-hks000000000", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app")]
+        + [{**_row(c["event_id"], ONE, c["summary"], kind=c["type"], project="app"), "timestamp": stamps[c["event_id"]]}
+           for c in copies])
+    done = _carto("digest", "session", ONE[:8], "--no-git")
+    assert done.exit_code == 0, done.output
+    activity = next(line for line in done.output.splitlines() if line.startswith("activity "))
+    assert activity == "activity 1 edit · 0 bash · 1 search · 1 fetch · 1 compaction · 1 subagent", done.output
+    tags = json.loads(_carto("sessions", "--json").output)["sessions"][0]["tags"]
+    assert {"tool:websearch", "tool:webfetch", "tool:task"} <= set(tags), tags

@@ -38,6 +38,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+import attrs
+
 from carto_core.capture.collision import COMMIT_RE, event_files
 from carto_core.model.events import Event, is_resolved
 from carto_core.util.timeparse import format_timestamp
@@ -164,6 +166,20 @@ class SessionFacts:
         }
 
 
+def _hook_kind(event: Event) -> Event:
+    """The event typed as its changelog copy is: the fold keeps the domain log's row, and the
+    research log types a hook's search or fetch "search"/"fetch", the milestones log a
+    compaction or subagent by its hook event ("PreCompact", "SubagentStop"); the counts, tags
+    and types every lens gives read the changelog's names (research_search,
+    milestone_compaction_auto, milestone_agent_<type>)."""
+    if event.source == "research" and event.type in ("search", "fetch"):
+        return attrs.evolve(event, type="research_" + event.type)
+    milestone = event.row.get("milestone") if event.source == "milestones" and isinstance(event.row, dict) else None
+    if isinstance(milestone, str) and milestone and not event.type.startswith("milestone_"):
+        return attrs.evolve(event, type="milestone_" + milestone)
+    return event
+
+
 def _is_session_end(event: Event) -> bool:
     milestone = event.row.get("milestone") if isinstance(event.row, dict) else None
     return (isinstance(milestone, str) and milestone.startswith("session_end")) or \
@@ -200,7 +216,7 @@ def session_facts(session_id: str, events) -> SessionFacts:
     unique: dict[str, Event] = {}
     for event in events:
         if event.session_id == session_id:
-            unique.setdefault(event.event_id, event)
+            unique.setdefault(event.event_id, _hook_kind(event))
     rows = sorted(unique.values(), key=_time_key)
     hooked = session_id in hooked_sessions(rows)
     if hooked:
