@@ -585,3 +585,15 @@ def test_a_hooked_sessions_searches_fetches_compactions_and_subagents_are_counte
     assert activity == "activity 1 edit · 0 bash · 1 search · 1 fetch · 1 compaction · 1 subagent", done.output
     tags = json.loads(_carto("sessions", "--json").output)["sessions"][0]["tags"]
     assert {"tool:websearch", "tool:webfetch", "tool:task"} <= set(tags), tags
+
+
+def test_digest_session_names_the_hosts_a_hooked_session_fetched():
+    home = _home()
+    append_rows(home.log("research"), [{"event_id": "evt-rsh000000001", "timestamp": "2026-03-02T10:00:01Z",
+                                        "type": "fetch", "provider": "claude", "session": ONE, "project": "app",
+                                        "url": "https://docs.python.org/3/library/decimal.html", "prompt": "rounding"}])
+    append_rows(home.log("changelog"), [
+        {**_row("evt-rsh000000001", ONE, "Fetched: https://docs.python.org/3/library/decimal.html",
+                kind="research_fetch", project="app"), "timestamp": "2026-03-02T10:00:01Z"}])
+    done = _carto("digest", "session", ONE[:8], "--no-git")
+    assert "research docs.python.org" in done.output.splitlines(), done.output

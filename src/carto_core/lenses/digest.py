@@ -177,6 +177,14 @@ def repo_state(repo: str) -> dict:
             "unpushed": unpushed}
 
 
+def _fetched_url(event: Event) -> str:
+    url = event.row.get("url") if isinstance(event.row, dict) else None
+    if isinstance(url, str) and "://" in url:
+        return url
+    text = event.summary or ""
+    return text.split(": ", 1)[-1] if "://" in text else ""
+
+
 def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
                    no_git: bool = False) -> dict:
     if not is_resolved(session_id):
@@ -186,8 +194,9 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
     facts = _facts(home, session_id)
     events = facts.work
     commit_rows = facts.commits
-    hosts = Counter(urlparse(e.summary.split(": ", 1)[-1]).hostname for e in events
-                    if e.type == "research_fetch" and "://" in e.summary)
+    # the research log's row (the one the fold keeps) holds the address in `url`, its summary
+    # the question asked of the page; the changelog copy's summary names the address
+    hosts = Counter(urlparse(_fetched_url(e)).hostname for e in events if e.type == "research_fetch")
     hosts.pop(None, None)
     repos = sorted({str(info.main_worktree) for info in
                     (find_git(e.cwd) for e in events if e.cwd and os.path.isdir(e.cwd)) if info})
