@@ -597,3 +597,11 @@ def test_digest_session_names_the_hosts_a_hooked_session_fetched():
                 kind="research_fetch", project="app"), "timestamp": "2026-03-02T10:00:01Z"}])
     done = _carto("digest", "session", ONE[:8], "--no-git")
     assert "research docs.python.org" in done.output.splitlines(), done.output
+
+
+def test_digest_session_refuses_a_negative_number_of_commits_or_files():
+    home = _home()
+    append_rows(home.log("changelog"), [_commit("evt-neg000000001", ONE, 1)])
+    for flag in ("--commits", "--files"):
+        done = _carto("digest", "session", ONE[:8], flag, "-1", "--no-git")
+        assert done.exit_code == 2 and flag in done.output, (flag, done.output)

@@ -25,8 +25,8 @@ def digest() -> None:
 @digest.command("session")
 @click.argument("session", required=False)
 @click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session); the same as the SESSION argument.")
-@click.option("--commits", default=6, show_default=True, help="Commits to list.")
-@click.option("--files", default=5, show_default=True, help="Files to list.")
+@click.option("--commits", default=6, show_default=True, type=click.IntRange(min=0), help="Commits to list.")
+@click.option("--files", default=5, show_default=True, type=click.IntRange(min=0), help="Files to list.")
 @click.option("--no-git", is_flag=True, help="Do not ask git for each repository's branch, dirty and unpushed state.")
 @json_option
 def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
