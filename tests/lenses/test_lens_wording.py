@@ -605,3 +605,10 @@ def test_digest_session_refuses_a_negative_number_of_commits_or_files():
     for flag in ("--commits", "--files"):
         done = _carto("digest", "session", ONE[:8], flag, "-1", "--no-git")
         assert done.exit_code == 2 and flag in done.output, (flag, done.output)
+
+
+def test_digest_session_without_files_says_none():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-nof000000001", ONE, "Ran: make test")])
+    done = _carto("digest", "session", ONE[:8], "--no-git")
+    assert "files    none" in done.output.splitlines(), done.output

@@ -89,7 +89,7 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
     click.echo(f"commits  {c['commits']}" + (f" ({kinds})" if kinds else ""))
     for commit in doc["commits"]:
         click.echo(f"  {commit['timestamp']}  {commit['sha'][:8]}  {commit['subject']}")
-    click.echo("files    " + ", ".join(f"{f['path']} ×{f['touches']}" for f in doc["files"])
+    click.echo("files    " + (", ".join(f"{f['path']} ×{f['touches']}" for f in doc["files"]) or "none")
                + (f" (+{doc['files_unresolved']} unresolved)" if doc["files_unresolved"] else ""))
     if doc["research_hosts"]:
         click.echo("research " + ", ".join(doc["research_hosts"]))
