@@ -225,3 +225,20 @@ def test_a_database_that_is_not_the_teams_is_said_so_with_a_stable_code(world):
         assert a.cli(*args, check=False).exit_code == 1
     searched = a.json("search", "discount", "--team", check=False)
     assert searched["team"]["state"] == "schema_mismatch"
+
+
+def test_forgets_question_says_whose_rows_go(world, tmp_path):
+    a, db = world["a"], world["db"]
+    role = world["members"]["alice"][0]
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    kept = a.cli("team", "forget", "--project", "github.com/acme/shop", input="n\n", check=False)
+    assert kept.exit_code == 1 and len(server_rows(db)) == 6
+    assert kept.output.splitlines()[0] == (
+        f"remove your rows ({role}) of project github.com/acme/shop from team acme? [y/N]: n")
+    owner = Machine(tmp_path / "o", "admin-box")
+    owner.cli("team", "init", db.url(), "--team", "acme")
+    asked = owner.cli("team", "forget", "--project", "github.com/acme/shop", input="n\n", check=False)
+    assert asked.output.splitlines()[0] == (
+        "remove every author's rows of project github.com/acme/shop from team acme (as the schema's "
+        "owner)? [y/N]: n")

@@ -28,24 +28,30 @@ def forget(user, project, yes, as_json) -> None:
     from carto_core.cli.team_cmd import home_settings, team_fail
     from carto_core.team.connect import TeamError, classify, connect
     from carto_core.team.forget import forget as run_forget
+    from carto_core.team.forget import is_owner
     from carto_core.util.exitcodes import ExitCode
 
     if not user and not project:
         usage_error("say whose rows (--user) or which project's (--project) to forget")
     home, settings = home_settings()
     what = " and ".join(x for x in (f"user {user}" if user else "", f"project {project}" if project else "") if x)
-    if not yes and not as_json:
-        click.confirm(f"remove every row of {what} from team {settings.team}?", abort=True, err=True)
     try:
         conn = connect(settings)
     except TeamError as exc:
         team_fail(exc, as_json)
     try:
         me = conn.execute("SELECT current_user").fetchone()[0]
+        owner = is_owner(conn)
         conn.rollback()
+        if not yes and not as_json:
+            # Whose rows go is the server's rule (a member's --project takes their own alone):
+            # the question says it before anything is removed.
+            click.confirm(_question(me, owner, user, project, settings.team), abort=True, err=True)
         document = run_forget(conn, settings.team, user=user, project=project, machine=settings.machine)
     except TeamError as exc:
         team_fail(exc, as_json)
+    except click.Abort:
+        raise
     except Exception as exc:  # noqa: BLE001 - a server error, as one line
         team_fail(classify(exc, settings), as_json)
     finally:
@@ -69,3 +75,14 @@ def forget(user, project, yes, as_json) -> None:
             click.echo("no longer allowed from this home: " + ", ".join(local))
     if not document["removed"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _question(me: str, owner: bool, user: str | None, project: str | None, team: str) -> str:
+    of_project = f" of project {project}" if project else ""
+    if user and user != me:
+        whose = f"{user}'s rows"
+    elif user or not owner:
+        whose = f"your rows ({me})"
+    else:
+        return f"remove every author's rows{of_project} from team {team} (as the schema's owner)?"
+    return f"remove {whose}{of_project} from team {team}?"
