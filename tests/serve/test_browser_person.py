@@ -35,6 +35,11 @@ def server(tmp_path_factory):
          "type": "transcript", "summary": LONG_TEXT, "project": "webshop",
          "session_id": "zeppelin-session", "provider": "claude",
          "tools": [{"name": "mcp__plugin_showcase_example__inspect_repository_structure"}]}])
+    # A project whose events are all older than the year tempo draws.
+    append_rows(home.log("changelog"), [
+        {"event_id": f"evt-ancient-{n}", "timestamp": format_timestamp(utcnow() - timedelta(days=400 + n)),
+         "type": "tool_bash", "summary": f"Ran: make ancient {n}", "project": "ancient-notes",
+         "session_id": "ancient-session", "provider": "claude"} for n in range(2)])
     # One recall call, written by the real telemetry writer.
     telemetry = Telemetry(home, session_id=SESSIONS["a"], provider="claude", purpose="manual",
                           call_id="call-one", call_id_given=True)
@@ -284,3 +289,19 @@ def test_a_long_tag_keeps_apart_from_its_count(page, server, address):
     }""")
     assert count["left"] >= label + 4, (label, count)
     assert count["right"] <= facet.bounding_box()["x"] + facet.bounding_box()["width"] + 1
+
+
+def test_tempo_says_it_draws_a_year_and_which_projects_are_older(page, server):
+    """The activity view is 'all time'; tempo draws at most 366 days. ancient-notes' two events
+    are 400 days old: the census counts them, tempo's chart of it was empty under '0 events
+    over 366 days'."""
+    page.goto(server.url + "#/activity")
+    page.wait_for_selector("#tempo figure")
+    assert "ancient-notes" in page.inner_text("#census")
+    note = page.inner_text("#tempo-cut")
+    assert note.startswith("Tempo draws at most 366 days"), note
+    assert "the census above counts the whole window" in note, note
+    figure = page.locator("#tempo figure", has_text="ancient-notes")
+    assert figure.locator("figcaption").inner_text() == (
+        "ancient-notes · no event in the 366 days drawn (the census counts its older ones)")
+    assert figure.locator("rect").count() == 0

@@ -49,6 +49,9 @@ function renderCensus(facts) {
 
 //: A series longer than this many days is drawn by week, so that bars stay readable.
 const DAILY_MAX = 62;
+//: The longest series the facts engine returns (`facts.tempo.MAX_DAYS`): a longer window is cut
+//: to its last days, which the page must say, since the census beside it counts them all.
+const TEMPO_MAX_DAYS = 366;
 const BAR_MAX = 22;
 
 // The whole series the API gave (up to 366 days), by day or, when long, by week ending on the
@@ -75,8 +78,18 @@ function renderTempo(facts) {
   const series = facts.projects || [];
   const out = [el("h2", { text: "Tempo · events per day" })];
   if (!series.length) { out.push(el("p", { class: "muted", text: "No dated, project-attributed events." })); return out; }
+  const cut = series.find((p) => (p.days || []).length >= TEMPO_MAX_DAYS);
+  if (cut) {
+    out.push(el("p", { class: "muted", id: "tempo-cut",
+      text: `Tempo draws at most ${TEMPO_MAX_DAYS} days (${cut.days[0].day} → ${cut.days[cut.days.length - 1].day}); the census above counts the whole window.` }));
+  }
   const charts = el("div", { class: "charts" });
   for (const p of series) {
+    if (!p.total && cut && (p.days || []).length >= TEMPO_MAX_DAYS) {
+      charts.append(el("figure", { class: "chart" }, el("figcaption", {}, el("strong", { text: p.project }),
+        ` · no event in the ${TEMPO_MAX_DAYS} days drawn (the census counts its older ones)`)));
+      continue;
+    }
     const buckets = tempoBuckets(p.days || []);
     const max = Math.max(1, ...buckets.map((d) => d.count));
     const w = 360, h = 90, left = 5, room = w - 10;
