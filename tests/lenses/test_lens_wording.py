@@ -612,3 +612,11 @@ def test_digest_session_without_files_says_none():
     append_rows(home.log("changelog"), [_row("evt-nof000000001", ONE, "Ran: make test")])
     done = _carto("digest", "session", ONE[:8], "--no-git")
     assert "files    none" in done.output.splitlines(), done.output
+
+
+def test_sessions_takes_a_provider_in_any_case_as_it_takes_a_project():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-prv000000001", ONE, "Ran: make test")])
+    for provider in ("claude", "Claude", "CLAUDE"):
+        done = _carto("sessions", "--provider", provider)
+        assert done.exit_code == 0 and ONE[:8] in done.output, (provider, done.output)

@@ -190,7 +190,7 @@ def select_sessions(summaries, *, cutoff: datetime | None, project: str | None,
         if s["ended"] is not None and (cutoff is None or s["ended"] >= cutoff)
         and (only is None or s["session_id"] in only)
         and (not project or any(project_matches(project, p) for p in s["projects"] or [""]))
-        and (not provider or s["provider"] == provider)
+        and (not provider or (s["provider"] or "").lower() == provider.strip().lower())
     ]
     rows.sort(key=lambda s: s["ended"], reverse=True)
     return rows
