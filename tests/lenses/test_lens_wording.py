@@ -620,3 +620,19 @@ def test_sessions_takes_a_provider_in_any_case_as_it_takes_a_project():
     for provider in ("claude", "Claude", "CLAUDE"):
         done = _carto("sessions", "--provider", provider)
         assert done.exit_code == 0 and ONE[:8] in done.output, (provider, done.output)
+
+
+def test_standup_me_takes_a_session_prefix_as_every_session_option_does():
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    stamp = format_timestamp(utcnow() - timedelta(minutes=5))
+    append_rows(home.log("changelog"), [
+        {**_row("evt-sme000000001", ONE, "Ran: make test", project="app"), "timestamp": stamp},
+        {**_row("evt-sme000000002", TWO, "Ran: make lint", project="app"), "timestamp": stamp}])
+    done = _carto("standup", "--me", ONE[:6], "--no-git")
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines()[1] == f"you are {ONE[:8]} · app", done.output
+    assert _carto("standup", "--me", "zzzz0000-0000-4000-8000-000000000000", "--no-git").exit_code == 0

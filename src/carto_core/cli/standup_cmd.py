@@ -32,7 +32,7 @@ document) or no logged commit matches --commit."""
 @click.option("--commit", "commit", default=None, metavar="SHA|SUBJECT",
               help="Name the session that made a commit (sha prefix or subject words).")
 @click.option("--live", default="20m", show_default=True, help="An event this recent marks a session ●.")
-@click.option("--me", default=None, help="Your session id (default: from the session variables).")
+@click.option("--me", default=None, help="Your session id or a unique prefix of one (default: from the session variables).")
 @click.option("--no-git", is_flag=True, help="Skip UNCLAIMED (which runs `git status` per repository).")
 @click.option("--team", "team", is_flag=True, help="Fold in the team server's sessions (carto team init); unreachable: this home's, and a line saying so.")
 @json_option
@@ -54,6 +54,14 @@ def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
         else:
             click.echo(lens.render_commit(found))
         return
+    if me:
+        from carto_core.cli.session_arg import resolve_or_exit
+        from carto_core.lenses.sessions import session_ids_with_prefix
+
+        # a prefix names a session as --session does elsewhere; an id the home holds no row of
+        # yet (a session that has only just begun) is kept as given
+        if session_ids_with_prefix(home, me.strip()):
+            me = resolve_or_exit(home, me)
     try:
         if team:
             from carto_core.team.lenses import standup_with_team
