@@ -636,3 +636,18 @@ def test_standup_me_takes_a_session_prefix_as_every_session_option_does():
     assert done.exit_code == 0, done.output
     assert done.output.splitlines()[1] == f"you are {ONE[:8]} · app", done.output
     assert _carto("standup", "--me", "zzzz0000-0000-4000-8000-000000000000", "--no-git").exit_code == 0
+
+
+def test_a_decision_typed_over_two_lines_is_kept_on_one():
+    """A decision with a newline printed across lines and went into MEMORY.md as a list item
+    broken in two, its citation on the second line."""
+    import json
+
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-nl0000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app")])
+    done = _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts\nbefore tax", "--unresolved",
+                  "coupon\tstacking", "--json")
+    row = json.loads(done.output)["row"]
+    assert row["decisions"] == ["apply discounts before tax"] and row["unresolved"] == ["coupon stacking"], row
+    memory = _carto("memory", "--project", "app").output
+    assert "- apply discounts before tax (" in memory, memory

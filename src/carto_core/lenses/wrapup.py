@@ -76,7 +76,7 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
                                           "commit_shapes")} | {"files_touched": len(edited), "recall": None},
         "decisions": _stated(decisions) if decisions is not None else auto_decisions,
         "unresolved": _stated(unresolved) if unresolved is not None else auto_unresolved,
-        "key_insight": insight or "",
+        "key_insight": " ".join((insight or "").split()),
         "cites": _cites(events, last.cwd, edited),
     })
 
@@ -127,7 +127,8 @@ def _stated(values: list[str]) -> list[str]:
     """What the caller stated, without the entries that state nothing ("none", "n/a")."""
     from carto_core.model.decisions import is_empty
 
-    return [v for v in values if not is_empty(v)]
+    # one line each: a statement is a list item in MEMORY.md and a line of every text view
+    return [" ".join(v.split()) for v in values if not is_empty(v)]
 
 
 def _files_from_git(event) -> list[str]:
