@@ -639,8 +639,9 @@ def test_standup_me_takes_a_session_prefix_as_every_session_option_does():
 
 
 def test_a_decision_typed_over_two_lines_is_kept_on_one():
-    """A decision with a newline was stored with it: the wrapup, decision list, handoff and
-    carto session printed it across lines (MEMORY.md folds whitespace itself)."""
+    """A decision with a newline was stored with it, and the wrapup's receipt (and `carto
+    session`, which prints the row) showed it across lines; the ledger and MEMORY.md fold
+    whitespace themselves."""
     import json
 
     home = _home()
@@ -649,6 +650,6 @@ def test_a_decision_typed_over_two_lines_is_kept_on_one():
                   "coupon\tstacking", "--json")
     row = json.loads(done.output)["row"]
     assert row["decisions"] == ["apply discounts before tax"] and row["unresolved"] == ["coupon stacking"], row
-    listed = _carto("decision", "list").output.splitlines()
-    assert any(line.endswith("  apply discounts before tax") for line in listed), listed
-    assert not any(line.strip() == "before tax" for line in listed), listed
+    shown = _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts\nbefore tax", "--dry-run")
+    assert "  decided: apply discounts before tax" in shown.output.splitlines(), shown.output
+    assert "before tax" not in [line.strip() for line in shown.output.splitlines()], shown.output
