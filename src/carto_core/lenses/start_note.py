@@ -69,7 +69,7 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
     peers: dict[str, dict] = {}
     changelog = _tail_rows(home.log("changelog"))
     waiting = pending_wrapups(changelog, lowered, session_id, now)
-    from carto_core.lenses.turnwork import OWN_TYPES
+    from carto_core.capture.turnactivity import OWN_TYPES
 
     for row in changelog:
         sid = row.get("session_id") or row.get("session")

@@ -12,13 +12,10 @@ from datetime import datetime
 
 from carto_core.model.events import Event
 from carto_core.logio.jsonl import lines_containing, loads_line
-from carto_core.capture.turnactivity import derived_events
+from carto_core.capture.turnactivity import OWN_TYPES, derived_events
 
 #: Logs that hooks (and carto's own milestones) write; prompts and turns come from ingest.
 HOOK_LOGS = frozenset({"changelog", "research", "milestones", "tool-use"})
-#: Changelog rows no hook wrote (a lens's own, the desktop app's session metadata, which names
-#: the Claude Code session it ran): they do not make a session "hooked".
-OWN_TYPES = frozenset({"milestone_session_wrapup", "milestone_decision_update", "desktop_session"})
 
 
 def is_own_row(event: Event) -> bool:
