@@ -653,3 +653,10 @@ def test_a_decision_typed_over_two_lines_is_kept_on_one():
     shown = _carto("wrapup", "--session", ONE[:8], "--decision", "apply discounts\nbefore tax", "--dry-run")
     assert "  decided: apply discounts before tax" in shown.output.splitlines(), shown.output
     assert "before tax" not in [line.strip() for line in shown.output.splitlines()], shown.output
+
+
+def test_facts_help_names_every_verb_it_takes():
+    done = _carto("facts", "--help")
+    head = done.output.split("Options:")[0]
+    for verb in ("census", "tempo", "delta", "pulse", "tokens"):
+        assert verb in head, (verb, head)

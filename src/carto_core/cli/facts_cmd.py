@@ -241,7 +241,7 @@ version (409), 1 engine failure."""
 @json_option
 def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file, call_id,
           purpose, corpus_root, team, as_json) -> None:
-    """Count what is true in the home: census, tempo, delta (VERB).
+    """Count what is true in the home: census, tempo, delta, pulse, tokens (VERB).
 
     Facts answer "what happened" with counts, and every count carries sample event_ids you can
     fetch back; they never rank and never write a log or telemetry row. census and tempo keep
@@ -249,7 +249,9 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     date from where each log was last read; CARTO_FACTS_CACHE=0 turns it off). census buckets events by project,
     type, source and provider and lists commits; tempo gives each project's daily counts and
     scores the last complete UTC day against its baseline (z with z_status); delta returns the
-    rows appended since a cursor, and a first call without one records a baseline.
+    rows appended since a cursor, and a first call without one records a baseline; pulse is
+    census, commits, tempo and delta in one answer; tokens what the model API reported per
+    session, project, day and commit.
     """
     from carto_core.facts import FactsError, run_facts
     from carto_core.logio.home import current_home
