@@ -40,6 +40,11 @@ def server(tmp_path_factory):
         {"event_id": f"evt-ancient-{n}", "timestamp": format_timestamp(utcnow() - timedelta(days=400 + n)),
          "type": "tool_bash", "summary": f"Ran: make ancient {n}", "project": "ancient-notes",
          "session_id": "ancient-session", "provider": "claude"} for n in range(2)])
+    # A year of work without a pause: a short session every three days.
+    append_rows(home.log("tool-use"), [
+        {"event_id": f"evt-yearly-{n}", "timestamp": format_timestamp(utcnow() - timedelta(days=5 + 3 * n)),
+         "type": "tool_bash", "summary": f"Ran: make yearly {n}", "project": "yearly-notes",
+         "session_id": f"yearly-session-{n}", "provider": "claude"} for n in range(120)])
     # One recall call, written by the real telemetry writer.
     telemetry = Telemetry(home, session_id=SESSIONS["a"], provider="claude", purpose="manual",
                           call_id="call-one", call_id_given=True)
@@ -305,3 +310,24 @@ def test_tempo_says_it_draws_a_year_and_which_projects_are_older(page, server):
     assert figure.locator("figcaption").inner_text() == (
         "ancient-notes · no event in the 366 days drawn (the census counts its older ones)")
     assert figure.locator("rect").count() == 0
+
+
+def test_a_year_of_steady_work_has_dates_along_the_timeline(page, server):
+    """A year active every few days is one period of the compressed axis; it was labelled with
+    its first day alone, so nothing said when any mark in it happened. Labels now run along it,
+    in order, and every mark lies between the labels that bracket its day."""
+    page.goto(server.url + "#/timeline?days=400")
+    page.wait_for_selector(".timeline-svg a.session-bar rect")
+    labels = page.eval_on_selector_all(".timeline-svg .period-label", """ts => ts.map(t => ({
+        x: t.getBoundingClientRect().left, day: t.textContent.slice(0, 10)}))""")
+    assert len(labels) >= 5, labels
+    assert [l["day"] for l in labels] == sorted(l["day"] for l in labels), labels
+    marks = page.eval_on_selector_all('.timeline-svg a.session-bar[data-session-id^="yearly-session-"] rect',
+                                      "rs => rs.map(r => ({x: r.getBoundingClientRect().left, day: r.dataset.start.slice(0, 10)}))")
+    for mark in marks:
+        before = [l for l in labels if l["x"] <= mark["x"]]
+        after = [l for l in labels if l["x"] > mark["x"] + 8]
+        if before:
+            assert before[-1]["day"] <= mark["day"], (mark, before[-1])
+        if after:
+            assert mark["day"] <= after[0]["day"], (mark, after[0])

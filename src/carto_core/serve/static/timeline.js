@@ -121,15 +121,29 @@ function renderTimeline(sessions) {
     chart.append(svg("rect", { class: "lane", x: labelW, y: lane.y, width: plotW, height: lane.rows * rowH + 4, rx: 3 }));
     chart.append(svg("text", { x: 4, y: lane.y + 15, text: lane.key.length > 30 ? lane.key.slice(0, 29) + "…" : lane.key }));
   }
-  // Period starts and breaks over the lanes, under the sessions.
+  // Period starts and breaks over the lanes, under the sessions; inside a wide period (a year
+  // of steady work is one) a date every TICK pixels, each the time at its own place.
+  // A period of hours is dated to the minute, a longer one to the day.
+  const stamp = (t, fine) => new Date(t).toISOString().slice(0, fine ? 16 : 10).replace("T", " ");
   let lastLabel = -Infinity;
+  let lastText = "";
   for (const p of axis.periods) {
+    const fine = shortWindow || p.hi - p.lo < 2 * 86400000;
+    const tick = fine ? 160 : 120;
     if (p.x0 - lastLabel >= 70) {
-      const label = new Date(p.t0).toISOString().slice(0, shortWindow ? 16 : 10).replace("T", " ");
-      chart.append(svg("text", { class: "period-label", x: p.x0, y: 14, text: label }));
+      lastText = stamp(p.t0, fine);
+      chart.append(svg("text", { class: "period-label", x: p.x0, y: 14, text: lastText }));
       lastLabel = p.x0;
     }
     chart.append(svg("line", { class: "axis", x1: p.x0, x2: p.x0, y1: 18, y2: height, stroke: "currentColor" }));
+    for (let x = p.x0 + tick; x <= p.x1 - tick / 2; x += tick) {
+      const text = stamp(p.lo + ((x - p.x0) / Math.max(p.x1 - p.x0, 1)) * (p.hi - p.lo), fine);
+      if (x - lastLabel < tick * 0.75 || text === lastText) continue;  // a period of a day: one date
+      chart.append(svg("text", { class: "period-label", x, y: 14, text }),
+        svg("line", { class: "axis tick", x1: x, x2: x, y1: 18, y2: 24, stroke: "currentColor" }));
+      lastLabel = x;
+      lastText = text;
+    }
   }
   for (const b of axis.breaks) {
     chart.append(svg("rect", { class: "break", x: b.x + 4, y: 18, width: b.width - 8, height: height - 18 },
