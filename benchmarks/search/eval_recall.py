@@ -255,11 +255,25 @@ Sets (generated, deterministic, with one fixed clock):
   plays for, where her mother's stall stands, where her brother works, where her grandmother
   lives, where the family goes in the July holidays and what her daughter does after school,
   questions from specific to vague, one row per utterance, sessions of one to eight exchanges
-  over 410 days) x 3 seeds among 5,300 coding events: the thirty-second check set.
+  over 410 days) x 3 seeds among 5,300 coding events: the thirty-second check set;
+- `dlg-ai`: dialogues variant ai (written apart a thirty-third time: a retired Cretan man in
+  a village of Apokoronas near Chania, back home after thirty years running a fish and chip
+  shop in Melbourne, who picks the family olives, chants as the cantor in church on Sundays,
+  plays backgammon at the village kafeneio and is restoring his grandfather's stone house,
+  dictating every message into his phone in Greek-Australian English with no punctuation,
+  with a wife who cooks for the village women's cooperative and lets the rooms upstairs, a son
+  with a souvlaki van in Melbourne, a daughter sent to a different school every year as a
+  substitute teacher, a stubborn brother in the upper village and an Australian pension lost
+  between offices, where his olives are pressed, the church he chants at, the kafeneio he sits
+  at, where his daughter teaches, the job on the stone house, who rents upstairs, which office
+  has his pension papers, where his son's van parks and what his wife makes for the
+  cooperative, questions from specific to vague, one row per utterance, sessions of one to
+  seven exchanges over 415 days) x 3 seeds among 5,400 coding events: the thirty-third check
+  set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af, dlg-ag and dlg-ah are built with the others but not in the default --sets:
-  they stay unseen until a default chosen on the other sets is checked on them.
+  dlg-ae, dlg-af, dlg-ag, dlg-ah and dlg-ai are built with the others but not in the default
+  --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -339,7 +353,8 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-h", "dlg-i", "dlg-j", "dlg-k", "dlg-l", "dlg-m", "dlg-n", "dlg-o",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
-              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah")
+              "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah",
+              "dlg-ai")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -372,9 +387,9 @@ def render(rows: list[dict]) -> str:
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
            "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
-           "| dlg-ah h@1 / h@10 |",
+           "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
