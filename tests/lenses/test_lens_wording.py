@@ -660,3 +660,13 @@ def test_facts_help_names_every_verb_it_takes():
     head = done.output.split("Options:")[0]
     for verb in ("census", "tempo", "delta", "pulse", "tokens"):
         assert verb in head, (verb, head)
+
+
+def test_facts_tokens_with_no_reported_turn_says_so_in_one_line():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-tk0000000001", ONE, "Ran: make test")])
+    done = _carto("facts", "tokens")
+    assert done.exit_code == 0, done.output
+    lines = [line for line in done.output.splitlines() if not line.startswith("facts: ")]
+    assert lines[1:] == ["0 turns reported tokens: the turns a backfill or a Stop hook reads from the "
+                         "transcripts carry them (carto ingest --all)"], done.output

@@ -111,6 +111,9 @@ def _tokens(usage: dict) -> str:
 
 
 def _token_lines(facts: dict) -> list[str]:
+    if not facts["turns"]:
+        return ["0 turns reported tokens: the turns a backfill or a Stop hook reads from the "
+                "transcripts carry them (carto ingest --all)"]
     lines = [f"{counted(facts['turns'], 'turn')} reported {_tokens(facts['tokens']).strip()}"]
     lines.append(f"sessions ({facts['sessions_total']}):")
     for s in facts["sessions"]:
