@@ -670,3 +670,12 @@ def test_facts_tokens_with_no_reported_turn_says_so_in_one_line():
     lines = [line for line in done.output.splitlines() if not line.startswith("facts: ")]
     assert lines[1:] == ["0 turns reported tokens: the turns a backfill or a Stop hook reads from the "
                          "transcripts carry them (carto ingest --all)"], done.output
+
+
+def test_facts_census_of_an_empty_window_prints_no_empty_headings():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-ce0000000001", ONE, "Ran: make test")])
+    done = _carto("facts", "census", "--since", "1h")
+    assert done.exit_code == 0, done.output
+    assert not [line for line in done.output.splitlines() if re.fullmatch(r"\w+:", line)], done.output
+    assert "0 events · 0 sessions" in done.output, done.output

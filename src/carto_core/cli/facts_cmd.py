@@ -156,6 +156,8 @@ def render_text(envelope: dict) -> str:
             lines.append(f"windowed out {facts['windowed_out']} · undated dropped {facts['undated_dropped']}")
         lines.append("unattributed: " + ", ".join(f"{k} {v}" for k, v in un.items()))
         for key in ("by_project", "by_type", "by_source", "by_provider"):
+            if not facts[key]:
+                continue
             lines.append(f"{key[3:]}:")
             for bucket in facts[key]:
                 ids = bucket.get("event_ids")
