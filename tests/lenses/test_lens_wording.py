@@ -679,3 +679,13 @@ def test_facts_census_of_an_empty_window_prints_no_empty_headings():
     assert done.exit_code == 0, done.output
     assert not [line for line in done.output.splitlines() if re.fullmatch(r"\w+:", line)], done.output
     assert "0 events · 0 sessions" in done.output, done.output
+
+
+def test_report_intents_with_no_prompt_says_so_without_a_table_of_zeros():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-ri0000000001", ONE, "Ran: make test")])
+    done = _carto("report", "intents")
+    assert done.exit_code == 3, done.output
+    assert done.output.splitlines() == [
+        "Prompt intents: 0 classified prompts (prompts, turns)",
+        "(no prompts in scope: backfill with `carto ingest claude` or `carto ingest codex`)"], done.output

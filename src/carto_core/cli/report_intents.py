@@ -61,7 +61,7 @@ def _print(document: dict) -> None:
     click.echo(f"Prompt intents: {counted(classified, 'classified prompt')}"
                + (f", {document['unclassified']} unclassified" if document["unclassified"] else "")
                + f" ({', '.join(document['logs'])})")
-    for entry in sorted(document["keys"], key=lambda e: -e["count"]):
+    for entry in sorted(document["keys"], key=lambda e: -e["count"]) if document["prompts"] else ():
         bar = "#" * round(entry["share"] * 40)
         click.echo(f"  {entry['key']:<22} {entry['count']:>6}  {entry['share'] * 100:5.1f}%  {bar}")
         for sample in entry["samples"]:
