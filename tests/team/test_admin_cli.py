@@ -78,3 +78,21 @@ def test_reindex_of_a_small_team_says_why_in_words(pg_db):
     make_team(pg_db, members=(), model="m-test", dim=3)
     with pg_db.connect() as conn:
         assert admin.reindex(conn, "acme")["reason"] == "0 vectors: an exact scan is fast under 50,000"
+
+
+def test_revoking_a_project_from_a_member_granted_every_project_says_why_nothing_changed(tmp_path, pg_db):
+    admin = Machine(tmp_path / "o", "admin-box")
+    _setup(admin, pg_db)
+    env = {"CARTO_TEAM_ADMIN_URL": pg_db.url()}
+    bob = pg_db.role("bob")
+    admin.cli("team", "admin", "grant", bob, env=env)
+    result = admin.cli("team", "admin", "revoke", bob, "--project", "github.com/acme/shop", env=env, check=False)
+    assert result.exit_code == 3
+    assert result.output == (
+        f"0 grants of {bob} removed from team acme\n"
+        f"carto: {bob} holds no grant of github.com/acme/shop on team acme: their grant is * (every "
+        f"project); `carto team admin revoke {bob}` takes them all, then grant the projects to keep "
+        "with --project\n")
+    nobody = admin.cli("team", "admin", "revoke", "zed", env=env, check=False)
+    assert nobody.exit_code == 3
+    assert nobody.output == "0 grants of zed removed from team acme\ncarto: zed holds no grant on team acme\n"

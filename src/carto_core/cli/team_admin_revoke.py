@@ -25,7 +25,7 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     """Take the team (or some of its projects) from ROLE."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
     from carto_core.cli.team_cmd import team_fail
-    from carto_core.team.admin import remove_member
+    from carto_core.team.admin import members, remove_member
     from carto_core.team.connect import classify
     from carto_core.team.remotes import normalise_remote
     from carto_core.util.exitcodes import ExitCode
@@ -34,8 +34,9 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     conn = admin_connect(target, as_json, team_name=team_name)
     try:
         team_name = admin_team(conn, team_name)
-        document = remove_member(conn, team_name, role,
-                                 projects=[normalise_remote(p) if p != "*" else "*" for p in projects] or None)
+        keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
+        document = remove_member(conn, team_name, role, projects=keys or None)
+        held = [] if document["grants_removed"] else [m for m in members(conn, team_name) if m["member"] == role]
     except Exception as exc:  # noqa: BLE001 - a server error, as one line
         team_fail(classify(exc, target), as_json)
     finally:
@@ -45,4 +46,17 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     else:
         click.echo(f"{counted(document['grants_removed'], 'grant')} of {role} removed from team {team_name}")
     if not document["grants_removed"]:
+        if not as_json:
+            click.echo(f"carto: {_nothing_revoked(role, team_name, keys, held)}", err=True)
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _nothing_revoked(role: str, team: str, keys: list[str], held: list[dict]) -> str:
+    """Why a revoke removed nothing: the role holds no grant, or holds others (a `*` grant is
+    one row of its own, which revoking a project does not narrow)."""
+    if not held:
+        return f"{role} holds no grant on team {team}"
+    grants = ", ".join(g["project"] + (" (every project)" if g["project"] == "*" else "") for g in held)
+    theirs = "their grant is" if len(held) == 1 else "their grants are"
+    return (f"{role} holds no grant of {', '.join(keys)} on team {team}: {theirs} {grants}; "
+            f"`carto team admin revoke {role}` takes them all, then grant the projects to keep with --project")
