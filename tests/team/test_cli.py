@@ -242,3 +242,15 @@ def test_forgets_question_says_whose_rows_go(world, tmp_path):
     assert asked.output.splitlines()[0] == (
         "remove every author's rows of project github.com/acme/shop from team acme (as the schema's "
         "owner)? [y/N]: n")
+
+
+def test_allow_refuses_a_folder_that_does_not_exist_rather_than_taking_it_for_a_key(world):
+    a = world["a"]
+    a.join(world["members"]["alice"][1], "acme")
+    typo = str(world["shop"]) + "-typo"
+    result = a.cli("team", "allow", typo, check=False)
+    assert result.exit_code == 2
+    assert result.output == (f"carto: {typo}: no such folder (a project is a checkout's folder, or "
+                             "its key: host/owner/name)\n")
+    assert a.json("team", "allow")["projects"] == []
+    assert a.json("team", "allow", "git@github.com:Acme/Infra.git")["added"][0]["key"] == "github.com/acme/infra"

@@ -18,7 +18,8 @@ Examples:
 \b
 A project is named across machines by its git remote, normalised (host/owner/name, lower case,
 no user, port or .git). Its rows written before it was allowed are sent by the next push.
-Exit codes: 0 ok, 1 no team set up, 2 a PATH outside a repository with a remote.""")
+Exit codes: 0 ok, 1 no team set up, 2 a PATH that does not exist or is outside a repository
+with a remote.""")
 @click.argument("projects", nargs=-1, metavar="[PATH|KEY]...")
 @click.option("--remove", is_flag=True, help="Remove these projects from the list instead.")
 @json_option
@@ -42,6 +43,10 @@ def allow(projects, remove, as_json) -> None:
             if found is None:
                 usage_error(f"{spec} is not in a git repository with a remote: a project is named "
                             "across machines by its remote (or give its key: host/owner/name)")
+        elif spec.startswith(("/", "./", "../", "~")):
+            # A path (the shell expanded ~): a typo would otherwise become a key no remote has.
+            usage_error(f"{spec}: no such folder (a project is a checkout's folder, or its key: "
+                        "host/owner/name)")
         elif "/" in spec:
             key = normalise_remote(spec)
             found = ProjectKey(key, key.rsplit("/", 1)[-1], "")
