@@ -689,3 +689,20 @@ def test_report_intents_with_no_prompt_says_so_without_a_table_of_zeros():
     assert done.output.splitlines() == [
         "Prompt intents: 0 classified prompts (prompts, turns)",
         "(no prompts in scope: backfill with `carto ingest claude` or `carto ingest codex`)"], done.output
+
+
+def test_standup_does_not_count_a_trust_map_applied_at_the_terminal_as_unattributed():
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    stamp = format_timestamp(utcnow() - timedelta(minutes=10))
+    append_rows(home.log("changelog"), [
+        {**_row(f"evt-stt00000000{i}", ONE, "Ran: curl https://api.stripe.com/v1/charges", project="app"),
+         "timestamp": stamp} for i in range(3)])
+    settings = Path(os.environ["HOME"]) / "settings.json"
+    settings.write_text("{}")
+    assert _carto("trustmap", "--apply", "--min", "1", "--settings", str(settings)).exit_code == 0
+    done = _carto("standup", "--no-git")
+    assert done.exit_code == 0 and "NOT COUNTED" not in done.output, done.output

@@ -29,7 +29,8 @@ import re
 #: Changelog rows no hook wrote (a lens's own, the desktop app's session metadata, which names
 #: the Claude Code session it ran): they do not make a session "hooked", nor is a session at
 #: work when one is written. Here, stdlib-only, for the SessionStart note on the hook path too.
-OWN_TYPES = frozenset({"milestone_session_wrapup", "milestone_decision_update", "desktop_session"})
+OWN_TYPES = frozenset({"milestone_session_wrapup", "milestone_decision_update", "milestone_trustmap_update",
+                       "desktop_session"})
 
 INPUT_CUT = 200
 MAX_TOOLS = 200
