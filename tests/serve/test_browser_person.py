@@ -331,3 +331,14 @@ def test_a_year_of_steady_work_has_dates_along_the_timeline(page, server):
             assert before[-1]["day"] <= mark["day"], (mark, before[-1])
         if after:
             assert mark["day"] <= after[0]["day"], (mark, after[0])
+
+
+def test_a_day_still_to_come_is_not_called_unfinished(page, server):
+    day = (utcnow() + timedelta(days=400)).strftime("%Y-%m-%d")
+    page.goto(server.url + f"#/day/{day}")
+    page.wait_for_selector("#day-title")
+    assert page.inner_text("#day-title") == f"Day {day} (UTC) · still to come"
+    today = utcnow().strftime("%Y-%m-%d")
+    page.goto(server.url + f"#/day/{today}")
+    page.wait_for_selector(f"#day-title:has-text('{today}')")
+    assert page.inner_text("#day-title") == f"Day {today} (UTC) · not over yet"

@@ -67,7 +67,7 @@ export async function viewDay(day) {
   const t = d.totals;
   const max = Math.max(1, ...d.hours);
   show(
-    el("h1", { id: "day-title", text: `Day ${d.day} (${d.tz_abbrev})${d.complete ? "" : " · not over yet"}` }),
+    el("h1", { id: "day-title", text: `Day ${d.day} (${d.tz_abbrev})${d.complete ? "" : Date.parse(d.start) > Date.parse(d.generated_at) ? " · still to come" : " · not over yet"}` }),
     el("p", { class: "stats", id: "day-stats", text: `${counted(t.events, "event")} · ${counted(t.sessions, "session")} · ${counted(t.projects, "project")} · ${counted(t.commits_logged, "commit")} (${t.commits_landed} landed, ${t.commits_unverified} unverified, ${t.commits_missing} missing) · ${counted(t.active_minutes, "active minute")}` }),
     el("figure", { class: "hours-figure" },
       el("div", { class: "hours", "aria-label": "Events by hour" }, ...d.hours.map((n, h) => {
