@@ -706,3 +706,17 @@ def test_standup_does_not_count_a_trust_map_applied_at_the_terminal_as_unattribu
     assert _carto("trustmap", "--apply", "--min", "1", "--settings", str(settings)).exit_code == 0
     done = _carto("standup", "--no-git")
     assert done.exit_code == 0 and "NOT COUNTED" not in done.output, done.output
+
+
+def test_memory_says_a_preference_repeated_with_a_please_once():
+    home = _home()
+    append_rows(home.log("prompts"), [
+        {"event_id": f"evt-pre00000000{i}", "timestamp": f"2026-03-02T10:0{i}:00Z", "type": "prompt",
+         "provider": "claude", "summary": text, "project": "app", "session_id": ONE}
+        for i, text in enumerate(["Always use Decimal for money, never floats",
+                                  "please always use Decimal for money; never floats!"])])
+    done = _carto("memory", "--project", "app")
+    assert done.exit_code == 0, done.output
+    lines = [line for line in done.output.splitlines() if "Decimal" in line]
+    assert len(lines) == 1 and "(2 prompts)" in lines[0], done.output
+    assert "evt-pre000000000" in lines[0] and "evt-pre000000001" in lines[0], lines

@@ -101,6 +101,14 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
+#: Words that make a request polite, not different: "please always use X" is "always use X".
+_FILLERS = frozenset({"please", "pls", "plz", "kindly", "just"})
+
+
+def _preference_key(sentence: str) -> str:
+    return " ".join(word for word in _norm(sentence).split() if word not in _FILLERS)
+
+
 def _day(ts: float) -> str:
     import time
 
@@ -325,7 +333,7 @@ def _preferences(home, project: str, memory: Memory) -> None:
             if len(sentence) < 12 or len(sentence) > 240 or sentence.endswith("?") \
                     or not _PREFERENCE.search(sentence):
                 continue
-            key = _norm(sentence)
+            key = _preference_key(sentence)
             item = found.get(key)
             ts = _ts(event)
             if item is None:
