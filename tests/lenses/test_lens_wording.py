@@ -720,3 +720,18 @@ def test_memory_says_a_preference_repeated_with_a_please_once():
     lines = [line for line in done.output.splitlines() if "Decimal" in line]
     assert len(lines) == 1 and "(2 prompts)" in lines[0], done.output
     assert "evt-pre000000000" in lines[0] and "evt-pre000000001" in lines[0], lines
+
+
+def test_a_session_whose_only_row_in_the_window_is_its_wrapup_is_not_live():
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    append_rows(home.log("changelog"), [
+        {**_row("evt-wol000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+         "timestamp": format_timestamp(utcnow() - timedelta(hours=7))}])
+    assert _carto("wrapup", "--session", ONE[:8]).exit_code == 0  # now, inside the 6h window
+    done = _carto("standup", "--no-git")
+    lines = done.output.splitlines()
+    assert not any(line.startswith(f"● {ONE[:8]}") for line in lines), done.output

@@ -211,7 +211,7 @@ def _unhooked_commits(rows: list[Event]) -> list[Event]:
 def session_facts(session_id: str, events) -> SessionFacts:
     """The facts of one session from its events (every log's rows of it, each event once; rows
     of other sessions are ignored, so a caller may pass a superset)."""
-    from carto_core.lenses.turnwork import hooked_sessions, with_turn_work
+    from carto_core.lenses.turnwork import hooked_sessions, is_own_row, with_turn_work
 
     unique: dict[str, Event] = {}
     for event in events:
@@ -237,8 +237,6 @@ def session_facts(session_id: str, events) -> SessionFacts:
                           ("", 0))[0]
     # A wrapup or decision update written after the session is about it, not work in it: the
     # span is its work's (a session of nothing else keeps theirs).
-    from carto_core.lenses.turnwork import is_own_row
-
     dated = ([e.timestamp for e in work if e.timestamp is not None and not is_own_row(e)]
              or [e.timestamp for e in work if e.timestamp is not None])
     if dated:

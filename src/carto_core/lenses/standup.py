@@ -304,7 +304,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
         if not (isinstance(event.row, dict) and event.row.get("derived_from")):
             entry["rows"].append(event)
         # a wrapup written just now is no sign the session is at work
-        if not is_own_row(event) or entry["last"] is None:
+        if not is_own_row(event):
             entry["last"] = max(entry["last"] or event.timestamp, event.timestamp)
         if event.provider and entry["provider"] == "unknown":
             entry["provider"] = event.provider
@@ -339,7 +339,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
         facts = session_facts(sid, held.get(sid) or entry["rows"])
         if facts.ended is None:
             continue
-        last = max(facts.ended, entry["last"])
+        last = max(facts.ended, entry["last"]) if entry["last"] else facts.ended
         roster.append({
             "id": sid,
             "short": shorts[sid],
