@@ -216,3 +216,29 @@ def test_forgetting_and_backing_up_keep_the_state_folder_one_level_deep(full_hom
     invoke("backup", "--dir", tmp_path / "backups")
     assert not (home.state / ".carto").exists()
     assert json.loads((home.state / "generations.json").read_text())["search-calls.jsonl"] >= 1
+
+
+def test_a_forget_that_matches_nothing_says_so_and_claims_nothing_patched(tmp_path):
+    from carto_core.logio.home import current_home
+    from tests.control.conftest import light_home
+
+    light_home(current_home().root)  # vectors, an index and a facts cache to claim patched
+    dry = invoke("forget", "--event", "evt-nosuch", ok=(3,))
+    assert dry.output == "0 events, 0 rows would be forgotten (dry run: nothing written)\n"
+    written = invoke("forget", "--event", "evt-nosuch", "--write", ok=(3,))
+    assert written.output == "nothing matched: nothing was forgotten\n"
+
+
+def test_a_text_only_a_search_query_held_is_found_and_forgotten(tmp_path):
+    from carto_core.logio.home import current_home
+    from tests.control.conftest import light_home
+
+    home = light_home(current_home().root)
+    invoke("search", "hunter2 zebrastripe", ok=(0, 3))
+    calls = home.state / "search-calls.jsonl"
+    assert b"zebrastripe" in calls.read_bytes()
+    dry = invoke("forget", "--match", "zebrastripe")
+    assert dry.output.splitlines()[0] == "search-call log: 1 row"
+    written = invoke("forget", "--match", "zebrastripe", "--write")
+    assert written.output.splitlines()[0] == "search-call log: 1 row"
+    assert files_holding(home.root, ["zebrastripe"]) == []

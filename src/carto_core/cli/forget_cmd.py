@@ -105,9 +105,13 @@ def _progress(as_json: bool):
 
 
 def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
-    found = document["events"] or document["rows"]
+    # A text only telemetry holds (a search query) is found too: those rows go.
+    found = document["events"] or document["rows"] or any(
+        n for group in ("telemetry", "state", "checkpoints") for n in (document.get(group) or {}).values())
     if as_json:
         emit_json(document)
+    elif not found and not resumed and not document["dry_run"]:
+        click.echo("nothing matched: nothing was forgotten")
     else:
         if document.get("resumed"):
             resumed_events = counted(document["resumed"]["events"], "event")
@@ -120,8 +124,8 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
             for name, n in (document.get(group) or {}).items():
                 if n:
                     click.echo(state_line(group, name, n))
-        derived = document.get("derived") or {}
-        for name, value in derived.items():
+        derived = document.get("derived") if document["events"] else {}
+        for name, value in (derived or {}).items():
             if value and value != {"outcome": "none"}:
                 click.echo(derived_line(name, value))
         memory = document.get("memory_files") or {}
@@ -129,7 +133,7 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
             for path in memory.get(kind, []):
                 click.echo(f"MEMORY.md section {kind}: {path}")
         team = document.get("team") or {}
-        if team.get("outcome") not in (None, "none"):
+        if team.get("outcome") not in (None, "none") and (document["events"] or team["outcome"] != "not sent"):
             click.echo(f"team server: {team_line(team)}")
         if resumed:
             click.echo(f"finished the interrupted forget: {counted(document['events'], 'event')}")

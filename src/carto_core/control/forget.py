@@ -603,16 +603,22 @@ def _carry_out(home: Home, plan: Plan, progress: Progress | None, *, resumed: bo
     out["checkpoints"] = _checkpoints(home, plan, write=True)
     _reach("checkpoints")
     derived: dict = {}
+    # The derived stores hold events alone: without a forgotten event there is nothing to
+    # patch in them (a search query's text is telemetry, taken out above).
     step("keyword index")
-    derived["keyword_index"] = stores.patch_keyword_index(home, plan.ids)
+    if plan.ids:
+        derived["keyword_index"] = stores.patch_keyword_index(home, plan.ids)
     _reach("index")
     step("facts")
-    derived["facts"] = stores.patch_facts(home, plan.ids)
+    if plan.ids:
+        derived["facts"] = stores.patch_facts(home, plan.ids)
     _reach("facts")
     step("vectors")
-    derived["vectors"] = stores.delete_vectors(home, plan.ids)
+    if plan.ids:
+        derived["vectors"] = stores.delete_vectors(home, plan.ids)
     _reach("vectors")
-    derived["profile"] = stores.rewrite_profile(home)
+    if plan.ids:
+        derived["profile"] = stores.rewrite_profile(home)
     _reach("profile")
     out["derived"] = derived
     step("memory files")
