@@ -342,3 +342,24 @@ def test_a_day_still_to_come_is_not_called_unfinished(page, server):
     page.goto(server.url + f"#/day/{today}")
     page.wait_for_selector(f"#day-title:has-text('{today}')")
     assert page.inner_text("#day-title") == f"Day {today} (UTC) · not over yet"
+
+
+def test_a_rewritten_log_is_announced_as_a_change_not_as_new_events(page, server):
+    """`carto forget` rewrites a log without the forgotten rows: the stream says `reload`. The
+    indicator said '1 new' for it, as if something had been added."""
+    log = server.home.log("prompts")
+    append_rows(log, [{"event_id": "evt-forget-me", "timestamp": format_timestamp(utcnow()),
+                       "type": "prompt", "summary": "a prompt to forget", "project": "webshop",
+                       "session_id": "forget-session", "provider": "claude"}])
+    page.goto(server.url + "#/search?q=forget")
+    page.wait_for_selector("#search-stats:has-text('1 of 1 result')")
+    page.wait_for_selector("#live:text-is('● live')")
+    kept = [line for line in log.read_text().splitlines(True) if "evt-forget-me" not in line]
+    rewritten = log.with_name(log.name + ".tmp")
+    rewritten.write_text("".join(kept))
+    rewritten.replace(log)
+    page.wait_for_selector("#live button")
+    live = page.inner_text("#live")
+    assert "the home changed" in live and "new" not in live, live
+    page.click("#live button")
+    page.wait_for_selector("#search-stats:has-text('0 of 0 results')")

@@ -85,17 +85,20 @@ document.addEventListener("keydown", (event) => {
 
 function follow() {
   const live = document.getElementById("live");
-  let fresh = 0;
+  // What the stream said since the view was drawn: events added, events rewritten in place (an
+  // open turn growing), and whether a log was rewritten (`carto forget`, a repair): then rows
+  // may be gone, which a count of new events would misstate.
+  let fresh = 0, updated = 0, changed = false;
   const source = new EventSource("/api/stream");
   const render = () => {
-    live.replaceChildren(`● live${fresh ? ` · ${fresh} new` : ""}`);
-    if (fresh) live.append(" ", el("button", { type: "button", text: "refresh view", onclick: () => { fresh = 0; render(); route(); } }));
+    const parts = [fresh ? `${fresh} new` : "", updated ? `${updated} updated` : "", changed ? "the home changed" : ""].filter(Boolean);
+    live.replaceChildren(["● live", ...parts].join(" · "));
+    if (parts.length) live.append(" ", el("button", { type: "button", text: "refresh view", onclick: () => { fresh = 0; updated = 0; changed = false; render(); route(); } }));
   };
   source.onopen = render;
-  const arrived = () => { fresh += 1; render(); recount(); };
-  source.onmessage = arrived;
-  source.addEventListener("reload", arrived);
-  source.addEventListener("update", arrived);
+  source.onmessage = () => { fresh += 1; render(); recount(); };
+  source.addEventListener("update", () => { updated += 1; render(); recount(); });
+  source.addEventListener("reload", () => { changed = true; render(); recount(); });
   source.onerror = () => { live.replaceChildren("○ offline (retrying)"); };
 }
 
