@@ -735,3 +735,32 @@ def test_a_session_whose_only_row_in_the_window_is_its_wrapup_is_not_live():
     done = _carto("standup", "--no-git")
     lines = done.output.splitlines()
     assert not any(line.startswith(f"● {ONE[:8]}") for line in lines), done.output
+
+
+def test_profile_out_a_folder_is_refused_naming_it_and_leaves_no_temporary_file(tmp_path):
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-pro000000001", ONE, "Ran: make test")])
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    done = _carto("profile", "--out", str(folder))
+    assert done.exit_code == 2, done.output
+    assert f"--out {folder} is a folder" in done.output and ".tmp" not in done.output, done.output
+    assert not list(tmp_path.glob("*.tmp")), list(tmp_path.iterdir())
+
+
+def test_write_profile_removes_its_temporary_file_when_the_rename_fails(tmp_path, monkeypatch):
+    import pytest
+
+    from carto_core.lenses import profile
+
+    home = _home()
+    target = tmp_path / "p.md"
+
+    def refuse(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(profile.os, "replace", refuse)
+    with pytest.raises(OSError) as raised:
+        profile.write_profile(home, {"path": str(target), "markdown": "# p\n"})
+    assert raised.value.filename == str(target), raised.value
+    assert not list(tmp_path.iterdir()), list(tmp_path.iterdir())

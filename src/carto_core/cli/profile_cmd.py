@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from carto_core.util.output import emit_json, json_option, when_value
@@ -30,6 +32,10 @@ def profile(budget, window, no_write, out, as_json) -> None:
     from carto_core.lenses.profile import build_profile, write_profile
 
     when_value(window, "--window")  # exit 2 for a window that does not read
+    if out and os.path.isdir(os.path.expanduser(out)):
+        from carto_core.util.output import usage_error
+
+        usage_error(f"--out {out} is a folder: give the path of a file (profile.md in it, say)")
     home = current_home()
     doc = build_profile(home, window=window, budget=budget)
     if not home.root.is_dir():

@@ -216,7 +216,15 @@ def write_profile(home, document: dict, out: str | None = None) -> str:
     path = out or document["path"]
     make_dirs(os.path.dirname(path) or ".")
     temporary = f"{path}.{os.getpid()}.tmp"
-    with open_private(temporary, "w", encoding="utf-8") as handle:
-        handle.write(document["markdown"])
-    os.replace(temporary, path)
+    try:
+        with open_private(temporary, "w", encoding="utf-8") as handle:
+            handle.write(document["markdown"])
+        os.replace(temporary, path)
+    except OSError as exc:
+        # the temporary name is ours, not the person's: say the file they asked for
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise OSError(exc.errno, exc.strerror, path) from exc
     return path
