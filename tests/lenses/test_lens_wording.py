@@ -764,3 +764,11 @@ def test_write_profile_removes_its_temporary_file_when_the_rename_fails(tmp_path
         profile.write_profile(home, {"path": str(target), "markdown": "# p\n"})
     assert raised.value.filename == str(target), raised.value
     assert not list(tmp_path.iterdir()), list(tmp_path.iterdir())
+
+
+def test_trustmap_apply_to_settings_it_cannot_read_says_why_in_words(tmp_path):
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-tsr000000001", ONE, "Ran: curl https://api.stripe.com/v1/x")])
+    done = _carto("trustmap", "--apply", "--min", "1", "--settings", str(tmp_path))
+    assert done.exit_code == 4, done.output
+    assert done.output.strip() == f"carto: {tmp_path} cannot be read (Is a directory)", done.output

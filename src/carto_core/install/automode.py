@@ -63,8 +63,10 @@ def read_settings(path: Path) -> tuple[str, dict]:
         text = path.read_text("utf-8")
     except FileNotFoundError:
         return "", {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsRefused(f"{path} cannot be read: {exc}") from None
+    except OSError as exc:
+        raise SettingsRefused(f"{path} cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise SettingsRefused(f"{path} cannot be read (not UTF-8 text)") from None
     try:
         value = json.loads(text) if text.strip() else {}
     except ValueError as exc:
