@@ -772,3 +772,16 @@ def test_trustmap_apply_to_settings_it_cannot_read_says_why_in_words(tmp_path):
     done = _carto("trustmap", "--apply", "--min", "1", "--settings", str(tmp_path))
     assert done.exit_code == 4, done.output
     assert done.output.strip() == f"carto: {tmp_path} cannot be read (Is a directory)", done.output
+
+
+def test_memory_write_into_a_file_that_is_not_text_says_so_in_words(tmp_path):
+    home = _home()
+    append_rows(home.log("prompts"), [{"event_id": "evt-mbt000000001", "timestamp": "2026-03-02T10:00:00Z",
+                                       "type": "prompt", "provider": "claude", "project": "app", "session_id": ONE,
+                                       "summary": "Always use Decimal for money, never floats"}])
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"\xff\xfe notes")
+    done = _carto("memory", "--project", "app", "--write", "--file", str(target))
+    assert done.exit_code == 1, done.output
+    assert done.output.strip() == f"carto: cannot read {target}: it is not UTF-8 text; nothing was written", done.output
+    assert target.read_bytes() == b"\xff\xfe notes"

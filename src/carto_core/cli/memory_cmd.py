@@ -143,8 +143,10 @@ def memory(project, print_only, write, file_path, as_json) -> None:
         _project_root(home, name, from_cwd=project is None))
     try:
         existing = target.read_text("utf-8") if target.exists() else ""
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {target}: {exc}")
+    except UnicodeDecodeError:
+        fail(f"cannot read {target}: it is not UTF-8 text; nothing was written")
+    except OSError as exc:
+        fail(f"cannot read {target}: {exc.strerror or exc}")
     from carto_core.lenses.memory import NoRoom, rewritten
 
     try:
