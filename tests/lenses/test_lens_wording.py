@@ -785,3 +785,16 @@ def test_memory_write_into_a_file_that_is_not_text_says_so_in_words(tmp_path):
     assert done.exit_code == 1, done.output
     assert done.output.strip() == f"carto: cannot read {target}: it is not UTF-8 text; nothing was written", done.output
     assert target.read_bytes() == b"\xff\xfe notes"
+
+
+def test_facts_cursor_file_that_is_not_text_is_refused_in_one_line(tmp_path):
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-cur000000001", ONE, "Ran: make test")])
+    cursor = tmp_path / "pulse.cursor"
+    cursor.write_bytes(b"\xff\xfe\x00")
+    for verb in ("delta", "pulse"):
+        done = _carto("facts", verb, "--cursor-file", str(cursor))
+        assert done.exit_code == 2, (verb, done.output)
+        assert "Traceback" not in done.output and len(done.output.strip().splitlines()) == 1, (verb, done.output)
+        assert str(cursor) in done.output and "not a facts cursor" in done.output, (verb, done.output)
+    assert cursor.read_bytes() == b"\xff\xfe\x00"

@@ -26,8 +26,11 @@ def _read_cursor_file(path: str) -> str:
         text = open(path, encoding="utf-8").read().strip()
     except FileNotFoundError:
         return ""
+    except UnicodeDecodeError:
+        fail(f"cursor file {path} is not a facts cursor (not text): give the file a delta or pulse "
+             "wrote, or a missing one for a new baseline", 2)
     except OSError as exc:
-        fail(f"cannot read cursor file {path}: {exc}")
+        fail(f"cannot read cursor file {path}: {exc.strerror or exc}")
     if text.startswith("{"):
         try:
             return str(json.loads(text).get("cursor") or "")
