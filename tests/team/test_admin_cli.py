@@ -96,3 +96,32 @@ def test_revoking_a_project_from_a_member_granted_every_project_says_why_nothing
     nobody = admin.cli("team", "admin", "revoke", "zed", env=env, check=False)
     assert nobody.exit_code == 3
     assert nobody.output == "0 grants of zed removed from team acme\ncarto: zed holds no grant on team acme\n"
+
+
+def test_an_administrator_without_a_home_removes_a_revoked_members_rows(tmp_path, pg_db):
+    """docs/team.md: revoke the person, then remove their rows; the administrator's machine
+    need not record anything of its own."""
+    from teamkit import activity, make_repo, make_team, server_rows
+
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    members = make_team(pg_db)
+    bob = Machine(tmp_path / "b", "bob-box")
+    bob.write_all(activity("s-bob", shop, start=20))
+    bob.join(members["bob"][1], "acme", shop)
+    assert bob.json("team", "push")["inserted"] == 6
+    role = members["bob"][0]
+    admin = Machine(tmp_path / "o", "admin-box")
+    admin.home.root.rmdir()  # an administrator's box: no carto home
+    env = {"CARTO_TEAM_ADMIN_URL": pg_db.url()}
+    admin.cli("team", "admin", "revoke", role, env=env)
+    told = bob.cli("team", "forget", "--project", "github.com/acme/shop", "--yes", check=False).output
+    fix = told.split("`")[1]
+    assert fix == f"carto team admin forget {role} --team acme"
+    kept = admin.cli(*fix.split()[1:], env=env, input="n\n", check=False)
+    assert kept.exit_code == 1 and kept.output.startswith(f"remove every row of {role} from team acme? [y/N]: n")
+    assert len(server_rows(pg_db)) == 6
+    done = admin.cli(*fix.split()[1:], "--yes", env=env)
+    assert done.output == f"removed 6 rows of {role} from team acme\n"
+    assert server_rows(pg_db) == []
+    assert pg_db.sql("select action, removed from carto.audit where action = 'forget'") == [("forget", 6)]
+    assert not admin.home.root.exists()

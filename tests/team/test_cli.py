@@ -166,8 +166,8 @@ def test_a_revoked_member_is_told_so_with_the_command_that_lets_them_back(world,
     forgot = a.cli("team", "forget", "--project", "github.com/acme/shop", "--yes", check=False)
     assert forgot.exit_code == 1
     assert forgot.output == (f"carto: {role} is not a member of team acme any more: {role}'s rows there are "
-                             f"removed by the team's administrator (`carto team forget --user {role}` "
-                             "as the schema's owner)\n")
+                             f"removed by the team's administrator (`carto team admin forget {role} "
+                             "--team acme`)\n")
     assert len(server_rows(db)) == 6
     # The fix, run as printed.
     admin.cli(*fix.strip("`").split()[1:], env=env)

@@ -17,6 +17,7 @@ ADMIN_COMMANDS: dict[str, str] = {
     "grant": "carto_core.cli.team_admin_grant:grant",
     "revoke": "carto_core.cli.team_admin_revoke:revoke",
     "reindex": "carto_core.cli.team_admin_reindex:reindex",
+    "forget": "carto_core.cli.team_admin_forget:forget",
 }
 
 ADMIN_URL_VARIABLE = "CARTO_TEAM_ADMIN_URL"
@@ -42,6 +43,7 @@ def admin() -> None:
       carto team admin grant alice --password-stdin < alice.pw
       carto team admin grant bob --project github.com/acme/shop --read-only
       carto team admin revoke bob --project github.com/acme/shop
+      carto team admin forget bob                   remove bob's rows (after a revoke)
       carto team admin reindex                      the vector index, once the team is large
     \b
     The owner bypasses row-level security; members see what `grant` gives them. docs/team.md

@@ -34,8 +34,7 @@ def forget(conn, team: str, *, user: str | None = None, project: str | None = No
         # Row-level security keeps a login the team no longer lists from writing its audit
         # entry, so nothing could be removed: the owner does it.
         raise TeamDenied(f"{me} is not a member of team {team} any more: {me}'s rows there are removed "
-                         f"by the team's administrator (`carto team forget --user {me}` as the "
-                         "schema's owner)")
+                         f"by the team's administrator (`carto team admin forget {me} --team {team}`)")
     if user and user != me and not owner:
         raise TeamDenied(f"only {user} or the schema's owner can remove {user}'s rows "
                          f"(you are {me}): ask the team's administrator")

@@ -1,0 +1,63 @@
+"""`carto team admin forget ROLE`: remove a person's rows from the team server, as its owner."""
+
+from __future__ import annotations
+
+import click
+
+from carto_core.util.output import emit_json, json_option
+from carto_core.util.terminal import counted
+
+
+@click.command(epilog="""\b
+Examples:
+  carto team admin forget bob                                   every row bob pushed
+  carto team admin forget bob --project github.com/acme/shop    bob's rows of one project
+  carto team admin forget bob --yes                             no question asked
+\b
+Run by the team's administrator (the schema's owner, through --url or $CARTO_TEAM_ADMIN_URL;
+no carto home is needed), typically after `carto team admin revoke ROLE`: a member revoked can
+no longer remove their own rows. The removal is audited on the server (who, what, how many).
+Exit codes: 0 removed, 1 refused or failed, 3 nothing matched, 75 the server is unreachable.""")
+@click.argument("role")
+@click.option("--project", default=None, metavar="KEY", help="Only this project's rows (its key or its name).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
+@click.option("--team", "team_name", default=None, help="The team (default: this home's, else the server's only team).")
+@json_option
+def forget(role, project, yes, url, team_name, as_json) -> None:
+    """Remove ROLE's rows (or those of one project) from the team server."""
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
+    from carto_core.cli.team_cmd import team_fail
+    from carto_core.team.connect import TeamDenied, TeamError, classify
+    from carto_core.team.forget import forget as run_forget
+    from carto_core.team.forget import is_owner
+    from carto_core.team.settings import default_machine
+    from carto_core.util.exitcodes import ExitCode
+
+    target, team_name = admin_target(url, team_name)
+    conn = admin_connect(target, as_json, team_name=team_name)
+    what = f"{role}" + (f" of project {project}" if project else "")
+    try:
+        team_name = admin_team(conn, team_name)
+        if not is_owner(conn):
+            conn.rollback()
+            raise TeamDenied(f"{conn.info.user} does not own carto's schema: `carto team admin forget` "
+                             "runs as the owner (--url or CARTO_TEAM_ADMIN_URL)")
+        conn.rollback()
+        if not yes and not as_json:
+            click.confirm(f"remove every row of {what} from team {team_name}?", abort=True, err=True)
+        document = run_forget(conn, team_name, user=role, project=project, machine=default_machine())
+    except TeamError as exc:
+        team_fail(exc, as_json)
+    except click.Abort:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        team_fail(classify(exc, target), as_json)
+    finally:
+        conn.close()
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(f"removed {counted(document['removed'], 'row')} of {what} from team {team_name}")
+    if not document["removed"]:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
