@@ -798,3 +798,21 @@ def test_facts_cursor_file_that_is_not_text_is_refused_in_one_line(tmp_path):
         assert "Traceback" not in done.output and len(done.output.strip().splitlines()) == 1, (verb, done.output)
         assert str(cursor) in done.output and "not a facts cursor" in done.output, (verb, done.output)
     assert cursor.read_bytes() == b"\xff\xfe\x00"
+
+
+def test_digest_day_at_the_edges_of_the_calendar_is_refused_in_one_line():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-cal000000001", ONE, "Ran: make test")])
+    for day in ("0001-01-01", "9999-12-31"):
+        done = _carto("digest", "day", day, "--no-git")
+        assert done.exit_code == 2, (day, done.output)
+        assert "Traceback" not in done.output and len(done.output.strip().splitlines()) == 1, (day, done.output)
+        assert day in done.output, done.output
+
+
+def test_report_abandonment_refuses_a_window_that_is_not_a_number_of_minutes():
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-abw000000001", ONE, "Ran: make test")])
+    for window in ("nan", "inf", "-1"):
+        done = _carto("report", "abandonment", "--window", window)
+        assert done.exit_code == 2 and "--window" in done.output, (window, done.output)

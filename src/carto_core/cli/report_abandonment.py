@@ -45,7 +45,7 @@ def abandonment(since, before, purpose, window, as_json):
     from carto_core.logio.home import current_home
     from carto_core.lenses.abandonment import abandonment_report
 
-    if window <= 0:
+    if not 0 < window < float("inf"):  # nan fails both comparisons
         usage_error("--window must be a positive number of minutes")
     document = abandonment_report(current_home(), since=when(since, "--since"),
                                   before=when(before, "--before"), purpose=purpose,

@@ -287,8 +287,13 @@ def day_bounds(day: str, now: datetime | None = None) -> tuple[datetime, datetim
         except ValueError:
             raise DigestError(f"cannot read day {day!r}; use today, yesterday or YYYY-MM-DD",
                               usage=True) from None
-    start = datetime(date.year, date.month, date.day).astimezone()
-    end = (datetime(date.year, date.month, date.day) + timedelta(days=1)).astimezone()
+    try:
+        start = datetime(date.year, date.month, date.day).astimezone()
+        end = (datetime(date.year, date.month, date.day) + timedelta(days=1)).astimezone()
+    except (ValueError, OverflowError):
+        # a day at the calendar's edge has no local midnight on both sides of it
+        raise DigestError(f"cannot read day {day!r}: it lies at the edge of the calendar; give a day "
+                          "between 0002-01-01 and 9998-12-31", usage=True) from None
     return start, end, date.isoformat()
 
 
