@@ -130,6 +130,10 @@ def test_backups_rotate_and_never_go_inside_the_home(home, tmp_path):
     assert len(list((tmp_path / "b").glob("carto-backup-*"))) == 2
     inside = invoke("backup", "--dir", home.root / "backups", ok=(1,))
     assert "inside the home" in inside.output
+    # Through a link to a folder of the home: still inside it.
+    (tmp_path / "link").symlink_to(home.state)
+    linked = invoke("backup", "--dir", tmp_path / "link" / "b", ok=(1,))
+    assert "inside the home" in linked.output and not (home.state / "b").exists()
 
 
 def _append_forever(root: str, writer: int, acked, stop) -> None:

@@ -91,8 +91,9 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
 
 
 def _inside(path: Path, root: Path) -> bool:
+    # Links resolved: a folder reached through one can still be the home's.
     try:
-        Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
         return True
     except ValueError:
         return False
