@@ -816,3 +816,35 @@ def test_report_abandonment_refuses_a_window_that_is_not_a_number_of_minutes():
     for window in ("nan", "inf", "-1"):
         done = _carto("report", "abandonment", "--window", window)
         assert done.exit_code == 2 and "--window" in done.output, (window, done.output)
+
+
+def test_handoff_reads_a_wrapup_whose_decisions_are_one_string_as_one_decision():
+    """A wrapup row an older writer left with `decisions: "..."` came out one letter a line."""
+    home = _home()
+    append_rows(home.log("changelog"), [_row("evt-hws000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit")])
+    append_rows(home.log("milestones"), [{
+        "event_id": "evt-hws000000002", "timestamp": "2026-03-02T10:00:05Z", "milestone": "session_wrapup",
+        "provider": "claude", "session_id": ONE, "project": LONG_PROJECT, "description": "older wrapup",
+        "decisions": "keep prices in cents", "unresolved": "coupon stacking", "key_insight": ""}])
+    done = _carto("handoff", ONE[:8])
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert "- keep prices in cents  [evt-hws000000002]" in lines, done.output
+    assert "- coupon stacking  [evt-hws000000002]" in lines, done.output
+    assert not [line for line in lines if re.fullmatch(r"- \S?  \[evt-hws000000002\]", line)], done.output
+
+
+def test_the_start_note_reads_a_wrapups_single_string_thread_as_one_thread():
+    from carto_core.lenses.start_note import start_note
+
+    home = _home()
+    repo = Path(os.environ["HOME"]) / "shop"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    append_rows(home.log("milestones"), [{
+        "event_id": "evt-sns000000001", "timestamp": "2026-03-02T10:00:05Z", "milestone": "session_wrapup",
+        "provider": "claude", "session_id": ONE, "project": "shop", "description": "older wrapup",
+        "decisions": [], "unresolved": "coupon stacking", "key_insight": ""}])
+    note = start_note(home, TWO, str(repo), env={"CARTO_START_NOTE": "1"})
+    assert note is not None and "  unresolved: coupon stacking" in note.splitlines(), note
+    assert "  unresolved: c" not in note.splitlines(), note

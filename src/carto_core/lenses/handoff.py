@@ -64,12 +64,11 @@ def session_handoff(home, session_id: str, *, max_chars: int = DEFAULT_MAX_CHARS
     wrapups = [e for e in facts.rows if isinstance(e.row, dict) and e.row.get("milestone") == "session_wrapup"]
     for wrapup in reversed(wrapups):
         stamp = format_timestamp(wrapup.timestamp) if wrapup.timestamp else None
-        for text in wrapup.row.get("decisions") or ():
-            if isinstance(text, str) and not any(d["text"] == text for d in decisions):
+        for text in _statements(wrapup.row.get("decisions")):
+            if not any(d["text"] == text for d in decisions):
                 decisions.append({"text": text, "kind": "wrapup", "event_id": wrapup.event_id, "timestamp": stamp})
-        for text in wrapup.row.get("unresolved") or ():
-            if isinstance(text, str):
-                open_threads.append({"text": text, "kind": "wrapup", "event_id": wrapup.event_id, "timestamp": stamp})
+        for text in _statements(wrapup.row.get("unresolved")):
+            open_threads.append({"text": text, "kind": "wrapup", "event_id": wrapup.event_id, "timestamp": stamp})
     for path, event in uncommitted_edits([e for e in facts.work if not is_own_row(e)]):
         stamp = format_timestamp(event.timestamp) if event.timestamp else None
         if _stated(open_threads, path, stamp):
@@ -163,6 +162,15 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
         "files": _cited_files(engine, scope, found["busiest_files"]),
     }
     return bound(document, max_chars)
+
+
+def _statements(value) -> list[str]:
+    """A wrapup's decisions or threads: a list of strings, or one string an older writer left
+    (the decision ledger reads it as one statement too)."""
+    from carto_core.model.decisions import is_empty
+
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [item for item in items if isinstance(item, str) and not is_empty(item)]
 
 
 def _stated(threads: list[dict], path: str, stamp: str | None) -> bool:

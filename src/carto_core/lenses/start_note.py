@@ -160,7 +160,10 @@ def _open_threads(home, wrapup: dict) -> list[str]:
     rejected or superseded since (`carto_core.model.decisions`)."""
     from carto_core.model import decisions
 
-    threads = [str(x) for x in (wrapup.get("unresolved") or []) if not decisions.is_empty(x)]
+    given = wrapup.get("unresolved")
+    # one string (an older writer's) is one thread, as the decision ledger reads it
+    given = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+    threads = [str(x) for x in given if not decisions.is_empty(x)]
     if not threads:
         return []
     ledger = decisions.load(home)
