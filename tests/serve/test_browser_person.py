@@ -363,3 +363,17 @@ def test_a_rewritten_log_is_announced_as_a_change_not_as_new_events(page, server
     assert "the home changed" in live and "new" not in live, live
     page.click("#live button")
     page.wait_for_selector("#search-stats:has-text('0 of 0 results')")
+
+
+@pytest.mark.parametrize("where", ["#session-turns li", "#session-events td.summary"])
+def test_a_long_turn_on_its_session_page_shows_a_few_lines_until_asked(page, server, where):
+    """The session page printed a long turn whole twice: in its turns and in its events."""
+    page.goto(server.url + "#/session/zeppelin-session")
+    cell = page.locator(where).first
+    cell.wait_for()
+    text = cell.locator(".clamped")
+    line = float(text.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+    assert text.bounding_box()["height"] <= 4.5 * line, text.bounding_box()
+    cell.get_by_role("button", name="show all").click()
+    assert cell.locator(".turn-text, .event-text").inner_text().strip() == LONG_TEXT
+    assert cell.locator(".turn-text, .event-text").bounding_box()["height"] > 4.5 * line

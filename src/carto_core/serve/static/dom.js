@@ -80,6 +80,30 @@ export function teamNote(team) {
 // "1 event", "3 events": a count agrees with its noun (the CLI's `util.terminal.counted`).
 export const counted = (n, noun, plural = `${noun}s`) => `${n} ${Number(n) === 1 ? noun : plural}`;
 
+// A text that can run to thousands of characters (a turn: a pasted plan, a survey's report):
+// past LONG_TEXT it shows its first four lines, and a button shows all of it (and fewer again).
+// `unfoldShort(root)`, once the nodes are in the page, takes the button off a text that fits its
+// lines anyway (short lines, a wide window).
+const LONG_TEXT = 400;
+export function longText(text, cls = "summary") {
+  const box = el("div", { class: cls, text });
+  if (text.length <= LONG_TEXT) return box;
+  box.classList.add("clamped");
+  const more = `show all (${counted(text.length, "character")})`;
+  const toggle = el("button", { type: "button", class: "more", "aria-expanded": "false", text: more, onclick: () => {
+    const open = box.classList.toggle("clamped") === false;
+    toggle.setAttribute("aria-expanded", String(open));
+    toggle.textContent = open ? "show less" : more;
+  } });
+  return el("div", { class: "long-text" }, box, toggle);
+}
+
+export function unfoldShort(root) {
+  for (const box of root.querySelectorAll(".clamped")) {
+    if (box.scrollHeight <= box.clientHeight + 1) { box.classList.remove("clamped"); box.nextElementSibling.remove(); }
+  }
+}
+
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 // A session id as a person tells it apart: a UUID or hash by its first eight hex digits; any
 // other id (a transcript named by hand, an imported log) whole, or its first 23 characters

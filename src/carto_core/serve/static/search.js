@@ -1,6 +1,6 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
-import { api, byline, el, failure, fmtTime, query, safeHref, sessionHref, short, show, teamNote, teamOn, counted } from "./dom.js";
+import { api, byline, el, failure, fmtTime, longText, query, safeHref, sessionHref, short, show, teamNote, teamOn, unfoldShort, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 import { attachAutocomplete, coTerms } from "./terms.js";
 
@@ -98,7 +98,7 @@ function renderResults(container, data, current) {
         el("span", { text: hit.project || "no project" }),
         el("span", { text: hit.provider }),
         hit.machine ? el("span", { class: "byline", text: byline(hit) }) : null),
-      summaryBlock(hit.summary || ""),
+      longText(hit.summary || ""),
       el("div", { class: "meta" },
         hit.session_id ? el("a", { href: sessionHref(hit.session_id), class: "open-session", text: `session ${short(hit.session_id)}` }) : null,
         link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: link }) : null,
@@ -106,25 +106,7 @@ function renderResults(container, data, current) {
   }
   if (!data.results.length) list.append(nothingFound(data, current));
   container.replaceChildren(...[teamNote(data.team), stats].filter(Boolean), el("div", { class: "layout" }, facets, list));
-  // A long text that fits its lines anyway (short lines, a wide window) needs no button.
-  for (const box of list.querySelectorAll(".summary.clamped")) {
-    if (box.scrollHeight <= box.clientHeight + 1) { box.classList.remove("clamped"); box.nextElementSibling.remove(); }
-  }
-}
-
-// A result's text: a turn can hold thousands of characters (a pasted plan, a survey's report);
-// past LONG it shows its first lines, and a button shows all of it (and fewer again).
-const LONG = 400;
-function summaryBlock(text) {
-  const box = el("div", { class: "summary", text });
-  if (text.length <= LONG) return box;
-  box.classList.add("clamped");
-  const toggle = el("button", { type: "button", class: "more", "aria-expanded": "false", text: `show all (${counted(text.length, "character")})`, onclick: () => {
-    const open = box.classList.toggle("clamped") === false;
-    toggle.setAttribute("aria-expanded", String(open));
-    toggle.textContent = open ? "show less" : `show all (${counted(text.length, "character")})`;
-  } });
-  return el("div", {}, box, toggle);
+  unfoldShort(list);
 }
 
 // An empty page says why, as `carto search` does: the keyword ladders' reasons (no document

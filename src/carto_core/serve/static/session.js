@@ -1,6 +1,6 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
-import { api, el, failure, fmtTime, reviewHref, safeHref, short, show, counted } from "./dom.js";
+import { api, el, failure, fmtTime, longText, reviewHref, safeHref, short, show, unfoldShort, counted } from "./dom.js";
 import { loadTree } from "./tree.js";
 
 const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
@@ -39,7 +39,7 @@ export async function viewSession(sid) {
   const treeBox = el("section", { id: "session-tree", "aria-label": "Agent tree" });
   nodes.push(el("h2", { text: "Agent tree" }), treeBox);
   nodes.push(el("h2", { text: `Transcript turns (${data.turns.length})` }),
-    data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), t.summary)))
+    data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), longText(t.summary || "", "turn-text"))))
       : el("p", { class: "muted", text: "No turns indexed for this session." }));
   nodes.push(el("p", {}, el("a", { id: "open-analysis", href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "Transcript analysis: turns, compactions, tools, tokens, injected context →" })));
   nodes.push(el("button", { type: "button", id: "load-transcript", onclick: () => loadTranscript(s, transcriptBox), text: "Read the transcript" }), transcriptBox);
@@ -49,9 +49,10 @@ export async function viewSession(sid) {
       el("tbody", {}, ...data.events.map((e) => {
         const link = safeHref(e.url);
         return el("tr", {}, el("td", { text: fmtTime(e.timestamp) }), el("td", { text: e.type }), el("td", { text: e.sources.join("+") }),
-          el("td", { class: "summary" }, e.summary, link ? el("span", {}, " ", el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: "open" })) : null));
+          el("td", { class: "summary" }, longText(e.summary || "", "event-text"), link ? el("span", {}, " ", el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: "open" })) : null));
       }))));
   show(...nodes);
+  unfoldShort(document.getElementById("main"));
   document.getElementById("session-title").focus?.();
   await loadTree(s.session_id, treeBox, (node, box) => loadTranscript({ session_id: node.session_id, transcript_path: node.transcript_path }, box));
 }
