@@ -848,3 +848,14 @@ def test_the_start_note_reads_a_wrapups_single_string_thread_as_one_thread():
     note = start_note(home, TWO, str(repo), env={"CARTO_START_NOTE": "1"})
     assert note is not None and "  unresolved: coupon stacking" in note.splitlines(), note
     assert "  unresolved: c" not in note.splitlines(), note
+
+
+def test_report_intents_says_how_to_classify_the_prompts_it_could_not_count():
+    home = _home()
+    append_rows(home.log("prompts"), [{"event_id": "evt-ucl000000001", "timestamp": "2026-03-02T10:00:00Z",
+                                       "type": "prompt", "provider": "claude", "project": "app", "session_id": ONE,
+                                       "summary": "fix the rounding bug"}])
+    done = _carto("report", "intents")
+    lines = done.output.splitlines()
+    assert lines[0] == "Prompt intents: 0 classified prompts, 1 unclassified (prompts, turns)", done.output
+    assert lines[-1] == "(1 prompt written before carto classified prompts: carto repair intents --write classifies it)", done.output

@@ -69,3 +69,7 @@ def _print(document: dict) -> None:
             click.echo(f"      {sample['event_id']}  {text if len(text) <= SAMPLE_CHARS else text[:SAMPLE_CHARS - 1] + '…'}")
     if not document["prompts"]:
         click.echo("(no prompts in scope: backfill with `carto ingest claude` or `carto ingest codex`)")
+    elif document["unclassified"]:
+        n = document["unclassified"]
+        click.echo(f"({counted(n, 'prompt')} written before carto classified prompts: carto repair intents "
+                   f"--write classifies {'it' if n == 1 else 'them'})")
