@@ -126,6 +126,9 @@ def test_a_machine_cannot_overwrite_another_machines_ids(world, tmp_path, member
     assert server_rows(db, columns="event_id, machine, author, row") == before
     text = other.cli("team", "push", "--from-start").output
     assert "refused" in text
+    # The summary's counts add up to what was sent.
+    assert text.splitlines()[0] == ("sent 6 rows in 4 batches: 0 new, 0 revised, 0 already there, "
+                                    "6 refused; 2 changelog copies folded before sending")
 
 
 def test_a_project_allowed_later_is_caught_up(world):

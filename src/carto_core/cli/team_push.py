@@ -93,9 +93,15 @@ def _print(document: dict, quiet: bool) -> None:
             f" ({counted(document['not_allowed'], 'row')} of projects not allowed stayed here)"
             if document["not_allowed"] else ""))
     else:
-        click.echo(f"sent {counted(document['sent'], 'row')} in {counted(document['batches'], 'batch', 'batches')}: "
-                   f"{document['inserted']} new, {document['updated']} revised, "
-                   f"{document['unchanged']} already there, {counted(document['merged'], 'copy', 'copies')} folded")
+        # The parts add up to what was sent; the changelog copies folded here were never sent.
+        line = (f"sent {counted(document['sent'], 'row')} in {counted(document['batches'], 'batch', 'batches')}: "
+                f"{document['inserted']:,} new, {document['updated']:,} revised, "
+                f"{document['unchanged']:,} already there, {document['refused']:,} refused")
+        if document["merged"]:
+            line += f", {document['merged']:,} merged into their tool calls"
+        if document["folded"]:
+            line += f"; {counted(document['folded'], 'changelog copy', 'changelog copies')} folded before sending"
+        click.echo(line)
     if document["refused"]:
         click.echo(f"carto: {counted(document['refused'], 'row')} refused: their ids belong to another machine "
                    f"or person (e.g. {', '.join(document['refused_ids'][:3])})", err=True)
