@@ -859,3 +859,18 @@ def test_report_intents_says_how_to_classify_the_prompts_it_could_not_count():
     lines = done.output.splitlines()
     assert lines[0] == "Prompt intents: 0 classified prompts, 1 unclassified (prompts, turns)", done.output
     assert lines[-1] == "(1 prompt written before carto classified prompts: carto repair intents --write classifies it)", done.output
+
+
+def test_standup_says_an_unknown_provider_as_the_other_lenses_do():
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    home = _home()
+    row = {**_row("evt-unp000000001", ONE, "Ran: make test", project="app"),
+           "timestamp": format_timestamp(utcnow() - timedelta(minutes=5))}
+    row.pop("provider")
+    append_rows(home.log("changelog"), [row])
+    standup = _carto("standup", "--no-git").output.splitlines()
+    assert standup[1] == f"● {ONE[:8]}  ? app", standup
+    assert f" · ? · " in _carto("digest", "session", ONE[:8], "--no-git").output.splitlines()[0]

@@ -434,7 +434,8 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
     for s in doc["sessions"]:
         mark = "●" if s["live"] else "○"
         where = f"  [{s['author']} on {s['machine']}]" if s.get("machine") else ""
-        lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {s['provider']} "
+        provider = s["provider"] if s["provider"] not in ("", "unknown") else "?"
+        lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {provider} "
                      f"{' + '.join(s['projects']) or '-'}{where}")
         detail = f"    {duration(s['idle_ms'])} idle · {duration(s['span_ms'])} span · {counted(s['events'], 'event')}"
         detail += f" · {counted(len(s['commits']), 'commit')}" if s["commits"] else ""
