@@ -377,3 +377,16 @@ def test_a_long_turn_on_its_session_page_shows_a_few_lines_until_asked(page, ser
     cell.get_by_role("button", name="show all").click()
     assert cell.locator(".turn-text, .event-text").inner_text().strip() == LONG_TEXT
     assert cell.locator(".turn-text, .event-text").bounding_box()["height"] > 4.5 * line
+
+
+@pytest.mark.parametrize("address, select, shown", [
+    ("#/desk?days=0", "#desk-days", "1"), ("#/desk?days=abc", "#desk-days", "7"),
+    ("#/desk?days=99999", "#desk-days", "3650"), ("#/recall?days=-4", "#recall-days", "1")])
+def test_a_window_outside_the_bounds_is_clamped_not_a_dead_end(page, server, address, select, shown):
+    """A hand-typed window the API refuses left the desk and the recall page with an error and
+    no controls to choose another; they now take the nearest window, as the timeline does."""
+    page.goto(server.url + address)
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert page.locator(select).count() == 1, page.inner_text("main")
+    assert page.eval_on_selector(select, "s => s.value") == shown
+    assert page.locator("main .error").count() == 0

@@ -2,7 +2,7 @@
 // wrapup, open items), filters by window, project, agent and evidence; one day's digest; and a
 // bounded review of a file or a commit inside the session's repository.
 
-import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show, counted } from "./dom.js";
+import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show, windowDays, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
@@ -28,7 +28,7 @@ function sessionCard(s) {
 }
 
 export async function viewDesk(params) {
-  const state = { days: params.get("days") || "7", project: params.get("project") || "", provider: params.get("provider") || "", evidence: params.get("evidence") || "any", tag: params.get("tag") || "", topics: params.get("topics") || "" };
+  const state = { days: String(windowDays(params.get("days"), 7)), project: params.get("project") || "", provider: params.get("provider") || "", evidence: params.get("evidence") || "any", tag: params.get("tag") || "", topics: params.get("topics") || "" };
   const go = (patch) => { location.hash = `#/desk?${query({ ...state, ...patch })}`; };
   show(el("h1", { text: "Memory desk" }), el("p", { class: "muted", text: "Loading…" }));
   let data;

@@ -104,6 +104,14 @@ export function unfoldShort(root) {
   }
 }
 
+// A window in days from the address: the API's bounds (1..3650) taken as the nearest value, and
+// anything not a number as `fallback`, so that a hand-typed window draws the view (with its
+// controls) instead of a refusal.
+export function windowDays(value, fallback) {
+  const asked = Number.parseInt(value || "", 10);
+  return Number.isFinite(asked) ? Math.min(3650, Math.max(1, asked)) : fallback;
+}
+
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 // A session id as a person tells it apart: a UUID or hash by its first eight hex digits; any
 // other id (a transcript named by hand, an imported log) whole, or its first 23 characters

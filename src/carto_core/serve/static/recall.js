@@ -1,7 +1,7 @@
 // Recall telemetry: each search call with what the agent asked, what it got (ranked) and what it
 // used (an endorsing access) or only looked up (`--get`).
 
-import { api, choice, el, failure, fmtTime, query, sessionHref, short, show, counted } from "./dom.js";
+import { api, choice, el, failure, fmtTime, query, sessionHref, short, show, windowDays, counted } from "./dom.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [365, "last year"]];
 
@@ -24,7 +24,7 @@ function callCard(c) {
 }
 
 export async function viewRecall(params) {
-  const state = { days: params.get("days") || "30", session_id: params.get("session_id") || "", purpose: params.get("purpose") || "", q: params.get("q") || "" };
+  const state = { days: String(windowDays(params.get("days"), 30)), session_id: params.get("session_id") || "", purpose: params.get("purpose") || "", q: params.get("q") || "" };
   const go = (patch) => { location.hash = `#/recall?${query({ ...state, ...patch })}`; };
   show(el("h1", { text: "Recall telemetry" }), el("p", { class: "muted", text: "Loading…" }));
   let data;

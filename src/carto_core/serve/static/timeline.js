@@ -5,7 +5,7 @@
 // with how long they were), active periods share the width, and every burst is drawn at
 // least MIN_MARK pixels wide. Sessions that overlap in a lane go to sub-rows.
 
-import { api, choice, el, failure, fmtTime, sessionHref, short, show, span, svg, counted } from "./dom.js";
+import { api, choice, el, failure, fmtTime, sessionHref, short, show, span, svg, windowDays, counted } from "./dom.js";
 
 const DAY_PRESETS = [1, 7, 30, 90, 365];
 export const MIN_MARK = 8;
@@ -13,10 +13,7 @@ const BREAK = 22;
 const HOUR = 3600000;
 
 export async function viewTimeline(params) {
-  const asked = Number.parseInt(params.get("days") || "7", 10);
-  // The API's bounds (1..3650 days): a value outside them, or not a number, is clamped rather
-  // than sent to be refused.
-  const days = Number.isFinite(asked) ? Math.min(3650, Math.max(1, asked)) : 7;
+  const days = windowDays(params.get("days"), 7);
   const select = choice("days", "Window", (d) => `last ${d} day${Number(d) > 1 ? "s" : ""}`,
     DAY_PRESETS.map((d) => [d, `last ${d} day${d > 1 ? "s" : ""}`]), days,
     (value) => { location.hash = `#/timeline?days=${value}`; });
