@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from carto_core.util.lazyre import Lazy
-from carto_core.privacy.rules import KEY_COMPOUNDS, KEYWORDS, RULES
+from carto_core.privacy.rules import KEY_COMPOUNDS, KEYWORDS, RULES, SEP_SPACES
 
 MARKER = "[REDACTED:"
 _MARKER_SPAN = Lazy(r"\[REDACTED:[\w.-]+\]")
@@ -42,7 +42,8 @@ await async new yield typeof function lambda require import not and or return
 """.split())
 _PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
-    r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here)$",
+    r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here"
+    r"|[\w-]*(?:\.\.\.|…)|password|passwd|pass|pwd|secret|token)$",
     re.IGNORECASE,
 )
 _DOTTED_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
@@ -69,7 +70,7 @@ csrf xsrf page next prev previous continuation pagination cursor sort cancellati
 parser parse max min num total input output prompt completion cached cache reasoning bos eos pad
 unk sep cls mask special stop start end forgot reset show hide toggle has is no use with without
 require requires validate verify check sync count need needs idempotency dedup dedupe partition
-sort primary foreign public row object hash lookup map registry translation i18n unique composite
+sort primary foreign public publishable row object hash lookup map registry translation i18n unique composite
 natural surrogate shard routing group order list index dict entry item node sign
 """.split())
 _WEAK_KEYWORDS = ("pass", "pwd", "auth", "creds")
@@ -218,6 +219,13 @@ def _key_refused(keyword: str, keyword_start: int, key: str, key_start: int, tex
 _FORMAT_FIELD = Lazy(r"\{\d*\}|\{[a-z_]+\}|%[sdr]|%\(\w+\)")
 _IDENTIFIER = Lazy(r"^[A-Za-z_]\w*$")
 _SECRET_WORDS = ("pass", "pwd", "token", "secret", "key", "cred", "auth")
+_SETTING_NAME = Lazy(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+#: Words that follow a flag named in prose ("Using --password via the CLI is insecure"),
+#: never the flag's value.
+_PROSE_AFTER_FLAG = frozenset("""
+via is was are and or with to for from flag flags option options argument arguments parameter
+instead on in of when if only which that as because but not so then
+""".split())
 
 
 def _variable_name(value: str) -> bool:
@@ -241,6 +249,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         return True  # `password=password`, `self.token = token`
     if value.lower().startswith(("http://", "https://", "file://")):
         return True  # a URL's credentials are the URL rule's business
+    if _SETTING_NAME.match(value) and any(w in value.lower() for w in _SECRET_WORDS):
+        return True  # `SECRET_KEY_SETTING = "SECRET_KEY"`: a setting's name, not its value
     if not quoted:
         if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value):
             return True  # code: `token = get_token()`, `password=form.password.data`
@@ -291,7 +301,7 @@ def _check_keyed(match, text, *, flag: bool):
         return False  # `all_token_matches=matches`, `TOKEN_ENDS = TSPECIALS`: names, not secrets
     weak = keyword.lower() in _WEAK_KEYWORDS
     if flag:
-        if weak and not _secretish(value):
+        if (weak and not _secretish(value)) or value.lower() in _PROSE_AFTER_FLAG:
             return False
         return _assignment_kind(key)
     sep = match.group("sep")
@@ -321,6 +331,14 @@ def check_flag(match, text):
     if dashes not in (1, 2):
         return False
     return _check_keyed(match, text, flag=True)
+
+
+def check_told(match, text):
+    # a sentence's own punctuation ("is needed: --flag", "is required.") is not the value's
+    value = _group(match, text, "secret").rstrip(".,;:!?)")
+    # a digit or a symbol words do not hold ("user-defined", "auto_generated" are prose)
+    return (len(value) >= 6 and not _placeholder(value) and any(c.isalpha() for c in value)
+            and any(c.isdigit() or c in "!@#$%^&*+=~?" for c in value))
 
 
 def check_curl_user(match, text):
@@ -364,8 +382,8 @@ def check_cli_password(match, text):
         start += 5
         value = value[5:]
     if not value or value.startswith("-") or _placeholder(value) or value.lower() in ("stdin", "prompt") \
-            or not value.strip("`.…,;:"):
-        return False
+            or not value.strip("`.…,;:") or value.lower() in _PROSE_AFTER_FLAG:
+        return False  # "Using --password via the CLI is insecure": the flag named in prose
     if value.lower().startswith(("env:", "file:", "fd:")) or value.startswith(("/", "./", "~/")):
         return False  # openssl's `-passin env:VAR`, a file holding the password
     return "password", start, end
@@ -603,6 +621,8 @@ def _word_share(value: str) -> float:
 
 
 def check_prefixed_random(match, text):
+    if match.group(0).lower().startswith(("pk_test_", "pk_live_")):
+        return False  # a Stripe publishable key: made to be shipped in a web page
     body = _group(match, text, "body")
     if body.lower() == body or body.upper() == body or sum(c.isdigit() for c in body) < 2:
         return False  # hex digests, words, upper-case constants
@@ -651,7 +671,7 @@ def check_entropic_flag(match, text):
 
 _STEMS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 _STEM_BACK = 20  # the longest key word reaches this far before its stem (`shared_access_key`)
-_AFTER_ASSIGNMENT = Lazy(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,3}(?:[:=]|%3[ad])")
+_AFTER_ASSIGNMENT = Lazy(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,%d}(?:[:=]|%%3[ad])" % SEP_SPACES)
 _AFTER_FLAG = Lazy(r"[\w-]{0,64}(?:=|[ \t])")
 
 
@@ -681,8 +701,8 @@ _STEM_ASSIGNMENT = Lazy(r"(?:pass|pwd|secret|token|cred|key|auth)" + _AFTER_ASSI
 
 
 #: How far before its separator a key-name match can begin: the longest stem (6), its name
-#: characters (64), a quote and its backslash, three spaces.
-_SEPARATOR_REACH = 6 + 64 + 2 + 3
+#: characters (64), a quote and its backslash, the spaces of an aligned column.
+_SEPARATOR_REACH = 6 + 64 + 2 + SEP_SPACES
 
 
 def start_assignment(lowered: str) -> int:
@@ -711,6 +731,7 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
+    "told": check_told,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,

@@ -57,7 +57,10 @@ KEY_COMPOUNDS = (r"(?:app|hmac|subscription|functions?|session|license|licence|s
 WEAK_STEMS = ("key", "salt", "signature")
 KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
-_SEP = r"(?:\\?[\"'])?[ \t]{0,3}(?P<sep>=>|:=|[:=]|%3[ad])(?![=:/])[ \t]{0,3}"
+# Spaces before the separator up to a column's width: `terraform fmt` and aligned constants
+# line up their `=` (`db_password       = "..."`).
+SEP_SPACES = 40
+_SEP = (r"(?:\\?[\"'])?[ \t]{0,%d}(?P<sep>=>|:=|[:=]|%%3[ad])(?![=:/])[ \t]{0,3}" % SEP_SPACES)
 # Not inside a longer run, or right after an escaped newline or tab (`\\n` of JSON text).
 _START = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
 # A token rule matches one run of token characters (no spaces): it runs only when one of its
@@ -112,7 +115,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("aws-access-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
      ("akia", "asia", "abia", "acca", "a3t"), T),
     ("aws-secret", r"secret[_.-]?access[_.-]?key\\?[\"']?[ \t]{0,3}(?:=>|:=|[:= \t])[ \t]{0,3}" + r"\\?[\"'`]?(?P<secret>[a-z0-9/+=]{40})(?![a-z0-9/+=])",
-     ("secret",), {"lower": True}),
+     ("secret",), {"lower": True, "check": "placeholder"}),
     ("google-api-key", _START + r"AIza[\w-]{35}" + r"(?![\w-])", ("aiza",), T),
     ("google-oauth-token", _START + r"ya29\.[\w.-]{20,}", ("ya29.",), T),
     ("google-oauth-token", r"(?<![\w/])1//0[\w-]{30,}", ("1//0",), T),
@@ -276,6 +279,11 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
                  r"(?P<secret>[^\s\"'`]+)", (":*:", ":5432:", ":5433:", ":5434:", ":6432:", ":15432:", ".pgpass"),
      {"check": "placeholder"}),
+    # A password told in a sentence: "the staging db password is m94PLb7E3Oz!S5". Only a value
+    # that looks chosen (a digit or a symbol beside letters): "the password is wrong" is prose.
+    ("password", r"\b(?:password|passphrase|passwd)[ \t]+(?:is|was|will be|should be|would be)[ \t]+"
+                 r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+     ("password", "passphrase", "passwd"), {"lower": True, "check": "told"}),
     ("password", r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<secret>\S+)",
      ("machine",), {"lower": True, "check": "placeholder"}),
     # --- code -----------------------------------------------------------------------------
