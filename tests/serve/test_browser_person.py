@@ -390,3 +390,14 @@ def test_a_window_outside_the_bounds_is_clamped_not_a_dead_end(page, server, add
     assert page.locator(select).count() == 1, page.inner_text("main")
     assert page.eval_on_selector(select, "s => s.value") == shown
     assert page.locator("main .error").count() == 0
+
+
+def test_the_project_searched_is_the_one_the_select_shows(page, server):
+    """A search scoped to a project the home has no event of showed 'all projects' in its
+    select beside zero results."""
+    page.goto(server.url + "#/search?q=discount&project=nonexistent")
+    page.wait_for_selector("#nothing-found")
+    page.wait_for_selector("#project option[value='webshop']", state="attached")
+    assert page.eval_on_selector("#project", "s => s.value") == "nonexistent"
+    assert page.eval_on_selector("#project", "s => s.selectedOptions[0].textContent") == "nonexistent"
+    assert "Nothing found for “discount” in nonexistent" in page.inner_text("#nothing-found")

@@ -32,6 +32,11 @@ export async function viewSearch(params) {
   show(el("h1", { text: "Search" }), form, results);
   api("/api/projects").then((data) => {
     for (const p of data.projects) projectSelect.append(el("option", { value: p.name, text: `${p.name} (${p.events})`, selected: p.name === project }));
+    // A project the address names that is no project of the home (a typo, a forgotten one, a
+    // pattern): shown as chosen, so the select says what was searched.
+    if (project && !data.projects.some((p) => p.name === project)) {
+      projectSelect.append(el("option", { value: project, text: project, selected: true }));
+    }
   }).catch(() => {});
   if (!q) {
     // No focus on load: the `/` shortcut focuses the box (a focused box would take the slash
