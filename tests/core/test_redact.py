@@ -385,3 +385,9 @@ def test_an_assignment_is_found_however_far_its_separator_is_from_the_key_word()
     assert redact.start_assignment("a:b " + prose + "token=x") == len("a:b " + prose) - redact._STEM_BACK
     far = prose + "db_password   = 'Zq8TrvX31kLmPw09'" + " and more prose" * 3
     assert Redactor().text(far) == prose + "db_password   = '[REDACTED:password]'" + " and more prose" * 3
+
+
+def test_a_key_given_to_a_client_by_position_goes_and_the_call_stays():
+    key = "jza6zNEkT7bwgrGdSy0G4bJ9q5WfFF40h3Lbozyr"
+    assert Redactor().text(f'co = cohere.Client("{key}")') == 'co = cohere.Client("[REDACTED:api-key]")'
+    assert Redactor().text('QdrantClient("http://localhost:6333")') == 'QdrantClient("http://localhost:6333")'

@@ -629,6 +629,15 @@ def check_prefixed_random(match, text):
     return entropy(body) >= 4.0 and _class_changes(body) >= 0.4 and _word_share(body) < 0.42
 
 
+def check_client_literal(match, text):
+    """The literal alone, when it is random by the prefixed-token measure (a service's name or
+    a hex digest is not)."""
+    if not check_prefixed_random(match, text):
+        return False
+    start, end = match.span("body")
+    return "api-key", start, end
+
+
 def _entropic(value: str, key: str) -> bool:
     """A value machine-made enough to be a secret under a weak secret name."""
     if value.isdigit() or not _random_looking(value, 16, 3.3):
@@ -731,7 +740,7 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
-    "told": check_told,
+    "told": check_told, "client_literal": check_client_literal,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,
