@@ -192,6 +192,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("openai-key", _START + r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
      ("sk-",), T),
     ("api-key", _START + r"sk-[A-Za-z0-9_-]{20,}", ("sk-",), {"check": "has_digit", "token": True}),
+    # "T3BlbkFJ" (base64 of "OpenAI") sits inside every OpenAI key: a run holding it is a key,
+    # or its second half when the key was split across quotes ('sk-proj-...''T3BlbkFJ...').
+    ("openai-key", _START + r"[A-Za-z0-9_-]{0,200}T3BlbkFJ[A-Za-z0-9_-]{10,200}", ("t3blbkfj",), T),
     ("huggingface-token", _START + r"(?:hf_|api_org_)[A-Za-z0-9]{30,}" + _END, ("hf_", "api_org_"), T),
     ("perplexity-key", _START + r"pplx-[A-Za-z0-9]{40,}", ("pplx-",), T),
     ("groq-key", _START + r"gsk_[A-Za-z0-9]{40,}", ("gsk_",), T),
