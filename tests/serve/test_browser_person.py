@@ -401,3 +401,9 @@ def test_the_project_searched_is_the_one_the_select_shows(page, server):
     assert page.eval_on_selector("#project", "s => s.value") == "nonexistent"
     assert page.eval_on_selector("#project", "s => s.selectedOptions[0].textContent") == "nonexistent"
     assert "Nothing found for “discount” in nonexistent" in page.inner_text("#nothing-found")
+
+
+def test_the_co_terms_name_the_word_without_the_query_s_punctuation(page, server):
+    page.goto(server.url + "#/search?q=%22discount%20codes%22")
+    page.wait_for_selector("#co-terms span")
+    assert page.inner_text("#co-terms span").startswith("Often with “discount” ("), page.inner_text("#co-terms")

@@ -29,7 +29,9 @@ export function attachAutocomplete(input) {
 }
 
 export async function coTerms(q, go) {
-  const word = q.split(/\s+/).filter((w) => w.length > 1 && !w.endsWith("*")).sort((a, b) => b.length - a.length)[0];
+  // The query's longest word, without the quotes, brackets or dashes typed around it.
+  const word = q.split(/\s+/).filter((w) => !w.endsWith("*")).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
+    .filter((w) => w.length > 1).sort((a, b) => b.length - a.length)[0];
   const box = el("p", { class: "co-terms", id: "co-terms" });
   if (!word) return box;
   try {
