@@ -99,6 +99,11 @@ def test_session(scan):
             want[sid] += idf
     assert {s["session_id"]: s["score"] for s in got["sessions"]} == {s: round(v, 4) for s, v in want.items()}
     assert DEMO not in {s["session_id"] for s in got["sessions"]}
+    # `documents`: each related session's documents holding one of the shared terms, each
+    # document once however many of the terms it holds
+    terms = {entry["term"] for entry in top[:12]}
+    held = Counter(d["session"] for d in docs if d["session"] != DEMO and terms & set(d["words"]))
+    assert {s["session_id"]: s["documents"] for s in got["sessions"]} == dict(held)
 
 
 def test_what_the_query_is(scan):
@@ -124,3 +129,22 @@ def test_a_file_is_the_rows_naming_it_not_its_words_apart():
     assert got["kind"] == "file" and got["documents"] == 1  # test_cart.py is another file
     assert [s["session_id"] for s in got["sessions"]] == ["s-edit"]
     assert [s["session_id"] for s in _run("related", "cart", "--json")["sessions"]] == ["s-edit", "s-talk"]
+
+
+def test_a_related_sessions_documents_count_each_document_once(writer, monkeypatch):
+    """One document of another session holding two of this session's words is one document,
+    not two (the documented `documents`: its documents holding one of the shared terms)."""
+    from .conftest import padding
+
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    monkeypatch.setenv("CARTO_SEMANTIC", "0")
+    for text in ("quokka ledger migration", "quokka ledger rollback", "marmot ledger audit"):
+        writer.prompt(text, session="session-a")
+    writer.prompt("the quokka ledger is done", session="session-b")
+    writer.prompt("a marmot ran by", session="session-c")
+    writer.prompt("and another marmot", session="session-c")
+    padding(writer, 8)
+    got = _run("related", "session-a", "--session", "--json")
+    by = {s["session_id"]: s for s in got["sessions"]}
+    assert by["session-b"]["shared_terms"] >= 2 and by["session-b"]["documents"] == 1
+    assert by["session-c"]["documents"] == 2

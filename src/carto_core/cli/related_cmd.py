@@ -74,10 +74,9 @@ def related(query, kind, limit, as_json) -> None:
         if document["sessions"]:
             click.echo("sessions")
             for entry in document["sessions"]:
-                # A related session's `documents` adds up its hits per shared term (a document
-                # holding two of them counts twice), so the text names the terms it shares.
-                held = (counted(entry["shared_terms"], "shared term") if "shared_terms" in entry
-                        else counted(entry["documents"], "document"))
+                held = counted(entry["documents"], "document")
+                if "shared_terms" in entry:  # a session's related sessions: what they share
+                    held = f"{counted(entry['shared_terms'], 'shared term')}, {held}"
                 click.echo(f"  {entry['score']:>9.2f}  {entry['session_id'][:8]}  {entry['project'] or '-':18} "
                            f"{held:>15}  last {entry['last'] or '?'}")
     if not document["co_terms"] and not document["sessions"]:

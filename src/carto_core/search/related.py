@@ -156,15 +156,16 @@ def related_to_session(index, analyzer, session_id: str, limit: int) -> dict:
     top = score_terms(index, analyzer, counts, set(), max(limit, SESSION_TERMS))
     scores: dict[str, float] = defaultdict(float)
     shared: Counter = Counter()
-    hits: Counter = Counter()
+    held = []  # the documents holding a shared term: one holding two of them counts once
     for entry in top[:SESSION_TERMS]:
         idf = _idf(index, entry["df"])
-        own = index.own_docs(entry["term"])
-        for sid, n in _sessions_of(index, own[-TERM_DOCS:]).items():
+        own = index.own_docs(entry["term"])[-TERM_DOCS:]
+        held.append(np.asarray(own, dtype=np.int64))
+        for sid in _sessions_of(index, own):
             if sid != session_id:
                 scores[sid] += idf
                 shared[sid] += 1
-                hits[sid] += n
+    hits = _sessions_of(index, np.unique(np.concatenate(held))) if held else Counter()
     return {"documents": int(len(docs)), "sample": len(sample), "co_terms": top[:limit],
             "sessions": [{**row, "shared_terms": shared[row["session_id"]]}
                          for row in _session_rows(index, dict(scores), dict(hits), limit)]}
