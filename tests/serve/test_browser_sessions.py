@@ -128,3 +128,17 @@ def test_search_tag_facets_filter(page, server, tmp_path):
         hit["event_id"] for hit in scoped["results"]]
     assert scoped["results"] and all(hit["provider"] == "codex" for hit in scoped["results"])
     assert_not_blank(page, tmp_path, "search-tags")
+
+
+def test_a_sub_agent_thread_links_its_parent_session(page, server):
+    """A Codex sub-agent thread named its parent session as plain text: the id could not be
+    followed."""
+    child, parent = "33333333-3333-4333-8333-333333333333", "22222222-2222-4222-8222-222222222222"
+    assert api(server, f"/api/sessions/{child}/tree")["parent_session"] == parent
+    page.goto(server.url + f"#/session/{child}")
+    page.wait_for_selector("#tree-stats")
+    link = page.locator("#tree-stats a")
+    assert link.get_attribute("href") == f"#/session/{parent}"
+    assert "a sub-agent thread of" in page.inner_text("#tree-stats")
+    link.click()
+    page.wait_for_selector(f"#session-title:has-text('{parent[:8]}')")

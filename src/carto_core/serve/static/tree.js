@@ -2,7 +2,7 @@
 // that started it (or under its agent when no call names it), their turns and tool calls, and
 // each node's own transcript, readable in place.
 
-import { api, counted, el, fmtTime } from "./dom.js";
+import { api, counted, el, fmtTime, sessionHref } from "./dom.js";
 
 const KINDS = { main: "main agent", sidechain: "inline sidechain", file: "own file", thread: "Codex thread" };
 const clip = (text, width) => { const t = (text || "").replace(/\s+/g, " ").trim(); return t.length <= width ? t : `${t.slice(0, width - 1)}…`; };
@@ -43,7 +43,9 @@ export async function loadTree(sid, box, readTranscript) {
     const d = await api(`/api/sessions/${encodeURIComponent(sid)}/tree`);
     const c = d.counts;
     box.replaceChildren(
-      el("p", { class: "stats", id: "tree-stats", text: `${counted(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${counted(c.turns, "turn")} · ${counted(c.tool_calls, "tool call")}${d.parent_session ? ` · a sub-agent thread of ${d.parent_session}` : ""}` }),
+      el("p", { class: "stats", id: "tree-stats" },
+        `${counted(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${counted(c.turns, "turn")} · ${counted(c.tool_calls, "tool call")}`,
+        d.parent_session ? [" · a sub-agent thread of ", el("a", { href: sessionHref(d.parent_session), text: d.parent_session })] : null),
       node(d.tree, readTranscript));
   } catch (error) {
     box.replaceChildren(el("p", { class: "error", text: `Agent tree unavailable: ${error.message}` }));
