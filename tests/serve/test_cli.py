@@ -50,3 +50,18 @@ def test_serve_without_a_home(tmp_path):
     result = CliRunner().invoke(cli, ["serve", "--port", "0"],
                                 env={"CARTO_HOME": str(tmp_path / "none")})
     assert result.exit_code == ExitCode.NOT_FOUND
+
+
+def test_a_busy_port_says_how_to_take_another(home):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)],
+                                    env={"CARTO_HOME": str(home.root)})
+    assert result.exit_code == ExitCode.UNAVAILABLE
+    assert result.output.strip() == (
+        f"carto: cannot listen on 127.0.0.1:{port}: Address already in use (another carto serve? "
+        "`carto serve --port 0` takes a free port)")

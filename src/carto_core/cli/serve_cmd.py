@@ -65,6 +65,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     except ImportError as exc:
         fail(f"carto serve needs the serve extra ({exc.name} is missing): "
              "pip install 'carto-core[serve]'", ExitCode.UNAVAILABLE)
+    import errno
     import socket
 
     from carto_core.model.config import load_config
@@ -83,7 +84,9 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     try:
         sock.bind((bind_host, port))
     except OSError as exc:
-        fail(f"cannot listen on {bind_host}:{port}: {exc.strerror}", ExitCode.UNAVAILABLE)
+        hint = (" (another carto serve? `carto serve --port 0` takes a free port)"
+                if exc.errno == errno.EADDRINUSE else "")
+        fail(f"cannot listen on {bind_host}:{port}: {exc.strerror}{hint}", ExitCode.UNAVAILABLE)
     sock.listen(128)
     actual = sock.getsockname()[1]
     shown = f"[{bind_host}]" if family == socket.AF_INET6 else bind_host
