@@ -91,3 +91,33 @@ def test_eval_generates_any_dialogue_variant_and_refuses_an_unknown_one_first(tm
     assert done.exit_code == 0, done.output
     config = json.loads(done.output)["configs"][0]
     assert sum(v["n"] for v in config["conversational"].values()) >= 22
+
+
+def test_generate_refuses_a_folder_holding_a_home_it_did_not_write(tmp_path):
+    """--generate into a real home (a typo, `--generate ~/.local/share/carto`) replaced its logs
+    with a synthetic year; a folder --generate did not write, holding anything, is now refused
+    before a byte is written, and one it wrote earlier is written again."""
+    home = tmp_path / "real"
+    home.mkdir()
+    log = home / "changelog.jsonl"
+    log.write_text('{"event_id": "evt-000000000001", "summary": "my own work"}\n')
+    out = CliRunner().invoke(cli, ["eval", "--generate", str(home), "--events", "300"])
+    assert out.exit_code == 2, out.output
+    assert "not written by --generate" in out.output and str(home) in out.output
+    assert log.read_text() == '{"event_id": "evt-000000000001", "summary": "my own work"}\n'
+    assert sorted(p.name for p in home.iterdir()) == ["changelog.jsonl"]
+    again = ["eval", "--generate", str(tmp_path / "g"), "--events", "300", "--rankers", "bm25",
+             "--decay", "none", "--per-bucket", "2", "--recency", "1", "--json"]
+    assert CliRunner().invoke(cli, again).exit_code == 0
+    assert CliRunner().invoke(cli, again).exit_code == 0  # its own earlier output: written again
+
+
+def test_generate_checks_decay_and_rankers_before_writing(tmp_path):
+    out = CliRunner().invoke(cli, ["eval", "--generate", str(tmp_path / "g"), "--events", "300",
+                                   "--decay", "sometimes"])
+    assert out.exit_code == 2 and "gated-exp" in out.output
+    assert not (tmp_path / "g").exists()
+    out = CliRunner().invoke(cli, ["eval", "--generate", str(tmp_path / "g"), "--events", "300",
+                                   "--rankers", "bm25,bm26"])
+    assert out.exit_code == 2 and "bm26" in out.output
+    assert not (tmp_path / "g").exists()

@@ -20,6 +20,44 @@ def _semantic_state(engine) -> str:
         return f"unavailable: {type(exc).__name__}: {exc}"
 
 
+#: Under a generated home's `.carto/`: the folder is one --generate wrote, so writing it again
+#: replaces nothing of a person's.
+GENERATED_MARK = "eval-generated"
+
+
+def _refuse_foreign_folder(folder: str) -> None:
+    """--generate replaces the logs of the folder it writes: refuse one holding anything it did
+    not write (a real home named by mistake would lose every event)."""
+    from pathlib import Path
+
+    from carto_core.logio.home import Home
+
+    root = Path(folder)
+    if not root.is_dir() or Home(root).state_file(GENERATED_MARK).is_file():
+        return
+    held = sorted(p.name for p in root.iterdir())
+    if held:
+        shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
+        usage_error(f"--generate {folder}: the folder holds files not written by --generate "
+                    f"({shown}); --generate replaces a home's logs with generated ones, so it "
+                    "writes only into a new or empty folder (or one it wrote before): name another")
+
+
+def _check_names(decays, ranker_sets) -> None:
+    from carto_core.plugin.registry import get_registries
+
+    registries = get_registries()
+    known_decays = registries.decay_policies.names()
+    for name in decays:
+        if name not in known_decays:
+            usage_error(f"unknown decay policy {name!r}; accepted: {', '.join(known_decays)}")
+    known_rankers = registries.rankers.names()
+    for group in ranker_sets:
+        for name in (n.strip() for n in group.split(",") if n.strip()):
+            if name not in known_rankers:
+                usage_error(f"unknown ranker {name!r}; accepted: {', '.join(known_rankers)}")
+
+
 def default_sets(engine) -> list[list[str]]:
     """What `carto eval` compares when no --rankers is given: the set `carto search` uses by
     default (`pipeline.resolve_names` for a request that names none: the configured rankers,
@@ -49,7 +87,7 @@ def default_sets(engine) -> list[list[str]]:
               help="Drop known-item queries that more events than this hold in full.")
 @click.option("--seed", type=int, default=11, show_default=True)
 @click.option("--generate", "generate_dir", type=click.Path(file_okay=False),
-              help="First write a generated home (a year of sessions) into this folder and evaluate it.")
+              help="First write a generated home (a year of sessions) into this folder and evaluate it: a new or empty folder, or one --generate wrote before (its logs are replaced).")
 @click.option("--events", type=click.IntRange(100), default=20000, show_default=True,
               help="Events to generate with --generate.")
 @click.option("--dialogues", metavar="VARIANT", default=None,
@@ -90,11 +128,19 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
 
         if dialogues not in VARIANTS:
             usage_error(f"unknown --dialogues variant {dialogues!r}; accepted: {', '.join(VARIANTS)}")
+    if dialogues and not generate_dir:
+        usage_error("--dialogues needs --generate DIR (it writes into a generated home)")
     if generate_dir:
         from carto_core.evaluation.generate import generate_home
         from carto_core.logio.home import Home
 
+        # A wrong name is said before a year of events is written, not after.
+        _check_names(decays, ranker_sets)
+        _refuse_foreign_folder(generate_dir)
         stats = generate_home(generate_dir, events, seed=seed)
+        Home(generate_dir).ensure_state()
+        (Home(generate_dir).state_file(GENERATED_MARK)).write_text(
+            "written by carto eval --generate; --generate may write this folder again\n")
         home = Home(generate_dir)
         dialogue_cases = []
         if dialogues:
@@ -105,8 +151,6 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
             click.echo(f"generated {stats['events']} events over {stats['days']} days in {generate_dir}", err=True)
     else:
         home = current_home()
-    if dialogues and not generate_dir:
-        usage_error("--dialogues needs --generate DIR (it writes into a generated home)")
     if not generate_dir:
         from carto_core.cli.homeguard import require_home
 
