@@ -407,3 +407,14 @@ def test_the_co_terms_name_the_word_without_the_query_s_punctuation(page, server
     page.goto(server.url + "#/search?q=%22discount%20codes%22")
     page.wait_for_selector("#co-terms span")
     assert page.inner_text("#co-terms span").startswith("Often with “discount” ("), page.inner_text("#co-terms")
+
+
+def test_an_activity_window_that_cannot_be_read_is_refused_once(page, server):
+    """Census and tempo each said 'Could not load: cannot parse since value ...', one under the
+    other, for the one window the address named."""
+    page.goto(server.url + "#/activity?since=zz")
+    page.wait_for_selector("main .error")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    page.wait_for_load_state("networkidle")
+    errors = page.locator("main .error").all_inner_texts()
+    assert errors == ["Could not load: cannot parse since value 'zz'"], errors

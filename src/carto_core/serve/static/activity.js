@@ -13,12 +13,16 @@ export async function viewActivity(params) {
   const scope = since ? { since } : {};
   if (teamOn()) scope.team = true;
   const callId = `explorer-${Date.now()}`;
-  api("/api/facts", { contract_version: 1, call_id: callId, verb: "census", top: 12, sample: 1, ...scope })
-    .then((data) => census.replaceChildren(...[teamNote(data.team), ...renderCensus(data.facts)].filter(Boolean)))
-    .catch((error) => census.replaceChildren(failure(error)));
-  api("/api/facts", { contract_version: 1, call_id: callId, verb: "tempo", top: 8, ...scope })
-    .then((data) => tempo.replaceChildren(...renderTempo(data.facts)))
-    .catch((error) => tempo.replaceChildren(failure(error)));
+  const [censusAnswer, tempoAnswer] = await Promise.allSettled([
+    api("/api/facts", { contract_version: 1, call_id: callId, verb: "census", top: 12, sample: 1, ...scope }),
+    api("/api/facts", { contract_version: 1, call_id: callId, verb: "tempo", top: 8, ...scope })]);
+  if (censusAnswer.status === "fulfilled") {
+    census.replaceChildren(...[teamNote(censusAnswer.value.team), ...renderCensus(censusAnswer.value.facts)].filter(Boolean));
+  } else census.replaceChildren(failure(censusAnswer.reason));
+  if (tempoAnswer.status === "fulfilled") tempo.replaceChildren(...renderTempo(tempoAnswer.value.facts));
+  // One refusal of the window (both asked with it) is said once.
+  else if (censusAnswer.status === "rejected" && censusAnswer.reason.message === tempoAnswer.reason.message) tempo.replaceChildren();
+  else tempo.replaceChildren(failure(tempoAnswer.reason));
 }
 
 function barChart(title, buckets, id) {
