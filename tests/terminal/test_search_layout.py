@@ -111,7 +111,7 @@ def test_nothing_found_over_weak_matches_says_they_were_left_out():
     weak = notes(result(FloorReport(True, False, semantic_min=0.22, best_semantic=0.19, below=6)))
     assert weak == ["(6 weak matches left out by the relevance floor: --json's floor says why, "
                     "CARTO_SEARCH_FLOOR=0 shows them)",
-                    "Try fewer or other words, a wider --since, or --all."]
+                    "Try fewer or other words."]
     assert notes(result(FloorReport(True, True))) == weak[1:]  # nothing matched at all
     assert notes(result(None)) == weak[1:]
 
@@ -159,3 +159,44 @@ def test_an_unavailable_semantic_ladder_is_said_in_one_line_without_nested_paren
                 if "semantic ladder" in line)
     assert line.startswith("semantic ladder unavailable: no vectors of model minilm-")
     assert line.endswith(" (fix: carto index)") and line.count("(") == 1
+
+
+def test_a_pasted_stack_trace_or_a_long_query_is_one_header_line_within_the_width(sample_home):
+    """The header echoed the query whole: a pasted traceback printed its six lines again above
+    the results, a 10,000-character query thousands of characters."""
+    trace = ('Traceback (most recent call last):\n  File "/work/webshop/src/cart.py", line 42, in total\n'
+             '    return sum(line.total() for line in self.lines)\n'
+             'decimal.InvalidOperation: discount codes rounding')
+    env = env_for({"COLUMNS": "80"})
+    for query in (trace, "discount " * 1200):
+        done = piped(["search", query, "--all", "-n", "2", "--no-semantic"], env)
+        assert done.returncode == 0, done.stderr
+        head = done.stdout.split("\n\n")[0]
+        assert "\n" not in head and len(head) <= 80, head
+        assert re.fullmatch(r'(2 of \d+ results|\d+ results?) for "(Traceback|discount) .*…"', head), head
+    short = piped(["search", "discount codes", "--all", "-n", "1", "--no-semantic"], env).stdout
+    assert short.splitlines()[0].endswith('for "discount codes"')  # a query that fits is whole
+
+
+def test_nothing_found_suggests_only_what_could_change_the_answer(sample_home):
+    """'Try ... a wider --since, or --all' was said to a person who gave no window and whose
+    page delta serving had hidden nothing: neither could find anything more."""
+    env = env_for()
+    env.pop("CARTO_SESSION_ID", None)
+    bare = piped(["search", "zzqx vvkq", "--no-semantic"], env)
+    assert bare.returncode == 3
+    assert bare.stdout.splitlines()[-1] == "Try fewer or other words."
+    windowed = piped(["search", "discount codes", "--since", "2026-01-01", "--before", "2026-01-02",
+                      "--no-semantic"], env)
+    assert windowed.returncode == 3
+    assert windowed.stdout.splitlines()[-1] == "Try fewer or other words, or a wider --since/--before."
+
+
+def test_a_session_id_searched_for_is_pointed_at_carto_session(sample_home):
+    """A session id copied from `carto standup` (5a1e0000) and searched for found nothing and
+    said 'No row holds 5a1e0000', of a session the home holds."""
+    done = piped(["search", "5a1e0000", "--no-semantic"], env_for())
+    assert done.returncode == 3
+    assert ("5a1e0000 names a session: `carto session 5a1e0000` shows it "
+            "(search finds the words of rows, not their ids)") in done.stdout
+    assert "No row holds 5a1e0000" not in done.stdout

@@ -227,7 +227,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             document["read_only_home"] = _read_only_note(home, read_only)
         emit_json(document)
     else:
-        _print_text(result, project, output_format, show_facets)
+        _print_text(home, result, project, output_format, show_facets)
     if not result.results:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
@@ -243,7 +243,7 @@ def _team(home, request, result, as_json, project, read_only, output_format, sho
         emit_json(document)
     else:
         result.results = [hit for hit, _, _ in hits]
-        _print_text(result, project, output_format, show_facets,
+        _print_text(home, result, project, output_format, show_facets,
                     who={hit.event_id: (machine, author) for hit, machine, author in hits},
                     team=team_line(document["team"]))
     if not document["results"]:
@@ -264,22 +264,38 @@ def _say_read_only(home, why: str) -> None:
 # --------------------------------------------------------------------------- text output
 
 
-def _print_text(result, project, output_format=None, show_facets=False, who: dict | None = None,
-                team: str | None = None) -> None:
+def _print_text(home, result, project, output_format=None, show_facets=False,
+                who: dict | None = None, team: str | None = None) -> None:
     """`who`: event id -> (machine, author) of a --team search; `team`: its one line."""
     from carto_core.cli.search_text import notes, render_oneline, render_text
     from carto_core.util.terminal import Style, use_colour, width
 
     style, columns = Style(use_colour()), width()
+    session = _session_named(home, result)
     if output_format == "oneline":
         text = render_oneline(result, style=style, width=columns)
         if text:
             click.echo(text, color=style.colour)
-        for line in notes(result):  # stdout stays one line a result
+        for line in notes(result, session):  # stdout stays one line a result
             click.echo(line, err=True)
         return
     click.echo(render_text(result, project=project, style=style, width=columns,
-                           show_facets=show_facets, who=who, team=team), color=style.colour)
+                           show_facets=show_facets, who=who, team=team, session=session),
+               color=style.colour)
+
+
+def _session_named(home, result) -> str | None:
+    """The query, when a page it left empty is one word naming a session of the home (an id
+    copied from `carto standup`): search reads rows' words, never their session ids."""
+    if result.results:
+        return None
+    from carto_core.lenses.sessions import AmbiguousSession, session_in_query
+
+    query = str(result.query).strip()
+    try:
+        return query if session_in_query(home, query) else None
+    except AmbiguousSession:  # several sessions start so: `carto session` lists them
+        return query
 
 
 # --------------------------------------------------------------------------- --get / --thread

@@ -108,14 +108,19 @@ def marks(hit, who: dict | None) -> list[str]:
     return out
 
 
-def header(result, project: str | None) -> str:
+def header(result, project: str | None, width: int | None = None) -> str:
+    """One line, within `width`: a pasted traceback or a long query is folded onto one line and
+    cut with an ellipsis (the JSON's `query` keeps it whole)."""
     shown, total = len(result.results), max(result.total, len(result.results))
     count = ("no results" if not shown else f"{shown} result{'s' * (shown != 1)}" if shown == total
              else f"{shown} of {total} results")
-    line = f'{count} for "{result.query}"'
-    if project:
-        line += f" in {project}"
-    return line
+    where = f" in {project}" if project else ""
+    query = " ".join(str(result.query).split())
+    if width is not None:
+        room = max(20, width - len(count) - len(' for ""') - len(where))
+        if len(query) > room:
+            query = query[:room - 1].rstrip() + "…"
+    return f'{count} for "{query}"{where}'
 
 
 def facet_lines(result) -> list[str]:
@@ -141,8 +146,9 @@ def facet_lines(result) -> list[str]:
     return out
 
 
-def notes(result) -> list[str]:
-    """The lines a person needs about how the answer was made (none in the usual case)."""
+def notes(result, session: str | None = None) -> list[str]:
+    """The lines a person needs about how the answer was made (none in the usual case).
+    `session`: the word of the query that is a session id (or its prefix) the home holds."""
     from carto_core.search.pipeline import NO_SEMANTIC_RANKER
 
     out = []
@@ -156,9 +162,20 @@ def notes(result) -> list[str]:
             # Not an empty home: matches were there and judged too weak to be an answer.
             out.append(f"({floor.below} weak match{'es' * (floor.below != 1)} left out by the "
                        "relevance floor: --json's floor says why, CARTO_SEARCH_FLOOR=0 shows them)")
-        if floor is not None and floor.unheld_words:
-            out.append(f"No row holds {', '.join(floor.unheld_words)}.")
-        out.append("Try fewer or other words, a wider --since, or --all.")
+        unheld = [w for w in (floor.unheld_words if floor is not None else []) if w != session]
+        if unheld:
+            out.append(f"No row holds {', '.join(unheld)}.")
+        if session:
+            out.append(f"{session} names a session: `carto session {session}` shows it "
+                       "(search finds the words of rows, not their ids)")
+        # Only what could find more: a window that was given, matches delta serving hid.
+        wider = []
+        if getattr(result, "since", None) or getattr(result, "before", None):
+            wider.append("a wider --since/--before")
+        if result.suppressed:
+            wider.append("--all")
+        tries = ["fewer or other words", *wider]
+        out.append("Try " + (", ".join(tries[:-1]) + ", or " + tries[-1] if wider else tries[0]) + ".")
         if result.unknown_entities:
             names = result.unknown_entities
             out.append(f"({len(names)} unknown name{'s' * (len(names) != 1)} recorded as a knowledge "
@@ -167,10 +184,11 @@ def notes(result) -> list[str]:
 
 
 def render_text(result, *, project: str | None, style: Style, width: int, show_facets: bool = False,
-                who: dict | None = None, team: str | None = None, now: datetime | None = None) -> str:
+                who: dict | None = None, team: str | None = None, now: datetime | None = None,
+                session: str | None = None) -> str:
     now = now or datetime.now(timezone.utc)
     terms = query_terms(result.query)
-    out = [style(header(result, project), "bold")]
+    out = [style(header(result, project, width), "bold")]
     if team:
         out.append(style(f"({team})", "dim"))
     if show_facets and result.facets:
@@ -193,7 +211,7 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
         text = snippet(hit.summary, terms, room * SNIPPET_LINES) or "(no text)"
         for line in textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)[:SNIPPET_LINES]:
             out.append("  " + highlight(line, terms, style))
-    extra = notes(result)
+    extra = notes(result, session)
     if extra:
         out.append("")
         out.extend(extra)
