@@ -161,3 +161,17 @@ def test_every_request_piped_before_stdin_closes_is_answered(tmp_path):
             ids.append(item["id"])
     assert sorted(map(str, ids)) == ["1", "2", "4", "5", "6", "three"], done.stderr[-2000:]
     assert done.returncode == 0
+
+
+def test_a_window_ending_before_it_starts_is_refused(wire):
+    """since after before was searched, and answered with no result as if nothing matched."""
+    answer = wire.ask({"jsonrpc": "2.0", "id": 60, "method": "tools/call",
+                       "params": {"name": "search", "arguments": {"query": "rounding", "since": "today",
+                                                                  "before": "yesterday"}}})
+    error = answer["result"]["structuredContent"]["error"]
+    assert answer["result"]["isError"] and error["code"] == "invalid_arguments"
+    assert "since today is after before yesterday" in error["message"]
+    answer = wire.ask({"jsonrpc": "2.0", "id": 61, "method": "tools/call",
+                       "params": {"name": "orient", "arguments": {"project": "webshop", "since": "today",
+                                                                  "before": "yesterday"}}})
+    assert answer["result"]["isError"]

@@ -165,6 +165,9 @@ def test_telemetry_rows_come_from_the_command_only(home_env, monkeypatch):
     (("x", "--ranker", "nope"), "bm25"),
     (("x", "--decay", "nope"), "gated-exp"),
     (("x", "--limit", "0"), "at least 1"),
+    # a window that ends before it starts found nothing and advised 'a wider --since'
+    (("x", "--since", "today", "--before", "yesterday"), "--since today is after --before yesterday"),
+    (("--project", "x", "--since", "2026-03-02", "--before", "2026-03-01"), "is after --before"),
 ])
 def test_bad_input_exits_2_naming_accepted_values(home_env, args, needle):
     home_env.tool("Ran: x")

@@ -164,6 +164,9 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         return _thread(home, _ids(thread_id, "--thread")[0], as_json)
 
     since_dt, before_dt = when_value(since, "--since"), when_value(before, "--before")
+    if since_dt and before_dt and since_dt > before_dt:  # no row could fall inside it
+        usage_error(f"--since {since} is after --before {before} ({since_dt:%Y-%m-%d %H:%M} > "
+                    f"{before_dt:%Y-%m-%d %H:%M} UTC): the window holds no time; swap them?")
     if not query.strip():
         if project:
             from carto_core.cli.search_orient import orient_cmd

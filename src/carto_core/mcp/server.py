@@ -212,14 +212,25 @@ class CartoMcp:
         except WhenError as exc:
             raise ToolError("invalid_arguments", f"{key}: {exc}") from None
 
+    def _window(self, args: dict):
+        """(since, before); a window that ends before it starts is refused: no row could be in it."""
+        since, before = self._when(args, "since"), self._when(args, "before")
+        if since and before and since > before:
+            raise ToolError("invalid_arguments",
+                            f"since {args['since']} is after before {args['before']} "
+                            f"({since:%Y-%m-%d %H:%M} > {before:%Y-%m-%d %H:%M} UTC): the window "
+                            "holds no time; swap them?")
+        return since, before
+
     def search(self, args: dict) -> dict:
         from carto_core.search import SearchError, SearchRequest, run_search
 
         replay = args.get("_replay", False)
         session = self.session_for(args)
+        since, before = self._window(args)
         request = SearchRequest(
             query=args["query"], project=args.get("project") or None,
-            since=self._when(args, "since"), before=self._when(args, "before"),
+            since=since, before=before,
             limit=args.get("limit", 15), rankers=args.get("ranker") or None,
             decay=args.get("decay") or None, session_id=session or None,
             all=bool(args.get("all")) or replay,
@@ -281,8 +292,9 @@ class CartoMcp:
             raise ToolError("not_found", f"no searched logs in {self.home.root}; record some with "
                             "`carto install` or backfill with `carto ingest`", 404)
         # The same call `carto search --project P` makes (its --limit is capped at 10 there too).
-        return orient(self.engine, scope, since=self._when(args, "since"),
-                      before=self._when(args, "before"), limit=min(args.get("limit", 15), 10))
+        since, before = self._window(args)
+        return orient(self.engine, scope, since=since, before=before,
+                      limit=min(args.get("limit", 15), 10))
 
     def standup(self, args: dict) -> dict:
         from carto_core.lenses import standup as lens
