@@ -418,3 +418,18 @@ def test_an_activity_window_that_cannot_be_read_is_refused_once(page, server):
     page.wait_for_load_state("networkidle")
     errors = page.locator("main .error").all_inner_texts()
     assert errors == ["Could not load: cannot parse since value 'zz'"], errors
+
+
+def test_suggestions_of_an_earlier_word_do_not_outlive_it(page, server):
+    """The box suggested 'discount' for 'disc', and still did after the word was erased and 'a'
+    (too short to ask) typed instead; a word no index term starts as shows none either."""
+    page.goto(server.url + "#/search")
+    page.wait_for_selector("#q")
+    options = page.locator("#q-terms option")
+    page.type("#q", "disc")
+    page.wait_for_selector("#q-terms option[value='discount']", state="attached")
+    for text in ("a", "zzq"):
+        page.fill("#q", "")
+        page.type("#q", text)
+        page.wait_for_timeout(600)
+        assert options.count() == 0, (text, options.evaluate_all("os => os.map(o => o.value)"))

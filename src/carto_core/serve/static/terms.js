@@ -14,7 +14,9 @@ export function attachAutocomplete(input) {
     timer = setTimeout(async () => {
       const text = input.value;
       const match = /(\S+)$/.exec(text);
-      if (!match || match[1].length < 2 || match[1] === asked) return;
+      if (match && match[1] === asked) return;
+      // A word too short to ask (or none): the suggestions of the word before it go.
+      if (!match || match[1].length < 2) { asked = ""; list.replaceChildren(); return; }
       asked = match[1];
       const head = text.slice(0, match.index);
       try {
@@ -22,7 +24,10 @@ export function attachAutocomplete(input) {
         if (input.value !== text) return; // typed on meanwhile
         list.replaceChildren(...data.terms.map((t) => el("option", { value: `${head}${t.term}`, label: counted(t.df, "document") })));
         list.dataset.prefix = asked;
-      } catch { /* no suggestions is fine */ }
+      } catch {
+        // No suggestions for this word (nothing of it folds to an index term): none shown.
+        if (input.value === text) list.replaceChildren();
+      }
     }, 120);
   });
   return list;
