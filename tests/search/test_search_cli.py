@@ -340,3 +340,18 @@ def test_mcp_search_records_knowledge_gaps_under_the_callers_session(home_env):
     # The same search found something: no gap.
     state.call("search", {"query": "something", "session_id": "s-mcp", "all": True})
     assert len(home_env.home.log("knowledge-gaps").read_text().splitlines()) == 1
+
+
+def test_touch_of_an_id_no_log_holds_records_nothing_and_says_so(home_env):
+    """--touch evt-typo said '(recorded 1 reuse access)' and exit 0: a boost for an event that
+    does not exist, the mistyped one never credited."""
+    eid = home_env.tool("Ran: touch probe")
+    ledger = home_env.home.root / "access-ledger.jsonl"
+    bad = carto("search", "--touch", "evt-000000000bad")
+    assert bad.exit_code == 3
+    assert "no event evt-000000000bad in" in bad.output and "recorded" not in bad.output
+    assert not ledger.exists() or "evt-000000000bad" not in ledger.read_text()
+    mixed = carto("search", "--touch", f"{eid},evt-000000000bad", "--json")
+    assert mixed.exit_code == 0
+    assert _json(mixed) == {"touched": [eid], "recorded": 1, "unknown": ["evt-000000000bad"]}
+    assert "evt-000000000bad" not in ledger.read_text() and eid in ledger.read_text()

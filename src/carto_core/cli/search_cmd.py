@@ -152,11 +152,18 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         click.echo(note, err=True)
     if touch_ids:
         ids = _ids(touch_ids, "--touch")
-        count = telemetry.record_access(ids, "result_used")
+        known, unknown = _known_ids(home, ids, session_id)
+        count = telemetry.record_access(known, "result_used")
         if as_json:
-            emit_json({"touched": ids, "recorded": count})
+            emit_json({"touched": known, "recorded": count, "unknown": unknown})
         else:
-            click.echo(f"(recorded {counted(count, 'reuse access', 'reuse accesses')})")
+            for event_id in unknown:
+                click.echo(f"(no event {event_id} in {home.root}: no reuse is kept for it; "
+                           "paste an id a search showed)", err=True)
+            if known:
+                click.echo(f"(recorded {counted(count, 'reuse access', 'reuse accesses')})")
+        if not known:
+            raise SystemExit(int(ExitCode.NOT_FOUND))
         return
     if get_ids:
         return _get(home, _ids(get_ids, "--get"), telemetry, as_json, read_only)
@@ -251,6 +258,20 @@ def _team(home, request, result, as_json, project, read_only, output_format, sho
                     team=team_line(document["team"]))
     if not document["results"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _known_ids(home, ids: list[str], session_id: str | None) -> tuple[list[str], list[str]]:
+    """(ids an index or this session's served list knows, the others): a mistyped id must not
+    become a reuse record of an event that does not exist."""
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.fetch import fetch_records
+    from carto_core.search.telemetry import read_served
+
+    missing = fetch_records(SearchEngine(home), ids)["missing"]
+    if missing and session_id:
+        served = set(read_served(home, session_id))
+        missing = [i for i in missing if i not in served]
+    return [i for i in ids if i not in missing], missing
 
 
 def _read_only_note(home, why: str) -> dict:
