@@ -70,3 +70,34 @@ def test_entry_point_routes_hook_without_click(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", open("/dev/null"))
     assert main(["hook"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_config_names_each_setting_it_would_refuse_and_exits_1(tmp_path, monkeypatch):
+    """`carto config` showed decay 'bogus', floor 'maybe' and embedder 'nope' as settled values,
+    exit 0; `rankers = "bm25"` (a string, not a list) made every search fail with "unknown
+    ranker 'b'". Each is now named with what is accepted, in `carto config` and `carto doctor`."""
+    config = tmp_path / "cfg" / "carto"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('[search]\ndecay = "bogus"\nrankers = "bm25"\nfloor = "maybe"\n'
+                                        '[semantic]\nembedder = "nope"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "h"))
+    monkeypatch.delenv("CARTO_EMBEDDER", raising=False)
+    result = CliRunner().invoke(cli, ["config"])
+    assert result.exit_code == ExitCode.ERROR
+    text = result.output
+    assert ("search.decay       bogus  (config file)  <- not accepted: one of exp, gated-exp, "
+            "gated-prior, none") in text
+    assert 'search.rankers     bm25  (config file)  <- not accepted: a list: rankers = ["bm25"]' in text
+    assert "search.floor       maybe  (config file)  <- not accepted: true or false" in text
+    assert "semantic.embedder  nope  (config file)  <- not accepted: one of " in text
+    assert "search.fusion      rrf-prior  (default)\n" in text
+    doc = json.loads(CliRunner().invoke(cli, ["config", "--json"]).output)
+    assert [p["key"] for p in doc["problems"]] == ["search.rankers", "search.decay", "search.floor",
+                                                    "semantic.embedder"]
+    doctor = CliRunner().invoke(cli, ["doctor", "--no-probe"]).output
+    assert f"search.decay = 'bogus' in {config / 'config.toml'} is not accepted" in doctor
+    monkeypatch.setenv("CARTO_DECAY", "sometimes")
+    doc = json.loads(CliRunner().invoke(cli, ["config", "--json"]).output)
+    assert {"key": "search.decay", "value": "sometimes", "origin": "CARTO_DECAY",
+            "accepted": "one of exp, gated-exp, gated-prior, none"} in doc["problems"]

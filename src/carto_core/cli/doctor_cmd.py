@@ -52,6 +52,13 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     except ConfigError as exc:
         problems.append({"problem": str(exc), "fix": "correct the TOML syntax or remove the file"})
         home = current_home()
+    else:
+        from carto_core.cli.config_cmd import setting_problems
+
+        for bad in setting_problems(cfg):
+            where = bad["origin"] if bad["origin"] != "config file" else str(cfg.path)
+            problems.append({"problem": f"{bad['key']} = {bad['value']!r} in {where} is not accepted",
+                             "fix": f"set it to {bad['accepted']} (`carto config` shows every setting)"})
     home = Home(home.root)
     logs = []
     if not home.root.is_dir():
