@@ -83,3 +83,20 @@ def test_doctor_text_on_an_empty_home_says_how_to_start(tmp_path, monkeypatch):
     assert result.exit_code == 3  # no home: ran fine, found nothing (docs/cli.md)
     assert "does not exist" in result.output and "carto ingest" in result.output
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_doctor_names_the_repair_that_mends_a_torn_line_and_the_lines_left(tmp_path, monkeypatch):
+    """The fix of an unreadable line was 'inspect the listed line numbers and remove or repair
+    them', no command, beside '1 unreadable lines'; it now names `carto repair torn-rows`, the
+    file and line a person may have to delete, and counts in the noun's number."""
+    home = tmp_path / "h"
+    _build(home)
+    with open(home / "changelog.jsonl", "ab") as handle:
+        handle.write(b"{\"event_id\":\"torn")
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    doc = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).output)
+    problem = next(p for p in doc["problems"] if "changelog.jsonl" in p["problem"])
+    assert problem["problem"] == "changelog.jsonl: 1 unreadable line (torn_line 1)"
+    lines = sum(1 for _ in open(home / "changelog.jsonl", "rb"))
+    assert problem["fix"].startswith("`carto repair torn-rows --write` mends what it can")
+    assert f"changelog.jsonl line {lines}" in problem["fix"]

@@ -70,11 +70,21 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         health = _log_health(home.root / name, label)
         logs.append(health)
         if health["malformed"]:
+            from carto_core.logio.reader import DROPPED_PROBLEMS
+
+            # the reader keeps a few line numbers of each kind: "..." says there are more
+            numbers = sorted(n for kind, found in (health["problem_lines"] or {}).items()
+                             if kind in DROPPED_PROBLEMS for n in found)
+            where = (", ".join(str(n) for n in numbers[:5])
+                     + (", ..." if health["malformed"] > min(len(numbers), 5) else ""))
             problems.append({
-                "problem": f"{name}: {health['malformed']} unreadable lines "
+                "problem": f"{name}: {counted(health['malformed'], 'unreadable line')} "
                            f"({', '.join(f'{k} {v}' for k, v in health['problems'].items())})",
-                "fix": "the rows around them are intact; inspect the listed line numbers "
-                       "and remove or repair them (a torn last line is a write that crashed)",
+                "fix": "`carto repair torn-rows --write` mends what it can (a row glued onto a "
+                       "torn piece, a torn row another log holds whole; without --write it says "
+                       "what it would do); a line it leaves cannot be read: delete it by hand "
+                       f"({name} line{'s' * (len(numbers) != 1)} {where}); the rows around it "
+                       "are intact. A torn last line may be a write in progress: run doctor again",
             })
         elif health["problems"]:
             problems.append({
