@@ -433,3 +433,16 @@ def test_suggestions_of_an_earlier_word_do_not_outlive_it(page, server):
         page.type("#q", text)
         page.wait_for_timeout(600)
         assert options.count() == 0, (text, options.evaluate_all("os => os.map(o => o.value)"))
+
+
+@pytest.mark.parametrize("address, title", [
+    (f"#/session/{SESSIONS['a']}", f"Session {SESSIONS['a'][:8]} · webshop · carto"),
+    ("#/search?q=discount", "“discount” · Search · carto"),
+    ("#/desk", "Memory desk · carto"),
+    ("#/nosuchview", "No such view · carto")])
+def test_each_view_names_its_tab(page, server, address, title):
+    """Every tab and history entry was 'carto explorer': three sessions open in three tabs
+    could not be told apart."""
+    page.goto(server.url + address)
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert page.title() == title

@@ -33,6 +33,10 @@ async function route() {
   if (pathViews[view] && arg) await pathViews[view](arg, params);
   else if (views[view]) await views[view](params);
   else noSuchView();
+  // The tab and the history entry are named after the view, so that open tabs tell apart.
+  const heading = document.querySelector("main h1")?.textContent || "";
+  const q = view === "search" ? params.get("q") : "";
+  document.title = [q ? `“${q}”` : "", heading, "carto"].filter(Boolean).join(" · ");
   document.body.dataset.ready = view;
   if (focusSearch && view === "search") document.getElementById("q")?.focus();
   focusSearch = false;
