@@ -31,3 +31,23 @@ def test_progress_on_a_terminal_then_the_same_summary(sample_home):
     assert "index: keyword" in plain(out) and "index: semantic" in plain(out)  # the live bar
     summary = plain(out).replace("\r", "\n").splitlines()
     assert any(line.startswith("keyword index: rebuilt from the logs · 22 events") for line in summary)
+
+
+def test_a_second_run_says_why_events_were_left_to_the_keyword_index_as_the_first(sample_home):
+    """minilm leaves the sample's tool rows to the keyword index: the first run said '(8 tool
+    rows this embedder does not embed)', a run after it '(no text to embed)' of the same rows."""
+    env = env_for({"CARTO_EMBEDDER": "minilm"})
+    first = piped(["index"], env).stdout.splitlines()
+    again = piped(["index", "--force"], env).stdout.splitlines()
+    left = [line for line in first if "left to the keyword index" in line]
+    assert left and left[0].strip().startswith("8 events left to the keyword index (8 tool rows"), first
+    assert [line for line in again if "left to the keyword index" in line] == left, again
+
+
+def test_the_live_bar_counts_events_not_a_bare_number():
+    """The bar read 'index: semantic (2560)': 2560 of what. It says what it counts now."""
+    from carto_core.cli.index_cmd import progress_text
+
+    assert progress_text("semantic", 2560, None) == "index: semantic · 2,560 events"
+    assert progress_text("semantic", 512, 1024) == "index: semantic · 512 of 1,024 events"
+    assert progress_text("keyword", 1, None) == "index: keyword · 1 event"

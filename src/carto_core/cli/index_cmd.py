@@ -92,16 +92,18 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
         bar = _NoBar()
     else:
         from rich.console import Console
-        from rich.progress import Progress
+        from rich.progress import Progress, TimeElapsedColumn
 
-        bar = Progress(console=Console(stderr=True), transient=True)
+        # without a total (a streamed build) the bar only pulses: the time run says it is alive
+        bar = Progress(*Progress.get_default_columns(), TimeElapsedColumn(),
+                       console=Console(stderr=True), transient=True)
     with bar:
         for step in selected:
             task = bar.add_task(f"index: {step.name}", total=None)
 
-            def progress(done, total=None, _task=task):
+            def progress(done, total=None, _task=task, _name=step.name):
                 bar.update(_task, completed=done, total=total,
-                           description=f"index: {step.name} ({done})")
+                           description=progress_text(_name, done, total))
 
             # Only steps that take `force` get it (the semantic step's back-off).
             extra = {"force": True} if force and "force" in inspect.signature(step.run).parameters else {}
@@ -116,6 +118,15 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     _emit(home, reports, as_json)
     if failed:
         fail("some index steps failed (see above)", ExitCode.ERROR)
+
+
+def progress_text(step: str, done: int, total: int | None) -> str:
+    """The live bar's words: what it counts, so a person can judge how far along it is."""
+    from carto_core.cli.index_text import _count
+
+    if total:
+        return f"index: {step} · {done:,} of {_count(total, 'event')}"
+    return f"index: {step} · {_count(done, 'event')}"
 
 
 class _NoBar:

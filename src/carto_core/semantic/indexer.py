@@ -557,6 +557,7 @@ def _open_plan(run: _Run, reembed: bool):
             # Nothing new since a complete run: the state says it all.
             report.corpus = int(previous.get("events", 0))
             report.no_text = int(previous.get("no_text", 0))
+            report.keyword_only = int(previous.get("keyword_only", 0))
             report.already = report.corpus - report.no_text
             store.close()
             run.backoff.clear()
@@ -641,6 +642,7 @@ def _close_run(run: _Run, store, plan: _Plan, previous: dict, states: dict, chec
                 report.dropped_models[model] = store.drop_model(model)
     report.corpus += int(previous.get("events", 0)) if plan.tail else 0
     report.no_text += int(previous.get("no_text", 0)) if plan.tail else 0
+    report.keyword_only += int(previous.get("keyword_only", 0)) if plan.tail else 0
     report.already = report.corpus - report.no_text - report.todo
     if complete and run.corpus is None:
         _record_run(run.home, report, store, previous, states, plan.tail)
@@ -679,6 +681,7 @@ def _record_run(home: Home, report: IndexReport, store, previous: dict, states: 
     logs.update(states)
     _write_state(home, {"version": STATE_VERSION, "model": report.model, "store": report.store,
                         "logs": logs, "events": report.corpus, "no_text": report.no_text,
+                        "keyword_only": report.keyword_only,
                         "vectors": store.count(report.model),
                         "written_at": format_timestamp(utcnow())})
 
