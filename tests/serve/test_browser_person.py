@@ -446,3 +446,20 @@ def test_each_view_names_its_tab(page, server, address, title):
     page.goto(server.url + address)
     page.wait_for_selector("body[data-ready]", state="attached")
     assert page.title() == title
+
+
+def test_a_session_address_takes_the_short_id_people_see(page, server):
+    """Every view, `carto sessions` and `carto standup` show a session by its first eight
+    characters, and `carto session 5a1e0000` opens it; #/session/5a1e0000 said 'no events carry
+    that session id'."""
+    full = SESSIONS["a"]
+    assert api(server, f"/api/sessions/{full[:8]}")["session"]["session_id"] == full
+    page.goto(server.url + f"#/session/{full[:8]}")
+    page.wait_for_selector("#session-title")
+    assert page.inner_text("#session-title") == f"Session {full[:8]} · webshop"
+    assert page.url.endswith(f"#/session/{full}"), page.url
+    # A prefix several sessions share names them, as carto session does.
+    page.goto(server.url + "#/session/yearly-sess")
+    page.wait_for_selector("main .error")
+    text = page.inner_text("main .error")
+    assert "120 sessions start with that; give more of the id (yearly-session-0, yearly-session-1," in text, text

@@ -411,14 +411,33 @@ async def sessions(state: ServeState, request: Request, args: dict):
 
 @endpoint("GET", "/api/sessions/{session_id}",
           "One session: its events, commits, files, transcript turns and wrapup",
-          params=(Param("session_id", "string", "The session id", required=True,
-                        max_length=200, location="path"),),
-          responses=(200, 404), tags=("corpus",))
+          params=(Param("session_id", "string", "The session id, or a prefix only it starts "
+                        "with", required=True, max_length=200, location="path"),),
+          responses=(200, 400, 404), tags=("corpus",),
+          description="A prefix resolves as `carto session ID` resolves it (the answer names "
+                      "the whole id); one several sessions share is 400 `AMBIGUOUS_SESSION` "
+                      "with the candidates.")
 async def session_get(state: ServeState, request: Request, args: dict):
     detail = views.session_detail(state.live, args["session_id"])
     if detail is None:
+        # The eight characters every view and `carto sessions` show a session by.
+        detail = views.session_detail(state.live, _resolve_session(state, args["session_id"]))
+    if detail is None:
         raise ApiError(404, "SESSION_NOT_FOUND", "no events carry that session id")
     return detail
+
+
+def _resolve_session(state: ServeState, prefix: str) -> str:
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+
+    try:
+        return resolve_session(state.home, prefix)
+    except AmbiguousSession as exc:
+        raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
+                       f"that; give more of the id ({', '.join(exc.candidates[:5])}"
+                       f"{', ...' if len(exc.candidates) > 5 else ''})") from None
+    except SessionNotFound:
+        raise ApiError(404, "SESSION_NOT_FOUND", "no session id starts with that") from None
 
 
 P_DAYS = Param("days", "integer", "Look back this many days (1 to 3650; more is a 400)", default=7,
@@ -473,18 +492,9 @@ def _fresh_engine(state: ServeState):
                       "(`carto_core.lenses.sessiontree`). A prefix two sessions share is 400 "
                       "`AMBIGUOUS_SESSION` with the candidates.")
 async def session_tree(state: ServeState, request: Request, args: dict):
-    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
     from carto_core.lenses.sessiontree import tree_for
 
-    try:
-        session_id = resolve_session(state.home, args["session_id"])
-    except AmbiguousSession as exc:
-        raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
-                       f"that; give more of the id ({', '.join(exc.candidates[:5])}"
-                       f"{', ...' if len(exc.candidates) > 5 else ''})") from None
-    except SessionNotFound:
-        raise ApiError(404, "SESSION_NOT_FOUND", "no session id starts with that") from None
-    return tree_for(state.home, session_id)
+    return tree_for(state.home, _resolve_session(state, args["session_id"]))
 
 
 @endpoint("GET", "/api/desk/day", "One day: the day digest of `carto digest day`",

@@ -11,6 +11,8 @@ export async function viewSession(sid) {
   try { data = await api(`/api/sessions/${encodeURIComponent(sid)}`); }
   catch (error) { show(el("h1", { text: `Session ${short(sid)}` }), failure(error)); return; }
   const s = data.session;
+  // A prefix resolved to its session: the address names the whole id from now on.
+  if (s.session_id !== sid) history.replaceState(null, "", `#/session/${encodeURIComponent(s.session_id)}`);
   const transcriptBox = el("section", { id: "transcript", "aria-label": "Transcript" });
   const nodes = [
     el("h1", { id: "session-title", text: `Session ${short(s.session_id)} · ${s.project || "no project"}` }),
