@@ -533,3 +533,24 @@ def test_the_light_manager_leaves_to_pluggy_what_it_cannot_stand_for():
     for hook, args in HOOK_ARGS.items():
         code = getattr(hookspecs, hook).__code__
         assert code.co_varnames[:code.co_argcount] == args, hook
+
+
+def test_plugins_names_a_disable_entry_that_blocks_nothing(monkeypatch):
+    """CARTO_DISABLE_PLUGINS=hemes (a typo of hermes) blocked nothing and `carto plugins` said
+    nothing of it: the plugin meant to be off ran on. The name is now said, with the names it
+    could be."""
+    from carto_core.cli import cli
+
+    monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "hemes, notes")
+    result = CliRunner().invoke(cli, ["plugins"])
+    assert result.exit_code == 0, result.output
+    assert ("problem: CARTO_DISABLE_PLUGINS names hemes, which is no installed plugin or live-capture "
+            "provider: it blocks nothing (plugins: ") in result.output
+    assert "notes 0.1.0 (carto-notes) [blocked]" in result.output
+    doc = json.loads(CliRunner().invoke(cli, ["plugins", "--json"]).output)
+    assert doc["unknown_disabled"] == ["hemes"]
+    doctor = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).stdout)
+    assert any(p["problem"].startswith("CARTO_DISABLE_PLUGINS names hemes") and "hermes" in p["fix"]
+               for p in doctor["problems"])
+    monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "claude")  # a live-capture provider is a name too
+    assert json.loads(CliRunner().invoke(cli, ["plugins", "--json"]).output)["unknown_disabled"] == []

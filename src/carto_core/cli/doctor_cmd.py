@@ -141,6 +141,13 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             })
     for problem in registries.problems:
         problems.append({"problem": problem, "fix": "uninstall or rename one of the two plugins"})
+    from carto_core.cli.plugins_cmd import unknown_disabled
+
+    for name in unknown_disabled(registries):
+        problems.append({"problem": f"CARTO_DISABLE_PLUGINS names {name}, which is no installed "
+                                    "plugin or live-capture provider: it blocks nothing",
+                         "fix": "spell it as `carto plugins` lists it: "
+                                + ", ".join(sorted(registries.plugins))})
     from carto_core.privacy.redact import plugin_patterns
 
     for problem in plugin_patterns()[1]:

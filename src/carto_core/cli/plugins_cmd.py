@@ -28,7 +28,22 @@ def plugins_document(root: click.Group) -> dict:
             "registered": {kind: sorted(names) for kind, names in sorted(info.registered.items())},
             "capture": dict(sorted(info.capture.items())),
         })
-    return {"plugins": plugins, "problems": registries.problems}
+    unknown = unknown_disabled(registries)
+    problems = list(registries.problems)
+    if unknown:
+        problems.append(f"CARTO_DISABLE_PLUGINS names {', '.join(unknown)}, which "
+                        f"{'is' if len(unknown) == 1 else 'are'} no installed plugin or live-capture "
+                        f"provider: it blocks nothing (plugins: {', '.join(sorted(registries.plugins))})")
+    return {"plugins": plugins, "problems": problems, "unknown_disabled": unknown}
+
+
+def unknown_disabled(registries) -> list[str]:
+    """The names CARTO_DISABLE_PLUGINS gives that block nothing: a typo leaves the plugin meant
+    to be off running, and nothing else would say so."""
+    from carto_core.plugin.table import blocked_names, plugin_table
+
+    known = set(registries.plugins) | {record.get("provider") for record in plugin_table().get("capture", [])}
+    return sorted(name for name in blocked_names() if name not in known)
 
 
 @click.command(
