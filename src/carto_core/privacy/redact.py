@@ -43,7 +43,8 @@ await async new yield typeof function lambda require import not and or return
 _PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
     r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here"
-    r"|[\w-]*(?:\.\.\.|…)|password|passwd|pass|pwd|secret|token)$",
+    r"|[\w-]*(?:\.\.\.|…)|[a-z]{1,12}[_-](?:[a-z0-9]{1,12}[_-])?(?:x{6,}|X{6,}|\*{6,})|\$env:\w+"
+    r"|password|passwd|pass|pwd|secret|token)$",
     re.IGNORECASE,
 )
 _DOTTED_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
@@ -333,6 +334,22 @@ def check_flag(match, text):
     return _check_keyed(match, text, flag=True)
 
 
+def check_attached(match, text):
+    """`-pX` or `-p'a passphrase with spaces'`: the value alone, when it is no placeholder."""
+    group = "quoted" if match.start("quoted") >= 0 else "secret"
+    if _placeholder(_group(match, text, group)):
+        return False
+    start, end = match.span(group)
+    return "password", start, end
+
+
+def check_url_password(match, text):
+    """A URL's password, `?` and `&` typed raw included (`https://u:Sv?mv&@host`); not a port
+    before a query holding an address (`http://localhost:3000?to=a@b.io`)."""
+    value = _group(match, text, "secret")
+    return not _placeholder(value) and not ("?" in value and value.split("?", 1)[0].isdigit())
+
+
 def check_told(match, text):
     # a sentence's own punctuation ("is needed: --flag", "is required.") is not the value's
     value = _group(match, text, "secret").rstrip(".,;:!?)")
@@ -382,7 +399,8 @@ def check_cli_password(match, text):
         start += 5
         value = value[5:]
     if not value or value.startswith("-") or _placeholder(value) or value.lower() in ("stdin", "prompt") \
-            or not value.strip("`.…,;:") or value.lower() in _PROSE_AFTER_FLAG:
+            or not value.strip("`.…,;:") or value.lower() in _PROSE_AFTER_FLAG \
+            or text.startswith("$(", start):  # `-p $(ACR_PASSWORD)`: a pipeline's variable
         return False  # "Using --password via the CLI is insecure": the flag named in prose
     if value.lower().startswith(("env:", "file:", "fd:")) or value.startswith(("/", "./", "~/")):
         return False  # openssl's `-passin env:VAR`, a file holding the password
@@ -740,7 +758,8 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
-    "told": check_told, "client_literal": check_client_literal,
+    "told": check_told, "client_literal": check_client_literal, "url_password": check_url_password,
+    "attached": check_attached,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,

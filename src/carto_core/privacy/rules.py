@@ -201,6 +201,17 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("xai-key", _START + r"xai-[A-Za-z0-9]{60,}", ("xai-",), T),
     ("replicate-token", _START + r"r8_[A-Za-z0-9]{30,}", ("r8_",), T),
     ("langsmith-key", _START + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + _END, ("lsv2_",), T),
+    ("mailersend-token", _START + r"mlsn\.[A-Za-z0-9]{60,}" + _END, ("mlsn.",), T),
+    ("honeycomb-key", _START + r"hc[xa]ik_[a-z0-9]{58}" + _END, ("hcxik_", "hcaik_"), T),
+    # Yarn's `npmAuthIdent: "user:password"`
+    ("password", r"\bnpmauthident\\?[\"']?[ \t]*:[ \t]*\\?[\"']?[^:\s\"']+:(?P<secret>[^\s\"']+)",
+     ("npmauthident",), {"lower": True, "check": "placeholder"}),
+    ("launchdarkly-key", _START + r"(?:sdk|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" + _END,
+     ("sdk-", "mob-"), T),
+    ("configcat-key", _START + r"configcat-sdk-1/[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}", ("configcat-sdk-",), T),
+    # Twilio's auth token is 32 hex with no prefix: the one given beside its account SID
+    ("twilio-key", r"AC[0-9a-f]{32}\\?[\"']\s*,\s*\\?[\"'](?P<secret>[0-9a-f]{32})\\?[\"']", ("ac",),
+     {"check": "placeholder"}),
     # --- messaging, payments, mail -------------------------------------------------------
     ("slack-token",
      _START + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}|xapp-\d-[A-Za-z0-9-]{10,})",
@@ -233,8 +244,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # The signature is optional: an unsigned token, or one cut short, still carries its claims.
     ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
     ("url-password",
-     r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>]*:(?P<secret>[^\s/?#'\"`<>]+)@(?=[^\s/?#@'\"`<>]+(?:[/?#\s'\"`<>]|$))",
-     ("://",), {"lower": True, "check": "placeholder"}),
+     r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>]*:(?P<secret>[^\s/#'\"`<>]+)@(?=[^\s/?#@'\"`<>]+(?:[/?#\s'\"`<>]|$))",
+     ("://",), {"lower": True, "check": "url_password"}),
     ("url-token", r"\b[a-z][a-z0-9+.-]{1,20}://(?P<secret>[a-z0-9_-]{20,})@", ("://",),
      {"lower": True, "check": "entropic"}),
     ("authorization",
@@ -249,8 +260,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password",
      r"(?<=-)(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w-]{0,30}?)(?:=|[ \t]+)" + _VALUE,
      KEY_NEEDLES, {"lower": True, "check": "flag", "start": "flag"}),
-    ("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?P<secret>[^\s\"'`]+)",
-     ("mysql", "mariadb"), {"check": "placeholder"}),
+    ("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p"
+                 r"(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{1,200})(?P=q)|(?P<secret>[^\s\"'`]+))",
+     ("mysql", "mariadb"), {"check": "attached"}),
     ("password", r"\b(?:sshpass[ \t]+-p|redis-cli\b[^\n|;&]*?[ \t]-a|docker[ \t]+login\b[^\n|;&]*?[ \t]-p"
                  r"|mongo(?:sh|dump|restore)?\b[^\n|;&]*?[ \t]-p)[ \t]*\\?[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)",
      ("sshpass", "redis-cli", "login", "mongo"), {"check": "placeholder"}),
@@ -284,13 +296,33 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
       "connect ", "jdbc:oracle"), {"lower": True, "check": "placeholder"}),
     # A .pgpass line: host:port:database:user:password.
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
-                 r"(?P<secret>[^\s\"'`]+)", (":*:", ":5432:", ":5433:", ":5434:", ":6432:", ":15432:", ".pgpass"),
+                 # five fields: a colon in the password is escaped (a line of /etc/shadow has nine)
+                 r"(?P<secret>(?:[^\s\"'`:\\]|\\.)+)(?=[\s\"'`]|$)",
+     (":*:", ":5432:", ":5433:", ":5434:", ":6432:", ":15432:", ".pgpass"),
      {"check": "placeholder"}),
     # A password told in a sentence: "the staging db password is m94PLb7E3Oz!S5". Only a value
     # that looks chosen (a digit or a symbol beside letters): "the password is wrong" is prose.
-    ("password", r"\b(?:password|passphrase|passwd)[ \t]+(?:is|was|will be|should be|would be)[ \t]+"
+    # (also as JSON escapes them: a turn's text is redacted in its stored form too)
+    ("password", r"\b(?:password|passphrase|passwd|passwort|kennwort|mot de passe|contrase(?:ñ|n|\\u00f1)a|senha|"
+                 r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord|salasana)(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
+                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest)[ \t]+"
                  r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
-     ("password", "passphrase", "passwd"), {"lower": True, "check": "told"}),
+     ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
+      "wachtwoord", "has", "senord", "salasana"), {"lower": True, "check": "told"}),
+    # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
+    # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
+    ("password", r"\b(?:password|identified[ \t]+by)[ \t]+\\?'(?P<secret>[^'\n\\]{1,400})\\?'",
+     ("password", "identified"), {"lower": True, "check": "placeholder"}),
+    # `terraform output -json` and the like: a value marked sensitive
+    ("secret-assignment", r"\{[^{}\n]{0,200}\\?\"sensitive\\?\":[ \t]*true[^{}\n]{0,200}\\?\"value\\?\":[ \t]*"
+                          r"\\?\"(?P<secret>[^\"\n\\]{1,400})\\?\"",
+     ("sensitive",), {"lower": True, "check": "placeholder"}),
+    # Password hashes: crypt(3)'s $1$/$2b$/$5$/$6$/$y$, argon2, PostgreSQL's SCRAM verifier
+    ("password-hash", r"\$(?:1|2[abxy]?|5|6|y|gy|7)\$[./A-Za-z0-9$]{20,200}|\$argon2(?:id|i|d)\$[\w=$,+/.-]{20,200}"
+                      r"|SCRAM-SHA-256\$\d+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+",
+     ("$1$", "$2", "$5$", "$6$", "$y$", "$gy$", "$7$", "$argon2", "scram-sha-256$"), {}),
+    # A PKCS#12 bundle (a certificate and its private key) as base64: DER's SEQUENCE, version 3
+    ("private-key", r"MII[A-Za-z0-9+/]{3}IBAzCC[A-Za-z0-9+/=\n\r]{60,}", ("ibazcc",), {}),
     ("password", r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<secret>\S+)",
      ("machine",), {"lower": True, "check": "placeholder"}),
     # --- code -----------------------------------------------------------------------------
