@@ -200,3 +200,25 @@ def test_a_session_id_searched_for_is_pointed_at_carto_session(sample_home):
     assert ("5a1e0000 names a session: `carto session 5a1e0000` shows it "
             "(search finds the words of rows, not their ids)") in done.stdout
     assert "No row holds 5a1e0000" not in done.stdout
+
+
+def test_a_project_no_event_has_is_named_with_the_homes_projects(sample_home):
+    """--project webshp (a typo) found nothing and advised other words: the words were fine.
+    The page, and the orientation, now say no project matches and list the home's projects."""
+    env = env_for()
+    done = piped(["search", "discount codes", "--project", "webshp", "--no-semantic"], env)
+    assert done.returncode == 3
+    assert ("No project matches webshp; this home's projects: infra-tools, webshop."
+            in done.stdout.splitlines())
+    orient = piped(["search", "--project", "webshp"], env)
+    assert orient.returncode == 3
+    assert "No project matches webshp; this home's projects: infra-tools, webshop." in orient.stdout
+    found = piped(["search", "zzqx vvkq", "--project", "webshop", "--no-semantic"], env)
+    assert found.returncode == 3 and "No project matches" not in found.stdout
+
+
+def test_orientation_counts_edits_in_the_nouns_number(sample_home):
+    out = piped(["search", "--project", "webshop"], env_for()).stdout
+    edits = [line for line in out.splitlines() if " edit" in line and "/work/" in line]
+    assert edits and all(re.match(r"\s+(1 edit |\d+ edits) ", line) for line in edits), edits
+    assert not any(re.match(r"\s+1 edits", line) for line in edits)

@@ -195,8 +195,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     try:
         try:
             # The warm server's engine when this runs inside `carto serve` (warm.py).
-            result = run_search(request, engine=engine_for(home, analyzer, not read_only),
-                                telemetry=telemetry)
+            engine = engine_for(home, analyzer, not read_only)
+            result = run_search(request, engine=engine, telemetry=telemetry)
         except OSError as exc:
             from carto_core.logio.homefaults import FULL, NOT_PERMITTED, READ_ONLY, why
 
@@ -206,8 +206,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             # writing nothing.
             read_only = why(exc)
             _say_read_only(home, read_only)
-            result = run_search(request, engine=SearchEngine(home, analyzer=analyzer, persist=False),
-                                telemetry=None)
+            engine = SearchEngine(home, analyzer=analyzer, persist=False)
+            result = run_search(request, engine=engine, telemetry=None)
     except SearchError as exc:
         from carto_core.search import EmptyHomeError
 
@@ -237,7 +237,12 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             document["read_only_home"] = _read_only_note(home, read_only)
         emit_json(document)
     else:
-        _print_text(home, result, project, output_format, show_facets)
+        no_project = None
+        if project and not result.results:
+            from carto_core.cli.search_orient import no_project_line
+
+            no_project = no_project_line(engine, project)
+        _print_text(home, result, project, output_format, show_facets, no_project=no_project)
     if not result.results:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
@@ -289,7 +294,7 @@ def _say_read_only(home, why: str) -> None:
 
 
 def _print_text(home, result, project, output_format=None, show_facets=False,
-                who: dict | None = None, team: str | None = None) -> None:
+                who: dict | None = None, team: str | None = None, no_project: str | None = None) -> None:
     """`who`: event id -> (machine, author) of a --team search; `team`: its one line."""
     from carto_core.cli.search_text import notes, render_oneline, render_text
     from carto_core.util.terminal import Style, use_colour, width
@@ -300,11 +305,12 @@ def _print_text(home, result, project, output_format=None, show_facets=False,
         text = render_oneline(result, style=style, width=columns)
         if text:
             click.echo(text, color=style.colour)
-        for line in notes(result, session):  # stdout stays one line a result
+        for line in notes(result, session, no_project):  # stdout stays one line a result
             click.echo(line, err=True)
         return
     click.echo(render_text(result, project=project, style=style, width=columns,
-                           show_facets=show_facets, who=who, team=team, session=session),
+                           show_facets=show_facets, who=who, team=team, session=session,
+                           no_project=no_project),
                color=style.colour)
 
 

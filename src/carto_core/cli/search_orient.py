@@ -6,6 +6,23 @@ The document itself is `carto_core.search.orient.orient`; this is only its comma
 from __future__ import annotations
 
 
+def no_project_line(engine, spec: str) -> str | None:
+    """A line when no event of the home has a project `spec` matches (a typo, a project named
+    otherwise), with the projects it has; None when one matches."""
+    from carto_core.model.project import ProjectScope, RegistryError
+
+    try:
+        scope = ProjectScope.parse(spec)
+        projects = [str(p) for p in engine.index.strings["projects"] if p]
+    except (RegistryError, OSError, ValueError):
+        return None
+    if not projects or any(scope.matches(p) for p in projects):
+        return None
+    shown = sorted(set(projects))
+    listed = ", ".join(shown[:12]) + (f", +{len(shown) - 12} more" if len(shown) > 12 else "")
+    return f"No project matches {spec}; this home's projects: {listed}."
+
+
 def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_only: str | None = None) -> None:
     """The CLI face of `orient` (exit 3 when the project has no events). `read_only` (why the
     home cannot be written) keeps the index in memory and says so in the JSON."""
@@ -36,6 +53,10 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
     else:
         click.echo(f"=== Project: {spec} ({', '.join(document['matched_projects']) or 'no match'}; "
                    f"{counted(document['events'], 'event')}) ===")
+        if not document["matched_projects"]:
+            line = no_project_line(engine, spec)
+            if line:
+                click.echo(line)
         sections = (("Latest wrapups", "wrapups"), ("Other milestones", "milestones"),
                     ("Commits", "commits"))
         for title, key in sections:
@@ -50,6 +71,7 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
         if document["busiest_files"]:
             click.echo("\n--- Busiest files ---")
             for entry in document["busiest_files"]:
-                click.echo(f"{entry['edits']:>4} edits  {entry['path']}  (last {entry['last']})")
+                edits = counted(entry["edits"], "edit")
+                click.echo(f"{edits:>9}  {entry['path']}  (last {entry['last']})")
     if not document["events"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -146,9 +146,10 @@ def facet_lines(result) -> list[str]:
     return out
 
 
-def notes(result, session: str | None = None) -> list[str]:
+def notes(result, session: str | None = None, no_project: str | None = None) -> list[str]:
     """The lines a person needs about how the answer was made (none in the usual case).
-    `session`: the word of the query that is a session id (or its prefix) the home holds."""
+    `session`: the word of the query that is a session id (or its prefix) the home holds;
+    `no_project`: the line saying no project matches the --project given."""
     from carto_core.search.pipeline import NO_SEMANTIC_RANKER
 
     out = []
@@ -165,6 +166,8 @@ def notes(result, session: str | None = None) -> list[str]:
         unheld = [w for w in (floor.unheld_words if floor is not None else []) if w != session]
         if unheld:
             out.append(f"No row holds {', '.join(unheld)}.")
+        if no_project:
+            out.append(no_project)
         if session:
             out.append(f"{session} names a session: `carto session {session}` shows it "
                        "(search finds the words of rows, not their ids)")
@@ -185,7 +188,7 @@ def notes(result, session: str | None = None) -> list[str]:
 
 def render_text(result, *, project: str | None, style: Style, width: int, show_facets: bool = False,
                 who: dict | None = None, team: str | None = None, now: datetime | None = None,
-                session: str | None = None) -> str:
+                session: str | None = None, no_project: str | None = None) -> str:
     now = now or datetime.now(timezone.utc)
     terms = query_terms(result.query)
     out = [style(header(result, project, width), "bold")]
@@ -211,7 +214,7 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
         text = snippet(hit.summary, terms, room * SNIPPET_LINES) or "(no text)"
         for line in textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)[:SNIPPET_LINES]:
             out.append("  " + highlight(line, terms, style))
-    extra = notes(result, session)
+    extra = notes(result, session, no_project)
     if extra:
         out.append("")
         out.extend(extra)
