@@ -142,3 +142,15 @@ def test_a_sub_agent_thread_links_its_parent_session(page, server):
     assert "a sub-agent thread of" in page.inner_text("#tree-stats")
     link.click()
     page.wait_for_selector(f"#session-title:has-text('{parent[:8]}')")
+
+
+def test_a_transcript_analysis_address_takes_the_short_id(page, server):
+    page.goto(server.url + f"#/analysis/{DEMO[:8]}")
+    page.wait_for_selector("#analysis-title")
+    assert page.url.endswith(f"#/analysis/{DEMO}"), page.url
+    assert page.locator("main .error").count() == 0
+    from urllib.parse import quote
+
+    path = api(server, f"/api/sessions/{DEMO}")["session"]["transcript_path"]
+    truth = api(server, f"/api/transcript/analysis?session_id={DEMO}&path={quote(path)}&limit=500")
+    assert page.locator("#analysis-turns tbody tr").count() == len(truth["turns"]) > 0

@@ -46,6 +46,12 @@ export async function viewAnalysis(sid) {
   let data;
   try {
     const session = await api(`/api/sessions/${encodeURIComponent(sid)}`).catch(() => null);
+    // A prefix (the eight characters the views show) resolved to its session: asked and named
+    // by the whole id from now on.
+    if (session && session.session.session_id !== sid) {
+      sid = session.session.session_id;
+      history.replaceState(null, "", `#/analysis/${encodeURIComponent(sid)}`);
+    }
     const params = new URLSearchParams({ session_id: sid, limit: "500" });
     if (session && session.session.transcript_path) params.set("path", session.session.transcript_path);
     data = await api(`/api/transcript/analysis?${params}`);
