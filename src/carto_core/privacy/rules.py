@@ -308,7 +308,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                  r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest)[ \t]+"
                  r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
-      "wachtwoord", "has", "senord", "salasana"), {"lower": True, "check": "told"}),
+      "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana"),
+     {"lower": True, "check": "told"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
     # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
     ("password", r"\b(?:password|identified[ \t]+by)[ \t]+\\?'(?P<secret>[^'\n\\]{1,400})\\?'",
@@ -320,7 +321,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # Password hashes: crypt(3)'s $1$/$2b$/$5$/$6$/$y$, argon2, PostgreSQL's SCRAM verifier
     ("password-hash", r"\$(?:1|2[abxy]?|5|6|y|gy|7)\$[./A-Za-z0-9$]{20,200}|\$argon2(?:id|i|d)\$[\w=$,+/.-]{20,200}"
                       r"|SCRAM-SHA-256\$\d+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+",
-     ("$1$", "$2", "$5$", "$6$", "$y$", "$gy$", "$7$", "$argon2", "scram-sha-256$"), {}),
+     ("$1$", "$2$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$y$", "$gy$", "$7$", "$argon2",
+      "scram-sha-256$"), {}),
     # A PKCS#12 bundle (a certificate and its private key) as base64: DER's SEQUENCE, version 3
     ("private-key", r"MII[A-Za-z0-9+/]{3}IBAzCC[A-Za-z0-9+/=\n\r]{60,}", ("ibazcc",), {}),
     ("password", r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<secret>\S+)",
