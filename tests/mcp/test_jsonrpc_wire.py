@@ -175,3 +175,25 @@ def test_a_window_ending_before_it_starts_is_refused(wire):
                        "params": {"name": "orient", "arguments": {"project": "webshop", "since": "today",
                                                                   "before": "yesterday"}}})
     assert answer["result"]["isError"]
+
+
+def test_a_home_that_does_not_exist_is_not_made_by_serving_it(tmp_path):
+    """CARTO_HOME naming no folder (a typo, a home not made yet): `carto mcp` warmed an index
+    into it at start-up, so the folder, a search index and a cursor key appeared; the stderr
+    line said it answered 'for an empty home'. Nothing is written there now."""
+    home = tmp_path / "nohome"
+    env = {**os.environ, "CARTO_HOME": str(home)}
+    proc = subprocess.Popen([sys.executable, "-m", "carto_core", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                         "clientInfo": {"name": "test", "version": "1"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             search(2, "rounding"),
+             {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+              "params": {"name": "orient", "arguments": {"project": "webshop"}}}]
+    out, _ = proc.communicate(b"".join(json.dumps(line).encode() + b"\n" for line in lines),
+                              timeout=PATIENCE)
+    answers = {a["id"]: a for a in map(json.loads, out.splitlines())}
+    assert answers[2]["result"]["structuredContent"]["error"]["code"] == "not_found"
+    assert not home.exists(), sorted(str(p) for p in home.rglob("*"))

@@ -188,10 +188,13 @@ class CartoMcp:
 
     @property
     def engine(self):
-        if self._engine is None:
+        # A home that does not exist (yet) is read, never made: its index stays in memory until
+        # a hook or an ingest creates the folder, then the next call keeps it there.
+        exists = self.home.root.is_dir()
+        if self._engine is None or (exists and not self._engine.persist):
             from carto_core.search.engine import SearchEngine
 
-            self._engine = SearchEngine(self.home)
+            self._engine = SearchEngine(self.home, persist=exists)
         return self._engine
 
     def warm(self) -> None:
