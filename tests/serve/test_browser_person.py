@@ -463,3 +463,13 @@ def test_a_session_address_takes_the_short_id_people_see(page, server):
     page.wait_for_selector("main .error")
     text = page.inner_text("main .error")
     assert "120 sessions start with that; give more of the id (yearly-session-0, yearly-session-1," in text, text
+
+
+def test_a_project_facet_keeps_the_shown_topics(page, server):
+    """Choosing a project dropped `topics=true`: the topic facets asked for went away."""
+    page.goto(server.url + "#/search?q=discount&topics=true")
+    page.wait_for_selector(".tag-kind[data-kind='topic']")
+    page.click("aside.facets li button:has-text('webshop')")
+    page.wait_for_url("**#/search?q=discount&project=webshop*")
+    assert "topics=true" in page.url, page.url
+    page.wait_for_selector(".tag-kind[data-kind='topic']")

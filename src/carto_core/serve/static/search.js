@@ -85,6 +85,7 @@ function renderResults(container, data, current) {
         if (current[param] !== label) next.set(param, label);
         if (current.since) next.set("since", current.since);
         if (current.tag) next.set("tag", current.tag);
+        if (current.topics) next.set("topics", current.topics);
         location.hash = `#/search?${next}`;
       } }, label, el("span", { class: "facet-count", text: count })) : el("span", {}, label, el("span", { class: "facet-count", text: ` ${count}` }))))));
   }
