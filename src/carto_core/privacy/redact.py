@@ -343,6 +343,16 @@ def check_attached(match, text):
     return "password", start, end
 
 
+def check_told_pair(match, text):
+    """A password after "user / ": a symbol, or digits beside both cases ("Summer2024"), not
+    a word of a menu path ("login page / settings2")."""
+    value = _group(match, text, "secret").rstrip(".,;:!?)")
+    if len(value) < 6 or _placeholder(value):
+        return False
+    return (any(c in "!@#$%^&*+=~?" for c in value)
+            or (any(c.isdigit() for c in value) and value.lower() != value and value.upper() != value))
+
+
 def check_url_password(match, text):
     """A URL's password, `?` and `&` typed raw included (`https://u:Sv?mv&@host`); not a port
     before a query holding an address (`http://localhost:3000?to=a@b.io`)."""
@@ -759,7 +769,7 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "client_literal": check_client_literal, "url_password": check_url_password,
-    "attached": check_attached,
+    "attached": check_attached, "told_pair": check_told_pair,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,

@@ -310,6 +310,11 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
       "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana"),
      {"lower": True, "check": "told"}),
+    # A login told as "user / password" ("the sftp login is deploy / Zr!A55dM!FBM3", "log in
+    # to the router with admin / I19.^B-X"): spaces around the slash (a path has none)
+    ("password", r"\b(?:log[ -]?in|credentials?|creds)\b[^\n/]{0,40}?[\w.@+-]{2,60}[ \t]+/[ \t]+"
+                 r"(?P<secret>[^\s/,;\"'`]{6,200}?)(?=[\s,;)\"'`]|[.!?](?:\s|$)|$)",
+     ("login", "log in", "log-in", "credential", "creds"), {"lower": True, "check": "told_pair"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
     # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
     ("password", r"\b(?:password|identified[ \t]+by)[ \t]+\\?'(?P<secret>[^'\n\\]{1,400})\\?'",
