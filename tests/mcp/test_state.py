@@ -153,3 +153,34 @@ def test_cli_lists_the_catalogue_and_says_when_the_sdk_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "mcp", None)  # as if carto-core[mcp] were not installed
     missing = CliRunner().invoke(cli, ["mcp"])
     assert missing.exit_code == 75 and "carto-core[mcp]" in missing.stderr
+
+
+def test_help_names_every_tool_the_server_offers():
+    """`carto mcp --help` listed eleven tools; the server offers session_tree, related and
+    handoff too, which a person reading the help never learned of."""
+    import re
+
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+    from carto_core.mcp.server import tool_catalogue
+
+    text = " ".join(CliRunner().invoke(cli, ["mcp", "--help"]).output.split())
+    listed = re.search(r"Tools: (.*?)\. Every answer", text).group(1)
+    names = set(re.findall(r"[a-z_]+", listed)) - {"and", "the", "ones", "that", "write"}
+    assert names == {tool["name"] for tool in tool_catalogue()}
+
+
+def test_list_tools_keeps_its_name_column_for_a_long_name():
+    """'session_tree A session's agents' ran the name into its title (a column of 10)."""
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    import re
+
+    lines = CliRunner().invoke(cli, ["mcp", "--list-tools"]).stdout.splitlines()
+    heads = [line for line in lines if line and not line.startswith(" ")]
+    starts = {re.match(r"\S+ +", line).end() for line in heads}
+    assert len(starts) == 1, heads  # every title starts in the same column
+    assert any(line.startswith("session_tree ") for line in heads)

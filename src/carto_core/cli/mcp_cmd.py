@@ -19,8 +19,8 @@ Examples:
   carto install codex --mcp          register it with Codex
 
 Tools: search, get, thread, orient, facts, standup, digest, wrapup and decide (the ones that
-write), decisions, collision. Every answer is the matching CLI command's --json document, at most --max-chars
-characters (default 12000, or CARTO_MCP_MAX_CHARS, or [mcp] max_chars in config.toml); a
+write), decisions, collision, session_tree, related, handoff. Every answer is the matching CLI
+command's --json document, at most --max-chars characters (default 12000, or CARTO_MCP_MAX_CHARS, or [mcp] max_chars in config.toml); a
 longer one is paged: page.cut is true and page.next_cursor continues it.
 Needs the MCP SDK: pip install 'carto-core[mcp]'."""
 )
@@ -44,13 +44,14 @@ def mcp(max_chars, list_tools, as_json, no_warm) -> None:
         if as_json:
             emit_json({"tools": catalogue})
             return
+        wide = max(len(tool["name"]) for tool in catalogue)  # the names' column, whatever their length
         for tool in catalogue:
             props = tool["input_schema"]["properties"]
             required = set(tool["input_schema"].get("required", []))
             args = ", ".join((f"{k}*" if k in required else k) for k in props
                              if k not in ("max_chars", "cursor"))
-            click.echo(f"{tool['name']:<10} {tool['title']}{'' if tool['read_only'] else '  [writes ' + tool['writes'] + ']'}")
-            click.echo(f"{'':<10} args: {args}   (* required; every tool also takes max_chars, cursor)")
+            click.echo(f"{tool['name']:<{wide}} {tool['title']}{'' if tool['read_only'] else '  [writes ' + tool['writes'] + ']'}")
+            click.echo(f"{'':<{wide}} args: {args}   (* required; every tool also takes max_chars, cursor)")
         return
     try:
         import mcp as _sdk  # noqa: F401
