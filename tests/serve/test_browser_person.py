@@ -223,7 +223,8 @@ def test_a_browser_without_the_token_is_told_what_to_open(browser, server):
         assert response.status == 401
         assert response.headers["content-type"].startswith("text/html")
         text = page.inner_text("body")
-        assert "open the URL `carto serve` printed" in text, text
+        assert "open the URL carto serve printed when it started" in text, text
+        assert page.locator("code", has_text="carto serve").count() == 2
         assert "carto serve --new-token" in text, text
         assert page.title() == "carto explorer: the owner's token is needed"
     finally:

@@ -111,7 +111,7 @@ REFUSAL_PAGE = b"""<!doctype html>
 <title>carto explorer: the owner's token is needed</title></head>
 <body>
 <h1>carto explorer: the owner's token is needed</h1>
-<p>carto serve answers its owner only. To open the explorer, open the URL `carto serve` printed
+<p>carto serve answers its owner only. To open the explorer, open the URL <code>carto serve</code> printed
 when it started (it ends in <code>?token=...</code>); this browser keeps the token in a cookie after
 that.</p>
 <p>A URL or a cookie that worked before no longer does when the token was replaced
