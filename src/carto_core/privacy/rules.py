@@ -236,10 +236,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # prefix, then a long body that is random by every measure (`check_prefixed_random`).
     ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/+=%-])",
      ("_", "-"), {"token": True, "words": True, "check": "prefixed_random"}),
-    # A key handed to an SDK's client by position, with no name to say what it is
-    # (`cohere.Client("<40 random>")`): only a literal random by every measure.
-    ("api-key", r"\b[A-Za-z_][\w.]{0,60}[Cc]lient\(\s*\\?[\"'](?P<body>[A-Za-z0-9_-]{32,200})\\?[\"']",
-     ("client(",), {"check": "client_literal"}),
+    # A key handed to an SDK's client, or to a function named for one, by position
+    # (`cohere.Client("<40 random>")`, `Auth.api_key("...")`): only a literal random by every
+    # measure.
+    ("api-key", r"\b[A-Za-z_][\w.]{0,60}(?:[Cc]lient|api_key|apikey|api_token|[Tt]oken)\(\s*\\?[\"']"
+                r"(?P<body>[A-Za-z0-9_-]{32,200})\\?[\"']",
+     ("client(", "api_key(", "apikey(", "api_token(", "token("), {"check": "client_literal"}),
     # --- generic shapes ------------------------------------------------------------------
     # The signature is optional: an unsigned token, or one cut short, still carries its claims.
     ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
