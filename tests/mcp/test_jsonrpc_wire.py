@@ -197,3 +197,24 @@ def test_a_home_that_does_not_exist_is_not_made_by_serving_it(tmp_path):
     answers = {a["id"]: a for a in map(json.loads, out.splitlines())}
     assert answers[2]["result"]["structuredContent"]["error"]["code"] == "not_found"
     assert not home.exists(), sorted(str(p) for p in home.rglob("*"))
+
+
+def test_get_of_a_forgotten_id_says_so(tmp_path):
+    from carto_core.logio.home import Home
+    from carto_core.logio.tombstone import bury
+
+    home = tmp_path / "home"
+    build_sample_home(home)
+    bury(Home(home), ["evt-0000000f0a77"])
+    connection = Wire(home)
+    try:
+        connection.ask({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "clientInfo": {"name": "test", "version": "1"}}})
+        answer = connection.ask({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                 "params": {"name": "get", "arguments": {"ids": ["evt-0000000f0a77"]}}})
+    finally:
+        connection.close()
+    error = answer["result"]["structuredContent"]["error"]
+    assert error["code"] == "not_found" and error["forgotten"] == ["evt-0000000f0a77"]
+    assert "`carto forget` took out evt-0000000f0a77" in error["message"]

@@ -355,3 +355,20 @@ def test_touch_of_an_id_no_log_holds_records_nothing_and_says_so(home_env):
     assert mixed.exit_code == 0
     assert _json(mixed) == {"touched": [eid], "recorded": 1, "unknown": ["evt-000000000bad"]}
     assert "evt-000000000bad" not in ledger.read_text() and eid in ledger.read_text()
+
+
+def test_get_of_a_forgotten_id_says_it_was_forgotten(home_env):
+    """--get of an event `carto forget` took out said it 'may have aged out, live only in a
+    vector index as a transcript turn, or not exist', though the home's tombstones know."""
+    from carto_core.logio.tombstone import bury
+
+    kept = home_env.tool("Ran: kept row")
+    gone = "evt-0000000f0a77"
+    bury(home_env.home, [gone])
+    text = carto("search", "--get", f"{gone},evt-00000000dead")
+    assert text.exit_code == 3
+    assert (f"(no event with that id in {home_env.home.root}: `carto forget` took it out)"
+            in text.output.splitlines())
+    assert text.output.count("may have aged out") == 1  # the other missing id, as before
+    document = _json(carto("search", "--get", f"{kept},{gone}", "--json"))
+    assert document["missing"] == [gone] and document["forgotten"] == [gone]

@@ -337,8 +337,9 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
 
     document = fetch_records(SearchEngine(home, persist=not read_only), ids, telemetry)
     found, missing = document["found"], document["missing"]
+    forgotten = forgotten_ids(home, missing)
     if as_json:
-        answer = {"found": found, "missing": missing}
+        answer = {"found": found, "missing": missing, "forgotten": forgotten}
         if read_only:
             answer["read_only_home"] = _read_only_note(home, read_only)
         emit_json(answer)
@@ -349,12 +350,22 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
             click.echo(f"=== {event_id} ===")
             if event_id in found:
                 click.echo(json.dumps(found[event_id], indent=2, ensure_ascii=False))
+            elif event_id in forgotten:
+                click.echo(f"(no event with that id in {home.root}: `carto forget` took it out)")
             else:
                 click.echo(f"(no event with that id in {home.root}/*.jsonl - it may have aged "
                            "out, live only in a vector index as a transcript turn, or not exist)")
         click.echo(f"({len(found)} fetched, {len(missing)} missing)")
     if not found:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def forgotten_ids(home, ids: list[str]) -> list[str]:
+    """Of `ids`, the ones `carto forget` took out (the home's tombstones): a person asking for
+    one learns why it is gone, not that it may never have existed."""
+    from carto_core.logio.tombstone import is_buried
+
+    return [i for i, buried in zip(ids, is_buried(home, ids)) if buried] if ids else []
 
 
 def _thread(home, event_id, as_json) -> None:

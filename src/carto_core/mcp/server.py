@@ -267,11 +267,16 @@ class CartoMcp:
         ids = parse_ids(args["ids"])
         telemetry = None if args.get("_replay") else self.telemetry(args)
         document = fetch_records(self.engine, ids, telemetry)
+        from carto_core.logio.tombstone import is_buried
+
+        missing = document["missing"]
+        forgotten = [i for i, buried in zip(missing, is_buried(self.home, missing)) if buried] if missing else []
         if not document["found"]:
+            why = (f"; `carto forget` took out {', '.join(forgotten[:10])}" if forgotten else "")
             raise ToolError("not_found", f"no event with id(s) {', '.join(ids[:10])} in "
-                            f"{self.home.root} (aged out, only in a vector index, or never existed)",
-                            404, missing=document["missing"])
-        return document
+                            f"{self.home.root} (aged out, only in a vector index, or never existed"
+                            f"{why})", 404, missing=document["missing"], forgotten=forgotten)
+        return {**document, "forgotten": forgotten}
 
     def thread(self, args: dict) -> dict:
         from carto_core.search.fetch import thread_document
