@@ -141,3 +141,16 @@ def test_a_second_user_reads_an_old_home_until_it_is_repaired(second_user):
     os.chmod(home.root, 0o755)  # even with the home's own folder opened again by hand
     refused = second_user.run(["cat", log])
     assert refused.returncode != 0 and b"Permission denied" in refused.stderr
+
+
+def test_doctor_names_an_open_home_by_its_path_in_a_sentence_that_agrees(tmp_path, monkeypatch):
+    """A fresh home folder made 0755 read 'other users can read the home: 1 folder grant the
+    group or others access (e.g. . is 0755)': the verb against its count, and '.' for the home."""
+    root = tmp_path / "home"
+    root.mkdir()
+    os.chmod(root, 0o755)
+    monkeypatch.setenv("CARTO_HOME", str(root))
+    document = json.loads(CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"]).stdout)
+    problem = next(p for p in document["problems"] if "other users can read" in p["problem"])
+    assert problem["problem"] == (f"other users can read the home: 1 folder grants the group or "
+                                  f"others access (e.g. {root}, the home itself, is 0755)")

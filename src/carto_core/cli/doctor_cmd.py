@@ -121,11 +121,15 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
     shared = perms.summary(perms.scan(home.root))
     if shared["open"]:
-        kinds = ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in sorted(shared["kinds"].items()))
+        kinds = ", ".join(counted(n, kind) for kind, n in sorted(shared["kinds"].items()))
         first = shared["examples"][0]
+        # the scan's paths are relative to the home: "." is the home folder itself
+        shown = (f"{home.root}, the home itself," if first["path"] == "."
+                 else str(home.root / first["path"]))
         problems.append({
-            "problem": f"other users can read the home: {kinds} grant the group or others access "
-                       f"(e.g. {first['path']} is {first['mode']})",
+            "problem": f"other users can read the home: {kinds} "
+                       f"{'grants' if shared['open'] == 1 else 'grant'} the group or others access "
+                       f"(e.g. {shown} is {first['mode']})",
             "fix": "`carto repair permissions --write` (folders 0700, files 0600)",
         })
     registries = get_registries()
