@@ -121,3 +121,21 @@ def test_generate_checks_decay_and_rankers_before_writing(tmp_path):
                                    "--rankers", "bm25,bm26"])
     assert out.exit_code == 2 and "bm26" in out.output
     assert not (tmp_path / "g").exists()
+
+
+def test_the_table_shows_cases_of_any_bucket_a_cases_file_gives(tmp_path):
+    """A --cases file whose cases have no `bucket` (or one of their own) was evaluated and its
+    table had one empty column and no figure: only the four age buckets were shown."""
+    generate_home(tmp_path / "g", 300, seed=5)
+    engine = SearchEngine(Home(tmp_path / "g"))
+    engine.refresh()
+    ids = [engine.index.event_id(i) for i in range(3)]
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({"query": "anything at all", "expect": [ids[0]]}) + "\n"
+                     + json.dumps({"query": "more words", "expect": [ids[1]], "bucket": "mine"}) + "\n")
+    out = CliRunner().invoke(cli, ["eval", "--cases", str(cases), "--rankers", "bm25", "--decay", "none"],
+                             env={"CARTO_HOME": str(tmp_path / "g")})
+    assert out.exit_code == 0, out.output
+    table = [line for line in out.output.splitlines() if line.startswith("|")]
+    assert table[0] == "| rankers | decay | mine s@1 / s@10 / MRR | unbucketed s@1 / s@10 / MRR | recency kept@10 |"
+    assert table[2].startswith("| bm25 | none | ") and table[2].count("(n=1)") == 2

@@ -220,8 +220,11 @@ def render_table(reports) -> str:
     """A markdown table: one row per config, success@10 (and MRR) per bucket, recency."""
     from carto_core.evaluation.agecurve import BUCKETS
 
-    names = [b[0] for b in BUCKETS if any(b[0] in r.buckets for r in reports)]
-    head = "| rankers | decay | " + " | ".join(f"{n} s@1 / s@10 / MRR" for n in names) + " | recency kept@10 |"
+    # the age buckets in their order, then those a --cases file named (a case without one: "")
+    present = {name for r in reports for name in r.buckets}
+    ages = [b[0] for b in BUCKETS]
+    names = [n for n in ages if n in present] + sorted(present - set(ages), key=lambda n: (n == "", n))
+    head = "| rankers | decay | " + " | ".join(f"{n or 'unbucketed'} s@1 / s@10 / MRR" for n in names) + " | recency kept@10 |"
     lines = [head, "|" + "---|" * (3 + len(names))]
     for r in reports:
         cells = []
