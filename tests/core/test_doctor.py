@@ -100,3 +100,23 @@ def test_doctor_names_the_repair_that_mends_a_torn_line_and_the_lines_left(tmp_p
     lines = sum(1 for _ in open(home / "changelog.jsonl", "rb"))
     assert problem["fix"].startswith("`carto repair torn-rows --write` mends what it can")
     assert f"changelog.jsonl line {lines}" in problem["fix"]
+
+
+def test_an_empty_home_beside_nothing_to_backfill_names_no_backfill(tmp_path, monkeypatch):
+    """Right after `carto install claude` on a fresh machine, doctor said 'the home holds no
+    events yet, while claude-memory left history on disk' with the fix `carto ingest --all`;
+    that ingest read 0 units (claude-memory always offers its CLAUDE.md stream) and doctor said
+    it again after it: a fix that never fixes. A source counts only when it has something."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for var in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "HERMES_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    (tmp_path / ".claude").mkdir()
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    doc = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).stdout)
+    assert not any("holds no events yet" in p["problem"] for p in doc["problems"]), doc["problems"]
+    (tmp_path / ".claude" / "CLAUDE.md").write_text("# my notes\n\nalways run the tests\n")
+    doc = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).stdout)
+    assert any("claude-memory left history" in p["problem"] for p in doc["problems"]), doc["problems"]

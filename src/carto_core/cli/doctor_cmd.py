@@ -219,11 +219,21 @@ def _backfillable() -> list[str]:
     found = []
     for name, source in backfill_sources():
         try:
-            if next(iter(source.discover()), None) is not None:
+            if any(_holds_something(source, stream) for stream in source.discover()):
                 found.append(name)
         except Exception:  # a source that cannot look is not this check's problem
             continue
     return found
+
+
+def _holds_something(source, stream) -> bool:
+    """A stream on disk counts; one with no file of its own (claude-memory's CLAUDE.md stream,
+    offered whether or not a CLAUDE.md exists) only when reading it finds a unit, else the
+    fix `carto ingest --all` would read nothing and the problem would stay."""
+    if stream.path is not None:
+        return True
+    batch = source.read(stream, None)
+    return bool(batch.units or batch.rows)
 
 
 def _semantic_report(home, registries, problems: list[dict]) -> dict:
