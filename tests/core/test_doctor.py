@@ -120,3 +120,32 @@ def test_an_empty_home_beside_nothing_to_backfill_names_no_backfill(tmp_path, mo
     (tmp_path / ".claude" / "CLAUDE.md").write_text("# my notes\n\nalways run the tests\n")
     doc = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).stdout)
     assert any("claude-memory left history" in p["problem"] for p in doc["problems"]), doc["problems"]
+
+
+def test_problems_sharing_a_fix_print_it_once(tmp_path, monkeypatch):
+    """Ten silent hooks of one moved environment printed the same two-line fix ten times; the
+    text now lists the problems and gives their shared fix once under them (--json keeps each)."""
+    from carto_core.cli import doctor_cmd
+
+    real = doctor_cmd.doctor_document
+    fix = "run `carto install claude` from the environment carto is installed in"
+
+    def document(**kwargs):
+        doc = real(**kwargs)
+        doc["problems"] = [{"problem": f"claude {event} hook installed but silent", "fix": fix}
+                           for event in ("SessionStart", "Stop", "SessionEnd")]
+        doc["problems"].append({"problem": "something else", "fix": "do another thing"})
+        doc["ok"] = False
+        return doc
+
+    monkeypatch.setattr(doctor_cmd, "doctor_document", document)
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path))
+    out = CliRunner().invoke(cli, ["doctor", "--no-probe"]).stdout
+    tail = out[out.index("problems:"):].splitlines()
+    assert tail == ["problems:",
+                    "  - claude SessionStart hook installed but silent",
+                    "  - claude Stop hook installed but silent",
+                    "  - claude SessionEnd hook installed but silent",
+                    f"    fix (the 3 above): {fix}",
+                    "  - something else",
+                    "    fix: do another thing"]

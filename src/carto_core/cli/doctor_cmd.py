@@ -362,8 +362,18 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
             click.echo(f"  left out: {name} ({reason})")
         if document["problems"]:
             click.echo("problems:")
-            for item in document["problems"]:
-                click.echo(f"  - {item['problem']}\n    fix: {item['fix']}")
+            # Problems in a row that share a fix (every hook of a moved environment) get it once.
+            items = document["problems"]
+            start = 0
+            while start < len(items):
+                end = start + 1
+                while end < len(items) and items[end]["fix"] == items[start]["fix"]:
+                    end += 1
+                for item in items[start:end]:
+                    click.echo(f"  - {item['problem']}")
+                which = f" (the {end - start} above)" if end - start > 1 else ""
+                click.echo(f"    fix{which}: {items[start]['fix']}")
+                start = end
         else:
             click.echo("no problems found")
     if not document["home_exists"]:
