@@ -190,16 +190,16 @@ def test_autocomplete_and_co_terms(page, server, tmp_path):
     page.goto(server.url + "#/search?q=discount")
     page.wait_for_selector("#co-terms .chip")
     truth = api(server, "/api/terms/co?term=discount&limit=10")
-    assert page.locator("#co-terms .chip").all_inner_texts() == [t["term"] for t in truth["co_terms"]]
+    assert page.locator("#co-terms .chip").all_inner_texts() == [t["word"] for t in truth["co_terms"]]
     # the box suggests indexed terms for the word being typed
     page.fill("#q", "cart disc")
     page.wait_for_function("() => document.querySelector('#q-terms').dataset.prefix === 'disc'")
     options = page.eval_on_selector_all("#q-terms option", "os => os.map(o => o.value)")
-    want = [f"cart {t['term']}" for t in api(server, "/api/terms/complete?prefix=disc&limit=8")["terms"]]
+    want = [f"cart {t['word']}" for t in api(server, "/api/terms/complete?prefix=disc&limit=8")["terms"]]
     assert options == want and "cart discount" in options
     assert_not_blank(page, tmp_path, "search-co-terms")
     # a chip adds its term to the query
-    first = truth["co_terms"][0]["term"]
+    first = truth["co_terms"][0]["word"]
     page.locator("#co-terms .chip").first.click()
     page.wait_for_function(f"() => decodeURIComponent(location.hash).includes('q=discount+{first}') || decodeURIComponent(location.hash).includes('q=discount {first}')")
 

@@ -56,7 +56,9 @@ def test_co_terms_score(client, app):
     want = sorted(({"term": t, "together": n, "df": df[t],
                     "score": round(n * math.log(1 + index.n_alive / df[t]), 4)} for t, n in together.items()),
                   key=lambda x: (-x["score"], x["term"]))
-    assert answer["co_terms"] == want[:50]
+    assert [{k: v for k, v in t.items() if k != "word"} for t in answer["co_terms"]] == want[:50]
+    for t in answer["co_terms"]:  # each with a word that folds to it
+        assert t["term"] in analyzer.terms(t["word"])
     assert all(t["term"] not in ("discount", "and", "the", "to") for t in answer["co_terms"])
     assert not any(t["term"].startswith("evt-") for t in answer["co_terms"])
 
@@ -68,3 +70,21 @@ def test_terms_bad_input(client):
     assert client.get("/api/terms/co", params={"term": "   "}).status_code == 400
     nothing = client.get("/api/terms/co", params={"term": "qwertyuiopasdf"}).json()
     assert nothing["documents"] == 0 and nothing["co_terms"] == []
+
+
+def test_a_suggestion_is_the_word_people_write_not_the_stem(client, home):
+    """The english analyzer's terms are stems ("quokka" of "quokkas", "reconcili" of
+    "reconciling"): a suggestion names the word its newest documents write, which folds to the
+    same term, and the term itself when no word of them does."""
+    now = format_timestamp(utcnow())
+    append_rows(home.log("changelog"), [
+        {"event_id": f"evt-quokka{i}", "timestamp": now, "type": "tool_bash", "summary": text,
+         "project": "zoo", "session_id": "s-zoo", "provider": "claude"}
+        for i, text in enumerate(["Ran: count the quokkas", "Ran: feed the quokkas", "Ran: reconciling ledgers"])])
+    answer = client.get("/api/terms/complete", params={"prefix": "quokk"}).json()
+    assert [(t["term"], t["word"]) for t in answer["terms"]] == [("quokka", "quokkas")]
+    answer = client.get("/api/terms/complete", params={"prefix": "reconcil"}).json()
+    term = answer["terms"][0]
+    assert term["word"] == "reconciling" and term["term"] != "reconciling"
+    co = client.get("/api/terms/co", params={"term": "quokkas", "limit": 20}).json()
+    assert {"feed", "count"} <= {t["word"] for t in co["co_terms"]}

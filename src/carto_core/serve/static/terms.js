@@ -22,7 +22,8 @@ export function attachAutocomplete(input) {
       try {
         const data = await api(`/api/terms/complete?${query({ prefix: asked, limit: 8 })}`);
         if (input.value !== text) return; // typed on meanwhile
-        list.replaceChildren(...data.terms.map((t) => el("option", { value: `${head}${t.term}`, label: counted(t.df, "document") })));
+        // the word people write for the term ("discountCode", not the stem "discountcod")
+        list.replaceChildren(...data.terms.map((t) => el("option", { value: `${head}${t.word || t.term}`, label: counted(t.df, "document") })));
         list.dataset.prefix = asked;
       } catch {
         // No suggestions for this word (nothing of it folds to an index term): none shown.
@@ -44,7 +45,7 @@ export async function coTerms(q, go) {
     if (!data.co_terms.length) return box;
     box.append(el("span", { class: "muted", text: `Often with “${word}” (${counted(data.documents, "document")}): ` }),
       ...data.co_terms.map((t) => el("button", { type: "button", class: "chip", title: `together ${t.together} · in ${counted(t.df, "document")}`,
-        onclick: () => go(`${q} ${t.term}`), text: t.term })));
+        onclick: () => go(`${q} ${t.word || t.term}`), text: t.word || t.term })));
   } catch { /* the results stand without */ }
   return box;
 }
