@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_core.mcp.budget import MIN_MAX_CHARS, paginate
+from carto_core.privacy.envelope import OVERHEAD
 from carto_core.mcp.cursor import CursorCodec, CursorError, load_key
 
 CODEC = CursorCodec(b"k" * 32)
@@ -141,3 +142,31 @@ def test_cursor_key_is_per_home_and_private(tmp_path):
     # A home that does not exist is not created for a key (no accidental homes).
     assert len(load_key(tmp_path / "missing" / ".carto")) == 32
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_search_envelope_at_the_smallest_budget_still_returns_a_result():
+    """At max_chars 2000, the least the tools accept, a real search answer (ladders, floor,
+    semantic state, facets: about 2,400 characters around its results; a search of a
+    generated 20k-event home, data/search_answer.json) came back with no result and 'raise
+    max_chars': the envelope's records cannot be halved. The page now leaves the envelope's
+    objects out, as a continuation page does, and names them."""
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parent / "data" / "search_answer.json").read_text("utf-8"))
+    # the server's cursor: the tool, its arguments, the offset, the answer's set and digest
+    def cursor_for(o):
+        return CODEC.encode({"t": "search", "a": {"query": doc["query"], "limit": 50, "max_chars": 2000},
+                             "o": o, "s": "set-20261205T024512-1234abcd", "d": "f" * 32, "m": 2000})
+
+    budget = MIN_MAX_CHARS - OVERHEAD  # what the server leaves the answer (the record envelope)
+    page = paginate(doc, "results", 0, budget, cursor_for)
+    meta = page.document["page"]
+    assert len(page.text) <= budget
+    assert meta["returned"] >= 1
+    assert page.document["results"][0]["event_id"] == doc["results"][0]["event_id"]
+    assert meta["next_cursor"] and meta["cut"]
+    assert page.document["query"] == doc["query"] and page.document["total"] == doc["total"]
+    assert {"floor", "ladders", "semantic", "facets"} <= set(meta["left_out"])
+    assert not set(meta["left_out"]) & set(page.document)
+    roomy = paginate(doc, "results", 0, 6000, cursor_for)
+    assert "left_out" not in roomy.document["page"] and roomy.document["floor"] == doc["floor"]

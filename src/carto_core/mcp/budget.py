@@ -201,7 +201,8 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     offset = max(0, min(offset, total))
     remaining = items[offset:] if items is not None else []
 
-    envelope = _with(document, list_path, container([]))
+    whole = _with(document, list_path, container([]))
+    envelope = whole
     if offset > 0 and list_path:
         # A continuation page carries the list and the envelope's scalars (query, totals...);
         # the envelope's own lists and objects (facets, ladders) were on the first page.
@@ -209,6 +210,7 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     # A cursor is about this long whatever the offset; reserve room for it up front.
     sample_cursor = cursor_for(total) if remaining else None
     trimmed: dict[str, int] = {}
+    left_out: list[str] = []
 
     def meta(returned: int, next_cursor: str | None) -> dict:
         cut = bool(next_cursor) or bool(trimmed) or offset > 0
@@ -218,6 +220,10 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
             info["continued"] = "objects and lists outside the paged list are on the first page"
         if trimmed:
             info["trimmed"] = dict(trimmed)
+        if left_out:
+            info["left_out"] = list(left_out)
+            info["left_out_note"] = ("objects and lists outside the paged list did not fit beside "
+                                     "one item: raise max_chars to see them")
         if notes:
             info.update(notes)
         if next_cursor:
@@ -233,6 +239,37 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     def render(env: dict, page_items: list, next_cursor: str | None) -> str:
         return dumps(build(env, page_items, next_cursor))
 
+    envelope, page_items, cursor, next_offset, text = _fill(
+        envelope, remaining, offset, total, max_chars, trimmed, sample_cursor, cursor_for, render,
+        item_size, as_dict, list_path)
+    if len(text) > max_chars and remaining and offset == 0 and list_path:
+        # The envelope's records (a search's floor, semantic state, ladders) cannot be halved:
+        # rather than no item at all, the page is what a continuation page is, the envelope's
+        # scalars and the list, and names what it left out.
+        slim = _scalars_along(whole, list_path)
+        left_out.extend(k for k in whole if k not in slim)
+        trimmed.clear()
+        envelope, page_items, cursor, next_offset, text = _fill(
+            slim, remaining, offset, total, max_chars, trimmed, sample_cursor, cursor_for, render,
+            item_size, as_dict, list_path)
+
+    # 4. Last resort: the answer cannot be made to fit; say so in a document that does.
+    if len(text) > max_chars:
+        fallback = {"page": {"offset": offset, "returned": 0, "total": total, "cut": True,
+                             "next_cursor": None, "max_chars": max_chars,
+                             "note": "the answer does not fit in max_chars even after trimming; "
+                                     "raise max_chars or narrow the request"}}
+        text = dumps(fallback)
+        return Page(fallback, text, None, True)
+
+    doc = build(envelope, page_items, cursor)
+    return Page(doc, text, next_offset, doc["page"]["cut"])
+
+
+def _fill(envelope, remaining, offset, total, max_chars, trimmed, sample_cursor, cursor_for,
+          render, item_size, as_dict, list_path):
+    """Steps 1-3 of `paginate` for one envelope: (the envelope as shrunk, page items, cursor,
+    next offset, text)."""
     # 1. The envelope must leave room for at least the first item (or fit alone if none).
     first = remaining[:1]
     reserve_cursor = sample_cursor if len(remaining) > 1 else None
@@ -272,15 +309,4 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
                           trimmed, prefix=f"{list_path}[{offset}].")
             page_items = [item]
         text = render(envelope, page_items, cursor)
-
-    # 4. Last resort: the answer cannot be made to fit; say so in a document that does.
-    if len(text) > max_chars:
-        fallback = {"page": {"offset": offset, "returned": 0, "total": total, "cut": True,
-                             "next_cursor": None, "max_chars": max_chars,
-                             "note": "the answer does not fit in max_chars even after trimming; "
-                                     "raise max_chars or narrow the request"}}
-        text = dumps(fallback)
-        return Page(fallback, text, None, True)
-
-    doc = build(envelope, page_items, cursor)
-    return Page(doc, text, next_offset, doc["page"]["cut"])
+    return envelope, page_items, cursor, next_offset, text
