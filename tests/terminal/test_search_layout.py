@@ -222,3 +222,22 @@ def test_orientation_counts_edits_in_the_nouns_number(sample_home):
     edits = [line for line in out.splitlines() if " edit" in line and "/work/" in line]
     assert edits and all(re.match(r"\s+(1 edit |\d+ edits) ", line) for line in edits), edits
     assert not any(re.match(r"\s+1 edits", line) for line in edits)
+
+
+def test_thread_of_a_turn_a_search_showed_says_what_it_can_do_instead(sample_home):
+    """The page says its ids paste into --thread; a transcript turn's answered '(no changelog
+    event turn-...)', as if the id were wrong. It now says the turn is no changelog event, that
+    a work arc follows those, and what shows the turn and its session."""
+    env = env_for()
+    turn = next(hit["event_id"] for hit in json.loads(piped(
+        ["search", "discount codes", "--all", "--json", "--no-semantic"], env).stdout)["results"]
+        if hit["event_id"].startswith("turn-"))
+    done = piped(["search", "--thread", turn], env)
+    assert done.returncode == 3
+    session = turn[len("turn-"):].rsplit("-", 1)[0]
+    assert done.stdout.splitlines() == [
+        f"({turn} is a transcript turn, not a changelog event: a work arc follows changelog "
+        f"events' parent_event_id; `carto search --get {turn}` shows the turn, "
+        f"`carto session {session}` its session)"]
+    unknown = piped(["search", "--thread", "evt-000000000bad"], env)
+    assert unknown.returncode == 3 and unknown.stdout.strip() == "(no event evt-000000000bad in the changelog)"

@@ -360,6 +360,23 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
+def _no_thread(home, event_id: str) -> str:
+    """Why an id has no work arc: a row of another log (a transcript turn a search showed, whose
+    id the page says pastes into --thread) is said as such, with what shows it instead."""
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.fetch import fetch_records
+
+    row = fetch_records(SearchEngine(home), [event_id])["found"].get(event_id)
+    if row is None:
+        return f"(no event {event_id} in the changelog)"
+    kind = "transcript turn" if event_id.startswith("turn-") else f"{row.get('type') or 'log'} row"
+    session = row.get("session_id") or row.get("session")
+    where = f", `carto session {session}` its session" if session else ""
+    return (f"({event_id} is a {kind}, not a changelog event: a work arc follows changelog "
+            f"events' parent_event_id; `carto search --get {event_id}` shows the "
+            f"{'turn' if kind == 'transcript turn' else 'row'}{where})")
+
+
 def forgotten_ids(home, ids: list[str]) -> list[str]:
     """Of `ids`, the ones `carto forget` took out (the home's tombstones): a person asking for
     one learns why it is gone, not that it may never have existed."""
@@ -376,7 +393,7 @@ def _thread(home, event_id, as_json) -> None:
         if as_json:
             emit_json(document)
         else:
-            click.echo(f"(no changelog event {event_id})")
+            click.echo(_no_thread(home, event_id))
         raise SystemExit(int(ExitCode.NOT_FOUND))
     if as_json:
         emit_json(document)
