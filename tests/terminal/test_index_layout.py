@@ -51,3 +51,21 @@ def test_the_live_bar_counts_events_not_a_bare_number():
     assert progress_text("semantic", 2560, None) == "index: semantic · 2,560 events"
     assert progress_text("semantic", 512, 1024) == "index: semantic · 512 of 1,024 events"
     assert progress_text("keyword", 1, None) == "index: keyword · 1 event"
+
+
+def test_an_unknown_embedder_names_the_setting_not_a_package_to_install(sample_home):
+    """CARTO_EMBEDDER=minilmm (a typo) said 'fix: pip install carto-rankers' in carto index,
+    carto search and carto doctor, though carto-rankers was installed and registered four
+    embedders: the fix is the name."""
+    env = env_for({"CARTO_EMBEDDER": "minilmm"})
+    fix = ("set CARTO_EMBEDDER or [semantic] embedder in the config file to one of http, lsa, "
+           "minilm, wordllama")
+    index = piped(["index"], env).stdout
+    assert f"  fix: {fix}" in index.splitlines() and "pip install" not in index
+    search = piped(["search", "why is the checkout total wrong", "--semantic"], env)
+    assert f"(fix: {fix})" in search.stdout + search.stderr
+    assert "pip install" not in search.stdout + search.stderr
+    doctor = piped(["doctor", "--no-probe", "--json"], env)
+    import json as _json
+
+    assert _json.loads(doctor.stdout)["semantic"]["fix"] == fix

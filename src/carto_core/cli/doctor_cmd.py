@@ -240,7 +240,7 @@ def _semantic_report(home, registries, problems: list[dict]) -> dict:
     """Which embedder the semantic ladder uses (and why, when it stands in for the configured
     one), and whether it can answer. A model refused for its checksum is a problem; a home
     not indexed yet is not (the keep-up job embeds it)."""
-    from carto_core.semantic.embedder import EmbedderRefused, create_embedder
+    from carto_core.semantic.embedder import EmbedderRefused, create_embedder, unknown_embedder_fix
     from carto_core.semantic.settings import SemanticSettings
 
     settings = SemanticSettings.load()
@@ -252,7 +252,7 @@ def _semantic_report(home, registries, problems: list[dict]) -> dict:
     try:
         embedder = create_embedder(settings.embedder, home, settings, registries)
     except LookupError as exc:
-        out.update(reason=str(exc), fix="pip install carto-rankers")
+        out.update(reason=str(exc), fix=unknown_embedder_fix(registries))
         return out
     out.update(embedder=embedder.name, note=embedder.note or None)
     try:

@@ -149,6 +149,20 @@ class Embedder:
         return None
 
 
+def unknown_embedder_fix(registries=None) -> str:
+    """The fix for an embedder name no plugin registers: the name, when some are registered;
+    the package that registers them, when none is."""
+    if registries is None:
+        from carto_core.plugin.registry import EMBEDDER_HOOKS, get_registries
+
+        registries = get_registries(hooks=EMBEDDER_HOOKS)
+    names = registries.embedders.names()
+    if not names:
+        return "pip install carto-rankers"
+    return ("set CARTO_EMBEDDER or [semantic] embedder in the config file to one of "
+            + ", ".join(names))
+
+
 def create_embedder(name: str, home: "Home", settings=None, registries=None) -> Embedder:
     """The registered embedder `name`, built with its options. Raises
     `carto_core.plugin.registries.UnknownNameError` listing the installed names."""

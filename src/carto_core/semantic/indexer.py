@@ -51,7 +51,7 @@ from carto_core.privacy.redact import redacted
 from carto_core.logio.home import Home
 from carto_core.logio.logs import FOLD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
-from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder
+from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder, unknown_embedder_fix
 from carto_core.semantic.pending import (  # noqa: F401  (read side, re-exported)
     REJECTS_FILE,
     STATE_FILE,
@@ -519,7 +519,7 @@ def _ready_embedder(run: _Run, registries, refit: bool):
     try:
         embedder = create_embedder(run.settings.embedder, run.home, run.settings, registries)
     except LookupError as exc:
-        return run.finish("unavailable", str(exc), "pip install carto-rankers")
+        return run.finish("unavailable", str(exc), unknown_embedder_fix(registries))
     try:
         if embedder.needs_fit and (refit or not embedder.is_fitted()):
             size = int(getattr(embedder, "fit_sample", 0) or DEFAULT_FIT_SAMPLE)

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from carto_core.util.records import Record
-from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable, create_embedder
+from carto_core.semantic.embedder import Embedder, EmbedderError, EmbedderUnavailable, create_embedder, unknown_embedder_fix
 from carto_core.semantic.settings import SemanticSettings
 from carto_core.semantic.store import DimensionMismatch, Hit, StoreError, VectorStore
 from carto_core.semantic.stores import open_store
@@ -126,7 +126,7 @@ class SemanticSearcher:
             embedder = self._embedder or create_embedder(settings.embedder, self.home, settings,
                                                          self._registries)
         except LookupError as exc:
-            return self._unavailable(str(exc), "pip install carto-rankers")
+            return self._unavailable(str(exc), unknown_embedder_fix(self._registries))
         self._embedder = embedder
         try:
             embedder.check()
@@ -243,7 +243,7 @@ class SemanticSearcher:
             embedder.check()
             tag = embedder.model_tag
         except LookupError as exc:
-            raise SemanticFailure(self._unavailable(str(exc), "pip install carto-rankers")) from None
+            raise SemanticFailure(self._unavailable(str(exc), unknown_embedder_fix(self._registries))) from None
         except EmbedderUnavailable as exc:
             raise SemanticFailure(self._unavailable(str(exc), exc.fix)) from None
         if model is not None and tag != model:
