@@ -149,3 +149,36 @@ def test_problems_sharing_a_fix_print_it_once(tmp_path, monkeypatch):
                     f"    fix (the 3 above): {fix}",
                     "  - something else",
                     "    fix: do another thing"]
+
+
+def test_a_log_that_cannot_be_read_is_a_problem_in_the_report_not_its_end(tmp_path, monkeypatch):
+    """A log carto cannot open (made unreadable, a folder in its place) ended `carto doctor` with
+    'carto: doctor: Is a directory: .../research-log.jsonl' and no report: the tool a person runs
+    to find what is wrong stopped at the first wrong thing. The log is now reported unreadable,
+    with why and a fix, beside the rest."""
+    home = tmp_path / "h"
+    _build(home)
+    (home / "research-log.jsonl").unlink()
+    (home / "research-log.jsonl").mkdir(mode=0o700)
+    real_open = open
+
+    def refusing(path, *args, **kwargs):  # a log made unreadable (root reads a chmod 000 file)
+        if str(path).endswith("prompt-history.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", refusing)
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    result = CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"])
+    doc = json.loads(result.stdout)
+    logs = {log["log"]: log for log in doc["logs"]}
+    assert logs["changelog"]["rows"] == 3  # the others still read
+    assert logs["research"]["unreadable"] == "a folder, not a log file"
+    assert logs["prompts"]["unreadable"] == "permission denied"
+    problems = {p["problem"]: p["fix"] for p in doc["problems"]}
+    assert problems[f"research-log.jsonl cannot be read: a folder, not a log file ({home / 'research-log.jsonl'})"]
+    fix = problems[f"prompt-history.jsonl cannot be read: permission denied ({home / 'prompt-history.jsonl'})"]
+    assert fix == f"chmod 600 {home / 'prompt-history.jsonl'} (carto reads and writes its logs as their owner)"
+    assert result.exit_code == 1
+    text = CliRunner().invoke(cli, ["doctor", "--no-probe"]).stdout
+    assert "  prompts         cannot be read: permission denied" in text

@@ -16,16 +16,25 @@ def _log_health(path, label: str) -> dict:
     report = ReadReport(str(path))
     newest = None
     undated = 0
-    for line in iter_lines(path, report):
-        moment = parse_timestamp(line.row.get("timestamp"))
-        if moment is None:
-            undated += 1
-        elif newest is None or moment > newest:
-            newest = moment
+    unreadable = None
+    try:
+        for line in iter_lines(path, report):
+            moment = parse_timestamp(line.row.get("timestamp"))
+            if moment is None:
+                undated += 1
+            elif newest is None or moment > newest:
+                newest = moment
+    except FileNotFoundError:
+        pass
+    except OSError as exc:  # said as a problem of this log; the report goes on with the others
+        unreadable = ("a folder, not a log file" if isinstance(exc, IsADirectoryError)
+                      else "permission denied" if isinstance(exc, PermissionError)
+                      else (exc.strerror or type(exc).__name__).lower())
     return {
         "log": label,
         "path": str(path),
         "exists": path.exists(),
+        "unreadable": unreadable,
         "bytes": path.stat().st_size if path.exists() else 0,
         "rows": report.rows,
         "malformed": report.malformed,
@@ -69,7 +78,16 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     for label, name in {**SEARCHED_LOGS, **SIDE_LOGS}.items():
         health = _log_health(home.root / name, label)
         logs.append(health)
-        if health["malformed"]:
+        if health["unreadable"]:
+            path = home.root / name
+            fix = (f"chmod 600 {path} (carto reads and writes its logs as their owner)"
+                   if health["unreadable"] == "permission denied" else
+                   f"mv {path} {path}.aside (carto writes this log there; look at what the folder "
+                   "holds)" if health["unreadable"] == "a folder, not a log file" else
+                   "check the disk and the file system holding it")
+            problems.append({"problem": f"{name} cannot be read: {health['unreadable']} ({path})",
+                             "fix": fix})
+        elif health["malformed"]:
             from carto_core.logio.reader import DROPPED_PROBLEMS
 
             # the reader keeps a few line numbers of each kind: "..." says there are more
@@ -322,6 +340,9 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         for log in document["logs"]:
             if not log["exists"]:
                 click.echo(f"  {log['log']:15} (absent)")
+                continue
+            if log["unreadable"]:
+                click.echo(f"  {log['log']:15} cannot be read: {log['unreadable']}")
                 continue
             bad = f", {log['malformed']} unreadable" if log["malformed"] else ""
             newest = log["newest_timestamp"] or "-"
