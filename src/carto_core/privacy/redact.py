@@ -65,6 +65,7 @@ method methods status state level score strategy scheme flow backend plugin plug
 stat total age created updated date time window days hours minutes seconds retries attempts
 success fail failed failure failures ok check checks test tests criteria location ref refs
 rotation rotated bits bucket capacity hit hits miss misses alias aliases
+realm username usernames user users email group groups namespace role roles
 """.split())
 _PREFIX_REJECT = frozenset("""
 csrf xsrf page next prev previous continuation pagination cursor sort cancellation cancel lexer
@@ -221,6 +222,11 @@ _FORMAT_FIELD = Lazy(r"\{\d*\}|\{[a-z_]+\}|%[sdr]|%\(\w+\)")
 _IDENTIFIER = Lazy(r"^[A-Za-z_]\w*$")
 _SECRET_WORDS = ("pass", "pwd", "token", "secret", "key", "cred", "auth")
 _SETTING_NAME = Lazy(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_PATH_VALUE = Lazy(r"^(?:(?:/|\./|\.\./|~/)[^\s]*|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5})$")
+#: A resource's name (`ca-secret`, `redis-credentials`, `same-origin`): lower-case words joined
+#: by dashes, no digit; under a name that is no password's, the name of a secret, not one.
+_RESOURCE_NAME = Lazy(r"^[a-z]+(?:-[a-z]+)+$")
+_CAMEL_IDENTIFIER = Lazy(r"^[a-z]+(?:[A-Z][a-z]+)+$")
 #: Words that follow a flag named in prose ("Using --password via the CLI is insecure"),
 #: never the flag's value.
 _PROSE_AFTER_FLAG = frozenset("""
@@ -252,6 +258,12 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         return True  # a URL's credentials are the URL rule's business
     if _SETTING_NAME.match(value) and any(w in value.lower() for w in _SECRET_WORDS):
         return True  # `SECRET_KEY_SETTING = "SECRET_KEY"`: a setting's name, not its value
+    if value.lower().startswith("urn:"):
+        return True  # `password: urn:k8s:secret:redis:password`: where the secret is
+    if quoted and (len(value.split()) >= 7 or _prose_of_a_script(value)):
+        return True  # `"invalidEncryptionKey": "Encryption key must be of 22 characters. ..."`, in any script
+    if _PATH_VALUE.match(value):
+        return True  # `"NOMAD_CLIENT_KEY": "/etc/ssl/private/client-key.pem"`: where it is kept
     if not quoted:
         if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value):
             return True  # code: `token = get_token()`, `password=form.password.data`
@@ -262,6 +274,13 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         if value[:1] in (":", "=", "?", "+", "!"):
             return True  # `Token::new`, `==`, `${X:?err}`, a YAML tag (`!vault app/token`)
     return False
+
+
+def _prose_of_a_script(value: str) -> bool:
+    """Words of a script with no spaces between them (a message in Japanese, Bengali): mostly
+    letters beyond ASCII, few ASCII letters or digits."""
+    ascii_alnum = sum(c.isascii() and c.isalnum() for c in value)
+    return sum(c.isalpha() and not c.isascii() for c in value) >= 4 and ascii_alnum * 4 < len(value)
 
 
 def _assignment_kind(key: str) -> str:
@@ -296,6 +315,10 @@ def _check_keyed(match, text, *, flag: bool):
         return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
     lowered_key = key.lower()
     password_key = "pass" in lowered_key or "pwd" in lowered_key
+    if text[max(0, key_start - 3):key_start] == "://" or text[key_start - 1:key_start] == "/":
+        return False  # `http://auth-service:8080/auth`, `github.com/x/go-http-auth =>`: a host, a path
+    if not password_key and (_RESOURCE_NAME.match(value) or (not quoted and _CAMEL_IDENTIFIER.match(value))):
+        return False  # `secret: ca-secret`, `credentials: "same-origin"`, `CAFiles = caCerts`
     if not quoted and value.isdigit() and not password_key:
         return False  # `token_limit: 4096`
     if not quoted and not password_key and not _secretish(value) and len(value) < 16:
@@ -493,8 +516,12 @@ _CODE_WORDS = frozenset("password passwd pass pw pwd secret token user username 
 
 
 def check_literal(match, text):
-    """`auth=("user", "pw")`: the second member, unless it is a word, a path or a placeholder."""
+    """`auth=("user", "pw")`: the second member, unless it is a word, a path or a placeholder,
+    or the name says the pair is something else (`authResponseHeaders = ["X-User-Role", ...]`)."""
     value = _group(match, text, "secret")
+    name = re.match(r"[A-Za-z_]\w*", text[match.start():match.start() + 80])
+    if name and set(_words(name.group(0))) & _SUFFIX_REJECT:
+        return False
     if _placeholder(value) or value.lower() in _CODE_WORDS or any(c.isspace() for c in value):
         return False
     if value.startswith(("/", "http://", "https://", "{", "%")) or not _secretish(value, 4):
@@ -579,11 +606,22 @@ def check_der_private_key(match, text):
     return private_der(_b64decode(head))
 
 
+def check_pem_block(match, text):
+    """A PEM private key block holding key material: `-----BEGIN PRIVATE KEY-----` straight
+    before its END line (a fixture's empty key, a template) holds none."""
+    block = match.group(0)
+    body = block[block.index("-----", 10) + 5:] if "-----" in block[10:] else ""
+    end = body.find("-----END")
+    return sum(c.isalnum() or c in "+/" for c in (body[:end] if end >= 0 else body)) >= 16
+
+
 def check_pem_lines(match, text):
     after = text[match.end():match.end() + 40].lstrip(" \t\r\n\\n").upper()
     if after.startswith(("-----END CERTIFICATE", "-----END PUBLIC KEY", "-----END X509", "-----END TRUSTED")):
         return False
     body = match.group(0)
+    if "gAwIBAgI" in body[:24] or "9w0BAQEFAAOC" in body[:48]:
+        return False  # DER of a certificate (its version) or of a public key (a BIT STRING)
     return any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
 
 
@@ -769,7 +807,7 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "client_literal": check_client_literal, "url_password": check_url_password,
-    "attached": check_attached, "told_pair": check_told_pair,
+    "attached": check_attached, "told_pair": check_told_pair, "pem_block": check_pem_block,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,

@@ -81,7 +81,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # --- key material --------------------------------------------------------------------
     ("private-key",
      r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY"
-     r"(?: BLOCK)?-----|[\s\S]*)", ("private key",), {}),
+     r"(?: BLOCK)?-----|[\s\S]*)", ("private key",), {"check": "pem_block"}),
     ("private-key", r"Private-Lines:[ \t]*\d+[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-f]+|\Z)",
      ("private-lines:",), {}),
     ("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", ("age-secret-key-1",), T),
@@ -326,9 +326,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                           r"\\?\"(?P<secret>[^\"\n\\]{1,400})\\?\"",
      ("sensitive",), {"lower": True, "check": "placeholder"}),
     # Password hashes: crypt(3)'s $1$/$2b$/$5$/$6$/$y$, argon2, PostgreSQL's SCRAM verifier
-    ("password-hash", r"\$(?:1|2[abxy]?|5|6|y|gy|7)\$[./A-Za-z0-9$]{20,200}|\$argon2(?:id|i|d)\$[\w=$,+/.-]{20,200}"
+    ("password-hash", r"\$(?:1|2[abxy]?|5|6|y|gy|7|apr1)\$[./A-Za-z0-9$]{20,200}|\$argon2(?:id|i|d)\$[\w=$,+/.-]{20,200}"
                       r"|SCRAM-SHA-256\$\d+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+",
-     ("$1$", "$2$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$y$", "$gy$", "$7$", "$argon2",
+     ("$1$", "$2$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$y$", "$gy$", "$7$", "$apr1$", "$argon2",
       "scram-sha-256$"), {}),
     # A PKCS#12 bundle (a certificate and its private key) as base64: DER's SEQUENCE, version 3
     ("private-key", r"MII[A-Za-z0-9+/]{3}IBAzCC[A-Za-z0-9+/=\n\r]{60,}", ("ibazcc",), {}),
