@@ -69,3 +69,16 @@ def test_an_unknown_embedder_names_the_setting_not_a_package_to_install(sample_h
     import json as _json
 
     assert _json.loads(doctor.stdout)["semantic"]["fix"] == fix
+
+
+def test_a_log_it_cannot_read_is_said_in_words_with_where_to_look(sample_home):
+    """A folder in a log's place made carto index print 'keyword: error: IsADirectoryError:
+    [Errno 21] Is a directory: ...' for each step: Python's words, no next step."""
+    log = sample_home / "research-log.jsonl"
+    log.unlink()
+    log.mkdir()
+    done = piped(["index"], env_for({"CARTO_EMBEDDER": "wordllama"}))
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert f"keyword: error: cannot read {log}: is a directory (`carto doctor` says what to do)" in lines
+    assert "Errno" not in done.stderr and "IsADirectoryError" not in done.stderr

@@ -111,7 +111,7 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
                 reports.append(step.run(engine, rebuild=rebuild, progress=progress, **extra))
             except Exception as exc:  # report and go on with the other steps
                 failed = True
-                reports.append({"step": step.name, "outcome": "error", "error": f"{type(exc).__name__}: {exc}"})
+                reports.append({"step": step.name, "outcome": "error", "error": _error_text(exc)})
             bar.remove_task(task)
     if before is not None and not failed:
         indexstamp.write(before, reports)
@@ -127,6 +127,16 @@ def progress_text(step: str, done: int, total: int | None) -> str:
     if total:
         return f"index: {step} · {done:,} of {_count(total, 'event')}"
     return f"index: {step} · {_count(done, 'event')}"
+
+
+def _error_text(exc: Exception) -> str:
+    """A step's failure in words: a file the step could not read or write is named with the
+    system's reason and where to look next, not as a Python exception."""
+    if isinstance(exc, OSError) and exc.filename and exc.strerror:
+        verb = "open" if isinstance(exc, PermissionError) else "read"
+        return (f"cannot {verb} {exc.filename}: {exc.strerror[0].lower()}{exc.strerror[1:]} "
+                "(`carto doctor` says what to do)")
+    return f"{type(exc).__name__}: {exc}"
 
 
 class _NoBar:
