@@ -241,3 +241,14 @@ def test_thread_of_a_turn_a_search_showed_says_what_it_can_do_instead(sample_hom
         f"`carto session {session}` its session)"]
     unknown = piped(["search", "--thread", "evt-000000000bad"], env)
     assert unknown.returncode == 3 and unknown.stdout.strip() == "(no event evt-000000000bad in the changelog)"
+
+
+def test_a_tag_no_session_holds_is_said_not_other_words(sample_home):
+    """--tag tool:bsh (a typo) found nothing and advised 'Try fewer or other words.': the words
+    were fine, no session held the tag."""
+    done = piped(["search", "discount codes", "--tag", "tool:bsh", "--no-semantic"], env_for())
+    assert done.returncode == 3
+    assert ("No session holds every tag given (tool:bsh): `carto sessions --json` lists each "
+            "session's tags.") in done.stdout.splitlines()
+    held = piped(["search", "zzqx vvkq", "--tag", "ext:py", "--no-semantic"], env_for())
+    assert held.returncode == 3 and "No session holds" not in held.stdout

@@ -237,12 +237,16 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
             document["read_only_home"] = _read_only_note(home, read_only)
         emit_json(document)
     else:
-        no_project = None
+        scope_lines = []
         if project and not result.results:
             from carto_core.cli.search_orient import no_project_line
 
-            no_project = no_project_line(engine, project)
-        _print_text(home, result, project, output_format, show_facets, no_project=no_project)
+            scope_lines.append(no_project_line(engine, project))
+        if tags and not result.results and not request.sessions:
+            scope_lines.append(f"No session holds every tag given ({', '.join(tags)}): "
+                               "`carto sessions --json` lists each session's tags.")
+        _print_text(home, result, project, output_format, show_facets,
+                    scope_lines=[line for line in scope_lines if line])
     if not result.results:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 
@@ -294,7 +298,8 @@ def _say_read_only(home, why: str) -> None:
 
 
 def _print_text(home, result, project, output_format=None, show_facets=False,
-                who: dict | None = None, team: str | None = None, no_project: str | None = None) -> None:
+                who: dict | None = None, team: str | None = None,
+                scope_lines: list[str] | None = None) -> None:
     """`who`: event id -> (machine, author) of a --team search; `team`: its one line."""
     from carto_core.cli.search_text import notes, render_oneline, render_text
     from carto_core.util.terminal import Style, use_colour, width
@@ -305,12 +310,12 @@ def _print_text(home, result, project, output_format=None, show_facets=False,
         text = render_oneline(result, style=style, width=columns)
         if text:
             click.echo(text, color=style.colour)
-        for line in notes(result, session, no_project):  # stdout stays one line a result
+        for line in notes(result, session, scope_lines):  # stdout stays one line a result
             click.echo(line, err=True)
         return
     click.echo(render_text(result, project=project, style=style, width=columns,
                            show_facets=show_facets, who=who, team=team, session=session,
-                           no_project=no_project),
+                           scope_lines=scope_lines),
                color=style.colour)
 
 

@@ -146,10 +146,11 @@ def facet_lines(result) -> list[str]:
     return out
 
 
-def notes(result, session: str | None = None, no_project: str | None = None) -> list[str]:
+def notes(result, session: str | None = None, scope_lines: list[str] | None = None) -> list[str]:
     """The lines a person needs about how the answer was made (none in the usual case).
     `session`: the word of the query that is a session id (or its prefix) the home holds;
-    `no_project`: the line saying no project matches the --project given."""
+    `scope_lines`: what emptied the scope itself (no project matches --project, no session
+    holds the --tag), said instead of blaming the words."""
     from carto_core.search.pipeline import NO_SEMANTIC_RANKER
 
     out = []
@@ -166,8 +167,7 @@ def notes(result, session: str | None = None, no_project: str | None = None) -> 
         unheld = [w for w in (floor.unheld_words if floor is not None else []) if w != session]
         if unheld:
             out.append(f"No row holds {', '.join(unheld)}.")
-        if no_project:
-            out.append(no_project)
+        out.extend(scope_lines or [])
         if session:
             out.append(f"{session} names a session: `carto session {session}` shows it "
                        "(search finds the words of rows, not their ids)")
@@ -188,7 +188,7 @@ def notes(result, session: str | None = None, no_project: str | None = None) -> 
 
 def render_text(result, *, project: str | None, style: Style, width: int, show_facets: bool = False,
                 who: dict | None = None, team: str | None = None, now: datetime | None = None,
-                session: str | None = None, no_project: str | None = None) -> str:
+                session: str | None = None, scope_lines: list[str] | None = None) -> str:
     now = now or datetime.now(timezone.utc)
     terms = query_terms(result.query)
     out = [style(header(result, project, width), "bold")]
@@ -214,7 +214,7 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
         text = snippet(hit.summary, terms, room * SNIPPET_LINES) or "(no text)"
         for line in textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)[:SNIPPET_LINES]:
             out.append("  " + highlight(line, terms, style))
-    extra = notes(result, session, no_project)
+    extra = notes(result, session, scope_lines)
     if extra:
         out.append("")
         out.extend(extra)
