@@ -252,3 +252,18 @@ def test_a_tag_no_session_holds_is_said_not_other_words(sample_home):
             "session's tags.") in done.stdout.splitlines()
     held = piped(["search", "zzqx vvkq", "--tag", "ext:py", "--no-semantic"], env_for())
     assert held.returncode == 3 and "No session holds" not in held.stdout
+
+
+def test_facets_say_how_many_results_they_cover():
+    """'facets of all 1196 results' headed counts of the first 500 (the facets' window): the
+    projects' counts added up to 500, not 1,196."""
+    from types import SimpleNamespace
+
+    from carto_core.cli.search_text import facet_lines
+
+    def result(total, window):
+        return SimpleNamespace(total=total, facets={"window": window, "projects": {"a": window}})
+
+    assert facet_lines(result(1196, 500))[0] == "facets of the first 500 of 1,196 results:"
+    assert facet_lines(result(12, 12))[0] == "facets of all 12 results:"
+    assert facet_lines(result(1, 1))[0] == "facets of the 1 result:"

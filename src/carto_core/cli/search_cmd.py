@@ -56,7 +56,7 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default=None,
               help="text (default): a block per result for a person; oneline: a line per result "
                    "(id, age, project, snippet) for grep and fzf; json: the same as --json.")
-@click.option("--facets", "show_facets", is_flag=True, help="Also print the facets of every result found (projects, types, sources, months, days) above the results.")
+@click.option("--facets", "show_facets", is_flag=True, help="Also print the facets of the results found, the first 500 of them (projects, types, sources, months, days) above the results.")
 @json_option
 def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
            show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, tags, team,

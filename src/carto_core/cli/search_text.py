@@ -125,7 +125,15 @@ def header(result, project: str | None, width: int | None = None) -> str:
 
 def facet_lines(result) -> list[str]:
     facets = result.facets or {}
-    out = [f"facets of all {result.total} results:"]
+    # the facets count the first `window` results (docs/search.md: the top min(total, 500))
+    window = facets.get("window", result.total)
+    if result.total == 1:
+        head = "facets of the 1 result:"
+    elif window < result.total:
+        head = f"facets of the first {window:,} of {result.total:,} results:"
+    else:
+        head = f"facets of all {result.total:,} results:"
+    out = [head]
 
     def line(name, counts, more=0):
         if not counts:
