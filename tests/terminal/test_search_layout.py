@@ -267,3 +267,13 @@ def test_facets_say_how_many_results_they_cover():
     assert facet_lines(result(1196, 500))[0] == "facets of the first 500 of 1,196 results:"
     assert facet_lines(result(12, 12))[0] == "facets of all 12 results:"
     assert facet_lines(result(1, 1))[0] == "facets of the 1 result:"
+
+
+def test_the_header_groups_the_thousands_as_every_other_count_does():
+    """'2 of 1196 results' beside 'facets of the first 500 of 1,196 results'."""
+    from types import SimpleNamespace
+
+    from carto_core.cli.search_text import header
+
+    page = SimpleNamespace(results=[1, 2], total=1196, query="zotuje")
+    assert header(page, None, 100) == '2 of 1,196 results for "zotuje"'

@@ -112,8 +112,8 @@ def header(result, project: str | None, width: int | None = None) -> str:
     """One line, within `width`: a pasted traceback or a long query is folded onto one line and
     cut with an ellipsis (the JSON's `query` keeps it whole)."""
     shown, total = len(result.results), max(result.total, len(result.results))
-    count = ("no results" if not shown else f"{shown} result{'s' * (shown != 1)}" if shown == total
-             else f"{shown} of {total} results")
+    count = ("no results" if not shown else f"{shown:,} result{'s' * (shown != 1)}" if shown == total
+             else f"{shown:,} of {total:,} results")
     where = f" in {project}" if project else ""
     query = " ".join(str(result.query).split())
     if width is not None:
