@@ -372,3 +372,19 @@ def test_get_of_a_forgotten_id_says_it_was_forgotten(home_env):
     assert text.output.count("may have aged out") == 1  # the other missing id, as before
     document = _json(carto("search", "--get", f"{kept},{gone}", "--json"))
     assert document["missing"] == [gone] and document["forgotten"] == [gone]
+
+
+def test_reset_served_says_which_of_its_two_reasons_left_nothing_to_reset(home_env, monkeypatch):
+    """'(nothing to reset: no session id or nothing served yet)': carto knows which."""
+    home_env.tool("Ran: reset probe")
+    monkeypatch.delenv("CARTO_SESSION_ID", raising=False)
+    for var in ("CARTOGRAPHER_SESSION_ID", "CLAUDE_SESSION_ID", "CLAUDE_CODE_SESSION_ID", "CODEX_SESSION_ID"):
+        monkeypatch.delenv(var, raising=False)
+    none = carto("search", "--reset-served")
+    assert none.output.strip() == ("(nothing to reset: no session id, and delta serving hides "
+                                   "only within an agent's session; CARTO_SESSION_ID names one)")
+    monkeypatch.setenv("CARTO_SESSION_ID", "sess-reset-1")
+    fresh = carto("search", "--reset-served")
+    assert fresh.output.strip() == "(nothing to reset: session sess-reset-1 was served nothing yet)"
+    carto("search", "reset probe", "--no-semantic")
+    assert carto("search", "--reset-served").output.strip() == "(served list reset for this session)"

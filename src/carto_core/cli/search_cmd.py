@@ -142,7 +142,9 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
 
         removed = reset(home, session_id) if session_id else False
         note = ("(served list reset for this session)" if removed else
-                "(nothing to reset: no session id or nothing served yet)")
+                f"(nothing to reset: session {session_id} was served nothing yet)" if session_id else
+                "(nothing to reset: no session id, and delta serving hides only within an agent's "
+                "session; CARTO_SESSION_ID names one)")
         if not (query or get_ids or touch_ids or thread_id or project):
             if as_json:
                 emit_json({"reset_served": removed, "session_id": session_id or None})
