@@ -218,3 +218,17 @@ def test_get_of_a_forgotten_id_says_so(tmp_path):
     error = answer["result"]["structuredContent"]["error"]
     assert error["code"] == "not_found" and error["forgotten"] == ["evt-0000000f0a77"]
     assert "`carto forget` took out evt-0000000f0a77" in error["message"]
+
+
+def test_orient_on_a_project_the_home_has_not_names_the_projects_it_has(wire):
+    """orient with project 'webshp' (a typo) answered an empty orientation as a success: the
+    agent learnt nothing, where `carto search --project webshp` exits 3 and lists the projects."""
+    answer = wire.ask({"jsonrpc": "2.0", "id": 70, "method": "tools/call",
+                       "params": {"name": "orient", "arguments": {"project": "webshp"}}})
+    error = answer["result"]["structuredContent"]["error"]
+    assert answer["result"]["isError"] and error["code"] == "not_found"
+    assert error["projects"] == ["infra-tools", "webshop"]
+    assert error["message"] == "No project matches webshp; this home's projects: infra-tools, webshop."
+    fine = wire.ask({"jsonrpc": "2.0", "id": 71, "method": "tools/call",
+                     "params": {"name": "orient", "arguments": {"project": "webshop"}}})
+    assert not fine["result"].get("isError") and fine["result"]["structuredContent"]["events"] > 0

@@ -344,7 +344,7 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
 
     document = fetch_records(SearchEngine(home, persist=not read_only), ids, telemetry)
     found, missing = document["found"], document["missing"]
-    forgotten = forgotten_ids(home, missing)
+    forgotten = _forgotten_ids(home, missing)
     if as_json:
         answer = {"found": found, "missing": missing, "forgotten": forgotten}
         if read_only:
@@ -384,7 +384,7 @@ def _no_thread(home, event_id: str) -> str:
             f"{'turn' if kind == 'transcript turn' else 'row'}{where})")
 
 
-def forgotten_ids(home, ids: list[str]) -> list[str]:
+def _forgotten_ids(home, ids: list[str]) -> list[str]:
     """Of `ids`, the ones `carto forget` took out (the home's tombstones): a person asking for
     one learns why it is gone, not that it may never have existed."""
     from carto_core.logio.tombstone import is_buried

@@ -301,8 +301,16 @@ class CartoMcp:
                             "`carto install` or backfill with `carto ingest`", 404)
         # The same call `carto search --project P` makes (its --limit is capped at 10 there too).
         since, before = self._window(args)
-        return orient(self.engine, scope, since=since, before=before,
-                      limit=min(args.get("limit", 15), 10))
+        document = orient(self.engine, scope, since=since, before=before,
+                          limit=min(args.get("limit", 15), 10))
+        if not document["matched_projects"]:
+            # As `carto search --project` says it (exit 3): the agent learns the names to use.
+            from carto_core.cli.search_orient import no_project_line
+
+            projects = sorted({str(p) for p in self.engine.index.strings["projects"] if p})
+            raise ToolError("not_found", no_project_line(self.engine, args["project"])
+                            or f"no project matches {args['project']}", 404, projects=projects)
+        return document
 
     def standup(self, args: dict) -> dict:
         from carto_core.lenses import standup as lens
