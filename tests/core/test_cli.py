@@ -101,3 +101,21 @@ def test_config_names_each_setting_it_would_refuse_and_exits_1(tmp_path, monkeyp
     doc = json.loads(CliRunner().invoke(cli, ["config", "--json"]).output)
     assert {"key": "search.decay", "value": "sometimes", "origin": "CARTO_DECAY",
             "accepted": "one of exp, gated-exp, gated-prior, none"} in doc["problems"]
+
+
+def test_a_search_stopped_by_a_setting_says_where_the_setting_comes_from(tmp_path, monkeypatch):
+    """decay = "bogus" in the config file made `carto search x` say "unknown decay policy
+    'bogus'" to a person who gave no --decay: nothing said it came from the config file."""
+    config = tmp_path / "cfg" / "carto"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('[search]\ndecay = "bogus"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    home = tmp_path / "h"
+    home.mkdir()
+    (home / "changelog.jsonl").write_text('{"event_id": "evt-000000000001", "summary": "rounding fix", '
+                                          '"timestamp": "2026-01-01T00:00:00Z"}\n')
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    result = CliRunner().invoke(cli, ["search", "rounding", "--no-semantic"])
+    assert result.exit_code == ExitCode.USAGE
+    assert (f"(search.decay = 'bogus' comes from {config / 'config.toml'}; `carto config` shows "
+            "every setting)") in result.output

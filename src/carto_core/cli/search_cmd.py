@@ -214,7 +214,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         from carto_core.search import EmptyHomeError
 
         if not (team and isinstance(exc, EmptyHomeError)):
-            fail(str(exc), exc.code)
+            fail(str(exc) + _settings_behind(exc), exc.code)
         # Nothing recorded here yet: the team's memory still answers.
         from carto_core.team.lenses import empty_result
 
@@ -269,6 +269,31 @@ def _team(home, request, result, as_json, project, read_only, output_format, sho
                     team=team_line(document["team"]))
     if not document["results"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _settings_behind(exc) -> str:
+    """For a search refused over a name: where the refused settings come from (a config file
+    or a CARTO_* variable the person may not have in mind), since no flag of theirs named it."""
+    if exc.code != ExitCode.USAGE:
+        return ""
+    from carto_core.cli.config_cmd import setting_problems
+    from carto_core.model.config import load_config
+
+    try:
+        cfg = load_config()
+    except Exception:  # noqa: BLE001 - the search's own message stands alone then
+        return ""
+    said = str(exc)
+
+    def named(value) -> bool:
+        # a refused name is quoted in the message; a rankers string was read letter by letter
+        names = value if isinstance(value, list) else [value, str(value)[:1]]
+        return any(f"'{name}'" in said for name in names)
+
+    behind = [p for p in setting_problems(cfg) if named(p["value"])]
+    return "".join(f" ({p['key']} = {p['value']!r} comes from "
+                   f"{cfg.path if p['origin'] == 'config file' else p['origin']}; "
+                   "`carto config` shows every setting)" for p in behind)
 
 
 def _known_ids(home, ids: list[str], session_id: str | None) -> tuple[list[str], list[str]]:
