@@ -223,10 +223,12 @@ _IDENTIFIER = Lazy(r"^[A-Za-z_]\w*$")
 _SECRET_WORDS = ("pass", "pwd", "token", "secret", "key", "cred", "auth")
 _SETTING_NAME = Lazy(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _PATH_VALUE = Lazy(r"^(?:(?:/|\./|\.\./|~/)[^\s]*|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5})$")
-#: A resource's name (`ca-secret`, `redis-credentials`, `same-origin`): lower-case words joined
-#: by dashes, no digit; under a name that is no password's, the name of a secret, not one.
-_RESOURCE_NAME = Lazy(r"^[a-z]+(?:-[a-z]+)+$")
+#: A resource's name (`ca-secret`, `redis-credentials`, `same-origin`, `root-ca5`): lower-case
+#: words joined by dashes, at most two digits at the end; under a name that is no password's,
+#: the name of a secret, not one.
+_RESOURCE_NAME = Lazy(r"^[a-z]+(?:-[a-z]+)+\d{0,2}$")
 _CAMEL_IDENTIFIER = Lazy(r"^[a-z]+(?:[A-Z][a-z]+)+$")
+_IN_URN = Lazy(r"\burn:[\w.:-]*:$", re.IGNORECASE)
 #: Words that follow a flag named in prose ("Using --password via the CLI is insecure"),
 #: never the flag's value.
 _PROSE_AFTER_FLAG = frozenset("""
@@ -264,6 +266,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         return True  # `"invalidEncryptionKey": "Encryption key must be of 22 characters. ..."`, in any script
     if _PATH_VALUE.match(value):
         return True  # `"NOMAD_CLIENT_KEY": "/etc/ssl/private/client-key.pem"`: where it is kept
+    if value.startswith("LS0tLS1CRUdJTi") and not _pem_material(_b64decode(value[:400])):
+        return True  # `tls.key: <base64 of a BEGIN line alone>`: a fixture's empty key
     if not quoted:
         if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value):
             return True  # code: `token = get_token()`, `password=form.password.data`
@@ -315,8 +319,9 @@ def _check_keyed(match, text, *, flag: bool):
         return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
     lowered_key = key.lower()
     password_key = "pass" in lowered_key or "pwd" in lowered_key
-    if text[max(0, key_start - 3):key_start] == "://" or text[key_start - 1:key_start] == "/":
-        return False  # `http://auth-service:8080/auth`, `github.com/x/go-http-auth =>`: a host, a path
+    if text[max(0, key_start - 3):key_start] == "://" or text[key_start - 1:key_start] == "/" \
+            or _IN_URN.search(text, max(0, key_start - 80), key_start):
+        return False  # `http://auth-service:8080`, `github.com/x/go-http-auth =>`, `urn:k8s:secret:x:key`
     if not password_key and (_RESOURCE_NAME.match(value) or (not quoted and _CAMEL_IDENTIFIER.match(value))):
         return False  # `secret: ca-secret`, `credentials: "same-origin"`, `CAFiles = caCerts`
     if not quoted and value.isdigit() and not password_key:
@@ -625,13 +630,26 @@ def check_pem_lines(match, text):
     return any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
 
 
+def _pem_material(decoded: bytes) -> bool:
+    """Whether decoded PEM text holds key material after its BEGIN line (16 characters or
+    more before its END line)."""
+    begin = decoded.find(b"-----BEGIN ")
+    opened = decoded.find(b"-----", begin + 11) if begin >= 0 else -1
+    body = decoded[opened + 5:] if opened >= 0 else b""
+    end = body.find(b"-----END")
+    return sum(chr(c).isalnum() for c in (body[:end] if end >= 0 else body)) >= 16
+
+
 def check_pem_b64(match, text):
     decoded = _b64decode(match.group(0)[:400])
     begin = decoded.find(b"-----BEGIN ")
     if begin < 0:
         return False
     header = decoded[begin:begin + 60]
-    return b"PRIVATE KEY" in header or b"PRIVATE-KEY" in header
+    if not (b"PRIVATE KEY" in header or b"PRIVATE-KEY" in header):
+        return False
+    # a fixture's empty key (the BEGIN line alone, or straight before its END) holds nothing
+    return _pem_material(decoded) or len(match.group(0)) > 400
 
 
 def check_k8s_secret(match, text):
