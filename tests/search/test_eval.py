@@ -139,3 +139,19 @@ def test_the_table_shows_cases_of_any_bucket_a_cases_file_gives(tmp_path):
     table = [line for line in out.output.splitlines() if line.startswith("|")]
     assert table[0] == "| rankers | decay | mine s@1 / s@10 / MRR | unbucketed s@1 / s@10 / MRR | recency kept@10 |"
     assert table[2].startswith("| bm25 | none | ") and table[2].count("(n=1)") == 2
+
+
+def test_the_summary_line_counts_in_its_nouns_number(tmp_path, monkeypatch):
+    """'... 0 recency cases (dropped 1 non-specific queries)'."""
+    def build_cases(engine, **kwargs):
+        ids = [engine.index.event_id(0)]
+        case = agecurve.Case(id="c1", kind="known-item", query="anything", expect=ids, bucket="<7d")
+        return [case], {"known_item": 1, "recency": 0, "dropped_too_many_matches": 1}
+
+    generate_home(tmp_path / "g", 300, seed=5)
+    monkeypatch.setattr(agecurve, "build_cases", build_cases)
+    out = CliRunner().invoke(cli, ["eval", "--rankers", "bm25", "--decay", "none"],
+                             env={"CARTO_HOME": str(tmp_path / "g")})
+    assert out.exit_code == 0, out.output
+    line = next(l for l in out.output.splitlines() if l.startswith("home "))
+    assert line.endswith(": 300 events; 1 known-item case, 0 recency cases (dropped 1 non-specific query)"), line

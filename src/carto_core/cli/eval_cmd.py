@@ -7,6 +7,7 @@ import click
 from carto_core.search.api import SEMANTIC
 from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 DEFAULT_DECAYS = ("none", "exp", "gated-exp", "gated-prior")
 
@@ -203,9 +204,10 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
         emit_json({"home": str(home.root), "documents": len(engine.index), "sampling": stats,
                    "semantic": semantic, "configs": [vars(r) for r in reports]})
         return
-    click.echo(f"home {home.root}: {len(engine.index)} events; {stats.get('known_item', 0)} known-item "
-               f"cases, {stats.get('recency', 0)} recency cases"
-               + (f" (dropped {stats['dropped_too_many_matches']} non-specific queries)"
+    click.echo(f"home {home.root}: {counted(len(engine.index), 'event')}; "
+               f"{counted(stats.get('known_item', 0), 'known-item case')}, "
+               f"{counted(stats.get('recency', 0), 'recency case')}"
+               + (f" (dropped {counted(stats['dropped_too_many_matches'], 'non-specific query', 'non-specific queries')})"
                   if "dropped_too_many_matches" in stats else ""))
     if semantic is not None and semantic != "available":
         # the sets with semantic then ranked as the keyword ladder alone: say so beside them
