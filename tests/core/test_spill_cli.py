@@ -16,7 +16,7 @@ from carto_core.util.exitcodes import ExitCode
 from carto_core.logio.jsonl import dumps_row
 
 
-def _spilled_home() -> Path:
+def _spilled_home(rows: int = 2) -> Path:
     """A home with one row in it and two the home refused (a full disk), waiting in the spill."""
     home = Path(os.environ["CARTO_HOME"])
     log = home / "changelog.jsonl"
@@ -30,10 +30,11 @@ def _spilled_home() -> Path:
 
     os.write = full
     try:
-        result = spill.land(home, log, [dumps_row({"event_id": f"s{i}", "summary": "y"}) for i in (1, 2)])
+        result = spill.land(home, log, [dumps_row({"event_id": f"s{i}", "summary": "y"})
+                                        for i in range(1, rows + 1)])
     finally:
         os.write = real_write
-    assert result["spilled"] == 2
+    assert result["spilled"] == rows
     return home
 
 
@@ -66,3 +67,12 @@ def test_repair_spill_counts_then_appends_them():
     assert again.exit_code == ExitCode.NOT_FOUND and "0 spilled rows found" in again.stdout
     doctor = json.loads(CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"]).stdout)
     assert doctor["spill"] == [] and not [p for p in doctor["problems"] if "spill" in p["problem"]]
+
+
+def test_doctor_says_one_spilled_row_in_the_singular():
+    """'1 rows the home refused (...) wait in 1 spill file(s)'."""
+    home = _spilled_home(rows=1)
+    doc = json.loads(CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"]).stdout)
+    problem = next(p["problem"] for p in doc["problems"] if "spill" in p["problem"])
+    assert problem == ("1 row the home refused (a full disk, a quota, a read-only or unwritable "
+                       f"folder) waits in 1 spill file: {spill.spill_path(home)}")

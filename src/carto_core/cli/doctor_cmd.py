@@ -129,8 +129,9 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     waiting = sum(item["entries"] for item in spilled)
     if waiting:
         problems.append({
-            "problem": f"{waiting} rows the home refused (a full disk, a quota, a read-only or "
-                       f"unwritable folder) wait in {len(spilled)} spill file(s): "
+            "problem": f"{counted(waiting, 'row')} the home refused (a full disk, a quota, a "
+                       f"read-only or unwritable folder) {'waits' if waiting == 1 else 'wait'} in "
+                       f"{counted(len(spilled), 'spill file')}: "
                        + ", ".join(item["path"] for item in spilled),
             "fix": "free space or make the home writable; the next hook that writes appends them, "
                    "or run `carto repair spill --write`",
