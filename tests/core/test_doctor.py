@@ -111,7 +111,7 @@ def test_an_empty_home_beside_nothing_to_backfill_names_no_backfill(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     for var in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "HERMES_HOME"):
         monkeypatch.delenv(var, raising=False)
-    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "projects" / "-work-x").mkdir(parents=True)  # Claude Code ran, no memory
     home = tmp_path / "home"
     home.mkdir(mode=0o700)
     monkeypatch.setenv("CARTO_HOME", str(home))

@@ -246,11 +246,12 @@ def _backfillable() -> list[str]:
 
 
 def _holds_something(source, stream) -> bool:
-    """A stream on disk counts; one with no file of its own (claude-memory's CLAUDE.md stream,
-    offered whether or not a CLAUDE.md exists) only when reading it finds a unit, else the
-    fix `carto ingest --all` would read nothing and the problem would stay."""
-    if stream.path is not None:
-        return True
+    """A file of some size counts; a stream without one (claude-memory's CLAUDE.md stream,
+    offered whether or not a CLAUDE.md exists; its auto-memory folder, there as soon as Claude
+    Code has run; a git repository) only when reading it finds a unit, else the fix
+    `carto ingest --all` would read nothing and the problem would stay."""
+    if stream.size is not None:
+        return stream.size > 0
     batch = source.read(stream, None)
     return bool(batch.units or batch.rows)
 
