@@ -228,6 +228,8 @@ _PATH_VALUE = Lazy(r"^(?:(?:/|\./|\.\./|~/)[^\s]*|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]
 #: the name of a secret, not one.
 _RESOURCE_NAME = Lazy(r"^[a-z]+(?:-[a-z]+)+\d{0,2}$")
 _CAMEL_IDENTIFIER = Lazy(r"^[a-z]+(?:[A-Z][a-z]+)+$")
+_VERSION = Lazy(r"^[~^<>=v]{0,2}\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?$")
+_CMDLET = Lazy(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$")
 _IN_URN = Lazy(r"\burn:[\w.:-]*:$", re.IGNORECASE)
 #: Words that follow a flag named in prose ("Using --password via the CLI is insecure"),
 #: never the flag's value.
@@ -266,6 +268,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         return True  # `"invalidEncryptionKey": "Encryption key must be of 22 characters. ..."`, in any script
     if _PATH_VALUE.match(value):
         return True  # `"NOMAD_CLIENT_KEY": "/etc/ssl/private/client-key.pem"`: where it is kept
+    if _VERSION.match(value) or _CMDLET.match(value):
+        return True  # `"basic-auth": "~2.0.1"` (a dependency), `Credentials = New-Object ...`
     if value.startswith("LS0tLS1CRUdJTi") and not _pem_material(_b64decode(value[:400])):
         return True  # `tls.key: <base64 of a BEGIN line alone>`: a fixture's empty key
     if not quoted:
@@ -330,9 +334,12 @@ def _check_keyed(match, text, *, flag: bool):
         return False  # `all_token_matches=matches`, `TOKEN_ENDS = TSPECIALS`: names, not secrets
     weak = keyword.lower() in _WEAK_KEYWORDS
     if flag:
-        if (weak and not _secretish(value)) or value.lower() in _PROSE_AFTER_FLAG:
-            return False
+        if (weak and not _secretish(value)) or value.lower() in _PROSE_AFTER_FLAG \
+                or not any(c.isalnum() for c in value):
+            return False  # `" --access-key ",`: the flag named in a list, its value elsewhere
         return _assignment_kind(key)
+    if weak and (_TYPE_NAME.match(value) or value.startswith("-")):
+        return False  # `auth="Container"`, "pass: `-e version=x` to the playbook": no secret
     sep = match.group("sep")
     if not quoted and sep == ":" and _TYPE_NAME.match(value):
         return False  # `token: Token`, `password: SecretStr`
@@ -625,8 +632,8 @@ def check_pem_lines(match, text):
     if after.startswith(("-----END CERTIFICATE", "-----END PUBLIC KEY", "-----END X509", "-----END TRUSTED")):
         return False
     body = match.group(0)
-    if "gAwIBAgI" in body[:24] or "9w0BAQEFAAOC" in body[:48]:
-        return False  # DER of a certificate (its version) or of a public key (a BIT STRING)
+    if "gAwIBAgI" in body[:24] or "9w0BAQEFAAOC" in body[:48] or body.startswith("mQ"):
+        return False  # DER of a certificate (its version) or a public key; a PGP public key packet
     return any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
 
 
@@ -707,6 +714,8 @@ def _word_share(value: str) -> float:
 def check_prefixed_random(match, text):
     if match.group(0).lower().startswith(("pk_test_", "pk_live_")):
         return False  # a Stripe publishable key: made to be shipped in a web page
+    if re.match(r"sha(?:1|256|384|512)[-_]", match.group(0), re.IGNORECASE):
+        return False  # a subresource integrity hash (`integrity="sha384-..."`), not a token
     body = _group(match, text, "body")
     if body.lower() == body or body.upper() == body or sum(c.isdigit() for c in body) < 2:
         return False  # hex digests, words, upper-case constants
