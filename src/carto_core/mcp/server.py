@@ -305,11 +305,11 @@ class CartoMcp:
                           limit=min(args.get("limit", 15), 10))
         if not document["matched_projects"]:
             # As `carto search --project` says it (exit 3): the agent learns the names to use.
-            from carto_core.cli.search_orient import no_project_line
-
             projects = sorted({str(p) for p in self.engine.index.strings["projects"] if p})
-            raise ToolError("not_found", no_project_line(self.engine, args["project"])
-                            or f"no project matches {args['project']}", 404, projects=projects)
+            raise ToolError("not_found", f"No project matches {args['project']}; this home's "
+                            f"projects: {', '.join(projects[:12]) or 'none'}"
+                            + (f", +{len(projects) - 12} more" if len(projects) > 12 else "") + ".",
+                            404, projects=projects)
         return document
 
     def standup(self, args: dict) -> dict:
