@@ -89,3 +89,17 @@ def test_the_calendar_bounds_are_where_they_are():
         parse_when("0001-12-31T00:00:00+00:00", now=now)
     with pytest.raises(WhenError):
         parse_when("9999-01-01T00:00:00+00:00", now=now)
+
+
+@pytest.mark.parametrize("spelling, span", [
+    ("2w ago", timedelta(weeks=2)), ("3d ago", timedelta(days=3)),
+    ("2 days ago", timedelta(days=2)), ("1 week ago", timedelta(weeks=1)),
+    ("10 minutes", timedelta(minutes=10)), ("1 hour", timedelta(hours=1)),
+    ("6 months ago", timedelta(days=180)), ("1 year", timedelta(days=365)),
+    ("90 min ago", timedelta(minutes=90)),
+])
+def test_a_span_in_words_or_with_ago_is_the_span(spelling, span):
+    """The message of a refused WHEN offers '<n>m|h|d|w|mo|y (ago)', yet '2w ago' was refused,
+    and so were '2 days ago' and '10 minutes', the way a person says a span."""
+    now = datetime(2026, 9, 9, 15, 30, tzinfo=UTC)
+    assert parse_when(spelling, now=now) == now - span

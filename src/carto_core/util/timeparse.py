@@ -106,10 +106,11 @@ class WhenError(ValueError):
 WHEN_HELP = (
     "today, yesterday, last night, this morning, this afternoon, this evening, tonight, "
     "this hour, this week, last week, this month, last month, "
-    "<n>m|h|d|w|mo|y (ago), or YYYY-MM-DD[THH:MM[:SS]]"
+    "<n>m|h|d|w|mo|y (ago), <n> minutes|hours|days|weeks|months|years (ago), "
+    "or YYYY-MM-DD[THH:MM[:SS]]"
 )
 
-_RELATIVE = re.compile(r"^(\d+)\s*(mo|m|h|d|w|y)$")
+_RELATIVE = re.compile(r"^(\d+)\s*([a-z]+?)(?:\s+ago)?$")
 _UNIT = {
     "m": timedelta(minutes=1),
     "h": timedelta(hours=1),
@@ -117,6 +118,15 @@ _UNIT = {
     "w": timedelta(weeks=1),
     "mo": timedelta(days=30),
     "y": timedelta(days=365),
+}
+#: The words a person spells a span with, to the unit letters above.
+_UNIT_WORDS = {
+    **{w: "m" for w in ("min", "mins", "minute", "minutes")},
+    **{w: "h" for w in ("hr", "hrs", "hour", "hours")},
+    **{w: "d" for w in ("day", "days")},
+    **{w: "w" for w in ("wk", "wks", "week", "weeks")},
+    **{w: "mo" for w in ("month", "months")},
+    **{w: "y" for w in ("yr", "yrs", "year", "years")},
 }
 #: A WHEN instant must fall in these years: a span that reaches past them (`9999999d`) is a
 #: usage error, not an overflow deep in a lens, and a year of margin keeps a window's own
@@ -152,9 +162,12 @@ def parse_when(expression: str, *, now: datetime | None = None) -> datetime:
     if text in named:
         return named[text].astimezone(UTC)
     match = _RELATIVE.match(text)
+    unit = _UNIT_WORDS.get(match.group(2), match.group(2)) if match else None
+    if unit not in _UNIT:
+        match = None
     try:
         if match:
-            moment = (local_now - int(match.group(1)) * _UNIT[match.group(2)]).astimezone(UTC)
+            moment = (local_now - int(match.group(1)) * _UNIT[unit]).astimezone(UTC)
         else:
             try:
                 parsed = datetime.fromisoformat(expression.strip())
