@@ -873,4 +873,4 @@ def test_standup_says_an_unknown_provider_as_the_other_lenses_do():
     append_rows(home.log("changelog"), [row])
     standup = _carto("standup", "--no-git").output.splitlines()
     assert standup[1] == f"● {ONE[:8]}  ? app", standup
-    assert f" · ? · " in _carto("digest", "session", ONE[:8], "--no-git").output.splitlines()[0]
+    assert " · ? · " in _carto("digest", "session", ONE[:8], "--no-git").output.splitlines()[0]

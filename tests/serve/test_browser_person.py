@@ -5,8 +5,6 @@ page before the change it covers."""
 
 from __future__ import annotations
 
-import json
-import time
 from datetime import timedelta
 
 import pytest

@@ -3,8 +3,6 @@ reaches the server in clear, and the commands work as printed there."""
 
 from __future__ import annotations
 
-import json
-
 import psycopg
 
 from teamkit import Machine

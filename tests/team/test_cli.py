@@ -80,7 +80,7 @@ def test_status_answers_the_local_side_when_the_server_is_down(world):
     document = json.loads(result.stdout)
     assert document["server"]["reachable"] is False and document["server"]["state"] == "unreachable"
     assert document["local"]["pending_bytes"] > 0 and document["local"]["team"] == "acme"
-    text = a.cli("team", "status", env={"CARTO_TEAM_URL": f"postgresql://x@127.0.0.1:1/none"}, check=False)
+    text = a.cli("team", "status", env={"CARTO_TEAM_URL": "postgresql://x@127.0.0.1:1/none"}, check=False)
     assert "Traceback" not in text.output and "pending:" in text.output
 
 

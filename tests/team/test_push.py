@@ -101,8 +101,6 @@ def test_a_revised_turn_replaces_its_row_and_an_older_revision_never_does(world,
 
 @pytest.mark.parametrize("member, machine", [("bob", "bob-desktop"), ("alice", "alice-desktop")])
 def test_a_machine_cannot_overwrite_another_machines_ids(world, tmp_path, member, machine):
-    import shutil
-
     a, db = world["a"], world["db"]
     rows = activity("s-shop-1", world["shop"], start=60)
     a.write_all(rows)
