@@ -232,3 +232,17 @@ def test_orient_on_a_project_the_home_has_not_names_the_projects_it_has(wire):
     fine = wire.ask({"jsonrpc": "2.0", "id": 71, "method": "tools/call",
                      "params": {"name": "orient", "arguments": {"project": "webshop"}}})
     assert not fine["result"].get("isError") and fine["result"]["structuredContent"]["events"] > 0
+
+
+def test_thread_of_a_turn_says_it_is_no_changelog_event_and_what_shows_it(wire):
+    """thread of a transcript turn's id (search results carry them) answered 'no changelog event
+    turn-...', as if the id did not exist."""
+    turn = next(hit["event_id"] for hit in wire.ask(search(80, "discount codes"))["result"]
+                ["structuredContent"]["results"] if hit["event_id"].startswith("turn-"))
+    answer = wire.ask({"jsonrpc": "2.0", "id": 81, "method": "tools/call",
+                       "params": {"name": "thread", "arguments": {"event_id": turn}}})
+    error = answer["result"]["structuredContent"]["error"]
+    assert error["code"] == "not_found"
+    assert error["message"].startswith(f"{turn} is a transcript turn, not a changelog event: a work "
+                                       "arc follows changelog events' parent_event_id; the get tool "
+                                       "shows the turn")

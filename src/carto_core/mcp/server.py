@@ -284,7 +284,16 @@ class CartoMcp:
         event_id = args["event_id"]  # the schema checked its shape
         document = thread_document(self.home, event_id)
         if not document["found"]:
-            raise ToolError("not_found", f"no changelog event {event_id}", 404)
+            from carto_core.search.fetch import fetch_records
+
+            # an id of another log (a turn a search returned) is said as such, not as unknown
+            row = fetch_records(self.engine, [event_id])["found"].get(event_id)
+            if row is None:
+                raise ToolError("not_found", f"no changelog event {event_id}", 404)
+            kind = "transcript turn" if event_id.startswith("turn-") else f"{row.get('type') or 'log'} row"
+            raise ToolError("not_found", f"{event_id} is a {kind}, not a changelog event: a work arc "
+                            "follows changelog events' parent_event_id; the get tool shows the "
+                            f"{'turn' if kind == 'transcript turn' else 'row'}", 404)
         return document
 
     def orient(self, args: dict) -> dict:
