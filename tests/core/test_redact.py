@@ -391,3 +391,11 @@ def test_a_key_given_to_a_client_by_position_goes_and_the_call_stays():
     key = "jza6zNEkT7bwgrGdSy0G4bJ9q5WfFF40h3Lbozyr"
     assert Redactor().text(f'co = cohere.Client("{key}")') == 'co = cohere.Client("[REDACTED:api-key]")'
     assert Redactor().text('QdrantClient("http://localhost:6333")') == 'QdrantClient("http://localhost:6333")'
+
+
+def test_a_long_value_under_a_secrets_name_goes_whole():
+    """A 600-character token under `token:` (a service account's, a kubeconfig's): every
+    character of it goes, not the first 400."""
+    long = "Ab9" * 200
+    assert Redactor().text(f"token: {long}") == "token: [REDACTED:secret-assignment]"
+    assert Redactor().text(f'token: "{long}"') == 'token: "[REDACTED:secret-assignment]"'

@@ -38,6 +38,7 @@ _RESERVED = frozenset("""
 true false null none nil undefined yes no on off y n required optional empty unset default
 str string int integer bool boolean bytes number float any object dict list array char text
 secretstr secretbytes redacted hidden masked omitted removed unknown void self this env
+wrong invalid incorrect
 await async new yield typeof function lambda require import not and or return
 """.split())
 _PLACEHOLDER = Lazy(
@@ -228,6 +229,9 @@ _PATH_VALUE = Lazy(r"^(?:(?:/|\./|\.\./|~/)[^\s]*|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]
 #: the name of a secret, not one.
 _RESOURCE_NAME = Lazy(r"^[a-z]+(?:-[a-z]+)+\d{0,2}$")
 _CAMEL_IDENTIFIER = Lazy(r"^[a-z]+(?:[A-Z][a-z]+)+$")
+#: Interface text: capitalised words and spaces, no digit or symbol ("Enter your password",
+#: "Copy token to clipboard"); a passphrase of words is written in lower case.
+_UI_TEXT = Lazy(r"^[A-Z][A-Za-z]*(?: [A-Za-z]+)+[.!?…]?$")
 _VERSION = Lazy(r"^[~^<>=v]{0,2}\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?$")
 _CMDLET = Lazy(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$")
 _IN_URN = Lazy(r"\burn:[\w.:-]*:$", re.IGNORECASE)
@@ -262,9 +266,9 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         return True  # a URL's credentials are the URL rule's business
     if _SETTING_NAME.match(value) and any(w in value.lower() for w in _SECRET_WORDS):
         return True  # `SECRET_KEY_SETTING = "SECRET_KEY"`: a setting's name, not its value
-    if value.lower().startswith("urn:"):
+    if value.lower().startswith(("urn:", "arn:")):
         return True  # `password: urn:k8s:secret:redis:password`: where the secret is
-    if quoted and (len(value.split()) >= 7 or _prose_of_a_script(value)):
+    if quoted and (len(value.split()) >= 7 or _prose_of_a_script(value) or _UI_TEXT.match(value)):
         return True  # `"invalidEncryptionKey": "Encryption key must be of 22 characters. ..."`, in any script
     if _PATH_VALUE.match(value):
         return True  # `"NOMAD_CLIENT_KEY": "/etc/ssl/private/client-key.pem"`: where it is kept
@@ -273,6 +277,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
     if value.startswith("LS0tLS1CRUdJTi") and not _pem_material(_b64decode(value[:400])):
         return True  # `tls.key: <base64 of a BEGIN line alone>`: a fixture's empty key
     if not quoted:
+        if value.isalpha() and (value.islower() or value[1:].islower()) and re.match(r"[ \t]+[A-Za-z]", following):
+            return True  # `password: see vault path ...`, `PASSWORD_MISMATCH=Passwords do not match`
         if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value):
             return True  # code: `token = get_token()`, `password=form.password.data`
         if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] in (",", "=")):
@@ -326,7 +332,8 @@ def _check_keyed(match, text, *, flag: bool):
     if text[max(0, key_start - 3):key_start] == "://" or text[key_start - 1:key_start] == "/" \
             or _IN_URN.search(text, max(0, key_start - 80), key_start):
         return False  # `http://auth-service:8080`, `github.com/x/go-http-auth =>`, `urn:k8s:secret:x:key`
-    if not password_key and (_RESOURCE_NAME.match(value) or (not quoted and _CAMEL_IDENTIFIER.match(value))):
+    named = re.search(r"(?:key|name|ref)$", lowered_key) is not None  # `adminPasswordKey: postgres-password`
+    if (not password_key or named) and (_RESOURCE_NAME.match(value) or (not quoted and _CAMEL_IDENTIFIER.match(value))):
         return False  # `secret: ca-secret`, `credentials: "same-origin"`, `CAFiles = caCerts`
     if not quoted and value.isdigit() and not password_key:
         return False  # `token_limit: 4096`
@@ -392,7 +399,17 @@ def check_url_password(match, text):
     """A URL's password, `?` and `&` typed raw included (`https://u:Sv?mv&@host`); not a port
     before a query holding an address (`http://localhost:3000?to=a@b.io`)."""
     value = _group(match, text, "secret")
+    user = re.search(r"://([^\s/?#@:'\"`<>]*):", match.group(0))
+    if user and user.group(1).lower() == value.lower():
+        return False  # `postgres://postgres:postgres@localhost`: a local default, as in every doc
     return not _placeholder(value) and not ("?" in value and value.split("?", 1)[0].isdigit())
+
+
+def check_not_example(match, text):
+    """A token that is no documentation's example: AWS's own end in EXAMPLE
+    (`AKIAIOSFODNN7EXAMPLE`), a prefix then x's (`sk_test_xxxxxxxx`)."""
+    token = match.group(0)
+    return not token.endswith("EXAMPLE") and not re.fullmatch(r"[\w-]*?_(?:x{6,}|X{6,})", token)
 
 
 def check_told(match, text):
@@ -833,7 +850,7 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
-    "told": check_told, "client_literal": check_client_literal, "url_password": check_url_password,
+    "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "pem_block": check_pem_block,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,

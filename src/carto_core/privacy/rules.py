@@ -35,7 +35,7 @@ from __future__ import annotations
 # query strings, JSON/YAML flow syntax and code. A quoted value runs to its closing quote.
 UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|]"
 QUOTED = r"[^\"'`\\\r\n]"
-_VALUE = (r"(?:\\?(?P<q>[\"'`]))?(?P<secret>(?(q)" + QUOTED + r"{1,400}(?=\\?(?P=q)|$)|" + UNQUOTED + r"{1,400}))")
+_VALUE = (r"(?:\\?(?P<q>[\"'`]))?(?P<secret>(?(q)" + QUOTED + r"{1,4096}(?=\\?(?P=q)|$)|" + UNQUOTED + r"{1,4096}))")
 
 # Key names that make whatever is assigned to them a secret, lower case. `pass`, `pwd`, `auth`
 # and `creds` are weak: they must stand as their own word (`db_pass`, `authToken`), never
@@ -113,7 +113,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ('"kind": "secret"', '"kind":"secret"'), {"check": "k8s_secret_json"}),
     # --- cloud providers -----------------------------------------------------------------
     ("aws-access-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
-     ("akia", "asia", "abia", "acca", "a3t"), T),
+     ("akia", "asia", "abia", "acca", "a3t"), {"token": True, "check": "not_example"}),
     ("aws-secret", r"secret[_.-]?access[_.-]?key\\?[\"']?[ \t]{0,3}(?:=>|:=|[:= \t])[ \t]{0,3}" + r"\\?[\"'`]?(?P<secret>[a-z0-9/+=]{40})(?![a-z0-9/+=])",
      ("secret",), {"lower": True, "check": "placeholder"}),
     ("google-api-key", _START + r"AIza[\w-]{35}" + r"(?![\w-])", ("aiza",), T),
@@ -225,7 +225,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                                                         "access-production-"), T),
     ("facebook-token", _START + r"EAA[A-Za-z0-9]{100,}" + _END, ("eaa",), T),
     ("stripe-key", _START + r"(?:[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{20,})",
-     ("k_live_", "k_test_", "k_prod_", "whsec_"), T),
+     ("k_live_", "k_test_", "k_prod_", "whsec_"), {"token": True, "check": "not_example"}),
     ("square-token", _START + r"sq0(?:atp|csp)-[\w-]{22,}", ("sq0atp-", "sq0csp-"), T),
     ("shopify-token", _START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END, ("shpat_", "shpca_", "shppa_", "shpss_"), T),
     ("sendgrid-key", _START + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", ("sg.",), T),
@@ -307,7 +307,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # (also as JSON escapes them: a turn's text is redacted in its stored form too)
     ("password", r"\b(?:password|passphrase|passwd|passwort|kennwort|mot de passe|contrase(?:ñ|n|\\u00f1)a|senha|"
                  r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord|salasana)(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
-                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest)[ \t]+"
+                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest):?[ \t]+"
                  r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
       "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana"),
@@ -319,7 +319,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("login", "log in", "log-in", "credential", "creds"), {"lower": True, "check": "told_pair"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
     # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
-    ("password", r"\b(?:password|identified[ \t]+by)[ \t]+\\?'(?P<secret>[^'\n\\]{1,400})\\?'",
+    ("password", r"\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*[nN]?)\\?(?P<q>['\"])(?P<secret>[^'\"\n\\]{1,400})\\?(?P=q)",
      ("password", "identified"), {"lower": True, "check": "placeholder"}),
     # `terraform output -json` and the like: a value marked sensitive
     ("secret-assignment", r"\{[^{}\n]{0,200}\\?\"sensitive\\?\":[ \t]*true[^{}\n]{0,200}\\?\"value\\?\":[ \t]*"
