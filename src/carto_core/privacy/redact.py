@@ -385,6 +385,12 @@ def check_attached(match, text):
     return "password", start, end
 
 
+def check_told_ascii(match, text):
+    """A password told in a script of its own is written in ASCII: "8文字以上にしてください"
+    after "パスワードは" is the sentence going on."""
+    return _group(match, text, "secret").isascii() and check_told(match, text)
+
+
 def check_told_pair(match, text):
     """A password after "user / ": a symbol, or digits beside both cases ("Summer2024"), not
     a word of a menu path ("login page / settings2")."""
@@ -851,7 +857,7 @@ STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
 CHECKS: dict[str, Check] = {
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
-    "attached": check_attached, "told_pair": check_told_pair, "pem_block": check_pem_block,
+    "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,
     "assignment": check_assignment, "flag": check_flag, "tag": check_tag, "curl_user": check_curl_user,
     "cli_password": check_cli_password, "htpasswd": check_htpasswd, "literal": check_literal,

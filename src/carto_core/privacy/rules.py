@@ -31,6 +31,8 @@ rules: a key word followed by a separator), so prose full of "token" costs a few
 
 from __future__ import annotations
 
+import re
+
 # Characters a secret value cannot contain when it is not quoted: the separators of shell,
 # query strings, JSON/YAML flow syntax and code. A quoted value runs to its closing quote.
 UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|]"
@@ -77,6 +79,12 @@ _LINE_BREAK = r"(?:\r?\n|(?:\\r)?\\n|[ \t])"
 _SAME_COMMAND = r"[^\n|;&]*?"
 
 # (kind, pattern, needles, options)
+def _escaped(word: str) -> str:
+    """`word` as a pattern matching it as typed or with its letters beyond ASCII as JSON's
+    `\\uXXXX` escapes (lower-case hex, as `json.dumps` writes them)."""
+    return "".join(re.escape(c) if c.isascii() else f"(?:{c}|\\\\u{ord(c):04x})" for c in word)
+
+
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # --- key material --------------------------------------------------------------------
     ("private-key",
@@ -317,6 +325,14 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"\b(?:log[ -]?in|credentials?|creds)\b[^\n/]{0,40}?[\w.@+-]{2,60}[ \t]+/[ \t]+"
                  r"(?P<secret>[^\s/,;\"'`]{6,200}?)(?=[\s,;)\"'`]|[.!?](?:\s|$)|$)",
      ("login", "log in", "log-in", "credential", "creds"), {"lower": True, "check": "told_pair"}),
+    # A password told in a script without spaces between words, or after a colon: "本番DBの
+    # パスワードは X です", "服务器 root 密码是 X", "пароль от сервера: X", "비밀번호는 X"
+    # (also as JSON escapes them, `\u5bc6\u7801`: a turn's text is redacted in its stored form too)
+    ("password", "(?:" + "|".join(map(_escaped, ("パスワード", "密码", "密碼", "비밀번호", "пароль"))) + ")"
+                 r"(?:(?!\n)[^:：]){0,150}?(?:" + "|".join(map(_escaped, ("は", "是", "为", "為", "는", "은", ":", "："))) + ")[ \t]*"
+                 r"[\"'`]?(?P<secret>[^\s\"'`\\]{6,200}?)[\"'`]?(?=[\s,;)\\]|[.!?](?:\s|$)|$)",
+     ("パスワード", "密码", "密碼", "비밀번호", "пароль", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc",
+      "\\ube44\\ubc00", "\\u043f\\u0430\\u0440"), {"lower": True, "check": "told_ascii"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
     # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
     ("password", r"\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*[nN]?)\\?(?P<q>['\"])(?P<secret>[^'\"\n\\]{1,400})\\?(?P=q)",
