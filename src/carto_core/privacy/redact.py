@@ -274,7 +274,7 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
         return True  # `"NOMAD_CLIENT_KEY": "/etc/ssl/private/client-key.pem"`: where it is kept
     if _VERSION.match(value) or _CMDLET.match(value):
         return True  # `"basic-auth": "~2.0.1"` (a dependency), `Credentials = New-Object ...`
-    if value.startswith("LS0tLS1CRUdJTi") and not _pem_material(_b64decode(value[:400])):
+    if value.startswith("LS0tLS1CRUdJTi") and not _pem_material(_b64decode(value[:400]).decode("latin-1")):
         return True  # `tls.key: <base64 of a BEGIN line alone>`: a fixture's empty key
     if not quoted:
         if value.isalpha() and (value.islower() or value[1:].islower()) and re.match(r"[ \t]+[A-Za-z]", following):
@@ -394,11 +394,10 @@ def check_told_ascii(match, text):
 def check_told_pair(match, text):
     """A password after "user / ": a symbol, or digits beside both cases ("Summer2024"), not
     a word of a menu path ("login page / settings2")."""
-    value = _group(match, text, "secret").rstrip(".,;:!?)")
-    if len(value) < 6 or _placeholder(value):
-        return False
-    return (any(c in "!@#$%^&*+=~?" for c in value)
-            or (any(c.isdigit() for c in value) and value.lower() != value and value.upper() != value))
+    value = _told_value(match, text)
+    return bool(value) and (any(c in _CHOSEN_SYMBOLS for c in value)
+                            or (any(c.isdigit() for c in value) and value.lower() != value
+                                and value.upper() != value))
 
 
 def check_url_password(match, text):
@@ -418,12 +417,21 @@ def check_not_example(match, text):
     return not token.endswith("EXAMPLE") and not re.fullmatch(r"[\w-]*?_(?:x{6,}|X{6,})", token)
 
 
-def check_told(match, text):
-    # a sentence's own punctuation ("is needed: --flag", "is required.") is not the value's
+#: Symbols a chosen password holds and words do not ("user-defined", "auto_generated" are prose).
+_CHOSEN_SYMBOLS = "!@#$%^&*+=~?"
+
+
+def _told_value(match, text) -> str:
+    """The value a sentence told, without the sentence's own punctuation ("is needed: --flag",
+    "is required."); "" when it is too short or a placeholder."""
     value = _group(match, text, "secret").rstrip(".,;:!?)")
-    # a digit or a symbol words do not hold ("user-defined", "auto_generated" are prose)
-    return (len(value) >= 6 and not _placeholder(value) and any(c.isalpha() for c in value)
-            and any(c.isdigit() or c in "!@#$%^&*+=~?" for c in value))
+    return "" if len(value) < 6 or _placeholder(value) else value
+
+
+def check_told(match, text):
+    value = _told_value(match, text)
+    return (bool(value) and any(c.isalpha() for c in value)
+            and any(c.isdigit() or c in _CHOSEN_SYMBOLS for c in value))
 
 
 def check_curl_user(match, text):
@@ -644,10 +652,7 @@ def check_der_private_key(match, text):
 def check_pem_block(match, text):
     """A PEM private key block holding key material: `-----BEGIN PRIVATE KEY-----` straight
     before its END line (a fixture's empty key, a template) holds none."""
-    block = match.group(0)
-    body = block[block.index("-----", 10) + 5:] if "-----" in block[10:] else ""
-    end = body.find("-----END")
-    return sum(c.isalnum() or c in "+/" for c in (body[:end] if end >= 0 else body)) >= 16
+    return _pem_material(match.group(0))
 
 
 def check_pem_lines(match, text):
@@ -660,14 +665,14 @@ def check_pem_lines(match, text):
     return any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
 
 
-def _pem_material(decoded: bytes) -> bool:
-    """Whether decoded PEM text holds key material after its BEGIN line (16 characters or
-    more before its END line)."""
-    begin = decoded.find(b"-----BEGIN ")
-    opened = decoded.find(b"-----", begin + 11) if begin >= 0 else -1
-    body = decoded[opened + 5:] if opened >= 0 else b""
-    end = body.find(b"-----END")
-    return sum(chr(c).isalnum() for c in (body[:end] if end >= 0 else body)) >= 16
+def _pem_material(pem: str) -> bool:
+    """Whether PEM text (as written, or decoded from base64) holds key material after its
+    BEGIN line: 16 base64 characters or more before its END line."""
+    begin = pem.find("-----BEGIN ")
+    opened = pem.find("-----", begin + 11) if begin >= 0 else -1
+    body = pem[opened + 5:] if opened >= 0 else ""
+    end = body.find("-----END")
+    return sum(c.isalnum() or c in "+/" for c in (body[:end] if end >= 0 else body)) >= 16
 
 
 def check_pem_b64(match, text):
@@ -679,7 +684,7 @@ def check_pem_b64(match, text):
     if not (b"PRIVATE KEY" in header or b"PRIVATE-KEY" in header):
         return False
     # a fixture's empty key (the BEGIN line alone, or straight before its END) holds nothing
-    return _pem_material(decoded) or len(match.group(0)) > 400
+    return _pem_material(decoded.decode("latin-1")) or len(match.group(0)) > 400
 
 
 def check_k8s_secret(match, text):
