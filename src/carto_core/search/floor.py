@@ -55,6 +55,8 @@ from carto_core.util.records import Record
 if TYPE_CHECKING:
     import numpy as np
 
+#: A word as typed: letters and digits, joined by an apostrophe or a dash ("don't", "e-mail").
+TYPED_WORD = r"[^\W_]+(?:['\u2019-][^\W_]+)*"
 #: The share of the query's idf mass a keyword candidate must hold to be evidence by itself.
 COVERAGE = 0.5
 #: From this many records (rows the semantic ladder can hold that are no turn), a record is
@@ -295,7 +297,7 @@ def unheld_words(text: str, analyzer, df: Callable[[str], int]) -> list[str]:
 
     unheld = {term for term in analyzer.query(text).terms if df(term) == 0}
     out: list[str] = []
-    for raw in re.findall(r"[^\W_]+(?:['\u2019-][^\W_]+)*", text):
+    for raw in re.findall(TYPED_WORD, text):
         terms = unheld.intersection(analyzer.query_terms(raw))
         if terms:  # each unheld term named once, by the first word that gave it
             out.append(re.sub("['\u2019]s$", "", raw.lower()))
