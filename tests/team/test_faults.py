@@ -236,6 +236,8 @@ def test_duplicate_and_out_of_order_pushes_revisions_and_replayed_ids_on_the_clu
     shutil.copytree(machine.home.root, bob.home.root, dirs_exist_ok=True)
     shutil.rmtree(bob.home.state / "team")  # alice's settings and positions stay hers
     bob.join(world["members"]["bob"][1], "acme", shop)
-    replay = bob.json("team", "push")
+    result = bob.cli("team", "push", "--json", check=False)
+    replay = json.loads(result.stdout)
+    assert result.exit_code == 4 and replay["state"] == "refused"
     assert replay["refused"] == replay["sent"] > 0 and replay["inserted"] == 0
     assert db.sql("select event_id, machine, author, summary from carto.events order by event_id") == snapshot

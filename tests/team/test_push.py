@@ -114,7 +114,8 @@ def test_a_machine_cannot_overwrite_another_machines_ids(world, tmp_path, member
         text = a.home.log(label).read_text().replace("discount", "STOLEN")
         other.home.log(label).write_text(text)
     other.join(world["members"][member][1], "acme", world["shop"])
-    result = other.cli("team", "push", "--json")
+    result = other.cli("team", "push", "--json", check=False)
+    assert result.exit_code == 4
     report = json.loads(result.stdout)
     # Every row sent was refused: 6 events (the changelog's 2 copies of tool calls went folded
     # into their tool-use rows, never sent).
@@ -122,11 +123,59 @@ def test_a_machine_cannot_overwrite_another_machines_ids(world, tmp_path, member
     assert (report["inserted"], report["updated"], report["merged"]) == (0, 0, 0)
     assert set(report["refused_ids"]) == {r[0] for r in before}
     assert server_rows(db, columns="event_id, machine, author, row") == before
-    text = other.cli("team", "push", "--from-start").output
-    assert "refused" in text
+    why = "another_person" if member == "bob" else "another_machine"
+    assert report["state"] == "refused" and report["refused_by"] == [
+        {"why": why, "author": world["members"]["alice"][0], "machine": "alice-laptop", "rows": 6,
+         "ids": report["refused_ids"][:3]}]
+    text = other.cli("team", "push", "--from-start", check=False).output
     # The summary's counts add up to what was sent.
     assert text.splitlines()[0] == ("sent 6 rows in 4 batches: 0 new, 0 revised, 0 already there, "
                                     "6 refused; 2 changelog copies folded before sending")
+
+
+def test_a_push_with_refused_rows_exits_4_and_says_who_holds_them(world, tmp_path):
+    a, db = world["a"], world["db"]
+    alice_role, bob_role = world["members"]["alice"][0], world["members"]["bob"][0]
+    theirs = activity("s-alice", world["shop"], start=90, turns=1, commit=False)
+    a.write_all(theirs)
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    laptop = Machine(tmp_path / "b", "bob-laptop")
+    mine = activity("s-bob", world["shop"], start=60, turns=1, commit=False)
+    laptop.write_all(mine)
+    laptop.join(world["members"]["bob"][1], "acme", world["shop"])
+    laptop.json("team", "push")
+    # Bob's desktop was set up from copies of both homes, then did work of its own.
+    desktop = Machine(tmp_path / "c", "bob-desktop")
+    desktop.write_all(theirs)
+    desktop.write_all(mine)
+    fresh = activity("s-desk", world["shop"], start=30, turns=1, commit=False)
+    desktop.write_all(fresh)
+    desktop.join(world["members"]["bob"][1], "acme", world["shop"])
+    before = server_rows(db)
+    result = desktop.cli("team", "push", "--json", check=False)
+    assert result.exit_code == 4
+    report = json.loads(result.stdout)
+    # A prompt, an edit and a bash call, a turn: 4 events a session; the new one is shared.
+    assert (report["state"], report["inserted"], report["refused"]) == ("refused", 4, 8)
+    assert {r[0] for r in server_rows(db)} - {r[0] for r in before} == ids_of(fresh)
+    groups = {(g["why"], g["author"], g["machine"]): g for g in report["refused_by"]}
+    assert set(groups) == {("another_person", alice_role, "alice-laptop"),
+                           ("another_machine", bob_role, "bob-laptop")}
+    assert {g["rows"] for g in groups.values()} == {4}
+    assert set(groups["another_person", alice_role, "alice-laptop"]["ids"]) <= ids_of(theirs)
+    assert set(groups["another_machine", bob_role, "bob-laptop"]["ids"]) <= ids_of(mine)
+    assert report["reason"].startswith("8 rows were refused, not shared from this machine: their ids are "
+                                       "already on the server from another machine")
+    # The text says the same on stderr, one line, and the exit code tells a script.
+    text = desktop.cli("team", "push", "--from-start", check=False)
+    assert text.exit_code == 4
+    line = [x for x in text.stderr.splitlines() if "refused" in x]
+    assert len(line) == 1 and line[0] == f"carto: {report['reason']}"
+    assert f"4 held by {alice_role} on alice-laptop (e.g. " in line[0]
+    assert "4 held by your machine bob-laptop (e.g. " in line[0]
+    # Nothing new: the next push has nothing to refuse.
+    assert desktop.cli("team", "push", check=False).exit_code == 0
 
 
 def test_a_project_allowed_later_is_caught_up(world):

@@ -47,7 +47,8 @@ def team() -> None:
       carto team forget --project github.com/acme/shop
     \b
     Exit codes: 0 ok, 1 error (refused, bad settings), 2 bad flags, 3 nothing to do or
-    nothing found, 75 the server is unreachable (retry later; nothing was lost).
+    nothing found, 4 a push's rows refused (another machine holds their ids), 75 the server
+    is unreachable (retry later; nothing was lost).
     See docs/team.md.
     """
 

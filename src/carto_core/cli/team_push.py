@@ -21,9 +21,10 @@ Examples:
 The keep-up job runs this by itself when a team is set up (never inside a hook). Each log's
 position moves only after the server committed its batch; an interrupted push loses nothing
 and the next one goes on from the last committed batch. Rows whose ids another machine pushed
-are refused (counted, never overwritten).
+are refused (never overwritten): counted per machine that holds them, and exit 4.
 Exit codes: 0 pushed (or nothing new), 1 refused (no grant, bad settings), 3 no project is
-allowed yet, 75 the server is unreachable (retry later).""")
+allowed yet, 4 the server refused rows whose ids another machine holds (the rest was pushed),
+75 the server is unreachable (retry later).""")
 @click.option("--from-start", is_flag=True, help="Forget the positions: read every log from its start.")
 @click.option("--batch", "batch_rows", type=click.IntRange(min=1, max=50_000), default=None,
               help="Rows per batch (default 2000; batches are also cut at 8 MiB).")
@@ -52,6 +53,8 @@ def push(from_start, batch_rows, no_vectors, quiet, as_json) -> None:
         _print(document, quiet)
     if report.state == "nothing_allowed":
         raise SystemExit(int(ExitCode.NOT_FOUND))
+    if report.state == "refused":
+        raise SystemExit(int(ExitCode.CONFLICT))
     if report.state not in ("ok",):
         error = TeamError(report.reason)
         error.state = report.state
@@ -79,11 +82,15 @@ def _print(document: dict, quiet: bool) -> None:
     if document["state"] == "nothing_allowed":
         click.echo(f"carto: {document['reason']}", err=True)
         return
-    if document["state"] != "ok":
+    if document["state"] not in ("ok", "refused"):
         if document["sent"]:
             batches = counted(document["batches"], "committed batch", "committed batches")
             click.echo(f"sent {counted(document['sent'], 'row')} in {batches} before stopping")
         click.echo(f"carto: {document['reason']}", err=True)
+        if document["refused"]:
+            from carto_core.team.push import refusal_reason
+
+            click.echo(f"carto: {refusal_reason(document['refused'], document['refused_by'])}", err=True)
         if document["state"] == "unreachable":
             click.echo("carto: nothing committed is lost; the next push goes on from the last committed batch",
                        err=True)
@@ -103,8 +110,7 @@ def _print(document: dict, quiet: bool) -> None:
             line += f"; {counted(document['folded'], 'changelog copy', 'changelog copies')} folded before sending"
         click.echo(line)
     if document["refused"]:
-        click.echo(f"carto: {counted(document['refused'], 'row')} refused: their ids belong to another machine "
-                   f"or person (e.g. {', '.join(document['refused_ids'][:3])})", err=True)
+        click.echo(f"carto: {document['reason']}", err=True)
     if not quiet:
         if document["not_allowed"] and document["sent"]:
             click.echo(f"{counted(document['not_allowed'], 'row')} of projects not allowed stayed here")

@@ -9,7 +9,8 @@ the copy stays here (`folded`). A batch is one transaction on the server:
 
 1. COPY into a temporary inbox;
 2. ids already held by another machine or another person are refused: left as they are,
-   counted, reported (a machine never overwrites another's ids);
+   counted per holder, reported (a machine never overwrites another's ids); a push that
+   refused any ends in the state `refused` (`refusal_reason` says how many and whose);
 3. a row that does not replace the one held (from a log the fold ranks after it: the
    changelog's copy of a tool call pushed after its tool-use row; or an equal or older
    revision) but names a log the held row does not list only adds it to `logs`;
@@ -69,7 +70,8 @@ _INBOX = """CREATE TEMP TABLE IF NOT EXISTS carto_inbox (
 _REFUSE = """DELETE FROM carto_inbox i USING carto.events e
     WHERE e.team = %(team)s AND e.event_id = i.event_id
       AND (e.machine <> i.machine OR e.author <> current_user)
-    RETURNING i.event_id"""
+    RETURNING i.event_id, e.author, e.machine,
+        CASE WHEN e.author = current_user THEN 'another_machine' ELSE 'another_person' END"""
 
 #: `logs` of a server row list its own log first, then the others in the fold order (as
 #: `Corpus.sources` does).
@@ -124,6 +126,8 @@ class PushReport:
         self.unchanged = 0
         self.refused = 0
         self.refused_ids: list[str] = []
+        #: (why, author, machine) of the rows holding refused ids -> how many, a few ids.
+        self.refusals: dict[tuple[str, str, str], dict] = {}
         self.not_allowed = 0
         #: Changelog copies folded into their domain rows before sending (never sent).
         self.folded = 0
@@ -135,6 +139,20 @@ class PushReport:
         self.problems: list[str] = []
         self.seconds = 0.0
 
+    def refuse(self, refused: list[tuple]) -> None:
+        """Count one batch's refused rows, grouped by why and by who holds their ids."""
+        self.refused += len(refused)
+        self.refused_ids.extend(r[0] for r in refused[: max(0, 20 - len(self.refused_ids))])
+        for event_id, author, machine, why in refused:
+            group = self.refusals.setdefault((why, author, machine), {
+                "why": why, "author": author, "machine": machine, "rows": 0, "ids": []})
+            group["rows"] += 1
+            if len(group["ids"]) < 3:
+                group["ids"].append(event_id)
+
+    def refused_by(self) -> list[dict]:
+        return sorted(self.refusals.values(), key=lambda g: (-g["rows"], g["why"], g["author"], g["machine"]))
+
     def log(self, label: str) -> dict:
         return self.logs.setdefault(label, {"read": 0, "sent": 0, "caught_up": 0, "folded": 0,
                                             "from": 0, "to": 0})
@@ -144,10 +162,26 @@ class PushReport:
                 "sent": self.sent, "inserted": self.inserted, "updated": self.updated,
                 "merged": self.merged, "folded": self.folded, "unchanged": self.unchanged,
                 "refused": self.refused,
-                "refused_ids": self.refused_ids[:20], "not_allowed": self.not_allowed,
+                "refused_ids": self.refused_ids[:20], "refused_by": self.refused_by(),
+                "not_allowed": self.not_allowed,
                 "no_event_id": self.no_event_id, "batches": self.batches, "retries": self.retries,
                 "vectors": self.vectors, "logs": self.logs, "problems": self.problems,
                 "seconds": round(self.seconds, 3)}
+
+
+_REFUSAL_WHO = {"another_person": "{author} on {machine}", "another_machine": "your machine {machine}"}
+
+
+def refusal_reason(refused: int, groups: list[dict]) -> str:
+    """How many rows the server refused and why, one clause per holder of their ids (`groups`:
+    `PushReport.refused_by`)."""
+    parts = [f"{g['rows']:,} held by " + _REFUSAL_WHO[g["why"]].format(**g) + f" (e.g. {', '.join(g['ids'])})"
+             for g in groups[:5]]
+    if len(groups) > 5:
+        parts.append(f"{sum(g['rows'] for g in groups[5:]):,} held by {len(groups) - 5} others")
+    rows = "row was" if refused == 1 else "rows were"
+    return (f"{refused:,} {rows} refused, not shared from this machine: their ids are already on "
+            f"the server from another machine (a push never overwrites another machine's rows): {'; '.join(parts)}")
 
 
 # --------------------------------------------------------------------------- the outbox
@@ -276,7 +310,7 @@ class Sender:
             with cur.copy(f"COPY carto_inbox ({', '.join(COLUMNS)}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
-            refused = [r[0] for r in cur.execute(_REFUSE, params).fetchall()]
+            refused = [tuple(r) for r in cur.execute(_REFUSE, params).fetchall()]
             merged = cur.execute(_MERGE, params).fetchone()[0]
             changed = cur.execute(_UPSERT, params).fetchall()
             inserted = sum(1 for r in changed if r[0])
@@ -289,7 +323,7 @@ class Sender:
                                  "inserted": inserted, "updated": updated,
                                  "unchanged": unchanged, "refused": len(refused),
                                  "detail": Jsonb({**detail, "push": self.push_id, "merged": merged,
-                                                  "refused_ids": refused[:20]})})
+                                                  "refused_ids": [r[0] for r in refused[:20]]})})
         self.unfolded += 1
         if self.unfolded >= FOLD_EVERY:
             self.fold()
@@ -389,6 +423,10 @@ def push(home, settings, *, batch_rows: int = BATCH_ROWS, batch_bytes: int = BAT
             _push_locked(home, settings, sender, report, batch_rows, batch_bytes, progress, embed)
             if sender.unfolded:
                 _fold_at_end(sender, report)
+            if report.refused and report.state == "ok":
+                # Every batch committed, but these rows are not shared from here: a caller
+                # must be able to tell (the CLI exits 4 on this state).
+                report.state, report.reason = "refused", refusal_reason(report.refused, report.refused_by())
         except TeamError as exc:
             report.state, report.reason = exc.state, str(exc)
         finally:
@@ -495,8 +533,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 report.updated += result["updated"]
                 report.merged += result["merged"]
                 report.unchanged += result["unchanged"]
-                report.refused += len(result["refused"])
-                report.refused_ids.extend(result["refused"][: max(0, 20 - len(report.refused_ids))])
+                report.refuse(result["refused"])
             # Committed: the position moves (a catch-up moves no position: it covers a range
             # the position already passed, for new projects).
             if kind == "new":
