@@ -61,7 +61,9 @@ def test_style_and_plain():
 def test_width_from_columns_and_bounded(monkeypatch):
     monkeypatch.setenv("COLUMNS", "132")
     assert width(io.StringIO()) == 132
+    monkeypatch.setenv("COLUMNS", "20")  # a split pane: laid out for as it is
+    assert width(io.StringIO()) == 20
     monkeypatch.setenv("COLUMNS", "5")
-    assert width(io.StringIO()) == 40
+    assert width(io.StringIO()) == 20
     monkeypatch.delenv("COLUMNS")
     assert width(io.StringIO(), default=90) == 90

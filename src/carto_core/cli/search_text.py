@@ -13,7 +13,7 @@ import re
 import textwrap
 from datetime import datetime, timezone
 
-from carto_core.util.terminal import Style, ago
+from carto_core.util.terminal import Style, ago, cells, clip
 
 FORMATS = ("text", "oneline", "json")
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -229,20 +229,41 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
     return "\n".join(out)
 
 
+#: The age column of a line (right-aligned: "45m ago", "just now", "undated").
+AGE_WIDTH = 8
+#: A snippet narrower than this says nothing: the line ends at the project instead.
+SNIPPET_LEAST = 6
+#: Columns an id of the aligned column leaves after its age, for the project and a snippet.
+AFTER_AGE = 20
+
+
 def render_oneline(result, *, style: Style, width: int, now: datetime | None = None) -> str:
-    """One line a hit: id, age, project, snippet (tab-free, cut to the width; for grep, fzf, cut)."""
+    """One line a hit: id, age, project, snippet (tab-free; for grep, fzf, cut), never wider
+    than `width` unless its id alone is. The id is never cut, since it is pasted into `--get`:
+    the snippet is cut first, then the project; an id too long for an age beside it stands
+    alone."""
     now = now or datetime.now(timezone.utc)
     terms = query_terms(result.query)
     lines = []
-    # ids padded to the page's longest, so the ages and projects line up in columns
-    id_width = max((len(hit.event_id) for hit in result.results), default=0)
+    # ids padded to the page's longest, so the ages and projects line up in columns; an id so
+    # long that the column would leave the others no room for their text is not padded to
+    column = max((len(hit.event_id) for hit in result.results
+                  if len(hit.event_id) + 2 + AGE_WIDTH + 2 + AFTER_AGE <= width), default=0)
     for hit in result.results:
-        age = age_of(hit.timestamp, now)
-        project = hit.project or "-"
-        head = f"{hit.event_id:<{id_width}}  {age:>8}  {project}  "
-        room = max(20, width - len(head))
-        text = snippet(hit.summary, terms, room) or "(no text)"
-        pad = " " * (id_width - len(hit.event_id))
-        lines.append(f"{style(hit.event_id, 'bold', 'cyan')}{pad}  {style(f'{age:>8}', 'dim')}  "
-                     f"{style(project, 'dim')}  {highlight(text, terms, style)}")
+        if len(hit.event_id) + 2 + AGE_WIDTH > width:
+            lines.append(style(hit.event_id, "bold", "cyan"))
+            continue
+        pad = " " * max(0, column - len(hit.event_id))
+        age = f"{age_of(hit.timestamp, now):>{AGE_WIDTH}}"
+        line = f"{style(hit.event_id, 'bold', 'cyan')}{pad}  {style(age, 'dim')}"
+        used = len(hit.event_id) + len(pad) + 2 + cells(age)
+        project = clip(hit.project or "-", width - used - 2)
+        if project and project != "…":
+            line += "  " + style(project, "dim")
+            used += 2 + cells(project)
+            room = width - used - 2
+            if room >= SNIPPET_LEAST:
+                text = clip(snippet(hit.summary, terms, room) or "(no text)", room)
+                line += "  " + highlight(text, terms, style)
+        lines.append(line)
     return "\n".join(lines)

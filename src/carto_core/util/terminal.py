@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 
 _CODES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "red": "31", "green": "32",
           "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "hit": "1;33"}
@@ -47,8 +48,13 @@ def plain(text: str) -> str:
     return _ANSI.sub("", text)
 
 
+#: The narrowest width laid out for: a split pane or a phone's terminal is this narrow, a stray
+#: `COLUMNS=5` is no terminal anyone reads.
+NARROWEST = 20
+
+
 def width(stream=None, default: int = 100) -> int:
-    """Columns of the terminal (`COLUMNS` first), `default` when not a terminal; 40..200."""
+    """Columns of the terminal (`COLUMNS` first), `default` when not a terminal; NARROWEST..200."""
     stream = sys.stdout if stream is None else stream
     columns = 0
     raw = os.environ.get("COLUMNS", "")
@@ -62,7 +68,7 @@ def width(stream=None, default: int = 100) -> int:
                 columns = shutil.get_terminal_size((default, 24)).columns
         except (AttributeError, ValueError, OSError):
             pass
-    return min(200, max(40, columns or default))
+    return min(200, max(NARROWEST, columns or default))
 
 
 def duration(ms: float) -> str:
@@ -101,3 +107,23 @@ def transcript_said(path: str) -> str:
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and its noun agreeing: "1 event", "2 events", "0 events"; `plural` if not noun + "s"."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def cells(text: str) -> int:
+    """Columns `text` takes on a terminal: a wide character (CJK, most emoji) two, a combining
+    mark none, anything else one."""
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def clip(text: str, room: int) -> str:
+    """`text` within `room` columns, an ellipsis marking the cut ("" when not even that fits)."""
+    if cells(text) <= room:
+        return text
+    if room < 1:
+        return ""
+    while text and cells(text) > room - 1:
+        text = text[:-1]
+    return text.rstrip(" …") + "…"
