@@ -269,11 +269,24 @@ Sets (generated, deterministic, with one fixed clock):
   has his pension papers, where his son's van parks and what his wife makes for the
   cooperative, questions from specific to vague, one row per utterance, sessions of one to
   seven exchanges over 415 days) x 3 seeds among 5,400 coding events: the thirty-third check
-  set.
+  set;
+- `dlg-aj`: dialogues variant aj (written apart a thirty-fourth time: a young woman of 20 on
+  the south side of San Antonio, Texas, in the second year of a mortuary science degree at a
+  community college, who does her clinical hours at funeral homes around the city, plays the
+  vihuela in the college mariachi and does acrylic nails from her bedroom for cash, texting
+  the assistant in lower case with no apostrophes or question marks, "u", "rn", "ngl" and
+  Spanish words dropped in, with a mother who works nights, an abuela who plays bingo wherever
+  it is cheapest, a little brother of 14, an older sister enlisted in the Navy and a best
+  friend who keeps changing schools, the funeral home she does her hours at, the song the
+  mariachi is rehearsing, the nail set her clients book, where her sister is stationed, where
+  her abuela plays bingo, the class that is beating her this semester, where her mother works
+  nights, what she is saving up for and where her best friend studies, questions from
+  specific to vague, one row per utterance, sessions of one to eight exchanges over 420 days)
+  x 3 seeds among 5,500 coding events: the thirty-fourth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af, dlg-ag, dlg-ah and dlg-ai are built with the others but not in the default
-  --sets: they stay unseen until a default chosen on the other sets is checked on them.
+  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai and dlg-aj are built with the others but not in the
+  default --sets: they stay unseen until a default chosen on the other sets is checked on them.
 
 Usage (repository root):
 
@@ -354,7 +367,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
               "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah",
-              "dlg-ai")
+              "dlg-ai", "dlg-aj")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -387,9 +400,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
            "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
-           "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 |",
+           "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 | dlg-aj h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+           "---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
