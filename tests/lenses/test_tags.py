@@ -148,3 +148,38 @@ def test_topic_tags_come_from_the_keyword_index(home):
     top = related(SearchEngine(current_home()), demo, kind="session", limit=3)["co_terms"][0]["term"]
     kept = {s["session_id"] for s in _run("sessions", "--tag", f"topic:{top}", "--json")["sessions"]}
     assert demo in kept
+
+
+def test_topic_tags_show_the_word_people_wrote_and_filter_by_it(tmp_path, monkeypatch):
+    """Topic tags (the explorer's Topics facets) read "claud", "decim", "bundl": index terms,
+    stemmed. Each is the word the session's rows hold, and the tag as shown filters to it."""
+    from carto_core.evaluation.sample import SESSIONS, build_sample_home
+    from carto_core.lenses.tags import matching_sessions, topic_tags
+    from carto_core.lenses.views import session_summaries
+    from carto_core.lenses.livecorpus import LiveCorpus
+    from carto_core.logio.home import Home
+    from carto_core.search.engine import SearchEngine
+
+    root = tmp_path / "sample"
+    build_sample_home(root)
+    monkeypatch.setenv("CARTO_HOME", str(root))
+    engine = SearchEngine(Home(root))
+    engine.refresh()
+    words = {w.lower() for path in root.glob("*.jsonl") for w in re.findall(r"\w+", path.read_text("utf-8"))}
+    summaries = session_summaries(LiveCorpus(Home(root)))
+    shown = {sid: topic_tags(engine, sid) for sid in SESSIONS.values()}
+    everything = {tag for tags in shown.values() for tag in tags}
+    assert {"topic:claude", "topic:decimal"} <= everything, everything
+    assert not {"topic:claud", "topic:decim", "topic:bundl"} & everything
+    for sid, tags in shown.items():
+        for tag in tags:
+            # a word of the rows, as written; search.surface finds none for "why" (its stem "whi"
+            # does not start as the word does), and the term stands in
+            assert tag.partition(":")[2] in words | {"whi"}, tag
+            assert sid in matching_sessions(summaries, [tag], engine), (sid, tag)
+    # what a person types, in any case or as the stem, finds the same sessions
+    claude = matching_sessions(summaries, ["topic:claude"], engine)
+    assert claude and claude == matching_sessions(summaries, ["topic:Claude"], engine) \
+        == matching_sessions(summaries, ["topic:claud"], engine)
+    assert {s["session_id"] for s in _run("sessions", "--since", "3650d", "--tag", "topic:Claude",
+                                          "--json")["sessions"]} == claude

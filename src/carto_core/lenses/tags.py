@@ -11,9 +11,11 @@
   rspec, phpunit, ctest, `npm|pnpm|yarn|bun [run] test`, `go test`, `cargo test|nextest`, `mvn
   ... test`, `gradle test`, `make test|check`); `outcome:failure` when a tool call failed (the
   transcript's error results; a hook-only session's failures are not logged);
-- `topic:<term>`: the session's `TOPICS` most characteristic index terms (the terms `carto
-  related SESSION` ranks first: frequent in the session, rare elsewhere), computed from the
-  keyword index only when asked (`topic_tags`).
+- `topic:<word>`: the session's `TOPICS` most characteristic index terms (the terms `carto
+  related SESSION` ranks first: frequent in the session, rare elsewhere), each shown as the
+  word people wrote for it ("claude", not the stem "claud"), computed from the keyword index
+  only when asked (`topic_tags`); `topic:` filters compare index terms, so "Claude", "claude"
+  and "claud" find the same sessions.
 
 Everything but topics comes from the session facts (`carto_core.lenses.sessionfacts`), so
 `carto sessions` computes them with the rest of each summary. Read-only.
@@ -79,9 +81,9 @@ def session_tags(facts) -> list[str]:
     return sorted(tags)
 
 
-def topic_tags(engine, session_id: str, n: int = TOPICS) -> list[str]:
-    """`topic:<term>` for the session's `n` most characteristic index terms ([] when the index
-    holds none of its documents)."""
+def topic_terms(engine, session_id: str, n: int = TOPICS) -> list[str]:
+    """The session's `n` most characteristic index terms ([] when the index holds none of its
+    documents)."""
     from carto_core.search.related import RelatedError, related_to_session
 
     index = engine.index
@@ -89,7 +91,32 @@ def topic_tags(engine, session_id: str, n: int = TOPICS) -> list[str]:
         found = related_to_session(index, index.analyzer or engine.analyzer, session_id, n)
     except RelatedError:
         return []
-    return [f"topic:{entry['term']}" for entry in found["co_terms"][:n]]
+    return [entry["term"] for entry in found["co_terms"][:n]]
+
+
+def _topic_term(analyzer, value: str) -> str:
+    """The index term a `topic:` value stands for (its first, as `--tag` looks it up)."""
+    return (list(analyzer.terms(value)) or [value])[0]
+
+
+def topic_tags(engine, session_id: str, n: int = TOPICS) -> list[str]:
+    """`topic:<word>` for the session's `n` most characteristic index terms: the word people
+    wrote for each (`carto_core.search.surface`; "claude", not the stem "claud"), lowercased as
+    every tag's value is. A term whose word looks up another term (the compound "httpserver"
+    for "http") is shown as the term, so that `--tag` with the shown tag finds the session."""
+    terms = topic_terms(engine, session_id, n)
+    if not terms:
+        return []
+    from carto_core.search.surface import surface_words
+
+    index = engine.index
+    analyzer = index.analyzer or engine.analyzer
+    words = surface_words(index, analyzer, terms)
+    out = []
+    for term in terms:
+        word = words[term].lower()
+        out.append(f"topic:{word if _topic_term(analyzer, word) == term else term}")
+    return out
 
 
 def parse_tag(tag: str) -> tuple[str, str]:
@@ -121,9 +148,9 @@ def matching_sessions(summaries, wanted: list[str], engine=None, *, candidates: 
         from carto_core.search.related import _sessions_of
 
         index = engine.index
-        terms = list((index.analyzer or engine.analyzer).terms(value)) or [value]
-        holders = _sessions_of(index, index.own_docs(terms[0]))
+        term = _topic_term(index.analyzer or engine.analyzer, value)
+        holders = _sessions_of(index, index.own_docs(term))
         ordered = sorted((sid for sid in holders if sid in pool),
                          key=lambda sid: (_epoch(pool[sid].get("ended")), sid), reverse=True)[:candidates]
-        pool = {sid: pool[sid] for sid in ordered if f"topic:{terms[0]}" in topic_tags(engine, sid)}
+        pool = {sid: pool[sid] for sid in ordered if term in topic_terms(engine, sid)}
     return set(pool)
