@@ -15,7 +15,8 @@ questions, ten of each, on topics none of the others touch, written after `u-9` 
 held-out check; `u-11`: every kind, forty questions, ten of each, on topics none of the others
 touch, written after `u-10` as a further held-out check; `u-12`: every kind, forty questions,
 ten of each, on topics none of the others touch, written after `u-11` as a further held-out
-check).
+check; `u-13`: every kind, forty questions, ten of each, on topics none of the others touch,
+written after `u-12` as a further held-out check).
 
 Each question names its topic words: the words whose presence in a home would make the
 question one it *did* see. `seen_words(home_text, topic)` is the check the evaluation runs
@@ -505,9 +506,63 @@ PACKS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("so what's happening with the chimenea?", ("chimenea",)),
         ("how did the thing with the credenza go", ("credenza",)),
     ],
+    "u-13": [  # held out, written after u-12: every kind, ten of each
+        # tools, services and languages a coding home never used
+        ("How did we stop the kong gateway rate limiter blocking the partners' api keys?",
+         ("kong",)),
+        ("latest on the sumo logic ingest overage", ("sumo logic", "sumologic")),
+        ("Why does the riak cluster hand back stale siblings after a node rejoins?", ("riak",)),
+        ("what did we decide about moving the api docs over to docusaurus", ("docusaurus",)),
+        ("How did we get the octopus deploy runbooks to pick up the new tenant variables?",
+         ("octopus deploy", "octopus")),
+        ("why does the ibm mq channel go into retry every night after the backup",
+         ("ibm mq", "websphere mq", "mqseries")),
+        ("latest on the splunk forwarder upgrade", ("splunk",)),
+        ("Did we ever get the firebird database off the old windows server?", ("firebird",)),
+        ("how did we fix the heroku dynos running out of memory on the worker",
+         ("heroku", "dyno")),
+        ("Why does the elm frontend refuse to compile after the json decoder change?",
+         ("elm",)),
+        # terse keywords
+        ("lisp macro hygiene", ("lisp",)),
+        ("sas proc sql macro variables", ("sas",)),
+        ("mercurial hg bisect", ("mercurial",)),
+        ("perforce shelved changelist", ("perforce", "changelist")),
+        ("sybase isql deadlock", ("sybase",)),
+        ("taxidermy course fox", ("taxidermy",)),
+        ("lindy hop social friday", ("lindy hop", "lindy")),
+        ("penny black stamp album", ("penny black", "philately")),
+        ("woodturning lathe bowl gouge", ("woodturning", "lathe")),
+        ("sea shanty singalong pub", ("shanty", "shanties")),
+        # a life, in one's own words
+        ("What did the urologist say about dad's prostate results?", ("urologist", "prostate")),
+        ("what did the gastroenterologist say after my endoscopy",
+         ("gastroenterologist", "endoscopy")),
+        ("Who's looking after the iguana while we're in Crete?", ("iguana",)),
+        ("How did my cousin's powerlifting meet in Cardiff go?", ("powerlifting",)),
+        ("how much did the blacksmith want for the gate hinges", ("blacksmith",)),
+        ("Which childminder did we go with for Leo in the end?", ("childminder",)),
+        ("Whose turn is it to host the Hanukkah party this year?", ("hanukkah", "chanukah")),
+        ("How did my brother do in the darts league final?", ("darts",)),
+        ("what did the pest control man say about the wasps' nest under the eaves",
+         ("pest control", "wasp")),
+        ("What did the anaesthetist say before my knee operation?",
+         ("anaesthetist", "anesthetist")),
+        # vague, but naming the topic: plain words and rare ones
+        ("whatever happened with the paddling pool", ("paddling pool",)),
+        ("any word on the dishwasher?", ("dishwasher",)),
+        ("did the porch swing ever get fixed?", ("porch swing",)),
+        ("what was the upshot with the spiral staircase", ("spiral staircase", "staircase")),
+        ("any news on the grandfather clock?", ("grandfather clock",)),
+        ("remind me what we said about the bread maker", ("bread maker", "breadmaker")),
+        ("so what's happening with the theremin?", ("theremin",)),
+        ("how did the thing with the zither go", ("zither",)),
+        ("did anything come of the sauna?", ("sauna",)),
+        ("where are we on the pizza oven", ("pizza oven",)),
+    ],
 }
 
-HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10", "u-11", "u-12")
+HELD_OUT = ("u-4", "u-5", "u-6", "u-7", "u-8", "u-9", "u-10", "u-11", "u-12", "u-13")
 
 
 def _pattern(word: str) -> "re.Pattern[str]":
