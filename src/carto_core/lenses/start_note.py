@@ -24,6 +24,7 @@ from datetime import datetime, timedelta, timezone
 
 from carto_core.capture.tail import tail_rows
 from carto_core.model.project import find_git, project_for
+from carto_core.model.session import row_session
 from carto_core.util.privatefiles import make_dirs, write_text
 from carto_core.util.terminal import ago, counted
 from carto_core.util.timeparse import parse_timestamp
@@ -72,7 +73,7 @@ def build_start_note(home, session_id: str, cwd: str, now: datetime | None = Non
     from carto_core.capture.turnactivity import OWN_TYPES
 
     for row in changelog:
-        sid = row.get("session_id") or row.get("session")
+        sid = row_session(row)
         if not isinstance(sid, str) or not sid.strip() or sid.lower() == "unknown" or sid == session_id:
             continue
         if row.get("type") in OWN_TYPES:
@@ -114,7 +115,7 @@ def pending_wrapups(rows: list[dict], project: str, session_id: str, now: dateti
 
     sessions: dict[str, dict] = {}
     for row in rows:
-        sid = row.get("session_id") or row.get("session")
+        sid = row_session(row)
         if not isinstance(sid, str) or not sid.strip() or sid.lower() == "unknown":
             continue
         moment = parse_timestamp(row.get("timestamp"))

@@ -27,6 +27,7 @@ from urllib.parse import urlparse
 from carto_core.model.events import Event, is_resolved
 from carto_core.logio.jsonl import fast_loads_line
 from carto_core.model.project import find_git
+from carto_core.model.session import row_session
 from carto_core.logio.reader import iter_lines
 
 BUILTINS = frozenset(
@@ -138,7 +139,7 @@ def _candidate_events(home, sessions: set | None = None):
             raw = data[line.offset:line.end]
             fallback = f"{label}-{line.lineno}"
             if sessions is not None:
-                sid = line.row.get("session_id") or line.row.get("session")
+                sid = row_session(line.row)
                 if sid.__class__ is str and is_resolved(sid):
                     sessions.add(sid)
             if _MARKERS.search(raw) is None:

@@ -10,6 +10,9 @@ id comes from the first variable that is set and resolved along the chain
 names let a caller, a test or an MCP client name a session explicitly). The provider is
 `CARTO_PROVIDER`/`CARTOGRAPHER_PROVIDER` when set, else `claude` when a Claude variable named
 the session, `codex` when a Codex variable is present, else `unknown` (upstream's rule).
+
+`row_session(row)` is the session a log row names, for readers of raw rows (the hook path's
+among them) that build no `Event`.
 """
 
 from __future__ import annotations
@@ -70,3 +73,10 @@ def detect_provider(env: dict | None = None) -> str:
 def safe_session_id(session_id: str) -> bool:
     """True when the id can name a file (no slashes, no dot-dot, bounded length)."""
     return bool(_SAFE.match(session_id)) and session_id not in (".", "..")
+
+
+def row_session(row: dict):
+    """The session a raw log row names: its `session_id`, else `session` (the key some logs
+    write), as written: None, "" or "unknown" are the caller's to refuse (`Event.from_row`
+    applies the whole fallback chain and refuses them itself)."""
+    return row.get("session_id") or row.get("session")

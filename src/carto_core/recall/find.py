@@ -12,6 +12,7 @@ events as on one of 200k); the current project's results come first. Stdlib only
 
 from __future__ import annotations
 
+from carto_core.model.session import row_session
 from carto_core.recall.gate import Gate
 from carto_core.search.index_view import LOG_LABELS
 
@@ -120,11 +121,11 @@ def _one_exchange(cleared: list[Recalled], found: Recalled, text: str) -> int | 
     turn that starts with it, of one session), or None."""
     from carto_core.recall.snippet import row_text
 
-    session = found.row.get("session_id") or found.row.get("session")
+    session = row_session(found.row)
     if not text or not session:
         return None
     for place, other in enumerate(cleared):
-        if (other.row.get("session_id") or other.row.get("session")) != session:
+        if row_session(other.row) != session:
             continue
         said = row_text(other.row)
         short, long = sorted((said, text), key=len)
