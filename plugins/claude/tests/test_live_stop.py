@@ -116,6 +116,38 @@ def test_the_final_answer_from_the_stop_payload_is_searchable_before_the_transcr
     assert "zanzibarneedle" in search(home, "zanzibarneedle")[0]["summary"]
 
 
+@pytest.mark.parametrize("where", ["deleted", "never_written", "no_path"])
+def test_the_final_answer_is_kept_when_the_transcript_cannot_be_read(tmp_path, where):
+    """The transcript deleted, not yet written or on another machine: the payload still holds
+    the final answer, stored as a turn row of its own and redacted as the same answer is in a
+    turn read from a transcript."""
+    secret = "ghp_" + "Qv7Lm2Xc9Zt4" * 3
+    answer = f"Done:\nthe quokka index is rebuilt, pushed with {secret}"
+    seen = tmp_path / "seen"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "rebuild the index")
+    stop(seen, t.path, last_assistant_message=answer)
+    (read,) = turn_rows(seen)
+
+    home = tmp_path / "home"
+    path = {"deleted": t.path, "never_written": tmp_path / "later" / f"{SID}.jsonl", "no_path": ""}[where]
+    if where == "deleted":
+        t.path.unlink()
+    stop(home, path, last_assistant_message=answer)
+    stop(home, path, last_assistant_message=answer)  # Stop again: the same event, not a second one
+    rows = turn_rows(home)
+    assert [r["event_id"] for r in rows] == [rows[0]["event_id"]] * 2
+    row = rows[-1]
+    assert row["event_id"].startswith(f"turn-{SID}-answer-")
+    assert row["summary"] == "Done: the quokka index is rebuilt, pushed with [REDACTED:github-token]"
+    assert read["summary"] == "rebuild the index " + row["summary"]
+    assert (row["type"], row["provider"], row["session"], row["cwd"], row["answer_only"]) == (
+        "transcript", "claude", SID, "/w/proj", True)
+    assert row.get("transcript_path") == (str(path) or None) and "turn_idx" not in row
+    assert [h["event_id"] for h in search(home, "quokka")] == [row["event_id"]]
+    assert not [p for p in home.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+
+
 def test_a_long_turn_keeps_its_final_answer_within_the_body_limit(tmp_path):
     home = tmp_path / "home"
     t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")

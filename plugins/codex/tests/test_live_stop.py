@@ -59,3 +59,24 @@ def test_the_live_rollout_is_searchable_after_stop_and_grows_with_the_next(tmp_p
     assert [h["event_id"] for h in search(home, "ocelot")] == [f"turn-codex-{SID}-1"]
     milestones = (home / "session-milestones.jsonl").read_text().splitlines()
     assert [json.loads(m)["milestone"] for m in milestones] == ["turn_stop", "turn_stop"]
+
+
+def test_the_final_answer_is_kept_when_the_rollout_cannot_be_read(tmp_path, monkeypatch):
+    """A rollout deleted, or a null transcript_path no rollout answers: the payload's final
+    answer is a turn row of its own (redacted), beside the turn_stop milestone."""
+    secret = "ghp_" + "Qv7Lm2Xc9Zt4" * 3
+    home = tmp_path / "home"
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))  # the lookup by session id finds nothing
+    gone = tmp_path / "sessions" / f"rollout-2026-12-01T10-00-00-{SID}.jsonl"
+    stop(home, gone, last_assistant_message=f"the tapir build passes; deployed with {secret}")
+    payload = {"session_id": SID, "transcript_path": None, "cwd": "/w/proj", "hook_event_name": "Stop",
+               "model": "gpt-5", "turn_id": "t2", "last_assistant_message": "the okapi cache is warm"}
+    assert run(home, "hook", "codex", "Stop", stdin=json.dumps(payload).encode()).returncode == 0
+    rows = [json.loads(line) for line in (home / "turns.jsonl").read_text().splitlines()]
+    assert [(r["summary"], r.get("transcript_path"), r["provider"], r["answer_only"]) for r in rows] == [
+        ("the tapir build passes; deployed with [REDACTED:github-token]", str(gone), "codex", True),
+        ("the okapi cache is warm", None, "codex", True)]
+    assert [h["event_id"] for h in search(home, "okapi")] == [rows[1]["event_id"]]
+    assert not [p for p in home.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+    milestones = (home / "session-milestones.jsonl").read_text().splitlines()
+    assert [json.loads(m)["milestone"] for m in milestones] == ["turn_stop", "turn_stop"]

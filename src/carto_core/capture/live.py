@@ -62,13 +62,17 @@ def max_bytes() -> int:
         return MAX_BYTES_DEFAULT
 
 
-def state_path(home, source: str, key: str):
+def _digest(text: str) -> str:
     try:  # the C module: `hashlib` would load OpenSSL first (the hook would pay for it)
         from _sha1 import sha1
     except ImportError:  # pragma: no cover
         from hashlib import sha1
 
-    return home.state / LIVE_DIR / source / (sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:24] + ".json")
+    return sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def state_path(home, source: str, key: str):
+    return home.state / LIVE_DIR / source / (_digest(key)[:24] + ".json")
 
 
 def transcript_changed(home, source: str, key: str, path: str) -> bool:
@@ -301,14 +305,34 @@ def _hand_off(home, job: Job, why: str) -> dict:
     return result
 
 
+def answer_row(ctx, path: str, answer: str) -> dict | None:
+    """The Stop payload's final answer as a turns row of its own, for a transcript that cannot
+    be read (deleted, not yet written, on another machine): the answer is the one part of the
+    turn the hook still holds. Its id is stable per session and answer, so a Stop fired again
+    folds into the same event; no `turn_idx` (which turn it ends is in the transcript) and
+    `answer_only: true`."""
+    if not ctx.session or not answer.strip():
+        return None
+    from carto_core.capture.shell import flatten
+    from carto_core.logio.logs import order_row
+
+    digest = _digest(f"{ctx.provider}|{ctx.session}|{answer}")[:12]
+    return order_row("turns", {
+        "event_id": f"turn-{ctx.session}-answer-{digest}", "timestamp": ctx.timestamp,
+        "project": ctx.project or None, "type": "transcript", "provider": ctx.provider,
+        "summary": " ".join(flatten(answer).split()), "transcript_path": path or None,
+        "session": ctx.session,
+        # the row holds no prompt: the intent an empty prompt gets, never the answer's own
+        "prompt_intent": "other", "cwd": ctx.cwd or None, "answer_only": True,
+    })
+
+
 def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: str,
-                       answer: str = "") -> None:
-    """A hook's live ingest of `path`: problems go to `out.problems` (hook.log), never raise."""
+                       answer: str = "", keep_answer: bool = False) -> None:
+    """A hook's live ingest of `path`: problems go to `out.problems` (hook.log), never raise.
+    With `keep_answer` (Stop), a transcript that cannot be read still leaves `answer`, as
+    `answer_row`."""
     if not enabled():
-        return
-    if not path:
-        out.problems.append(f"{ctx.event_name}: payload names no transcript_path; the live "
-                            "transcript is not ingested")
         return
     if answer:
         # Redacted where it enters: the reader keeps it in the checkpoint (the live state and
@@ -316,10 +340,19 @@ def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: st
         from carto_core.privacy.redact import redact_kept
 
         answer = redact_kept(answer, ANSWER_MAX)
-    try:
-        result = ingest(ctx.home, Job(source, key, path, reader, answer), limit=max_bytes())
-    except Exception as exc:  # a reader bug must not fail the hook; the backfill re-reads it
-        out.problems.append(f"live ingest of {path} failed: {type(exc).__name__}: {exc}")
-        return
-    if result.get("problem"):
-        out.problems.append(result["problem"])
+    if not path:
+        out.problems.append(f"{ctx.event_name}: payload names no transcript_path; the live "
+                            "transcript is not ingested")
+        result = {"outcome": "refused"}
+    else:
+        try:
+            result = ingest(ctx.home, Job(source, key, path, reader, answer), limit=max_bytes())
+        except Exception as exc:  # a reader bug must not fail the hook; the backfill re-reads it
+            out.problems.append(f"live ingest of {path} failed: {type(exc).__name__}: {exc}")
+            return
+        if result.get("problem"):
+            out.problems.append(result["problem"])
+    if keep_answer and answer and result.get("outcome") == "refused":
+        row = answer_row(ctx, path, answer)
+        if row is not None:
+            out.add("turns", row)

@@ -11,7 +11,7 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PostToolUse apply_patch | one `tool_file_edit` row `Modified: a,b` (paths from the patch headers) |
 | PostToolUse WebFetch/WebSearch, `mcp__*fetch*`/`open`/`search` | research rows, as Claude |
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
-| Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer); starts the semantic keep-up |
+| Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer; a rollout that cannot be read, null and not found by session id, leaves that answer as a turn row of its own, `answer_only: true`); starts the semantic keep-up |
 | PreCompact / PostCompact / SubagentStop | as Claude |
 | SessionStart | milestone `session_start_resume` when the source is a restart (0.169 sends `resume` for `codex exec resume`), as Claude's; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
@@ -90,7 +90,8 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
         from carto_core.api import capture_milestone
 
         capture_milestone(ctx, out, milestone="turn_stop", description=TURN_STOP_DESCRIPTION)
-        _live_rollout(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")))
+        _live_rollout(ctx, out, ctx.transcript, answer=_str(payload.get("last_assistant_message")),
+                      keep_answer=True)
     elif event_name == "SessionEnd":
         from carto_core.api import capture_milestone
 
@@ -116,14 +117,16 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
     return out
 
 
-def _live_rollout(ctx: Context, out: Outcome, path: str, *, answer: str = "") -> None:
-    """Stop: the rollout's new and grown turns, written now; then the semantic keep-up."""
+def _live_rollout(ctx: Context, out: Outcome, path: str, *, answer: str = "",
+                  keep_answer: bool = False) -> None:
+    """Stop: the rollout's new and grown turns, written now (with `keep_answer`, `answer` even
+    when the rollout cannot be read); then the semantic keep-up."""
     from carto_core.api import capture_transcript, start_keep_up
 
     from carto_codex.live import READER, SOURCE, stream_key
 
     capture_transcript(ctx, out, source=SOURCE, key=stream_key(path) if path else "", path=path,
-                       reader=READER, answer=answer)
+                       reader=READER, answer=answer, keep_answer=keep_answer)
     start_keep_up(ctx, out)
 
 
