@@ -287,3 +287,87 @@ def test_a_restore_keeps_the_team_password_of_the_home_it_replaces_and_never_nam
     invoke("restore", done["backup"], env={"CARTO_HOME": str(target)})
     elsewhere = json.loads((target / ".carto" / "team" / "team.json").read_text())
     assert elsewhere["passfile"] is None and not (target / ".carto" / "team" / "pgpass").exists()
+
+
+def _logs_and_tombstones(home) -> tuple[dict, bytes]:
+    return _logs(home.root), (home.state / "tombstones.bin").read_bytes()
+
+
+def test_a_restore_over_a_home_keeps_out_what_it_forgot_after_the_backup(full_home, tmp_path):
+    from tests.control.conftest import files_holding
+
+    home = full_home.home
+    backup_path = json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"]
+    forgot = json.loads(invoke("forget", "--project", P, "--write", "--json").stdout)
+    after_forget = _logs_and_tombstones(home)
+    assert files_holding(home.root, [P, MARK]) == []
+
+    document = json.loads(invoke("restore", backup_path, "--force", "--json").stdout)
+    # The events the home forgot are not brought back, in any log, telemetry or state file;
+    # the rest of the backup is, and its tombstones go on keeping them out.
+    assert files_holding(home.root, [P, MARK]) == []
+    assert _logs_and_tombstones(home) == after_forget
+    assert document["forgotten"]["events"] == forgot["events"] > 0
+    assert document["forgotten"]["logs"] == {label: n for label, n in forgot["removed"].items() if n}
+    again = json.loads(invoke("ingest", "claude", "--settle", "0", "--json").stdout)
+    assert again["rows_written"] == 0 and again["skipped"].get("forgotten", 0) > 0
+    # Restored into an empty folder, the backup comes back whole: the way to see it as it was.
+    whole = tmp_path / "whole"
+    elsewhere = json.loads(invoke("restore", backup_path, "--json", env={"CARTO_HOME": str(whole)}).stdout)
+    assert elsewhere["forgotten"] is None and files_holding(whole, [MARK])
+
+
+def test_a_restore_says_what_it_kept_out(home, tmp_path):
+    path = json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"]
+    invoke("forget", "--project", P, "--write")
+    text = invoke("restore", path, "--force").output
+    assert ("  kept out 19 events (28 rows) the home it replaced had forgotten: forgetting "
+            "survives a restore (restore into an empty folder to see the backup whole)") in text.splitlines()
+    assert MARK.encode() not in (home.root / "turns.jsonl").read_bytes()
+
+
+def test_a_forget_the_replaced_home_left_unfinished_is_finished_and_kept_out(home, tmp_path):
+    from carto_core.control import forget as engine
+    from carto_core.control.criteria import Criteria
+
+    path = json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"]
+
+    class Killed(Exception):
+        pass
+
+    def die(name):
+        if name == "intent":  # its ids written, none buried yet
+            raise Killed
+
+    reach = engine._reach
+    engine._reach = die
+    try:
+        with pytest.raises(Killed):
+            engine.forget(home, Criteria(projects=(P,)))
+    finally:
+        engine._reach = reach
+    assert engine.pending(home) and MARK.encode() in (home.root / "turns.jsonl").read_bytes()
+    invoke("restore", path, "--force")
+    assert not engine.pending(home)
+    assert all(MARK.encode() not in data for data in _logs(home.root).values())
+
+
+def test_a_restore_over_a_home_with_unreadable_tombstones_is_refused(home, tmp_path):
+    path = json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"]
+    before = _logs(home.root)
+    (home.state / "tombstones.bin").write_bytes(b"not tombstones")
+    refused = invoke("restore", path, "--force", ok=(1,))
+    assert refused.output.startswith(f"carto: restore: {home.state / 'tombstones.bin'} cannot be read as tombstones")
+    assert "restore into another folder" in refused.output and _logs(home.root) == before
+
+
+def test_a_restore_over_a_home_keeps_its_team_settings_so_a_project_taken_off_stays_off(home, tmp_path):
+    invoke("team", "init", "postgresql://alice@127.0.0.1:1/carto", "--team", "acme", "--no-check")
+    invoke("team", "allow", "github.com/acme/shop", "github.com/acme/secret")
+    path = json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"]
+    invoke("team", "allow", "--remove", "github.com/acme/secret")
+    settings = home.state / "team" / "team.json"
+    before = settings.read_text()
+    done = json.loads(invoke("restore", path, "--force", "--json").stdout)
+    assert done["team_settings"] == "replaced home"
+    assert settings.read_text() == before and "github.com/acme/secret" not in before

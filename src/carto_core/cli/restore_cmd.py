@@ -21,8 +21,9 @@ Examples:
 The whole backup is opened and checked first, into a folder beside the home: the seal (a
 wrong passphrase or key, or a damaged file, is refused: exit 1) and every file against the
 manifest's size, row count and SHA-256. Only then does it become the home. A home that holds
-anything is replaced only with --force, and then kept as <home>.replaced-<time>. Afterwards
-`carto index` rebuilds the keyword index, facts and vectors.
+anything is replaced only with --force, and then kept as <home>.replaced-<time>; what that
+home forgot stays forgotten (its tombstones keep those events out of what is restored) and
+its team settings stay. Afterwards `carto index` rebuilds the keyword index, facts and vectors.
 Exit codes: 0 restored, 1 wrong key or a damaged backup, 4 the home holds something (--force).""")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace a home that holds anything (kept beside it).")
@@ -55,4 +56,11 @@ def restore(file, force, passphrase_file, key_file, as_json) -> None:
                    f"from {document['backup']} (taken {document['created']})")
         if document["replaced_home_kept_at"]:
             click.echo(f"  the home it replaced: {document['replaced_home_kept_at']}")
+        forgotten = document["forgotten"]
+        if forgotten and forgotten["events"]:
+            click.echo(f"  kept out {counted(forgotten['events'], 'event')} ({counted(forgotten['rows'], 'row')}) "
+                       "the home it replaced had forgotten: forgetting survives a restore (restore "
+                       "into an empty folder to see the backup whole)")
+        if document["team_settings"] == "replaced home":
+            click.echo("  team settings: the replaced home's (its server, allow list and password file)")
         click.echo(f"  next: {document['next']}")

@@ -15,7 +15,12 @@ says so:
 
 A restore verifies the whole archive (the seal, every member's checksum) into a folder beside
 the home before it touches the home, and never replaces a home that holds anything without
-`force`; the replaced home is kept beside it (`<home>.replaced-<time>`), never deleted.
+`force`; the replaced home is kept beside it (`<home>.replaced-<time>`), never deleted. What
+the replaced home forgot stays forgotten: its tombstones (a forget left unfinished finished
+first) are applied to the unpacked backup before it takes the home's place
+(`forget.keep_out`), and what it records of things outside the home is kept rather than the
+backup's: its team settings (server, allow list, password file: a project taken off the
+allow list stays off) and its record of the MEMORY.md files carto wrote.
 """
 
 from __future__ import annotations
@@ -129,17 +134,24 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
     source = Path(source)
     if not source.is_file():
         raise ArchiveError(f"{source}: no such backup")
-    if _holds_anything(home.root) and not force:
+    replacing = _holds_anything(home.root)
+    if replacing and not force:
         raise HomeNotEmpty(f"{home.root} already holds a home: restore into an empty or new "
                            "folder (CARTO_HOME=...), or add --force to replace it (it is kept "
                            "beside it, renamed)")
+    buried = _forgotten_in(home) if replacing else None
     from carto_core.util.privatefiles import make_dirs
 
     make_dirs(home.root.parent)
     staging = home.root.parent / f".{home.root.name}.restoring-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
+    forgotten = None
     try:
         manifest = unpack(source, staging, secret=secret, progress=progress)
+        if buried:
+            from carto_core.control.forget import keep_out
+
+            forgotten = keep_out(Home(staging), buried)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -152,37 +164,87 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
         else:
             home.root.rmdir()
     os.rename(staging, home.root)
-    _settle_team_password(home, kept)
+    team = _settle_team(home, kept)
+    _settle_memory_files(home, kept)
     from carto_core.logio.rewrite_journal import fsync_folder
 
     fsync_folder(str(home.root.parent))
     return {"home": str(home.root), "backup": str(source), "kind": manifest["kind"],
             "created": manifest["created"], "files": len(manifest["files"]),
             "rows": manifest["rows"], "replaced_home_kept_at": str(kept) if kept else None,
+            "forgotten": forgotten, "team_settings": team,
             "next": "carto index (the keyword index, facts and vectors are rebuilt from the logs)"}
 
 
-def _settle_team_password(home: Home, kept: Path | None) -> None:
+def _forgotten_in(home: Home):
+    """The tombstones of the home a restore replaces (a forget it left unfinished finished
+    first, so they are whole). ArchiveError when they cannot be read: the restore could not
+    keep its forgotten events out."""
+    from carto_core.control import forget as engine
+    from carto_core.logio.tombstone import TombstoneSet, path_of
+
+    if engine.pending(home):
+        engine.resume(home)
+    try:
+        return TombstoneSet.of(home, strict=True)
+    except ValueError:
+        raise ArchiveError(f"{path_of(home)} cannot be read as tombstones: a restore over this home "
+                           "could bring back the events it forgot; restore into another folder "
+                           "(CARTO_HOME=...), or move that file aside to restore over it anyway") from None
+
+
+def _settle_team(home: Home, kept: Path | None) -> str | None:
     """A backup holds the team settings but never the password file they name (a path in the
-    home it was taken from). Restored over a home, that home's password file comes along (it
-    was this person's, on this machine); restored elsewhere, the settings name no password
-    file rather than another home's: `carto team init ... --password-stdin` gives one."""
+    home it was taken from). Restored over a home with a team, that home's settings and
+    password file stay (the server, the allow list and the password are this person's latest
+    choices on this machine: a project `carto forget` or `carto team forget` took off the list
+    stays off); restored elsewhere, the backup's settings name no password file rather than
+    another home's: `carto team init ... --password-stdin` gives one. Returns whose settings the
+    home has ("replaced home", "backup"), None when it has none."""
     import json
 
     from carto_core.team.settings import FILE, FOLDER, PASSFILE, write_private
 
     team = home.state / FOLDER
+    previous = Home(kept).state / FOLDER if kept is not None else None
+    whose = "backup"
+    if previous is not None and (previous / FILE).is_file():
+        from carto_core.util.privatefiles import make_dirs
+
+        make_dirs(team)
+        write_private(team / FILE, (previous / FILE).read_text("utf-8"))
+        whose = "replaced home"
     try:
         settings = json.loads((team / FILE).read_text("utf-8"))
     except (OSError, ValueError):
-        return
+        return None
     if not isinstance(settings, dict):
-        return
-    previous = Home(kept).state / FOLDER / PASSFILE if kept is not None else None
-    if previous is not None and previous.is_file():
-        write_private(team / PASSFILE, previous.read_text("utf-8"))
+        return None
+    if previous is not None and (previous / PASSFILE).is_file():
+        write_private(team / PASSFILE, (previous / PASSFILE).read_text("utf-8"))
     settings["passfile"] = str(team / PASSFILE) if (team / PASSFILE).is_file() else None
     write_private(team / FILE, json.dumps(settings, indent=1, sort_keys=True) + "\n")
+    return whose
+
+
+def _settle_memory_files(home: Home, kept: Path | None) -> None:
+    """The record of the MEMORY.md files carto wrote names files outside the home, which the
+    replaced home's forgets patched since the backup: restored over a home, that home's record
+    stays (none when it had none), so the keep-up job never writes a forgotten project's
+    section back into a file the forget took it out of."""
+    if kept is None:
+        return
+    from carto_core.control.memoryfiles import REGISTRY
+    from carto_core.control.files import write_whole
+
+    previous = Home(kept).state / REGISTRY
+    try:
+        text = previous.read_text("utf-8")
+    except OSError:
+        (home.state / REGISTRY).unlink(missing_ok=True)
+        return
+    home.ensure_state()
+    write_whole(home.state / REGISTRY, text, mode=0o600)
 
 
 class HomeNotEmpty(Exception):

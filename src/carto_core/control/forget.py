@@ -572,6 +572,37 @@ def resume(home: Home, progress: Progress | None = None) -> dict | None:
     return document
 
 
+def keep_out(home: Home, buried) -> dict:
+    """Forget in `home` the events another home's tombstones `buried` (a
+    `carto_core.logio.tombstone.TombstoneSet`) name, and bury them all here too: a restore
+    applies the forgets of the home it replaces to the backup it unpacked, before that takes
+    the home's place. The home-local phases only: no intent (nothing is in place yet, a kill
+    leaves nothing to finish), no derived stores (a backup holds none), no MEMORY.md or team
+    server (the forget that buried these ids did them)."""
+    from carto_core.logio.tombstone import bury_hashes, id_hash
+    from carto_core.search.telemetry import access_ledger_path, served_log_path
+
+    seen: set[str] = set()
+    found: set[str] = set()
+    for path in (*(home.log(label) for label in EVENT_LOGS), served_log_path(home), access_ledger_path(home)):
+        for line in _rows(path):
+            event_id = _event_id(line.row)
+            if event_id and event_id not in seen:
+                seen.add(event_id)
+                if id_hash(event_id) in buried.hashes:
+                    found.add(event_id)
+    out: dict = {"events": len(found), "tombstones": bury_hashes(home, set(buried.hashes))}
+    if not found:
+        return {**out, "logs": {}, "rows": 0}
+    plan = make_plan(home, Criteria(events=sorted(found)))
+    out["logs"] = {label: n for label, n in _logs(home, plan, write=True).items() if n}
+    out["rows"] = sum(out["logs"].values())
+    out["telemetry"] = _telemetry(home, plan, write=True)
+    out["state"] = _state(home, plan, write=True)
+    out["checkpoints"] = _checkpoints(home, plan, write=True)
+    return out
+
+
 def _carry_out(home: Home, plan: Plan, progress: Progress | None, *, resumed: bool = False) -> dict:
     from carto_core.control import stores
     from carto_core.control.memoryfiles import patch_memory_files

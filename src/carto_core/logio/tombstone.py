@@ -83,10 +83,14 @@ class TombstoneSet:
         self.hashes = frozenset(hashes)
 
     @classmethod
-    def of(cls, home) -> "TombstoneSet":
+    def of(cls, home, *, strict: bool = False) -> "TombstoneSet":
+        """`strict`: raise ValueError on a file that is not a tombstone file, for a caller that
+        must know every buried id (a restore keeping them out of what it writes)."""
         try:
             return cls(_read(path_of(home)))
         except ValueError:
+            if strict:
+                raise
             return cls()  # unreadable: `carto doctor` reports it; nothing is refused
 
     def __bool__(self) -> bool:
@@ -135,12 +139,16 @@ def is_buried(home, event_ids: list) -> list[bool]:
 
 def bury(home, event_ids: Iterable[str]) -> int:
     """Add the ids' hashes to the home's tombstone; returns how many were new."""
+    return bury_hashes(home, {id_hash(e) for e in event_ids if isinstance(e, str)})
+
+
+def bury_hashes(home, new: set[int]) -> int:
+    """Add hashes (another home's tombstones) to the home's tombstone; returns how many were new."""
     import fcntl
     from array import array
 
     from carto_core.logio.rewrite_journal import fsync_folder
 
-    new = {id_hash(e) for e in event_ids if isinstance(e, str)}
     if not new:
         return 0
     from carto_core.util.privatefiles import make_dirs, open_fd
