@@ -44,6 +44,7 @@ EXPORTS: dict[str, str] = {
     "commit_from_output": "carto_core.capture.turnactivity:commit_from_output",
     "set_edits": "carto_core.capture.turnactivity:set_edits",
     "SHELL_TOOLS": "carto_core.capture.turnactivity:SHELL_TOOLS",
+    "SPAWN_TOOLS": "carto_core.capture.turnactivity:SPAWN_TOOLS",
     "ToolLog": "carto_core.capture.turnactivity:ToolLog",
     "capture_web_tool": "carto_core.capture.webtools:capture_web_tool",
     # command lines a plugin adds

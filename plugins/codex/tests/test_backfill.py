@@ -347,3 +347,35 @@ def test_bytes_that_are_not_utf8_cost_only_themselves(tmp_path):
     summary = ingest(home, [root])
     assert [r["summary"] for r in turns_of(home)] == ["caf\ufffd order"]
     assert summary.skipped["invalid_utf8_replaced"] == 1
+
+
+def test_a_spawn_agent_call_is_a_subagent_as_a_claude_task_call_is(codex_home, tmp_path):
+    """The sample parent thread's spawn_agent call, and one naming a role: each a
+    `milestone_agent_<role>` in the session's facts (Codex's role `default` when the call names
+    none), the event a Claude Task/Agent call stands for."""
+    write_rollout(codex_home / "sessions" / "2026" / "02" / "01", "eeeeeeee-0000-4000-8000-000000000001", [
+        meta("eeeeeeee-0000-4000-8000-000000000001", "/w/zoo"), user_event("ask two explorers"),
+        line("response_item", {"type": "function_call", "name": "spawn_agent", "namespace": "collaboration",
+                               "arguments": json.dumps({"message": "map the aviary", "agent_type": "explorer"}),
+                               "call_id": "c1"}),
+        line("response_item", {"type": "function_call", "name": "spawn_agent",
+                               "arguments": json.dumps({"message": "map the reptile house", "agent_type": "explorer",
+                                                        "task_name": "reptiles"}), "call_id": "c2"}),
+        assistant_item("both mapped"), turn_complete()])
+    home = Home(tmp_path / "home")
+    ingest(home, [codex_home], settle_seconds=0)
+    zoo = next(r for r in turns_of(home) if r["session"].startswith("eeeeeeee"))
+    assert [(t["name"], t.get("agent_type")) for t in zoo["tools"]] == [("spawn_agent", "explorer")] * 2
+    result = CliRunner().invoke(cli, ["standup", "--since", "3650d", "--no-git", "--json"],
+                                env={"CARTO_HOME": str(home.root)})
+    assert result.exit_code == 0, result.output
+    sessions = {s["id"]: s for s in json.loads(result.stdout)["sessions"]}
+    parent = sessions["22222222-2222-4222-8222-222222222222"]
+    assert parent["evidence"] == "turns"
+    assert {t: n for t, n in parent["types"].items() if t.startswith("milestone_agent_")} == {
+        "milestone_agent_default": 1}
+    assert {t: n for t, n in sessions["eeeeeeee-0000-4000-8000-000000000001"]["types"].items()
+            if t.startswith("milestone_agent_")} == {"milestone_agent_explorer": 2}
+    digest = CliRunner().invoke(cli, ["digest", "session", "--session", "22222222", "--json"],
+                                env={"CARTO_HOME": str(home.root)})
+    assert json.loads(digest.stdout)["counts"]["subagents"] == 1

@@ -104,7 +104,6 @@ def test_shared_events_write_claudes_rows_stamped_codex(repo, tmp_path):
                          "tool_response": {"results": [{"url": "https://docs.python.org/x", "title": "T"}]}}),
         ("PreCompact", {"trigger": "manual"}),
         ("SubagentStop", {"agent_type": "Explore", "agent_id": "a", "stop_hook_active": False}),
-        ("SubagentStop", {"agent_type": "worker", "agent_id": "b", "stop_hook_active": False}),
     ]
     for provider, home in homes.items():
         for event, extra in calls:
@@ -114,6 +113,33 @@ def test_shared_events_write_claudes_rows_stamped_codex(repo, tmp_path):
     assert sum(len(v) for v in codex.values()) == 2 + 2 + 3 + 2 + 2  # Ran, fetch, search(+result), 2 milestones
     assert {r["provider"] for log in ("tool-use", "changelog", "research", "milestones")
             for r in rows(homes["codex"], log)} == {"codex"}
+
+
+def test_every_codex_subagent_is_an_agent_milestone_once(repo, tmp_path):
+    """A subagent a spawn_agent call started is counted as Claude's Task/Agent subagents are
+    (`milestone_agent_<type>`), whatever its role: Codex 0.169 sends `agent_type: "default"`
+    for a call that names none. Its SubagentStop, fired after each of its turns, is one event."""
+    home = Home(tmp_path / "home")
+    child = "01a24455-a8da-7932-8809-93c38cf07017"
+    stop = {**base(repo, "codex", "SubagentStop"), "agent_transcript_path": f"/t/rollout-{child}.jsonl",
+            "stop_hook_active": False, "agent_id": child, "agent_type": "default",
+            "last_assistant_message": "hello from the child"}
+    for turn in ("turn-2", "turn-3"):  # two turns of the same subagent
+        run("codex", "SubagentStop", json.dumps({**stop, "turn_id": turn}).encode(), home)
+    run("codex", "SubagentStop", json.dumps({**stop, "agent_id": "a2", "agent_type": "code reviewer"}).encode(), home)
+    run("codex", "SubagentStop", json.dumps({**stop, "agent_id": "a3", "agent_type": ""}).encode(), home)
+    marks = [(r["milestone"], r["description"], r["event"]) for r in rows(home, "milestones")]
+    assert marks == [("agent_default", "default agent completed", "SubagentStop")] * 2 + [
+        ("agent_code-reviewer", "code-reviewer agent completed", "SubagentStop"),
+        ("agent_default", "default agent completed", "SubagentStop")]
+    ids = [r["event_id"] for r in rows(home, "changelog")]
+    assert ids[0] == ids[1] and len(set(ids)) == 3
+    assert ids == [r["event_id"] for r in rows(home, "milestones")]
+    result = CliRunner().invoke(cli, ["digest", "session", "--session", "sess-1", "--json"],
+                                env={"CARTO_HOME": str(home.root)})
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["evidence"] == "hooks" and doc["counts"]["subagents"] == 3
 
 
 def test_apply_patch_is_one_modified_row_with_every_path(repo, tmp_path):

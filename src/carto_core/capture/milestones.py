@@ -53,11 +53,14 @@ def capture_milestone(
     milestone: str,
     description: str,
     drop_when_unverified_and_empty: bool = False,
+    event_id: str | None = None,
 ) -> str | None:
     """A milestone row and its changelog copy (`milestone_<name>`, summary with git context).
 
     With `drop_when_unverified_and_empty` (SessionEnd), a missing transcript keeps the row only
-    if the session already has events (`transcript_verified: false`, empty deeplink).
+    if the session already has events (`transcript_verified: false`, empty deeplink). `event_id`
+    names a milestone that is written again for the same thing (folded into one event), else
+    the id is new.
     """
     verified = bool(ctx.transcript) and os.path.isfile(ctx.transcript)
     count = session_event_count(ctx.home, ctx.session)
@@ -70,7 +73,7 @@ def capture_milestone(
     from carto_core.capture import gitstate
 
     branch, dirty, recent = gitstate.milestone_git(ctx.cwd)
-    event_id = new_event_id()
+    event_id = event_id or new_event_id()
     parent = ctx.parent()
     salience = milestone_salience(milestone)
     deeplink = deeplink_for(ctx.provider, ctx.transcript, verified)
@@ -95,6 +98,18 @@ def capture_milestone(
 
 #: Subagent types whose stop is a milestone (upstream skips the others).
 MILESTONE_AGENT_TYPES = frozenset({"Explore", "Plan", "general-purpose"})
+#: The role Codex gives a subagent whose `spawn_agent` call names none (codex-rs
+#: `DEFAULT_ROLE_NAME`; Codex 0.169's SubagentStop says `agent_type: "default"`).
+DEFAULT_AGENT_ROLE = "default"
+
+
+def agent_role(value: object) -> str:
+    """A Codex subagent's role as a milestone name holds it: one word of `[A-Za-z0-9_.-]` (a
+    model writes `spawn_agent`'s `agent_type`), `DEFAULT_AGENT_ROLE` when there is none."""
+    import re
+
+    text = re.sub(r"[^A-Za-z0-9_.-]+", "-", value.strip())[:64].strip("-") if isinstance(value, str) else ""
+    return text or DEFAULT_AGENT_ROLE
 
 
 def compaction_description(trigger: str) -> str:
@@ -152,10 +167,16 @@ def capture_session_start(ctx: Context, out: Outcome) -> str | None:
                              description=f"Session started ({source})")
 
 
-def capture_agent_event(ctx: Context, out: Outcome, *, quiet_without_summary: bool = False) -> bool:
+def capture_agent_event(ctx: Context, out: Outcome, *, quiet_without_summary: bool = False,
+                        every_subagent: bool = False) -> bool:
     """PreCompact, PostCompact and SubagentStop, the same for every provider; False for any
     other event. A PostCompact without `compact_summary` is a hook.log problem unless
-    `quiet_without_summary` (Codex's PostCompact schema has no summary field)."""
+    `quiet_without_summary` (Codex's PostCompact schema has no summary field).
+
+    `every_subagent` (Codex): each subagent is one a `spawn_agent` call started, so its stop is
+    a milestone `agent_<role>` whatever the role (Claude also stops agents of its own, the
+    compaction's: only the types upstream marks count). Codex fires SubagentStop after each of
+    the subagent's turns, so the milestone's id is the subagent's: they fold into one event."""
     event_name, payload = ctx.event_name, ctx.payload
     if event_name == "PreCompact":
         trigger = as_text(payload.get("trigger")) or "auto"
@@ -168,7 +189,16 @@ def capture_agent_event(ctx: Context, out: Outcome, *, quiet_without_summary: bo
             out.problems.append("PostCompact payload has no compact_summary; nothing captured")
     elif event_name == "SubagentStop":
         agent_type = as_text(payload.get("agent_type"))
-        if agent_type in MILESTONE_AGENT_TYPES:
+        if every_subagent:
+            agent_type, agent = agent_role(agent_type), as_text(payload.get("agent_id"))
+            event_id = None
+            if agent and ctx.session:
+                import hashlib
+
+                event_id = "evt-" + hashlib.sha256(f"subagent|{ctx.session}|{agent}".encode()).hexdigest()[:12]
+            capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed",
+                              event_id=event_id)
+        elif agent_type in MILESTONE_AGENT_TYPES:
             capture_milestone(ctx, out, milestone=f"agent_{agent_type}", description=f"{agent_type} agent completed")
     else:
         return False

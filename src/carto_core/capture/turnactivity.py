@@ -16,8 +16,8 @@ Row field (written only when a turn made tool calls)::
     "tools_dropped": 12                       # calls past MAX_TOOLS, counted only
 
 `input` is the call's key argument (command, path, URL, query) cut to INPUT_CUT characters;
-`failed`, `edits`, `commit` and `agent_type` (a Task/Agent call's subagent type) appear only
-when true or known. Stdlib only (the readers run in
+`failed`, `edits`, `commit` and `agent_type` (a Task/Agent call's subagent type, a
+`spawn_agent` call's role) appear only when true or known. Stdlib only (the readers run in
 the SessionStart catch-up and the Stop hook).
 """
 
@@ -40,6 +40,8 @@ SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell", "contai
 FETCH_TOOLS = frozenset({"WebFetch", "web__run"})
 SEARCH_TOOLS = frozenset({"WebSearch", "web_search"})
 AGENT_TOOLS = frozenset({"Task", "Agent"})
+#: Codex's subagent tool: every call starts one, whatever its role (`agent_type`).
+SPAWN_TOOLS = frozenset({"spawn_agent"})
 
 #: The first line git prints for a commit: `[main 8cd9945] subject`, `[main (root-commit) 8cd9945] subject`,
 #: `[detached HEAD 8cd9945] subject`.
@@ -137,11 +139,12 @@ def derived_events(turn) -> list:
     (`git_commit`, also from a failed call), edits (`tool_file_edit` `Modified: <path>`, noise
     paths skipped; `(via bash)` from a shell call), otherwise a shell call's `Pushed:`/`Ran:`
     unless noise, a fetch (`research_fetch`), a search (`research_search`), a subagent of a
-    type the SubagentStop hook marks (`milestone_agent_<type>`). Ids are `<turn id>#<n>`.
+    type the SubagentStop hook marks (`milestone_agent_<type>`; every Codex `spawn_agent` call,
+    its role the type, as Codex's SubagentStop marks every subagent). Ids are `<turn id>#<n>`.
     """
     from carto_core.capture import shell
     from carto_core.capture.gitstate import classify_commit
-    from carto_core.capture.milestones import MILESTONE_AGENT_TYPES
+    from carto_core.capture.milestones import MILESTONE_AGENT_TYPES, agent_role
     from carto_core.model.events import Event
     from carto_core.util.timeparse import parse_timestamp
 
@@ -191,6 +194,9 @@ def derived_events(turn) -> list:
             add(n, entry, "research_fetch", "Fetched: " + what, url=what)
         elif name in SEARCH_TOOLS and what:
             add(n, entry, "research_search", "Search: " + what, query=what)
+        elif name in SPAWN_TOOLS:
+            kind = agent_role(entry.get("agent_type"))
+            add(n, entry, f"milestone_agent_{kind}", f"Subagent {kind}: {what}")
         elif name in AGENT_TOOLS:
             kind = entry.get("agent_type")
             if isinstance(kind, str) and kind in MILESTONE_AGENT_TYPES:

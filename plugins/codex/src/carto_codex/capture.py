@@ -12,7 +12,8 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PostToolUse WebFetch/WebSearch, `mcp__*fetch*`/`open`/`search` | research rows, as Claude |
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
 | Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer; a rollout that cannot be read, null and not found by session id, leaves that answer as a turn row of its own, `answer_only: true`); starts the semantic keep-up |
-| PreCompact / PostCompact / SubagentStop | as Claude |
+| PreCompact / PostCompact | as Claude |
+| SubagentStop | milestone `agent_<role>` for every subagent (each is one a `spawn_agent` call started; role `default` unless the call named one), Claude's only for Explore, Plan, general-purpose; one event per subagent (`agent_id`), though Codex fires it after each of its turns |
 | SessionStart | milestone `session_start_resume` when the source is a restart (0.169 sends `resume` for `codex exec resume`), as Claude's; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
 | UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
 | SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's; the rollout's last turns, as Stop |
@@ -110,10 +111,11 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 
             out.output = context_output("UserPromptSubmit", text)
     else:
-        # PreCompact, PostCompact, SubagentStop as Claude (Codex's PostCompact may carry no summary).
+        # PreCompact, PostCompact as Claude (Codex's PostCompact may carry no summary);
+        # SubagentStop for every subagent: each is one a spawn_agent call started.
         from carto_core.api import capture_agent_event
 
-        capture_agent_event(ctx, out, quiet_without_summary=True)
+        capture_agent_event(ctx, out, quiet_without_summary=True, every_subagent=True)
     return out
 
 

@@ -35,7 +35,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.api import ToolLog, UsageSum, clip, codex_usage, commit_from_output, holds, set_edits, shell
+from carto_core.api import (
+    SPAWN_TOOLS, ToolLog, UsageSum, clip, codex_usage, commit_from_output, holds, set_edits, shell,
+)
 
 from carto_codex.patch import patch_paths
 
@@ -163,15 +165,21 @@ def call_workdir(payload: dict) -> str:
         value = action.get("working_directory")
         return value if isinstance(value, str) else ""
     arguments = payload.get("arguments")
-    if isinstance(arguments, str) and "workdir" in arguments:
+    if isinstance(arguments, str) and "workdir" not in arguments:
+        return ""  # most calls name none: not worth a parse
+    value = _arguments(payload).get("workdir")
+    return value if isinstance(value, str) else ""
+
+
+def _arguments(payload: dict) -> dict:
+    """A function call's arguments as an object (sent as a JSON string); {} when there are none."""
+    arguments = payload.get("arguments")
+    if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
         except ValueError:
-            return ""
-    if isinstance(arguments, dict):
-        value = arguments.get("workdir")
-        return value if isinstance(value, str) else ""
-    return ""
+            return {}
+    return arguments if isinstance(arguments, dict) else {}
 
 
 @dataclass
@@ -415,6 +423,10 @@ def _record_call(turn: Turn, payload: dict, name: str, at: object, cwd: str) -> 
     entry = turn.calls.call(payload.get("call_id"), name, text or describe_call(payload)[1], at)
     if entry is None:
         return
+    if name in SPAWN_TOOLS:  # its role, when the call names one (Codex's default role else)
+        role = _arguments(payload).get("agent_type")
+        if isinstance(role, str) and role.strip():
+            entry["agent_type"] = clip(role.strip(), 64)
     if "*** Begin Patch" in text:
         set_edits(entry, patch_paths(text), cwd)
     elif text:
