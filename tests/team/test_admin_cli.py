@@ -123,3 +123,65 @@ def test_an_administrator_without_a_home_removes_a_revoked_members_rows(tmp_path
     assert server_rows(pg_db) == []
     assert pg_db.sql("select action, removed from carto.audit where action = 'forget'") == [("forget", 6)]
     assert not admin.home.root.exists()
+
+
+class _Conn:
+    closed = False
+
+    def close(self):
+        self.closed = True
+
+
+def _work(failure):
+    """A team command doing its work through `team_work` on a stand-in connection, failing as
+    `failure` says; returns (the connection, the command)."""
+    import click
+
+    from carto_core.cli.team_admin import AdminTarget
+    from carto_core.cli.team_cmd import team_work
+    from carto_core.team.admin import AdminError
+    from carto_core.util.output import emit_json, json_option
+
+    conn = _Conn()
+
+    @click.command()
+    @json_option
+    def command(as_json):
+        with team_work(conn, AdminTarget("postgresql://owner@127.0.0.1:5/carto"), as_json, AdminError):
+            if failure == "question":
+                click.confirm("go on?", abort=True, err=True)
+            elif failure is not None:
+                raise failure
+            document = {"done": True}
+        emit_json(document)
+
+    return conn, command
+
+
+def test_a_team_commands_work_closes_its_connection_and_ends_a_failure_in_one_line():
+    from click.testing import CliRunner
+
+    from carto_core.team.admin import AdminError
+    from carto_core.team.connect import TeamDenied
+
+    where = "owner@127.0.0.1:5/carto"
+    cases = [
+        (None, [], 0, '{\n  "done": true\n}\n'),
+        (psycopg.errors.InsufficientPrivilege("permission denied for table members"), [], 1,
+         f"carto: the team server {where} refused: permission denied for table members\n"),
+        (psycopg.errors.InsufficientPrivilege("permission denied for table members"), ["--json"], 1,
+         '{\n  "state": "denied",\n  "reason": "the team server ' + where
+         + ' refused: permission denied for table members"\n}\n'),
+        (psycopg.OperationalError("server closed the connection unexpectedly"), [], 75,
+         f"carto: the team server {where} is unreachable: server closed the connection unexpectedly\n"),
+        (TeamDenied("bob does not own carto's schema"), ["--json"], 1,
+         '{\n  "state": "denied",\n  "reason": "bob does not own carto\'s schema"\n}\n'),
+        # The command's own refusal: one line, exit 1, with --json too.
+        (AdminError("no team 'zeta' on this server"), ["--json"], 1, "carto: no team 'zeta' on this server\n"),
+        ("question", [], 1, "go on? [y/N]: n\nAborted!\n"),
+    ]
+    for failure, args, code, output in cases:
+        conn, command = _work(failure)
+        result = CliRunner().invoke(command, args, input="n\n")
+        assert (result.exit_code, result.output) == (code, output), failure
+        assert conn.closed, failure

@@ -27,8 +27,8 @@ Exit codes: 0 removed, 1 refused or failed, 3 nothing matched, 75 the server is 
 def forget(role, project, yes, url, team_name, as_json) -> None:
     """Remove ROLE's rows (or those of one project) from the team server."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
-    from carto_core.cli.team_cmd import team_fail
-    from carto_core.team.connect import TeamDenied, TeamError, classify
+    from carto_core.cli.team_cmd import team_work
+    from carto_core.team.connect import TeamDenied
     from carto_core.team.forget import forget as run_forget
     from carto_core.team.forget import is_owner
     from carto_core.team.settings import default_machine
@@ -37,7 +37,7 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
     target, team_name = admin_target(url, team_name)
     conn = admin_connect(target, as_json, team_name=team_name)
     what = f"{role}" + (f" of project {project}" if project else "")
-    try:
+    with team_work(conn, target, as_json):
         team_name = admin_team(conn, team_name)
         if not is_owner(conn):
             conn.rollback()
@@ -47,14 +47,6 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
         if not yes and not as_json:
             click.confirm(f"remove every row of {what} from team {team_name}?", abort=True, err=True)
         document = run_forget(conn, team_name, user=role, project=project, machine=default_machine())
-    except TeamError as exc:
-        team_fail(exc, as_json)
-    except click.Abort:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a server error, as one line
-        team_fail(classify(exc, target), as_json)
-    finally:
-        conn.close()
     if as_json:
         emit_json(document)
     else:

@@ -29,9 +29,8 @@ Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""")
 def grant(role, projects, read_only, password_stdin, url, team_name, as_json) -> None:
     """Make ROLE a member of the team (creating the login role if needed)."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
-    from carto_core.cli.team_cmd import team_fail
+    from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import AdminError, add_member, members
-    from carto_core.team.connect import classify
     from carto_core.team.remotes import normalise_remote
 
     password = None
@@ -42,17 +41,11 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
     target, team_name = admin_target(url, team_name)
     conn = admin_connect(target, as_json, team_name=team_name)
     keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
-    try:
+    with team_work(conn, target, as_json, AdminError):
         team_name = admin_team(conn, team_name)
         document = add_member(conn, team_name, role, projects=keys or None, password=password,
                               write=not read_only)
         document["grants"] = [m for m in members(conn, team_name) if m["member"] == role]
-    except AdminError as exc:
-        fail(str(exc))
-    except Exception as exc:  # noqa: BLE001 - a server error, as one line
-        team_fail(classify(exc, target), as_json)
-    finally:
-        conn.close()
     if as_json:
         emit_json(document)
     else:

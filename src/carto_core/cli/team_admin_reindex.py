@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import emit_json, json_option
 
 
 @click.command(epilog="""\b
@@ -20,22 +20,15 @@ time). Figures: docs/performance.md. Exit codes: 0 done (or not needed), 1 faile
 def reindex(url, team_name, as_json) -> None:
     """Build the team's vector index."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
-    from carto_core.cli.team_cmd import team_fail
+    from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import AdminError
     from carto_core.team.admin import reindex as run_reindex
-    from carto_core.team.connect import classify
 
     target, team_name = admin_target(url, team_name)
     conn = admin_connect(target, as_json, team_name=team_name)
-    try:
+    with team_work(conn, target, as_json, AdminError):
         team_name = admin_team(conn, team_name)
         document = run_reindex(conn, team_name)
-    except AdminError as exc:
-        fail(str(exc))
-    except Exception as exc:  # noqa: BLE001 - a server error, as one line
-        team_fail(classify(exc, target), as_json)
-    finally:
-        conn.close()
     if as_json:
         emit_json(document)
     elif document["built"]:

@@ -24,23 +24,18 @@ Exit codes: 0 done, 1 refused, 3 the role held no such grant, 75 the server is u
 def revoke(role, projects, url, team_name, as_json) -> None:
     """Take the team (or some of its projects) from ROLE."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
-    from carto_core.cli.team_cmd import team_fail
+    from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import members, remove_member
-    from carto_core.team.connect import classify
     from carto_core.team.remotes import normalise_remote
     from carto_core.util.exitcodes import ExitCode
 
     target, team_name = admin_target(url, team_name)
     conn = admin_connect(target, as_json, team_name=team_name)
-    try:
+    with team_work(conn, target, as_json):
         team_name = admin_team(conn, team_name)
         keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
         document = remove_member(conn, team_name, role, projects=keys or None)
         held = [] if document["grants_removed"] else [m for m in members(conn, team_name) if m["member"] == role]
-    except Exception as exc:  # noqa: BLE001 - a server error, as one line
-        team_fail(classify(exc, target), as_json)
-    finally:
-        conn.close()
     if as_json:
         emit_json(document)
     else:

@@ -27,9 +27,8 @@ Exit codes: 0 done, 1 refused or failed, 75 the server is unreachable.""")
 def setup(url, team_name, model, analyzer, as_json) -> None:
     """Create or migrate carto's schema on a server, and create a team."""
     from carto_core.cli.team_admin import AdminTarget, admin_connect
-    from carto_core.cli.team_cmd import team_fail
+    from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import setup as run_setup
-    from carto_core.team.connect import classify
     from carto_core.team.schema import SchemaError
 
     model_tag, dim = _model(model)
@@ -39,14 +38,8 @@ def setup(url, team_name, model, analyzer, as_json) -> None:
         analyzer = configured_name()
     target = AdminTarget(url)
     conn = admin_connect(target, as_json, schema=False)
-    try:
+    with team_work(conn, target, as_json, SchemaError):
         document = run_setup(conn, team_name, model=model_tag, dim=dim, analyzer=analyzer)
-    except SchemaError as exc:
-        fail(str(exc))
-    except Exception as exc:  # noqa: BLE001 - a server error, as one line
-        team_fail(classify(exc, target), as_json)
-    finally:
-        conn.close()
     if as_json:
         emit_json(document)
     else:

@@ -4,6 +4,7 @@ each under cli/); the work itself lives in `carto_core.team`."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 
 import click
 
@@ -73,6 +74,23 @@ def home_settings():
 def exit_code_of(error) -> ExitCode:
     """The exit code of a TeamError: 75 when retrying later may work."""
     return ExitCode.UNAVAILABLE if error.state == "unreachable" else ExitCode.ERROR
+
+
+@contextmanager
+def team_work(conn, settings, as_json: bool, *refusals: type[Exception]):
+    """`conn` for a team command's work, closed after it (`carto_core.team.connect.working`):
+    a refusal of the work (`refusals`: AdminError, SchemaError, the caller asked for what cannot
+    be) is one line and exit 1; a TeamError or a server error is `team_fail`'s line (or
+    document) and exit code; a question the person declined is click's to end."""
+    from carto_core.team.connect import TeamError, working
+
+    try:
+        with working(conn, settings, passing=(click.Abort, *refusals)):
+            yield conn
+    except refusals as exc:
+        fail(str(exc))
+    except TeamError as exc:
+        team_fail(exc, as_json)
 
 
 def team_fail(error, as_json: bool, document: dict | None = None) -> None:

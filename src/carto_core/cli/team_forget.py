@@ -25,8 +25,8 @@ Exit codes: 0 removed, 1 refused (another person's rows, not the owner), 2 bad f
 @json_option
 def forget(user, project, yes, as_json) -> None:
     """Remove a person's or a project's rows from the team server."""
-    from carto_core.cli.team_cmd import home_settings, team_fail
-    from carto_core.team.connect import TeamError, classify, connect
+    from carto_core.cli.team_cmd import home_settings, team_fail, team_work
+    from carto_core.team.connect import TeamError, connect
     from carto_core.team.forget import forget as run_forget
     from carto_core.team.forget import is_owner
     from carto_core.util.exitcodes import ExitCode
@@ -39,7 +39,7 @@ def forget(user, project, yes, as_json) -> None:
         conn = connect(settings)
     except TeamError as exc:
         team_fail(exc, as_json)
-    try:
+    with team_work(conn, settings, as_json):
         me = conn.execute("SELECT current_user").fetchone()[0]
         owner = is_owner(conn)
         conn.rollback()
@@ -48,14 +48,6 @@ def forget(user, project, yes, as_json) -> None:
             # the question says it before anything is removed.
             click.confirm(_question(me, owner, user, project, settings.team), abort=True, err=True)
         document = run_forget(conn, settings.team, user=user, project=project, machine=settings.machine)
-    except TeamError as exc:
-        team_fail(exc, as_json)
-    except click.Abort:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a server error, as one line
-        team_fail(classify(exc, settings), as_json)
-    finally:
-        conn.close()
     # Keep it from being sent again from this home.
     local = []
     if project:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 
 from carto_core.team.schema import SCHEMA_VERSION, read_state
 
@@ -231,6 +232,21 @@ def classify(exc: Exception, settings) -> TeamError:
     return exc if isinstance(exc, TeamError) else _classify(exc, describe(settings.url))
 
 
+@contextmanager
+def working(conn, settings, *, passing: tuple[type[BaseException], ...] = ()):
+    """`conn` for one piece of work, closed after it whatever happens. A failure inside comes
+    out as the one-line TeamError `classify` makes of it (a TeamError as it is), but for the
+    kinds `passing` names: the caller's own refusals and a person's answer, for it to say."""
+    try:
+        yield conn
+    except passing:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a server error, as one line
+        raise classify(exc, settings) from None
+    finally:
+        conn.close()
+
+
 __all__ = ["SCHEMA_VERSION", "TeamDenied", "TeamError", "TeamNotConfigured", "TeamSchemaMismatch",
            "TeamUnavailable", "TeamUnreachable", "classify", "connect", "describe",
-           "not_a_member", "require_driver", "split_password", "write_passfile"]
+           "not_a_member", "require_driver", "split_password", "working", "write_passfile"]
