@@ -178,6 +178,36 @@ def test_a_push_with_refused_rows_exits_4_and_says_who_holds_them(world, tmp_pat
     assert desktop.cli("team", "push", check=False).exit_code == 0
 
 
+def test_ids_held_in_a_project_the_pusher_may_not_read_are_refused_not_counted_as_there(world, tmp_path):
+    import os
+
+    from carto_core.team import admin
+
+    a, db = world["a"], world["db"]
+    a.write_all(activity("s-shop-1", world["shop"], start=60))
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    a.json("team", "push")
+    before = server_rows(db, columns="event_id, machine, author, project_key, row")
+    # Dora may read and push github.com/acme/other alone: alice's rows are out of her sight.
+    dora, password = db.role("dora"), f"pw-dora-{os.getpid()}"
+    with db.connect() as conn:
+        admin.add_member(conn, "acme", dora, projects=["github.com/acme/other"], password=password)
+    other = make_repo(tmp_path / "d" / "other", "git@github.com:acme/other.git")
+    machine = Machine(tmp_path / "d", "dora-box")
+    same_ids = activity("s-shop-1", other, start=30)
+    machine.write_all(same_ids)
+    machine.join(db.url(f"{dora}:{password}"), "acme", other)
+    result = machine.cli("team", "push", "--json", check=False)
+    report = json.loads(result.stdout)
+    # None of her rows is on the server: they are refused, not counted as already there.
+    assert result.exit_code == 4 and report["state"] == "refused"
+    assert (report["refused"], report["unchanged"], report["inserted"]) == (6, 0, 0)
+    assert report["refused_by"] == [{"why": "not_readable", "author": None, "machine": None, "rows": 6,
+                                     "ids": report["refused_ids"][:3]}]
+    assert "6 held by someone in a project you may not read (e.g. " in report["reason"]
+    assert server_rows(db, columns="event_id, machine, author, project_key, row") == before
+
+
 def test_a_project_allowed_later_is_caught_up(world):
     a, db = world["a"], world["db"]
     shop_rows = activity("s-shop-1", world["shop"], start=60)

@@ -9,8 +9,9 @@ the copy stays here (`folded`). A batch is one transaction on the server:
 
 1. COPY into a temporary inbox;
 2. ids already held by another machine or another person are refused: left as they are,
-   counted per holder, reported (a machine never overwrites another's ids); a push that
-   refused any ends in the state `refused` (`refusal_reason` says how many and whose);
+   counted per holder, reported (a machine never overwrites another's ids), and so are ids
+   held in a project this login may not read (`_UNSEEN`); a push that refused any ends in the
+   state `refused` (`refusal_reason` says how many and whose);
 3. a row that does not replace the one held (from a log the fold ranks after it: the
    changelog's copy of a tool call pushed after its tool-use row; or an equal or older
    revision) but names a log the held row does not list only adds it to `logs`;
@@ -72,6 +73,12 @@ _REFUSE = """DELETE FROM carto_inbox i USING carto.events e
       AND (e.machine <> i.machine OR e.author <> current_user)
     RETURNING i.event_id, e.author, e.machine,
         CASE WHEN e.author = current_user THEN 'another_machine' ELSE 'another_person' END"""
+
+#: Ids held in a project this login may not read: row-level security hides the held row from
+#: `_REFUSE` and the upsert leaves it alone, so the row sent is not on the server. Who holds
+#: it is not this login's to know.
+_UNSEEN = """SELECT i.event_id, NULL, NULL, 'not_readable' FROM carto_inbox i
+    WHERE NOT EXISTS (SELECT 1 FROM carto.events e WHERE e.team = %(team)s AND e.event_id = i.event_id)"""
 
 #: `logs` of a server row list its own log first, then the others in the fold order (as
 #: `Corpus.sources` does).
@@ -151,7 +158,8 @@ class PushReport:
                 group["ids"].append(event_id)
 
     def refused_by(self) -> list[dict]:
-        return sorted(self.refusals.values(), key=lambda g: (-g["rows"], g["why"], g["author"], g["machine"]))
+        return sorted(self.refusals.values(), key=lambda g: (-g["rows"], g["why"], g["author"] or "",
+                                                             g["machine"] or ""))
 
     def log(self, label: str) -> dict:
         return self.logs.setdefault(label, {"read": 0, "sent": 0, "caught_up": 0, "folded": 0,
@@ -169,7 +177,8 @@ class PushReport:
                 "seconds": round(self.seconds, 3)}
 
 
-_REFUSAL_WHO = {"another_person": "{author} on {machine}", "another_machine": "your machine {machine}"}
+_REFUSAL_WHO = {"another_person": "{author} on {machine}", "another_machine": "your machine {machine}",
+                "not_readable": "someone in a project you may not read"}
 
 
 def refusal_reason(refused: int, groups: list[dict]) -> str:
@@ -313,6 +322,7 @@ class Sender:
             refused = [tuple(r) for r in cur.execute(_REFUSE, params).fetchall()]
             merged = cur.execute(_MERGE, params).fetchone()[0]
             changed = cur.execute(_UPSERT, params).fetchall()
+            refused += [tuple(r) for r in cur.execute(_UNSEEN, params).fetchall()]
             inserted = sum(1 for r in changed if r[0])
             updated = len(changed) - inserted
             dl = sum(r[1] for r in changed if r[0])
