@@ -111,17 +111,16 @@ class CartoGroup(click.Group):
             # The reader left early (`carto sessions | head`): click's main ends quietly, exit 1.
             raise
         except OSError as exc:
-            from carto_core.util.exitcodes import ExitCode
             from carto_core.logio.home import current_home
             from carto_core.logio.homefaults import fault_message
+            from carto_core.util.output import fail
 
             try:
                 root = current_home().root
             except Exception:  # noqa: BLE001 - the message must not fail in turn
                 root = None
             name = f"{ctx.invoked_subcommand}: " if ctx.invoked_subcommand else ""
-            click.echo(f"carto: {name}{fault_message(exc, root)}", err=True)
-            raise SystemExit(int(ExitCode.ERROR)) from None
+            fail(f"{name}{fault_message(exc, root)}")
 
     def get_command(self, ctx: click.Context | None, name: str) -> click.Command | None:
         if name in self.commands:

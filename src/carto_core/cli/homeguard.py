@@ -56,8 +56,9 @@ def require_home() -> None:
     except ConfigError:
         return
     if not root.is_dir():
-        click.echo(f"carto: {missing_home_message(root)}", err=True)
-        raise SystemExit(int(ExitCode.NOT_FOUND))
+        from carto_core.util.output import fail
+
+        fail(missing_home_message(root), ExitCode.NOT_FOUND)
     finish_forget(root)
 
 

@@ -6,11 +6,11 @@ import inspect
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 
-@click.command("index")
+@click.command("index", cls=JsonErrorCommand)
 @click.option("--rebuild", is_flag=True, help="Rebuild from the logs instead of picking up appended rows.")
 @click.option("--step", "steps", multiple=True, metavar="NAME",
               help="Run only this step (repeatable): keyword, or a step a ranker adds (semantic).")

@@ -15,7 +15,7 @@ import click
 from carto_core.cli.search_text import FORMATS
 from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.model.config import DEFAULTS
-from carto_core.util.output import emit_json, fail, json_option, usage_error, when_value
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error, when_value
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 from carto_core.search.api import PURPOSES
@@ -31,7 +31,7 @@ def _ids(value: str, flag: str) -> list[str]:
     return ids
 
 
-@click.command("search")
+@click.command("search", cls=JsonErrorCommand)
 @click.argument("query", required=False, default="")
 @click.option("--project", "-p", metavar="NAME", help="Scope to a project or family (substring, case-insensitive; `a|b` for several). Alone: orient on the project.")
 @click.option("--since", metavar="WHEN", help="Only events at or after WHEN (today, yesterday, 3d, 2w, last week, 2026-01-31, ...).")
@@ -106,6 +106,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         usage_error(f"--json and --format {output_format} disagree: give one")
     home = current_home()
     if not home.root.is_dir():
+        _config_first()
         fail(f"the home {home.root} does not exist: nothing recorded there yet (or it moved: set "
              "CARTO_HOME); record with `carto install` (live hooks) or backfill with `carto ingest`",
              ExitCode.NOT_FOUND)
@@ -251,6 +252,18 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
                     scope_lines=[line for line in scope_lines if line])
     if not result.results:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _config_first() -> None:
+    """Exit 2 naming the config file when it cannot be read: the home it would name is then
+    not the one looked for (`current_home` passes over a broken file), so saying that home does
+    not exist would point the wrong way."""
+    from carto_core.model.config import ConfigError, load_config
+
+    try:
+        load_config()
+    except ConfigError as exc:
+        usage_error(str(exc))
 
 
 def _team(home, request, result, as_json, project, read_only, output_format, show_facets) -> None:

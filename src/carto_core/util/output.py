@@ -29,10 +29,27 @@ def dumps(document: object, *, pretty: bool = True) -> bytes:
     return orjson.dumps(document, default=_default, option=option | orjson.OPT_NON_STR_KEYS)
 
 
+#: `click.Context.meta` keys (one dict for a whole invocation): the command answers failures
+#: in JSON (`JsonErrorCommand`), and a document was written already.
+_JSON_ERRORS = "carto.json_errors"
+_EMITTED = "carto.json_emitted"
+
+
 def emit_json(document: object, *, pretty: bool = True) -> None:
     """Write one JSON document to stdout (one document per command: agents parse it whole)."""
     sys.stdout.buffer.write(dumps(document, pretty=pretty) + b"\n")
     sys.stdout.flush()
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_EMITTED] = True
+
+
+def _json_error(message: str, code: int) -> None:
+    """The error as the one JSON document of a command asked for JSON (`JsonErrorCommand`),
+    unless it printed its document already."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.meta.get(_JSON_ERRORS) and not ctx.meta.get(_EMITTED):
+        emit_json({"error": message, "exit_code": int(code)})
 
 
 def warn(message: str) -> None:
@@ -40,8 +57,10 @@ def warn(message: str) -> None:
 
 
 def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
-    """Print `carto: <message>` to stderr and exit with `code`."""
+    """Print `carto: <message>` to stderr and exit with `code` (and, for a command asked for
+    JSON that has printed nothing yet, `{"error": message, "exit_code": code}` on stdout)."""
     click.echo(f"carto: {message}", err=True)
+    _json_error(message, code)
     raise SystemExit(int(code))
 
 
@@ -52,6 +71,36 @@ def usage_error(message: str) -> NoReturn:
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON document on stdout instead of text."
 )
+
+
+def _asks_json(args: list[str]) -> bool:
+    """Whether a command line asks for JSON (`--json`, `--format json`), before it is parsed."""
+    for position, word in enumerate(args):
+        if word == "--":
+            return False
+        if word == "--json" or word == "--format=json" or (
+                word == "--format" and args[position + 1:position + 2] == ["json"]):
+            return True
+    return False
+
+
+class JsonErrorCommand(click.Command):
+    """A command that, asked for JSON, fails with one JSON document on stdout too:
+    `{"error": message, "exit_code": n}`, the message its stderr line says. That holds from a
+    bad option value (click's usage error, exit 2) to every `fail` and `usage_error` it calls
+    and the home guard's refusal (`carto_core.cli.homeguard`); a command that printed its
+    document before failing prints no second one."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_JSON_ERRORS] = _asks_json(args)
+        try:
+            rest = super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _json_error(exc.format_message(), exc.exit_code)
+            raise
+        ctx.meta[_JSON_ERRORS] = bool(ctx.params.get("as_json")
+                                     or ctx.params.get("output_format") == "json")
+        return rest
 
 
 #: A log write's outcome as a person reads it (the JSON keeps the key).
