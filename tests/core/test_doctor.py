@@ -182,3 +182,47 @@ def test_a_log_that_cannot_be_read_is_a_problem_in_the_report_not_its_end(tmp_pa
     assert result.exit_code == 1
     text = CliRunner().invoke(cli, ["doctor", "--no-probe"]).stdout
     assert "  prompts         cannot be read: permission denied" in text
+
+
+def test_doctor_names_a_fifo_and_symbolic_links_in_a_logs_place(tmp_path):
+    """A FIFO in a log's place made `carto doctor` wait forever (reading it waits for a
+    writer), a symbolic link to nothing was reported '(absent)' with no problem (the log it
+    stands for is elsewhere: an unmounted disk), and a link that loops was '(absent)' in the
+    table. Each is now 'cannot be read', a problem with its fix. (A subprocess: a wait fails
+    the test instead of hanging the run.)"""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "h"
+    _build(home)
+    for name in ("research-log.jsonl", "prompt-history.jsonl"):
+        (home / name).unlink()
+    os.mkfifo(home / "research-log.jsonl")
+    (home / "prompt-history.jsonl").symlink_to(tmp_path / "unmounted" / "prompt-history.jsonl")
+    (home / "turns.jsonl").symlink_to(home / "turns.jsonl")
+    env = {**os.environ, "CARTO_HOME": str(home), "HOME": str(tmp_path)}
+    run = [sys.executable, "-m", "carto_core", "doctor", "--no-probe"]
+    try:
+        done = subprocess.run([*run, "--json"], env=env, capture_output=True, text=True, timeout=120)
+        text = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120).stdout
+    except subprocess.TimeoutExpired:
+        raise AssertionError("carto doctor waited on the FIFO") from None
+    doc = json.loads(done.stdout)
+    logs = {log["log"]: log for log in doc["logs"]}
+    assert logs["changelog"]["rows"] == 3  # the others still read
+    link = tmp_path / "unmounted" / "prompt-history.jsonl"
+    assert {label: logs[label]["unreadable"] for label in ("research", "prompts", "turns")} == {
+        "research": "a FIFO, socket or device, not a log file",
+        "prompts": f"a symbolic link to {link}, which does not exist",
+        "turns": "a symbolic link that loops"}
+    problems = {p["problem"]: p["fix"] for p in doc["problems"]}
+    fifo = home / "research-log.jsonl"
+    assert problems[f"research-log.jsonl cannot be read: a FIFO, socket or device, not a log file ({fifo})"] \
+        == f"mv {fifo} {fifo}.aside (carto writes this log there)"
+    dangling = home / "prompt-history.jsonl"
+    assert problems[f"prompt-history.jsonl cannot be read: a symbolic link to {link}, which does not exist ({dangling})"] \
+        == (f"point the link at the log (a disk to mount?) or remove it: rm {dangling} (carto "
+            "then starts a new log there)")
+    assert done.returncode == 1
+    assert "  turns           cannot be read: a symbolic link that loops" in text.splitlines()

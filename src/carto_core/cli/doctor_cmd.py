@@ -10,15 +10,20 @@ from carto_core.util.exitcodes import ExitCode
 
 
 def _log_health(path, label: str) -> dict:
-    from carto_core.logio.reader import ReadReport, iter_lines
+    import os
+
+    from carto_core.logio.reader import ReadReport, iter_lines, unreadable_reason
+    from carto_core.logio.reader import unreadable as why_unreadable
     from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
     report = ReadReport(str(path))
     newest = None
     undated = 0
-    unreadable = None
+    # Said as a problem of this log (asked before reading: a FIFO would never answer); the
+    # report goes on with the others.
+    unreadable = why_unreadable(path)
     try:
-        for line in iter_lines(path, report):
+        for line in () if unreadable else iter_lines(path, report):
             moment = parse_timestamp(line.row.get("timestamp"))
             if moment is None:
                 undated += 1
@@ -26,16 +31,14 @@ def _log_health(path, label: str) -> dict:
                 newest = moment
     except FileNotFoundError:
         pass
-    except OSError as exc:  # said as a problem of this log; the report goes on with the others
-        unreadable = ("a folder, not a log file" if isinstance(exc, IsADirectoryError)
-                      else "permission denied" if isinstance(exc, PermissionError)
-                      else (exc.strerror or type(exc).__name__).lower())
+    except OSError as exc:  # made unreadable while it was read
+        unreadable = unreadable_reason(exc)
     return {
         "log": label,
         "path": str(path),
-        "exists": path.exists(),
+        "exists": os.path.lexists(path),
         "unreadable": unreadable,
-        "bytes": path.stat().st_size if path.exists() else 0,
+        "bytes": path.stat().st_size if path.is_file() else 0,
         "rows": report.rows,
         "malformed": report.malformed,
         "problems": dict(report.problems),
@@ -80,10 +83,15 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         logs.append(health)
         if health["unreadable"]:
             path = home.root / name
+            why = health["unreadable"]
             fix = (f"chmod 600 {path} (carto reads and writes its logs as their owner)"
-                   if health["unreadable"] == "permission denied" else
+                   if why == "permission denied" else
                    f"mv {path} {path}.aside (carto writes this log there; look at what the folder "
-                   "holds)" if health["unreadable"] == "a folder, not a log file" else
+                   "holds)" if why == "a folder, not a log file" else
+                   f"mv {path} {path}.aside (carto writes this log there)"
+                   if why.endswith("not a log file") else
+                   f"point the link at the log (a disk to mount?) or remove it: rm {path} (carto "
+                   "then starts a new log there)" if why.startswith("a symbolic link") else
                    "check the disk and the file system holding it")
             problems.append({"problem": f"{name} cannot be read: {health['unreadable']} ({path})",
                              "fix": fix})
@@ -340,11 +348,11 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
     else:
         click.echo(f"home: {document['home']}" + ("" if document["home_exists"] else "  (does not exist)"))
         for log in document["logs"]:
-            if not log["exists"]:
-                click.echo(f"  {log['log']:15} (absent)")
-                continue
             if log["unreadable"]:
                 click.echo(f"  {log['log']:15} cannot be read: {log['unreadable']}")
+                continue
+            if not log["exists"]:
+                click.echo(f"  {log['log']:15} (absent)")
                 continue
             bad = f", {log['malformed']} unreadable" if log["malformed"] else ""
             newest = log["newest_timestamp"] or "-"

@@ -159,6 +159,10 @@ class _NoBar:
 
 
 def _emit(home, reports: list[dict], as_json: bool, *, unchanged: bool = False) -> None:
+    from carto_core.cli.search_text import say_skipped
+
+    for report in reports:
+        say_skipped(home, report.get("skipped_files") or [])
     if as_json:
         emit_json({"home": str(home.root), "steps": reports,
                    **({"unchanged": True} if unchanged else {})})

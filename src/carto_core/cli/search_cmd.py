@@ -227,6 +227,9 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         if isinstance(exc, (ConfigError, RegistryError)):
             usage_error(str(exc))
         raise
+    from carto_core.cli.search_text import say_skipped
+
+    say_skipped(home, result.skipped_files)
     if result.query_cut is not None:
         print(f"carto: the query is {result.query_cut:,} characters: searched its first "
               f"{len(result.query):,} (a search reads at most {QUERY_MAX_CHARS:,})", file=sys.stderr)
@@ -377,16 +380,22 @@ def _session_named(home, result) -> str | None:
 
 
 def _get(home, ids, telemetry, as_json, read_only=None) -> None:
+    from carto_core.cli.search_text import say_skipped
     from carto_core.search.engine import SearchEngine
     from carto_core.search.fetch import fetch_records
 
-    document = fetch_records(SearchEngine(home, persist=not read_only), ids, telemetry)
+    engine = SearchEngine(home, persist=not read_only)
+    document = fetch_records(engine, ids, telemetry)
     found, missing = document["found"], document["missing"]
     forgotten = _forgotten_ids(home, missing)
+    skipped = engine.skipped_files()
+    say_skipped(home, skipped)
     if as_json:
         answer = {"found": found, "missing": missing, "forgotten": forgotten}
         if read_only:
             answer["read_only_home"] = _read_only_note(home, read_only)
+        if skipped:
+            answer["skipped_files"] = skipped
         emit_json(answer)
     else:
         import json
@@ -431,14 +440,19 @@ def _forgotten_ids(home, ids: list[str]) -> list[str]:
 
 
 def _thread(home, event_id, as_json) -> None:
+    from carto_core.cli.search_text import say_skipped
     from carto_core.search.fetch import thread_document
 
     document = thread_document(home, event_id)
+    skipped = document.get("skipped_files", [])
+    say_skipped(home, skipped)
     if not document["found"]:
         if as_json:
             emit_json(document)
         else:
-            click.echo(_no_thread(home, event_id))
+            # not "no such event": the changelog that would hold it cannot be read
+            click.echo(f"(no work arc for {event_id}: the changelog cannot be read)" if skipped
+                       else _no_thread(home, event_id))
         raise SystemExit(int(ExitCode.NOT_FOUND))
     if as_json:
         emit_json(document)

@@ -45,6 +45,12 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
         fail(f"no searched logs in {home.root}; record some with `carto install` or backfill "
              "with `carto ingest`", ExitCode.NOT_FOUND)
     document = orient(engine, scope, since=since, before=before, limit=min(limit, 10))
+    from carto_core.cli.search_text import say_skipped
+
+    skipped = engine.skipped_files()
+    say_skipped(home, skipped)
+    if skipped:
+        document["skipped_files"] = skipped
     if as_json:
         if read_only:
             document["read_only_home"] = {"home": str(home.root), "why": read_only,

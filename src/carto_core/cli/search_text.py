@@ -267,3 +267,16 @@ def render_oneline(result, *, style: Style, width: int, now: datetime | None = N
                 line += "  " + highlight(text, terms, style)
         lines.append(line)
     return "\n".join(lines)
+
+
+def say_skipped(home, skipped: list[dict]) -> None:
+    """One line on stderr for each file of the home an answer did without (`skipped_files`),
+    whatever the output format: a log in the home's folder is one `carto doctor` checks."""
+    import sys
+    from pathlib import Path
+
+    for item in skipped:
+        hint = ("; `carto doctor` says what to do" if Path(item["path"]).parent == home.root
+                else "")
+        print(f"carto: skipped {item['path']} ({item['why']}): {item['left_out']}{hint}",
+              file=sys.stderr)

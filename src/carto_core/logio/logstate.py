@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from carto_core.logio.reader import BOUNDARY_BYTES, boundary_hash
+from carto_core.logio.reader import BOUNDARY_BYTES, boundary_hash, unreadable
 from carto_core.logio.rewrite import generation
 
 
@@ -32,7 +32,10 @@ def head_hash(path: Path, end: int) -> str:
 
 def identity(path: Path) -> dict:
     """Which file a log is (taken *before* reading it: a rewrite that lands while it is read
-    then leaves a state that no longer matches, and the next open rebuilds)."""
+    then leaves a state that no longer matches, and the next open rebuilds). A log that
+    cannot be read (`reader.unreadable`) is no file a cache could have read: absent."""
+    if unreadable(path):
+        return {"exists": False}
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -60,10 +63,13 @@ def log_state(path: Path, end: int, lines: int, before: dict) -> dict:
 def log_status(path: Path, state: dict | None) -> str:
     """"fresh", "grown" or "stale" (rewritten, truncated, replaced or vanished)."""
     state = state or {"exists": False, "end": 0}
+    absent = "stale" if state.get("end", 0) > 0 else "fresh"
+    if unreadable(path):  # read as absent, as `identity` says
+        return absent
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        return "stale" if state.get("end", 0) > 0 else "fresh"
+        return absent
     end = state.get("end", 0)
     if not state.get("exists") or end == 0:
         # Nothing consumed yet: reading from 0 is a full read of this log whatever happened.

@@ -8,7 +8,9 @@ problem (bad UTF-8, no event_id) is still returned. Stdlib only.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections import Counter
 from collections.abc import Iterator
 
@@ -157,10 +159,62 @@ class Line(FrozenRecord):
 READ_BLOCK = 4 << 20
 
 
+class NotALogFile(OSError):
+    """A log's path holds a FIFO, a socket or a device: reading it could wait forever."""
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    # Opening a FIFO for reading waits for a writer; without O_NONBLOCK no check after the
+    # open would ever run. A regular file reads the same either way.
+    return os.open(path, flags | os.O_NONBLOCK)
+
+
+def open_log(path: os.PathLike | str):
+    """The log at `path` opened for reading in binary (FileNotFoundError when it does not
+    exist, IsADirectoryError for a folder, NotALogFile for a FIFO, socket or device, any other
+    OSError the system gives)."""
+    handle = open(path, "rb", opener=_nonblocking)
+    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        handle.close()
+        raise NotALogFile(errno.EINVAL, "not a regular file", os.fspath(path))
+    return handle
+
+
+def unreadable_reason(exc: OSError) -> str:
+    """Why a log could not be opened, in a few words (`carto doctor`, `carto search`)."""
+    if isinstance(exc, IsADirectoryError):
+        return "a folder, not a log file"
+    if isinstance(exc, NotALogFile):
+        return "a FIFO, socket or device, not a log file"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link that loops"
+    return (exc.strerror or type(exc).__name__).lower()
+
+
+def unreadable(path: os.PathLike | str) -> str | None:
+    """Why the log at `path` cannot be read, in a few words; None when it can, or when there
+    is nothing there (an absent log is an empty one). A symbolic link to nothing is not absent:
+    the log it stands for is elsewhere (a disk not mounted), and reading on without it would
+    answer as if its events never happened."""
+    try:
+        open_log(path).close()
+    except FileNotFoundError:
+        try:
+            target = os.readlink(path)
+        except OSError:  # no link (or gone meanwhile): nothing there
+            return None
+        return f"a symbolic link to {target}, which does not exist"
+    except OSError as exc:
+        return unreadable_reason(exc)
+    return None
+
+
 def _blocks(path: str, start: int, block: int) -> Iterator[bytes]:
     """The file's bytes from `start` in blocks of about `block` bytes (FileNotFoundError when
-    it does not exist)."""
-    with open(path, "rb") as handle:
+    it does not exist, NotALogFile when it is no regular file)."""
+    with open_log(path) as handle:
         handle.seek(start)
         while True:
             data = handle.read(block)
@@ -247,7 +301,7 @@ def iter_lines(
 def boundary_hash(path: os.PathLike | str, offset: int) -> str:
     """SHA-1 of up to 4096 bytes before `offset`: detects a log rewritten under a cursor."""
     begin = max(0, offset - BOUNDARY_BYTES)
-    with open(path, "rb") as handle:
+    with open_log(path) as handle:
         handle.seek(begin)
         chunk = handle.read(offset - begin)
     try:  # the C module: `hashlib` would load OpenSSL first (every cold search would pay)

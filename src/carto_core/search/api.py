@@ -936,8 +936,8 @@ class SearchResult(Record):
     _fields = ("query", "results", "total", "facets", "ladders", "stages_ms", "semantic",
                "decay", "fusion", "suppressed", "session_id", "project", "since", "before",
                "index_generation", "call_id", "unknown_entities", "explain", "intent",
-               "query_cut", "floor")
-    _factories = {"unknown_entities": list}
+               "query_cut", "floor", "skipped_files")
+    _factories = {"unknown_entities": list, "skipped_files": list}
     query: str
     results: list[SearchHit]
     #: Fused results after trim (before the limit).
@@ -966,6 +966,9 @@ class SearchResult(Record):
     query_cut: int | None
     #: The relevance floor's verdict (`search.floor.FloorReport`; None: not judged).
     floor: "FloorReport | None"
+    #: Files of the home the answer did without, `{path, why, left_out}`: a searched log that
+    #: cannot be read (a folder in its place, ...), the access ledger, a telemetry log.
+    skipped_files: list[dict]
 
     def __init__(self, query: str, results: list[SearchHit], total: int, facets: dict,
                  ladders: list[LadderReport], stages_ms: dict[str, float],
@@ -974,7 +977,7 @@ class SearchResult(Record):
                  before: str | None = None, index_generation: str = "", call_id: str = "",
                  unknown_entities: list[str] = NEW, explain: dict | None = None,
                  intent: str | None = None, query_cut: int | None = None,
-                 floor: "FloorReport | None" = None):
+                 floor: "FloorReport | None" = None, skipped_files: list[dict] = NEW):
         self.query = query
         self.results = results
         self.total = total
@@ -996,6 +999,7 @@ class SearchResult(Record):
         self.intent = intent
         self.query_cut = query_cut
         self.floor = floor
+        self.skipped_files = [] if skipped_files is NEW else skipped_files
 
     @property
     def semantic_status(self) -> str:
@@ -1033,4 +1037,5 @@ class SearchResult(Record):
             **({"explain": self.explain} if self.explain is not None else {}),
             **({"query_cut": {"given_chars": self.query_cut, "searched_chars": len(self.query)}}
                if self.query_cut is not None else {}),
+            **({"skipped_files": self.skipped_files} if self.skipped_files else {}),
         }

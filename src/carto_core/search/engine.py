@@ -38,6 +38,8 @@ class SearchEngine:
         self._rankers: dict[str, object] = {}
         self._lock = threading.RLock()
         self._access_cache: tuple[tuple, dict] | None = None
+        #: Why the access ledger could not be read at the last look (None: it could, or none).
+        self._ledger_unreadable: str | None = None
 
     # ---- documents
 
@@ -223,7 +225,12 @@ class SearchEngine:
 
         from carto_core.search.telemetry import read_accesses
 
+        from carto_core.logio.reader import unreadable
+
         path = self.home.log("access")
+        self._ledger_unreadable = unreadable(path)
+        if self._ledger_unreadable:
+            return {}
         try:
             st = os.stat(path)
             key = (st.st_ino, st.st_size, st.st_mtime_ns)
@@ -234,6 +241,21 @@ class SearchEngine:
         data = read_accesses(path)
         self._access_cache = (key, data)
         return data
+
+
+    def skipped_files(self) -> list[dict]:
+        """The files the last answer did without, each `{path, why, left_out}`: searched logs
+        that cannot be read (`KeywordIndex.skipped`: the rest is searched) and an access
+        ledger that cannot be (no reuse boost)."""
+        out = []
+        index = self._index
+        for label, why in (index.skipped if index is not None else {}).items():
+            out.append({"path": str(self.home.log(label)), "why": why,
+                        "left_out": "its events are not searched"})
+        if self._ledger_unreadable:
+            out.append({"path": str(self.home.log("access")), "why": self._ledger_unreadable,
+                        "left_out": "results get no reuse boost"})
+        return out
 
 
 _engines: dict[str, SearchEngine] = {}

@@ -33,12 +33,18 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
 def thread_document(home, event_id: str) -> dict:
     """The work arc of a changelog event: its ancestors through `parent_event_id` (oldest
     first), the event, then its descendants breadth-first.
-    `{"event_id", "found", "thread": [rows]}`; found is False when the id is not in the changelog."""
-    from carto_core.logio.reader import iter_lines
+    `{"event_id", "found", "thread": [rows]}`; found is False when the id is not in the
+    changelog, and `skipped_files` is there when the changelog cannot be read."""
+    from carto_core.logio.reader import iter_lines, unreadable
 
     rows: dict[str, dict] = {}
     children: dict[str, list[str]] = {}
-    for line in iter_lines(home.log("changelog")):
+    path = home.log("changelog")
+    why = unreadable(path)
+    if why:
+        return {"event_id": event_id, "thread": [], "found": False, "skipped_files": [
+            {"path": str(path), "why": why, "left_out": "no work arc can be followed"}]}
+    for line in iter_lines(path):
         eid = line.row.get("event_id")
         if not isinstance(eid, str) or eid in rows:
             continue

@@ -48,9 +48,9 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
     _fields = ("home", "_ids", "cols", "strings", "segments", "logs", "generation", "problems",
                "tail_docs", "_id_map", "_df_cache", "n_alive", "avgdl", "_ids_blob", "_id_hash",
                "_main_docs", "_tail_map", "_tail_ids", "_verified", "analyzer", "context",
-               "patched")
+               "patched", "skipped")
     _factories = {"problems": dict, "_df_cache": dict, "_tail_map": dict, "_tail_ids": list,
-                  "_verified": dict}
+                  "_verified": dict, "skipped": dict}
     home: Home
     _ids: list[str] | None
     cols: dict[str, np.ndarray]
@@ -82,6 +82,9 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
     context: int
     #: A rewritten log was patched in (`patch_rewritten`) since the generation was loaded.
     patched: bool
+    #: label -> why, for the searched logs that could not be read when the index was last
+    #: built or checked (`index_build.left_out`): indexed as absent, the rest answers.
+    skipped: dict
     #: What `open` did to hand this index out (a class default, not a field): "opened" (it
     #: was fresh), "built" (none was usable), "rebuilt" (a rewrite it could not patch),
     #: "grown" or "patched".
@@ -94,7 +97,7 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
                  n_alive: int = 0, avgdl: float = 0.0, _ids_blob: tuple | None = None,
                  _id_hash: tuple | None = None, _main_docs: int = 0, _tail_map: dict = NEW,
                  _tail_ids: list = NEW, _verified: dict = NEW, analyzer: Analyzer | None = None,
-                 context: int = 0, patched: bool = False):
+                 context: int = 0, patched: bool = False, skipped: dict = NEW):
         self.home = home
         self._ids = _ids
         self.cols = cols
@@ -117,6 +120,7 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         self.analyzer = analyzer
         self.context = context
         self.patched = patched
+        self.skipped = {} if skipped is NEW else skipped
 
     def _index_of_hashed(self, event_id: str) -> int | None:
         import zlib

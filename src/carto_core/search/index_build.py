@@ -33,7 +33,7 @@ import orjson
 
 from carto_core.logio.fold import LOAD_ORDER, takes_over
 from carto_core.logio.home import Home
-from carto_core.logio.reader import ReadReport, boundary_hash
+from carto_core.logio.reader import ReadReport, boundary_hash, unreadable
 from carto_core.search.postings import Segment, merge_segments
 from carto_core.search.rowfields import (LOG_CODE, LOG_LABELS, SESSION_CHAIN, StringCodes,
                                          context_terms, event_id_of, event_type, intent_code,
@@ -378,11 +378,29 @@ def boundary_at(path: Path, offset: int) -> str:
     return boundary_hash(path, offset) if offset > 0 else ""
 
 
+#: The indexed state of a log that is not there, or that cannot be read (`reader.unreadable`:
+#: a folder in its place, a FIFO, a symbolic link to nothing, permission denied). Such a log is
+#: left out and the rest indexed; once it can be read, it is new rows like any appended ones.
+ABSENT = {"exists": False, "inode": 0, "dev": 0, "end": 0, "lines": 0, "hash": ""}
+
+
+def left_out(path: Path, label: str, skipped: dict[str, str], logs: dict | None = None) -> bool:
+    """Whether the log `label` at `path` cannot be read (`reader.unreadable`): then
+    `skipped[label]` says why and its state in `logs` is ABSENT."""
+    why = unreadable(path)
+    if why is None:
+        return False
+    skipped[label] = why
+    if logs is not None:
+        logs[label] = dict(ABSENT)
+    return True
+
+
 def log_state(path: Path, end: int, lines: int) -> dict:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        return {"exists": False, "inode": 0, "dev": 0, "end": 0, "lines": 0, "hash": ""}
+        return dict(ABSENT)
     return {"exists": True, "inode": st.st_ino, "dev": st.st_dev, "end": end, "lines": lines,
             "hash": boundary_at(path, end)}
 
@@ -398,11 +416,14 @@ class IndexBuilding:
         context = builder.context
         logs: dict[str, dict] = {}
         problems: dict[str, dict] = {}
+        skipped: dict[str, str] = {}
         collecting = gc.isenabled()
         gc.disable()  # millions of small objects and none of them cyclic
         try:
             for label in BUILD_ORDER:
                 path = home.log(label)
+                if left_out(path, label, skipped, logs):
+                    continue
                 report = ReadReport(str(path))
                 for row, offset, length, lineno in read_log(path, 0, 0, report):
                     builder.add(label, row, offset, length, lineno, None)
@@ -417,7 +438,7 @@ class IndexBuilding:
             if collecting:
                 gc.enable()
         index = cls(home, builder.ids, cols, builder.strings, [segment], logs,
-                    "", problems, analyzer=builder.analyzer, context=context)
+                    "", problems, analyzer=builder.analyzer, context=context, skipped=skipped)
         index._stats()
         if persist:
             index.save()
@@ -446,14 +467,18 @@ class IndexBuilding:
         self._id_map = None
 
     def stale_logs(self) -> dict[str, str]:
-        """label -> "grown" | "rewritten" for logs that differ from the indexed state."""
+        """label -> "grown" | "rewritten" for logs that differ from the indexed state. A log
+        that cannot be read counts as absent (`skipped` says why)."""
         out = {}
+        self.skipped = {}
         for label in LOG_LABELS:
             state = self.logs.get(label) or {"exists": False, "end": 0, "lines": 0}
             path = self.home.log(label)
             try:
-                st = os.stat(path)
+                st = None if left_out(path, label, self.skipped) else os.stat(path)
             except FileNotFoundError:
+                st = None
+            if st is None:
                 if state.get("exists") and state.get("end", 0) > 0:
                     out[label] = "rewritten"
                 continue
@@ -542,7 +567,8 @@ class IndexBuilding:
         `forgotten` (a container of event ids, `carto forget`'s) names events whose rows left
         every log: such a document is retired even when other logs held a copy (they no longer
         do), where a vanished row would otherwise mean a rebuild."""
-        if self.context or any(not self.home.log(label).exists() for label in labels):
+        if self.context or any(label in self.skipped or not self.home.log(label).exists()
+                               for label in labels):
             return False
         cols = self.cols
         for name in ("loc_off", "loc_len", "seen", "alive"):

@@ -34,7 +34,7 @@ from carto_core.model.logstream import Fold
 from carto_core.logio.reader import ReadReport
 from carto_core.search.index_build import (
     BUILD_ORDER, COLUMNS, LOG_CODE, LOG_LABELS, TF_SCALE, DocumentBuilder, analyze_rows,
-    log_state,
+    left_out, log_state,
 )
 from carto_core.search.index_write import IdWriter, NpyWriter, merge_runs, new_generation, publish
 from carto_core.util.parallel import ordered_pool
@@ -96,6 +96,7 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
     runs: list[Segment] = []
     logs: dict[str, dict] = {}
     problems: dict[str, dict] = {}
+    skipped: dict[str, str] = {}
 
     def flush() -> None:
         if not builder.ids:
@@ -124,6 +125,8 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
             window = 2 * workers
             for label in BUILD_ORDER:
                 path = home.log(label)
+                if left_out(path, label, skipped, logs):
+                    continue
                 report = ReadReport(str(path))
                 code = LOG_CODE[label]
                 bit = 1 << code
@@ -194,7 +197,10 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
             "documents": int(alive.sum()), "logs": logs, "strings": builder.strings,
             "problems": problems, "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     cls._prune(base, keep=name, superseded=publish(base, name, folder, meta))
-    return cls.load(home, analyzer=analyzer)
+    index = cls.load(home, analyzer=analyzer)
+    if index is not None:
+        index.skipped = skipped
+    return index
 
 
 def _workers(home: Home, analyzer, context: int, jobs: int | None,

@@ -28,6 +28,7 @@ Stdlib only.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from array import array
 from collections import Counter
@@ -287,9 +288,12 @@ def appended(home, base) -> tuple[str, dict[str, tuple[int, int]], int]:
         known = logs.get(label) or {}
         end = int(known.get("end", 0) or 0) if known.get("exists") else 0
         try:
-            size = os.stat(home.log(label)).st_size
+            st = os.stat(home.log(label))
         except OSError:
             continue
+        if not stat.S_ISREG(st.st_mode):  # a folder, a FIFO: no log (`reader.unreadable`)
+            continue
+        size = st.st_size
         if size > end:
             starts[label] = (end, int(known.get("lines", 0) or 0) if end else 0)
             total += size - end

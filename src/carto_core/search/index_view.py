@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import stat
 from pathlib import Path
 
 from carto_core.util.lazyre import Lazy
@@ -242,6 +243,8 @@ class IndexView:
             try:
                 st = os.stat(path)
             except OSError:
+                st = None
+            if st is None or not stat.S_ISREG(st.st_mode):  # absent, or no log (a folder, a FIFO)
                 if state.get("exists") and state.get("end", 0) > 0:
                     return "stale", appended
                 continue

@@ -33,6 +33,7 @@ class KeywordIndexStep(IndexStep):
             "postings": int(sum(len(s) for s in index.segments)),
             "generation": index.generation, "problems": index.problems,
             "seconds": round(time.perf_counter() - t0, 3),
+            **({"skipped_files": engine.skipped_files()} if index.skipped else {}),
         }
 
 

@@ -125,7 +125,7 @@ def _logs(home: Home) -> dict:
     for label in SEARCHED_LOGS:
         path = home.log(label)
         before = identity(path)
-        size = _stat(path)
+        size = _stat(path) if before.get("exists") else None  # (a folder has a size too)
         out[label] = log_state(path, size[1] if size else 0, 0, before)
     return out
 

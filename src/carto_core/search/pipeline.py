@@ -31,6 +31,7 @@ from carto_core.search.api import (
     LadderReport,
     LadderUnavailable,
     Query,
+    SearchError,
     SearchHit,
     SearchRequest,
     SearchResult,
@@ -313,9 +314,11 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         query_cut=plan.given if plan.given > QUERY_MAX_CHARS else None,
         explain=_explain(plan.fusion_name, plan.decay_name, candidates, floor, len(fused),
                          context, params, made.ladders, fused) if request.explain else None,
+        skipped_files=engine.skipped_files(),
     )
     if telemetry is not None:
         telemetry.record_search(request, result, started, time.time())
+        result.skipped_files += telemetry.skipped
     return result
 
 
@@ -434,6 +437,13 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
     if not query.tokens and not query.prefixes:
         raise SearchUsageError(no_word_message(request.query or "", engine.analyzer.name))
     if not has_logs(engine):
+        from carto_core.logio.reader import unreadable
+
+        logs = engine.home.searched_logs().values()
+        unread = [f"{path.name} is {why}" for path in logs if (why := unreadable(path))]
+        if unread:  # not an empty home: one whose logs cannot be read
+            raise SearchError(f"no searched log of {engine.home.root} can be read: "
+                              f"{'; '.join(unread)} (`carto doctor` says what to do)")
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
             "hooks) or backfill history with `carto ingest`")

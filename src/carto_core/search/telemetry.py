@@ -109,7 +109,11 @@ def read_accesses(path: Path) -> dict[str, list[float]]:
     from carto_core.logio.reader import iter_lines
     from carto_core.util.timeparse import parse_timestamp
 
+    from carto_core.logio.reader import unreadable
+
     out: dict[str, list[float]] = {}
+    if unreadable(path):  # no reuse boost rather than no answer (the engine says so)
+        return out
     for line in iter_lines(path):
         row = line.row
         if row.get("source") in ENDORSING_SOURCES_EXCLUDED:
@@ -162,8 +166,9 @@ class Telemetry(Record):
     """Who is searching: passed to `run_search` by the callers that record telemetry. A plain
     record (carto_core.util.records: no dataclass to generate on every cold search)."""
 
-    _fields = ("home", "session_id", "provider", "purpose", "call_id", "call_id_given", "backend")
-    _factories = {"call_id": new_call_id}
+    _fields = ("home", "session_id", "provider", "purpose", "call_id", "call_id_given", "backend",
+               "skipped")
+    _factories = {"call_id": new_call_id, "skipped": list}
     home: Home
     session_id: str
     provider: str
@@ -172,10 +177,13 @@ class Telemetry(Record):
     #: True when the caller named the call (`--call-id`): access rows then carry it as is.
     call_id_given: bool
     backend: str
+    #: Telemetry files that are no log file (a folder in a log's place, ...), `{path, why,
+    #: left_out}` as `SearchEngine.skipped_files`: not written, the search answers anyway.
+    skipped: list
 
     def __init__(self, home: Home, session_id: str = "", provider: str = "unknown",
                  purpose: str = "manual", call_id: str = NEW, call_id_given: bool = False,
-                 backend: str = "cli"):
+                 backend: str = "cli", skipped: list = NEW):
         self.home = home
         self.session_id = session_id
         self.provider = provider
@@ -183,6 +191,20 @@ class Telemetry(Record):
         self.call_id = new_call_id() if call_id is NEW else call_id
         self.call_id_given = call_id_given
         self.backend = backend
+        self.skipped = [] if skipped is NEW else skipped
+
+    def _append(self, path: Path, rows: list[dict]) -> int:
+        """`append_rows`, unless `path` is no log file (`reader.unreadable`): then `skipped`
+        says so and nothing is written (a hook's rows go on to the other logs)."""
+        from carto_core.logio.reader import unreadable
+
+        why = unreadable(path)
+        if why:
+            if all(item["path"] != str(path) for item in self.skipped):
+                self.skipped.append({"path": str(path), "why": why,
+                                     "left_out": "this search is not recorded there"})
+            return 0
+        return append_rows(path, rows)
 
     def record_search(self, request, result, started: float, finished: float) -> None:
         """Served-log rows (one per shown result), the served list, the search-call row."""
@@ -194,7 +216,7 @@ class Telemetry(Record):
             for hit in result.results
         ]
         if served_rows:
-            append_rows(served_log_path(self.home), redacted(served_rows))
+            self._append(served_log_path(self.home), redacted(served_rows))
         if self.session_id and not request.all:
             add_served(self.home, self.session_id, [hit.event_id for hit in result.results])
         elapsed = round((finished - started) * 1000, 3)
@@ -211,7 +233,7 @@ class Telemetry(Record):
             "stages_ms": result.stages_ms, "index_generation": result.index_generation,
             "semantic_status": result.semantic_status, "fallback_reason": None,
         }
-        append_rows(search_calls_path(self.home), redacted([call]))
+        self._append(search_calls_path(self.home), redacted([call]))
         if not result.results and result.unknown_entities:
             self.record_gap(request.query, request.project, result.unknown_entities)
 
@@ -228,12 +250,12 @@ class Telemetry(Record):
                  "project": hit.get("project") or ""}
                 for rank, hit in enumerate(hits, 1)]
         if rows:
-            append_rows(served_log_path(self.home), redacted(rows))
+            self._append(served_log_path(self.home), redacted(rows))
         if self.session_id and hits:  # with the rows each hit stands for (`also`)
             add_served(self.home, self.session_id,
                        [i for hit in hits for i in (hit["event_id"], *(hit.get("also") or ()))])
         elapsed = round((time.perf_counter() - started) * 1000, 3)
-        append_rows(search_calls_path(self.home), redacted([{
+        self._append(search_calls_path(self.home), redacted([{
             "timestamp": _iso(finished), "call_id": self.call_id,
             "requested_backend": self.backend, "selected_backend": self.backend,
             "transport": "hook", "purpose": self.purpose, "session_id": self.session_id or None,
@@ -256,11 +278,11 @@ class Telemetry(Record):
         alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
         event_id = "evt-" + "".join(secrets.choice(alphabet) for _ in range(12))
         cwd = cwd or os.getcwd()
-        append_rows(self.home.log("knowledge-gaps"), redacted([{
+        self._append(self.home.log("knowledge-gaps"), redacted([{
             "event_id": event_id, "timestamp": ts, "type": "knowledge_gap", "query": query,
             "unknown_entities": list(entities), "project_filter": project or "", "cwd": cwd,
             "session": self.session_id or None, "salience": 0.6}]))
-        append_rows(self.home.log("changelog"), redacted([order_row("changelog", {
+        self._append(self.home.log("changelog"), redacted([order_row("changelog", {
             "event_id": event_id, "timestamp": ts, "type": "knowledge_gap",
             "provider": self.provider, "session_id": self.session_id or None,
             "project": project_for(cwd), "cwd": cwd,
