@@ -194,6 +194,24 @@ def test_index_builds_from_the_other_logs_and_names_the_one_it_skipped(writer, m
     assert "skipped_files" not in json.loads(found.stdout) and found.stderr == ""
 
 
+def test_index_text_says_a_logs_unreadable_lines_in_words(writer, monkeypatch):
+    """The keyword step printed its problems as a Python dict ("{'counts': {...}} x research"),
+    and a torn last line made it say 'grown' on every run."""
+    writer.tool("Ran: deploy the frobnicator service")
+    with open(writer.home.log("tool-use"), "ab") as handle:
+        handle.write(b"not json at all\n{\"event_id\": \"evt-torn")
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    first = CliRunner().invoke(cli, ["index", "--step", "keyword"])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(cli, ["index", "--step", "keyword", "--json"])
+    assert json.loads(again.stdout)["steps"][0]["outcome"] == "opened"
+    lines = first.stdout.splitlines()
+    assert lines[1:] == [
+        "  tool-use: 1 x a line that is not JSON (skipped) (lines 2)",
+        "  tool-use: 1 x a last line without its newline (a write in progress or a crash; "
+        "not read) (lines 3)"]
+
+
 def test_thread_with_a_changelog_that_cannot_be_read_says_so(writer, monkeypatch):
     """--thread read the changelog whole: a folder in its place ended it in 'Is a directory';
     and saying the id is no changelog event would point the wrong way."""

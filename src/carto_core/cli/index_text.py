@@ -31,8 +31,14 @@ def keyword_lines(report: dict) -> list[str]:
         line += f" ({documents - live:,} replaced or forgotten)"
     line += f" · {_seconds(report.get('seconds'))}"
     out = [line]
-    for problem, count in (report.get("problems") or {}).items():
-        out.append(f"  {count} x {problem}")
+    from carto_core.logio.reader import PROBLEM_TEXT
+
+    # label -> {"counts": {kind: n}, "examples": {kind: [line numbers]}} (index_build)
+    for label, found in (report.get("problems") or {}).items():
+        for kind, count in sorted((found.get("counts") or {}).items()):
+            lines = ", ".join(str(n) for n in (found.get("examples") or {}).get(kind, []))
+            out.append(f"  {label}: {count:,} x {PROBLEM_TEXT.get(kind, kind)}"
+                       + (f" (lines {lines})" if lines else ""))
     return out
 
 

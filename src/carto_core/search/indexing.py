@@ -27,6 +27,8 @@ class KeywordIndexStep(IndexStep):
             if index.tail_docs or len(index.segments) > 1 or index.patched:
                 index.save()  # fold appended rows into the persisted segment
                 outcome = "updated"
+            elif outcome == "grown":  # read again and nothing new (a torn last line still torn)
+                outcome = "opened"
         return {
             "step": self.name, "outcome": outcome, "documents": len(index),
             "live_documents": index.n_alive, "terms": int(len(index.segments[0].terms)),
