@@ -219,7 +219,9 @@ def _key_refused(keyword: str, keyword_start: int, key: str, key_start: int, tex
     return bool(head_words) and head_words[-1] in _PREFIX_REJECT
 
 
-_FORMAT_FIELD = Lazy(r"\{\d*\}|\{[a-z_]+\}|%[sdr]|%\(\w+\)")
+#: A format string's field. A printf field ends where the word does ("token_%s", "%s:%s"): a
+#: generated password holds "%" before a letter as often as not ("XUJ4%scHOf").
+_FORMAT_FIELD = Lazy(r"\{\d*\}|\{[a-z_]+\}|%[sdr](?![A-Za-z0-9])|%\(\w+\)")
 _IDENTIFIER = Lazy(r"^[A-Za-z_]\w*$")
 _SECRET_WORDS = ("pass", "pwd", "token", "secret", "key", "cred", "auth")
 _SETTING_NAME = Lazy(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -279,7 +281,7 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
     if not quoted:
         if value.isalpha() and (value.islower() or value[1:].islower()) and re.match(r"[ \t]+[A-Za-z]", following):
             return True  # `password: see vault path ...`, `PASSWORD_MISMATCH=Passwords do not match`
-        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value):
+        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value) and not _machine_part(value):
             return True  # code: `token = get_token()`, `password=form.password.data`
         if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] in (",", "=")):
             return True  # `self.passwd = password_mgr`, `a, b = user, password`, `x = y = z`
@@ -410,11 +412,15 @@ def check_url_password(match, text):
     return not _placeholder(value) and not ("?" in value and value.split("?", 1)[0].isdigit())
 
 
+#: The signature of jwt.io's sample token (John Doe, "your-256-bit-secret"), in every JWT tutorial.
+_JWT_IO_SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+
+
 def check_not_example(match, text):
     """A token that is no documentation's example: AWS's own end in EXAMPLE
-    (`AKIAIOSFODNN7EXAMPLE`), a prefix then x's (`sk_test_xxxxxxxx`)."""
+    (`AKIAIOSFODNN7EXAMPLE`), jwt.io's sample, a prefix then x's (`sk_test_xxxxxxxx`)."""
     token = match.group(0)
-    return not token.endswith("EXAMPLE") and not re.fullmatch(r"[\w-]*?_(?:x{6,}|X{6,})", token)
+    return not token.endswith(("EXAMPLE", _JWT_IO_SIGNATURE)) and not re.fullmatch(r"[\w-]*?_(?:x{6,}|X{6,})", token)
 
 
 #: Symbols a chosen password holds and words do not ("user-defined", "auto_generated" are prose).
@@ -435,11 +441,28 @@ def check_told(match, text):
 
 
 def check_curl_user(match, text):
-    line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\\n", 0, match.start())) + 1
+    line_start = _command_start(text, match.start())
     line = text[line_start:match.start()].lower()
     if not re.search(r"\b(?:curl|wget|http|https|xh)\b", line):
         return False  # `git push -u origin x:y`, `docker run -u 1000:1000`
     return check_placeholder(match, text)
+
+
+def _command_start(text: str, position: int) -> int:
+    """Where the command holding `position` starts: its line, and the lines it continues
+    (`curl ... \\` then `-u user:token` on the next line), as typed or JSON-escaped."""
+    while True:
+        raw, escaped = text.rfind("\n", 0, position), text.rfind("\\n", 0, position)
+        if raw < 0 and escaped < 0:
+            return 0
+        if raw > escaped:
+            if text[max(0, raw - 1):raw] != "\\":
+                return raw + 1
+            position = raw - 1
+        else:
+            if text[max(0, escaped - 2):escaped] != "\\\\":
+                return escaped + 2
+            position = escaped - 2
 
 
 def check_tag(match, text):
@@ -580,6 +603,15 @@ def check_named_literal(match, text):
     if re.fullmatch(r"[A-Za-z][\w-]*", value) and (_KEY_NAME.search(value) or _group(match, text, "name").lower() in value.lower()):
         return False  # `("authorization", "proxy-authorization")`: another secret's name
     return secret_key_kind(_group(match, text, "name"), value) or False
+
+
+def _machine_part(dotted: str) -> bool:
+    """A dotted value one of whose parts no one would name a thing: mixed case and digits, no
+    word joints (`Q0N3eLrig9iyS3t3.b` is a password ending in a dot; `form.password.data`,
+    `settings.SECRET_KEY_2`, `cfg.apiKeyV2` are code)."""
+    return any(len(part) >= 12 and "_" not in part and not part.isupper() and not part.islower()
+               and sum(c.isdigit() for c in part) >= 2 and _random_looking(part, 12)
+               for part in dotted.split("."))
 
 
 def _random_looking(value: str, minimum: int = 16, bits: float = 3.0) -> bool:
@@ -856,10 +888,157 @@ def start_tag(lowered: str) -> int:
     return 0 if "</" in lowered else -1
 
 
-STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag}
+#: How far before its first `+`, line break or type a built value's name can stand: the name
+def _start_near(lowered: str, marks: re.Pattern, reach: int) -> int:
+    """Where the first match can begin: `reach` before the first of `marks` that has a secret's
+    name in front of it within `reach` (-1: none has, the rule need not run)."""
+    for found in marks.finditer(lowered):
+        window = lowered[max(0, found.start() - reach):found.start()]
+        if _STEM_ASSIGNMENT.search(window) or "key" in window:
+            return max(0, found.start() - reach)
+    return -1
+
+
+#: A YAML block scalar's indicator after a colon (`: |`, `: >-`, then a line break).
+_BLOCK = Lazy(r":[ \t]*[|>][-+]?\d?(?:\s|\\[rn])")
+
+
+def start_block(lowered: str) -> int:
+    return _start_near(lowered, _BLOCK, 100)
+
+
+STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block}
+
+
+def check_block_scalar(match, text):
+    """`api_key: >-` and the value on the line below, when it is machine-made: judged as a
+    value after the colon is."""
+    key, _ = _key_around(match, text)
+    value = _group(match, text, "secret")
+    if not _random_looking(value, 12):
+        return False  # a block's first line is as often a script or a snippet (`auth-snippet: |`)
+    return secret_key_kind(key, value) or False
+
+
+_PIECE = Lazy(r"\\?[\"']([^\"'\n\\]{1,200})\\?[\"']")
+
+
+#: The name a built value is assigned to, right before its `=` (or its type's `:`).
+_NAME_BEFORE = Lazy(r"([A-Za-z_][\w.-]{0,80})\\?[\"']?[ \t]*$")
+_SECRET_STEM = Lazy(r"(?:" + KEYWORDS + r"|key)", re.IGNORECASE)
+
+
+def check_joined_literal(match, text):
+    """A literal cut into pieces (`"sk_live_" + "..."`) or given a type (`KEY: &str = "..."`),
+    under a secret's name: the value the code builds, judged whole."""
+    base = match.start("secret")
+    pieces = list(_PIECE.finditer(_group(match, text, "secret")))
+    if not pieces:
+        return False
+    value = "".join(piece.group(1) for piece in pieces)
+    if text[match.end("secret"):match.end("secret") + 40].lstrip(" \t\"'")[:1] in ("*", "%", ".", "["):
+        return False  # `"ghp_" + "b" * 36`, `"%s" % x`: an expression the literals are part of
+    name = _NAME_BEFORE.search(text, max(0, match.start() - 90), match.start())
+    stems = list(_SECRET_STEM.finditer(name.group(1))) if name else []
+    if not stems:
+        return False
+    stem, key, key_start = stems[-1], name.group(1), name.start(1)
+    suffix_end = stem.end()
+    while suffix_end < len(key) and (key[suffix_end].isalnum() or key[suffix_end] in "_.-"):
+        suffix_end += 1
+    if _key_refused(stem.group(0), key_start + stem.start(), key, key_start, text, key[stem.end():suffix_end]):
+        return False
+    if MARKER in value:
+        # a vendor's rule took the first piece (`"sk_live_..." + "<the rest>"`): the rest with it
+        marked = next(i for i, piece in enumerate(pieces) if MARKER in piece.group(1))
+        rest = pieces[marked + 1:]
+        if rest and all(re.fullmatch(r"[\w+/=-]{4,}", piece.group(1)) for piece in rest):
+            kind = pieces[marked].group(1).split(MARKER, 1)[1].split("]", 1)[0]
+            return kind, base + rest[0].start(1), base + rest[-1].end(1)
+        return False
+    if len(value) < 8:
+        return False
+    kind = secret_key_kind(key, value) if stem.group(0).lower() != "key" else None
+    if not kind and (_entropic(value, key) or redact_text(value) != value):
+        kind = _assignment_kind(key)
+    return (kind, base + pieces[0].start(1), base + pieces[-1].end(1)) if kind else False
+
+
+#: A row of a Key/Value table: its key and its value, each one word (`password    pXjH...`).
+_TABLE_ROW = Lazy(r"(?:(?<=\s)|(?<=\\[nrt])|^)([^\s\\]+)(?:[ \t]+|\\t)([^\s\\]+)")
+
+
+def check_key_value_table(match, text):
+    """A Key/Value table (`vault kv get`, `vault read`): the values of the rows named for a
+    secret, from the first to the last."""
+    base = match.start("body")
+    kind, start, end = None, -1, -1
+    for row in _TABLE_ROW.finditer(_group(match, text, "body")):
+        found = secret_key_kind(row.group(1), row.group(2))
+        if found and row.group(2).lower() not in ("n/a", "<nil>"):
+            kind = kind or found
+            start = base + row.start(2) if start < 0 else start
+            end = base + row.end(2)
+    return (kind, start, end) if kind else False
+
+
+_ROW_COUNT = Lazy(r"\((?:\d+ rows?)\)")
+_CELL_WORD = Lazy(r"\S+")
+
+
+def check_psql_table(match, text):
+    """psql's aligned output: the cells of the columns named for a secret, from the first to
+    the last. Rows are read as the `|` cells they are split into, the last cell of a row and the
+    first of the next being one piece (a newline between them, or a space once folded)."""
+    header = re.split(r"\n|\\n", _group(match, text, "header"))[-1]
+    names = [(cell.split() or [""])[-1] for cell in header.split("|")]
+    if len(names) < 2 or len(_group(match, text, "rule").split("+")) != len(names):
+        return False
+    rows = _group(match, text, "rows")
+    ending = _ROW_COUNT.search(rows)
+    rows = rows[:ending.start()] if ending else rows
+    cells, offset = [], match.start("rows")
+    for part in rows.split("|"):
+        cells.append((offset, part.replace("\\n", "  ").replace("\\r", "  ")))
+        offset += len(part) + 1
+    last = len(names) - 1
+    kind, start, end = None, -1, -1
+    for row in range(len(cells) // last + 1):
+        for column, name in enumerate(names):
+            index = row * last + column
+            if index >= len(cells):
+                continue
+            at, cell = cells[index]
+            words = list(_CELL_WORD.finditer(cell))
+            if not words:
+                continue
+            if column == last:
+                words = words[:1]  # the rest is the next row's first cell
+            elif column == 0 and row > 0:
+                words = words[-1:]
+            value = cell[words[0].start():words[-1].end()]
+            found = secret_key_kind(name, value)
+            if found and not value.isdigit():
+                kind = kind or found
+                start = at + words[0].start() if start < 0 else start
+                end = at + words[-1].end()
+    return (kind, start, end) if kind else False
+
+
+def check_told_key(match, text):
+    """A key or token told after a colon in a sentence ("the api key for the sandbox: X"):
+    long, not words, a path, a URL or a placeholder."""
+    value = _told_value(match, text)
+    if len(value) < 12 or any(c in value for c in "<>{}$/") or value.lower().startswith(("http", "./")):
+        return False  # a placeholder, a path, a URL, a model's name (`meta-llama/Llama-3.1-8B`)
+    if _word_share(value) >= 0.42:
+        return False  # words joined (`Llama-3.1-8B-Instruct`), not a key
+    return "secret-assignment" if _secretish(value, 12) and any(c.isdigit() for c in value) else False
 
 
 CHECKS: dict[str, Check] = {
+    "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
+    "key_value_table": check_key_value_table, "psql_table": check_psql_table, "told_key": check_told_key,
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,

@@ -37,7 +37,10 @@ import re
 # query strings, JSON/YAML flow syntax and code. A quoted value runs to its closing quote.
 UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|]"
 QUOTED = r"[^\"'`\\\r\n]"
-_VALUE = (r"(?:\\?(?P<q>[\"'`]))?(?P<secret>(?(q)" + QUOTED + r"{1,4096}(?=\\?(?P=q)|$)|" + UNQUOTED + r"{1,4096}))")
+# An unquoted value may hold `&` inside it (`p&ssW0rd!`): not the shell's `&`, `&&` or a query
+# string's `&name=`, which end it.
+_UNQUOTED_RUN = r"(?:" + UNQUOTED + r"|&(?![&\s]|$|[A-Za-z_][\w.-]*=|amp;))"
+_VALUE = (r"(?:\\?(?P<q>[\"'`]))?(?P<secret>(?(q)" + QUOTED + r"{1,4096}(?=\\?(?P=q)|$)|" + UNQUOTED + _UNQUOTED_RUN + r"{0,4095}))")
 
 # Key names that make whatever is assigned to them a secret, lower case. `pass`, `pwd`, `auth`
 # and `creds` are weak: they must stand as their own word (`db_pass`, `authToken`), never
@@ -70,6 +73,8 @@ _START = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
 T = {"token": True}
 _END = r"(?![A-Za-z0-9])"
 
+# A string literal in code, its quotes perhaps JSON-escaped.
+_LITERAL = r"\\?[\"'][^\"'\n\\]{1,200}\\?[\"']"
 # A shell word: quoted (to its closing quote) or bare (to a separator).
 _WORD = r"(?:\\?(?P<q>[\"'])(?P<secret>[^\"'\\\r\n]{1,200})\\?(?P=q)|(?P<bare>[^\s\"'`;&|<>()]{1,200}))"
 # What separates the lines of a PEM body: a newline, an escaped one (JSON), or a space (a
@@ -134,12 +139,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("sig=", "signature=", "security-token="), {"lower": True}),
     ("digitalocean-token", _START + r"do[opr]_v1_[a-f0-9]{64}", ("_v1_",), T),
     ("alibaba-access-key", _START + r"LTAI[A-Za-z0-9]{20}" + _END, ("ltai",), T),
-    ("heroku-key", _START + r"HRKU-AA[\w-]{58}", ("hrku-",), T),
+    ("heroku-key", _START + r"HRKU-[\w-]{40,}", ("hrku-",), T),
     ("vercel-token", _START + r"vc[pirak]_[A-Za-z0-9_-]{20,}", ("vcp_", "vci_", "vca_", "vcr_", "vck_"), T),
     ("supabase-key", _START + r"(?:sbp_(?:oauth_)?[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})",
      ("sbp_", "sb_secret_"), T),
     ("databricks-token", _START + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, ("dapi",), T),
-    ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
+    ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/_]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
     ("cloudflare-origin-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), T),
     ("openshift-token", r"sha256~[\w-]{43}", ("sha256~",), T),
     ("azure-function-key", r"[?&](?:code|key|api[_-]?key|apikey|subscription-key|x-functions-key|clientsecret|client_secret)"
@@ -192,7 +197,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("grafana-token", _START + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})",
      ("glsa_", "glc_"), T),
     ("newrelic-key", _START + r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,}", ("nrak-", "nrii-", "nrjs-"), T),
-    ("sentry-token", _START + r"sntry[su]_[A-Za-z0-9+/=_]{40,}", ("sntrys_", "sntryu_"), T),
+    ("sentry-token", _START + r"sntry[su]_[A-Za-z0-9+/=_-]{40,}", ("sntrys_", "sntryu_"), T),
     ("linear-key", _START + r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", ("lin_api_", "lin_oauth_"), T),
     ("onepassword-token", _START + r"ops_eyJ[A-Za-z0-9+/]{100,}={0,3}", ("ops_eyj",), T),
     # --- AI providers --------------------------------------------------------------------
@@ -220,6 +225,19 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # Twilio's auth token is 32 hex with no prefix: the one given beside its account SID
     ("twilio-key", r"AC[0-9a-f]{32}\\?[\"']\s*,\s*\\?[\"'](?P<secret>[0-9a-f]{32})\\?[\"']", ("ac",),
      {"check": "placeholder"}),
+    # Keys of 32 hex or a bare random string, told apart from a digest only by the call or the
+    # setting they are given to: Rollbar's `rollbar.init('...')`, PagerDuty's routing and
+    # integration keys, Ably's `appId.keyId:secret`, Resend's `re_<8>_<24>`, Codecov's `-t`.
+    ("rollbar-token", r"\brollbar\.init\(\s*\\?[\"'](?P<secret>[0-9a-f]{32})\\?[\"']", ("rollbar.init(",), {"lower": True}),
+    ("pagerduty-key", r"\b(?:routing|service|integration)[_-]?key\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?P<secret>[0-9a-f]{32})(?![0-9a-f])",
+     ("pagerduty",), {"lower": True}),
+    ("ably-key", r"(?<![\w.-])[A-Za-z0-9_-]{5,8}\.[A-Za-z0-9_-]{5,8}:(?P<secret>[A-Za-z0-9_-]{30,50})(?![\w-])", ("ably",), {}),
+    ("resend-key", _START + r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}" + _END, ("re_",), {"token": True, "check": "random_body"}),
+    ("codecov-token", r"\bcodecov\b[^\n|;&]*?[ \t](?:-t|--token)[ \t=]+\\?[\"']?(?P<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
+     ("codecov",), {"lower": True}),
+    # A personal access token in a variable named for one (`AZURE_DEVOPS_EXT_PAT`, `GH_PAT`)
+    ("secret-assignment", r"_PAT(?<=[A-Z0-9]_PAT)\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?P<secret>[A-Za-z0-9_]{20,200})(?![\w-])",
+     ("_pat",), {"check": "entropic"}),
     # --- messaging, payments, mail -------------------------------------------------------
     ("slack-token",
      _START + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}|xapp-\d-[A-Za-z0-9-]{10,})",
@@ -247,12 +265,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # A key handed to an SDK's client, or to a function named for one, by position
     # (`cohere.Client("<40 random>")`, `Auth.api_key("...")`): only a literal random by every
     # measure.
-    ("api-key", r"\b[A-Za-z_][\w.]{0,60}(?:[Cc]lient|api_key|apikey|api_token|[Tt]oken)\(\s*\\?[\"']"
+    ("api-key", r"\b[A-Za-z_][\w.]{0,60}(?:[Cc]lient(?:V\d)?|api_key|apikey|api_token|[Tt]oken)\(\s*\\?[\"']"
                 r"(?P<body>[A-Za-z0-9_-]{32,200})\\?[\"']",
-     ("client(", "api_key(", "apikey(", "api_token(", "token("), {"check": "client_literal"}),
+     ("client(", "clientv", "api_key(", "apikey(", "api_token(", "token("), {"check": "client_literal"}),
     # --- generic shapes ------------------------------------------------------------------
     # The signature is optional: an unsigned token, or one cut short, still carries its claims.
-    ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), T),
+    ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), {"token": True, "check": "not_example"}),
     ("url-password",
      r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>]*:(?P<secret>[^\s/#'\"`<>]+)@(?=[^\s/?#@'\"`<>]+(?:[/?#\s'\"`<>]|$))",
      ("://",), {"lower": True, "check": "url_password"}),
@@ -304,6 +322,38 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                  r"[ \t]|\buserid=|\bconn(?:ect)?[ \t]+|jdbc:oracle:\w+:)[\"']?[\w$#.]+/(?P<secret>[^\s/@\"']+)@",
      ("sqlplus", "sqlldr", "rman ", "expdp", "impdp", "exp ", "imp ", "dgmgrl", "orapki", "userid=", "conn ",
       "connect ", "jdbc:oracle"), {"lower": True, "check": "placeholder"}),
+    # Go's MySQL DSN, `user:password@tcp(host:3306)/db`: not a URL, so the URL rule cannot see it.
+    ("password", r"[\w.-]{1,60}:(?P<secret>(?!%[sdvq]@)[^\s\"'`@/:]{1,200})@(?:tcp|udp|unix)\(", ("@tcp(", "@udp(", "@unix("),
+     {"check": "placeholder"}),
+    # ODBC and ADO.NET quote a value holding `;` in braces: `Pwd={p;ss}`.
+    ("password", r"\b(?:pwd|password)[ \t]*=[ \t]*\{(?P<secret>[^{}\n]{1,400})\}(?!\})", ("pwd", "password"),
+     {"lower": True, "check": "placeholder"}),
+    # What a command prints on the next line: the secret AWS keeps for a profile, a Secret's
+    # field read through a jsonpath or Go template (base64, or decoded).
+    ("aws-secret", r"\baws[ \t]+configure[ \t]+get[ \t]+(?:aws_secret_access_key|aws_session_token)"
+                   r"(?:[ \t]+--?[\w-]+(?:[ \t=]+[\w.-]+)?)*(?:\s|\\r|\\n)+(?:\$[ \t]+)?(?P<secret>[a-z0-9/+=]{20,})(?![\w/+=])",
+     ("configure",), {"lower": True, "check": "placeholder"}),
+    ("kubernetes-secret", r"\bkubectl\b[^\n|;&]*?[ \t]get[ \t]+secrets?\b[^\n|;&]*?-o[ \t=]*(?:jsonpath|go-template)=?"
+                          r"[ \t]*(?P<jq>[\"']?)\{[^}\n]*\}+(?P=jq)(?:[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D))?"
+                          r"(?:\s|\\r|\\n)+(?P<secret>[^\s\"'`$|-][^\s\"'`]{7,})",
+     ("kubectl",), {"check": "placeholder"}),
+    # `vault kv get`/`vault read`: a Key/Value table whose secret rows are named for a secret.
+    ("secret-assignment", _START + r"Key(?:[ \t]+|\\t)Value(?:\s|\\r|\\n)+-{3}(?:[ \t]+|\\t)-{5}(?P<body>(?:(?:\s|\\r|\\n)+(?!Key\b|={3})[^\s\\]+(?:[ \t]+|\\t)[^\s\\]+){1,60})",
+     ("-----",), {"check": "key_value_table"}),
+    # psql's aligned output: a column named for a password, its cells in every row.
+    ("password", r"(?P<header>[^\n|]{0,200}\|[^\n]{0,2000}?)(?:\s|\\n)+(?P<rule>-{2,}(?:\+-{2,})+)(?P<rows>[\s\S]{1,20000}?)(?:\(\d+ rows?\)|\Z)",
+     ("-+-",), {"check": "psql_table"}),
+    # Bundler's credentials for a gem server: `BUNDLE_GEMS__CONTRIBSYS__COM=user:pass`, or set
+    # with `bundle config set --global gems.contribsys.com user:pass`.
+    ("password", r"\bbundle_[a-z0-9_]*__[a-z0-9_]+\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?[^\s:\"']+:(?P<secret>[^\s\"'@]{4,200})",
+     ("bundle_",), {"lower": True, "check": "placeholder"}),
+    ("password", r"\bbundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[\w.-]+\.[a-z]{2,}[ \t]+[^\s:\"']+:(?P<secret>[^\s\"'@]{4,200})",
+     ("bundle config",), {"lower": True, "check": "placeholder"}),
+    # MySQL's native password hash: `*` and 40 upper-case hex (`mysql.user`, `IDENTIFIED BY PASSWORD`)
+    ("password-hash", r"(?<![\w*])\*[0-9A-F]{40}(?![0-9A-Za-z])", ("mysql", "authentication_string", "by password"), {}),
+    # A Terraform variable's default under a secret's name: `variable "db_password" { default = "..." }`
+    ("secret-assignment", r"variable(?<!\wvariable)[ \t]+\\?\"(?P<name>[\w-]{3,80})\\?\"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*"
+                          r"\\?\"(?P<secret>[^\"\\\n]{1,400})\\?\"", ("variable",), {"check": "named_literal"}),
     # A .pgpass line: host:port:database:user:password.
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
                  # five fields: a colon in the password is escaped (a line of /etc/shadow has nine)
@@ -315,11 +365,23 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # (also as JSON escapes them: a turn's text is redacted in its stored form too)
     ("password", r"\b(?:password|passphrase|passwd|passwort|kennwort|mot de passe|contrase(?:ñ|n|\\u00f1)a|senha|"
                  r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord|salasana)(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
-                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest):?[ \t]+"
+                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to):?[ \t]+"
                  r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
       "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana"),
      {"lower": True, "check": "told"}),
+    # Turkish puts no verb between the word and the password: "sunucunun şifresi X".
+    ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
+                 r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+     ("şifre", "sifre", "\\u015fifre", "parola"), {"lower": True, "check": "told"}),
+    # A key or token told after a colon: "the api key for the sandbox account: X", "token de la
+    # API de producción: X", "der API-Schlüssel für das Monitoring: X".
+    ("secret-assignment", r"\b(?:api[ -]?key|api[ -]?token|access[ -]?token|auth[ -]?token|token de|token f(?:ü|ue|\\u00fc)r|clave|chiave|"
+                          r"(?:api-)?schl(?:ü|ue|\\u00fc)ssel)(?:[ \t]+[^\s:]{1,30}){0,8}?:[ \t]+"
+                          r"[\"'`]?(?P<secret>[^\s\"'`]{12,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+     ("api key", "api-key", "api token", "api-token", "access token", "access-token", "auth token", "auth-token",
+      "token de", "token f", "clave", "chiave", "schlüssel",
+      "schluessel", "schl\\u00fcssel"), {"lower": True, "check": "told_key"}),
     # A login told as "user / password" ("the sftp login is deploy / Zr!A55dM!FBM3", "log in
     # to the router with admin / I19.^B-X"): spaces around the slash (a path has none)
     ("password", r"\b(?:log[ -]?in|credentials?|creds)\b[^\n/]{0,40}?[\w.@+-]{2,60}[ \t]+/[ \t]+"
@@ -330,7 +392,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # (also as JSON escapes them, `\u5bc6\u7801`: a turn's text is redacted in its stored form too)
     ("password", "(?:" + "|".join(map(_escaped, ("パスワード", "密码", "密碼", "비밀번호", "пароль"))) + ")"
                  r"(?:(?!\n)[^:：]){0,150}?(?:" + "|".join(map(_escaped, ("は", "是", "为", "為", "는", "은", ":", "："))) + ")[ \t]*"
-                 r"[\"'`]?(?P<secret>[^\s\"'`\\]{6,200}?)[\"'`]?(?=[\s,;)\\]|[.!?](?:\s|$)|$)",
+                 r"[\"'`]?(?P<secret>[^\s\"'`\\，。；、）]{6,200}?)[\"'`]?(?=[\s,;)\\，。；、）]|[.!?](?:\s|$)|$)",
      ("パスワード", "密码", "密碼", "비밀번호", "пароль", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc",
       "\\ube44\\ubc00", "\\u043f\\u0430\\u0440"), {"lower": True, "check": "told_ascii"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
@@ -375,6 +437,21 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password",
      r"key=\\?[\"'][^\"'\\]*(?:password|passwd|secret|token|apikey|api_key)[^\"'\\]*\\?[\"'][ \t]+value=\\?[\"'](?P<secret>[^\"'\\]+)",
      ("key=",), {"lower": True, "check": "placeholder"}),
+    # A YAML block scalar under a secret's name (`api_key: >-` then the value indented below).
+    ("secret-assignment", r"(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)\\?[\"']?[ \t]*:[ \t]*[|>][-+]?\d?"
+                          r"(?:\s|\\r|\\n)+(?P<secret>[^\s\\]{8,400})", KEY_NEEDLES,
+     {"lower": True, "check": "block_scalar", "start": "block"}),
+    # A literal cut into pieces joined by `+` or by adjacency (`"sk_live_" +\n "..."`,
+    # `("ghp_" "...")`), or given a type (`const KEY: &str = "..."`, `val token: String = "..."`):
+    # judged whole, as the value the code builds, when the name before it is a secret's. The
+    # pattern starts at the `=` or the type's `:` (a literal the regex engine scans for fast).
+    ("secret-assignment", r"=[ \t]*\(?(?P<secret>(?:\s|\\n)*" + _LITERAL + r"(?:(?:\s|\\n)*\+?(?:\s|\\n)*" + _LITERAL + r"){1,7})",
+     ("\" +", "' +", "\"+", "'+", "\"\n", "'\n", "\\n", "= (", "=("), {"check": "joined_literal"}),
+    ("secret-assignment", r":[ \t]*&?(?:'static[ \t]+)?(?:str|string)[ \t]*=[ \t]*(?P<secret>" + _LITERAL + r")(?![ \t]*\+)",
+     (": &str", ": &'static", ": str", ": string"), {"lower": True, "check": "joined_literal"}),
+    # Android's `buildConfigField("String", "API_KEY", "\"...\"")`: the name, then the value in escaped quotes.
+    ("secret-assignment", r"buildconfigfield\(\s*\\?\"string\\?\"\s*,\s*\\?\"(?P<name>[\w.-]{3,80})\\?\"\s*,\s*\\?\"\\+\"(?P<secret>[^\"\\\n]{1,400})\\+\"",
+     ("buildconfigfield",), {"lower": True, "check": "named_literal"}),
     ("secret-assignment", r"(?P<kw>" + KEYWORDS + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
      KEY_NEEDLES, {"lower": True, "check": "assignment", "start": "assignment"}),
     *(("secret-assignment", r"(?P<kw>" + stem + r")(?P<suffix>[\w.-]{0,40}?)" + _SEP + _VALUE,
