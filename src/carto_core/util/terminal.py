@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import unicodedata
 
 _CODES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "red": "31", "green": "32",
           "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "hit": "1;33"}
@@ -114,6 +113,8 @@ def cells(text: str) -> int:
     mark none, anything else one."""
     if text.isascii():
         return len(text)
+    import unicodedata  # a C module, loaded only for text beyond ASCII: cold searches skip it
+
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                for c in text)
 
