@@ -161,6 +161,45 @@ def test_a_clause_that_does_not_ask_is_no_question(text):
     assert not EnglishAnalyzer().query(text).question
 
 
+@pytest.mark.parametrize("text", [
+    "the phone call from the fake pension fellow what was your advice",
+    "the fire behind the village when the warning came on my phone what did you say we should do",
+    "my fathers fields showing no owner on the land records what should i do you said",
+    "easter here in the village what have i told you about it",
+])
+def test_a_question_dictated_with_no_mark_at_all_is_a_question(text):
+    """No comma, no mark: a question word, an auxiliary and then its subject, the order only a
+    question has, with no sentence ending after it."""
+    assert EnglishAnalyzer().query(text).question
+
+
+@pytest.mark.parametrize("text", [
+    "thats what i said about the pension",          # the subject before the verb
+    "I know what was decided. Then we left",        # no subject after the auxiliary; a sentence ends
+    "I asked what did she want. then we left",       # the sentence ended after the question
+    "the olive press and the price of diesel",
+])
+def test_a_statement_with_a_question_word_inside_is_no_question(text):
+    assert not EnglishAnalyzer().query(text).question
+
+
+@pytest.mark.parametrize("sentence, asks", [
+    ("so I hung up did I do the right thing he says he calls back at five", True),
+    ("the wind is bringing it this way what do we do quick", True),
+    ("my sister wants the big room should we let her have it", True),
+    ("the olives are ready now where are we taking them this year", True),
+    ("he did it and so did I", False),                # "so did I" agrees, it does not ask
+    ("she went home early and so did I after the match", False),
+    ("we are not going nor do we care", False),
+    ("I did the shopping and went home", False),
+    ("I know what I did was fine", False),            # the subject before the verb
+])
+def test_a_message_dictated_without_marks_asks_inside(sentence, asks):
+    """A row that never marks its question asks when one stands inside it (`opens_a_question`,
+    read by the answers step to lend the row's reply its place)."""
+    assert EnglishAnalyzer().opens_a_question(sentence) is asks
+
+
 def test_the_words_a_question_asks_with():
     """"remind", "told", "said", "everything": a question asks with them (the floor's second
     look leaves them unjudged); the words it asks about, and any analyzer without a stop list,

@@ -171,6 +171,23 @@ def test_a_question_typed_without_its_mark_lends_its_reply_its_place(tmp_path):
     assert by["Brilliant, well done."] not in found and by["Right you are."] not in found
 
 
+#: A message dictated with no marks at all, the question inside it.
+SCAM = ("a man rang this morning saying my pension will stop unless I give my bank details I hung up "
+        "did I do the right thing he says he calls back at five")
+SCAM_ADVICE = "You did the right thing: no pension office rings for bank details. Do not answer at five."
+
+
+def test_a_question_dictated_without_marks_lends_its_reply_its_place(tmp_path):
+    """Speech typed by a phone has no marks: the question inside the message ("did I do the
+    right thing") makes it ask, and the query asked the same way ("the phone call about the
+    pension what was your advice") is a question put to the assistant: the reply goes first."""
+    home, by = _home(tmp_path, {"s1": [(600, SCAM), (599, SCAM_ADVICE)],
+                                "s2": [(500, "the pension came in late again this month the bank says"),
+                                       (499, "That is annoying, it should settle next month.")]})
+    found = _ids(home, "the phone call about my pension and the bank details what was your advice")
+    assert found[:2] == [by[SCAM_ADVICE], by[SCAM]]
+
+
 #: A request whose last sentence asks, unmarked.
 DEW = "my telescope's covered in dew an hour after I set up, every single time. how do I stop it"
 DEW_ADVICE = "Fit a dew shield that sticks out past the tube and wrap a heater strap round it."

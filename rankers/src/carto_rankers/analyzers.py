@@ -145,12 +145,26 @@ _LAST_CLAUSE = (r"(?:[,;:\u2014\u2013]|\s-\s)\s*"
                 rf"|(?:{_AUX})\s+(?:i|you|he|she|it|we|they|there)\b)"
                 r"[^,;:.!?\u2014\u2013]*$")
 
-QUESTION = re.compile(rf"\?\s*$|^\W*(?:{_QUESTION_WORDS}|had|remind me|tell me)\b|{_LAST_CLAUSE}",
-                      re.IGNORECASE)
+#: A question dictated or typed after its topic with no mark at all ("the phone call from the
+#: fake pension fellow what was your advice", "my fathers fields on the land records what
+#: should i do you said"): a question word, an auxiliary and then its subject, the order only a
+#: question has ("that's what I said" keeps the subject first), with no sentence ending after.
+_INVERTED = (r"\b(?:whats|what|hows|how|why|which|whos|who|wheres|where|when)\s+"
+             rf"(?:{_AUX})\s+(?:i|you|we|he|she|they|it|my|your|our|his|her|their)\b[^.!?]*$")
+
+QUESTION = re.compile(rf"\?\s*$|^\W*(?:{_QUESTION_WORDS}|had|remind me|tell me)\b|{_LAST_CLAUSE}"
+                      rf"|{_INVERTED}", re.IGNORECASE)
 
 #: How a sentence opens when it asks, its mark typed or not ("how do I stop it", "any luck
 #: with the boiler"): the answers step reads such a row as asking.
 OPENS_A_QUESTION = re.compile(rf"^\W*(?:{_QUESTION_WORDS}|shall|any)\b", re.IGNORECASE)
+
+#: A question inside a message that never marks one, as dictated speech runs ("... I hung up
+#: did I do the right thing he says he calls back at five", "... the wind is bringing it this
+#: way what do we do quick"): the inverted order above, or "did/should/can/could/do" before
+#: "I" or "we" and a word ("so did I", "nor do we" are not asking).
+_ASKS_INSIDE = re.compile(rf"{_INVERTED}|(?<!\bso )(?<!\bnor )(?<!\bthan )(?<!\bas )"
+                          r"\b(?:did|should|can|could|do)\s+(?:i|we)\s+\w", re.IGNORECASE)
 
 #: A question put to the assistant ("what did you suggest for ...", "your advice on ..."): it
 #: asks for what the assistant said, not for what the person asked.
@@ -330,7 +344,7 @@ class UnicodeAnalyzer(Analyzer):
         return self.is_question(text) and bool(ASKS_THE_ASSISTANT.search(text))
 
     def opens_a_question(self, sentence: str) -> bool:
-        return bool(self.stop) and bool(OPENS_A_QUESTION.match(sentence))
+        return bool(self.stop) and bool(OPENS_A_QUESTION.match(sentence) or _ASKS_INSIDE.search(sentence))
 
     def asks_how_things_are_now(self, text: str) -> bool:
         return self.is_question(text) and bool(NOW.search(text))

@@ -114,8 +114,9 @@ class Analyzer:
 
     def opens_a_question(self, sentence: str) -> bool:
         """Whether a sentence opens as a question does, with a question word or an auxiliary
-        ("how do I stop it", typed without its mark): `search.answers` then lends a row that
-        asks this way its reply; False unless an analyzer knows the language's openings."""
+        ("how do I stop it", typed without its mark), or asks inside a message dictated without
+        marks ("... I hung up did I do the right thing he says"): `search.answers` then lends a
+        row that asks this way its reply; False unless an analyzer knows the language's ways."""
         return False
 
     def asks_how_things_are_now(self, text: str) -> bool:
