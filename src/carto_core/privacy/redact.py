@@ -253,10 +253,11 @@ def _variable_name(value: str) -> bool:
     return "_" in value.strip("_") or re.search(r"[a-z][A-Z]", value) is not None
 
 
-def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
+def _value_refused(value: str, key: str, quoted: bool, following: str, in_url: bool = False) -> bool:
     """True when `value` is not a stored secret: a placeholder, code, a path, a URL.
 
-    `following` is the text right after the value (after its closing quote when quoted)."""
+    `following` is the text right after the value (after its closing quote when quoted);
+    `in_url`: the key is a URL's query parameter (`?access_token=a.b`), where no code is."""
     if _placeholder(value) or _FORMAT_FIELD.search(value):
         return True
     after = following.lstrip(" \t")
@@ -281,7 +282,7 @@ def _value_refused(value: str, key: str, quoted: bool, following: str) -> bool:
     if not quoted:
         if value.isalpha() and (value.islower() or value[1:].islower()) and re.match(r"[ \t]+[A-Za-z]", following):
             return True  # `password: see vault path ...`, `PASSWORD_MISMATCH=Passwords do not match`
-        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value) and not _machine_part(value):
+        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value) and not (in_url or _machine_part(value)):
             return True  # code: `token = get_token()`, `password=form.password.data`
         if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] in (",", "=")):
             return True  # `self.passwd = password_mgr`, `a, b = user, password`, `x = y = z`
@@ -319,7 +320,8 @@ def _check_keyed(match, text, *, flag: bool):
     quoted = match.start("q") >= 0
     end = match.end("secret") + (1 if quoted else 0)
     following = text[end:end + 3]
-    if _value_refused(value, key, quoted, following) or (flag and value.startswith("-")):
+    if _value_refused(value, key, quoted, following, text[key_start - 1:key_start] in ("?", "&")) \
+            or (flag and value.startswith("-")):
         return False
     opening = text[key_start - 1:key_start]
     q_at = match.start("q")

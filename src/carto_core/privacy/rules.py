@@ -63,9 +63,10 @@ WEAK_STEMS = ("key", "salt", "signature")
 KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 
 # Spaces before the separator up to a column's width: `terraform fmt` and aligned constants
-# line up their `=` (`db_password       = "..."`).
+# line up their `=` (`db_password       = "..."`). A quoted name may close a subscript
+# (`app.config["SECRET_KEY"] = "..."`).
 SEP_SPACES = 40
-_SEP = (r"(?:\\?[\"'])?[ \t]{0,%d}(?P<sep>=>|:=|[:=]|%%3[ad])(?![=:/])[ \t]{0,3}" % SEP_SPACES)
+_SEP = (r"(?:\\?[\"']\]?)?[ \t]{0,%d}(?P<sep>=>|:=|[:=]|%%3[ad])(?![=:/])[ \t]{0,3}" % SEP_SPACES)
 # Not inside a longer run, or right after an escaped newline or tab (`\\n` of JSON text).
 _START = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
 # A token rule matches one run of token characters (no spaces): it runs only when one of its
@@ -89,6 +90,16 @@ def _escaped(word: str) -> str:
     `\\uXXXX` escapes (lower-case hex, as `json.dumps` writes them)."""
     return "".join(re.escape(c) if c.isascii() else f"(?:{c}|\\\\u{ord(c):04x})" for c in word)
 
+
+#: A password told in a script of its own: the word, and what links it to the value ("は",
+#: "是", "είναι", "هي", "היא", "คือ", a colon), the value written in ASCII.
+_TOLD_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "הסיסמה", "סיסמה",
+                      "รหัสผ่าน", "accesskey secret")
+_TOLD_SCRIPT_SEPARATORS = ("は", "是", "为", "為", "는", "은", "είναι", "هي", "היא", "คือ", ":", "：")
+_TOLD_SCRIPT_NEEDLES = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "סיסמה", "รหัสผ่าน",
+                        "accesskey secret", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
+                        "\\u043f\\u0430\\u0440", "\\u03ba\\u03c9", "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
+                        "\\u0e23\\u0e2b\\u0e31\\u0e2a")
 
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # --- key material --------------------------------------------------------------------
@@ -354,6 +365,32 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # A Terraform variable's default under a secret's name: `variable "db_password" { default = "..." }`
     ("secret-assignment", r"variable(?<!\wvariable)[ \t]+\\?\"(?P<name>[\w-]{3,80})\\?\"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*"
                           r"\\?\"(?P<secret>[^\"\\\n]{1,400})\\?\"", ("variable",), {"check": "named_literal"}),
+    # A default behind a secret's variable: `${DB_PASSWORD:pw}` (Spring, shell's `:-`),
+    # `process.env.API_SECRET || 'pw'`, `os.getenv("API_TOKEN", "pw")`, `env::var("X").unwrap_or(...("pw"))`.
+    ("secret-assignment", r"\$\{(?P<name>[A-Za-z_][\w.-]{2,80}):-?(?P<secret>(?![?+=])[^}\s${#]{6,400})\}", ("${",), {"check": "named_literal"}),
+    ("secret-assignment", r"(?:process\.env\.|os\.getenv\(\s*\\?[\"']|os\.environ\.get\(\s*\\?[\"']|env::var\(\s*\\?\")(?P<name>[A-Za-z_]\w{2,80})"
+                          r"(?:\\?[\"']\s*,\s*|\s*(?:\|\||\?\?)\s*|\\?\"\)\.unwrap_or(?:_else)?\([^\"'\n]{0,20})\\?[\"'](?P<secret>[^\"'\n\\]{6,400})\\?[\"']",
+     ("process.env.", "getenv(", "environ.get(", "env::var("), {"check": "named_literal"}),
+    # fish's `set -gx NAME value`
+    ("secret-assignment", r"\bset[ \t]+-[gxUul]{1,4}[ \t]+(?P<name>[A-Za-z_]\w{2,80})[ \t]+\\?[\"']?(?P<secret>[^\s\"';]{6,400})",
+     ("set -",), {"check": "named_literal"}),
+    # `gh secret set NAME --body "..."`, Apache's `RequestHeader set X-Api-Key "..."`, Honeycomb's team key header
+    ("secret-assignment", r"\bgh[ \t]+secret[ \t]+set[ \t]+(?P<name>[\w-]+)\b[^\n|;&]*?(?:--body|-b)[ \t=]+\\?[\"']?(?P<secret>[^\s\"']{8,400})",
+     ("gh secret set",), {"check": "placeholder"}),
+    ("secret-assignment", r"\bRequestHeader[ \t]+(?:set|add|append)[ \t]+(?P<name>[\w-]{3,80})[ \t]+\\?\"(?P<secret>[^\"\n\\]{8,400})\\?\"",
+     ("requestheader",), {"check": "named_literal"}),
+    ("honeycomb-key", r"x-honeycomb-team\\?[\"']?[ \t]*:[ \t]*(?P<secret>[a-z0-9]{16,64})", ("x-honeycomb-team",), {"lower": True}),
+    # Redis: `requirepass` and `masterauth` in redis.conf, and `CONFIG GET requirepass`'s answer
+    ("password", _START + r"(?<!#[ \t])(?:requirepass|masterauth)(?:[ \t]+|\\?\"[ \t]*(?:\r?\n|\\n)?[ \t]*2\)[ \t]*)\\?[\"']?(?P<secret>[^\s\"']{6,400})",
+     ("requirepass", "masterauth"), {"lower": True, "check": "placeholder"}),
+    # Wi-Fi: wpa_supplicant's `psk="..."` (the passphrase)
+    ("password", r"\bpsk[ \t]*=[ \t]*\\?\"(?P<secret>[^\"\n\\]{8,63})\\?\"", ("psk=", "psk ="), {"lower": True, "check": "placeholder"}),
+    # Gradle's signing config: `storePassword "..."`, `keyPassword "..."` (no `=` in Groovy)
+    ("password", r"\b(?:store|key)Password[ \t]+\\?[\"'](?P<secret>[^\"'\n\\]{4,400})\\?[\"']", ("storepassword", "keypassword"),
+     {"check": "placeholder"}),
+    # PowerShell: `ConvertTo-SecureString "..." -AsPlainText`
+    ("password", r"ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?\\?[\"'](?P<secret>[^\"'\n\\]{4,400})\\?[\"'][^\n|;]*?-AsPlainText",
+     ("convertto-securestring",), {"check": "placeholder"}),
     # A .pgpass line: host:port:database:user:password.
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
                  # five fields: a colon in the password is escaped (a line of /etc/shadow has nine)
@@ -364,11 +401,11 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # that looks chosen (a digit or a symbol beside letters): "the password is wrong" is prose.
     # (also as JSON escapes them: a turn's text is redacted in its stored form too)
     ("password", r"\b(?:password|passphrase|passwd|passwort|kennwort|mot de passe|contrase(?:ñ|n|\\u00f1)a|senha|"
-                 r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord|salasana)(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
-                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to):?[ \t]+"
-                 r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+                 r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord(?:et)?|salasana|kata sandi|m(?:ậ|\\u1ead)t kh(?:ẩ|\\u1ea9)u)(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
+                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to|adalah|l(?:à|\\u00e0)):?[ \t]+"
+                 r"(?:[\"'`]|(?:«|\\u00ab)[ \t]?)?(?P<secret>[^\s\"'`«»]{6,200}?)(?:[\"'`]|[ \t]?(?:»|\\u00bb))?(?=[\s,;)]|[.!?](?:\s|$)|$)",
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
-      "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana"),
+      "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana", "kata sandi", "mật khẩu", "m\\u1eadt kh"),
      {"lower": True, "check": "told"}),
     # Turkish puts no verb between the word and the password: "sunucunun şifresi X".
     ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
@@ -390,11 +427,13 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # A password told in a script without spaces between words, or after a colon: "本番DBの
     # パスワードは X です", "服务器 root 密码是 X", "пароль от сервера: X", "비밀번호는 X"
     # (also as JSON escapes them, `\u5bc6\u7801`: a turn's text is redacted in its stored form too)
-    ("password", "(?:" + "|".join(map(_escaped, ("パスワード", "密码", "密碼", "비밀번호", "пароль"))) + ")"
-                 r"(?:(?!\n)[^:：]){0,150}?(?:" + "|".join(map(_escaped, ("は", "是", "为", "為", "는", "은", ":", "："))) + ")[ \t]*"
-                 r"[\"'`]?(?P<secret>[^\s\"'`\\，。；、）]{6,200}?)[\"'`]?(?=[\s,;)\\，。；、）]|[.!?](?:\s|$)|$)",
-     ("パスワード", "密码", "密碼", "비밀번호", "пароль", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc",
-      "\\ube44\\ubc00", "\\u043f\\u0430\\u0440"), {"lower": True, "check": "told_ascii"}),
+    ("password", "(?:" + "|".join(map(_escaped, _TOLD_SCRIPT_WORDS)) + ")"
+                 r"(?:(?!\n)[^:：]){0,150}?(?:" + "|".join(map(_escaped, _TOLD_SCRIPT_SEPARATORS)) + ")[ \t]*"
+                 r"[\"'`«]?[ \t]*(?P<secret>(?:(?![\"'`\\«»])[\x21-\x7e]){6,200})(?=[\\\"'`]|[^\x21-\x7e]|$)",
+     _TOLD_SCRIPT_NEEDLES, {"lower": True, "check": "told_ascii"}),
+    # Hindi puts the verb after the password: "सर्वर का पासवर्ड X है".
+    ("password", _escaped("पासवर्ड") + r"[ \t]+(?P<secret>(?:(?![\"'`\\])[\x21-\x7e]){6,200})[ \t]+" + _escaped("है"),
+     ("पासवर्ड", "\\u092a\\u093e\\u0938"), {"lower": True, "check": "told_ascii"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
     # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
     ("password", r"\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*[nN]?)\\?(?P<q>['\"])(?P<secret>[^'\"\n\\]{1,400})\\?(?P=q)",
