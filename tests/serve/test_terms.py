@@ -88,3 +88,22 @@ def test_a_suggestion_is_the_word_people_write_not_the_stem(client, home):
     assert term["word"] == "reconciling" and term["term"] != "reconciling"
     co = client.get("/api/terms/co", params={"term": "quokkas", "limit": 20}).json()
     assert {"feed", "count"} <= {t["word"] for t in co["co_terms"]}
+
+
+def test_a_stem_that_does_not_start_as_its_word_still_finds_the_word(app, home):
+    """The english analyzer's "whi" is "why", "tri" is "tries", "uber" is "Über": the word is
+    found by what it folds to, whatever its first letters; a compound's word stays its whole
+    term's ("HTTPServer" is no word for "server")."""
+    from carto_core.search.surface import surface_words
+
+    now = format_timestamp(utcnow())
+    append_rows(home.log("changelog"), [
+        {"event_id": f"evt-whi{i}", "timestamp": now, "type": "tool_bash", "summary": text,
+         "project": "zoo", "session_id": "s-zoo", "provider": "claude"}
+        for i, text in enumerate(["Ran: why tries HTTPServer", "Ran: why Über flies"])])
+    engine = app.state.carto.engines.search_engine()
+    engine.refresh()
+    index = engine.index
+    said = surface_words(index, index.analyzer, ["whi", "tri", "uber", "fli", "httpserver", "server"])
+    assert said == {"whi": "why", "tri": "tries", "uber": "Über", "fli": "flies",
+                    "httpserver": "HTTPServer", "server": "server"}

@@ -29,6 +29,17 @@ def _kind(home, query: str, forced: str | None) -> tuple[str, str]:
     return forced or query_kind(query), query
 
 
+def _add_words(engine, co_terms: list[dict]) -> None:
+    """Each co-term's `word`, as the explorer's `/api/terms/co` gives it: an index term is a stem
+    ("decim", "modifi"), and a person reads, and types into a search, the word ("decimal")."""
+    from carto_core.search.surface import surface_words
+
+    index = engine.index
+    said = surface_words(index, index.analyzer or engine.analyzer, [t["term"] for t in co_terms])
+    for entry in co_terms:
+        entry["word"] = said[entry["term"]]
+
+
 @click.command(epilog="""\b
 Examples:
   carto related rounding                  terms and sessions that occur with a word
@@ -56,10 +67,12 @@ def related(query, kind, limit, as_json) -> None:
 
     home = current_home()
     kind, query = _kind(home, query.strip(), kind)
+    engine = SearchEngine(home)
     try:
-        document = find(SearchEngine(home), query, kind=kind, limit=limit)
+        document = find(engine, query, kind=kind, limit=limit)
     except RelatedError as exc:
         usage_error(str(exc))
+    _add_words(engine, document["co_terms"])
     if as_json:
         emit_json(document)
     else:
@@ -70,7 +83,7 @@ def related(query, kind, limit, as_json) -> None:
         if document["co_terms"]:
             click.echo("terms")
             for entry in document["co_terms"]:
-                click.echo(f"  {entry['score']:>9.2f}  {entry['term']:24} together {entry['together']:>4} · df {entry['df']}")
+                click.echo(f"  {entry['score']:>9.2f}  {entry['word']:24} together {entry['together']:>4} · df {entry['df']}")
         if document["sessions"]:
             click.echo("sessions")
             for entry in document["sessions"]:

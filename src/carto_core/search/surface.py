@@ -1,7 +1,7 @@
 """An index term as people write it: the word of the newest documents holding the term that the
 analyzer turns into it. A stemming analyzer's terms are not words ("discountcod", "claud",
-"decim"); a person picking a suggestion wants the word ("discountCode", "Claude", "decimal"),
-which folds to the same term, so a search for it finds the same documents."""
+"decim", "whi"); a person picking a suggestion wants the word ("discountCode", "Claude",
+"decimal", "why"), which folds to the same term, so a search for it finds the same documents."""
 
 from __future__ import annotations
 
@@ -18,19 +18,25 @@ PER_TERM = 3
 
 def surface_words(index, analyzer, terms: list[str], per_term: int = PER_TERM) -> dict[str, str]:
     """`{term: word}`: for each term, the commonest word (as typed) of its `per_term` newest
-    documents whose analysed terms include it; the term itself when none does. The documents
-    of every term are read back in one pass."""
+    documents that folds to the term as a whole; the term itself when none does. A word folds to
+    its analyzer's first term of it (a compound's whole comes before its parts: "HTTPServer" is
+    the word of "httpserver", not of "http"). The documents of every term are read back in one
+    pass, and each distinct word of them is analysed once."""
     docs_of = {term: [int(d) for d in index.own_docs(term)[-per_term:]] for term in terms}
     wanted = sorted({d for docs in docs_of.values() for d in docs})
     rows = dict(zip(wanted, index.rows(wanted))) if wanted else {}
+    # A word is matched by what it folds to, not by its letters: a stem need not start as its
+    # word does ("why" is "whi", "Über" is "uber")
+    folds: dict[str, str] = {}
     out: dict[str, str] = {}
     for term, docs in docs_of.items():
         seen: Counter = Counter()
-        head = term[:3]
         for doc in docs:
             for word in _WORD.findall(row_text(rows[doc] or {})):
-                # a stem keeps its word's first letters: only those words are analysed
-                if word[:3].casefold() == head and term in analyzer.terms(word):
+                if word not in folds:
+                    folded = analyzer.terms(word)
+                    folds[word] = folded[0] if folded else ""
+                if folds[word] == term:
                     seen[word] += 1
         out[term] = seen.most_common(1)[0][0] if seen else term
     return out
