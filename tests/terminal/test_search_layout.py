@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from .pty_run import env_for, in_pty, piped, plain
 
 QUERY = "discount codes"
@@ -277,3 +279,30 @@ def test_the_header_groups_the_thousands_as_every_other_count_does():
 
     page = SimpleNamespace(results=[1, 2], total=1196, query="zotuje")
     assert header(page, None, 100) == '2 of 1,196 results for "zotuje"'
+
+
+@pytest.mark.parametrize("columns", [20, 24, 30])
+def test_the_header_fits_a_narrow_terminal(sample_home, columns):
+    """At 20 columns the header read '3 of 11 results for "cart"' (26): the query always kept
+    20 columns. It is cut to what fits, and left out where not a letter of it does."""
+    for args in (["search", "cart", "--no-semantic"], ["search", "cart", "--no-semantic", "-n", "3"]):
+        code, out = in_pty(args, env_for(), columns=columns)
+        head = plain(out).splitlines()[0]
+        assert code == 0 and len(head) <= columns, head
+        assert re.fullmatch(r'(3 of \d+ results|\d+ results)( for "(cart|c…|ca…|car…)")?', head), head
+
+
+def test_the_header_cuts_the_query_then_leaves_it_out_then_the_project():
+    from types import SimpleNamespace
+
+    from carto_core.cli.search_text import header
+    from carto_core.util.terminal import cells
+
+    page = SimpleNamespace(results=[1, 2, 3], total=11, query="cart")
+    assert header(page, None, 26) == '3 of 11 results for "cart"'
+    assert header(page, None, 24) == '3 of 11 results for "c…"'
+    assert header(page, None, 20) == "3 of 11 results"
+    assert header(page, "webshop", 30) == "3 of 11 results in webshop"
+    assert header(page, "webshop", 20) == "3 of 11 results"
+    wide = SimpleNamespace(results=[1], total=1, query="割引コードの丸め")  # two columns a character
+    assert header(wide, None, 24) == '1 result for "割引コー…"' and cells(header(wide, None, 24)) <= 24

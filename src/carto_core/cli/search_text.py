@@ -110,17 +110,21 @@ def marks(hit, who: dict | None) -> list[str]:
 
 def header(result, project: str | None, width: int | None = None) -> str:
     """One line, within `width`: a pasted traceback or a long query is folded onto one line and
-    cut with an ellipsis (the JSON's `query` keeps it whole)."""
+    cut with an ellipsis (the JSON's `query` keeps it whole). The count comes first and the
+    project stays; the query gives way, and where not even a letter of it and its ellipsis fit
+    (a 20-column pane: `3 of 11 results`), it is left out, then the project."""
     shown, total = len(result.results), max(result.total, len(result.results))
     count = ("no results" if not shown else f"{shown:,} result{'s' * (shown != 1)}" if shown == total
              else f"{shown:,} of {total:,} results")
     where = f" in {project}" if project else ""
     query = " ".join(str(result.query).split())
-    if width is not None:
-        room = max(20, width - len(count) - len(' for ""') - len(where))
-        if len(query) > room:
-            query = query[:room - 1].rstrip() + "…"
-    return f'{count} for "{query}"{where}'
+    line = f'{count} for "{query}"{where}'
+    if width is None or cells(line) <= width:
+        return line
+    room = width - cells(count) - len(' for ""') - cells(where)
+    if room >= 2:
+        return f'{count} for "{clip(query, room)}"{where}'
+    return clip(count + where if cells(count + where) <= width else count, width)
 
 
 def facet_lines(result) -> list[str]:
