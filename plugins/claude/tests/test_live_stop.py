@@ -148,6 +148,52 @@ def test_the_final_answer_is_kept_when_the_transcript_cannot_be_read(tmp_path, w
     assert not [p for p in home.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
 
 
+@pytest.mark.parametrize("held", ["empty", "no_prompt_yet", "unreadable_lines"])
+def test_the_final_answer_is_kept_when_the_transcript_holds_no_turn_yet(tmp_path, held):
+    """The transcript is there but holds no turn to give the answer to (empty, only a line
+    before the first prompt, only lines that are not JSON): the answer is the row a missing
+    transcript leaves, with the same id; once the file holds the turn, that turn has it and no
+    further answer row is written."""
+    answer = "the capybara migration is applied"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.path.write_text({
+        "empty": "",
+        "no_prompt_yet": json.dumps({"type": "summary", "summary": "older work", "leafUuid": "x"}) + "\n",
+        "unreadable_lines": '{"type": "user", "mess\nnot json at all\n',
+    }[held])
+    missing = tmp_path / "missing"
+    stop(missing, tmp_path / "gone" / f"{SID}.jsonl", last_assistant_message=answer)
+    (gone,) = turn_rows(missing)
+
+    home = tmp_path / "home"
+    stop(home, t.path, last_assistant_message=answer)
+    stop(home, t.path, last_assistant_message=answer)  # Stop again: the same event
+    rows = turn_rows(home)
+    assert [r["event_id"] for r in rows] == [gone["event_id"]] * 2
+    assert (rows[0]["summary"], rows[0]["answer_only"], rows[0]["transcript_path"]) == (
+        answer, True, str(t.path))
+    assert [h["event_id"] for h in search(home, "capybara")] == [gone["event_id"]]
+
+    t.add("user", "apply the migration")  # the turn is written: it keeps the answer itself
+    stop(home, t.path, last_assistant_message=answer)
+    new = turn_rows(home)[2:]
+    assert [(r["event_id"], r.get("answer_only")) for r in new] == [(f"turn-{SID}-1", None)]
+    assert new[0]["summary"] == f"apply the migration {answer}"
+
+
+def test_a_transcript_that_holds_the_answer_gets_no_answer_row(tmp_path):
+    """The answer is in the turn the read gives, on the first Stop and on one fired again for
+    the same turn: never a second row of its own."""
+    home = tmp_path / "home"
+    t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")
+    t.add("user", "count the herons")
+    t.add("assistant", "there are seven herons")
+    for _ in range(2):
+        stop(home, t.path, last_assistant_message="there are seven herons")
+    assert [r["event_id"] for r in turn_rows(home)] == [f"turn-{SID}-1"]
+    assert hook_log(home) == []
+
+
 def test_a_long_turn_keeps_its_final_answer_within_the_body_limit(tmp_path):
     home = tmp_path / "home"
     t = Transcript(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl")

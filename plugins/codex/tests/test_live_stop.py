@@ -11,8 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
-from _codex_rollouts import assistant_item, meta, user_event  # noqa: E402
+from _codex_rollouts import assistant_item, meta, turn_complete, user_event  # noqa: E402
 
 CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 SID = "dddddddd-0000-4000-8000-0000000000aa"
@@ -23,7 +25,7 @@ def run(home: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProce
     return subprocess.run([*CARTO, *args], input=stdin, capture_output=True, env=env, timeout=60)
 
 
-def stop(home: Path, rollout: Path, **extra) -> None:
+def stop(home: Path, rollout: Path | str, **extra) -> None:
     payload = {"session_id": SID, "transcript_path": str(rollout), "cwd": "/w/proj",
                "hook_event_name": "Stop", "model": "gpt-5", "turn_id": "t1", **extra}
     done = run(home, "hook", "codex", "Stop", stdin=json.dumps(payload).encode())
@@ -80,3 +82,60 @@ def test_the_final_answer_is_kept_when_the_rollout_cannot_be_read(tmp_path, monk
     assert not [p for p in home.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
     milestones = (home / "session-milestones.jsonl").read_text().splitlines()
     assert [json.loads(m)["milestone"] for m in milestones] == ["turn_stop", "turn_stop"]
+
+
+def turn_rows(home: Path) -> list[dict]:
+    path = home / "turns.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+@pytest.mark.parametrize("held", ["empty", "empty_not_named_as_a_rollout", "meta_only", "unreadable_lines"])
+def test_the_final_answer_is_kept_when_the_rollout_holds_no_turn_yet(tmp_path, monkeypatch, held):
+    """A rollout that is there but holds no turn to give the answer to (empty, even under a
+    name without the session id; only its session_meta; only lines that are not JSON): the
+    answer is the row a missing rollout leaves, with the same id; once the rollout holds the
+    turn, that turn has it and no further answer row is written."""
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    answer = "the pangolin release is tagged"
+    folder = tmp_path / "sessions" / "2026" / "12" / "01"
+    folder.mkdir(parents=True)
+    rollout = folder / ("t.jsonl" if held == "empty_not_named_as_a_rollout"
+                        else f"rollout-2026-12-01T10-00-00-{SID}.jsonl")
+    rollout.write_text({"meta_only": meta(SID, "/w/proj", now()) + "\n",
+                        "unreadable_lines": '{"type": "event_msg", "pay\nnot json\n'}.get(held, ""))
+    missing = tmp_path / "missing"
+    stop(missing, folder / f"rollout-2026-12-01T09-00-00-{SID}.jsonl", last_assistant_message=answer)
+    (gone,) = turn_rows(missing)
+
+    home = tmp_path / "home"
+    stop(home, rollout, last_assistant_message=answer)
+    stop(home, rollout, last_assistant_message=answer)  # Stop again: the same event
+    rows = turn_rows(home)
+    assert [r["event_id"] for r in rows] == [gone["event_id"]] * 2
+    assert (rows[0]["summary"], rows[0]["answer_only"], rows[0]["transcript_path"]) == (
+        answer, True, str(rollout))
+    assert [h["event_id"] for h in search(home, "pangolin")] == [gone["event_id"]]
+
+    if held in ("empty", "meta_only"):  # the turn is written: it keeps the answer itself
+        with open(rollout, "a") as handle:
+            handle.write("".join(line + "\n" for line in (
+                *([meta(SID, "/w/proj", now())] if held == "empty" else []),
+                user_event("tag the release", now()))))
+        stop(home, rollout, last_assistant_message=answer)
+        new = turn_rows(home)[2:]
+        assert [(r["event_id"], r.get("answer_only")) for r in new] == [(f"turn-codex-{SID}-1", None)]
+        assert new[0]["summary"].endswith(answer)
+
+
+def test_a_rollout_that_holds_the_answer_gets_no_answer_row(tmp_path):
+    """The answer is in the turn the read gives; a Stop fired again once that turn is closed
+    (the read finds no new turn) does not take it for a rollout without one."""
+    home = tmp_path / "home"
+    rollout = tmp_path / "sessions" / f"rollout-2026-12-01T10-00-00-{SID}.jsonl"
+    rollout.parent.mkdir(parents=True)
+    rollout.write_text("".join(line + "\n" for line in (
+        meta(SID, "/w/proj", now()), user_event("count the herons", now()),
+        assistant_item("there are seven herons", now()), turn_complete(now()))))
+    for _ in range(2):
+        stop(home, rollout, last_assistant_message="there are seven herons")
+    assert [r["event_id"] for r in turn_rows(home)] == [f"turn-codex-{SID}-1"]

@@ -23,7 +23,8 @@ State, under `<home>/.carto/live/`:
   waits up to `LOCK_WAIT_SECONDS`, then hands the read to the detached child.
 
 Bad input never fails the hook: a transcript path that is missing, unreadable, a FIFO, a device
-or another user's file costs one hook.log line and writes nothing.
+or another user's file costs one hook.log line and writes nothing but, at Stop, the payload's
+final answer (`answer_row`), which a transcript with no turn yet leaves too.
 
 A provider's reader is named `"module:function"` (so that the detached child can load it):
 `read(path, handle, checkpoint, *, answer, now) -> result` with `rows`, `checkpoint`,
@@ -230,9 +231,11 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
            now: float | None = None) -> dict:
     """Read `job`'s transcript from its checkpoint and append its new or grown turns.
 
-    Returns `{outcome, rows, open, problem?}`: outcome `written` (rows may be 0: nothing
-    changed), `refused` (bad path: `problem` says why) or `handed_off` (too much to read here,
-    or the lock stayed busy: a detached child does it, the payload's answer passed along)."""
+    Returns `{outcome, rows, open, problem?, answer_unplaced?}`: outcome `written` (rows may
+    be 0: nothing changed; `answer_unplaced` when the transcript holds no turn to keep
+    `job.answer`), `refused` (bad path: `problem` says why), `unread` (the reader failed:
+    `problem`; nothing written) or `handed_off` (too much to read here, or the lock stayed busy:
+    a detached child does it, the payload's answer passed along)."""
     try:
         handle, info = open_own_transcript(job.path)
     except OSError as exc:
@@ -249,7 +252,11 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 offset = 0
             if limit is not None and info.st_size - offset > limit:
                 return _hand_off(home, job, f"{info.st_size - offset} bytes to read since the checkpoint")
-            read = _load_reader(job.reader)(job.path, handle, checkpoint, answer=job.answer, now=now)
+            try:
+                read = _load_reader(job.reader)(job.path, handle, checkpoint, answer=job.answer, now=now)
+            except Exception as exc:  # nothing is written yet: the hook may still keep the answer
+                return {"outcome": "unread", "rows": 0, "open": 0,
+                        "problem": f"live ingest of {job.path} failed: {type(exc).__name__}: {exc}"}
             written = dict(state.get("written", {})) if state else {}
             lines: list[bytes] = []
             from carto_core.capture.context import kept_rows
@@ -269,6 +276,8 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 append_lines(home.log("turns"), lines)
             save_state(home, job.source, job.key, read.checkpoint, read.rows, written)
     result = {"outcome": "written", "rows": len(lines), "open": read.open_rows}
+    if read.answer_unplaced:
+        result["answer_unplaced"] = True
     if read.messages:
         result["notes"] = list(read.messages)
     return result
@@ -307,10 +316,10 @@ def _hand_off(home, job: Job, why: str) -> dict:
 
 def answer_row(ctx, path: str, answer: str) -> dict | None:
     """The Stop payload's final answer as a turns row of its own, for a transcript that cannot
-    be read (deleted, not yet written, on another machine): the answer is the one part of the
-    turn the hook still holds. Its id is stable per session and answer, so a Stop fired again
-    folds into the same event; no `turn_idx` (which turn it ends is in the transcript) and
-    `answer_only: true`."""
+    be read (deleted, not yet written, on another machine) or holds no turn yet (empty, lines
+    it cannot read, no prompt of the thread): the answer is the one part of the turn the hook
+    still holds. Its id is stable per session and answer, so a Stop fired again folds into the
+    same event; no `turn_idx` (which turn it ends is in the transcript) and `answer_only: true`."""
     if not ctx.session or not answer.strip():
         return None
     from carto_core.capture.shell import flatten
@@ -330,8 +339,8 @@ def answer_row(ctx, path: str, answer: str) -> dict | None:
 def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: str,
                        answer: str = "", keep_answer: bool = False) -> None:
     """A hook's live ingest of `path`: problems go to `out.problems` (hook.log), never raise.
-    With `keep_answer` (Stop), a transcript that cannot be read still leaves `answer`, as
-    `answer_row`."""
+    With `keep_answer` (Stop), a transcript that cannot be read, or holds no turn yet (empty,
+    no prompt, only lines the reader cannot read), still leaves `answer`, as `answer_row`."""
     if not enabled():
         return
     if answer:
@@ -347,12 +356,15 @@ def capture_transcript(ctx, out, *, source: str, key: str, path: str, reader: st
     else:
         try:
             result = ingest(ctx.home, Job(source, key, path, reader, answer), limit=max_bytes())
-        except Exception as exc:  # a reader bug must not fail the hook; the backfill re-reads it
+        except Exception as exc:  # past the read (writing) must not fail the hook; the backfill re-reads
             out.problems.append(f"live ingest of {path} failed: {type(exc).__name__}: {exc}")
             return
         if result.get("problem"):
             out.problems.append(result["problem"])
-    if keep_answer and answer and result.get("outcome") == "refused":
+    # Only when no turn read holds the answer (a transcript that holds it never gets a second
+    # row for it): the file cannot be opened, the reader failed, or it has no turn yet.
+    if keep_answer and answer and (result.get("outcome") in ("refused", "unread")
+                                   or result.get("answer_unplaced")):
         row = answer_row(ctx, path, answer)
         if row is not None:
             out.add("turns", row)

@@ -10,7 +10,8 @@ from collections import Counter
 class TurnRead:
     """Rows (`turns.jsonl` rows), the checkpoint to resume from, and what was counted."""
 
-    __slots__ = ("rows", "checkpoint", "units", "skipped", "messages", "open_rows", "open_until")
+    __slots__ = ("rows", "checkpoint", "units", "skipped", "messages", "open_rows", "open_until",
+                 "answer_unplaced")
 
     def __init__(self):
         self.rows: list[dict] = []
@@ -22,3 +23,7 @@ class TurnRead:
         #: more is written (epoch seconds).
         self.open_rows = 0
         self.open_until: float | None = None
+        #: The read was given a Stop answer and the transcript holds no turn of its thread to
+        #: keep it, neither read now nor before (empty, no prompt yet, only lines it cannot
+        #: read): the hook keeps the answer as a row of its own (`live.answer_row`).
+        self.answer_unplaced = False

@@ -17,7 +17,7 @@ of `carto_core.capture` (reference/cartographer.md 1.4-1.8):
 | UserPromptSubmit (installed by `carto install claude --recall`) | no row (prompts come from history.jsonl); prints prompt-time recall as `additionalContext` (`carto_core.recall.prompt`) |
 | PreCompact | milestone `compaction_<trigger>` |
 | PostCompact | changelog `derived_compaction_summary` |
-| Stop | the live transcript's new and grown turns (`carto_core.capture.live`; the open one marked `"open": true`, the payload's `last_assistant_message` kept as its answer; a transcript that cannot be read leaves that answer as a turn row of its own, `answer_only: true`); starts the semantic keep-up |
+| Stop | the live transcript's new and grown turns (`carto_core.capture.live`; the open one marked `"open": true`, the payload's `last_assistant_message` kept as its answer; a transcript that cannot be read or holds no turn yet leaves that answer as a turn row of its own, `answer_only: true`); starts the semantic keep-up |
 | SubagentStop | milestone `agent_<type>` for Explore, Plan, general-purpose; the subagent's transcript (`agent_transcript_path`) as Stop |
 | SessionEnd | milestone `session_end_<reason>` (dropped when the transcript is gone and the session has no events); the transcript's last turns; starts the semantic keep-up |
 | anything else | nothing |
@@ -112,9 +112,9 @@ def _live_transcript(ctx: Context, out: Outcome, path: str, *, answer: str = "",
                      keep_up: bool = True, subagents: bool = False, keep_answer: bool = False) -> None:
     """Stop, SubagentStop, SessionEnd: the transcript's new and grown turns, written now; with
     `subagents`, those of its subagents' transcripts written since they were last read; with
-    `keep_answer`, `answer` even when the transcript cannot be read. (Not for SubagentStop:
-    Claude Code can fire it before the subagent's file exists, and the next Stop reads the
-    answer from that file.)"""
+    `keep_answer`, `answer` even when the transcript cannot be read or holds no turn yet. (Not
+    for SubagentStop: Claude Code can fire it before the subagent's file exists, and the next
+    Stop reads the answer from that file.)"""
     from carto_core.api import capture_transcript
 
     from carto_claude.live import READER, SOURCE, stream_key

@@ -439,6 +439,9 @@ class TranscriptReader:
         }
         if answer and answer_offset is not None and answer_offset >= rewind:
             checkpoint_out["answer"] = {"offset": answer_offset, "text": answer[: self.body_max]}
+        # The thread's last turn is always read again (the checkpoint is its start) and takes
+        # the answer: only a thread with no turn at all, now or before, leaves it out.
+        result.answer_unplaced = bool(self.last_answer) and default_thread not in next_idx
         result.checkpoint = checkpoint_out
         return result
 

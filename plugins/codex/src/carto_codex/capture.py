@@ -11,7 +11,7 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PostToolUse apply_patch | one `tool_file_edit` row `Modified: a,b` (paths from the patch headers) |
 | PostToolUse WebFetch/WebSearch, `mcp__*fetch*`/`open`/`search` | research rows, as Claude |
 | PreToolUse apply_patch (and file tools) | no row; prints the edit-collision note for the first patched file a peer touched |
-| Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer; a rollout that cannot be read, null and not found by session id, leaves that answer as a turn row of its own, `answer_only: true`); starts the semantic keep-up |
+| Stop | milestone `turn_stop` ("Codex turn completed"); the live rollout's new and grown turns (`carto_core.capture.live`, the payload's `last_assistant_message` kept as the answer; a rollout that cannot be read, null and not found by session id, or that has had no turn yet, leaves that answer as a turn row of its own, `answer_only: true`); starts the semantic keep-up |
 | PreCompact / PostCompact | as Claude |
 | SubagentStop | milestone `agent_<role>` for every subagent (each is one a `spawn_agent` call started; role `default` unless the call named one), Claude's only for Explore, Plan, general-purpose; one event per subagent (`agent_id`), though Codex fires it after each of its turns |
 | SessionStart | milestone `session_start_resume` when the source is a restart (0.169 sends `resume` for `codex exec resume`), as Claude's; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
@@ -122,7 +122,7 @@ def handle(event_name: str, payload: dict, home) -> Outcome:
 def _live_rollout(ctx: Context, out: Outcome, path: str, *, answer: str = "",
                   keep_answer: bool = False) -> None:
     """Stop: the rollout's new and grown turns, written now (with `keep_answer`, `answer` even
-    when the rollout cannot be read); then the semantic keep-up."""
+    when the rollout cannot be read or has had no turn yet); then the semantic keep-up."""
     from carto_core.api import capture_transcript, start_keep_up
 
     from carto_codex.live import READER, SOURCE, stream_key

@@ -623,6 +623,9 @@ def _read_rollout(path, checkpoint, settle_seconds, body_max, now, loads, parent
     kept = checkpoint.get("answer") if checkpoint and isinstance(checkpoint.get("answer"), dict) else None
     if answer and result.turns:
         kept = {"offset": result.turns[-1].offset, "text": answer[:body_max]}
+    # A closed turn is not read again: an answer with no turn now is unplaced only when the
+    # rollout has had no turn at all (else it may end a turn read before).
+    out.answer_unplaced = bool(answer) and not result.turns and state.next_idx == 1
     for position, turn in enumerate(result.turns):
         if kept and turn.offset == kept.get("offset"):
             turn.answer = str(kept.get("text") or "")
