@@ -366,11 +366,13 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("secret-assignment", r"variable(?<!\wvariable)[ \t]+\\?\"(?P<name>[\w-]{3,80})\\?\"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*"
                           r"\\?\"(?P<secret>[^\"\\\n]{1,400})\\?\"", ("variable",), {"check": "named_literal"}),
     # A default behind a secret's variable: `${DB_PASSWORD:pw}` (Spring, shell's `:-`),
-    # `process.env.API_SECRET || 'pw'`, `os.getenv("API_TOKEN", "pw")`, `env::var("X").unwrap_or(...("pw"))`.
+    # `process.env.API_SECRET || 'pw'`, `env::var("X").unwrap_or(...("pw"))` (`os.getenv("API_TOKEN", "pw")`
+    # is the named literal's, below).
     ("secret-assignment", r"\$\{(?P<name>[A-Za-z_][\w.-]{2,80}):-?(?P<secret>(?![?+=])[^}\s${#]{6,400})\}", ("${",), {"check": "named_literal"}),
-    ("secret-assignment", r"(?:process\.env\.|os\.getenv\(\s*\\?[\"']|os\.environ\.get\(\s*\\?[\"']|env::var\(\s*\\?\")(?P<name>[A-Za-z_]\w{2,80})"
-                          r"(?:\\?[\"']\s*,\s*|\s*(?:\|\||\?\?)\s*|\\?\"\)\.unwrap_or(?:_else)?\([^\"'\n]{0,20})\\?[\"'](?P<secret>[^\"'\n\\]{6,400})\\?[\"']",
-     ("process.env.", "getenv(", "environ.get(", "env::var("), {"check": "named_literal"}),
+    *(("secret-assignment", opening + r"(?P<name>[A-Za-z_]\w{2,80})" + between + r"\\?[\"'](?P<secret>[^\"'\n\\]{6,400})\\?[\"']",
+        (needle,), {"check": "named_literal"}) for opening, between, needle in (
+        (r"process\.env\.", r"\s*(?:\|\||\?\?)\s*", "process.env."),
+        (r"env::var\(\s*\\?\"", r"\\?\"\)\.unwrap_or(?:_else)?\([^\"'\n]{0,20}", "env::var("))),
     # fish's `set -gx NAME value`
     ("secret-assignment", r"\bset[ \t]+-[gxUul]{1,4}[ \t]+(?P<name>[A-Za-z_]\w{2,80})[ \t]+\\?[\"']?(?P<secret>[^\s\"';]{6,400})",
      ("set -",), {"check": "named_literal"}),
@@ -485,7 +487,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # judged whole, as the value the code builds, when the name before it is a secret's. The
     # pattern starts at the `=` or the type's `:` (a literal the regex engine scans for fast).
     ("secret-assignment", r"=[ \t]*\(?(?P<secret>(?:\s|\\n)*" + _LITERAL + r"(?:(?:\s|\\n)*\+?(?:\s|\\n)*" + _LITERAL + r"){1,7})",
-     ("\" +", "' +", "\"+", "'+", "\"\n", "'\n", "\\n", "= (", "=("), {"check": "joined_literal"}),
+     ("=",), {"check": "joined_literal"}),
     ("secret-assignment", r":[ \t]*&?(?:'static[ \t]+)?(?:str|string)[ \t]*=[ \t]*(?P<secret>" + _LITERAL + r")(?![ \t]*\+)",
      (": &str", ": &'static", ": str", ": string"), {"lower": True, "check": "joined_literal"}),
     # Android's `buildConfigField("String", "API_KEY", "\"...\"")`: the name, then the value in escaped quotes.
