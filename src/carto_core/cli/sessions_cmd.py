@@ -33,7 +33,9 @@ Examples:
   carto session 5a1e                      one session by a unique id prefix
 
 Columns: id (first 8), project, provider, start and end (UTC), events, turns, commits,
-edits, whether it has a wrapup. Exit codes: 0 ok, 2 bad option, 3 no session matched.""")
+edits, whether it has a wrapup; a narrower terminal gives up wrapup, edits, turns and commits,
+then shows how long ago each ended for start and end (docs/cli.md). Exit codes: 0 ok, 2 bad
+option, 3 no session matched.""")
 @click.option("--since", default=None, help="Only sessions active since WHEN (2h, 7d, yesterday, 2026-09-01).")
 @click.option("--project", default=None, help="Project (case-insensitive substring; a|b for either).")
 @click.option("--provider", default=None, help="claude, codex, hermes, git, ...")
@@ -70,19 +72,12 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
+        from carto_core.cli.sessions_text import session_table
+        from carto_core.util.terminal import fitted_width
+
         rows = document["sessions"]
-        # Projects whole (a name is pasted into --project), the column as wide as the longest.
-        wide = max([len("project")] + [len(s["project"] or "-") for s in rows])
-        if rows:
-            click.echo(f"{'id':8}  {'project':{wide}} {'provider':8} {'start':20} {'end':20} "
-                       f"{'events':>6} {'turns':>5} {'commits':>7} {'edits':>5}  wrapup"
-                       + ("  by" if team else ""))
-        for s in rows:
-            by = f"  {s.get('author') or '?'} on {s['machine']}" if team and s.get("machine") else ""
-            click.echo(f"{s['session_id'][:8]:8}  {s['project'] or '-':{wide}} "
-                       f"{(s['provider'] or '?')[:8]:8} {s['started'] or '-':20} {s['ended'] or '-':20} "
-                       f"{s['events']:>6} {s['turns']:>5} {s['commits']:>7} {s['edits']:>5}  "
-                       f"{'yes' if s['wrapup'] else '-':6}{by}".rstrip())
+        for line in session_table(rows, fitted_width(), team=team):
+            click.echo(line)
         if document["total"] > len(rows):
             click.echo(f"({document['total'] - len(rows)} more: --limit)")
         if team:

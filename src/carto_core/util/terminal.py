@@ -128,3 +128,16 @@ def clip(text: str, room: int) -> str:
     while text and cells(text) > room - 1:
         text = text[:-1]
     return text.rstrip(" …") + "…"
+
+
+def fitted_width(stream=None) -> int | None:
+    """`width()` when there is a terminal to fit (`COLUMNS` set, or the stream a terminal); None
+    for a pipe or a file, which a program reads whole: a table cut to a guessed 100 columns
+    would lose what `awk` or `grep` looked for."""
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("COLUMNS", "").isdigit():
+        return width(stream)
+    try:
+        return width(stream) if stream.isatty() else None
+    except (AttributeError, ValueError):
+        return None

@@ -1,0 +1,85 @@
+"""`carto sessions` as a table for a person, within the terminal's width.
+
+The whole table is about 110 columns; a row wider than the terminal would wrap, its numbers
+under the next session's id. The table keeps the session id whole and first (it is pasted into
+`carto session`) and, until it fits, gives up the columns that say least in this order: wrapup,
+edits, turns, commits; start and end become one age of the last activity (`20m ago`, as `carto
+search` says it); provider, events, that age. What is left is cut at the width with an
+ellipsis, never wrapped. A pipe or a file (no terminal, no `COLUMNS`) gets the whole table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from carto_core.util.terminal import ago, cells, clip
+
+#: Columns given up one at a time, the first first, until the table fits.
+GIVE_UP = ("wrapup", "edits", "turns", "commits", "span", "provider", "events", "last")
+
+
+def _age(ended, now: datetime) -> str:
+    from carto_core.util.timeparse import parse_timestamp
+
+    moment = parse_timestamp(ended)
+    return ago((now - moment).total_seconds()) if moment else "-"
+
+
+def _columns(rows: list[dict], now: datetime) -> list[tuple[str, str, str, list[str]]]:
+    """(name, header, alignment, cells) of every column, in their order on the line."""
+    wide = max([len("project")] + [len(s["project"] or "-") for s in rows])
+    cols = [
+        ("id", "id".ljust(8), "<", [s["session_id"][:8] for s in rows]),
+        # Projects whole (a name is pasted into --project), the column as wide as the longest
+        ("project", "project".ljust(wide), "<", [s["project"] or "-" for s in rows]),
+        ("provider", "provider", "<", [(s["provider"] or "?")[:8] for s in rows]),
+        ("span", "start", "<", [s["started"] or "-" for s in rows]),
+        ("span", "end", "<", [s["ended"] or "-" for s in rows]),
+        ("last", "last", ">", [_age(s["ended"], now) for s in rows]),
+        ("events", "events", ">", [str(s["events"]) for s in rows]),
+        ("turns", "turns", ">", [str(s["turns"]) for s in rows]),
+        ("commits", "commits", ">", [str(s["commits"]) for s in rows]),
+        ("edits", "edits", ">", [str(s["edits"]) for s in rows]),
+        ("wrapup", " wrapup", "<", [" yes" if s["wrapup"] else " -" for s in rows]),
+    ]
+    return cols
+
+
+def _lines(cols, rows: list[dict], by: list[str]) -> list[str]:
+    out = []
+    for i in range(-1, len(rows)):
+        parts = []
+        for name, head, align, values in cols:
+            size = max(len(head), *(len(v) for v in values))
+            text = head if i < 0 else values[i]
+            parts.append(text.ljust(size) if align == "<" else text.rjust(size))
+        # two spaces after the id: it reads as the row's name
+        line = parts[0] + "  " + " ".join(parts[1:])
+        if by:
+            line += "  by" if i < 0 else by[i]
+        out.append(line.rstrip())
+    return out
+
+
+def session_table(rows: list[dict], width: int | None, *, team: bool = False,
+                  now: datetime | None = None) -> list[str]:
+    """The header and one line per session, each within `width` columns (None: the whole table,
+    as a pipe gets it). `team` adds who and where (`  author on machine`)."""
+    if not rows:
+        return []
+    now = now or datetime.now(timezone.utc)
+    by = [f"  {s.get('author') or '?'} on {s['machine']}" if s.get("machine") else "" for s in rows] if team else []
+    every = _columns(rows, now)
+    dropped: set[str] = {"last"}  # the age stands in for start and end only when they go
+    lines = _lines([c for c in every if c[0] not in dropped], rows, by)
+    for name in GIVE_UP:
+        if width is None or max(map(cells, lines)) <= width:
+            break
+        dropped.add(name)
+        if name == "span":
+            dropped.discard("last")
+        lines = _lines([c for c in every if c[0] not in dropped], rows, by)
+    if width is None:
+        return lines
+    # the id is at most 8 and the narrowest terminal 20: a cut line keeps it whole
+    return [clip(line, width) for line in lines]
