@@ -1033,6 +1033,8 @@ def check_told_key(match, text):
     value = _told_value(match, text)
     if len(value) < 12 or any(c in value for c in "<>{}$/") or value.lower().startswith(("http", "./")):
         return False  # a placeholder, a path, a URL, a model's name (`meta-llama/Llama-3.1-8B`)
+    if "***" in value:
+        return False  # a key shown masked ("Incorrect API key provided: sk-proj-****XLw6")
     if _word_share(value) >= 0.42:
         return False  # words joined (`Llama-3.1-8B-Instruct`), not a key
     return "secret-assignment" if _secretish(value, 12) and any(c.isdigit() for c in value) else False
