@@ -379,3 +379,47 @@ def test_a_spawn_agent_call_is_a_subagent_as_a_claude_task_call_is(codex_home, t
     digest = CliRunner().invoke(cli, ["digest", "session", "--session", "22222222", "--json"],
                                 env={"CARTO_HOME": str(home.root)})
     assert json.loads(digest.stdout)["counts"]["subagents"] == 1
+
+
+def test_a_0_169_sub_agent_thread_hangs_under_the_spawn_agent_call_that_started_it(tmp_path):
+    """Codex 0.169 links a spawn_agent call to the thread it started with an `item_completed`
+    event (`SubAgentActivity`, `kind: "started"`, `agent_thread_id`; shape of the genuine
+    client's parent rollout, docs/providers/codex.md), no `collab_tool_call`: `carto session
+    --tree` hangs the child under that call. The `completed` activity (an id of its own) links
+    nothing."""
+    parent, child = "01a24461-b764-7ce1-8d16-10f232b0c78a", "01a24461-b87f-7320-bdc0-899631153aab"
+    folder = tmp_path / "codex" / "sessions" / "2026" / "12" / "05"
+
+    def activity(kind: str, item_id: str, ts: str) -> str:
+        return line("event_msg", {"type": "item_completed", "thread_id": parent, "item": {
+            "type": "SubAgentActivity", "model": None, "reasoning_effort": None, "id": item_id, "kind": kind,
+            "agent_thread_id": child, "agent_path": "/root/probe_child"}}, ts)
+
+    write_rollout(folder, parent, [
+        meta(parent, "/w/kiln", "2026-12-05T04:06:24.000Z"),
+        user_event("fire the kiln in a sub-agent", "2026-12-05T04:06:24.100Z"),
+        line("response_item", {"type": "function_call", "name": "spawn_agent", "namespace": "collaboration",
+                               "arguments": json.dumps({"message": "fire the kiln", "task_name": "probe_child"}),
+                               "call_id": "call_0_23233233"}, "2026-12-05T04:06:24.600Z"),
+        activity("started", "call_0_23233233", "2026-12-05T04:06:24.650Z"),
+        activity("completed", "subagent-completed-01a24461-b88e", "2026-12-05T04:06:25.300Z"),
+        assistant_item("the kiln is fired", "2026-12-05T04:06:25.400Z"), turn_complete("2026-12-05T04:06:25.500Z"),
+    ], date="2026-12-05T04-06-24")
+    write_rollout(folder, child, [
+        meta(child, "/w/kiln", "2026-12-05T04:06:24.649Z", parent_thread_id=parent,
+             source={"subagent": {"thread_spawn": {"parent_thread_id": parent, "depth": 1,
+                                                   "agent_path": "/root/probe_child"}}}),
+        user_event("fire the kiln", "2026-12-05T04:06:24.700Z"),
+        assistant_item("kiln at 1200 degrees", "2026-12-05T04:06:25.000Z"), turn_complete("2026-12-05T04:06:25.100Z"),
+    ], date="2026-12-05T04-06-24")
+    home = Home(tmp_path / "home")
+    ingest(home, [tmp_path / "codex"], settle_seconds=0)
+    env = {"CARTO_HOME": str(home.root)}
+    result = CliRunner().invoke(cli, ["session", parent, "--tree", "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    tree = json.loads(result.stdout)["tree"]
+    (call,) = tree["turns"][0]["tools"]
+    assert (call["name"], call["spawned"]) == ("spawn_agent", f"turn-codex-{child}-1")
+    assert call["agent"]["session_id"] == child and call["agent"]["kind"] == "thread"
+    assert call["agent"]["spawned_by"] == call["event_id"] and tree["agents"] == []
+    assert call["agent"]["transcript_path"].endswith(f"{child}.jsonl")

@@ -15,7 +15,8 @@ A sub-agent's rollout (`session_meta.payload.source.subagent.thread_spawn`) begi
 lines of its parent; those lines are dropped (they are the parent's turns) when they equal a line
 of the parent's rollout or are older than the child's own `session_meta`. Its turns carry the
 parent's id in `parent_session`; the parent's `spawn_agent` call carries `spawned`, the child's
-first turn id (from the `collab_tool_call` event naming `new_thread_id`).
+first turn id (from the `collab_tool_call` event naming `new_thread_id`; in 0.169 the
+`item_completed` event whose `SubAgentActivity` item, `kind: "started"`, names `agent_thread_id`).
 
 Unknown record types are skipped and counted (`unknown_type:<t>`); a line that is not JSON is
 counted (`broken_line`); a last line without its newline is a rollout still being written or
@@ -450,12 +451,16 @@ def _record_output(turn: Turn, call_id: object, code: int | None, text: str, cwd
 
 def _completed_item(turn: Turn, item: object) -> None:
     """`event_msg/item_completed` (0.169): a FileChange names the absolute paths a patch
-    changed; a failed file change or command edited nothing."""
+    changed; a failed file change or command edited nothing; a SubAgentActivity `started`
+    names the thread its `spawn_agent` call started (`agent_thread_id`), as `collab_tool_call`
+    did before it."""
     if not isinstance(item, dict):
         return
     entry = turn.calls.get(item.get("id"))
     if entry is None:
         return
+    if item.get("type") == "SubAgentActivity" and item.get("kind") == "started":
+        _spawned(entry, item.get("agent_thread_id"))
     if item.get("type") == "FileChange" and isinstance(item.get("changes"), dict):
         set_edits(entry, list(item["changes"]))
     failed = item.get("status") == "failed" or (
@@ -466,11 +471,17 @@ def _completed_item(turn: Turn, item: object) -> None:
 
 
 def _spawned_thread(turn: Turn, payload: dict) -> None:
-    """`event_msg/collab_tool_call`: the thread a `spawn_agent` call started (`new_thread_id`),
-    recorded on the call as `spawned`, the id of that sub-agent's first turn."""
+    """`event_msg/collab_tool_call` (before 0.169): the thread a `spawn_agent` call started
+    (`new_thread_id`)."""
     entry = turn.calls.get(payload.get("call_id"))
-    child = payload.get("new_thread_id")
-    if entry is not None and isinstance(child, str) and _THREAD_ID.match(child):
+    if entry is not None:
+        _spawned(entry, payload.get("new_thread_id"))
+
+
+def _spawned(entry: dict, child: object) -> None:
+    """The thread a `spawn_agent` call started, recorded on the call as `spawned`: the id of
+    that sub-agent's first turn (`carto session --tree` hangs its rollout there)."""
+    if isinstance(child, str) and _THREAD_ID.match(child):
         entry["spawned"] = f"turn-codex-{child}-1"
 
 
