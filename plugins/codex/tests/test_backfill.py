@@ -381,34 +381,43 @@ def test_a_spawn_agent_call_is_a_subagent_as_a_claude_task_call_is(codex_home, t
     assert json.loads(digest.stdout)["counts"]["subagents"] == 1
 
 
+KILN_PARENT, KILN_CHILD = "01a24461-b764-7ce1-8d16-10f232b0c78a", "01a24461-b87f-7320-bdc0-899631153aab"
+
+
+def activity_0_169(kind: str, item_id: str, ts: str) -> str:
+    """An `item_completed` event's SubAgentActivity, as the genuine 0.169 parent rollout holds it."""
+    return line("event_msg", {"type": "item_completed", "thread_id": KILN_PARENT, "item": {
+        "type": "SubAgentActivity", "model": None, "reasoning_effort": None, "id": item_id, "kind": kind,
+        "agent_thread_id": KILN_CHILD, "agent_path": "/root/kiln"}}, ts)
+
+
+def write_kiln_parent(folder: Path, *extra: str) -> Path:
+    """A 0.169 parent rollout: one spawn_agent call, linked to KILN_CHILD, then `extra`."""
+    return write_rollout(folder, KILN_PARENT, [
+        meta(KILN_PARENT, "/w/kiln", "2026-12-05T04:06:24.000Z"),
+        user_event("fire the kiln in a sub-agent", "2026-12-05T04:06:24.100Z"),
+        line("response_item", {"type": "function_call", "name": "spawn_agent", "namespace": "collaboration",
+                               "arguments": json.dumps({"message": "fire the kiln", "task_name": "kiln"}),
+                               "call_id": "call_0_1"}, "2026-12-05T04:06:24.600Z"),
+        activity_0_169("started", "call_0_1", "2026-12-05T04:06:24.650Z"),
+        *extra,
+        assistant_item("the kiln is fired", "2026-12-05T04:06:25.400Z"), turn_complete("2026-12-05T04:06:25.500Z"),
+    ], date="2026-12-05T04-06-24")
+
+
 def test_a_0_169_sub_agent_thread_hangs_under_the_spawn_agent_call_that_started_it(tmp_path):
     """Codex 0.169 links a spawn_agent call to the thread it started with an `item_completed`
     event (`SubAgentActivity`, `kind: "started"`, `agent_thread_id`; shape of the genuine
     client's parent rollout, docs/providers/codex.md), no `collab_tool_call`: `carto session
     --tree` hangs the child under that call. The `completed` activity (an id of its own) links
     nothing."""
-    parent, child = "01a24461-b764-7ce1-8d16-10f232b0c78a", "01a24461-b87f-7320-bdc0-899631153aab"
+    parent, child = KILN_PARENT, KILN_CHILD
     folder = tmp_path / "codex" / "sessions" / "2026" / "12" / "05"
-
-    def activity(kind: str, item_id: str, ts: str) -> str:
-        return line("event_msg", {"type": "item_completed", "thread_id": parent, "item": {
-            "type": "SubAgentActivity", "model": None, "reasoning_effort": None, "id": item_id, "kind": kind,
-            "agent_thread_id": child, "agent_path": "/root/probe_child"}}, ts)
-
-    write_rollout(folder, parent, [
-        meta(parent, "/w/kiln", "2026-12-05T04:06:24.000Z"),
-        user_event("fire the kiln in a sub-agent", "2026-12-05T04:06:24.100Z"),
-        line("response_item", {"type": "function_call", "name": "spawn_agent", "namespace": "collaboration",
-                               "arguments": json.dumps({"message": "fire the kiln", "task_name": "probe_child"}),
-                               "call_id": "call_0_23233233"}, "2026-12-05T04:06:24.600Z"),
-        activity("started", "call_0_23233233", "2026-12-05T04:06:24.650Z"),
-        activity("completed", "subagent-completed-01a24461-b88e", "2026-12-05T04:06:25.300Z"),
-        assistant_item("the kiln is fired", "2026-12-05T04:06:25.400Z"), turn_complete("2026-12-05T04:06:25.500Z"),
-    ], date="2026-12-05T04-06-24")
+    write_kiln_parent(folder, activity_0_169("completed", "subagent-completed-01a24461-b88e", "2026-12-05T04:06:25.300Z"))
     write_rollout(folder, child, [
         meta(child, "/w/kiln", "2026-12-05T04:06:24.649Z", parent_thread_id=parent,
              source={"subagent": {"thread_spawn": {"parent_thread_id": parent, "depth": 1,
-                                                   "agent_path": "/root/probe_child"}}}),
+                                                   "agent_path": "/root/kiln"}}}),
         user_event("fire the kiln", "2026-12-05T04:06:24.700Z"),
         assistant_item("kiln at 1200 degrees", "2026-12-05T04:06:25.000Z"), turn_complete("2026-12-05T04:06:25.100Z"),
     ], date="2026-12-05T04-06-24")
@@ -423,3 +432,57 @@ def test_a_0_169_sub_agent_thread_hangs_under_the_spawn_agent_call_that_started_
     assert call["agent"]["session_id"] == child and call["agent"]["kind"] == "thread"
     assert call["agent"]["spawned_by"] == call["event_id"] and tree["agents"] == []
     assert call["agent"]["transcript_path"].endswith(f"{child}.jsonl")
+
+
+def test_a_0_169_sub_agent_thread_has_turns_from_the_messages_its_parent_sends(tmp_path):
+    """A 0.169 sub-agent's rollout holds no user_message: its task is a `response_item/
+    agent_message` to its own path after `inter_agent_communication_metadata {trigger_turn:
+    true}` (the genuine client's shape, docs/providers/codex.md). That message starts its turn,
+    whose prompt is the message's text blocks (never its `encrypted_content`); a message that
+    triggers no turn (a grandchild's answer) or is sent to another agent starts none; a read
+    resumed mid-turn numbers it the same. The thread then hangs under its spawn_agent call."""
+    from carto_codex.rollout import read_rollout
+
+    parent, child = KILN_PARENT, KILN_CHILD
+    folder = tmp_path / "codex" / "sessions" / "2026" / "12" / "05"
+
+    def message(author: str, recipient: str, header: str, secret: str, trigger: bool, ts: str) -> list[str]:
+        return [line("inter_agent_communication_metadata", {"trigger_turn": trigger}, ts),
+                line("response_item", {"type": "agent_message", "author": author, "recipient": recipient,
+                                       "content": [{"type": "input_text", "text": header},
+                                                   {"type": "encrypted_content", "encrypted_content": secret}]}, ts)]
+
+    write_kiln_parent(folder, *message("/root/kiln", "/root", "Message Type: FINAL_ANSWER Payload: kiln fired", "x",
+                                       False, "2026-12-05T04:06:25.300Z"))
+    head = [
+        meta(child, "/w/kiln", "2026-12-05T04:06:24.649Z", parent_thread_id=parent, agent_path="/root/kiln",
+             source={"subagent": {"thread_spawn": {"parent_thread_id": parent, "depth": 1, "agent_path": "/root/kiln"}}}),
+        user_item("<environment_context>\n  <cwd>/w/kiln</cwd>\n</environment_context>", "2026-12-05T04:06:24.660Z"),
+        *message("/root", "/root/kiln", "Message Type: NEW_TASK\nTask name: /root/kiln\nSender: /root\nPayload:\n",
+                 "ZW5jcnlwdGVkIGtpbG4=", True, "2026-12-05T04:06:24.698Z"),
+        assistant_item("kiln at 1200 degrees", "2026-12-05T04:06:25.000Z"),
+    ]
+    tail = [*message("/root/kiln/glaze", "/root/kiln", "Message Type: FINAL_ANSWER Payload: glazed", "y", False,
+                     "2026-12-05T04:06:25.050Z"),
+            *message("/root", "/root/other", "Message Type: NEW_TASK Task name: /root/other", "z", True,
+                     "2026-12-05T04:06:25.060Z"),
+            turn_complete("2026-12-05T04:06:25.100Z")]
+    rollout = write_rollout(folder, child, head, date="2026-12-05T04-06-24", old=False)
+    first = read_rollout(rollout, None, settle_seconds=3600)  # the turn is open: read again from its start
+    with open(rollout, "a", encoding="utf-8") as handle:
+        handle.write("".join(l + "\n" for l in tail))
+    again = read_rollout(rollout, first.checkpoint, settle_seconds=3600)
+    assert [r["event_id"] for r in first.rows + again.rows] == [f"turn-codex-{child}-1"] * 2
+    row = again.rows[0]
+    assert row["summary"].startswith(
+        "Message Type: NEW_TASK Task name: /root/kiln Sender: /root Payload: kiln at 1200 degrees")
+    assert "ZW5jcnlwdGVk" not in row["summary"] and row["parent_session"] == parent
+
+    home = Home(tmp_path / "home")
+    ingest(home, [tmp_path / "codex"], settle_seconds=0)
+    assert [r["event_id"] for r in turns_of(home)] == [f"turn-codex-{parent}-1", f"turn-codex-{child}-1"]
+    result = CliRunner().invoke(cli, ["session", parent, "--tree", "--json"], env={"CARTO_HOME": str(home.root)})
+    assert result.exit_code == 0, result.output
+    (call,) = json.loads(result.stdout)["tree"]["turns"][0]["tools"]
+    assert call["agent"]["session_id"] == child and call["agent"]["spawned_by"] == call["event_id"]
+    assert [t["event_id"] for t in call["agent"]["turns"]] == [f"turn-codex-{child}-1"]

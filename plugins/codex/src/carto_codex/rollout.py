@@ -4,7 +4,10 @@ A rollout (`reference/formats.md` section 2) interleaves two logs: `response_ite
 model saw) and `event_msg` (what the UI showed). The human prompt occurs in both; we take it from
 `event_msg/user_message` and fall back to `response_item` user messages only in files that have
 no `user_message` events (older writers). Scaffolding that Codex injects as user messages
-(environment context, AGENTS.md, permission and user instructions) never starts a turn.
+(environment context, AGENTS.md, permission and user instructions) never starts a turn. A
+0.169 sub-agent's rollout has no `user_message`: a `response_item/agent_message` sent to its
+own `agent_path` after `inter_agent_communication_metadata {trigger_turn: true}` is its prompt
+(the text blocks; `encrypted_content` is never read), the turn starting at the metadata line.
 
 A turn is a human prompt and everything up to the next one: the assistant's messages (the
 `response_item` copies, else the `event_msg/agent_message` ones) and the tool calls with a
@@ -219,6 +222,8 @@ class SessionState:
 
     session: str = ""
     parent: str = ""
+    #: A sub-agent's own path (`/root/<task>`): the recipient of the messages that start its turns.
+    agent_path: str = ""
     cwd: str = ""
     project: str = ""
     meta_timestamp: str = ""
@@ -262,6 +267,25 @@ def _subagent_parent(meta: dict) -> str:
             return spawn["parent_thread_id"]
     value = meta.get("parent_thread_id")  # newer writers put it on the meta itself
     return value if isinstance(value, str) else ""
+
+
+def _agent_path(meta: dict) -> str:
+    """A sub-agent thread's path (0.169: `agent_path` on the meta and in its `thread_spawn`)."""
+    source = meta.get("source")
+    sub = source.get("subagent") if isinstance(source, dict) else None
+    spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+    for value in (meta.get("agent_path"), spawn.get("agent_path") if isinstance(spawn, dict) else None):
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _readable_text(content: object) -> str:
+    """The text blocks of an inter-agent message; its `encrypted_content` is never read."""
+    if not isinstance(content, list):
+        return content_text(content)
+    parts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") in ("input_text", "text")]
+    return " ".join(p for p in parts if isinstance(p, str) and p)
 
 
 def parse_rollout(
@@ -318,6 +342,9 @@ def parse_rollout(
 
     current: Turn | None = None
     saw_meta = not fresh
+    #: Offset of an `inter_agent_communication_metadata {trigger_turn: true}` line: the
+    #: message after it, sent to this sub-agent, starts a turn there (a re-read resumes there).
+    trigger: int | None = None
     for offset, raw, obj in records:
         kind = obj.get("type")
         payload = obj.get("payload")
@@ -337,7 +364,9 @@ def parse_rollout(
         if kind not in KNOWN_TYPES:
             result.skipped[f"unknown_type:{kind}"] += 1
             continue
-        if kind == "event_msg":
+        if kind == "inter_agent_communication_metadata":
+            trigger = offset if payload.get("trigger_turn") is True else None
+        elif kind == "event_msg":
             sub = payload.get("type")
             if sub == "user_message":
                 text = payload.get("message") if isinstance(payload.get("message"), str) else ""
@@ -360,7 +389,16 @@ def parse_rollout(
                 current.usage.add(codex_usage(payload))
         elif kind == "response_item":
             sub = payload.get("type")
-            if sub == "message":
+            if sub == "agent_message":
+                # 0.169: a sub-agent's task comes as a message from its parent agent, never as
+                # a user_message; one that triggers a turn and is addressed to this thread is
+                # its prompt.
+                if (trigger is not None and state.agent_path and not state.user_events
+                        and payload.get("recipient") == state.agent_path):
+                    current = Turn(trigger, obj.get("timestamp"), _readable_text(payload.get("content")))
+                    result.turns.append(current)
+                trigger = None
+            elif sub == "message":
                 role = payload.get("role")
                 text = content_text(payload.get("content") if "content" in payload else payload.get("text"))
                 if role == "user":
@@ -515,6 +553,7 @@ def _read_meta(state: SessionState, payload: dict, obj: dict) -> None:
     state.meta_timestamp = stamp if isinstance(stamp, str) else ""
     state.parent = _subagent_parent(payload)
     state.replay_done = not state.parent
+    state.agent_path = _agent_path(payload) if state.parent else ""
 
 
 def _older(stamp: object, reference: str) -> bool:
