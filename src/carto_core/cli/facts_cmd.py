@@ -285,6 +285,10 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
 
     if team and verb not in ("census", "tempo"):
         fail(f"--team answers census and tempo, not {verb}", 2)
+    from carto_core.cli.logskips import fail_if_none_readable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    fail_if_none_readable(home, SEARCHED_LOGS)
     try:
         if team:
             from carto_core.team.lenses import facts_with_team
@@ -300,6 +304,9 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
 
             message += f"; accepted: {WHEN_HELP}"
         fail(message, exc.exit_code)
+    from carto_core.cli.search_text import say_skipped
+
+    say_skipped(home, envelope.get("skipped_files") or [])
     if as_json:
         emit_json(envelope)
     else:

@@ -31,7 +31,7 @@ from carto_core.logio.home import Home
 from carto_core.logio.jsonl import loads_line
 from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.model.project import ProjectScope
-from carto_core.logio.reader import boundary_hash
+from carto_core.logio.reader import boundary_hash, open_log, unreadable
 
 SUMMARY_MAX = 300
 
@@ -48,7 +48,7 @@ def _boundary(path, offset: int) -> str:
 def _complete_end(path) -> int:
     """Offset just after the last newline of a file (0 when missing or without one)."""
     try:
-        with open(path, "rb") as handle:
+        with open_log(path) as handle:  # (not open(): a FIFO would wait for a writer)
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
             position = size
@@ -109,6 +109,11 @@ def read_appended(home: Home, positions: dict[str, Position], budget: int):
     for label in SEARCHED_LOGS:
         path = home.log(label)
         prior = positions.get(label, Position(0, ""))
+        if unreadable(path):
+            # Left out (the envelope's skipped_files says why), its cursor kept: once it can
+            # be read, the rows after it are new as usual.
+            next_pos[label] = prior
+            continue
         try:
             size = os.path.getsize(path)
         except OSError:

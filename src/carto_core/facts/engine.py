@@ -88,6 +88,7 @@ def run_facts(
     request.context.update(home=home, now=now, corpus_root=root)
     needs = getattr(verb, "needs_corpus", True)
     columns = None
+    skipped = None  # label -> why, of the logs left out (they cannot be read)
     stages: dict[str, float] = {}
     if needs and corpus is None:
         from carto_core.facts.store import cache_enabled, open_columns
@@ -95,7 +96,7 @@ def run_facts(
         load_started = time.perf_counter()
         if getattr(verb, "columns_only", False) and cache_enabled():
             opened = open_columns(home)
-            columns = opened.columns
+            columns, skipped = opened.columns, opened.skipped
             if on_cache is not None:
                 on_cache(opened)
         else:
@@ -113,7 +114,14 @@ def run_facts(
     facts = verb.run(corpus, request)
     scan_ms = (time.perf_counter() - scan_started) * 1000
     size = columns.n if columns is not None else (len(corpus) if corpus is not None else None)
-    return {
+    if skipped is None:
+        from carto_core.model.corpus import unreadable_logs
+
+        # a verb reading the logs itself (delta, tokens) reads them as absent, as the corpus does
+        skipped = getattr(corpus, "skipped", None)
+        if skipped is None:
+            skipped = unreadable_logs(home, SEARCHED_LOGS)
+    envelope = {
         "contract_version": CONTRACT_VERSION,
         "backend": BACKEND,
         "verb": request.verb,
@@ -128,6 +136,11 @@ def run_facts(
         "stages_ms": {**stages, "scan": round(scan_ms, 2),
                       "total": round((time.perf_counter() - started) * 1000, 2)},
     }
+    if skipped:
+        from carto_core.model.corpus import skipped_files
+
+        envelope["skipped_files"] = skipped_files(home, skipped, "its events are not counted")
+    return envelope
 
 
 def health(home: Home, corpus=None) -> dict:

@@ -62,7 +62,7 @@ from carto_core.logio.home import Home
 from carto_core.logio.jsonl import fast_loads_line, loads_line
 from carto_core.logio.logs import FOLD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
-from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.reader import ReadReport, iter_lines, open_log, unreadable
 from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.timeparse import epoch_seconds
 
@@ -111,6 +111,8 @@ class Opened:
     rows_read: int = 0
     reasons: dict = field(default_factory=dict)
     saved: bool = False
+    #: label -> why, for each log left out because it cannot be read (`reader.unreadable`).
+    skipped: dict = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- the id index
@@ -250,6 +252,11 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     retired: list[int] = []
     for label in labels:
         path = home.log(label)
+        if unreadable(path):
+            # Folded as an absent log (the state says so): once it can be read, its rows are
+            # read as those of a log that appeared.
+            states[label] = {**log_state(path, 0, 0, {"exists": False}), "rows": 0}
+            continue
         before = identity(path)
         report = ReadReport(str(path))
         rank = RANK[label] << _SHIFT
@@ -379,14 +386,15 @@ def patch(home: Home, cols: Columns, states: dict, index: IdIndex,
     again: the events they owned are dropped, they are folded in again (an id another log's
     event holds is a duplicate or takes it over, by the rule of `carto_core.logio.fold`) and all is
     laid out again from the columns. None (build instead) when only a full read can tell: a
-    cache without per-log row counts, a log gone, or an event a stale log owned that it no
-    longer holds (a copy of it in a later log would be the event now), unless `forgotten`
-    (event ids whose rows left every log: `carto forget`) names it. Values no event holds any
-    more (a forgotten project's name) leave the string tables."""
+    cache without per-log row counts, a log gone or that cannot be read, or an event a stale
+    log owned that it no longer holds (a copy of it in a later log would be the event now),
+    unless `forgotten` (event ids whose rows left every log: `carto forget`) names it. Values
+    no event holds any more (a forgotten project's name) leave the string tables."""
     import numpy as np
 
-    if any(not home.log(label).exists() or "rows" not in (states.get(label) or {})
-           for label in stale):
+    # A log that cannot be read is one gone (as its rows are read back to confirm an id).
+    if any(not home.log(label).exists() or unreadable(home.log(label))
+           or "rows" not in (states.get(label) or {}) for label in stale):
         return None
     n = cols.n
     lkey = np.frombuffer(cols.lkey, np.int64) if n else np.zeros(0, np.int64)
@@ -658,7 +666,7 @@ def row_reader(home: Home, cols: Columns):
         label, offset = split_lkey(cols.lkey[position])
         handle = handles.get(label)
         if handle is None:
-            handle = handles[label] = open(home.log(label), "rb")
+            handle = handles[label] = open_log(home.log(label))
         handle.seek(offset)
         raw = handle.read(cols.length[position]).rstrip(b"\n")
         value, problem = fast_loads_line(raw)
@@ -732,7 +740,9 @@ def open_columns(home: Home, *, persist: bool = True, forgotten=None) -> Opened:
             gc.enable()
     row_reader(home, cols)
     ms = (time.perf_counter() - started) * 1000
-    opened = Opened(cols, state, ms, rows, reasons)
+    from carto_core.model.corpus import unreadable_logs
+
+    opened = Opened(cols, state, ms, rows, reasons, skipped=unreadable_logs(home, LOAD_ORDER))
     # A home that does not exist is not created by a reader (a moved or unmounted home would
     # otherwise come back as an empty folder).
     if state != "fresh" and persist and worth_saving and home.root.is_dir():

@@ -18,7 +18,7 @@ from carto_core.logio.fold import LOAD_ORDER, takes_over
 from carto_core.logio.home import Home
 from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.logio.jsonl import fast_loads_line
-from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.reader import ReadReport, iter_lines, unreadable
 
 
 @dataclass
@@ -33,12 +33,45 @@ class Corpus:
     #: Rows that repeated an event_id already seen (folded away).
     duplicates: int = 0
     by_id: dict[str, Event] = field(default_factory=dict)
+    #: label -> why, for each log left out because it cannot be read (`reader.unreadable`).
+    skipped: dict[str, str] = field(default_factory=dict)
 
     def get(self, event_id: str) -> Event | None:
         return self.by_id.get(event_id)
 
     def __len__(self) -> int:
         return len(self.events)
+
+
+def unreadable_logs(home: Home, labels: Iterable[str]) -> dict[str, str]:
+    """label -> why, for each of `labels` whose log cannot be read (a folder in its place, a
+    FIFO, a symbolic link looping or to nothing, permission denied: `reader.unreadable`).
+    Readers leave such a log out as if it were absent and answer from the rest."""
+    return {label: why for label in labels if (why := unreadable(home.log(label)))}
+
+
+def skipped_files(home: Home, skipped: dict[str, str], left_out: str) -> list[dict]:
+    """The `skipped_files` entries (`{path, why, left_out}`, as `carto search --json` lists
+    them) of the logs `skipped` names; `left_out` says what the answer lacks for it."""
+    return [{"path": str(home.log(label)), "why": why, "left_out": left_out}
+            for label, why in skipped.items()]
+
+
+def none_readable(home: Home, labels: Iterable[str]) -> str | None:
+    """What to say when no log of `labels` can be read though some are there (such a home is
+    damaged, not empty); None when one can be read, or when none is there."""
+    unread = []
+    for label in labels:
+        path = home.log(label)
+        why = unreadable(path)
+        if why:
+            unread.append(f"{path.name} is {why}")
+        elif path.is_file() and path.stat().st_size > 0:
+            return None
+    if not unread:
+        return None
+    return (f"no searched log of {home.root} can be read: {'; '.join(unread)} "
+            "(`carto doctor` says what to do)")
 
 
 def read_log_events(home: Home, label: str, report: ReadReport | None = None) -> Iterable[Event]:
@@ -59,11 +92,14 @@ def load_corpus(home: Home, labels: Iterable[str] | None = None) -> Corpus:
     by_id: dict[str, Event] = {}
     sources: dict[str, list[str]] = {}
     duplicates = 0
+    skipped = unreadable_logs(home, ordered)
     collecting = gc.isenabled()
     gc.disable()  # a bulk load of small objects: the collector only costs time here
     try:
         for label in ordered:
             report = reports[label] = ReadReport(str(home.log(label)))
+            if label in skipped:
+                continue  # read as absent: the rest is the answer (`skipped` names it)
             for event in read_log_events(home, label, report):
                 seen = sources.get(event.event_id)
                 if seen is None:
@@ -86,4 +122,5 @@ def load_corpus(home: Home, labels: Iterable[str] | None = None) -> Corpus:
         if collecting:
             gc.enable()
     events = list(by_id.values())
-    return Corpus(events=events, sources=sources, reports=reports, duplicates=duplicates, by_id=by_id)
+    return Corpus(events=events, sources=sources, reports=reports, duplicates=duplicates,
+                  by_id=by_id, skipped=skipped)
