@@ -6,9 +6,16 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
+from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted, transcript_said
+
+
+#: The logs `carto sessions` folds (every searched log: `LiveCorpus`), and what it lacks for
+#: one it cannot read.
+SESSION_LOGS = SEARCHED_LOGS
+LEFT_OUT = "its events are left out"
 
 
 def _live():
@@ -63,10 +70,16 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         document = sessions_with_team(current_home(), since=moment, project=project,
                                       provider=provider, limit=limit)
     else:
+        from carto_core.cli.logskips import skip_unreadable
+        from carto_core.logio.home import current_home
+
+        skipped = skip_unreadable(current_home(), SESSION_LOGS, LEFT_OUT)
         live = _live()
         only = tagged_sessions(live.home, list(tags), live) if tags else None
         document = list_sessions(live, days=None, since=moment, project=project, provider=provider,
                                  limit=limit, only=only)
+        if skipped:
+            document["skipped_files"] = skipped
     document.pop("days", None)
     document["since"] = since
     if as_json:

@@ -43,6 +43,9 @@ def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
     from carto_core.util.timeparse import WhenError
 
     home = current_home()
+    from carto_core.cli.logskips import skip_unreadable
+
+    skipped = skip_unreadable(home, lens.STANDUP_LOGS, "its events are left out")
     if commit:
         found = lens.find_commit(home, commit)
         if found is None:
@@ -73,6 +76,8 @@ def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
                                scan_unclaimed=not no_git)
     except WhenError as exc:
         usage_error(str(exc))
+    if skipped:
+        doc["skipped_files"] = skipped
     if as_json:
         emit_json(doc)
     else:

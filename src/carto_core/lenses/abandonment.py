@@ -174,12 +174,14 @@ def read_after(path, start: float, end: float) -> tuple[list[tuple[str, bool]], 
 
 def _rows_by_id(home, wanted: set[str]) -> dict[str, dict]:
     from carto_core.logio.logs import SEARCHED_LOGS
-    from carto_core.logio.reader import iter_lines
+    from carto_core.logio.reader import iter_lines, unreadable
 
     found: dict[str, dict] = {}
     if not wanted:
         return found
     for label in SEARCHED_LOGS:
+        if unreadable(home.log(label)):
+            continue  # read as an absent log: the rows of the rest are found
         for line in iter_lines(home.log(label)):
             event_id = line.row.get("event_id")
             if event_id in wanted:

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 
 from carto_core.model.events import Event, is_resolved
 from carto_core.logio.home import Home, current_home
-from carto_core.logio.reader import iter_lines
+from carto_core.logio.reader import iter_lines, open_log, unreadable
 
 COMMIT_LOGS = ("changelog", "tool-use")
 _SUMMARY = re.compile(r"^(?:\[[^\]]*\]\s*)?Commit ([0-9a-fA-F]{7,64}): (.*?)(?: \| files: .*)?$")
@@ -123,6 +123,8 @@ def commit_rows(events: Iterable[Event]) -> Iterable[_CommitRow]:
 
 def _log_events(home: Home) -> Iterable[Event]:
     for label in COMMIT_LOGS:
+        if unreadable(home.log(label)):
+            continue  # left out as an absent log: the commits of the rest are attributed
         for line in iter_lines(home.log(label)):
             yield Event.from_row(line.row, label, fallback_id=f"{label}-{line.lineno}")
     yield from turn_commits(home)
@@ -136,7 +138,7 @@ def turn_commits(home: Home) -> Iterable[Event]:
     from carto_core.logio.jsonl import lines_containing, loads_line
 
     try:
-        with open(home.log("turns"), "rb") as handle:
+        with open_log(home.log("turns")) as handle:  # a FIFO: refused, not waited on
             data = handle.read()
     except OSError:
         return

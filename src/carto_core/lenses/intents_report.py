@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from carto_core.intents import INTENT_KEYS, PROMPT_LOGS, stored_intent
-from carto_core.logio.reader import ReadReport, iter_lines
+from carto_core.logio.reader import ReadReport, iter_lines, unreadable
 from carto_core.util.timeparse import epoch_seconds
 
 #: Characters of a prompt shown in a sample.
@@ -36,6 +36,8 @@ def prompt_rows(home, *, since: datetime | None = None, before: datetime | None 
     for label in logs:
         events: dict[str, dict] = {}
         report = ReadReport(str(home.log(label)))
+        if unreadable(home.log(label)):
+            continue  # read as an absent log: the prompts of the rest are reported
         for line in iter_lines(home.log(label), report):
             row = line.row
             key = row.get("event_id")

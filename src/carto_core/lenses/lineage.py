@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from carto_core.logio.jsonl import rows_containing
+from carto_core.logio.reader import unreadable
 from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
 #: A `session_start_clear` belongs to the `session_end_clear` at most this long before it.
@@ -121,7 +122,9 @@ class Lineage:
 
 
 def _rows(home, label: str, needle: bytes) -> list[dict]:
-    return rows_containing(home.log(label), needle)
+    path = home.log(label)
+    # a log that cannot be read is an absent one (and a FIFO is not waited on)
+    return [] if unreadable(path) else rows_containing(path, needle)
 
 
 def _sid(row: dict) -> str:

@@ -20,7 +20,7 @@ from carto_core.model.events import Event
 from carto_core.logio.fold import takes_over
 from carto_core.logio.home import Home
 from carto_core.logio.logs import SEARCHED_LOGS
-from carto_core.logio.reader import ReadReport, boundary_hash, iter_lines
+from carto_core.logio.reader import ReadReport, boundary_hash, iter_lines, open_log, unreadable
 
 
 @dataclass
@@ -55,6 +55,10 @@ class Change:
 
 
 def _stat(path: str) -> os.stat_result | None:
+    """The log's stat; None when it is absent, or cannot be read (`reader.unreadable`: such a
+    log is followed as an absent one, and read once it can be)."""
+    if unreadable(path):
+        return None
     try:
         return os.stat(path)
     except OSError:
@@ -119,6 +123,7 @@ class LiveCorpus:
                     rewritten.append(label)  # deleted: its rows must go
                 continue
             if not state.exists:
+                self.corpus.skipped.pop(label, None)  # there, and readable: no longer left out
                 state.inode, state.size, state.mtime_ns = st.st_ino, 0, 0
                 if st.st_size == 0:
                     state.size, state.mtime_ns = st.st_size, st.st_mtime_ns
@@ -148,7 +153,7 @@ class LiveCorpus:
     def _read_appended(self, label: str, state: LogState, st: os.stat_result,
                        change: Change) -> None:
         scratch = ReadReport(state.path)
-        with open(state.path, "rb") as handle:
+        with open_log(state.path) as handle:
             handle.seek(state.offset)
             data = handle.read()
         for line in iter_lines(state.path, scratch, start=state.offset,

@@ -120,9 +120,10 @@ def _rows(home, label: str, project: str):
     do not hold the name's bytes are never parsed."""
     from carto_core.model.events import Event
     from carto_core.logio.jsonl import loads_line
+    from carto_core.logio.reader import open_log
 
     try:
-        with open(home.log(label), "rb") as handle:
+        with open_log(home.log(label)) as handle:  # a FIFO: refused, not waited on
             data = handle.read()
     except OSError:
         return

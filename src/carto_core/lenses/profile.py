@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from carto_core.facts.store import LOAD_ORDER, cache_enabled, facts_columns, lkey_of
 from carto_core.capture.collision import COMMIT_RE
 from carto_core.model.project import is_project_name
+from carto_core.logio.reader import open_log
 from carto_core.capture.turnactivity import derived_events
 from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.terminal import counted
@@ -32,7 +33,7 @@ def _wrapup_lines(home) -> dict[str, set[int]]:
     found: dict[str, set[int]] = {}
     for label in LOAD_ORDER:
         try:
-            with open(home.log(label), "rb") as handle:
+            with open_log(home.log(label)) as handle:  # a FIFO: refused, not waited on
                 data = handle.read()
         except OSError:
             continue
@@ -53,7 +54,7 @@ def _tool_turn_lines(home) -> set[int]:
     rows are read back)."""
     found: set[int] = set()
     try:
-        with open(home.log("turns"), "rb") as handle:
+        with open_log(home.log("turns")) as handle:  # a FIFO: refused, not waited on
             data = handle.read()
     except OSError:
         return found

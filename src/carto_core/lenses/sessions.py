@@ -24,6 +24,7 @@ import re
 from datetime import datetime, timedelta
 
 from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.logio.reader import open_log
 
 
 class SessionLookupError(LookupError):
@@ -51,7 +52,7 @@ def session_ids_with_prefix(home, prefix: str, logs=None) -> list[str]:
     found: set[str] = set()
     for label in logs or SEARCHED_LOGS:
         try:
-            with open(home.log(label), "rb") as handle:
+            with open_log(home.log(label)) as handle:  # a FIFO: refused, not waited on
                 data = handle.read()
         except OSError:
             continue

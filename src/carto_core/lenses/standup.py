@@ -42,9 +42,17 @@ def _ms(delta: timedelta) -> int:
     return int(delta.total_seconds() * 1000)
 
 
+#: The logs a standup folds (`home_window`): what it names when one cannot be read.
+STANDUP_LOGS = ("changelog", "turns")
+
+
 def window_rows(home, since: datetime, now: datetime) -> list[Event]:
     """Changelog events with since <= time <= now (undated rows dropped: a window is active)."""
+    from carto_core.logio.reader import unreadable
+
     out = []
+    if unreadable(home.log("changelog")):
+        return out  # left out (`carto standup` names it); not waited on, if a FIFO
     for line in tail_lines(str(home.log("changelog")), None, since):
         row, problem = loads_line(line)
         if problem == "malformed_json" or not isinstance(row, dict):

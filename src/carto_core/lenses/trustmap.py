@@ -28,7 +28,7 @@ from carto_core.model.events import Event, is_resolved
 from carto_core.logio.jsonl import fast_loads_line
 from carto_core.model.project import find_git
 from carto_core.model.session import row_session
-from carto_core.logio.reader import iter_lines
+from carto_core.logio.reader import iter_lines, unreadable
 
 BUILTINS = frozenset(
     "cd ls cat echo pwd which wc head tail grep sed awk sort uniq cut tr xargs find mkdir rm cp mv "
@@ -130,6 +130,8 @@ def _candidate_events(home, sessions: set | None = None):
     seen: set[str] = set()
     for label in LOGS:
         path = home.log(label)
+        if unreadable(path):
+            continue  # read as an absent log (and a FIFO is not waited on)
         try:
             with open(path, "rb") as handle:
                 data = handle.read()

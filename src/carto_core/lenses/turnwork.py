@@ -12,6 +12,7 @@ from datetime import datetime
 
 from carto_core.model.events import Event
 from carto_core.logio.jsonl import lines_containing, loads_line
+from carto_core.logio.reader import open_log
 from carto_core.capture.turnactivity import OWN_TYPES, derived_events
 
 #: Logs that hooks (and carto's own milestones) write; prompts and turns come from ingest.
@@ -63,7 +64,7 @@ def window_turns(home, since: datetime, until: datetime) -> list[Event]:
 def session_turns(home, session_id: str) -> list[Event]:
     """The turns of one session (lines holding its id are the only ones parsed)."""
     try:
-        with open(home.log("turns"), "rb") as handle:
+        with open_log(home.log("turns")) as handle:  # a FIFO: refused, not waited on
             data = handle.read()
     except OSError:
         return []
