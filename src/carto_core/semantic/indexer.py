@@ -51,6 +51,7 @@ from carto_core.privacy.redact import redacted
 from carto_core.logio.home import Home
 from carto_core.logio.logs import FOLD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
+from carto_core.logio.reader import open_log, unreadable
 from carto_core.semantic.embedder import EmbedderError, EmbedderUnavailable, create_embedder, unknown_embedder_fix
 from carto_core.semantic.pending import (  # noqa: F401  (read side, re-exported)
     REJECTS_FILE,
@@ -115,6 +116,9 @@ class IndexReport:
     fix: str = ""
     backoff_until: str | None = None
     seconds: float = 0.0
+    #: The logs left out because they cannot be read (`{path, why, left_out}`, as `carto
+    #: search --json` lists them); absent from `to_dict` when none was.
+    skipped_files: list = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -122,6 +126,8 @@ class IndexReport:
 
     def to_dict(self) -> dict:
         out = asdict(self)
+        if not out["skipped_files"]:
+            del out["skipped_files"]
         out["complete"] = self.complete
         out["docs_per_second"] = round(self.embedded / self.seconds, 1) if self.seconds else None
         return out
@@ -303,6 +309,12 @@ def _fold_events(home: Home, starts: dict[str, tuple[int, int]], states: dict | 
         if label not in starts:
             continue
         path = home.log(label)
+        if unreadable(path):
+            # Read as an absent log (the run's report names it): once it can be read, its
+            # rows are those of a log that appeared.
+            if states is not None:
+                states[label] = log_state(path, 0, 0, {"exists": False})
+            continue
         before = identity(path)
         start, lineno = starts[label]
         report = ReadReport(str(path))
@@ -343,8 +355,10 @@ def _sample_lines(home: Home, size: int, seed: int = 0) -> list[str]:
     sample: list[tuple[str, int, bytes]] = []
     seen = 0
     for label in FOLD_ORDER:
+        if unreadable(home.log(label)):
+            continue  # left out as an absent log (the run's report names it)
         try:
-            handle = open(home.log(label), "rb")
+            handle = open_log(home.log(label))
         except FileNotFoundError:
             continue
         with handle:
@@ -479,6 +493,11 @@ def _run_index(home, settings, corpus, reembed, refit, force, limit, batch_size,
         return run.finish("backing_off", f"backing off after a failure until "
                           f"{report.backoff_until} ({run.backoff.read().get('reason', '')})",
                           "carto index --force")
+    if corpus is None:
+        from carto_core.model.corpus import skipped_files, unreadable_logs
+
+        report.skipped_files = skipped_files(home, unreadable_logs(home, FOLD_ORDER),
+                                             "its events are not embedded")
     embedder = _ready_embedder(run, registries, refit)
     if isinstance(embedder, IndexReport):
         return embedder
