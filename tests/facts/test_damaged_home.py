@@ -132,3 +132,24 @@ def test_a_fifo_in_a_logs_place_is_skipped_not_waited_on(tmp_path):
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["skipped_files"][0]["path"] == str(path)
         assert f"carto: skipped {path} (a FIFO, socket or device, not a log file)" in done.stderr
+
+
+def test_a_log_this_user_may_not_read_is_skipped_too(tmp_path, monkeypatch):
+    """Root reads a chmod 000 file: the refusal is the system's answer to open()."""
+    home = _home(tmp_path / "home")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    path = str(home.log("prompts"))
+    real_open = open
+
+    def refusing(file, *args, **kwargs):
+        if str(file) == path:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", refusing)
+    done = _facts("census", "--json")
+    assert done.exit_code == 0, done.output
+    envelope = json.loads(done.stdout)
+    assert envelope["corpus_events"] == 2
+    assert envelope["skipped_files"] == [
+        {"path": path, "why": "permission denied", "left_out": "its events are not counted"}]
