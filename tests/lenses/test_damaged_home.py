@@ -59,6 +59,10 @@ def test_sessions_lists_the_sessions_of_the_other_logs(tmp_path, damage):
     assert done.stderr.splitlines() == [_line(path, why)]
     text = _invoke(home, "sessions")
     assert text.exit_code == 0 and SESSIONS["a"][:8] in text.stdout
+    one = _invoke(home, "session", SESSIONS["a"][:8], "--json")
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout)["skipped_files"][0]["path"] == path
+    assert one.stderr.splitlines() == [_line(path, why)]
 
 
 def test_sessions_on_a_home_whose_every_log_cannot_be_read_exits_1(tmp_path):

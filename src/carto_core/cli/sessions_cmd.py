@@ -127,6 +127,10 @@ def session(session_id, max_events, tree, as_json) -> None:
 
         show_tree(session_id.strip(), as_json)
         return
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.home import current_home
+
+    skipped = skip_unreadable(current_home(), SESSION_LOGS, LEFT_OUT)
     live = _live()
     matches = find_sessions(live, session_id.strip())
     if not matches:
@@ -147,6 +151,8 @@ def session(session_id, max_events, tree, as_json) -> None:
                            f"{s['ended']:%Y-%m-%dT%H:%M:%SZ}  {counted(s['events'], 'event')}", err=True)
         raise SystemExit(int(ExitCode.USAGE))
     detail = session_detail(live, matches[0])
+    if skipped:
+        detail["skipped_files"] = skipped
     if as_json:
         emit_json(detail)
         return
