@@ -29,17 +29,6 @@ def _kind(home, query: str, forced: str | None) -> tuple[str, str]:
     return forced or query_kind(query), query
 
 
-def _add_words(engine, co_terms: list[dict]) -> None:
-    """Each co-term's `word`, as the explorer's `/api/terms/co` gives it: an index term is a stem
-    ("decim", "modifi"), and a person reads, and types into a search, the word ("decimal")."""
-    from carto_core.search.surface import surface_words
-
-    index = engine.index
-    said = surface_words(index, index.analyzer or engine.analyzer, [t["term"] for t in co_terms])
-    for entry in co_terms:
-        entry["word"] = said[entry["term"]]
-
-
 @click.command(epilog="""\b
 Examples:
   carto related rounding                  terms and sessions that occur with a word
@@ -72,7 +61,6 @@ def related(query, kind, limit, as_json) -> None:
         document = find(engine, query, kind=kind, limit=limit)
     except RelatedError as exc:
         usage_error(str(exc))
-    _add_words(engine, document["co_terms"])
     if as_json:
         emit_json(document)
     else:

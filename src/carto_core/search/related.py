@@ -193,7 +193,7 @@ def related(engine, query: str, *, kind: str, limit: int = 20) -> dict:
            "documents_total": int(index.n_alive)}
     if kind == "session":
         out.update({"session_id": query, **related_to_session(index, analyzer, query, limit)})
-        return out
+        return _with_words(index, analyzer, out)
     name = os.path.basename(query.rstrip("/")) if kind == "file" else query
     terms = list(dict.fromkeys(analyzer.terms(name)))
     if not terms:
@@ -203,4 +203,16 @@ def related(engine, query: str, *, kind: str, limit: int = 20) -> dict:
         recent = [int(d) for d in docs[-TERM_DOCS:]]
         docs = np.asarray([d for d, row in zip(recent, index.rows(recent)) if name in row_text(row)], dtype=np.int64)
     out.update({"terms": terms, **related_to_docs(index, analyzer, terms, docs, limit)})
+    return _with_words(index, analyzer, out)
+
+
+def _with_words(index, analyzer, out: dict) -> dict:
+    """Each co-term's `word`, as the explorer's `/api/terms/co` gives it: an index term is a stem
+    ("decim", "modifi"), and a person reads, and types into a search, the word ("decimal"). The
+    CLI and the MCP tool answer the same document."""
+    from carto_core.search.surface import surface_words
+
+    said = surface_words(index, analyzer, [t["term"] for t in out["co_terms"]])
+    for entry in out["co_terms"]:
+        entry["word"] = said[entry["term"]]
     return out
