@@ -309,13 +309,28 @@ def _assignment_kind(key: str) -> str:
     return "secret-assignment"
 
 
+def _later_keyword(text: str, match, key: str, key_start: int) -> tuple[str, int, str] | None:
+    """A secret's word later in the same name, when the first one is refused: in
+    `secrets.dbPassword` the regex's keyword is "secret" (refused: "secrets"), and the name's
+    own word, "Password", would never get a match of its own (the value is already consumed)."""
+    end = match.end("suffix")
+    for later in _KEY_NAME.finditer(text, match.end("kw"), end):
+        suffix = text[later.end():end]
+        if not _key_refused(later.group(0), later.start(), key, key_start, text, suffix):
+            return later.group(0), later.start(), suffix
+    return None
+
+
 def _check_keyed(match, text, *, flag: bool):
     keyword = _group(match, text, "kw")
     keyword_start = match.start("kw")
     suffix = _group(match, text, "suffix")
     key, key_start = _key_around(match, text)
     if _key_refused(keyword, keyword_start, key, key_start, text, suffix):
-        return False
+        later = _later_keyword(text, match, key, key_start)
+        if later is None:
+            return False
+        keyword, keyword_start, suffix = later
     value = _group(match, text, "secret")
     quoted = match.start("q") >= 0
     end = match.end("secret") + (1 if quoted else 0)
