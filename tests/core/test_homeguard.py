@@ -4,6 +4,7 @@ of the few that never read it or may create it."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -80,7 +81,10 @@ def test_the_issue_example_from_a_shell(typo):
     env = {**os.environ, "CARTO_HOME": str(typo)}
     done = subprocess.run([sys.executable, "-m", "carto_core", "facts", "census", "--json"], env=env,
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode == 3 and done.stdout == ""
+    assert done.returncode == 3
+    # --json asked: the refusal is its one document too, the stderr line's words (docs/cli.md)
+    assert json.loads(done.stdout) == {"error": done.stderr.removeprefix("carto: ").rstrip("\n"),
+                                       "exit_code": 3}
     assert done.stderr.startswith(f"carto: no carto home at {typo}")
     assert not typo.exists()
 

@@ -230,3 +230,30 @@ def test_thread_with_a_changelog_that_cannot_be_read_says_so(writer, monkeypatch
     assert document["found"] is False
     assert document["skipped_files"] == [{"path": str(path), "why": "a folder, not a log file",
                                           "left_out": "no work arc can be followed"}]
+
+
+@pytest.mark.parametrize("indexed_before", [False, True], ids=["no index yet", "indexed empty before"])
+def test_index_on_a_home_whose_every_log_cannot_be_read_fails_as_search_does(
+        writer, monkeypatch, indexed_before):
+    """`carto index` said "built · 0 events" and exited 0 where `carto search` exits 1 naming
+    the logs: the same line, exit code and JSON document now. Indexed empty before, the stamp
+    of that run reads the damaged logs as absent and would replay "nothing new"."""
+    writer.home.root.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    if indexed_before:
+        for _ in range(2):  # the second run changes nothing: it writes the stamp
+            assert CliRunner().invoke(cli, ["index", "--step", "keyword"]).exit_code == 0
+    for label, damage in (("prompts", "folder"), ("tool-use", "symbolic link loop")):
+        DAMAGE[damage][0](writer.home.log(label))
+    searched = _search("frobnicator", "--json")
+    assert searched.exit_code == 1
+    document = json.loads(searched.stdout)
+    assert "tool-use-log.jsonl is a symbolic link that loops" in document["error"]
+    for args in (["index"], ["index", "--step", "keyword"]):
+        text = CliRunner().invoke(cli, args)
+        assert (text.exit_code, text.stdout) == (1, ""), text.output
+        assert text.stderr == searched.stderr
+        answer = CliRunner().invoke(cli, [*args, "--json"])
+        assert answer.exit_code == 1
+        assert json.loads(answer.stdout) == document
+        assert answer.stderr == searched.stderr

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.privatefiles import open_private
 from carto_core.util.terminal import counted
 
@@ -37,6 +37,21 @@ def _read_cursor_file(path: str) -> str:
         except ValueError:
             fail(f"cursor file {path} is not JSON and not a bare cursor", 2)
     return text
+
+
+def _config_names_the_home() -> None:
+    """Exit 2 naming the config file when it cannot be read and CARTO_HOME is not set: the
+    home is then the one that file failed to name (`current_home` passes over a broken file,
+    and the home guard leaves it to the command), so counting the default home would answer
+    for the wrong one, or for an empty home that does not exist."""
+    if os.environ.get("CARTO_HOME"):
+        return
+    from carto_core.model.config import ConfigError, load_config
+
+    try:
+        load_config()
+    except ConfigError as exc:
+        usage_error(str(exc))
 
 
 def _write_cursor_file(path: str, envelope: dict) -> None:
@@ -215,6 +230,7 @@ def render_text(envelope: dict) -> str:
 
 
 @click.command(
+    cls=JsonErrorCommand,
     epilog="""\b
 Examples:
   carto facts census --since 24h --top 5          what happened in the last day, counted
@@ -264,6 +280,7 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     from carto_core.facts import FactsError, run_facts
     from carto_core.logio.home import current_home
 
+    _config_names_the_home()
     if cursor_file and not cursor:
         cursor = _read_cursor_file(cursor_file)
     request: dict = {"contract_version": 1, "verb": verb, "call_id": call_id or _call_id(),

@@ -46,6 +46,7 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     from carto_core.logio.home import current_home
 
     home = current_home()
+    _fail_if_damaged(home)
     # Nothing new since a run that changed nothing: its reports, from the stamp, before any
     # index, numpy or plugin is loaded (carto_core.search.indexstamp says what "nothing" covers).
     fast = indexstamp.usable(rebuild, force, analyzer)
@@ -118,6 +119,21 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     _emit(home, reports, as_json)
     if failed:
         fail("some index steps failed (see above)", ExitCode.ERROR)
+
+
+def _fail_if_damaged(home) -> None:
+    """Exit 1 naming them, as `carto search` does, when no searched log of the home can be
+    read: a damaged home is not an empty one, and an index built from nothing would say
+    "0 events". Before the stamp's replay, which reads such a log as absent (a home indexed
+    empty, then damaged, would replay "nothing new"); `unreadable` alone first, so that a run
+    whose logs can all be read imports nothing more (`carto_core.search.indexstamp`)."""
+    from carto_core.logio.logs import SEARCHED_LOGS
+    from carto_core.logio.reader import unreadable
+
+    if any(unreadable(home.log(label)) for label in SEARCHED_LOGS):
+        from carto_core.cli.logskips import fail_if_none_readable
+
+        fail_if_none_readable(home, SEARCHED_LOGS)
 
 
 def progress_text(step: str, done: int, total: int | None) -> str:

@@ -437,13 +437,11 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
     if not query.tokens and not query.prefixes:
         raise SearchUsageError(no_word_message(request.query or "", engine.analyzer.name))
     if not has_logs(engine):
-        from carto_core.logio.reader import unreadable
+        from carto_core.model.corpus import none_readable
 
-        logs = engine.home.searched_logs().values()
-        unread = [f"{path.name} is {why}" for path in logs if (why := unreadable(path))]
-        if unread:  # not an empty home: one whose logs cannot be read
-            raise SearchError(f"no searched log of {engine.home.root} can be read: "
-                              f"{'; '.join(unread)} (`carto doctor` says what to do)")
+        damaged = none_readable(engine.home, engine.home.searched_logs())
+        if damaged:  # not an empty home: one whose logs cannot be read
+            raise SearchError(damaged)
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
             "hooks) or backfill history with `carto ingest`")
