@@ -462,7 +462,11 @@ def check_curl_user(match, text):
     line = text[line_start:match.start()].lower()
     if not re.search(r"\b(?:curl|wget|http|https|xh)\b", line):
         return False  # `git push -u origin x:y`, `docker run -u 1000:1000`
-    return check_placeholder(match, text)
+    group = "quoted" if match.start("quoted") >= 0 else "secret"  # `-u admin:'p%*ss'`
+    if _placeholder(_group(match, text, group)):
+        return False
+    start, end = match.span(group)
+    return "basic-auth", start, end
 
 
 def _command_start(text: str, position: int) -> int:
@@ -985,18 +989,23 @@ def check_joined_literal(match, text):
 _TABLE_ROW = Lazy(r"(?:(?<=\s)|(?<=\\[nrt])|^)([^\s\\]+)(?:[ \t]+|\\t)([^\s\\]+)")
 
 
-def check_key_value_table(match, text):
-    """A Key/Value table (`vault kv get`, `vault read`): the values of the rows named for a
-    secret, from the first to the last."""
+def _named_rows(match, text, rows: re.Pattern):
+    """The values of a table's rows named for a secret (`rows` matches a row's name and
+    value), from the first to the last."""
     base = match.start("body")
     kind, start, end = None, -1, -1
-    for row in _TABLE_ROW.finditer(_group(match, text, "body")):
+    for row in rows.finditer(_group(match, text, "body")):
         found = secret_key_kind(row.group(1), row.group(2))
         if found and row.group(2).lower() not in ("n/a", "<nil>"):
             kind = kind or found
             start = base + row.start(2) if start < 0 else start
             end = base + row.end(2)
     return (kind, start, end) if kind else False
+
+
+def check_key_value_table(match, text):
+    """A Key/Value table (`vault kv get`, `vault read`)."""
+    return _named_rows(match, text, _TABLE_ROW)
 
 
 _ROW_COUNT = Lazy(r"\((?:\d+ rows?)\)")
@@ -1042,6 +1051,15 @@ def check_psql_table(match, text):
     return (kind, start, end) if kind else False
 
 
+#: A row of a two-column MySQL table: `| name | value |`.
+_MYSQL_PAIR = Lazy(r"\|[ \t]*([^|\n\\]+?)[ \t]*\|[ \t]*([^|\n\\]+?)[ \t]*\|")
+
+
+def check_mysql_pairs(match, text):
+    """A two-column MySQL table (`| smtp/password | ... |`)."""
+    return _named_rows(match, text, _MYSQL_PAIR)
+
+
 def check_told_key(match, text):
     """A key or token told after a colon in a sentence ("the api key for the sandbox: X"):
     long, not words, a path, a URL or a placeholder."""
@@ -1057,7 +1075,7 @@ def check_told_key(match, text):
 
 CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
-    "key_value_table": check_key_value_table, "psql_table": check_psql_table, "told_key": check_told_key,
+    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "psql_table": check_psql_table, "told_key": check_told_key,
     "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,

@@ -158,8 +158,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/_]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
     ("cloudflare-origin-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), T),
     ("openshift-token", r"sha256~[\w-]{43}", ("sha256~",), T),
-    ("azure-function-key", r"[?&](?:code|key|api[_-]?key|apikey|subscription-key|x-functions-key|clientsecret|client_secret)"
-     r"=(?P<secret>[a-z0-9%_.~+/=-]{20,})", ("code=", "key=", "secret="), {"lower": True, "check": "url_param"}),
+    ("azure-function-key", r"[?&](?:code|key|api[_-]?key|apikey|appid|subscription-key|x-functions-key|clientsecret|client_secret)"
+     r"=(?P<secret>[a-z0-9%_.~+/=-]{20,})", ("code=", "key=", "secret=", "appid="), {"lower": True, "check": "url_param"}),
     ("mapbox-token", r"(?<![\w.])[pst]k\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}", ("pk.eyj", "sk.eyj", "tk.eyj"), T),
     ("teams-webhook", r"(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook(?:b2)?)/(?P<secret>[^\s\"'<>`]{20,})",
      ("webhook.office.com", "outlook.office.com/webhook", "outlook.office365.com/webhook"), {}),
@@ -305,7 +305,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"\b(?:sshpass[ \t]+-p|redis-cli\b[^\n|;&]*?[ \t]-a|docker[ \t]+login\b[^\n|;&]*?[ \t]-p"
                  r"|mongo(?:sh|dump|restore)?\b[^\n|;&]*?[ \t]-p)[ \t]*\\?[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)",
      ("sshpass", "redis-cli", "login", "mongo"), {"check": "placeholder"}),
-    ("basic-auth", r"(?:-u|--user|--http-user)[ =]\\?[\"']?[^\s:\"']*:(?P<secret>[^\s\"'\\]+)",
+    ("basic-auth", r"(?:-u|--user|--http-user)[ =]\\?[\"']?[^\s:\"']*:(?:\\?(?P<q>[\"'])(?P<quoted>[^\"'\n\\]{1,200})\\?(?P=q)|(?P<secret>[^\s\"'\\]+))",
      ("-u", "--user", "--http-user"), {"check": "curl_user"}),
     # Options of common CLIs that take a password, whatever their spelling: a compound flag
     # ending in a password word (`-storepass`, `-deststorepass`, `--ks-pass`, `-passout`, with a
@@ -345,7 +345,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                    r"(?:[ \t]+--?[\w-]+(?:[ \t=]+[\w.-]+)?)*(?:\s|\\r|\\n)+(?:\$[ \t]+)?(?P<secret>[a-z0-9/+=]{20,})(?![\w/+=])",
      ("configure",), {"lower": True, "check": "placeholder"}),
     ("kubernetes-secret", r"\bkubectl\b[^\n|;&]*?[ \t]get[ \t]+secrets?\b[^\n|;&]*?-o[ \t=]*(?:jsonpath|go-template)=?"
-                          r"[ \t]*(?P<jq>[\"']?)\{[^}\n]*\}+(?P=jq)(?:[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D))?"
+                          r"[ \t]*\\?(?P<jq>[\"']?)\{[^}\n]*\}+\\?(?P=jq)(?:[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D))?(?:[ \t]*;[ \t]*echo)?"
                           r"(?:\s|\\r|\\n)+(?P<secret>[^\s\"'`$|-][^\s\"'`]{7,})",
      ("kubectl",), {"check": "placeholder"}),
     # `vault kv get`/`vault read`: a Key/Value table whose secret rows are named for a secret.
@@ -393,6 +393,40 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # PowerShell: `ConvertTo-SecureString "..." -AsPlainText`
     ("password", r"ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?\\?[\"'](?P<secret>[^\"'\n\\]{4,400})\\?[\"'][^\n|;]*?-AsPlainText",
      ("convertto-securestring",), {"check": "placeholder"}),
+    # A secret-reading command and what it prints: the value alone on the next line
+    # (`gcloud secrets versions access`, `bw get password`, `pass show`, `op read`,
+    # `vault kv get -field=`, macOS `security find-generic-password -w`), or its JSON field
+    # (`aws ssm get-parameter --with-decryption`'s "Value", `aws secretsmanager get-secret-value`'s
+    # "SecretString", `az keyvault secret show`'s "value").
+    ("secret-assignment", r"\b(?:(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|bw[ \t]+get[ \t]+password|pass[ \t]+show|op[ \t]+read"
+                          r"|vault[ \t]+(?:kv[ \t]+)?(?:get|read)[ \t]+-field=[^\s\\]+)[ \t]+[^\s|;&>\\-](?:[^\s\\]|\\(?![rn]))*"
+                          r"(?:[ \t]+--?[\w-]+(?:=[^\s|;&>\\]+)?)*"
+                          r"|security[ \t]+find-generic-password\b[^\n|;&]*?[ \t]-w)"
+                          r"(?:\s|\\r|\\n)+(?:\$[ \t]+)?(?P<secret>[^\s\\]{6,400})",
+     ("secrets versions access", "bw get password", "pass show", "op read", "-field=", "find-generic-password"),
+     {"check": "placeholder"}),
+    ("secret-assignment", r"\b(?:aws[ \t]+ssm[ \t]+get-parameters?\b[^\n]*?--with-decryption|aws[ \t]+secretsmanager[ \t]+get-secret-value"
+                          r"|az[ \t]+keyvault[ \t]+secret[ \t]+show)[\s\S]{0,2000}?\\?\"(?:Value|SecretString|value)\\?\"[ \t]*:[ \t]*"
+                          r"\\?\"(?P<secret>[^\"\\\n]{6,4000})\\?\"",
+     ("--with-decryption", "get-secret-value", "keyvault secret show"), {"check": "placeholder"}),
+    # `elasticsearch-reset-password` prints the new password after "New value:"
+    ("password", r"\belasticsearch-reset-password\b[\s\S]{0,800}?New value:[ \t]*(?P<secret>\S{6,400})",
+     ("elasticsearch-reset-password",), {"check": "placeholder"}),
+    # A Cloudflare tunnel's token: `cloudflared service install <token>`, `tunnel run --token <token>`
+    ("cloudflare-tunnel-token", r"\bcloudflared\b[^\n|;&]*?(?:service[ \t]+install|--token)[ \t=]+(?P<secret>[A-Za-z0-9+/=_-]{40,})",
+     ("cloudflared",), {}),
+    # A two-column MySQL table (`+---+---+`) whose row is named for a secret: `| smtp/password | ... |`
+    ("password", r"\+-{3,}\+-{3,}\+(?P<body>[\s\S]{1,20000}?)(?:\+-{3,}\+-{3,}\+(?:\s|\\n)*(?:\d+ rows? in set|$)|\Z)",
+     ("+---",), {"check": "mysql_pairs"}),
+    # WordPress's keys and salts in wp-config.php
+    ("secret-assignment", r"\bdefine\(\s*\\?'(?:AUTH|SECURE_AUTH|LOGGED_IN|NONCE)_(?:KEY|SALT)\\?'\s*,\s*\\?'(?P<secret>[^'\n]{16,400})\\?'",
+     ("_key'", "_salt'"), {"check": "placeholder"}),
+    # Terraform state: a random_password's result
+    ("password", r"\\?\"result\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[^\"\\\n]{8,400})\\?\"", ("random_password",), {"check": "placeholder"}),
+    # OpenVPN's static key (tls-auth, tls-crypt)
+    ("private-key", r"-----BEGIN OpenVPN Static key V1-----[\s\S]*?(?:-----END OpenVPN Static key V1-----|\Z)",
+     ("openvpn static key",), {}),
+    ("crates-io-token", _START + r"cio[A-Za-z0-9]{32}" + _END, ("cio",), {"token": True, "check": "random_body"}),
     # A .pgpass line: host:port:database:user:password.
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
                  # five fields: a colon in the password is escaped (a line of /etc/shadow has nine)
@@ -441,7 +475,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*[nN]?)\\?(?P<q>['\"])(?P<secret>[^'\"\n\\]{1,400})\\?(?P=q)",
      ("password", "identified"), {"lower": True, "check": "placeholder"}),
     # `terraform output -json` and the like: a value marked sensitive
-    ("secret-assignment", r"\{[^{}\n]{0,200}\\?\"sensitive\\?\":[ \t]*true[^{}\n]{0,200}\\?\"value\\?\":[ \t]*"
+    ("secret-assignment", r"\{[^{}]{0,200}\\?\"sensitive\\?\":[ \t]*true[^{}]{0,200}\\?\"value\\?\":[ \t]*"
                           r"\\?\"(?P<secret>[^\"\n\\]{1,400})\\?\"",
      ("sensitive",), {"lower": True, "check": "placeholder"}),
     # Password hashes: crypt(3)'s $1$/$2b$/$5$/$6$/$y$, argon2, PostgreSQL's SCRAM verifier
