@@ -282,11 +282,24 @@ Sets (generated, deterministic, with one fixed clock):
   her abuela plays bingo, the class that is beating her this semester, where her mother works
   nights, what she is saving up for and where her best friend studies, questions from
   specific to vague, one row per utterance, sessions of one to eight exchanges over 420 days)
-  x 3 seeds among 5,500 coding events: the thirty-fourth check set.
+  x 3 seeds among 5,500 coding events: the thirty-fourth check set;
+- `dlg-ak`: dialogues variant ak (written apart a thirty-fifth time: a Finnish woman of 57 who
+  keeps about seventy Finnsheep ewes on a small farm by the lake Haukivesi near Rantasalmi, in
+  South Savo, runs a summer café in the old village dairy and plays the kantele at the civic
+  college's evening course, writing to the assistant in a slightly formal English that is not
+  her own, with the odd Finnish word, in long messages that tell two things at once, with a
+  husband who takes winter work, a daughter who nurses wherever the work is and a mother of 86
+  losing her memory, what sells best in the café, where the breeding ram came from, where the
+  fleeces are spun, where the flock grazes in summer, where her daughter is nursing, what her
+  husband does in the winter, where her mother lives, the piece she is learning on the kantele
+  and who helps her in the café, questions by paraphrase from specific to vague, one row per
+  utterance, sessions of one to eight exchanges over 425 days) x 3 seeds among 5,600 coding
+  events: the thirty-fifth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai and dlg-aj are built with the others but not in the
-  default --sets: they stay unseen until a default chosen on the other sets is checked on them.
+  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj and dlg-ak are built with the others but not in
+  the default --sets: they stay unseen until a default chosen on the other sets is checked on
+  them.
 
 Usage (repository root):
 
@@ -367,7 +380,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
               "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah",
-              "dlg-ai", "dlg-aj")
+              "dlg-ai", "dlg-aj", "dlg-ak")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -400,10 +413,11 @@ def render(rows: list[dict]) -> str:
            "| dlg-x h@1 / h@10 | dlg-y h@1 / h@10 | dlg-z h@1 / h@10 | dlg-aa h@1 / h@10 "
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
            "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
-           "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 | dlg-aj h@1 / h@10 |",
+           "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 | dlg-aj h@1 / h@10 "
+           "| dlg-ak h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
            "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|"]
+           "---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
