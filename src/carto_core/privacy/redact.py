@@ -45,9 +45,11 @@ _PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
     r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here"
     r"|[\w-]*(?:\.\.\.|…)|[a-z]{1,12}[_-](?:[a-z0-9]{1,12}[_-])?(?:x{6,}|X{6,}|\*{6,})|\$env:\w+"
-    r"|password|passwd|pass|pwd|secret|token)$",
+    r"|password|passwd|pass|pwd|secret|token|(?-i:[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD)[A-Z0-9_]*))$",
     re.IGNORECASE,
 )
+_SCHEMA_TYPES = frozenset(("String", "Int", "Float", "Boolean", "ID"))
+_SOURCE_FILE = Lazy(r"\.(?:java|kt|scala|groovy|py|rb|go|js|ts|cs|cpp|cc|c|h|swift|php|rs)$")
 _DOTTED_IDENTIFIER = Lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _TYPE_NAME = Lazy(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*$")
 _SYMBOLS = frozenset("!@#$%^&*+=/~?:._-")
@@ -267,6 +269,12 @@ def _value_refused(value: str, key: str, quoted: bool, following: str, in_url: b
         return True  # `password=password`, `self.token = token`
     if value.lower().startswith(("http://", "https://", "file://")):
         return True  # a URL's credentials are the URL rule's business
+    if value.startswith("op://"):
+        return True  # a 1Password secret reference (`op run` reads the value from it)
+    if value.strip("[]!") in _SCHEMA_TYPES and value.endswith("!"):
+        return True  # GraphQL: `$password: String!`, `password: String!`
+    if value.isdigit() and _SOURCE_FILE.search(key):
+        return True  # a stack frame's `PasswordEncoder.java:289`: a file and its line
     if _SETTING_NAME.match(value) and any(w in value.lower() for w in _SECRET_WORDS):
         return True  # `SECRET_KEY_SETTING = "SECRET_KEY"`: a setting's name, not its value
     if value.lower().startswith(("urn:", "arn:")):
@@ -344,6 +352,10 @@ def _check_keyed(match, text, *, flag: bool):
             and opening not in text[match.end("suffix"):q_at] \
             and (text[q_at - 1:q_at] == "\\") == (text[key_start - 2:key_start - 1] == "\\"):
         return False  # `prompt='Password: ', x=1`: that quote closes the string the key is in
+    if keyword.lower() == "key" and re.search(r"\bcache\b[^\n]{0,30}$", text[max(0, key_start - 40):key_start], re.IGNORECASE):
+        return False  # CI's "Cache restored from key: Linux-node-<hash>": a cache's name
+    if re.search(r"\bpam_\w+\($", text[max(0, key_start - 24):key_start]):
+        return False  # syslog's `pam_unix(passwd:chauthtok)`: a PAM service and its step
     if text[max(0, key_start - 2):key_start] == "${" or (quoted and value[:1].isspace()):
         return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
     lowered_key = key.lower()
@@ -708,10 +720,21 @@ def check_pem_block(match, text):
     return _pem_material(match.group(0))
 
 
+#: An armoured PGP block's checksum line (`=GUnl`) between its body and its END line.
+_ARMOR_CHECKSUM = Lazy(r"^=[A-Za-z0-9+/]{4}(?:\r?\n|(?:\\r)?\\n)")
+#: What a BEGIN line names when its block holds no secret.
+_PUBLIC_BLOCKS = ("CERTIFICATE", "PUBLIC KEY", "X509", "TRUSTED", "PGP SIGNATURE", "PGP MESSAGE")
+
+
 def check_pem_lines(match, text):
-    after = text[match.end():match.end() + 40].lstrip(" \t\r\n\\n").upper()
-    if after.startswith(("-----END CERTIFICATE", "-----END PUBLIC KEY", "-----END X509", "-----END TRUSTED")):
+    after = text[match.end():match.end() + 60].lstrip(" \t\r\n\\n")
+    after = _ARMOR_CHECKSUM.sub("", after, count=1).lstrip(" \t\r\n\\n").upper()
+    if after.startswith("-----END") and any(after.startswith(name, 9) or name in after[9:40] for name in _PUBLIC_BLOCKS):
         return False
+    begin = text.rfind("-----BEGIN ", max(0, match.start() - 200), match.start())
+    if begin >= 0 and "-----END" not in text[begin:match.start()] \
+            and any(name in text[begin + 11:begin + 40].upper() for name in _PUBLIC_BLOCKS):
+        return False  # the body of a public key, a certificate, a signature, whose BEGIN line says so
     body = match.group(0)
     if "gAwIBAgI" in body[:24] or "9w0BAQEFAAOC" in body[:48] or body.startswith("mQ"):
         return False  # DER of a certificate (its version) or a public key; a PGP public key packet
@@ -792,9 +815,16 @@ def _word_share(value: str) -> float:
     return sum(len(run) for run in re.findall(r"[a-z]{4,}", value)) / max(1, len(value))
 
 
+#: The prefixes of model APIs' object ids: a completion's, a message's, a tool call's, a run's.
+_OBJECT_IDS = ("chatcmpl-", "cmpl-", "resp_", "msg_", "toolu_", "srvtoolu_", "call_", "run_",
+               "thread_", "asst_", "step_", "batch_", "file-", "req_")
+
+
 def check_prefixed_random(match, text):
     if match.group(0).lower().startswith(("pk_test_", "pk_live_")):
         return False  # a Stripe publishable key: made to be shipped in a web page
+    if match.group(0).lower().startswith(_OBJECT_IDS):
+        return False  # a model API's object id (`chatcmpl-...`, `msg_...`): in every agent log
     if re.match(r"sha(?:1|256|384|512)[-_]", match.group(0), re.IGNORECASE):
         return False  # a subresource integrity hash (`integrity="sha384-..."`), not a token
     body = _group(match, text, "body")
@@ -1060,6 +1090,13 @@ def check_mysql_pairs(match, text):
     return _named_rows(match, text, _MYSQL_PAIR)
 
 
+def check_snmp_community(match, text):
+    """An SNMP community or passphrase: not a placeholder, and not the defaults every device
+    ships with ("public", "private"), which name no secret."""
+    value = _group(match, text, "secret")
+    return not _placeholder(value) and value.lower() not in ("public", "private")
+
+
 def check_told_key(match, text):
     """A key or token told after a colon in a sentence ("the api key for the sandbox: X"):
     long, not words, a path, a URL or a placeholder."""
@@ -1076,7 +1113,7 @@ def check_told_key(match, text):
 CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
     "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "psql_table": check_psql_table, "told_key": check_told_key,
-    "placeholder": check_placeholder, "has_digit": check_has_digit, "entropic": check_entropic,
+    "placeholder": check_placeholder, "snmp_community": check_snmp_community, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,

@@ -383,7 +383,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("requestheader",), {"check": "named_literal"}),
     ("honeycomb-key", r"x-honeycomb-team\\?[\"']?[ \t]*:[ \t]*(?P<secret>[a-z0-9]{16,64})", ("x-honeycomb-team",), {"lower": True}),
     # Redis: `requirepass` and `masterauth` in redis.conf, and `CONFIG GET requirepass`'s answer
-    ("password", _START + r"(?<!#[ \t])(?:requirepass|masterauth)(?:[ \t]+|\\?\"[ \t]*(?:\r?\n|\\n)?[ \t]*2\)[ \t]*)\\?[\"']?(?P<secret>[^\s\"']{6,400})",
+    ("password", _START + r"(?<!#[ \t])(?:requirepass|masterauth)(?:[ \t]+|\\?\"[ \t]*(?:\r?\n|\\n)?[ \t]*2\)[ \t]*)\\?[\"']?(?P<secret>[^\s\"'\\]{6,400})",
      ("requirepass", "masterauth"), {"lower": True, "check": "placeholder"}),
     # Wi-Fi: wpa_supplicant's `psk="..."` (the passphrase)
     ("password", r"\bpsk[ \t]*=[ \t]*\\?\"(?P<secret>[^\"\n\\]{8,63})\\?\"", ("psk=", "psk ="), {"lower": True, "check": "placeholder"}),
@@ -401,14 +401,34 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("secret-assignment", r"\b(?:(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|bw[ \t]+get[ \t]+password|pass[ \t]+show|op[ \t]+read"
                           r"|vault[ \t]+(?:kv[ \t]+)?(?:get|read)[ \t]+-field=[^\s\\]+)[ \t]+[^\s|;&>\\-](?:[^\s\\]|\\(?![rn]))*"
                           r"(?:[ \t]+--?[\w-]+(?:=[^\s|;&>\\]+)?)*"
-                          r"|security[ \t]+find-generic-password\b[^\n|;&]*?[ \t]-w)"
+                          r"|security[ \t]+find-generic-password\b[^\n|;&]*?[ \t]-w"
+                          r"|op[ \t]+item[ \t]+get\b[^\n|;&]*?--reveal|openssl[ \t]+rand[ \t]+-(?:base64|hex)[ \t]+\d+"
+                          r"|(?:bin/)?(?:rails|rake)[ \t]+secret|cat[ \t]+[^\s\\]*master\.key|bitcoin-cli\b[^\n|;&]*?[ \t]dumpprivkey[ \t]+[^\s\\]+)"
                           r"(?:\s|\\r|\\n)+(?:\$[ \t]+)?(?P<secret>[^\s\\]{6,400})",
-     ("secrets versions access", "bw get password", "pass show", "op read", "-field=", "find-generic-password"),
+     ("secrets versions access", "bw get password", "pass show", "op read", "-field=", "find-generic-password",
+      "--reveal", "openssl rand", "rails secret", "rake secret", "master.key", "dumpprivkey"),
      {"check": "placeholder"}),
     ("secret-assignment", r"\b(?:aws[ \t]+ssm[ \t]+get-parameters?\b[^\n]*?--with-decryption|aws[ \t]+secretsmanager[ \t]+get-secret-value"
                           r"|az[ \t]+keyvault[ \t]+secret[ \t]+show)[\s\S]{0,2000}?\\?\"(?:Value|SecretString|value)\\?\"[ \t]*:[ \t]*"
                           r"\\?\"(?P<secret>[^\"\\\n]{6,4000})\\?\"",
      ("--with-decryption", "get-secret-value", "keyvault secret show"), {"check": "placeholder"}),
+    # SNMP: a v1/v2c community (`snmpwalk -c X`), a v3 auth or privacy passphrase (`-A`, `-X`),
+    # and a device's `snmp-server community X` ("public" and "private" are the defaults)
+    *(("password", r"\bsnmp(?:walk|bulkwalk|get|bulkget|getnext|set|table|trap|status|df|netstat)\b[^\n|;&]*?[ \t]-" + flag
+       + r"[ \t]*\\?[\"']?(?P<secret>[^\s\"'\\-][^\s\"'\\]{3,200})", ("snmp",), {"check": "snmp_community"}) for flag in ("[cA]", "X")),
+    ("password", r"\bsnmp-server[ \t]+community[ \t]+(?P<secret>\S{4,200})", ("snmp-server",), {"check": "snmp_community"}),
+    # Cisco IOS: `enable secret 0 X`, `username u password 7 X` (0 is clear text, 7 a reversible encoding)
+    ("password", r"\b(?:enable[ \t]+(?:secret|password)|password|secret)[ \t]+[07][ \t]+(?P<secret>\S{4,200})",
+     ("secret 0", "secret 7", "password 0", "password 7"), {"check": "placeholder"}),
+    # strongSwan's ipsec.secrets: `left right : PSK "X"`
+    ("password", r":[ \t]*(?:PSK|EAP|XAUTH)[ \t]+\\?[\"'](?P<secret>[^\"'\n\\]{4,400})\\?[\"']", (": psk", ":psk", ": eap", ": xauth"),
+     {"check": "placeholder"}),
+    # A user's password given to a server's own tool: `rabbitmqctl add_user u X`,
+    # `mosquitto_pub -P X`, `poetry config http-basic.repo user X`
+    ("password", r"\b(?:rabbitmqctl[ \t]+(?:add_user|change_password)|poetry[ \t]+config[ \t]+http-basic\.\S+)[ \t]+\S+[ \t]+"
+                 r"\\?[\"']?(?P<secret>[^\s\"'\\]{4,200})", ("rabbitmqctl", "http-basic."), {"check": "placeholder"}),
+    ("password", r"\bmosquitto_(?:pub|sub|rr)\b[^\n|;&]*?[ \t]-P[ \t]+\\?[\"']?(?P<secret>[^\s\"'\\]{4,200})", ("mosquitto_",),
+     {"check": "placeholder"}),
     # `elasticsearch-reset-password` prints the new password after "New value:"
     ("password", r"\belasticsearch-reset-password\b[\s\S]{0,800}?New value:[ \t]*(?P<secret>\S{6,400})",
      ("elasticsearch-reset-password",), {"check": "placeholder"}),
@@ -437,11 +457,15 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # that looks chosen (a digit or a symbol beside letters): "the password is wrong" is prose.
     # (also as JSON escapes them: a turn's text is redacted in its stored form too)
     ("password", r"\b(?:password|passphrase|passwd|passwort|kennwort|mot de passe|contrase(?:ñ|n|\\u00f1)a|senha|"
-                 r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord(?:et)?|salasana|kata sandi|m(?:ậ|\\u1ead)t kh(?:ẩ|\\u1ea9)u)(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
-                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to|adalah|l(?:à|\\u00e0)):?[ \t]+"
+                 r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord(?:et)?|salasana|kata sandi|m(?:ậ|\\u1ead)t kh(?:ẩ|\\u1ea9)u|"
+                 r"heslo|jelsz(?:ó|o|\\u00f3)|adgangskode(?:n)?|passord(?:et)?|nenosiri|lozinka|geslo|parola)"
+                 r"(?:(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
+                 r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to|adalah|l(?:à|\\u00e0)"
+                 r"|je|er|ni|ay|este):?|(?:[ \t]+[^\s:]{1,30}){1,8}?:|(?<!password)(?<!passwd)(?<!passphrase):)[ \t]+"
                  r"(?:[\"'`]|(?:«|\\u00ab)[ \t]?)?(?P<secret>[^\s\"'`«»]{6,200}?)(?:[\"'`]|[ \t]?(?:»|\\u00bb))?(?=[\s,;)]|[.!?](?:\s|$)|$)",
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
-      "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana", "kata sandi", "mật khẩu", "m\\u1eadt kh"),
+      "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana", "kata sandi", "mật khẩu", "m\\u1eadt kh",
+      "heslo", "jelszó", "jelszo", "jelsz\\u00f3", "adgangskode", "passord", "nenosiri", "lozinka", "geslo", "parola"),
      {"lower": True, "check": "told"}),
     # Turkish puts no verb between the word and the password: "sunucunun şifresi X".
     ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
