@@ -1081,6 +1081,84 @@ def check_psql_table(match, text):
     return (kind, start, end) if kind else False
 
 
+#: A line break as written or JSON-escaped.
+_LINE_BREAK_AT = Lazy(r"\r?\n|(?:\\r)?\\n")
+#: A bordered table's rule (`+------+------+`): between its header and its rows, and between
+#: rows once a summary folds the lines into one.
+_RULE_TOKEN = Lazy(r"\+-[-+]*\+")
+_CELL_TRIM = " \t\"'\\"
+_COLUMN_NAME = Lazy(r"^[\w .#/-]{0,40}$")
+
+
+def _table_rows(text: str, start: int, end: int, delimiter: str, folded: bool) -> list[list[tuple[int, int]]]:
+    """The rows of a delimited table in `text[start:end]`, each a list of its cells' spans
+    (trimmed of spaces and quotes). Rows are lines; a bordered table's rule lines part rows too,
+    and once folded into one line a CSV's rows are its space-separated pieces."""
+    rows = []
+    parts = (_LINE_BREAK_AT, _RULE_TOKEN) if delimiter == "|" else (_LINE_BREAK_AT,)
+    bounds = sorted({start, end, *(x for pattern in parts for m in pattern.finditer(text, start, end)
+                                  for x in m.span())})
+    for a, b in zip(bounds, bounds[1:]):
+        if _LINE_BREAK_AT.fullmatch(text, a, b) or _RULE_TOKEN.fullmatch(text, a, b):
+            continue
+        pieces = [(m.start(), m.end()) for m in re.finditer(r"\S+", text[a:b])] if folded and delimiter != "|" \
+            else [(0, b - a)]
+        for pa, pb in pieces:
+            cells, at = [], a + pa
+            for cell in text[a + pa:a + pb].split(delimiter):
+                left = len(cell) - len(cell.lstrip(_CELL_TRIM))
+                value = cell.strip(_CELL_TRIM)
+                cells.append((at + left, at + left + len(value)))
+                at += len(cell) + 1
+            if delimiter == "|":  # outside the borders, and between rows once folded
+                cells = [c for c in cells[1:-1] if c[1] > c[0] or not folded]
+            rows.append(cells)
+    return rows
+
+
+def check_delimited_table(match, text):
+    """A CSV export or a bordered table (`| user | password |`) whose header names a column
+    for a secret: that column's cells in the rows below, from the first to the last. A row of
+    another count of cells (a quoted delimiter, the table's end) ends it."""
+    before = [m.end() for m in _LINE_BREAK_AT.finditer(text, max(0, match.start() - 2000), match.start())]
+    head_start = before[-1] if before else 0
+    opening = text[head_start:match.start()].rstrip(_CELL_TRIM)
+    if opening and opening[-1] not in ",;\t|" and not _at_line_start(text, match.start()):
+        return False  # a word in a sentence, not a column's name
+    after = _LINE_BREAK_AT.search(text, match.end())
+    line = text[head_start:after.start() if after else len(text)]
+    delimiter = max(",;\t|", key=line.strip().count)  # leading tabs indent code
+    if delimiter not in line.strip():
+        return False
+    blank = re.compile(r"(?:\r?\n|(?:\\r)?\\n)[ \t]*(?:\r?\n|(?:\\r)?\\n)").search(text, match.end())
+    end = min(blank.start() if blank else len(text), match.end() + 20000)
+    folded = not after or after.start() > end or len(line) > 2 * len(line.split()[0]) + 200 and " " in line
+    rows = _table_rows(text, head_start, end, delimiter, folded)
+    header = next((i for i, row in enumerate(rows) if any(a <= match.start("name") < b for a, b in row)), None)
+    if header is None:
+        return False
+    names = [text[a:b].lower() for a, b in rows[header]]
+    if not all(_COLUMN_NAME.match(name) for name in names[1:]):  # the first may follow a prompt
+        return False  # `password, _ := u.Password()`: code, not a header's names
+    column = next(i for i, (a, b) in enumerate(rows[header]) if a <= match.start("name") < b)
+    kind, start, stop = None, -1, -1
+    for row in rows[header + 1:]:
+        if len(row) != len(names):
+            if folded and len(row) % len(names) == 0 and delimiter == "|":
+                row = row[column::len(names)]
+            else:
+                break
+        else:
+            row = [row[column]]
+        for a, b in row:
+            value = text[a:b]
+            if value and not value.isdigit() and _secretish(value) and secret_key_kind(names[column], value):
+                kind = kind or "password"
+                start = a if start < 0 else start
+                stop = b
+    return (kind, start, stop) if kind else False
+
+
 #: A row of a two-column MySQL table: `| name | value |`.
 _MYSQL_PAIR = Lazy(r"\|[ \t]*([^|\n\\]+?)[ \t]*\|[ \t]*([^|\n\\]+?)[ \t]*\|")
 
@@ -1112,7 +1190,7 @@ def check_told_key(match, text):
 
 CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
-    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "psql_table": check_psql_table, "told_key": check_told_key,
+    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "delimited_table": check_delimited_table, "psql_table": check_psql_table, "told_key": check_told_key,
     "placeholder": check_placeholder, "snmp_community": check_snmp_community, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,

@@ -351,6 +351,10 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # `vault kv get`/`vault read`: a Key/Value table whose secret rows are named for a secret.
     ("secret-assignment", _START + r"Key(?:[ \t]+|\\t)Value(?:\s|\\r|\\n)+-{3}(?:[ \t]+|\\t)-{5}(?P<body>(?:(?:\s|\\r|\\n)+(?!Key\b|={3})[^\s\\]+(?:[ \t]+|\\t)[^\s\\]+){1,60})",
      ("-----",), {"check": "key_value_table"}),
+    # A CSV export or a bordered table whose header names a column for a password: its cells
+    # in the rows below (`username,email,password`, `| user | password |`).
+    ("password", r"(?<![\w-])(?P<name>password|passwd|pwd|pass)\\?\"?[ \t]*(?=[,;\t|]|\r?\n|(?:\\r)?\\n)",
+     ("password", "passwd", "pwd", "pass"), {"lower": True, "check": "delimited_table"}),
     # psql's aligned output: a column named for a password, its cells in every row.
     ("password", r"(?P<header>[^\n|]{0,200}\|[^\n]{0,2000}?)(?:\s|\\n)+(?P<rule>-{2,}(?:\+-{2,})+)(?P<rows>[\s\S]{1,20000}?)(?:\(\d+ rows?\)|\Z)",
      ("-+-",), {"check": "psql_table"}),
