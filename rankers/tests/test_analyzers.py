@@ -140,6 +140,7 @@ def test_a_question_typed_without_its_apostrophe_is_a_question():
     "the new boiler - how did it go",
     "the bus to the coast, is it running again",
     "the eve dinner place where my brother still owes me money, where",
+    "the dentist for the kids, did u book it",
 ])
 def test_a_question_asked_after_its_topic_is_a_question(text):
     """The topic first, then the question, its mark left off: the last clause, after a comma
@@ -166,6 +167,7 @@ def test_a_clause_that_does_not_ask_is_no_question(text):
     "the fire behind the village when the warning came on my phone what did you say we should do",
     "my fathers fields showing no owner on the land records what should i do you said",
     "easter here in the village what have i told you about it",
+    "the thing with my car what did u say to do",
 ])
 def test_a_question_dictated_with_no_mark_at_all_is_a_question(text):
     """No comma, no mark: a question word, an auxiliary and then its subject, the order only a
@@ -331,3 +333,39 @@ def test_a_hyphenated_word_counts_as_its_joined_spelling(words, joins):
 
     assert counted(hyphenated) == counted(joined) == len(analyzer.query(joined).terms)
     assert set(analyzer.query(joined).terms) <= set(analyzer.query(hyphenated).terms)
+
+
+@pytest.mark.parametrize("text, terms, assistant, now", [
+    ("what did u say about my little bro and the thing i found in his bag",
+     ("say", "littl", "bro", "thing", "found", "bag"), True, False),
+    ("that service for the little kid, what did u tell me", ("servic", "littl", "kid", "tell"), True, False),
+    ("whats ur advice on the landlord", ("advic", "landlord"), True, False),
+    ("which class is the hard one rn", ("class", "hard", "one"), False, True),
+    ("where does my mom work rn", ("mom", "work"), False, True),
+    # written in capitals they are other words: a registered nurse, a country
+    ("where does my sister work as an RN", ("sister", "work", "rn"), False, False),
+    ("what did the U.S. office say", ("u.s", "offic", "say"), False, False),
+    ("What did U say", ("say",), False, False),
+])
+def test_texting_shorthand_asks_as_its_words_do(text, terms, assistant, now):
+    """"u", "ur" and "rn" typed for "you", "your" and "right now": a question put to the
+    assistant (its reply first), one that asks how things are now, and no topic words; in
+    capitals they are other words ("RN", "U.S."), not asking."""
+    english = EnglishAnalyzer()
+    assert english.query(text).terms == terms
+    assert english.asks_the_assistant(text) is assistant
+    assert english.asks_how_things_are_now(text) is now
+
+
+@pytest.mark.parametrize("text, assistant", [
+    ("what have I told you about the boiler", False),
+    ("rafas mum, what have i told u about her", False),
+    ("what did I ask you to remember about the car", False),
+    ("which photos have I sent you of the garden", False),
+    ("what did you tell me about the boiler", True),
+    ("the boiler, what did u say", True),
+])
+def test_you_told_or_asked_something_asks_for_the_persons_words(text, assistant):
+    """"you" as the one told or asked ("what have I told you about X") asks for what the
+    person said, not for the assistant's reply."""
+    assert EnglishAnalyzer().asks_the_assistant(text) is assistant

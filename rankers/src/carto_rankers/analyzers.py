@@ -66,7 +66,7 @@ a about after all am an and any are as at be been before being but by can could 
 doing done for from had has have having he her here hers him his how i if in into is it its
 just me mine my myself of on or our ours over she should so some than that the their theirs
 them then there these they this those to too us was we were what when where which while who
-whom whose why will with would you your yours yourself ever yet whats wheres whos hows
+whom whose why will with would you your yours yourself ever yet whats wheres whos hows u ur
 """.split())
 
 #: Words and phrases of a query that ask for the *latest* state ("what do I drive now"): the
@@ -74,13 +74,13 @@ whom whose why will with would you your yours yourself ever yet whats wheres who
 #: only match unrelated rows ("now" stems to the "now" of "nowe.py", "I changed my diet
 #: again, now vegan"), so `english` leaves them out of a query's terms too.
 RECENCY = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most recent(?:ly)?|"
-                     r"recent|recently|lately|these days|anymore|at the moment|right now|"
+                     r"recent|recently|lately|these days|anymore|at the moment|right now|(?-i:rn)|"
                      r"(?<![-.])last(?: time)?(?![-.]\w))\b",
                      re.IGNORECASE)
 
 #: Words of a question that ask how something stands *now* (not "lately": what happened of
 #: late is events, not a state).
-NOW = re.compile(r"\b(?:now|nowadays|these days|currently|current|at the moment|right now|"
+NOW = re.compile(r"\b(?:now|nowadays|these days|currently|current|at the moment|right now|(?-i:rn)|"
                  r"latest|newest)\b", re.IGNORECASE)
 
 #: Words of a text that tell how something stands now: a change made ("switched", "swapped",
@@ -142,7 +142,7 @@ _LAST_CLAUSE = (r"(?:[,;:\u2014\u2013]|\s-\s)\s*"
                 r"(?:(?:whats|what|hows|how|why|remind me|tell me)\b"
                 rf"|(?:which|whos|who|whom|whose|wheres|where|when)(?:['\u2019]\w+)?(?:\s+[\w']+)?\s+(?:{_AUX})\b"
                 r"|(?:which|whos|who|whom|whose|wheres|where|when)(?:['\u2019]\w+)?(?:\s+[\w']+)?\s*$"
-                rf"|(?:{_AUX})\s+(?:i|you|he|she|it|we|they|there)\b)"
+                rf"|(?:{_AUX})\s+(?:i|you|u|he|she|it|we|they|there)\b)"
                 r"[^,;:.!?\u2014\u2013]*$")
 
 #: A question dictated or typed after its topic with no mark at all ("the phone call from the
@@ -150,7 +150,7 @@ _LAST_CLAUSE = (r"(?:[,;:\u2014\u2013]|\s-\s)\s*"
 #: should i do you said"): a question word, an auxiliary and then its subject, the order only a
 #: question has ("that's what I said" keeps the subject first), with no sentence ending after.
 _INVERTED = (r"\b(?:whats|what|hows|how|why|which|whos|who|wheres|where|when)\s+"
-             rf"(?:{_AUX})\s+(?:i|you|we|he|she|they|it|my|your|our|his|her|their)\b[^.!?]*$")
+             rf"(?:{_AUX})\s+(?:i|you|u|we|he|she|they|it|my|your|ur|our|his|her|their)\b[^.!?]*$")
 
 QUESTION = re.compile(rf"\?\s*$|^\W*(?:{_QUESTION_WORDS}|had|remind me|tell me)\b|{_LAST_CLAUSE}"
                       rf"|{_INVERTED}", re.IGNORECASE)
@@ -167,8 +167,10 @@ _ASKS_INSIDE = re.compile(rf"{_INVERTED}|(?<!\bso )(?<!\bnor )(?<!\bthan )(?<!\b
                           r"\b(?:did|should|can|could|do)\s+(?:i|we)\s+\w", re.IGNORECASE)
 
 #: A question put to the assistant ("what did you suggest for ...", "your advice on ..."): it
-#: asks for what the assistant said, not for what the person asked.
-ASKS_THE_ASSISTANT = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
+#: asks for what the assistant said, not for what the person asked. "you" told or asked
+#: something ("what have I told you about her") is asked for the person's own words.
+ASKS_THE_ASSISTANT = re.compile(r"(?<!\btold )(?<!\btell )(?<!\basked )(?<!\bask )(?<!\bshowed )(?<!\bsent )"
+                                r"(?<!\bgave )(?<!\btexted )(?<!\bwrote )\b(?:you|your|(?-i:u|ur))\b", re.IGNORECASE)
 
 
 def _fold(text: str) -> str:
