@@ -1366,8 +1366,15 @@ class Rule:
         return "".join(pieces), kinds
 
 
+def _after_escapes(pattern: str) -> str:
+    """A rule that starts at a word boundary also starts right after a JSON-escaped line break
+    or tab: in `"...\\nmachine api.host\\n  password X"` the `n` of the escape and the word
+    before make no boundary."""
+    return r"(?:\b|(?<=\\[nrt]))" + pattern[2:] if pattern.startswith(r"\b") else pattern
+
+
 BUILTIN_RULES: tuple[Rule, ...] = tuple(
-    Rule(kind, pattern, needles, lower=options.get("lower", False), token=options.get("token", False),
+    Rule(kind, _after_escapes(pattern), needles, lower=options.get("lower", False), token=options.get("token", False),
          check=options.get("check"), start=options.get("start"),
          words=options.get("words", options.get("token", False)),
          gate=options.get("gate"))

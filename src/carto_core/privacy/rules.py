@@ -88,17 +88,24 @@ _SAME_COMMAND = r"[^\n|;&]*?"
 def _escaped(word: str) -> str:
     """`word` as a pattern matching it as typed or with its letters beyond ASCII as JSON's
     `\\uXXXX` escapes (lower-case hex, as `json.dumps` writes them)."""
-    return "".join(re.escape(c) if c.isascii() else f"(?:{c}|\\\\u{ord(c):04x})" for c in word)
+    return "".join(re.escape(c) if c.isascii() else f"(?:{c}|\\\\u{ord(c):04x}{_upper_escape(c)})" for c in word)
+
+
+def _upper_escape(letter: str) -> str:
+    """The escape of `letter`'s capital, for rules matched on lower-cased text: lowering leaves
+    `\\u041f` (П) as it is."""
+    upper = letter.upper()
+    return f"|\\\\u{ord(upper):04x}" if len(upper) == 1 and upper != letter else ""
 
 
 #: A password told in a script of its own: the word, and what links it to the value ("は",
 #: "是", "είναι", "هي", "היא", "คือ", a colon), the value written in ASCII.
 _TOLD_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "הסיסמה", "סיסמה",
-                      "รหัสผ่าน", "accesskey secret")
+                      "รหัสผ่าน", "accesskey secret", "токен", "apiキー", "トークン")
 _TOLD_SCRIPT_SEPARATORS = ("は", "是", "为", "為", "는", "은", "είναι", "هي", "היא", "คือ", ":", "：")
 _TOLD_SCRIPT_NEEDLES = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "סיסמה", "รหัสผ่าน",
-                        "accesskey secret", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
-                        "\\u043f\\u0430\\u0440", "\\u03ba\\u03c9", "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
+                        "accesskey secret", "токен", "apiキー", "トークン", "\\u0442\\u043e\\u043a", "\\u30c8\\u30fc\\u30af", "api\\u30ad", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
+                        "\\u043f\\u0430\\u0440", "\\u041f\\u0430\\u0440", "\\u03ba\\u03c9", "\\u039a\\u03c9", "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
                         "\\u0e23\\u0e2b\\u0e31\\u0e2a")
 
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
@@ -155,7 +162,11 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("supabase-key", _START + r"(?:sbp_(?:oauth_)?[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})",
      ("sbp_", "sb_secret_"), T),
     ("databricks-token", _START + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, ("dapi",), T),
-    ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/_]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
+    ("fly-token", _START + r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/_-]{100,}={0,3})", ("fo1_", "fm1", "fm2"), T),
+    ("infracost-token", _START + r"ico-[A-Za-z0-9]{32}" + _END, ("ico-",), T),
+    ("nostr-private-key", _START + r"nsec1[02-9ac-hj-np-z]{58}" + _END, ("nsec1",), T),
+    # Salesforce: an org id (00D...) and "!", then the session's token
+    ("salesforce-token", _START + r"00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,}", ("00d",), {"lower": False, "token": True}),
     ("cloudflare-origin-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), T),
     ("openshift-token", r"sha256~[\w-]{43}", ("sha256~",), T),
     ("azure-function-key", r"[?&](?:code|key|api[_-]?key|apikey|appid|subscription-key|x-functions-key|clientsecret|client_secret)"
@@ -433,6 +444,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                  r"\\?[\"']?(?P<secret>[^\s\"'\\]{4,200})", ("rabbitmqctl", "http-basic."), {"check": "placeholder"}),
     ("password", r"\bmosquitto_(?:pub|sub|rr)\b[^\n|;&]*?[ \t]-P[ \t]+\\?[\"']?(?P<secret>[^\s\"'\\]{4,200})", ("mosquitto_",),
      {"check": "placeholder"}),
+    # InfluxDB's CLI: `influx ... -t <token>`
+    ("secret-assignment", r"\binflux\b[^\n|;&]*?[ \t](?:-t|--token)(?:[ \t]+|=)\\?[\"']?(?P<secret>[^\s\"'\\-][^\s\"'\\]{19,400})",
+     ("influx",), {"check": "placeholder"}),
     # `elasticsearch-reset-password` prints the new password after "New value:"
     ("password", r"\belasticsearch-reset-password\b[\s\S]{0,800}?New value:[ \t]*(?P<secret>\S{6,400})",
      ("elasticsearch-reset-password",), {"check": "placeholder"}),
