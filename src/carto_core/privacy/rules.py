@@ -476,14 +476,17 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # (also as JSON escapes them: a turn's text is redacted in its stored form too)
     ("password", r"\b(?:password|passphrase|passwd|passwort|kennwort|mot de passe|contrase(?:ñ|n|\\u00f1)a|senha|"
                  r"wachtwoord|has(?:ł|l|\\u0142)o|l(?:ö|o|\\u00f6)senord(?:et)?|salasana|kata sandi|m(?:ậ|\\u1ead)t kh(?:ẩ|\\u1ea9)u|"
-                 r"heslo|jelsz(?:ó|o|\\u00f3)|adgangskode(?:n)?|passord(?:et)?|nenosiri|lozinka|geslo|parola)"
+                 r"heslo|jelsz(?:ó|o|\\u00f3)|adgangskode(?:n)?|passord(?:et)?|nenosiri|lozinka|geslo|parola|"
+                 # chat's shorthand: "staging pw: X", "pass is X", "my api key is X"
+                 r"pw|(?:pass|api[ -]?key)(?=[ \t]+(?:is|was)[ \t]))"
                  r"(?:(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
                  r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to|adalah|l(?:à|\\u00e0)"
                  r"|je|er|ni|ay|este):?|(?:[ \t]+[^\s:]{1,30}){1,8}?:|(?<!password)(?<!passwd)(?<!passphrase):)[ \t]+"
                  r"(?:[\"'`]|(?:«|\\u00ab)[ \t]?)?(?P<secret>[^\s\"'`«»]{6,200}?)(?:[\"'`]|[ \t]?(?:»|\\u00bb))?(?=[\s,;)]|[.!?](?:\s|$)|$)",
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
       "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana", "kata sandi", "mật khẩu", "m\\u1eadt kh",
-      "heslo", "jelszó", "jelszo", "jelsz\\u00f3", "adgangskode", "passord", "nenosiri", "lozinka", "geslo", "parola"),
+      "heslo", "jelszó", "jelszo", "jelsz\\u00f3", "adgangskode", "passord", "nenosiri", "lozinka", "geslo", "parola",
+      "pw", "pass ", "api key", "api-key", "apikey"),
      {"lower": True, "check": "told"}),
     # Turkish puts no verb between the word and the password: "sunucunun şifresi X".
     ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
