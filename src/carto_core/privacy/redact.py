@@ -1159,6 +1159,38 @@ def check_delimited_table(match, text):
     return (kind, start, stop) if kind else False
 
 
+#: A stored password's hash scheme (`pbkdf2:sha256:...$salt$hash`, `$2b$12$...`): a hash is
+#: the password-hash rule's to judge, not a password.
+_HASH_SCHEME = Lazy(r"^(?:pbkdf2|scrypt|argon2\w*|bcrypt|sha\d+|md5)[:$]|^\$\w{1,3}\$")
+#: A SQL value list's pieces: a quoted string, a bare value, a bracket, a comma.
+_SQL_TOKEN = Lazy(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.)*\"|\(|\)|,|[^,()\s'\"]+")
+
+
+def check_sql_insert(match, text):
+    """`INSERT INTO t (cols) VALUES (...), (...)`: the values of the columns named for a
+    secret, from the first to the last (a function call's arguments are one value)."""
+    names = [name.strip(" \t\r\n`\"[]").lower() for name in _group(match, text, "cols").split(",")]
+    kind, start, end = None, -1, -1
+    depth, column = 0, 0
+    for token in _SQL_TOKEN.finditer(text, match.start("body"), match.end("body")):
+        piece = token.group()
+        if piece == "(":
+            depth += 1
+            column = 0 if depth == 1 else column
+        elif piece == ")":
+            depth -= 1
+        elif piece == ",":
+            column += depth == 1
+        elif depth == 1 and column < len(names) and piece[:1] in ("'", '"') and len(piece) > 2:
+            value = piece[1:-1]
+            found = secret_key_kind(names[column], value)
+            if found and _secretish(value) and not _HASH_SCHEME.match(value):
+                kind = kind or found
+                start = token.start() + 1 if start < 0 else start
+                end = token.end() - 1
+    return (kind, start, end) if kind else False
+
+
 #: A row of a two-column MySQL table: `| name | value |`.
 _MYSQL_PAIR = Lazy(r"\|[ \t]*([^|\n\\]+?)[ \t]*\|[ \t]*([^|\n\\]+?)[ \t]*\|")
 
@@ -1190,7 +1222,7 @@ def check_told_key(match, text):
 
 CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
-    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "delimited_table": check_delimited_table, "psql_table": check_psql_table, "told_key": check_told_key,
+    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table, "told_key": check_told_key,
     "placeholder": check_placeholder, "snmp_community": check_snmp_community, "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,

@@ -366,6 +366,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # in the rows below (`username,email,password`, `| user | password |`).
     ("password", r"(?<![\w-])(?P<name>password|passwd|pwd|pass)\\?\"?[ \t]*(?=[,;\t|]|\r?\n|(?:\\r)?\\n)",
      ("password", "passwd", "pwd", "pass"), {"lower": True, "check": "delimited_table"}),
+    # A SQL INSERT with its column list: the values of a column named for a secret
+    ("password", r"\binsert[ \t]+into[ \t]+[\w.`\"\[\]]+[ \t]*\((?P<cols>[^()]{1,2000})\)(?:\s|\\[nrt])*values(?:\s|\\[nrt])*"
+                 r"(?P<body>\([\s\S]{1,20000}?\))[ \t]*(?:;|\\?\"|$)", ("insert into",), {"lower": True, "check": "sql_insert"}),
     # psql's aligned output: a column named for a password, its cells in every row.
     ("password", r"(?P<header>[^\n|]{0,200}\|[^\n]{0,2000}?)(?:\s|\\n)+(?P<rule>-{2,}(?:\+-{2,})+)(?P<rows>[\s\S]{1,20000}?)(?:\(\d+ rows?\)|\Z)",
      ("-+-",), {"check": "psql_table"}),
