@@ -1,6 +1,6 @@
-"""What the session-lens tests share: carto run in-process, the object rows of a JSONL file
-(for the independent scans the lenses are checked against), and a home ingested from the
-shared fixtures' Claude and Codex transcripts."""
+"""What the CLI tests share: carto run in-process, the object rows of a JSONL file (for the
+independent scans the lenses are checked against), a home ingested from the shared fixtures'
+Claude and Codex transcripts, and a config file that cannot be read."""
 
 from __future__ import annotations
 
@@ -44,3 +44,16 @@ def ingest_shared(shared_fixtures: Path, tmp_path: Path) -> tuple[Path, Path]:
     run("ingest", "claude", "--root", str(claude), "--json")
     run("ingest", "codex", "--root", str(codex), "--json")
     return claude, codex
+
+
+def broken_config(tmp_path: Path, monkeypatch) -> Path:
+    """A config file cut short (`home = [`) where carto looks for one, CARTO_HOME unset and
+    XDG_DATA_HOME in `tmp_path` (so a default home that gets made shows): the home it names is
+    unknown."""
+    config = tmp_path / "config" / "carto" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("home = [\n")
+    monkeypatch.delenv("CARTO_HOME", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return config

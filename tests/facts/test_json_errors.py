@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from carto_core.cli import cli
 from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
+from tests.clikit import broken_config
 
 
 @pytest.fixture
@@ -54,12 +55,7 @@ def test_a_home_that_is_no_home_is_a_document(tmp_path, monkeypatch, kind):
 def test_a_config_file_that_cannot_be_read_is_a_document(tmp_path, monkeypatch):
     """Without CARTO_HOME the broken file is why no home is found: it is said (exit 2), not an
     empty census of a default home that does not exist (exit 0)."""
-    config = tmp_path / "config" / "carto" / "config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text("home = [\n")
-    monkeypatch.delenv("CARTO_HOME", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    config = broken_config(tmp_path, monkeypatch)
     _, document = _fails(["census", "--json"], 2)
     assert document["error"].startswith(f"cannot read config file {config}: ")
     assert not (tmp_path / "data").exists()

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
+from tests.clikit import broken_config
 
 
 @pytest.fixture
@@ -68,12 +69,7 @@ def test_a_home_that_is_no_home_is_a_document(tmp_path, monkeypatch, command, ki
 
 def test_a_config_file_that_cannot_be_read_is_a_document(tmp_path, monkeypatch):
     """Without CARTO_HOME the broken file is why no home is found: it is what is said."""
-    config = tmp_path / "config" / "carto" / "config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text("home = [\n")
-    monkeypatch.delenv("CARTO_HOME", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    config = broken_config(tmp_path, monkeypatch)
     done, document = _fails(["search", "deploy", "--json"], 2)
     assert document["exit_code"] == 2
     assert document["error"].startswith(f"cannot read config file {config}: ")
