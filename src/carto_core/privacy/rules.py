@@ -366,6 +366,11 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # in the rows below (`username,email,password`, `| user | password |`).
     ("password", r"(?<![\w-])(?P<name>password|passwd|pwd|pass)\\?\"?[ \t]*(?=[,;\t|]|\r?\n|(?:\\r)?\\n)",
      ("password", "passwd", "pwd", "pass"), {"lower": True, "check": "delimited_table"}),
+    # A database driver's connect call whose password is its third argument, by position:
+    # `new mysqli(host, user, "pw", db)`, `mysqli_connect(...)`, `pymssql.connect(server, user, "pw")`
+    ("password", r"\b(?:new[ \t]+mysqli|mysqli_connect|mysql_connect|pymssql\.connect|_mssql\.connect)\(\s*"
+                 r"(?:\\?(?P<q1>[\"'])[^\"'\n\\]*\\?(?P=q1)\s*,\s*){2}\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{4,200})\\?(?P=q)",
+     ("mysqli", "mysql_connect", "pymssql.connect", "_mssql.connect"), {"lower": True, "check": "placeholder"}),
     # A SQL INSERT with its column list: the values of a column named for a secret
     ("password", r"\binsert[ \t]+into[ \t]+[\w.`\"\[\]]+[ \t]*\((?P<cols>[^()]{1,2000})\)(?:\s|\\[nrt])*values(?:\s|\\[nrt])*"
                  r"(?P<body>\([\s\S]{1,20000}?\))[ \t]*(?:;|\\?\"|$)", ("insert into",), {"lower": True, "check": "sql_insert"}),
