@@ -523,6 +523,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # Hindi puts the verb after the password: "सर्वर का पासवर्ड X है".
     ("password", _escaped("पासवर्ड") + r"[ \t]+(?P<secret>(?:(?![\"'`\\])[\x21-\x7e]){6,200})[ \t]+" + _escaped("है"),
      ("पासवर्ड", "\\u092a\\u093e\\u0938"), {"lower": True, "check": "told_ascii"}),
+    # Persian too, with a few words between: "رمز عبور سرور تست X است".
+    ("password", _escaped("رمز عبور") + r"(?:[ \t]+(?:[^\x00-\x7f\s]|\\u[0-9a-f]{4})+){0,4}[ \t]+(?P<secret>(?:(?![\"'`\\])[\x21-\x7e]){6,200})[ \t]+"
+     + _escaped("است"), ("رمز عبور", "\\u0631\\u0645\\u0632"), {"lower": True, "check": "told_ascii"}),
     # A SQL statement's password: `ALTER ROLE x WITH LOGIN PASSWORD '...'`, `CREATE USER x
     # IDENTIFIED BY '...'` (a dump, a migration, a psql history)
     ("password", r"\b(?:password|identified[ \t]+by)(?:[ \t]+|[ \t]*=[ \t]*[nN]?)\\?(?P<q>['\"])(?P<secret>[^'\"\n\\]{1,400})\\?(?P=q)",
