@@ -720,8 +720,10 @@ def check_pem_block(match, text):
     return _pem_material(match.group(0))
 
 
+#: A line break as written or JSON-escaped.
+_NEWLINE = r"(?:\r?\n|(?:\\r)?\\n)"
 #: An armoured PGP block's checksum line (`=GUnl`) between its body and its END line.
-_ARMOR_CHECKSUM = Lazy(r"^=[A-Za-z0-9+/]{4}(?:\r?\n|(?:\\r)?\\n)")
+_ARMOR_CHECKSUM = Lazy(r"^=[A-Za-z0-9+/]{4}" + _NEWLINE)
 #: What a BEGIN line names when its block holds no secret.
 _PUBLIC_BLOCKS = ("CERTIFICATE", "PUBLIC KEY", "X509", "TRUSTED", "PGP SIGNATURE", "PGP MESSAGE")
 
@@ -729,7 +731,7 @@ _PUBLIC_BLOCKS = ("CERTIFICATE", "PUBLIC KEY", "X509", "TRUSTED", "PGP SIGNATURE
 def check_pem_lines(match, text):
     after = text[match.end():match.end() + 60].lstrip(" \t\r\n\\n")
     after = _ARMOR_CHECKSUM.sub("", after, count=1).lstrip(" \t\r\n\\n").upper()
-    if after.startswith("-----END") and any(after.startswith(name, 9) or name in after[9:40] for name in _PUBLIC_BLOCKS):
+    if after.startswith("-----END") and any(name in after[9:40] for name in _PUBLIC_BLOCKS):
         return False
     begin = text.rfind("-----BEGIN ", max(0, match.start() - 200), match.start())
     if begin >= 0 and "-----END" not in text[begin:match.start()] \
@@ -1081,8 +1083,8 @@ def check_psql_table(match, text):
     return (kind, start, end) if kind else False
 
 
-#: A line break as written or JSON-escaped.
-_LINE_BREAK_AT = Lazy(r"\r?\n|(?:\\r)?\\n")
+_LINE_BREAK_AT = Lazy(_NEWLINE)
+_BLANK_LINE = Lazy(_NEWLINE + r"[ \t]*" + _NEWLINE)
 #: A bordered table's rule (`+------+------+`): between its header and its rows, and between
 #: rows once a summary folds the lines into one.
 _RULE_TOKEN = Lazy(r"\+-[-+]*\+")
@@ -1101,11 +1103,10 @@ def _table_rows(text: str, start: int, end: int, delimiter: str, folded: bool) -
     for a, b in zip(bounds, bounds[1:]):
         if _LINE_BREAK_AT.fullmatch(text, a, b) or _RULE_TOKEN.fullmatch(text, a, b):
             continue
-        pieces = [(m.start(), m.end()) for m in re.finditer(r"\S+", text[a:b])] if folded and delimiter != "|" \
-            else [(0, b - a)]
+        pieces = [m.span() for m in _CELL_WORD.finditer(text, a, b)] if folded and delimiter != "|" else [(a, b)]
         for pa, pb in pieces:
-            cells, at = [], a + pa
-            for cell in text[a + pa:a + pb].split(delimiter):
+            cells, at = [], pa
+            for cell in text[pa:pb].split(delimiter):
                 left = len(cell) - len(cell.lstrip(_CELL_TRIM))
                 value = cell.strip(_CELL_TRIM)
                 cells.append((at + left, at + left + len(value)))
@@ -1130,7 +1131,7 @@ def check_delimited_table(match, text):
     delimiter = max(",;\t|", key=line.strip().count)  # leading tabs indent code
     if delimiter not in line.strip():
         return False
-    blank = re.compile(r"(?:\r?\n|(?:\\r)?\\n)[ \t]*(?:\r?\n|(?:\\r)?\\n)").search(text, match.end())
+    blank = _BLANK_LINE.search(text, match.end())
     end = min(blank.start() if blank else len(text), match.end() + 20000)
     folded = not after or after.start() > end or len(line) > 2 * len(line.split()[0]) + 200 and " " in line
     rows = _table_rows(text, head_start, end, delimiter, folded)
@@ -1222,8 +1223,10 @@ def check_told_key(match, text):
 
 CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
-    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs, "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table, "told_key": check_told_key,
-    "placeholder": check_placeholder, "snmp_community": check_snmp_community, "has_digit": check_has_digit, "entropic": check_entropic,
+    "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs,
+    "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table,
+    "told_key": check_told_key, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
+    "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,
     "bearer": check_bearer, "basic": check_basic, "authorization": check_authorization,

@@ -104,8 +104,10 @@ _TOLD_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호", "п
                       "รหัสผ่าน", "accesskey secret", "токен", "apiキー", "トークン")
 _TOLD_SCRIPT_SEPARATORS = ("は", "是", "为", "為", "는", "은", "είναι", "هي", "היא", "คือ", ":", "：")
 _TOLD_SCRIPT_NEEDLES = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "סיסמה", "รหัสผ่าน",
-                        "accesskey secret", "токен", "apiキー", "トークン", "\\u0442\\u043e\\u043a", "\\u30c8\\u30fc\\u30af", "api\\u30ad", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
-                        "\\u043f\\u0430\\u0440", "\\u041f\\u0430\\u0440", "\\u03ba\\u03c9", "\\u039a\\u03c9", "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
+                        "accesskey secret", "токен", "apiキー", "トークン", "\\u0442\\u043e\\u043a", "\\u30c8\\u30fc\\u30af",
+                        "api\\u30ad", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
+                        "\\u043f\\u0430\\u0440", "\\u041f\\u0430\\u0440", "\\u03ba\\u03c9", "\\u039a\\u03c9",
+                        "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
                         "\\u0e23\\u0e2b\\u0e31\\u0e2a")
 
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
@@ -166,7 +168,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("infracost-token", _START + r"ico-[A-Za-z0-9]{32}" + _END, ("ico-",), T),
     ("nostr-private-key", _START + r"nsec1[02-9ac-hj-np-z]{58}" + _END, ("nsec1",), T),
     # Salesforce: an org id (00D...) and "!", then the session's token
-    ("salesforce-token", _START + r"00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,}", ("00d",), {"lower": False, "token": True}),
+    ("salesforce-token", _START + r"00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,}", ("00d",), T),
     ("cloudflare-origin-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ("v1.0-",), T),
     ("openshift-token", r"sha256~[\w-]{43}", ("sha256~",), T),
     ("azure-function-key", r"[?&](?:code|key|api[_-]?key|apikey|appid|subscription-key|x-functions-key|clientsecret|client_secret)"
