@@ -164,3 +164,23 @@ def test_a_session_end_without_transcript_or_events_is_dropped_with_a_line_namin
     assert out.rows == []
     (problem,) = out.problems
     assert "sess-9" in problem and "gone.jsonl" in problem and "session_end" in problem
+
+
+@pytest.mark.parametrize("branch", [False, True])
+@pytest.mark.parametrize("before, said", [(0, "0 events"), (1, "1 event"), (2, "2 events")])
+def test_the_milestone_summary_counts_the_sessions_events_in_words_that_agree(tmp_path, branch, before, said):
+    """The changelog copy's `[branch, N dirty, N events]` reads as a sentence: one event is
+    "1 event"; the milestone row keeps the number itself."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    if branch:
+        subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    ctx = _ctx(tmp_path, {"cwd": str(repo)}, event="PreCompact")
+    for n in range(before):
+        _last_changelog_row(ctx, event_id=f"evt-{n}")
+    out = Outcome()
+    capture_milestone(ctx, out, milestone="compaction_manual", description="Context compaction (manual)")
+    rows = dict(out.rows)
+    assert rows["milestones"]["session_event_count"] == before
+    context = f"[main, 0 dirty, {said}]" if branch else f"[{said}]"
+    assert rows["changelog"]["summary"] == f"Context compaction (manual) {context}"

@@ -10,6 +10,7 @@ import os
 from carto_core.capture import shell as _shell
 from carto_core.capture.context import SALIENCE, Context, Outcome, as_text, new_event_id
 from carto_core.logio.logs import order_row
+from carto_core.util.terminal import counted
 
 
 def session_event_count(home, session: str) -> int:
@@ -85,7 +86,8 @@ def capture_milestone(
         "event": ctx.event_name, "git_branch": branch, "git_dirty_files": dirty, "recent_commits": recent,
         "session_event_count": count, "salience": salience, "parent_event_id": parent,
     }))
-    context = f"[{branch}, {dirty} dirty, {count} events]" if branch else f"[{count} events]"
+    events = counted(count, "event")
+    context = f"[{branch}, {dirty} dirty, {events}]" if branch else f"[{events}]"
     out.add("changelog", order_row("changelog-milestone", {
         "event_id": event_id, "timestamp": ctx.timestamp, "type": "milestone_" + milestone,
         "provider": ctx.provider, "session_id": ctx.session, "project": ctx.project, "cwd": ctx.cwd,
