@@ -60,11 +60,20 @@ def snippet(text: str, terms: list[tuple[str, bool]], room: int) -> str:
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
-    piece = text[start:start + room - 1 - (start > 0)]
+    if start and len(text) - start < room - 1:  # the text's end is in view: fill the room before it
+        start = len(text) - (room - 1)
+        piece = text[start:]
+    else:
+        piece = text[start:start + room - 1 - (start > 0)]
     if start + len(piece) < len(text):
-        space = piece.rfind(" ")
+        # A piece ending where a word ends is kept whole; another is cut back to its last
+        # space, but by no more than a third of it: a narrow line's snippet would be left
+        # half empty ("Discount codes…" where "Discount codes landed…" fits)
+        if text[start + len(piece)] != " ":
+            space = piece.rfind(" ")
+            piece = piece[:space] if space > len(piece) - min(20, len(piece) // 3) else piece
         # a cut just after the text's own ellipsis ("analyzing your codebase…") shows one
-        piece = (piece[:space] if space > len(piece) - 20 else piece).rstrip(" …") + "…"
+        piece = piece.rstrip(" …") + "…"
     return ("…" if start else "") + piece
 
 
@@ -235,40 +244,67 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
 
 #: The age column of a line (right-aligned: "45m ago", "just now", "undated").
 AGE_WIDTH = 8
-#: A snippet narrower than this says nothing: the line ends at the project instead.
+#: A snippet narrower than this says nothing: the line ends before it instead.
 SNIPPET_LEAST = 6
-#: Columns an id of the aligned column leaves after its age, for the project and a snippet.
-AFTER_AGE = 20
+#: The snippet columns most lines of a page keep: the other columns give way before it has less.
+SNIPPET_WANT = 20
+#: The widest a project is shown (a long name would take the snippet's room on every line).
+PROJECT_MOST = 24
+#: The columns a page may show besides the id and the snippet, richest first.
+_LAYOUTS = ((True, True), (True, False), (False, False))
+
+
+def _oneline_layout(hits, width: int) -> tuple[bool, bool, int, int]:
+    """(show the age, show the project, the id column, the project's room) of a page: the
+    richest layout in which at least half its lines keep SNIPPET_WANT columns of snippet
+    (measured on the median id and project). The ids are padded to the longest that still
+    keeps them: a longer one (a subagent's turn id) is not padded to, or every shorter id's
+    line would give its snippet that length."""
+    ids = sorted(len(hit.event_id) for hit in hits)
+    names = sorted(min(PROJECT_MOST, cells(hit.project or "-")) for hit in hits)
+    median, project = ids[(len(ids) - 1) // 2], names[(len(names) - 1) // 2]
+    for age, shown in _LAYOUTS:
+        extra = (2 + AGE_WIDTH if age else 0) + (2 + project if shown else 0) + 2 + SNIPPET_WANT
+        if median + extra <= width:
+            return age, shown, max(n for n in ids if n + extra <= width), project
+    return False, False, 0, 0
 
 
 def render_oneline(result, *, style: Style, width: int, now: datetime | None = None) -> str:
     """One line a hit: id, age, project, snippet (tab-free; for grep, fzf, cut), never wider
-    than `width` unless its id alone is. The id is never cut, since it is pasted into `--get`:
-    the snippet is cut first, then the project; an id too long for an age beside it stands
-    alone."""
+    than `width` unless its id alone is. The id is never cut, since it is pasted into `--get`,
+    and the snippet gets what the line has left; where that is too little, the ids' padding,
+    then the project, then the age give way (`_oneline_layout`); an id with no room for a
+    snippet beside it stands alone."""
+    if not result.results:
+        return ""
     now = now or datetime.now(timezone.utc)
     terms = query_terms(result.query)
+    show_age, show_project, column, project_room = _oneline_layout(result.results, width)
     lines = []
-    # ids padded to the page's longest, so the ages and projects line up in columns; an id so
-    # long that the column would leave the others no room for their text is not padded to
-    column = max((len(hit.event_id) for hit in result.results
-                  if len(hit.event_id) + 2 + AGE_WIDTH + 2 + AFTER_AGE <= width), default=0)
     for hit in result.results:
-        if len(hit.event_id) + 2 + AGE_WIDTH > width:
+        age = f"{age_of(hit.timestamp, now):>{AGE_WIDTH}}" if show_age else ""
+        if len(hit.event_id) + 2 + (cells(age) if show_age else SNIPPET_LEAST) > width:
             lines.append(style(hit.event_id, "bold", "cyan"))
             continue
+        # padded so the ages and projects line up in columns
         pad = " " * max(0, column - len(hit.event_id))
-        age = f"{age_of(hit.timestamp, now):>{AGE_WIDTH}}"
-        line = f"{style(hit.event_id, 'bold', 'cyan')}{pad}  {style(age, 'dim')}"
-        used = len(hit.event_id) + len(pad) + 2 + cells(age)
-        project = clip(hit.project or "-", width - used - 2)
-        if project and project != "…":
-            line += "  " + style(project, "dim")
-            used += 2 + cells(project)
-            room = width - used - 2
-            if room >= SNIPPET_LEAST:
-                text = clip(snippet(hit.summary, terms, room) or "(no text)", room)
-                line += "  " + highlight(text, terms, style)
+        line = style(hit.event_id, "bold", "cyan") + pad
+        used = len(hit.event_id) + len(pad)
+        if show_age:
+            line += "  " + style(age, "dim")
+            used += 2 + cells(age)
+        if show_project:
+            # the room the layout kept, more where the snippet still keeps SNIPPET_WANT
+            room = max(project_room, width - used - 4 - SNIPPET_WANT)
+            project = clip(hit.project or "-", min(PROJECT_MOST, room, width - used - 2))
+            if project and project != "…":
+                line += "  " + style(project, "dim")
+                used += 2 + cells(project)
+        room = width - used - 2
+        if room >= SNIPPET_LEAST:
+            text = clip(snippet(hit.summary, terms, room) or "(no text)", room)
+            line += "  " + highlight(text, terms, style)
         lines.append(line)
     return "\n".join(lines)
 
