@@ -1,5 +1,6 @@
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from carto_core import __version__
@@ -119,3 +120,31 @@ def test_a_search_stopped_by_a_setting_says_where_the_setting_comes_from(tmp_pat
     assert result.exit_code == ExitCode.USAGE
     assert (f"(search.decay = 'bogus' comes from {config / 'config.toml'}; `carto config` shows "
             "every setting)") in result.output
+
+
+@pytest.mark.parametrize("where", ["config file", "CARTO_SEARCH_FLOOR"])
+def test_a_relevance_floor_switch_that_is_neither_on_nor_off_stops_the_search(tmp_path, monkeypatch,
+                                                                              where):
+    """`floor = "maybe"` was read as on: a person who meant to switch the floor off got
+    searches judged by it, exit 0, while `carto config` called the value not accepted."""
+    config = tmp_path / "cfg" / "carto"
+    config.mkdir(parents=True)
+    if where == "config file":
+        (config / "config.toml").write_text('[search]\nfloor = "maybe"\n')
+    else:
+        monkeypatch.setenv("CARTO_SEARCH_FLOOR", "maybe")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    home = tmp_path / "h"
+    home.mkdir()
+    (home / "changelog.jsonl").write_text('{"event_id": "evt-000000000001", "summary": "rounding fix", '
+                                          '"timestamp": "2026-01-01T00:00:00Z"}\n')
+    monkeypatch.setenv("CARTO_HOME", str(home))
+    result = CliRunner().invoke(cli, ["search", "rounding", "--no-semantic"])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    origin = config / "config.toml" if where == "config file" else where
+    assert result.stderr == ("carto: unknown relevance floor switch 'maybe'; accepted: true, false "
+                             "(on/off, yes/no, 1/0) (search.floor = 'maybe' comes from "
+                             f"{origin}; `carto config` shows every setting)\n")
+    for switch, found in (("off", 0), ("false", 0), ("on", 0)):
+        monkeypatch.setenv("CARTO_SEARCH_FLOOR", switch)
+        assert CliRunner().invoke(cli, ["search", "rounding", "--no-semantic"]).exit_code == found

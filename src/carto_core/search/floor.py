@@ -70,16 +70,23 @@ BAND_RISE = 0.02
 #: How many records are counted at most: past them the rise is whole.
 RECORDS_COUNTED = math.ceil(RECORDS_AT_BAND * 2 ** (BAND_RISE / BAND_PER_HALVING))
 _OFF = frozenset({"0", "false", "no", "off"})
+_ON = frozenset({"", "1", "true", "yes", "on"})
 
 
 def switched_off(config=None) -> bool:
-    """`CARTO_SEARCH_FLOOR=off` (or `[search] floor = false`): every search counts as found."""
+    """`CARTO_SEARCH_FLOOR=off` (or `[search] floor = false`): every search counts as found.
+    A value that is neither a switch's on nor its off (`floor = "maybe"`, `floor = 2`) raises
+    ValueError naming it: read as on, a floor someone meant to switch off would quietly go on
+    judging (`carto config` refuses the same values)."""
     value: object = os.environ.get("CARTO_SEARCH_FLOOR", "")
     if value == "" and config is not None:
         value = config.get("search.floor", True)
-    if isinstance(value, str):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, str) and value.strip().lower() in _OFF | _ON:
         return value.strip().lower() in _OFF
-    return value is False
+    raise ValueError(f"unknown relevance floor switch {str(value)!r}; accepted: true, false "
+                     "(on/off, yes/no, 1/0)")
 
 
 class FloorReport(Record):

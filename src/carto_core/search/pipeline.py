@@ -230,12 +230,13 @@ class _Plan:
     config file when it was read, the ladder rankers, fusion and decay names, the analysed
     query and the query's length as given."""
 
-    __slots__ = ("request", "config", "rankers", "fusion_name", "decay_name", "query", "given")
+    __slots__ = ("request", "config", "rankers", "fusion_name", "decay_name", "query", "given",
+                 "floor")
 
-    def __init__(self, request, config, rankers, fusion_name, decay_name, query, given):
+    def __init__(self, request, config, rankers, fusion_name, decay_name, query, given, floor):
         self.request, self.config = request, config
         self.rankers, self.fusion_name, self.decay_name = rankers, fusion_name, decay_name
-        self.query, self.given = query, given
+        self.query, self.given, self.floor = query, given, floor
 
 
 class _Made:
@@ -283,7 +284,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     _let_go(engine)
     candidates = len(fused)
     fused, floor = trim(fused)
-    verdict = judge(made.ladders, len(fused), made.stated, enabled=not floor_off(plan.config),
+    verdict = judge(made.ladders, len(fused), made.stated, enabled=plan.floor,
                     conversation=conversation, records=records,
                     unheld_words=lambda: unheld_words(request.query, engine.analyzer,
                                                       engine.index.df),
@@ -425,6 +426,10 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
 
         config = load_config()
     rankers, fusion_name, decay_name = resolve_names(request, engine, config)
+    try:
+        floor = not floor_off(config)
+    except ValueError as exc:  # refused before answering, as an unknown decay policy is
+        raise SearchUsageError(str(exc)) from None
     given = len(request.query or "")
     if given > QUERY_MAX_CHARS:
         # Every ladder, the telemetry and the answer see the bounded query (a copy: the
@@ -445,7 +450,7 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
             "hooks) or backfill history with `carto ingest`")
-    return _Plan(request, config, rankers, fusion_name, decay_name, query, given)
+    return _Plan(request, config, rankers, fusion_name, decay_name, query, given, floor)
 
 
 def _scope(request: SearchRequest, engine):
