@@ -76,6 +76,19 @@ def test_a_config_file_that_cannot_be_read_is_a_document(tmp_path, monkeypatch):
     assert done.stderr == f"carto: {document['error']}\n"
 
 
+def test_a_folder_where_the_config_file_goes_is_a_document_and_no_defaults(home, tmp_path,
+                                                                          monkeypatch):
+    """A folder at the config file's path (a mistyped CARTO_CONFIG) was "not present; defaults
+    apply": every setting silently at its default, search answering as if nothing were wrong."""
+    folder = tmp_path / "carto.toml"
+    folder.mkdir()
+    monkeypatch.setenv("CARTO_CONFIG", str(folder))
+    said = f"cannot read config file {folder}: it is a folder, not a file"
+    done, document = _fails(["search", "deploy", "--json"], 2)
+    assert document == {"error": said, "exit_code": 2}
+    done = CliRunner().invoke(cli, ["config"])
+    assert done.exit_code == 1 and said in done.output
+
 def test_text_output_fails_as_before(home):
     done = CliRunner().invoke(cli, ["search", "deploy", "--limit", "0"])
     assert done.exit_code == 2

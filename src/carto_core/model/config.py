@@ -106,6 +106,10 @@ def load_config(env: dict | None = None) -> Config:
     path = config_file(env)
     data: dict = {}
     exists = path.is_file()
+    if not exists and path.is_dir():
+        # read as "not present", a folder put where the file goes (a mistyped CARTO_CONFIG, a
+        # `mkdir` too many) left every setting at its default without a word
+        raise ConfigError(f"cannot read config file {path}: it is a folder, not a file")
     if exists:
         import tomllib  # only when there is a file to parse (a cold search often has none)
 
