@@ -399,3 +399,17 @@ def test_a_long_value_under_a_secrets_name_goes_whole():
     long = "Ab9" * 200
     assert Redactor().text(f"token: {long}") == "token: [REDACTED:secret-assignment]"
     assert Redactor().text(f'token: "{long}"') == 'token: "[REDACTED:secret-assignment]"'
+
+
+def test_a_comma_inside_an_unquoted_value_is_part_of_it_a_comma_before_the_next_name_is_not():
+    """`pass: Tq8=Wmz4,Yd2Pv9sKr-3h` kept `Yd2Pv9sKr-3h` in clear (the value stopped at the
+    comma); a comma before the next `name=` or `name:`, a space or a quote still ends it."""
+    assert Redactor().text("pass: Tq8=Wmz4,Yd2Pv9sKr-3h") == "pass: [REDACTED:password]"
+    assert Redactor().text("token=Zq8Wm2Lx9Rv4Tn7Pk3Hs,region=eu-west-1") == \
+        "token=[REDACTED:secret-assignment],region=eu-west-1"
+    assert Redactor().text("password=Rk2v8Ltq9Wz7,host:db1") == "password=[REDACTED:password],host:db1"
+    assert Redactor().text("password=Rk2v8Ltq9Wz7, then restart") == \
+        "password=[REDACTED:password], then restart"
+    # a name before a comma is code's argument, however long (no capital: no machine's value)
+    assert Redactor().text("retry(token=lasttoken2024, attempts=3)") == \
+        "retry(token=lasttoken2024, attempts=3)"

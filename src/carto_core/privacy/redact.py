@@ -110,6 +110,13 @@ def _secretish(value: str, minimum: int = 6) -> bool:
     return has_digit or (has_upper and has_lower) or (has_symbol and (has_upper or has_lower))
 
 
+def _machine_made(value: str) -> bool:
+    """Twelve characters or more holding a digit, a capital and a small letter: no name a
+    person gives a variable (`Zq8Wm2Lx9Rv4Tn7Pk3Hs`, not `userPassword` or `token2`)."""
+    return len(value) >= 12 and any(c.isdigit() for c in value) \
+        and any(c.isupper() for c in value) and any(c.islower() for c in value)
+
+
 def _placeholder(value: str) -> bool:
     stripped = value.strip().strip("`")
     for prefix in ("pass:", "base64:"):
@@ -193,8 +200,9 @@ def check_authorization(match, text):
 def _key_around(match: re.Match, text: str) -> tuple[str, int]:
     """The whole identifier the keyword sits in (`AWS_SECRET_ACCESS_KEY`) and where it starts."""
     start = match.start("kw")
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
-        start -= 1
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.-") \
+            and not (text[start - 1] in "nrt" and text[start - 2:start - 1] == "\\"):
+        start -= 1  # a JSON-escaped line break or tab ends the name (`\\npass: X`)
     while start < match.start("kw") and text[start] in "-.":
         start += 1  # `--password`: the dashes are the flag's, not the name's
     return text[start:match.end("suffix")], start
@@ -292,7 +300,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str, in_url: b
             return True  # `password: see vault path ...`, `PASSWORD_MISMATCH=Passwords do not match`
         if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value) and not (in_url or _machine_part(value)):
             return True  # code: `token = get_token()`, `password=form.password.data`
-        if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] in (",", "=")):
+        if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] == "="
+                                         or after[:1] == "," and not _machine_made(value)):
             return True  # `self.passwd = password_mgr`, `a, b = user, password`, `x = y = z`
         if value.startswith(("/", "./", "../", "~/")) or re.match(r"^[A-Za-z]:\\", value):
             return True  # a path to a secret, not the secret
@@ -1401,11 +1410,21 @@ class Rule:
         return "".join(pieces), kinds
 
 
+#: A rule's opening lookbehind (`(?<![\w-])`): the characters that may not come before it.
+_OPENING_LOOKBEHIND = re.compile(r"\(\?<!(?:\[(?:\\.|[^\]\\])*\]|[^()\[\]])+\)")
+
+
 def _after_escapes(pattern: str) -> str:
-    """A rule that starts at a word boundary also starts right after a JSON-escaped line break
-    or tab: in `"...\\nmachine api.host\\n  password X"` the `n` of the escape and the word
-    before make no boundary."""
-    return r"(?:\b|(?<=\\[nrt]))" + pattern[2:] if pattern.startswith(r"\b") else pattern
+    """A rule that starts at a word boundary, or after a lookbehind that no word character may
+    precede (`(?<![\w-])eyJ`), also starts right after a JSON-escaped line break or tab: in
+    `"...\\nmachine api.host\\n  password X"` or `"...deployer\\neyJhbGci..."` the `n` of the
+    escape and the word before make no boundary."""
+    if pattern.startswith(r"\b"):
+        return r"(?:\b|(?<=\\[nrt]))" + pattern[2:]
+    opening = _OPENING_LOOKBEHIND.match(pattern)
+    if opening and re.search(opening.group() + "x", "nx") is None:
+        return rf"(?:{opening.group()}|(?<=\\[nrt]))" + pattern[opening.end():]
+    return pattern
 
 
 BUILTIN_RULES: tuple[Rule, ...] = tuple(

@@ -38,8 +38,10 @@ import re
 UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|]"
 QUOTED = r"[^\"'`\\\r\n]"
 # An unquoted value may hold `&` inside it (`p&ssW0rd!`): not the shell's `&`, `&&` or a query
-# string's `&name=`, which end it.
-_UNQUOTED_RUN = r"(?:" + UNQUOTED + r"|&(?![&\s]|$|[A-Za-z_][\w.-]*=|amp;))"
+# string's `&name=`, which end it. A comma too (`pass: K4=NKYCf,JOa35dan`, `Password=a,b;`),
+# when what follows is neither a space, a quote or a separator nor the next `name=` / `name:`.
+_UNQUOTED_RUN = (r"(?:" + UNQUOTED + r"|&(?![&\s]|$|[A-Za-z_][\w.-]*=|amp;)"
+                 r"|,(?![\s\"'`\\&;,<>()\[\]{}|]|$|[A-Za-z_][\w.-]*[=:]))")
 _VALUE = (r"(?:\\?(?P<q>[\"'`]))?(?P<secret>(?(q)" + QUOTED + r"{1,4096}(?=\\?(?P=q)|$)|" + UNQUOTED + _UNQUOTED_RUN + r"{0,4095}))")
 
 # Key names that make whatever is assigned to them a secret, lower case. `pass`, `pwd`, `auth`
@@ -83,6 +85,10 @@ _WORD = r"(?:\\?(?P<q>[\"'])(?P<secret>[^\"'\\\r\n]{1,200})\\?(?P=q)|(?P<bare>[^
 _LINE_BREAK = r"(?:\r?\n|(?:\\r)?\\n|[ \t])"
 # The rest of a command line, within one command (never past a pipe, `;`, `&` or a newline).
 _SAME_COMMAND = r"[^\n|;&]*?"
+#: A .netrc's space between words, written or JSON-escaped, and a word (an escaped backslash
+#: `\\` is part of it; an escaped line break is not).
+_NETRC_GAP = r"(?:\s|\\[nrt])+"
+_NETRC_WORD = r"(?:[^\s\\]|\\[^nrt\s])+"
 
 # (kind, pattern, needles, options)
 def _escaped(word: str) -> str:
@@ -478,7 +484,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # A .pgpass line: host:port:database:user:password.
     ("password", r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\s\"'`]))(?:[\w.*-]+|\[[0-9a-f:]+\]):(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:"
                  # five fields: a colon in the password is escaped (a line of /etc/shadow has nine)
-                 r"(?P<secret>(?:[^\s\"'`:\\]|\\.)+)(?=[\s\"'`]|$)",
+                 # (in escaped text its line ends at `\n`: no part of the password)
+                 r"(?P<secret>(?:[^\s\"'`:\\]|\\[^nrt])+)(?=[\s\"'`]|\\[nrt]|$)",
      (":*:", ":5432:", ":5433:", ":5434:", ":6432:", ":15432:", ".pgpass"),
      {"check": "placeholder"}),
     # A password told in a sentence: "the staging db password is m94PLb7E3Oz!S5". Only a value
@@ -543,7 +550,10 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
       "scram-sha-256$"), {}),
     # A PKCS#12 bundle (a certificate and its private key) as base64: DER's SEQUENCE, version 3
     ("private-key", r"MII[A-Za-z0-9+/]{3}IBAzCC[A-Za-z0-9+/=\n\r]{60,}", ("ibazcc",), {}),
-    ("password", r"\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?P<secret>\S+)",
+    # A .netrc entry; in a transcript's escaped text its line breaks are `\n` and end a word
+    # (a greedy `\S+` took `X\nmachine` for the password and the next entry lost its start).
+    ("password", r"\bmachine" + _NETRC_GAP + _NETRC_WORD + _NETRC_GAP + r"(?:login" + _NETRC_GAP + _NETRC_WORD
+     + _NETRC_GAP + r")?password" + _NETRC_GAP + r"(?P<secret>" + _NETRC_WORD + r")",
      ("machine",), {"lower": True, "check": "placeholder"}),
     # --- code -----------------------------------------------------------------------------
     # A pair whose second member is a literal: `auth=("user", "pw")`, `HTTPBasicAuth("u", "p")`,
