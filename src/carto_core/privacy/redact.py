@@ -1416,7 +1416,7 @@ _OPENING_LOOKBEHIND = re.compile(r"\(\?<!(?:\[(?:\\.|[^\]\\])*\]|[^()\[\]])+\)")
 
 def _after_escapes(pattern: str) -> str:
     """A rule that starts at a word boundary, or after a lookbehind that no word character may
-    precede (`(?<![\w-])eyJ`), also starts right after a JSON-escaped line break or tab: in
+    precede (`(?<![\\w-])eyJ`), also starts right after a JSON-escaped line break or tab: in
     `"...\\nmachine api.host\\n  password X"` or `"...deployer\\neyJhbGci..."` the `n` of the
     escape and the word before make no boundary."""
     if pattern.startswith(r"\b"):

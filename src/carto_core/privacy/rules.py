@@ -85,6 +85,9 @@ _WORD = r"(?:\\?(?P<q>[\"'])(?P<secret>[^\"'\\\r\n]{1,200})\\?(?P=q)|(?P<bare>[^
 _LINE_BREAK = r"(?:\r?\n|(?:\\r)?\\n|[ \t])"
 # The rest of a command line, within one command (never past a pipe, `;`, `&` or a newline).
 _SAME_COMMAND = r"[^\n|;&]*?"
+#: A table's cell rule: Markdown's `|`, a box drawing's `│`, or `│` escaped as JSON writes it
+#: when it keeps to ASCII.
+_CELL_RULE = r"(?:[|\u2502]|\\u2502)"
 #: A .netrc's space between words, written or JSON-escaped, and a word (an escaped backslash
 #: `\\` is part of it; an escaped line break is not).
 _NETRC_GAP = r"(?:\s|\\[nrt])+"
@@ -375,10 +378,15 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"(?<![\w-])(?P<name>password|passwd|pwd|pass)\\?\"?[ \t]*(?=[,;\t|]|\r?\n|(?:\\r)?\\n)",
      ("password", "passwd", "pwd", "pass"), {"lower": True, "check": "delimited_table"}),
     # A database driver's connect call whose password is its third argument, by position:
-    # `new mysqli(host, user, "pw", db)`, `mysqli_connect(...)`, `pymssql.connect(server, user, "pw")`
-    ("password", r"\b(?:new[ \t]+mysqli|mysqli_connect|mysql_connect|pymssql\.connect|_mssql\.connect)\(\s*"
-                 r"(?:\\?(?P<q1>[\"'])[^\"'\n\\]*\\?(?P=q1)\s*,\s*){2}\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{4,200})\\?(?P=q)",
-     ("mysqli", "mysql_connect", "pymssql.connect", "_mssql.connect"), {"lower": True, "check": "placeholder"}),
+    # `new mysqli(host, user, "pw", db)`, `mysqli_connect(...)`, `pymssql.connect(server, user, "pw")`,
+    # JDBC's `DriverManager.getConnection(url, user, "pw")`, `new PDO(dsn, user, "pw")`, Perl's
+    # `DBI->connect(dsn, user, "pw")`; its arguments on lines of their own, written or escaped.
+    ("password", r"\b(?:new[ \t]+mysqli|mysqli_connect|mysql_connect|pymssql\.connect|_mssql\.connect"
+                 r"|drivermanager\.getconnection|new[ \t]+pdo|dbi->connect)\((?:\s|\\[nrt])*"
+                 r"(?:\\?(?P<q1>[\"'])[^\"'\n\\]*\\?(?P=q1)(?:\s|\\[nrt])*,(?:\s|\\[nrt])*){2}"
+                 r"\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{4,200})\\?(?P=q)",
+     ("mysqli", "mysql_connect", "pymssql.connect", "_mssql.connect", "getconnection", "new pdo", "dbi->connect"),
+     {"lower": True, "check": "placeholder"}),
     # A SQL INSERT with its column list: the values of a column named for a secret
     ("password", r"\binsert[ \t]+into[ \t]+[\w.`\"\[\]]+[ \t]*\((?P<cols>[^()]{1,2000})\)(?:\s|\\[nrt])*values(?:\s|\\[nrt])*"
                  r"(?P<body>\([\s\S]{1,20000}?\))[ \t]*(?:;|\\?\"|$)", ("insert into",), {"lower": True, "check": "sql_insert"}),
@@ -469,6 +477,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # A Cloudflare tunnel's token: `cloudflared service install <token>`, `tunnel run --token <token>`
     ("cloudflare-tunnel-token", r"\bcloudflared\b[^\n|;&]*?(?:service[ \t]+install|--token)[ \t=]+(?P<secret>[A-Za-z0-9+/=_-]{40,})",
      ("cloudflared",), {}),
+    # A table row whose first cell names a secret and whose next cell holds one word: a
+    # Markdown table of variables (`| `AWS_SECRET_ACCESS_KEY` | `…` |`), a secrets manager's
+    # box-drawn listing (`│ DB_PASSWORD │ … │`), judged as a value under that name would be.
+    ("secret-assignment", _CELL_RULE + r"[ \t]*`?(?P<name>[A-Za-z_][\w.-]{2,80})`?[ \t]*" + _CELL_RULE + r"[ \t]*"
+                          r"`?(?P<secret>(?:(?!\\u2502)[^\s`|\u2502]){4,400})`?[ \t]*" + _CELL_RULE, ("|", "\u2502", "\\u2502"),
+     {"check": "named_literal"}),
     # A two-column MySQL table (`+---+---+`) whose row is named for a secret: `| smtp/password | ... |`
     ("password", r"\+-{3,}\+-{3,}\+(?P<body>[\s\S]{1,20000}?)(?:\+-{3,}\+-{3,}\+(?:\s|\\n)*(?:\d+ rows? in set|$)|\Z)",
      ("+---",), {"check": "mysql_pairs"}),
