@@ -139,3 +139,23 @@ def test_codex_uninstall_says_last_that_the_config_it_made_is_gone(monkeypatch):
     removed = lines.index(f"{config}: removed (carto had created it)")
     assert updated < removed
     assert not any(line.startswith(("trust:", "  forget trust")) for line in lines[removed:])
+
+
+def test_uninstall_names_no_backup_it_then_took_away(monkeypatch):
+    """A file the uninstall put back (or removed, carto having made it) loses carto's backups
+    of it; the report named them all the same ("backup: ~/.claude/settings.json.carto-backup-..."),
+    and a person looking for one found nothing. A backup named is one on disk."""
+    home = Path(os.environ["HOME"])
+    codex = home / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex))
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": "opus"}\n')
+    run("install", "claude", "--mcp")
+    run("install", "codex", "--trust")
+    out = run("uninstall", "claude", "--mcp") + run("uninstall", "codex")
+    named = [line.split("backup: ", 1)[1] for line in out.splitlines() if "backup: " in line]
+    assert [path for path in named if not Path(path).exists()] == [], out
+    run("install", "claude")
+    document = json.loads(run("uninstall", "claude", "--json"))
+    assert document["backup"] is None or Path(document["backup"]).exists(), document

@@ -95,6 +95,23 @@ def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **
         result["mcp"] = {"error": str(exc)}
 
 
+def _unname_settled_backups(result: dict) -> None:
+    """`settle()` takes away the backups of every file it put back: a report still naming one
+    sends a person looking for a file that is gone."""
+    import os
+
+    if result.get("backup") and not os.path.exists(result["backup"]):
+        result["backup"] = None
+    trust = result.get("trust")
+    if isinstance(trust, dict) and trust.get("backup") and not os.path.exists(trust["backup"]):
+        trust["backup"] = None
+    mcp = result.get("mcp")
+    if isinstance(mcp, dict) and mcp.get("changes"):
+        mcp["changes"] = [line for line in mcp["changes"]
+                          if not line.strip().startswith("backup: ")
+                          or os.path.exists(line.strip()[len("backup: "):])]
+
+
 def print_result(result: dict, *, dry_run: bool, trailer=(), removing: bool = False) -> None:
     """The text report: what was (or would be) changed, the backup, `note`, the MCP lines, then
     `trailer` lines (or `trailer(result)`'s, when it is a function)."""
@@ -195,6 +212,7 @@ def run_install(
         from carto_core.install.ledger import settle
 
         result["restored"] = settle()
+        _unname_settled_backups(result)
     if as_json:
         emit_json(result)
     else:
