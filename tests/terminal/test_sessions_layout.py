@@ -56,3 +56,30 @@ def test_a_project_too_long_for_the_terminal_is_cut_and_the_id_kept():
     now = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
     assert session_table([row], 20, now=now) == ["id        project", "5a1e0000  customer-…"]
     assert session_table([row], 50, now=now)[1] == "5a1e0000  customer-billing-service 1h ago     12"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 100])
+def test_a_sessions_event_lines_fit_the_terminal_with_their_ids_whole(sample_home, columns):
+    """`carto session 5a1e` padded every event id to its turn id's 43 columns and gave each text
+    70: at 80 columns its lines were 116 to 158 wide and wrapped. Each now fits, its id whole
+    and its kind kept (a time and id wider than the terminal alone on their line); the event
+    ids still line up, and a pipe keeps every column."""
+    env = env_for()
+    events = json.loads(piped(["session", "5a1e", "--json"], env).stdout)["events"]
+    code, out = in_pty(["session", "5a1e"], env, columns=columns)
+    lines = plain(out).splitlines()
+    start = lines.index(f"events ({len(events)})") + 1
+    shown = lines[start:start + len(events)]
+    assert code == 0 and len(shown) == len(events) >= 5, out
+    for event, line in zip(events, shown):
+        alone = f"  {event['timestamp']} {event['event_id']}"
+        if len(alone) > columns:  # a time and id wider than the terminal stand alone, whole
+            assert line == alone, line
+            continue
+        assert len(line) <= columns, line
+        assert line.split()[:3] == [event["timestamp"], event["event_id"], event["type"]], line
+    short = [line for event, line in zip(events, shown) if event["event_id"].startswith("evt-")]
+    assert len({line.index(line.split()[2]) for line in short}) == 1, shown  # kinds in a column
+    assert any(len(line.split()) > 3 for line in short), shown  # and text beside them
+    piped_lines = piped(["session", "5a1e"], env).stdout.splitlines()
+    assert max(map(len, piped_lines)) > 100  # a pipe: every column, for grep and awk

@@ -9,7 +9,7 @@ from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.logio.logs import SEARCHED_LOGS
 from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.terminal import counted, transcript_said
+from carto_core.util.terminal import cells, clip, counted, fitted_width, transcript_said
 
 
 #: The logs `carto sessions` folds (every searched log: `LiveCorpus`), and what it lacks for
@@ -28,6 +28,45 @@ def _live():
 def _short(text: str, width: int) -> str:
     text = " ".join(str(text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+#: What an event line of `carto session` keeps for its text before the ids' padding gives way,
+#: and the least text worth a line's room.
+SUMMARY_WANT = 20
+SUMMARY_LEAST = 10
+KIND_WIDTH = 18
+
+
+def _event_lines(events: list[dict], width: int | None) -> list[str]:
+    """`carto session`'s event lines: time, id, kind, text. The id is never cut (it is pasted
+    into `carto search --get`, `--touch` or `forget`). A pipe (`width` None) gets every column
+    and 70 columns of text; a terminal gets lines within its width: the ids are padded only to
+    the longest that leaves SUMMARY_WANT columns of text (a subagent's turn id would push every
+    line past the edge), and a line whose id is longer gives up the kind's padding, then its
+    text, then its kind; a time and id wider than the terminal stand alone."""
+    if width is None:
+        column = max((len(event["event_id"]) for event in events), default=0)
+        return [f"  {event['timestamp'] or '-':20} {event['event_id']:{column}} "
+                f"{event['type'][:KIND_WIDTH]:{KIND_WIDTH}} {_short(event['summary'], 70)}"
+                for event in events]
+    lead = 2 + 20 + 1
+    rest = 1 + KIND_WIDTH + 1 + SUMMARY_WANT
+    column = max((len(event["event_id"]) for event in events
+                  if lead + len(event["event_id"]) + rest <= width), default=0)
+    lines = []
+    for event in events:
+        line = f"  {event['timestamp'] or '-':20} {event['event_id']:{column}}"
+        kind = event["type"][:KIND_WIDTH]
+        text = " ".join(str(event["summary"] or "").split())
+        if width - len(line) >= 1 + KIND_WIDTH + 1 + SUMMARY_LEAST:
+            line += f" {kind:{KIND_WIDTH}}"
+        elif width - len(line) >= 1 + len(kind):
+            line += f" {kind}"
+        room = width - cells(line) - 1
+        if room >= SUMMARY_LEAST and text:
+            line += " " + clip(text, room)
+        lines.append(line)
+    return lines
 
 
 @click.command(epilog="""\b
@@ -86,7 +125,6 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         emit_json(document)
     else:
         from carto_core.cli.sessions_text import session_table
-        from carto_core.util.terminal import fitted_width
 
         rows = document["sessions"]
         for line in session_table(rows, fitted_width(), team=team):
@@ -185,10 +223,7 @@ def session(session_id, max_events, tree, as_json) -> None:
                    + (f" (+{len(detail['files']) - 10} more)" if len(detail["files"]) > 10 else ""))
     click.echo(f"events ({len(detail['events'])})")
     shown = detail["events"][:max_events]
-    # Ids whole, so they can be pasted into `carto search`, `--touch` or `forget`.
-    width = max((len(event["event_id"]) for event in shown), default=0)
-    for event in shown:
-        click.echo(f"  {event['timestamp'] or '-':20} {event['event_id']:{width}} {event['type'][:18]:18} "
-                   f"{_short(event['summary'], 70)}")
+    for line in _event_lines(shown, fitted_width()):
+        click.echo(line)
     if len(detail["events"]) > max_events:
         click.echo(f"  ... {len(detail['events']) - max_events} more (--events N, or --json)")
