@@ -195,3 +195,24 @@ def test_usage_errors(tmp_path):
     assert _invoke(home, "memory", "--file", "x.md").exit_code == 2
     two = _invoke(home, "memory", "--project", "o")  # webshop and infra-tools both hold an "o"
     assert two.exit_code == 2 and "webshop" in two.output
+
+
+def test_a_project_whose_rows_hold_nothing_to_remember_says_so_and_not_that_none_is_recorded(tmp_path):
+    """A project with a prompt that states no preference: its memory read "(nothing recorded for
+    this project yet: ...)", printed and written into MEMORY.md, while `carto search` found
+    that prompt. It now says the rows hold nothing to remember and what would make a line; a
+    second --write still changes nothing (the line is carto's, not moved above the section)."""
+    home = Home(tmp_path / "h")
+    home.root.mkdir()
+    append_rows(home.log("prompts"), [{"event_id": "evt-ship00000001", "timestamp": "2026-01-01T00:00:00Z",
+                                       "type": "prompt", "project": "webshop", "session_id": "s1",
+                                       "summary": "make the shipping fee free above 50 euros"}])
+    done = _invoke(home, "memory", "--project", "webshop")
+    assert done.exit_code == 0, done.output
+    assert "nothing recorded" not in done.output
+    assert "nothing to remember yet" in done.output and "carto wrapup" in done.output
+    memory_file = tmp_path / "MEMORY.md"
+    assert _invoke(home, "memory", "--project", "webshop", "--write", "--file", str(memory_file)).exit_code == 0
+    once = memory_file.read_text()
+    again = _invoke(home, "memory", "--project", "webshop", "--write", "--file", str(memory_file))
+    assert "unchanged" in again.output and memory_file.read_text() == once and once.startswith(BEGIN)

@@ -45,6 +45,10 @@ TITLES = {"preferences": "Standing preferences (from prompts)", "decisions": "De
           "failures": "Repeated failures and their fixes (from transcripts)",
           "conventions": "Conventions seen in commits",
           "profile": "The owner's work across projects (carto profile)"}
+#: carto's section of a project whose rows hold no line yet.
+NOTHING_YET = ("(nothing to remember yet: what is recorded for this project holds no decision, "
+               "open thread, standing preference, repeated failure or commit convention; "
+               "`carto wrapup` records a session's decisions and open threads)")
 #: The comment that ends a profile line (an aggregate: no event ids to name).
 PROFILE_MARK = "carto profile"
 #: The profile's sections MEMORY.md takes (its decisions are other projects' too).
@@ -378,8 +382,9 @@ def render(memory: Memory, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_B
             if items:
                 lines += ["", f"## {TITLES[name]}"] + [item.line() for item in items]
         if len(lines) == 3:
-            lines.append("(nothing recorded for this project yet: wrapups, commits, prompts and "
-                         "transcripts fill this in)")
+            # the project has rows (else no memory is made): they hold no line yet, and saying
+            # "nothing recorded" contradicts the prompts and turns `carto search` finds
+            lines.append(NOTHING_YET)
         return "\n".join(lines + [END]) + "\n"
 
     out = text()
@@ -422,7 +427,7 @@ def _theirs(existing: str) -> str:
     if start < 0 or end < 0:
         return existing
     ours = re.compile(r"^(?:# .+: what carto remembers|## .+|- .* <!-- [^>]* -->|Each line ends with .*"
-                      r"|\(nothing recorded for this project yet.*)$")
+                      r"|\(nothing (?:recorded for this project|to remember) yet.*)$")
     body = existing[start + len(BEGIN):end].split("\n")
     foreign = [line for line in body if line.strip() and not ours.match(line.strip())]
     if not foreign:
