@@ -84,6 +84,20 @@ def test_install_trust_records_carto_handlers_only_and_says_so_first(tmp_path, m
     assert "already trusted" in again.output and (home / "config.toml").read_text() == text
 
 
+def test_install_trust_does_not_ask_for_the_trust_it_just_recorded(tmp_path, monkeypatch):
+    """`carto install codex --trust` ended with the note for an untrusted install: "Trust carto's
+    hooks once: run `codex` ... and approve them under /hooks, or run `carto install codex
+    --trust`", the command just run. Trusted, it says what the trust is good for and what
+    resets it; --print --trust, which records nothing, still says how to trust."""
+    codex_home(tmp_path, monkeypatch)
+    done = CliRunner().invoke(cli, ["install", "codex", "--trust"])
+    assert done.exit_code == 0, done.output
+    assert "approve them under /hooks" not in done.output and "or run `carto install codex --trust`" not in done.output
+    assert "resets that trust" in done.output and "carto doctor" in done.output
+    dry = CliRunner().invoke(cli, ["install", "codex", "--trust", "--print", "--hooks-file", str(tmp_path / "other.json")])
+    assert dry.exit_code == 0 and "approve them under /hooks" in dry.output, dry.output
+
+
 def test_trust_is_never_recorded_without_the_flag(tmp_path, monkeypatch):
     home = codex_home(tmp_path, monkeypatch)
     before = (home / "config.toml").read_text()

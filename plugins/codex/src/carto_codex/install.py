@@ -35,6 +35,14 @@ TRUST_NOTE = (
     "`[features] hooks = false` (or its deprecated alias `codex_hooks`) in config.toml turns them off."
 )
 
+TRUSTED_NOTE = (
+    "Codex runs carto's hooks now that they are trusted, `codex exec` included. Any change to "
+    "hooks.json, a reinstall after the environment moved included, resets that trust (run "
+    "`carto install codex --trust` again); `carto doctor` says when a handler is untrusted or "
+    "stale. Hooks are on by default: `[features] hooks = false` (or its deprecated alias "
+    "`codex_hooks`) in config.toml turns them off."
+)
+
 
 def carto_hooks() -> dict:
     return load_hooks(HOOKS_FILE)
@@ -55,6 +63,8 @@ def install(path: Path, *, dry_run: bool = False, trust: bool = False) -> dict:
     result = install_result(path, carto_hooks(), dry_run=dry_run, extra={"note": TRUST_NOTE})
     if trust:
         result["trust"] = trust_handlers(path, dry_run=dry_run)
+        if not dry_run and "error" not in result["trust"]:
+            result["note"] = TRUSTED_NOTE  # TRUST_NOTE would ask for the trust just recorded
     return result
 
 
