@@ -259,12 +259,29 @@ def test_since_when_since_days_and_settle_as_every_transcript_source(populated, 
     assert unsettled["written"]["turns"] == everything["written"]["turns"] - 1  # s3's last turn
 
 
-def test_ingest_all_says_in_one_whole_line_why_hermes_is_not_set_up(populated):
+def test_ingest_all_says_in_one_whole_line_why_hermes_is_not_set_up(populated, monkeypatch):
     """`ingest --all` keeps the first line of a source's refusal: that line alone must say why
-    (it once ended on "Looked in:", the places it named cut off)."""
+    (it once ended on "Looked in:", the places it named cut off), and where to read how to
+    set it up (the rest of the refusal, which said so, is cut off)."""
+    monkeypatch.setenv("HERMES_HOME", str(populated.root))
     result = CliRunner().invoke(cli, ["ingest", "--all", "--dry-run"])
     lines = [line for line in result.stdout.splitlines() if line.startswith("hermes:")]
     assert lines == ["hermes: not set up (no Hermes policy file (the adapter never runs "
-                     "without one: there is no default policy))"], result.stdout
+                     "without one: there is no default policy)); `carto ingest hermes --help` "
+                     "says how to set it up"], result.stdout
     document = json.loads(CliRunner().invoke(cli, ["ingest", "--all", "--dry-run", "--json"]).stdout)
     assert document["not_set_up"]["hermes"].startswith("no Hermes policy file (")
+
+
+def test_ingest_all_asks_no_policy_of_a_machine_without_hermes(tmp_path, monkeypatch):
+    """A person who never ran Hermes Agent got "hermes: not set up (no Hermes policy file ...)"
+    from every `carto ingest --all`, asked to write a policy for a database that is not there.
+    Without a state.db where Hermes keeps one, Hermes is among the sources with nothing to
+    read."""
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path / "no-hermes"))
+    result = CliRunner().invoke(cli, ["ingest", "--all", "--dry-run"])
+    assert "hermes: not set up" not in result.stdout, result.stdout
+    nothing = next(line for line in result.stdout.splitlines() if line.startswith("nothing to read where"))
+    assert "hermes" in nothing, result.stdout
+    document = json.loads(CliRunner().invoke(cli, ["ingest", "--all", "--dry-run", "--json"]).stdout)
+    assert "hermes" not in document["not_set_up"] and "hermes" in document["nothing_to_read"]

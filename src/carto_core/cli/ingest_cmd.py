@@ -167,10 +167,11 @@ def generic_ingest_command(name: str, source_cls) -> click.Command:
     return command
 
 
-def backfill_sources(skipped: dict | None = None) -> list[tuple[str, object]]:
+def backfill_sources(skipped: dict | None = None, absent: list | None = None) -> list[tuple[str, object]]:
     """(name, source built with the config's `[sources.NAME]` options) for every installed source
     that can backfill, by name. A source that refuses to be built without a setting of its own
-    (Hermes without its policy file) is left out, its reason in `skipped`."""
+    (Hermes without its policy file) is left out, its reason in `skipped`, or its name in
+    `absent` when nothing it reads lies where it looks by default."""
     from carto_core.model.config import load_config
     from carto_core.plugin.registry import get_registries
 
@@ -182,7 +183,9 @@ def backfill_sources(skipped: dict | None = None) -> list[tuple[str, object]]:
         try:
             out.append((name, cls(dict(section.get(name, {}) or {}))))
         except Exception as exc:  # its own reason, said by --all
-            if skipped is not None:
+            if absent is not None and not cls.present_by_default():
+                absent.append(name)
+            elif skipped is not None:
                 skipped[name] = str(exc).splitlines()[0]
     return out
 
@@ -193,7 +196,7 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
 
     home = load_config().home
     summaries, nothing, not_set_up = {}, [], {}
-    for name, source in backfill_sources(not_set_up):
+    for name, source in backfill_sources(not_set_up, nothing):
         streams = list(source.discover())
         if not streams:
             nothing.append(name)
@@ -215,10 +218,11 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
             for error in summary.errors:
                 click.echo(f"  error: {error}", err=True)
         if nothing:
-            click.echo(f"nothing to read where {', '.join(nothing)} look by default "
+            click.echo(f"nothing to read where {', '.join(sorted(nothing))} look by default "
                        "(`carto ingest NAME --help` says where)")
         for name, why in not_set_up.items():
-            click.echo(f"{name}: not set up ({why})")
+            # the refusal's first line only: the lines saying how to set it up are cut off
+            click.echo(f"{name}: not set up ({why}); `carto ingest {name} --help` says how to set it up")
     if not summaries:
         raise SystemExit(int(ExitCode.NOT_FOUND))
     if not any(s.rows_written or s.already_present or not s.errors for s in done.values()):

@@ -155,6 +155,14 @@ class Source:
     def can_backfill(cls) -> bool:
         return cls.read is not Source.read
 
+    @classmethod
+    def present_by_default(cls) -> bool:
+        """Whether what this source reads lies where it looks by default. Asked only of a source
+        that cannot be built without a setting of its own (Hermes without its policy file):
+        `carto ingest --all` asks for the setting where there is something to read, and
+        otherwise counts the source among those with nothing to read."""
+        return True
+
 
 class Writer:
     """A sink for redacted rows. Subclass, set `name`, implement `write`."""

@@ -43,7 +43,9 @@ the logs are not written twice).
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 from carto_core.api import ReadBatch, Source, Stream
 
@@ -79,6 +81,13 @@ class HermesSource(Source):
 
     def now(self) -> float:
         return self._now if self._now is not None else time.time()
+
+    @classmethod
+    def present_by_default(cls) -> bool:
+        """Whether Hermes keeps a database where the policy's default `hermes_home` points: a
+        machine without Hermes is not asked for a policy file by `carto ingest --all`."""
+        home = Path(os.environ.get("HERMES_HOME") or "~/.hermes").expanduser()
+        return (home / "state.db").is_file() or any((home / "profiles").glob("*/state.db"))
 
     def discover(self):
         return discovery.streams(self.policy, self.only, self.profiles)
