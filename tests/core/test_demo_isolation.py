@@ -57,3 +57,26 @@ def test_the_demo_reads_nothing_of_the_real_agent_folders(tmp_path):
     assert opened == [], opened
     assert not mark.exists()  # doctor never ran the planted hooks
     assert "zorblax" not in done.stdout and "secret" not in done.stdout
+
+
+def test_the_demo_neither_reads_nor_runs_the_current_folders_project_hooks(tmp_path):
+    """Run from a project whose `.claude/settings.json` holds a carto hook, the tour's doctor
+    listed "claude 12 hooks in <that folder>/.claude/settings.json" and ran each of them: the
+    doctor looks at the project settings of the current folder, which the demo left where the
+    person stood. The tour now stands in its own temporary folder, and is back afterwards."""
+    project = tmp_path / "proj"
+    mark = tmp_path / "hook-ran"
+    hook = {"type": "command", "command": f"touch {mark}; carto hook claude PostToolUse"}
+    for agent, name in ((".claude", "settings.json"), (".codex", "hooks.json")):
+        (project / agent).mkdir(parents=True)
+        (project / agent / name).write_text(json.dumps(
+            {"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}))
+    script = ("import os\nfrom carto_core.entry import main\n"
+              "try:\n    main(['demo'])\nexcept SystemExit:\n    pass\n"
+              "print('CWD ' + os.getcwd())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=project,
+                          timeout=600, env={**os.environ, "CARTO_KEEPUP": "0"})
+    assert "carto demo: sample home in" in done.stdout, done.stderr[-2000:]
+    assert str(project) not in done.stdout.replace(f"CWD {project}", ""), done.stdout
+    assert not mark.exists()
+    assert done.stdout.rstrip().endswith(f"CWD {project}")

@@ -47,8 +47,9 @@ def demo(keep: bool) -> None:
     Runs a search, a facts census and a standup against three scripted agent sessions of the
     last hours on two projects (and older ones, months back), with carto's defaults (your
     config file and CARTO_* settings are set aside).
-    Nothing outside the temporary folder is written or read: HOME points into it for the tour,
-    so your ~/.claude, ~/.codex and ~/.hermes stay out of it.
+    Nothing outside the temporary folder is written or read: HOME and the current folder point
+    into it for the tour, so your ~/.claude, ~/.codex and ~/.hermes, and the project folder you
+    run it from, stay out of it.
     """
     from carto_core.cli import cli
     from carto_core.evaluation.sample import build_sample_home
@@ -60,6 +61,7 @@ def demo(keep: bool) -> None:
     saved = {key: value for key, value in os.environ.items() if key.startswith(_USER_SETTINGS)}
     saved.update({key: os.environ.get(key) for key in ("CARTO_HOME", "CARTO_CONFIG", *_AGENT_PLACES)})
     failures = 0
+    here = os.getcwd()
     try:
         build_sample_home(root)
         for key in saved:
@@ -71,6 +73,9 @@ def demo(keep: bool) -> None:
         # the tour's doctor report a readable home that carto itself made
         os.mkdir(os.path.join(root, ".carto"), mode=0o700)
         os.mkdir(os.environ["HOME"], mode=0o700)
+        # doctor also reads the current folder's project settings (.claude/, .codex/) and runs
+        # the hooks there: the tour stands in its empty machine, not in the person's project
+        os.chdir(os.environ["HOME"])
         click.echo(f"carto demo: sample home in {root}\n")
         for title, argv, answers in TOUR:
             click.secho(f"$ carto {' '.join(argv)}    # {title}", bold=True)
@@ -88,6 +93,7 @@ def demo(keep: bool) -> None:
                 failures += 1
             click.echo()
     finally:
+        os.chdir(here)
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
