@@ -242,3 +242,20 @@ def test_a_text_only_a_search_query_held_is_found_and_forgotten(tmp_path):
     written = invoke("forget", "--match", "zebrastripe", "--write")
     assert written.output.splitlines()[0] == "search-call log: 1 row"
     assert files_holding(home.root, ["zebrastripe"]) == []
+
+
+def test_a_project_name_that_names_nothing_is_said_with_the_homes_projects(tmp_path, monkeypatch):
+    """`carto forget --project webshp` (a typo; names match whole) printed "0 events, 0 rows
+    would be forgotten" and exited 3, leaving the person to guess why; with a second, real
+    project the typo's half was dropped without a word. Each name that matches no project of
+    the home is now said on stderr, with the projects the home has."""
+    from carto_core.evaluation.sample import build_sample_home
+
+    home = build_sample_home(tmp_path / "h")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    typo = invoke("forget", "--project", "webshp", ok=(3,))
+    assert "no project is named 'webshp'" in typo.stderr and "infra-tools, webshop" in typo.stderr, typo.output
+    both = invoke("forget", "--project", "webshp", "--project", "INFRA-TOOLS")
+    assert "'webshp'" in both.stderr and "'INFRA-TOOLS'" not in both.stderr
+    right = invoke("forget", "--project", "webshop")
+    assert right.stderr == ""

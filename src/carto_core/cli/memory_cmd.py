@@ -18,7 +18,8 @@ _PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')
 _CWD = re.compile(rb'"cwd"\s*:\s*"([^"\\]{1,1000})"')
 
 
-def _projects(home) -> Counter:
+def home_projects(home) -> Counter:
+    """The projects the home's rows name, each with its row count."""
     from carto_core.logio.logs import SEARCHED_LOGS
 
     counts: Counter = Counter()
@@ -34,7 +35,7 @@ def _projects(home) -> Counter:
 
 
 def _resolve_project(home, wanted: str | None) -> str:
-    known = _projects(home)
+    known = home_projects(home)
     if wanted is None:
         from carto_core.model.project import project_for
 
