@@ -143,3 +143,17 @@ def test_import_keeps_out_what_this_home_forgot_or_excludes(full_home, tmp_path)
     other = {"CARTO_HOME": str(tmp_path / "other")}
     invoke("import", archive, env=other)
     assert files_holding(tmp_path / "other", [QMARK]) == []
+
+
+def test_an_export_of_a_project_the_home_does_not_hold_names_the_homes_projects(tmp_path, monkeypatch):
+    """`carto export --project webshp x.tar.gz` said only "nothing matched --project webshp: no
+    archive written"; its names match whole, as forget's do, so a typo is said as forget says
+    it, with the home's projects."""
+    from carto_core.evaluation.sample import build_sample_home
+
+    home = build_sample_home(tmp_path / "h")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    done = invoke("export", "--project", "webshp", tmp_path / "x.tar.gz", ok=(3,))
+    assert "carto: export: no project is named 'webshp'" in done.stderr
+    assert "infra-tools, webshop" in done.stderr and not (tmp_path / "x.tar.gz").exists()
+    assert invoke("export", "--project", "WebShop", tmp_path / "y.tar.gz").stderr == ""

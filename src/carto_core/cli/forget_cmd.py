@@ -82,7 +82,7 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
     from carto_core.cli.homeguard import require_home
 
     require_home()
-    _say_unknown_projects(home, projects)
+    say_unknown_projects(home, projects, "forget")
     try:
         if write:
             document = engine.forget(home, criteria, _progress(as_json))
@@ -93,7 +93,7 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
     _report(document, as_json)
 
 
-def _say_unknown_projects(home, projects) -> None:
+def say_unknown_projects(home, projects, command: str) -> None:
     """A --project that names no project of the home (names match whole): a typo would
     otherwise count nothing, or drop its share of several, without a word."""
     if not projects:
@@ -106,7 +106,7 @@ def _say_unknown_projects(home, projects) -> None:
     shown = ", ".join(listed[:12]) + (f", +{len(listed) - 12} more" if len(listed) > 12 else "")
     for name in projects:
         if name.lower() not in lowered:
-            click.echo(f"carto: forget: no project is named {name!r} (a name matches whole, any case); "
+            click.echo(f"carto: {command}: no project is named {name!r} (a name matches whole, any case); "
                        f"this home's projects: {shown or 'none'}", err=True)
 
 
