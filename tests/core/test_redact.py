@@ -413,3 +413,24 @@ def test_a_comma_inside_an_unquoted_value_is_part_of_it_a_comma_before_the_next_
     # a name before a comma is code's argument, however long (no capital: no machine's value)
     assert Redactor().text("retry(token=lasttoken2024, attempts=3)") == \
         "retry(token=lasttoken2024, attempts=3)"
+
+
+def test_psql_interpolation_is_a_name_and_a_quoted_value_after_a_colon_is_a_value():
+    """psql's `PASSWORD :'app_password'` interpolates a variable; a quoted value right after a
+    colon with no space before it, or one that is no name, is still a password."""
+    assert Redactor().text("CREATE ROLE app LOGIN PASSWORD :'app_password';") == \
+        "CREATE ROLE app LOGIN PASSWORD :'app_password';"
+    assert Redactor().text("password:'Xy7kLm2Qz9Tw'") == "password:'[REDACTED:password]'"
+    assert Redactor().text("password :'Xy7#kL-m2Qz!'") == "password :'[REDACTED:password]'"
+
+
+def test_a_box_drawn_table_escaped_as_ascii_json_keeps_its_secret_row_out():
+    """Python's json.dumps writes `│` as `\\u2502`: a secrets manager's listing saved that way
+    and read back in a tool's output is the same table."""
+    import json
+
+    listing = "\u2502 DB_PASSWORD \u2502 Vn7pQ2xL9sKw4Rt8Zb3M \u2502\n\u2502 DB_HOST \u2502 db.internal \u2502"
+    escaped = json.dumps(listing)[1:-1]
+    assert "\\u2502" in escaped
+    out = Redactor().text(escaped)
+    assert "Vn7pQ2xL9sKw4Rt8Zb3M" not in out and "db.internal" in out

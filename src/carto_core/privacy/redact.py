@@ -45,7 +45,10 @@ _PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
     r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here"
     r"|[\w-]*(?:\.\.\.|…)|[a-z]{1,12}[_-](?:[a-z0-9]{1,12}[_-])?(?:x{6,}|X{6,}|\*{6,})|\$env:\w+"
-    r"|password|passwd|pass|pwd|secret|token|(?-i:[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD)[A-Z0-9_]*))$",
+    r"|password|passwd|pass|pwd|secret|token|(?-i:[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD)[A-Z0-9_]*)"
+    # shown masked or already taken out: `sk_live_••••4242`, `***redacted***`, `[FILTERED]`
+    r"|[\w.-]{0,16}[*\u2022\u25cf]{4,}[\w.-]{0,8}"
+    r"|\*{0,3}\[?(?:redacted|filtered|masked|hidden|removed)\]?\*{0,3})$",
     re.IGNORECASE,
 )
 _SCHEMA_TYPES = frozenset(("String", "Int", "Float", "Boolean", "ID"))
@@ -69,13 +72,15 @@ stat total age created updated date time window days hours minutes seconds retri
 success fail failed failure failures ok check checks test tests criteria location ref refs
 rotation rotated bits bucket capacity hit hits miss misses alias aliases
 realm username usernames user users email group groups namespace role roles
+title subtitle description desc placeholder tooltip help message msg caption heading regenerate
+button btn link error warning
 """.split())
 _PREFIX_REJECT = frozenset("""
 csrf xsrf page next prev previous continuation pagination cursor sort cancellation cancel lexer
 parser parse max min num total input output prompt completion cached cache reasoning bos eos pad
 unk sep cls mask special stop start end forgot reset show hide toggle has is no use with without
 require requires validate verify check sync count need needs idempotency dedup dedupe partition
-sort primary foreign public publishable row object hash lookup map registry translation i18n unique composite
+sort primary foreign public publishable row object hash hashed lookup map registry translation i18n unique composite
 natural surrogate shard routing group order list index dict entry item node sign
 """.split())
 _WEAK_KEYWORDS = ("pass", "pwd", "auth", "creds")
@@ -226,7 +231,12 @@ def _key_refused(keyword: str, keyword_start: int, key: str, key_start: int, tex
     if tail_words and tail_words[0] in _SUFFIX_REJECT:
         return True
     head_words = _words(key[: keyword_start - key_start])
-    return bool(head_words) and head_words[-1] in _PREFIX_REJECT
+    if bool(head_words) and head_words[-1] in _PREFIX_REJECT:
+        return True
+    # a public key and what names it (`PublicKeyToken=30ad…`, `NEXT_PUBLIC_MAPS_KEY`, wg's
+    # `public key: …`) are published by design
+    return any(w in ("public", "publishable") for w in head_words) \
+        or re.search(r"\bpublic[ \t]+$", text[max(0, key_start - 12):key_start], re.IGNORECASE) is not None
 
 
 #: A format string's field. A printf field ends where the word does ("token_%s", "%s:%s"): a
@@ -365,6 +375,10 @@ def _check_keyed(match, text, *, flag: bool):
         return False  # CI's "Cache restored from key: Linux-node-<hash>": a cache's name
     if re.search(r"\bpam_\w+\($", text[max(0, key_start - 24):key_start]):
         return False  # syslog's `pam_unix(passwd:chauthtok)`: a PAM service and its step
+    sep_at = -1 if flag else match.start("sep")
+    if quoted and text[sep_at - 1:sep_at + 1] == " :" and match.start("q") == sep_at + 1 \
+            and re.fullmatch(r"[A-Za-z_]\w*", value):
+        return False  # psql's `PASSWORD :'app_password'`: a variable interpolated, not a value
     if text[max(0, key_start - 2):key_start] == "${" or (quoted and value[:1].isspace()):
         return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
     lowered_key = key.lower()

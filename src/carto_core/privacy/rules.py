@@ -232,7 +232,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("newrelic-key", _START + r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,}", ("nrak-", "nrii-", "nrjs-"), T),
     ("sentry-token", _START + r"sntry[su]_[A-Za-z0-9+/=_-]{40,}", ("sntrys_", "sntryu_"), T),
     ("linear-key", _START + r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", ("lin_api_", "lin_oauth_"), T),
-    ("onepassword-token", _START + r"ops_eyJ[A-Za-z0-9+/]{100,}={0,3}", ("ops_eyj",), T),
+    ("onepassword-token", _START + r"ops_eyJ[A-Za-z0-9+/_-]{100,}={0,3}", ("ops_eyj",), T),
     # --- AI providers --------------------------------------------------------------------
     ("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{16,}", ("sk-ant-",), T),
     ("openai-key", _START + r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
