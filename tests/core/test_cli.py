@@ -54,6 +54,21 @@ def test_broken_config_file_is_a_clear_error(tmp_path, monkeypatch):
     assert "cannot read config file" in result.output
 
 
+def test_config_shows_a_switch_as_the_config_file_spells_it(tmp_path, monkeypatch):
+    """`carto config` printed the relevance floor as Python's `True`; the config file takes
+    `floor = true` (TOML), and `floor = True` copied from that line does not parse."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "h"))
+    monkeypatch.delenv("CARTO_SEARCH_FLOOR", raising=False)
+    result = CliRunner().invoke(cli, ["config"])
+    assert "search.floor       true  (default)\n" in result.output, result.output
+    config = tmp_path / "cfg" / "carto"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text("[search]\nfloor = false\n")
+    result = CliRunner().invoke(cli, ["config"])
+    assert result.exit_code == 0 and "search.floor       false  (config file)\n" in result.output, result.output
+
+
 def test_help_lists_core_and_plugin_commands():
     result = CliRunner().invoke(cli, ["--help"])
     for name in ("doctor", "plugins", "config", "demo", "ingest", "install"):

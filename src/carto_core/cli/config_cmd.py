@@ -54,7 +54,9 @@ def config(as_json: bool) -> None:
         refused = {p["key"]: p["accepted"] for p in problems}
         for key, item in settings.items():
             value = item["value"]
-            shown = ", ".join(value) if isinstance(value, list) else value
+            # a switch as the config file spells it (TOML's true/false, not Python's True)
+            shown = (", ".join(value) if isinstance(value, list)
+                     else str(value).lower() if isinstance(value, bool) else value)
             mark = f"  <- not accepted: {refused[key]}" if key in refused else ""
             click.echo(f"{key:18} {shown}  ({item['origin']}){mark}")
     if problems:
