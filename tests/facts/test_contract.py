@@ -23,7 +23,7 @@ BASE = {"contract_version": 1, "verb": "census", "call_id": "t"}
         ({"contract_version": 2}, 409, "unsupported contract_version 2"),
         ({"contract_version": None}, 409, "unsupported contract_version null"),
         ({"verb": "rank"}, 400, "unsupported verb 'rank'; supported verbs: census, delta, pulse, tempo, tokens"),
-        ({"verb": ""}, 400, "verb must not be empty"),
+        ({"verb": ""}, 400, "no verb given; supported verbs: census, delta, pulse, tempo, tokens"),
         ({"call_id": ""}, 400, "call_id must not be empty"),
         ({"call_id": "x" * 161}, 400, "call_id is too long"),
         ({"project": "p" * 2049}, 400, "project is too long"),

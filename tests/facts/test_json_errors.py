@@ -107,3 +107,14 @@ def test_a_document_printed_before_a_failure_is_the_only_one(home, tmp_path):
     assert done.exit_code == 1, done.output
     assert json.loads(done.stdout)["verb"] == "delta"
     assert "no-such-folder" in done.stderr
+
+
+def test_facts_without_a_verb_names_the_verbs(home):
+    """`carto facts` alone ended on click's "Error: Missing argument 'VERB'." (and `--json` on
+    that line), naming no verb; a wrong verb already listed them. Both now do."""
+    done = CliRunner().invoke(cli, ["facts"])
+    assert done.exit_code == 2
+    assert "no verb given; supported verbs: census, delta, pulse, tempo, tokens" in done.stderr, done.output
+    document = json.loads(CliRunner().invoke(cli, ["facts", "--json"]).stdout)
+    assert document == {"error": "no verb given; supported verbs: census, delta, pulse, tempo, tokens",
+                        "exit_code": 2}

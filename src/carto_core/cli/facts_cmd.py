@@ -245,7 +245,9 @@ Examples:
 Exit codes: 0 ok, 2 the request is wrong (400), 4 it names another corpus or contract
 version (409), 1 engine failure."""
 )
-@click.argument("verb", metavar="VERB")
+# optional for click, so that a missing verb is told with the verbs there are (the contract's
+# refusal) instead of click's bare "Missing argument 'VERB'"
+@click.argument("verb", metavar="VERB", required=False, default="")
 @click.option("--project", default="", help="Project scope: case-insensitive substring, `a|b` for several, a family name widens.")
 @click.option("--since", default="", help="Window start (WHEN: 24h, 7d, yesterday, 2026-09-01...). Not for delta.")
 @click.option("--before", default="", help="Window end (WHEN). Not for delta.")

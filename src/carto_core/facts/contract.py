@@ -136,9 +136,10 @@ def normalize_request(raw: object, verbs: list[str], *, now: datetime | None = N
         if limit is not None and len(value) > limit:
             raise FactsError(f"{name} is too long")
         values[name] = value.strip() if name not in ("cursor",) else value
-    for name in ("verb", "call_id"):
-        if not values[name]:
-            raise FactsError(f"{name} must not be empty")
+    if not values["verb"]:
+        raise FactsError(f"no verb given; supported verbs: {', '.join(sorted(verbs))}")
+    if not values["call_id"]:
+        raise FactsError("call_id must not be empty")
     verb = str(values["verb"])
     if verb not in verbs:
         raise FactsError(
