@@ -376,6 +376,12 @@ def _check_keyed(match, text, *, flag: bool):
     if re.search(r"\bpam_\w+\($", text[max(0, key_start - 24):key_start]):
         return False  # syslog's `pam_unix(passwd:chauthtok)`: a PAM service and its step
     sep_at = -1 if flag else match.start("sep")
+    if not flag:
+        opened = match.start("q") if quoted else match.start("secret")
+        if opened - match.end("sep") > 3 and not _machine_made(value):
+            return False  # gofmt's aligned `Token:            "MyToken"`: a column of a test's names
+        if text[match.end("suffix"):match.end("suffix") + 2] in ('"]', "']") and not _secretish(value):
+            return False  # `digest["password"] = "test"`: a test's word put under that key
     if quoted and text[sep_at - 1:sep_at + 1] == " :" and match.start("q") == sep_at + 1 \
             and re.fullmatch(r"[A-Za-z_]\w*", value):
         return False  # psql's `PASSWORD :'app_password'`: a variable interpolated, not a value
@@ -909,7 +915,7 @@ def check_entropic_flag(match, text):
 
 _STEMS = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 _STEM_BACK = 20  # the longest key word reaches this far before its stem (`shared_access_key`)
-_AFTER_ASSIGNMENT = Lazy(r"[\w.-]{0,64}(?:\\?[\"'])?[ \t]{0,%d}(?:[:=]|%%3[ad])" % SEP_SPACES)
+_AFTER_ASSIGNMENT = Lazy(r"[\w.-]{0,64}(?:\\?[\"']\]?)?[ \t]{0,%d}(?:\|\||\?\?)?(?:[:=]|%%3[ad])" % SEP_SPACES)
 _AFTER_FLAG = Lazy(r"[\w-]{0,64}(?:=|[ \t])")
 
 

@@ -68,7 +68,8 @@ KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 # line up their `=` (`db_password       = "..."`). A quoted name may close a subscript
 # (`app.config["SECRET_KEY"] = "..."`).
 SEP_SPACES = 40
-_SEP = (r"(?:\\?[\"']\]?)?[ \t]{0,%d}(?P<sep>=>|:=|[:=]|%%3[ad])(?![=:/])[ \t]{0,3}" % SEP_SPACES)
+# After the separator, gofmt's aligned struct fields (`Token:    "…"`) and Ruby's `||=` / JS's `??=`.
+_SEP = (r"(?:\\?[\"']\]?)?[ \t]{0,%d}(?P<sep>=>|:=|\|\|=|\?\?=|[:=]|%%3[ad])(?![=:/])[ \t]{0,16}" % SEP_SPACES)
 # Not inside a longer run, or right after an escaped newline or tab (`\\n` of JSON text).
 _START = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
 # A token rule matches one run of token characters (no spaces): it runs only when one of its
@@ -154,6 +155,10 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("kubernetes-secret", r"\"[\w.-]+\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})\"",
      ('"kind": "secret"', '"kind":"secret"'), {"check": "k8s_secret_json"}),
     # --- cloud providers -----------------------------------------------------------------
+    # An AWS key id given with its secret by position: `NewStaticCredentialsProvider("AKIA…", "…", "")`,
+    # Java's `new BasicAWSCredentials("AKIA…", "…")`
+    ("aws-secret", r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}\\?[\"'](?:\s|\\[nrt])*,(?:\s|\\[nrt])*\\?[\"']"
+                   r"(?P<secret>[A-Za-z0-9/+]{40})\\?[\"']", ("akia", "asia"), {}),
     ("aws-access-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
      ("akia", "asia", "abia", "acca", "a3t"), {"token": True, "check": "not_example"}),
     ("aws-secret", r"secret[_.-]?access[_.-]?key\\?[\"']?[ \t]{0,3}(?:=>|:=|[:= \t])[ \t]{0,3}" + r"\\?[\"'`]?(?P<secret>[a-z0-9/+=]{40})(?![a-z0-9/+=])",
@@ -227,12 +232,15 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("dp.",), T),
     ("postman-key", _START + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",), T),
     ("planetscale-token", _START + r"pscale_(?:tkn|oauth|pw)_[\w.=-]{32,}", ("pscale_",), T),
-    ("grafana-token", _START + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})",
+    ("grafana-token", _START + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/_-]{32,}={0,3})",
      ("glsa_", "glc_"), T),
     ("newrelic-key", _START + r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,}", ("nrak-", "nrii-", "nrjs-"), T),
     ("sentry-token", _START + r"sntry[su]_[A-Za-z0-9+/=_-]{40,}", ("sntrys_", "sntryu_"), T),
     ("linear-key", _START + r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}", ("lin_api_", "lin_oauth_"), T),
     ("onepassword-token", _START + r"ops_eyJ[A-Za-z0-9+/_-]{100,}={0,3}", ("ops_eyj",), T),
+    ("easypost-key", _START + r"EZ[AT]K[0-9a-f]{54}" + _END, ("ezak", "eztk"), T),
+    ("modal-token", _START + r"a[ks]-[A-Za-z0-9]{22}" + _END, ("ak-", "as-"), T),
+    ("zapier-webhook", r"hooks\.zapier\.com/hooks/catch/\d+/(?P<secret>[A-Za-z0-9]{5,})", ("hooks.zapier.com",), {}),
     # --- AI providers --------------------------------------------------------------------
     ("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{16,}", ("sk-ant-",), T),
     ("openai-key", _START + r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
@@ -483,6 +491,17 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("secret-assignment", _CELL_RULE + r"[ \t]*`?(?P<name>[A-Za-z_][\w.-]{2,80})`?[ \t]*" + _CELL_RULE + r"[ \t]*"
                           r"`?(?P<secret>(?:(?!\\u2502)[^\s`|\u2502]){4,400})`?[ \t]*" + _CELL_RULE, ("|", "\u2502", "\\u2502"),
      {"check": "named_literal"}),
+    # What a CLI is given to keep: `ngrok config add-authtoken <t>`, `b2 account authorize <id> <key>`
+    ("ngrok-token", r"\bngrok\b[^\n|;&]*?\b(?:add-authtoken|authtoken)[ \t=]+(?P<secret>[A-Za-z0-9_]{30,})",
+     ("authtoken",), {}),
+    ("backblaze-key", r"\bb2\b[^\n|;&]*?\b(?:authorize-account|account[ \t]+authorize)[ \t]+[0-9a-f]{12,25}[ \t]+"
+                      r"(?P<secret>K\d{3}[A-Za-z0-9+/]{27,})", ("authorize-account", "account authorize"), {}),
+    # An Ethereum account's private key in a Hardhat/Truffle config: `accounts: ["0x<64 hex>"]`
+    ("private-key", r"\baccounts[ \t]*:[ \t]*\[(?:\s|\\[nrt])*\\?[\"'](?P<secret>0x[0-9a-fA-F]{64})\\?[\"']",
+     ("accounts",), {}),
+    # kaggle.json: `{"username":"…","key":"<32 hex>"}`
+    ("kaggle-key", r"\\?\"username\\?\"[ \t]*:[ \t]*\\?\"[^\"\\\n]{1,80}\\?\"[ \t]*,[ \t]*\\?\"key\\?\"[ \t]*:[ \t]*"
+                   r"\\?\"(?P<secret>[0-9a-f]{32})\\?\"", ('"username',), {}),
     # A two-column MySQL table (`+---+---+`) whose row is named for a secret: `| smtp/password | ... |`
     ("password", r"\+-{3,}\+-{3,}\+(?P<body>[\s\S]{1,20000}?)(?:\+-{3,}\+-{3,}\+(?:\s|\\n)*(?:\d+ rows? in set|$)|\Z)",
      ("+---",), {"check": "mysql_pairs"}),
