@@ -434,3 +434,10 @@ def test_a_box_drawn_table_escaped_as_ascii_json_keeps_its_secret_row_out():
     assert "\\u2502" in escaped
     out = Redactor().text(escaped)
     assert "Vn7pQ2xL9sKw4Rt8Zb3M" not in out and "db.internal" in out
+
+
+def test_a_told_value_ends_at_a_comma_before_a_space_not_at_one_inside_it():
+    assert Redactor().text("the staging password is Qw7xPz,4mRt^Kv now") == \
+        "the staging password is [REDACTED:password] now"
+    assert Redactor().text("the staging password is Qw7x#Pz4mRt, then restart it") == \
+        "the staging password is [REDACTED:password], then restart it"

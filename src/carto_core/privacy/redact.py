@@ -445,6 +445,21 @@ def check_attached(match, text):
     return "password", start, end
 
 
+#: Words of English prose that no wallet's word list (BIP-39) holds.
+_PROSE_WORDS = frozenset("""
+the and you your for with that this are was were have has had will would should could where
+when what which who whom them they their there then than from not but any can our its his her
+she him into been being did does done how why yes
+""".split())
+
+
+def check_seed_phrase(match, text):
+    """A wallet's words come in 12, 15, 18, 21 or 24 and hold none of prose's small words; a
+    sentence after "mnemonic" ("never store your words where anyone could find them") does."""
+    words = _group(match, text, "secret").lower().split()
+    return len(words) in (12, 15, 18, 21, 24) and _PROSE_WORDS.isdisjoint(words)
+
+
 def check_told_ascii(match, text):
     """A password told in a script of its own is written in ASCII: "8文字以上にしてください"
     after "パスワードは" is the sentence going on."""
@@ -975,7 +990,8 @@ def _start_near(lowered: str, marks: re.Pattern, reach: int) -> int:
     """Where the first match can begin: `reach` before the first of `marks` that has a secret's
     name in front of it within `reach` (-1: none has, the rule need not run)."""
     for found in marks.finditer(lowered):
-        window = lowered[max(0, found.start() - reach):found.start()]
+        # the mark's first character too: a block scalar's `password: >-` has its separator there
+        window = lowered[max(0, found.start() - reach):found.start() + 1]
         if _STEM_ASSIGNMENT.search(window) or "key" in window:
             return max(0, found.start() - reach)
     return -1
@@ -1241,8 +1257,11 @@ def check_told_key(match, text):
     """A key or token told after a colon in a sentence ("the api key for the sandbox: X"):
     long, not words, a path, a URL or a placeholder."""
     value = _told_value(match, text)
-    if len(value) < 12 or any(c in value for c in "<>{}$/") or value.lower().startswith(("http", "./")):
-        return False  # a placeholder, a path, a URL, a model's name (`meta-llama/Llama-3.1-8B`)
+    base64 = re.fullmatch(r"[A-Za-z0-9+/=]{20,}", value) is not None and _random_looking(value, 20, 4.0)
+    if len(value) < 12 or any(c in value for c in "<>{}$") or ("/" in value and not base64) \
+            or value.lower().startswith(("http", "./")):
+        return False  # a placeholder, a path, a URL, a model's name (`meta-llama/Llama-3.1-8B`);
+        # not base64 (an AWS secret key holds `/` and `+`)
     if "***" in value:
         return False  # a key shown masked ("Incorrect API key provided: sk-proj-****XLw6")
     if _word_share(value) >= 0.42:
@@ -1255,6 +1274,7 @@ CHECKS: dict[str, Check] = {
     "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs,
     "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table,
     "told_key": check_told_key, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
+    "seed_phrase": check_seed_phrase,
     "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
     "attached": check_attached, "told_pair": check_told_pair, "told_ascii": check_told_ascii, "pem_block": check_pem_block,

@@ -108,6 +108,9 @@ def _upper_escape(letter: str) -> str:
     return f"|\\\\u{ord(upper):04x}" if len(upper) == 1 and upper != letter else ""
 
 
+#: Where a told value ends: a space, a closing bracket, a comma or semicolon before a space or
+#: the end, a sentence's full stop (a comma inside, `BkHpzTqy,3hNVN^HH`, is the password's).
+_TOLD_END = r"(?=[\s)]|[,;](?:\s|$)|[.!?](?:\s|$)|$)"
 #: A password told in a script of its own: the word, and what links it to the value ("は",
 #: "是", "είναι", "هي", "היא", "คือ", a colon), the value written in ASCII.
 _TOLD_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "הסיסמה", "סיסמה",
@@ -532,7 +535,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                  r"(?:(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
                  r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to|adalah|l(?:à|\\u00e0)"
                  r"|je|er|ni|ay|este):?|(?:[ \t]+[^\s:]{1,30}){1,8}?:|(?<!password)(?<!passwd)(?<!passphrase):)[ \t]+"
-                 r"(?:[\"'`]|(?:«|\\u00ab)[ \t]?)?(?P<secret>[^\s\"'`«»]{6,200}?)(?:[\"'`]|[ \t]?(?:»|\\u00bb))?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+                 r"(?:[\"'`]|(?:«|\\u00ab)[ \t]?)?(?P<secret>[^\s\"'`«»]{6,200}?)(?:[\"'`]|[ \t]?(?:»|\\u00bb))?" + _TOLD_END,
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
       "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana", "kata sandi", "mật khẩu", "m\\u1eadt kh",
       "heslo", "jelszó", "jelszo", "jelsz\\u00f3", "adgangskode", "passord", "nenosiri", "lozinka", "geslo", "parola",
@@ -540,16 +543,25 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      {"lower": True, "check": "told"}),
     # Turkish puts no verb between the word and the password: "sunucunun şifresi X".
     ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
-                 r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+                 r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?" + _TOLD_END,
      ("şifre", "sifre", "\\u015fifre", "parola"), {"lower": True, "check": "told"}),
     # A key or token told after a colon: "the api key for the sandbox account: X", "token de la
     # API de producción: X", "der API-Schlüssel für das Monitoring: X".
-    ("secret-assignment", r"\b(?:api[ -]?key|api[ -]?token|access[ -]?token|auth[ -]?token|token de|token f(?:ü|ue|\\u00fc)r|clave|chiave|"
-                          r"(?:api-)?schl(?:ü|ue|\\u00fc)ssel)(?:[ \t]+[^\s:]{1,30}){0,8}?:[ \t]+"
-                          r"[\"'`]?(?P<secret>[^\s\"'`]{12,200}?)[\"'`]?(?=[\s,;)]|[.!?](?:\s|$)|$)",
+    ("secret-assignment", r"\b(?:api[ -]?key|api[ -]?token|access[ -]?token|auth[ -]?token|secret[ -]?(?:access[ -]?)?key|token de|"
+                          r"token f(?:ü|ue|\\u00fc)r|clave|chiave|(?:api-)?schl(?:ü|ue|\\u00fc)ssel)(?:[ \t]+[^\s:]{1,30}){0,8}?:[ \t]+"
+                          r"[\"'`]?(?P<secret>[^\s\"'`]{12,200}?)[\"'`]?" + _TOLD_END,
      ("api key", "api-key", "api token", "api-token", "access token", "access-token", "auth token", "auth-token",
+      "secret key", "secret-key", "secret access key",
       "token de", "token f", "clave", "chiave", "schlüssel",
       "schluessel", "schl\\u00fcssel"), {"lower": True, "check": "told_key"}),
+    # An app password as Google shows it, four groups of four: "the app password … is `abcd efgh ijkl mnop`"
+    ("password", r"\bapp[ -]?passwords?\b[^\n]{0,80}?[\"'`]?(?P<secret>(?<![\w-])[a-z0-9]{4}(?:[ \t][a-z0-9]{4}){3})(?![\w-])",
+     ("app password", "app-password", "apppassword"), {"lower": True}),
+    # A wallet's recovery phrase: 12 to 24 short lower-case words after its name
+    ("seed-phrase", r"(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|secret[ _-]?phrase|seed[ _-]?words|backup[ _-]?phrase)"
+                    r"[^\n]{0,60}?(?P<secret>(?<![a-z])(?<![a-z][ \t])[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![ \t]*[a-z])",
+     ("mnemonic", "seed phrase", "seed_phrase", "seed-phrase", "seedphrase", "recovery phrase", "recovery_phrase",
+      "recovery-phrase", "secret phrase", "seed words", "seed_words", "backup phrase"), {"lower": True, "check": "seed_phrase"}),
     # A login told as "user / password" ("the sftp login is deploy / Zr!A55dM!FBM3", "log in
     # to the router with admin / I19.^B-X"): spaces around the slash (a path has none)
     ("password", r"\b(?:log[ -]?in|credentials?|creds)\b[^\n/]{0,40}?[\w.@+-]{2,60}[ \t]+/[ \t]+"
