@@ -277,7 +277,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str, in_url: b
     """True when `value` is not a stored secret: a placeholder, code, a path, a URL.
 
     `following` is the text right after the value (after its closing quote when quoted);
-    `in_url`: the key is a URL's query parameter (`?access_token=a.b`), where no code is."""
+    `in_url`: where no code is: the key is a URL's query parameter (`?access_token=a.b`) or a
+    shell's or .env's upper-case name (`DB_PASSWORD=a.b`)."""
     if _placeholder(value) or _FORMAT_FIELD.search(value):
         return True
     after = following.lstrip(" \t")
@@ -308,7 +309,8 @@ def _value_refused(value: str, key: str, quoted: bool, following: str, in_url: b
     if not quoted:
         if value.isalpha() and (value.islower() or value[1:].islower()) and re.match(r"[ \t]+[A-Za-z]", following):
             return True  # `password: see vault path ...`, `PASSWORD_MISMATCH=Passwords do not match`
-        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value) and not (in_url or _machine_part(value)):
+        if following[:1] in ("(", ".", "[") or _DOTTED_IDENTIFIER.match(value) \
+                and not ((in_url and not any(w in value.lower() for w in _SECRET_WORDS)) or _machine_part(value)):
             return True  # code: `token = get_token()`, `password=form.password.data`
         if _IDENTIFIER.match(value) and (_variable_name(value) or after[:1] == "="
                                          or after[:1] == "," and not _machine_made(value)):
@@ -362,7 +364,12 @@ def _check_keyed(match, text, *, flag: bool):
     quoted = match.start("q") >= 0
     end = match.end("secret") + (1 if quoted else 0)
     following = text[end:end + 3]
-    if _value_refused(value, key, quoted, following, text[key_start - 1:key_start] in ("?", "&")) \
+    # where no code is: a URL's query (`?access_token=a.b`), or a shell's or .env's
+    # `NAME=value` (`export POETRY_HTTP_BASIC_ACME_PASSWORD=CO_oV6M.hS2Sz4uTF`)
+    no_code = text[key_start - 1:key_start] in ("?", "&") or (
+        not flag and key.isupper() and match.group("sep") == "="
+        and not text[match.start("sep") - 1:match.start("sep")].isspace())
+    if _value_refused(value, key, quoted, following, no_code) \
             or (flag and value.startswith("-")):
         return False
     opening = text[key_start - 1:key_start]
