@@ -371,3 +371,19 @@ def test_a_restore_over_a_home_keeps_its_team_settings_so_a_project_taken_off_st
     done = json.loads(invoke("restore", path, "--force", "--json").stdout)
     assert done["team_settings"] == "replaced home"
     assert settings.read_text() == before and "github.com/acme/secret" not in before
+
+
+def test_backup_and_export_say_their_size_as_a_person_reads_it_and_json_keeps_the_bytes(home, tmp_path):
+    from carto_core.util.terminal import size
+
+    said = invoke("backup", "--dir", tmp_path / "b").stdout
+    [path] = (tmp_path / "b").glob("carto-backup-*")
+    assert f", {size(path.stat().st_size)}, " in said and " bytes" not in said, said
+    assert " KB, " in said, said  # the light home's backup is a few kilobytes
+    exported = invoke("export", tmp_path / "x.tar.gz").stdout
+    assert exported.rstrip().endswith(f"({size((tmp_path / 'x.tar.gz').stat().st_size)})"), exported
+    assert " bytes" not in exported, exported
+    document = json.loads(invoke("export", tmp_path / "y.tar.gz", "--json").stdout)
+    assert document["bytes"] == (tmp_path / "y.tar.gz").stat().st_size
+    assert [size(n) for n in (1, 980, 1024, 10648, 1048570, 3 * 1024 ** 3)] == [
+        "1 byte", "980 bytes", "1.0 KB", "10.4 KB", "1.0 MB", "3.0 GB"]

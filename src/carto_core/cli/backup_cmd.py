@@ -8,7 +8,7 @@ import click
 from carto_core.cli.secret_options import read_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import counted, size
 
 
 @click.command(epilog="""\b
@@ -77,6 +77,6 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
     else:
         sealed = " (sealed)" if document["sealed"] else ""
         click.echo(f"{document['backup']}{sealed}: {counted(document['rows'], 'row')}, "
-                   f"{counted(document['bytes'], 'byte')}, {document['seconds']} s")
+                   f"{size(document['bytes'])}, {document['seconds']} s")
         for path in document["removed"]:
             click.echo(f"  rotated out: {path}")

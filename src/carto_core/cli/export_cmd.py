@@ -7,7 +7,7 @@ import click
 
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import emit_json, fail, json_option, usage_error
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import counted, size
 
 
 @click.command("export", epilog="""\b
@@ -69,6 +69,6 @@ def export(file, projects, since, force, as_json) -> None:
         emit_json(document)
     else:
         click.echo(f"{target}: {counted(manifest['rows'], 'row')} in {counted(len(manifest['files']), 'log')} "
-                   f"({counted(document['bytes'], 'byte')})")
+                   f"({size(document['bytes'])})")
     if not manifest["rows"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

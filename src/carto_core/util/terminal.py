@@ -108,6 +108,20 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def size(n: int) -> str:
+    """A file's size as a person reads it: "980 bytes", "10.4 KB", "3.2 MB" (units of 1024,
+    one decimal); the exact count belongs in `--json`."""
+    if n < 1024:
+        return counted(n, "byte")
+    amount = float(n)
+    for unit in ("KB", "MB", "GB"):
+        amount /= 1024
+        # 1023.96 KB would print as "1024.0 KB": that is 1.0 MB to a reader.
+        if round(amount, 1) < 1024:
+            return f"{amount:.1f} {unit}"
+    return f"{amount / 1024:.1f} TB"
+
+
 def cells(text: str) -> int:
     """Columns `text` takes on a terminal: a wide character (CJK, most emoji) two, a combining
     mark none, anything else one."""
