@@ -874,3 +874,27 @@ def test_standup_says_an_unknown_provider_as_the_other_lenses_do():
     standup = _carto("standup", "--no-git").output.splitlines()
     assert standup[1] == f"● {ONE[:8]}  ? app", standup
     assert " · ? · " in _carto("digest", "session", ONE[:8], "--no-git").output.splitlines()[0]
+
+
+def test_a_commit_stamped_with_an_offset_is_shown_in_the_same_z_form_as_every_other_row():
+    # git's %aI writes an offset ("+00:00", "+02:00"); hook rows write "Z". The stored rows keep theirs.
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-off000000001", ONE, "Modified: /w/app/app.py", kind="tool_file_edit", project="app"),
+        {**_commit("evt-off000000002", ONE, 1), "timestamp": "2026-03-02T12:00:05+02:00"},
+        {"event_id": "git-5f2715e", "timestamp": "2026-03-02T10:00:07+00:00", "type": "git_commit",
+         "project": "app", "summary": "Commit 5f2715e: feat: shipping fee | files: shipping.py",
+         "commit_hash": "5f2715e89b73d0d4b13d6d3ee315680583546e7a"},
+    ])
+    views = {"orient": ("search", "--project", "app"), "census": ("facts", "census"),
+             "pulse": ("facts", "pulse", "--since", "2026-03-01"), "session": ("session", ONE[:8]),
+             "digest": ("digest", "session", ONE[:8], "--no-git")}
+    for name, args in views.items():
+        done = _carto(*args)
+        assert done.exit_code == 0, (name, done.output)
+        assert "+00:00" not in done.output and "+02:00" not in done.output, (name, done.output)
+        assert "2026-03-02T10:00:05Z" in done.output, (name, done.output)
+        if name in ("orient", "census", "pulse"):
+            assert "2026-03-02T10:00:07Z" in done.output, (name, done.output)
+    stored = home.log("changelog").read_text("utf-8")
+    assert "2026-03-02T12:00:05+02:00" in stored and "2026-03-02T10:00:07+00:00" in stored

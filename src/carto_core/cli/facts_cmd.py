@@ -11,6 +11,7 @@ import click
 from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.privatefiles import open_private
 from carto_core.util.terminal import counted
+from carto_core.util.timeparse import shown_timestamp
 
 VERB_HELP = "census | tempo | delta | pulse | tokens (or a verb a plugin registered)"
 
@@ -101,7 +102,7 @@ def _pulse_lines(envelope: dict) -> list[str]:
         lines.append(f"outside the scope: {counted(out['events'], 'event')} in {counted(len(out['projects']), 'other project')}")
     lines += ["", f"## Commits ({len(facts['commits'])})"]
     for commit in facts["commits"][:LISTED] or []:
-        lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary']}")
+        lines.append(f"  {shown_timestamp(commit['timestamp']) or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary']}")
     lines += _more(facts["commits"], LISTED)
     if not facts["commits"]:
         lines.append("  (no commit in the window and scope)")
@@ -117,7 +118,7 @@ def _pulse_lines(envelope: dict) -> list[str]:
     else:
         lines.append(f"  {counted(feed['returned'], 'new event')}")
         for event in feed["events"][:LISTED]:
-            lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary']}")
+            lines.append(f"  [{shown_timestamp(event['timestamp']) or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary']}")
         lines += _more(feed["events"], LISTED)
     lines.append(f"cursor: {facts['cursor']}")
     return lines
@@ -136,7 +137,7 @@ def _token_lines(facts: dict) -> list[str]:
     lines.append(f"sessions ({facts['sessions_total']}):")
     for s in facts["sessions"]:
         lines.append(f"  {s['tokens']['total']:>12,}  {(s['session_id'] or '-')[:8]}  {s['project'] or '-':18} "
-                     f"{counted(s['turns'], 'turn'):>10}  {counted(s['commits'], 'commit'):>11}  {s['first'] or '?'} .. {s['last'] or '?'}")
+                     f"{counted(s['turns'], 'turn'):>10}  {counted(s['commits'], 'commit'):>11}  {shown_timestamp(s['first']) or '?'} .. {shown_timestamp(s['last']) or '?'}")
     lines.append("projects:")
     for p in facts["projects"]:
         lines.append(f"  {p['tokens']['total']:>12,}  {p['project'] or '-':24} {counted(p['sessions'], 'session'):>13} "
@@ -147,7 +148,7 @@ def _token_lines(facts: dict) -> list[str]:
     if facts["commits"]:
         lines.append(f"commits ({facts['commits_total']}; each charged the turns since the session's previous commit):")
         for c in facts["commits"]:
-            lines.append(f"  {c['tokens']['total']:>12,}  {c['sha'][:7]}  {c['timestamp'] or '?'}  "
+            lines.append(f"  {c['tokens']['total']:>12,}  {c['sha'][:7]}  {shown_timestamp(c['timestamp']) or '?'}  "
                          f"{c['subject'] or ''}  [{c['event_id']}]")
     lines.append(f"uncommitted (turns after a session's last commit): {facts['uncommitted']['total']:,} tokens")
     return lines
@@ -183,7 +184,7 @@ def render_text(envelope: dict) -> str:
         if facts["commits"]:
             lines.append(f"commits ({len(facts['commits'])}):")
             for commit in facts["commits"][:20]:
-                lines.append(f"  {commit['timestamp'] or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary']}")
+                lines.append(f"  {shown_timestamp(commit['timestamp']) or '?'}  {commit['event_id']}  {commit['project'] or '-'}  {commit['summary']}")
             if len(facts["commits"]) > 20:
                 lines.append(f"  … {len(facts['commits']) - 20} more (--json for all)")
         lines.append("verify any id: carto search --get ID[,ID...]")
@@ -221,7 +222,7 @@ def render_text(envelope: dict) -> str:
             for source, count in facts["pending"].items():
                 lines.append(f"  pending {source}: {count} more (run again with the new cursor)")
             for event in facts["events"][:DELTA_LISTED]:
-                lines.append(f"  [{event['timestamp'] or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['type'] or '-'}  {event['summary']}")
+                lines.append(f"  [{shown_timestamp(event['timestamp']) or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['type'] or '-'}  {event['summary']}")
             lines += _more(facts["events"], DELTA_LISTED)
         lines.append(f"cursor: {facts['cursor']}")
     else:

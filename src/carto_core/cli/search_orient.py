@@ -31,6 +31,7 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
     from carto_core.util.output import emit_json, fail, usage_error
     from carto_core.util.exitcodes import ExitCode
     from carto_core.util.terminal import counted
+    from carto_core.util.timeparse import shown_timestamp
     from carto_core.model.project import ProjectScope, RegistryError
     from carto_core.search.engine import SearchEngine
     from carto_core.search.orient import orient
@@ -69,15 +70,15 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
             if document[key]:
                 click.echo(f"\n--- {title} ---")
                 for entry in document[key]:
-                    click.echo(f"[{entry['timestamp']}] {entry['event_id']}  {entry['summary'][:160]}")
+                    click.echo(f"[{shown_timestamp(entry['timestamp'])}] {entry['event_id']}  {entry['summary'][:160]}")
         if document["open_threads"]:
             click.echo("\n--- Open threads (unresolved in wrapups) ---")
             for entry in document["open_threads"]:
-                click.echo(f"- {entry['text']}  (from {entry['from']}, {entry['timestamp']})")
+                click.echo(f"- {entry['text']}  (from {entry['from']}, {shown_timestamp(entry['timestamp'])})")
         if document["busiest_files"]:
             click.echo("\n--- Busiest files ---")
             for entry in document["busiest_files"]:
                 edits = counted(entry["edits"], "edit")
-                click.echo(f"{edits:>9}  {entry['path']}  (last {entry['last']})")
+                click.echo(f"{edits:>9}  {entry['path']}  (last {shown_timestamp(entry['last'])})")
     if not document["events"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -95,6 +95,17 @@ def format_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def shown_timestamp(value: object) -> object:
+    """A stored timestamp as a lens prints it: one with an offset (git's `%aI` writes
+    `+00:00`, `+02:00`) as the same instant in the canonical `Z` form, so a list mixing
+    commits with hook rows reads in one zone and in order; any other value as it is."""
+    if value.__class__ is not str or value.endswith(("Z", "z")) or len(value) < 20 \
+            or value[-6] not in "+-" or value[-3] != ":":
+        return value
+    moment = parse_timestamp(value)
+    return value if moment is None else format_timestamp(moment)
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
