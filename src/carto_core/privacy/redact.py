@@ -1012,7 +1012,18 @@ def start_block(lowered: str) -> int:
     return _start_near(lowered, _BLOCK, 100)
 
 
-STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block}
+#: A secret's name ending a table's cell (`| DB_PASSWORD |`, `│ API_KEY │`): where a row rule
+#: can begin, so a shell's pipes with no such name before them cost one scan.
+_NAMED_CELL = Lazy(r"(?:pass|pwd|secret|token|key|cred|auth)[\w.-]{0,40}`?[ \t]*(?:[|\u2502]|\\u2502)")
+
+
+def start_table_row(lowered: str) -> int:
+    found = _NAMED_CELL.search(lowered)
+    return -1 if found is None else max(0, found.start() - 90)
+
+
+STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block,
+          "table_row": start_table_row}
 
 
 def check_block_scalar(match, text):
