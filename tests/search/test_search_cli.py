@@ -293,8 +293,27 @@ def test_project_orientation(home_env):
     out = _json(carto("search", "--project", "webshop", "--json"))
     assert out["matched_projects"] == ["webshop"] and out["events"] == 4
     assert len(out["commits"]) == 2
-    assert out["busiest_files"] == [{"path": "/work/webshop/src/cart.py", "edits": 2,
-                                     "last": out["busiest_files"][0]["last"]}]
+    assert out["busiest_files"] == [{"path": "/work/webshop/src/cart.py", "relative": "src/cart.py",
+                                     "edits": 2, "last": out["busiest_files"][0]["last"]}]
+
+
+def test_project_orientation_names_a_file_one_way_whether_the_row_gave_it_relative_or_absolute(home_env):
+    w = home_env
+    # Codex's apply_patch rows name files relative to the row's cwd, Claude's rows absolute ones.
+    w.tool("Modified: src/shipping.py", etype="tool_file_edit", project="webshop", age_hours=3)
+    w.tool("Modified: /work/webshop/src/shipping.py", etype="tool_file_edit", project="webshop", age_hours=2)
+    w.tool("Modified: /work/webshop/.claude/worktrees/fee/src/shipping.py", etype="tool_file_edit",
+           project="webshop")
+    out = _json(carto("search", "--project", "webshop", "--json"))
+    assert [(f["path"], f["relative"], f["edits"]) for f in out["busiest_files"]] == [
+        ("/work/webshop/src/shipping.py", "src/shipping.py", 2),
+        ("/work/webshop/.claude/worktrees/fee/src/shipping.py", ".claude/worktrees/fee/src/shipping.py", 1)]
+    text = carto("search", "--project", "webshop").output
+    files = text.split("--- Busiest files ---\n", 1)[1].splitlines()
+    assert [line.split()[2] for line in files] == ["src/shipping.py", ".claude/worktrees/fee/src/shipping.py"], text
+    # the handoff cites each file's newest edit, found by the same name
+    handoff = _json(carto("handoff", "--project", "webshop", "--json"))
+    assert all(f["event_id"] for f in handoff["files"]), handoff["files"]
 
 
 def test_index_command_builds_and_refreshes(home_env):

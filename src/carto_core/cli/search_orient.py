@@ -79,6 +79,6 @@ def orient_cmd(home, spec: str, since, before, limit: int, as_json: bool, read_o
             click.echo("\n--- Busiest files ---")
             for entry in document["busiest_files"]:
                 edits = counted(entry["edits"], "edit")
-                click.echo(f"{edits:>9}  {entry['path']}  (last {shown_timestamp(entry['last'])})")
+                click.echo(f"{edits:>9}  {entry['relative'] or entry['path']}  (last {shown_timestamp(entry['last'])})")
     if not document["events"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -208,7 +208,7 @@ def _cited_files(engine, scope, busiest: list[dict]) -> list[dict]:
     cites it as every other line does), or its time when no edit row names it any more."""
     import numpy as np
 
-    from carto_core.search.orient import EDIT_WINDOW, _MODIFIED
+    from carto_core.search.orient import EDIT_WINDOW, edited_files
 
     index = engine.index
     wanted = {f["path"] for f in busiest}
@@ -221,9 +221,7 @@ def _cited_files(engine, scope, busiest: list[dict]) -> list[dict]:
         docs = np.flatnonzero(mask)
         ts = np.nan_to_num(np.asarray(index.cols["ts"])[docs], nan=-np.inf)
         for doc in docs[np.argsort(-ts, kind="stable")][:EDIT_WINDOW].tolist():
-            match = _MODIFIED.match(str(index.row(doc).get("summary") or ""))
-            for path in (match.group(1).split(",") if match else []):
-                path = path.strip()
+            for path in edited_files(index.row(doc)):
                 if path in wanted and path not in found:
                     found[path] = index.event_id(doc)
             if len(found) == len(wanted):

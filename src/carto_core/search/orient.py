@@ -75,17 +75,16 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
     edit_code = [c for c, t in enumerate(types) if t == "tool_file_edit"]
     files: Counter = Counter()
     newest: dict[str, str] = {}
+    folders: dict[str, str | None] = {}
     for position in docs[np.isin(type_col, edit_code)][:EDIT_WINDOW].tolist():
         row = index.row(position)
-        match = _MODIFIED.match(str(row.get("summary") or ""))
-        if not match:
-            continue
-        for path in match.group(1).split(","):
-            path = path.strip()
-            if path:
-                files[path] += 1
-                newest.setdefault(path, row.get("timestamp"))
-    busiest = [{"path": p, "edits": c, "last": newest[p]} for p, c in files.most_common(limit)]
+        for path in edited_files(row):
+            files[path] += 1
+            newest.setdefault(path, row.get("timestamp"))
+            if folders.get(path) is None:
+                folders[path] = _project_folder(row.get("cwd"), row.get("project"))
+    busiest = [{"path": p, "relative": _relative(p, folders[p]), "edits": c, "last": newest[p]}
+               for p, c in files.most_common(limit)]
     return {
         "project": project_scope.names[0] if project_scope.names else "",
         "matched_projects": list(scope.project_values),
@@ -93,6 +92,46 @@ def orient(engine, project_scope, *, since=None, before=None, limit: int = 5) ->
         "wrapups": wrapups, "open_threads": open_threads, "milestones": milestones,
         "commits": commits, "busiest_files": busiest,
     }
+
+
+def edited_files(row: dict) -> list[str]:
+    """The files an edit row names, absolute: Codex's apply_patch rows name them relative to
+    the row's cwd, Claude's absolute, and one file must count once whichever agent edited it.
+    A relative name without an absolute cwd to place it is kept as written."""
+    from carto_core.capture.collision import edit_paths
+
+    summary = str(row.get("summary") or "")
+    placed = edit_paths(summary, str(row.get("cwd") or ""))
+    if placed:
+        return placed
+    match = _MODIFIED.match(summary)
+    return [p.strip() for p in match.group(1).split(",") if p.strip()] if match else []
+
+
+def _project_folder(cwd, project) -> str | None:
+    """The folder named after the project at or above the row's cwd (a project is named after
+    its main checkout's folder, so a worktree's cwd below it finds it too); None when there
+    is none."""
+    import os
+
+    if not isinstance(cwd, str) or not project or not os.path.isabs(cwd):
+        return None
+    folder = os.path.normpath(cwd)
+    while True:
+        if os.path.basename(folder) == project:
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _relative(path: str, folder: str | None) -> str | None:
+    import os
+
+    if folder is None or not path.startswith(folder.rstrip(os.sep) + os.sep):
+        return None
+    return path[len(folder.rstrip(os.sep)) + 1:]
 
 
 def _mark_stale(wrapups: list[dict], rows: list[dict]) -> None:
