@@ -493,7 +493,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # box-drawn listing (`│ DB_PASSWORD │ … │`), judged as a value under that name would be.
     ("secret-assignment", _CELL_RULE + r"[ \t]*`?(?P<name>[A-Za-z_][\w.-]{2,80})`?[ \t]*" + _CELL_RULE + r"[ \t]*"
                           r"`?(?P<secret>(?:(?!\\u2502)[^\s`|\u2502]){4,400})`?[ \t]*" + _CELL_RULE, ("|", "\u2502", "\\u2502"),
-     {"check": "named_literal", "start": "table_row"}),
+     {"lower": True, "check": "named_literal", "start": "table_row"}),
     # What a CLI is given to keep: `ngrok config add-authtoken <t>`, `b2 account authorize <id> <key>`
     ("ngrok-token", r"\bngrok\b[^\n|;&]*?\b(?:add-authtoken|authtoken)[ \t=]+(?P<secret>[A-Za-z0-9_]{30,})",
      ("authtoken",), {}),
