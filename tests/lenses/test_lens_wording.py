@@ -4,6 +4,7 @@ what it prints."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -388,7 +389,7 @@ def test_a_missing_transcript_is_said_where_its_path_is_printed():
     lines = tree.output.splitlines()
     assert lines[2] == f"main agent · 0 turns · {gone} (not on disk)", tree.output
     # the tree is read from transcript turns: with none, it says where the session's work is
-    assert lines[3] == f"  no transcript turn recorded: its hook rows are listed by carto session {ONE[:8]}", tree.output
+    assert lines[3] == f"  no transcript turn recorded: hooks recorded 2 tool calls, listed by carto session {ONE[:8]}", tree.output
 
 
 def test_every_lens_help_gives_examples_and_exit_codes():
@@ -898,3 +899,23 @@ def test_a_commit_stamped_with_an_offset_is_shown_in_the_same_z_form_as_every_ot
             assert "2026-03-02T10:00:07Z" in done.output, (name, done.output)
     stored = home.log("changelog").read_text("utf-8")
     assert "2026-03-02T12:00:05+02:00" in stored and "2026-03-02T10:00:07+00:00" in stored
+
+
+def test_the_session_tree_says_its_tool_calls_are_the_transcripts_and_counts_what_hooks_recorded():
+    # A Codex session whose rollout was never ingested: its edit and bash run are hook rows only.
+    codex = "0190aaaa-0000-7000-8000-00000000c0de"
+    home = _home()
+    append_rows(home.log("changelog"), [
+        {**_row("evt-cdx000000001", codex, "Modified: shipping.py", kind="tool_file_edit", project="app"),
+         "provider": "codex"},
+        {**_row("evt-cdx000000002", codex, "Ran: pytest -q", second=3, project="app"), "provider": "codex"}])
+    listed = _carto("session", codex[:8])
+    assert "evt-cdx000000001" in listed.output and "evt-cdx000000002" in listed.output, listed.output
+    tree = _carto("session", codex[:8], "--tree")
+    assert tree.exit_code == 0, tree.output
+    lines = tree.output.splitlines()
+    # "0 tool calls" beside an event list showing two read as if the session did nothing
+    assert lines[1] == "tree     0 subagents · 0 turns · 0 tool calls in the transcript", tree.output
+    assert lines[3] == f"  no transcript turn recorded: hooks recorded 2 tool calls, listed by carto session {codex[:8]}", tree.output
+    document = json.loads(_carto("session", codex[:8], "--tree", "--json").output)
+    assert document["counts"]["tool_calls"] == 0 and document["counts"]["hook_tool_calls"] == 2

@@ -131,7 +131,8 @@ def test_the_fixture_shapes_as_the_tree_shows_them(shared_fixtures, tmp_path):
     # The first Task was interrupted: no subagent ran for it, and none is pinned on it.
     assert [("agent" in c, c.get("failed", False)) for c in tasks] == [(False, True), (True, False), (True, False)]
     assert [c["agent"]["agent"] for c in tasks[1:]] == ["side-1", "side-2"]
-    assert demo["counts"] == {"agents": 3, "turns": 4, "tool_calls": 13 + 2 + 6 + 0, "unlinked_agents": 1}
+    assert demo["counts"] == {"agents": 3, "turns": 4, "tool_calls": 13 + 2 + 6 + 0, "unlinked_agents": 1,
+                              "hook_tool_calls": 0}
     showcase = _run("session", SHOWCASE, "--tree", "--json")
     agents = [c for c in showcase["tree"]["turns"][0]["tools"] if c["name"] == "Agent"]
     # showcol2's file is absent from the fixture: the call still names it.

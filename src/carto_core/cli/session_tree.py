@@ -30,12 +30,17 @@ def render(document: dict, echo=click.echo) -> None:
     if document.get("parent_session"):
         echo(f"parent   {document['parent_session']} (this session is a sub-agent thread of it)")
     unlinked = f" ({counts['unlinked_agents']} no call names)" if counts["unlinked_agents"] else ""
+    from carto_core.lenses.sessiontree import walk
+
+    transcripts = {node["transcript_path"] for node in walk(document["tree"]) if node["transcript_path"]}
     echo(f"tree     {counted(counts['agents'], 'subagent')}{unlinked} · {counted(counts['turns'], 'turn')} · "
-         f"{counted(counts['tool_calls'], 'tool call')}")
+         f"{counted(counts['tool_calls'], 'tool call')} in the transcript{'s' if len(transcripts) > 1 else ''}")
     _node(document["tree"], "main agent", 0, echo)
     if not counts["turns"]:
         # the tree is read from transcript turns; a session only hooks saw has its work elsewhere
-        echo(f"  no transcript turn recorded: its hook rows are listed by carto session {document['session_id'][:8]}")
+        hooked = counts.get("hook_tool_calls") or 0
+        said = f"hooks recorded {counted(hooked, 'tool call')}, listed" if hooked else "its hook rows are listed"
+        echo(f"  no transcript turn recorded: {said} by carto session {document['session_id'][:8]}")
 
 
 def _node(node: dict, label: str, depth: int, echo) -> None:

@@ -114,9 +114,14 @@ def session_tree(session_id: str, events, children: dict[str, list[Event]] | Non
     project = next((e.project for e in mine if e.has_project), None)
     parent = next((e.row.get("parent_session") for e in mine if e.source == "turns"
                    and isinstance(e.row.get("parent_session"), str) and e.row["parent_session"]), None)
+    counts = _counts(root)
+    # The tree holds what transcripts recorded; a call a hook logged is the same call again
+    # when its turn is ingested, so it is counted beside the tree, never added into it.
+    counts["hook_tool_calls"] = len({e.event_id for e in mine
+                                     if e.source != "turns" and e.type.startswith("tool_")})
     return {"session_id": session_id, "provider": provider, "project": project,
             "transcript_path": root["transcript_path"], "parent_session": parent,
-            "counts": _counts(root), "tree": root}
+            "counts": counts, "tree": root}
 
 
 def _threads(parent: str, children: dict[str, list[Event]], *, depth: int, seen: set) -> dict:

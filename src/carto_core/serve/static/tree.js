@@ -44,7 +44,7 @@ export async function loadTree(sid, box, readTranscript) {
     const c = d.counts;
     box.replaceChildren(
       el("p", { class: "stats", id: "tree-stats" },
-        `${counted(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${counted(c.turns, "turn")} · ${counted(c.tool_calls, "tool call")}`,
+        `${counted(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${counted(c.turns, "turn")} · ${counted(c.tool_calls, "tool call")} in the transcripts${c.hook_tool_calls && !c.turns ? ` · hooks recorded ${counted(c.hook_tool_calls, "tool call")}` : ""}`,
         d.parent_session ? [" · a sub-agent thread of ", el("a", { href: sessionHref(d.parent_session), text: d.parent_session })] : null),
       node(d.tree, readTranscript));
   } catch (error) {
