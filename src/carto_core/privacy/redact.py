@@ -38,7 +38,7 @@ _RESERVED = frozenset("""
 true false null none nil undefined yes no on off y n required optional empty unset default
 str string int integer bool boolean bytes number float any object dict list array char text
 secretstr secretbytes redacted hidden masked omitted removed unknown void self this env
-wrong invalid incorrect
+wrong invalid incorrect changeme change-me change_me changeit
 await async new yield typeof function lambda require import not and or return
 """.split())
 _PLACEHOLDER = Lazy(

@@ -114,14 +114,14 @@ _TOLD_END = r"(?=[\s)]|[,;](?:\s|$)|[.!?](?:\s|$)|$)"
 #: A password told in a script of its own: the word, and what links it to the value ("は",
 #: "是", "είναι", "هي", "היא", "คือ", a colon), the value written in ASCII.
 _TOLD_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "הסיסמה", "סיסמה",
-                      "รหัสผ่าน", "accesskey secret", "токен", "apiキー", "トークン")
+                      "รหัสผ่าน", "accesskey secret", "токен", "apiキー", "トークン", "पासवर्ड")
 _TOLD_SCRIPT_SEPARATORS = ("は", "是", "为", "為", "는", "은", "είναι", "هي", "היא", "คือ", ":", "：")
 _TOLD_SCRIPT_NEEDLES = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "סיסמה", "รหัสผ่าน",
                         "accesskey secret", "токен", "apiキー", "トークン", "\\u0442\\u043e\\u043a", "\\u30c8\\u30fc\\u30af",
                         "api\\u30ad", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
                         "\\u043f\\u0430\\u0440", "\\u041f\\u0430\\u0440", "\\u03ba\\u03c9", "\\u039a\\u03c9",
                         "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
-                        "\\u0e23\\u0e2b\\u0e31\\u0e2a")
+                        "\\u0e23\\u0e2b\\u0e31\\u0e2a", "पासवर्ड", "\\u092a\\u093e\\u0938")
 
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # --- key material --------------------------------------------------------------------
@@ -449,13 +449,15 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # (`aws ssm get-parameter --with-decryption`'s "Value", `aws secretsmanager get-secret-value`'s
     # "SecretString", `az keyvault secret show`'s "value").
     ("secret-assignment", r"\b(?:(?:gcloud[ \t]+secrets[ \t]+versions[ \t]+access|bw[ \t]+get[ \t]+password|pass[ \t]+show|op[ \t]+read"
-                          r"|vault[ \t]+(?:kv[ \t]+)?(?:get|read)[ \t]+-field=[^\s\\]+)[ \t]+[^\s|;&>\\-](?:[^\s\\]|\\(?![rn]))*"
+                          r"|lpass[ \t]+show[ \t]+--password|vault[ \t]+(?:kv[ \t]+)?(?:get|read)[ \t]+-field=[^\s\\]+)[ \t]+"
+                          # the item: quoted, spaces and all (`bw get password 'AWS root'`), or one word
+                          r"(?:\\?'[^'\n\\]*\\?'|\\?\"[^\"\n\\]*\\?\"|[^\s|;&>\\'\"-](?:[^\s\\]|\\(?![rn]))*)"
                           r"(?:[ \t]+--?[\w-]+(?:=[^\s|;&>\\]+)?)*"
                           r"|security[ \t]+find-generic-password\b[^\n|;&]*?[ \t]-w"
                           r"|op[ \t]+item[ \t]+get\b[^\n|;&]*?--reveal|openssl[ \t]+rand[ \t]+-(?:base64|hex)[ \t]+\d+"
                           r"|(?:bin/)?(?:rails|rake)[ \t]+secret|cat[ \t]+[^\s\\]*master\.key|bitcoin-cli\b[^\n|;&]*?[ \t]dumpprivkey[ \t]+[^\s\\]+)"
                           r"(?:\s|\\r|\\n)+(?:\$[ \t]+)?(?P<secret>[^\s\\]{6,400})",
-     ("secrets versions access", "bw get password", "pass show", "op read", "-field=", "find-generic-password",
+     ("secrets versions access", "bw get password", "pass show", "lpass show", "op read", "-field=", "find-generic-password",
       "--reveal", "openssl rand", "rails secret", "rake secret", "master.key", "dumpprivkey"),
      {"check": "placeholder"}),
     ("secret-assignment", r"\b(?:aws[ \t]+ssm[ \t]+get-parameters?\b[^\n]*?--with-decryption|aws[ \t]+secretsmanager[ \t]+get-secret-value"
@@ -505,6 +507,18 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # kaggle.json: `{"username":"…","key":"<32 hex>"}`
     ("kaggle-key", r"\\?\"username\\?\"[ \t]*:[ \t]*\\?\"[^\"\\\n]{1,80}\\?\"[ \t]*,[ \t]*\\?\"key\\?\"[ \t]*:[ \t]*"
                    r"\\?\"(?P<secret>[0-9a-f]{32})\\?\"", ('"username',), {}),
+    # A name and its value as two members of one object: an ECS task's environment
+    # (`{"name": "DB_PASSWORD", "value": "…"}`), CloudFormation's ParameterKey/ParameterValue
+    ("secret-assignment", r"\\?\"(?:name|Name|key|Key|ParameterKey)\\?\"[ \t]*:[ \t]*\\?\"(?P<name>[\w.-]{3,80})\\?\"[ \t]*,"
+                          r"(?:\s|\\[nrt])*\\?\"(?:value|Value|ParameterValue)\\?\"[ \t]*:[ \t]*\\?\"(?P<secret>[^\"\\\n]{4,400})\\?\"",
+     ("value\"", "value\\\""), {"check": "named_literal"}),
+    # A CLI that stores a secret given on its own line: `eas secret:create --name N --value V`,
+    # `az keyvault secret set --value V`, `circleci context store-secret … N <<< "V"`,
+    # `travis env set NAME V`
+    ("secret-assignment", r"\b(?:[\w.-]*secret[\w:.-]*[^\n|;&]*?[ \t](?:--value|--secret-string|--secret-value)(?:=|[ \t]+)"
+                          r"|[\w.-]*secret[\w:.-]*[^\n|;&]*?<<<[ \t]*|travis[ \t]+env[ \t]+set[ \t]+[\w.-]+[ \t]+)"
+                          r"\\?[\"']?(?P<secret>[^\s\"'\\]{8,400})",
+     ("--value", "--secret-string", "--secret-value", "<<<", "travis env set"), {"lower": True, "check": "placeholder"}),
     # A two-column MySQL table (`+---+---+`) whose row is named for a secret: `| smtp/password | ... |`
     ("password", r"\+-{3,}\+-{3,}\+(?P<body>[\s\S]{1,20000}?)(?:\+-{3,}\+-{3,}\+(?:\s|\\n)*(?:\d+ rows? in set|$)|\Z)",
      ("+---",), {"check": "mysql_pairs"}),
@@ -547,11 +561,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("şifre", "sifre", "\\u015fifre", "parola"), {"lower": True, "check": "told"}),
     # A key or token told after a colon: "the api key for the sandbox account: X", "token de la
     # API de producción: X", "der API-Schlüssel für das Monitoring: X".
-    ("secret-assignment", r"\b(?:api[ -]?key|api[ -]?token|access[ -]?token|auth[ -]?token|secret[ -]?(?:access[ -]?)?key|token de|"
+    ("secret-assignment", r"\b(?:api[ -]?key|(?:api|access|auth|webhook|bot|deploy|refresh|session)[ -]?token|secret[ -]?(?:access[ -]?)?key|token de|"
                           r"token f(?:ü|ue|\\u00fc)r|clave|chiave|(?:api-)?schl(?:ü|ue|\\u00fc)ssel)(?:[ \t]+[^\s:]{1,30}){0,8}?:[ \t]+"
                           r"[\"'`]?(?P<secret>[^\s\"'`]{12,200}?)[\"'`]?" + _TOLD_END,
      ("api key", "api-key", "api token", "api-token", "access token", "access-token", "auth token", "auth-token",
-      "secret key", "secret-key", "secret access key",
+      "secret key", "secret-key", "secret access key", "webhook token", "bot token", "deploy token", "refresh token",
+      "session token", "webhook-token", "bot-token", "deploy-token", "refresh-token", "session-token",
       "token de", "token f", "clave", "chiave", "schlüssel",
       "schluessel", "schl\\u00fcssel"), {"lower": True, "check": "told_key"}),
     # An app password as Google shows it, four groups of four: "the app password … is `abcd efgh ijkl mnop`"
