@@ -119,21 +119,28 @@ def test_config_names_each_setting_it_would_refuse_and_exits_1(tmp_path, monkeyp
             "accepted": "one of exp, gated-exp, gated-prior, none"} in doc["problems"]
 
 
-def test_a_search_stopped_by_a_setting_says_where_the_setting_comes_from(tmp_path, monkeypatch):
-    """decay = "bogus" in the config file made `carto search x` say "unknown decay policy
-    'bogus'" to a person who gave no --decay: nothing said it came from the config file."""
-    config = tmp_path / "cfg" / "carto"
-    config.mkdir(parents=True)
-    (config / "config.toml").write_text('[search]\ndecay = "bogus"\n')
+def _one_row_home_with_a_config(tmp_path, monkeypatch, text: str):
+    """A home of one changelog row as CARTO_HOME, and `text` as the config file carto reads
+    (XDG_CONFIG_HOME): the config file's path."""
+    config = tmp_path / "cfg" / "carto" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(text)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     home = tmp_path / "h"
     home.mkdir()
     (home / "changelog.jsonl").write_text('{"event_id": "evt-000000000001", "summary": "rounding fix", '
                                           '"timestamp": "2026-01-01T00:00:00Z"}\n')
     monkeypatch.setenv("CARTO_HOME", str(home))
+    return config
+
+
+def test_a_search_stopped_by_a_setting_says_where_the_setting_comes_from(tmp_path, monkeypatch):
+    """decay = "bogus" in the config file made `carto search x` say "unknown decay policy
+    'bogus'" to a person who gave no --decay: nothing said it came from the config file."""
+    config = _one_row_home_with_a_config(tmp_path, monkeypatch, '[search]\ndecay = "bogus"\n')
     result = CliRunner().invoke(cli, ["search", "rounding", "--no-semantic"])
     assert result.exit_code == ExitCode.USAGE
-    assert (f"(search.decay = 'bogus' comes from {config / 'config.toml'}; `carto config` shows "
+    assert (f"(search.decay = 'bogus' comes from {config}; `carto config` shows "
             "every setting)") in result.output
 
 
@@ -142,21 +149,14 @@ def test_a_relevance_floor_switch_that_is_neither_on_nor_off_stops_the_search(tm
                                                                               where):
     """`floor = "maybe"` was read as on: a person who meant to switch the floor off got
     searches judged by it, exit 0, while `carto config` called the value not accepted."""
-    config = tmp_path / "cfg" / "carto"
-    config.mkdir(parents=True)
     if where == "config file":
-        (config / "config.toml").write_text('[search]\nfloor = "maybe"\n')
+        config = _one_row_home_with_a_config(tmp_path, monkeypatch, '[search]\nfloor = "maybe"\n')
     else:
+        config = _one_row_home_with_a_config(tmp_path, monkeypatch, "")
         monkeypatch.setenv("CARTO_SEARCH_FLOOR", "maybe")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
-    home = tmp_path / "h"
-    home.mkdir()
-    (home / "changelog.jsonl").write_text('{"event_id": "evt-000000000001", "summary": "rounding fix", '
-                                          '"timestamp": "2026-01-01T00:00:00Z"}\n')
-    monkeypatch.setenv("CARTO_HOME", str(home))
     result = CliRunner().invoke(cli, ["search", "rounding", "--no-semantic"])
     assert result.exit_code == ExitCode.USAGE, result.output
-    origin = config / "config.toml" if where == "config file" else where
+    origin = config if where == "config file" else where
     assert result.stderr == ("carto: unknown relevance floor switch 'maybe'; accepted: true, false "
                              "(on/off, yes/no, 1/0) (search.floor = 'maybe' comes from "
                              f"{origin}; `carto config` shows every setting)\n")
