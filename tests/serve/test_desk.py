@@ -131,6 +131,18 @@ def test_review_a_file_and_a_commit(client, repo_session):
     assert "+    return 1" in one["text"] and "return 2" not in one["text"]
 
 
+def test_review_takes_the_short_id_every_view_shows(client, repo_session):
+    """The session page resolves a prefix; its review said "no events carry that session id"
+    for the same eight characters, a session that plainly has events."""
+    _, _, second, _ = repo_session
+    answer = client.get("/api/sessions/review-s/review", params={"commit": second[:10]})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["session_id"] == "review-session"
+    assert answer.json()["commit"]["sha"] == second
+    unknown = client.get("/api/sessions/zzzz/review", params={"commit": second[:10]})
+    assert unknown.status_code == 404 and unknown.json()["error"] == "no session id starts with that"
+
+
 def test_review_never_leaves_the_repository(client, repo_session, tmp_path):
     repo, _, second, outside = repo_session
     base = "/api/sessions/review-session/review"

@@ -516,8 +516,8 @@ async def desk_day(state: ServeState, request: Request, args: dict):
 
 @endpoint("GET", "/api/sessions/{session_id}/review",
           "Review a file or a commit of the session, confined to the session's repository",
-          params=(Param("session_id", "string", "The session id", required=True,
-                        max_length=200, location="path"),
+          params=(Param("session_id", "string", "The session id, or a prefix only it starts "
+                        "with", required=True, max_length=200, location="path"),
                   Param("path", "string", "A file of the session's repository (relative to it, "
                         "or absolute inside it)", max_length=4096),
                   Param("commit", "string", "A commit (hex): its files and diff (of `path` "
@@ -527,7 +527,11 @@ async def desk_day(state: ServeState, request: Request, args: dict):
                       "A path outside it (after symlinks), with `..` or a NUL is 403 "
                       "`REVIEW_FORBIDDEN`; answers are cut at 256 KiB (`truncated`).")
 async def session_review(state: ServeState, request: Request, args: dict):
-    return desk.review(state.live, args["session_id"], path=args["path"], commit=args["commit"])
+    session_id = args["session_id"]
+    if session_id not in views.session_summaries_by_id(state.live):
+        # The session page takes the eight characters every view shows; so does its review.
+        session_id = _resolve_session(state, session_id)
+    return desk.review(state.live, session_id, path=args["path"], commit=args["commit"])
 
 
 @endpoint("GET", "/api/telemetry",
