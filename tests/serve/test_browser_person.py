@@ -5,6 +5,8 @@ page before the change it covers."""
 
 from __future__ import annotations
 
+import re
+
 from datetime import timedelta
 
 import pytest
@@ -104,6 +106,16 @@ def test_a_count_of_one_takes_the_singular(page, server):
     page.wait_for_selector("#co-terms")
     assert "(1 document)" in page.inner_text("#co-terms"), page.inner_text("#co-terms")
     assert page.inner_text("#search-stats").startswith("1 of 1 result ·"), page.inner_text("#search-stats")
+
+
+def test_a_recall_call_takes_as_long_as_the_search_page_says_a_search_does(page, server):
+    """The search's stats read "15 ms"; the recall log's call read "20.293 ms", the
+    telemetry's stored precision."""
+    page.goto(server.url + "#/recall")
+    page.wait_for_selector('#recall-calls [data-call="call-one"]')
+    meta = page.locator('#recall-calls [data-call="call-one"] .meta').inner_text()
+    assert re.search(r"(^|\n)\d+ ms(\n|$)", meta), meta
+    assert not re.search(r"\d\.\d+ ms", meta), meta
 
 
 @pytest.mark.parametrize("address", [

@@ -11,7 +11,7 @@ function callCard(c) {
       el("span", { text: fmtTime(c.timestamp) }), el("span", { class: "badge", text: c.purpose || "?" }),
       c.session_id ? el("a", { href: sessionHref(c.session_id), text: `session ${short(c.session_id)}` }) : el("span", { text: "no session" }),
       el("span", { text: c.provider || "" }),
-      el("span", { text: c.elapsed_ms !== null && c.elapsed_ms !== undefined ? `${c.elapsed_ms} ms` : "" }),
+      el("span", { text: c.elapsed_ms !== null && c.elapsed_ms !== undefined ? `${Math.round(c.elapsed_ms)} ms` : "" }),
       el("span", { class: "call-counts", text: `${c.counts.served} served · ${c.counts.used} used · ${c.counts.fetched} fetched` })),
     el("div", { class: "summary query" }, el("strong", { text: c.query || "(no query recorded)" }), c.project ? el("span", { class: "muted", text: ` in ${c.project}` }) : null),
     c.served.length ? el("ol", { class: "served" }, ...c.served.map((s) => el("li", { class: s.used ? "used" : "" },
