@@ -262,6 +262,14 @@ def test_a_standup_window_without_sessions_says_so(page, server):
     assert page.inner_text("#roster-empty") == "No session in the last 1m: a wider window shows older ones."
 
 
+def test_a_standup_card_says_when_its_session_was_last_active(page, server):
+    """A card read "webshop · 8 events · last 41m ago": last what, and "last ... ago" twice."""
+    page.goto(server.url + "#/standup?since=7d")
+    page.wait_for_selector("#roster .card")
+    line = page.locator("#roster .card p.muted").first.inner_text()
+    assert re.search(r" · last active \d+[mhd] ago$", line), line
+
+
 def test_j_and_k_move_through_the_standup_sessions(page, server):
     sessions = api(server, "/api/standup?since=24h")["sessions"]
     assert len(sessions) >= 2

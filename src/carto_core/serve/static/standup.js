@@ -48,7 +48,7 @@ function renderStandup(data, since) {
     return el("article", { class: "card", "data-selectable": true },
       el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), ` ${s.provider || ""}`,
         s.machine ? el("span", { class: "byline", text: ` · ${byline(s)}` }) : null),
-      el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last ${ago(s.last_active)}` }),
+      el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last active ${ago(s.last_active)}` }),
       el("ul", {}, ...(s.commits || []).slice(-3).map((c) => el("li", {}, el("code", { text: (c.sha || "").slice(0, 8) }), " ", c.subject || ""))));
   })));
   const silent = (data.silent && data.silent.codex_sessions_without_events) || [];
