@@ -184,3 +184,18 @@ def test_list_tools_keeps_its_name_column_for_a_long_name():
     starts = {re.match(r"\S+ +", line).end() for line in heads}
     assert len(starts) == 1, heads  # every title starts in the same column
     assert any(line.startswith("session_tree ") for line in heads)
+
+
+def test_a_malformed_decision_id_is_refused_in_words_not_a_pattern(tmp_path):
+    """`decide` answered "id: 'nope' does not match '^[a-z]{3}-[0-9a-f]{4,10}$'": a regular
+    expression where the agent needs to hear what a decision id looks like."""
+    home = build_sample_home(tmp_path / "home")
+    with pytest.raises(ToolError) as refused:
+        CartoMcp(home).call("decide", {"action": "supersede", "id": "nope", "by": "42"})
+    message = refused.value.message
+    assert "[a-z]" not in message and "^" not in message, message
+    assert "id: 'nope' is not a record id" in message and "by: '42' is not a record id" in message, message
+    assert "dec-" in message and "decisions" in message, message
+    # the schema an agent reads says the same
+    decide = next(t for t in TOOLS if t.name == "decide").input_schema["properties"]
+    assert "dec-" in decide["id"]["description"] and "dec-" in decide["by"]["description"]

@@ -38,7 +38,7 @@ from carto_core.mcp.budget import (
 )
 from carto_core.mcp.cursor import CursorCodec, CursorError, load_key
 from carto_core.privacy.envelope import OVERHEAD, wrap_json
-from carto_core.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolError, ToolSpec, parse_ids
+from carto_core.mcp.tools import PATTERN_WORDS, TOOLS, TOOLS_BY_NAME, ToolError, ToolSpec, parse_ids
 
 SERVER_NAME = "carto"
 _SESSION_RE = re.compile(r"^[A-Za-z0-9._:-]{1,200}$")  # the schema's session_id pattern
@@ -159,7 +159,9 @@ class CartoMcp:
             problems = []
             for error in errors[:5]:
                 where = ".".join(str(p) for p in error.absolute_path) or "arguments"
-                problems.append(f"{where}: {error.message}")
+                words = PATTERN_WORDS.get(error.validator_value) if error.validator == "pattern" else None
+                problems.append(f"{where}: {error.instance!r} is not {words}" if words
+                                else f"{where}: {error.message}")
             raise ToolError("invalid_arguments", "; ".join(problems),
                             accepted=sorted(spec.input_schema["properties"]))
 

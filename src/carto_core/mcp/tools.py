@@ -27,6 +27,11 @@ from carto_core.search.api import PURPOSES
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,200}$"
 _ID_RE = re.compile(ID_PATTERN)
+RECORD_ID_PATTERN = r"^[a-z]{3}-[0-9a-f]{4,10}$"
+RECORD_ID_WORDS = ("a record id as `decisions` lists it (dec-cf3f65d007, thr-..., ins-...), or its "
+                   "kind and first 4 or more hex digits (dec-cf3f)")
+#: A pattern's refusal in words: the schema's regular expression is no help to whoever sent it.
+PATTERN_WORDS = {RECORD_ID_PATTERN: "a record id: " + RECORD_ID_WORDS.removeprefix("a record id ")}
 
 
 class ToolError(Exception):
@@ -309,8 +314,11 @@ TOOLS: list[ToolSpec] = [
                      "milestone; nothing is edited. Answers are `carto decision ACTION --json`."),
         properties={
             "action": {"type": "string", "enum": ["retire", "reject", "supersede"]},
-            "id": {"type": "string", "pattern": r"^[a-z]{3}-[0-9a-f]{4,10}$"},
-            "by": {"type": "string", "pattern": r"^[a-z]{3}-[0-9a-f]{4,10}$"},
+            "id": {"type": "string", "pattern": RECORD_ID_PATTERN,
+                   "description": "The record to change: " + RECORD_ID_WORDS + "."},
+            "by": {"type": "string", "pattern": RECORD_ID_PATTERN,
+                   "description": "supersede: the current record that replaces it, "
+                                  + RECORD_ID_WORDS + "."},
             "text": {"type": "string", "maxLength": 1000},
             "reason": {"type": "string", "maxLength": 1000},
             "session_id": _SESSION,
