@@ -115,6 +115,14 @@ def _secretish(value: str, minimum: int = 6) -> bool:
     return has_digit or (has_upper and has_lower) or (has_symbol and (has_upper or has_lower))
 
 
+#: A token's prefix, then nothing but runs of x's, zeros or stars (`ghp_xxxxxxxx…`,
+#: `sk_live_********`, Slack's `T00000000/B00000000/XXXXXXXX`): what docs write in its place.
+_FILLER = Lazy(r"(?:[A-Za-z0-9]{1,12}[_-]){0,3}(?:[A-Za-z]?[xX0*]{4,}[/_.-]?)+")
+#: An HMAC's digest as a signature header carries it (`X-Hub-Signature-256: sha256=<hex>`):
+#: a payload's signature, not the key that made it.
+_SIGNATURE_DIGEST = Lazy(r"(?:sha1|sha256|sha512|md5)=[0-9a-f]{32,128}")
+
+
 def _machine_made(value: str) -> bool:
     """Twelve characters or more holding a digit, a capital and a small letter: no name a
     person gives a variable (`Zq8Wm2Lx9Rv4Tn7Pk3Hs`, not `userPassword` or `token2`)."""
@@ -279,7 +287,7 @@ def _value_refused(value: str, key: str, quoted: bool, following: str, in_url: b
     `following` is the text right after the value (after its closing quote when quoted);
     `in_url`: where no code is: the key is a URL's query parameter (`?access_token=a.b`) or a
     shell's or .env's upper-case name (`DB_PASSWORD=a.b`)."""
-    if _placeholder(value) or _FORMAT_FIELD.search(value):
+    if _placeholder(value) or _FORMAT_FIELD.search(value) or _SIGNATURE_DIGEST.fullmatch(value):
         return True
     after = following.lstrip(" \t")
     if after[:1] in ("+", "%", "*") and after[1:2] in (" ", "\t", "") or (quoted and after[:1] == "."):
@@ -1452,6 +1460,8 @@ class Rule:
                     kind, start, end = verdict
                 elif isinstance(verdict, str):
                     kind = verdict
+            if _FILLER.fullmatch(value, start, end):
+                continue  # a documentation's placeholder: `ghp_xxxx…`, `T00000000/XXXXXXXX`
             if markers and any(a < end and start < b and not (start <= a and b <= end) for a, b in markers):
                 continue  # cuts into an earlier replacement (swallowing one whole is fine)
             if value.startswith(MARKER, start):
