@@ -431,7 +431,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("gh secret set",), {"check": "placeholder"}),
     ("secret-assignment", r"\bRequestHeader[ \t]+(?:set|add|append)[ \t]+(?P<name>[\w-]{3,80})[ \t]+\\?\"(?P<secret>[^\"\n\\]{8,400})\\?\"",
      ("requestheader",), {"check": "named_literal"}),
-    ("honeycomb-key", r"x-honeycomb-team\\?[\"']?[ \t]*:[ \t]*(?P<secret>[a-z0-9]{16,64})", ("x-honeycomb-team",), {"lower": True}),
+    # (a header, or OTEL_EXPORTER_OTLP_HEADERS' `x-honeycomb-team=…`)
+    ("honeycomb-key", r"x-honeycomb-team\\?[\"']?[ \t]*[:=][ \t]*(?P<secret>[a-z0-9]{16,64})", ("x-honeycomb-team",), {"lower": True}),
     # Redis: `requirepass` and `masterauth` in redis.conf, and `CONFIG GET requirepass`'s answer
     ("password", _START + r"(?<!#[ \t])(?:requirepass|masterauth)(?:[ \t]+|\\?\"[ \t]*(?:\r?\n|\\n)?[ \t]*2\)[ \t]*)\\?[\"']?(?P<secret>[^\s\"'\\]{6,400})",
      ("requirepass", "masterauth"), {"lower": True, "check": "placeholder"}),
@@ -496,6 +497,19 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("secret-assignment", _CELL_RULE + r"[ \t]*`?(?P<name>[A-Za-z_][\w.-]{2,80})`?[ \t]*" + _CELL_RULE + r"[ \t]*"
                           r"`?(?P<secret>(?:(?!\\u2502)[^\s`|\u2502]){4,400})`?[ \t]*" + _CELL_RULE, ("|", "\u2502", "\\u2502"),
      {"lower": True, "check": "named_literal", "start": "table_row"}),
+    # A Kubernetes bootstrap token (`kubeadm join … --token abcdef.0123456789abcdef`)
+    ("kubernetes-bootstrap-token", r"(?<![\w.])[a-z0-9]{6}\.[a-z0-9]{16}(?![\w.])", ("kubeadm", "bootstrap"),
+     {"check": "has_digit"}),
+    # Hadoop's S3A secret in a properties or spark-defaults line (`fs.s3a.secret.key   <40>`)
+    ("aws-secret", r"\bfs\.s3a\.secret\.key\\?[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)\\?[\"']?(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+     ("s3a.secret.key",), {}),
+    # A minisign secret key: its comment line, then the key's base64 (`RW…`)
+    ("private-key", r"minisign (?:encrypted )?secret key(?:\s|\\[nrt])+(?P<secret>RW[A-Za-z0-9+/]{50,}={0,2})",
+     ("minisign",), {"lower": False}),
+    # Mattermost's incoming webhook: `https://chat.example/hooks/<26 characters>`
+    ("mattermost-webhook", r"https?://[^\s/\\\"']+/hooks/(?P<secret>[a-z0-9]{26})(?![\w-])", ("/hooks/",), {"check": "has_digit"}),
+    # JFrog Artifactory's API key (`AKCp` and 69 more)
+    ("jfrog-key", _START + r"AKCp[A-Za-z0-9]{69}" + _END, ("akcp",), T),
     # What a CLI is given to keep: `ngrok config add-authtoken <t>`, `b2 account authorize <id> <key>`
     ("ngrok-token", r"\bngrok\b[^\n|;&]*?\b(?:add-authtoken|authtoken)[ \t=]+(?P<secret>[A-Za-z0-9_]{30,})",
      ("authtoken",), {}),
