@@ -390,16 +390,16 @@ def _check_keyed(match, text, *, flag: bool):
         return False  # CI's "Cache restored from key: Linux-node-<hash>": a cache's name
     if re.search(r"\bpam_\w+\($", text[max(0, key_start - 24):key_start]):
         return False  # syslog's `pam_unix(passwd:chauthtok)`: a PAM service and its step
-    sep_at = -1 if flag else match.start("sep")
     if not flag:
+        sep_at = match.start("sep")
         opened = match.start("q") if quoted else match.start("secret")
         if opened - match.end("sep") > 3 and not _machine_made(value):
             return False  # gofmt's aligned `Token:            "MyToken"`: a column of a test's names
         if text[match.end("suffix"):match.end("suffix") + 2] in ('"]', "']") and not _secretish(value):
             return False  # `digest["password"] = "test"`: a test's word put under that key
-    if quoted and text[sep_at - 1:sep_at + 1] == " :" and match.start("q") == sep_at + 1 \
-            and re.fullmatch(r"[A-Za-z_]\w*", value):
-        return False  # psql's `PASSWORD :'app_password'`: a variable interpolated, not a value
+        if quoted and text[sep_at - 1:sep_at + 1] == " :" and match.start("q") == sep_at + 1 \
+                and re.fullmatch(r"[A-Za-z_]\w*", value):
+            return False  # psql's `PASSWORD :'app_password'`: a variable interpolated, not a value
     if text[max(0, key_start - 2):key_start] == "${" or (quoted and value[:1].isspace()):
         return False  # `${API_KEY:?missing}`; `'Password: ' VAR` (a quote that closes, not opens)
     lowered_key = key.lower()
