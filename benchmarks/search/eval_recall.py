@@ -294,12 +294,25 @@ Sets (generated, deterministic, with one fixed clock):
   husband does in the winter, where her mother lives, the piece she is learning on the kantele
   and who helps her in the café, questions by paraphrase from specific to vague, one row per
   utterance, sessions of one to eight exchanges over 425 days) x 3 seeds among 5,600 coding
-  events: the thirty-fifth check set.
+  events: the thirty-fifth check set;
+- `dlg-al`: dialogues variant al (written apart a thirty-sixth time: a woman of 36 born in
+  Porto and living in a triplex in Rosemont, Montréal, the production stage manager of a
+  contemporary circus company that tours for months at a time, who calls every cue from the
+  prompt desk and chases rare contacts on the amateur radio bands from an aerial on her roof,
+  writing to the assistant in terse notes full of abbreviations and the trade's shorthand,
+  with the odd Portuguese word, with a partner who is a luthier working in the basement, a
+  father in Porto living with Parkinson's disease and a brother who fishes out of Póvoa de
+  Varzim, where the show is playing, which act closes the first half, the aerial she transmits
+  on, the rarest station in her log, what is on her partner's bench, who looks in on her
+  father, what her brother's boat is fishing for, who her assistant stage manager is and what
+  she cooks for the crew on a day off, questions by paraphrase from specific to vague, one row
+  per utterance, sessions of one to eight exchanges over 430 days) x 3 seeds among 5,700
+  coding events: the thirty-sixth check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj and dlg-ak are built with the others but not in
-  the default --sets: they stay unseen until a default chosen on the other sets is checked on
-  them.
+  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj, dlg-ak and dlg-al are built with the others
+  but not in the default --sets: they stay unseen until a default chosen on the other sets is
+  checked on them.
 
 Usage (repository root):
 
@@ -380,7 +393,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
               "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah",
-              "dlg-ai", "dlg-aj", "dlg-ak")
+              "dlg-ai", "dlg-aj", "dlg-ak", "dlg-al")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -414,10 +427,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
            "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
            "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 | dlg-aj h@1 / h@10 "
-           "| dlg-ak h@1 / h@10 |",
+           "| dlg-ak h@1 / h@10 | dlg-al h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
            "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|"]
+           "---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]
