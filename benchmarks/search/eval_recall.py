@@ -307,12 +307,26 @@ Sets (generated, deterministic, with one fixed clock):
   father, what her brother's boat is fishing for, who her assistant stage manager is and what
   she cooks for the crew on a day off, questions by paraphrase from specific to vague, one row
   per utterance, sessions of one to eight exchanges over 430 days) x 3 seeds among 5,700
-  coding events: the thirty-sixth check set.
+  coding events: the thirty-sixth check set;
+- `dlg-am`: dialogues variant am (written apart a thirty-seventh time: a retired Georgian
+  professor of hydraulic engineering of 72, a widower in an old house with a carved wooden
+  balcony in the Sololaki quarter of Tbilisi, who makes wine in clay jars buried in the cellar
+  of his late wife's family house in a Kakhetian village, sings the bass in an ensemble of old
+  men who keep the polyphonic songs, translates the Georgian poets into English and is still
+  called by the ministry to look at dams and rivers, writing to the assistant in long,
+  digressive, courteous messages with a remembrance of his wife on the way to the point, with
+  a daughter who is a diplomat sent from post to post, a son nearby and a grandson of ten who
+  comes on Sundays, what is in the jar this year, which poem he is translating, where his
+  daughter is posted, the route of the morning walk his cardiologist ordered, the works he is
+  consulting on, what the ensemble is rehearsing, where his old classmates go on their autumn
+  trip, the job on the house and what he teaches his grandson, questions by paraphrase from
+  specific to vague, one row per utterance, sessions of one to eight exchanges over 435 days)
+  x 3 seeds among 5,800 coding events: the thirty-seventh check set.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj, dlg-ak and dlg-al are built with the others
-  but not in the default --sets: they stay unseen until a default chosen on the other sets is
-  checked on them.
+  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj, dlg-ak, dlg-al and dlg-am are built with the
+  others but not in the default --sets: they stay unseen until a default chosen on the other
+  sets is checked on them.
 
 Usage (repository root):
 
@@ -393,7 +407,7 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
               "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah",
-              "dlg-ai", "dlg-aj", "dlg-ak", "dlg-al")
+              "dlg-ai", "dlg-aj", "dlg-ak", "dlg-al", "dlg-am")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -427,10 +441,10 @@ def render(rows: list[dict]) -> str:
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
            "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
            "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 | dlg-aj h@1 / h@10 "
-           "| dlg-ak h@1 / h@10 | dlg-al h@1 / h@10 |",
+           "| dlg-ak h@1 / h@10 | dlg-al h@1 / h@10 | dlg-am h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
            "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|"]
+           "---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]

@@ -16,17 +16,17 @@ Categories (as in long-term conversational memory benchmarks):
   (hit: either one in the top k; recall@10: the share of both found).
 - `open`: an open question whose evidence is every turn on a theme (two to four).
 
-Thirty-eight variants share no phrasing: `a` (utterance rows, one per speaker, among a year of
+Thirty-nine variants share no phrasing: `a` (utterance rows, one per speaker, among a year of
 coding work), `b` (carto's own turn shape, the person's message and the reply in one row, other
 templates and names, no coding background), `c` (`evaluation.dialogue_c`: written apart,
 other topics and questions, longer messages and replies, many one-exchange sessions and a few
 long ones over 400 days, rows joined as the Claude transcript reader joins them), `d`
 (`evaluation.dialogue_d`: written apart again, questions that mostly share no word with their
-answer, utterance rows, mid-length sessions over 300 days) and `e` to `z`, then `aa` to `al`
-(`evaluation.dialogue_e` .. `dialogue_al`, each module says what it holds; after `z` a variant
+answer, utterance rows, mid-length sessions over 300 days) and `e` to `z`, then `aa` to `am`
+(`evaluation.dialogue_e` .. `dialogue_am`, each module says what it holds; after `z` a variant
 is named by two letters): written apart again, each by someone given only the format, everyday
 topics, utterance rows, small talk before and after a fact. Defaults are chosen on `a` and `b`
-and checked on `c` and `d`; `e` to `al` are further check sets, kept unseen by tuning until a
+and checked on `c` and `d`; `e` to `am` are further check sets, kept unseen by tuning until a
 rule is checked on them.
 Deterministic for a (variant, seed).
 """
@@ -250,7 +250,7 @@ ADVICE = [
 
 VARIANTS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
             "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "aa", "ab", "ac",
-            "ad", "ae", "af", "ag", "ah", "ai", "aj", "ak", "al")
+            "ad", "ae", "af", "ag", "ah", "ai", "aj", "ak", "al", "am")
 
 
 @dataclass
@@ -262,12 +262,12 @@ class _Vocabulary:
     chat: list
     replies: list
     split: bool              # a and b share the lists, each taking half of every phrasing
-    filler: list             # small talk around a fact (c to al)
-    lengths: tuple = ()      # exchanges of chit-chat per session (c to al); a and b: 2 to 6
+    filler: list             # small talk around a fact (c to am)
+    lengths: tuple = ()      # exchanges of chit-chat per session (c to am); a and b: 2 to 6
     sessions: int = 160
     days: int = 240
-    rows: str = "utterance"  # a, d to al: one row per utterance; b: "User:" labels; c: joined
-    filler_after: bool = True  # c, e to al: small talk after the fact too; d: only before it
+    rows: str = "utterance"  # a, d to am: one row per utterance; b: "User:" labels; c: joined
+    filler_after: bool = True  # c, e to am: small talk after the fact too; d: only before it
 
 
 #: The variants written apart, each in `evaluation.dialogue_<variant>`: how their sessions are
@@ -310,6 +310,7 @@ _WRITTEN_APART = {
     "aj": dict(lengths=(1, 1, 2, 2, 3, 4, 6, 8), sessions=135, days=420),
     "ak": dict(lengths=(1, 1, 1, 2, 3, 4, 5, 8), sessions=135, days=425),
     "al": dict(lengths=(1, 1, 2, 2, 3, 4, 6, 8), sessions=135, days=430),
+    "am": dict(lengths=(1, 1, 1, 2, 3, 4, 6, 8), sessions=135, days=435),
 }
 
 
@@ -497,7 +498,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
 
 
 #: Background events under each variant's dialogues in the measured sets: a's among many
-#: unrelated rows, b's alone, c's to al's among some (docs/ranking.md).
+#: unrelated rows, b's alone, c's to am's among some (docs/ranking.md).
 BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g": 3500,
               "h": 3000, "i": 2800, "j": 3200, "k": 2600, "l": 2700, "m": 2900,
               "n": 3100, "o": 3300, "p": 3400, "q": 3600, "r": 3700,
@@ -505,7 +506,7 @@ BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g"
               "x": 4300, "y": 4400, "z": 4500, "aa": 4600, "ab": 4700,
               "ac": 4800, "ad": 4900, "ae": 5000, "af": 5100, "ag": 5200,
               "ah": 5300, "ai": 5400, "aj": 5500, "ak": 5600,
-              "al": 5700}
+              "al": 5700, "am": 5800}
 
 
 def dialogue_home(root: Path | str, *, variant: str, seed: int, now: datetime) -> Path:
