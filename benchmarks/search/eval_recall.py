@@ -327,6 +327,14 @@ Sets (generated, deterministic, with one fixed clock):
   dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj, dlg-ak, dlg-al and dlg-am are built with the
   others but not in the default --sets: they stay unseen until a default chosen on the other
   sets is checked on them.
+- `pair-1`, `pair-2`, `pair-3`: chats between two people over about fourteen months (24
+  sessions, 420-480 turns), written by hand apart from the ranking and from one another,
+  asked about in the third person as LoCoMo asks ("When did Tomasz finish the roof?"; single
+  facts, several evidence turns, when things happened, how things are now, inferences), the
+  questions in other words than the turns use; one row per turn, "Speaker: text", among 4,000
+  coding events (`evaluation/pairs.py`, the chats in `pair_sets/`); `pair-2d` asks pair-2's
+  chat again in the plain words of its turns, as LoCoMo's annotators did. `pair-N-bare` stores
+  the same chat without the speakers' names. Not in the default --sets.
 
 Usage (repository root):
 
@@ -382,6 +390,20 @@ def build_weakness_sets(out: Path, names: list[str]) -> dict:
 
     return {name: [weakness_home(out / f"{name}-{seed}", pack=name, seed=seed, now=NOW)
                    for seed in (1, 2)] for name in names if name in PACKS}
+
+
+def build_pair_sets(out: Path, names: list[str]) -> dict:
+    """The two-person chats asked for (`evaluation.pairs`): `pair-N` with rows that name who
+    spoke ("Adaeze: ..."), `pair-N-bare` with the text alone."""
+    from carto_core.evaluation.pairs import PAIR_SETS, pair_home, read_chat
+
+    folder = Path(__file__).resolve().parent / "pair_sets"
+    sets = {}
+    for name in names:
+        base, bare = (name[:-5], True) if name.endswith("-bare") else (name, False)
+        if base in PAIR_SETS:
+            sets[name] = [pair_home(out / name, read_chat(folder, base), now=NOW, bare=bare)]
+    return sets
 
 
 def summarize(set_name: str, report, outcomes=()) -> dict:
@@ -590,6 +612,7 @@ def main() -> None:
     out = Path(args.out)
     sets = build_sets(out)
     sets.update(build_weakness_sets(out, args.sets.split(",")))
+    sets.update(build_pair_sets(out, args.sets.split(",")))
     results = []
     started = time.time()
     for set_name in args.sets.split(","):
