@@ -95,3 +95,9 @@ def test_writes_through_pipes():
 def test_a_commits_message_is_only_looked_for_in_its_own_segment(command):
     (commit, *rest) = git_calls(command, "/repo")
     assert commit.verb == "commit" and commit.message == ""
+
+
+def test_a_secret_the_redactor_takes_out_is_never_named_as_a_file_written():
+    # markup in a command reads as redirections: `>VALUE</string>` "writes" VALUE
+    command = 'echo <string name="api_secret">Zq8Wm2Lx9Rv4Tn7Pk3Hs</string> && echo done > out.txt'
+    assert shell_writes(command) == ["out.txt"]

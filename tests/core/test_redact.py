@@ -441,3 +441,11 @@ def test_a_told_value_ends_at_a_comma_before_a_space_not_at_one_inside_it():
         "the staging password is [REDACTED:password] now"
     assert Redactor().text("the staging password is Qw7x#Pz4mRt, then restart it") == \
         "the staging password is [REDACTED:password], then restart it"
+
+
+def test_an_aws_secret_quoted_inside_a_transcript_line_escaped_three_times_goes():
+    secret = "vNhHAj29dqVPBs7Wih5py0v7kU8l1Laz5E//knDF"
+    line = 'AWS_SECRET_ACCESS_KEY = "' + secret + '"'
+    for _ in range(3):  # a tool result inside an agent's progress line inside a transcript row
+        line = json.dumps(line)[1:-1]
+        assert secret not in Redactor().text(line), line

@@ -317,7 +317,21 @@ def shell_writes(command: str) -> list[str]:
             binding = re.search(r"\b" + re.escape(name) + r"\s*=\s*(['\"])([^'\"\n]+)\1", text)
             if binding:
                 add(binding.group(2))
+    if found:
+        # A "path" the redactor takes out of the command is a secret the shell heuristic read as
+        # a file: markup pasted into a command (`<string name="api_secret">VALUE</string>`) holds
+        # `>VALUE`, and a row saying `Modified: VALUE` would keep what the summary redacted.
+        # Only the lines around each name are read again: a long heredoc is not redacted twice.
+        from carto_core.privacy.redact import redact_text
+
+        text = bounded(command)
+        found = [path for path in found if path in redact_text(_around(text, path))]
     return found
+
+
+def _around(text: str, part: str, reach: int = 300) -> str:
+    at = max(0, text.find(part))
+    return text[max(0, at - reach):at + len(part) + reach]
 
 
 # ---------------------------------------------------------------------------------------------

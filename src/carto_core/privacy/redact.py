@@ -45,6 +45,8 @@ _PLACEHOLDER = Lazy(
     r"^(?:\$\d+|\$[A-Za-z_]\w*|\$\{[^}]*\}|\$\([^)]*\)?|%[A-Za-z_]\w*%|%\(\w+\)s|\{\{.*\}\}|\{\w*\}|<[^>]*>"
     r"|\*+|x+|X+|\.+|…+|#+|-+|_+|\?+|#[0-9a-fA-F]{3,8}|(?:your|insert|enter|replace)[\w-]*|[\w-]*_here|[\w-]*-here"
     r"|[\w-]*(?:\.\.\.|…)|[a-z]{1,12}[_-](?:[a-z0-9]{1,12}[_-])?(?:x{6,}|X{6,}|\*{6,})|\$env:\w+"
+    # AWS's documentation pair, in every tutorial (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`)
+    r"|(?-i:[A-Za-z0-9/+]{8,}EXAMPLEKEY)"
     r"|password|passwd|pass|pwd|secret|token|(?-i:[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD)[A-Z0-9_]*)"
     # shown masked or already taken out: `sk_live_••••4242`, `***redacted***`, `[FILTERED]`
     r"|[\w.-]{0,16}[*\u2022\u25cf]{4,}[\w.-]{0,8}"
@@ -1030,8 +1032,30 @@ def start_table_row(lowered: str) -> int:
     return -1 if found is None else max(0, found.start() - 90)
 
 
+#: "key is …" told in a sentence, and a `value =` after its `name = "…"`: the first of them.
+_TOLD_KEY_VERB = Lazy(r"(?:key|token)[ \t]+(?:is|was)[ \t]")
+_VALUE_AFTER_NAME = Lazy(r"value[ \t]*=")
+
+
+def start_told_key(lowered: str) -> int:
+    found = _TOLD_KEY_VERB.search(lowered)
+    return -1 if found is None else found.start()
+
+
+def start_name_value(lowered: str) -> int:
+    """A `value =` with a `name` within 200 characters before it."""
+    at = lowered.find("value")
+    while at >= 0:
+        if _VALUE_AFTER_NAME.match(lowered, at):
+            name = lowered.rfind("name", max(0, at - 200), at)
+            if name >= 0:
+                return name
+        at = lowered.find("value", at + 5)
+    return -1
+
+
 STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block,
-          "table_row": start_table_row}
+          "table_row": start_table_row, "told_key": start_told_key, "name_value": start_name_value}
 
 
 def check_block_scalar(match, text):

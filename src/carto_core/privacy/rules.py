@@ -35,7 +35,7 @@ import re
 
 # Characters a secret value cannot contain when it is not quoted: the separators of shell,
 # query strings, JSON/YAML flow syntax and code. A quoted value runs to its closing quote.
-UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|]"
+UNQUOTED = r"[^\s\"'`\\&;,<>()\[\]{}|\x00-\x1f\x7f]"
 QUOTED = r"[^\"'`\\\r\n]"
 # An unquoted value may hold `&` inside it (`p&ssW0rd!`): not the shell's `&`, `&&` or a query
 # string's `&name=`, which end it. A comma too (`pass: K4=NKYCf,JOa35dan`, `Password=a,b;`),
@@ -68,8 +68,9 @@ KEY_NEEDLES = ("pass", "pwd", "secret", "token", "cred", "key", "auth")
 # line up their `=` (`db_password       = "..."`). A quoted name may close a subscript
 # (`app.config["SECRET_KEY"] = "..."`).
 SEP_SPACES = 40
-# After the separator, gofmt's aligned struct fields (`Token:    "…"`) and Ruby's `||=` / JS's `??=`.
-_SEP = (r"(?:\\?[\"']\]?)?[ \t]{0,%d}(?P<sep>=>|:=|\|\|=|\?\?=|[:=]|%%3[ad])(?![=:/])[ \t]{0,16}" % SEP_SPACES)
+# After the separator, gofmt's aligned struct fields (`Token:    "…"`) and Ruby's `||=` / JS's `??=`;
+# an `@` before the quote opens Objective-C's string literal and C#'s verbatim one (`@"…"`).
+_SEP = (r"(?:\\?[\"']\]?)?[ \t]{0,%d}(?P<sep>=>|:=|\|\|=|\?\?=|[:=]|%%3[ad])(?![=:/])[ \t]{0,16}(?:@(?=\\?[\"']))?" % SEP_SPACES)
 # Not inside a longer run, or right after an escaped newline or tab (`\\n` of JSON text).
 _START = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
 # A token rule matches one run of token characters (no spaces): it runs only when one of its
@@ -115,7 +116,7 @@ _TOLD_END = r"(?=[\s)]|[,;](?:\s|$)|[.!?](?:\s|$)|$)"
 #: "是", "είναι", "هي", "היא", "คือ", a colon), the value written in ASCII.
 _TOLD_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "הסיסמה", "סיסמה",
                       "รหัสผ่าน", "accesskey secret", "токен", "apiキー", "トークン", "पासवर्ड")
-_TOLD_SCRIPT_SEPARATORS = ("は", "是", "为", "為", "는", "은", "είναι", "هي", "היא", "คือ", ":", "：")
+_TOLD_SCRIPT_SEPARATORS = ("は", "是", "为", "為", "는", "은", "είναι", "هي", "היא", "คือ", "है", ":", "：")
 _TOLD_SCRIPT_NEEDLES = ("パスワード", "密码", "密碼", "비밀번호", "пароль", "κωδικός", "كلمة المرور", "סיסמה", "รหัสผ่าน",
                         "accesskey secret", "токен", "apiキー", "トークン", "\\u0442\\u043e\\u043a", "\\u30c8\\u30fc\\u30af",
                         "api\\u30ad", "\\u30d1\\u30b9", "\\u5bc6\\u7801", "\\u5bc6\\u78bc", "\\ube44\\ubc00",
@@ -164,7 +165,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                    r"(?P<secret>[A-Za-z0-9/+]{40})\\?[\"']", ("akia", "asia"), {}),
     ("aws-access-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
      ("akia", "asia", "abia", "acca", "a3t"), {"token": True, "check": "not_example"}),
-    ("aws-secret", r"secret[_.-]?access[_.-]?key\\?[\"']?[ \t]{0,3}(?:=>|:=|[:= \t])[ \t]{0,3}" + r"\\?[\"'`]?(?P<secret>[a-z0-9/+=]{40})(?![a-z0-9/+=])",
+    ("aws-secret", r"secret[_.-]?access[_.-]?key\\?[\"']?[ \t]{0,3}(?:=>|:=|[:= \t])[ \t]{0,3}" + r"\\{0,7}[\"'`]?(?P<secret>[a-z0-9/+=]{40})(?![a-z0-9/+=])",
      ("secret",), {"lower": True, "check": "placeholder"}),
     ("google-api-key", _START + r"AIza[\w-]{35}" + r"(?![\w-])", ("aiza",), T),
     ("google-oauth-token", _START + r"ya29\.[\w.-]{20,}", ("ya29.",), T),
@@ -243,6 +244,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("onepassword-token", _START + r"ops_eyJ[A-Za-z0-9+/_-]{100,}={0,3}", ("ops_eyj",), T),
     ("easypost-key", _START + r"EZ[AT]K[0-9a-f]{54}" + _END, ("ezak", "eztk"), T),
     ("modal-token", _START + r"a[ks]-[A-Za-z0-9]{22}" + _END, ("ak-", "as-"), T),
+    ("zoho-token", r"(?<![\w.])1000\.[0-9a-f]{32}\.[0-9a-f]{32}(?![\w.])", ("1000.",), T),
+    ("asana-token", r"(?<![\w/])[0-2]/\d{10,20}(?:/\d{10,20})?:[0-9a-f]{32}(?![0-9a-f])", ("/",), T),
     ("zapier-webhook", r"hooks\.zapier\.com/hooks/catch/\d+/(?P<secret>[A-Za-z0-9]{5,})", ("hooks.zapier.com",), {}),
     # --- AI providers --------------------------------------------------------------------
     ("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{16,}", ("sk-ant-",), T),
@@ -304,7 +307,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("mailgun-key", r"(?<![\w-])key-[0-9a-f]{32}(?![0-9a-f])", ("key-",), {"token": True, "check": "mailgun"}),
     # Any vendor's prefixed token (`figd_...`, `nfp_...`, `tskey-api-...`): a short lower-case
     # prefix, then a long body that is random by every measure (`check_prefixed_random`).
-    ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/+=%-])",
+    ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/=%-]|\+(?!\}))",
      ("_", "-"), {"token": True, "words": True, "check": "prefixed_random"}),
     # A key handed to an SDK's client, or to a function named for one, by position
     # (`cohere.Client("<40 random>")`, `Auth.api_key("...")`): only a literal random by every
@@ -394,7 +397,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # `DBI->connect(dsn, user, "pw")`; its arguments on lines of their own, written or escaped.
     ("password", r"\b(?:new[ \t]+mysqli|mysqli_connect|mysql_connect|pymssql\.connect|_mssql\.connect"
                  r"|drivermanager\.getconnection|new[ \t]+pdo|dbi->connect)\((?:\s|\\[nrt])*"
-                 r"(?:\\?(?P<q1>[\"'])[^\"'\n\\]*\\?(?P=q1)(?:\s|\\[nrt])*,(?:\s|\\[nrt])*){2}"
+                 r"(?:(?:\\?(?P<q1>[\"'])[^\"'\n\\]*\\?(?P=q1)|\$?[a-z_][\w.$>\[\]-]{0,80})(?:\s|\\[nrt])*,(?:\s|\\[nrt])*){2}"
                  r"\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{4,200})\\?(?P=q)",
      ("mysqli", "mysql_connect", "pymssql.connect", "_mssql.connect", "getconnection", "new pdo", "dbi->connect"),
      {"lower": True, "check": "placeholder"}),
@@ -562,7 +565,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                  r"pw|(?:pass|api[ -]?key)(?=[ \t]+(?:is|was)[ \t]))"
                  r"(?:(?:[ \t]+[^\s]{1,30}){0,8}?[ \t]+"
                  r"(?:is|was|will be|should be|would be|est|es|ist|lautet|è|é|\\u00e8|\\u00e9|e|era|war|är|\\u00e4r|on|jest|to|adalah|l(?:à|\\u00e0)"
-                 r"|je|er|ni|ay|este):?|(?:[ \t]+[^\s:]{1,30}){1,8}?:|(?<!password)(?<!passwd)(?<!passphrase):)[ \t]+"
+                 r"|je|er|ni|ay|este):?|(?:[ \t]+[^\s:]{1,30}){1,8}?[ \t]?:|(?<!password)(?<!passwd)(?<!passphrase)[ \t]?:)[ \t]+"
                  r"(?:[\"'`]|(?:«|\\u00ab)[ \t]?)?(?P<secret>[^\s\"'`«»]{6,200}?)(?:[\"'`]|[ \t]?(?:»|\\u00bb))?" + _TOLD_END,
      ("password", "passphrase", "passwd", "passwort", "kennwort", "mot de passe", "contrase", "senha",
       "wachtwoord", "hasło", "haslo", "has\\u0142o", "lösenord", "losenord", "l\\u00f6senord", "salasana", "kata sandi", "mật khẩu", "m\\u1eadt kh",
@@ -573,6 +576,10 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
                  r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?" + _TOLD_END,
      ("şifre", "sifre", "\\u015fifre", "parola"), {"lower": True, "check": "told"}),
+    # German and Indonesian may too: "Benutzer admin, Kennwort X", "kata sandinya X ya".
+    ("password", r"\b(?:kennwort|passwort|kata[ \t]+sandi(?:nya)?):?[ \t]+"
+                 r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?" + _TOLD_END,
+     ("kennwort", "passwort", "kata sandi"), {"lower": True, "check": "told"}),
     # A key or token told after a colon: "the api key for the sandbox account: X", "token de la
     # API de producción: X", "der API-Schlüssel für das Monitoring: X".
     ("secret-assignment", r"\b(?:api[ -]?key|(?:api|access|auth|webhook|bot|deploy|refresh|session)[ -]?token|secret[ -]?(?:access[ -]?)?key|token de|"
@@ -583,6 +590,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
       "session token", "webhook-token", "bot-token", "deploy-token", "refresh-token", "session-token",
       "token de", "token f", "clave", "chiave", "schlüssel",
       "schluessel", "schl\\u00fcssel"), {"lower": True, "check": "told_key"}),
+    # The same told with a verb in a commit or a chat: "Key is 99niu1mKUZ…, revoke it after".
+    ("secret-assignment", r"(?:key(?<![\w]key)|token(?<![\w]token))[ \t]+(?:is|was)[ \t]+[\"'`]?(?P<secret>[^\s\"'`]{12,200}?)[\"'`]?" + _TOLD_END,
+     ("key is", "key was", "token is", "token was"), {"lower": True, "check": "told_key", "start": "told_key"}),
+    # `snyk auth <token>`: the CLI stores the token given on its command line
+    ("api-token", r"\bsnyk[ \t]+auth[ \t]+(?P<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f])",
+     ("snyk auth",), {"lower": True}),
     # An app password as Google shows it, four groups of four: "the app password … is `abcd efgh ijkl mnop`"
     ("password", r"\bapp[ -]?passwords?\b[^\n]{0,80}?[\"'`]?(?P<secret>(?<![\w-])[a-z0-9]{4}(?:[ \t][a-z0-9]{4}){3})(?![\w-])",
      ("app password", "app-password", "apppassword"), {"lower": True}),
@@ -631,15 +644,37 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("machine",), {"lower": True, "check": "placeholder"}),
     # --- code -----------------------------------------------------------------------------
     # A pair whose second member is a literal: `auth=("user", "pw")`, `HTTPBasicAuth("u", "p")`,
-    # `smtp.login(user, "pw")`, `SetBasicAuth("u", "p")`, `NetworkCredential("u", "p")`.
-    ("password", r"(?:auth|login|credentials?|passw(?:or)?d)\w*\s*(?:=\s*[(\[]|\()\s*"
-                 r"(?:\w[\w.]*|\\?(?P<q1>[\"'])[^\"'\n\\]{0,200}\\?(?P=q1))"
-                 r"\s*,\s*\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,200})\\?(?P=q)\s*[)\],]", ("auth", "login", "credential", "passw"),
+    # `smtp.login(user, "pw")`, `SetBasicAuth("u", "p")`, `NetworkCredential("u", "p")`, Rust's
+    # `Credentials::new("u".to_owned(), "p".to_owned())`, Algolia's `algoliasearch(appId, "key")`.
+    ("password", r"(?:auth|login|credentials?|passw(?:or)?d|algoliasearch)\w*(?:::new)?\s*(?:=\s*[(\[]|\()(?:\s|\\[nrt])*"
+                 r"(?:\w[\w.]*|\\?(?P<q1>[\"'])[^\"'\n\\]{0,200}\\?(?P=q1))(?:\.\w+\(\))?"
+                 r"(?:\s|\\[nrt])*,(?:\s|\\[nrt])*\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,200})\\?(?P=q)(?:\.\w+\(\))?(?:\s|\\[nrt])*[)\],]",
+     ("auth", "login", "credential", "passw", "algoliasearch"),
      {"lower": True, "check": "literal"}),
     # A secret's name as a literal, then its value: `define('DB_PASSWORD', 'pw')`,
     # `setenv("API_TOKEN", "x")`, `("client_secret", "x")`.
     ("secret-assignment", r"\(\s*\\?(?P<q1>[\"'])(?P<name>[\w.-]{3,80})\\?(?P=q1)\s*,\s*"
                           r"\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,400})\\?(?P=q)", KEY_NEEDLES, {"lower": True, "check": "named_literal"}),
+    # ... and as a pair of a list, a header named for a secret: Sentry's `[["X-Api-Key", "…"]]`
+    # (not a list of names: `"middlewares": ["auth", "strip-prefix"]`).
+    ("secret-assignment", r"\[\s*\\?(?P<q1>[\"'])(?P<name>[\w.-]{0,40}(?:key|token|secret|password|authorization)[\w.-]{0,40})\\?(?P=q1)\s*,\s*"
+                          r"\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{1,400})\\?(?P=q)\s*\]", ("key", "token", "secret", "password", "authorization"),
+     {"lower": True, "check": "named_literal"}),
+    # A setter or builder given the secret alone: `.password("…")`, `.withSMTPServerPassword("…")`,
+    # reqwest's `.bearer_auth("…")`, OpenResty's `red:auth("…")` (a getter names, it does not set).
+    ("password", r"[.:](?!get)(?:(?:with|set)?_?\w{0,40}?(?:password|passwd|secret|api_?key|bearer_?auth|basic_?auth)|auth)"
+                 r"\((?:\s|\\[nrt])*\\?(?P<q>[\"'])(?P<secret>[^\"'\n\\]{4,400})\\?(?P=q)(?:\s|\\[nrt])*\)",
+     ("password(", "passwd(", "secret(", "key(", "auth("), {"lower": True, "check": "literal"}),
+    # C's `#define WIFI_PASS "…"`, an Erlang or Elixir pair `{db_password, "…"}`: the name, then
+    # its literal.
+    ("secret-assignment", r"#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w{2,80})[ \t]+\\?\"(?P<secret>[^\"\\\n]{4,400})\\?\"",
+     ("define",), {"check": "named_literal"}),
+    ("secret-assignment", r"\{[ \t]*:?(?P<name>[a-z_]\w{2,80})[ \t]*,[ \t]*\\?\"(?P<secret>[^\"\\\n]{4,400})\\?\"[ \t]*\}",
+     KEY_NEEDLES, {"lower": True, "check": "named_literal"}),
+    # An Ethereum private key handed to a wallet: `new ethers.Wallet("0x<64 hex>")`
+    ("private-key", r"(?:new[ \t]+(?:ethers\.)?wallet|privatekeytoaccount|fromprivatekey|account\.from_key)\((?:\s|\\[nrt])*"
+                    r"\\?[\"'](?P<secret>(?:0x)?[0-9a-f]{64})\\?[\"']",
+     ("wallet(", "privatekeytoaccount(", "fromprivatekey(", "from_key("), {"lower": True}),
     # Cookies: a Cookie header (or curl's -b) holding a long random value; a session cookie by name.
     ("cookie", r"\b(?:set-)?cookie\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?P<secret>[^\r\n\"'\\]{8,2000})", ("cookie",),
      {"lower": True, "check": "cookie"}),
@@ -648,6 +683,20 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
                                                       "session-token=", "sessiontoken="),
      {"lower": True, "check": "entropic_value"}),
     # --- markup and config files ---------------------------------------------------------
+    # A name and its value as attributes or children of one element: Spring's `<property
+    # name="password" value="…"/>`, Android's `<string name="api_secret">…</string>`, a plist's
+    # `<key>PlaidSecret</key><string>…</string>`, Terraform's `set { name = "adminPassword"
+    # value = "…" }` (as `terraform plan` prints it too; the last rule reads Spring's attributes).
+    ("secret-assignment", r"<(?P<tag>[\w:.-]+)[ \t]+name=\\?\"(?P<name>[\w.-]{3,80})\\?\"[ \t]*>(?P<secret>[^<\n\\]{1,400})</(?P=tag)>",
+     ("name=",), {"lower": True, "check": "named_literal"}),
+    ("secret-assignment", r"<key>(?P<name>[\w.-]{3,80})</key>(?:\s|\\[nrt])*<string>(?P<secret>[^<\n\\]{1,400})</string>",
+     ("<key>",), {"lower": True, "check": "named_literal"}),
+    ("secret-assignment", r"name(?<!\wname)[ \t]*=[ \t]*\\?\"(?P<name>[\w.-]{3,80})\\?\"(?:\s|\\[nrt]|[+~-](?=[ \t]))*value[ \t]*=[ \t]*"
+                          r"\\?\"(?P<secret>[^\"\\\n]{1,400})\\?\"", ("value",), {"lower": True, "check": "named_literal",
+                                                                         "start": "name_value"}),
+    # HAProxy's `user admin insecure-password …` and `stats auth user:…`
+    ("password", r"\b(?:insecure-password[ \t]+|stats[ \t]+auth[ \t]+[^\s:\\]+:)(?P<secret>[^\s\"'\\]{4,400})",
+     ("insecure-password", "stats auth"), {"lower": True, "check": "placeholder"}),
     ("secret-assignment",
      r"<(?P<tag>[\w:.-]*" + KEYWORDS + r"[\w:.-]*)>(?P<secret>[^<\n]{1,400})</(?P=tag)>",
      KEY_NEEDLES, {"lower": True, "check": "tag", "start": "tag"}),
