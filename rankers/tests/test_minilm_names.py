@@ -94,3 +94,52 @@ def test_the_blend_is_the_unit_sum_with_the_second_weighed(engine):
     first, second = np.array([3.0, 0.0, 0.0]), np.array([0.0, 0.0, 0.5])
     np.testing.assert_allclose(_blended(first, second, 2.0), np.array([1, 0, 2]) / np.sqrt(5))
     np.testing.assert_allclose(_blended(first, second, 1.0), np.array([1, 0, 1]) / np.sqrt(2))
+
+
+def test_a_question_with_no_first_or_second_person_is_asked_about_someone():
+    from carto_rankers.semantic_plugin import asked_about_someone
+
+    assert asked_about_someone("What motivated Adaeze to attempt a marathon?")
+    assert asked_about_someone("When did Tom move to Leeds")
+    for text in ("What did I tell Tom?", "what did u say about Tom", "Where do we meet Tom?",
+                 "Tom's advice to you?", "my brother Tom, where does he live now",
+                 "What did Tom tell me?", "Which of our plans did Tom like?"):
+        assert not asked_about_someone(text), text
+    # "I" and "US" inside words or as other words are not the person asking
+    assert asked_about_someone("Did Tom visit the USA or India?")
+
+
+def test_asked_about_someone_every_name_some_row_holds_is_left_out_else_only_common_ones(engine):
+    from carto_rankers.semantic_plugin import _unseen_types, without_common_names
+
+    unseen = _unseen_types(MiniLMEmbedder(engine.home), engine)
+    tom = "What did Tom say about Saturday?"  # one row in 16 holds "Tom"
+    assert without_common_names(tom, engine, unseen, MiniLMEmbedder.name_share) == tom
+    # every capitalised word some row holds goes, a day or a place as well as a person (the
+    # keyword ladders still match them; the encoder is asked what is asked about them)
+    assert without_common_names(tom, engine, unseen, MiniLMEmbedder.name_share,
+                                any_held=True) == "What did say about ?"
+    # a name no row holds stays: leaving it out would ask about nothing
+    zed = "What did Zed say about the kettle?"
+    assert without_common_names(zed, engine, unseen, MiniLMEmbedder.name_share, any_held=True) == zed
+
+
+def test_the_ladder_leaves_out_rare_names_only_of_a_question_asked_about_someone(engine,
+                                                                                monkeypatch):
+    import carto_rankers.semantic_plugin as plugin
+    from carto_core.search.api import Query
+
+    seen = []
+    real = plugin.without_common_names
+
+    def spy(text, context, unseen, share, any_held=False):
+        seen.append((text, any_held))
+        return real(text, context, unseen, share, any_held=any_held)
+
+    monkeypatch.setattr(plugin, "without_common_names", spy)
+    for text in ("What did Tom say about Saturday?", "What did Tom tell me about Saturday?"):
+        analyzed = engine.analyzer.query(text)
+        query = Query(text, analyzed.terms, analyzed.prefixes, analyzed.question, analyzed.compounds)
+        engine.ranker("semantic").rank(query, engine.scope(), engine, depth=10)
+    assert seen == [("What did Tom say about Saturday?", True),
+                    ("What did Tom tell me about Saturday?", False)]

@@ -145,7 +145,8 @@ class SemanticRanker(Ranker):
         share = getattr(searcher.embedder, "name_share", None) if searcher.status().available else None
         blend = {}
         if share:
-            without = without_common_names(text, context, unseen, float(share))
+            without = without_common_names(text, context, unseen, float(share),
+                                           any_held=asked_about_someone(query.text))
             if without != text:
                 blend = {"blend": without,
                          "blend_weight": float(getattr(searcher.embedder, "name_weight", 1.0))}
@@ -207,16 +208,33 @@ _APOSTROPHES = frozenset("'\u2019")
 _CLITICS = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
 
 
+#: A word of the first or second person: a question with none of them is asked about someone
+#: else ("What motivated Adaeze to attempt a marathon?"), not by the person of the memory.
+_FIRST_OR_SECOND = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|"
+                              r"yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
+
+
+def asked_about_someone(text: str) -> bool:
+    """Whether a question is asked in the third person (no "I", "my", "we", "you"...): the
+    names it gives are of the people whose chat is searched. Where a log names who spoke
+    ("Tomasz: ...") the name is on half the rows (the common-name rule below); where it does
+    not, it is held only where the other person addresses them ("Oh no, Tomasz! Have you seen
+    someone?"), the wrong rows, which a sentence encoder matches before what is asked."""
+    return not _FIRST_OR_SECOND.search(text)
+
+
 #: A word written with a capital that is not the question's first word: a name, as asked.
 _NAME = re.compile(r"(?<![\w'\u2019])([A-Z][\w]*)(?:['\u2019]s)?(?![\w'\u2019])")
 
 
-def without_common_names(text: str, context, unseen_types: tuple[int, ...], share: float) -> str:
+def without_common_names(text: str, context, unseen_types: tuple[int, ...], share: float,
+                         any_held: bool = False) -> str:
     """`text` without the names it capitalises (not its first word) that at least `share` of
     the rows the embedder embeds hold (rows of `unseen_types` are never embedded): the name
     prefixed to every line of a dialogue, which a sentence encoder otherwise matches before
     what the question asks (`Embedder.name_share`). The text as asked when none is that
-    common."""
+    common. `any_held` (a question asked about someone, `asked_about_someone`): every name
+    some row holds, however few."""
     index, analyzer = context.index, context.analyzer
     # "I" is capitalised too, and no name; "Ravi's" is Ravi's
     content = {re.split("['\u2019]", word)[0] for word in analyzer.content_words(text)}
@@ -230,11 +248,12 @@ def without_common_names(text: str, context, unseen_types: tuple[int, ...], shar
     if unseen_types:
         embedded &= ~np.isin(np.asarray(index.cols["type"]), np.asarray(unseen_types))
     total = int(np.count_nonzero(embedded))
+    least = 1 if any_held else share * total
     out, end = [], 0
     for match in names:
         terms = analyzer.query_terms(match.group(1))
         if total and terms and all(
-                np.count_nonzero(embedded[index.own_docs(term)]) >= share * total for term in terms):
+                np.count_nonzero(embedded[index.own_docs(term)]) >= least for term in terms):
             out.append(text[end:match.start()])
             end = match.end()
     if not out:
