@@ -335,8 +335,8 @@ Sets (generated, deterministic, with one fixed clock):
   coding events (`evaluation/pairs.py`, the chats in `pair_sets/`); `pair-2d` asks pair-2's
   chat again in the plain words of its turns, as LoCoMo's annotators did. `pair-N-bare` stores
   the same chat without the speakers' names. `pair-4` (a paramedic and a marine engineer,
-  written apart after the others) has never been run: it checks a later change once. Not in
-  the default --sets.
+  written apart after the others) was first run to check one step (docs/ranking.md); its
+  cases are not read. Not in the default --sets.
 
 Usage (repository root):
 
