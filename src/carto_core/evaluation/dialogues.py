@@ -38,11 +38,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from carto_core.evaluation.chatrows import append_in_time_order, turn_row
 from carto_core.evaluation.topic import Topic
-from carto_core.logio.jsonl import dumps_row
-from carto_core.logio.logs import order_row
-from carto_core.util.privatefiles import make_dirs, open_private
-from carto_core.util.timeparse import format_timestamp, utcnow
+from carto_core.util.privatefiles import make_dirs
+from carto_core.util.timeparse import utcnow
 
 CATEGORIES = ("single", "temporal", "multi-hop", "open")
 
@@ -462,7 +461,6 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
         # the dash ends the variant's tag: "-dlga-" and "-dlgaa-" never meet
         sid = f"{rng.getrandbits(32):08x}-dlg{variant}-{s_index:04d}"
         moment = plan.when
-        tpath = f"/home/dev/.claude/projects/-home-dev-notes/{sid}.jsonl"
         turn = 0
         step = 1 if vocab.rows == "utterance" else 2
         for position in range(0, len(plan.texts), step):
@@ -481,14 +479,8 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
                 key = plan.marks.get(position + offset)
                 if key is not None:
                     key_to_id[key] = eid
-            rows.append(order_row("turns", {
-                "event_id": eid, "timestamp": format_timestamp(moment), "project": "notes",
-                "type": "transcript", "provider": "claude", "summary": summary,
-                "transcript_path": tpath, "session": sid, "turn_idx": turn}))
-    rows.sort(key=lambda r: r["timestamp"])
-    with open_private(root / "turns.jsonl", "ab") as handle:
-        for row in rows:
-            handle.write(dumps_row(row))
+            rows.append(turn_row(eid, moment, summary, sid, turn))
+    append_in_time_order(root, "turns", rows)
     cases = [Case(case_id, "conversational", question, [key_to_id[k] for k in keys], 10, category)
              for case_id, category, keys, question in pending]
     stats = {"variant": variant, "seed": seed, "sessions": sessions, "turn_rows": len(rows),

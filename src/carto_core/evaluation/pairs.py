@@ -25,10 +25,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from carto_core.logio.jsonl import dumps_row
-from carto_core.logio.logs import order_row
-from carto_core.util.privatefiles import open_private
-from carto_core.util.timeparse import format_timestamp
+from carto_core.evaluation.chatrows import append_in_time_order, turn_row
 
 #: The sets' categories as the dialogue sets' buckets name them.
 BUCKETS = {"single-hop": "single", "multi-hop": "multi-hop", "temporal": "temporal",
@@ -91,20 +88,13 @@ def pair_home(root: Path | str, chat: dict, *, now: datetime, seed: int = 1,
     for number, (session, start) in enumerate(zip(chat["sessions"], starts), 1):
         sid = f"{rng.getrandbits(32):08x}-pair-{number:04d}"
         moment = start + shift
-        path = f"/home/dev/.claude/projects/-home-dev-notes/{sid}.jsonl"
         for position, turn in enumerate(session["turns"], 1):
             moment += timedelta(seconds=rng.randint(20, 240))
             event_id = f"turn-{sid}-{position}"
             ids[turn["dia_id"]] = event_id
             text = turn["text"] if bare else f"{turn['speaker']}: {turn['text']}"
-            rows.append(order_row("turns", {
-                "event_id": event_id, "timestamp": format_timestamp(moment), "project": "notes",
-                "type": "transcript", "provider": "claude", "summary": text,
-                "transcript_path": path, "session": sid, "turn_idx": position}))
-    rows.sort(key=lambda r: r["timestamp"])
-    with open_private(root / "turns.jsonl", "ab") as handle:
-        for row in rows:
-            handle.write(dumps_row(row))
+            rows.append(turn_row(event_id, moment, text, sid, position))
+    append_in_time_order(root, "turns", rows)
     cases, unanswerable = [], []
     for number, question in enumerate(chat["qa"], 1):
         evidence = evidence_ids(question)

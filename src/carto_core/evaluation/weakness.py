@@ -22,8 +22,8 @@ import random
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from carto_core.evaluation.chatrows import append_in_time_order, turn_row
 from carto_core.evaluation.weakness_packs import CONTEXT, HELD_OUT, MULTI, RECENCY
-from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.logs import order_row
 from carto_core.util.timeparse import format_timestamp
 
@@ -44,7 +44,6 @@ def _turn_rows(rng, sessions: list[tuple[datetime, list[str]]], marks: dict, tag
     rows, ids = [], {}
     for s_index, (start, texts) in enumerate(sessions):
         sid = _sid(rng, tag, s_index)
-        tpath = f"/home/dev/.claude/projects/-home-dev-{project}/{sid}.jsonl"
         moment = start
         for position, text in enumerate(texts):
             moment = moment + timedelta(seconds=rng.randint(15, 400))
@@ -52,20 +51,8 @@ def _turn_rows(rng, sessions: list[tuple[datetime, list[str]]], marks: dict, tag
             key = marks.get((s_index, position))
             if key is not None:
                 ids[key] = eid
-            rows.append(order_row("turns", {
-                "event_id": eid, "timestamp": format_timestamp(moment), "project": project,
-                "type": "transcript", "provider": "claude", "summary": text,
-                "transcript_path": tpath, "session": sid, "turn_idx": position + 1}))
+            rows.append(turn_row(eid, moment, text, sid, position + 1, project))
     return rows, ids
-
-
-def _append(root: Path, label: str, rows: list[dict]) -> None:
-    from carto_core.logio.logs import SEARCHED_LOGS
-
-    rows.sort(key=lambda r: r["timestamp"])
-    with open(root / SEARCHED_LOGS[label], "ab") as handle:
-        for row in rows:
-            handle.write(dumps_row(row))
 
 
 def _dialogue(root: Path, pack: str, seed: int, now: datetime) -> list:
@@ -133,7 +120,7 @@ def _dialogue(root: Path, pack: str, seed: int, now: datetime) -> list:
              if key is not None}
     rows, ids = _turn_rows(rng, list(zip(starts, [[t for t, _ in texts] for texts in sessions])),
                            marks, pack, "notes")
-    _append(root, "turns", rows)
+    append_in_time_order(root, "turns", rows)
     return [Case(case_id, "conversational", question, [ids[k] for k in keys], 10, category)
             for case_id, category, keys, question in pending]
 
@@ -220,7 +207,7 @@ def _recency(root: Path, pack: str, seed: int, now: datetime) -> list:
         query = rng.choice(spec["forms"]).format(a=a, b=b)
         pending.append((f"{pack}-{n:03d}", query, truth))
     for label, items in rows.items():
-        _append(root, label, items)
+        append_in_time_order(root, label, items)
     return [Case(case_id, "recency", query, [truth], 10, "recency")
             for case_id, query, truth in pending]
 
