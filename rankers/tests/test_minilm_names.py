@@ -96,17 +96,20 @@ def test_the_blend_is_the_unit_sum_with_the_second_weighed(engine):
     np.testing.assert_allclose(_blended(first, second, 1.0), np.array([1, 0, 1]) / np.sqrt(2))
 
 
-def test_a_question_with_no_first_or_second_person_is_asked_about_someone():
-    from carto_rankers.semantic_plugin import asked_about_someone
+def test_a_query_with_no_first_or_second_person_is_asked_about_someone():
+    from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
 
-    assert asked_about_someone("What motivated Adaeze to attempt a marathon?")
-    assert asked_about_someone("When did Tom move to Leeds")
+    english = EnglishAnalyzer()
+    assert english.asks_about_someone("What motivated Adaeze to attempt a marathon?")
+    assert english.asks_about_someone("When did Tom move to Leeds")
     for text in ("What did I tell Tom?", "what did u say about Tom", "Where do we meet Tom?",
                  "Tom's advice to you?", "my brother Tom, where does he live now",
                  "What did Tom tell me?", "Which of our plans did Tom like?"):
-        assert not asked_about_someone(text), text
+        assert not english.asks_about_someone(text), text
     # "I" and "US" inside words or as other words are not the person asking
-    assert asked_about_someone("Did Tom visit the USA or India?")
+    assert english.asks_about_someone("Did Tom visit the USA or India?")
+    # an analyzer that knows no language's persons says no
+    assert not UnicodeAnalyzer().asks_about_someone("What motivated Adaeze to attempt a marathon?")
 
 
 def test_asked_about_someone_every_name_some_row_holds_is_left_out_else_only_common_ones(engine):

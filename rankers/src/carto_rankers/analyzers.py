@@ -172,6 +172,11 @@ _ASKS_INSIDE = re.compile(rf"{_INVERTED}|(?<!\bso )(?<!\bnor )(?<!\bthan )(?<!\b
 ASKS_THE_ASSISTANT = re.compile(r"(?<!\btold )(?<!\btell )(?<!\basked )(?<!\bask )(?<!\bshowed )(?<!\bsent )"
                                 r"(?<!\bgave )(?<!\btexted )(?<!\bwrote )\b(?:you|your|(?-i:u|ur))\b", re.IGNORECASE)
 
+#: A word of the first or second person ("u" and "ur" as texted): a query with none is about
+#: someone else.
+FIRST_OR_SECOND = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|"
+                             r"yourself|yourselves|u|ur)\b", re.IGNORECASE)
+
 
 def _fold(text: str) -> str:
     """NFKC, then accents off Latin/Greek/Cyrillic letters and Arabic vowel marks dropped;
@@ -344,6 +349,9 @@ class UnicodeAnalyzer(Analyzer):
 
     def asks_the_assistant(self, text: str) -> bool:
         return self.is_question(text) and bool(ASKS_THE_ASSISTANT.search(text))
+
+    def asks_about_someone(self, text: str) -> bool:
+        return bool(self.stop) and not FIRST_OR_SECOND.search(text)
 
     def opens_a_question(self, sentence: str) -> bool:
         return bool(self.stop) and bool(OPENS_A_QUESTION.match(sentence) or _ASKS_INSIDE.search(sentence))

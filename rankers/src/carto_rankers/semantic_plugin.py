@@ -146,7 +146,7 @@ class SemanticRanker(Ranker):
         blend = {}
         if share:
             without = without_common_names(text, context, unseen, float(share),
-                                           any_held=asked_about_someone(query.text))
+                                           any_held=context.analyzer.asks_about_someone(query.text))
             if without != text:
                 blend = {"blend": without,
                          "blend_weight": float(getattr(searcher.embedder, "name_weight", 1.0))}
@@ -208,21 +208,6 @@ _APOSTROPHES = frozenset("'\u2019")
 _CLITICS = frozenset({"s", "t", "d", "m", "ll", "re", "ve"})
 
 
-#: A word of the first or second person: a question with none of them is asked about someone
-#: else ("What motivated Adaeze to attempt a marathon?"), not by the person of the memory.
-_FIRST_OR_SECOND = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|"
-                              r"yours|yourself|yourselves|u|ur)\b", re.IGNORECASE)
-
-
-def asked_about_someone(text: str) -> bool:
-    """Whether a question is asked in the third person (no "I", "my", "we", "you"...): the
-    names it gives are of the people whose chat is searched. Where a log names who spoke
-    ("Tomasz: ...") the name is on half the rows (the common-name rule below); where it does
-    not, it is held only where the other person addresses them ("Oh no, Tomasz! Have you seen
-    someone?"), the wrong rows, which a sentence encoder matches before what is asked."""
-    return not _FIRST_OR_SECOND.search(text)
-
-
 #: A word written with a capital that is not the question's first word: a name, as asked.
 _NAME = re.compile(r"(?<![\w'\u2019])([A-Z][\w]*)(?:['\u2019]s)?(?![\w'\u2019])")
 
@@ -233,8 +218,11 @@ def without_common_names(text: str, context, unseen_types: tuple[int, ...], shar
     the rows the embedder embeds hold (rows of `unseen_types` are never embedded): the name
     prefixed to every line of a dialogue, which a sentence encoder otherwise matches before
     what the question asks (`Embedder.name_share`). The text as asked when none is that
-    common. `any_held` (a question asked about someone, `asked_about_someone`): every name
-    some row holds, however few."""
+    common. `any_held` (a query asked about someone, the analyzer's `asks_about_someone`):
+    every name some row holds, however few. Where a log names who spoke ("Tomasz: ...") the
+    name is on half the rows; where it does not, only where the other person addresses them
+    ("Oh no, Tomasz! Have you seen someone?"), the wrong rows, which a sentence encoder
+    matches before what is asked."""
     index, analyzer = context.index, context.analyzer
     # "I" is capitalised too, and no name; "Ravi's" is Ravi's
     content = {re.split("['\u2019]", word)[0] for word in analyzer.content_words(text)}

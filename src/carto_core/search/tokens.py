@@ -112,6 +112,13 @@ class Analyzer:
         unless an analyzer knows its language's "you"."""
         return False
 
+    def asks_about_someone(self, text: str) -> bool:
+        """Whether a query asks about someone else, in no word of the first or second person
+        ("What motivated Adaeze to attempt a marathon?"): the names it gives are of the people
+        whose chat is searched, and the semantic ladder also asks it without them; False
+        unless an analyzer knows its language's "I", "my", "we" and "you"."""
+        return False
+
     def opens_a_question(self, sentence: str) -> bool:
         """Whether a sentence opens as a question does, with a question word or an auxiliary
         ("how do I stop it", typed without its mark), or asks inside a message dictated without
