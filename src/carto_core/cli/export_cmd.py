@@ -51,7 +51,7 @@ def export(file, projects, since, force, as_json) -> None:
         fail(f"{target} exists: choose another name or add --force", ExitCode.CONFLICT)
     require_home()
     home = current_home()
-    from carto_core.cli.forget_cmd import say_unknown_projects
+    from carto_core.cli.project_names import say_unknown_projects
 
     say_unknown_projects(home, projects, "export")  # the same names as forget: whole, any case
     criteria = Criteria(projects, since=moment) if projects or moment else None

@@ -82,6 +82,8 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
     from carto_core.cli.homeguard import require_home
 
     require_home()
+    from carto_core.cli.project_names import say_unknown_projects
+
     say_unknown_projects(home, projects, "forget")
     try:
         if write:
@@ -91,23 +93,6 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
     except OSError as exc:
         fail(f"{exc.filename or home.root}: {exc.strerror or exc}")
     _report(document, as_json)
-
-
-def say_unknown_projects(home, projects, command: str) -> None:
-    """A --project that names no project of the home (names match whole): a typo would
-    otherwise count nothing, or drop its share of several, without a word."""
-    if not projects:
-        return
-    from carto_core.cli.memory_cmd import home_projects
-
-    known = home_projects(home)
-    lowered = {name.lower() for name in known}
-    listed = sorted(known, key=str.lower)
-    shown = ", ".join(listed[:12]) + (f", +{len(listed) - 12} more" if len(listed) > 12 else "")
-    for name in projects:
-        if name.lower() not in lowered:
-            click.echo(f"carto: {command}: no project is named {name!r} (a name matches whole, any case); "
-                       f"this home's projects: {shown or 'none'}", err=True)
 
 
 def _progress(as_json: bool):

@@ -14,27 +14,12 @@ from carto_core.util.output import emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
-_PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')
 _CWD = re.compile(rb'"cwd"\s*:\s*"([^"\\]{1,1000})"')
 
 
-def home_projects(home) -> Counter:
-    """The projects the home's rows name, each with its row count."""
-    from carto_core.logio.logs import SEARCHED_LOGS
-
-    counts: Counter = Counter()
-    for label in SEARCHED_LOGS:
-        try:
-            data = home.log(label).read_bytes()
-        except OSError:
-            continue
-        counts.update(m.group(1).decode("utf-8", "replace") for m in _PROJECT.finditer(data))
-    counts.pop("", None)
-    counts.pop("unknown", None)
-    return counts
-
-
 def _resolve_project(home, wanted: str | None) -> str:
+    from carto_core.cli.project_names import home_projects
+
     known = home_projects(home)
     if wanted is None:
         from carto_core.model.project import project_for
