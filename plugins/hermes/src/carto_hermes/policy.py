@@ -69,6 +69,12 @@ ARTIFACT_KEYS: dict[str, tuple[tuple[type, ...], object]] = {
 _KIND = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
+def default_hermes_home(env: dict | None = None) -> Path:
+    """Where Hermes keeps its data when a policy does not say: `$HERMES_HOME`, else ~/.hermes."""
+    env = os.environ if env is None else env
+    return Path(env.get("HERMES_HOME") or "~/.hermes").expanduser()
+
+
 def candidate_paths(explicit: str | None = None, env: dict | None = None) -> list[tuple[Path, str]]:
     """(path, why) in search order; an explicit path or the env var is the only candidate."""
     env = os.environ if env is None else env
@@ -209,8 +215,7 @@ def policy_from_dict(data: object, *, path: Path | None = None, env: dict | None
     artifacts = _artifacts(values.get("artifacts") or [], problems)
     if problems:
         raise PolicyError(f"{where} is invalid:\n  " + "\n  ".join(problems))
-    home_text = values["hermes_home"] or env.get("HERMES_HOME") or "~/.hermes"
-    hermes_home = Path(home_text).expanduser()
+    hermes_home = Path(values["hermes_home"]).expanduser() if values["hermes_home"] else default_hermes_home(env)
     if ".openclaw" in hermes_home.resolve().parts:
         raise PolicyError(f"{where}: hermes_home {hermes_home} resolves under .openclaw; refused")
     return Policy(

@@ -43,9 +43,7 @@ the logs are not written twice).
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 from carto_core.api import ReadBatch, Source, Stream
 
@@ -86,7 +84,9 @@ class HermesSource(Source):
     def present_by_default(cls) -> bool:
         """Whether Hermes keeps a database where the policy's default `hermes_home` points: a
         machine without Hermes is not asked for a policy file by `carto ingest --all`."""
-        home = Path(os.environ.get("HERMES_HOME") or "~/.hermes").expanduser()
+        from carto_hermes.policy import default_hermes_home
+
+        home = default_hermes_home()
         return (home / "state.db").is_file() or any((home / "profiles").glob("*/state.db"))
 
     def discover(self):
