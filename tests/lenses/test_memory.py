@@ -177,12 +177,17 @@ def test_memory_of_a_backfilled_home(backfilled, tmp_path):
     assert "unchanged" in again.output and memory_file.read_bytes() == once
 
 
-def test_a_project_of_transcript_turns_only_says_what_a_memory_is_made_of(tmp_path):
+def _home_of_one_row(tmp_path, label: str, row: dict) -> Home:
     home = Home(tmp_path / "h")
     home.root.mkdir()
-    append_rows(home.log("turns"), [{"event_id": "turn-1", "timestamp": "2026-01-01T00:00:00Z",
-                                     "type": "transcript", "project": "lonely", "session_id": "s1",
-                                     "summary": "we talked about the parser"}])
+    append_rows(home.log(label), [{"timestamp": "2026-01-01T00:00:00Z", "session_id": "s1", **row}])
+    return home
+
+
+def test_a_project_of_transcript_turns_only_says_what_a_memory_is_made_of(tmp_path):
+    home = _home_of_one_row(tmp_path, "turns", {"event_id": "turn-1", "type": "transcript",
+                                                "project": "lonely",
+                                                "summary": "we talked about the parser"})
     done = _invoke(home, "memory", "--project", "lonely")
     assert done.exit_code == 3
     assert "none is recorded" in done.output and "transcript turns alone" in done.output
@@ -202,11 +207,9 @@ def test_a_project_whose_rows_hold_nothing_to_remember_says_so_and_not_that_none
     this project yet: ...)", printed and written into MEMORY.md, while `carto search` found
     that prompt. It now says the rows hold nothing to remember and what would make a line; a
     second --write still changes nothing (the line is carto's, not moved above the section)."""
-    home = Home(tmp_path / "h")
-    home.root.mkdir()
-    append_rows(home.log("prompts"), [{"event_id": "evt-ship00000001", "timestamp": "2026-01-01T00:00:00Z",
-                                       "type": "prompt", "project": "webshop", "session_id": "s1",
-                                       "summary": "make the shipping fee free above 50 euros"}])
+    home = _home_of_one_row(tmp_path, "prompts", {"event_id": "evt-ship00000001", "type": "prompt",
+                                                  "project": "webshop",
+                                                  "summary": "make the shipping fee free above 50 euros"})
     done = _invoke(home, "memory", "--project", "webshop")
     assert done.exit_code == 0, done.output
     assert "nothing recorded" not in done.output
