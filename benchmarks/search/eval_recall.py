@@ -336,8 +336,8 @@ Sets (generated, deterministic, with one fixed clock):
   chat again in the plain words of its turns, as LoCoMo's annotators did. `pair-N-bare` stores
   the same chat without the speakers' names. `pair-4` (a paramedic and a marine engineer,
   written apart after the others) was first run to check one step (docs/ranking.md); its
-  cases are not read; `pair-5` and `pair-6` (written apart, committed unseen) are kept for
-  the next check. Not in the default --sets.
+  cases are not read; `pair-5` and `pair-6` (written apart, committed unseen) were first run
+  to check the next step, their cases not read either. Not in the default --sets.
 
 Usage (repository root):
 

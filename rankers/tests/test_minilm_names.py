@@ -119,9 +119,15 @@ def test_asked_about_someone_every_name_some_row_holds_is_left_out_else_only_com
     tom = "What did Tom say about Saturday?"  # one row in 16 holds "Tom"
     assert without_common_names(tom, engine, unseen, MiniLMEmbedder.name_share) == tom
     # every capitalised word some row holds goes, a day or a place as well as a person (the
-    # keyword ladders still match them; the encoder is asked what is asked about them)
+    # keyword ladders still match them; the encoder is asked what is asked about them), the
+    # first in the first person: the person asked about tells it in their own rows
     assert without_common_names(tom, engine, unseen, MiniLMEmbedder.name_share,
-                                any_held=True) == "What did say about ?"
+                                any_held=True) == "What did I say about ?"
+    assert without_common_names("What is Maya\u2019s flat like, says Tom?", engine, unseen,
+                                MiniLMEmbedder.name_share, any_held=True) == "What is my flat like, says ?"
+    assert without_common_names("When did Tom ring Maya, and why did she cry?", engine, unseen,
+                                MiniLMEmbedder.name_share, any_held=True) == (
+                                    "When did I ring , and why did I cry?")
     # a name no row holds stays: leaving it out would ask about nothing
     zed = "What did Zed say about the kettle?"
     assert without_common_names(zed, engine, unseen, MiniLMEmbedder.name_share, any_held=True) == zed
@@ -146,3 +152,42 @@ def test_the_ladder_leaves_out_rare_names_only_of_a_question_asked_about_someone
         engine.ranker("semantic").rank(query, engine.scope(), engine, depth=10)
     assert seen == [("What did Tom say about Saturday?", True),
                     ("What did Tom tell me about Saturday?", False)]
+
+
+def test_a_question_about_someone_said_by_them():
+    from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
+
+    english = EnglishAnalyzer()
+
+    def said(text: str, name: str) -> str:
+        start = text.index(name)
+        return english.said_by(text, start, start + len(name))
+
+    assert said("What breed is Hana's dog?", "Hana's") == "What breed is my dog?"
+    assert said("What breed is Hana\u2019s dog?", "Hana\u2019s") == "What breed is my dog?"
+    assert said("What happened to Marisol's old board after she sold it?", "Marisol's") == (
+        "What happened to my old board after I sold it?")
+    assert said("Which organization did Emi get her two elderly cats from?", "Emi") == (
+        "Which organization did I get my two elderly cats from?")
+    # after a verb or a preposition a capitalised word is a place or someone met, and a
+    # family word someone talked about: none of them speaks in the rows (left as asked, the
+    # name is then only left out)
+    for text, name in (("Who helped Rafael rebuild the engine?", "Rafael"),
+                       ("What did Ingrid knit for Rafael?", "Rafael"),
+                       ("The newcomer from Gdansk, how did she get on?", "Gdansk"),
+                       ("What's Dad's programme of choice?", "Dad's"),
+                       ("Where is Grandma living?", "Grandma"),
+                       # nor does a word in capitals or of two capitals: code and acronyms
+                       ("When did the MCP server answer?", "MCP"),
+                       ("What was the IndexError that kept it?", "IndexError"),
+                       ("When did the X server answer?", "X")):
+        assert said(text, name) == text, text
+    # every pronoun of the third person, whatever its case; words holding one are left
+    assert said("When did Tom say he would visit his aunt with her and him?", "Tom") == (
+        "When did I say I would visit my aunt with my and me?")
+    assert said("Did Tom find SHE or Himself at the theatre shelter?", "Tom") == (
+        "Did I find I or myself at the theatre shelter?")
+    assert said("What did Tom say about his and her trips?", "Tom") == "What did I say about my trips?"
+    # an analyzer that knows no language's persons leaves the question as asked
+    text = "What breed is Hana's dog?"
+    assert UnicodeAnalyzer().said_by(text, 14, 20) == text

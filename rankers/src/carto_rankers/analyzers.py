@@ -177,6 +177,27 @@ ASKS_THE_ASSISTANT = re.compile(r"(?<!\btold )(?<!\btell )(?<!\basked )(?<!\bask
 FIRST_OR_SECOND = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|"
                              r"yourself|yourselves|u|ur)\b", re.IGNORECASE)
 
+#: A third person's words as that person says them (`said_by`): "her" is read as "my", the
+#: more common of its two uses in a question about someone ("what did she name her cat?").
+THIRD_TO_FIRST = {"he": "I", "she": "I", "him": "me", "her": "my", "his": "my", "hers": "mine",
+                  "himself": "myself", "herself": "myself"}
+_THIRD = re.compile(r"\b(?:" + "|".join(THIRD_TO_FIRST) + r")\b", re.IGNORECASE)
+#: Words after which a capitalised word is no speaker of the rows asked about: a place or
+#: someone met ("the newcomer from Gdansk", "Who helped Rafael", "to Tom"). A question about
+#: one's own chat names its speaker first, as its subject or an owner.
+BEFORE_AN_OBJECT = frozenset("""
+to with for from about at of by on and help helped give gave tell told ask asked visit visited
+meet met call called
+""".split())
+#: Family words written as names ("what's Dad watching?"): someone the rows talk about, never
+#: the one who speaks in them.
+FAMILY = frozenset("""
+mum mom mam ma dad pa mummy mommy daddy nan nana gran granny grandma grandpa grandad granddad
+auntie aunty uncle
+""".split())
+_POSSESSIVE = re.compile(r"['\u2019]s$")
+_TWICE = re.compile(r"\b(my|I) and \1\b")
+
 
 def _fold(text: str) -> str:
     """NFKC, then accents off Latin/Greek/Cyrillic letters and Arabic vowel marks dropped;
@@ -352,6 +373,26 @@ class UnicodeAnalyzer(Analyzer):
 
     def asks_about_someone(self, text: str) -> bool:
         return bool(self.stop) and not FIRST_OR_SECOND.search(text)
+
+    def said_by(self, text: str, start: int, end: int) -> str:
+        if not self.stop:
+            return text
+        before = text[:start].split()
+        name = text[start:end]
+        bare = _POSSESSIVE.sub("", name)
+        # a person's name is a capital and small letters: "MCP", "JSON", "IndexError" are not
+        if not (bare[:1].isupper() and bare[1:].isalpha() and bare[1:].islower()) or (
+                bare.casefold() in FAMILY):
+            return text
+        if _POSSESSIVE.search(name):  # "to Marisol's old board" is hers all the same
+            word = "my"
+        elif before and before[-1].casefold() in BEFORE_AN_OBJECT:
+            return text
+        else:
+            word = "I"
+        told = _THIRD.sub(lambda m: THIRD_TO_FIRST[m.group(0).casefold()],
+                          text[:start] + word + text[end:])
+        return _TWICE.sub(r"\1", told)
 
     def opens_a_question(self, sentence: str) -> bool:
         return bool(self.stop) and bool(OPENS_A_QUESTION.match(sentence) or _ASKS_INSIDE.search(sentence))

@@ -222,7 +222,11 @@ def without_common_names(text: str, context, unseen_types: tuple[int, ...], shar
     every name some row holds, however few. Where a log names who spoke ("Tomasz: ...") the
     name is on half the rows; where it does not, only where the other person addresses them
     ("Oh no, Tomasz! Have you seen someone?"), the wrong rows, which a sentence encoder
-    matches before what is asked."""
+    matches before what is asked. The first of those names is then not left out but put in
+    the first person, with the pronouns that stand for it (`Analyzer.said_by`: "Which
+    organization did Emi get her two elderly cats from?" as "... did I get my two elderly
+    cats from?"): the person asked about tells it in their own rows ("I adopted two old
+    cats")."""
     index, analyzer = context.index, context.analyzer
     # "I" is capitalised too, and no name; "Ravi's" is Ravi's
     content = {re.split("['\u2019]", word)[0] for word in analyzer.content_words(text)}
@@ -237,16 +241,21 @@ def without_common_names(text: str, context, unseen_types: tuple[int, ...], shar
         embedded &= ~np.isin(np.asarray(index.cols["type"]), np.asarray(unseen_types))
     total = int(np.count_nonzero(embedded))
     least = 1 if any_held else share * total
-    out, end = [], 0
-    for match in names:
-        terms = analyzer.query_terms(match.group(1))
-        if total and terms and all(
-                np.count_nonzero(embedded[index.own_docs(term)]) >= least for term in terms):
-            out.append(text[end:match.start()])
-            end = match.end()
-    if not out:
+    common = [match.span() for match in names
+              if total and (terms := analyzer.query_terms(match.group(1))) and all(
+                  np.count_nonzero(embedded[index.own_docs(term)]) >= least for term in terms)]
+    if not common:
         return text
-    return re.sub(r"\s+", " ", "".join(out) + text[end:]).strip()
+    # Asked about someone, the first name left out is the person whose rows answer, in the
+    # first person (`Analyzer.said_by`); the others go. Right to left, so the first name's
+    # place holds while the later ones go.
+    for start, end in reversed(common[1:] if any_held else common):
+        text = text[:start] + text[end:]
+    if any_held:
+        start, end = common[0]
+        said = analyzer.said_by(text, start, end)
+        text = said if said != text else text[:start] + text[end:]
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def _first_word(text: str) -> int:

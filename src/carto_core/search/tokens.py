@@ -119,6 +119,15 @@ class Analyzer:
         unless an analyzer knows its language's "I", "my", "we" and "you"."""
         return False
 
+    def said_by(self, text: str, start: int, end: int) -> str:
+        """`text`, a question asked about the person it names at `text[start:end]` ("Emi",
+        "Emi's"), as that person would ask it of their own words: "What breed is Hana's dog?"
+        as "What breed is my dog?", "What did she sign up for?" as "What did I sign up for?".
+        The rows that answer it are theirs, told in the first person ("I adopted two old
+        cats"), and the semantic ladder asks it this way (`asks_about_someone`); `text` as it
+        is unless an analyzer knows its language's persons."""
+        return text
+
     def opens_a_question(self, sentence: str) -> bool:
         """Whether a sentence opens as a question does, with a question word or an auxiliary
         ("how do I stop it", typed without its mark), or asks inside a message dictated without
