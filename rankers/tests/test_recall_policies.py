@@ -49,10 +49,13 @@ def test_a_question_in_own_words_keeps_most_of_an_old_memory(engine):
 def test_asking_for_the_latest_state_weighs_recency_more(engine):
     plain = _fused(0, 24 * 60)
     latest = _fused(0, 24 * 60)
+    present = _fused(0, 24 * 60)
     GatedPriorDecay().apply([plain], _ctx(engine, 0, "where does my sister live"))
     GatedPriorDecay().apply([latest], _ctx(engine, 0, "where does my sister live now"))
+    GatedPriorDecay().apply([present], _ctx(engine, 0, "where does my sister live at present"))
     r = math.exp(-0.001 * 24 * 60)
     assert latest.score == pytest.approx(0.01 * (1 + 0.75 * r) / 1.75)
+    assert present.score == latest.score
     assert plain.score == pytest.approx(0.01 * (1 + 0.25 * r) / 1.25)
 
 

@@ -71,6 +71,7 @@ def test_a_search_asking_how_things_are_now_puts_the_change_first(tmp_path, monk
 
 @pytest.mark.parametrize("text, asks", [
     ("Where does Dad live now?", True), ("what am I using at the moment", True),
+    ("Where do we live at present?", True), ("What is present at the party?", False),
     ("Which programme is our current evening pick?", True),
     ("What have I been up to lately?", False), ("ears now", False)])
 def test_which_questions_ask_how_things_are_now(text, asks):

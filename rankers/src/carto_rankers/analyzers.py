@@ -74,13 +74,13 @@ whom whose why will with would you your yours yourself ever yet whats wheres who
 #: only match unrelated rows ("now" stems to the "now" of "nowe.py", "I changed my diet
 #: again, now vegan"), so `english` leaves them out of a query's terms too.
 RECENCY = re.compile(r"\b(?:now|nowadays|currently|current|latest|newest|most recent(?:ly)?|"
-                     r"recent|recently|lately|these days|anymore|at the moment|right now|(?-i:rn)|"
+                     r"recent|recently|lately|these days|anymore|at the moment|at present|right now|(?-i:rn)|"
                      r"(?<![-.])last(?: time)?(?![-.]\w))\b",
                      re.IGNORECASE)
 
 #: Words of a question that ask how something stands *now* (not "lately": what happened of
 #: late is events, not a state).
-NOW = re.compile(r"\b(?:now|nowadays|these days|currently|current|at the moment|right now|(?-i:rn)|"
+NOW = re.compile(r"\b(?:now|nowadays|these days|currently|current|at the moment|at present|right now|(?-i:rn)|"
                  r"latest|newest)\b", re.IGNORECASE)
 
 #: Words of a text that tell how something stands now: a change made ("switched", "swapped",
