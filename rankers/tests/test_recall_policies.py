@@ -598,3 +598,43 @@ def test_the_semantic_ladder_names_the_row_types_its_embedder_leaves_out(typed_e
         monkeypatch.setattr(ranker, "searcher", lambda engine, s=searcher: s)
         (ladder,) = ranker.rank(Query("fonts", ("font",)), Scope(mask=None), engine)
         assert {types[code] for code in ladder.unseen_types} == unseen
+
+
+def _said(when: datetime, index: int = 0) -> Fused:
+    return Fused(index=index, score=0.01, fused_score=0.01, holds_all_tokens=False,
+                 timestamp=when.timestamp())
+
+
+def test_a_month_named_in_a_question_lifts_the_rows_said_in_it_and_the_month_after(engine):
+    """docs/ranking.md, "A month named in the question": x2 from the first of the month to the
+    first of the month after next; the rows of a question naming no month as before."""
+    text = "What position was Hana offered in November 2025?"
+    said = {day: _said(day, i) for i, day in enumerate([
+        datetime(2025, 10, 31, 23, 59, tzinfo=timezone.utc),  # the day before: not lifted
+        datetime(2025, 11, 1, tzinfo=timezone.utc),  # the first instant of the month
+        datetime(2025, 12, 31, 23, 59, tzinfo=timezone.utc),  # the last minute of the next
+        datetime(2026, 1, 1, tzinfo=timezone.utc)])}  # the month after next: not lifted
+    GatedPriorDecay().apply(list(said.values()), _ctx(engine, 0, text))
+    plain = {day: _said(day, i) for i, day in enumerate(said)}
+    GatedPriorDecay().apply(list(plain.values()), _ctx(engine, 0, text.replace(" 2025", "")))
+    lifted = [said[day].score / plain[day].score for day in said]
+    assert lifted == pytest.approx([1.0, 2.0, 2.0, 1.0])
+    assert [said[day].boost for day in said] == pytest.approx([1.0, 2.0, 2.0, 1.0])
+    # December's window runs into the next year
+    dec = [_said(datetime(2026, 1, 20, tzinfo=timezone.utc)), _said(datetime(2026, 2, 1, tzinfo=timezone.utc), 1)]
+    GatedPriorDecay().apply(dec, _ctx(engine, 0, "what happened in December 2025?"))
+    base = [_said(datetime(2026, 1, 20, tzinfo=timezone.utc)), _said(datetime(2026, 2, 1, tzinfo=timezone.utc), 1)]
+    GatedPriorDecay().apply(base, _ctx(engine, 0, "what happened in December?"))
+    assert [d.score / b.score for d, b in zip(dec, base)] == pytest.approx([2.0, 1.0])
+
+
+@pytest.mark.parametrize("text, named", [
+    ("What position was Hana offered in November 2025?", (2025, 11)),
+    ("may 2026 rollout notes", (2026, 5)), ("since MARCH 1999", (1999, 3)),
+    ("What did Hana do in November?", None), ("May I ask about 2025?", None),
+    ("the 2025 November plan", None)])
+def test_which_queries_name_a_month(text, named):
+    from carto_rankers.analyzers import EnglishAnalyzer, UnicodeAnalyzer
+
+    assert EnglishAnalyzer().names_a_month(text) == named
+    assert UnicodeAnalyzer().names_a_month(text) is None  # no month names known

@@ -263,3 +263,33 @@ def test_both_routes_trim_once_what_is_under_a_tenth_of_the_top_fused_score(gene
         mine = lite.search(view, components, query, now=NOW.timestamp())
         assert {view.event_id(f.index) for f in mine.ranked} == {h.event_id for h in theirs.results}
     assert dropped > 0  # the queries do reach candidates under the floor
+
+
+def test_a_month_named_in_the_query_lifts_the_same_rows_on_both_routes(generated):
+    """The decay policy reads the analyzer for a month the query names: the prompt-time
+    recall's engine carries it too, so both routes lift the rows of that month and the next."""
+    from carto_core.search import lite
+
+    home, engine = generated
+    view = IndexView.open(home)
+    components = lite.resolve_components()
+    moved = 0
+    for query in _queries(home, 40):
+        if not lite.query_terms(components, query):
+            continue
+        named = f"{query} in October 2026"
+        mine = lite.search(view, components, named, now=NOW.timestamp())
+        theirs = run_search(SearchRequest(query=named, semantic=False, limit=10, now=NOW,
+                                          facets=False, collapse=False), engine=engine)
+        # equal scores may come in either order: the lifts (x3 a lookup's, x2 the month's)
+        # make exact ties of rank fusion's fractions, whose last bits the routes sum apart
+        def pages(pairs):
+            page = {}
+            for event_id, score in pairs:
+                page.setdefault(round(score, 6), set()).add(event_id)
+            return page
+
+        assert pages((view.event_id(f.index), f.score) for f in mine.ranked[:10]) == pages(
+            (h.event_id, h.score) for h in theirs.results), named
+        moved += any(f.boost == 2.0 for f in mine.ranked[:10])
+    assert moved >= 10  # the month lifted rows on the first page of many of them

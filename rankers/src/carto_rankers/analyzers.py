@@ -195,6 +195,10 @@ FAMILY = frozenset("""
 mum mom mam ma dad pa mummy mommy daddy nan nana gran granny grandma grandpa grandad granddad
 auntie aunty uncle
 """.split())
+#: The months, as a query names one of a year ("in November 2025": `names_a_month`).
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
+MONTH_OF_YEAR = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 _TWICE = re.compile(r"\b(my|I) and \1\b")
 
@@ -393,6 +397,10 @@ class UnicodeAnalyzer(Analyzer):
         told = _THIRD.sub(lambda m: THIRD_TO_FIRST[m.group(0).casefold()],
                           text[:start] + word + text[end:])
         return _TWICE.sub(r"\1", told)
+
+    def names_a_month(self, text: str) -> tuple[int, int] | None:
+        found = MONTH_OF_YEAR.search(text) if self.stop else None
+        return (int(found.group(2)), MONTHS.index(found.group(1).casefold()) + 1) if found else None
 
     def opens_a_question(self, sentence: str) -> bool:
         return bool(self.stop) and bool(OPENS_A_QUESTION.match(sentence) or _ASKS_INSIDE.search(sentence))

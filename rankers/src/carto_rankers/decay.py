@@ -214,7 +214,34 @@ class GatedPriorDecay(ExpDecay):
             fused.score = fused.fused_score * fused.decay * fused.boost
         if newest_first and not by_meaning:
             _full_matches_first(candidates, context, lam)
+        window = _named_month(context)
+        if window is not None:
+            for fused in candidates:
+                if fused.timestamp is not None and window[0] <= fused.timestamp < window[1]:
+                    fused.boost *= 1.0 + NAMED_MONTH_LIFT
+                    fused.score *= 1.0 + NAMED_MONTH_LIFT
         return candidates
+
+
+#: A question naming a month of a year ("What position was Hana offered in November 2025?")
+#: lifts the rows said in that month or the next (told then, or told a few weeks after) by
+#: this share of their score: x2 (docs/ranking.md, "A month named in the question").
+NAMED_MONTH_LIFT = 1.0
+
+
+def _named_month(context: DecayContext) -> tuple[float, float] | None:
+    """[start, end) in epoch seconds of the month the query names (the analyzer's
+    `names_a_month`) and the month after it; None when it names none."""
+    from datetime import datetime, timezone
+
+    analyzer = getattr(context.engine, "analyzer", None)
+    named = analyzer.names_a_month(context.query.text) if analyzer is not None else None
+    if named is None:
+        return None
+    year, month = named
+    end_year, end_month = divmod(year * 12 + month + 1, 12)  # the month after next, 1-based
+    return (datetime(year, month, 1, tzinfo=timezone.utc).timestamp(),
+            datetime(end_year, end_month + 1, 1, tzinfo=timezone.utc).timestamp())
 
 
 def _full_matches_first(candidates: list[Fused], context: DecayContext, lam: float) -> None:

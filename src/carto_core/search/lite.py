@@ -134,8 +134,11 @@ class _Index:
 
 
 class _Engine:
-    def __init__(self, view: IndexView):
+    """What a decay policy reads of the engine: its index and its analyzer."""
+
+    def __init__(self, view: IndexView, analyzer=None):
         self.index = _Index(view)
+        self.analyzer = analyzer
 
 
 def idf(df: int, n_docs: int) -> float:
@@ -214,7 +217,7 @@ def search(view: IndexView, components: Components, text: str, *, terms: list[st
                for ladder in ranker.rank_lite(query, view, scope, depth=DEPTH)]
     fused, _ = trim(components.fusion.fuse_lite(ladders, view, query))
     # the decay context as the pipeline builds it from the ladders
-    context = DecayContext(now=now, query=query, accesses=accesses or {}, engine=_Engine(view),
+    context = DecayContext(now=now, query=query, accesses=accesses or {}, engine=_Engine(view, components.analyzer),
                            **ladder_signals(ladders), **decay_parameters())
     records = components.decay.apply(fused, context)
     best_first(records)

@@ -128,6 +128,12 @@ class Analyzer:
         is unless an analyzer knows its language's persons."""
         return text
 
+    def names_a_month(self, text: str) -> tuple[int, int] | None:
+        """(year, month) of a month of a year the query names ("What position was Hana
+        offered in November 2025?"): the decay policy lifts the rows said in that month and
+        the next; None unless an analyzer knows its language's month names."""
+        return None
+
     def opens_a_question(self, sentence: str) -> bool:
         """Whether a sentence opens as a question does, with a question word or an auxiliary
         ("how do I stop it", typed without its mark), or asks inside a message dictated without
