@@ -165,7 +165,8 @@ class GatedPriorDecay(ExpDecay):
                    "decayed fast; any other query "
                    "gets a bounded recency prior (an old memory keeps at least 4/5 of its score; "
                    "4/7 when the query asks for the latest state; none for a question in one's "
-                   "own words that does not)")
+                   "own words that does not); a month of a year the query names lifts the rows "
+                   "said in it and the month after x2")
 
     def apply(self, candidates: list[Fused], context: DecayContext) -> list[Fused]:
         count = full_matches(context)

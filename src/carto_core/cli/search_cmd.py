@@ -68,7 +68,8 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     gated-prior: a query whose terms all occur in a few events is a lookup and skips decay, the
     newest match of a vague query comes first, and otherwise an old memory keeps at least 4/5
     of its score, 4/7 when the query asks for the latest state, all of it for a question that
-    does not). Within one agent session, results already shown are hidden (delta serving);
+    does not; a query naming a month of a year, "in November 2025", lifts what was said in
+    that month and the next x2). Within one agent session, results already shown are hidden (delta serving);
     --all shows them.
 
     On a terminal each result is a block: its id in full (for --get, --thread, --touch), its
