@@ -177,9 +177,20 @@ class Run:
         paths; ingest from the copy reads the copied transcripts)."""
         dest.mkdir(parents=True, exist_ok=True)
         for name in ("home", "repo", "logs"):
-            shutil.copytree(self.work / name, dest / name, symlinks=True)
+            shutil.copytree(self.work / name, dest / name, symlinks=True,
+                            copy_function=_copy_if_present)
         copy = Run(**{**self.__dict__, "work": dest, "home": dest / "home", "repo": dest / "repo"})
         return copy
+
+
+def _copy_if_present(src: str, dst: str) -> None:
+    """copy2, skipping a file removed between the listing and the copy: the session's
+    detached keep-up job may still be running (onnxruntime's SQLite journal under
+    ~/.cache/Microsoft comes and goes), and the copy is of what stays."""
+    try:
+        shutil.copy2(src, dst)
+    except FileNotFoundError:
+        pass
 
 
 def read_jsonl(path: Path) -> list[dict]:
