@@ -337,7 +337,8 @@ Sets (generated, deterministic, with one fixed clock):
   the same chat without the speakers' names. `pair-4` (a paramedic and a marine engineer,
   written apart after the others) was first run to check one step (docs/ranking.md); its
   cases are not read; `pair-5` and `pair-6` (written apart, committed unseen) were first run
-  to check the next step, their cases not read either. Not in the default --sets.
+  to check the next step, their cases not read either; `pair-7` and `pair-8` (written apart,
+  committed unseen) are kept for the next check. Not in the default --sets.
 
 Usage (repository root):
 
