@@ -100,10 +100,15 @@ def test_a_stem_that_does_not_start_as_its_word_still_finds_the_word(app, home):
     append_rows(home.log("changelog"), [
         {"event_id": f"evt-whi{i}", "timestamp": now, "type": "tool_bash", "summary": text,
          "project": "zoo", "session_id": "s-zoo", "provider": "claude"}
-        for i, text in enumerate(["Ran: why tries HTTPServer", "Ran: why Über flies"])])
+        for i, text in enumerate(["Ran: why tries HTTPServer", "Ran: why Über flies",
+                                  "Ran: a general-purpose multiPurpose agent"])])
     engine = app.state.carto.engines.search_engine()
     engine.refresh()
     index = engine.index
-    said = surface_words(index, index.analyzer, ["whi", "tri", "uber", "fli", "httpserver", "server"])
+    said = surface_words(index, index.analyzer, ["whi", "tri", "uber", "fli", "httpserver", "server",
+                                                 "purpos", "generalpurpos"])
+    # a term held only as a compound's part is that part as typed, lower-cased: "purpos", the
+    # stem, is no word a person can type back (it folds to "purpo")
     assert said == {"whi": "why", "tri": "tries", "uber": "Über", "fli": "flies",
-                    "httpserver": "HTTPServer", "server": "server"}
+                    "httpserver": "HTTPServer", "server": "server", "purpos": "purpose",
+                    "generalpurpos": "general-purpose"}

@@ -12,31 +12,41 @@ from carto_core.search.floor import TYPED_WORD
 from carto_core.search.tokens import row_text
 
 _WORD = re.compile(TYPED_WORD)
+#: The parts of a typed compound, as its analyzer splits it ("general-purpose", "multiPurpose",
+#: "HTTPServer"): hyphens and apostrophes, then case changes.
+_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[^\W\dA-Z_]+|\d+")
 #: How many of a term's newest documents are read for its word.
 PER_TERM = 3
 
 
 def surface_words(index, analyzer, terms: list[str], per_term: int = PER_TERM) -> dict[str, str]:
     """`{term: word}`: for each term, the commonest word (as typed) of its `per_term` newest
-    documents that folds to the term as a whole; the term itself when none does. A word folds to
-    its analyzer's first term of it (a compound's whole comes before its parts: "HTTPServer" is
-    the word of "httpserver", not of "http"). The documents of every term are read back in one
-    pass, and each distinct word of them is analysed once."""
+    documents that folds to the term as a whole; else the commonest part of a compound there
+    that does, lower-cased ("purpose" of "general-purpose": the stem "purpos" is no word a
+    person can type back); the term itself when neither does. A word folds to its analyzer's
+    first term of it (a compound's whole comes before its parts: "HTTPServer" is the word of
+    "httpserver", not of "http"). The documents of every term are read back in one pass, and
+    each distinct word of them is analysed once."""
     docs_of = {term: [int(d) for d in index.own_docs(term)[-per_term:]] for term in terms}
     wanted = sorted({d for docs in docs_of.values() for d in docs})
     rows = dict(zip(wanted, index.rows(wanted))) if wanted else {}
     # A word is matched by what it folds to, not by its letters: a stem need not start as its
     # word does ("why" is "whi", "Über" is "uber")
-    folds: dict[str, str] = {}
+    folds: dict[str, tuple[str, ...]] = {}
     out: dict[str, str] = {}
     for term, docs in docs_of.items():
         seen: Counter = Counter()
+        parts: Counter = Counter()
         for doc in docs:
             for word in _WORD.findall(row_text(rows[doc] or {})):
                 if word not in folds:
-                    folded = analyzer.terms(word)
-                    folds[word] = folded[0] if folded else ""
-                if folds[word] == term:
+                    folds[word] = tuple(analyzer.terms(word))
+                folded = folds[word]
+                if folded[:1] == (term,):
                     seen[word] += 1
-        out[term] = seen.most_common(1)[0][0] if seen else term
+                elif term in folded[1:]:
+                    parts.update(part.lower() for part in _PART.findall(word)
+                                 if list(analyzer.terms(part))[:1] == [term])
+        found = seen or parts
+        out[term] = found.most_common(1)[0][0] if found else term
     return out
