@@ -289,7 +289,8 @@ def shell_writes(command: str) -> list[str]:
         if path and path not in found and not path.startswith("/dev/") and path != "-":
             found.append(path)
 
-    head, bodies = split_heredocs(bounded(command))
+    whole = bounded(command)
+    head, bodies = split_heredocs(whole)
     head_text = strip_comments(head.replace("\\\n", " "))
     if "cat" in head_text and ">" in head_text:
         for match in _CAT_WRITE.finditer(head_text):
@@ -324,8 +325,7 @@ def shell_writes(command: str) -> list[str]:
         # Only the lines around each name are read again: a long heredoc is not redacted twice.
         from carto_core.privacy.redact import redact_text
 
-        text = bounded(command)
-        found = [path for path in found if path in redact_text(_around(text, path))]
+        found = [path for path in found if path in redact_text(_around(whole, path))]
     return found
 
 

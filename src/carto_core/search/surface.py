@@ -26,27 +26,31 @@ def surface_words(index, analyzer, terms: list[str], per_term: int = PER_TERM) -
     person can type back); the term itself when neither does. A word folds to its analyzer's
     first term of it (a compound's whole comes before its parts: "HTTPServer" is the word of
     "httpserver", not of "http"). The documents of every term are read back in one pass, and
-    each distinct word of them is analysed once."""
+    each distinct word of them (or part of one) is analysed once."""
     docs_of = {term: [int(d) for d in index.own_docs(term)[-per_term:]] for term in terms}
     wanted = sorted({d for docs in docs_of.values() for d in docs})
     rows = dict(zip(wanted, index.rows(wanted))) if wanted else {}
     # A word is matched by what it folds to, not by its letters: a stem need not start as its
     # word does ("why" is "whi", "Über" is "uber")
     folds: dict[str, tuple[str, ...]] = {}
+
+    def fold(word: str) -> tuple[str, ...]:
+        if word not in folds:
+            folds[word] = tuple(analyzer.terms(word))
+        return folds[word]
+
     out: dict[str, str] = {}
     for term, docs in docs_of.items():
         seen: Counter = Counter()
         parts: Counter = Counter()
         for doc in docs:
             for word in _WORD.findall(row_text(rows[doc] or {})):
-                if word not in folds:
-                    folds[word] = tuple(analyzer.terms(word))
-                folded = folds[word]
+                folded = fold(word)
                 if folded[:1] == (term,):
                     seen[word] += 1
                 elif term in folded[1:]:
                     parts.update(part.lower() for part in _PART.findall(word)
-                                 if list(analyzer.terms(part))[:1] == [term])
+                                 if fold(part)[:1] == (term,))
         found = seen or parts
         out[term] = found.most_common(1)[0][0] if found else term
     return out
