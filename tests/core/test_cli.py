@@ -1,4 +1,6 @@
 import json
+import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -163,3 +165,30 @@ def test_a_relevance_floor_switch_that_is_neither_on_nor_off_stops_the_search(tm
     for switch, found in (("off", 0), ("false", 0), ("on", 0)):
         monkeypatch.setenv("CARTO_SEARCH_FLOOR", switch)
         assert CliRunner().invoke(cli, ["search", "rounding", "--no-semantic"]).exit_code == found
+
+
+BROKEN_CONFIG_COMMANDS = (["doctor", "--no-probe"], ["doctor", "--no-probe", "--json"], ["index"],
+                          ["index", "--json"], ["doctor", "--secrets"], ["search", "cart"],
+                          ["config"], ["sessions"], ["standup"], ["memory"], ["digest", "day"],
+                          ["wrapup", "--pending"], ["trustmap"], ["facts"])
+
+
+@pytest.mark.parametrize("args", BROKEN_CONFIG_COMMANDS, ids=" ".join)
+def test_a_broken_config_file_is_named_never_a_traceback(tmp_path, monkeypatch, args):
+    """`carto doctor` and `carto index` ended in a ConfigError traceback on a config file that
+    is not TOML: doctor, the command that exists to say what is wrong, among them."""
+    config = tmp_path / "cfg" / "carto"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text("[search\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    Path(os.environ["CARTO_HOME"]).mkdir(parents=True, exist_ok=True)
+    result = CliRunner().invoke(cli, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    if args[0] in ("doctor", "index"):
+        assert result.exit_code == ExitCode.ERROR, result.output
+        assert "cannot read config file" in result.output
+    if args[-1] == "--json":
+        document = json.loads(result.stdout)
+        text = json.dumps(document)
+        assert "cannot read config file" in text

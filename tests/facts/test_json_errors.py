@@ -53,10 +53,10 @@ def test_a_home_that_is_no_home_is_a_document(tmp_path, monkeypatch, kind):
 
 
 def test_a_config_file_that_cannot_be_read_is_a_document(tmp_path, monkeypatch):
-    """Without CARTO_HOME the broken file is why no home is found: it is said (exit 2), not an
+    """Without CARTO_HOME the broken file is why no home is found: it is said (exit 1), not an
     empty census of a default home that does not exist (exit 0)."""
     config = broken_config(tmp_path, monkeypatch)
-    _, document = _fails(["census", "--json"], 2)
+    _, document = _fails(["census", "--json"], 1)
     assert document["error"].startswith(f"cannot read config file {config}: ")
     assert not (tmp_path / "data").exists()
 

@@ -70,8 +70,8 @@ def test_a_home_that_is_no_home_is_a_document(tmp_path, monkeypatch, command, ki
 def test_a_config_file_that_cannot_be_read_is_a_document(tmp_path, monkeypatch):
     """Without CARTO_HOME the broken file is why no home is found: it is what is said."""
     config = broken_config(tmp_path, monkeypatch)
-    done, document = _fails(["search", "deploy", "--json"], 2)
-    assert document["exit_code"] == 2
+    done, document = _fails(["search", "deploy", "--json"], 1)
+    assert document["exit_code"] == 1
     assert document["error"].startswith(f"cannot read config file {config}: ")
     assert done.stderr == f"carto: {document['error']}\n"
 
@@ -84,8 +84,8 @@ def test_a_folder_where_the_config_file_goes_is_a_document_and_no_defaults(home,
     folder.mkdir()
     monkeypatch.setenv("CARTO_CONFIG", str(folder))
     said = f"cannot read config file {folder}: it is a folder, not a file"
-    done, document = _fails(["search", "deploy", "--json"], 2)
-    assert document == {"error": said, "exit_code": 2}
+    done, document = _fails(["search", "deploy", "--json"], 1)
+    assert document == {"error": said, "exit_code": 1}
     done = CliRunner().invoke(cli, ["config"])
     assert done.exit_code == 1 and said in done.output
 

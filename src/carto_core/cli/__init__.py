@@ -110,6 +110,15 @@ class CartoGroup(click.Group):
         except BrokenPipeError:
             # The reader left early (`carto sessions | head`): click's main ends quietly, exit 1.
             raise
+        except ValueError as exc:
+            # A config file that cannot be read is the user's to mend: the one line naming the
+            # file and the fault, as `carto config` prints it, from any command that reads it.
+            from carto_core.model.config import ConfigError
+            from carto_core.util.output import fail
+
+            if not isinstance(exc, ConfigError):
+                raise
+            fail(str(exc))
         except OSError as exc:
             from carto_core.logio.home import current_home
             from carto_core.logio.homefaults import fault_message

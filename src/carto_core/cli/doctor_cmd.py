@@ -189,7 +189,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
     hooks = hook_report(registries, run_probes=probe_hooks)
     problems.extend(hooks["problems"])
-    semantic = _semantic_report(home, registries, problems)
+    semantic = _semantic_report(home, registries, problems, cfg)
     from carto_core.capture.keepup import LOG as KEEPUP_LOG
     from carto_core.jobs.budget import summary as keepup_budget
 
@@ -242,9 +242,14 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 def _backfillable() -> list[str]:
     """The sources whose backfill finds something to read where it looks by default."""
     from carto_core.cli.ingest_cmd import backfill_sources
+    from carto_core.model.config import ConfigError
 
+    try:
+        sources = backfill_sources()
+    except ConfigError:  # the sources' options are in it: named among the problems already
+        return []
     found = []
-    for name, source in backfill_sources():
+    for name, source in sources:
         try:
             if any(_holds_something(source, stream) for stream in source.discover()):
                 found.append(name)
@@ -264,14 +269,18 @@ def _holds_something(source, stream) -> bool:
     return bool(batch.units or batch.rows)
 
 
-def _semantic_report(home, registries, problems: list[dict]) -> dict:
+def _semantic_report(home, registries, problems: list[dict], cfg=None) -> dict:
     """Which embedder the semantic ladder uses (and why, when it stands in for the configured
     one), and whether it can answer. A model refused for its checksum is a problem; a home
     not indexed yet is not (the keep-up job embeds it)."""
     from carto_core.semantic.embedder import EmbedderRefused, create_embedder, unknown_embedder_fix
     from carto_core.semantic.settings import SemanticSettings
 
-    settings = SemanticSettings.load()
+    if cfg is None:  # the config file cannot be read: named once among the problems already
+        return {"enabled": None, "configured": None, "embedder": None, "note": None,
+                "state": "unknown", "reason": "the config file cannot be read",
+                "fix": "correct the config file (above)"}
+    settings = SemanticSettings.load(cfg)
     out = {"enabled": settings.enabled, "configured": settings.embedder, "embedder": None,
            "note": None, "state": "disabled" if not settings.enabled else "unavailable",
            "reason": "", "fix": ""}
@@ -379,16 +388,19 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")
         sem = document["semantic"]
-        line = f"semantic: {sem['embedder'] or sem['configured']} ({sem['state']}"
+        line = f"semantic: {sem['embedder'] or sem['configured'] or 'not known'} ({sem['state']}"
         line += f": {sem['reason']})" if sem["reason"] else ")"
         click.echo(line)
         if sem["note"]:
             click.echo(f"  note: {sem['note']}")
         _echo_keep_up(document["keep_up"])
-        recall = document["prompt_recall"] or {"rankers": [], "left_out": {}, "fusion": "?",
-                                               "fusion_ok": False, "fusion_reason": "no config"}
-        click.echo(f"prompt recall: {', '.join(recall['rankers']) or 'no ranker'} with "
-                   f"{recall['fusion']}" + ("" if recall["fusion_ok"] else f" (cannot run: {recall['fusion_reason']})"))
+        recall = document["prompt_recall"]
+        if recall is None:  # its settings are in the config file, which cannot be read
+            click.echo("prompt recall: not known (the config file cannot be read)")
+            recall = {"left_out": {}}
+        else:
+            click.echo(f"prompt recall: {', '.join(recall['rankers']) or 'no ranker'} with "
+                       f"{recall['fusion']}" + ("" if recall["fusion_ok"] else f" (cannot run: {recall['fusion_reason']})"))
         for name, reason in recall["left_out"].items():
             click.echo(f"  left out: {name} ({reason})")
         if document["problems"]:

@@ -52,7 +52,7 @@ def _config_names_the_home() -> None:
     try:
         load_config()
     except ConfigError as exc:
-        usage_error(str(exc))
+        fail(str(exc))
 
 
 def _write_cursor_file(path: str, envelope: dict) -> None:

@@ -225,7 +225,9 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
         from carto_core.model.config import ConfigError
         from carto_core.model.project import RegistryError
 
-        if isinstance(exc, (ConfigError, RegistryError)):
+        if isinstance(exc, ConfigError):  # the setup is broken, as `carto config` says (1)
+            fail(str(exc))
+        if isinstance(exc, RegistryError):
             usage_error(str(exc))
         raise
     from carto_core.cli.search_text import say_skipped
@@ -259,15 +261,15 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
 
 
 def _config_first() -> None:
-    """Exit 2 naming the config file when it cannot be read: the home it would name is then
-    not the one looked for (`current_home` passes over a broken file), so saying that home does
-    not exist would point the wrong way."""
+    """Exit 1 naming the config file when it cannot be read (as every command does): the
+    home it would name is then not the one looked for (`current_home` passes over a broken
+    file), so saying that home does not exist would point the wrong way."""
     from carto_core.model.config import ConfigError, load_config
 
     try:
         load_config()
     except ConfigError as exc:
-        usage_error(str(exc))
+        fail(str(exc))
 
 
 def _team(home, request, result, as_json, project, read_only, output_format, show_facets) -> None:
