@@ -193,6 +193,24 @@ def test_unknown_entities_become_knowledge_gaps(home_env):
             "evt-abcdef123456, zorkmid.py)") in result.output
 
 
+@pytest.mark.parametrize("query", ["evt-abcdef123456", "where is zorkmid.py"])
+def test_a_knowledge_gap_does_not_answer_the_search_that_wrote_it(home_env, query):
+    """A search that found nothing for an unknown id wrote its gap to the changelog, and the
+    same search run again exited 0 with that gap ("Knowledge gap: 'evt-...' returned no
+    results") as its only result: asked again, it still finds nothing. The gap stays
+    findable by its other words."""
+    home_env.tool("Ran: something")
+    padding(home_env, 3)
+    assert carto("search", query, "--no-semantic").exit_code == 3
+    again = carto("search", query, "--no-semantic", "--json")
+    assert again.exit_code == 3, again.output
+    assert json.loads(again.stdout)["results"] == []
+    found = carto("search", "knowledge gap", "--no-semantic", "--json")
+    assert found.exit_code == 0
+    summaries = [hit["summary"] for hit in json.loads(found.stdout)["results"]]
+    assert any(summary.startswith(f"Knowledge gap: '{query}'") for summary in summaries), summaries
+
+
 def test_sample_home_demo_query(tmp_path, monkeypatch):
     from carto_core.evaluation.sample import build_sample_home
 

@@ -282,6 +282,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
         fused = made.fusion.fuse(fusing, engine)
     lap("fusion")
     _let_go(engine)
+    fused = gaps_left_out(engine, fused, request.query)
     candidates = len(fused)
     fused, floor = trim(fused)
     verdict = judge(made.ladders, len(fused), made.stated, enabled=plan.floor,
@@ -774,20 +775,54 @@ _PATH_SHAPED = Lazy(r"^[\w./~-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _VERSION = Lazy(r"^v?\d+(?:\.\d+)+$")
 
 
+#: The row type of a search's record of finding nothing (`Telemetry.record_gap`).
+GAP_TYPE = "knowledge_gap"
+
+
+def _named_entities(text: str) -> list[str]:
+    """The id- and path-shaped words of a query, as phantom detection reads them."""
+    out = []
+    for raw in text.split():
+        word = raw.strip("'\"`,;:()[]{}<>")
+        if word and (_ID_SHAPED.match(word) or (_PATH_SHAPED.match(word) and not _VERSION.match(word)
+                                                and not word.lower().endswith(".md"))):
+            out.append(word)
+    return out
+
+
+def gaps_left_out(engine, fused: list[Fused], query: str) -> list[Fused]:
+    """`fused` without the knowledge gaps that name an id or path this query names: a search
+    that found nothing for `evt-8ecb303` wrote "Knowledge gap: 'evt-8ecb303' returned no
+    results", and that record is no answer when the same thing is asked again (it made the
+    second search exit 0 with it as its only result). A gap stays findable by its other words
+    ("knowledge gap", the question's topic), and a query naming no id or path is untouched."""
+    types = engine.index.strings.get("types") or []
+    if GAP_TYPE not in types or not fused:
+        return fused
+    named = [word.lower() for word in _named_entities(query)]
+    if not named:
+        return fused
+    code = types.index(GAP_TYPE)
+    column = engine.index.cols["type"]
+    gaps = [f.index for f in fused if int(column[f.index]) == code]
+    if not gaps:
+        return fused
+    said = {doc: str(row.get("summary") or "").lower()
+            for doc, row in zip(gaps, engine.index.rows(gaps))}
+    out = [f for f in fused if not (f.index in said and any(word in said[f.index] for word in named))]
+    return out if len(out) != len(fused) else fused
+
+
 def _unknown_entities(engine, text: str) -> list[str]:
     """Id- or path-shaped tokens of the query that no log holds (phantom detection)."""
     tokenize = engine.analyzer.terms
     out = []
-    for raw in text.split():
-        word = raw.strip("'\"`,;:()[]{}<>")
-        if not word:
-            continue
+    for word in _named_entities(text):
         if _ID_SHAPED.match(word):
             if engine.index_of(word) is None:
                 out.append(word)
-        elif _PATH_SHAPED.match(word) and not _VERSION.match(word) and not word.lower().endswith(".md"):
-            if any(engine.index.df(token) == 0 for token in tokenize(word)):
-                out.append(word)
+        elif any(engine.index.df(token) == 0 for token in tokenize(word)):
+            out.append(word)
     return list(dict.fromkeys(out))
 
 
