@@ -182,6 +182,7 @@ EXPORTS: dict[str, str] = {
     "release_heap": "carto_core.util.heap:release",
     "save_npy": "carto_core.util.npymap:save_npy",
     "emit_json": "carto_core.util.output:emit_json",
+    "JsonErrorCommand": "carto_core.util.output:JsonErrorCommand",
     "fail": "carto_core.util.output:fail",
     "usage_error": "carto_core.util.output:usage_error",
     "warn": "carto_core.util.output:warn",

@@ -7,7 +7,7 @@ import click
 
 from carto_core.cli.secret_options import read_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 from carto_core.util.terminal import counted, size
 
 
@@ -28,7 +28,7 @@ is finished first. Sealed backups: AES-256-GCM in 1 MiB chunks, the key from the
 scrypt (N=2^17, r=8, p=1) or from a key file by HKDF; they need the `backup` extra
 (pip install 'carto-core[backup]'). [backup] in the config file: dir, keep, key_file, daily
 (the detached keep-up job takes one a day). docs/control.md has the details.
-Exit codes: 0 written, 1 the home or the backup folder could not be read or written, 2 bad flags.""")
+Exit codes: 0 written, 1 the home or the backup folder could not be read or written, 2 bad flags.""", cls=JsonErrorCommand)
 @click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
               help="Where backups go (default: [backup] dir, else <home>-backups beside the home).")
 @click.option("--keep", type=click.IntRange(min=1), default=None, help="Backups kept ([backup] keep, default 7).")

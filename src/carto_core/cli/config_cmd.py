@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 from carto_core.model.config import DEFAULTS, ConfigError, load_config
 
 
@@ -18,7 +18,7 @@ Examples:
 
 Exit codes: 0 ok, 1 the config file cannot be read or a setting is not accepted
 (each is named, with what is accepted)."""
-)
+, cls=JsonErrorCommand)
 @json_option
 def config(as_json: bool) -> None:
     """Show the resolved configuration and where each value came from.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option, outcome_words
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, outcome_words
 
 _STATES = ("current", "superseded", "retired", "rejected")
 
@@ -30,7 +30,7 @@ def decision() -> None:
     """List decisions, open threads and insights; retire, reject or supersede one."""
 
 
-@decision.command("list")
+@decision.command("list", cls=JsonErrorCommand)
 @click.option("--project", default=None, help="Only this project (its name, case-insensitive).")
 @click.option("--all", "all_states", is_flag=True, help="Every state, not only current records.")
 @click.option("--state", "states", multiple=True, type=click.Choice(_STATES),
@@ -101,7 +101,7 @@ _reason = click.option("--reason", default=None, help="Why (kept on the update r
 _dry = click.option("--dry-run", is_flag=True, help="Show the update row; write nothing.")
 
 
-@decision.command("retire")
+@decision.command("retire", cls=JsonErrorCommand)
 @click.argument("record_id")
 @_reason
 @_dry
@@ -111,7 +111,7 @@ def retire(record_id, reason, dry_run, as_json) -> None:
     _change("retired", record_id, reason=reason, dry_run=dry_run, as_json=as_json)
 
 
-@decision.command("reject")
+@decision.command("reject", cls=JsonErrorCommand)
 @click.argument("record_id")
 @_reason
 @_dry
@@ -121,7 +121,7 @@ def reject(record_id, reason, dry_run, as_json) -> None:
     _change("rejected", record_id, reason=reason, dry_run=dry_run, as_json=as_json)
 
 
-@decision.command("supersede")
+@decision.command("supersede", cls=JsonErrorCommand)
 @click.argument("record_id")
 @click.option("--by", "by", default=None, help="The current record that replaces it.")
 @click.option("--text", default=None, help="Or: the words of a new record that replaces it.")

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.terminal import counted, duration
 from carto_core.util.exitcodes import ExitCode
 
@@ -22,7 +22,7 @@ def digest() -> None:
     """Digests: one session, or one local day with every logged commit checked against git."""
 
 
-@digest.command("session")
+@digest.command("session", cls=JsonErrorCommand)
 @click.argument("session", required=False)
 @click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session); the same as the SESSION argument.")
 @click.option("--commits", default=6, show_default=True, type=click.IntRange(min=0), help="Commits to list.")
@@ -108,7 +108,7 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
 DAY_FILES = 8
 
 
-@digest.command("day")
+@digest.command("day", cls=JsonErrorCommand)
 @click.argument("day", default="today")
 @click.option("--projects", default=None, help="Comma-separated scope; out-of-scope work is counted, never named.")
 @click.option("--deny-regex", default=None, metavar="RE",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from carto_core.search.api import SEMANTIC
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
@@ -71,7 +71,7 @@ def default_sets(engine) -> list[list[str]]:
     return [default] + ([["bm25"]] if default != ["bm25"] else [])
 
 
-@click.command("eval")
+@click.command("eval", cls=JsonErrorCommand)
 @click.option("--decay", "decays", multiple=True, metavar="NAME",
               help=f"Decay policy to compare (repeatable; default: {', '.join(DEFAULT_DECAYS)}).")
 @click.option("--rankers", "ranker_sets", multiple=True, metavar="A[,B]",

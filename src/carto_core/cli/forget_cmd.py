@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.terminal import counted
 
 
@@ -31,7 +31,7 @@ included); checkpoints of transcripts nothing is left of; carto's section of MEM
 the team server's rows (--project alone). A tombstone (hashes of the ids, no text) keeps any
 later backfill or hook from writing them back. Never recorded at all: `[capture] exclude`.
 Exit codes: 0 something matched (and was taken out with --write), 3 nothing matched,
-2 no criteria or a bad one, 1 the home could not be read or written.""")
+2 no criteria or a bad one, 1 the home could not be read or written.""", cls=JsonErrorCommand)
 @click.option("--project", "projects", multiple=True, metavar="NAME",
               help="A project's events (its exact name, any case; repeat for several).")
 @click.option("--session", "sessions", multiple=True, metavar="ID", help="A session's events (repeatable).")

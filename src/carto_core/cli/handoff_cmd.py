@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 
 
 @click.command(epilog="""\b
@@ -18,7 +18,7 @@ Examples:
 
 Every line ends with the event id it comes from (carto search --get ID reads it back); the
 JSON stays within --max-chars and `cut` says what each section lost (docs/lenses.md#handoff).
-Exit codes: 0 ok, 2 no session named or an ambiguous prefix, 3 nothing recorded for it.""")
+Exit codes: 0 ok, 2 no session named or an ambiguous prefix, 3 nothing recorded for it.""", cls=JsonErrorCommand)
 @click.argument("session_id", required=False)
 @click.option("--project", default=None, help="A project (case-insensitive substring, a|b) instead of a session.")
 @click.option("--max-chars", default=6000, show_default=True, type=click.IntRange(1000, 200000),

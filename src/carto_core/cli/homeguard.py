@@ -95,6 +95,10 @@ def guard(name: str, command: click.Command) -> click.Command:
     original = command.invoke
 
     def invoke(ctx: click.Context):
+        if isinstance(command, click.Group):
+            from carto_core.util.output import expect_json_errors
+
+            expect_json_errors(ctx, command)
         # A group runs before its subcommand parses, so `carto facts census --help` must pass.
         if not (isinstance(command, click.Group) and _asks_help(ctx)) and (reads is None or reads(ctx.params)):
             require_home()

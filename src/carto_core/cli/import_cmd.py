@@ -7,7 +7,7 @@ import click
 
 from carto_core.cli.secret_options import opening_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 from carto_core.util.terminal import counted
 
 
@@ -24,7 +24,7 @@ not added again, nor one `carto forget` took out of it, nor one of a project it 
 ([capture] exclude); a telemetry row is added unless the same line is there. A second import
 of the same archive adds nothing. The keyword index, facts and vectors catch up by themselves
 (search and facts read the new rows; `carto index` embeds them).
-Exit codes: 0 rows added, 3 nothing new, 1 a damaged or unreadable archive.""")
+Exit codes: 0 rows added, 3 nothing new, 1 a damaged or unreadable archive.""", cls=JsonErrorCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @secret_options
 @json_option

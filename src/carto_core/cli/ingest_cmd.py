@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from carto_core.cli import PluginGroup
-from carto_core.util.output import emit_json, fail
+from carto_core.util.output import JsonErrorCommand, JsonErrors, emit_json, fail
 from carto_core.util.exitcodes import ExitCode
 
 
-class IngestGroup(PluginGroup):
+class IngestGroup(JsonErrors, PluginGroup):
     """Subcommands are plugin-provided ingest commands, else a generic one per source."""
 
     def list_commands(self, ctx):
@@ -143,7 +143,7 @@ def generic_ingest_command(name: str, source_cls) -> click.Command:
                    epilog=f"\b\nExamples:\n  carto ingest {name} --root PATH --dry-run   read and count, write nothing"
                    f"\n  carto ingest {name} --root PATH             write the rows"
                    f"\n  carto ingest {name} --json                  one JSON summary on stdout"
-                   "\n\nExit codes: 0 ok; 1 every stream failed to read; 3 found nothing to read.")
+                   "\n\nExit codes: 0 ok; 1 every stream failed to read; 3 found nothing to read.", cls=JsonErrorCommand)
     @click.option("--root", "roots", multiple=True, type=click.Path(), help="Where to look (repeatable); default per source.")
     @click.option("--dry-run", is_flag=True, help="Read and count, write nothing.")
     @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, fail
+from carto_core.util.output import JsonErrorCommand, emit_json, fail
 from carto_core.util.exitcodes import ExitCode
 
 
@@ -23,7 +23,7 @@ write), decisions, collision, session_tree, related, handoff. Every answer is th
 command's --json document, at most --max-chars characters (default 12000, or CARTO_MCP_MAX_CHARS, or [mcp] max_chars in config.toml); a
 longer one is paged: page.cut is true and page.next_cursor continues it.
 Needs the MCP SDK: pip install 'carto-core[mcp]'."""
-)
+, cls=JsonErrorCommand)
 @click.option("--max-chars", type=click.IntRange(2000, 200000), default=None,
               help="Most characters one answer may use (default 12000).")
 @click.option("--list-tools", is_flag=True, help="Print the tool catalogue and exit.")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
@@ -95,7 +95,7 @@ fixed them, commit conventions and standing preferences in prompts: newest and m
 first, every line ending with the event ids it comes from, at most 200 lines and 25 KB in all
 (Claude Code loads the first 200 lines). --write keeps everything outside carto's marked
 section, prints the diff first and writes nothing when nothing changed.
-Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project.""")
+Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project.""", cls=JsonErrorCommand)
 @click.option("--project", default=None, help="Project name (default: the current folder's).")
 @click.option("--print", "print_only", is_flag=True, help="Print the memory (the default).")
 @click.option("--write", "write", is_flag=True, help="Write it into Claude Code's auto-memory MEMORY.md for the project.")

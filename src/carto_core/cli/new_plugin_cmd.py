@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
@@ -132,7 +132,7 @@ Examples:
 
 \b
 Kinds: source, ranker, fusion, decay (a decay policy), embedder, verb (a fact verb), writer.
-Exit codes: 0 written; 2 bad NAME; 4 the folder exists and is not empty (see --force).""")
+Exit codes: 0 written; 2 bad NAME; 4 the folder exists and is not empty (see --force).""", cls=JsonErrorCommand)
 @click.argument("name")
 @click.option("--kind", type=click.Choice(list(KINDS)), default="source", show_default=True,
               help="What the plugin adds: each kind comes with a working implementation and a "

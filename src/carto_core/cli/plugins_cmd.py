@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option
 
 
 def plugins_document(root: click.Group) -> dict:
@@ -52,7 +52,7 @@ Examples:
   carto plugins                                     every plugin and what it registered
   carto plugins --json | jq '.plugins[] | select(.status != "loaded")'    what failed
   CARTO_DISABLE_PLUGINS=hermes carto plugins        run without one plugin"""
-)
+, cls=JsonErrorCommand)
 @json_option
 def plugins(as_json: bool) -> None:
     """List installed plugins: version, hooks implemented, names registered, live capture.

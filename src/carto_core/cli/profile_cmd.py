@@ -6,7 +6,7 @@ import os
 
 import click
 
-from carto_core.util.output import emit_json, json_option, when_value
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, when_value
 
 
 MIN_BUDGET = 200
@@ -18,7 +18,7 @@ Examples:
   carto profile --no-write      print it instead
   carto profile --budget 2000 --window 30d --json
 
-Exit codes: 0 written (or printed), 2 a bad --budget or --window.""")
+Exit codes: 0 written (or printed), 2 a bad --budget or --window.""", cls=JsonErrorCommand)
 # The heading alone would overrun a smaller budget, which then could not be kept.
 @click.option("--budget", default=4000, show_default=True, type=click.IntRange(min=MIN_BUDGET),
               help="Character budget; sections trimmed from the tail.")

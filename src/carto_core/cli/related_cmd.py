@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.terminal import counted
 
 
@@ -41,7 +41,7 @@ What it is: a session id, or a unique prefix of one that looks like one (6+ hex 
 a path (a slash, an existing file, a name with an extension), else a term; --term/--file/
 --session decide. Scores are idf-weighted: a term often beside the query and rare elsewhere, a session
 that holds the query often, of a rare word, come first (docs/lenses.md#related).
-Exit codes: 0 found, 2 bad input or an ambiguous session prefix, 3 nothing occurs with it.""")
+Exit codes: 0 found, 2 bad input or an ambiguous session prefix, 3 nothing occurs with it.""", cls=JsonErrorCommand)
 @click.argument("query")
 @click.option("--term", "kind", flag_value="term", help="QUERY is a word.")
 @click.option("--file", "kind", flag_value="file", help="QUERY is a file path.")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.repair_cmd import repair_options, run
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("intents")
+@click.command("intents", cls=JsonErrorCommand)
 @repair_options
 def intents(write: bool, as_json: bool) -> None:
     """Give prompts and turns without a prompt_intent the one carto would write now.

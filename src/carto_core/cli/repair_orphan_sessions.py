@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.repair_cmd import repair_options, run
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("orphan-sessions")
+@click.command("orphan-sessions", cls=JsonErrorCommand)
 @click.option("--window", "window_minutes", type=click.FloatRange(min=0), default=10, show_default=True,
               metavar="MINUTES", help="How close to one of a session's events a row must be.")
 @repair_options

@@ -6,9 +6,10 @@ import click
 
 from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("permissions")
+@click.command("permissions", cls=JsonErrorCommand)
 @repair_options
 def permissions(write: bool, as_json: bool) -> None:
     """Take away what the group and other users may do in the home.

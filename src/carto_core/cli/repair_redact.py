@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.repair_cmd import finish, repair_home, repair_options
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("redact")
+@click.command("redact", cls=JsonErrorCommand)
 @repair_options
 def redact(write: bool, as_json: bool) -> None:
     """Replace credentials stored anywhere under the home by [REDACTED:<kind>].

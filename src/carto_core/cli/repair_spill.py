@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.repair_cmd import finish, repair_home, repair_options
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("spill")
+@click.command("spill", cls=JsonErrorCommand)
 @repair_options
 def spill(write: bool, as_json: bool) -> None:
     """Append the rows waiting in the hook's spill file to the home's logs.

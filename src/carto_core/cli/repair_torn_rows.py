@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.repair_cmd import repair_options, run
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("torn-rows")
+@click.command("torn-rows", cls=JsonErrorCommand)
 @repair_options
 def torn_rows(write: bool, as_json: bool) -> None:
     """Split rows glued to a torn row; restore torn rows from a whole copy.

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from carto_core.cli.repair_cmd import repair_options, run
+from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("transcript-paths")
+@click.command("transcript-paths", cls=JsonErrorCommand)
 @click.option("--codex-home", "codex_homes", multiple=True, type=click.Path(file_okay=False),
               metavar="DIR", help="A Codex home to look in (repeatable; default: [transcripts] codex "
                                   "in the config, else $CODEX_HOME or ~/.codex).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, usage_error
 from carto_core.util.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
 from carto_core.util.exitcodes import ExitCode
@@ -20,7 +20,7 @@ CATEGORY_WORDS = {
 }
 
 
-@click.command("abandonment")
+@click.command("abandonment", cls=JsonErrorCommand)
 @since_option
 @before_option
 @click.option("--purpose", metavar="KIND", help="Only calls of this purpose (default: all).")

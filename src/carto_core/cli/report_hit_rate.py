@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option
 from carto_core.util.output import when_value as when
 from carto_core.cli.report_cmd import before_option, since_option
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
 
-@click.command("hit-rate")
+@click.command("hit-rate", cls=JsonErrorCommand)
 @since_option
 @before_option
 @click.option("--purpose", metavar="KIND", help="Only calls of this purpose (manual, remember, focus, feed, eval, audit; default: all).")

@@ -7,7 +7,7 @@ import click
 
 from carto_core.cli.secret_options import opening_secret, secret_options
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 from carto_core.util.terminal import counted
 
 
@@ -24,7 +24,7 @@ manifest's size, row count and SHA-256. Only then does it become the home. A hom
 anything is replaced only with --force, and then kept as <home>.replaced-<time>; what that
 home forgot stays forgotten (its tombstones keep those events out of what is restored) and
 its team settings stay. Afterwards `carto index` rebuilds the keyword index, facts and vectors.
-Exit codes: 0 restored, 1 wrong key or a damaged backup, 4 the home holds something (--force).""")
+Exit codes: 0 restored, 1 wrong key or a damaged backup, 4 the home holds something (--force).""", cls=JsonErrorCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace a home that holds anything (kept beside it).")
 @secret_options

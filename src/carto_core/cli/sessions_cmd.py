@@ -7,7 +7,7 @@ import click
 
 from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.logio.logs import SEARCHED_LOGS
-from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, echo_wrapup_items, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import cells, clip, counted, fitted_width, transcript_said
 
@@ -81,7 +81,7 @@ Examples:
 Columns: id (first 8), project, provider, start and end (UTC), events, turns, commits,
 edits, whether it has a wrapup; a narrower terminal gives up wrapup, edits, turns and commits,
 then shows how long ago each ended for start and end (docs/cli.md). Exit codes: 0 ok, 2 bad
-option, 3 no session matched.""")
+option, 3 no session matched.""", cls=JsonErrorCommand)
 @click.option("--since", default=None, help="Only sessions active since WHEN (2h, 7d, yesterday, 2026-09-01).")
 @click.option("--project", default=None, help="Project (case-insensitive substring; a|b for either).")
 @click.option("--provider", default=None, help="claude, codex, hermes, git, ...")
@@ -149,7 +149,7 @@ Examples:
 An id prefix is enough when one session has it; when several do, they are listed and the
 exit code is 2. --tree hangs each subagent (its own file, an inline sidechain, a Codex
 sub-agent thread) under the call that started it, each with its own transcript path
-(docs/lenses.md#the-session-tree). Exit codes: 0 ok, 2 ambiguous prefix, 3 no such session.""")
+(docs/lenses.md#the-session-tree). Exit codes: 0 ok, 2 ambiguous prefix, 3 no such session.""", cls=JsonErrorCommand)
 @click.argument("session_id")
 @click.option("--events", "max_events", default=200, show_default=True, type=click.IntRange(min=0),
               help="Events to print in text output (JSON has them all).")

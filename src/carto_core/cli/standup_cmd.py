@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
 
@@ -26,7 +26,7 @@ place in the repository (project-key:path), whatever each machine's checkout is 
 Exit codes: 0 something to report, 2 a bad --since/--live, 3 nothing in the window (no
 session, no event, no silent Codex session, no unclaimed change; --json still prints its
 document) or no logged commit matches --commit."""
-)
+, cls=JsonErrorCommand)
 @click.option("--since", default="6h", show_default=True, help="Window: 30m, 6h, 2d, yesterday, ...")
 @click.option("--project", default=None, help="Only this project (substring, `a|b`, family name).")
 @click.option("--commit", "commit", default=None, metavar="SHA|SUBJECT",

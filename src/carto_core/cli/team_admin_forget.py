@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option
 from carto_core.util.terminal import counted
 
 
@@ -17,7 +17,7 @@ Examples:
 Run by the team's administrator (the schema's owner, through --url or $CARTO_TEAM_ADMIN_URL;
 no carto home is needed), typically after `carto team admin revoke ROLE`: a member revoked can
 no longer remove their own rows. The removal is audited on the server (who, what, how many).
-Exit codes: 0 removed, 1 refused or failed, 3 nothing matched, 75 the server is unreachable.""")
+Exit codes: 0 removed, 1 refused or failed, 3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.argument("role")
 @click.option("--project", default=None, metavar="KEY", help="Only this project's rows (its key or its name).")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")

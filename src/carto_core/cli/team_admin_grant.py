@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 
 
 @click.command(epilog="""\b
@@ -17,7 +17,7 @@ Examples:
 \b
 The role is created when it does not exist (a login role; its password is hashed here
 before it is sent, so the server and its logs never see it; carto never prints or stores it). Run it again to add projects.
-Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""")
+Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.argument("role")
 @click.option("--project", "projects", multiple=True, metavar="KEY",
               help="A project (normalised remote) the member may read and push (repeatable; default: all).")

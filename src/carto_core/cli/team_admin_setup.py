@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 
 
 @click.command(epilog="""\b
@@ -16,7 +16,7 @@ Examples:
 Run it again after upgrading carto: it migrates the schema (each version one transaction,
 under an advisory lock). Creating the pgvector extension needs a superuser once; everything
 else needs the owner (a role with CREATEROLE to create members).
-Exit codes: 0 done, 1 refused or failed, 75 the server is unreachable.""")
+Exit codes: 0 done, 1 refused or failed, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.argument("url")
 @click.option("--team", "team_name", required=True, help="The team to create (or update).")
 @click.option("--model", default="auto", show_default=True,

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from carto_core.util.output import emit_json, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, usage_error
 
 
 @click.command(epilog="""\b
@@ -19,7 +19,7 @@ Examples:
 A project is named across machines by its git remote, normalised (host/owner/name, lower case,
 no user, port or .git). Its rows written before it was allowed are sent by the next push.
 Exit codes: 0 ok, 1 no team set up, 2 a PATH that does not exist or is outside a repository
-with a remote.""")
+with a remote.""", cls=JsonErrorCommand)
 @click.argument("projects", nargs=-1, metavar="[PATH|KEY]...")
 @click.option("--remove", is_flag=True, help="Remove these projects from the list instead.")
 @json_option

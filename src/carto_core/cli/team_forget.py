@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, usage_error
 from carto_core.util.terminal import counted
 
 
@@ -18,7 +18,7 @@ What is forgotten here is also taken off this home's allow list (a --project), o
 list is cleared (your own --user), so the next push does not send it again; do the same on
 your other machines. The removal is audited on the server (who, what, how many).
 Exit codes: 0 removed, 1 refused (another person's rows, not the owner), 2 bad flags,
-3 nothing matched, 75 the server is unreachable.""")
+3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.option("--user", default=None, help="Whose rows (a login role): yours, or anyone's as the schema's owner.")
 @click.option("--project", default=None, help="Which project's rows: its key (host/owner/name) or its name.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")

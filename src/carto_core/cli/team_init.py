@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 
 
 @click.command(epilog="""\b
@@ -20,7 +20,7 @@ file, ~/.pgpass or PGPASSWORD work as they do for psql; CARTO_TEAM_URL replaces 
 URL for one process. TLS is what the URL or the service says (sslmode, sslrootcert, ...).
 \b
 Exit codes: 0 set up (and the server answered), 1 the server refused or the settings could not
-be written, 2 bad flags, 75 set up but the server is unreachable now.""")
+be written, 2 bad flags, 75 set up but the server is unreachable now.""", cls=JsonErrorCommand)
 @click.argument("url")
 @click.option("--team", "team_name", required=True, help="The team's name on the server.")
 @click.option("--machine", default=None, help="This machine's name in results (default: the host name).")

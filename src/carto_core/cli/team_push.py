@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
@@ -24,7 +24,7 @@ and the next one goes on from the last committed batch. Rows whose ids another m
 are refused (never overwritten): counted per machine that holds them, and exit 4.
 Exit codes: 0 pushed (or nothing new), 1 refused (no grant, bad settings), 3 no project is
 allowed yet, 4 the server refused rows whose ids another machine holds (the rest was pushed),
-75 the server is unreachable (retry later).""")
+75 the server is unreachable (retry later).""", cls=JsonErrorCommand)
 @click.option("--from-start", is_flag=True, help="Forget the positions: read every log from its start.")
 @click.option("--batch", "batch_rows", type=click.IntRange(min=1, max=50_000), default=None,
               help="Rows per batch (default 2000; batches are also cut at 8 MiB).")

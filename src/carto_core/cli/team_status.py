@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option
 from carto_core.util.terminal import counted
 
 
@@ -15,7 +15,7 @@ Examples:
 \b
 The local side is always answered; the server's when it is reachable (`server.reachable`).
 Exit codes: 0 ok, 1 no team set up, or the server refuses this login (not a member: the line
-says who can let it in), 75 the server is unreachable (the local side is printed).""")
+says who can let it in), 75 the server is unreachable (the local side is printed).""", cls=JsonErrorCommand)
 @json_option
 def status(as_json) -> None:
     """What this home sends to the team, what is pending, what the server holds."""

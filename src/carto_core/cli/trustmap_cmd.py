@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option, when_value
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, when_value
 from carto_core.util.terminal import counted
 
 
@@ -15,7 +15,7 @@ Examples:
   carto trustmap --apply --dry-run      the autoMode.environment change as a diff
   carto trustmap --apply                back up ~/.claude/settings.json and merge it
 Entries marked + are not yet mentioned in ~/.claude/settings.json (CARTOGRAPHER_SETTINGS).
-Identifiers only: no command arguments are ever printed.""")
+Identifiers only: no command arguments are ever printed.""", cls=JsonErrorCommand)
 @click.option("--window", default="365d", show_default=True, help="How far back to look.")
 @click.option("--min", "min_hits", default=3, show_default=True, type=click.IntRange(min=1), help="Minimum uses for a CLI.")
 @click.option("--cap", default=40, show_default=True, type=click.IntRange(min=0), help="Projects whose git remotes are read.")

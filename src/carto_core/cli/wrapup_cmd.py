@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import echo_wrapup_items, emit_json, fail, json_option, outcome_words, usage_error
+from carto_core.util.output import JsonErrorCommand, echo_wrapup_items, emit_json, fail, json_option, outcome_words, usage_error
 from carto_core.util.terminal import counted
 
 
@@ -29,7 +29,7 @@ minutes, and no wrapup: newest first, each with the command that wraps it up (ex
 An ambiguous --session prefix lists the sessions it matches and exits 2.
 
 Exit codes: 0 written (or already recorded, or printed with --dry-run), 2 no session named or
-an ambiguous prefix, 3 no session with that prefix or it has no events (--pending: none waits).""")
+an ambiguous prefix, 3 no session with that prefix or it has no events (--pending: none waits).""", cls=JsonErrorCommand)
 @click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session).")
 @click.option("--pending", is_flag=True, help="List ended sessions with work and no wrapup; write nothing.")
 @click.option("--project", default=None, help="With --pending: only this project (case-insensitive substring).")

@@ -84,12 +84,12 @@ def _asks_json(args: list[str]) -> bool:
     return False
 
 
-class JsonErrorCommand(click.Command):
-    """A command that, asked for JSON, fails with one JSON document on stdout too:
-    `{"error": message, "exit_code": n}`, the message its stderr line says. That holds from a
-    bad option value (click's usage error, exit 2) to every `fail` and `usage_error` it calls
-    and the home guard's refusal (`carto_core.cli.homeguard`); a command that printed its
-    document before failing prints no second one."""
+class JsonErrors:
+    """Mixed into a command class: the command, asked for JSON, fails with one JSON document on
+    stdout too: `{"error": message, "exit_code": n}`, the message its stderr line says. That
+    holds from a bad option value (click's usage error, exit 2) to every `fail` and
+    `usage_error` it calls and the home guard's refusal (`carto_core.cli.homeguard`); a command
+    that printed its document before failing prints no second one."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta[_JSON_ERRORS] = _asks_json(args)
@@ -101,6 +101,26 @@ class JsonErrorCommand(click.Command):
         ctx.meta[_JSON_ERRORS] = bool(ctx.params.get("as_json")
                                      or ctx.params.get("output_format") == "json")
         return rest
+
+
+class JsonErrorCommand(JsonErrors, click.Command):
+    """Every command with `--json` (or `--format json`) is one (a test walks the tree)."""
+
+
+def expect_json_errors(ctx: click.Context, group: click.Group) -> None:
+    """Before a group's own work (the home guard) runs, its subcommand has not parsed its
+    arguments yet: a failure there answers in JSON when that subcommand would and its words ask
+    for it, so `carto digest day --json` without a home still prints its one document."""
+    pending = ctx._protected_args if hasattr(ctx, "_protected_args") else ctx.protected_args
+    words = [*pending, *ctx.args]
+    if not words:
+        return
+    try:
+        command = group.get_command(ctx, words[0])
+    except Exception:  # noqa: BLE001 - an unknown or broken subcommand is reported by click later
+        return
+    if isinstance(command, JsonErrors):
+        ctx.meta[_JSON_ERRORS] = _asks_json(words[1:])
 
 
 #: A log write's outcome as a person reads it (the JSON keeps the key).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.api import fail, install_options, window_options, window_values
+from carto_core.api import JsonErrorCommand, fail, install_options, window_options, window_values
 
 
 @click.command(
@@ -22,6 +22,7 @@ idempotent: per-file byte checkpoints skip what was read, and rows whose event_i
 already holds are not written again - except a turn that grew: a transcript still being written
 has its newest turn written marked "open" and rewritten as it grows (the summary says how many
 are open and when they are final).""",
+    cls=JsonErrorCommand,
 )
 @click.option("--root", "roots", multiple=True, type=click.Path(), help="Transcript folder (repeatable); default ~/.claude/projects or $CARTO_CLAUDE_PROJECTS.")
 @click.option("--history", type=click.Path(), default=None, help="history.jsonl to project into prompt-history.jsonl (default ~/.claude/history.jsonl; 'none' skips it).")
@@ -60,6 +61,7 @@ Examples:
 
 Alternatively load carto as a Claude Code plugin (hooks + /carto:remember, standup, wrapup,
 trustmap skills): `claude --plugin-dir "$(carto install claude --plugin-dir)"`.""",
+    cls=JsonErrorCommand,
 )
 @click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")
 @click.option("--plugin-dir", "plugin_dir", is_flag=True, help="Print the Claude Code plugin folder shipped with carto and exit.")
@@ -93,6 +95,7 @@ Examples:
   carto uninstall claude --mcp       ... and the `carto mcp` server entry
 
 Exit codes: 0 ok (also when nothing was installed); 4 a settings file carto cannot change safely.""",
+    cls=JsonErrorCommand,
 )
 @click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")
 @install_options(project_help="Use ./.claude/settings.json (this project only).",

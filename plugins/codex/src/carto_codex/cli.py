@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from carto_core.api import counted, install_options, window_options, window_values
+from carto_core.api import JsonErrorCommand, counted, install_options, window_options, window_values
 
 
-@click.command(name="codex")
+@click.command(name="codex", cls=JsonErrorCommand)
 @click.option("--root", "roots", multiple=True, type=click.Path(),
               help="A Codex home, a folder of rollouts or one rollout (repeatable). "
                    "Default: $CODEX_HOME, else ~/.codex.")
@@ -58,7 +58,7 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
     report_summary(summary, as_json=as_json)
 
 
-@click.command(name="codex")
+@click.command(name="codex", cls=JsonErrorCommand)
 @click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
               help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
 @click.option("--trust", "trust", is_flag=True,
@@ -155,7 +155,7 @@ def _exit_on_trust_error(result: dict) -> None:
         raise SystemExit(int(ExitCode.CONFLICT))
 
 
-@click.command(name="codex")
+@click.command(name="codex", cls=JsonErrorCommand)
 @click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
               help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
 @install_options(project_help="Use ./.codex/hooks.json (this repository only).",

@@ -6,6 +6,8 @@ import os
 
 import click
 
+from carto_core.api import JsonErrorCommand
+
 #: Agent authors whose commits count as the owner's by default (upstream adds "Claude").
 AGENT_AUTHORS = ("Claude",)
 
@@ -55,7 +57,7 @@ def resolve_owners(explicit: tuple[str, ...] | list[str] | None, all_authors: bo
     return names + [a for a in AGENT_AUTHORS if a not in names], "git user.name" if name else "agent authors only"
 
 
-@click.command(name="git")
+@click.command(name="git", cls=JsonErrorCommand)
 @click.option("--repo", "repos", multiple=True, type=click.Path(),
               help="A path inside a repository (repeatable; a worktree counts as its main "
                    "repository). Default: the current directory's repository.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.api import ExitCode, emit_json, fail, window_options, window_values
+from carto_core.api import ExitCode, JsonErrorCommand, emit_json, fail, window_options, window_values
 
 EPILOG = """\b
 Examples:
@@ -39,7 +39,7 @@ class _Prefetched:
         return self._batches[stream.key]
 
 
-@click.command(name="hermes", epilog=EPILOG)
+@click.command(name="hermes", epilog=EPILOG, cls=JsonErrorCommand)
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
               help="Policy file to use instead of the search path.")
 @click.option("--print-config-path", is_flag=True,
