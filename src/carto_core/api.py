@@ -53,6 +53,8 @@ EXPORTS: dict[str, str] = {
     "window_options": "carto_core.cli.ingest_cmd:window_options",
     "window_values": "carto_core.cli.ingest_cmd:window_values",
     "add_commands": "carto_core.cli.plugin_commands:add_commands",
+    # owners of a git history (`carto digest day`, `carto ingest git`)
+    "profile_authors": "carto_core.lenses.digest:profile_authors",
     # fact verbs
     "FactVerb": "carto_core.facts.verb:FactVerb",
     # backfill

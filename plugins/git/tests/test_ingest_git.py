@@ -145,6 +145,35 @@ def test_resolve_owners_order():
     assert resolve_owners(None, False, env={}, user_name="")[0] == ["Claude"]
 
 
+@pytest.mark.parametrize("env, owners, origin", [
+    ({"CARTO_PROFILE_AUTHORS": "Ann, Bo"}, ["Ann", "Bo", "Claude"], "CARTO_PROFILE_AUTHORS"),
+    ({"CARTOGRAPHER_PROFILE_AUTHORS": "Cy"}, ["Cy", "Claude"], "CARTOGRAPHER_PROFILE_AUTHORS"),
+    ({"CARTO_PROFILE_AUTHORS": "Ann", "CARTOGRAPHER_PROFILE_AUTHORS": "Cy"}, ["Ann", "Claude"],
+     "CARTO_PROFILE_AUTHORS"),
+])
+def test_owners_from_the_variable_digest_day_reads(env, owners, origin):
+    """`carto digest day` reads $CARTO_PROFILE_AUTHORS (the old name too); ingest git read only
+    the old name, so one setting gave two different owner lists."""
+    from carto_core.lenses.digest import owners as digest_owners
+
+    assert resolve_owners(None, False, env=env, user_name="Dana") == (owners, origin)
+    assert digest_owners(env=env) == (owners, origin)
+
+
+def test_the_new_variable_set_empty_fails_closed_by_its_name():
+    with pytest.raises(OwnerError, match="^CARTO_PROFILE_AUTHORS is set but empty"):
+        resolve_owners(None, False, env={"CARTO_PROFILE_AUTHORS": " , ",
+                                         "CARTOGRAPHER_PROFILE_AUTHORS": "Cy"})
+
+
+def test_ingest_git_reads_carto_profile_authors(shop, monkeypatch):
+    monkeypatch.delenv("CARTOGRAPHER_PROFILE_AUTHORS", raising=False)
+    monkeypatch.setenv("CARTO_PROFILE_AUTHORS", "Bob")
+    result = run("--repo", str(shop.main), "--json")
+    assert json.loads(result.stdout)["owners"] == ["Bob", "Claude"]
+    assert "$CARTO_PROFILE_AUTHORS" in CliRunner().invoke(cli, ["ingest", "git", "--help"]).output
+
+
 @pytest.fixture
 def git_spy(tmp_path, monkeypatch):
     """A `git` on PATH that records each invocation, then runs the real git."""

@@ -302,19 +302,30 @@ AGENT_AUTHORS = ("Claude",)
 OWNER_VARIABLES = ("CARTO_PROFILE_AUTHORS", "CARTOGRAPHER_PROFILE_AUTHORS")
 
 
-def owners(repo: str | None = None, env=None) -> tuple[list[str], str]:
-    """(owner names, where they came from) for the git-only filter (reference 5.3/5.5):
-    `$CARTO_PROFILE_AUTHORS` (upstream's `$CARTOGRAPHER_PROFILE_AUTHORS` too), comma-separated,
-    else git's `user.name`; either way plus the agent author "Claude". A variable that is set
-    but names nobody fails closed (DigestError) instead of widening to every author."""
+def profile_authors(env=None) -> tuple[str, list[str]] | None:
+    """(the variable, the names it gives) from `$CARTO_PROFILE_AUTHORS`, else upstream's
+    `$CARTOGRAPHER_PROFILE_AUTHORS` (comma-separated, blanks dropped), or None when neither is
+    set. `carto digest day` and `carto ingest git` both read the owners here, so one name
+    works for both; a variable that is set but names nobody gives [] for the caller to refuse."""
     env = os.environ if env is None else env
     for variable in OWNER_VARIABLES:
         if variable in env:
-            names = [name.strip() for name in env[variable].split(",") if name.strip()]
-            if not names:
-                raise DigestError(f"{variable} is set but names nobody; unset it or name an owner",
-                                  usage=True)
-            return names + [a for a in AGENT_AUTHORS if a not in names], variable
+            return variable, [name.strip() for name in env[variable].split(",") if name.strip()]
+    return None
+
+
+def owners(repo: str | None = None, env=None) -> tuple[list[str], str]:
+    """(owner names, where they came from) for the git-only filter (reference 5.3/5.5):
+    `profile_authors`, else git's `user.name`; either way plus the agent author "Claude". A
+    variable that is set but names nobody fails closed (DigestError) instead of widening to
+    every author."""
+    found = profile_authors(env)
+    if found is not None:
+        variable, names = found
+        if not names:
+            raise DigestError(f"{variable} is set but names nobody; unset it or name an owner",
+                              usage=True)
+        return names + [a for a in AGENT_AUTHORS if a not in names], variable
     _, name = _git(repo, "config", "user.name") if repo else (1, "")
     name = name.strip()
     return ([name] if name else []) + list(AGENT_AUTHORS), "git user.name" if name else "agent authors only"

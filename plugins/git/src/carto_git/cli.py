@@ -29,7 +29,8 @@ def resolve_owners(explicit: tuple[str, ...] | list[str] | None, all_authors: bo
     """(authors or None for everyone, where they came from).
 
     Order: `--all-authors`; `--author`; `authors` in `[sources.git]`;
-    `$CARTOGRAPHER_PROFILE_AUTHORS`; git's `user.name`. The last two are defaults and gain the
+    `$CARTO_PROFILE_AUTHORS` (else `$CARTOGRAPHER_PROFILE_AUTHORS`, as `carto digest day`);
+    git's `user.name`. The last two are defaults and gain the
     agent author "Claude". An explicit list (flag, config, variable) that names nobody raises
     OwnerError: an empty filter must not silently widen to every author.
     """
@@ -46,12 +47,15 @@ def resolve_owners(explicit: tuple[str, ...] | list[str] | None, all_authors: bo
         if not names:
             raise OwnerError("[sources.git] authors is empty; name an owner or pass --all-authors")
         return names, "config"
-    if "CARTOGRAPHER_PROFILE_AUTHORS" in env:
-        names = split_names([env["CARTOGRAPHER_PROFILE_AUTHORS"]])
+    from carto_core.api import profile_authors
+
+    found = profile_authors(env)
+    if found is not None:
+        variable, names = found
         if not names:
-            raise OwnerError("CARTOGRAPHER_PROFILE_AUTHORS is set but empty; unset it, name an "
-                             "owner, or pass --all-authors")
-        return names + [a for a in AGENT_AUTHORS if a not in names], "CARTOGRAPHER_PROFILE_AUTHORS"
+            raise OwnerError(f"{variable} is set but empty; unset it, name an owner, or pass "
+                             "--all-authors")
+        return names + [a for a in AGENT_AUTHORS if a not in names], variable
     name = user_name() if callable(user_name) else (user_name or "")
     names = [name] if name else []
     return names + [a for a in AGENT_AUTHORS if a not in names], "git user.name" if name else "agent authors only"
@@ -66,7 +70,8 @@ def resolve_owners(explicit: tuple[str, ...] | list[str] | None, all_authors: bo
 @click.option("--since", metavar="DATE", help="Only commits since DATE (git's grammar: 2026-01-01, 2.weeks.ago).")
 @click.option("--author", "authors", multiple=True, metavar="NAME",
               help="Owner regex (repeatable, or comma-separated). Default: "
-                   "$CARTOGRAPHER_PROFILE_AUTHORS or git user.name, plus Claude.")
+                   "$CARTO_PROFILE_AUTHORS (or $CARTOGRAPHER_PROFILE_AUTHORS) or git "
+                   "user.name, plus Claude.")
 @click.option("--all-authors", is_flag=True, help="Every author's commits.")
 @click.option("--limit", type=click.IntRange(min=1), default=500, show_default=True,
               help="At most this many commits per repository.")
