@@ -193,6 +193,21 @@ def test_unknown_entities_become_knowledge_gaps(home_env):
             "evt-abcdef123456, zorkmid.py)") in result.output
 
 
+def test_words_unquoted_are_one_query(home_env):
+    """`carto search deploy staging`, as an agent's shell call writes it without quotes, was
+    refused ("Got unexpected extra argument (staging)", exit 2)."""
+    home_env.tool("Ran: kubectl rollout restart deploy/staging-api")
+    home_env.tool("Ran: pytest tests/unit")
+    padding(home_env, 3)
+    quoted = carto("search", "deploy staging", "--no-semantic", "--json")
+    unquoted = carto("search", "deploy", "staging", "--no-semantic", "--json")
+    assert unquoted.exit_code == quoted.exit_code == 0, unquoted.output
+    first = json.loads(unquoted.stdout)
+    assert first["query"] == "deploy staging"
+    assert [h["event_id"] for h in first["results"]] == [
+        h["event_id"] for h in json.loads(quoted.stdout)["results"]]
+
+
 @pytest.mark.parametrize("query", ["evt-abcdef123456", "where is zorkmid.py"])
 def test_a_knowledge_gap_does_not_answer_the_search_that_wrote_it(home_env, query):
     """A search that found nothing for an unknown id wrote its gap to the changelog, and the

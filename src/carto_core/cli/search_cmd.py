@@ -32,7 +32,7 @@ def _ids(value: str, flag: str) -> list[str]:
 
 
 @click.command("search", cls=JsonErrorCommand)
-@click.argument("query", required=False, default="")
+@click.argument("words", nargs=-1, metavar="[QUERY]...")
 @click.option("--project", "-p", metavar="NAME", help="Scope to a project or family (substring, case-insensitive; `a|b` for several). Alone: orient on the project.")
 @click.option("--since", metavar="WHEN", help="Only events at or after WHEN (today, yesterday, 3d, 2w, last week, 2026-01-31, ...).")
 @click.option("--before", metavar="WHEN", help="Only events at or before WHEN.")
@@ -58,7 +58,7 @@ def _ids(value: str, flag: str) -> list[str]:
                    "(id, age, project, snippet) for grep and fzf; json: the same as --json.")
 @click.option("--facets", "show_facets", is_flag=True, help="Also print the facets of the results found, the first 500 of them (projects, types, sources, months, days) above the results.")
 @json_option
-def search(query, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
+def search(words, project, since, before, limit, rankers, decay, fusion, analyzer, semantic,
            show_all, no_collapse, reset_served, get_ids, touch_ids, thread_id, purpose, call_id, intent, tags, team,
            output_format, show_facets, as_json):
     """Ranked recall: find events by keywords, newest work first unless you look something up.
@@ -79,6 +79,7 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
     \b
     Examples:
       carto search "discount codes cart"
+      carto search deploy staging               # words unquoted are one query too
       carto search "terraform state lock" --since 30d --project infra
       carto search "rounding" --ranker bm25 --decay exp --json
       carto search "deploy*"                    # every word starting with deploy
@@ -100,6 +101,10 @@ def search(query, project, since, before, limit, rankers, decay, fusion, analyze
 
     from carto_core.logio.home import current_home
     from carto_core.model.session import current_session_id, detect_provider
+
+    # `carto search deploy staging` (an agent's shell call without quotes) asks what the
+    # quoted form asks; click refused the second word as an extra argument
+    query = " ".join(words)
 
     if output_format == "json":
         as_json = True
