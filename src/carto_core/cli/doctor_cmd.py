@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option
 from carto_core.util.terminal import counted
 from carto_core.util.exitcodes import ExitCode
 
@@ -323,6 +323,7 @@ def _echo_keep_up(keep_up: dict | None) -> None:
 
 
 @click.command(
+    cls=JsonErrorCommand,
     epilog="""\b
 Examples:
   carto doctor                                  each log, each hook, each plugin, each problem with its fix
