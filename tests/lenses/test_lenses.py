@@ -193,6 +193,26 @@ def test_profile_fits_its_budget_and_names_decisions(tmp_path):
     assert (home.state / "profile.md").read_text() == doc["markdown"]
 
 
+@pytest.mark.parametrize("window", ["0d", "0h", "0 days ago", "2999-01-01"])
+def test_profile_refuses_a_window_that_covers_no_time(tmp_path, window):
+    """"0d" answered "thin coverage: 0 events in 0d" with exit 0, a profile of nothing."""
+    (tmp_path / "h").mkdir()
+    result = CliRunner().invoke(cli, ["profile", "--no-write", "--window", window, "--json"],
+                                env={"CARTO_HOME": str(tmp_path / "h")})
+    assert result.exit_code == 2, result.output
+    said = f"--window {window}: starts now or later, so it covers no time"
+    assert result.stderr.startswith(f"carto: {said}")
+    assert json.loads(result.stdout)["error"].startswith(said)
+    assert not (tmp_path / "h" / ".carto").exists()
+
+
+def test_profile_takes_a_window_of_a_minute(tmp_path):
+    (tmp_path / "h").mkdir()
+    result = CliRunner().invoke(cli, ["profile", "--no-write", "--window", "1m"],
+                                env={"CARTO_HOME": str(tmp_path / "h")})
+    assert result.exit_code == 0, result.output
+
+
 def test_start_note_is_opt_in_and_shown_only_when_changed(tmp_path):
     home = build_sample_home(tmp_path / "h")
     cwd = tmp_path / "webshop"

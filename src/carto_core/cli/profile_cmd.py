@@ -6,7 +6,7 @@ import os
 
 import click
 
-from carto_core.util.output import JsonErrorCommand, emit_json, json_option, when_value
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, usage_error, when_value
 
 
 MIN_BUDGET = 200
@@ -31,13 +31,18 @@ def profile(budget, window, no_write, out, as_json) -> None:
     from carto_core.logio.home import current_home
     from carto_core.lenses.profile import build_profile, write_profile
 
-    when_value(window, "--window")  # exit 2 for a window that does not read
-    if out and os.path.isdir(os.path.expanduser(out)):
-        from carto_core.util.output import usage_error
+    from carto_core.util.timeparse import utcnow
 
+    # One instant for the check and the fold: "0d" counted from a later clock read would look
+    # like a window a few microseconds long and pass.
+    now = utcnow()
+    if when_value(window, "--window", now=now) >= now:
+        usage_error(f"--window {window}: starts now or later, so it covers no time; give how far "
+                    "back to look (90d, 2w, 2026-01-01)")
+    if out and os.path.isdir(os.path.expanduser(out)):
         usage_error(f"--out {out} is a folder: give the path of a file (profile.md in it, say)")
     home = current_home()
-    doc = build_profile(home, window=window, budget=budget)
+    doc = build_profile(home, window=window, budget=budget, now=now)
     if not home.root.is_dir():
         no_write = True  # a home that does not exist is not created by a derived file
     if not no_write:

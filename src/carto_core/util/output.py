@@ -148,14 +148,14 @@ def echo_wrapup_items(decisions, unresolved, insight, width: int | None = None) 
         click.echo(f"  insight: {cut(insight)}")
 
 
-def when_value(value: str | None, flag: str):
+def when_value(value: str | None, flag: str, *, now=None):
     """A `--since`/`--before` value in the WHEN grammar (carto_core.util.timeparse), or None; exit 2
-    naming the flag when it does not parse."""
+    naming the flag when it does not parse. `now`: the instant relative values count back from."""
     if value is None:
         return None
     from carto_core.util.timeparse import WhenError, parse_when
 
     try:
-        return parse_when(value)
+        return parse_when(value, now=now)
     except WhenError as exc:
         usage_error(f"{flag}: {exc}")
