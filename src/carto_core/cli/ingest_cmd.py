@@ -207,6 +207,13 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
         except (OSError, ValueError) as exc:
             summaries[name] = None
             click.echo(f"carto: ingest {name}: {exc}", err=True)
+            continue
+        summary = summaries[name]
+        if not (summary.units or summary.rows_written or summary.already_present or summary.errors):
+            # a stream offered whether or not anything is there (claude-memory's CLAUDE.md)
+            # that held nothing: nothing to read, not a source that read something
+            del summaries[name]
+            nothing.append(name)
     done = {name: s for name, s in summaries.items() if s is not None}
     if as_json:
         emit_json({"sources": {name: s.as_dict() for name, s in done.items()},
