@@ -116,7 +116,7 @@ def test_changes_are_appended_never_edited_and_their_exit_codes(tmp_path):
     thread = model.record_id("thread", "shop", "refund rounding")
     before = _lines(home)
     assert _run(home, "decision", "retire", "dec-zzzz").exit_code == 3             # no such record
-    assert _run(home, "decision", "retire", "dec-").exit_code == 3                 # too short to be a prefix
+    assert _run(home, "decision", "retire", "dec-").exit_code == 2                 # too short to be a prefix
     assert _run(home, "decision", "supersede", floats).exit_code == 2              # --by or --text
     assert _run(home, "decision", "supersede", floats, "--by", floats).exit_code == 2  # itself
     assert _run(home, "decision", "retire", floats, "--by", thread).exit_code == 2  # --by only with supersede

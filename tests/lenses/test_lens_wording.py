@@ -541,8 +541,10 @@ def test_a_decision_prefix_too_short_to_name_a_record_is_said_so():
     record = _carto("decision", "list").output.split()[0]
     assert record.startswith("dec-")
     done = _carto("decision", "retire", record[:5])
-    assert done.exit_code == 3, done.output  # found nothing, as test_decisions holds it
+    assert done.exit_code == 2, done.output  # bad input, as the help's exit codes say
     assert "no record with id" not in done.output and "too short" in done.output, done.output
+    for short in ("dec", "d"):
+        assert _carto("decision", "retire", short, "--dry-run").exit_code == 2
     assert _carto("decision", "retire", record[:6], "--dry-run").exit_code == 0
 
 

@@ -4,7 +4,7 @@ change one's state by appending a `decision_update` milestone (with its changelo
 `list_document(home, ...)` is what `carto decision list --json` and the MCP `decisions` tool
 answer; `change(home, ...)` what `carto decision retire|reject|supersede` and the MCP
 `decide` tool do. A change is refused (`DecisionError`, `usage` True: exit 2) when it names a
-prefix several records share, supersedes a record by itself or by one that is not current, or
+prefix several records share or one too short to name any (`dec`, `dec-1`), supersedes a record by itself or by one that is not current, or
 changes a record that is not current into another state; an id no record has is `usage`
 False (exit 3). Changing a record into the state it already has writes nothing.
 """
@@ -24,7 +24,7 @@ def resolve(ledger: model.Ledger, prefix: str, what: str = "record") -> model.Re
     found = ledger.find(prefix.strip())
     if not found and len(prefix.strip()) < model.MIN_PREFIX and prefix.strip() not in ledger.records:
         raise DecisionError(f"{prefix!r} is too short to name a {what}: give its kind and at least two "
-                            "characters of the id (dec-1a, thr-4c, ins-9f)", usage=False)
+                            "characters of the id (dec-1a, thr-4c, ins-9f)")
     if not found:
         raise DecisionError(f"no {what} with id {prefix!r} (`carto decision list --all` lists them)",
                             usage=False)
