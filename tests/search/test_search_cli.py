@@ -440,3 +440,24 @@ def test_reset_served_says_which_of_its_two_reasons_left_nothing_to_reset(home_e
     assert fresh.output.strip() == "(nothing to reset: session sess-reset-1 was served nothing yet)"
     carto("search", "reset probe", "--no-semantic")
     assert carto("search", "--reset-served").output.strip() == "(served list reset for this session)"
+
+
+def test_get_takes_a_unique_prefix_of_an_event_id(home_env):
+    """`carto search --get evt-8ecb30` said "no event with that id" where `carto session` and
+    `handoff` take a unique prefix of a session id."""
+    full = home_env.tool("Ran: make release", event_id="evt-8ecb303a7808")
+    home_env.tool("Ran: make docs", event_id="evt-8ecb30ffffff")
+    padding(home_env, 3)
+    done = carto("search", "--get", "evt-8ecb303", "--json")
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.stdout)
+    assert document["resolved"] == {"evt-8ecb303": full} and list(document["found"]) == [full]
+    assert document["found"][full]["summary"] == "Ran: make release"
+    text = carto("search", "--get", "evt-8ecb303").output
+    assert text.startswith(f"=== {full} ===") and "(1 fetched, 0 missing)" in text
+    many = carto("search", "--get", "evt-8ecb30", "--json")
+    assert many.exit_code == 3 and json.loads(many.stdout)["ambiguous"] == ["evt-8ecb30"]
+    assert "more than one event id starts with evt-8ecb30" in carto("search", "--get", "evt-8ecb30").output
+    assert carto("search", "--get", "evt-8ec", "--json").exit_code == 3  # too short to be sure
+    # a prefix is not enough to record a reuse: --touch names the event whole
+    assert carto("search", "--touch", "evt-8ecb303").exit_code != 0

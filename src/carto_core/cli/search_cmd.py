@@ -327,7 +327,9 @@ def _known_ids(home, ids: list[str], session_id: str | None) -> tuple[list[str],
     from carto_core.search.fetch import fetch_records
     from carto_core.search.telemetry import read_served
 
-    missing = fetch_records(SearchEngine(home), ids)["missing"]
+    document = fetch_records(SearchEngine(home), ids)
+    # a reuse record names the event whole: a prefix --get would resolve is not enough here
+    missing = document["missing"] + list(document["resolved"])
     if missing and session_id:
         served = set(read_served(home, session_id))
         missing = [i for i in missing if i not in served]
@@ -395,11 +397,14 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
     engine = SearchEngine(home, persist=not read_only)
     document = fetch_records(engine, ids, telemetry)
     found, missing = document["found"], document["missing"]
+    resolved, ambiguous = document["resolved"], document["ambiguous"]
     forgotten = _forgotten_ids(home, missing)
     skipped = engine.skipped_files()
     say_skipped(home, skipped)
     if as_json:
         answer = {"found": found, "missing": missing, "forgotten": forgotten}
+        if resolved or ambiguous:
+            answer.update(resolved=resolved, ambiguous=ambiguous)
         if read_only:
             answer["read_only_home"] = _read_only_note(home, read_only)
         if skipped:
@@ -408,10 +413,13 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
     else:
         import json
 
-        for event_id in ids:
+        for asked in ids:
+            event_id = resolved.get(asked, asked)
             click.echo(f"=== {event_id} ===")
             if event_id in found:
                 click.echo(json.dumps(found[event_id], indent=2, ensure_ascii=False))
+            elif asked in ambiguous:
+                click.echo(f"(more than one event id starts with {asked}: give more of it)")
             elif event_id in forgotten:
                 click.echo(f"(no event with that id in {home.root}: `carto forget` took it out)")
             else:

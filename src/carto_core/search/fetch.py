@@ -5,8 +5,31 @@ both front doors run the same code)."""
 from __future__ import annotations
 
 
+#: The shortest prefix of an event id that `--get` resolves (`evt-` and four characters).
+MIN_PREFIX = 8
+
+
+def _by_prefix(engine, prefixes: list[str]) -> dict[str, list[str]]:
+    """For each prefix, the live event ids starting with it (two at most: a second makes it
+    ambiguous). One pass over the ids, only for ids not found whole."""
+    import numpy as np
+
+    alive = np.asarray(engine.index.cols["alive"])
+    out: dict[str, list[str]] = {p: [] for p in prefixes}
+    starts = tuple(prefixes)
+    for doc, event_id in enumerate(engine.index.ids):
+        if event_id.startswith(starts) and alive[doc]:
+            for prefix in prefixes:
+                if event_id.startswith(prefix) and len(out[prefix]) < 2 and event_id not in out[prefix]:
+                    out[prefix].append(event_id)
+    return out
+
+
 def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
-    """`{"found": {id: row}, "missing": [ids]}` for `ids`, in the order asked.
+    """`{"found": {id: row}, "missing": [ids], "resolved": {prefix: id}, "ambiguous":
+    [prefixes]}` for `ids`, in the order asked. An id not held whole that is the start of
+    exactly one event's id (at least `MIN_PREFIX` characters: what a person copies from a
+    cut column) is that event; found under its full id.
 
     With `telemetry`, ids that its session was served are logged to the access ledger as
     `result_fetched` (never-served ids are not logged; upstream 3.7).
@@ -15,19 +38,28 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
     from carto_core.search.telemetry import read_served
 
     found: dict[str, dict] = {}
+    resolved: dict[str, str] = {}
+    ambiguous: list[str] = []
     if has_logs(engine):
         engine.refresh()
         for event_id in ids:
             index = engine.index_of(event_id)
             if index is not None:
                 found[event_id] = engine.row(index)
-    missing = [i for i in ids if i not in found]
+        short = [i for i in ids if i not in found and len(i) >= MIN_PREFIX]
+        for prefix, matches in (_by_prefix(engine, short) if short else {}).items():
+            if len(matches) == 1:
+                resolved[prefix] = matches[0]
+                found[matches[0]] = engine.row(engine.index_of(matches[0]))
+            elif matches:
+                ambiguous.append(prefix)
+    missing = [i for i in ids if i not in found and i not in resolved]
     if telemetry is not None and telemetry.session_id:
         served = set(read_served(engine.home, telemetry.session_id))
         fetched_served = [i for i in found if i in served]
         if fetched_served:
             telemetry.record_access(fetched_served, "result_fetched")
-    return {"found": found, "missing": missing}
+    return {"found": found, "missing": missing, "resolved": resolved, "ambiguous": ambiguous}
 
 
 def thread_document(home, event_id: str) -> dict:
