@@ -71,7 +71,9 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
         document = take(home, settings=settings, secret=secret,
                         dest_dir=Path(folder).expanduser() if folder else None, keep=keep)
     except (ArchiveError, SealError, OSError) as exc:
-        fail(f"backup: {exc}")
+        from carto_core.logio.reader import cannot_read
+
+        fail(f"backup: {isinstance(exc, OSError) and cannot_read(exc) or exc}")
     if as_json:
         emit_json(document)
     else:

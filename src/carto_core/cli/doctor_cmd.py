@@ -431,10 +431,17 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
 def _secrets_report(as_json: bool) -> None:
     """`carto doctor --secrets`: the dry run of `carto repair redact`, as a health check."""
     from carto_core.model.config import load_config
-    from carto_core.repair.redact import redact_home
+    from carto_core.repair.redact import RedactSecrets, redact_home
 
     home = load_config().home
-    document = redact_home(home, write=False) if home.root.is_dir() else {
+    skipped, leave_out = [], {}
+    if home.root.is_dir():
+        from carto_core.cli.logskips import skip_unreadable
+        from carto_core.model.corpus import unreadable_logs
+
+        skipped = skip_unreadable(home, RedactSecrets.labels, "its rows are not scanned for credentials")
+        leave_out = unreadable_logs(home, RedactSecrets.labels) if skipped else {}
+    document = redact_home(home, write=False, leave_out=leave_out) if home.root.is_dir() else {
         "home": str(home.root), "secrets": 0, "rows": 0, "logs": {}, "caches": {"holding": [], "removed": []}}
     report = {
         "home": str(home.root), "secrets": document["secrets"], "rows": document["rows"],
@@ -444,6 +451,7 @@ def _secrets_report(as_json: bool) -> None:
         "examples": document.get("examples", []),
         "fix": "carto repair redact --write" if document["secrets"] else None,
         "ok": not document["secrets"],
+        **({"skipped_files": skipped} if skipped else {}),
     }
     if as_json:
         emit_json(report)

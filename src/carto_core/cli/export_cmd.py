@@ -58,7 +58,9 @@ def export(file, projects, since, force, as_json) -> None:
     try:
         manifest = export_home(home, target, criteria=criteria)
     except (ArchiveError, OSError) as exc:
-        fail(f"export: {exc}")
+        from carto_core.logio.reader import cannot_read
+
+        fail(f"export: {isinstance(exc, OSError) and cannot_read(exc) or exc}")
     if manifest.get("written") is False:
         asked = " ".join([*(f"--project {p}" for p in projects), *([f"--since {since}"] if since else [])])
         fail(f"nothing matched {asked}: no archive written", ExitCode.NOT_FOUND)

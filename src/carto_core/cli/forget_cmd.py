@@ -91,7 +91,11 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
         else:
             document = engine.plan_document(home, criteria)
     except OSError as exc:
-        fail(f"{exc.filename or home.root}: {exc.strerror or exc}")
+        from carto_core.logio.reader import cannot_read
+
+        unusable = cannot_read(exc)
+        fail(f"forget: {unusable}" if unusable
+             else f"{exc.filename or home.root}: {exc.strerror or exc}")
     _report(document, as_json)
 
 

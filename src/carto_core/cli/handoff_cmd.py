@@ -35,6 +35,10 @@ def handoff(session_id, project, max_chars, as_json) -> None:
     home = current_home()
     if session_id and project:
         usage_error("give a session or --project, not both")
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    skipped = skip_unreadable(home, SEARCHED_LOGS, "its events are left out")
     try:
         if project:
             document = project_handoff(home, project, max_chars=max_chars)
@@ -50,7 +54,7 @@ def handoff(session_id, project, max_chars, as_json) -> None:
     except RegistryError as exc:
         usage_error(str(exc))
     if as_json:
-        emit_json(document)
+        emit_json({**document, "skipped_files": skipped} if skipped else document)
     else:
         for line in render(document):
             click.echo(line)

@@ -112,6 +112,10 @@ def memory(project, print_only, write, file_path, as_json) -> None:
     if file_path and not write:
         usage_error("--file goes with --write")
     home = current_home()
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    skipped = skip_unreadable(home, SEARCHED_LOGS, "its events are not remembered")
     name = _resolve_project(home, project)
     built = build_memory(home, name)
     if not any(built.sources.values()) and not built.knows_project():
@@ -121,7 +125,8 @@ def memory(project, print_only, write, file_path, as_json) -> None:
     if not write:
         section = render(built)
         if as_json:
-            emit_json({**built.to_dict(), "markdown": section})
+            emit_json({**built.to_dict(), "markdown": section,
+                       **({"skipped_files": skipped} if skipped else {})})
         else:
             click.echo(section, nl=False)
         return

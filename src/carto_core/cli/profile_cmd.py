@@ -42,13 +42,17 @@ def profile(budget, window, no_write, out, as_json) -> None:
     if out and os.path.isdir(os.path.expanduser(out)):
         usage_error(f"--out {out} is a folder: give the path of a file (profile.md in it, say)")
     home = current_home()
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    skipped = skip_unreadable(home, SEARCHED_LOGS, "its events are not counted")
     doc = build_profile(home, window=window, budget=budget, now=now)
     if not home.root.is_dir():
         no_write = True  # a home that does not exist is not created by a derived file
     if not no_write:
         doc["path"] = write_profile(home, doc, out)
     if as_json:
-        emit_json(doc)
+        emit_json({**doc, "skipped_files": skipped} if skipped else doc)
     elif no_write:
         click.echo(doc["markdown"])
     else:

@@ -60,6 +60,13 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
     session_id = session_id or current_session_id()
     if not session_id:
         usage_error("no session id: pass --session SID (or run inside an agent session)")
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    # The milestones log is written to (and read for a wrapup already there): unread, a write
+    # fails naming it rather than skipping it.
+    skipped = skip_unreadable(home, [label for label in SEARCHED_LOGS
+                                     if dry_run or label != "milestones"], "its events are left out")
     try:
         row = build_wrapup(home, session_id, description=description,
                            decisions=list(decisions) or None, unresolved=list(unresolved) or None,
@@ -76,10 +83,13 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
 
         refresh_quietly(home, row.get("project") or None)
     if as_json:
-        emit_json({"receipt": receipt, "row": row, "proposed_supersessions": proposed})
+        emit_json({"receipt": receipt, "row": row, "proposed_supersessions": proposed,
+                   **({"skipped_files": skipped} if skipped else {})})
         return
     said = outcome_words(receipt["log_outcome"])
-    if dry_run and recorded(home, row["event_id"]):
+    from carto_core.logio.reader import unreadable
+
+    if dry_run and not unreadable(home.log("milestones")) and recorded(home, row["event_id"]):
         said = "already recorded (--dry-run: nothing written)"
     click.echo(f"wrapup {said}: {row['event_id']}")
     click.echo(f"  {row['description']}")

@@ -23,11 +23,13 @@ are rebuilt from the logs (`carto index`). Reading verifies every member against
 
 from __future__ import annotations
 
+import errno
 import gzip
 import hashlib
 import json
 import os
 import shutil
+import stat
 import tarfile
 import time
 import zlib
@@ -36,6 +38,7 @@ from pathlib import Path
 
 from carto_core.logio.home import Home
 from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS
+from carto_core.logio.reader import NotALogFile
 
 FORMAT = "carto-archive"
 VERSION = 1
@@ -98,10 +101,19 @@ def snapshot(home: Home, names: dict[str, Path], *, lock: bool = True) -> list[P
                 recover_locked(path)
         for name, path in names.items():
             try:
-                fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                # O_NONBLOCK: a FIFO in a log's place would wait for a writer in the open.
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
             except FileNotFoundError:
                 continue
-            size = os.fstat(fd).st_size
+            kept = os.fstat(fd)
+            if not stat.S_ISREG(kept.st_mode):
+                # A folder opens but fails in pread with no file named; an archive without
+                # one of its files would not be the copy it claims, so it names the file.
+                os.close(fd)
+                if stat.S_ISDIR(kept.st_mode):
+                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+                raise NotALogFile(errno.EINVAL, "not a regular file", str(path))
+            size = kept.st_size
             if path.suffix in (".jsonl", ".log", ".txt"):
                 size = _whole_lines(fd, size)
             pieces.append(Piece(name, fd, size))

@@ -75,7 +75,7 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
 
     if state not in model.CHANGES:
         raise DecisionError(f"state must be one of {', '.join(model.CHANGES)}")
-    ledger = model.load(home)
+    ledger = model.load(home, complete=True)
     record = resolve(ledger, target)
     text = " ".join((text or "").split())
     successor = None
@@ -115,7 +115,8 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
             "session_id": row.get("session_id"), "project": row.get("project"), "cwd": row.get("cwd"),
             "deeplink": "", "summary": row["description"], "transcript_path": None,
             "transcript_verified": False, "related_ids": [], "salience": row["salience"]})])
-    after = model.fold([*model.rows(home), row] if dry_run else model.rows(home))
+    after = model.fold([*model.rows(home, complete=True), row] if dry_run
+                        else model.rows(home, complete=True))
     changed = after.records.get(record.id, record)
     out = {"log_outcome": "dry_run" if dry_run else "written", "event_id": row["event_id"],
            "record": entry(after, changed), "row": row}

@@ -55,6 +55,11 @@ def why(exc: OSError) -> str:
 
 def fault_message(exc: OSError, home_root: os.PathLike | str | None, command: str = "") -> str:
     """One line for the user: what refused, where, and what to do."""
+    from carto_core.logio.reader import cannot_read
+
+    unusable = cannot_read(exc)
+    if unusable:  # a folder where a log should be refuses reads and writes alike
+        return f"{command + ': ' if command else ''}{unusable}"
     path = exc.filename or ""
     where = f"{path}" if path else "a file"
     doing = f"{command}: " if command else ""

@@ -193,6 +193,16 @@ def unreadable_reason(exc: OSError) -> str:
     return (exc.strerror or type(exc).__name__).lower()
 
 
+def cannot_read(exc: OSError) -> str | None:
+    """"cannot read PATH (why)" when `exc` says a log's path holds something that is no log
+    (a folder, a FIFO, a looping link); None for any other error. Commands that must read
+    every log (backup, export, forget, repair) end with it instead of skipping the log."""
+    if not exc.filename or not (isinstance(exc, (IsADirectoryError, NotALogFile))
+                                or exc.errno == errno.ELOOP):
+        return None
+    return f"cannot read {os.fsdecode(exc.filename)} ({unreadable_reason(exc)})"
+
+
 def unreadable(path: os.PathLike | str) -> str | None:
     """Why the log at `path` cannot be read, in a few words; None when it can, or when there
     is nothing there (an absent log is an empty one). A symbolic link to nothing is not absent:

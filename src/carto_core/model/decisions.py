@@ -216,17 +216,23 @@ def _wanted(raw: bytes):
     return None, None
 
 
-def rows(home) -> list[dict]:
-    """The wrapup and update rows of a home's milestones log, in its order."""
-    from carto_core.logio.reader import iter_lines
+def rows(home, *, complete: bool = False) -> list[dict]:
+    """The wrapup and update rows of a home's milestones log, in its order. A log that cannot
+    be read (`reader.unreadable`) reads as absent, as `load_corpus` reads it: readers answer
+    from the rest and name it (`cli.logskips.skip_unreadable`). With `complete` it raises
+    instead (the OSError of opening it): a change decided on half a ledger would be wrong."""
+    from carto_core.logio.reader import iter_lines, unreadable
 
-    return [line.row for line in iter_lines(home.log("milestones"), loads=_wanted)
+    path = home.log("milestones")
+    if not complete and unreadable(path):
+        return []
+    return [line.row for line in iter_lines(path, loads=_wanted)
             if isinstance(line.row, dict) and line.row]
 
 
-def load(home) -> Ledger:
-    """The ledger of a home's milestones log."""
-    return fold(rows(home))
+def load(home, *, complete: bool = False) -> Ledger:
+    """The ledger of a home's milestones log (`rows` says what `complete` changes)."""
+    return fold(rows(home, complete=complete))
 
 
 def reversals(ledger: Ledger, project: str, texts: list[str]) -> list[dict]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from carto_core.logio.home import Home
@@ -94,13 +95,15 @@ def state_logs(home: Home) -> list[Path]:
     return sorted(p for p in home.state.iterdir() if p.is_file() and p.suffix in (".jsonl", ".log"))
 
 
-def redact_home(home: Home, *, write: bool = False) -> dict:
+def redact_home(home: Home, *, write: bool = False, leave_out: Iterable[str] = ()) -> dict:
     """Scan (and with `write`, redact) every log, state log and cache of `home`; the document
-    of `run_repair` plus the state logs under `logs` and a `caches` section."""
+    of `run_repair` plus the state logs under `logs` and a `caches` section. `leave_out`
+    names logs not read (a scan that says so; a write never leaves one out)."""
     from carto_core.repair import run_repair
 
     repair = RedactSecrets()
-    document = run_repair(repair, home, write=write)
+    labels = [label for label in repair.labels if label not in set(leave_out)]
+    document = run_repair(repair, home, write=write, labels=labels)
     for path in state_logs(home):
         label = f".carto/{path.name}"
         tally = Tally()
