@@ -51,7 +51,9 @@ def test_project_globs_match_whole_names_in_any_case_and_paths_match_their_subtr
 def test_a_config_without_an_exclude_key_is_not_parsed():
     assert not parse(b'[search]\nrankers = ["bm25"]\n')  # no TOML parse: nothing to find
     assert parse(b'[capture]\nexclude = "scratch"\n').project("scratch")
-    assert not parse(b"[capture\nexclude = ")  # broken: carto config and doctor say so
+    broken = parse(b"[capture\nexclude = ")  # carto config and doctor say so
+    assert broken.unreadable and broken.row({"project": "webshop", "cwd": "/work/webshop"})
+    assert not parse(b"[capture]\nexclude = []\n").unreadable
 
 
 def test_the_folder_rule_names_the_project_of_a_repository(tmp_path):
@@ -218,6 +220,27 @@ def test_doctor_shows_the_exclusion():
     current_home().root.mkdir(parents=True)
     document = json.loads(invoke("doctor", "--no-probe", "--json", ok=(0, 1)).stdout)
     assert document["exclude"] == {"projects": [P], "paths": [os.path.expanduser("~/secret")],
-                                   "config": str(Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml")}
+                                   "config": str(Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml"),
+                                   "everything": False}
     text = invoke("doctor", "--no-probe", ok=(0, 1)).output
     assert f"never recorded: project {P}" in text
+
+
+@pytest.mark.parametrize("provider", ["claude", "codex"])
+def test_a_config_that_names_an_exclusion_and_cannot_be_read_records_nothing(provider):
+    """`[capture] exclude = ["P"]` and a typo elsewhere in the file: the hook read no exclusion
+    and recorded the project the user had kept out. What the file keeps out is unknown, so
+    nothing is recorded until it is mended, and doctor says so."""
+    path = Path(os.environ["XDG_CONFIG_HOME"]) / "carto" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'[capture]\nexclude = ["{P}"]\n[search\n', "utf-8")
+    home = current_home()
+    for project, sid, mark in ((P, SID_P, MARK), (Q, SID_Q, QMARK)):
+        hook(home, "PostToolUse", tool_payload(project, sid, f"make {mark}-build"), provider)
+    assert files_holding(home.root, [P, MARK, QMARK]) == [] if home.root.exists() else True
+    home.root.mkdir(parents=True, exist_ok=True)
+    text = invoke("doctor", "--no-probe", ok=(0, 1)).output
+    assert "never recorded: everything, until the config file can be read" in text
+    path.write_text(f'[capture]\nexclude = ["{P}"]\n', "utf-8")  # mended: the rule as written
+    hook(home, "PostToolUse", tool_payload(Q, SID_Q, f"make {QMARK}-build"), provider)
+    assert files_holding(home.root, [QMARK])

@@ -222,7 +222,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "home": str(home.root),
         "home_exists": home.root.is_dir(),
         "exclude": {"projects": list(rule.projects), "paths": list(rule.paths),
-                    "config": str(config_file())},
+                    "config": str(config_file()), "everything": rule.unreadable},
         **control,
         "logs": logs,
         "hooks": {key: hooks[key] for key in ("files", "checked", "probes")},
@@ -376,7 +376,10 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
             click.echo(f"  spill           {item['entries']:>9} {rows} waiting  {item['path']}{held}")
         excluded = ([f"project {p}" for p in document["exclude"]["projects"]]
                     + [f"path {p}" for p in document["exclude"]["paths"]])
-        if excluded:
+        if document["exclude"]["everything"]:
+            click.echo("never recorded: everything, until the config file can be read (it names "
+                       "[capture] exclude: what it keeps out is unknown)")
+        elif excluded:
             click.echo(f"never recorded: {', '.join(excluded)}  ([capture] exclude in "
                        f"{document['exclude']['config']})")
         else:

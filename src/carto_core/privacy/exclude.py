@@ -26,6 +26,10 @@ Who honours it, before writing anything:
 
 The file is read once per process; without an `exclude` key in it, deciding costs the read of
 the config file and a substring test (no TOML parse).
+
+A file that names an `exclude` and cannot be read (not TOML, not UTF-8) excludes everything
+until it is mended (`UNREADABLE`): what it meant to keep out is unknown, and "never recorded"
+cannot hold by recording it. `carto doctor` and `carto config` name the broken file.
 """
 
 from __future__ import annotations
@@ -38,9 +42,11 @@ _cache: dict = {}
 class Exclusion:
     """The compiled `[capture] exclude` globs."""
 
-    __slots__ = ("patterns", "projects", "paths")
+    __slots__ = ("patterns", "projects", "paths", "unreadable")
 
-    def __init__(self, patterns: list[str] | tuple[str, ...] = ()):
+    def __init__(self, patterns: list[str] | tuple[str, ...] = (), unreadable: bool = False):
+        #: The config file names an exclusion it does not let be read: everything is out.
+        self.unreadable = unreadable
         self.patterns = tuple(p for p in patterns if isinstance(p, str) and p.strip())
         self.projects: tuple[str, ...] = tuple(
             p.strip().lower() for p in self.patterns if not _is_path(p))
@@ -48,13 +54,15 @@ class Exclusion:
             _normalise(os.path.expanduser(p.strip())) for p in self.patterns if _is_path(p))
 
     def __bool__(self) -> bool:
-        return bool(self.patterns)
+        return bool(self.patterns) or self.unreadable
 
     def __repr__(self) -> str:
         return f"Exclusion({list(self.patterns)!r})"
 
     def project(self, name: object) -> bool:
         """True when a project name matches a project glob."""
+        if self.unreadable:
+            return True
         if not self.projects or not isinstance(name, str) or not name.strip():
             return False
         from fnmatch import fnmatchcase
@@ -64,6 +72,8 @@ class Exclusion:
 
     def path(self, path: object) -> bool:
         """True when a path, or a folder above it, matches a path glob."""
+        if self.unreadable:
+            return True
         if not self.paths or not isinstance(path, str) or not path.strip():
             return False
         from fnmatch import fnmatchcase
@@ -79,10 +89,14 @@ class Exclusion:
 
     def row(self, row: dict) -> bool:
         """True when a row's own project or working folder is excluded."""
+        if self.unreadable:
+            return True
         return bool(self.patterns) and (self.project(row.get("project")) or self.path(row.get("cwd")))
 
     def folder(self, cwd: object) -> bool:
         """True when a working folder is excluded, by its path or by the project it is in."""
+        if self.unreadable:
+            return True
         if not self.patterns or not isinstance(cwd, str) or not cwd:
             return False
         if self.path(cwd):
@@ -92,6 +106,10 @@ class Exclusion:
         from carto_core.model.project import project_for
 
         return self.project(project_for(cwd))
+
+
+#: The exclusion of a config file that names one and cannot be read: everything.
+UNREADABLE = Exclusion(unreadable=True)
 
 
 def _is_path(pattern: str) -> bool:
@@ -113,7 +131,7 @@ def parse(data: bytes) -> Exclusion:
     try:
         table = tomllib.loads(data.decode("utf-8")).get("capture")
     except (ValueError, UnicodeDecodeError):
-        return Exclusion()  # `carto doctor` and `carto config` report a broken file
+        return UNREADABLE  # `carto doctor` and `carto config` report a broken file
     value = table.get("exclude") if isinstance(table, dict) else None
     if isinstance(value, str):
         value = [value]
