@@ -158,3 +158,16 @@ def test_an_export_of_a_project_the_home_does_not_hold_names_the_homes_projects(
     assert "carto: export: no project is named 'webshp'" in done.stderr
     assert "infra-tools, webshop" in done.stderr and not (tmp_path / "x.tar.gz").exists()
     assert invoke("export", "--project", "WebShop", tmp_path / "y.tar.gz").stderr == ""
+
+
+def test_an_export_of_a_home_that_holds_no_row_writes_no_archive(tmp_path, monkeypatch):
+    """`carto export x.tar.gz` on a home with no logs wrote an archive holding only its manifest
+    and exited 3 ("nothing matched"): a file stood where the caller was told nothing was
+    exported. As with criteria nothing matches, none is written."""
+    root = tmp_path / "h"
+    (root / ".carto").mkdir(parents=True)
+    (root / "changelog.jsonl").write_text("")
+    monkeypatch.setenv("CARTO_HOME", str(root))
+    done = invoke("export", tmp_path / "x.tar.gz", ok=(3,))
+    assert f"the home {root} holds no row: no archive written" in done.stderr
+    assert not (tmp_path / "x.tar.gz").exists()

@@ -63,7 +63,8 @@ def export(file, projects, since, force, as_json) -> None:
         fail(f"export: {isinstance(exc, OSError) and cannot_read(exc) or exc}")
     if manifest.get("written") is False:
         asked = " ".join([*(f"--project {p}" for p in projects), *([f"--since {since}"] if since else [])])
-        fail(f"nothing matched {asked}: no archive written", ExitCode.NOT_FOUND)
+        fail(f"nothing matched {asked}: no archive written" if asked
+             else f"the home {home.root} holds no row: no archive written", ExitCode.NOT_FOUND)
     document = {"file": str(target), "bytes": target.stat().st_size, "rows": manifest["rows"],
                 "files": {name: info["rows"] for name, info in manifest["files"].items()},
                 "selection": manifest["selection"]}

@@ -320,12 +320,17 @@ def _safe_target(into: Path, member: tarfile.TarInfo) -> Path:
 def export_home(home: Home, dest: Path, *, criteria=None, progress=None) -> dict:
     """`carto export`: the home's logs (or, with `criteria`, the rows `carto forget` would take
     out for them: every row of a matching event) into the archive `dest`. A forget left
-    unfinished is finished first. Criteria no event matches write nothing (`written` False)."""
+    unfinished is finished first. Criteria no event matches write nothing (`written` False),
+    nor does a home none of whose logs holds a byte (an archive of no row would stand where one
+    was asked for, and exit 3 would say nothing was exported)."""
     from carto_core.control import forget as engine
 
     if engine.pending(home):
         engine.resume(home)
     names = log_names(home)
+    if not any(path.is_file() and path.stat().st_size for path in names.values()):
+        return {"rows": 0, "files": {}, "selection": criteria.to_dict() if criteria else None,
+                "written": False}
     if criteria is None:
         return write_archive(dest, snapshot(home, names), kind="export", progress=progress)
     plan = engine.make_plan(home, criteria)
