@@ -195,3 +195,13 @@ def test_trust_edits_change_only_the_named_entries(tmp_path_factory, existing, n
     for entry in entries:
         expected.setdefault("hooks", {}).setdefault("state", {}).setdefault(entry["key"], {})["trusted_hash"] = entry["hash"]
     assert after == expected
+
+
+@pytest.mark.parametrize("text", ['{"hooks": [', "[1]", '{"hooks": {"Stop": "x"}}'])
+def test_install_trust_refuses_a_hooks_file_it_cannot_merge_into_in_one_line(tmp_path, monkeypatch, text):
+    home = codex_home(tmp_path, monkeypatch)
+    (home / "hooks.json").write_text(text)
+    done = CliRunner().invoke(cli, ["install", "codex", "--trust"])
+    assert done.exit_code == 4, done.output
+    assert "Traceback" not in done.output and len(done.output.strip().splitlines()) == 1
+    assert (home / "hooks.json").read_text() == text

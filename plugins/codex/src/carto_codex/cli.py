@@ -98,17 +98,18 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
     from carto_codex import install as installer
 
     path = Path(hooks_path).expanduser() if hooks_path else installer.default_hooks_path(project)
-    if trust and not as_json and not dry_run:
-        # Say what will be trusted before anything is written.
-        preview = installer.trust_handlers(path, dry_run=True)
-        if preview.get("changes"):
-            click.echo(f"carto will trust these handlers of {path} in {preview['config']}:")
-            for line in preview["changes"]:
-                click.echo(f"  {line}")
 
     def install():
         from carto_core.api import ConfigEditError, InstallError, enable_prompt_recall
 
+        if trust and not as_json and not dry_run:
+            # Say what will be trusted before anything is written; inside install() so a hooks
+            # file the preview cannot read is refused like the install itself (one line, exit 4).
+            preview = installer.trust_handlers(path, dry_run=True)
+            if preview.get("changes"):
+                click.echo(f"carto will trust these handlers of {path} in {preview['config']}:")
+                for line in preview["changes"]:
+                    click.echo(f"  {line}")
         try:
             if recall:
                 enable_prompt_recall(dry_run=True)  # refuse before the hooks file changes
