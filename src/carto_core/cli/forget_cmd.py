@@ -43,9 +43,10 @@ Exit codes: 0 something matched (and was taken out with --write), 3 nothing matc
               help="Events whose text holds TEXT, any case (repeatable).")
 @click.option("--event", "events", multiple=True, metavar="ID", help="One event by id (repeatable).")
 @click.option("--write", is_flag=True, help="Take it out (default: a dry run that only counts).")
+@click.option("--dry-run", "dry_run", is_flag=True, help="Only count (the default, said aloud; not with --write).")
 @click.option("--resume", is_flag=True, help="Finish a forget that was interrupted, then stop.")
 @json_option
-def forget(projects, sessions, before, since, match, events, write, resume, as_json) -> None:
+def forget(projects, sessions, before, since, match, events, write, dry_run, resume, as_json) -> None:
     """Forget events: from every log, index, cache, vector and telemetry file; a dry run unless --write."""
     from carto_core.control.criteria import Criteria
     from carto_core.control import forget as engine
@@ -53,6 +54,12 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
     from carto_core.util.timeparse import WhenError, parse_when
 
     home = current_home()
+    if write and dry_run:
+        usage_error("--write and --dry-run disagree: give one")
+    blank = [text for text in match if text and not text.strip()]
+    if blank:
+        usage_error(f"--match {blank[0]!r}: text of spaces alone is in nearly every event; "
+                    "give the text to forget")
     if resume:
         if any((projects, sessions, before, since, match, events)):
             usage_error("--resume takes no criteria: it finishes the forget that was interrupted")
@@ -96,7 +103,7 @@ def forget(projects, sessions, before, since, match, events, write, resume, as_j
         unusable = cannot_read(exc)
         fail(f"forget: {unusable}" if unusable
              else f"{exc.filename or home.root}: {exc.strerror or exc}")
-    _report(document, as_json)
+    _report(document, as_json, matched=bool(criteria.match))
 
 
 def _progress(as_json: bool):
@@ -111,7 +118,7 @@ def _progress(as_json: bool):
     return say
 
 
-def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
+def _report(document: dict, as_json: bool, *, resumed: bool = False, matched: bool = False) -> None:
     # A text only telemetry holds (a search query) is found too: those rows go.
     found = document["events"] or document["rows"] or any(
         n for group in ("telemetry", "state", "checkpoints") for n in (document.get(group) or {}).values())
@@ -154,6 +161,10 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False) -> None:
         else:
             click.echo(f"forgot {counted(document['events'], 'event')} ({counted(document['rows'], 'row')}); "
                        f"{counted(document.get('tombstones', 0), 'new tombstone')}")
+            if matched and found:
+                # a search is recorded with its query: checking by search writes the text back
+                click.echo("to check it is gone, `carto doctor --secrets` or grep: `carto search` "
+                           "for the text would record it again in the search-call log")
     if not found and not resumed:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 

@@ -61,7 +61,8 @@ class Criteria:
         self.projects = tuple(p for p in projects if p and p.strip())
         self.sessions = tuple(s for s in sessions if s and s.strip())
         self.before = before
-        self.match = tuple(m for m in match if m)
+        # text of spaces alone is in nearly every row: no criterion, as an empty one
+        self.match = tuple(m for m in match if m and m.strip())
         self.events = tuple(e for e in events if e and e.strip())
         # Asked of every row: a restore keeping out another home's forgotten events names
         # thousands of them.
