@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from carto_claude.install import carto_hooks
 from carto_core.cli import cli
 from carto_core.install.hooksfile import (
+    InstallError,
     carto_handlers,
     hook_identity,
     merge_hooks,
@@ -194,6 +195,62 @@ def test_uninstall_refuses_a_broken_file(tmp_path):
     path.write_text("{nope")
     done = CliRunner().invoke(cli, ["uninstall", "claude", "--settings", str(path)])
     assert done.exit_code == 4 and path.read_text() == "{nope"
+
+
+SHAPES = [
+    ({"hooks": {"Stop": [1]}}, "hooks.Stop[0] is not an object"),
+    ({"hooks": {"Stop": [{"hooks": 3}]}}, "hooks.Stop[0].hooks is not a list"),
+    ({"hooks": {"Stop": [{"matcher": "x"}]}}, "hooks.Stop[0].hooks is not a list"),
+    ({"hooks": {"Stop": [{"matcher": 2, "hooks": []}]}}, "hooks.Stop[0].matcher is not a string"),
+    ({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}, "y"]}]}}, "hooks.Stop[0].hooks[1] is not an object"),
+    ({"hooks": {"Stop": [{"hooks": [{"command": 3}]}]}}, "hooks.Stop[0].hooks[0].command is not a string"),
+    ({"hooks": {"Stop": "x"}}, "hooks.Stop is not a list"),
+    ({"hooks": []}, "`hooks` is not an object"),
+]
+
+
+@pytest.mark.parametrize("verb", ["install", "uninstall"])
+@pytest.mark.parametrize("agent, option", [("claude", "--settings"), ("codex", "--hooks-file")])
+@pytest.mark.parametrize("data, why", SHAPES)
+def test_a_hooks_file_of_another_shape_is_refused_naming_the_part(tmp_path, verb, agent, option, data, why):
+    """Refused whether carto's handlers are there or not: the part of another shape is named."""
+    path = tmp_path / "hooks.json"
+    carto = {"type": "command", "command": f"/x/carto hook {agent} SessionEnd"}
+    text = json.dumps({**data, "hooks": {"SessionEnd": [{"hooks": [carto]}], **data["hooks"]}
+                       if isinstance(data["hooks"], dict) else data["hooks"]})
+    path.write_text(text)
+    done = CliRunner().invoke(cli, [verb, agent, option, str(path)])
+    assert done.exit_code == 4, done.output
+    [line] = done.output.strip().splitlines()
+    assert line.startswith("carto: ") and why in line and line.endswith("; refusing to change it")
+    assert path.read_text() == text and [p.name for p in tmp_path.iterdir()] == ["hooks.json"]
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=4),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                           max_leaves=12)
+carto_handler = st.fixed_dictionaries({"type": st.just("command"),
+                                       "command": st.sampled_from(["/x/carto hook claude Stop", "my-linter"])})
+near_groups = st.lists(st.one_of(json_values, st.fixed_dictionaries(
+    {"hooks": st.one_of(json_values, st.lists(st.one_of(carto_handler, json_values), max_size=3))},
+    optional={"matcher": st.one_of(st.text(max_size=3), json_values)})), max_size=3)
+near_settings = st.one_of(json_values, st.fixed_dictionaries({"hooks": st.one_of(
+    json_values, st.dictionaries(events, st.one_of(near_groups, json_values), max_size=3))}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=near_settings)
+def test_no_json_value_makes_install_or_uninstall_fail_otherwise_than_by_refusing(value):
+    if not isinstance(value, dict):
+        return  # load_settings refuses it before any of this (test_uninstall_refuses_a_broken_file)
+    for change in (lambda d: merge_hooks(d, render(carto_hooks(), LAUNCHER)), lambda d: remove_hooks(d, "claude")):
+        data = json.loads(json.dumps(value))
+        try:
+            change(data)
+        except InstallError as exc:
+            assert "refusing to change it" in str(exc)
+            assert data == value  # refused before anything moved
+        carto_handlers(data, "claude")  # doctor reads whatever is there
 
 
 def test_install_writes_this_cartos_launcher(tmp_path):

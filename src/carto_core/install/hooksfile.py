@@ -17,8 +17,10 @@ launcher (`carto_core.install.launcher.carto_argv`: a bare `carto`, an absolute 
 
 Nothing else in the file changes. An existing file is copied to `<file>.carto-backup-<UTC time>`
 before a write, and written through a temporary file renamed over it (`install.configedit`). A
-file that is not a JSON object (or whose `hooks` is not an object) is refused. Provider-neutral;
-stdlib only.
+file that is not a JSON object, or whose `hooks` is not the shape above (`check_shape`: an event
+that is not a list, a group or handler that is not an object, a group's `hooks` that is not a list,
+a `matcher` or `command` that is not a string), is refused by install and uninstall alike, the
+part named. Provider-neutral; stdlib only.
 """
 
 from __future__ import annotations
@@ -59,14 +61,36 @@ def render(hooks: dict, launcher: list[str]) -> dict:
     return out
 
 
-def _groups(settings: dict, event: str, create: bool) -> list:
-    existing = settings.setdefault("hooks", {}) if create else settings.get("hooks", {})
-    if not isinstance(existing, dict):
+def check_shape(settings: dict) -> None:
+    """Raise InstallError naming the first part of `hooks` that is not the agent's shape.
+
+    The agent would reject such a file (and with it every handler carto adds), and the merge
+    and removal could not tell what is whose; so nothing is changed rather than half of it."""
+    if "hooks" not in settings:
+        return
+    hooks = settings["hooks"]
+    if not isinstance(hooks, dict):
         raise InstallError("the settings file's `hooks` is not an object; refusing to change it")
-    target = existing.setdefault(event, []) if create else existing.get(event, [])
-    if not isinstance(target, list):
-        raise InstallError(f"hooks.{event} is not a list; refusing to change it")
-    return target
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise InstallError(f"hooks.{event} is not a list; refusing to change it")
+        for g, group in enumerate(groups):
+            where = f"hooks.{event}[{g}]"
+            if not isinstance(group, dict):
+                raise InstallError(f"{where} is not an object; refusing to change it")
+            if group.get("matcher") is not None and not isinstance(group["matcher"], str):
+                raise InstallError(f"{where}.matcher is not a string; refusing to change it")
+            if not isinstance(group.get("hooks"), list):
+                raise InstallError(f"{where}.hooks is not a list; refusing to change it")
+            for h, handler in enumerate(group["hooks"]):
+                if not isinstance(handler, dict):
+                    raise InstallError(f"{where}.hooks[{h}] is not an object; refusing to change it")
+                if "command" in handler and not isinstance(handler["command"], str):
+                    raise InstallError(f"{where}.hooks[{h}].command is not a string; refusing to change it")
+
+
+def _groups(settings: dict, event: str) -> list:
+    return settings.setdefault("hooks", {}).setdefault(event, [])
 
 
 def _handlers(group: object) -> list:
@@ -101,7 +125,8 @@ def _set_matcher(group: dict, matcher: str | None) -> None:
 
 
 def merge_hooks(settings: dict, hooks: dict) -> list[str]:
-    """Add or repair carto's handlers in `settings` in place; one line per change.
+    """Add or repair carto's handlers in `settings` in place; one line per change. Raises
+    InstallError (`check_shape`).
 
     Each shipped handler takes over one carto handler of the same provider and event: first one
     in a group with the same matcher, else one in a group of carto's own handlers (an older
@@ -109,11 +134,12 @@ def merge_hooks(settings: dict, hooks: dict) -> list[str]:
     appended. Carto handlers nothing took over (a user's own group running carto) keep their
     place and get the new launcher.
     """
+    check_shape(settings)
     changes: list[str] = []
     claimed: set[int] = set()
     launchers: dict[tuple[str, str], str] = {}
     for event, groups in hooks.items():
-        target = _groups(settings, event, create=True)
+        target = _groups(settings, event)
         for group in groups:
             matcher = group.get("matcher")
             where = f"  (matcher {matcher})" if matcher else ""
@@ -172,7 +198,8 @@ def carto_handlers(settings: dict, provider: str) -> list[dict]:
 
 def remove_hooks(settings: dict, provider: str) -> list[str]:
     """Remove every carto handler of `provider` from `settings` in place (and the groups and
-    events that leaves empty); one line per handler removed."""
+    events that leaves empty); one line per handler removed. Raises InstallError (`check_shape`)."""
+    check_shape(settings)
     changes: list[str] = []
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
