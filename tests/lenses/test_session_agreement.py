@@ -169,3 +169,24 @@ def test_a_hook_fed_and_a_backfilled_home_agree_on_each_sessions_work(fixtures_h
         # The hooks fire around the transcript's lines (SessionStart before the first, SessionEnd
         # after the last): the hook-fed span holds the transcript's.
         assert h["span"][0] <= b["span"][0] and h["span"][1] >= b["span"][1], sid
+
+
+def test_the_session_list_and_its_tree_name_one_provider_and_project(tmp_path, monkeypatch):
+    """On the demo home `/api/sessions` said a session was Codex's and its tree Claude's: the
+    tree took its first row's provider (one prompt row a backfill tagged claude), the list the
+    one most rows name. One rule now (`sessionfacts.session_provider`)."""
+    from carto_core.evaluation.sample import build_sample_home
+
+    home = build_sample_home(tmp_path / "demo")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    listed = _run("sessions", "--limit", "1000", "--json")["sessions"]
+    assert len(listed) >= 3
+    mixed = 0
+    for session in listed:
+        tree = _run("session", session["session_id"], "--tree", "--json")
+        assert (tree["provider"], tree["project"]) == (session["provider"], session["project"]), session
+        providers = {json.loads(line).get("provider") for log in home.root.glob("*.jsonl")
+                     for line in log.read_text().splitlines()
+                     if session["session_id"] in line}
+        mixed += len(providers - {None, ""}) > 1
+    assert mixed  # the demo holds a session whose rows name two providers

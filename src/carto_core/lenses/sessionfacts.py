@@ -58,6 +58,18 @@ COUNTED = {
 }
 
 
+
+def session_provider(rows) -> str | None:
+    """The provider most of a session's rows name (one prompt row a backfill tagged otherwise
+    does not make a Codex session Claude's); every lens asks this, so they agree."""
+    counted = Counter(e.provider for e in rows if is_resolved(e.provider)).most_common(1)
+    return counted[0][0] if counted else None
+
+
+def session_projects(rows) -> list[str]:
+    """A session's projects, the one most of its rows name first."""
+    return [name for name, _ in Counter(e.project for e in rows if e.has_project).most_common()]
+
 def commit_record(event: Event) -> dict | None:
     """A commit event as the lenses show it (None when `event` is not a commit): sha (the
     row's `commit_hash`, else the one its summary names), subject, conventional type, diff
@@ -232,9 +244,8 @@ def session_facts(session_id: str, events) -> SessionFacts:
     facts.events = len(rows)
     facts.turns = turn_count
     facts.prompts = sum(1 for e in rows if e.source == "prompts")
-    facts.projects = [name for name, _ in Counter(e.project for e in rows if e.has_project).most_common()]
-    facts.provider = next(iter(Counter(e.provider for e in rows if is_resolved(e.provider)).most_common(1)),
-                          ("", 0))[0]
+    facts.projects = session_projects(rows)
+    facts.provider = session_provider(rows) or ""
     # A wrapup or decision update written after the session is about it, not work in it: the
     # span is its work's (a session of nothing else keeps theirs).
     dated = ([e.timestamp for e in work if e.timestamp is not None and not is_own_row(e)]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from carto_core.lenses.sessionfacts import session_transcript
+from carto_core.lenses.sessionfacts import session_projects, session_provider, session_transcript
 from carto_core.model.events import Event, is_resolved
 from carto_core.util.timeparse import format_timestamp
 
@@ -110,8 +110,8 @@ def session_tree(session_id: str, events, children: dict[str, list[Event]] | Non
     threads = _threads(session_id, children, depth=0, seen={session_id})
     subagents.update(threads)
     _attach(root, subagents)
-    provider = next((e.provider for e in mine if is_resolved(e.provider)), None)
-    project = next((e.project for e in mine if e.has_project), None)
+    provider = session_provider(mine)
+    project = next(iter(session_projects(mine)), None)
     parent = next((e.row.get("parent_session") for e in mine if e.source == "turns"
                    and isinstance(e.row.get("parent_session"), str) and e.row["parent_session"]), None)
     counts = _counts(root)
