@@ -321,6 +321,9 @@ def test_a_restore_says_what_it_kept_out(home, tmp_path):
     path = json.loads(invoke("backup", "--dir", tmp_path / "b", "--json").stdout)["backup"]
     invoke("forget", "--project", P, "--write")
     text = invoke("restore", path, "--force").output
+    whole = json.loads(invoke("restore", path, "--json", env={"CARTO_HOME": str(tmp_path / "w")}).stdout)["rows"]
+    # "restored N rows" said the backup's count, the 28 kept out included
+    assert f": restored {whole - 28} rows from " in text.splitlines()[0]
     assert ("  kept out 19 events (28 rows) the home it replaced had forgotten: forgetting "
             "survives a restore (restore into an empty folder to see the backup whole)") in text.splitlines()
     assert MARK.encode() not in (home.root / "turns.jsonl").read_bytes()

@@ -52,11 +52,13 @@ def restore(file, force, passphrase_file, key_file, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"{document['home']}: restored {counted(document['rows'], 'row')} "
+        forgotten = document["forgotten"]
+        # the backup's rows less those kept out: what the home now holds of it
+        kept_out = forgotten["rows"] if forgotten and forgotten["events"] else 0
+        click.echo(f"{document['home']}: restored {counted(document['rows'] - kept_out, 'row')} "
                    f"from {document['backup']} (taken {document['created']})")
         if document["replaced_home_kept_at"]:
             click.echo(f"  the home it replaced: {document['replaced_home_kept_at']}")
-        forgotten = document["forgotten"]
         if forgotten and forgotten["events"]:
             click.echo(f"  kept out {counted(forgotten['events'], 'event')} ({counted(forgotten['rows'], 'row')}) "
                        "the home it replaced had forgotten: forgetting survives a restore (restore "
