@@ -390,3 +390,18 @@ def test_backup_and_export_say_their_size_as_a_person_reads_it_and_json_keeps_th
     assert document["bytes"] == (tmp_path / "y.tar.gz").stat().st_size
     assert [size(n) for n in (1, 980, 1024, 10648, 1048570, 3 * 1024 ** 3)] == [
         "1 byte", "980 bytes", "1.0 KB", "10.4 KB", "1.0 MB", "3.0 GB"]
+
+
+def test_a_short_passphrase_is_warned_of_when_it_seals_not_when_it_opens(home, tmp_path):
+    """`backup --passphrase-file f` with f holding "a" sealed with a one-character passphrase
+    and said nothing: anyone holding the file can guess it offline."""
+    (tmp_path / "pw").write_text("a\n")
+    done = invoke("backup", "--dir", tmp_path / "b", "--passphrase-file", tmp_path / "pw", "--json")
+    assert "carto: the passphrase is 1 character: whoever holds the backup" in done.stderr
+    path = json.loads(done.stdout)["backup"]
+    opened = invoke("restore", path, "--passphrase-file", tmp_path / "pw",
+                    env={"CARTO_HOME": str(tmp_path / "r")})
+    assert "passphrase is" not in opened.stderr
+    (tmp_path / "long").write_text("correct horse battery staple\n")
+    sealed = invoke("backup", "--dir", tmp_path / "c", "--passphrase-file", tmp_path / "long")
+    assert "passphrase is" not in sealed.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.secret_options import read_secret, secret_options
+from carto_core.cli.secret_options import read_secret, secret_options, warn_if_short
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 from carto_core.util.terminal import counted, size
@@ -74,6 +74,7 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
         from carto_core.logio.reader import cannot_read
 
         fail(f"backup: {isinstance(exc, OSError) and cannot_read(exc) or exc}")
+    warn_if_short(secret)
     if as_json:
         emit_json(document)
     else:

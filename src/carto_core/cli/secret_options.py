@@ -38,6 +38,20 @@ def opening_secret(file: str, passphrase_file: str | None, key_file: str | None)
     return read_secret(passphrase_file, key_file, ask=True)
 
 
+#: Under this many characters a passphrase that sealed a backup draws a warning.
+SHORT_PASSPHRASE = 12
+
+
+def warn_if_short(secret) -> None:
+    """A backup sealed with a short passphrase: whoever holds the file may guess it offline."""
+    text = getattr(secret, "passphrase", None)
+    if isinstance(text, str) and len(text) < SHORT_PASSPHRASE:
+        click.echo(f"carto: the passphrase is {len(text)} character{'s' if len(text) != 1 else ''}: "
+                   "whoever holds the backup can try guesses offline (the key derivation slows "
+                   f"each, it stops none); use {SHORT_PASSPHRASE} or more, or --new-key-file",
+                   err=True)
+
+
 def read_secret(passphrase_file: str | None, key_file: str | None, *, ask: bool, confirm: bool = False):
     """The `Secret` the flags name, None when none is named and `ask` is off (or no terminal)."""
     import sys
