@@ -158,3 +158,39 @@ def test_install_mcp_without_the_sdk_registers_nothing_and_says_what_to_install(
     hooks = Path.home() / (".claude/settings.json" if agent == "claude" else ".codex/hooks.json")
     assert "carto hook" in hooks.read_text()
 
+
+
+REFUSING = [
+    ("install", "claude", ".claude.json", "garbage\n", "is not valid JSON"),
+    ("install", "claude", ".claude.json", "[]\n", "does not hold a JSON object"),
+    ("install", "claude", ".claude.json", '{"mcpServers": []}\n', "`mcpServers` in the Claude config is not an object"),
+    ("uninstall", "claude", ".claude.json", "garbage\n", "is not valid JSON"),
+    ("install", "codex", ".codex/config.toml", "model = \n", "is not valid TOML"),
+    ("uninstall", "codex", ".codex/config.toml", "model = \n", "is not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("verb, agent, name, text, why", REFUSING)
+def test_an_mcp_config_file_that_refuses_the_change_exits_4_and_changes_nothing(verb, agent, name, text, why,
+                                                                                  monkeypatch):
+    """A broken file is the file refusing the change, as a broken hooks file is (exit 4), not
+    the MCP support being unavailable (75, "retry later"); and it is found before anything is
+    written: `uninstall codex --mcp` removed the hooks.json carto had created, then refused."""
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    monkeypatch.setenv("CODEX_HOME", str(Path.home() / ".codex"))
+    hooks = Path.home() / (".claude/settings.json" if agent == "claude" else ".codex/hooks.json")
+    if verb == "uninstall":
+        assert CliRunner().invoke(cli, ["install", agent]).exit_code == 0
+    before = hooks.read_text() if hooks.exists() else None
+    config = Path.home() / name
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+    done = CliRunner().invoke(cli, [verb, agent, "--mcp"])
+    assert done.exit_code == 4, done.output
+    [line] = done.output.strip().splitlines()
+    assert line.startswith("carto: mcp: ") and why in line and "nothing written" in line
+    assert config.read_text() == text
+    assert (hooks.read_text() if hooks.exists() else None) == before

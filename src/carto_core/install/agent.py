@@ -72,27 +72,49 @@ def uninstall_result(path: Path, provider: str, *, dry_run: bool = False) -> dic
     return uninstall_hooks(path, provider, dry_run=dry_run)
 
 
-def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **options) -> None:
+def mcp_refusal(agent: str, *, remove: bool = False, **options) -> str | None:
+    """Why the agent's MCP configuration file refuses the `--mcp` change (not parsable, an
+    unexpected layout), found by a dry run; None when it takes it or the MCP support is missing
+    (`add_mcp` says so)."""
+    try:
+        from carto_core.install.mcp import InstallError as McpError
+        from carto_core.install.mcp import install_mcp, uninstall_mcp
+    except ImportError:
+        return None
+    try:
+        (uninstall_mcp if remove else install_mcp)(agent, dry_run=True, **options)
+    except McpError as exc:
+        return str(exc)
+    return None
+
+
+def add_mcp(result: dict, agent: str, *, dry_run: bool, remove: bool = False, **options) -> int | None:
     """`--mcp`: register (or with `remove`, unregister) `carto mcp` with the agent
-    (`carto_core.install.mcp`); sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`."""
+    (`carto_core.install.mcp`); sets `result["mcp"]` to `{"changes": [...]}` or `{"error": why}`
+    and returns the exit code an error calls for: 75 when the MCP support is not installed
+    (installing it may make a later run work), 4 when the file refuses the change."""
+    from carto_core.util.exitcodes import ExitCode
+
     try:
         from carto_core.install.mcp import InstallError as McpError
         from carto_core.install.mcp import install_mcp, uninstall_mcp
     except ImportError:
         result["mcp"] = {"error": MCP_MISSING}
-        return
+        return int(ExitCode.UNAVAILABLE)
     if not remove:
         import importlib.util
 
         if importlib.util.find_spec("mcp") is None:
             # registered, the agent would start a `carto mcp` that exits at once, unexplained
             result["mcp"] = {"error": f"{MCP_MISSING}; nothing was registered"}
-            return
+            return int(ExitCode.UNAVAILABLE)
     try:
         change = uninstall_mcp if remove else install_mcp
         result["mcp"] = {"changes": change(agent, dry_run=dry_run, **options)}
     except McpError as exc:
         result["mcp"] = {"error": str(exc)}
+        return int(ExitCode.CONFLICT)
+    return None
 
 
 def _unname_settled_backups(result: dict) -> None:
@@ -193,17 +215,20 @@ def run_install(
 ) -> dict:
     """The whole command: `install()` (the provider's merge, usually `install_result`; or its
     removal, `uninstall_result`, with `removing`), `--mcp`, the report; exit 4 when the hooks
-    file cannot be changed, 75 when `--mcp` was asked and could not be done. Returns the result
-    otherwise."""
+    file or, with `--mcp`, the MCP configuration file cannot be changed (checked first: then
+    nothing changes), 75 when `--mcp` was asked and the MCP support is not installed (the hooks
+    are changed as asked). Returns the result otherwise."""
     from carto_core.util.output import emit_json, fail
     from carto_core.util.exitcodes import ExitCode
 
+    refused = mcp_refusal(agent, remove=removing, **(mcp_options or {})) if mcp else None
+    if refused:
+        fail(f"mcp: {refused}", ExitCode.CONFLICT)
     try:
         result = install()
     except InstallError as exc:
         fail(str(exc), ExitCode.CONFLICT)
-    if mcp:
-        add_mcp(result, agent, dry_run=dry_run, remove=removing, **(mcp_options or {}))
+    mcp_exit = add_mcp(result, agent, dry_run=dry_run, remove=removing, **(mcp_options or {})) if mcp else None
     if not removing and not dry_run:
         _make_home(result)
     if removing and not dry_run:
@@ -217,6 +242,6 @@ def run_install(
         emit_json(result)
     else:
         print_result(result, dry_run=dry_run, trailer=trailer, removing=removing)
-    if mcp and "error" in result["mcp"]:
-        raise SystemExit(int(ExitCode.UNAVAILABLE))
+    if mcp_exit is not None:
+        raise SystemExit(mcp_exit)
     return result

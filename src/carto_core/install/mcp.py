@@ -102,7 +102,10 @@ def _install_claude(path: Path, scope: str, project_dir: Path | None, name: str,
     else:
         data = {}
     where = f"{path} ({scope} scope" + (f", project {Path(project_dir or Path.cwd()).resolve()}" if scope == "local" else "") + ")"
-    servers = _claude_servers(data, scope, project_dir, create=entry is not None)
+    try:
+        servers = _claude_servers(data, scope, project_dir, create=entry is not None)
+    except InstallError as exc:
+        raise InstallError(f"{path}: {exc}; nothing written") from None
     current = servers.get(name) if servers else None
     if entry is None:
         if current is None:

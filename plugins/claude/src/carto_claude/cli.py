@@ -94,7 +94,8 @@ Examples:
   carto uninstall claude --project   ... from ./.claude/settings.json
   carto uninstall claude --mcp       ... and the `carto mcp` server entry
 
-Exit codes: 0 ok (also when nothing was installed); 4 a settings file carto cannot change safely.""",
+Exit codes: 0 ok (also when nothing was installed); 4 a settings file (or, with --mcp, the MCP
+configuration, checked before anything is removed) carto cannot change safely.""",
     cls=JsonErrorCommand,
 )
 @click.option("--settings", "settings_path", type=click.Path(dir_okay=False), default=None, help="Settings file to change (default ~/.claude/settings.json).")

@@ -88,8 +88,9 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
       carto install codex --recall    also answer each prompt with what earlier sessions did
 
     Exit codes: 0 ok (also when already installed); 4 the hooks file (or, with --trust,
-    config.toml; with --recall, carto's config file) is not a file carto can merge into; 75 --mcp asked but the MCP support is not
-    installed.
+    config.toml; with --recall, carto's config file; with --mcp, the MCP configuration, checked
+    before anything is written) is not a file carto can merge into; 75 --mcp asked but the MCP
+    support is not installed.
     """
     from pathlib import Path
 
@@ -173,7 +174,8 @@ def uninstall_codex(hooks_path, project, dry_run, mcp, as_json):
       carto uninstall codex           remove carto's hooks from ~/.codex/hooks.json
       carto uninstall codex --mcp     ... and the carto MCP server
 
-    Exit codes: 0 ok (also when nothing was installed); 4 a file carto cannot change safely.
+    Exit codes: 0 ok (also when nothing was installed); 4 a file carto cannot change safely
+    (with --mcp, config.toml is checked before anything is removed).
     """
     from pathlib import Path
 
