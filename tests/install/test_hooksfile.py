@@ -177,7 +177,8 @@ def test_carto_uninstall_claude_removes_what_install_added_and_is_idempotent(tmp
     assert done.exit_code == 0, done.output
     result = json.loads(done.output)
     assert settings_path.read_text() == json.dumps(mine)  # the original bytes
-    assert result["restored"] == [f"{settings_path}: restored as it was before carto was installed"]
+    assert result["restored"] == [f"{settings_path}: restored as it was before carto was installed",
+                                  f"{os.environ['CARTO_HOME']}: removed (carto had made it, and it held nothing)"]
     assert len(result["changes"]) == sum(len(g["hooks"]) for gs in carto_hooks().values() for g in gs)
     again = runner.invoke(cli, ["uninstall", "claude", "--settings", str(settings_path)])
     assert again.exit_code == 0 and "nothing to change" in again.output
@@ -269,3 +270,35 @@ def test_install_writes_this_cartos_launcher(tmp_path):
 def test_uninstall_is_listed_with_examples(agent):
     done = CliRunner().invoke(cli, ["uninstall", agent, "--help"])
     assert done.exit_code == 0 and "Examples" in done.output and "--print" in done.output
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if ".cache" not in p.parts)
+
+
+@pytest.mark.parametrize("recorded", [False, True])
+def test_uninstall_leaves_the_folders_as_they_were_before_install(tmp_path, monkeypatch, recorded):
+    """Install made the home for the hooks and `~/.local/state/carto` for its ledger; uninstall
+    put every file back and left those folders (and `~/.local`) behind. They go now when they
+    hold nothing; a home holding what was recorded stays, and says so."""
+    user = tmp_path / "user"
+    user.mkdir()
+    for name in ("CARTO_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(user))
+    before = _tree(user)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["install", "claude"]).exit_code == 0
+    home = user / ".local" / "share" / "carto"
+    assert home.is_dir() and (user / ".local" / "state" / "carto").is_dir()
+    if recorded:
+        (home / "changelog.jsonl").write_text('{"event_id": "evt-x"}\n')
+    done = runner.invoke(cli, ["uninstall", "claude"])
+    assert done.exit_code == 0, done.output
+    if recorded:
+        assert f"{home}: kept (the home holds what was recorded)" in done.output
+        assert _tree(user) == sorted([*before, ".local", ".local/share", ".local/share/carto",
+                                      ".local/share/carto/changelog.jsonl"])
+    else:
+        assert f"{home}: removed (carto had made it, and it held nothing)" in done.output
+        assert _tree(user) == before

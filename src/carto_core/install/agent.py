@@ -195,6 +195,9 @@ def _make_home(result: dict) -> None:
         return
     if not root.is_dir():
         try:
+            from carto_core.install.ledger import record_folder
+
+            record_folder(root)
             make_dirs(root)
         except OSError as exc:
             result["home"] = f"the home {root} could not be made ({exc.strerror}); the hooks make it"

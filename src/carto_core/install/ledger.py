@@ -9,6 +9,11 @@ all gone and nothing else changed) gets its original back, byte for byte, or is 
 carto had created it (with the folders carto made for it, when empty), and its backups go. A
 file the person changed meanwhile keeps its changes and its backups, and stays in the ledger.
 
+The folders install made go too, once nothing of carto's install is left: the home it made for
+the hooks (`record_folder`) when it is still empty (a home holding what was recorded is kept and
+said so), and the folders the ledger itself was made in (`~/.local/state/carto`, and
+`~/.local/state` when carto made it).
+
 The ledger is `$XDG_STATE_HOME/carto/install-ledger.json` (paths and flags only: agent configs
 may hold tokens, so no content is copied into it). Stdlib only.
 """
@@ -33,17 +38,28 @@ def _load() -> dict:
     return data if isinstance(data, dict) else {}
 
 
+#: The ledger's own entry: the folders made to hold it, deepest first.
+_OWN = "#ledger-folders"
+
+
 def _save(data: dict) -> None:
     path = ledger_path()
-    if not data:
+    if not [key for key in data if key != _OWN]:
+        own = data.get(_OWN) or [str(path.parent)]
         try:
             path.unlink()
-            path.parent.rmdir()  # only when empty: carto's state folder held nothing else
         except OSError:
             pass
+        for folder in own:  # deepest first; only when empty: they held nothing else
+            try:
+                os.rmdir(folder)
+            except OSError:
+                break
         return
     from carto_core.util.privatefiles import make_dirs, write_text
 
+    if not path.exists() and _OWN not in data:
+        data[_OWN] = _missing_folders(path)
     make_dirs(path.parent)
     write_text(path, json.dumps(data, indent=2) + "\n")
 
@@ -55,6 +71,19 @@ def _missing_folders(path: Path) -> list[str]:
         out.append(str(parent))
         parent = parent.parent
     return out
+
+
+def record_folder(folder: Path) -> None:
+    """Before carto makes `folder` (the home, for the hooks): it and the folders above it that do
+    not exist yet, so an uninstall that leaves nothing of carto's install takes them away while
+    they are empty."""
+    folder = Path(folder).absolute()
+    if folder.exists():
+        return
+    data = _load()
+    data.setdefault(str(folder), {"made_folder": True,
+                                  "folders": [str(folder), *_missing_folders(folder / "x")[1:]]})
+    _save(data)
 
 
 def record(path: Path, copy: str | None) -> None:
@@ -108,6 +137,8 @@ def settle() -> list[str]:
     done = []
     for key in list(data):
         entry, path = data[key], Path(key)
+        if key == _OWN or entry.get("made_folder"):
+            continue
         try:
             current = path.read_bytes() if path.exists() else None
         except OSError:
@@ -137,5 +168,19 @@ def settle() -> list[str]:
             except OSError:
                 break
         del data[key]
+    if all(key == _OWN or data[key].get("made_folder") for key in data):
+        # nothing of carto's install is left: the folders it made go while they are empty
+        for key in [key for key in data if key != _OWN]:
+            for folder in data.pop(key)["folders"]:
+                try:
+                    os.rmdir(folder)
+                except FileNotFoundError:
+                    continue
+                except OSError:
+                    if folder == key:
+                        done.append(f"{key}: kept (the home holds what was recorded)")
+                    break
+                if folder == key:
+                    done.append(f"{key}: removed (carto had made it, and it held nothing)")
     _save(data)
     return done
