@@ -402,6 +402,7 @@ def test_a_short_passphrase_is_warned_of_when_it_seals_not_when_it_opens(home, t
     opened = invoke("restore", path, "--passphrase-file", tmp_path / "pw",
                     env={"CARTO_HOME": str(tmp_path / "r")})
     assert "passphrase is" not in opened.stderr
-    (tmp_path / "long").write_text("correct horse battery staple\n")
-    sealed = invoke("backup", "--dir", tmp_path / "c", "--passphrase-file", tmp_path / "long")
-    assert "passphrase is" not in sealed.stderr
+    for text, warned in (("elevenchars", True), ("twelve chars", False)):
+        (tmp_path / "pw2").write_text(text + "\n")
+        sealed = invoke("backup", "--dir", tmp_path / text, "--passphrase-file", tmp_path / "pw2")
+        assert ("carto: the passphrase is" in sealed.stderr) == warned, (text, sealed.stderr)
