@@ -53,6 +53,8 @@ def test_a_config_without_an_exclude_key_is_not_parsed():
     assert parse(b'[capture]\nexclude = "scratch"\n').project("scratch")
     broken = parse(b"[capture\nexclude = ")  # carto config and doctor say so
     assert broken.unreadable and broken.row({"project": "webshop", "cwd": "/work/webshop"})
+    # every question an ingest or a hook asks of it says "out"
+    assert broken.project("webshop") and broken.path("/work/webshop/a.py") and broken.folder("/work")
     assert not parse(b"[capture]\nexclude = []\n").unreadable
 
 
