@@ -27,3 +27,23 @@ def test_nothing_anywhere_exits_3_and_names_claude_memory_among_nothing(monkeypa
     assert "claude-memory" in nothing
     document = json.loads(CliRunner().invoke(cli, ["ingest", "--all", "--dry-run", "--json"]).stdout)
     assert document["sources"] == {} and "claude-memory" in document["nothing_to_read"]
+
+
+def test_a_source_read_before_is_up_to_date_not_nothing(monkeypatch, tmp_path):
+    """After one ingest, `ingest --all` said "nothing to read where claude ... look" and exited
+    3, while `ingest claude` saw its streams: a file read before is up to date (exit 0)."""
+    from tests.control.conftest import write_projects
+
+    home = Path(os.environ["HOME"])
+    monkeypatch.setenv("HERMES_HOME", str(home / "no-hermes"))
+    monkeypatch.chdir(home)
+    write_projects(home)
+    first = CliRunner().invoke(cli, ["ingest", "claude", "--settle", "0"])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(cli, ["ingest", "--all"])
+    assert again.exit_code == 0, again.output
+    lines = again.stdout.splitlines()
+    assert any(line.startswith("claude: ") for line in lines), again.stdout
+    nothing = next((line for line in lines if line.startswith("nothing to read where ")), "")
+    named = nothing.removeprefix("nothing to read where ").split(" look by default")[0].split(", ")
+    assert "claude" not in named and "claude-memory" in named

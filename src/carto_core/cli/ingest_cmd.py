@@ -209,9 +209,11 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
             click.echo(f"carto: ingest {name}: {exc}", err=True)
             continue
         summary = summaries[name]
-        if not (summary.units or summary.rows_written or summary.already_present or summary.errors):
+        if (not (summary.units or summary.rows_written or summary.already_present or summary.errors)
+                and all(stream.size is None for stream in streams)):
             # a stream offered whether or not anything is there (claude-memory's CLAUDE.md)
-            # that held nothing: nothing to read, not a source that read something
+            # that held nothing: nothing to read. A file stream read before is up to date
+            # (its checkpoint: no unit again), which is something read
             del summaries[name]
             nothing.append(name)
     done = {name: s for name, s in summaries.items() if s is not None}
