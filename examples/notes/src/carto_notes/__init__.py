@@ -20,6 +20,11 @@ from carto_core.api import Emit, ReadBatch, Source, Stream, format_timestamp, ho
 from datetime import datetime, timezone
 
 
+#: A file is no text when it holds NUL or one character in this many does not decode (a note
+#: in Latin-1, "caf\xe9", decodes but for its accents and stays a note).
+NOT_TEXT = 3
+
+
 class NotesSource(Source):
     name = "notes"
     provider = "notes"
@@ -41,8 +46,14 @@ class NotesSource(Source):
         if checkpoint and checkpoint.get("sha256") == digest:
             return batch  # unchanged since last read
         text = raw.decode("utf-8", errors="replace")
-        if "\ufffd" in text:
-            batch.skipped["invalid_utf8_bytes"] += text.count("\ufffd")
+        bad = text.count("\ufffd")
+        if b"\x00" in raw or bad * NOT_TEXT > len(text):
+            # a binary file named .md (an image, an archive) is no note: its bytes would be
+            # stored as text, NULs and all
+            batch.skipped["not_text"] += 1
+            return batch
+        if bad:
+            batch.skipped["invalid_utf8_bytes"] += bad
         moment = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
         project = path.parent.name
         occurrences: dict[tuple[str, str], int] = {}
