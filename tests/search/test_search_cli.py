@@ -463,3 +463,23 @@ def test_get_takes_a_unique_prefix_of_an_event_id(home_env):
     assert list(json.loads(carto("search", "--get", "evt-1234", "--json").stdout)["found"]) == [other]
     # a prefix is not enough to record a reuse: --touch names the event whole
     assert carto("search", "--touch", "evt-8ecb303").exit_code != 0
+
+
+def test_get_takes_a_turns_tool_call_as_the_lenses_cite_it(home_env):
+    """`carto handoff` cites an edit of a session read from its turns as `turn-...-1#12` (the
+    turn's twelfth tool call); `--get` refused the `#` ("ids of [A-Za-z0-9_.:-]")."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.logs import order_row
+
+    turn = "turn-5c0375b4-57a5-4f26-b12d-d022ee4e51b7-1"
+    append_rows(home_env.home.log("turns"), [order_row("turns", {
+        "event_id": turn, "timestamp": "2026-04-10T10:00:00Z", "type": "transcript",
+        "provider": "claude", "summary": "edit the CLAUDE.md", "project": "proj",
+        "session": "5c0375b4-57a5-4f26-b12d-d022ee4e51b7", "transcript_path": "/t/x.jsonl"})])
+    padding(home_env, 3)
+    done = carto("search", "--get", f"{turn}#12", "--json")
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.stdout)
+    assert document["resolved"] == {f"{turn}#12": turn} and list(document["found"]) == [turn]
+    assert carto("search", "--get", f"{turn}#x", "--json").exit_code == 2  # not a call's number
+    assert carto("search", "--call-id", "a#1", "deploy").exit_code == 2

@@ -20,14 +20,17 @@ from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 from carto_core.search.api import PURPOSES
 
-_ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
+_CALL_OK = re.compile(r"^[A-Za-z0-9_.:-]+$")
+#: An event id, or a turn's tool call (`turn-...-1#12`, as the lenses cite it).
+_ID_OK = re.compile(r"^[A-Za-z0-9_.:-]+(?:#\d+)?$")
 
 
 def _ids(value: str, flag: str) -> list[str]:
     ids = [part.strip() for part in value.split(",") if part.strip()]
     bad = [i for i in ids if not _ID_OK.match(i)]
     if not ids or bad:
-        usage_error(f"{flag} takes comma-separated event ids of [A-Za-z0-9_.:-]; got {value!r}")
+        usage_error(f"{flag} takes comma-separated event ids of [A-Za-z0-9_.:-] (a turn's tool "
+                    f"call: ID#N); got {value!r}")
     return ids
 
 
@@ -121,7 +124,7 @@ def search(words, project, since, before, limit, rankers, decay, fusion, analyze
     purpose = purpose or os.environ.get("CARTO_PURPOSE") or os.environ.get("CARTOGRAPHER_PURPOSE") or "manual"
     if purpose not in PURPOSES:
         usage_error(f"purpose {purpose!r} unknown; accepted: {', '.join(PURPOSES)}")
-    if call_id is not None and not _ID_OK.match(call_id):
+    if call_id is not None and not _CALL_OK.match(call_id):
         usage_error("--call-id takes [A-Za-z0-9_.:-] characters")
     if limit is not None and limit < 1:
         usage_error("--limit must be a whole number of at least 1")

@@ -29,7 +29,8 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
     """`{"found": {id: row}, "missing": [ids], "resolved": {prefix: id}, "ambiguous":
     [prefixes]}` for `ids`, in the order asked. An id not held whole that is the start of
     exactly one event's id (at least `MIN_PREFIX` characters: what a person copies from a
-    cut column) is that event; found under its full id.
+    cut column) is that event; found under its full id. A tool call of a turn (`ID#N`, what
+    the lenses cite for a session read from its turns) is found as the turn that holds it.
 
     With `telemetry`, ids that its session was served are logged to the access ledger as
     `result_fetched` (never-served ids are not logged; upstream 3.7).
@@ -46,7 +47,14 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
             index = engine.index_of(event_id)
             if index is not None:
                 found[event_id] = engine.row(index)
-        short = [i for i in ids if i not in found and len(i) >= MIN_PREFIX]
+        for event_id in ids:
+            base, _, call = event_id.partition("#")
+            if event_id not in found and call.isdigit():
+                index = engine.index_of(base)
+                if index is not None:
+                    resolved[event_id] = base
+                    found[base] = engine.row(index)
+        short = [i for i in ids if i not in found and i not in resolved and len(i) >= MIN_PREFIX]
         for prefix, matches in (_by_prefix(engine, short) if short else {}).items():
             if len(matches) == 1:
                 resolved[prefix] = matches[0]
