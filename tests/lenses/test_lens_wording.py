@@ -48,11 +48,17 @@ def test_related_counts_one_document_and_one_shared_term_in_the_singular():
     lines = {line.split()[1]: line for line in done.output.splitlines() if line.startswith("  ") and "documen" in line}
     assert " 1 document " in lines[ONE[:8]] and " 2 documents " in lines[TWO[:8]], done.output
     assert "1 documents" not in done.output
+    # a co-term says how many of these documents hold it, and how many in all (it said
+    # "together 9 · df 11" beside "8 documents" for a session: occurrences, read as documents)
+    ledger = next(line for line in done.output.splitlines() if " ledger " in line)
+    assert ledger.endswith("ledger                   in   2 of these · 2 documents in all"), ledger
     # the project is printed whole, so it can be pasted into --project
     assert LONG_PROJECT in lines[ONE[:8]], done.output
     by_session = _carto("related", ONE, "--session")
     assert by_session.exit_code == 0, by_session.output
     assert by_session.output.startswith(f"related to session {ONE}: 1 document of 3"), by_session.output
+    migrate = next(line for line in by_session.output.splitlines() if " migrate " in line)
+    assert migrate.endswith("migrate                  said   1 time · 1 document in all"), migrate
     # the other session holds two documents holding the shared terms: each counted once
     other = next(line for line in by_session.output.splitlines() if TWO[:8] in line)
     assert re.search(r" 2 shared terms, 2 documents  last ", other), other

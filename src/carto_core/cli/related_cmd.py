@@ -70,8 +70,14 @@ def related(query, kind, limit, as_json) -> None:
                    f"of {document['documents_total']}")
         if document["co_terms"]:
             click.echo("terms")
+            # a session's terms are counted where said (a row may say "cart" three times); a
+            # term's or a file's, by the documents beside it: "together 9 · df 11" beside "8
+            # documents" read as a contradiction
             for entry in document["co_terms"]:
-                click.echo(f"  {entry['score']:>9.2f}  {entry['word']:24} together {entry['together']:>4} · df {entry['df']}")
+                n = entry["together"]
+                said = (f"said {n:>3} time{'' if n == 1 else 's'}" if kind == "session"
+                        else f"in {n:>3} of these")
+                click.echo(f"  {entry['score']:>9.2f}  {entry['word']:24} {said} · {counted(entry['df'], 'document')} in all")
         if document["sessions"]:
             click.echo("sessions")
             for entry in document["sessions"]:
