@@ -73,7 +73,7 @@ def test_wrapup_description_counts_agree_with_their_nouns():
     done = _carto("wrapup", "--session", ONE[:8], "--dry-run")
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
-    assert lines[1] == "  2 events on app over 0 minutes: 0 commits, 1 edit, 1 file left uncommitted", done.output
+    assert lines[1] == "  2 events on app over 0m: 0 commits, 1 edit, 1 file left uncommitted", done.output
     assert "insight: work concentrated in app.py (1 edit)" in done.output, done.output
 
 

@@ -26,7 +26,7 @@ from carto_core.lenses.digest import DigestError, _session_events, session_diges
 from carto_core.lenses.turnwork import is_own_row
 from carto_core.logio.logs import order_row
 from carto_core.logio.reader import iter_lines
-from carto_core.util.terminal import counted
+from carto_core.util.terminal import counted, duration
 from carto_core.util.timeparse import format_timestamp
 
 
@@ -48,7 +48,8 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     auto_unresolved = [f"uncommitted edits: {os.path.basename(p)}" for p in pending[:5]]
     projects = ", ".join(digest["projects"]) or "no project"
     auto_description = (
-        f"{counted(digest['event_count'], 'event')} on {projects} over {counted(digest['duration_minutes'], 'minute')}: "
+        # a span in the words standup and sessions use ("1h40m", not "100 minutes")
+        f"{counted(digest['event_count'], 'event')} on {projects} over {duration(digest['duration_minutes'] * 60000)}: "
         f"{counted(digest['counts']['commits'], 'commit')}, {counted(digest['counts']['edits'], 'edit')}"
         + (f", {counted(len(pending), 'file')} left uncommitted" if pending else "")
     )
