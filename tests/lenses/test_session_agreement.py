@@ -190,3 +190,18 @@ def test_the_session_list_and_its_tree_name_one_provider_and_project(tmp_path, m
                      if session["session_id"] in line}
         mixed += len(providers - {None, ""}) > 1
     assert mixed  # the demo holds a session whose rows name two providers
+
+
+def test_a_wrapup_of_an_old_session_is_no_work_of_the_day(tmp_path, monkeypatch):
+    """Wrapping up an October session made `digest day` one event, one session and five active
+    minutes more: carto's own row, written today, counted as today's work."""
+    from carto_core.evaluation.sample import build_sample_home
+
+    home = build_sample_home(tmp_path / "demo")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    before = _run("digest", "day", "--json")
+    old = next(s["session_id"] for s in _run("sessions", "--limit", "1000", "--json")["sessions"]
+               if s["started"] < before["day"])
+    _run("wrapup", "--session", old)
+    after = _run("digest", "day", "--json")
+    assert after["totals"] == before["totals"], (before["totals"], after["totals"])

@@ -365,6 +365,11 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
     cols = facts_columns(home)
     lo, hi = cols.half_open(start, end)
     events = [cols.event_at(p) for p in sorted(range(lo, hi), key=cols.lkey.__getitem__)]
+    # A wrapup or decision carto wrote today about an October session is no work of today: it
+    # made the day one event, one session and five active minutes more
+    from carto_core.lenses.turnwork import is_own_row
+
+    events = [e for e in events if not is_own_row(e)]
     denied = 0
     if deny is not None:
         # Denied work (a private project, a client's folder) is dropped before anything is
