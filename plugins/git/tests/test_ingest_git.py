@@ -266,3 +266,22 @@ def test_no_user_name_and_no_agent_commit_says_how_to_widen_the_owners(tmp_path)
     assert result.exit_code == 3, result.output
     assert "--all-authors" in result.stderr and "user.name" in result.stderr
     assert not home().log("changelog").exists()
+
+
+def test_a_bare_repository_is_named_as_one_with_what_to_do(tmp_path):
+    """`ingest git --repo server.git` said "not a git repository" of a bare repository."""
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    bare = tmp_path / "server.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    done = CliRunner().invoke(cli, ["ingest", "git", "--repo", str(bare), "--all-authors"])
+    assert done.exit_code == 2
+    assert f"--repo {bare}: a bare repository (no work tree); carto reads a clone of it" in done.output
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert "not a git repository" in CliRunner().invoke(
+        cli, ["ingest", "git", "--repo", str(plain), "--all-authors"]).output

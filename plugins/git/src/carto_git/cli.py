@@ -99,7 +99,7 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
         warn,
     )
 
-    from carto_git.gitlog import GitError, git_user_name, open_repository
+    from carto_git.gitlog import GitError, git_user_name, open_repository, why_not_a_repository
     from carto_git.source import GitSource
 
     if all_authors and authors:
@@ -119,7 +119,7 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
         if not os.path.exists(os.path.expanduser(path)):
             usage_error(f"--repo {path}: no such folder")
         if open_repository(os.path.expanduser(path)) is None:
-            usage_error(f"--repo {path}: not a git repository")
+            usage_error(f"--repo {path}: {why_not_a_repository(os.path.expanduser(path))}")
     for path in options.get("roots") or ():
         if not os.path.isdir(os.path.expanduser(path)):
             usage_error(f"--root {path}: no such folder")

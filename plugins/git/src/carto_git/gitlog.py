@@ -58,6 +58,16 @@ def open_repository(path: os.PathLike | str) -> Repository | None:
     return Repository(info, os.fspath(path)) if info is not None else None
 
 
+def why_not_a_repository(path: os.PathLike | str) -> str:
+    """Why `open_repository` found none at `path`, in words: a bare repository (HEAD, objects
+    and refs, no work tree: a server's copy) is one, and is named so with what to do."""
+    folder = Path(path)
+    if (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir():
+        return (f"a bare repository (no work tree); carto reads a clone of it: "
+                f"git clone {os.fspath(folder)} <folder>, then --repo <folder>")
+    return "not a git repository"
+
+
 def repositories_under(root: os.PathLike | str) -> list[Path]:
     """Upstream's walk: every `<root>/*/` that has a `.git` (folder or worktree file)."""
     try:

@@ -25,7 +25,7 @@ from carto_core.api import Emit, ReadBatch, Source, Stream, iter_lines, order_ro
 
 from carto_git.gitlog import (
     DEFAULT_LIMIT, Repository, commit_url, commit_url_base, has_commits, open_repository,
-    read_commits, remote_url, repositories_under,
+    read_commits, remote_url, repositories_under, why_not_a_repository,
 )
 
 FILES_IN_SUMMARY = 20
@@ -98,7 +98,7 @@ class GitSource(Source):
         for path in paths:
             repo = open_repository(Path(path).expanduser())
             if repo is None:
-                self.notes.append(f"{path}: not a git repository (skipped)")
+                self.notes.append(f"{path}: {why_not_a_repository(Path(path).expanduser())} (skipped)")
                 continue
             seen.setdefault(repo.key, repo)
         return list(seen.values())
