@@ -205,3 +205,20 @@ def test_a_wrapup_of_an_old_session_is_no_work_of_the_day(tmp_path, monkeypatch)
     _run("wrapup", "--session", old)
     after = _run("digest", "day", "--json")
     assert after["totals"] == before["totals"], (before["totals"], after["totals"])
+
+
+def test_a_day_to_come_is_said_so_not_so_far(tmp_path, monkeypatch):
+    """`digest day 2030-01-01` printed "Day 2030-01-01 (UTC) so far: 0 events", as if the day
+    were under way; the explorer says "still to come", and so does the text now."""
+    from datetime import date, timedelta
+
+    from carto_core.evaluation.sample import build_sample_home
+
+    home = build_sample_home(tmp_path / "demo")
+    monkeypatch.setenv("CARTO_HOME", str(home.root))
+    later = (date.today() + timedelta(days=2)).isoformat()
+    done = CliRunner().invoke(cli, ["digest", "day", later])
+    assert done.exit_code == 0 and done.stdout.startswith(f"Day {later} ("), done.output
+    assert done.stdout.splitlines()[0].split(")", 1)[1].startswith(" still to come: 0 events")
+    today = CliRunner().invoke(cli, ["digest", "day", "today"]).stdout.splitlines()[0]
+    assert today.split(")", 1)[1].startswith(" so far: "), today

@@ -146,7 +146,13 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
         return
     t = doc["totals"]
     head = "# " if as_md else ""
-    click.echo(f"{head}Day {doc['day']} ({doc['tz_abbrev']}){'' if doc['complete'] else ' so far'}: "
+    from datetime import datetime
+
+    # as the explorer says it: a day that has not begun is still to come, not "so far"
+    to_come = datetime.fromisoformat(doc["start"]) > datetime.fromisoformat(
+        doc["generated_at"].replace("Z", "+00:00"))
+    when = "" if doc["complete"] else (" still to come" if to_come else " so far")
+    click.echo(f"{head}Day {doc['day']} ({doc['tz_abbrev']}){when}: "
                f"{counted(t['events'], 'event')}, {counted(t['sessions'], 'session')}, {counted(t['projects'], 'project')}, "
                f"{counted(t['active_minutes'], 'active minute')}")
     click.echo(f"commits: {t['commits_logged']} logged · {t['commits_landed']} landed · {t['commits_moved']} moved · "
