@@ -70,9 +70,8 @@ def related(query, kind, limit, as_json) -> None:
                    f"of {document['documents_total']}")
         if document["co_terms"]:
             click.echo("terms")
-            # a session's terms are counted where said (a row may say "cart" three times); a
-            # term's or a file's, by the documents beside it: "together 9 · df 11" beside "8
-            # documents" read as a contradiction
+            # a session's terms are counted where said (a row may say "cart" three times), a
+            # term's or a file's by the documents beside it: each line names what it counts
             for entry in document["co_terms"]:
                 n = entry["together"]
                 said = (f"said {n:>3} time{'' if n == 1 else 's'}" if kind == "session"

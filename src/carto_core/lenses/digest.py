@@ -365,8 +365,8 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
     cols = facts_columns(home)
     lo, hi = cols.half_open(start, end)
     events = [cols.event_at(p) for p in sorted(range(lo, hi), key=cols.lkey.__getitem__)]
-    # A wrapup or decision carto wrote today about an October session is no work of today: it
-    # made the day one event, one session and five active minutes more
+    # carto's own rows (a wrapup, a decision) written this day about an older session are no
+    # work of the day: counted, they make that session one of the day's
     from carto_core.lenses.turnwork import is_own_row
 
     events = [e for e in events if not is_own_row(e)]
