@@ -332,7 +332,7 @@ def _known_ids(home, ids: list[str], session_id: str | None) -> tuple[list[str],
 
     document = fetch_records(SearchEngine(home), ids)
     # a reuse record names the event whole: a prefix --get would resolve is not enough here
-    missing = document["missing"] + list(document["resolved"])
+    missing = document["missing"] + list(document.get("resolved", ()))
     if missing and session_id:
         served = set(read_served(home, session_id))
         missing = [i for i in missing if i not in served]
@@ -400,14 +400,12 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
     engine = SearchEngine(home, persist=not read_only)
     document = fetch_records(engine, ids, telemetry)
     found, missing = document["found"], document["missing"]
-    resolved, ambiguous = document["resolved"], document["ambiguous"]
+    resolved, ambiguous = document.get("resolved", {}), document.get("ambiguous", [])
     forgotten = _forgotten_ids(home, missing)
     skipped = engine.skipped_files()
     say_skipped(home, skipped)
     if as_json:
-        answer = {"found": found, "missing": missing, "forgotten": forgotten}
-        if resolved or ambiguous:
-            answer.update(resolved=resolved, ambiguous=ambiguous)
+        answer = {**document, "forgotten": forgotten}
         if read_only:
             answer["read_only_home"] = _read_only_note(home, read_only)
         if skipped:

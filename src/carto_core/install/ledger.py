@@ -82,7 +82,7 @@ def record_folder(folder: Path) -> None:
         return
     data = _load()
     data.setdefault(str(folder), {"made_folder": True,
-                                  "folders": [str(folder), *_missing_folders(folder / "x")[1:]]})
+                                  "folders": [str(folder), *_missing_folders(folder)]})
     _save(data)
 
 

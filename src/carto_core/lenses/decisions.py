@@ -4,9 +4,9 @@ change one's state by appending a `decision_update` milestone (with its changelo
 `list_document(home, ...)` is what `carto decision list --json` and the MCP `decisions` tool
 answer; `change(home, ...)` what `carto decision retire|reject|supersede` and the MCP
 `decide` tool do. A change is refused (`DecisionError`, `usage` True: exit 2) when it names a
-prefix several records share or one too short to name any (`dec`, `dec-1`), supersedes a record by itself or by one that is not current, or
-changes a record that is not current into another state; an id no record has is `usage`
-False (exit 3). Changing a record into the state it already has writes nothing.
+prefix several records share or one too short to name any (`dec`, `dec-1`), supersedes a
+record by itself or by one that is not current, or changes a record that is not current into
+another state; an id no record has is `usage` False (exit 3). Changing a record into the state it already has writes nothing.
 """
 
 from __future__ import annotations

@@ -367,7 +367,7 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
     events = [cols.event_at(p) for p in sorted(range(lo, hi), key=cols.lkey.__getitem__)]
     # carto's own rows (a wrapup, a decision) written this day about an older session are no
     # work of the day: counted, they make that session one of the day's
-    from carto_core.lenses.turnwork import is_own_row
+    from carto_core.lenses.turnwork import hooked_sessions, is_own_row
 
     events = [e for e in events if not is_own_row(e)]
     denied = 0
@@ -393,7 +393,6 @@ def day_digest(home, day: str = "today", *, projects: list[str] | None = None, n
         groups.setdefault(e.project if e.has_project else OUTSIDE, []).append(e)
     # Commits, pushes and files of sessions that logged no hook row that day come from what
     # their turns record (lenses.turnwork); the counts of events stay those of the logs' rows.
-    from carto_core.lenses.turnwork import hooked_sessions
     from carto_core.capture.turnactivity import derived_events
 
     hooked = hooked_sessions(events)

@@ -58,7 +58,6 @@ COUNTED = {
 }
 
 
-
 def session_provider(rows) -> str | None:
     """The provider most of a session's rows name (one prompt row a backfill tagged otherwise
     does not make a Codex session Claude's); every lens asks this, so they agree."""
@@ -69,6 +68,7 @@ def session_provider(rows) -> str | None:
 def session_projects(rows) -> list[str]:
     """A session's projects, the one most of its rows name first."""
     return [name for name, _ in Counter(e.project for e in rows if e.has_project).most_common()]
+
 
 def commit_record(event: Event) -> dict | None:
     """A commit event as the lenses show it (None when `event` is not a commit): sha (the

@@ -278,8 +278,6 @@ class CartoMcp:
             raise ToolError("not_found", f"no event with id(s) {', '.join(ids[:10])} in "
                             f"{self.home.root} (aged out, only in a vector index, or never existed"
                             f"{why})", 404, missing=document["missing"], forgotten=forgotten)
-        if not (document["resolved"] or document["ambiguous"]):  # as the CLI's document
-            del document["resolved"], document["ambiguous"]
         return {**document, "forgotten": forgotten}
 
     def thread(self, args: dict) -> dict:

@@ -102,7 +102,8 @@ def redact_home(home: Home, *, write: bool = False, leave_out: Iterable[str] = (
     from carto_core.repair import run_repair
 
     repair = RedactSecrets()
-    labels = [label for label in repair.labels if label not in set(leave_out)]
+    left_out = set(leave_out)
+    labels = [label for label in repair.labels if label not in left_out]
     document = run_repair(repair, home, write=write, labels=labels)
     for path in state_logs(home):
         label = f".carto/{path.name}"

@@ -26,8 +26,9 @@ def _by_prefix(engine, prefixes: list[str]) -> dict[str, list[str]]:
 
 
 def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
-    """`{"found": {id: row}, "missing": [ids], "resolved": {prefix: id}, "ambiguous":
-    [prefixes]}` for `ids`, in the order asked. An id not held whole that is the start of
+    """`{"found": {id: row}, "missing": [ids]}` for `ids`, in the order asked, and when an id
+    was given by its start, `"resolved": {prefix: id}` and `"ambiguous": [prefixes]` (the CLI
+    and the MCP `get` tool print this one document). An id not held whole that is the start of
     exactly one event's id (at least `MIN_PREFIX` characters: what a person copies from a
     cut column) is that event; found under its full id. A tool call of a turn (`ID#N`, what
     the lenses cite for a session read from its turns) is found as the turn that holds it.
@@ -67,7 +68,10 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
         fetched_served = [i for i in found if i in served]
         if fetched_served:
             telemetry.record_access(fetched_served, "result_fetched")
-    return {"found": found, "missing": missing, "resolved": resolved, "ambiguous": ambiguous}
+    document = {"found": found, "missing": missing}
+    if resolved or ambiguous:
+        document.update(resolved=resolved, ambiguous=ambiguous)
+    return document
 
 
 def thread_document(home, event_id: str) -> dict:

@@ -809,8 +809,7 @@ def gaps_left_out(engine, fused: list[Fused], query: str) -> list[Fused]:
         return fused
     said = {doc: str(row.get("summary") or "").lower()
             for doc, row in zip(gaps, engine.index.rows(gaps))}
-    out = [f for f in fused if not (f.index in said and any(word in said[f.index] for word in named))]
-    return out if len(out) != len(fused) else fused
+    return [f for f in fused if not (f.index in said and any(word in said[f.index] for word in named))]
 
 
 def _unknown_entities(engine, text: str) -> list[str]:
