@@ -118,6 +118,7 @@ EXPORTS: dict[str, str] = {
     "DecayPolicy": "carto_core.search.api:DecayPolicy",
     "DEPTH": "carto_core.search.api:DEPTH",
     "EngineAttributeWarning": "carto_core.search.api:EngineAttributeWarning",
+    "fill_row_fields": "carto_core.search.api:fill_row_fields",
     "Fused": "carto_core.search.api:Fused",
     "Fusion": "carto_core.search.api:Fusion",
     "IndexStep": "carto_core.search.api:IndexStep",

@@ -109,6 +109,12 @@ FAKES = textwrap.dedent('''
         def gated(self, ladders, query=None):
             return list(ladders[:1]) + [Ladder("stranger", np.zeros(0, np.int64), np.zeros(0))]
 
+    class ForgetsTheRow(RRFPriorFusion):
+        # what `carto new-plugin --kind fusion` once generated: sources and ranks only
+        def fuse(self, ladders, engine, query=None):
+            return [Fused(f.index, f.score, f.sources, f.ranks, fused_score=f.fused_score)
+                    for f in super().fuse(ladders, engine, query)]
+
     class FusesLiteDifferently(RRFPriorFusion):
         def fuse_lite(self, ladders, view, query=None):
             out = super().fuse_lite(ladders, view, query)
@@ -255,7 +261,8 @@ FAKES = textwrap.dedent('''
             (RankerContract, "ranker", (BM25Ranker, BadStatus, WorseFirst, Repeats, TooDeep, IgnoresScope,
                                         AsksTheEngine, ScopedStatistics, DepthReorders, LiteDiffers, NoReason)),
             (FusionContract, "fusion", (RRFPriorFusion, FusesNothingIntoSomething, TrimsItself,
-                                        BetterRanksLower, Jitters, GatesInAStranger, FusesLiteDifferently)),
+                                        BetterRanksLower, Jitters, GatesInAStranger, FusesLiteDifferently,
+                                        ForgetsTheRow)),
             (DecayPolicyContract, "policy", (GatedPriorDecay, DropsOne, GoesNegative, DecaysAtRandom,
                                              InventsACandidate)),
             (EmbedderContract, "embedder", (Hashed, NoTag, DropsADocument, QueryElsewhere, EmbedsAtRandom)),
@@ -287,6 +294,7 @@ BROKEN = {
     "TestFusionJitters": "test_fusion_is_deterministic",
     "TestFusionGatesInAStranger": "test_fusion_gates_to_a_subset",
     "TestFusionFusesLiteDifferently": "test_fusion_stdlib_fusion_is_the_same_or_says_why_not",
+    "TestFusionForgetsTheRow": "test_fusion_carries_what_the_decay_reads",
     "TestDecayPolicyDropsOne": "test_decay_keeps_every_candidate",
     "TestDecayPolicyGoesNegative": "test_decay_scores_are_finite_and_not_negative",
     "TestDecayPolicyDecaysAtRandom": "test_decay_is_deterministic",

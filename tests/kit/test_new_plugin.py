@@ -141,7 +141,7 @@ def test_templates_ship_in_the_core_wheel(tmp_path):
 
 COMPONENTS = [kind for kind in KINDS if kind != "source"]
 #: Tests a generated package of each kind runs: its kit's rules and the entry-point check.
-TESTS_OF = {"ranker": 8, "fusion": 7, "decay": 5, "embedder": 5, "verb": 5, "writer": 6}
+TESTS_OF = {"ranker": 8, "fusion": 8, "decay": 5, "embedder": 5, "verb": 5, "writer": 6}
 
 
 @pytest.mark.parametrize("kind", COMPONENTS)
@@ -210,3 +210,25 @@ def test_a_generated_ranker_broken_for_the_scope_fails_its_kit(tmp_path):
     failing = run_tests(package, env)
     assert failing.returncode == 1
     assert "FAILED tests/test_contract.py::TestProbeThreeRankerContract::test_ranker_honours_the_scope" in failing.stdout
+
+
+@pytest.mark.slow
+def test_a_generated_fusion_that_forgets_the_rows_fails_its_kit(tmp_path):
+    """Without `fill_row_fields` the candidates keep no time, salience or full-match flag, and
+    every decay policy ranks as `none`: the kit names it."""
+    result = CliRunner().invoke(cli, ["new-plugin", "probe-four", "--kind", "fusion", "--dir", str(tmp_path), "--json"])
+    package = Path(json.loads(result.stdout)["path"])
+    plugin = package / "src" / "carto_probe_four" / "plugin.py"
+    text = plugin.read_text("utf-8")
+    fill = "out = fill_row_fields(list(fused.values()), used, engine)"
+    assert fill in text
+    plugin.write_text(text.replace(fill, "out = list(fused.values())"), "utf-8")
+    target = tmp_path / "site"
+    assert pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+               "--target", str(target), str(package)).returncode == 0
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(target), os.environ.get("PYTHONPATH")]))}
+    failing = run_tests(package, env)
+    assert failing.returncode == 1
+    assert "FAILED tests/test_contract.py::TestProbeFourFusionContract::" \
+           "test_fusion_carries_what_the_decay_reads" in failing.stdout, failing.stdout
+    assert "1 failed, 7 passed" in failing.stdout, failing.stdout

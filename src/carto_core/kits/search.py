@@ -198,6 +198,27 @@ def _fake_ladders(engine, seed: int = 2):
     return out
 
 
+def _marked_ladders(engine, seed: int = 8):
+    """Two overlapping ladders over rows of the kit's home that each have a time and a salience
+    of their own (within the clamp, not the default), every other document flagged as holding
+    every query word, and the row values a fusion must carry: doc -> (timestamp, salience)."""
+    import numpy as np
+
+    from carto_core.search.api import SALIENCE_DEFAULT, SALIENCE_MAX, SALIENCE_MIN, Ladder
+
+    stamps = np.asarray(engine.index.cols["ts"], np.float64)
+    salience = np.asarray(engine.index.cols["salience"], np.float64)
+    clean = np.flatnonzero(~np.isnan(stamps) & (salience >= SALIENCE_MIN) & (salience <= SALIENCE_MAX)
+                           & (salience != SALIENCE_DEFAULT))
+    docs = np.random.default_rng(seed).choice(clean, size=min(60, len(clean)), replace=False)
+    first, second = docs[:40].astype(np.int64), docs[20:].astype(np.int64)
+    ladders = [Ladder(name, part, np.linspace(2.0, 1.0, len(part)), np.arange(len(part)) % 2 == offset,
+                      name, coverage=np.ones(len(part)))
+               for name, part, offset in (("alpha", first, 0), ("beta", second, 1))]
+    rows = {int(d): (float(stamps[d]), float(salience[d])) for d in docs}
+    return ladders, rows
+
+
 class FusionContract:
     """The fusion rules (`carto_core.search.api.Fusion`); provide a `fusion` fixture."""
 
@@ -243,6 +264,43 @@ class FusionContract:
             a, b = fused[better], fused[worse]
             if a.salience == b.salience:
                 assert a.score >= b.score, f"rank {order.index(better) + 1} scores below the next"
+
+    def test_fusion_carries_what_the_decay_reads(self, fusion, carto_kit_engine):
+        """Each candidate carries its row's `timestamp` and `salience` and whether a ladder
+        flags it as holding every query word (`holds_all_tokens`): the decay policies read
+        them, and at their defaults every policy ranks as `none` (`fill_row_fields` fills
+        them). `fuse_lite`, when the fusion has one, alike."""
+        from carto_core.search.api import Query
+        from carto_core.search.index_view import IndexView
+        from carto_core.search.lite import has_lite
+
+        engine = carto_kit_engine
+        ladders, rows = _marked_ladders(engine)
+        used = fusion.gated(ladders)
+        held = {int(d) for l in used for d, flag in zip(l.indices, l.holds_all) if flag}
+        runs = [("fuse", self._fused(fusion, ladders, engine))]
+        if has_lite(type(fusion)):
+            from carto_core.search.api import Ladder
+
+            lite = [Ladder(l.name, l.indices.tolist(), l.scores.tolist(), l.holds_all.tolist(), l.ranker,
+                           coverage=l.coverage.tolist()) for l in ladders]
+            runs.append(("fuse_lite", fusion.fuse_lite(lite, IndexView.open(engine.home),
+                                                       Query("kit", ("kit",)))))
+        for method, fused in runs:
+            assert fused, f"{method} gave no candidate for two ladders"
+            for f in fused:
+                stamp, salience = rows[f.index]
+                where = f"{method}, document {f.index}"
+                assert f.timestamp is not None and math.isclose(f.timestamp, stamp, abs_tol=1e-3), (
+                    f"{where}: Fused.timestamp {f.timestamp!r}, its row's is {stamp!r} (a fusion "
+                    "fills timestamp, salience and holds_all_tokens: carto_core.api.fill_row_fields)")
+                assert math.isclose(f.salience, salience, rel_tol=1e-6), (
+                    f"{where}: Fused.salience {f.salience!r}, its row's is {salience!r} "
+                    "(carto_core.api.fill_row_fields)")
+                assert bool(f.holds_all_tokens) == (f.index in held), (
+                    f"{where}: Fused.holds_all_tokens {f.holds_all_tokens!r}, but "
+                    f"{'a' if f.index in held else 'no'} ladder flags it in Ladder.holds_all "
+                    "(carto_core.api.fill_row_fields)")
 
     def test_fusion_is_deterministic(self, fusion, carto_kit_engine):
         ladders = _fake_ladders(carto_kit_engine)

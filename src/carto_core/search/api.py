@@ -456,7 +456,12 @@ class LadderReport(Record):
 
 class Fused(Record):
     """One event after fusion; decay policies rewrite `score` and fill the decay fields.
-    `sources` and `ranks` default to a new list and dict."""
+    `sources` and `ranks` default to a new list and dict.
+
+    A fusion fills `holds_all_tokens`, `salience` and `timestamp` from the ladders and the
+    row (`fill_row_fields` does it), and sets `fused_score`: the decay policies read them.
+    Left at their defaults (no row holds every word, salience 0.5, no time), age and the
+    lookup gate reshape nothing, and every `--decay` ranks as `none` does."""
 
     __slots__ = _fields = ("index", "score", "sources", "ranks", "holds_all_tokens", "salience",
                            "timestamp", "fused_score", "decay", "boost", "reuse_count", "gated",
@@ -498,6 +503,30 @@ class Fused(Record):
         self.reuse_count = reuse_count
         self.gated = gated
         self.nearer = nearer
+
+
+def fill_row_fields(candidates: list[Fused], ladders: list[Ladder], index) -> list[Fused]:
+    """Give each candidate what the decay policies read of it, as the built-in fusions do:
+    `holds_all_tokens` (some ladder of `ladders` flags it in `Ladder.holds_all`), `salience`
+    (its row's, clamped to SALIENCE_MIN..SALIENCE_MAX; SALIENCE_DEFAULT when the row has none
+    or 0) and `timestamp` (its row's epoch seconds; None when it has none). `index` is what
+    the fusion was given: the engine in `fuse`, the view in `fuse_lite` (their columns are
+    read, `index.cols` or `index.index.cols`). Standard library only, so `fuse_lite` may call
+    it; returns `candidates`, changed in place."""
+    cols = index.cols if hasattr(index, "cols") else index.index.cols
+    salience_col, ts_col = cols["salience"], cols["ts"]
+    held: set[int] = set()
+    for ladder in ladders:
+        if ladder.holds_all is not None:
+            held.update(int(doc) for doc, flag in zip(ladder.indices, ladder.holds_all) if flag)
+    for fused in candidates:
+        salience = float(salience_col[fused.index])
+        fused.salience = (SALIENCE_DEFAULT if salience != salience or salience == 0
+                          else min(SALIENCE_MAX, max(SALIENCE_MIN, salience)))
+        stamp = float(ts_col[fused.index])
+        fused.timestamp = None if stamp != stamp else stamp
+        fused.holds_all_tokens = fused.index in held
+    return candidates
 
 
 class DecayContext(Record):
@@ -724,7 +753,13 @@ class Ranker:
 
 
 class Fusion:
-    """Combines ladders into one ranking. Subclasses set `name` and implement `fuse`."""
+    """Combines ladders into one ranking. Subclasses set `name` and implement `fuse`.
+
+    `fuse` returns one `Fused` per document of the ladders it uses, with its `sources`, its
+    first rank in each (`ranks`), its `score` and `fused_score`, and what the decay policy
+    reads of it: `holds_all_tokens`, `salience` and `timestamp` (`fill_row_fields`). A fusion
+    that leaves these at their defaults switches every decay policy off without a word:
+    nothing is old, nothing holds the whole query (`FusionContract` fails it)."""
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
