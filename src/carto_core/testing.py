@@ -22,7 +22,9 @@ Every test of the class then checks the source against the contract that `carto 
 lenses rely on:
 
 - the good fixtures yield rows (a suite over nothing proves nothing);
-- event ids are non-empty strings, unique within their log, and the same on a second read;
+- event ids are non-empty strings, unique across every log the source writes (readers fold
+  rows by event_id across the logs: of two rows sharing one, only one is ever found), and the
+  same on a second read;
 - every row's timestamp parses (`carto_core.util.timeparse.parse_timestamp`);
 - the text a lens shows (`summary`, else the fallback chain) is a single line, and every row is
   one line of compact JSON;
@@ -318,6 +320,16 @@ class SourceContract(NetworkGuarded):
         first = read_all(source).ids()
         duplicates = [key for key, n in Counter(first).items() if n > 1]
         assert not duplicates, f"event ids repeated within a log: {duplicates[:10]}"
+        logs_of: dict[object, list[str]] = {}
+        for log, event_id in first:
+            logs_of.setdefault(event_id, []).append(log)
+        shared = {event_id: logs for event_id, logs in logs_of.items() if len(logs) > 1}
+        assert not shared, (
+            "event ids written into more than one log: "
+            + "; ".join(f"{event_id!r} in {', '.join(logs)}" for event_id, logs in list(shared.items())[:10])
+            + ". Readers fold rows by event_id across every log (docs/records.md, the fold rule): "
+            "one row of each id is the event and the others are never found; give each row an "
+            "id of its own (prefix it with what the row is)")
         second = read_all(source).ids()
         assert second == first, "a second read from scratch gave other event ids (or another order)"
 

@@ -148,6 +148,19 @@ SOURCES = textwrap.dedent('''
             return batch
 
 
+    class SharesAnId(Good):
+        """Writes each item as a turn and as its tool call under one event id: readers fold
+        by id across the logs, so one of the two is never found."""
+        def read(self, stream, checkpoint):
+            batch = super().read(stream, checkpoint)
+            for emit in list(batch.rows):
+                batch.rows.append(Emit("tool-use", order_row("tool-use", {
+                    "event_id": emit.row["event_id"], "timestamp": self.stamp,
+                    "type": "tool_bash", "provider": self.provider,
+                    "summary": "ran " + emit.row["summary"], "session": "s-1"})))
+            return batch
+
+
     def contract_for(cls):
         class Contract(SourceContract):
             @pytest.fixture
@@ -163,7 +176,7 @@ SOURCES = textwrap.dedent('''
 
     for _cls in (Good, RandomIds, MultiLine, BadTime, WrongOrder, OffByOne, Phones,
                  RaisesOnGarbage, SilentOnGarbage, IgnoresCheckpoint, NoCheckpoint, ClockStamps,
-                 WrongSessionKey, ReplacesBadBytes):
+                 WrongSessionKey, ReplacesBadBytes, SharesAnId):
         globals()[f"Test{_cls.__name__}"] = contract_for(_cls)
 ''')
 
@@ -213,3 +226,4 @@ def test_each_broken_source_fails_exactly_its_rule(pytester, outcomes):
     assert failed["TestWrongSessionKey"] == {"test_contract_rows_follow_the_row_rules",
                                              "test_contract_garbage_is_skipped_and_counted"}
     assert failed["TestReplacesBadBytes"] == {"test_contract_undecodable_bytes_are_counted"}
+    assert failed["TestSharesAnId"] == {"test_contract_ids_unique_and_stable"}
