@@ -416,15 +416,185 @@ def test_a_full_load_still_has_the_builtins():
     assert "jsonl" in registries.writers.names() and "census" in registries.fact_verbs.names()
 
 
-def test_a_partial_load_checks_pending_hooks_like_a_full_one():
-    import pluggy
-
-    plugin = types.SimpleNamespace(carto_register_nothing=hookimpl(lambda register: None))
+def test_a_misspelt_hook_leaves_its_plugin_out_with_the_nearest_name_full_or_partial():
+    """An implementation of a hook that does not exist failed pluggy's check_pending, which
+    took every command down (a traceback ending in PluginValidationError). The plugin is now
+    left out with its error, like one that fails to import, and the others load."""
+    typo = types.SimpleNamespace(carto_register_source=hookimpl(lambda register: None),
+                                 carto_register_rankers=hookimpl(lambda register: None))
     from carto_core.plugin.registry import RANKING_HOOKS, load_registries
 
     for hooks in (None, RANKING_HOOKS):
-        with pytest.raises(pluggy.PluginValidationError, match="carto_register_nothing"):
-            load_registries(hooks=hooks, extra={"typo": plugin})
+        registries = load_registries(hooks=hooks, extra={"typo": typo, "good": _plugin(Beta)})
+        error = registries.plugins["typo"].error
+        assert error == ("unknown hook 'carto_register_source': no carto hook has this name; "
+                         "did you mean 'carto_register_sources'?"), error
+        assert "typo" not in dict(registries.pm.list_name_plugin())
+        assert "beta" in registries.sources
+        assert not registries.problems, registries.problems
+    nothing_near = types.SimpleNamespace(carto_frobnicate=hookimpl(lambda register: None))
+    registries = load_registries(extra={"odd": nothing_near})
+    assert "carto's hooks: carto_register_analyzers" in registries.plugins["odd"].error
+
+
+def _fake_entry_points(monkeypatch, tmp_path, modules: dict[str, str], dists: dict[str, str] | None = None):
+    """Entry points named after `modules` (name -> source), as distribution carto-<name> unless
+    `dists` says otherwise (name -> distribution), next to the installed ones."""
+    for name, source in modules.items():
+        (tmp_path / f"carto_fake_{name}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))  # a new sys.path: the plugin table is scanned again
+    fake = []
+    for name in modules:
+        ep = _FakeEntryPoint(name, f"carto_fake_{name}")
+        if dists and name in dists:
+            ep.dist = types.SimpleNamespace(name=dists[name], version="9.9")
+        fake.append(ep)
+    real = metadata.entry_points
+
+    def entry_points(**kw):
+        return [*real(**kw), *fake] if kw.get("group") == "carto" else real(**kw)
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    set_registries(None)
+
+
+TYPO = ("from carto_core import hookimpl\n\n"
+        "@hookimpl\ndef carto_register_source(register):\n    pass\n")
+
+
+def test_a_misspelt_hook_name_is_an_error_line_and_every_command_runs(monkeypatch, tmp_path):
+    from carto_core.cli import cli
+
+    _fake_entry_points(monkeypatch, tmp_path, {"typo": TYPO})
+    result = CliRunner().invoke(cli, ["plugins"])
+    assert result.exit_code == 0, result.output
+    assert "typo 9.9 (carto-typo) [error]" in result.output
+    assert ("    error: unknown hook 'carto_register_source': no carto hook has this name; did you "
+            "mean 'carto_register_sources'?") in result.output
+    assert "problem:" not in result.output
+    doctor = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).stdout)
+    [typo] = [p for p in doctor["problems"] if "'typo'" in p["problem"]]
+    assert typo["problem"].startswith("plugin 'typo' failed to load: unknown hook 'carto_register_source'")
+    assert typo["fix"] == ("correct the hook's name in the plugin (an update of its distribution, "
+                           "carto-typo) or block it with CARTO_DISABLE_PLUGINS=typo")
+    for argv in (["--help"], ["ingest", "--help"], ["search", "--help"], ["facts", "--help"]):
+        assert CliRunner().invoke(cli, argv).exit_code == 0, argv
+
+
+def test_a_disabled_plugin_is_no_plugin_without_hooks(monkeypatch, tmp_path):
+    """Blocked, the misspelt plugin was reported as one whose entry point names the wrong module
+    and lumped with the other plugin problems under 'uninstall or rename one of the two'."""
+    from carto_core.cli import cli
+
+    _fake_entry_points(monkeypatch, tmp_path, {"typo": TYPO})
+    monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "typo")
+    doc = json.loads(CliRunner().invoke(cli, ["plugins", "--json"]).output)
+    assert {p["name"]: p["status"] for p in doc["plugins"]}["typo"] == "blocked"
+    assert doc["problems"] == []
+    result = CliRunner().invoke(cli, ["doctor", "--no-probe"])
+    assert "typo" not in result.output and "two plugins" not in result.output, result.output
+
+
+def test_a_plugin_without_hooks_and_a_clash_each_get_their_own_fix():
+    pm, infos = build_plugin_manager(entry_points=False, extra={"empty": types.SimpleNamespace(),
+                                                                "one": _plugin(Alpha),
+                                                                "two": _plugin(AlphaAgain)})
+    registries = Registries(pm, infos)
+    fixes = {problem.split(":")[0]: registries.fixes[problem] for problem in registries.problems}
+    assert fixes == {
+        "plugin 'empty' (namespace()) implements no carto hook":
+            "point the entry point at the module with the plugin's hooks or reinstall its "
+            "distribution (None); or block it with CARTO_DISABLE_PLUGINS=empty",
+        "source 'alpha' from plugin 'two' rejected":
+            "rename the source in one of plugins 'one' and 'two', or block one with "
+            "CARTO_DISABLE_PLUGINS",
+    }, fixes
+
+
+def test_carto_own_plugins_keep_their_names_against_a_third_party_one(monkeypatch, tmp_path):
+    """A third-party plugin registering a name carto's own plugins use won, because
+    registration ran in plugin name order ('dupname' < 'rankers'), and `carto plugins` said
+    carto's was the one rejected: `carto search` then used the impostor."""
+    from carto_core.cli import cli
+    from carto_core.plugin.registry import get_registries
+
+    source = ("from carto_core import hookimpl\nfrom carto_core.search.api import Ranker\n"
+              "from carto_core.model.sources import Source\n\n"
+              "class Impostor(Ranker):\n    name = 'bm25'\n\n"
+              "class Claude(Source):\n    name = 'claude'\n\n"
+              "@hookimpl\ndef carto_register_rankers(register):\n    register(Impostor)\n\n"
+              "@hookimpl\ndef carto_register_sources(register):\n    register(Claude)\n")
+    _fake_entry_points(monkeypatch, tmp_path, {"aaa": source})
+    registries = get_registries()
+    assert registries.rankers.plugin_of("bm25") == "rankers"
+    assert registries.sources.plugin_of("claude") == "claude"
+    assert registries.plugins["aaa"].registered == {}
+    assert not registries.plugins["aaa"].own and registries.plugins["rankers"].own
+    doc = json.loads(CliRunner().invoke(cli, ["plugins", "--json"]).output)
+    assert sorted(doc["problems"]) == [
+        "ranker 'bm25' from plugin 'aaa' rejected: already registered by plugin 'rankers' "
+        "(carto's own plugins keep their names)",
+        "source 'claude' from plugin 'aaa' rejected: already registered by plugin 'claude' "
+        "(carto's own plugins keep their names)"]
+    by_name = {p["name"]: p for p in doc["plugins"]}
+    assert "bm25" in by_name["rankers"]["registered"]["ranker"]
+    doctor = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--no-probe"]).stdout)
+    assert {p["fix"] for p in doctor["problems"] if "'aaa'" in p["problem"]} == {
+        "rename the ranker in plugin 'aaa' or block it with CARTO_DISABLE_PLUGINS=aaa",
+        "rename the source in plugin 'aaa' or block it with CARTO_DISABLE_PLUGINS=aaa"}
+
+
+def test_between_two_third_party_plugins_the_first_by_name_keeps_the_name(monkeypatch, tmp_path):
+    from carto_core.plugin.registry import get_registries
+
+    def source(label):
+        return ("from carto_core import hookimpl\nfrom carto_core.model.sources import Source\n\n"
+                f"class Notes(Source):\n    name = 'shared'\n    label = {label!r}\n\n"
+                "@hookimpl\ndef carto_register_sources(register):\n    register(Notes)\n")
+
+    _fake_entry_points(monkeypatch, tmp_path, {"zeta": source("z"), "beta": source("b")})
+    registries = get_registries()
+    assert registries.sources.plugin_of("shared") == "beta"
+    assert any("'shared' from plugin 'zeta' rejected: already registered by plugin 'beta'" in p
+               and "carto's own" not in p for p in registries.problems), registries.problems
+
+
+def test_a_third_party_entry_point_cannot_take_an_own_plugins_entry_point_name(monkeypatch, tmp_path):
+    """Entry points under one name: carto's own distribution keeps it whatever the order the
+    installed distributions are read in."""
+    real = metadata.entry_points
+    monkeypatch.syspath_prepend(str(tmp_path))
+    impostor = _FakeEntryPoint("rankers", "carto_rankers")
+    impostor.dist = types.SimpleNamespace(name="aaa-rankers", version="9.9")
+    capture = _FakeCapture("claude", "evil:handle", "aaa-claude")
+
+    def entry_points(**kw):
+        if kw.get("group") == "carto":
+            return [impostor, *real(**kw)]
+        if kw.get("group") == "carto.capture":
+            return [capture, *real(**kw)]
+        return real(**kw)
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    set_registries(None)
+    scanned = table.plugin_table(refresh=True)
+    [rankers] = [r for r in scanned["plugins"] if r["name"] == "rankers" and not r.get("taken_by")]
+    assert rankers["distribution"] in ("carto-rankers", "carto_rankers")
+    assert table.capture_target("claude") == ("carto_claude.capture:handle", None)
+
+
+def test_own_distributions_are_the_workspace_plugins_and_core():
+    """OWN_DISTRIBUTIONS names carto-core and every package under plugins/ and rankers/."""
+    import tomllib
+    from pathlib import Path
+
+    from carto_core.plugin.registries import OWN_DISTRIBUTIONS
+
+    root = Path(__file__).resolve().parents[2]
+    names = {tomllib.loads((root / "pyproject.toml").read_text())["project"]["name"]}
+    for pyproject in [*sorted((root / "plugins").glob("*/pyproject.toml")), root / "rankers" / "pyproject.toml"]:
+        names.add(tomllib.loads(pyproject.read_text())["project"]["name"])
+    assert OWN_DISTRIBUTIONS == names
 
 
 def test_the_hook_dispatcher_rebuilds_the_table_without_pluggy(tmp_path):

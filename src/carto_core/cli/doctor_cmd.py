@@ -165,13 +165,16 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         plugins.append({"name": name, "version": info.version, "error": info.error,
                         "blocked": info.blocked})
         if info.error:
+            cause = ("correct the hook's name in the plugin (an update of its distribution, "
+                     f"{info.distribution})" if info.error.startswith("unknown hook")
+                     else f"reinstall its distribution ({info.distribution})")
             problems.append({
                 "problem": f"plugin {name!r} failed to load: {info.error}",
-                "fix": f"reinstall its distribution ({info.distribution}) or block it with "
-                       f"CARTO_DISABLE_PLUGINS={name}",
+                "fix": f"{cause} or block it with CARTO_DISABLE_PLUGINS={name}",
             })
     for problem in registries.problems:
-        problems.append({"problem": problem, "fix": "uninstall or rename one of the two plugins"})
+        problems.append({"problem": problem, "fix": registries.fixes.get(
+            problem, "update or uninstall the plugin named, or block it with CARTO_DISABLE_PLUGINS")})
     from carto_core.cli.plugins_cmd import unknown_disabled
 
     for name in unknown_disabled(registries):

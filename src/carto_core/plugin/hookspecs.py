@@ -11,7 +11,8 @@ implementations with ``hookimpl`` from the public API (``carto_core.api``)::
 
 Registration hooks hand the plugin a ``register`` callable. Each call adds one named class to a
 registry of its kind; the registry rejects a second class under a name already taken (the
-second one is reported by ``carto plugins`` and ``carto doctor``, the first stays), sorts by
+second one is reported by ``carto plugins`` and ``carto doctor``, the first stays; carto's own
+plugins register first, so a third-party plugin never takes one of their names), sorts by
 name, and the core selects by name from flags and configuration, never by pluggy's call order.
 A hook may register any number of classes, or none. Hooks run once per process, when the
 registries are first built; they must be cheap (import heavy libraries inside the registered

@@ -2,9 +2,13 @@
 
 Registries are built by calling each plugin's registration hooks one plugin at a time so that
 every name is attributed to the plugin that registered it. A name registered twice is rejected:
-the first registration stays and the clash is recorded as a problem. A registry accepts only
-subclasses of its base classes, named by dotted name and checked along each class's MRO (no
-base module is imported to load plugins). Stdlib only.
+the first registration stays and the clash is recorded as a problem. carto's own plugins (core's
+built-ins and the distributions in `OWN_DISTRIBUTIONS`) register before any other, so a
+third-party plugin can never take a name they use (a ``bm25`` of its own would otherwise have
+replaced carto's in every search); between two third-party plugins the first in entry-point
+name order keeps the name. A registry accepts only subclasses of its base classes, named by
+dotted name and checked along each class's MRO (no base module is imported to load plugins).
+Stdlib only.
 """
 
 from __future__ import annotations
@@ -44,6 +48,21 @@ FACT_HOOKS = ("carto_register_fact_verbs",)
 DEPRECATED_UNDER_RANKERS = {"fusions": "carto_register_fusions",
                             "analyzers": "carto_register_analyzers"}
 EMBEDDER_HOOKS = ("carto_register_embedders",)
+
+
+#: The distributions of carto's own plugins (this repository's workspace packages under
+#: plugins/ and rankers/, and carto-core's built-ins), normalised as `normalise_distribution`
+#: does. A test keeps it equal to the workspace's pyproject files.
+OWN_DISTRIBUTIONS = frozenset({"carto-core", "carto-rankers", "carto-claude", "carto-codex",
+                               "carto-git", "carto-hermes"})
+
+
+def normalise_distribution(name: str | None) -> str:
+    """A distribution name as PEP 503 compares them (`carto_claude` is `carto-claude`)."""
+    out = (name or "").lower()
+    for sep in ("_", "."):
+        out = out.replace(sep, "-")
+    return out
 
 
 class DuplicateNameError(ValueError):
@@ -129,6 +148,12 @@ class PluginInfo:
         #: provider -> "module:function" of the live capture its distribution ships.
         self.capture = capture if capture is not None else {}
 
+    @property
+    def own(self) -> bool:
+        """Whether this is one of carto's own plugins (`OWN_DISTRIBUTIONS`): they register
+        first and keep their names in a clash."""
+        return self.builtin or normalise_distribution(self.distribution) in OWN_DISTRIBUTIONS
+
     def __repr__(self) -> str:
         return f"PluginInfo({self.name!r}, {self.distribution!r}, error={self.error!r})"
 
@@ -140,6 +165,9 @@ class Registries:
         self.pm = pm
         self.plugins = plugins
         self.problems: list[str] = []
+        #: problem -> what to do about it (`carto doctor`); a problem without one gets a
+        #: general fix there.
+        self.fixes: dict[str, str] = {}
         self.sources = NamedRegistry("source", REGISTRY_BASES["sources"])
         self.writers = NamedRegistry("writer", REGISTRY_BASES["writers"])
         self.rankers = NamedRegistry("ranker", REGISTRY_BASES["rankers"])
@@ -154,24 +182,53 @@ class Registries:
                 info.hooks = sorted(
                     caller.name for caller in pm.get_hookcallers(plugin) or ()
                 )
-                if not info.hooks and not info.builtin:
-                    self.problems.append(
+                # A blocked plugin is in pluggy's list (as None) with no hooks: nothing to say.
+                if not info.hooks and not info.builtin and not info.blocked:
+                    self.problem(
                         f"plugin {plugin_name!r} ({info.module}) implements no carto hook: its "
-                        "entry point names the wrong module, or the distribution needs reinstalling")
+                        "entry point names the wrong module, or the distribution needs reinstalling",
+                        f"point the entry point at the module with the plugin's hooks or reinstall "
+                        f"its distribution ({info.distribution}); or block it with "
+                        f"CARTO_DISABLE_PLUGINS={plugin_name}")
         for hook_name, attr in REGISTRATION_HOOKS.items():
             registry = getattr(self, attr)
-            for impl in getattr(pm.hook, hook_name).get_hookimpls():
+            impls = getattr(pm.hook, hook_name).get_hookimpls()
+            # carto's own plugins first (stable: otherwise in loading order), so theirs are the
+            # names that stay in a clash.
+            impls.sort(key=lambda impl: not self._own(impl.plugin_name))
+            for impl in impls:
                 self._call_registration(impl, registry)
+
+    def problem(self, text: str, fix: str | None = None) -> None:
+        """Record a problem (`carto plugins`, `carto doctor`) and what to do about it."""
+        self.problems.append(text)
+        if fix:
+            self.fixes[text] = fix
+
+    def _own(self, plugin: str) -> bool:
+        info = self.plugins.get(plugin)
+        return info is not None and info.own
 
     def _call_registration(self, impl, registry: NamedRegistry) -> None:
         plugin = impl.plugin_name
+        block = f"or block it with CARTO_DISABLE_PLUGINS={plugin}"
 
         def register(cls):
             into = self._deprecated_route(registry, cls, plugin)
             try:
                 into.register(cls, plugin)
-            except (DuplicateNameError, ValueError) as exc:
-                self.problems.append(str(exc))
+            except DuplicateNameError as exc:
+                other = into.plugin_of(cls.name)
+                if self._own(other) and not self._own(plugin):
+                    self.problem(f"{exc} (carto's own plugins keep their names)",
+                                 f"rename the {into.kind} in plugin {plugin!r} {block}")
+                else:
+                    self.problem(str(exc), f"rename the {into.kind} in one of plugins {other!r} "
+                                           f"and {plugin!r}, or block one with CARTO_DISABLE_PLUGINS")
+                return cls
+            except ValueError as exc:
+                self.problem(str(exc), f"correct the {into.kind} in plugin {plugin!r} (its "
+                                       f"distribution's maintainer) {block}")
                 return cls
             self.plugins[plugin].registered.setdefault(into.kind, []).append(cls.name)
             return cls
@@ -179,7 +236,8 @@ class Registries:
         try:
             impl.function(register=register)
         except Exception as exc:  # a broken plugin must not take the CLI down
-            self.problems.append(f"plugin {plugin!r} failed in {registry.kind} registration: {exc!r}")
+            self.problem(f"plugin {plugin!r} failed in {registry.kind} registration: {exc!r}",
+                         f"update or reinstall plugin {plugin!r} {block}")
 
     def _deprecated_route(self, registry: NamedRegistry, cls, plugin: str) -> NamedRegistry:
         """The registry a class goes to: `registry`, or for a fusion or an analyzer registered
@@ -204,7 +262,9 @@ class Registries:
             try:
                 impl.function(cli=cli)
             except Exception as exc:
-                self.problems.append(f"plugin {impl.plugin_name!r} failed adding commands: {exc!r}")
+                self.problem(f"plugin {impl.plugin_name!r} failed adding commands: {exc!r}",
+                             f"update or reinstall plugin {impl.plugin_name!r} or block it with "
+                             f"CARTO_DISABLE_PLUGINS={impl.plugin_name}")
                 continue
             # Subcommands added under core groups count too (`ingest hermes`, `install claude`).
             added = sorted(_command_paths(cli) - before)

@@ -12,10 +12,11 @@ The loading sequence (after tox's ``plugin/manager.py``), the same for a full or
 2. block every name in ``CARTO_DISABLE_PLUGINS`` (comma-separated; it blocks a plugin's live
    capture too);
 3. load each ``carto`` entry point, one at a time, in name order: a second entry point under a
-   name already taken is refused, a plugin that fails to import is recorded with its error
-   (``carto plugins``, ``carto doctor``) and the rest go on without it;
+   name already taken is refused; a plugin that fails to import, that pluggy refuses (a wrong
+   signature) or that implements a hook that does not exist (a misspelt name) is recorded with
+   its error (``carto plugins``, ``carto doctor``) and the rest go on without it;
 4. register core's built-ins (``BUILTINS``), which are plugins like any other;
-5. ``check_pending()``: an implementation of a hook that does not exist is an error.
+5. ``check_pending()``: only core's own plugins can fail it now (a bug in carto).
 
 A partial load (``get_registries(hooks=...)``: search, facts, ``carto serve``, ``carto mcp``)
 imports only the plugins the table knows to implement one of those hooks (or does not know
@@ -124,17 +125,43 @@ def build_plugin_manager(
     for name in blocked:
         pm.set_blocked(name)
     for name, plugin in loaded:
-        try:
-            pm.register(plugin, name=name)
-        except Exception as exc:  # a third-party plugin pluggy refuses
-            infos[name].error = f"{type(exc).__name__}: {exc}"
+        _register_or_record(pm, name, plugin, infos[name])
     for name, plugin in builtins:
         pm.register(plugin, name=name)
     for name, obj in (extra or {}).items():
         infos[name] = PluginInfo(name=name, module=repr(obj))
-        pm.register(obj, name=name)
-    pm.check_pending()
+        _register_or_record(pm, name, obj, infos[name])
+    pm.check_pending()  # only core's own plugins can still fail it: a bug in carto itself
     return pm, infos
+
+
+def _register_or_record(pm, name: str, plugin, info: PluginInfo) -> None:
+    """Register one plugin, or record why it cannot be and leave it out: pluggy refuses a wrong
+    signature at `register` but an unknown hook (a misspelt name) only at `check_pending`,
+    which would take every command down with it, so that check is made here, plugin by plugin."""
+    try:
+        pm.register(plugin, name=name)
+    except Exception as exc:  # a plugin pluggy refuses
+        info.error = f"{type(exc).__name__}: {exc}"
+        return
+    unknown = sorted(caller.name for caller in pm.get_hookcallers(plugin) or ()
+                     if not caller.has_spec()
+                     and any(impl.plugin is plugin and not impl.optionalhook
+                             for impl in caller.get_hookimpls()))
+    if unknown:
+        pm.unregister(plugin)
+        info.error = "; ".join(unknown_hook_message(hook) for hook in unknown)
+
+
+def unknown_hook_message(hook: str) -> str:
+    """What `carto plugins` says of an implementation of no hookspec, with the nearest hook."""
+    import difflib
+
+    from carto_core.plugin.light import HOOK_ARGS
+
+    near = difflib.get_close_matches(hook, sorted(HOOK_ARGS), n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else f" (carto's hooks: {', '.join(sorted(HOOK_ARGS))})"
+    return f"unknown hook {hook!r}: no carto hook has this name{hint}"
 
 
 def load_registries(env: dict | None = None, *, hooks: tuple[str, ...] | None = None,
@@ -146,9 +173,11 @@ def load_registries(env: dict | None = None, *, hooks: tuple[str, ...] | None = 
     if entry_points and known_table is not None:
         for record in known_table.get("capture", []):
             if record.get("taken_by"):
-                registries.problems.append(
+                registries.problem(
                     f"live capture {record['provider']!r} from distribution {record.get('distribution')!r} "
-                    f"refused: already provided by {record['taken_by']!r}")
+                    f"refused: already provided by {record['taken_by']!r}",
+                    f"uninstall one of distributions {record['taken_by']!r} and "
+                    f"{record.get('distribution')!r}")
         table.record_hooks(known_table, _hook_records(pm, infos))
         table.record_classes(known_table, registries)
     return registries

@@ -90,9 +90,17 @@ def scan_entry_points() -> dict:
     """Every group's entry points, read from the installed distributions (the slow, exact way)."""
     from importlib import metadata
 
+    from carto_core.plugin.registries import OWN_DISTRIBUTIONS, normalise_distribution
+
+    def order(ep) -> tuple:
+        # By name; under one name carto's own distribution first, so that a third-party entry
+        # point (or live capture) cannot take a name carto's own plugins use.
+        dist = getattr(getattr(ep, "dist", None), "name", "") or ""
+        return ep.name, normalise_distribution(dist) not in OWN_DISTRIBUTIONS, dist
+
     plugins: list[dict] = []
     owner: dict[str, str | None] = {}
-    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=order):
         dist = getattr(ep, "dist", None)
         record = {"name": ep.name, "value": ep.value,
                   "distribution": dist.name if dist else None, "version": dist.version if dist else None}
@@ -103,8 +111,7 @@ def scan_entry_points() -> dict:
         plugins.append(record)
     capture: list[dict] = []
     providers: dict[str, str | None] = {}
-    for ep in sorted(metadata.entry_points(group=CAPTURE_GROUP),
-                     key=lambda e: (e.name, getattr(getattr(e, "dist", None), "name", "") or "")):
+    for ep in sorted(metadata.entry_points(group=CAPTURE_GROUP), key=order):
         dist = getattr(ep, "dist", None)
         record = {"provider": ep.name, "target": ep.value, "distribution": dist.name if dist else None}
         if ep.name in providers:
