@@ -6,6 +6,15 @@ when it is not a newline (a writer died mid-row, or a disk filled up), the row s
 so the torn piece stays a line of its own (readers count it, `carto repair torn-rows` settles
 it) instead of gluing itself to this row and taking it down with it.
 
+A last byte that is not a newline is also what a live writer's long row looks like while its
+`os.write` is under way (the file grows page by page, and `pread` takes no lock), and sealing
+that would add a blank line after it. So every appender holds a shared `flock` while it writes,
+and one that sees a torn end takes the exclusive lock before sealing: granted, no write is under
+way and the end is looked at again; not granted within `_SEAL_WAIT` seconds, a live writer is
+mid-row and this row, appended after its write (`O_APPEND` writes do not interleave), needs no
+seal. A writer that died holds no lock. Waits are bounded, so a stopped process holding a lock
+delays an append but never blocks it.
+
 A rewrite (see `rewrite.py`) replaces the file by renaming a new one over it; an appender that
 wrote into the replaced inode notices (the path no longer names the inode it wrote to) and
 writes the row again to the new file. Together with the rewriter copying the old inode's tail
@@ -15,7 +24,9 @@ event_id (at-least-once). A rewrite that died is finished or rolled back first (
 
 from __future__ import annotations
 
+import fcntl
 import os
+import time
 from collections.abc import Callable, Iterable
 
 from carto_core.logio.jsonl import dumps_row
@@ -24,6 +35,10 @@ from carto_core.util.privatefiles import FILE_MODE, make_dirs
 
 _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 _MAX_REOPENS = 8
+#: How long an appender waits for a lock before going on without it (seconds).
+_LOCK_WAIT = 1.0
+#: How long an appender that sees a torn end waits for the writers under way to finish.
+_SEAL_WAIT = 1.0
 
 
 class AppendError(OSError):
@@ -48,6 +63,34 @@ def _ends_torn(fd: int) -> bool:
     """True when the file is not empty and its last byte is not a newline."""
     size = os.fstat(fd).st_size
     return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+
+
+def _lock(fd: int, kind: int, wait: float) -> bool:
+    """Take `kind` (`fcntl.LOCK_SH`/`LOCK_EX`) on `fd` within `wait` seconds; False when not
+    granted (or the file system has no locks)."""
+    deadline = time.monotonic() + wait
+    pause = 0.0005
+    while True:
+        try:
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+        except OSError:
+            return False
+
+
+def _needs_seal(fd: int) -> bool:
+    """Whether the file ends in a torn row of a writer that is gone. Called holding the shared
+    lock; leaves it held (or the exclusive one, when the end was looked at again under it)."""
+    if not _ends_torn(fd):
+        return False
+    if not _lock(fd, fcntl.LOCK_EX, _SEAL_WAIT):
+        return False  # a live writer is mid-row: this row lands after its whole line
+    return _ends_torn(fd)
 
 
 def append_lines(
@@ -77,7 +120,8 @@ def append_lines(
         fd = os.open(path, _FLAGS, FILE_MODE)
         written = 0
         try:
-            if _ends_torn(fd):
+            _lock(fd, fcntl.LOCK_SH, _LOCK_WAIT)
+            if _needs_seal(fd):
                 _write_all(fd, b"\n" + pending_lines[0])
                 written = 1
                 if on_seal is not None:
