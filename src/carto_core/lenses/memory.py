@@ -3,9 +3,10 @@
 `build_memory(home, project)` folds the logs into sections, each line a fact carto can show
 the evidence for (its event ids, kept on the line as an HTML comment):
 
-- **Standing preferences**, from prompts: sentences that tell the agent how to work ("always",
-  "never", "don't", "prefer", "make sure", "from now on", "instead of", ...), not questions;
-  the same sentence in several prompts is one line with every prompt's id.
+- **Standing preferences**, from prompts: the owner's own sentences that tell the agent how to
+  work ("always", "never", "don't", "prefer", "make sure", "from now on", "instead of", ...), not
+  questions and never what a prompt quotes or pastes (`carto_core.lenses.ownwords`); the same
+  sentence in several prompts is one line with every prompt's id.
 - **Decisions**, **open threads** and **key insights**, from `session_wrapup` milestones: the
   current records of the decision ledger (`carto_core.model.decisions`; superseded, retired and
   rejected ones are left out, and "none" is no thread); an open thread that a later wrapup
@@ -33,6 +34,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from carto_core.lenses.ownwords import preference_sentences
+
 MAX_LINES = 200
 MAX_BYTES = 25 * 1024
 BEGIN = "<!-- carto:memory begin (written by `carto memory --write`; edit outside these markers, this part is rewritten) -->"
@@ -54,10 +57,6 @@ PROFILE_MARK = "carto profile"
 #: The profile's sections MEMORY.md takes (its decisions are other projects' too).
 PROFILE_SECTIONS = ("Active surface", "Work shape", "Cadence")
 
-_PREFERENCE = re.compile(
-    r"\b(always|never|don'?t|do not|please (?:use|avoid|keep|run|don'?t)|prefer|make sure|from now on|"
-    r"instead of|stop (?:using|doing|adding)|avoid|no more|must not|should always)\b", re.I)
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 _CONVENTIONAL = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<scope>[^)]+)\))?(?P<bang>!)?: \S")
 MAX_IDS = 5
 
@@ -73,12 +72,12 @@ class Item:
     stale: str = ""   # what changed in git in what it cites, since (`model.staleness`)
 
     def line(self) -> str:
+        body = _inert(self.text)
         if not self.ids:
-            return f"- {' '.join(self.text.split())} <!-- {PROFILE_MARK} -->"
+            return f"- {body} <!-- {PROFILE_MARK} -->"
         ids = self.ids[:MAX_IDS]
         more = f" +{len(self.ids) - MAX_IDS}" if len(self.ids) > MAX_IDS else ""
-        body = " ".join(self.text.split())
-        detail = f" ({self.detail})" if self.detail else ""
+        detail = f" ({_inert(self.detail)})" if self.detail else ""
         return f"- {body}{detail} <!-- {', '.join(ids)}{more} -->"
 
 
@@ -99,6 +98,13 @@ class Memory:
                                      **({"stale": i.stale} if i.stale else {})}
                                     for i in items]
                              for name, items in self.sections.items()}}
+
+
+def _inert(text: str) -> str:
+    """`text` as one bullet's words: on one line, and with no comment marker, so a prompt's (or
+    a wrapup's) "<!-- carto:memory end -->" or "<!-- evt-… -->" can neither end carto's section
+    nor pass for a line's ids."""
+    return " ".join(text.split()).replace("<!--", "&lt;!--").replace("-->", "--&gt;")
 
 
 def _norm(text: str) -> str:
@@ -331,13 +337,9 @@ def _preferences(home, project: str, memory: Memory) -> None:
     for row, event in _rows(home, "prompts", project):
         prompts += 1
         text = row.get("summary") or row.get("prompt") or row.get("display") or ""
-        if not isinstance(text, str) or not _PREFERENCE.search(text):
+        if not isinstance(text, str):
             continue
-        for match in _SENTENCE.finditer(text[:4000]):
-            sentence = " ".join(match.group(0).split())
-            if len(sentence) < 12 or len(sentence) > 240 or sentence.endswith("?") \
-                    or not _PREFERENCE.search(sentence):
-                continue
+        for sentence in preference_sentences(text):
             key = _preference_key(sentence)
             item = found.get(key)
             ts = _ts(event)
