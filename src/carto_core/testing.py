@@ -25,7 +25,8 @@ lenses rely on:
 - event ids are non-empty strings, unique across every log the source writes (readers fold
   rows by event_id across the logs: of two rows sharing one, only one is ever found), and the
   same on a second read;
-- every row's timestamp parses (`carto_core.util.timeparse.parse_timestamp`);
+- every row's timestamp is in the form carto writes: UTC with `Z`, `YYYY-MM-DDTHH:MM:SSZ`
+  (`carto_core.util.timeparse.format_timestamp`; milliseconds allowed; docs/records.md);
 - the text a lens shows (`summary`, else the fallback chain) is a single line, and every row is
   one line of compact JSON;
 - rows go to a known log with that log's key order (`carto_core.logio.logs.order_row`); a `provider`
@@ -72,6 +73,7 @@ late for assertion rewriting; every assertion here carries its own message inste
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from collections import Counter
@@ -181,6 +183,30 @@ def read_all(source: Source) -> SourceRead:
 SESSION_SPELLINGS = ("session_id", "session", "sessionId")
 
 
+#: The form carto writes a timestamp in (docs/records.md, "Timestamps"): UTC with `Z`, to the
+#: second (`format_timestamp`) or with the fraction a transcript gives (milliseconds).
+TIMESTAMP_FORM = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
+#: git's `%aI` (the author's own offset), which the git commit rows alone keep.
+GIT_TIMESTAMP_FORM = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}")
+
+
+def timestamp_problem(row: dict) -> str | None:
+    """What is wrong with a row's timestamp (None: nothing): it must parse and be in the form
+    carto writes, `YYYY-MM-DDTHH:MM:SSZ` (a commit row, `type` git_commit, may keep git's
+    offset). An offset or an epoch number parses, but a reader that keeps or orders the stored
+    text as it is (a decision's first and last time, a list ordered by it) sets it apart from
+    the `Z` rows beside it."""
+    value = row.get("timestamp")
+    if parse_timestamp(value) is None:
+        return f"timestamp {value!r} does not parse"
+    if isinstance(value, str) and (TIMESTAMP_FORM.fullmatch(value) or (
+            row.get("type") == "git_commit" and GIT_TIMESTAMP_FORM.fullmatch(value))):
+        return None
+    return (f"timestamp {value!r} is not in the form carto writes, UTC with Z: "
+            "YYYY-MM-DDTHH:MM:SSZ, e.g. 2026-11-22T09:12:30Z, milliseconds allowed "
+            "(write it with carto_core.api.format_timestamp; docs/records.md)")
+
+
 def row_problems(emit: Emit, source: Source | str) -> list[str]:
     """Everything wrong with one emitted row under the contract (empty when it is fine);
     `source` is the Source (or the provider name) whose `provider` rows must carry."""
@@ -196,8 +222,9 @@ def row_problems(emit: Emit, source: Source | str) -> list[str]:
         problems.append(f"{where}: event_id must be a non-empty string")
     elif event_id != event_id.strip() or "\n" in event_id:
         problems.append(f"{where}: event_id has surrounding whitespace or a line break")
-    if parse_timestamp(row.get("timestamp")) is None:
-        problems.append(f"{where}: timestamp {row.get('timestamp')!r} does not parse")
+    stamp = timestamp_problem(row)
+    if stamp:
+        problems.append(f"{where}: {stamp}")
     for key in ("summary",):
         value = row.get(key)
         if isinstance(value, str) and ("\n" in value or "\r" in value):

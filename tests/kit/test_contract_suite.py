@@ -161,6 +161,15 @@ SOURCES = textwrap.dedent('''
             return batch
 
 
+    class KeepsTheOffset(Good):
+        """Writes the input's local time with its offset: it parses, but is not carto's form."""
+        stamp = "2026-11-22T11:12:30+02:00"
+
+
+    class EpochNumbers(Good):
+        stamp = 1790000000
+
+
     def contract_for(cls):
         class Contract(SourceContract):
             @pytest.fixture
@@ -176,7 +185,7 @@ SOURCES = textwrap.dedent('''
 
     for _cls in (Good, RandomIds, MultiLine, BadTime, WrongOrder, OffByOne, Phones,
                  RaisesOnGarbage, SilentOnGarbage, IgnoresCheckpoint, NoCheckpoint, ClockStamps,
-                 WrongSessionKey, ReplacesBadBytes, SharesAnId):
+                 WrongSessionKey, ReplacesBadBytes, SharesAnId, KeepsTheOffset, EpochNumbers):
         globals()[f"Test{_cls.__name__}"] = contract_for(_cls)
 ''')
 
@@ -227,3 +236,25 @@ def test_each_broken_source_fails_exactly_its_rule(pytester, outcomes):
                                              "test_contract_garbage_is_skipped_and_counted"}
     assert failed["TestReplacesBadBytes"] == {"test_contract_undecodable_bytes_are_counted"}
     assert failed["TestSharesAnId"] == {"test_contract_ids_unique_and_stable"}
+    for cls in ("TestKeepsTheOffset", "TestEpochNumbers"):
+        assert failed[cls] == {"test_contract_rows_follow_the_row_rules",
+                               "test_contract_garbage_is_skipped_and_counted"}, cls
+
+
+def test_a_timestamp_not_in_carto_form_names_the_row_and_the_form():
+    from carto_core.model.sources import Emit
+    from carto_core.testing import row_problems
+
+    def problems(stamp, kind="t"):
+        return row_problems(Emit("changelog", {"event_id": "e-1", "timestamp": stamp, "type": kind,
+                                               "summary": "s"}), "p")
+
+    [offset] = problems("2026-11-22T11:12:30+02:00")
+    assert offset.startswith("changelog row 'e-1': timestamp '2026-11-22T11:12:30+02:00' is not")
+    assert "YYYY-MM-DDTHH:MM:SSZ" in offset and "format_timestamp" in offset
+    assert problems("2026-11-22T09:12:30Z") == problems("2026-11-22T09:12:30.123Z") == []
+    for bad in ("2026-11-22T09:12:30+00:00", "2026-11-22 09:12:30Z", "2026-11-22T09:12:30z",
+                "2026-11-22T09:12:30", 1790000000):
+        assert len(problems(bad)) == 1, bad
+    # git's %aI on a commit row is the one offset carto writes (docs/records.md)
+    assert problems("2026-11-22T11:12:30+02:00", "git_commit") == []
