@@ -111,3 +111,22 @@ def test_user_prompt_submit_is_a_prompt_found_before_any_ingest(client, monkeypa
     monkeypatch.setenv("CARTO_HOME", str(client["home"].root))
     found = CliRunner().invoke(cli, ["search", "add a file and commit", "--json", "--all"])
     assert prompts[0]["event_id"] in {r["event_id"] for r in json.loads(found.stdout)["results"]}
+
+
+def test_a_pasted_log_of_megabytes_is_cut_and_a_credential_at_the_cut_is_not_kept(client):
+    from carto_codex.capture import PROMPT_MAX, PROMPT_READ
+
+    token = "ghp_" + "Zx8Kq2Lm9Np4Rs7Tv1Wy3Ab6Cd0Ef5Gh2Jk4"
+    # the token straddles the end of what is read, after a run of spaces the fold removes, so a
+    # cut inside it would keep its first half in the row
+    prompt = "why does this fail? " + " " * (PROMPT_READ - 40) + token + " more" * 400_000
+    body = {**payload(client, "UserPromptSubmit.json"), "prompt": prompt}
+    fire(client, body)
+    (row,) = rows(client, "prompts")
+    assert row["summary"].startswith("why does this fail?")
+    assert len(row["summary"]) <= PROMPT_MAX
+    assert "ghp_" not in row["summary"] and "Zx8Kq2" not in row["summary"]
+    body = {**body, "turn_id": "t-long", "prompt": "long: " + "word " * 1_000_000}
+    fire(client, body)
+    long = [r for r in rows(client, "prompts") if r["summary"].startswith("long:")]
+    assert len(long) == 1 and len(long[0]["summary"]) == PROMPT_MAX and long[0]["summary"].endswith("…")

@@ -15,10 +15,8 @@ Claude's rows, built by the same provider-neutral builders (`carto_core.capture`
 | PreCompact / PostCompact | as Claude |
 | SubagentStop | milestone `agent_<role>` for every subagent (each is one a `spawn_agent` call started; role `default` unless the call named one), Claude's only for Explore, Plan, general-purpose; one event per subagent (`agent_id`), though Codex fires it after each of its turns |
 | SessionStart | milestone `session_start_resume` when the source is a restart (0.169 sends `resume` for `codex exec resume`), as Claude's; starts the detached rollout catch-up (`carto_core.capture.catchup`), as Claude's |
-| UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested |
+| UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, cut at `PROMPT_MAX` characters, id stable per session and `turn_id`): searchable before the rollout is ingested; prompt-time recall as `additionalContext` when `[recall] prompt = true` or `CARTO_PROMPT_RECALL=1` (`carto_core.recall.prompt`) |
 | SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's; the rollout's last turns, as Stop |
-| UserPromptSubmit | a prompt-history row (`type: prompt`, the prompt as the summary, id stable per session and `turn_id`): searchable before the rollout is ingested; prompt-time recall as `additionalContext` when `[recall] prompt = true` or `CARTO_PROMPT_RECALL=1` (`carto_core.recall.prompt`) |
-| SessionEnd | milestone `session_end_<reason>` (0.169 sends reason `other`), as Claude's |
 | anything else | nothing |
 
 Codex has no PostToolUseFailure. Its `transcript_path` may be null: for milestones the rollout
@@ -179,15 +177,26 @@ def _tool_event(ctx: Context, out: Outcome) -> None:
         capture_web_tool(ctx, out, tool=tool, tool_input=tool_input)
 
 
+#: A prompt row keeps this many characters (a Stop's answer as many): a pasted 20 MB log
+#: redacted and written whole outran the hook's timeout, and the row was lost.
+PROMPT_MAX = 16_000
+#: How much of the payload's prompt is read at most, before its whitespace is folded.
+PROMPT_READ = 4 * PROMPT_MAX
+
+
 def _prompt(ctx: Context, out: Outcome) -> None:
     """UserPromptSubmit: the prompt as a prompt-history row (upstream's prompt shape), so it is
     found before the rollout is ingested; its id is stable per (session, turn), so a repeated
     hook call folds."""
     import hashlib
 
-    from carto_core.api import SALIENCE, flatten, order_row
+    from carto_core.api import SALIENCE, clip, flatten, order_row
 
-    prompt = " ".join(_str(ctx.payload.get("prompt")).split())
+    raw = _str(ctx.payload.get("prompt"))
+    if len(raw) > PROMPT_READ:
+        # The word the read cuts is dropped whole: half a credential is too short for its rule.
+        raw = raw[:PROMPT_READ + 1].rsplit(None, 1)[0]
+    prompt = clip(" ".join(raw.split()), PROMPT_MAX, tail="…")
     if not prompt:
         return
     turn = _str(ctx.payload.get("turn_id")) or ctx.timestamp
