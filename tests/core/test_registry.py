@@ -159,7 +159,7 @@ def _base(attr):
 
 @pytest.mark.parametrize("hook,attr", sorted(REGISTRATION_HOOKS.items()))
 def test_each_registration_hook_fills_its_own_registry(hook, attr):
-    thing = type("Thing", (_base(attr),), {"name": f"probe-{attr}"})
+    thing = type("Thing", (_base(attr),), {"name": f"probe-{attr.replace('_', '-')}"})
     plugin = types.SimpleNamespace()
 
     def impl(register):
@@ -170,8 +170,8 @@ def test_each_registration_hook_fills_its_own_registry(hook, attr):
     registries = Registries(pm, infos)
     for other_hook, other_attr in REGISTRATION_HOOKS.items():
         registry = getattr(registries, other_attr)
-        assert (f"probe-{attr}" in registry) is (other_attr == attr), other_hook
-    assert getattr(registries, attr).plugin_of(f"probe-{attr}") == "probe"
+        assert (f"probe-{attr.replace('_', '-')}" in registry) is (other_attr == attr), other_hook
+    assert getattr(registries, attr).plugin_of(f"probe-{attr.replace('_', '-')}") == "probe"
     assert hook in infos["probe"].hooks
 
 
@@ -724,3 +724,67 @@ def test_plugins_names_a_disable_entry_that_blocks_nothing(monkeypatch):
                for p in doctor["problems"])
     monkeypatch.setenv("CARTO_DISABLE_PLUGINS", "claude")  # a live-capture provider is a name too
     assert json.loads(CliRunner().invoke(cli, ["plugins", "--json"]).output)["unknown_disabled"] == []
+
+
+@pytest.mark.parametrize("attr", sorted(REGISTRATION_HOOKS.values()))
+@pytest.mark.parametrize("name", ["../../../pwned", "a/b", "..", "Notes", "my_source", "-x",
+                                  "caf\u00e9", "notes\n", "x y"])
+def test_a_name_outside_the_rule_is_rejected_by_every_registry(attr, name):
+    """A source named '../../../pwned' was accepted, listed by `carto ingest --help`, and its
+    checkpoint written outside the home."""
+    bad = type("Bad", (_base(attr),), {"name": name})
+    good = type("Good", (_base(attr),), {"name": "fine-2"})
+    plugin = types.SimpleNamespace()
+    hook = next(h for h, a in REGISTRATION_HOOKS.items() if a == attr)
+
+    def impl(register):
+        register(bad)
+        register(good)
+
+    setattr(plugin, hook, hookimpl(impl))
+    pm, infos = build_plugin_manager(entry_points=False, extra={"odd": plugin})
+    registries = Registries(pm, infos)
+    registry = getattr(registries, attr)
+    kind = registry.kind
+    assert "fine-2" in registry and name not in registry
+    assert infos["odd"].registered == {kind: ["fine-2"]}
+    [problem] = registries.problems
+    assert problem == (f"{kind} {name!r} from plugin 'odd' rejected: a name must match "
+                       "[a-z0-9][a-z0-9-]* (lowercase letters, digits and hyphens, not starting "
+                       "with a hyphen)")
+    assert registries.fixes[problem] == (f"rename the {kind} in plugin 'odd' to match "
+                                         "[a-z0-9][a-z0-9-]* (an update of the plugin) or block "
+                                         "it with CARTO_DISABLE_PLUGINS=odd")
+
+
+def test_a_traversing_source_is_not_offered_to_ingest_and_writes_nothing_outside(monkeypatch, tmp_path):
+    from carto_core.cli import cli
+
+    source = ("from carto_core import hookimpl\nfrom carto_core.model.sources import Source\n\n"
+              "class Pwned(Source):\n    name = '../../../pwned'\n    provider = 'pwned'\n"
+              "    def discover(self):\n        return []\n\n"
+              "@hookimpl\ndef carto_register_sources(register):\n    register(Pwned)\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    _fake_entry_points(monkeypatch, site, {"pwned": source})
+    help_text = CliRunner().invoke(cli, ["ingest", "--help"]).output
+    assert "pwned" not in help_text, help_text
+    result = CliRunner().invoke(cli, ["ingest", "../../../pwned", "--root", str(tmp_path)])
+    assert result.exit_code != 0
+    assert not list(tmp_path.parent.rglob("pwned.json"))
+    doc = json.loads(CliRunner().invoke(cli, ["plugins", "--json"]).output)
+    assert any("'../../../pwned' from plugin 'pwned' rejected: a name must match" in p
+               for p in doc["problems"]), doc["problems"]
+
+
+@pytest.mark.parametrize("name", ["../../../pwned", "..", ".", "a/b", "a\\b", "", "x\0y"])
+def test_the_checkpoint_path_refuses_a_name_that_leaves_its_folder(tmp_path, name):
+    """Defence in depth: a source that reached run_ingest without a registry (a plugin's own
+    command) still cannot put its checkpoint outside the home."""
+    from carto_core.ingest.runner import CheckpointStore
+    from carto_core.logio.home import Home
+
+    home = Home(tmp_path / "home")
+    with pytest.raises(ValueError, match="cannot name a checkpoint file"):
+        CheckpointStore(home, name)
+    assert CheckpointStore(home, "claude-desktop").path == home.state / "checkpoints" / "claude-desktop.json"

@@ -123,9 +123,21 @@ def row_digest(row: dict) -> int:
     return zlib.crc32(dumps_row(row)[:-1])
 
 
+def checkpoint_path(home: Home, source: str):
+    """`<home>/.carto/checkpoints/<source>.json`; a ValueError for a name that would leave
+    that folder (registries refuse such names already: this holds for a source made some other
+    way, a plugin calling `run_ingest` with a class it never registered)."""
+    folder = home.state / "checkpoints"
+    if (not isinstance(source, str) or source in ("", ".", "..") or "\0" in source
+            or any(sep in source for sep in ("/", "\\", os.sep, os.altsep or "/"))):
+        raise ValueError(f"source name {source!r} cannot name a checkpoint file in {folder}: "
+                         "a source's name is lowercase letters, digits and hyphens")
+    return folder / f"{source}.json"
+
+
 class CheckpointStore:
     def __init__(self, home: Home, source: str):
-        self.path = home.state / "checkpoints" / f"{source}.json"
+        self.path = checkpoint_path(home, source)
         try:
             data = json.loads(self.path.read_text("utf-8"))
             self.data: dict = data if isinstance(data, dict) else {}

@@ -10,10 +10,13 @@ implementations with ``hookimpl`` from the public API (``carto_core.api``)::
         register(NotesSource)
 
 Registration hooks hand the plugin a ``register`` callable. Each call adds one named class to a
-registry of its kind; the registry rejects a second class under a name already taken (the
-second one is reported by ``carto plugins`` and ``carto doctor``, the first stays; carto's own
-plugins register first, so a third-party plugin never takes one of their names), sorts by
-name, and the core selects by name from flags and configuration, never by pluggy's call order.
+registry of its kind. Every registry's names match ``[a-z0-9][a-z0-9-]*`` (lowercase letters,
+digits and hyphens, not starting with a hyphen: a name is a command argument and may be a file
+name); a class under any other name is rejected and reported. The registry rejects a second
+class under a name already taken (the second one is reported by ``carto plugins`` and ``carto
+doctor``, the first stays; carto's own plugins register first, so a third-party plugin never
+takes one of their names), sorts by name, and the core selects by name from flags and
+configuration, never by pluggy's call order.
 A hook may register any number of classes, or none. Hooks run once per process, when the
 registries are first built; they must be cheap (import heavy libraries inside the registered
 classes' methods, not at module top level).
@@ -55,7 +58,7 @@ def carto_register_sources(register: Callable[[type[Source]], type[Source]]) -> 
     """Register provider sources: where backfilled events come from.
 
     :param register: ``register(cls)`` with a subclass of :class:`carto_core.model.sources.Source`
-        that sets a unique ``name`` (``[a-z0-9-]+``: ``carto ingest NAME``, the checkpoint file)
+        that sets a unique ``name`` (``carto ingest NAME``, the checkpoint file's name)
         and the ``provider`` it stamps on rows.
 
     A source is the backfill half (``discover`` and ``read``; see the base class). Every source

@@ -7,8 +7,8 @@ built-ins and the distributions in `OWN_DISTRIBUTIONS`) register before any othe
 third-party plugin can never take a name they use (a ``bm25`` of its own would otherwise have
 replaced carto's in every search); between two third-party plugins the first in entry-point
 name order keeps the name. A registry accepts only subclasses of its base classes, named by
-dotted name and checked along each class's MRO (no base module is imported to load plugins).
-Stdlib only.
+dotted name and checked along each class's MRO (no base module is imported to load plugins),
+under a name that matches `NAME_RULE`. Stdlib only.
 """
 
 from __future__ import annotations
@@ -57,6 +57,20 @@ OWN_DISTRIBUTIONS = frozenset({"carto-core", "carto-rankers", "carto-claude", "c
                                "carto-git", "carto-hermes"})
 
 
+#: Every registry's names: lowercase ASCII letters, digits and hyphens, not starting with a
+#: hyphen. A name becomes a command argument (`carto ingest NAME`, `--ranker NAME`) and a file
+#: name (a source's checkpoint): "../x" would have written outside the home, "-x" reads as an
+#: option.
+NAME_RULE = "[a-z0-9][a-z0-9-]*"
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def valid_name(name: object) -> bool:
+    """Whether `name` matches `NAME_RULE` (a set test: no `re` on the cold path)."""
+    return (isinstance(name, str) and bool(name) and name[0] != "-"
+            and _NAME_CHARS.issuperset(name))
+
+
 def normalise_distribution(name: str | None) -> str:
     """A distribution name as PEP 503 compares them (`carto_claude` is `carto-claude`)."""
     out = (name or "").lower()
@@ -67,6 +81,10 @@ def normalise_distribution(name: str | None) -> str:
 
 class DuplicateNameError(ValueError):
     """A second class under a name that a registry already holds."""
+
+
+class InvalidNameError(ValueError):
+    """A class whose name does not match `NAME_RULE`."""
 
 
 class UnknownNameError(LookupError):
@@ -91,6 +109,10 @@ class NamedRegistry:
         name = getattr(cls, "name", None)
         if not isinstance(name, str) or not name:
             raise ValueError(f"{self.kind}: {cls!r} from {plugin} has no `name`")
+        if not valid_name(name):
+            raise InvalidNameError(f"{self.kind} {name!r} from plugin {plugin!r} rejected: a name must "
+                             f"match {NAME_RULE} (lowercase letters, digits and hyphens, not "
+                             "starting with a hyphen)")
         if not self.accepts(cls):
             raise ValueError(f"{self.kind} {name!r} from plugin {plugin!r} rejected: "
                              f"{cls.__module__}.{cls.__qualname__} subclasses none of "
@@ -226,9 +248,13 @@ class Registries:
                     self.problem(str(exc), f"rename the {into.kind} in one of plugins {other!r} "
                                            f"and {plugin!r}, or block one with CARTO_DISABLE_PLUGINS")
                 return cls
+            except InvalidNameError as exc:
+                self.problem(str(exc), f"rename the {into.kind} in plugin {plugin!r} to match "
+                                       f"{NAME_RULE} (an update of the plugin) {block}")
+                return cls
             except ValueError as exc:
-                self.problem(str(exc), f"correct the {into.kind} in plugin {plugin!r} (its "
-                                       f"distribution's maintainer) {block}")
+                self.problem(str(exc), f"correct the {into.kind} in plugin {plugin!r} (an "
+                                       f"update of the plugin) {block}")
                 return cls
             self.plugins[plugin].registered.setdefault(into.kind, []).append(cls.name)
             return cls
