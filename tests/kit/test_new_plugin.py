@@ -232,3 +232,28 @@ def test_a_generated_fusion_that_forgets_the_rows_fails_its_kit(tmp_path):
     assert "FAILED tests/test_contract.py::TestProbeFourFusionContract::" \
            "test_fusion_carries_what_the_decay_reads" in failing.stdout, failing.stdout
     assert "1 failed, 7 passed" in failing.stdout, failing.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
+def test_the_generated_source_opens_its_files_with_open_own(tmp_path):
+    """writing-a-source.md has a source open what it reads with `open_own`: a FIFO named like
+    a log is counted, not waited on forever (a plain open() blocks until a writer comes)."""
+    result = CliRunner().invoke(cli, ["new-plugin", "fifo-probe", "--dir", str(tmp_path), "--json"])
+    package = Path(json.loads(result.stdout)["path"])
+    assert "open_own(stream.path)" in (package / "src" / "carto_fifo_probe" / "source.py").read_text("utf-8")
+    data = tmp_path / "data"
+    data.mkdir()
+    os.mkfifo(data / "pipe.jsonl")
+    code = ("import json, sys\nfrom carto_fifo_probe.source import FifoProbeSource\n"
+            "source = FifoProbeSource({'roots': [sys.argv[1]]})\n"
+            "[stream] = list(source.discover())\nbatch = source.read(stream, None)\n"
+            "print(json.dumps([len(batch.rows), dict(batch.skipped)]))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(package / "src"),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(data)], env=env, capture_output=True,
+                              text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the generated source blocked opening a FIFO (a plain open(), not open_own)")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [0, {"unreadable": 1}]
