@@ -574,7 +574,9 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             project, cwd = raw.get("project"), raw.get("cwd")
             key = matcher.key_of(project if isinstance(project, str) else "", cwd if isinstance(cwd, str) else "")
             if key is None or key not in wanted:
-                report.not_allowed += 1
+                # A catch-up passes over the rows of projects allowed before (sent already).
+                if key not in allowed:
+                    report.not_allowed += 1
                 continue
             row = redact_row(raw)
             event = Event.from_row(row, label)
