@@ -10,7 +10,8 @@ the module): importing this module costs a dictionary, and a live-capture module
 `Context` from here loads what `Context` needs and nothing else, so the hook path stays as light
 as before. Core itself never imports this module (its modules import each other directly).
 `tests/core/test_public_api.py` checks that every name resolves and that the bundled plugins,
-the example and what `carto new-plugin` generates import carto through this module alone.
+the example, what `carto new-plugin` generates and the code examples of docs/plugins.md and
+docs/writing-a-source.md import carto through this module alone.
 """
 
 from __future__ import annotations

@@ -26,10 +26,10 @@ lenses rely on:
   rows by event_id across the logs: of two rows sharing one, only one is ever found), and the
   same on a second read;
 - every row's timestamp is in the form carto writes: UTC with `Z`, `YYYY-MM-DDTHH:MM:SSZ`
-  (`carto_core.util.timeparse.format_timestamp`; milliseconds allowed; docs/records.md);
+  (`carto_core.api.format_timestamp`; milliseconds allowed; docs/records.md);
 - the text a lens shows (`summary`, else the fallback chain) is a single line, and every row is
   one line of compact JSON;
-- rows go to a known log with that log's key order (`carto_core.logio.logs.order_row`); a `provider`
+- rows go to a known log with that log's key order (`carto_core.api.order_row`); a `provider`
   field, when present, is the source's;
 - every row's session key is its log's (`session_id` in the changelog, milestones and prompt
   history, `session` in the tool-use, research and turns logs; `carto_core.logio.logs.SESSION_KEY`);
@@ -245,7 +245,7 @@ def row_problems(emit: Emit, source: Source | str) -> list[str]:
         if keys not in orders:
             problems.append(
                 f"{where}: key order {keys} is not the {emit.log} order {orders[0]} "
-                "(build rows with carto_core.logio.logs.order_row)"
+                "(build rows with carto_core.api.order_row)"
             )
     own_key = SESSION_KEY.get(emit.log)
     for key in SESSION_SPELLINGS:

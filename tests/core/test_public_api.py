@@ -97,3 +97,91 @@ def test_the_check_finds_a_private_import_at_any_depth(tmp_path):
     (package / "c.py").write_text("import carto_core.search.api as search\nfrom . import a\n")
     assert private_imports(tmp_path) == ["pkg/b.py:2 imports carto_core.logio.logs",
                                          "pkg/c.py:1 imports carto_core.search.api"]
+
+
+#: The pages a plugin author copies code from: every example imports carto through the API.
+EXAMPLE_DOCS = ("plugins.md", "writing-a-source.md")
+
+
+def python_blocks(text: str) -> list[tuple[int, str]]:
+    """(first line, code) of each ```python block of a markdown page, dedented (a block in a
+    list item is indented with it)."""
+    import re
+    import textwrap
+
+    return [(text.count("\n", 0, match.start()) + 2, textwrap.dedent(match.group(2)))
+            for match in re.finditer(r"(?m)^([ \t]*)```python\n(.*?)^\1```", text, re.S)]
+
+
+def example_problems(page: str, text: str) -> list[str]:
+    """What is wrong with a page's python examples: a block that does not parse, an import of
+    carto other than `carto_core.api`, a name `carto_core.api` does not export or cannot
+    resolve, and a function called (or a decorator used) that no block of the page defines or
+    imports (`append_rows(...)` out of nowhere)."""
+    import builtins
+
+    problems, trees = [], []
+    for line, code in python_blocks(text):
+        try:
+            trees.append((line, ast.parse(code)))
+        except SyntaxError as exc:
+            problems.append(f"{page}:{line + (exc.lineno or 1) - 1}: does not parse: {exc.msg}")
+    defined = set(dir(builtins))
+    for _, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                defined.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+    for line, tree in trees:
+        for node in ast.walk(tree):
+            where = f"{page}:{line + getattr(node, 'lineno', 1) - 1}"
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "carto_core":
+                if node.module != "carto_core.api":
+                    problems.append(f"{where}: imports {node.module}, not the public carto_core.api")
+                    continue
+                for alias in node.names:
+                    if alias.name not in api.__all__:
+                        problems.append(f"{where}: carto_core.api exports no {alias.name}")
+                    elif getattr(api, alias.name, None) is None:
+                        problems.append(f"{where}: carto_core.api.{alias.name} does not resolve")
+            elif isinstance(node, ast.Import):
+                problems.extend(f"{where}: imports {alias.name}, not the public carto_core.api"
+                                for alias in node.names
+                                if alias.name.split(".")[0] == "carto_core" and alias.name != "carto_core.api")
+            called = []
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.append(node.func.id)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                called.extend(d.id for d in node.decorator_list if isinstance(d, ast.Name))
+            problems.extend(f"{where}: {name} is used but no example imports or defines it"
+                            for name in called if name not in defined)
+    return problems
+
+
+def test_the_plugin_docs_examples_import_only_the_public_api():
+    for page in EXAMPLE_DOCS:
+        text = (ROOT / "docs" / page).read_text("utf-8")
+        assert len(python_blocks(text)) >= 5, page
+        assert example_problems(page, text) == [], page
+
+
+def test_the_example_check_finds_private_imports_and_helpers_from_nowhere():
+    page = "\n".join([
+        "```python", "from carto_core.plugin.registry import build_plugin_manager",
+        "from carto_core.api import Writer, append_rows", "```", "",
+        "- a list item:", "", "  ```python", "  import carto_core.ingest.runner", "",
+        "  class MirrorWriter(Writer):", "      def write(self, home, log, rows):",
+        "          append_rows(log, rows)", "          helper(rows)", "  ```",
+        "```python", "def broken(:", "```", ""])
+    assert example_problems("page.md", page) == [
+        "page.md:17: does not parse: invalid syntax",
+        "page.md:2: imports carto_core.plugin.registry, not the public carto_core.api",
+        "page.md:3: carto_core.api exports no append_rows",
+        "page.md:9: imports carto_core.ingest.runner, not the public carto_core.api",
+        "page.md:14: helper is used but no example imports or defines it",
+    ]
