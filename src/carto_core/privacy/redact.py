@@ -1439,9 +1439,11 @@ class Rule:
             self._compiled = re.compile(self.source)
         return self._compiled
 
-    def apply(self, value: str, lowered: str, sink: list[str] | None = None) -> tuple[str, list[str]]:
+    def apply(self, value: str, lowered: str, sink: list[str] | None = None,
+              spans: list[tuple[int, int, int]] | None = None) -> tuple[str, list[str]]:
         """`value` with every accepted match replaced, and the kinds replaced (in order);
-        `sink` collects the replaced texts (for scanning caches built from them)."""
+        `sink` collects the replaced texts (for scanning caches built from them), `spans` where
+        each was in `value` and how long its marker is."""
         if self.lower:
             if len(lowered) == len(value):
                 pattern, target = self.compiled(), lowered
@@ -1495,11 +1497,92 @@ class Rule:
             kinds.append(kind)
             if sink is not None:
                 sink.append(value[start:end])
+            if spans is not None:
+                spans.append((start, end, len(pieces[-1])))
             last = end
         if not pieces:
             return value, kinds
         pieces.append(value[last:])
         return "".join(pieces), kinds
+
+
+# --- line continuations --------------------------------------------------------------------
+
+#: A line continuation between two pieces of one word: a backslash, then a line break (as
+#: written, or as JSON escapes it: `\\` then `\n`), or the one space a summary collapsed that
+#: break into (`" ".join(text.split())`). The shell, C and Python read what is on either side
+#: as one word: a token typed or pasted across one is one token. Only a continuation with a
+#: word character on the next line joins: `docker run \` then an indented `-e X` is two words.
+_CONTINUATION = Lazy(r"\\(?:\r?\n|\\\\(?:r\\)?n| )(?=[A-Za-z0-9])")
+#: A marker ending right before a continuation: the text after it is the rest of that secret
+#: (a stored row whose first half alone was taken: `TOKEN=[REDACTED:…]\ <the second half>`).
+_MARKER_BEFORE = Lazy(r"\[REDACTED:([\w.-]+)\]$")
+#: What a token's rest is made of (base64, base64url, hex, a URL-encoded token).
+_TOKEN_REST = Lazy(r"[A-Za-z0-9_.~+/=%-]+")
+
+
+def _join_continuations(value: str, sink: list[str] | None) -> tuple[str, list[tuple[int, str, bool]], list[str]]:
+    """`value` with its continuations inside words taken out; each cut as (where it was in the
+    joined text, the text taken out, whether that text is a secret's rest and stays out); and
+    the kinds of the markers whose rest was taken out with it."""
+    pieces: list[str] = []
+    cuts: list[tuple[int, str, bool]] = []
+    kinds: list[str] = []
+    last = length = 0
+    for found in _CONTINUATION.finditer(value):
+        at = found.start()
+        before = value[at - 1:at]
+        if at < last or not before or before.isspace() or before == "\\":
+            continue  # not inside a word, or an escaped backslash before a line break
+        end = found.end()
+        marker = _MARKER_BEFORE.search(value, max(last, at - 64), at) if before == "]" else None
+        if marker is not None:
+            end = _TOKEN_REST.match(value, end).end()
+            kinds.append(marker.group(1))
+            if sink is not None:
+                sink.append(value[found.end():end])
+        pieces.append(value[last:at])
+        length += at - last
+        cuts.append((length, value[at:end], marker is not None))
+        last = end
+    pieces.append(value[last:])
+    return "".join(pieces), cuts, kinds
+
+
+def _replaced_places(places: list[tuple[int, int]], spans: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """`places` after the text at each span was replaced by a marker of the given length: the
+    marker's characters stand for all the text the replaced ones stood for."""
+    out: list[tuple[int, int]] = []
+    last = 0
+    for start, end, length in spans:
+        out.extend(places[last:start])
+        if end > start:
+            out.extend([(places[start][0], places[end - 1][1])] * length)
+        else:  # an empty match (a user's pattern may allow one): a marker between two characters
+            at = places[start][0] if start < len(places) else (places[-1][1] if places else 0)
+            out.extend([(at, at)] * length)
+        last = end
+    out.extend(places[last:])
+    return out
+
+
+def _restore_continuations(out: str, places: list[tuple[int, int]], cuts: list[tuple[int, str, bool]]) -> str:
+    """The scanned text with each continuation put back where it was, unless a marker now
+    covers both of its sides (it was inside a secret) or it carried a secret's rest."""
+    pieces: list[str] = []
+    last = index = 0
+    for at, text, secret in cuts:
+        while index < len(places) and places[index][0] < at:
+            index += 1
+        # a marker standing for text on both sides of the cut has the cut inside it
+        inside = index > 0 and places[index - 1][1] > at
+        if secret or inside:
+            continue
+        pieces.append(out[last:index])
+        pieces.append(text)
+        last = index
+    pieces.append(out[last:])
+    return "".join(pieces)
 
 
 #: A rule's opening lookbehind (`(?<![\w-])`): the characters that may not come before it.
@@ -1638,6 +1721,14 @@ class Redactor:
         return found
 
     def _scan(self, value: str, sink: list[str] | None) -> tuple[str, list[str]]:
+        if "\\" in value and _CONTINUATION.search(value) is not None:
+            return self._scan_continued(value, sink)
+        return self._scan_joined(value, sink, None)
+
+    def _scan_joined(self, value: str, sink: list[str] | None,
+                     places: list[tuple[int, int]] | None) -> tuple[str, list[str]]:
+        """The rules run over `value`; `places`, when given, is filled (on the first replacement:
+        most texts have none) with the span of `value` each character of the result stands for."""
         lowered = value.lower()
         if self._prefilter:
             candidates = self.candidates(lowered)
@@ -1648,12 +1739,29 @@ class Redactor:
             rules = self._rules
         found: list[str] = []
         for rule in rules:
-            out, kinds = rule.apply(value, lowered, sink)
+            spans: list[tuple[int, int, int]] | None = [] if places is not None else None
+            length = len(value)
+            out, kinds = rule.apply(value, lowered, sink, spans)
             if kinds:
                 found.extend(kinds)
                 value = out
                 lowered = value.lower()
+                if places is not None:
+                    if not places:
+                        places.extend((at, at + 1) for at in range(length))
+                    places[:] = _replaced_places(places, spans)
         return value, found
+
+    def _scan_continued(self, value: str, sink: list[str] | None) -> tuple[str, list[str]]:
+        """`value` scanned as the shell reads it: each line continuation inside a word taken out
+        (a token typed across one is one token), then put back wherever no marker covers it."""
+        joined, cuts, found = _join_continuations(value, sink)
+        places: list[tuple[int, int]] = []
+        out, kinds = self._scan_joined(joined, sink, places)
+        found.extend(kinds)
+        if not found:
+            return value, []
+        return _restore_continuations(out, places or [(at, at + 1) for at in range(len(out))], cuts), found
 
     def text(self, value: str) -> str:
         return self.scan(value)[0]
