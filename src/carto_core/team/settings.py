@@ -143,9 +143,12 @@ def load(home, env: dict | None = None) -> TeamSettings | None:
 
 
 class ProjectMatcher:
-    """Which allowed project an event belongs to: the repository of its `cwd` when this machine
-    has it (its remote decides), else its project name among the allowed projects' local names.
-    An event that matches no allowed project never leaves the machine."""
+    """Which allowed project an event belongs to. A row with a `cwd` belongs to the project of
+    the repository holding that folder on this machine (its remote decides); a `cwd` in no
+    repository with a remote (a plain folder that shares an allowed checkout's name, a folder
+    since deleted) belongs to none: its project name says only what the folder was called.
+    A row without a `cwd` belongs to an allowed project by its local name. An event that
+    matches no allowed project never leaves the machine."""
 
     def __init__(self, projects: list[dict]):
         self.keys = {p["key"] for p in projects}
@@ -157,8 +160,7 @@ class ProjectMatcher:
     def key_of(self, project: str, cwd: str) -> str | None:
         if cwd:
             found = self._folders.of(cwd)
-            if found is not None:
-                return found.key if found.key in self.keys else None
+            return found.key if found is not None and found.key in self.keys else None
         if project:
             return self.by_name.get(project.lower())
         return None

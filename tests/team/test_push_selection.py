@@ -1,0 +1,46 @@
+"""Which rows a push sends: only rows that belong to an allowed project by what they hold
+(the repository of their `cwd`, a commit's own remote), never by a local name they share with
+one, and never rows the machine's current `[capture] exclude` keeps out."""
+
+from __future__ import annotations
+
+import pytest
+
+from teamkit import Machine, activity, make_repo, make_team, server_rows
+
+
+@pytest.fixture
+def world(tmp_path, pg_db):
+    shop = make_repo(tmp_path / "a" / "code" / "shop", "git@github.com:acme/shop.git")
+    members = make_team(pg_db)
+    a = Machine(tmp_path / "a", "alice-laptop")
+    return {"shop": shop, "members": members, "a": a, "db": pg_db, "tmp": tmp_path}
+
+
+def ids_of(rows: dict[str, list[dict]]) -> set[str]:
+    return {row["event_id"] for items in rows.values() for row in items if "cwd" in row}
+
+
+def test_rows_of_a_plain_folder_named_like_an_allowed_checkout_stay_here(world):
+    a, db, tmp = world["a"], world["db"], world["tmp"]
+    shop_rows = activity("s-shop", world["shop"], start=60, turns=0)
+    # Folders called `shop` that are no checkout of github.com/acme/shop: one plain folder,
+    # one deleted since its rows were written.
+    plain = tmp / "a" / "scratch2" / "shop"
+    plain.mkdir(parents=True)
+    gone = tmp / "a" / "old" / "shop"
+    gone.mkdir(parents=True)
+    plain_rows = activity("s-plain", plain, start=50, turns=0, tag="platypusnda")
+    gone_rows = activity("s-gone", gone, start=40, turns=0, tag="platypusnda")
+    gone.rmdir()
+    for rows in (shop_rows, plain_rows, gone_rows):
+        a.write_all(rows)
+    a.join(world["members"]["alice"][1], "acme", world["shop"])
+    report = a.json("team", "push")
+    assert report["state"] == "ok", report
+    held = {r[0] for r in server_rows(db)}
+    assert held == ids_of(shop_rows)
+    assert not held & (ids_of(plain_rows) | ids_of(gone_rows))
+    assert report["not_allowed"] == sum(len(v) for v in plain_rows.values()) + sum(len(v) for v in gone_rows.values())
+    assert not db.sql("select 1 from carto.events where summary like '%%platypusnda%%'")
+
