@@ -259,3 +259,23 @@ def test_a_project_name_that_names_nothing_is_said_with_the_homes_projects(tmp_p
     assert "'webshp'" in both.stderr and "'INFRA-TOOLS'" not in both.stderr
     right = invoke("forget", "--project", "webshop")
     assert right.stderr == ""
+
+
+def test_a_stop_fired_again_after_a_forget_leaves_nothing_a_second_forget_misses(full_home):
+    """Claude Code may fire Stop again for a turn: its answer is kept in the transcript's live
+    state and checkpoint until its turn is read, whatever the tombstones keep out of the logs,
+    so a forget of that text must find it there too."""
+    home = full_home.home
+    answer = "Noted: kiosk door code zebrafalcon6612."
+    path = full_home.projects / f"-work-{Q}" / f"{SID_Q}.jsonl"
+    stop = {"session_id": SID_Q, "cwd": f"/work/{Q}", "transcript_path": str(path),
+            "hook_event_name": "Stop", "last_assistant_message": answer}
+    hook(home, "Stop", stop)
+    assert files_holding(home.root, ["zebrafalcon6612"])
+    invoke("forget", "--match", "zebrafalcon6612", "--write", ok=(0, 3))
+    hook(home, "Stop", stop)
+    # the tombstones keep it out of the logs; the Stop's state keeps it for its turn
+    held = files_holding(home.root, ["zebrafalcon6612"])
+    assert held and all(name.startswith(".carto/") for name in held), held
+    invoke("forget", "--match", "zebrafalcon6612", "--write")
+    assert files_holding(home.root, ["zebrafalcon6612"]) == []

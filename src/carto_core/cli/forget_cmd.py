@@ -27,7 +27,8 @@ What goes: every row of every matching event (an event_id with one matching row 
 from the six logs and knowledge-gaps.jsonl; the searches that served it (served-log,
 access-ledger, search-calls); lines of .carto/ logs naming it; the keyword index's, facts
 cache's and vector store's entries (patched in place: search keeps answering, semantic ladder
-included); checkpoints of transcripts nothing is left of; carto's section of MEMORY.md files;
+included); checkpoints of transcripts nothing is left of, and checkpoints and live states holding
+a --match text (a Stop's answer kept for its turn); carto's section of MEMORY.md files;
 the team server's rows (--project alone). A tombstone (hashes of the ids, no text) keeps any
 later backfill or hook from writing them back. Never recorded at all: `[capture] exclude`.
 Exit codes: 0 something matched (and was taken out with --write), 3 nothing matched,

@@ -141,6 +141,15 @@ class Criteria:
             return False
         return True
 
+    def holds_match(self, value) -> bool:
+        """A state file's value (a checkpoint entry, a live transcript state) holds a `--match`
+        text among its strings: state keeps text outside the logs (a Stop's answer waiting for
+        its turn), which a forget of that text must take too."""
+        if not self._match:
+            return False
+        text = "\n".join(_strings(value, [])).lower()
+        return any(m in text for m in self._match)
+
     def telemetry(self, row: dict) -> bool:
         """A telemetry row (served-log, access-ledger, search-calls) matches: its project scope
         or result project, its session, its time, its query, its event."""

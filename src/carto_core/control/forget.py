@@ -347,8 +347,9 @@ def _write_private(path: Path, text: str) -> None:
 def _checkpoints(home: Home, plan: Plan, write: bool) -> dict:
     """Backfill checkpoints and live states of streams whose sessions or transcripts are gone
     (their keys name them: a later backfill reads such a stream again, and the tombstone keeps
-    what it finds out), forgotten ids out of the live states' digests, and the start note's
-    memory of forgotten projects."""
+    what it finds out) or that hold a `--match` text (a Stop's answer kept for its turn, which
+    a Stop fired again after a forget brings back), forgotten ids out of the live states'
+    digests, and the start note's memory of forgotten projects."""
     out = {"checkpoints": 0, "live": 0, "start-note": 0}
     for path in sorted((home.state / "checkpoints").glob("*.json")):
         try:
@@ -358,7 +359,8 @@ def _checkpoints(home: Home, plan: Plan, write: bool) -> dict:
         if not isinstance(data, dict):
             continue
         kept = {key: value for key, value in data.items()
-                if not _mentions(key + json.dumps(value, ensure_ascii=False), plan)}
+                if not (_mentions(key + json.dumps(value, ensure_ascii=False), plan)
+                        or plan.criteria.holds_match(value))}
         if len(kept) != len(data):
             out["checkpoints"] += len(data) - len(kept)
             if write:
@@ -378,8 +380,9 @@ def _checkpoints(home: Home, plan: Plan, write: bool) -> dict:
                     if not isinstance(data, dict):
                         continue
                     written = data.get("written") if isinstance(data.get("written"), dict) else {}
-                    if _mentions(json.dumps({k: v for k, v in data.items() if k != "written"},
-                                            ensure_ascii=False), plan):
+                    state = {k: v for k, v in data.items() if k != "written"}
+                    if (_mentions(json.dumps(state, ensure_ascii=False), plan)
+                            or plan.criteria.holds_match(state)):
                         out["live"] += 1
                         if write:
                             path.unlink(missing_ok=True)
