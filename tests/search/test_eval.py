@@ -137,8 +137,28 @@ def test_the_table_shows_cases_of_any_bucket_a_cases_file_gives(tmp_path):
                              env={"CARTO_HOME": str(tmp_path / "g")})
     assert out.exit_code == 0, out.output
     table = [line for line in out.output.splitlines() if line.startswith("|")]
-    assert table[0] == "| rankers | decay | mine s@1 / s@10 / MRR | unbucketed s@1 / s@10 / MRR | recency kept@10 |"
-    assert table[2].startswith("| bm25 | none | ") and table[2].count("(n=1)") == 2
+    assert table[0] == ("| rankers | fusion | decay | mine s@1 / s@10 / MRR | unbucketed s@1 / s@10 / MRR "
+                        "| recency kept@10 |")
+    assert table[2].startswith("| bm25 | rrf-prior | none | ") and table[2].count("(n=1)") == 2
+
+
+def test_each_row_names_its_fusion_and_a_name_no_plugin_registers_is_one_line(tmp_path):
+    """Several --fusion values gave rows that read alike ('| bm25 | gated-prior | ...'), and the
+    JSON configs named no fusion: an evaluator could only match them by the flags' order. An
+    unknown --analyzer ended in a traceback (search and index say one line, exit 2)."""
+    generate_home(tmp_path / "g", 300, seed=5)
+    env = {"CARTO_HOME": str(tmp_path / "g")}
+    args = ["eval", "--rankers", "bm25", "--decay", "none", "--fusion", "rrf", "--fusion", "rrf-prior"]
+    out = CliRunner().invoke(cli, args, env=env)
+    assert out.exit_code == 0, out.output
+    rows = [line for line in out.output.splitlines() if line.startswith("| bm25 ")]
+    assert [row.split(" | ")[1] for row in rows] == ["rrf", "rrf-prior"]
+    document = json.loads(CliRunner().invoke(cli, args + ["--json"], env=env).stdout)
+    assert [c["fusion"] for c in document["configs"]] == ["rrf", "rrf-prior"]
+    for flag in ("--analyzer", "--fusion"):
+        bad = CliRunner().invoke(cli, ["eval", flag, "nosuch", "--json"], env=env)
+        assert bad.exit_code == 2 and json.loads(bad.stdout)["exit_code"] == 2
+        assert "unknown" in json.loads(bad.stdout)["error"] and "nosuch" in json.loads(bad.stdout)["error"]
 
 
 def test_the_summary_line_counts_in_its_nouns_number(tmp_path, monkeypatch):

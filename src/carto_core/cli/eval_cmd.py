@@ -156,7 +156,11 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
         from carto_core.cli.homeguard import require_home
 
         require_home()  # after the usage checks: a wrong request is said first
-    engine = SearchEngine(home, analyzer=analyzer)
+    try:
+        engine = SearchEngine(home, analyzer=analyzer)
+        engine.analyzer  # resolved on first use: an unknown name is said before any work
+    except SearchError as exc:  # an analyzer no plugin registers: said as search says it
+        fail(str(exc), exc.code)
     if not has_logs(engine):
         fail(f"no searched logs in {home.root}; backfill with `carto ingest` or use --generate DIR",
              ExitCode.NOT_FOUND)
@@ -172,6 +176,10 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
     for name in decays:
         if name not in known_decays:
             usage_error(f"unknown decay policy {name!r}; accepted: {', '.join(known_decays)}")
+    known_fusions = engine.registries.fusions.names()
+    for name in fusions:
+        if name not in known_fusions:
+            usage_error(f"unknown fusion {name!r}; accepted: {', '.join(known_fusions)}")
     for group in sets:
         for name in group:
             if name not in known_rankers:
@@ -226,8 +234,8 @@ def render_table(reports) -> str:
     present = {name for r in reports for name in r.buckets}
     ages = [b[0] for b in BUCKETS]
     names = [n for n in ages if n in present] + sorted(present - set(ages), key=lambda n: (n == "", n))
-    head = "| rankers | decay | " + " | ".join(f"{n or 'unbucketed'} s@1 / s@10 / MRR" for n in names) + " | recency kept@10 |"
-    lines = [head, "|" + "---|" * (3 + len(names))]
+    head = "| rankers | fusion | decay | " + " | ".join(f"{n or 'unbucketed'} s@1 / s@10 / MRR" for n in names) + " | recency kept@10 |"
+    lines = [head, "|" + "---|" * (4 + len(names))]
     for r in reports:
         cells = []
         for n in names:
@@ -235,20 +243,20 @@ def render_table(reports) -> str:
             cells.append(f"{b['success@1']:.2f} / {b['success@10']:.2f} / {b['mrr']:.2f} (n={b['n']})" if b else "-")
         rec = r.recency.get("kept_in_top10")
         rec_text = f"{rec:.2f} (n={r.recency['n']})" if rec is not None else "-"
-        lines.append(f"| {','.join(r.rankers)} | {r.decay} | " + " | ".join(cells) + f" | {rec_text} |")
+        lines.append(f"| {','.join(r.rankers)} | {r.fusion} | {r.decay} | " + " | ".join(cells) + f" | {rec_text} |")
     return "\n".join(lines)
 
 
 def render_conversational(reports) -> str:
     """A markdown table: one row per config, hit@1 / hit@10 / recall@10 / MRR per category."""
     cats = list(dict.fromkeys(c for r in reports for c in r.conversational))
-    head = "| rankers | decay | " + " | ".join(f"{c} h@1 / h@10 / R@10 / MRR" for c in cats) + " |"
-    lines = [head, "|" + "---|" * (2 + len(cats))]
+    head = "| rankers | fusion | decay | " + " | ".join(f"{c} h@1 / h@10 / R@10 / MRR" for c in cats) + " |"
+    lines = [head, "|" + "---|" * (3 + len(cats))]
     for r in reports:
         cells = []
         for c in cats:
             m = r.conversational.get(c)
             cells.append(f"{m['hit@1']:.2f} / {m['hit@10']:.2f} / {m['recall@10']:.2f} / "
                          f"{m['mrr']:.2f} (n={m['n']})" if m else "-")
-        lines.append(f"| {','.join(r.rankers)} | {r.decay} | " + " | ".join(cells) + " |")
+        lines.append(f"| {','.join(r.rankers)} | {r.fusion} | {r.decay} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -72,6 +72,8 @@ class ConfigReport:
     #: category -> hit@1/5/10, recall@10, MRR (conversational cases), plus "all".
     conversational: dict = field(default_factory=dict)
     analyzer: str = ""
+    #: The fusion the cases ran with (the configured one when the config named none).
+    fusion: str = ""
 
 
 def _all_matches(index, tokens) -> np.ndarray:
@@ -246,10 +248,14 @@ def evaluate(engine, cases: list[Case], configs: list[tuple], *,
         t0 = time.perf_counter()
         outcomes = run_cases(engine, cases, rankers, decay, now=now, fusion=fusion)
         buckets, recency = summarize(outcomes)
+        if fusion is None:
+            from carto_core.model.config import load_config
+
+            fusion = str(load_config().get("search.fusion"))
         reports.append(ConfigReport(rankers, decay, buckets, recency,
                                     round(time.perf_counter() - t0, 2),
                                     conversational_table(outcomes),
-                                    engine.analyzer.name))
+                                    engine.analyzer.name, fusion))
     return reports
 
 
