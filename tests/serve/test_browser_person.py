@@ -26,6 +26,11 @@ from .conftest import LiveServer
 LONG_TEXT = " ".join(["the zeppelin mooring plan covers the mast, the winch and the ground crew"] * 40)
 
 
+RTL_SESSION = "a7a70000-0000-4000-8000-0000000000a7"
+RTL_PROJECT = "gpj.\u202eexe"
+RTL_FILE = "/work/src/\u202etxt.exe"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     base = tmp_path_factory.mktemp("person")
@@ -45,6 +50,12 @@ def server(tmp_path_factory):
         {"event_id": f"evt-yearly-{n}", "timestamp": format_timestamp(utcnow() - timedelta(days=5 + 3 * n)),
          "type": "tool_bash", "summary": f"Ran: make yearly {n}", "project": "yearly-notes",
          "session_id": f"yearly-session-{n}", "provider": "claude"} for n in range(120)])
+    # A session whose cwd and edited file hold a right-to-left override (U+202E).
+    spoof = format_timestamp(utcnow() - timedelta(minutes=3))
+    append_rows(home.log("changelog"), [
+        {"event_id": "evt-rtl-1", "timestamp": spoof, "type": "tool_file_edit",
+         "summary": f"Modified: {RTL_FILE}", "file_path": RTL_FILE, "project": RTL_PROJECT,
+         "cwd": f"/work/{RTL_PROJECT}", "session_id": RTL_SESSION, "provider": "claude"}])
     # One recall call, written by the real telemetry writer.
     telemetry = Telemetry(home, session_id=SESSIONS["a"], provider="claude", purpose="manual",
                           call_id="call-one", call_id_given=True)
@@ -492,3 +503,36 @@ def test_a_project_facet_keeps_the_shown_topics(page, server):
     page.wait_for_url("**#/search?q=discount&project=webshop*")
     assert "topics=true" in page.url, page.url
     page.wait_for_selector(".tag-kind[data-kind='topic']")
+
+
+#: Whether `word`, inside the element `selector` names, is drawn left to right (its first
+#: character left of its last), as the page's own words must be.
+READS_IN_ORDER = """([selector, word]) => {
+    const walker = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const i = node.data.indexOf(word);
+        if (i < 0) continue;
+        const left = (k) => { const r = document.createRange(); r.setStart(node, k); r.setEnd(node, k + 1);
+                              return r.getBoundingClientRect().left; };
+        return left(i) < left(i + word.length - 1);
+    }
+    return null;
+}"""
+
+
+def test_a_direction_override_in_recorded_text_reverses_nothing_of_the_page(page, server):
+    """A U+202E in a cwd turned the desk card's title into "gpj.00007a7a · exe", reversed
+    "files touched" and showed the file /work/src/\u202etxt.exe as /work/src/exe.txt. Each
+    recorded text is now isolated and a name shows its controls."""
+    page.goto(server.url + "#/desk?days=1")
+    title = f'.desk-card[data-session="{RTL_SESSION}"] h3'
+    page.wait_for_selector(title)
+    assert page.inner_text(title) == "gpj.⟨U+202E⟩exe · a7a70000"
+    assert page.evaluate(READS_IN_ORDER, [title, "a7a70000"]) is True
+    assert page.evaluate(READS_IN_ORDER, ["#desk-stats", "touched"]) is True
+    page.goto(server.url + f"#/session/{RTL_SESSION}")
+    page.wait_for_selector("#session-files")
+    assert page.inner_text("#session-files tbody td.summary") == "/work/src/⟨U+202E⟩txt.exe"
+    assert page.evaluate(READS_IN_ORDER, ["#session-files tbody td.summary", "txt.exe"]) is True
+    assert page.evaluate(READS_IN_ORDER, ["#session-title", "Session"]) is True
+    assert "\u202e" not in page.inner_text("#session-title")

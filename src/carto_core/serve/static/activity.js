@@ -1,6 +1,6 @@
 // Activity: census (bar charts by project, type, agent, log) and tempo (events per day).
 
-import { api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn, counted } from "./dom.js";
+import { api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn, visible, counted } from "./dom.js";
 
 export async function viewActivity(params) {
   const since = params.get("since") || "";
@@ -29,8 +29,9 @@ function barChart(title, buckets, id) {
   const rows = buckets.slice(0, 12);
   const max = Math.max(1, ...rows.map((b) => b.count));
   const labelW = 120, plotW = 170, rowH = 20;
-  const chart = svg("svg", { viewBox: `0 0 ${labelW + plotW + 60} ${rows.length * rowH + 8}`, width: "100%", role: "img", "aria-label": `${title}: ${rows.map((b) => `${b.name} ${b.count}`).join(", ")}`, id });
-  rows.forEach((b, i) => {
+  const chart = svg("svg", { viewBox: `0 0 ${labelW + plotW + 60} ${rows.length * rowH + 8}`, width: "100%", role: "img", "aria-label": `${title}: ${rows.map((b) => `${visible(b.name)} ${b.count}`).join(", ")}`, id });
+  rows.forEach((bucket, i) => {
+    const b = { ...bucket, name: visible(bucket.name) };
     const y = 4 + i * rowH;
     chart.append(svg("text", { x: labelW - 6, y: y + 13, "text-anchor": "end", text: b.name.length > 22 ? b.name.slice(0, 21) + "…" : b.name }));
     chart.append(svg("rect", { class: `bar${i % 2 ? " alt" : ""}`, x: labelW, y: y + 2, width: Math.max(2, (b.count / max) * plotW), height: rowH - 6, rx: 2 },
@@ -90,7 +91,7 @@ function renderTempo(facts) {
   const charts = el("div", { class: "charts" });
   for (const p of series) {
     if (!p.total && cut && (p.days || []).length >= TEMPO_MAX_DAYS) {
-      charts.append(el("figure", { class: "chart" }, el("figcaption", {}, el("strong", { text: p.project }),
+      charts.append(el("figure", { class: "chart" }, el("figcaption", {}, el("strong", { text: visible(p.project) }),
         ` · no event in the ${TEMPO_MAX_DAYS} days drawn (the census counts its older ones)`)));
       continue;
     }
@@ -103,7 +104,7 @@ function renderTempo(facts) {
     const start = left + room - step * buckets.length;
     const drawn = buckets.reduce((a, d) => a + d.count, 0);
     const chart = svg("svg", { viewBox: `0 0 ${w} ${h + 16}`, width: "100%", role: "img", class: "tempo-chart",
-      "data-total": drawn, "aria-label": `${p.project}: ${buckets.map((d) => `${d.label} ${d.count}`).join(", ")}` });
+      "data-total": drawn, "aria-label": `${visible(p.project)}: ${buckets.map((d) => `${d.label} ${d.count}`).join(", ")}` });
     chart.append(svg("text", { class: "muted-text", x: left, y: 10, text: `max ${max}` }));
     buckets.forEach((d, i) => {
       const bh = d.count ? Math.max(2, (d.count / max) * (h - 14)) : 0;
@@ -118,7 +119,7 @@ function renderTempo(facts) {
     }
     const by = buckets.length < (p.days || []).length ? " · by week" : "";
     charts.append(el("figure", { class: "chart" },
-      el("figcaption", {}, el("strong", { text: p.project }), ` · ${counted(p.total, "event")} over ${counted((p.days || []).length, "day")}${by}`,
+      el("figcaption", {}, el("strong", { text: visible(p.project) }), ` · ${counted(p.total, "event")} over ${counted((p.days || []).length, "day")}${by}`,
         el("div", { class: "muted z", text: zText(p) })), chart));
   }
   out.push(charts);

@@ -1,7 +1,7 @@
 // Transcript analysis of one session: turns, compactions, tool calls, where the tokens went, and
 // the context hooks injected (carto's own recall marked as such: it was never the user's words).
 
-import { api, el, failure, fmtTime, sessionHref, short, show, svg } from "./dom.js";
+import { api, el, failure, fmtTime, iso, prose, sessionHref, short, show, svg, visible } from "./dom.js";
 
 const CATEGORY_LABEL = {
   prompt: "prompts", assistant: "replies", thinking: "thinking", tool_call: "tool calls",
@@ -37,7 +37,7 @@ function injectedItem(item) {
     el("div", { class: "muted" },
       el("span", { class: `badge ${recall ? "semantic" : ""}`, text: recall ? "injected · carto recall" : "injected · hook" }),
       ` ${item.hook || item.event || "hook"} · ${fmtTime(item.timestamp)} · ${num(item.chars)} chars${item.turn === null ? " · before the first prompt" : ` · turn ${item.turn + 1}`}${item.truncated ? " · cut" : ""}`),
-    el("pre", { text: item.text }));
+    el("pre", { text: prose(item.text) }));
 }
 
 export async function viewAnalysis(sid) {
@@ -63,7 +63,7 @@ export async function viewAnalysis(sid) {
     el("h1", { id: "analysis-title", text: title }),
     el("p", {}, el("a", { href: sessionHref(sid), text: "← the session" })),
     el("dl", { class: "kv", id: "analysis-summary" },
-      el("dt", { text: "transcript" }), el("dd", { text: `${data.path} (${data.provider || "?"}, ${data.path_status})` }),
+      el("dt", { text: "transcript" }), el("dd", {}, ...iso`${data.path} (${data.provider || "?"}, ${data.path_status})`),
       el("dt", { text: "lines" }), el("dd", { text: `${num(data.lines)}${data.unreadable_lines ? ` (${num(data.unreadable_lines)} unreadable)` : ""}` }),
       el("dt", { text: "turns" }), el("dd", { text: num(data.turns_total) }),
       el("dt", { text: "compactions" }), el("dd", { text: num(data.compactions.length) }),
@@ -76,7 +76,7 @@ export async function viewAnalysis(sid) {
     el("h2", { text: `Tools (${data.tools.length})` }),
     data.tools.length ? el("table", { id: "analysis-tools" },
       el("thead", {}, el("tr", {}, ...["Tool", "Calls", "Failed", "Input chars", "Result chars", "~Tokens"].map((h) => el("th", { text: h })))),
-      el("tbody", {}, ...data.tools.map((x) => el("tr", {}, el("td", { text: x.name }), el("td", { text: num(x.calls) }),
+      el("tbody", {}, ...data.tools.map((x) => el("tr", {}, el("td", { text: visible(x.name) }), el("td", { text: num(x.calls) }),
         el("td", { class: x.failed ? "warn" : "", text: num(x.failed) }), el("td", { text: num(x.input_chars) }), el("td", { text: num(x.result_chars) }), el("td", { text: num(x.estimated_tokens) })))))
       : el("p", { class: "muted", text: "No tool calls." }),
     el("h2", { text: `Compactions (${data.compactions.length})` }),
@@ -93,7 +93,7 @@ export async function viewAnalysis(sid) {
         const est = Object.values(turn.estimated_tokens).reduce((a, b) => a + b, 0);
         return el("tr", { "data-selectable": true },
           el("td", { text: turn.index + 1 }), el("td", { text: fmtTime(turn.timestamp) }),
-          el("td", { class: "summary", text: turn.prompt + (turn.prompt_truncated ? "…" : "") }),
+          el("td", { class: "summary", text: prose(turn.prompt) + (turn.prompt_truncated ? "…" : "") }),
           el("td", { text: Object.entries(turn.tools).map(([n, c]) => `${n}×${c}`).join(", ") + (turn.failed ? ` (${turn.failed} failed)` : "") }),
           el("td", {}, el("span", { class: "meter" }, styled(el("span"), "width", `${Math.round((est / maxTurn) * 100)}%`)), ` ${num(est)}`),
           el("td", { text: num(turn.reported_tokens.output) }),

@@ -4,7 +4,7 @@
 import { viewActivity } from "./activity.js";
 import { viewAnalysis } from "./analysis.js";
 import { viewDay, viewDesk, viewReview } from "./desk.js";
-import { api, counted, el, setTeam, show, teamOn } from "./dom.js";
+import { api, counted, el, setTeam, show, teamOn, visible } from "./dom.js";
 import { viewInternals } from "./internals.js";
 import { viewRecall } from "./recall.js";
 import { viewSearch } from "./search.js";
@@ -109,7 +109,7 @@ function follow() {
 async function status(first = false) {
   try {
     const data = await api("/api/health");
-    document.getElementById("corpus-status").textContent = `${counted(data.events, "event")} · ${data.corpus_root}`;
+    document.getElementById("corpus-status").textContent = `${counted(data.events, "event")} · ${visible(data.corpus_root)}`;
     if (first && data.team && data.team.configured) teamSwitch(data.team);
   } catch { /* the view shows its own error */ }
 }

@@ -2,7 +2,7 @@
 // wrapup, open items), filters by window, project, agent and evidence; one day's digest; and a
 // bounded review of a file or a commit inside the session's repository.
 
-import { api, choice, el, failure, fmtTime, query, reviewHref, sessionHref, short, show, windowDays, counted } from "./dom.js";
+import { api, choice, el, failure, fmtTime, iso, named, query, rec, reviewHref, sessionHref, short, show, visible, windowDays, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
@@ -11,16 +11,16 @@ const dayOf = (iso) => (iso || "").slice(0, 10);
 
 function sessionCard(s) {
   return el("article", { class: "card desk-card", "data-selectable": true, "data-session": s.session_id },
-    el("h3", {}, el("a", { href: sessionHref(s.session_id), text: `${s.project || "no project"} · ${short(s.session_id)}` })),
-    el("div", { class: "muted", text: `${s.provider || "?"} · ${fmtTime(s.started)} → ${fmtTime(s.ended)} · ${counted(s.events, "event")}` }),
+    el("h3", {}, el("a", { href: sessionHref(s.session_id) }, ...iso`${s.project || "no project"} · ${short(s.session_id)}`)),
+    el("div", { class: "muted" }, ...iso`${s.provider || "?"} · ${fmtTime(s.started)} → ${fmtTime(s.ended)} · ${counted(s.events, "event")}`),
     el("div", { class: "evidence" }, ...(s.evidence.length ? s.evidence : ["no evidence"]).map((kind) => el("span", { class: `badge ev-${kind}`, text: kind }))),
-    (s.tags || []).length ? el("div", { class: "card-tags muted", text: s.tags.join(" · ") }) : null,
-    s.key_insight ? el("p", { class: "insight" }, el("strong", { text: "Key insight: " }), s.key_insight) : null,
-    s.unresolved.length ? el("ul", { class: "unresolved" }, ...s.unresolved.map((u) => el("li", { text: `open: ${u}` }))) : null,
+    (s.tags || []).length ? el("div", { class: "card-tags muted" }, ...s.tags.flatMap((t, i) => [i ? " · " : "", named(t)])) : null,
+    s.key_insight ? el("p", { class: "insight" }, el("strong", { text: "Key insight: " }), rec(s.key_insight)) : null,
+    s.unresolved.length ? el("ul", { class: "unresolved" }, ...s.unresolved.map((u) => el("li", {}, "open: ", rec(u)))) : null,
     s.last_commits.length ? el("ul", { class: "commits" }, ...s.last_commits.map((c) => el("li", {},
-      c.sha ? el("a", { href: reviewHref(s.session_id, { commit: c.sha }), class: "sha", text: c.sha.slice(0, 8) }) : null, " ", c.subject))) : null,
+      c.sha ? el("a", { href: reviewHref(s.session_id, { commit: c.sha }), class: "sha", text: visible(c.sha.slice(0, 8)) }) : null, " ", rec(c.subject)))) : null,
     s.files.length ? el("ul", { class: "files" }, ...s.files.map((f) => el("li", {},
-      el("a", { href: reviewHref(s.session_id, { path: f.path }), text: f.path }), el("span", { class: "muted", text: ` ×${f.touches}` })))) : null,
+      el("a", { href: reviewHref(s.session_id, { path: f.path }), text: visible(f.path) }), el("span", { class: "muted", text: ` ×${f.touches}` })))) : null,
     s.files_total > s.files.length ? el("div", { class: "muted", text: `+${s.files_total - s.files.length} more files` }) : null,
     el("div", { class: "card-links" },
       el("a", { href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "transcript analysis" }), " · ",
@@ -45,12 +45,15 @@ export async function viewDesk(params) {
   const shared = data.files.filter((f) => f.sessions.length > 1);
   show(
     el("h1", { text: "Memory desk" }), filters,
-    el("p", { class: "stats", id: "desk-stats", text: `${counted(data.total, "session")} · ${Object.entries(data.projects).map(([p, n]) => `${p} ${n}`).join(", ") || "no project"} · ${counted(data.files_total, "file")} touched` }),
+    el("p", { class: "stats", id: "desk-stats", },
+      `${counted(data.total, "session")} · `,
+      ...(Object.keys(data.projects).length ? Object.entries(data.projects).flatMap(([p, n], i) => [i ? ", " : "", named(p), ` ${n}`]) : ["no project"]),
+      ` · ${counted(data.files_total, "file")} touched`),
     tagFacets("desk-tags", data.tag_facets, parseTags(state.tag), (tags) => go({ tag: tags.join(",") }), () => go({ topics: "true" })),
     el("h2", { text: `Files more than one session touched (${shared.length})` }),
     shared.length ? el("table", { id: "desk-shared" },
       el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Sessions" }), el("th", { text: "Touches" }))),
-      el("tbody", {}, ...shared.map((f) => el("tr", {}, el("td", { class: "summary", text: f.path }),
+      el("tbody", {}, ...shared.map((f) => el("tr", {}, el("td", { class: "summary", text: visible(f.path) }),
         el("td", {}, ...f.sessions.map((sid) => el("a", { href: reviewHref(sid, { path: f.path }), class: "sha", text: short(sid) + " " }))), el("td", { text: f.touches })))))
       : el("p", { class: "muted", text: "No file was touched by two sessions in this window." }),
     el("h2", { text: "Sessions" }),
@@ -78,12 +81,12 @@ export async function viewDay(day) {
       el("div", { class: "hours-axis" }, ...d.hours.map((_, h) => el("span", { text: h % 3 === 0 ? `${h}h` : "" }))),
       el("figcaption", { class: "muted", text: `events by hour (${d.tz_abbrev})` })),
     ...d.projects.map((p) => el("section", { class: "card day-project" },
-      el("h2", { text: `${p.name} · ${counted(p.events, "event")} · ${p.active_minutes} min` }),
+      el("h2", {}, ...iso`${p.name} · ${counted(p.events, "event")} · ${p.active_minutes} min`),
       el("div", {}, ...p.sessions.map((sid) => el("a", { href: sessionHref(sid), class: "sha", text: `${short(sid)} ` }))),
       p.commits.length ? el("ul", {}, ...p.commits.map((c) => el("li", {},
         el("span", { class: `badge st-${c.status}`, text: c.status }), " ",
-        c.session_id && c.sha ? el("a", { href: reviewHref(c.session_id, { commit: c.sha }), class: "sha", text: c.sha.slice(0, 8) }) : null, " ", c.subject))) : null,
-      p.files.length ? el("p", { class: "muted", text: `files: ${p.files.map((f) => f.path).join(", ")}` }) : null)));
+        c.session_id && c.sha ? el("a", { href: reviewHref(c.session_id, { commit: c.sha }), class: "sha", text: visible(c.sha.slice(0, 8)) }) : null, " ", rec(c.subject)))) : null,
+      p.files.length ? el("p", { class: "muted" }, "files: ", ...p.files.flatMap((f, i) => [i ? ", " : "", named(f.path)])) : null)));
 }
 
 function diffLines(text) {
@@ -100,12 +103,12 @@ export async function viewReview(sid, params) {
   let r;
   try { r = await api(`/api/sessions/${encodeURIComponent(sid)}/review?${query(target)}`); }
   catch (error) { show(el("h1", { text: title }), el("p", {}, el("a", { href: sessionHref(sid), text: "← the session" })), failure(error)); return; }
-  const nodes = [el("h1", { id: "review-title", text: r.commit ? `${r.commit.sha.slice(0, 10)} · ${r.commit.subject}` : r.path }),
-    el("p", {}, el("a", { href: sessionHref(sid), text: "← the session" }), el("span", { class: "muted", text: ` · repository ${r.repository}` }))];
+  const nodes = [el("h1", { id: "review-title" }, ...(r.commit ? [named(r.commit.sha.slice(0, 10)), " · ", rec(r.commit.subject)] : [named(r.path)])),
+    el("p", {}, el("a", { href: sessionHref(sid), text: "← the session" }), el("span", { class: "muted" }, " · repository ", named(r.repository)))];
   if (r.commit) {
-    nodes.push(el("p", { class: "muted", text: `${r.commit.author} · ${r.commit.date}${r.path ? ` · ${r.path} only` : ""}` }));
+    nodes.push(el("p", { class: "muted" }, rec(r.commit.author), ` · ${r.commit.date}`, ...(r.path ? [" · ", named(r.path), " only"] : [])));
     if (r.files) nodes.push(el("ul", { id: "review-files" }, ...r.files.map((f) => el("li", {}, el("span", { class: "badge", text: f.status }), " ",
-      el("a", { href: reviewHref(sid, { commit: r.commit.sha, path: f.path }), text: f.path })))));
+      el("a", { href: reviewHref(sid, { commit: r.commit.sha, path: f.path }), text: visible(f.path) })))));
   }
   if (r.truncated) nodes.push(el("p", { class: "error", text: `Cut at ${r.limit_bytes.toLocaleString("en")} bytes (${r.bytes.toLocaleString("en")} in all).` }));
   if (r.binary) nodes.push(el("p", { class: "muted", text: "A binary file: not shown." }));

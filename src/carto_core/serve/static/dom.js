@@ -86,7 +86,7 @@ export const counted = (n, noun, plural = `${noun}s`) => `${n} ${Number(n) === 1
 // lines anyway (short lines, a wide window).
 const LONG_TEXT = 400;
 export function longText(text, cls = "summary") {
-  const box = el("div", { class: cls, text });
+  const box = el("div", { class: cls, text: prose(text) });
   if (text.length <= LONG_TEXT) return box;
   box.classList.add("clamped");
   const more = `show all (${counted(text.length, "character")})`;
@@ -112,12 +112,40 @@ export function windowDays(value, fallback) {
   return Number.isFinite(asked) ? Math.min(3650, Math.max(1, asked)) : fallback;
 }
 
+// Recorded text (a path, a project, a session id, a summary) can hold direction controls: a
+// U+202E in a cwd reverses whatever follows it on the line, the page's own words included, and
+// makes `exe.txt` read as `txt.exe`. Two defences: every piece of recorded text sits in its own
+// isolated box (`rec`, `named`, `iso`; app.css isolates inline elements of the page), so it can
+// reorder only itself; and in names, ids and paths each control is shown as ⟨U+202E⟩, so a name
+// reads as the characters it holds.
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+export const visible = (value) => String(value ?? "").replace(DIRECTION_CONTROLS,
+  (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+// Prose keeps its marks (an RLM in Hebrew text is the writer's) but not an override (U+202D,
+// U+202E), which no prose needs and which turns `txt.exe` in a summary into `exe.txt`.
+const OVERRIDES = /[\u202D\u202E]/g;
+export const prose = (value) => String(value ?? "").replace(OVERRIDES, (c) => visible(c));
+// Prose (a summary, a subject, a query) in its own box.
+export const rec = (value, attrs = {}) => el("bdi", { ...attrs, text: prose(value) });
+// A name, id or path in its own box, its direction controls shown.
+export const named = (value, attrs = {}) => el("bdi", { ...attrs, text: visible(value) });
+// A label with recorded values in it: iso`${project} · ${short(id)}` gives the words as text and
+// each value as a `named`, to spread into `el`'s children.
+export function iso(strings, ...values) {
+  const out = [];
+  strings.forEach((text, i) => {
+    if (text) out.push(text);
+    if (i < values.length) out.push(named(values[i]));
+  });
+  return out;
+}
+
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 // A session id as a person tells it apart: a UUID or hash by its first eight hex digits; any
 // other id (a transcript named by hand, an imported log) whole, or its first 23 characters
 // and an ellipsis, since its first eight may be half a word.
 export const short = (id) => {
-  const text = id || "";
+  const text = visible(id || "");
   if (/^[0-9a-f]{8}/i.test(text)) return text.slice(0, 8);
   return text.length <= 24 ? text : `${text.slice(0, 23)}…`;
 };

@@ -2,7 +2,7 @@
 // decay and boost the policy applied, the lookup gate), and what the call decided (candidates,
 // trim, gate count, decay knobs) and spent (stage timings, per-ladder reports).
 
-import { api, el, failure, query, sessionHref, short, show, svg, counted } from "./dom.js";
+import { api, el, failure, iso, prose, query, rec, sessionHref, short, show, svg, counted } from "./dom.js";
 
 const fmt = (x, digits = 4) => (typeof x === "number" ? x.toPrecision(digits) : "—");
 
@@ -37,7 +37,7 @@ export async function viewInternals(params) {
   const ladders = Object.keys(x.ladders);
   const maxScore = Math.max(1e-12, ...data.results.map((h) => h.score));
   show(
-    el("h1", { text: `Internals · “${state.q}”` }), form,
+    el("h1", {}, "Internals · “", rec(state.q), "”"), form,
     el("p", {}, el("a", { href: `#/search?${query({ q: state.q, project: state.project, since: state.since })}`, text: "← the results" })),
     el("div", { class: "cards", id: "internals-call" },
       el("section", { class: "card" }, el("h3", { text: "Fusion and trim" }),
@@ -60,7 +60,7 @@ export async function viewInternals(params) {
         const meter = el("span", { class: "meter" }, (() => { const bar = el("span"); bar.style.width = `${Math.round((h.score / maxScore) * 100)}%`; return bar; })());
         return el("tr", { "data-selectable": true, "data-event": h.event_id },
           el("td", { text: h.rank }),
-          el("td", { class: "summary" }, el("div", { text: h.summary }), el("div", { class: "muted" }, `${h.type} · ${h.project || "no project"} · `, h.session_id ? el("a", { href: sessionHref(h.session_id), text: short(h.session_id) }) : "")),
+          el("td", { class: "summary" }, el("div", { text: prose(h.summary) }), el("div", { class: "muted" }, ...iso`${h.type} · ${h.project || "no project"} · `, h.session_id ? el("a", { href: sessionHref(h.session_id), text: short(h.session_id) }) : "")),
           ...ladders.map((l) => el("td", { class: w.ranks[l] ? "rank" : "muted", text: w.ranks[l] ?? "—" })),
           el("td", { text: fmt(w.fused_score) }), el("td", { text: fmt(w.decay) }), el("td", { text: fmt(w.boost) }),
           el("td", {}, meter, ` ${fmt(w.score)}`),

@@ -1,7 +1,7 @@
 // Recall telemetry: each search call with what the agent asked, what it got (ranked) and what it
 // used (an endorsing access) or only looked up (`--get`).
 
-import { api, choice, el, failure, fmtTime, query, sessionHref, short, show, windowDays, counted } from "./dom.js";
+import { api, choice, el, failure, fmtTime, named, prose, query, rec, sessionHref, short, show, visible, windowDays, counted } from "./dom.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [365, "last year"]];
 
@@ -10,16 +10,16 @@ function callCard(c) {
     el("div", { class: "meta" },
       el("span", { text: fmtTime(c.timestamp) }), el("span", { class: "badge", text: c.purpose || "?" }),
       c.session_id ? el("a", { href: sessionHref(c.session_id), text: `session ${short(c.session_id)}` }) : el("span", { text: "no session" }),
-      el("span", { text: c.provider || "" }),
+      el("span", { text: visible(c.provider || "") }),
       el("span", { text: c.elapsed_ms !== null && c.elapsed_ms !== undefined ? `${Math.round(c.elapsed_ms)} ms` : "" }),
       el("span", { class: "call-counts", text: `${c.counts.served} served · ${c.counts.used} used · ${c.counts.fetched} fetched` })),
-    el("div", { class: "summary query" }, el("strong", { text: c.query || "(no query recorded)" }), c.project ? el("span", { class: "muted", text: ` in ${c.project}` }) : null),
+    el("div", { class: "summary query" }, el("strong", { text: c.query ? prose(c.query) : "(no query recorded)" }), c.project ? el("span", { class: "muted" }, " in ", named(c.project)) : null),
     c.served.length ? el("ol", { class: "served" }, ...c.served.map((s) => el("li", { class: s.used ? "used" : "" },
       el("span", { class: "muted", text: `#${s.rank ?? "?"} ` }),
       s.used ? el("span", { class: "badge ev-wrapup", text: "used" }) : null,
       s.fetched ? el("span", { class: "badge", text: "fetched" }) : null,
       el("span", { class: "badge semantic", text: s.source || "?" }), " ",
-      s.in_corpus ? s.summary : el("span", { class: "muted", text: `${s.event_id} (no longer in the corpus)` }))))
+      s.in_corpus ? rec(s.summary) : el("span", { class: "muted" }, named(s.event_id), " (no longer in the corpus)"))))
       : el("p", { class: "muted", text: "Nothing served." }));
 }
 

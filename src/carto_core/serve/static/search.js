@@ -1,6 +1,6 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
-import { api, byline, el, failure, fmtTime, longText, query, safeHref, sessionHref, short, show, teamNote, teamOn, unfoldShort, counted } from "./dom.js";
+import { api, byline, el, failure, fmtTime, longText, named, query, rec, safeHref, sessionHref, short, show, teamNote, teamOn, unfoldShort, visible, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 import { attachAutocomplete, coTerms } from "./terms.js";
 
@@ -31,11 +31,11 @@ export async function viewSearch(params) {
   const results = el("section", { id: "results", "aria-label": "Results" });
   show(el("h1", { text: "Search" }), form, results);
   api("/api/projects").then((data) => {
-    for (const p of data.projects) projectSelect.append(el("option", { value: p.name, text: `${p.name} (${p.events})`, selected: p.name === project }));
+    for (const p of data.projects) projectSelect.append(el("option", { value: p.name, text: `${visible(p.name)} (${p.events})`, selected: p.name === project }));
     // A project the address names that is no project of the home (a typo, a forgotten one, a
     // pattern): shown as chosen, so the select says what was searched.
     if (project && !data.projects.some((p) => p.name === project)) {
-      projectSelect.append(el("option", { value: project, text: project, selected: true }));
+      projectSelect.append(el("option", { value: project, text: visible(project), selected: true }));
     }
   }).catch(() => {});
   if (!q) {
@@ -87,7 +87,7 @@ function renderResults(container, data, current) {
         if (current.tag) next.set("tag", current.tag);
         if (current.topics) next.set("topics", current.topics);
         location.hash = `#/search?${next}`;
-      } }, label, el("span", { class: "facet-count", text: count })) : el("span", {}, label, el("span", { class: "facet-count", text: ` ${count}` }))))));
+      } }, named(label), el("span", { class: "facet-count", text: count })) : el("span", {}, named(label), el("span", { class: "facet-count", text: ` ${count}` }))))));
   }
   if (data.tag_facets) {
     const to = (patch) => { location.hash = `#/search?${query({ q: current.q, project: current.project, since: current.since, tag: current.tag, topics: current.topics, ...patch })}`; };
@@ -100,15 +100,15 @@ function renderResults(container, data, current) {
       el("div", { class: "meta" },
         el("span", { text: fmtTime(hit.timestamp) }),
         el("span", {}, ...(hit.sources || []).map((s) => el("span", { class: `badge${s === "semantic" ? " semantic" : ""}`, title: "ladder", text: s }))),
-        el("span", { text: hit.type }),
-        el("span", { text: hit.project || "no project" }),
-        el("span", { text: hit.provider }),
+        el("span", { text: visible(hit.type) }),
+        el("span", { text: visible(hit.project || "no project") }),
+        el("span", { text: visible(hit.provider) }),
         hit.machine ? el("span", { class: "byline", text: byline(hit) }) : null),
       longText(hit.summary || ""),
       el("div", { class: "meta" },
         hit.session_id ? el("a", { href: sessionHref(hit.session_id), class: "open-session", text: `session ${short(hit.session_id)}` }) : null,
         link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: link }) : null,
-        el("span", { class: "muted", text: hit.event_id }))));
+        el("span", { class: "muted event-id", text: visible(hit.event_id) }))));
   }
   if (!data.results.length) list.append(nothingFound(data, current));
   container.replaceChildren(...[teamNote(data.team), stats].filter(Boolean), el("div", { class: "layout" }, facets, list));
@@ -121,10 +121,10 @@ function renderResults(container, data, current) {
 function nothingFound(data, current) {
   const reasons = (data.ladders || []).filter((l) => l.name !== "semantic" && l.status !== "ok" && l.reason).map((l) => l.reason);
   if (data.floor && data.floor.found === false && data.floor.reason) reasons.push(data.floor.reason);
-  const scope = [current.project ? ` in ${current.project}` : "", current.since ? ` (window ${current.since})` : ""].join("");
+  const scope = [current.project ? [" in ", named(current.project)] : [], current.since ? [" (window ", named(current.since), ")"] : []].flat();
   const widen = [current.project ? "every project" : "", current.since ? "a wider time window" : ""].filter(Boolean);
   return el("li", { class: "muted nothing-found", id: "nothing-found" },
-    el("p", { text: `Nothing found for “${current.q}”${scope}${reasons.length ? ": " + [...new Set(reasons)].join("; ") : "."}` }),
+    el("p", {}, "Nothing found for “", rec(current.q), "”", ...scope, reasons.length ? ": " + [...new Set(reasons)].join("; ") : "."),
     el("p", { text: `Try other words${widen.length ? ", or " + widen.join(" and ") : ""}.` }));
 }
 

@@ -1,6 +1,6 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
-import { api, el, failure, fmtTime, longText, reviewHref, safeHref, short, show, unfoldShort, counted } from "./dom.js";
+import { api, el, failure, fmtTime, iso, longText, named, prose, rec, reviewHref, safeHref, short, show, unfoldShort, visible, counted } from "./dom.js";
 import { loadTree } from "./tree.js";
 
 const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
@@ -15,28 +15,28 @@ export async function viewSession(sid) {
   if (s.session_id !== sid) history.replaceState(null, "", `#/session/${encodeURIComponent(s.session_id)}`);
   const transcriptBox = el("section", { id: "transcript", "aria-label": "Transcript" });
   const nodes = [
-    el("h1", { id: "session-title", text: `Session ${short(s.session_id)} · ${s.project || "no project"}` }),
+    el("h1", { id: "session-title" }, ...iso`Session ${short(s.session_id)} · ${s.project || "no project"}`),
     el("dl", { class: "kv" },
-      el("dt", { text: "session" }), el("dd", { text: s.session_id }),
-      el("dt", { text: "agent" }), el("dd", { text: s.provider }),
-      el("dt", { text: "projects" }), el("dd", { text: s.projects.join(", ") }),
+      el("dt", { text: "session" }), el("dd", { class: "id", text: visible(s.session_id) }),
+      el("dt", { text: "agent" }), el("dd", { text: visible(s.provider) }),
+      el("dt", { text: "projects" }), el("dd", {}, ...s.projects.flatMap((p, i) => [i ? ", " : "", named(p)])),
       el("dt", { text: "span" }), el("dd", { text: `${fmtTime(s.started)} → ${fmtTime(s.ended)}` }),
       el("dt", { text: "events" }), el("dd", { text: `${s.events} (${counted(s.commits, "commit")}, ${counted(s.edits, "edit")}, ${counted(s.prompts, "prompt")}, ${counted(s.turns, "turn")})` }),
-      el("dt", { text: "transcript" }), el("dd", { text: s.transcript_path || "not recorded" })),
+      el("dt", { text: "transcript" }), el("dd", { text: s.transcript_path ? visible(s.transcript_path) : "not recorded" })),
   ];
   for (const w of data.wrapup) {
-    nodes.push(el("h2", { text: "Wrapup" }), el("p", { text: w.description }));
-    if (w.key_insight) nodes.push(el("p", {}, el("strong", { text: "Key insight: " }), w.key_insight));
+    nodes.push(el("h2", { text: "Wrapup" }), el("p", { text: prose(w.description) }));
+    if (w.key_insight) nodes.push(el("p", {}, el("strong", { text: "Key insight: " }), rec(w.key_insight)));
     if (w.decisions.length) nodes.push(el("h3", { text: "Decisions" }), el("ul", {}, ...w.decisions.map((d) => el("li", { text: d }))));
     if (w.unresolved.length) nodes.push(el("h3", { text: "Unresolved" }), el("ul", {}, ...w.unresolved.map((d) => el("li", { text: d }))));
   }
   nodes.push(el("h2", { text: `Commits (${data.commits.length})` }),
-    data.commits.length ? el("ul", { id: "session-commits" }, ...data.commits.map((c) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(c.timestamp)} ` }), c.summary,
+    data.commits.length ? el("ul", { id: "session-commits" }, ...data.commits.map((c) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(c.timestamp)} ` }), rec(c.summary),
       commitSha(c) ? el("span", {}, " · ", el("a", { class: "review", href: reviewHref(s.session_id, { commit: commitSha(c) }), text: "review the diff" })) : null)))
       : el("p", { class: "muted", text: "No commits." }));
   nodes.push(el("h2", { text: `Files (${data.files.length})` }),
     data.files.length ? el("table", { id: "session-files" }, el("thead", {}, el("tr", {}, el("th", { text: "File" }), el("th", { text: "Touches" }), el("th", { text: "Last" }))),
-      el("tbody", {}, ...data.files.map((f) => el("tr", {}, el("td", { class: "summary" }, el("a", { class: "review", href: reviewHref(s.session_id, { path: f.path }), text: f.path })), el("td", { text: f.touches }), el("td", { text: fmtTime(f.last_touched) })))))
+      el("tbody", {}, ...data.files.map((f) => el("tr", {}, el("td", { class: "summary" }, el("a", { class: "review", href: reviewHref(s.session_id, { path: f.path }), text: visible(f.path) })), el("td", { text: f.touches }), el("td", { text: fmtTime(f.last_touched) })))))
       : el("p", { class: "muted", text: "No file edits recorded." }));
   const treeBox = el("section", { id: "session-tree", "aria-label": "Agent tree" });
   nodes.push(el("h2", { text: "Agent tree" }), treeBox);
@@ -50,7 +50,7 @@ export async function viewSession(sid) {
       el("thead", {}, el("tr", {}, ...["Time", "Type", "Source", "Summary"].map((h) => el("th", { text: h })))),
       el("tbody", {}, ...data.events.map((e) => {
         const link = safeHref(e.url);
-        return el("tr", {}, el("td", { text: fmtTime(e.timestamp) }), el("td", { text: e.type }), el("td", { text: e.sources.join("+") }),
+        return el("tr", {}, el("td", { text: fmtTime(e.timestamp) }), el("td", { text: visible(e.type) }), el("td", { text: visible(e.sources.join("+")) }),
           el("td", { class: "summary" }, longText(e.summary || "", "event-text"), link ? el("span", {}, " ", el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: "open" })) : null));
       }))));
   show(...nodes);
@@ -65,9 +65,9 @@ async function loadTranscript(s, box) {
   if (s.transcript_path) query.set("path", s.transcript_path);
   try {
     const data = await api(`/api/transcript?${query}`);
-    box.replaceChildren(el("p", { class: "muted", text: `${counted(data.total, "message")} · ${data.path} (${data.path_status})` }),
+    box.replaceChildren(el("p", { class: "muted" }, ...iso`${counted(data.total, "message")} · ${data.path} (${data.path_status})`),
       el("ol", { class: "messages" }, ...data.messages.map((m) => el("li", { class: m.role },
-        el("div", { class: "muted", text: `${m.role} · ${fmtTime(m.timestamp)}${m.truncated ? " · cut" : ""}` }), el("pre", { text: m.text })))));
+        el("div", { class: "muted", text: `${m.role} · ${fmtTime(m.timestamp)}${m.truncated ? " · cut" : ""}` }), el("pre", { text: prose(m.text) })))));
   } catch (error) {
     box.replaceChildren(el("p", { class: "error", text: `Transcript unavailable: ${error.message}` }));
   }

@@ -1,6 +1,6 @@
 // Standup: contention first, then the roster of sessions, then silent Codex sessions.
 
-import { ago, api, byline, choice, el, failure, sessionHref, short, show, teamNote, teamOn, counted } from "./dom.js";
+import { ago, api, byline, choice, el, failure, named, sessionHref, short, show, teamNote, teamOn, visible, counted } from "./dom.js";
 
 export async function viewStandup(params) {
   const since = params.get("since") || "6h";
@@ -27,14 +27,14 @@ function renderStandup(data, since) {
   }
   for (const p of projects) {
     const ids = (p.sessions || []).map((x) => (typeof x === "string" ? x : x.id || x.session_id || ""));
-    box.append(el("div", { class: "contention contention-project" }, el("strong", { text: p.project }),
+    box.append(el("div", { class: "contention contention-project" }, el("strong", { text: visible(p.project) }),
       ` — ${counted(ids.length, "session")}: `, ...ids.flatMap((id, i) => [i ? ", " : "", el("a", { href: sessionHref(id), text: short(id) })])));
   }
   if (files.length) {
     box.append(el("h3", { text: `Same file, different sessions (${files.length})` }));
     for (const f of files) {
       const ids = (f.sessions || []).map((x) => (typeof x === "string" ? x : x.id || x.session_id || ""));
-      box.append(el("div", { class: "contention contention-file" }, el("code", { text: f.path }),
+      box.append(el("div", { class: "contention contention-file" }, el("code", { text: visible(f.path) }),
         f.worktree_split ? el("span", { class: "badge", text: "separate worktrees" }) : null,
         el("div", { class: "muted" }, ...ids.flatMap((id, i) => [i ? " · " : "", el("a", { href: sessionHref(id), text: short(id) })]))));
     }
@@ -46,9 +46,9 @@ function renderStandup(data, since) {
   out.push(el("div", { class: "cards", id: "roster" }, ...sessions.map((s) => {
     const id = s.id || s.session_id || "";
     return el("article", { class: "card", "data-selectable": true },
-      el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), ` ${s.provider || ""}`,
+      el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), " ", named(s.provider || ""),
         s.machine ? el("span", { class: "byline", text: ` · ${byline(s)}` }) : null),
-      el("p", { class: "muted", text: `${(s.projects || []).join(" + ")} · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last active ${ago(s.last_active)}` }),
+      el("p", { class: "muted" }, ...(s.projects || []).flatMap((p, i) => [i ? " + " : "", named(p)]), ` · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last active ${ago(s.last_active)}`),
       el("ul", {}, ...(s.commits || []).slice(-3).map((c) => el("li", {}, el("code", { text: (c.sha || "").slice(0, 8) }), " ", c.subject || ""))));
   })));
   const silent = (data.silent && data.silent.codex_sessions_without_events) || [];

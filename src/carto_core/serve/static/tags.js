@@ -2,7 +2,7 @@
 // one box per kind, each tag a toggle with its count; the chosen tags are an AND filter kept
 // in the page's address (`tag=tool:bash,ext:py`).
 
-import { el, counted } from "./dom.js";
+import { el, counted, visible } from "./dom.js";
 
 const KIND_TITLES = { provider: "Agents", tool: "Tools", ext: "File types", outcome: "Outcomes", topic: "Topics" };
 
@@ -25,7 +25,7 @@ export function tagFacets(id, facets, chosen, onpick, onTopics) {
   for (const [kind, values] of kinds) {
     box.append(el("div", { class: "tag-kind facets", "data-kind": kind }, el("h3", { text: KIND_TITLES[kind] || kind }), el("ul", {}, ...Object.entries(values).map(([tag, n]) =>
       el("li", {}, el("button", { type: "button", class: "tag-facet", "data-tag": tag, "aria-pressed": String(chosen.includes(tag)), onclick: () => onpick(toggled(chosen, tag)) },
-        tag.slice(kind.length + 1), el("span", { class: "facet-count", text: n })))))));
+        visible(tag.slice(kind.length + 1)), el("span", { class: "facet-count", text: n })))))));
   }
   if (facets && facets.sessions > facets.topics_over && facets.topics_over) {
     box.append(el("p", { class: "muted", text: `topics of the first ${facets.topics_over} of ${counted(facets.sessions, "session")}` }));

@@ -2,7 +2,7 @@
 // the word being typed (a <datalist>), and the results are followed by the terms that occur
 // with the query's words (chips that add the term to the query).
 
-import { api, el, query, counted } from "./dom.js";
+import { api, el, query, rec, counted } from "./dom.js";
 
 export function attachAutocomplete(input) {
   const list = el("datalist", { id: "q-terms" });
@@ -43,7 +43,7 @@ export async function coTerms(q, go) {
   try {
     const data = await api(`/api/terms/co?${query({ term: word, limit: 10 })}`);
     if (!data.co_terms.length) return box;
-    box.append(el("span", { class: "muted", text: `Often with “${word}” (${counted(data.documents, "document")}): ` }),
+    box.append(el("span", { class: "muted" }, "Often with “", rec(word), `” (${counted(data.documents, "document")}): `),
       ...data.co_terms.map((t) => el("button", { type: "button", class: "chip", title: `together ${t.together} · in ${counted(t.df, "document")}`,
         onclick: () => go(`${q} ${t.word || t.term}`), text: t.word || t.term })));
   } catch { /* the results stand without */ }

@@ -2,7 +2,7 @@
 // that started it (or under its agent when no call names it), their turns and tool calls, and
 // each node's own transcript, readable in place.
 
-import { api, counted, el, fmtTime, sessionHref } from "./dom.js";
+import { api, counted, el, fmtTime, rec, sessionHref, visible } from "./dom.js";
 
 const KINDS = { main: "main agent", sidechain: "inline sidechain", file: "own file", thread: "Codex thread" };
 const clip = (text, width) => { const t = (text || "").replace(/\s+/g, " ").trim(); return t.length <= width ? t : `${t.slice(0, width - 1)}…`; };
@@ -27,10 +27,10 @@ function node(n, readTranscript) {
   const read = n.transcript_path ? el("button", { type: "button", class: "read-node-transcript", onclick: () => readTranscript(n, box), text: "read" }) : null;
   return el("details", { class: "tree-node", open: true, "data-agent": n.agent, "data-kind": n.kind, "data-session": n.session_id },
     el("summary", {}, el("strong", { class: "tree-label", text: label(n) }), ` · ${counted(n.turns.length, "turn")} · `,
-      el("code", { class: "tree-path", text: n.transcript_path || "no transcript" }), " ", read),
+      el("code", { class: "tree-path", text: n.transcript_path ? visible(n.transcript_path) : "no transcript" }), " ", read),
     box,
     el("ol", { class: "tree-turns" }, ...n.turns.map((t) => el("li", { class: "tree-turn", "data-event-id": t.event_id },
-      el("span", { class: "muted", text: `turn ${t.turn_idx ?? "?"} · ${fmtTime(t.timestamp)} ` }), clip(t.summary, 160),
+      el("span", { class: "muted", text: `turn ${t.turn_idx ?? "?"} · ${fmtTime(t.timestamp)} ` }), rec(clip(t.summary, 160)),
       t.tools.length ? el("ul", { class: "tree-calls" }, ...t.tools.map((c) => call(c, readTranscript))) : null,
       t.tools_dropped ? el("div", { class: "muted", text: `… ${t.tools_dropped} more calls (not recorded)` }) : null))),
     ...n.agents.map((child) => node(child, readTranscript)));
@@ -45,7 +45,7 @@ export async function loadTree(sid, box, readTranscript) {
     box.replaceChildren(
       el("p", { class: "stats", id: "tree-stats" },
         `${counted(c.agents, "subagent")}${c.unlinked_agents ? ` (${c.unlinked_agents} no call names)` : ""} · ${counted(c.turns, "turn")} · ${counted(c.tool_calls, "tool call")} in the transcripts${c.hook_tool_calls && !c.turns ? ` · hooks recorded ${counted(c.hook_tool_calls, "tool call")}` : ""}`,
-        d.parent_session ? [" · a sub-agent thread of ", el("a", { href: sessionHref(d.parent_session), text: d.parent_session })] : null),
+        d.parent_session ? [" · a sub-agent thread of ", el("a", { href: sessionHref(d.parent_session), text: visible(d.parent_session) })] : null),
       node(d.tree, readTranscript));
   } catch (error) {
     box.replaceChildren(el("p", { class: "error", text: `Agent tree unavailable: ${error.message}` }));
