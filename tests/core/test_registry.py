@@ -788,3 +788,47 @@ def test_the_checkpoint_path_refuses_a_name_that_leaves_its_folder(tmp_path, nam
     with pytest.raises(ValueError, match="cannot name a checkpoint file"):
         CheckpointStore(home, name)
     assert CheckpointStore(home, "claude-desktop").path == home.state / "checkpoints" / "claude-desktop.json"
+
+
+def test_search_and_index_help_list_installed_plugins_names(monkeypatch, tmp_path):
+    """`--fusion` and `--analyzer` help listed the built-ins' names only ('rrf-prior, rrf'),
+    while the error for an unknown name listed every installed plugin's."""
+    from carto_core.cli import cli
+
+    source = ("from carto_core import hookimpl\n"
+              "from carto_core.search.api import DecayPolicy, Fusion\n"
+              "from carto_core.search.tokens import Analyzer\n\n"
+              "class SumFusion(Fusion):\n    name = 'sum-fuse'\n\n"
+              "class Plain(Analyzer):\n    name = 'plain-words'\n\n"
+              "class Flat(DecayPolicy):\n    name = 'flat'\n\n"
+              "@hookimpl\ndef carto_register_fusions(register):\n    register(SumFusion)\n\n"
+              "@hookimpl\ndef carto_register_analyzers(register):\n    register(Plain)\n\n"
+              "@hookimpl\ndef carto_register_decay_policies(register):\n    register(Flat)\n")
+    _fake_entry_points(monkeypatch, tmp_path, {"extra": source})
+    wide = {"terminal_width": 400, "max_content_width": 400}  # one line per option
+    search_help = CliRunner().invoke(cli, ["search", "--help"], **wide).output
+    assert "Fusion method: rrf, rrf-prior, sum-fuse (default rrf-prior" in search_help, search_help
+    assert "Analyzer of the keyword index: english, plain-words, unicode, upstream (" in search_help
+    assert "Decay policy: exp, flat, gated-exp, gated-prior, none (" in search_help
+    assert "Ladder ranker to fuse, repeatable: bm25, bm25-upstream, semantic (" in search_help
+    index_help = CliRunner().invoke(cli, ["index", "--help"], **wide).output
+    assert "Analyzer of the keyword index (english, plain-words, unicode, upstream; default" in index_help
+
+
+def test_registry_names_are_read_for_help_only(monkeypatch):
+    """Running a search builds no help: the registries its help lists are not loaded for it."""
+    import carto_core.cli
+    from carto_core.cli import cli
+
+    monkeypatch.setattr(carto_core.cli, "installed_names",
+                        lambda attr: pytest.fail(f"{attr}'s names read without --help"))
+    result = CliRunner().invoke(cli, ["search", "--json", "anything"])
+    assert result.exit_code in (0, 3), result.output  # 3: the test's home is empty
+    monkeypatch.undo()
+
+    def broken(**kw):
+        raise RuntimeError("no registries")
+
+    monkeypatch.setattr("carto_core.plugin.registry.get_registries", broken)
+    wide = {"terminal_width": 400, "max_content_width": 400}
+    assert "Fusion method: see `carto plugins` (default" in CliRunner().invoke(cli, ["search", "--help"], **wide).output

@@ -70,6 +70,34 @@ def _note_missing_home() -> None:
                    err=True)
 
 
+def installed_names(attr: str) -> str:
+    """The names in search registry `attr` (rankers, fusions, analyzers, decay policies) of
+    every installed plugin, comma-separated; "see `carto plugins`" when they cannot be had."""
+    try:
+        from carto_core.plugin.registry import RANKING_HOOKS, get_registries
+
+        names = getattr(get_registries(hooks=RANKING_HOOKS), attr).names()
+    except Exception:  # noqa: BLE001 - help must print whatever a plugin does
+        names = []
+    return ", ".join(names) if names else "see `carto plugins`"
+
+
+class RegistryNamesOption(click.Option):
+    """An option whose help has `{names}`, filled with `installed_names(registry)` when the
+    help is printed, never when the command runs: a cold `carto search` must not load the
+    registries to build its options (docs/performance.md). Here rather than in a module of its
+    own, which would cost every cold search an import."""
+
+    def __init__(self, *args, registry: str, **kwargs):
+        self.registry = registry
+        self.help_template = kwargs.get("help") or ""
+        super().__init__(*args, **kwargs)
+
+    def get_help_record(self, ctx: click.Context):
+        self.help = self.help_template.format(names=installed_names(self.registry))
+        return super().get_help_record(ctx)
+
+
 class CartoGroup(click.Group):
     """A group whose core commands load on demand and whose plugins load once."""
 

@@ -6,6 +6,7 @@ import inspect
 
 import click
 
+from carto_core.cli import RegistryNamesOption
 from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
 
@@ -16,8 +17,8 @@ from carto_core.util.exitcodes import ExitCode
               help="Run only this step (repeatable): keyword, or a step a ranker adds (semantic).")
 @click.option("--force", is_flag=True,
               help="Retry now a step backing off after a failure (the semantic step waits 1 min to 1 h).")
-@click.option("--analyzer", metavar="NAME",
-              help="Analyzer of the keyword index (english, unicode, upstream; default from config).")
+@click.option("--analyzer", metavar="NAME", cls=RegistryNamesOption, registry="analyzers",
+              help="Analyzer of the keyword index ({names}; default from config).")
 @click.option("--jobs", type=click.IntRange(min=1), metavar="N",
               help="Use at most N cores (worker processes, BLAS threads); default: the cores "
                    "the machine has to spare (CARTO_JOBS).")

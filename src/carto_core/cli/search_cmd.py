@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from carto_core.cli import RegistryNamesOption
 from carto_core.cli.search_text import FORMATS
 from carto_core.cli.tag_filter import TAG_HELP, tagged_sessions
 from carto_core.model.config import DEFAULTS
@@ -40,10 +41,10 @@ def _ids(value: str, flag: str) -> list[str]:
 @click.option("--since", metavar="WHEN", help="Only events at or after WHEN (today, yesterday, 3d, 2w, last week, 2026-01-31, ...).")
 @click.option("--before", metavar="WHEN", help="Only events at or before WHEN.")
 @click.option("--limit", "-n", type=int, default=15, show_default=True, help="How many results to show.")
-@click.option("--ranker", "rankers", multiple=True, metavar="NAME", help="Ladder ranker to fuse (repeatable; default from config: bm25).")
-@click.option("--decay", metavar="NAME", help=f"Decay policy: gated-prior, gated-exp, exp, none (default {DEFAULTS['search.decay']}, or the config's [search] decay).")
-@click.option("--fusion", metavar="NAME", help=f"Fusion method: rrf-prior, rrf (default {DEFAULTS['search.fusion']}, or the config's [search] fusion).")
-@click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index: english, unicode, upstream (default from config; another one than the index's rebuilds it).")
+@click.option("--ranker", "rankers", multiple=True, metavar="NAME", cls=RegistryNamesOption, registry="rankers", help="Ladder ranker to fuse, repeatable: {names} (default from config: bm25).")
+@click.option("--decay", metavar="NAME", cls=RegistryNamesOption, registry="decay_policies", help=f"Decay policy: {{names}} (default {DEFAULTS['search.decay']}, or the config's [search] decay).")
+@click.option("--fusion", metavar="NAME", cls=RegistryNamesOption, registry="fusions", help=f"Fusion method: {{names}} (default {DEFAULTS['search.fusion']}, or the config's [search] fusion).")
+@click.option("--analyzer", metavar="NAME", cls=RegistryNamesOption, registry="analyzers", help="Analyzer of the keyword index: {names} (default from config; another one than the index's rebuilds it).")
 @click.option("--semantic/--no-semantic", default=None, help="Force the semantic ladder on (report why it is unavailable) or leave it out.")
 @click.option("--all", "show_all", is_flag=True, help="No delta serving: show results this session was already served.")
 @click.option("--no-collapse", "no_collapse", is_flag=True, help="Show every copy of a repeated text (by default copies are folded into the best-ranked one: its `duplicates`).")
