@@ -82,3 +82,26 @@ def test_the_summary_line_says_why_rows_were_skipped():
     assert summary.line().endswith(
         "3 skipped (replayed parent line 2, unknown type: future_synthetic_record 1)")
     assert IngestSummary("codex", units=1, seconds=0.01).line().endswith(", 0 skipped")
+
+
+def test_a_derived_writer_that_fails_is_said_once_with_its_count_and_the_rows_land(tmp_path):
+    """A derived writer that raised on every batch was logged to writer-errors.jsonl only:
+    the run said `errors: []`, and nothing read that file."""
+    from carto_core.ingest.runner import IngestSummary
+    from carto_core.builtins.writers import JsonlWriter
+
+    class Mirror:
+        name, primary = "mirror", False
+
+        def write(self, home, log, rows):
+            raise ImportError("cannot import name 'append_rows'")
+
+    home = Home(tmp_path)
+    streams = [Stream("a"), Stream("c")]
+    summary = run_ingest(Flaky(), home, streams=streams, writers=[JsonlWriter(), Mirror()])
+    assert isinstance(summary, IngestSummary)
+    assert [line.row["event_id"] for line in iter_lines(home.log("changelog"))] == ["evt-a", "evt-c"]
+    assert summary.errors == [
+        "writer 'mirror' failed on 2 batches (2 rows): ImportError: cannot import name "
+        "'append_rows' (the rows are in the logs; each failure is in .carto/writer-errors.jsonl)"]
+    assert len((home.state / "writer-errors.jsonl").read_text().splitlines()) == 2

@@ -58,6 +58,8 @@ class IngestSummary:
     revised: int = 0
     #: The semantic keep-up after the run: "started", a problem line, or None (not started).
     keep_up: str | None = None
+    #: Derived writers that raised: name -> (batches, rows, index of its line in `errors`).
+    writer_failures: dict = field(default_factory=dict)
 
     @property
     def rows_written(self) -> int:
@@ -199,8 +201,11 @@ class KnownIds:
         return self._digests[log]
 
 
-def write_rows(home: Home, log: str, rows: list[dict], writers: Iterable | None = None) -> int:
-    """Hand rows to every enabled writer; the primary (JSONL) writer's count is returned."""
+def write_rows(home: Home, log: str, rows: list[dict], writers: Iterable | None = None,
+               failed: list | None = None) -> int:
+    """Hand rows to every enabled writer; the primary (JSONL) writer's count is returned. A
+    derived writer that raises is logged to `.carto/writer-errors.jsonl` and, given `failed`,
+    added to it as (writer name, error) for the caller to say."""
     if writers is None:
         from carto_core.plugin.registry import get_registries
 
@@ -214,6 +219,8 @@ def write_rows(home: Home, log: str, rows: list[dict], writers: Iterable | None 
                 writer.write(home, log, rows)
             except Exception as exc:  # derived writers never fail the batch
                 _log_writer_failure(home, writer, exc)
+                if failed is not None:
+                    failed.append((writer.name, exc))
     return written
 
 
@@ -299,8 +306,26 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
         if dry_run:
             summary.written[log] += len(rows)
         else:
-            summary.written[log] += write_rows(home, log, rows, writers)
+            failed: list = []
+            summary.written[log] += write_rows(home, log, rows, writers, failed)
+            for name, exc in failed:
+                _say_writer_failure(summary, name, exc, len(rows))
     return written
+
+
+def _say_writer_failure(summary: IngestSummary, name: str, exc: Exception, rows: int) -> None:
+    """One error line per failing writer, counting its batches: the rows are in the logs, but
+    what the writer derives from them is not, and a run that said nothing left it unknown."""
+    batches, total, at = summary.writer_failures.get(name, (0, 0, len(summary.errors)))
+    batches, total = batches + 1, total + rows
+    line = (f"writer {name!r} failed on {counted(batches, 'batch', 'batches')} "
+            f"({counted(total, 'row')}): {type(exc).__name__}: {exc} (the rows are in the logs; "
+            "each failure is in .carto/writer-errors.jsonl)")
+    if at == len(summary.errors):
+        summary.errors.append(line)
+    else:
+        summary.errors[at] = line
+    summary.writer_failures[name] = (batches, total, at)
 
 
 def refused_stream(source: Source, stream: Stream) -> str | None:
