@@ -71,6 +71,23 @@ def test_a_long_window_gives_a_short_session_room(page, server):
     assert min(widths) >= 8
 
 
+def test_the_timeline_s_dates_name_the_time_at_their_place(page, server):
+    """A period's first label sat at its left edge, a margin (at least 5 minutes) before its
+    first event, and named that event: the axis read 08:29, 08:27, 08:30."""
+    page.goto(server.url + "#/timeline?days=7")
+    page.wait_for_selector(".timeline-svg a.session-bar rect")
+    labels = page.eval_on_selector_all(".timeline-svg text.period-label",
+                                       "els => els.map(e => [Number(e.getAttribute('x')), e.textContent])")
+    labels.sort()
+    assert len(labels) >= 2, labels
+    texts = [text for _, text in labels]
+    assert texts == sorted(texts), texts
+    marks = page.eval_on_selector_all(".timeline-svg rect.mark",
+                                      "els => els.map(e => [Number(e.getAttribute('x')), e.dataset.start])")
+    x, start = min(marks)
+    assert abs(labels[0][0] - x) < 1 and start.startswith(labels[0][1].replace(" ", "T")), (labels[0], x, start)
+
+
 def _tempo_charts(page):
     page.wait_for_selector(".tempo-chart")
     return page.eval_on_selector_all("#tempo figure", """figs => figs.map(f => ({

@@ -127,15 +127,20 @@ function renderTimeline(sessions) {
   for (const p of axis.periods) {
     const fine = shortWindow || p.hi - p.lo < 2 * 86400000;
     const tick = fine ? 160 : 120;
-    if (p.x0 - lastLabel >= 70) {
+    // The period's first label names its first event, drawn where that event is (the period's
+    // edge is a margin earlier, at p.lo); the dates after it are the times at their own places,
+    // none outside the period's events, so that labels increase from left to right.
+    const first = axis.x(p.t0);
+    if (first - lastLabel >= 70) {
       lastText = stamp(p.t0, fine);
-      chart.append(svg("text", { class: "period-label", x: p.x0, y: 14, text: lastText }));
-      lastLabel = p.x0;
+      chart.append(svg("text", { class: "period-label", x: first, y: 14, text: lastText }));
+      lastLabel = first;
     }
     chart.append(svg("line", { class: "axis", x1: p.x0, x2: p.x0, y1: 18, y2: height, stroke: "currentColor" }));
-    for (let x = p.x0 + tick; x <= p.x1 - tick / 2; x += tick) {
-      const text = stamp(p.lo + ((x - p.x0) / Math.max(p.x1 - p.x0, 1)) * (p.hi - p.lo), fine);
-      if (x - lastLabel < tick * 0.75 || text === lastText) continue;  // a period of a day: one date
+    for (let x = first + tick; x <= p.x1 - tick / 2; x += tick) {
+      const t = p.lo + ((x - p.x0) / Math.max(p.x1 - p.x0, 1)) * (p.hi - p.lo);
+      const text = stamp(t, fine);
+      if (t > p.t1 || x - lastLabel < tick * 0.75 || text === lastText) continue;  // a period of a day: one date
       chart.append(svg("text", { class: "period-label", x, y: 14, text }),
         svg("line", { class: "axis tick", x1: x, x2: x, y1: 18, y2: 24, stroke: "currentColor" }));
       lastLabel = x;
