@@ -220,3 +220,16 @@ def test_an_empty_window_exits_3_and_json_still_prints_its_document(world):
     assert found_nothing(standup(world["home"], since="2m", now=NOW, scan_unclaimed=False))
     # A window with sessions stays exit 0.
     assert runner.invoke(cli, ["standup", "--since", "6h", "--json", "--no-git"], env=env).exit_code == 0
+
+
+def test_the_header_says_last_for_a_span_and_since_for_a_moment(world):
+    """'STANDUP — last 2030-01-01' and 'last yesterday' read as nonsense; a window that starts
+    after now was said like any other."""
+    env = {"CARTO_HOME": str(world["home"].root)}
+    heads = {when: CliRunner().invoke(cli, ["standup", "--since", when, "--no-git"], env=env)
+             .stdout.splitlines()[0] for when in ("6h", "2 days", "yesterday", "2030-01-01")}
+    assert heads["6h"].startswith("STANDUP — last 6h ")
+    assert heads["2 days"].startswith("STANDUP — last 2 days ")
+    assert heads["yesterday"].startswith("STANDUP — since yesterday ")
+    assert heads["2030-01-01"].startswith(
+        "STANDUP — since 2030-01-01 (after now: the window holds nothing yet) ")

@@ -432,7 +432,12 @@ def _ago(doc: dict, stamp: str) -> str:
 def render_standup(doc: dict, cwd: str | None = None) -> str:
     cwd = cwd or os.getcwd()
     shorts = {s["id"]: s["short"] for s in doc["sessions"]}
-    head = f"STANDUP — last {doc['window']['spec']}"
+    from carto_core.util.timeparse import is_span
+
+    window = doc["window"]
+    head = f"STANDUP — {'last' if is_span(window['spec']) else 'since'} {window['spec']}"
+    if window["since"] > window["until"]:
+        head += " (after now: the window holds nothing yet)"
     if doc["window"]["project"]:
         head += f" · {doc['window']['project']}"
     lines = [f"{head}   {counted(len(doc['sessions']), 'session')}"]

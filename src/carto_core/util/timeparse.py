@@ -145,6 +145,13 @@ _UNIT_WORDS = {
 _WHEN_YEARS = (2, 9998)
 
 
+def is_span(expression: str) -> bool:
+    """A WHEN that counts back from now ("6h", "2 days", "30m ago"): a window of it reads
+    "last 6h"; any other ("yesterday", "2026-09-01") reads "since ..."."""
+    match = _RELATIVE.match(" ".join(expression.strip().lower().split()))
+    return bool(match) and _UNIT_WORDS.get(match.group(2), match.group(2)) in _UNIT
+
+
 def parse_when(expression: str, *, now: datetime | None = None) -> datetime:
     """Resolve the upstream WHEN grammar to an aware instant.
 
