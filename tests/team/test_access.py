@@ -158,14 +158,19 @@ def test_tls_as_the_url_says(pg_db, tmp_path):
         assert alice.json("team", "push")["inserted"] == 6
         assert proxy.tls >= 1 and proxy.clear == 0
         assert password not in (alice.home.state / "team" / "team.json").read_text()
-        for target, query, state, words in (
-            (behind, f"sslmode=verify-full&sslrootcert={certs['other-ca.pem']}", "unreachable", "certificate"),
-            (url, "sslmode=require", "unreachable", "TLS"),
+        # What the URL asks and the server (or this machine's files) do not bear out is a
+        # setting to change, never a retry: state tls, exit 1, and the fix.
+        for target, query, words in (
+            (behind, f"sslmode=verify-full&sslrootcert={certs['other-ca.pem']}", "the server's certificate is not signed by the URL's sslrootcert"),
+            (behind, f"sslmode=verify-full&sslrootcert={tmp_path / 'missing-ca.pem'}", "name the team's CA certificate in the URL"),
+            (url, "sslmode=require", "the server offers no TLS"),
         ):
             result = alice.cli("team", "status", "--json", env={"CARTO_TEAM_URL": f"{target}?{query}"}, check=False)
-            assert result.exit_code == 75
-            server = json.loads(result.stdout)["server"]
-            assert server["state"] == state and words in server["reason"], server
+            assert result.exit_code == 1, result.output
+            document = json.loads(result.stdout)
+            server = document["server"]
+            assert server["state"] == "tls" and f"(fix: {words}" in server["reason"], server
+            assert document["exit_code"] == 1 and document["error"] == server["reason"]
             assert password not in result.output and "Traceback" not in result.output
         tls_before = proxy.tls
         plain = alice.cli("team", "status", "--json", env={"CARTO_TEAM_URL": f"{behind}?sslmode=disable"})

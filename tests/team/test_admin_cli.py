@@ -96,7 +96,8 @@ def test_revoking_a_project_from_a_member_granted_every_project_says_why_nothing
     assert nobody.output == "0 grants of zed removed from team acme\ncarto: zed holds no grant on team acme\n"
 
 
-def test_an_administrator_without_a_home_removes_a_revoked_members_rows(tmp_path, pg_db):
+def test_an_administrator_without_a_home_removes_a_revoked_members_rows(tmp_path, pg_db, monkeypatch):
+    monkeypatch.setattr("carto_core.cli.team_cmd.can_ask", lambda: True)  # a person at a terminal
     """docs/team.md: revoke the person, then remove their rows; the administrator's machine
     need not record anything of its own."""
     from teamkit import activity, make_repo, make_team, server_rows
@@ -170,12 +171,16 @@ def test_a_team_commands_work_closes_its_connection_and_ends_a_failure_in_one_li
         (psycopg.errors.InsufficientPrivilege("permission denied for table members"), [], 1,
          f"carto: the team server {where} refused: permission denied for table members\n"),
         (psycopg.errors.InsufficientPrivilege("permission denied for table members"), ["--json"], 1,
+         f"carto: the team server {where} refused: permission denied for table members\n"
          '{\n  "state": "denied",\n  "reason": "the team server ' + where
-         + ' refused: permission denied for table members"\n}\n'),
+         + ' refused: permission denied for table members",\n  "error": "the team server ' + where
+         + ' refused: permission denied for table members",\n  "exit_code": 1\n}\n'),
         (psycopg.OperationalError("server closed the connection unexpectedly"), [], 75,
          f"carto: the team server {where} is unreachable: server closed the connection unexpectedly\n"),
         (TeamDenied("bob does not own carto's schema"), ["--json"], 1,
-         '{\n  "state": "denied",\n  "reason": "bob does not own carto\'s schema"\n}\n'),
+         "carto: bob does not own carto's schema\n"
+         '{\n  "state": "denied",\n  "reason": "bob does not own carto\'s schema",\n'
+         '  "error": "bob does not own carto\'s schema",\n  "exit_code": 1\n}\n'),
         # The command's own refusal: one line, exit 1, with --json too.
         (AdminError("no team 'zeta' on this server"), ["--json"], 1, "carto: no team 'zeta' on this server\n"),
         ("question", [], 1, "go on? [y/N]: n\nAborted!\n"),

@@ -84,7 +84,7 @@ def test_counts_follow_push_repush_revision_merge_and_forget(world):
     assert assert_counts_match(db) == with_tool
 
     # A forget counts the project's rows out.
-    a.json("team", "forget", "--project", "github.com/acme/secret")
+    a.json("team", "forget", "--project", "github.com/acme/secret", "--yes")
     after = assert_counts_match(db)
     assert not any(key[1] == "github.com/acme/secret" for key in after)
     assert ("acme", "github.com/acme/secret", "walrus") in counts(db, KEPT)  # it was counted before
@@ -205,7 +205,7 @@ def test_a_team_set_up_by_an_older_carto_upgrades_with_its_counts(world):
     assert assert_counts_match(db)[("acme", "github.com/acme/shop", "zebra")] > 30
     found = a.json("search", "zebra", "--team")
     assert found["team"]["state"] == "ok" and found["team"]["keyword"]["ranked"] > 0
-    a.json("team", "forget", "--project", "github.com/acme/shop")
+    a.json("team", "forget", "--project", "github.com/acme/shop", "--yes")
     assert assert_counts_match(db) == {}
 
 

@@ -17,7 +17,9 @@ Examples:
 Run by the team's administrator (the schema's owner, through --url or $CARTO_TEAM_ADMIN_URL;
 no carto home is needed), typically after `carto team admin revoke ROLE`: a member revoked can
 no longer remove their own rows. The removal is audited on the server (who, what, how many).
-Exit codes: 0 removed, 1 refused or failed, 3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
+Without a terminal to ask (a script, an agent, --json) it removes nothing unless --yes is given.
+Exit codes: 0 removed, 1 refused or failed, 2 bad flags, or no --yes without a terminal,
+3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.argument("role")
 @click.option("--project", default=None, metavar="KEY", help="Only this project's rows (its key or its name).")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
@@ -27,7 +29,7 @@ Exit codes: 0 removed, 1 refused or failed, 3 nothing matched, 75 the server is 
 def forget(role, project, yes, url, team_name, as_json) -> None:
     """Remove ROLE's rows (or those of one project) from the team server."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
-    from carto_core.cli.team_cmd import team_work
+    from carto_core.cli.team_cmd import require_yes, team_work
     from carto_core.team.connect import TeamDenied
     from carto_core.team.forget import forget as run_forget
     from carto_core.team.forget import is_owner
@@ -44,8 +46,7 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
             raise TeamDenied(f"{conn.info.user} does not own carto's schema: `carto team admin forget` "
                              "runs as the owner (--url or CARTO_TEAM_ADMIN_URL)")
         conn.rollback()
-        if not yes and not as_json:
-            click.confirm(f"remove every row of {what} from team {team_name}?", abort=True, err=True)
+        require_yes(yes, as_json, f"remove every row of {what} from team {team_name}?")
         document = run_forget(conn, team_name, user=role, project=project, machine=default_machine())
     if as_json:
         emit_json(document)

@@ -17,7 +17,7 @@ Examples:
 \b
 The role is created when it does not exist (a login role; its password is hashed here
 before it is sent, so the server and its logs never see it; carto never prints or stores it). Run it again to add projects.
-Exit codes: 0 done, 1 refused, 2 bad name, 75 the server is unreachable.""", cls=JsonErrorCommand)
+Exit codes: 0 done, 1 refused, 2 bad flags or a bad name, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.argument("role")
 @click.option("--project", "projects", multiple=True, metavar="KEY",
               help="A project (normalised remote) the member may read and push (repeatable; default: all).")
@@ -30,9 +30,14 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
     """Make ROLE a member of the team (creating the login role if needed)."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
     from carto_core.cli.team_cmd import team_work
-    from carto_core.team.admin import AdminError, add_member, members
+    from carto_core.team.admin import AdminError, add_member, check_role_name, members
     from carto_core.team.remotes import normalise_remote
+    from carto_core.util.output import usage_error
 
+    try:
+        check_role_name(role)
+    except AdminError as exc:
+        usage_error(str(exc))
     password = None
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")

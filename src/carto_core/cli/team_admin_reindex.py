@@ -13,7 +13,7 @@ Examples:
 \b
 Under 50,000 vectors the team's vector ladder scans exactly and nothing is built. Rebuild
 after the team has grown a few times over (the lists are learnt from the rows there at build
-time). Figures: docs/performance.md. Exit codes: 0 done (or not needed), 1 failed, 75 unreachable.""", cls=JsonErrorCommand)
+time). Figures: docs/performance.md. Exit codes: 0 done (or not needed), 1 failed, 2 bad flags, 75 unreachable.""", cls=JsonErrorCommand)
 @click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")
 @click.option("--team", "team_name", default=None, help="The team (default: this home's, else the server's only team).")
 @json_option

@@ -15,7 +15,8 @@ Examples:
 \b
 Revoking stops reading and pushing at once (row-level security reads the grants on every
 query). Rows already pushed stay until `carto team forget --user ROLE` removes them.
-Exit codes: 0 done, 1 refused, 3 the role held no such grant, 75 the server is unreachable.""", cls=JsonErrorCommand)
+Exit codes: 0 done, 1 refused, 2 bad flags, 3 the role held no such grant, 75 the server is
+unreachable.""", cls=JsonErrorCommand)
 @click.argument("role")
 @click.option("--project", "projects", multiple=True, metavar="KEY", help="Only these projects (repeatable).")
 @click.option("--url", default=None, metavar="URL", help="The owner's connection (default: $CARTO_TEAM_ADMIN_URL, else this home's).")

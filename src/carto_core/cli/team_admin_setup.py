@@ -16,7 +16,8 @@ Examples:
 Run it again after upgrading carto: it migrates the schema (each version one transaction,
 under an advisory lock). Creating the pgvector extension needs a superuser once; everything
 else needs the owner (a role with CREATEROLE to create members).
-Exit codes: 0 done, 1 refused or failed, 75 the server is unreachable.""", cls=JsonErrorCommand)
+Exit codes: 0 done, 1 refused or failed (TLS as the URL asks included), 2 bad flags, 75 the
+server is unreachable.""", cls=JsonErrorCommand)
 @click.argument("url")
 @click.option("--team", "team_name", required=True, help="The team to create (or update).")
 @click.option("--model", default="auto", show_default=True,

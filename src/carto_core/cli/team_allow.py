@@ -18,8 +18,8 @@ Examples:
 \b
 A project is named across machines by its git remote, normalised (host/owner/name, lower case,
 no user, port or .git). Its rows written before it was allowed are sent by the next push.
-Exit codes: 0 ok, 1 no team set up, 2 a PATH that does not exist or is outside a repository
-with a remote.""", cls=JsonErrorCommand)
+Exit codes: 0 ok, 1 no team set up, 2 bad flags, a PATH that does not exist or is outside a
+repository with a remote.""", cls=JsonErrorCommand)
 @click.argument("projects", nargs=-1, metavar="[PATH|KEY]...")
 @click.option("--remove", is_flag=True, help="Remove these projects from the list instead.")
 @json_option

@@ -47,9 +47,10 @@ def team() -> None:
       carto team status --json            what is pending here, what the server holds
       carto team forget --project github.com/acme/shop
     \b
-    Exit codes: 0 ok, 1 error (refused, bad settings), 2 bad flags, 3 nothing to do or
-    nothing found, 4 a push's rows refused (another machine holds their ids), 75 the server
-    is unreachable (retry later; nothing was lost).
+    Exit codes: 0 ok, 1 error (refused, bad settings or TLS), 2 bad flags or names, 3 nothing
+    to do or nothing found, 4 a push's rows refused (another machine holds their ids), 75 the
+    server is unreachable or another push of this home is running (retry later; nothing was
+    lost). With --json a failure is one document with `error` and `exit_code`.
     See docs/team.md.
     """
 
@@ -71,9 +72,40 @@ def home_settings():
     return home, settings
 
 
+#: States a later try may clear by itself (the network, another push of this home ending):
+#: exit 75. Every other state needs something changed first (settings, a grant, TLS): exit 1.
+RETRY_STATES = frozenset({"unreachable", "busy"})
+
+
 def exit_code_of(error) -> ExitCode:
-    """The exit code of a TeamError: 75 when retrying later may work."""
-    return ExitCode.UNAVAILABLE if error.state == "unreachable" else ExitCode.ERROR
+    """The exit code of a TeamError (or of its state): 75 when retrying later may work."""
+    state = error if isinstance(error, str) else error.state
+    return ExitCode.UNAVAILABLE if state in RETRY_STATES else ExitCode.ERROR
+
+
+def failed(document: dict, message: str, code: int) -> dict:
+    """`document` as a failed team command's `--json` answer: every one carries `error` (its
+    stderr line) and `exit_code`, beside the `state` and `reason` it may have."""
+    return {**document, "error": message, "exit_code": int(code)}
+
+
+def can_ask() -> bool:
+    """Whether a person at a terminal can answer a question (stdin is one)."""
+    import sys
+
+    return sys.stdin.isatty()
+
+
+def require_yes(yes: bool, as_json: bool, question: str) -> None:
+    """Ask `question` before removing anything, unless --yes: asked at a terminal; without one
+    (a script, an agent, --json) nothing can answer it, and the command says --yes is needed."""
+    if yes:
+        return
+    if as_json or not can_ask():
+        from carto_core.util.output import usage_error
+
+        usage_error(f"nothing was removed: without a terminal to ask ({question}) give --yes")
+    click.confirm(question, abort=True, err=True)
 
 
 @contextmanager
@@ -95,7 +127,9 @@ def team_work(conn, settings, as_json: bool, *refusals: type[Exception]):
 
 def team_fail(error, as_json: bool, document: dict | None = None) -> None:
     """Report a TeamError (one line; with --json, the document with its state) and exit."""
+    code = exit_code_of(error)
     if as_json:
-        emit_json({**(document or {}), "state": error.state, "reason": str(error)})
-        raise SystemExit(int(exit_code_of(error)))
-    fail(str(error), exit_code_of(error))
+        click.echo(f"carto: {error}", err=True)
+        emit_json(failed({**(document or {}), "state": error.state, "reason": str(error)}, str(error), code))
+        raise SystemExit(int(code))
+    fail(str(error), code)

@@ -17,15 +17,16 @@ Examples:
 What is forgotten here is also taken off this home's allow list (a --project), or the whole
 list is cleared (your own --user), so the next push does not send it again; do the same on
 your other machines. The removal is audited on the server (who, what, how many).
-Exit codes: 0 removed, 1 refused (another person's rows, not the owner), 2 bad flags,
-3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
+Without a terminal to ask (a script, an agent, --json) it removes nothing unless --yes is given.
+Exit codes: 0 removed, 1 refused (another person's rows, not the owner), 2 bad flags, or no
+--yes without a terminal, 3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
 @click.option("--user", default=None, help="Whose rows (a login role): yours, or anyone's as the schema's owner.")
 @click.option("--project", default=None, help="Which project's rows: its key (host/owner/name) or its name.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @json_option
 def forget(user, project, yes, as_json) -> None:
     """Remove a person's or a project's rows from the team server."""
-    from carto_core.cli.team_cmd import home_settings, team_fail, team_work
+    from carto_core.cli.team_cmd import home_settings, require_yes, team_fail, team_work
     from carto_core.team.connect import TeamError, connect
     from carto_core.team.forget import forget as run_forget
     from carto_core.team.forget import is_owner
@@ -43,10 +44,9 @@ def forget(user, project, yes, as_json) -> None:
         me = conn.execute("SELECT current_user").fetchone()[0]
         owner = is_owner(conn)
         conn.rollback()
-        if not yes and not as_json:
-            # Whose rows go is the server's rule (a member's --project takes their own alone):
-            # the question says it before anything is removed.
-            click.confirm(_question(me, owner, user, project, settings.team), abort=True, err=True)
+        # Whose rows go is the server's rule (a member's --project takes their own alone):
+        # the question says it before anything is removed.
+        require_yes(yes, as_json, _question(me, owner, user, project, settings.team))
         document = run_forget(conn, settings.team, user=user, project=project, machine=settings.machine)
     # Keep it from being sent again from this home.
     local = []

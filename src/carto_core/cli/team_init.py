@@ -19,8 +19,10 @@ A password in the URL is not stored with it: it goes to a password file beside t
 file, ~/.pgpass or PGPASSWORD work as they do for psql; CARTO_TEAM_URL replaces the stored
 URL for one process. TLS is what the URL or the service says (sslmode, sslrootcert, ...).
 \b
-Exit codes: 0 set up (and the server answered), 1 the server refused or the settings could not
-be written, 2 bad flags, 75 set up but the server is unreachable now.""", cls=JsonErrorCommand)
+Exit codes: 0 set up (and the server answered), 1 the server refused, TLS as the URL asks failed
+or the settings could not be written, 2 bad flags, 75 set up but the server is unreachable now.
+A failure keeps the settings; with --json its document carries `state`, `reason`, `error` and
+`exit_code`.""", cls=JsonErrorCommand)
 @click.argument("url")
 @click.option("--team", "team_name", required=True, help="The team's name on the server.")
 @click.option("--machine", default=None, help="This machine's name in results (default: the host name).")
@@ -33,7 +35,7 @@ be written, 2 bad flags, 75 set up but the server is unreachable now.""", cls=Js
 @json_option
 def init(url, team_name, machine, allow_paths, password_stdin, no_check, as_json) -> None:
     """Connect this home to a team server (nothing is sent until a project is allowed)."""
-    from carto_core.cli.team_cmd import exit_code_of
+    from carto_core.cli.team_cmd import exit_code_of, failed
     from carto_core.logio.home import current_home
     from carto_core.team.connect import TeamError, connect, describe, split_password, write_passfile
     from carto_core.team.remotes import project_key
@@ -92,9 +94,12 @@ def init(url, team_name, machine, allow_paths, password_stdin, no_check, as_json
             finally:
                 conn.close()
         except TeamError as exc:
-            document.update({"state": exc.state, "reason": str(exc)})
             code = int(exit_code_of(exc))
+            document = failed({**document, "state": exc.state, "reason": str(exc)},
+                              f"settings kept, but {exc}", code)
     if as_json:
+        if code:
+            click.echo(f"carto: {document['error']}", err=True)
         emit_json(document)
     else:
         click.echo(f"team {team_name} on {document['server']}, this machine as {settings.machine}")

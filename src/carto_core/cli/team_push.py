@@ -22,9 +22,10 @@ The keep-up job runs this by itself when a team is set up (never inside a hook).
 position moves only after the server committed its batch; an interrupted push loses nothing
 and the next one goes on from the last committed batch. Rows whose ids another machine pushed
 are refused (never overwritten): counted per machine that holds them, and exit 4.
-Exit codes: 0 pushed (or nothing new), 1 refused (no grant, bad settings), 3 no project is
-allowed yet, 4 the server refused rows whose ids another machine holds (the rest was pushed),
-75 the server is unreachable (retry later).""", cls=JsonErrorCommand)
+Exit codes: 0 pushed (or nothing new), 1 refused (no grant, bad settings or TLS), 2 bad flags,
+3 no project is allowed yet, 4 the server refused rows whose ids another machine holds (the
+rest was pushed), 75 the server is unreachable or another push of this home is running (retry
+later). With --json a failure's document also carries `error` and `exit_code`.""", cls=JsonErrorCommand)
 @click.option("--from-start", is_flag=True, help="Forget the positions: read every log from its start.")
 @click.option("--batch", "batch_rows", type=click.IntRange(min=1, max=50_000), default=None,
               help="Rows per batch (default 2000; batches are also cut at 8 MiB).")
@@ -33,8 +34,7 @@ allowed yet, 4 the server refused rows whose ids another machine holds (the rest
 @json_option
 def push(from_start, batch_rows, no_vectors, quiet, as_json) -> None:
     """Push this home's allowed projects to the team server."""
-    from carto_core.cli.team_cmd import exit_code_of, home_settings
-    from carto_core.team.connect import TeamError
+    from carto_core.cli.team_cmd import exit_code_of, failed, home_settings
     from carto_core.team.push import BATCH_ROWS
     from carto_core.team.push import push as run_push
 
@@ -47,18 +47,17 @@ def push(from_start, batch_rows, no_vectors, quiet, as_json) -> None:
     finally:
         finish()
     document = report.to_dict()
+    codes = {"ok": ExitCode.OK, "nothing_allowed": ExitCode.NOT_FOUND, "refused": ExitCode.CONFLICT}
+    code = codes[report.state] if report.state in codes else exit_code_of(report.state)
     if as_json:
+        if code:
+            document = failed(document, report.reason, code)
+            # The one line the text form prints for it, so a log of stderr alone says it too.
+            click.echo(f"carto: {report.reason}", err=True)
         emit_json(document)
     else:
         _print(document, quiet)
-    if report.state == "nothing_allowed":
-        raise SystemExit(int(ExitCode.NOT_FOUND))
-    if report.state == "refused":
-        raise SystemExit(int(ExitCode.CONFLICT))
-    if report.state not in ("ok",):
-        error = TeamError(report.reason)
-        error.state = report.state
-        raise SystemExit(int(ExitCode.ERROR if report.state == "busy" else exit_code_of(error)))
+    raise SystemExit(int(code))
 
 
 def _progress(show: bool):
@@ -94,6 +93,8 @@ def _print(document: dict, quiet: bool) -> None:
         if document["state"] == "unreachable":
             click.echo("carto: nothing committed is lost; the next push goes on from the last committed batch",
                        err=True)
+        elif document["state"] == "busy":
+            click.echo("carto: retry once it has ended (the keep-up job pushes by itself)", err=True)
         return
     if not document["sent"]:
         click.echo("up to date: nothing new to send" + (
@@ -114,6 +115,9 @@ def _print(document: dict, quiet: bool) -> None:
     if not quiet:
         if document["not_allowed"] and document["sent"]:
             click.echo(f"{counted(document['not_allowed'], 'row')} of projects not allowed stayed here")
+        if document["excluded"]:
+            click.echo(f"{counted(document['excluded'], 'row')} of allowed projects stayed here: "
+                       "[capture] exclude keeps them out")
         if document["vectors"] and document["vectors"] != "sent":
             click.echo(f"vectors: {document['vectors']}")
         for problem in document["problems"]:

@@ -13,25 +13,33 @@ Examples:
   carto team status           settings, what is pending here, the server's side
   carto team status --json    one document: {local, server}
 \b
-The local side is always answered; the server's when it is reachable (`server.reachable`).
-Exit codes: 0 ok, 1 no team set up, or the server refuses this login (not a member: the line
-says who can let it in), 75 the server is unreachable (the local side is printed).""", cls=JsonErrorCommand)
+The local side is always answered; the server's when it is reachable (`server.reachable`:
+true when it answered, even to refuse). A failure's `server.state` and `server.reason` say why;
+with --json the document then also carries `error` and `exit_code`.
+Exit codes: 0 ok, 1 no team set up, the server refuses this login (not a member: the line says
+who can let it in), holds no schema this carto knows, or TLS as the URL asks fails, 2 bad flags,
+75 the server is unreachable (the local side is printed).""", cls=JsonErrorCommand)
 @json_option
 def status(as_json) -> None:
     """What this home sends to the team, what is pending, what the server holds."""
-    from carto_core.cli.team_cmd import home_settings
+    from carto_core.cli.team_cmd import exit_code_of, failed, home_settings
     from carto_core.team.status import status as team_status
-    from carto_core.util.exitcodes import ExitCode
 
     home, settings = home_settings()
     document = team_status(home, settings)
+    server = document["server"]
+    code = exit_code_of(server["state"]) if _failed(server) else 0
     if as_json:
-        emit_json(document)
+        if code:
+            click.echo(f"carto: {server['reason']}", err=True)
+        emit_json(failed(document, server["reason"], code) if code else document)
     else:
         _print(document)
-    server = document["server"]
-    if not server.get("reachable") or server.get("state") == "denied":
-        raise SystemExit(int(ExitCode.UNAVAILABLE if server.get("state") == "unreachable" else ExitCode.ERROR))
+    raise SystemExit(int(code))
+
+
+def _failed(server: dict) -> bool:
+    return bool(server.get("state")) or not server.get("reachable")
 
 
 def _print(document: dict) -> None:
@@ -52,7 +60,7 @@ def _print(document: dict) -> None:
     if local["catch_up"]:
         click.echo("catch-up: rows written before these were allowed go with the next push: "
                    + ", ".join(local["catch_up"]))
-    if not server.get("reachable") or server.get("state") == "denied":
+    if _failed(server):
         click.echo(f"server: {server.get('reason')}")
         return
     grants = ", ".join(f"{g['project']}{'' if g['write'] else ' (read only)'}" for g in server["grants"]) or "none"

@@ -48,6 +48,13 @@ class TeamSchemaMismatch(TeamError):
     state = "schema_mismatch"
 
 
+class TeamTls(TeamError):
+    """The URL's TLS settings and the server disagree (a mode it does not offer, a certificate
+    that is missing or does not verify): retrying never helps, the settings must change."""
+
+    state = "tls"
+
+
 def require_driver():
     """psycopg, or TeamUnavailable naming the install command."""
     try:
@@ -167,11 +174,37 @@ def _classify(exc: Exception, where: str) -> TeamError:
     if ("password authentication failed" in low or "no password supplied" in low
             or "pg_hba.conf" in low or "permission denied" in low or "role" in low and "does not exist" in low):
         return TeamDenied(f"the team server {where} refused the login: {message}")
+    if _TLS_SETTINGS.search(low):
+        return TeamTls(f"TLS with the team server {where} failed: {message} (fix: {_tls_fix(low)})")
     if "ssl" in low or "certificate" in low:
+        # A TLS session cut short (SSL SYSCALL error, closed unexpectedly): the network's doing.
         return TeamUnreachable(f"TLS with the team server {where} failed: {message}")
     if "database" in low and "does not exist" in low:
         return TeamDenied(f"the team server {where}: {message}")
     return TeamUnreachable(f"the team server {where} is unreachable: {message}")
+
+
+#: libpq's words for TLS settings the server or the files do not bear out.
+_TLS_SETTINGS = re.compile(r"does not support ssl|ssl was required|root certificate file|"
+                           r"certificate verify failed|does not match host name|invalid sslmode|"
+                           r"sslrootcert|certificate file|private key file|no ssl support|"
+                           r"unsupported protocol|wrong version number|tlsv1 alert|sslv3 alert")
+
+
+def _tls_fix(low: str) -> str:
+    """What changes, for the TLS failure whose libpq message (lower case) is `low`."""
+    if "does not support ssl" in low or "ssl was required" in low:
+        return ("the server offers no TLS: its administrator turns TLS on (docs/team.md, TLS), "
+                "or the URL asks for none (sslmode=prefer or disable), on a network you trust")
+    if "root certificate file" in low or "sslrootcert" in low:
+        return ("name the team's CA certificate in the URL (sslrootcert=/path/ca.pem, a file that "
+                "exists here) or sslrootcert=system for a certificate a public CA signed")
+    if "invalid sslmode" in low:
+        return "sslmode is one of disable, allow, prefer, require, verify-ca, verify-full"
+    if "verify failed" in low or "host name" in low:
+        return ("the server's certificate is not signed by the URL's sslrootcert, or not for the "
+                "URL's host: the team's administrator gives you the right CA certificate and host")
+    return "the URL's TLS parameters (sslmode, sslrootcert, sslcert, sslkey) and the server's TLS must agree"
 
 
 def connect(settings, *, timeout: float = CONNECT_TIMEOUT, query_timeout_ms: int | None = QUERY_TIMEOUT_MS,
@@ -220,6 +253,11 @@ def _password_fix(settings) -> str:
     """How the person gives the password the server wants: a member through `carto team init`
     (asked, kept in the password file), an administrator through libpq's own places."""
     team = getattr(settings, "team", None)
+    if team and settings.url != settings.stored_url:
+        # CARTO_TEAM_URL is in use: the stored URL (and its password file) is not.
+        url = split_password(settings.url)[0]
+        return (f"the URL in use is CARTO_TEAM_URL's ('{url}'), not the stored one: give its password "
+                "in CARTO_TEAM_URL itself, PGPASSWORD or ~/.pgpass, or unset CARTO_TEAM_URL")
     if team:
         url = split_password(settings.stored_url)[0]
         return (f"`carto team init '{url}' --team {team} --password-stdin` asks for it and keeps "
@@ -248,5 +286,5 @@ def working(conn, settings, *, passing: tuple[type[BaseException], ...] = ()):
 
 
 __all__ = ["SCHEMA_VERSION", "TeamDenied", "TeamError", "TeamNotConfigured", "TeamSchemaMismatch",
-           "TeamUnavailable", "TeamUnreachable", "classify", "connect", "describe",
+           "TeamTls", "TeamUnavailable", "TeamUnreachable", "classify", "connect", "describe",
            "not_a_member", "require_driver", "split_password", "working", "write_passfile"]

@@ -79,12 +79,17 @@ def server_status(conn, settings) -> dict:
     return out
 
 
+#: Failures in which the server answered (it refused the login, holds no schema carto knows,
+#: or answered a statement with an error): it is reachable, and retrying will not change it.
+ANSWERED = frozenset({"denied", "schema_mismatch", "error"})
+
+
 def status(home, settings, *, connector=connect) -> dict:
     document = {"local": local_status(home, settings)}
     try:
         conn = connector(settings)
     except TeamError as exc:
-        document["server"] = {"reachable": False, "state": exc.state, "reason": str(exc)}
+        document["server"] = {"reachable": exc.state in ANSWERED, "state": exc.state, "reason": str(exc)}
         return document
     try:
         document["server"] = server_status(conn, settings)
@@ -92,7 +97,7 @@ def status(home, settings, *, connector=connect) -> dict:
         from carto_core.team.connect import classify
 
         error = classify(exc, settings)
-        document["server"] = {"reachable": False, "state": error.state, "reason": str(error)}
+        document["server"] = {"reachable": error.state in ANSWERED, "state": error.state, "reason": str(error)}
     finally:
         conn.close()
     return document
