@@ -56,6 +56,11 @@ def server(tmp_path_factory):
         {"event_id": "evt-rtl-1", "timestamp": spoof, "type": "tool_file_edit",
          "summary": f"Modified: {RTL_FILE}", "file_path": RTL_FILE, "project": RTL_PROJECT,
          "cwd": f"/work/{RTL_PROJECT}", "session_id": RTL_SESSION, "provider": "claude"}])
+    # One word of 20,000 characters (a minified line, a base64 blob) beside an ordinary one.
+    append_rows(home.log("changelog"), [
+        {"event_id": "evt-long-word", "timestamp": spoof, "type": "tool_bash",
+         "summary": f"Ran: quokka {'abcdefghij' * 2000}", "project": "webshop",
+         "session_id": "quokka-session", "provider": "claude"}])
     # One recall call, written by the real telemetry writer.
     telemetry = Telemetry(home, session_id=SESSIONS["a"], provider="claude", purpose="manual",
                           call_id="call-one", call_id_given=True)
@@ -536,3 +541,18 @@ def test_a_direction_override_in_recorded_text_reverses_nothing_of_the_page(page
     assert page.evaluate(READS_IN_ORDER, ["#session-files tbody td.summary", "txt.exe"]) is True
     assert page.evaluate(READS_IN_ORDER, ["#session-title", "Session"]) is True
     assert "\u202e" not in page.inner_text("#session-title")
+
+
+@pytest.mark.parametrize("address", ["#/search?q=quokka", "#/search?q=" + "zz" * 250])
+def test_one_long_word_never_scrolls_the_page_sideways(page, server, address):
+    """A 20,000-character word as an "Often with" chip made the page 11,530 px wide, and so did
+    a 500-character query echoed in "Nothing found for ..."."""
+    page.goto(server.url + address)
+    page.wait_for_selector("#search-stats")
+    page.wait_for_load_state("networkidle")
+    if "quokka" in address:
+        page.wait_for_selector("#co-terms .chip")
+        assert max(page.eval_on_selector_all("#co-terms .chip", "els => els.map(e => e.textContent.length)")) >= 20_000
+    else:
+        page.wait_for_selector("#nothing-found")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1400
