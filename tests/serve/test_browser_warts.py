@@ -37,7 +37,10 @@ def server(tmp_path_factory):
          "session_id": "old-notes-session", "provider": "claude"} for n in range(3)] + [
         {"event_id": f"evt-fresh-{n}", "timestamp": format_timestamp(now - timedelta(seconds=n)),
          "type": "tool_bash", "summary": f"Ran: make fresh {n}", "project": "fresh-repo",
-         "session_id": "fresh-session", "provider": "claude"} for n in range(2)])
+         "session_id": "fresh-session", "provider": "claude"} for n in range(2)] + [
+        # A session no project was recorded for (a shell outside any repository).
+        {"event_id": "evt-loose-1", "timestamp": format_timestamp(now - timedelta(minutes=5)),
+         "type": "tool_bash", "summary": "Ran: ls ~", "session_id": "loose-session", "provider": "claude"}])
     app = create_app(home, transcript_roots=TranscriptRoots(claude=(), codex=()),
                      poll_seconds=0.2, heartbeat_seconds=1.0)
     with LiveServer(app) as live:
@@ -124,3 +127,20 @@ def test_slash_focuses_the_search_box_without_typing_a_slash(page, server):
     page.keyboard.press("/")
     page.keyboard.type("abc")
     assert page.eval_on_selector("#q", "e => e.value") == "abc"
+
+
+def test_events_without_a_project_are_counted_and_named(page, server):
+    """By project left out the events without one (a census of 23 events drew bars summing to
+    15); the Timeline table and the session page left their project blank."""
+    page.goto(server.url + "#/activity")
+    page.wait_for_selector("#census-by_project")
+    events = int(re.search(r"(\d+) events", page.inner_text("#census h2")).group(1))
+    label = page.get_attribute("#census-by_project", "aria-label").split(": ", 1)[1]
+    bars = dict(item.rsplit(" ", 1) for item in label.split(", "))
+    assert "no project" in bars and sum(map(int, bars.values())) == events, (events, bars)
+    page.goto(server.url + "#/timeline?days=7")
+    row = page.locator("#session-table tbody tr", has=page.locator("a[href='#/session/loose-session']"))
+    assert row.locator("td").nth(1).inner_text() == "no project"
+    page.goto(server.url + "#/session/loose-session")
+    page.wait_for_selector("#session-title")
+    assert page.locator("dt:text-is('projects') + dd").inner_text() == "no project"

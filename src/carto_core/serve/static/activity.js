@@ -1,6 +1,6 @@
 // Activity: census (bar charts by project, type, agent, log) and tempo (events per day).
 
-import { api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn, visible, counted } from "./dom.js";
+import { NO_PROJECT, api, choice, el, failure, fmtTime, show, svg, teamNote, teamOn, visible, counted } from "./dom.js";
 
 export async function viewActivity(params) {
   const since = params.get("since") || "";
@@ -25,6 +25,13 @@ export async function viewActivity(params) {
   else tempo.replaceChildren(failure(tempoAnswer.reason));
 }
 
+// The census counts events without a project apart (`unattributed.project`, never a bucket):
+// By project draws them as a bar of their own, so its bars add up to the events counted.
+export function withNoProject(buckets, unattributed) {
+  if (!unattributed) return buckets;
+  return [...buckets, { name: NO_PROJECT, count: unattributed, none: true }].sort((a, b) => b.count - a.count);
+}
+
 function barChart(title, buckets, id) {
   const rows = buckets.slice(0, 12);
   const max = Math.max(1, ...rows.map((b) => b.count));
@@ -33,7 +40,7 @@ function barChart(title, buckets, id) {
   rows.forEach((bucket, i) => {
     const b = { ...bucket, name: visible(bucket.name) };
     const y = 4 + i * rowH;
-    chart.append(svg("text", { x: labelW - 6, y: y + 13, "text-anchor": "end", text: b.name.length > 22 ? b.name.slice(0, 21) + "…" : b.name }));
+    chart.append(svg("text", { x: labelW - 6, y: y + 13, "text-anchor": "end", class: bucket.none ? "none" : null, text: b.name.length > 22 ? b.name.slice(0, 21) + "…" : b.name }));
     chart.append(svg("rect", { class: `bar${i % 2 ? " alt" : ""}`, x: labelW, y: y + 2, width: Math.max(2, (b.count / max) * plotW), height: rowH - 6, rx: 2 },
       svg("title", { text: `${b.name}: ${b.count}` })));
     chart.append(svg("text", { x: labelW + (b.count / max) * plotW + 6, y: y + 13, text: b.count }));
@@ -46,7 +53,8 @@ function renderCensus(facts) {
     el("p", { class: "muted", text: `${facts.span && facts.span.oldest ? fmtTime(facts.span.oldest) + " → " + fmtTime(facts.span.newest) : ""} · ${facts.sessions ? counted(facts.sessions.resolved, "session") : "? sessions"}` })];
   const charts = el("div", { class: "charts" });
   for (const [title, key] of [["By project", "by_project"], ["By type", "by_type"], ["By agent", "by_provider"], ["By log", "by_source"]]) {
-    if (Array.isArray(facts[key]) && facts[key].length) charts.append(barChart(title, facts[key], `census-${key}`));
+    const buckets = key === "by_project" ? withNoProject(facts[key] || [], facts.unattributed && facts.unattributed.project) : facts[key];
+    if (Array.isArray(buckets) && buckets.length) charts.append(barChart(title, buckets, `census-${key}`));
   }
   out.push(charts);
   return out;

@@ -140,6 +140,9 @@ export function iso(strings, ...values) {
   return out;
 }
 
+// What every view calls the events and sessions no project was recorded for.
+export const NO_PROJECT = "no project";
+
 export const fmtTime = (iso) => (iso ? iso.replace("T", " ").replace("Z", "") : "undated");
 // A session id as a person tells it apart: a UUID or hash by its first eight hex digits; any
 // other id (a transcript named by hand, an imported log) whole, or its first 23 characters

@@ -1,6 +1,6 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
-import { api, el, failure, fmtTime, iso, longText, named, prose, rec, reviewHref, safeHref, short, show, unfoldShort, visible, counted } from "./dom.js";
+import { NO_PROJECT, api, el, failure, fmtTime, iso, longText, named, prose, rec, reviewHref, safeHref, short, show, unfoldShort, visible, counted } from "./dom.js";
 import { loadTree } from "./tree.js";
 
 const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
@@ -15,11 +15,11 @@ export async function viewSession(sid) {
   if (s.session_id !== sid) history.replaceState(null, "", `#/session/${encodeURIComponent(s.session_id)}`);
   const transcriptBox = el("section", { id: "transcript", "aria-label": "Transcript" });
   const nodes = [
-    el("h1", { id: "session-title" }, ...iso`Session ${short(s.session_id)} · ${s.project || "no project"}`),
+    el("h1", { id: "session-title" }, ...iso`Session ${short(s.session_id)} · ${s.project || NO_PROJECT}`),
     el("dl", { class: "kv" },
       el("dt", { text: "session" }), el("dd", { class: "id", text: visible(s.session_id) }),
       el("dt", { text: "agent" }), el("dd", { text: visible(s.provider) }),
-      el("dt", { text: "projects" }), el("dd", {}, ...s.projects.flatMap((p, i) => [i ? ", " : "", named(p)])),
+      el("dt", { text: "projects" }), el("dd", {}, ...(s.projects.length ? s.projects.flatMap((p, i) => [i ? ", " : "", named(p)]) : [el("span", { class: "muted", text: NO_PROJECT })])),
       el("dt", { text: "span" }), el("dd", { text: `${fmtTime(s.started)} → ${fmtTime(s.ended)}` }),
       el("dt", { text: "events" }), el("dd", { text: `${s.events} (${counted(s.commits, "commit")}, ${counted(s.edits, "edit")}, ${counted(s.prompts, "prompt")}, ${counted(s.turns, "turn")})` }),
       el("dt", { text: "transcript" }), el("dd", { text: s.transcript_path ? visible(s.transcript_path) : "not recorded" })),

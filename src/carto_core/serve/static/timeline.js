@@ -5,7 +5,7 @@
 // with how long they were), active periods share the width, and every burst is drawn at
 // least MIN_MARK pixels wide. Sessions that overlap in a lane go to sub-rows.
 
-import { api, choice, el, failure, fmtTime, sessionHref, short, show, span, svg, visible, windowDays, counted } from "./dom.js";
+import { NO_PROJECT, api, choice, el, failure, fmtTime, sessionHref, short, show, span, svg, visible, windowDays, counted } from "./dom.js";
 
 const DAY_PRESETS = [1, 7, 30, 90, 365];
 export const MIN_MARK = 8;
@@ -88,7 +88,7 @@ function renderTimeline(sessions) {
   // separate rows (greedy interval packing in start order).
   const lanes = new Map();
   for (const s of sessions) {
-    const key = `${visible(s.project || "no project")} · ${visible(s.provider || "unknown agent")}`;
+    const key = `${visible(s.project || NO_PROJECT)} · ${visible(s.provider || "unknown agent")}`;
     if (!lanes.has(key)) lanes.set(key, []);
     const bursts = burstsOf(s);
     const marks = bursts.map(([a, b, n]) => { const x0 = axis.x(a); return { x0, w: Math.max(axis.x(b) - x0, MIN_MARK), a, b, n }; });
@@ -171,7 +171,7 @@ function renderTimeline(sessions) {
     el("thead", {}, el("tr", {}, ...["Session", "Project", "Agent", "Started", "Ended", "Events", "Commits", "Edits"].map((h) => el("th", { text: h })))),
     el("tbody", {}, ...sessions.map((s) => el("tr", {},
       el("td", {}, el("a", { href: sessionHref(s.session_id), text: short(s.session_id) })),
-      el("td", { text: visible(s.project || "") }), el("td", { text: visible(s.provider || "") }),
+      el("td", { class: s.project ? null : "muted", text: s.project ? visible(s.project) : NO_PROJECT }), el("td", { text: visible(s.provider || "") }),
       el("td", { text: fmtTime(s.started) }), el("td", { text: fmtTime(s.ended) }),
       el("td", { text: s.events }), el("td", { text: s.commits }), el("td", { text: s.edits })))));
   return [el("div", { class: "chart" }, chart),
