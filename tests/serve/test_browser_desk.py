@@ -121,6 +121,11 @@ def test_day_view(page, server, tmp_path):
     assert f"{truth['totals']['events']} events" in page.locator("#day-stats").inner_text()
     assert page.locator(".day-project").count() == len(truth["projects"])
     assert page.locator(".hours .hour").count() == 24
+    # Each hour label on one line (12h, 15h, 18h and 21h wrapped onto two in a 1.2rem box).
+    lines = page.eval_on_selector_all(".hours-axis span", """spans => spans.filter(s => s.textContent)
+        .map(s => { const r = document.createRange(); r.selectNodeContents(s);
+                    return [s.textContent, new Set([...r.getClientRects()].map(q => Math.round(q.top))).size]; })""")
+    assert len(lines) == 8 and all(n == 1 for _, n in lines), lines
     assert_not_blank(page, tmp_path, "day")
 
 
