@@ -44,3 +44,45 @@ def test_rows_of_a_plain_folder_named_like_an_allowed_checkout_stay_here(world):
     assert report["not_allowed"] == sum(len(v) for v in plain_rows.values()) + sum(len(v) for v in gone_rows.values())
     assert not db.sql("select 1 from carto.events where summary like '%%platypusnda%%'")
 
+
+def _git_row(sha: str, project: str, url: str | None, summary: str) -> dict:
+    """A commit as the git plugin writes it (`plugins/git`: no cwd, its remote in `url`)."""
+    from carto_core.logio.logs import order_row
+    from teamkit import stamp
+
+    return order_row("changelog-git", {
+        "event_id": f"git-{sha[:7]}", "timestamp": stamp(30), "type": "git_commit", "project": project,
+        "summary": f"Commit {sha[:7]}: {summary}", "commit_hash": sha, "author": "Alice",
+        "url": url, "files_changed": 1, "related_ids": []})
+
+
+def test_a_commit_row_goes_by_its_own_remote_not_its_local_name(world):
+    a, db = world["a"], world["db"]
+    ours = _git_row("a" * 40, "shop", "https://github.com/acme/shop/commit/" + "a" * 40, "feat: cart")
+    gitlab = _git_row("b" * 40, "shop", "https://gitlab.com/Acme/shop/-/commit/" + "b" * 40, "fix: the mirror")
+    personal = _git_row("c" * 40, "shop", "https://github.com/alicepersonal/shop/commit/" + "c" * 40,
+                        "wip: platypusnda draft")
+    unknown = _git_row("d" * 40, "shop", None, "wip: platypusnda local remote")
+    a.write("changelog", [ours, gitlab, personal, unknown])
+    other = make_repo(world["tmp"] / "a" / "code" / "mirror", "git@gitlab.com:acme/shop.git")
+    a.join(world["members"]["alice"][1], "acme", world["shop"], other)
+    report = a.json("team", "push")
+    assert report["state"] == "ok", report
+    held = {r[0]: r[1] for r in server_rows(db, columns="event_id, project_key")}
+    assert held == {"git-aaaaaaa": "github.com/acme/shop", "git-bbbbbbb": "gitlab.com/acme/shop"}
+    assert report["not_allowed"] == 2
+    assert not db.sql("select 1 from carto.events where summary like '%%platypusnda%%'")
+
+
+@pytest.mark.parametrize("url, key", [
+    ("https://github.com/acme/shop/commit/" + "a" * 40, "github.com/acme/shop"),
+    ("https://gitlab.example.com/Group/Sub/repo/-/commit/" + "b" * 40, "gitlab.example.com/group/sub/repo"),
+    ("https://bitbucket.org/acme/shop/commits/abc1234", "bitbucket.org/acme/shop"),
+    ("https://github.com/acme/shop", ""),
+    ("/srv/git/shop/commit/abc1234", ""),
+    (None, ""),
+])
+def test_a_commit_page_names_its_repository(url, key):
+    from carto_core.team.remotes import commit_remote
+
+    assert commit_remote(url) == key

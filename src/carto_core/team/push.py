@@ -571,8 +571,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 report.folded += 1
                 log_report["folded"] += 1
                 continue
-            project, cwd = raw.get("project"), raw.get("cwd")
-            key = matcher.key_of(project if isinstance(project, str) else "", cwd if isinstance(cwd, str) else "")
+            key = matcher.key_of_row(raw)
             if key is None or key not in wanted:
                 # A catch-up passes over the rows of projects allowed before (sent already).
                 if key not in allowed:

@@ -48,6 +48,21 @@ def normalise_remote(url: str) -> str:
     return key.lower()
 
 
+#: A commit's web page (`plugins/git` writes it as a commit row's `url`): GitHub, Gitea and
+#: Bitbucket Server-style `/commit/<sha>`, GitLab `/-/commit/<sha>`, Bitbucket `/commits/<sha>`.
+_COMMIT_PAGE = re.compile(r"^(?P<base>.+?)/(?:-/)?commits?/[0-9a-fA-F]{7,64}/?$")
+
+
+def commit_remote(url: object) -> str:
+    """The key of the repository a commit page's URL names ("" when it names none)."""
+    if not isinstance(url, str):
+        return ""
+    found = _COMMIT_PAGE.match(url.strip())
+    if not found or "://" not in found.group("base"):
+        return ""
+    return normalise_remote(found.group("base"))
+
+
 def remote_urls(common_dir: Path) -> dict[str, str]:
     """remote name -> url, from a repository's `config` file."""
     try:

@@ -20,7 +20,7 @@ import os
 import socket
 from pathlib import Path
 
-from carto_core.team.remotes import KeyCache, ProjectKey
+from carto_core.team.remotes import KeyCache, ProjectKey, commit_remote
 from carto_core.util.privatefiles import make_dirs
 
 FORMAT = 1
@@ -147,8 +147,11 @@ class ProjectMatcher:
     the repository holding that folder on this machine (its remote decides); a `cwd` in no
     repository with a remote (a plain folder that shares an allowed checkout's name, a folder
     since deleted) belongs to none: its project name says only what the folder was called.
-    A row without a `cwd` belongs to an allowed project by its local name. An event that
-    matches no allowed project never leaves the machine."""
+    A commit row without a `cwd` (the git source's) belongs to the repository its own `url`
+    names, and to none when it names none: another repository of the same local name (a
+    personal fork, `github.com/alice/shop` beside `github.com/acme/shop`) is not the allowed
+    one. Other rows without a `cwd` (transcript turns) belong to an allowed project by its
+    local name. An event that matches no allowed project never leaves the machine."""
 
     def __init__(self, projects: list[dict]):
         self.keys = {p["key"] for p in projects}
@@ -164,3 +167,13 @@ class ProjectMatcher:
         if project:
             return self.by_name.get(project.lower())
         return None
+
+    def key_of_row(self, row: dict) -> str | None:
+        """`key_of` for a log row, a commit row going by its own remote."""
+        project, cwd = row.get("project"), row.get("cwd")
+        project = project if isinstance(project, str) else ""
+        cwd = cwd if isinstance(cwd, str) else ""
+        if not cwd and (row.get("type") == "git_commit" or "commit_hash" in row):
+            key = commit_remote(row.get("url"))
+            return key if key in self.keys else None
+        return self.key_of(project, cwd)
