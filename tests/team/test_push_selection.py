@@ -86,3 +86,32 @@ def test_a_commit_page_names_its_repository(url, key):
     from carto_core.team.remotes import commit_remote
 
     assert commit_remote(url) == key
+
+
+def test_rows_recorded_before_an_exclusion_stay_here(world):
+    a, db, tmp = world["a"], world["db"], world["tmp"]
+    secret = make_repo(tmp / "a" / "code" / "client-nda", "git@github.com:acme/client-nda.git")
+    shop_rows = activity("s-shop", world["shop"], start=60, tag="platypusnda")
+    nda_rows = activity("s-nda", secret, start=50, tag="confidenti")
+    kept = activity("s-kept", world["shop"], start=40)
+    a.write_all(shop_rows)
+    a.write_all(nda_rows)
+    a.join(world["members"]["alice"][1], "acme", world["shop"], secret)
+    config = tmp / "config.toml"
+    env = {"CARTO_CONFIG": str(config)}
+    # Excluded after these rows were written: the shop's folder by path, the other by name.
+    config.write_text(f'[capture]\nexclude = ["{world["shop"]}", "client-*"]\n')
+    report = a.json("team", "push", env=env)
+    assert report["state"] == "ok" and report["sent"] == 0, report
+    every = sum(len(v) for v in shop_rows.values()) + sum(len(v) for v in nda_rows.values())
+    assert report["excluded"] == every and report["not_allowed"] == 0
+    assert server_rows(db) == []
+    text = a.cli("team", "push", "--from-start", env=env).output
+    assert "up to date" in text and f"{every} rows of allowed projects stayed here: [capture] exclude" in text
+    # The exclusion lifted: rows written from then on leave; those it held back were passed
+    # over (`--from-start` reads them again).
+    config.write_text('[capture]\nexclude = ["client-*"]\n')
+    a.write_all(kept)
+    report = a.json("team", "push", env=env)
+    assert {r[0] for r in server_rows(db)} == {row["event_id"] for items in kept.values() for row in items}
+    assert not db.sql("select 1 from carto.events where summary like '%%platypusnda%%' or summary like '%%confidenti%%'")

@@ -136,6 +136,8 @@ class PushReport:
         #: (why, author, machine) of the rows holding refused ids -> how many, a few ids.
         self.refusals: dict[tuple[str, str, str], dict] = {}
         self.not_allowed = 0
+        #: Rows of allowed projects that `[capture] exclude` keeps here as it reads now.
+        self.excluded = 0
         #: Changelog copies folded into their domain rows before sending (never sent).
         self.folded = 0
         self.no_event_id = 0
@@ -171,7 +173,7 @@ class PushReport:
                 "merged": self.merged, "folded": self.folded, "unchanged": self.unchanged,
                 "refused": self.refused,
                 "refused_ids": self.refused_ids[:20], "refused_by": self.refused_by(),
-                "not_allowed": self.not_allowed,
+                "not_allowed": self.not_allowed, "excluded": self.excluded,
                 "no_event_id": self.no_event_id, "batches": self.batches, "retries": self.retries,
                 "vectors": self.vectors, "logs": self.logs, "problems": self.problems,
                 "seconds": round(self.seconds, 3)}
@@ -475,6 +477,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         raise TeamError(f"the team's analyzer {config['analyzer']!r} is not installed here: {exc}") from None
     outbox = load_outbox(home, settings)
     matcher = settings.matcher()
+    excluded = _Excluded(matcher)
     allowed = matcher.keys
     keys = KeyCache()
     machine = settings.machine
@@ -577,6 +580,9 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 if key not in allowed:
                     report.not_allowed += 1
                 continue
+            if excluded(raw, key):
+                report.excluded += 1
+                continue
             row = redact_row(raw)
             event = Event.from_row(row, label)
             logs = label
@@ -609,6 +615,35 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             progress(done_bytes, total)
         for message in read_report.messages():
             report.problems.append(message)
+
+
+class _Excluded:
+    """Whether `[capture] exclude`, as the config file says now, keeps a row of an allowed
+    project here. Rows are excluded when they are written; a folder or project excluded since
+    holds rows written before, and pushing them would share what the machine now keeps out. A
+    row is out when its project or `cwd` is (`Exclusion.row`), when its `cwd` lies in an
+    excluded project (`Exclusion.folder`), or, lacking a `cwd`, when its project's checkout
+    here is excluded."""
+
+    def __init__(self, matcher):
+        from carto_core.privacy import exclude
+
+        self.exclusion = exclude.load()
+        self.paths = matcher.paths
+        self._folders: dict[str, bool] = {}
+
+    def folder(self, path: str) -> bool:
+        if path not in self._folders:
+            self._folders[path] = self.exclusion.folder(path)
+        return self._folders[path]
+
+    def __call__(self, row: dict, key: str) -> bool:
+        if not self.exclusion:
+            return False
+        if self.exclusion.row(row):
+            return True
+        cwd = row.get("cwd")
+        return self.folder(cwd if isinstance(cwd, str) and cwd else self.paths.get(key, ""))
 
 
 class _RawJson:

@@ -155,6 +155,8 @@ class ProjectMatcher:
 
     def __init__(self, projects: list[dict]):
         self.keys = {p["key"] for p in projects}
+        #: key -> the allowed checkout's folder on this machine ("" when not known).
+        self.paths = {p["key"]: p.get("path") or "" for p in projects}
         self.by_name: dict[str, str] = {}
         for p in projects:
             self.by_name.setdefault(p["name"].lower(), p["key"])
