@@ -556,3 +556,15 @@ def test_one_long_word_never_scrolls_the_page_sideways(page, server, address):
     else:
         page.wait_for_selector("#nothing-found")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1400
+
+
+def test_an_event_id_is_copied_whole(page, server):
+    """A double-click on "evt-9a001a08efb8" selected "9a001a08efb8" (a word ends at a hyphen);
+    each result also has a button that copies its id."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(server.url + "#/search?q=quokka")
+    result = page.locator("#result-list .result").first
+    result.locator(".event-id").dblclick()
+    assert page.evaluate("window.getSelection().toString()") == "evt-long-word"
+    result.get_by_role("button", name="copy id").click()
+    assert page.evaluate("navigator.clipboard.readText()") == "evt-long-word"

@@ -140,6 +140,17 @@ export function iso(strings, ...values) {
   return out;
 }
 
+// A button that puts `value` (an event id: `carto search --get` takes it) on the clipboard and
+// says so; the clipboard API needs a secure context, which 127.0.0.1 is.
+export function copyButton(value, label = "copy id") {
+  const button = el("button", { type: "button", class: "copy", title: `copy ${value}`, text: label, onclick: async () => {
+    try { await navigator.clipboard.writeText(value); button.textContent = "copied"; }
+    catch { button.textContent = "select the id to copy it"; }
+    setTimeout(() => { button.textContent = label; }, 1500);
+  } });
+  return button;
+}
+
 // What every view calls the events and sessions no project was recorded for.
 export const NO_PROJECT = "no project";
 

@@ -1,6 +1,6 @@
 // Search: the recall contract's results with their ladders, facets that filter on click.
 
-import { api, byline, el, failure, fmtTime, longText, named, query, rec, safeHref, sessionHref, short, show, teamNote, teamOn, unfoldShort, visible, counted } from "./dom.js";
+import { api, byline, copyButton, el, failure, fmtTime, longText, named, query, rec, safeHref, sessionHref, short, show, teamNote, teamOn, unfoldShort, visible, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 import { attachAutocomplete, coTerms } from "./terms.js";
 
@@ -108,7 +108,7 @@ function renderResults(container, data, current) {
       el("div", { class: "meta" },
         hit.session_id ? el("a", { href: sessionHref(hit.session_id), class: "open-session", text: `session ${short(hit.session_id)}` }) : null,
         link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank", text: link }) : null,
-        el("span", { class: "muted event-id", text: visible(hit.event_id) }))));
+        el("span", { class: "muted event-id", text: visible(hit.event_id) }), copyButton(hit.event_id))));
   }
   if (!data.results.length) list.append(nothingFound(data, current));
   container.replaceChildren(...[teamNote(data.team), stats].filter(Boolean), el("div", { class: "layout" }, facets, list));
