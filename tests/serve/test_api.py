@@ -106,6 +106,14 @@ def test_sessions_match_independent_scan(client, home):
     assert client.get("/api/sessions/nope").status_code == 404
 
 
+def test_a_session_says_whether_its_transcript_is_on_this_machine(client):
+    """The page linked every session's transcript; one recorded elsewhere ended in "Could not
+    load: no transcript found". Session a's transcript is under the roots, b's is not."""
+    assert client.get(f"/api/sessions/{SESSIONS['a']}").json()["session"]["transcript_available"] is True
+    assert client.get(f"/api/sessions/{SESSIONS['b']}").json()["session"]["transcript_available"] is False
+    assert client.get(f"/api/transcript?session_id={SESSIONS['b']}").status_code == 404
+
+
 def test_events_pages_cover_everything_once(client, home):
     total = client.get("/api/events", params={"all": "true", "limit": 1}).json()["total"]
     assert total == len(distinct(home))

@@ -424,7 +424,21 @@ async def session_get(state: ServeState, request: Request, args: dict):
         detail = views.session_detail(state.live, _resolve_session(state, args["session_id"]))
     if detail is None:
         raise ApiError(404, "SESSION_NOT_FOUND", "no events carry that session id")
+    detail["session"]["transcript_available"] = _transcript_here(state, detail["session"])
     return detail
+
+
+def _transcript_here(state: ServeState, session: dict) -> bool:
+    """Whether `/api/transcript` would find this session's transcript on this machine (the same
+    resolver: the recorded path, else the archive and session-id steps, inside the roots), so
+    the page offers to read a transcript only when there is one."""
+    from carto_core.serve.transcript import locate
+
+    try:
+        locate(session.get("transcript_path") or None, session["session_id"], state.roots)
+    except ApiError:
+        return False
+    return True
 
 
 def _resolve_session(state: ServeState, prefix: str) -> str:

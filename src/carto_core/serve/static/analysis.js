@@ -1,7 +1,7 @@
 // Transcript analysis of one session: turns, compactions, tool calls, where the tokens went, and
 // the context hooks injected (carto's own recall marked as such: it was never the user's words).
 
-import { api, el, failure, fmtTime, iso, prose, sessionHref, short, show, svg, visible } from "./dom.js";
+import { NOT_HERE, api, el, failure, fmtTime, iso, prose, sessionHref, short, show, svg, visible } from "./dom.js";
 
 const CATEGORY_LABEL = {
   prompt: "prompts", assistant: "replies", thinking: "thinking", tool_call: "tool calls",
@@ -55,7 +55,11 @@ export async function viewAnalysis(sid) {
     const params = new URLSearchParams({ session_id: sid, limit: "500" });
     if (session && session.session.transcript_path) params.set("path", session.session.transcript_path);
     data = await api(`/api/transcript/analysis?${params}`);
-  } catch (error) { show(el("h1", { text: title }), failure(error)); return; }
+  } catch (error) {
+    show(el("h1", { text: title }), el("p", {}, el("a", { href: sessionHref(sid), text: "← the session" })),
+      error.code === "TRANSCRIPT_NOT_FOUND" ? el("p", { class: "muted", id: "no-transcript", text: NOT_HERE }) : failure(error));
+    return;
+  }
   const t = data.tokens;
   const reported = t.reported;
   const maxTurn = Math.max(1, ...data.turns.map((turn) => Object.values(turn.estimated_tokens).reduce((a, b) => a + b, 0)));

@@ -151,6 +151,10 @@ export function copyButton(value, label = "copy id") {
   return button;
 }
 
+// What a view says of a transcript this machine does not hold (`/api/transcript` 404s, the
+// session's `transcript_available` is false): a state, not a failure.
+export const NOT_HERE = "The transcript is not on this machine (recorded elsewhere, or moved or deleted since).";
+
 // What every view calls the events and sessions no project was recorded for.
 export const NO_PROJECT = "no project";
 

@@ -1,6 +1,6 @@
 // Session: its wrapup, commits, files, turns, events, and the transcript on demand.
 
-import { NO_PROJECT, api, el, failure, fmtTime, iso, longText, named, prose, rec, reviewHref, safeHref, short, show, unfoldShort, visible, counted } from "./dom.js";
+import { NOT_HERE, NO_PROJECT, api, el, failure, fmtTime, iso, longText, named, prose, rec, reviewHref, safeHref, short, show, unfoldShort, visible, counted } from "./dom.js";
 import { loadTree } from "./tree.js";
 
 const commitSha = (c) => (/\b([0-9a-f]{7,40})\b/.exec(c.summary || "") || [])[1] || "";
@@ -43,8 +43,13 @@ export async function viewSession(sid) {
   nodes.push(el("h2", { text: `Transcript turns (${data.turns.length})` }),
     data.turns.length ? el("ol", { id: "session-turns" }, ...data.turns.map((t) => el("li", {}, el("span", { class: "muted", text: `${fmtTime(t.timestamp)} ` }), longText(t.summary || "", "turn-text"))))
       : el("p", { class: "muted", text: "No turns indexed for this session." }));
-  nodes.push(el("p", {}, el("a", { id: "open-analysis", href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "Transcript analysis: turns, compactions, tools, tokens, injected context →" })));
-  nodes.push(el("button", { type: "button", id: "load-transcript", onclick: () => loadTranscript(s, transcriptBox), text: "Read the transcript" }), transcriptBox);
+  if (s.transcript_available === false) {
+    // A session recorded on another machine, or whose transcript was deleted: nothing to read.
+    nodes.push(el("p", { class: "muted", id: "no-transcript", text: NOT_HERE }));
+  } else {
+    nodes.push(el("p", {}, el("a", { id: "open-analysis", href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "Transcript analysis: turns, compactions, tools, tokens, injected context →" })));
+    nodes.push(el("button", { type: "button", id: "load-transcript", onclick: () => loadTranscript(s, transcriptBox), text: "Read the transcript" }), transcriptBox);
+  }
   nodes.push(el("h2", { text: `Events (${data.events.length})` }),
     el("table", { id: "session-events" },
       el("thead", {}, el("tr", {}, ...["Time", "Type", "Source", "Summary"].map((h) => el("th", { text: h })))),
@@ -69,6 +74,7 @@ async function loadTranscript(s, box) {
       el("ol", { class: "messages" }, ...data.messages.map((m) => el("li", { class: m.role },
         el("div", { class: "muted", text: `${m.role} · ${fmtTime(m.timestamp)}${m.truncated ? " · cut" : ""}` }), el("pre", { text: prose(m.text) })))));
   } catch (error) {
-    box.replaceChildren(el("p", { class: "error", text: `Transcript unavailable: ${error.message}` }));
+    box.replaceChildren(error.code === "TRANSCRIPT_NOT_FOUND" ? el("p", { class: "muted", text: NOT_HERE })
+      : el("p", { class: "error", text: `Transcript unavailable: ${error.message}` }));
   }
 }
