@@ -338,7 +338,8 @@ Sets (generated, deterministic, with one fixed clock):
   written apart after the others) was first run to check one step (docs/ranking.md); its
   cases are not read; `pair-5` and `pair-6` (written apart, committed unseen) were first run
   to check the next step, their cases not read either; `pair-7` and `pair-8` (written apart,
-  committed unseen) are kept for the next check. Not in the default --sets.
+  committed unseen) were first run as a check, their cases not read; `pair-9` and `pair-10`
+  (written apart, committed unseen) are kept for the next check. Not in the default --sets.
 
 Usage (repository root):
 

@@ -32,7 +32,8 @@ BUCKETS = {"single-hop": "single", "multi-hop": "multi-hop", "temporal": "tempor
            "open-domain": "open"}
 #: The hand-written sets (file stems under `benchmarks/search/pair_sets/`); a set whose file
 #: says `"chat": "<stem>"` asks its own questions of that set's chat.
-PAIR_SETS = ("pair-1", "pair-2", "pair-3", "pair-4", "pair-5", "pair-6", "pair-7", "pair-8", "pair-2d")
+PAIR_SETS = ("pair-1", "pair-2", "pair-3", "pair-4", "pair-5", "pair-6", "pair-7", "pair-8", "pair-9", "pair-10",
+             "pair-2d")
 #: Background coding events under each chat.
 BACKGROUND = 4000
 _DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %B %Y", "%H:%M on %d %B, %Y")
