@@ -83,11 +83,13 @@ def test_counts_follow_push_repush_revision_merge_and_forget(world):
     assert a.json("team", "push")["merged"] == 1
     assert assert_counts_match(db) == with_tool
 
-    # A forget counts the project's rows out.
+    # A forget counts the project's rows out, and its words leave the counts with them.
+    assert ("acme", "github.com/acme/secret", "walrus") in counts(db, KEPT)
     a.json("team", "forget", "--project", "github.com/acme/secret", "--yes")
     after = assert_counts_match(db)
     assert not any(key[1] == "github.com/acme/secret" for key in after)
-    assert ("acme", "github.com/acme/secret", "walrus") in counts(db, KEPT)  # it was counted before
+    assert not any(key[1] == "github.com/acme/secret" for key in counts(db, KEPT))
+    assert ("acme", "github.com/acme/shop", "pangolin") not in counts(db, KEPT)  # the revised turn's
 
 
 def test_a_fold_moves_the_deltas_and_changes_no_sum(world):

@@ -2,7 +2,8 @@
 of one project. A member removes their own rows; the schema's owner anyone's (row-level
 security lets nobody else: a member asking for another's rows is refused before anything
 runs). The tallies of the machines that lost rows are counted again (the terms' document
-counts by the server's triggers), and the removal is audited (who, what, how many; never the
+counts by the server's triggers, folded in the same transaction, so a term no row holds any
+more is gone when the forget commits), and the removal is audited (who, what, how many; never the
 rows themselves).
 """
 
@@ -46,6 +47,9 @@ def forget(conn, team: str, *, user: str | None = None, project: str | None = No
     if project:
         clauses.append("(project_key = %(project)s OR lower(project) = lower(%(project)s))")
     with conn.transaction():
+        # The fold below is this transaction's: waiting here for a fold under way (a push's)
+        # means the words of the rows removed leave `term_df` and `term_delta` when they do.
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('carto.fold_terms'), hashtext(%s))", (team,))
         removed = conn.execute(
             f"DELETE FROM carto.events WHERE {' AND '.join(clauses)} RETURNING author, machine",
             params).fetchall()
@@ -65,8 +69,9 @@ def forget(conn, team: str, *, user: str | None = None, project: str | None = No
             (team, machine, len(removed), Jsonb({"user": user, "project": project,
                                                  "authors": sorted({a for a, _ in touched}),
                                                  "machines": sorted({m for _, m in touched})})))
-    conn.execute("SELECT carto.fold_terms(%s)", (team,))  # the triggers counted the rows out
-    conn.commit()
+        # The triggers counted the rows out; the fold drops the counts that reach 0.
+        conn.execute("SELECT carto.fold_terms(%s)", (team,))
+    conn.commit()  # the block above is a savepoint when a check before it opened a transaction
     return {"team": team, "user": user, "project": project, "removed": len(removed),
             "authors": sorted({a for a, _ in touched}), "machines": sorted({m for _, m in touched}),
             "as_owner": owner}

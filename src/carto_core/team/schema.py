@@ -22,8 +22,10 @@ Everything lives in the schema `carto` of one database:
   push, a revised turn, a forget, an administrator's statement): each statement appends its
   change to `term_delta` (only appends: ten machines pushing at once never wait on each other's
   counts, nor deadlock on them), and `fold_terms(team)` moves the deltas into `term_df` (one
-  folder at a time, under an advisory lock; a push calls it after each batch). A term's
-  frequency is the sum of both tables' rows, so a query is right before and after a fold;
+  folder at a time, under an advisory lock; a push calls it after each batch, a forget inside
+  its transaction) and deletes the counts that fall to 0, so no term outlives the rows that
+  held it. A term's frequency is the sum of both tables' rows, so a query is right before and
+  after a fold;
 - `audit`: who pushed or forgot what, when, from which machine.
 
 - `keyword_candidates(team, terms, every, cap)`: the rows the keyword ladder scores (their
@@ -46,7 +48,7 @@ from __future__ import annotations
 SCHEMA = "carto"
 MEMBER_ROLE = "carto_member"
 #: The version this carto reads and writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Rows a member may read: those of a team they belong to with every project ('*'), or of a
 #: project they were granted. Written as IN (subquery): planned once per statement (a hashed
@@ -294,6 +296,42 @@ MIGRATIONS[3] = [
     _KEYWORD_CANDIDATES,
     "REVOKE ALL ON FUNCTION carto.keyword_candidates(text, text[], boolean, bigint) FROM PUBLIC",
     f"GRANT EXECUTE ON FUNCTION carto.keyword_candidates(text, text[], boolean, bigint) TO {MEMBER_ROLE}",
+]
+
+#: `fold_terms` that also deletes the counts it brings to 0: a term's row outliving every row
+#: holding it (a forget, a revised turn) kept the forgotten content's words readable by every
+#: member who reads the project. A fold that runs as part of a forget is waited for
+#: (`forget.py` takes the lock first), so the words go in the forget's transaction.
+_FOLD_TERMS_PRUNING = """CREATE OR REPLACE FUNCTION carto.fold_terms(p_team text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    moved bigint;
+    zero_terms text[];
+    zero_keys text[];
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext('carto.fold_terms'), hashtext(p_team)) THEN
+        RETURN -1;
+    END IF;
+    WITH gone AS (DELETE FROM carto.term_delta WHERE team = p_team RETURNING project_key, term, delta),
+    summed AS (SELECT project_key, term, sum(delta) AS d FROM gone GROUP BY 1, 2),
+    upserted AS (
+        INSERT INTO carto.term_df AS f (team, project_key, term, df)
+        SELECT p_team, project_key, term, d FROM summed WHERE d <> 0 ORDER BY term, project_key
+        ON CONFLICT (team, term, project_key) DO UPDATE SET df = f.df + excluded.df
+        RETURNING f.term, f.project_key, f.df)
+    SELECT count(*), array_agg(term) FILTER (WHERE df <= 0), array_agg(project_key) FILTER (WHERE df <= 0)
+        INTO moved, zero_terms, zero_keys FROM upserted;
+    IF zero_terms IS NOT NULL THEN
+        DELETE FROM carto.term_df f USING unnest(zero_terms, zero_keys) AS z(term, project_key)
+        WHERE f.team = p_team AND f.term = z.term AND f.project_key = z.project_key AND f.df <= 0;
+    END IF;
+    RETURN moved;
+END $$"""
+
+MIGRATIONS[4] = [
+    _FOLD_TERMS_PRUNING,
+    # What folds before this one left: the counts of every row forgotten or revised away.
+    "DELETE FROM carto.term_df WHERE df <= 0",
 ]
 
 assert max(MIGRATIONS) == SCHEMA_VERSION
