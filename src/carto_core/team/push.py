@@ -22,9 +22,10 @@ the copy stays here (`folded`). A batch is one transaction on the server:
 5. the author's tallies and an audit row are written in the same transaction (the terms'
    document counts by the server's triggers: `schema`), then the counts are folded.
 
-The log's position (`<home>/.carto/team/outbox.json`, per server and team) advances only after
-the commit returns. A connection lost mid-batch is retried (libpq tries every host of the URL,
-so a promoted standby is found) until `retry_seconds` pass; then the push stops, says why, and
+The log's position (`<home>/.carto/team/outbox.json`, per server as it names itself
+(`server_identity`), team and machine) advances only after the commit returns. A connection
+lost mid-batch is retried (libpq tries every host of the URL, so a promoted standby is found)
+until `retry_seconds` pass; then the push stops, says why, and
 the next push starts from the last committed batch: nothing acknowledged is lost, nothing is
 sent twice into the table (the upsert is idempotent).
 
@@ -60,7 +61,7 @@ RETRY_SECONDS = 30.0
 #: Batches between two folds of the term counts (and one at the end of a push): the deltas a
 #: search sums stay a few batches' worth, and a fold merges several batches' counts at once.
 FOLD_EVERY = 8
-OUTBOX_FORMAT = 1
+OUTBOX_FORMAT = 2
 
 _INBOX = """CREATE TEMP TABLE IF NOT EXISTS carto_inbox (
     event_id text, machine text, project_key text, project text, log text, log_rank smallint,
@@ -198,29 +199,99 @@ def refusal_reason(refused: int, groups: list[dict]) -> str:
 # --------------------------------------------------------------------------- the outbox
 
 
-def server_fingerprint(settings) -> str:
-    """Which outbox a position belongs to: the server (as stored, without a password), the team
+def server_identity(conn, settings) -> str:
+    """What names the server a push is connected to: the id `carto team admin setup` keeps in
+    it (`carto.meta`: a server rebuilt at the same URL has another), else the URL actually used
+    (`CARTO_TEAM_URL` or the stored one), without its password."""
+    try:
+        found = conn.execute("SELECT value FROM carto.meta WHERE key = 'server_id'").fetchone()
+    finally:
+        conn.rollback()
+    if found and found[0]:
+        return f"id:{found[0]}"
+    return f"url:{_clean_url(settings.url)}"
+
+
+def _clean_url(url: str) -> str:
+    from carto_core.team.connect import split_password
+
+    try:
+        return split_password(url)[0]
+    except TeamError:
+        return url
+
+
+def server_fingerprint(settings, identity: str) -> str:
+    """Which positions a push uses: the server it is connected to (`server_identity`), the team
     and the machine. Another server or team starts from the beginning."""
+    text = json.dumps([identity, settings.team, settings.machine])
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _legacy_fingerprint(settings) -> str:
+    """The outbox's first format named the stored URL, whichever server a push reached."""
     text = json.dumps([settings.stored_url, settings.team, settings.machine])
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
-def load_outbox(home, settings) -> dict:
-    path = folder(home) / OUTBOX
+def _read_outbox(home, settings) -> dict:
+    """The outbox file as {"v", "servers": fingerprint -> positions, "legacy"}: one entry per
+    server pushed to from here (each with the URL it was reached by), and the positions of the
+    first format not yet claimed by a server."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads((folder(home) / OUTBOX).read_text("utf-8"))
     except (OSError, ValueError):
         data = {}
-    if not isinstance(data, dict) or data.get("server") != server_fingerprint(settings) \
-            or data.get("v") != OUTBOX_FORMAT:
-        data = {"v": OUTBOX_FORMAT, "server": server_fingerprint(settings), "logs": {}}
+    if not isinstance(data, dict):
+        data = {}
+    if data.get("v") == 1:
+        # Positions of the first format are the stored URL's server's: the first push that
+        # reaches a server through the stored URL takes them over.
+        legacy = None
+        if data.get("server") == _legacy_fingerprint(settings) and isinstance(data.get("logs"), dict):
+            legacy = {"logs": data["logs"], "url": _clean_url(settings.stored_url)}
+        return {"v": OUTBOX_FORMAT, "servers": {}, "legacy": legacy}
+    if data.get("v") != OUTBOX_FORMAT or not isinstance(data.get("servers"), dict):
+        return {"v": OUTBOX_FORMAT, "servers": {}, "legacy": None}
     return data
 
 
-def save_outbox(home, outbox: dict) -> None:
+def load_outbox(home, settings, identity: str | None = None) -> dict:
+    """The positions of one server: `{"server", "url", "logs"}`. With `identity` (a push, once
+    connected) the server's own; without (`carto team status`, which need not connect) those
+    last pushed through the URL in use."""
+    data = _read_outbox(home, settings)
+    url = _clean_url(settings.url)
+    legacy = data.get("legacy") if isinstance(data.get("legacy"), dict) else None
+    if identity is not None:
+        fingerprint = server_fingerprint(settings, identity)
+        found = data["servers"].get(fingerprint)
+        if isinstance(found, dict) and isinstance(found.get("logs"), dict):
+            return {"server": fingerprint, "identity": identity, "url": url, "logs": found["logs"]}
+        if legacy and legacy.get("url") == url:
+            return {"server": fingerprint, "identity": identity, "url": url, "logs": legacy["logs"],
+                    "claims_legacy": True}
+        return {"server": fingerprint, "identity": identity, "url": url, "logs": {}}
+    reached = [(entry.get("at") or 0, fingerprint) for fingerprint, entry in data["servers"].items()
+               if isinstance(entry, dict) and entry.get("url") == url and isinstance(entry.get("logs"), dict)]
+    if reached:
+        fingerprint = max(reached)[1]
+        return {"server": fingerprint, "url": url, "logs": data["servers"][fingerprint]["logs"]}
+    if legacy and legacy.get("url") == url:
+        return {"server": None, "url": url, "logs": legacy["logs"]}
+    return {"server": None, "url": url, "logs": {}}
+
+
+def save_outbox(home, outbox: dict, settings) -> None:
+    """Write one server's positions (`load_outbox`'s document), keeping every other server's."""
     target = folder(home)
     make_dirs(target)
-    write_private(target / OUTBOX, json.dumps(outbox, sort_keys=True))
+    data = _read_outbox(home, settings)
+    data["servers"][outbox["server"]] = {"logs": outbox["logs"], "url": outbox["url"],
+                                         "identity": outbox.get("identity"), "at": time.time()}
+    if outbox.get("claims_legacy"):
+        data["legacy"] = None
+    write_private(target / OUTBOX, json.dumps(data, sort_keys=True))
 
 
 def reset_outbox(home) -> bool:
@@ -475,7 +546,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         analyzer = resolve_analyzer(config["analyzer"])
     except Exception as exc:  # noqa: BLE001 - an unknown analyzer name
         raise TeamError(f"the team's analyzer {config['analyzer']!r} is not installed here: {exc}") from None
-    outbox = load_outbox(home, settings)
+    outbox = load_outbox(home, settings, server_identity(conn, settings))
     matcher = settings.matcher()
     excluded = _Excluded(matcher)
     allowed = matcher.keys
@@ -555,7 +626,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 # Every allowed project is covered up to here: before the old position by the
                 # catch-up that ran first (or there was none to cover), after it by this pass.
                 entry["keys"] = sorted(wanted)
-                save_outbox(home, outbox)
+                save_outbox(home, outbox, settings)
             batch = _Batch()
 
         log_report["from"] = start
@@ -608,7 +679,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         if kind == "catch_up":
             entry = outbox["logs"].setdefault(label, {})
             entry["keys"] = sorted(set(entry.get("keys") or []) | wanted)
-            save_outbox(home, outbox)
+            save_outbox(home, outbox, settings)
         log_report["to"] = last_end
         done_bytes += (last_end if until is None else until) - start
         if progress is not None:

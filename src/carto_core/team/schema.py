@@ -3,7 +3,8 @@
 Everything lives in the schema `carto` of one database:
 
 - `meta`: `schema_version` (checked at every connect: a client refuses a server whose version
-  it does not know, with the command that fixes it);
+  it does not know, with the command that fixes it) and `server_id` (random, made by the
+  setup: which server a push's positions belong to);
 - `teams`: a team, the embedder model whose vectors it keeps (`model`, `dim`; NULL: no vectors)
   and the analyzer its keyword terms are made with;
 - `members`: which login role reads (and, with `can_write`, pushes) which project of which team
@@ -407,6 +408,10 @@ def migrate(conn, target: int = SCHEMA_VERSION) -> tuple[int, int]:
                 conn.execute(statement)
             conn.execute("INSERT INTO carto.meta VALUES ('schema_version', %s) "
                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(version),))
+        # A name of its own, kept as long as the schema is: a push's positions are this
+        # server's, not its URL's (a server rebuilt at the same URL holds none of them).
+        conn.execute("INSERT INTO carto.meta VALUES ('server_id', gen_random_uuid()::text) "
+                     "ON CONFLICT (key) DO NOTHING")
     return before, max(before, target)
 
 

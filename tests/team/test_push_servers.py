@@ -1,0 +1,95 @@
+"""A push's positions belong to the server it is connected to: `CARTO_TEAM_URL` naming another
+database, or a server rebuilt at the stored URL, starts from the beginning there, and never
+moves the stored server's positions. A home's positions of the outbox's first format are kept."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from pgserver import Database
+from teamkit import Machine, activity, make_repo, make_team, server_rows
+
+
+@pytest.fixture(autouse=True)
+def _no_keepup(monkeypatch):
+    monkeypatch.setenv("CARTO_KEEPUP", "0")
+
+
+def ids_of(rows: dict[str, list[dict]]) -> set[str]:
+    return {row["event_id"] for items in rows.values() for row in items}
+
+
+@pytest.fixture
+def other_db(pg_server):
+    database = Database.create(pg_server.main)
+    try:
+        yield database
+    finally:
+        database.drop()
+
+
+def test_another_database_named_by_carto_team_url_has_positions_of_its_own(tmp_path, pg_db, other_db):
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    first = activity("s-1", shop, start=60)
+    a = Machine(tmp_path / "a", "alice-laptop")
+    a.write_all(first)
+    a.join(make_team(pg_db)["alice"][1], "acme", shop)
+    assert a.json("team", "push")["inserted"] == len(ids_of(first))
+    elsewhere = {"CARTO_TEAM_URL": make_team(other_db)["alice"][1]}
+    # The first push to the empty second database sends everything, not "up to date".
+    there = a.json("team", "push", env=elsewhere)
+    assert there["inserted"] == len(server_rows(pg_db)) and there["inserted"] > 0
+    assert {r[0] for r in server_rows(other_db)} == {r[0] for r in server_rows(pg_db)}
+    # Rows pushed to the second one only are still new to the stored one.
+    second = activity("s-2", shop, start=30)
+    a.write_all(second)
+    assert a.json("team", "push", env=elsewhere)["inserted"] > 0
+    back = a.json("team", "push")
+    assert back["inserted"] > 0 and {r[0] for r in server_rows(pg_db)} == {r[0] for r in server_rows(other_db)}
+    assert a.json("team", "push")["sent"] == a.json("team", "push", env=elsewhere)["sent"] == 0
+    # `carto team status` (no connection needed) reads the positions of the URL in use.
+    assert a.json("team", "status", env=elsewhere, check=False)["local"]["pending_bytes"] == 0
+
+
+def test_a_server_rebuilt_at_the_same_url_is_pushed_from_the_start(tmp_path, pg_db):
+    from carto_core.team import admin
+
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    a = Machine(tmp_path / "a", "alice-laptop")
+    a.write_all(activity("s-1", shop, start=60))
+    members = make_team(pg_db)
+    a.join(members["alice"][1], "acme", shop)
+    assert a.json("team", "push")["inserted"] > 0
+    sent = {r[0] for r in server_rows(pg_db)}
+    pg_db.sql("DROP SCHEMA carto CASCADE")
+    with pg_db.connect() as conn:
+        admin.setup(conn, "acme")
+        admin.add_member(conn, "acme", members["alice"][0], password=f"pw-alice-{os.getpid()}")
+    assert server_rows(pg_db) == []
+    again = a.json("team", "push")
+    assert again["inserted"] == len(sent) and {r[0] for r in server_rows(pg_db)} == sent
+
+
+def test_positions_of_the_first_outbox_format_are_kept(tmp_path, pg_db):
+    from carto_core.team.push import OUTBOX, _legacy_fingerprint
+    from carto_core.team.settings import load
+
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    a = Machine(tmp_path / "a", "alice-laptop")
+    a.write_all(activity("s-1", shop, start=60))
+    a.join(make_team(pg_db)["alice"][1], "acme", shop)
+    assert a.json("team", "push")["inserted"] > 0
+    # The outbox as the first format wrote it: one server, named by the stored URL.
+    path = a.home.state / "team" / OUTBOX
+    ((entry_key, entry),) = json.loads(path.read_text())["servers"].items()
+    path.write_text(json.dumps({"v": 1, "server": _legacy_fingerprint(load(a.home)), "logs": entry["logs"]}))
+    assert a.json("team", "status")["local"]["pending_bytes"] == 0
+    assert a.json("team", "push")["sent"] == 0
+    later = activity("s-2", shop, start=30)
+    a.write_all(later)
+    pushed = a.json("team", "push")
+    assert pushed["sent"] == pushed["inserted"] == len(ids_of(later))
+    assert list(json.loads(path.read_text())["servers"]) == [entry_key]
