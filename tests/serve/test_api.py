@@ -8,6 +8,10 @@ from collections import Counter
 
 from carto_core.evaluation.sample import SESSIONS
 from carto_core.search import SearchEngine, SearchRequest, run_search
+from carto_core.serve.app import create_app
+from starlette.testclient import TestClient
+
+from .conftest import BASE, bearer
 
 
 def raw_rows(home):
@@ -159,3 +163,20 @@ def test_openapi_describes_every_route(client, app):
         assert "403" in operation["responses"]
         names = {p["name"] for p in operation.get("parameters", [])}
         assert names == {p.name for p in endpoint.params}
+
+
+def test_an_ambiguous_session_prefix_names_its_candidates(client):
+    """The page lists them as links (the sentence cuts them at five)."""
+    answer = client.get("/api/sessions/5")
+    assert answer.status_code == 400 and answer.json()["code"] == "AMBIGUOUS_SESSION"
+    assert answer.json()["candidates"] == sorted(s for s in SESSIONS.values() if s.startswith("5"))
+
+
+def test_a_day_of_a_new_home_is_no_outage(tmp_path, roots):
+    from carto_core.logio.home import Home
+
+    app = create_app(Home(tmp_path / "new"), transcript_roots=roots)
+    with TestClient(app, base_url=BASE, headers=bearer(app)) as client:
+        answer = client.get("/api/desk/day?day=today")
+    assert answer.status_code == 404 and answer.json()["code"] == "EMPTY_HOME"
+    assert "nothing is recorded in" in answer.json()["error"] and "outage" not in answer.json()["error"]

@@ -223,7 +223,11 @@ def test_an_address_naming_no_view_says_so(page, server, address):
     page.wait_for_selector("body[data-ready]", state="attached")
     heading = page.inner_text("main h1")
     assert heading == "No such view", heading
-    assert address[1:] in page.inner_text("main")
+    text = page.inner_text("main")
+    assert address[1:] in text
+    # Each says what is wrong with it: a view that does not exist never "needs its id".
+    assert ("a session address names its session after the slash" in text) == (address == "#/session/"), text
+    assert ("there is no view called" in text) == (address != "#/session/"), text
     assert page.locator("main a[href='#/search']").count() == 1
     assert page.locator("nav a[aria-current]").count() == 0
 
@@ -495,9 +499,12 @@ def test_a_session_address_takes_the_short_id_people_see(page, server):
     assert page.url.endswith(f"#/session/{full}"), page.url
     # A prefix several sessions share names them, as carto session does.
     page.goto(server.url + "#/session/yearly-sess")
-    page.wait_for_selector("main .error")
-    text = page.inner_text("main .error")
-    assert "120 sessions start with that; give more of the id (yearly-session-0, yearly-session-1," in text, text
+    page.wait_for_selector("#session-candidates")
+    assert page.inner_text("#session-candidates p") == "120 sessions start with that:"
+    # Each candidate a link (they were cut-off plain text in an error).
+    links = page.locator("#session-candidates li a")
+    assert links.count() == 20 and links.first.get_attribute("href") == "#/session/yearly-session-0"
+    assert page.locator("main .error").count() == 0
 
 
 def test_a_project_facet_keeps_the_shown_topics(page, server):
@@ -568,3 +575,57 @@ def test_an_event_id_is_copied_whole(page, server):
     assert page.evaluate("window.getSelection().toString()") == "evt-long-word"
     result.get_by_role("button", name="copy id").click()
     assert page.evaluate("navigator.clipboard.readText()") == "evt-long-word"
+
+
+@pytest.fixture(scope="module")
+def new_home(tmp_path_factory):
+    """A home nothing was recorded in yet (`carto serve` right after `carto init`)."""
+    from carto_core.logio.home import Home
+
+    home = Home(tmp_path_factory.mktemp("new") / "home")
+    app = create_app(home, transcript_roots=TranscriptRoots(claude=(), codex=()),
+                     poll_seconds=0.2, heartbeat_seconds=1.0)
+    with LiveServer(app) as live:
+        yield live
+
+
+@pytest.mark.parametrize("address, says", [
+    ("#/search?q=%F0%9F%A6%93", "holds no letter or digit"),
+    ("#/search?q=discount", "record some with `carto install`"),
+    ("#/day/today", "Nothing is recorded in"),
+])
+def test_a_new_home_and_an_emoji_query_are_states_not_failures(page, new_home, address, says):
+    """Each said "Could not load: ...", and Day on a new home "an outage, not a quiet day"."""
+    page.goto(new_home.url + address)
+    page.wait_for_selector("main .notice")
+    text = page.inner_text("main")
+    assert says in text and "Could not load" not in text and "outage" not in text, text
+    assert page.locator("main .error").count() == 0
+
+
+def test_a_new_home_s_census_has_no_stray_separator(page, new_home):
+    page.goto(new_home.url + "#/activity")
+    page.wait_for_selector("#census h2")
+    assert page.inner_text("#census h2 + p") == "0 sessions"
+
+
+def test_a_day_address_that_is_no_day_says_so_in_words(page, server):
+    page.goto(server.url + "#/day/notaday")
+    page.wait_for_selector("#day-invalid")
+    text = page.inner_text("main")
+    assert "“notaday” is not a day" in text and "^(" not in text, text
+
+
+def test_the_page_says_what_the_cli_says_with_its_statuses(page, server):
+    """The semantic status without `carto search`'s "fix: carto index", and a standup session
+    read from transcript turns without the CLI's "from N transcript turns (no hook rows)"."""
+    # A word no document holds: the semantic ladder is asked, and this home has no vectors.
+    answer = api(server, "/api/recall", {"query": "xylophone"})
+    fix = answer["semantic"]["fix"]
+    assert fix
+    page.goto(server.url + "#/search?q=xylophone")
+    page.wait_for_selector("#search-stats")
+    assert f"fix: {fix}" in page.inner_text("#search-stats")
+    page.goto(server.url + "#/standup?since=24h")
+    card = page.locator("#roster .card", has=page.locator("a[href='#/session/zeppelin-session']"))
+    assert "from 1 transcript turn (no hook rows)" in card.inner_text(), card.inner_text()

@@ -441,6 +441,10 @@ def _transcript_here(state: ServeState, session: dict) -> bool:
     return True
 
 
+#: The candidates an ambiguous session prefix lists (each a link on the page).
+AMBIGUOUS_LISTED = 20
+
+
 def _resolve_session(state: ServeState, prefix: str) -> str:
     from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
 
@@ -449,7 +453,8 @@ def _resolve_session(state: ServeState, prefix: str) -> str:
     except AmbiguousSession as exc:
         raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
                        f"that; give more of the id ({', '.join(exc.candidates[:5])}"
-                       f"{', ...' if len(exc.candidates) > 5 else ''})") from None
+                       f"{', ...' if len(exc.candidates) > 5 else ''})",
+                       candidates=list(exc.candidates[:AMBIGUOUS_LISTED])) from None
     except SessionNotFound:
         raise ApiError(404, "SESSION_NOT_FOUND", "no session id starts with that") from None
 
@@ -521,6 +526,11 @@ async def desk_day(state: ServeState, request: Request, args: dict):
     from carto_core.lenses.digest import DigestError, day_digest
 
     projects = [p for p in (args["project"] or "").split("|") if p.strip()] or None
+    if not any(path.exists() for path in state.home.searched_logs().values()):
+        # A new home: no day is quiet or missing yet (the digest would call it an outage).
+        raise ApiError(404, "EMPTY_HOME", f"nothing is recorded in {state.home.root} yet; record "
+                       "sessions with `carto install` (live hooks) or backfill history with "
+                       "`carto ingest`")
     try:
         return day_digest(state.home, args["day"], projects=projects, no_git=not args["git"])
     except DigestError as exc:

@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 class ApiError(Exception):
     """An answer other than 200: status, a stable code and a message for people."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, **details):
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        #: What a caller can act on besides the sentence (the candidates of an ambiguous id).
+        self.details = details
 
     def as_dict(self) -> dict:
-        return {"error": self.message, "code": self.code, "status": self.status}
+        return {"error": self.message, "code": self.code, "status": self.status, **self.details}
 
 
 @dataclass(frozen=True)

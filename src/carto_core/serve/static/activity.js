@@ -50,7 +50,8 @@ function barChart(title, buckets, id) {
 
 function renderCensus(facts) {
   const out = [el("h2", { text: `Census · ${counted(facts.events, "event")}` }),
-    el("p", { class: "muted", text: `${facts.span && facts.span.oldest ? fmtTime(facts.span.oldest) + " → " + fmtTime(facts.span.newest) : ""} · ${facts.sessions ? counted(facts.sessions.resolved, "session") : "? sessions"}` })];
+    el("p", { class: "muted", text: [facts.span && facts.span.oldest ? fmtTime(facts.span.oldest) + " → " + fmtTime(facts.span.newest) : "",
+      facts.sessions ? counted(facts.sessions.resolved, "session") : "? sessions"].filter(Boolean).join(" · ") })];
   const charts = el("div", { class: "charts" });
   for (const [title, key] of [["By project", "by_project"], ["By type", "by_type"], ["By agent", "by_provider"], ["By log", "by_source"]]) {
     const buckets = key === "by_project" ? withNoProject(facts[key] || [], facts.unattributed && facts.unattributed.project) : facts[key];

@@ -4,7 +4,7 @@
 import { viewActivity } from "./activity.js";
 import { viewAnalysis } from "./analysis.js";
 import { viewDay, viewDesk, viewReview } from "./desk.js";
-import { api, counted, el, setTeam, show, teamOn, visible } from "./dom.js";
+import { api, counted, el, named, setTeam, show, teamOn, visible } from "./dom.js";
 import { viewInternals } from "./internals.js";
 import { viewRecall } from "./recall.js";
 import { viewSearch } from "./search.js";
@@ -45,9 +45,12 @@ async function route() {
 // A mistyped or stale address says so rather than showing another view as if it were the one
 // asked for.
 function noSuchView() {
+  const { view } = parseHash();
+  const why = pathViews[view] ? `a ${{ session: "session", analysis: "transcript analysis", day: "day", review: "review" }[view]} address names its ${view === "day" ? "day" : "session"} after the slash (#/${view}/${view === "day" ? "2026-01-31" : "5a1e0000"}).`
+    : `there is no view called “${view}”.`;
   const names = [["search", "Search"], ["desk", "Desk"], ["recall", "Recall"], ["timeline", "Timeline"], ["standup", "Standup"], ["activity", "Activity"], ["internals", "Internals"]];
   show(el("h1", { text: "No such view" }),
-    el("p", { id: "no-such-view", text: `Nothing is at “${location.hash}”: a session, transcript analysis, day or review address needs its id after the slash.` }),
+    el("p", { id: "no-such-view" }, "Nothing is at “", named(location.hash), `”: ${why}`),
     el("p", {}, "The views: ", ...names.flatMap(([view, label], i) => [i ? " · " : "", el("a", { href: `#/${view}`, text: label })])));
 }
 

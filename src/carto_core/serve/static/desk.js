@@ -61,8 +61,15 @@ export async function viewDesk(params) {
       : el("p", { class: "muted", text: "No session in this window matches." }));
 }
 
+// The days the API takes (its pattern); anything else is said in words before it is asked.
+const DAY = /^(today|yesterday|\d{4}-\d{2}-\d{2})$/;
+
 export async function viewDay(day) {
   const title = `Day ${day}`;
+  if (!DAY.test(day)) {
+    show(el("h1", { text: "No such day" }), el("p", { id: "day-invalid" }, "“", named(day), `” is not a day: a day address is #/day/YYYY-MM-DD (#/day/${new Date().toISOString().slice(0, 10)}), #/day/today or #/day/yesterday.`));
+    return;
+  }
   show(el("h1", { text: title }), el("p", { class: "muted", text: "Loading…" }));
   let d;
   try { d = await api(`/api/desk/day?${query({ day })}`); }

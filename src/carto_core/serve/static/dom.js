@@ -58,7 +58,7 @@ export async function api(path, body) {
     // A refused token's answer holds its sentence in `message` (`error` is only "unauthorized").
     const message = data && data.code === "token_required" && data.message ? data.message
       : data && data.error ? data.error : `HTTP ${response.status}`;
-    const error = new Error(message); error.status = response.status; error.code = data && data.code; throw error;
+    const error = new Error(message); error.status = response.status; error.code = data && data.code; error.data = data || {}; throw error;
   }
   return data;
 }
@@ -197,9 +197,16 @@ export function show(...nodes) {
   main().replaceChildren(...nodes);
 }
 
+// Answers that are the state of the home or of the question, not a failure: a new home with
+// nothing recorded, a query with no word in it. Said as they are, without "Could not load".
+const STATES = new Set(["EMPTY_HOME", "RECALL_INVALID", "NO_LOGS"]);
+
 export function failure(error) {
+  if (STATES.has(error.code)) return el("p", { class: "muted notice", role: "status", text: upper(error.message) });
   return el("p", { class: "error", role: "alert", text: `Could not load: ${error.message}` });
 }
+
+const upper = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // A <select> of preset choices that also shows a value outside the presets (a URL typed by
 // hand, a link from elsewhere) instead of silently showing the first option.

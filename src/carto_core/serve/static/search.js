@@ -73,6 +73,8 @@ function renderResults(container, data, current) {
       title: `${l.ranker || l.name}: ${l.status}${l.reason ? " (" + l.reason + ")" : ""}, ${l.contributed} in page`,
       text: `${l.name} ${l.contributed}` })),
     data.semantic_status ? ` · semantic: ${data.semantic_status}${data.semantic && data.semantic.reason ? " (" + data.semantic.reason + ")" : ""}` : "",
+    // The remedy `carto search` prints with the status (fix: carto index).
+    data.semantic && data.semantic.fix ? [" · fix: ", el("code", { class: "semantic-fix", text: data.semantic.fix })] : "",
     " · ", el("a", { id: "open-internals", href: `#/internals?${query({ q: current.q, project: current.project, since: current.since })}`, text: "why this order? (internals)" }));
   const facets = el("aside", { class: "facets", "aria-label": "Facets" });
   const facetData = data.facets || {};

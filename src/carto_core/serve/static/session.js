@@ -9,7 +9,16 @@ export async function viewSession(sid) {
   show(el("h1", { text: `Session ${short(sid)}` }), el("p", { class: "muted", text: "Loading…" }));
   let data;
   try { data = await api(`/api/sessions/${encodeURIComponent(sid)}`); }
-  catch (error) { show(el("h1", { text: `Session ${short(sid)}` }), failure(error)); return; }
+  catch (error) {
+    const candidates = error.code === "AMBIGUOUS_SESSION" ? error.data.candidates || [] : [];
+    // A prefix several sessions share: each of them a link, as `carto session` lists them.
+    show(el("h1", { text: `Session ${short(sid)}` }), candidates.length
+      ? el("div", { id: "session-candidates" }, el("p", { text: error.message.split(";")[0] + ":" }),
+        el("ul", {}, ...candidates.map((c) => el("li", {}, el("a", { href: `#/session/${encodeURIComponent(c)}`, class: "sha", text: visible(c) })))),
+        candidates.length < Number.parseInt(error.message, 10) ? el("p", { class: "muted", text: "… and more: give more of the id." }) : null)
+      : failure(error));
+    return;
+  }
   const s = data.session;
   // A prefix resolved to its session: the address names the whole id from now on.
   if (s.session_id !== sid) history.replaceState(null, "", `#/session/${encodeURIComponent(s.session_id)}`);

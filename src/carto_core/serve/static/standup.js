@@ -48,12 +48,15 @@ function renderStandup(data, since) {
     return el("article", { class: "card", "data-selectable": true },
       el("h3", {}, el("a", { href: sessionHref(id), text: short(id) }), " ", named(s.provider || ""),
         s.machine ? el("span", { class: "byline", text: ` · ${byline(s)}` }) : null),
-      el("p", { class: "muted" }, ...(s.projects || []).flatMap((p, i) => [i ? " + " : "", named(p)]), ` · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")} · last active ${ago(s.last_active)}`),
+      el("p", { class: "muted" }, ...(s.projects || []).flatMap((p, i) => [i ? " + " : "", named(p)]), ` · ${s.events === undefined || s.events === null ? "? events" : counted(s.events, "event")}${s.evidence === "turns" ? ` · from ${counted(s.turns, "transcript turn")} (no hook rows)` : ""} · last active ${ago(s.last_active)}`),
       el("ul", {}, ...(s.commits || []).slice(-3).map((c) => el("li", {}, el("code", { text: (c.sha || "").slice(0, 8) }), " ", c.subject || ""))));
   })));
   const silent = (data.silent && data.silent.codex_sessions_without_events) || [];
   if (silent.length) {
-    out.push(el("h2", { text: "Silent" }), el("ul", {}, ...silent.map((x) => el("li", { text: `codex ${short(x.id)} · transcript written ${ago(x.transcript_written)} · 0 events logged` }))));
+    // A session the roster lists was read from its transcript's turns: it has events, only no
+    // hook row (`carto standup` says the same).
+    const listed = new Set(sessions.map((s) => s.id || s.session_id || ""));
+    out.push(el("h2", { text: "Silent" }), el("ul", {}, ...silent.map((x) => el("li", { text: `codex ${short(x.id)} · transcript written ${ago(x.transcript_written)} · ${listed.has(x.id) ? "no hook rows (its turns were read from the transcript)" : "0 events logged"}` }))));
   }
   return out;
 }
