@@ -566,7 +566,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         entry = outbox["logs"].get(label) or {}
         state = entry.get("state")
         status = log_status(path, state)
-        covered = set(entry.get("keys") or [])
+        covered = covered_keys(entry, matcher.allowings)
         if status == "stale":
             state, covered = None, set()
             report.problems.append(f"{label}: rewritten since the last push; read again from its start")
@@ -582,7 +582,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         if size > end:
             plan.append((label, end, state["lines"] if state else 0, None, allowed, "new"))
             total += size - end
-        outbox["logs"][label] = {"state": state, "keys": sorted(covered & allowed)} if state else {}
+        outbox["logs"][label] = _covering({"state": state}, covered & allowed, matcher.allowings) if state else {}
     # The changelog holds a copy of most domain rows (same event_id): its ids ahead of this
     # push, read first, let a domain row go out already naming the changelog, and its copy
     # stay here (nothing to redact, analyse or send; the server would only add the label).
@@ -625,7 +625,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 entry["state"] = log_state(path, last_end, last_line, before)
                 # Every allowed project is covered up to here: before the old position by the
                 # catch-up that ran first (or there was none to cover), after it by this pass.
-                entry["keys"] = sorted(wanted)
+                _covering(entry, wanted, matcher.allowings)
                 save_outbox(home, outbox, settings)
             batch = _Batch()
 
@@ -678,7 +678,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         flush(final=kind == "new")
         if kind == "catch_up":
             entry = outbox["logs"].setdefault(label, {})
-            entry["keys"] = sorted(set(entry.get("keys") or []) | wanted)
+            _covering(entry, covered_keys(entry, matcher.allowings) | wanted, matcher.allowings)
             save_outbox(home, outbox, settings)
         log_report["to"] = last_end
         done_bytes += (last_end if until is None else until) - start
@@ -686,6 +686,20 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             progress(done_bytes, total)
         for message in read_report.messages():
             report.problems.append(message)
+
+
+def covered_keys(entry: dict, allowings: dict) -> set[str]:
+    """The projects a log's position covers: those it covered for the allowing of them in force
+    now. A project taken off the list and allowed again (`carto team forget` clears it; its
+    rows may have left the server) is caught up from the start."""
+    done = entry.get("allowed") if isinstance(entry.get("allowed"), dict) else {}
+    return {key for key in entry.get("keys") or [] if done.get(key) == allowings.get(key)}
+
+
+def _covering(entry: dict, keys, allowings: dict) -> dict:
+    entry["keys"] = sorted(keys)
+    entry["allowed"] = {key: allowings[key] for key in entry["keys"] if allowings.get(key)}
+    return entry
 
 
 class _Excluded:

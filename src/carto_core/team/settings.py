@@ -2,7 +2,8 @@
 
     {"v": 1, "url": "postgresql://alice@db.example.com/carto?sslmode=verify-full",
      "team": "acme", "machine": "alice-laptop", "passfile": ".../team/pgpass",
-     "projects": [{"key": "github.com/acme/shop", "name": "shop", "path": "/home/alice/shop"}]}
+     "projects": [{"key": "github.com/acme/shop", "name": "shop", "path": "/home/alice/shop",
+                   "allowed": "5f0c2a9e1b7d"}]}
 
 The URL never holds a password: `carto team init` moves one it is given into the password file
 beside it (libpq's format, 0600) and names that file in `passfile`; a libpq service
@@ -69,10 +70,12 @@ class TeamSettings:
         return {p["key"] for p in self.projects}
 
     def allow(self, project: ProjectKey) -> bool:
-        """Add a project; False when it was allowed already."""
+        """Add a project; False when it was allowed already. Each allowing is named (`allowed`):
+        a push catches up a project allowed again after it left the list (a forget clears it),
+        whatever its outbox says it covered the time before."""
         if project.key in self.allowed_keys():
             return False
-        self.projects.append(project.to_dict())
+        self.projects.append({**project.to_dict(), "allowed": os.urandom(6).hex()})
         self.projects.sort(key=lambda p: p["key"])
         return True
 
@@ -157,6 +160,8 @@ class ProjectMatcher:
         self.keys = {p["key"] for p in projects}
         #: key -> the allowed checkout's folder on this machine ("" when not known).
         self.paths = {p["key"]: p.get("path") or "" for p in projects}
+        #: key -> which allowing of it this is (`TeamSettings.allow`; None on older lists).
+        self.allowings = {p["key"]: p.get("allowed") for p in projects}
         self.by_name: dict[str, str] = {}
         for p in projects:
             self.by_name.setdefault(p["name"].lower(), p["key"])

@@ -9,7 +9,7 @@ import os
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import log_status
 from carto_core.team.connect import TeamError, connect, describe, not_a_member
-from carto_core.team.push import load_outbox
+from carto_core.team.push import covered_keys, load_outbox
 
 
 def local_status(home, settings) -> dict:
@@ -29,9 +29,9 @@ def local_status(home, settings) -> dict:
         logs[label] = {"size": size, "pushed_to": pushed, "pending_bytes": max(0, size - pushed),
                        "state": "rewritten" if status == "stale" else ("up_to_date" if size <= pushed else "pending")}
         pending += max(0, size - pushed)
-    allowed = {p["key"] for p in settings.projects}
+    allowings = settings.matcher().allowings
     behind = sorted({key for label in LOAD_ORDER
-                     for key in allowed - set((outbox["logs"].get(label) or {}).get("keys") or [])
+                     for key in set(allowings) - covered_keys(outbox["logs"].get(label) or {}, allowings)
                      if (outbox["logs"].get(label) or {}).get("state")})
     return {"server": describe(settings.url), "team": settings.team, "machine": settings.machine,
             "url_from": "CARTO_TEAM_URL" if settings.url != settings.stored_url else "settings",
