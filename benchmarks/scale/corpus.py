@@ -49,8 +49,11 @@ NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 class _World:
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, cwd_root: str = "/work"):
         rng = self.rng = random.Random(seed)
+        #: Where the projects' checkouts are (`cwd` of the rows): a team benchmark makes them
+        #: real checkouts, since a push sends a row by the repository its cwd lies in.
+        self.cwd_root = cwd_root
         self.vocab = _Vocab(rng, size=20000, topics=120)
         self.projects = [_word(rng, 3) + "-" + rng.choice(("api", "web", "cli", "infra", "core"))
                          for _ in range(40)]
@@ -79,7 +82,7 @@ def _session_rows(world: _World, start: datetime, steps: int, end: datetime) -> 
     provider = rng.choices([p for p, _ in _PROVIDERS], weights=[w for _, w in _PROVIDERS])[0]
     sid = "%08x-%04x-4000-8000-%012x" % (rng.getrandbits(32), rng.getrandbits(16),
                                          rng.getrandbits(48))
-    cwd = f"/work/{project}"
+    cwd = f"{world.cwd_root}/{project}"
     tpath = {"claude": f"/home/dev/.claude/projects/-work-{project}/{sid}.jsonl",
              "codex": f"/home/dev/.codex/sessions/2025/rollout-{sid}.jsonl",
              "hermes": f"/home/dev/.hermes/state.db#{sid}"}[provider]
@@ -233,12 +236,12 @@ def _write_days(root: Path, world: _World, events: int, start: datetime, days: f
 
 
 def generate(root: Path | str, events: int, *, seed: int = 18, days: int = 365,
-             progress: bool = False) -> dict:
+             progress: bool = False, cwd_root: str = "/work") -> dict:
     """Write a home of `events` events over `days` ending at NOW (existing logs replaced)."""
     root = Path(root)
-    world = _World(seed)
+    world = _World(seed, cwd_root)
     info = _write_days(root, world, events, NOW - timedelta(days=days), days, "wb", progress)
-    info.update(seed=seed, days=days,
+    info.update(seed=seed, days=days, cwd_root=cwd_root,
                 bytes=sum((root / name).stat().st_size for name in SEARCHED_LOGS.values()))
     (root / "generated.json").write_text(json.dumps(info), "utf-8")
     return info

@@ -53,13 +53,20 @@ def load() -> str:
 
 
 def generate(root: Path, events: int, seed: int) -> dict:
+    """A home of `events` generated events whose projects are checkouts beside it, each with the
+    remote `bench.example/NAME` (a push sends a row by the repository its cwd lies in)."""
     import corpus
 
+    checkouts = root.parent / f"{root.name}-checkouts"
+    for project in corpus._World(seed).projects:
+        git = checkouts / project / ".git"
+        git.mkdir(parents=True, exist_ok=True)
+        (git / "config").write_text(f'[remote "origin"]\n\turl = https://bench.example/{project}.git\n')
     if (root / "generated.json").exists():
         info = json.loads((root / "generated.json").read_text())
-        if info.get("events") == events and info.get("seed") == seed:
+        if info.get("events") == events and info.get("seed") == seed and info.get("cwd_root") == str(checkouts):
             return info
-    return corpus.generate(root, events, seed=seed)
+    return corpus.generate(root, events, seed=seed, cwd_root=str(checkouts))
 
 
 def projects_of(root: Path) -> list[str]:
