@@ -1521,32 +1521,71 @@ _MARKER_BEFORE = Lazy(r"\[REDACTED:([\w.-]+)\]$")
 _TOKEN_REST = Lazy(r"[A-Za-z0-9_.~+/=%-]+")
 
 
+def _token_word(word: str) -> bool:
+    """A word a token can be part of: long, and holding a digit or, longer still, changing case
+    as often as a random one (a token of 24 random letters and digits lacks a digit about once
+    in 70). A Markdown hard break (`ends here\\` then `Next line`) or a wrapped list of
+    settings (`auth: true\\` then `auth: required`) joins words, not a token."""
+    if len(word) < 16:
+        return False
+    if any(c.isdigit() for c in word):
+        return True
+    changes = sum(a.islower() != b.islower() for a, b in zip(word, word[1:]) if a.isalpha() and b.isalpha())
+    return len(word) >= 24 and changes * 5 >= len(word)
+
+
+_WORD_END = Lazy(r"\S{0,200}")
+_WORD_START = Lazy(r"\S{0,200}\Z")
+
+
 def _join_continuations(value: str, sink: list[str] | None) -> tuple[str, list[tuple[int, str, bool]], list[str]]:
     """`value` with its continuations inside words taken out; each cut as (where it was in the
     joined text, the text taken out, whether that text is a secret's rest and stays out); and
     the kinds of the markers whose rest was taken out with it."""
-    pieces: list[str] = []
-    cuts: list[tuple[int, str, bool]] = []
-    kinds: list[str] = []
-    last = length = 0
-    for found in _CONTINUATION.finditer(value):
-        at = found.start()
+    found: list[tuple[int, int, str | None]] = []
+    last = 0
+    for continuation in _CONTINUATION.finditer(value):
+        at = continuation.start()
         before = value[at - 1:at]
         if at < last or not before or before.isspace() or before == "\\":
             continue  # not inside a word, or an escaped backslash before a line break
-        end = found.end()
+        end = continuation.end()
         marker = _MARKER_BEFORE.search(value, max(last, at - 64), at) if before == "]" else None
         if marker is not None:
             end = _TOKEN_REST.match(value, end).end()
-            kinds.append(marker.group(1))
+        found.append((at, end, marker.group(1) if marker is not None else None))
+        last = end
+    # Each continuation is judged by the word it is inside, every continuation of it taken out.
+    every, places = _cut_out(value, found)
+    kept = []
+    for (at, end, kind), place in zip(found, places):
+        if kind is None:
+            word = _WORD_START.search(every, max(0, place - 200), place).group() + _WORD_END.match(every, place).group()
+            if not _token_word(word):
+                continue
+        kept.append((at, end, kind))
+    joined, places = _cut_out(value, kept) if len(kept) < len(found) else (every, places)
+    cuts, kinds = [], []
+    for (at, end, kind), place in zip(kept, places):
+        cuts.append((place, value[at:end], kind is not None))
+        if kind is not None:
+            kinds.append(kind)
             if sink is not None:
-                sink.append(value[found.end():end])
+                sink.append(_CONTINUATION.sub("", value[at:end], 1))
+    return joined, cuts, kinds
+
+
+def _cut_out(value: str, spans: list[tuple[int, int, str | None]]) -> tuple[str, list[int]]:
+    """`value` without the spans, and where each span was in what is left."""
+    pieces, places = [], []
+    last = length = 0
+    for at, end, _ in spans:
         pieces.append(value[last:at])
         length += at - last
-        cuts.append((length, value[at:end], marker is not None))
+        places.append(length)
         last = end
     pieces.append(value[last:])
-    return "".join(pieces), cuts, kinds
+    return "".join(pieces), places
 
 
 def _replaced_places(places: list[tuple[int, int]], spans: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
