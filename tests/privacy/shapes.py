@@ -221,6 +221,13 @@ def set_d(seed: int = 404) -> list[dict]:
     v = "".join(g.pem_body(DER_HEADS["ed25519"], 30)); out.append(_case("keymaterial", f"the signing key is {v} (ed25519)", v[16:]))
     v = "zeta_live_" + g.s(ALNUM, 32); out.append(_case("vendor", f"the new vendor token {v} works", v[10:]))
     v = "qx-" + g.s(ALNUM, 40); out.append(_case("vendor", f"[{v}]", v[3:]))
+    # known-length tokens cut by one line break (a terminal's wrap, a summary's space)
+    v = g.s(ALNUM, 30) + "7"; out.append(_case("vendor", f"always push with ghp_{v[:26]}\n{v[26:]}Q9x2k please", v[26:] + "Q9x2k"))
+    v = "AKIA" + g.s(string.ascii_uppercase, 8) + "4" + g.s(string.digits, 7)
+    out.append(_case("vendor", json.dumps({"output": f"key id {v[:11]}\n{v[11:]} ok"}), v[11:]))
+    v = f"xoxb-{g.s(string.digits, 10)}-{g.s(string.digits, 11)}-{g.s(ALNUM, 24)}"; out.append(_case("vendor", f"SLACK {v[:40]} {v[40:]} set", v[40:]))
+    v = "npm_" + g.s(ALNUM, 35) + "3"; out.append(_case("vendor", f"//registry.npmjs.org/:_authToken {v[:33]}\r\n{v[33:]}", v[33:]))
+    v = "AIza" + g.s(URLSAFE, 34) + "5"; out.append(_case("vendor", f"maps key:\n  {v[:20]}\n  {v[20:]}", v[20:]))
     return out
 
 

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from carto_core.util.lazyre import Lazy
-from carto_core.privacy.rules import KEY_COMPOUNDS, KEYWORDS, RULES, SEP_SPACES
+from carto_core.privacy.rules import CUT_SHAPES, KEY_COMPOUNDS, KEYWORDS, LINE_CUT, RULES, SEP_SPACES
 
 MARKER = "[REDACTED:"
 _MARKER_SPAN = Lazy(r"\[REDACTED:[\w.-]+\]")
@@ -511,6 +511,20 @@ def check_not_example(match, text):
     (`AKIAIOSFODNN7EXAMPLE`), jwt.io's sample, a prefix then x's (`sk_test_xxxxxxxx`)."""
     token = match.group(0)
     return not token.endswith(("EXAMPLE", _JWT_IO_SIGNATURE)) and not re.fullmatch(r"[\w-]*?_(?:x{6,}|X{6,})", token)
+
+
+_CUT_SHAPE = Lazy("|".join(CUT_SHAPES))
+_LINE_CUT = Lazy(LINE_CUT)
+
+
+def check_cut_token(match, text):
+    """A token cut by one line break: joined, exactly its provider's shape, with a digit in its
+    body (a random body of these lengths lacks one once in 180, AWS's 16, to once in 550, 36:
+    capitals that happen to fit, `ASIAPACIFIC` then `SOUTHEAST`, have none), and no
+    documentation's example or filler."""
+    joined = _LINE_CUT.sub("", match.group(0), 1)
+    return (_CUT_SHAPE.fullmatch(joined) is not None and any(c.isdigit() for c in joined[4:])
+            and not joined.endswith("EXAMPLE") and _FILLER.fullmatch(joined) is None)
 
 
 #: Symbols a chosen password holds and words do not ("user-defined", "auto_generated" are prose).
@@ -1337,6 +1351,7 @@ CHECKS: dict[str, Check] = {
     "mailgun": check_mailgun, "airtable_key": check_airtable_key, "discord": check_discord,
     "random_body": check_random_body, "entropic_assignment": check_entropic_assignment,
     "entropic_flag": check_entropic_flag, "prefixed_random": check_prefixed_random, "samba": check_samba,
+    "cut_token": check_cut_token,
 }
 
 

@@ -95,6 +95,23 @@ _CELL_RULE = r"(?:[|\u2502]|\\u2502)"
 _NETRC_GAP = r"(?:\s|\\[nrt])+"
 _NETRC_WORD = r"(?:[^\s\\]|\\[^nrt\s])+"
 
+#: One line break inside a token: as written (the next line perhaps indented), JSON-escaped,
+#: or the one space a one-line summary collapses it into.
+LINE_CUT = r"(?:\r?\n[ \t]*|(?:\\r)?\\n|[ ])"
+#: The tokens whose whole is known exactly (their providers' documented formats; Slack's by
+#: their last part): what a token cut by a line break must be once joined. Stripe's, OpenAI's,
+#: Anthropic's and the like have no fixed length; a continuation joins them, a bare line break
+#: cannot be told from the end of the token.
+CUT_SHAPES = (
+    r"gh[pousr]_[A-Za-z0-9]{36}",
+    r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}",
+    r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}",
+    r"xoxb-\d{6,15}-\d{6,15}-[A-Za-z0-9]{24}",
+    r"xoxp-\d{6,15}-\d{6,15}-\d{6,15}-[a-f0-9]{32}",
+    r"npm_[A-Za-z0-9]{36}",
+    r"AIza[\w-]{35}",
+)
+
 # (kind, pattern, needles, options)
 def _escaped(word: str) -> str:
     """`word` as a pattern matching it as typed or with its letters beyond ASCII as JSON's
@@ -158,6 +175,25 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("kind: secret", "kind: \"secret\"", '"kind": "secret"', '"kind":"secret"'), {"lower": False, "check": "k8s_secret"}),
     ("kubernetes-secret", r"\"[\w.-]+\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})\"",
      ('"kind": "secret"', '"kind":"secret"'), {"check": "k8s_secret_json"}),
+    # --- tokens of a known length cut by a line break -------------------------------------
+    # A terminal, an editor or a chat wraps a long token; a summary then collapses that break
+    # into one space. The piece before the break is too short for the token's own rule, or
+    # long enough for it (GitHub's takes 30 and more) and then the rest stays in the clear: a
+    # known prefix, a line break, and token characters that make the whole exactly the
+    # provider's length (`CUT_SHAPES`, `check_cut_token`) are one token. These run before the
+    # providers' own rules. Each starts with its literal (the regex engine scans for it fast),
+    # the word boundary checked behind it.
+    ("github-token", r"g(?:(?<![A-Za-z0-9]g)|(?<=\\[nrt]g))(?:h[pousr]_[A-Za-z0-9]{0,35}" + LINE_CUT
+     + r"[A-Za-z0-9]{1,36}(?![A-Za-z0-9])|ithub_pat_[A-Za-z0-9_]{0,81}" + LINE_CUT + r"[A-Za-z0-9_]{1,82}(?![A-Za-z0-9_]))",
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), {"check": "cut_token"}),
+    ("aws-access-key", r"A(?:(?<![A-Za-z0-9]A)|(?<=\\[nrt]A))(?:KIA|SIA|BIA|CCA|3T)[A-Z0-9]{0,16}" + LINE_CUT
+     + r"[A-Z0-9]{1,17}(?![A-Za-z0-9])", ("akia", "asia", "abia", "acca", "a3t"), {"check": "cut_token"}),
+    ("slack-token", r"xox(?:(?<![A-Za-z0-9]xox)|(?<=\\[nrt]xox))[bp]-[A-Za-z0-9-]{0,80}" + LINE_CUT
+     + r"[A-Za-z0-9-]{1,80}(?![A-Za-z0-9-])", ("xoxb-", "xoxp-"), {"check": "cut_token"}),
+    ("npm-token", r"npm_(?:(?<![A-Za-z0-9]npm_)|(?<=\\[nrt]npm_))[A-Za-z0-9]{0,35}" + LINE_CUT
+     + r"[A-Za-z0-9]{1,36}(?![A-Za-z0-9])", ("npm_",), {"check": "cut_token"}),
+    ("google-api-key", r"AIza(?:(?<![A-Za-z0-9]AIza)|(?<=\\[nrt]AIza))[\w-]{0,34}" + LINE_CUT + r"[\w-]{1,35}(?![\w-])",
+     ("aiza",), {"check": "cut_token"}),
     # --- cloud providers -----------------------------------------------------------------
     # An AWS key id given with its secret by position: `NewStaticCredentialsProvider("AKIA…", "…", "")`,
     # Java's `new BasicAWSCredentials("AKIA…", "…")`
