@@ -95,9 +95,10 @@ _CELL_RULE = r"(?:[|\u2502]|\\u2502)"
 _NETRC_GAP = r"(?:\s|\\[nrt])+"
 _NETRC_WORD = r"(?:[^\s\\]|\\[^nrt\s])+"
 
-#: One line break inside a token: as written (the next line perhaps indented), JSON-escaped,
-#: or the one space a one-line summary collapses it into.
-LINE_CUT = r"(?:\r?\n[ \t]*|(?:\\r)?\\n|[ ])"
+#: One line break inside a token: as written or JSON-escaped, once or twice (a transcript's
+#: text quoted inside another's), the next line perhaps indented; or the one space a one-line
+#: summary collapses it into.
+LINE_CUT = r"(?:(?:\r|\\{1,2}r)?(?:\n|\\{1,2}n)[ \t]*|[ ])"
 #: The tokens whose whole is known exactly (their providers' documented formats; Slack's by
 #: their last part): what a token cut by a line break must be once joined. Stripe's, OpenAI's,
 #: Anthropic's and the like have no fixed length; a continuation joins them, a bare line break
