@@ -194,20 +194,26 @@ def test_each_kind_installs_registers_and_passes_its_kit(tmp_path, kind):
     assert listing.returncode == 0 and "carto-probe-two" in listing.stdout, listing.stderr
 
 
-@pytest.mark.slow
-def test_a_generated_ranker_broken_for_the_scope_fails_its_kit(tmp_path):
-    result = CliRunner().invoke(cli, ["new-plugin", "probe-three", "--kind", "ranker", "--dir", str(tmp_path), "--json"])
+def _broken_plugin_tests(tmp_path, name: str, kind: str, part: str, broken: str):
+    """`carto new-plugin NAME --kind KIND` with `part` of its plugin.py replaced by `broken`,
+    installed into a folder of its own and its generated tests run: their result."""
+    result = CliRunner().invoke(cli, ["new-plugin", name, "--kind", kind, "--dir", str(tmp_path), "--json"])
     package = Path(json.loads(result.stdout)["path"])
-    plugin = package / "src" / "carto_probe_three" / "plugin.py"
+    plugin = package / "src" / f"carto_{name.replace('-', '_')}" / "plugin.py"
     text = plugin.read_text("utf-8")
-    guard = "        if scope.mask is not None:\n            held *= scope.mask\n"
-    assert guard in text
-    plugin.write_text(text.replace(guard, ""), "utf-8")
+    assert part in text
+    plugin.write_text(text.replace(part, broken), "utf-8")
     target = tmp_path / "site"
     assert pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
                "--target", str(target), str(package)).returncode == 0
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(target), os.environ.get("PYTHONPATH")]))}
-    failing = run_tests(package, env)
+    return run_tests(package, env)
+
+
+@pytest.mark.slow
+def test_a_generated_ranker_broken_for_the_scope_fails_its_kit(tmp_path):
+    guard = "        if scope.mask is not None:\n            held *= scope.mask\n"
+    failing = _broken_plugin_tests(tmp_path, "probe-three", "ranker", guard, "")
     assert failing.returncode == 1
     assert "FAILED tests/test_contract.py::TestProbeThreeRankerContract::test_ranker_honours_the_scope" in failing.stdout
 
@@ -216,18 +222,8 @@ def test_a_generated_ranker_broken_for_the_scope_fails_its_kit(tmp_path):
 def test_a_generated_fusion_that_forgets_the_rows_fails_its_kit(tmp_path):
     """Without `fill_row_fields` the candidates keep no time, salience or full-match flag, and
     every decay policy ranks as `none`: the kit names it."""
-    result = CliRunner().invoke(cli, ["new-plugin", "probe-four", "--kind", "fusion", "--dir", str(tmp_path), "--json"])
-    package = Path(json.loads(result.stdout)["path"])
-    plugin = package / "src" / "carto_probe_four" / "plugin.py"
-    text = plugin.read_text("utf-8")
     fill = "out = fill_row_fields(list(fused.values()), used, engine)"
-    assert fill in text
-    plugin.write_text(text.replace(fill, "out = list(fused.values())"), "utf-8")
-    target = tmp_path / "site"
-    assert pip("install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
-               "--target", str(target), str(package)).returncode == 0
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(target), os.environ.get("PYTHONPATH")]))}
-    failing = run_tests(package, env)
+    failing = _broken_plugin_tests(tmp_path, "probe-four", "fusion", fill, "out = list(fused.values())")
     assert failing.returncode == 1
     assert "FAILED tests/test_contract.py::TestProbeFourFusionContract::" \
            "test_fusion_carries_what_the_decay_reads" in failing.stdout, failing.stdout
