@@ -227,7 +227,7 @@ def set_d(seed: int = 404) -> list[dict]:
     out.append(_case("vendor", json.dumps({"output": f"key id {v[:11]}\n{v[11:]} ok"}), v[11:]))
     v = f"xoxb-{g.s(string.digits, 10)}-{g.s(string.digits, 11)}-{g.s(ALNUM, 24)}"; out.append(_case("vendor", f"SLACK {v[:40]} {v[40:]} set", v[40:]))
     v = "npm_" + g.s(ALNUM, 35) + "3"; out.append(_case("vendor", f"//registry.npmjs.org/:_authToken {v[:33]}\r\n{v[33:]}", v[33:]))
-    v = "AIza" + g.s(URLSAFE, 34) + "5"; out.append(_case("vendor", f"maps key: {v[:20]}\n{v[20:]}", v[20:]))
+    v = "AIza" + g.s(URLSAFE, 34) + "5"; out.append(_case("vendor", f"maps key:\n  {v[:20]}\n  {v[20:]}", v[20:]))
     return out
 
 

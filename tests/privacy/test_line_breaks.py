@@ -142,7 +142,8 @@ def test_a_continuation_anywhere_inside_a_token_never_leaves_a_piece(token, data
 
 #: One line break as written (LF, CRLF, an indented next line), JSON-escaped, and as a one-line
 #: summary collapses it.
-BREAKS = {"lf": "\n", "crlf": "\r\n", "indented": "\n  ", "json": "\\n", "json-crlf": "\\r\\n", "collapsed": " "}
+BREAKS = {"lf": "\n", "crlf": "\r\n", "indented": "\n  ", "json": "\\n", "json-crlf": "\\r\\n", "collapsed": " ",
+          "collapsed-indented": "   "}
 
 #: Each known-length family: a token, the kind its rule names, where its body starts.
 RANDOM = "Zx8Kq2Lm9Np4Rs7Tv1Wy3Ab6Cd0Ef5Gh2Jk4Qw3Er5Ty7Ui9Op1As2Df4Gh6Jk8Lz0Xc5Vb7Nm"

@@ -96,9 +96,9 @@ _NETRC_GAP = r"(?:\s|\\[nrt])+"
 _NETRC_WORD = r"(?:[^\s\\]|\\[^nrt\s])+"
 
 #: One line break inside a token: as written or JSON-escaped, once or twice (a transcript's
-#: text quoted inside another's), the next line perhaps indented; or the one space a one-line
-#: summary collapses it into.
-LINE_CUT = r"(?:(?:\r|\\{1,2}r)?(?:\n|\\{1,2}n)[ \t]*|[ ])"
+#: text quoted inside another's), the next line perhaps indented; or the space a one-line
+#: summary turns it into, the next line's indentation after it (`flatten` keeps it).
+LINE_CUT = r"(?:(?:\r|\\{1,2}r)?(?:\n|\\{1,2}n)[ \t]*|[ ][ \t]{0,8})"
 #: The tokens whose whole is known exactly (their providers' documented formats; Slack's by
 #: their last part): what a token cut by a line break must be once joined. Stripe's, OpenAI's,
 #: Anthropic's and the like have no fixed length; a continuation joins them, a bare line break
