@@ -626,3 +626,59 @@ def test_a_search_that_finds_nothing_names_the_words_no_row_holds(home_env):
     code, document, _ = search("cart", "--project", "elsewhere")  # held, out of scope
     assert code == 3 and document["floor"]["unheld_words"] == []
 
+
+
+@pytest.mark.parametrize("scores,turns,holds,found,why", [
+    # a record over the band holding no word of the query is no evidence at any score
+    ([0.52, 0.30], set(), {1}, False, "a record when it holds a word of the query"),
+    ([0.52, 0.40], set(), {1}, True, ""),            # the next record holds one: evidence
+    ([0.52, 0.40], set(), {0}, True, ""),
+    ([0.52, 0.40], set(), set(), False, "none among the matches"),
+    ([0.52, 0.40], {1}, set(), True, ""),            # a turn over the band is judged as before
+])
+def test_a_record_holding_no_word_of_the_query_is_no_evidence(scores, turns, holds, found, why):
+    """An unrelated question's nearest commit on a home of coding work scores over the band and
+    shares no word with it ("Why is TensorFlow training so slow on the GPU box?", a commit about
+    reading a log's end at 0.43); a question about a commit in other words still names one of
+    its words (docs/ranking.md, "A record holds a word of the question")."""
+    import numpy as np
+
+    from carto_core.search.floor import judge
+
+    ladder, looked, conversation = _records_and_turns(
+        scores, turns, AssertionError("nothing in the band to confirm: not asked"))
+    holding = lambda indices: np.isin(indices, sorted(holds))  # noqa: E731
+    report = judge([ladder], 7, [0.22], conversation=conversation, holding=holding)
+    assert report.found is found and why in report.reason
+    # told nothing of the words, a record is judged by its score alone, as before
+    ladder, _, conversation = _records_and_turns(scores, turns, 0.2)
+    assert judge([ladder], 7, [0.22], conversation=conversation).found
+
+
+def test_the_search_tells_the_floor_which_rows_hold_a_word_of_the_query(writer, monkeypatch):
+    """A record holding a word of the query, or a prompt (a person's words answer a vague
+    question in other words, as a turn does), may be evidence over the band; no other record."""
+    from carto_core.search import floor as floor_module
+    from carto_core.search import pipeline
+
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    monkeypatch.setenv("CARTO_SEMANTIC", "0")
+    holder = writer.tool("Ran: check the orchard ladder wobbles on the slope")
+    other = writer.tool("Ran: a note about the weather")
+    said = writer.prompt("what was that about the weather")  # a person's words: judged as said
+    seen = {}
+
+    def spy(ladders, candidates, stated, **options):
+        seen["holding"] = options.get("holding")
+        return floor_module.judge(ladders, candidates, stated, **options)
+
+    monkeypatch.setattr(pipeline, "judge", spy)
+    search("orchard wobbles")
+    from carto_core.logio.home import Home
+    from carto_core.search.engine import SearchEngine
+
+    engine = SearchEngine(Home(writer.home.root), persist=False)
+    engine.ensure_loaded()
+    index = {engine.index.event_id(i): i for i in range(len(engine.index))}
+    assert seen["holding"]([index[holder], index[other], index[said]]).tolist() == [True, False,
+                                                                                    True]

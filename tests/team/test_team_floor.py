@@ -110,7 +110,8 @@ def _answer(*rows):
 @pytest.mark.parametrize("rows,found", [
     ([("turns", None, 0.30)], True),                           # a turn from the floor
     ([("changelog", None, 0.34), ("turns", None, 0.21)], False),  # a record only from the band
-    ([("changelog", None, 0.35)], True),
+    ([("changelog", 0.10, 0.35)], True),                      # a record holding a word
+    ([("changelog", None, 0.52)], False),                      # none: at any score
     ([("prompts", 0.49, 0.12), ("turns", None, 0.21)], False),  # under half the query's words
     ([("prompts", 0.50, 0.12)], True),
     ([("turns", 0.20, None)], False),                           # no vector ranked it

@@ -166,7 +166,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
           conversation: Callable[[np.ndarray], np.ndarray] | None = None,
           records: Callable[[object], int] | None = None,
           unheld_words: Callable[[], list[str]] | None = None,
-          unmatched: list[str] | None = None) -> FloorReport:
+          unmatched: list[str] | None = None,
+          holding: Callable[[np.ndarray], np.ndarray] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
@@ -178,7 +179,9 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     only to say them in the reason of a search that found nothing beside them. `unmatched`:
     the query's `word*` prefixes and short shas, as typed, that no row's word starts with: a
     search asking for a word by its spelling found nothing when no row holds one, whatever
-    is near it in meaning."""
+    is near it in meaning. `holding`: for a ladder's documents, which hold a word of the query
+    (a record holding none is no evidence at any score); None: records are judged by their
+    score alone."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if unmatched:
@@ -193,6 +196,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     best_cov = best_sem = best_turn = moved = None
     turns_only = False  # some ladder's band was for its turns alone
     unheld = False  # a keyword ladder's query held a word no row holds
+    wordless = False  # a record reached the band holding no word of the query
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
     for ladder in ladders:
@@ -202,15 +206,21 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
             best_sem = top if best_sem is None else max(best_sem, top)
             band = ladder.evidence_band
             from_ = record_band(ladder, records) if conversation is not None else band
-            if band is not None and conversation is not None and top < max(band, from_):
+            if band is not None and conversation is not None:
                 import numpy as np
 
                 turns = np.asarray(conversation(ladder.indices), bool)
+                if not turns.all() and holding is not None:
+                    anchored = _unanchored_top(ladder, turns, holding, top)
+                    if anchored < top and top >= min(band, from_):
+                        wordless = True  # its best was a record holding no word of the query
+                    top = anchored
+            if band is not None and conversation is not None and top < max(band, from_):
                 ladder.confirm_rows = ladder.indices[turns]
                 turns_only = True
                 if from_ != band:
                     moved = from_ if moved is None else min(moved, from_)
-                if not turns.all() and float(max(ladder.scores[~turns])) >= from_:
+                if _anchored_record(ladder, turns, holding) >= from_:
                     evidence = True  # a record from the band this home's records set
                 if not turns.any():
                     continue  # no turn among its matches, and no record reaches the band
@@ -270,6 +280,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         side = "few" if moved is not None and moved < band else "many"
         records_from = ("" if moved is None
                         else f", a record from {moved:.2f} among {side} records")
+        if wordless:
+            records_from = (records_from or ", a record") + " when it holds a word of the query"
         parts[-1] += (f" (evidence from {band:.2f}{records_from}; a conversation turn from "
                       f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:
@@ -284,6 +296,28 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
             f"{set_aside} match(es), each a record under the band, none a candidate")
     report.reason = f"{head}: " + "; ".join(parts)
     return report
+
+
+def _anchored_record(ladder, turns, holding) -> float:
+    """The best score of the ladder's records that hold a word of the query (`holding`; all its
+    records when it is None); -inf without one. A record is found by its own words: an unrelated
+    question's nearest commit shares none of them ("Why is TensorFlow training so slow on the
+    GPU box?" and a commit about reading a log's end, 0.43), while a question about a commit
+    in other words still names one of its words nearly always (docs/ranking.md, "A record
+    holds a word of the question")."""
+    import numpy as np
+
+    records = ~turns
+    if holding is not None and records.any():
+        records &= np.asarray(holding(ladder.indices), bool)
+    return float(max(ladder.scores[records])) if records.any() else float("-inf")
+
+
+def _unanchored_top(ladder, turns, holding, top: float) -> float:
+    """The ladder's best score among its turns and the records that hold a word of the query:
+    a record holding none is no evidence at any score (it stays a candidate for fusion)."""
+    best_turn = float(max(ladder.scores[turns])) if turns.any() else float("-inf")
+    return min(top, max(best_turn, _anchored_record(ladder, turns, holding)))
 
 
 def _documents(ladders: list) -> int:

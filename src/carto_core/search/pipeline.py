@@ -254,6 +254,22 @@ class _Made:
         self.stated: list[float] = []
 
 
+def _holding(engine, query):
+    """For the relevance floor: which of some documents hold a word of the query in their own
+    text (the postings of its terms, read only when a record reaches the band), or are a
+    prompt: a person's words, answering a vague question in other words as a turn does
+    ("What have I told you about my relatives?", "my aunt is planning grandpa's ninetieth")."""
+    from carto_core.search.index import LOG_CODE
+
+    def holding(indices):
+        indices = np.asarray(indices, np.int64)
+        said = np.asarray(engine.index.cols["source"])[indices] == LOG_CODE.get("prompts", -1)
+        held = [engine.index.own_docs(term) for term in dict.fromkeys(query.tokens)]
+        return said | np.isin(indices, np.concatenate(held)) if held else said
+
+    return holding
+
+
 def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     """One search, stage by stage (`stages_ms` times each): resolve (names, bounded and
     analysed query), load (the index refreshed), scope, ladders (each ranker's, cut to depth
@@ -289,7 +305,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                     conversation=conversation, records=records,
                     unheld_words=lambda: unheld_words(request.query, engine.analyzer,
                                                       engine.index.df),
-                    unmatched=unmatched_prefixes(query, engine.index))
+                    unmatched=unmatched_prefixes(query, engine.index),
+                    holding=_holding(engine, query))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     if not fused and not verdict.unheld_words:
