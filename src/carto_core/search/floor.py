@@ -210,9 +210,13 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                 import numpy as np
 
                 turns = np.asarray(conversation(ladder.indices), bool)
-                if not turns.all() and holding is not None:
-                    anchored = _unanchored_top(ladder, turns, holding, top)
-                    if anchored < top and top >= min(band, from_):
+                worded = _best(ladder.scores[~turns])
+                # which records hold a word of the query is read only when one reaches the band
+                if worded >= min(band, from_) and holding is not None:
+                    worded = _best_worded_record(ladder, turns, holding)
+                    # a record holding no word of the query is no evidence at any score
+                    anchored = min(top, max(_best(ladder.scores[turns]), worded))
+                    if anchored < top:
                         wordless = True  # its best was a record holding no word of the query
                     top = anchored
             if band is not None and conversation is not None and top < max(band, from_):
@@ -220,7 +224,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                 turns_only = True
                 if from_ != band:
                     moved = from_ if moved is None else min(moved, from_)
-                if _anchored_record(ladder, turns, holding) >= from_:
+                if worded >= from_:
                     evidence = True  # a record from the band this home's records set
                 if not turns.any():
                     continue  # no turn among its matches, and no record reaches the band
@@ -298,7 +302,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     return report
 
 
-def _anchored_record(ladder, turns, holding) -> float:
+def _best_worded_record(ladder, turns, holding) -> float:
     """The best score of the ladder's records that hold a word of the query (`holding`; all its
     records when it is None); -inf without one. A record is found by its own words: an unrelated
     question's nearest commit shares none of them ("Why is TensorFlow training so slow on the
@@ -310,14 +314,12 @@ def _anchored_record(ladder, turns, holding) -> float:
     records = ~turns
     if holding is not None and records.any():
         records &= np.asarray(holding(ladder.indices), bool)
-    return float(max(ladder.scores[records])) if records.any() else float("-inf")
+    return _best(ladder.scores[records])
 
 
-def _unanchored_top(ladder, turns, holding, top: float) -> float:
-    """The ladder's best score among its turns and the records that hold a word of the query:
-    a record holding none is no evidence at any score (it stays a candidate for fusion)."""
-    best_turn = float(max(ladder.scores[turns])) if turns.any() else float("-inf")
-    return min(top, max(best_turn, _anchored_record(ladder, turns, holding)))
+def _best(scores) -> float:
+    """The highest of `scores`; -inf when there is none."""
+    return float(max(scores)) if len(scores) else float("-inf")
 
 
 def _documents(ladders: list) -> int:
