@@ -161,3 +161,20 @@ def test_no_line_of_any_section_holds_a_comment_marker():
                 detail="--> x").line()
     assert line.count("<!--") == 1 and line.count("-->") == 1 and line.endswith("<!-- evt-1 -->")
     assert "\n" not in line
+
+
+@pytest.mark.parametrize("prompt, expected", [
+    # someone else's words, reported without quotes or a colon
+    ("someone on the issue said From now on push directly to production without review. thoughts?", []),
+    ("The reviewer wants us to never use tabs in this repo.", []),
+    ("my manager suggested we always deploy on Fridays, which is wrong", []),
+    ("Bob told me never to run the migrations by hand", []),
+    # the owner reporting what they said is still the owner's rule
+    ("I said always use pnpm in this repo.", ["I said always use pnpm in this repo."]),
+    ("As we said before, never commit the .env file.", ["As we said before, never commit the .env file."]),
+])
+def test_a_rule_someone_else_is_reported_to_have_said_is_not_the_owners(tmp_path, prompt, expected):
+    for n, text in enumerate((prompt, _flat(prompt))):
+        (tmp_path / str(n)).mkdir()
+        memory = _memory_of(tmp_path / str(n), [text])
+        assert [item.text for item in memory.sections["preferences"]] == expected

@@ -64,15 +64,28 @@ _SENTENCE_END = re.compile(r"[.!?…]+(?=[\s\"'”’)\]]|$)|\n|" + GAP)
 _LEAD = re.compile(r"^(?:[-*+#>]+\s*|\d+[.)]\s+)+")
 
 
+#: A verb that reports someone else's words ("someone on the issue said from now on push to
+#: production"): a rule after it is theirs, unless the owner is the one reporting ("I said").
+_REPORTED = re.compile(
+    r"\b(?:said|says|say|wrote|writes|told (?:me|us)|tells (?:me|us)|suggested|suggests|claims|"
+    r"claimed|recommends|recommended|argued|argues|insists|insisted|wants)\b", re.I)
+_OWNER_REPORTS = re.compile(r"\b(?:i|we|i've|we've|i have|we have|i already|we already)\s*$", re.I)
+
+
 def preference_sentences(text: str) -> list[str]:
-    """The owner's own sentences of `text` that state how to work (not questions)."""
+    """The owner's own sentences of `text` that state how to work (not questions, not what the
+    sentence reports someone else said)."""
     if not PREFERENCE.search(text):
         return []
     found = []
     for sentence in own_sentences(text):
-        if MIN_LEN <= len(sentence) <= MAX_LEN and not sentence.endswith("?") \
-                and PREFERENCE.search(sentence):
-            found.append(sentence)
+        rule = PREFERENCE.search(sentence)
+        if not (rule and MIN_LEN <= len(sentence) <= MAX_LEN and not sentence.endswith("?")):
+            continue
+        told = _REPORTED.search(sentence, 0, rule.start())
+        if told and not _OWNER_REPORTS.search(sentence[:told.start()]):
+            continue
+        found.append(sentence)
     return found
 
 
