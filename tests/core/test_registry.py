@@ -790,7 +790,7 @@ def test_the_checkpoint_path_refuses_a_name_that_leaves_its_folder(tmp_path, nam
     assert CheckpointStore(home, "claude-desktop").path == home.state / "checkpoints" / "claude-desktop.json"
 
 
-def test_search_and_index_help_list_installed_plugins_names(monkeypatch, tmp_path):
+def test_search_index_and_eval_help_list_installed_plugins_names(monkeypatch, tmp_path):
     """`--fusion` and `--analyzer` help listed the built-ins' names only ('rrf-prior, rrf'),
     while the error for an unknown name listed every installed plugin's."""
     from carto_core.cli import cli
@@ -813,6 +813,10 @@ def test_search_and_index_help_list_installed_plugins_names(monkeypatch, tmp_pat
     assert "Ladder ranker to fuse, repeatable: bm25, bm25-upstream, semantic (" in search_help
     index_help = CliRunner().invoke(cli, ["index", "--help"], **wide).output
     assert "Analyzer of the keyword index (english, plain-words, unicode, upstream; default" in index_help
+    eval_help = CliRunner().invoke(cli, ["eval", "--help"], **wide).output
+    assert "Fusion to compare: rrf, rrf-prior, sum-fuse (repeatable" in eval_help, eval_help
+    assert "Analyzer of the keyword index: english, plain-words, unicode, upstream (" in eval_help
+    assert "Decay policy to compare: exp, flat, gated-exp, gated-prior, none (" in eval_help
 
 
 def test_registry_names_are_read_for_help_only(monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from carto_core.cli import RegistryNamesOption
 from carto_core.search.api import SEMANTIC
 from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.exitcodes import ExitCode
@@ -72,8 +73,10 @@ def default_sets(engine) -> list[list[str]]:
 
 
 @click.command("eval", cls=JsonErrorCommand)
-@click.option("--decay", "decays", multiple=True, metavar="NAME",
-              help=f"Decay policy to compare (repeatable; default: {', '.join(DEFAULT_DECAYS)}).")
+@click.option("--decay", "decays", multiple=True, metavar="NAME", cls=RegistryNamesOption,
+              registry="decay_policies",
+              help=f"Decay policy to compare: {{names}} (repeatable; default: "
+                   f"{', '.join(DEFAULT_DECAYS)}).")
 @click.option("--rankers", "ranker_sets", multiple=True, metavar="A[,B]",
               help="A set of ladder rankers to fuse, comma-separated (repeatable; default: the "
                    "search's own set, bm25 and semantic when it is installed, and bm25 alone).")
@@ -95,9 +98,11 @@ def default_sets(engine) -> list[list[str]]:
               help="With --generate: also write generated multi-session dialogues (a variant of "
                    "carto_core.evaluation.dialogues: a, b, c ... z, aa, ab ...) and add their "
                    "conversational-recall questions.")
-@click.option("--fusion", "fusions", multiple=True, metavar="NAME",
-              help="Fusion to compare (repeatable; default: the configured one).")
-@click.option("--analyzer", metavar="NAME", help="Analyzer of the keyword index (default: configured).")
+@click.option("--fusion", "fusions", multiple=True, metavar="NAME", cls=RegistryNamesOption,
+              registry="fusions", help="Fusion to compare: {names} (repeatable; default: the "
+                                       "configured one).")
+@click.option("--analyzer", metavar="NAME", cls=RegistryNamesOption, registry="analyzers",
+              help="Analyzer of the keyword index: {names} (default: configured).")
 @json_option
 def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recency, max_matches,
                  seed, generate_dir, events, dialogues, fusions, analyzer, as_json) -> None:
