@@ -46,7 +46,7 @@ api cli flag flags option options argument arguments todo todos plan task tasks 
 approach way better best different same other new old last missing dead unused temp temporary
 tmp usage usages search find open close save load yesterday today windows linux mac os database
 queries query cache caching analyze analyse analysis generate prettier pretty messages message
-use uses used using
+use uses used using apply applies applied applying
 """.split()
 
 
