@@ -159,17 +159,20 @@ def test_tls_as_the_url_says(pg_db, tmp_path):
         assert proxy.tls >= 1 and proxy.clear == 0
         assert password not in (alice.home.state / "team" / "team.json").read_text()
         # What the URL asks and the server (or this machine's files) do not bear out is a
-        # setting to change, never a retry: state tls, exit 1, and the fix.
-        for target, query, words in (
-            (behind, f"sslmode=verify-full&sslrootcert={certs['other-ca.pem']}", "the server's certificate is not signed by the URL's sslrootcert"),
-            (behind, f"sslmode=verify-full&sslrootcert={tmp_path / 'missing-ca.pem'}", "name the team's CA certificate in the URL"),
-            (url, "sslmode=require", "the server offers no TLS"),
+        # setting to change, never a retry: state tls, exit 1, and the fix. `reachable` is
+        # whether the server answered: its certificate arrived (and did not verify), it said it
+        # offers no TLS; a CA file missing here is this machine's, whatever the server did.
+        for target, query, words, reachable in (
+            (behind, f"sslmode=verify-full&sslrootcert={certs['other-ca.pem']}", "the server's certificate is not signed by the URL's sslrootcert", True),
+            (behind, f"sslmode=verify-full&sslrootcert={tmp_path / 'missing-ca.pem'}", "name the team's CA certificate in the URL", False),
+            (url, "sslmode=require", "the server offers no TLS", True),
         ):
             result = alice.cli("team", "status", "--json", env={"CARTO_TEAM_URL": f"{target}?{query}"}, check=False)
             assert result.exit_code == 1, result.output
             document = json.loads(result.stdout)
             server = document["server"]
             assert server["state"] == "tls" and f"(fix: {words}" in server["reason"], server
+            assert server["reachable"] is reachable, server
             assert document["exit_code"] == 1 and document["error"] == server["reason"]
             assert password not in result.output and "Traceback" not in result.output
         tls_before = proxy.tls
@@ -177,6 +180,34 @@ def test_tls_as_the_url_says(pg_db, tmp_path):
         assert json.loads(plain.stdout)["server"]["reachable"] and proxy.tls == tls_before and proxy.clear == 1
     finally:
         proxy.close()
+
+
+@pytest.mark.parametrize("message, state, reachable", [
+    ("connection to server at \"127.0.0.1\", port 5432 failed: server does not support SSL, but SSL was required", "tls", True),
+    ("connection to server at \"db\", port 5432 failed: SSL error: certificate verify failed", "tls", True),
+    ("connection to server at \"db\", port 5432 failed: SSL error: tlsv13 alert certificate required", "tls", True),
+    ("connection to server at \"db\", port 5432 failed: root certificate file \"/x/ca.pem\" does not exist", "tls", False),
+    ("connection to server at \"db\", port 5432 failed: SSL SYSCALL error: EOF detected", "unreachable", False),
+    ("connection to server at \"db\", port 5432 failed: server closed the connection unexpectedly", "unreachable", False),
+    ("connection to server at \"db\", port 5432 failed: timeout expired", "unreachable", False),
+])
+def test_reachable_is_whether_the_server_answered(message, state, reachable, monkeypatch):
+    """`team status` decides `reachable` from what psycopg reports: a TLS failure only the
+    server's reply produces is an answer; a handshake cut off, a timeout or a file missing here
+    is not."""
+    from types import SimpleNamespace
+
+    from carto_core.team import status as team_status
+    from carto_core.team.connect import classify
+
+    settings = SimpleNamespace(url="postgresql://alice@db:5432/carto?sslmode=require")
+
+    def connector(settings):
+        raise classify(psycopg.OperationalError(message), settings)
+
+    monkeypatch.setattr(team_status, "local_status", lambda home, settings: {})
+    server = team_status.status(None, settings, connector=connector)["server"]
+    assert server["state"] == state and server["reachable"] is reachable, server
 
 
 def test_a_project_allowed_here_but_not_granted_is_named_with_both_fixes(two_teams):

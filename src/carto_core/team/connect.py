@@ -50,9 +50,14 @@ class TeamSchemaMismatch(TeamError):
 
 class TeamTls(TeamError):
     """The URL's TLS settings and the server disagree (a mode it does not offer, a certificate
-    that is missing or does not verify): retrying never helps, the settings must change."""
+    that is missing or does not verify): retrying never helps, the settings must change.
+    `answered` is whether libpq's message shows the server answered (see `_TLS_ANSWERED`)."""
 
     state = "tls"
+
+    def __init__(self, message: str, *, answered: bool = False):
+        super().__init__(message)
+        self.answered = answered
 
 
 def require_driver():
@@ -175,7 +180,8 @@ def _classify(exc: Exception, where: str) -> TeamError:
             or "pg_hba.conf" in low or "permission denied" in low or "role" in low and "does not exist" in low):
         return TeamDenied(f"the team server {where} refused the login: {message}")
     if _TLS_SETTINGS.search(low):
-        return TeamTls(f"TLS with the team server {where} failed: {message} (fix: {_tls_fix(low)})")
+        return TeamTls(f"TLS with the team server {where} failed: {message} (fix: {_tls_fix(low)})",
+                       answered=bool(_TLS_ANSWERED.search(low)))
     if "ssl" in low or "certificate" in low:
         # A TLS session cut short (SSL SYSCALL error, closed unexpectedly): the network's doing.
         return TeamUnreachable(f"TLS with the team server {where} failed: {message}")
@@ -188,7 +194,22 @@ def _classify(exc: Exception, where: str) -> TeamError:
 _TLS_SETTINGS = re.compile(r"does not support ssl|ssl was required|root certificate file|"
                            r"certificate verify failed|does not match host name|invalid sslmode|"
                            r"sslrootcert|certificate file|private key file|no ssl support|"
-                           r"unsupported protocol|wrong version number|tlsv1 alert|sslv3 alert")
+                           r"unsupported protocol|wrong version number|tlsv1\d* alert|sslv3 alert")
+
+#: Of those, the ones only the server's answer produces, so `team status` says it is reachable.
+#: psycopg reports a failed connection as an OperationalError carrying libpq's message and
+#: nothing more (no SQLSTATE: the server sent no error), so the message decides: the server
+#: replied 'N' to the TLS request ("server does not support SSL, but SSL was required"), its
+#: certificate arrived and did not verify ("certificate verify failed", "does not match host
+#: name"), it sent a TLS alert ("tlsv1 alert ...", "tlsv13 alert ...", "sslv3 alert ...") or
+#: bytes that are not the TLS asked for ("wrong version number", "unsupported protocol"). Not
+#: answered: a file missing on this machine or a setting libpq rejects itself (root certificate
+#: file, sslrootcert, certificate or key file, invalid sslmode, no SSL support), which it reports
+#: whether or not the server spoke; and a handshake cut off ("SSL SYSCALL error", "EOF
+#: detected", "closed the connection unexpectedly") or a timeout, which `_classify` makes
+#: `unreachable`.
+_TLS_ANSWERED = re.compile(r"does not support ssl|certificate verify failed|does not match host name|"
+                           r"wrong version number|unsupported protocol|tlsv1\d* alert|sslv3 alert")
 
 
 def _tls_fix(low: str) -> str:

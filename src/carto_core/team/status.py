@@ -84,12 +84,19 @@ def server_status(conn, settings) -> dict:
 ANSWERED = frozenset({"denied", "schema_mismatch", "error"})
 
 
+def answered(error: TeamError) -> bool:
+    """Whether the server answered before `error`: one of ANSWERED, or a TLS failure whose
+    message only the server's reply produces (it offers no TLS, its certificate does not
+    verify: `connect._TLS_ANSWERED`); never a timeout or a handshake cut off (`unreachable`)."""
+    return error.state in ANSWERED or bool(getattr(error, "answered", False))
+
+
 def status(home, settings, *, connector=connect) -> dict:
     document = {"local": local_status(home, settings)}
     try:
         conn = connector(settings)
     except TeamError as exc:
-        document["server"] = {"reachable": exc.state in ANSWERED, "state": exc.state, "reason": str(exc)}
+        document["server"] = {"reachable": answered(exc), "state": exc.state, "reason": str(exc)}
         return document
     try:
         document["server"] = server_status(conn, settings)
@@ -97,7 +104,7 @@ def status(home, settings, *, connector=connect) -> dict:
         from carto_core.team.connect import classify
 
         error = classify(exc, settings)
-        document["server"] = {"reachable": error.state in ANSWERED, "state": error.state, "reason": str(error)}
+        document["server"] = {"reachable": answered(error), "state": error.state, "reason": str(error)}
     finally:
         conn.close()
     return document
