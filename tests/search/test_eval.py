@@ -175,3 +175,12 @@ def test_the_summary_line_counts_in_its_nouns_number(tmp_path, monkeypatch):
     assert out.exit_code == 0, out.output
     line = next(l for l in out.output.splitlines() if l.startswith("home "))
     assert line.endswith(": 300 events; 1 known-item case, 0 recency cases (dropped 1 non-specific query)"), line
+
+
+def test_a_wrong_name_is_said_before_a_home_is_generated(tmp_path):
+    """`eval --generate DIR --analyzer nosuch` wrote 20,000 events and only then exited 2."""
+    for flag in ("--analyzer", "--fusion"):
+        out = CliRunner().invoke(cli, ["eval", "--generate", str(tmp_path / "g"), "--events", "300",
+                                       flag, "nosuch"])
+        assert out.exit_code == 2 and "nosuch" in out.output
+        assert not (tmp_path / "g").exists()

@@ -45,10 +45,18 @@ def _refuse_foreign_folder(folder: str) -> None:
                     "writes only into a new or empty folder (or one it wrote before): name another")
 
 
-def _check_names(decays, ranker_sets) -> None:
+def _check_names(decays, ranker_sets, fusions=(), analyzer=None) -> None:
+    """Every name the request gives is one an installed plugin registers (exit 2 otherwise),
+    said before any work: a generated home is a year of events."""
     from carto_core.plugin.registry import get_registries
 
     registries = get_registries()
+    for flag, names, known in (("fusion", fusions, registries.fusions.names()),
+                               ("analyzer", [analyzer] if analyzer else [],
+                                registries.analyzers.names())):
+        for name in names:
+            if name not in known:
+                usage_error(f"unknown {flag} {name!r}; accepted: {', '.join(known)}")
     known_decays = registries.decay_policies.names()
     for name in decays:
         if name not in known_decays:
@@ -136,12 +144,11 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
             usage_error(f"unknown --dialogues variant {dialogues!r}; accepted: {', '.join(VARIANTS)}")
     if dialogues and not generate_dir:
         usage_error("--dialogues needs --generate DIR (it writes into a generated home)")
+    _check_names(decays, ranker_sets, fusions, analyzer)
     if generate_dir:
         from carto_core.evaluation.generate import generate_home
         from carto_core.logio.home import Home
 
-        # A wrong name is said before a year of events is written, not after.
-        _check_names(decays, ranker_sets)
         _refuse_foreign_folder(generate_dir)
         stats = generate_home(generate_dir, events, seed=seed)
         Home(generate_dir).ensure_state()
@@ -161,11 +168,7 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
         from carto_core.cli.homeguard import require_home
 
         require_home()  # after the usage checks: a wrong request is said first
-    try:
-        engine = SearchEngine(home, analyzer=analyzer)
-        engine.analyzer  # resolved on first use: an unknown name is said before any work
-    except SearchError as exc:  # an analyzer no plugin registers: said as search says it
-        fail(str(exc), exc.code)
+    engine = SearchEngine(home, analyzer=analyzer)
     if not has_logs(engine):
         fail(f"no searched logs in {home.root}; backfill with `carto ingest` or use --generate DIR",
              ExitCode.NOT_FOUND)
@@ -177,15 +180,7 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
                 or default_sets(engine))
     except SearchError as exc:  # a configured name no plugin registers: said as search says it
         fail(str(exc), exc.code)
-    known_decays = engine.registries.decay_policies.names()
-    for name in decays:
-        if name not in known_decays:
-            usage_error(f"unknown decay policy {name!r}; accepted: {', '.join(known_decays)}")
-    known_fusions = engine.registries.fusions.names()
-    for name in fusions:
-        if name not in known_fusions:
-            usage_error(f"unknown fusion {name!r}; accepted: {', '.join(known_fusions)}")
-    for group in sets:
+    for group in sets:  # the default sets' names come from the config
         for name in group:
             if name not in known_rankers:
                 usage_error(f"unknown ranker {name!r}; accepted: {', '.join(known_rankers)}")
