@@ -93,11 +93,16 @@ ORDINARY = [
 ]
 
 
+def _left_alone(text: str) -> None:
+    """`text` and its one-line form (as a summary stores it) are not changed by redaction."""
+    assert Redactor().text(text) == text
+    collapsed = " ".join(text.split())
+    assert Redactor().text(collapsed) == collapsed
+
+
 @pytest.mark.parametrize("text", ORDINARY)
 def test_ordinary_continuations_are_left_alone(text):
-    assert Redactor().text(text) == text
-    collapsed = " ".join(text.split())  # as a one-line summary stores it
-    assert Redactor().text(collapsed) == collapsed
+    _left_alone(text)
 
 
 def test_the_ordinary_corpus_with_its_line_breaks_continued_is_left_alone():
@@ -217,9 +222,7 @@ ORDINARY_BREAKS = [
 
 @pytest.mark.parametrize("text", ORDINARY_BREAKS)
 def test_ordinary_line_ends_are_left_alone(text):
-    assert Redactor().text(text) == text
-    collapsed = " ".join(text.split())
-    assert Redactor().text(collapsed) == collapsed
+    _left_alone(text)
 
 
 def test_the_ordinary_corpus_with_its_lines_collapsed_is_left_alone():
