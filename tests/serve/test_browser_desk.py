@@ -129,6 +129,23 @@ def test_day_view(page, server, tmp_path):
     assert_not_blank(page, tmp_path, "day")
 
 
+@pytest.mark.parametrize("width", [400, 700, 1400])
+def test_the_hour_labels_sit_under_their_bars(page, server, tmp_path, width):
+    """At 400 px the bars shrank to the window and their labels did not: "9h" sat 49 px right of
+    hour 9's bar, and the page scrolled sideways (478 px wide)."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(server.url + "#/day/today")
+    page.wait_for_selector("#day-stats")
+    bars = page.eval_on_selector_all(".hours .hour", "els => els.map(e => e.getBoundingClientRect().left)")
+    labels = page.eval_on_selector_all(".hours-axis span", """spans => spans.map((s, h) => [h, s.textContent,
+        s.getBoundingClientRect().left])""")
+    shown = [(h, x) for h, text, x in labels if text]
+    assert [h for h, _ in shown] == list(range(0, 24, 3)), labels
+    assert all(abs(x - bars[h]) <= 1 for h, x in shown), (bars, shown)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_not_blank(page, tmp_path, f"day-{width}")
+
+
 def test_review_views(page, server, tmp_path):
     page.goto(server.url + "#/desk?days=1&project=repo")
     page.wait_for_selector(f'.desk-card[data-session="{REVIEWED}"]')

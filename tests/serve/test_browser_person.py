@@ -609,11 +609,14 @@ def test_a_new_home_s_census_has_no_stray_separator(page, new_home):
     assert page.inner_text("#census h2 + p") == "0 sessions"
 
 
-def test_a_day_address_that_is_no_day_says_so_in_words(page, server):
-    page.goto(server.url + "#/day/notaday")
+@pytest.mark.parametrize("day", ["notaday", "2026-13-45", "2026-02-30"])
+def test_a_day_address_that_is_no_day_says_so_in_words(page, server, day):
+    """2026-13-45 has a day's shape: it was asked, and the page said "Could not load: cannot
+    read day '2026-13-45'; ..."."""
+    page.goto(server.url + f"#/day/{day}")
     page.wait_for_selector("#day-invalid")
     text = page.inner_text("main")
-    assert "“notaday” is not a day" in text and "^(" not in text, text
+    assert f"“{day}” is not a day" in text and "^(" not in text and "Could not load" not in text, text
 
 
 def test_the_page_says_what_the_cli_says_with_its_statuses(page, server):

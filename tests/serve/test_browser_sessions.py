@@ -4,6 +4,7 @@ screenshot of each view is kept (CARTO_SCREENSHOTS names a folder to look at the
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -29,6 +30,7 @@ def server(tmp_path_factory, shared_fixtures):
     shutil.copytree(shared_fixtures / "claude", claude, ignore=shutil.ignore_patterns("*.md"))
     codex = base / "codex"
     shutil.copytree(shared_fixtures / "codex" / "claude-code-log" / "sessions", codex)
+    _write_rtl_session(claude / "-work-rtl" / f"{RTL_SESSION}.jsonl")
     for provider, root in (("claude", claude), ("codex", codex)):
         done = CliRunner().invoke(cli, ["ingest", provider, "--root", str(root), "--json"],
                                   env={"CARTO_HOME": str(home), "CARTO_SEMANTIC": "0"})
@@ -37,6 +39,29 @@ def server(tmp_path_factory, shared_fixtures):
                      poll_seconds=0.2, heartbeat_seconds=1.0)
     with LiveServer(app) as live:
         yield live
+
+
+RTL_SESSION = "a7a70000-0000-4000-8000-0000000000a7"
+RTL_FILE = "/work/src/\u202etxt.exe"
+
+
+def _write_rtl_session(path):
+    """A Claude session whose one Edit names a file with a right-to-left override (U+202E)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    base = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/work/rtl",
+            "sessionId": RTL_SESSION, "version": "2.0.1"}
+    rows = [
+        {"type": "user", "message": {"role": "user", "content": "edit the kingfisher file"}},
+        {"type": "assistant", "message": {
+            "id": "m1", "type": "message", "role": "assistant", "model": "m",
+            "content": [{"type": "text", "text": "editing"}, {"type": "tool_use", "id": "t1", "name": "Edit",
+                        "input": {"file_path": RTL_FILE, "old_string": "a", "new_string": "b"}}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
+    ]
+    path.write_text("".join(json.dumps({**base, **row, "uuid": f"00000000-0000-4000-8000-00000000000{i}",
+                                        "timestamp": f"2026-01-05T10:0{i}:00.000Z"}) + "\n"
+                            for i, row in enumerate(rows)))
 
 
 def _walk(node):
@@ -154,3 +179,13 @@ def test_a_transcript_analysis_address_takes_the_short_id(page, server):
     path = api(server, f"/api/sessions/{DEMO}")["session"]["transcript_path"]
     truth = api(server, f"/api/transcript/analysis?session_id={DEMO}&path={quote(path)}&limit=500")
     assert page.locator("#analysis-turns tbody tr").count() == len(truth["turns"]) > 0
+
+
+def test_the_agent_tree_shows_a_direction_override_in_a_call_s_input(page, server):
+    """The Edit of /work/src/\u202etxt.exe read "#1 Edit /work/src/exe.txt" in the tree (its
+    input put in the page raw); it is shown as the characters it holds, like every other view."""
+    page.goto(server.url + f"#/session/{RTL_SESSION}")
+    call = page.locator("#session-tree .tree-call").first
+    call.wait_for()
+    assert call.inner_text().startswith("#1 Edit /work/src/⟨U+202E⟩txt.exe"), call.inner_text()
+    assert "\u202e" not in page.inner_text("#session-tree")

@@ -112,3 +112,18 @@ def test_a_stem_that_does_not_start_as_its_word_still_finds_the_word(app, home):
     assert said == {"whi": "why", "tri": "tries", "uber": "Über", "fli": "flies",
                     "httpserver": "HTTPServer", "server": "server", "purpos": "purpose",
                     "generalpurpos": "general-purpose"}
+
+
+def test_a_word_as_long_as_a_query_takes_is_answered(client, home):
+    """A 500-character query made the page ask /api/terms/co for its word, refused (400) past
+    200 characters though the search takes 2,048 and the index keeps a long token whole."""
+    word = "kq" * 250
+    append_rows(home.log("changelog"), [{"event_id": "evt-long-term", "timestamp": format_timestamp(utcnow()),
+                                         "type": "tool_bash", "summary": f"Ran: walrus {word}",
+                                         "project": "zoo", "session_id": "s-zoo", "provider": "claude"}])
+    co = client.get("/api/terms/co", params={"term": word})
+    assert co.status_code == 200, co.text
+    assert co.json()["documents"] == 1 and "walrus" in [t["term"] for t in co.json()["co_terms"]]
+    done = client.get("/api/terms/complete", params={"prefix": word[:300]})
+    assert done.status_code == 200 and [t["term"] for t in done.json()["terms"]] == [word]
+    assert client.get("/api/terms/co", params={"term": "k" * 2049}).status_code == 400

@@ -582,9 +582,15 @@ async def telemetry_route(state: ServeState, request: Request, args: dict):
                            offset=args["offset"])
 
 
+#: The longest word the terms routes take: a query's own limit (RECALL_BODY's `query`), so that any
+#: word of a query the search takes can be completed and related (200 refused a 500-character one,
+#: and the index keeps a token longer than 64 characters whole: a hash, a blob).
+TERM_MAX = RECALL_BODY["properties"]["query"]["maxLength"]
+
+
 @endpoint("GET", "/api/terms/complete", "Autocomplete: indexed terms starting with a prefix",
           params=(Param("prefix", "string", "What was typed (folded as a `word*` query term)",
-                        required=True, max_length=200),
+                        required=True, max_length=TERM_MAX),
                   Param("limit", "integer", "At most this many terms", default=10, minimum=1,
                         maximum=50)),
           responses=(200, 400, 404, 503), tags=("recall",),
@@ -596,7 +602,7 @@ async def terms_complete(state: ServeState, request: Request, args: dict):
 
 @endpoint("GET", "/api/terms/co", "Co-occurring terms: what the documents holding a term also hold",
           params=(Param("term", "string", "A word (all its index terms must be held)",
-                        required=True, max_length=200),
+                        required=True, max_length=TERM_MAX),
                   Param("limit", "integer", "At most this many terms", default=20, minimum=1,
                         maximum=100)),
           responses=(200, 400, 404, 503), tags=("recall",),

@@ -98,7 +98,7 @@ export async function viewAnalysis(sid) {
         return el("tr", { "data-selectable": true },
           el("td", { text: turn.index + 1 }), el("td", { text: fmtTime(turn.timestamp) }),
           el("td", { class: "summary", text: prose(turn.prompt) + (turn.prompt_truncated ? "…" : "") }),
-          el("td", { text: Object.entries(turn.tools).map(([n, c]) => `${n}×${c}`).join(", ") + (turn.failed ? ` (${turn.failed} failed)` : "") }),
+          el("td", { text: Object.entries(turn.tools).map(([n, c]) => `${visible(n)}×${c}`).join(", ") + (turn.failed ? ` (${turn.failed} failed)` : "") }),
           el("td", {}, el("span", { class: "meter" }, styled(el("span"), "width", `${Math.round((est / maxTurn) * 100)}%`)), ` ${num(est)}`),
           el("td", { text: num(turn.reported_tokens.output) }),
           el("td", {}, turn.injected.length ? el("span", { class: "badge semantic", text: `injected ×${turn.injected.length}` }) : null,

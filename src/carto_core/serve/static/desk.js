@@ -61,12 +61,21 @@ export async function viewDesk(params) {
       : el("p", { class: "muted", text: "No session in this window matches." }));
 }
 
-// The days the API takes (its pattern); anything else is said in words before it is asked.
+// The days the API takes (its pattern, and a date the calendar has: 2026-13-45 has the shape but
+// no such day); anything else is said in words before it is asked.
 const DAY = /^(today|yesterday|\d{4}-\d{2}-\d{2})$/;
+const isDay = (day) => {
+  if (!DAY.test(day)) return false;
+  if (day === "today" || day === "yesterday") return true;
+  const [y, m, d] = day.split("-").map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);  // not Date.UTC, which reads years 0..99 as 1900..1999
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
 
 export async function viewDay(day) {
   const title = `Day ${day}`;
-  if (!DAY.test(day)) {
+  if (!isDay(day)) {
     show(el("h1", { text: "No such day" }), el("p", { id: "day-invalid" }, "“", named(day), `” is not a day: a day address is #/day/YYYY-MM-DD (#/day/${new Date().toISOString().slice(0, 10)}), #/day/today or #/day/yesterday.`));
     return;
   }
@@ -96,10 +105,11 @@ export async function viewDay(day) {
       p.files.length ? el("p", { class: "muted" }, "files: ", ...p.files.flatMap((f, i) => [i ? ", " : "", named(f.path)])) : null)));
 }
 
+// A diff or a file is recorded text: a direction control in it (Trojan Source) is shown, not obeyed.
 function diffLines(text) {
   return el("pre", { class: "diff", id: "review-text" }, ...text.split("\n").map((line) => {
     const kind = line.startsWith("+++") || line.startsWith("---") ? "head" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : line.startsWith("diff ") ? "head" : "";
-    return el("span", { class: kind ? `line ${kind}` : "line", text: line || " " });
+    return el("span", { class: kind ? `line ${kind}` : "line", text: visible(line) || " " });
   }));
 }
 
@@ -119,6 +129,6 @@ export async function viewReview(sid, params) {
   }
   if (r.truncated) nodes.push(el("p", { class: "error", text: `Cut at ${r.limit_bytes.toLocaleString("en")} bytes (${r.bytes.toLocaleString("en")} in all).` }));
   if (r.binary) nodes.push(el("p", { class: "muted", text: "A binary file: not shown." }));
-  else nodes.push(r.kind === "diff" ? diffLines(r.text || "") : el("pre", { class: "diff", id: "review-text", text: r.text }));
+  else nodes.push(r.kind === "diff" ? diffLines(r.text || "") : el("pre", { class: "diff", id: "review-text", text: visible(r.text) }));
   show(...nodes);
 }

@@ -202,8 +202,8 @@ export function show(...nodes) {
 const STATES = new Set(["EMPTY_HOME", "RECALL_INVALID", "NO_LOGS"]);
 
 export function failure(error) {
-  if (STATES.has(error.code)) return el("p", { class: "muted notice", role: "status", text: upper(error.message) });
-  return el("p", { class: "error", role: "alert", text: `Could not load: ${error.message}` });
+  if (STATES.has(error.code)) return el("p", { class: "muted notice", role: "status", text: upper(prose(error.message)) });
+  return el("p", { class: "error", role: "alert", text: `Could not load: ${prose(error.message)}` });
 }
 
 const upper = (text) => text.charAt(0).toUpperCase() + text.slice(1);

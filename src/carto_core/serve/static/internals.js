@@ -50,7 +50,7 @@ export async function viewInternals(params) {
     el("table", { id: "internals-ladders" },
       el("thead", {}, el("tr", {}, ...["Ladder", "Ranker", "Status", "Candidates", "In page", "ms", "Reason"].map((h) => el("th", { text: h })))),
       el("tbody", {}, ...data.ladders.map((l) => el("tr", {}, el("td", { text: l.name }), el("td", { text: l.ranker }), el("td", { text: l.status }),
-        el("td", { text: l.candidates }), el("td", { text: l.contributed }), el("td", { text: l.ms }), el("td", { class: "summary", text: l.reason }))))),
+        el("td", { text: l.candidates }), el("td", { text: l.contributed }), el("td", { text: l.ms }), el("td", { class: "summary", text: prose(l.reason) }))))),
     el("h2", { text: "Stages" }), stageBars(data.stages_ms),
     el("h2", { text: `Results (${data.results.length})` }),
     el("table", { id: "internals-results" },
