@@ -112,6 +112,7 @@ def _answer(*rows):
     ([("changelog", None, 0.34), ("turns", None, 0.21)], False),  # a record only from the band
     ([("changelog", 0.10, 0.35)], True),                      # a record holding a word
     ([("changelog", None, 0.52)], False),                      # none: at any score
+    ([("prompts", None, 0.36)], True),                         # a prompt: a person's words
     ([("prompts", 0.49, 0.12), ("turns", None, 0.21)], False),  # under half the query's words
     ([("prompts", 0.50, 0.12)], True),
     ([("turns", 0.20, None)], False),                           # no vector ranked it

@@ -7,8 +7,8 @@ vectors above the model's `min_score`. So the team's rows are judged as the home
 candidates are (`floor.judge`): a keyword row is evidence when it holds `COVERAGE` of the
 query's idf mass (the team's counts), a vector row from the embedder's evidence floor when it is
 a turn of a conversation and from its band when it is a record that holds a word of the query
-(one the server's keyword side returned; the band itself: how many records the team holds is
-the server's, so none is judged as a home of few records). The
+(one the server's keyword side returned) or a prompt (the band itself: how many records the
+team holds is the server's, so none is judged as a home of few records). The
 second look in the band (minilm's alignment of the words the home never holds) reads the home's
 index, which holds neither the team's words nor its rows, so it is not asked: a turn in the
 band counts, as it did before the band.
@@ -47,8 +47,9 @@ def team_verdict(answer: dict, floors: tuple[float | None, float | None], *,
                               np.asarray([float(cos) for _, cos in near]), evidence_floor=floor,
                               evidence_band=band))
     turns = np.asarray([hit[6] in TURN_LOGS for hit in hits], bool)
-    # the server's keyword side returned the rows holding a word of the query
-    worded = np.zeros(len(hits), bool)
+    # the rows holding a word of the query (the server's keyword side returned them), and
+    # prompts, a person's words, as for one home (`search.pipeline`)
+    worded = np.asarray([hit[6] == "prompts" for hit in hits], bool)
     worded[[n for n, cov in covered if cov]] = True
     return judge(ladders, len(hits), [floor] if floor is not None else [], enabled=enabled,
                  conversation=lambda indices: turns[np.asarray(indices, np.int64)],
