@@ -230,8 +230,7 @@ def server_fingerprint(settings, identity: str) -> str:
 
 def _legacy_fingerprint(settings) -> str:
     """The outbox's first format named the stored URL, whichever server a push reached."""
-    text = json.dumps([settings.stored_url, settings.team, settings.machine])
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+    return server_fingerprint(settings, settings.stored_url)
 
 
 def _read_outbox(home, settings) -> dict:
