@@ -54,6 +54,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     from carto_core.logio.home import Home, current_home
     from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS
     from carto_core.model.project import ProjectRegistry, RegistryError
+    from carto_core.plugin.registries import block_hint
     from carto_core.plugin.registry import get_registries
 
     problems: list[dict] = []
@@ -170,7 +171,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                      else f"reinstall its distribution ({info.distribution})")
             problems.append({
                 "problem": f"plugin {name!r} failed to load: {info.error}",
-                "fix": f"{cause} or block it with CARTO_DISABLE_PLUGINS={name}",
+                "fix": f"{cause} {block_hint(name)}",
             })
     for problem in registries.problems:
         problems.append({"problem": problem, "fix": registries.fixes.get(

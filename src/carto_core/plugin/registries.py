@@ -79,6 +79,16 @@ def normalise_distribution(name: str | None) -> str:
     return out
 
 
+def own_distribution(name: str | None) -> bool:
+    """Whether distribution `name` is one of carto's own (`OWN_DISTRIBUTIONS`)."""
+    return normalise_distribution(name) in OWN_DISTRIBUTIONS
+
+
+def block_hint(plugin: str) -> str:
+    """The end of a plugin problem's fix: how to go on without the plugin."""
+    return f"or block it with CARTO_DISABLE_PLUGINS={plugin}"
+
+
 class DuplicateNameError(ValueError):
     """A second class under a name that a registry already holds."""
 
@@ -174,7 +184,7 @@ class PluginInfo:
     def own(self) -> bool:
         """Whether this is one of carto's own plugins (`OWN_DISTRIBUTIONS`): they register
         first and keep their names in a clash."""
-        return self.builtin or normalise_distribution(self.distribution) in OWN_DISTRIBUTIONS
+        return self.builtin or own_distribution(self.distribution)
 
     def __repr__(self) -> str:
         return f"PluginInfo({self.name!r}, {self.distribution!r}, error={self.error!r})"
@@ -210,8 +220,7 @@ class Registries:
                         f"plugin {plugin_name!r} ({info.module}) implements no carto hook: its "
                         "entry point names the wrong module, or the distribution needs reinstalling",
                         f"point the entry point at the module with the plugin's hooks or reinstall "
-                        f"its distribution ({info.distribution}); or block it with "
-                        f"CARTO_DISABLE_PLUGINS={plugin_name}")
+                        f"its distribution ({info.distribution}); {block_hint(plugin_name)}")
         for hook_name, attr in REGISTRATION_HOOKS.items():
             registry = getattr(self, attr)
             impls = getattr(pm.hook, hook_name).get_hookimpls()
@@ -233,7 +242,7 @@ class Registries:
 
     def _call_registration(self, impl, registry: NamedRegistry) -> None:
         plugin = impl.plugin_name
-        block = f"or block it with CARTO_DISABLE_PLUGINS={plugin}"
+        block = block_hint(plugin)
 
         def register(cls):
             into = self._deprecated_route(registry, cls, plugin)
@@ -289,8 +298,8 @@ class Registries:
                 impl.function(cli=cli)
             except Exception as exc:
                 self.problem(f"plugin {impl.plugin_name!r} failed adding commands: {exc!r}",
-                             f"update or reinstall plugin {impl.plugin_name!r} or block it with "
-                             f"CARTO_DISABLE_PLUGINS={impl.plugin_name}")
+                             f"update or reinstall plugin {impl.plugin_name!r} "
+                             f"{block_hint(impl.plugin_name)}")
                 continue
             # Subcommands added under core groups count too (`ingest hermes`, `install claude`).
             added = sorted(_command_paths(cli) - before)

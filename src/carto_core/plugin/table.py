@@ -90,13 +90,13 @@ def scan_entry_points() -> dict:
     """Every group's entry points, read from the installed distributions (the slow, exact way)."""
     from importlib import metadata
 
-    from carto_core.plugin.registries import OWN_DISTRIBUTIONS, normalise_distribution
+    from carto_core.plugin.registries import own_distribution
 
     def order(ep) -> tuple:
         # By name; under one name carto's own distribution first, so that a third-party entry
         # point (or live capture) cannot take a name carto's own plugins use.
         dist = getattr(getattr(ep, "dist", None), "name", "") or ""
-        return ep.name, normalise_distribution(dist) not in OWN_DISTRIBUTIONS, dist
+        return ep.name, not own_distribution(dist), dist
 
     plugins: list[dict] = []
     owner: dict[str, str | None] = {}
