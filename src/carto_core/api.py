@@ -120,6 +120,7 @@ EXPORTS: dict[str, str] = {
     "DEPTH": "carto_core.search.api:DEPTH",
     "EngineAttributeWarning": "carto_core.search.api:EngineAttributeWarning",
     "fill_row_fields": "carto_core.search.api:fill_row_fields",
+    "row_salience": "carto_core.search.api:row_salience",
     "Fused": "carto_core.search.api:Fused",
     "Fusion": "carto_core.search.api:Fusion",
     "IndexStep": "carto_core.search.api:IndexStep",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from carto_core.api import (
     RRF_K, SALIENCE_DEFAULT, SEMANTIC, SALIENCE_MAX, SALIENCE_MIN, Fused, Fusion, Ladder, Query,
+    row_salience,
 )
 
 
@@ -264,11 +265,7 @@ class RRFFusion(Fusion):
                     fused.ranks[ladder.name] = rank
         salience_col, ts_col = view.cols["salience"], view.cols["ts"]
         for doc, fused in out.items():
-            salience = salience_col[doc]
-            if salience != salience or salience == 0:
-                salience = SALIENCE_DEFAULT
-            else:
-                salience = min(SALIENCE_MAX, max(SALIENCE_MIN, salience))
+            salience = row_salience(salience_col[doc])
             ts = ts_col[doc]
             fused.score = fused.fused_score = totals[doc] * self.weigh(salience)
             fused.holds_all_tokens, fused.salience = held[doc], salience

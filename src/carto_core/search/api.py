@@ -505,6 +505,15 @@ class Fused(Record):
         self.nearer = nearer
 
 
+def row_salience(value: float) -> float:
+    """A row's salience as fusion weighs it: clamped to SALIENCE_MIN..SALIENCE_MAX, and
+    SALIENCE_DEFAULT when the row has none (NaN) or 0."""
+    value = float(value)
+    if value != value or value == 0:
+        return SALIENCE_DEFAULT
+    return min(SALIENCE_MAX, max(SALIENCE_MIN, value))
+
+
 def fill_row_fields(candidates: list[Fused], ladders: list[Ladder], index) -> list[Fused]:
     """Give each candidate what the decay policies read of it, as the built-in fusions do:
     `holds_all_tokens` (some ladder of `ladders` flags it in `Ladder.holds_all`), `salience`
@@ -520,9 +529,7 @@ def fill_row_fields(candidates: list[Fused], ladders: list[Ladder], index) -> li
         if ladder.holds_all is not None:
             held.update(int(doc) for doc, flag in zip(ladder.indices, ladder.holds_all) if flag)
     for fused in candidates:
-        salience = float(salience_col[fused.index])
-        fused.salience = (SALIENCE_DEFAULT if salience != salience or salience == 0
-                          else min(SALIENCE_MAX, max(SALIENCE_MIN, salience)))
+        fused.salience = row_salience(salience_col[fused.index])
         stamp = float(ts_col[fused.index])
         fused.timestamp = None if stamp != stamp else stamp
         fused.holds_all_tokens = fused.index in held
