@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import click
 
 from carto_core.plugin.resolve import resolve
-from carto_core.util.output import emit_json, fail
+from carto_core.util.output import emit_failure, fail
 from carto_core.util.exitcodes import ExitCode
 
 #: subcommand -> "module:attribute".
@@ -83,12 +83,6 @@ def exit_code_of(error) -> ExitCode:
     return ExitCode.UNAVAILABLE if state in RETRY_STATES else ExitCode.ERROR
 
 
-def failed(document: dict, message: str, code: int) -> dict:
-    """`document` as a failed team command's `--json` answer: every one carries `error` (its
-    stderr line) and `exit_code`, beside the `state` and `reason` it may have."""
-    return {**document, "error": message, "exit_code": int(code)}
-
-
 def can_ask() -> bool:
     """Whether a person at a terminal can answer a question (stdin is one)."""
     import sys
@@ -129,7 +123,6 @@ def team_fail(error, as_json: bool, document: dict | None = None) -> None:
     """Report a TeamError (one line; with --json, the document with its state) and exit."""
     code = exit_code_of(error)
     if as_json:
-        click.echo(f"carto: {error}", err=True)
-        emit_json(failed({**(document or {}), "state": error.state, "reason": str(error)}, str(error), code))
+        emit_failure({**(document or {}), "state": error.state, "reason": str(error)}, str(error), code)
         raise SystemExit(int(code))
     fail(str(error), code)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
+from carto_core.util.output import JsonErrorCommand, emit_failure, emit_json, fail, json_option, usage_error
 
 
 @click.command(epilog="""\b
@@ -35,7 +35,7 @@ A failure keeps the settings; with --json its document carries `state`, `reason`
 @json_option
 def init(url, team_name, machine, allow_paths, password_stdin, no_check, as_json) -> None:
     """Connect this home to a team server (nothing is sent until a project is allowed)."""
-    from carto_core.cli.team_cmd import exit_code_of, failed
+    from carto_core.cli.team_cmd import exit_code_of
     from carto_core.logio.home import current_home
     from carto_core.team.connect import TeamError, connect, describe, split_password, write_passfile
     from carto_core.team.remotes import project_key
@@ -95,12 +95,12 @@ def init(url, team_name, machine, allow_paths, password_stdin, no_check, as_json
                 conn.close()
         except TeamError as exc:
             code = int(exit_code_of(exc))
-            document = failed({**document, "state": exc.state, "reason": str(exc)},
-                              f"settings kept, but {exc}", code)
+            document.update({"state": exc.state, "reason": str(exc)})
     if as_json:
         if code:
-            click.echo(f"carto: {document['error']}", err=True)
-        emit_json(document)
+            emit_failure(document, f"settings kept, but {document['reason']}", code)
+        else:
+            emit_json(document)
     else:
         click.echo(f"team {team_name} on {document['server']}, this machine as {settings.machine}")
         click.echo(f"settings: {path} (password: {document['password']})")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from carto_core.util.output import JsonErrorCommand, emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_failure, emit_json, json_option
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
@@ -34,7 +34,7 @@ later). With --json a failure's document also carries `error` and `exit_code`.""
 @json_option
 def push(from_start, batch_rows, no_vectors, quiet, as_json) -> None:
     """Push this home's allowed projects to the team server."""
-    from carto_core.cli.team_cmd import exit_code_of, failed, home_settings
+    from carto_core.cli.team_cmd import exit_code_of, home_settings
     from carto_core.team.push import BATCH_ROWS
     from carto_core.team.push import push as run_push
 
@@ -50,11 +50,10 @@ def push(from_start, batch_rows, no_vectors, quiet, as_json) -> None:
     codes = {"ok": ExitCode.OK, "nothing_allowed": ExitCode.NOT_FOUND, "refused": ExitCode.CONFLICT}
     code = codes[report.state] if report.state in codes else exit_code_of(report.state)
     if as_json:
-        if code:
-            document = failed(document, report.reason, code)
-            # The one line the text form prints for it, so a log of stderr alone says it too.
-            click.echo(f"carto: {report.reason}", err=True)
-        emit_json(document)
+        if code:  # with the one line the text form prints for it, so stderr alone says it too
+            emit_failure(document, report.reason, code)
+        else:
+            emit_json(document)
     else:
         _print(document, quiet)
     raise SystemExit(int(code))

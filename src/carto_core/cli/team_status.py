@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import JsonErrorCommand, emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_failure, emit_json, json_option
 from carto_core.util.terminal import counted
 
 
@@ -22,7 +22,7 @@ who can let it in), holds no schema this carto knows, or TLS as the URL asks fai
 @json_option
 def status(as_json) -> None:
     """What this home sends to the team, what is pending, what the server holds."""
-    from carto_core.cli.team_cmd import exit_code_of, failed, home_settings
+    from carto_core.cli.team_cmd import exit_code_of, home_settings
     from carto_core.team.status import status as team_status
 
     home, settings = home_settings()
@@ -31,8 +31,9 @@ def status(as_json) -> None:
     code = exit_code_of(server["state"]) if _failed(server) else 0
     if as_json:
         if code:
-            click.echo(f"carto: {server['reason']}", err=True)
-        emit_json(failed(document, server["reason"], code) if code else document)
+            emit_failure(document, server["reason"], code)
+        else:
+            emit_json(document)
     else:
         _print(document)
     raise SystemExit(int(code))

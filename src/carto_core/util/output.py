@@ -52,6 +52,14 @@ def _json_error(message: str, code: int) -> None:
         emit_json({"error": message, "exit_code": int(code)})
 
 
+def emit_failure(document: dict, message: str, code: int) -> None:
+    """A command's own JSON document as a failure: `carto: <message>` on stderr, and the
+    document with `error` and `exit_code` on stdout (the shape `fail` gives a command with
+    nothing more to say). The caller exits with `code`."""
+    click.echo(f"carto: {message}", err=True)
+    emit_json({**document, "error": message, "exit_code": int(code)})
+
+
 def warn(message: str) -> None:
     click.echo(message, err=True)
 
