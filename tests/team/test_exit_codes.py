@@ -67,13 +67,20 @@ def test_every_team_command_lists_its_exit_codes_and_a_bad_flag_is_2(tmp_path):
         _assert_failure(result, document, 2)
 
 
-def test_what_a_command_does_is_what_its_help_lists(tmp_path, pg_db):
-    """Each scenario's exit code is one the command's --help lists, for the reason it gives."""
+def _alice_in_the_team(tmp_path, pg_db):
+    """A team of one member, alice, whose machine holds a session of her shop checkout and has
+    joined: (members, her machine, the checkout)."""
     members = make_team(pg_db, members=("alice",))
     shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
     alice = Machine(tmp_path / "a", "alice-box")
     alice.write_all(activity("s1", shop, start=10))
     alice.join(members["alice"][1], "acme", shop)
+    return members, alice, shop
+
+
+def test_what_a_command_does_is_what_its_help_lists(tmp_path, pg_db):
+    """Each scenario's exit code is one the command's --help lists, for the reason it gives."""
+    members, alice, shop = _alice_in_the_team(tmp_path, pg_db)
     dead = f"postgresql://nobody@127.0.0.1:{_dead_port()}/carto"
     no_tls = pg_db.url() + "?sslmode=require"
     commands = _commands()
@@ -148,11 +155,7 @@ def test_a_login_refused_under_carto_team_url_names_that_url(tmp_path, pg_db):
 def test_forget_without_yes_and_without_a_terminal_says_yes_is_needed(tmp_path, pg_db):
     from teamkit import server_rows
 
-    members = make_team(pg_db, members=("alice",))
-    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
-    a = Machine(tmp_path / "a", "alice-box")
-    a.write_all(activity("s1", shop, start=10))
-    a.join(members["alice"][1], "acme", shop)
+    members, a, shop = _alice_in_the_team(tmp_path, pg_db)
     a.json("team", "push")
     result, document = _run(a, ["team", "forget", "--project", "github.com/acme/shop", "--json"])
     _assert_failure(result, document, 2)
