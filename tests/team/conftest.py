@@ -28,13 +28,23 @@ def pg_server():
         server.close()
 
 
-@pytest.fixture
-def pg_db(pg_server):
+def _database(pg_server):
     database = Database.create(pg_server.main)
     try:
         yield database
     finally:
         database.drop()
+
+
+@pytest.fixture
+def pg_db(pg_server):
+    yield from _database(pg_server)
+
+
+@pytest.fixture
+def other_db(pg_server):
+    """A second database of the same server, beside `pg_db`."""
+    yield from _database(pg_server)
 
 
 @pytest.fixture

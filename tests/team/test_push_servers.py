@@ -9,7 +9,6 @@ import os
 
 import pytest
 
-from pgserver import Database
 from teamkit import Machine, activity, make_repo, make_team, server_rows
 
 
@@ -20,15 +19,6 @@ def _no_keepup(monkeypatch):
 
 def ids_of(rows: dict[str, list[dict]]) -> set[str]:
     return {row["event_id"] for items in rows.values() for row in items}
-
-
-@pytest.fixture
-def other_db(pg_server):
-    database = Database.create(pg_server.main)
-    try:
-        yield database
-    finally:
-        database.drop()
 
 
 def test_another_database_named_by_carto_team_url_has_positions_of_its_own(tmp_path, pg_db, other_db):
