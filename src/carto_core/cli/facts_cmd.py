@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import re
 from datetime import datetime, timezone
+from pathlib import Path
 
 import click
 
@@ -38,6 +42,63 @@ def _read_cursor_file(path: str) -> str:
         except ValueError:
             fail(f"cursor file {path} is not JSON and not a bare cursor", 2)
     return text
+
+
+#: A short cursor: this prefix and 16 base64url characters (96 bits of the SHA-256 of the
+#: cursor it stands for). A long cursor is base64url of a JSON object, so it starts `eyJ`.
+SHORT_PREFIX = "fc_"
+_SHORT = re.compile(r"fc_[A-Za-z0-9_-]{16}")
+#: Short cursors remembered per home, the newest kept: a person pastes back a recent one.
+CURSORS_KEPT = 512
+
+
+def _cursor_folder(home) -> Path:
+    return home.state / "facts" / "cursors"
+
+
+def short_cursor(home, token: str) -> str:
+    """A handle of a few dozen characters for `token`, the cursor kept under it in the home
+    (`<home>/.carto/facts/cursors/`): the contract's cursor names every log's offset and a
+    SHA-1 of the bytes before it, hundreds of characters nobody pastes back by hand. The same
+    cursor gets the same handle. `token` itself when the home cannot keep it."""
+    from carto_core.util.privatefiles import make_dirs, write_text
+
+    name = base64.urlsafe_b64encode(hashlib.sha256(token.encode("utf-8")).digest()[:12]).decode("ascii")
+    folder = _cursor_folder(home)
+    path = folder / name
+    try:
+        if path.is_file() and path.read_text("utf-8") == token:
+            os.utime(path)  # used again: kept as one of the newest
+        else:
+            make_dirs(folder)
+            temporary = folder / f".{name}.tmp-{os.getpid()}"
+            write_text(temporary, token)
+            os.replace(temporary, path)
+            kept = sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in kept[CURSORS_KEPT:]:
+                old.unlink(missing_ok=True)
+    except (OSError, UnicodeDecodeError):
+        return token
+    return SHORT_PREFIX + name
+
+
+def expand_cursor(home, text: str) -> str:
+    """The cursor a short handle stands for; any other text unchanged (a long cursor, as every
+    earlier carto printed, goes to the contract as it is)."""
+    text = text.strip()
+    if not _SHORT.fullmatch(text):
+        return text
+    name = text[len(SHORT_PREFIX):]
+    try:
+        token = (_cursor_folder(home) / name).read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        token = ""
+    if not token or base64.urlsafe_b64encode(
+            hashlib.sha256(token.encode("utf-8")).digest()[:12]).decode("ascii") != name:
+        fail(f"cursor {text} was not issued by this home ({home.root}), or its record was removed: "
+             "a short cursor is kept in the home that printed it (`--json` and `--cursor-file` "
+             "give the full cursor); give none for a new baseline", 4)
+    return token
 
 
 def _config_names_the_home() -> None:
@@ -87,7 +148,7 @@ def _more(items: list, shown: int) -> list[str]:
     return [f"  … {len(items) - shown} more (--json for all)"] if len(items) > shown else []
 
 
-def _pulse_lines(envelope: dict) -> list[str]:
+def _pulse_lines(envelope: dict, cursor: str) -> list[str]:
     facts = envelope["facts"]
     census, window = facts["census"], facts["window"]
     lines = [f"window since {window['since_at'] or '-'}" + (f" before {window['before_at']}" if window["before_at"] else ""),
@@ -120,7 +181,7 @@ def _pulse_lines(envelope: dict) -> list[str]:
         for event in feed["events"][:LISTED]:
             lines.append(f"  [{shown_timestamp(event['timestamp']) or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary']}")
         lines += _more(feed["events"], LISTED)
-    lines.append(f"cursor: {facts['cursor']}")
+    lines.append(f"cursor: {cursor}   (the next: carto facts pulse --cursor {cursor})")
     return lines
 
 
@@ -154,8 +215,11 @@ def _token_lines(facts: dict) -> list[str]:
     return lines
 
 
-def render_text(envelope: dict) -> str:
+def render_text(envelope: dict, cursor: str | None = None) -> str:
+    """The text a person reads; `cursor` is the one to show (a short handle), the envelope's
+    when None."""
     facts, verb = envelope["facts"], envelope["verb"]
+    cursor = cursor or facts.get("cursor") or ""
     window = envelope["window"]
     scope = []
     if window.get("since") or window.get("before"):
@@ -209,7 +273,7 @@ def render_text(envelope: dict) -> str:
                 + (f" · today so far {entry['partial_day']['count']}" if entry["partial_day"] else "")
             )
     elif verb == "pulse":
-        lines.extend(_pulse_lines(envelope))
+        lines.extend(_pulse_lines(envelope, cursor))
     elif verb == "tokens":
         lines.extend(_token_lines(facts))
     elif verb == "delta":
@@ -224,7 +288,7 @@ def render_text(envelope: dict) -> str:
             for event in facts["events"][:DELTA_LISTED]:
                 lines.append(f"  [{shown_timestamp(event['timestamp']) or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['type'] or '-'}  {event['summary']}")
             lines += _more(facts["events"], DELTA_LISTED)
-        lines.append(f"cursor: {facts['cursor']}")
+        lines.append(f"cursor: {cursor}   (the next: carto facts delta --cursor {cursor})")
     else:
         lines.append(json.dumps(facts, indent=2))
     return "\n".join(lines)
@@ -255,7 +319,8 @@ version (409), 1 engine failure."""
 @click.option("--top", type=int, default=None, help="Buckets per dimension (projects for tempo), 1..200, default 20.")
 @click.option("--sample", type=int, default=None, help="Sample event_ids per bucket, 0..10, default 3.")
 @click.option("--budget", type=int, default=None, help="delta page size, 1..2000, default 200.")
-@click.option("--cursor", default="", help="delta: the cursor a previous delta returned.")
+@click.option("--cursor", default="", help="delta, pulse: the cursor a previous delta or pulse printed "
+              "(the short fc_… one, or the full one --json gives).")
 @click.option("--cursor-file", type=click.Path(dir_okay=False), default=None,
               help="delta: read the cursor from this file (missing = baseline) and store the new one "
                    "there after the answer is printed.")
@@ -286,13 +351,15 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     _config_names_the_home()
     if cursor_file and not cursor:
         cursor = _read_cursor_file(cursor_file)
+    home = current_home()
+    if cursor:
+        cursor = expand_cursor(home, cursor)
     request: dict = {"contract_version": 1, "verb": verb, "call_id": call_id or _call_id(),
                      "project": project, "since": since, "before": before, "purpose": purpose,
                      "corpus_root": corpus_root, "cursor": cursor}
     for name, value in (("top", top), ("sample", sample), ("budget", budget)):
         if value is not None:
             request[name] = value
-    home = current_home()
 
     def cache_note(opened) -> None:
         # The one slow call is the first (or the one after a rewrite): say what it cost.
@@ -330,7 +397,8 @@ def facts(verb, project, since, before, top, sample, budget, cursor, cursor_file
     if as_json:
         emit_json(envelope)
     else:
-        click.echo(render_text(envelope))
+        issued = envelope["facts"].get("cursor") if verb in ("delta", "pulse") else None
+        click.echo(render_text(envelope, short_cursor(home, issued) if issued else None))
         if team:
             from carto_core.team.lenses import team_line
 
