@@ -13,6 +13,10 @@ On each home, `carto sessions`, `carto session`, `carto standup`, `carto digest 
 turns, commits and edits, and `carto standup --commit` finds every commit any of them lists in
 the session that lists it. Across the two homes the work agrees: the same commits (by sha),
 edits and turns for each session.
+
+Each home also holds a session of one prompt the agent answered without a tool: a Claude
+prompt-history row (backfilled) or a Codex UserPromptSubmit hook (hook-fed). `carto sessions`
+listed such a session and `carto standup` left it out (it read only the changelog and turns).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ CLIENT = Path(__file__).resolve().parents[2] / "plugins" / "claude" / "tests" / 
 COMMITTED = "2a1c0000-0000-4000-8000-000000000001"   # Bash: echo > a.txt && git commit "feat: add a"
 FAILED_COMMIT = "2a1c0000-0000-4000-8000-000000000002"  # Edit README.md, git commit && exit 3
 DEMO_ORCH = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"   # MultiEdit CLAUDE.md, Task subagents
+PROMPT_ONLY = "7e0a0000-0000-4000-8000-00000000a5c1"  # one prompt, no tool call, no transcript
 
 
 def _run(*args: str, ok: tuple[int, ...] = (0,)):
@@ -71,6 +76,35 @@ def _make(kind: str, projects: Path, carto_home: Path, monkeypatch) -> Path:
         for transcript in _sessions_of(projects):
             replay_claude(Home(carto_home), transcript, monkeypatch)
     return carto_home
+
+
+def _prompt_only_session(kind: str, carto_home: Path, monkeypatch) -> None:
+    """A session that holds one prompt row and nothing else, two days old, as each kind of home
+    records it: `carto ingest claude` of a history.jsonl line, or Codex's UserPromptSubmit hook."""
+    at = time.time() - 2 * 86400
+    cwd = str(Path(os.environ["HOME"]) / "repo")
+    if kind == "backfilled":
+        history = Path(os.environ["HOME"]) / ".claude" / "history.jsonl"
+        history.write_text(json.dumps({"display": "why does the login test flake on CI?",
+                                       "timestamp": int(at * 1000), "project": cwd,
+                                       "sessionId": PROMPT_ONLY}) + "\n")
+        _run("ingest", "claude", "--json")
+        return
+    import types
+
+    from carto_codex.capture import handle
+    from carto_core.capture import context
+    from carto_core.capture.context import write_outcome
+    from carto_core.logio.home import Home
+
+    with monkeypatch.context() as patched:
+        patched.setenv("CARTO_PROMPT_RECALL", "0")
+        patched.setattr(context, "time", types.SimpleNamespace(
+            time=lambda: at, strftime=time.strftime, gmtime=time.gmtime))
+        payload = {"session_id": PROMPT_ONLY, "cwd": cwd, "hook_event_name": "UserPromptSubmit",
+                   "turn_id": "1", "prompt": "why does the login test flake on CI?"}
+        home = Home(carto_home)
+        write_outcome(home, handle("UserPromptSubmit", payload, home))
 
 
 @pytest.fixture
@@ -120,13 +154,16 @@ def _instant(text: str) -> datetime:
 
 
 @pytest.mark.parametrize("kind", ["backfilled", "hook-fed"])
-def test_every_session_lens_gives_the_same_span_and_counts(fixtures_home, kind):
-    fixtures_home(kind)
+def test_every_session_lens_gives_the_same_span_and_counts(fixtures_home, kind, monkeypatch):
+    _prompt_only_session(kind, fixtures_home(kind), monkeypatch)
     listed = {s["session_id"]: s for s in _run("sessions", "--limit", "1000", "--json")["sessions"]}
     standup = {x["id"]: x for x in _run("standup", "--since", "3650d", "--no-git", "--json")["sessions"]}
     pending = {p["session_id"]: p for p in _run("wrapup", "--pending", "--json")["pending"]}
-    assert {COMMITTED, FAILED_COMMIT, DEMO_ORCH} <= set(listed)
+    assert {COMMITTED, FAILED_COMMIT, DEMO_ORCH, PROMPT_ONLY} <= set(listed)
     assert set(standup) == set(pending) == set(listed)
+    alone = listed[PROMPT_ONLY]
+    assert (alone["events"], alone["turns"], alone["commits"], alone["edits"]) == (1, 0, 0, 0)
+    assert alone["started"] == alone["ended"] and standup[PROMPT_ONLY]["evidence"] is None
     commits_seen = 0
     for sid in listed:
         views, digest = _lens_views(sid, listed, standup, pending)

@@ -245,10 +245,13 @@ def _unclaimed(repos: set[str], claimed: set[str], bash_rows: list[Event], since
 
 
 def home_window(home, start: datetime, now: datetime) -> tuple[list[Event], list[Event]]:
-    """What a standup folds from the home: the changelog rows of the window, and its turns."""
-    from carto_core.lenses.turnwork import window_turns
+    """What a standup folds from the home: the changelog rows of the window, and what ingest
+    wrote in it (its turns, then its prompts): a session that logged no hook row is read from
+    these, and one whose agent never ran a tool has only its prompt, as `carto sessions` lists it."""
+    from carto_core.lenses.turnwork import window_prompts, window_turns
 
-    return window_rows(home, start, now), window_turns(home, start, now + timedelta(minutes=5))
+    until = now + timedelta(minutes=5)
+    return window_rows(home, start, now), window_turns(home, start, until) + window_prompts(home, start, until)
 
 
 def local_files(event: Event) -> list[tuple[str, str]]:
@@ -365,7 +368,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
             "commits": [{k: c[k] for k in ("sha", "subject", "type", "project")}
                         for c in facts.commits[::-1]],
             "pushes": facts.counts["pushes"],
-            "evidence": facts.evidence or "turns",
+            "evidence": facts.evidence,
         })
     roster.sort(key=lambda s: s["last_active"], reverse=True)
     contention_projects = [
@@ -455,6 +458,8 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         detail += f" · {counted(s['pushes'], 'push', 'pushes')}" if s["pushes"] else ""
         if s.get("evidence") == "turns":
             detail += f" · from {counted(s['turns'], 'transcript turn')} (no hook rows)"
+        elif s.get("evidence") is None:
+            detail += " · no tool call recorded"
         lines.append(detail)
         for commit in s["commits"][:COMMITS_SHOWN]:
             lines.append(f"    {commit['sha'][:8]}  {commit['subject']}")

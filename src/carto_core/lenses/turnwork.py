@@ -47,18 +47,29 @@ def with_turn_work(events, turns, *, hooked: set[str] | None = None) -> list[Eve
 def window_turns(home, since: datetime, until: datetime) -> list[Event]:
     """Turn events with since <= time <= until, oldest first (the facts columns find them:
     turns are appended in ingest order, not in time order, so no tail read would do)."""
-    if not home.log("turns").exists():
+    return _window_of(home, since, until, "turns", "transcript")
+
+
+def window_prompts(home, since: datetime, until: datetime) -> list[Event]:
+    """Prompt rows with since <= time <= until, oldest first: a session where a person typed a
+    prompt and the agent ran no tool has nothing else to be seen by (the facts columns find
+    them, as turns: a backfill appends old prompts after new ones)."""
+    return _window_of(home, since, until, "prompts", "prompt")
+
+
+def _window_of(home, since: datetime, until: datetime, log: str, type_name: str) -> list[Event]:
+    if not home.log(log).exists():
         return []
     from carto_core.facts.store import facts_columns
 
     cols = facts_columns(home)
     lo, hi = cols.window(since, until)
-    code = cols.dims["type"].ids.get("transcript")
+    code = cols.dims["type"].ids.get(type_name)
     if code is None:
         return []
     tcol = cols.dims["type"].col
     out = [cols.event_at(p) for p in range(lo, hi) if tcol[p] == code]
-    return [e for e in out if e.source == "turns"]
+    return [e for e in out if e.source == log]
 
 
 def session_turns(home, session_id: str) -> list[Event]:
