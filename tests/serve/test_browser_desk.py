@@ -102,6 +102,15 @@ def test_desk_view_filters(page, server, tmp_path):
     card_a = page.locator(f'.desk-card[data-session="{SESSIONS["a"]}"]')
     assert "Cart.total() is the single place prices combine" in card_a.inner_text()
     assert card_a.locator(".badge").all_inner_texts() == ["commits", "edits", "wrapup", "unresolved"]
+    # only a transcript this machine holds is offered for analysis (b's is not here)
+    for card, session in zip((cards.nth(i) for i in range(cards.count())), truth["sessions"]):
+        links = card.locator(".card-links")
+        analysed = links.locator('a[href^="#/analysis/"]').count()
+        assert analysed == (1 if session["transcript_available"] else 0), session["session_id"]
+        assert ("transcript not on this machine" in links.inner_text()) is (not session["transcript_available"])
+    assert truth["sessions"][0]["transcript_available"] is not None
+    assert {s["session_id"]: s["transcript_available"] for s in truth["sessions"]}.get(SESSIONS["b"]) is False
+    assert card_a.locator('.card-links a[href^="#/analysis/"]').count() == 1
     assert_not_blank(page, tmp_path, "desk")
     # the evidence filter is the API's
     page.select_option("#desk-evidence", "no_wrapup")

@@ -16,6 +16,8 @@ from carto_core.evaluation.sample import SESSIONS, sample_rows
 from carto_core.serve import desk as desk_module
 from carto_core.util.timeparse import format_timestamp, utcnow
 
+from .conftest import write_transcript
+
 
 def test_desk_evidence_filters(client, home):
     every = client.get("/api/desk", params={"days": 3650}).json()
@@ -43,6 +45,30 @@ def test_desk_evidence_filters(client, home):
     # a file two sessions touched comes first among the shared files
     assert every["files"][0]["sessions"] == sorted(every["files"][0]["sessions"])
     assert all(len(a_["sessions"]) >= len(b_["sessions"]) for a_, b_ in zip(every["files"], every["files"][1:]))
+
+
+def test_a_desk_card_says_whether_its_transcript_is_on_this_machine(client, home, roots):
+    """Each card linked the transcript analysis, and for a session whose transcript is not here
+    the link ended in "Could not load: no transcript found". Session a's transcript is under the
+    roots, b's is not; a session whose recorded path moved is found by its id, as
+    /api/transcript finds it."""
+    moved = "0d5e0000-0000-4000-8000-0000000000d5"
+    write_transcript(roots.claude[0] / "-work-notes" / f"{moved}.jsonl", moved, [("user", "list the notes")])
+    append_rows(home.log("changelog"), [{
+        "event_id": "evt-moved-1", "timestamp": format_timestamp(utcnow()), "type": "tool_bash",
+        "summary": "Ran: ls", "project": "notes", "session_id": moved, "provider": "claude",
+        "transcript_path": f"/gone/{moved}.jsonl"}])
+    by_id = {s["session_id"]: s for s in client.get("/api/desk", params={"days": 3650}).json()["sessions"]}
+    assert by_id[SESSIONS["a"]]["transcript_available"] is True
+    assert by_id[SESSIONS["b"]]["transcript_available"] is False
+    assert by_id[moved]["transcript_available"] is True
+    # the same answer as the session page and /api/transcript give
+    for sid, session in by_id.items():
+        page = client.get(f"/api/sessions/{sid}").json()["session"]
+        assert page["transcript_available"] is session["transcript_available"], sid
+        asked = {"session_id": sid, **({"path": session["transcript_path"]} if session["transcript_path"] else {})}
+        found = client.get("/api/transcript", params=asked).status_code == 200
+        assert found is session["transcript_available"], sid
 
 
 def test_desk_window_bounds(client):

@@ -488,6 +488,12 @@ async def desk_route(state: ServeState, request: Request, args: dict):
                          limit=args["limit"], only=only)
     document["tag_facets"] = sessiontags.tag_facets(document["sessions"], engine_of, tags,
                                                     topics=args["topics"])
+    from carto_core.serve.transcript import here
+
+    # A card links the transcript analysis only when there is a transcript to analyse.
+    available = here(document["sessions"], state.roots)
+    for session in document["sessions"]:
+        session["transcript_available"] = available[session["session_id"]]
     return document
 
 

@@ -19,9 +19,11 @@ from carto_core.serve.spec import ApiError
 from carto_core.transcript.resolver import (
     HOW_RECORDED,
     TranscriptRoots,
+    codex_rollouts,
     find_session,
     guess_provider,
     resolve_transcript,
+    session_id_from_path,
 )
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$")
@@ -91,6 +93,60 @@ def locate(path: str | None, session_id: str | None, roots: TranscriptRoots) -> 
     if not inside_roots(found, roots):
         raise _forbidden("the transcript found lies outside the configured transcript roots")
     return Path(found), ("recorded" if how == HOW_RECORDED else "resolved")
+
+
+def here(sessions: list[dict], roots: TranscriptRoots) -> dict[str, bool]:
+    """session id -> whether `locate` finds its transcript on this machine, for many sessions
+    (the desk's cards): the answer `locate` gives, without a hunt through every root per
+    session whose transcript is gone (Claude Code deletes old transcripts: a desk over months
+    holds many). One listing of the roots' transcript file names tells which sessions could
+    be found; only those, and sessions whose recorded file exists, are asked of `locate`."""
+    ids: set[str] | None = None
+    out: dict[str, bool] = {}
+    for session in sessions:
+        sid, path = session["session_id"], session.get("transcript_path") or None
+        if not (path and os.path.isfile(path)):
+            if ids is None:
+                ids = _transcript_ids(roots)
+            if not any(i and i.strip().lower() in ids for i in (sid, session_id_from_path(path))):
+                out[sid] = False
+                continue
+        try:
+            locate(path, sid, roots)
+        except ApiError:
+            out[sid] = False
+        else:
+            out[sid] = True
+    return out
+
+
+def _transcript_ids(roots: TranscriptRoots) -> set[str]:
+    """What a session id `find_session` finds under the roots can be: each transcript file's
+    name without `.jsonl`, and every tail of it after a `-` or `_` (a rollout's name ends with
+    its id; `agent-<sid>`), lower case."""
+    names = [path.name for path in codex_rollouts(roots.codex)]
+    for root in roots.claude:
+        try:
+            projects = [e.path for e in os.scandir(root) if e.is_dir()]
+        except OSError:
+            projects = []
+        folders = [str(root), *projects]
+        for project in projects:
+            try:
+                folders += [os.path.join(e.path, "subagents") for e in os.scandir(project) if e.is_dir()]
+            except OSError:
+                continue
+        for folder in folders:
+            try:
+                names += [e.name for e in os.scandir(folder) if e.name.endswith(".jsonl")]
+            except OSError:
+                continue
+    ids: set[str] = set()
+    for name in names:
+        stem = name[: -len(".jsonl")].lower() if name.endswith(".jsonl") else name.lower()
+        ids.add(stem)
+        ids.update(stem[i + 1:] for i, char in enumerate(stem) if char in "-_")
+    return ids
 
 
 def _text_of(content: object) -> str:

@@ -2,7 +2,7 @@
 // wrapup, open items), filters by window, project, agent and evidence; one day's digest; and a
 // bounded review of a file or a commit inside the session's repository.
 
-import { api, choice, el, failure, fmtTime, iso, named, query, rec, reviewHref, sessionHref, short, show, visible, windowDays, counted } from "./dom.js";
+import { NOT_HERE, api, choice, el, failure, fmtTime, iso, named, query, rec, reviewHref, sessionHref, short, show, visible, windowDays, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
@@ -23,7 +23,10 @@ function sessionCard(s) {
       el("a", { href: reviewHref(s.session_id, { path: f.path }), text: visible(f.path) }), el("span", { class: "muted", text: ` ×${f.touches}` })))) : null,
     s.files_total > s.files.length ? el("div", { class: "muted", text: `+${s.files_total - s.files.length} more files` }) : null,
     el("div", { class: "card-links" },
-      el("a", { href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "transcript analysis" }), " · ",
+      // A session recorded elsewhere, or whose transcript was deleted, has nothing to analyse.
+      s.transcript_available === false
+        ? el("span", { class: "muted no-transcript", title: NOT_HERE, text: "transcript not on this machine" })
+        : el("a", { href: `#/analysis/${encodeURIComponent(s.session_id)}`, text: "transcript analysis" }), " · ",
       el("a", { href: `#/day/${dayOf(s.ended)}`, text: `day ${dayOf(s.ended)}` })));
 }
 
