@@ -25,6 +25,11 @@ Two measurements of a change to the cold path (docs/performance.md, "Cold path")
     python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15 \
         --query "how did we fix the flaky login test?"
     python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --check
+    python benchmarks/search/bench_cold_ab.py --home H --base 954c1fa --runs 15 --site S
+
+`--site S` puts a folder of third-party distributions (a `.dist-info` beside its module, as an
+installer leaves them) after the packages on both variants' PYTHONPATH: a cold search with a
+plugin of someone else's installed, a broken one say.
 
 The home must be indexed already (`carto index`); a search writes its telemetry there, so use a
 copy of a shared home.
@@ -87,7 +92,8 @@ sys.meta_path.insert(0, _Hook())
 '''
 
 
-def environments(home: str, base_path: str, scratch: Path, new_path: str | None = None) -> dict[str, dict]:
+def environments(home: str, base_path: str, scratch: Path, new_path: str | None = None,
+                 site: str | None = None) -> dict[str, dict]:
     """The two variants' environments. `new_path`: `new` runs a copy of this tree through
     PYTHONPATH, as `base` runs its export, so that both have the same `sys.path`. Without it
     `new` is the venv's editable install: PYTHONPATH's seven entries ahead of the standard
@@ -107,6 +113,8 @@ def environments(home: str, base_path: str, scratch: Path, new_path: str | None 
             env["PYTHONPATH"] = base_path
         elif new_path:
             env["PYTHONPATH"] = new_path
+        if site:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), site]))
         out[name] = env
     return out
 
@@ -199,6 +207,8 @@ def main() -> int:
                              "PYTHONPATH like `base` (the fair A/B; PYTHONPATH alone costs ~15 ms)")
     parser.add_argument("--save", metavar="DIR", help="with --check: write both outputs there "
                         "(base.txt, new.txt) to diff an intended difference")
+    parser.add_argument("--site", metavar="DIR", help="a folder of third-party distributions, "
+                        "after the packages on both variants' PYTHONPATH")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cold-ab-") as tmp:
         scratch = Path(tmp)
@@ -207,7 +217,7 @@ def main() -> int:
         new_path = (None if args.venv_new else pythonpath(export(args.new, scratch / "new"))
                     if args.new else pythonpath(copy_sources(scratch / "new")))
         envs = environments(args.home, pythonpath(export(args.base, scratch / "base")), scratch,
-                            new_path)
+                            new_path, args.site)
         if args.check:
             base, new = outputs(envs["base"], scratch), outputs(envs["new"], scratch)
             if args.save:

@@ -1,5 +1,6 @@
 import json
 import os
+import subprocess
 import sys
 import types
 from importlib import metadata
@@ -394,6 +395,63 @@ def test_a_partial_load_imports_only_the_plugins_a_search_needs_and_obeys_the_bl
     assert "claude" not in second["plugins"] and "core-writers" not in second["plugins"]
     blocked = json.loads(_run(PARTIAL, {**env, "CARTO_DISABLE_PLUGINS": "rankers"}))
     assert "bm25" not in blocked["rankers"] and "semantic" in blocked["rankers"]
+
+
+def _installed_distribution(site, name: str, source: str) -> None:
+    """A third-party distribution `carto-<name>` with one `carto` entry point, installed into
+    the folder `site` as an installer would (its module beside a .dist-info)."""
+    info = site / f"carto_{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: carto-{name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[carto]\n{name} = carto_{name}\n")
+    (site / f"carto_{name}.py").write_text(source)
+
+
+COLD_SEARCH_LOAD = """
+import json, sys
+from carto_core.plugin.registry import RANKING_HOOKS, get_registries
+registries = get_registries(hooks=RANKING_HOOKS)
+print(json.dumps({"rankers": registries.rankers.names(),
+                  "imported": sorted(m for m in ("carto_broke", "carto_typo", "pluggy") if m in sys.modules)}))
+"""
+
+
+def test_a_plugin_that_fails_to_load_is_not_imported_again_by_each_cold_search(tmp_path):
+    """A plugin that raised on import, or named a hook that does not exist, was never recorded
+    in the plugin table: every cold search imported it again, and (the misspelt one being
+    unknown) built pluggy's manager instead of the light one. Its failure is recorded now: the
+    next cold search leaves it out without importing it, until one of its files or the
+    installed distributions change; `carto plugins` still tries it and reports the error."""
+    site, tries = tmp_path / "site", tmp_path / "tries"
+    broken = f"open({str(tries)!r}, 'a').write('.')\nimport missing_dependency_of_broke\n"
+    _installed_distribution(site, "broke", broken)
+    _installed_distribution(site, "typo", TYPO)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(site)}
+
+    def cold_search_load() -> tuple[list[str], int]:
+        """(modules of interest imported, imports of the broken plugin so far)"""
+        loaded = json.loads(_run(COLD_SEARCH_LOAD, env))
+        assert "bm25" in loaded["rankers"]
+        return loaded["imported"], len(tries.read_text()) if tries.exists() else 0
+
+    assert cold_search_load() == (["carto_typo", "pluggy"], 1)  # nothing known yet
+    assert cold_search_load() == ([], 1)
+    assert cold_search_load() == ([], 1)
+    done = subprocess.run([sys.executable, "-m", "carto_core", "plugins", "--json"], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **env})
+    errors = {p["name"]: p["error"] for p in json.loads(done.stdout)["plugins"] if p["status"] == "error"}
+    assert errors == {"broke": "ModuleNotFoundError: No module named 'missing_dependency_of_broke'",
+                      "typo": "unknown hook 'carto_register_source': no carto hook has this name; "
+                              "did you mean 'carto_register_sources'?"}, errors
+    assert cold_search_load() == ([], 2)  # the full load tried it; the cold one still does not
+    # Its file changed (mended in an editable install, say): tried again once.
+    (site / "carto_broke.py").write_text(broken + "# edited\n")
+    assert cold_search_load() == ([], 3)
+    assert cold_search_load() == ([], 3)
+    # A distribution installed or removed (here: the missing one) makes a new table: tried again.
+    (site / "missing_dependency_of_broke-1.0.dist-info").mkdir()
+    assert cold_search_load() == (["carto_typo", "pluggy"], 4)
+    assert cold_search_load() == ([], 4)
 
 
 def test_each_builtin_declares_the_hooks_its_module_implements():

@@ -70,3 +70,60 @@ def test_each_fix_doctor_prints_works_as_printed(tmp_path, shared_fixtures):
     assert problems(env, work) == []
     assert ran[0].startswith("carto install ") and "carto ingest --all" in ran
     assert "carto repair permissions --write" in ran
+
+
+def environment_with(tmp_path: Path, distribution: str, entry_points: str) -> Path:
+    """A virtual environment that sees carto's (this one's packages, through a .pth) and has
+    `distribution` installed in its own site-packages, as pip leaves one (a RECORD to uninstall
+    it by): the python of that environment."""
+    import sysconfig
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    ours = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+    (site / "carto-under-test.pth").write_text(
+        "".join(f"import site; site.addsitedir({path!r})\n" for path in ours))
+    module = distribution.replace("-", "_")
+    info = site / f"{module}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(entry_points)
+    (info / "INSTALLER").write_text("pip\n")
+    (site / f"{module}.py").write_text("def handle(*args):\n    pass\n")
+    (info / "RECORD").write_text("".join(f"{path},,\n" for path in (
+        f"{module}.py", *(f"{info.name}/{name}" for name in ("METADATA", "entry_points.txt", "INSTALLER", "RECORD")))))
+    return python
+
+
+def test_the_fix_for_an_entry_point_name_already_taken_works_as_printed(tmp_path):
+    """A third-party distribution whose entry point takes a name carto's own plugin has (and a
+    live capture a provider already has): doctor said to reinstall it or to block the name, and
+    neither resolves it (blocking the name blocks the plugin that holds it). Its fix is the
+    command that uninstalls that distribution from the environment carto runs in."""
+    python = environment_with(tmp_path, "aaa-rankers",
+                              "[carto]\nrankers = aaa_rankers\n\n[carto.capture]\nclaude = aaa_rankers:handle\n")
+    env = machine(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+
+    def problems_here() -> list[dict]:
+        done = subprocess.run([python, "-m", "carto_core", "doctor", "--json", "--no-probe"], env=env,
+                              cwd=work, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        assert done.returncode in (0, 1, 3), done.stderr
+        return [p for p in json.loads(done.stdout)["problems"] if "aaa-rankers" in p["problem"]]
+
+    found = problems_here()
+    assert [p["problem"] for p in found] == [
+        "plugin 'rankers (aaa-rankers)' failed to load: entry point name 'rankers' is already taken "
+        "by another plugin (distribution carto-rankers)",
+        "live capture 'claude' from distribution 'aaa-rankers' refused: already provided by 'carto-claude'"]
+    commands = {command for p in found for command in re.findall(r"`([^`]+)`", p["fix"])}
+    assert commands == {f"{python} -m pip uninstall aaa-rankers"}, found
+    [command] = commands
+    done = subprocess.run(shlex.split(command), env=env, cwd=work, input="y\n", capture_output=True,
+                          text=True, timeout=300)  # pip asks before it removes anything
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert problems_here() == []

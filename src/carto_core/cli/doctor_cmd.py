@@ -54,7 +54,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     from carto_core.logio.home import Home, current_home
     from carto_core.logio.logs import SEARCHED_LOGS, SIDE_LOGS
     from carto_core.model.project import ProjectRegistry, RegistryError
-    from carto_core.plugin.registries import block_hint
+    from carto_core.plugin.registries import block_hint, uninstall_command
     from carto_core.plugin.registry import get_registries
 
     problems: list[dict] = []
@@ -165,7 +165,15 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     for name, info in sorted(registries.plugins.items()):
         plugins.append({"name": name, "version": info.version, "error": info.error,
                         "blocked": info.blocked})
-        if info.error:
+        if info.error and info.taken_by is not None and info.distribution:
+            # Neither reinstalling nor blocking its name (the plugin that holds it) resolves a
+            # refused entry point: only one distribution fewer does.
+            problems.append({
+                "problem": f"plugin {name!r} failed to load: {info.error}",
+                "fix": f"{uninstall_command(info.distribution)} (the distribution refused; "
+                       f"{info.taken_by} keeps the name {info.name!r})",
+            })
+        elif info.error:
             cause = ("correct the hook's name in the plugin (an update of its distribution, "
                      f"{info.distribution})" if info.error.startswith("unknown hook")
                      else f"reinstall its distribution ({info.distribution})")

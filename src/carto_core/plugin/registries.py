@@ -89,6 +89,21 @@ def block_hint(plugin: str) -> str:
     return f"or block it with CARTO_DISABLE_PLUGINS={plugin}"
 
 
+def uninstall_command(distribution: str) -> str:
+    """The command, in backquotes, that uninstalls `distribution` from the environment carto
+    runs in: this interpreter's pip (a bare `pip` on PATH may be another environment's, and
+    reinstalling a distribution whose entry point is refused changes nothing); an environment
+    made without pip (uv's) gets uv's form of the same."""
+    import importlib.util
+    import shlex
+    import sys
+
+    python, name = shlex.quote(sys.executable), shlex.quote(distribution)
+    if importlib.util.find_spec("pip") is None:
+        return f"`uv pip uninstall --python {python} {name}`"
+    return f"`{python} -m pip uninstall {name}`"
+
+
 class DuplicateNameError(ValueError):
     """A second class under a name that a registry already holds."""
 
@@ -179,6 +194,11 @@ class PluginInfo:
         self.registered = registered if registered is not None else {}
         #: provider -> "module:function" of the live capture its distribution ships.
         self.capture = capture if capture is not None else {}
+        #: A refused entry point: the distribution whose entry point holds the name.
+        self.taken_by: str | None = None
+        #: An entry point that failed to load: the files its failure went through, with their
+        #: stamps (the plugin table's failure record, `table.record_hooks`).
+        self.error_files: dict[str, list[int] | None] | None = None
 
     @property
     def own(self) -> bool:

@@ -35,6 +35,7 @@ from carto_core.plugin.registries import (  # noqa: F401 - the names callers imp
     RANKING_HOOKS,
     PluginInfo,
     Registries,
+    uninstall_command,
 )
 from carto_core.plugin.resolve import resolve
 
@@ -83,6 +84,7 @@ def build_plugin_manager(
                               version=record.get("version"), module=record["value"],
                               capture=capture_by_dist.get(record.get("distribution"), {}))
             if record.get("taken_by"):
+                info.taken_by = record["taken_by"]
                 info.error = (f"entry point name {name!r} is already taken by another plugin "
                               f"(distribution {record['taken_by']})")
                 infos[f"{name} ({record.get('distribution')})"] = info
@@ -98,6 +100,7 @@ def build_plugin_manager(
                 loaded.append((name, resolve(record["value"])))
             except Exception as exc:  # any import-time failure of a third-party plugin
                 info.error = f"{type(exc).__name__}: {exc}"
+                info.error_files = _traceback_files(exc)
                 continue
             light = light and known is not None
     builtins: list[tuple[str, object]] = []
@@ -126,6 +129,8 @@ def build_plugin_manager(
         pm.set_blocked(name)
     for name, plugin in loaded:
         _register_or_record(pm, name, plugin, infos[name])
+        if infos[name].error:
+            infos[name].error_files = _module_files(plugin)
     for name, plugin in builtins:
         pm.register(plugin, name=name)
     for name, obj in (extra or {}).items():
@@ -153,6 +158,38 @@ def _register_or_record(pm, name: str, plugin, info: PluginInfo) -> None:
         info.error = "; ".join(unknown_hook_message(hook) for hook in unknown)
 
 
+def _traceback_files(exc: BaseException) -> dict[str, list[int] | None]:
+    """The files an import failure went through (the plugin's module, a dependency that
+    raised), stamped: editing one of them makes the plugin worth importing again."""
+    import importlib
+    import os
+
+    from carto_core.util.safeio import file_stamp
+
+    # The loader's own frames (this package, importlib) are no part of the failure.
+    loaders = tuple(os.path.dirname(module.__file__) + os.sep for module in (importlib, table))
+    paths = set()
+    trace = exc.__traceback__
+    while trace is not None:
+        path = trace.tb_frame.f_code.co_filename
+        if not path.startswith(loaders) and os.path.isfile(path):
+            paths.add(path)
+        trace = trace.tb_next
+    return {path: file_stamp(path) for path in sorted(paths)}
+
+
+def _module_files(plugin) -> dict[str, list[int] | None]:
+    """The files of a plugin that imported but was refused (a wrong signature, a misspelt
+    hook): its module's and each marked implementation's."""
+    from carto_core.plugin.markers import IMPL_ATTR
+
+    try:
+        functions = [value for value in vars(plugin).values() if hasattr(value, IMPL_ATTR)]
+    except TypeError:  # an object without attributes of its own
+        functions = []
+    return table.hook_files(plugin, functions)
+
+
 def unknown_hook_message(hook: str) -> str:
     """What `carto plugins` says of an implementation of no hookspec, with the nearest hook."""
     import difflib
@@ -176,9 +213,11 @@ def load_registries(env: dict | None = None, *, hooks: tuple[str, ...] | None = 
                 registries.problem(
                     f"live capture {record['provider']!r} from distribution {record.get('distribution')!r} "
                     f"refused: already provided by {record['taken_by']!r}",
+                    f"{uninstall_command(record['distribution'])} (the distribution refused; "
+                    f"{record['taken_by']} keeps the provider)" if record.get("distribution") else
                     f"uninstall one of distributions {record['taken_by']!r} and "
                     f"{record.get('distribution')!r}")
-        table.record_hooks(known_table, _hook_records(pm, infos))
+        table.record_hooks(known_table, _hook_records(pm, infos), _failure_records(infos))
         table.record_classes(known_table, registries)
     return registries
 
@@ -195,6 +234,12 @@ def _hook_records(pm, infos: dict[str, PluginInfo]) -> list[tuple[str, object, l
                      for impl in caller.get_hookimpls() if impl.plugin_name == name]
         out.append((name, module, info.hooks, functions))
     return out
+
+
+def _failure_records(infos: dict[str, PluginInfo]) -> dict[str, dict]:
+    """name -> (files, error) of each entry point that failed to load (`table.record_hooks`)."""
+    return {name: {"files": info.error_files, "error": info.error} for name, info in infos.items()
+            if info.error and info.error_files is not None}
 
 
 _cached: Registries | None = None

@@ -12,7 +12,11 @@ distribution is installed, upgraded or removed). It holds:
 - ``redact``: the ``carto.redact`` pattern tables (`carto_core.plugin.redaction`);
 - ``hooks``: per plugin, the hooks it implemented when it was last loaded, trusted while every
   file its implementations live in is unchanged (`known_hooks`): a partial load imports only
-  the plugins implementing the hooks it needs;
+  the plugins implementing the hooks it needs. A plugin that failed to load (its module raised
+  on import, pluggy refused it, it names a hook that does not exist) is recorded with its
+  ``error``, no hooks and the files its failure went through: a partial load leaves it out
+  without importing it again until one of those files changes or the installed distributions
+  do (a new table); a full load (``carto plugins``, ``carto doctor``) still tries it and says why;
 - ``classes``: where each registered ranker, analyzer, fusion and decay policy lives
   (`class_target`), for the prompt recall, which loads them without pluggy.
 
@@ -225,14 +229,21 @@ def hook_files(module, functions) -> dict[str, list[int] | None]:
     return {path: file_stamp(path) for path in sorted(p for p in paths if p)}
 
 
-def record_hooks(table: dict, plugins: list[tuple[str, object, list[str], list]]) -> None:
+def record_hooks(table: dict, plugins: list[tuple[str, object, list[str], list]],
+                 failures: dict[str, dict] | None = None) -> None:
     """Remember which hooks each loaded module plugin implements, with the stamps of the files
-    they live in: (name, module, hook names, implementation functions) per plugin."""
+    they live in: (name, module, hook names, implementation functions) per plugin; and each
+    plugin that failed to load (`failures`: name -> {"files": stamps, "error": text}) as one
+    implementing no hook, so that a partial load does not import it again for nothing."""
     changed = False
+    records = {}
     for name, module, hooks, functions in plugins:
         if not getattr(module, "__file__", None):
             continue  # an object plugin (tests): nothing to key a record on
-        record = {"files": hook_files(module, functions), "hooks": sorted(hooks)}
+        records[name] = {"files": hook_files(module, functions), "hooks": sorted(hooks)}
+    for name, failure in (failures or {}).items():
+        records[name] = {"files": failure["files"], "hooks": [], "error": failure["error"]}
+    for name, record in records.items():
         if table.setdefault("hooks", {}).get(name) != record:
             table["hooks"][name] = record
             changed = True
