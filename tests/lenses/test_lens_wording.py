@@ -508,6 +508,25 @@ def test_digest_day_says_how_many_files_it_did_not_list():
     assert files.count(".py ×1") == 8 and files.endswith(" (+3 more: --json)"), files
 
 
+def test_digest_day_names_work_of_no_project_as_every_other_view_does():
+    """The day digest headed work no project was recorded for "outside any repo"; the sessions
+    list, the session view, the handoff and the explorer say "no project". The JSON keeps the
+    pseudo-project's name (upstream's `carto.day-digest/1`), marked by its kind."""
+    home = _home()
+    append_rows(home.log("changelog"), [
+        _row("evt-dnp000000001", ONE, "Ran: make", project="app", second=1),
+        _row("evt-dnp000000002", TWO, "Ran: ls ~", project=None, cwd="/home/someone", second=2)])
+    for fmt in ((), ("--md",)):
+        done = _carto("digest", "day", "2026-03-02", "--no-git", *fmt)
+        assert done.exit_code == 0, done.output
+        assert "outside any repo" not in done.output, done.output
+        heading = ("## " if fmt else "") + "no project: 1 event, 5 min, 1 session"
+        assert heading in done.output.splitlines(), done.output
+    document = json.loads(_carto("digest", "day", "2026-03-02", "--no-git", "--json").output)
+    pseudo = [p for p in document["projects"] if p["kind"] == "pseudo"]
+    assert [(p["name"], p["events"]) for p in pseudo] == [("outside any repo", 1)]
+
+
 def test_the_start_note_does_not_call_a_session_a_live_peer_for_its_wrapup():
     from datetime import timedelta
 

@@ -129,7 +129,7 @@ def test_slash_focuses_the_search_box_without_typing_a_slash(page, server):
     assert page.eval_on_selector("#q", "e => e.value") == "abc"
 
 
-def test_events_without_a_project_are_counted_and_named(page, server):
+def test_events_without_a_project_are_counted_and_named(page, server, tmp_path):
     """By project left out the events without one (a census of 23 events drew bars summing to
     15); the Timeline table and the session page left their project blank."""
     page.goto(server.url + "#/activity")
@@ -144,3 +144,17 @@ def test_events_without_a_project_are_counted_and_named(page, server):
     page.goto(server.url + "#/session/loose-session")
     page.wait_for_selector("#session-title")
     assert page.locator("dt:text-is('projects') + dd").inner_text() == "no project"
+    # the day view headed the same work "outside any repo" (the digest's pseudo-project name)
+    # and the desk counted its sessions under "?"
+    page.goto(server.url + "#/day/today")
+    page.wait_for_selector("#day-stats")
+    headings = page.locator(".day-project h2").all_inner_texts()
+    assert any(h.startswith("no project · ") for h in headings), headings
+    assert "outside any repo" not in page.inner_text("main")
+    assert_not_blank(page, tmp_path, "day-no-project")
+    page.goto(server.url + "#/desk?days=7")
+    page.wait_for_selector("#desk-stats")
+    stats = page.inner_text("#desk-stats")
+    assert "no project 1" in stats and "?" not in stats, stats
+    card = page.locator('.desk-card[data-session="loose-session"] h3')
+    assert card.inner_text().startswith("no project · "), card.inner_text()

@@ -159,7 +159,9 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
                f"{t['commits_rewritten']} rewritten · {t['commits_missing']} missing · "
                f"{t['commits_unverified']} unverified · {t['commits_git_only']} git-only")
     for project in doc["projects"]:
-        click.echo(f"\n{'## ' if as_md else ''}{project['name']}: {counted(project['events'], 'event')}, "
+        # The JSON keeps upstream's pseudo-project name; a person reads what every other view says.
+        shown = "no project" if project["kind"] == "pseudo" else project["name"]
+        click.echo(f"\n{'## ' if as_md else ''}{shown}: {counted(project['events'], 'event')}, "
                    f"{project['active_minutes']} min, {counted(len(project['sessions']), 'session')}")
         for commit in project["commits"]:
             extra = f" -> {commit['landed_as'][:8]}" if commit.get("landed_as") else ""

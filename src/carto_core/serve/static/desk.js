@@ -2,7 +2,7 @@
 // wrapup, open items), filters by window, project, agent and evidence; one day's digest; and a
 // bounded review of a file or a commit inside the session's repository.
 
-import { NOT_HERE, api, choice, el, failure, fmtTime, iso, named, query, rec, reviewHref, sessionHref, short, show, visible, windowDays, counted } from "./dom.js";
+import { NOT_HERE, NO_PROJECT, api, choice, el, failure, fmtTime, iso, named, query, rec, reviewHref, sessionHref, short, show, visible, windowDays, counted } from "./dom.js";
 import { parseTags, tagFacets } from "./tags.js";
 
 const DAY_PRESETS = [[1, "last day"], [7, "last 7 days"], [30, "last 30 days"], [90, "last 90 days"], [365, "last year"]];
@@ -11,7 +11,7 @@ const dayOf = (iso) => (iso || "").slice(0, 10);
 
 function sessionCard(s) {
   return el("article", { class: "card desk-card", "data-selectable": true, "data-session": s.session_id },
-    el("h3", {}, el("a", { href: sessionHref(s.session_id) }, ...iso`${s.project || "no project"} · ${short(s.session_id)}`)),
+    el("h3", {}, el("a", { href: sessionHref(s.session_id) }, ...iso`${s.project || NO_PROJECT} · ${short(s.session_id)}`)),
     el("div", { class: "muted" }, ...iso`${s.provider || "?"} · ${fmtTime(s.started)} → ${fmtTime(s.ended)} · ${counted(s.events, "event")}`),
     el("div", { class: "evidence" }, ...(s.evidence.length ? s.evidence : ["no evidence"]).map((kind) => el("span", { class: `badge ev-${kind}`, text: kind }))),
     (s.tags || []).length ? el("div", { class: "card-tags muted" }, ...s.tags.flatMap((t, i) => [i ? " · " : "", named(t)])) : null,
@@ -50,7 +50,8 @@ export async function viewDesk(params) {
     el("h1", { text: "Memory desk" }), filters,
     el("p", { class: "stats", id: "desk-stats", },
       `${counted(data.total, "session")} · `,
-      ...(Object.keys(data.projects).length ? Object.entries(data.projects).flatMap(([p, n], i) => [i ? ", " : "", named(p), ` ${n}`]) : ["no project"]),
+      // `/api/desk` counts the sessions of no project under "?"
+      ...(Object.keys(data.projects).length ? Object.entries(data.projects).flatMap(([p, n], i) => [i ? ", " : "", p === "?" ? NO_PROJECT : named(p), ` ${n}`]) : [NO_PROJECT]),
       ` · ${counted(data.files_total, "file")} touched`),
     tagFacets("desk-tags", data.tag_facets, parseTags(state.tag), (tags) => go({ tag: tags.join(",") }), () => go({ topics: "true" })),
     el("h2", { text: `Files more than one session touched (${shared.length})` }),
@@ -100,7 +101,9 @@ export async function viewDay(day) {
       el("div", { class: "hours-axis" }, ...d.hours.map((_, h) => el("span", { text: h % 3 === 0 ? `${h}h` : "" }))),
       el("figcaption", { class: "muted", text: `events by hour (${d.tz_abbrev})` })),
     ...d.projects.map((p) => el("section", { class: "card day-project" },
-      el("h2", {}, ...iso`${p.name} · ${counted(p.events, "event")} · ${p.active_minutes} min`),
+      // the digest names its pseudo-project "outside any repo" (upstream's JSON); the page says
+      // what every view says of work no project was recorded for
+      el("h2", {}, ...iso`${p.kind === "pseudo" ? NO_PROJECT : p.name} · ${counted(p.events, "event")} · ${p.active_minutes} min`),
       el("div", {}, ...p.sessions.map((sid) => el("a", { href: sessionHref(sid), class: "sha", text: `${short(sid)} ` }))),
       p.commits.length ? el("ul", {}, ...p.commits.map((c) => el("li", {},
         el("span", { class: `badge st-${c.status}`, text: c.status }), " ",
