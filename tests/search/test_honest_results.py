@@ -11,6 +11,9 @@ from click.testing import CliRunner
 
 from carto_core.cli import cli
 
+from carto_core.logio.appendlog import append_rows
+from carto_core.logio.logs import order_row
+
 from .conftest import padding
 
 SHA = "fdb21e0c9a7e41d2b8f3a6c5d4e1f0a9b8c7d6e5"
@@ -682,3 +685,38 @@ def test_the_search_tells_the_floor_which_rows_hold_a_word_of_the_query(writer, 
     index = {engine.index.event_id(i): i for i in range(len(engine.index))}
     assert seen["holding"]([index[holder], index[other], index[said]]).tolist() == [True, False,
                                                                                     True]
+
+
+def _git_commit(writer, sha: str, subject: str, *, url: str | None = None) -> str:
+    """A commit row as `carto ingest git` writes it: the summary names the 7 characters, the
+    40 are in `commit_hash` (and, with a GitHub remote, at the end of the one-word url)."""
+    eid = f"git-{sha[:7]}"
+    row = {"event_id": eid, "timestamp": writer._ts(1.0), "type": "git_commit", "project": "shop",
+           "summary": f"Commit {sha[:7]}: {subject}", "commit_hash": sha, "author": "Alice",
+           "files_changed": 0, "related_ids": []}
+    if url:
+        row["url"] = url
+    append_rows(writer.home.log("changelog"), [order_row("changelog", row)])
+    return eid
+
+
+@pytest.mark.parametrize("remote", [False, True])
+@pytest.mark.parametrize("length", [7, 8, 12, 39, 40])
+def test_any_prefix_of_a_git_commit_rows_sha_finds_it(home_env, remote, length):
+    """Commit rows of the git backfill name 7 characters in their summary and hold the 40 in
+    `commit_hash`: 8..40 characters found nothing before `commit_hash` was indexed."""
+    url = f"https://github.com/acme/shop/commit/{SHA}" if remote else None
+    commit = _git_commit(home_env, SHA, "feat: discount codes for the basket", url=url)
+    _git_commit(home_env, "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "feat: other")
+    padding(home_env, 5)
+    code, document, _ = search(SHA[:length])
+    assert code == 0 and ids(document) == [commit]
+
+
+@pytest.mark.parametrize("typed", [SHA[:8].replace("fdb", "fdc"), SHA.replace("fdb", "fdc")])
+def test_a_sha_no_commit_row_holds_finds_nothing(home_env, typed):
+    _git_commit(home_env, SHA, "feat: discount codes for the basket")
+    padding(home_env, 5)
+    code, document, _ = search(typed)
+    assert code == 3 and ids(document) == []
+    assert document["floor"]["unheld_words"] == [typed]

@@ -34,8 +34,9 @@ from carto_core.search.postings import Segment
 
 #: Times `load` tries when the generation it opens is replaced and removed meanwhile.
 _OPEN_TRIES = 3
-VERSION = 6  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
-#             5: a digest per document (rewritten logs are patched, not rebuilt); 6: intent column
+VERSION = 7  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
+#             5: a digest per document (rewritten logs are patched, not rebuilt); 6: intent column;
+#             7: `commit_hash` indexed (tokens.DOC_FIELDS)
 
 
 class GenerationStore:

@@ -172,15 +172,16 @@ def _gated_out(fusion, ladders: list[Ladder], name: str, query: Query) -> bool:
     return not any(ladder is probe for ladder in kept)
 
 
-#: A short commit sha: 7 to 39 hex digits (git's shortest default abbreviation is 7; 40 is a
-#: whole sha, a term as it is).
-SHA_MIN, SHA_MAX = 7, 39
+#: A commit sha: 7 to 40 hex digits (git's shortest default abbreviation is 7). The whole 40
+#: is asked as a prefix too (a term starts with itself), so one that no row holds is named by
+#: the floor as a short one is.
+SHA_MIN, SHA_MAX = 7, 40
 _HEX = "0123456789abcdef"
 
 
 def short_shas(terms: tuple[str, ...], prefixes: tuple[str, ...]) -> tuple[tuple, tuple]:
-    """(terms, prefixes) with each short-sha term moved to the prefixes: commit rows hold the
-    40 characters, so `fdb21e0` finds its commit as `fdb21e0*` does (a row holding the short
+    """(terms, prefixes) with each sha term moved to the prefixes: commit rows hold the 40
+    characters (`commit_hash`, an indexed field), so `fdb21e0` finds its commit as `fdb21e0*` does (a row holding the short
     form itself still matches: a term starts with itself)."""
     short = [t for t in terms if SHA_MIN <= len(t) <= SHA_MAX and not t.strip(_HEX)]
     if not short:

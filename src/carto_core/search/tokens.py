@@ -36,8 +36,12 @@ PREFIX_MIN = 2
 #: Row fields whose text is indexed, in upstream's order (awk: summary, description, prompt,
 #: url, query, event_id, milestone; JS adds title). `cwd` is left out: it repeats the project
 #: path on every row and would make a project name match everything in that project.
+#: `commit_hash` (carto's): a commit row's summary names 7 characters and its url is one word
+#: to the analyzers, so a longer sha found nothing without it; one term per commit. It comes
+#: before `event_id`, which stays last (`index_build.context_part`).
 DOC_FIELDS: tuple[str, ...] = (
-    "summary", "description", "prompt", "url", "query", "title", "milestone", "event_id",
+    "summary", "description", "prompt", "url", "query", "title", "milestone", "commit_hash",
+    "event_id",
 )
 
 
