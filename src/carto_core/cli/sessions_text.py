@@ -1,8 +1,9 @@
 """`carto sessions` as a table for a person, within the terminal's width.
 
 The whole table is about 110 columns; a row wider than the terminal would wrap, its numbers
-under the next session's id. The table keeps the session id whole and first (it is pasted into
-`carto session`) and, until it fits, gives up the columns that say least in this order: wrapup,
+under the next session's id. The table keeps the session id first and pasteable into `carto
+session`: 8 characters, lengthened 4 at a time where another session of the home starts the same
+way (`short_ids`, the rule `carto standup` prints ids by), else whole; it is never cut. It then, until it fits, gives up the columns that say least in this order: wrapup,
 edits, turns, commits; start and end become one age of the last activity (`20m ago`, as `carto
 search` says it); provider, events, that age. What is left is cut at the width with an
 ellipsis, never wrapped. A pipe or a file (no terminal, no `COLUMNS`) gets the whole table.
@@ -25,11 +26,35 @@ def _age(ended, now: datetime) -> str:
     return ago((now - moment).total_seconds()) if moment else "-"
 
 
-def _columns(rows: list[dict], now: datetime) -> list[tuple[str, str, str, list[str]]]:
+def short_ids(ids: list[str], among=()) -> dict[str, str]:
+    """Each id's first 8 characters, lengthened 4 at a time while another id of `ids` or
+    `among` starts with them (else whole): `standup.short_ids`' rule, from each id's sorted
+    neighbours, as a home of many sessions cannot compare every pair."""
+    pool = sorted(set(ids).union(among))
+    at = {sid: i for i, sid in enumerate(pool)}
+    out = {}
+    for sid in ids:
+        i, shared = at[sid], 0
+        for other in pool[max(i - 1, 0):i] + pool[i + 1:i + 2]:
+            n = 0
+            for a, b in zip(sid, other):
+                if a != b:
+                    break
+                n += 1
+            shared = max(shared, n)
+        length = 8
+        while length < len(sid) and length <= shared:
+            length += 4
+        out[sid] = sid[:length]
+    return out
+
+
+def _columns(rows: list[dict], now: datetime, among=()) -> list[tuple[str, str, str, list[str]]]:
     """(name, header, alignment, cells) of every column, in their order on the line."""
     wide = max([len("project")] + [len(s["project"] or "-") for s in rows])
+    short = short_ids([s["session_id"] for s in rows], among)
     cols = [
-        ("id", "id".ljust(8), "<", [s["session_id"][:8] for s in rows]),
+        ("id", "id".ljust(8), "<", [short[s["session_id"]] for s in rows]),
         # Projects whole (a name is pasted into --project), the column as wide as the longest
         ("project", "project".ljust(wide), "<", [s["project"] or "-" for s in rows]),
         ("provider", "provider", "<", [(s["provider"] or "?")[:8] for s in rows]),
@@ -62,14 +87,16 @@ def _lines(cols, rows: list[dict], by: list[str]) -> list[str]:
 
 
 def session_table(rows: list[dict], width: int | None, *, team: bool = False,
-                  now: datetime | None = None) -> list[str]:
+                  now: datetime | None = None, among=()) -> list[str]:
     """The header and one line per session, each within `width` columns (None: the whole table,
-    as a pipe gets it). `team` adds who and where (`  author on machine`)."""
+    as a pipe gets it). `team` adds who and where (`  author on machine`). `among`: the ids of
+    the home's other sessions (those left out by a filter or --limit), which an id printed
+    must not be the start of too: it is pasted into `carto session`."""
     if not rows:
         return []
     now = now or datetime.now(timezone.utc)
     by = [f"  {s.get('author') or '?'} on {s['machine']}" if s.get("machine") else "" for s in rows] if team else []
-    every = _columns(rows, now)
+    every = _columns(rows, now, among)
     dropped: set[str] = {"last"}  # the age stands in for start and end only when they go
     lines = _lines([c for c in every if c[0] not in dropped], rows, by)
     for name in GIVE_UP:
@@ -81,5 +108,5 @@ def session_table(rows: list[dict], width: int | None, *, team: bool = False,
         lines = _lines([c for c in every if c[0] not in dropped], rows, by)
     if width is None:
         return lines
-    # the id is at most 8 and the narrowest terminal 20: a cut line keeps it whole
+    # the id is usually 8 and the narrowest terminal 20: a cut line keeps it whole
     return [clip(line, width) for line in lines]
