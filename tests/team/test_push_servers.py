@@ -83,3 +83,89 @@ def test_positions_of_the_first_outbox_format_are_kept(tmp_path, pg_db):
     pushed = a.json("team", "push")
     assert pushed["sent"] == pushed["inserted"] == len(ids_of(later))
     assert list(json.loads(path.read_text())["servers"]) == [entry_key]
+
+
+def test_push_from_start_forgets_only_the_positions_of_the_server_it_reaches(tmp_path, pg_db, other_db):
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    rows = activity("s-1", shop, start=60)
+    a = Machine(tmp_path / "a", "alice-laptop")
+    a.write_all(rows)
+    a.join(make_team(pg_db)["alice"][1], "acme", shop)
+    elsewhere = {"CARTO_TEAM_URL": make_team(other_db)["alice"][1]}
+    assert a.json("team", "push")["inserted"] == a.json("team", "push", env=elsewhere)["inserted"] > 0
+    again = a.json("team", "push", "--from-start", env=elsewhere)
+    assert again["sent"] == again["unchanged"] == len(ids_of(rows))
+    # The stored server's positions are as they were: nothing to read again there.
+    assert a.json("team", "push")["sent"] == a.json("team", "push", env=elsewhere)["sent"] == 0
+
+
+@pytest.fixture
+def copy_of(pg_db):
+    """Makes a copy of `pg_db` in another database of its server, as an administrator restoring
+    it would: `CREATE DATABASE ... TEMPLATE`, or pg_dump's output run by psql into an empty
+    one. Dropped before `pg_db` (whose roles the copy's grants name)."""
+    import subprocess
+
+    from pgserver import Database, bin_dir
+
+    made = []
+
+    def make(how: str) -> Database:
+        copy = Database(pg_db.node, f"{pg_db.name}_copy{len(made)}")
+        if how == "template":
+            pg_db.node.sql(f'create database "{copy.name}" template "{pg_db.name}"')
+        else:
+            pg_db.node.sql(f'create database "{copy.name}"')
+            dump = subprocess.run([str(bin_dir() / "pg_dump"), "--dbname", pg_db.url()], capture_output=True,
+                                  check=True).stdout
+            subprocess.run([str(bin_dir() / "psql"), "--dbname", copy.url(), "-q", "-v", "ON_ERROR_STOP=1"],
+                           input=dump, capture_output=True, check=True)
+        made.append(copy)
+        return copy
+
+    try:
+        yield make
+    finally:
+        for copy in made:
+            copy.drop()
+
+
+@pytest.mark.parametrize("how", ["template", "pg_dump"])
+def test_a_copy_of_the_server_has_positions_of_its_own(tmp_path, pg_db, copy_of, how):
+    from carto_core.team import admin
+
+    shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
+    first, second, third = (activity(f"s-{n}", shop, start=90 - 20 * n) for n in (1, 2, 3))
+    a = Machine(tmp_path / "a", "alice-laptop")
+    a.write_all(first)
+    members = make_team(pg_db)
+    a.join(members["alice"][1], "acme", shop)
+    assert a.json("team", "push")["inserted"] == len(ids_of(first))
+    copy = copy_of(how)
+    original_id = pg_db.sql("select value from carto.meta where key = 'server_id'")
+    assert copy.sql("select value from carto.meta where key = 'server_id'") == original_id
+    at_copy = {"CARTO_TEAM_URL": members["alice"][1].replace(f"/{pg_db.name}", f"/{copy.name}")}
+    # Rows pushed to the original after the copy was made reach the copy too: its positions
+    # start from the beginning, whatever the original's say.
+    a.write_all(second)
+    assert a.json("team", "push")["inserted"] == len(ids_of(second))
+    there = a.cli("team", "push", env=at_copy)
+    assert {r[0] for r in server_rows(copy)} == ids_of(first) | ids_of(second)
+    assert f"note: this server is a copy of team server {original_id[0][0]}" in there.stderr
+    # ... and a push to the copy does not count for the original.
+    a.write_all(third)
+    assert a.json("team", "push", env=at_copy)["inserted"] == len(ids_of(third))
+    assert a.json("team", "push")["inserted"] == len(ids_of(third))
+    assert {r[0] for r in server_rows(pg_db)} == {r[0] for r in server_rows(copy)}
+    assert a.json("team", "push")["sent"] == a.json("team", "push", env=at_copy)["sent"] == 0
+    # The administrator's setup on the copy gives it an id of its own, the one its positions
+    # are kept under already; the original keeps its own.
+    with copy.connect() as conn:
+        done = admin.setup(conn, "acme")
+    assert done["copy_of"] == original_id[0][0] and done["server_id"] != original_id[0][0]
+    with pg_db.connect() as conn:
+        assert admin.setup(conn, "acme")["copy_of"] is None
+    assert pg_db.sql("select value from carto.meta where key = 'server_id'") == original_id
+    quiet = a.json("team", "push", env=at_copy)
+    assert quiet["sent"] == 0 and not quiet["problems"]
+    assert a.json("team", "push")["sent"] == 0

@@ -48,6 +48,10 @@ def setup(url, team_name, model, analyzer, as_json) -> None:
                  if document["schema_before"] != document["schema"] else f"schema version {document['schema']}")
         click.echo(f"{moved}; team {team_name}: vectors {model_tag or 'none'}"
                    + (f" ({dim} dimensions)" if dim else "") + f", terms {analyzer}")
+        if document["copy_of"]:
+            click.echo(f"this database is a copy of team server {document['copy_of']} (its rows came with a dump "
+                       f"or a template): it now has an id of its own, {document['server_id']}; a machine's first "
+                       "push to it sends everything from the start (one that pushed to it already goes on)")
         click.echo("next: `carto team admin grant ROLE` for each person, then each runs `carto team init`")
 
 

@@ -26,7 +26,8 @@ Exit codes: 0 pushed (or nothing new), 1 refused (no grant, bad settings or TLS)
 3 no project is allowed yet, 4 the server refused rows whose ids another machine holds (the
 rest was pushed), 75 the server is unreachable or another push of this home is running (retry
 later). With --json a failure's document also carries `error` and `exit_code`.""", cls=JsonErrorCommand)
-@click.option("--from-start", is_flag=True, help="Forget the positions: read every log from its start.")
+@click.option("--from-start", is_flag=True,
+              help="Forget this server's positions (other servers' stay): read every log from its start.")
 @click.option("--batch", "batch_rows", type=click.IntRange(min=1, max=50_000), default=None,
               help="Rows per batch (default 2000; batches are also cut at 8 MiB).")
 @click.option("--no-vectors", is_flag=True, help="Send rows without vectors (the team's keyword ladder still finds them).")
@@ -117,6 +118,9 @@ def _print(document: dict, quiet: bool) -> None:
         if document["excluded"]:
             click.echo(f"{counted(document['excluded'], 'row')} of allowed projects stayed here: "
                        "[capture] exclude keeps them out")
+        if document["released"]:
+            click.echo(f"{document['released']:,} of them {'was' if document['released'] == 1 else 'were'} held back "
+                       "at an earlier push by [capture] exclude, which no longer covers them")
         if document["vectors"] and document["vectors"] != "sent":
             click.echo(f"vectors: {document['vectors']}")
         for problem in document["problems"]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 
-from carto_core.team.schema import MEMBER_ROLE, migrate
+from carto_core.team.schema import MEMBER_ROLE, identify, migrate
 from carto_core.util.terminal import counted
 
 _ROLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,62}$")
@@ -29,15 +29,17 @@ def check_role_name(role: str) -> str:
 
 def setup(conn, team: str, *, model: str | None = None, dim: int | None = None,
           analyzer: str = "english") -> dict:
-    """Create or migrate the schema and create (or update) `team`."""
+    """Create or migrate the schema and create (or update) `team`; a copy of another team
+    server gets an id of its own (`copy_of`: the original's)."""
     before, after = migrate(conn)
+    found = identify(conn)
     with conn.transaction():
         conn.execute(
             "INSERT INTO carto.teams (team, model, dim, analyzer) VALUES (%s, %s, %s, %s) "
             "ON CONFLICT (team) DO UPDATE SET model = excluded.model, dim = excluded.dim, "
             "analyzer = excluded.analyzer", (team, model, dim, analyzer))
     return {"schema_before": before, "schema": after, "team": team, "model": model, "dim": dim,
-            "analyzer": analyzer}
+            "analyzer": analyzer, "server_id": found["server_id"], "copy_of": found["copy_of"]}
 
 
 def add_member(conn, team: str, role: str, *, projects: list[str] | None = None,

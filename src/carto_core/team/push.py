@@ -23,14 +23,17 @@ the copy stays here (`folded`). A batch is one transaction on the server:
    document counts by the server's triggers: `schema`), then the counts are folded.
 
 The log's position (`<home>/.carto/team/outbox.json`, per server as it names itself
-(`server_identity`), team and machine) advances only after the commit returns. A connection
+(`server_identity`: a copy of a server's database is another server), team and machine)
+advances only after the commit returns. A connection
 lost mid-batch is retried (libpq tries every host of the URL, so a promoted standby is found)
 until `retry_seconds` pass; then the push stops, says why, and
 the next push starts from the last committed batch: nothing acknowledged is lost, nothing is
 sent twice into the table (the upsert is idempotent).
 
 A project allowed after rows of it were read is caught up: its rows before the position are
-read again for it alone (`keys` per log records which projects a position covers). A log
+read again for it alone (`keys` per log records which projects a position covers), and so are
+rows `[capture] exclude` held back once the entry that held them is lifted (`held` per log
+records which entry held which stretch of it). A log
 rewritten under its position (a repair) is read again from its start, its rows now a newer
 revision. Offline: nothing local changes, the next push catches up.
 """
@@ -139,6 +142,8 @@ class PushReport:
         self.not_allowed = 0
         #: Rows of allowed projects that `[capture] exclude` keeps here as it reads now.
         self.excluded = 0
+        #: Rows an exclusion held back at an earlier push, sent now that it is lifted.
+        self.released = 0
         #: Changelog copies folded into their domain rows before sending (never sent).
         self.folded = 0
         self.no_event_id = 0
@@ -174,7 +179,7 @@ class PushReport:
                 "merged": self.merged, "folded": self.folded, "unchanged": self.unchanged,
                 "refused": self.refused,
                 "refused_ids": self.refused_ids[:20], "refused_by": self.refused_by(),
-                "not_allowed": self.not_allowed, "excluded": self.excluded,
+                "not_allowed": self.not_allowed, "excluded": self.excluded, "released": self.released,
                 "no_event_id": self.no_event_id, "batches": self.batches, "retries": self.retries,
                 "vectors": self.vectors, "logs": self.logs, "problems": self.problems,
                 "seconds": round(self.seconds, 3)}
@@ -199,17 +204,25 @@ def refusal_reason(refused: int, groups: list[dict]) -> str:
 # --------------------------------------------------------------------------- the outbox
 
 
-def server_identity(conn, settings) -> str:
-    """What names the server a push is connected to: the id `carto team admin setup` keeps in
-    it (`carto.meta`: a server rebuilt at the same URL has another), else the URL actually used
-    (`CARTO_TEAM_URL` or the stored one), without its password."""
+def server_identity(conn, settings) -> tuple[str, str | None]:
+    """What names the server a push is connected to, and the id of the server it is a copy of
+    (else None): the id `carto team admin setup` keeps in it (`carto.meta`: a server rebuilt at
+    the same URL has another), else the URL actually used (`CARTO_TEAM_URL` or the stored one),
+    without its password. A database found elsewhere than where its id was recorded is a copy
+    (a dump restored, a template: `schema.identify`), named as the setup will name it."""
+    from carto_core.team.schema import copy_id, same_place, server_place
+
     try:
-        found = conn.execute("SELECT value FROM carto.meta WHERE key = 'server_id'").fetchone()
+        found = dict(conn.execute("SELECT key, value FROM carto.meta WHERE key IN ('server_id', 'server_place')").fetchall())
+        live = server_place(conn) if found.get("server_id") and found.get("server_place") else None
     finally:
         conn.rollback()
-    if found and found[0]:
-        return f"id:{found[0]}"
-    return f"url:{_clean_url(settings.url)}"
+    server_id = found.get("server_id")
+    if not server_id:
+        return f"url:{_clean_url(settings.url)}", None
+    if live is not None and not same_place(found["server_place"], live):
+        return f"id:{copy_id(server_id, live)}", server_id
+    return f"id:{server_id}", None
 
 
 def _clean_url(url: str) -> str:
@@ -291,14 +304,6 @@ def save_outbox(home, outbox: dict, settings) -> None:
     if outbox.get("claims_legacy"):
         data["legacy"] = None
     write_private(target / OUTBOX, json.dumps(data, sort_keys=True))
-
-
-def reset_outbox(home) -> bool:
-    try:
-        os.unlink(folder(home) / OUTBOX)
-        return True
-    except FileNotFoundError:
-        return False
 
 
 # --------------------------------------------------------------------------- sending
@@ -500,9 +505,7 @@ def push(home, settings, *, batch_rows: int = BATCH_ROWS, batch_bytes: int = BAT
             return report
         sender = Sender(settings, report, retry_seconds, connector)
         try:
-            if from_start:
-                reset_outbox(home)
-            _push_locked(home, settings, sender, report, batch_rows, batch_bytes, progress, embed)
+            _push_locked(home, settings, sender, report, batch_rows, batch_bytes, progress, embed, from_start)
             if sender.unfolded:
                 _fold_at_end(sender, report)
             if report.refused and report.state == "ok":
@@ -530,7 +533,7 @@ def _fold_at_end(sender: Sender, report: PushReport) -> None:
 
 
 def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows: int,
-                 batch_bytes: int, progress, embed: bool) -> None:
+                 batch_bytes: int, progress, embed: bool, from_start: bool = False) -> None:
     from carto_core.logio.reader import ReadReport, iter_lines
     from carto_core.model.events import Event
     from carto_core.privacy.redact import redact_row
@@ -545,7 +548,18 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         analyzer = resolve_analyzer(config["analyzer"])
     except Exception as exc:  # noqa: BLE001 - an unknown analyzer name
         raise TeamError(f"the team's analyzer {config['analyzer']!r} is not installed here: {exc}") from None
-    outbox = load_outbox(home, settings, server_identity(conn, settings))
+    server, copy_of = server_identity(conn, settings)
+    outbox = load_outbox(home, settings, server)
+    if copy_of and outbox.pop("claims_legacy", False):
+        outbox["logs"] = {}  # the first format's positions are the original's
+    if from_start:
+        # This server's positions only: another server's still say what it holds.
+        outbox["logs"] = {}
+        save_outbox(home, outbox, settings)
+    if copy_of and not any(outbox["logs"].values()):
+        report.problems.append(f"this server is a copy of team server {copy_of} (its database was restored from a "
+                               "dump or made from a template): it is pushed to from the start, apart from the "
+                               "original; `carto team admin setup` on it gives it an id of its own")
     matcher = settings.matcher()
     excluded = _Excluded(matcher)
     allowed = matcher.keys
@@ -571,24 +585,37 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             report.problems.append(f"{label}: rewritten since the last push; read again from its start")
         end = state["end"] if state else 0
         new_keys = allowed - covered
+        held = held_back(entry) if state else []
+        # Rows an exclusion since lifted held back are read again for the projects the position
+        # covers (a catch-up of new projects reads them anyway).
+        lifted = excluded.lifted(held)
+        release = _Release(covered & allowed, excluded.only(lifted), lifted) if lifted else None
         try:
             size = os.path.getsize(path)
         except OSError:
             size = 0
         if new_keys and end:
-            plan.append((label, 0, 0, end, new_keys, "catch_up"))
+            plan.append((label, 0, 0, end, new_keys | (release.keys if release else set()), "catch_up", release))
             total += end
+        elif release and release.keys and end:
+            first = min(lifted, key=lambda r: r["from"])
+            until = min(end, max(r["to"] for r in lifted))
+            plan.append((label, first["from"], first["line"], until, release.keys, "catch_up", release))
+            total += until - first["from"]
+        elif release:
+            held = [r for r in held if r not in lifted]
         if size > end:
-            plan.append((label, end, state["lines"] if state else 0, None, allowed, "new"))
+            plan.append((label, end, state["lines"] if state else 0, None, allowed, "new", None))
             total += size - end
-        outbox["logs"][label] = _covering({"state": state}, covered & allowed, matcher.allowings) if state else {}
+        outbox["logs"][label] = (_covering({"state": state, **({"held": held} if held else {})}, covered & allowed,
+                                           matcher.allowings) if state else {})
     # The changelog holds a copy of most domain rows (same event_id): its ids ahead of this
     # push, read first, let a domain row go out already naming the changelog, and its copy
     # stay here (nothing to redact, analyse or send; the server would only add the label).
     copies = changelog_ids(home, plan)
     folded: set[str] = set()
     done_bytes = 0
-    for label, start, start_line, until, wanted, kind in plan:
+    for label, start, start_line, until, wanted, kind, release in plan:
         path = home.log(label)
         log_report = report.log(label)
         before = identity(path)
@@ -650,9 +677,16 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                 if key not in allowed:
                     report.not_allowed += 1
                 continue
-            if excluded(raw, key):
+            releasing = release is not None and key in release.keys
+            if releasing and not release.held(raw, key):
+                continue  # sent before: the exclusion lifted did not hold it back
+            holders = excluded.holders(raw, key)
+            if holders:
                 report.excluded += 1
+                hold(outbox["logs"].setdefault(label, {}), holders, line)
                 continue
+            if releasing:
+                report.released += 1
             row = redact_row(raw)
             event = Event.from_row(row, label)
             logs = label
@@ -678,6 +712,8 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         if kind == "catch_up":
             entry = outbox["logs"].setdefault(label, {})
             _covering(entry, covered_keys(entry, matcher.allowings) | wanted, matcher.allowings)
+            if release is not None:
+                entry["held"] = [r for r in held_back(entry) if r not in release.lifted]
             save_outbox(home, outbox, settings)
         log_report["to"] = last_end
         done_bytes += (last_end if until is None else until) - start
@@ -701,20 +737,88 @@ def _covering(entry: dict, keys, allowings: dict) -> dict:
     return entry
 
 
+def held_back(entry: dict) -> list[dict]:
+    """A log's records of rows an exclusion held back before its position: `{"by": the
+    `[capture] exclude` entry (None: the config file could not be read, which holds everything
+    back), "from", "line": where the first such row starts, "to": where the last ends}`."""
+    return [r for r in entry.get("held") or [] if isinstance(r, dict)
+            and (r.get("by") is None or isinstance(r.get("by"), str))
+            and all(isinstance(r.get(k), int) for k in ("from", "line", "to"))]
+
+
+def hold(entry: dict, holders: list, line) -> None:
+    """Record that the entries `holders` held back the row `line` of the entry's log."""
+    records = held_back(entry)
+    for by in holders:
+        for record in records:
+            if record["by"] == by:
+                if line.offset < record["from"]:
+                    record["from"], record["line"] = line.offset, line.lineno - 1
+                record["to"] = max(record["to"], line.end)
+                break
+        else:
+            records.append({"by": by, "from": line.offset, "line": line.lineno - 1, "to": line.end})
+    entry["held"] = records
+
+
+class _Release:
+    """What a catch-up sends of the rows exclusions since lifted held back: those of `keys`
+    (projects the position covers) that one of the `lifted` records' entries keeps out (`held`)."""
+
+    def __init__(self, keys: set[str], held, lifted: list[dict]):
+        self.keys = keys
+        self.held = held
+        self.lifted = lifted
+
+
 class _Excluded:
     """Whether `[capture] exclude`, as the config file says now, keeps a row of an allowed
     project here. Rows are excluded when they are written; a folder or project excluded since
     holds rows written before, and pushing them would share what the machine now keeps out. A
     row is out when its project or `cwd` is (`Exclusion.row`), when its `cwd` lies in an
     excluded project (`Exclusion.folder`), or, lacking a `cwd`, when its project's checkout
-    here is excluded."""
+    here is excluded. Which entries keep a row out is recorded (`hold`): once an entry is
+    lifted, the next push sends what it held back (`lifted`, `only`)."""
 
-    def __init__(self, matcher):
+    def __init__(self, matcher, exclusion=None):
         from carto_core.privacy import exclude
 
-        self.exclusion = exclude.load()
+        self.exclusion = exclude.load() if exclusion is None else exclusion
+        self.matcher = matcher
         self.paths = matcher.paths
         self._folders: dict[str, bool] = {}
+        self._each: dict[str, _Excluded] = {}
+
+    def holders(self, row: dict, key: str) -> list:
+        """The entries that keep this row here ([None]: an unreadable config file), or []."""
+        if not self(row, key):
+            return []
+        if self.exclusion.unreadable:
+            return [None]
+        from carto_core.privacy.exclude import Exclusion
+
+        found = []
+        for pattern in self.exclusion.patterns:
+            if pattern not in self._each:
+                self._each[pattern] = _Excluded(self.matcher, Exclusion([pattern]))
+            if self._each[pattern](row, key):
+                found.append(pattern)
+        return found or list(self.exclusion.patterns)
+
+    def lifted(self, records: list[dict]) -> list[dict]:
+        """The records of rows held back by entries this exclusion no longer has."""
+        if self.exclusion.unreadable:
+            return []
+        now = set(self.exclusion.patterns)
+        return [r for r in records if r["by"] is None or r["by"] not in now]
+
+    def only(self, records: list[dict]):
+        """Whether one of the records' entries keeps a row out (a test as this one is)."""
+        from carto_core.privacy.exclude import UNREADABLE, Exclusion
+
+        if any(r["by"] is None for r in records):
+            return _Excluded(self.matcher, UNREADABLE)
+        return _Excluded(self.matcher, Exclusion([r["by"] for r in records]))
 
     def folder(self, path: str) -> bool:
         if path not in self._folders:
@@ -767,7 +871,7 @@ def changelog_ids(home, plan: list[tuple]) -> dict[str, set[str]]:
     read (rows start with their event_id: `carto_core.logio.logs.SHAPES`; a row that does not
     is sent as it is, which costs the server one more update, never a wrong row)."""
     out: dict[str, set[str]] = {}
-    for label, start, _, until, _, kind in plan:
+    for label, start, _, until, _, kind, _ in plan:
         if label != CHANGELOG:
             continue
         found = out.setdefault(kind, set())

@@ -3,8 +3,10 @@
 Everything lives in the schema `carto` of one database:
 
 - `meta`: `schema_version` (checked at every connect: a client refuses a server whose version
-  it does not know, with the command that fixes it) and `server_id` (random, made by the
-  setup: which server a push's positions belong to);
+  it does not know, with the command that fixes it), `server_id` (random, made by the setup:
+  which server a push's positions belong to) and `server_place` (where the setup found the
+  database: `server_place()`; a copy of the database, which carries the same `server_id`, is
+  somewhere else: `identify`);
 - `teams`: a team, the embedder model whose vectors it keeps (`model`, `dim`; NULL: no vectors)
   and the analyzer its keyword terms are made with;
 - `members`: which login role reads (and, with `can_write`, pushes) which project of which team
@@ -413,6 +415,60 @@ def migrate(conn, target: int = SCHEMA_VERSION) -> tuple[int, int]:
         conn.execute("INSERT INTO carto.meta VALUES ('server_id', gen_random_uuid()::text) "
                      "ON CONFLICT (key) DO NOTHING")
     return before, max(before, target)
+
+
+def server_place(conn) -> str:
+    """Where this database is, as 'SYSTEM_IDENTIFIER/OID': its cluster's identifier (made by
+    initdb) and its own oid. A standby and a standby promoted in a failover share both; a copy of
+    the database (`CREATE DATABASE ... TEMPLATE`, a dump restored into another database or
+    another cluster) differs in one. '?' stands for an identifier this login may not read."""
+    import psycopg
+
+    oid = conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    try:
+        with conn.transaction():
+            system = conn.execute("SELECT system_identifier FROM pg_control_system()").fetchone()[0]
+    except psycopg.Error:  # a managed server may keep pg_control_system() from its users
+        system = "?"
+    return f"{system}/{oid}"
+
+
+def same_place(recorded: str, live: str) -> bool:
+    """Whether two `server_place`s name one database (an unknown identifier matches any)."""
+    recorded_system, _, recorded_oid = recorded.partition("/")
+    live_system, _, live_oid = live.partition("/")
+    return recorded_oid == live_oid and (recorded_system == live_system or "?" in (recorded_system, live_system))
+
+
+def copy_id(server_id: str, place: str) -> str:
+    """The id of a copy of server `server_id` found at `place`: the same for every push to it
+    before and after `identify` records it, so its positions stay its own."""
+    import uuid
+
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"carto-team-copy:{server_id}@{place}"))
+
+
+def identify(conn) -> dict:
+    """Give the server an id and record where it is: `{"server_id", "copy_of"}`. A database
+    whose recorded place is not where it is now is a copy of the server that recorded it (its
+    rows and `meta` came along with a dump or a template): it gets an id of its own
+    (`copy_id`), `copy_of` names the original's."""
+    with conn.transaction():
+        found = dict(conn.execute("SELECT key, value FROM carto.meta WHERE key IN ('server_id', 'server_place')").fetchall())
+        live = server_place(conn)
+        server_id = found.get("server_id")
+        recorded = found.get("server_place")
+        copy_of = None
+        if not server_id:
+            server_id = conn.execute("SELECT gen_random_uuid()::text").fetchone()[0]
+        elif recorded and not same_place(recorded, live):
+            copy_of, server_id = server_id, copy_id(server_id, live)
+        if copy_of or not recorded or (recorded.startswith("?/") and not live.startswith("?/")):
+            recorded = live
+        for key, value in (("server_id", server_id), ("server_place", recorded)):
+            conn.execute("INSERT INTO carto.meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                         (key, value))
+    return {"server_id": server_id, "copy_of": copy_of}
 
 
 class SchemaError(Exception):
