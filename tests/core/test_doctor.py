@@ -4,6 +4,7 @@ import json
 
 from click.testing import CliRunner
 
+from carto_core import hookimpl
 from carto_core.cli import cli
 
 # Rows in the shapes of reference/cartographer.md 1.5-1.8, as upstream's hooks write them.
@@ -226,3 +227,90 @@ def test_doctor_names_a_fifo_and_symbolic_links_in_a_logs_place(tmp_path):
             "then starts a new log there)")
     assert done.returncode == 1
     assert "  turns           cannot be read: a symbolic link that loops" in text.splitlines()
+
+
+def test_doctor_reads_the_derived_writers_failures_until_they_are_repaired(tmp_path, monkeypatch):
+    """A derived writer that raised during ingest was written to .carto/writer-errors.jsonl and
+    nothing read it: doctor said the home was fine while the writer's copy missed rows. Its
+    unrepaired failures are a problem now; `carto repair writers --write` (the fix) hands it the
+    rows again and resolves them; a writer no longer installed, a home without the file, and
+    failures an older carto logged without naming rows (resolved by the repair) are ok."""
+    from carto_core.builtins.writers import JsonlWriter
+    from carto_core.ingest.runner import write_rows
+    from carto_core.logio.home import Home
+    from carto_core.model.sources import Writer
+    from carto_core.plugin.registry import load_registries, set_registries
+
+    written: list[str] = []
+    broken = {"on": True}
+
+    class Mirror(Writer):
+        name = "mirror"
+
+        def write(self, home, log, rows):
+            if broken["on"]:
+                raise OSError(28, "No space left on device")
+            written.extend(row["event_id"] for row in rows)
+            return len(rows)
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def carto_register_writers(register):
+            register(Mirror)
+
+    root = tmp_path / "home"
+    _build(root)
+    monkeypatch.setenv("CARTO_HOME", str(root))
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(cli, ["install", "claude"]).exit_code == 0
+    set_registries(load_registries(extra={"mirror": Plugin()}))
+
+    def doctor() -> dict:
+        return json.loads(CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"]).output)
+
+    clean = doctor()
+    assert clean["writer_errors"]["writers"] == [] and clean["writer_errors"]["ok"] and clean["ok"]
+    home = Home(root)
+    rows = [{"event_id": "evt-new1", "timestamp": "2026-09-09T10:00:00Z", "type": "tool_bash", "summary": "a"},
+            {"event_id": "evt-new2", "timestamp": "2026-09-09T10:01:00Z", "type": "tool_bash", "summary": "b"}]
+    write_rows(home, "changelog", rows[:1], [JsonlWriter(), Mirror()])
+    write_rows(home, "changelog", rows[1:], [JsonlWriter(), Mirror()])
+    doc = doctor()
+    [item] = doc["writer_errors"]["writers"]
+    assert {k: item[k] for k in ("writer", "failures", "rows", "installed")} == {
+        "writer": "mirror", "failures": 2, "rows": 2, "installed": True}
+    assert item["last_error"] == "OSError(28, 'No space left on device')" and item["last_timestamp"]
+    [problem] = [p for p in doc["problems"] if "'mirror'" in p["problem"]]
+    assert problem["problem"].startswith("derived writer 'mirror' failed 2 times during ingest, last at ")
+    assert problem["problem"].endswith("2 rows in the logs are missing from what it writes")
+    assert problem["fix"].startswith("`carto repair writers --write` once what made it fail is mended")
+    assert not doc["ok"]
+    # Still failing: the repair says so (exit 1) and the failures stay.
+    result = CliRunner().invoke(cli, ["repair", "writers", "--write"])
+    assert result.exit_code == 1, result.output
+    assert [p for p in doctor()["problems"] if "'mirror'" in p["problem"]]
+    broken["on"] = False
+    result = CliRunner().invoke(cli, ["repair", "writers", "--write"])
+    assert result.exit_code == 0, result.output
+    assert written == ["evt-new1", "evt-new2"]
+    after = doctor()
+    assert after["writer_errors"] == {"path": str(home.state / "writer-errors.jsonl"), "writers": [],
+                                      "ok": True}
+    assert not [p for p in after["problems"] if "writer" in p["problem"]], after["problems"]
+    # A failure an older carto logged (no rows named) is resolved by the repair, which writes
+    # nothing for it; one of a writer no longer installed is listed, not a problem.
+    with open(home.state / "writer-errors.jsonl", "a") as handle:
+        handle.write('{"timestamp":"2026-09-09T11:00:00Z","writer":"mirror","error":"OSError()"}\n')
+        handle.write('{"timestamp":"2026-09-09T11:00:00Z","writer":"gone","error":"OSError()",'
+                     '"log":"changelog","event_ids":["evt-new1"]}\n')
+    doc = doctor()
+    assert {i["writer"]: (i["installed"], i["unknown_rows"]) for i in doc["writer_errors"]["writers"]} == {
+        "gone": (False, 0), "mirror": (True, 1)}
+    [problem] = [p for p in doc["problems"] if "writer" in p["problem"]]
+    assert problem["problem"].endswith("the rows it missed are not named (an older carto)")
+    assert CliRunner().invoke(cli, ["repair", "writers", "--write"]).exit_code == 0
+    assert written == ["evt-new1", "evt-new2"]
+    doc = doctor()
+    assert [i["writer"] for i in doc["writer_errors"]["writers"]] == ["gone"]
+    assert doc["writer_errors"]["ok"] and doc["ok"], doc["problems"]

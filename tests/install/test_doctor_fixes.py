@@ -127,3 +127,66 @@ def test_the_fix_for_an_entry_point_name_already_taken_works_as_printed(tmp_path
                           text=True, timeout=300)  # pip asks before it removes anything
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert problems_here() == []
+
+
+MIRROR = '''import json, os
+from carto_core.api import Writer, hookimpl
+
+
+class Mirror(Writer):
+    name = "mirror"
+
+    def write(self, home, log, rows):
+        out = os.environ["MIRROR_OUT"]
+        if os.path.exists(out + ".full"):
+            raise OSError(28, "No space left on device")
+        with open(out, "a", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row) + "\\n" for row in rows)
+        return len(rows)
+
+
+@hookimpl
+def carto_register_writers(register):
+    register(Mirror)
+'''
+
+
+def test_the_fix_for_a_derived_writer_that_failed_during_ingest_works_as_printed(tmp_path, shared_fixtures):
+    """A plugin's derived writer (a mirror of the logs) that raised during `carto ingest` left its
+    copy without the rows, and doctor did not read .carto/writer-errors.jsonl. Its fix, run as
+    printed once the disk has room again, gives the writer those rows and the problem goes."""
+    site = tmp_path / "site"
+    info = site / "carto_mirror-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: carto-mirror\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[carto]\nmirror = carto_mirror\n")
+    (site / "carto_mirror.py").write_text(MIRROR)
+    env = machine(tmp_path)
+    mirror = tmp_path / "mirror.jsonl"
+    env.update(PYTHONPATH=str(site), MIRROR_OUT=str(mirror))
+    user, work = Path(env["HOME"]), tmp_path / "work"
+    work.mkdir()
+    projects = user / ".claude" / "projects" / "-work-shop"
+    projects.mkdir(parents=True)
+    shutil.copy(shared_fixtures / "claude" / "claude-code-viewer" / "projects" / "sample-project"
+                / "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", projects)
+    Path(f"{mirror}.full").touch()
+    done = carto(["ingest", "--all"], env, work)
+    assert "writer 'mirror' failed" in done.stdout + done.stderr, (done.stdout, done.stderr)
+
+    def writer_problems() -> list[dict]:
+        return [p for p in problems(env, work) if "derived writer 'mirror'" in p["problem"]]
+
+    [problem] = writer_problems()
+    [command] = FIX_COMMAND.findall(problem["fix"])
+    assert command == "carto repair writers --write"
+    assert carto(shlex.split(command)[1:], env, work).returncode == 1  # the disk is still full
+    assert writer_problems()
+    Path(f"{mirror}.full").unlink()
+    done = carto(shlex.split(command)[1:], env, work)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert writer_problems() == []
+    home = user / ".local" / "share" / "carto"
+    logged = {json.loads(line)["event_id"] for log in home.glob("*.jsonl") for line in log.read_text().splitlines()}
+    mirrored = {json.loads(line)["event_id"] for line in mirror.read_text().splitlines()}
+    assert mirrored and mirrored <= logged

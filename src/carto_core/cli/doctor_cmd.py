@@ -74,12 +74,17 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                              "fix": f"set it to {bad['accepted']} (`carto config` shows every setting)"})
     home = Home(home.root)
     logs = []
-    if not home.root.is_dir():
+    from carto_core.logio.homefaults import home_refusal
+
+    refused = home_refusal(home.root)  # a file, or a folder this user cannot read
+    if refused:
+        problems.append({"problem": refused[0], "fix": refused[1]})
+    elif not home.root.is_dir():
         from carto_core.cli.homeguard import HOW_TO_MAKE_ONE
 
         problems.append({"problem": f"no carto home at {home.root} (the folder does not exist: nothing has been recorded there)",
                          "fix": HOW_TO_MAKE_ONE})
-    for label, name in {**SEARCHED_LOGS, **SIDE_LOGS}.items():
+    for label, name in {} if refused else {**SEARCHED_LOGS, **SIDE_LOGS}.items():
         health = _log_health(home.root / name, label)
         logs.append(health)
         if health["unreadable"]:
@@ -121,7 +126,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                        "or writes non-UTF-8 bytes should be fixed",
             })
     searched_rows = sum(h["rows"] for h in logs if h["log"] in SEARCHED_LOGS)
-    if home.root.is_dir() and searched_rows == 0:
+    if home.root.is_dir() and not refused and searched_rows == 0:
         # A problem only when something on disk could fill it: with nothing to backfill the
         # hooks fill it from the agent's next session on, and no command would help now.
         waiting = _backfillable()
@@ -184,6 +189,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     for problem in registries.problems:
         problems.append({"problem": problem, "fix": registries.fixes.get(
             problem, "update or uninstall the plugin named, or block it with CARTO_DISABLE_PLUGINS")})
+    writer_errors = _writer_errors(home, registries, problems)
     from carto_core.cli.plugins_cmd import unknown_disabled
 
     for name in unknown_disabled(registries):
@@ -220,7 +226,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
     rule = exclusion()
     control = {"tombstones": 0, "forget_pending": False}
-    if home.root.is_dir():
+    if home.root.is_dir() and not refused:
         from carto_core.control.forget import pending as forget_pending
         from carto_core.logio.tombstone import count as tombstones
 
@@ -233,6 +239,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     return {
         "home": str(home.root),
         "home_exists": home.root.is_dir(),
+        "home_refused": refused[0] if refused else None,
         "exclude": {"projects": list(rule.projects), "paths": list(rule.paths),
                     "config": str(config_file()), "everything": rule.unreadable},
         **control,
@@ -242,6 +249,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "spill": spilled,
         "permissions": shared,
         "plugins": plugins,
+        "writer_errors": writer_errors,
         "semantic": semantic,
         "keep_up": keep_up,
         "prompt_recall": prompt_recall,
@@ -249,6 +257,34 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "problems": problems,
         "ok": not problems,
     }
+
+
+def _writer_errors(home, registries, problems: list[dict]) -> dict:
+    """The derived writers' failures during ingest not repaired yet (`.carto/writer-errors.jsonl`,
+    `carto_core.ingest.writer_errors`): a problem for each writer still installed (one that is
+    not could not write its rows anyway)."""
+    from carto_core.ingest.writer_errors import path, pending
+
+    found = pending(home) if home.root.is_dir() else {}
+    writers = []
+    for name, entry in sorted(found.items()):
+        rows = sum(len(ids) for ids in entry["logs"].values())
+        item = {"writer": name, "failures": entry["failures"], "rows": rows,
+                "unknown_rows": entry["unknown_rows"], "last_error": entry["last_error"],
+                "last_timestamp": entry["last_timestamp"], "installed": name in registries.writers}
+        writers.append(item)
+        if not item["installed"]:
+            continue
+        missing = (f"{counted(rows, 'row')} in the logs {'is' if rows == 1 else 'are'} missing "
+                   "from what it writes" if rows else "the rows it missed are not named (an older carto)")
+        problems.append({
+            "problem": f"derived writer {name!r} failed {counted(entry['failures'], 'time')} during "
+                       f"ingest, last at {entry['last_timestamp']}: {entry['last_error']}; {missing}",
+            "fix": "`carto repair writers --write` once what made it fail is mended (it hands those "
+                   "rows to the writer again; a writer that fails again keeps its failures)",
+        })
+    return {"path": str(path(home)), "writers": writers,
+            "ok": not any(item["installed"] for item in writers)}
 
 
 def _backfillable() -> list[str]:
@@ -368,7 +404,9 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"home: {document['home']}" + ("" if document["home_exists"] else "  (does not exist)"))
+        state = ("  (cannot be used: see problems)" if document["home_refused"] else ""
+                 if document["home_exists"] else "  (does not exist)")
+        click.echo(f"home: {document['home']}{state}")
         for log in document["logs"]:
             if log["unreadable"]:
                 click.echo(f"  {log['log']:15} cannot be read: {log['unreadable']}")
@@ -403,6 +441,10 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")
+        for item in document["writer_errors"]["writers"]:
+            gone = "" if item["installed"] else " (not installed: nothing to repair)"
+            click.echo(f"  writer {item['writer']}: {counted(item['failures'], 'failed write')} not "
+                       f"repaired, {counted(item['rows'], 'row')}, last {item['last_timestamp']}{gone}")
         sem = document["semantic"]
         line = f"semantic: {sem['embedder'] or sem['configured'] or 'not known'} ({sem['state']}"
         line += f": {sem['reason']})" if sem["reason"] else ")"
@@ -435,7 +477,7 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
                 start = end
         else:
             click.echo("no problems found")
-    if not document["home_exists"]:
+    if not document["home_exists"] and not document["home_refused"]:
         from carto_core.cli.homeguard import missing_home_message
 
         click.echo(f"carto: {missing_home_message(document['home'])}", err=True)

@@ -23,6 +23,7 @@ REPAIR_COMMANDS: dict[str, str] = {
     "intents": "carto_core.cli.repair_intents:intents",
     "spill": "carto_core.cli.repair_spill:spill",
     "permissions": "carto_core.cli.repair_permissions:permissions",
+    "writers": "carto_core.cli.repair_writers:writers",
 }
 
 
@@ -39,7 +40,8 @@ class RepairGroup(click.Group):
 @click.group(cls=RepairGroup)
 def repair() -> None:
     """Repair a home's logs: torn rows, sessionless rows, stale transcript paths, credentials,
-    rows a full home refused (the spill file), files other users can read.
+    rows a full home refused (the spill file), files other users can read, rows a derived
+    writer failed to write.
 
     Every repair is a dry run unless --write: it reads the logs and says what it found and
     what --write would change. With --write the logs are rewritten through carto's crash-safe

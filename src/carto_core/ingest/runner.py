@@ -218,18 +218,21 @@ def write_rows(home: Home, log: str, rows: list[dict], writers: Iterable | None 
             try:
                 writer.write(home, log, rows)
             except Exception as exc:  # derived writers never fail the batch
-                _log_writer_failure(home, writer, exc)
+                _log_writer_failure(home, writer, exc, log, rows)
                 if failed is not None:
                     failed.append((writer.name, exc))
     return written
 
 
-def _log_writer_failure(home: Home, writer, exc: Exception) -> None:
+def _log_writer_failure(home: Home, writer, exc: Exception, log: str, rows: list[dict]) -> None:
+    """One row of `.carto/writer-errors.jsonl`, naming the rows the writer missed so that
+    `carto repair writers` can give them to it again (`carto_core.ingest.writer_errors`)."""
     from carto_core.logio.appendlog import append_rows
     from carto_core.util.timeparse import format_timestamp, utcnow
 
     append_rows(home.state / "writer-errors.jsonl", redacted([
-        {"timestamp": format_timestamp(utcnow()), "writer": writer.name, "error": repr(exc)}
+        {"timestamp": format_timestamp(utcnow()), "writer": writer.name, "error": repr(exc),
+         "log": log, "event_ids": [r["event_id"] for r in rows if isinstance(r.get("event_id"), str)]}
     ]))
 
 
