@@ -74,12 +74,17 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                              "fix": f"set it to {bad['accepted']} (`carto config` shows every setting)"})
     home = Home(home.root)
     logs = []
-    if not home.root.is_dir():
+    from carto_core.logio.homefaults import home_refusal
+
+    refused = home_refusal(home.root)  # a file, or a folder this user cannot read
+    if refused:
+        problems.append({"problem": refused[0], "fix": refused[1]})
+    elif not home.root.is_dir():
         from carto_core.cli.homeguard import HOW_TO_MAKE_ONE
 
         problems.append({"problem": f"no carto home at {home.root} (the folder does not exist: nothing has been recorded there)",
                          "fix": HOW_TO_MAKE_ONE})
-    for label, name in {**SEARCHED_LOGS, **SIDE_LOGS}.items():
+    for label, name in {} if refused else {**SEARCHED_LOGS, **SIDE_LOGS}.items():
         health = _log_health(home.root / name, label)
         logs.append(health)
         if health["unreadable"]:
@@ -121,7 +126,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                        "or writes non-UTF-8 bytes should be fixed",
             })
     searched_rows = sum(h["rows"] for h in logs if h["log"] in SEARCHED_LOGS)
-    if home.root.is_dir() and searched_rows == 0:
+    if home.root.is_dir() and not refused and searched_rows == 0:
         # A problem only when something on disk could fill it: with nothing to backfill the
         # hooks fill it from the agent's next session on, and no command would help now.
         waiting = _backfillable()
@@ -221,7 +226,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
     rule = exclusion()
     control = {"tombstones": 0, "forget_pending": False}
-    if home.root.is_dir():
+    if home.root.is_dir() and not refused:
         from carto_core.control.forget import pending as forget_pending
         from carto_core.logio.tombstone import count as tombstones
 
@@ -234,6 +239,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     return {
         "home": str(home.root),
         "home_exists": home.root.is_dir(),
+        "home_refused": refused[0] if refused else None,
         "exclude": {"projects": list(rule.projects), "paths": list(rule.paths),
                     "config": str(config_file()), "everything": rule.unreadable},
         **control,
@@ -398,7 +404,9 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"home: {document['home']}" + ("" if document["home_exists"] else "  (does not exist)"))
+        state = ("  (cannot be used: see problems)" if document["home_refused"] else ""
+                 if document["home_exists"] else "  (does not exist)")
+        click.echo(f"home: {document['home']}{state}")
         for log in document["logs"]:
             if log["unreadable"]:
                 click.echo(f"  {log['log']:15} cannot be read: {log['unreadable']}")
@@ -469,7 +477,7 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
                 start = end
         else:
             click.echo("no problems found")
-    if not document["home_exists"]:
+    if not document["home_exists"] and not document["home_refused"]:
         from carto_core.cli.homeguard import missing_home_message
 
         click.echo(f"carto: {missing_home_message(document['home'])}", err=True)

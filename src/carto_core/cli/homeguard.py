@@ -46,18 +46,31 @@ def missing_home_message(root) -> str:
     return f"no carto home at {root} (the folder does not exist: nothing has been recorded there); {HOW_TO_MAKE_ONE}."
 
 
+def unusable_home_message(root) -> str | None:
+    """One line when what is at the home's path cannot be one (a file, a folder this user may
+    not read): what it is and the fix."""
+    from carto_core.logio.homefaults import home_refusal
+
+    refused = home_refusal(root)
+    return f"{refused[0]}; {refused[1]}" if refused else None
+
+
 def require_home() -> None:
-    """Exit 3 with `missing_home_message` when the resolved home is not a folder. A config
-    file that cannot be read is left to the command (it reports it)."""
+    """Exit 3 with `missing_home_message` when the resolved home does not exist, 1 when it is a
+    file or a folder this user cannot read. A config file that cannot be read is left to the
+    command (it reports it)."""
     from carto_core.model.config import ConfigError, load_config
 
     try:
         root = load_config().home.root
     except ConfigError:
         return
-    if not root.is_dir():
-        from carto_core.util.output import fail
+    from carto_core.util.output import fail
 
+    refused = unusable_home_message(root)
+    if refused:  # something is there: "does not exist" and its install would mislead
+        fail(refused)
+    if not root.is_dir():
         fail(missing_home_message(root), ExitCode.NOT_FOUND)
     finish_forget(root)
 

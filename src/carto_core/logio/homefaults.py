@@ -42,6 +42,83 @@ def probe_writable(root: os.PathLike | str) -> str | None:
     return None
 
 
+def home_refusal(root: os.PathLike | str) -> tuple[str, str] | None:
+    """(problem, fix) when what is at the home's path cannot serve as a home: a file, or a
+    folder this user may not read; None when it is a folder carto can read, or nothing is there
+    (a command that needs the home says so itself)."""
+    import stat
+
+    path = os.path.abspath(os.fspath(root))
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        above = next((p for p in _ancestors(path) if os.path.isfile(p)), None)
+        if above is None:
+            return None
+        return (f"the home {path} cannot be a folder: {above} is a file, not a folder",
+                f"point CARTO_HOME at a folder (or move {above} aside: `mv {above} {above}.aside`)")
+    except PermissionError:
+        above = next((p for p in _ancestors(path) if not os.access(p, os.X_OK)), os.path.dirname(path))
+        return (f"cannot read the home {path}: the folder {above} above it is not readable by "
+                "this user (permission denied)", _owner_fix(above))
+    if not stat.S_ISDIR(mode):
+        return (f"the home {path} is a file, not a folder (carto keeps its logs in a folder there)",
+                f"move the file aside (`mv {path} {path}.aside`; `carto install claude` or `carto "
+                "ingest --all` then makes the home), or point CARTO_HOME at a folder")
+    if not os.access(path, os.R_OK | os.X_OK):
+        return (f"cannot read the home {path}: it is not readable by this user (permission "
+                f"denied, mode {stat.S_IMODE(mode):04o})", _owner_fix(path))
+    return None
+
+
+def _ancestors(path: str) -> list[str]:
+    """The folders above `path`, the outermost first."""
+    found = []
+    parent = os.path.dirname(path)
+    while parent and parent not in found:
+        found.append(parent)
+        parent = os.path.dirname(parent)
+    return found[::-1]
+
+
+def _owner_fix(path: str) -> str:
+    """The command that gives this user back a folder: chmod when it is theirs, else whose it is."""
+    try:
+        owner = os.stat(path).st_uid
+    except OSError:
+        owner = None
+    if owner is None or owner == os.geteuid():
+        return f"`chmod 700 {path}` gives it back to its owner (carto keeps its home private)"
+    try:
+        import pwd
+
+        name = pwd.getpwuid(owner).pw_name
+    except (ImportError, KeyError):
+        name = f"uid {owner}"
+    return (f"the folder belongs to {name}: run carto as {name}, or point CARTO_HOME at a home "
+            "of your own")
+
+
+def refused_path(path: str) -> tuple[str, str] | None:
+    """(the path the file system refuses, what it refuses: "read" or "write") for a permission
+    error on `path`, found from the modes; None when the modes do not say."""
+    for folder in _ancestors(path):
+        if not os.access(folder, os.X_OK):
+            return folder, "read"
+    if os.path.lexists(path):
+        if not os.access(path, os.R_OK):
+            return path, "read"
+        if not os.access(path, os.W_OK):
+            return path, "write"
+        return None
+    parent = os.path.dirname(path)
+    if parent and not os.access(parent, os.W_OK):
+        return parent, "write"
+    return None
+
+
 def why(exc: OSError) -> str:
     """What refused, to follow "the home X is ..."."""
     if exc.errno in READ_ONLY:
@@ -70,6 +147,13 @@ def fault_message(exc: OSError, home_root: os.PathLike | str | None, command: st
         return (f"{doing}{place} is on a read-only file system ({where} could not be written); "
                 "read-only commands such as `carto search` still answer")
     if exc.errno in NOT_PERMITTED:
+        refused = refused_path(os.path.abspath(os.fsdecode(path))) if path else None
+        if refused is not None and refused[1] == "read":
+            shown = f"the home {root}" if root and refused[0] == os.path.abspath(root) else refused[0]
+            return (f"{doing}cannot read {shown}: it is not readable by this user (permission "
+                    f"denied); {_owner_fix(refused[0])}")
+        if refused is not None:
+            where = refused[0]
         return f"{doing}permission denied writing {where}: {place} is not writable by this user"
     if exc.errno in FULL:
         return (f"{doing}no space left on the disk holding {where} (or a quota is reached); "
