@@ -28,6 +28,8 @@ READERS = {
     "profile": (["profile", "--no-write"], "its events are not counted"),
     "search --project": (["search", "--project", "webshop"], "its events are not searched"),
     "doctor --secrets": (["doctor", "--secrets"], "its rows are not scanned for credentials"),
+    "digest day": (["digest", "day", "--no-git"], "its events are left out"),
+    "wrapup --pending": (["wrapup", "--pending"], "its sessions are left out"),
 }
 
 
@@ -62,7 +64,8 @@ def test_a_reader_answers_from_the_other_logs_and_names_the_folder(homes, name):
     assert "Traceback" not in done.output and "Is a directory" not in done.output
 
 
-@pytest.mark.parametrize("name", ["handoff", "profile", "doctor --secrets", "wrapup --dry-run"])
+@pytest.mark.parametrize("name", ["handoff", "profile", "doctor --secrets", "wrapup --dry-run",
+                                  "digest day", "wrapup --pending"])
 def test_a_readers_json_lists_the_folder_in_skipped_files(homes, name):
     _, damaged, path = homes
     args, left_out = READERS[name]

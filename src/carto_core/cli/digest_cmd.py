@@ -131,18 +131,24 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
       carto digest day yesterday --md
       carto digest day 2026-09-07 --projects webshop,infra --json
 
+    A log that cannot be read is named on stderr and left out.
+
     Exit codes: 0 ok (a quiet day too), 1 the home holds no changelog and no turns (an
-    outage, not a quiet day), 2 a bad day, --deny-regex or owner list."""
+    outage, not a quiet day) or no log can be read, 2 a bad day, --deny-regex or owner list."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, day_digest
 
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
     scope = [p.strip() for p in projects.split(",") if p.strip()] if projects else None
+    skipped = skip_unreadable(current_home(), SEARCHED_LOGS, "its events are left out")
     try:
         doc = day_digest(current_home(), day, projects=scope, no_git=no_git, deny_regex=deny_regex)
     except DigestError as exc:
         fail(str(exc), ExitCode.USAGE if exc.usage else ExitCode.ERROR)
     if as_json:
-        emit_json(doc)
+        emit_json({**doc, **({"skipped_files": skipped} if skipped else {})})
         return
     t = doc["totals"]
     head = "# " if as_md else ""

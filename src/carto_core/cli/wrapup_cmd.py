@@ -26,6 +26,7 @@ session state writes nothing the second time (log_outcome: already_present).
 --pending lists sessions that ended (a SessionEnd, or quiet for CARTO_WRAPUP_STALE_HOURS, 2)
 with a commit or at least CARTO_WRAPUP_MIN_EVENTS (10) events over CARTO_WRAPUP_MIN_MINUTES (5)
 minutes, and no wrapup: newest first, each with the command that wraps it up (exit 3: none).
+A log that cannot be read is named on stderr and its sessions left out; none readable: exit 1.
 An ambiguous --session prefix lists the sessions it matches and exits 2.
 
 Exit codes: 0 written (or already recorded, or printed with --dry-run), 2 no session named or
@@ -106,6 +107,11 @@ def _pending(home, project, as_json) -> None:
     from carto_core.model.session import current_session_id
     from carto_core.util.timeparse import format_timestamp, utcnow
 
+    from carto_core.cli.logskips import skip_unreadable
+    from carto_core.logio.logs import SEARCHED_LOGS
+
+    # a log left out is named: "none waits" must not stand for "could not read"
+    skipped = skip_unreadable(home, SEARCHED_LOGS, "its sessions are left out")
     now = utcnow()
     matcher = (lambda name: project_matches(project, name)) if project else None
     from carto_core.lenses.lineage import lineage
@@ -120,7 +126,8 @@ def _pending(home, project, as_json) -> None:
             "command": f"carto wrapup --session {r['session_id']}"} for r in rows]
     if as_json:
         emit_json({"pending": out, "total": len(out), "project": project, "thresholds": thresholds(),
-                   "generated_at": format_timestamp(now)})
+                   "generated_at": format_timestamp(now),
+                   **({"skipped_files": skipped} if skipped else {})})
     else:
         wide = max((len(r["project"] or "-") for r in out), default=0)
         for r in out:
