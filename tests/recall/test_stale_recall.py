@@ -49,7 +49,9 @@ def test_a_recalled_wrapup_whose_cited_file_changed_says_so_and_goes_below(tmp_p
     later = _commit(repo, "invoice.py", "b\n", "fix: invoice after tax", NOW - timedelta(days=6))
     build_index(home)
     prompt = "do loyalty discounts reduce invoice totals before sales tax?"
-    context = context_of(run_hook(home, "claude", prompt_payload("new-session", prompt)))
+    # asked in the repository the wrapups were recorded in (another folder named webshop is
+    # another project to recall)
+    context = context_of(run_hook(home, "claude", prompt_payload("new-session", prompt, cwd=str(repo))))
     assert context is not None, "the wrapups should be recalled"
     snippets = [line for line in context.splitlines() if line.startswith("- [")]
     ids = [line[3:line.index(" · ")] for line in snippets]

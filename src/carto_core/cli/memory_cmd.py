@@ -39,9 +39,10 @@ def _resolve_project(home, wanted: str | None) -> str:
     usage_error(f"{wanted!r} matches {len(partial)} projects: {', '.join(partial[:12])}; name one")
 
 
-def _project_root(home, project: str, from_cwd: bool) -> Path:
+def _project_root(home, project: str, from_cwd: bool, required: bool = True) -> Path | None:
     """The folder Claude Code runs in for the project: the repository (worktree) holding the
-    current folder, or, for `--project`, the one most of the project's rows were logged in."""
+    current folder, or, for `--project`, the one most of the project's rows were logged in
+    (none recorded: fails, or None when not `required`)."""
     from carto_core.model.project import find_git
 
     if from_cwd:
@@ -59,6 +60,8 @@ def _project_root(home, project: str, from_cwd: bool) -> Path:
                     match = _CWD.search(line)
                     if match:
                         counts[match.group(1).decode("utf-8", "replace")] += 1
+        if not counts and not required:
+            return None
         if not counts:
             fail(f"no row of {project!r} records a working folder: pass --file PATH", ExitCode.NOT_FOUND)
         cwd = counts.most_common(1)[0][0]
@@ -93,7 +96,9 @@ Examples:
 From wrapups (decisions, open threads, key insights), repeated failures in transcripts and what
 fixed them, commit conventions and standing preferences in prompts: newest and most-reused
 first, every line ending with the event ids it comes from, at most 200 lines and 25 KB in all
-(Claude Code loads the first 200 lines). --write keeps everything outside carto's marked
+(Claude Code loads the first 200 lines). Only rows recorded in this folder's repository (with
+--project: the folder most of its rows name): another folder of the same name is another
+project's memory. --write keeps everything outside carto's marked
 section, prints the diff first and writes nothing when nothing changed.
 Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project.""", cls=JsonErrorCommand)
 @click.option("--project", default=None, help="Project name (default: the current folder's).")
@@ -117,7 +122,9 @@ def memory(project, print_only, write, file_path, as_json) -> None:
 
     skipped = skip_unreadable(home, SEARCHED_LOGS, "its events are not remembered")
     name = _resolve_project(home, project)
-    built = build_memory(home, name)
+    # a project is a folder's last name: the memory is of the rows recorded in this one folder
+    root = _project_root(home, name, from_cwd=project is None, required=False)
+    built = build_memory(home, name, str(root) if root is not None else None)
     if not any(built.sources.values()) and not built.knows_project():
         fail(f"nothing to remember for project {name!r} in {home.root}: a memory is made of its "
              "prompts, commits and wrapups, and none is recorded (transcript turns alone are "
@@ -125,13 +132,14 @@ def memory(project, print_only, write, file_path, as_json) -> None:
     if not write:
         section = render(built)
         if as_json:
-            emit_json({**built.to_dict(), "markdown": section,
+            emit_json({**built.to_dict(), "folder": str(root) if root is not None else None,
+                       "markdown": section,
                        **({"skipped_files": skipped} if skipped else {})})
         else:
             click.echo(section, nl=False)
         return
     target = Path(file_path).expanduser() if file_path else auto_memory_file(
-        _project_root(home, name, from_cwd=project is None))
+        root if root is not None else _project_root(home, name, from_cwd=project is None))
     try:
         existing = target.read_text("utf-8") if target.exists() else ""
     except UnicodeDecodeError:
@@ -146,7 +154,7 @@ def memory(project, print_only, write, file_path, as_json) -> None:
         fail(f"{target} already holds {exc}", ExitCode.CONFLICT)
     from carto_core.control.memoryfiles import remember
 
-    remember(home, target, name)
+    remember(home, target, name, str(root) if root is not None else None)
     if new == existing:
         if as_json:
             emit_json({"file": str(target), "changed": False, "project": name})

@@ -20,38 +20,79 @@ from carto_core.logio.home import Home
 REGISTRY = "memory-files.json"
 
 
-def _registry(home: Home) -> dict[str, str]:
+def _entries(home: Home) -> dict[str, dict]:
+    """`{path: {"project", "folder"}}`; a file recorded before folders were (`{path: project}`)
+    has folder None."""
     try:
         data = json.loads((home.state / REGISTRY).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} \
-        if isinstance(data, dict) else {}
+    out = {}
+    for key, value in (data.items() if isinstance(data, dict) else ()):
+        if isinstance(value, str):
+            value = {"project": value, "folder": None}
+        if isinstance(key, str) and isinstance(value, dict) and isinstance(value.get("project"), str):
+            folder = value.get("folder")
+            out[key] = {"project": value["project"], "folder": folder if isinstance(folder, str) else None}
+    return out
 
 
-def _save_registry(home: Home, data: dict[str, str]) -> None:
+def _registry(home: Home) -> dict[str, str]:
+    return {key: value["project"] for key, value in _entries(home).items()}
+
+
+def _save_registry(home: Home, data: dict[str, str], folders: dict[str, str | None] | None = None) -> None:
     path = home.state / REGISTRY
     if not data:
         path.unlink(missing_ok=True)
         return
     home.ensure_state()
-    write_whole(path, json.dumps(data, sort_keys=True), mode=0o600)
+    folders = {k: v["folder"] for k, v in _entries(home).items()} if folders is None else folders
+    document = {key: {"project": project, "folder": folders.get(key)} if folders.get(key) else project
+                for key, project in data.items()}
+    write_whole(path, json.dumps(document, sort_keys=True), mode=0o600)
 
 
-def remember(home: Home, path: Path, project: str) -> None:
-    """Record that carto's section of `project` lives in `path` (best effort: a home that
-    cannot be written loses only this record)."""
+def remember(home: Home, path: Path, project: str, folder: str | None = None) -> None:
+    """Record that carto's section of `project`, as recorded in `folder`, lives in `path` (best
+    effort: a home that cannot be written loses only this record)."""
     if not home.root.is_dir():
         return
-    data = _registry(home)
+    entries = _entries(home)
     key = os.path.abspath(os.fspath(path))
-    if data.get(key) == project:
+    if entries.get(key) == {"project": project, "folder": folder}:
         return
-    data[key] = project
+    entries[key] = {"project": project, "folder": folder}
     try:
-        _save_registry(home, data)
+        _save_registry(home, {k: v["project"] for k, v in entries.items()},
+                       {k: v["folder"] for k, v in entries.items()})
     except OSError:
         pass
+
+
+def folder_of(home: Home, path: str, project: str) -> str | None:
+    """The folder whose rows the MEMORY.md at `path` holds: the one `carto memory --write`
+    recorded; else, for Claude Code's auto-memory file, the recorded working folder (or a
+    parent of one) its folder name encodes; else the repository the file is in; else None."""
+    import re
+
+    recorded = _entries(home).get(os.path.abspath(path), {}).get("folder")
+    if recorded:
+        return recorded
+    candidate = Path(path)
+    if candidate.name == "MEMORY.md" and candidate.parent.name == "memory":
+        encoded = candidate.parent.parent.name
+        from carto_core.model.memoryfiles import cwds_in_home
+
+        for cwd in cwds_in_home(home):
+            for folder in (Path(cwd), *Path(cwd).parents):
+                if re.sub(r"[^A-Za-z0-9]", "-", str(folder)) == encoded:
+                    return str(folder)
+        return None
+    from carto_core.model.project import find_git
+
+    info = find_git(candidate.parent) if candidate.parent.is_dir() else None
+    return str(info.worktree) if info is not None else None
 
 
 #: Most files one refresh rewrites, and where it logs what it changed.
@@ -88,7 +129,7 @@ def refresh(home: Home, project: str | None = None, *, limit: int = REFRESH_MAX)
         if BEGIN not in existing:
             continue
         try:
-            new = rewritten(existing, build_memory(home, owner))
+            new = rewritten(existing, build_memory(home, owner, folder_of(home, name, owner)))
             if new != existing:
                 diff = list(difflib.unified_diff(existing.splitlines(), new.splitlines(), lineterm="", n=0))
                 write_whole(Path(name), new)
@@ -141,8 +182,8 @@ def _claude_memory_files() -> list[Path]:
 def patch_memory_files(home: Home, plan, *, write: bool) -> dict:
     """Remove or write again carto's section in every MEMORY.md it wrote (see the module
     docstring). Returns `{files, removed, rewritten, failed}` (paths)."""
-    from carto_core.lenses.memory import BEGIN, NoRoom, build_memory, rewritten, section_of, \
-        without_section
+    from carto_core.lenses.memory import BEGIN, NoRoom, build_memory, has_profile_lines, rewritten, \
+        section_of, without_section
 
     registry = _registry(home)
     candidates = dict.fromkeys(registry)
@@ -164,13 +205,15 @@ def patch_memory_files(home: Home, plan, *, write: bool) -> dict:
         if found is None:
             continue
         project, ids = found
+        # the profile's lines name other projects and count their events, with no ids: a
+        # forget that took events from any project may have changed them
+        profiled = bool(plan.ids or whole or touched) and has_profile_lines(existing)
         if project.lower() not in whole and project.lower() not in touched \
-                and not (ids & plan.ids):
+                and not (ids & plan.ids) and not profiled:
             continue
-        out["files"] += 1
         new = None
         if project.lower() not in whole:
-            memory = build_memory(home, project)
+            memory = build_memory(home, project, folder_of(home, name, project))
             if memory.knows_project():
                 try:
                     new = rewritten(existing, memory)
@@ -181,6 +224,9 @@ def patch_memory_files(home: Home, plan, *, write: bool) -> dict:
             kind = "removed"
         else:
             kind = "rewritten"
+        if new == existing:
+            continue
+        out["files"] += 1
         out[kind].append(name)
         if write:
             try:

@@ -125,9 +125,72 @@ def _day(ts: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts)) if ts else "undated"
 
 
-def _rows(home, label: str, project: str):
-    """(row, Event) of a log's rows whose project is `project` (case-insensitive); lines that
-    do not hold the name's bytes are never parsed."""
+class Scope:
+    """Which of a project's rows belong to one folder's MEMORY.md. A project is named by its
+    folder's last name, so `/work/clientA/api` and `/work/me/api` are both "api": a row belongs
+    to `folder` when its `cwd` is inside it, or inside a checkout of the same repository (a
+    linked worktree). A row that names no folder cannot be placed: it belongs only while every
+    row of the project that names one names this folder (the name is this folder's alone).
+    Rows of a project or folder in `[capture] exclude` belong to no MEMORY.md."""
+
+    def __init__(self, folder: str | None = None):
+        import os
+
+        from carto_core.privacy.exclude import load as exclusion
+
+        self.folder = os.path.normpath(folder) if folder else None
+        self.main = self._main(self.folder) if self.folder else None
+        self.unplaced = True
+        self.rule = exclusion()
+        self._known: dict[str, bool] = {}
+
+    @staticmethod
+    def _main(path: str) -> str:
+        import os
+
+        from carto_core.model.project import find_git
+
+        info = find_git(path) if os.path.isdir(path) else None
+        return os.path.normpath(str(info.main_worktree)) if info is not None else path
+
+    def holds(self, cwd: str) -> bool:
+        """Whether a working folder is this scope's folder (or in it, or in another checkout of
+        its repository)."""
+        import os
+
+        if self.folder is None:
+            return True
+        known = self._known.get(cwd)
+        if known is None:
+            path = os.path.normpath(cwd)
+            known = any(path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+                        for root in {self.folder, self.main}) or self._main(path) == self.main
+            self._known[cwd] = known
+        return known
+
+    def admits(self, row: dict) -> bool:
+        if self.rule and self.rule.row(row):
+            return False
+        cwd = row.get("cwd")
+        if isinstance(cwd, str) and cwd:
+            return self.holds(cwd)
+        return self.unplaced
+
+    def survey(self, home, project: str) -> None:
+        """Rows without a folder belong only if no row of the project names another folder."""
+        if self.folder is None:
+            return
+        for label in ("prompts", "turns", "changelog", "milestones"):
+            for row, _ in _rows(home, label, project):
+                cwd = row.get("cwd")
+                if isinstance(cwd, str) and cwd and not self.holds(cwd):
+                    self.unplaced = False
+                    return
+
+
+def _rows(home, label: str, project: str, scope: Scope | None = None):
+    """(row, Event) of a log's rows whose project is `project` (case-insensitive) and that
+    `scope` admits; lines that do not hold the name's bytes are never parsed."""
     from carto_core.model.events import Event
     from carto_core.logio.jsonl import loads_line
     from carto_core.logio.reader import open_log
@@ -149,7 +212,8 @@ def _rows(home, label: str, project: str):
         if problem == "malformed_json" or not isinstance(row, dict):
             continue
         value = row.get("project")
-        if isinstance(value, str) and value.lower() == project.lower():
+        if isinstance(value, str) and value.lower() == project.lower() and \
+                (scope is None or scope.admits(row)):
             yield row, Event.from_row(row, label)
 
 
@@ -157,7 +221,9 @@ def _ts(event) -> float:
     return event.timestamp.timestamp() if event.timestamp else 0.0
 
 
-def build_memory(home, project: str) -> Memory:
+def build_memory(home, project: str, folder: str | None = None) -> Memory:
+    """The memory of `project` as recorded in `folder` (`Scope`; None: wherever the name was
+    recorded, rows of an excluded project or folder still left out)."""
     from carto_core.search.telemetry import access_ledger_path, read_accesses
 
     accesses = read_accesses(access_ledger_path(home))
@@ -165,14 +231,16 @@ def build_memory(home, project: str) -> Memory:
     def reuse(ids) -> int:
         return sum(len(accesses.get(i, ())) for i in ids)
 
+    scope = Scope(folder)
+    scope.survey(home, project)
     memory = Memory(project)
     memory.sections = {name: [] for name in TITLES}
-    _wrapups(home, project, memory)
-    turns = [event for _, event in _rows(home, "turns", project)]
-    commits = _commits(home, project, turns, memory)
+    _wrapups(home, project, memory, scope=scope)
+    turns = [event for _, event in _rows(home, "turns", project, scope)]
+    commits = _commits(home, project, turns, memory, scope)
     _failures(turns, commits, memory)
-    _preferences(home, project, memory)
-    _profile(home, memory)
+    _preferences(home, project, memory, scope)
+    _profile(home, memory, scope)
     for name, items in memory.sections.items():
         for item in items:
             item.reuse = reuse(item.ids)
@@ -181,7 +249,7 @@ def build_memory(home, project: str) -> Memory:
     return memory
 
 
-def _wrapups(home, project: str, memory: Memory, ledger=None) -> None:
+def _wrapups(home, project: str, memory: Memory, ledger=None, scope: Scope | None = None) -> None:
     """Current decisions, threads and insights of the decision ledger (superseded, retired and
     rejected ones are left out); a thread a later wrapup decided, word for word, is dropped."""
     from carto_core.model.decisions import load, norm
@@ -190,7 +258,8 @@ def _wrapups(home, project: str, memory: Memory, ledger=None) -> None:
     ledger = ledger or load(home)
     sections: dict[str, list[Item]] = {"decision": [], "thread": [], "insight": []}
     decided: dict[str, int] = {}
-    records = [r for r in ledger.of_project(project) if r.current]
+    records = [r for r in ledger.of_project(project) if r.current
+               and (scope is None or scope.admits({"project": r.project, "cwd": r.cwd}))]
     from carto_core.lenses.decisions import staleness
 
     stale = staleness(records)
@@ -214,13 +283,13 @@ def _wrapups(home, project: str, memory: Memory, ledger=None) -> None:
     memory.sources["wrapups"] = ledger.wrapups.get(project.lower(), 0)
 
 
-def _commits(home, project: str, turns, memory: Memory) -> list:
+def _commits(home, project: str, turns, memory: Memory, scope: Scope | None = None) -> list:
     """Commit events of the project: hook rows, plus those of sessions known only by turns."""
     from carto_core.lenses.sessionfacts import commit_record as _commit
     from carto_core.lenses.turnwork import hooked_sessions
     from carto_core.capture.turnactivity import derived_events
 
-    hooked_events = [event for _, event in _rows(home, "changelog", project)]
+    hooked_events = [event for _, event in _rows(home, "changelog", project, scope)]
     commits = [e for e in hooked_events if e.type == "git_commit"]
     hooked = hooked_sessions(hooked_events)
     for turn in turns:
@@ -331,10 +400,10 @@ def _failures(turns, commits, memory: Memory) -> None:
     memory.sections["failures"] = items
 
 
-def _preferences(home, project: str, memory: Memory) -> None:
+def _preferences(home, project: str, memory: Memory, scope: Scope | None = None) -> None:
     found: dict[str, Item] = {}
     prompts = 0
-    for row, event in _rows(home, "prompts", project):
+    for row, event in _rows(home, "prompts", project, scope):
         prompts += 1
         text = row.get("summary") or row.get("prompt") or row.get("display") or ""
         if not isinstance(text, str):
@@ -356,9 +425,9 @@ def _preferences(home, project: str, memory: Memory) -> None:
     memory.sources["prompts"] = prompts
 
 
-def _profile(home, memory: Memory) -> None:
+def _profile(home, memory: Memory, scope: Scope | None = None) -> None:
     """The lines of `<home>/.carto/profile.md`'s PROFILE_SECTIONS, in its order (none when it
-    was never written)."""
+    was never written); an active-surface line of an excluded project is left out."""
     try:
         text = (home.state / "profile.md").read_text("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -368,6 +437,9 @@ def _profile(home, memory: Memory) -> None:
         if line.startswith("## "):
             section = line[3:].strip()
         elif section in PROFILE_SECTIONS and line.startswith("- ") and "(none yet)" not in line:
+            if section == "Active surface" and scope is not None and scope.rule and \
+                    scope.rule.project(line[2:].split(":", 1)[0].strip()):
+                continue
             lines.append(f"{section}: {line[2:].strip()}")
     # in the profile's order: the sort below is newest first, so the first line is the newest
     memory.sections["profile"] = [Item(text, [], ts=float(len(lines) - n)) for n, text in enumerate(lines)]
@@ -471,6 +543,13 @@ def without_section(existing: str) -> str:
     if head.endswith("\n\n") and not tail:
         head = head[:-1]  # the blank line `merge` put before an appended section
     return head + tail
+
+
+def has_profile_lines(existing: str) -> bool:
+    """Whether carto's section in `existing` holds lines of the owner's profile."""
+    start = existing.find(BEGIN)
+    end = existing.find(END, start if start >= 0 else 0)
+    return start >= 0 and end >= 0 and f"<!-- {PROFILE_MARK} -->" in existing[start:end]
 
 
 def section_of(existing: str) -> tuple[str, set[str]] | None:

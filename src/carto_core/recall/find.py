@@ -45,11 +45,13 @@ class Found:
 
 def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), now=None,
          limit: int = 3, gate: Gate | None = None, accesses: dict | None = None,
-         scan: int = 60, skip=None, project: str = "") -> Found:
+         scan: int = 60, skip=None, project: str = "", folder: str = "") -> Found:
     """The results to show for `prompt` (at most `limit`; `scan`: how far down the ranking
     the gate looks; `skip`: a predicate on rows that are never shown, nor set the bar for the
     next ones; `project`: the current project, whose results come first, each measured by
-    FOLLOW against the first of its own project, and without which every row is its own)."""
+    FOLLOW against the first of its own project, and without which every row is its own;
+    `folder`: the current project's folder: a project is a folder's last name, and a row
+    recorded in another folder of the same name is another project's)."""
     from carto_core.recall.gate import generic_terms
     from carto_core.recall.snippet import row_text
     from carto_core.search import lite
@@ -69,6 +71,8 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
     best = {True: None, False: None}  # the first score cleared, the current project's and any
     for fused in result.ranked[:scan]:
         own = not here or view.string("projects", fused.index).casefold() == here
+        if own and here and folder and not _in_folder(view.row(fused.index).get("cwd"), folder):
+            own = False
         bar = best[True] if own else best[False]
         if bar is not None and fused.score < gate.follow * bar:
             if best[True] is not None and fused.score < gate.follow * best[True]:
@@ -114,6 +118,16 @@ def find(view, components, prompt: str, *, session_id: str = "", served_ids=(), 
     # the current project's results first, each part in the engine's order
     out = sorted(cleared, key=lambda r: not r.own)[:limit]
     return Found(key, out, len(result.ranked), result.ms)
+
+
+def _in_folder(cwd, folder: str) -> bool:
+    """A row recorded in `folder` (or below it), or that names no folder."""
+    import os
+
+    if not isinstance(cwd, str) or not cwd:
+        return True
+    path, folder = os.path.normpath(cwd), os.path.normpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _one_exchange(cleared: list[Recalled], found: Recalled, text: str) -> int | None:

@@ -100,7 +100,7 @@ def _recall(ctx, out) -> str | None:
     accesses = read_accesses(access_ledger_path(ctx.home))
     found = find(view, components, prompt, session_id=ctx.session, served_ids=served,
                  now=ctx.now, limit=settings.MAX_SNIPPETS, accesses=accesses,
-                 skip=closed_wrapups(ctx.home), project=ctx.project)
+                 skip=_left_out(ctx.home), project=ctx.project, folder=_folder(ctx.cwd))
     items = []
     for result in found.results:
         row = result.row
@@ -117,6 +117,29 @@ def _recall(ctx, out) -> str | None:
     shown = items[:count]
     _record(ctx, found, shown, started)
     return text or None
+
+
+def _folder(cwd: str) -> str:
+    """The repository holding `cwd` (else `cwd`): the folder the current project is."""
+    if not cwd:
+        return ""
+    from carto_core.model.project import find_git
+
+    info = find_git(cwd)
+    return str(info.worktree) if info is not None else cwd
+
+
+def _left_out(home):
+    """A predicate on rows recall never shows: a closed wrapup (`closed_wrapups`), and a row of
+    a project or folder in `[capture] exclude` (excluding stops recording; what was recorded
+    before stays in the logs, and is not put in front of another project's agent)."""
+    from carto_core.privacy.exclude import load as exclusion
+
+    closed = closed_wrapups(home)
+    rule = exclusion()
+    if not rule:
+        return closed
+    return lambda row: rule.row(row) or closed(row)
 
 
 def closed_wrapups(home):
