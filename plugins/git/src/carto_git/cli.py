@@ -145,14 +145,18 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
     for note in source.notes:
         warn(f"carto: {note}")
     already = summary.already_present + summary.skipped.get("already_logged", 0)
+    revised = source.marked + source.unmarked
     document = {**summary.as_dict(), "owners": owners, "owners_from": origin,
-                "commits_backfilled": summary.written.get("changelog", 0), "already_existed": already,
-                "notes": source.notes}
+                "commits_backfilled": summary.written.get("changelog", 0) - revised,
+                "already_existed": already, "marked_unreachable": source.marked,
+                "reached_again": source.unmarked, "notes": source.notes}
     if as_json:
         emit_json(document)
     else:
         verb = "would be backfilled" if dry_run else "backfilled"
-        click.echo(f"Done. {counted(document['commits_backfilled'], 'commit')} {verb}, {already} already existed.")
+        gone = (f", {source.marked} no longer in git history (marked unreachable)" if source.marked
+                else "") + (f", {source.unmarked} reached again" if source.unmarked else "")
+        click.echo(f"Done. {counted(document['commits_backfilled'], 'commit')} {verb}, {already} already existed{gone}.")
         for error in summary.errors:
             click.echo(f"  error: {error}", err=True)
     if summary.errors and not summary.rows_written and not already:

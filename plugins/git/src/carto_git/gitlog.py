@@ -119,6 +119,23 @@ def read_commits(repo: Repository, **options) -> list[Commit]:
     return parse_log(done.stdout.decode("utf-8", "replace"))
 
 
+def reachable_commits(repo: Repository) -> set[str]:
+    """Every commit a ref reaches (the refs `read_commits` reads: `--all` minus the stash)."""
+    command = [git_binary(), "--git-dir", str(repo.info.common_dir), "rev-list",
+               "--exclude=refs/stash", "--all"]
+    env = {**os.environ, "LC_ALL": "C"}
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    try:
+        done = subprocess.run(command, capture_output=True, env=env, check=False)
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc}") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"{repo.given}: git rev-list failed: {message[-1] if message else done.returncode}")
+    return set(done.stdout.decode("ascii", "replace").lower().split())
+
+
 def parse_log(text: str) -> list[Commit]:
     commits: list[Commit] = []
     for record in text.split(RECORD):

@@ -13,6 +13,13 @@ Options (from `carto ingest git` or `[sources.git]` in the config file):
 
 No checkpoint: one `git log` per repository is cheap, and the dedup above plus the runner's
 event-id dedup make re-runs write nothing.
+
+Rewritten history. A `git-<sha7>` row of this repository (its project, and its remote's url or
+none when the repository has no remote) whose commit no ref reaches any more (amended, rebased,
+its branch deleted) gets a revision: the same row marked `"unreachable": true`, its summary
+saying so. The logs are append-only, and readers keep the newest row of an id
+(`carto_core.logio.fold`), so the changelog is revisable for this source; a commit reached
+again gets its plain row back. Rows the live hooks wrote are left as they are.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from carto_core.api import Emit, ReadBatch, Source, Stream, iter_lines, order_ro
 
 from carto_git.gitlog import (
     DEFAULT_LIMIT, Repository, commit_url, commit_url_base, has_commits, open_repository,
-    read_commits, remote_url, repositories_under, why_not_a_repository,
+    read_commits, reachable_commits, remote_url, repositories_under, why_not_a_repository,
 )
 
 FILES_IN_SUMMARY = 20
@@ -34,8 +41,13 @@ _HASH = re.compile(r"\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b")
 DEDUP_LOGS = ("changelog", "tool-use")
 
 
-def known_commit_hashes(home) -> set[str]:
-    """Full commit hashes already named in the home's logs (summaries or `commit_hash`)."""
+#: What a revision of a commit git no longer has says before its subject.
+GONE = "(no longer in git history: amended, rebased or its branch deleted)"
+
+
+def known_commit_hashes(home, backfilled: dict | None = None) -> set[str]:
+    """Full commit hashes already named in the home's logs (summaries or `commit_hash`).
+    `backfilled`, when given, gets sha -> the newest `git-<sha7>` row of each."""
     found: set[str] = set()
     if home is None:
         return found
@@ -45,6 +57,10 @@ def known_commit_hashes(home) -> set[str]:
             value = row.get("commit_hash")
             if isinstance(value, str):
                 found.add(value.lower())
+                if (backfilled is not None and label == "changelog"
+                        and row.get("type") == "git_commit"
+                        and str(row.get("event_id", "")).startswith("git-")):
+                    backfilled[value.lower()] = row
             summary = row.get("summary")
             if isinstance(summary, str) and "ommit" in summary:
                 found.update(_HASH.findall(summary.lower()))
@@ -71,9 +87,22 @@ def commit_row(repo: Repository, commit, url_base: str | None) -> dict:
     })
 
 
+def unreachable_row(row: dict) -> dict:
+    """A revision of a backfilled commit row: marked, its summary saying so (search shows it)."""
+    summary = str(row.get("summary") or "")
+    sha7 = str(row.get("commit_hash") or "")[:7]
+    if GONE not in summary:
+        head = f"Commit {sha7}"
+        summary = (f"{head} {GONE}{summary[len(head):]}" if summary.startswith(head)
+                   else f"{GONE} {summary}")
+    return order_row("changelog-git", {**row, "summary": summary, "unreachable": True})
+
+
 class GitSource(Source):
     name = "git"
     provider = "git"
+    #: Backfilled commit rows are revised when git no longer reaches their commit.
+    revisable_logs = frozenset({"changelog"})
     description = "git commit history as git-<sha7> changelog rows (one git log per repository)"
 
     def __init__(self, options: dict | None = None):
@@ -86,6 +115,10 @@ class GitSource(Source):
         #: Notes for people: empty repositories, limits reached, paths that are no repository.
         self.notes: list[str] = []
         self._known: set[str] | None = None
+        self._backfilled: dict[str, dict] = {}
+        #: Revisions emitted: commits marked as gone from git, and commits reached again.
+        self.marked = 0
+        self.unmarked = 0
 
     def repositories(self) -> list[Repository]:
         """Every distinct repository the options name, in the order given."""
@@ -127,13 +160,36 @@ class GitSource(Source):
             batch.messages.append(note)
             self.notes.append(note)
         if self._known is None:
-            self._known = known_commit_hashes(self.home)
+            self._known = known_commit_hashes(self.home, self._backfilled)
         base = commit_url_base(remote_url(repo))
         # The home's hashes are read once per run and never grown here: a re-read of the same
         # stream must give the same rows (the runner's event-id dedup keeps re-runs idempotent).
         for commit in reversed(commits):  # oldest first: the log reads in time order
+            held = self._backfilled.get(commit.sha.lower())
+            if held is not None and held.get("unreachable"):
+                # reached again (a branch made on it): its plain row is the newest again
+                batch.rows.append(Emit("changelog", commit_row(repo, commit, base)))
+                self.unmarked += 1
+                continue
             if commit.sha.lower() in self._known:
                 batch.skipped["already_logged"] += 1
                 continue
             batch.rows.append(Emit("changelog", commit_row(repo, commit, base)))
+        batch.rows.extend(self._gone(repo, base, {c.sha.lower() for c in commits}))
         return batch
+
+    def _gone(self, repo: Repository, base: str | None, read: set[str]) -> list[Emit]:
+        """Revisions of this repository's backfilled rows whose commit no ref reaches."""
+        prefix = commit_url(base, "") if base else None
+        mine = [sha for sha, row in self._backfilled.items()
+                if sha not in read and not row.get("unreachable")
+                and row.get("project") == repo.project
+                and ((row.get("url") or "").startswith(prefix) if prefix else not row.get("url"))]
+        if not mine:
+            return []
+        # only when some row's commit was not among those just read (--limit, --since, owners)
+        reached = reachable_commits(repo)
+        gone = [Emit("changelog", unreachable_row(self._backfilled[sha]))
+                for sha in mine if sha not in reached]
+        self.marked += len(gone)
+        return gone
