@@ -114,6 +114,11 @@ def _run(policy, *, write, show_session, profiles, since_days, full, only, as_js
     if not write and not as_json:
         click.echo("dry run: nothing written; add --write to write these rows", err=True)
     report_summary(summary, as_json=as_json)
+    if not as_json:
+        for batch in batches.values():  # which channel a skip was, and the key that reads it
+            for message in batch.messages:
+                if "`sources`" in message:
+                    click.echo(f"  {message}", err=True)
 
 
 def _show(source, streams, session_id, as_json):
@@ -129,6 +134,8 @@ def _show(source, streams, session_id, as_json):
             "profile": stream.meta.get("profile"),
             "kept": result.skipped is None,
             "skipped": result.skipped,
+            "source": result.source,
+            "policy_sources": list(source.policy.sources),
             "settled": result.settled,
             "project": result.project,
             "project_reason": result.project_reason,
@@ -140,7 +147,11 @@ def _show(source, streams, session_id, as_json):
             return
         click.echo(f"session {result.session_id} in {stream.path} (profile {document['profile']})")
         click.echo(f"  {'kept' if result.skipped is None else 'skipped: ' + result.skipped}; "
-                   f"{'settled' if result.settled else 'still active'}")
+                   f"{'settled' if result.settled else 'still active'}; source {result.source or '(none)'}")
+        if result.skipped == "source_not_selected":
+            from carto_hermes.reading import not_selected_message
+
+            click.echo(f"  {not_selected_message(source.policy, result.source)}")
         if result.project:
             click.echo(f"  project {result.project} ({result.project_reason})")
         for note in document["notes"]:

@@ -68,6 +68,8 @@ class SessionResult:
     settled: bool = False
     checkpoint: dict | None = None
     notes: list[str] = field(default_factory=list)
+    #: The session's `sessions.source` (its channel: cli, desktop, telegram, ...).
+    source: str = ""
 
 
 class SessionMapper:
@@ -97,7 +99,7 @@ class SessionMapper:
                 and (previous.get("settled") or not result.settled)):
             result.checkpoint = previous
             return result  # nothing new since the last run
-        source = str(meta.get("source") or "")
+        source = result.source = str(meta.get("source") or "")
         if self.since_days is not None and (last_ts or as_float(meta.get("started_at")) or 0) < (
                 now - self.since_days * 86400):
             result.skipped = "older_than_since"

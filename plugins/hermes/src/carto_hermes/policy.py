@@ -36,7 +36,10 @@ class PolicyError(HermesError):
     exit_code = ExitCode.USAGE
 
 
-DEFAULT_SOURCES = ["desktop", "acp", "subagent", "cron"]
+#: Channels read when the file sets no `sources`: upstream's example list plus `cli`, Hermes's
+#: terminal channel and main one for coding (reference formats.md section 3.3); the gateway's
+#: channels (telegram, discord, ...) are chats with other people, read only when listed.
+DEFAULT_SOURCES = ["cli", "desktop", "acp", "subagent", "cron"]
 
 #: key -> (accepted types, default). `hermes_home`/`corpus_root` defaults resolve at load time.
 KEYS: dict[str, tuple[tuple[type, ...], object]] = {

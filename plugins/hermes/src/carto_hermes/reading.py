@@ -7,6 +7,7 @@ mapper says it has written).
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import sqlite3
 
 from carto_core.api import ReadBatch, Stream
@@ -24,6 +25,7 @@ def read_database(mapper: SessionMapper, policy: Policy, stream: Stream, checkpo
         batch.messages.append("policy changed since the last run: every session read again")
         checkpoint = None
     done: dict = dict((checkpoint or {}).get("sessions") or {})
+    unselected: Counter = Counter()
     path = stream.path
     conn = open_readonly(path, policy.busy_timeout_ms)
     try:
@@ -33,6 +35,8 @@ def read_database(mapper: SessionMapper, policy: Policy, stream: Stream, checkpo
             batch.units += 1
             if result.skipped:
                 batch.skipped[result.skipped] += 1
+                if result.skipped == "source_not_selected":
+                    unselected[result.source] += 1
             batch.rows.extend(result.rows)
             if result.checkpoint is not None:
                 done[result.session_id] = result.checkpoint
@@ -43,8 +47,17 @@ def read_database(mapper: SessionMapper, policy: Policy, stream: Stream, checkpo
         raise translate(exc, path) from None
     finally:
         conn.close()
+    for source, count in sorted(unselected.items()):
+        batch.messages.append(not_selected_message(policy, source, count))
     batch.checkpoint = {"policy": policy.digest, "sessions": done}
     return batch
+
+
+def not_selected_message(policy: Policy, source: str, count: int = 1) -> str:
+    """Why sessions of a channel were skipped, and the policy key that reads them."""
+    where = f" in {policy.path}" if policy.path else ""
+    return (f"{count} session(s) of source {source or '(none)'!r} skipped: the policy's `sources` "
+            f"is {policy.sources}; add {source!r} to `sources`{where} to read them")
 
 
 def explain(mapper: SessionMapper, policy: Policy, stream: Stream, session_id: str) -> SessionResult | None:
