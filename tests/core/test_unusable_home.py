@@ -1,4 +1,4 @@
-"""A home carto cannot use although something is there: a folder this user may not read.
+"""A home carto cannot use although something is there: a folder this user may not read, a file.
 
 The tests run as root, who reads a chmod 000 folder: `os.access` answering "no" for the home
 stands in for the kernel's refusal (the modes are what the code asks)."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -91,3 +92,47 @@ def test_another_users_home_names_its_owner_instead_of_a_chmod_that_would_fail(h
     line = fault_message(PermissionError(13, "Permission denied", str(home / "x")), home)
     assert "chmod" not in line
     assert "run carto as root, or point CARTO_HOME at a home of your own" in line
+
+
+@pytest.fixture
+def file_home(tmp_path, monkeypatch):
+    """CARTO_HOME naming a regular file (a typo, a leftover of a script)."""
+    path = tmp_path / "homefile"
+    path.write_bytes(b"")
+    monkeypatch.setenv("CARTO_HOME", str(path))
+    return path
+
+
+def test_install_refuses_a_home_that_is_a_file_and_changes_nothing(file_home):
+    """`carto install claude` printed 'made the home <the file>' and exited 0; the hooks' rows
+    then went to the spill file."""
+    settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    done = CliRunner().invoke(cli, ["install", "claude"])
+    assert done.exit_code == 1, done.output
+    assert done.stderr.startswith(f"carto: install claude: the home {file_home} is a file, not a folder")
+    assert f"`mv {file_home} {file_home}.aside`" in done.stderr
+    assert "made the home" not in done.output and not settings.exists()
+    assert file_home.is_file() and file_home.stat().st_size == 0
+
+
+@pytest.mark.parametrize("args", [["ingest", "--all"], ["ingest", "claude"], ["sessions"],
+                                  ["search", "cart"], ["digest", "day", "--no-git"]], ids=" ".join)
+def test_every_command_says_the_home_is_a_file(file_home, args):
+    """Readers said 'the folder does not exist ... `carto install claude` makes it' (exit 3),
+    `ingest --all` printed '[Errno 20] Not a directory' per source."""
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 1, done.output
+    assert f"the home {file_home} is a file, not a folder" in done.stderr
+    assert "does not exist" not in done.stderr and "Errno" not in done.stderr
+
+
+def test_doctor_says_the_home_is_a_file_with_a_fix_that_works(file_home, tmp_path):
+    done = CliRunner().invoke(cli, ["doctor", "--no-probe", "--json"])
+    doc = json.loads(done.stdout)
+    problem = next(p for p in doc["problems"] if p["problem"] == doc["home_refused"])
+    assert problem["problem"].startswith(f"the home {file_home} is a file, not a folder")
+    assert "check the disk" not in json.dumps(doc["problems"]) and done.exit_code == 1
+    # the fix as printed: the file moved aside, install makes the home
+    file_home.rename(f"{file_home}.aside")
+    assert CliRunner().invoke(cli, ["install", "claude"]).exit_code == 0
+    assert file_home.is_dir()

@@ -55,6 +55,23 @@ def unusable_home_message(root) -> str | None:
     return f"{refused[0]}; {refused[1]}" if refused else None
 
 
+def refuse_unusable_home(command: str) -> None:
+    """Exit 1 before `command` (one that may create the home: install, ingest) writes anything
+    when what is at the home's path cannot be one: "made the home" over a file, and every
+    source's raw "[Errno 20] Not a directory", said otherwise."""
+    from carto_core.model.config import ConfigError, load_config
+
+    try:
+        root = load_config().home.root
+    except ConfigError:
+        return
+    refused = unusable_home_message(root)
+    if refused:
+        from carto_core.util.output import fail
+
+        fail(f"{command}: {refused}")
+
+
 def require_home() -> None:
     """Exit 3 with `missing_home_message` when the resolved home does not exist, 1 when it is a
     file or a folder this user cannot read. A config file that cannot be read is left to the

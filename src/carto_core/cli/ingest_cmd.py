@@ -39,6 +39,10 @@ def run_with_progress(source, home, *, dry_run: bool, as_json: bool, streams=Non
     """Run `run_ingest` with a progress bar on stderr (hidden for --json or a non-terminal)."""
     import sys
 
+    from carto_core.cli.homeguard import refuse_unusable_home
+
+    refuse_unusable_home(f"ingest {source.name}")  # every source's command comes through here
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from carto_core.ingest.runner import run_ingest
@@ -194,6 +198,9 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
     """`carto ingest --all`: every source that finds something where it looks by default."""
     from carto_core.model.config import load_config
 
+    from carto_core.cli.homeguard import refuse_unusable_home
+
+    refuse_unusable_home("ingest")
     home = load_config().home
     summaries, nothing, not_set_up = {}, [], {}
     for name, source in backfill_sources(not_set_up, nothing):
@@ -205,8 +212,11 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
             summaries[name] = run_with_progress(source, home, dry_run=dry_run, as_json=as_json,
                                                 streams=streams)
         except (OSError, ValueError) as exc:
+            from carto_core.logio.homefaults import fault_message
+
             summaries[name] = None
-            click.echo(f"carto: ingest {name}: {exc}", err=True)
+            said = fault_message(exc, home.root) if isinstance(exc, OSError) else exc
+            click.echo(f"carto: ingest {name}: {said}", err=True)
             continue
         summary = summaries[name]
         if (not (summary.units or summary.rows_written or summary.already_present or summary.errors)

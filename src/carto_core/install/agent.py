@@ -217,13 +217,18 @@ def run_install(
     removing: bool = False,
 ) -> dict:
     """The whole command: `install()` (the provider's merge, usually `install_result`; or its
-    removal, `uninstall_result`, with `removing`), `--mcp`, the report; exit 4 when the hooks
+    removal, `uninstall_result`, with `removing`), `--mcp`, the report; exit 1 when the home is
+    a file or a folder this user cannot read (checked first: then nothing changes), 4 when the hooks
     file or, with `--mcp`, the MCP configuration file cannot be changed (checked first: then
     nothing changes), 75 when `--mcp` was asked and the MCP support is not installed (the hooks
     are changed as asked). Returns the result otherwise."""
     from carto_core.util.output import emit_json, fail
     from carto_core.util.exitcodes import ExitCode
 
+    if not removing and not dry_run:
+        from carto_core.cli.homeguard import refuse_unusable_home
+
+        refuse_unusable_home(f"install {agent}")  # before any file changes
     refused = mcp_refusal(agent, remove=removing, **(mcp_options or {})) if mcp else None
     if refused:
         fail(f"mcp: {refused}", ExitCode.CONFLICT)
