@@ -5,7 +5,8 @@ the evidence for (its event ids, kept on the line as an HTML comment):
 
 - **Standing preferences**, from prompts: the owner's own sentences that tell the agent how to
   work ("always", "never", "don't", "prefer", "make sure", "from now on", "instead of", ...), not
-  questions and never what a prompt quotes or pastes (`carto_core.lenses.ownwords`); the same
+  questions and never what a prompt quotes, pastes, says came from someone else or asks to have
+  translated (`carto_core.lenses.ownwords`); the same
   sentence in several prompts is one line with every prompt's id.
 - **Decisions**, **open threads** and **key insights**, from `session_wrapup` milestones: the
   current records of the decision ledger (`carto_core.model.decisions`; superseded, retired and

@@ -15,8 +15,15 @@ session, so anything that is quoted or pasted is left out, erring towards leavin
   short quoted term ("use `uv run` instead of pip") stays part of the owner's sentence. An
   unclosed double quote runs to the end (a prompt cut short keeps its quote open);
 - what the prompt introduces as someone else's text: a clause ending with ":" that names it
-  ("here is the log:", "this comment:", "the reviewer wrote:", "pytest says:"); when a fence or
-  quotation follows, the owner's text resumes after it, else the rest of the prompt is theirs.
+  ("here is the log:", "this comment:", "the reviewer wrote:", "pytest says:", "my colleague
+  Bob:"); when a fence or quotation follows, the owner's text resumes after it, else the rest
+  of the prompt is theirs;
+- what follows a clause that says where the text came from, whatever ends it ("--", ".", ":"):
+  "got this from the vendor's email", "this is what the bot posted on the PR", "forwarded from
+  Slack"; and text the prompt asks to have worked on ("translate this to French", "summarise
+  this", "fix the grammar of this"): it is someone's text to translate, not a rule;
+- text inside a pair of tags ("<pasted text>…</pasted text>", "<email>…</email>"), and after an
+  opening tag of pasted text that is never closed.
 
 The words of a sentence that run into quoted or pasted text (its lead-in: "summarise this
 comment:", "he said") go with it.
@@ -56,7 +63,29 @@ _INTRODUCER = re.compile(
     r"tweet|quote|quoted|warning|hint|linter|report|reported|says|said|say|wrote|writes|write-up|"
     r"printed|prints|shows|showed|reads|read|returned|returns|got|get|getting|pasted|paste|copied|"
     r"forwarded|below|following|here'?s|here is|here are|here’s|this is what|asked|asks|suggests|"
-    r"suggested|claims|mean|means)\b", re.I)
+    r"suggested|claims|mean|means|colleague|coworker|co-worker|teammate|boss|manager|client|customer|"
+    r"vendor|supplier|bot|maintainer|contributor|someone|somebody|stranger|slack|teams|discord|"
+    r"pr|mr|pull request|merge request)\b", re.I)
+#: A clause that says the text after it came from someone or somewhere else, or asks to have
+#: text worked on (translated, summarised, rewritten): what follows is not the owner's rule.
+_SOURCE = re.compile(
+    r"\b(?:(?:got|received|copied|forwarded|pasted|grabbed|taken|took) (?:this|it|these|that|the following)"
+    r"(?: \w+){0,3}? (?:from|off|out of)\b"
+    r"|(?:this|that|here)(?:'s|’s| is| was) what (?!i\b|we\b|i'|we')(?:\S+ ){1,4}?"
+    r"(?:posted|said|says|wrote|writes|sent|commented|replied|answered|suggested|suggests|proposed|"
+    r"recommended|shared|tweeted|emailed)\b"
+    r"|(?:forwarded|copied|pasted|quoted) from\b"
+    r"|(?:translate|summari[sz]e|sum up|rewrite|rephrase|paraphrase|reword|proofread|polish|shorten|"
+    r"condense|tl;?dr|(?:fix|correct|improve|check)(?: up)? (?:the )?(?:grammar|spelling|typos|wording|tone))"
+    r"(?: (?:of|in|for|on))? (?:this|these|that|it|below|the following|the (?:text|message|email|"
+    r"e-mail|paragraph|sentence|passage|note|comment|post|reply|document|doc))\b)", re.I)
+#: Where a source clause ends (what follows it is the text it names).
+_SOURCE_END = re.compile(r"\s(?:--|—|–|-)\s|[:.!?…](?=\s|$)|\n|" + GAP)
+#: A pair of tags around pasted text ("<pasted text>…</pasted text>", "<email>…</email>").
+_TAG = re.compile(r"<([A-Za-z][\w-]*(?: [\w-]+){0,3})(?: [^<>]*)?>")
+#: Tags of pasted text whose opening alone (never closed: the prompt was cut) runs to the end.
+_PASTE_TAGS = re.compile(r"^(?:pasted|paste|pasted[ _-]text|pasted[ _-]content|email|e-mail|message|"
+                         r"quote|document|doc|text|log|comment|input|content|clipboard)$", re.I)
 _CLAUSE_START = re.compile(r"(?:[.!?…;]\s|[\n" + GAP + r"])")
 #: How far before a ":" its clause is looked for.
 CLAUSE_SPAN = 200
@@ -112,8 +141,9 @@ def _mask(text: str) -> str:
     text = _fences(text)
     text = _lines(text)
     text = _QUOTE_MID.sub(GAP, text)
+    text = _tags(text)
     text = _quotations(text)
-    return _introduced(text)
+    return _sourced(_introduced(text))
 
 
 def _fences(text: str) -> str:
@@ -211,3 +241,41 @@ def _introduced(text: str) -> str:
         if rest.lstrip(" \n").startswith(GAP):
             continue  # the fence or quotation that follows is the pasted text
         return text[:colon + 1] + GAP
+
+
+def _tags(text: str) -> str:
+    """Text between an opening tag and its closing one to a gap; an unclosed tag of pasted text
+    runs to the end."""
+    out, at = [], 0
+    for opening in _TAG.finditer(text):
+        if opening.start() < at:
+            continue
+        name = opening.group(1)
+        closing = re.compile(r"</" + re.escape(name) + r"\s*>", re.I).search(text, opening.end())
+        if closing is None:
+            if _PASTE_TAGS.match(name):
+                out.append(text[at:opening.start()] + GAP)
+                return "".join(out)
+            continue
+        out.append(text[at:opening.start()] + GAP)
+        at = closing.end()
+    return "".join(out) + text[at:]
+
+
+def _sourced(text: str) -> str:
+    """After a clause that says where the text came from (or asks to have it translated,
+    summarised, rewritten), the rest is a gap: from where the clause ends ("--", ".", ":"), up
+    to a gap that follows at once (a fence or quotation delimits it), else to the end."""
+    at = 0
+    while True:
+        source = _SOURCE.search(text, at)
+        if source is None:
+            return text
+        end = _SOURCE_END.search(text, source.end())
+        cut = end.end() if end is not None and end.group(0) != GAP else (
+            end.start() if end is not None else source.end())
+        rest = text[cut:]
+        if rest.lstrip(" \n").startswith(GAP):
+            at = text.find(GAP, cut) + 1
+            continue  # the fence, quotation or tags that follow are the text it names
+        return text[:cut] + GAP
