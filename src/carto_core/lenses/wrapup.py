@@ -44,7 +44,9 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     edited = Counter(path for e in events if e.type == "tool_file_edit"
                      for path in event_files(e.type, e.summary, e.cwd))
     pending = [path for path, _ in uncommitted_edits(events)]
-    auto_decisions = [f"{c['subject']} ({c['sha'][:7]})" for c in digest["commits"][::-1]]
+    theirs = _others_commits(events)
+    auto_decisions = [f"{c['subject']} ({c['sha'][:7]})" for c in digest["commits"][::-1]
+                      if c["sha"].lower() not in theirs]
     auto_unresolved = [f"uncommitted edits: {os.path.basename(p)}" for p in pending[:5]]
     projects = ", ".join(digest["projects"]) or "no project"
     auto_description = (
@@ -95,6 +97,38 @@ def _cites(events, cwd: str, edited) -> dict:
             if sha:
                 commits[sha] = event_files(e.type, e.summary, e.cwd) or _files_from_git(e)
     return wrapup_cites(cwd, commits, [path for path, _ in edited.most_common()])
+
+
+def _others_commits(events) -> set[str]:
+    """The shas (lower case) of the session's commits that git says another author wrote: one
+    the agent merged or cherry-picked is not a decision of the owner's. An owner is who `carto
+    ingest git` counts as one (`digest.owners`: $CARTO_PROFILE_AUTHORS, else the repository's
+    user.name, and the agent author); a commit git cannot tell about stays the session's."""
+    from carto_core.lenses.digest import DigestError, _git, _is_owner, owners
+    from carto_core.lenses.sessionfacts import commit_record
+    from carto_core.model.project import find_git
+
+    found: set[str] = set()
+    names_of: dict[str, list[str] | None] = {}
+    for event in events:
+        if event.type != "git_commit" or not event.cwd or not os.path.isdir(event.cwd):
+            continue
+        sha = ((commit_record(event) or {}).get("sha") or "").lower()
+        info = find_git(event.cwd)
+        if not sha or info is None:
+            continue
+        repo = str(info.worktree)
+        if repo not in names_of:
+            try:
+                names_of[repo] = owners(repo)[0]
+            except DigestError:
+                names_of[repo] = None  # an owner variable naming nobody: no one to compare with
+        names = names_of[repo]
+        code, out = _git(repo, "log", "-1", "--format=%an%x00%ae", sha)
+        parts = out.strip().split("\x00")
+        if names and code == 0 and len(parts) == 2 and not _is_owner(parts[0], parts[1], names):
+            found.add(sha)
+    return found
 
 
 def uncommitted_edits(events) -> list[tuple[str, object]]:
