@@ -100,7 +100,8 @@ first, every line ending with the event ids it comes from, at most 200 lines and
 --project: the folder most of its rows name): another folder of the same name is another
 project's memory. --write keeps everything outside carto's marked
 section, prints the diff first and writes nothing when nothing changed.
-Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project.""", cls=JsonErrorCommand)
+Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project,
+4 (--write) the file leaves carto's section no room, or its end marker was deleted (nothing is written).""", cls=JsonErrorCommand)
 @click.option("--project", default=None, help="Project name (default: the current folder's).")
 @click.option("--print", "print_only", is_flag=True, help="Print the memory (the default).")
 @click.option("--write", "write", is_flag=True, help="Write it into Claude Code's auto-memory MEMORY.md for the project.")
@@ -146,10 +147,14 @@ def memory(project, print_only, write, file_path, as_json) -> None:
         fail(f"cannot read {target}: it is not UTF-8 text; nothing was written")
     except OSError as exc:
         fail(f"cannot read {target}: {exc.strerror or exc}")
-    from carto_core.lenses.memory import NoRoom, rewritten
+    from carto_core.lenses.memory import END, NoRoom, Unclosed, rewritten
 
     try:
         new = rewritten(existing, built)
+    except Unclosed as exc:
+        fail(f"{target}: {exc}, so where carto's lines stop and yours start cannot be told; nothing "
+             f"was written. Put {END} back on its own line after carto's last line (or delete "
+             "carto's section, its begin marker included) and run this again", ExitCode.CONFLICT)
     except NoRoom as exc:
         fail(f"{target} already holds {exc}", ExitCode.CONFLICT)
     from carto_core.control.memoryfiles import remember

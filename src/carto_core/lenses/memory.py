@@ -493,6 +493,12 @@ class NoRoom(ValueError):
     """The file's own lines leave carto's section no room within Claude Code's budget."""
 
 
+class Unclosed(NoRoom):
+    """carto's begin marker with no end marker after it: where carto's lines stop and the
+    person's start cannot be told, so nothing is written (a rewrite would append a second
+    section, and the next one fold the person's text into carto's)."""
+
+
 def _theirs(existing: str) -> str:
     """`existing` with the lines a person added inside carto's section moved just above it
     (carto's lines are its markers, headings, intro and bullets ending with their ids: a
@@ -517,7 +523,11 @@ def rewritten(existing: str, memory: Memory) -> str:
     """`existing` MEMORY.md text with carto's section rendered from `memory` in the room the
     person's lines leave (Claude Code loads `MAX_LINES` lines, `MAX_BYTES` bytes); lines a
     person added inside the section are kept, above it (`_theirs`). Raises `NoRoom` when they
-    leave too little."""
+    leave too little, `Unclosed` when the end marker is gone."""
+    start = existing.find(BEGIN)
+    if start >= 0 and existing.find(END, start) < 0:
+        raise Unclosed(f"carto's section (line {existing.count(chr(10), 0, start) + 1}) has lost its end "
+                       f"marker {END}")
     existing = _theirs(existing)
     outside = existing
     if BEGIN in existing and END in existing:
