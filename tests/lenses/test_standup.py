@@ -233,3 +233,28 @@ def test_the_header_says_last_for_a_span_and_since_for_a_moment(world):
     assert heads["yesterday"].startswith("STANDUP — since yesterday ")
     assert heads["2030-01-01"].startswith(
         "STANDUP — since 2030-01-01 (after now: the window holds nothing yet) ")
+
+
+def test_codex_sessions_before_the_hooks_were_installed_do_not_blame_their_trust(world, tmp_path, monkeypatch):
+    """Right after `carto install codex --trust`, standup said 'Codex hooks suspected untrusted:
+    ... 4 Codex session(s) wrote a transcript in the window and logged no event', counting
+    rollouts written months before the hooks existed. The install ledger records when carto
+    first wrote the hook file; only a silent session after that counts."""
+    codex_home = tmp_path / "codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    now = datetime.now(timezone.utc)
+    _rollout(codex_home, D, '{"cmd":"make test"}\n')
+    old = (now - timedelta(days=3)).timestamp()
+    for path in (codex_home / "sessions").rglob("*.jsonl"):
+        os.utime(path, (old, old))
+    codex_home.mkdir(exist_ok=True)
+    assert CliRunner().invoke(cli, ["install", "codex"]).exit_code == 0
+    trust = standup(world["home"], since="7d", now=now, me=C)["silent"]["codex_hook_trust"]
+    assert trust["state"] == "unknown" and trust["silent_sessions"] == []
+    assert "(1 before)" in trust["reason"] and trust["installed_at"] is not None
+    # a session after the install that logged nothing is the symptom again
+    later = "eeee5555-0000-4000-8000-000000000005"
+    _rollout(codex_home, later, '{"cmd":"make build"}\n')
+    trust = standup(world["home"], since="7d", now=now + timedelta(minutes=1), me=C)["silent"]["codex_hook_trust"]
+    assert trust["state"] == "suspected_untrusted" and trust["silent_sessions"] == [later]
+    assert "1 Codex session(s)" in trust["reason"]

@@ -24,10 +24,7 @@ import json
 import os
 from pathlib import Path
 
-
-def ledger_path() -> Path:
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(state) / "carto" / "install-ledger.json"
+from carto_core.util.install_ledger import ledger_path  # readers below install ask it too
 
 
 def _load() -> dict:
@@ -93,8 +90,13 @@ def record(path: Path, copy: str | None) -> None:
     data = _load()
     entry = data.get(key)
     if entry is None:
+        import time
+
+        # when carto first wrote it: what ran before (a Codex session before the hooks were
+        # installed) is no sign of hooks that do not run
         entry = data[key] = {"existed": copy is not None, "original": copy, "backups": [],
-                             "folders": [] if copy is not None else _missing_folders(Path(key))}
+                             "folders": [] if copy is not None else _missing_folders(Path(key)),
+                             "first_written": time.time()}
     if copy is not None and copy not in entry["backups"]:
         entry["backups"].append(copy)
     _save(data)

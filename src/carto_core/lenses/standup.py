@@ -160,7 +160,16 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
                 if isinstance(features, dict) and (features.get("hooks") is False
                                                    or features.get("codex_hooks") is False):
                     disabled.append(str(path))
-    silent_ids = [item["id"] for item in silent]
+    # Only a session after carto's hooks were installed can say they do not run.
+    from carto_core.util.install_ledger import first_written
+    from carto_core.util.timeparse import parse_timestamp
+
+    written = [t for t in (first_written(Path(p)) for p in hook_files) if t is not None]
+    # to the second, as transcript_written is said: a session of that second counts
+    installed = datetime.fromtimestamp(int(min(written)), timezone.utc) if written else None
+    before = [item for item in silent if installed is not None
+              and (parse_timestamp(item["transcript_written"]) or installed) < installed]
+    silent_ids = [item["id"] for item in silent if item not in before]
     if not hook_files:
         state = "not_installed"
         reason = ("no carto hook in " + ", ".join(str(Path(p) / "hooks.json") for p in places)
@@ -175,11 +184,13 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
                   "trusted without a word: approve them with /hooks in the Codex CLI")
     else:
         state = "unknown"
-        reason = ("carto hooks are configured and no Codex session in the window was silent; "
-                  "Codex records hook trust itself, in a place carto cannot read "
+        reason = ("carto hooks are configured and no Codex session in the window was silent"
+                  + (f" since they were installed ({len(before)} before)" if before else "")
+                  + "; Codex records hook trust itself, in a place carto cannot read "
                   "(undocumented), so trust is not claimed")
     return {"state": state, "trust_known": False, "reason": reason, "hook_files": hook_files,
-            "disabled_by": disabled, "silent_sessions": silent_ids}
+            "disabled_by": disabled, "silent_sessions": silent_ids,
+            "installed_at": format_timestamp(installed) if installed else None}
 
 
 def _mentions(paths: list[str], rollouts: list[dict], logged: set[str]) -> dict[str, list[dict]]:
