@@ -226,9 +226,15 @@ def run_install(
     from carto_core.util.exitcodes import ExitCode
 
     if not removing and not dry_run:
-        from carto_core.cli.homeguard import refuse_unusable_home
+        from carto_core.logio.homefaults import home_refusal
+        from carto_core.model.config import ConfigError, load_config
 
-        refuse_unusable_home(f"install {agent}")  # before any file changes
+        try:
+            unusable = home_refusal(load_config().home.root)
+        except ConfigError:
+            unusable = None
+        if unusable:  # a file, or a folder this user cannot read: before any file changes
+            fail(f"install {agent}: {unusable[0]}; {unusable[1]}")
     refused = mcp_refusal(agent, remove=removing, **(mcp_options or {})) if mcp else None
     if refused:
         fail(f"mcp: {refused}", ExitCode.CONFLICT)
