@@ -10,10 +10,9 @@ Colour follows `carto_core.util.terminal` (a terminal, no NO_COLOR); the JSON do
 from __future__ import annotations
 
 import re
-import textwrap
 from datetime import datetime, timezone
 
-from carto_core.util.terminal import Style, ago, cells, clip
+from carto_core.util.terminal import Style, ago, cells, clip, wrap
 
 FORMATS = ("text", "oneline", "json")
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -226,14 +225,13 @@ def render_text(result, *, project: str | None, style: Style, width: int, show_f
         details.append(kind_of(hit))
         details.extend(marks(hit, who))
         said = " · ".join(details)
-        if len(hit.event_id) + 2 + len(said) <= width:
+        if len(hit.event_id) + 2 + cells(said) <= width:
             out.append(f"{style(hit.event_id, 'bold', 'cyan')}  {style(said, 'dim')}")
         else:  # a long id (a transcript turn's): the details go under it, cut to the width
             out.append(style(hit.event_id, "bold", "cyan"))
-            said = said if len(said) <= room else said[:room - 1] + "…"
-            out.append("  " + style(said, "dim"))
+            out.append("  " + style(clip(said, room), "dim"))
         text = snippet(hit.summary, terms, room * SNIPPET_LINES) or "(no text)"
-        for line in textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)[:SNIPPET_LINES]:
+        for line in wrap(text, room)[:SNIPPET_LINES]:
             out.append("  " + highlight(line, terms, style))
     extra = notes(result, session, scope_lines)
     if extra:

@@ -206,8 +206,13 @@ def session(session_id, max_events, tree, as_json) -> None:
         return
     s = detail["session"]
     click.echo(f"session  {s['session_id']} · {s['provider'] or '?'} · {s['project'] or 'no project'}")
-    click.echo(f"span     {s['started']} .. {s['ended']} · {counted(s['events'], 'event')}, "
-               f"{counted(s['turns'], 'turn')}, {counted(s['commits'], 'commit')}, {counted(s['edits'], 'edit')}")
+    span = f"span     {s['started']} .. {s['ended']}"
+    tally = (f"{counted(s['events'], 'event')}, {counted(s['turns'], 'turn')}, "
+             f"{counted(s['commits'], 'commit')}, {counted(s['edits'], 'edit')}")
+    room = fitted_width()
+    # on a terminal too narrow for both (92 columns at 80), the counts go on a line of their own
+    click.echo(f"{span} · {tally}" if room is None or cells(f"{span} · {tally}") <= room
+               else f"{span}\n{'':9}{tally}")
     if s.get("transcript_path"):
         click.echo(f"transcript {transcript_said(s['transcript_path'])}")
     family = detail["lineage"]

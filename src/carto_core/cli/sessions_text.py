@@ -51,7 +51,7 @@ def short_ids(ids: list[str], among=()) -> dict[str, str]:
 
 def _columns(rows: list[dict], now: datetime, among=()) -> list[tuple[str, str, str, list[str]]]:
     """(name, header, alignment, cells) of every column, in their order on the line."""
-    wide = max([len("project")] + [len(s["project"] or "-") for s in rows])
+    wide = max([len("project")] + [cells(s["project"] or "-") for s in rows])
     short = short_ids([s["session_id"] for s in rows], among)
     cols = [
         ("id", "id".ljust(8), "<", [short[s["session_id"]] for s in rows]),
@@ -75,9 +75,10 @@ def _lines(cols, rows: list[dict], by: list[str]) -> list[str]:
     for i in range(-1, len(rows)):
         parts = []
         for name, head, align, values in cols:
-            size = max(len(head), *(len(v) for v in values))
+            size = max(cells(head), *(cells(v) for v in values))  # columns: a CJK name takes two each
             text = head if i < 0 else values[i]
-            parts.append(text.ljust(size) if align == "<" else text.rjust(size))
+            pad = " " * (size - cells(text))
+            parts.append(text + pad if align == "<" else pad + text)
         # two spaces after the id: it reads as the row's name
         line = parts[0] + "  " + " ".join(parts[1:])
         if by:

@@ -81,7 +81,9 @@ def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
     if as_json:
         emit_json(doc)
     else:
-        click.echo(lens.render_standup(doc))
+        from carto_core.util.terminal import fitted_width, fold
+
+        click.echo(fold(lens.render_standup(doc), fitted_width()))  # a terminal's width, by columns
         if team:
             from carto_core.team.lenses import team_line
 

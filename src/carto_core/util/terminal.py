@@ -144,6 +144,65 @@ def clip(text: str, room: int) -> str:
     return text.rstrip(" …") + "…"
 
 
+def wrap(text: str, room: int) -> list[str]:
+    """`text` in lines of at most `room` columns as `cells` counts them, broken at white space; a
+    word wider than a line fills what the line has left and goes on below (textwrap's rule,
+    which counts characters: a line of CJK or emoji took twice its room)."""
+    if text.isascii():
+        import textwrap
+
+        return textwrap.wrap(text, room, break_long_words=True, break_on_hyphens=False)
+    import re
+
+    room = max(room, 2)  # a wide character needs two columns
+    lines: list[str] = []
+    line, gap = "", ""
+    for word in re.findall(r"\S+|\s+", text.replace("\t", " ").replace("\n", " ")):
+        if word.isspace():  # kept as it is between two words of a line (an aligned column)
+            gap = word if line else ""
+            continue
+        if cells(line) + len(gap) + cells(word) <= room:
+            line, gap = line + gap + word, ""
+            continue
+        if cells(word) <= room:
+            if line:
+                lines.append(line)
+            line, gap = word, ""
+            continue
+        while word:  # a word no line holds: cut it where the columns run out
+            left = room - cells(line) - len(gap)
+            taken = 0
+            while taken < len(word) and cells(word[:taken + 1]) <= left:
+                taken += 1
+            if taken == 0:
+                lines.append(line)
+                line, gap = "", ""
+                continue
+            line, gap, word = line + gap + word[:taken], "", word[taken:]
+            if word:
+                lines.append(line)
+                line = ""
+    if line:
+        lines.append(line)
+    return lines
+
+
+def fold(text: str, width: int | None) -> str:
+    """Each line of `text` wider than `width` columns broken at white space, its continuation
+    lines indented two more than it (None: unchanged, as a pipe gets it)."""
+    if width is None:
+        return text
+    out = []
+    for line in text.split("\n"):
+        if cells(line) <= width:
+            out.append(line)
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        pieces = wrap(line.strip(), max(width - indent - 2, 20))
+        out.extend(" " * (indent + (2 if n else 0)) + piece for n, piece in enumerate(pieces))
+    return "\n".join(out)
+
+
 def fitted_width(stream=None) -> int | None:
     """`width()` when there is a terminal to fit (`COLUMNS` set, or the stream a terminal); None
     for a pipe or a file, which a program reads whole: a table cut to a guessed 100 columns
