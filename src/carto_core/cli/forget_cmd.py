@@ -31,6 +31,9 @@ included); checkpoints of transcripts nothing is left of, and checkpoints and li
 a --match text (a Stop's answer kept for its turn); carto's section of MEMORY.md files;
 the team server's rows (--project alone). A tombstone (hashes of the ids, no text) keeps any
 later backfill or hook from writing them back. Never recorded at all: `[capture] exclude`.
+Copies carto made that still hold it are named: homes `carto restore --force` kept beside
+this one (--in-replaced forgets there too) and backups `carto backup` wrote (an archive is
+never edited: delete it, then `carto backup` takes one without it).
 Exit codes: 0 something matched (and was taken out with --write), 3 nothing matched,
 2 no criteria or a bad one, 1 the home could not be read or written.""", cls=JsonErrorCommand)
 @click.option("--project", "projects", multiple=True, metavar="NAME",
@@ -46,8 +49,12 @@ Exit codes: 0 something matched (and was taken out with --write), 3 nothing matc
 @click.option("--write", is_flag=True, help="Take it out (default: a dry run that only counts).")
 @click.option("--dry-run", "dry_run", is_flag=True, help="Only count (the default, said aloud; not with --write).")
 @click.option("--resume", is_flag=True, help="Finish a forget that was interrupted, then stop.")
+@click.option("--in-replaced", "in_replaced", is_flag=True,
+              help="Forget in the homes `carto restore --force` kept beside this one "
+                   "(<home>.replaced-<time>) too.")
 @json_option
-def forget(projects, sessions, before, since, match, events, write, dry_run, resume, as_json) -> None:
+def forget(projects, sessions, before, since, match, events, write, dry_run, resume, in_replaced,
+           as_json) -> None:
     """Forget events: from every log, index, cache, vector and telemetry file; a dry run unless --write."""
     from carto_core.control.criteria import Criteria
     from carto_core.control import forget as engine
@@ -96,6 +103,14 @@ def forget(projects, sessions, before, since, match, events, write, dry_run, res
     try:
         if write:
             document = engine.forget(home, criteria, _progress(as_json))
+            if in_replaced:
+                from carto_core.control.copies import forget_in_replaced
+
+                document["replaced_homes"] = forget_in_replaced(home, criteria)
+                done = {entry["path"] for entry in document["replaced_homes"]}
+                copies = document.get("copies") or {}
+                copies["replaced_homes"] = [entry for entry in copies.get("replaced_homes", [])
+                                            if entry["path"] not in done]
         else:
             document = engine.plan_document(home, criteria)
     except OSError as exc:
@@ -122,7 +137,8 @@ def _progress(as_json: bool):
 def _report(document: dict, as_json: bool, *, resumed: bool = False, matched: bool = False) -> None:
     # A text only telemetry holds (a search query) is found too: those rows go.
     found = document["events"] or document["rows"] or any(
-        n for group in ("telemetry", "state", "checkpoints") for n in (document.get(group) or {}).values())
+        n for group in ("telemetry", "state", "checkpoints") for n in (document.get(group) or {}).values()) \
+        or any(entry["events"] or entry["rows"] for entry in document.get("replaced_homes") or ())
     if as_json:
         emit_json(document)
     elif not found and not resumed and not document["dry_run"]:
@@ -162,12 +178,39 @@ def _report(document: dict, as_json: bool, *, resumed: bool = False, matched: bo
         else:
             click.echo(f"forgot {counted(document['events'], 'event')} ({counted(document['rows'], 'row')}); "
                        f"{counted(document.get('tombstones', 0), 'new tombstone')}")
+            for entry in document.get("replaced_homes") or ():
+                click.echo(f"replaced home {entry['path']}: forgot {counted(entry['events'], 'event')} "
+                           f"({counted(entry['rows'], 'row')})")
             if matched and found:
                 # a search is recorded with its query: checking by search writes the text back
                 click.echo("to check it is gone, `carto doctor --secrets` or grep: `carto search` "
                            "for the text would record it again in the search-call log")
+        _say_copies(document.get("copies") or {}, document["dry_run"])
     if not found and not resumed:
         raise SystemExit(int(ExitCode.NOT_FOUND))
+
+
+def _say_copies(copies: dict, dry_run: bool) -> None:
+    """The copies carto made of the home that still hold what was forgotten: a forget in the
+    home does not reach them, and "forgot N events" must not read as "no copy is left"."""
+    homes, backups = copies.get("replaced_homes") or [], copies.get("backups") or []
+    if not homes and not backups:
+        return
+    verb = "would still hold" if dry_run else "still hold"
+    click.echo(f"copies carto made of this home {verb} it (a forget here does not reach them):")
+    for entry in homes:
+        click.echo(f"  replaced home {entry['path']}: {counted(entry['events'], 'event')} "
+                   f"({counted(entry['rows'], 'row')})")
+    if homes:
+        click.echo("    forget there too: the same command with --in-replaced; or delete the "
+                   "folder (`rm -r FOLDER`): a restore kept it, carto reads nothing from it")
+    for entry in backups:
+        held = (f"{counted(entry['rows'], 'row')}" if entry["rows"] is not None
+                else "sealed: cannot be read without its key, may hold it")
+        click.echo(f"  backup {entry['path']}: {held}")
+    if backups:
+        click.echo("    a backup cannot be edited (a checksummed archive): delete it (`rm FILE`), "
+                   "then `carto backup` takes one without it")
 
 
 #: What carto keeps beside the logs, as a person names it: (label, what is counted).

@@ -525,6 +525,9 @@ def plan_document(home: Home, criteria: Criteria, progress: Progress | None = No
     buried = TombstoneSet.of(home).hashes
     document["tombstones"] = sum(1 for i in plan.ids if id_hash(i) not in buried)
     document["pending"] = pending(home)
+    from carto_core.control.copies import holding
+
+    document["copies"] = holding(home, plan)
     return document
 
 
@@ -551,15 +554,22 @@ def _derived_counts(home: Home, plan: Plan) -> dict:
     return out
 
 
-def forget(home: Home, criteria: Criteria, progress: Progress | None = None) -> dict:
-    """Carry out a forget (see the module docstring); returns what was taken out. A forget
-    left unfinished is finished first."""
+def forget(home: Home, criteria: Criteria, progress: Progress | None = None, *,
+           local: bool = False) -> dict:
+    """Carry out a forget (see the module docstring); returns what was taken out, and the
+    copies carto made of the home that still hold it (`copies`). A forget left unfinished is
+    finished first. `local`: this home alone, not the MEMORY.md files or team server it
+    records (a home a restore replaced: the forget in the live home did those)."""
     earlier = resume(home, progress) if pending(home) else None
     plan = make_plan(home, criteria, progress)
     document = _document(home, plan, write=True)
     if earlier is not None:
         document["resumed"] = earlier
-    document.update(_carry_out(home, plan, progress))
+    document.update(_carry_out(home, plan, progress, local=local))
+    if not local:
+        from carto_core.control.copies import holding
+
+        document["copies"] = holding(home, plan)
     return document
 
 
@@ -606,7 +616,8 @@ def keep_out(home: Home, buried) -> dict:
     return out
 
 
-def _carry_out(home: Home, plan: Plan, progress: Progress | None, *, resumed: bool = False) -> dict:
+def _carry_out(home: Home, plan: Plan, progress: Progress | None, *, resumed: bool = False,
+               local: bool = False) -> dict:
     from carto_core.control import stores
     from carto_core.control.memoryfiles import patch_memory_files
     from carto_core.logio.tombstone import bury
@@ -655,11 +666,13 @@ def _carry_out(home: Home, plan: Plan, progress: Progress | None, *, resumed: bo
         derived["profile"] = stores.rewrite_profile(home)
     _reach("profile")
     out["derived"] = derived
-    step("memory files")
-    out["memory_files"] = patch_memory_files(home, plan, write=True)
+    if not local:
+        step("memory files")
+        out["memory_files"] = patch_memory_files(home, plan, write=True)
     _reach("memory")
-    step("team")
-    out["team"] = _team(home, plan, write=True)
+    if not local:
+        step("team")
+        out["team"] = _team(home, plan, write=True)
     _reach("team")
     _clear_intent(home)
     _reach("done")
