@@ -455,9 +455,15 @@ def test_get_takes_a_unique_prefix_of_an_event_id(home_env):
     assert document["found"][full]["summary"] == "Ran: make release"
     text = carto("search", "--get", "evt-8ecb303").output
     assert text.startswith(f"=== {full} ===") and "(1 fetched, 0 missing)" in text
+    # a prefix several ids share is asked too little (exit 2, the ids listed), as `carto
+    # session` answers one; it exited 3, "not found"
     many = carto("search", "--get", "evt-8ecb30", "--json")
-    assert many.exit_code == 3 and json.loads(many.stdout)["ambiguous"] == ["evt-8ecb30"]
-    assert "more than one event id starts with evt-8ecb30" in carto("search", "--get", "evt-8ecb30").output
+    assert many.exit_code == 2 and json.loads(many.stdout)["ambiguous"] == ["evt-8ecb30"]
+    assert json.loads(many.stdout)["candidates"] == {"evt-8ecb30": sorted([full, "evt-8ecb30ffffff"])}
+    said = carto("search", "--get", "evt-8ecb30")
+    assert said.exit_code == 2 and "more than one event id starts with evt-8ecb30" in said.stdout
+    assert said.stderr.splitlines() == ["carto: 2 event ids start with 'evt-8ecb30'; give more of the id:",
+                                        f"  {full}", "  evt-8ecb30ffffff"]
     other = home_env.tool("Ran: make lint", event_id="evt-1234abcd0000")
     assert carto("search", "--get", "evt-123", "--json").exit_code == 3  # too short to be sure
     assert list(json.loads(carto("search", "--get", "evt-1234", "--json").stdout)["found"]) == [other]

@@ -384,6 +384,8 @@ def _session_named(home, result) -> str | None:
     from carto_core.lenses.sessions import AmbiguousSession, session_in_query
 
     query = str(result.query).strip()
+    if len(query.split()) != 1:
+        return None  # no session id holds a space: the logs need not be read for one
     try:
         return query if session_in_query(home, query) else None
     except AmbiguousSession:  # several sessions start so: `carto session` lists them
@@ -428,6 +430,18 @@ def _get(home, ids, telemetry, as_json, read_only=None) -> None:
                 click.echo(f"(no event with that id in {home.root}/*.jsonl - it may have aged "
                            "out, live only in a vector index as a transcript turn, or not exist)")
         click.echo(f"({len(found)} fetched, {len(missing)} missing)")
+    if ambiguous:
+        # as `carto session`, digest session and wrapup --session answer a prefix several ids
+        # share: the ids, and exit 2 (asked too little), not 3 (nothing there)
+        from carto_core.search.fetch import LISTED
+
+        for prefix in ambiguous:
+            listed = document["candidates"][prefix]
+            count = f"more than {LISTED}" if len(listed) > LISTED else str(len(listed))
+            click.echo(f"carto: {count} event ids start with {prefix!r}; give more of the id:", err=True)
+            for candidate in listed[:LISTED]:
+                click.echo(f"  {candidate}", err=True)
+        raise SystemExit(int(ExitCode.USAGE))
     if not found:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 #: The shortest prefix of an event id that `--get` resolves (`evt-` and four characters).
 MIN_PREFIX = 8
+#: The ids an ambiguous prefix lists at most (as an ambiguous session prefix lists its sessions).
+LISTED = 20
 
 
 def _by_prefix(engine, prefixes: list[str]) -> dict[str, list[str]]:
-    """For each prefix, the live event ids starting with it (two at most: a second makes it
-    ambiguous). One pass over the ids, only for ids not found whole."""
+    """For each prefix, the live event ids starting with it (`LISTED` + 1 at most: a second makes
+    it ambiguous, the list says which). One pass over the ids, only for ids not found whole."""
     import numpy as np
 
     alive = np.asarray(engine.index.cols["alive"])
@@ -20,14 +22,15 @@ def _by_prefix(engine, prefixes: list[str]) -> dict[str, list[str]]:
     for doc, event_id in enumerate(engine.index.ids):
         if event_id.startswith(starts) and alive[doc]:
             for prefix in prefixes:
-                if event_id.startswith(prefix) and len(out[prefix]) < 2 and event_id not in out[prefix]:
+                if event_id.startswith(prefix) and len(out[prefix]) <= LISTED and event_id not in out[prefix]:
                     out[prefix].append(event_id)
     return out
 
 
 def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
     """`{"found": {id: row}, "missing": [ids]}` for `ids`, in the order asked, and when an id
-    was given by its start, `"resolved": {prefix: id}` and `"ambiguous": [prefixes]` (the CLI
+    was given by its start, `"resolved": {prefix: id}`, `"ambiguous": [prefixes]` and
+    `"candidates": {prefix: [ids]}` (at most `LISTED`, and more when there are more) (the CLI
     and the MCP `get` tool print this one document). An id not held whole that is the start of
     exactly one event's id (at least `MIN_PREFIX` characters: what a person copies from a
     cut column) is that event; found under its full id. A tool call of a turn (`ID#N`, what
@@ -42,6 +45,7 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
     found: dict[str, dict] = {}
     resolved: dict[str, str] = {}
     ambiguous: list[str] = []
+    candidates: dict[str, list[str]] = {}
     if has_logs(engine):
         engine.refresh()
         for event_id in ids:
@@ -62,6 +66,7 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
                 found[matches[0]] = engine.row(engine.index_of(matches[0]))
             elif matches:
                 ambiguous.append(prefix)
+                candidates[prefix] = sorted(matches)
     missing = [i for i in ids if i not in found and i not in resolved]
     if telemetry is not None and telemetry.session_id:
         served = set(read_served(engine.home, telemetry.session_id))
@@ -70,7 +75,7 @@ def fetch_records(engine, ids: list[str], telemetry=None) -> dict:
             telemetry.record_access(fetched_served, "result_fetched")
     document = {"found": found, "missing": missing}
     if resolved or ambiguous:
-        document.update(resolved=resolved, ambiguous=ambiguous)
+        document.update(resolved=resolved, ambiguous=ambiguous, candidates=candidates)
     return document
 
 
