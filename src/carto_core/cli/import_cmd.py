@@ -22,7 +22,9 @@ The archive is verified whole first (every file against its manifest's size, row
 SHA-256); a damaged one is refused and nothing is written. An event this home already holds is
 not added again, nor one `carto forget` took out of it, nor one of a project it excludes
 ([capture] exclude); a telemetry row is added unless the same line is there. A second import
-of the same archive adds nothing. The keyword index, facts and vectors catch up by themselves
+of the same archive adds nothing. A line of the archive that is no row (not JSON, torn, not
+an object, a NUL run, an event log's row without an event_id) is not added and is counted by
+reason; a log this carto does not know is named and not imported. The keyword index, facts and vectors catch up by themselves
 (search and facts read the new rows; `carto index` embeds them).
 Exit codes: 0 rows added, 3 nothing new, 1 a damaged or unreadable archive.""", cls=JsonErrorCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
@@ -51,8 +53,17 @@ def import_(file, passphrase_file, key_file, as_json) -> None:
         for counts in document["skipped"].values():
             for why, n in counts.items():
                 skipped[why] = skipped.get(why, 0) + n
+        from carto_core.control.archive import UNREADABLE
+
+        bad = {why: skipped.pop(why) for why in list(skipped) if why in UNREADABLE}
         tail = ", ".join(f"{n} {why}" for why, n in sorted(skipped.items()))
         click.echo(f"{counted(document['rows'], 'row')} added to {document['home']}"
                    + (f"; skipped: {tail}" if tail else ""))
+        if bad:
+            reasons = ", ".join(f"{n} {why}" for why, n in sorted(bad.items()))
+            click.echo(f"not added, not rows: {counted(sum(bad.values()), 'line')} ({reasons})")
+        for name in document.get("unknown_logs") or ():
+            click.echo(f"{name}: not imported, a log this carto does not know "
+                       "(a newer carto's, or not carto's)")
     if not document["rows"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))

@@ -402,18 +402,65 @@ def import_archive(home: Home, source: Path, *, secret=None, progress=None) -> d
 
         guard = Guard(home)
         excluded = _excluded_events(staging, guard)
+        calls = _forgotten_calls(staging, guard)
         added: dict = {}
         skipped: dict = {}
         for label, name in LOGS.items():
             path = staging / name
             if path.exists():
-                added[label], skipped[label] = _merge(home, label, path, guard, excluded)
+                added[label], skipped[label] = _merge(home, label, path, guard, excluded, calls)
+        unknown = sorted(name[len(ROOT):] for name in manifest.get("files") or {}
+                         if _log_of(name) is None and "/" not in name[len(ROOT):])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return {"home": str(home.root), "archive": str(source), "kind": manifest["kind"],
             "created": manifest["created"], "selection": manifest.get("selection"),
             "added": {k: v for k, v in added.items() if v}, "rows": sum(added.values()),
-            "skipped": {k: dict(v) for k, v in skipped.items() if v}}
+            "skipped": {k: dict(v) for k, v in skipped.items() if v},
+            "unknown_logs": unknown}
+
+
+def _forgotten_calls(staging: Path, guard) -> set[str]:
+    """The searches that served an event this home forgot: `carto forget` took each whole (its
+    query led there), and so does a restore (`forget.keep_out`), so none of their rows comes
+    back, the rows naming an event the home holds included."""
+    out: set[str] = set()
+    path = staging / TELEMETRY_LOGS["served"]
+    if not path.exists():
+        return out
+    from carto_core.logio.jsonl import fast_loads_line
+
+    with open(path, "rb") as handle:
+        for raw in handle:
+            row, _ = fast_loads_line(raw.rstrip(b"\r\n"))
+            if isinstance(row, dict) and isinstance(row.get("call_id"), str) \
+                    and isinstance(row.get("event_id"), str) and row["event_id"] in guard.buried:
+                out.add(row["call_id"])
+    return out
+
+
+#: Why a line of an archive's log is not added as a row (`_unreadable`).
+UNREADABLE = ("NUL run", "torn row", "not JSON", "not an object", "no event_id")
+
+
+def _unreadable(raw: bytes, row, problem: str | None, by_id: bool) -> str | None:
+    """Why a line of an archive's log is no row to add (the reasons `carto doctor` would give it
+    in the home), None for a row."""
+    from carto_core.logio.reader import looks_torn
+    from carto_core.model.events import is_resolved
+
+    line = raw.rstrip(b"\r\n")
+    if not line.strip(b"\x00 \t"):
+        return "NUL run" if b"\x00" in line else "blank"
+    if problem == "malformed_json":
+        if b"\x00" in line:
+            return "NUL run"
+        return "torn row" if looks_torn(line) else "not JSON"
+    if not isinstance(row, dict):
+        return "not an object"
+    if by_id and not (isinstance(row.get("event_id"), str) and is_resolved(row["event_id"])):
+        return "no event_id"
+    return None
 
 
 def _excluded_events(staging: Path, guard) -> set[str]:
@@ -437,7 +484,8 @@ def _excluded_events(staging: Path, guard) -> set[str]:
     return out
 
 
-def _merge(home: Home, label: str, source: Path, guard, excluded: set[str]) -> tuple[int, dict]:
+def _merge(home: Home, label: str, source: Path, guard, excluded: set[str],
+           calls: set[str] = frozenset()) -> tuple[int, dict]:
     from collections import Counter
 
     from carto_core.logio.appendlog import append_lines
@@ -465,16 +513,20 @@ def _merge(home: Home, label: str, source: Path, guard, excluded: set[str]) -> t
     added = 0
     with open(source, "rb") as handle:
         for raw in handle:
-            if not raw.endswith(b"\n") or not raw.strip():
+            if not raw.strip():
                 continue
             row, problem = fast_loads_line(raw.rstrip(b"\r\n"))
-            row = row if isinstance(row, dict) and problem != "malformed_json" else None
-            event_id = row.get("event_id") if row is not None else None
+            why = "torn row" if not raw.endswith(b"\n") else _unreadable(raw, row, problem, by_id)
+            if why:
+                if why != "blank":
+                    skipped[why] += 1
+                continue
+            event_id = row.get("event_id")
             resolved = isinstance(event_id, str) and is_resolved(event_id)
-            if row is not None and resolved and event_id in guard.buried:
+            if (resolved and event_id in guard.buried) or row.get("call_id") in calls:
                 skipped["forgotten"] += 1
                 continue
-            if row is not None and ((resolved and event_id in excluded)
+            if ((resolved and event_id in excluded)
                                     or (guard.exclusion and guard.exclusion.row(row))):
                 skipped["excluded"] += 1
                 continue
