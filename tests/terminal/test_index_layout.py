@@ -86,3 +86,25 @@ def test_a_log_it_cannot_read_is_said_in_words_with_where_to_look(sample_home):
                 "`carto doctor` says what to do") in lines
     assert not any(line.startswith(("keyword: error", "semantic: error")) for line in lines)
     assert "Errno" not in done.stderr and "IsADirectoryError" not in done.stderr
+
+
+def test_piped_a_long_step_says_how_far_it_got_in_plain_lines(sample_home, monkeypatch):
+    """Piped (or into a log file), the semantic pass of a large home printed nothing
+    for many minutes. A stderr that is no terminal gets a plain line every PLAIN_EVERY seconds
+    (none in a run shorter than that), never a redrawn bar; stdout keeps the summary alone."""
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+    from carto_core.cli import index_cmd
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "wordllama")
+    quick = CliRunner().invoke(cli, ["index", "--rebuild"])
+    assert quick.exit_code == 0 and quick.stderr == ""  # a run shorter than the wait says nothing
+    monkeypatch.setattr(index_cmd, "PLAIN_EVERY", 0.0)
+    done = CliRunner().invoke(cli, ["index", "--rebuild"])
+    assert done.exit_code == 0, done.output
+    lines = done.stderr.splitlines()
+    assert any(re.fullmatch(r"index: semantic · [\d,]+ (of [\d,]+ events \(\d+ %\)|events?) · \d+ s", line)
+               for line in lines), lines
+    assert "\r" not in done.stderr and "\x1b" not in done.stderr
+    assert done.stdout.startswith("keyword index: rebuilt from the logs")
