@@ -20,6 +20,10 @@ def env_for(extra: dict | None = None, *, colour: bool = True) -> dict:
     env["TERM"] = "xterm-256color"
     if not colour:
         env["NO_COLOR"] = "1"
+    # The progress line of a first build is wiped on a real terminal, but stays in the bytes
+    # captured here: tests of the layout leave it out (tests/terminal/test_first_run_progress.py
+    # turns it back on).
+    env["CARTO_PROGRESS"] = "0"
     env.update(extra or {})
     return env
 

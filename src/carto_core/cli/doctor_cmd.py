@@ -9,7 +9,8 @@ from carto_core.util.terminal import counted
 from carto_core.util.exitcodes import ExitCode
 
 
-def _log_health(path, label: str) -> dict:
+def _log_health(path, label: str, step=None) -> dict:
+    """`step(bytes read, log size)` is told how far the read got (a large log takes a while)."""
     import os
 
     from carto_core.logio.reader import ReadReport, iter_lines, unreadable_reason
@@ -22,8 +23,11 @@ def _log_health(path, label: str) -> dict:
     # Said as a problem of this log (asked before reading: a FIFO would never answer); the
     # report goes on with the others.
     unreadable = why_unreadable(path)
+    size = path.stat().st_size if not unreadable and path.is_file() else 0
     try:
         for line in () if unreadable else iter_lines(path, report):
+            if step is not None and not report.lines % 8192:
+                step(line.end, size)
             moment = parse_timestamp(line.row.get("timestamp"))
             if moment is None:
                 undated += 1
@@ -84,8 +88,12 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
         problems.append({"problem": f"no carto home at {home.root} (the folder does not exist: nothing has been recorded there)",
                          "fix": HOW_TO_MAKE_ONE})
+    from carto_core.util.progress import working
+
     for label, name in {} if refused else {**SEARCHED_LOGS, **SIDE_LOGS}.items():
-        health = _log_health(home.root / name, label)
+        # every row is read (a large home takes a minute): a terminal is told which log
+        with working(f"checking every row of {name}", "bytes") as step:
+            health = _log_health(home.root / name, label, step)
         logs.append(health)
         if health["unreadable"]:
             path = home.root / name

@@ -10,16 +10,18 @@ TAG_HELP = ("Only sessions with this tag (again: all of them): tool:bash, ext:py
             "outcome:commit|push|test-run|failure, topic:WORD (docs/lenses.md#tags).")
 
 
-def tagged_sessions(home, tags: list[str], live=None) -> set[str]:
-    """The ids of the sessions holding every tag; exit 2 on a malformed tag."""
+def tagged_sessions(home, tags: list[str], live=None, summaries=None) -> set[str]:
+    """The ids of the sessions holding every tag; exit 2 on a malformed tag. `summaries`: the
+    session summaries already at hand (else those of `live`, else of the corpus loaded now)."""
     from carto_core.lenses.livecorpus import LiveCorpus
     from carto_core.lenses.tags import matching_sessions
     from carto_core.lenses.views import session_summaries
     from carto_core.search.engine import SearchEngine
 
-    live = live or LiveCorpus(home)
+    if summaries is None:
+        summaries = session_summaries(live or LiveCorpus(home))
     try:
         engine = SearchEngine(home) if any(t.strip().startswith("topic:") for t in tags) else None
-        return matching_sessions(session_summaries(live), tags, engine)
+        return matching_sessions(summaries, tags, engine)
     except ValueError as exc:
         usage_error(f"--tag: {exc}")

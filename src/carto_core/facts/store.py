@@ -54,7 +54,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from carto_core.util import heap
+from carto_core.util import heap, progress
 from carto_core.model.events import Event, fold_fields, is_resolved
 from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
 from carto_core.logio.fold import takes_over
@@ -207,6 +207,13 @@ def _own_id(row: dict) -> bool:
     return event_id.__class__ is str and is_resolved(event_id)
 
 
+def _size(path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def build(home: Home) -> tuple[Columns, dict, IdIndex]:
     """Columns, log states and id index from scratch (the fold of `corpus.load_corpus`),
     streamed: the logs are read chunk by chunk (`logstream.Fold`), each new event keeps a few
@@ -250,7 +257,11 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
 
     fold = Fold(len(ranks), takes_over=newer_row, lookup=lookup)
     retired: list[int] = []
-    for label in labels:
+    # A first build of a large home takes a while: say so on a terminal (`util.progress`).
+    sizes = [_size(home.log(label)) for label in labels]
+    bar = progress.start("reading the logs into the facts columns (once: later runs reuse them)", "bytes")
+    for number, label in enumerate(labels):
+        read = sum(sizes[:number])
         path = home.log(label)
         if unreadable(path):
             # Folded as an absent log (the state says so): once it can be read, its rows are
@@ -263,6 +274,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
         source = cols.dims["source"].intern(label)
         for chunk in fold.chunks(path, label, report=report):
             rows += len(chunk)
+            bar.step(read + chunk.lines[-1].end, sum(sizes))
             retired.extend(chunk.retired)
             lines, ids = chunk.lines, chunk.ids
             ts, lkeys, lengths, has_id = array("d"), array("q"), array("i"), bytearray()
@@ -292,6 +304,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
             parts["source"].append(np.full(count, source, np.int32))
         states[label] = {**log_state(path, report.end_offset, report.lines, before),
                          "rows": report.rows}
+    bar.close()
     # The fold's id table (20 bytes an event, more while its runs merge) is not needed by the
     # layout: gone before it, not held through its peak.
     del fold, newer_row, ranks

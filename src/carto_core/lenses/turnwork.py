@@ -8,7 +8,7 @@ hook and again in the transcript is counted once.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from carto_core.model.events import Event
 from carto_core.logio.jsonl import lines_containing, loads_line
@@ -57,8 +57,20 @@ def window_prompts(home, since: datetime, until: datetime) -> list[Event]:
     return _window_of(home, since, until, "prompts", "prompt")
 
 
+#: A clock a writer may be behind by: a log last written this long before a window began
+#: holds no row of it.
+WRITE_SLACK = timedelta(minutes=10)
+
+
 def _window_of(home, since: datetime, until: datetime, log: str, type_name: str) -> list[Event]:
-    if not home.log(log).exists():
+    try:
+        written = home.log(log).stat().st_mtime
+    except OSError:
+        return []
+    # A row is written after what it records: a log not written since the window began holds
+    # none of it, and a standup of a quiet morning needs no facts columns (their first build
+    # reads the whole home).
+    if written < (since - WRITE_SLACK).timestamp():
         return []
     from carto_core.facts.store import facts_columns
 

@@ -186,6 +186,13 @@ class KeywordIndex(Record, IndexBuilding, GenerationStore):
         (`persist=False`), in memory (`IndexBuilding.build_in_memory`)."""
         from carto_core.search.index_build import default_analyzer
 
+        if progress is None:
+            from carto_core.util.progress import working
+
+            # A first search of a large home builds for minutes: a caller without its own bar
+            # (`carto index` has one) says so on a terminal.
+            with working("building the keyword index (once: later searches reuse it)", "events") as step:
+                return cls.build(home, persist=persist, progress=step, analyzer=analyzer)
         if persist:
             from carto_core.search.index_stream import stream_build
 

@@ -132,6 +132,8 @@ def stream_build(cls, home: Home, *, analyzer, progress=None, rows: int | None =
                 bit = 1 << code
                 for chunk in fold.chunks(path, label, report=report, rows=rows or CHUNK_ROWS):
                     lines, chunk_ids, replaced = chunk.lines, chunk.ids, chunk.replaced
+                    if progress:
+                        progress(len(seen), None)
                     firsts = np.flatnonzero(chunk.new).tolist()
                     if replaced:
                         masks = []

@@ -1,0 +1,157 @@
+"""Session summaries kept between runs: `<home>/.carto/sessions/summaries.json`, so `carto
+sessions` on a home it has seen reads a file instead of loading every event.
+
+A summary is what `views.summarize_session` gives a session (`lenses.sessionfacts`, the rule
+every lens shares). Which sessions exist, and which of their rows won the fold, come from the
+facts columns (`carto_core.facts.store`: kept current by appends, patched after a rewrite):
+each session's posting list names its rows by load key (log and byte offset of the winning
+row) and length. A session's *signature* is the count, the sum of load keys and the sum of
+lengths of its rows; a summary is kept while its session's signature is unchanged, so a hook
+appending to one session re-summarises that session alone, reading only its rows back. A log
+whose identity changed (another file, or rewritten: `logstate.identity`) drops every summary,
+as does another version of this file's layout or of carto.
+
+A session is summarised from its rows in load order (what a loaded corpus passes), and the
+sessions are kept in the order of their first row in that order: a list sorted by end keeps
+ties as `views.list_sessions` over a loaded corpus does.
+
+Failing to write the file (a read-only home) only costs the next run the same work. Derived
+state: deleting it is safe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+from carto_core.logio.home import Home
+from carto_core.util.privatefiles import make_dirs, open_private
+
+VERSION = 1
+#: Sessions to summarise from which a terminal is told (a hook's few new rows are not worth a line).
+PROGRESS_FROM = 50
+_STAMPS = ("started", "ended")
+
+
+def cache_path(home: Home) -> Path:
+    return home.state / "sessions" / "summaries.json"
+
+
+def _identities(home: Home) -> dict:
+    from carto_core.facts.store import LOAD_ORDER
+    from carto_core.logio.logstate import identity
+
+    return {label: identity(home.log(label)) for label in LOAD_ORDER}
+
+
+def _carto_version() -> str:
+    try:
+        from carto_core import __version__
+
+        return str(__version__)
+    except ImportError:
+        return "?"
+
+
+def signatures(cols) -> dict[str, tuple[int, int, int, int]]:
+    """session id -> (rows, sum of load keys, sum of lengths, first load key), in the order of
+    each session's first row (load order)."""
+    dim = cols.dims["session"]
+    lkey, length = cols.lkey, cols.length
+    out = {}
+    for ident in range(1, len(dim.names)):
+        plist = dim.postings[ident]
+        if not plist:
+            continue
+        keys = list(map(lkey.__getitem__, plist))
+        out[dim.names[ident]] = (len(plist), sum(keys), sum(map(length.__getitem__, plist)), min(keys))
+    return dict(sorted(out.items(), key=lambda kv: kv[1][3]))
+
+
+def _encode(summary: dict) -> dict:
+    out = dict(summary)
+    for key in _STAMPS:
+        out[key] = out[key].isoformat() if out[key] else None
+    out["bursts"] = [[a.isoformat(), b.isoformat(), n] for a, b, n in out["bursts"]]
+    return out
+
+
+def _decode(stored: dict) -> dict:
+    out = dict(stored)
+    for key in _STAMPS:
+        out[key] = datetime.fromisoformat(out[key]) if out[key] else None
+    out["bursts"] = [(datetime.fromisoformat(a), datetime.fromisoformat(b), n) for a, b, n in out["bursts"]]
+    return out
+
+
+def _load(home: Home, identities: dict) -> dict:
+    try:
+        with open(cache_path(home), encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    if (not isinstance(document, dict) or document.get("version") != VERSION
+            or document.get("carto") != _carto_version() or document.get("logs") != identities
+            or not isinstance(document.get("sessions"), dict)):
+        return {}
+    return document["sessions"]
+
+
+def _save(home: Home, identities: dict, sessions: dict) -> None:
+    path = cache_path(home)
+    try:
+        make_dirs(path.parent)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open_private(temporary, "w", encoding="utf-8") as handle:
+            json.dump({"version": VERSION, "carto": _carto_version(), "logs": identities,
+                       "sessions": sessions}, handle, separators=(",", ":"))
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def cached_summaries(home: Home) -> dict[str, dict]:
+    """session id -> its summary (`views.summarize_session`), in the order of each session's
+    first row. Summaries of sessions whose rows did not change since the last run are read
+    from the file; the others are summarised now, one session's rows in memory at a time
+    (a terminal is told how far that got when it is more than a few)."""
+    from carto_core.facts.store import facts_columns
+    from carto_core.lenses.views import summarize_session
+
+    # Taken before the columns are read: a rewrite that lands meanwhile leaves a file whose
+    # identities no longer match, and the next run summarises everything again.
+    identities = _identities(home)
+    cols = facts_columns(home)
+    sigs = signatures(cols)
+    stored = _load(home, identities)
+    kept: dict[str, dict] = {}
+    stale = []
+    for sid, sig in sigs.items():
+        entry = stored.get(sid)
+        if isinstance(entry, dict) and entry.get("sig") == list(sig):
+            kept[sid] = entry
+        else:
+            stale.append(sid)
+    if stale:
+        from carto_core.util import progress
+
+        dim = cols.dims["session"]
+        lkey = cols.lkey
+        bar = progress.start("summarising sessions (once: later runs reuse them)", "sessions") \
+            if len(stale) >= PROGRESS_FROM else None
+        try:
+            for done, sid in enumerate(stale):
+                if bar is not None:
+                    bar.step(done, len(stale))
+                positions = sorted(dim.postings[dim.ids[sid]], key=lkey.__getitem__)
+                events = [cols.event_at(p) for p in positions]
+                kept[sid] = {"sig": list(sigs[sid]), "summary": _encode(summarize_session(sid, events))}
+        finally:
+            if bar is not None:
+                bar.close()
+    if stale or len(kept) != len(stored):
+        if home.root.is_dir():
+            _save(home, identities, {sid: kept[sid] for sid in sigs})
+    return {sid: _decode(kept[sid]["summary"]) for sid in sigs}
