@@ -101,8 +101,10 @@ def forget(projects, sessions, before, since, match, events, write, dry_run, res
 
     say_unknown_projects(home, projects, "forget")
     try:
+        from carto_core.control.copies import holding
+
         if write:
-            document = engine.forget(home, criteria, _progress(as_json))
+            document = engine.forget(home, criteria, _progress(as_json), copies=holding)
             if in_replaced:
                 from carto_core.control.copies import forget_in_replaced
 
@@ -112,7 +114,7 @@ def forget(projects, sessions, before, since, match, events, write, dry_run, res
                 copies["replaced_homes"] = [entry for entry in copies.get("replaced_homes", [])
                                             if entry["path"] not in done]
         else:
-            document = engine.plan_document(home, criteria)
+            document = engine.plan_document(home, criteria, copies=holding)
     except OSError as exc:
         from carto_core.logio.reader import cannot_read
 

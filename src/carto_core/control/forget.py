@@ -508,8 +508,10 @@ def _document(home: Home, plan: Plan, write: bool) -> dict:
             "rows": sum(plan.rows.values())}
 
 
-def plan_document(home: Home, criteria: Criteria, progress: Progress | None = None) -> dict:
-    """A dry run: what `--write` would take out, per log and per derived store."""
+def plan_document(home: Home, criteria: Criteria, progress: Progress | None = None, *,
+                  copies=None) -> dict:
+    """A dry run: what `--write` would take out, per log and per derived store; `copies(home,
+    plan)`, when given, what copies of the home would still hold it (`control.copies.holding`)."""
     plan = make_plan(home, criteria, progress)
     document = _document(home, plan, write=False)
     document["telemetry"] = _telemetry(home, plan, write=False)
@@ -525,9 +527,8 @@ def plan_document(home: Home, criteria: Criteria, progress: Progress | None = No
     buried = TombstoneSet.of(home).hashes
     document["tombstones"] = sum(1 for i in plan.ids if id_hash(i) not in buried)
     document["pending"] = pending(home)
-    from carto_core.control.copies import holding
-
-    document["copies"] = holding(home, plan)
+    if copies is not None:
+        document["copies"] = copies(home, plan)
     return document
 
 
@@ -555,21 +556,20 @@ def _derived_counts(home: Home, plan: Plan) -> dict:
 
 
 def forget(home: Home, criteria: Criteria, progress: Progress | None = None, *,
-           local: bool = False) -> dict:
-    """Carry out a forget (see the module docstring); returns what was taken out, and the
-    copies carto made of the home that still hold it (`copies`). A forget left unfinished is
-    finished first. `local`: this home alone, not the MEMORY.md files or team server it
-    records (a home a restore replaced: the forget in the live home did those)."""
+           local: bool = False, copies=None) -> dict:
+    """Carry out a forget (see the module docstring); returns what was taken out, and with
+    `copies(home, plan)` (`control.copies.holding`) the copies carto made of the home that
+    still hold it. A forget left unfinished is finished first. `local`: this home alone, not
+    the MEMORY.md files or team server it records (a home a restore replaced: the forget in the
+    live home did those)."""
     earlier = resume(home, progress) if pending(home) else None
     plan = make_plan(home, criteria, progress)
     document = _document(home, plan, write=True)
     if earlier is not None:
         document["resumed"] = earlier
     document.update(_carry_out(home, plan, progress, local=local))
-    if not local:
-        from carto_core.control.copies import holding
-
-        document["copies"] = holding(home, plan)
+    if copies is not None:
+        document["copies"] = copies(home, plan)
     return document
 
 
