@@ -121,7 +121,8 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                 "problem": f"{name}: {counted(health['malformed'], 'unreadable line')} "
                            f"({', '.join(f'{k} {v}' for k, v in health['problems'].items())})",
                 "fix": "`carto repair torn-rows --write` mends what it can (a row glued onto a "
-                       "torn piece, a torn row another log holds whole; without --write it says "
+                       "torn piece, a torn row another log holds whole, a torn row of a "
+                       "transcript still on disk, read from it again; without --write it says "
                        "what it would do); a line it leaves cannot be read: delete it by hand "
                        f"({name} line{'s' * (len(numbers) != 1)} {where}); the rows around it "
                        "are intact. A torn last line may be a write in progress: run doctor again",

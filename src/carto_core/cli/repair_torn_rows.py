@@ -18,7 +18,9 @@ def torn_rows(write: bool, as_json: bool) -> None:
     off. A torn piece is dropped when the same log has the whole row again, rebuilt when
     another log holds its copy (a tool-use row rebuilds its changelog copy) and the rebuilt
     line starts with exactly the torn bytes, and otherwise kept as it is: nothing is
-    destroyed that cannot be rebuilt byte for byte.
+    destroyed that cannot be rebuilt byte for byte. A torn row of a transcript carto ingested
+    that is still on disk is read again from it (that stream alone: its checkpoint entry is
+    dropped and it is ingested again), and the piece then settles as a duplicate.
 
     \b
     Examples:
@@ -26,6 +28,27 @@ def torn_rows(write: bool, as_json: bool) -> None:
       carto repair torn-rows --write          split and restore
       carto repair torn-rows --json           {"torn": 1, "fixed": 0, "would_fix": 1, ...}
     """
-    from carto_core.repair.torn import TornRows
+    from carto_core.cli.repair_cmd import finish, repair_home
+    from carto_core.repair import run_repair
+    from carto_core.repair.torn import TornRows, read_again, transcript_streams
 
-    run(TornRows(), write=write, as_json=as_json, what="torn rows")
+    home = repair_home()
+    repair = TornRows()
+    document = run_repair(repair, home, write=write)
+    found = transcript_streams(home, repair.unsettled) if repair.unsettled else []
+    if found and not write:
+        document["would_read_again"] = [str(stream.path) for _, _, stream in found]
+        document["would_fix"] += len(found)
+    elif found:
+        document["read_again"] = read_again(home, found)
+        again = run_repair(TornRows(), home, write=True)
+        document["fixed"] += again["fixed"]
+        document["unsettled"] = again.get("unsettled", 0)
+        for label, mine in document["logs"].items():
+            counts = again["logs"].get(label, {})
+            if mine.get("unsettled"):  # settled now: the transcript gave the whole row again
+                mine["unsettled"] = counts.get("unsettled", 0)
+                mine["from_transcript"] = counts.get("duplicates", 0)
+                mine["fixed"] = mine.get("fixed", 0) + counts.get("fixed", 0)
+        document["examples"] = again.get("examples", [])
+    finish(document, as_json, found_key=repair.found_key, what="torn rows")

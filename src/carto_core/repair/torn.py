@@ -23,6 +23,7 @@ Runs of NUL bytes (what a crash leaves in a file's last block on some filesystem
 
 from __future__ import annotations
 
+import os
 import re
 
 from carto_core.logio.home import Home
@@ -76,6 +77,8 @@ class TornRows(Repair):
 
     def prepare(self, home: Home) -> None:
         self._home, self._copies = home, None
+        #: Event ids of torn rows no copy settles (a transcript may still hold them).
+        self.unsettled: set[str] = set()
 
     def copies(self, event_id: str) -> list[tuple[str, dict]]:
         """Whole rows of every log with this event id (the logs are indexed on first need: a
@@ -167,5 +170,65 @@ class TornRows(Repair):
             tally.example(what="restored", event_id=event_id, copy_in=copy[1])
             return [copy[0]]
         tally.add("unsettled")
+        if event_id:
+            self.unsettled.add(event_id)
         tally.example(what="unsettled", event_id=event_id, at=piece[:60].decode("utf-8", "replace"))
         return [piece + b"\n"]
+
+
+_SESSION = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def transcript_streams(home: Home, event_ids) -> list[tuple[str, object]]:
+    """(source name, stream) of every backfilled transcript still on disk whose session an
+    event id names: a torn row of an ingested transcript can be read again from it, though the
+    source's checkpoint says the file was read."""
+    import json
+
+    sessions = {m.group(0) for event_id in event_ids if event_id
+                for m in [_SESSION.search(event_id)] if m}
+    wanted: dict[str, set[str]] = {}
+    for path in sorted((home.state / "checkpoints").glob("*.json")):
+        try:
+            entries = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        for key, value in entries.items() if isinstance(entries, dict) else ():
+            state = value.get("state") if isinstance(value, dict) else None
+            session = state.get("session") if isinstance(state, dict) else None
+            if session in sessions or any(s in key for s in sessions):
+                wanted.setdefault(path.stem, set()).add(key)
+    if not wanted:
+        return []
+    from carto_core.model.config import load_config
+    from carto_core.plugin.registry import get_registries
+
+    section = load_config().section("sources")
+    out = []
+    for name, keys in sorted(wanted.items()):
+        cls = get_registries().sources.get(name)
+        if cls is None:
+            continue
+        try:
+            source = cls(dict(section.get(name, {}) or {}))
+            out += [(name, source, stream) for stream in source.discover()
+                    if stream.key in keys and stream.path is not None and os.path.isfile(stream.path)]
+        except Exception:  # noqa: BLE001 - a source that cannot look: nothing to read again
+            continue
+    return out
+
+
+def read_again(home: Home, found) -> list[str]:
+    """Forget each stream's checkpoint entry and ingest that stream alone again (what it holds
+    that the logs do not, a torn row's whole row among it, is written; the rest is there
+    already and skipped). Returns the transcripts read."""
+    from carto_core.ingest.runner import CheckpointStore, run_ingest
+
+    done = []
+    for name, source, stream in found:
+        checkpoints = CheckpointStore(home, name)
+        if checkpoints.data.pop(stream.key, None) is not None:
+            checkpoints.save()
+        run_ingest(source, home, streams=[stream])
+        done.append(str(stream.path))
+    return done
