@@ -258,3 +258,20 @@ def test_codex_sessions_before_the_hooks_were_installed_do_not_blame_their_trust
     trust = standup(world["home"], since="7d", now=now + timedelta(minutes=1), me=C)["silent"]["codex_hook_trust"]
     assert trust["state"] == "suspected_untrusted" and trust["silent_sessions"] == [later]
     assert "1 Codex session(s)" in trust["reason"]
+
+
+def test_a_forgotten_codex_session_is_not_silent(world, tmp_path, monkeypatch):
+    """`carto forget --session S` takes S's turns out; its rollout stays on disk, and standup
+    listed it under SILENT ("0 events logged", install the hooks). The tombstones know it."""
+    from carto_core.logio.tombstone import bury
+
+    codex_home = tmp_path / "codex"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    _rollout(codex_home, D, '{"cmd":"ls"}\n')
+    now = datetime.now(timezone.utc)
+    assert [s["id"] for s in standup(world["home"], since="6h", now=now, me=C)["silent"]
+            ["codex_sessions_without_events"]] == [D]
+    bury(world["home"], {f"turn-codex-{D}-1"})
+    doc = standup(world["home"], since="6h", now=now, me=C)
+    assert doc["silent"]["codex_sessions_without_events"] == []
+    assert D not in doc["silent"]["codex_hook_trust"]["silent_sessions"]

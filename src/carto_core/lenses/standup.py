@@ -122,6 +122,21 @@ def _silent_codex(logged: set[str], rollouts: list[dict]) -> list[dict]:
     return [item for item in rollouts if item["id"] not in logged]
 
 
+def _not_forgotten(home, silent: list[dict], held) -> list[dict]:
+    """The silent sessions less those `carto forget` took out whole: its transcript is still
+    on disk, but its first turn's id is buried and the home holds no row of it."""
+    from carto_core.logio.tombstone import TombstoneSet
+
+    try:
+        buried = TombstoneSet.of(home)
+    except (OSError, ValueError):
+        return silent
+    if not buried:
+        return silent
+    return [item for item in silent
+            if item["id"] in held or f"turn-codex-{item['id']}-1" not in buried]
+
+
 CODEX_HOOK_MARK = "carto hook codex"
 
 
@@ -401,6 +416,8 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     # Silent = no hook row: a Codex session whose turns were ingested is still one whose hooks
     # did not run.
     silent = _silent_codex(hooked, rollouts) if scan_silent else []
+    if silent and home is not None:
+        silent = _not_forgotten(home, silent, sessions)
     trust = (codex_hook_trust(silent, repos) if scan_silent else
              {"state": "not_checked", "trust_known": False, "reason": "silent scan turned off",
               "hook_files": [], "disabled_by": [], "silent_sessions": []})
