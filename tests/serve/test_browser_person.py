@@ -191,8 +191,10 @@ def test_the_footer_counts_the_events_a_hook_writes_while_the_page_is_open(page,
     page.wait_for_selector("#live:has-text('live')")
     before = api(server, "/api/health")["events"]
     assert page.inner_text("#corpus-status").startswith(f"{before} events ·")
+    # Typed ten minutes ago: a session of one prompt is a session of the standup's window, and
+    # the empty-window test below asks for the last minute of this same server.
     append_rows(server.home.log("prompts"), [
-        {"event_id": "evt-walrus-1", "timestamp": format_timestamp(utcnow()), "type": "prompt",
+        {"event_id": "evt-walrus-1", "timestamp": format_timestamp(utcnow() - timedelta(minutes=10)), "type": "prompt",
          "summary": "teach the walrus to count", "project": "webshop",
          "session_id": "walrus-session", "provider": "claude"}])
     page.wait_for_selector("#live:has-text('1 new')")
