@@ -124,6 +124,6 @@ def test_cli(tmp_path):
     assert result.exit_code == 3 and json.loads(result.stdout)["orphans"] == 0
     append_rows(home.log("changelog"), [{"event_id": "o", "timestamp": at(12), "project": "shop"}])
     result = CliRunner().invoke(cli, ["repair", "orphan-sessions", "--write", "--window", "10"], env=env)
-    assert result.exit_code == 0 and "1 orphan rows found, 1 fixed" in result.stdout
+    assert result.exit_code == 0 and "1 orphan row found, 1 fixed" in result.stdout
     result = CliRunner().invoke(cli, ["repair", "orphan-sessions", "--window", "-1"], env=env)
     assert result.exit_code == 2

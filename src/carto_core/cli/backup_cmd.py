@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.secret_options import read_secret, secret_options, warn_if_short
+from carto_core.cli.secret_options import read_secret, sealing_options, warn_if_short
 from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
 from carto_core.util.terminal import counted, size
@@ -35,7 +35,7 @@ Exit codes: 0 written, 1 the home or the backup folder could not be read or writ
 @click.option("--encrypt", is_flag=True, help="Seal it with a passphrase (asked at the terminal).")
 @click.option("--new-key-file", type=click.Path(dir_okay=False), default=None,
               help="Write a new random key file (0600) and stop.")
-@secret_options
+@sealing_options
 @json_option
 def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_json) -> None:
     """Take a consistent, rotated, optionally encrypted snapshot of the home."""

@@ -23,7 +23,8 @@ and carto/manifest.json (counts, sizes, SHA-256 of every file); keyword index, f
 vectors are left out (`carto index` rebuilds them from the logs). With --project or --since
 the events selected are those `carto forget` would take for the same criteria: every row of
 an event that has one matching row. docs/control.md has the format.
-Exit codes: 0 written, 3 nothing matched, 2 bad flags, 1 the file could not be written.""", cls=JsonErrorCommand)
+Exit codes: 0 written, 3 nothing matched, 4 FILE exists (without --force), 2 bad flags,
+1 the file could not be written.""", cls=JsonErrorCommand)
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 @click.option("--project", "projects", multiple=True, metavar="NAME",
               help="Only this project's events (exact name, any case; repeatable).")

@@ -13,6 +13,7 @@ import click
 from carto_core.plugin.resolve import resolve
 from carto_core.util.output import emit_json, fail, json_option
 from carto_core.util.exitcodes import ExitCode
+from carto_core.util.terminal import counted
 
 #: subcommand -> "module:attribute".
 REPAIR_COMMANDS: dict[str, str] = {
@@ -65,9 +66,31 @@ write_option = click.option(
     help="Apply the repair (default: a dry run that only counts what it would change).")
 
 
+dry_run_option = click.option(
+    "--dry-run", "dry_run", is_flag=True,
+    help="Only count (the default, said aloud; not with --write).")
+
+
 def repair_options(command):
-    """`--write` and `--json`, the flags every repair takes."""
-    return write_option(json_option(command))
+    """`--write`, `--dry-run` and `--json`, the flags every repair takes (as `carto forget`)."""
+    import functools
+
+    @functools.wraps(command)
+    def checked(*args, dry_run: bool = False, **kwargs):
+        if dry_run and kwargs.get("write"):
+            from carto_core.util.output import usage_error
+
+            usage_error("--write and --dry-run disagree: give one")
+        return command(*args, **kwargs)
+
+    return write_option(dry_run_option(json_option(checked)))
+
+
+#: What a repair finds, one of it (`finish` says "1 torn row found").
+ONE = {"torn rows": "torn row", "orphan rows": "orphan row", "unclassified prompts": "unclassified prompt",
+       "files and folders others can read": "file or folder others can read",
+       "credentials": "credential", "spilled rows": "spilled row", "failed writes": "failed write",
+       "stale Codex transcript paths": "stale Codex transcript path"}
 
 
 def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:
@@ -76,15 +99,21 @@ def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:
         emit_json(document)
     else:
         found, fixed, would = document.get(found_key, 0), document["fixed"], document["would_fix"]
+        noun = ONE.get(what, what) if found == 1 else what
+        # NUL runs a crash left are removed too, but they are not what the repair counts
+        nul = document.get("nul_runs", 0)
+        runs = f"; {counted(nul, 'run')} of NUL bytes {'would be ' if document['dry_run'] else ''}removed" \
+            if nul else ""
         for label, counts in document["logs"].items():
             parts = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
             if parts:
                 click.echo(f"{label}: {parts}")
         if document["dry_run"]:
-            tail = f"; --write would fix {would}" if would else "; nothing --write could fix"
-            click.echo(f"{found} {what} found{tail} (dry run: nothing written)")
+            would -= nul
+            tail = f"; --write would fix {would}" if would else "; nothing --write could fix" if not nul else ""
+            click.echo(f"{found} {noun} found{tail}{runs} (dry run: nothing written)")
         else:
-            click.echo(f"{found} {what} found, {fixed} fixed")
+            click.echo(f"{found} {noun} found, {fixed - nul} fixed{runs}")
         for example in document.get("examples", [])[:5]:
             click.echo("  " + " ".join(f"{k}={v}" for k, v in example.items()), err=True)
     found_any = document.get(found_key, 0) or document["fixed"] or document["would_fix"]

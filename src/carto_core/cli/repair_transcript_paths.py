@@ -36,4 +36,4 @@ def transcript_paths(codex_homes: tuple[str, ...], write: bool, as_json: bool) -
     roots = None
     if codex_homes:
         roots = TranscriptRoots(claude=(), codex=tuple(Path(p).expanduser() for p in codex_homes))
-    run(TranscriptPaths(roots), write=write, as_json=as_json, what="stale transcript paths")
+    run(TranscriptPaths(roots), write=write, as_json=as_json, what="stale Codex transcript paths")

@@ -12,12 +12,18 @@ from carto_core.util.output import fail, usage_error
 PASSPHRASE_VARIABLE = "CARTO_BACKUP_PASSPHRASE"
 
 
-def secret_options(command):
+def secret_options(command, *, verb: str = "Open"):
+    """`--key-file` and `--passphrase-file`: `carto restore` and `carto import` open with them,
+    `carto backup` seals (`sealing_options`)."""
     command = click.option("--key-file", type=click.Path(dir_okay=False), default=None,
-                           help="Seal or open with this key file (32 random bytes; "
+                           help=f"{verb} with this key file (32 random bytes; "
                                 "`carto backup --new-key-file PATH` makes one).")(command)
     return click.option("--passphrase-file", type=click.Path(dir_okay=False), default=None,
                         help=f"Read the passphrase from this file (or set {PASSPHRASE_VARIABLE}).")(command)
+
+
+def sealing_options(command):
+    return secret_options(command, verb="Seal")
 
 
 def opening_secret(file: str, passphrase_file: str | None, key_file: str | None):
