@@ -32,6 +32,7 @@ from carto_core.mcp.budget import (
     DEFAULT_MAX_CHARS,
     MAX_MAX_CHARS,
     MIN_MAX_CHARS,
+    _with,
     dumps,
     get_path,
     paginate,
@@ -113,6 +114,13 @@ class CartoMcp:
                                             "arrived); items may repeat or be missed")
                 else:
                     self._pages.move_to_end(set_id)
+                    # A cached answer predates whatever `carto forget` did since: its rows must
+                    # not outlive the forget through the cursor (`get` already refuses them).
+                    document, offset, dropped = self._drop_forgotten(spec, args, document, offset)
+                    if dropped:
+                        self._pages[set_id] = document
+                        notes["changed"] = (f"{dropped} item(s) of this answer were forgotten "
+                                            "(`carto forget`) since the first page and are left out")
             else:
                 offset, set_id = 0, uuid.uuid4().hex[:16]
                 document = self._run(spec, args, meta)
@@ -126,6 +134,30 @@ class CartoMcp:
                 notes=notes,
             )
         return page.document
+
+    def _drop_forgotten(self, spec: ToolSpec, args: dict, document: dict,
+                        offset: int) -> tuple[dict, int, int]:
+        """(document without the paged items buried since, the offset moved back by those
+        before it, how many were dropped)."""
+        path = spec.paged_list(args)
+        items = get_path(document, path) if path else None
+        if isinstance(items, dict):
+            ids = list(items)
+        elif isinstance(items, list) and items and all(isinstance(i, dict) and "event_id" in i for i in items):
+            ids = [i["event_id"] for i in items]
+        else:
+            return document, offset, 0
+        from carto_core.logio.tombstone import is_buried
+
+        buried = is_buried(self.home, ids)
+        if not any(buried):
+            return document, offset, 0
+        before = sum(buried[:offset])
+        if isinstance(items, dict):
+            kept = {k: v for (k, v), gone in zip(items.items(), buried) if not gone}
+        else:
+            kept = [item for item, gone in zip(items, buried) if not gone]
+        return _with(document, path, kept), offset - before, sum(buried)
 
     def _remember(self, set_id: str, document: dict) -> None:
         self._pages[set_id] = document
