@@ -116,3 +116,17 @@ def test_a_tag_filter_reads_the_kept_summaries(tmp_path):
     home = build_sample_home(tmp_path / "s")
     tagged = json.loads(_invoke(home, "--tag", "provider:codex", "--json").output)["sessions"]
     assert [s["session_id"] for s in tagged] == [SESSIONS["b"]]
+
+
+def test_a_warm_run_opens_the_facts_columns_once(tmp_path, monkeypatch):
+    """The table's short ids are checked against every session of the home: the summaries'
+    ids, not the columns read a second time (a second copy of them at 1M events)."""
+    from carto_core.facts import store
+
+    home = build_sample_home(tmp_path / "s")
+    assert _invoke(home).exit_code == 0
+    opened = []
+    real = store.open_columns
+    monkeypatch.setattr(store, "open_columns", lambda *a, **k: opened.append(1) or real(*a, **k))
+    assert _invoke(home).exit_code == 0
+    assert len(opened) == 1

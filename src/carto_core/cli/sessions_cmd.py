@@ -25,15 +25,6 @@ def _live():
     return LiveCorpus(current_home())
 
 
-def _home_sessions() -> list[str]:
-    """Every session id of the home (the facts cache's), which a printed short id must not be
-    the start of: `carto session` resolves it among them all, not among the listed ones."""
-    from carto_core.facts.store import facts_columns
-    from carto_core.logio.home import current_home
-
-    return [name for name in facts_columns(current_home()).dims["session"].names if name]
-
-
 def _short(text: str, width: int) -> str:
     text = " ".join(str(text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -143,7 +134,9 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         from carto_core.cli.sessions_text import session_table
 
         rows = document["sessions"]
-        among = () if team else _home_sessions()
+        # every session of the home: the summaries' ids (the facts columns read again for
+        # them cost a large home a second copy of the columns)
+        among = () if team else list(summaries)
         for line in session_table(rows, fitted_width(), team=team, among=among):
             click.echo(line)
         if document["total"] > len(rows):
