@@ -130,3 +130,19 @@ def test_a_warm_run_opens_the_facts_columns_once(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "open_columns", lambda *a, **k: opened.append(1) or real(*a, **k))
     assert _invoke(home).exit_code == 0
     assert len(opened) == 1
+
+
+def test_forget_takes_the_kept_summaries_of_a_forgotten_session(tmp_path):
+    """The summaries name projects and transcripts: a forget deletes the file, and the next
+    list, summarised again, no longer holds the forgotten session."""
+    home = build_sample_home(tmp_path / "s")
+    assert _invoke(home).exit_code == 0
+    kept = home.state / "sessions" / "summaries.json"
+    assert SESSIONS["b"] in kept.read_text("utf-8")
+    done = CliRunner().invoke(cli, ["forget", "--session", SESSIONS["b"], "--write"],
+                              env={"CARTO_HOME": str(home.root)})
+    assert done.exit_code == 0, done.output
+    assert not kept.exists() or SESSIONS["b"] not in kept.read_text("utf-8")
+    listed = json.loads(_invoke(home, "--json").output)["sessions"]
+    assert SESSIONS["b"] not in {s["session_id"] for s in listed}
+    assert SESSIONS["b"] not in kept.read_text("utf-8")

@@ -9,6 +9,7 @@ changed).
   saved without the retired documents, their words and their projects, types and sessions,
   and every other generation folder removed (an older one would still hold the text);
 - facts columns (`<home>/.carto/facts/columns.bin`): patched the same way (`open_columns`);
+  the session summaries made from them (`<home>/.carto/sessions/summaries.json`) deleted;
 - vectors (the configured store): the forgotten or changed events' vectors deleted; the others
   stay, so the semantic ladder keeps answering (a changed row is embedded again by the next
   keep-up);
@@ -69,7 +70,11 @@ def patch_facts(home: Home, forgotten: Collection[str] = ()) -> dict:
     """The facts columns after a rewrite of their logs, patched and saved. Nothing when the
     home has no cache."""
     from carto_core.facts.store import cache_path, open_columns
+    from carto_core.lenses.sessionstore import cache_path as summaries_path
 
+    # The session summaries `carto sessions` keeps name the rows' projects and transcripts:
+    # gone with them (the next `carto sessions` summarises again from the patched columns).
+    summaries_path(home).unlink(missing_ok=True)
     if not cache_path(home).exists():
         return {"outcome": "none"}
     opened = open_columns(home, forgotten=set(forgotten))
