@@ -544,6 +544,24 @@ def check_told(match, text):
             and any(c.isdigit() or c in _CHOSEN_SYMBOLS for c in value))
 
 
+def check_told_bare(match, text):
+    """A value told after the bare word ("with password X"): eight characters or more of three
+    classes of small letters, capitals, digits and a password's symbols, not a path, a URL or
+    words joined without such a symbol ("PasswordHasherV2"; "Summer2024!" is a password)."""
+    start, end = match.span("secret")
+    value = text[start:end].rstrip(".,;:)")  # a sentence's own; a password's `!` is its own
+    end = start + len(value)
+    core = value.rstrip("!?")  # "password Password?" is a question, "Summer2024!" a password
+    if _HASH_SCHEME.match(value) or value.lower().startswith("scram-sha-"):
+        return False  # a stored hash (`PASSWORD SCRAM-SHA-256$4096:...`): password-hash's to judge
+    if len(core) < 8 or _placeholder(value) or "/" in value or (
+            _word_share(value) >= 0.42 and not any(c in _CHOSEN_SYMBOLS for c in value)):
+        return False
+    classes = (any(c.islower() for c in core), any(c.isupper() for c in core),
+               any(c.isdigit() for c in core), any(c in _CHOSEN_SYMBOLS for c in core))
+    return sum(classes) >= 3 and ("password", start, end)
+
+
 def check_curl_user(match, text):
     line_start = _command_start(text, match.start())
     line = text[line_start:match.start()].lower()
@@ -1337,7 +1355,7 @@ CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
     "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs,
     "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table,
-    "told_key": check_told_key, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
+    "told_key": check_told_key, "told_bare": check_told_bare, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
     "seed_phrase": check_seed_phrase,
     "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,

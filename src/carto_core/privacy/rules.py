@@ -609,6 +609,12 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
       "heslo", "jelszó", "jelszo", "jelsz\\u00f3", "adgangskode", "passord", "nenosiri", "lozinka", "geslo", "parola",
       "pw", "pass ", "api key", "api-key", "apikey"),
      {"lower": True, "check": "told"}),
+    # A password told with no verb nor colon: "connect with password Xk9#mQ2vL7pR", "pw
+    # Summer2024!". Only a value shaped as one (three classes of characters, not words): "the
+    # password reset flow", "a password manager" and "password123" as an example stay prose.
+    ("password", r"\b(?:password|passwd|passphrase|pwd|pw)[ \t]+[\"'`]?(?P<secret>[^\s\"'`\\]{8,200})[\"'`]?"
+                 r"(?=[\s\\]|$)",
+     ("password", "passwd", "passphrase", "pw"), {"lower": True, "check": "told_bare"}),
     # Turkish puts no verb between the word and the password: "sunucunun şifresi X".
     ("password", r"(?<!\w)(?:" + "|".join(map(_escaped, ("şifre", "sifre", "parola"))) + r")(?:si|sı|\\u0131|m|miz)?:?[ \t]+"
                  r"[\"'`]?(?P<secret>[^\s\"'`]{6,200}?)[\"'`]?" + _TOLD_END,
