@@ -192,8 +192,8 @@ class CartoMcp:
             for error in errors[:5]:
                 where = ".".join(str(p) for p in error.absolute_path) or "arguments"
                 words = PATTERN_WORDS.get(error.validator_value) if error.validator == "pattern" else None
-                problems.append(f"{where}: {error.instance!r} is not {words}" if words
-                                else f"{where}: {error.message}")
+                message = f"{error.instance!r} is not {words}" if words else error.message
+                problems.append(f"{where}: {_quote_bounded(message, error.instance)}")
             raise ToolError("invalid_arguments", "; ".join(problems),
                             accepted=sorted(spec.input_schema["properties"]))
 
@@ -540,6 +540,34 @@ class CartoMcp:
         }
 
 
+#: How much of a refused value an error quotes: enough to recognise it, never the whole of a
+#: 200,000-character query (every answer, errors too, stays within max_chars).
+QUOTE_CHARS = 80
+
+
+def _quote_bounded(message: str, value) -> str:
+    """`message` with the value it quotes cut to its first `QUOTE_CHARS` characters and its size."""
+    quoted = repr(value)
+    if len(quoted) <= QUOTE_CHARS or quoted not in message:
+        return message
+    size = (f"{len(value):,} characters" if isinstance(value, str)
+            else f"{len(value):,} items" if isinstance(value, (list, dict)) else f"{len(quoted):,} characters")
+    return message.replace(quoted, f"{quoted[:QUOTE_CHARS]}… ({size})", 1)
+
+
+def bounded_error(document: dict) -> dict:
+    """An error result's document within the smallest budget (`MIN_MAX_CHARS`): a message or
+    a list it carries that would not fit is shortened, and `trimmed` says what was cut."""
+    from carto_core.mcp.budget import shrink
+
+    if len(dumps(document)) <= MIN_MAX_CHARS:
+        return document
+    trimmed: dict[str, int] = {}
+    body = shrink(document["error"], lambda e: len(dumps({"error": {**e, "trimmed": trimmed}})) <= MIN_MAX_CHARS,
+                  trimmed, prefix="error.")
+    return {"error": {**body, "trimmed": trimmed}}
+
+
 def _digest_error(exc) -> ToolError:
     message = str(exc)
     if "no changelog" in message:
@@ -595,7 +623,8 @@ def build_server(state: CartoMcp):
     async def call_tool(ctx, params):
         name = params.name
         if name not in TOOLS_BY_NAME:
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool {name!r}; tools: {', '.join(TOOLS_BY_NAME)}",
+            raise MCPError(types.INVALID_PARAMS, f"{_quote_bounded(f'unknown tool {name!r}', name)}; "
+                           f"tools: {', '.join(TOOLS_BY_NAME)}",
                            {"code": "unknown_tool", "tools": list(TOOLS_BY_NAME)})
         meta = None
         raw_meta = getattr(params, "meta", None)
@@ -605,11 +634,11 @@ def build_server(state: CartoMcp):
             async with call_lock:
                 document = await anyio.to_thread.run_sync(state.call, name, params.arguments, meta)
         except ToolError as exc:
-            return _error_result(exc.as_dict(name))
+            return _error_result(bounded_error(exc.as_dict(name)))
         except Exception as exc:  # noqa: BLE001 - an engine failure must not stop the server
             traceback.print_exc(file=sys.stderr)
-            return _error_result({"error": {"code": "internal", "status": 500, "tool": name,
-                                            "message": f"{type(exc).__name__}: {exc}"}})
+            return _error_result(bounded_error({"error": {"code": "internal", "status": 500, "tool": name,
+                                                          "message": f"{type(exc).__name__}: {exc}"}}))
         text = dumps(document)
         # The structured copy is parsed back from the text so that both say the same thing
         # (datetimes and paths are rendered once, by carto's serializer, not by pydantic's).
