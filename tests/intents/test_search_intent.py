@@ -35,10 +35,13 @@ def build(root: Path) -> Home:
         prompts.append(ensure("prompts", order_row("prompts", {
             "event_id": f"evt-p{n:011d}", "timestamp": ts, "type": "prompt", "provider": "claude",
             "summary": text, "project": "shop", "session_id": f"s{n % 3}", "salience": 0.6})))
-        turns.append(ensure("turns", order_row("turns", {
+        turn = {
             "event_id": f"turn-s{n % 3}-{n}", "timestamp": ts, "project": "shop", "type": "transcript",
             "provider": "claude", "summary": f"{text} I looked at cart.py and changed it",
-            "session": f"s{n % 3}", "turn_idx": n})))
+            "session": f"s{n % 3}", "turn_idx": n}
+        if n % 2:  # a turn in which the agent worked: its intent is kept beside that bit
+            turn["tools"] = [{"name": "Edit", "input": "cart.py", "at": ts}]
+        turns.append(ensure("turns", order_row("turns", turn)))
         tools.append(order_row("tool-use", {
             "event_id": f"evt-t{n:011d}", "timestamp": ts, "type": "tool_bash", "provider": "claude",
             "summary": f"Ran: pytest cart {n}", "project": "shop", "session": f"s{n % 3}", "salience": 0.2}))

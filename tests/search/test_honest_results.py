@@ -491,18 +491,21 @@ def test_on_a_home_of_few_records_a_record_is_evidence_under_the_band(scores, re
 
 
 def test_records_counted_are_the_rows_a_ladder_can_hold_and_no_more_than_needed():
-    """The pipeline's count: no turn, no type the ladder's embedder never embeds, no deleted
-    row; past `RECORDS_AT_BAND` the count stops (the band holds whatever the rest)."""
+    """The pipeline's count: no turn but a turn of work, no type the ladder's embedder never
+    embeds, no deleted row; past `RECORDS_AT_BAND` the count stops (the band holds whatever
+    the rest)."""
     import numpy as np
 
     from carto_core.search import pipeline
     from carto_core.search.floor import RECORDS_COUNTED
     from carto_core.search.index import LOG_CODE
+    from carto_core.search.rowfields import WORKED
 
     class Index:
-        def __init__(self, source, types, alive):
+        def __init__(self, source, types, alive, intent=None):
             self.cols = {"source": np.asarray(source, np.int8), "type": np.asarray(types),
-                         "alive": np.asarray(alive, bool)}
+                         "alive": np.asarray(alive, bool),
+                         "intent": np.asarray(intent or [0] * len(source), np.int8)}
             self.n_alive = int(np.count_nonzero(self.cols["alive"]))
 
         def __len__(self):
@@ -520,6 +523,10 @@ def test_records_counted_are_the_rows_a_ladder_can_hold_and_no_more_than_needed(
     assert pipeline._records(Engine(index))(ladder) == 4  # 5 commits, one deleted
     ladder.unseen_types = ()
     assert pipeline._records(Engine(index))(ladder) == 8  # tool rows are embedded too
+    # a turn in which the agent worked is a record of that work (its prompt's intent kept)
+    worked = Index([turn] * 3 + [commit] * 5, [0] * 8, [True] * 8,
+                   [WORKED | 2, 2, WORKED] + [0] * 5)
+    assert pipeline._records(Engine(worked))(ladder) == 7
     many = Index([commit] * 50_000, [1] * 50_000, [True] * 50_000)
     counted = pipeline._records(Engine(many))(ladder)
     assert RECORDS_COUNTED <= counted < 50_000
@@ -656,6 +663,76 @@ def test_a_record_holding_no_word_of_the_query_is_no_evidence(scores, turns, hol
     # told nothing of the words, a record is judged by its score alone, as before
     ladder, _, conversation = _records_and_turns(scores, turns, 0.2)
     assert judge([ladder], 7, [0.22], conversation=conversation).found
+
+
+@pytest.mark.parametrize("scores,work,holds,unheld,found,looked_at", [
+    # a turn of work in the band, the query holding a word no row holds: a record, no look
+    ([0.30, 0.12], {0}, set(), 1, False, []),
+    ([0.30, 0.25], {0}, set(), 1, True, [[1]]),   # a person's turn beside it is looked at
+    ([0.30, 0.12], {0}, set(), 0, True, [[0, 1]]),  # every word the home's: turns as before
+    ([0.45, 0.12], {0}, set(), 1, False, []),     # over the band, holding no word of it
+    ([0.45, 0.12], {0}, {0}, 1, True, []),        # over the band and holding one: evidence
+    ([0.30, 0.12], set(), set(), 1, True, [[0, 1]]),  # no work in them: a person's words
+])
+def test_a_turn_of_work_is_a_record_when_the_query_holds_a_word_no_row_holds(
+        scores, work, holds, unheld, found, looked_at):
+    """On a home of coding work the semantic ladder's nearest turns for an unseen question
+    are turns in which the agent worked: long, and some word of them aligns with any word in
+    the second look. Such a turn names what it worked on, as a commit does, so for a question
+    holding a word no row holds it is judged as a record (docs/ranking.md, "A turn of work is
+    a record")."""
+    import numpy as np
+
+    from carto_core.search.floor import judge
+
+    ladder, looked, conversation = _records_and_turns(scores, {0, 1}, 0.2)
+    keyword = _ladder([1, 1], coverage=[0.3, 0.2], unheld=unheld)
+    holding = lambda indices: np.isin(indices, sorted(holds))  # noqa: E731
+    worked = lambda indices: np.isin(indices, sorted(work))  # noqa: E731
+    report = judge([ladder, keyword], 7, [0.22], conversation=conversation, holding=holding,
+                   worked=worked)
+    assert report.found is found and looked == looked_at
+    if not found:
+        assert "a turn in which the agent worked as a record" in report.reason
+    # told nothing of the work, every turn is a person's words, as before
+    ladder, looked, conversation = _records_and_turns(scores, {0, 1}, 0.2)
+    assert judge([ladder, keyword], 7, [0.22], conversation=conversation, holding=holding).found
+
+
+def test_the_search_tells_the_floor_which_turns_are_turns_of_work(writer, monkeypatch):
+    """The index marks a turn whose row names the tools the agent called (`rowfields.WORKED`,
+    kept beside its prompt's intent) and the pipeline hands the floor that mark."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.home import Home
+    from carto_core.logio.logs import order_row
+    from carto_core.search import floor as floor_module
+    from carto_core.search import pipeline
+    from carto_core.search.engine import SearchEngine
+
+    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
+    monkeypatch.setenv("CARTO_SEMANTIC", "0")
+    turn = {"timestamp": writer._ts(1.0), "project": "proj", "type": "transcript",
+            "provider": "claude", "session": "s1", "prompt_intent": "implementation"}
+    append_rows(writer.home.log("turns"), [
+        order_row("turns", {**turn, "event_id": "turn-s1-1", "turn_idx": 1,
+                            "summary": "add the orchard ladder check. Done: edited ladder.py",
+                            "tools": [{"name": "Edit", "input": "ladder.py"}]}),
+        order_row("turns", {**turn, "event_id": "turn-s1-2", "turn_idx": 2,
+                            "summary": "the orchard ladder wobbles on the slope, I think"})])
+    note = writer.tool("Ran: check the orchard ladder")
+    seen = {}
+
+    def spy(ladders, candidates, stated, **options):
+        seen["worked"] = options.get("worked")
+        return floor_module.judge(ladders, candidates, stated, **options)
+
+    monkeypatch.setattr(pipeline, "judge", spy)
+    search("orchard ladder")
+    engine = SearchEngine(Home(writer.home.root), persist=False)
+    engine.ensure_loaded()
+    index = {engine.index.event_id(i): i for i in range(len(engine.index))}
+    marked = seen["worked"]([index["turn-s1-1"], index["turn-s1-2"], index[note]]).tolist()
+    assert marked == [True, False, False]
 
 
 def test_the_search_tells_the_floor_which_rows_hold_a_word_of_the_query(writer, monkeypatch):

@@ -201,9 +201,9 @@ class SearchEngine:
             in_sessions = hit[np.asarray(index.cols["session"])]
             mask = in_sessions if mask is None else mask & in_sessions
         if intent is not None:
-            from carto_core.search.rowfields import INTENT_CODE
+            from carto_core.search.rowfields import INTENT_BITS, INTENT_CODE
 
-            in_intent = np.asarray(index.cols["intent"]) == INTENT_CODE[intent]
+            in_intent = (np.asarray(index.cols["intent"]) & INTENT_BITS) == INTENT_CODE[intent]
             mask = in_intent if mask is None else mask & in_intent
         served = frozenset(served_ids)
         if served:

@@ -30,6 +30,12 @@ grandpa's ninetieth"); a record of work is found by its own words, and records a
 unseen question's nearest neighbours were on a home of coding work (docs/ranking.md, "The
 band is for a person's words").
 
+A turn in which the agent worked (its row names the tools it called: `worked`, the index's
+`WORKED` bit) is a record of that work when the query holds a word no row holds: it names
+what it worked on, as a commit does, and its many words align with any unseen word in the
+second look; on a home of such turns the floor let nearly every unseen question through
+(docs/ranking.md, "A turn of work is a record").
+
 How near an unrelated question's nearest record comes grows with how many records there are to
 be near (the top of N unrelated scores), so records are judged from `record_band`: the band at
 `RECORDS_AT_BAND` records, `BAND_PER_HALVING` lower for each halving under it (never under the
@@ -167,7 +173,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
           records: Callable[[object], int] | None = None,
           unheld_words: Callable[[], list[str]] | None = None,
           unmatched: list[str] | None = None,
-          holding: Callable[[np.ndarray], np.ndarray] | None = None) -> FloorReport:
+          holding: Callable[[np.ndarray], np.ndarray] | None = None,
+          worked: Callable[[np.ndarray], np.ndarray] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
@@ -181,7 +188,10 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     search asking for a word by its spelling found nothing when no row holds one, whatever
     is near it in meaning. `holding`: for a ladder's documents, which hold a word of the query
     (a record holding none is no evidence at any score); None: records are judged by their
-    score alone."""
+    score alone. `worked`: for a ladder's documents, which are turns in which the agent worked
+    (called tools); when a keyword ladder says the query holds a word no row holds, they are
+    judged as records (a turn of work names what it worked on, as a commit does); None: every
+    turn is a person's words."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if unmatched:
@@ -197,8 +207,13 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     turns_only = False  # some ladder's band was for its turns alone
     unheld = False  # a keyword ladder's query held a word no row holds
     wordless = False  # a record reached the band holding no word of the query
+    of_work = False  # turns of work were judged as records
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
+    if worked is not None and not any(ladder.unheld for ladder in ladders
+                                      if ladder.evidence_floor is None
+                                      and ladder.coverage is not None):
+        worked = None  # every word of the query is the home's: a turn of work is a turn
     for ladder in ladders:
         floor = ladder.evidence_floor
         if floor is not None:
@@ -210,6 +225,11 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                 import numpy as np
 
                 turns = np.asarray(conversation(ladder.indices), bool)
+                if worked is not None and turns.any():
+                    work = turns & np.asarray(worked(ladder.indices), bool)
+                    if work.any():
+                        turns &= ~work
+                        of_work = True  # its turns of work were judged as records
                 worded = _best(ladder.scores[~turns])
                 # which records hold a word of the query is read only when one reaches the band
                 if worded >= min(band, from_) and holding is not None:
@@ -286,6 +306,9 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                         else f", a record from {moved:.2f} among {side} records")
         if wordless:
             records_from = (records_from or ", a record") + " when it holds a word of the query"
+        if of_work:
+            records_from += (", a turn in which the agent worked as a record, the query "
+                             "holding a word no row holds")
         parts[-1] += (f" (evidence from {band:.2f}{records_from}; a conversation turn from "
                       f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:

@@ -34,9 +34,10 @@ from carto_core.search.postings import Segment
 
 #: Times `load` tries when the generation it opens is replaced and removed meanwhile.
 _OPEN_TRIES = 3
-VERSION = 7  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
+VERSION = 8  # 3: analyzer signature, vocab.txt (prefixes); 4: session context, tf in 1/4 units;
 #             5: a digest per document (rewritten logs are patched, not rebuilt); 6: intent column;
-#             7: `commit_hash` indexed (tokens.DOC_FIELDS)
+#             7: `commit_hash` indexed (tokens.DOC_FIELDS); 8: a turn of work's bit in the
+#             intent column (rowfields.WORKED)
 
 
 class GenerationStore:

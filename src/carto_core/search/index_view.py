@@ -27,7 +27,7 @@ from pathlib import Path
 from carto_core.util.lazyre import Lazy
 from carto_core.logio.logs import SEARCHED_LOGS
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 #: A posting's tf is `own * TF_SCALE + context` (index_build); equal to index_build.TF_SCALE.
 TF_SCALE = 4
 #: npy dtype descr -> memoryview format (little-endian, as every index this machine wrote).

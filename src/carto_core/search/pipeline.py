@@ -307,7 +307,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                     unheld_words=lambda: unheld_words(request.query, engine.analyzer,
                                                       engine.index.df),
                     unmatched=unmatched_prefixes(query, engine.index),
-                    holding=_holding(engine, query))
+                    holding=_holding(engine, query), worked=_worked(engine))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     if not fused and not verdict.unheld_words:
@@ -388,14 +388,25 @@ def _conversation(engine):
     return lambda indices: np.isin(np.asarray(source)[np.asarray(indices, np.int64)], codes)
 
 
+def _worked(engine):
+    """Which of a ladder's documents are turns in which the agent worked (the `intent`
+    column's `WORKED` bit): the floor judges them as records of that work."""
+    from carto_core.search.rowfields import WORKED
+
+    intent = engine.index.cols["intent"]
+    return lambda indices: (np.asarray(intent)[np.asarray(indices, np.int64)] & WORKED) != 0
+
+
 def _records(engine, mask=None):
-    """How many records (rows that are no turn of a conversation, of a type the ladder's
-    embedder embeds) a ladder can hold within the search's scope (`mask`, None: the whole
-    home), counted up to `floor.RECORDS_COUNTED` (past it the record band no longer moves):
+    """How many records (rows that are no turn of a conversation, or a turn of work: `_worked`;
+    of a type the ladder's embedder embeds) a ladder can hold within the search's scope (`mask`,
+    None: the whole home), counted up to `floor.RECORDS_COUNTED` (past it the record band no longer moves):
     a slice at a time, so a home of many records is told after its first slice. The scope's:
     its records are the ladder's only candidates, so an unrelated question's nearest record
     is the nearest of those (`search --project` of fifty commits in a home of thousands of
     rows is judged as a home of fifty is)."""
+    from carto_core.search.rowfields import WORKED
+
     codes = np.asarray(sorted(turn_codes()))
     index = engine.index
     counted: dict[tuple, int] = {}
@@ -406,12 +417,12 @@ def _records(engine, mask=None):
             # a scope's rows by position: a narrow scope of a large home reads its own rows
             where = None if mask is None else np.flatnonzero(mask)
             rows = len(index) if where is None else len(where)
-            source, types = index.cols["source"], index.cols["type"]
+            source, types, intent = index.cols["source"], index.cols["type"], index.cols["intent"]
             alive = None if index.n_alive == len(index) else index.cols["alive"]
             held = 0
             for start in range(0, rows, _SLICE):
                 cut = slice(start, start + _SLICE) if where is None else where[start:start + _SLICE]
-                kept = ~np.isin(source[cut], codes)
+                kept = ~np.isin(source[cut], codes) | ((np.asarray(intent[cut]) & WORKED) != 0)
                 if unseen:
                     kept &= ~np.isin(types[cut], unseen)
                 if alive is not None:
@@ -741,8 +752,9 @@ def _hit(engine, f: Fused, row: dict, rank: int, include_row: bool) -> SearchHit
 
 def _intent_label(index, position: int) -> str | None:
     from carto_core.intents import INTENT_KEYS
+    from carto_core.search.rowfields import INTENT_BITS
 
-    code = int(index.cols["intent"][position])
+    code = int(index.cols["intent"][position]) & INTENT_BITS
     return INTENT_KEYS[code - 1] if code else None
 
 
@@ -765,8 +777,10 @@ def _facets(engine, fused: list[Fused]) -> dict:
     tc.pop("", None)
     sc = Counter([source for f in fused for source in f.sources])  # one count, not 500 updates
     from carto_core.intents import INTENT_KEYS
+    from carto_core.search.rowfields import INTENT_BITS
 
-    ic = Counter(INTENT_KEYS[c - 1] for c in np.asarray(index.cols["intent"])[positions].tolist() if c)
+    codes = np.asarray(index.cols["intent"])[positions] & INTENT_BITS
+    ic = Counter(INTENT_KEYS[c - 1] for c in codes.tolist() if c)
     stamps = [f.timestamp for f in fused if f.timestamp is not None]
     months: Counter = Counter()
     days: Counter = Counter()

@@ -76,10 +76,23 @@ def salience(value) -> float:
     return float("nan") if number is None else number
 
 
+#: The `intent` column's bit for a turn in which the agent worked (its row names the tools it
+#: called): the relevance floor judges such a turn as a record of that work, not as a person's
+#: words (docs/ranking.md, "A turn of work is a record"). The low bits are the intent's code.
+WORKED = 0x40
+#: The `intent` column's bits that hold the intent's code (`INTENT_CODE`).
+INTENT_BITS = WORKED - 1
+TURN_CODE = LOG_CODE.get("turns", -1)
+
+
 def intent_code(row: dict, code: int) -> int:
-    """A prompt's stored intent as a code (0: none; INTENT_CODE): `search --intent` masks on it."""
+    """A prompt's stored intent as a code (0: none; INTENT_CODE): `search --intent` masks on it
+    (`INTENT_BITS`); with `WORKED` set for a turn whose row names the tools the agent called."""
     value = row.get("prompt_intent") if code in PROMPT_CODES else None
-    return INTENT_CODE.get(value, 0) if value.__class__ is str else 0
+    intent = INTENT_CODE.get(value, 0) if value.__class__ is str else 0
+    if code == TURN_CODE and row.get("tools"):
+        return intent | WORKED
+    return intent
 
 
 #: Off by default: measured, 8 to 48 context terms at a quarter weight cost conversational
