@@ -305,6 +305,18 @@ class CartoMcp:
 
         missing = document["missing"]
         forgotten = [i for i, buried in zip(missing, is_buried(self.home, missing)) if buried] if missing else []
+        ambiguous = document.get("ambiguous") or []
+        if not document["found"] and ambiguous:
+            # as `carto search --get` (exit 2): the caller asked too little, nothing is missing
+            from carto_core.search.fetch import LISTED
+
+            listed = document["candidates"]
+            candidates = {prefix: listed[prefix][:LISTED] for prefix in ambiguous}
+            said = "; ".join(f"{f'more than {LISTED}' if len(listed[prefix]) > LISTED else len(listed[prefix])} "
+                             f"event ids start with {prefix!r}" for prefix in ambiguous[:5])
+            raise ToolError("invalid_arguments", f"{said}: give more of the id (candidates lists them)",
+                            ambiguous=ambiguous, candidates=candidates, missing=document["missing"],
+                            forgotten=forgotten)
         if not document["found"]:
             why = (f"; `carto forget` took out {', '.join(forgotten[:10])}" if forgotten else "")
             raise ToolError("not_found", f"no event with id(s) {', '.join(ids[:10])} in "
