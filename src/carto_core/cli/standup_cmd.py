@@ -81,9 +81,12 @@ def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
     if as_json:
         emit_json(doc)
     else:
+        import sys
+
         from carto_core.util.terminal import fitted_width, fold
 
-        click.echo(fold(lens.render_standup(doc), fitted_width()))  # a terminal's width, by columns
+        # folded to a terminal's width (by columns) only: a pipe gets each line whole, COLUMNS or not
+        click.echo(fold(lens.render_standup(doc), fitted_width() if sys.stdout.isatty() else None))
         if team:
             from carto_core.team.lenses import team_line
 
