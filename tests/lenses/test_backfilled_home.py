@@ -179,3 +179,22 @@ def test_a_session_with_hook_rows_is_read_from_them_alone(home):
     assert digest["evidence"] == "hooks" and digest["counts"]["commits"] == 1
     profile = _run("profile", "--window", "3650d", "--no-write", "--json")["markdown"]
     assert "- repo: last seen 2026-12-01, 3 events, 2 commits" in profile  # 995f281 once, 396cba8
+
+
+def test_day_digest_of_a_home_of_prompts_alone_is_not_an_outage(tmp_path, monkeypatch):
+    """A person typed prompts and the agent ran no tool: `carto sessions` and `standup` list
+    the session, and the day digest counted it as an outage of the hooks."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.home import Home
+    from carto_core.logio.logs import order_row
+
+    root = tmp_path / "home"
+    root.mkdir()
+    monkeypatch.setenv("CARTO_HOME", str(root))
+    append_rows(Home(root).log("prompts"), [order_row("prompts", {
+        "event_id": "evt-p00000000001", "timestamp": "2026-12-01T10:00:00Z", "type": "prompt",
+        "provider": "claude", "summary": "fix the zephyrquill deploy", "project": "shop",
+        "cwd": "/work/shop", "session_id": "s-prompt-only", "salience": 0.6})])
+    doc = _run("digest", "day", "2026-12-01", "--no-git", "--json")
+    assert doc["totals"]["events"] == 1
+    assert [p["name"] for p in doc["projects"]] == ["shop"]

@@ -347,10 +347,12 @@ def _is_owner(author: str, email: str, names: list[str]) -> bool:
 
 def day_digest(home, day: str = "today", *, projects: list[str] | None = None, no_git: bool = False,
                deny_regex: str | None = None, now: datetime | None = None) -> dict:
-    # No changelog is an outage of the hooks, unless the home holds turns (built by backfill,
-    # or hooks not installed yet): then the day is read from them.
-    if not home.log("changelog").exists() and not home.log("turns").exists():
-        raise DigestError(f"no changelog and no turns in {home.root}: an outage, not a quiet day")
+    # No changelog is an outage of the hooks, unless the home holds turns or prompts (built by
+    # backfill, or hooks not installed yet, or prompts typed while the agent ran no tool): then
+    # the day is read from them, as every other session lens reads such a session.
+    if not any(home.log(label).exists() for label in ("changelog", "turns", "prompts")):
+        raise DigestError(f"no changelog, no turns and no prompts in {home.root}: an outage, "
+                          "not a quiet day")
     deny = None
     if deny_regex:
         try:
