@@ -10,9 +10,9 @@ Claude Code 2.1.328 sessions recorded from the real client):
 
 On each home, `carto sessions`, `carto session`, `carto standup`, `carto digest session`,
 `carto wrapup --dry-run` and `carto wrapup --pending` give each session the same span, events,
-turns, commits and edits, and `carto standup --commit` finds every commit any of them lists in
+turns, commits and edits (and the two that count prompts the same prompts), and `carto standup --commit` finds every commit any of them lists in
 the session that lists it. Across the two homes the work agrees: the same commits (by sha),
-edits and turns for each session.
+edits, turns and prompts for each session.
 
 Each home also holds a session of one prompt the agent answered without a tool: a Claude
 prompt-history row (backfilled) or a Codex UserPromptSubmit hook (hook-fed). `carto sessions`
@@ -125,9 +125,10 @@ def _lens_views(sid: str, listed: dict, standup: dict, pending: dict) -> dict[st
     out = {}
     s = listed[sid]
     out["sessions"] = {"started": s["started"], "ended": s["ended"], "events": s["events"],
-                       "turns": s["turns"], "commits": s["commits"], "edits": s["edits"]}
+                       "turns": s["turns"], "prompts": s["prompts"], "commits": s["commits"],
+                       "edits": s["edits"]}
     one = _run("session", sid, "--json")["session"]
-    out["session"] = {k: one[k] for k in ("started", "ended", "events", "turns", "commits", "edits")}
+    out["session"] = {k: one[k] for k in ("started", "ended", "events", "turns", "prompts", "commits", "edits")}
     digest = _run("digest", "session", "--session", sid, "--no-git", "--json")
     out["digest session"] = {"started": digest["started_at"], "ended": digest["ended_at"],
                              "events": digest["event_count"], "turns": digest["turns"],
@@ -189,7 +190,7 @@ def test_a_hook_fed_and_a_backfilled_home_agree_on_each_sessions_work(fixtures_h
         for s in listed:
             digest = _run("digest", "session", "--session", s["session_id"], "--no-git", "--json")
             work[kind][s["session_id"]] = {
-                "turns": s["turns"], "edits": s["edits"],
+                "turns": s["turns"], "prompts": s["prompts"], "edits": s["edits"],
                 "commits": sorted(c["sha"][:7] for c in digest["commits"]),
                 "files": sorted((f["path"], f["touches"]) for f in digest["files"]),
                 "span": (s["started"], s["ended"])}
@@ -201,8 +202,11 @@ def test_a_hook_fed_and_a_backfilled_home_agree_on_each_sessions_work(fixtures_h
     assert hooked[FAILED_COMMIT]["commits"] == back[FAILED_COMMIT]["commits"] == ["396cba8"]
     for sid in back:
         b, h = back[sid], hooked[sid]
-        assert (h["turns"], h["edits"], h["commits"], h["files"]) == \
-               (b["turns"], b["edits"], b["commits"], b["files"]), sid
+        # A backfilled session holds no prompt row for most sessions (the client's prompt
+        # history keeps few): its prompts are its main thread's turns, as many as the hooks saw.
+        assert (h["turns"], h["prompts"], h["edits"], h["commits"], h["files"]) == \
+               (b["turns"], b["prompts"], b["edits"], b["commits"], b["files"]), sid
+        assert b["prompts"] >= 1, sid
         # The hooks fire around the transcript's lines (SessionStart before the first, SessionEnd
         # after the last): the hook-fed span holds the transcript's.
         assert h["span"][0] <= b["span"][0] and h["span"][1] >= b["span"][1], sid

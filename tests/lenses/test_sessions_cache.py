@@ -146,3 +146,18 @@ def test_forget_takes_the_kept_summaries_of_a_forgotten_session(tmp_path):
     listed = json.loads(_invoke(home, "--json").output)["sessions"]
     assert SESSIONS["b"] not in {s["session_id"] for s in listed}
     assert SESSIONS["b"] not in kept.read_text("utf-8")
+
+
+def test_summaries_kept_before_prompts_counted_turns_are_made_again(backfilled):
+    """A backfilled session said `"prompts": 0` (prompt rows alone were counted); the summaries a
+    carto of that rule kept would say so still, unless the file's version turns them away."""
+    first = {s["session_id"]: s["prompts"] for s in json.loads(_invoke(backfilled, "--json").output)["sessions"]}
+    assert first and all(n >= 1 for n in first.values()), first
+    path = backfilled.state / "sessions" / "summaries.json"
+    kept = json.loads(path.read_text())
+    kept["version"] = 1
+    for entry in kept["sessions"].values():
+        entry["summary"]["prompts"] = 0
+    path.write_text(json.dumps(kept))
+    again = {s["session_id"]: s["prompts"] for s in json.loads(_invoke(backfilled, "--json").output)["sessions"]}
+    assert again == first

@@ -11,12 +11,14 @@ the numbers `session_facts` computes, so they cannot disagree about it. The rule
   and the events their recorded tool calls stand for (`carto_core.lenses.turnwork`: a call seen
   by a hook and again in the transcript counts once). `evidence` says which: `hooks`, `turns`,
   or None (neither: prompts alone, say);
-- **events** counts the session's rows (derived events are not rows); **turns** and
-  **prompts** count its turn and prompt rows;
+- **events** counts the session's rows (derived events are not rows); **turns** counts its
+  turn rows; **prompts** its prompt rows, or when it has none its main thread's turns (one
+  user prompt each: `session_prompts`);
 - **commits**, **edits**, **pushes**, shell calls, fetches, searches, subagents and compactions
   count the evidence's events of that kind; **files** are the paths the edits name;
 - **started** and **ended** are the first and last moments of the session's events and of its
-  evidence (a turn's tool calls carry their own times, after the turn's prompt), its wrapups
+  evidence (a turn's tool calls carry their own times, after the turn's prompt; a turn row
+  records no end, so the answer after a turn's last call is not in the span), its wrapups
   and decision updates left out: written later, often from elsewhere, they would stretch it;
 - **transcript_path** is the main agent's transcript (`session_transcript`), never a
   subagent's file.
@@ -243,7 +245,7 @@ def session_facts(session_id: str, events) -> SessionFacts:
     facts.evidence = "hooks" if hooked else ("turns" if turn_count else None)
     facts.events = len(rows)
     facts.turns = turn_count
-    facts.prompts = sum(1 for e in rows if e.source == "prompts")
+    facts.prompts = session_prompts(rows)
     facts.projects = session_projects(rows)
     facts.provider = session_provider(rows) or ""
     # A wrapup or decision update written after the session is about it, not work in it: the
@@ -270,6 +272,17 @@ def session_facts(session_id: str, events) -> SessionFacts:
     facts.session_end = any(_is_session_end(e) for e in rows)
     facts.transcript_path = session_transcript(rows)
     return facts
+
+
+def session_prompts(rows) -> int:
+    """The prompts a session was asked: its prompt rows when it has any, else its main thread's
+    turns (a turn opens with one user prompt; a subagent's turn with its parent's task, not the
+    user's). A backfilled session has prompt rows only where the client's prompt history kept
+    it, so counting those alone said 0 for a transcript of four prompts."""
+    logged = sum(1 for e in rows if e.source == "prompts")
+    if logged:
+        return logged
+    return sum(1 for e in rows if e.source == "turns" and not e.row.get("agent_id"))
 
 
 def session_transcript(rows) -> str:

@@ -29,7 +29,8 @@ from pathlib import Path
 from carto_core.logio.home import Home
 from carto_core.util.privatefiles import make_dirs, open_private
 
-VERSION = 1
+#: 2: `prompts` counts a session's main-thread turns when it has no prompt row.
+VERSION = 2
 #: Sessions to summarise from which a terminal is told (a hook's few new rows are not worth a line).
 PROGRESS_FROM = 50
 _STAMPS = ("started", "ended")
