@@ -285,3 +285,23 @@ def test_a_bare_repository_is_named_as_one_with_what_to_do(tmp_path):
     plain.mkdir()
     assert "not a git repository" in CliRunner().invoke(
         cli, ["ingest", "git", "--repo", str(plain), "--all-authors"]).output
+
+
+def test_the_progress_bar_counts_commits_not_repositories(shop, monkeypatch):
+    """A 10,000-commit repository showed `0/1 0 units` on a terminal until the end: the bar
+    counted repositories. The source counts the commits first (`git rev-list --count`, the
+    same refs and filters as its `git log`) and the runner tells how far a stream's rows got."""
+    from carto_core.ingest import runner
+
+    since = "2026-03-03T00:00:00Z"
+    newer = sum(c.date.startswith("2026-03-03") for c in shop.commits)
+    for options, expected in (({}, 7), ({"since": since}, newer), ({"limit": 3}, 3)):
+        source = GitSource({"repos": [str(shop.main)], "home": home(), **options})
+        streams = list(source.discover())
+        read = sum(source.read(s, None).units for s in streams)
+        assert source.count_units(streams) == read == expected, options
+    monkeypatch.setattr(runner, "ROWS_TOLD_EVERY", 2)
+    told = []
+    source = GitSource({"repos": [str(shop.main)], "home": home()})
+    runner.run_ingest(source, home(), rows_progress=lambda done, rows: told.append((done, rows)))
+    assert told == [(0, 7), (2, 7), (4, 7), (6, 7)]

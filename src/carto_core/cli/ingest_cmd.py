@@ -49,18 +49,35 @@ def run_with_progress(source, home, *, dry_run: bool, as_json: bool, streams=Non
 
     stream_list = list(streams if streams is not None else source.discover())
     show = not as_json and sys.stderr.isatty()
+    # A source that can count its units before reading (git: `rev-list --count`) gets a bar
+    # of units, moved while a stream's rows are written: one repository of 10,000 commits is
+    # one stream, and a bar of streams stood at 0/1 until the end.
+    count = getattr(source, "count_units", None)
+    total_units = count(stream_list) if show and count is not None else None
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[units]} units"), TimeElapsedColumn(),
+                  TextColumn("{task.fields[units]}"), TimeElapsedColumn(),
                   disable=not show, transient=True) as progress:
-        task = progress.add_task(f"ingest {source.name}", total=len(stream_list), units=0)
+        if total_units:
+            task = progress.add_task(f"ingest {source.name}", total=total_units,
+                                     units=getattr(source, "unit_name", "units"))
+        else:
+            task = progress.add_task(f"ingest {source.name}", total=len(stream_list), units="0 units")
         units = 0
 
         def advance(stream, batch):
             nonlocal units
             units += batch.units
-            progress.update(task, advance=1, units=units)
+            if total_units:
+                progress.update(task, completed=min(units, total_units))
+            else:
+                progress.update(task, advance=1, units=f"{units} units")
 
-        summary = run_ingest(source, home, streams=stream_list, dry_run=dry_run, progress=advance)
+        def rows_told(done, rows):
+            # rows ~ units for such a source (a commit, a row); the stream's end sets it exact
+            progress.update(task, completed=min(units + done, total_units))
+
+        summary = run_ingest(source, home, streams=stream_list, dry_run=dry_run, progress=advance,
+                             rows_progress=rows_told if total_units else None)
     if summary.rows_written and not dry_run:
         # New rows reach the semantic ladder without anyone running `carto index`.
         from carto_core.capture.keepup import maybe_start

@@ -237,6 +237,10 @@ def _log_writer_failure(home: Home, writer, exc: Exception, log: str, rows: list
 
 
 ProgressCallback = Callable[[Stream, ReadBatch], None]
+#: (rows of the batch handled so far, rows in it): told while a batch is written, which is most
+#: of a run whose one stream holds thousands of rows (a repository's commits, each redacted).
+RowsCallback = Callable[[int, int], None]
+ROWS_TOLD_EVERY = 250
 
 #: Longest time between checkpoint saves during one run (seconds).
 CHECKPOINT_SAVE_SECONDS = 1.0
@@ -260,7 +264,8 @@ class Guard:
 
 
 def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: KnownIds,
-                 writers: list | None, dry_run: bool, guard: Guard) -> dict[str, int]:
+                 writers: list | None, dry_run: bool, guard: Guard,
+                 rows_progress: RowsCallback | None = None) -> dict[str, int]:
     """Count a batch into `summary` and write its rows that are new (or, in a revisable log,
     changed) and neither excluded nor forgotten (`Guard`); returns event_id -> digest of the
     revisable rows it wrote."""
@@ -275,7 +280,9 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
             summary.open_until = max(until, summary.open_until or until)
     by_log: dict[str, list[dict]] = {}
     written: dict[str, int] = {}
-    for emit in batch.rows:
+    for done, emit in enumerate(batch.rows):
+        if rows_progress is not None and done % ROWS_TOLD_EVERY == 0:
+            rows_progress(done, len(batch.rows))
         event_id = emit.row.get("event_id")
         if guard.exclusion and guard.exclusion.row(emit.row):
             summary.skipped["excluded"] += 1
@@ -368,6 +375,7 @@ def run_ingest(
     dry_run: bool = False,
     writers: Iterable | None = None,
     progress: ProgressCallback | None = None,
+    rows_progress: RowsCallback | None = None,
 ) -> IngestSummary:
     """Read every stream of `source` into `home`; see the module docstring."""
     started = time.perf_counter()
@@ -404,7 +412,7 @@ def run_ingest(
                 summary.errors.append(f"{stream.path or stream.key}: {type(exc).__name__}: {exc}")
                 continue
             excluded_before = summary.skipped["excluded"]
-            written = _write_batch(home, batch, summary, known, writer_list, dry_run, guard)
+            written = _write_batch(home, batch, summary, known, writer_list, dry_run, guard, rows_progress)
             if batch.rows and summary.skipped["excluded"] - excluded_before == len(batch.rows):
                 # Every row was an excluded project's: no checkpoint either (its key names the
                 # stream's file, which names the project); the next run reads it again.

@@ -31,8 +31,8 @@ from pathlib import Path
 from carto_core.api import Emit, ReadBatch, Source, Stream, iter_lines, order_row
 
 from carto_git.gitlog import (
-    DEFAULT_LIMIT, Repository, commit_url, commit_url_base, has_commits, open_repository,
-    read_commits, reachable_commits, remote_url, repositories_under, why_not_a_repository,
+    DEFAULT_LIMIT, Repository, commit_url, commit_url_base, count_commits, has_commits,
+    open_repository, read_commits, reachable_commits, remote_url, repositories_under, why_not_a_repository,
 )
 
 FILES_IN_SUMMARY = 20
@@ -104,6 +104,8 @@ class GitSource(Source):
     #: Backfilled commit rows are revised when git no longer reaches their commit.
     revisable_logs = frozenset({"changelog"})
     description = "git commit history as git-<sha7> changelog rows (one git log per repository)"
+    #: What the progress bar counts (`count_units`).
+    unit_name = "commits"
 
     def __init__(self, options: dict | None = None):
         super().__init__(options)
@@ -139,6 +141,18 @@ class GitSource(Source):
     def discover(self):
         for repo in self.repositories():
             yield Stream(key=f"repo:{repo.key}", path=Path(repo.info.main_worktree), meta={"repo": repo})
+
+    def count_units(self, streams) -> int | None:
+        """The commits the streams' repositories will list (what the progress bar counts, one
+        repository of 10,000 commits being one stream); None when git cannot tell."""
+        total = 0
+        for stream in streams:
+            repo = stream.meta.get("repo") or open_repository(stream.path)
+            count = count_commits(repo, since=self.since, authors=self.authors, limit=self.limit)
+            if count is None:
+                return None
+            total += count
+        return total
 
     def read(self, stream: Stream, checkpoint: dict | None) -> ReadBatch:
         repo: Repository = stream.meta.get("repo") or open_repository(stream.path)
