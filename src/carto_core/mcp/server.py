@@ -674,9 +674,10 @@ def run_stdio(state: CartoMcp, *, warm: bool = True) -> None:
     from carto_core.mcp.stdio import framed_stdio_server
 
     server = build_server(state)
+    gone: list = []
 
     async def main() -> None:
-        async with framed_stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tg:
+        async with framed_stdio_server(gone=gone) as (read_stream, write_stream), anyio.create_task_group() as tg:
             if warm:
                 # Load the index beside the handshake, not before it: agents time out slow
                 # starts (Codex waits 10 s), and a call that comes first simply waits for it.
@@ -685,6 +686,11 @@ def run_stdio(state: CartoMcp, *, warm: bool = True) -> None:
             tg.cancel_scope.cancel()
 
     anyio.run(main)
+    if gone:
+        # The reader's thread is still blocked on a stdin the client may keep open, and the
+        # interpreter would wait for it at exit: leave now (the logs are written per call).
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def tool_catalogue() -> list[dict]:

@@ -9,7 +9,8 @@ Three tasks: the reader (one line at a time: the framing forwards messages to th
 answers them at once), the SDK's outbound messages (through the framing, which assembles
 batch answers), and one writer that owns stdout (so answers never interleave). A line longer
 than `MAX_LINE` is answered with a parse error and skipped. Nothing a client sends stops the
-server; only the end of stdin does, and then only once every request read before it has been
+server; a stdout the client closed does (one line on stderr), and the end of stdin, then only
+once every request read before it has been
 answered (a client that pipes its requests and closes stdin gets every answer; the SDK would
 cancel what is still running when its input closes). `DRAIN_SECONDS` bounds that wait.
 """
@@ -74,8 +75,9 @@ def _read_line(handle) -> bytes | None:
 
 
 @asynccontextmanager
-async def framed_stdio_server(stdin=None, stdout=None):
-    """Serve over the process's stdin/stdout (or the given binary file objects)."""
+async def framed_stdio_server(stdin=None, stdout=None, gone: list | None = None):
+    """Serve over the process's stdin/stdout (or the given binary file objects); `gone` gets
+    True appended when the client closed stdout."""
     import anyio
     import mcp_types as types
     from mcp.shared.message import ServerMessageMetadata, SessionMessage
@@ -104,7 +106,10 @@ async def framed_stdio_server(stdin=None, stdout=None):
             drained.set()
 
     async def send_line(data: bytes) -> None:
-        await out_send.send(data)
+        try:
+            await out_send.send(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            pass  # the writer is gone with the client's end: nothing can reach it any more
 
     def metadata_for(message: dict):
         own = message.get("id")
@@ -188,12 +193,20 @@ async def framed_stdio_server(stdin=None, stdout=None):
                 async for data in out_receive:
                     await anyio.to_thread.run_sync(_write_all, stdout, data)
         except (BrokenPipeError, OSError):
-            pass  # the client went away
+            # The client closed the server's stdout: no answer can reach it, so serving on
+            # (reading requests nobody will see answered) is pointless; stop, saying so once.
+            print("carto mcp: the client closed the server's output; stopping", file=sys.stderr)
+            if gone is not None:
+                gone.append(True)
+            if serving:
+                serving[0].cancel()
         finally:
             writer_done.set()
 
+    serving: list = []
     try:
         async with anyio.create_task_group() as tg:
+            serving.append(tg.cancel_scope)
             tg.start_soon(reader)
             tg.start_soon(outbound)
             tg.start_soon(writer)
