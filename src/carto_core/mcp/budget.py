@@ -177,13 +177,17 @@ def shrink(node, fits: Callable[[object], bool], trimmed: dict, prefix: str = ""
 
 
 def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
-             cursor_for: Callable[[int], str], notes: dict | None = None) -> Page:
+             cursor_for: Callable[[int], str], notes: dict | None = None,
+             budget: int | None = None) -> Page:
     """The page of `document` starting at item `offset` of `list_path`, within `max_chars`.
 
     `cursor_for(next_offset)` mints the cursor for the next page. At least one item is returned
     whenever one remains, shortened if it alone is too big, so paging always makes progress.
     """
     max_chars = max(MIN_MAX_CHARS - OVERHEAD, int(max_chars))
+    # What page.max_chars says: the caller's budget (`max_chars` may be what is left of it
+    # once the record envelope is counted).
+    budget = int(budget) if budget is not None else max_chars
     items = get_path(document, list_path) if list_path else None
     # A mapping (get's `found`: id -> record) pages by its entries, in order.
     as_dict = isinstance(items, dict)
@@ -215,7 +219,7 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     def meta(returned: int, next_cursor: str | None) -> dict:
         cut = bool(next_cursor) or bool(trimmed) or offset > 0
         info = {"offset": offset, "returned": returned, "total": total, "cut": cut,
-                "next_cursor": next_cursor, "max_chars": max_chars}
+                "next_cursor": next_cursor, "max_chars": budget}
         if offset > 0 and list_path:
             info["continued"] = "objects and lists outside the paged list are on the first page"
         if trimmed:
@@ -256,7 +260,7 @@ def paginate(document: dict, list_path: str | None, offset: int, max_chars: int,
     # 4. Last resort: the answer cannot be made to fit; say so in a document that does.
     if len(text) > max_chars:
         fallback = {"page": {"offset": offset, "returned": 0, "total": total, "cut": True,
-                             "next_cursor": None, "max_chars": max_chars,
+                             "next_cursor": None, "max_chars": budget,
                              "note": "the answer does not fit in max_chars even after trimming; "
                                      "raise max_chars or narrow the request"}}
         text = dumps(fallback)

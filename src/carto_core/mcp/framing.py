@@ -16,7 +16,10 @@ JSON-RPC 2.0 specification:
 - a batch (a non-empty array): every element is handled as above and the answers are sent as
   one array once every request in it is answered (notifications get none; a batch of only
   notifications gets nothing); an empty array is one `-32600`;
-- lone UTF-16 surrogates in any string become U+FFFD before the SDK sees them.
+- a request other than `initialize` or `ping` before `initialize`: `-32602` saying the session
+  is not initialized (the SDK's own answer names nothing);
+- lone UTF-16 surrogates in any string but the id become U+FFFD before the SDK sees them; the
+  id is answered as it was sent.
 
 Requests of a batch reach the SDK under ids of the framing's own (`carto-batch-...`), so two
 batches, or a batch and a lone request, can reuse an id without their answers mixing; the
@@ -83,9 +86,12 @@ class Batch:
 class Framing:
     """State of one connection: the batches waiting for answers."""
 
-    def __init__(self):
+    def __init__(self, require_initialize: bool = False):
+        #: Answer a request that comes before `initialize` itself (the server's transport does).
+        self._require_initialize = require_initialize
         self._batches: dict[str, Batch] = {}  # framing id -> its batch
         self._ids = (f"carto-batch-{os.getpid()}-{n}" for n in itertools.count(1))
+        self._initialized = False
 
     # --- client -> server ----------------------------------------------------------------------
 
@@ -102,7 +108,7 @@ class Framing:
         except ValueError as exc:
             return [], [error(PARSE_ERROR, f"Parse error: {exc}")]
         if "\\u" in text:
-            value = scrub_surrogates(value)
+            value = _keep_ids(value, scrub_surrogates(value))
         if isinstance(value, list):
             return self._batch(value)
         forward, answer = self._one(value)
@@ -154,6 +160,12 @@ class Framing:
                 if not has_id:
                     return None, None  # a notification is never answered, even when wrong
                 return None, error(INVALID_PARAMS, f"Invalid params: {why}", answer_id)
+            if message["method"] == "initialize":
+                self._initialized = True
+            elif has_id and self._require_initialize and not self._initialized and message["method"] != "ping":
+                # The SDK says only "Invalid request parameters" (data ""): say what is wrong.
+                return None, error(INVALID_PARAMS, "Invalid request: the session is not initialized "
+                                                   "(send initialize first)", answer_id)
             return message, None
         if "result" in message or "error" in message:
             # The client answering a request of ours: nothing is ever sent back for it.
@@ -187,11 +199,24 @@ class Framing:
         return isinstance(own, str) and own in self._batches
 
 
+def _keep_ids(original, scrubbed):
+    """`scrubbed` with each message's id as the client sent it, lone surrogates and all: the
+    answer must carry the very id for the client to match it."""
+    if isinstance(original, dict) and isinstance(scrubbed, dict) and isinstance(original.get("id"), str):
+        scrubbed["id"] = original["id"]
+    elif isinstance(original, list) and isinstance(scrubbed, list):
+        for before, after in zip(original, scrubbed):
+            _keep_ids(before, after)
+    return scrubbed
+
+
 def encode(message: object) -> bytes:
-    """One message (or batch answer) as a line of UTF-8, never failing on a lone surrogate."""
+    """One message (or batch answer) as a line of UTF-8, never failing on a lone surrogate: one
+    in an id is written as the escape the client sent (`"s\\ud83d"`, in ASCII), any other
+    becomes U+FFFD."""
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
-        return json.dumps(scrub_surrogates(message), ensure_ascii=False,
-                          separators=(",", ":")).encode("utf-8") + b"\n"
+        return json.dumps(_keep_ids(message, scrub_surrogates(message)), ensure_ascii=True,
+                          separators=(",", ":")).encode("ascii") + b"\n"

@@ -131,7 +131,7 @@ class CartoMcp:
                 document, spec.paged_list(args), offset, max_chars - OVERHEAD,  # the envelope's room
                 lambda o: self.codec.encode({"t": name, "a": args, "o": o, "s": set_id, "d": digest,
                                              "m": max_chars}),
-                notes=notes,
+                notes=notes, budget=max_chars,
             )
         return page.document
 
