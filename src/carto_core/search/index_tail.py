@@ -300,6 +300,26 @@ def appended(home, base) -> tuple[str, dict[str, tuple[int, int]], int]:
     return ("tail" if total else "fresh"), starts, total
 
 
+def stale_reason(home, base) -> str:
+    """Why a saved index no longer matches the logs, in words: a byte count says nothing when a
+    log was replaced (a restored or copied home has the same bytes under new inodes)."""
+    for label in LOG_LABELS:
+        known = (base.logs.get(label) if base is not None else None) or {}
+        end = int(known.get("end", 0) or 0)
+        if not known.get("exists") or not end:
+            continue
+        try:
+            st = os.stat(home.log(label))
+        except OSError:
+            return f"the {label} log it indexed is gone"
+        if (st.st_ino, st.st_dev) != (known.get("inode"), known.get("dev")):
+            return (f"the {label} log was replaced under it (a new file of that name: a restored "
+                    "or copied home, or a rewrite)")
+        if st.st_size < end:
+            return f"the {label} log is shorter than when it was indexed (truncated or rewritten)"
+    return "a log was rewritten under it"
+
+
 def with_tail(home, base, analyzer, *, max_bytes: int, deadline: float | None = None):
     """The index `base` (an `IndexView`, or None when none was saved) with its tail read: a
     `TailedView`, `base` itself when nothing was appended (or session context is on: the tail
@@ -310,7 +330,7 @@ def with_tail(home, base, analyzer, *, max_bytes: int, deadline: float | None = 
     context = int(base.meta.get("context", 0) or 0) if base is not None else context_terms()
     state, starts, size = appended(home, base)
     if state == "stale":
-        return f"keyword index stale ({size} bytes appended since it was saved)"
+        return f"keyword index stale: {stale_reason(home, base)}"
     if base is not None and (state == "fresh" or context):
         return base
     if size > max_bytes:
