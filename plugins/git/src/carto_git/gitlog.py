@@ -115,19 +115,15 @@ def count_commits(repo: Repository, *, since: str | None = None, authors: list[s
     command.extend(f"--author={author}" for author in authors or ())
     if limit:
         command.append(f"--max-count={int(limit)}")
-    env = {**os.environ, "LC_ALL": "C"}
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
     try:
-        done = subprocess.run(command, capture_output=True, env=env, check=False)
-        return int(done.stdout.strip()) if done.returncode == 0 else None
-    except (OSError, ValueError):
+        return int(_run_git(repo, command, "rev-list --count").strip())
+    except (GitError, ValueError):
         return None
 
 
-def read_commits(repo: Repository, **options) -> list[Commit]:
-    """Every commit `git log` lists for the repository (newest first), in one process."""
-    command = log_command(repo, **options)
+def _run_git(repo: Repository, command: list[str], what: str) -> bytes:
+    """`command`'s output, git told nothing of a repository the environment names (carto
+    names it with --git-dir) and to speak C; GitError when it cannot run or fails."""
     env = {**os.environ, "LC_ALL": "C", "GIT_PAGER": "cat"}
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
@@ -137,25 +133,21 @@ def read_commits(repo: Repository, **options) -> list[Commit]:
         raise GitError(f"cannot run git: {exc}") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"{repo.given}: git log failed: {message[-1] if message else done.returncode}")
-    return parse_log(done.stdout.decode("utf-8", "replace"))
+        raise GitError(f"{repo.given}: git {what} failed: {message[-1] if message else done.returncode}")
+    return done.stdout
+
+
+def read_commits(repo: Repository, **options) -> list[Commit]:
+    """Every commit `git log` lists for the repository (newest first), in one process."""
+    stdout = _run_git(repo, log_command(repo, **options), "log")
+    return parse_log(stdout.decode("utf-8", "replace"))
 
 
 def reachable_commits(repo: Repository) -> set[str]:
     """Every commit a ref reaches (the refs `read_commits` reads: `--all` minus the stash)."""
     command = [git_binary(), "--git-dir", str(repo.info.common_dir), "rev-list",
                "--exclude=refs/stash", "--all"]
-    env = {**os.environ, "LC_ALL": "C"}
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
-    try:
-        done = subprocess.run(command, capture_output=True, env=env, check=False)
-    except OSError as exc:
-        raise GitError(f"cannot run git: {exc}") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"{repo.given}: git rev-list failed: {message[-1] if message else done.returncode}")
-    return set(done.stdout.decode("ascii", "replace").lower().split())
+    return set(_run_git(repo, command, "rev-list").decode("ascii", "replace").lower().split())
 
 
 def parse_log(text: str) -> list[Commit]:
