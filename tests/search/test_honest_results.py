@@ -699,18 +699,35 @@ def test_a_turn_of_work_is_a_record_when_the_query_holds_a_word_no_row_holds(
     assert judge([ladder, keyword], 7, [0.22], conversation=conversation, holding=holding).found
 
 
-def test_the_search_tells_the_floor_which_turns_are_turns_of_work(writer, monkeypatch):
-    """The index marks a turn whose row names the tools the agent called (`rowfields.WORKED`,
-    kept beside its prompt's intent) and the pipeline hands the floor that mark."""
-    from carto_core.logio.appendlog import append_rows
+def _floor_option(writer, monkeypatch, option: str, query: str):
+    """What the pipeline handed `floor.judge` as `option` for a keyword search of `query` on
+    the writer's home, and each event's document index there."""
     from carto_core.logio.home import Home
-    from carto_core.logio.logs import order_row
     from carto_core.search import floor as floor_module
     from carto_core.search import pipeline
     from carto_core.search.engine import SearchEngine
 
     monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
     monkeypatch.setenv("CARTO_SEMANTIC", "0")
+    seen = {}
+
+    def spy(ladders, candidates, stated, **options):
+        seen[option] = options.get(option)
+        return floor_module.judge(ladders, candidates, stated, **options)
+
+    monkeypatch.setattr(pipeline, "judge", spy)
+    search(query)
+    engine = SearchEngine(Home(writer.home.root), persist=False)
+    engine.ensure_loaded()
+    return seen[option], {engine.index.event_id(i): i for i in range(len(engine.index))}
+
+
+def test_the_search_tells_the_floor_which_turns_are_turns_of_work(writer, monkeypatch):
+    """The index marks a turn whose row names the tools the agent called (`rowfields.WORKED`,
+    kept beside its prompt's intent) and the pipeline hands the floor that mark."""
+    from carto_core.logio.appendlog import append_rows
+    from carto_core.logio.logs import order_row
+
     turn = {"timestamp": writer._ts(1.0), "project": "proj", "type": "transcript",
             "provider": "claude", "session": "s1", "prompt_intent": "implementation"}
     append_rows(writer.home.log("turns"), [
@@ -720,48 +737,19 @@ def test_the_search_tells_the_floor_which_turns_are_turns_of_work(writer, monkey
         order_row("turns", {**turn, "event_id": "turn-s1-2", "turn_idx": 2,
                             "summary": "the orchard ladder wobbles on the slope, I think"})])
     note = writer.tool("Ran: check the orchard ladder")
-    seen = {}
-
-    def spy(ladders, candidates, stated, **options):
-        seen["worked"] = options.get("worked")
-        return floor_module.judge(ladders, candidates, stated, **options)
-
-    monkeypatch.setattr(pipeline, "judge", spy)
-    search("orchard ladder")
-    engine = SearchEngine(Home(writer.home.root), persist=False)
-    engine.ensure_loaded()
-    index = {engine.index.event_id(i): i for i in range(len(engine.index))}
-    marked = seen["worked"]([index["turn-s1-1"], index["turn-s1-2"], index[note]]).tolist()
+    worked, index = _floor_option(writer, monkeypatch, "worked", "orchard ladder")
+    marked = worked([index["turn-s1-1"], index["turn-s1-2"], index[note]]).tolist()
     assert marked == [True, False, False]
 
 
 def test_the_search_tells_the_floor_which_rows_hold_a_word_of_the_query(writer, monkeypatch):
     """A record holding a word of the query, or a prompt (a person's words answer a vague
     question in other words, as a turn does), may be evidence over the band; no other record."""
-    from carto_core.search import floor as floor_module
-    from carto_core.search import pipeline
-
-    monkeypatch.setenv("CARTO_HOME", str(writer.home.root))
-    monkeypatch.setenv("CARTO_SEMANTIC", "0")
     holder = writer.tool("Ran: check the orchard ladder wobbles on the slope")
     other = writer.tool("Ran: a note about the weather")
     said = writer.prompt("what was that about the weather")  # a person's words: judged as said
-    seen = {}
-
-    def spy(ladders, candidates, stated, **options):
-        seen["holding"] = options.get("holding")
-        return floor_module.judge(ladders, candidates, stated, **options)
-
-    monkeypatch.setattr(pipeline, "judge", spy)
-    search("orchard wobbles")
-    from carto_core.logio.home import Home
-    from carto_core.search.engine import SearchEngine
-
-    engine = SearchEngine(Home(writer.home.root), persist=False)
-    engine.ensure_loaded()
-    index = {engine.index.event_id(i): i for i in range(len(engine.index))}
-    assert seen["holding"]([index[holder], index[other], index[said]]).tolist() == [True, False,
-                                                                                    True]
+    holding, index = _floor_option(writer, monkeypatch, "holding", "orchard wobbles")
+    assert holding([index[holder], index[other], index[said]]).tolist() == [True, False, True]
 
 
 def _git_commit(writer, sha: str, subject: str, *, url: str | None = None) -> str:
