@@ -228,7 +228,81 @@ def set_d(seed: int = 404) -> list[dict]:
     v = f"xoxb-{g.s(string.digits, 10)}-{g.s(string.digits, 11)}-{g.s(ALNUM, 24)}"; out.append(_case("vendor", f"SLACK {v[:40]} {v[40:]} set", v[40:]))
     v = "npm_" + g.s(ALNUM, 35) + "3"; out.append(_case("vendor", f"//registry.npmjs.org/:_authToken {v[:33]}\r\n{v[33:]}", v[33:]))
     v = "AIza" + g.s(URLSAFE, 34) + "5"; out.append(_case("vendor", f"maps key:\n  {v[:20]}\n  {v[20:]}", v[20:]))
+    # every family the line-break rules join, wrapped by a terminal: a known length at one break
+    # (the first piece too short for the family's own rule), an open one over three lines
+    for name, (token, kind, body, known) in cut_tokens(404).items():
+        if name in ("ghp", "akia", "xoxb", "npm", "google"):
+            continue  # (the cases above)
+        if known:
+            at = body + 3
+            out.append(_case("vendor", f"pasted {token[:at]}\n{token[at:]} here", token[at:]))
+        else:
+            width = min(80, max(16, (len(token) - body + 2) // 2))
+            lines = [token[:body + 2]] + [token[i:i + width] for i in range(body + 2, len(token), width)]
+            out.append(_case("vendor", "pasted " + "\n".join(lines) + "\nthen ran it", lines[-1]))
     return out
+
+
+def cut_tokens(seed: int = 505) -> dict[str, tuple[str, str, int, bool]]:
+    """A token of each family the line-break rules join: (token, kind, where its body starts,
+    whether its length is known)."""
+    g = Gen(seed)
+    up = string.ascii_uppercase + string.digits
+    known = {
+        "ghp": ("ghp_" + g.s(ALNUM, 36), "github-token", 4),
+        "github_pat": ("github_pat_" + g.s(ALNUM, 22) + "_" + g.s(ALNUM, 59), "github-token", 11),
+        "akia": ("AKIA" + g.s(up, 16), "aws-access-key", 4),
+        "xoxb": (f"xoxb-{g.s(string.digits, 10)}-{g.s(string.digits, 11)}-{g.s(ALNUM, 24)}", "slack-token", 5),
+        "xoxp": (f"xoxp-{g.s(string.digits, 10)}-{g.s(string.digits, 10)}-{g.s(string.digits, 11)}-{g.s(HEX, 32)}", "slack-token", 5),
+        "npm": ("npm_" + g.s(ALNUM, 36), "npm-token", 4),
+        "google": ("AIza" + g.s(ALNUM, 35), "google-api-key", 4),
+        "anthropic": ("sk-ant-api03-" + g.s(URLSAFE, 92) + "xAA", "anthropic-key", 13),
+        "netlify": ("nfp_" + g.s(ALNUM, 36), "netlify-token", 4),
+        "databricks": ("dapi" + g.s(HEX, 32), "databricks-token", 4),
+        "shopify": ("shpat_" + g.s(HEX, 32), "shopify-token", 6),
+        "shopify-ss": ("shpss_" + g.s(HEX, 32), "shopify-token", 6),
+        "shopify-ca": ("shpca_" + g.s(HEX.upper(), 32), "shopify-token", 6),
+        "alibaba": ("LTAI" + g.s(ALNUM, 20), "alibaba-access-key", 4),
+        "infracost": ("ico-" + g.s(ALNUM, 32), "infracost-token", 4),
+        "nostr": ("nsec1" + g.s("023456789acdefghjklmnpqrstuvwxyz", 58), "nostr-private-key", 5),
+        "notion": ("ntn_" + g.s(string.digits, 11) + g.s(ALNUM, 35), "notion-token", 4),
+        "langsmith": ("lsv2_pt_" + g.s(HEX, 32) + "_" + g.s(HEX, 10), "langsmith-key", 8),
+        "honeycomb": ("hcxik_" + g.s(LOWER_ALNUM, 58), "honeycomb-key", 6),
+        "circleci": ("CCIPAT_" + g.s(ALNUM, 22) + "_" + g.s(HEX, 40), "circleci-token", 7),
+        "buildkite": ("bkua_" + g.s(HEX, 40), "buildkite-token", 5),
+        "pulumi": ("pul-" + g.s(HEX, 40), "pulumi-token", 4),
+        "easypost": ("EZAK" + g.s(HEX, 54), "easypost-key", 4),
+        "rubygems": ("rubygems_" + g.s(HEX, 48), "rubygems-token", 9),
+        "digitalocean": ("dop_v1_" + g.s(HEX, 64), "digitalocean-token", 7),
+        "supabase": ("sbp_" + g.s(HEX, 40), "supabase-key", 4),
+        "age": ("AGE-SECRET-KEY-1" + g.s(up, 58), "age-secret-key", 16),
+        "fly-fo1": ("fo1_" + g.s(ALNUM, 43), "fly-token", 4),
+        "contentful": ("CFPAT-" + g.s(ALNUM, 43), "contentful-token", 6),
+        "postman": ("PMAK-" + g.s(HEX, 24) + "-" + g.s(HEX, 34), "postman-key", 5),
+        "dynatrace": ("dt0c01." + g.s(up, 24) + "." + g.s(up, 64), "dynatrace-token", 7),
+        "brevo": ("xkeysib-" + g.s(HEX, 64) + "-" + g.s(ALNUM, 16), "brevo-key", 8),
+        "openshift": ("sha256~" + g.s(ALNUM, 43), "openshift-token", 7),
+    }
+    jwt = (g.jwt_part({"alg": "RS256", "typ": "JWT", "kid": g.s(HEX, 16)}) + "."
+           + g.jwt_part({"sub": g.uuid(), "iss": "https://auth.example.com", "exp": 1893456000}) + "." + g.b64url(256))
+    opened = {
+        "anthropic-oat": ("sk-ant-oat01-" + g.s(URLSAFE, 95), "anthropic-key", 13),
+        "openai": ("sk-proj-" + g.s(URLSAFE, 156), "openai-key", 8),
+        "stripe": ("sk_live_" + g.s(ALNUM, 99), "stripe-key", 8),
+        "gitlab": ("glpat-" + g.s(ALNUM, 45), "gitlab-token", 6),
+        "fly": ("fm2_" + g.b64(300).rstrip("="), "fly-token", 4),
+        "jwt": (jwt, "jwt", 3),
+        "slack-app": ("xoxe-1-" + g.s(ALNUM, 140), "slack-token", 5),
+        "huggingface": ("hf_" + g.s(ALNUM, 34), "huggingface-token", 3),
+        "pypi": ("pypi-AgEIcHlwaS5vcmc" + g.s(URLSAFE, 150), "pypi-token", 8),
+        "vault": ("hvs." + g.s(URLSAFE, 92), "vault-token", 4),
+        "atlassian": ("ATATT3xFfGF0" + g.s(ALNUM, 170), "atlassian-token", 6),
+        "dockerhub": ("dckr_pat_" + g.s(ALNUM, 27), "dockerhub-token", 9),
+        "onepassword": ("ops_eyJ" + g.s(ALNUM, 300), "onepassword-token", 7),
+        "sentry": ("sntrys_eyJ" + g.s(ALNUM, 150), "sentry-token", 7),
+        "google-oauth": ("ya29." + g.s(ALNUM, 150), "google-oauth-token", 5),
+    }
+    return {**{k: (*v, True) for k, v in known.items()}, **{k: (*v, False) for k, v in opened.items()}}
 
 
 def held_out(seed: int = 909) -> list[dict]:

@@ -20,7 +20,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from carto_core.util.lazyre import Lazy
-from carto_core.privacy.rules import CUT_SHAPES, KEY_COMPOUNDS, KEYWORDS, LINE_CUT, RULES, SEP_SPACES
+from carto_core.privacy.rules import (CUT_FAMILIES, CUT_SHAPES, CUT_WIDTH, KEY_COMPOUNDS, KEYWORDS, LINE_CUT, RULES,
+                                      SEP_SPACES)
 
 MARKER = "[REDACTED:"
 _MARKER_SPAN = Lazy(r"\[REDACTED:[\w.-]+\]")
@@ -514,17 +515,125 @@ def check_not_example(match, text):
 
 
 _CUT_SHAPE = Lazy("|".join(CUT_SHAPES))
+#: Each family's shape in a group of its own, the kind of a joined token by the group it fills.
+_CUT_KINDS = tuple(kind for kind, *_, known in CUT_FAMILIES if known)
+_CUT_FAMILY = Lazy("|".join(f"({shape})" for *_, shape, known in CUT_FAMILIES if known))
+_OPEN_KINDS = tuple(kind for kind, *_, known in CUT_FAMILIES if not known)
+_OPEN_FAMILY = Lazy("|".join(f"({shape})" for *_, shape, known in CUT_FAMILIES if not known))
 _LINE_CUT = Lazy(LINE_CUT)
 
 
+def _cut_pieces(match) -> list[tuple[str, int]]:
+    """A cut rule's match as the token's pieces, each with where it ends in the text: the first
+    line's piece (the match), then each one the rule's lookahead read after a line break."""
+    rest, base = match.group("rest"), match.start("rest")
+    pieces = [(match.group(0), match.end())]
+    breaks = list(_LINE_CUT.finditer(rest))
+    for index, found in enumerate(breaks):
+        end = breaks[index + 1].start() if index + 1 < len(breaks) else len(rest)
+        pieces.append((rest[found.end():end], base + end))
+    return pieces
+
+
+def _wrapped(lengths: list[int]) -> bool:
+    """Pieces a hard wrap makes: every one between the first and the last a full line of one
+    width, at least `CUT_WIDTH`; the first (the token starts inside its line) and the last no
+    wider."""
+    width = lengths[1]
+    return (width >= CUT_WIDTH and lengths[0] <= width and lengths[-1] <= width
+            and all(length == width for length in lengths[1:-1]))
+
+
+def _plain(joined: str) -> bool:
+    """A token with a digit in its body (a random body of these lengths lacks one once in 180,
+    AWS's 16, to once in 550, 36: capitals that happen to fit, `ASIAPACIFIC` then `SOUTHEAST`,
+    have none), and no documentation's example or filler."""
+    return any(c.isdigit() for c in joined[4:]) and not joined.endswith("EXAMPLE") and _FILLER.fullmatch(joined) is None
+
+
 def check_cut_token(match, text):
-    """A token cut by one line break: joined, exactly its provider's shape, with a digit in its
-    body (a random body of these lengths lacks one once in 180, AWS's 16, to once in 550, 36:
-    capitals that happen to fit, `ASIAPACIFIC` then `SOUTHEAST`, have none), and no
-    documentation's example or filler."""
-    joined = _LINE_CUT.sub("", match.group(0), 1)
-    return (_CUT_SHAPE.fullmatch(joined) is not None and any(c.isdigit() for c in joined[4:])
-            and not joined.endswith("EXAMPLE") and _FILLER.fullmatch(joined) is None)
+    """A token of known length cut by line breaks: the first pieces that joined are exactly its
+    provider's shape. One break joins any two pieces (a terminal's, an editor's or a chat's
+    wrap); more than one only a wrap's full lines (`_wrapped`)."""
+    pieces = _cut_pieces(match)
+    joined = pieces[0][0]
+    for count in range(1, len(pieces)):
+        joined += pieces[count][0]
+        if len(joined) > 200:
+            return False
+        found = _CUT_FAMILY.fullmatch(joined)
+        if found is None:
+            continue
+        if count > 1 and not _wrapped([len(piece) for piece, _ in pieces[:count + 1]]):
+            return False
+        if not _plain(joined):
+            return False
+        return _CUT_KINDS[found.lastindex - 1], match.start(), pieces[count][1]
+    return False
+
+
+#: A marker, then the lines a terminal wrapped the rest of its token over: what a home holds
+#: where a token's first line alone was redacted (`[REDACTED:anthropic-key]⏎<50>⏎<8>`).
+_MARKER_WRAP = Lazy(r"\[REDACTED:([\w.-]+)\](?=(?P<rest>(?:" + LINE_CUT
+                    + r"[A-Za-z0-9_.~+/=-]{1,300}(?![A-Za-z0-9_.~+/=-])){1,63}))")
+
+
+def _wrapped_rests(value: str, sink: list[str] | None) -> tuple[str, list[str]]:
+    """`value` without the wrapped rest after each marker, and the markers' kinds (one each).
+    The rest's first line is a full line of a random token (16 or more, capitals, small letters
+    and a digit); each next line is the token's while the one before it was as wide."""
+    pieces: list[str] = []
+    kinds: list[str] = []
+    last = 0
+    for found in _MARKER_WRAP.finditer(value):
+        rest = _cut_pieces(found)[1:]
+        width = len(rest[0][0])
+        if (found.start() < last or width < CUT_WIDTH or not _random_line(rest[0][0])
+                or not any(c.isdigit() for c in rest[0][0])):
+            continue
+        count = 1
+        while (count < len(rest) and len(rest[count - 1][0]) == width and _random_line(rest[count - 1][0])
+               and len(rest[count][0]) <= width):
+            count += 1
+        pieces.append(value[last:found.end()])
+        kinds.append(found.group(1))
+        if sink is not None:
+            sink.extend(piece for piece, _ in rest[:count])
+        last = rest[count - 1][1]
+    if not kinds:
+        return value, kinds
+    pieces.append(value[last:])
+    return "".join(pieces), kinds
+
+
+def _random_line(piece: str) -> bool:
+    """A full line of a random token of mixed case: capitals and small letters both (a line of
+    16 from 62 characters lacks one of them once in 6,000; a hash or a word in one case has not)."""
+    return any(c.isupper() for c in piece) and any(c.islower() for c in piece)
+
+
+def check_cut_open(match, text):
+    """A token of open length wrapped across lines: its second line a full line of the token's
+    characters (at least `CUT_WIDTH`, capitals and small letters), the first no wider; each next
+    line joins while the one before it was as wide (a line that is not full is the token's
+    last). One break alone cannot be told from the token's end: not joined."""
+    pieces = _cut_pieces(match)
+    if len(pieces) < 3:
+        return False
+    width = len(pieces[1][0])
+    if width < CUT_WIDTH or len(pieces[0][0]) > width:
+        return False
+    last = 1
+    while (last + 1 < len(pieces) and len(pieces[last][0]) == width and _random_line(pieces[last][0])
+           and len(pieces[last + 1][0]) <= width):
+        last += 1
+    if last < 2:
+        return False
+    joined = "".join(piece for piece, _ in pieces[:last + 1])
+    found = _OPEN_FAMILY.fullmatch(joined)
+    if found is None or _FILLER.fullmatch(joined) is not None or joined.endswith(_JWT_IO_SIGNATURE):
+        return False
+    return _OPEN_KINDS[found.lastindex - 1], match.start(), pieces[last][1]
 
 
 #: Symbols a chosen password holds and words do not ("user-defined", "auto_generated" are prose).
@@ -833,7 +942,9 @@ def check_pem_lines(match, text):
     body = match.group(0)
     if "gAwIBAgI" in body[:24] or "9w0BAQEFAAOC" in body[:48] or body.startswith("mQ"):
         return False  # DER of a certificate (its version) or a public key; a PGP public key packet
-    return any(c.isdigit() for c in body) and body.lower() != body and body.upper() != body
+    # judged by its full lines: sha256 digests one per line, then `C:\Users`, are no key's body
+    lines = "".join(c for c in body if c.isalnum() or c in "+/")[:128]
+    return any(c.isdigit() for c in lines) and lines.lower() != lines and lines.upper() != lines
 
 
 def _pem_material(pem: str) -> bool:
@@ -1369,7 +1480,7 @@ CHECKS: dict[str, Check] = {
     "mailgun": check_mailgun, "airtable_key": check_airtable_key, "discord": check_discord,
     "random_body": check_random_body, "entropic_assignment": check_entropic_assignment,
     "entropic_flag": check_entropic_flag, "prefixed_random": check_prefixed_random, "samba": check_samba,
-    "cut_token": check_cut_token,
+    "cut_token": check_cut_token, "cut_open": check_cut_open,
 }
 
 
@@ -1431,13 +1542,16 @@ _GATE_CHARACTERS = "=:-"
 _GATED_LENGTH = 512
 
 
-def _gates_of(needle: str, needles) -> tuple[str, ...]:
+def _gates_of(needle: str, needles: dict[str, int]) -> tuple[str, ...]:
     """What must occur for `needle` to occur, cheaper to look for first: the characters prose
-    rarely has that it holds, and the longest shorter needle it holds."""
+    rarely has that it holds, and the longest shorter needle it holds (the first of `needles`,
+    each with its place, among as long ones). Its substrings are looked up, not every needle
+    tried in it: a hook builds this once per process, over some 400 needles."""
     gates = [c for c in _GATE_CHARACTERS if c in needle and c != needle]
-    held = [other for other in needles if other != needle and other in needle]
+    held = {needle[i:j] for i in range(len(needle)) for j in range(i + 1, len(needle) + 1)} & needles.keys()
+    held.discard(needle)
     if held:
-        gates.append(max(held, key=len))
+        gates.append(max(held, key=lambda other: (len(other), -needles[other])))
     return tuple(gates)
 
 
@@ -1728,7 +1842,8 @@ class Redactor:
             # character or a shorter needle is looked for only when that one occurs (prose
             # without `=`, `:` or `-` skips a dozen scans of the whole text).
             ordered = sorted(text.items(), key=lambda item: -len(item[1]))
-            self._text_needles = tuple((needle, frozenset(ps), _gates_of(needle, text)) for needle, ps in ordered)
+            places = {needle: place for place, needle in enumerate(text)}
+            self._text_needles = tuple((needle, frozenset(ps), _gates_of(needle, places)) for needle, ps in ordered)
             self._always = tuple(always)
             self._indexed_for = len(self._rules)
         return self._token_needles, self._text_needles, self._always
@@ -1793,6 +1908,11 @@ class Redactor:
         return found
 
     def _scan(self, value: str, sink: list[str] | None) -> tuple[str, list[str]]:
+        if MARKER in value:
+            value, found = _wrapped_rests(value, sink)
+            if found:
+                out, kinds = self._scan(value, sink)
+                return out, found + kinds
         if "\\" in value and _CONTINUATION.search(value) is not None:
             return self._scan_continued(value, sink)
         return self._scan_joined(value, sink, None)

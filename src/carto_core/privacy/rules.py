@@ -99,19 +99,109 @@ _NETRC_WORD = r"(?:[^\s\\]|\\[^nrt\s])+"
 #: text quoted inside another's), the next line perhaps indented; or the space a one-line
 #: summary turns it into, the next line's indentation after it (`flatten` keeps it).
 LINE_CUT = r"(?:(?:\r|\\{1,2}r)?(?:\n|\\{1,2}n)[ \t]*|[ ][ \t]{0,8})"
-#: The tokens whose whole is known exactly (their providers' documented formats; Slack's by
-#: their last part): what a token cut by a line break must be once joined. Stripe's, OpenAI's,
-#: Anthropic's and the like have no fixed length; a continuation joins them, a bare line break
-#: cannot be told from the end of the token.
-CUT_SHAPES = (
-    r"gh[pousr]_[A-Za-z0-9]{36}",
-    r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}",
-    r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}",
-    r"xoxb-\d{6,15}-\d{6,15}-[A-Za-z0-9]{24}",
-    r"xoxp-\d{6,15}-\d{6,15}-\d{6,15}-[a-f0-9]{32}",
-    r"npm_[A-Za-z0-9]{36}",
-    r"AIza[\w-]{35}",
+#: The most pieces a wrapped token is joined from (a Fly token of 700 characters is 18 at 40 columns, 44 at 16).
+CUT_PIECES = 64
+#: A token cut more than once is a terminal's (or an editor's) hard wrap: every line between its
+#: first and its last is a full line of the same width, at least this wide, the first and the
+#: last no wider. Prose, a list of hashes one per line or words a summary joined with spaces
+#: hardly ever give full lines of one width, no space in them, after a token's prefix.
+CUT_WIDTH = 16
+#: The widest line a wrapped token's piece is read from.
+CUT_LINE = 300
+#: The prefixed tokens joined across line breaks: (kind, start, piece, needles, shape, known).
+#: `start` is the prefix, a literal first (the regex engine scans for it fast), the boundary
+#: behind it checked after; `piece` the characters of the token's body (a line's piece is a run
+#: of them); `shape` what the pieces joined must be. With `known`, the whole has one length
+#: (the providers' documented formats; Slack's by their last part): one line break joins when
+#: the pieces make exactly that shape with a digit in the body (`check_cut_token`). Without, the
+#: token's length is open (Stripe's, OpenAI's, a JWT, Fly's macaroons): one break cannot be
+#: told from the token's end, so only a wrap whose second line is a full line of the token's
+#: characters is joined, each next line while the one before it was full (`check_cut_open`).
+_B = r"(?:(?<![A-Za-z0-9]{0})|(?<=\\[nrt]{0}))"
+
+
+def _cut_start(literal: str, rest: str = "") -> str:
+    """`literal` (then `rest`), not inside a longer run unless right after an escaped break."""
+    return re.escape(literal) + _B.format(re.escape(literal)) + rest
+
+
+_ALNUM = "[A-Za-z0-9]"
+_URLSAFE = r"[\w-]"
+_HEX = "[a-f0-9]"
+CUT_FAMILIES: tuple[tuple[str, str, str, tuple[str, ...], str, bool], ...] = (
+    ("github-token", _cut_start("g", "(?:h[pousr]_|ithub_pat_)"), "[A-Za-z0-9_]",
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+     r"gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", True),
+    ("aws-access-key", _cut_start("A", "(?:KIA|SIA|BIA|CCA|3T)"), "[A-Z0-9]", ("akia", "asia", "abia", "acca", "a3t"),
+     r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}", True),
+    ("slack-token", _cut_start("xox", "[bp]-"), "[A-Za-z0-9-]", ("xoxb-", "xoxp-"),
+     r"xoxb-\d{6,15}-\d{6,15}-[A-Za-z0-9]{24}|xoxp-\d{6,15}-\d{6,15}-\d{6,15}-[a-f0-9]{32}", True),
+    ("npm-token", _cut_start("npm_"), _ALNUM, ("npm_",), r"npm_[A-Za-z0-9]{36}", True),
+    ("google-api-key", _cut_start("AIza"), _URLSAFE, ("aiza",), r"AIza[\w-]{35}", True),
+    ("anthropic-key", _cut_start("sk-ant-", "(?:api03|admin01)-"), _URLSAFE, ("sk-ant-",),
+     r"sk-ant-(?:api03|admin01)-[\w-]{93}AA", True),
+    ("netlify-token", _cut_start("nfp_"), _ALNUM, ("nfp_",), r"nfp_[A-Za-z0-9]{36}", True),
+    ("databricks-token", _cut_start("dapi"), _HEX, ("dapi",), r"dapi[a-f0-9]{32}", True),
+    ("shopify-token", _cut_start("shp", "(?:at|ca|pa|ss)_"), "[a-fA-F0-9]", ("shpat_", "shpca_", "shppa_", "shpss_"),
+     r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", True),
+    ("alibaba-access-key", _cut_start("LTAI"), _ALNUM, ("ltai",), r"LTAI[A-Za-z0-9]{20}", True),
+    ("infracost-token", _cut_start("ico-"), _ALNUM, ("ico-",), r"ico-[A-Za-z0-9]{32}", True),
+    ("nostr-private-key", _cut_start("nsec1"), "[02-9ac-hj-np-z]", ("nsec1",), r"nsec1[02-9ac-hj-np-z]{58}", True),
+    ("notion-token", _cut_start("ntn_"), _ALNUM, ("ntn_",), r"ntn_\d{11}[A-Za-z0-9]{35}", True),
+    ("langsmith-key", _cut_start("lsv2_", "(?:pt|sk)_"), "[a-f0-9_]", ("lsv2_",), r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}", True),
+    ("honeycomb-key", _cut_start("hc", "[xa]ik_"), "[a-z0-9]", ("hcxik_", "hcaik_"), r"hc[xa]ik_[a-z0-9]{58}", True),
+    ("circleci-token", _cut_start("CCI", "(?:PAT|PRJ)_"), "[A-Za-z0-9_]", ("ccipat_", "cciprj_"),
+     r"CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}", True),
+    ("buildkite-token", _cut_start("bkua_"), _HEX, ("bkua_",), r"bkua_[a-f0-9]{40}", True),
+    ("pulumi-token", _cut_start("pul-"), _HEX, ("pul-",), r"pul-[a-f0-9]{40}", True),
+    ("easypost-key", _cut_start("EZ", "[AT]K"), "[0-9a-f]", ("ezak", "eztk"), r"EZ[AT]K[0-9a-f]{54}", True),
+    ("rubygems-token", _cut_start("rubygems_"), _HEX, ("rubygems_",), r"rubygems_[a-f0-9]{48}", True),
+    ("digitalocean-token", _cut_start("do", "[opr]_v1_"), _HEX, ("_v1_",), r"do[opr]_v1_[a-f0-9]{64}", True),
+    ("supabase-key", _cut_start("sbp_"), _HEX, ("sbp_",), r"sbp_[a-f0-9]{40}", True),
+    ("age-secret-key", _cut_start("AGE-SECRET-KEY-1"), "[0-9A-Z]", ("age-secret-key-1",), r"AGE-SECRET-KEY-1[0-9A-Z]{58}", True),
+    ("fly-token", _cut_start("fo1_"), _URLSAFE, ("fo1_",), r"fo1_[\w-]{43}", True),
+    ("contentful-token", _cut_start("CFPAT-"), _URLSAFE, ("cfpat-",), r"CFPAT-[\w-]{43}", True),
+    ("postman-key", _cut_start("PMAK-"), "[a-f0-9-]", ("pmak-",), r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", True),
+    ("dynatrace-token", _cut_start("dt0c01."), "[A-Z0-9.]", ("dt0c01.",), r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}", True),
+    ("brevo-key", _cut_start("xkeysib-"), "[A-Za-z0-9-]", ("xkeysib-",), r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", True),
+    ("openshift-token", _cut_start("sha256~"), _URLSAFE, ("sha256~",), r"sha256~[\w-]{43}", True),
+    # tokens of open length: joined only across a wrap's full lines
+    ("anthropic-key", _cut_start("sk-ant-"), _URLSAFE, ("sk-ant-",), r"sk-ant-[\w-]{16,}", False),
+    ("openai-key", _cut_start("sk-", "(?:proj|svcacct|admin)-"), _URLSAFE, ("sk-proj-", "sk-svcacct-", "sk-admin-"),
+     r"sk-(?:proj|svcacct|admin)-[\w-]{20,}", False),
+    ("stripe-key", r"[sr]k_(?:(?<![A-Za-z0-9][sr]k_)|(?<=\\[nrt][sr]k_))(?:live|test|prod)_", _ALNUM, ("k_live_", "k_test_", "k_prod_"),
+     r"[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}", False),
+    ("gitlab-token", _cut_start("gl", "(?:pat|dt|rt|ptt|ft|imt|agent|oas|soat|ffct|cbt|wt)-"), r"[\w.-]",
+     ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-", "glffct-", "glcbt-", "glwt-"),
+     r"gl[a-z]{2,6}-[\w.-]{20,}", False),
+    ("fly-token", _cut_start("fm", "[12][ar]?_"), "[A-Za-z0-9+/_=-]", ("fm1", "fm2"), r"fm[12][ar]?_[A-Za-z0-9+/_-]{100,}={0,3}", False),
+    ("jwt", r"eyJ(?:(?<![\w-]eyJ)|(?<=\\[nrt]eyJ))", "[A-Za-z0-9_.-]", ("eyj",), r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}(?:\.[\w-]*)?", False),
+    ("slack-token", _cut_start("xox", "[abposre]-"), "[A-Za-z0-9-]", ("xox",), r"xox[abposre]-[A-Za-z0-9-]{10,}", False),
+    ("huggingface-token", _cut_start("hf_"), _ALNUM, ("hf_",), r"hf_[A-Za-z0-9]{30,}", False),
+    ("pypi-token", _cut_start("pypi-AgE"), _URLSAFE, ("pypi-age",), r"pypi-AgE[\w-]{50,}", False),
+    ("vault-token", _cut_start("hv", r"[sbr]\."), _URLSAFE, ("hvs.", "hvb.", "hvr."), r"hv[sbr]\.[\w-]{90,}", False),
+    ("atlassian-token", _cut_start("ATATT3"), "[A-Za-z0-9_=-]", ("atatt3",), r"ATATT3[A-Za-z0-9_=-]{50,}", False),
+    ("dockerhub-token", _cut_start("dckr_", "(?:pat|oat)_"), _URLSAFE, ("dckr_",), r"dckr_(?:pat|oat)_[\w-]{20,}", False),
+    ("onepassword-token", _cut_start("ops_eyJ"), "[A-Za-z0-9+/_=-]", ("ops_eyj",), r"ops_eyJ[A-Za-z0-9+/_-]{100,}={0,3}", False),
+    ("sentry-token", _cut_start("sntry", "[su]_"), "[A-Za-z0-9+/=_-]", ("sntrys_", "sntryu_"), r"sntry[su]_[A-Za-z0-9+/=_-]{40,}", False),
+    ("google-oauth-token", _cut_start("ya29."), r"[\w.-]", ("ya29.",), r"ya29\.[\w.-]{20,}", False),
 )
+#: The shapes a token cut by a line break must be once joined: of known length, and open.
+CUT_SHAPES = tuple(shape for *_, shape, known in CUT_FAMILIES if known)
+OPEN_SHAPES = tuple(shape for *_, shape, known in CUT_FAMILIES if not known)
+
+
+def _cut_rule(kind: str, start: str, piece: str, needles: tuple[str, ...], known: bool) -> tuple[str, str, tuple[str, ...], dict]:
+    """The rule of one family: its prefix and the piece up to a line break; every later piece
+    (a line break, then a run of the token's characters ending where a word ends: hex then
+    `ghost` is no piece) is read by a lookahead, so the match ends with the first line and the
+    check says how far the token goes."""
+    run = piece + "{1,%d}(?![A-Za-z0-9]|%s)" % (CUT_LINE, piece)
+    return (kind, start + piece + "{0,%d}" % CUT_LINE + "(?=(?P<rest>(?:" + LINE_CUT + run + "){1,%d}))" % (CUT_PIECES - 1),
+            needles, {"check": "cut_token" if known else "cut_open"})
+
+
+CUT_RULES = tuple(_cut_rule(kind, start, piece, needles, known) for kind, start, piece, needles, _, known in CUT_FAMILIES)
 
 # (kind, pattern, needles, options)
 def _escaped(word: str) -> str:
@@ -184,17 +274,7 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # provider's length (`CUT_SHAPES`, `check_cut_token`) are one token. These run before the
     # providers' own rules. Each starts with its literal (the regex engine scans for it fast),
     # the word boundary checked behind it.
-    ("github-token", r"g(?:(?<![A-Za-z0-9]g)|(?<=\\[nrt]g))(?:h[pousr]_[A-Za-z0-9]{0,35}" + LINE_CUT
-     + r"[A-Za-z0-9]{1,36}(?![A-Za-z0-9])|ithub_pat_[A-Za-z0-9_]{0,81}" + LINE_CUT + r"[A-Za-z0-9_]{1,82}(?![A-Za-z0-9_]))",
-     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), {"check": "cut_token"}),
-    ("aws-access-key", r"A(?:(?<![A-Za-z0-9]A)|(?<=\\[nrt]A))(?:KIA|SIA|BIA|CCA|3T)[A-Z0-9]{0,16}" + LINE_CUT
-     + r"[A-Z0-9]{1,17}(?![A-Za-z0-9])", ("akia", "asia", "abia", "acca", "a3t"), {"check": "cut_token"}),
-    ("slack-token", r"xox(?:(?<![A-Za-z0-9]xox)|(?<=\\[nrt]xox))[bp]-[A-Za-z0-9-]{0,80}" + LINE_CUT
-     + r"[A-Za-z0-9-]{1,80}(?![A-Za-z0-9-])", ("xoxb-", "xoxp-"), {"check": "cut_token"}),
-    ("npm-token", r"npm_(?:(?<![A-Za-z0-9]npm_)|(?<=\\[nrt]npm_))[A-Za-z0-9]{0,35}" + LINE_CUT
-     + r"[A-Za-z0-9]{1,36}(?![A-Za-z0-9])", ("npm_",), {"check": "cut_token"}),
-    ("google-api-key", r"AIza(?:(?<![A-Za-z0-9]AIza)|(?<=\\[nrt]AIza))[\w-]{0,34}" + LINE_CUT + r"[\w-]{1,35}(?![\w-])",
-     ("aiza",), {"check": "cut_token"}),
+    *CUT_RULES,
     # --- cloud providers -----------------------------------------------------------------
     # An AWS key id given with its secret by position: `NewStaticCredentialsProvider("AKIA…", "…", "")`,
     # Java's `new BasicAWSCredentials("AKIA…", "…")`
