@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_core.privacy.redact import Redactor
+from tests.privacy.hooked import home_text, through_hooks
 
 GHP = "ghp_Zx8Kq2Lm9Np4Rs7Tv1Wy3Ab6Cd0Ef5Gh2Jk4"
 BODY = "Zx8Kq2Lm9Np4Rs7Tv1Wy3Ab6Cd0Ef5Gh2Jk4"
@@ -280,35 +281,10 @@ PIECES = ["0Ef5Gh2Jk4", "v1Wy3Ab6Cd0Ef5Gh2Jk4", "3Ab6Cd0Ef5Gh2Jk4", "9Ab6Cd0Ef5G
           "Zx8Kq2Lm9Np4Rs7T", "Qz8Kq2Lm9Np4Rs7T", "Pq8Kq2Lm9Np4Rs7T", "Rr8Kq2Lm9Np4Rs7T"]
 
 
-def _home_text(root) -> str:
-    return "".join(p.read_text("utf-8", "replace") for p in sorted(root.rglob("*")) if p.is_file())
-
-
 def test_the_sweeps_payloads_leave_no_piece_under_the_home(tmp_path, monkeypatch):
-    import json
-
-    from carto_core.capture.hookpath import run
-    from carto_core.logio.home import Home
-
-    home = Home(tmp_path / "home")
-    for name, value in {"CARTO_HOME": str(home.root), "HOME": str(tmp_path), "CARTO_CATCHUP": "0",
-                        "CARTO_KEEPUP": "0", "CARTO_SPILL_DIR": str(tmp_path / "spill")}.items():
-        monkeypatch.setenv(name, value)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-
-    def hook(provider, event, payload):
-        base = {"session_id": f"s-{provider}", "cwd": str(repo), "hook_event_name": event,
-                "transcript_path": f"/nonexistent/{provider}.jsonl"}
-        run(provider, event, json.dumps({**base, **payload}).encode(), home)
-
-    for provider in ("codex", "claude"):
-        hook(provider, "UserPromptSubmit", {"prompt": SWEEP["prompt"]})
-        bash = {"tool_name": "Bash", "tool_input": {"command": SWEEP["command"]}, "tool_use_id": f"t-{provider}"}
-        hook(provider, "PreToolUse", bash)
-        hook(provider, "PostToolUse", {**bash, "tool_response": {"stdout": SWEEP["answer"], "stderr": ""}})
-        hook(provider, "Stop", {"last_assistant_message": SWEEP["answer"]})
-    stored = _home_text(home.root)
+    home = through_hooks(tmp_path, monkeypatch, prompt=SWEEP["prompt"], command=SWEEP["command"],
+                         output=SWEEP["answer"], answer=SWEEP["answer"])
+    stored = home_text(home.root)
     assert "[REDACTED:github-token]" in stored and "[REDACTED:bearer]" in stored
     assert [piece for piece in PIECES if piece in stored] == []
 
@@ -341,6 +317,6 @@ def test_doctor_finds_the_stored_shapes_in_an_old_home_and_repair_takes_them(tmp
     assert doctor.exit_code == 1 and report["secrets"] == 5, doctor.output
     assert all(piece not in doctor.output for piece in PIECES)
     assert runner.invoke(cli, ["repair", "redact", "--write"], env=env).exit_code == 0
-    assert [piece for piece in PIECES if piece in _home_text(home.root)] == []
+    assert [piece for piece in PIECES if piece in home_text(home.root)] == []
     clean = runner.invoke(cli, ["doctor", "--secrets"], env=env)
     assert clean.exit_code == 0 and "no stored credentials found" in clean.output

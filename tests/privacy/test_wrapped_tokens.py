@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from carto_core.privacy.redact import Redactor
 
+from tests.privacy.hooked import home_text, through_hooks
 from tests.privacy.shapes import cut_tokens
 
 TOKENS = cut_tokens()
@@ -213,33 +214,14 @@ def _pieces(name: str, width: int) -> list[str]:
 
 
 def test_the_hooks_store_no_piece_of_a_wrapped_token(tmp_path, monkeypatch):
-    from carto_core.capture.hookpath import run
-    from carto_core.logio.home import Home
-
-    home = Home(tmp_path / "home")
-    for name, value in {"CARTO_HOME": str(home.root), "HOME": str(tmp_path), "CARTO_CATCHUP": "0",
-                        "CARTO_KEEPUP": "0", "CARTO_SPILL_DIR": str(tmp_path / "spill")}.items():
-        monkeypatch.setenv(name, value)
-    repo = tmp_path / "repo"
-    repo.mkdir()
     anthropic, pat = terminal(TOKENS["anthropic"][0], 30, 50), terminal(TOKENS["github_pat"][0], 14, 40)
     jwt, fly = terminal(TOKENS["jwt"][0], 7, 80), terminal(TOKENS["fly"][0], 5, 60)
     prompt = "set ANTHROPIC_API_KEY to\n" + "\n".join(anthropic) + "\nand push with " + "\n".join(pat)
     output = "token:\n" + "\n".join(jwt) + "\nfly: " + "\n".join(fly) + "\ndone"
-
-    def hook(provider, event, payload):
-        base = {"session_id": f"s-{provider}", "cwd": str(repo), "hook_event_name": event,
-                "transcript_path": f"/nonexistent/{provider}.jsonl"}
-        run(provider, event, json.dumps({**base, **payload}).encode(), home)
-
-    for provider in ("codex", "claude"):
-        hook(provider, "UserPromptSubmit", {"prompt": prompt})
-        bash = {"tool_name": "Bash", "tool_input": {"command": "vault read -field=token secret/ci"},
-                "tool_use_id": f"t-{provider}"}
-        hook(provider, "PreToolUse", bash)
-        hook(provider, "PostToolUse", {**bash, "tool_response": {"stdout": output, "stderr": ""}})
-        hook(provider, "Stop", {"last_assistant_message": prompt + "\n" + output})
-    stored = "".join(p.read_text("utf-8", "replace") for p in sorted(home.root.rglob("*")) if p.is_file())
+    home = through_hooks(tmp_path, monkeypatch, prompt=prompt,
+                         command="vault read -field=token secret/ci", output=output,
+                         answer=prompt + "\n" + output)
+    stored = home_text(home.root)
     assert "[REDACTED:anthropic-key]" in stored and "[REDACTED:jwt]" in stored
     assert [p for p in anthropic + pat + jwt + fly if len(p) >= 8 and p in stored] == []
 
