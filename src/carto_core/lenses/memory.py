@@ -499,61 +499,147 @@ class Unclosed(NoRoom):
     section, and the next one fold the person's text into carto's)."""
 
 
-def _theirs(existing: str) -> str:
-    """`existing` with the lines a person added inside carto's section moved just above it
-    (carto's lines are its markers, headings, intro and bullets ending with their ids: a
-    bullet of carto's that a person edited stays carto's and is rewritten)."""
+#: carto's lines in its section: the heading, the intro, its section headings, bullets ending
+#: with their ids (or the profile's mark), the line of a memory with nothing in it yet. A
+#: person's own `## ` heading inside it is theirs.
+_OURS = re.compile(r"^(?:# .+: what carto remembers|## (?:" + "|".join(re.escape(t) for t in TITLES.values())
+                   + r")|- .* <!-- [^>]* -->|Each line ends with .*"
+                   r"|\(nothing (?:recorded for this project|to remember) yet.*)$")
+
+
+@dataclass
+class _Run:
+    """Lines a person wrote inside carto's section, one after another (blank lines between
+    them kept), with the carto lines around them: where they go when the section is rewritten."""
+    lines: list[str]
+    above: str | None  # the carto line just above (None: the begin marker)
+    below: str         # the carto line just below (END: the end marker)
+    heading: str | None  # the `## ` heading they were under
+
+
+def _their_runs(existing: str) -> list[_Run]:
     start = existing.find(BEGIN)
     end = existing.find(END, start if start >= 0 else 0)
     if start < 0 or end < 0:
-        return existing
-    ours = re.compile(r"^(?:# .+: what carto remembers|## .+|- .* <!-- [^>]* -->|Each line ends with .*"
-                      r"|\(nothing (?:recorded for this project|to remember) yet.*)$")
-    body = existing[start + len(BEGIN):end].split("\n")
-    foreign = [line for line in body if line.strip() and not ours.match(line.strip())]
-    if not foreign:
-        return existing
-    head = existing[:start]
-    if head and not head.endswith("\n"):
-        head += "\n"
-    return head + "\n".join(foreign) + "\n" + existing[start:]
+        return []
+    runs: list[_Run] = []
+    above: str | None = None
+    heading: str | None = None
+    lines: list[str] = []
+    blanks: list[str] = []
+    for line in existing[start + len(BEGIN):end].split("\n") + [END]:
+        stripped = line.strip()
+        if stripped == END or (stripped and _OURS.match(stripped)):
+            if lines:
+                runs.append(_Run(lines, above, stripped, heading))
+                lines = []
+            blanks = []
+            above = stripped
+            if stripped.startswith("## "):
+                heading = stripped
+        elif not stripped:
+            if lines:
+                blanks.append(line)
+        else:
+            lines += blanks + [line]
+            blanks = []
+    return runs
+
+
+def _ids(line: str) -> set[str]:
+    found = re.search(r"<!-- ([^>]*) -->$", line)
+    if found is None or found.group(1) == PROFILE_MARK:
+        return set()
+    return {part.strip().split(" ")[0] for part in found.group(1).split(",")} - {""}
+
+
+def _same(old: str, new: list[str]) -> int | None:
+    """The index in `new` of the line that is `old` rewritten: the same line, else the bullet
+    naming most of its ids (its words or detail changed, or a person edited it), else the
+    profile line of the same subject ("Active surface: webshop")."""
+    if old in new:
+        return new.index(old)
+    ids = _ids(old)
+    if ids:
+        shared = [(len(ids & _ids(line)), -n) for n, line in enumerate(new)]
+        best = max(shared, default=(0, 0))
+        return -best[1] if best[0] else None
+    if old.startswith("- ") and old.endswith(f"<!-- {PROFILE_MARK} -->"):
+        subject = ":".join(old.split(":")[:2])
+        return next((n for n, line in enumerate(new) if line.startswith("- ")
+                     and line.endswith(f"<!-- {PROFILE_MARK} -->") and ":".join(line.split(":")[:2]) == subject),
+                    None)
+    return None
+
+
+def _with_theirs(section: str, runs: list[_Run]) -> str:
+    """carto's rendered `section` with the person's `runs` put back where they were: after the
+    carto line they followed; that line gone, before the one they preceded; both gone, at the
+    end of the heading they were under; that gone too, last, just above the end marker."""
+    if not runs:
+        return section
+    new = section.split("\n")
+    closing = new.index(END)
+    after: dict[int, list[str]] = defaultdict(list)
+    for run in runs:
+        if run.above is None:
+            slot = 0
+        elif (found := _same(run.above, new)) is not None:
+            slot = found
+        elif (found := _same(run.below, new)) is not None:
+            slot = found - 1
+        elif run.heading is not None and run.heading in new:
+            slot = new.index(run.heading)
+            while slot + 1 < closing and new[slot + 1].strip() and not new[slot + 1].startswith("## "):
+                slot += 1
+        else:
+            slot = closing - 1
+        after[slot] += run.lines
+    out: list[str] = []
+    for n, line in enumerate(new):
+        out.append(line)
+        out += after.get(n, [])
+    return "\n".join(out)
 
 
 def rewritten(existing: str, memory: Memory) -> str:
     """`existing` MEMORY.md text with carto's section rendered from `memory` in the room the
     person's lines leave (Claude Code loads `MAX_LINES` lines, `MAX_BYTES` bytes); lines a
-    person added inside the section are kept, above it (`_theirs`). Raises `NoRoom` when they
-    leave too little, `Unclosed` when the end marker is gone."""
+    person added inside the section stay among carto's lines where they were (`_with_theirs`).
+    Raises `NoRoom` when they leave too little, `Unclosed` when the end marker is gone."""
     start = existing.find(BEGIN)
     if start >= 0 and existing.find(END, start) < 0:
         raise Unclosed(f"carto's section (line {existing.count(chr(10), 0, start) + 1}) has lost its end "
                        f"marker {END}")
-    existing = _theirs(existing)
+    runs = _their_runs(existing)
+    theirs = [line for run in runs for line in run.lines]
     outside = existing
     if BEGIN in existing and END in existing:
         start, end = existing.find(BEGIN), existing.find(END) + len(END)
         outside = existing[:start] + existing[end:]
-    room_lines = MAX_LINES - len(outside.splitlines()) - 1
-    room_bytes = MAX_BYTES - len(outside.encode("utf-8")) - 2
+    room_lines = MAX_LINES - len(outside.splitlines()) - len(theirs) - 1
+    room_bytes = MAX_BYTES - len(outside.encode("utf-8")) - sum(len(line.encode("utf-8")) + 1 for line in theirs) - 2
     if room_lines < 6 or room_bytes < 512:
-        raise NoRoom(f"{len(outside.splitlines())} lines outside carto's section: no room "
+        raise NoRoom(f"{len(outside.splitlines()) + len(theirs)} lines outside carto's own: no room "
                      f"within Claude Code's {MAX_LINES} lines")
-    return merge(existing, render(memory, max_lines=room_lines, max_bytes=room_bytes))
+    return merge(existing, _with_theirs(render(memory, max_lines=room_lines, max_bytes=room_bytes), runs))
 
 
 def without_section(existing: str) -> str:
-    """`existing` without carto's marked section (and the newline that ends it)."""
+    """`existing` without carto's marked section (and the newline that ends it); the lines a
+    person wrote inside it stay, where the section was."""
     start = existing.find(BEGIN)
     end = existing.find(END, start if start >= 0 else 0)
     if start < 0 or end < 0:
         return existing
+    theirs = "".join(line + "\n" for run in _their_runs(existing) for line in run.lines)
     tail = existing[end + len(END):]
     if tail.startswith("\n"):
         tail = tail[1:]
     head = existing[:start]
-    if head.endswith("\n\n") and not tail:
+    if head.endswith("\n\n") and not tail and not theirs:
         head = head[:-1]  # the blank line `merge` put before an appended section
-    return head + tail
+    return head + theirs + tail
 
 
 def has_profile_lines(existing: str) -> bool:
