@@ -39,34 +39,105 @@ def _resolve_project(home, wanted: str | None) -> str:
     usage_error(f"{wanted!r} matches {len(partial)} projects: {', '.join(partial[:12])}; name one")
 
 
-def _project_root(home, project: str, from_cwd: bool, required: bool = True) -> Path | None:
+def _cwd_counts(home, project: str) -> Counter:
+    """The working folders the project's rows were recorded in, with their row counts."""
+    counts: Counter = Counter()
+    needle = f'"project":"{project}"'.encode()
+    for label in ("changelog", "turns", "prompts"):
+        try:
+            data = home.log(label).read_bytes()
+        except OSError:
+            continue
+        for line in data.split(b"\n"):
+            if needle in line:
+                match = _CWD.search(line)
+                if match:
+                    counts[match.group(1).decode("utf-8", "replace")] += 1
+    return counts
+
+
+def _folders(home, project: str) -> list[tuple[str, int]]:
+    """(folder, rows) of each folder the project's name was recorded in, most rows first: a
+    row's working folder belongs to the first folder whose memory would take it (`Scope`: the
+    same folder, or another checkout of its repository); a new one is the repository (worktree)
+    holding it, else the nearest folder above it of the project's name."""
+    from carto_core.lenses.memory import Scope
+    from carto_core.model.project import find_git
+
+    folders: list[list] = []  # [folder, rows, scope]
+    for cwd, rows in _cwd_counts(home, project).most_common():
+        owner = next((entry for entry in folders if entry[2].holds(cwd)), None)
+        if owner is not None:
+            owner[1] += rows
+            continue
+        info = find_git(cwd) if os.path.isdir(cwd) else None
+        if info is not None:
+            folder = str(info.worktree)
+        else:
+            path = Path(os.path.normpath(cwd))
+            folder = str(next((p for p in (path, *path.parents) if p.name.lower() == project.lower()), path))
+        folders.append([folder, rows, Scope(folder)])
+    return sorted(((folder, rows) for folder, rows, _ in folders), key=lambda f: -f[1])
+
+
+def _project_root(home, project: str, from_cwd: bool, required: bool = True, as_json: bool = False) -> Path | None:
     """The folder Claude Code runs in for the project: the repository (worktree) holding the
-    current folder, or, for `--project`, the one most of the project's rows were logged in
-    (none recorded: fails, or None when not `required`)."""
+    current folder, or, for `--project`, the folder its rows were recorded in (none recorded:
+    fails, or None when not `required`). A name recorded in several folders (`~/me/api`,
+    `~/clientA/api`) is the one holding the current folder, else a usage error naming them: a
+    MEMORY.md is one folder's, and a guess could write one client's memory into another's."""
     from carto_core.model.project import find_git
 
     if from_cwd:
         cwd = os.getcwd()
     else:
-        counts: Counter = Counter()
-        for label in ("changelog", "turns", "prompts"):
-            try:
-                data = home.log(label).read_bytes()
-            except OSError:
-                continue
-            needle = f'"project":"{project}"'.encode()
-            for line in data.split(b"\n"):
-                if needle in line:
-                    match = _CWD.search(line)
-                    if match:
-                        counts[match.group(1).decode("utf-8", "replace")] += 1
-        if not counts and not required:
+        folders = _folders(home, project)
+        if not folders and not required:
             return None
-        if not counts:
+        if not folders:
             fail(f"no row of {project!r} records a working folder: pass --file PATH", ExitCode.NOT_FOUND)
-        cwd = counts.most_common(1)[0][0]
+        if len(folders) > 1:
+            from carto_core.lenses.memory import Scope
+
+            here = [folder for folder, _ in folders if Scope(folder).holds(os.getcwd())]
+            if len(here) != 1:
+                _several_folders(project, folders, as_json)
+            folders = [(here[0], 0)]
+        cwd = folders[0][0]
     info = find_git(cwd) if os.path.isdir(cwd) else None
     return Path(info.worktree) if info is not None else Path(cwd)
+
+
+def _several_folders(project: str, folders: list[tuple[str, int]], as_json: bool):
+    from carto_core.util.output import emit_failure
+
+    listed = [f"{folder} ({counted(rows, 'row')})" for folder, rows in folders]
+    message = (f"{project!r} is the name of {len(folders)} folders and a MEMORY.md is one folder's: "
+               "pass the full path of one as --project, or run carto memory inside it")
+    if as_json:
+        emit_failure({"project": project, "folders": [{"folder": folder, "rows": rows} for folder, rows in folders]},
+                     f"{message}; the folders: {', '.join(listed)}", ExitCode.USAGE)
+    else:
+        click.echo(f"carto: {message}:", err=True)
+        for line in listed:
+            click.echo(f"  {line}", err=True)
+    raise SystemExit(int(ExitCode.USAGE))
+
+
+def _given_folder(home, wanted: str) -> tuple[str, Path]:
+    """(project, folder) of a `--project` that is a folder's path: the repository (worktree)
+    holding it, named as its rows are."""
+    from carto_core.cli.project_names import home_projects
+    from carto_core.model.project import find_git, project_for
+
+    path = os.path.abspath(os.path.expanduser(wanted))
+    info = find_git(path) if os.path.isdir(path) else None
+    name = project_for(path) if os.path.isdir(path) else os.path.basename(os.path.normpath(path))
+    known = home_projects(home)
+    match = [p for p in known if p.lower() == (name or "").lower()]
+    if not match:
+        fail(f"no project named {name!r} (the name of {path}) in {home.root}", ExitCode.NOT_FOUND)
+    return max(match, key=lambda p: known[p]), Path(info.worktree) if info is not None else Path(path)
 
 
 def auto_memory_file(root: Path, env: dict | None = None) -> Path:
@@ -97,12 +168,13 @@ From wrapups (decisions, open threads, key insights), repeated failures in trans
 fixed them, commit conventions and standing preferences in prompts: newest and most-reused
 first, every line ending with the event ids it comes from, at most 200 lines and 25 KB in all
 (Claude Code loads the first 200 lines). Only rows recorded in this folder's repository (with
---project: the folder most of its rows name): another folder of the same name is another
-project's memory. --write keeps everything outside carto's marked
+--project: the folder its rows name; a name several folders' rows name is the one holding the
+current folder, else pass the folder's full path as --project): another folder of the same name
+is another project's memory. --write keeps everything outside carto's marked
 section, prints the diff first and writes nothing when nothing changed.
-Exit codes: 0 ok, 2 an ambiguous --project, 3 no prompt, commit or wrapup recorded for the project,
+Exit codes: 0 ok, 2 an ambiguous --project (several projects, or the name of several folders), 3 no prompt, commit or wrapup recorded for the project,
 4 (--write) the file leaves carto's section no room, or its end marker was deleted (nothing is written).""", cls=JsonErrorCommand)
-@click.option("--project", default=None, help="Project name (default: the current folder's).")
+@click.option("--project", default=None, help="Project name, or a folder's full path (default: the current folder's).")
 @click.option("--print", "print_only", is_flag=True, help="Print the memory (the default).")
 @click.option("--write", "write", is_flag=True, help="Write it into Claude Code's auto-memory MEMORY.md for the project.")
 @click.option("--file", "file_path", type=click.Path(dir_okay=False), default=None,
@@ -122,12 +194,16 @@ def memory(project, print_only, write, file_path, as_json) -> None:
     from carto_core.logio.logs import SEARCHED_LOGS
 
     skipped = skip_unreadable(home, SEARCHED_LOGS, "its events are not remembered")
-    name = _resolve_project(home, project)
     # a project is a folder's last name: the memory is of the rows recorded in this one folder
-    root = _project_root(home, name, from_cwd=project is None, required=False)
+    if project is not None and (os.sep in project or project.startswith("~")):
+        name, root = _given_folder(home, project)
+    else:
+        name = _resolve_project(home, project)
+        root = _project_root(home, name, from_cwd=project is None, required=False, as_json=as_json)
     built = build_memory(home, name, str(root) if root is not None else None)
     if not any(built.sources.values()) and not built.knows_project():
-        fail(f"nothing to remember for project {name!r} in {home.root}: a memory is made of its "
+        where = f" recorded in {root}" if root is not None else ""
+        fail(f"nothing to remember for project {name!r}{where} in {home.root}: a memory is made of its "
              "prompts, commits and wrapups, and none is recorded (transcript turns alone are "
              "searched, not remembered)", ExitCode.NOT_FOUND)
     if not write:
