@@ -14,9 +14,10 @@ a resumed long session that no backfill has read), the work is handed to a detac
 State, under `<home>/.carto/live/`:
 
 - `<source>/<sha1(stream key)>.json`: `{v, key, checkpoint, written}`: the reader's checkpoint
-  and, per event_id the next read will produce again, the CRC-32 of the row last written, so
-  an unchanged turn is not appended again. `carto ingest` (the shared runner) uses and updates
-  this file for a stream that has one, so the two paths never re-read what the other read.
+  and, per event_id the next read will produce again, the CRC-32 of the row last written
+  (`content_digest`: its `transcript_path` left out), so an unchanged turn is not appended
+  again. `carto ingest` (the shared runner) uses and updates this file for a stream that has
+  one, so the two paths never re-read what the other read.
 - `<source>.lock`: held (flock) while a transcript of that source is read and its rows
   appended, by the hook and by the runner alike, so that rows are appended in the order their
   transcript states were read (the newest row is the newest state). A hook that finds it busy
@@ -33,6 +34,7 @@ A provider's reader is named `"module:function"` (so that the detached child can
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -138,15 +140,43 @@ def drop_state(home, source: str, key: str) -> None:
 
 
 def encoded(row: dict, log: str = "turns") -> tuple[bytes, int]:
-    """A row redacted and encoded as the logs hold it, with the CRC-32 of that line (newline
-    excluded): `carto_core.ingest.runner.row_digest` of the same row is the same number (both writers
+    """A row redacted and encoded as the logs hold it, with its `content_digest`:
+    `carto_core.ingest.runner.row_digest` of the same row is the same number (both writers
     classify a prompt the row lacks the same way: `carto_core.intents.ensure`)."""
     from carto_core.intents import ensure
     from carto_core.logio.jsonl import dumps_row
     from carto_core.privacy.redact import redact_row
 
-    line = dumps_row(redact_row(ensure(log, row)))
-    return line, zlib.crc32(line[:-1])
+    clean = redact_row(ensure(log, row))
+    line = dumps_row(clean)
+    return line, content_digest(line, clean)
+
+
+def content_digest(line: bytes, row: dict) -> int:
+    """CRC-32 of a row's encoded line (newline excluded) less its `"transcript_path":...`
+    member. The path says where the row was read, not what the turn holds: a transcript read
+    again from a moved or copied file gives the same digest, so it is not written again, while
+    a turn that grew still differs. `row` is `line` decoded (the path is looked up as the one
+    encoder writes it: `carto_core.logio.jsonl.dumps_row`)."""
+    end = len(line) - 1 if line.endswith(b"\n") else len(line)
+    path = row.get("transcript_path")
+    if path is not None:
+        member = _path_member(path) if isinstance(path, str) else _encode_member(path)
+        at = line.find(member, 0, end)
+        if at >= 0:
+            return zlib.crc32(line[at + len(member):end], zlib.crc32(line[:at]))
+    return zlib.crc32(line[:end])
+
+
+def _encode_member(path) -> bytes:
+    from carto_core.logio.jsonl import dumps_row
+
+    return dumps_row({"transcript_path": path})[1:-2]
+
+
+#: Encoded once per transcript, not once per row: the runner digests every row of the turns
+#: log, and a transcript holds many turns.
+_path_member = functools.lru_cache(maxsize=4096)(_encode_member)
 
 
 def _seed_checkpoint(home, source: str, key: str) -> dict | None:

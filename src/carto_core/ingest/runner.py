@@ -9,7 +9,11 @@ re-reads rather than loses.
 Revisions. In a log a source names in `revisable_logs` (transcript turns: a turn of a live
 transcript is written while open and again as it grows), a row whose event_id is present is
 written again when it differs from the newest row held for that id (compared by a CRC-32 of its
-encoded bytes); readers keep the newest (`carto_core.logio.fold`). An unchanged re-read writes nothing.
+encoded bytes, `transcript_path` left out: `live.content_digest`); readers keep the newest
+(`carto_core.logio.fold`). An unchanged re-read writes nothing, from the same file or from a
+moved or copied one: such rows keep the path they were first written with (readers find a moved
+transcript through `carto_core.transcript.resolver`); a turn that grew is written with the path
+it was read from.
 
 Checkpoints: `<home>/.carto/checkpoints/<source>.json`, `{stream key: checkpoint}`.
 """
@@ -19,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
@@ -121,8 +124,9 @@ def _clock(epoch: float | None) -> str:
 
 
 def row_digest(row: dict) -> int:
-    """CRC-32 of a row's encoded line (what the JSONL writer appends, newline excluded)."""
-    return zlib.crc32(dumps_row(row)[:-1])
+    """CRC-32 of a row's encoded line (what the JSONL writer appends, newline excluded), its
+    `transcript_path` left out (`live.content_digest`)."""
+    return live.content_digest(dumps_row(row), row)
 
 
 def checkpoint_path(home: Home, source: str):
@@ -185,7 +189,7 @@ class KnownIds:
         return self._ids[log]
 
     def digests(self, log: str) -> dict[str, int]:
-        """event_id -> CRC-32 of the newest row's bytes (later rows of an id win)."""
+        """event_id -> `live.content_digest` of the newest row's bytes (later rows of an id win)."""
         if log not in self._digests:
             out: dict[str, int] = {}
             try:
@@ -196,7 +200,7 @@ class KnownIds:
             for line in iter_lines(self.home.log(log), data=data):
                 event_id = line.row.get("event_id")
                 if isinstance(event_id, str):
-                    out[event_id] = zlib.crc32(data[line.offset:line.end - 1])
+                    out[event_id] = live.content_digest(data[line.offset:line.end - 1], line.row)
             self._digests[log] = out
         return self._digests[log]
 
