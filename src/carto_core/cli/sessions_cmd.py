@@ -18,13 +18,6 @@ SESSION_LOGS = SEARCHED_LOGS
 LEFT_OUT = "its events are left out"
 
 
-def _live():
-    from carto_core.logio.home import current_home
-    from carto_core.lenses.livecorpus import LiveCorpus
-
-    return LiveCorpus(current_home())
-
-
 def _short(text: str, width: int) -> str:
     text = " ".join(str(text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -168,25 +161,26 @@ sub-agent thread) under the call that started it, each with its own transcript p
 @json_option
 def session(session_id, max_events, tree, as_json) -> None:
     """One session: its events in order, its turns, commits and files, its wrapup."""
-    from carto_core.lenses.views import find_sessions, session_detail
-
     if tree:
         from carto_core.cli.session_tree import show_tree
 
         show_tree(session_id.strip(), as_json)
         return
     from carto_core.cli.logskips import skip_unreadable
+    from carto_core.lenses.sessionstore import summaries_and_columns
+    from carto_core.lenses.views import stored_session_detail
     from carto_core.logio.home import current_home
 
-    skipped = skip_unreadable(current_home(), SESSION_LOGS, LEFT_OUT)
-    live = _live()
-    matches = find_sessions(live, session_id.strip())
+    home = current_home()
+    skipped = skip_unreadable(home, SESSION_LOGS, LEFT_OUT)
+    # The kept summaries name every session, and the facts columns locate one session's rows:
+    # loading every event for one session cost a large home half a minute and gigabytes.
+    by_id, cols = summaries_and_columns(home)
+    prefix = session_id.strip()
+    matches = [prefix] if prefix in by_id else sorted(sid for sid in by_id if sid.startswith(prefix))
     if not matches:
         fail(f"no session id starts with {session_id!r}", ExitCode.NOT_FOUND)
     if len(matches) > 1:
-        from carto_core.lenses.views import session_summaries
-
-        by_id = {s["session_id"]: s for s in session_summaries(live)}
         if as_json:
             emit_json({"error": "ambiguous", "prefix": session_id, "candidates": [
                 {"session_id": m, "project": by_id[m]["project"], "provider": by_id[m]["provider"],
@@ -198,7 +192,7 @@ def session(session_id, max_events, tree, as_json) -> None:
                 click.echo(f"  {m}  {s['project'] or '-'}  {s['provider'] or '?'}  ended "
                            f"{s['ended']:%Y-%m-%dT%H:%M:%SZ}  {counted(s['events'], 'event')}", err=True)
         raise SystemExit(int(ExitCode.USAGE))
-    detail = session_detail(live, matches[0])
+    detail = stored_session_detail(home, matches[0], by_id[matches[0]], cols)
     if skipped:
         detail["skipped_files"] = skipped
     if as_json:

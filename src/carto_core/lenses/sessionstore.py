@@ -114,7 +114,14 @@ def _save(home: Home, identities: dict, sessions: dict) -> None:
 
 
 def cached_summaries(home: Home) -> dict[str, dict]:
-    """session id -> its summary (`views.summarize_session`), in the order of each session's
+    """session id -> its summary (`summaries_and_columns`)."""
+    return summaries_and_columns(home)[0]
+
+
+def summaries_and_columns(home: Home):
+    """(session id -> its summary, the facts columns they were checked against): the
+    columns locate each session's rows for a reader of one session (`views.stored_session_detail`).
+    Summaries (`views.summarize_session`), in the order of each session's
     first row. Summaries of sessions whose rows did not change since the last run are read
     from the file; the others are summarised now, one session's rows in memory at a time
     (a terminal is told how far that got when it is more than a few)."""
@@ -155,4 +162,11 @@ def cached_summaries(home: Home) -> dict[str, dict]:
     if stale or len(kept) != len(stored):
         if home.root.is_dir():
             _save(home, identities, {sid: kept[sid] for sid in sigs})
-    return {sid: _decode(kept[sid]["summary"]) for sid in sigs}
+    return {sid: _decode(kept[sid]["summary"]) for sid in sigs}, cols
+
+
+def stored_summaries(live) -> dict[str, dict]:
+    """`cached_summaries` of a `LiveCorpus`'s home, kept for its generation: the explorer's
+    session list, where summarising every session of the loaded corpus after each new event
+    cost seconds at a million events."""
+    return live.cached("stored_summaries", lambda: cached_summaries(live.home))  # type: ignore[return-value]

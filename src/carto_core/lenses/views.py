@@ -43,11 +43,16 @@ def safe_link(value: object) -> str | None:
 
 
 def event_dict(event: Event, live: LiveCorpus, *, row: bool = False) -> dict:
+    return event_out(event, live.corpus.sources.get(event.event_id, [event.source]), row=row)
+
+
+def event_out(event: Event, sources: list[str], *, row: bool = False) -> dict:
+    """`event_dict` given the logs the event occurs in (its own first)."""
     out = {
         "event_id": event.event_id,
         "timestamp": format_timestamp(event.timestamp) if event.timestamp else None,
         "source": event.source,
-        "sources": live.corpus.sources.get(event.event_id, [event.source]),
+        "sources": sources,
         "type": event.type,
         "provider": event.provider,
         "session_id": event.session_id,
@@ -198,13 +203,15 @@ def select_sessions(summaries, *, cutoff: datetime | None, project: str | None,
 
 def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, provider: str | None,
                   limit: int, now: datetime | None = None, since: datetime | None = None,
-                  with_bursts: bool = False, only: set[str] | None = None) -> dict:
+                  with_bursts: bool = False, only: set[str] | None = None,
+                  summaries: dict[str, dict] | None = None) -> dict:
     """Sessions active since `since` (else the last `days` days; neither: all), newest first;
-    among `only` when given (the sessions a tag filter kept)."""
+    among `only` when given (the sessions a tag filter kept). `summaries`: session id -> summary
+    to select from (the explorer's, kept by `lenses.sessionstore`), else the corpus's own."""
     cutoff = since if since is not None else (
         (now or utcnow()) - timedelta(days=days) if days is not None else None)
-    rows = select_sessions(_sessions(live).values(), cutoff=cutoff, project=project, provider=provider,
-                           only=only)
+    rows = select_sessions((summaries if summaries is not None else _sessions(live)).values(),
+                           cutoff=cutoff, project=project, provider=provider, only=only)
     return {"sessions": [session_out(s, with_bursts=with_bursts) for s in rows[:limit]],
             "total": len(rows),
             "days": days, "index_generation": live.generation}
@@ -222,13 +229,45 @@ def session_events(live: LiveCorpus, session_id: str) -> list[Event]:
 
 
 def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
-    summary = _sessions(live).get(session_id)
-    if summary is None:
+    group = _session_groups(live).get(session_id)
+    if not group:
         return None
+    # One session's summary from its own events (what `_sessions` holds for it): summarising
+    # every session of a large home again after each new event cost the page seconds.
+    held = live._cache.get("sessions")
+    summary = (held[1][session_id] if held is not None and held[0] == live.generation
+               else summarize_session(session_id, group))
+    sources = live.corpus.sources
+    return _detail(live.home, session_id, summary, session_events(live, session_id),
+                   lambda e: sources.get(e.event_id, [e.source]), live.generation)
+
+
+def stored_session_detail(home, session_id: str, summary: dict, cols) -> dict:
+    """`session_detail` of a session read from a home without loading the corpus: its summary
+    kept by `lenses.sessionstore`, its rows read back through the facts columns `cols` (the
+    winning row of each event, in load order as the corpus holds them), and the logs each
+    event occurs in from `lenses.eventlogs`. The document of a corpus loaded once
+    (generation 1)."""
+    from carto_core.lenses.eventlogs import open_event_logs
+
+    dim, lkey = cols.dims["session"], cols.lkey
+    ident = dim.ids.get(session_id)
+    positions = sorted(dim.postings[ident], key=lkey.__getitem__) if ident else []
+    grouped = [cols.event_at(p) for p in positions]
+    events = sorted(grouped, key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    holding = open_event_logs(home).logs_holding(e.event_id for e in events)
+
+    def sources_of(event: Event) -> list[str]:
+        return [event.source] + [label for label in holding.get(event.event_id, ())
+                                 if label != event.source]
+
+    return _detail(home, session_id, summary, events, sources_of, 1)
+
+
+def _detail(home, session_id: str, summary: dict, events: list[Event], sources_of, generation: int) -> dict:
     from carto_core.lenses.lineage import lineage
     from carto_core.lenses.sessionfacts import session_facts
 
-    events = session_events(live, session_id)
     facts = session_facts(session_id, events)
     last_touch: dict[str, str] = {}
     for event in facts.work:
@@ -241,11 +280,11 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
     wrapups = [e for e in events if e.row.get("milestone") == "session_wrapup"]
     return {
         "session": session_out(summary),
-        "events": [event_dict(e, live) for e in events],
-        "commits": [event_dict(e, live) for e in facts.work if e.type.startswith("git_")],
+        "events": [event_out(e, sources_of(e)) for e in events],
+        "commits": [event_out(e, sources_of(e)) for e in facts.work if e.type.startswith("git_")],
         "files": [{"path": p, "touches": n, "last_touched": last_touch.get(p)}
                   for p, n in facts.files.most_common()],
-        "turns": [{**event_dict(e, live), "turn_idx": e.row.get("turn_idx")} for e in turns],
+        "turns": [{**event_out(e, sources_of(e)), "turn_idx": e.row.get("turn_idx")} for e in turns],
         "wrapup": [{
             "event_id": e.event_id, "description": e.summary,
             "decisions": strings(e.row.get("decisions")),
@@ -253,8 +292,8 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
             "key_insight": e.row.get("key_insight") if isinstance(e.row.get("key_insight"), str)
             else "",
         } for e in wrapups],
-        "lineage": lineage(live.home).describe(session_id),
-        "index_generation": live.generation,
+        "lineage": lineage(home).describe(session_id),
+        "index_generation": generation,
     }
 
 

@@ -404,9 +404,13 @@ async def sessions(state: ServeState, request: Request, args: dict):
         return state.engines.sessions(days=args["days"], project=args["project"],
                                       provider=args["provider"], limit=args["limit"])
     only = sessiontags.tagged_sessions(state.live, tags, _fresh_engine(state)) if tags else None
+    from carto_core.lenses.sessionstore import stored_summaries
+
+    # the kept summaries: after a new event only its session is summarised again
     return views.list_sessions(state.live, days=args["days"], project=args["project"],
                                provider=args["provider"], limit=args["limit"],
-                               with_bursts=args["bursts"], only=only)
+                               with_bursts=args["bursts"], only=only,
+                               summaries=stored_summaries(state.live))
 
 
 @endpoint("GET", "/api/sessions/{session_id}",
