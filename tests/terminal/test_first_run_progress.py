@@ -1,6 +1,8 @@
 """Work a person waits on the first time (the keyword index of a first search, the facts
 columns of a first standup, a first session list, doctor's reads of every log) says on a
-terminal's stderr what it is doing; a pipe gets nothing of it, and stdout is the same."""
+terminal's stderr what it is doing; a pipe gets nothing of it in a run shorter than
+`progress.PLAIN_EVERY` (tests/core/test_doctor_kept_health.py: a longer one), and stdout is
+the same."""
 
 from __future__ import annotations
 

@@ -9,26 +9,49 @@ from carto_core.util.terminal import counted
 from carto_core.util.exitcodes import ExitCode
 
 
-def _log_health(path, label: str, step=None) -> dict:
-    """`step(bytes read, log size)` is told how far the read got (a large log takes a while)."""
+#: Where doctor keeps what it found in each log (counts, line numbers, the newest time: no
+#: text of any row), so the next run reads only what was appended since.
+HEALTH_FILE = "doctor-logs.json"
+_HEALTH_VERSION = 1
+
+
+def _log_health(path, label: str, step=None, kept: dict | None = None) -> dict:
+    """`step(bytes read, log size)` is told how far the read got (a large log takes a while).
+    `kept`: what earlier runs found per log (`_kept_health`); a log that only grew since is
+    read from where the last run stopped, and `kept[label]` is replaced by what this run found."""
     import os
 
+    from carto_core.logio.jsonl import fast_loads_line
     from carto_core.logio.reader import ReadReport, iter_lines, unreadable_reason
     from carto_core.logio.reader import unreadable as why_unreadable
-    from carto_core.util.timeparse import format_timestamp, parse_timestamp
+    from carto_core.util.timeparse import UTC, epoch_seconds, format_timestamp
 
     report = ReadReport(str(path))
-    newest = None
+    newest = None  # epoch seconds
     undated = 0
     # Said as a problem of this log (asked before reading: a FIFO would never answer); the
     # report goes on with the others.
     unreadable = why_unreadable(path)
     size = path.stat().st_size if not unreadable and path.is_file() else 0
+    before = earlier = None
+    if kept is not None and not unreadable and size:
+        from carto_core.logio.logstate import identity
+
+        earlier = _resumable(path, kept.get(label))
+        before = identity(path)
+    start = lineno = 0
+    if earlier:
+        start, lineno = earlier["state"]["end"], earlier["state"]["lines"]
+        report.rows, report.lines = earlier["rows"], lineno
+        report.problems.update(earlier["problems"])
+        report.examples.update({kind: list(found) for kind, found in earlier["examples"].items()})
+        undated, newest = earlier["undated"], earlier["newest"]
     try:
-        for line in () if unreadable else iter_lines(path, report):
+        for line in () if unreadable else iter_lines(path, report, start=start, start_lineno=lineno,
+                                                     loads=fast_loads_line):
             if step is not None and not report.lines % 8192:
                 step(line.end, size)
-            moment = parse_timestamp(line.row.get("timestamp"))
+            moment = epoch_seconds(line.row.get("timestamp"))
             if moment is None:
                 undated += 1
             elif newest is None or moment > newest:
@@ -37,6 +60,14 @@ def _log_health(path, label: str, step=None) -> dict:
         pass
     except OSError as exc:  # made unreadable while it was read
         unreadable = unreadable_reason(exc)
+    if kept is not None:
+        kept.pop(label, None)
+        if before is not None and before.get("exists") and not unreadable:
+            kept[label] = _health_entry(path, report, before, undated, newest)
+    if newest is not None:
+        from datetime import datetime
+
+        newest = datetime.fromtimestamp(newest, UTC)
     return {
         "log": label,
         "path": str(path),
@@ -51,6 +82,87 @@ def _log_health(path, label: str, step=None) -> dict:
         "newest_timestamp": format_timestamp(newest) if newest else None,
         "messages": report.messages(),
     }
+
+
+def _resumable(path, entry: dict | None) -> dict | None:
+    """`entry` when the log is still the file it was read from and only grew since (same
+    inode, rewrite generation and fingerprints: `logio.logstate.log_status`); None otherwise.
+    A log rewritten in place to the same size is read again too (its mtime moved, its size
+    did not: no append does that)."""
+    import os
+
+    from carto_core.logio.logstate import log_status
+    from carto_core.logio.rewrite_journal import settle
+
+    if not isinstance(entry, dict) or not isinstance(entry.get("state"), dict):
+        return None
+    settle(str(path))  # a rewrite that died is finished before the file is judged
+    try:
+        if log_status(path, entry["state"]) == "stale":
+            return None
+        st = os.stat(path)
+    except (OSError, KeyError, TypeError):
+        return None
+    if st.st_size == entry.get("size") and st.st_mtime_ns != entry.get("mtime_ns"):
+        return None
+    return entry
+
+
+def _health_entry(path, report, before: dict, undated: int, newest) -> dict:
+    """What the read found up to its last complete line; a torn last line is left out (it is
+    read again, and said again, on the next run: its writer may finish it)."""
+    import os
+
+    from carto_core.logio.logstate import log_state
+
+    problems = {kind: n for kind, n in report.problems.items() if kind != "torn_line"}
+    examples = {kind: found for kind, found in report.examples.items() if kind != "torn_line"}
+    try:
+        st = os.stat(path)
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:
+        size = mtime = -1
+    return {"state": log_state(path, report.end_offset, report.lines, before), "size": size,
+            "mtime_ns": mtime, "rows": report.rows, "problems": problems, "examples": examples,
+            "undated": undated, "newest": newest}
+
+
+def _kept_health(home) -> dict:
+    """What the last doctor found per log ({} when nothing was kept, or it cannot be read)."""
+    import json
+
+    try:
+        with open(home.state / HEALTH_FILE, "rb") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != _HEALTH_VERSION \
+            or not isinstance(data.get("logs"), dict):
+        return {}
+    return dict(data["logs"])
+
+
+def _keep_health(home, kept: dict) -> None:
+    """Written through a temporary file renamed over it, into `.carto/` only when it exists
+    (doctor makes no folder in a home: one nothing has written state into yet is read whole
+    each time); a home doctor cannot write (read-only, full) is read again in full next time."""
+    import json
+    import os
+
+    from carto_core.util.privatefiles import write_bytes
+
+    if not home.state.is_dir():
+        return
+    target = home.state / HEALTH_FILE
+    temporary = home.state / f".{HEALTH_FILE}.{os.getpid()}.tmp"
+    try:
+        write_bytes(temporary, json.dumps({"version": _HEALTH_VERSION, "logs": kept}).encode())
+        os.replace(temporary, target)
+    except OSError:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
 
 
 def doctor_document(*, probe_hooks: bool = True) -> dict:
@@ -88,13 +200,26 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
 
         problems.append({"problem": f"no carto home at {home.root} (the folder does not exist: nothing has been recorded there)",
                          "fix": HOW_TO_MAKE_ONE})
-    from carto_core.util.progress import working
+    from carto_core.util import progress
 
-    for label, name in {} if refused else {**SEARCHED_LOGS, **SIDE_LOGS}.items():
-        # every row is read (a large home takes a minute): a terminal is told which log
-        with working(f"checking every row of {name}", "bytes") as step:
-            health = _log_health(home.root / name, label, step)
-        logs.append(health)
+    kept = _kept_health(home) if not refused and home.root.is_dir() else None
+    found = dict(kept or {})
+    bar = None
+    try:
+        for label, name in {} if refused else {**SEARCHED_LOGS, **SIDE_LOGS}.items():
+            # every row is read the first time (a large home takes a while), then only what
+            # was appended since: stderr is told which log, one line for them all (a pipe
+            # waits on the nine logs together)
+            if bar is None:
+                bar = progress.start(f"checking every row of {name}", "bytes")
+            else:
+                bar.say(f"checking every row of {name}")
+            logs.append(_log_health(home.root / name, label, bar.step, kept))
+    finally:
+        if bar is not None:
+            bar.close()
+    for health in logs:
+        label, name = health["log"], {**SEARCHED_LOGS, **SIDE_LOGS}[health["log"]]
         if health["unreadable"]:
             path = home.root / name
             why = health["unreadable"]
@@ -134,6 +259,8 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                 "fix": "no action needed to search them; a writer that omits event_id "
                        "or writes non-UTF-8 bytes should be fixed",
             })
+    if kept is not None and kept != found:
+        _keep_health(home, kept)
     searched_rows = sum(h["rows"] for h in logs if h["log"] in SEARCHED_LOGS)
     if home.root.is_dir() and not refused and searched_rows == 0:
         # A problem only when something on disk could fill it: with nothing to backfill the
@@ -245,6 +372,8 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                                         "still in the home",
                              "fix": "`carto forget --resume` (any carto command that reads the "
                                     "home finishes it too)"})
+    copies = _copies(home, problems) if home.root.is_dir() and not refused else \
+        {"replaced_homes": [], "backups": [], "last_forget": None}
     return {
         "home": str(home.root),
         "home_exists": home.root.is_dir(),
@@ -252,6 +381,7 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "exclude": {"projects": list(rule.projects), "paths": list(rule.paths),
                     "config": str(config_file()), "everything": rule.unreadable},
         **control,
+        "copies": copies,
         "logs": logs,
         "hooks": {key: hooks[key] for key in ("files", "checked", "probes")},
         "events": searched_rows,
@@ -266,6 +396,65 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
         "problems": problems,
         "ok": not problems,
     }
+
+
+def _copies(home, problems: list[dict]) -> dict:
+    """The copies carto made of the home (`control.copies.inventory`), each with the command
+    that removes it; the ones that may hold what a forget took out are problems: "forgot N
+    events" must not read as "no copy is left"."""
+    import shlex
+    import time
+
+    from carto_core.control.copies import inventory
+    from carto_core.util.terminal import size
+
+    found = inventory(home)
+    now = time.time()
+    for entry in found["replaced_homes"]:
+        entry["age_s"] = None if entry["kept_at"] is None else round(now - entry["kept_at"])
+        entry["remove"] = f"rm -r {shlex.quote(entry['path'])}"
+        if entry["unburied"]:
+            problems.append({
+                "problem": f"the home a restore kept at {entry['path']} ({size(entry['bytes'])}) may "
+                           f"still hold {counted(entry['unburied'], 'event')} this home forgot since "
+                           "(a forget here does not reach it)",
+                "fix": "`carto forget --in-replaced --write` takes them out there too (a search "
+                       "query holding a forgotten text but naming no event, by that forget's own "
+                       "criteria with --in-replaced); or delete it (carto reads nothing from it): "
+                       f"`{entry['remove']}`",
+            })
+    for entry in found["backups"]:
+        entry["age_s"] = None if entry["taken_at"] is None else round(now - entry["taken_at"])
+        entry["remove"] = f"rm {shlex.quote(entry['path'])}"
+        if entry["before_last_forget"]:
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(found["last_forget"]))
+            problems.append({
+                "problem": f"backup {entry['path']} was taken before the last forget ({when}) and may "
+                           "still hold what it took out (a backup is never edited)",
+                "fix": f"delete it: `{entry['remove']}`; `carto backup` takes a new one without it",
+            })
+    return found
+
+
+def _echo_copies(copies: dict) -> None:
+    from carto_core.util.terminal import ago, size
+
+    homes, backups = copies["replaced_homes"], copies["backups"]
+    if not homes and not backups:
+        return
+    click.echo("copies carto made of this home (a forget here does not reach them):")
+    for entry in homes:
+        age = "" if entry["age_s"] is None else f"kept {ago(entry['age_s'])}, "
+        held = (f"; may hold {counted(entry['unburied'], 'event')} forgotten since"
+                if entry["unburied"] else "")
+        click.echo(f"  replaced home {entry['path']}  {age}{size(entry['bytes'])}{held}")
+        click.echo(f"      remove: {entry['remove']}")
+    for entry in backups:
+        age = "" if entry["age_s"] is None else f"taken {ago(entry['age_s'])}, "
+        sealed = ", sealed" if entry["sealed"] else ""
+        held = "; taken before the last forget" if entry["before_last_forget"] else ""
+        click.echo(f"  backup {entry['path']}  {age}{size(entry['bytes'])}{sealed}{held}")
+        click.echo(f"      remove: {entry['remove']}")
 
 
 def _writer_errors(home, registries, problems: list[dict]) -> dict:
@@ -397,7 +586,12 @@ Examples:
 @json_option
 def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
     """Check the home: every log's rows, bad lines and newest event; rows waiting in the hook's
-    spill file; files and folders of the home other users can read; the agents' hooks; plugins.
+    spill file; files and folders of the home other users can read; the copies carto made of it
+    (homes a restore kept, backups) and whether one may hold what a later forget took out; the
+    agents' hooks; plugins.
+
+    The first run reads every row; later runs read what was appended since (kept in
+    <home>/.carto/doctor-logs.json: counts and line numbers, no row text).
 
     Each installed carto hook runs the way the agent runs it (/bin/sh -c, PATH=/usr/bin:/bin,
     HOME, no virtual environment) with a probe payload against a scratch home, and is reported
@@ -447,6 +641,7 @@ def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
         if document["tombstones"]:
             click.echo(f"forgotten: {counted(document['tombstones'], 'event')} (their tombstones keep "
                        "backfills and hooks from writing them back)")
+        _echo_copies(document["copies"])
         _echo_hooks(document["hooks"])
         failed = [p for p in document["plugins"] if p["error"]]
         click.echo(f"plugins: {len(document['plugins'])} ({len(failed)} failed)")

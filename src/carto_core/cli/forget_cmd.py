@@ -21,6 +21,7 @@ Examples:
   carto forget --event evt-abc123 --write       one event
   carto forget --project acme --before 90d      criteria combine: acme's events older than 90 days
   carto forget --resume                         finish a forget that was interrupted
+  carto forget --in-replaced --write            what this home forgot, out of the homes a restore kept
 
 \b
 What goes: every row of every matching event (an event_id with one matching row goes whole)
@@ -51,7 +52,8 @@ Exit codes: 0 something matched (and was taken out with --write), 3 nothing matc
 @click.option("--resume", is_flag=True, help="Finish a forget that was interrupted, then stop.")
 @click.option("--in-replaced", "in_replaced", is_flag=True,
               help="Forget in the homes `carto restore --force` kept beside this one "
-                   "(<home>.replaced-<time>) too.")
+                   "(<home>.replaced-<time>) too; alone, with no criteria: take out of them "
+                   "everything this home forgot since they were kept.")
 @json_option
 def forget(projects, sessions, before, since, match, events, write, dry_run, resume, in_replaced,
            as_json) -> None:
@@ -91,6 +93,9 @@ def forget(projects, sessions, before, since, match, events, write, dry_run, res
                 usage_error(f"--{flag}: {exc}")
     criteria = Criteria(projects, sessions, moments.get("before"), match, events,
                         since=moments.get("since"))
+    if not criteria and in_replaced:
+        _forgotten_in_replaced(home, write, as_json)
+        return
     if not criteria:
         usage_error("say what to forget: --project, --session, --before, --since, --match or "
                     "--event (see carto forget --help)")
@@ -122,6 +127,37 @@ def forget(projects, sessions, before, since, match, events, write, dry_run, res
         fail(f"forget: {unusable}" if unusable
              else f"{exc.filename or home.root}: {exc.strerror or exc}")
     _report(document, as_json, matched=bool(criteria.match))
+
+
+def _forgotten_in_replaced(home, write: bool, as_json: bool) -> None:
+    """`carto forget --in-replaced` with no criteria: what this home forgot since a restore
+    kept a home beside it, taken out of that home too (its tombstones say which)."""
+    from carto_core.cli.homeguard import require_home
+    from carto_core.control.copies import forget_forgotten_in_replaced
+
+    require_home()
+    done = forget_forgotten_in_replaced(home, write=write, progress=_progress(as_json))
+    if as_json:
+        emit_json({"home": str(home.root), "dry_run": not write, "replaced_homes": done})
+    elif not done:
+        click.echo("no home a restore kept beside this one lacks what it forgot: nothing to forget there")
+    for entry in [] if as_json else done:
+        what = f"{counted(entry['events'], 'event')} ({counted(entry['rows'], 'row')})"
+        if not entry["events"]:
+            click.echo(f"replaced home {entry['path']}: holds none of the events this home forgot "
+                       f"since it was kept{'' if write else ' (--write marks it so)'}")
+        elif write:
+            click.echo(f"replaced home {entry['path']}: forgot {what}; it holds none of the events "
+                       "this home forgot now")
+        else:
+            click.echo(f"replaced home {entry['path']}: {what} this home forgot would be forgotten "
+                       "(dry run: nothing written); --write takes them out")
+    if done and not as_json:
+        # the tombstones name events: a text with no event (a search query) has no tombstone
+        click.echo("a search query or hook.log line holding a forgotten text but naming no event "
+                   "is found by that text alone: the forget's own criteria with --in-replaced")
+    if not done:
+        raise SystemExit(int(ExitCode.NOT_FOUND))
 
 
 def _progress(as_json: bool):

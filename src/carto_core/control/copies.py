@@ -103,3 +103,120 @@ def forget_in_replaced(home: Home, criteria, progress=None) -> list[dict]:
             document = forget(Home(copy), criteria, progress, local=True)
             done.append({"path": str(copy), "events": document["events"], "rows": document["rows"]})
     return done
+
+
+def _folder_bytes(folder: Path) -> int:
+    import os
+
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+    return total
+
+
+def _stamp(text: str) -> float | None:
+    """Seconds since the epoch of a `YYYYMMDDTHHMMSSZ` stamp (a replaced home's, a backup's)."""
+    import calendar
+    import time
+
+    try:
+        return float(calendar.timegm(time.strptime(text, "%Y%m%dT%H%M%SZ")))
+    except ValueError:
+        return None
+
+
+def unburied_in(home: Home, copy: Path) -> set[int]:
+    """The hashes of the events `home` forgot that the home kept at `copy` did not (its
+    tombstones lack them): forgets in `home` since the restore that kept it, which it may still
+    hold. A copy whose tombstones cannot be read lacks them all."""
+    from carto_core.logio.tombstone import TombstoneSet
+
+    return set(TombstoneSet.of(home).hashes - TombstoneSet.of(Home(copy)).hashes)
+
+
+def inventory(home: Home) -> dict:
+    """Every copy carto made of `home`, for `carto doctor`, without reading one: the homes a
+    restore kept beside it ({"path", "kept_at", "bytes", "unburied"}: how many events the home
+    forgot since that it may still hold) and the backups ({"path", "taken_at", "bytes",
+    "sealed", "before_last_forget"}: taken before the home's tombstones last changed, so it may
+    hold what that forget took out). Times are seconds since the epoch (None when the name
+    holds none)."""
+    import os
+
+    from carto_core.control.backup import NAME, BackupSettings, backups
+    from carto_core.logio.tombstone import path_of
+
+    homes = []
+    for copy in replaced_homes(home):
+        homes.append({"path": str(copy), "kept_at": _stamp(copy.name.rpartition(".replaced-")[2]),
+                      "bytes": _folder_bytes(copy), "unburied": len(unburied_in(home, copy))})
+    try:
+        folder = BackupSettings.load(home).dir
+    except Exception:  # noqa: BLE001 - a config that cannot be read: the default folder
+        folder = BackupSettings(home).dir
+    try:
+        last_forget = os.stat(path_of(home)).st_mtime
+    except OSError:
+        last_forget = None
+    found = []
+    for path in backups(folder):
+        match = NAME.match(path.name)
+        taken = _stamp(match.group(1)) if match else None
+        try:
+            size = path.stat().st_size
+        except OSError:
+            continue
+        found.append({"path": str(path), "taken_at": taken, "bytes": size,
+                      "sealed": bool(match and match.group(3)),
+                      "before_last_forget": bool(last_forget and taken is not None and taken < last_forget)})
+    return {"replaced_homes": homes, "backups": found, "last_forget": last_forget}
+
+
+def _buried_ids(copy: Home, hashes: set[int]) -> set[str]:
+    """The event ids of `copy` whose hash is among `hashes`."""
+    from carto_core.control.forget import EVENT_LOGS, _event_id, _rows
+    from carto_core.logio.tombstone import id_hash
+    from carto_core.search.telemetry import access_ledger_path, served_log_path
+
+    seen: set[str] = set()
+    found: set[str] = set()
+    for path in (*(copy.log(label) for label in EVENT_LOGS), served_log_path(copy),
+                 access_ledger_path(copy)):
+        for line in _rows(path):
+            event_id = _event_id(line.row)
+            if event_id and event_id not in seen:
+                seen.add(event_id)
+                if id_hash(event_id) in hashes:
+                    found.add(event_id)
+    return found
+
+
+def forget_forgotten_in_replaced(home: Home, *, write: bool, progress=None) -> list[dict]:
+    """For every home a restore kept beside `home`: the events `home` forgot since that it
+    still holds ({"path", "events", "rows"}), taken out with `write` (the home-local phases, as
+    `forget_in_replaced`), and every hash it lacked buried there, so it is known to hold none of
+    them. Homes that lack no tombstone are left out."""
+    from carto_core.control.criteria import Criteria
+    from carto_core.control.forget import forget
+    from carto_core.logio.tombstone import bury_hashes
+
+    done = []
+    for copy in replaced_homes(home):
+        missing = unburied_in(home, copy)
+        if not missing:
+            continue
+        other = Home(copy)
+        ids = _buried_ids(other, missing)
+        entry = {"path": str(copy), "events": len(ids), "rows": 0}
+        if ids and write:
+            entry["rows"] = forget(other, Criteria(events=sorted(ids)), progress, local=True)["rows"]
+        elif ids:
+            entry["rows"] = _home_holds(copy, Criteria(events=sorted(ids)))["rows"]
+        if write:
+            bury_hashes(other, missing)
+        done.append(entry)
+    return done

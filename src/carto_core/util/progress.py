@@ -3,10 +3,11 @@ facts columns of a first standup, a first session list, doctor's scans of large 
 
 The work says what it is doing (`working("building the keyword index")`) and, as it goes, how
 far it got (`step(done, total)`); the line is redrawn in place (at most a few times a second)
-and wiped when the work ends, so what the command prints afterwards is unchanged. Only when
-stderr is a terminal: a pipe, a file, an agent's captured output or a test gets nothing.
-`CARTO_PROGRESS=0` turns it off, `=1` on (whatever stderr is). Stdlib only: the cold path
-imports this.
+and wiped when the work ends, so what the command prints afterwards is unchanged. A stderr that
+is no terminal (`carto doctor 2>&1 | less`, a log file, an agent's captured output) gets a plain
+line every `PLAIN_EVERY` seconds instead, never redrawn, and nothing from work shorter than that:
+a person reading a pipe otherwise waits on silence. `CARTO_PROGRESS=0` turns it off, `=1` on
+as on a terminal (whatever stderr is). Stdlib only: the cold path imports this.
 
 Nested work (the facts columns a session list needs first) replaces the line while it runs,
 then the outer line comes back. The line is redrawn every second even when the work reports no
@@ -22,20 +23,28 @@ from contextlib import contextmanager
 
 #: Redraws at most this often (seconds).
 REDRAW = 0.2
+#: Seconds between two plain lines on a stderr that is no terminal (none before the first).
+PLAIN_EVERY = 10.0
 _stack: list["_Line"] = []
 
 
 def enabled(stream=None) -> bool:
+    """Whether the line is redrawn in place (a terminal, or `CARTO_PROGRESS=1`)."""
+    return _mode(stream) == "terminal"
+
+
+def _mode(stream=None) -> str:
+    """"terminal" (redrawn in place), "plain" (a line now and then) or "off"."""
     switch = os.environ.get("CARTO_PROGRESS", "").strip().lower()
     if switch in ("0", "off", "no", "false"):
-        return False
+        return "off"
     if switch in ("1", "on", "yes", "true"):
-        return True
+        return "terminal"
     stream = sys.stderr if stream is None else stream
     try:
-        return stream.isatty()
+        return "terminal" if stream.isatty() else "plain"
     except (AttributeError, ValueError):
-        return False
+        return "off"
 
 
 def _count(n: int) -> str:
@@ -82,6 +91,12 @@ class _Line:
         self.done, self.total = done, total
         self.draw()
 
+    def say(self, what: str) -> None:
+        """The work moved on to its next part (doctor's next log): one line, and one wait
+        for a pipe, for all of them."""
+        self.what, self.done, self.total = what, None, None
+        self.draw(force=True)
+
     def tick(self) -> None:
         """Redraw every second while this line is the one shown, so its seconds keep
         counting through a phase that reports no step (a sort, a write)."""
@@ -109,8 +124,38 @@ class _Line:
             _stack[-1].draw(force=True)
 
 
+class _PlainLine(_Line):
+    """The line for a stderr that is no terminal: written whole (no carriage return, no escape
+    codes) once `PLAIN_EVERY` seconds have gone by since the work started or since the last
+    line; nothing is wiped at the end."""
+
+    def __init__(self, what: str, unit: str, stream):
+        super().__init__(what, unit, stream)
+        self.said = self.started
+
+    def draw(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if now - self.said < PLAIN_EVERY:
+            return
+        self.said = now
+        try:
+            self.stream.write(self.text() + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def close(self) -> None:
+        if self not in _stack:
+            return
+        _stack.remove(self)
+        self.closed.set()
+
+
 class _Quiet:
     def step(self, done: int, total: int | None = None) -> None:
+        return None
+
+    def say(self, what: str) -> None:
         return None
 
     def close(self) -> None:
@@ -119,10 +164,12 @@ class _Quiet:
 
 def start(what: str, unit: str = ""):
     """`working` for code that cannot wrap its loop in a `with`: an object with `step(done,
-    total=None)` and `close()` (close it in a `finally`)."""
-    if not enabled():
+    total=None)`, `say(what)` (the next part of the work) and `close()` (close it in a
+    `finally`)."""
+    mode = _mode()
+    if mode == "off":
         return _Quiet()
-    line = _Line(what, unit, sys.stderr)
+    line = (_Line if mode == "terminal" else _PlainLine)(what, unit, sys.stderr)
     _stack.append(line)
     line.draw(force=True)
     line.tick()
@@ -131,8 +178,9 @@ def start(what: str, unit: str = ""):
 
 @contextmanager
 def working(what: str, unit: str = ""):
-    """Say `what` on stderr (a terminal only) while the block runs; yields `step(done,
-    total=None)` to say how far it got (`unit`: what is counted; "bytes" shows megabytes)."""
+    """Say `what` on stderr while the block runs (a plain line now and then when stderr is no
+    terminal); yields `step(done, total=None)` to say how far it got (`unit`: what is
+    counted; "bytes" shows megabytes)."""
     line = start(what, unit)
     try:
         yield line.step
