@@ -42,6 +42,7 @@ def list_cmd(project, all_states, states, kinds, as_json) -> None:
     """Current records first, then the newest stated or changed."""
     from carto_core.lenses.decisions import list_document
     from carto_core.logio.home import current_home
+    from carto_core.util.terminal import counted
 
     if all_states and states:
         from carto_core.util.output import usage_error
@@ -67,6 +68,10 @@ def list_cmd(project, all_states, states, kinds, as_json) -> None:
             click.echo(f"{record['id']}  {state:<{wide}}  {record['project'] or '-':<{project_wide}}  {day}  {record['text']}")
         if not document["records"]:
             click.echo("no records" + (f" of {project}" if project else ""), err=True)
+        if document["others_commits"]:
+            # an older wrapup took a merged branch's commits as the owner's decisions
+            click.echo(f"{counted(document['others_commits'], 'decision')} left out: the subject of "
+                       "a commit another author wrote", err=True)
     if not document["records"]:
         raise SystemExit(int(ExitCode.NOT_FOUND))
 

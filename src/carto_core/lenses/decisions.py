@@ -11,6 +11,8 @@ another state; an id no record has is `usage` False (exit 3). Changing a record 
 
 from __future__ import annotations
 
+import re
+
 from carto_core.model import decisions as model
 
 
@@ -51,17 +53,70 @@ def staleness(records) -> dict[str, dict | None]:
     return {r.id: r.staleness(checker) for r in records}
 
 
+#: A decision a wrapup took from a commit: its subject, then its short sha.
+_COMMIT_DECISION = re.compile(r"^(?P<subject>.+) \((?P<sha>[0-9a-f]{7,40})\)$")
+
+
+def others_decisions(records) -> set[str]:
+    """Ids of the decisions that are the subject of a commit git says another author wrote:
+    wrapups written before `lenses.wrapup` left such commits out (a branch the agent merged)
+    hold them as the owner's, and what shows decisions as the owner's leaves them out
+    (`carto memory`, `carto decision list`, the profile's durable decisions). The same
+    judgement as a new wrapup's (`wrapup._others_commits`: owners as `digest.owners` names
+    them); a decision git cannot tell about, or whose words are not that commit's subject,
+    stays. One git log per repository, and none when no decision is a commit's subject and
+    sha."""
+    import os
+
+    from carto_core.lenses.digest import DigestError, _git, _is_owner, owners
+    from carto_core.model.project import find_git
+
+    asked: dict[str, list[tuple[str, str, str]]] = {}  # repo -> (id, sha, subject)
+    for record in records:
+        found = _COMMIT_DECISION.match(record.text) if record.kind == "decision" else None
+        if found is None:
+            continue
+        cites = record.cites[-1] if record.cites else {}
+        repo = cites.get("repo") if isinstance(cites, dict) and isinstance(cites.get("repo"), str) else ""
+        if not repo and record.cwd and os.path.isdir(record.cwd):
+            info = find_git(record.cwd)
+            repo = str(info.worktree) if info is not None else ""
+        if repo and os.path.isdir(repo):
+            asked.setdefault(repo, []).append((record.id, found["sha"], " ".join(found["subject"].split())))
+    out: set[str] = set()
+    for repo, wanted in asked.items():
+        try:
+            names = owners(repo)[0]
+        except DigestError:
+            continue  # an owner variable naming nobody: no one to compare with
+        code, text = _git(repo, "log", "--no-walk=unsorted", "--ignore-missing",
+                          "--format=%H%x00%an%x00%ae%x00%s", *{sha for _, sha, _ in wanted})
+        if not names or code != 0:
+            continue
+        commits = [line.split("\x00") for line in text.splitlines() if line.count("\x00") == 3]
+        for rid, sha, subject in wanted:
+            commit = next((c for c in commits if c[0].startswith(sha)), None)
+            if commit is not None and " ".join(commit[3].split()) == subject \
+                    and not _is_owner(commit[1], commit[2], names):
+                out.add(rid)
+    return out
+
+
 def list_document(home, *, project: str | None = None, states=("current",), kinds=model.KINDS,
                   ledger: model.Ledger | None = None, check_git: bool = True) -> dict:
     """The records of `project` (case-insensitive; None: every project) in `states` and
     `kinds`: current ones first, up to date before stale (`stale`: what changed in git in what
-    it cites), then newest stated or changed first."""
+    it cites), then newest stated or changed first. A decision that is the subject of a commit
+    another author wrote is left out (`others_decisions`; `others_commits` counts them)."""
     ledger = ledger or model.load(home)
     records = [r for r in ledger.of_project(project) if r.state in states and r.kind in kinds]
+    theirs = others_decisions(records) if check_git else set()
+    records = [r for r in records if r.id not in theirs]
     stale = staleness(records) if check_git else {}
     records.sort(key=lambda r: (not r.current, stale.get(r.id) is not None, -r.seq))
     return {"project": project, "states": list(states), "kinds": list(kinds),
-            "records": [entry(ledger, r, stale.get(r.id)) for r in records], "total": len(records)}
+            "records": [entry(ledger, r, stale.get(r.id)) for r in records], "total": len(records),
+            "others_commits": len(theirs)}
 
 
 def change(home, target: str, state: str, *, by: str | None = None, text: str | None = None,

@@ -262,9 +262,10 @@ def _wrapups(home, project: str, memory: Memory, ledger=None, scope: Scope | Non
     decided: dict[str, int] = {}
     records = [r for r in ledger.of_project(project) if r.current
                and (scope is None or scope.admits({"project": r.project, "cwd": r.cwd}))]
-    theirs = _strangers_commits(records)
+    from carto_core.lenses.decisions import others_decisions, staleness
+
+    theirs = others_decisions(records)
     records = [r for r in records if r.id not in theirs]
-    from carto_core.lenses.decisions import staleness
 
     stale = staleness(records)
     for record in records:
@@ -285,52 +286,6 @@ def _wrapups(home, project: str, memory: Memory, ledger=None, scope: Scope | Non
     memory.sections["threads"] = sections["thread"]
     memory.sections["insights"] = sections["insight"]
     memory.sources["wrapups"] = ledger.wrapups.get(project.lower(), 0)
-
-
-#: A decision a wrapup took from a commit: its subject, then its short sha.
-_COMMIT_DECISION = re.compile(r"^(?P<subject>.+) \((?P<sha>[0-9a-f]{7,40})\)$")
-
-
-def _strangers_commits(records) -> set[str]:
-    """Ids of the decisions that are the subject of a commit git says another author wrote:
-    wrapups written before `lenses.wrapup` left such commits out (a branch the agent merged)
-    hold them as the owner's. The same judgement as a new wrapup's (`wrapup._others_commits`:
-    owners as `digest.owners` names them); a decision git cannot tell about, or whose words
-    are not that commit's subject, stays."""
-    import os
-
-    from carto_core.lenses.digest import DigestError, _git, _is_owner, owners
-    from carto_core.model.project import find_git
-
-    asked: dict[str, list[tuple[str, str, str]]] = defaultdict(list)  # repo -> (id, sha, subject)
-    for record in records:
-        found = _COMMIT_DECISION.match(record.text) if record.kind == "decision" else None
-        if found is None:
-            continue
-        cites = record.cites[-1] if record.cites else {}
-        repo = cites.get("repo") if isinstance(cites, dict) and isinstance(cites.get("repo"), str) else ""
-        if not repo and record.cwd and os.path.isdir(record.cwd):
-            info = find_git(record.cwd)
-            repo = str(info.worktree) if info is not None else ""
-        if repo and os.path.isdir(repo):
-            asked[repo].append((record.id, found["sha"], " ".join(found["subject"].split())))
-    out: set[str] = set()
-    for repo, wanted in asked.items():
-        try:
-            names = owners(repo)[0]
-        except DigestError:
-            continue  # an owner variable naming nobody: no one to compare with
-        code, text = _git(repo, "log", "--no-walk=unsorted", "--ignore-missing",
-                          "--format=%H%x00%an%x00%ae%x00%s", *{sha for _, sha, _ in wanted})
-        if not names or code != 0:
-            continue
-        commits = [line.split("\x00") for line in text.splitlines() if line.count("\x00") == 3]
-        for rid, sha, subject in wanted:
-            commit = next((c for c in commits if c[0].startswith(sha)), None)
-            if commit is not None and " ".join(commit[3].split()) == subject \
-                    and not _is_owner(commit[1], commit[2], names):
-                out.add(rid)
-    return out
 
 
 def _commits(home, project: str, turns, memory: Memory, scope: Scope | None = None) -> list:

@@ -2,7 +2,8 @@
 
 Sections in priority order, trimmed from the tail to fit the character budget (default 4000):
 Active surface (top projects: last seen, events, commits), Durable decisions (wrapup
-`decisions[]` and `key_insight`, without those superseded, retired or rejected since), Work shape (commit types, diff quadrants), Cadence (peak hours
+`decisions[]` and `key_insight`, without those superseded, retired or rejected since, nor
+a decision that is the subject of a commit another author wrote: `lenses.decisions.others_decisions`), Work shape (commit types, diff quadrants), Cadence (peak hours
 in local time, weekend share, sessions). Never hand-edited: it is rebuilt from the logs.
 
 Read from the facts columns (`carto_core.facts.store`), not a loaded corpus: only commits and
@@ -102,10 +103,11 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     projects: dict[str, dict] = {}
     commit_types, quadrants, hours = Counter(), Counter(), Counter()
     weekend = 0
-    decisions: list[str] = []
+    decisions: list[tuple[str, str]] = []  # (record id, line)
     from carto_core.model.decisions import load, record_id, statements as stated
 
-    closed = {rid for rid, record in load(home).records.items() if not record.current}
+    ledger = load(home)
+    closed = {rid for rid, record in ledger.records.items() if not record.current}
     hook_shas: set[str] = set()
     turn_commits: list[tuple[str, str, str]] = []  # (sha, project, commit type) that turns record
     tools: Counter = Counter()
@@ -166,9 +168,9 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
                 if record_id(kind, project, item) in closed:
                     continue  # superseded, retired or rejected since
                 if kind == "decision":
-                    decisions.append(f"{item} ({event.project or '-'}, {day})")
+                    decisions.append((record_id(kind, project, item), f"{item} ({event.project or '-'}, {day})"))
                 elif kind == "insight":
-                    decisions.append(f"insight: {item} ({event.project or '-'})")
+                    decisions.append(("", f"insight: {item} ({event.project or '-'})"))
     for sha, name, commit_type in turn_commits:
         if any(sha.startswith(other[:7]) or other.startswith(sha) for other in hook_shas):
             continue
@@ -186,6 +188,11 @@ def build_profile(home, *, window: str = "90d", budget: int = BUDGET, now: datet
     sections.append(("Active surface", [
         f"- {name}: last seen {p['last'].astimezone().date()}, {counted(p['events'], 'event')}, {counted(p['commits'], 'commit')}"
         for name, p in top]))
+    from carto_core.lenses.decisions import others_decisions
+
+    theirs = others_decisions([ledger.records[rid] for rid in {rid for rid, _ in decisions}
+                               if rid in ledger.records])
+    decisions = [line for rid, line in decisions if rid not in theirs]
     sections.append(("Durable decisions", [f"- {d}" for d in decisions[-12:][::-1]]))
     sections.append(("Work shape", [
         "- commit types: " + (", ".join(f"{t} {n}" for t, n in commit_types.most_common()) or "none"),
