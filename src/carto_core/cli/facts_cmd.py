@@ -144,6 +144,21 @@ def _thousands(n: int, noun: str) -> str:
     return f"{n:,}" + counted(n, noun)[len(str(n)):]
 
 
+def _bucket_name(bucket: dict) -> str:
+    """A bucket's name, and the folder when a project's name was recorded in several."""
+    if "folder" not in bucket:
+        return bucket["name"]
+    if bucket["folder"] is None:
+        return f"{bucket['name']} (no folder recorded)"
+    import os
+
+    home = os.path.expanduser("~")
+    folder = bucket["folder"]
+    if home not in ("", "~", os.sep) and folder.startswith(home.rstrip(os.sep) + os.sep):
+        folder = "~" + folder[len(home.rstrip(os.sep)):]
+    return f"{bucket['name']} ({folder})"
+
+
 def _more(items: list, shown: int) -> list[str]:
     return [f"  … {len(items) - shown} more (--json for all)"] if len(items) > shown else []
 
@@ -157,7 +172,7 @@ def _pulse_lines(envelope: dict, cursor: str) -> list[str]:
              f"{counted(len(census['by_project']), 'project')} · span {census['span']['oldest'] or '-'} .. {census['span']['newest'] or '-'}"]
     for bucket in census["by_project"]:
         ids = bucket.get("event_ids") or []
-        lines.append(f"  {bucket['count']:>7}  {bucket['name']}" + (f"   [{', '.join(ids)}]" if ids else ""))
+        lines.append(f"  {bucket['count']:>7}  {_bucket_name(bucket)}" + (f"   [{', '.join(ids)}]" if ids else ""))
     if facts["outside_scope"] and facts["outside_scope"]["events"]:
         out = facts["outside_scope"]
         lines.append(f"outside the scope: {counted(out['events'], 'event')} in {counted(len(out['projects']), 'other project')}")
@@ -244,7 +259,7 @@ def render_text(envelope: dict, cursor: str | None = None) -> str:
             lines.append(f"{key[3:]}:")
             for bucket in facts[key]:
                 ids = bucket.get("event_ids")
-                lines.append(f"  {bucket['count']:>7}  {bucket['name']}" + (f"   [{', '.join(ids)}]" if ids else ""))
+                lines.append(f"  {bucket['count']:>7}  {_bucket_name(bucket)}" + (f"   [{', '.join(ids)}]" if ids else ""))
         if facts["commits"]:
             lines.append(f"commits ({len(facts['commits'])}):")
             for commit in facts["commits"][:20]:

@@ -57,27 +57,11 @@ def _cwd_counts(home, project: str) -> Counter:
 
 
 def _folders(home, project: str) -> list[tuple[str, int]]:
-    """(folder, rows) of each folder the project's name was recorded in, most rows first: a
-    row's working folder belongs to the first folder whose memory would take it (`Scope`: the
-    same folder, or another checkout of its repository); a new one is the repository (worktree)
-    holding it, else the nearest folder above it of the project's name."""
-    from carto_core.lenses.memory import Scope
-    from carto_core.model.project import find_git
+    """(folder, rows) of each folder the project's name was recorded in, most rows first
+    (`lenses.memory.folders_of`)."""
+    from carto_core.lenses.memory import folders_of
 
-    folders: list[list] = []  # [folder, rows, scope]
-    for cwd, rows in _cwd_counts(home, project).most_common():
-        owner = next((entry for entry in folders if entry[2].holds(cwd)), None)
-        if owner is not None:
-            owner[1] += rows
-            continue
-        info = find_git(cwd) if os.path.isdir(cwd) else None
-        if info is not None:
-            folder = str(info.worktree)
-        else:
-            path = Path(os.path.normpath(cwd))
-            folder = str(next((p for p in (path, *path.parents) if p.name.lower() == project.lower()), path))
-        folders.append([folder, rows, Scope(folder)])
-    return sorted(((folder, rows) for folder, rows, _ in folders), key=lambda f: -f[1])
+    return folders_of(project, _cwd_counts(home, project).most_common())
 
 
 def _project_root(home, project: str, from_cwd: bool, required: bool = True, as_json: bool = False) -> Path | None:

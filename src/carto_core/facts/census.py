@@ -5,6 +5,8 @@ sessions, span, by_project, by_type, by_source, by_provider, commits}`. Buckets 
 descending then name ascending and are cut at `top`; unattributed values (null, "", "unknown")
 are counted per dimension and never form a bucket; a project-scoped census leaves
 unattributed-project rows out entirely; `undated_dropped` counts only when a window is active.
+A project name recorded in several folders (`~/me/api`, `~/clientA/api`) is a bucket per folder,
+each naming its `folder` (`project_buckets`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,61 @@ def buckets(dim, cols: Columns, counts: dict[int, int], top: int, sample: int,
         bucket: dict = {"name": name, "count": count}
         if sample > 0:
             positions = dim.newest_in(dim.ids[name], lo, hi, sample, keep)
+            bucket["event_ids"] = [cols.event_id(p) for p in positions]
+        out.append(bucket)
+    return out
+
+
+def project_buckets(cols: Columns, counts: dict, top: int, sample: int, lo: int, hi: int,
+                    keep=None) -> list[dict]:
+    """The project buckets: one a name, except a name whose rows were recorded in several
+    folders (`~/me/api`, `~/clientA/api`: a project is a folder's last name), one a folder,
+    grouped as `carto memory` groups them (`lenses.memory.folders_of`), each with its `folder`;
+    that name's rows that name no folder are a bucket of their own (`folder` None)."""
+    place = cols.dims["place"]
+    cwds: dict[str, list[tuple[str, int, int]]] = {}  # project -> (cwd, rows, place id)
+    for ident, count in counts["place"].items():
+        if ident and count:
+            project, _, cwd = place.names[ident].partition("\x00")
+            cwds.setdefault(project, []).append((cwd, count, ident))
+    split: list[tuple[str, str | None, int, list[int]]] = []  # (project, folder, rows, place ids)
+    for project, seen in cwds.items():
+        if len({cwd for cwd, _, _ in seen if cwd}) < 2:
+            continue
+        from carto_core.lenses.memory import Scope, folders_of
+
+        named = sorted((entry for entry in seen if entry[0]), key=lambda entry: (-entry[1], entry[0]))
+        folders = folders_of(project, [(cwd, rows) for cwd, rows, _ in named])
+        if len(folders) < 2:
+            continue
+        scopes = [(folder, Scope(folder)) for folder, _ in folders]
+        members: dict[str | None, list[int]] = {folder: [] for folder, _ in folders}
+        for cwd, _, ident in seen:
+            owner = next((folder for folder, scope in scopes if scope.holds(cwd)), None) if cwd else None
+            members.setdefault(owner, []).append(ident)
+        for folder, idents in members.items():
+            rows = sum(counts["place"][ident] for ident in idents)
+            if rows:
+                split.append((project, folder, rows, idents))
+    if not split:
+        return buckets(cols.dims["project"], cols, counts["project"], top, sample, lo, hi, keep)
+    project = cols.dims["project"]
+    divided = {name for name, _, _, _ in split}
+    named: list[tuple[tuple, dict, list[int] | None]] = []
+    for ident, count in counts["project"].items():
+        if ident and count and project.names[ident] not in divided:
+            named.append(((-count, project.names[ident], ""), {"name": project.names[ident], "count": count},
+                          None))
+    for name, folder, rows, idents in split:
+        named.append(((-rows, name, folder or "\uffff"), {"name": name, "folder": folder, "count": rows}, idents))
+    out = []
+    for _, bucket, idents in sorted(named, key=lambda entry: entry[0])[:top]:
+        if sample > 0:
+            if idents is None:
+                positions = project.newest_in(project.ids[bucket["name"]], lo, hi, sample, keep)
+            else:
+                positions = sorted((p for ident in idents for p in place.newest_in(ident, lo, hi, sample, keep)),
+                                   reverse=True)[:sample]
             bucket["event_ids"] = [cols.event_id(p) for p in positions]
         out.append(bucket)
     return out
@@ -104,8 +161,8 @@ def census(cols: Columns, corpus, request) -> dict:
         "sessions": {"resolved": sum(1 for c in counts["session"].values() if c)},
         "span": span,
     }
-    for key, name in (("by_project", "project"), ("by_type", "type"), ("by_source", "source"),
-                      ("by_provider", "provider")):
+    facts["by_project"] = project_buckets(cols, counts, request.top, request.sample, lo, hi, keep)
+    for key, name in (("by_type", "type"), ("by_source", "source"), ("by_provider", "provider")):
         facts[key] = buckets(dims[name], cols, counts[name], request.top, request.sample, lo, hi, keep)
     facts["commits"] = _commits(cols, lo, hi, keep)
     return facts

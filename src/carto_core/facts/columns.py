@@ -4,7 +4,7 @@ from the persisted cache (`facts/store.py`) without loading the corpus at all.
 A census must stay a small fraction of a cold command; a per-event Python loop alone costs more
 (docs/performance.md, "Figures that were comments").
 So events become columns of small integers (interned project, type, source, provider and session
-ids; 0 always means "unresolved") laid out in one order, **oldest first**:
+ids, and the place: project and working folder; 0 always means "unresolved") laid out in one order, **oldest first**:
 
     positions [0, n_undated)      undated events, in reverse load order
     positions [n_undated, n)      dated events, by time ascending; ties in reverse load order
@@ -33,9 +33,16 @@ from datetime import datetime, timezone
 
 from carto_core.model.events import Event, is_resolved
 
-#: Dimension name -> the Event attribute it interns.
+#: Dimension name -> the Event attribute it interns (`place`: `place_of` the event).
 DIMENSIONS = {"project": "project", "type": "type", "source": "source", "provider": "provider",
-              "session": "session_id"}
+              "session": "session_id", "place": "place"}
+
+
+def place_of(project: str, cwd: str) -> str:
+    """A row's project and working folder as one value: a project is a folder's last name, so
+    a census tells `~/me/api` from `~/clientA/api` by the folders its rows were recorded in
+    (`census.project_buckets`). Unresolved ("") for a row of no project."""
+    return f"{project}\x00{cwd}" if is_resolved(project) else ""
 
 
 def real_id(event: Event) -> bool:
@@ -176,7 +183,8 @@ class Columns:
     # -- building ---------------------------------------------------------------------------
 
     def intern_event(self, event: Event) -> dict[str, int]:
-        return {name: self.dims[name].intern(getattr(event, attribute))
+        return {name: self.dims[name].intern(place_of(event.project, event.cwd) if name == "place"
+                                             else getattr(event, attribute))
                 for name, attribute in DIMENSIONS.items()}
 
     def place(self, records: Records) -> None:

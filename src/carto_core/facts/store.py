@@ -56,7 +56,7 @@ from pathlib import Path
 
 from carto_core.util import heap, progress
 from carto_core.model.events import Event, fold_fields, is_resolved
-from carto_core.facts.columns import DIMENSIONS, Columns, Records, real_id
+from carto_core.facts.columns import DIMENSIONS, Columns, Records, place_of, real_id
 from carto_core.logio.fold import takes_over
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import fast_loads_line, loads_line
@@ -67,8 +67,9 @@ from carto_core.util.privatefiles import make_dirs, open_private
 from carto_core.util.timeparse import epoch_seconds
 
 #: 4: no day column (a position's UTC day is `epoch // 86400`, what the column held: 4 bytes
-#: an event, 5 % of the cache, for one lens that bisects on it)
-VERSION = 4
+#: an event, 5 % of the cache, for one lens that bisects on it); 5: the place column (project and
+#: working folder: a census tells two folders of one name apart)
+VERSION = 5
 MAGIC = b"CARTOFACTS\n"
 #: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
 LOAD_ORDER: tuple[str, ...] = FOLD_ORDER
@@ -245,7 +246,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
         ranks.extend((np.asarray(arrays["lkey"], np.int64) >> _SHIFT).astype(np.uint8).tobytes())
     else:
         lookup, rows, states = None, 0, {}
-    fields = ("type", "provider", "session", "project")  # the order of `fold_fields`
+    fields = ("type", "provider", "session", "project", "place")  # `fold_fields`, then the place
     interns = [cols.dims[name].intern for name in fields]
     fallback: dict[int, str] = dict(cols.fallback)
 
@@ -291,7 +292,10 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
                 lengths.append(line.end - line.offset)
                 own = _own_id(row)
                 has_id.append(1 if (is_resolved(row.get("event_id")) if row else True) else 0)
-                for intern, column, value in zip(interns, columns, fold_fields(row, event_id)):
+                folded = fold_fields(row, event_id)
+                cwd = row.get("cwd")
+                for intern, column, value in zip(interns, columns, (*folded, place_of(
+                        folded[3], "" if cwd is None else cwd if cwd.__class__ is str else str(cwd)))):
                     column.append(intern(value))
                 crcs.append(_crc(event_id))
                 if not own:

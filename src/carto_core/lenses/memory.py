@@ -127,6 +127,33 @@ def _day(ts: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts)) if ts else "undated"
 
 
+def folders_of(project: str, cwds) -> list[tuple[str, int]]:
+    """(folder, rows) of each folder a project's name was recorded in, most rows first, from
+    (working folder, rows) pairs, most rows first: a working folder belongs to the first folder
+    whose memory would take it (`Scope`: the same folder, or another checkout of its
+    repository); a new one is the repository (worktree) holding it, else the nearest folder
+    above it of the project's name. `carto memory` and `carto facts census` group by it."""
+    import os
+    from pathlib import Path
+
+    from carto_core.model.project import find_git
+
+    folders: list[list] = []  # [folder, rows, scope]
+    for cwd, rows in cwds:
+        owner = next((entry for entry in folders if entry[2].holds(cwd)), None)
+        if owner is not None:
+            owner[1] += rows
+            continue
+        info = find_git(cwd) if os.path.isdir(cwd) else None
+        if info is not None:
+            folder = str(info.worktree)
+        else:
+            path = Path(os.path.normpath(cwd))
+            folder = str(next((p for p in (path, *path.parents) if p.name.lower() == project.lower()), path))
+        folders.append([folder, rows, Scope(folder)])
+    return sorted(((folder, rows) for folder, rows, _ in folders), key=lambda f: -f[1])
+
+
 class Scope:
     """Which of a project's rows belong to one folder's MEMORY.md. A project is named by its
     folder's last name, so `/work/clientA/api` and `/work/me/api` are both "api": a row belongs
