@@ -699,6 +699,77 @@ def test_a_turn_of_work_is_a_record_when_the_query_holds_a_word_no_row_holds(
     assert judge([ladder, keyword], 7, [0.22], conversation=conversation, holding=holding).found
 
 
+@pytest.mark.parametrize("scores,held,need,found", [
+    # beside a word no row holds, one common word of the question is no topic
+    ([0.42, 0.12], [1, 0], 2, False),
+    ([0.42, 0.12], [2, 0], 2, True),              # two words of it: evidence from the band
+    ([0.45, 0.12], [1, 0], 2, True),              # one, and as near as the band + 0.10
+    ([0.4499, 0.12], [1, 0], 2, False),
+    ([0.42, 0.36], [1, 2], 2, True),              # the next record holds two
+    ([0.42, 0.12], [1, 0], 1, True),              # every word the home's: one is enough
+    ([0.45, 0.12], [0, 0], 2, False),             # holding none: no evidence at any score
+])
+def test_beside_a_word_no_row_holds_a_record_holds_two_words_of_the_question(
+        scores, held, need, found):
+    """"hadoop namenode heap" on a home of coding work: no row holds "hadoop" nor "namenode",
+    and the nearest commit, about the heap, holds the question's one common word. A record
+    is evidence then when it holds two words of the question, or one and scores
+    `ONE_WORD_RISE` over its record band (docs/ranking.md, "Two words of the question beside
+    a word no row holds")."""
+    import numpy as np
+
+    from carto_core.search.floor import ONE_WORD_RISE, judge
+
+    assert ONE_WORD_RISE == pytest.approx(0.10)
+    ladder, _, conversation = _records_and_turns(scores, set(), 0.0)
+    counts = np.asarray(held)
+    holding = lambda indices: counts[np.asarray(indices)]  # noqa: E731
+    report = judge([ladder], 7, [0.22], conversation=conversation, holding=holding,
+                   needed=lambda: need)
+    assert report.found is found
+    if not found and any(held):
+        assert (f"when it holds {need} words of the query, or one from 0.45" in report.reason
+                if need > 1 else "when it holds a word of the query" in report.reason)
+    # on a home of fewer records than the band's rise counts, one word is enough, as before
+    from carto_core.search.floor import RECORDS_COUNTED
+
+    for many, two in ((RECORDS_COUNTED - 1, False), (RECORDS_COUNTED, True)):
+        ladder, _, conversation = _records_and_turns(scores, set(), 0.0)
+        report = judge([ladder], 7, [0.22], conversation=conversation, holding=holding,
+                       needed=lambda: need, records=lambda ladder, many=many: many)
+        band = min(0.35 + 0.02, 0.35 + 0.015 * np.log2(many / 200))
+        over = np.asarray(scores) >= band
+        one = (counts >= 1) & over
+        enough = ((counts >= need) & over) | (one & (np.asarray(scores) >= band + 0.10))
+        assert report.found is bool((enough if two else one).any())
+    # a bool `holding` (the team's) is one word each, as before
+    ladder, _, conversation = _records_and_turns(scores, set(), 0.0)
+    bools = counts > 0
+    report = judge([ladder], 7, [0.22], conversation=conversation,
+                   holding=lambda indices: bools[np.asarray(indices)])
+    assert report.found is bool(bools[np.asarray(scores) >= 0.35].any())
+
+
+def test_the_words_a_record_must_hold_are_asked_only_when_one_reaches_the_band():
+    """`needed` reads the index's document counts: asked once, and only when a record is in
+    or over the band."""
+    import numpy as np
+
+    from carto_core.search.floor import judge
+
+    asked = []
+
+    def needed():
+        asked.append(True)
+        return 2
+
+    for scores in ([0.30, 0.12], [0.42, 0.40]):
+        ladder, _, conversation = _records_and_turns(scores, set(), 0.0)
+        judge([ladder], 7, [0.22], conversation=conversation,
+              holding=lambda indices: np.ones(len(indices), np.int64), needed=needed)
+    assert asked == [True]
+
+
 def _floor_option(writer, monkeypatch, option: str, query: str):
     """What the pipeline handed `floor.judge` as `option` for a keyword search of `query` on
     the writer's home, and each event's document index there."""
@@ -749,7 +820,32 @@ def test_the_search_tells_the_floor_which_rows_hold_a_word_of_the_query(writer, 
     other = writer.tool("Ran: a note about the weather")
     said = writer.prompt("what was that about the weather")  # a person's words: judged as said
     holding, index = _floor_option(writer, monkeypatch, "holding", "orchard wobbles")
-    assert holding([index[holder], index[other], index[said]]).tolist() == [True, False, True]
+    # how many of its words each holds; a prompt every one
+    assert holding([index[holder], index[other], index[said]]).tolist() == [2, 0, 2]
+    one = writer.tool("Ran: the orchard gate")
+    holding, index = _floor_option(writer, monkeypatch, "holding", "orchard wobbles")
+    assert holding([index[one], index[holder]]).tolist() == [1, 2]
+    # a hyphenated word is counted by its parts, a row holding it whole too
+    whole = writer.tool("Ran: fix the orchard-ladder")
+    holding, index = _floor_option(writer, monkeypatch, "holding", "orchard-ladder slope")
+    assert holding([index[holder], index[one], index[whole]]).tolist() == [3, 1, 2]
+
+
+@pytest.mark.parametrize("query,need", [
+    ("orchard wobbles", 1),                 # every word the home's
+    ("orchard wobbles zeppelin", 2),        # a word no row holds, two held
+    ("zeppelin orchard", 1),                # a word no row holds, one held: one is all
+    ("zeppelin blimp", 1),                  # none held: a record holds none anyway
+    ("orchard-ladder wobbles", 1),          # no row says "orchard-ladder", every part held
+    ("orchard-zeppelin wobbles slope", 2),  # a part no row holds
+])
+def test_the_search_tells_the_floor_how_many_words_a_record_must_hold(writer, monkeypatch,
+                                                                      query, need):
+    """Two words of the question when it holds a word no row holds (a hyphenated word whose
+    parts rows hold is no such word) and two the home holds; else one."""
+    writer.tool("Ran: check the orchard ladder wobbles on the slope")
+    needed, _ = _floor_option(writer, monkeypatch, "needed", query)
+    assert needed() == need
 
 
 def _git_commit(writer, sha: str, subject: str, *, url: str | None = None) -> str:

@@ -36,6 +36,11 @@ what it worked on, as a commit does, and its many words align with any unseen wo
 second look; on a home of such turns the floor let nearly every unseen question through
 (docs/ranking.md, "A turn of work is a record").
 
+Beside a word no row holds, one common word of the question is no topic ("hadoop namenode
+heap" and a commit about the heap): on a ladder of many records (`RECORDS_COUNTED`), a record
+is evidence when it holds two words of the query, or one and scores `ONE_WORD_RISE` over its
+record band (docs/ranking.md, "Two words of the question beside a word no row holds").
+
 How near an unrelated question's nearest record comes grows with how many records there are to
 be near (the top of N unrelated scores), so records are judged from `record_band`: the band at
 `RECORDS_AT_BAND` records, `BAND_PER_HALVING` lower for each halving under it (never under the
@@ -73,6 +78,9 @@ RECORDS_AT_BAND = 200
 BAND_PER_HALVING = 0.015
 #: The most a record's evidence score rises over the band on a home of many records.
 BAND_RISE = 0.02
+#: Beside a word no row holds, how far over its record band a record holding one word of the
+#: query is evidence (one holding two is evidence from the band).
+ONE_WORD_RISE = 0.10
 #: How many records are counted at most: past them the rise is whole.
 RECORDS_COUNTED = math.ceil(RECORDS_AT_BAND * 2 ** (BAND_RISE / BAND_PER_HALVING))
 _OFF = frozenset({"0", "false", "no", "off"})
@@ -174,7 +182,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
           unheld_words: Callable[[], list[str]] | None = None,
           unmatched: list[str] | None = None,
           holding: Callable[[np.ndarray], np.ndarray] | None = None,
-          worked: Callable[[np.ndarray], np.ndarray] | None = None) -> FloorReport:
+          worked: Callable[[np.ndarray], np.ndarray] | None = None,
+          needed: Callable[[], int] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
@@ -186,12 +195,16 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     only to say them in the reason of a search that found nothing beside them. `unmatched`:
     the query's `word*` prefixes and short shas, as typed, that no row's word starts with: a
     search asking for a word by its spelling found nothing when no row holds one, whatever
-    is near it in meaning. `holding`: for a ladder's documents, which hold a word of the query
-    (a record holding none is no evidence at any score); None: records are judged by their
-    score alone. `worked`: for a ladder's documents, which are turns in which the agent worked
-    (called tools); when a keyword ladder says the query holds a word no row holds, they are
-    judged as records (a turn of work names what it worked on, as a commit does); None: every
-    turn is a person's words."""
+    is near it in meaning. `holding`: for a ladder's documents, how many of the query's words
+    each holds (a bool: whether it holds one; a record holding none is no evidence at any
+    score); None: records are judged by their score alone. `needed`: how many words a record
+    must hold (asked when one reaches the band: 2 when the query holds a word no row holds and
+    two the home holds), on a ladder of `RECORDS_COUNTED` records or more; a record holding
+    fewer but one is evidence from `ONE_WORD_RISE` over its record band; None: one. `worked`:
+    for a ladder's documents, which are turns in which the agent worked (called tools); when a
+    keyword ladder says the query holds a word no row holds, they are judged as records (a turn
+    of work names what it worked on, as a commit does); None: every turn is a person's
+    words."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if unmatched:
@@ -207,6 +220,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     turns_only = False  # some ladder's band was for its turns alone
     unheld = False  # a keyword ladder's query held a word no row holds
     wordless = False  # a record reached the band holding no word of the query
+    need = None  # how many words of the query a record must hold (`needed`), once asked
+    one_word = None  # from where a record holding one word is evidence, when `need` is more
     of_work = False  # turns of work were judged as records
     evidence = False
     confirming = []  # ladders whose best candidate lies in their band: judged last, if needed
@@ -233,7 +248,16 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                 worded = _best(ladder.scores[~turns])
                 # which records hold a word of the query is read only when one reaches the band
                 if worded >= min(band, from_) and holding is not None:
-                    worded = _best_worded_record(ladder, turns, holding)
+                    if need is None:
+                        need = needed() if needed is not None else 1
+                    # a home of few records holds few of the words a question about them
+                    # uses: a word none holds tells nothing there
+                    two = need > 1 and (records is None or records(ladder) >= RECORDS_COUNTED)
+                    near = from_ + ONE_WORD_RISE if two else math.inf
+                    if two:
+                        one_word = near if one_word is None else min(one_word, near)
+                    worded = _best_worded_record(ladder, turns, holding, need if two else 1,
+                                                 near)
                     # a record holding no word of the query is no evidence at any score
                     anchored = min(top, max(_best(ladder.scores[turns]), worded))
                     if anchored < top:
@@ -304,7 +328,11 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
         side = "few" if moved is not None and moved < band else "many"
         records_from = ("" if moved is None
                         else f", a record from {moved:.2f} among {side} records")
-        if wordless:
+        if wordless and one_word is not None:
+            records_from = ((records_from or ", a record") + f" when it holds {need} words of "
+                            f"the query, or one from {one_word:.2f}, the query holding a word "
+                            "no row holds")
+        elif wordless:
             records_from = (records_from or ", a record") + " when it holds a word of the query"
         if of_work:
             records_from += (", a turn in which the agent worked as a record, the query "
@@ -325,18 +353,24 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     return report
 
 
-def _best_worded_record(ladder, turns, holding) -> float:
-    """The best score of the ladder's records that hold a word of the query (`holding`; all its
-    records when it is None); -inf without one. A record is found by its own words: an unrelated
-    question's nearest commit shares none of them ("Why is TensorFlow training so slow on the
-    GPU box?" and a commit about reading a log's end, 0.43), while a question about a commit
-    in other words still names one of its words nearly always (docs/ranking.md, "A record
-    holds a word of the question")."""
+def _best_worded_record(ladder, turns, holding, need: int = 1, near: float = math.inf) -> float:
+    """The best score of the ladder's records that hold `need` words of the query (`holding`;
+    all its records when it is None), or one and score `near` or more; -inf without one. A
+    record is found by its own words: an unrelated question's nearest commit shares none of
+    them ("Why is TensorFlow training so slow on the GPU box?" and a commit about reading a
+    log's end, 0.43), while a question about a commit in other words still names one of its
+    words nearly always (docs/ranking.md, "A record holds a word of the question"). Beside a
+    word no row holds, one common word is no topic ("hadoop namenode heap" and a commit about
+    the heap): two are, or one with a record very near (docs/ranking.md, "Two words of the
+    question beside a word no row holds")."""
     import numpy as np
 
     records = ~turns
     if holding is not None and records.any():
-        records &= np.asarray(holding(ladder.indices), bool)
+        held = np.asarray(holding(ladder.indices))
+        if held.dtype == bool:
+            held = held.astype(np.int64)
+        records &= (held >= need) | ((held >= 1) & (np.asarray(ladder.scores) >= near))
     return _best(ladder.scores[records])
 
 

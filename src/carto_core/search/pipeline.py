@@ -256,19 +256,45 @@ class _Made:
 
 
 def _holding(engine, query):
-    """For the relevance floor: which of some documents hold a word of the query in their own
-    text (the postings of its terms, read only when a record reaches the band), or are a
-    prompt: a person's words, answering a vague question in other words as a turn does
-    ("What have I told you about my relatives?", "my aunt is planning grandpa's ninetieth")."""
+    """For the relevance floor: how many of the query's words some documents hold in their own
+    text (the postings of its terms, read only when a record reaches the band; a hyphenated
+    word by its parts), every one for a prompt: a person's words, answering a vague question
+    in other words as a turn does ("What have I told you about my relatives?", "my aunt is
+    planning grandpa's ninetieth")."""
     from carto_core.search.index import LOG_CODE
+
+    terms = list(dict.fromkeys(query.tokens))
+    wholes = {compound[0] for compound in query.compounds}
+    words = [term for term in terms if term not in wholes] or terms
 
     def holding(indices):
         indices = np.asarray(indices, np.int64)
         said = np.asarray(engine.index.cols["source"])[indices] == LOG_CODE.get("prompts", -1)
-        held = [engine.index.own_docs(term) for term in dict.fromkeys(query.tokens)]
-        return said | np.isin(indices, np.concatenate(held)) if held else said
+        held = np.zeros(len(indices), np.int64)
+        for term in words:
+            held += np.isin(indices, engine.index.own_docs(term))
+        held[said] = max(len(words), 1)
+        return held
 
     return holding
+
+
+def _needed(engine, query):
+    """For the relevance floor: how many of the query's words a record must hold, asked when
+    one reaches the band: two when the query holds a word no row holds (a hyphenated word
+    whose parts rows hold is not one) and two words the home holds, else one."""
+
+    def needed() -> int:
+        df = engine.index.df
+        terms = list(dict.fromkeys(query.tokens))
+        held = {term for term in terms if df(term)}
+        wholes = {compound[0] for compound in query.compounds}
+        # a hyphenated word no row holds whole is judged by its parts, words of the query too
+        if all(term in held or term in wholes for term in terms):
+            return 1
+        return max(1, min(2, len(held - wholes)))
+
+    return needed
 
 
 def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
@@ -307,7 +333,8 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                     unheld_words=lambda: unheld_words(request.query, engine.analyzer,
                                                       engine.index.df),
                     unmatched=unmatched_prefixes(query, engine.index),
-                    holding=_holding(engine, query), worked=_worked(engine))
+                    holding=_holding(engine, query), worked=_worked(engine),
+                    needed=_needed(engine, query))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     if not fused and not verdict.unheld_words:
