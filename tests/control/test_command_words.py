@@ -43,7 +43,7 @@ def test_nul_runs_are_said_as_what_they_are(tmp_path):
     assert "0 torn rows found, 0 fixed; 1 run of NUL bytes removed" in done
 
 
-def test_transcript_paths_says_it_checks_codex_paths(tmp_path):
+def test_transcript_paths_counts_in_words(tmp_path):
     env = _home(tmp_path, [ROW])
     text = invoke("repair", "transcript-paths", env=env, ok=(0, 3)).output
-    assert "stale Codex transcript paths found" in text
+    assert "0 stale transcript paths found" in text

@@ -52,14 +52,14 @@ def test_archived_unarchived_and_gone_rollouts(tmp_path):
         {"event_id": "m1", "provider": "codex", "session_id": SID, "transcript_path": str(live)}])
     repair = TranscriptPaths(TranscriptRoots(codex=(codex,)))
     dry = run_repair(repair, home)
-    assert (dry["stale"], dry["moved"], dry["missing"], dry["fixed"], dry["would_fix"]) == (4, 3, 1, 0, 3)
+    assert (dry["stale"], dry["moved"], dry["missing"], dry["fixed"], dry["would_fix"]) == (5, 3, 2, 0, 3)
     done = run_repair(TranscriptPaths(TranscriptRoots(codex=(codex,))), home, write=True)
     assert done["fixed"] == 3
     after = rows(home, "milestones")
     assert after["m1"]["transcript_path"] == str(codex / "archived_sessions" / NAME)
     assert after["m2"]["transcript_path"] == str(codex / "sessions" / "2026" / "03" / "02" / back_name)
     assert after["m3"]["transcript_path"].endswith("rollout-gone.jsonl")  # kept: found nowhere
-    assert after["m4"]["transcript_path"] == "/gone/x.jsonl"  # not Codex: not this repair's
+    assert after["m4"]["transcript_path"] == "/gone/x.jsonl"  # Claude, found nowhere: kept
     assert rows(home, "changelog")["m1"]["transcript_path"] == str(codex / "archived_sessions" / NAME)
 
 

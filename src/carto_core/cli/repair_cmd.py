@@ -90,7 +90,7 @@ def repair_options(command):
 ONE = {"torn rows": "torn row", "orphan rows": "orphan row", "unclassified prompts": "unclassified prompt",
        "files and folders others can read": "file or folder others can read",
        "credentials": "credential", "spilled rows": "spilled row", "failed writes": "failed write",
-       "stale Codex transcript paths": "stale Codex transcript path"}
+       "stale transcript paths": "stale transcript path"}
 
 
 def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:

@@ -10,7 +10,7 @@ to the swap; rows appended later are copied verbatim).
 - `torn`: `torn-rows`: split rows glued to a torn one, restore torn rows from a whole copy;
 - `orphans`: `orphan-sessions`: give rows logged without a session the one session that
   matches them strictly (transcript, or project and time), refusing ambiguity;
-- `transcripts`: `transcript-paths`: point rows at Codex rollouts that moved on archive.
+- `transcripts`: `transcript-paths`: point rows at Codex rollouts and Claude Code transcripts that moved.
 
 The CLI faces are `carto_core.cli.repair_*` (one module per command); a new repair adds a
 module here, one under cli/, and one line in `cli.repair_cmd.REPAIR_COMMANDS`.
