@@ -58,8 +58,8 @@ def _cwd_counts(home, project: str) -> Counter:
 
 def _folders(home, project: str) -> list[tuple[str, int]]:
     """(folder, rows) of each folder the project's name was recorded in, most rows first
-    (`lenses.memory.folders_of`)."""
-    from carto_core.lenses.memory import folders_of
+    (`model.project.folders_of`)."""
+    from carto_core.model.project import folders_of
 
     return folders_of(project, _cwd_counts(home, project).most_common())
 

@@ -17,7 +17,7 @@ from collections import Counter
 from itertools import compress
 
 from carto_core.facts.columns import Columns
-from carto_core.model.project import ProjectScope
+from carto_core.model.project import Folder, ProjectScope, folders_of
 from carto_core.util.timeparse import format_timestamp
 
 COMMITS_MAX = 200
@@ -49,7 +49,7 @@ def project_buckets(cols: Columns, counts: dict, top: int, sample: int, lo: int,
                     keep=None) -> list[dict]:
     """The project buckets: one a name, except a name whose rows were recorded in several
     folders (`~/me/api`, `~/clientA/api`: a project is a folder's last name), one a folder,
-    grouped as `carto memory` groups them (`lenses.memory.folders_of`), each with its `folder`;
+    grouped as `carto memory` groups them (`model.project.folders_of`), each with its `folder`;
     that name's rows that name no folder are a bucket of their own (`folder` None)."""
     place = cols.dims["place"]
     cwds: dict[str, list[tuple[str, int, int]]] = {}  # project -> (cwd, rows, place id)
@@ -61,13 +61,11 @@ def project_buckets(cols: Columns, counts: dict, top: int, sample: int, lo: int,
     for project, seen in cwds.items():
         if len({cwd for cwd, _, _ in seen if cwd}) < 2:
             continue
-        from carto_core.lenses.memory import Scope, folders_of
-
         named = sorted((entry for entry in seen if entry[0]), key=lambda entry: (-entry[1], entry[0]))
         folders = folders_of(project, [(cwd, rows) for cwd, rows, _ in named])
         if len(folders) < 2:
             continue
-        scopes = [(folder, Scope(folder)) for folder, _ in folders]
+        scopes = [(folder, Folder(folder)) for folder, _ in folders]
         members: dict[str | None, list[int]] = {folder: [] for folder, _ in folders}
         for cwd, _, ident in seen:
             owner = next((folder for folder, scope in scopes if scope.holds(cwd)), None) if cwd else None

@@ -37,6 +37,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from carto_core.lenses.ownwords import preference_sentences
+from carto_core.model.project import Folder
 
 MAX_LINES = 200
 MAX_BYTES = 25 * 1024
@@ -127,75 +128,21 @@ def _day(ts: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts)) if ts else "undated"
 
 
-def folders_of(project: str, cwds) -> list[tuple[str, int]]:
-    """(folder, rows) of each folder a project's name was recorded in, most rows first, from
-    (working folder, rows) pairs, most rows first: a working folder belongs to the first folder
-    whose memory would take it (`Scope`: the same folder, or another checkout of its
-    repository); a new one is the repository (worktree) holding it, else the nearest folder
-    above it of the project's name. `carto memory` and `carto facts census` group by it."""
-    import os
-    from pathlib import Path
-
-    from carto_core.model.project import find_git
-
-    folders: list[list] = []  # [folder, rows, scope]
-    for cwd, rows in cwds:
-        owner = next((entry for entry in folders if entry[2].holds(cwd)), None)
-        if owner is not None:
-            owner[1] += rows
-            continue
-        info = find_git(cwd) if os.path.isdir(cwd) else None
-        if info is not None:
-            folder = str(info.worktree)
-        else:
-            path = Path(os.path.normpath(cwd))
-            folder = str(next((p for p in (path, *path.parents) if p.name.lower() == project.lower()), path))
-        folders.append([folder, rows, Scope(folder)])
-    return sorted(((folder, rows) for folder, rows, _ in folders), key=lambda f: -f[1])
-
-
-class Scope:
+class Scope(Folder):
     """Which of a project's rows belong to one folder's MEMORY.md. A project is named by its
     folder's last name, so `/work/clientA/api` and `/work/me/api` are both "api": a row belongs
     to `folder` when its `cwd` is inside it, or inside a checkout of the same repository (a
-    linked worktree). A row that names no folder cannot be placed: it belongs only while every
-    row of the project that names one names this folder (the name is this folder's alone).
-    Rows of a project or folder in `[capture] exclude` belong to no MEMORY.md."""
+    linked worktree: `model.project.Folder`). A row that names no folder cannot be placed: it
+    belongs only while every row of the project that names one names this folder (the name is
+    this folder's alone). Rows of a project or folder in `[capture] exclude` belong to no
+    MEMORY.md."""
 
     def __init__(self, folder: str | None = None):
-        import os
-
         from carto_core.privacy.exclude import load as exclusion
 
-        self.folder = os.path.normpath(folder) if folder else None
-        self.main = self._main(self.folder) if self.folder else None
+        super().__init__(folder)
         self.unplaced = True
         self.rule = exclusion()
-        self._known: dict[str, bool] = {}
-
-    @staticmethod
-    def _main(path: str) -> str:
-        import os
-
-        from carto_core.model.project import find_git
-
-        info = find_git(path) if os.path.isdir(path) else None
-        return os.path.normpath(str(info.main_worktree)) if info is not None else path
-
-    def holds(self, cwd: str) -> bool:
-        """Whether a working folder is this scope's folder (or in it, or in another checkout of
-        its repository)."""
-        import os
-
-        if self.folder is None:
-            return True
-        known = self._known.get(cwd)
-        if known is None:
-            path = os.path.normpath(cwd)
-            known = any(path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-                        for root in {self.folder, self.main}) or self._main(path) == self.main
-            self._known[cwd] = known
-        return known
 
     def admits(self, row: dict) -> bool:
         if self.rule and self.rule.row(row):

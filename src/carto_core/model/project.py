@@ -139,6 +139,56 @@ def main_checkout_path(path: os.PathLike | str) -> str:
     return os.path.join(str(info.main_worktree), relative)
 
 
+class Folder:
+    """A folder and the other checkouts of its repository: `holds(cwd)` says whether a working
+    folder is in it, or in a linked worktree of the same repository. A project is a folder's
+    last name, so `~/me/api` and `~/clientA/api` are both "api"; a MEMORY.md
+    (`lenses.memory.Scope`) and a census bucket (`facts.census`) are one folder's. `None` holds
+    every folder."""
+
+    def __init__(self, folder: str | None = None):
+        self.folder = os.path.normpath(folder) if folder else None
+        self.main = self._main(self.folder) if self.folder else None
+        self._known: dict[str, bool] = {}
+
+    @staticmethod
+    def _main(path: str) -> str:
+        info = find_git(path) if os.path.isdir(path) else None
+        return os.path.normpath(str(info.main_worktree)) if info is not None else path
+
+    def holds(self, cwd: str) -> bool:
+        if self.folder is None:
+            return True
+        known = self._known.get(cwd)
+        if known is None:
+            path = os.path.normpath(cwd)
+            known = any(path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+                        for root in {self.folder, self.main}) or self._main(path) == self.main
+            self._known[cwd] = known
+        return known
+
+
+def folders_of(project: str, cwds) -> list[tuple[str, int]]:
+    """(folder, rows) of each folder a project's name was recorded in, most rows first, from
+    (working folder, rows) pairs, most rows first: a working folder belongs to the first folder
+    that `holds` it; a new one is the repository (worktree) holding it, else the nearest folder
+    above it of the project's name. `carto memory` and `carto facts census` group by it."""
+    folders: list[list] = []  # [folder, rows, Folder]
+    for cwd, rows in cwds:
+        owner = next((entry for entry in folders if entry[2].holds(cwd)), None)
+        if owner is not None:
+            owner[1] += rows
+            continue
+        info = find_git(cwd) if os.path.isdir(cwd) else None
+        if info is not None:
+            folder = str(info.worktree)
+        else:
+            path = Path(os.path.normpath(cwd))
+            folder = str(next((p for p in (path, *path.parents) if p.name.lower() == project.lower()), path))
+        folders.append([folder, rows, Folder(folder)])
+    return sorted(((folder, rows) for folder, rows, _ in folders), key=lambda f: -f[1])
+
+
 class RegistryError(ValueError):
     """A project registry that exists but cannot be read; never silently ignored."""
 
