@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -44,17 +42,6 @@ def _same_as_loaded(home: Home) -> int:
         assert json.loads(done.output) == _loaded(home, sid), sid
     return len(sessions)
 
-
-@pytest.fixture
-def backfilled(shared_fixtures, tmp_path, monkeypatch):
-    """A home made by `carto ingest claude` of the shared fixtures' transcripts."""
-    projects = Path(os.environ["HOME"]) / ".claude" / "projects"
-    shutil.copytree(shared_fixtures / "claude" / "claude-code-viewer" / "projects", projects)
-    old = time.time() - 3 * 86400
-    for path in projects.rglob("*"):
-        os.utime(path, (old, old))
-    assert CliRunner().invoke(cli, ["ingest", "claude"]).exit_code == 0
-    return Home(os.environ["CARTO_HOME"])
 
 
 def test_every_session_is_the_loaded_corpus_document_cold_and_warm(tmp_path, backfilled):

@@ -7,12 +7,7 @@ summarises nothing, an append re-summarises its session alone, a rewritten log a
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import time
-from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from carto_core.cli import cli
@@ -51,17 +46,6 @@ def _same_as_loaded(home: Home) -> None:
     rows = _loaded(home, [])["sessions"]
     assert text.output.splitlines()[: len(rows) + 1] == session_table(rows, 200)
 
-
-@pytest.fixture
-def backfilled(shared_fixtures, monkeypatch):
-    """A home made by `carto ingest claude` of the shared fixtures' transcripts."""
-    projects = Path(os.environ["HOME"]) / ".claude" / "projects"
-    shutil.copytree(shared_fixtures / "claude" / "claude-code-viewer" / "projects", projects)
-    old = time.time() - 3 * 86400
-    for path in projects.rglob("*"):
-        os.utime(path, (old, old))
-    assert CliRunner().invoke(cli, ["ingest", "claude"]).exit_code == 0
-    return Home(os.environ["CARTO_HOME"])
 
 
 def test_the_list_is_the_loaded_corpus_list_cold_and_warm(tmp_path, backfilled):
