@@ -711,11 +711,11 @@ def test_a_turn_of_work_is_a_record_when_the_query_holds_a_word_no_row_holds(
 ])
 def test_beside_a_word_no_row_holds_a_record_holds_two_words_of_the_question(
         scores, held, need, found):
-    """"hadoop namenode heap" on a home of coding work: no row holds "hadoop" nor "namenode",
-    and the nearest commit, about the heap, holds the question's one common word. A record
-    is evidence then when it holds two words of the question, or one and scores
-    `ONE_WORD_RISE` over its record band (docs/ranking.md, "Two words of the question beside
-    a word no row holds")."""
+    """"nextflow pipeline resume" on a home of coding work: no row holds "nextflow", and the
+    nearest commit, about a pipeline, holds one common word of the question. A record is
+    evidence then when it holds two words of the question, or one and scores `ONE_WORD_RISE`
+    over its record band (docs/ranking.md, "Two words of the question beside a word no row
+    holds")."""
     import numpy as np
 
     from carto_core.search.floor import ONE_WORD_RISE, judge

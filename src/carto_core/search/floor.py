@@ -36,10 +36,11 @@ what it worked on, as a commit does, and its many words align with any unseen wo
 second look; on a home of such turns the floor let nearly every unseen question through
 (docs/ranking.md, "A turn of work is a record").
 
-Beside a word no row holds, one common word of the question is no topic ("hadoop namenode
-heap" and a commit about the heap): on a ladder of many records (`RECORDS_COUNTED`), a record
-is evidence when it holds two words of the query, or one and scores `ONE_WORD_RISE` over its
-record band (docs/ranking.md, "Two words of the question beside a word no row holds").
+Beside a word no row holds, one common word of the question is no topic ("nextflow pipeline
+resume" and a commit about a pipeline): on a ladder of many records (`RECORDS_COUNTED`), a
+record is evidence when it holds two words of the query (when the home holds two), or one and
+scores `ONE_WORD_RISE` over its record band (docs/ranking.md, "Two words of the question
+beside a word no row holds").
 
 How near an unrelated question's nearest record comes grows with how many records there are to
 be near (the top of N unrelated scores), so records are judged from `record_band`: the band at
@@ -360,9 +361,9 @@ def _best_worded_record(ladder, turns, holding, need: int = 1, near: float = mat
     them ("Why is TensorFlow training so slow on the GPU box?" and a commit about reading a
     log's end, 0.43), while a question about a commit in other words still names one of its
     words nearly always (docs/ranking.md, "A record holds a word of the question"). Beside a
-    word no row holds, one common word is no topic ("hadoop namenode heap" and a commit about
-    the heap): two are, or one with a record very near (docs/ranking.md, "Two words of the
-    question beside a word no row holds")."""
+    word no row holds, one common word is no topic ("nextflow pipeline resume" and a commit
+    about a pipeline): two are, or one with a record very near (docs/ranking.md, "Two words of
+    the question beside a word no row holds")."""
     import numpy as np
 
     records = ~turns
