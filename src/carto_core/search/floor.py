@@ -331,13 +331,13 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                         else f", a record from {moved:.2f} among {side} records")
         if wordless and one_word is not None:
             records_from = ((records_from or ", a record") + f" when it holds {need} words of "
-                            f"the query, or one from {one_word:.2f}, the query holding a word "
-                            "no row holds")
+                            f"the query, or one from {one_word:.2f}")
         elif wordless:
             records_from = (records_from or ", a record") + " when it holds a word of the query"
         if of_work:
-            records_from += (", a turn in which the agent worked as a record, the query "
-                             "holding a word no row holds")
+            records_from += ", a turn in which the agent worked as a record"
+        if of_work or (wordless and one_word is not None):
+            records_from += ", the query holding a word no row holds"
         parts[-1] += (f" (evidence from {band:.2f}{records_from}; a conversation turn from "
                       f"{semantic_min:.2f}: {closest})")
     if report.best_confirm is not None:
