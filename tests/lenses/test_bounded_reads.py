@@ -58,7 +58,9 @@ def test_the_session_id_scan_reads_a_piece_at_a_time(tmp_path, monkeypatch):
             self.handle.close()
 
     monkeypatch.setattr(session_lookup, "open_log", lambda path: Counted(real(path)))
-    monkeypatch.setattr(session_lookup, "CHUNK", 97)  # pieces that cut rows anywhere
+    from carto_core.logio import reader
+
+    monkeypatch.setattr(reader, "CHUNK", 97)  # pieces that cut rows anywhere
     assert session_lookup.session_ids_with_prefix(home, SESSIONS["a"][:6]) == whole == [SESSIONS["a"]]
     assert sizes and all(0 < size <= 97 for size in sizes)
     assert session_lookup.session_ids_with_prefix(home, "no such words") == []

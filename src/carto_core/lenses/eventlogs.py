@@ -36,7 +36,6 @@ VERSION = 1
 MAGIC = b"CARTOROWIDS\n"
 #: A line's `"event_id":"..."` values (escapes kept; the value may not leave its line).
 _ID = re.compile(rb'"event_id"\s*:\s*"((?:[^"\\\n]|\\[^\n])*)"')
-CHUNK = 8 << 20
 #: Entries appended since the last sort that a lookup walks before they are sorted in (a sort
 #: of a large log's entries costs a few tenths of a second: not on every hook's append).
 UNSORTED_MAX = 20000
@@ -66,27 +65,20 @@ def id_crc(event_id: str) -> int:
 
 def _search(path: Path, start: int) -> tuple[array, array, int]:
     """(crcs, line offsets, end) of the complete lines of `path` from byte `start`."""
-    from carto_core.logio.reader import open_log
+    from carto_core.logio.reader import line_chunks, open_log
 
     crcs, offsets = array("I"), array("q")
+    at = start
     with open_log(path) as handle:
         handle.seek(start)
-        at, rest = start, b""
-        while True:
-            block = handle.read(CHUNK)
-            if not block:
-                break
-            data = rest + block
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
-            rest = data[cut:]
-            for match in _ID.finditer(data, 0, cut):
+        for data in line_chunks(handle):
+            if not data.endswith(b"\n"):
+                break  # a last line not yet ended: searched once it is
+            for match in _ID.finditer(data):
                 line = data.rfind(b"\n", 0, match.start()) + 1
                 crcs.append(_crc(_id_bytes(match.group(1))))
                 offsets.append(at + line)
-            at += cut
+            at += len(data)
     return crcs, offsets, at
 
 

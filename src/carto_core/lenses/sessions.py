@@ -24,7 +24,7 @@ import re
 from datetime import datetime, timedelta
 
 from carto_core.logio.logs import SEARCHED_LOGS
-from carto_core.logio.reader import open_log
+from carto_core.logio.reader import line_chunks, open_log
 
 
 class SessionLookupError(LookupError):
@@ -54,7 +54,7 @@ def session_ids_with_prefix(home, prefix: str, logs=None) -> list[str]:
     for label in logs or SEARCHED_LOGS:
         try:
             with open_log(home.log(label)) as handle:  # a FIFO: refused, not waited on
-                for data in _line_chunks(handle):
+                for data in line_chunks(handle):
                     # The regex walks every byte; a literal search skips a chunk that cannot
                     # match many times faster (a word no row holds: `carto search` asks this
                     # of every query that found nothing).
@@ -66,30 +66,6 @@ def session_ids_with_prefix(home, prefix: str, logs=None) -> list[str]:
             continue
     found.discard("")
     return sorted(s for s in found if s.strip().lower() != "unknown")
-
-
-#: Bytes read at a time: a home's logs are read whole otherwise (hundreds of MB held at once).
-CHUNK = 8 << 20
-
-
-def _line_chunks(handle):
-    """The file in pieces of about CHUNK bytes, each ending at a line's end (the last piece
-    as it is), so that no row is split between two pieces."""
-    size = CHUNK
-    rest = b""
-    while True:
-        block = handle.read(size)
-        if not block:
-            if rest:
-                yield rest
-            return
-        data = rest + block
-        cut = data.rfind(b"\n") + 1
-        if cut == 0:
-            rest = data
-            continue
-        rest = data[cut:]
-        yield data[:cut]
 
 
 def resolve_session(home, prefix: str) -> str:

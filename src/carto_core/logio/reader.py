@@ -221,6 +221,31 @@ def unreadable(path: os.PathLike | str) -> str | None:
     return None
 
 
+#: Bytes `line_chunks` reads at a time: a home's logs are read whole otherwise (hundreds of MB
+#: held at once).
+CHUNK = 8 << 20
+
+
+def line_chunks(handle) -> Iterator[bytes]:
+    """`handle` from where it stands in pieces of about `CHUNK` bytes, each ending at a line's
+    end (the last piece as it is, which may lack one), so that no row is split between two
+    pieces."""
+    rest = b""
+    while True:
+        block = handle.read(CHUNK)
+        if not block:
+            if rest:
+                yield rest
+            return
+        data = rest + block
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            rest = data
+            continue
+        rest = data[cut:]
+        yield data[:cut]
+
+
 def _blocks(path: str, start: int, block: int) -> Iterator[bytes]:
     """The file's bytes from `start` in blocks of about `block` bytes (FileNotFoundError when
     it does not exist, NotALogFile when it is no regular file)."""
