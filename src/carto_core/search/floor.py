@@ -368,9 +368,7 @@ def _best_worded_record(ladder, turns, holding, need: int = 1, near: float = mat
 
     records = ~turns
     if holding is not None and records.any():
-        held = np.asarray(holding(ladder.indices))
-        if held.dtype == bool:
-            held = held.astype(np.int64)
+        held = np.asarray(holding(ladder.indices))  # a bool compares as 0 and 1
         records &= (held >= need) | ((held >= 1) & (np.asarray(ladder.scores) >= near))
     return _best(ladder.scores[records])
 
