@@ -95,12 +95,12 @@ def test_piped_a_long_step_says_how_far_it_got_in_plain_lines(sample_home, monke
     from click.testing import CliRunner
 
     from carto_core.cli import cli
-    from carto_core.cli import index_cmd
+    from carto_core.util import progress
 
     monkeypatch.setenv("CARTO_EMBEDDER", "wordllama")
     quick = CliRunner().invoke(cli, ["index", "--rebuild"])
     assert quick.exit_code == 0 and quick.stderr == ""  # a run shorter than the wait says nothing
-    monkeypatch.setattr(index_cmd, "PLAIN_EVERY", 0.0)
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
     done = CliRunner().invoke(cli, ["index", "--rebuild"])
     assert done.exit_code == 0, done.output
     lines = done.stderr.splitlines()

@@ -160,13 +160,11 @@ def _error_text(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-#: Seconds between two plain progress lines (none before the first such wait: a quick run says nothing).
-PLAIN_EVERY = 10.0
-
-
 class _PlainLines:
-    """rich's `Progress` for a stderr that is no terminal: one line every `PLAIN_EVERY` seconds
-    while a step runs (`index: semantic · 1,234 of 50,000 events (2 %) · 20 s`), no redraws."""
+    """rich's `Progress` for a stderr that is no terminal: one line every
+    `util.progress.PLAIN_EVERY` seconds (none before the first such wait: a quick run says
+    nothing) while a step runs (`index: semantic · 1,234 of 50,000 events (2 %) · 20 s`), no
+    redraws."""
 
     def __enter__(self):
         return self
@@ -182,6 +180,8 @@ class _PlainLines:
 
     def update(self, task=0, *, completed=0, total=None, description: str = "", **kwargs) -> None:
         import time
+
+        from carto_core.util.progress import PLAIN_EVERY
 
         now = time.monotonic()
         if now - self.said < PLAIN_EVERY:
