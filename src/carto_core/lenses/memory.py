@@ -477,11 +477,16 @@ class Unclosed(NoRoom):
     section, and the next one fold the person's text into carto's)."""
 
 
+#: The comment `Item.line` ends a bullet with: its event ids (every source's ids are a prefix,
+#: a hyphen and more: evt-…, turn-…, git-…, memory-…), ", " between them, " +N" for those left
+#: out; or the profile's mark. A person's own comment ("mine", "TODO: ask finance") is not it.
+_ID = r"[^\s,<>-]+-[^\s,<>]+"
+_OUR_COMMENT = rf"<!-- (?:{_ID}(?:, {_ID})*(?: \+\d+)?|{re.escape(PROFILE_MARK)}) -->"
 #: carto's lines in its section: the heading, the intro, its section headings, bullets ending
-#: with their ids (or the profile's mark), the line of a memory with nothing in it yet. A
-#: person's own `## ` heading inside it is theirs.
+#: with its comment (their words hold no other: `_inert`), the line of a memory with nothing in
+#: it yet. A person's own `## ` heading inside it, or bullet ending in a comment of theirs, is theirs.
 _OURS = re.compile(r"^(?:# .+: what carto remembers|## (?:" + "|".join(re.escape(t) for t in TITLES.values())
-                   + r")|- .* <!-- [^>]* -->|Each line ends with .*"
+                   + r")|- (?:(?!<!--).)* " + _OUR_COMMENT + r"|Each line ends with .*"
                    r"|\(nothing (?:recorded for this project|to remember) yet.*)$")
 
 
