@@ -285,16 +285,34 @@ def _detail(home, session_id: str, summary: dict, events: list[Event], sources_o
         "files": [{"path": p, "touches": n, "last_touched": last_touch.get(p)}
                   for p, n in facts.files.most_common()],
         "turns": [{**event_out(e, sources_of(e)), "turn_idx": e.row.get("turn_idx")} for e in turns],
-        "wrapup": [{
-            "event_id": e.event_id, "description": e.summary,
-            "decisions": strings(e.row.get("decisions")),
-            "unresolved": strings(e.row.get("unresolved")),
-            "key_insight": e.row.get("key_insight") if isinstance(e.row.get("key_insight"), str)
-            else "",
-        } for e in wrapups],
+        "wrapup": [_wrapup_out(e) for e in wrapups],
         "lineage": lineage(home).describe(session_id),
         "index_generation": generation,
     }
+
+
+def _wrapup_out(event: Event) -> dict:
+    """A wrapup as its session's page shows it. A wrapup written before wrapups left out the
+    commits another author wrote holds such a commit's subject as a decision: it is left out,
+    as every other reader of decisions leaves it out (`decisions.others_decisions`), and
+    `others_commits` counts it (present only when one was)."""
+    from carto_core.lenses.decisions import others_decisions
+    from carto_core.model.decisions import fold, record_id
+
+    decisions = strings(event.row.get("decisions"))
+    out = {"event_id": event.event_id, "description": event.summary, "decisions": decisions}
+    if decisions:
+        # The records of this row alone: its own cites and folder say where to ask git.
+        theirs = others_decisions(fold([event.row]).records.values())
+        if theirs:
+            project = event.row.get("project") if isinstance(event.row.get("project"), str) else ""
+            out["decisions"] = [d for d in decisions
+                                if record_id("decision", project, " ".join(d.split())) not in theirs]
+            out["others_commits"] = len(decisions) - len(out["decisions"])
+    out["unresolved"] = strings(event.row.get("unresolved"))
+    out["key_insight"] = (event.row.get("key_insight") if isinstance(event.row.get("key_insight"), str)
+                          else "")
+    return out
 
 
 def strings(value: object) -> list[str]:

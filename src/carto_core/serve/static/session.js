@@ -37,6 +37,7 @@ export async function viewSession(sid) {
     nodes.push(el("h2", { text: "Wrapup" }), el("p", { text: prose(w.description) }));
     if (w.key_insight) nodes.push(el("p", {}, el("strong", { text: "Key insight: " }), rec(w.key_insight)));
     if (w.decisions.length) nodes.push(el("h3", { text: "Decisions" }), el("ul", {}, ...w.decisions.map((d) => el("li", { text: d }))));
+    if (w.others_commits) nodes.push(el("p", { class: "muted", text: `${counted(w.others_commits, "decision")} left out: the subject of a commit another author wrote` }));
     if (w.unresolved.length) nodes.push(el("h3", { text: "Unresolved" }), el("ul", {}, ...w.unresolved.map((d) => el("li", { text: d }))));
   }
   nodes.push(el("h2", { text: `Commits (${data.commits.length})` }),
