@@ -17,7 +17,11 @@ State, under `<home>/.carto/live/`:
   and, per event_id the next read will produce again, the CRC-32 of the row last written
   (`content_digest`: its `transcript_path` left out), so an unchanged turn is not appended
   again. `carto ingest` (the shared runner) uses and updates this file for a stream that has
-  one, so the two paths never re-read what the other read.
+  one, so the two paths never re-read what the other read. `closed` (optional): those ids
+  whose row written was closed, so a re-read that sees the turn open again writes nothing.
+  A stream with no state and no checkpoint whose read holds finished turns (a transcript moved
+  or copied, a session resumed at its new path) takes its digests from the turns log
+  (`stored_digests`), as `carto ingest` does: only the new and changed turns are written.
 - `<source>.lock`: held (flock) while a transcript of that source is read and its rows
   appended, by the hook and by the runner alike, so that rows are appended in the order their
   transcript states were read (the newest row is the newest state). A hook that finds it busy
@@ -49,6 +53,12 @@ MAX_BYTES_DEFAULT = 8 << 20
 #: How long a hook waits for a busy lock before it hands the read over (seconds).
 LOCK_WAIT_SECONDS = 0.25
 FORMAT = 1
+#: Shortest common prefix of a read's event_ids the turns log is searched for (`turn-` and a
+#: session id's first characters): a shorter one would parse most of the log.
+MIN_SESSION_PREFIX = 16
+#: Row key of a turn still being written (`carto_core.logio.fold.OPEN_KEY`, not imported: the
+#: hook does not load the folding module).
+OPEN_KEY = "open"
 #: Characters of the Stop payload's answer kept (a turn's body holds at most `body_max`).
 ANSWER_MAX = 16000
 
@@ -109,9 +119,10 @@ def load_state(home, source: str, key: str) -> dict | None:
 
 
 def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[dict],
-               written: dict[str, int]) -> None:
+               written: dict[str, int], closed: set[str] = frozenset()) -> None:
     """Record the checkpoint and the digests of the rows the next read produces again (the
-    last row of each thread: the turns from the checkpoint on)."""
+    last row of each thread: the turns from the checkpoint on); `closed`: those of them whose
+    row written was closed (no `open`)."""
     last: dict[str, str] = {}
     for row in rows:
         event_id = row.get("event_id")
@@ -128,7 +139,10 @@ def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[
     make_dirs(path.parent)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open_private(tmp, "w", encoding="utf-8") as handle:
-        json.dump({"v": FORMAT, "key": key, "checkpoint": checkpoint, "written": keep}, handle)
+        data = {"v": FORMAT, "key": key, "checkpoint": checkpoint, "written": keep}
+        if closed and not closed.isdisjoint(keep):
+            data["closed"] = sorted(closed.intersection(keep))
+        json.dump(data, handle)
     os.replace(tmp, path)
 
 
@@ -166,6 +180,46 @@ def content_digest(line: bytes, row: dict) -> int:
         if at >= 0:
             return zlib.crc32(line[at + len(member):end], zlib.crc32(line[:at]))
     return zlib.crc32(line[:end])
+
+
+def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int], set[str]]:
+    """event_id -> `content_digest` of the newest row the turns log holds for each of `rows`'
+    ids (what `carto ingest` compares with: `carto_core.ingest.runner.KnownIds`), and the ids
+    whose newest row is closed. The log is searched for the ids' common prefix
+    (`turn-<session>-`), so only that session's lines are parsed; ids of no common session
+    prefix are not looked up (read as never written)."""
+    import mmap
+
+    ids = {row["event_id"] for row in rows if isinstance(row.get("event_id"), str)}
+    prefix = os.path.commonprefix(sorted(ids)) if ids else ""
+    out: dict[str, int] = {}
+    closed: set[str] = set()
+    if len(prefix) < MIN_SESSION_PREFIX:
+        return out, closed
+    from carto_core.logio.jsonl import dumps_row
+
+    needle = b'"event_id":' + dumps_row(prefix)[:-2]  # the prefix's opening quote, not its closing one
+    try:
+        with open(home.log("turns"), "rb") as handle, \
+                mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            at = data.find(needle)
+            while at >= 0:
+                start = data.rfind(b"\n", 0, at) + 1
+                end = data.find(b"\n", at)
+                if end < 0:
+                    break  # a line still being written
+                line = data[start:end]
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    row = None
+                if isinstance(row, dict) and row.get("event_id") in ids:
+                    out[row["event_id"]] = content_digest(line, row)
+                    (closed.discard if row.get(OPEN_KEY) else closed.add)(row["event_id"])
+                at = data.find(needle, end)
+    except (OSError, ValueError):  # no turns log yet, or an empty one (mmap refuses 0 bytes)
+        pass
+    return out, closed
 
 
 def _encode_member(path) -> bytes:
@@ -288,6 +342,12 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 return {"outcome": "unread", "rows": 0, "open": 0,
                         "problem": f"live ingest of {job.path} failed: {type(exc).__name__}: {exc}"}
             written = dict(state.get("written", {})) if state else {}
+            closed = set(state.get("closed", ())) if state else set()
+            if state is None and checkpoint is None and any(not row.get(OPEN_KEY) for row in read.rows):
+                # Never read at this path, yet holding turns finished before now: a transcript
+                # moved or copied (a renamed project folder, a resumed session there) whose
+                # turns may be stored from their first path already.
+                written, closed = stored_digests(home, read.rows)
             lines: list[bytes] = []
             from carto_core.capture.context import kept_rows
 
@@ -298,13 +358,20 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 line, digest = encoded(row)
                 if written.get(row.get("event_id")) == digest:
                     continue  # this very row is the newest already
+                if row.get(OPEN_KEY) and row.get("event_id") in closed:
+                    # Read again from an earlier turn (a moved transcript read from its start),
+                    # a thread's last turn is open until the file settles: stored closed with
+                    # the same words, it is not written back as open.
+                    if encoded({k: v for k, v in row.items() if k != OPEN_KEY})[1] == written[row["event_id"]]:
+                        continue
                 lines.append(line)
                 written[row["event_id"]] = digest
+                (closed.add if not row.get(OPEN_KEY) else closed.discard)(row["event_id"])
             if lines:
                 from carto_core.logio.appendlog import append_lines
 
                 append_lines(home.log("turns"), lines)
-            save_state(home, job.source, job.key, read.checkpoint, read.rows, written)
+            save_state(home, job.source, job.key, read.checkpoint, read.rows, written, closed)
     result = {"outcome": "written", "rows": len(lines), "open": read.open_rows}
     if read.answer_unplaced:
         result["answer_unplaced"] = True
