@@ -143,6 +143,10 @@ def _forgotten_in_replaced(home, write: bool, as_json: bool) -> None:
         click.echo("no home a restore kept beside this one lacks what it forgot: nothing to forget there")
     for entry in [] if as_json else done:
         what = f"{counted(entry['events'], 'event')} ({counted(entry['rows'], 'row')})"
+        if entry.get("finished"):
+            earlier = entry["finished"]
+            click.echo(f"replaced home {entry['path']}: finished a forget interrupted there "
+                       f"({counted(earlier['events'], 'event')})")
         if not entry["events"]:
             click.echo(f"replaced home {entry['path']}: holds none of the events this home forgot "
                        f"since it was kept{'' if write else ' (--write marks it so)'}")

@@ -98,11 +98,23 @@ def forget_in_replaced(home: Home, criteria, progress=None) -> list[dict]:
 
     done = []
     for copy in replaced_homes(home):
+        _finish_interrupted(copy, progress)
         found = _home_holds(copy, criteria)
         if found["events"] or found["rows"]:
             document = forget(Home(copy), criteria, progress, local=True)
             done.append({"path": str(copy), "events": document["events"], "rows": document["rows"]})
     return done
+
+
+def _finish_interrupted(copy: Path, progress=None) -> dict | None:
+    """Finish a forget in the home at `copy` that was interrupted: it may have buried its ids
+    and rewritten its logs already, so the copy no longer looks as if it held anything, and
+    nothing else finishes it (no command reads a kept home). It was a forget of that home alone
+    (its intent says so), and is finished so. What it took out, or None."""
+    from carto_core.control.forget import pending, resume
+
+    other = Home(copy)
+    return resume(other, progress) if pending(other) else None
 
 
 def _folder_bytes(folder: Path) -> int:
@@ -197,21 +209,28 @@ def _buried_ids(copy: Home, hashes: set[int]) -> set[str]:
 
 def forget_forgotten_in_replaced(home: Home, *, write: bool, progress=None) -> list[dict]:
     """For every home a restore kept beside `home`: the events `home` forgot since that it
-    still holds ({"path", "events", "rows"}), taken out with `write` (the home-local phases, as
+    still holds ({"path", "events", "rows"}, and "finished": what a forget interrupted there,
+    finished first: how many events it named), taken out with `write` (the home-local phases, as
     `forget_in_replaced`), and every hash it lacked buried there, so it is known to hold none of
-    them. Homes that lack no tombstone are left out."""
+    them. Homes that lack no tombstone are left out, unless one was finished there."""
     from carto_core.control.criteria import Criteria
     from carto_core.control.forget import forget
     from carto_core.logio.tombstone import bury_hashes
 
     done = []
     for copy in replaced_homes(home):
+        finished = _finish_interrupted(copy, progress) if write else None
         missing = unburied_in(home, copy)
         if not missing:
+            if finished is not None:
+                done.append({"path": str(copy), "events": 0, "rows": 0,
+                             "finished": {"events": finished["events"]}})
             continue
         other = Home(copy)
         ids = _buried_ids(other, missing)
         entry = {"path": str(copy), "events": len(ids), "rows": 0}
+        if finished is not None:
+            entry["finished"] = {"events": finished["events"]}
         if ids and write:
             entry["rows"] = forget(other, Criteria(events=sorted(ids)), progress, local=True)["rows"]
         elif ids:

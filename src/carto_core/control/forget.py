@@ -85,6 +85,9 @@ class Plan:
         #: led to it).
         self.calls: set[str] = set()
         self.rows: Counter = Counter()
+        #: This home alone (`forget(local=True)`): kept in the intent, so that finishing it
+        #: later does not patch the MEMORY.md files and team server the live home's forget did.
+        self.local = False
 
     def keep_event_row(self, raw: bytes, row: dict | None) -> bool:
         """The line filter of the logs' rewrite."""
@@ -98,7 +101,8 @@ class Plan:
     def to_intent(self) -> dict:
         return {"v": 1, "criteria": self.criteria.to_dict(), "by_session": sorted(self.by_session),
                 "sessions_gone": sorted(self.sessions_gone), "paths_gone": sorted(self.paths_gone),
-                "projects_touched": sorted(self.projects_touched), "calls": sorted(self.calls)}
+                "projects_touched": sorted(self.projects_touched), "calls": sorted(self.calls),
+                "local": self.local}
 
     @classmethod
     def from_intent(cls, data: dict, ids: set[str]) -> "Plan":
@@ -109,6 +113,7 @@ class Plan:
         plan.paths_gone = set(data.get("paths_gone") or ())
         plan.projects_touched = set(data.get("projects_touched") or ())
         plan.calls = set(data.get("calls") or ())
+        plan.local = bool(data.get("local"))
         return plan
 
 
@@ -564,6 +569,7 @@ def forget(home: Home, criteria: Criteria, progress: Progress | None = None, *,
     live home did those)."""
     earlier = resume(home, progress) if pending(home) else None
     plan = make_plan(home, criteria, progress)
+    plan.local = local
     document = _document(home, plan, write=True)
     if earlier is not None:
         document["resumed"] = earlier
@@ -581,7 +587,7 @@ def resume(home: Home, progress: Progress | None = None) -> dict | None:
             _clear_intent(home)  # killed while writing its intent: nothing else was done
         return None
     document = _document(home, plan, write=True)
-    document.update(_carry_out(home, plan, progress, resumed=True))
+    document.update(_carry_out(home, plan, progress, resumed=True, local=plan.local))
     return document
 
 
