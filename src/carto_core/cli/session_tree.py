@@ -1,6 +1,7 @@
 """`carto session ID --tree`: the session's agents, turns and tool calls as an indented tree
-(`carto_core.lenses.sessiontree`). The session is found by id prefix in the logs' bytes
-(`lenses.sessions.resolve_session`) and read through the facts columns: no corpus load."""
+(`carto_core.lenses.sessiontree`). The session is found by id prefix among the session ids the
+facts columns keep (`lenses.sessionstore.resolve_indexed`) and read through them: no corpus
+load, and no log read for the prefix."""
 
 from __future__ import annotations
 
@@ -65,13 +66,14 @@ def _node(node: dict, label: str, depth: int, echo) -> None:
 
 
 def show_tree(prefix: str, as_json: bool) -> None:
-    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
+    from carto_core.lenses.sessionstore import resolve_indexed
     from carto_core.lenses.sessiontree import tree_for
     from carto_core.logio.home import current_home
 
     home = current_home()
     try:
-        session_id = resolve_session(home, prefix)
+        session_id = resolve_indexed(home, prefix)
     except AmbiguousSession as exc:
         if as_json:
             emit_json({"error": "ambiguous", "prefix": prefix,

@@ -165,6 +165,23 @@ def summaries_and_columns(home: Home):
     return {sid: _decode(kept[sid]["summary"]) for sid in sigs}, cols
 
 
+def session_ids(cols) -> list[str]:
+    """Every session id the facts columns hold a row of."""
+    dim = cols.dims["session"]
+    return [name for ident, name in enumerate(dim.names) if ident and dim.postings[ident]]
+
+
+def resolve_indexed(home: Home, prefix: str) -> str:
+    """The session a prefix names (`lenses.sessions.resolve_session`'s answers and errors),
+    from the session ids the facts columns keep instead of a search of every log."""
+    from carto_core.facts.store import facts_columns
+    from carto_core.lenses.sessions import SessionNotFound, resolve_among
+
+    if not prefix.strip():
+        raise SessionNotFound("no session id given")
+    return resolve_among(session_ids(facts_columns(home)), prefix, home)
+
+
 def stored_summaries(live) -> dict[str, dict]:
     """`cached_summaries` of a `LiveCorpus`'s home, kept for its generation: the explorer's
     session list, where summarising every session of the loaded corpus after each new event

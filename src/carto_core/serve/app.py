@@ -450,10 +450,11 @@ AMBIGUOUS_LISTED = 20
 
 
 def _resolve_session(state: ServeState, prefix: str) -> str:
-    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
+    from carto_core.lenses.sessionstore import resolve_indexed
 
     try:
-        return resolve_session(state.home, prefix)
+        return resolve_indexed(state.home, prefix)
     except AmbiguousSession as exc:
         raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
                        f"that; give more of the id ({', '.join(exc.candidates[:5])}"
