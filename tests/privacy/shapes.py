@@ -240,6 +240,7 @@ def set_d(seed: int = 404) -> list[dict]:
             width = min(80, max(16, (len(token) - body + 2) // 2))
             lines = [token[:body + 2]] + [token[i:i + width] for i in range(body + 2, len(token), width)]
             out.append(_case("vendor", "pasted " + "\n".join(lines) + "\nthen ran it", lines[-1]))
+    v = g.s(ALNUM, 24); out.append(_case("vendor", f"the key: sk_li\nve_{v}, done", v))  # a break inside the prefix
     return out
 
 

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from carto_core.util.lazyre import Lazy
-from carto_core.privacy.rules import (CUT_FAMILIES, CUT_SHAPES, CUT_WIDTH, KEY_COMPOUNDS, KEYWORDS, LINE_CUT, RULES,
+from carto_core.privacy.rules import (CUT_FAMILIES, CUT_PIECES, CUT_PREFIXES, CUT_SHAPES, CUT_WIDTH, KEY_COMPOUNDS, KEYWORDS, LINE_CUT, RULES,
                                       SEP_SPACES)
 
 MARKER = "[REDACTED:"
@@ -634,6 +634,91 @@ def check_cut_open(match, text):
     if found is None or _FILLER.fullmatch(joined) is not None or joined.endswith(_JWT_IO_SIGNATURE):
         return False
     return _OPEN_KINDS[found.lastindex - 1], match.start(), pieces[last][1]
+
+
+#: A prefix's tails, keyed by its head as it ends a line (`"sk_li"`: `"ve_"`).
+_PREFIX_TAILS: dict[str, tuple[str, ...]] = {}
+for _prefix in CUT_PREFIXES:
+    for _at in range(1, len(_prefix)):
+        _PREFIX_TAILS[_prefix[:_at]] = (*_PREFIX_TAILS.get(_prefix[:_at], ()), _prefix[_at:])
+#: A piece of a token after a break: its characters, a dot only inside it (a sentence's full
+#: stop after a token is not the token's).
+_CUT_PIECE = Lazy(r"(?:[A-Za-z0-9_~+/=-]|\.(?=[A-Za-z0-9_-]))+")
+
+
+def _after_cut(text: str, at: int, first: int, cut: str) -> list[tuple[str, int]]:
+    """The pieces from `at` (right after the break `cut`): the run there, then each run after
+    a further break written as that one (a wrap's breaks are alike: a line break then a space
+    is prose), each with where it ends; `first` is the least length of the first."""
+    pieces: list[tuple[str, int]] = []
+    cut = cut.rstrip(" \t") or " "
+    while len(pieces) < CUT_PIECES - 1:
+        run = _CUT_PIECE.match(text, at)
+        if run is None or len(run.group()) < (first if not pieces else 1):
+            break
+        pieces.append((run.group(), run.end()))
+        found = _LINE_CUT.match(text, run.end())
+        if found is None or (found.group().rstrip(" \t") or " ") != cut:
+            break
+        at = found.end()
+    return pieces
+
+
+def _random_end(piece: str) -> bool:
+    """A wrapped token's last line, not a word after it: a digit, or a capital past its first
+    letter (`done`, `Thanks` and `The` are words)."""
+    return any(c.isdigit() or c.isupper() for c in piece[1:]) or piece[:1].isdigit()
+
+
+def _joined_cut(pieces: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """A token from its pieces, the first ending at a break inside its prefix: of a known
+    length when the first pieces joined are exactly its shape (a wrap's full lines when more
+    than two, as `check_cut_token`); else of open length, the pieces to the first line that is
+    not a full line of a random token (as `check_cut_open`, the second line counting alone:
+    the prefix itself says the token goes on; a last line shorter than the full ones only when
+    it looks random too)."""
+    lengths = [len(piece) for piece, _ in pieces]
+    joined = pieces[0][0]
+    for count in range(1, len(pieces)):
+        joined += pieces[count][0]
+        if len(joined) > 200:
+            break
+        found = _CUT_FAMILY.fullmatch(joined)
+        if found is not None:
+            if (count == 1 or _wrapped(lengths[:count + 1])) and _plain(joined):
+                return _CUT_KINDS[found.lastindex - 1], pieces[count][1]
+            break
+    width, last = lengths[1], 1
+    while (last + 1 < len(pieces) and width >= CUT_WIDTH and lengths[0] <= width and lengths[last] == width
+           and _random_line(pieces[last][0]) and lengths[last + 1] <= width
+           and (lengths[last + 1] == width or _random_end(pieces[last + 1][0]))):
+        last += 1
+    joined = "".join(piece for piece, _ in pieces[:last + 1])
+    found = _OPEN_FAMILY.fullmatch(joined)
+    if found is None or _FILLER.fullmatch(joined) is not None or joined.endswith(_JWT_IO_SIGNATURE):
+        return None
+    return _OPEN_KINDS[found.lastindex - 1], pieces[last][1]
+
+
+def check_prefix_cut(match, text):
+    """A break inside a token's prefix (`sk_li` then `ve_…`): the match is the prefix's head
+    where a word starts, a break after it, then the prefix's tail and the token's body. The
+    pieces joined must make a token of `CUT_FAMILIES` (`_joined_cut`)."""
+    head = match.group()
+    if text[match.start() - 1:match.start()] in ("n", "r", "t") and text[match.start() - 2:match.start() - 1] != "\\":
+        return False  # inside a word (`n`, `r` and `t` before it are a JSON escape's only after a backslash)
+    cut = _LINE_CUT.match(text, match.end())
+    if cut is None:
+        return False
+    for tail in _PREFIX_TAILS.get(head, ()):
+        if not text.startswith(tail, cut.end()):
+            continue
+        pieces = _after_cut(text, cut.end(), len(tail) + 1, cut.group())
+        if pieces:
+            found = _joined_cut([(head, match.end())] + pieces)
+            if found is not None:
+                return found[0], match.start(), found[1]
+    return False
 
 
 #: Symbols a chosen password holds and words do not ("user-defined", "auto_generated" are prose).
@@ -1466,7 +1551,7 @@ CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
     "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs,
     "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table,
-    "told_key": check_told_key, "told_bare": check_told_bare, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
+    "told_key": check_told_key, "prefix_cut": check_prefix_cut, "told_bare": check_told_bare, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
     "seed_phrase": check_seed_phrase,
     "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,
@@ -1631,6 +1716,8 @@ class Rule:
                     continue
                 if isinstance(verdict, tuple):
                     kind, start, end = verdict
+                    if start < last:
+                        continue  # reaches back into what an earlier match of this rule took
                 elif isinstance(verdict, str):
                     kind = verdict
             if _FILLER.fullmatch(value, start, end):

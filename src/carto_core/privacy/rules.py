@@ -186,6 +186,44 @@ CUT_FAMILIES: tuple[tuple[str, str, str, tuple[str, ...], str, bool], ...] = (
     ("sentry-token", _cut_start("sntry", "[su]_"), "[A-Za-z0-9+/=_-]", ("sntrys_", "sntryu_"), r"sntry[su]_[A-Za-z0-9+/=_-]{40,}", False),
     ("google-oauth-token", _cut_start("ya29."), r"[\w.-]", ("ya29.",), r"ya29\.[\w.-]{20,}", False),
 )
+#: The families' prefixes as written, for a line break that falls inside one (`sk_li` then
+#: `ve_…`, `gh` then `p_…`): no rule above sees such a prefix whole, so the redactor looks for
+#: a break with a prefix's head before it and its tail after (`check_prefix_cut`), and the
+#: pieces joined must still make one of `CUT_FAMILIES`' shapes.
+CUT_PREFIXES = (
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "AKIA", "ASIA", "ABIA", "ACCA", "xoxb-", "xoxp-",
+    "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "npm_", "AIza", "sk-ant-api03-", "sk-ant-admin01-", "sk-ant-oat01-", "sk-ant-",
+    "nfp_", "dapi", "shpat_", "shpca_", "shppa_", "shpss_", "LTAI", "ico-", "nsec1", "ntn_", "lsv2_pt_",
+    "lsv2_sk_", "hcxik_", "hcaik_", "CCIPAT_", "CCIPRJ_", "bkua_", "pul-", "EZAK", "EZTK", "rubygems_",
+    "dop_v1_", "doo_v1_", "dor_v1_", "sbp_", "AGE-SECRET-KEY-1", "fo1_", "CFPAT-", "PMAK-", "dt0c01.",
+    "xkeysib-", "sha256~", "sk-proj-", "sk-svcacct-", "sk-admin-", "sk_live_", "sk_test_", "sk_prod_",
+    "rk_live_", "rk_test_", "rk_prod_", "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glagent-",
+    "gloas-", "glsoat-", "glffct-", "glcbt-", "glwt-", "fm1_", "fm2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_",
+    "eyJ", "hf_", "pypi-AgE", "hvs.", "hvb.", "hvr.", "ATATT3", "dckr_pat_", "dckr_oat_", "ops_eyJ",
+    "sntrys_", "sntryu_", "ya29.",
+)
+def _trie(words: set[str]) -> str:
+    """An alternation of `words` sharing their common starts (the regex engine tries one
+    branch per character, not one per word)."""
+    heads: dict[str, set[str]] = {}
+    for word in words:
+        heads.setdefault(word[:1], set()).add(word[1:])
+    branches = []
+    for first, rests in sorted(heads.items()):
+        if not first:
+            continue
+        inner = _trie(rests - {""}) if rests - {""} else ""
+        branches.append(re.escape(first) + (f"(?:{inner})" + ("?" if "" in rests else "") if inner else ""))
+    return "|".join(branches)
+
+
+#: Where a break may fall inside a prefix: a prefix's head where a word starts, a break's first
+#: character after it (`check_prefix_cut` reads the break and the tail after it). The heads, not
+#: the tails, start the pattern: a tail is often a letter or two, a head rarely ends a word.
+#: (One lookbehind, cheaper to scan with than two: `n`, `r` and `t` may precede a head only as a
+#: JSON escape's, which the check reads.)
+PREFIX_CUT = (r"(?<![A-Za-mo-qsu-z0-9])(?:" + _trie({p[:at] for p in CUT_PREFIXES for at in range(1, len(p))})
+              + r")(?=[ \r\n\\])")
 #: The shapes a token cut by a line break must be once joined: of known length, and open.
 CUT_SHAPES = tuple(shape for *_, shape, known in CUT_FAMILIES if known)
 OPEN_SHAPES = tuple(shape for *_, shape, known in CUT_FAMILIES if not known)
@@ -266,6 +304,9 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ("kind: secret", "kind: \"secret\"", '"kind": "secret"', '"kind":"secret"'), {"lower": False, "check": "k8s_secret"}),
     ("kubernetes-secret", r"\"[\w.-]+\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})\"",
      ('"kind": "secret"', '"kind":"secret"'), {"check": "k8s_secret_json"}),
+    # A break inside a token's prefix (`sk_li` then `ve_…`): first, so the token is taken whole
+    # before a rule below takes its tail.
+    ("cut-token", PREFIX_CUT, ("\n", "\\n", " "), {"check": "prefix_cut"}),
     # --- tokens of a known length cut by a line break -------------------------------------
     # A terminal, an editor or a chat wraps a long token; a summary then collapses that break
     # into one space. The piece before the break is too short for the token's own rule, or
