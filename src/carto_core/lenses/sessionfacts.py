@@ -18,8 +18,10 @@ the numbers `session_facts` computes, so they cannot disagree about it. The rule
   count the evidence's events of that kind; **files** are the paths the edits name;
 - **started** and **ended** are the first and last moments of the session's events and of its
   evidence (a turn's tool calls carry their own times, after the turn's prompt; a turn row
-  records no end, so the answer after a turn's last call is not in the span), its wrapups
-  and decision updates left out: written later, often from elsewhere, they would stretch it;
+  read from a transcript that dates its lines holds `ended`, its newest line's time, so the
+  answer after a turn's last call is in the span; a row written before turns held it ends at
+  its last call), its wrapups and decision updates left out: written later, often from
+  elsewhere, they would stretch it;
 - **transcript_path** is the main agent's transcript (`session_transcript`), never a
   subagent's file.
 
@@ -44,7 +46,7 @@ import attrs
 
 from carto_core.capture.collision import COMMIT_RE, event_files
 from carto_core.model.events import Event, is_resolved
-from carto_core.util.timeparse import format_timestamp
+from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -222,6 +224,18 @@ def _unhooked_commits(rows: list[Event]) -> list[Event]:
     return out
 
 
+def _moments(event: Event) -> list[datetime]:
+    """The moments an event dates: its timestamp, and a turn's end (`ended`: the time of its
+    transcript's newest line in it) when that is later."""
+    if event.timestamp is None:
+        return []
+    if event.source == "turns" and isinstance(event.row, dict) and event.row.get("ended"):
+        end = parse_timestamp(event.row["ended"])
+        if end is not None and end > event.timestamp:
+            return [event.timestamp, end]
+    return [event.timestamp]
+
+
 def session_facts(session_id: str, events) -> SessionFacts:
     """The facts of one session from its events (every log's rows of it, each event once; rows
     of other sessions are ignored, so a caller may pass a superset)."""
@@ -250,8 +264,8 @@ def session_facts(session_id: str, events) -> SessionFacts:
     facts.provider = session_provider(rows) or ""
     # A wrapup or decision update written after the session is about it, not work in it: the
     # span is its work's (a session of nothing else keeps theirs).
-    dated = ([e.timestamp for e in work if e.timestamp is not None and not is_own_row(e)]
-             or [e.timestamp for e in work if e.timestamp is not None])
+    dated = ([moment for e in work if not is_own_row(e) for moment in _moments(e)]
+             or [moment for e in work for moment in _moments(e)])
     if dated:
         facts.started, facts.ended = min(dated), max(dated)
     counts = dict.fromkeys(COUNTED, 0)

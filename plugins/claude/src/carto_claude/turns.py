@@ -164,7 +164,7 @@ def assistant_text(line: dict) -> str:
 
 class _Turn:
     __slots__ = ("thread", "idx", "start", "timestamp", "cwd", "parts", "size", "seen", "answer",
-                 "tools", "prompt", "copied_from", "usage")
+                 "tools", "prompt", "copied_from", "usage", "last")
 
     def __init__(self, thread: str, idx: int, start: int, timestamp: str, cwd: str):
         self.thread, self.idx, self.start = thread, idx, start
@@ -182,6 +182,8 @@ class _Turn:
         self.copied_from = ""
         #: Tokens the API reported for the turn's messages (each message id once).
         self.usage = UsageSum()
+        #: The timestamp of the turn's newest line: when its answer (or its last call) ended.
+        self.last = timestamp
 
     def add(self, texts: list[str], limit: int, key: object = None) -> None:
         for text in texts:
@@ -386,6 +388,8 @@ class TranscriptReader:
                     continue
                 if not turn.timestamp and isinstance(stamp, str):
                     turn.timestamp = stamp
+                if isinstance(stamp, str) and stamp:
+                    turn.last = stamp
                 if not turn.cwd and isinstance(line.get("cwd"), str):
                     turn.cwd = line["cwd"]
                 message_id = message.get("id") if kind == "assistant" else None
@@ -465,6 +469,8 @@ class TranscriptReader:
             fields["agent_id"] = turn.thread[6:] if turn.thread.startswith("agent:") else "sidechain"
         if turn.cwd:
             fields["cwd"] = turn.cwd
+        if turn.last and turn.last != turn.timestamp:
+            fields["ended"] = turn.last
         if turn.copied_from and turn.copied_from != session:
             fields["copied_from"] = turn.copied_from
         tokens = turn.usage.total()

@@ -202,6 +202,8 @@ class Turn:
     answer: str = ""
     #: Tokens the API reported for the turn's requests (`token_count` events).
     usage: UsageSum = field(default_factory=UsageSum)
+    #: The timestamp of the turn's newest record: when its answer (or its last call) ended.
+    last: str = ""
 
     def body(self, limit: int = TURN_BODY_MAX) -> str:
         texts = self.item_texts or self.event_texts
@@ -424,6 +426,9 @@ def parse_rollout(
                 text = f"(exit {code}) {text}" if code else text
                 if text.strip() and current.tools:
                     current.tools[-1] += " -> " + _clip(text, OUTPUT_TEXT_MAX)
+        stamp = obj.get("timestamp")
+        if current is not None and isinstance(stamp, str) and stamp:
+            current.last = stamp
     if not saw_meta:
         result.skipped["no_session_meta"] += 1
     return result
@@ -726,6 +731,8 @@ def turn_row(path: Path, state: SessionState, turn: Turn, body_max: int) -> dict
         fields["parent_session"] = state.parent
     if state.cwd:
         fields["cwd"] = state.cwd
+    if turn.last and turn.last != fields["timestamp"]:
+        fields["ended"] = turn.last
     fields.update(turn.calls.fields())  # tool calls, edits, commits (carto_core.capture.turnactivity)
     tokens = turn.usage.total()
     if tokens is not None:
