@@ -107,3 +107,42 @@ def test_a_home_without_copies_says_nothing_of_them(home):
     document, text = _doctor()
     assert document["copies"]["replaced_homes"] == [] and document["copies"]["backups"] == []
     assert "copies carto made" not in text
+
+
+def test_a_backup_taken_after_the_last_forget_and_before_a_restore_holds_nothing_it_forgot(home):
+    """A restore writes the tombstones it carries into the new home (unpacked, and the replaced
+    home's added): they are no later forget, so the backup taken just before it is no problem."""
+    import time
+
+    invoke("forget", "--match", MARK, "--write")
+    time.sleep(1.1)  # a backup's name holds its second
+    backup = Path(json.loads(invoke("backup", "--json").stdout)["backup"])
+    time.sleep(1.1)
+    invoke("restore", backup, "--force")
+    document, text = _doctor()
+    entry = next(b for b in document["copies"]["backups"] if b["path"] == str(backup))
+    assert not entry["before_last_forget"], entry
+    assert not any(str(backup) in p["problem"] for p in document["problems"]), document["problems"]
+    assert "taken before the last forget" not in text
+    # a forget after the restore makes it one
+    time.sleep(1.1)
+    invoke("forget", "--match", QMARK, "--write")
+    document, _ = _doctor()
+    assert next(b for b in document["copies"]["backups"] if b["path"] == str(backup))["before_last_forget"]
+
+
+def test_a_restore_into_a_new_folder_dates_its_tombstones_by_the_backup(home, tmp_path):
+    import time
+
+    invoke("forget", "--match", MARK, "--write")
+    time.sleep(1.1)
+    backup = Path(json.loads(invoke("backup", "--json").stdout)["backup"])
+    time.sleep(1.1)
+    from carto_core.logio.home import Home
+    from carto_core.logio.tombstone import path_of
+
+    elsewhere = tmp_path / "restored"
+    invoke("restore", backup, env={"CARTO_HOME": str(elsewhere)})
+    import os
+
+    assert os.stat(path_of(Home(elsewhere))).st_mtime <= backup.stat().st_mtime

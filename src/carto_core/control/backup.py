@@ -148,10 +148,12 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
     forgotten = None
     try:
         manifest = unpack(source, staging, secret=secret, progress=progress)
+        carried = _tombstones_of(Home(staging))
         if buried:
             from carto_core.control.forget import keep_out
 
             forgotten = keep_out(Home(staging), buried)
+        _date_tombstones(Home(staging), manifest, carried, buried, _changed_at(home) if buried else None)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -174,6 +176,45 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
             "rows": manifest["rows"], "replaced_home_kept_at": str(kept) if kept else None,
             "forgotten": forgotten, "team_settings": team,
             "next": "carto index (the keyword index, facts and vectors are rebuilt from the logs)"}
+
+
+def _tombstones_of(home: Home) -> set[int]:
+    from carto_core.logio.tombstone import TombstoneSet
+
+    return set(TombstoneSet.of(home).hashes)
+
+
+def _changed_at(home: Home) -> float | None:
+    from carto_core.logio.tombstone import path_of
+
+    try:
+        return os.stat(path_of(home)).st_mtime
+    except OSError:
+        return None
+
+
+def _date_tombstones(home: Home, manifest: dict, carried: set[int], buried, buried_at: float | None) -> None:
+    """Date the restored home's tombstones by the last forget they hold, not by the restore that
+    wrote them (unpacked now, the replaced home's added): `carto doctor` calls a backup taken
+    before that time one that may hold what a forget took out, and a backup taken after the
+    last forget and before a restore holds none of it. The replaced home's forgets are dated
+    by its tombstones; the backup's, by when it was taken (they are no later)."""
+    import calendar
+
+    from carto_core.logio.tombstone import path_of
+
+    path = path_of(home)
+    if not os.path.exists(path):
+        return
+    try:
+        created = float(calendar.timegm(time.strptime(manifest.get("created") or "", "%Y-%m-%dT%H:%M:%SZ")))
+    except ValueError:
+        return
+    held = set(buried.hashes) if buried else set()
+    times = [buried_at] if held and buried_at is not None else []
+    if carried - held or not times:
+        times.append(created)
+    os.utime(path, (time.time(), max(times)))
 
 
 def _forgotten_in(home: Home):
