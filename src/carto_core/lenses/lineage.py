@@ -27,11 +27,12 @@ digest names it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from carto_core.logio.jsonl import rows_containing
-from carto_core.logio.reader import unreadable
+from carto_core.logio.jsonl import lines_containing, loads_line
+from carto_core.logio.reader import line_chunks, open_log, unreadable
 from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
 #: A `session_start_clear` belongs to the `session_end_clear` at most this long before it.
@@ -121,10 +122,35 @@ class Lineage:
         }
 
 
-def _rows(home, label: str, needle: bytes) -> list[dict]:
+#: The milestones a lineage is made of (restarts, and the end a /clear pairs with its start):
+#: the other milestone rows (wrapups, ends, most of the log) are found and never decoded.
+_LINKING = tuple(b'"milestone":"' + prefix.encode() for prefix, _ in RESTART_MILESTONES) + (
+    b'"milestone":"session_end_clear"',)
+
+
+def _rows(home, label: str, needle: bytes, among: tuple[bytes, ...] = ()) -> list[dict]:
+    """The rows of the whole lines of the log that hold `needle` (and one of `among`, when
+    given), read a piece at a time: the turns log is the second largest, and the explorer
+    asks on each session view."""
     path = home.log(label)
     # a log that cannot be read is an absent one (and a FIFO is not waited on)
-    return [] if unreadable(path) else rows_containing(path, needle)
+    if unreadable(path):
+        return []
+    out = []
+    try:
+        with open_log(path) as handle:
+            for data in line_chunks(handle):
+                if needle not in data:
+                    continue
+                for raw in lines_containing(data[: data.rfind(b"\n") + 1], needle):
+                    if among and not any(part in raw for part in among):
+                        continue
+                    row, _ = loads_line(raw)
+                    if isinstance(row, dict):
+                        out.append(row)
+    except OSError:
+        return []
+    return out
 
 
 def _sid(row: dict) -> str:
@@ -139,7 +165,7 @@ def lineage(home) -> Lineage:
     """Every link and restart the home's logs hold."""
     out = Lineage()
     milestones = {}
-    for row in _rows(home, "milestones", b'"milestone":"'):
+    for row in _rows(home, "milestones", b'"milestone":"', _LINKING):
         name, sid, eid = row.get("milestone"), _sid(row), row.get("event_id")
         if isinstance(name, str) and sid and isinstance(eid, str):
             milestones[eid] = (name, sid, parse_timestamp(row.get("timestamp")), row.get("cwd") or "")
@@ -178,6 +204,32 @@ def lineage(home) -> Lineage:
             out.links.append(Link(end[1], sid, "clear", at, [end[3], eid]))
     out.links.sort(key=lambda link: (_key(link.at), link.parent, link.child))
     return out
+
+
+#: home root -> (the linking logs' identities when read, their lineage).
+_KEPT: dict[str, tuple[tuple, Lineage]] = {}
+
+
+def _identity(path) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def kept_lineage(home) -> Lineage:
+    """`lineage(home)`, read again only when the milestones or turns log changed since it was
+    last read in this process: the explorer describes a session's lineage on each session
+    view, and new events land mostly in the other logs."""
+    # Taken before reading: a row appended meanwhile changes the identity, so it is read next time.
+    key = (_identity(home.log("milestones")), _identity(home.log("turns")))
+    held = _KEPT.get(str(home.root))
+    if held is not None and held[0] == key:
+        return held[1]
+    found = lineage(home)
+    _KEPT[str(home.root)] = (key, found)
+    return found
 
 
 def _key(at: datetime | None) -> tuple:

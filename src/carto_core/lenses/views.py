@@ -265,7 +265,7 @@ def stored_session_detail(home, session_id: str, summary: dict, cols) -> dict:
 
 
 def _detail(home, session_id: str, summary: dict, events: list[Event], sources_of, generation: int) -> dict:
-    from carto_core.lenses.lineage import lineage
+    from carto_core.lenses.lineage import kept_lineage
     from carto_core.lenses.sessionfacts import session_facts
 
     facts = session_facts(session_id, events)
@@ -286,7 +286,7 @@ def _detail(home, session_id: str, summary: dict, events: list[Event], sources_o
                   for p, n in facts.files.most_common()],
         "turns": [{**event_out(e, sources_of(e)), "turn_idx": e.row.get("turn_idx")} for e in turns],
         "wrapup": [_wrapup_out(e) for e in wrapups],
-        "lineage": lineage(home).describe(session_id),
+        "lineage": kept_lineage(home).describe(session_id),
         "index_generation": generation,
     }
 
