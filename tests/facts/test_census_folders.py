@@ -67,3 +67,26 @@ def test_census_text_names_the_folders(tmp_path):
     document = json.loads(done.stdout)
     census = document.get("facts", document)
     assert sorted(b.get("folder") or "" for b in census["by_project"] if b["name"] == "api") == sorted(["", mine, client])
+
+
+def test_delta_summarises_two_folders_of_one_name_apart(tmp_path):
+    """Delta's summary follows census's rule: a name recorded in several folders, a bucket per
+    folder (and one for its rows with no folder); the events themselves are as before."""
+    rows_home, mine, client = _home(tmp_path)
+    rows = [json.loads(line) for line in rows_home.log("changelog").read_text().splitlines() if line]
+    home = Home(tmp_path / "fresh")
+    home.log("changelog").parent.mkdir(parents=True, exist_ok=True)
+    home.log("changelog").write_text("")
+    base = run_facts({"contract_version": 1, "verb": "delta", "call_id": "t"}, home, now=NOW)["facts"]
+    append_rows(home.log("changelog"), rows)
+    facts = run_facts({"contract_version": 1, "verb": "delta", "call_id": "t", "cursor": base["cursor"]},
+                      home, now=NOW)["facts"]
+    buckets = [(b["name"], b.get("folder"), b["count"]) for b in facts["summary"]["by_project"]]
+    assert buckets == [("api", mine, 5), ("api", client, 3), ("api", None, 1),
+                       ("web", None, 1)], buckets
+    assert "folder" not in facts["summary"]["by_project"][-1]  # a name of one folder: as before
+    assert all("cwd" not in event for event in facts["events"])
+    scoped = run_facts({"contract_version": 1, "verb": "delta", "call_id": "t", "cursor": base["cursor"],
+                        "project": "api"}, home, now=NOW)["facts"]
+    assert [(b.get("folder"), b["count"]) for b in scoped["summary"]["by_project"]] == [
+        (mine, 5), (client, 3), (None, 1)]

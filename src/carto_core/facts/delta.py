@@ -177,6 +177,7 @@ def read_appended(home: Home, positions: dict[str, Position], budget: int):
 def _event(source: str, row: dict) -> dict:
     event_id = row.get("event_id")
     project = row.get("project")
+    cwd = row.get("cwd")
     timestamp = row.get("timestamp")
     summary = next((row[k] for k in ("summary", "description", "note") if is_resolved(row.get(k))), "")
     return {
@@ -187,29 +188,64 @@ def _event(source: str, row: dict) -> dict:
         "type": first_resolved(row, TYPE_CHAIN),
         "session_id": first_resolved(row, ("session_id", "session")),
         "summary": str(summary)[:SUMMARY_MAX],
+        "cwd": cwd if isinstance(cwd, str) else "",  # the summary's folder; not an event field
     }
 
 
-def _summary(events: list[dict], top: int, sample: int) -> dict:
+def _places(events: list[dict], cwds: list[str]) -> list[str | None] | None:
+    """Each event's folder, for a project name its events were recorded in several folders of
+    (a project is a folder's last name: `~/me/api` and `~/clientA/api` are both "api"), grouped
+    as census and `carto memory` group them (`model.project.folders_of`); None elsewhere, and
+    for such a name's events that name no folder. None when no name needs it."""
+    seen: dict[str, dict[str, int]] = {}
+    for event, cwd in zip(events, cwds):
+        if is_resolved(event["project"]) and cwd:
+            counted = seen.setdefault(str(event["project"]), {})
+            counted[cwd] = counted.get(cwd, 0) + 1
+    owners: dict[str, list] = {}
+    for name, counted in seen.items():
+        if len(counted) < 2:
+            continue
+        from carto_core.model.project import Folder, folders_of
+
+        folders = folders_of(name, sorted(counted.items(), key=lambda pair: (-pair[1], pair[0])))
+        if len(folders) >= 2:
+            owners[name] = [(folder, Folder(folder)) for folder, _ in folders]
+    if not owners:
+        return None
+    out: list[str | None] = []
+    for event, cwd in zip(events, cwds):
+        scopes = owners.get(str(event["project"])) if is_resolved(event["project"]) else None
+        out.append(None if scopes is None else
+                   next((folder for folder, scope in scopes if cwd and scope.holds(cwd)), ""))
+    return out  # "" is a split name's event with no folder; None, a name of one folder
+
+
+def _summary(events: list[dict], top: int, sample: int, cwds: list[str] | None = None) -> dict:
     out = {}
+    places = _places(events, cwds) if cwds is not None else None
     for key, field in (("by_source", "source"), ("by_project", "project"), ("by_type", "type")):
-        counts: dict[str, int] = {}
-        ids: dict[str, list[str]] = {}
-        for event in events:
+        counts: dict[tuple, int] = {}
+        ids: dict[tuple, list[str]] = {}
+        for n, event in enumerate(events):
             name = event[field]
             if not is_resolved(name):
                 continue
-            name = str(name)
-            counts[name] = counts.get(name, 0) + 1
+            where = places[n] if places is not None and key == "by_project" else None
+            bucket_key = (str(name), where)
+            counts[bucket_key] = counts.get(bucket_key, 0) + 1
             if sample > 0 and event["event_id"]:
-                sampled = ids.setdefault(name, [])
+                sampled = ids.setdefault(bucket_key, [])
                 if len(sampled) < sample:
                     sampled.append(event["event_id"])
         rows = []
-        for name, count in sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))[:top]:
+        for (name, where), count in sorted(counts.items(), key=lambda pair: (
+                -pair[1], pair[0][0], "" if pair[0][1] is None else pair[0][1] or "\uffff"))[:top]:
             bucket: dict = {"name": name, "count": count}
+            if where is not None:
+                bucket = {"name": name, "folder": where or None, "count": count}
             if sample > 0:
-                bucket["event_ids"] = ids.get(name, [])
+                bucket["event_ids"] = ids.get((name, where), [])
             rows.append(bucket)
         out[key] = rows
     return out
@@ -249,6 +285,7 @@ def delta(home: Home, corpus_root: str, request) -> dict:
     if request.project:
         scope = ProjectScope.parse(request.project)
         events = [event for event in events if scope.matches(event["project"])]
+    cwds = [event.pop("cwd") for event in events]
     return {
         "cursor": encode_cursor(corpus_root, next_pos),
         "baseline": False,
@@ -256,6 +293,6 @@ def delta(home: Home, corpus_root: str, request) -> dict:
         "pending": pending,
         "returned": len(events),
         "read": len(rows),
-        "summary": _summary(events, request.top, request.sample),
+        "summary": _summary(events, request.top, request.sample, cwds),
         "events": events,
     }
