@@ -114,6 +114,8 @@ def finish(document: dict, as_json: bool, *, found_key: str, what: str) -> None:
             click.echo(f"{found} {noun} found{tail}{runs} (dry run: nothing written)")
         else:
             click.echo(f"{found} {noun} found, {fixed - nul} fixed{runs}")
+        for note in document.pop("notes", ()):
+            click.echo(note)
         for example in document.get("examples", [])[:5]:
             click.echo("  " + " ".join(f"{k}={v}" for k, v in example.items()), err=True)
     found_any = document.get(found_key, 0) or document["fixed"] or document["would_fix"]

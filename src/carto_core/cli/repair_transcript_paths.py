@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.cli.repair_cmd import repair_options, run
+from carto_core.cli.repair_cmd import repair_options
 from carto_core.util.output import JsonErrorCommand
 
 
@@ -32,7 +32,8 @@ def transcript_paths(codex_homes: tuple[str, ...], claude_projects: tuple[str, .
     folder or a moved config dir leaves the recorded path behind. A stale Claude path is changed
     only to the file of the same name found by the session's id in a Claude projects/ folder
     (a subagent's file beside its session's transcript). One found nowhere is reported missing
-    and kept.
+    and kept; one of a session the Claude desktop app ran (carto ingest claude-desktop) is
+    counted apart, desktop: the app's transcript is gone with it, and no repair brings it back.
 
     \b
     Examples:
@@ -52,4 +53,12 @@ def transcript_paths(codex_homes: tuple[str, ...], claude_projects: tuple[str, .
         roots = TranscriptRoots(
             claude=tuple(Path(p).expanduser() for p in claude_projects) or default.claude,
             codex=tuple(Path(p).expanduser() for p in codex_homes) or default.codex)
-    run(TranscriptPaths(roots), write=write, as_json=as_json, what="stale transcript paths")
+    from carto_core.cli.repair_cmd import finish, repair_home
+    from carto_core.repair import run_repair
+    from carto_core.repair.transcripts import desktop_note
+
+    document = run_repair(TranscriptPaths(roots), repair_home(), write=write)
+    note = desktop_note(document)
+    if note and not as_json:
+        document["notes"] = [note]
+    finish(document, as_json, found_key=TranscriptPaths.found_key, what="stale transcript paths")

@@ -21,11 +21,17 @@ row's session id (or the `<session>/subagents/` folder it was recorded in): `mov
 names a project folder after the checkout's path, so moving a checkout or renaming the folder
 leaves the recorded path behind while the session id still names the file.
 
-A transcript found nowhere is `missing` and the row keeps its path.
+A transcript found nowhere is `missing` and the row keeps its path, unless the row's session is
+one the Claude desktop app ran (a `desktop_session` row of `carto ingest claude-desktop` names
+it): the app keeps its sessions' transcripts only while it keeps the session (one deleted in the
+app takes its transcript with it), so no folder holds it and nothing could repair the path. Such
+rows are counted apart, `desktop` (and `desktop_deleted`, those of a session the app marks
+deleted), never as `missing`, and keep their path too.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -49,18 +55,29 @@ from carto_core.transcript.resolver import (
 class TranscriptPaths(Repair):
     name = "transcript-paths"
     found_key = "stale"
-    count_keys = ("moved", "missing")
+    count_keys = ("moved", "missing", "desktop", "desktop_deleted")
     labels = tuple(SEARCHED_LOGS)
 
     def __init__(self, roots: TranscriptRoots | None = None):
         self.roots = roots
         self._exists: dict[str, bool] = {}
         self._found: dict[tuple[str, str | None, str], str | None] = {}
+        self._home: Home | None = None
+        self._desktop: dict[str, str] | None = None
 
     def prepare(self, home: Home) -> None:
         if self.roots is None:
             self.roots = TranscriptRoots.default()
         self._exists, self._found = {}, {}
+        self._home, self._desktop = home, None
+
+    def desktop_state(self, session: str | None) -> str | None:
+        """`current` or `deleted` when the Claude desktop app ran `session`, else None."""
+        if not session:
+            return None
+        if self._desktop is None:
+            self._desktop = desktop_sessions(self._home) if self._home is not None else {}
+        return self._desktop.get(session)
 
     def exists(self, path: str) -> bool:
         if path not in self._exists:
@@ -85,6 +102,15 @@ class TranscriptPaths(Repair):
             tally.add("stale")
             session = row_session(label, row)
             found = self.now_at(path, session if is_resolved(session) else None, provider)
+            app = self.desktop_state(session if is_resolved(session) else None) if provider == "claude" else None
+            if found is None and app is not None:
+                tally.add("desktop")
+                if app == "deleted":
+                    tally.add("desktop_deleted")
+                tally.example(what="desktop", event_id=row.get("event_id"), recorded=path,
+                              desktop_state=app)
+                out.append(raw if raw.endswith(b"\n") else raw + b"\n")
+                continue
             if found is None:
                 tally.add("missing")
                 tally.example(what="missing", event_id=row.get("event_id"), recorded=path)
@@ -95,6 +121,48 @@ class TranscriptPaths(Repair):
             tally.example(what="moved", event_id=row.get("event_id"), now=found)
             out.append(dumps_row({**row, "transcript_path": found}))
         return out
+
+
+def desktop_sessions(home: Home) -> dict[str, str]:
+    """Claude Code session id -> the desktop app's state of it (`current`, `deleted`), from the
+    changelog's `desktop_session` rows. The newest row of an app session says its state; a
+    tombstone's row may name no Claude Code session, the app session's other rows do."""
+    sessions: dict[str, str] = {}
+    states: dict[str, str] = {}
+    try:
+        handle = open(home.log("changelog"), "rb")
+    except OSError:
+        return {}
+    with handle:
+        for raw in handle:
+            if b'"desktop_session"' not in raw:
+                continue
+            try:
+                row = json.loads(raw)
+            except ValueError:
+                continue
+            if not isinstance(row, dict) or row.get("type") != "desktop_session":
+                continue
+            app = str(row.get("event_id") or "")
+            session = row.get("session_id")
+            if isinstance(session, str) and is_resolved(session):
+                sessions[app] = session
+            states[app] = "deleted" if row.get("desktop_state") == "deleted" else "current"
+    return {session: states[app] for app, session in sessions.items()}
+
+
+def desktop_note(document: dict) -> str | None:
+    """The line that says which stale rows are the desktop app's (None when none are)."""
+    rows = document.get("desktop", 0)
+    if not rows:
+        return None
+    deleted = document.get("desktop_deleted", 0)
+    which = ("deleted in the app" if deleted == rows else
+             f"{deleted} of them deleted in the app" if deleted else "still listed in the app")
+    noun = "row is" if rows == 1 else "rows are"
+    return (f"{rows} {noun} of sessions the Claude desktop app ran ({which}): their transcript is "
+            "gone and no folder holds it, so they are not repairable; the rows keep their text and "
+            "recorded path (not counted missing)")
 
 
 def _codex_found(recorded: str, session: str | None, roots: TranscriptRoots) -> str | None:
