@@ -241,6 +241,8 @@ def set_d(seed: int = 404) -> list[dict]:
             lines = [token[:body + 2]] + [token[i:i + width] for i in range(body + 2, len(token), width)]
             out.append(_case("vendor", "pasted " + "\n".join(lines) + "\nthen ran it", lines[-1]))
     v = g.s(ALNUM, 24); out.append(_case("vendor", f"the key: sk_li\nve_{v}, done", v))  # a break inside the prefix
+    v = "08" + g.s("0123456789ABCDEF", 18); out.append(_case("config", f"line vty 0 4\n password 7 {v}\n login", v))
+    v = g.s(ALNUM + "./", 43); out.append(_case("config", f"enable secret 9 $9${g.s(ALNUM, 14)}${v}", v))
     return out
 
 

@@ -1524,6 +1524,12 @@ def check_mysql_pairs(match, text):
     return _named_rows(match, text, _MYSQL_PAIR)
 
 
+def check_cisco(match, text):
+    """A configuration's clear-text or type-7 password, not a placeholder (`<password>`)."""
+    start, end = match.span("secret") if match.start("secret") >= 0 else match.span("word")
+    return not _placeholder(text[start:end]) and ("password", start, end)
+
+
 def check_snmp_community(match, text):
     """An SNMP community or passphrase: not a placeholder, and not the defaults every device
     ships with ("public", "private"), which name no secret."""
@@ -1551,7 +1557,7 @@ CHECKS: dict[str, Check] = {
     "block_scalar": check_block_scalar, "joined_literal": check_joined_literal,
     "key_value_table": check_key_value_table, "mysql_pairs": check_mysql_pairs,
     "delimited_table": check_delimited_table, "sql_insert": check_sql_insert, "psql_table": check_psql_table,
-    "told_key": check_told_key, "prefix_cut": check_prefix_cut, "told_bare": check_told_bare, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
+    "told_key": check_told_key, "prefix_cut": check_prefix_cut, "cisco": check_cisco, "told_bare": check_told_bare, "placeholder": check_placeholder, "snmp_community": check_snmp_community,
     "seed_phrase": check_seed_phrase,
     "has_digit": check_has_digit, "entropic": check_entropic,
     "told": check_told, "not_example": check_not_example, "client_literal": check_client_literal, "url_password": check_url_password,

@@ -631,9 +631,19 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     *(("password", r"\bsnmp(?:walk|bulkwalk|get|bulkget|getnext|set|table|trap|status|df|netstat)\b[^\n|;&]*?[ \t]-" + flag
        + r"[ \t]*\\?[\"']?(?P<secret>[^\s\"'\\-][^\s\"'\\]{3,200})", ("snmp",), {"check": "snmp_community"}) for flag in ("[cA]", "X")),
     ("password", r"\bsnmp-server[ \t]+community[ \t]+(?P<secret>\S{4,200})", ("snmp-server",), {"check": "snmp_community"}),
-    # Cisco IOS: `enable secret 0 X`, `username u password 7 X` (0 is clear text, 7 a reversible encoding)
-    ("password", r"\b(?:enable[ \t]+(?:secret|password)|password|secret)[ \t]+[07][ \t]+(?P<secret>\S{4,200})",
-     ("secret 0", "secret 7", "password 0", "password 7"), {"check": "placeholder"}),
+    # Cisco IOS: `username u password 7 <hex>` (type 7, a reversible encoding: two decimal digits
+    # then hex pairs; "set the password 7 times" is prose), and type 0's clear text only where a
+    # configuration says it (`enable secret 0 X`, `username u [privilege 15] secret 0 X`, a
+    # line's own `password 0 X` under `line vty`); on a `username` line, whatever type 7 holds.
+    ("password", r"\b(?:password|secret)[ \t]+7[ \t]+(?P<secret>\d\d(?:[0-9A-Fa-f]{2}){2,100})(?![\w$])",
+     ("secret 7", "password 7"), {}),
+    ("password", r"(?:\benable[ \t]+(?:secret|password)|\busername[ \t]+\S+[ \t]+(?:privilege[ \t]+\d+[ \t]+)?(?:password|secret)"
+                 r"|(?m:^)[ \t]*(?:password|secret))[ \t]+0[ \t]+(?P<secret>\S{4,200})"
+                 r"|\busername[ \t]+\S+[ \t]+(?:privilege[ \t]+\d+[ \t]+)?(?:password|secret)[ \t]+7[ \t]+(?P<word>\S{4,200})",
+     ("secret 0", "password 0", "secret 7", "password 7"), {"check": "cisco"}),
+    # ... and its type 8 (PBKDF2) and 9 (scrypt) hashes: `secret 9 $9$salt$hash`
+    ("password-hash", r"\b(?:password|secret)[ \t]+[89][ \t]+(?P<secret>\$[89]\$[./A-Za-z0-9$]{20,200})",
+     ("secret 8", "secret 9", "password 8", "password 9"), {}),
     # strongSwan's ipsec.secrets: `left right : PSK "X"`
     ("password", r":[ \t]*(?:PSK|EAP|XAUTH)[ \t]+\\?[\"'](?P<secret>[^\"'\n\\]{4,400})\\?[\"']", (": psk", ":psk", ": eap", ": xauth"),
      {"check": "placeholder"}),
