@@ -205,7 +205,7 @@ def test_reachable_is_whether_the_server_answered(message, state, reachable, mon
     def connector(settings):
         raise classify(psycopg.OperationalError(message), settings)
 
-    monkeypatch.setattr(team_status, "local_status", lambda home, settings: {})
+    monkeypatch.setattr(team_status, "local_status", lambda home, settings, **_: {})
     server = team_status.status(None, settings, connector=connector)["server"]
     assert server["state"] == state and server["reachable"] is reachable, server
 

@@ -121,3 +121,32 @@ def test_a_newly_allowed_project_and_a_lifted_exclusion_in_one_push(world):
     report = a.json("team", "push", env=env)
     assert on_server(db) == ids(shop, nda) and report["released"] == len(ids(shop))
     assert a.json("team", "push", env=env)["sent"] == 0
+
+
+def test_status_counts_and_lists_what_the_next_push_releases(world):
+    a, db, env = world["a"], world["db"], world["env"]
+    shop = activity("s-shop", world["shop"], start=90)
+    nda = activity("s-nda", world["nda"], start=80)
+    a.write_all(shop)
+    a.write_all(nda)
+    a.join(world["members"]["alice"][1], "acme", world["shop"], world["nda"])
+    exclude(world, "shop", "client-*")
+    assert a.json("team", "push", env=env)["sent"] == 0
+    # Nothing new is written, and the exclusions hold: nothing is pending, nothing released.
+    status = a.json("team", "status", env=env)["local"]
+    assert status["pending_bytes"] == 0 and status["held_back"]["release"] == 0
+    assert sorted(status["held_back"]["held_by"]) == ["client-*", "shop"]
+    exclude(world, "client-*")
+    status = a.json("team", "status", env=env)["local"]
+    assert status["pending_bytes"] == 0
+    held = status["held_back"]
+    assert held["release"] == len(ids(shop)) and held["lifted"] == ["shop"] and held["held_by"] == ["client-*"]
+    assert "rows" not in held
+    text = a.cli("team", "status", env=env).output
+    assert f"held back: {len(ids(shop))} rows an earlier push held back by [capture] exclude go with the next push" in text
+    listed = a.json("team", "status", "--held", env=env)["local"]["held_back"]["rows"]
+    assert {r["event_id"] for r in listed} == ids(shop) and {r["project"] for r in listed} == {"shop"}
+    assert f"prompt-s-shop-0" in a.cli("team", "status", "--held", env=env).output
+    report = a.json("team", "push", env=env)
+    assert report["released"] == held["release"] and on_server(db) == ids(shop)
+    assert a.json("team", "status", env=env)["local"]["held_back"]["release"] == 0

@@ -12,6 +12,7 @@ from carto_core.util.terminal import counted
 Examples:
   carto team status           settings, what is pending here, the server's side
   carto team status --json    one document: {local, server}
+  carto team status --held    also list the rows an earlier push held back that the next sends
 \b
 The local side is always answered; the server's when it is reachable (`server.reachable`:
 true when it answered, even to refuse). A failure's `server.state` and `server.reason` say why;
@@ -19,14 +20,16 @@ with --json the document then also carries `error` and `exit_code`.
 Exit codes: 0 ok, 1 no team set up, the server refuses this login (not a member: the line says
 who can let it in), holds no schema this carto knows, or TLS as the URL asks fails, 2 bad flags,
 75 the server is unreachable (the local side is printed).""", cls=JsonErrorCommand)
+@click.option("--held", is_flag=True,
+              help="List the rows an earlier push held back ([capture] exclude) that the next push sends.")
 @json_option
-def status(as_json) -> None:
+def status(held, as_json) -> None:
     """What this home sends to the team, what is pending, what the server holds."""
     from carto_core.cli.team_cmd import exit_code_of, home_settings
     from carto_core.team.status import status as team_status
 
     home, settings = home_settings()
-    document = team_status(home, settings)
+    document = team_status(home, settings, held=held)
     server = document["server"]
     code = exit_code_of(server["state"]) if _failed(server) else 0
     if as_json:
@@ -61,6 +64,7 @@ def _print(document: dict) -> None:
     if local["catch_up"]:
         click.echo("catch-up: rows written before these were allowed go with the next push: "
                    + ", ".join(local["catch_up"]))
+    _print_held(local["held_back"])
     if _failed(server):
         click.echo(f"server: {server.get('reason')}")
         return
@@ -76,3 +80,18 @@ def _print(document: dict) -> None:
         click.echo(f"your last push: {last['at']} from {last['machine']}: {last['sent']:,} sent in "
                    f"{counted(last['batches'], 'batch', 'batches')}, {last['inserted']:,} new, "
                    f"{last['refused']:,} refused")
+
+
+def _entries(entries: list) -> str:
+    return ", ".join("(config file unreadable)" if by is None else by for by in entries)
+
+
+def _print_held(held: dict) -> None:
+    if held["release"]:
+        click.echo(f"held back: {counted(held['release'], 'row')} an earlier push held back by [capture] exclude "
+                   f"go with the next push (lifted: {_entries(held['lifted'])})")
+    for row in held.get("rows") or []:
+        click.echo(f"  {row['timestamp'] or '-'}  {row['log']:<9} {row['project'] or row['key']}  "
+                   f"{row['event_id']}  {(row['summary'] or '')[:80]}")
+    if held["held_by"]:
+        click.echo(f"held back: rows [capture] exclude still covers stay here ({_entries(held['held_by'])})")

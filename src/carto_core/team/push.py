@@ -761,6 +761,60 @@ def hold(entry: dict, holders: list, line) -> None:
     entry["held"] = records
 
 
+def held_back_summary(home, settings, logs: dict, *, listing: bool = False) -> dict:
+    """What the next push sends of the rows earlier pushes held back (`hold`), read as that
+    push will read them: `{"release": rows whose entry is lifted and that no entry in force
+    covers, for the projects the position covers, "lifted": those entries, "held_by": the
+    entries still keeping rows back, "rows": the rows released (with `listing`)}`. A log
+    rewritten since (read again from its start) and projects not yet covered (caught up) are
+    the pending bytes' and the catch-up's, not counted here."""
+    from carto_core.logio.reader import ReadReport, iter_lines
+
+    matcher = settings.matcher()
+    excluded = _Excluded(matcher)
+    allowed = matcher.keys
+    lifted_by: set = set()
+    held_by: set = set()
+    seen: set[str] = set()
+    rows: list[dict] = []
+    for label in LOAD_ORDER:
+        entry = logs.get(label) or {}
+        state = entry.get("state")
+        path = home.log(label)
+        if not state or log_status(path, state) == "stale":
+            continue
+        held = held_back(entry)
+        lifted = excluded.lifted(held)
+        held_by.update(r["by"] for r in held if r not in lifted)
+        keys = covered_keys(entry, matcher.allowings) & allowed
+        if not lifted or not keys:
+            continue
+        lifted_by.update(r["by"] for r in lifted)
+        release = excluded.only(lifted)
+        first = min(lifted, key=lambda r: r["from"])
+        until = min(state["end"], max(r["to"] for r in lifted))
+        for line in iter_lines(path, ReadReport(str(path)), start=first["from"], start_lineno=first["line"]):
+            if line.offset >= until:
+                break
+            raw = line.row
+            event_id = raw.get("event_id")
+            key = matcher.key_of_row(raw)
+            if not isinstance(event_id, str) or event_id in seen or key not in keys:
+                continue
+            if not release(raw, key) or excluded.holders(raw, key):
+                continue
+            seen.add(event_id)
+            if listing:
+                rows.append({"event_id": event_id, "log": label, "project": raw.get("project"), "key": key,
+                             "timestamp": raw.get("timestamp"), "type": raw.get("type"),
+                             "summary": raw.get("summary")})
+    out = {"release": len(seen), "lifted": sorted(lifted_by, key=str),
+           "held_by": sorted(held_by, key=str)}
+    if listing:
+        out["rows"] = rows
+    return out
+
+
 class _Release:
     """What a catch-up sends of the rows exclusions since lifted held back: those of `keys`
     (projects the position covers) that one of the `lifted` records' entries keeps out (`held`)."""

@@ -9,10 +9,10 @@ import os
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import log_status
 from carto_core.team.connect import TeamError, connect, describe, not_a_member
-from carto_core.team.push import covered_keys, load_outbox
+from carto_core.team.push import covered_keys, held_back_summary, load_outbox
 
 
-def local_status(home, settings) -> dict:
+def local_status(home, settings, *, held: bool = False) -> dict:
     outbox = load_outbox(home, settings)
     logs = {}
     pending = 0
@@ -38,7 +38,8 @@ def local_status(home, settings) -> dict:
             "password": ("password file " + settings.passfile) if settings.passfile else
             "libpq (service file, ~/.pgpass or PGPASSWORD)",
             "projects": settings.projects, "logs": logs, "pending_bytes": pending,
-            "catch_up": behind}
+            "catch_up": behind,
+            "held_back": held_back_summary(home, settings, outbox["logs"], listing=held)}
 
 
 def server_status(conn, settings) -> dict:
@@ -91,8 +92,8 @@ def answered(error: TeamError) -> bool:
     return error.state in ANSWERED or bool(getattr(error, "answered", False))
 
 
-def status(home, settings, *, connector=connect) -> dict:
-    document = {"local": local_status(home, settings)}
+def status(home, settings, *, connector=connect, held: bool = False) -> dict:
+    document = {"local": local_status(home, settings, held=held)}
     try:
         conn = connector(settings)
     except TeamError as exc:
