@@ -499,6 +499,11 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     ("password", r"\b(?:sshpass[ \t]+-p|redis-cli\b[^\n|;&]*?[ \t]-a|docker[ \t]+login\b[^\n|;&]*?[ \t]-p"
                  r"|mongo(?:sh|dump|restore)?\b[^\n|;&]*?[ \t]-p)[ \t]*\\?[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)",
      ("sshpass", "redis-cli", "login", "mongo"), {"check": "placeholder"}),
+    # A passphrase given to ssh-keygen (`-N` new, `-P` old; `-N ''` is none), and a password
+    # echoed into a command that reads it from stdin (`echo X | docker login … --password-stdin`)
+    ("password", r"-(?<![\w-]-)[NP][ \t]*" + _WORD, ("-n", "-p"), {"check": "tool:ssh-keygen"}),
+    ("password", r"\b(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+\\?[\"']%s\\?[\"'])?)[ \t]+\\?[\"']?(?P<secret>[^\s\"'`|\\]{4,200})\\?[\"']?[ \t]*\|"
+                 r"[^\n|;&]*--password-stdin", ("--password-stdin",), {"check": "placeholder"}),
     ("basic-auth", r"(?:-u|--user|--http-user)[ =]\\?[\"']?[^\s:\"']*:(?:\\?(?P<q>[\"'])(?P<quoted>[^\"'\n\\]{1,200})\\?(?P=q)|(?P<secret>[^\s\"'\\]+))",
      ("-u", "--user", "--http-user"), {"check": "curl_user"}),
     # Options of common CLIs that take a password, whatever their spelling: a compound flag
