@@ -75,6 +75,11 @@ def _print(document: dict) -> None:
     click.echo(f"team events: {server['team_events']:,} from {counted(len(server['machines']), 'machine')}")
     for item in server["machines"]:
         click.echo(f"  {item['author']}@{item['machine']}: {item['events']:,}")
+    lost = server.get("pushes_lost")
+    if lost:
+        again = (f"what was pushed after {lost['resend_after']}" if lost["resend_after"] else "every row")
+        click.echo(f"server: it no longer holds rows this machine pushed since {lost['since']} (restored to an "
+                   f"earlier point?): the next push sends {again} again")
     last = server.get("last_push")
     if last:
         click.echo(f"your last push: {last['at']} from {last['machine']}: {last['sent']:,} sent in "

@@ -24,7 +24,9 @@ the copy stays here (`folded`). A batch is one transaction on the server:
 
 The log's position (`<home>/.carto/team/outbox.json`, per server as it names itself
 (`server_identity`: a copy of a server's database is another server), team and machine)
-advances only after the commit returns. A connection
+advances only after the commit returns, and keeps the id of the batch's audit row: a server
+restored to an earlier point in place lacks it, and the push goes back to the positions of the
+newest push whose audit row it still holds (`lost_pushes`). A connection
 lost mid-batch is retried (libpq tries every host of the URL, so a promoted standby is found)
 until `retry_seconds` pass; then the push stops, says why, and
 the next push starts from the last committed batch: nothing acknowledged is lost, nothing is
@@ -120,7 +122,8 @@ _TALLY = """INSERT INTO carto.tallies (team, machine, events, dl_sum) VALUES (%(
     SET events = carto.tallies.events + excluded.events, dl_sum = carto.tallies.dl_sum + excluded.dl_sum"""
 
 _AUDIT = """INSERT INTO carto.audit (team, machine, action, sent, inserted, updated, unchanged, refused, detail)
-    VALUES (%(team)s, %(machine)s, 'push', %(sent)s, %(inserted)s, %(updated)s, %(unchanged)s, %(refused)s, %(detail)s)"""
+    VALUES (%(team)s, %(machine)s, 'push', %(sent)s, %(inserted)s, %(updated)s, %(unchanged)s, %(refused)s, %(detail)s)
+    RETURNING id, member"""
 
 
 class PushReport:
@@ -279,7 +282,8 @@ def load_outbox(home, settings, identity: str | None = None) -> dict:
         fingerprint = server_fingerprint(settings, identity)
         found = data["servers"].get(fingerprint)
         if isinstance(found, dict) and isinstance(found.get("logs"), dict):
-            return {"server": fingerprint, "identity": identity, "url": url, "logs": found["logs"]}
+            return {"server": fingerprint, "identity": identity, "url": url, "logs": found["logs"],
+                    **_receipts(found)}
         if legacy and legacy.get("url") == url:
             return {"server": fingerprint, "identity": identity, "url": url, "logs": legacy["logs"],
                     "claims_legacy": True}
@@ -288,7 +292,8 @@ def load_outbox(home, settings, identity: str | None = None) -> dict:
                if isinstance(entry, dict) and entry.get("url") == url and isinstance(entry.get("logs"), dict)]
     if reached:
         fingerprint = max(reached)[1]
-        return {"server": fingerprint, "url": url, "logs": data["servers"][fingerprint]["logs"]}
+        found = data["servers"][fingerprint]
+        return {"server": fingerprint, "url": url, "logs": found["logs"], **_receipts(found)}
     if legacy and legacy.get("url") == url:
         return {"server": None, "url": url, "logs": legacy["logs"]}
     return {"server": None, "url": url, "logs": {}}
@@ -300,10 +305,96 @@ def save_outbox(home, outbox: dict, settings) -> None:
     make_dirs(target)
     data = _read_outbox(home, settings)
     data["servers"][outbox["server"]] = {"logs": outbox["logs"], "url": outbox["url"],
-                                         "identity": outbox.get("identity"), "at": time.time()}
+                                         "identity": outbox.get("identity"), "at": time.time(),
+                                         **_receipts(outbox)}
     if outbox.get("claims_legacy"):
         data["legacy"] = None
     write_private(target / OUTBOX, json.dumps(data, sort_keys=True))
+
+
+#: Pushes whose positions a server entry keeps, to go back to when the server lost later ones.
+CHECKPOINTS = 16
+
+
+def _receipt(value) -> dict | None:
+    if isinstance(value, dict) and isinstance(value.get("audit"), int) and isinstance(value.get("push"), str):
+        return value
+    return None
+
+
+def _receipts(entry: dict) -> dict:
+    """A server entry's receipts: `receipt`, the audit row of the last batch it committed (id,
+    push id, login, when), and `checkpoints`, the positions at the end of recent pushes, each
+    with the receipt of its last batch."""
+    out = {}
+    if _receipt(entry.get("receipt")):
+        out["receipt"] = entry["receipt"]
+    checkpoints = [c for c in entry.get("checkpoints") or []
+                   if isinstance(c, dict) and _receipt(c.get("receipt")) and isinstance(c.get("logs"), dict)]
+    if checkpoints:
+        out["checkpoints"] = checkpoints[-CHECKPOINTS:]
+    return out
+
+
+def checkpoint(outbox: dict) -> None:
+    """Keep the positions a push ended at beside the receipt of its last batch."""
+    receipt = outbox.get("receipt")
+    if not receipt:
+        return
+    checkpoints = [c for c in outbox.get("checkpoints") or [] if c["receipt"] != receipt]
+    checkpoints.append({"receipt": receipt, "logs": json.loads(json.dumps(outbox["logs"]))})
+    outbox["checkpoints"] = checkpoints[-CHECKPOINTS:]
+
+
+def lost_pushes(conn, settings, outbox: dict) -> dict | None:
+    """Whether the server lost batches it committed for these positions: a server restored to
+    an earlier point (point-in-time recovery, a dump restored into the same database) keeps its
+    id and place, but not the audit rows written with the rows after that point (a batch's rows
+    and its audit row commit together, and a member can never delete an audit row). None when
+    the last batch's audit row is there (or no receipt can be checked: an older outbox, another
+    login); else `{"since": when the newest lost batch was committed, "checkpoint": the newest
+    checkpoint whose batch the server holds (None: send everything again)}`."""
+    receipt = outbox.get("receipt")
+    if not receipt:
+        return None
+    try:
+        login = conn.execute("SELECT current_user").fetchone()[0]
+        if receipt.get("login") not in (None, login):
+            return None
+        wanted = [receipt] + [c["receipt"] for c in outbox.get("checkpoints") or []]
+        held = {(audit, push) for audit, push in conn.execute(
+            "SELECT id, detail->>'push' FROM carto.audit WHERE team = %s AND member = current_user AND id = ANY(%s)",
+            (settings.team, [r["audit"] for r in wanted])).fetchall()}
+    finally:
+        conn.rollback()
+    if (receipt["audit"], receipt["push"]) in held:
+        return None
+    kept = [c for c in outbox.get("checkpoints") or [] if (c["receipt"]["audit"], c["receipt"]["push"]) in held]
+    lost = [c["receipt"] for c in outbox.get("checkpoints") or [] if c not in kept]
+    since = min((r.get("at") or 0 for r in lost + [receipt]), default=0)
+    return {"since": iso_time(since), "checkpoint": kept[-1] if kept else None}
+
+
+def iso_time(stamp: float) -> str | None:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds") if stamp else None
+
+
+def resume_after_loss(outbox: dict, lost: dict) -> str:
+    """Go back to the newest checkpoint the server holds (else the start); says what was done."""
+    kept = lost["checkpoint"]
+    if kept is None:
+        outbox["logs"], outbox["checkpoints"] = {}, []
+        outbox.pop("receipt", None)
+        again = "sending every row again"
+    else:
+        outbox["logs"] = json.loads(json.dumps(kept["logs"]))
+        outbox["receipt"] = kept["receipt"]
+        outbox["checkpoints"] = outbox["checkpoints"][:outbox["checkpoints"].index(kept) + 1]
+        again = f"sending again what was pushed after {iso_time(kept['receipt'].get('at') or 0)}"
+    return (f"the team server no longer holds rows this machine pushed since {lost['since']} (restored to an "
+            f"earlier point?): {again}; what it still holds is left as it is")
 
 
 # --------------------------------------------------------------------------- sending
@@ -325,6 +416,8 @@ class Sender:
         #: Names this push in each batch's audit row (a batch is a transaction, and an audit
         #: row, of its own), so `carto team status` can add a push's batches up.
         self.push_id = os.urandom(8).hex()
+        #: The audit row of the last batch committed (`lost_pushes` checks the server holds it).
+        self.receipt: dict | None = None
 
     def open(self):
         if self.conn is None or self.conn.closed:
@@ -406,11 +499,12 @@ class Sender:
             if inserted:
                 cur.execute(_TALLY, {**params, "machine": self.settings.machine, "n": inserted, "dl": dl})
             unchanged = len(rows) - len(refused) - merged - len(changed)
-            cur.execute(_AUDIT, {**params, "machine": self.settings.machine, "sent": len(rows),
+            audit = cur.execute(_AUDIT, {**params, "machine": self.settings.machine, "sent": len(rows),
                                  "inserted": inserted, "updated": updated,
                                  "unchanged": unchanged, "refused": len(refused),
                                  "detail": Jsonb({**detail, "push": self.push_id, "merged": merged,
-                                                  "refused_ids": [r[0] for r in refused[:20]]})})
+                                                  "refused_ids": [r[0] for r in refused[:20]]})}).fetchone()
+        self.receipt = {"audit": audit[0], "push": self.push_id, "login": audit[1], "at": time.time()}
         self.unfolded += 1
         if self.unfolded >= FOLD_EVERY:
             self.fold()
@@ -552,6 +646,10 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
     outbox = load_outbox(home, settings, server)
     if copy_of and outbox.pop("claims_legacy", False):
         outbox["logs"] = {}  # the first format's positions are the original's
+    lost = lost_pushes(conn, settings, outbox)
+    if lost:
+        report.problems.append(resume_after_loss(outbox, lost))
+        save_outbox(home, outbox, settings)
     if from_start:
         # This server's positions only: another server's still say what it holds.
         outbox["logs"] = {}
@@ -634,6 +732,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
                     rows = _with_vectors(embedder, rows, list(batch.texts.values()), report)
                 detail = {"log": label, "kind": kind, "first": rows[0][0], "last": rows[-1][0]}
                 result = sender.send(rows, detail)
+                outbox["receipt"] = sender.receipt
                 report.batches += 1
                 report.sent += len(rows)
                 log_report["sent"] += len(rows)
@@ -721,6 +820,9 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             progress(done_bytes, total)
         for message in read_report.messages():
             report.problems.append(message)
+    if sender.receipt is not None:
+        checkpoint(outbox)
+        save_outbox(home, outbox, settings)
 
 
 def covered_keys(entry: dict, allowings: dict) -> set[str]:

@@ -9,7 +9,7 @@ import os
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import log_status
 from carto_core.team.connect import TeamError, connect, describe, not_a_member
-from carto_core.team.push import covered_keys, held_back_summary, load_outbox
+from carto_core.team.push import covered_keys, held_back_summary, load_outbox, lost_pushes
 
 
 def local_status(home, settings, *, held: bool = False) -> dict:
@@ -80,6 +80,22 @@ def server_status(conn, settings) -> dict:
     return out
 
 
+def _lost(conn, home, settings) -> dict | None:
+    """The server lost batches this machine pushed (restored to an earlier point): since when,
+    and from when the next push sends again (None: from the start)."""
+    lost = lost_pushes(conn, settings, load_outbox(home, settings))
+    if lost is None:
+        return None
+    kept = lost["checkpoint"]
+    return {"since": lost["since"], "resend_after": _when(kept["receipt"].get("at")) if kept else None}
+
+
+def _when(stamp) -> str | None:
+    from carto_core.team.push import iso_time
+
+    return iso_time(stamp or 0)
+
+
 #: Failures in which the server answered (it refused the login, holds no schema carto knows,
 #: or answered a statement with an error): it is reachable, and retrying will not change it.
 ANSWERED = frozenset({"denied", "schema_mismatch", "error"})
@@ -101,6 +117,7 @@ def status(home, settings, *, connector=connect, held: bool = False) -> dict:
         return document
     try:
         document["server"] = server_status(conn, settings)
+        document["server"]["pushes_lost"] = _lost(conn, home, settings) if document["server"]["member"] else None
     except Exception as exc:  # noqa: BLE001 - a status never fails on the server's answer
         from carto_core.team.connect import classify
 
