@@ -90,3 +90,23 @@ def test_delta_summarises_two_folders_of_one_name_apart(tmp_path):
                         "project": "api"}, home, now=NOW)["facts"]
     assert [(b.get("folder"), b["count"]) for b in scoped["summary"]["by_project"]] == [
         (mine, 5), (client, 3), (None, 1)]
+
+
+def test_pulse_text_counts_the_delta_per_folder(tmp_path):
+    """Pulse's delta section counts as delta's summary does: a bucket per folder of a name
+    recorded in several, named with its folder."""
+    rows_home, mine, client = _home(tmp_path)
+    rows = [json.loads(line) for line in rows_home.log("changelog").read_text().splitlines() if line]
+    home = Home(tmp_path / "fresh")
+    home.log("changelog").parent.mkdir(parents=True, exist_ok=True)
+    home.log("changelog").write_text("")
+    env = {"CARTO_HOME": str(home.root), "HOME": str(tmp_path)}
+    cursor = tmp_path / "pulse.cursor"
+    first = CliRunner().invoke(cli, ["facts", "pulse", "--cursor-file", str(cursor)], env=env)
+    assert first.exit_code == 0, first.output
+    append_rows(home.log("changelog"), rows)
+    done = CliRunner().invoke(cli, ["facts", "pulse", "--cursor-file", str(cursor)], env=env)
+    assert done.exit_code == 0, done.output
+    section = done.stdout.split("## Since the last pulse (delta)", 1)[1]
+    assert "      5  api (~/me/api)" in section and "      3  api (~/clientA/api)" in section, section
+    assert "      1  api (no folder recorded)" in section and "      1  web\n" in section, section

@@ -193,6 +193,10 @@ def _pulse_lines(envelope: dict, cursor: str) -> list[str]:
         lines.append("  baseline recorded: the next pulse with this cursor lists what arrives from now on")
     else:
         lines.append(f"  {counted(feed['returned'], 'new event')}")
+        # Counted per project as census is above: a name recorded in several folders, per folder
+        # (the events below carry the name only).
+        for bucket in (feed.get("summary") or {}).get("by_project") or []:
+            lines.append(f"  {bucket['count']:>7}  {_bucket_name(bucket)}")
         for event in feed["events"][:LISTED]:
             lines.append(f"  [{shown_timestamp(event['timestamp']) or '?'}] [{event['source']}] {event['event_id']}  {event['project'] or '-'}  {event['summary']}")
         lines += _more(feed["events"], LISTED)
