@@ -354,6 +354,8 @@ def lost_pushes(conn, settings, outbox: dict) -> dict | None:
     the last batch's audit row is there (or no receipt can be checked: an older outbox, another
     login); else `{"since": when the newest lost batch was committed, "checkpoint": the newest
     checkpoint whose batch the server holds (None: send everything again)}`."""
+    import psycopg
+
     receipt = outbox.get("receipt")
     if not receipt:
         return None
@@ -365,6 +367,8 @@ def lost_pushes(conn, settings, outbox: dict) -> dict | None:
         held = {(audit, push) for audit, push in conn.execute(
             "SELECT id, detail->>'push' FROM carto.audit WHERE team = %s AND member = current_user AND id = ANY(%s)",
             (settings.team, [r["audit"] for r in wanted])).fetchall()}
+    except psycopg.Error:
+        return None  # not checkable: the push itself meets (and reports) what is wrong
     finally:
         conn.rollback()
     if (receipt["audit"], receipt["push"]) in held:
