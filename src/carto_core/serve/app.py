@@ -293,7 +293,9 @@ async def recall(state: ServeState, request: Request, args: dict):
                 if body["tags"] else None)
     answer = state.engines.recall(body, corpus_root=state.corpus_root, sessions=sessions)
     if body["tag_facets"]:
-        by_id = views.session_summaries_by_id(state.live)
+        from carto_core.lenses.sessionstore import stored_summaries
+
+        by_id = stored_summaries(state.live)
         shown = [by_id[sid] for sid in dict.fromkeys(hit.get("session_id") for hit in answer["results"])
                  if sid in by_id]
         answer["tag_facets"] = sessiontags.tag_facets(shown, engine_of, body["tags"],
@@ -563,7 +565,9 @@ async def desk_day(state: ServeState, request: Request, args: dict):
                       "`REVIEW_FORBIDDEN`; answers are cut at 256 KiB (`truncated`).")
 async def session_review(state: ServeState, request: Request, args: dict):
     session_id = args["session_id"]
-    if session_id not in views.session_summaries_by_id(state.live):
+    from carto_core.lenses.sessionstore import stored_summaries
+
+    if session_id not in stored_summaries(state.live):
         # The session page takes the eight characters every view shows; so does its review.
         session_id = _resolve_session(state, session_id)
     return desk.review(state.live, session_id, path=args["path"], commit=args["commit"])

@@ -27,6 +27,7 @@ from carto_core.lenses.sessionfacts import commit_record
 from carto_core.model.project import find_git
 from carto_core.lenses import views
 from carto_core.lenses.livecorpus import LiveCorpus
+from carto_core.lenses.sessionstore import stored_summaries
 from carto_core.serve import review_rules
 from carto_core.serve.spec import ApiError
 
@@ -58,7 +59,7 @@ def evidence_of(live: LiveCorpus, session_id: str) -> dict | None:
     memo: dict = live.cached("evidence", dict)  # type: ignore[assignment]
     if session_id in memo:
         return memo[session_id]
-    if session_id not in views.session_summaries_by_id(live):
+    if session_id not in stored_summaries(live):
         return None
     work = session_work(live, session_id)
     files: Counter = Counter()
@@ -89,8 +90,11 @@ def _has(evidence: dict, kind: str) -> bool:
 def desk(live: LiveCorpus, *, days: int, project: str | None, provider: str | None,
          evidence: str, limit: int, only: set[str] | None = None) -> dict:
     """The desk's document; `only`: the sessions a tag filter kept."""
+    # the kept summaries, as the session list reads them: summarising every session of the
+    # corpus again after each new event cost the desk seconds on a large home
     listed = views.list_sessions(live, days=days, project=project, provider=provider,
-                                 limit=100_000, with_bursts=True, only=only)
+                                 limit=100_000, with_bursts=True, only=only,
+                                 summaries=stored_summaries(live))
     sessions = []
     shared: dict[str, set[str]] = {}
     touches: Counter = Counter()
@@ -142,7 +146,7 @@ def _forbidden(message: str) -> ApiError:
 
 def repository_of(live: LiveCorpus, session_id: str) -> str:
     """The real path of the session's git work tree, or ApiError 404."""
-    if session_id not in views.session_summaries_by_id(live):
+    if session_id not in stored_summaries(live):
         raise ApiError(404, "SESSION_NOT_FOUND", "no events carry that session id")
     found = evidence_of(live, session_id) or {}
     cwds = [found.get("cwd")] + [e.cwd for e in reversed(session_work(live, session_id))]

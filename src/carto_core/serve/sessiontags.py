@@ -1,5 +1,6 @@
 """The explorer's tag filters and facets: the tags of `carto sessions --tag` (`lenses.tags`),
-read from the session summaries the live corpus keeps per generation.
+read from the session summaries kept between runs (`lenses.sessionstore.stored_summaries`, read
+once a generation).
 
 - `parse_tags`: a `tag` parameter ("tool:bash,ext:py") or a recall body's `tags` list, each
   checked by `lenses.tags.parse_tag` (a 400 names the bad one);
@@ -59,9 +60,9 @@ def tagged_sessions(live, tags: list[str], engine_of) -> set[str]:
     """Ids of the sessions holding every one of `tags`; `engine_of()` gives the warm search
     engine, asked only for a `topic:` tag."""
     from carto_core.lenses.tags import matching_sessions
-    from carto_core.lenses.views import session_summaries
+    from carto_core.lenses.sessionstore import stored_summaries
 
-    return matching_sessions(session_summaries(live), tags,
+    return matching_sessions(list(stored_summaries(live).values()), tags,
                              engine_of() if _needs_index(tags) else None)
 
 
