@@ -25,7 +25,8 @@ def test_a_readable_summary_piped_and_again(sample_home):
 
 
 def test_progress_on_a_terminal_then_the_same_summary(sample_home):
-    env = env_for({"CARTO_EMBEDDER": "wordllama"})
+    # the layout tests turn progress off (pty_run.env_for); this one is about the live bar
+    env = env_for({"CARTO_EMBEDDER": "wordllama", "CARTO_PROGRESS": "1"})
     code, out = in_pty(["index", "--rebuild"], env, columns=100)
     assert code == 0
     assert "index: keyword" in plain(out) and "index: semantic" in plain(out)  # the live bar
@@ -107,4 +108,21 @@ def test_piped_a_long_step_says_how_far_it_got_in_plain_lines(sample_home, monke
     assert any(re.fullmatch(r"index: semantic · [\d,]+ (of [\d,]+ events \(\d+ %\)|events?) · \d+ s", line)
                for line in lines), lines
     assert "\r" not in done.stderr and "\x1b" not in done.stderr
+    assert done.stdout.startswith("keyword index: rebuilt from the logs")
+
+
+def test_carto_progress_off_silences_index_as_every_other_command(sample_home, monkeypatch):
+    """`CARTO_PROGRESS=0` turns progress off for every command (docs/cli.md); `carto index`
+    decided by the terminal alone and printed its plain lines anyway."""
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+    from carto_core.util import progress
+
+    monkeypatch.setenv("CARTO_EMBEDDER", "wordllama")
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
+    monkeypatch.setenv("CARTO_PROGRESS", "0")
+    done = CliRunner().invoke(cli, ["index", "--rebuild"])
+    assert done.exit_code == 0, done.output
+    assert done.stderr == ""
     assert done.stdout.startswith("keyword index: rebuilt from the logs")

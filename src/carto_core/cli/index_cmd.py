@@ -86,11 +86,16 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     reports = []
     failed = False
     before = indexstamp.Snapshot(home, list(steps)) if fast else None
-    import sys
+
+    from carto_core.util import progress as _progress
 
     # The bar goes to stderr and only to a terminal: stdout keeps the summary alone. Without
     # one rich is not imported (its imports are a share of the keep-up job's run: docs/performance.md).
-    if not sys.stderr.isatty():
+    # `CARTO_PROGRESS` decides as it does for every other command's progress.
+    how = _progress.mode()
+    if how == "off":
+        bar = _NoBar()
+    elif how == "plain":
         # a pipe or a log file gets a plain line now and then instead: a
         # semantic pass of a large home says nothing for many minutes otherwise
         bar = _PlainLines()

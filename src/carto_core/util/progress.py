@@ -30,11 +30,12 @@ _stack: list["_Line"] = []
 
 def enabled(stream=None) -> bool:
     """Whether the line is redrawn in place (a terminal, or `CARTO_PROGRESS=1`)."""
-    return _mode(stream) == "terminal"
+    return mode(stream) == "terminal"
 
 
-def _mode(stream=None) -> str:
-    """"terminal" (redrawn in place), "plain" (a line now and then) or "off"."""
+def mode(stream=None) -> str:
+    """"terminal" (redrawn in place), "plain" (a line now and then) or "off" (`CARTO_PROGRESS`
+    first, then whether `stream`, stderr by default, is a terminal)."""
     switch = os.environ.get("CARTO_PROGRESS", "").strip().lower()
     if switch in ("0", "off", "no", "false"):
         return "off"
@@ -166,10 +167,10 @@ def start(what: str, unit: str = ""):
     """`working` for code that cannot wrap its loop in a `with`: an object with `step(done,
     total=None)`, `say(what)` (the next part of the work) and `close()` (close it in a
     `finally`)."""
-    mode = _mode()
-    if mode == "off":
+    how = mode()
+    if how == "off":
         return _Quiet()
-    line = (_Line if mode == "terminal" else _PlainLine)(what, unit, sys.stderr)
+    line = (_Line if how == "terminal" else _PlainLine)(what, unit, sys.stderr)
     _stack.append(line)
     line.draw(force=True)
     line.tick()
