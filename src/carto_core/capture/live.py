@@ -167,19 +167,28 @@ def encoded(row: dict, log: str = "turns") -> tuple[bytes, int]:
 
 
 def content_digest(line: bytes, row: dict) -> int:
-    """CRC-32 of a row's encoded line (newline excluded) less its `"transcript_path":...`
-    member. The path says where the row was read, not what the turn holds: a transcript read
-    again from a moved or copied file gives the same digest, so it is not written again, while
-    a turn that grew still differs. `row` is `line` decoded (the path is looked up as the one
-    encoder writes it: `carto_core.logio.jsonl.dumps_row`)."""
+    """CRC-32 of a row's encoded line (newline excluded) less its `"transcript_path":...` and
+    `"ended":...` members. The path says where the row was read, not what the turn holds: a
+    transcript read again from a moved or copied file gives the same digest, so it is not
+    written again, while a turn that grew still differs. A turn's end is left out with its
+    comma: it came to the rows after their text, and a turn stored without it is not written
+    again for it alone (a turn that grew has new text as well). `row` is `line` decoded (each
+    member is looked up as the one encoder writes it: `carto_core.logio.jsonl.dumps_row`); a
+    row with neither member has the digest of its whole line."""
     end = len(line) - 1 if line.endswith(b"\n") else len(line)
+    cuts = []
     path = row.get("transcript_path")
     if path is not None:
-        member = _path_member(path) if isinstance(path, str) else _encode_member(path)
-        at = line.find(member, 0, end)
-        if at >= 0:
-            return zlib.crc32(line[at + len(member):end], zlib.crc32(line[:at]))
-    return zlib.crc32(line[:end])
+        cuts.append(_path_member(path) if isinstance(path, str) else _encode_member(path))
+    ended = row.get("ended")
+    if ended is not None:  # with its comma: the row written before it had none there
+        cuts.append(b"," + _ended_member(ended))
+    spans = sorted((found, found + len(member)) for member in cuts
+                   for found in (line.find(member, 0, end),) if found >= 0)
+    crc, at = 0, 0
+    for start, stop in spans:
+        crc, at = zlib.crc32(line[at:start], crc), stop
+    return zlib.crc32(line[at:end], crc)
 
 
 def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int], set[str]]:
@@ -222,10 +231,19 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int], set[str]]:
     return out, closed
 
 
-def _encode_member(path) -> bytes:
+def _encode_member(path, key: str = "transcript_path") -> bytes:
     from carto_core.logio.jsonl import dumps_row
 
-    return dumps_row({"transcript_path": path})[1:-2]
+    return dumps_row({key: path})[1:-2]
+
+
+def _ended_member(value) -> bytes:
+    """`"ended":"<timestamp>"` as the encoder writes it; a timestamp needs no escaping, and
+    every turn has its own, so this is not cached as the path's member is."""
+    if isinstance(value, str) and value.isascii() and value.isprintable() and not (
+            '"' in value or "\\" in value):
+        return b'"ended":"' + value.encode() + b'"'
+    return _encode_member(value, "ended")
 
 
 #: Encoded once per transcript, not once per row: the runner digests every row of the turns
