@@ -5,9 +5,6 @@ the next write (carto rewrites its own lines), and a forget that removed the sec
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
-from carto_core.cli import cli
 from carto_core.lenses.memory import END, Item, Memory, rewritten, without_section
 
 KEEP = ("ship the api as a wheel", ["evt-d1"])
@@ -57,21 +54,3 @@ def test_carto_own_bullets_are_still_carto_s():
     # everything carto wrote goes when the memory has nothing left to say
     later = rewritten(first, _memory([("vendor the parser", ["evt-d9"])]))
     assert "wheel" not in later and "round tax" not in later and "Active surface" not in later
-
-
-def test_carto_memory_write_keeps_a_persons_commented_bullet(tmp_path):
-    from carto_core.evaluation.sample import build_sample_home
-
-    home = build_sample_home(tmp_path / "h")
-    target = tmp_path / "MEMORY.md"
-    env = {"CARTO_HOME": str(home.root), "CARTO_SESSION_ID": "", "CLAUDE_CODE_SESSION_ID": ""}
-    args = ["memory", "--project", "webshop", "--write", "--file", str(target)]
-    assert CliRunner().invoke(cli, args, env=env).exit_code == 0
-    lines = target.read_text().split("\n")
-    bullet = next(n for n, line in enumerate(lines) if "apply discounts before tax" in line)
-    lines.insert(bullet + 1, "- not for gift cards <!-- mine -->")
-    target.write_text("\n".join(lines))
-    done = CliRunner().invoke(cli, args, env=env)
-    assert done.exit_code == 0 and "unchanged" in done.output, done.output
-    lines = target.read_text().split("\n")
-    assert "apply discounts before tax" in lines[lines.index("- not for gift cards <!-- mine -->") - 1]

@@ -5,6 +5,8 @@ is carto's and is written again."""
 
 from __future__ import annotations
 
+import pytest
+
 from click.testing import CliRunner
 
 from carto_core.cli import cli
@@ -87,7 +89,10 @@ def test_removing_carto_section_keeps_the_persons_lines(tmp_path):
     assert without_section(text) == "# mine\n\nwheel note\nafter\n"
 
 
-def test_carto_memory_write_keeps_a_note_where_it_was(tmp_path):
+@pytest.mark.parametrize("note", ["NOTE: not for gift cards",
+                                  # a person's own comment is not carto's event ids
+                                  "- not for gift cards <!-- mine -->"])
+def test_carto_memory_write_keeps_a_note_where_it_was(tmp_path, note):
     from carto_core.evaluation.sample import build_sample_home
 
     home = build_sample_home(tmp_path / "h")
@@ -97,9 +102,9 @@ def test_carto_memory_write_keeps_a_note_where_it_was(tmp_path):
     assert CliRunner().invoke(cli, args, env=env).exit_code == 0
     lines = target.read_text().split("\n")
     bullet = next(n for n, line in enumerate(lines) if "apply discounts before tax" in line)
-    lines.insert(bullet + 1, "NOTE: not for gift cards")
+    lines.insert(bullet + 1, note)
     target.write_text("\n".join(lines))
     done = CliRunner().invoke(cli, args, env=env)
     assert done.exit_code == 0 and "unchanged" in done.output, done.output
     lines = target.read_text().split("\n")
-    assert "apply discounts before tax" in lines[lines.index("NOTE: not for gift cards") - 1]
+    assert "apply discounts before tax" in lines[lines.index(note) - 1]
