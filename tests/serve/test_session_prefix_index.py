@@ -48,3 +48,26 @@ def test_the_tree_resolves_a_prefix_as_the_log_search_did(home, monkeypatch):
         done = CliRunner().invoke(cli, ["session", prefix, "--tree", "--json"], env=env)
         assert (done.exit_code, done.output) == (earlier.exit_code, earlier.output), prefix
     assert json.loads(before["5"].output)["error"] == "ambiguous"
+
+
+def test_the_mcp_session_tree_resolves_a_prefix_as_the_log_search_did(home, monkeypatch):
+    """The MCP server's session_tree tool answers as `carto session ID --tree` does, from the
+    same index: its answers and errors those of the log search it replaced."""
+    from carto_core.mcp.server import CartoMcp
+    from carto_core.mcp.tools import ToolError
+
+    def ask(prefix):
+        try:
+            return CartoMcp(home, env={}).session_tree({"session_id": prefix})
+        except ToolError as exc:
+            return exc.code, str(exc)
+
+    before = {prefix: ask(prefix) for prefix in (SESSIONS["b"][:6], "5a", "zzzz")}
+    assert before[SESSIONS["b"][:6]]["session_id"] == SESSIONS["b"]
+    assert before["5a"][0] == "invalid_arguments" and before["zzzz"][0] == "not_found"
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a session prefix was searched for in every log")
+
+    monkeypatch.setattr(session_lookup, "session_ids_with_prefix", refuse)
+    assert {prefix: ask(prefix) for prefix in before} == before

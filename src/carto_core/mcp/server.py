@@ -485,12 +485,15 @@ class CartoMcp:
         return out
 
     def session_tree(self, args: dict) -> dict:
-        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
+        from carto_core.lenses.sessionstore import resolve_indexed
         from carto_core.lenses.sessiontree import tree_for
 
         prefix = self._session_required(args)
         try:
-            session = resolve_session(self.home, prefix)
+            # from the session ids the facts columns keep, which the tree reads next anyway
+            # (`carto session ID --tree` resolves alike): not a search of every log
+            session = resolve_indexed(self.home, prefix)
         except AmbiguousSession as exc:
             raise ToolError("invalid_arguments", f"{exc}: give more of the id",
                             candidates=exc.candidates[:20]) from None
