@@ -1,6 +1,6 @@
 """`--tag KIND:VALUE` of `carto sessions` and `carto search`: the sessions holding every tag
-(`carto_core.lenses.tags`), from the session summaries `carto sessions` computes (the corpus is
-loaded for it: a tag filter costs what `carto sessions` costs)."""
+(`carto_core.lenses.tags`), from the session summaries `carto sessions` keeps
+(`lenses.sessionstore`: a tag filter costs what `carto sessions` costs)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,15 @@ TAG_HELP = ("Only sessions with this tag (again: all of them): tool:bash, ext:py
             "outcome:commit|push|test-run|failure, topic:WORD (docs/lenses.md#tags).")
 
 
-def tagged_sessions(home, tags: list[str], live=None, summaries=None) -> set[str]:
+def tagged_sessions(home, tags: list[str], summaries=None) -> set[str]:
     """The ids of the sessions holding every tag; exit 2 on a malformed tag. `summaries`: the
-    session summaries already at hand (else those of `live`, else of the corpus loaded now)."""
-    from carto_core.lenses.livecorpus import LiveCorpus
+    session summaries already at hand (else those `carto sessions` keeps)."""
+    from carto_core.lenses.sessionstore import cached_summaries
     from carto_core.lenses.tags import matching_sessions
-    from carto_core.lenses.views import session_summaries
     from carto_core.search.engine import SearchEngine
 
     if summaries is None:
-        summaries = session_summaries(live or LiveCorpus(home))
+        summaries = list(cached_summaries(home).values())
     try:
         engine = SearchEngine(home) if any(t.strip().startswith("topic:") for t in tags) else None
         return matching_sessions(summaries, tags, engine)

@@ -102,8 +102,8 @@ def wrapup(session_id, pending, project, description, decisions, unresolved, ins
 def _pending(home, project, as_json) -> None:
     from carto_core.util.exitcodes import ExitCode
     from carto_core.lenses.sessions import pending, thresholds
-    from carto_core.lenses.livecorpus import LiveCorpus
-    from carto_core.lenses.views import project_matches, session_summaries
+    from carto_core.lenses.sessionstore import cached_summaries
+    from carto_core.lenses.views import project_matches
     from carto_core.model.session import current_session_id
     from carto_core.util.timeparse import format_timestamp, utcnow
 
@@ -116,7 +116,9 @@ def _pending(home, project, as_json) -> None:
     matcher = (lambda name: project_matches(project, name)) if project else None
     from carto_core.lenses.lineage import lineage
 
-    rows = pending(session_summaries(LiveCorpus(home)), now, project=matcher,
+    # the summaries `carto sessions` keeps: loading every event for them cost a large home
+    # seconds and gigabytes
+    rows = pending(cached_summaries(home).values(), now, project=matcher,
                    exclude=current_session_id(), threads=lineage(home).threads())
     out = [{"session_id": r["session_id"], "project": r["project"], "provider": r["provider"],
             "started": format_timestamp(r["started"]) if r["started"] else None,
