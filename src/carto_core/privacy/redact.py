@@ -138,8 +138,13 @@ def _placeholder(value: str) -> bool:
     for prefix in ("pass:", "base64:"):
         if stripped[:len(prefix)].lower() == prefix:
             stripped = stripped[len(prefix):]  # `-passout pass:<the password>`, `APP_KEY=base64:<key>`
-    return (not stripped or MARKER in stripped or stripped.lower() in _RESERVED
-            or _PLACEHOLDER.match(stripped) is not None)
+    # prose ends a sentence after a placeholder ("send `Authorization: Bearer <token>`."): the
+    # stop is the sentence's, not the value's
+    # ("sk_test_..." ends as a placeholder itself: both are asked)
+    bare = stripped.rstrip(".,;:!?") or stripped
+    return (not stripped or MARKER in stripped
+            or any(form.lower() in _RESERVED or _PLACEHOLDER.match(form) is not None
+                   for form in {stripped, bare}))
 
 
 def _words(name: str) -> list[str]:
