@@ -19,6 +19,10 @@ REDACTOR = Redactor()
     ("line con 0\n password 0 Cisco123\n login", "Cisco123"),
     ("enable secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM", "X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM"),
     ("username a secret 8 $8$dsYGNam3K1SIJO$7nv/35M/qr6t.dVc7UY9zrJDWRVqncHub1PE9UlMQFs", "7nv/35M/qr6t.dVc7UY9zrJDWRVqncHub1PE9UlMQFs"),
+    # a tool's output kept as JSON text: its lines start after an escaped break
+    ('-> {"output": "hostname edge-rtr2\\nenable secret 0 m#sPFoAF#cg2xb\\n!"}', "m#sPFoAF#cg2xb"),
+    ('{"output": "line con 0\\n password 0 Cisco123\\n login"}', "Cisco123"),
+    ('{"output": "!\\nusername ops privilege 15 secret 0 c1sc0Pass"}', "c1sc0Pass"),
 ])
 def test_a_cisco_password_is_redacted(text, secret):
     out = REDACTOR.text(text)

@@ -642,9 +642,10 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # line's own `password 0 X` under `line vty`); on a `username` line, whatever type 7 holds.
     ("password", r"\b(?:password|secret)[ \t]+7[ \t]+(?P<secret>\d\d(?:[0-9A-Fa-f]{2}){2,100})(?![\w$])",
      ("secret 7", "password 7"), {}),
-    ("password", r"(?:\benable[ \t]+(?:secret|password)|\busername[ \t]+\S+[ \t]+(?:privilege[ \t]+\d+[ \t]+)?(?:password|secret)"
-                 r"|(?m:^)[ \t]*(?:password|secret))[ \t]+0[ \t]+(?P<secret>\S{4,200})"
-                 r"|\busername[ \t]+\S+[ \t]+(?:privilege[ \t]+\d+[ \t]+)?(?:password|secret)[ \t]+7[ \t]+(?P<word>\S{4,200})",
+    # (a line may start after a JSON-escaped break: a tool's output kept as JSON text, "...\\nenable secret 0 X")
+    ("password", r"(?:(?:\b|(?<=\\[nrt]))enable[ \t]+(?:secret|password)|(?:\b|(?<=\\[nrt]))username[ \t]+\S+[ \t]+(?:privilege[ \t]+\d+[ \t]+)?(?:password|secret)"
+                 r"|(?:(?m:^)|(?<=\\n))[ \t]*(?:password|secret))[ \t]+0[ \t]+(?P<secret>\S{4,200})"
+                 r"|(?:\b|(?<=\\[nrt]))username[ \t]+\S+[ \t]+(?:privilege[ \t]+\d+[ \t]+)?(?:password|secret)[ \t]+7[ \t]+(?P<word>\S{4,200})",
      ("secret 0", "password 0", "secret 7", "password 7"), {"check": "cisco"}),
     # ... and its type 8 (PBKDF2) and 9 (scrypt) hashes: `secret 9 $9$salt$hash`
     ("password-hash", r"\b(?:password|secret)[ \t]+[89][ \t]+(?P<secret>\$[89]\$[./A-Za-z0-9$]{20,200})",
