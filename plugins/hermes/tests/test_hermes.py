@@ -55,8 +55,10 @@ def test_turns_lifecycle_and_what_is_never_indexed(hermes_home, make_policy, cor
     assert turns[1]["summary"] == "and now? It passes."
     assert [t["turn_idx"] for t in turns] == [1, 2]
     assert {t["project"] for t in turns} == {"carto"}
-    assert all(list(t) == [k for k in SHAPES["turns"] if k in t] + ["salience", "prompt_intent"]
+    assert all(list(t) == [k for k in SHAPES["turns"] if k in t] + ["salience", "prompt_intent", "ended"]
                for t in turns)
+    # a turn ends at its last reply (its tool rows are no reply: never indexed, not its end)
+    assert [t["ended"] for t in turns] == ["2026-09-21T14:13:31Z", "2026-09-21T14:13:42Z"]
     # each turn's intent is its human prompt's, not its reply's (issue 17)
     assert [t["prompt_intent"] for t in turns] == ["bug-fixes", "other"]
     [life] = rows["milestones"]

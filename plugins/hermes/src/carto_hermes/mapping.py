@@ -212,6 +212,11 @@ class SessionMapper:
             names = list(dict.fromkeys(n for r in turn.replies for n in r.tools))
             if names:
                 body += f" [tools: {', '.join(names)}]"
+            # the turn's end: its last reply's time (a session's span ends there), as the
+            # Claude and Codex readers keep it; none when no reply came after the prompt
+            last = max((r.timestamp for r in turn.replies if r.timestamp is not None), default=None)
+            begun = turn.prompt.timestamp
+            ended = iso(last) if last is not None and begun is not None and last > begun else None
             rows.append(Emit("turns", order_row("turns", {
                 "event_id": f"turn-hermes-{sid}-{turn.prompt.id}",
                 "timestamp": iso(turn.prompt.timestamp),
@@ -224,6 +229,7 @@ class SessionMapper:
                 "turn_idx": index,
                 "salience": SALIENCE["subagent" if subagent else "turn"],
                 "prompt_intent": classify(self._text(turn.prompt.text)),
+                "ended": ended,
             })))
             turn_upto = turn.prompt.id
         return rows, turn_upto
