@@ -86,3 +86,26 @@ def test_an_empty_search_of_several_words_reads_no_log_for_a_session_id(tmp_path
     # one word is still looked up: an id pasted from `carto standup`
     assert search_cmd._session_named(home, empty(SESSIONS["a"][:8])) == SESSIONS["a"][:8]
     assert asked == [SESSIONS["a"][:8]]
+
+
+def test_rows_holding_a_needle_are_read_a_piece_at_a_time(tmp_path, monkeypatch):
+    """`logio.reader.rows_containing` (a session's tree, token counts, the lineage) reads a log
+    in pieces ending at a line's end: whatever the piece's size, the rows are those of the
+    whole file, in order; a last line not yet ended is left out; a FIFO is not waited on."""
+    import json
+
+    from carto_core.logio import reader
+
+    path = tmp_path / "turns.jsonl"
+    rows = [{"event_id": f"turn-s{n % 3}-{n}", "session": f"s{n % 3}", "summary": "x" * (n * 7 % 50)}
+            for n in range(60)]
+    path.write_bytes(b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+                     + b'{"event_id": "turn-s1-open", "session": "s1"')
+    wanted = [r for r in rows if r["session"] == "s1"]
+    for size in (1, 7, 64, 1 << 20):
+        monkeypatch.setattr(reader, "CHUNK", size)
+        assert reader.rows_containing(path, b'"session": "s1"') == wanted, size
+        assert reader.rows_containing(path, b'"session": "s1"', among=(b'-1"', b'-4"')) == [
+            r for r in wanted if r["event_id"].endswith(("-1", "-4"))], size
+    os.mkfifo(tmp_path / "fifo")
+    assert reader.rows_containing(tmp_path / "fifo", b"s1") == []

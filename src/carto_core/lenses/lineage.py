@@ -31,8 +31,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from carto_core.logio.jsonl import lines_containing, loads_line
-from carto_core.logio.reader import line_chunks, open_log, unreadable
+from carto_core.logio.reader import rows_containing
 from carto_core.util.timeparse import format_timestamp, parse_timestamp
 
 #: A `session_start_clear` belongs to the `session_end_clear` at most this long before it.
@@ -130,27 +129,8 @@ _LINKING = tuple(b'"milestone":"' + prefix.encode() for prefix, _ in RESTART_MIL
 
 def _rows(home, label: str, needle: bytes, among: tuple[bytes, ...] = ()) -> list[dict]:
     """The rows of the whole lines of the log that hold `needle` (and one of `among`, when
-    given), read a piece at a time: the turns log is the second largest, and the explorer
-    asks on each session view."""
-    path = home.log(label)
-    # a log that cannot be read is an absent one (and a FIFO is not waited on)
-    if unreadable(path):
-        return []
-    out = []
-    try:
-        with open_log(path) as handle:
-            for data in line_chunks(handle):
-                if needle not in data:
-                    continue
-                for raw in lines_containing(data[: data.rfind(b"\n") + 1], needle):
-                    if among and not any(part in raw for part in among):
-                        continue
-                    row, _ = loads_line(raw)
-                    if isinstance(row, dict):
-                        out.append(row)
-    except OSError:
-        return []
-    return out
+    given); a log that cannot be read is an absent one (and a FIFO is not waited on)."""
+    return rows_containing(home.log(label), needle, among=among)
 
 
 def _sid(row: dict) -> str:

@@ -198,7 +198,7 @@ def _counts(root: dict) -> dict:
 
 def child_threads(home, session_id: str) -> list[str]:
     """Session ids whose turns name `session_id` as their `parent_session` (bytes search)."""
-    from carto_core.logio.jsonl import rows_containing
+    from carto_core.logio.reader import rows_containing
 
     needle = b'"parent_session":"' + session_id.encode("utf-8") + b'"'
     found: dict[str, None] = {}

@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
-from carto_core.logio.jsonl import rows_containing
-from carto_core.logio.reader import unreadable
+from carto_core.logio.reader import rows_containing
 from carto_core.model.events import Event, is_resolved
 from carto_core.transcript.usage import USAGE_KEYS
 from carto_core.util.timeparse import format_timestamp
@@ -37,10 +36,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def _read(home, label: str, needle: bytes) -> list[dict]:
-    path = home.log(label)
     # a log that cannot be read is an absent one (and a FIFO is not waited on): `carto facts`
     # names it
-    return [] if unreadable(path) else rows_containing(path, needle, fast=True)
+    return rows_containing(home.log(label), needle, fast=True)
 
 
 def _usage(value: object) -> dict | None:

@@ -93,19 +93,3 @@ def lines_containing(data: bytes, needle: bytes):
         position = data.find(needle, end)
 
 
-def rows_containing(path, needle: bytes, *, fast: bool = False) -> list[dict]:
-    """The rows (objects) of the whole lines of the log at `path` that contain `needle`, in file
-    order; [] when it cannot be read. `fast`: decode with orjson (`fast_loads_line`; not on the
-    hook path)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return []
-    decode = fast_loads_line if fast else loads_line
-    out = []
-    for raw in lines_containing(data[: data.rfind(b"\n") + 1], needle):
-        row, _ = decode(raw)
-        if isinstance(row, dict):
-            out.append(row)
-    return out

@@ -14,7 +14,7 @@ import stat
 from collections import Counter
 from collections.abc import Iterator
 
-from carto_core.logio.jsonl import loads_line
+from carto_core.logio.jsonl import fast_loads_line, lines_containing, loads_line
 from carto_core.util.records import NEW, FrozenRecord, Record
 from carto_core.logio.rewrite_journal import settle
 
@@ -244,6 +244,31 @@ def line_chunks(handle) -> Iterator[bytes]:
             continue
         rest = data[cut:]
         yield data[:cut]
+
+
+def rows_containing(path, needle: bytes, *, among: tuple[bytes, ...] = (),
+                    fast: bool = False) -> list[dict]:
+    """The rows (objects) of the whole lines of the log at `path` that contain `needle` (and
+    one of `among`, when given), in file order, read a piece at a time (`line_chunks`: the
+    turns log is among the largest, and a session's rows are a small share of it); [] when
+    it cannot be read (absent, a FIFO never waited on: `open_log`). `fast`: decode with
+    orjson (`fast_loads_line`; not on the hook path)."""
+    decode = fast_loads_line if fast else loads_line
+    out = []
+    try:
+        with open_log(path) as handle:
+            for data in line_chunks(handle):
+                if needle not in data:
+                    continue
+                for raw in lines_containing(data[: data.rfind(b"\n") + 1], needle):
+                    if among and not any(part in raw for part in among):
+                        continue
+                    row, _ = decode(raw)
+                    if isinstance(row, dict):
+                        out.append(row)
+    except OSError:
+        return []
+    return out
 
 
 def _blocks(path: str, start: int, block: int) -> Iterator[bytes]:
