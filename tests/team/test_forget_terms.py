@@ -5,16 +5,10 @@ keyword ladder's counts name every term a row held)."""
 from __future__ import annotations
 
 import psycopg
-import pytest
 
 from teamkit import Machine, activity, make_repo, make_team
 
 ZEROS = "SELECT project_key, term FROM carto.term_df WHERE df <= 0"
-
-
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")
 
 
 def words_of(url: str) -> set[str]:

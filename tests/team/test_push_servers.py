@@ -12,11 +12,6 @@ import pytest
 from teamkit import Machine, activity, make_repo, make_team, server_rows
 
 
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")
-
-
 def ids_of(rows: dict[str, list[dict]]) -> set[str]:
     return {row["event_id"] for items in rows.values() for row in items}
 

@@ -8,11 +8,6 @@ import pytest
 from teamkit import Machine, activity, make_repo, make_team, server_rows
 
 
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")
-
-
 @pytest.mark.parametrize("how", ["forget --user", "forget --project", "allow --remove"])
 @pytest.mark.parametrize("push_between", [True, False])
 def test_a_project_allowed_again_is_caught_up(tmp_path, pg_db, how, push_between):

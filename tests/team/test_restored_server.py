@@ -11,11 +11,6 @@ from pgserver import SUPERUSER, bin_dir, run
 from teamkit import Machine, activity, make_repo, make_team, server_rows
 
 
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")
-
-
 @pytest.fixture
 def world(tmp_path, pg_db):
     shop = make_repo(tmp_path / "a" / "code" / "shop", "git@github.com:acme/shop.git")

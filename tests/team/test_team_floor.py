@@ -125,8 +125,3 @@ def test_the_team_rows_are_judged_as_the_homes_candidates(rows, found):
     assert team_verdict(_answer(*rows), (0.22, 0.35), enabled=False).found
     # a model never measured for a floor: every row is evidence, as for one home
     assert team_verdict(_answer(*rows), (None, None)).found
-
-
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")

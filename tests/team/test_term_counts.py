@@ -224,8 +224,3 @@ def test_a_push_folds_its_counts_as_it_goes_and_at_its_end(world):
     assert db.sql("SELECT count(*) FROM carto.term_delta")[0][0] == 0
     assert db.sql("SELECT count(*) FROM carto.term_df")[0][0] > 0
     assert_counts_match(db)
-
-
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")

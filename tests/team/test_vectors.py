@@ -3,7 +3,6 @@ team's rows by the query's vector beside the keyword ladder, in SQL."""
 
 from __future__ import annotations
 
-import pytest
 
 from teamkit import Machine, activity, make_repo, make_team
 
@@ -42,8 +41,3 @@ def test_search_ranks_the_teams_rows_by_the_query_vector(pg_db, tmp_path, monkey
     assert team["vector"]["model"] == model and "note" not in team["vector"], team
     assert team["vector"]["ranked"] > 0 and team["keyword"]["ranked"] > 0, team
     assert any(r.get("machine") == "bob-box" for r in found["results"])  # bob's rows, from the team
-
-
-@pytest.fixture(autouse=True)
-def _no_keepup(monkeypatch):
-    monkeypatch.setenv("CARTO_KEEPUP", "0")
