@@ -17,7 +17,7 @@ from collections import Counter
 from itertools import compress
 
 from carto_core.facts.columns import Columns
-from carto_core.model.project import Folder, ProjectScope, folders_of
+from carto_core.model.project import ProjectScope, folder_owners
 from carto_core.util.timeparse import format_timestamp
 
 COMMITS_MAX = 200
@@ -59,17 +59,12 @@ def project_buckets(cols: Columns, counts: dict, top: int, sample: int, lo: int,
             cwds.setdefault(project, []).append((cwd, count, ident))
     split: list[tuple[str, str | None, int, list[int]]] = []  # (project, folder, rows, place ids)
     for project, seen in cwds.items():
-        if len({cwd for cwd, _, _ in seen if cwd}) < 2:
+        owners = folder_owners(project, {cwd: rows for cwd, rows, _ in seen if cwd})
+        if owners is None:
             continue
-        named = sorted((entry for entry in seen if entry[0]), key=lambda entry: (-entry[1], entry[0]))
-        folders = folders_of(project, [(cwd, rows) for cwd, rows, _ in named])
-        if len(folders) < 2:
-            continue
-        scopes = [(folder, Folder(folder)) for folder, _ in folders]
-        members: dict[str | None, list[int]] = {folder: [] for folder, _ in folders}
+        members: dict[str | None, list[int]] = {folder: [] for folder in dict.fromkeys(owners.values())}
         for cwd, _, ident in seen:
-            owner = next((folder for folder, scope in scopes if scope.holds(cwd)), None) if cwd else None
-            members.setdefault(owner, []).append(ident)
+            members.setdefault(owners.get(cwd) if cwd else None, []).append(ident)
         for folder, idents in members.items():
             rows = sum(counts["place"][ident] for ident in idents)
             if rows:

@@ -202,22 +202,16 @@ def _places(events: list[dict], cwds: list[str]) -> list[str | None] | None:
         if is_resolved(event["project"]) and cwd:
             counted = seen.setdefault(str(event["project"]), {})
             counted[cwd] = counted.get(cwd, 0) + 1
-    owners: dict[str, list] = {}
-    for name, counted in seen.items():
-        if len(counted) < 2:
-            continue
-        from carto_core.model.project import Folder, folders_of
+    from carto_core.model.project import folder_owners
 
-        folders = folders_of(name, sorted(counted.items(), key=lambda pair: (-pair[1], pair[0])))
-        if len(folders) >= 2:
-            owners[name] = [(folder, Folder(folder)) for folder, _ in folders]
+    owners = {name: found for name, counted in seen.items()
+              if (found := folder_owners(name, counted)) is not None}
     if not owners:
         return None
     out: list[str | None] = []
     for event, cwd in zip(events, cwds):
-        scopes = owners.get(str(event["project"])) if is_resolved(event["project"]) else None
-        out.append(None if scopes is None else
-                   next((folder for folder, scope in scopes if cwd and scope.holds(cwd)), ""))
+        held = owners.get(str(event["project"])) if is_resolved(event["project"]) else None
+        out.append(None if held is None else (held.get(cwd) if cwd else None) or "")
     return out  # "" is a split name's event with no folder; None, a name of one folder
 
 

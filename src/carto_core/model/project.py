@@ -189,6 +189,23 @@ def folders_of(project: str, cwds) -> list[tuple[str, int]]:
     return sorted(((folder, rows) for folder, rows, _ in folders), key=lambda f: -f[1])
 
 
+def folder_owners(project: str, cwds: dict[str, int]) -> dict[str, str | None] | None:
+    """For a project name recorded in several folders (`folders_of` finds two or more among
+    its working folders and their rows, `cwds`), each working folder's folder: the first of
+    them, most rows first, that `holds` it. None for a name of one folder. `carto facts census`
+    and `carto facts delta` bucket by it."""
+    named = sorted(((cwd, rows) for cwd, rows in cwds.items() if cwd),
+                   key=lambda pair: (-pair[1], pair[0]))
+    if len(named) < 2:
+        return None
+    folders = folders_of(project, named)
+    if len(folders) < 2:
+        return None
+    scopes = [(folder, Folder(folder)) for folder, _ in folders]
+    return {cwd: next((folder for folder, scope in scopes if scope.holds(cwd)), None)
+            for cwd, _ in named}
+
+
 class RegistryError(ValueError):
     """A project registry that exists but cannot be read; never silently ignored."""
 
