@@ -21,7 +21,9 @@ parent's id in `parent_session`; the parent's `spawn_agent` call carries `spawne
 first turn id (from the `collab_tool_call` event naming `new_thread_id`; in 0.169 the
 `item_completed` event whose `SubAgentActivity` item, `kind: "started"`, names `agent_thread_id`).
 
-Unknown record types are skipped and counted (`unknown_type:<t>`); a line that is not JSON is
+Unknown record types are skipped and counted (`unknown_type:<t>`; a type that is no string:
+`no_type`), though one stamped later than its turn's end so far moves that end (`ended`: it was
+written while the turn went on); a line that is not JSON is
 counted (`broken_line`); a last line without its newline is a rollout still being written or
 cut short (`torn_line`): it is not read, and the turn it belongs to waits for the next run.
 
@@ -363,8 +365,13 @@ def parse_rollout(
                 result.skipped["replayed_parent_line"] += 1
                 continue
             state.replay_done = True
-        if kind not in KNOWN_TYPES:
-            result.skipped[f"unknown_type:{kind}"] += 1
+        if not isinstance(kind, str) or kind not in KNOWN_TYPES:
+            # Not read, but written while the turn went on (a newer Codex's record): a later
+            # time ends the turn later. Only a later instant counts, not any string.
+            result.skipped[f"unknown_type:{kind}" if isinstance(kind, str) else "no_type"] += 1
+            stamp = obj.get("timestamp")
+            if current is not None and _older(current.last or current.timestamp, stamp):
+                current.last = stamp
             continue
         if kind == "inter_agent_communication_metadata":
             trigger = offset if payload.get("trigger_turn") is True else None
@@ -561,9 +568,9 @@ def _read_meta(state: SessionState, payload: dict, obj: dict) -> None:
     state.agent_path = _agent_path(payload) if state.parent else ""
 
 
-def _older(stamp: object, reference: str) -> bool:
+def _older(stamp: object, reference: object) -> bool:
     """True when `stamp` is an instant before `reference` (both ISO strings)."""
-    if not isinstance(stamp, str) or not reference:
+    if not isinstance(stamp, str) or not isinstance(reference, str) or not reference:
         return False
     from carto_core.api import parse_timestamp
 
