@@ -477,10 +477,13 @@ class Unclosed(NoRoom):
     section, and the next one fold the person's text into carto's)."""
 
 
-#: The comment `Item.line` ends a bullet with: its event ids (every source's ids are a prefix,
-#: a hyphen and more: evt-…, turn-…, git-…, memory-…), ", " between them, " +N" for those left
-#: out; or the profile's mark. A person's own comment ("mine", "TODO: ask finance") is not it.
-_ID = r"[^\s,<>-]+-[^\s,<>]+"
+#: The comment `Item.line` ends a bullet with: its event ids, ", " between them, " +N" for those
+#: left out; or the profile's mark. Every writer's id is a lowercase word naming its kind (evt-,
+#: turn-, git-, memory-, hermes-, desktop-; a log's label for a row it holds without one), a
+#: hyphen and more. Rows may carry any such word (an import's "milestone-…"), so the word is not
+#: a closed list: a forget must find every line of carto's that cites a forgotten row. A person's
+#: own comment ("mine", "TODO: ask finance", a ticket "FIN-12", a date "2026-05-01") is not it.
+_ID = r"[a-z][a-z0-9_]*-[^\s,<>]+"
 _OUR_COMMENT = rf"<!-- (?:{_ID}(?:, {_ID})*(?: \+\d+)?|{re.escape(PROFILE_MARK)}) -->"
 #: carto's lines in its section: the heading, the intro, its section headings, bullets ending
 #: with its comment (their words hold no other: `_inert`), the line of a memory with nothing in
@@ -641,11 +644,7 @@ def section_of(existing: str) -> tuple[str, set[str]] | None:
     body = existing[start:end]
     heading = re.search(r"^# (.+): what carto remembers$", body, re.M)
     ids: set[str] = set()
-    for comment in re.findall(r"<!-- ([^>]*) -->", body):
-        if comment == PROFILE_MARK:
-            continue
-        for part in comment.split(","):
-            token = part.strip().split(" ")[0]
-            if token and not token.startswith("+"):
-                ids.add(token)
+    for line in body.split("\n"):  # carto's bullets' ids: a person's comments are no event ids
+        if _OURS.match(line.strip()):
+            ids |= _ids(line.strip())
     return (heading.group(1) if heading else ""), ids
