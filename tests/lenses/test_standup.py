@@ -161,8 +161,9 @@ def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_pat
     (codex_home / "hooks.json").write_text(json.dumps({"hooks": {"PostToolUse": [{"hooks": [
         {"type": "command", "command": "carto hook codex PostToolUse"}]}]}}))
     trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
-    assert trust["state"] == "suspected_untrusted" and trust["silent_sessions"] == [D]
+    assert trust["state"] == "untrusted" and trust["trust_known"] is True and trust["silent_sessions"] == [D]
     assert trust["hook_files"] == [str(codex_home / "hooks.json")] and "/hooks" in trust["reason"]
+    assert "never trusted (PostToolUse)" in trust["reason"]
 
     (codex_home / "config.toml").write_text("[features]\nhooks = false\n")
     trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
@@ -174,7 +175,7 @@ def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_pat
         os.utime(path, (old, old))  # no rollout in the window: nothing is silent
     doc = standup(world["home"], since="6h", now=now, me=C)
     trust = doc["silent"]["codex_hook_trust"]
-    assert trust["state"] == "unknown" and trust["trust_known"] is False and "cannot read" in trust["reason"]
+    assert trust["state"] == "untrusted" and trust["silent_sessions"] == []  # no symptom, still untrusted
     assert doc["silent"]["codex_sessions_without_events"] == []
     text = CliRunner().invoke(cli, ["standup", "--since", "6h"], env={"CARTO_HOME": str(world["home"].root)})
     assert text.exit_code == 0
@@ -248,14 +249,25 @@ def test_codex_sessions_before_the_hooks_were_installed_do_not_blame_their_trust
     for path in (codex_home / "sessions").rglob("*.jsonl"):
         os.utime(path, (old, old))
     codex_home.mkdir(exist_ok=True)
-    assert CliRunner().invoke(cli, ["install", "codex"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["install", "codex", "--trust"]).exit_code == 0
     trust = standup(world["home"], since="7d", now=now, me=C)["silent"]["codex_hook_trust"]
-    assert trust["state"] == "unknown" and trust["silent_sessions"] == []
-    assert "(1 before)" in trust["reason"] and trust["installed_at"] is not None
+    assert trust["state"] == "trusted" and trust["silent_sessions"] == []
+    assert "(1 Codex session in the window is from before" in trust["reason"] and trust["installed_at"] is not None
+    unread = "carto_core.lenses.standup._trust_problems"  # no Codex source to read the trust
+    with monkeypatch.context() as patch:
+        patch.setattr(unread, lambda files: None)
+        trust = standup(world["home"], since="7d", now=now, me=C)["silent"]["codex_hook_trust"]
+    assert (trust["state"], trust["trust_known"], trust["silent_sessions"]) == ("unknown", False, [])
+    assert "(1 before)" in trust["reason"] and "`carto plugins`" in trust["reason"]
     # a session after the install that logged nothing is the symptom again
     later = "eeee5555-0000-4000-8000-000000000005"
     _rollout(codex_home, later, '{"cmd":"make build"}\n')
     trust = standup(world["home"], since="7d", now=now + timedelta(minutes=1), me=C)["silent"]["codex_hook_trust"]
+    assert trust["state"] == "trusted" and trust["silent_sessions"] == [later]
+    assert "yet 1 Codex session wrote a transcript" in trust["reason"] and "carto doctor" in trust["reason"]
+    with monkeypatch.context() as patch:
+        patch.setattr(unread, lambda files: None)
+        trust = standup(world["home"], since="7d", now=now + timedelta(minutes=1), me=C)["silent"]["codex_hook_trust"]
     assert trust["state"] == "suspected_untrusted" and trust["silent_sessions"] == [later]
     assert "1 Codex session(s)" in trust["reason"]
 

@@ -10,8 +10,8 @@ resolved session id (reference section 5.1). Sections:
   (`carto_core.capture.collision.contention_key`, the same rule the PreToolUse note uses);
 - SILENT: Codex rollouts written in the window by sessions that logged no event (hooks untrusted
   or not installed), and `codex_hook_trust`: what local files say about carto's Codex hooks
-  (configured where, turned off by `[features]`, the silent-session symptom); the trust itself
-  is recorded by Codex where carto cannot read it, so it is reported as not known, with why;
+  (configured where, turned off by `[features]`, trusted in Codex's config.toml as the Codex
+  source reads it for `carto doctor`, the silent-session symptom);
 - UNCLAIMED: tracked files changed in the window that no logged session edited, each with the
   Codex sessions whose transcripts of the window name it (`mentioned_by`: mentions, unlogged);
 - NOT COUNTED: edit rows whose paths could not be placed, rows without a session, worktrees that
@@ -144,11 +144,14 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
     """What local files say about Codex running carto's hooks (never null).
 
     Codex skips a non-managed hook it has not trusted, silently, and keeps that trust per hook
-    file and hash; where it records it is not documented (reference formats.md 2.9), so the
-    trust itself is never claimed here (`trust_known: false`). What can be read: whether a carto
-    hook is configured (`hooks.json` / `config.toml` of each Codex home and of the repositories
-    in the window), whether `[features]` turns hooks off, and whether Codex sessions wrote
-    transcripts in the window without logging an event (the symptom of untrusted hooks).
+    file and hash in its config.toml (`[hooks.state."<file>:<event>:<group>:<handler>"]
+    trusted_hash`, which `carto install codex --trust` writes). Read here: whether a carto hook
+    is configured (`hooks.json` / `config.toml` of each Codex home and of the repositories in the
+    window), whether `[features]` turns hooks off, the trust of carto's handlers in those
+    `hooks.json` as the installed Codex source checks it for `carto doctor` (`trusted` /
+    `untrusted`, `trust_known: true`), and whether Codex sessions wrote transcripts in the
+    window without logging an event (the symptom of untrusted or failing hooks). Without a Codex
+    source to ask, trust is not claimed (`trust_known: false`).
     """
     import tomllib
 
@@ -185,6 +188,9 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
     before = [item for item in silent if installed is not None
               and (parse_timestamp(item["transcript_written"]) or installed) < installed]
     silent_ids = [item["id"] for item in silent if item not in before]
+    hooks_json = [p for p in hook_files if Path(p).name == "hooks.json"]
+    problems = _trust_problems(hooks_json) if hook_files and not disabled else None
+    known = problems is not None
     if not hook_files:
         state = "not_installed"
         reason = ("no carto hook in " + ", ".join(str(Path(p) / "hooks.json") for p in places)
@@ -192,6 +198,20 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
     elif disabled:
         state = "disabled"
         reason = "hooks are turned off by [features] in " + ", ".join(disabled)
+    elif problems:
+        state = "untrusted"
+        reason = "; ".join(f"{item['problem']}; fix: {item['fix']}" for item in problems)
+    elif known:
+        state = "trusted"
+        reason = (f"carto's hooks in {', '.join(hooks_json)} are trusted in Codex's config.toml, "
+                  "as Codex checks before it runs one")
+        if silent_ids:
+            reason += (f"; yet {counted(len(silent_ids), 'Codex session')} wrote a transcript in "
+                       "the window after they were installed and logged no event: `carto doctor` "
+                       "runs each hook and says why one is silent")
+        elif before:
+            reason += (f" ({counted(len(before), 'Codex session')} in the window "
+                       f"{'is' if len(before) == 1 else 'are'} from before they were installed)")
     elif silent_ids:
         state = "suspected_untrusted"
         reason = (f"carto hooks are configured, yet {len(silent_ids)} Codex session(s) wrote a "
@@ -201,11 +221,36 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
         state = "unknown"
         reason = ("carto hooks are configured and no Codex session in the window was silent"
                   + (f" since they were installed ({len(before)} before)" if before else "")
-                  + "; Codex records hook trust itself, in a place carto cannot read "
-                  "(undocumented), so trust is not claimed")
-    return {"state": state, "trust_known": False, "reason": reason, "hook_files": hook_files,
+                  + "; their trust is not checked: no installed Codex source reads it "
+                  "(`carto plugins`)")
+    return {"state": state, "trust_known": known, "reason": reason, "hook_files": hook_files,
             "disabled_by": disabled, "silent_sessions": silent_ids,
             "installed_at": format_timestamp(installed) if installed else None}
+
+
+def _trust_problems(hook_files: list[str]) -> list[dict] | None:
+    """What the Codex source says is wrong with the trust of carto's handlers in `hook_files`
+    (`Source.hook_problems`, the check `carto doctor` reports: untrusted, changed since trusted,
+    disabled), [] when nothing is; None when no Codex source is installed, none of the files
+    holds a handler, or the check itself failed (then nothing is claimed)."""
+    import json
+
+    from carto_core.plugin.registry import get_registries
+
+    if not hook_files:
+        return None
+    try:
+        cls = get_registries(hooks=("carto_register_sources",)).sources.get("codex")
+        if cls is None:
+            return None
+        source = cls({})
+        problems: list[dict] = []
+        for path in hook_files:
+            settings = json.loads(Path(path).read_text("utf-8"))
+            problems.extend(source.hook_problems(Path(path), settings))
+        return problems
+    except Exception:  # a broken plugin or a hooks file Codex cannot read either: not claimed
+        return None
 
 
 def _mentions(paths: list[str], rollouts: list[dict], logged: set[str]) -> dict[str, list[dict]]:
