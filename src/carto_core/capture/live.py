@@ -14,11 +14,12 @@ a resumed long session that no backfill has read), the work is handed to a detac
 State, under `<home>/.carto/live/`:
 
 - `<source>/<sha1(stream key)>.json`: `{v, key, checkpoint, written}`: the reader's checkpoint
-  and, per event_id the next read will produce again, the CRC-32 of the row last written
-  (`content_digest`: its `transcript_path` left out), so an unchanged turn is not appended
-  again. `carto ingest` (the shared runner) uses and updates this file for a stream that has
-  one, so the two paths never re-read what the other read. `closed` (optional): those ids
-  whose row written was closed, so a re-read that sees the turn open again writes nothing.
+  and, per event_id the next read will produce again, the `version` of the row last written
+  (the CRC-32 of its words, `content_digest`, with its end when it has one), so an unchanged
+  turn is not appended again (`newer`). `carto ingest` (the shared runner) uses and updates
+  this file for a stream that has one, so the two paths never re-read what the other read.
+  `closed` (optional): those ids whose row written was closed, so a re-read that sees the turn
+  open again writes nothing.
   A stream with no state and no checkpoint whose read holds finished turns (a transcript moved
   or copied, a session resumed at its new path) takes its digests from the turns log
   (`stored_digests`), as `carto ingest` does: only the new and changed turns are written.
@@ -119,8 +120,8 @@ def load_state(home, source: str, key: str) -> dict | None:
 
 
 def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[dict],
-               written: dict[str, int], closed: set[str] = frozenset()) -> None:
-    """Record the checkpoint and the digests of the rows the next read produces again (the
+               written: dict[str, int | list], closed: set[str] = frozenset()) -> None:
+    """Record the checkpoint and the versions of the rows the next read produces again (the
     last row of each thread: the turns from the checkpoint on); `closed`: those of them whose
     row written was closed (no `open`)."""
     last: dict[str, str] = {}
@@ -153,17 +154,63 @@ def drop_state(home, source: str, key: str) -> None:
         pass
 
 
-def encoded(row: dict, log: str = "turns") -> tuple[bytes, int]:
-    """A row redacted and encoded as the logs hold it, with its `content_digest`:
-    `carto_core.ingest.runner.row_digest` of the same row is the same number (both writers
-    classify a prompt the row lacks the same way: `carto_core.intents.ensure`)."""
+def encoded(row: dict, log: str = "turns") -> tuple[bytes, int | list]:
+    """A row redacted and encoded as the logs hold it, with its `version`:
+    `carto_core.ingest.runner.row_version` of the same row is the same (both writers classify a
+    prompt the row lacks the same way: `carto_core.intents.ensure`)."""
     from carto_core.intents import ensure
     from carto_core.logio.jsonl import dumps_row
     from carto_core.privacy.redact import redact_row
 
     clean = redact_row(ensure(log, row))
     line = dumps_row(clean)
-    return line, content_digest(line, clean)
+    return line, version(line, clean)
+
+
+def version(line: bytes, row: dict) -> int | list:
+    """What a stored row is compared by when its turn is read again (`newer`): its
+    `content_digest`, and with it its end when it has one (`[digest, ended]`, as JSON keeps it
+    in the live state), since the digest leaves the end out."""
+    digest = content_digest(line, row)
+    ended = row.get("ended")
+    return [digest, ended] if isinstance(ended, str) and ended else digest
+
+
+def newer(read: int | list, stored: int | list | None) -> bool:
+    """Whether a row read (its `version`) is to be written over the row stored for its id
+    (`stored`; None: none is): when its words differ, or when both hold an end and the one read
+    is the later instant. So a session's span reaches a turn's newest line when only its time
+    moved (the answer's message written again on a later line). A row stored without an end is
+    not written again for one alone (every row written before turns held it would be), nor one
+    whose end read again is the same or earlier (two readers of a turn never undo each other)."""
+    if stored is None:
+        return True
+    if _words(read) != _words(stored):
+        return True
+    if not (isinstance(read, list) and isinstance(stored, list) and len(read) == len(stored) == 2):
+        return False
+    return _later(read[1], stored[1])
+
+
+def _words(value) -> object:
+    return value[0] if isinstance(value, list) and value else value
+
+
+def _later(read, stored) -> bool:
+    """Whether timestamp `read` is a later instant than `stored`; False when either is no time.
+    Both are usually spelled alike (`...Z`, one precision): compared as text then, no parse."""
+    if not (isinstance(read, str) and isinstance(stored, str)) or read == stored:
+        return False
+    if len(read) == len(stored) and read[-1:] == stored[-1:] == "Z" and read[10:11] == stored[10:11] == "T":
+        return read > stored
+    from datetime import datetime, timezone
+
+    try:
+        instants = [datetime.fromisoformat(value) for value in (read, stored)]
+    except ValueError:
+        return False
+    instants = [at if at.tzinfo else at.replace(tzinfo=timezone.utc) for at in instants]
+    return instants[0] > instants[1]
 
 
 def content_digest(line: bytes, row: dict) -> int:
@@ -172,7 +219,8 @@ def content_digest(line: bytes, row: dict) -> int:
     transcript read again from a moved or copied file gives the same digest, so it is not
     written again, while a turn that grew still differs. A turn's end is left out with its
     comma: it came to the rows after their text, and a turn stored without it is not written
-    again for it alone (a turn that grew has new text as well). `row` is `line` decoded (each
+    again for it alone (a turn that grew has new text as well; `version` keeps the end beside
+    the digest, for the one rule that moves it: `newer`). `row` is `line` decoded (each
     member is looked up as the one encoder writes it: `carto_core.logio.jsonl.dumps_row`); a
     row with neither member has the digest of its whole line."""
     end = len(line) - 1 if line.endswith(b"\n") else len(line)
@@ -191,8 +239,8 @@ def content_digest(line: bytes, row: dict) -> int:
     return zlib.crc32(line[at:end], crc)
 
 
-def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int], set[str]]:
-    """event_id -> `content_digest` of the newest row the turns log holds for each of `rows`'
+def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int | list], set[str]]:
+    """event_id -> `version` of the newest row the turns log holds for each of `rows`'
     ids (what `carto ingest` compares with: `carto_core.ingest.runner.KnownIds`), and the ids
     whose newest row is closed. The log is searched for the ids' common prefix
     (`turn-<session>-`), so only that session's lines are parsed; ids of no common session
@@ -201,7 +249,7 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int], set[str]]:
 
     ids = {row["event_id"] for row in rows if isinstance(row.get("event_id"), str)}
     prefix = os.path.commonprefix(sorted(ids)) if ids else ""
-    out: dict[str, int] = {}
+    out: dict[str, int | list] = {}
     closed: set[str] = set()
     if len(prefix) < MIN_SESSION_PREFIX:
         return out, closed
@@ -223,7 +271,7 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int], set[str]]:
                 except ValueError:
                     row = None
                 if isinstance(row, dict) and row.get("event_id") in ids:
-                    out[row["event_id"]] = content_digest(line, row)
+                    out[row["event_id"]] = version(line, row)
                     (closed.discard if row.get(OPEN_KEY) else closed.add)(row["event_id"])
                 at = data.find(needle, end)
     except (OSError, ValueError):  # no turns log yet, or an empty one (mmap refuses 0 bytes)
@@ -374,13 +422,14 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 if id(row) not in wanted:
                     continue  # an excluded project's turn, or a forgotten one
                 line, digest = encoded(row)
-                if written.get(row.get("event_id")) == digest:
-                    continue  # this very row is the newest already
+                if not newer(digest, written.get(row.get("event_id"))):
+                    continue  # the newest row already (an end alone moves it only later: `newer`)
                 if row.get(OPEN_KEY) and row.get("event_id") in closed:
                     # Read again from an earlier turn (a moved transcript read from its start),
                     # a thread's last turn is open until the file settles: stored closed with
                     # the same words, it is not written back as open.
-                    if encoded({k: v for k, v in row.items() if k != OPEN_KEY})[1] == written[row["event_id"]]:
+                    shut = encoded({k: v for k, v in row.items() if k != OPEN_KEY})[1]
+                    if not newer(shut, written[row["event_id"]]):
                         continue
                 lines.append(line)
                 written[row["event_id"]] = digest

@@ -9,7 +9,8 @@ re-reads rather than loses.
 Revisions. In a log a source names in `revisable_logs` (transcript turns: a turn of a live
 transcript is written while open and again as it grows), a row whose event_id is present is
 written again when it differs from the newest row held for that id (compared by a CRC-32 of its
-encoded bytes, `transcript_path` left out: `live.content_digest`); readers keep the newest
+encoded bytes, `transcript_path` and `ended` left out: `live.content_digest`; or, its words the
+same, by an end later than the one stored: `live.newer`); readers keep the newest
 (`carto_core.logio.fold`). An unchanged re-read writes nothing, from the same file or from a
 moved or copied one: such rows keep the path they were first written with (readers find a moved
 transcript through `carto_core.transcript.resolver`); a turn that grew is written with the path
@@ -123,10 +124,10 @@ def _clock(epoch: float | None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch)) if epoch is not None else "-"
 
 
-def row_digest(row: dict) -> int:
-    """CRC-32 of a row's encoded line (what the JSONL writer appends, newline excluded), its
-    `transcript_path` left out (`live.content_digest`)."""
-    return live.content_digest(dumps_row(row), row)
+def row_version(row: dict) -> int | list:
+    """`live.version` of a row's encoded line (what the JSONL writer appends): the CRC-32 of its
+    words (`live.content_digest`) and its end."""
+    return live.version(dumps_row(row), row)
 
 
 def checkpoint_path(home: Home, source: str):
@@ -174,7 +175,7 @@ class KnownIds:
         self.home = home
         self.revisable = revisable
         self._ids: dict[str, set[str]] = {}
-        self._digests: dict[str, dict[str, int]] = {}
+        self._digests: dict[str, dict[str, int | list]] = {}
 
     def of(self, log: str) -> set[str]:
         if log not in self._ids:
@@ -188,10 +189,10 @@ class KnownIds:
                 }
         return self._ids[log]
 
-    def digests(self, log: str) -> dict[str, int]:
-        """event_id -> `live.content_digest` of the newest row's bytes (later rows of an id win)."""
+    def digests(self, log: str) -> dict[str, int | list]:
+        """event_id -> `live.version` of the newest row's bytes (later rows of an id win)."""
         if log not in self._digests:
-            out: dict[str, int] = {}
+            out: dict[str, int | list] = {}
             try:
                 with open(self.home.log(log), "rb") as handle:
                     data = handle.read()
@@ -200,7 +201,7 @@ class KnownIds:
             for line in iter_lines(self.home.log(log), data=data):
                 event_id = line.row.get("event_id")
                 if isinstance(event_id, str):
-                    out[event_id] = live.content_digest(data[line.offset:line.end - 1], line.row)
+                    out[event_id] = live.version(data[line.offset:line.end - 1], line.row)
             self._digests[log] = out
         return self._digests[log]
 
@@ -269,10 +270,10 @@ class Guard:
 
 def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: KnownIds,
                  writers: list | None, dry_run: bool, guard: Guard,
-                 rows_progress: RowsCallback | None = None) -> dict[str, int]:
+                 rows_progress: RowsCallback | None = None) -> dict[str, int | list]:
     """Count a batch into `summary` and write its rows that are new (or, in a revisable log,
     changed) and neither excluded nor forgotten (`Guard`); returns event_id -> digest of the
-    revisable rows it wrote."""
+    revisable rows it wrote (`live.version`s), or found stored."""
     summary.units += batch.units
     summary.skipped.update(batch.skipped)
     summary.rows_read += len(batch.rows)
@@ -283,7 +284,7 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
         if until is not None:
             summary.open_until = max(until, summary.open_until or until)
     by_log: dict[str, list[dict]] = {}
-    written: dict[str, int] = {}
+    written: dict[str, int | list] = {}
     for done, emit in enumerate(batch.rows):
         if rows_progress is not None and done % ROWS_TOLD_EVERY == 0:
             rows_progress(done, len(batch.rows))
@@ -302,17 +303,18 @@ def _write_batch(home: Home, batch: ReadBatch, summary: IngestSummary, known: Kn
                 summary.already_present += 1
                 continue
             digests = known.digests(emit.log)
-            digest = row_digest(row)
-            if digests.get(event_id) == digest:
+            digest = row_version(row)
+            if not live.newer(digest, digests.get(event_id)):
                 summary.already_present += 1
-                written[event_id] = digest  # the newest row already: the hook need not repeat it
+                # the stored row stands: the hook need not repeat it, and compares with its end
+                written[event_id] = digests[event_id]
                 continue
             digests[event_id] = digest
             summary.revised += 1
         elif isinstance(event_id, str):
             ids.add(event_id)
             if revisable:
-                digest = known.digests(emit.log)[event_id] = row_digest(row)
+                digest = known.digests(emit.log)[event_id] = row_version(row)
         if isinstance(event_id, str) and revisable:
             written[event_id] = digest
         by_log.setdefault(emit.log, []).append(row)
