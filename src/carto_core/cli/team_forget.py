@@ -28,14 +28,12 @@ def forget(user, project, yes, as_json) -> None:
     """Remove a person's or a project's rows from the team server."""
     from carto_core.cli.team_cmd import home_settings, require_yes, team_fail, team_work
     from carto_core.team.connect import TeamError, connect
-    from carto_core.team.forget import forget as run_forget
-    from carto_core.team.forget import is_owner
+    from carto_core.team.forget import forget_here, is_owner, what
     from carto_core.util.exitcodes import ExitCode
 
     if not user and not project:
         usage_error("say whose rows (--user) or which project's (--project) to forget")
     home, settings = home_settings()
-    what = " and ".join(x for x in (f"user {user}" if user else "", f"project {project}" if project else "") if x)
     try:
         conn = connect(settings)
     except TeamError as exc:
@@ -47,7 +45,7 @@ def forget(user, project, yes, as_json) -> None:
         # Whose rows go is the server's rule (a member's --project takes their own alone):
         # the question says it before anything is removed.
         require_yes(yes, as_json, _question(me, owner, user, project, settings.team))
-        document = run_forget(conn, settings.team, user=user, project=project, machine=settings.machine)
+        document = forget_here(conn, home, settings, user=user, project=project)
     # Keep it from being sent again from this home.
     local = []
     if project:
@@ -61,7 +59,8 @@ def forget(user, project, yes, as_json) -> None:
     if as_json:
         emit_json(document)
     else:
-        click.echo(f"removed {counted(document['removed'], 'row')} of {what} from team {settings.team}"
+        asked = what({"user": user, "project": project})
+        click.echo(f"removed {counted(document['removed'], 'row')} of {asked} from team {settings.team}"
                    + (f" (authors: {', '.join(document['authors'])})" if document["authors"] else ""))
         if local:
             click.echo("no longer allowed from this home: " + ", ".join(local))

@@ -80,6 +80,14 @@ def _print(document: dict) -> None:
         again = (f"what was pushed after {lost['resend_after']}" if lost["resend_after"] else "every row")
         click.echo(f"server: it no longer holds rows this machine pushed since {lost['since']} (restored to an "
                    f"earlier point?): the next push sends {again} again")
+    for item in server.get("forgets_undone") or []:
+        from carto_core.team.forget import what
+
+        click.echo(f"server: it no longer holds the forget of {what(item)} made here at {item['at']} (restored to an "
+                   f"earlier point?): {counted(item['rows'], 'row')} of it are there again; the next push "
+                   "forgets them again")
+    if server.get("restore_unchecked"):
+        click.echo(f"server: {server['restore_unchecked']}")
     last = server.get("last_push")
     if last:
         click.echo(f"your last push: {last['at']} from {last['machine']}: {last['sent']:,} sent in "

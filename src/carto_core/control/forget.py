@@ -449,13 +449,12 @@ def _team(home: Home, plan: Plan, write: bool) -> dict:
         loaded.save(home)
     try:
         from carto_core.team.connect import connect
-        from carto_core.team.forget import forget as team_forget
+        from carto_core.team.forget import forget_here
 
         conn = connect(loaded)
         try:
             for project in criteria.projects:
-                out["removed"] += team_forget(conn, loaded.team, project=project,
-                                              machine=loaded.machine)["removed"]
+                out["removed"] += forget_here(conn, home, loaded, project=project)["removed"]
         finally:
             conn.close()
     except Exception as exc:  # noqa: BLE001 - an unreachable server: said, the local forget stands

@@ -5,11 +5,24 @@ runs). The tallies of the machines that lost rows are counted again (the terms' 
 counts by the server's triggers, folded in the same transaction, so a term no row holds any
 more is gone when the forget commits), and the removal is audited (who, what, how many; never the
 rows themselves).
+
+A forget run from a home (`forget_here`) is remembered there, per server, with the id of its
+audit row: a server restored to a point before it (point-in-time recovery, a dump restored into
+the same database) holds the forgotten rows again and lacks that audit row (it commits with the
+removal), so `carto team status` says so (`undone`) and the next push forgets them again
+(`forget_again`).
 """
 
 from __future__ import annotations
 
+import json
+import time
+
 from carto_core.team.connect import TeamDenied, TeamError
+
+FORGETS = "forgets.json"
+#: Forgets a home remembers per server (the newest), to make again after a restore.
+KEPT = 64
 
 
 def is_owner(conn) -> bool:
@@ -39,19 +52,13 @@ def forget(conn, team: str, *, user: str | None = None, project: str | None = No
     if user and user != me and not owner:
         raise TeamDenied(f"only {user} or the schema's owner can remove {user}'s rows "
                          f"(you are {me}): ask the team's administrator")
-    clauses, params = ["team = %(team)s"], {"team": team, "user": user, "project": project}
-    if user:
-        clauses.append("author = %(user)s")
-    elif not owner:
-        clauses.append("author = current_user")  # a member's --project removes their own rows
-    if project:
-        clauses.append("(project_key = %(project)s OR lower(project) = lower(%(project)s))")
+    condition, params = _matching(team, user, project, owner)
     with conn.transaction():
         # The fold below is this transaction's: waiting here for a fold under way (a push's)
         # means the words of the rows removed leave `term_df` and `term_delta` when they do.
         conn.execute("SELECT pg_advisory_xact_lock(hashtext('carto.fold_terms'), hashtext(%s))", (team,))
         removed = conn.execute(
-            f"DELETE FROM carto.events WHERE {' AND '.join(clauses)} RETURNING author, machine",
+            f"DELETE FROM carto.events WHERE {condition} RETURNING author, machine",
             params).fetchall()
         touched = sorted({(a, m) for a, m in removed})
         for author, where in touched:
@@ -63,15 +70,149 @@ def forget(conn, team: str, *, user: str | None = None, project: str | None = No
                 (team, author, where, team, author, where))
         from psycopg.types.json import Jsonb
 
-        conn.execute(
+        audit = conn.execute(
             "INSERT INTO carto.audit (team, machine, action, removed, detail) "
-            "VALUES (%s, %s, 'forget', %s, %s)",
+            "VALUES (%s, %s, 'forget', %s, %s) RETURNING id",
             (team, machine, len(removed), Jsonb({"user": user, "project": project,
                                                  "authors": sorted({a for a, _ in touched}),
-                                                 "machines": sorted({m for _, m in touched})})))
+                                                 "machines": sorted({m for _, m in touched})}))).fetchone()[0]
         # The triggers counted the rows out; the fold drops the counts that reach 0.
         conn.execute("SELECT carto.fold_terms(%s)", (team,))
     conn.commit()  # the block above is a savepoint when a check before it opened a transaction
     return {"team": team, "user": user, "project": project, "removed": len(removed),
             "authors": sorted({a for a, _ in touched}), "machines": sorted({m for _, m in touched}),
-            "as_owner": owner}
+            "as_owner": owner, "login": me, "audit": audit}
+
+
+def _matching(team: str, user: str | None, project: str | None, owner: bool) -> tuple[str, dict]:
+    """The condition on `carto.events` of the rows a forget removes, and its parameters."""
+    clauses, params = ["team = %(team)s"], {"team": team, "user": user, "project": project}
+    if user:
+        clauses.append("author = %(user)s")
+    elif not owner:
+        clauses.append("author = current_user")  # a member's --project removes their own rows
+    if project:
+        clauses.append("(project_key = %(project)s OR lower(project) = lower(%(project)s))")
+    return " AND ".join(clauses), params
+
+
+# --------------------------------------------------------------------------- remembered here
+
+
+def forget_here(conn, home, settings, *, user: str | None = None, project: str | None = None) -> dict:
+    """`forget` on this home's team, remembered here when it removed rows (`undone`)."""
+    document = forget(conn, settings.team, user=user, project=project, machine=settings.machine)
+    if document["removed"]:
+        # Whose rows it took is kept as the server chose them: a member's --project took their
+        # own alone, and is made again so whoever makes it.
+        whose = user or (None if document["as_owner"] else document["login"])
+        _remember(home, _server(conn, settings), {
+            "audit": document["audit"], "login": document["login"], "at": time.time(),
+            "user": whose, "project": project, "asked": {"user": user, "project": project}})
+    return document
+
+
+def _server(conn, settings) -> str:
+    from carto_core.team.push import server_fingerprint, server_identity
+
+    return server_fingerprint(settings, server_identity(conn, settings)[0])
+
+
+def _read(home) -> dict:
+    from carto_core.team.settings import folder
+
+    try:
+        data = json.loads((folder(home) / FORGETS).read_text("utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict) or not isinstance(data.get("servers"), dict):
+        data = {"v": 1, "servers": {}}
+    return data
+
+
+def _records(data: dict, server: str) -> list[dict]:
+    return [r for r in data["servers"].get(server) or []
+            if isinstance(r, dict) and isinstance(r.get("audit"), int) and isinstance(r.get("login"), str)
+            and isinstance(r.get("asked"), dict)]
+
+
+def _remember(home, server: str, record: dict) -> None:
+    data = _read(home)
+    data["servers"][server] = (_records(data, server) + [record])[-KEPT:]
+    _write(home, data)
+
+
+def _write(home, data: dict) -> None:
+    from carto_core.team.settings import folder, write_private
+    from carto_core.util.privatefiles import make_dirs
+
+    make_dirs(folder(home))
+    write_private(folder(home) / FORGETS, json.dumps(data, sort_keys=True))
+
+
+def what(asked: dict) -> str:
+    """"project KEY", "user U", "user U and project KEY": a forget as it was asked for."""
+    return " and ".join(x for x in (f"user {asked['user']}" if asked.get("user") else "",
+                                    f"project {asked['project']}" if asked.get("project") else "") if x)
+
+
+def undone(conn, home, settings, server: str) -> tuple[list[dict], str | None]:
+    """The forgets remembered here whose audit row the server no longer holds (restored to a
+    point before them), each with `rows`: how many rows it would remove now; and why some
+    could not be checked (None: all were): a member's login reads its own audit rows alone, so
+    a forget made here under another login is checked by that login or the schema's owner."""
+    records = _records(_read(home), server)
+    if not records:
+        return [], None
+    me = conn.execute("SELECT current_user").fetchone()[0]
+    others = sorted({r["login"] for r in records} - {me})
+    if others and is_owner(conn):
+        others = []
+    mine = [r for r in records if r["login"] not in others]
+    # An audit id the server gave again after a restore is another action's: the row must be
+    # this forget's (its login, its project, the user asked for or the one it was made again for).
+    held = {audit: (member, user, project) for audit, member, user, project in conn.execute(
+        "SELECT id, member, detail->>'user', detail->>'project' FROM carto.audit "
+        "WHERE team = %s AND action = 'forget' AND id = ANY(%s)",
+        (settings.team, [r["audit"] for r in mine])).fetchall()}
+    out = []
+    for record in mine:
+        member, user, project = held.get(record["audit"], (None, None, None))
+        if (member == record["login"] and project == record["project"]
+                and user in (record["asked"].get("user"), record["user"])):
+            continue
+        condition, params = _matching(settings.team, record["user"], record["project"], True)
+        rows = conn.execute(f"SELECT count(*) FROM carto.events WHERE {condition}", params).fetchone()[0]
+        out.append({**record, "rows": rows})
+    conn.rollback()
+    why = None
+    if others:
+        logins = ", ".join(others)
+        why = (f"whether the team server still holds the forgets made here as {logins} is not checked: the "
+               f"server shows {me} only its own audit rows (check as {logins}, or as the schema's owner)")
+    return out, why
+
+
+def forget_again(conn, home, settings, server: str) -> list[str]:
+    """Make again the forgets the server no longer holds (`undone`); a note for each, and one
+    saying why some could not be checked."""
+    from carto_core.team.push import iso_time
+    from carto_core.util.terminal import counted
+
+    found, why = undone(conn, home, settings, server)
+    notes = [why] if why else []
+    if not found:
+        return notes
+    redone = {}
+    for record in found:
+        document = forget(conn, settings.team, user=record["user"], project=record["project"],
+                          machine=settings.machine)
+        redone[record["audit"]] = {**{k: v for k, v in record.items() if k != "rows"},
+                                   "audit": document["audit"], "login": document["login"]}
+        notes.append(f"the team server no longer held the forget of {what(record['asked'])} made here at "
+                     f"{iso_time(record['at'])} (restored to an earlier point?): forgotten again, "
+                     f"{counted(document['removed'], 'row')} removed")
+    data = _read(home)
+    data["servers"][server] = [redone.get(r["audit"], r) for r in _records(data, server)]
+    _write(home, data)
+    return notes

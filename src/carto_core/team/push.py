@@ -26,11 +26,12 @@ The log's position (`<home>/.carto/team/outbox.json`, per server as it names its
 (`server_identity`: a copy of a server's database is another server), team and machine)
 advances only after the commit returns, and keeps the id of the batch's audit row: a server
 restored to an earlier point in place lacks it, and the push goes back to the positions of the
-newest push whose audit row it still holds (`lost_pushes`). A connection
-lost mid-batch is retried (libpq tries every host of the URL, so a promoted standby is found)
-until `retry_seconds` pass; then the push stops, says why, and
-the next push starts from the last committed batch: nothing acknowledged is lost, nothing is
-sent twice into the table (the upsert is idempotent).
+newest push whose audit row it still holds (`lost_pushes`); a forget made from this home that
+such a server no longer holds is made again before anything is sent (`forget.forget_again`). A
+connection lost mid-batch is retried (libpq tries every host of the URL, so a promoted standby is
+found) until `retry_seconds` pass; then the push stops, says why, and the next push starts from
+the last committed batch: nothing acknowledged is lost, nothing is sent twice into the table (the
+upsert is idempotent).
 
 A project allowed after rows of it were read is caught up: its rows before the position are
 read again for it alone (`keys` per log records which projects a position covers), and so are
@@ -352,20 +353,20 @@ def lost_pushes(conn, settings, outbox: dict) -> dict | None:
     id and place, but not the audit rows written with the rows after that point (a batch's rows
     and its audit row commit together, and a member can never delete an audit row). None when
     the last batch's audit row is there (or no receipt can be checked: an older outbox, another
-    login); else `{"since": when the newest lost batch was committed, "checkpoint": the newest
-    checkpoint whose batch the server holds (None: send everything again)}`."""
+    login that does not own the schema: `pushes_unchecked`); else `{"since": when the newest
+    lost batch was committed, "checkpoint": the newest checkpoint whose batch the server holds
+    (None: send everything again)}`."""
     import psycopg
 
     receipt = outbox.get("receipt")
     if not receipt:
         return None
     try:
-        login = conn.execute("SELECT current_user").fetchone()[0]
-        if receipt.get("login") not in (None, login):
+        if pushes_unchecked(conn, outbox):
             return None
         wanted = [receipt] + [c["receipt"] for c in outbox.get("checkpoints") or []]
         held = {(audit, push) for audit, push in conn.execute(
-            "SELECT id, detail->>'push' FROM carto.audit WHERE team = %s AND member = current_user AND id = ANY(%s)",
+            "SELECT id, detail->>'push' FROM carto.audit WHERE team = %s AND id = ANY(%s)",
             (settings.team, [r["audit"] for r in wanted])).fetchall()}
     except psycopg.Error:
         return None  # not checkable: the push itself meets (and reports) what is wrong
@@ -377,6 +378,23 @@ def lost_pushes(conn, settings, outbox: dict) -> dict | None:
     lost = [c["receipt"] for c in outbox.get("checkpoints") or [] if c not in kept]
     since = min((r.get("at") or 0 for r in lost + [receipt]), default=0)
     return {"since": iso_time(since), "checkpoint": kept[-1] if kept else None}
+
+
+def pushes_unchecked(conn, outbox: dict) -> str | None:
+    """Why `lost_pushes` cannot check these positions, or None: row-level security shows a
+    member its own audit rows alone, so the receipt of a push made as another login is read by
+    that login or by the schema's owner (who bypasses it), and by nobody else."""
+    from carto_core.team.forget import is_owner
+
+    login = (outbox.get("receipt") or {}).get("login")
+    if not login:
+        return None
+    me = conn.execute("SELECT current_user").fetchone()[0]
+    if login == me or is_owner(conn):
+        return None
+    return (f"whether the team server still holds what this machine pushed is not checked: the last push from "
+            f"here was made as {login}, and the server shows {me} only its own audit rows (check as {login}, "
+            "or as the schema's owner)")
 
 
 def iso_time(stamp: float) -> str | None:
@@ -632,11 +650,14 @@ def _fold_at_end(sender: Sender, report: PushReport) -> None:
 
 def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows: int,
                  batch_bytes: int, progress, embed: bool, from_start: bool = False) -> None:
+    import psycopg
+
     from carto_core.logio.reader import ReadReport, iter_lines
     from carto_core.model.events import Event
     from carto_core.privacy.redact import redact_row
     from carto_core.search.analysis import resolve_analyzer
     from carto_core.semantic.text import document_text
+    from carto_core.team.forget import forget_again
     from carto_core.team.remotes import KeyCache
 
     conn = sender.open()
@@ -654,6 +675,15 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
     if lost:
         report.problems.append(resume_after_loss(outbox, lost))
         save_outbox(home, outbox, settings)
+    try:
+        if not lost:
+            report.problems.extend(why for why in [pushes_unchecked(conn, outbox)] if why)
+            conn.rollback()
+        # Before anything is sent, and whatever is allowed: a forget the server no longer
+        # holds (restored to an earlier point) left the rows it removed there again.
+        report.problems.extend(forget_again(conn, home, settings, outbox["server"]))
+    except psycopg.Error as exc:
+        raise classify(exc, settings) from None
     if from_start:
         # This server's positions only: another server's still say what it holds.
         outbox["logs"] = {}

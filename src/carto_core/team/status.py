@@ -9,7 +9,7 @@ import os
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import log_status
 from carto_core.team.connect import TeamError, connect, describe, not_a_member
-from carto_core.team.push import covered_keys, held_back_summary, load_outbox, lost_pushes
+from carto_core.team.push import covered_keys, held_back_summary, load_outbox, lost_pushes, pushes_unchecked
 
 
 def local_status(home, settings, *, held: bool = False) -> dict:
@@ -80,14 +80,27 @@ def server_status(conn, settings) -> dict:
     return out
 
 
-def _lost(conn, home, settings) -> dict | None:
-    """The server lost batches this machine pushed (restored to an earlier point): since when,
-    and from when the next push sends again (None: from the start)."""
-    lost = lost_pushes(conn, settings, load_outbox(home, settings))
-    if lost is None:
-        return None
-    kept = lost["checkpoint"]
-    return {"since": lost["since"], "resend_after": _when(kept["receipt"].get("at")) if kept else None}
+def _restored(conn, home, settings) -> dict:
+    """What a restore of the server to an earlier point undid: `pushes_lost`, the batches this
+    machine pushed that it lost (since when, and from when the next push sends again; None:
+    from the start); `forgets_undone`, the forgets made here it no longer holds (the next push
+    makes them again); `restore_unchecked`, why either could not be checked (another login)."""
+    from carto_core.team.forget import undone
+    from carto_core.team.push import server_identity
+
+    # The positions a push would use: those of the server as it names itself, whatever URL
+    # (and login) reaches it.
+    outbox = load_outbox(home, settings, server_identity(conn, settings)[0])
+    lost = lost_pushes(conn, settings, outbox)
+    kept = lost["checkpoint"] if lost else None
+    forgets, why_forgets = undone(conn, home, settings, outbox["server"])
+    why = [w for w in (pushes_unchecked(conn, outbox), why_forgets) if w]
+    conn.rollback()
+    return {"pushes_lost": {"since": lost["since"], "resend_after": _when(kept["receipt"].get("at")) if kept else None}
+            if lost else None,
+            "forgets_undone": [{"user": f["asked"].get("user"), "project": f["asked"].get("project"),
+                                "at": _when(f["at"]), "rows": f["rows"]} for f in forgets],
+            "restore_unchecked": "; ".join(why) or None}
 
 
 def _when(stamp) -> str | None:
@@ -117,7 +130,8 @@ def status(home, settings, *, connector=connect, held: bool = False) -> dict:
         return document
     try:
         document["server"] = server_status(conn, settings)
-        document["server"]["pushes_lost"] = _lost(conn, home, settings) if document["server"]["member"] else None
+        document["server"].update(_restored(conn, home, settings) if document["server"]["member"] else
+                                  {"pushes_lost": None, "forgets_undone": [], "restore_unchecked": None})
     except Exception as exc:  # noqa: BLE001 - a status never fails on the server's answer
         from carto_core.team.connect import classify
 
