@@ -720,8 +720,7 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
         held = held_back(entry) if state else []
         # Rows an exclusion since lifted held back are read again for the projects the position
         # covers (a catch-up of new projects reads them anyway).
-        lifted = excluded.lifted(held)
-        release = _Release(covered & allowed, excluded.only(lifted), lifted) if lifted else None
+        release = _Release.of(held, end, excluded, covered & allowed)
         try:
             size = os.path.getsize(path)
         except OSError:
@@ -730,12 +729,10 @@ def _push_locked(home, settings, sender: Sender, report: PushReport, batch_rows:
             plan.append((label, 0, 0, end, new_keys | (release.keys if release else set()), "catch_up", release))
             total += end
         elif release and release.keys and end:
-            first = min(lifted, key=lambda r: r["from"])
-            until = min(end, max(r["to"] for r in lifted))
-            plan.append((label, first["from"], first["line"], until, release.keys, "catch_up", release))
-            total += until - first["from"]
+            plan.append((label, release.start, release.line, release.until, release.keys, "catch_up", release))
+            total += release.until - release.start
         elif release:
-            held = [r for r in held if r not in lifted]
+            held = [r for r in held if r not in release.lifted]
         if size > end:
             plan.append((label, end, state["lines"] if state else 0, None, allowed, "new", None))
             total += size - end
@@ -920,24 +917,20 @@ def held_back_summary(home, settings, logs: dict, *, listing: bool = False) -> d
         if not state or log_status(path, state) == "stale":
             continue
         held = held_back(entry)
-        lifted = excluded.lifted(held)
-        held_by.update(r["by"] for r in held if r not in lifted)
-        keys = covered_keys(entry, matcher.allowings) & allowed
-        if not lifted or not keys:
+        release = _Release.of(held, state["end"], excluded, covered_keys(entry, matcher.allowings) & allowed)
+        held_by.update(r["by"] for r in held if not release or r not in release.lifted)
+        if not release or not release.keys:
             continue
-        lifted_by.update(r["by"] for r in lifted)
-        release = excluded.only(lifted)
-        first = min(lifted, key=lambda r: r["from"])
-        until = min(state["end"], max(r["to"] for r in lifted))
-        for line in iter_lines(path, ReadReport(str(path)), start=first["from"], start_lineno=first["line"]):
-            if line.offset >= until:
+        lifted_by.update(r["by"] for r in release.lifted)
+        for line in iter_lines(path, ReadReport(str(path)), start=release.start, start_lineno=release.line):
+            if line.offset >= release.until:
                 break
             raw = line.row
             event_id = raw.get("event_id")
             key = matcher.key_of_row(raw)
-            if not isinstance(event_id, str) or event_id in seen or key not in keys:
+            if not isinstance(event_id, str) or event_id in seen or key not in release.keys:
                 continue
-            if not release(raw, key) or excluded.holders(raw, key):
+            if not release.held(raw, key) or excluded.holders(raw, key):
                 continue
             seen.add(event_id)
             if listing:
@@ -953,12 +946,24 @@ def held_back_summary(home, settings, logs: dict, *, listing: bool = False) -> d
 
 class _Release:
     """What a catch-up sends of the rows exclusions since lifted held back: those of `keys`
-    (projects the position covers) that one of the `lifted` records' entries keeps out (`held`)."""
+    (projects the position covers) that one of the `lifted` records' entries keeps out (`held`),
+    read from `start` (at line `line`) to `until` (the log's position at most). A push plans
+    its catch-up with it, and `held_back_summary` counts what that catch-up will send."""
 
-    def __init__(self, keys: set[str], held, lifted: list[dict]):
+    def __init__(self, keys: set[str], held, lifted: list[dict], end: int):
         self.keys = keys
         self.held = held
         self.lifted = lifted
+        first = min(lifted, key=lambda r: r["from"])
+        self.start, self.line = first["from"], first["line"]
+        self.until = min(end, max(r["to"] for r in lifted))
+
+    @classmethod
+    def of(cls, held: list[dict], end: int, excluded: _Excluded, keys: set[str]) -> _Release | None:
+        """The release of a log's `held` records whose entries `excluded` no longer has (None:
+        every entry is still in force), up to the log's position `end`."""
+        lifted = excluded.lifted(held)
+        return cls(keys, excluded.only(lifted), lifted, end) if lifted else None
 
 
 class _Excluded:
