@@ -92,3 +92,45 @@ def test_an_interrupted_forget_in_the_live_home_still_patches_its_files(kept, mo
     monkeypatch.setattr(engine, "_reach", lambda at: None)
     invoke("forget", "--resume")
     assert calls == [("memory", str(live.root)), ("team", str(live.root))]
+
+
+def _as_written_before_local(home: Home) -> None:
+    """The intent as a version that did not record `local` wrote it."""
+    path = engine.folder(home) / engine.INTENT
+    intent = json.loads(path.read_text("utf-8"))
+    del intent["local"]
+    path.write_text(json.dumps(intent), "utf-8")
+
+
+@pytest.mark.parametrize("finish", ["--in-replaced", "--resume"])
+def test_an_intent_without_local_in_the_kept_home_is_finished_there_alone(kept, monkeypatch, finish):
+    """Every forget carto runs in a kept home is that home's alone (a restore finishes the
+    live home's forget before it keeps the home): an intent that does not say so was one."""
+    kept, calls = kept
+    _killed_at("logs", monkeypatch)
+    with pytest.raises(Killed):
+        engine.forget(Home(kept), Criteria(match=[MARK]), local=True)
+    _as_written_before_local(Home(kept))
+    monkeypatch.setattr(engine, "_reach", lambda at: None)
+    if finish == "--resume":
+        done = json.loads(invoke("forget", "--resume", "--json", env={"CARTO_HOME": str(kept)}).stdout)
+        assert done["events"] > 0
+    else:
+        text = invoke("forget", "--in-replaced", "--write").output
+        assert f"replaced home {kept}: finished a forget interrupted there (" in text, text
+    assert not engine.pending(Home(kept))
+    assert files_holding(kept, [MARK]) == []
+    assert calls == []
+
+
+def test_an_intent_without_local_in_the_live_home_still_patches_its_files(kept, monkeypatch):
+    _, calls = kept
+    live = current_home()
+    _killed_at("tombstone", monkeypatch)
+    with pytest.raises(Killed):
+        engine.forget(live, Criteria(projects=[P]))
+    _as_written_before_local(live)
+    monkeypatch.setattr(engine, "_reach", lambda at: None)
+    invoke("forget", "--resume")
+    assert not engine.pending(live)
+    assert calls == [("memory", str(live.root)), ("team", str(live.root))]

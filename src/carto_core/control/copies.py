@@ -30,6 +30,12 @@ def replaced_homes(home: Home) -> list[Path]:
     return sorted(found)
 
 
+def kept_by_restore(home: Home) -> bool:
+    """Whether `home` is one a restore kept beside the live home (`<home>.replaced-<time>`)."""
+    name, sep, stamp = home.root.name.rpartition(".replaced-")
+    return bool(name and sep) and _stamp(stamp) is not None
+
+
 def _home_holds(copy: Path, criteria) -> dict:
     from carto_core.control.forget import _telemetry, make_plan
 

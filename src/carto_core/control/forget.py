@@ -497,7 +497,15 @@ def _read_intent(home: Home) -> Plan | None:
         ids = {line for line in (base / IDS).read_text("utf-8").split("\n") if line}
     except (OSError, ValueError):
         return None
-    return Plan.from_intent(data, ids) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    if "local" not in data:
+        # written before intents said so: every forget carto starts in a home a restore kept is
+        # that home's alone (the restore finished the live home's forgets before keeping it)
+        from carto_core.control.copies import kept_by_restore
+
+        data = {**data, "local": kept_by_restore(home)}
+    return Plan.from_intent(data, ids)
 
 
 def _clear_intent(home: Home) -> None:
