@@ -231,8 +231,8 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
 def _trust_problems(hook_files: list[str]) -> list[dict] | None:
     """What the Codex source says is wrong with the trust of carto's handlers in `hook_files`
     (`Source.hook_problems`, the check `carto doctor` reports: untrusted, changed since trusted,
-    disabled), [] when nothing is; None when no Codex source is installed, none of the files
-    holds a handler, or the check itself failed (then nothing is claimed)."""
+    disabled), [] when nothing is; None when there is no file to ask about, no Codex source is
+    installed, or the check itself failed (then nothing is claimed)."""
     import json
 
     from carto_core.plugin.registry import get_registries
