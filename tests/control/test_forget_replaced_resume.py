@@ -83,23 +83,27 @@ def test_carto_forget_resume_in_the_kept_home_leaves_the_live_homes_files(kept, 
     assert calls == []
 
 
-def test_an_interrupted_forget_in_the_live_home_still_patches_its_files(kept, monkeypatch):
-    _, calls = kept
-    live = current_home()
-    _killed_at("tombstone", monkeypatch)
-    with pytest.raises(Killed):
-        engine.forget(live, Criteria(projects=[P]))
-    monkeypatch.setattr(engine, "_reach", lambda at: None)
-    invoke("forget", "--resume")
-    assert calls == [("memory", str(live.root)), ("team", str(live.root))]
-
-
 def _as_written_before_local(home: Home) -> None:
     """The intent as a version that did not record `local` wrote it."""
     path = engine.folder(home) / engine.INTENT
     intent = json.loads(path.read_text("utf-8"))
     del intent["local"]
     path.write_text(json.dumps(intent), "utf-8")
+
+
+@pytest.mark.parametrize("before_local", [False, True], ids=["intent", "intent-without-local"])
+def test_an_interrupted_forget_in_the_live_home_still_patches_its_files(kept, monkeypatch, before_local):
+    _, calls = kept
+    live = current_home()
+    _killed_at("tombstone", monkeypatch)
+    with pytest.raises(Killed):
+        engine.forget(live, Criteria(projects=[P]))
+    if before_local:
+        _as_written_before_local(live)
+    monkeypatch.setattr(engine, "_reach", lambda at: None)
+    invoke("forget", "--resume")
+    assert not engine.pending(live)
+    assert calls == [("memory", str(live.root)), ("team", str(live.root))]
 
 
 @pytest.mark.parametrize("finish", ["--in-replaced", "--resume"])
@@ -121,16 +125,3 @@ def test_an_intent_without_local_in_the_kept_home_is_finished_there_alone(kept, 
     assert not engine.pending(Home(kept))
     assert files_holding(kept, [MARK]) == []
     assert calls == []
-
-
-def test_an_intent_without_local_in_the_live_home_still_patches_its_files(kept, monkeypatch):
-    _, calls = kept
-    live = current_home()
-    _killed_at("tombstone", monkeypatch)
-    with pytest.raises(Killed):
-        engine.forget(live, Criteria(projects=[P]))
-    _as_written_before_local(live)
-    monkeypatch.setattr(engine, "_reach", lambda at: None)
-    invoke("forget", "--resume")
-    assert not engine.pending(live)
-    assert calls == [("memory", str(live.root)), ("team", str(live.root))]
