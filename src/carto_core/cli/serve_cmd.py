@@ -98,7 +98,7 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     app = create_app(home, poll_seconds=poll, warm_search=True, freeze_heap=True,
                      warm_cli=click.get_current_context().find_root().command if warm_cli else None,
                      token=token)
-    events = len(app.state.carto.live.corpus)
+    events = app.state.carto.live.events
     click.echo(f"carto serve: {url}  ({counted(events, 'event')}; Ctrl-C stops)", err=True)
     click.echo(url)
     if open_browser:

@@ -68,8 +68,9 @@ from carto_core.util.timeparse import epoch_seconds
 
 #: 4: no day column (a position's UTC day is `epoch // 86400`, what the column held: 4 bytes
 #: an event, 5 % of the cache, for one lens that bisects on it); 5: the place column (project and
-#: working folder: a census tells two folders of one name apart)
-VERSION = 5
+#: working folder: a census tells two folders of one name apart); 6: each log's state holds the
+#: problems its reads counted (`problems`: what `carto serve`'s health shows without a load)
+VERSION = 6
 MAGIC = b"CARTOFACTS\n"
 #: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
 LOAD_ORDER: tuple[str, ...] = FOLD_ORDER
@@ -114,6 +115,10 @@ class Opened:
     saved: bool = False
     #: label -> why, for each log left out because it cannot be read (`reader.unreadable`).
     skipped: dict = field(default_factory=dict)
+    #: label -> the log's state the columns were brought up to (`logstate.log_state`, with
+    #: `rows` and `problems`), and the id index of the winning rows.
+    states: dict = field(default_factory=dict)
+    index: "IdIndex | None" = None
 
 
 # --------------------------------------------------------------------------- the id index
@@ -202,6 +207,12 @@ def _read(home: Home, label: str, start: int, start_lineno: int):
                               loads=fast_loads_line)
 
 
+def lost_rows(report: ReadReport) -> dict:
+    """A read's problems but a torn tail: that is the state of the file's end when it was read
+    (its line is read again once whole), not a row lost; `problems` of a log's state sums these."""
+    return {kind: count for kind, count in report.problems.items() if kind != "torn_line"}
+
+
 def _own_id(row: dict) -> bool:
     """The row names its event with its own event_id (else the fold keys it by position)."""
     event_id = row.get("event_id")
@@ -267,7 +278,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
         if unreadable(path):
             # Folded as an absent log (the state says so): once it can be read, its rows are
             # read as those of a log that appeared.
-            states[label] = {**log_state(path, 0, 0, {"exists": False}), "rows": 0}
+            states[label] = {**log_state(path, 0, 0, {"exists": False}), "rows": 0, "problems": {}}
             continue
         before = identity(path)
         report = ReadReport(str(path))
@@ -307,7 +318,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
                 parts[name].append(np.frombuffer(values, dtypes[name]).copy())
             parts["source"].append(np.full(count, source, np.int32))
         states[label] = {**log_state(path, report.end_offset, report.lines, before),
-                         "rows": report.rows}
+                         "rows": report.rows, "problems": lost_rows(report)}
     bar.close()
     # The fold's id table (20 bytes an event, more while its runs merge) is not needed by the
     # layout: gone before it, not held through its peak.
@@ -529,6 +540,11 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
                                   before)
         if rows_before is not None:
             states[label]["rows"] = rows_before + report.rows
+        if "problems" in state:
+            problems = dict(state["problems"])
+            for kind, count in lost_rows(report).items():
+                problems[kind] = problems.get(kind, 0) + count
+            states[label]["problems"] = problems
     if dead:  # (an id-less row is keyed by its line: never replaced, never in `fallback` here)
         new = _without(new, dead)
     relaid = 0
@@ -759,7 +775,8 @@ def open_columns(home: Home, *, persist: bool = True, forgotten=None) -> Opened:
     ms = (time.perf_counter() - started) * 1000
     from carto_core.model.corpus import unreadable_logs
 
-    opened = Opened(cols, state, ms, rows, reasons, skipped=unreadable_logs(home, LOAD_ORDER))
+    opened = Opened(cols, state, ms, rows, reasons, skipped=unreadable_logs(home, LOAD_ORDER),
+                    states=states, index=index)
     # A home that does not exist is not created by a reader (a moved or unmounted home would
     # otherwise come back as an empty folder).
     if state != "fresh" and persist and worth_saving and home.root.is_dir():

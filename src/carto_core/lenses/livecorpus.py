@@ -1,4 +1,11 @@
-"""The warm corpus of `carto serve`: loaded once, then kept current as the logs change.
+"""The warm corpus of `carto serve`: kept current as the logs change, and loaded only when a
+view asks for every event.
+
+Until then it holds no row: its counts (events, duplicates, each log's rows and problems) come
+from the facts columns (`carto_core.facts.store`, opened at start and after a rewrite), and an
+appended row is folded against their id index (the log of the row that won each id), so the
+stream tells a new event from a grown one without the corpus. A load at a million events holds
+2 GB; the columns about 80 bytes an event.
 
 Every searched log is watched by its inode, size, mtime and the offset read up to. A log that
 grew is read from that offset (only complete lines: a torn tail waits for its newline); a log
@@ -12,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import os
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -19,7 +27,7 @@ from carto_core.model.corpus import Corpus, load_corpus
 from carto_core.model.events import Event
 from carto_core.logio.fold import takes_over
 from carto_core.logio.home import Home
-from carto_core.logio.logs import SEARCHED_LOGS
+from carto_core.logio.logs import FOLD_ORDER, SEARCHED_LOGS
 from carto_core.logio.reader import ReadReport, boundary_hash, iter_lines, open_log, unreadable
 
 
@@ -68,11 +76,15 @@ def _stat(path: str) -> os.stat_result | None:
 class LiveCorpus:
     """A `Corpus` that follows its logs. `generation` grows with every change."""
 
-    def __init__(self, home: Home, labels: list[str] | None = None, *, freeze: bool = False):
+    def __init__(self, home: Home, labels: list[str] | None = None, *, freeze: bool = False,
+                 lazy: bool = False):
         """`freeze`: after each (re)load, move every live object out of the cyclic garbage
         collector's reach (`gc.freeze`). A full collection over a large corpus is slow
         (docs/performance.md), paid by whichever request triggers it; the corpus holds no cycles,
-        so reference counting still frees it after a reload. For a long-running server only."""
+        so reference counting still frees it after a reload. For a long-running server only.
+        `lazy`: load the corpus on its first use only, counting from the facts columns until
+        then (a reader that wants every event anyway loads it at once: opening the columns
+        first would only add their cost)."""
         self.freeze = freeze
         self.home = home
         self.labels = list(labels) if labels is not None else list(SEARCHED_LOGS)
@@ -80,24 +92,93 @@ class LiveCorpus:
         self.reloads = 0
         self.listeners: list[Callable[[Change], None]] = []
         self._cache: dict[str, tuple[int, object]] = {}
-        self._load()
+        self._corpus: Corpus | None = None
+        #: True while the start reads what was appended after the columns (not sent)
+        self._pending = False
+        from carto_core.facts.store import cache_enabled
+
+        # The columns count every log of the fold: a subset of them is loaded, as is a home
+        # whose columns are turned off (`CARTO_FACTS_CACHE=0`).
+        if lazy and set(self.labels) == set(FOLD_ORDER) and cache_enabled():
+            self._baseline()
+        else:
+            self._load()
+        self.generation += 1
 
     # -- loading ---------------------------------------------------------------------------
+
+    @property
+    def corpus(self) -> Corpus:
+        """Every event, loaded on first use (the views that read every event)."""
+        if self._corpus is None:
+            self.refresh()  # what is new goes out on the stream before the load takes it in
+            read_to = {label: state.offset for label, state in self.states.items()}
+            self._load()
+            if any(state.offset != read_to[label] for label, state in self.states.items()):
+                # Rows landed between the refresh and the load: views kept for this
+                # generation lack them.
+                self.generation += 1
+                self._cache.clear()
+        return self._corpus  # type: ignore[return-value]
+
+    @property
+    def loaded(self) -> bool:
+        return self._corpus is not None
 
     def _load(self) -> None:
         # Stat before reading: if the file changes while it is read, the next check sees a
         # difference and catches up (appends) or reloads (rewrite) rather than missing it.
         stats = {label: _stat(str(self.home.log(label))) for label in self.labels}
-        self.corpus: Corpus = load_corpus(self.home, self.labels)
-        self.index: dict[str, int] = {e.event_id: i for i, e in enumerate(self.corpus.events)}
+        self._corpus = load_corpus(self.home, self.labels)
+        self._columns = self._ids = None
+        self._seen: dict[str, list[str]] = {}
+        self._newest: dict[str, Event] = {}
+        self._held: set[str] = set()
+        self.reports = self._corpus.reports
+        self.index: dict[str, int] = {e.event_id: i for i, e in enumerate(self._corpus.events)}
         self.states: dict[str, LogState] = {}
         for label in self.labels:
             path = str(self.home.log(label))
-            report = self.corpus.reports[label]
+            report = self.reports[label]
             self.states[label] = self._state_after(path, stats[label], report.end_offset,
                                                    report.lines, "torn_line" in report.problems)
-        self.generation += 1
-        self._cache.clear()
+        if self.freeze:
+            gc.freeze()
+
+    def _baseline(self) -> None:
+        """Counts and log states from the facts columns (brought up to the logs' ends), then
+        what was appended since they were read, folded as a refresh folds it but not sent."""
+        from carto_core.facts.store import open_columns
+
+        opened = open_columns(self.home)
+        self._columns, self._ids = opened.columns, opened.index
+        self._events, self._duplicates = opened.columns.n, opened.columns.duplicates
+        #: event id -> the logs holding it, for the ids of rows read since the columns
+        self._seen = {}
+        #: ids of those a row read into the columns held too (their other logs are not known)
+        self._held: set[str] = set()
+        #: event id -> the event, for the ids whose winning row was read since the columns
+        self._newest: dict[str, Event] = {}
+        self.reports: dict[str, ReadReport] = {}
+        self.states = {}
+        for label in self.labels:
+            path = str(self.home.log(label))
+            kept = opened.states.get(label) or {}
+            st = _stat(path)
+            end = int(kept.get("end", 0)) if kept.get("exists") and st is not None else 0
+            self.reports[label] = ReadReport(path, rows=int(kept.get("rows", 0)),
+                                             lines=int(kept.get("lines", 0)),
+                                             problems=Counter(kept.get("problems") or {}),
+                                             end_offset=end)
+            state = self.states[label] = self._state_after(path, st, end, int(kept.get("lines", 0)), False)
+            if st is not None:
+                state.size = state.mtime_ns = -1  # read from `end` now: a torn tail, late rows
+        self._pending = True
+        self.refresh()
+        self._pending = False
+        for label, state in self.states.items():
+            if state.torn_tail:  # as a load's report counts the last line it could not read
+                self.reports[label].problems["torn_line"] += 1
         if self.freeze:
             gc.freeze()
 
@@ -123,7 +204,8 @@ class LiveCorpus:
                     rewritten.append(label)  # deleted: its rows must go
                 continue
             if not state.exists:
-                self.corpus.skipped.pop(label, None)  # there, and readable: no longer left out
+                if self._corpus is not None:
+                    self._corpus.skipped.pop(label, None)  # there, and readable: no longer left out
                 state.inode, state.size, state.mtime_ns = st.st_ino, 0, 0
                 if st.st_size == 0:
                     state.size, state.mtime_ns = st.st_size, st.st_mtime_ns
@@ -137,8 +219,15 @@ class LiveCorpus:
                 rewritten.append(label)
                 continue
             self._read_appended(label, state, st, change)
+        if self._pending:
+            return change  # the baseline's own catch-up: part of the start, not news
         if rewritten:
-            self._load()
+            if self._corpus is not None:
+                self._load()
+            else:
+                self._baseline()
+            self.generation += 1
+            self._cache.clear()
             self.reloads += 1
             change.reloaded = rewritten
             change.added, change.updated = [], []
@@ -170,7 +259,7 @@ class LiveCorpus:
                 else:
                     change.updated = [e for e in change.updated if e.event_id != event.event_id]
                     change.updated.append(event)
-        report = self.corpus.reports[label]
+        report = self.reports[label]
         report.rows += scratch.rows
         report.lines += scratch.lines
         for kind, count in scratch.problems.items():
@@ -193,7 +282,9 @@ class LiveCorpus:
     def _fold(self, event: Event, label: str) -> str:
         """Add one appended event under the corpus's fold rule (`carto_core.logio.fold`): "new",
         "replace" (a newer row is the event now) or "duplicate" (nothing changed)."""
-        corpus = self.corpus
+        corpus = self._corpus
+        if corpus is None:
+            return self._fold_counted(event, label)
         seen = corpus.sources.get(event.event_id)
         if seen is None:
             corpus.sources[event.event_id] = [label]
@@ -223,6 +314,69 @@ class LiveCorpus:
             self.index[events[index].event_id] = index
         return "replace"
 
+    def _fold_counted(self, event: Event, label: str) -> str:
+        """`_fold` without the corpus: the same outcome, from the logs holding the ids read
+        since the columns and, for an older id, the log of the row that won it there."""
+        event_id = event.event_id
+        seen = self._seen.get(event_id)
+        if seen is None:
+            position = self._ids.position(self._columns, event_id) if self._columns.n else None
+            if position is None:
+                self._seen[event_id] = [label]
+                self._newest[event_id] = event
+                self._events += 1
+                return "new"
+            from carto_core.facts.store import split_lkey
+
+            seen = self._seen[event_id] = [split_lkey(self._columns.lkey[position])[0]]
+            self._held.add(event_id)
+        self._duplicates += 1
+        if not takes_over(seen[0], label):
+            if label not in seen:
+                seen.append(label)
+            return "duplicate"
+        if label != seen[0]:
+            if label in seen:
+                seen.remove(label)
+            seen.insert(0, label)
+        self._newest[event_id] = event
+        return "replace"
+
+    def get(self, event_id: str) -> Event | None:
+        """The event of an id (`Corpus.get`); without the corpus, its winning row read back."""
+        if self._corpus is not None:
+            return self._corpus.get(event_id)
+        event = self._newest.get(event_id)
+        if event is not None or not self._columns.n:
+            return event
+        position = self._ids.position(self._columns, event_id)
+        return None if position is None else self._columns.event_at(position)
+
+    @property
+    def events(self) -> int:
+        """How many events there are: the corpus's, or counted without it."""
+        return len(self._corpus) if self._corpus is not None else self._events
+
+    @property
+    def duplicates(self) -> int:
+        """Rows that repeated an event id already read (folded away)."""
+        return self._corpus.duplicates if self._corpus is not None else self._duplicates
+
+    def sources_of(self, event: Event) -> list[str]:
+        """The logs the event occurs in, its own first (`Corpus.sources`)."""
+        if self._corpus is not None:
+            return self._corpus.sources.get(event.event_id, [event.source])
+        seen = self._seen.get(event.event_id)
+        if seen is not None and event.event_id not in self._held:
+            return list(seen)
+        # An event a row read into the columns holds: its other logs (a changelog copy) are
+        # read back by id (`lenses.eventlogs`).
+        from carto_core.lenses.eventlogs import open_event_logs
+
+        known = list(seen) if seen is not None else [event.source]
+        holding = open_event_logs(self.home).logs_holding([event.event_id])[event.event_id]
+        return known + [label for label in holding if label not in known]
+
     # -- derived views, cached per generation ----------------------------------------------
 
     def cached(self, key: str, build: Callable[[], object]) -> object:
@@ -248,7 +402,7 @@ class LiveCorpus:
         out = {}
         for label in self.labels:
             state = self.states[label]
-            report = self.corpus.reports.get(label)
+            report = self.reports.get(label)
             out[label] = {
                 "exists": state.exists,
                 "bytes_read": state.offset,

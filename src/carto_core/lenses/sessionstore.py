@@ -186,4 +186,14 @@ def stored_summaries(live) -> dict[str, dict]:
     """`cached_summaries` of a `LiveCorpus`'s home, kept for its generation: the explorer's
     session list, where summarising every session of the loaded corpus after each new event
     cost seconds at a million events."""
-    return live.cached("stored_summaries", lambda: cached_summaries(live.home))  # type: ignore[return-value]
+    return _stored(live)[0]
+
+
+def stored_columns(live):
+    """The facts columns `stored_summaries` was checked against (they locate one session's
+    rows: `views.session_events` of a `LiveCorpus` that did not load the corpus)."""
+    return _stored(live)[1]
+
+
+def _stored(live):
+    return live.cached("stored_summaries", lambda: summaries_and_columns(live.home))

@@ -43,7 +43,7 @@ def safe_link(value: object) -> str | None:
 
 
 def event_dict(event: Event, live: LiveCorpus, *, row: bool = False) -> dict:
-    return event_out(event, live.corpus.sources.get(event.event_id, [event.source]), row=row)
+    return event_out(event, live.sources_of(event), row=row)
 
 
 def event_out(event: Event, sources: list[str], *, row: bool = False) -> dict:
@@ -223,12 +223,35 @@ def session_summaries_by_id(live: LiveCorpus) -> dict[str, dict]:
 
 
 def session_events(live: LiveCorpus, session_id: str) -> list[Event]:
-    """The session's events in time order (undated last)."""
-    return sorted(_session_groups(live).get(session_id, []),
-                  key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    """The session's events in time order (undated last); without the corpus, its rows read
+    back through the facts columns."""
+    if not live.loaded:
+        from carto_core.lenses.sessionstore import stored_columns
+
+        group = _rows_of(stored_columns(live), session_id)
+    else:
+        group = _session_groups(live).get(session_id, [])
+    return sorted(group, key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+
+
+def _rows_of(cols, session_id: str) -> list[Event]:
+    """The session's events from the facts columns `cols`, as a loaded corpus holds them (the
+    winning row of each event, in load order)."""
+    dim, lkey = cols.dims["session"], cols.lkey
+    ident = dim.ids.get(session_id)
+    positions = sorted(dim.postings[ident], key=lkey.__getitem__) if ident else []
+    return [cols.event_at(p) for p in positions]
 
 
 def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
+    if not live.loaded:
+        from carto_core.lenses.sessionstore import stored_columns, stored_summaries
+
+        summary = stored_summaries(live).get(session_id)
+        if summary is None:
+            return None
+        return stored_session_detail(live.home, session_id, summary, stored_columns(live),
+                                     generation=live.generation)
     group = _session_groups(live).get(session_id)
     if not group:
         return None
@@ -242,26 +265,23 @@ def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
                    lambda e: sources.get(e.event_id, [e.source]), live.generation)
 
 
-def stored_session_detail(home, session_id: str, summary: dict, cols) -> dict:
+def stored_session_detail(home, session_id: str, summary: dict, cols, *, generation: int = 1) -> dict:
     """`session_detail` of a session read from a home without loading the corpus: its summary
     kept by `lenses.sessionstore`, its rows read back through the facts columns `cols` (the
     winning row of each event, in load order as the corpus holds them), and the logs each
     event occurs in from `lenses.eventlogs`. The document of a corpus loaded once
-    (generation 1)."""
+    (generation 1) unless told."""
     from carto_core.lenses.eventlogs import open_event_logs
 
-    dim, lkey = cols.dims["session"], cols.lkey
-    ident = dim.ids.get(session_id)
-    positions = sorted(dim.postings[ident], key=lkey.__getitem__) if ident else []
-    grouped = [cols.event_at(p) for p in positions]
-    events = sorted(grouped, key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    events = sorted(_rows_of(cols, session_id),
+                    key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
     holding = open_event_logs(home).logs_holding(e.event_id for e in events)
 
     def sources_of(event: Event) -> list[str]:
         return [event.source] + [label for label in holding.get(event.event_id, ())
                                  if label != event.source]
 
-    return _detail(home, session_id, summary, events, sources_of, 1)
+    return _detail(home, session_id, summary, events, sources_of, generation)
 
 
 def _detail(home, session_id: str, summary: dict, events: list[Event], sources_of, generation: int) -> dict:

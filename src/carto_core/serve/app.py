@@ -144,8 +144,8 @@ async def health(state: ServeState, request: Request, args: dict):
         "status": "ok",
         "version": __version__,
         "corpus_root": state.corpus_root,
-        "events": len(live.corpus),
-        "duplicates": live.corpus.duplicates,
+        "events": live.events,
+        "duplicates": live.duplicates,
         "index_generation": live.generation,
         "reloads": live.reloads,
         "files": {label: info["exists"] for label, info in status.items()},
@@ -379,7 +379,7 @@ async def events(state: ServeState, request: Request, args: dict):
                         location="path"),),
           responses=(200, 404), tags=("corpus",))
 async def event_get(state: ServeState, request: Request, args: dict):
-    event = state.live.corpus.get(args["event_id"])
+    event = state.live.get(args["event_id"])
     if event is None:
         raise ApiError(404, "EVENT_NOT_FOUND", "no event with that id")
     return views.event_dict(event, state.live, row=True)
@@ -762,10 +762,11 @@ def create_app(
     token: str | None = None,
 ) -> Starlette:
     """The explorer app over `home`. `warm_search` builds the search engine at start-up;
-    `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`);
+    `freeze_heap` keeps the loaded corpus out of the garbage collector (see `LiveCorpus`: it is
+    loaded only by the views that read every event);
     `warm_cli`, the `carto` click group, serves the warm CLI socket with it (`WarmSocket`);
     `token`, the secret every request must carry, is the home's (`serve.token`) unless given."""
-    live = LiveCorpus(home, freeze=freeze_heap)
+    live = LiveCorpus(home, freeze=freeze_heap, lazy=True)
     state = ServeState(home=home, live=live, engines=Engines(live),
                        roots=transcript_roots or TranscriptRoots.default(),
                        poll_seconds=poll_seconds, stream_lifetime=stream_lifetime,

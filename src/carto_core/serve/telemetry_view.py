@@ -178,7 +178,7 @@ def telemetry(reader: TelemetryReader, live: LiveCorpus, *, days: int, session_i
 
 
 def _event_brief(live: LiveCorpus, event_id: str) -> dict:
-    event = live.corpus.get(event_id)
+    event = live.get(event_id)
     if event is None:
         return {"summary": None, "type": None, "project": None, "in_corpus": False}
     return {"summary": event.summary, "type": event.type, "project": event.project,
