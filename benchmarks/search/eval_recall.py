@@ -339,7 +339,7 @@ Sets (generated, deterministic, with one fixed clock):
   cases are not read; `pair-5` and `pair-6` (written apart, committed unseen) were first run
   to check the next step, their cases not read either; `pair-7` and `pair-8` (written apart,
   committed unseen) were first run as a check, their cases not read; `pair-9` and `pair-10`
-  (written apart, committed unseen) are kept for the next check. Not in the default --sets.
+  (written apart, committed unseen) were first run as a check, their cases not read. Not in the default --sets.
 
 Usage (repository root):
 
