@@ -60,7 +60,8 @@ VIEWS = [("/api/desk", {"days": 3650}), ("/api/desk", {"days": 3650, "evidence":
          ("/api/sessions", {"days": 3650, "bursts": "true"}),
          ("/api/sessions/5a1e0000-aaaa-4000-8000-00000000000a", {}), ("/api/sessions/5a1e0000", {}),
          ("/api/sessions/s-live", {}), (f"/api/events/{COPIED}", {}), (f"/api/events/{TURN}", {}),
-         ("/api/events/evt-nowhere", {}), ("/api/telemetry", {"days": 3650})]
+         ("/api/events/evt-nowhere", {}), ("/api/telemetry", {"days": 3650}), ("/api/projects", {}),
+         ("/api/recall/health", {})]
 
 
 def answers(app) -> list:

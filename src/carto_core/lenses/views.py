@@ -341,6 +341,10 @@ def strings(value: object) -> list[str]:
 
 def list_projects(live: LiveCorpus) -> dict:
     def build():
+        if not live.loaded:
+            from carto_core.lenses.sessionstore import stored_columns
+
+            return _projects_of(stored_columns(live))
         counts: Counter = Counter()
         newest: dict[str, datetime] = {}
         for event in live.corpus.events:
@@ -355,3 +359,31 @@ def list_projects(live: LiveCorpus) -> dict:
                 for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
     return {"projects": live.cached("projects", build), "index_generation": live.generation}
+
+
+def _projects_of(cols) -> list[dict]:
+    """`list_projects`' rows from the facts columns: a project's postings are its events, the
+    last of them (oldest first) its newest."""
+    from carto_core.model.events import is_resolved
+
+    dim = cols.dims["project"]
+    rows = []
+    for ident in range(1, len(dim.names)):
+        plist, name = dim.postings[ident], dim.names[ident]
+        if not plist or not is_resolved(name):
+            continue
+        last = max(plist)
+        newest = cols.timestamp_at(last) if last >= cols.n_undated else None
+        rows.append({"name": name, "events": len(plist),
+                     "newest": format_timestamp(newest) if newest else None})
+    return sorted(rows, key=lambda row: (-row["events"], row["name"]))
+
+
+def newest_timestamp(live: LiveCorpus) -> datetime | None:
+    """The newest event's time (None: no dated event)."""
+    if live.loaded:
+        return max((e.timestamp for e in live.newest_first()[:1] if e.timestamp), default=None)
+    from carto_core.lenses.sessionstore import stored_columns
+
+    cols = stored_columns(live)
+    return cols.timestamp_at(cols.n - 1) if cols.n > cols.n_undated else None

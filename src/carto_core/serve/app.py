@@ -306,9 +306,9 @@ async def recall(state: ServeState, request: Request, args: dict):
 @endpoint("GET", "/api/recall/health", "Recall engine status", tags=("recall",))
 async def recall_health(state: ServeState, request: Request, args: dict):
     live = state.live
-    newest = max((e.timestamp for e in live.newest_first()[:1] if e.timestamp), default=None)
+    newest = views.newest_timestamp(live)
     return {"status": "ok", "contract_version": RECALL_CONTRACT_VERSION, "backend": "carto",
-            "events": len(live.corpus), "index_generation": live.generation,
+            "events": live.events, "index_generation": live.generation,
             "newest_event": newest, "search": state.engines.search_status()}
 
 
