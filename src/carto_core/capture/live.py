@@ -22,7 +22,10 @@ State, under `<home>/.carto/live/`:
   open again writes nothing.
   A stream with no state and no checkpoint whose read holds finished turns (a transcript moved
   or copied, a session resumed at its new path) takes its digests from the turns log
-  (`stored_digests`), as `carto ingest` does: only the new and changed turns are written.
+  (`stored_digests`), as `carto ingest` does: only the new and changed turns are written. The
+  log is searched from where rows of those turns can lie (`search_start`: a mark of its size
+  taken before the earliest turn began, less a day), not from its start.
+- `turns.marks`: the turns log's size in time (`record_mark`), at most a line an hour.
 - `<source>.lock`: held (flock) while a transcript of that source is read and its rows
   appended, by the hook and by the runner alike, so that rows are appended in the order their
   transcript states were read (the newest row is the newest state). A hook that finds it busy
@@ -57,6 +60,18 @@ FORMAT = 1
 #: Shortest common prefix of a read's event_ids the turns log is searched for (`turn-` and a
 #: session id's first characters): a shorter one would parse most of the log.
 MIN_SESSION_PREFIX = 16
+#: Marks of the turns log's size in time (`record_mark`), under LIVE_DIR: a line each, `<epoch
+#: seconds> <size> <device> <inode> <rewrite generation> <CRC-32 of the bytes before size>`.
+MARKS = "turns.marks"
+#: A mark is taken at most once an hour: a year of them is some 400 KB, a lookup reads the end.
+MARK_EVERY_SECONDS = 3600
+#: A turn's rows are appended after the turn began, less this: a transcript whose clock ran ahead
+#: of this machine's (a session copied from another one) or a time read in the wrong zone.
+MARK_SLACK_SECONDS = 86_400
+#: Bytes before a mark's size its CRC-32 covers (a log rewritten or replaced no longer matches).
+MARK_CHECK_BYTES = 256
+#: Bytes of the marks file read first (its newest marks); all of it only for an older session.
+MARKS_TAIL_BYTES = 8192
 #: Row key of a turn still being written (`carto_core.logio.fold.OPEN_KEY`, not imported: the
 #: hook does not load the folding module).
 OPEN_KEY = "open"
@@ -244,7 +259,9 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int | list], set[s
     ids (what `carto ingest` compares with: `carto_core.ingest.runner.KnownIds`), and the ids
     whose newest row is closed. The log is searched for the ids' common prefix
     (`turn-<session>-`), so only that session's lines are parsed; ids of no common session
-    prefix are not looked up (read as never written)."""
+    prefix are not looked up (read as never written). The search starts where rows of these
+    turns can begin (`search_start`): a first read at a new path (a subagent's file, a moved
+    transcript) costs the log's bytes since the session began, not the whole log."""
     import mmap
 
     ids = {row["event_id"] for row in rows if isinstance(row.get("event_id"), str)}
@@ -259,7 +276,7 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int | list], set[s
     try:
         with open(home.log("turns"), "rb") as handle, \
                 mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            at = data.find(needle)
+            at = data.find(needle, search_start(home, os.fstat(handle.fileno()), data, rows))
             while at >= 0:
                 start = data.rfind(b"\n", 0, at) + 1
                 end = data.find(b"\n", at)
@@ -277,6 +294,115 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int | list], set[s
     except (OSError, ValueError):  # no turns log yet, or an empty one (mmap refuses 0 bytes)
         pass
     return out, closed
+
+
+def record_mark(home, now: float | None = None) -> None:
+    """Note the turns log's size and the time (`MARKS`): a row appended later lies past that
+    size, so rows of a turn that began later (less `MARK_SLACK_SECONDS`) are searched for from
+    there (`search_start`). The size is taken first and the time after it. At most one mark
+    per `MARK_EVERY_SECONDS` (by the marks file's mtime); `now` given, always (a history)."""
+    import stat
+
+    path = home.state / LIVE_DIR / MARKS
+    if now is None:
+        try:
+            if time.time() - os.stat(path).st_mtime < MARK_EVERY_SECONDS:
+                return
+        except OSError:
+            pass
+    log = home.log("turns")
+    try:
+        fd = os.open(log, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return
+        begin = max(0, info.st_size - MARK_CHECK_BYTES)
+        check = zlib.crc32(os.pread(fd, info.st_size - begin, begin))
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    from carto_core.logio.rewrite_journal import generation
+
+    taken = int(time.time() if now is None else now) + 1  # rounded up: never before the size
+    make_dirs(path.parent)
+    with open_private(path, "a", encoding="ascii") as handle:
+        handle.write(f"{taken} {info.st_size} {info.st_dev} {info.st_ino} {generation(log)} {check}\n")
+
+
+def search_start(home, info: os.stat_result, data, rows: list[dict]) -> int:
+    """The offset of the turns log (`data`, `info` its stat) from which rows of `rows`' turns
+    can lie: the size at the newest mark taken before the earliest of them began, less
+    `MARK_SLACK_SECONDS`. A row is appended after its turn began, and a stored row that would
+    keep its turn from being written again holds the same `timestamp` (it is in the digest).
+    0 (the whole log) when a turn's start is not known, or no mark of this very file (device,
+    inode, rewrite generation, the bytes before the mark) is that old."""
+    begun = _earliest(rows)
+    if begun is None:
+        return 0
+    bound = begun - MARK_SLACK_SECONDS
+    best = None
+    for mark in _marks(home, bound):
+        taken, size, device, inode = mark[:4]
+        if (taken <= bound and (device, inode) == (info.st_dev, info.st_ino) and size <= len(data)
+                and (best is None or size > best[1])):
+            best = mark
+    if best is None:
+        return 0
+    from carto_core.logio.rewrite_journal import generation
+
+    size = best[1]
+    before = data[max(0, size - MARK_CHECK_BYTES):size]
+    if best[4] != generation(home.log("turns")) or best[5] != zlib.crc32(before):
+        return 0  # rewritten since (compacted, forgotten, restored): its offsets moved
+    return size
+
+
+def _earliest(rows: list[dict]) -> float | None:
+    """Epoch seconds of the earliest `timestamp` of `rows`; None when one has none."""
+    from datetime import datetime, timezone
+
+    earliest = None
+    for row in rows:
+        stamp = row.get("timestamp")
+        try:
+            at = datetime.fromisoformat(stamp)
+        except (TypeError, ValueError):
+            return None
+        seconds = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).timestamp()
+        earliest = seconds if earliest is None else min(earliest, seconds)
+    return earliest
+
+
+def _marks(home, bound: float) -> list[tuple[int, ...]]:
+    """The marks (`MARKS`), as tuples of ints: the file's end, or all of it when the marks
+    there are all later than `bound`."""
+    path = home.state / LIVE_DIR / MARKS
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(0, size - MARKS_TAIL_BYTES))
+            lines = handle.read().split(b"\n")
+            if size > MARKS_TAIL_BYTES:
+                lines = lines[1:]  # begun inside a line: a cut time would read as an older one
+            marks = [mark for mark in map(_mark, lines) if mark]
+            if size > MARKS_TAIL_BYTES and not any(mark[0] <= bound for mark in marks):
+                handle.seek(0)
+                marks = [mark for mark in map(_mark, handle.read().split(b"\n")) if mark]
+    except OSError:
+        return []
+    return marks
+
+
+def _mark(line: bytes) -> tuple[int, ...] | None:
+    try:
+        mark = tuple(int(field) for field in line.split())
+    except ValueError:
+        return None
+    return mark if len(mark) == 6 else None
 
 
 def _encode_member(path, key: str = "transcript_path") -> bytes:
@@ -438,6 +564,7 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                 from carto_core.logio.appendlog import append_lines
 
                 append_lines(home.log("turns"), lines)
+                record_mark(home)
             save_state(home, job.source, job.key, read.checkpoint, read.rows, written, closed)
     result = {"outcome": "written", "rows": len(lines), "open": read.open_rows}
     if read.answer_unplaced:
