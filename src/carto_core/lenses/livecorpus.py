@@ -73,6 +73,20 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
+def _folded(seen: list[str], label: str) -> bool:
+    """Note a row of log `label` for an id the logs `seen` hold (the winning one first): True
+    when that row is the event now (`fold.takes_over`), its log then first."""
+    if not takes_over(seen[0], label):
+        if label not in seen:
+            seen.append(label)
+        return False
+    if label != seen[0]:
+        if label in seen:
+            seen.remove(label)
+        seen.insert(0, label)
+    return True
+
+
 class LiveCorpus:
     """A `Corpus` that follows its logs. `generation` grows with every change."""
 
@@ -293,14 +307,8 @@ class LiveCorpus:
             corpus.events.append(event)
             return "new"
         corpus.duplicates += 1
-        if not takes_over(seen[0], label):
-            if label not in seen:
-                seen.append(label)
+        if not _folded(seen, label):
             return "duplicate"
-        if label != seen[0]:
-            if label in seen:
-                seen.remove(label)
-            seen.insert(0, label)
         # The newer row is the event now, in its own place (as `load_corpus` folds): the end.
         position = self.index.pop(event.event_id)
         del corpus.by_id[event.event_id]
@@ -331,14 +339,8 @@ class LiveCorpus:
             seen = self._seen[event_id] = [split_lkey(self._columns.lkey[position])[0]]
             self._held.add(event_id)
         self._duplicates += 1
-        if not takes_over(seen[0], label):
-            if label not in seen:
-                seen.append(label)
+        if not _folded(seen, label):
             return "duplicate"
-        if label != seen[0]:
-            if label in seen:
-                seen.remove(label)
-            seen.insert(0, label)
         self._newest[event_id] = event
         return "replace"
 
