@@ -31,9 +31,10 @@ def test_tuned_ordinary_text_is_left_alone(text):
 
 
 def test_the_held_out_third_scores_what_it_did():
-    """Measured, never tuned on: 22 of 23 shapes (a `#` in a URL's password ends the URL), 21
-    of 22 ordinary texts (`Bearer <token>.` in prose)."""
+    """Measured, never tuned on, but for the two faults it named, fixed each with cases of its
+    own: 23 of 23 shapes (a `#` in a URL's password: tests/privacy/test_git_credentials.py),
+    22 of 22 ordinary texts (`Bearer <token>.` in prose: test_placeholder_sentence_end.py)."""
     missed = [c["text"] for c in sweep.held_out_shapes() if c["secret"] in REDACTOR.text(c["text"])]
     changed = [t for t in sweep.held_out_ordinary() if REDACTOR.text(t) != t]
-    assert len(missed) <= 1, missed
-    assert len(changed) <= 1, changed
+    assert (len(sweep.held_out_shapes()), missed) == (23, [])
+    assert (len(sweep.held_out_ordinary()), changed) == (22, [])

@@ -499,13 +499,14 @@ def check_told_pair(match, text):
 
 
 def check_url_password(match, text):
-    """A URL's password, `?` and `&` typed raw included (`https://u:Sv?mv&@host`); not a port
-    before a query holding an address (`http://localhost:3000?to=a@b.io`)."""
+    """A URL's password, `?` and `&` typed raw included (`https://u:Sv?mv&@host`); not a
+    placeholder, nor the user's own name (a port before a query holding an address,
+    `http://localhost:3000?to=a@b.io`, the rule refuses itself)."""
     value = _group(match, text, "secret")
     user = re.search(r"://([^\s/?#@:'\"`<>]*):", match.group(0))
     if user and user.group(1).lower() == value.lower():
         return False  # `postgres://postgres:postgres@localhost`: a local default, as in every doc
-    return not _placeholder(value) and not ("?" in value and value.split("?", 1)[0].isdigit())
+    return not _placeholder(value)
 
 
 #: The signature of jwt.io's sample token (John Doe, "your-256-bit-secret"), in every JWT tutorial.

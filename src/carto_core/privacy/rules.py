@@ -270,6 +270,15 @@ _TOLD_SCRIPT_NEEDLES = ("パスワード", "密码", "密碼", "비밀번호", "
                         "\\u0643\\u0644\\u0645\\u0629", "\\u05e1\\u05d9\\u05e1",
                         "\\u0e23\\u0e2b\\u0e31\\u0e2a", "पासवर्ड", "\\u092a\\u093e\\u0938")
 
+#: A URL's host (and port), to where its authority ends.
+_HOST = r"[^\s/?#@'\"`<>]+"
+#: ... one that names a host (`localhost`, or dotted: `git.acme.net`, `10.0.0.5`, `db:5432`).
+_HOST_NAME = r"(?:localhost|[^\s/?#@'\"`<>.:]*[.:]" + _HOST + ")"
+#: A character of a URL's password: any but a space, `<`, `>` and `@`, no quote inside a URL a
+#: quote opened (the rule's `oq`), and no `://`: a password runs to the next URL at most, so a
+#: run of `xy://a:` pieces is scanned once, not once from each.
+_USERINFO = r"(?:(?(oq)[^\s'\"`<>@:]|[^\s`<>@:])|:(?!//))"
+
 RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # --- key material --------------------------------------------------------------------
     ("private-key",
@@ -476,8 +485,20 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
     # --- generic shapes ------------------------------------------------------------------
     # The signature is optional: an unsigned token, or one cut short, still carries its claims.
     ("jwt", r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?", ("eyj",), {"token": True, "check": "not_example"}),
+    # A URL's password (RFC 3986 userinfo). One written by hand (a `.git-credentials` line, a
+    # remote pasted with its password) may hold `#`, `/`, `?` or a quote raw: the password runs
+    # to the last `@` before the host, an `@` followed by a host name (dotted, or localhost)
+    # and then `/`, `?` or `#` being where the authority ends. What follows `host:` is no
+    # password when it is a port (up to five digits, `$PORT`) before a path, a query or a
+    # fragment (`http://localhost:3000/#/login?to=a@b.io`, `https://mastodon.social:443/@Gargron`),
+    # nor after a drive letter (`file://C:/Users/…/@babel`); refused here, not by the check, so a
+    # later URL in the same text is still matched. A quote opening the URL ends it (the
+    # password then holds no quote).
     ("url-password",
-     r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>]*:(?P<secret>[^\s/#'\"`<>]+)@(?=[^\s/?#@'\"`<>]+(?:[/?#\s'\"`<>]|$))",
+     r"(?:(?P<oq>[\"'`])|(?<![\"'`])\b|(?<=\\[nrt]))[a-z][a-z0-9+.-]{1,20}://[^\s/?#@:'\"`<>\[\]]*:"
+     r"(?!\d{1,5}[/?#]|\$\{?\w+\}?[/?#]|/(?<=://[a-z]:/))(?P<secret>" + _USERINFO + r"+(?:@(?!" + _HOST_NAME + r"[/?#])"
+     + _USERINFO + r"*)*)"
+     r"@(?=" + _HOST + r"(?:[/?#\s'\"`<>]|$))",
      ("://",), {"lower": True, "check": "url_password"}),
     ("url-token", r"\b[a-z][a-z0-9+.-]{1,20}://(?P<secret>[a-z0-9_-]{20,})@", ("://",),
      {"lower": True, "check": "entropic"}),
