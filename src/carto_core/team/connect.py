@@ -4,11 +4,14 @@ libpq does the connecting, so everything psql honours works: TLS from the URL or
 (`sslmode=verify-full`, `sslrootcert=...`), several hosts with `target_session_attrs=read-write`
 (a client follows a failover by reconnecting), a service file, `~/.pgpass`, `PGPASSWORD`, and
 the password file `carto team init` wrote (its path is passed as `passfile`). A password is
-never put on a command line, in a log line or in an error message.
+never put on a command line, in a log line or in an error message. Which server a connection
+reached is named by `server_identity` (its id, wherever it is reached from).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from contextlib import contextmanager
@@ -306,6 +309,48 @@ def working(conn, settings, *, passing: tuple[type[BaseException], ...] = ()):
         conn.close()
 
 
+# --------------------------------------------------------------------------- which server
+
+
+def server_identity(conn, settings) -> tuple[str, str | None]:
+    """What names the server a push is connected to, and the id of the server it is a copy of
+    (else None): the id `carto team admin setup` keeps in it (`carto.meta`: a server rebuilt at
+    the same URL has another), else the URL actually used (`CARTO_TEAM_URL` or the stored one),
+    without its password. A database found elsewhere than where its id was recorded is a copy
+    (a dump restored, a template: `schema.identify`), named as the setup will name it."""
+    from carto_core.team.schema import copy_id, same_place, server_place
+
+    try:
+        found = dict(conn.execute("SELECT key, value FROM carto.meta WHERE key IN ('server_id', 'server_place')").fetchall())
+        live = server_place(conn) if found.get("server_id") and found.get("server_place") else None
+    finally:
+        conn.rollback()
+    server_id = found.get("server_id")
+    if not server_id:
+        return f"url:{clean_url(settings.url)}", None
+    if live is not None and not same_place(found["server_place"], live):
+        return f"id:{copy_id(server_id, live)}", server_id
+    return f"id:{server_id}", None
+
+
+def clean_url(url: str) -> str:
+    """`url` without its password."""
+    try:
+        return split_password(url)[0]
+    except TeamError:
+        return url
+
+
+def server_fingerprint(settings, identity: str) -> str:
+    """Which positions a push uses (and which forgets a home remembers: `forget.forget_here`):
+    the server it is connected to (`server_identity`), the team and the machine. Another server
+    or team starts from the beginning."""
+    text = json.dumps([identity, settings.team, settings.machine])
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
 __all__ = ["SCHEMA_VERSION", "TeamDenied", "TeamError", "TeamNotConfigured", "TeamSchemaMismatch",
-           "TeamTls", "TeamUnavailable", "TeamUnreachable", "classify", "connect", "describe",
-           "not_a_member", "require_driver", "split_password", "working", "write_passfile"]
+           "TeamTls", "TeamUnavailable", "TeamUnreachable", "classify", "clean_url", "connect", "describe",
+           "not_a_member", "require_driver", "server_fingerprint", "server_identity", "split_password",
+           "working", "write_passfile"]
+

@@ -16,7 +16,7 @@ removal), so `carto team status` says so (`undone`) and the next push forgets th
 from __future__ import annotations
 
 import json
-import time
+from datetime import datetime, timezone
 
 from carto_core.team.connect import TeamDenied, TeamError
 
@@ -107,13 +107,14 @@ def forget_here(conn, home, settings, *, user: str | None = None, project: str |
         # own alone, and is made again so whoever makes it.
         whose = user or (None if document["as_owner"] else document["login"])
         _remember(home, _server(conn, settings), {
-            "audit": document["audit"], "login": document["login"], "at": time.time(),
+            "audit": document["audit"], "login": document["login"],
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "user": whose, "project": project, "asked": {"user": user, "project": project}})
     return document
 
 
 def _server(conn, settings) -> str:
-    from carto_core.team.push import server_fingerprint, server_identity
+    from carto_core.team.connect import server_fingerprint, server_identity
 
     return server_fingerprint(settings, server_identity(conn, settings)[0])
 
@@ -133,6 +134,7 @@ def _read(home) -> dict:
 def _records(data: dict, server: str) -> list[dict]:
     return [r for r in data["servers"].get(server) or []
             if isinstance(r, dict) and isinstance(r.get("audit"), int) and isinstance(r.get("login"), str)
+            and isinstance(r.get("at"), str)
             and isinstance(r.get("asked"), dict)]
 
 
@@ -196,7 +198,6 @@ def undone(conn, home, settings, server: str) -> tuple[list[dict], str | None]:
 def forget_again(conn, home, settings, server: str) -> list[str]:
     """Make again the forgets the server no longer holds (`undone`); a note for each, and one
     saying why some could not be checked."""
-    from carto_core.team.push import iso_time
     from carto_core.util.terminal import counted
 
     found, why = undone(conn, home, settings, server)
@@ -210,7 +211,7 @@ def forget_again(conn, home, settings, server: str) -> list[str]:
         redone[record["audit"]] = {**{k: v for k, v in record.items() if k != "rows"},
                                    "audit": document["audit"], "login": document["login"]}
         notes.append(f"the team server no longer held the forget of {what(record['asked'])} made here at "
-                     f"{iso_time(record['at'])} (restored to an earlier point?): forgotten again, "
+                     f"{record['at']} (restored to an earlier point?): forgotten again, "
                      f"{counted(document['removed'], 'row')} removed")
     data = _read(home)
     data["servers"][server] = [redone.get(r["audit"], r) for r in _records(data, server)]

@@ -43,7 +43,6 @@ revision. Offline: nothing local changes, the next push catches up.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -53,7 +52,8 @@ from collections.abc import Callable
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import identity, log_state, log_status
 from carto_core.logio.reader import READ_BLOCK
-from carto_core.team.connect import TeamDenied, TeamError, TeamUnreachable, classify, connect, not_a_member
+from carto_core.team.connect import (TeamDenied, TeamError, TeamUnreachable, classify, clean_url, connect,
+                                     not_a_member, server_fingerprint, server_identity)
 from carto_core.team.rows import ARRAYS, COLUMNS, LOG_RANK, files_text, revision, team_files, terms_of
 from carto_core.team.settings import folder, write_private
 from carto_core.util.privatefiles import make_dirs
@@ -208,43 +208,6 @@ def refusal_reason(refused: int, groups: list[dict]) -> str:
 # --------------------------------------------------------------------------- the outbox
 
 
-def server_identity(conn, settings) -> tuple[str, str | None]:
-    """What names the server a push is connected to, and the id of the server it is a copy of
-    (else None): the id `carto team admin setup` keeps in it (`carto.meta`: a server rebuilt at
-    the same URL has another), else the URL actually used (`CARTO_TEAM_URL` or the stored one),
-    without its password. A database found elsewhere than where its id was recorded is a copy
-    (a dump restored, a template: `schema.identify`), named as the setup will name it."""
-    from carto_core.team.schema import copy_id, same_place, server_place
-
-    try:
-        found = dict(conn.execute("SELECT key, value FROM carto.meta WHERE key IN ('server_id', 'server_place')").fetchall())
-        live = server_place(conn) if found.get("server_id") and found.get("server_place") else None
-    finally:
-        conn.rollback()
-    server_id = found.get("server_id")
-    if not server_id:
-        return f"url:{_clean_url(settings.url)}", None
-    if live is not None and not same_place(found["server_place"], live):
-        return f"id:{copy_id(server_id, live)}", server_id
-    return f"id:{server_id}", None
-
-
-def _clean_url(url: str) -> str:
-    from carto_core.team.connect import split_password
-
-    try:
-        return split_password(url)[0]
-    except TeamError:
-        return url
-
-
-def server_fingerprint(settings, identity: str) -> str:
-    """Which positions a push uses: the server it is connected to (`server_identity`), the team
-    and the machine. Another server or team starts from the beginning."""
-    text = json.dumps([identity, settings.team, settings.machine])
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
-
-
 def _legacy_fingerprint(settings) -> str:
     """The outbox's first format named the stored URL, whichever server a push reached."""
     return server_fingerprint(settings, settings.stored_url)
@@ -265,7 +228,7 @@ def _read_outbox(home, settings) -> dict:
         # reaches a server through the stored URL takes them over.
         legacy = None
         if data.get("server") == _legacy_fingerprint(settings) and isinstance(data.get("logs"), dict):
-            legacy = {"logs": data["logs"], "url": _clean_url(settings.stored_url)}
+            legacy = {"logs": data["logs"], "url": clean_url(settings.stored_url)}
         return {"v": OUTBOX_FORMAT, "servers": {}, "legacy": legacy}
     if data.get("v") != OUTBOX_FORMAT or not isinstance(data.get("servers"), dict):
         return {"v": OUTBOX_FORMAT, "servers": {}, "legacy": None}
@@ -277,7 +240,7 @@ def load_outbox(home, settings, identity: str | None = None) -> dict:
     connected) the server's own; without (`carto team status`, which need not connect) those
     last pushed through the URL in use."""
     data = _read_outbox(home, settings)
-    url = _clean_url(settings.url)
+    url = clean_url(settings.url)
     legacy = data.get("legacy") if isinstance(data.get("legacy"), dict) else None
     if identity is not None:
         fingerprint = server_fingerprint(settings, identity)

@@ -8,7 +8,7 @@ import os
 
 from carto_core.logio.fold import LOAD_ORDER
 from carto_core.logio.logstate import log_status
-from carto_core.team.connect import TeamError, connect, describe, not_a_member
+from carto_core.team.connect import TeamError, connect, describe, not_a_member, server_identity
 from carto_core.team.push import covered_keys, held_back_summary, load_outbox, lost_pushes, pushes_unchecked
 
 
@@ -86,7 +86,6 @@ def _restored(conn, home, settings) -> dict:
     from the start); `forgets_undone`, the forgets made here it no longer holds (the next push
     makes them again); `restore_unchecked`, why either could not be checked (another login)."""
     from carto_core.team.forget import undone
-    from carto_core.team.push import server_identity
 
     # The positions a push would use: those of the server as it names itself, whatever URL
     # (and login) reaches it.
@@ -99,7 +98,7 @@ def _restored(conn, home, settings) -> dict:
     return {"pushes_lost": {"since": lost["since"], "resend_after": _when(kept["receipt"].get("at")) if kept else None}
             if lost else None,
             "forgets_undone": [{"user": f["asked"].get("user"), "project": f["asked"].get("project"),
-                                "at": _when(f["at"]), "rows": f["rows"]} for f in forgets],
+                                "at": f["at"], "rows": f["rows"]} for f in forgets],
             "restore_unchecked": "; ".join(why) or None}
 
 
