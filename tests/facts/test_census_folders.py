@@ -110,3 +110,18 @@ def test_pulse_text_counts_the_delta_per_folder(tmp_path):
     section = done.stdout.split("## Since the last pulse (delta)", 1)[1]
     assert "      5  api (~/me/api)" in section and "      3  api (~/clientA/api)" in section, section
     assert "      1  api (no folder recorded)" in section and "      1  web\n" in section, section
+
+
+def test_pulse_outside_the_scope_counts_two_folders_of_one_name_apart(tmp_path):
+    """The projects a scoped pulse leaves out are census's buckets: a name recorded in several
+    folders, a bucket per folder, each naming its folder (without it they read as one project
+    listed three times)."""
+    home, mine, client = _home(tmp_path)
+    request = {"contract_version": 1, "verb": "pulse", "call_id": "t", "since": "24h"}
+    outside = run_facts({**request, "project": "web"}, home, now=NOW)["facts"]["outside_scope"]
+    # the two rows of project 'unknown' (unattributed) are outside the scope too, in no bucket
+    assert outside == {"events": 11, "projects": [{"name": "api", "folder": mine, "count": 5},
+                                                  {"name": "api", "folder": client, "count": 3},
+                                                  {"name": "api", "folder": None, "count": 1}]}
+    outside = run_facts({**request, "project": "api"}, home, now=NOW)["facts"]["outside_scope"]
+    assert outside == {"events": 3, "projects": [{"name": "web", "count": 1}]}

@@ -33,10 +33,13 @@ def pulse(columns, corpus, request) -> dict:
     outside = None
     if request.project:
         everything = census(columns, corpus, replace(window, project=""))
-        scoped_names = {b["name"] for b in counted["by_project"]}
-        excluded = [b for b in everything["by_project"] if b["name"] not in scoped_names]
+        # census's buckets: a name recorded in several folders is a bucket per folder, and
+        # each is a project of its own here too (named with its folder)
+        scoped = {_place(b) for b in counted["by_project"]}
         outside = {"events": everything["events"] - counted["events"],
-                   "projects": [{"name": b["name"], "count": b["count"]} for b in excluded]}
+                   "projects": [{"name": b["name"], **({"folder": b["folder"]} if "folder" in b else {}),
+                                 "count": b["count"]}
+                                for b in everything["by_project"] if _place(b) not in scoped]}
     tempo_request = replace(request, since_at=now - timedelta(days=TEMPO_DAYS),
                             since=f"{TEMPO_DAYS}d", before_at=request.before_at)
     paced = tempo(columns, corpus, tempo_request)
@@ -55,6 +58,10 @@ def pulse(columns, corpus, request) -> dict:
                         "and scope; delta lists the rows appended since the cursor (a first "
                         "call records a baseline)"),
     }
+
+
+def _place(bucket: dict) -> tuple[str, str | None]:
+    return bucket["name"], bucket.get("folder")
 
 
 def _iso(moment: datetime | None) -> str | None:
