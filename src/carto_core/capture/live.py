@@ -20,9 +20,11 @@ State, under `<home>/.carto/live/`:
   this file for a stream that has one, so the two paths never re-read what the other read.
   `closed` (optional): those ids whose row written was closed, so a re-read that sees the turn
   open again writes nothing.
-  A stream with no state and no checkpoint whose read holds finished turns (a transcript moved
-  or copied, a session resumed at its new path) takes its digests from the turns log
-  (`stored_digests`), as `carto ingest` does: only the new and changed turns are written. The
+  A stream with no state takes its digests from the turns log (`stored_digests`), as `carto
+  ingest` does, when it starts from the backfill's checkpoint (the turns read again are the
+  ones the backfill stored) or, with no checkpoint, when its read holds finished turns (a
+  transcript moved or copied, a session resumed at its new path): only the new and changed
+  turns are written. The
   log is searched from where rows of those turns can lie (`search_start`: a mark of its size
   taken before the earliest turn began, less a day), not from its start.
 - `turns.marks`: the turns log's size in time (`record_mark`), at most a line an hour.
@@ -136,15 +138,12 @@ def load_state(home, source: str, key: str) -> dict | None:
 
 def save_state(home, source: str, key: str, checkpoint: dict | None, rows: list[dict],
                written: dict[str, int | list], closed: set[str] = frozenset()) -> None:
-    """Record the checkpoint and the versions of the rows the next read produces again (the
-    last row of each thread: the turns from the checkpoint on); `closed`: those of them whose
-    row written was closed (no `open`)."""
-    last: dict[str, str] = {}
-    for row in rows:
-        event_id = row.get("event_id")
-        if isinstance(event_id, str):
-            last[str(row.get("agent_id") or "main")] = event_id
-    keep = {event_id: written[event_id] for event_id in last.values() if event_id in written}
+    """Record the checkpoint and the versions of the rows of this read, those the next read can
+    produce again: it starts at the last turn of each thread, and the later turns of a thread
+    whose last turn began after another's (a sidechain's within a main turn) come with it;
+    `closed`: those of them whose row written was closed (no `open`)."""
+    keep = {row["event_id"]: written[row["event_id"]] for row in rows
+            if isinstance(row.get("event_id"), str) and row["event_id"] in written}
     if checkpoint:
         # A reader's checkpoint may keep text (the Stop payload's answer for a turn the file
         # does not hold yet): stored redacted, like every other byte under the home.
@@ -535,10 +534,11 @@ def ingest(home, job: Job, *, limit: int | None = None, wait: float = LOCK_WAIT_
                         "problem": f"live ingest of {job.path} failed: {type(exc).__name__}: {exc}"}
             written = dict(state.get("written", {})) if state else {}
             closed = set(state.get("closed", ())) if state else set()
-            if state is None and checkpoint is None and any(not row.get(OPEN_KEY) for row in read.rows):
-                # Never read at this path, yet holding turns finished before now: a transcript
-                # moved or copied (a renamed project folder, a resumed session there) whose
-                # turns may be stored from their first path already.
+            if state is None and (checkpoint is not None or any(not row.get(OPEN_KEY) for row in read.rows)):
+                # Never read live at this path: from the backfill's checkpoint, the turns read
+                # again are the ones it stored; from the start, turns finished before now mean a
+                # transcript moved or copied (a renamed project folder, a resumed session there)
+                # whose turns may be stored from their first path already.
                 written, closed = stored_digests(home, read.rows)
             lines: list[bytes] = []
             from carto_core.capture.context import kept_rows
