@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import mmap
 import os
-import subprocess
-import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,9 +21,9 @@ from carto_core.logio.appendlog import append_lines
 from carto_core.logio.home import current_home
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.rewrite import rewrite_log
+from tests.capture.stophook import stop
 from tests.clikit import object_rows
 
-CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 SESSION = "7a3e0c51-0b9e-4c55-9d7e-2f6a1c0e9b42"
 DAY = 86_400
 T = 1_800_000_000  # the session's first turn (2027-01-15T08:00:00Z)
@@ -52,12 +50,7 @@ def _transcript(path: Path, start: float) -> None:
 
 
 def _stop(transcript: Path) -> None:
-    payload = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": "/work/demo",
-               "hook_event_name": "Stop", "stop_hook_active": False}
-    env = {**os.environ, "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"}
-    done = subprocess.run([*CARTO, "hook", "claude", "Stop"], input=json.dumps(payload).encode(),
-                          capture_output=True, env=env, timeout=60)
-    assert done.returncode == 0 and done.stdout == b"", done.stderr.decode()
+    stop(transcript, SESSION)
 
 
 def _turns() -> list[tuple[str, bool | None]]:

@@ -8,20 +8,15 @@ Input is the shared fixtures' real transcript (`shared/fixtures/SOURCES.md`), ru
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from carto_core.logio.home import current_home
+from tests.capture.stophook import resume, stop
 from tests.clikit import object_rows, run
 
 SESSION = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
 CLAUDE_FILE = f"claude/claude-code-viewer/projects/sample-project/{SESSION}.jsonl"
-CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 
 
 def _turns() -> list[dict]:
@@ -30,29 +25,11 @@ def _turns() -> list[dict]:
 
 
 def _stop(transcript: Path) -> None:
-    payload = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": "/work/demo",
-               "hook_event_name": "Stop", "stop_hook_active": False}
-    env = {**os.environ, "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"}
-    done = subprocess.run([*CARTO, "hook", "claude", "Stop"], input=json.dumps(payload).encode(),
-                          capture_output=True, env=env, timeout=60)
-    assert done.returncode == 0 and done.stdout == b"", done.stderr.decode()
-    log = current_home().state / "hook.log"
-    assert not log.exists() or "failed" not in log.read_text("utf-8")
+    stop(transcript, SESSION)
 
 
 def _resume(transcript: Path, prompt: str, answer: str) -> None:
-    """A prompt and its answer appended as Claude Code appends a resumed session's turn."""
-    now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
-    n = len(transcript.read_bytes().splitlines())
-    lines = [
-        {"type": "user", "uuid": f"9e0c0000-0000-4000-8000-{n:012d}", "sessionId": SESSION,
-         "cwd": "/work/demo", "timestamp": now, "message": {"role": "user", "content": prompt}},
-        {"type": "assistant", "uuid": f"9e0c0000-0000-4000-8001-{n:012d}", "sessionId": SESSION,
-         "cwd": "/work/demo", "timestamp": now,
-         "message": {"id": f"msg_resumed_{n}", "role": "assistant", "content": [{"type": "text", "text": answer}]}},
-    ]
-    with open(transcript, "a", encoding="utf-8") as handle:
-        handle.write("".join(json.dumps(line) + "\n" for line in lines))
+    resume(transcript, SESSION, prompt, answer)
 
 
 def _stored_then_moved(shared_fixtures: Path, tmp_path: Path) -> tuple[list[dict], Path]:

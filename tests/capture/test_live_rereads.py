@@ -9,20 +9,15 @@ them, and resumed with a turn as Claude Code appends one."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from carto_core.logio.home import current_home
+from tests.capture.stophook import resume, stop
 from tests.clikit import object_rows, run
 
 SESSION = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
 CLAUDE_FILE = f"claude/claude-code-viewer/projects/sample-project/{SESSION}.jsonl"
-CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 
 
 def _turns() -> list[tuple[str, bool | None]]:
@@ -31,26 +26,11 @@ def _turns() -> list[tuple[str, bool | None]]:
 
 
 def _stop(transcript: Path) -> None:
-    payload = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": "/work/demo",
-               "hook_event_name": "Stop", "stop_hook_active": False}
-    env = {**os.environ, "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"}
-    done = subprocess.run([*CARTO, "hook", "claude", "Stop"], input=json.dumps(payload).encode(),
-                          capture_output=True, env=env, timeout=60)
-    assert done.returncode == 0 and done.stdout == b"", done.stderr.decode()
+    stop(transcript, SESSION)
 
 
 def _resume(transcript: Path, prompt: str, answer: str) -> None:
-    now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
-    n = len(transcript.read_bytes().splitlines())
-    lines = [
-        {"type": "user", "uuid": f"9e0c0000-0000-4000-8000-{n:012d}", "sessionId": SESSION,
-         "cwd": "/work/demo", "timestamp": now, "message": {"role": "user", "content": prompt}},
-        {"type": "assistant", "uuid": f"9e0c0000-0000-4000-8001-{n:012d}", "sessionId": SESSION,
-         "cwd": "/work/demo", "timestamp": now,
-         "message": {"id": f"msg_resumed_{n}", "role": "assistant", "content": [{"type": "text", "text": answer}]}},
-    ]
-    with open(transcript, "a", encoding="utf-8") as handle:
-        handle.write("".join(json.dumps(line) + "\n" for line in lines))
+    resume(transcript, SESSION, prompt, answer)
 
 
 def _copy(shared_fixtures: Path, tmp_path: Path) -> Path:

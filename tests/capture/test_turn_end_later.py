@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import shutil
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 from carto_core.logio.home import current_home
 from carto_core.logio.jsonl import dumps_row
+from tests.capture.stophook import stop
 from tests.clikit import object_rows, run
 
 SESSION = "5c0375b4-57a5-4f26-b12d-d022ee4e51b7"
 CLAUDE_FILE = f"claude/claude-code-viewer/projects/sample-project/{SESSION}.jsonl"
-CARTO = [sys.executable, "-c", "import sys; from carto_core.entry import main; sys.exit(main())"]
 FIRST_END = "2025-09-07T09:54:26.499Z"
 LATER_END = "2025-09-07T09:54:31.000Z"
 
@@ -74,12 +71,7 @@ def test_a_later_end_alone_writes_the_turn_again_by_carto_ingest(shared_fixtures
 
 
 def _stop(transcript: Path) -> None:
-    payload = {"session_id": SESSION, "transcript_path": str(transcript), "cwd": "/work/demo",
-               "hook_event_name": "Stop", "stop_hook_active": False}
-    env = {**os.environ, "CARTO_CATCHUP": "0", "CARTO_KEEPUP": "0"}
-    done = subprocess.run([*CARTO, "hook", "claude", "Stop"], input=json.dumps(payload).encode(),
-                          capture_output=True, env=env, timeout=60)
-    assert done.returncode == 0 and done.stdout == b"", done.stderr.decode()
+    stop(transcript, SESSION)
 
 
 def test_a_later_end_alone_writes_the_turn_again_by_the_stop_hook(shared_fixtures, tmp_path):
