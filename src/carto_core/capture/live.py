@@ -24,9 +24,9 @@ State, under `<home>/.carto/live/`:
   ingest` does, when it starts from the backfill's checkpoint (the turns read again are the
   ones the backfill stored) or, with no checkpoint, when its read holds finished turns (a
   transcript moved or copied, a session resumed at its new path): only the new and changed
-  turns are written. The
-  log is searched from where rows of those turns can lie (`search_start`: a mark of its size
-  taken before the earliest turn began, less a day), not from its start.
+  turns are written. The log is searched from where rows of those turns can lie
+  (`search_start`: a mark of its size taken before the earliest turn began, less a day), not
+  from its start.
 - `turns.marks`: the turns log's size in time (`record_mark`), at most a line an hour.
 - `<source>.lock`: held (flock) while a transcript of that source is read and its rows
   appended, by the hook and by the runner alike, so that rows are appended in the order their
@@ -217,14 +217,10 @@ def _later(read, stored) -> bool:
         return False
     if len(read) == len(stored) and read[-1:] == stored[-1:] == "Z" and read[10:11] == stored[10:11] == "T":
         return read > stored
-    from datetime import datetime, timezone
+    from carto_core.util.timeparse import epoch_seconds
 
-    try:
-        instants = [datetime.fromisoformat(value) for value in (read, stored)]
-    except ValueError:
-        return False
-    instants = [at if at.tzinfo else at.replace(tzinfo=timezone.utc) for at in instants]
-    return instants[0] > instants[1]
+    read_at, stored_at = epoch_seconds(read), epoch_seconds(stored)
+    return read_at is not None and stored_at is not None and read_at > stored_at
 
 
 def content_digest(line: bytes, row: dict) -> int:
@@ -362,16 +358,13 @@ def search_start(home, info: os.stat_result, data, rows: list[dict]) -> int:
 
 def _earliest(rows: list[dict]) -> float | None:
     """Epoch seconds of the earliest `timestamp` of `rows`; None when one has none."""
-    from datetime import datetime, timezone
+    from carto_core.util.timeparse import epoch_seconds
 
     earliest = None
     for row in rows:
-        stamp = row.get("timestamp")
-        try:
-            at = datetime.fromisoformat(stamp)
-        except (TypeError, ValueError):
+        seconds = epoch_seconds(row.get("timestamp"))
+        if seconds is None:
             return None
-        seconds = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).timestamp()
         earliest = seconds if earliest is None else min(earliest, seconds)
     return earliest
 
