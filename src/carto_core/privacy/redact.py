@@ -642,11 +642,71 @@ def check_cut_open(match, text):
     return _OPEN_KINDS[found.lastindex - 1], match.start(), pieces[last][1]
 
 
-#: A prefix's tails, keyed by its head as it ends a line (`"sk_li"`: `"ve_"`).
+#: A prefix's tails, keyed by its head as it ends a line (`"sk_li"`: `"ve_"`); built with the
+#: rule's pattern, on its first run.
 _PREFIX_TAILS: dict[str, tuple[str, ...]] = {}
-for _prefix in CUT_PREFIXES:
-    for _at in range(1, len(_prefix)):
-        _PREFIX_TAILS[_prefix[:_at]] = (*_PREFIX_TAILS.get(_prefix[:_at], ()), _prefix[_at:])
+
+
+def _prefix_tails() -> dict[str, tuple[str, ...]]:
+    if not _PREFIX_TAILS:
+        for prefix in CUT_PREFIXES:
+            for at in range(1, len(prefix)):
+                _PREFIX_TAILS[prefix[:at]] = (*_PREFIX_TAILS.get(prefix[:at], ()), prefix[at:])
+    return _PREFIX_TAILS
+
+
+def _by_last(prefixes) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    grouped: dict[str, list[str]] = {}
+    for prefix in prefixes:
+        grouped.setdefault(prefix[-1], []).append(prefix)
+    return tuple((last, tuple(group)) for last, group in grouped.items())
+
+
+#: The prefixes by their last character (13 of them: `_`, `-`, `.`, `A`, ...): a text lacking
+#: one skips its prefixes.
+_CUT_PREFIX_GROUPS = _by_last(CUT_PREFIXES)
+#: ... as a text whose escaped breaks (`\\n`, `\\r`) were taken out holds them: the prefixes
+#: that start with neither `n` nor `r`, counted; and the rest of those that do, only looked for
+#: (the letter may be lost to a backslash before it, `\\nsec1…` read as `\\n` then `sec1…`, or
+#: an escape's letter pass for it, `n\\nfp_…` holding `nfp_`).
+_ESCAPED_PREFIX_GROUPS = _by_last(prefix for prefix in CUT_PREFIXES if prefix[0] not in "nr")
+_ESCAPED_PREFIX_RESTS = _by_last(prefix[1:] for prefix in CUT_PREFIXES if prefix[0] in "nr")
+
+
+def _occurrences(text: str, word: str) -> int:
+    count = at = 0
+    while (at := text.find(word, at)) >= 0:
+        count, at = count + 1, at + 1
+    return count
+
+
+def _joins(joined: str, groups, text: str | None = None) -> bool:
+    """Whether `joined` (a text with break characters taken out) holds a prefix; with `text`,
+    more often than `text` itself does (counted overlapping: `AK⏎IAKIA…`), so one the taking
+    out joined."""
+    for last, prefixes in groups:
+        if last in joined:
+            for prefix in prefixes:
+                if prefix in joined and (text is None or _occurrences(joined, prefix) > _occurrences(text, prefix)):
+                    return True
+    return False
+
+
+def start_prefix_cut(text: str) -> int:
+    """0 when `text` may hold a token whose prefix a break cuts, else -1: taking the break out
+    makes the prefix whole, so more often than in the text itself. A break as written
+    (whitespace) once whitespace and backslashes are taken out; an escaped one (`\\n`, `\\r`)
+    once those are taken out first. A few `in` tests, where the heads' pattern costs ~2 ms to
+    build and compile and its scan stops, in prose, at every `A`, `do` and `and `."""
+    if _joins("".join(text.split()).replace("\\", ""), _CUT_PREFIX_GROUPS, text):
+        return 0
+    if "\\" in text:
+        unescaped = "".join(text.replace("\\r", "").replace("\\n", "").split()).replace("\\", "")
+        if _joins(unescaped, _ESCAPED_PREFIX_GROUPS, text) or _joins(unescaped, _ESCAPED_PREFIX_RESTS):
+            return 0
+    return -1
+
+
 #: A piece of a token after a break: its characters, a dot only inside it (a sentence's full
 #: stop after a token is not the token's).
 _CUT_PIECE = Lazy(r"(?:[A-Za-z0-9_~+/=-]|\.(?=[A-Za-z0-9_-]))+")
@@ -716,7 +776,7 @@ def check_prefix_cut(match, text):
     cut = _LINE_CUT.match(text, match.end())
     if cut is None:
         return False
-    for tail in _PREFIX_TAILS.get(head, ()):
+    for tail in _prefix_tails().get(head, ()):
         if not text.startswith(tail, cut.end()):
             continue
         pieces = _after_cut(text, cut.end(), len(tail) + 1, cut.group())
@@ -1288,7 +1348,7 @@ def start_name_value(lowered: str) -> int:
     return -1
 
 
-STARTS = {"assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block,
+STARTS = {"prefix_cut": start_prefix_cut, "assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block,
           "table_row": start_table_row, "told_key": start_told_key, "name_value": start_name_value}
 
 
@@ -1658,7 +1718,7 @@ class Rule:
     __slots__ = ("kind", "source", "needles", "lower", "token", "check", "start", "words", "gate",
                  "_compiled", "_folded")
 
-    def __init__(self, kind: str, pattern: str, needles: tuple[str, ...] = (), *, lower: bool = False,
+    def __init__(self, kind: str, pattern: str | Callable[[], str], needles: tuple[str, ...] = (), *, lower: bool = False,
                  token: bool = False, check: str | Check | None = None, start: str | None = None,
                  words: bool = False, gate: str | None = None):
         self.kind = kind
@@ -1667,6 +1727,7 @@ class Rule:
         self.words = words
         #: A pattern the text's long runs must hold for the rule to run at all.
         self.gate = Lazy(gate, re.IGNORECASE) if gate else None
+        #: The pattern, or a function that builds it (called on the rule's first run).
         self.source = pattern
         self.needles = tuple(needles)
         self.lower = lower
@@ -1678,9 +1739,14 @@ class Rule:
         self._compiled: re.Pattern | None = None
         self._folded: re.Pattern | None = None
 
+    def _pattern(self) -> str:
+        if callable(self.source):
+            self.source = self.source()
+        return self.source
+
     def compiled(self) -> re.Pattern:
         if self._compiled is None:
-            self._compiled = re.compile(self.source)
+            self._compiled = re.compile(self._pattern())
         return self._compiled
 
     def apply(self, value: str, lowered: str, sink: list[str] | None = None,
@@ -1688,20 +1754,21 @@ class Rule:
         """`value` with every accepted match replaced, and the kinds replaced (in order);
         `sink` collects the replaced texts (for scanning caches built from them), `spans` where
         each was in `value` and how long its marker is."""
-        if self.lower:
-            if len(lowered) == len(value):
-                pattern, target = self.compiled(), lowered
-            else:  # case folding changed the length (rare non-ASCII): match the original
-                if self._folded is None:
-                    self._folded = re.compile(self.source, re.IGNORECASE)
-                pattern, target = self._folded, value
-        else:
-            pattern, target = self.compiled(), value
+        # case folding that changed the length (rare non-ASCII): match the original
+        folded = self.lower and len(lowered) != len(value)
+        target = lowered if self.lower and not folded else value
         begin = 0
-        if self.start is not None and target is lowered:
-            begin = self.start(lowered)
+        # (before compiling: a text whose start says no never compiles the rule)
+        if self.start is not None and not folded:
+            begin = self.start(target)
             if begin < 0:
                 return value, []
+        if folded:
+            if self._folded is None:
+                self._folded = re.compile(self._pattern(), re.IGNORECASE)
+            pattern = self._folded
+        else:
+            pattern = self.compiled()
         if self.gate is not None and self.gate.search(_runs(target)[0]) is None:
             return value, []
         has_secret = "secret" in pattern.groupindex
@@ -1887,8 +1954,12 @@ def _after_escapes(pattern: str) -> str:
     return pattern
 
 
+def _escaped_later(build: Callable[[], str]) -> Callable[[], str]:
+    return lambda: _after_escapes(build())
+
+
 BUILTIN_RULES: tuple[Rule, ...] = tuple(
-    Rule(kind, _after_escapes(pattern), needles, lower=options.get("lower", False), token=options.get("token", False),
+    Rule(kind, _escaped_later(pattern) if callable(pattern) else _after_escapes(pattern), needles, lower=options.get("lower", False), token=options.get("token", False),
          check=options.get("check"), start=options.get("start"),
          words=options.get("words", options.get("token", False)),
          gate=options.get("gate"))

@@ -26,12 +26,15 @@ the lowered text (about five times cheaper than `(?i)`); their spans map back to
 A rule replaces its `secret` group when it has one, else the whole match. `check` names a
 function in `carto_core.privacy.redact` that accepts or refuses a match (placeholders, code, prose);
 `start` one that finds, without a regex scan, where the first match can begin (the key-name
-rules: a key word followed by a separator), so prose full of "token" costs a few `find`s.
+rules: a key word followed by a separator), so prose full of "token" costs a few `find`s, or
+that none can (the rule is then not even compiled: the prefix-cut rule, whose pattern is a
+function that builds it).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Characters a secret value cannot contain when it is not quoted: the separators of shell,
 # query strings, JSON/YAML flow syntax and code. A quoted value runs to its closing quote.
@@ -217,13 +220,25 @@ def _trie(words: set[str]) -> str:
     return "|".join(branches)
 
 
-#: Where a break may fall inside a prefix: a prefix's head where a word starts, a break's first
-#: character after it (`check_prefix_cut` reads the break and the tail after it). The heads, not
-#: the tails, start the pattern: a tail is often a letter or two, a head rarely ends a word.
-#: (One lookbehind, cheaper to scan with than two: `n`, `r` and `t` may precede a head only as a
-#: JSON escape's, which the check reads.)
-PREFIX_CUT = (r"(?<![A-Za-mo-qsu-z0-9])(?:" + _trie({p[:at] for p in CUT_PREFIXES for at in range(1, len(p))})
-              + r")(?=[ \r\n\\])")
+#: `prefix_cut()`'s pattern, once built.
+_PREFIX_CUT: str | None = None
+
+
+def prefix_cut() -> str:
+    """Where a break may fall inside a prefix: a prefix's head where a word starts, a break's
+    first character after it (`check_prefix_cut` reads the break and the tail after it). The
+    heads, not the tails, start the pattern: a tail is often a letter or two, a head rarely
+    ends a word. (One lookbehind, cheaper to scan with than two: `n`, `r` and `t` may precede a
+    head only as a JSON escape's, which the check reads.) Built on first use: the trie of its
+    315 heads and its compiling cost a process ~2 ms, and only a text that may hold such a cut
+    asks for it (`carto_core.privacy.redact.start_prefix_cut`)."""
+    global _PREFIX_CUT
+    if _PREFIX_CUT is None:
+        _PREFIX_CUT = (r"(?<![A-Za-mo-qsu-z0-9])(?:" + _trie({p[:at] for p in CUT_PREFIXES for at in range(1, len(p))})
+                       + r")(?=[ \r\n\\])")
+    return _PREFIX_CUT
+
+
 #: The shapes a token cut by a line break must be once joined: of known length, and open.
 CUT_SHAPES = tuple(shape for *_, shape, known in CUT_FAMILIES if known)
 OPEN_SHAPES = tuple(shape for *_, shape, known in CUT_FAMILIES if not known)
@@ -279,7 +294,8 @@ _HOST_NAME = r"(?:localhost|[^\s/?#@'\"`<>.:]*[.:]" + _HOST + ")"
 #: run of `xy://a:` pieces is scanned once, not once from each.
 _USERINFO = r"(?:(?(oq)[^\s'\"`<>@:]|[^\s`<>@:])|:(?!//))"
 
-RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
+# A rule's pattern may be a function that builds it (on the rule's first run).
+RULES: tuple[tuple[str, str | Callable[[], str], tuple[str, ...], dict], ...] = (
     # --- key material --------------------------------------------------------------------
     ("private-key",
      r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY"
@@ -315,7 +331,8 @@ RULES: tuple[tuple[str, str, tuple[str, ...], dict], ...] = (
      ('"kind": "secret"', '"kind":"secret"'), {"check": "k8s_secret_json"}),
     # A break inside a token's prefix (`sk_li` then `ve_…`): first, so the token is taken whole
     # before a rule below takes its tail.
-    ("cut-token", PREFIX_CUT, ("\n", "\\n", " "), {"check": "prefix_cut"}),
+    # (The pattern is built when the rule first runs; `start` asks the text first.)
+    ("cut-token", prefix_cut, ("\n", "\\n", " "), {"check": "prefix_cut", "start": "prefix_cut"}),
     # --- tokens of a known length cut by a line break -------------------------------------
     # A terminal, an editor or a chat wraps a long token; a summary then collapses that break
     # into one space. The piece before the break is too short for the token's own rule, or
