@@ -160,8 +160,9 @@ def restore(home: Home, source: Path, *, secret=None, force: bool = False, progr
     kept = None
     if home.root.exists():
         if _holds_anything(home.root):
-            kept = home.root.with_name(
-                f"{home.root.name}.replaced-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+            from carto_core.control.replaced import kept_name
+
+            kept = kept_name(home)
             os.rename(home.root, kept)
         else:
             home.root.rmdir()

@@ -16,24 +16,8 @@ import tarfile
 import zlib
 from pathlib import Path
 
+from carto_core.control.replaced import kept_at, replaced_homes, stamp_seconds
 from carto_core.logio.home import Home
-
-
-def replaced_homes(home: Home) -> list[Path]:
-    """The homes a restore kept beside `home`, oldest first."""
-    parent = home.root.parent
-    prefix = f"{home.root.name}.replaced-"
-    try:
-        found = [p for p in parent.iterdir() if p.name.startswith(prefix) and p.is_dir()]
-    except OSError:
-        return []
-    return sorted(found)
-
-
-def kept_by_restore(home: Home) -> bool:
-    """Whether `home` is one a restore kept beside the live home (`<home>.replaced-<time>`)."""
-    name, sep, stamp = home.root.name.rpartition(".replaced-")
-    return bool(name and sep) and _stamp(stamp) is not None
 
 
 def _home_holds(copy: Path, criteria) -> dict:
@@ -136,17 +120,6 @@ def _folder_bytes(folder: Path) -> int:
     return total
 
 
-def _stamp(text: str) -> float | None:
-    """Seconds since the epoch of a `YYYYMMDDTHHMMSSZ` stamp (a replaced home's, a backup's)."""
-    import calendar
-    import time
-
-    try:
-        return float(calendar.timegm(time.strptime(text, "%Y%m%dT%H%M%SZ")))
-    except ValueError:
-        return None
-
-
 def unburied_in(home: Home, copy: Path) -> set[int]:
     """The hashes of the events `home` forgot that the home kept at `copy` did not (its
     tombstones lack them): forgets in `home` since the restore that kept it, which it may still
@@ -170,7 +143,7 @@ def inventory(home: Home) -> dict:
 
     homes = []
     for copy in replaced_homes(home):
-        homes.append({"path": str(copy), "kept_at": _stamp(copy.name.rpartition(".replaced-")[2]),
+        homes.append({"path": str(copy), "kept_at": kept_at(copy),
                       "bytes": _folder_bytes(copy), "unburied": len(unburied_in(home, copy))})
     try:
         folder = BackupSettings.load(home).dir
@@ -183,7 +156,7 @@ def inventory(home: Home) -> dict:
     found = []
     for path in backups(folder):
         match = NAME.match(path.name)
-        taken = _stamp(match.group(1)) if match else None
+        taken = stamp_seconds(match.group(1)) if match else None
         try:
             size = path.stat().st_size
         except OSError:

@@ -502,7 +502,7 @@ def _read_intent(home: Home) -> Plan | None:
     if "local" not in data:
         # written before intents said so: every forget carto starts in a home a restore kept is
         # that home's alone (the restore finished the live home's forgets before keeping it)
-        from carto_core.control.copies import kept_by_restore
+        from carto_core.control.replaced import kept_by_restore
 
         data = {**data, "local": kept_by_restore(home)}
     return Plan.from_intent(data, ids)
