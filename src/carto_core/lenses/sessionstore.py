@@ -189,10 +189,12 @@ def stored_summaries(live) -> dict[str, dict]:
     return _stored(live)[0]
 
 
-def stored_columns(live):
-    """The facts columns `stored_summaries` was checked against (they locate one session's
-    rows: `views.session_events` of a `LiveCorpus` that did not load the corpus)."""
-    return _stored(live)[1]
+def unloaded(live):
+    """(`stored_summaries`, the facts columns they were checked against) of a `LiveCorpus`
+    that has not loaded the corpus, for the views that then read a session's rows or count
+    through the columns (`views.session_events`, `session_detail`, `list_projects`); None once
+    it has."""
+    return None if live.loaded else _stored(live)
 
 
 def _stored(live):

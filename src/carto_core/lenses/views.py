@@ -222,13 +222,12 @@ def session_summaries_by_id(live: LiveCorpus) -> dict[str, dict]:
     return _sessions(live)
 
 
-def session_events(live: LiveCorpus, session_id: str) -> list[Event]:
-    """The session's events in time order (undated last); without the corpus, its rows read
-    back through the facts columns."""
-    if not live.loaded:
-        from carto_core.lenses.sessionstore import stored_columns
-
-        group = _rows_of(stored_columns(live), session_id)
+def session_events(live: LiveCorpus, session_id: str, kept=None) -> list[Event]:
+    """The session's events in time order (undated last); with `kept` (the summaries and
+    facts columns of `sessionstore.unloaded`: a corpus not loaded), its rows read back through
+    the columns."""
+    if kept is not None:
+        group = _rows_of(kept[1], session_id)
     else:
         group = _session_groups(live).get(session_id, [])
     return sorted(group, key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
@@ -243,14 +242,13 @@ def _rows_of(cols, session_id: str) -> list[Event]:
     return [cols.event_at(p) for p in positions]
 
 
-def session_detail(live: LiveCorpus, session_id: str) -> dict | None:
-    if not live.loaded:
-        from carto_core.lenses.sessionstore import stored_columns, stored_summaries
-
-        summary = stored_summaries(live).get(session_id)
+def session_detail(live: LiveCorpus, session_id: str, kept=None) -> dict | None:
+    """One session's page; `kept` as for `session_events`."""
+    if kept is not None:
+        summary = kept[0].get(session_id)
         if summary is None:
             return None
-        return stored_session_detail(live.home, session_id, summary, stored_columns(live),
+        return stored_session_detail(live.home, session_id, summary, kept[1],
                                      generation=live.generation)
     group = _session_groups(live).get(session_id)
     if not group:
@@ -339,12 +337,11 @@ def strings(value: object) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def list_projects(live: LiveCorpus) -> dict:
+def list_projects(live: LiveCorpus, kept=None) -> dict:
+    """Projects with their event counts and newest event; `kept` as for `session_events`."""
     def build():
-        if not live.loaded:
-            from carto_core.lenses.sessionstore import stored_columns
-
-            return _projects_of(stored_columns(live))
+        if kept is not None:
+            return _projects_of(kept[1])
         counts: Counter = Counter()
         newest: dict[str, datetime] = {}
         for event in live.corpus.events:
@@ -379,11 +376,9 @@ def _projects_of(cols) -> list[dict]:
     return sorted(rows, key=lambda row: (-row["events"], row["name"]))
 
 
-def newest_timestamp(live: LiveCorpus) -> datetime | None:
-    """The newest event's time (None: no dated event)."""
-    if live.loaded:
+def newest_timestamp(live: LiveCorpus, kept=None) -> datetime | None:
+    """The newest event's time (None: no dated event); `kept` as for `session_events`."""
+    if kept is None:
         return max((e.timestamp for e in live.newest_first()[:1] if e.timestamp), default=None)
-    from carto_core.lenses.sessionstore import stored_columns
-
-    cols = stored_columns(live)
+    cols = kept[1]
     return cols.timestamp_at(cols.n - 1) if cols.n > cols.n_undated else None

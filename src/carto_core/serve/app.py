@@ -35,6 +35,7 @@ from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
 from carto_core.serve.token import TokenGuard, load_or_create
 from carto_core.lenses.livecorpus import Change, LiveCorpus
+from carto_core.lenses.sessionstore import unloaded
 from carto_core.serve.spec import ApiError, Endpoint, Param, openapi_document, parse_params
 from carto_core.serve.telemetry_view import TelemetryReader, telemetry as telemetry_calls
 from carto_core.serve.transcript import roots_list, transcript_answer
@@ -306,7 +307,7 @@ async def recall(state: ServeState, request: Request, args: dict):
 @endpoint("GET", "/api/recall/health", "Recall engine status", tags=("recall",))
 async def recall_health(state: ServeState, request: Request, args: dict):
     live = state.live
-    newest = views.newest_timestamp(live)
+    newest = views.newest_timestamp(live, unloaded(live))
     return {"status": "ok", "contract_version": RECALL_CONTRACT_VERSION, "backend": "carto",
             "events": live.events, "index_generation": live.generation,
             "newest_event": newest, "search": state.engines.search_status()}
@@ -424,10 +425,11 @@ async def sessions(state: ServeState, request: Request, args: dict):
                       "the whole id); one several sessions share is 400 `AMBIGUOUS_SESSION` "
                       "with the candidates.")
 async def session_get(state: ServeState, request: Request, args: dict):
-    detail = views.session_detail(state.live, args["session_id"])
+    kept = unloaded(state.live)
+    detail = views.session_detail(state.live, args["session_id"], kept)
     if detail is None:
         # The eight characters every view and `carto sessions` show a session by.
-        detail = views.session_detail(state.live, _resolve_session(state, args["session_id"]))
+        detail = views.session_detail(state.live, _resolve_session(state, args["session_id"]), kept)
     if detail is None:
         raise ApiError(404, "SESSION_NOT_FOUND", "no events carry that session id")
     detail["session"]["transcript_available"] = _transcript_here(state, detail["session"])
@@ -638,7 +640,7 @@ def _terms_call(function, state: ServeState, word: str, limit: int) -> dict:
 
 @endpoint("GET", "/api/projects", "Projects with their event counts", tags=("corpus",))
 async def projects(state: ServeState, request: Request, args: dict):
-    return views.list_projects(state.live)
+    return views.list_projects(state.live, unloaded(state.live))
 
 
 @endpoint("GET", "/api/transcript", "A transcript's messages (confined to the transcript roots)",

@@ -27,7 +27,7 @@ from carto_core.lenses.sessionfacts import commit_record
 from carto_core.model.project import find_git
 from carto_core.lenses import views
 from carto_core.lenses.livecorpus import LiveCorpus
-from carto_core.lenses.sessionstore import stored_summaries
+from carto_core.lenses.sessionstore import stored_summaries, unloaded
 from carto_core.serve import review_rules
 from carto_core.serve.spec import ApiError
 
@@ -50,7 +50,7 @@ def session_work(live: LiveCorpus, session_id: str) -> list[Event]:
     turns record when it logged no hook row."""
     from carto_core.lenses.sessionfacts import session_facts
 
-    return session_facts(session_id, views.session_events(live, session_id)).work
+    return session_facts(session_id, views.session_events(live, session_id, unloaded(live))).work
 
 
 def evidence_of(live: LiveCorpus, session_id: str) -> dict | None:
