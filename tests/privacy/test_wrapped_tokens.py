@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carto_core.privacy.redact import Redactor
-from carto_core.privacy.rules import KEYWORDS
+from carto_core.privacy.rules import KEYWORDS, RULES
 
 from tests.privacy.hooked import home_text, through_hooks
 from tests.privacy.shapes import cut_tokens
@@ -172,15 +172,17 @@ PROSE = ("the fix for the flaky upload test was to wait for the bucket before re
 #: once: the same sha256 on two lines, then a line opening with one letter before a colon,
 #: reads as a PEM body's lines to the PEM rule (a finding of its own, left to that rule).
 DIGEST = st.binary(min_size=1, max_size=16)
+#: The words a rule looks for before it reads a text.
+RULE_WORDS = frozenset(word.lower() for _, _, words, _ in RULES for word in words if word.isalpha())
 WORD = st.one_of(
     st.sampled_from(PROSE),
     DIGEST.map(lambda b: hashlib.sha1(b).hexdigest()[:7]), DIGEST.map(lambda b: hashlib.sha1(b).hexdigest()),
     DIGEST.map(lambda b: hashlib.sha256(b).hexdigest()), st.uuids().map(str),
     st.sampled_from(["src/carto_core/privacy/redact.py", "/home/dev/.cache/pip/wheels", "C:\\Users\\dana\\AppData"]),
-    # a random word that names a secret ("bearer", "token", "passwd") before a digest is a
-    # credential's shape, not ordinary text
+    # a random word that names a secret ("bearer", "token", "passwd", a rule's own word such as
+    # redis's "requirepass") before a digest is a credential's shape, not ordinary text
     st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=20).filter(
-        lambda word: re.fullmatch(f"{KEYWORDS}|bearer|basic", word) is None),
+        lambda word: re.fullmatch(f"{KEYWORDS}|bearer|basic", word) is None and word not in RULE_WORDS),
 )
 
 
