@@ -22,8 +22,16 @@ subprocess), so two sessions editing one file from two checkouts collide.
 Cost: only the changelog's tail is read (it is the union of every hook's rows), 2 MB at first and
 more only when the oldest row read is still inside the window, so a short read never
 under-reports; raw lines are filtered by the file's basename before any JSON is parsed.
-The same primitives (`edit_paths`, `event_files`, `contention_key`) serve `carto standup`'s
-CONTENTION section, so the hook and the lens cannot disagree.
+The same primitives (`edit_paths`, `event_files`, `contention_key`, `work_of`) serve `carto
+standup`'s CONTENTION section, so the hook and the lens cannot disagree.
+
+A session and its own sub-agents are one piece of work, never peers: a Claude Code subagent
+logs under its parent's session id already, and a Codex sub-agent is a thread of its own whose
+turn rows name the parent in `parent_session` (the link `carto session --tree` hangs it by).
+`work_of` climbs those links to the session that spawned the rest; the note reads them from the
+turns log's tail (rows holding `"parent_session":"`, as far back as the window), and only when
+some other session touched the file. A sub-agent whose turns are not ingested yet is not known
+to be one, and is named like any peer.
 """
 
 from __future__ import annotations
@@ -162,10 +170,48 @@ def _oldest_before(data: bytes, cutoff: datetime) -> bool:
     return moment is None or moment < cutoff
 
 
+#: How many levels of sub-agent threads `work_of` climbs (a cycle in bad rows ends there too).
+THREAD_DEPTH = 8
+_PARENT_NEEDLE = b'"parent_session":"'
+
+
+def thread_parents(rows) -> dict[str, str]:
+    """sub-agent thread -> the session that spawned it, from turn rows (their `session` and
+    `parent_session`); rows of other shapes are passed over."""
+    out: dict[str, str] = {}
+    for row in rows:
+        child, parent = row.get("session"), row.get("parent_session")
+        if isinstance(child, str) and isinstance(parent, str) and child and parent and child != parent:
+            out[child] = parent
+    return out
+
+
+def work_of(session: str, parents: dict[str, str]) -> str:
+    """The session whose piece of work `session` is: the one that spawned it, through every
+    level of sub-agent thread in `parents` (`thread_parents`); `session` itself when none did."""
+    seen = {session}
+    for _ in range(THREAD_DEPTH):
+        parent = parents.get(session)
+        if not parent or parent in seen:
+            break
+        seen.add(parent)
+        session = parent
+    return session
+
+
+def recent_thread_parents(home, cutoff: datetime) -> dict[str, str]:
+    """`thread_parents` of the turn rows in the turns log's tail, read back to `cutoff`."""
+    from carto_core.logio.jsonl import loads_line
+
+    rows = (loads_line(line)[0] for line in tail_lines(str(home.log("turns")), _PARENT_NEEDLE, cutoff))
+    return thread_parents(row for row in rows if isinstance(row, dict))
+
+
 def peer_touches(home, session_id: str, file_path: str, *, now: datetime | None = None,
                  window_minutes: int = WINDOW_MINUTES) -> list[dict]:
     """Rows of other sessions that touched the same file within the window, newest first:
-    `{session_id, provider, timestamp, path, event_id, type}`."""
+    `{session_id, provider, timestamp, path, event_id, type}`; the session's own piece of
+    work (`work_of`: its sub-agent threads, its parent) is no other session."""
     now = now or datetime.now(timezone.utc)
     cutoff = now - timedelta(minutes=window_minutes)
     target = contention_key(os.path.abspath(file_path))
@@ -193,6 +239,10 @@ def peer_touches(home, session_id: str, file_path: str, *, now: datetime | None 
                               "timestamp": moment, "path": path, "event_id": row.get("event_id"),
                               "type": row.get("type")})
                 break
+    if found:  # the session's own sub-agents (or parent) are no peers
+        parents = recent_thread_parents(home, cutoff)
+        mine = work_of(session_id, parents)
+        found = [item for item in found if work_of(item["session_id"], parents) != mine]
     found.sort(key=lambda item: item["timestamp"], reverse=True)
     return found
 

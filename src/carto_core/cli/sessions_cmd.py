@@ -125,12 +125,14 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         emit_json(document)
     else:
         from carto_core.cli.sessions_text import session_table
+        from carto_core.lenses.sessiontree import thread_parents_of
 
         rows = document["sessions"]
         # every session of the home: the summaries' ids (the facts columns read again for
         # them cost a large home a second copy of the columns)
         among = () if team else list(summaries)
-        for line in session_table(rows, fitted_width(), team=team, among=among):
+        parents = thread_parents_of(current_home())  # a Codex sub-agent under its parent
+        for line in session_table(rows, fitted_width(), team=team, among=among, parents=parents):
             click.echo(line)
         if document["total"] > len(rows):
             click.echo(f"({document['total'] - len(rows)} more: --limit)")

@@ -70,7 +70,7 @@ def _columns(rows: list[dict], now: datetime, among=()) -> list[tuple[str, str, 
     return cols
 
 
-def _lines(cols, rows: list[dict], by: list[str]) -> list[str]:
+def _lines(cols, rows: list[dict], by: list[str], tails: list[str]) -> list[str]:
     out = []
     for i in range(-1, len(rows)):
         parts = []
@@ -83,30 +83,68 @@ def _lines(cols, rows: list[dict], by: list[str]) -> list[str]:
         line = parts[0] + "  " + " ".join(parts[1:])
         if by:
             line += "  by" if i < 0 else by[i]
+        if i >= 0:
+            line += tails[i]
         out.append(line.rstrip())
     return out
 
 
+def under_parents(rows: list[dict], parents: dict[str, str]) -> list[dict]:
+    """The rows with each sub-agent thread moved right under its parent's row (its own
+    sub-agents under it, each level in the rows' order); one whose parent is not among the rows
+    stays where it was."""
+    listed = {s["session_id"] for s in rows}
+    children: dict[str, list[dict]] = {}
+    for s in rows:
+        parent = parents.get(s["session_id"])
+        if parent in listed and parent != s["session_id"]:
+            children.setdefault(parent, []).append(s)
+    out: list[dict] = []
+    placed: set[str] = set()
+
+    def place(s: dict) -> None:
+        if s["session_id"] in placed:  # a cycle in bad rows
+            return
+        placed.add(s["session_id"])
+        out.append(s)
+        for child in children.get(s["session_id"], []):
+            place(child)
+
+    for s in rows:
+        if parents.get(s["session_id"]) not in listed:
+            place(s)
+    for s in rows:  # a cycle's members, which no root reached
+        place(s)
+    return out
+
+
 def session_table(rows: list[dict], width: int | None, *, team: bool = False,
-                  now: datetime | None = None, among=()) -> list[str]:
+                  now: datetime | None = None, among=(), parents: dict[str, str] | None = None) -> list[str]:
     """The header and one line per session, each within `width` columns (None: the whole table,
     as a pipe gets it). `team` adds who and where (`  author on machine`). `among`: the ids of
     the home's other sessions (those left out by a filter or --limit), which an id printed
-    must not be the start of too: it is pasted into `carto session`."""
+    must not be the start of too: it is pasted into `carto session`. `parents`: sub-agent thread
+    -> the session that spawned it; each is listed under its parent and says whose it is."""
     if not rows:
         return []
     now = now or datetime.now(timezone.utc)
+    parents = parents or {}
+    rows = under_parents(rows, parents)
     by = [f"  {s.get('author') or '?'} on {s['machine']}" if s.get("machine") else "" for s in rows] if team else []
+    named = [parents.get(s["session_id"]) for s in rows]
+    pool = [s["session_id"] for s in rows] + list(among)
+    shorts = short_ids(sorted({p for p in named if p}), pool)
+    tails = [f"  sub-agent of {shorts[p]}" if p else "" for p in named]
     every = _columns(rows, now, among)
     dropped: set[str] = {"last"}  # the age stands in for start and end only when they go
-    lines = _lines([c for c in every if c[0] not in dropped], rows, by)
+    lines = _lines([c for c in every if c[0] not in dropped], rows, by, tails)
     for name in GIVE_UP:
         if width is None or max(map(cells, lines)) <= width:
             break
         dropped.add(name)
         if name == "span":
             dropped.discard("last")
-        lines = _lines([c for c in every if c[0] not in dropped], rows, by)
+        lines = _lines([c for c in every if c[0] not in dropped], rows, by, tails)
     if width is None:
         return lines
     # the id is usually 8 and the narrowest terminal 20: a cut line keeps it whole

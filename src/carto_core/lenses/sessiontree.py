@@ -27,13 +27,14 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from carto_core.capture.collision import THREAD_DEPTH, thread_parents
 from carto_core.lenses.sessionfacts import session_projects, session_provider, session_transcript
 from carto_core.model.events import Event, is_resolved
 from carto_core.util.timeparse import format_timestamp
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 #: How deep Codex threads may nest before the walk stops (a cycle in bad rows ends here too).
-MAX_DEPTH = 8
+MAX_DEPTH = THREAD_DEPTH
 SUMMARY_CHARS = 160
 
 
@@ -112,8 +113,7 @@ def session_tree(session_id: str, events, children: dict[str, list[Event]] | Non
     _attach(root, subagents)
     provider = session_provider(mine)
     project = next(iter(session_projects(mine)), None)
-    parent = next((e.row.get("parent_session") for e in mine if e.source == "turns"
-                   and isinstance(e.row.get("parent_session"), str) and e.row["parent_session"]), None)
+    parent = thread_parents(e.row for e in mine if e.source == "turns").get(session_id)
     counts = _counts(root)
     # The tree holds what transcripts recorded; a call a hook logged is the same call again
     # when its turn is ingested, so it is counted beside the tree, never added into it.
@@ -206,6 +206,14 @@ def child_threads(home, session_id: str) -> list[str]:
         if isinstance(row.get("session"), str) and row.get("parent_session") == session_id:
             found.setdefault(row["session"])
     return list(found)
+
+
+def thread_parents_of(home) -> dict[str, str]:
+    """Every Codex sub-agent thread of the home -> the session that spawned it (the turns log's
+    rows holding `"parent_session":"`, a bytes search)."""
+    from carto_core.logio.reader import rows_containing
+
+    return thread_parents(rows_containing(home.log("turns"), b'"parent_session":"'))
 
 
 def tree_for(home, session_id: str) -> dict:

@@ -7,7 +7,10 @@ resolved session id (reference section 5.1). Sections:
   the last event is within `--live`, never a claim that the agent is running);
 - CONTENTION: projects two sessions both touched (folder names that are no project excluded) and
   files two sessions both edited or committed, worktree paths collapsed onto the main checkout
-  (`carto_core.capture.collision.contention_key`, the same rule the PreToolUse note uses);
+  (`carto_core.capture.collision.contention_key`, the same rule the PreToolUse note uses); a
+  session and its own sub-agent threads are one piece of work, named by the session that spawned
+  them, their sub-agents beside it (`collision.work_of` over the turn rows' `parent_session`, the
+  link the session tree hangs a Codex thread by, the note's rule too);
 - SILENT: Codex rollouts written in the window by sessions that logged no event (hooks untrusted
   or not installed), and `codex_hook_trust`: what local files say about carto's Codex hooks
   (configured where, turned off by `[features]`, trusted in Codex's config.toml as the Codex
@@ -27,7 +30,9 @@ import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from carto_core.capture.collision import contention_key, event_files, tail_lines
+from carto_core.capture.collision import (
+    THREAD_DEPTH, contention_key, event_files, tail_lines, thread_parents, work_of,
+)
 from carto_core.model.events import Event
 from carto_core.logio.jsonl import loads_line
 from carto_core.model.project import find_git, is_project_name
@@ -331,6 +336,38 @@ def local_files(event: Event) -> list[tuple[str, str]]:
     return [(contention_key(path), path) for path in event_files(event.type, event.summary, event.cwd)]
 
 
+def _thread_parents(home, held: dict, sessions) -> dict[str, str]:
+    """sub-agent thread -> the session that spawned it, for the window's sessions and, a level at
+    a time, the parents they name (from their turn rows: the session tree's link)."""
+    from carto_core.lenses.sessionfacts import sessions_events
+
+    parents = thread_parents(e.row for sid, entry in sessions.items()
+                             for e in held.get(sid) or entry["rows"] if e.source == "turns")
+    looked = set(sessions)
+    for _ in range(THREAD_DEPTH):
+        wanted = sorted({p for p in parents.values() if p not in looked})
+        if not wanted:
+            break
+        looked.update(wanted)
+        more = sessions_events(home, wanted)
+        parents.update(thread_parents(e.row for rows in more.values() for e in rows if e.source == "turns"))
+    return parents
+
+
+def _works(touched: dict, parents: dict[str, str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The pieces of work among sessions that touched a thing (`touched`: session -> its last
+    touch), each named by the session that spawned it (`work_of`), the latest touched first;
+    and each work's sub-agents among them, the latest first."""
+    last: dict[str, object] = {}
+    sub_agents: dict[str, list[str]] = {}
+    for sid, when in sorted(touched.items(), key=lambda kv: kv[1], reverse=True):
+        work = work_of(sid, parents)
+        last.setdefault(work, when)
+        if work != sid:
+            sub_agents.setdefault(work, []).append(sid)
+    return list(last), sub_agents
+
+
 def standup(home, *, since: str = "6h", project: str | None = None, live: str = "20m",
             me: str | None = None, now: datetime | None = None, scan_unclaimed: bool = True,
             scan_silent: bool = True, window: tuple[list[Event], list[Event]] | None = None,
@@ -416,6 +453,7 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     held = sessions_events(home, sessions)
     if session_rows is not None:
         held.update(session_rows([sid for sid in sessions if not held.get(sid)]))
+    parents = _thread_parents(home, held, sessions)
     roster = []
     for sid, entry in sessions.items():
         facts = session_facts(sid, held.get(sid) or entry["rows"])
@@ -440,21 +478,26 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
                         for c in facts.commits[::-1]],
             "pushes": facts.counts["pushes"],
             "evidence": facts.evidence,
+            "parent_session": parents.get(sid),
         })
     roster.sort(key=lambda s: s["last_active"], reverse=True)
-    contention_projects = [
-        {"project": name, "sessions": sorted(sids)}
-        for name, sids in sorted(projects.items()) if len(sids) > 1
-    ]
+    contention_projects = []
+    for name, sids in sorted(projects.items()):
+        works, sub_agents = _works({sid: "" for sid in sorted(sids)}, parents)
+        if len(works) > 1:
+            contention_projects.append({"project": name, "sessions": sorted(works),
+                                        **({"sub_agents": sub_agents} if sub_agents else {})})
     contention_files = []
     for key, slot in sorted(files.items(), key=lambda item: item[1]["last"], reverse=True):
-        if len(slot["sessions"]) < 2:
+        works, sub_agents = _works(slot["sessions"], parents)
+        if len(works) < 2:
             continue
         contention_files.append({
             "path": key,
             "paths": sorted(slot["paths"]),
             "worktree_split": len(slot["paths"]) > 1,
-            "sessions": [sid for sid, _ in sorted(slot["sessions"].items(), key=lambda kv: kv[1], reverse=True)],
+            "sessions": works,
+            **({"sub_agents": sub_agents} if sub_agents else {}),
             "last_touched": format_timestamp(slot["last"]),
         })
     rollouts = _codex_rollouts_since(start) if (scan_silent or scan_unclaimed) else []
@@ -505,6 +548,16 @@ def _ago(doc: dict, stamp: str) -> str:
     return ago((datetime.fromisoformat(doc["generated"].replace("Z", "+00:00")) - moment).total_seconds())
 
 
+def _work_said(item: dict, sid: str, shorts: dict[str, str]) -> str:
+    """A piece of work in a CONTENTION line: its session, and the sub-agents of it that were there."""
+    said = shorts.get(sid, sid[:8])
+    children = item.get("sub_agents", {}).get(sid)
+    if children:
+        said += (f" (with sub-agent{'s' if len(children) > 1 else ''} "
+                 + ", ".join(shorts.get(c, c[:8]) for c in children) + ")")
+    return said
+
+
 def render_standup(doc: dict, cwd: str | None = None) -> str:
     cwd = cwd or os.getcwd()
     shorts = {s["id"]: s["short"] for s in doc["sessions"]}
@@ -524,8 +577,10 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         mark = "●" if s["live"] else "○"
         where = f"  [{s['author']} on {s['machine']}]" if s.get("machine") else ""
         provider = s["provider"] if s["provider"] not in ("", "unknown") else "?"
+        parent = s.get("parent_session")
+        of = f" · sub-agent of {shorts.get(parent, parent[:8])}" if parent else ""
         lines.append(f"{mark} {s['short']}{' (you)' if s['is_self'] else ''}  {provider} "
-                     f"{' + '.join(s['projects']) or '-'}{where}")
+                     f"{' + '.join(s['projects']) or '-'}{of}{where}")
         detail = f"    {duration(s['idle_ms'])} idle · {duration(s['span_ms'])} span · {counted(s['events'], 'event')}"
         detail += f" · {counted(len(s['commits']), 'commit')}" if s["commits"] else ""
         detail += f" · {counted(s['pushes'], 'push', 'pushes')}" if s["pushes"] else ""
@@ -545,7 +600,7 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
         lines.append("CONTENTION")
         for item in contention["projects"]:
             lines.append(f"  {item['project']} — {len(item['sessions'])} sessions: "
-                         + ", ".join(shorts.get(s, s[:8]) for s in item["sessions"]))
+                         + ", ".join(_work_said(item, s, shorts) for s in item["sessions"]))
         if contention["files"]:
             lines.append(f"  Same file, different sessions ({len(contention['files'])}):")
             for item in contention["files"]:
@@ -556,7 +611,7 @@ def render_standup(doc: dict, cwd: str | None = None) -> str:
                     shown = item["path"]
                 split = "   [same file, separate worktrees]" if item["worktree_split"] else ""
                 lines.append(f"    {shown}{split}")
-                lines.append("      " + " · ".join(shorts.get(s, s[:8]) for s in item["sessions"])
+                lines.append("      " + " · ".join(_work_said(item, s, shorts) for s in item["sessions"])
                              + f"   last touched {_ago(doc, item['last_touched'])}")
     silent = doc["silent"]["codex_sessions_without_events"]
     if silent:
