@@ -696,8 +696,8 @@ def start_prefix_cut(text: str) -> int:
     """0 when `text` may hold a token whose prefix a break cuts, else -1: taking the break out
     makes the prefix whole, so more often than in the text itself. A break as written
     (whitespace) once whitespace and backslashes are taken out; an escaped one (`\\n`, `\\r`)
-    once those are taken out first. A few `in` tests, where the heads' pattern costs ~2 ms to
-    build and compile and its scan stops, in prose, at every `A`, `do` and `and `."""
+    once those are taken out first. A few `in` tests, where the heads' pattern is costly to
+    build and compile (docs/performance.md) and its scan stops, in prose, at every `A`, `do` and `and `."""
     if _joins("".join(text.split()).replace("\\", ""), _CUT_PREFIX_GROUPS, text):
         return 0
     if "\\" in text:

@@ -230,7 +230,7 @@ def prefix_cut() -> str:
     heads, not the tails, start the pattern: a tail is often a letter or two, a head rarely
     ends a word. (One lookbehind, cheaper to scan with than two: `n`, `r` and `t` may precede a
     head only as a JSON escape's, which the check reads.) Built on first use: the trie of its
-    315 heads and its compiling cost a process ~2 ms, and only a text that may hold such a cut
+    315 heads and its compiling cost a process what docs/performance.md says, and only a text that may hold such a cut
     asks for it (`carto_core.privacy.redact.start_prefix_cut`)."""
     global _PREFIX_CUT
     if _PREFIX_CUT is None:
