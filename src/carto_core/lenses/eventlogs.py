@@ -93,8 +93,9 @@ class EventLogs:
         self.states = states
         self.sorted_upto = sorted_upto
 
-    def logs_holding(self, event_ids) -> dict[str, list[str]]:
-        """event id -> the logs (in load order) whose rows carry it, for each id asked."""
+    def logs_holding(self, event_ids, before: dict[str, int] | None = None) -> dict[str, list[str]]:
+        """event id -> the logs (in load order) whose rows carry it, for each id asked;
+        `before`: label -> a byte offset, only the rows of that log that start before it."""
         from carto_core.logio.reader import open_log
 
         wanted: dict[int, list[str]] = {}
@@ -103,6 +104,8 @@ class EventLogs:
         out: dict[str, list[str]] = {event_id: [] for ids in wanted.values() for event_id in ids}
         for label in FOLD_ORDER:
             hits = _hits(self.entries.get(label), self.sorted_upto.get(label, 0), wanted)
+            if before is not None:
+                hits = [offset for offset in hits if offset < before.get(label, 0)]
             if not hits:
                 continue
             try:

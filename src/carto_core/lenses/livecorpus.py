@@ -147,7 +147,8 @@ class LiveCorpus:
         self._columns = self._ids = None
         self._seen: dict[str, list[str]] = {}
         self._newest: dict[str, Event] = {}
-        self._held: set[str] = set()
+        self._held: dict[str, int] = {}
+        self._later: dict[str, list[str]] = {}
         self.reports = self._corpus.reports
         self.index: dict[str, int] = {e.event_id: i for i, e in enumerate(self._corpus.events)}
         self.states: dict[str, LogState] = {}
@@ -169,9 +170,15 @@ class LiveCorpus:
         self._events, self._duplicates = opened.columns.n, opened.columns.duplicates
         #: event id -> the logs holding it, for the ids of rows read since the columns
         self._seen = {}
-        #: ids of those a row read into the columns held too (their other logs are not known)
-        self._held: set[str] = set()
-        #: event id -> the event, for the ids whose winning row was read since the columns
+        #: id -> its position in the columns, for those a row read into the columns held too
+        #: (their other logs are not known)
+        self._held: dict[str, int] = {}
+        #: id -> the logs of its rows read since, in order, for those `_held`
+        self._later: dict[str, list[str]] = {}
+        #: label -> where the columns' read of the log ended
+        self._column_ends: dict[str, int] = {}
+        #: event id -> the event, for the ids whose winning row was read since the columns, in
+        #: the order a loaded corpus holds them (a row that takes over moves its event last)
         self._newest: dict[str, Event] = {}
         self.reports: dict[str, ReadReport] = {}
         self.states = {}
@@ -180,6 +187,7 @@ class LiveCorpus:
             kept = opened.states.get(label) or {}
             st = _stat(path)
             end = int(kept.get("end", 0)) if kept.get("exists") and st is not None else 0
+            self._column_ends[label] = end
             self.reports[label] = ReadReport(path, rows=int(kept.get("rows", 0)),
                                              lines=int(kept.get("lines", 0)),
                                              problems=Counter(kept.get("problems") or {}),
@@ -337,10 +345,13 @@ class LiveCorpus:
             from carto_core.facts.store import split_lkey
 
             seen = self._seen[event_id] = [split_lkey(self._columns.lkey[position])[0]]
-            self._held.add(event_id)
+            self._held[event_id] = position
+        if event_id in self._held:
+            self._later.setdefault(event_id, []).append(label)
         self._duplicates += 1
         if not _folded(seen, label):
             return "duplicate"
+        self._newest.pop(event_id, None)
         self._newest[event_id] = event
         return "replace"
 
@@ -366,18 +377,50 @@ class LiveCorpus:
 
     def sources_of(self, event: Event) -> list[str]:
         """The logs the event occurs in, its own first (`Corpus.sources`)."""
-        if self._corpus is not None:
-            return self._corpus.sources.get(event.event_id, [event.source])
-        seen = self._seen.get(event.event_id)
-        if seen is not None and event.event_id not in self._held:
-            return list(seen)
-        # An event a row read into the columns holds: its other logs (a changelog copy) are
-        # read back by id (`lenses.eventlogs`).
-        from carto_core.lenses.eventlogs import open_event_logs
+        return self.sources_of_many([event])[0]
 
-        known = list(seen) if seen is not None else [event.source]
-        holding = open_event_logs(self.home).logs_holding([event.event_id])[event.event_id]
-        return known + [label for label in holding if label not in known]
+    def sources_of_many(self, events: list[Event]) -> list[list[str]]:
+        """`sources_of` each event; without the corpus, one look-up by id for them all."""
+        from carto_core.facts.store import split_lkey
+
+        if self._corpus is not None:
+            return [self._corpus.sources.get(e.event_id, [e.source]) for e in events]
+        out: list[list[str]] = []
+        asked: dict[int, str] = {}  # index in `events` -> the id to look up
+        for index, event in enumerate(events):
+            event_id = event.event_id
+            seen = self._seen.get(event_id)
+            if seen is not None and event_id not in self._held:
+                out.append(list(seen))
+                continue
+            position = self._held.get(event_id)
+            out.append([event.source if position is None
+                        else split_lkey(self._columns.lkey[position])[0]])
+            asked[index] = event_id
+        if asked:
+            # Events a row read into the columns holds: their other logs there (a changelog
+            # copy) are read back by id (`lenses.eventlogs`), in load order as a load reads
+            # them; then the rows read since fold in as they did.
+            from carto_core.lenses.eventlogs import open_event_logs
+
+            holding = open_event_logs(self.home).logs_holding(asked.values(), self._column_ends)
+            for index, event_id in asked.items():
+                seen = out[index]
+                seen += [label for label in holding[event_id] if label not in seen]
+                for label in self._later.get(event_id, ()):
+                    _folded(seen, label)
+        return out
+
+    def unloaded_rows(self):
+        """(the facts columns, the positions in them whose event a row read since took over,
+        the events whose winning row was read since the columns, in corpus order) while the
+        corpus is not loaded; None once it is. A loaded corpus holds the columns' events in
+        load order, then those read since (`_fold`)."""
+        if self._corpus is not None:
+            return None
+        replaced = [position for event_id, position in self._held.items()
+                    if event_id in self._newest]
+        return self._columns, replaced, list(self._newest.values())
 
     # -- derived views, cached per generation ----------------------------------------------
 

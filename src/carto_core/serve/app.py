@@ -29,7 +29,7 @@ from carto_core import __version__
 from carto_core.util.output import dumps
 from carto_core.logio.home import Home
 from carto_core.serve import desk, sessiontags, terms
-from carto_core.lenses import views
+from carto_core.lenses import eventpage, views
 from carto_core.serve.analysis import analysis_answer
 from carto_core.serve.engines import RECALL_CONTRACT_VERSION, Engines
 from carto_core.serve.guard import LoopbackGuard
@@ -370,9 +370,9 @@ async def standup(state: ServeState, request: Request, args: dict):
                         "bridge pings)", default=False)),
           responses=(200, 400), tags=("corpus",))
 async def events(state: ServeState, request: Request, args: dict):
-    return views.page_events(state.live, limit=args["limit"], offset=args["offset"],
-                             project=args["project"], session_id=args["session_id"],
-                             type_prefix=args["type"], all_events=args["all"])
+    return eventpage.page_events(state.live, limit=args["limit"], offset=args["offset"],
+                                 project=args["project"], session_id=args["session_id"],
+                                 type_prefix=args["type"], all_events=args["all"])
 
 
 @endpoint("GET", "/api/events/{event_id}", "One event with its full log row",
