@@ -216,3 +216,33 @@ def _compare(start, later, torn, queries) -> None:
                 assert answer == views.page_events(loaded, **asked)
         assert counted.loaded is False
 
+
+FACTS = [{"verb": "census", "top": 50}, {"verb": " census "}, {"verb": "census", "project": "webshop", "samples": 3},
+         {"verb": "census", "since": "2026-01-01T00:00:00Z", "before": "2026-01-03T00:00:00Z"},
+         {"verb": "tempo"}, {"verb": "tempo", "project": "webshop"}, {"verb": "pulse"}]
+
+
+def facts_answers(client) -> list:
+    out = []
+    for body in FACTS:
+        answer = client.post("/api/facts", json={"contract_version": 1, "call_id": "t", **body})
+        assert answer.status_code == 200, (body, answer.text)
+        document = answer.json()
+        # the clock of each stage differs from run to run; which stages ran does not
+        document["stages_ms"] = sorted(document["stages_ms"])
+        out.append(document)
+    return out + [client.get("/api/facts/health").json()]
+
+
+def test_facts_census_and_tempo_without_loading_the_corpus(home, servers):
+    by_load, by_columns = servers
+    expected = facts_answers(by_load)
+    assert expected[0]["corpus_events"] == 41 and expected[0]["stages_ms"] == ["scan", "total"]
+    assert expected[-1]["events"] == 41
+    assert facts_answers(by_columns) == expected
+    appended(home)
+    expected = facts_answers(by_load)
+    assert expected[0]["corpus_events"] == 48
+    assert facts_answers(by_columns) == expected
+    assert by_columns.post("/api/facts", json={"contract_version": 1, "call_id": "t",
+                                               "verb": "nosuch"}).status_code == 400

@@ -70,13 +70,16 @@ def run_facts(
     now: datetime | None = None,
     verbs: dict[str, type] | None = None,
     on_cache=None,
+    columns=None,
 ) -> dict:
     """Validate and answer one facts request against `home`.
 
     `corpus` may pass a corpus already loaded (a server keeps one warm; its columnar view is
     cached on it); otherwise columns come from the persisted cache when the verb needs nothing
     else, or the corpus is loaded. `on_cache(opened)` is called with what opening the cache did
-    (`store.Opened`: state built/rebuilt/appended/fresh, ms). Raises FactsError.
+    (`store.Opened`: state built/rebuilt/appended/fresh, ms). `columns`: the home's facts
+    columns already opened and current (a server's), for a verb that reads only them, in place
+    of a corpus. Raises FactsError.
     """
     started = time.perf_counter()
     verbs = verbs if verbs is not None else fact_verbs()
@@ -87,10 +90,11 @@ def run_facts(
     verb = verbs[request.verb]()
     request.context.update(home=home, now=now, corpus_root=root)
     needs = getattr(verb, "needs_corpus", True)
-    columns = None
+    if not (needs and corpus is None and getattr(verb, "columns_only", False)):
+        columns = None
     skipped = None  # label -> why, of the logs left out (they cannot be read)
     stages: dict[str, float] = {}
-    if needs and corpus is None:
+    if needs and corpus is None and columns is None:
         from carto_core.facts.store import cache_enabled, open_columns
 
         load_started = time.perf_counter()
@@ -143,14 +147,14 @@ def run_facts(
     return envelope
 
 
-def health(home: Home, corpus=None) -> dict:
-    """`GET /api/facts/health` body."""
+def health(home: Home, corpus=None, *, events: int | None = None) -> dict:
+    """`GET /api/facts/health` body; `events` counts the events without `corpus`."""
     return {
         "status": "ok",
         "contract_version": CONTRACT_VERSION,
         "backend": BACKEND,
         "corpus_root": corpus_root_of(home),
         "verbs": sorted(fact_verbs()),
-        "events": len(corpus) if corpus is not None else None,
+        "events": len(corpus) if corpus is not None else events,
         "index_generation": index_generation(home),
     }

@@ -11,6 +11,7 @@ import time
 from datetime import datetime
 
 from carto_core.lenses.livecorpus import LiveCorpus
+from carto_core.lenses.sessionstore import unloaded
 from carto_core.serve.spec import ApiError
 
 RECALL_CONTRACT_VERSION = 1
@@ -110,18 +111,31 @@ class Engines:
             body = {k: v for k, v in body.items() if k != "team"}
             if body.get("verb") not in ("census", "tempo"):
                 raise ApiError(400, "FACTS_REFUSED", "team answers census and tempo only")
+
+        def run() -> dict:
+            # A verb that reads only the facts columns reads the server's (those the session
+            # list was checked against, current for the generation) while no view loaded the
+            # corpus; the others take the corpus (their envelope counts its events), and a
+            # request naming no verb is refused before anything is read.
+            name = body.get("verb") if isinstance(body, dict) else None
+            verb = engine.fact_verbs().get(name.strip()) if isinstance(name, str) else None
+            kept = unloaded(self.live) if getattr(verb, "columns_only", False) else None
+            if kept is not None:
+                return engine.run_facts(body, self.live.home, now=now, columns=kept[1])
+            return engine.run_facts(body, self.live.home, self.live.corpus if verb else None,
+                                    now=now)
+
         try:
             if team:
                 lenses = _module("carto_core.team.lenses")
-                return lenses.facts_with_team(
-                    self.live.home, body, lambda: engine.run_facts(body, self.live.home, self.live.corpus, now=now))
-            return engine.run_facts(body, self.live.home, self.live.corpus, now=now)
+                return lenses.facts_with_team(self.live.home, body, run)
+            return run()
         except contract.FactsError as exc:
             raise ApiError(exc.status, "FACTS_REFUSED", str(exc)) from None
 
     def facts_health(self) -> dict:
         engine = _module("carto_core.facts.engine")
-        return engine.health(self.live.home, self.live.corpus)
+        return engine.health(self.live.home, events=self.live.events)
 
     # -- standup ---------------------------------------------------------------------------
 
