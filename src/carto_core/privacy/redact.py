@@ -1348,8 +1348,14 @@ def start_name_value(lowered: str) -> int:
     return -1
 
 
+def start_pat(text: str) -> int:
+    """Where `_PAT` is written in capitals (the rule is case-sensitive; its needle `_pat` is in
+    every Claude hook row's `transcript_path`)."""
+    return text.find("_PAT")
+
+
 STARTS = {"prefix_cut": start_prefix_cut, "assignment": start_assignment, "flag": start_flag, "tag": start_tag, "block": start_block,
-          "table_row": start_table_row, "told_key": start_told_key, "name_value": start_name_value}
+          "table_row": start_table_row, "told_key": start_told_key, "name_value": start_name_value, "pat": start_pat}
 
 
 def check_block_scalar(match, text):
@@ -1699,14 +1705,32 @@ _GATE_CHARACTERS = "=:-"
 _GATED_LENGTH = 512
 
 
-def _gates_of(needle: str, needles: dict[str, int]) -> tuple[str, ...]:
+def _needle_heads(needles: Iterable[str]) -> dict[str, list[str]]:
+    """The needles by their first two characters (a one-character needle by its one)."""
+    heads: dict[str, list[str]] = {}
+    for needle in needles:
+        heads.setdefault(needle[:2], []).append(needle)
+    return heads
+
+
+def _gates_of(needle: str, needles: dict[str, int], heads: dict[str, list[str]] | None = None) -> tuple[str, ...]:
     """What must occur for `needle` to occur, cheaper to look for first: the characters prose
     rarely has that it holds, and the longest shorter needle it holds (the first of `needles`,
-    each with its place, among as long ones). Its substrings are looked up, not every needle
-    tried in it: a hook builds this once per process, over some 400 needles."""
+    each with its place, among as long ones). The needles starting at each of its places are
+    looked up by their first two characters (`heads`, from `_needle_heads`): a long text's
+    first scan builds this over some 400 needles, and looking up every substring of each cost
+    twice as much (docs/performance.md)."""
+    if heads is None:
+        heads = _needle_heads(needles)
     gates = [c for c in _GATE_CHARACTERS if c in needle and c != needle]
-    held = {needle[i:j] for i in range(len(needle)) for j in range(i + 1, len(needle) + 1)} & needles.keys()
-    held.discard(needle)
+    held = []
+    for at in range(len(needle)):
+        single = needle[at]
+        if single in heads and single != needle:
+            held.append(single)  # a one-character needle (a longer one is filed under two)
+        for other in heads.get(needle[at:at + 2], ()):
+            if len(other) > 1 and other != needle and needle.startswith(other, at):
+                held.append(other)
     if held:
         gates.append(max(held, key=lambda other: (len(other), -needles[other])))
     return tuple(gates)
@@ -1715,20 +1739,23 @@ def _gates_of(needle: str, needles: dict[str, int]) -> tuple[str, ...]:
 class Rule:
     """One pattern: compiled on first use, run only when one of its needles occurs."""
 
-    __slots__ = ("kind", "source", "needles", "lower", "token", "check", "start", "words", "gate",
+    __slots__ = ("kind", "source", "escaped", "needles", "lower", "token", "check", "start", "words", "gate",
                  "_compiled", "_folded")
 
     def __init__(self, kind: str, pattern: str | Callable[[], str], needles: tuple[str, ...] = (), *, lower: bool = False,
                  token: bool = False, check: str | Check | None = None, start: str | None = None,
-                 words: bool = False, gate: str | None = None):
+                 words: bool = False, gate: str | None = None, escaped: bool = False):
         self.kind = kind
         #: Matched only inside whitespace-free runs of LONG_WORD+ characters (a token without a
         #: literal prefix: scanning just those runs spares a scan of all the prose around).
         self.words = words
         #: A pattern the text's long runs must hold for the rule to run at all.
         self.gate = Lazy(gate, re.IGNORECASE) if gate else None
-        #: The pattern, or a function that builds it (called on the rule's first run).
+        #: The pattern, or a function that builds it (called on the rule's first run); when
+        #: `escaped`, it is also made to start after a JSON-escaped break then (`_after_escapes`:
+        #: a hook process compiles a few rules, and rewriting them all at import cost every one).
         self.source = pattern
+        self.escaped = escaped
         self.needles = tuple(needles)
         self.lower = lower
         self.token = token and bool(needles)
@@ -1742,6 +1769,8 @@ class Rule:
     def _pattern(self) -> str:
         if callable(self.source):
             self.source = self.source()
+        if self.escaped:
+            self.source, self.escaped = _after_escapes(self.source), False
         return self.source
 
     def compiled(self) -> re.Pattern:
@@ -1758,19 +1787,19 @@ class Rule:
         folded = self.lower and len(lowered) != len(value)
         target = lowered if self.lower and not folded else value
         begin = 0
-        # (before compiling: a text whose start says no never compiles the rule)
+        # (before compiling: a text whose start or gate says no never compiles the rule)
         if self.start is not None and not folded:
             begin = self.start(target)
             if begin < 0:
                 return value, []
+        if self.gate is not None and self.gate.search(_runs(target)[0]) is None:
+            return value, []
         if folded:
             if self._folded is None:
                 self._folded = re.compile(self._pattern(), re.IGNORECASE)
             pattern = self._folded
         else:
             pattern = self.compiled()
-        if self.gate is not None and self.gate.search(_runs(target)[0]) is None:
-            return value, []
         has_secret = "secret" in pattern.groupindex
         # Earlier replacements must stay whole: a match reaching into one is not a secret
         # (`https://[REDACTED:github-token]@host` has a `:` inside the marker).
@@ -1938,7 +1967,7 @@ def _restore_continuations(out: str, places: list[tuple[int, int]], cuts: list[t
 
 
 #: A rule's opening lookbehind (`(?<![\w-])`): the characters that may not come before it.
-_OPENING_LOOKBEHIND = re.compile(r"\(\?<!(?:\[(?:\\.|[^\]\\])*\]|[^()\[\]])+\)")
+_OPENING_LOOKBEHIND = Lazy(r"\(\?<!(?:\[(?:\\.|[^\]\\])*\]|[^()\[\]])+\)")
 
 
 def _after_escapes(pattern: str) -> str:
@@ -1954,15 +1983,11 @@ def _after_escapes(pattern: str) -> str:
     return pattern
 
 
-def _escaped_later(build: Callable[[], str]) -> Callable[[], str]:
-    return lambda: _after_escapes(build())
-
-
 BUILTIN_RULES: tuple[Rule, ...] = tuple(
-    Rule(kind, _escaped_later(pattern) if callable(pattern) else _after_escapes(pattern), needles, lower=options.get("lower", False), token=options.get("token", False),
+    Rule(kind, pattern, needles, lower=options.get("lower", False), token=options.get("token", False),
          check=options.get("check"), start=options.get("start"),
          words=options.get("words", options.get("token", False)),
-         gate=options.get("gate"))
+         gate=options.get("gate"), escaped=True)
     for kind, pattern, needles, options in RULES
 )
 
@@ -2012,11 +2037,22 @@ class Redactor:
             # character or a shorter needle is looked for only when that one occurs (prose
             # without `=`, `:` or `-` skips a dozen scans of the whole text).
             ordered = sorted(text.items(), key=lambda item: -len(item[1]))
-            places = {needle: place for place, needle in enumerate(text)}
-            self._text_needles = tuple((needle, frozenset(ps), _gates_of(needle, places)) for needle, ps in ordered)
+            self._places = {needle: place for place, needle in enumerate(text)}
+            self._text_needles = tuple((needle, frozenset(ps)) for needle, ps in ordered)
+            self._gates = None
             self._always = tuple(always)
             self._indexed_for = len(self._rules)
         return self._token_needles, self._text_needles, self._always
+
+    def _gated(self):
+        """The other rules' needles as `_index` orders them, each with its gates: built on the
+        first text long enough to skip needles (a shorter one looks for every needle)."""
+        _, text_needles, _ = self._index()
+        if self._gates is None:
+            heads = _needle_heads(self._places)
+            self._gates = tuple((needle, positions, _gates_of(needle, self._places, heads))
+                                for needle, positions in text_needles)
+        return self._gates
 
     def scan(self, value: str, sink: list[str] | None = None) -> tuple[str, list[str]]:
         """The redacted text and the kinds found in it (one entry per replacement)."""
@@ -2052,12 +2088,12 @@ class Redactor:
                 if needle in runs:
                     found.update(positions)
         if len(lowered) < _GATED_LENGTH:
-            for needle, positions, _ in text_needles:
+            for needle, positions in text_needles:
                 if needle in lowered:
                     found |= positions
             return found
         seen: dict[str, bool] = {}
-        for needle, positions, gates in text_needles:
+        for needle, positions, gates in self._gated():
             if positions <= found:
                 continue
             absent = False

@@ -429,7 +429,7 @@ RULES: tuple[tuple[str, str | Callable[[], str], tuple[str, ...], dict], ...] = 
     ("easypost-key", _START + r"EZ[AT]K[0-9a-f]{54}" + _END, ("ezak", "eztk"), T),
     ("modal-token", _START + r"a[ks]-[A-Za-z0-9]{22}" + _END, ("ak-", "as-"), T),
     ("zoho-token", r"(?<![\w.])1000\.[0-9a-f]{32}\.[0-9a-f]{32}(?![\w.])", ("1000.",), T),
-    ("asana-token", r"(?<![\w/])[0-2]/\d{10,20}(?:/\d{10,20})?:[0-9a-f]{32}(?![0-9a-f])", ("/",), T),
+    ("asana-token", r"(?<![\w/])[0-2]/\d{10,20}(?:/\d{10,20})?:[0-9a-f]{32}(?![0-9a-f])", ("0/", "1/", "2/"), T),
     ("zapier-webhook", r"hooks\.zapier\.com/hooks/catch/\d+/(?P<secret>[A-Za-z0-9]{5,})", ("hooks.zapier.com",), {}),
     # --- AI providers --------------------------------------------------------------------
     ("anthropic-key", _START + r"sk-ant-[A-Za-z0-9_-]{16,}", ("sk-ant-",), T),
@@ -468,7 +468,7 @@ RULES: tuple[tuple[str, str | Callable[[], str], tuple[str, ...], dict], ...] = 
      ("codecov",), {"lower": True}),
     # A personal access token in a variable named for one (`AZURE_DEVOPS_EXT_PAT`, `GH_PAT`)
     ("secret-assignment", r"_PAT(?<=[A-Z0-9]_PAT)\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?(?P<secret>[A-Za-z0-9_]{20,200})(?![\w-])",
-     ("_pat",), {"check": "entropic"}),
+     ("_pat",), {"check": "entropic", "start": "pat"}),
     # --- messaging, payments, mail -------------------------------------------------------
     ("slack-token",
      _START + r"(?:xox[abposre]-[A-Za-z0-9-]{10,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}|xapp-\d-[A-Za-z0-9-]{10,})",
@@ -492,7 +492,7 @@ RULES: tuple[tuple[str, str | Callable[[], str], tuple[str, ...], dict], ...] = 
     # Any vendor's prefixed token (`figd_...`, `nfp_...`, `tskey-api-...`): a short lower-case
     # prefix, then a long body that is random by every measure (`check_prefixed_random`).
     ("api-token", r"(?<![\w./-])[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{2,8}[_-])?(?P<body>[A-Za-z0-9]{28,120})(?![\w/=%-]|\+(?!\}))",
-     ("_", "-"), {"token": True, "words": True, "check": "prefixed_random"}),
+     ("_", "-"), {"token": True, "words": True, "gate": r"[a-z0-9]{28}", "check": "prefixed_random"}),
     # A key handed to an SDK's client, or to a function named for one, by position
     # (`cohere.Client("<40 random>")`, `Auth.api_key("...")`): only a literal random by every
     # measure.
