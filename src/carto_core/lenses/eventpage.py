@@ -113,10 +113,7 @@ def _table(cols, dimension: str, wanted):
 
 
 def _found(cols) -> dict:
-    found = _FOUND.get(cols)
-    if found is None:
-        found = _FOUND[cols] = {}
-    return found
+    return _FOUND.setdefault(cols, {})
 
 
 def _unresolved_projects(cols) -> list[tuple[int, str]]:

@@ -230,7 +230,12 @@ def session_events(live: LiveCorpus, session_id: str, kept=None) -> list[Event]:
         group = _rows_of(kept[1], session_id)
     else:
         group = _session_groups(live).get(session_id, [])
-    return sorted(group, key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    return _in_time(group)
+
+
+def _in_time(events) -> list[Event]:
+    """`events` in time order, the undated last."""
+    return sorted(events, key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
 
 
 def _rows_of(cols, session_id: str) -> list[Event]:
@@ -271,8 +276,7 @@ def stored_session_detail(home, session_id: str, summary: dict, cols, *, generat
     (generation 1) unless told."""
     from carto_core.lenses.eventlogs import open_event_logs
 
-    events = sorted(_rows_of(cols, session_id),
-                    key=lambda e: (e.timestamp is None, e.timestamp or _EPOCH))
+    events = _in_time(_rows_of(cols, session_id))
     holding = open_event_logs(home).logs_holding(e.event_id for e in events)
 
     def sources_of(event: Event) -> list[str]:
