@@ -419,6 +419,29 @@ class CartoMcp:
                             "environment names none)")
         return session
 
+    def _session_named(self, args: dict) -> str:
+        """The caller's session, a `session_id` argument taken as a unique start of an id, as
+        `carto digest session` and `carto wrapup --session` take it (agents pass the 8
+        characters `carto sessions` and standup's `short` show)."""
+        from carto_core.lenses.sessions import resolve_session
+
+        if args.get("session_id"):
+            return self._session_lookup(resolve_session, args["session_id"])
+        return self._session_required(args)
+
+    def _session_lookup(self, find, prefix: str) -> str | None:
+        """`find(home, prefix)`, a lookup by a start of a session id, its refusals as every tool
+        says them: several sessions -> invalid_arguments listing them, none -> not_found."""
+        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
+
+        try:
+            return find(self.home, prefix)
+        except AmbiguousSession as exc:
+            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
+                            candidates=exc.candidates[:20]) from None
+        except SessionNotFound as exc:
+            raise ToolError("not_found", str(exc), 404) from None
+
     def digest(self, args: dict) -> dict:
         from carto_core.lenses.digest import DigestError, day_digest, session_digest
 
@@ -427,7 +450,7 @@ class CartoMcp:
                 return day_digest(self.home, args.get("day") or "today",
                                   projects=args.get("projects") or None,
                                   no_git=bool(args.get("no_git")))
-            session = self._session_required(args)
+            session = self._session_named(args)
             document = session_digest(self.home, session, commits=args.get("commits", 6),
                                       files=args.get("files", 5))
         except DigestError as exc:
@@ -440,7 +463,7 @@ class CartoMcp:
         from carto_core.lenses.digest import DigestError
         from carto_core.lenses.wrapup import build_wrapup, write_wrapup
 
-        session = self._session_required(args)
+        session = self._session_named(args)
         try:
             row = build_wrapup(self.home, session, description=args.get("description"),
                                decisions=args.get("decisions") or None,
@@ -485,38 +508,23 @@ class CartoMcp:
         return out
 
     def session_tree(self, args: dict) -> dict:
-        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
         from carto_core.lenses.sessionstore import resolve_indexed
         from carto_core.lenses.sessiontree import tree_for
 
-        prefix = self._session_required(args)
-        try:
-            # from the session ids the facts columns keep, which the tree reads next anyway
-            # (`carto session ID --tree` resolves alike): not a search of every log
-            session = resolve_indexed(self.home, prefix)
-        except AmbiguousSession as exc:
-            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
-                            candidates=exc.candidates[:20]) from None
-        except SessionNotFound as exc:
-            raise ToolError("not_found", str(exc), 404) from None
-        return tree_for(self.home, session)
+        # from the session ids the facts columns keep, which the tree reads next anyway
+        # (`carto session ID --tree` resolves alike): not a search of every log
+        return tree_for(self.home, self._session_lookup(resolve_indexed, self._session_required(args)))
 
     def related(self, args: dict) -> dict:
-        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session, session_in_query
+        from carto_core.lenses.sessions import resolve_session, session_in_query
         from carto_core.search.related import RelatedError, query_kind, related
 
         query, kind = args["query"].strip(), args.get("kind") or "auto"
-        try:
-            if kind == "session":
-                query = resolve_session(self.home, query)
-            elif kind == "auto":
-                found = session_in_query(self.home, query)
-                query, kind = (found, "session") if found else (query, query_kind(query))
-        except AmbiguousSession as exc:
-            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
-                            candidates=exc.candidates[:20]) from None
-        except SessionNotFound as exc:
-            raise ToolError("not_found", str(exc), 404) from None
+        if kind == "session":
+            query = self._session_lookup(resolve_session, query)
+        elif kind == "auto":
+            found = self._session_lookup(session_in_query, query)
+            query, kind = (found, "session") if found else (query, query_kind(query))
         try:
             return related(self.engine, query, kind=kind, limit=args.get("limit", 15))
         except RelatedError as exc:
@@ -524,7 +532,7 @@ class CartoMcp:
 
     def handoff(self, args: dict) -> dict:
         from carto_core.lenses.handoff import DEFAULT_MAX_CHARS, project_handoff, session_handoff
-        from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_session
+        from carto_core.lenses.sessions import resolve_session
 
         # The document is bounded to fit this server's answers whole (envelope and page included).
         bound = min(DEFAULT_MAX_CHARS, self.max_chars - 1000)
@@ -533,12 +541,9 @@ class CartoMcp:
         try:
             if args.get("project"):
                 return project_handoff(self.home, args["project"], max_chars=bound)
-            return session_handoff(self.home, resolve_session(self.home, self._session_required(args)),
-                                   max_chars=bound)
-        except AmbiguousSession as exc:
-            raise ToolError("invalid_arguments", f"{exc}: give more of the id",
-                            candidates=exc.candidates[:20]) from None
-        except (SessionNotFound, LookupError) as exc:
+            session = self._session_lookup(resolve_session, self._session_required(args))
+            return session_handoff(self.home, session, max_chars=bound)
+        except LookupError as exc:
             raise ToolError("not_found", str(exc), 404) from None
 
     def collision(self, args: dict) -> dict:

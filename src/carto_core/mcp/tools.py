@@ -252,7 +252,8 @@ TOOLS: list[ToolSpec] = [
                      "`carto digest session|day --json`."),
         properties={
             "kind": {"type": "string", "enum": ["session", "day"]},
-            "session_id": _SESSION,
+            "session_id": {**_SESSION, "description": "kind=session: the session (a unique id "
+                           "prefix is enough; default: yours)."},
             "day": {"type": "string", "maxLength": 32, "description": "today, yesterday or YYYY-MM-DD (kind=day)."},
             "projects": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 50,
                          "description": "kind=day: only these projects (others are counted, not named)."},
@@ -275,7 +276,8 @@ TOOLS: list[ToolSpec] = [
                      "tool that writes to the event logs. Answers with the receipt "
                      "(`carto wrapup --json`)."),
         properties={
-            "session_id": _SESSION,
+            "session_id": {**_SESSION, "description": "The session (a unique id prefix is enough; "
+                           "default: yours)."},
             "description": {"type": "string", "maxLength": 2000},
             "decisions": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50},
             "unresolved": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50},
