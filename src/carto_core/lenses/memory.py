@@ -32,6 +32,7 @@ output), so writing it twice changes nothing.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -81,7 +82,7 @@ class Item:
         ids = self.ids[:MAX_IDS]
         more = f" +{len(self.ids) - MAX_IDS}" if len(self.ids) > MAX_IDS else ""
         detail = f" ({_inert(self.detail)})" if self.detail else ""
-        return f"- {body}{detail} <!-- {', '.join(ids)}{more} -->"
+        return f"- {body}{detail} <!-- {', '.join(map(_written, ids))}{more} -->"
 
 
 @dataclass
@@ -430,7 +431,7 @@ def render(memory: Memory, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_B
 
     def text() -> str:
         lines = [BEGIN, f"# {memory.project}: what carto remembers",
-                 "Each line ends with the event ids it comes from (`carto search --get ID`)."]
+                 INTRO]
         for name, items in sections.items():
             if items:
                 lines += ["", f"## {TITLES[name]}"] + [item.line() for item in items]
@@ -480,17 +481,36 @@ class Unclosed(NoRoom):
 #: The comment `Item.line` ends a bullet with: its event ids, ", " between them, " +N" for those
 #: left out; or the profile's mark. Every writer's id is a lowercase word naming its kind (evt-,
 #: turn-, git-, memory-, hermes-, desktop-; a log's label for a row it holds without one), a
-#: hyphen and more. Rows may carry any such word (an import's "milestone-…"), so the word is not
-#: a closed list: a forget must find every line of carto's that cites a forgotten row. A person's
-#: own comment ("mine", "TODO: ask finance", a ticket "FIN-12", a date "2026-05-01") is not it.
-_ID = r"[a-z][a-z0-9_]*-[^\s,<>]+"
-_OUR_COMMENT = rf"<!-- (?:{_ID}(?:, {_ID})*(?: \+\d+)?|{re.escape(PROFILE_MARK)}) -->"
+#: hyphen and more, and is written as it is. Rows may carry any such word (an import's
+#: "milestone-…"), so the word is not a closed list: a forget must find every line of carto's
+#: that cites a forgotten row. A row another tool wrote may carry any id ("FIN-12", "12345",
+#: "WRAP 3", "a, b"), which is written as a JSON string (`_written`): a person's own comment
+#: ("mine", "TODO: ask finance", a ticket "FIN-12", a date "2026-05-01") is none of these.
+_PLAIN = r"[a-z][a-z0-9_]*-[^\s,<>]+"
+_QUOTED = r'"(?:[^"\\\x00-\x1f<>]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+_ID = rf"(?:{_PLAIN}|{_QUOTED})"
+_ID_LIST = rf"{_ID}(?:, {_ID})*(?: \+\d+)?"
+_OUR_COMMENT = rf"<!-- (?:{_ID_LIST}|{re.escape(PROFILE_MARK)}) -->"
+INTRO = "Each line ends with the event ids it comes from (`carto search --get ID`)."
+#: What a memory with nothing in it said before NOTHING_YET: carto's line in files written then.
+_NOTHING_BEFORE = "(nothing recorded for this project yet: wrapups, commits, prompts and transcripts fill this in)"
 #: carto's lines in its section: the heading, the intro, its section headings, bullets ending
 #: with its comment (their words hold no other: `_inert`), the line of a memory with nothing in
-#: it yet. A person's own `## ` heading inside it, or bullet ending in a comment of theirs, is theirs.
+#: it yet. A person's own `## ` heading inside it, bullet ending in a comment of theirs, or line
+#: that starts as the intro does, is theirs.
 _OURS = re.compile(r"^(?:# .+: what carto remembers|## (?:" + "|".join(re.escape(t) for t in TITLES.values())
-                   + r")|- (?:(?!<!--).)* " + _OUR_COMMENT + r"|Each line ends with .*"
-                   r"|\(nothing (?:recorded for this project|to remember) yet.*)$")
+                   + r")|- (?:(?!<!--).)* " + _OUR_COMMENT + "|"
+                   + "|".join(re.escape(line) for line in (INTRO, NOTHING_YET, _NOTHING_BEFORE)) + ")$")
+_TOKEN = re.compile(_ID)
+
+
+def _written(event_id: str) -> str:
+    """`event_id` as carto's comment names it: a writer's id as it is, any other as a JSON string
+    (ASCII, `<` and `>` escaped), so that no id can end the comment or the section, split into
+    two, or make carto's bullet read as a person's."""
+    if re.fullmatch(_PLAIN, event_id):
+        return event_id
+    return json.dumps(event_id).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 @dataclass
@@ -533,10 +553,11 @@ def _their_runs(existing: str) -> list[_Run]:
 
 
 def _ids(line: str) -> set[str]:
-    found = re.search(r"<!-- ([^>]*) -->$", line)
-    if found is None or found.group(1) == PROFILE_MARK:
+    """The event ids a line of carto's names (`_written` undone)."""
+    found = re.search(rf"<!-- ({_ID_LIST}) -->$", line)
+    if found is None:
         return set()
-    return {part.strip().split(" ")[0] for part in found.group(1).split(",")} - {""}
+    return {json.loads(token) if token.startswith('"') else token for token in _TOKEN.findall(found.group(1))}
 
 
 def _same(old: str, new: list[str]) -> int | None:
