@@ -44,3 +44,16 @@ def test_an_ambiguous_or_unknown_start_is_said_as_session_tree_says_it(state, to
         state.call(tool, {**extra, "session_id": "zz9"})
     assert (unknown.value.code, unknown.value.status) == ("not_found", 404)
     assert unknown.value.message == f"no session id starts with 'zz9' in {state.home.root}"
+
+
+def test_standup_takes_a_unique_start_of_the_callers_session_as_standup_me_does(state):
+    whole = state.call("standup", {"since": "400d", "session_id": SESSION, "no_git": True})
+    mine = [s["id"] for s in whole["sessions"] if s["is_self"]]
+    assert whole["self"] == SESSION and mine == [SESSION]
+    short = state.call("standup", {"since": "400d", "session_id": SESSION[:8], "no_git": True})
+    assert (short["self"], [s["id"] for s in short["sessions"] if s["is_self"]]) == (SESSION, mine)
+    # an id no row holds yet (a session that has only just begun) is kept as given
+    assert state.call("standup", {"since": "400d", "session_id": "new-session", "no_git": True})["self"] == "new-session"
+    with pytest.raises(ToolError) as ambiguous:
+        state.call("standup", {"since": "400d", "session_id": "5a", "no_git": True})
+    assert ambiguous.value.code == "invalid_arguments"

@@ -238,7 +238,8 @@ TOOLS: list[ToolSpec] = [
             "commit": {"type": "string", "maxLength": 200, "description": "A sha or subject substring: who made this commit?"},
             "live": {"type": "string", "maxLength": 32, "description": "An event this recent marks a session live (default 20m)."},
             "no_git": {"type": "boolean", "default": False, "description": "Skip UNCLAIMED (it runs git status per repository)."},
-            "session_id": _SESSION,
+            "session_id": {**_SESSION, "description": "You, in the answer (a unique id prefix is "
+                           "enough); default: the server's environment."},
             "team": _TEAM,
         },
         list_path="sessions",
