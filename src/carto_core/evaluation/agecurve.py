@@ -259,19 +259,65 @@ def evaluate(engine, cases: list[Case], configs: list[tuple], *,
     return reports
 
 
+#: The kinds a cases file may name (docs/ranking.md); any other would be counted as a known-item.
+KINDS = ("known-item", "recency", "conversational")
+
+
 def read_cases(path: Path) -> list[Case]:
+    """The cases of a JSONL file; a line the format does not allow is a ValueError naming the
+    file, the line and what is wrong (a case is checked here, not half way through a run)."""
     cases = []
     for lineno, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        data = json.loads(line)
-        if not isinstance(data.get("query"), str) or not isinstance(data.get("expect"), list):
-            raise ValueError(f"{path}:{lineno}: a case needs a string `query` and a list `expect`")
-        known = {f: data[f] for f in Case.__dataclass_fields__ if f in data}
+        try:
+            known = _case_fields(line)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{lineno}: {exc}") from None
         known.setdefault("id", f"case-{lineno}")
         known.setdefault("kind", "known-item")
         cases.append(Case(**known))
     return cases
+
+
+def _case_fields(line: str) -> dict:
+    from carto_core.util.timeparse import WhenError, parse_when
+
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"a case is a JSON object, not {_json_kind(data)}")
+    if not isinstance(data.get("query"), str) or not isinstance(data.get("expect"), list):
+        raise ValueError("a case needs a string `query` and a list `expect`")
+    known = {f: data[f] for f in Case.__dataclass_fields__ if f in data}
+    wrong = [i for i in known["expect"] if not isinstance(i, str)]
+    if wrong:
+        raise ValueError(f"expect: event ids are strings, not {wrong[0]!r}")
+    if known.get("kind", KINDS[0]) not in KINDS:
+        raise ValueError(f"kind: {known['kind']!r} is not one of {', '.join(KINDS)}")
+    k = known.get("k", 10)
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise ValueError(f"k: {k!r} is not a whole number of 1 or more")
+    for name in ("id", "bucket"):
+        if not isinstance(known.get(name, ""), str):
+            raise ValueError(f"{name}: {known[name]!r} is not a string")
+    for name in ("project", "since", "before"):
+        if not isinstance(known.get(name), (str, type(None))):
+            raise ValueError(f"{name}: {known[name]!r} is not a string or null")
+    for name in ("since", "before"):
+        if known.get(name):
+            try:
+                parse_when(known[name])
+            except WhenError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+    return known
+
+
+def _json_kind(value) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number")
 
 
 def write_cases(path: Path, cases: list[Case]) -> None:
