@@ -8,8 +8,10 @@ home, whose turn rows carry the link (`parent_session`, the session tree's)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -163,3 +165,67 @@ def test_work_of_climbs_every_level_and_stops_at_a_cycle():
                               {"session": "z", "parent_session": "z"}, {"session": "w"}])
     assert parents == {"c": "b", "b": "a", "x": "y", "y": "x"}
     assert [work_of(s, parents) for s in "abcxyzw"] == ["a", "a", "a", "y", "x", "z", "w"]
+
+
+#: Paths opened while `_opening` is set (an audit hook: every open, by any module, counts).
+_opened: list[str] | None = None
+
+
+def _audit(event, args):
+    if event == "open" and _opened is not None and isinstance(args[0], (str, bytes, Path)):
+        _opened.append(os.fsdecode(args[0]))
+
+
+def _turns_opened(home: Home, *args: str):
+    """(`carto sessions ARGS`' output, how many times it opened the turns log)."""
+    global _opened
+    if not getattr(sys, "_carto_test_audit", False):
+        sys.addaudithook(_audit)  # hooks cannot be removed: one for the process, idle unless asked
+        sys._carto_test_audit = True
+    _opened = []
+    try:
+        out = run("sessions", *args)
+        opened = [os.path.realpath(path) for path in _opened]
+    finally:
+        _opened = None
+    return out, opened.count(os.path.realpath(home.log("turns")))
+
+
+def _listing_and_turns_reads(home: Home) -> tuple[list[tuple[str, str | None]], int]:
+    """`carto sessions`' (id, sub-agent tail) per line, and how many more times it opened the
+    turns log than `carto sessions --json` does (no link in its rows: it opens the log only as
+    the summaries and the facts columns do, to see it can be read and has not changed)."""
+    text, opens = _turns_opened(home)
+    _, json_opens = _turns_opened(home, "--json")
+    return [(line.split()[0], line.split("  sub-agent of ")[1] if "  sub-agent of " in line else None)
+            for line in text.splitlines()[1:]], opens - json_opens
+
+
+def test_sessions_keeps_the_link_with_the_summaries(shared_fixtures, tmp_path, monkeypatch):
+    """The link comes with the kept session summaries (read from a session's own turn rows when
+    it is summarised), so a run whose summaries are kept opens the turns log only to check it
+    can be read, as every other log. Before: every `carto sessions` read the whole turns log for
+    it (docs/performance.md). Claude subagent files (55550000's) log under their parent's id: no
+    line, no link of their own."""
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path / "home"))
+    claude = tmp_path / "claude"
+    shutil.copytree(shared_fixtures / "claude", claude, ignore=shutil.ignore_patterns("*.md"))
+    run("ingest", "claude", "--root", str(claude), "--json")
+    codex = _ingest(shared_fixtures, tmp_path, days=("02",))
+    home = Home(tmp_path / "home")
+    first = [("55550000", None), ("11111111", None), ("5c0375b4", None), ("1af7fc5e", None),
+             ("edge_cas", None), ("represen", None)]
+    assert _listing_and_turns_reads(home)[0] == first
+    assert _listing_and_turns_reads(home) == (first, 0)
+    # The parent and its sub-agent thread ingested after the summaries were kept: summarised
+    # now, with the link; then kept with it.
+    shutil.copytree(shared_fixtures / "codex" / "claude-code-log" / "sessions" / "2026" / "01" / "03",
+                    codex / "2026" / "01" / "03")
+    run("ingest", "codex", "--root", str(codex), "--json")
+    both = [first[0], ("22222222", None), ("33333333", "22222222"), *first[1:]]
+    assert _listing_and_turns_reads(home)[0] == both
+    assert _listing_and_turns_reads(home) == (both, 0)
+    # A home summarised from nothing kept lists the same.
+    shutil.rmtree(tmp_path / "home" / ".carto" / "sessions")
+    assert _listing_and_turns_reads(home)[0] == both
+    assert _listing_and_turns_reads(home) == (both, 0)

@@ -104,13 +104,14 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         from carto_core.cli.logskips import skip_unreadable
         from carto_core.logio.home import current_home
 
-        from carto_core.lenses.sessionstore import cached_summaries
+        from carto_core.lenses.sessionstore import summaries_and_parents
         from carto_core.lenses.views import select_sessions, session_out
         home = current_home()
         skipped = skip_unreadable(home, SESSION_LOGS, LEFT_OUT)
         # The summaries kept from the last run, brought up to date (`lenses.sessionstore`):
         # loading every event for them cost a large home minutes and gigabytes every time.
-        summaries = cached_summaries(home)
+        # With them, each Codex sub-agent thread's parent (listed under it).
+        summaries, parents = summaries_and_parents(home)
         only = tagged_sessions(home, list(tags), summaries=list(summaries.values())) if tags else None
         rows = select_sessions(summaries.values(), cutoff=moment, project=project, provider=provider,
                                only=only)
@@ -125,13 +126,15 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         emit_json(document)
     else:
         from carto_core.cli.sessions_text import session_table
-        from carto_core.lenses.sessiontree import thread_parents_of
 
         rows = document["sessions"]
         # every session of the home: the summaries' ids (the facts columns read again for
         # them cost a large home a second copy of the columns)
         among = () if team else list(summaries)
-        parents = thread_parents_of(current_home())  # a Codex sub-agent under its parent
+        if team:  # the team's rows carry no link: this home's threads, from its turns log
+            from carto_core.lenses.sessiontree import thread_parents_of
+
+            parents = thread_parents_of(current_home())
         for line in session_table(rows, fitted_width(), team=team, among=among, parents=parents):
             click.echo(line)
         if document["total"] > len(rows):

@@ -15,6 +15,11 @@ A session is summarised from its rows in load order (what a loaded corpus passes
 sessions are kept in the order of their first row in that order: a list sorted by end keeps
 ties as `views.list_sessions` over a loaded corpus does.
 
+Beside each summary is the session that spawned it when it is a Codex sub-agent thread (its
+turn rows' `parent_session`, `collision.thread_parents`: the link `carto sessions` lists a
+thread under its parent by), read from the same rows when the session is summarised, so no run
+searches the turns log for it. The explorer's rows (`views.session_out`) do not carry it.
+
 Failing to write the file (a read-only home) only costs the next run the same work. Derived
 state: deleting it is safe.
 """
@@ -30,7 +35,8 @@ from carto_core.logio.home import Home
 from carto_core.util.privatefiles import make_dirs, open_private
 
 #: 2: `prompts` counts a session's main-thread turns when it has no prompt row.
-VERSION = 2
+#: 3: each session's `parent` (the session that spawned a sub-agent thread) kept beside it.
+VERSION = 3
 #: Sessions to summarise from which a terminal is told (a hook's few new rows are not worth a line).
 PROGRESS_FROM = 50
 _STAMPS = ("started", "ended")
@@ -115,16 +121,29 @@ def _save(home: Home, identities: dict, sessions: dict) -> None:
 
 def cached_summaries(home: Home) -> dict[str, dict]:
     """session id -> its summary (`summaries_and_columns`)."""
-    return summaries_and_columns(home)[0]
+    return _kept(home)[0]
+
+
+def summaries_and_parents(home: Home) -> tuple[dict[str, dict], dict[str, str]]:
+    """(`cached_summaries`, sub-agent thread -> the session that spawned it): every thread of
+    the home, as `sessiontree.thread_parents_of` finds them, without reading the turns log."""
+    summaries, _, parents = _kept(home)
+    return summaries, parents
 
 
 def summaries_and_columns(home: Home):
     """(session id -> its summary, the facts columns they were checked against): the
-    columns locate each session's rows for a reader of one session (`views.stored_session_detail`).
-    Summaries (`views.summarize_session`), in the order of each session's
-    first row. Summaries of sessions whose rows did not change since the last run are read
-    from the file; the others are summarised now, one session's rows in memory at a time
-    (a terminal is told how far that got when it is more than a few)."""
+    columns locate each session's rows for a reader of one session (`views.stored_session_detail`)."""
+    summaries, cols, _ = _kept(home)
+    return summaries, cols
+
+
+def _kept(home: Home):
+    """(summaries, facts columns, thread -> parent). Summaries (`views.summarize_session`), in
+    the order of each session's first row. Summaries of sessions whose rows did not change since
+    the last run are read from the file; the others are summarised now, one session's rows in
+    memory at a time (a terminal is told how far that got when it is more than a few)."""
+    from carto_core.capture.collision import thread_parents
     from carto_core.facts.store import facts_columns
     from carto_core.lenses.views import summarize_session
 
@@ -155,14 +174,17 @@ def summaries_and_columns(home: Home):
                     bar.step(done, len(stale))
                 positions = sorted(dim.postings[dim.ids[sid]], key=lkey.__getitem__)
                 events = [cols.event_at(p) for p in positions]
-                kept[sid] = {"sig": list(sigs[sid]), "summary": _encode(summarize_session(sid, events))}
+                parent = thread_parents(e.row for e in events if e.source == "turns").get(sid)
+                kept[sid] = {"sig": list(sigs[sid]), "summary": _encode(summarize_session(sid, events)),
+                             "parent": parent}
         finally:
             if bar is not None:
                 bar.close()
     if stale or len(kept) != len(stored):
         if home.root.is_dir():
             _save(home, identities, {sid: kept[sid] for sid in sigs})
-    return {sid: _decode(kept[sid]["summary"]) for sid in sigs}, cols
+    parents = {sid: kept[sid]["parent"] for sid in sigs if isinstance(kept[sid].get("parent"), str)}
+    return {sid: _decode(kept[sid]["summary"]) for sid in sigs}, cols, parents
 
 
 def session_ids(cols) -> list[str]:
