@@ -253,11 +253,17 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
                        "are intact. A torn last line may be a write in progress: run doctor again",
             })
         elif health["problems"]:
+            fixes = []
+            if "glued_row" in health["problems"]:  # the one kept problem a repair mends
+                fixes.append("`carto repair torn-rows --write` splits a row glued onto a torn "
+                             "piece onto its own line (without --write it says what it would do)")
+            if set(health["problems"]) - {"glued_row"}:
+                fixes.append(f"no action needed to search {'the other rows' if fixes else 'them'}; "
+                             "a writer that omits event_id or writes non-UTF-8 bytes should be fixed")
             problems.append({
                 "problem": f"{name}: rows kept with problems "
                            f"({', '.join(f'{k} {v}' for k, v in health['problems'].items())})",
-                "fix": "no action needed to search them; a writer that omits event_id "
-                       "or writes non-UTF-8 bytes should be fixed",
+                "fix": "; ".join(fixes),
             })
     if kept is not None and kept != found:
         _keep_health(home, kept)
