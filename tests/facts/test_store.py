@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from carto_core.model.corpus import load_corpus
 from carto_core.facts import run_facts
+from carto_core.facts.columns import names_subagent
 from carto_core.facts.store import cache_path, load, open_columns
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import dumps_row
@@ -46,6 +47,8 @@ rows = st.fixed_dictionaries({
     "session_id": st.one_of(st.sampled_from(["s-1", "s-2", "s-3"]), absent),
     "project": st.one_of(st.sampled_from(["webshop", "infra", "Shop-Docs", "carto"]), absent),
     "summary": st.sampled_from(["did x", "Commit abcdef1: fix | files: a.py", "line\nbreak"]),
+    # A subagent's milestone (`agent_...`) is recorded per winning row (`Columns.subagent`).
+    "milestone": st.sampled_from([None, "agent_start", "agent_", "session_end", "agentless", 7]),
 })
 ops = st.one_of(
     st.tuples(st.just("append"), st.sampled_from(LABELS), st.lists(rows, min_size=1, max_size=8)),
@@ -148,6 +151,25 @@ def _equal_after_every_step(tmp_path_factory, seed, steps):
         for position in range(cols.n):
             event = cols.event_at(position)
             assert event == corpus.get(cols.event_id(position))
+        assert subagent_ids(cols) == sorted(
+            e.event_id for e in corpus.events if names_subagent(e.row)), step
+
+
+def subagent_ids(cols) -> list[str]:
+    """The ids of the events whose winning row `cols.subagent` names, which must hold the
+    load keys of such rows only, sorted, each once."""
+    keys = list(cols.subagent)
+    assert keys == sorted(set(keys)) and set(keys) <= set(cols.lkey)
+    return sorted(cols.event_id(p) for p in range(cols.n) if cols.lkey[p] in set(keys))
+
+
+def saved(home: Home):
+    """The columns as the cache file holds them, their rows readable."""
+    from carto_core.facts.store import row_reader
+
+    cols = load(home)[0]
+    row_reader(home, cols)
+    return cols
 
 
 def _home(tmp_path) -> Home:
@@ -433,3 +455,45 @@ def test_the_id_index_is_sorted_by_hash_then_load_key_when_hashes_collide(tmp_pa
     store.row_reader(home, cols)
     for position in range(cols.n):
         assert index.position(cols, cols.event_id(position)) == position
+
+
+def test_the_columns_record_the_rows_naming_a_subagent(tmp_path, monkeypatch):
+    """`Columns.subagent`: the load keys of the winning rows whose own `milestone` names a
+    subagent's, as parsed (escaped keys and values too), kept through a save, appends (a newer
+    row taking an event over either way, a domain row after its changelog copy) and a patch."""
+    from carto_core.facts import store
+    from carto_core.logio.appendlog import append_rows
+
+    monkeypatch.setattr(store, "SAVE_AFTER_ROWS", 1)
+    home = _home(tmp_path)
+    stamp = "2026-09-07T10:00:00Z"
+    with open(home.log("milestones"), "ab") as handle:
+        handle.write(b'{"event_id":"m-plain","timestamp":"2026-09-07T10:00:00Z","milestone":"agent_start"}\n'
+                     b'{"event_id":"m-key","\\u006dilestone":"agent_stop"}\n'
+                     b'{"event_id":"m-value","milestone" : "\\u0061gent_run"}\n'
+                     b'{"event_id":"m-no","milestone":"agentless","summary":"\\"milestone\\":\\"agent_x\\""}\n'
+                     b'{"event_id":"m-list","milestone":["agent_x"]}\n'
+                     b'{"event_id":"m-later","milestone":"session_end"}\n'
+                     b'{"event_id":"m-gone","milestone":"agent_start"}\n')
+    append_rows(home.log("changelog"), [{"event_id": "c-copy", "timestamp": stamp, "milestone": "agent_start"},
+                                        {"event_id": "c-only", "milestone": "agent_only"}])
+    opened = open_columns(home)
+    assert opened.state == "built"
+    built = ["c-copy", "c-only", "m-gone", "m-key", "m-plain", "m-value"]
+    assert subagent_ids(opened.columns) == built
+    assert subagent_ids(saved(home)) == built  # as saved
+    append_rows(home.log("milestones"), [{"event_id": "m-gone", "milestone": "session_end"},
+                                         {"event_id": "m-later", "milestone": "agent_late"},
+                                         {"event_id": "m-new", "milestone": "agent_new"},
+                                         {"event_id": "m-twice", "milestone": "agent_one"},
+                                         {"event_id": "m-twice", "milestone": "plain"}])
+    append_rows(home.log("tool-use"), [{"event_id": "c-copy", "timestamp": stamp, "type": "tool_bash"}])
+    opened = open_columns(home)
+    assert opened.state == "appended" and opened.saved
+    appended = ["c-only", "m-key", "m-later", "m-new", "m-plain", "m-value"]
+    assert subagent_ids(opened.columns) == appended
+    assert subagent_ids(saved(home)) == appended
+    rewrite_log(home.log("milestones"), lambda rows: list(rows))
+    opened = open_columns(home)
+    assert opened.state == "patched" and subagent_ids(opened.columns) == appended
+    assert subagent_ids(saved(home)) == appended

@@ -45,6 +45,13 @@ def place_of(project: str, cwd: str) -> str:
     return f"{project}\x00{cwd}" if is_resolved(project) else ""
 
 
+def names_subagent(row: dict) -> bool:
+    """The row's own `milestone` names a subagent's (`agent_...`): what `views.is_high_signal`
+    hides whatever the row's type, recorded per winning row (`Columns.subagent`)."""
+    milestone = row.get("milestone")
+    return isinstance(milestone, str) and milestone.startswith("agent_")
+
+
 def real_id(event: Event) -> bool:
     """The event carries its row's own event_id (the corpus keys id-less rows by position, and
     such a key never fetches back, so it is counted but never sampled)."""
@@ -169,6 +176,9 @@ class Columns:
         #: load key -> event id of the events whose row has no usable event_id of its own
         #: (named by position, `<log>-<line>`: a read-back cannot tell the line number).
         self.fallback: dict[int, str] = {}
+        #: Load keys, ascending, of the events whose row `names_subagent` (a row's field the
+        #: columns hold no value of: the explorer's list asks it of every event).
+        self.subagent = array("q")
         #: Rows that repeated an event_id already seen (folded away), and rows read in all.
         self.duplicates = 0
         self.rows = 0
@@ -310,6 +320,7 @@ def build_from_events(events: list[Event]) -> Columns:
         records.add(stamp.timestamp() if stamp is not None else None, index, 0,
                     1 if real_id(event) else 0, cols.intern_event(event), event.event_id)
     cols.place(records)
+    cols.subagent = array("q", [index for index, event in enumerate(events) if names_subagent(event.row)])
     lkey = cols.lkey
     cols.resolver = lambda position: events[lkey[position]]
     cols.id_of = lambda position: events[lkey[position]].event_id

@@ -4,7 +4,8 @@
 What is stored is exactly the in-memory `Columns` (facts/columns.py): the oldest-first layout,
 per-position load key (log and byte offset of the row that won the fold) and row length, the
 interned columns with their postings and the string tables (event ids are read back from the
-rows; those of id-less rows, `<log>-<line>`, are in the header), plus the state of every log it
+rows; those of id-less rows, `<log>-<line>`, are in the header), the load keys of the rows
+naming a subagent's milestone (`Columns.subagent`), plus the state of every log it
 was built from (`carto_core.logio.logstate`: inode, device, rewrite generation, the offset after the
 last complete line consumed, the line count there, and SHA-1 fingerprints of up to 4096 bytes at
 the start of the log and before that offset).
@@ -50,13 +51,13 @@ import sys
 import time
 import zlib
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from carto_core.util import heap, progress
 from carto_core.model.events import Event, fold_fields, is_resolved
-from carto_core.facts.columns import DIMENSIONS, Columns, Records, place_of, real_id
+from carto_core.facts.columns import DIMENSIONS, Columns, Records, names_subagent, place_of, real_id
 from carto_core.logio.fold import takes_over
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import fast_loads_line, loads_line
@@ -69,8 +70,10 @@ from carto_core.util.timeparse import epoch_seconds
 #: 4: no day column (a position's UTC day is `epoch // 86400`, what the column held: 4 bytes
 #: an event, 5 % of the cache, for one lens that bisects on it); 5: the place column (project and
 #: working folder: a census tells two folders of one name apart); 6: each log's state holds the
-#: problems its reads counted (`problems`: what `carto serve`'s health shows without a load)
-VERSION = 6
+#: problems its reads counted (`problems`: what `carto serve`'s health shows without a load);
+#: 7: the load keys of the rows naming a subagent's milestone (`Columns.subagent`: what the
+#: explorer's list hides, which it found by searching the logs)
+VERSION = 7
 MAGIC = b"CARTOFACTS\n"
 #: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
 LOAD_ORDER: tuple[str, ...] = FOLD_ORDER
@@ -260,6 +263,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     fields = ("type", "provider", "session", "project", "place")  # `fold_fields`, then the place
     interns = [cols.dims[name].intern for name in fields]
     fallback: dict[int, str] = dict(cols.fallback)
+    subagent = list(cols.subagent)
 
     def newer_row(held: int, label: str, line) -> bool:
         # `held` numbers an event read before, or a row of the chunk being numbered (not
@@ -311,6 +315,8 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
                 crcs.append(_crc(event_id))
                 if not own:
                     fallback[lkey] = event_id
+                if row and names_subagent(row):
+                    subagent.append(lkey)
             count = len(lkeys)
             ranks.extend(bytes((RANK[label],)) * count)
             for name, values in zip(("ts", "lkey", "length", "has_id", "crc") + fields,
@@ -335,9 +341,11 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
         if keep is not None:
             if name == "lkey":
                 joined = np.concatenate(chunks)
-                for lkey in joined[~keep].tolist():  # a retired row's own name goes with it
+                gone = set(joined[~keep].tolist())
+                for lkey in gone:  # a retired row's own name goes with it
                     fallback.pop(lkey, None)
-                del joined
+                subagent = [lkey for lkey in subagent if lkey not in gone]
+                del joined, gone
             at = 0
             for i, values in enumerate(chunks):  # the kept rows of each chunk, in place
                 chunks[i] = values[keep[at:at + len(values)]]
@@ -403,6 +411,7 @@ def _build(home: Home, cols: Columns, labels, kept=None) -> tuple[Columns, dict,
     cols.lkey = _gather("q", keys, order)
     del keys, order
     cols.fallback = fallback
+    cols.subagent = array("q", sorted(subagent))
     cols.rows = rows
     cols.duplicates = rows - n
     return cols, states, index
@@ -453,6 +462,7 @@ def patch(home: Home, cols: Columns, states: dict, index: IdIndex,
 
     fresh = Columns({name: dim.names[1:] for name, dim in cols.dims.items()})
     fresh.fallback = {k: v for k, v in cols.fallback.items() if (k >> _SHIFT) not in stale_ranks}
+    fresh.subagent = array("q", [k for k in cols.subagent if (k >> _SHIFT) not in stale_ranks])
     rows = cols.rows - sum(int(states[label]["rows"]) for label in stale)
     kept_states = {label: state for label, state in states.items() if label not in stale}
     new_cols, new_states, new_index = _build(
@@ -496,6 +506,13 @@ def _without(records: Records, dead: set[int]) -> Records:
     return out
 
 
+def _remove(keys: array, key: int) -> None:
+    """Take `key` out of the ascending `keys`, if there."""
+    at = bisect_left(keys, key)
+    if at < len(keys) and keys[at] == key:
+        del keys[at]
+
+
 def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdIndex) -> tuple[int, int]:
     """Fold the rows appended to the `grown` logs into `cols` (in place); returns (rows read,
     positions re-laid)."""
@@ -503,6 +520,7 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
     own: dict[str, tuple[int, str]] = {}  # event_id -> (index in `new`, log of that row)
     dead: set[int] = set()  # indices in `new` that a newer row replaced
     killed: set[int] = set()
+    subagent: dict[int, int] = {}  # index in `new` -> load key, of the rows naming a subagent
     rows = 0
     for label in LOAD_ORDER:
         if label not in grown:
@@ -531,6 +549,8 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
             own[event_id] = (len(new), label)
             if not _own_id(line.row):
                 cols.fallback[lkey] = event_id
+            if names_subagent(line.row):
+                subagent[len(new)] = lkey
             stamp = event.timestamp
             new.add(stamp.timestamp() if stamp is not None else None, lkey,
                     line.end - line.offset, 1 if real_id(event) else 0, cols.intern_event(event),
@@ -552,6 +572,10 @@ def append(home: Home, cols: Columns, states: dict, grown: list[str], index: IdI
         gone = {cols.lkey[p] for p in killed}
         for lkey in gone:
             cols.fallback.pop(lkey, None)
+            _remove(cols.subagent, lkey)
+        for at, lkey in subagent.items():
+            if at not in dead:
+                insort(cols.subagent, lkey)
         index.update(list(zip(new.ids, new.lkey)), gone)
         relaid = cols.n + len(new) - len(killed) - cols.rebuild_suffix(new, killed)
     cols.rows += rows
@@ -567,7 +591,8 @@ def _arrays(cols: Columns, index: IdIndex) -> list[tuple[str, list]]:
     other (a dimension's postings are its lists of positions), written as they are."""
     out: list[tuple[str, list]] = [(name, [value]) for name, value in (
         ("id_hash", index.hashes), ("id_hash_lkey", index.lkeys), ("epoch", cols.epoch),
-        ("lkey", cols.lkey), ("length", cols.length), ("has_id", cols.has_id))]
+        ("lkey", cols.lkey), ("length", cols.length), ("has_id", cols.has_id),
+        ("subagent", cols.subagent))]
     for name, dim in cols.dims.items():
         out.append((f"{name}.col", [dim.col]))
         offsets = array("q", [0])
@@ -633,7 +658,7 @@ def _gather(code: str, values, order) -> array:
     return out
 
 
-_CODES = {"id_hash": "I", "id_hash_lkey": "q", "epoch": "d", "lkey": "q",
+_CODES = {"id_hash": "I", "id_hash_lkey": "q", "epoch": "d", "lkey": "q", "subagent": "q",
           "length": "i", "col": "i", "postings.off": "q", "postings": "i"}
 
 
@@ -671,6 +696,7 @@ def load(home: Home) -> tuple[Columns, dict, IdIndex] | None:
         cols.has_id = parts["has_id"]
         cols.share_has_id()
         cols.fallback = {int(lkey): event_id for lkey, event_id in header.get("fallback", [])}
+        cols.subagent = parts["subagent"]
         for name, dim in cols.dims.items():
             dim.col = parts[f"{name}.col"]
             offsets, flat = parts[f"{name}.postings.off"], parts[f"{name}.postings"]

@@ -9,35 +9,21 @@ undated in load order), so a page is a slice of the positions a filter keeps, re
 with the events read since the columns (after every column event in a loaded corpus's order)
 merged in; only the page's rows are read back (`Columns.event_at`).
 
-Filters work on the columns' interned values (project, session, type). What they cannot say is
-a row's `milestone` field (`views.is_high_signal` hides a subagent's milestone whatever the
-row's type): the rows that may carry one starting with `agent_` are found by a bytes search of
-the logs (a JSON key or value differs from its literal bytes only by `\\u` escapes, which are
-searched for too), read and asked, once per columns. Unresolved projects share the value 0 in the
-columns while `views.project_matches` sees their spelling (`unknown`, `Unknown`): a filter
-that matches such a spelling reads those rows' projects, once per columns.
+Filters work on the columns' interned values (project, session, type) and on the rows whose
+own `milestone` names a subagent's (`views.is_high_signal` hides those whatever the row's
+type), which the columns record by load key when they read a row (`Columns.subagent`).
+Unresolved projects share the value 0 in the columns while `views.project_matches` sees their
+spelling (`unknown`, `Unknown`): a filter that matches such a spelling reads those rows'
+projects, once per columns.
 """
 
 from __future__ import annotations
 
-import os
-import re
 import weakref
 
 from carto_core.lenses import views
 from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.model.events import Event
-
-#: Where a row may name a subagent's milestone: the key and the start of its value as written,
-#: or an escaped printable ASCII character (`\\u0061gent_`, `"\\u006dilestone"`). Two searches:
-#: one pattern of both alternatives is searched for several times slower.
-_MILESTONE = (re.compile(rb'"milestone"[ \t\r]*:[ \t\r]*"agent_'),
-              re.compile(rb'\\u00[2-7][0-9a-fA-F]'))
-#: A log holding fewer winning rows than one per this many bytes has those rows read back and
-#: asked rather than the log searched (a changelog whose copies lost to their domain rows).
-BYTES_PER_ROW_READ = 16384
-#: Bytes of a log searched at a time.
-CHUNK = 1 << 24
 
 #: Columns -> what was found in them once (rows hiding by their milestone, unresolved projects).
 _FOUND: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -57,7 +43,7 @@ def page_events(live: LiveCorpus, *, limit: int, offset: int, project: str | Non
     keep = np.ones(cols.n, bool)
     if not all_events:
         keep &= ~_table(cols, "type", lambda name: not views.is_high_signal(_typed(name)))
-        keep[_milestone_hidden(live, cols)] = False
+        keep[_milestone_hidden(cols)] = False
     if project:
         matched = _table(cols, "project", lambda name: views.project_matches(project, name))
         if views.project_matches(project, "unknown"):
@@ -129,61 +115,17 @@ def _unresolved_projects(cols) -> list[tuple[int, str]]:
     return found["projects"]
 
 
-def _milestone_hidden(live: LiveCorpus, cols):
+def _milestone_hidden(cols):
     """The positions of `cols` whose row names a subagent's milestone (`views.is_high_signal`
-    asks the row's `milestone`), found once per columns."""
+    asks the row's `milestone`): the columns' `subagent` load keys, placed once per columns."""
     found = _found(cols)
     if "milestones" not in found:
-        found["milestones"] = _search_milestones(live, cols)
+        import numpy as np
+
+        if not len(cols.subagent) or not cols.n:
+            found["milestones"] = np.zeros(0, np.int64)
+        else:
+            keys, lkeys = np.frombuffer(cols.subagent, np.int64), np.frombuffer(cols.lkey, np.int64)
+            at = np.minimum(np.searchsorted(keys, lkeys), len(keys) - 1)
+            found["milestones"] = np.flatnonzero(keys[at] == lkeys)
     return found["milestones"]
-
-
-def _search_milestones(live: LiveCorpus, cols):
-    import numpy as np
-
-    from carto_core.facts.store import LOAD_ORDER, lkey_of
-    from carto_core.logio.reader import open_log, unreadable
-
-    lkeys = np.frombuffer(cols.lkey, np.int64)
-    by_key = np.argsort(lkeys, kind="stable")
-    sorted_keys = lkeys[by_key]
-    ends = sorted_keys + np.frombuffer(cols.length, np.int32)[by_key]
-    sources = cols.dims["source"]
-    candidates = []
-    for label in LOAD_ORDER:
-        path = live.home.log(label)
-        ident = sources.ids.get(label)
-        winners = sources.postings[ident] if ident else ()
-        if not len(winners) or unreadable(path):
-            continue
-        try:
-            handle = open_log(path)
-        except OSError:
-            continue
-        with handle:
-            if len(winners) * BYTES_PER_ROW_READ < os.fstat(handle.fileno()).st_size:
-                candidates.extend(winners)
-                continue
-            hits = np.fromiter(_hits(handle, lkey_of(label, 0)), np.int64)
-        # The row each hit lies in, when the columns hold that row (not one the fold dropped).
-        at = np.searchsorted(sorted_keys, hits, side="right") - 1
-        at = at[(at >= 0) & (ends[np.maximum(at, 0)] > hits)]
-        candidates.extend(by_key[at].tolist())
-    return np.asarray(sorted(position for position in set(candidates)
-                             if not views.is_high_signal(cols.event_at(position))), np.int64)
-
-
-def _hits(handle, base: int):
-    """`base` plus the offset of each match of `_MILESTONE` in the log, read a chunk of whole
-    lines at a time (no match crosses a line; a mapped file would count as the server's memory)."""
-    done, rest = 0, b""
-    while True:
-        chunk = handle.read(CHUNK)
-        data = rest + chunk
-        cut = len(data) if not chunk else data.rfind(b"\n") + 1
-        for pattern in _MILESTONE:
-            for match in pattern.finditer(data, 0, cut):
-                yield base + done + match.start()
-        if not chunk:
-            return
-        done, rest = done + cut, data[cut:]
