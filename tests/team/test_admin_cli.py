@@ -99,7 +99,7 @@ def test_revoking_a_project_from_a_member_granted_every_project_says_why_nothing
 def test_an_administrator_without_a_home_removes_a_revoked_members_rows(tmp_path, pg_db, monkeypatch):
     monkeypatch.setattr("carto_core.cli.team_cmd.can_ask", lambda: True)  # a person at a terminal
     """docs/team.md: revoke the person, then remove their rows; the administrator's machine
-    need not record anything of its own."""
+    needs no carto home, and keeps the forget alone (to make it again after a restore)."""
     from teamkit import activity, make_repo, make_team, server_rows
 
     shop = make_repo(tmp_path / "a" / "shop", "git@github.com:acme/shop.git")
@@ -123,7 +123,8 @@ def test_an_administrator_without_a_home_removes_a_revoked_members_rows(tmp_path
     assert done.output == f"removed 6 rows of {role} from team acme\n"
     assert server_rows(pg_db) == []
     assert pg_db.sql("select action, removed from carto.audit where action = 'forget'") == [("forget", 6)]
-    assert not admin.home.root.exists()
+    assert [p.relative_to(admin.home.root).as_posix() for p in admin.home.root.rglob("*") if p.is_file()] == [
+        ".carto/team/forgets.json"]
 
 
 class _Conn:

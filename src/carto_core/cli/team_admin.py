@@ -101,6 +101,17 @@ def admin_team(conn, team_name: str | None) -> str:
     fail(f"the server holds the teams {names}: add " + " or ".join(f"--team {t}" for t in teams))
 
 
+def forget_again_here(conn, target, team: str) -> None:
+    """Make again the forgets `carto team admin forget` made from this home that the server
+    reached no longer holds (restored to a point before them), a note for each on stderr."""
+    from carto_core.logio.home import current_home
+    from carto_core.team.forget import forget_again_as_owner
+    from carto_core.team.settings import default_machine
+
+    for note in forget_again_as_owner(conn, current_home(), target, team, default_machine()):
+        click.echo(f"note: {note}", err=True)
+
+
 def admin_connect(target: AdminTarget, as_json: bool, *, team_name: str | None = None,
                   schema: bool = True):
     """The owner's connection; with `schema`, one to a database holding carto's schema (else

@@ -15,8 +15,10 @@ Examples:
   carto team admin forget bob --yes                             no question asked
 \b
 Run by the team's administrator (the schema's owner, through --url or $CARTO_TEAM_ADMIN_URL;
-no carto home is needed), typically after `carto team admin revoke ROLE`: a member revoked can
-no longer remove their own rows. The removal is audited on the server (who, what, how many).
+no carto home is needed: this command keeps its forgets in one), typically after `carto team admin revoke ROLE`: a member revoked can
+no longer remove their own rows. The removal is audited on the server (who, what, how many)
+and remembered in this machine's carto home: after the server is restored to a point before it,
+the next `carto team admin` command from here forgets the rows again.
 Without a terminal to ask (a script, an agent, --json) it removes nothing unless --yes is given.
 Exit codes: 0 removed, 1 refused or failed, 2 bad flags, or no --yes without a terminal,
 3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
@@ -28,11 +30,11 @@ Exit codes: 0 removed, 1 refused or failed, 2 bad flags, or no --yes without a t
 @json_option
 def forget(role, project, yes, url, team_name, as_json) -> None:
     """Remove ROLE's rows (or those of one project) from the team server."""
-    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team, forget_again_here
     from carto_core.cli.team_cmd import require_yes, team_work
     from carto_core.team.connect import TeamDenied
-    from carto_core.team.forget import forget as run_forget
-    from carto_core.team.forget import is_owner
+    from carto_core.logio.home import current_home
+    from carto_core.team.forget import forget_as_owner, is_owner
     from carto_core.team.settings import default_machine
     from carto_core.util.exitcodes import ExitCode
 
@@ -46,8 +48,10 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
             raise TeamDenied(f"{conn.info.user} does not own carto's schema: `carto team admin forget` "
                              "runs as the owner (--url or CARTO_TEAM_ADMIN_URL)")
         conn.rollback()
+        forget_again_here(conn, target, team_name)
         require_yes(yes, as_json, f"remove every row of {what} from team {team_name}?")
-        document = run_forget(conn, team_name, user=role, project=project, machine=default_machine())
+        document = forget_as_owner(conn, current_home(), target, team_name, user=role, project=project,
+                                   machine=default_machine())
     if as_json:
         emit_json(document)
     else:

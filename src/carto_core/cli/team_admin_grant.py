@@ -28,7 +28,7 @@ Exit codes: 0 done, 1 refused, 2 bad flags or a bad name, 75 the server is unrea
 @json_option
 def grant(role, projects, read_only, password_stdin, url, team_name, as_json) -> None:
     """Make ROLE a member of the team (creating the login role if needed)."""
-    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team, forget_again_here
     from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import AdminError, add_member, check_role_name, members
     from carto_core.team.remotes import normalise_remote
@@ -48,6 +48,7 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
     keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
     with team_work(conn, target, as_json, AdminError):
         team_name = admin_team(conn, team_name)
+        forget_again_here(conn, target, team_name)
         document = add_member(conn, team_name, role, projects=keys or None, password=password,
                               write=not read_only)
         document["grants"] = [m for m in members(conn, team_name) if m["member"] == role]

@@ -19,7 +19,7 @@ time). Figures: docs/performance.md. Exit codes: 0 done (or not needed), 1 faile
 @json_option
 def reindex(url, team_name, as_json) -> None:
     """Build the team's vector index."""
-    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team, forget_again_here
     from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import AdminError
     from carto_core.team.admin import reindex as run_reindex
@@ -28,6 +28,7 @@ def reindex(url, team_name, as_json) -> None:
     conn = admin_connect(target, as_json, team_name=team_name)
     with team_work(conn, target, as_json, AdminError):
         team_name = admin_team(conn, team_name)
+        forget_again_here(conn, target, team_name)
         document = run_reindex(conn, team_name)
     if as_json:
         emit_json(document)

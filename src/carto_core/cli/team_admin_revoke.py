@@ -24,7 +24,7 @@ unreachable.""", cls=JsonErrorCommand)
 @json_option
 def revoke(role, projects, url, team_name, as_json) -> None:
     """Take the team (or some of its projects) from ROLE."""
-    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team
+    from carto_core.cli.team_admin import admin_connect, admin_target, admin_team, forget_again_here
     from carto_core.cli.team_cmd import team_work
     from carto_core.team.admin import members, remove_member
     from carto_core.team.remotes import normalise_remote
@@ -34,6 +34,7 @@ def revoke(role, projects, url, team_name, as_json) -> None:
     conn = admin_connect(target, as_json, team_name=team_name)
     with team_work(conn, target, as_json):
         team_name = admin_team(conn, team_name)
+        forget_again_here(conn, target, team_name)
         keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
         document = remove_member(conn, team_name, role, projects=keys or None)
         held = [] if document["grants_removed"] else [m for m in members(conn, team_name) if m["member"] == role]

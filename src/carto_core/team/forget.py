@@ -10,13 +10,18 @@ A forget run from a home (`forget_here`) is remembered there, per server, with t
 audit row: a server restored to a point before it (point-in-time recovery, a dump restored into
 the same database) holds the forgotten rows again and lacks that audit row (it commits with the
 removal), so `carto team status` says so (`undone`) and the next push forgets them again
-(`forget_again`).
+(`forget_again`). `carto team admin forget` is remembered in the home it runs from (an
+administrator's machine may hold no other carto state), per server and team (`forget_as_owner`),
+and made again by the next `carto team admin` command from there (`forget_again_as_owner`): it
+connects as the schema's owner, which reads every audit row and may remove anyone's rows.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 from carto_core.team.connect import TeamDenied, TeamError
 
@@ -106,11 +111,49 @@ def forget_here(conn, home, settings, *, user: str | None = None, project: str |
         # Whose rows it took is kept as the server chose them: a member's --project took their
         # own alone, and is made again so whoever makes it.
         whose = user or (None if document["as_owner"] else document["login"])
-        _remember(home, _server(conn, settings), {
-            "audit": document["audit"], "login": document["login"],
-            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "user": whose, "project": project, "asked": {"user": user, "project": project}})
+        _remember(home, _server(conn, settings), _record(document, whose, user, project))
     return document
+
+
+def _record(document: dict, whose: str | None, user: str | None, project: str | None) -> dict:
+    """What a home remembers of a forget that removed rows (`undone` checks it)."""
+    return {"audit": document["audit"], "login": document["login"],
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "user": whose, "project": project, "asked": {"user": user, "project": project}}
+
+
+class OwnerPlace(NamedTuple):
+    """Where `carto team admin` works, as `undone` and `forget_again` read a home's settings."""
+
+    team: str
+    machine: str
+
+
+def forget_as_owner(conn, home, target, team: str, *, user: str, project: str | None, machine: str) -> dict:
+    """`forget` run by the schema's owner (`carto team admin forget`), remembered in `home` when
+    it removed rows, for the server `target` reached and `team` (`forget_again_as_owner`)."""
+    document = forget(conn, team, user=user, project=project, machine=machine)
+    if document["removed"]:
+        _remember(home, _owner_server(conn, target, team), _record(document, user, user, project))
+    return document
+
+
+def forget_again_as_owner(conn, home, target, team: str, machine: str) -> list[str]:
+    """`forget_again` for the forgets `carto team admin forget` made from `home` on this server
+    and team; the server is not asked when it made none."""
+    data = _read(home)
+    if not any(key.startswith("owner-") and _records(data, key) for key in data["servers"]):
+        return []
+    return forget_again(conn, home, OwnerPlace(team, machine), _owner_server(conn, target, team))
+
+
+def _owner_server(conn, target, team: str) -> str:
+    """The key of the owner's forgets of `team` on the server `target` reached: its identity
+    (`server_identity`: a copy elsewhere is another server), not a machine's push positions."""
+    from carto_core.team.connect import server_identity
+
+    text = json.dumps(["owner", server_identity(conn, target)[0], team])
+    return "owner-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _server(conn, settings) -> str:
