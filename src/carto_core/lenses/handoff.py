@@ -103,7 +103,10 @@ def session_handoff(home, session_id: str, *, max_chars: int = DEFAULT_MAX_CHARS
     return bound(document, max_chars)
 
 
-def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sessions: int = 5) -> dict:
+def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sessions: int = 5,
+                    engine=None) -> dict:
+    """`engine`: the caller's SearchEngine over `home` (the MCP server's warm one, which keeps
+    the index of a home that does not exist in memory); default: a new one."""
     from carto_core.lenses.sessionfacts import sessions_events, session_facts
     from carto_core.lenses.turnwork import is_own_row
     from carto_core.lenses.wrapup import uncommitted_edits
@@ -112,7 +115,7 @@ def project_handoff(home, spec: str, *, max_chars: int = DEFAULT_MAX_CHARS, sess
     from carto_core.search.orient import orient
 
     scope = ProjectScope.parse(spec)
-    engine = SearchEngine(home)
+    engine = SearchEngine(home) if engine is None else engine
     found = orient(engine, scope, limit=10)
     if not found["events"]:
         raise LookupError(f"no events of project {spec!r} in {home.root}")

@@ -549,7 +549,7 @@ class CartoMcp:
             raise ToolError("invalid_arguments", "give session_id or project, not both")
         try:
             if args.get("project"):
-                return project_handoff(self.home, args["project"], max_chars=bound)
+                return project_handoff(self.home, args["project"], max_chars=bound, engine=self.engine)
             session = self._session_lookup(resolve_session, self._session_required(args))
             return session_handoff(self.home, session, max_chars=bound)
         except LookupError as exc:
