@@ -62,6 +62,13 @@ class Change:
         return bool(self.added or self.updated or self.reloaded)
 
 
+def _identity(state: dict | None) -> dict:
+    """The identity a log had when its facts columns state was taken (`logstate.identity`)."""
+    if not state or not state.get("exists"):
+        return {"exists": False}
+    return {key: state.get(key) for key in ("exists", "inode", "dev", "generation")}
+
+
 def _stat(path: str) -> os.stat_result | None:
     """The log's stat; None when it is absent, or cannot be read (`reader.unreadable`: such a
     log is followed as an absent one, and read once it can be)."""
@@ -177,6 +184,8 @@ class LiveCorpus:
         self._later: dict[str, list[str]] = {}
         #: label -> where the columns' read of the log ended
         self._column_ends: dict[str, int] = {}
+        #: label -> the log's identity when the columns read it (`logstate.identity`)
+        self._column_identities = {label: _identity(opened.states.get(label)) for label in FOLD_ORDER}
         #: event id -> the event, for the ids whose winning row was read since the columns, in
         #: the order a loaded corpus holds them (a row that takes over moves its event last)
         self._newest: dict[str, Event] = {}
@@ -410,6 +419,15 @@ class LiveCorpus:
                 for label in self._later.get(event_id, ()):
                     _folded(seen, label)
         return out
+
+    def current_columns(self):
+        """(the facts columns, each log's identity when they read it) while they hold every row
+        this corpus read (not loaded, nothing read since they were opened): what opening them
+        again would give, for a reader that wants them current (`sessionstore`); else None."""
+        if self._corpus is not None or any(
+                state.offset != self._column_ends[label] for label, state in self.states.items()):
+            return None
+        return self._columns, dict(self._column_identities)
 
     def unloaded_rows(self):
         """(the facts columns, the positions in them whose event a row read since took over,

@@ -131,14 +131,16 @@ def summaries_and_parents(home: Home) -> tuple[dict[str, dict], dict[str, str]]:
     return summaries, parents
 
 
-def summaries_and_columns(home: Home):
+def summaries_and_columns(home: Home, held=None):
     """(session id -> its summary, the facts columns they were checked against): the
-    columns locate each session's rows for a reader of one session (`views.stored_session_detail`)."""
-    summaries, cols, _ = _kept(home)
+    columns locate each session's rows for a reader of one session (`views.stored_session_detail`).
+    `held`: (the columns, each log's identity when they read it) that the caller holds current
+    (`LiveCorpus.current_columns`), else they are opened."""
+    summaries, cols, _ = _kept(home, held)
     return summaries, cols
 
 
-def _kept(home: Home):
+def _kept(home: Home, held=None):
     """(summaries, facts columns, thread -> parent). Summaries (`views.summarize_session`), in
     the order of each session's first row. Summaries of sessions whose rows did not change since
     the last run are read from the file; the others are summarised now, one session's rows in
@@ -150,7 +152,8 @@ def _kept(home: Home):
     # Taken before the columns are read: a rewrite that lands meanwhile leaves a file whose
     # identities no longer match, and the next run summarises everything again.
     identities = _identities(home)
-    cols = facts_columns(home)
+    # Columns held are used when they read these very files (else a rewrite came since).
+    cols = held[0] if held is not None and held[1] == identities else facts_columns(home)
     sigs = signatures(cols)
     stored = _load(home, identities)
     kept: dict[str, dict] = {}
@@ -220,4 +223,6 @@ def unloaded(live):
 
 
 def _stored(live):
-    return live.cached("stored_summaries", lambda: summaries_and_columns(live.home))
+    # The columns the server holds, while current: not a second copy of them.
+    return live.cached("stored_summaries",
+                       lambda: summaries_and_columns(live.home, live.current_columns()))
