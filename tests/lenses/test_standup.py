@@ -161,9 +161,29 @@ def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_pat
     (codex_home / "hooks.json").write_text(json.dumps({"hooks": {"PostToolUse": [{"hooks": [
         {"type": "command", "command": "carto hook codex PostToolUse"}]}]}}))
     trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
-    assert trust["state"] == "untrusted" and trust["trust_known"] is True and trust["silent_sessions"] == [D]
+    # B's hook rows are in the window: Codex ran the hooks (a run bypassing hook trust), so they
+    # are not called untrusted; what config.toml records is said beside it.
+    assert (trust["state"], trust["trust_known"], trust["silent_sessions"], trust["hooks_fired"]) == (
+        "fired", True, [D], [B])
     assert trust["hook_files"] == [str(codex_home / "hooks.json")] and "/hooks" in trust["reason"]
+    assert trust["reason"].startswith("carto's hooks logged rows of 1 Codex session in the window, so "
+                                      "Codex ran them, though its config.toml does not record them as "
+                                      "trusted: codex: one of carto's hooks in ")
     assert "never trusted (PostToolUse)" in trust["reason"]
+    assert trust["reason"].endswith("; 1 Codex session wrote a transcript in the window after they were "
+                                    "installed and logged no event")
+    # Hook rows of another machine (the team's standup) say nothing of this one's hooks.
+    trust = standup(world["home"], since="6h", now=now, me=C, local_ids=set())["silent"]["codex_hook_trust"]
+    assert (trust["state"], trust["silent_sessions"], trust["hooks_fired"]) == ("untrusted", [D], [])
+    unread = "carto_core.lenses.standup._trust_problems"  # no Codex source to read the trust
+    with monkeypatch.context() as patch:
+        patch.setattr(unread, lambda files: None)
+        trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
+    assert (trust["state"], trust["trust_known"], trust["hooks_fired"]) == ("fired", False, [B])
+    assert trust["reason"] == ("carto's hooks logged rows of 1 Codex session in the window, so Codex ran "
+                               "them; their trust is not checked: no installed Codex source reads it "
+                               "(`carto plugins`); 1 Codex session wrote a transcript in the window "
+                               "after they were installed and logged no event")
 
     (codex_home / "config.toml").write_text("[features]\nhooks = false\n")
     trust = standup(world["home"], since="6h", now=now, me=C)["silent"]["codex_hook_trust"]
@@ -175,7 +195,7 @@ def test_silent_sessions_hook_trust_and_mentions_from_codex_files(world, tmp_pat
         os.utime(path, (old, old))  # no rollout in the window: nothing is silent
     doc = standup(world["home"], since="6h", now=now, me=C)
     trust = doc["silent"]["codex_hook_trust"]
-    assert trust["state"] == "untrusted" and trust["silent_sessions"] == []  # no symptom, still untrusted
+    assert (trust["state"], trust["silent_sessions"]) == ("fired", [])  # no symptom: B's rows alone
     assert doc["silent"]["codex_sessions_without_events"] == []
     text = CliRunner().invoke(cli, ["standup", "--since", "6h"], env={"CARTO_HOME": str(world["home"].root)})
     assert text.exit_code == 0
@@ -240,7 +260,8 @@ def test_codex_sessions_before_the_hooks_were_installed_do_not_blame_their_trust
     """Right after `carto install codex --trust`, standup said 'Codex hooks suspected untrusted:
     ... 4 Codex session(s) wrote a transcript in the window and logged no event', counting
     rollouts written months before the hooks existed. The install ledger records when carto
-    first wrote the hook file; only a silent session after that counts."""
+    first wrote the hook file; only a silent session after that counts. (B's hook rows are read
+    as another machine's, `local_ids`: rows of hooks that fired would speak for them here.)"""
     codex_home = tmp_path / "codex"
     monkeypatch.setenv("CODEX_HOME", str(codex_home))
     now = datetime.now(timezone.utc)
@@ -250,24 +271,25 @@ def test_codex_sessions_before_the_hooks_were_installed_do_not_blame_their_trust
         os.utime(path, (old, old))
     codex_home.mkdir(exist_ok=True)
     assert CliRunner().invoke(cli, ["install", "codex", "--trust"]).exit_code == 0
-    trust = standup(world["home"], since="7d", now=now, me=C)["silent"]["codex_hook_trust"]
+    trust = standup(world["home"], since="7d", now=now, me=C, local_ids=set())["silent"]["codex_hook_trust"]
     assert trust["state"] == "trusted" and trust["silent_sessions"] == []
     assert "(1 Codex session in the window is from before" in trust["reason"] and trust["installed_at"] is not None
     unread = "carto_core.lenses.standup._trust_problems"  # no Codex source to read the trust
     with monkeypatch.context() as patch:
         patch.setattr(unread, lambda files: None)
-        trust = standup(world["home"], since="7d", now=now, me=C)["silent"]["codex_hook_trust"]
+        trust = standup(world["home"], since="7d", now=now, me=C, local_ids=set())["silent"]["codex_hook_trust"]
     assert (trust["state"], trust["trust_known"], trust["silent_sessions"]) == ("unknown", False, [])
     assert "(1 before)" in trust["reason"] and "`carto plugins`" in trust["reason"]
     # a session after the install that logged nothing is the symptom again
     later = "eeee5555-0000-4000-8000-000000000005"
     _rollout(codex_home, later, '{"cmd":"make build"}\n')
-    trust = standup(world["home"], since="7d", now=now + timedelta(minutes=1), me=C)["silent"]["codex_hook_trust"]
+    later_now = now + timedelta(minutes=1)
+    trust = standup(world["home"], since="7d", now=later_now, me=C, local_ids=set())["silent"]["codex_hook_trust"]
     assert trust["state"] == "trusted" and trust["silent_sessions"] == [later]
     assert "yet 1 Codex session wrote a transcript" in trust["reason"] and "carto doctor" in trust["reason"]
     with monkeypatch.context() as patch:
         patch.setattr(unread, lambda files: None)
-        trust = standup(world["home"], since="7d", now=now + timedelta(minutes=1), me=C)["silent"]["codex_hook_trust"]
+        trust = standup(world["home"], since="7d", now=later_now, me=C, local_ids=set())["silent"]["codex_hook_trust"]
     assert trust["state"] == "suspected_untrusted" and trust["silent_sessions"] == [later]
     assert "1 Codex session(s)" in trust["reason"]
 

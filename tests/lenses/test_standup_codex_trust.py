@@ -57,7 +57,9 @@ def test_a_changed_handler_and_an_install_without_trust_are_untrusted(shared_fix
     trust, line = _trust()
     assert (trust["state"], trust["trust_known"]) == ("untrusted", True)
     assert line == (f"  Codex hooks untrusted: codex: one of carto's hooks in {hooks} changed since they "
-                    "were trusted (Stop); Codex skips them, `codex exec` without a word; fix: `carto "
+                    "were trusted (Stop); Codex runs them only when hook trust is bypassed (`codex "
+                    "--dangerously-bypass-hook-trust`) and otherwise skips them, `codex exec` without "
+                    "a word; fix: `carto "
                     "install codex --trust` (records trust for carto's handlers only), or run `codex` in "
                     "a terminal and approve them under /hooks.")
 
@@ -68,3 +70,54 @@ def test_a_changed_handler_and_an_install_without_trust_are_untrusted(shared_fix
     assert line.startswith(f"  Codex hooks untrusted: codex: 10 of carto's hooks in {hooks} never trusted "
                            "(on 9 events: ")
     assert PARENT not in trust["silent_sessions"]  # sessions from before the install say nothing
+
+
+FIRED = "44444444-4444-4444-8444-444444444444"
+
+
+def _hook_fired(tmp_path):
+    """What carto's PostToolUse hook writes for a Codex session whose hooks ran (the hook
+    itself, in-process, as Codex runs it)."""
+    from carto_core.capture.hookpath import run as hook
+
+    shop = tmp_path / "shop"
+    shop.mkdir()
+    payload = {"session_id": FIRED, "transcript_path": None, "cwd": str(shop),
+               "hook_event_name": "PostToolUse", "model": "gpt-5.5", "turn_id": "turn-1",
+               "permission_mode": "bypassPermissions", "tool_name": "Bash",
+               "tool_input": {"command": "npm test -- --grep cart"}, "tool_response": "ok"}
+    hook("codex", "PostToolUse", json.dumps(payload).encode(), current_home())
+
+
+def test_hooks_that_fired_without_a_trust_record_are_not_called_untrusted(shared_fixtures, tmp_path, monkeypatch):
+    """A Codex run that bypasses hook trust (`--dangerously-bypass-hook-trust`) runs carto's
+    handlers though config.toml records no trust for them. Before: standup called them
+    untrusted ('Codex hooks untrusted: ... Codex skips them') while their rows were in the
+    window, and doctor said Codex skips them. Now standup says they fired, and what the trust
+    record says in the doctor's own words, which no longer claim they are always skipped."""
+    codex = _codex(shared_fixtures, tmp_path, monkeypatch)
+    monkeypatch.setenv("CARTO_CATCHUP", "0")
+    run("install", "codex")  # no --trust: nothing recorded
+    run("ingest", "codex", "--root", str(codex), "--settle", "0", "--json")
+    _hook_fired(tmp_path)
+    trust, line = _trust()
+    hooks = codex / "hooks.json"
+    events = ("PostCompact, PostToolUse, PreCompact, PreToolUse, SessionEnd, SessionStart, Stop, "
+              "SubagentStop, UserPromptSubmit")
+    problem = (f"codex: 10 of carto's hooks in {hooks} never trusted (on 9 events: {events}); Codex "
+               "runs them only when hook trust is bypassed (`codex --dangerously-bypass-hook-trust`) "
+               "and otherwise skips them, `codex exec` without a word")
+    fix = ("`carto install codex --trust` (records trust for carto's handlers only), or run `codex` "
+           "in a terminal and approve them under /hooks")
+    assert {k: trust[k] for k in ("state", "trust_known", "hooks_fired", "silent_sessions")} == {
+        "state": "fired", "trust_known": True, "hooks_fired": [FIRED], "silent_sessions": []}
+    assert line == ("  Codex hooks fired: carto's hooks logged rows of 1 Codex session in the window, "
+                    "so Codex ran them, though its config.toml does not record them as trusted: "
+                    f"{problem}; fix: {fix}.")
+    doctor = run("doctor", "--no-probe", "--json", ok=(1,))
+    assert [p for p in doctor["problems"] if p["problem"].startswith("codex:")] == [
+        {"problem": problem, "fix": fix}]
+    # Trusted since: the rows say nothing more.
+    run("install", "codex", "--trust")
+    trust, line = _trust()
+    assert (trust["state"], trust["hooks_fired"]) == ("trusted", [FIRED])

@@ -14,7 +14,8 @@ resolved session id (reference section 5.1). Sections:
 - SILENT: Codex rollouts written in the window by sessions that logged no event (hooks untrusted
   or not installed), and `codex_hook_trust`: what local files say about carto's Codex hooks
   (configured where, turned off by `[features]`, trusted in Codex's config.toml as the Codex
-  source reads it for `carto doctor`, the silent-session symptom);
+  source reads it for `carto doctor`, fired for a Codex session of the window, the silent-session
+  symptom);
 - UNCLAIMED: tracked files changed in the window that no logged session edited, each with the
   Codex sessions whose transcripts of the window name it (`mentioned_by`: mentions, unlogged);
 - NOT COUNTED: edit rows whose paths could not be placed, rows without a session, worktrees that
@@ -145,7 +146,7 @@ def _not_forgotten(home, silent: list[dict], held) -> list[dict]:
 CODEX_HOOK_MARK = "carto hook codex"
 
 
-def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
+def codex_hook_trust(silent: list[dict], repos: set[str], env=None, fired=()) -> dict:
     """What local files say about Codex running carto's hooks (never null).
 
     Codex skips a non-managed hook it has not trusted, silently, and keeps that trust per hook
@@ -156,7 +157,10 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
     `hooks.json` as the installed Codex source checks it for `carto doctor` (`trusted` /
     `untrusted`, `trust_known: true`), and whether Codex sessions wrote transcripts in the
     window without logging an event (the symptom of untrusted or failing hooks). Without a Codex
-    source to ask, trust is not claimed (`trust_known: false`).
+    source to ask, trust is not claimed (`trust_known: false`). `fired`: the Codex sessions of
+    this machine whose hook rows are in the window: Codex ran carto's hooks for them, so a
+    missing trust record makes them `fired`, never `untrusted` (a run that bypasses hook trust
+    runs hooks no trust was recorded for).
     """
     import tomllib
 
@@ -203,6 +207,11 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
     elif disabled:
         state = "disabled"
         reason = "hooks are turned off by [features] in " + ", ".join(disabled)
+    elif problems and fired:
+        state = "fired"
+        reason = (f"{_fired_said(fired)}, though its config.toml does not record them as trusted: "
+                  + "; ".join(f"{item['problem']}; fix: {item['fix']}" for item in problems)
+                  + _silent_said(silent_ids))
     elif problems:
         state = "untrusted"
         reason = "; ".join(f"{item['problem']}; fix: {item['fix']}" for item in problems)
@@ -217,6 +226,10 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
         elif before:
             reason += (f" ({counted(len(before), 'Codex session')} in the window "
                        f"{'is' if len(before) == 1 else 'are'} from before they were installed)")
+    elif fired:
+        state = "fired"
+        reason = (f"{_fired_said(fired)}; their trust is not checked: no installed Codex source "
+                  "reads it (`carto plugins`)" + _silent_said(silent_ids))
     elif silent_ids:
         state = "suspected_untrusted"
         reason = (f"carto hooks are configured, yet {len(silent_ids)} Codex session(s) wrote a "
@@ -229,8 +242,21 @@ def codex_hook_trust(silent: list[dict], repos: set[str], env=None) -> dict:
                   + "; their trust is not checked: no installed Codex source reads it "
                   "(`carto plugins`)")
     return {"state": state, "trust_known": known, "reason": reason, "hook_files": hook_files,
-            "disabled_by": disabled, "silent_sessions": silent_ids,
+            "disabled_by": disabled, "silent_sessions": silent_ids, "hooks_fired": sorted(fired),
             "installed_at": format_timestamp(installed) if installed else None}
+
+
+def _fired_said(fired) -> str:
+    return f"carto's hooks logged rows of {counted(len(fired), 'Codex session')} in the window, so Codex ran them"
+
+
+def _silent_said(silent_ids: list[str]) -> str:
+    """What the silent sessions add when hooks fired for others (a run that bypasses hook trust
+    runs them, one that does not skips them)."""
+    if not silent_ids:
+        return ""
+    return (f"; {counted(len(silent_ids), 'Codex session')} wrote a transcript in the window after "
+            "they were installed and logged no event")
 
 
 def _trust_problems(hook_files: list[str]) -> list[dict] | None:
@@ -394,6 +420,9 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     from carto_core.lenses.turnwork import hooked_sessions, is_own_row, with_turn_work
 
     hooked = hooked_sessions(events)
+    # Codex ran carto's hooks for these (this machine's: another's trust is its own)
+    fired = {e.session_id for e in events if e.provider == "codex" and e.session_id in hooked
+             and (local_ids is None or e.event_id in local_ids)}
     events = with_turn_work(events, turns, hooked=hooked)
     events.sort(key=lambda e: e.timestamp)
     if scope is not None:
@@ -506,9 +535,9 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     silent = _silent_codex(hooked, rollouts) if scan_silent else []
     if silent and home is not None:
         silent = _not_forgotten(home, silent, sessions)
-    trust = (codex_hook_trust(silent, repos) if scan_silent else
+    trust = (codex_hook_trust(silent, repos, fired=fired) if scan_silent else
              {"state": "not_checked", "trust_known": False, "reason": "silent scan turned off",
-              "hook_files": [], "disabled_by": [], "silent_sessions": []})
+              "hook_files": [], "disabled_by": [], "silent_sessions": [], "hooks_fired": []})
     unclaimed = (_unclaimed(repos, claimed, bash_rows, start, shorts, rollouts, hooked)
                  if scan_unclaimed else [])
     return {

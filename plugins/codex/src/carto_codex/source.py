@@ -59,9 +59,9 @@ class CodexRolloutSource(Source):
         return [default_hooks_path(), default_hooks_path(project=True)]
 
     def hook_problems(self, path: Path, settings: dict) -> list[dict]:
-        """Codex skips hooks the user has not trusted (silently under `codex exec`): each carto
-        handler of `path` that is untrusted, modified since it was trusted, or disabled; and a
-        config that turns hooks off."""
+        """Codex skips hooks the user has not trusted (silently under `codex exec`; a run that
+        bypasses hook trust runs them): each carto handler of `path` that is untrusted, modified
+        since it was trusted, or disabled; and a config that turns hooks off."""
         from carto_codex import trust
 
         config_file = trust.config_path()
@@ -85,7 +85,9 @@ class CodexRolloutSource(Source):
                 names = sorted({e["event"] for e in entries})
                 hooks = f"{len(entries)} of carto's hooks" if len(entries) != 1 else "one of carto's hooks"
                 events = (f"on {len(names)} events: " if len(names) != len(entries) else "") + ", ".join(names)
-                problems.append({"problem": f"codex: {hooks} in {path} {what} ({events}); Codex skips "
+                problems.append({"problem": f"codex: {hooks} in {path} {what} ({events}); Codex runs "
+                                            "them only when hook trust is bypassed (`codex "
+                                            "--dangerously-bypass-hook-trust`) and otherwise skips "
                                             "them, `codex exec` without a word",
                                  "fix": fix})
         if by_status.get("disabled"):
