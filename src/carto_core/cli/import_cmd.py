@@ -26,7 +26,8 @@ of the same archive adds nothing. A line of the archive that is no row (not JSON
 an object, a NUL run, an event log's row without an event_id) is not added and is counted by
 reason; a log this carto does not know is named and not imported. The keyword index, facts and vectors catch up by themselves
 (search and facts read the new rows; `carto index` embeds them).
-Exit codes: 0 rows added, 3 nothing new, 1 a damaged or unreadable archive.""", cls=JsonErrorCommand)
+Exit codes: 0 rows added, 3 nothing new, 1 a damaged or unreadable archive, 2 bad flags (both
+--passphrase-file and --key-file, or a sealed file and no key or passphrase to open it).""", cls=JsonErrorCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @secret_options
 @json_option

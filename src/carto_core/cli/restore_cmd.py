@@ -24,7 +24,9 @@ manifest's size, row count and SHA-256. Only then does it become the home. A hom
 anything is replaced only with --force, and then kept as <home>.replaced-<time>; what that
 home forgot stays forgotten (its tombstones keep those events out of what is restored) and
 its team settings stay. Afterwards `carto index` rebuilds the keyword index, facts and vectors.
-Exit codes: 0 restored, 1 wrong key or a damaged backup, 4 the home holds something (--force).""", cls=JsonErrorCommand)
+Exit codes: 0 restored, 1 wrong key or a damaged backup, 2 bad flags (both --passphrase-file and
+--key-file, or a sealed file and no key or passphrase to open it), 4 the home holds something
+(--force).""", cls=JsonErrorCommand)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace a home that holds anything (kept beside it).")
 @secret_options

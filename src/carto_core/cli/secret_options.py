@@ -39,8 +39,11 @@ def opening_secret(file: str, passphrase_file: str | None, key_file: str | None)
         from carto_core.logio.home import current_home
 
         configured = BackupSettings.load(current_home()).key_file
-        if configured is not None:
-            key_file = str(configured)
+        if configured is None:
+            # no passphrase opens it: asking one (twice at a terminal) would only end in "wrong key"
+            usage_error(f"{file} is sealed with a key file: --key-file PATH opens it (or key_file "
+                        "in the config file's [backup])")
+        key_file = str(configured)
     return read_secret(passphrase_file, key_file, ask=True)
 
 
