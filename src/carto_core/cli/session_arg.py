@@ -3,8 +3,6 @@ session`): shared so every command answers an unknown or ambiguous prefix the sa
 
 from __future__ import annotations
 
-import click
-
 from carto_core.util.output import fail
 
 
@@ -17,9 +15,8 @@ def resolve_or_exit(home, prefix: str) -> str:
     try:
         return resolve_session(home, prefix)
     except AmbiguousSession as exc:
-        click.echo(f"carto: {len(exc.candidates)} sessions start with {prefix!r}; give more of the id:", err=True)
-        for candidate in exc.candidates[:20]:
-            click.echo(f"  {candidate}", err=True)
-        raise SystemExit(int(ExitCode.USAGE)) from None
+        shown = exc.candidates[:20]
+        fail(f"{len(exc.candidates)} sessions start with {prefix!r}; give more of the id",
+             ExitCode.USAGE, listed=tuple(shown), candidates=shown)
     except SessionNotFound as exc:
         fail(str(exc), ExitCode.NOT_FOUND)

@@ -44,12 +44,12 @@ def emit_json(document: object, *, pretty: bool = True) -> None:
         ctx.meta[_EMITTED] = True
 
 
-def _json_error(message: str, code: int) -> None:
+def _json_error(message: str, code: int, **extra) -> None:
     """The error as the one JSON document of a command asked for JSON (`JsonErrorCommand`),
-    unless it printed its document already."""
+    unless it printed its document already; `extra`: fields it carries beside them."""
     ctx = click.get_current_context(silent=True)
     if ctx is not None and ctx.meta.get(_JSON_ERRORS) and not ctx.meta.get(_EMITTED):
-        emit_json({"error": message, "exit_code": int(code)})
+        emit_json({"error": message, "exit_code": int(code), **extra})
 
 
 def emit_failure(document: dict, message: str, code: int) -> None:
@@ -64,11 +64,16 @@ def warn(message: str) -> None:
     click.echo(message, err=True)
 
 
-def fail(message: str, code: ExitCode = ExitCode.ERROR) -> NoReturn:
+def fail(message: str, code: ExitCode = ExitCode.ERROR, *, listed: tuple[str, ...] = (),
+         **extra) -> NoReturn:
     """Print `carto: <message>` to stderr and exit with `code` (and, for a command asked for
-    JSON that has printed nothing yet, `{"error": message, "exit_code": code}` on stdout)."""
-    click.echo(f"carto: {message}", err=True)
-    _json_error(message, code)
+    JSON that has printed nothing yet, `{"error": message, "exit_code": code}` on stdout).
+    `listed`: lines a person reads under the message (`<message>:` then one an item, indented);
+    `extra`: fields the JSON document carries beside error and exit_code."""
+    click.echo(f"carto: {message}" + (":" if listed else ""), err=True)
+    for line in listed:
+        click.echo(f"  {line}", err=True)
+    _json_error(message, code, **extra)
     raise SystemExit(int(code))
 
 
