@@ -8,6 +8,7 @@ import json
 
 from starlette.testclient import TestClient
 
+from carto_core.evaluation.sample import SESSIONS
 from carto_core.facts import store
 from carto_core.lenses import sessionstore
 from carto_core.logio.appendlog import append_rows
@@ -34,6 +35,12 @@ def test_the_session_list_reads_the_columns_the_server_holds(home, roots, monkey
         before = client.get("/api/sessions", params={"days": 3650}).json()
         assert client.get("/api/desk", params={"days": 3650}).status_code == 200
         assert client.post("/api/facts", json=CENSUS).json()["corpus_events"] == 22
+        # a prefix, resolved among their sessions
+        page = client.get(f"/api/sessions/{SESSIONS['a'][:8]}").json()
+        assert page["session"]["session_id"] == SESSIONS["a"]
+        assert client.get("/api/sessions/5a").json()["candidates"] == sorted(
+            s for s in SESSIONS.values() if s.startswith("5a"))
+        assert client.get("/api/sessions/zzzz").json()["code"] == "SESSION_NOT_FOUND"
         assert opened == []
         held = live.unloaded_rows()[0]
         assert sessionstore.unloaded(live)[1] is held

@@ -454,10 +454,13 @@ AMBIGUOUS_LISTED = 20
 
 
 def _resolve_session(state: ServeState, prefix: str) -> str:
-    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
-    from carto_core.lenses.sessionstore import resolve_indexed
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_among
+    from carto_core.lenses.sessionstore import resolve_indexed, session_ids
 
+    kept = unloaded(state.live)
     try:
+        if kept is not None:  # among the sessions of the columns held: not opened again
+            return resolve_among(session_ids(kept[1]), prefix, state.home)
         return resolve_indexed(state.home, prefix)
     except AmbiguousSession as exc:
         raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
