@@ -72,7 +72,7 @@ from carto_core.util.timeparse import epoch_seconds
 #: working folder: a census tells two folders of one name apart); 6: each log's state holds the
 #: problems its reads counted (`problems`: what `carto serve`'s health shows without a load);
 #: 7: the load keys of the rows naming a subagent's milestone (`Columns.subagent`: what the
-#: explorer's list hides, which it found by searching the logs)
+#: explorer's list hides, a field of the row no column holds)
 VERSION = 7
 MAGIC = b"CARTOFACTS\n"
 #: The fold order of `corpus.load_corpus`: domain logs first, the changelog last.
