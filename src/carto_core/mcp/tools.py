@@ -272,17 +272,22 @@ TOOLS: list[ToolSpec] = [
         name="wrapup",
         title="Write this session's wrapup milestone",
         description=("Writes the session_wrapup milestone for a session (default: yours), built "
-                     "from its events: description, decisions, unresolved threads, key_insight and "
-                     "digest scalars; your own decisions/unresolved/key_insight are added. The only "
-                     "tool that writes to the event logs. Answers with the receipt "
-                     "(`carto wrapup --json`)."),
+                     "from its events: description, decisions (its commits), unresolved threads "
+                     "(files edited and not committed), key_insight and digest scalars; each of "
+                     "description, decisions, unresolved and key_insight you give is used instead "
+                     "of the derived one (\"none\" is left out). Once per session state: a second "
+                     "call is already_present. Answers with the receipt (`carto wrapup --json`)."),
         properties={
             "session_id": {**_SESSION, "description": "The session (a unique id prefix is enough; "
                            "default: yours)."},
-            "description": {"type": "string", "maxLength": 2000},
-            "decisions": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50},
-            "unresolved": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50},
-            "key_insight": {"type": "string", "maxLength": 2000},
+            "description": {"type": "string", "maxLength": 2000,
+                            "description": "One line; instead of the derived one."},
+            "decisions": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50,
+                          "description": "What the session decided; instead of its commits."},
+            "unresolved": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 50,
+                           "description": "Open threads; instead of its uncommitted edits."},
+            "key_insight": {"type": "string", "maxLength": 2000,
+                            "description": "Instead of where its edits concentrated."},
             "dry_run": {"type": "boolean", "default": False, "description": "Build the milestone, write nothing."},
         },
         list_path=None,
