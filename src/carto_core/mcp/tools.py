@@ -149,7 +149,8 @@ TOOLS: list[ToolSpec] = [
                        "maxItems": 8,
                        "description": "Ladder rankers by name (default: config, i.e. bm25)."},
             "decay": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+$",
-                      "description": "Decay policy by name: none, exp, gated-exp (default)."},
+                      "description": "Decay policy by name: exp, gated-exp, gated-prior, none (default: "
+                                     "the configured one, search.decay: gated-prior unless set)."},
             "all": {"type": "boolean", "default": False,
                     "description": "Show results your session was already served."},
             "purpose": {"type": "string", "enum": list(PURPOSES), "default": "manual",
