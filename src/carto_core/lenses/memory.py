@@ -75,9 +75,10 @@ class Item:
     record: str = ""  # the decision ledger's id (decisions, threads, insights)
     stale: str = ""   # what changed in git in what it cites, since (`model.staleness`)
 
-    def line(self) -> str:
+    def line(self, profile: bool = False) -> str:
+        """The bullet: ending in its ids, or (`profile`: an aggregate, no ids) in PROFILE_MARK."""
         body = _inert(self.text)
-        if not self.ids:
+        if profile:
             return f"- {body} <!-- {PROFILE_MARK} -->"
         ids = self.ids[:MAX_IDS]
         more = f" +{len(self.ids) - MAX_IDS}" if len(self.ids) > MAX_IDS else ""
@@ -167,7 +168,8 @@ class Scope(Folder):
 
 def _rows(home, label: str, project: str, scope: Scope | None = None):
     """(row, Event) of a log's rows whose project is `project` (case-insensitive) and that
-    `scope` admits; lines that do not hold the name's bytes are never parsed."""
+    `scope` admits; lines that do not hold the name's bytes are never parsed. A row with no
+    usable event_id is named as every reader names it, `<label>-<line>` (`Event.from_row`)."""
     from carto_core.model.events import Event
     from carto_core.logio.jsonl import loads_line
     from carto_core.logio.reader import open_log
@@ -180,18 +182,21 @@ def _rows(home, label: str, project: str, scope: Scope | None = None):
     lowered = data.lower()
     needle = project.lower().encode("utf-8")
     position = lowered.find(needle)
+    lineno, counted = 1, 0  # the line number of the line starting at `counted`
     while position >= 0:
         start = data.rfind(b"\n", 0, position) + 1
         end = data.find(b"\n", position)
         end = len(data) if end < 0 else end
         position = lowered.find(needle, end)
+        lineno += data.count(b"\n", counted, start)
+        counted = start
         row, problem = loads_line(data[start:end])
         if problem == "malformed_json" or not isinstance(row, dict):
             continue
         value = row.get("project")
         if isinstance(value, str) and value.lower() == project.lower() and \
                 (scope is None or scope.admits(row)):
-            yield row, Event.from_row(row, label)
+            yield row, Event.from_row(row, label, fallback_id=f"{label}-{lineno}")
 
 
 def _ts(event) -> float:
@@ -427,14 +432,17 @@ def _profile(home, memory: Memory, scope: Scope | None = None) -> None:
 
 def render(memory: Memory, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES) -> str:
     """carto's marked section (markers included), within `max_lines` and `max_bytes`."""
-    sections = {name: list(items) for name, items in memory.sections.items() if items}
+    # a line of another section than the profile with no ids would show no evidence and read
+    # as a person's line (or, marked as the profile's, as the profile's): it is not written
+    sections = {name: [i for i in items if i.ids or name == "profile"] for name, items in memory.sections.items()}
+    sections = {name: items for name, items in sections.items() if items}
 
     def text() -> str:
         lines = [BEGIN, f"# {memory.project}: what carto remembers",
                  INTRO]
         for name, items in sections.items():
             if items:
-                lines += ["", f"## {TITLES[name]}"] + [item.line() for item in items]
+                lines += ["", f"## {TITLES[name]}"] + [item.line(name == "profile") for item in items]
         if len(lines) == 3:
             # the project has rows (else no memory is made): they hold no line yet, and saying
             # "nothing recorded" contradicts the prompts and turns `carto search` finds

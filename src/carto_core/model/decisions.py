@@ -226,8 +226,19 @@ def rows(home, *, complete: bool = False) -> list[dict]:
     path = home.log("milestones")
     if not complete and unreadable(path):
         return []
-    return [line.row for line in iter_lines(path, loads=_wanted)
+    return [_named(line) for line in iter_lines(path, loads=_wanted)
             if isinstance(line.row, dict) and line.row]
+
+
+def _named(line) -> dict:
+    """The row as every reader of the corpus names it: one with no usable event_id (none, not a
+    string, blank or "unknown"; another tool wrote it) is `milestones-<line>`, the fallback of
+    `Event.from_row` (not imported: the hook path reads the ledger), which `carto search --get`
+    finds it by; its records cite that name, not nothing."""
+    event_id = line.row.get("event_id")
+    if isinstance(event_id, str) and event_id.strip().lower() not in ("", "unknown"):
+        return line.row
+    return {**line.row, "event_id": f"milestones-{line.lineno}"}
 
 
 def load(home, *, complete: bool = False) -> Ledger:
