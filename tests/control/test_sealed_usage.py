@@ -65,3 +65,18 @@ def test_a_file_sealed_with_a_key_file_opens_with_the_configured_key(tmp_path, s
     env = {"CARTO_HOME": str(tmp_path / "target"), "CARTO_CONFIG": str(config)}
     done = CliRunner().invoke(cli, ["restore", str(sealed["by-key"]), "--json"], env=env)
     assert done.exit_code == 0 and json.loads(done.stdout)["rows"] > 0
+
+
+def test_backup_refuses_a_passphrase_and_a_key_at_once_and_lists_every_code(tmp_path, sealed):
+    """`--encrypt --key-file K` sealed with the key and dropped --encrypt without a word; an
+    existing --new-key-file exits 4, which --help did not list."""
+    env = {"CARTO_HOME": str(tmp_path / "h")}
+    both = CliRunner().invoke(cli, ["backup", "--encrypt", "--key-file", str(sealed["key"]),
+                                    "--dir", str(tmp_path / "both"), "--json"], env=env)
+    assert (both.exit_code, json.loads(both.stdout)["error"]) == (
+        2, "--encrypt (a passphrase) or --key-file, not both")
+    assert not (tmp_path / "both").exists()
+    again = CliRunner().invoke(cli, ["backup", "--new-key-file", str(sealed["key"]), "--json"], env=env)
+    assert again.exit_code == 4
+    assert _listed("backup") == {0: "written", 1: "the home or the backup folder could not be read or written",
+                                 2: "bad flags", 4: "--new-key-file names a file that exists (never overwritten)"}

@@ -7,7 +7,7 @@ import click
 
 from carto_core.cli.secret_options import read_secret, sealing_options, warn_if_short
 from carto_core.util.exitcodes import ExitCode
-from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_option, usage_error
 from carto_core.util.terminal import counted, size
 
 
@@ -28,7 +28,8 @@ is finished first. Sealed backups: AES-256-GCM in 1 MiB chunks, the key from the
 scrypt (N=2^17, r=8, p=1) or from a key file by HKDF; they need the `backup` extra
 (pip install 'carto-core[backup]'). [backup] in the config file: dir, keep, key_file, daily
 (the detached keep-up job takes one a day). docs/control.md has the details.
-Exit codes: 0 written, 1 the home or the backup folder could not be read or written, 2 bad flags.""", cls=JsonErrorCommand)
+Exit codes: 0 written, 1 the home or the backup folder could not be read or written, 2 bad flags,
+4 --new-key-file names a file that exists (never overwritten).""", cls=JsonErrorCommand)
 @click.option("--dir", "folder", type=click.Path(file_okay=False), default=None,
               help="Where backups go (default: [backup] dir, else <home>-backups beside the home).")
 @click.option("--keep", type=click.IntRange(min=1), default=None, help="Backups kept ([backup] keep, default 7).")
@@ -61,6 +62,8 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
         emit_json({"key_file": str(path)}) if as_json else click.echo(
             f"{path}: a new key (keep a copy apart from the backups: without it they cannot be opened)")
         return
+    if encrypt and key_file:
+        usage_error("--encrypt (a passphrase) or --key-file, not both")
     require_home()
     home = current_home()
     settings = BackupSettings.load(home)
