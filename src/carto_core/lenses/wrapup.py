@@ -38,9 +38,15 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     digest = session_digest(home, session_id)
     if not digest["event_count"]:
         raise DigestError(f"session {session_id} has no events in {home.root}")
-    # A wrapup's own changelog copy is not work: leaving it out keeps the id stable, so a second
-    # wrapup of an unchanged session is recognised as already present.
-    events = [e for e in _session_events(home, session_id) if not is_own_row(e)]
+    # A wrapup's own rows (and decision updates) are not work: leaving them out keeps the id
+    # stable, so a second wrapup of an unchanged session is recognised as already present, and
+    # the count the same, so the row it shows is the one the log holds.
+    logged = _session_events(home, session_id)
+    events = [e for e in logged if not is_own_row(e)]
+    count = digest["event_count"] - len({e.event_id for e in logged if is_own_row(e)})
+    if not events:  # it only changed a decision: nothing it did to state
+        raise DigestError(f"session {session_id} has no events of its own work in {home.root} "
+                          "(only carto's rows: wrapups, decision updates): nothing to wrap up")
     edited = Counter(path for e in events if e.type == "tool_file_edit"
                      for path in event_files(e.type, e.summary, e.cwd))
     pending = [path for path, _ in uncommitted_edits(events)]
@@ -51,7 +57,7 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     projects = ", ".join(digest["projects"]) or "no project"
     auto_description = (
         # a span in the words standup and sessions use ("1h40m", not "100 minutes")
-        f"{counted(digest['event_count'], 'event')} on {projects} over {duration(digest['duration_minutes'] * 60000)}: "
+        f"{counted(count, 'event')} on {projects} over {duration(digest['duration_minutes'] * 60000)}: "
         f"{counted(digest['counts']['commits'], 'commit')}, {counted(digest['counts']['edits'], 'edit')}"
         + (f", {counted(len(pending), 'file')} left uncommitted" if pending else "")
     )
@@ -75,8 +81,9 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
         "event": "Wrapup",
         "git_branch": "",
         "salience": 0.9,
-        "digest": {k: digest[k] for k in ("duration_minutes", "event_count", "projects", "commit_types",
-                                          "commit_shapes")} | {"files_touched": len(edited), "recall": None},
+        "digest": {"duration_minutes": digest["duration_minutes"], "event_count": count}
+                  | {k: digest[k] for k in ("projects", "commit_types", "commit_shapes")}
+                  | {"files_touched": len(edited), "recall": None},
         "decisions": _stated(decisions) if decisions is not None else auto_decisions,
         "unresolved": _stated(unresolved) if unresolved is not None else auto_unresolved,
         "key_insight": " ".join((insight or "").split()),
