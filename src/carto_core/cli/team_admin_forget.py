@@ -18,7 +18,8 @@ Run by the team's administrator (the schema's owner, through --url or $CARTO_TEA
 no carto home is needed: this command keeps its forgets in one), typically after `carto team admin revoke ROLE`: a member revoked can
 no longer remove their own rows. The removal is audited on the server (who, what, how many)
 and remembered in this machine's carto home: after the server is restored to a point before it,
-the next `carto team admin` command from here forgets the rows again.
+the next `carto team admin` command from here forgets the rows again (this one asks first, naming
+them: answering no changes nothing).
 Without a terminal to ask (a script, an agent, --json) it removes nothing unless --yes is given.
 Exit codes: 0 removed, 1 refused or failed, 2 bad flags, or no --yes without a terminal,
 3 nothing matched, 75 the server is unreachable.""", cls=JsonErrorCommand)
@@ -34,7 +35,7 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
     from carto_core.cli.team_cmd import require_yes, team_work
     from carto_core.team.connect import TeamDenied
     from carto_core.logio.home import current_home
-    from carto_core.team.forget import forget_as_owner, is_owner
+    from carto_core.team.forget import forget_as_owner, is_owner, undone_as_owner, what as asked
     from carto_core.team.settings import default_machine
     from carto_core.util.exitcodes import ExitCode
 
@@ -48,8 +49,15 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
             raise TeamDenied(f"{conn.info.user} does not own carto's schema: `carto team admin forget` "
                              "runs as the owner (--url or CARTO_TEAM_ADMIN_URL)")
         conn.rollback()
+        # A no must change nothing: the forgets a restore undid, which every admin command makes
+        # again, are named in the question and made again after it.
+        again = undone_as_owner(conn, current_home(), target, team_name)[0]
+        question = f"remove every row of {what} from team {team_name}" + (
+            ", and forget again what the team server no longer holds (restored to an earlier point?) of "
+            + "; ".join(f"the forget of {asked(r['asked'])} made here at {r['at']}, {counted(r['rows'], 'row')}"
+                        for r in again) if again else "")
+        require_yes(yes, as_json, question + "?")
         forget_again_here(conn, target, team_name)
-        require_yes(yes, as_json, f"remove every row of {what} from team {team_name}?")
         document = forget_as_owner(conn, current_home(), target, team_name, user=role, project=project,
                                    machine=default_machine())
     if as_json:

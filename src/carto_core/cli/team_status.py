@@ -80,12 +80,15 @@ def _print(document: dict) -> None:
         again = (f"what was pushed after {lost['resend_after']}" if lost["resend_after"] else "every row")
         click.echo(f"server: it no longer holds rows this machine pushed since {lost['since']} (restored to an "
                    f"earlier point?): the next push sends {again} again")
-    for item in server.get("forgets_undone") or []:
-        from carto_core.team.forget import what
+    from carto_core.team.forget import what
 
-        click.echo(f"server: it no longer holds the forget of {what(item)} made here at {item['at']} (restored to an "
-                   f"earlier point?): {counted(item['rows'], 'row')} of it are there again; the next push "
-                   "forgets them again")
+    for key, whose, again in (("forgets_undone", "the forget", "the next push"),
+                              ("admin_forgets_undone", "the `carto team admin forget`",
+                               "the next `carto team admin` command from here")):
+        for item in server.get(key) or []:
+            click.echo(f"server: it no longer holds {whose} of {what(item)} made here at {item['at']} (restored to "
+                       f"an earlier point?): {counted(item['rows'], 'row')} of it are there again; {again} "
+                       "forgets them again")
     if server.get("restore_unchecked"):
         click.echo(f"server: {server['restore_unchecked']}")
     last = server.get("last_push")

@@ -141,10 +141,37 @@ def forget_as_owner(conn, home, target, team: str, *, user: str, project: str | 
 def forget_again_as_owner(conn, home, target, team: str, machine: str) -> list[str]:
     """`forget_again` for the forgets `carto team admin forget` made from `home` on this server
     and team; the server is not asked when it made none."""
+    server = _owner_forgets(conn, home, target, team)
+    return forget_again(conn, home, OwnerPlace(team, machine), server) if server else []
+
+
+def undone_as_owner(conn, home, target, team: str) -> tuple[list[dict], str | None]:
+    """`undone` for the forgets `carto team admin forget` made from `home` on this server and
+    team: what the next `carto team admin` command makes again. Their audit rows are the
+    owner's: under another login none is checked, and the second value says so."""
+    from carto_core.util.terminal import counted
+
+    server = _owner_forgets(conn, home, target, team)
+    if not server:
+        return [], None
+    if not is_owner(conn):
+        conn.rollback()
+        n = len(_records(_read(home), server))
+        return [], (f"whether the team server still holds {counted(n, 'forget')} made here by `carto team "
+                    f"admin forget` is not checked: only the schema's owner reads {'its' if n == 1 else 'their'} audit "
+                    f"rows (the next `carto team admin` command from here checks {'it' if n == 1 else 'them'} "
+                    "and forgets again what the server no longer holds)")
+    return undone(conn, home, OwnerPlace(team, ""), server)
+
+
+def _owner_forgets(conn, home, target, team: str) -> str | None:
+    """The key of the owner's forgets of `team` on this server when `home` remembers any (the
+    server is not asked when it remembers none anywhere)."""
     data = _read(home)
     if not any(key.startswith("owner-") and _records(data, key) for key in data["servers"]):
-        return []
-    return forget_again(conn, home, OwnerPlace(team, machine), _owner_server(conn, target, team))
+        return None
+    server = _owner_server(conn, target, team)
+    return server if _records(data, server) else None
 
 
 def _owner_server(conn, target, team: str) -> str:

@@ -84,8 +84,10 @@ def _restored(conn, home, settings) -> dict:
     """What a restore of the server to an earlier point undid: `pushes_lost`, the batches this
     machine pushed that it lost (since when, and from when the next push sends again; None:
     from the start); `forgets_undone`, the forgets made here it no longer holds (the next push
-    makes them again); `restore_unchecked`, why either could not be checked (another login)."""
-    from carto_core.team.forget import undone
+    makes them again); `admin_forgets_undone`, those `carto team admin forget` made here on this
+    team (the next `carto team admin` command makes them again; checked as the schema's owner
+    only); `restore_unchecked`, why any could not be checked (another login)."""
+    from carto_core.team.forget import undone, undone_as_owner
 
     # The positions a push would use: those of the server as it names itself, whatever URL
     # (and login) reaches it.
@@ -93,12 +95,17 @@ def _restored(conn, home, settings) -> dict:
     lost = lost_pushes(conn, settings, outbox)
     kept = lost["checkpoint"] if lost else None
     forgets, why_forgets = undone(conn, home, settings, outbox["server"])
-    why = [w for w in (pushes_unchecked(conn, outbox), why_forgets) if w]
+    admin, why_admin = undone_as_owner(conn, home, settings, settings.team)
+    why = [w for w in (pushes_unchecked(conn, outbox), why_forgets, why_admin) if w]
     conn.rollback()
+
+    def listed(found: list[dict]) -> list[dict]:
+        return [{"user": f["asked"].get("user"), "project": f["asked"].get("project"), "at": f["at"],
+                 "rows": f["rows"]} for f in found]
+
     return {"pushes_lost": {"since": lost["since"], "resend_after": _when(kept["receipt"].get("at")) if kept else None}
             if lost else None,
-            "forgets_undone": [{"user": f["asked"].get("user"), "project": f["asked"].get("project"),
-                                "at": f["at"], "rows": f["rows"]} for f in forgets],
+            "forgets_undone": listed(forgets), "admin_forgets_undone": listed(admin),
             "restore_unchecked": "; ".join(why) or None}
 
 
@@ -130,7 +137,8 @@ def status(home, settings, *, connector=connect, held: bool = False) -> dict:
     try:
         document["server"] = server_status(conn, settings)
         document["server"].update(_restored(conn, home, settings) if document["server"]["member"] else
-                                  {"pushes_lost": None, "forgets_undone": [], "restore_unchecked": None})
+                                  {"pushes_lost": None, "forgets_undone": [], "admin_forgets_undone": [],
+                                   "restore_unchecked": None})
     except Exception as exc:  # noqa: BLE001 - a status never fails on the server's answer
         from carto_core.team.connect import classify
 
