@@ -6,8 +6,9 @@ code that folds one home.
 - `team_standup`: the home's window and the team's (changelog copies and turns) folded by the
   standup's own fold (`lenses.standup.standup`), files keyed across machines as
   `project-key:path` (`team.rows.team_files`, the key the pusher stored);
-- `team_sessions`: the team's sessions (the newest, by SQL), their rows and the home's folded by
-  the sessions view's own summary (`lenses.views.summarize_session`).
+- `team_sessions`: the team's sessions (the newest, by SQL), their rows folded by the sessions
+  view's own summary (`lenses.views.summarize_session`), beside the home's kept summaries
+  (`lenses.sessionstore`, what `carto sessions` lists).
 
 When the server cannot be reached each answers with the home's own result and a `team` block
 that says why (`state: unreachable`), never an exception.
@@ -341,14 +342,14 @@ def team_sessions(home, settings, *, since: datetime | None, project: str | None
     provider is decided by the fold), and their rows are read a page at a time until `limit`
     sessions are shown. `total` is exact, but without reading every candidate when `provider`
     is given: then it counts the candidates not read as matching (an upper bound)."""
-    from carto_core.lenses.livecorpus import LiveCorpus
-    from carto_core.lenses.views import list_sessions, select_sessions, session_out, session_summaries_by_id
+    from carto_core.lenses.sessionstore import cached_summaries
+    from carto_core.lenses.views import select_sessions, session_out
 
-    live = LiveCorpus(home)
     author = login_of(settings)
+    local = cached_summaries(home)
     conn, block = open_team(settings, connector)
     if conn is None:
-        document = list_sessions(live, days=None, since=since, project=project, provider=provider, limit=limit)
+        document = home_sessions(local, since=since, project=project, provider=provider, limit=limit)
         for entry in document["sessions"]:
             entry["machine"], entry["author"] = settings.machine, author
         document["team"] = block
@@ -356,7 +357,6 @@ def team_sessions(home, settings, *, since: datetime | None, project: str | None
     from carto_core.lenses.views import summarize_session
     from carto_core.team.queries import session_ends, session_rows
 
-    local = session_summaries_by_id(live)
     selected = select_sessions(local.values(), cutoff=since, project=project, provider=provider)
     who = {s["session_id"]: (settings.machine, author) for s in selected}
     try:
@@ -379,7 +379,7 @@ def team_sessions(home, settings, *, since: datetime | None, project: str | None
                     who[sid] = (items[0].machine, items[0].author)
     except Exception as exc:  # noqa: BLE001 - the home's list stands
         conn.close()
-        document = list_sessions(live, days=None, since=since, project=project, provider=provider, limit=limit)
+        document = home_sessions(local, since=since, project=project, provider=provider, limit=limit)
         for entry in document["sessions"]:
             entry["machine"], entry["author"] = settings.machine, author
         document["team"] = _failed(settings, exc)
@@ -393,7 +393,18 @@ def team_sessions(home, settings, *, since: datetime | None, project: str | None
         sessions.append(out)
     block["machines"] = sorted({who[s["session_id"]][0] for s in selected if s["session_id"] in who})
     return {"sessions": sessions, "total": len(selected) + len(candidates) - read,
-            "index_generation": live.generation, "team": block}
+            "index_generation": 1, "team": block}
+
+
+def home_sessions(summaries: dict[str, dict], *, since, project, provider, limit) -> dict:
+    """The home's own session list from its kept summaries (`lenses.sessionstore`, what `carto
+    sessions` lists), as `views.list_sessions` gives it over a corpus loaded once (generation 1):
+    loading the corpus for it held every event of the home in memory."""
+    from carto_core.lenses.views import select_sessions, session_out
+
+    rows = select_sessions(summaries.values(), cutoff=since, project=project, provider=provider)
+    return {"sessions": [session_out(s) for s in rows[:limit]], "total": len(rows), "days": None,
+            "index_generation": 1}
 
 
 # --------------------------------------------------------------------------- front doors
@@ -430,10 +441,9 @@ def standup_with_team(home, **options) -> dict:
 def sessions_with_team(home, *, since, project, provider, limit) -> dict:
     settings, block = home_team(home)
     if settings is None:
-        from carto_core.lenses.livecorpus import LiveCorpus
-        from carto_core.lenses.views import list_sessions
+        from carto_core.lenses.sessionstore import cached_summaries
 
-        document = list_sessions(LiveCorpus(home), days=None, since=since, project=project,
+        document = home_sessions(cached_summaries(home), since=since, project=project,
                                  provider=provider, limit=limit)
         document["team"] = block
         return document
