@@ -16,19 +16,29 @@ import re
 from carto_core.model import decisions as model
 
 
+#: How a refusal names the successor's arguments and where the records are listed, per caller:
+#: the flags of `carto decision`, the arguments of the MCP `decide` tool.
+WORDS = {
+    "cli": {"by": "--by", "text": "--text", "by_id": "--by ID", "text_words": "--text TEXT",
+            "listed": "`carto decision list --all`"},
+    "mcp": {"by": "by", "text": "text", "by_id": "by=ID", "text_words": "text=TEXT",
+            "listed": "the decisions tool with all=true"},
+}
+
+
 class DecisionError(ValueError):
     def __init__(self, message: str, *, usage: bool = True):
         super().__init__(message)
         self.usage = usage
 
 
-def resolve(ledger: model.Ledger, prefix: str, what: str = "record") -> model.Record:
+def resolve(ledger: model.Ledger, prefix: str, what: str = "record", words: str = "cli") -> model.Record:
     found = ledger.find(prefix.strip())
     if not found and len(prefix.strip()) < model.MIN_PREFIX and prefix.strip() not in ledger.records:
         raise DecisionError(f"{prefix!r} is too short to name a {what}: give its kind and at least two "
                             "characters of the id (dec-1a, thr-4c, ins-9f)")
     if not found:
-        raise DecisionError(f"no {what} with id {prefix!r} (`carto decision list --all` lists them)",
+        raise DecisionError(f"no {what} with id {prefix!r} ({WORDS[words]['listed']} lists them)",
                             usage=False)
     if len(found) > 1:
         raise DecisionError(f"{prefix!r} names {len(found)} records: "
@@ -121,8 +131,9 @@ def list_document(home, *, project: str | None = None, states=("current",), kind
 
 def change(home, target: str, state: str, *, by: str | None = None, text: str | None = None,
            reason: str | None = None, session_id: str | None = None, provider: str = "unknown",
-           cwd: str = "", dry_run: bool = False, now=None) -> dict:
-    """Retire, reject or supersede the record `target` (an id or a unique prefix of one)."""
+           cwd: str = "", dry_run: bool = False, now=None, words: str = "cli") -> dict:
+    """Retire, reject or supersede the record `target` (an id or a unique prefix of one).
+    `words`: whose arguments a refusal names (`WORDS`)."""
     from carto_core.logio.appendlog import append_rows
     from carto_core.logio.logs import order_row
     from carto_core.privacy.redact import redacted
@@ -131,25 +142,27 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
     if state not in model.CHANGES:
         raise DecisionError(f"state must be one of {', '.join(model.CHANGES)}")
     ledger = model.load(home, complete=True)
-    record = resolve(ledger, target)
+    named = WORDS[words]
+    record = resolve(ledger, target, words=words)
     text = " ".join((text or "").split())
     successor = None
     if state == "superseded":
         if bool(by) == bool(text):
-            raise DecisionError("supersede needs the record that replaces it: --by ID or --text TEXT (one)")
+            raise DecisionError("supersede needs the record that replaces it: "
+                                f"{named['by_id']} or {named['text_words']} (one)")
         if by:
-            successor = resolve(ledger, by, "successor")
+            successor = resolve(ledger, by, "successor", words)
             if successor.id == record.id:
                 raise DecisionError(f"{record.id} cannot supersede itself")
             if not successor.current:
                 raise DecisionError(f"{successor.id} is {successor.state}: a record is superseded "
                                     "by a current one")
         elif model.is_empty(text):
-            raise DecisionError("--text states nothing")
+            raise DecisionError(f"{named['text']} states nothing")
         elif model.record_id(record.kind, record.project, text) == record.id:
             raise DecisionError(f"the text is {record.id}'s own")
     elif by or text:
-        raise DecisionError("--by and --text go with supersede")
+        raise DecisionError(f"{named['by']} and {named['text']} go with supersede")
     if record.state == state and (state != "superseded" or (successor and record.by == successor.id)):
         return {"log_outcome": "already_present", "event_id": record.change_id,
                 "record": entry(ledger, record)}
