@@ -11,7 +11,9 @@ Claude Code 2.1.328 sessions recorded from the real client):
 On each home, `carto sessions`, `carto session`, `carto standup`, `carto digest session`,
 `carto wrapup --dry-run` and `carto wrapup --pending` give each session the same span, events,
 turns, commits and edits (and the two that count prompts the same prompts), and `carto standup --commit` finds every commit any of them lists in
-the session that lists it. Across the two homes the work agrees: the same commits (by sha),
+the session that lists it. Once each session's wrapup is written, every lens still says the
+same of it (and the digest's tempo bar is the same): the wrapup is carto's row about the
+session, not one of its events. Across the two homes the work agrees: the same commits (by sha),
 edits, turns and prompts for each session.
 
 Each home also holds a session of one prompt the agent answered without a tool: a Claude
@@ -120,7 +122,7 @@ def fixtures_home(shared_fixtures, monkeypatch):
     time.tzset()
 
 
-def _lens_views(sid: str, listed: dict, standup: dict, pending: dict) -> dict[str, dict]:
+def _lens_views(sid: str, listed: dict, standup: dict, pending: dict | None) -> dict[str, dict]:
     """What each lens says about one session: {lens: {started, ended, events, turns, commits, edits}}."""
     out = {}
     s = listed[sid]
@@ -140,9 +142,10 @@ def _lens_views(sid: str, listed: dict, standup: dict, pending: dict) -> dict[st
     out["standup"] = {"ended": x["last_active"], "events": x["events"],
                       "turns": x["turns"], "commits": len(x["commits"]),
                       "edits": x["types"].get("tool_file_edit", 0)}
-    p = pending[sid]
-    out["wrapup --pending"] = {"started": p["started"], "ended": p["ended"], "events": p["events"],
-                               "turns": p["turns"], "commits": p["commits"], "edits": p["edits"]}
+    if pending is not None:  # None: its wrapup is written, it is no longer pending
+        p = pending[sid]
+        out["wrapup --pending"] = {"started": p["started"], "ended": p["ended"], "events": p["events"],
+                                   "turns": p["turns"], "commits": p["commits"], "edits": p["edits"]}
     row = _run("wrapup", "--session", sid, "--dry-run", "--json")["row"]
     out["wrapup --dry-run"] = {"events": row["digest"]["event_count"],
                                "minutes": row["digest"]["duration_minutes"],
@@ -166,8 +169,10 @@ def test_every_session_lens_gives_the_same_span_and_counts(fixtures_home, kind, 
     assert (alone["events"], alone["turns"], alone["commits"], alone["edits"]) == (1, 0, 0, 0)
     assert alone["started"] == alone["ended"] and standup[PROMPT_ONLY]["evidence"] is None
     commits_seen = 0
+    before = {}
     for sid in listed:
         views, digest = _lens_views(sid, listed, standup, pending)
+        before[sid] = views, digest["tempo"]
         truth = views["sessions"]
         minutes = round((_instant(truth["ended"]) - _instant(truth["started"])).total_seconds() / 60)
         for lens, said in views.items():
@@ -179,6 +184,18 @@ def test_every_session_lens_gives_the_same_span_and_counts(fixtures_home, kind, 
             assert found["session_id"] == sid, (kind, sid, commit)
             commits_seen += 1
     assert commits_seen == 2  # 995f281 and 396cba8
+    # The wrapup of each session written: every lens says what it said before, in each count.
+    for sid in listed:
+        assert _run("wrapup", "--session", sid, "--json")["receipt"]["log_outcome"] == "written", sid
+    listed = {s["session_id"]: s for s in _run("sessions", "--limit", "1000", "--json")["sessions"]}
+    standup = {x["id"]: x for x in _run("standup", "--since", "3650d", "--no-git", "--json")["sessions"]}
+    assert _run("wrapup", "--pending", "--json", ok=(3,))["pending"] == []  # 3: none pending
+    assert all(s["wrapup"] for s in listed.values())
+    for sid, (views, tempo) in before.items():
+        after, digest = _lens_views(sid, listed, standup, None)
+        views.pop("wrapup --pending")
+        assert after == views, (kind, sid)
+        assert digest["tempo"] == tempo, (kind, sid)
 
 
 def test_a_hook_fed_and_a_backfilled_home_agree_on_each_sessions_work(fixtures_home, tmp_path):

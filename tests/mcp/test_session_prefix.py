@@ -24,7 +24,7 @@ def _without_page(document: dict) -> dict:
 
 def test_digest_and_wrapup_take_a_unique_start_of_the_id(state):
     whole = state.call("digest", {"kind": "session", "session_id": SESSION})
-    assert whole["session_id"] == SESSION and whole["event_count"] == 8
+    assert whole["session_id"] == SESSION and whole["event_count"] == 7  # its wrapup left out
     assert _without_page(state.call("digest", {"kind": "session", "session_id": SESSION[:8]})) == _without_page(whole)
     wrapup = state.call("wrapup", {"session_id": SESSION[:8], "dry_run": True})
     assert wrapup["row"]["session_id"] == SESSION

@@ -96,8 +96,12 @@ def test_standup_shows_contention(client):
 def test_sessions_match_independent_scan(client, home):
     rows = distinct(home).values()
     by_session = Counter(row.get("session_id") or row.get("session") for row in rows)
+    # a session's events leave out its wrapup (carto's row about it, written afterwards)
+    worked = Counter(row.get("session_id") or row.get("session") for row in rows
+                     if row.get("type") != "milestone_session_wrapup" and row.get("milestone") != "session_wrapup")
+    assert worked[SESSIONS["a"]] == by_session[SESSIONS["a"]] - 1
     body = client.get("/api/sessions", params={"days": 3650}).json()
-    assert {s["session_id"]: s["events"] for s in body["sessions"]} == dict(by_session)
+    assert {s["session_id"]: s["events"] for s in body["sessions"]} == dict(worked)
     detail = client.get(f"/api/sessions/{SESSIONS['a']}").json()
     assert len(detail["events"]) == by_session[SESSIONS["a"]]
     assert [c["event_id"] for c in detail["commits"]] == [

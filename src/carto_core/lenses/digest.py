@@ -229,7 +229,7 @@ def session_digest(home, session_id: str, *, commits: int = 6, files: int = 5,
         "subagents": facts.counts["subagents"],
         "recall": recall(home, session_id),
         "repos": repos,
-        "tempo": tempo_line([e.timestamp for e in facts.rows if e.timestamp is not None]),
+        "tempo": tempo_line([e.timestamp for e in facts.counted_rows if e.timestamp is not None]),
         # the sessions this one continues or that continue it: one piece of work
         "lineage": lineage(home).describe(session_id),
         # each repository's state as the session leaves it (git asked now, not at the time)

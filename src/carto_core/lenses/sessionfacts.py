@@ -11,8 +11,10 @@ the numbers `session_facts` computes, so they cannot disagree about it. The rule
   and the events their recorded tool calls stand for (`carto_core.lenses.turnwork`: a call seen
   by a hook and again in the transcript counts once). `evidence` says which: `hooks`, `turns`,
   or None (neither: prompts alone, say);
-- **events** counts the session's rows (derived events are not rows); **turns** counts its
-  turn rows; **prompts** its prompt rows, or when it has none its main thread's turns (one
+- **events** counts the session's rows (derived events are not rows), carto's own rows about
+  it left out (its wrapups, decision updates: written later, they are not its work, so a
+  session counts the same before and after its wrapup; a session of nothing else keeps them);
+  **turns** counts its turn rows; **prompts** its prompt rows, or when it has none its main thread's turns (one
   user prompt each: `session_prompts`);
 - **commits**, **edits**, **pushes**, shell calls, fetches, searches, subagents and compactions
   count the evidence's events of that kind; **files** are the paths the edits name;
@@ -110,6 +112,9 @@ class SessionFacts:
     session_id: str
     #: The session's rows (any log, each event once), oldest first; undated last.
     rows: list[Event] = field(default_factory=list, repr=False)
+    #: Its events: `rows` less carto's own rows about it (wrapups, decision updates), unless
+    #: those are all it holds.
+    counted_rows: list[Event] = field(default_factory=list, repr=False)
     #: The evidence of its work: `rows` when it logged a hook row, else `rows` plus the events
     #: its turns' tool calls stand for; oldest first, undated last.
     work: list[Event] = field(default_factory=list, repr=False)
@@ -156,8 +161,12 @@ class SessionFacts:
         return round(self.span.total_seconds() / 60)
 
     def stamps(self) -> list[datetime]:
-        """Every dated moment of the session's evidence (its rows included), in time order."""
-        return [e.timestamp for e in self.work if e.timestamp is not None]
+        """Every dated moment of the session's evidence (its rows included, carto's own rows
+        about it left out as from `counted_rows`), in time order."""
+        from carto_core.lenses.turnwork import is_own_row
+
+        dated = [e for e in self.work if e.timestamp is not None]
+        return [e.timestamp for e in ([e for e in dated if not is_own_row(e)] or dated)]
 
     def as_dict(self) -> dict:
         return {
@@ -255,21 +264,23 @@ def session_facts(session_id: str, events) -> SessionFacts:
         work = sorted(with_turn_work([e for e in rows if e.source != "turns"], turns, hooked=set()),
                       key=_time_key)
     turn_count = sum(1 for e in rows if e.source == "turns")
-    facts = SessionFacts(session_id, rows=rows, work=work)
+    # A wrapup or decision update written after the session is about it, not work in it: not
+    # one of its events, nor in its span (a session of nothing else keeps theirs).
+    counted_rows = [e for e in rows if not is_own_row(e)] or rows
+    facts = SessionFacts(session_id, rows=rows, work=work, counted_rows=counted_rows)
     facts.evidence = "hooks" if hooked else ("turns" if turn_count else None)
-    facts.events = len(rows)
+    facts.events = len(counted_rows)
     facts.turns = turn_count
     facts.prompts = session_prompts(rows)
     facts.projects = session_projects(rows)
     facts.provider = session_provider(rows) or ""
-    # A wrapup or decision update written after the session is about it, not work in it: the
-    # span is its work's (a session of nothing else keeps theirs).
-    dated = ([moment for e in work if not is_own_row(e) for moment in _moments(e)]
+    counted_work = [e for e in work if not is_own_row(e)] or work
+    dated = ([moment for e in counted_work for moment in _moments(e)]
              or [moment for e in work for moment in _moments(e)])
     if dated:
         facts.started, facts.ended = min(dated), max(dated)
     counts = dict.fromkeys(COUNTED, 0)
-    for event in work:
+    for event in counted_work:
         facts.types[event.type or "unknown"] += 1
         for name, test in COUNTED.items():
             if test(event.type):

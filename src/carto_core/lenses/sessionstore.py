@@ -36,7 +36,8 @@ from carto_core.util.privatefiles import make_dirs, open_private
 
 #: 2: `prompts` counts a session's main-thread turns when it has no prompt row.
 #: 3: each session's `parent` (the session that spawned a sub-agent thread) kept beside it.
-VERSION = 3
+#: 4: `events` leaves out carto's own rows about a session (its wrapups, decision updates).
+VERSION = 4
 #: Sessions to summarise from which a terminal is told (a hook's few new rows are not worth a line).
 PROGRESS_FROM = 50
 _STAMPS = ("started", "ended")

@@ -39,11 +39,10 @@ def build_wrapup(home, session_id: str, *, description: str | None = None,
     if not digest["event_count"]:
         raise DigestError(f"session {session_id} has no events in {home.root}")
     # A wrapup's own rows (and decision updates) are not work: leaving them out keeps the id
-    # stable, so a second wrapup of an unchanged session is recognised as already present, and
-    # the count the same, so the row it shows is the one the log holds.
-    logged = _session_events(home, session_id)
-    events = [e for e in logged if not is_own_row(e)]
-    count = digest["event_count"] - len({e.event_id for e in logged if is_own_row(e)})
+    # stable, so a second wrapup of an unchanged session is recognised as already present (the
+    # digest's count leaves them out already: the row it shows is the one the log holds).
+    events = [e for e in _session_events(home, session_id) if not is_own_row(e)]
+    count = digest["event_count"]
     if not events:  # it only changed a decision: nothing it did to state
         raise DigestError(f"session {session_id} has no events of its own work in {home.root} "
                           "(only carto's rows: wrapups, decision updates): nothing to wrap up")
