@@ -77,3 +77,34 @@ def test_day_counts_equal_an_independent_scan(tmp_path):
                        for d in p["days"] if d["count"]})
         assert got == expected, since
         assert {p["project"] for p in facts["projects"]} >= {"webshop", "carto"}
+
+
+def test_the_text_says_plainly_when_there_is_no_history_yet(tmp_path):
+    """A project recorded only today read "scored - = 0 vs mean - over 0 days", and one with
+    too few days before the scored one "vs mean - over 1 day": placeholders where the reader
+    needs to hear that nothing can be scored yet, and why."""
+    from carto_core.cli.facts_cmd import render_text
+
+    home = Home(tmp_path)
+    append_rows(home.log("changelog"), rows("today", {0: 3}) + rows("two", {0: 1, 1: 4, 2: 2})
+                + rows("zero", {1: 2}) + rows("flat", {1: 5, 2: 5, 3: 5, 4: 5}))
+    envelope = run_facts({"contract_version": 1, "verb": "tempo", "call_id": "t", "since": "10d"},
+                         home, now=NOW)
+    lines = render_text(envelope).splitlines()
+    assert lines[1:] == [
+        "undated dropped 0",
+        "  flat                         total     20 · scored 2026-09-07 = 5 vs mean 5.0 over 3 days · zero variance · today so far 0",
+        "  two                          total      7 · scored 2026-09-07 = 4 · only 1 day of history "
+        "before it (a score needs 3 days) · today so far 1",
+        "  today                        total      3 · no history yet: no complete UTC day to score "
+        "(the current one never is) · today so far 3",
+        "  zero                         total      2 · scored 2026-09-07 = 2 · no history before it "
+        "yet (a score needs 3 days) · today so far 0",
+    ]
+    # the JSON keeps its fields: a null mean and z, insufficient_history
+    by = {p["project"]: p for p in envelope["facts"]["projects"]}
+    assert [(by[p]["scored_day"], by[p]["scored_count"], by[p]["baseline_days"], by[p]["baseline_mean"],
+             by[p]["z"], by[p]["z_status"]) for p in ("today", "two", "zero")] == [
+        (None, 0, 0, None, None, "insufficient_history"),
+        ("2026-09-07", 4, 1, None, None, "insufficient_history"),
+        ("2026-09-07", 2, 0, None, None, "insufficient_history")]

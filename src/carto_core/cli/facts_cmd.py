@@ -234,6 +234,25 @@ def _token_lines(facts: dict) -> list[str]:
     return lines
 
 
+def _tempo_score(entry: dict) -> str:
+    """How a project's last complete day compares with the days before it, in words: with no
+    complete day, or too few before it for a mean, there is nothing to compare yet."""
+    from carto_core.facts.tempo import MIN_BASELINE_DAYS
+
+    if entry["scored_day"] is None:
+        return "no history yet: no complete UTC day to score (the current one never is)"
+    scored = f"scored {entry['scored_day']} = {entry['scored_count']}"
+    if entry["baseline_mean"] is None:
+        days = entry["baseline_days"]
+        history = (f"only {counted(days, 'day')} of history before it" if days
+                   else "no history before it yet")
+        return f"{scored} · {history} (a score needs {MIN_BASELINE_DAYS} days)"
+    z = entry["z"]
+    verdict = f"z {z:+.2f}" if z is not None else entry["z_status"].replace("_", " ")
+    return (f"{scored} vs mean {entry['baseline_mean']} over {counted(entry['baseline_days'], 'day')}"
+            f" · {verdict}")
+
+
 def render_text(envelope: dict, cursor: str | None = None) -> str:
     """The text a person reads; `cursor` is the one to show (a short handle), the envelope's
     when None."""
@@ -282,13 +301,8 @@ def render_text(envelope: dict, cursor: str | None = None) -> str:
             last = max(days[-1]["day"] for days in series)
             lines.append(f"days counted: {first} .. {last} (tempo reads at most {TEMPO_DAYS} days of the window)")
         for entry in facts["projects"]:
-            z = entry["z"]
-            verdict = f"z {z:+.2f}" if z is not None else entry["z_status"].replace("_", " ")
-            mean = entry["baseline_mean"]
             lines.append(
-                f"  {entry['project']:<28} total {entry['total']:>6} · scored {entry['scored_day'] or '-'}"
-                f" = {entry['scored_count']} vs mean {mean if mean is not None else '-'}"
-                f" over {counted(entry['baseline_days'], 'day')} · {verdict}"
+                f"  {entry['project']:<28} total {entry['total']:>6} · {_tempo_score(entry)}"
                 + (f" · today so far {entry['partial_day']['count']}" if entry["partial_day"] else "")
             )
     elif verb == "pulse":
