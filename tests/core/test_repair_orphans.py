@@ -127,3 +127,40 @@ def test_cli(tmp_path):
     assert result.exit_code == 0 and "1 orphan row found, 1 fixed" in result.stdout
     result = CliRunner().invoke(cli, ["repair", "orphan-sessions", "--window", "-1"], env=env)
     assert result.exit_code == 2
+
+
+def test_a_decision_changed_at_a_terminal_keeps_no_session_an_agents_gets_its_session(tmp_path, monkeypatch):
+    """`carto decision retire` typed at a terminal wrote a row without a session, and the repair
+    gave it the one agent session of its project inside --window: a person's change became the
+    agent's. It is left alone as a git commit is; a change an agent made (its provider named)
+    and whose session was lost is matched as before."""
+    from datetime import timedelta
+
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path))
+    home = Home(tmp_path)
+    work = str(tmp_path / "shop")
+    before = utcnow() - timedelta(minutes=20)
+    append_rows(home.log("changelog"), [
+        {"event_id": f"a{i}", "timestamp": format_timestamp(before + timedelta(minutes=i)),
+         "type": "tool_bash", "provider": "claude", "session_id": SID_A, "project": "shop",
+         "cwd": work, "summary": f"pytest -k cart {i}"} for i in range(3)])
+
+    def carto(*args, **env):
+        result = CliRunner().invoke(cli, list(args), env=env)
+        assert result.exit_code == 0, (args, result.output)
+        return json.loads(result.stdout) if "--json" in args else result.stdout
+
+    carto("wrapup", "--session", SID_A, "--decision", "keep the cart in redis",
+          "--decision", "price in cents")
+    ids = {r["text"]: r["id"] for r in carto("decision", "list", "--json")["records"]}
+    person = carto("decision", "retire", ids["keep the cart in redis"], "--json")["event_id"]
+    agent = carto("decision", "retire", ids["price in cents"], "--json", CARTO_PROVIDER="claude")["event_id"]
+    done = carto("repair", "orphan-sessions", "--window", "30", "--write", "--json")
+    # the agent's row and its changelog copy; the person's two copies are no orphans
+    assert (done["orphans"], done["matched_proximity"], done["fixed"]) == (2, 2, 2)
+    for label in ("milestones", "changelog"):
+        after = rows(home, label)
+        assert after[person].get("session_id") is None and after[person]["provider"] == "unknown", label
+        assert after[agent]["session_id"] == SID_A, label

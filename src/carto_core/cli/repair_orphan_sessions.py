@@ -20,7 +20,8 @@ def orphan_sessions(window_minutes: float, write: bool, as_json: bool) -> None:
     file name ending in a known session id), else by project and time: the sessions with an
     event in the same project (and provider) within --window minutes. Exactly one candidate is
     taken; two or more are ambiguous and refused, none is unmatched: neither changes a row.
-    Commits backfilled from git have no session by design and are left alone.
+    Commits backfilled from git have no session by design and are left alone, as are decision
+    changes a person typed at a terminal (`carto decision` outside an agent: provider unknown).
 
     \b
     Examples:

@@ -4,7 +4,9 @@ strictly matches them, or keep none.
 An orphan is a row whose session (the log's key, then `session_id`, `session`, `sessionId`) is
 absent, "" or "unknown" (`events.is_resolved`): a hook payload without its id, an old upstream
 row. Commits backfilled from git (`git-` ids, no provider) have no session by design and are not
-orphans. Every copy of an event (a tool-use row and its changelog copy) gets the same answer.
+orphans, nor are decision changes a person typed at a terminal (`carto decision`: a
+`decision_update` row whose provider is unknown; one that names its agent's provider is an
+orphan like any other row). Every copy of an event (a tool-use row and its changelog copy) gets the same answer.
 
 Matching, strict, in this order:
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from carto_core.model.decisions import UPDATE
 from carto_core.model.events import is_resolved
 from carto_core.logio.home import Home
 from carto_core.logio.jsonl import dumps_row
@@ -45,10 +48,15 @@ def row_session(label: str, row: dict) -> str | None:
 
 
 def sessionless_by_design(row: dict) -> bool:
-    """A commit backfilled from git history carries no session (reference 6.5)."""
+    """A commit backfilled from git history carries no session (reference 6.5), nor does a
+    decision changed by a person at a terminal (`carto decision` run outside any agent: its
+    provider is unknown); a decision change whose row names its agent lost a session it had."""
     event_id = row.get("event_id")
-    return (isinstance(event_id, str) and event_id.startswith("git-")) or (
-        "commit_hash" in row and not row.get("provider"))
+    if (isinstance(event_id, str) and event_id.startswith("git-")) or (
+            "commit_hash" in row and not row.get("provider")):
+        return True
+    decision = row.get("milestone") == UPDATE or row.get("type") == "milestone_" + UPDATE
+    return decision and not is_resolved(row.get("provider"))
 
 
 def _epoch(row: dict) -> float | None:
