@@ -86,13 +86,43 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
     dest = folder / (name if not taken else name.replace(stamp, f"{stamp}-{max(taken) + 1}"))
     from carto_core.util.privatefiles import make_dirs
 
-    make_dirs(folder)
+    try:
+        make_dirs(folder)
+    except OSError as exc:
+        raise ArchiveError(_folder_refused(folder, exc, "could not be made", "folders")) from None
     pieces = snapshot(home, {**log_names(home), **state_names(home)})
-    manifest = write_archive(dest, pieces, kind="backup", secret=secret, progress=progress)
+    try:
+        manifest = write_archive(dest, pieces, kind="backup", secret=secret, progress=progress)
+    except OSError as exc:
+        # a log that cannot be read is said as every reader says it (`reader.cannot_read`)
+        if not exc.filename or os.path.dirname(os.path.abspath(os.fsdecode(exc.filename))) \
+                != os.path.abspath(folder):
+            raise
+        raise ArchiveError(_folder_refused(folder, exc, "could not be written into", "files")) from None
     removed = rotate(folder, keep, spare=dest)
     return {"backup": str(dest), "bytes": dest.stat().st_size, "sealed": secret is not None,
             "files": len(manifest["files"]), "rows": manifest["rows"],
             "seconds": round(time.perf_counter() - started, 3), "removed": removed}
+
+
+def _folder_refused(folder: Path, exc: OSError, doing: str, made: str) -> str:
+    """One line for a backup folder that cannot be made or written into (`made`: what was
+    being made in it): the folder, why, and where to choose another."""
+    import errno
+
+    from carto_core.logio.homefaults import why
+
+    where = Path(os.path.dirname(os.path.abspath(os.fsdecode(exc.filename or folder))))
+    if exc.errno == errno.ENOTDIR:
+        blocking = next((p for p in [Path(os.path.abspath(folder)), *Path(os.path.abspath(folder)).parents]
+                         if p.exists() and not p.is_dir()), None)
+        reason = f"{blocking} is a file, not a folder" if blocking else "a file is in the way"
+    elif exc.errno == errno.ENOENT and where.is_dir():
+        # a parent there that refuses to hold new entries (/proc, a FUSE mount)
+        reason = f"{where} does not let {made} be made in it"
+    else:
+        reason = f"{where} is {why(exc)}"
+    return f"the backup folder {folder} {doing} ({reason}); choose another with --dir, or set [backup] dir in the config file"
 
 
 def _inside(path: Path, root: Path) -> bool:
