@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from carto_core.util.output import JsonErrorCommand, emit_json, json_option
+from carto_core.util.output import JsonErrorCommand, emit_json, json_option, usage_error
 from carto_core.util.terminal import counted
 from carto_core.util.exitcodes import ExitCode
 
@@ -574,6 +574,19 @@ def _echo_keep_up(keep_up: dict | None) -> None:
                    f"peak RSS median {rss['median']:.0f} MB, max {rss['max']:.0f} MB")
 
 
+#: What `carto doctor --fix` answers: doctor only reports, and each fix is another command.
+NO_FIX = ("doctor does not fix: each problem it reports names its fix, most a `carto repair` command "
+          "(`carto repair --help`; each a dry run unless --write), others `carto install`, "
+          "`carto ingest --all` or `carto forget --resume`; "
+          "`carto doctor --json | jq '.problems[].fix'` lists them")
+
+
+def _no_fix(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    # A flag people reach for, refused as an unknown flag is (exit 2) but with the way on.
+    if value:
+        usage_error(NO_FIX)
+
+
 @click.command(
     cls=JsonErrorCommand,
     epilog="""\b
@@ -589,6 +602,7 @@ Examples:
                    "per file and kind, never the values); `carto repair redact --write` replaces them.")
 @click.option("--no-probe", "no_probe", is_flag=True,
               help="Do not run the installed hook commands (they run against a scratch home).")
+@click.option("--fix", is_flag=True, hidden=True, expose_value=False, callback=_no_fix)
 @json_option
 def doctor(secrets: bool, no_probe: bool, as_json: bool) -> None:
     """Check the home: every log's rows, bad lines and newest event; rows waiting in the hook's
