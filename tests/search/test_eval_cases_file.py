@@ -56,3 +56,21 @@ def test_every_field_the_format_names_is_read_back_as_written(tmp_path):
     assert agecurve.read_cases(path) == [case, agecurve.Case("c2", "conversational", "q", ["a", "b"], 10, "open")]
     path.write_text(json.dumps(GOOD) + "\n", "utf-8")
     assert agecurve.read_cases(path) == [agecurve.Case("case-1", "known-item", "rounding cart", ["evt-x"])]
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    """A Latin-1 byte said only "'utf-8' codec can't decode byte 0xe9 in position 77: invalid
+    continuation byte": no file, no line."""
+    home = build_sample_home(tmp_path / "h")
+    cases = tmp_path / "cases.jsonl"
+    cases.write_bytes(json.dumps(GOOD).encode() + b"\r\n\n" + b'{"query": "caf\xe9 au lait", "expect": []}\n')
+    env = {"CARTO_HOME": str(home.root)}
+    why = f"--cases: {cases}:3: not UTF-8 (byte 0xe9 at column 15); save the file as UTF-8"
+    out = CliRunner().invoke(cli, ["eval", "--cases", str(cases), "--decay", "none", "--rankers", "bm25"], env=env)
+    assert (out.exit_code, out.stdout, out.stderr) == (2, "", f"carto: {why}\n")
+    doc = CliRunner().invoke(cli, ["eval", "--cases", str(cases), "--json"], env=env)
+    assert doc.exit_code == 2 and json.loads(doc.stdout) == {"error": why, "exit_code": 2}
+    cases.write_bytes(b"\xff" + json.dumps(GOOD).encode())  # the first byte: line 1, column 1
+    with pytest.raises(ValueError) as refused:
+        agecurve.read_cases(cases)
+    assert str(refused.value) == f"{cases}:1: not UTF-8 (byte 0xff at column 1); save the file as UTF-8"

@@ -267,7 +267,18 @@ def read_cases(path: Path) -> list[Case]:
     """The cases of a JSONL file; a line the format does not allow is a ValueError naming the
     file, the line and what is wrong (a case is checked here, not half way through a run)."""
     cases = []
-    for lineno, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # the text before the bad byte decodes: its lines say where the byte is
+        before = data[:exc.start].decode("utf-8").splitlines(keepends=True)
+        open_line = bool(before) and before[-1].splitlines()[0] == before[-1]
+        lineno = len(before) if open_line else len(before) + 1
+        column = len(before[-1]) + 1 if open_line else 1
+        raise ValueError(f"{path}:{lineno}: not UTF-8 (byte 0x{data[exc.start]:02x} at column "
+                         f"{column}); save the file as UTF-8") from None
+    for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
