@@ -77,8 +77,6 @@ def list_cmd(project, all_states, states, kinds, as_json) -> None:
 
 
 def _change(state: str, record_id: str, by=None, text=None, reason=None, dry_run=False, as_json=False) -> None:
-    import os
-
     from carto_core.lenses.decisions import DecisionError, change
     from carto_core.logio.home import current_home
     from carto_core.model.session import current_session_id, detect_provider
@@ -86,7 +84,7 @@ def _change(state: str, record_id: str, by=None, text=None, reason=None, dry_run
     try:
         out = change(current_home(), record_id, state, by=by, text=text, reason=reason,
                      session_id=current_session_id() or None, provider=detect_provider(),
-                     cwd=os.getcwd(), dry_run=dry_run)
+                     dry_run=dry_run)
     except DecisionError as exc:
         fail(str(exc), ExitCode.USAGE if exc.usage else ExitCode.NOT_FOUND)
     if out["log_outcome"] == "written":

@@ -131,7 +131,7 @@ def list_document(home, *, project: str | None = None, states=("current",), kind
 
 def change(home, target: str, state: str, *, by: str | None = None, text: str | None = None,
            reason: str | None = None, session_id: str | None = None, provider: str = "unknown",
-           cwd: str = "", dry_run: bool = False, now=None, words: str = "cli") -> dict:
+           dry_run: bool = False, now=None, words: str = "cli") -> dict:
     """Retire, reject or supersede the record `target` (an id or a unique prefix of one).
     `words`: whose arguments a refusal names (`WORDS`)."""
     from carto_core.logio.appendlog import append_rows
@@ -171,7 +171,7 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
                             + (f" (by {record.by})" if record.by else "") + "; only a current record changes state")
     by_id = successor.id if successor else (model.record_id(record.kind, record.project, text) if text else "")
     row = model.update_row(record, state, by=by_id, text=text,
-                           reason=reason or "", session_id=session_id, provider=provider, cwd=cwd,
+                           reason=reason or "", session_id=session_id, provider=provider,
                            timestamp=format_timestamp(now or utcnow()),
                            successor_text=successor.text if successor else "")
     row = redacted([row])[0]  # reasons and texts are typed by people and agents

@@ -506,7 +506,7 @@ class CartoMcp:
         try:
             out = change(self.home, args["id"], state, by=args.get("by"), text=args.get("text"),
                          reason=args.get("reason"), session_id=self.session_for(args) or None,
-                         provider=self.provider(), cwd=os.getcwd(), dry_run=bool(args.get("dry_run")),
+                         provider=self.provider(), dry_run=bool(args.get("dry_run")),
                          words="mcp")
         except DecisionError as exc:
             raise (ToolError("invalid_arguments", str(exc)) if exc.usage

@@ -161,8 +161,10 @@ class Ledger:
             return  # names a record this fold does not hold (another project's rows were left out)
         by = row.get("superseded_by") if isinstance(row.get("superseded_by"), str) else ""
         if state == "superseded" and isinstance(row.get("text"), str) and not is_empty(row["text"]):
+            # the successor is stated in its record's project and folder (an update row an
+            # older carto wrote names the folder the change was run from, which may be any)
             by = self._state(target.kind, " ".join(row["text"].split()),
-                             {**row, "project": target.project}, seq).id
+                             {**row, "project": target.project, "cwd": target.cwd}, seq).id
         if state == "superseded" and (not by or by == target.id):
             return
         target.state, target.by = state, by if state == "superseded" else ""
@@ -280,12 +282,15 @@ def _words(text: str) -> set[str]:
 
 
 def update_row(target: Record, state: str, *, by: str = "", text: str = "", reason: str = "",
-               session_id: str | None = None, provider: str = "unknown", cwd: str = "",
+               session_id: str | None = None, provider: str = "unknown",
                timestamp: str, successor_text: str = "") -> dict:
     """The `decision_update` milestone that changes `target` (not written). Its description
     names the new words (`text`, or the successor record's, `successor_text`), so a search or
     a prompt recall that finds the row reads what replaced the old record, not only that it
-    was replaced."""
+    was replaced. Its project and folder are the record's (the folder it was last stated in),
+    never the changing process's: a terminal or an MCP server runs anywhere, and its folder
+    would make the project two in `carto facts census` and give a successor stated by `text`
+    another repository to be checked against."""
     from carto_core.logio.logs import order_row
 
     event_id = "evt-" + hashlib.sha256(
@@ -297,6 +302,6 @@ def update_row(target: Record, state: str, *, by: str = "", text: str = "", reas
     return order_row("milestones", {
         "event_id": event_id, "timestamp": timestamp, "milestone": UPDATE, "provider": provider,
         "description": description[:500], "session_id": session_id, "project": target.project,
-        "cwd": cwd or target.cwd, "event": "Decision", "salience": 0.5, "target": target.id,
+        "cwd": target.cwd, "event": "Decision", "salience": 0.5, "target": target.id,
         "kind": target.kind, "state": state, "superseded_by": by or None, "text": text or None,
         "reason": reason or None})
