@@ -80,7 +80,13 @@ def default_sets(engine) -> list[list[str]]:
     return [default] + ([["bm25"]] if default != ["bm25"] else [])
 
 
-@click.command("eval", cls=JsonErrorCommand)
+@click.command("eval", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto eval                                    # the default and keyword-only, each decay
+  carto eval --generate /tmp/year --events 20000
+  carto eval --generate /tmp/talk --events 6000 --dialogues a --decay gated-prior
+  carto eval --decay exp --decay gated-exp --rankers bm25 --rankers bm25,semantic
+  carto eval --cases my-cases.jsonl --json""")
 @click.option("--decay", "decays", multiple=True, metavar="NAME", cls=RegistryNamesOption,
               registry="decay_policies",
               help=f"Decay policy to compare: {{names}} (repeatable; default: "
@@ -122,14 +128,6 @@ def eval_command(decays, ranker_sets, cases_file, write_cases, per_bucket, recen
     `"kind": "conversational"` in --cases) report hit@1/5/10, recall@10 and MRR per category.
     Every combination of --rankers, --fusion and --decay runs on the same cases. No telemetry
     is written and delta serving is off.
-
-    \b
-    Examples:
-      carto eval                                    # the default and keyword-only, each decay
-      carto eval --generate /tmp/year --events 20000
-      carto eval --generate /tmp/talk --events 6000 --dialogues a --decay gated-prior
-      carto eval --decay exp --decay gated-exp --rankers bm25 --rankers bm25,semantic
-      carto eval --cases my-cases.jsonl --json
     """
     from carto_core.evaluation import agecurve
     from carto_core.logio.home import current_home

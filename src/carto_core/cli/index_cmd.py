@@ -11,7 +11,13 @@ from carto_core.util.output import JsonErrorCommand, emit_json, fail, json_optio
 from carto_core.util.exitcodes import ExitCode
 
 
-@click.command("index", cls=JsonErrorCommand)
+@click.command("index", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto index                 # refresh every index
+  carto index --rebuild       # throw the indexes away and rebuild from the logs
+  carto index --step keyword --json
+  carto index --step semantic --force   # retry the embedder now, not after the back-off
+  carto index --jobs 1        # one core: leave the rest of a busy machine alone""")
 @click.option("--rebuild", is_flag=True, help="Rebuild from the logs instead of picking up appended rows.")
 @click.option("--step", "steps", multiple=True, metavar="NAME",
               help="Run only this step (repeatable): keyword, or a step a ranker adds (semantic).")
@@ -31,14 +37,6 @@ def index(rebuild: bool, steps: tuple[str, ...], force: bool, analyzer: str | No
     picks up appended rows by itself; run this after a large backfill, to fold appended rows
     into the persisted index, or with --rebuild after editing logs by hand. Rankers add their
     own steps (the semantic ladder embeds new events).
-
-    \b
-    Examples:
-      carto index                 # refresh every index
-      carto index --rebuild       # throw the indexes away and rebuild from the logs
-      carto index --step keyword --json
-      carto index --step semantic --force   # retry the embedder now, not after the back-off
-      carto index --jobs 1        # one core: leave the rest of a busy machine alone
     """
     import time
 

@@ -35,7 +35,26 @@ def _ids(value: str, flag: str) -> list[str]:
     return ids
 
 
-@click.command("search", cls=JsonErrorCommand)
+@click.command("search", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto search "discount codes cart"
+  carto search deploy staging               # words unquoted are one query too
+  carto search "terraform state lock" --since 30d --project infra
+  carto search "rounding" --ranker bm25 --decay exp --json
+  carto search "deploy*"                    # every word starting with deploy
+  carto search "сервер" --analyzer unicode  # another analyzer (rebuilds the index)
+  carto search --project webshop           # orient: wrapups, open threads, commits, files
+  carto search --get evt-1a2b3c4d5e6f       # full record
+  carto search --touch evt-1a2b3c4d5e6f     # this result helped (boosts it later)
+  carto search --thread evt-1a2b3c4d5e6f    # the work arc around an event
+  carto search "checkout" --intent bug-fixes  # only prompts that asked for a fix
+  carto search "rounding" --team            # the team's memory too (docs/team.md)
+  carto search "rounding" --format oneline | fzf   # a line per result
+
+Exit codes: 0 results, 3 nothing found (no candidate above the relevance floor, or an
+empty home), 2 bad input. --json's "floor" says why. CARTO_SEARCH_FLOOR=0 shows every
+candidate; with minilm, CARTO_MINILM_CUT_WORDS=2 (or unaligned) makes the floor stricter
+for words the home never saw (docs/semantic.md).""")
 @click.argument("words", nargs=-1, metavar="[QUERY]...")
 @click.option("--project", "-p", metavar="NAME", help="Scope to a project or family (substring, case-insensitive; `a|b` for several). Alone: orient on the project.")
 @click.option("--since", metavar="WHEN", help="Only events at or after WHEN (today, yesterday, 3d, 2w, last week, 2026-01-31, ...).")
@@ -79,27 +98,6 @@ def search(words, project, since, before, limit, rankers, decay, fusion, analyze
     On a terminal each result is a block: its id in full (for --get, --thread, --touch), its
     age, project and kind, and a snippet with the query's words highlighted. Colour only on a
     terminal and never with NO_COLOR set; a pipe gets plain text.
-
-    \b
-    Examples:
-      carto search "discount codes cart"
-      carto search deploy staging               # words unquoted are one query too
-      carto search "terraform state lock" --since 30d --project infra
-      carto search "rounding" --ranker bm25 --decay exp --json
-      carto search "deploy*"                    # every word starting with deploy
-      carto search "сервер" --analyzer unicode  # another analyzer (rebuilds the index)
-      carto search --project webshop           # orient: wrapups, open threads, commits, files
-      carto search --get evt-1a2b3c4d5e6f       # full record
-      carto search --touch evt-1a2b3c4d5e6f     # this result helped (boosts it later)
-      carto search --thread evt-1a2b3c4d5e6f    # the work arc around an event
-      carto search "checkout" --intent bug-fixes  # only prompts that asked for a fix
-      carto search "rounding" --team            # the team's memory too (docs/team.md)
-      carto search "rounding" --format oneline | fzf   # a line per result
-
-    Exit codes: 0 results, 3 nothing found (no candidate above the relevance floor, or an
-    empty home), 2 bad input. --json's "floor" says why. CARTO_SEARCH_FLOOR=0 shows every
-    candidate; with minilm, CARTO_MINILM_CUT_WORDS=2 (or unaligned) makes the floor stricter
-    for words the home never saw (docs/semantic.md).
     """
     import os
 

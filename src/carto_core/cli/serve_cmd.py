@@ -10,7 +10,16 @@ from carto_core.util.terminal import counted
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-@click.command()
+@click.command(epilog="""\b
+Examples:
+  carto serve                 # http://127.0.0.1:2526/?token=...
+  carto serve --port 0        # any free port; the URL is printed
+  TOKEN=$(cat "${CARTO_HOME:-$HOME/.local/share/carto}/.carto/serve-token")
+  curl -s -H "Authorization: Bearer $TOKEN" localhost:2526/api/health
+  curl -s -H "Authorization: Bearer $TOKEN" -X POST localhost:2526/api/recall \\
+       -d '{"query": "discount codes"}'
+
+Needs the `serve` extra: pip install 'carto-core[serve]'.""")
 @click.option("--port", type=click.IntRange(0, 65535), default=2526, show_default=True,
               help="TCP port on 127.0.0.1 (0 picks a free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -41,17 +50,6 @@ def serve(port: int, host: str, poll: float, open_browser: bool, warm_cli: bool,
     <home>/.carto/serve-token, readable by you alone). The browser keeps it in a cookie after
     the first visit; scripts send it as `Authorization: Bearer TOKEN`. Without it every route,
     the page included, answers 401.
-
-    \b
-    Examples:
-      carto serve                 # http://127.0.0.1:2526/?token=...
-      carto serve --port 0        # any free port; the URL is printed
-      TOKEN=$(cat "${CARTO_HOME:-$HOME/.local/share/carto}/.carto/serve-token")
-      curl -s -H "Authorization: Bearer $TOKEN" localhost:2526/api/health
-      curl -s -H "Authorization: Bearer $TOKEN" -X POST localhost:2526/api/recall \\
-           -d '{"query": "discount codes"}'
-
-    Needs the `serve` extra: pip install 'carto-core[serve]'.
     """
     from carto_core.util.output import fail
 
