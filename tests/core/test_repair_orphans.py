@@ -13,6 +13,7 @@ from carto_core.cli import cli
 from carto_core.logio.home import Home
 from carto_core.logio.reader import ReadReport, iter_lines
 from carto_core.repair import run_repair
+from carto_core.model import decisions as model
 from carto_core.repair.orphans import OrphanSessions
 
 SID_A = "aaaaaaaa-0000-4000-8000-000000000001"
@@ -164,3 +165,30 @@ def test_a_decision_changed_at_a_terminal_keeps_no_session_an_agents_gets_its_se
         after = rows(home, label)
         assert after[person].get("session_id") is None and after[person]["provider"] == "unknown", label
         assert after[agent]["session_id"] == SID_A, label
+
+
+def test_a_decision_the_mcp_tool_changed_without_a_session_is_an_agents(tmp_path, monkeypatch):
+    """The MCP `decide` tool answers an agent, though the server's environment may name neither
+    its session nor its provider: its row says it came through the tool, and the repair gives
+    it the one session of its project inside --window, as any orphan."""
+    from datetime import timedelta
+
+    from carto_core.mcp.server import CartoMcp
+    from carto_core.util.timeparse import format_timestamp, utcnow
+
+    monkeypatch.setenv("CARTO_HOME", str(tmp_path))
+    home = Home(tmp_path)
+    before = utcnow() - timedelta(minutes=20)
+    append_rows(home.log("changelog"), [
+        {"event_id": f"a{i}", "timestamp": format_timestamp(before + timedelta(minutes=i)),
+         "type": "tool_bash", "provider": "claude", "session_id": SID_A, "project": "shop",
+         "cwd": str(tmp_path), "summary": f"pytest -k cart {i}"} for i in range(3)])
+    assert CliRunner().invoke(cli, ["wrapup", "--session", SID_A, "--decision", "price in cents"]).exit_code == 0
+    rid = model.record_id("decision", "shop", "price in cents")
+    changed = CartoMcp(home, env={}).call("decide", {"action": "retire", "id": rid})["row"]
+    assert (changed["provider"], changed.get("session_id"), changed["via"]) == ("unknown", None, "mcp")
+    done = run_repair(OrphanSessions(30), home, write=True)
+    assert (done["orphans"], done["matched_proximity"], done["fixed"]) == (2, 2, 2)
+    for label in ("milestones", "changelog"):
+        row = rows(home, label)[changed["event_id"]]
+        assert (row["session_id"], row["via"]) == (SID_A, "mcp"), label

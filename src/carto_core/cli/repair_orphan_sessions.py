@@ -21,7 +21,8 @@ def orphan_sessions(window_minutes: float, write: bool, as_json: bool) -> None:
     event in the same project (and provider) within --window minutes. Exactly one candidate is
     taken; two or more are ambiguous and refused, none is unmatched: neither changes a row.
     Commits backfilled from git have no session by design and are left alone, as are decision
-    changes a person typed at a terminal (`carto decision` outside an agent: provider unknown).
+    changes a person typed at a terminal (`carto decision` outside an agent: provider unknown;
+    the MCP decide tool's are an agent's).
 
     \b
     Examples:

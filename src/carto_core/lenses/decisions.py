@@ -133,7 +133,8 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
            reason: str | None = None, session_id: str | None = None, provider: str = "unknown",
            dry_run: bool = False, now=None, words: str = "cli") -> dict:
     """Retire, reject or supersede the record `target` (an id or a unique prefix of one).
-    `words`: whose arguments a refusal names (`WORDS`)."""
+    `words`: the caller, `cli` or `mcp`: whose arguments a refusal names (`WORDS`), and the
+    row's `via`."""
     from carto_core.logio.appendlog import append_rows
     from carto_core.logio.logs import order_row
     from carto_core.privacy.redact import redacted
@@ -171,7 +172,7 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
                             + (f" (by {record.by})" if record.by else "") + "; only a current record changes state")
     by_id = successor.id if successor else (model.record_id(record.kind, record.project, text) if text else "")
     row = model.update_row(record, state, by=by_id, text=text,
-                           reason=reason or "", session_id=session_id, provider=provider,
+                           reason=reason or "", session_id=session_id, provider=provider, via=words,
                            timestamp=format_timestamp(now or utcnow()),
                            successor_text=successor.text if successor else "")
     row = redacted([row])[0]  # reasons and texts are typed by people and agents
@@ -182,7 +183,8 @@ def change(home, target: str, state: str, *, by: str | None = None, text: str | 
             "type": "milestone_" + model.UPDATE, "provider": row["provider"],
             "session_id": row.get("session_id"), "project": row.get("project"), "cwd": row.get("cwd"),
             "deeplink": "", "summary": row["description"], "transcript_path": None,
-            "transcript_verified": False, "related_ids": [], "salience": row["salience"]})])
+            "transcript_verified": False, "related_ids": [], "salience": row["salience"],
+            "via": row["via"]})])
     after = model.fold([*model.rows(home, complete=True), row] if dry_run
                         else model.rows(home, complete=True))
     changed = after.records.get(record.id, record)

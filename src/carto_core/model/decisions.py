@@ -282,7 +282,7 @@ def _words(text: str) -> set[str]:
 
 
 def update_row(target: Record, state: str, *, by: str = "", text: str = "", reason: str = "",
-               session_id: str | None = None, provider: str = "unknown",
+               session_id: str | None = None, provider: str = "unknown", via: str = "cli",
                timestamp: str, successor_text: str = "") -> dict:
     """The `decision_update` milestone that changes `target` (not written). Its description
     names the new words (`text`, or the successor record's, `successor_text`), so a search or
@@ -290,7 +290,9 @@ def update_row(target: Record, state: str, *, by: str = "", text: str = "", reas
     was replaced. Its project and folder are the record's (the folder it was last stated in),
     never the changing process's: a terminal or an MCP server runs anywhere, and its folder
     would make the project two in `carto facts census` and give a successor stated by `text`
-    another repository to be checked against."""
+    another repository to be checked against. `via`: the front door that changed it, `cli`
+    (`carto decision`, a person at a terminal unless `provider` names an agent) or `mcp` (the
+    `decide` tool: an agent's, whatever its server's environment names)."""
     from carto_core.logio.logs import order_row
 
     event_id = "evt-" + hashlib.sha256(
@@ -304,4 +306,4 @@ def update_row(target: Record, state: str, *, by: str = "", text: str = "", reas
         "description": description[:500], "session_id": session_id, "project": target.project,
         "cwd": target.cwd, "event": "Decision", "salience": 0.5, "target": target.id,
         "kind": target.kind, "state": state, "superseded_by": by or None, "text": text or None,
-        "reason": reason or None})
+        "reason": reason or None, "via": via})

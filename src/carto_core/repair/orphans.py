@@ -5,8 +5,9 @@ An orphan is a row whose session (the log's key, then `session_id`, `session`, `
 absent, "" or "unknown" (`events.is_resolved`): a hook payload without its id, an old upstream
 row. Commits backfilled from git (`git-` ids, no provider) have no session by design and are not
 orphans, nor are decision changes a person typed at a terminal (`carto decision`: a
-`decision_update` row whose provider is unknown; one that names its agent's provider is an
-orphan like any other row). Every copy of an event (a tool-use row and its changelog copy) gets the same answer.
+`decision_update` row whose provider is unknown; one that names its agent's provider, or came
+through the MCP `decide` tool, `via: mcp`, is an orphan like any other row). Every copy of an
+event (a tool-use row and its changelog copy) gets the same answer.
 
 Matching, strict, in this order:
 
@@ -50,13 +51,14 @@ def row_session(label: str, row: dict) -> str | None:
 def sessionless_by_design(row: dict) -> bool:
     """A commit backfilled from git history carries no session (reference 6.5), nor does a
     decision changed by a person at a terminal (`carto decision` run outside any agent: its
-    provider is unknown); a decision change whose row names its agent lost a session it had."""
+    provider is unknown); a decision change whose row names its agent (a provider, or the MCP
+    `decide` tool, `via: mcp`) lost a session it had."""
     event_id = row.get("event_id")
     if (isinstance(event_id, str) and event_id.startswith("git-")) or (
             "commit_hash" in row and not row.get("provider")):
         return True
     decision = row.get("milestone") == UPDATE or row.get("type") == "milestone_" + UPDATE
-    return decision and not is_resolved(row.get("provider"))
+    return decision and not is_resolved(row.get("provider")) and row.get("via") != "mcp"
 
 
 def _epoch(row: dict) -> float | None:
