@@ -192,3 +192,24 @@ def test_a_decision_the_mcp_tool_changed_without_a_session_is_an_agents(tmp_path
     for label in ("milestones", "changelog"):
         row = rows(home, label)[changed["event_id"]]
         assert (row["session_id"], row["via"]) == (SID_A, "mcp"), label
+
+
+def test_a_wrapup_written_later_is_no_sign_its_session_was_at_work_then(tmp_path):
+    """A's wrapup, written at 10:50 from a terminal, made A a candidate for a row at 10:55 beside
+    B, which worked then: ambiguous. carto's own rows about a session (its wrapup, a decision
+    change) are not its activity; only B was at work."""
+    home = Home(tmp_path)
+    seed(home)
+    append_rows(home.log("milestones"), [
+        {"event_id": "w", "timestamp": at(50), "milestone": "session_wrapup", "provider": "claude",
+         "session_id": SID_A, "project": "shop"},
+        {"event_id": "u", "timestamp": at(51), "milestone": "decision_update", "provider": "claude",
+         "session_id": SID_A, "project": "shop", "via": "mcp"}])
+    append_rows(home.log("changelog"), [
+        {"event_id": "w", "timestamp": at(50), "type": "milestone_session_wrapup", "provider": "claude",
+         "session_id": SID_A, "project": "shop"},
+        {"event_id": "b4", "timestamp": at(58), "provider": "claude", "session_id": SID_B, "project": "shop"},
+        {"event_id": "o", "timestamp": at(55), "provider": "claude", "project": "shop"}])
+    done = run_repair(OrphanSessions(10), home, write=True)
+    assert (done["orphans"], done["matched_proximity"], done["ambiguous"]) == (1, 1, 0)
+    assert rows(home, "changelog")["o"]["session_id"] == SID_B

@@ -32,6 +32,12 @@ import re
 OWN_TYPES = frozenset({"milestone_session_wrapup", "milestone_decision_update", "milestone_trustmap_update",
                        "desktop_session"})
 
+
+def own_row(row: dict) -> bool:
+    """A raw row of one of `OWN_TYPES`: a changelog row by its type, a milestones row by its
+    milestone."""
+    return row.get("type") in OWN_TYPES or f"milestone_{row.get('milestone')}" in OWN_TYPES
+
 INPUT_CUT = 200
 MAX_TOOLS = 200
 

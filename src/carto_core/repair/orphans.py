@@ -16,7 +16,8 @@ Matching, strict, in this order:
 2. project and proximity: the sessions (of the row's provider, when both say one) with an
    event in the row's project (the same name, case-insensitive) within `window` minutes of the
    row's time -> the one session, if there is exactly one. An event of the session in another
-   project does not count.
+   project does not count, nor does carto's own row about it (its wrapup, a decision change:
+   written later, they are no sign it was at work then).
 
 Two or more candidates at the first step that has any is `ambiguous` and refused; none at all
 is `unmatched`. Neither changes the row.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from carto_core.capture.turnactivity import own_row
 from carto_core.model.decisions import UPDATE
 from carto_core.model.events import is_resolved
 from carto_core.logio.home import Home
@@ -101,7 +103,9 @@ class OrphanSessions(Repair):
                     continue
                 session = sessions.setdefault(sid, _Session())
                 when = _epoch(row)
-                if when is not None and is_resolved(row.get("project")):
+                # a wrapup or decision change written later, often from a terminal, is about
+                # the session: no sign it was at work in the project then
+                if when is not None and is_resolved(row.get("project")) and not own_row(row):
                     session.times.setdefault(str(row["project"]).lower(), []).append(when)
                 if is_resolved(row.get("provider")):
                     session.providers.add(str(row["provider"]))
