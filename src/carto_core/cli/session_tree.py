@@ -67,13 +67,12 @@ def _node(node: dict, label: str, depth: int, echo) -> None:
 
 def show_tree(prefix: str, as_json: bool) -> None:
     from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
-    from carto_core.lenses.sessionstore import resolve_indexed
-    from carto_core.lenses.sessiontree import tree_for
+    from carto_core.lenses.sessiontree import tree_of
     from carto_core.logio.home import current_home
 
     home = current_home()
     try:
-        session_id = resolve_indexed(home, prefix)
+        document = tree_of(home, prefix)
     except AmbiguousSession as exc:
         if as_json:
             emit_json({"error": "ambiguous", "prefix": prefix,
@@ -85,7 +84,6 @@ def show_tree(prefix: str, as_json: bool) -> None:
         raise SystemExit(int(ExitCode.USAGE))
     except SessionNotFound:
         fail(f"no session id starts with {prefix!r}", ExitCode.NOT_FOUND)
-    document = tree_for(home, session_id)
     if as_json:
         emit_json(document)
     else:

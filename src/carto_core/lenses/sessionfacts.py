@@ -325,16 +325,17 @@ def session_transcript(rows) -> str:
 # --------------------------------------------------------------------------- events from a home
 
 
-def sessions_events(home, session_ids) -> dict[str, list[Event]]:
+def sessions_events(home, session_ids, cols=None) -> dict[str, list[Event]]:
     """session id -> its events (every log, each event once), read through the facts columns:
-    only the sessions' own rows are read back from the logs."""
+    only the sessions' own rows are read back from the logs. `cols`: the home's columns a
+    caller already holds current (`carto serve`'s), else they are opened."""
     from carto_core.facts.store import facts_columns
 
     wanted = [sid for sid in dict.fromkeys(session_ids) if is_resolved(sid)]
     out: dict[str, list[Event]] = {sid: [] for sid in wanted}
     if not wanted:
         return out
-    cols = facts_columns(home)
+    cols = cols if cols is not None else facts_columns(home)
     dim = cols.dims["session"]
     for sid in wanted:
         ident = dim.ids.get(sid)

@@ -197,15 +197,16 @@ def session_ids(cols) -> list[str]:
     return [name for ident, name in enumerate(dim.names) if ident and dim.postings[ident]]
 
 
-def resolve_indexed(home: Home, prefix: str) -> str:
+def resolve_indexed(home: Home, prefix: str, cols=None) -> str:
     """The session a prefix names (`lenses.sessions.resolve_session`'s answers and errors),
-    from the session ids the facts columns keep instead of a search of every log."""
+    from the session ids the facts columns keep instead of a search of every log. `cols`: the
+    columns a caller holds, or opened to read the session next (`sessiontree.tree_of`)."""
     from carto_core.facts.store import facts_columns
     from carto_core.lenses.sessions import SessionNotFound, resolve_among
 
     if not prefix.strip():
         raise SessionNotFound("no session id given")
-    return resolve_among(session_ids(facts_columns(home)), prefix, home)
+    return resolve_among(session_ids(cols if cols is not None else facts_columns(home)), prefix, home)
 
 
 def stored_summaries(live) -> dict[str, dict]:

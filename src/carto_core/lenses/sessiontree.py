@@ -216,9 +216,19 @@ def thread_parents_of(home) -> dict[str, str]:
     return thread_parents(rows_containing(home.log("turns"), b'"parent_session":"'))
 
 
-def tree_for(home, session_id: str) -> dict:
-    """`session_tree` of a session read from a home (facts columns; child threads found in the
-    turns log, to MAX_DEPTH levels)."""
+def tree_of(home, prefix: str) -> dict:
+    """`tree_for` the session a prefix names (`sessionstore.resolve_indexed`'s errors), the
+    facts columns opened once for both."""
+    from carto_core.facts.store import facts_columns
+    from carto_core.lenses.sessionstore import resolve_indexed
+
+    cols = facts_columns(home)
+    return tree_for(home, resolve_indexed(home, prefix, cols), cols)
+
+
+def tree_for(home, session_id: str, cols=None) -> dict:
+    """`session_tree` of a session read from a home (facts columns, `cols` when the caller holds
+    them current; child threads found in the turns log, to MAX_DEPTH levels)."""
     from carto_core.lenses.sessionfacts import sessions_events
 
     wanted, frontier = [session_id], [session_id]
@@ -228,6 +238,6 @@ def tree_for(home, session_id: str) -> dict:
             break
         wanted += nxt
         frontier = nxt
-    events = sessions_events(home, wanted)
+    events = sessions_events(home, wanted, cols)
     children = {sid: events.get(sid, []) for sid in wanted[1:]}
     return session_tree(session_id, events.get(session_id, []), children)

@@ -438,7 +438,7 @@ class CartoMcp:
             return self._session_lookup(resolve_session, args["session_id"])
         return self._session_required(args)
 
-    def _session_lookup(self, find, prefix: str) -> str | None:
+    def _session_lookup(self, find, prefix: str):
         """`find(home, prefix)`, a lookup by a start of a session id, its refusals as every tool
         says them: several sessions -> invalid_arguments listing them, none -> not_found."""
         from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
@@ -518,12 +518,11 @@ class CartoMcp:
         return out
 
     def session_tree(self, args: dict) -> dict:
-        from carto_core.lenses.sessionstore import resolve_indexed
-        from carto_core.lenses.sessiontree import tree_for
+        from carto_core.lenses.sessiontree import tree_of
 
         # from the session ids the facts columns keep, which the tree reads next anyway
         # (`carto session ID --tree` resolves alike): not a search of every log
-        return tree_for(self.home, self._session_lookup(resolve_indexed, self._session_required(args)))
+        return self._session_lookup(tree_of, self._session_required(args))
 
     def related(self, args: dict) -> dict:
         from carto_core.lenses.sessions import resolve_session, session_in_query

@@ -453,15 +453,17 @@ def _transcript_here(state: ServeState, session: dict) -> bool:
 AMBIGUOUS_LISTED = 20
 
 
-def _resolve_session(state: ServeState, prefix: str) -> str:
-    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound, resolve_among
-    from carto_core.lenses.sessionstore import resolve_indexed, session_ids
+def _resolve_session(state: ServeState, prefix: str, cols=None) -> str:
+    """The session `prefix` names, among the sessions of `cols` (facts columns the caller
+    holds), else of the columns the server holds, else of columns opened for it."""
+    from carto_core.lenses.sessions import AmbiguousSession, SessionNotFound
+    from carto_core.lenses.sessionstore import resolve_indexed
 
-    kept = unloaded(state.live)
+    if cols is None:
+        kept = unloaded(state.live)
+        cols = kept[1] if kept is not None else None  # held: not opened again
     try:
-        if kept is not None:  # among the sessions of the columns held: not opened again
-            return resolve_among(session_ids(kept[1]), prefix, state.home)
-        return resolve_indexed(state.home, prefix)
+        return resolve_indexed(state.home, prefix, cols)
     except AmbiguousSession as exc:
         raise ApiError(400, "AMBIGUOUS_SESSION", f"{len(exc.candidates)} sessions start with "
                        f"that; give more of the id ({', '.join(exc.candidates[:5])}"
@@ -529,9 +531,14 @@ def _fresh_engine(state: ServeState):
                       "(`carto_core.lenses.sessiontree`). A prefix two sessions share is 400 "
                       "`AMBIGUOUS_SESSION` with the candidates.")
 async def session_tree(state: ServeState, request: Request, args: dict):
+    from carto_core.facts.store import facts_columns
     from carto_core.lenses.sessiontree import tree_for
 
-    return tree_for(state.home, _resolve_session(state, args["session_id"]))
+    # The columns the server holds (as the session list and page read them); once the corpus
+    # is loaded, opened once for the prefix and the tree.
+    kept = unloaded(state.live)
+    cols = kept[1] if kept is not None else facts_columns(state.home)
+    return tree_for(state.home, _resolve_session(state, args["session_id"], cols), cols)
 
 
 @endpoint("GET", "/api/desk/day", "One day: the day digest of `carto digest day`",
