@@ -101,12 +101,12 @@ def test_candidates_the_relevance_floor_left_out_say_so(page, server):
 
 
 def test_a_count_of_one_takes_the_singular(page, server):
-    """Session a holds one commit, one prompt and one turn; the zeppelin session one event;
-    the recall log one call; one document holds "zeppelin"."""
+    """Session a holds one commit, one prompt and one turn (its wrapup is no event of it);
+    the zeppelin session one event; the recall log one call; one document holds "zeppelin"."""
     page.goto(server.url + f"#/session/{SESSIONS['a']}")
     page.wait_for_selector("#session-events")
     events = page.locator("dt:text-is('events') + dd").inner_text()
-    assert events == "8 (1 commit, 2 edits, 1 prompt, 1 turn)", events
+    assert events == "7 (1 commit, 2 edits, 1 prompt, 1 turn)", events
 
     page.goto(server.url + "#/desk?days=1")
     page.wait_for_selector(".desk-card")
