@@ -1,11 +1,14 @@
 """What the CLI tests share: carto run in-process, the object rows of a JSONL file (for the
 independent scans the lenses are checked against), a home ingested from the shared fixtures'
-Claude and Codex transcripts, and a config file that cannot be read."""
+Claude and Codex transcripts, a config file that cannot be read, and the files a command opened."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -19,6 +22,31 @@ def run(*args: str, ok: tuple[int, ...] = (0,)):
     result = CliRunner().invoke(cli, list(args))
     assert result.exit_code in ok, (args, result.exit_code, result.output)
     return json.loads(result.stdout) if "--json" in args else result.output
+
+
+#: The list `opened_paths` fills while it is open (an audit hook: every open, by any module).
+_opened: list[str] | None = None
+
+
+def _audit(event, args):
+    if event == "open" and _opened is not None and isinstance(args[0], (str, bytes, Path)):
+        _opened.append(os.fsdecode(args[0]))
+
+
+@contextmanager
+def opened_paths():
+    """A list that receives every file path opened inside the block; their real paths on exit."""
+    global _opened
+    if not getattr(sys, "_carto_test_audit", False):
+        sys.addaudithook(_audit)  # hooks cannot be removed: one for the process, idle unless asked
+        sys._carto_test_audit = True
+    paths: list[str] = []
+    _opened = paths
+    try:
+        yield paths
+    finally:
+        _opened = None
+        paths[:] = [os.path.realpath(path) for path in paths]
 
 
 def object_rows(path: Path) -> list[dict]:

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from carto_core.lenses.standup import render_standup, standup
 from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
 from carto_core.logio.logs import order_row
-from tests.clikit import object_rows, run
+from tests.clikit import object_rows, opened_paths, run
 
 OTHER = "11111111-1111-4111-8111-111111111111"
 PARENT = "22222222-2222-4222-8222-222222222222"
@@ -167,27 +166,10 @@ def test_work_of_climbs_every_level_and_stops_at_a_cycle():
     assert [work_of(s, parents) for s in "abcxyzw"] == ["a", "a", "a", "y", "x", "z", "w"]
 
 
-#: Paths opened while `_opening` is set (an audit hook: every open, by any module, counts).
-_opened: list[str] | None = None
-
-
-def _audit(event, args):
-    if event == "open" and _opened is not None and isinstance(args[0], (str, bytes, Path)):
-        _opened.append(os.fsdecode(args[0]))
-
-
 def _turns_opened(home: Home, *args: str):
     """(`carto sessions ARGS`' output, how many times it opened the turns log)."""
-    global _opened
-    if not getattr(sys, "_carto_test_audit", False):
-        sys.addaudithook(_audit)  # hooks cannot be removed: one for the process, idle unless asked
-        sys._carto_test_audit = True
-    _opened = []
-    try:
+    with opened_paths() as opened:
         out = run("sessions", *args)
-        opened = [os.path.realpath(path) for path in _opened]
-    finally:
-        _opened = None
     return out, opened.count(os.path.realpath(home.log("turns")))
 
 

@@ -7,6 +7,8 @@ server reachable or not."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import socket
 
 import pytest
@@ -70,3 +72,44 @@ def test_the_team_listing_reads_the_kept_summaries_and_lists_what_the_loaded_cor
     alone = _listing(alice, [], dead)
     assert [s["session_id"] for s in alone["sessions"]] == ["s-a3", "s-a1", "s-a2"]
     assert (alone["total"], alone["team"]["state"]) == (3, "unreachable")
+
+
+def _lines_and_turns_opens(alice, *flags, env=None):
+    """`carto sessions --team FLAGS`' text as (id, author on machine, parent named) per line, and
+    how many more times it opened the home's turns log than its `--json` form does (once the
+    summaries are kept: the first run after new rows summarises their sessions)."""
+    from tests.clikit import opened_paths
+
+    turns = os.path.realpath(alice.home.log("turns"))
+    alice.cli("sessions", "--team", "--json", *flags, env=env)
+    with opened_paths() as opened:
+        text = alice.cli("sessions", "--team", *flags, env=env).stdout
+    with opened_paths() as json_opened:
+        alice.cli("sessions", "--team", "--json", *flags, env=env)
+    lines = [(line.split()[0], re.search(r"  (\S+ on \S+)", line)[1],
+              line.split("  sub-agent of ")[1] if "  sub-agent of " in line else None)
+             for line in text.splitlines()[1:] if not line.startswith(("team:", "("))]
+    return lines, opened.count(turns) - json_opened.count(turns)
+
+
+def test_the_team_text_listing_takes_the_home_threads_parents_from_the_kept_summaries(homes, tmp_path):
+    """A Codex sub-agent thread of this home is listed under the session that spawned it with
+    the link its kept summary holds: the turns log is opened no more than for --json. Before:
+    the text form read the whole turns log for the links (docs/performance.md)."""
+    alice, members = homes
+    thread = activity("s-a4", tmp_path / "a" / "code" / "shop", start=5, provider="codex")
+    thread["turns"] = [{**row, "parent_session": "s-a3"} for row in thread["turns"]]
+    alice.write_all(thread)
+    me, bob = f"{members['alice'][0]} on alice-box", f"{members['bob'][0]} on bob-box"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead = {"CARTO_TEAM_URL": f"postgresql://nobody@127.0.0.1:{sock.getsockname()[1]}/none"}
+    assert _lines_and_turns_opens(alice) == ([
+        ("s-a3", me, None), ("s-a4", me, "s-a3"), ("s-b1", bob, None), ("s-a1", me, None),
+        ("s-a2", me, None), ("s-b2", bob, None)], 0)
+    # the parent left out by the limit: its thread still names it
+    assert _lines_and_turns_opens(alice, "--provider", "codex", "--limit", "1") == ([("s-a4", me, "s-a3")], 0)
+    # the team unreachable: the home's sessions (its author as the team's URL names it)
+    here = "nobody on alice-box"
+    assert _lines_and_turns_opens(alice, env=dead) == ([
+        ("s-a3", here, None), ("s-a4", here, "s-a3"), ("s-a1", here, None), ("s-a2", here, None)], 0)

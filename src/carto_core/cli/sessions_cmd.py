@@ -94,19 +94,22 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
             usage_error(f"--since: {exc}")
     if team and tags:
         usage_error("--tag filters this home's sessions; it does not combine with --team")
+    from carto_core.lenses.sessionstore import summaries_and_parents
+    from carto_core.logio.home import current_home
+
+    home = current_home()
     if team:
-        from carto_core.logio.home import current_home
         from carto_core.team.lenses import sessions_with_team, team_line
 
-        document = sessions_with_team(current_home(), since=moment, project=project,
-                                      provider=provider, limit=limit)
+        # this home's sessions and their threads' parents from the kept summaries; the team's
+        # rows carry no link
+        summaries, parents = summaries_and_parents(home)
+        document = sessions_with_team(home, since=moment, project=project, provider=provider,
+                                      limit=limit, summaries=summaries)
     else:
         from carto_core.cli.logskips import skip_unreadable
-        from carto_core.logio.home import current_home
-
-        from carto_core.lenses.sessionstore import summaries_and_parents
         from carto_core.lenses.views import select_sessions, session_out
-        home = current_home()
+
         skipped = skip_unreadable(home, SESSION_LOGS, LEFT_OUT)
         # The summaries kept from the last run, brought up to date (`lenses.sessionstore`):
         # loading every event for them cost a large home minutes and gigabytes every time.
@@ -131,10 +134,6 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         # every session of the home: the summaries' ids (the facts columns read again for
         # them cost a large home a second copy of the columns)
         among = () if team else list(summaries)
-        if team:  # the team's rows carry no link: this home's threads, from its turns log
-            from carto_core.lenses.sessiontree import thread_parents_of
-
-            parents = thread_parents_of(current_home())
         for line in session_table(rows, fitted_width(), team=team, among=among, parents=parents):
             click.echo(line)
         if document["total"] > len(rows):

@@ -333,7 +333,7 @@ def team_standup(home, settings, *, since: str = "6h", project: str | None = Non
 
 
 def team_sessions(home, settings, *, since: datetime | None, project: str | None,
-                  provider: str | None, limit: int, connector=connect) -> dict:
+                  provider: str | None, limit: int, connector=connect, summaries=None) -> dict:
     """`carto sessions --team`: the newest sessions of the home and the team, each summarised by
     the sessions view's own fold. A session of this home is summarised from the home's rows (a
     session runs on one machine, and the home holds all of its rows, pushed or not); one of
@@ -341,12 +341,13 @@ def team_sessions(home, settings, *, since: datetime | None, project: str | None
     or after `since`, of the project: exact; of the provider: a superset, its commonest
     provider is decided by the fold), and their rows are read a page at a time until `limit`
     sessions are shown. `total` is exact, but without reading every candidate when `provider`
-    is given: then it counts the candidates not read as matching (an upper bound)."""
+    is given: then it counts the candidates not read as matching (an upper bound).
+    `summaries`: the home's kept summaries when the caller holds them, else they are read."""
     from carto_core.lenses.sessionstore import cached_summaries
     from carto_core.lenses.views import select_sessions, session_out
 
     author = login_of(settings)
-    local = cached_summaries(home)
+    local = summaries if summaries is not None else cached_summaries(home)
     conn, block = open_team(settings, connector)
     if conn is None:
         document = home_sessions(local, since=since, project=project, provider=provider, limit=limit)
@@ -438,16 +439,19 @@ def standup_with_team(home, **options) -> dict:
     return team_standup(home, settings, **options)
 
 
-def sessions_with_team(home, *, since, project, provider, limit) -> dict:
-    settings, block = home_team(home)
-    if settings is None:
-        from carto_core.lenses.sessionstore import cached_summaries
+def sessions_with_team(home, *, since, project, provider, limit, summaries=None) -> dict:
+    """`summaries`: the home's kept summaries (`lenses.sessionstore`) when the caller holds
+    them, else they are read."""
+    from carto_core.lenses.sessionstore import cached_summaries
 
-        document = home_sessions(cached_summaries(home), since=since, project=project,
-                                 provider=provider, limit=limit)
+    settings, block = home_team(home)
+    summaries = summaries if summaries is not None else cached_summaries(home)
+    if settings is None:
+        document = home_sessions(summaries, since=since, project=project, provider=provider, limit=limit)
         document["team"] = block
         return document
-    return team_sessions(home, settings, since=since, project=project, provider=provider, limit=limit)
+    return team_sessions(home, settings, since=since, project=project, provider=provider, limit=limit,
+                         summaries=summaries)
 
 
 def facts_with_team(home, raw_request: dict, local, *, connector=connect) -> dict:
