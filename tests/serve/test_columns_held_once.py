@@ -64,3 +64,25 @@ def test_the_session_list_reads_the_columns_the_server_holds(home, roots, monkey
             ["s-new"] + [s["session_id"] for s in before["sessions"]])
         assert client.post("/api/facts", json=CENSUS).json()["corpus_events"] == 23
     assert live.loaded is False
+
+
+def test_the_team_session_list_reads_the_summaries_the_server_holds(home, roots, monkeypatch):
+    """`/api/sessions?team=true` lists this home's sessions from the summaries the local list
+    keeps for the generation, checked against the columns the LiveCorpus holds: no columns
+    opened. Before: it read the kept summaries again, opening the columns from the file."""
+    app = create_app(home, transcript_roots=roots)
+    opened = []
+    real = store.open_columns
+
+    def spy(*args, **kwargs):
+        opened.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "open_columns", spy)
+    with TestClient(app, base_url=BASE, headers=bearer(app)) as client:
+        local = client.get("/api/sessions", params={"days": 3650}).json()
+        team = client.get("/api/sessions", params={"days": 3650, "team": "true"}).json()
+        assert opened == []
+        # no team here: the home's list, saying so
+        assert team["team"]["state"] == "not_configured"
+        assert team["sessions"] == local["sessions"] and team["total"] == local["total"] == len(SESSIONS)

@@ -165,7 +165,10 @@ class Engines:
         from carto_core.util.timeparse import utcnow
 
         lenses = _module("carto_core.team.lenses")
+        stored_summaries = _module("carto_core.lenses.sessionstore").stored_summaries
+        # the summaries the local list keeps for this generation: not the columns opened again
         document = lenses.sessions_with_team(self.live.home, since=utcnow() - timedelta(days=days),
-                                             project=project, provider=provider, limit=limit)
+                                             project=project, provider=provider, limit=limit,
+                                             summaries=stored_summaries(self.live))
         document["days"] = days
         return document
