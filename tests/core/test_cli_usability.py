@@ -67,21 +67,35 @@ def test_facts_bad_window_names_the_accepted_grammar(tmp_path, monkeypatch):
         assert "cannot parse" in result.stderr and "accepted: today, yesterday" in result.stderr
 
 
+def _commands(group, words=()):
+    """(words, is a group) of a click group and of every command under it, every level down."""
+    yield words, True
+    for name in sorted(group.list_commands(None)):
+        command = group.get_command(None, name)
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*words, name))
+        else:
+            yield (*words, name), False
+
+
 def test_every_core_command_help_shows_examples_after_its_options():
-    """Examples follow the options, as in every command's help (`carto eval`, `index`,
-    `search` and `serve` put them first, between the description and the options)."""
+    """Examples follow the options, in every command's help and every subcommand's (`carto
+    eval`, `index`, `search` and `serve`, then `digest day|session`, `repair *`, `report *`
+    and the groups `ingest`, `repair`, `report`, `team` and `team admin` put them first,
+    between the description and the options; `decision list|retire|reject|supersede` had none
+    of their own). A group need not have examples: its help lists its subcommands."""
     from carto_core.cli import CORE_COMMANDS
 
     missing, before = [], []
     for name in sorted(CORE_COMMANDS):
         command = cli.get_command(None, name)
-        if isinstance(command, click.Group):
-            continue  # groups list their subcommands; each subcommand teaches itself
-        result = CliRunner().invoke(cli, [name, "--help"])
-        if result.exit_code != 0 or "Examples:" not in result.output:
-            missing.append(name)
-        elif result.output.find("Examples:") < result.output.find("\nOptions:"):
-            before.append(name)  # `carto hook` (stdlib, no click) has no options section
+        commands = _commands(command, (name,)) if isinstance(command, click.Group) else [((name,), False)]
+        for words, group in commands:
+            result = CliRunner().invoke(cli, [*words, "--help"])
+            if result.exit_code != 0 or ("Examples:" not in result.output and not group):
+                missing.append(" ".join(words))
+            elif -1 < result.output.find("Examples:") < result.output.find("\nOptions:"):
+                before.append(" ".join(words))  # `carto hook` (stdlib, no click) has no options section
     assert (missing, before) == ([], [])
 
 

@@ -30,7 +30,11 @@ def decision() -> None:
     """List decisions, open threads and insights; retire, reject or supersede one."""
 
 
-@decision.command("list", cls=JsonErrorCommand)
+@decision.command("list", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto decision list                            current decisions, threads and insights
+  carto decision list --project webshop --all --json
+  carto decision list --kind thread --state retired""")
 @click.option("--project", default=None, help="Only this project (its name, case-insensitive).")
 @click.option("--all", "all_states", is_flag=True, help="Every state, not only current records.")
 @click.option("--state", "states", multiple=True, type=click.Choice(_STATES),
@@ -109,7 +113,10 @@ _reason = click.option("--reason", default=None, help="Why (kept on the update r
 _dry = click.option("--dry-run", is_flag=True, help="Show the update row; write nothing.")
 
 
-@decision.command("retire", cls=JsonErrorCommand)
+@decision.command("retire", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto decision retire dec-1a2b3c --reason "the tax module is gone"
+  carto decision retire dec-1a2b --dry-run       the update row it would append""")
 @click.argument("record_id")
 @_reason
 @_dry
@@ -119,7 +126,10 @@ def retire(record_id, reason, dry_run, as_json) -> None:
     _change("retired", record_id, reason=reason, dry_run=dry_run, as_json=as_json)
 
 
-@decision.command("reject", cls=JsonErrorCommand)
+@decision.command("reject", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto decision reject thr-4c5d6e --reason "never an issue"
+  carto decision reject thr-4c5d --json          reject it; print the JSON document""")
 @click.argument("record_id")
 @_reason
 @_dry
@@ -129,7 +139,11 @@ def reject(record_id, reason, dry_run, as_json) -> None:
     _change("rejected", record_id, reason=reason, dry_run=dry_run, as_json=as_json)
 
 
-@decision.command("supersede", cls=JsonErrorCommand)
+@decision.command("supersede", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto decision supersede dec-1a2b3c --by dec-9f8e7d
+  carto decision supersede dec-1a2b3c --text "apply discounts after tax"
+  carto decision supersede dec-1a2b3c --by dec-9f8e7d --dry-run --json""")
 @click.argument("record_id")
 @click.option("--by", "by", default=None, help="The current record that replaces it.")
 @click.option("--text", default=None, help="Or: the words of a new record that replaces it.")

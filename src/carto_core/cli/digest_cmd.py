@@ -22,7 +22,14 @@ def digest() -> None:
     """Digests: one session, or one local day with every logged commit checked against git."""
 
 
-@digest.command("session", cls=JsonErrorCommand)
+@digest.command("session", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto digest session                 the current agent session
+  carto digest session 5a1e0000        a session by a unique prefix of its id
+  carto digest session 5a1e --json --no-git
+
+Exit codes: 0 ok, 2 no session named or an ambiguous prefix, 3 no session with that
+prefix or it has no events.""")
 @click.argument("session", required=False)
 @click.option("--session", "session_id", default=None, help="Session id or a unique prefix of one (default: the current session); the same as the SESSION argument.")
 @click.option("--commits", default=6, show_default=True, type=click.IntRange(min=0), help="Commits to list.")
@@ -33,16 +40,7 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
     """What one session did: span, projects, activity, commits, files, research hosts.
 
     SESSION (or --session) is a session id or a unique prefix of one, as `carto sessions`
-    lists them; without either, the current agent session.
-
-    \b
-    Examples:
-      carto digest session                 the current agent session
-      carto digest session 5a1e0000        a session by a unique prefix of its id
-      carto digest session 5a1e --json --no-git
-
-    Exit codes: 0 ok, 2 no session named or an ambiguous prefix, 3 no session with that
-    prefix or it has no events."""
+    lists them; without either, the current agent session."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, session_digest
     from carto_core.model.session import current_session_id
@@ -108,7 +106,16 @@ def session_cmd(session, session_id, commits, files, no_git, as_json) -> None:
 DAY_FILES = 8
 
 
-@digest.command("day", cls=JsonErrorCommand)
+@digest.command("day", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto digest day                     today so far
+  carto digest day yesterday --md
+  carto digest day 2026-09-07 --projects webshop,infra --json
+
+A log that cannot be read is named on stderr and left out.
+
+Exit codes: 0 ok (a quiet day too), 1 the home holds no changelog and no turns (an
+outage, not a quiet day) or no log can be read, 2 a bad day, --deny-regex or owner list.""")
 @click.argument("day", default="today")
 @click.option("--projects", default=None, help="Comma-separated scope; out-of-scope work is counted, never named.")
 @click.option("--deny-regex", default=None, metavar="RE",
@@ -123,18 +130,7 @@ def day_cmd(day, projects, deny_regex, no_git, as_md, as_json) -> None:
     Every logged commit is checked against git (landed, moved, rewritten, missing,
     unverified); git-only lists the owner's commits nobody logged. Owners:
     $CARTO_PROFILE_AUTHORS (comma-separated), else git's user.name; plus the agent author
-    Claude either way.
-
-    \b
-    Examples:
-      carto digest day                     today so far
-      carto digest day yesterday --md
-      carto digest day 2026-09-07 --projects webshop,infra --json
-
-    A log that cannot be read is named on stderr and left out.
-
-    Exit codes: 0 ok (a quiet day too), 1 the home holds no changelog and no turns (an
-    outage, not a quiet day) or no log can be read, 2 a bad day, --deny-regex or owner list."""
+    Claude either way."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.digest import DigestError, day_digest
 

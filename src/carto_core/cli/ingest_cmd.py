@@ -265,7 +265,13 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
         raise SystemExit(int(ExitCode.ERROR))
 
 
-@click.group(cls=IngestGroup, invoke_without_command=True)
+@click.group(cls=IngestGroup, invoke_without_command=True, epilog="""\b
+Examples:
+  carto ingest --all            every source that finds history on this machine
+  carto ingest claude           Claude Code's transcripts and prompt history
+  carto ingest git --repo .     this repository's commits
+
+Exit codes (--all): 0 ok; 1 every source failed; 3 no source found anything to read.""")
 @click.option("--all", "all_sources", is_flag=True,
               help="Backfill from every installed source that finds something where it looks by "
                    "default (its `[sources.NAME]` options from the config apply).")
@@ -274,16 +280,7 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
 @click.pass_context
 def ingest(ctx, all_sources: bool, dry_run: bool, as_json: bool) -> None:
     """Backfill history from an installed source (`carto ingest --help` lists them), or from
-    every one with --all.
-
-    \b
-    Examples:
-      carto ingest --all            every source that finds history on this machine
-      carto ingest claude           Claude Code's transcripts and prompt history
-      carto ingest git --repo .     this repository's commits
-
-    Exit codes (--all): 0 ok; 1 every source failed; 3 no source found anything to read.
-    """
+    every one with --all."""
     if ctx.invoked_subcommand is not None:
         if all_sources:
             from carto_core.util.output import usage_error

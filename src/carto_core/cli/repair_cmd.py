@@ -38,7 +38,15 @@ class RepairGroup(click.Group):
         return self.commands.get(name)
 
 
-@click.group(cls=RepairGroup)
+@click.group(cls=RepairGroup, epilog="""\b
+Examples:
+  carto repair torn-rows                 what is torn, and what could be restored
+  carto repair torn-rows --write --json  restore it; print the counts document
+  carto repair orphan-sessions --write   give sessionless rows their one matching session
+  carto repair permissions --write       make the home private (folders 0700, files 0600)
+\b
+Exit codes: 0 found something (and fixed it with --write), 3 nothing to repair,
+1 the home could not be read or written, 2 bad flags.""")
 def repair() -> None:
     """Repair a home's logs: torn rows, sessionless rows, stale transcript paths, credentials,
     rows a full home refused (the spill file), files other users can read, rows a derived
@@ -47,18 +55,7 @@ def repair() -> None:
     Every repair is a dry run unless --write: it reads the logs and says what it found and
     what --write would change. With --write the logs are rewritten through carto's crash-safe
     rewrite path: rows hooks append meanwhile are kept, and a repair killed half way is
-    finished or rolled back by the next carto command that touches the log.
-
-    \b
-    Examples:
-      carto repair torn-rows                 what is torn, and what could be restored
-      carto repair torn-rows --write --json  restore it; print the counts document
-      carto repair orphan-sessions --write   give sessionless rows their one matching session
-      carto repair permissions --write       make the home private (folders 0700, files 0600)
-    \b
-    Exit codes: 0 found something (and fixed it with --write), 3 nothing to repair,
-    1 the home could not be read or written, 2 bad flags.
-    """
+    finished or rolled back by the next carto command that touches the log."""
 
 
 write_option = click.option(

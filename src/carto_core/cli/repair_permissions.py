@@ -9,7 +9,14 @@ from carto_core.util.exitcodes import ExitCode
 from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("permissions", cls=JsonErrorCommand)
+@click.command("permissions", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto repair permissions                  what others can read (dry run)
+  carto repair permissions --write          make the home private
+  carto repair permissions --write --json   the counts document
+\b
+Exit codes: 0 found something (and tightened it with --write), 3 the home is private
+already, 1 an entry could not be changed (another user's file: chown it first).""")
 @repair_options
 def permissions(write: bool, as_json: bool) -> None:
     """Take away what the group and other users may do in the home.
@@ -19,17 +26,7 @@ def permissions(write: bool, as_json: bool) -> None:
     umask 022, every log 0644: any local user reads every prompt and turn). This lists every
     file and folder of the home (the home included) that grants the group or others anything,
     and with --write removes those bits (0644 -> 0600, 0755 -> 0700, owner bits kept).
-    Symlinks are neither followed nor changed. `carto doctor` reports the same list.
-
-    \b
-    Examples:
-      carto repair permissions                  what others can read (dry run)
-      carto repair permissions --write          make the home private
-      carto repair permissions --write --json   the counts document
-    \b
-    Exit codes: 0 found something (and tightened it with --write), 3 the home is private
-    already, 1 an entry could not be changed (another user's file: chown it first).
-    """
+    Symlinks are neither followed nor changed. `carto doctor` reports the same list."""
     from carto_core.repair import permissions as perms
 
     home = repair_home()

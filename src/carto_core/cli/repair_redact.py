@@ -8,7 +8,12 @@ from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("redact", cls=JsonErrorCommand)
+@click.command("redact", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto repair redact                   count, per log and kind; change nothing
+  carto repair redact --write           redact; patch the index, facts and vectors built from it
+  carto repair redact --json            {"secrets": 3, "rows": 2, "fixed": 0, "would_fix": 2, ...}
+  carto doctor --secrets                the same scan, as a health check""")
 @repair_options
 def redact(write: bool, as_json: bool) -> None:
     """Replace credentials stored anywhere under the home by [REDACTED:<kind>].
@@ -24,15 +29,7 @@ def redact(write: bool, as_json: bool) -> None:
     facts columns follow the redacted rows, the vectors of the rows that changed are deleted
     (the next keep-up embeds them again), the profile is written again; search keeps every
     ladder meanwhile. A cache file that still holds a piece (an LSA vocabulary) is removed.
-    Binary files (locks, sockets, keys) are left alone. No credential is ever printed.
-
-    \b
-    Examples:
-      carto repair redact                   count, per log and kind; change nothing
-      carto repair redact --write           redact; patch the index, facts and vectors built from it
-      carto repair redact --json            {"secrets": 3, "rows": 2, "fixed": 0, "would_fix": 2, ...}
-      carto doctor --secrets                the same scan, as a health check
-    """
+    Binary files (locks, sockets, keys) are left alone. No credential is ever printed."""
     from carto_core.repair.redact import redact_home
 
     home = repair_home()

@@ -8,7 +8,10 @@ from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("spill", cls=JsonErrorCommand)
+@click.command("spill", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto repair spill                 how many rows wait, and where
+  carto repair spill --write --json  append them; print the counts document""")
 @repair_options
 def spill(write: bool, as_json: bool) -> None:
     """Append the rows waiting in the hook's spill file to the home's logs.
@@ -17,13 +20,7 @@ def spill(write: bool, as_json: bool) -> None:
     keeps it in a spill file outside the home ($TMPDIR/carto-spill-<uid>/, or CARTO_SPILL_DIR)
     and the next hook that can write appends it. This does the same now, without waiting for a
     hook: the spill file, and any copy a flusher that died had claimed, are appended in order,
-    bytes unchanged. A claim a live flusher holds is left to it. Rows that fail again stay.
-
-    \b
-    Examples:
-      carto repair spill                 how many rows wait, and where
-      carto repair spill --write --json  append them; print the counts document
-    """
+    bytes unchanged. A claim a live flusher holds is left to it. Rows that fail again stay."""
     from carto_core.logio import spill as spill_file
 
     home = repair_home()

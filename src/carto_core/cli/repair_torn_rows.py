@@ -8,7 +8,11 @@ from carto_core.cli.repair_cmd import repair_options, run
 from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("torn-rows", cls=JsonErrorCommand)
+@click.command("torn-rows", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto repair torn-rows                  count, change nothing
+  carto repair torn-rows --write          split and restore
+  carto repair torn-rows --json           {"torn": 1, "fixed": 0, "would_fix": 1, ...}""")
 @repair_options
 def torn_rows(write: bool, as_json: bool) -> None:
     """Split rows glued to a torn row; restore torn rows from a whole copy.
@@ -20,14 +24,7 @@ def torn_rows(write: bool, as_json: bool) -> None:
     line starts with exactly the torn bytes, and otherwise kept as it is: nothing is
     destroyed that cannot be rebuilt byte for byte. A torn row of a transcript carto ingested
     that is still on disk is read again from it (that stream alone: its checkpoint entry is
-    dropped and it is ingested again), and the piece then settles as a duplicate.
-
-    \b
-    Examples:
-      carto repair torn-rows                  count, change nothing
-      carto repair torn-rows --write          split and restore
-      carto repair torn-rows --json           {"torn": 1, "fixed": 0, "would_fix": 1, ...}
-    """
+    dropped and it is ingested again), and the piece then settles as a duplicate."""
     from carto_core.cli.repair_cmd import finish, repair_home
     from carto_core.repair import run_repair
     from carto_core.repair.torn import TornRows, read_again, transcript_streams

@@ -9,7 +9,12 @@ from carto_core.cli.repair_cmd import repair_options
 from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("transcript-paths", cls=JsonErrorCommand)
+@click.command("transcript-paths", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto repair transcript-paths                    stale, moved, missing
+  carto repair transcript-paths --write
+  carto repair transcript-paths --codex-home /mnt/old/.codex --json
+  carto repair transcript-paths --claude-projects /mnt/old/projects --write""")
 @click.option("--codex-home", "codex_homes", multiple=True, type=click.Path(file_okay=False),
               metavar="DIR", help="A Codex home to look in (repeatable; default: [transcripts] codex "
                                   "in the config, else $CODEX_HOME or ~/.codex).")
@@ -33,15 +38,7 @@ def transcript_paths(codex_homes: tuple[str, ...], claude_projects: tuple[str, .
     only to the file of the same name found by the session's id in a Claude projects/ folder
     (a subagent's file beside its session's transcript). One found nowhere is reported missing
     and kept; one of a session the Claude desktop app ran (carto ingest claude-desktop) is
-    counted apart, desktop: the app's transcript is gone with it, and no repair brings it back.
-
-    \b
-    Examples:
-      carto repair transcript-paths                    stale, moved, missing
-      carto repair transcript-paths --write
-      carto repair transcript-paths --codex-home /mnt/old/.codex --json
-      carto repair transcript-paths --claude-projects /mnt/old/projects --write
-    """
+    counted apart, desktop: the app's transcript is gone with it, and no repair brings it back."""
     from pathlib import Path
 
     from carto_core.repair.transcripts import TranscriptPaths

@@ -8,7 +8,10 @@ from carto_core.cli.repair_cmd import finish, repair_home, repair_options
 from carto_core.util.output import JsonErrorCommand
 
 
-@click.command("writers", cls=JsonErrorCommand)
+@click.command("writers", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto repair writers                 which writers failed, and how many rows they missed
+  carto repair writers --write --json  write them again; print the counts document""")
 @repair_options
 def writers(write: bool, as_json: bool) -> None:
     """Write again, through each derived writer, the rows it failed to write during ingest.
@@ -18,13 +21,7 @@ def writers(write: bool, as_json: bool) -> None:
     each failure in .carto/writer-errors.jsonl not repaired yet, takes its rows from the logs and
     hands them to the writer again; when they all go through, its failures are marked repaired
     (`carto doctor` then reports none). A writer that raises again keeps its failures (exit 1);
-    one no longer installed is left as it is.
-
-    \b
-    Examples:
-      carto repair writers                 which writers failed, and how many rows they missed
-      carto repair writers --write --json  write them again; print the counts document
-    """
+    one no longer installed is left as it is."""
     from carto_core.ingest.writer_errors import repair
     from carto_core.plugin.registry import get_registries
     from carto_core.util.exitcodes import ExitCode

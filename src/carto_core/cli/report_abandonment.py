@@ -20,7 +20,12 @@ CATEGORY_WORDS = {
 }
 
 
-@click.command("abandonment", cls=JsonErrorCommand)
+@click.command("abandonment", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto report abandonment
+  carto report abandonment --since 7d --purpose remember --json
+
+Exit codes: 0 a report, 3 no recall call in scope, 2 bad flags.""")
 @since_option
 @before_option
 @click.option("--purpose", metavar="KIND", help="Only calls of this purpose (default: all).")
@@ -33,15 +38,7 @@ def abandonment(since, before, purpose, window, as_json):
     abandonment (its text draws on the results' words), bad abandonment (it searched again),
     no need (it went on without them), unread (no transcript). MRR explicit and with the
     unmarked uses credited. These categories are inferred from text (docs/search.md).
-    Read-only.
-
-    \b
-    Examples:
-      carto report abandonment
-      carto report abandonment --since 7d --purpose remember --json
-
-    Exit codes: 0 a report, 3 no recall call in scope, 2 bad flags.
-    """
+    Read-only."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.abandonment import abandonment_report
 

@@ -26,18 +26,15 @@ class ReportGroup(click.Group):
         return self.commands.get(name)
 
 
-@click.group(cls=ReportGroup)
+@click.group(cls=ReportGroup, epilog="""\b
+Examples:
+  carto report intents                    the 17 prompt intents, counts and samples
+  carto report hit-rate --since 30d       served results that were used, by rank/log/project
+  carto report abandonment --json         recall calls nobody marked, read in the transcript
+\b
+Exit codes: 0 a report, 3 nothing to report on, 2 bad flags, 1 an unreadable home.""")
 def report() -> None:
-    """Reports that read a home and write nothing: intents, hit-rate, abandonment.
-
-    \b
-    Examples:
-      carto report intents                    the 17 prompt intents, counts and samples
-      carto report hit-rate --since 30d       served results that were used, by rank/log/project
-      carto report abandonment --json         recall calls nobody marked, read in the transcript
-    \b
-    Exit codes: 0 a report, 3 nothing to report on, 2 bad flags, 1 an unreadable home.
-    """
+    """Reports that read a home and write nothing: intents, hit-rate, abandonment."""
 
 
 

@@ -11,7 +11,12 @@ from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
 
-@click.command("hit-rate", cls=JsonErrorCommand)
+@click.command("hit-rate", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto report hit-rate
+  carto report hit-rate --since 30d --purpose remember --json
+
+Exit codes: 0 a report, 3 nothing was served in scope, 2 bad flags.""")
 @since_option
 @before_option
 @click.option("--purpose", metavar="KIND", help="Only calls of this purpose (manual, remember, focus, feed, eval, audit; default: all).")
@@ -21,15 +26,7 @@ def hit_rate(since, before, purpose, as_json):
     source log, project and purpose, and the MRR of the calls.
 
     The join is exact: a served-log row and an access-ledger row with the same call_id and
-    event_id. `--get` fetches are counted apart (inspection, not use). Read-only.
-
-    \b
-    Examples:
-      carto report hit-rate
-      carto report hit-rate --since 30d --purpose remember --json
-
-    Exit codes: 0 a report, 3 nothing was served in scope, 2 bad flags.
-    """
+    event_id. `--get` fetches are counted apart (inspection, not use). Read-only."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.hit_rate import hit_rate_report
 

@@ -11,7 +11,13 @@ from carto_core.util.exitcodes import ExitCode
 from carto_core.util.terminal import counted
 
 
-@click.command("intents", cls=JsonErrorCommand)
+@click.command("intents", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto report intents
+  carto report intents --since 30d --project webshop --samples 5
+  carto report intents --log prompts --json | jq '.keys[] | {key, count}'
+
+Exit codes: 0 a report, 3 no prompts in scope, 2 bad flags.""")
 @since_option
 @before_option
 @click.option("--project", "-p", metavar="NAME", help="Only prompts of this project or family (substring).")
@@ -25,16 +31,7 @@ def intents(since, before, project, samples, log, as_json):
     Every prompt of the prompt history and every transcript turn carries `prompt_intent`
     (classified when it was written; docs/intents.md has the classifier and its measured
     precision and recall). Rows written before carto classified prompts are counted as
-    unclassified. Read-only.
-
-    \b
-    Examples:
-      carto report intents
-      carto report intents --since 30d --project webshop --samples 5
-      carto report intents --log prompts --json | jq '.keys[] | {key, count}'
-
-    Exit codes: 0 a report, 3 no prompts in scope, 2 bad flags.
-    """
+    unclassified. Read-only."""
     from carto_core.logio.home import current_home
     from carto_core.lenses.intents_report import intents_report
 

@@ -33,22 +33,19 @@ class AdminGroup(click.Group):
         return self.commands.get(name)
 
 
-@click.group(cls=AdminGroup)
+@click.group(cls=AdminGroup, epilog="""\b
+Examples:
+  carto team admin setup 'postgresql://carto_owner@db/carto' --team acme --model auto
+  carto team admin grant alice --password-stdin < alice.pw
+  carto team admin grant bob --project github.com/acme/shop --read-only
+  carto team admin revoke bob --project github.com/acme/shop
+  carto team admin forget bob                   remove bob's rows (after a revoke)
+  carto team admin reindex                      the vector index, once the team is large
+\b
+The owner bypasses row-level security; members see what `grant` gives them. docs/team.md
+has the whole set-up (roles, TLS, pg_hba.conf).""")
 def admin() -> None:
-    """Set up a team server and its members (as the schema's owner).
-
-    \b
-    Examples:
-      carto team admin setup 'postgresql://carto_owner@db/carto' --team acme --model auto
-      carto team admin grant alice --password-stdin < alice.pw
-      carto team admin grant bob --project github.com/acme/shop --read-only
-      carto team admin revoke bob --project github.com/acme/shop
-      carto team admin forget bob                   remove bob's rows (after a revoke)
-      carto team admin reindex                      the vector index, once the team is large
-    \b
-    The owner bypasses row-level security; members see what `grant` gives them. docs/team.md
-    has the whole set-up (roles, TLS, pg_hba.conf).
-    """
+    """Set up a team server and its members (as the schema's owner)."""
 
 
 url_option = click.option("--url", default=None, metavar="URL",

@@ -33,26 +33,23 @@ class TeamGroup(click.Group):
         return self.commands.get(name)
 
 
-@click.group(cls=TeamGroup)
+@click.group(cls=TeamGroup, epilog="""\b
+Examples:
+  carto team init postgresql://alice@db.example.com/carto?sslmode=verify-full --team acme
+  carto team allow ~/code/shop        allow one project (by its git remote)
+  carto team push                     send what is new (the keep-up job does it too)
+  carto team status --json            what is pending here, what the server holds
+  carto team forget --project github.com/acme/shop
+\b
+Exit codes: 0 ok, 1 error (refused, bad settings or TLS), 2 bad flags or names, 3 nothing
+to do or nothing found, 4 a push's rows refused (another machine holds their ids), 75 the
+server is unreachable or another push of this home is running (retry later; nothing was
+lost). With --json a failure is one document with `error` and `exit_code`.
+See docs/team.md.""")
 def team() -> None:
     """Team memory: push this home's allowed projects to a PostgreSQL server the team shares,
     and read the whole team back (`carto search --team`, `standup --team`, `sessions --team`,
-    `facts census|tempo --team`). Nothing leaves the machine until a project is allowed.
-
-    \b
-    Examples:
-      carto team init postgresql://alice@db.example.com/carto?sslmode=verify-full --team acme
-      carto team allow ~/code/shop        allow one project (by its git remote)
-      carto team push                     send what is new (the keep-up job does it too)
-      carto team status --json            what is pending here, what the server holds
-      carto team forget --project github.com/acme/shop
-    \b
-    Exit codes: 0 ok, 1 error (refused, bad settings or TLS), 2 bad flags or names, 3 nothing
-    to do or nothing found, 4 a push's rows refused (another machine holds their ids), 75 the
-    server is unreachable or another push of this home is running (retry later; nothing was
-    lost). With --json a failure is one document with `error` and `exit_code`.
-    See docs/team.md.
-    """
+    `facts census|tempo --team`). Nothing leaves the machine until a project is allowed."""
 
 
 def home_settings():

@@ -7,7 +7,13 @@ import click
 from carto_core.api import JsonErrorCommand, counted, install_options, window_options, window_values
 
 
-@click.command(name="codex", cls=JsonErrorCommand)
+@click.command(name="codex", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto ingest codex                       # ~/.codex (or $CODEX_HOME)
+  carto ingest codex --since 7d --json
+  carto ingest codex --root /mnt/old-laptop/.codex --dry-run
+
+Exit codes: 0 ok; 1 every rollout failed to read; 2 bad option; 3 no rollout found.""")
 @click.option("--root", "roots", multiple=True, type=click.Path(),
               help="A Codex home, a folder of rollouts or one rollout (repeatable). "
                    "Default: $CODEX_HOME, else ~/.codex.")
@@ -21,16 +27,7 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
     Codex injects (environment context, AGENTS.md) never starts a turn; a sub-agent's replay of
     its parent's lines is dropped; unknown record types are skipped and counted. Re-runs are
     idempotent: each rollout resumes from its checkpoint, and turns already in the log are not
-    written again.
-
-    \b
-    Examples:
-      carto ingest codex                       # ~/.codex (or $CODEX_HOME)
-      carto ingest codex --since 7d --json
-      carto ingest codex --root /mnt/old-laptop/.codex --dry-run
-
-    Exit codes: 0 ok; 1 every rollout failed to read; 2 bad option; 3 no rollout found.
-    """
+    written again."""
     from carto_core.api import (
         ConfigError, fail, load_config, report_summary, run_with_progress, warn,
     )
@@ -58,7 +55,19 @@ def ingest_codex(roots, since, since_days, settle_seconds, dry_run, as_json):
     report_summary(summary, as_json=as_json)
 
 
-@click.command(name="codex", cls=JsonErrorCommand)
+@click.command(name="codex", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto install codex --print     show what would be added, change nothing
+  carto install codex             add carto's hooks to ~/.codex/hooks.json
+  carto install codex --trust     ... and trust carto's handlers (headless use: codex exec)
+  carto install codex --project   add them to ./.codex/hooks.json instead
+  carto install codex --mcp       also register `carto mcp` with Codex
+  carto install codex --recall    also answer each prompt with what earlier sessions did
+
+Exit codes: 0 ok (also when already installed); 4 the hooks file (or, with --trust,
+config.toml; with --recall, carto's config file; with --mcp, the MCP configuration, checked
+before anything is written) is not a file carto can merge into; 75 --mcp asked but the MCP
+support is not installed.""")
 @click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
               help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
 @click.option("--trust", "trust", is_flag=True,
@@ -76,22 +85,7 @@ def install_codex(hooks_path, trust, recall, project, dry_run, mcp, as_json):
     is brought up to date in place. An existing file is backed up first.
 
     Codex runs a hook only once it is trusted, and `codex exec` skips untrusted ones silently:
-    approve them in `codex` under /hooks, or pass --trust.
-
-    \b
-    Examples:
-      carto install codex --print     show what would be added, change nothing
-      carto install codex             add carto's hooks to ~/.codex/hooks.json
-      carto install codex --trust     ... and trust carto's handlers (headless use: codex exec)
-      carto install codex --project   add them to ./.codex/hooks.json instead
-      carto install codex --mcp       also register `carto mcp` with Codex
-      carto install codex --recall    also answer each prompt with what earlier sessions did
-
-    Exit codes: 0 ok (also when already installed); 4 the hooks file (or, with --trust,
-    config.toml; with --recall, carto's config file; with --mcp, the MCP configuration, checked
-    before anything is written) is not a file carto can merge into; 75 --mcp asked but the MCP
-    support is not installed.
-    """
+    approve them in `codex` under /hooks, or pass --trust."""
     from pathlib import Path
 
     from carto_core.api import run_install
@@ -157,7 +151,14 @@ def _exit_on_trust_error(result: dict) -> None:
         raise SystemExit(int(ExitCode.CONFLICT))
 
 
-@click.command(name="codex", cls=JsonErrorCommand)
+@click.command(name="codex", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto uninstall codex --print   show what would be removed
+  carto uninstall codex           remove carto's hooks from ~/.codex/hooks.json
+  carto uninstall codex --mcp     ... and the carto MCP server
+
+Exit codes: 0 ok (also when nothing was installed); 4 a file carto cannot change safely
+(with --mcp, config.toml is checked before anything is removed).""")
 @click.option("--hooks-file", "hooks_path", type=click.Path(dir_okay=False), default=None,
               help="Hooks file to change (default $CODEX_HOME/hooks.json, else ~/.codex/hooks.json).")
 @install_options(project_help="Use ./.codex/hooks.json (this repository only).",
@@ -166,17 +167,7 @@ def uninstall_codex(hooks_path, project, dry_run, mcp, as_json):
     """Remove exactly what `carto install codex` added: carto's handlers in hooks.json (and the
     groups and events they leave empty) and their trust entries in config.toml. The user's own
     hooks stay, and so does their trust (moved to their new positions when a carto group before
-    them went). Files are backed up before they change; running it again changes nothing.
-
-    \b
-    Examples:
-      carto uninstall codex --print   show what would be removed
-      carto uninstall codex           remove carto's hooks from ~/.codex/hooks.json
-      carto uninstall codex --mcp     ... and the carto MCP server
-
-    Exit codes: 0 ok (also when nothing was installed); 4 a file carto cannot change safely
-    (with --mcp, config.toml is checked before anything is removed).
-    """
+    them went). Files are backed up before they change; running it again changes nothing."""
     from pathlib import Path
 
     from carto_core.api import run_install

@@ -61,7 +61,14 @@ def resolve_owners(explicit: tuple[str, ...] | list[str] | None, all_authors: bo
     return names + [a for a in AGENT_AUTHORS if a not in names], "git user.name" if name else "agent authors only"
 
 
-@click.command(name="git", cls=JsonErrorCommand)
+@click.command(name="git", cls=JsonErrorCommand, epilog="""\b
+Examples:
+  carto ingest git                          # this repository, my commits
+  carto ingest git --repo ~/src/a --repo ~/src/b --since 2026-01-01
+  carto ingest git --root ~/src --all-authors --json
+
+Exit codes: 0 ok (including "all already logged"); 1 git failed; 2 bad option, a path that
+is no repository, or an owner list that names nobody; 3 nothing to read (no commits).""")
 @click.option("--repo", "repos", multiple=True, type=click.Path(),
               help="A path inside a repository (repeatable; a worktree counts as its main "
                    "repository). Default: the current directory's repository.")
@@ -83,17 +90,7 @@ def ingest_git(repos, roots, since, authors, all_authors, limit, no_files, dry_r
 
     One `git log` process per repository (all branches and every worktree's HEAD). A commit
     the live hooks already logged (its hash in an existing summary) is not logged again, and
-    re-runs write nothing new.
-
-    \b
-    Examples:
-      carto ingest git                          # this repository, my commits
-      carto ingest git --repo ~/src/a --repo ~/src/b --since 2026-01-01
-      carto ingest git --root ~/src --all-authors --json
-
-    Exit codes: 0 ok (including "all already logged"); 1 git failed; 2 bad option, a path that
-    is no repository, or an owner list that names nobody; 3 nothing to read (no commits).
-    """
+    re-runs write nothing new."""
     from carto_core.api import (
         ConfigError, ExitCode, counted, emit_json, fail, load_config, run_with_progress, usage_error,
         warn,
