@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from starlette.testclient import TestClient
 
 from carto_core.evaluation.sample import SESSIONS
@@ -20,17 +21,24 @@ from .test_start_unloaded import row
 CENSUS = {"contract_version": 1, "call_id": "t", "verb": "census"}
 
 
-def test_the_session_list_reads_the_columns_the_server_holds(home, roots, monkeypatch):
+@pytest.fixture
+def served(home, roots, monkeypatch):
+    """(the explorer app, the homes `store.open_columns` opened columns of after it started)."""
     app = create_app(home, transcript_roots=roots)
-    live = app.state.carto.live
-    opened = []
+    homes = []
     real = store.open_columns
 
     def spy(*args, **kwargs):
-        opened.append(args[0])
+        homes.append(args[0])
         return real(*args, **kwargs)
 
     monkeypatch.setattr(store, "open_columns", spy)
+    return app, homes
+
+
+def test_the_session_list_reads_the_columns_the_server_holds(home, served):
+    app, opened = served
+    live = app.state.carto.live
     with TestClient(app, base_url=BASE, headers=bearer(app)) as client:
         before = client.get("/api/sessions", params={"days": 3650}).json()
         assert client.get("/api/desk", params={"days": 3650}).status_code == 200
@@ -66,19 +74,11 @@ def test_the_session_list_reads_the_columns_the_server_holds(home, roots, monkey
     assert live.loaded is False
 
 
-def test_the_team_session_list_reads_the_summaries_the_server_holds(home, roots, monkeypatch):
+def test_the_team_session_list_reads_the_summaries_the_server_holds(served):
     """`/api/sessions?team=true` lists this home's sessions from the summaries the local list
     keeps for the generation, checked against the columns the LiveCorpus holds: no columns
     opened. Before: it read the kept summaries again, opening the columns from the file."""
-    app = create_app(home, transcript_roots=roots)
-    opened = []
-    real = store.open_columns
-
-    def spy(*args, **kwargs):
-        opened.append(args[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(store, "open_columns", spy)
+    app, opened = served
     with TestClient(app, base_url=BASE, headers=bearer(app)) as client:
         local = client.get("/api/sessions", params={"days": 3650}).json()
         team = client.get("/api/sessions", params={"days": 3650, "team": "true"}).json()
