@@ -38,6 +38,7 @@ def own_row(row: dict) -> bool:
     milestone."""
     return row.get("type") in OWN_TYPES or f"milestone_{row.get('milestone')}" in OWN_TYPES
 
+
 INPUT_CUT = 200
 MAX_TOOLS = 200
 

@@ -434,12 +434,12 @@ def render(memory: Memory, *, max_lines: int = MAX_LINES, max_bytes: int = MAX_B
     """carto's marked section (markers included), within `max_lines` and `max_bytes`."""
     # a line of another section than the profile with no ids would show no evidence and read
     # as a person's line (or, marked as the profile's, as the profile's): it is not written
-    sections = {name: [i for i in items if i.ids or name == "profile"] for name, items in memory.sections.items()}
+    sections = {name: [i for i in items if i.ids or name == "profile"]
+                for name, items in memory.sections.items()}
     sections = {name: items for name, items in sections.items() if items}
 
     def text() -> str:
-        lines = [BEGIN, f"# {memory.project}: what carto remembers",
-                 INTRO]
+        lines = [BEGIN, f"# {memory.project}: what carto remembers", INTRO]
         for name, items in sections.items():
             if items:
                 lines += ["", f"## {TITLES[name]}"] + [item.line(name == "profile") for item in items]
