@@ -1,7 +1,7 @@
 """A learned re-ordering of the default search's first 50, measured set by set
 (docs/ranking.md, "A learned order of the first fifty").
 
-Two steps. `dump` runs the default search (english, minilm, rrf-prior, gated-prior, explain on)
+Three steps. `dump` runs the default search (english, minilm, rrf-prior, gated-prior, explain on)
 for every case of `eval_recall.py`'s indexed homes and keeps each case's first 50 results with
 their `why` (each ladder's rank, the fused score, the decay and boost, the answer step's mark).
 `cv` describes each result by what the search knew of it and of its neighbours on the page
@@ -16,9 +16,16 @@ re-ordering, family by family. No family is ever scored by a model that saw it.
     .venv/bin/python benchmarks/search/probe_learned.py dump --homes OUT --into DUMP
     .venv/bin/python benchmarks/search/probe_learned.py cv --dump DUMP [--model gbt|lr]
         [--drop overlap,neighbours]   # leave a group of features out
+        [--depth 4 --rounds 200]      # the trees' depth and number
+    .venv/bin/python benchmarks/search/probe_learned.py fit --dump DUMP --out MODEL.json
+        [--leave pair-9]              # fit without a family (to check it through the search)
 
-The content words here are a probe's (a stop list and a six-letter stem), not the analyzer's:
-a re-ordering built into the search would compute its own and be fitted again on them.
+`fit` writes the trees `carto_core.search.learned` reads (the shipped ones are
+src/carto_core/search/learned-order.json, fitted on every family); `dump --order learned
+--model MODEL.json` runs the search with the step on, so a family left out of `fit` checks
+that the search orders it as `cv` did. The numbers are the step's own
+(`carto_core.search.learned.features`): the probe and the search cannot describe a result
+differently.
 """
 
 from __future__ import annotations
@@ -26,95 +33,28 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
-import re
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-STOP = set("""a an the i me my we our you your he she it they them his her its their of to in on at
-for with about from by as and or but if so is are was were be been being do does did have has had
-what which who whom where when why how that this these those there here not no any some all can
-could would should will shall may might must just than then too very into over after before up
-down out off again once tell told say said""".split())
-NOW_WORDS = ("now", "these days", "currently", "latest", "still", "nowadays", "at the moment",
-             "lately", "recent")
-OPENERS = ("what", "where", "who", "when", "which", "how", "why", "did", "do", "is", "has")
-WORD = re.compile(r"[a-z0-9']+")
-GROUPS = {"place": range(0, 5), "ladders": range(5, 10), "flags": range(10, 16),
-          "text": range(16, 19), "overlap": range(19, 22), "neighbours": range(22, 26),
-          "age": range(26, 27), "kind": range(27, 29), "question": range(29, 44)}
-
-
-def _stem(word: str) -> str:
-    word = word.replace("'", "")
-    for suffix in ("ing", "ed", "es", "s", "ly"):
-        if len(word) > 4 and word.endswith(suffix):
-            return word[: -len(suffix)][:6]
-    return word[:6]
-
-
-def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in WORD.findall(text.lower()) if w not in STOP and len(w) > 2}
-
-
 def family(home: str) -> str:
     if home.startswith("pair-"):
         return home.replace("-bare", "")
     return home.rsplit("-", 1)[0]
 
 
+def _learned():
+    sys.path.insert(0, str(HERE.parents[2] / "src"))
+    from carto_core.search import learned
+
+    return learned
+
+
 def features(case: dict) -> list[list[float]]:
-    """One row of features per result of the case's first 50 (GROUPS names their columns)."""
-    query = case["query"]
-    lowered = query.lower()
-    asked = content_words(query)
-    hits = case["hits"]
-    if not hits:
-        return []
-    top = hits[0]["score"] or 1e-9
-    top_fused = max((h["why"] or {}).get("fused_score", 0) for h in hits) or 1e-9
-    place = {h["id"]: i for i, h in enumerate(hits, 1)}
-    by_age = sorted(range(len(hits)), key=lambda i: hits[i]["ts"] or "", reverse=True)
-    age = {i: r for r, i in enumerate(by_age, 1)}
-    words = [content_words(h["text"] or "") for h in hits]
-    held = [len(asked & w) / max(1, len(asked)) for w in words]
-    best_held = max(held)
-    question = [len(asked), int("you" in WORD.findall(lowered)),
-                int(any(w in lowered for w in NOW_WORDS)), int(query.rstrip().endswith("?"))]
-    question += [int(lowered.startswith(w)) for w in OPENERS]
-    rows = []
-    for i, hit in enumerate(hits):
-        why = hit["why"] or {}
-        ranks = why.get("ranks", {})
-        semantic = ranks.get("semantic")
-        keyword = [v for k, v in ranks.items() if k != "semantic"]
-        best_keyword = min(keyword) if keyword else None
-        text = hit["text"] or ""
-        session, _, turn = hit["id"].rpartition("-")
-        before = place.get(f"{session}-{int(turn) - 1}") if turn.isdigit() else None
-        after = place.get(f"{session}-{int(turn) + 1}") if turn.isdigit() else None
-        rows.append([
-            i + 1, 1 / (i + 1), hit["score"] / top, math.log(max(hit["score"], 1e-9) / top),
-            why.get("fused_score", 0) / top_fused,
-            math.log1p(semantic) if semantic else 7.0, int(semantic is not None),
-            math.log1p(best_keyword) if best_keyword else 7.0, int(best_keyword is not None),
-            len(keyword),
-            int("answer" in why.get("sources", [])), int(bool(why.get("holds_all_tokens"))),
-            int(bool(why.get("gated"))), why.get("boost", 1.0), why.get("decay", 1.0),
-            why.get("salience", 0.5),
-            int(text.rstrip().endswith("?")), int("?" in text), math.log1p(len(text)),
-            held[i], held[i] - best_held, len(asked & words[i]),
-            1 / before if before else 0.0, held[before - 1] if before else 0.0,
-            int((hits[before - 1]["text"] or "").rstrip().endswith("?")) if before else 0,
-            1 / after if after else 0.0,
-            age[i] / len(hits),
-            int(hit["type"] == "transcript"), hit.get("dup", 0),
-            *question])
-    return rows
+    """The step's numbers for a dumped case's fifty (`search.learned.features`)."""
+    return _learned().features(case["query"], case["hits"])
 
 
 def dump(homes: Path, into: Path, names: list[str]) -> None:
@@ -169,15 +109,11 @@ def _rank(ids: list[str], expect: list[str]) -> int | None:
     return next((i for i, x in enumerate(ids, 1) if x in expect), None)
 
 
-def cv(folder: Path, model: str, drop: list[str]) -> None:
-    import numpy as np
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    dropped = {c for name in drop for c in GROUPS[name]}
-    keep = [c for c in range(44) if c not in dropped]
+def _cases(folder: Path, drop=()) -> list[tuple]:
+    """(family, case, its rows of numbers, its ids) of every question dumped in `folder`."""
+    groups = _learned().GROUPS
+    dropped = {c for name in drop for c in groups[name]}
+    keep = [c for c in range(_learned().WIDTH) if c not in dropped]
     data = []
     for path in sorted(folder.glob("*.jsonl")):
         for line in path.read_text().splitlines():
@@ -186,6 +122,36 @@ def cv(folder: Path, model: str, drop: list[str]) -> None:
                 continue
             rows = [[row[c] for c in keep] for row in features(case)]
             data.append((family(path.stem), case, rows, [h["id"] for h in case["hits"]]))
+    return data
+
+
+def _trees(depth: int = 4, rounds: int = 200):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(max_depth=depth, max_iter=rounds, learning_rate=0.05,
+                                          l2_regularization=1.0, random_state=0)
+
+
+def fit(folder: Path, out: Path, leave: list[str]) -> None:
+    import numpy as np
+
+    train = [d for d in _cases(folder) if d[0] not in leave and d[2]]
+    x = np.array([row for d in train for row in d[2]])
+    y = np.array([int(i in d[1]["expect"]) for d in train for i in d[3]])
+    fitted = _trees().fit(x, y)
+    doc = _learned().export(fitted)
+    out.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    print(f"{out}: {len(doc['trees'])} trees from {len(train)} questions of "
+          f"{len({d[0] for d in train})} families")
+
+
+def cv(folder: Path, model: str, drop: list[str], depth: int = 4, rounds: int = 200) -> None:
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    data = _cases(folder, drop)
     families = sorted({d[0] for d in data})
     table = {}
     for held_out in families:
@@ -193,8 +159,7 @@ def cv(folder: Path, model: str, drop: list[str]) -> None:
         x = np.array([row for d in train for row in d[2]])
         y = np.array([int(i in d[1]["expect"]) for d in train for i in d[3]])
         if model == "gbt":
-            fitted = HistGradientBoostingClassifier(max_depth=4, max_iter=200, learning_rate=0.05,
-                                                    l2_regularization=1.0, random_state=0)
+            fitted = _trees(depth, rounds)
         else:
             fitted = make_pipeline(StandardScaler(), LogisticRegression(C=0.3, max_iter=2000))
         fitted.fit(x, y)
@@ -231,12 +196,30 @@ def main() -> None:
     c = sub.add_parser("cv", help="leave one family out, fit on the rest, re-order it")
     c.add_argument("--dump", type=Path, required=True)
     c.add_argument("--model", choices=("gbt", "lr"), default="gbt")
-    c.add_argument("--drop", default="", help="groups to leave out: " + ",".join(GROUPS))
+    c.add_argument("--drop", default="", help="groups to leave out: place, ladders, flags, "
+                   "text, overlap, neighbours, age, kind, question")
+    c.add_argument("--depth", type=int, default=4, help="the trees' depth (gbt)")
+    c.add_argument("--rounds", type=int, default=200, help="how many trees (gbt)")
+    f = sub.add_parser("fit", help="fit the trees on every family (but --leave) and write them")
+    f.add_argument("--dump", type=Path, required=True)
+    f.add_argument("--out", type=Path, required=True)
+    f.add_argument("--leave", default="", help="families to leave out: pair-9,dlg-q,...")
+    d.add_argument("--order", choices=("default", "learned"), default="default",
+                   help="learned: the search's learned order on (CARTO_SEARCH_ORDER)")
+    d.add_argument("--model", type=Path, help="the trees for --order learned (default: shipped)")
     args = parser.parse_args()
     if args.step == "dump":
+        if args.order == "learned":
+            os.environ["CARTO_SEARCH_ORDER"] = "learned"
+            if args.model:
+                learned = _learned()
+                learned.shipped.cache_clear()
+                learned.MODEL = args.model
         dump(args.homes, args.into, [f for f in args.families.split(",") if f])
+    elif args.step == "fit":
+        fit(args.dump, args.out, [f for f in args.leave.split(",") if f])
     else:
-        cv(args.dump, args.model, [g for g in args.drop.split(",") if g])
+        cv(args.dump, args.model, [g for g in args.drop.split(",") if g], args.depth, args.rounds)
 
 
 if __name__ == "__main__":

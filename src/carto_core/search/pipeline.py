@@ -45,6 +45,8 @@ from carto_core.search.api import (
 
 from carto_core.search.answers import formulas_last, lend_answers, turn_codes
 from carto_core.search.current import current_first
+from carto_core.search.learned import (POOL as LEARNED_POOL, on as learned_on,
+                                       order as learned_order)
 from carto_core.search.nearness import nearest_first
 from carto_core.search.floor import (RECORDS_COUNTED, judge, record_band, switched_off,
                                      unheld_words)
@@ -346,7 +348,9 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     fused, context, params = _decay(plan, engine, made.ladders, fused, scope, read)
     _let_go(engine)
     lap("decay")
-    hits, facets, unknown = _render(request, engine, fused, made.reports, read)
+    reorder = (learned_on() and plan.query.question
+               and any(ladder.ranker == SEMANTIC for ladder in made.ladders))
+    hits, facets, unknown = _render(request, engine, fused, made.reports, read, reorder)
     lap("render")
     result = SearchResult(
         query=request.query, results=hits, total=len(fused), facets=facets, ladders=made.reports,
@@ -485,6 +489,7 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
     rankers, fusion_name, decay_name = resolve_names(request, engine, config)
     try:
         floor = not floor_off(config)
+        learned_on()
     except ValueError as exc:  # refused before answering, as an unknown decay policy is
         raise SearchUsageError(str(exc)) from None
     given = len(request.query or "")
@@ -637,17 +642,30 @@ def _decay(plan: _Plan, engine, ladders: list[Ladder], fused: list[Fused], scope
 
 
 def _render(request: SearchRequest, engine, fused: list[Fused], reports: list[LadderReport],
-            read: dict | None = None):
+            read: dict | None = None, reorder: bool = False):
     """(the page's hits, the facets, the phantom entities of a search that found nothing); each
     report learns how many of the page its ladder contributed. `read`: the rows the steps
-    before read already, by document."""
+    before read already, by document. `reorder`: the first `search.learned.POOL` are ordered by
+    the learned trees first, then the page is cut."""
+    limit = max(request.limit, LEARNED_POOL) if reorder else request.limit
     if request.collapse:
-        page, rows, folded = _collapse(engine, fused, request.limit, read)
+        page, rows, folded = _collapse(engine, fused, limit, read)
     else:
-        page = fused[: request.limit]
+        page = fused[:limit]
         rows, folded = engine.index.rows([f.index for f in page], read), [0] * len(page)
     hits = [_hit(engine, f, row, rank, request.include_rows)
             for rank, (f, row) in enumerate(zip(page, rows), 1)]
+    if reorder:
+        pool = min(len(hits), LEARNED_POOL)
+        described = [{"id": h.event_id, "score": h.score, "type": h.type, "ts": h.timestamp,
+                      "text": h.summary, "why": _why(f), "dup": n}
+                     for h, f, n in zip(hits[:pool], page, folded)]
+        places = learned_order(request.query, described) + list(range(pool, len(hits)))
+        places = places[: request.limit]
+        page, hits, folded = ([page[i] for i in places], [hits[i] for i in places],
+                              [folded[i] for i in places])
+        for rank, hit in enumerate(hits, 1):
+            hit.rank = rank
     _let_go(engine)
     if request.explain:
         for hit, f in zip(hits, page):
