@@ -145,7 +145,8 @@ def fit(folder: Path, out: Path, leave: list[str]) -> None:
           f"{len({d[0] for d in train})} families")
 
 
-def cv(folder: Path, model: str, drop: list[str], depth: int = 4, rounds: int = 200) -> None:
+def cv(folder: Path, model: str, drop: list[str], depth: int = 4, rounds: int = 200,
+       keep_gated: bool = False) -> None:
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
@@ -167,7 +168,7 @@ def cv(folder: Path, model: str, drop: list[str], depth: int = 4, rounds: int = 
         for _, case, rows, ids in (d for d in data if d[0] == held_out):
             before = _rank(ids, case["expect"])
             order = ids
-            if rows:
+            if rows and not (keep_gated and case["hits"][0]["why"]["gated"]):
                 p = fitted.predict_proba(np.array(rows))[:, 1]
                 order = [ids[i] for i in sorted(range(len(p)), key=lambda i: -p[i])]
             after = _rank(order, case["expect"])
@@ -200,6 +201,9 @@ def main() -> None:
                    "text, overlap, neighbours, age, kind, question")
     c.add_argument("--depth", type=int, default=4, help="the trees' depth (gbt)")
     c.add_argument("--rounds", type=int, default=200, help="how many trees (gbt)")
+    c.add_argument("--keep-gated", action="store_true",
+                   help="leave a case whose first result the lookup gate lifted in the rules' "
+                        "order (as the search does)")
     f = sub.add_parser("fit", help="fit the trees on every family (but --leave) and write them")
     f.add_argument("--dump", type=Path, required=True)
     f.add_argument("--out", type=Path, required=True)
@@ -219,7 +223,8 @@ def main() -> None:
     elif args.step == "fit":
         fit(args.dump, args.out, [f for f in args.leave.split(",") if f])
     else:
-        cv(args.dump, args.model, [g for g in args.drop.split(",") if g], args.depth, args.rounds)
+        cv(args.dump, args.model, [g for g in args.drop.split(",") if g], args.depth, args.rounds,
+           args.keep_gated)
 
 
 if __name__ == "__main__":

@@ -77,3 +77,28 @@ def test_an_unknown_order_is_refused_before_answering(indexed, monkeypatch):
     refused = "unknown search order 'learnd' in CARTO_SEARCH_ORDER"
     with pytest.raises(SearchUsageError, match=refused):
         search(home, "What did we say about it?", limit=10)
+
+
+def test_a_page_the_lookup_gate_leads_keeps_the_rules_order(indexed, monkeypatch):
+    """"what's new with X": the newest row holding every word, lifted by the lookup gate, stays
+    first; the trees (fitted on dialogue questions) would have moved it."""
+    home, _ = indexed
+    from carto_core.search.learned import features
+
+    rows_texts = [h.summary for h in search(home, "login credentials", limit=60).results]
+    for text in rows_texts:
+        question = f"what's new with {' '.join(text.split()[:2])}?"
+        default = search(home, question, limit=60, explain=True)
+        pool = default.results[: learned.POOL]
+        if not pool or not pool[0].why["gated"]:
+            continue
+        older = [r[26] > 0.5 for r in features(question, [_described(h) for h in pool])]
+        moved = ([h.event_id for h, old in zip(pool, older) if old]
+                 + [h.event_id for h, old in zip(pool, older) if not old])[:10]
+        if moved != [h.event_id for h in pool[:10]]:
+            break
+    else:
+        pytest.fail("no status question of this home is led by the lookup gate and movable")
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "learned")
+    got = search(home, question, limit=10)
+    assert [h.event_id for h in got.results] == [h.event_id for h in pool[:10]]

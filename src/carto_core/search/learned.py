@@ -6,7 +6,9 @@ the marks of `why`, its text, its neighbours in its session among the fifty, its
 them, the question's opening word: `features`) and orders them by gradient-boosted trees fitted
 on the dialogue and pair sets (`benchmarks/search/probe_learned.py fit`), kept as data beside
 this module (`learned-order.json`) and walked here in numpy. The trees are fitted on the order
-the rules produce, so a change to a rule before this step means fitting them again.
+the rules produce, so a change to a rule before this step means fitting them again. A page
+whose first result the lookup gate lifted (the newest row holding every word of a status
+question) keeps the rules' order: the trees, fitted on dialogue questions, move it.
 
 docs/ranking.md, "A learned order of the first fifty", says what it gains and why it is not
 the default.

@@ -646,7 +646,10 @@ def _render(request: SearchRequest, engine, fused: list[Fused], reports: list[La
     """(the page's hits, the facets, the phantom entities of a search that found nothing); each
     report learns how many of the page its ladder contributed. `read`: the rows the steps
     before read already, by document. `reorder`: the first `search.learned.POOL` are ordered by
-    the learned trees first, then the page is cut."""
+    the learned trees first (unless the lookup gate lifted the first), then the page is cut."""
+    # a first result the lookup gate lifted is the newest row holding every word: the rules'
+    # answer to "what's new with X", which the trees, fitted on other questions, would move
+    reorder = reorder and bool(fused) and not fused[0].gated
     limit = max(request.limit, LEARNED_POOL) if reorder else request.limit
     if request.collapse:
         page, rows, folded = _collapse(engine, fused, limit, read)
