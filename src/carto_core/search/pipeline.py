@@ -232,15 +232,17 @@ class _Laps:
 class _Plan:
     """What resolving a request gives the later stages: the request (its query bounded), the
     config file when it was read, the ladder rankers, fusion and decay names, the analysed
-    query and the query's length as given."""
+    query and the query's length as given, whether the relevance floor judges and whether the
+    learned order is switched on."""
 
     __slots__ = ("request", "config", "rankers", "fusion_name", "decay_name", "query", "given",
-                 "floor")
+                 "floor", "learned")
 
-    def __init__(self, request, config, rankers, fusion_name, decay_name, query, given, floor):
+    def __init__(self, request, config, rankers, fusion_name, decay_name, query, given, floor,
+                 learned=False):
         self.request, self.config = request, config
         self.rankers, self.fusion_name, self.decay_name = rankers, fusion_name, decay_name
-        self.query, self.given, self.floor = query, given, floor
+        self.query, self.given, self.floor, self.learned = query, given, floor, learned
 
 
 class _Made:
@@ -349,7 +351,7 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
     fused, context, params = _decay(plan, engine, made.ladders, fused, scope, read)
     _let_go(engine)
     lap("decay")
-    reorder = (learned_on() and plan.query.question
+    reorder = (plan.learned and plan.query.question
                and any(ladder.ranker == SEMANTIC for ladder in made.ladders))
     hits, facets, unknown = _render(request, engine, fused, made.reports, read, reorder)
     lap("render")
@@ -490,7 +492,7 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
     rankers, fusion_name, decay_name = resolve_names(request, engine, config)
     try:
         floor = not floor_off(config)
-        learned_on()
+        learned = learned_on()
     except ValueError as exc:  # refused before answering, as an unknown decay policy is
         raise SearchUsageError(str(exc)) from None
     given = len(request.query or "")
@@ -513,7 +515,7 @@ def _resolve(request: SearchRequest, engine) -> _Plan:
         raise EmptyHomeError(
             f"no searched logs in {engine.home.root}; record some with `carto install` (live "
             "hooks) or backfill history with `carto ingest`")
-    return _Plan(request, config, rankers, fusion_name, decay_name, query, given, floor)
+    return _Plan(request, config, rankers, fusion_name, decay_name, query, given, floor, learned)
 
 
 def _scope(request: SearchRequest, engine):
