@@ -39,27 +39,22 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[2] / "src"))
+sys.path.insert(0, str(HERE.parents[2] / "rankers" / "src"))
+
+from carto_core.search import learned  # noqa: E402  (the step's own numbers and trees)
 def family(home: str) -> str:
     if home.startswith("pair-"):
         return home.replace("-bare", "")
     return home.rsplit("-", 1)[0]
 
 
-def _learned():
-    sys.path.insert(0, str(HERE.parents[2] / "src"))
-    from carto_core.search import learned
-
-    return learned
-
-
 def features(case: dict) -> list[list[float]]:
     """The step's numbers for a dumped case's fifty (`search.learned.features`)."""
-    return _learned().features(case["query"], case["hits"])
+    return learned.features(case["query"], case["hits"])
 
 
 def dump(homes: Path, into: Path, names: list[str]) -> None:
-    sys.path.insert(0, str(HERE.parents[2] / "src"))
-    sys.path.insert(0, str(HERE.parents[2] / "rankers" / "src"))
     os.environ["CARTO_EMBEDDER"] = "minilm"
     from carto_core.evaluation import agecurve
     from carto_core.logio.home import Home
@@ -111,9 +106,8 @@ def _rank(ids: list[str], expect: list[str]) -> int | None:
 
 def _cases(folder: Path, drop=()) -> list[tuple]:
     """(family, case, its rows of numbers, its ids) of every question dumped in `folder`."""
-    groups = _learned().GROUPS
-    dropped = {c for name in drop for c in groups[name]}
-    keep = [c for c in range(_learned().WIDTH) if c not in dropped]
+    dropped = {c for name in drop for c in learned.GROUPS[name]}
+    keep = [c for c in range(learned.WIDTH) if c not in dropped]
     data = []
     for path in sorted(folder.glob("*.jsonl")):
         for line in path.read_text().splitlines():
@@ -139,7 +133,7 @@ def fit(folder: Path, out: Path, leave: list[str]) -> None:
     x = np.array([row for d in train for row in d[2]])
     y = np.array([int(i in d[1]["expect"]) for d in train for i in d[3]])
     fitted = _trees().fit(x, y)
-    doc = _learned().export(fitted)
+    doc = learned.export(fitted)
     out.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     print(f"{out}: {len(doc['trees'])} trees from {len(train)} questions of "
           f"{len({d[0] for d in train})} families")
@@ -216,7 +210,6 @@ def main() -> None:
         if args.order == "learned":
             os.environ["CARTO_SEARCH_ORDER"] = "learned"
             if args.model:
-                learned = _learned()
                 learned.shipped.cache_clear()
                 learned.MODEL = args.model
         dump(args.homes, args.into, [f for f in args.families.split(",") if f])
