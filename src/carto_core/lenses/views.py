@@ -11,6 +11,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 from carto_core.capture.collision import edit_paths
+from carto_core.facts.columns import names_subagent
 from carto_core.model.events import Event
 from carto_core.lenses.livecorpus import LiveCorpus
 from carto_core.util.timeparse import format_timestamp, utcnow
@@ -31,8 +32,7 @@ def is_high_signal(event: Event) -> bool:
     etype = event.type
     if etype.startswith(("milestone_agent_", "agent_")) or "bridge_ping" in etype:
         return False
-    milestone = event.row.get("milestone")
-    return not (isinstance(milestone, str) and milestone.startswith("agent_"))
+    return not names_subagent(event.row)
 
 
 def safe_link(value: object) -> str | None:
