@@ -172,7 +172,7 @@ def _oldest_before(data: bytes, cutoff: datetime) -> bool:
 
 #: How many levels of sub-agent threads `work_of` climbs (a cycle in bad rows ends there too).
 THREAD_DEPTH = 8
-_PARENT_NEEDLE = b'"parent_session":"'
+PARENT_NEEDLE = b'"parent_session":"'
 
 
 def thread_parents(rows) -> dict[str, str]:
@@ -203,7 +203,7 @@ def recent_thread_parents(home, cutoff: datetime) -> dict[str, str]:
     """`thread_parents` of the turn rows in the turns log's tail, read back to `cutoff`."""
     from carto_core.logio.jsonl import loads_line
 
-    rows = (loads_line(line)[0] for line in tail_lines(str(home.log("turns")), _PARENT_NEEDLE, cutoff))
+    rows = (loads_line(line)[0] for line in tail_lines(str(home.log("turns")), PARENT_NEEDLE, cutoff))
     return thread_parents(row for row in rows if isinstance(row, dict))
 
 

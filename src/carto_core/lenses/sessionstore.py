@@ -127,7 +127,8 @@ def cached_summaries(home: Home) -> dict[str, dict]:
 
 def summaries_and_parents(home: Home) -> tuple[dict[str, dict], dict[str, str]]:
     """(`cached_summaries`, sub-agent thread -> the session that spawned it): every thread of
-    the home, as `sessiontree.thread_parents_of` finds them, without reading the turns log."""
+    the home, each read from the session's own turn rows when it was summarised
+    (`collision.thread_parents`), so the turns log is not searched for them."""
     summaries, _, parents = _kept(home)
     return summaries, parents
 

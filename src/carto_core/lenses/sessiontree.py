@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from carto_core.capture.collision import THREAD_DEPTH, thread_parents
+from carto_core.capture.collision import PARENT_NEEDLE, THREAD_DEPTH, thread_parents
 from carto_core.lenses.sessionfacts import session_projects, session_provider, session_transcript
 from carto_core.model.events import Event, is_resolved
 from carto_core.util.timeparse import format_timestamp
@@ -200,20 +200,12 @@ def child_threads(home, session_id: str) -> list[str]:
     """Session ids whose turns name `session_id` as their `parent_session` (bytes search)."""
     from carto_core.logio.reader import rows_containing
 
-    needle = b'"parent_session":"' + session_id.encode("utf-8") + b'"'
+    needle = PARENT_NEEDLE + session_id.encode("utf-8") + b'"'
     found: dict[str, None] = {}
     for row in rows_containing(home.log("turns"), needle):
         if isinstance(row.get("session"), str) and row.get("parent_session") == session_id:
             found.setdefault(row["session"])
     return list(found)
-
-
-def thread_parents_of(home) -> dict[str, str]:
-    """Every Codex sub-agent thread of the home -> the session that spawned it (the turns log's
-    rows holding `"parent_session":"`, a bytes search)."""
-    from carto_core.logio.reader import rows_containing
-
-    return thread_parents(rows_containing(home.log("turns"), b'"parent_session":"'))
 
 
 def tree_of(home, prefix: str) -> dict:
