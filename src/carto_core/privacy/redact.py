@@ -1713,15 +1713,13 @@ def _needle_heads(needles: Iterable[str]) -> dict[str, list[str]]:
     return heads
 
 
-def _gates_of(needle: str, needles: dict[str, int], heads: dict[str, list[str]] | None = None) -> tuple[str, ...]:
+def _gates_of(needle: str, needles: dict[str, int], heads: dict[str, list[str]]) -> tuple[str, ...]:
     """What must occur for `needle` to occur, cheaper to look for first: the characters prose
     rarely has that it holds, and the longest shorter needle it holds (the first of `needles`,
     each with its place, among as long ones). The needles starting at each of its places are
     looked up by their first two characters (`heads`, from `_needle_heads`): a long text's
     first scan builds this over some 400 needles, and looking up every substring of each cost
     twice as much (docs/performance.md)."""
-    if heads is None:
-        heads = _needle_heads(needles)
     gates = [c for c in _GATE_CHARACTERS if c in needle and c != needle]
     held = []
     for at in range(len(needle)):
