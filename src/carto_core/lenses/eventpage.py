@@ -61,10 +61,8 @@ def page_events(live: LiveCorpus, *, limit: int, offset: int, project: str | Non
     dated, undated = chosen[:undated_from], chosen[undated_from:]
 
     extra = [e for e in appended
-             if (all_events or views.is_high_signal(e))
-             and views.project_matches(project, e.project)
-             and (not session_id or e.session_id == session_id)
-             and (not type_prefix or e.type.startswith(type_prefix))]
+             if views.selects(e, project=project, session_id=session_id, type_prefix=type_prefix,
+                              all_events=all_events)]
     extra_dated = sorted((e for e in extra if e.timestamp is not None),
                          key=lambda e: e.timestamp, reverse=True)
     extra = extra_dated + [e for e in extra if e.timestamp is None]

@@ -76,16 +76,21 @@ def project_matches(spec: str | None, project: str) -> bool:
     return any(part.strip().lower() in low for part in spec.split("|") if part.strip())
 
 
+def selects(event: Event, *, project: str | None, session_id: str | None,
+            type_prefix: str | None, all_events: bool) -> bool:
+    """Whether the events list's filters keep `event` (the loaded page's and the columns' page's
+    rows read since the columns)."""
+    return ((all_events or is_high_signal(event))
+            and project_matches(project, event.project)
+            and (not session_id or event.session_id == session_id)
+            and (not type_prefix or event.type.startswith(type_prefix)))
+
+
 def page_events(live: LiveCorpus, *, limit: int, offset: int, project: str | None,
                 session_id: str | None, type_prefix: str | None, all_events: bool) -> dict:
-    events = live.newest_first()
-    selected = [
-        e for e in events
-        if (all_events or is_high_signal(e))
-        and project_matches(project, e.project)
-        and (not session_id or e.session_id == session_id)
-        and (not type_prefix or e.type.startswith(type_prefix))
-    ]
+    selected = [e for e in live.newest_first()
+                if selects(e, project=project, session_id=session_id, type_prefix=type_prefix,
+                           all_events=all_events)]
     page = selected[offset: offset + limit]
     return {"events": [event_dict(e, live) for e in page], "total": len(selected),
             "offset": offset, "limit": limit, "index_generation": live.generation}
