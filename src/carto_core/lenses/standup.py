@@ -362,9 +362,10 @@ def local_files(event: Event) -> list[tuple[str, str]]:
     return [(contention_key(path), path) for path in event_files(event.type, event.summary, event.cwd)]
 
 
-def _thread_parents(home, held: dict, sessions) -> dict[str, str]:
+def _thread_parents(home, held: dict, sessions, cols=None) -> dict[str, str]:
     """sub-agent thread -> the session that spawned it, for the window's sessions and, a level at
-    a time, the parents they name (from their turn rows: the session tree's link)."""
+    a time, the parents they name (from their turn rows: the session tree's link). `cols`: the
+    facts columns the caller opened (each level reads its sessions' rows through them)."""
     from carto_core.lenses.sessionfacts import sessions_events
 
     parents = thread_parents(e.row for sid, entry in sessions.items()
@@ -375,7 +376,7 @@ def _thread_parents(home, held: dict, sessions) -> dict[str, str]:
         if not wanted:
             break
         looked.update(wanted)
-        more = sessions_events(home, wanted)
+        more = sessions_events(home, wanted, cols)
         parents.update(thread_parents(e.row for rows in more.values() for e in rows if e.source == "turns"))
     return parents
 
@@ -477,12 +478,16 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
     # (`lenses.sessionfacts`): the same span, counts and commits as `carto sessions` and
     # `carto digest session` give it. A session the home holds no row of (another machine's,
     # in the team's standup) is described by its rows of the window.
+    from carto_core.facts.store import facts_columns
     from carto_core.lenses.sessionfacts import session_facts, sessions_events
+    from carto_core.model.events import is_resolved
 
-    held = sessions_events(home, sessions)
+    # opened once for the window's sessions and every level of their parents
+    cols = facts_columns(home) if any(is_resolved(sid) for sid in sessions) else None
+    held = sessions_events(home, sessions, cols)
     if session_rows is not None:
         held.update(session_rows([sid for sid in sessions if not held.get(sid)]))
-    parents = _thread_parents(home, held, sessions)
+    parents = _thread_parents(home, held, sessions, cols)
     roster = []
     for sid, entry in sessions.items():
         facts = session_facts(sid, held.get(sid) or entry["rows"])
