@@ -21,6 +21,7 @@ from carto_core.logio.appendlog import append_rows
 from carto_core.logio.home import Home
 from carto_core.logio.rewrite import rewrite_log
 from carto_core.serve.app import create_app
+from carto_core.util import timeparse
 
 from .conftest import BASE, bearer
 from .test_start_unloaded import COPIED, TURN, damage, row
@@ -240,8 +241,12 @@ def facts_answers(client) -> list:
     return out + [client.get("/api/facts/health").json()]
 
 
-def test_facts_census_and_tempo_without_loading_the_corpus(home, servers):
+def test_facts_census_and_tempo_without_loading_the_corpus(home, servers, monkeypatch):
     by_load, by_columns = servers
+    # pulse's window ("24h") is resolved at each request: a second turning between the two
+    # servers' answers would tell them apart
+    frozen = timeparse.utcnow()
+    monkeypatch.setattr(timeparse, "utcnow", lambda: frozen)
     expected = facts_answers(by_load)
     assert expected[0]["corpus_events"] == 41 and expected[0]["stages_ms"] == ["scan", "total"]
     assert expected[-1]["events"] == 41

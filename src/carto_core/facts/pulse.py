@@ -13,7 +13,7 @@ A fold like every verb: it writes nothing but the cursor file the CLI keeps.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 #: Days of tempo baseline (upstream's pulse: 21d).
 TEMPO_DAYS = 21
@@ -26,7 +26,10 @@ def pulse(columns, corpus, request) -> dict:
     from carto_core.facts.delta import delta
     from carto_core.facts.tempo import tempo
 
-    now = request.context.get("now") or datetime.now(timezone.utc)
+    from carto_core.util import timeparse
+
+    # the one clock the request's own window was resolved by (`parse_when`)
+    now = request.context.get("now") or timeparse.utcnow()
     window = request if request.windowed else replace(
         request, since_at=now - timedelta(hours=DEFAULT_HOURS), since=f"{DEFAULT_HOURS}h")
     counted = census(columns, corpus, window)
