@@ -42,6 +42,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from carto_core.model.project import main_checkout_path
+from carto_core.util.safeio import open_regular
 from carto_core.util.timeparse import parse_timestamp
 
 WINDOW_MINUTES = 45
@@ -143,7 +144,11 @@ def tail_lines(path: str, needle: bytes | None, cutoff: datetime) -> list[bytes]
     except OSError:
         return []
     want = TAIL_START
-    with open(path, "rb") as handle:
+    try:
+        handle = open_regular(path)  # a FIFO in a log's place would hold the hook in open()
+    except OSError:
+        return []
+    with handle:
         while True:
             start = max(0, size - want)
             handle.seek(start)

@@ -11,6 +11,7 @@ import os
 import time
 
 from carto_core.util.lazyre import Lazy
+from carto_core.util.safeio import open_regular
 
 #: A changelog row this recent (seconds) and of the same session is the next row's parent.
 PARENT_WINDOW_SECONDS = 60
@@ -59,7 +60,7 @@ def read_last_line(path: os.PathLike | str, max_bytes: int = 1 << 20) -> bytes:
     """The last complete line of a file (without its newline), b"" when there is none. Reads
     8 KiB, then 4x more until a line break is found or `max_bytes` is reached."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
             chunk = 8192
@@ -193,7 +194,7 @@ class Context:
 def _first_timestamp(path: str, lines: int = 5, max_bytes: int = 1 << 20) -> float | None:
     """The top-level `timestamp` of the first of `lines` lines of a JSONL file that has one."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(max_bytes)
     except OSError:
         return None

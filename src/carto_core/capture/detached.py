@@ -23,6 +23,7 @@ import time
 from contextlib import contextmanager
 
 from carto_core.util.privatefiles import make_dirs, open_private
+from carto_core.util.safeio import open_regular
 
 
 def _env_number(name: str, default: float) -> float:
@@ -50,8 +51,8 @@ def due(home, stamp: str, interval: float, now: float | None = None) -> bool:
         return False
     if info.st_size:
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read(64).split()
+            with open_regular(path) as handle:
+                text = handle.read(64).decode("utf-8").split()
             not_before = float(text[1]) if len(text) > 1 else 0.0
         except (OSError, ValueError):
             not_before = 0.0

@@ -53,6 +53,7 @@ from contextlib import contextmanager
 
 from carto_core.capture import detached
 from carto_core.util.privatefiles import make_dirs, open_private
+from carto_core.util.safeio import open_regular
 
 LIVE_DIR = "live"
 MAX_BYTES_DEFAULT = 8 << 20
@@ -127,8 +128,8 @@ def lock_name(source: str) -> str:
 def load_state(home, source: str, key: str) -> dict | None:
     """The live state of a stream, or None when it was never ingested live."""
     try:
-        with open(state_path(home, source, key), encoding="utf-8") as handle:
-            data = json.load(handle)
+        with open_regular(state_path(home, source, key)) as handle:
+            data = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("v") != FORMAT or data.get("key") != key:
@@ -269,7 +270,7 @@ def stored_digests(home, rows: list[dict]) -> tuple[dict[str, int | list], set[s
 
     needle = b'"event_id":' + dumps_row(prefix)[:-2]  # the prefix's opening quote, not its closing one
     try:
-        with open(home.log("turns"), "rb") as handle, \
+        with open_regular(home.log("turns")) as handle, \
                 mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             at = data.find(needle, search_start(home, os.fstat(handle.fileno()), data, rows))
             while at >= 0:
@@ -374,7 +375,7 @@ def _marks(home, bound: float) -> list[tuple[int, ...]]:
     there are all later than `bound`."""
     path = home.state / LIVE_DIR / MARKS
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             size = os.fstat(handle.fileno()).st_size
             handle.seek(max(0, size - MARKS_TAIL_BYTES))
             lines = handle.read().split(b"\n")
@@ -424,8 +425,8 @@ def _seed_checkpoint(home, source: str, key: str) -> dict | None:
     try:
         if os.stat(path).st_size > 32 << 20:
             return None  # parsing it would cost more than re-reading the transcript
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        with open_regular(path) as handle:
+            data = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     value = data.get(key) if isinstance(data, dict) else None

@@ -10,6 +10,7 @@ import os
 from carto_core.capture import shell as _shell
 from carto_core.capture.context import SALIENCE, Context, Outcome, as_text, new_event_id
 from carto_core.logio.logs import order_row
+from carto_core.util.safeio import open_regular
 from carto_core.util.terminal import counted
 
 
@@ -20,7 +21,7 @@ def session_event_count(home, session: str) -> int:
     needle = session.encode("utf-8")
     count = 0
     try:
-        with open(home.log("changelog"), "rb") as handle:
+        with open_regular(home.log("changelog")) as handle:
             for line in handle:
                 if needle in line:
                     count += 1

@@ -26,14 +26,17 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable
 
 from carto_core.logio.jsonl import dumps_row
 from carto_core.logio.rewrite_journal import pending
 from carto_core.util.privatefiles import FILE_MODE, make_dirs
+from carto_core.util.safeio import NotRegularFile
 
-_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+# O_NONBLOCK: a device or FIFO in a log's place must not hold the writer in open()
+_FLAGS = (os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
 _MAX_REOPENS = 8
 #: How long an appender waits for a lock before going on without it (seconds).
 _LOCK_WAIT = 1.0
@@ -120,6 +123,11 @@ def append_lines(
         fd = os.open(path, _FLAGS, FILE_MODE)
         written = 0
         try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                # a FIFO opened read-write takes a few rows and loses them when closed (or
+                # blocks once its buffer is full): the row goes where a failed append's goes
+                raise NotRegularFile(path, mode)
             _lock(fd, fcntl.LOCK_SH, _LOCK_WAIT)
             if _needs_seal(fd):
                 _write_all(fd, b"\n" + pending_lines[0])

@@ -25,10 +25,13 @@ import json
 import os
 import zlib
 
-#: Errors that mean "the home cannot take rows now" (as opposed to a bug).
+#: Errors that mean "the home cannot take rows now" (as opposed to a bug); a folder in a log's
+#: place is one, and so is a FIFO or device (`safeio.NotRegularFile`, checked by type: its
+#: EINVAL could be a bug's too).
 SPILL_ERRNOS = frozenset(
     code for code in (errno.ENOSPC, getattr(errno, "EDQUOT", None), errno.EROFS, errno.EACCES,
-                      errno.EPERM, errno.EIO, errno.ENOENT, errno.ENOTDIR) if code is not None
+                      errno.EPERM, errno.EIO, errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
+    if code is not None
 )
 DEFAULT_MAX_BYTES = 1 << 20
 
@@ -75,7 +78,11 @@ def spill_path(home_root: os.PathLike | str, folder: str | None = None) -> str |
 
 
 def is_spill_error(exc: BaseException) -> bool:
-    return isinstance(exc, OSError) and exc.errno in SPILL_ERRNOS
+    from carto_core.util.safeio import NotRegularFile
+
+    cause = exc.__cause__ if exc.__cause__ is not None else exc
+    return isinstance(exc, OSError) and (exc.errno in SPILL_ERRNOS
+                                         or isinstance(cause, NotRegularFile))
 
 
 def spill(home_root: os.PathLike | str, log_path: os.PathLike | str, lines: list[bytes]) -> tuple[int, int]:
