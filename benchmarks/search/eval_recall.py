@@ -321,10 +321,18 @@ Sets (generated, deterministic, with one fixed clock):
   consulting on, what the ensemble is rehearsing, where his old classmates go on their autumn
   trip, the job on the house and what he teaches his grandson, questions by paraphrase from
   specific to vague, one row per utterance, sessions of one to eight exchanges over 435 days)
-  x 3 seeds among 5,800 coding events: the thirty-seventh check set.
+  x 3 seeds among 5,800 coding events: the thirty-seventh check set;
+- `dlg-an`: dialogues variant an (written apart a thirty-eighth time, after the learned order
+  was fitted: a rural post carrier of 54 in Tras-os-Montes who breeds singing canaries, sings
+  alto in the parish choir and cures olives, writing in short English with small slips and
+  Portuguese words, sessions over 440 days) x 3 seeds among 5,900 coding events;
+- `dlg-ao`: dialogues variant ao (written apart a thirty-ninth time, the same round: a
+  veterinary assistant of 24 in Dar es Salaam who swims in the sea with a club, writing short
+  lowercase messages with two pieces of news in one and Swahili words, sessions over 445 days)
+  x 3 seeds among 6,000 coding events.
   dlg-e, dlg-f, dlg-g, dlg-h, dlg-i, dlg-j, dlg-k, dlg-l, dlg-m, dlg-n, dlg-o, dlg-p, dlg-q,
   dlg-r, dlg-s, dlg-t, dlg-u, dlg-v, dlg-w, dlg-x, dlg-y, dlg-z, dlg-aa, dlg-ab, dlg-ac, dlg-ad,
-  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj, dlg-ak, dlg-al and dlg-am are built with the
+  dlg-ae, dlg-af, dlg-ag, dlg-ah, dlg-ai, dlg-aj, dlg-ak, dlg-al, dlg-am, dlg-an and dlg-ao are built with the
   others but not in the default --sets: they stay unseen until a default chosen on the other
   sets is checked on them.
 - `pair-1`, `pair-2`, `pair-3`: chats between two people over about fourteen months (24
@@ -339,7 +347,9 @@ Sets (generated, deterministic, with one fixed clock):
   cases are not read; `pair-5` and `pair-6` (written apart, committed unseen) were first run
   to check the next step, their cases not read either; `pair-7` and `pair-8` (written apart,
   committed unseen) were first run as a check, their cases not read; `pair-9` and `pair-10`
-  (written apart, committed unseen) were first run as a check, their cases not read. Not in the default --sets.
+  (written apart, committed unseen) were first run as a check, their cases not read; `pair-11`,
+  `pair-12` and `pair-13` (written apart after the learned order was fitted) were first run to
+  check it. Not in the default --sets.
 
 Usage (repository root):
 
@@ -434,7 +444,8 @@ _DIALOGUES = ("dlg-a", "dlg-b", "dlg-c", "dlg-d", "dlg-e", "dlg-f", "dlg-g",
               "dlg-p", "dlg-q", "dlg-r", "dlg-s", "dlg-t", "dlg-u",
               "dlg-v", "dlg-w", "dlg-x", "dlg-y", "dlg-z", "dlg-aa", "dlg-ab",
               "dlg-ac", "dlg-ad", "dlg-ae", "dlg-af", "dlg-ag", "dlg-ah",
-              "dlg-ai", "dlg-aj", "dlg-ak", "dlg-al", "dlg-am")
+              "dlg-ai", "dlg-aj", "dlg-ak", "dlg-al", "dlg-am",
+              "dlg-an", "dlg-ao")
 _BUCKETS = ("<7d", "7-30d", "30-90d", "90d+")
 
 
@@ -468,10 +479,11 @@ def render(rows: list[dict]) -> str:
            "| dlg-ab h@1 / h@10 | dlg-ac h@1 / h@10 | dlg-ad h@1 / h@10 "
            "| dlg-ae h@1 / h@10 | dlg-af h@1 / h@10 | dlg-ag h@1 / h@10 "
            "| dlg-ah h@1 / h@10 | dlg-ai h@1 / h@10 | dlg-aj h@1 / h@10 "
-           "| dlg-ak h@1 / h@10 | dlg-al h@1 / h@10 | dlg-am h@1 / h@10 |",
+           "| dlg-ak h@1 / h@10 | dlg-al h@1 / h@10 | dlg-am h@1 / h@10 "
+           "| dlg-an h@1 / h@10 | dlg-ao h@1 / h@10 |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
            "---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|---|---|---|"]
+           "---|---|---|---|---|---|"]
     for c in configs:
         y = by.get(("year", *c))
         cells = ([" / ".join(f(y.get(b)) for b in _BUCKETS), pair(y, "recency s@10", "recency s@1")]

@@ -23,7 +23,7 @@ def _rows(root):
                          ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
                           "n", "o", "p", "q", "r", "s", "t", "u",
                           "v", "w", "x", "y", "z", "aa", "ab", "ac", "ad", "ae",
-                          "af", "ag", "ah", "ai", "aj", "ak", "al", "am"])
+                          "af", "ag", "ah", "ai", "aj", "ak", "al", "am", "an", "ao"])
 def test_cases_point_at_real_turns_and_cover_every_category(tmp_path, variant):
     cases, stats = dialogues.generate_dialogues(tmp_path / variant, variant=variant, seed=4, now=NOW)
     rows = {r["event_id"]: r for r in _rows(tmp_path / variant)}
@@ -43,14 +43,15 @@ def test_cases_point_at_real_turns_and_cover_every_category(tmp_path, variant):
 
 
 @pytest.mark.parametrize("variant", ["aa", "ad", "ae", "af", "ag", "ah", "ai", "aj", "ak",
-                                     "al", "am"])
+                                     "al", "am", "an", "ao"])
 def test_a_two_letter_variant_keeps_ids_of_its_own(tmp_path, variant):
     """After `z` a variant is named by two letters: `aa`'s sessions are tagged "-dlgaa-" (and
     `ad`'s "-dlgad-", `ae`'s "-dlgae-", `af`'s "-dlgaf-", `ag`'s "-dlgag-", `ah`'s "-dlgah-",
-    `ai`'s "-dlgai-", `aj`'s "-dlgaj-", `ak`'s "-dlgak-", `al`'s "-dlgal-", `am`'s "-dlgam-"),
-    never read as `a`'s "-dlga-", `d`'s "-dlgd-", `e`'s "-dlge-", `f`'s "-dlgf-", `g`'s "-dlgg-",
-    `h`'s "-dlgh-", `i`'s "-dlgi-", `j`'s "-dlgj-", `k`'s "-dlgk-", `l`'s "-dlgl-" or `m`'s
-    "-dlgm-", and no event id is shared with theirs."""
+    `ai`'s "-dlgai-", `aj`'s "-dlgaj-", `ak`'s "-dlgak-", `al`'s "-dlgal-", `am`'s "-dlgam-",
+    `an`'s "-dlgan-", `ao`'s "-dlgao-"), never read as `a`'s "-dlga-", `d`'s "-dlgd-", `e`'s
+    "-dlge-", `f`'s "-dlgf-", `g`'s "-dlgg-", `h`'s "-dlgh-", `i`'s "-dlgi-", `j`'s "-dlgj-",
+    `k`'s "-dlgk-", `l`'s "-dlgl-", `m`'s "-dlgm-", `n`'s "-dlgn-" or `o`'s "-dlgo-", and no
+    event id is shared with theirs."""
     ids = {}
     singles = tuple(dict.fromkeys(variant))
     for v in (*singles, variant):
@@ -151,7 +152,7 @@ def test_known_item_sampling_skips_words_the_row_does_not_index(tmp_path):
                          ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
                           "n", "o", "p", "q", "r", "s", "t", "u",
                           "v", "w", "x", "y", "z", "aa", "ab", "ac", "ad", "ae",
-                          "af", "ag", "ah", "ai", "aj", "ak", "al", "am"])
+                          "af", "ag", "ah", "ai", "aj", "ak", "al", "am", "an", "ao"])
 def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
     """ask[j] paraphrases tell[j]: the set once drew them apart, so "What is our honeymoon
     destination?" expected "The family holiday this year is Kyoto" (no answer to find)."""
@@ -175,9 +176,9 @@ def test_a_question_paraphrases_the_telling_it_expects(tmp_path, variant):
                                      "n", "o", "p", "q", "r", "s", "t", "u", "v", "w",
                                      "x", "y", "z", "aa", "ab", "ac", "ad", "ae",
                                      "af", "ag", "ah", "ai", "aj", "ak", "al",
-                                     "am"])
+                                     "am", "an", "ao"])
 def test_a_check_set_shares_nothing_with_the_others(tmp_path, variant):
-    """d to am check a default nobody tuned on: no question, topic, topic value, chit-chat
+    """d to ao check a default nobody tuned on: no question, topic, topic value, chit-chat
     line, advice or multi-hop person of any other variant, and one row per utterance (an
     advice answer is a row of its own, apart from the question before it)."""
     made = {v: dialogues.generate_dialogues(tmp_path / v, variant=v, seed=1, now=NOW)[0]
@@ -209,9 +210,9 @@ def test_a_check_set_shares_nothing_with_the_others(tmp_path, variant):
                                      "o", "p", "q", "r", "s", "t", "u", "v", "w",
                                      "x", "y", "z", "aa", "ab", "ac", "ad", "ae",
                                      "af", "ag", "ah", "ai", "aj", "ak", "al",
-                                     "am"])
+                                     "am", "an", "ao"])
 def test_the_later_check_sets_are_written_to_their_shape(variant):
-    """e to am: every ask question paraphrases without giving the answer away, a change names
+    """e to ao: every ask question paraphrases without giving the answer away, a change names
     a value, and no distractor, chit-chat line or small talk holds a topic value."""
     from carto_core.evaluation import (dialogue_e, dialogue_f, dialogue_g, dialogue_h,
                                        dialogue_i, dialogue_j, dialogue_k,
@@ -224,7 +225,7 @@ def test_the_later_check_sets_are_written_to_their_shape(variant):
                                        dialogue_ad, dialogue_ae, dialogue_af,
                                        dialogue_ag, dialogue_ah, dialogue_ai,
                                        dialogue_aj, dialogue_ak, dialogue_al,
-                                       dialogue_am)
+                                       dialogue_am, dialogue_an, dialogue_ao)
 
     module = {"e": dialogue_e, "f": dialogue_f, "g": dialogue_g,
               "h": dialogue_h, "i": dialogue_i, "j": dialogue_j,
@@ -237,7 +238,8 @@ def test_the_later_check_sets_are_written_to_their_shape(variant):
               "ac": dialogue_ac, "ad": dialogue_ad, "ae": dialogue_ae,
               "af": dialogue_af, "ag": dialogue_ag, "ah": dialogue_ah,
               "ai": dialogue_ai, "aj": dialogue_aj, "ak": dialogue_ak,
-              "al": dialogue_al, "am": dialogue_am}[variant]
+              "al": dialogue_al, "am": dialogue_am, "an": dialogue_an,
+              "ao": dialogue_ao}[variant]
     values = [v for t in module.TOPICS for v in t.values]
     assert len(module.TOPICS) == 9 and len(values) == len(set(values)) == 9 * 6
     for topic in module.TOPICS:

@@ -16,17 +16,17 @@ Categories (as in long-term conversational memory benchmarks):
   (hit: either one in the top k; recall@10: the share of both found).
 - `open`: an open question whose evidence is every turn on a theme (two to four).
 
-Thirty-nine variants share no phrasing: `a` (utterance rows, one per speaker, among a year of
+Forty-one variants share no phrasing: `a` (utterance rows, one per speaker, among a year of
 coding work), `b` (carto's own turn shape, the person's message and the reply in one row, other
 templates and names, no coding background), `c` (`evaluation.dialogue_c`: written apart,
 other topics and questions, longer messages and replies, many one-exchange sessions and a few
 long ones over 400 days, rows joined as the Claude transcript reader joins them), `d`
 (`evaluation.dialogue_d`: written apart again, questions that mostly share no word with their
-answer, utterance rows, mid-length sessions over 300 days) and `e` to `z`, then `aa` to `am`
-(`evaluation.dialogue_e` .. `dialogue_am`, each module says what it holds; after `z` a variant
+answer, utterance rows, mid-length sessions over 300 days) and `e` to `z`, then `aa` to `ao`
+(`evaluation.dialogue_e` .. `dialogue_ao`, each module says what it holds; after `z` a variant
 is named by two letters): written apart again, each by someone given only the format, everyday
 topics, utterance rows, small talk before and after a fact. Defaults are chosen on `a` and `b`
-and checked on `c` and `d`; `e` to `am` are further check sets, kept unseen by tuning until a
+and checked on `c` and `d`; `e` to `ao` are further check sets, kept unseen by tuning until a
 rule is checked on them.
 Deterministic for a (variant, seed).
 """
@@ -249,7 +249,7 @@ ADVICE = [
 
 VARIANTS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
             "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "aa", "ab", "ac",
-            "ad", "ae", "af", "ag", "ah", "ai", "aj", "ak", "al", "am")
+            "ad", "ae", "af", "ag", "ah", "ai", "aj", "ak", "al", "am", "an", "ao")
 
 
 @dataclass
@@ -261,12 +261,12 @@ class _Vocabulary:
     chat: list
     replies: list
     split: bool              # a and b share the lists, each taking half of every phrasing
-    filler: list             # small talk around a fact (c to am)
-    lengths: tuple = ()      # exchanges of chit-chat per session (c to am); a and b: 2 to 6
+    filler: list             # small talk around a fact (c to ao)
+    lengths: tuple = ()      # exchanges of chit-chat per session (c to ao); a and b: 2 to 6
     sessions: int = 160
     days: int = 240
-    rows: str = "utterance"  # a, d to am: one row per utterance; b: "User:" labels; c: joined
-    filler_after: bool = True  # c, e to am: small talk after the fact too; d: only before it
+    rows: str = "utterance"  # a, d to ao: one row per utterance; b: "User:" labels; c: joined
+    filler_after: bool = True  # c, e to ao: small talk after the fact too; d: only before it
 
 
 #: The variants written apart, each in `evaluation.dialogue_<variant>`: how their sessions are
@@ -310,6 +310,8 @@ _WRITTEN_APART = {
     "ak": dict(lengths=(1, 1, 1, 2, 3, 4, 5, 8), sessions=135, days=425),
     "al": dict(lengths=(1, 1, 2, 2, 3, 4, 6, 8), sessions=135, days=430),
     "am": dict(lengths=(1, 1, 1, 2, 3, 4, 6, 8), sessions=135, days=435),
+    "an": dict(lengths=(1, 1, 2, 2, 3, 4, 5, 8), sessions=135, days=440),
+    "ao": dict(lengths=(1, 1, 1, 2, 3, 4, 6, 7), sessions=135, days=445),
 }
 
 
@@ -490,7 +492,7 @@ def generate_dialogues(root: Path | str, *, variant: str = "a", seed: int = 5,
 
 
 #: Background events under each variant's dialogues in the measured sets: a's among many
-#: unrelated rows, b's alone, c's to am's among some (docs/ranking.md).
+#: unrelated rows, b's alone, c's to ao's among some (docs/ranking.md).
 BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g": 3500,
               "h": 3000, "i": 2800, "j": 3200, "k": 2600, "l": 2700, "m": 2900,
               "n": 3100, "o": 3300, "p": 3400, "q": 3600, "r": 3700,
@@ -498,7 +500,7 @@ BACKGROUND = {"a": 6000, "b": 0, "c": 2000, "d": 4000, "e": 3000, "f": 2500, "g"
               "x": 4300, "y": 4400, "z": 4500, "aa": 4600, "ab": 4700,
               "ac": 4800, "ad": 4900, "ae": 5000, "af": 5100, "ag": 5200,
               "ah": 5300, "ai": 5400, "aj": 5500, "ak": 5600,
-              "al": 5700, "am": 5800}
+              "al": 5700, "am": 5800, "an": 5900, "ao": 6000}
 
 
 def dialogue_home(root: Path | str, *, variant: str, seed: int, now: datetime) -> Path:
