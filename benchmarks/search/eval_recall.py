@@ -349,7 +349,8 @@ Sets (generated, deterministic, with one fixed clock):
   committed unseen) were first run as a check, their cases not read; `pair-9` and `pair-10`
   (written apart, committed unseen) were first run as a check, their cases not read; `pair-11`,
   `pair-12` and `pair-13` (written apart after the learned order was fitted) were first run to
-  check it. Not in the default --sets.
+  check it, and `pair-14`, `pair-15` and `pair-16` (written apart after those were run) to check
+  it again. Not in the default --sets.
 
 Usage (repository root):
 
