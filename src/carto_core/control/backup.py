@@ -89,33 +89,39 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
     try:
         make_dirs(folder)
     except OSError as exc:
-        raise ArchiveError(_folder_refused(folder, exc, "could not be made", "folders")) from None
+        raise ArchiveError(_folder_refused(folder, _refused_in(exc, folder), exc, "could not be made",
+                                           "folders")) from None
     pieces = snapshot(home, {**log_names(home), **state_names(home)})
     try:
         manifest = write_archive(dest, pieces, kind="backup", secret=secret, progress=progress)
     except OSError as exc:
+        where = _refused_in(exc, folder)
         # a log that cannot be read is said as every reader says it (`reader.cannot_read`)
-        if not exc.filename or os.path.dirname(os.path.abspath(os.fsdecode(exc.filename))) \
-                != os.path.abspath(folder):
+        if not exc.filename or where != Path(os.path.abspath(folder)):
             raise
-        raise ArchiveError(_folder_refused(folder, exc, "could not be written into", "files")) from None
+        raise ArchiveError(_folder_refused(folder, where, exc, "could not be written into", "files")) from None
     removed = rotate(folder, keep, spare=dest)
     return {"backup": str(dest), "bytes": dest.stat().st_size, "sealed": secret is not None,
             "files": len(manifest["files"]), "rows": manifest["rows"],
             "seconds": round(time.perf_counter() - started, 3), "removed": removed}
 
 
-def _folder_refused(folder: Path, exc: OSError, doing: str, made: str) -> str:
-    """One line for a backup folder that cannot be made or written into (`made`: what was
-    being made in it): the folder, why, and where to choose another."""
+def _refused_in(exc: OSError, folder: Path) -> Path:
+    """The folder the file system refused to make or write something in (above `folder` when
+    the error names no file)."""
+    return Path(os.path.dirname(os.path.abspath(os.fsdecode(exc.filename or folder))))
+
+
+def _folder_refused(folder: Path, where: Path, exc: OSError, doing: str, made: str) -> str:
+    """One line for a backup folder that cannot be made or written into (`where`: the folder
+    that refused, `made`: what was being made in it): the folder, why, and where to choose
+    another."""
     import errno
 
-    from carto_core.logio.homefaults import why
+    from carto_core.logio.homefaults import in_the_way, why
 
-    where = Path(os.path.dirname(os.path.abspath(os.fsdecode(exc.filename or folder))))
     if exc.errno == errno.ENOTDIR:
-        blocking = next((p for p in [Path(os.path.abspath(folder)), *Path(os.path.abspath(folder)).parents]
-                         if p.exists() and not p.is_dir()), None)
+        blocking = in_the_way(os.path.abspath(folder))
         reason = f"{blocking} is a file, not a folder" if blocking else "a file is in the way"
     elif exc.errno == errno.ENOENT and where.is_dir():
         # a parent there that refuses to hold new entries (/proc, a FUSE mount)

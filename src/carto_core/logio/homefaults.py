@@ -54,7 +54,7 @@ def home_refusal(root: os.PathLike | str) -> tuple[str, str] | None:
     except FileNotFoundError:
         return None
     except NotADirectoryError:
-        above = next((p for p in _ancestors(path) if os.path.isfile(p)), None)
+        above = in_the_way(path)
         if above is None:
             return None
         return (f"the home {path} cannot be a folder: {above} is a file, not a folder",
@@ -71,6 +71,13 @@ def home_refusal(root: os.PathLike | str) -> tuple[str, str] | None:
         return (f"cannot read the home {path}: it is not readable by this user (permission "
                 f"denied, mode {stat.S_IMODE(mode):04o})", _owner_fix(path))
     return None
+
+
+def in_the_way(path: str) -> str | None:
+    """What keeps a folder from being at `path` (the error ENOTDIR): the first of the folders
+    above it, or `path` itself, that is there and is not a folder; None when none is."""
+    return next((p for p in [*_ancestors(path), path] if os.path.exists(p) and not os.path.isdir(p)),
+                None)
 
 
 def _ancestors(path: str) -> list[str]:
