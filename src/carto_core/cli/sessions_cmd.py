@@ -108,7 +108,7 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
                                       limit=limit, summaries=summaries)
     else:
         from carto_core.cli.logskips import skip_unreadable
-        from carto_core.lenses.views import select_sessions, session_out
+        from carto_core.lenses import views
 
         skipped = skip_unreadable(home, SESSION_LOGS, LEFT_OUT)
         # The summaries kept from the last run, brought up to date (`lenses.sessionstore`):
@@ -116,11 +116,9 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
         # With them, each Codex sub-agent thread's parent (listed under it).
         summaries, parents = summaries_and_parents(home)
         only = tagged_sessions(home, list(tags), summaries=list(summaries.values())) if tags else None
-        rows = select_sessions(summaries.values(), cutoff=moment, project=project, provider=provider,
-                               only=only)
         # as `views.list_sessions` over a corpus loaded once (generation 1) gives it
-        document = {"sessions": [session_out(s) for s in rows[:limit]], "total": len(rows),
-                    "index_generation": 1}
+        document = views.sessions_page(summaries.values(), cutoff=moment, project=project,
+                                       provider=provider, limit=limit, only=only)
         if skipped:
             document["skipped_files"] = skipped
     document.pop("days", None)

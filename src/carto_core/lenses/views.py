@@ -215,11 +215,20 @@ def list_sessions(live: LiveCorpus, *, days: int | None, project: str | None, pr
     to select from (the explorer's, kept by `lenses.sessionstore`), else the corpus's own."""
     cutoff = since if since is not None else (
         (now or utcnow()) - timedelta(days=days) if days is not None else None)
-    rows = select_sessions((summaries if summaries is not None else _sessions(live)).values(),
-                           cutoff=cutoff, project=project, provider=provider, only=only)
+    return sessions_page((summaries if summaries is not None else _sessions(live)).values(),
+                         cutoff=cutoff, project=project, provider=provider, limit=limit, only=only,
+                         with_bursts=with_bursts, days=days, generation=live.generation)
+
+
+def sessions_page(summaries, *, cutoff: datetime | None, project: str | None, provider: str | None,
+                  limit: int, only: set[str] | None = None, with_bursts: bool = False,
+                  days: int | None = None, generation: int = 1) -> dict:
+    """The session list document (`select_sessions`' first `limit`, and how many it kept) that
+    the explorer (`list_sessions`), `carto sessions` and the team lens's own-home list give;
+    generation 1 is a corpus loaded once, what the kept summaries stand for."""
+    rows = select_sessions(summaries, cutoff=cutoff, project=project, provider=provider, only=only)
     return {"sessions": [session_out(s, with_bursts=with_bursts) for s in rows[:limit]],
-            "total": len(rows),
-            "days": days, "index_generation": live.generation}
+            "total": len(rows), "days": days, "index_generation": generation}
 
 
 def session_summaries_by_id(live: LiveCorpus) -> dict[str, dict]:

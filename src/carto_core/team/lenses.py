@@ -401,11 +401,10 @@ def home_sessions(summaries: dict[str, dict], *, since, project, provider, limit
     """The home's own session list from its kept summaries (`lenses.sessionstore`, what `carto
     sessions` lists), as `views.list_sessions` gives it over a corpus loaded once (generation 1):
     loading the corpus for it held every event of the home in memory."""
-    from carto_core.lenses.views import select_sessions, session_out
+    from carto_core.lenses import views
 
-    rows = select_sessions(summaries.values(), cutoff=since, project=project, provider=provider)
-    return {"sessions": [session_out(s) for s in rows[:limit]], "total": len(rows), "days": None,
-            "index_generation": 1}
+    return views.sessions_page(summaries.values(), cutoff=since, project=project, provider=provider,
+                               limit=limit)
 
 
 # --------------------------------------------------------------------------- front doors
