@@ -74,3 +74,18 @@ def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
     with pytest.raises(ValueError) as refused:
         agecurve.read_cases(cases)
     assert str(refused.value) == f"{cases}:1: not UTF-8 (byte 0xff at column 1); save the file as UTF-8"
+
+
+@pytest.mark.parametrize("before, line, column", [
+    (b"", 1, 1),
+    (b'{"query": "na\xc3\xafve ', 1, 18),  # a character of two bytes is one column
+    (b"{}\n", 2, 1),
+    (b"{}\r\n{}\n\n  ", 4, 3),
+    (b"{}\r", 2, 1),  # a lone carriage return ends a line, as the cases are split
+])
+def test_a_byte_that_is_not_utf8_is_placed_by_line_and_column(tmp_path, before, line, column):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_bytes(before + b"\xe9x\n")
+    with pytest.raises(ValueError) as refused:
+        agecurve.read_cases(cases)
+    assert str(refused.value) == f"{cases}:{line}: not UTF-8 (byte 0xe9 at column {column}); save the file as UTF-8"

@@ -271,11 +271,10 @@ def read_cases(path: Path) -> list[Case]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        # the text before the bad byte decodes: its lines say where the byte is
-        before = data[:exc.start].decode("utf-8").splitlines(keepends=True)
-        open_line = bool(before) and before[-1].splitlines()[0] == before[-1]
-        lineno = len(before) if open_line else len(before) + 1
-        column = len(before[-1]) + 1 if open_line else 1
+        # the text before the bad byte decodes; a stand-in for the byte ends it, so its last
+        # line is the byte's line (split as the cases are split below) and its length the column
+        lines = (data[:exc.start].decode("utf-8") + "\0").splitlines()
+        lineno, column = len(lines), len(lines[-1])
         raise ValueError(f"{path}:{lineno}: not UTF-8 (byte 0x{data[exc.start]:02x} at column "
                          f"{column}); save the file as UTF-8") from None
     for lineno, line in enumerate(text.splitlines(), 1):
