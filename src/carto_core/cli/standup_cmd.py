@@ -59,12 +59,11 @@ def standup(since, project, commit, live, me, no_git, team, as_json) -> None:
         return
     if me:
         from carto_core.cli.session_arg import resolve_or_exit
-        from carto_core.lenses.sessions import session_ids_with_prefix
+        from carto_core.lenses.sessions import resolve_known
 
         # a prefix names a session as --session does elsewhere; an id the home holds no row of
         # yet (a session that has only just begun) is kept as given
-        if session_ids_with_prefix(home, me.strip()):
-            me = resolve_or_exit(home, me)
+        me = resolve_or_exit(home, me, resolve_known)
     try:
         if team:
             from carto_core.team.lenses import standup_with_team

@@ -75,6 +75,15 @@ def resolve_session(home, prefix: str) -> str:
     return resolve_among(session_ids_with_prefix(home, prefix), prefix, home)
 
 
+def resolve_known(home, prefix: str) -> str:
+    """The caller's own session as `carto standup --me` and the MCP standup take it: the full id
+    a unique start of one names (`resolve_among`: AmbiguousSession, or SessionNotFound for an
+    empty `prefix`), else `prefix` as given when no row holds it (a session that has only just
+    begun). The logs are read for it once."""
+    found = session_ids_with_prefix(home, prefix.strip())
+    return resolve_among(found, prefix, home) if found else prefix
+
+
 def resolve_among(ids, prefix: str, home) -> str:
     """`resolve_session` over the session ids `ids` (those a reader already holds: the
     session-id index of `lenses.sessionstore`, where reading every log for a prefix cost a

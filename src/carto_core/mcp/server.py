@@ -378,13 +378,11 @@ class CartoMcp:
             return {"commit": found, "query": args["commit"]}
         me = self.session_for(args) or None
         if args.get("session_id"):
-            from carto_core.lenses.sessions import resolve_among, session_ids_with_prefix
+            from carto_core.lenses.sessions import resolve_known
 
             # a start of an id names the session as `carto standup --me` takes it; an id no row
             # holds yet (a session that has only just begun) is kept as given
-            found = session_ids_with_prefix(self.home, me.strip())
-            if found:
-                me = self._session_lookup(lambda home, prefix: resolve_among(found, prefix, home), me)
+            me = self._session_lookup(resolve_known, me)
         options = dict(since=args.get("since") or "6h", project=args.get("project") or None,
                        live=args.get("live") or "20m", me=me,
                        scan_unclaimed=not args.get("no_git", False))
