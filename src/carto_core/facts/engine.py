@@ -78,8 +78,9 @@ def run_facts(
     cached on it); otherwise columns come from the persisted cache when the verb needs nothing
     else, or the corpus is loaded. `on_cache(opened)` is called with what opening the cache did
     (`store.Opened`: state built/rebuilt/appended/fresh, ms). `columns`: the home's facts
-    columns already opened and current (a server's), for a verb that reads only them, in place
-    of a corpus. Raises FactsError.
+    columns already opened and current (a server's), in place of a corpus: the caller passes
+    them only for a verb that reads nothing else (`columns_only`; `serve.engines` decides).
+    Raises FactsError.
     """
     started = time.perf_counter()
     verbs = verbs if verbs is not None else fact_verbs()
@@ -90,8 +91,6 @@ def run_facts(
     verb = verbs[request.verb]()
     request.context.update(home=home, now=now, corpus_root=root)
     needs = getattr(verb, "needs_corpus", True)
-    if not (needs and corpus is None and getattr(verb, "columns_only", False)):
-        columns = None
     skipped = None  # label -> why, of the logs left out (they cannot be read)
     stages: dict[str, float] = {}
     if needs and corpus is None and columns is None:
