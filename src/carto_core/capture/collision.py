@@ -9,9 +9,9 @@ NotebookEdit and apply_patch::
     if note:
         print(note)        # one short line for the agent; nothing otherwise
 
-`collision_note(home, session_id, file_path, now=None, window_minutes=45)` returns one line
-when another session (resolved id, not `session_id`) edited or committed the same file within
-the last 45 minutes, else None. It never raises (any problem means "no note").
+`collision_note(home, session_id, file_path, now=None, window_minutes=45, touches=None)`
+returns one line when another session (resolved id, not `session_id`) edited or committed the
+same file within the last 45 minutes, else None. It never raises (any problem means "no note").
 
 "The same file" is decided by `contention_key`: a path inside a Claude worktree
 (`<repo>/.claude/worktrees/<name>/...`) or any linked git worktree (Codex's
@@ -253,13 +253,16 @@ def peer_touches(home, session_id: str, file_path: str, *, now: datetime | None 
 
 
 def collision_note(home, session_id: str, file_path: str, now: datetime | None = None,
-                   window_minutes: int = WINDOW_MINUTES) -> str | None:
-    """One line for the agent when a peer session touched `file_path` lately, else None."""
+                   window_minutes: int = WINDOW_MINUTES, touches: list[dict] | None = None) -> str | None:
+    """One line for the agent when a peer session touched `file_path` lately, else None.
+    `touches`: `peer_touches` at `now` when the caller holds them (the MCP collision tool
+    answers both), else the logs' tails are read for them."""
     try:
         if not file_path:
             return None
         now = now or datetime.now(timezone.utc)
-        touches = peer_touches(home, session_id, file_path, now=now, window_minutes=window_minutes)
+        if touches is None:
+            touches = peer_touches(home, session_id, file_path, now=now, window_minutes=window_minutes)
         if not touches:
             return None
         newest = touches[0]

@@ -554,15 +554,20 @@ class CartoMcp:
             raise ToolError("not_found", str(exc), 404) from None
 
     def collision(self, args: dict) -> dict:
+        from datetime import datetime, timezone
+
         from carto_core.capture.collision import WINDOW_MINUTES, collision_note, peer_touches
 
         path = os.path.abspath(args["path"])
         session = self.session_for(args)
         window = args.get("window_minutes", WINDOW_MINUTES)
-        touches = peer_touches(self.home, session, path, window_minutes=window)
+        # one moment and one read of the logs' tails for the touches and the note made of them
+        now = datetime.now(timezone.utc)
+        touches = peer_touches(self.home, session, path, now=now, window_minutes=window)
         return {
             "path": path, "session_id": session or None, "window_minutes": window,
-            "note": collision_note(self.home, session, path, window_minutes=window),
+            "note": collision_note(self.home, session, path, now=now, window_minutes=window,
+                                   touches=touches),
             "touches": touches,
         }
 
