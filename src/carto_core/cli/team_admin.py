@@ -98,14 +98,15 @@ def admin_team(conn, team_name: str | None) -> str:
     fail(f"the server holds the teams {names}: add " + " or ".join(f"--team {t}" for t in teams))
 
 
-def forget_again_here(conn, target, team: str) -> None:
+def forget_again_here(conn, target, team: str, checked=None) -> None:
     """Make again the forgets `carto team admin forget` made from this home that the server
-    reached no longer holds (restored to a point before them), a note for each on stderr."""
+    reached no longer holds (restored to a point before them), a note for each on stderr;
+    `checked`: what `forget.check_as_owner` found of them on this connection."""
     from carto_core.logio.home import current_home
     from carto_core.team.forget import forget_again_as_owner
     from carto_core.team.settings import default_machine
 
-    for note in forget_again_as_owner(conn, current_home(), target, team, default_machine()):
+    for note in forget_again_as_owner(conn, current_home(), target, team, default_machine(), checked):
         click.echo(f"note: {note}", err=True)
 
 

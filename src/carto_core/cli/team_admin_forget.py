@@ -35,7 +35,7 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
     from carto_core.cli.team_cmd import require_yes, team_work
     from carto_core.team.connect import TeamDenied
     from carto_core.logio.home import current_home
-    from carto_core.team.forget import forget_as_owner, is_owner, undone_as_owner, what as asked
+    from carto_core.team.forget import check_as_owner, forget_as_owner, is_owner, what as asked
     from carto_core.team.settings import default_machine
     from carto_core.util.exitcodes import ExitCode
 
@@ -50,16 +50,18 @@ def forget(role, project, yes, url, team_name, as_json) -> None:
                              "runs as the owner (--url or CARTO_TEAM_ADMIN_URL)")
         conn.rollback()
         # A no must change nothing: the forgets a restore undid, which every admin command makes
-        # again, are named in the question and made again after it.
-        again = undone_as_owner(conn, current_home(), target, team_name)[0]
+        # again, are named in the question and made again after it as that check found them;
+        # the server's identity (their key) is asked once, for them and the new forget's record.
+        checked = check_as_owner(conn, current_home(), target, team_name)
+        again = checked.undone
         question = f"remove every row of {what} from team {team_name}" + (
             ", and forget again what the team server no longer holds (restored to an earlier point?) of "
             + "; ".join(f"the forget of {asked(r['asked'])} made here at {r['at']}, {counted(r['rows'], 'row')}"
                         for r in again) if again else "")
         require_yes(yes, as_json, question + "?")
-        forget_again_here(conn, target, team_name)
+        forget_again_here(conn, target, team_name, checked)
         document = forget_as_owner(conn, current_home(), target, team_name, user=role, project=project,
-                                   machine=default_machine())
+                                   machine=default_machine(), server=checked.server)
     if as_json:
         emit_json(document)
     else:

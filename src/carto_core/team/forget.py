@@ -129,19 +129,36 @@ class OwnerPlace(NamedTuple):
     machine: str
 
 
-def forget_as_owner(conn, home, target, team: str, *, user: str, project: str | None, machine: str) -> dict:
+class OwnerCheck(NamedTuple):
+    """What `check_as_owner` found: `server`, the key the owner's forgets of the team on this
+    server are remembered under (None: `home` remembers no owner's forget on any server, and the
+    server's identity was not asked); `undone` and `why` as `undone_as_owner` gives them."""
+
+    server: str | None
+    undone: list[dict]
+    why: str | None
+
+
+def forget_as_owner(conn, home, target, team: str, *, user: str, project: str | None, machine: str,
+                    server: str | None = None) -> dict:
     """`forget` run by the schema's owner (`carto team admin forget`), remembered in `home` when
-    it removed rows, for the server `target` reached and `team` (`forget_again_as_owner`)."""
+    it removed rows, for the server `target` reached and `team` (`forget_again_as_owner`);
+    `server`: that key when the caller holds it (`check_as_owner`), else it is asked for."""
     document = forget(conn, team, user=user, project=project, machine=machine)
     if document["removed"]:
-        _remember(home, _owner_server(conn, target, team), _record(document, user, user, project))
+        _remember(home, server or _owner_server(conn, target, team), _record(document, user, user, project))
     return document
 
 
-def forget_again_as_owner(conn, home, target, team: str, machine: str) -> list[str]:
+def forget_again_as_owner(conn, home, target, team: str, machine: str,
+                          checked: OwnerCheck | None = None) -> list[str]:
     """`forget_again` for the forgets `carto team admin forget` made from `home` on this server
-    and team; the server is not asked when it made none."""
-    server = _owner_forgets(conn, home, target, team)
+    and team; the server is not asked when it made none. `checked`: what `check_as_owner` found
+    on this owner's connection, made again as it found it (not checked a second time)."""
+    if checked is not None:
+        return (forget_again(conn, home, OwnerPlace(team, machine), checked.server,
+                             (checked.undone, checked.why)) if checked.server else [])
+    server = _owner_forgets(conn, home, target, team)[1]
     return forget_again(conn, home, OwnerPlace(team, machine), server) if server else []
 
 
@@ -149,29 +166,37 @@ def undone_as_owner(conn, home, target, team: str) -> tuple[list[dict], str | No
     """`undone` for the forgets `carto team admin forget` made from `home` on this server and
     team: what the next `carto team admin` command makes again. Their audit rows are the
     owner's: under another login none is checked, and the second value says so."""
+    return check_as_owner(conn, home, target, team)[1:]
+
+
+def check_as_owner(conn, home, target, team: str) -> OwnerCheck:
+    """`undone_as_owner` with the key it asked the server for (`OwnerCheck`), for a command that
+    goes on to make those forgets again and a new one (`carto team admin forget`)."""
     from carto_core.util.terminal import counted
 
-    server = _owner_forgets(conn, home, target, team)
+    asked, server = _owner_forgets(conn, home, target, team)
     if not server:
-        return [], None
+        return OwnerCheck(asked, [], None)
     if not is_owner(conn):
         conn.rollback()
         n = len(_records(_read(home), server))
-        return [], (f"whether the team server still holds {counted(n, 'forget')} made here by `carto team "
-                    f"admin forget` is not checked: only the schema's owner reads {'its' if n == 1 else 'their'} audit "
-                    f"rows (the next `carto team admin` command from here checks {'it' if n == 1 else 'them'} "
-                    "and forgets again what the server no longer holds)")
-    return undone(conn, home, OwnerPlace(team, ""), server)
+        return OwnerCheck(server, [], (
+            f"whether the team server still holds {counted(n, 'forget')} made here by `carto team "
+            f"admin forget` is not checked: only the schema's owner reads {'its' if n == 1 else 'their'} audit "
+            f"rows (the next `carto team admin` command from here checks {'it' if n == 1 else 'them'} "
+            "and forgets again what the server no longer holds)"))
+    return OwnerCheck(server, *undone(conn, home, OwnerPlace(team, ""), server))
 
 
-def _owner_forgets(conn, home, target, team: str) -> str | None:
-    """The key of the owner's forgets of `team` on this server when `home` remembers any (the
-    server is not asked when it remembers none anywhere)."""
+def _owner_forgets(conn, home, target, team: str) -> tuple[str | None, str | None]:
+    """(the key of the owner's forgets of `team` on this server, None when `home` remembers
+    none anywhere: the server is not asked; that key again when `home` remembers some there,
+    else None)."""
     data = _read(home)
     if not any(key.startswith("owner-") and _records(data, key) for key in data["servers"]):
-        return None
+        return None, None
     server = _owner_server(conn, target, team)
-    return server if _records(data, server) else None
+    return server, (server if _records(data, server) else None)
 
 
 def _owner_server(conn, target, team: str) -> str:
@@ -265,12 +290,13 @@ def undone(conn, home, settings, server: str) -> tuple[list[dict], str | None]:
     return out, why
 
 
-def forget_again(conn, home, settings, server: str) -> list[str]:
-    """Make again the forgets the server no longer holds (`undone`); a note for each, and one
-    saying why some could not be checked."""
+def forget_again(conn, home, settings, server: str,
+                 checked: tuple[list[dict], str | None] | None = None) -> list[str]:
+    """Make again the forgets the server no longer holds (`undone`, or `checked`: what it gave
+    on this connection already); a note for each, and one saying why some could not be checked."""
     from carto_core.util.terminal import counted
 
-    found, why = undone(conn, home, settings, server)
+    found, why = checked if checked is not None else undone(conn, home, settings, server)
     notes = [why] if why else []
     if not found:
         return notes
