@@ -35,8 +35,7 @@ from carto_core.logio.rewrite_journal import pending
 from carto_core.util.privatefiles import FILE_MODE, make_dirs
 from carto_core.util.safeio import NotRegularFile
 
-# O_NONBLOCK: a device or FIFO in a log's place must not hold the writer in open()
-_FLAGS = (os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 _MAX_REOPENS = 8
 #: How long an appender waits for a lock before going on without it (seconds).
 _LOCK_WAIT = 1.0
@@ -123,11 +122,11 @@ def append_lines(
         fd = os.open(path, _FLAGS, FILE_MODE)
         written = 0
         try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
+            written_to = os.fstat(fd)  # the inode the rows go to, checked after the writes
+            if not stat.S_ISREG(written_to.st_mode):
                 # a FIFO opened read-write takes a few rows and loses them when closed (or
                 # blocks once its buffer is full): the row goes where a failed append's goes
-                raise NotRegularFile(path, mode)
+                raise NotRegularFile(path, written_to.st_mode)
             _lock(fd, fcntl.LOCK_SH, _LOCK_WAIT)
             if _needs_seal(fd):
                 _write_all(fd, b"\n" + pending_lines[0])
@@ -137,7 +136,6 @@ def append_lines(
             for line in pending_lines[written:]:
                 _write_all(fd, line)
                 written += 1
-            written_to = os.fstat(fd)
         except OSError as exc:
             raise AppendError(exc, written) from exc
         finally:
