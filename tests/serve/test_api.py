@@ -103,7 +103,7 @@ def test_sessions_match_independent_scan(client, home):
     body = client.get("/api/sessions", params={"days": 3650}).json()
     assert {s["session_id"]: s["events"] for s in body["sessions"]} == dict(worked)
     detail = client.get(f"/api/sessions/{SESSIONS['a']}").json()
-    assert len(detail["events"]) == by_session[SESSIONS["a"]]
+    assert len(detail["events"]) == worked[SESSIONS["a"]]
     assert [c["event_id"] for c in detail["commits"]] == [
         r["event_id"] for r in rows if (r.get("session_id") or r.get("session")) == SESSIONS["a"]
         and r.get("type") == "git_commit"]
@@ -184,3 +184,43 @@ def test_a_day_of_a_new_home_is_no_outage(tmp_path, roots):
         answer = client.get("/api/desk/day?day=today")
     assert answer.status_code == 404 and answer.json()["code"] == "EMPTY_HOME"
     assert "nothing is recorded in" in answer.json()["error"] and "outage" not in answer.json()["error"]
+
+
+def _session_page(home, roots, session_id: str) -> dict:
+    app = create_app(home, transcript_roots=roots)
+    with TestClient(app, base_url=BASE, headers=bearer(app)) as test_client:
+        return test_client.get(f"/api/sessions/{session_id}").json()
+
+
+def test_a_session_page_lists_the_events_it_counts(home, roots):
+    """A written wrapup is carto's row about a session, not one of its events: the page's
+    count left it out while its event list (and `carto session ID`'s) still showed it, one
+    more event listed than counted."""
+    from click.testing import CliRunner
+
+    from carto_core.cli import cli
+
+    sid = SESSIONS["b"]
+    its_rows = {row["event_id"] for row in distinct(home).values()
+                if (row.get("session_id") or row.get("session")) == sid}
+    before = _session_page(home, roots, sid)
+    assert before["wrapup"] == []
+    env = {"CARTO_HOME": str(home.root)}
+    written = CliRunner().invoke(cli, ["wrapup", "--session", sid, "--json"], env=env)
+    assert written.exit_code == 0, written.output
+    wrapup_id = json.loads(written.output)["receipt"]["event_id"]
+    after = _session_page(home, roots, sid)
+    listed = [e["event_id"] for e in after["events"]]
+    assert listed == [e["event_id"] for e in before["events"]]
+    assert set(listed) == its_rows and wrapup_id not in listed
+    assert after["session"]["events"] == before["session"]["events"] == len(listed) == 5
+    assert [w["event_id"] for w in after["wrapup"]] == [wrapup_id]
+    # `carto session ID` prints the same document and lists the same events
+    cli_detail = json.loads(CliRunner().invoke(cli, ["session", sid, "--json"], env=env).output)
+    assert [e["event_id"] for e in cli_detail["events"]] == listed
+    text = CliRunner().invoke(cli, ["session", sid], env=env).output
+    assert "5 events" in text and "events (5)" in text and f"wrapup   {wrapup_id}:" in text
+    # session a of the sample home was written with its wrapup
+    a = _session_page(home, roots, SESSIONS["a"])
+    assert len(a["events"]) == a["session"]["events"] == 7
+    assert a["wrapup"][0]["event_id"] not in {e["event_id"] for e in a["events"]}

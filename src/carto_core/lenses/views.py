@@ -314,9 +314,12 @@ def _detail(home, session_id: str, summary: dict, events: list[Event], sources_o
                    key=lambda e: (e.row.get("turn_idx") if isinstance(e.row.get("turn_idx"), int)
                                   else 0))
     wrapups = [e for e in events if e.row.get("milestone") == "session_wrapup"]
+    # The events its count counts: a wrapup (shown as such) or the desktop app's record is
+    # about the session, not one of its events.
+    counted = {e.event_id for e in facts.counted_rows}
     return {
         "session": session_out(summary),
-        "events": [event_out(e, sources_of(e)) for e in events],
+        "events": [event_out(e, sources_of(e)) for e in events if e.event_id in counted],
         "commits": [event_out(e, sources_of(e)) for e in facts.work if e.type.startswith("git_")],
         "files": [{"path": p, "touches": n, "last_touched": last_touch.get(p)}
                   for p, n in facts.files.most_common()],
