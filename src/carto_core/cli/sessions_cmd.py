@@ -130,9 +130,9 @@ def sessions(since, project, provider, limit, team, tags, as_json) -> None:
 
         rows = document["sessions"]
         # every session of the home: the summaries' ids (the facts columns read again for
-        # them cost a large home a second copy of the columns)
-        among = () if team else list(summaries)
-        for line in session_table(rows, fitted_width(), team=team, among=among, parents=parents):
+        # them cost a large home a second copy of the columns); with --team too, so that a
+        # team session's id is not the start of a local session `carto session` would open
+        for line in session_table(rows, fitted_width(), team=team, among=list(summaries), parents=parents):
             click.echo(line)
         if document["total"] > len(rows):
             click.echo(f"({document['total'] - len(rows)} more: --limit)")
