@@ -98,16 +98,22 @@ def admin_team(conn, team_name: str | None) -> str:
     fail(f"the server holds the teams {names}: add " + " or ".join(f"--team {t}" for t in teams))
 
 
-def forget_again_here(conn, target, team: str, checked=None) -> None:
+def forget_again_here(conn, target, team: str, checked=None, *, revokes: bool = False):
     """Make again the forgets `carto team admin forget` made from this home that the server
-    reached no longer holds (restored to a point before them), a note for each on stderr;
-    `checked`: what `forget.check_as_owner` found of them on this connection."""
+    reached no longer holds (restored to a point before them), and with `revokes` the revokes
+    whose grants it holds again (without, a note names them), a note for each on stderr;
+    `checked`: what `forget.check_as_owner` found of them on this connection (else checked
+    here). Returns that check (`OwnerCheck`)."""
     from carto_core.logio.home import current_home
-    from carto_core.team.forget import forget_again_as_owner
+    from carto_core.team.forget import check_as_owner, forget_again_as_owner
     from carto_core.team.settings import default_machine
 
-    for note in forget_again_as_owner(conn, current_home(), target, team, default_machine(), checked):
+    if checked is None:
+        checked = check_as_owner(conn, current_home(), target, team)
+    for note in forget_again_as_owner(conn, current_home(), target, team, default_machine(), checked,
+                                      revokes=revokes):
         click.echo(f"note: {note}", err=True)
+    return checked
 
 
 def admin_connect(target: AdminTarget, as_json: bool, *, team_name: str | None = None,

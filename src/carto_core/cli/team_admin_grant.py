@@ -30,7 +30,9 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
     """Make ROLE a member of the team (creating the login role if needed)."""
     from carto_core.cli.team_admin import admin_connect, admin_target, admin_team, forget_again_here
     from carto_core.cli.team_cmd import team_work
+    from carto_core.logio.home import current_home
     from carto_core.team.admin import AdminError, add_member, check_role_name, members
+    from carto_core.team.forget import granted
     from carto_core.team.remotes import normalise_remote
     from carto_core.util.output import usage_error
 
@@ -48,9 +50,11 @@ def grant(role, projects, read_only, password_stdin, url, team_name, as_json) ->
     keys = [normalise_remote(p) if p != "*" else "*" for p in projects]
     with team_work(conn, target, as_json, AdminError):
         team_name = admin_team(conn, team_name)
-        forget_again_here(conn, target, team_name)
+        checked = forget_again_here(conn, target, team_name)
         document = add_member(conn, team_name, role, projects=keys or None, password=password,
                               write=not read_only)
+        # What the administrator asked for last: a restore giving the grant back undoes no revoke.
+        granted(current_home(), checked.server, role, keys or None)
         document["grants"] = [m for m in members(conn, team_name) if m["member"] == role]
     if as_json:
         emit_json(document)

@@ -89,6 +89,10 @@ def _print(document: dict) -> None:
             click.echo(f"server: it no longer holds {whose} of {what(item)} made here at {item['at']} (restored to "
                        f"an earlier point?): {counted(item['rows'], 'row')} of it are there again; {again} "
                        "forgets them again")
+    for item in server.get("admin_revokes_undone") or []:
+        click.echo(f"server: it holds again the grants of {item['user']} ({', '.join(item['grants'])}) the `carto "
+                   f"team admin revoke` made here at {item['at']} took (restored to an earlier point?): the next "
+                   "`carto team admin revoke` from here revokes them again (it asks first)")
     if server.get("restore_unchecked"):
         click.echo(f"server: {server['restore_unchecked']}")
     last = server.get("last_push")

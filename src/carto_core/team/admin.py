@@ -72,16 +72,30 @@ def add_member(conn, team: str, role: str, *, projects: list[str] | None = None,
     return {"team": team, "member": role, "created": not exists, "projects": projects, "write": write}
 
 
-def remove_member(conn, team: str, role: str, *, projects: list[str] | None = None) -> dict:
+def remove_member(conn, team: str, role: str, *, projects: list[str] | None = None,
+                  machine: str | None = None) -> dict:
     """Take `projects` (none: all of them) of `team` from `role`. Their rows stay until
-    `carto team forget --user` removes them."""
+    `carto team forget --user` removes them. A revoke that took grants is audited with them
+    (`grants`: the projects taken): a server restored to a point before it lacks that row."""
+    from psycopg.types.json import Jsonb
+
+    audit = login = None
     with conn.transaction():
         if projects:
-            cur = conn.execute("DELETE FROM carto.members WHERE team = %s AND member = %s AND project = ANY(%s)",
-                               (team, role, projects))
+            taken = conn.execute("DELETE FROM carto.members WHERE team = %s AND member = %s AND project = ANY(%s) "
+                                 "RETURNING project", (team, role, projects)).fetchall()
         else:
-            cur = conn.execute("DELETE FROM carto.members WHERE team = %s AND member = %s", (team, role))
-    return {"team": team, "member": role, "grants_removed": cur.rowcount}
+            taken = conn.execute("DELETE FROM carto.members WHERE team = %s AND member = %s RETURNING project",
+                                 (team, role)).fetchall()
+        grants = sorted(p for (p,) in taken)
+        if grants:
+            audit, login = conn.execute(
+                "INSERT INTO carto.audit (team, machine, action, removed, detail) "
+                "VALUES (%s, %s, 'revoke', %s, %s) RETURNING id, member",
+                (team, machine, len(grants), Jsonb({"user": role, "projects": projects or None,
+                                                     "grants": grants}))).fetchone()
+    return {"team": team, "member": role, "grants_removed": len(grants), "grants": grants, "audit": audit,
+            "login": login}
 
 
 def members(conn, team: str) -> list[dict]:

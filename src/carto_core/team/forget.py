@@ -14,12 +14,17 @@ removal), so `carto team status` says so (`undone`) and the next push forgets th
 administrator's machine may hold no other carto state), per server and team (`forget_as_owner`),
 and made again by the next `carto team admin` command from there (`forget_again_as_owner`): it
 connects as the schema's owner, which reads every audit row and may remove anyone's rows.
+`carto team admin revoke` is remembered beside them (`revoke_as_owner`: `action` "revoke", the
+grants it took): a restore to a point before it gives the member those grants back, and the
+next `carto team admin revoke` from that home asks, naming them, and revokes them again
+(`forget_again` with `revokes`); the other admin commands say so.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from datetime import datetime, timezone
 from typing import NamedTuple
 
@@ -116,7 +121,8 @@ def forget_here(conn, home, settings, *, user: str | None = None, project: str |
 
 
 def _record(document: dict, whose: str | None, user: str | None, project: str | None) -> dict:
-    """What a home remembers of a forget that removed rows (`undone` checks it)."""
+    """What a home remembers of a forget that removed rows (`undone` checks it), and the start
+    of what it remembers of a revoke (`revoke_as_owner`)."""
     return {"audit": document["audit"], "login": document["login"],
             "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "user": whose, "project": project, "asked": {"user": user, "project": project}}
@@ -127,6 +133,52 @@ class OwnerPlace(NamedTuple):
 
     team: str
     machine: str
+
+
+def revoke_as_owner(conn, home, target, team: str, role: str, *, projects: list[str] | None, machine: str,
+                    server: str | None = None) -> dict:
+    """`admin.remove_member` run by the schema's owner (`carto team admin revoke`), remembered
+    in `home` as forgets are when it took grants; it stands for what this home remembers of
+    earlier revokes of `role` it covers (`_regranted`). `server` as for `forget_as_owner`."""
+    from carto_core.team.admin import remove_member
+
+    document = remove_member(conn, team, role, projects=projects, machine=machine)
+    if document["grants_removed"]:
+        key = server or _owner_server(conn, target, team)
+        granted(home, key, role, projects)
+        # Its own name: a restore gives its audit id again, and its second may be another's.
+        _remember(home, key, {**_record(document, role, role, None), "action": "revoke",
+                              "id": secrets.token_hex(8), "grants": document["grants"],
+                              "asked": {"user": role, "projects": projects}})
+    return document
+
+
+def granted(home, server: str | None, role: str, projects: list[str] | None) -> None:
+    """`carto team admin grant` from `home` gave `role` `projects` (none: every one) on the
+    server remembered under `server`: the revokes remembered here no longer take those back."""
+    if not server:
+        return
+    data = _read(home)
+    if _regranted(data, server, role, projects):
+        _write(home, data)
+
+
+def _regranted(data: dict, server: str, role: str, projects: list[str] | None) -> bool:
+    """Take `projects` of `role` (none, or "*": all) out of the revokes `data` remembers under
+    `server`, dropping those left with none; whether any changed."""
+    kept, changed = [], False
+    for record in _records(data, server):
+        if record.get("action") == "revoke" and record["user"] == role:
+            left = [] if not projects or "*" in projects else [p for p in record["grants"] if p not in projects]
+            if left != record["grants"]:
+                changed = True
+                if not left:
+                    continue
+                record = {**record, "grants": left}
+        kept.append(record)
+    if changed:
+        data["servers"][server] = kept
+    return changed
 
 
 class OwnerCheck(NamedTuple):
@@ -151,15 +203,16 @@ def forget_as_owner(conn, home, target, team: str, *, user: str, project: str | 
 
 
 def forget_again_as_owner(conn, home, target, team: str, machine: str,
-                          checked: OwnerCheck | None = None) -> list[str]:
-    """`forget_again` for the forgets `carto team admin forget` made from `home` on this server
-    and team; the server is not asked when it made none. `checked`: what `check_as_owner` found
-    on this owner's connection, made again as it found it (not checked a second time)."""
+                          checked: OwnerCheck | None = None, *, revokes: bool = False) -> list[str]:
+    """`forget_again` for the forgets (and, with `revokes`, the revokes) `carto team admin`
+    made from `home` on this server and team; the server is not asked when it made none.
+    `checked`: what `check_as_owner` found on this owner's connection, made again as it found
+    it (not checked a second time)."""
     if checked is not None:
         return (forget_again(conn, home, OwnerPlace(team, machine), checked.server,
-                             (checked.undone, checked.why)) if checked.server else [])
+                             (checked.undone, checked.why), revokes=revokes) if checked.server else [])
     server = _owner_forgets(conn, home, target, team)[1]
-    return forget_again(conn, home, OwnerPlace(team, machine), server) if server else []
+    return forget_again(conn, home, OwnerPlace(team, machine), server, revokes=revokes) if server else []
 
 
 def undone_as_owner(conn, home, target, team: str) -> tuple[list[dict], str | None]:
@@ -179,12 +232,16 @@ def check_as_owner(conn, home, target, team: str) -> OwnerCheck:
         return OwnerCheck(asked, [], None)
     if not is_owner(conn):
         conn.rollback()
-        n = len(_records(_read(home), server))
+        records = _records(_read(home), server)
+        n = sum(r.get("action") != "revoke" for r in records)
+        made = [f"{counted(k, action)} made here by `carto team admin {action}`"
+                for action, k in (("forget", n), ("revoke", len(records) - n)) if k]
+        one = len(records) == 1
         return OwnerCheck(server, [], (
-            f"whether the team server still holds {counted(n, 'forget')} made here by `carto team "
-            f"admin forget` is not checked: only the schema's owner reads {'its' if n == 1 else 'their'} audit "
-            f"rows (the next `carto team admin` command from here checks {'it' if n == 1 else 'them'} "
-            "and forgets again what the server no longer holds)"))
+            f"whether the team server still holds {' and '.join(made)} is not checked: only the schema's "
+            f"owner reads {'its' if one else 'their'} audit rows (the next `carto team admin` command "
+            f"from here checks {'it' if one else 'them'}"
+            + (" and forgets again what the server no longer holds)" if n else ")")))
     return OwnerCheck(server, *undone(conn, home, OwnerPlace(team, ""), server))
 
 
@@ -230,7 +287,8 @@ def _records(data: dict, server: str) -> list[dict]:
     return [r for r in data["servers"].get(server) or []
             if isinstance(r, dict) and isinstance(r.get("audit"), int) and isinstance(r.get("login"), str)
             and isinstance(r.get("at"), str)
-            and isinstance(r.get("asked"), dict)]
+            and isinstance(r.get("asked"), dict)
+            and (r.get("action") != "revoke" or isinstance(r.get("grants"), list))]
 
 
 def _remember(home, server: str, record: dict) -> None:
@@ -255,7 +313,8 @@ def what(asked: dict) -> str:
 
 def undone(conn, home, settings, server: str) -> tuple[list[dict], str | None]:
     """The forgets remembered here whose audit row the server no longer holds (restored to a
-    point before them), each with `rows`: how many rows it would remove now; and why some
+    point before them), each with `rows`: how many rows it would remove now (and the revokes
+    whose member holds again some of the grants they took, each with `back`: those); and why some
     could not be checked (None: all were): a member's login reads its own audit rows alone, so
     a forget made here under another login is checked by that login or the schema's owner."""
     records = _records(_read(home), server)
@@ -268,14 +327,23 @@ def undone(conn, home, settings, server: str) -> tuple[list[dict], str | None]:
     mine = [r for r in records if r["login"] not in others]
     # An audit id the server gave again after a restore is another action's: the row must be
     # this forget's (its login, its project, the user asked for or the one it was made again for).
-    held = {audit: (member, user, project) for audit, member, user, project in conn.execute(
-        "SELECT id, member, detail->>'user', detail->>'project' FROM carto.audit "
-        "WHERE team = %s AND action = 'forget' AND id = ANY(%s)",
+    held = {audit: (action, member, user, project) for audit, action, member, user, project in conn.execute(
+        "SELECT id, action, member, detail->>'user', detail->>'project' FROM carto.audit "
+        "WHERE team = %s AND action IN ('forget', 'revoke') AND id = ANY(%s)",
         (settings.team, [r["audit"] for r in mine])).fetchall()}
     out = []
     for record in mine:
-        member, user, project = held.get(record["audit"], (None, None, None))
-        if (member == record["login"] and project == record["project"]
+        action, member, user, project = held.get(record["audit"], (None, None, None, None))
+        if record.get("action") == "revoke":
+            if action == "revoke" and member == record["login"] and user == record["user"]:
+                continue
+            back = [p for (p,) in conn.execute(
+                "SELECT project FROM carto.members WHERE team = %s AND member = %s AND project = ANY(%s) "
+                "ORDER BY project", (settings.team, record["user"], record["grants"])).fetchall()]
+            if back:
+                out.append({**record, "back": back})
+            continue
+        if (action == "forget" and member == record["login"] and project == record["project"]
                 and user in (record["asked"].get("user"), record["user"])):
             continue
         condition, params = _matching(settings.team, record["user"], record["project"], True)
@@ -291,25 +359,57 @@ def undone(conn, home, settings, server: str) -> tuple[list[dict], str | None]:
 
 
 def forget_again(conn, home, settings, server: str,
-                 checked: tuple[list[dict], str | None] | None = None) -> list[str]:
+                 checked: tuple[list[dict], str | None] | None = None, *, revokes: bool = False) -> list[str]:
     """Make again the forgets the server no longer holds (`undone`, or `checked`: what it gave
-    on this connection already); a note for each, and one saying why some could not be checked."""
+    on this connection already), and with `revokes` the revokes whose grants are back (without,
+    a note says the next `carto team admin revoke` does); a note for each, and one saying why
+    some could not be checked."""
+    from carto_core.team.admin import remove_member
     from carto_core.util.terminal import counted
 
     found, why = checked if checked is not None else undone(conn, home, settings, server)
     notes = [why] if why else []
     if not found:
         return notes
-    redone = {}
+    # A revoke made since the check (`revoke_as_owner`) stands for the grants of its member it
+    # covers: those left are taken as the home now remembers them.
+    remembered = _records(_read(home), server)
+    redone = []
     for record in found:
+        was = {k: v for k, v in record.items() if k not in ("rows", "back")}
+        if record.get("action") == "revoke":
+            grants = f"the grants of {record['user']} ({', '.join(record['back'])})"
+            if not revokes:
+                notes.append(f"the team server holds again {grants} the revoke made here at {record['at']} took "
+                             "(restored to an earlier point?): the next `carto team admin revoke` from here "
+                             "revokes them again (it asks first)")
+                continue
+            now = next((r for r in remembered if _same(r, was)), {"grants": []})
+            back = [p for p in record["back"] if p in now["grants"]]
+            if not back:
+                continue
+            document = remove_member(conn, settings.team, record["user"], projects=back, machine=settings.machine)
+            redone.append((was, {**now, "audit": document["audit"], "login": document["login"]}))
+            notes.append(f"the team server held again the grants of {record['user']} ({', '.join(back)}) the "
+                         f"revoke made here at {record['at']} took (restored to an earlier point?): revoked again, "
+                         f"{counted(document['grants_removed'], 'grant')} removed")
+            continue
         document = forget(conn, settings.team, user=record["user"], project=record["project"],
                           machine=settings.machine)
-        redone[record["audit"]] = {**{k: v for k, v in record.items() if k != "rows"},
-                                   "audit": document["audit"], "login": document["login"]}
+        redone.append((was, {**was, "audit": document["audit"], "login": document["login"]}))
         notes.append(f"the team server no longer held the forget of {what(record['asked'])} made here at "
                      f"{record['at']} (restored to an earlier point?): forgotten again, "
                      f"{counted(document['removed'], 'row')} removed")
+    if not redone:
+        return notes
     data = _read(home)
-    data["servers"][server] = [redone.get(r["audit"], r) for r in _records(data, server)]
+    data["servers"][server] = [next((new for old, new in redone if _same(old, r)), r)
+                               for r in _records(data, server)]
     _write(home, data)
     return notes
+
+
+def _same(a: dict, b: dict) -> bool:
+    """One remembered action: a revoke by its `id` (a server restored gives audit ids again, and
+    a revoke made again within the second is alike in all else), a forget whole."""
+    return a.get("id") == b.get("id") if a.get("id") else a == b

@@ -86,6 +86,8 @@ def _restored(conn, home, settings) -> dict:
     from the start); `forgets_undone`, the forgets made here it no longer holds (the next push
     makes them again); `admin_forgets_undone`, those `carto team admin forget` made here on this
     team (the next `carto team admin` command makes them again; checked as the schema's owner
+    only); `admin_revokes_undone`, the `carto team admin revoke`s made here whose member holds
+    those grants again (the next `carto team admin revoke` makes them again, asked; the owner
     only); `restore_unchecked`, why any could not be checked (another login)."""
     from carto_core.team.forget import undone, undone_as_owner
 
@@ -101,11 +103,13 @@ def _restored(conn, home, settings) -> dict:
 
     def listed(found: list[dict]) -> list[dict]:
         return [{"user": f["asked"].get("user"), "project": f["asked"].get("project"), "at": f["at"],
-                 "rows": f["rows"]} for f in found]
+                 "rows": f["rows"]} for f in found if f.get("action") != "revoke"]
 
     return {"pushes_lost": {"since": lost["since"], "resend_after": _when(kept["receipt"].get("at")) if kept else None}
             if lost else None,
             "forgets_undone": listed(forgets), "admin_forgets_undone": listed(admin),
+            "admin_revokes_undone": [{"user": r["user"], "grants": r["back"], "at": r["at"]}
+                                     for r in admin if r.get("action") == "revoke"],
             "restore_unchecked": "; ".join(why) or None}
 
 
@@ -138,6 +142,7 @@ def status(home, settings, *, connector=connect, held: bool = False) -> dict:
         document["server"] = server_status(conn, settings)
         document["server"].update(_restored(conn, home, settings) if document["server"]["member"] else
                                   {"pushes_lost": None, "forgets_undone": [], "admin_forgets_undone": [],
+                                   "admin_revokes_undone": [],
                                    "restore_unchecked": None})
     except Exception as exc:  # noqa: BLE001 - a status never fails on the server's answer
         from carto_core.team.connect import classify
