@@ -131,7 +131,7 @@ def test_the_next_revoke_asks_then_revokes_again_and_the_member_is_refused(undon
     assert server["admin_revokes_undone"] == [] and server["restore_unchecked"] is None
 
 
-def test_revoking_the_same_member_again_takes_the_grants_once_and_asks(undone):
+def test_revoking_the_same_member_again_takes_the_grants_once(undone):
     db, bob, admin, env = undone["db"], undone["bob"], undone["admin"], undone["env"]
     done = admin.cli("team", "admin", "revoke", bob, "--yes", env=env)
     assert done.stdout == f"1 grant of {bob} removed from team acme\n" and done.stderr == ""
