@@ -14,11 +14,12 @@ _PROJECT = re.compile(rb'"project"\s*:\s*"([^"\\]{1,200})"')
 def home_projects(home) -> Counter:
     """The projects the home's rows name, each with its row count."""
     from carto_core.logio.logs import SEARCHED_LOGS
+    from carto_core.util.safeio import read_bytes
 
     counts: Counter = Counter()
     for label in SEARCHED_LOGS:
-        try:
-            data = home.log(label).read_bytes()
+        try:  # a FIFO in a log's place is read as no log (the command then says so), never waited on
+            data = read_bytes(home.log(label))
         except OSError:
             continue
         counts.update(m.group(1).decode("utf-8", "replace") for m in _PROJECT.finditer(data))

@@ -23,8 +23,10 @@ REGISTRY = "memory-files.json"
 def _entries(home: Home) -> dict[str, dict]:
     """`{path: {"project", "folder"}}`; a file recorded before folders were (`{path: project}`)
     has folder None."""
-    try:
-        data = json.loads((home.state / REGISTRY).read_text("utf-8"))
+    from carto_core.util.safeio import read_text
+
+    try:  # a FIFO or folder in its place records nothing, never waited on
+        data = json.loads(read_text(home.state / REGISTRY))
     except (OSError, ValueError):
         return {}
     out = {}

@@ -54,7 +54,9 @@ def remove_other_generations(base: Path) -> int:
     """Remove every finished generation folder but the one CURRENT names (a reader that has one
     open keeps its mapped files). Unfinished `.tmp` folders are another writer's, left alone."""
     try:
-        current = (base / "CURRENT").read_text("utf-8").strip()
+        from carto_core.search.index_view import read_current
+
+        current = read_current(base)
     except OSError:
         return 0
     removed = 0

@@ -666,8 +666,10 @@ def load(home: Home) -> tuple[Columns, dict, IdIndex] | None:
     """The cached columns, the log states they were built from and the id index; None when
     there is no usable cache (missing, damaged, another version or byte order). Each array is
     read straight into its `array` (no second copy of the file in memory)."""
-    try:
-        with open(cache_path(home), "rb") as handle:
+    from carto_core.util.safeio import open_regular
+
+    try:  # a FIFO in its place is no cache (rebuilt over it), never waited on
+        with open_regular(cache_path(home)) as handle:
             if handle.read(len(MAGIC)) != MAGIC:
                 return None
             size = int.from_bytes(handle.read(8), "little")

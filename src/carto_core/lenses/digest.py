@@ -70,9 +70,10 @@ def _facts(home, session_id: str):
 def _session_rows(path, session_id: str):
     """Rows of a telemetry file whose session_id is this session (lines that do not contain
     the id's bytes are never parsed; a last line still being written is left alone)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+    from carto_core.util.safeio import read_bytes
+
+    try:  # a FIFO or folder in its place is no telemetry, never waited on
+        data = read_bytes(path)
     except OSError:
         return
     data = data[:data.rfind(b"\n") + 1]

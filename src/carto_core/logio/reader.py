@@ -182,9 +182,11 @@ def open_log(path: os.PathLike | str):
 
 def unreadable_reason(exc: OSError) -> str:
     """Why a log could not be opened, in a few words (`carto doctor`, `carto search`)."""
-    if isinstance(exc, IsADirectoryError):
+    from carto_core.util.safeio import NotRegularFile
+
+    if isinstance(exc, IsADirectoryError) or (isinstance(exc, NotRegularFile) and stat.S_ISDIR(exc.mode)):
         return "a folder, not a log file"
-    if isinstance(exc, NotALogFile):
+    if isinstance(exc, (NotALogFile, NotRegularFile)):
         return "a FIFO, socket or device, not a log file"
     if isinstance(exc, PermissionError):
         return "permission denied"
@@ -197,7 +199,9 @@ def cannot_read(exc: OSError) -> str | None:
     """"cannot read PATH (why)" when `exc` says a log's path holds something that is no log
     (a folder, a FIFO, a looping link); None for any other error. Commands that must read
     every log (backup, export, forget, repair) end with it instead of skipping the log."""
-    if not exc.filename or not (isinstance(exc, (IsADirectoryError, NotALogFile))
+    from carto_core.util.safeio import NotRegularFile
+
+    if not exc.filename or not (isinstance(exc, (IsADirectoryError, NotALogFile, NotRegularFile))
                                 or exc.errno == errno.ELOOP):
         return None
     return f"cannot read {os.fsdecode(exc.filename)} ({unreadable_reason(exc)})"

@@ -52,9 +52,10 @@ def _read(path: str):
     ValueError on a file that is not a tombstone file."""
     from array import array
 
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+    from carto_core.util.safeio import read_bytes
+
+    try:  # a FIFO or folder in its place raises NotRegularFile, never waited on
+        data = read_bytes(path)
     except FileNotFoundError:
         return array("Q")
     if not data.startswith(MAGIC) or (len(data) - len(MAGIC)) % _ENTRY:
@@ -106,9 +107,11 @@ class TombstoneSet:
 def is_buried(home, event_ids: list) -> list[bool]:
     """For each id, whether it is buried: one `stat` when the home has no tombstone, else a
     binary search of the file per id (a hook asks about the few rows of one call)."""
+    from carto_core.util.safeio import open_fd
+
     path = path_of(home)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:  # a FIFO in its place would hold the hook in open(): none is read as no tombstones
+        fd = open_fd(path)
     except OSError:
         return [False] * len(event_ids)
     try:

@@ -30,6 +30,7 @@ import numpy as np
 from carto_core.logio.home import Home
 from carto_core.util.npymap import map_npy, save_npy
 from carto_core.search.index_build import COLUMNS
+from carto_core.search.index_view import read_current
 from carto_core.search.postings import Segment
 
 #: Times `load` tries when the generation it opens is replaced and removed meanwhile.
@@ -58,14 +59,14 @@ class GenerationStore:
         base = cls.folder(home)
         for _ in range(_OPEN_TRIES):
             try:
-                current = (base / "CURRENT").read_text("utf-8").strip()
+                current = read_current(base)
             except OSError:
                 return None
             index = cls._load_generation(home, base, current, analyzer)
             if index is not None:
                 return index
             try:
-                moved = (base / "CURRENT").read_text("utf-8").strip() != current
+                moved = read_current(base) != current
             except OSError:
                 return None
             if not moved:
@@ -168,7 +169,7 @@ class GenerationStore:
         from carto_core.search.index_write import build_is_dead
 
         try:
-            current = (base / "CURRENT").read_text("utf-8").strip()
+            current = read_current(base)
         except OSError:
             current = keep
         for entry in base.iterdir():

@@ -41,6 +41,14 @@ COLUMNS = ("ts", "project", "type", "session", "source", "seen", "salience", "lo
            "loc_len", "doclen", "digest", "intent", "alive")
 
 
+def read_current(base: Path) -> str:
+    """The name of the generation `<base>/CURRENT` points at ("" when it is empty); OSError when
+    it cannot be read, a FIFO or a folder in its place included (never waited on)."""
+    from carto_core.util.safeio import read_text
+
+    return read_text(base / "CURRENT").strip()
+
+
 class _Mapped:
     """The files of one generation, mapped once each; kept alive while views of them live."""
 
@@ -107,7 +115,7 @@ class IndexView:
     def folder_of(cls, home) -> Path | None:
         base = home.state / "search"
         try:
-            current = (base / "CURRENT").read_text("utf-8").strip()
+            current = read_current(base)
         except OSError:
             return None
         return base / current if current else None

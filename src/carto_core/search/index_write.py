@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from carto_core.search.index_view import read_current
 from carto_core.search.postings import Segment, iter_words
 from carto_core.util.npymap import save_npy
 from carto_core.util.privatefiles import make_dir, make_dirs, open_fd, open_private, write_text
@@ -320,7 +321,7 @@ def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
     _release(folder)
     os.rename(folder, base / name)
     try:
-        previous = (base / "CURRENT").read_text("utf-8").strip()
+        previous = read_current(base)
     except OSError:
         previous = ""
     # Named for this thread, not only this process: a server's threads refresh the index

@@ -113,7 +113,9 @@ def _environment() -> dict:
 def _caches(home: Home) -> dict:
     out = {name: _stat(home.state / name) for name in CACHE_FILES}
     try:  # the keyword index's live generation: its meta names what was read
-        current = (home.state / "search" / "CURRENT").read_text("utf-8").strip()
+        from carto_core.search.index_view import read_current
+
+        current = read_current(home.state / "search")
         out["search/meta"] = _stat(home.state / "search" / current / "meta.json")
     except OSError:
         out["search/meta"] = None

@@ -32,6 +32,7 @@ class NotRegularFile(OSError):
                 else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
                 else "a folder" if stat.S_ISDIR(mode) else "not a regular file")
         super().__init__(errno.EINVAL, f"{kind}, not a regular file: never read", os.fspath(path))
+        self.mode = mode
 
 
 def open_fd(path: os.PathLike | str) -> int:

@@ -1,0 +1,153 @@
+"""A FIFO in the place of a home's log or state file never holds a command.
+
+The hooks read a FIFO in a log's place as empty; the commands read some of the home's files
+with a plain `open()` too (the projects `--project` is checked against, the search telemetry a
+session digest counts, the facts cache, the keyword index's CURRENT, the tombstones), and a
+plain `open()` of a FIFO waits for a writer forever. Each command runs in a subprocess with a
+timeout, so that a wait fails the test instead of hanging the run. A folder in the same places
+was already read as absent or refused in one line; it is checked alongside.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from carto_core.evaluation.sample import build_sample_home
+
+_TIMEOUT = 60
+SESSION = "5a1e"
+
+
+def _place(path, kind):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    return build_sample_home(tmp_path_factory.mktemp("sample") / "home").root
+
+
+def _home(sample, tmp_path, name="home"):
+    root = tmp_path / name
+    shutil.copytree(sample, root)
+    return root
+
+
+def _carto(root, tmp_path, *args):
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+           "CARTO_HOME": str(root), "PYTHONPATH": os.pathsep.join(sys.path)}
+    try:
+        return subprocess.run([sys.executable, "-m", "carto_core", *args], env=env,
+                              capture_output=True, text=True, timeout=_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"carto {' '.join(args)} waited on a file of the home")
+
+
+@pytest.mark.parametrize("kind, what", [("fifo", "a FIFO, socket or device, not a log file"),
+                                        ("folder", "a folder, not a log file")])
+@pytest.mark.parametrize("command", ["forget", "export"])
+def test_a_project_name_is_checked_without_waiting_on_a_log(sample, tmp_path, kind, what, command):
+    root = _home(sample, tmp_path)
+    _place(root / "changelog.jsonl", kind)
+    args = ["--dry-run"] if command == "forget" else [str(tmp_path / "out.tar.gz")]
+    done = _carto(root, tmp_path, command, *args, "--project", "webshop")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"carto: {command}: cannot read {root / 'changelog.jsonl'} ({what})\n")
+    assert not (tmp_path / "out.tar.gz").exists()
+
+
+@pytest.mark.parametrize("kind, what", [("fifo", "a FIFO, socket or device, not a log file"),
+                                        ("folder", "a folder, not a log file")])
+def test_a_forget_reads_the_tombstones_without_waiting(sample, tmp_path, kind, what):
+    root = _home(sample, tmp_path)
+    _place(root / ".carto" / "tombstones.bin", kind)
+    done = _carto(root, tmp_path, "forget", "--dry-run", "--project", "webshop")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"carto: forget: cannot read {root / '.carto' / 'tombstones.bin'} ({what})\n")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_forget_plan_reads_the_memory_file_record_as_empty(sample, tmp_path, kind):
+    root = _home(sample, tmp_path)
+    expected = _carto(root, tmp_path, "forget", "--dry-run", "--project", "webshop", "--json")
+    assert expected.returncode == 0, expected.stderr
+    _place(root / ".carto" / "memory-files.json", kind)
+    done = _carto(root, tmp_path, "forget", "--dry-run", "--project", "webshop", "--json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout) == json.loads(expected.stdout)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+@pytest.mark.parametrize("name", [".carto/search-calls.jsonl", "served-log.jsonl", "access-ledger.jsonl"])
+def test_a_wrapup_reads_the_search_telemetry_as_absent(sample, tmp_path, kind, name):
+    plain = _home(sample, tmp_path, "plain")
+    expected = _carto(plain, tmp_path, "wrapup", "--session", SESSION, "--dry-run", "--json")
+    assert expected.returncode == 0, expected.stderr
+    root = _home(sample, tmp_path)
+    _place(root / name, kind)
+    done = _carto(root, tmp_path, "wrapup", "--session", SESSION, "--dry-run", "--json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert _timeless(done.stdout) == _timeless(expected.stdout)
+
+
+def _timeless(stdout: str) -> dict:
+    document = json.loads(stdout)
+    document["row"].pop("timestamp")  # when the row was made: a second apart between runs
+    return document
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_sessions_rebuild_the_facts_cache_in_place_of_a_fifo(sample, tmp_path, kind):
+    plain = _home(sample, tmp_path, "plain")
+    expected = _carto(plain, tmp_path, "sessions", "--json")
+    assert expected.returncode == 0, expected.stderr
+    root = _home(sample, tmp_path)
+    _place(root / ".carto" / "facts" / "columns.bin", kind)
+    done = _carto(root, tmp_path, "sessions", "--json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout) == json.loads(expected.stdout)
+
+
+def test_search_and_index_rebuild_the_index_in_place_of_a_fifo_current(sample, tmp_path):
+    plain = _home(sample, tmp_path, "plain")
+    expected = _carto(plain, tmp_path, "search", "cart", "--json")
+    assert expected.returncode == 0, expected.stderr
+    root = _home(sample, tmp_path)
+    _place(root / ".carto" / "search" / "CURRENT", "fifo")
+    done = _carto(root, tmp_path, "search", "cart", "--json")
+    assert (done.returncode, done.stderr) == (0, "")
+    found = [(r["event_id"], r["summary"]) for r in json.loads(done.stdout)["results"]]
+    assert found == [(r["event_id"], r["summary"]) for r in json.loads(expected.stdout)["results"]]
+    # the sample home's cart work is found (two empty lists would compare equal too)
+    assert ("evt-9a001a08efb8", "Discount codes landed in the cart; tax ordering still open") in found
+    os.unlink(root / ".carto" / "search" / "CURRENT")
+    os.mkfifo(root / ".carto" / "search" / "CURRENT")
+    indexed = _carto(root, tmp_path, "index")
+    assert (indexed.returncode, indexed.stderr) == (0, "")
+
+
+def test_a_hook_asking_whether_rows_are_forgotten_does_not_wait_on_a_fifo(tmp_path):
+    """`tombstone.is_buried` runs in every hook that writes a row."""
+    root = tmp_path / "home"
+    _place(root / ".carto" / "tombstones.bin", "fifo")
+    code = ("import sys; from carto_core.logio.home import Home; "
+            "from carto_core.logio.tombstone import is_buried; "
+            "print(is_buried(Home(sys.argv[1]), ['evt-1', 'evt-2']))")
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True,
+                              timeout=_TIMEOUT, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    except subprocess.TimeoutExpired:
+        pytest.fail("is_buried waited on the tombstones FIFO")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[False, False]\n", "")
+
