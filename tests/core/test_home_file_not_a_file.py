@@ -117,6 +117,9 @@ def test_sessions_rebuild_the_facts_cache_in_place_of_a_fifo(sample, tmp_path, k
     done = _carto(root, tmp_path, "sessions", "--json")
     assert (done.returncode, done.stderr) == (0, "")
     assert json.loads(done.stdout) == json.loads(expected.stdout)
+    # a FIFO is saved over; a folder is not, and the cache written for it does not stay beside it
+    assert [p.name for p in (root / ".carto" / "facts").iterdir()] == ["columns.bin"]
+    assert (root / ".carto" / "facts" / "columns.bin").is_dir() == (kind == "folder")
 
 
 def test_search_and_index_rebuild_the_index_in_place_of_a_fifo_current(sample, tmp_path):
@@ -151,3 +154,15 @@ def test_a_hook_asking_whether_rows_are_forgotten_does_not_wait_on_a_fifo(tmp_pa
         pytest.fail("is_buried waited on the tombstones FIFO")
     assert (done.returncode, done.stdout, done.stderr) == (0, "[False, False]\n", "")
 
+
+def test_a_folder_in_currents_place_is_named_and_nothing_is_left_beside_it(sample, tmp_path):
+    """The index built to answer could not be pointed at: the refusal named the pointer written
+    beside CURRENT, and that pointer and the new generation stayed, one more of each a search."""
+    root = _home(sample, tmp_path)
+    search = root / ".carto" / "search"
+    _place(search / "CURRENT", "folder")
+    for _ in range(2):
+        done = _carto(root, tmp_path, "search", "cart")
+        assert (done.returncode, done.stdout, done.stderr) == (
+            1, "", f"carto: search: cannot read {search / 'CURRENT'} (a folder, not a log file)\n")
+    assert sorted(p.name for p in search.iterdir()) == ["CURRENT"]

@@ -631,7 +631,11 @@ def save(home: Home, cols: Columns, states: dict, index: IdIndex, build_ms: floa
         for _, parts in arrays:
             for part in parts:
                 handle.write(part)
-    os.replace(temporary, path)
+    try:
+        os.replace(temporary, path)
+    except OSError:  # a folder in its place: the cache written for it does not stay beside it
+        temporary.unlink(missing_ok=True)
+        raise
     return path
 
 

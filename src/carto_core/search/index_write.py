@@ -330,5 +330,16 @@ def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
 
     pointer = base / f"CURRENT.{os.getpid()}.{threading.get_ident()}.tmp"
     write_text(pointer, name)
-    os.replace(pointer, base / "CURRENT")
+    try:
+        os.replace(pointer, base / "CURRENT")
+    except OSError as exc:
+        # Nothing points at the new generation: it and the pointer go (else each search left
+        # one more of each). The error names the pointer; a folder in CURRENT's place is named.
+        import shutil
+
+        pointer.unlink(missing_ok=True)
+        shutil.rmtree(base / name, ignore_errors=True)
+        if isinstance(exc, IsADirectoryError):
+            raise IsADirectoryError(exc.errno, exc.strerror, os.fspath(base / "CURRENT")) from None
+        raise
     return previous if previous != name else ""
