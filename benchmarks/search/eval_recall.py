@@ -350,7 +350,8 @@ Sets (generated, deterministic, with one fixed clock):
   (written apart, committed unseen) were first run as a check, their cases not read; `pair-11`,
   `pair-12` and `pair-13` (written apart after the learned order was fitted) were first run to
   check it, and `pair-14`, `pair-15` and `pair-16` (written apart after those were run) to check
-  it again. Not in the default --sets.
+  it again; `pair-17`, `pair-18` and `pair-19` (written apart after the trees were fitted again
+  on every family up to pair-16) to check those. Not in the default --sets.
 
 Usage (repository root):
 
