@@ -60,3 +60,18 @@ def test_a_typographic_apostrophe_expands_like_a_straight_one():
     for word in ("user's-cart", "don't-panic"):
         curly = word.replace("'", "\u2019")
         assert analyzer.query(curly).terms == analyzer.query(word).terms == (word.replace("'", "").replace("-", ""),)
+
+
+def test_a_vague_querys_partial_matches_decayed_to_almost_nothing_stay_finite():
+    """A vague query (many full matches, the fast decay) ages partial matches months old to a
+    subnormal score; scaling them under the last full match by `floor / top` overflowed to
+    inf (and 0 x inf to nan): a search printed scores inf and nan, and its JSON `Infinity`."""
+    from carto_rankers.decay import _full_matches_first
+
+    full = Fused(index=0, score=0.004, fused_score=0.004, holds_all_tokens=True, timestamp=NOW)
+    tiny = [Fused(index=i, score=s, fused_score=0.002, holds_all_tokens=False,
+                  timestamp=NOW - 4000 * HOUR, decay=s / 0.002) for i, s in ((1, 1e-323), (2, 5e-324))]
+    _full_matches_first([full, *tiny], _ctx(), 0.2)
+    assert all(math.isfinite(f.score) and math.isfinite(f.decay) for f in tiny)
+    assert tiny[0].score == 0.5 * full.score and tiny[1].score == 0.25 * full.score
+    assert [f.decay for f in tiny] == [f.score / 0.002 for f in tiny]

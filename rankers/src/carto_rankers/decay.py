@@ -272,7 +272,10 @@ def _full_matches_first(candidates: list[Fused], context: DecayContext, lam: flo
     partial = [f for f in candidates if not f.holds_all_tokens]
     top = max((f.score for f in partial), default=0.0)
     if top > 0.0:  # also when already under: the scores then do not depend on the clock
-        scale = 0.5 * floor / top
+        half = 0.5 * floor
         for fused in partial:
-            fused.decay *= scale
-            fused.score *= scale
+            # each over `top` first: months of the fast decay leave `top` subnormal, and
+            # `half / top` alone overflows to inf (and a score of 0 x inf to nan)
+            fused.score = fused.score / top * half
+            base = fused.fused_score * fused.boost
+            fused.decay = fused.score / base if base > 0.0 else fused.decay
