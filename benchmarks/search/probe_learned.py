@@ -1,8 +1,9 @@
 """A learned re-ordering of the default search's first 50, measured set by set
 (docs/ranking.md, "A learned order of the first fifty").
 
-Three steps. `dump` runs the default search (english, minilm, rrf-prior, gated-prior, explain on)
-for every case of `eval_recall.py`'s indexed homes and keeps each case's first 50 results with
+Three steps. `dump` runs the search in the rules' order (english, minilm, rrf-prior,
+gated-prior, explain on, `CARTO_SEARCH_ORDER=rules`: the trees are fitted on that order) for
+every case of `eval_recall.py`'s indexed homes and keeps each case's first 50 results with
 their `why` (each ladder's rank, the fused score, the decay and boost, the answer step's mark).
 `cv` describes each result by what the search knew of it and of its neighbours on the page
 (its place, each ladder's rank, the flags, whether it asks, how many of the question's content
@@ -202,16 +203,16 @@ def main() -> None:
     f.add_argument("--dump", type=Path, required=True)
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--leave", default="", help="families to leave out: pair-9,dlg-q,...")
-    d.add_argument("--order", choices=("default", "learned"), default="default",
-                   help="learned: the search's learned order on (CARTO_SEARCH_ORDER)")
+    d.add_argument("--order", choices=("rules", "learned"), default="rules",
+                   help="the search's order (CARTO_SEARCH_ORDER): the trees are fitted on the "
+                        "rules' order, so `rules` dumps what `cv` and `fit` read")
     d.add_argument("--model", type=Path, help="the trees for --order learned (default: shipped)")
     args = parser.parse_args()
     if args.step == "dump":
-        if args.order == "learned":
-            os.environ["CARTO_SEARCH_ORDER"] = "learned"
-            if args.model:
-                learned.shipped.cache_clear()
-                learned.MODEL = args.model
+        os.environ["CARTO_SEARCH_ORDER"] = args.order
+        if args.order == "learned" and args.model:
+            learned.shipped.cache_clear()
+            learned.MODEL = args.model
         dump(args.homes, args.into, [f for f in args.families.split(",") if f])
     elif args.step == "fit":
         fit(args.dump, args.out, [f for f in args.leave.split(",") if f])

@@ -167,6 +167,8 @@ def test_the_index_runs_without_onnxruntime(tmp_path, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
     monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    # the rules' order: this reads the index's answer, not the learned order of a page of two
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "rules")
     home = _home_with_turns(tmp_path / "h")
     report = run_index(home)
     assert report.outcome == "ok" and report.embedded == 2 and report.model.startswith("minilm-l6-")
@@ -277,6 +279,7 @@ def test_the_index_leaves_tool_rows_to_the_keyword_ladders(tmp_path, monkeypatch
     from carto_core.semantic.indexer import run_index
 
     monkeypatch.setenv("CARTO_EMBEDDER", "minilm")
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "rules")  # as above
     home = _home_with_turns(tmp_path / "h")
     report = run_index(home)
     assert report.outcome == "ok", report.reason

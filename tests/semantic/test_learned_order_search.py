@@ -1,6 +1,6 @@
-"""The learned order in the search (`CARTO_SEARCH_ORDER=learned`, search.learned): a question
-with a semantic ladder has its first fifty ordered by the trees before the page is cut; any
-other search, and every search without the switch, keeps the rules' order."""
+"""The learned order in the search (search.learned, the default; `CARTO_SEARCH_ORDER=rules` turns
+it off): a question with a semantic ladder has its first fifty ordered by the trees before the
+page is cut; any other search, and every search with `rules`, keeps the rules' order."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def indexed(paraphrase_home, monkeypatch):
 def test_a_questions_first_fifty_are_ordered_by_the_trees_then_cut(indexed, monkeypatch):
     home, cases = indexed
     question = f"What did we say about {cases[0][0]}?"
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "rules")
     default = search(home, question, limit=60, explain=True)
     pool = default.results[: learned.POOL]
     assert default.semantic_status == "available" and len(pool) > 10  # more than a page
@@ -44,9 +45,11 @@ def test_a_questions_first_fifty_are_ordered_by_the_trees_then_cut(indexed, monk
     expected = ([h.event_id for h, old in zip(pool, older) if old]
                 + [h.event_id for h, old in zip(pool, older) if not old])
 
-    monkeypatch.setenv("CARTO_SEARCH_ORDER", "learned")
+    monkeypatch.delenv("CARTO_SEARCH_ORDER")  # the default
     got = search(home, question, limit=10)
     assert [h.event_id for h in got.results] == expected[:10]
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "learned")
+    assert [h.event_id for h in search(home, question, limit=10).results] == expected[:10]
     assert [h.rank for h in got.results] == list(range(1, 11))
     assert all(h.why is None for h in got.results)  # no --explain, no why on the page
     assert got.total == default.total
@@ -56,14 +59,15 @@ def test_a_questions_first_fifty_are_ordered_by_the_trees_then_cut(indexed, monk
         h.event_id for h in default.results[learned.POOL:]]
 
 
-def test_without_the_switch_or_a_question_the_rules_order_stays(indexed, monkeypatch):
+def test_with_rules_or_without_a_question_the_rules_order_stays(indexed, monkeypatch):
     home, cases = indexed
     question = f"What did we say about {cases[0][0]}?"
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "rules")
     before = {q: [h.event_id for h in search(home, q, limit=10).results]
               for q in (question, cases[0][0])}
-    monkeypatch.setenv("CARTO_SEARCH_ORDER", "rules")  # not 'learned': off
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", " Rules ")  # read as the switch is everywhere
     assert [h.event_id for h in search(home, question, limit=10).results] == before[question]
-    monkeypatch.setenv("CARTO_SEARCH_ORDER", "learned")
+    monkeypatch.delenv("CARTO_SEARCH_ORDER")
     # a list of words is no question: the trees were fitted on questions
     assert [h.event_id for h in search(home, cases[0][0], limit=10).results] == before[cases[0][0]]
     assert [h.event_id for h in search(home, question, limit=10).results] != before[question]
@@ -85,6 +89,7 @@ def test_a_page_the_lookup_gate_leads_keeps_the_rules_order(indexed, monkeypatch
     home, _ = indexed
     from carto_core.search.learned import features
 
+    monkeypatch.setenv("CARTO_SEARCH_ORDER", "rules")
     rows_texts = [h.summary for h in search(home, "login credentials", limit=60).results]
     for text in rows_texts:
         question = f"what's new with {' '.join(text.split()[:2])}?"
@@ -99,6 +104,6 @@ def test_a_page_the_lookup_gate_leads_keeps_the_rules_order(indexed, monkeypatch
             break
     else:
         pytest.fail("no status question of this home is led by the lookup gate and movable")
-    monkeypatch.setenv("CARTO_SEARCH_ORDER", "learned")
+    monkeypatch.delenv("CARTO_SEARCH_ORDER")  # the default: the trees on
     got = search(home, question, limit=10)
     assert [h.event_id for h in got.results] == [h.event_id for h in pool[:10]]

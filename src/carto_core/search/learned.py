@@ -1,6 +1,7 @@
-"""A learned order of a question's first fifty (an option: `CARTO_SEARCH_ORDER=learned`).
+"""The learned order of a question's first fifty (the default; `CARTO_SEARCH_ORDER=rules` turns
+it off).
 
-The default order is the rules of docs/ranking.md. This step describes each of a question's
+The rules of docs/ranking.md place every result. This step then describes each of a question's
 first `POOL` results by what the search knew of it (its place and score, each ladder's rank,
 the marks of `why`, its text, its neighbours in its session among the fifty, its age among
 them, the question's opening word: `features`) and orders them by gradient-boosted trees fitted
@@ -10,8 +11,8 @@ the rules produce, so a change to a rule before this step means fitting them aga
 whose first result the lookup gate lifted (the newest row holding every word of a status
 question) keeps the rules' order: the trees, fitted on dialogue questions, move it.
 
-docs/ranking.md, "A learned order of the first fifty", says what it gains and why it is not
-the default.
+docs/ranking.md, "A learned order of the first fifty", says what it gains, on which sets it
+was checked, and what it costs.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 
 #: How many of the first results the trees order (the rest keep their places after them).
 POOL = 50
-#: The environment switch that turns the step on (`learned`); anything else leaves it off.
+#: The environment switch: `rules` turns the step off; unset or `learned`, it is on.
 SWITCH = "CARTO_SEARCH_ORDER"
 MODEL = Path(__file__).with_name("learned-order.json")
 
@@ -48,13 +49,13 @@ WIDTH = 44
 
 
 def on() -> bool:
-    """`CARTO_SEARCH_ORDER=learned`: the step is on; unset or `rules`: off. Any other value
-    raises ValueError naming it (a typo would otherwise measure the rules and say nothing)."""
+    """Unset or `learned`: the step is on; `CARTO_SEARCH_ORDER=rules`: off. Any other value
+    raises ValueError naming it (a typo would otherwise measure one order and say nothing)."""
     value = os.environ.get(SWITCH, "").strip().lower()
     if value in ("", "rules", "learned"):
-        return value == "learned"
-    raise ValueError(f"unknown search order {os.environ[SWITCH]!r} in {SWITCH}; accepted: rules "
-                     "(the default), learned")
+        return value != "rules"
+    raise ValueError(f"unknown search order {os.environ[SWITCH]!r} in {SWITCH}; accepted: "
+                     "learned (the default), rules")
 
 
 def _stem(word: str) -> str:

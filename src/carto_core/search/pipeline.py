@@ -3,8 +3,8 @@
 scope -> ladders (cut to depth after scope) -> fusion x salience -> 10 % trim -> decay -> the
 first results ordered by nearness (`search.nearness`) and, for a question asking how things are
 now, by what the turns say (`search.current`) -> for a question, answers lent and formulas put
-under the rest (`search.answers`) -> page (with `CARTO_SEARCH_ORDER=learned`, a question's first
-fifty ordered by learned trees before it is cut: `search.learned`).
+under the rest (`search.answers`) -> a question's first fifty ordered by learned trees
+(`search.learned`; `CARTO_SEARCH_ORDER=rules` leaves the rules' order) -> page.
 """
 
 from __future__ import annotations
