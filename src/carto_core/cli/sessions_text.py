@@ -3,7 +3,7 @@
 The whole table is about 110 columns; a row wider than the terminal would wrap, its numbers
 under the next session's id. The table keeps the session id first and pasteable into `carto
 session`: 8 characters, lengthened 4 at a time where another session of the home starts the same
-way (`short_ids`, the rule `carto standup` prints ids by), else whole; it is never cut. It then, until it fits, gives up the columns that say least in this order: wrapup,
+way (`lenses.sessions.short_ids`, the rule `carto standup` prints ids by), else whole; it is never cut. It then, until it fits, gives up the columns that say least in this order: wrapup,
 edits, turns, commits; start and end become one age of the last activity (`20m ago`, as `carto
 search` says it); provider, events, that age. What is left is cut at the width with an
 ellipsis, never wrapped. A pipe or a file (no terminal, no `COLUMNS`) gets the whole table.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from carto_core.lenses.sessions import short_ids
 from carto_core.util.terminal import ago, cells, clip
 
 #: Columns given up one at a time, the first first, until the table fits.
@@ -24,29 +25,6 @@ def _age(ended, now: datetime) -> str:
 
     moment = parse_timestamp(ended)
     return ago((now - moment).total_seconds()) if moment else "-"
-
-
-def short_ids(ids: list[str], among=()) -> dict[str, str]:
-    """Each id's first 8 characters, lengthened 4 at a time while another id of `ids` or
-    `among` starts with them (else whole): `standup.short_ids`' rule, from each id's sorted
-    neighbours, as a home of many sessions cannot compare every pair."""
-    pool = sorted(set(ids).union(among))
-    at = {sid: i for i, sid in enumerate(pool)}
-    out = {}
-    for sid in ids:
-        i, shared = at[sid], 0
-        for other in pool[max(i - 1, 0):i] + pool[i + 1:i + 2]:
-            n = 0
-            for a, b in zip(sid, other):
-                if a != b:
-                    break
-                n += 1
-            shared = max(shared, n)
-        length = 8
-        while length < len(sid) and length <= shared:
-            length += 4
-        out[sid] = sid[:length]
-    return out
 
 
 def _columns(rows: list[dict], now: datetime, among=()) -> list[tuple[str, str, str, list[str]]]:

@@ -6,6 +6,9 @@
   keys (every spelling: `session_id`, `session`, `sessionId`) and parses nothing else, so
   `carto wrapup --session` and `carto digest session --session` can take a prefix without
   loading the corpus.
+- `short_ids(ids, among)` -> each id as `carto sessions` and `carto standup` print it: its
+  first 8 characters, lengthened 4 at a time while another id of `ids` or `among` (the home's
+  other sessions) starts with them, so that the id pasted into `carto session` names it.
 - `pending(summaries, now)` -> the sessions that ended, by a `session_end_*` milestone or by
   being quiet for `CARTO_WRAPUP_STALE_HOURS` (2), with enough work in them (a commit, or at
   least `CARTO_WRAPUP_MIN_EVENTS` (10) events over `CARTO_WRAPUP_MIN_MINUTES` (5) minutes) and no
@@ -99,6 +102,29 @@ def resolve_among(ids, prefix: str, home) -> str:
     if len(found) > 1:
         raise AmbiguousSession(prefix, found)
     return found[0]
+
+
+def short_ids(ids: list[str], among=()) -> dict[str, str]:
+    """Each id's first 8 characters, lengthened 4 at a time while another id of `ids` or
+    `among` starts with them (else whole), from each id's sorted neighbours, as a home of many
+    sessions cannot compare every pair."""
+    pool = sorted(set(ids).union(among))
+    at = {sid: i for i, sid in enumerate(pool)}
+    out = {}
+    for sid in ids:
+        i, shared = at[sid], 0
+        for other in pool[max(i - 1, 0):i] + pool[i + 1:i + 2]:
+            n = 0
+            for a, b in zip(sid, other):
+                if a != b:
+                    break
+                n += 1
+            shared = max(shared, n)
+        length = 8
+        while length < len(sid) and length <= shared:
+            length += 4
+        out[sid] = sid[:length]
+    return out
 
 
 _ID_LIKE = re.compile(r"^[0-9A-Fa-f][0-9A-Fa-f-]{5,}$")

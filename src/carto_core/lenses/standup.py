@@ -71,17 +71,6 @@ def window_rows(home, since: datetime, now: datetime) -> list[Event]:
     return out
 
 
-def short_ids(ids: list[str]) -> dict[str, str]:
-    """8-character ids, lengthened where two share a prefix."""
-    out = {}
-    for sid in ids:
-        length = 8
-        while length < len(sid) and any(o != sid and o.startswith(sid[:length]) for o in ids):
-            length += 4
-        out[sid] = sid[:length]
-    return out
-
-
 def _codex_rollouts_since(since: datetime) -> list[dict]:
     """Codex rollouts written in the window: [{id, transcript_written, transcript_path}]."""
     from carto_core.transcript.resolver import TranscriptRoots, codex_rollouts, session_id_from_path
@@ -473,17 +462,22 @@ def standup(home, *, since: str = "6h", project: str | None = None, live: str = 
                 slot["sessions"][sid] = max(slot["sessions"].get(sid, event.timestamp), event.timestamp)
                 slot["paths"].add(path)
                 slot["last"] = max(slot["last"], event.timestamp)
-    shorts = short_ids(sorted(sessions))
     # A session active in the window is described whole, by the rule every lens shares
     # (`lenses.sessionfacts`): the same span, counts and commits as `carto sessions` and
     # `carto digest session` give it. A session the home holds no row of (another machine's,
     # in the team's standup) is described by its rows of the window.
     from carto_core.facts.store import facts_columns
     from carto_core.lenses.sessionfacts import session_facts, sessions_events
+    from carto_core.lenses.sessions import short_ids
+    from carto_core.lenses.sessionstore import session_ids
     from carto_core.model.events import is_resolved
 
     # opened once for the window's sessions and every level of their parents
     cols = facts_columns(home) if any(is_resolved(sid) for sid in sessions) else None
+    # each id printed as `carto sessions` prints it, the home's sessions out of the window
+    # counted too: pasted into `carto session`, it names this session (or, another machine's,
+    # none of this home's) rather than one the standup leaves out
+    shorts = short_ids(sorted(sessions), session_ids(cols) if cols is not None else ())
     held = sessions_events(home, sessions, cols)
     if session_rows is not None:
         held.update(session_rows([sid for sid in sessions if not held.get(sid)]))
