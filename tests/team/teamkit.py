@@ -6,7 +6,9 @@
 - `activity(...)`: a session's rows as hooks and the transcript backfill write them (a prompt,
   tool calls with their changelog copies, a commit, turns);
 - `make_team(pg_db, ...)`: carto's schema, a team and member roles with passwords, set up by
-  the superuser as the team's administrator would.
+  the superuser as the team's administrator would;
+- `alice_and_bob(tmp_path, pg_db, alice, bob)`: two machines of that team with a session each,
+  Bob's pushed; `opened(machine, prefix)`: what `carto session PREFIX` opens there.
 """
 
 from __future__ import annotations
@@ -142,6 +144,27 @@ def make_team(pg_db, team: str = "acme", members: tuple[str, ...] = ("alice", "b
             admin.add_member(conn, team, role, projects=(projects or {}).get(member), password=password)
             out[member] = (role, pg_db.url(f"{role}:{password}"))
     return out
+
+
+def alice_and_bob(tmp_path: Path, pg_db, alice: dict, bob: dict) -> tuple[Machine, Machine]:
+    """Alice and Bob of team acme, each with a checkout of acme/shop allowed and one session
+    (`alice`, `bob`: `activity`'s arguments but the checkout, `sid` among them), Bob's pushed."""
+    members = make_team(pg_db)
+    machines = []
+    for name, session in (("alice", alice), ("bob", bob)):
+        machine = Machine(tmp_path / name[0], f"{name}-box")
+        shop = make_repo(tmp_path / name[0] / "code" / "shop", "git@github.com:acme/shop.git")
+        machine.write_all(activity(repo=shop, **session))
+        machine.join(members[name][1], "acme", shop)
+        machines.append(machine)
+    assert machines[1].json("team", "push")["inserted"] == 6
+    return machines[0], machines[1]
+
+
+def opened(machine: Machine, prefix: str) -> tuple[int, str | None]:
+    """(exit code, the session's id) of `carto session PREFIX` on `machine`."""
+    done = machine.cli("session", prefix, "--json", check=False)
+    return done.exit_code, json.loads(done.stdout)["session"]["session_id"] if done.exit_code == 0 else None
 
 
 def server_rows(pg_db, team: str = "acme", columns: str = "event_id, machine, author, log, logs, rev") -> list[tuple]:

@@ -5,9 +5,7 @@ session of another machine) none of this home's."""
 
 from __future__ import annotations
 
-import json
-
-from teamkit import Machine, activity, make_repo, make_team
+from teamkit import alice_and_bob, opened
 
 #: Two sessions whose ids share their first 12 characters (and their 13th).
 LOCAL, TEAM = "5a1e0000aaaa-local-one", "5a1e0000aaaa-team-one"
@@ -19,30 +17,18 @@ def _ids(machine, *flags) -> list[str]:
     return [line.split()[1] for line in text.splitlines() if line.startswith(("●", "○"))]
 
 
-def _session(machine, prefix: str) -> tuple[int, str | None]:
-    done = machine.cli("session", prefix, "--json", check=False)
-    return done.exit_code, json.loads(done.stdout)["session"]["session_id"] if done.exit_code == 0 else None
-
-
 def test_a_team_session_sharing_a_local_ones_prefix_prints_an_id_of_its_own(tmp_path, pg_db):
-    members = make_team(pg_db)
-    alice, bob = Machine(tmp_path / "a", "alice-box"), Machine(tmp_path / "b", "bob-box")
-    a_shop = make_repo(tmp_path / "a" / "code" / "shop", "git@github.com:acme/shop.git")
-    b_shop = make_repo(tmp_path / "b" / "code" / "shop", "git@github.com:acme/shop.git")
     # alice's session ended about 15 hours ago: out of a 6h window, in a day's
-    alice.write_all(activity(LOCAL, a_shop, start=900))
-    bob.write_all(activity(TEAM, b_shop, start=40, provider="codex"))
-    alice.join(members["alice"][1], "acme", a_shop)
-    bob.join(members["bob"][1], "acme", b_shop)
-    assert bob.json("team", "push")["inserted"] == 6
+    alice, bob = alice_and_bob(tmp_path, pg_db, {"sid": LOCAL, "start": 900},
+                               {"sid": TEAM, "start": 40, "provider": "codex"})
     # both in the window: each id as long as it takes to tell them apart
     assert _ids(alice, "--since", "1d") == [TEAM[:16], LOCAL[:16]]
     # the local session out of the window: the team's id still is not the start of it, so
     # `carto session` here finds nothing rather than the local session
     assert _ids(alice) == [TEAM[:16]]
     assert alice.json("standup", "--team", "--no-git")["sessions"][0]["short"] == TEAM[:16]
-    assert _session(alice, TEAM[:16]) == (3, None)
-    assert _session(alice, TEAM[:8]) == (0, LOCAL)  # what an id of 8 would have named here
-    assert _session(bob, TEAM[:16]) == (0, TEAM)
+    assert opened(alice, TEAM[:16]) == (3, None)
+    assert opened(alice, TEAM[:8]) == (0, LOCAL)  # what an id of 8 would have named here
+    assert opened(bob, TEAM[:16]) == (0, TEAM)
     # bob's home holds no session starting as the team's: his own standup prints 8
     assert _ids(bob) == [TEAM[:8]]
