@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -166,3 +168,58 @@ def test_a_folder_in_currents_place_is_named_and_nothing_is_left_beside_it(sampl
         assert (done.returncode, done.stdout, done.stderr) == (
             1, "", f"carto: search: cannot read {search / 'CURRENT'} (a folder, not a log file)\n")
     assert sorted(p.name for p in search.iterdir()) == ["CURRENT"]
+
+
+def _tombstones_refusal(tombstones, kind) -> str:
+    what = "a FIFO, socket or device" if kind == "fifo" else "a folder"
+    aside = shlex.quote(f"{tombstones}.aside")
+    return (f"the forget tombstones {tombstones} are {what}, not a file: nothing keeps the events "
+            "`carto forget` took out from coming back, in this home (a hook can write them "
+            "again) or in one made from a copy of it; fix: put the tombstone file back in its "
+            f"place, or `mv {shlex.quote(str(tombstones))} {aside}` and forget those events again")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+@pytest.mark.parametrize("command", ["backup", "export"])
+def test_backup_and_export_refuse_tombstones_that_are_not_a_file(sample, tmp_path, kind, command):
+    """A backup left the tombstones out and said nothing: restored, it kept nothing of what
+    was forgotten out. An export of a home whose hooks may have written forgotten events back
+    refuses as well. The printed fix, run as printed, lets the command through."""
+    root = _home(sample, tmp_path, "my home")
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+    out = tmp_path / "out"
+    args = ["--dir", str(out)] if command == "backup" else [str(out / "all.tar.gz")]
+    done = _carto(root, tmp_path, command, *args)
+    message = _tombstones_refusal(tombstones, kind)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", f"carto: {command}: {message}\n")
+    assert not out.exists()
+    [command_line] = re.findall(r"`(mv [^`]+)`", message)
+    moved = subprocess.run(["/bin/sh", "-c", command_line], capture_output=True, text=True, timeout=_TIMEOUT)
+    assert (moved.returncode, moved.stderr) == (0, "")
+    again = _carto(root, tmp_path, command, *args)
+    assert (again.returncode, again.stderr) == (0, "")
+    [written] = [p.name for p in out.iterdir()]
+    assert re.fullmatch(r"carto-backup-\d{8}T\d{6}Z\.tar\.gz" if command == "backup" else r"all\.tar\.gz",
+                        written)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_restore_over_a_home_whose_tombstones_are_not_a_file_is_refused(sample, tmp_path, kind):
+    """The restore kept the replaced home's forgotten events out through its tombstones; a FIFO
+    or folder there ended it with "PATH: a FIFO, not a regular file: never read"."""
+    plain = _home(sample, tmp_path, "plain")
+    taken = _carto(plain, tmp_path, "backup", "--dir", str(tmp_path / "backups"), "--json")
+    assert taken.returncode == 0, taken.stderr
+    backup = json.loads(taken.stdout)["backup"]
+    root = _home(sample, tmp_path)
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = _carto(root, tmp_path, "restore", "--force", backup)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", f"carto: restore: {tombstones} cannot be read as tombstones: a restore over this "
+               "home could bring back the events it forgot; restore into another folder "
+               "(CARTO_HOME=...), or move that file aside to restore over it anyway\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert tombstones.is_dir() == (kind == "folder")
