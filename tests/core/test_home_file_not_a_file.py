@@ -159,15 +159,26 @@ def test_a_hook_asking_whether_rows_are_forgotten_does_not_wait_on_a_fifo(tmp_pa
 
 def test_a_folder_in_currents_place_is_named_and_nothing_is_left_beside_it(sample, tmp_path):
     """The index built to answer could not be pointed at: the refusal named the pointer written
-    beside CURRENT, and that pointer and the new generation stayed, one more of each a search."""
-    root = _home(sample, tmp_path)
+    beside CURRENT, and that pointer and the new generation stayed, one more of each a search.
+    A search says what `carto doctor` says of it, its fix included: it said "cannot read
+    CURRENT (a folder, not a log file)", and CURRENT is no log."""
+    root = _home(sample, tmp_path, "my home")
     search = root / ".carto" / "search"
     _place(search / "CURRENT", "folder")
+    pointer = search / "CURRENT"
+    problem = (f"the keyword index's pointer {pointer} is a folder, not a file: every search and "
+               "`carto index` fail on it")
+    fix = (f"`mv {shlex.quote(str(pointer))} {shlex.quote(f'{pointer}.aside')}` (carto keeps the name "
+           "of the index's current generation there; the next search builds the index again; look "
+           "at what the folder holds)")
     for _ in range(2):
         done = _carto(root, tmp_path, "search", "cart")
         assert (done.returncode, done.stdout, done.stderr) == (
-            1, "", f"carto: search: cannot read {search / 'CURRENT'} (a folder, not a log file)\n")
+            1, "", f"carto: search: {problem}; fix: {fix}\n")
     assert sorted(p.name for p in search.iterdir()) == ["CURRENT"]
+    doctor = _carto(root, tmp_path, "doctor", "--no-probe", "--json")
+    assert [p for p in json.loads(doctor.stdout)["problems"] if "index's pointer" in p["problem"]] == [
+        {"problem": problem, "fix": fix}]
 
 
 def _tombstones_refusal(tombstones, kind) -> str:

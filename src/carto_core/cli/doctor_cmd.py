@@ -165,31 +165,14 @@ def _keep_health(home, kept: dict) -> None:
             pass
 
 
-def _index_pointer(home) -> dict | None:
-    """The problem of a folder, FIFO, socket or device in the place of the keyword index's
-    pointer (`<home>/.carto/search/CURRENT`, `search.index_view.read_current`), None for a file,
-    a symbolic link or nothing (a search writes its pointer over those). Looked at, never
-    opened: a FIFO would not answer. Search cannot read the index through it, and cannot
-    replace a folder with its pointer: every search fails on one."""
-    import os
-    import shlex
-    import stat
+def _index_pointers(home) -> list[dict]:
+    """The problems of a folder, FIFO, socket or device in the place of an index's pointer
+    (the keyword index's `.carto/search/CURRENT`, the semantic index's
+    `.carto/vectors/manifest.json`: `logio.notafile.POINTERS`). Looked at, never opened."""
+    from carto_core.logio.notafile import POINTERS, pointer_path, pointer_problem
 
-    pointer = home.state / "search" / "CURRENT"
-    try:
-        mode = os.lstat(pointer).st_mode
-    except OSError:
-        return None
-    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
-        return None
-    folder = stat.S_ISDIR(mode)
-    what, harm = (("a folder", "every search and `carto index` fail on it") if folder else
-                  ("a FIFO, socket or device",
-                   "the index cannot be read, and the next search builds it again in its place"))
-    return {"problem": f"the keyword index's pointer {pointer} is {what}, not a file: {harm}",
-            "fix": f"`mv {shlex.quote(str(pointer))} {shlex.quote(f'{pointer}.aside')}` (carto keeps "
-                   "the name of the index's current generation there; the next search builds the "
-                   f"index again{'; look at what the folder holds' if folder else ''})"}
+    found = (pointer_problem(pointer_path(home, index), index) for index in POINTERS)
+    return [problem for problem in found if problem]
 
 
 def doctor_document(*, probe_hooks: bool = True) -> dict:
@@ -294,9 +277,8 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
             })
     if kept is not None and kept != found:
         _keep_health(home, kept)
-    pointer = _index_pointer(home) if home.root.is_dir() and not refused else None
-    if pointer:
-        problems.append(pointer)
+    if home.root.is_dir() and not refused:
+        problems.extend(_index_pointers(home))
     searched_rows = sum(h["rows"] for h in logs if h["log"] in SEARCHED_LOGS)
     if home.root.is_dir() and not refused and searched_rows == 0:
         # A problem only when something on disk could fill it: with nothing to backfill the

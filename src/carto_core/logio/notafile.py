@@ -1,6 +1,13 @@
 """A folder, FIFO, socket or device where carto keeps one of its own files under `.carto/`:
-what stands there, what it harms, and what to do, said the same way wherever it is met. Stdlib
-only. Looked at (`lstat`/`stat`), never opened: a FIFO would not answer.
+what stands there, what it harms, and what to do, said the same way by `carto doctor` and by
+the command that meets it. Stdlib only. Looked at (`lstat`/`stat`), never opened: a FIFO would
+not answer.
+
+The index pointer names the index's current state; moved aside, the index is built again:
+
+- the keyword index's `search/CURRENT` (the name of its current generation,
+  `search.index_view.read_current`): a search replaces a file or a symbolic link there, never a
+  folder, so every search fails on a folder; a FIFO is read as no index.
 
 The forget tombstones (`logio.tombstone`) keep forgotten events out; nothing rebuilds them.
 """
@@ -11,6 +18,7 @@ import errno
 import os
 import shlex
 import stat
+from typing import NamedTuple
 
 
 def not_a_file(path: os.PathLike | str, *, follow: bool = False) -> str | None:
@@ -41,6 +49,49 @@ class NotAFile(OSError):
 def _aside(path: os.PathLike | str) -> str:
     """`mv PATH PATH.aside`, quoted for a shell."""
     return f"mv {shlex.quote(os.fspath(path))} {shlex.quote(f'{os.fspath(path)}.aside')}"
+
+
+class Pointer(NamedTuple):
+    where: tuple[str, ...]  # under `.carto/`
+    name: str
+    holds: str
+    rebuilt: str
+    folder_harm: str
+    other_harm: str
+
+
+POINTERS = {
+    "keyword": Pointer(("search", "CURRENT"), "the keyword index's pointer",
+                       "the name of the index's current generation",
+                       "the next search builds the index again",
+                       "every search and `carto index` fail on it",
+                       "the index cannot be read, and the next search builds it again in its place"),
+}
+
+
+def pointer_path(home, index: str) -> str:
+    return os.path.join(os.fspath(home.state), *POINTERS[index].where)
+
+
+def pointer_problem(path: os.PathLike | str, index: str) -> dict | None:
+    """{"problem", "fix"} for a folder, FIFO, socket or device at `path`, the pointer of the
+    index `index` (a key of `POINTERS`); None for a file, a symbolic link or nothing (what
+    writes the pointer replaces those)."""
+    what = not_a_file(path)
+    if what is None:
+        return None
+    pointer = POINTERS[index]
+    harm = pointer.folder_harm if what == "a folder" else pointer.other_harm
+    look = "; look at what the folder holds" if what == "a folder" else ""
+    return {"problem": f"{pointer.name} {os.fspath(path)} is {what}, not a file: {harm}",
+            "fix": f"`{_aside(path)}` (carto keeps {pointer.holds} there; {pointer.rebuilt}{look})"}
+
+
+def pointer_refusal(path: os.PathLike | str, index: str) -> NotAFile | None:
+    """The error to end a command with on what `pointer_problem` names; None when it names
+    nothing."""
+    found = pointer_problem(path, index)
+    return NotAFile(path, not_a_file(path), found["problem"], found["fix"]) if found else None
 
 
 def tombstones_refusal(path: os.PathLike | str) -> NotAFile | None:

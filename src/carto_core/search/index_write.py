@@ -334,12 +334,15 @@ def publish(base: Path, name: str, folder: Path, meta: dict) -> str:
         os.replace(pointer, base / "CURRENT")
     except OSError as exc:
         # Nothing points at the new generation: it and the pointer go (else each search left
-        # one more of each). The error names the pointer; a folder in CURRENT's place is named.
+        # one more of each). A folder in CURRENT's place is said as `carto doctor` says it.
         import shutil
+
+        from carto_core.logio.notafile import pointer_refusal
 
         pointer.unlink(missing_ok=True)
         shutil.rmtree(base / name, ignore_errors=True)
         if isinstance(exc, IsADirectoryError):
-            raise IsADirectoryError(exc.errno, exc.strerror, os.fspath(base / "CURRENT")) from None
+            raise (pointer_refusal(base / "CURRENT", "keyword")
+                   or IsADirectoryError(exc.errno, exc.strerror, os.fspath(base / "CURRENT"))) from None
         raise
     return previous if previous != name else ""
