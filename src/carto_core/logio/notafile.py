@@ -3,11 +3,14 @@ what stands there, what it harms, and what to do, said the same way by `carto do
 the command that meets it. Stdlib only. Looked at (`lstat`/`stat`), never opened: a FIFO would
 not answer.
 
-The index pointer names the index's current state; moved aside, the index is built again:
+The index pointers name an index's current state; moved aside, the index is built again:
 
 - the keyword index's `search/CURRENT` (the name of its current generation,
   `search.index_view.read_current`): a search replaces a file or a symbolic link there, never a
-  folder, so every search fails on a folder; a FIFO is read as no index.
+  folder, so every search fails on a folder; a FIFO is read as no index;
+- the semantic index's `vectors/manifest.json` (the list of the embedded store's segments,
+  `semantic.embedded`): the store cannot be read through a folder or a FIFO, and is not
+  written either (a writer reads the manifest first).
 
 The forget tombstones (`logio.tombstone`) keep forgotten events out; nothing rebuilds them.
 """
@@ -51,6 +54,10 @@ def _aside(path: os.PathLike | str) -> str:
     return f"mv {shlex.quote(os.fspath(path))} {shlex.quote(f'{os.fspath(path)}.aside')}"
 
 
+#: What a semantic index whose manifest cannot be read does, whatever stands there.
+_UNREAD_VECTORS = "searches answer from their keywords alone and `carto index` embeds nothing"
+
+
 class Pointer(NamedTuple):
     where: tuple[str, ...]  # under `.carto/`
     name: str
@@ -66,6 +73,10 @@ POINTERS = {
                        "the next search builds the index again",
                        "every search and `carto index` fail on it",
                        "the index cannot be read, and the next search builds it again in its place"),
+    "semantic": Pointer(("vectors", "manifest.json"), "the semantic index's manifest",
+                        "the list of the vector store's segments",
+                        "the next `carto index` embeds the events again",
+                        _UNREAD_VECTORS, _UNREAD_VECTORS),
 }
 
 

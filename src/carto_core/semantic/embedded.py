@@ -856,10 +856,19 @@ class EmbeddedStore(VectorStore):
         return (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def _read_manifest(self) -> dict:
-        try:
-            data = json.loads((self.root / MANIFEST).read_text("utf-8"))
+        from carto_core.util.safeio import NotRegularFile, read_text
+
+        try:  # safeio: a FIFO in its place would hold a search or `carto index` in open()
+            data = json.loads(read_text(self.root / MANIFEST))
         except FileNotFoundError:
             return {"format": FORMAT, "serial": 0, "segments": []}
+        except NotRegularFile as exc:
+            from carto_core.logio.notafile import pointer_problem
+
+            found = pointer_problem(self.root / MANIFEST, "semantic")
+            error = StoreError(found["problem"] if found else str(exc))
+            error.fix, error.backs_off = (found["fix"] if found else ""), False
+            raise error from None
         except ValueError as exc:
             raise StoreError(f"{self.root / MANIFEST} is not valid JSON ({exc}); "
                              "delete the vectors folder and run `carto index`") from None

@@ -584,7 +584,8 @@ def _open_plan(run: _Run, reembed: bool):
         return store, previous, plan, store.count(report.model) > 0
     except StoreError as exc:
         run.error(exc.stage, str(exc))
-        run.back_off(str(exc))
+        if getattr(exc, "backs_off", True):
+            run.back_off(str(exc))
         return run.finish("unavailable", str(exc), getattr(exc, "fix", ""))
 
 

@@ -29,10 +29,13 @@ if TYPE_CHECKING:
 
 
 class StoreError(Exception):
-    """A vector store failure. `stage` is the `index-errors.jsonl` stage name."""
+    """A vector store failure. `stage` is the `index-errors.jsonl` stage name; `backs_off`:
+    whether the indexer waits before it tries the store again (False for a fault of the home's
+    own files, which waits for a person, not for time: `carto index` after the fix runs)."""
 
     stage = "store_failed"
     fix = ""
+    backs_off = True
 
 
 class StoreUnavailable(StoreError):
