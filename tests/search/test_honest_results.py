@@ -770,6 +770,98 @@ def test_the_words_a_record_must_hold_are_asked_only_when_one_reaches_the_band()
     assert asked == [True]
 
 
+@pytest.mark.parametrize("scores,turns,confirm,names,records,found", [
+    # a record over the band holding a word of the query, beside a name no row holds
+    ([0.45, 0.12], set(), 0.2, ["DuckDB"], None, False),
+    ([0.45, 0.12], set(), 0.2, [], None, True),                   # no such name: as before
+    ([0.45, 0.12], set(), 0.2, ["DuckDB"], "few", True),          # a home of few records
+    ([0.45, 0.12], set(), 0.2, ["DuckDB"], "many", False),
+    ([0.45, 0.36], {1}, 0.2, ["DuckDB"], None, True),             # a turn over the band
+    ([0.45, 0.25], {1}, 0.2, ["DuckDB"], None, True),             # ... or under it, looked at
+    ([0.45, 0.25], {1}, 0.1, ["DuckDB"], None, False),
+])
+def test_beside_a_name_no_row_holds_a_record_is_no_evidence(scores, turns, confirm, names,
+                                                            records, found):
+    """"Can the facts census run as a DuckDB query?" on a home of coding work: no row holds
+    "DuckDB", and the facts census's page holds "facts" and "census" at 0.50. A name is what
+    the question is about; a home of many records that never wrote it never held the thing. A
+    turn is judged as before (docs/ranking.md, "A name no row holds")."""
+    import numpy as np
+
+    from carto_core.search.floor import RECORDS_COUNTED, judge
+
+    ladder, looked, conversation = _records_and_turns(scores, turns, confirm)
+    asked = []
+
+    def named():
+        asked.append(True)
+        return names
+
+    counted = {None: None, "few": lambda ladder: RECORDS_COUNTED - 1,
+               "many": lambda ladder: RECORDS_COUNTED}[records]
+    report = judge([ladder], 7, [0.22], conversation=conversation, records=counted,
+                   holding=lambda indices: np.ones(len(indices), np.int64), named=named)
+    assert report.found is found and asked == ([] if records == "few" else [True])
+    if not found:
+        assert ("the query names DuckDB, which no row holds (a record is no evidence then)"
+                in report.reason)
+    # told no names, the record is evidence, as before
+    ladder, looked, conversation = _records_and_turns(scores, turns, confirm)
+    assert judge([ladder], 7, [0.22], conversation=conversation, records=counted,
+                 holding=lambda indices: np.ones(len(indices), np.int64)).found
+
+
+def test_the_names_are_asked_only_when_a_record_reaches_the_band():
+    """`named` reads the index's document counts: not asked when no record reaches it."""
+    from carto_core.search.floor import judge
+
+    for scores, turns in (([0.45, 0.40], {0, 1}), ([0.30, 0.25], {0, 1}), ([0.20, 0.10], set())):
+        ladder, _, conversation = _records_and_turns(scores, turns, 0.2)
+        judge([ladder], 7, [0.22], conversation=conversation,
+              holding=lambda indices: [1] * len(indices), named=lambda: pytest.fail("asked"))
+
+
+@pytest.mark.parametrize("query, names", [
+    ("does the cart sit in RocksDB or gRPC", ["RocksDB", "gRPC"]),  # a capital after a small
+    ("doc2query for the cart", ["doc2query"]),                    # a digit after a letter
+    ("bge-m3 embeddings of the cart", ["bge-m3"]),                # ... in a part of a word
+    ("the cart at 12am", []),                                     # a number and its unit
+    ("the UI, the CLIs, the S3 bucket", []),                      # abbreviations
+    ("Which Pinecone namespace holds the cart?", []),             # a capital that only opens
+    ("the cart's FlatBuffers and the FlatBuffers schema", ["FlatBuffers"]),  # once
+    ("the all-MiniLM cart", ["all-MiniLM"]),                      # its part no row holds
+    ("the cart-DuckDB bridge", ["cart-DuckDB"]),                  # beside a part rows hold
+    ("the EC2s and the MP3's", []),                               # abbreviations' plurals
+])
+def test_the_names_no_row_holds_are_the_words_spelt_as_names(shop, query, names):
+    from carto_core.logio.home import current_home
+    from carto_core.search.engine import SearchEngine
+    from carto_core.search.floor import unheld_names
+
+    engine = SearchEngine(current_home())
+    engine.ensure_loaded()
+    assert unheld_names(query, engine.analyzer, engine.index.df) == names
+
+
+def test_a_hyphenated_name_whose_part_a_row_holds_is_none(writer, monkeypatch):
+    """"all-MiniLM" when rows say "minilm": the whole is unheld, the name is not."""
+    writer.tool("Ran: embed with the minilm encoder")
+    named, _ = _floor_option(writer, monkeypatch, "named", "the all-MiniLM encoder")
+    assert named() == []
+
+
+def test_the_search_tells_the_floor_the_names_no_row_holds(writer, monkeypatch):
+    writer.tool("Ran: check the orchard ladder wobbles on the slope")
+    named, _ = _floor_option(writer, monkeypatch, "named", "does the orchard wobble in ZeppelinDB")
+    assert named() == ["ZeppelinDB"]
+    named, _ = _floor_option(writer, monkeypatch, "named", "does the Zeppelin orchard wobble")
+    assert named() == []
+    # judged whole: rows holding "zeppelin" and "db" do not hold "ZeppelinDB"
+    writer.tool("Ran: the zeppelin db")
+    named, _ = _floor_option(writer, monkeypatch, "named", "does the orchard wobble in ZeppelinDB")
+    assert named() == ["ZeppelinDB"]
+
+
 def _floor_option(writer, monkeypatch, option: str, query: str):
     """What the pipeline handed `floor.judge` as `option` for a keyword search of `query` on
     the writer's home, and each event's document index there."""

@@ -42,6 +42,13 @@ record is evidence when it holds two words of the query (when the home holds two
 scores `ONE_WORD_RISE` over its record band (docs/ranking.md, "Two words of the question
 beside a word no row holds").
 
+A name the query writes that no row holds ("Which Pinecone namespace holds each project's
+vectors?": `unheld_names`) is what the question is about: on a ladder of many records
+(`RECORDS_COUNTED`), no record is evidence beside one, since a home that never wrote the name
+never held the thing. A turn is judged as before: people and places are named in a chat as
+its speakers please, not as a question about it will (docs/ranking.md, "A name no row
+holds").
+
 How near an unrelated question's nearest record comes grows with how many records there are to
 be near (the top of N unrelated scores), so records are judged from `record_band`: the band at
 `RECORDS_AT_BAND` records, `BAND_PER_HALVING` lower for each halving under it (never under the
@@ -184,7 +191,8 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
           unmatched: list[str] | None = None,
           holding: Callable[[np.ndarray], np.ndarray] | None = None,
           worked: Callable[[np.ndarray], np.ndarray] | None = None,
-          needed: Callable[[], int] | None = None) -> FloorReport:
+          needed: Callable[[], int] | None = None,
+          named: Callable[[], list[str]] | None = None) -> FloorReport:
     """Whether the search found anything, from the ladders fusion was given (scoped, cut to
     depth, none empty), the number of candidates fusion kept, and the evidence floors the
     ladders stated (an empty ladder's too). No stated floor: every candidate is evidence, as
@@ -205,7 +213,9 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     for a ladder's documents, which are turns in which the agent worked (called tools); when a
     keyword ladder says the query holds a word no row holds, they are judged as records (a turn
     of work names what it worked on, as a commit does); None: every turn is a person's
-    words."""
+    words. `named`: the query's words no row holds written as names (`unheld_names`), asked
+    when a record reaches the band, on a ladder of `RECORDS_COUNTED` records or more: beside
+    one, no record is evidence; None: no name is judged."""
     if not enabled:
         return FloorReport(False, True, coverage_min)
     if unmatched:
@@ -222,6 +232,7 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     unheld = False  # a keyword ladder's query held a word no row holds
     wordless = False  # a record reached the band holding no word of the query
     need = None  # how many words of the query a record must hold (`needed`), once asked
+    names = None  # the query's words no row holds written as names (`named`), once asked
     one_word = None  # from where a record holding one word is evidence, when `need` is more
     of_work = False  # turns of work were judged as records
     evidence = False
@@ -251,14 +262,17 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
                 if worded >= min(band, from_) and holding is not None:
                     if need is None:
                         need = needed() if needed is not None else 1
-                    # a home of few records holds few of the words a question about them
-                    # uses: a word none holds tells nothing there
-                    two = need > 1 and (records is None or records(ladder) >= RECORDS_COUNTED)
+                    many = _many(ladder, records)
+                    two = need > 1 and many
                     near = from_ + ONE_WORD_RISE if two else math.inf
                     if two:
                         one_word = near if one_word is None else min(one_word, near)
                     worded = _best_worded_record(ladder, turns, holding, need if two else 1,
                                                  near)
+                    if many and named is not None:
+                        names = named() if names is None else names
+                        if names:  # the question is about a thing no record names
+                            worded = float("-inf")
                     # a record holding no word of the query is no evidence at any score
                     anchored = min(top, max(_best(ladder.scores[turns]), worded))
                     if anchored < top:
@@ -311,6 +325,9 @@ def judge(ladders: list, candidates: int, stated: list[float], *, enabled: bool 
     report.found = False
     report.below = candidates
     parts = []
+    if names:
+        parts.append(f"the query names {', '.join(names)}, which no row holds (a record is no "
+                     "evidence then)")
     if best_cov is not None and unheld:
         report.unheld_words = list(unheld_words()) if unheld_words is not None else []
         named = f"{', '.join(report.unheld_words)}: " if report.unheld_words else ""
@@ -402,6 +419,41 @@ def unheld_words(text: str, analyzer, df: Callable[[str], int]) -> list[str]:
             out.append(re.sub("['\u2019]s$", "", raw.lower()))
             unheld -= terms
     return out
+
+
+def unheld_names(text: str, analyzer, df: Callable[[str], int]) -> list[str]:
+    """The query's words no row holds that are spelt as names of things, as typed (first seen
+    first): a word, or a part of a hyphenated one, with a capital after a small letter
+    ("RocksDB", "gRPC") or a digit after a letter ("doc2query", "bge-m3"). An abbreviation
+    ("UI", "CLIs", "S3") is none, nor a number and its unit ("12am"); nor a word a capital only
+    opens: "Irish", "Cyrillic", "Claude" are as often how a question in other words names what
+    the home wrote otherwise (docs/ranking.md, "A name no row holds")."""
+    import re
+
+    out: list[str] = []
+    for raw in re.findall(TYPED_WORD, text):
+        # a name whole: "MiniLM"'s parts "mini" and "lm" are none, and a row's "minilm" holds it
+        if raw not in out and any(
+                _a_name(part) and not any(df(term) for term in analyzer.query_terms(part.lower()))
+                for part in raw.split("-")):
+            out.append(raw)
+    return out
+
+
+def _a_name(word: str) -> bool:
+    """Whether `word` (no dash in it) is spelt as a name of a thing."""
+    import re
+
+    if re.fullmatch(r"[A-Z0-9]+(?:['’]?s)?", word):
+        return False  # an abbreviation, plural or possessive too
+    return bool(re.search(r"[a-z][A-Z]|[^\W\d_]\d", word))
+
+
+def _many(ladder, records: Callable[[object], int] | None) -> bool:
+    """Whether `ladder` can hold `RECORDS_COUNTED` records or more (None: many): a home of few
+    records holds few of the words a question about them uses, so a word none holds tells
+    nothing there."""
+    return records is None or records(ladder) >= RECORDS_COUNTED
 
 
 def record_band(ladder, records: Callable[[object], int] | None) -> float | None:

@@ -50,7 +50,7 @@ from carto_core.search.learned import (POOL as LEARNED_POOL, on as learned_on,
                                        order as learned_order)
 from carto_core.search.nearness import nearest_first
 from carto_core.search.floor import (RECORDS_COUNTED, judge, record_band, switched_off,
-                                     unheld_words)
+                                     unheld_names, unheld_words)
 
 if TYPE_CHECKING:
     from carto_core.search.engine import SearchEngine
@@ -339,7 +339,9 @@ def execute(request: SearchRequest, engine, telemetry=None) -> SearchResult:
                                                       engine.index.df),
                     unmatched=unmatched_prefixes(query, engine.index),
                     holding=_holding(engine, query), worked=_worked(engine),
-                    needed=_needed(engine, query))
+                    needed=_needed(engine, query),
+                    named=lambda: unheld_names(request.query, engine.analyzer,
+                                               engine.index.df))
     if not verdict.found:
         fused = []  # nothing is evidence: the search found nothing (exit 3), and says why
     if not fused and not verdict.unheld_words:
