@@ -13,9 +13,9 @@ with minilm; the default ladders, fusion and decay named (no config file moves t
     .venv/bin/python benchmarks/search/ask_unseen.py /tmp/rc benchmarks/search/unseen_sets/coding-1.jsonl
 
 Prints, per kind, how many found nothing (and for commits hit@1 / hit@10); `--out F` keeps one
-JSON row per question with the floor's report. `coding-1`, `coding-2` and `coding-3`, each
-written apart for the repository at 077e46c, and their runs are in docs/ranking.md ("The home
-of coding work, a third set of questions written apart", "A name no row holds").
+JSON row per question with the floor's report. `coding-1` to `coding-4`, each written apart
+for the repository at 077e46c, and their runs are in docs/ranking.md ("The home of coding
+work, a third set of questions written apart", "A name no row holds").
 """
 
 from __future__ import annotations
