@@ -48,9 +48,9 @@ def _home(sample, tmp_path, name="home"):
 
 def _carto(root, tmp_path, *args):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
-           "CARTO_HOME": str(root), "PYTHONPATH": os.pathsep.join(sys.path)}
+           "CARTO_HOME": str(root), "CARTO_KEEPUP": "0", "PYTHONPATH": os.pathsep.join(sys.path)}
     try:
-        return subprocess.run([sys.executable, "-m", "carto_core", *args], env=env,
+        return subprocess.run([sys.executable, "-m", "carto_core", *args], env=env, cwd=tmp_path,
                               capture_output=True, text=True, timeout=_TIMEOUT)
     except subprocess.TimeoutExpired:
         pytest.fail(f"carto {' '.join(args)} waited on a file of the home")
@@ -69,14 +69,48 @@ def test_a_project_name_is_checked_without_waiting_on_a_log(sample, tmp_path, ki
     assert not (tmp_path / "out.tar.gz").exists()
 
 
-@pytest.mark.parametrize("kind, what", [("fifo", "a FIFO, socket or device, not a log file"),
-                                        ("folder", "a folder, not a log file")])
-def test_a_forget_reads_the_tombstones_without_waiting(sample, tmp_path, kind, what):
-    root = _home(sample, tmp_path)
-    _place(root / ".carto" / "tombstones.bin", kind)
-    done = _carto(root, tmp_path, "forget", "--dry-run", "--project", "webshop")
-    assert (done.returncode, done.stdout, done.stderr) == (
-        1, "", f"carto: forget: cannot read {root / '.carto' / 'tombstones.bin'} ({what})\n")
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+@pytest.mark.parametrize("mode", ["--dry-run", "--write"])
+def test_a_forget_refuses_tombstones_that_are_not_a_file_with_their_fix(sample, tmp_path, kind, mode):
+    """Read without waiting, they ended a forget with "cannot read PATH (a folder, not a log
+    file)": no log, and no word of what to do. A forget says what a backup says of them, fix
+    included; --write refuses before it writes its intent (it wrote it, and every command after
+    tried to finish a forget that could not bury its ids). The fix run as printed lets it through."""
+    root = _home(sample, tmp_path, "my home")
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+    args = ("forget", mode, "--project", "webshop", "--json")
+    done = _carto(root, tmp_path, *args[:-1])
+    message = _tombstones_refusal(tombstones, kind)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", f"carto: forget: {message}\n")
+    assert not (root / ".carto" / "forget").exists()
+    _run_fix(message)
+    again = _carto(root, tmp_path, *args)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert {k: json.loads(again.stdout)[k] for k in ("events", "rows")} == {"events": 16, "rows": 28}
+    assert tombstones.is_file() == (mode == "--write")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_ingest_refuses_tombstones_that_are_not_a_file_with_their_fix(sample, tmp_path, kind):
+    """A backfill keeps forgotten events out through the tombstones: it ended with "cannot read
+    PATH (a folder, not a log file)", and `--all` said it once per source. It says what a backup
+    says of them, once, exit 1 as before; the fix run as printed lets it through."""
+    root = _home(sample, tmp_path, "my home")
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "plan.md").write_text("# Plan\n\nwrite the cart test\n")
+    message = _tombstones_refusal(tombstones, kind)
+    every = _carto(root, tmp_path, "ingest", "--all")
+    assert (every.returncode, every.stdout, every.stderr) == (1, "", f"carto: ingest: {message}\n")
+    one = _carto(root, tmp_path, "ingest", "notes", "--root", str(notes))
+    assert (one.returncode, one.stdout, one.stderr) == (1, "", f"carto: ingest notes: {message}\n")
+    _run_fix(message)
+    again = _carto(root, tmp_path, "ingest", "notes", "--root", str(notes), "--json")
+    assert (again.returncode, again.stderr) == (0, "")
+    assert json.loads(again.stdout)["written"] == {"milestones": 1}
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder"])
@@ -181,13 +215,26 @@ def test_a_folder_in_currents_place_is_named_and_nothing_is_left_beside_it(sampl
         {"problem": problem, "fix": fix}]
 
 
-def _tombstones_refusal(tombstones, kind) -> str:
+def _tombstones_problem(tombstones, kind) -> dict:
     what = "a FIFO, socket or device" if kind == "fifo" else "a folder"
     aside = shlex.quote(f"{tombstones}.aside")
-    return (f"the forget tombstones {tombstones} are {what}, not a file: nothing keeps the events "
-            "`carto forget` took out from coming back, in this home (a hook can write them "
-            "again) or in one made from a copy of it; fix: put the tombstone file back in its "
-            f"place, or `mv {shlex.quote(str(tombstones))} {aside}` and forget those events again")
+    return {"problem": f"the forget tombstones {tombstones} are {what}, not a file: nothing keeps "
+                       "the events `carto forget` took out from coming back, in this home (a hook "
+                       "can write them again) or in one made from a copy of it",
+            "fix": f"put the tombstone file back in its place, or `mv {shlex.quote(str(tombstones))} "
+                   f"{aside}` and forget those events again"}
+
+
+def _tombstones_refusal(tombstones, kind) -> str:
+    found = _tombstones_problem(tombstones, kind)
+    return f"{found['problem']}; fix: {found['fix']}"
+
+
+def _run_fix(message: str) -> None:
+    """The fix's command, run as a shell runs it when pasted."""
+    [command] = re.findall(r"`(mv [^`]+)`", message)
+    moved = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, timeout=_TIMEOUT)
+    assert (moved.returncode, moved.stderr) == (0, "")
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder"])
@@ -205,9 +252,7 @@ def test_backup_and_export_refuse_tombstones_that_are_not_a_file(sample, tmp_pat
     message = _tombstones_refusal(tombstones, kind)
     assert (done.returncode, done.stdout, done.stderr) == (1, "", f"carto: {command}: {message}\n")
     assert not out.exists()
-    [command_line] = re.findall(r"`(mv [^`]+)`", message)
-    moved = subprocess.run(["/bin/sh", "-c", command_line], capture_output=True, text=True, timeout=_TIMEOUT)
-    assert (moved.returncode, moved.stderr) == (0, "")
+    _run_fix(message)
     again = _carto(root, tmp_path, command, *args)
     assert (again.returncode, again.stderr) == (0, "")
     [written] = [p.name for p in out.iterdir()]
@@ -234,3 +279,58 @@ def test_a_restore_over_a_home_whose_tombstones_are_not_a_file_is_refused(sample
                "(CARTO_HOME=...), or move that file aside to restore over it anyway\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert tombstones.is_dir() == (kind == "folder")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_doctor_names_tombstones_that_are_not_a_file_and_its_fix_works(sample, tmp_path, kind):
+    """Doctor said nothing of them (a folder's size read as 510 forgotten events), and with a
+    home a restore kept beside this one it ended with "cannot read PATH (a folder, not a log
+    file)" and no report. Now they are a problem with the words and fix a forget has for them;
+    the fix run as printed, doctor names them no more."""
+    root = _home(sample, tmp_path, "my home")
+    shutil.copytree(root, tmp_path / "my home.replaced-20261101T000000Z")
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+
+    def report() -> dict:
+        done = _carto(root, tmp_path, "doctor", "--no-probe", "--json")
+        assert done.returncode in (0, 1), done.stderr
+        return json.loads(done.stdout)
+
+    found = report()
+    problem = _tombstones_problem(tombstones, kind)
+    assert [p for p in found["problems"] if "forget tombstones" in p["problem"]] == [problem]
+    assert (found["tombstones"], [h["unburied"] for h in found["copies"]["replaced_homes"]]) == (0, [0])
+    _run_fix(problem["fix"])
+    again = report()
+    assert [p for p in again["problems"] if "forget tombstones" in p["problem"]] == []
+    assert (again["tombstones"], [h["unburied"] for h in again["copies"]["replaced_homes"]]) == (0, [0])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_forget_left_unfinished_says_why_it_cannot_be_finished(sample, tmp_path, kind):
+    """A forget stopped after writing its intent is finished by the next command that reads
+    the home; with a folder or FIFO in the tombstones' place it cannot bury its ids, and that
+    command said only "could not finish it (a folder, not a file)". It says what a forget says
+    of them, and answers; once the fix is run as printed, the next command finishes it."""
+    from carto_core.control import forget as engine
+    from carto_core.control.criteria import Criteria
+    from carto_core.logio.home import Home
+
+    root = _home(sample, tmp_path, "my home")
+    home = Home(root)
+    engine._write_intent(home, engine.make_plan(home, Criteria(projects=["webshop"])))
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+    message = _tombstones_refusal(tombstones, kind)
+    finishing = "carto: finishing a forget that was interrupted first\n"
+    done = _carto(root, tmp_path, "sessions", "--json")
+    assert (done.returncode, done.stderr) == (
+        0, f"{finishing}carto: could not finish it ({message}); `carto forget --resume` retries\n")
+    assert engine.pending(home)
+    _run_fix(message)
+    again = _carto(root, tmp_path, "sessions", "--json")
+    assert (again.returncode, again.stderr) == (0, finishing)
+    assert (engine.pending(home), tombstones.is_file()) == (False, True)
+    projects = [sorted({s["project"] for s in json.loads(d.stdout)["sessions"]}) for d in (done, again)]
+    assert projects == [["infra-tools", "webshop"], ["infra-tools"]]

@@ -382,9 +382,14 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     control = {"tombstones": 0, "forget_pending": False}
     if home.root.is_dir() and not refused:
         from carto_core.control.forget import pending as forget_pending
+        from carto_core.logio.notafile import tombstones_refusal
         from carto_core.logio.tombstone import count as tombstones
+        from carto_core.logio.tombstone import path_of as tombstones_path
 
         control = {"tombstones": tombstones(home), "forget_pending": forget_pending(home)}
+        refusal = tombstones_refusal(tombstones_path(home))
+        if refusal is not None:
+            problems.append({"problem": refusal.problem, "fix": refusal.fix})
         if control["forget_pending"]:
             problems.append({"problem": "a forget was interrupted: part of what it takes out is "
                                         "still in the home",

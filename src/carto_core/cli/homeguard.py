@@ -106,8 +106,10 @@ def finish_forget(root) -> None:
     try:
         resume(Home(root))
     except OSError as exc:  # a home that cannot be written: the command reads what there is
-        click.echo(f"carto: could not finish it ({exc.strerror or exc}); "
-                   "`carto forget --resume` retries", err=True)
+        from carto_core.logio.notafile import NotAFile
+
+        said = exc if isinstance(exc, NotAFile) else exc.strerror or exc  # NotAFile: with its fix
+        click.echo(f"carto: could not finish it ({said}); `carto forget --resume` retries", err=True)
 
 
 def _asks_help(ctx: click.Context) -> bool:

@@ -230,7 +230,10 @@ def ingest_all(*, dry_run: bool, as_json: bool) -> None:
                                                 streams=streams)
         except (OSError, ValueError) as exc:
             from carto_core.logio.homefaults import fault_message
+            from carto_core.logio.notafile import NotAFile
 
+            if isinstance(exc, NotAFile):  # one of the home's own files: every source fails on it
+                fail(f"ingest: {exc}")
             summaries[name] = None
             said = fault_message(exc, home.root) if isinstance(exc, OSError) else exc
             click.echo(f"carto: ingest {name}: {said}", err=True)

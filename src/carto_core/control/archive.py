@@ -123,19 +123,6 @@ def snapshot(home: Home, names: dict[str, Path], *, lock: bool = True) -> list[P
     return pieces
 
 
-def check_tombstones(home: Home) -> None:
-    """Raise `notafile.NotAFile` when a folder, FIFO, socket or device stands in the place of
-    the home's forget tombstones: a backup would leave them out without a word (nothing
-    rebuilds them), and while they cannot be read a hook writes forgotten events back into
-    the logs an export copies."""
-    from carto_core.logio.notafile import tombstones_refusal
-    from carto_core.logio.tombstone import path_of
-
-    refusal = tombstones_refusal(path_of(home))
-    if refusal is not None:
-        raise refusal
-
-
 def log_names(home: Home) -> dict[str, Path]:
     return {ROOT + name: home.root / name for name in LOGS.values()}
 
@@ -337,8 +324,9 @@ def export_home(home: Home, dest: Path, *, criteria=None, progress=None) -> dict
     nor does a home none of whose logs holds a byte (an archive of no row would stand where one
     was asked for, and exit 3 would say nothing was exported)."""
     from carto_core.control import forget as engine
+    from carto_core.logio.tombstone import check as check_tombstones
 
-    check_tombstones(home)
+    check_tombstones(home)  # a hook writes forgotten events back into the logs copied
     if engine.pending(home):
         engine.resume(home)
     names = log_names(home)

@@ -31,9 +31,9 @@ import shutil
 import time
 from pathlib import Path
 
-from carto_core.control.archive import (ArchiveError, check_tombstones, log_names, snapshot, state_names,
-                                       unpack, write_archive)
+from carto_core.control.archive import ArchiveError, log_names, snapshot, state_names, unpack, write_archive
 from carto_core.logio.home import Home
+from carto_core.logio.tombstone import check as check_tombstones
 
 NAME = re.compile(r"^carto-backup-(\d{8}T\d{6}Z)(?:-(\d+))?\.tar\.gz(\.sealed)?$")
 KEEP = 7
@@ -76,7 +76,7 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
     if _inside(folder, home.root):
         raise ArchiveError(f"{folder} is inside the home: a backup there would back itself up "
                            "and a forget could not reach it; choose a folder outside it")
-    check_tombstones(home)
+    check_tombstones(home)  # left out without a word, nothing would rebuild them
     if engine.pending(home):
         engine.resume(home)
     started = time.perf_counter()
@@ -265,11 +265,11 @@ def _forgotten_in(home: Home):
 
     if engine.pending(home):
         engine.resume(home)
-    from carto_core.util.safeio import NotRegularFile
+    from carto_core.logio.notafile import NotAFile
 
     try:
         return TombstoneSet.of(home, strict=True)
-    except (ValueError, NotRegularFile):  # not tombstones, or a folder or FIFO in their place
+    except (ValueError, NotAFile):  # not tombstones, or a folder or FIFO in their place
         raise ArchiveError(f"{path_of(home)} cannot be read as tombstones: a restore over this home "
                            "could bring back the events it forgot; restore into another folder "
                            "(CARTO_HOME=...), or move that file aside to restore over it anyway") from None

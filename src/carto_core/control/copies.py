@@ -124,9 +124,14 @@ def unburied_in(home: Home, copy: Path) -> set[int]:
     """The hashes of the events `home` forgot that the home kept at `copy` did not (its
     tombstones lack them): forgets in `home` since the restore that kept it, which it may still
     hold. A copy whose tombstones cannot be read lacks them all."""
+    from carto_core.logio.notafile import NotAFile
     from carto_core.logio.tombstone import TombstoneSet
 
-    return set(TombstoneSet.of(home).hashes - TombstoneSet.of(Home(copy)).hashes)
+    try:
+        kept = TombstoneSet.of(Home(copy)).hashes
+    except NotAFile:  # a folder or FIFO in their place
+        kept = frozenset()
+    return set(TombstoneSet.of(home).hashes - kept)
 
 
 def inventory(home: Home) -> dict:
@@ -139,12 +144,17 @@ def inventory(home: Home) -> dict:
     import os
 
     from carto_core.control.backup import NAME, BackupSettings, backups
+    from carto_core.logio.notafile import NotAFile
     from carto_core.logio.tombstone import path_of
 
     homes = []
     for copy in replaced_homes(home):
+        try:
+            unburied = len(unburied_in(home, copy))
+        except NotAFile:  # the home's tombstones: not known, and doctor names them as a problem
+            unburied = 0
         homes.append({"path": str(copy), "kept_at": kept_at(copy),
-                      "bytes": _folder_bytes(copy), "unburied": len(unburied_in(home, copy))})
+                      "bytes": _folder_bytes(copy), "unburied": unburied})
     try:
         folder = BackupSettings.load(home).dir
     except Exception:  # noqa: BLE001 - a config that cannot be read: the default folder

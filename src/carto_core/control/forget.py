@@ -574,6 +574,9 @@ def forget(home: Home, criteria: Criteria, progress: Progress | None = None, *,
     still hold it. A forget left unfinished is finished first. `local`: this home alone, not
     the MEMORY.md files or team server it records (a home a restore replaced: the forget in the
     live home did those)."""
+    from carto_core.logio.tombstone import check as check_tombstones
+
+    check_tombstones(home)  # before its intent: one written could not be finished
     earlier = resume(home, progress) if pending(home) else None
     plan = make_plan(home, criteria, progress)
     plan.local = local

@@ -139,13 +139,10 @@ def why(exc: OSError) -> str:
 
 def fault_message(exc: OSError, home_root: os.PathLike | str | None, command: str = "") -> str:
     """One line for the user: what refused, where, and what to do."""
-    from carto_core.logio.notafile import NotAFile
     from carto_core.logio.reader import cannot_read
 
-    if isinstance(exc, NotAFile):  # says what stands there and what to do
-        return f"{command + ': ' if command else ''}{exc}"
     unusable = cannot_read(exc)
-    if unusable:  # a folder where a log should be refuses reads and writes alike
+    if unusable:  # a folder where a log (or a file of carto's) should be refuses reads and writes alike
         return f"{command + ': ' if command else ''}{unusable}"
     path = exc.filename or ""
     where = f"{path}" if path else "a file"

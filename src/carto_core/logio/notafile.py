@@ -106,9 +106,10 @@ def pointer_refusal(path: os.PathLike | str, index: str) -> NotAFile | None:
 
 
 def tombstones_refusal(path: os.PathLike | str) -> NotAFile | None:
-    """The error a copy of the home (a backup, an export) ends with when the forget tombstones
-    at `path` are a folder, FIFO, socket or device (through a symbolic link too: they are read
-    through one); None otherwise."""
+    """The error a command that needs the forget tombstones at `path` (a forget, a backfill, a
+    backup, an export) ends with when they are a folder, FIFO, socket or device (through a
+    symbolic link too: they are read through one), and `carto doctor`'s problem and fix; None
+    otherwise."""
     what = not_a_file(path, follow=True)
     if what is None:
         return None

@@ -198,9 +198,14 @@ def unreadable_reason(exc: OSError) -> str:
 def cannot_read(exc: OSError) -> str | None:
     """"cannot read PATH (why)" when `exc` says a log's path holds something that is no log
     (a folder, a FIFO, a looping link); None for any other error. Commands that must read
-    every log (backup, export, forget, repair) end with it instead of skipping the log."""
+    every log (backup, export, forget, repair) end with it instead of skipping the log. One of
+    carto's own files with such a thing in its place (`notafile.NotAFile`: the tombstones, an
+    index's pointer) is said with what that breaks and its fix."""
+    from carto_core.logio.notafile import NotAFile
     from carto_core.util.safeio import NotRegularFile
 
+    if isinstance(exc, NotAFile):
+        return str(exc)
     if not exc.filename or not (isinstance(exc, (IsADirectoryError, NotALogFile, NotRegularFile))
                                 or exc.errno == errno.ELOOP):
         return None

@@ -25,6 +25,7 @@ other's ids. Readers take no lock: they see the old file or the new one, whole.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 
 MAGIC = b"CARTO-TOMBSTONE1"
@@ -49,15 +50,20 @@ def id_hash(event_id: str) -> int:
 
 def _read(path: str):
     """Every hash of the file (sorted, an `array` of "Q"), empty when there is none; raises
-    ValueError on a file that is not a tombstone file."""
+    ValueError on a file that is not a tombstone file, `notafile.NotAFile` on a folder, FIFO,
+    socket or device in its place."""
     from array import array
 
-    from carto_core.util.safeio import read_bytes
+    from carto_core.util.safeio import NotRegularFile, read_bytes
 
-    try:  # a FIFO or folder in its place raises NotRegularFile, never waited on
+    try:  # a FIFO or folder in its place is never waited on
         data = read_bytes(path)
     except FileNotFoundError:
         return array("Q")
+    except NotRegularFile as exc:  # said with what it breaks and its fix, as backup says it
+        from carto_core.logio.notafile import tombstones_refusal
+
+        raise (tombstones_refusal(path) or exc) from None
     if not data.startswith(MAGIC) or (len(data) - len(MAGIC)) % _ENTRY:
         raise ValueError(f"{path}: not a carto tombstone file")
     values = array("Q")
@@ -67,13 +73,27 @@ def _read(path: str):
     return values
 
 
+def check(home) -> None:
+    """Raise `notafile.NotAFile` when a folder, FIFO, socket or device stands in the place of
+    the home's tombstones (looked at, never opened), before a command that needs them starts:
+    a forget that wrote its intent could not bury its ids, a backup would leave them out
+    without a word (nothing rebuilds them)."""
+    from carto_core.logio.notafile import tombstones_refusal
+
+    refusal = tombstones_refusal(path_of(home))
+    if refusal is not None:
+        raise refusal
+
+
 def count(home) -> int:
-    """How many ids are buried (from the file's size)."""
+    """How many ids are buried (from the file's size; none in a folder or FIFO there)."""
     try:
-        size = os.stat(path_of(home)).st_size
+        found = os.stat(path_of(home))
     except OSError:
         return 0
-    return max(0, (size - len(MAGIC)) // _ENTRY)
+    if not stat.S_ISREG(found.st_mode):
+        return 0
+    return max(0, (found.st_size - len(MAGIC)) // _ENTRY)
 
 
 class TombstoneSet:
