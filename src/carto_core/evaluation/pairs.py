@@ -34,7 +34,7 @@ BUCKETS = {"single-hop": "single", "multi-hop": "multi-hop", "temporal": "tempor
 #: says `"chat": "<stem>"` asks its own questions of that set's chat.
 PAIR_SETS = ("pair-1", "pair-2", "pair-3", "pair-4", "pair-5", "pair-6", "pair-7", "pair-8", "pair-9", "pair-10",
              "pair-11", "pair-12", "pair-13", "pair-14", "pair-15", "pair-16",
-             "pair-17", "pair-18", "pair-19",
+             "pair-17", "pair-18", "pair-19", "pair-20", "pair-21", "pair-22",
              "pair-2d")
 #: Background coding events under each chat.
 BACKGROUND = 4000
