@@ -42,8 +42,8 @@ record is evidence when it holds two words of the query (when the home holds two
 scores `ONE_WORD_RISE` over its record band (docs/ranking.md, "Two words of the question
 beside a word no row holds").
 
-A name the query writes that no row holds ("Which Pinecone namespace holds each project's
-vectors?": `unheld_names`) is what the question is about: on a ladder of many records
+A name the query spells that no row holds ("Can the facts census run as a DuckDB query?":
+`unheld_names`) is what the question is about: on a ladder of many records
 (`RECORDS_COUNTED`), no record is evidence beside one, since a home that never wrote the name
 never held the thing. A turn is judged as before: people and places are named in a chat as
 its speakers please, not as a question about it will (docs/ranking.md, "A name no row
