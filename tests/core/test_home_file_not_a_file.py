@@ -17,6 +17,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -336,3 +337,54 @@ def test_a_forget_left_unfinished_says_why_it_cannot_be_finished(sample, tmp_pat
     assert (engine.pending(home), tombstones.is_file()) == (False, True)
     projects = [sorted({s["project"] for s in json.loads(d.stdout)["sessions"]}) for d in (done, again)]
     assert projects == [["infra-tools", "webshop"], ["infra-tools"]]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+@pytest.mark.parametrize("name", ["changelog.jsonl", "access-ledger.jsonl", ".carto/search-calls.jsonl"])
+def test_a_backup_refuses_a_log_that_is_not_a_file_with_its_fix(sample, tmp_path, kind, name):
+    """A log holds rows nothing rebuilds: a backup never leaves one out. It ended with "cannot
+    read PATH (a folder, not a log file)" and no word of what to do, and it left the search
+    telemetry log (`.carto/search-calls.jsonl`) out without a word, exit 0. It says what stands
+    there and the fix; the fix run as printed lets the backup through."""
+    root = _home(sample, tmp_path, "my home")
+    log = root / name
+    _place(log, kind)
+    out = tmp_path / "out"
+    what = "a FIFO, socket or device" if kind == "fifo" else "a folder"
+    look = "; look at what the folder holds" if kind == "folder" else ""
+    message = (f"the log {log} is {what}, not a file: a backup would leave out the rows carto keeps "
+               f"there; fix: `mv {shlex.quote(str(log))} {shlex.quote(f'{log}.aside')}` (carto "
+               f"starts a new log there{look})")
+    done = _carto(root, tmp_path, "backup", "--dir", str(out))
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", f"carto: backup: {message}\n")
+    assert not out.exists()
+    _run_fix(message)
+    again = _carto(root, tmp_path, "backup", "--dir", str(out), "--json")
+    assert (again.returncode, again.stderr) == (0, "")
+    assert json.loads(again.stdout)["left_out"] == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_backup_names_the_state_it_leaves_out(sample, tmp_path, kind):
+    """A backfill checkpoint, a live transcript state, the MEMORY.md record, the logged commits
+    and the team settings hold no rows: in the place of each a folder or a FIFO (what the home
+    reads as absent) is left out of a backup, which went without a word; the backup's summary
+    names each, one line."""
+    root = _home(sample, tmp_path, "my home")
+    names = [".carto/memory-files.json", ".carto/logged-commits.txt", ".carto/checkpoints/claude.json",
+             ".carto/live/claude/5a1e.json", ".carto/team/team.json"]  # in the order a backup takes them
+    for name in names:
+        _place(root / name, kind)
+    (root / ".carto" / "checkpoints" / "codex.json").write_text("{}\n")
+    what = "a FIFO, socket or device" if kind == "fifo" else "a folder"
+    out = tmp_path / "out"
+    done = _carto(root, tmp_path, "backup", "--dir", str(out))
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(rf"{re.escape(str(out))}/carto-backup-\d{{8}}T\d{{6}}Z\.tar\.gz: 40 rows, .*", lines[0])
+    assert lines[1:] == [f"  left out: {root / name} ({what}, not a file)" for name in names]
+    document = json.loads(_carto(root, tmp_path, "backup", "--dir", str(out), "--json").stdout)
+    assert document["left_out"] == [{"path": str(root / name), "what": what} for name in names]
+    with tarfile.open(document["backup"]) as archive:
+        assert [m for m in archive.getnames() if "/.carto/" in m] == [
+            "carto/home/.carto/checkpoints/codex.json"]

@@ -86,3 +86,5 @@ def backup(folder, keep, encrypt, new_key_file, passphrase_file, key_file, as_js
                    f"{size(document['bytes'])}, {document['seconds']} s")
         for path in document["removed"]:
             click.echo(f"  rotated out: {path}")
+        for item in document["left_out"]:
+            click.echo(f"  left out: {item['path']} ({item['what']}, not a file)")

@@ -127,12 +127,19 @@ def log_names(home: Home) -> dict[str, Path]:
     return {ROOT + name: home.root / name for name in LOGS.values()}
 
 
-def state_names(home: Home) -> dict[str, Path]:
+def state_names(home: Home, *, left_out: list | None = None) -> dict[str, Path]:
+    """The state files a backup copies (member name -> path). A folder, FIFO, socket or device
+    in the place of one is not copied; `left_out` (when given) gets `{"path", "what"}` for each,
+    to be said."""
+    from carto_core.logio.notafile import not_a_file
+
     out = {}
     for pattern in STATE:
         for path in sorted(home.state.glob(pattern)):
             if path.is_file():
                 out[ROOT + ".carto/" + str(path.relative_to(home.state))] = path
+            elif left_out is not None and (what := not_a_file(path, follow=True)):
+                left_out.append({"path": str(path), "what": what})
     return out
 
 

@@ -77,6 +77,7 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
         raise ArchiveError(f"{folder} is inside the home: a backup there would back itself up "
                            "and a forget could not reach it; choose a folder outside it")
     check_tombstones(home)  # left out without a word, nothing would rebuild them
+    _check_logs(home)
     if engine.pending(home):
         engine.resume(home)
     started = time.perf_counter()
@@ -93,7 +94,9 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
     except OSError as exc:
         raise ArchiveError(_folder_refused(folder, _refused_in(exc, folder), exc, "could not be made",
                                            "folders")) from None
-    pieces = snapshot(home, {**log_names(home), **state_names(home)})
+    left_out: list[dict] = []
+    names = state_names(home, left_out=left_out)
+    pieces = snapshot(home, {**log_names(home), **names})
     try:
         manifest = write_archive(dest, pieces, kind="backup", secret=secret, progress=progress)
     except OSError as exc:
@@ -105,7 +108,22 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
     removed = rotate(folder, keep, spare=dest)
     return {"backup": str(dest), "bytes": dest.stat().st_size, "sealed": secret is not None,
             "files": len(manifest["files"]), "rows": manifest["rows"],
-            "seconds": round(time.perf_counter() - started, 3), "removed": removed}
+            "seconds": round(time.perf_counter() - started, 3), "removed": removed,
+            "left_out": left_out}
+
+
+def _check_logs(home: Home) -> None:
+    """Raise `notafile.NotAFile` when a folder, FIFO, socket or device stands in the place of
+    one of the home's logs (the search telemetry log under `.carto/` included): a backup never
+    leaves a log's rows out. The other state it keeps holds no rows (checkpoints a backfill
+    makes again, records the home reads as empty): a folder or FIFO there is left out and
+    named (`left_out`)."""
+    from carto_core.logio.notafile import log_refusal
+
+    for path in [*log_names(home).values(), home.state / "search-calls.jsonl"]:
+        refusal = log_refusal(path)
+        if refusal is not None:
+            raise refusal
 
 
 def _refused_in(exc: OSError, folder: Path) -> Path:

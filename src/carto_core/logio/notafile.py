@@ -13,6 +13,8 @@ The index pointers name an index's current state; moved aside, the index is buil
   written either (a writer reads the manifest first).
 
 The forget tombstones (`logio.tombstone`) keep forgotten events out; nothing rebuilds them.
+Nor does anything rebuild a log's rows: a backup refuses a log in whose place one stands
+(`log_refusal`).
 """
 
 from __future__ import annotations
@@ -119,3 +121,18 @@ def tombstones_refusal(path: os.PathLike | str) -> NotAFile | None:
                     "write them again) or in one made from a copy of it",
                     f"put the tombstone file back in its place, or `{_aside(path)}` and forget "
                     "those events again")
+
+
+def log_refusal(path: os.PathLike | str) -> NotAFile | None:
+    """The error a backup ends with when the log at `path` (one of the home's logs, or the
+    search telemetry log under `.carto/`) is a folder, FIFO, socket or device (through a
+    symbolic link too: a backup reads through one): its rows would be left out, and nothing
+    rebuilds them. None otherwise."""
+    what = not_a_file(path, follow=True)
+    if what is None:
+        return None
+    look = "; look at what the folder holds" if what == "a folder" else ""
+    return NotAFile(path, what,
+                    f"the log {os.fspath(path)} is {what}, not a file: a backup would leave out the "
+                    "rows carto keeps there",
+                    f"`{_aside(path)}` (carto starts a new log there{look})")
