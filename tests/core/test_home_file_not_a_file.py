@@ -388,3 +388,37 @@ def test_a_backup_names_the_state_it_leaves_out(sample, tmp_path, kind):
     with tarfile.open(document["backup"]) as archive:
         assert [m for m in archive.getnames() if "/.carto/" in m] == [
             "carto/home/.carto/checkpoints/codex.json"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_every_fix_doctor_prints_for_tombstones_that_are_not_a_file_works(sample, tmp_path, kind):
+    """A FIFO of mode 0644 in the tombstones' place was named twice: as the tombstones' problem,
+    and as something other users can read, its fix `carto repair permissions --write`, which
+    leaves the FIFO where it is (a FIFO holds nothing to read). It is named once now. A folder
+    of 0755 is both, and both fixes are needed. Every fix doctor prints for the home, run
+    through /bin/sh as printed and in its order, leaves doctor nothing to say of the home."""
+    root = _home(sample, tmp_path, "my home")
+    tombstones = root / ".carto" / "tombstones.bin"
+    _place(tombstones, kind)
+    tombstones.parent.chmod(0o700)  # the home's own folders are private: only what stands there is not
+    tombstones.chmod(0o644 if kind == "fifo" else 0o755)
+    env = {"PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "/usr/bin:/bin")]),
+           "HOME": str(tmp_path), "CARTO_HOME": str(root), "CARTO_KEEPUP": "0",
+           "PYTHONPATH": os.pathsep.join(sys.path)}
+
+    def problems() -> list[dict]:
+        done = _carto(root, tmp_path, "doctor", "--no-probe", "--json")
+        assert done.stderr == ""
+        return [p for p in json.loads(done.stdout)["problems"] if str(root) in p["problem"]]
+
+    shared = {"problem": f"other users can read the home: 1 folder grants the group or others access "
+                        f"(e.g. {tombstones} is 0755)",
+              "fix": "`carto repair permissions --write` (folders 0700, files 0600)"}
+    found = problems()
+    assert found == ([shared] if kind == "folder" else []) + [_tombstones_problem(tombstones, kind)]
+    for problem in found:
+        for command in re.findall(r"`([^`]+)`", problem["fix"]):
+            done = subprocess.run(["/bin/sh", "-c", command], env=env, cwd=tmp_path, capture_output=True,
+                                  text=True, timeout=_TIMEOUT)
+            assert (command, done.returncode) == (command, 0), done.stderr
+    assert problems() == []

@@ -3,8 +3,8 @@
 carto creates the home 0700, its folders 0700 and its files 0600 (`carto_core.util.privatefiles`),
 but a home made by an older carto, by hand or by a copy keeps the modes it was given: under the
 usual umask 022 every log is 0644 and every folder 0755, and any local user reads every turn.
-`scan` walks the home (the home itself included; symlinks are neither followed nor changed) and
-lists what grants anything to the group or to others; `tighten` takes those bits away (0644 ->
+`scan` walks the home (the home itself included; symlinks are neither followed nor changed, nor
+are FIFOs and devices) and lists what grants anything to the group or to others; `tighten` takes those bits away (0644 ->
 0600, 0755 -> 0700), through a descriptor opened without following a symlink, so an entry swapped
 for a link meanwhile is left alone. `carto doctor` reports the scan; `carto repair permissions
 --write` tightens.
@@ -20,14 +20,18 @@ SHARED_BITS = 0o077
 EXAMPLES = 10
 
 
-def _kind(mode: int) -> str:
+def _kind(mode: int) -> str | None:
+    """What a mode's bits guard: a folder's or a file's contents, a socket's connections. None
+    for a FIFO or a device: nothing of carto's is read through one (a FIFO holds nothing, and
+    one in the place of carto's file is a problem of its own, fixed by moving it aside, which
+    its mode does not change), and opening a device to change its mode could act on it."""
     if stat.S_ISDIR(mode):
         return "folder"
     if stat.S_ISREG(mode):
         return "file"
     if stat.S_ISSOCK(mode):
         return "socket"
-    return "other"
+    return None
 
 
 def scan(root: os.PathLike | str) -> list[dict]:
@@ -42,10 +46,11 @@ def scan(root: os.PathLike | str) -> list[dict]:
             info = os.lstat(path)
         except OSError:
             return
-        if stat.S_ISLNK(info.st_mode) or not info.st_mode & SHARED_BITS:
+        kind = _kind(info.st_mode)  # None for a symlink too
+        if kind is None or not info.st_mode & SHARED_BITS:
             return
         mode = stat.S_IMODE(info.st_mode)
-        found.append({"path": os.path.relpath(path, root), "kind": _kind(info.st_mode),
+        found.append({"path": os.path.relpath(path, root), "kind": kind,
                       "mode": f"{mode:04o}", "private": f"{mode & ~SHARED_BITS:04o}"})
 
     if not os.path.isdir(root):
