@@ -4,10 +4,10 @@ carto creates the home 0700, its folders 0700 and its files 0600 (`carto_core.ut
 but a home made by an older carto, by hand or by a copy keeps the modes it was given: under the
 usual umask 022 every log is 0644 and every folder 0755, and any local user reads every turn.
 `scan` walks the home (the home itself included; symlinks are neither followed nor changed, nor
-are FIFOs and devices) and lists what grants anything to the group or to others; `tighten` takes those bits away (0644 ->
-0600, 0755 -> 0700), through a descriptor opened without following a symlink, so an entry swapped
-for a link meanwhile is left alone. `carto doctor` reports the scan; `carto repair permissions
---write` tightens.
+are FIFOs and devices) and lists what grants anything to the group or to others; `tighten` takes
+those bits away (0644 -> 0600, 0755 -> 0700), through a descriptor opened without following a
+symlink, so an entry swapped for a link meanwhile is left alone. `carto doctor` reports the
+scan; `carto repair permissions --write` tightens.
 """
 
 from __future__ import annotations
