@@ -179,7 +179,7 @@ def test_a_log_that_cannot_be_read_is_a_problem_in_the_report_not_its_end(tmp_pa
     problems = {p["problem"]: p["fix"] for p in doc["problems"]}
     assert problems[f"research-log.jsonl cannot be read: a folder, not a log file ({home / 'research-log.jsonl'})"]
     fix = problems[f"prompt-history.jsonl cannot be read: permission denied ({home / 'prompt-history.jsonl'})"]
-    assert fix == f"chmod 600 {home / 'prompt-history.jsonl'} (carto reads and writes its logs as their owner)"
+    assert fix == f"`chmod 600 {home / 'prompt-history.jsonl'}` (carto reads and writes its logs as their owner)"
     assert result.exit_code == 1
     text = CliRunner().invoke(cli, ["doctor", "--no-probe"]).stdout
     assert "  prompts         cannot be read: permission denied" in text
@@ -220,11 +220,11 @@ def test_doctor_names_a_fifo_and_symbolic_links_in_a_logs_place(tmp_path):
     problems = {p["problem"]: p["fix"] for p in doc["problems"]}
     fifo = home / "research-log.jsonl"
     assert problems[f"research-log.jsonl cannot be read: a FIFO, socket or device, not a log file ({fifo})"] \
-        == f"mv {fifo} {fifo}.aside (carto writes this log there)"
+        == f"`mv {fifo} {fifo}.aside` (carto writes this log there)"
     dangling = home / "prompt-history.jsonl"
     assert problems[f"prompt-history.jsonl cannot be read: a symbolic link to {link}, which does not exist ({dangling})"] \
-        == (f"point the link at the log (a disk to mount?) or remove it: rm {dangling} (carto "
-            "then starts a new log there)")
+        == (f"point the link at the log (a disk to mount?) or remove it: `rm {dangling}` "
+            "(carto then starts a new log there)")
     assert done.returncode == 1
     assert "  turns           cannot be read: a symbolic link that loops" in text.splitlines()
 
@@ -314,3 +314,40 @@ def test_doctor_reads_the_derived_writers_failures_until_they_are_repaired(tmp_p
     doc = doctor()
     assert [i["writer"] for i in doc["writer_errors"]["writers"]] == ["gone"]
     assert doc["writer_errors"]["ok"] and doc["ok"], doc["problems"]
+
+
+def test_each_fix_doctor_prints_for_a_log_it_cannot_read_works_as_printed(tmp_path):
+    """A FIFO, a folder and a symbolic link to nothing in logs' places, in a home whose path
+    holds a space: doctor printed `mv PATH PATH.aside` and `rm PATH` unquoted, so a fix pasted
+    into a shell moved nothing ("mv: target 'h.aside' is not a directory"). Each command it
+    prints between backquotes, run through /bin/sh as printed, leaves no log unreadable."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    home = tmp_path / "a home" / "h"
+    _build(home)
+    for name in ("research-log.jsonl", "prompt-history.jsonl", "turns.jsonl"):
+        (home / name).unlink(missing_ok=True)
+    os.mkfifo(home / "research-log.jsonl")
+    (home / "prompt-history.jsonl").mkdir()
+    (home / "turns.jsonl").symlink_to(tmp_path / "unmounted" / "turns.jsonl")
+    env = {**os.environ, "CARTO_HOME": str(home), "HOME": str(tmp_path)}
+    run = [sys.executable, "-m", "carto_core", "doctor", "--no-probe", "--json"]
+
+    def unreadable():
+        done = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120)
+        return {p["problem"]: p["fix"] for p in json.loads(done.stdout)["problems"]
+                if " cannot be read: " in p["problem"]}
+
+    fixes = unreadable()
+    assert len(fixes) == 3, fixes
+    for fix in fixes.values():
+        commands = re.findall(r"`([^`]+)`", fix)
+        assert len(commands) == 1, fix
+        done = subprocess.run(["/bin/sh", "-c", commands[0]], capture_output=True, text=True,
+                              timeout=30)
+        assert done.returncode == 0, (commands[0], done.stderr)
+    assert unreadable() == {}
+    assert (home / "prompt-history.jsonl.aside").is_dir()

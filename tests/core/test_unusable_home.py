@@ -110,7 +110,7 @@ def test_install_refuses_a_home_that_is_a_file_and_changes_nothing(file_home):
     done = CliRunner().invoke(cli, ["install", "claude"])
     assert done.exit_code == 1, done.output
     assert done.stderr.startswith(f"carto: install claude: the home {file_home} is a file, not a folder")
-    assert f"`mv {file_home} {file_home}.aside`" in done.stderr
+    assert f"`mv {file_home} {file_home}.aside`" in done.stderr  # a path no shell splits
     assert "made the home" not in done.output and not settings.exists()
     assert file_home.is_file() and file_home.stat().st_size == 0
 

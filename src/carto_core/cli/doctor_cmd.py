@@ -228,19 +228,25 @@ def doctor_document(*, probe_hooks: bool = True) -> dict:
     finally:
         if bar is not None:
             bar.close()
+    import os
+    import shlex
+
+    from carto_core.logio.notafile import aside_command
+
     for health in logs:
         label, name = health["log"], {**SEARCHED_LOGS, **SIDE_LOGS}[health["log"]]
         if health["unreadable"]:
             path = home.root / name
             why = health["unreadable"]
-            fix = (f"chmod 600 {path} (carto reads and writes its logs as their owner)"
+            quoted = shlex.quote(os.fspath(path))
+            fix = (f"`chmod 600 {quoted}` (carto reads and writes its logs as their owner)"
                    if why == "permission denied" else
-                   f"mv {path} {path}.aside (carto writes this log there; look at what the folder "
-                   "holds)" if why == "a folder, not a log file" else
-                   f"mv {path} {path}.aside (carto writes this log there)"
+                   f"`{aside_command(path)}` (carto writes this log there; look at what the "
+                   "folder holds)" if why == "a folder, not a log file" else
+                   f"`{aside_command(path)}` (carto writes this log there)"
                    if why.endswith("not a log file") else
-                   f"point the link at the log (a disk to mount?) or remove it: rm {path} (carto "
-                   "then starts a new log there)" if why.startswith("a symbolic link") else
+                   f"point the link at the log (a disk to mount?) or remove it: `rm {quoted}` "
+                   "(carto then starts a new log there)" if why.startswith("a symbolic link") else
                    "check the disk and the file system holding it")
             problems.append({"problem": f"{name} cannot be read: {health['unreadable']} ({path})",
                              "fix": fix})

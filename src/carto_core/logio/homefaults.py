@@ -48,6 +48,8 @@ def home_refusal(root: os.PathLike | str) -> tuple[str, str] | None:
     (a command that needs the home says so itself)."""
     import stat
 
+    from carto_core.logio.notafile import aside_command
+
     path = os.path.abspath(os.fspath(root))
     try:
         mode = os.stat(path).st_mode
@@ -58,14 +60,14 @@ def home_refusal(root: os.PathLike | str) -> tuple[str, str] | None:
         if above is None:
             return None
         return (f"the home {path} cannot be a folder: {above} is a file, not a folder",
-                f"point CARTO_HOME at a folder (or move {above} aside: `mv {above} {above}.aside`)")
+                f"point CARTO_HOME at a folder (or move {above} aside: `{aside_command(above)}`)")
     except PermissionError:
         above = next((p for p in _ancestors(path) if not os.access(p, os.X_OK)), os.path.dirname(path))
         return (f"cannot read the home {path}: the folder {above} above it is not readable by "
                 "this user (permission denied)", _owner_fix(above))
     if not stat.S_ISDIR(mode):
         return (f"the home {path} is a file, not a folder (carto keeps its logs in a folder there)",
-                f"move the file aside (`mv {path} {path}.aside`; `carto install claude` or `carto "
+                f"move the file aside (`{aside_command(path)}`; `carto install claude` or `carto "
                 "ingest --all` then makes the home), or point CARTO_HOME at a folder")
     if not os.access(path, os.R_OK | os.X_OK):
         return (f"cannot read the home {path}: it is not readable by this user (permission "

@@ -51,8 +51,8 @@ class NotAFile(OSError):
         return f"{self.problem}; fix: {self.fix}"
 
 
-def _aside(path: os.PathLike | str) -> str:
-    """`mv PATH PATH.aside`, quoted for a shell."""
+def aside_command(path: os.PathLike | str) -> str:
+    """`mv PATH PATH.aside`, quoted for a shell (a home's path may hold a space)."""
     return f"mv {shlex.quote(os.fspath(path))} {shlex.quote(f'{os.fspath(path)}.aside')}"
 
 
@@ -97,7 +97,7 @@ def pointer_problem(path: os.PathLike | str, index: str) -> dict | None:
     harm = pointer.folder_harm if what == "a folder" else pointer.other_harm
     look = "; look at what the folder holds" if what == "a folder" else ""
     return {"problem": f"{pointer.name} {os.fspath(path)} is {what}, not a file: {harm}",
-            "fix": f"`{_aside(path)}` (carto keeps {pointer.holds} there; {pointer.rebuilt}{look})"}
+            "fix": f"`{aside_command(path)}` (carto keeps {pointer.holds} there; {pointer.rebuilt}{look})"}
 
 
 def pointer_refusal(path: os.PathLike | str, index: str) -> NotAFile | None:
@@ -119,7 +119,7 @@ def tombstones_refusal(path: os.PathLike | str) -> NotAFile | None:
                     f"the forget tombstones {os.fspath(path)} are {what}, not a file: nothing keeps "
                     "the events `carto forget` took out from coming back, in this home (a hook can "
                     "write them again) or in one made from a copy of it",
-                    f"put the tombstone file back in its place, or `{_aside(path)}` and forget "
+                    f"put the tombstone file back in its place, or `{aside_command(path)}` and forget "
                     "those events again")
 
 
@@ -135,4 +135,4 @@ def log_refusal(path: os.PathLike | str) -> NotAFile | None:
     return NotAFile(path, what,
                     f"the log {os.fspath(path)} is {what}, not a file: a backup would leave out the "
                     "rows carto keeps there",
-                    f"`{_aside(path)}` (carto starts a new log there{look})")
+                    f"`{aside_command(path)}` (carto starts a new log there{look})")
