@@ -127,6 +127,18 @@ def log_names(home: Home) -> dict[str, Path]:
     return {ROOT + name: home.root / name for name in LOGS.values()}
 
 
+def check_logs(home: Home, *also: Path, by: str = "a backup") -> None:
+    """Raise `notafile.NotAFile` when a folder, FIFO, socket or device stands in the place of
+    one of the home's logs (or of `also`): a backup or an export (`by`) never leaves a log's
+    rows out, and nothing rebuilds them."""
+    from carto_core.logio.notafile import log_refusal
+
+    for path in [*log_names(home).values(), *also]:
+        refusal = log_refusal(path, by)
+        if refusal is not None:
+            raise refusal
+
+
 def state_names(home: Home, *, left_out: list | None = None) -> dict[str, Path]:
     """The state files a backup copies (member name -> path). A folder, FIFO, socket or device
     in the place of one is not copied; `left_out` (when given) gets `{"path", "what"}` for each,
@@ -334,6 +346,7 @@ def export_home(home: Home, dest: Path, *, criteria=None, progress=None) -> dict
     from carto_core.logio.tombstone import check as check_tombstones
 
     check_tombstones(home)  # a hook writes forgotten events back into the logs copied
+    check_logs(home, by="an export")
     if engine.pending(home):
         engine.resume(home)
     names = log_names(home)

@@ -31,7 +31,8 @@ import shutil
 import time
 from pathlib import Path
 
-from carto_core.control.archive import ArchiveError, log_names, snapshot, state_names, unpack, write_archive
+from carto_core.control.archive import (ArchiveError, check_logs, log_names, snapshot, state_names,
+                                        unpack, write_archive)
 from carto_core.logio.home import Home
 from carto_core.logio.tombstone import check as check_tombstones
 
@@ -77,7 +78,9 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
         raise ArchiveError(f"{folder} is inside the home: a backup there would back itself up "
                            "and a forget could not reach it; choose a folder outside it")
     check_tombstones(home)  # left out without a word, nothing would rebuild them
-    _check_logs(home)
+    # the other state it keeps holds no rows (checkpoints a backfill makes again, records the
+    # home reads as empty): a folder or FIFO there is left out and named (`left_out`)
+    check_logs(home, home.state / "search-calls.jsonl")
     if engine.pending(home):
         engine.resume(home)
     started = time.perf_counter()
@@ -110,20 +113,6 @@ def backup(home: Home, *, settings: BackupSettings | None = None, secret=None,
             "files": len(manifest["files"]), "rows": manifest["rows"],
             "seconds": round(time.perf_counter() - started, 3), "removed": removed,
             "left_out": left_out}
-
-
-def _check_logs(home: Home) -> None:
-    """Raise `notafile.NotAFile` when a folder, FIFO, socket or device stands in the place of
-    one of the home's logs (the search telemetry log under `.carto/` included): a backup never
-    leaves a log's rows out. The other state it keeps holds no rows (checkpoints a backfill
-    makes again, records the home reads as empty): a folder or FIFO there is left out and
-    named (`left_out`)."""
-    from carto_core.logio.notafile import log_refusal
-
-    for path in [*log_names(home).values(), home.state / "search-calls.jsonl"]:
-        refusal = log_refusal(path)
-        if refusal is not None:
-            raise refusal
 
 
 def _refused_in(exc: OSError, folder: Path) -> Path:

@@ -123,16 +123,16 @@ def tombstones_refusal(path: os.PathLike | str) -> NotAFile | None:
                     "those events again")
 
 
-def log_refusal(path: os.PathLike | str) -> NotAFile | None:
-    """The error a backup ends with when the log at `path` (one of the home's logs, or the
-    search telemetry log under `.carto/`) is a folder, FIFO, socket or device (through a
-    symbolic link too: a backup reads through one): its rows would be left out, and nothing
-    rebuilds them. None otherwise."""
+def log_refusal(path: os.PathLike | str, by: str = "a backup") -> NotAFile | None:
+    """The error a backup (or an export: `by`) ends with when the log at `path` (one of the
+    home's logs, or the search telemetry log under `.carto/`) is a folder, FIFO, socket or
+    device (through a symbolic link too: it is read through one): its rows would be left out,
+    and nothing rebuilds them. None otherwise."""
     what = not_a_file(path, follow=True)
     if what is None:
         return None
     look = "; look at what the folder holds" if what == "a folder" else ""
     return NotAFile(path, what,
-                    f"the log {os.fspath(path)} is {what}, not a file: a backup would leave out the "
+                    f"the log {os.fspath(path)} is {what}, not a file: {by} would leave out the "
                     "rows carto keeps there",
                     f"`{aside_command(path)}` (carto starts a new log there{look})")
