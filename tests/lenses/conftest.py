@@ -25,3 +25,20 @@ def backfilled(shared_fixtures, monkeypatch):
         os.utime(path, (old, old))
     assert CliRunner().invoke(cli, ["ingest", "claude"]).exit_code == 0
     return Home(os.environ["CARTO_HOME"])
+
+
+@pytest.fixture
+def scans(monkeypatch) -> list[str]:
+    """The prefixes `lenses.sessions.session_ids_with_prefix` is asked for (each a read of the
+    logs), in order; the function still answers."""
+    from carto_core.lenses import sessions
+
+    seen: list[str] = []
+    real = sessions.session_ids_with_prefix
+
+    def counted(home, prefix, logs=None):
+        seen.append(prefix)
+        return real(home, prefix, logs)
+
+    monkeypatch.setattr(sessions, "session_ids_with_prefix", counted)
+    return seen

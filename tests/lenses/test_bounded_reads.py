@@ -66,20 +66,13 @@ def test_the_session_id_scan_reads_a_piece_at_a_time(tmp_path, monkeypatch):
     assert session_lookup.session_ids_with_prefix(home, "no such words") == []
 
 
-def test_an_empty_search_of_several_words_reads_no_log_for_a_session_id(tmp_path, monkeypatch):
+def test_an_empty_search_of_several_words_reads_no_log_for_a_session_id(tmp_path, scans):
     from types import SimpleNamespace
 
     from carto_core.cli import search_cmd
 
     home = build_sample_home(tmp_path / "s")
-    asked: list[str] = []
-    real = session_lookup.session_ids_with_prefix
-
-    def counted(home, prefix, logs=None):
-        asked.append(prefix)
-        return real(home, prefix, logs)
-
-    monkeypatch.setattr(session_lookup, "session_ids_with_prefix", counted)
+    asked = scans
     empty = lambda query: SimpleNamespace(results=[], query=query)  # noqa: E731
     assert search_cmd._session_named(home, empty("flaky migration timeout")) is None
     assert asked == []

@@ -16,19 +16,6 @@ from carto_core.lenses import sessions
 from carto_core.mcp.server import CartoMcp
 
 
-@pytest.fixture
-def scans(monkeypatch) -> list[str]:
-    seen: list[str] = []
-    real = sessions.session_ids_with_prefix
-
-    def counted(home, prefix, logs=None):
-        seen.append(prefix)
-        return real(home, prefix, logs)
-
-    monkeypatch.setattr(sessions, "session_ids_with_prefix", counted)
-    return seen
-
-
 def test_the_resolver_keeps_an_unheld_id_and_resolves_a_held_prefix(tmp_path, scans):
     home = build_sample_home(tmp_path / "h")
     assert sessions.resolve_known(home, " 5b2e ") == SESSIONS["b"]
